@@ -1,0 +1,12 @@
+#include "cli/command.h"
+
+namespace ferry::cli {
+
+CommandList allCommands()
+{
+    CommandList commands;
+    commands.push_back(makeDoctorCommand());
+    return commands;
+}
+
+} // namespace ferry::cli

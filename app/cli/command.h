@@ -1,0 +1,45 @@
+#pragma once
+
+#include <QCommandLineParser>
+#include <QString>
+#include <QTextStream>
+
+#include <memory>
+#include <vector>
+
+namespace ferry::cli {
+
+// Exit codes shared by every command.
+enum ExitCode : int {
+    kExitOk = 0,
+    kExitUserError = 1,     // the message names the file, line and what to do
+    kExitInternalError = 2, // a bug or a broken installation
+};
+
+struct Io {
+    QTextStream &out;
+    QTextStream &err;
+};
+
+// One subcommand (`ferry NAME ...`). Each lives in its own file and is listed once in
+// allCommands(); the dispatcher parses options, handles --help and reports bad usage.
+class Command {
+public:
+    virtual ~Command() = default;
+
+    virtual QString name() const = 0;
+    virtual QString summary() const = 0; // one line, shown by `ferry --help`
+    // Declares positional arguments and options (the dispatcher adds --help).
+    virtual void configure(QCommandLineParser &parser) const = 0;
+    virtual int run(const QCommandLineParser &parser, Io &io) = 0;
+};
+
+using CommandList = std::vector<std::unique_ptr<Command>>;
+
+// Every subcommand, in the order `ferry --help` lists them.
+CommandList allCommands();
+
+// One factory per command file.
+std::unique_ptr<Command> makeDoctorCommand();
+
+} // namespace ferry::cli

@@ -1,0 +1,188 @@
+#include "cli/dispatcher.h"
+
+#include "ferry/version.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::cli {
+
+namespace {
+
+bool isHelpFlag(const QString &arg)
+{
+    return arg == "--help"_L1 || arg == "-h"_L1 || arg == "-?"_L1;
+}
+
+bool isVersionFlag(const QString &arg)
+{
+    return arg == "--version"_L1 || arg == "-v"_L1;
+}
+
+int editDistance(const QString &a, const QString &b)
+{
+    std::vector<int> row(static_cast<size_t>(b.size()) + 1);
+    for (size_t j = 0; j < row.size(); ++j)
+        row[j] = static_cast<int>(j);
+    for (qsizetype i = 1; i <= a.size(); ++i) {
+        int diagonal = row[0];
+        row[0] = static_cast<int>(i);
+        for (qsizetype j = 1; j <= b.size(); ++j) {
+            const int above = row[static_cast<size_t>(j)];
+            const int cost = a.at(i - 1) == b.at(j - 1) ? 0 : 1;
+            row[static_cast<size_t>(j)] =
+                std::min({above + 1, row[static_cast<size_t>(j - 1)] + 1, diagonal + cost});
+            diagonal = above;
+        }
+    }
+    return row.back();
+}
+
+} // namespace
+
+Dispatcher::Dispatcher(CommandList commands) : m_commands(std::move(commands)) {}
+
+bool Dispatcher::wantsCommandLine(const QStringList &arguments) const
+{
+    if (arguments.size() < 2)
+        return false;
+    const QString &first = arguments.at(1);
+    if (isHelpFlag(first) || isVersionFlag(first) || first == "help"_L1 || find(first))
+        return true;
+    if (first.startsWith(u'-'))
+        return false; // a GUI option such as --exit-after-first-frame or Qt's -platform
+    // A folder to open as a workspace, or something that reads as a path.
+    if (QFileInfo::exists(first) || first.contains(u'/') || first.startsWith(u'~'))
+        return false;
+    return true;
+}
+
+Command *Dispatcher::find(const QString &name) const
+{
+    for (const auto &command : m_commands) {
+        if (command->name() == name)
+            return command.get();
+    }
+    return nullptr;
+}
+
+int Dispatcher::run(const QStringList &arguments, Io &io)
+{
+    const QString first = arguments.value(1);
+    if (first.isEmpty() || isHelpFlag(first) || (first == "help"_L1 && arguments.size() == 2)) {
+        io.out << globalHelp();
+        return kExitOk;
+    }
+    if (isVersionFlag(first)) {
+        io.out << "ferry " << kVersion << Qt::endl;
+        return kExitOk;
+    }
+    if (first == "help"_L1) {
+        const QString topic = arguments.at(2);
+        if (Command *command = find(topic)) {
+            io.out << commandHelp(*command);
+            return kExitOk;
+        }
+        return unknownCommand(topic, io);
+    }
+    if (first.startsWith(u'-')) {
+        io.err << "ferry: unknown option '" << first << "'; see 'ferry --help'" << Qt::endl;
+        return kExitUserError;
+    }
+
+    Command *command = find(first);
+    if (!command)
+        return unknownCommand(first, io);
+
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    parser.addHelpOption();
+    command->configure(parser);
+    // QCommandLineParser treats the first entry as the program name.
+    QStringList rest = arguments.mid(2);
+    rest.prepend(u"ferry "_s + command->name());
+    if (!parser.parse(rest)) {
+        QString problem = parser.errorText();
+        if (problem.endsWith(u'.'))
+            problem.chop(1);
+        io.err << "ferry " << command->name() << ": " << problem << "; see 'ferry help "
+               << command->name() << "'" << Qt::endl;
+        return kExitUserError;
+    }
+    if (parser.isSet(u"help"_s)) {
+        io.out << commandHelp(*command);
+        return kExitOk;
+    }
+    return command->run(parser, io);
+}
+
+int Dispatcher::unknownCommand(const QString &word, Io &io) const
+{
+    io.err << "ferry: '" << word << "' is not a ferry command";
+    if (!QFileInfo::exists(word))
+        io.err << " nor an existing folder";
+    const QString close = closestCommand(word);
+    if (!close.isEmpty())
+        io.err << "; did you mean '" << close << "'?";
+    io.err << " See 'ferry --help'." << Qt::endl;
+    return kExitUserError;
+}
+
+QString Dispatcher::closestCommand(const QString &word) const
+{
+    QString best;
+    int bestDistance = 3; // suggest only near misses
+    for (const auto &command : m_commands) {
+        const int d = editDistance(word, command->name());
+        if (d < bestDistance) {
+            bestDistance = d;
+            best = command->name();
+        }
+    }
+    return best;
+}
+
+QString Dispatcher::globalHelp() const
+{
+    QString text;
+    QTextStream s(&text);
+    s << "Ferry " << kVersion << ": a desktop ML workbench. Edit environments, run training on this\n"
+      << "machine, in a container, over SSH or on Slurm, and watch the loss live.\n\n"
+      << "Usage:\n"
+      << "  ferry [WORKSPACE]            open the window, on a workspace folder if given\n"
+      << "  ferry COMMAND [ARGS...]      run a command without the window\n\n"
+      << "Commands:\n";
+    for (const auto &command : m_commands)
+        s << "  " << command->name().leftJustified(12) << " " << command->summary() << '\n';
+    s << "  " << u"help"_s.leftJustified(12) << " show a command's arguments and options\n\n"
+      << "Options:\n"
+      << "  -h, --help                   show this help\n"
+      << "  -v, --version                print the version\n"
+      << "  --exit-after-first-frame     open the window, print the start-up time, exit\n\n"
+      << "Run 'ferry help COMMAND' for the options of one command.\n"
+      << "Exit codes: 0 ok, 1 user error (the message says what to do), 2 internal error.\n";
+    return text;
+}
+
+QString Dispatcher::commandHelp(Command &command) const
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(command.summary());
+    parser.addHelpOption();
+    command.configure(parser);
+    QString text = parser.helpText();
+    // Qt names the program by argv[0] (a full path, say); show the command instead.
+    const qsizetype end = text.indexOf(u'\n');
+    const QString usage = text.left(end);
+    const QString program = QCoreApplication::arguments().value(0);
+    QString tail = usage.mid(usage.indexOf(program) + program.size());
+    if (!usage.contains(program))
+        tail = usage.mid(usage.indexOf(u' ', 7));
+    return u"Usage: ferry "_s + command.name() + tail + text.mid(end);
+}
+
+} // namespace ferry::cli

@@ -1,0 +1,89 @@
+// Wires the window: settings, recent workspaces, the workspace from the command line.
+#include "cli/command.h"
+#include "ferry/version.h"
+#include "ui/firstframeprobe.h"
+#include "ui/mainwindow.h"
+#include "ui/resources.h"
+#include "workspace/recentworkspaces.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QIcon>
+#include <QSettings>
+
+#include <cstdio>
+#include <cstring>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+bool hasDisplay(int argc, char **argv)
+{
+    if (qEnvironmentVariableIsSet("QT_QPA_PLATFORM") || qEnvironmentVariableIsSet("DISPLAY") ||
+        qEnvironmentVariableIsSet("WAYLAND_DISPLAY"))
+        return true;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "-platform") == 0 || std::strcmp(argv[i], "--platform") == 0)
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+int runGui(int argc, char **argv)
+{
+    if (!hasDisplay(argc, argv)) {
+        std::fputs("ferry: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are not set).\n"
+                   "  Without a screen, use the command line: ferry --help\n"
+                   "  or run the window headless: QT_QPA_PLATFORM=offscreen ferry [WORKSPACE]\n"
+                   "  or inside a virtual X server: xvfb-run -a ferry [WORKSPACE]\n",
+                   stderr);
+        return ferry::cli::kExitUserError;
+    }
+
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(u"Ferry"_s);
+    QApplication::setApplicationName(u"ferry"_s);
+    QApplication::setApplicationDisplayName(u"Ferry"_s);
+    QApplication::setApplicationVersion(QString::fromLatin1(ferry::kVersion));
+    QApplication::setDesktopFileName(QString::fromLatin1(ferry::kAppId));
+    ferry::ui::initResources();
+    QApplication::setWindowIcon(QIcon(u":/icons/ferry.svg"_s));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(u"Ferry: a desktop ML workbench"_s);
+    parser.addHelpOption();
+    const QCommandLineOption firstFrame(u"exit-after-first-frame"_s,
+                                        u"Print the time from process start to the first painted frame, then exit."_s);
+    parser.addOption(firstFrame);
+    parser.addPositionalArgument(u"workspace"_s, u"Folder to open as a workspace."_s, u"[WORKSPACE]"_s);
+    if (!parser.parse(QApplication::arguments())) {
+        std::fprintf(stderr, "ferry: %s; see 'ferry --help'\n", qPrintable(parser.errorText()));
+        return ferry::cli::kExitUserError;
+    }
+    if (parser.positionalArguments().size() > 1) {
+        std::fputs("ferry: give at most one workspace folder; see 'ferry --help'\n", stderr);
+        return ferry::cli::kExitUserError;
+    }
+
+    QSettings settings;
+    ferry::workspace::RecentWorkspaces recent(settings);
+    ferry::ui::MainWindow window(settings, recent);
+
+    const QString workspace = parser.positionalArguments().value(0);
+    if (!workspace.isEmpty()) {
+        const auto opened = ferry::workspace::Workspace::open(workspace);
+        if (!opened) {
+            std::fprintf(stderr, "ferry: %s\n", qPrintable(opened.error().toString()));
+            return ferry::cli::kExitUserError;
+        }
+        window.setWorkspace(*opened);
+    }
+
+    if (parser.isSet(firstFrame))
+        ferry::ui::FirstFrameProbe::install(window);
+    window.show();
+    return QApplication::exec();
+}

@@ -1,0 +1,37 @@
+// Entry point: the command line or the window, decided from the first argument.
+#include "cli/dispatcher.h"
+
+#include <QCoreApplication>
+#include <QTextStream>
+
+#include <cstdio>
+
+#ifdef FERRY_WITH_GUI
+int runGui(int argc, char **argv);
+#endif
+
+int main(int argc, char **argv)
+{
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments << QString::fromLocal8Bit(argv[i]);
+
+    ferry::cli::Dispatcher dispatcher(ferry::cli::allCommands());
+    if (dispatcher.wantsCommandLine(arguments)) {
+        QCoreApplication app(argc, argv);
+        QCoreApplication::setOrganizationName(QStringLiteral("Ferry"));
+        QCoreApplication::setApplicationName(QStringLiteral("ferry"));
+        QTextStream out(stdout);
+        QTextStream err(stderr);
+        ferry::cli::Io io{out, err};
+        return dispatcher.run(app.arguments(), io);
+    }
+#ifdef FERRY_WITH_GUI
+    return runGui(argc, argv);
+#else
+    std::fputs("ferry: this build has no window (configured with FERRY_GUI=OFF); "
+               "use the command line, see 'ferry --help'\n",
+               stderr);
+    return ferry::cli::kExitUserError;
+#endif
+}

@@ -1,0 +1,25 @@
+#include "common/error.h"
+
+using namespace Qt::StringLiterals;
+
+namespace ferry {
+
+QString Error::toString() const
+{
+    QString where;
+    if (!path.isEmpty()) {
+        where = path;
+        if (line > 0) {
+            where += u':' + QString::number(line);
+            if (column > 0)
+                where += u':' + QString::number(column);
+        }
+        where += u": "_s;
+    }
+    QString text = where + message;
+    if (!hint.isEmpty())
+        text += u"\n  hint: "_s + hint;
+    return text;
+}
+
+} // namespace ferry

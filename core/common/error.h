@@ -1,0 +1,46 @@
+#pragma once
+
+#include <QString>
+
+#include <utility>
+#include <variant>
+
+namespace ferry {
+
+// A problem the user can act on: what went wrong, where (file, line, column when known),
+// and what to do about it. Core returns these as values; the front ends print or show them.
+struct Error {
+    QString message;
+    QString path;
+    int line = 0;
+    int column = 0;
+    QString hint;
+
+    // "path:line:column: message" (parts that are unknown are left out), then the hint.
+    QString toString() const;
+};
+
+// The value or the reason there is none (std::expected arrives with C++23).
+template <typename T>
+class Expected {
+public:
+    Expected(T value) : m_state(std::move(value)) {}
+    Expected(Error error) : m_state(std::move(error)) {}
+
+    bool hasValue() const { return std::holds_alternative<T>(m_state); }
+    explicit operator bool() const { return hasValue(); }
+
+    T &value() { return std::get<T>(m_state); }
+    const T &value() const { return std::get<T>(m_state); }
+    T &operator*() { return value(); }
+    const T &operator*() const { return value(); }
+    T *operator->() { return &value(); }
+    const T *operator->() const { return &value(); }
+
+    const Error &error() const { return std::get<Error>(m_state); }
+
+private:
+    std::variant<T, Error> m_state;
+};
+
+} // namespace ferry

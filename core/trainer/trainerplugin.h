@@ -1,0 +1,22 @@
+#pragma once
+
+#include "run/trainerengine.h"
+
+#include <QObject>
+
+namespace ferry::trainer {
+
+// The plugin's root object: Qt's plugin loader creates it, core sees only TrainerEngine.
+class TrainerPlugin : public QObject, public run::TrainerEngine {
+    Q_OBJECT
+    Q_PLUGIN_METADATA(IID FERRY_TRAINER_ENGINE_IID)
+    Q_INTERFACES(ferry::run::TrainerEngine)
+
+public:
+    explicit TrainerPlugin(QObject *parent = nullptr);
+
+    run::TrainerInfo info() const override;
+    QString selfTest() override;
+};
+
+} // namespace ferry::trainer
