@@ -60,7 +60,7 @@ int runGui(int argc, char **argv)
     parser.addOption(firstFrame);
     parser.addPositionalArgument(u"workspace"_s, u"Folder to open as a workspace."_s, u"[WORKSPACE]"_s);
     if (!parser.parse(QApplication::arguments())) {
-        std::fprintf(stderr, "ferry: %s; see 'ferry --help'\n", qPrintable(parser.errorText()));
+        std::fprintf(stderr, "ferry: %s; see 'ferry --help'\n", qPrintable(ferry::cli::parserError(parser)));
         return ferry::cli::kExitUserError;
     }
     if (parser.positionalArguments().size() > 1) {

@@ -28,7 +28,8 @@ EmptyStateWidget::EmptyStateWidget(QWidget *parent)
     m_heading->setAlignment(Qt::AlignCenter);
     m_body->setAlignment(Qt::AlignCenter);
     m_body->setWordWrap(true);
-    m_body->setMaximumWidth(560);
+    // A fixed width lets the wrapped label report its true height inside the layout.
+    m_body->setFixedWidth(520);
     m_body->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     auto *buttons = new QHBoxLayout;

@@ -118,8 +118,7 @@ bool MainWindow::openWorkspaceAt(const QString &path)
 
 void MainWindow::chooseWorkspaceToOpen()
 {
-    const QString path =
-        QFileDialog::getExistingDirectory(this, tr("Open Workspace"), kLastFolder.get(m_settings));
+    const QString path = QFileDialog::getExistingDirectory(this, tr("Open Workspace"), kLastFolder.get(m_settings));
     if (path.isEmpty())
         return;
     kLastFolder.set(m_settings, QFileInfo(path).absolutePath());

@@ -2,6 +2,14 @@
 
 namespace ferry::cli {
 
+QString parserError(const QCommandLineParser &parser)
+{
+    QString text = parser.errorText();
+    if (text.endsWith(u'.'))
+        text.chop(1);
+    return text;
+}
+
 CommandList allCommands()
 {
     CommandList commands;

@@ -32,9 +32,14 @@ public:
     // Declares positional arguments and options (the dispatcher adds --help).
     virtual void configure(QCommandLineParser &parser) const = 0;
     virtual int run(const QCommandLineParser &parser, Io &io) = 0;
+    // How many positional arguments the command takes; -1 for any number.
+    virtual int maxPositionalArguments() const { return 0; }
 };
 
 using CommandList = std::vector<std::unique_ptr<Command>>;
+
+// QCommandLineParser's error text without its closing full stop, to be followed by a hint.
+QString parserError(const QCommandLineParser &parser);
 
 // Every subcommand, in the order `ferry --help` lists them.
 CommandList allCommands();

@@ -34,8 +34,7 @@ int editDistance(const QString &a, const QString &b)
         for (qsizetype j = 1; j <= b.size(); ++j) {
             const int above = row[static_cast<size_t>(j)];
             const int cost = a.at(i - 1) == b.at(j - 1) ? 0 : 1;
-            row[static_cast<size_t>(j)] =
-                std::min({above + 1, row[static_cast<size_t>(j - 1)] + 1, diagonal + cost});
+            row[static_cast<size_t>(j)] = std::min({above + 1, row[static_cast<size_t>(j - 1)] + 1, diagonal + cost});
             diagonal = above;
         }
     }
@@ -106,11 +105,15 @@ int Dispatcher::run(const QStringList &arguments, Io &io)
     QStringList rest = arguments.mid(2);
     rest.prepend(u"ferry "_s + command->name());
     if (!parser.parse(rest)) {
-        QString problem = parser.errorText();
-        if (problem.endsWith(u'.'))
-            problem.chop(1);
-        io.err << "ferry " << command->name() << ": " << problem << "; see 'ferry help "
-               << command->name() << "'" << Qt::endl;
+        io.err << "ferry " << command->name() << ": " << parserError(parser) << "; see 'ferry help " << command->name()
+               << "'" << Qt::endl;
+        return kExitUserError;
+    }
+    const int maxPositional = command->maxPositionalArguments();
+    if (maxPositional >= 0 && parser.positionalArguments().size() > maxPositional) {
+        io.err << "ferry " << command->name() << ": unexpected argument '"
+               << parser.positionalArguments().at(maxPositional) << "'; see 'ferry help " << command->name() << "'"
+               << Qt::endl;
         return kExitUserError;
     }
     if (parser.isSet(u"help"_s)) {
@@ -126,7 +129,9 @@ int Dispatcher::unknownCommand(const QString &word, Io &io) const
     if (!QFileInfo::exists(word))
         io.err << " nor an existing folder";
     const QString close = closestCommand(word);
-    if (!close.isEmpty())
+    if (close.isEmpty())
+        io.err << '.';
+    else
         io.err << "; did you mean '" << close << "'?";
     io.err << " See 'ferry --help'." << Qt::endl;
     return kExitUserError;

@@ -30,8 +30,7 @@ public:
 
     int run(const QCommandLineParser &parser, Io &io) override
     {
-        QJsonObject report{{u"version"_s, QString::fromLatin1(kVersion)},
-                           {u"qt"_s, QString::fromLatin1(qVersion())}};
+        QJsonObject report{{u"version"_s, QString::fromLatin1(kVersion)}, {u"qt"_s, QString::fromLatin1(qVersion())}};
         run::TrainerLoader loader(run::TrainerLoader::defaultSearchDirs(QCoreApplication::applicationDirPath()));
         const auto engine = loader.load();
         int exitCode = kExitOk;
@@ -43,12 +42,9 @@ public:
             const run::TrainerInfo info = (*engine)->info();
             const QString selfTest = (*engine)->selfTest();
             report[u"trainer"_s] = QJsonObject{
-                {u"plugin"_s, loader.loadedFrom()},
-                {u"torch"_s, info.torchVersion},
-                {u"threads"_s, info.threads},
-                {u"cudaDevices"_s, info.cudaDevices},
-                {u"blas"_s, info.blasLibrary},
-                {u"selfTest"_s, selfTest.isEmpty() ? u"ok"_s : selfTest},
+                {u"plugin"_s, loader.loadedFrom()}, {u"torch"_s, info.torchVersion},
+                {u"threads"_s, info.threads},       {u"cudaDevices"_s, info.cudaDevices},
+                {u"blas"_s, info.blasLibrary},      {u"selfTest"_s, selfTest.isEmpty() ? u"ok"_s : selfTest},
             };
             if (!selfTest.isEmpty())
                 exitCode = kExitInternalError;
@@ -71,8 +67,7 @@ public:
         io.out << "trainer plugin: " << t[u"plugin"_s].toString() << '\n'
                << "libtorch: " << t[u"torch"_s].toString() << ", " << t[u"threads"_s].toInt() << " thread(s), "
                << t[u"cudaDevices"_s].toInt() << " CUDA device(s)\n"
-               << "BLAS: " << (t[u"blas"_s].toString().isEmpty() ? u"(none mapped)"_s : t[u"blas"_s].toString())
-               << '\n'
+               << "BLAS: " << (t[u"blas"_s].toString().isEmpty() ? u"(none mapped)"_s : t[u"blas"_s].toString()) << '\n'
                << "self-test: " << t[u"selfTest"_s].toString() << Qt::endl;
         for (const QString &w : std::as_const(warnings))
             io.err << "warning: " << w << Qt::endl;

@@ -21,8 +21,7 @@ struct Error {
 };
 
 // The value or the reason there is none (std::expected arrives with C++23).
-template <typename T>
-class Expected {
+template <typename T> class Expected {
 public:
     Expected(T value) : m_state(std::move(value)) {}
     Expected(Error error) : m_state(std::move(error)) {}

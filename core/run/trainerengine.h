@@ -8,10 +8,10 @@ namespace ferry::run {
 // What the loaded trainer reports about itself and the torch library under it.
 struct TrainerInfo {
     QString torchVersion;
-    int threads = 0;         // intra-op threads torch will use
+    int threads = 0; // intra-op threads torch will use
     bool cudaAvailable = false;
     int cudaDevices = 0;
-    QString blasLibrary;     // the libblas the process mapped, e.g. OpenBLAS or the slow reference one
+    QString blasLibrary; // the libblas the process mapped, e.g. OpenBLAS or the slow reference one
 };
 
 // The embedded libtorch trainer, implemented by the ferry_trainer plugin. Core declares it

@@ -48,7 +48,9 @@ Expected<TrainerEngine *> TrainerLoader::load()
     if (path.isEmpty())
         return Error{u"the embedded trainer is not installed: no "_s + pluginFileName() + u" in "_s +
                          m_searchDirs.join(u", "_s),
-                     {}, 0, 0,
+                     {},
+                     0,
+                     0,
                      u"install the full Ferry package (it ships the trainer with libtorch), or build with "
                      u"-DFERRY_TRAINER=ON; FERRY_TRAINER_PLUGIN_DIR names another folder to look in"_s};
 
@@ -68,8 +70,8 @@ Expected<TrainerEngine *> TrainerLoader::load()
                      u"check that libtorch is installed (packaging/install-deps.sh runtime)"_s};
     auto *engine = qobject_cast<TrainerEngine *>(instance);
     if (!engine)
-        return Error{u"the trainer plugin does not implement "_s + QLatin1StringView(FERRY_TRAINER_ENGINE_IID), path,
-                     0, 0, u"reinstall Ferry"_s};
+        return Error{u"the trainer plugin does not implement "_s + QLatin1StringView(FERRY_TRAINER_ENGINE_IID), path, 0,
+                     0, u"reinstall Ferry"_s};
 
     m_loader = std::move(loader);
     m_engine = engine;

@@ -1,0 +1,222 @@
+// The command line as a user meets it: the built `ferry` binary, run as a process.
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+struct Result {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Result runFerry(const QStringList &arguments, const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
+{
+    QProcess process;
+    process.setProcessEnvironment(env);
+    process.start(QStringLiteral(FERRY_BINARY), arguments);
+    if (!process.waitForFinished(120000)) {
+        process.kill();
+        process.waitForFinished();
+        return {};
+    }
+    Result r;
+    r.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    r.out = QString::fromLocal8Bit(process.readAllStandardOutput());
+    r.err = QString::fromLocal8Bit(process.readAllStandardError());
+    return r;
+}
+
+QProcessEnvironment withoutDisplay()
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(u"DISPLAY"_s);
+    env.remove(u"WAYLAND_DISPLAY"_s);
+    env.remove(u"QT_QPA_PLATFORM"_s);
+    return env;
+}
+
+[[maybe_unused]] QProcessEnvironment offscreen()
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
+    return env;
+}
+
+// Errors are one line on stderr (Qt's own warnings about the platform aside).
+[[maybe_unused]] QString firstErrorLine(const Result &r)
+{
+    const QStringList lines = r.err.split(u'\n', Qt::SkipEmptyParts);
+    for (const QString &line : lines) {
+        if (line.startsWith(u"ferry"_s))
+            return line;
+    }
+    return {};
+}
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void version_data()
+    {
+        QTest::addColumn<QString>("flag");
+        QTest::newRow("long") << u"--version"_s;
+        QTest::newRow("short") << u"-v"_s;
+    }
+    void version()
+    {
+        QFETCH(QString, flag);
+        const Result r = runFerry({flag});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(QRegularExpression(u"^ferry \\d+\\.\\d+\\.\\d+\\n$"_s).match(r.out).hasMatch(), qPrintable(r.out));
+    }
+
+    void globalHelp_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::newRow("--help") << QStringList{u"--help"_s};
+        QTest::newRow("-h") << QStringList{u"-h"_s};
+        QTest::newRow("help") << QStringList{u"help"_s};
+    }
+    void globalHelp()
+    {
+        QFETCH(QStringList, arguments);
+        const Result r = runFerry(arguments);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains(u"ferry [WORKSPACE]"_s));
+        QVERIFY(r.out.contains(u"Commands:"_s));
+        QVERIFY(r.out.contains(u"  doctor "_s));
+        QVERIFY(r.out.contains(u"ferry help COMMAND"_s));
+        QVERIFY(r.err.isEmpty());
+    }
+
+    void commandHelp_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::newRow("help doctor") << QStringList{u"help"_s, u"doctor"_s};
+        QTest::newRow("doctor --help") << QStringList{u"doctor"_s, u"--help"_s};
+    }
+    void commandHelp()
+    {
+        QFETCH(QStringList, arguments);
+        const Result r = runFerry(arguments);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.startsWith(u"Usage: ferry doctor [options]"_s), qPrintable(r.out));
+        QVERIFY(r.out.contains(u"--json"_s));
+    }
+
+    void badUsage_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("unknown command") << QStringList{u"frobnicate"_s}
+                                         << u"ferry: 'frobnicate' is not a ferry command nor an existing folder. "
+                                            u"See 'ferry --help'."_s;
+        QTest::newRow("near miss") << QStringList{u"doctr"_s}
+                                   << u"ferry: 'doctr' is not a ferry command nor an existing folder; did you "
+                                      u"mean 'doctor'? See 'ferry --help'."_s;
+        QTest::newRow("help on unknown") << QStringList{u"help"_s, u"nosuch"_s}
+                                         << u"ferry: 'nosuch' is not a ferry command nor an existing folder. "
+                                            u"See 'ferry --help'."_s;
+        QTest::newRow("bad option") << QStringList{u"doctor"_s, u"--bogus"_s}
+                                    << u"ferry doctor: Unknown option 'bogus'; see 'ferry help doctor'"_s;
+        QTest::newRow("extra argument") << QStringList{u"doctor"_s, u"extra"_s}
+                                        << u"ferry doctor: unexpected argument 'extra'; see 'ferry help doctor'"_s;
+    }
+    void badUsage()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, expected);
+        const Result r = runFerry(arguments);
+        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(r.err, expected + u'\n');
+        QVERIFY(r.out.isEmpty());
+    }
+
+    void noDisplayExplainsHeadless()
+    {
+        const Result r = runFerry({}, withoutDisplay());
+        QCOMPARE(r.exitCode, 1);
+#if FERRY_HAS_GUI
+        QVERIFY2(r.err.contains(u"no display"_s), qPrintable(r.err));
+        QVERIFY(r.err.contains(u"QT_QPA_PLATFORM=offscreen ferry"_s));
+        QVERIFY(r.err.contains(u"xvfb-run"_s));
+#else
+        QVERIFY2(r.err.contains(u"FERRY_GUI=OFF"_s), qPrintable(r.err));
+#endif
+    }
+
+    void binaryDoesNotLinkTorch()
+    {
+        QProcess ldd;
+        ldd.start(u"ldd"_s, {QStringLiteral(FERRY_BINARY)});
+        QVERIFY(ldd.waitForFinished());
+        const QString libraries = QString::fromLocal8Bit(ldd.readAllStandardOutput());
+        QVERIFY(libraries.contains(u"libQt6Core"_s)); // ldd really listed something
+        QVERIFY2(!libraries.contains(u"libtorch"_s), qPrintable(libraries));
+        QVERIFY2(!libraries.contains(u"libc10"_s), qPrintable(libraries));
+#if !FERRY_HAS_GUI
+        // Proof that core and the command line build without any widget library.
+        QVERIFY2(!libraries.contains(u"libQt6Widgets"_s), qPrintable(libraries));
+        QVERIFY2(!libraries.contains(u"libQt6Gui"_s), qPrintable(libraries));
+#endif
+    }
+
+    void doctorLoadsTrainerOnDemand()
+    {
+        const Result r = runFerry({u"doctor"_s, u"--json"_s});
+        const QJsonObject report = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QVERIFY2(!report.isEmpty(), qPrintable(r.out + r.err));
+        const QJsonObject trainer = report[u"trainer"_s].toObject();
+#if FERRY_HAS_TRAINER
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(trainer[u"torch"_s].toString().startsWith(u"1."_s));
+        QCOMPARE(trainer[u"selfTest"_s].toString(), u"ok"_s);
+        QVERIFY(trainer[u"plugin"_s].toString().endsWith(u"/ferry_trainer.so"_s));
+#else
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(trainer[u"error"_s].toString().contains(u"the embedded trainer is not installed"_s));
+#endif
+    }
+
+#if FERRY_HAS_GUI
+    void firstFrameTime()
+    {
+        QTemporaryDir workspace;
+        const Result r = runFerry({u"--exit-after-first-frame"_s, workspace.path()}, offscreen());
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(QRegularExpression(u"^first frame: \\d+ ms after process start\\n$"_s).match(r.out).hasMatch(),
+                 qPrintable(r.out));
+        QVERIFY(QFileInfo(workspace.filePath(u".ferry/runs"_s)).isDir());
+    }
+
+    void missingWorkspaceIsAUserError()
+    {
+        QTemporaryDir parent;
+        const QString missing = parent.filePath(u"not-there"_s);
+        const Result r = runFerry({missing}, offscreen());
+        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(firstErrorLine(r), u"ferry: "_s + missing + u": no such folder"_s);
+        QVERIFY(r.err.contains(u"hint: create it first"_s));
+        QVERIFY(!QFileInfo::exists(missing)); // a typo never creates folders
+    }
+
+    void unknownGuiOption()
+    {
+        const Result r = runFerry({u"--bogus"_s}, offscreen());
+        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(firstErrorLine(r), u"ferry: Unknown option 'bogus'; see 'ferry --help'"_s);
+    }
+#endif
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"
