@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what Ferry needs on Debian 12, and nothing that is already there.
-#   install-deps.sh [runtime|build|test]...   (default: build test, which includes runtime)
+#   install-deps.sh [runtime|build|test|bench]...   (default: build test; every group includes runtime)
 # Run as root (or through sudo). Idempotent: a second run changes nothing and needs no network.
 set -euo pipefail
 
@@ -24,6 +24,9 @@ test=(
   desktop-file-utils appstream dpkg-dev
 )
 
+# Benchmarks (tests/bench/) measure Ferry against Debian's own Python torch.
+bench=(python3-torch xvfb xauth x11-utils)
+
 groups=("$@")
 [ ${#groups[@]} -eq 0 ] && groups=(build test)
 
@@ -33,7 +36,8 @@ for g in "${groups[@]}"; do
     runtime) ;;
     build) want+=("${build[@]}") ;;
     test) want+=("${build[@]}" "${test[@]}") ;;
-    *) echo "install-deps.sh: unknown group '$g' (use runtime, build or test)" >&2; exit 1 ;;
+    bench) want+=("${build[@]}" "${bench[@]}") ;;
+    *) echo "install-deps.sh: unknown group '$g' (use runtime, build, test or bench)" >&2; exit 1 ;;
   esac
 done
 

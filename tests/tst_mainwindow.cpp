@@ -5,6 +5,7 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -69,6 +70,10 @@ private Q_SLOTS:
         QVERIFY(empty->isVisible());
         QCOMPARE(empty->heading(), u"Start with a workspace"_s);
         QVERIFY(empty->body().contains(u"Open the folder where your training script lives"_s));
+        // Regression: the wrapped explanation was cut after two lines.
+        auto *body = empty->findChild<QLabel *>(u"emptyStateBody"_s);
+        QVERIFY(body);
+        QTRY_VERIFY(body->height() >= body->heightForWidth(body->width()));
         QVERIFY(!window.workspace());
 
         for (const QString &dock : {u"workspaceDock"_s, u"runsDock"_s, u"logDock"_s}) {

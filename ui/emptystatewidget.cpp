@@ -26,6 +26,7 @@ EmptyStateWidget::EmptyStateWidget(QWidget *parent)
     headingFont.setBold(true);
     m_heading->setFont(headingFont);
     m_heading->setAlignment(Qt::AlignCenter);
+    m_body->setObjectName(u"emptyStateBody"_s);
     m_body->setAlignment(Qt::AlignCenter);
     m_body->setWordWrap(true);
     // A fixed width lets the wrapped label report its true height inside the layout.
@@ -43,7 +44,13 @@ EmptyStateWidget::EmptyStateWidget(QWidget *parent)
     layout->addWidget(icon, 0, Qt::AlignHCenter);
     layout->addSpacing(12);
     layout->addWidget(m_heading);
-    layout->addWidget(m_body, 0, Qt::AlignHCenter);
+    // Centred with stretches, not an alignment flag: an aligned layout item ignores the
+    // label's height-for-width, and the wrapped text was cut after two lines.
+    auto *bodyRow = new QHBoxLayout;
+    bodyRow->addStretch();
+    bodyRow->addWidget(m_body);
+    bodyRow->addStretch();
+    layout->addLayout(bodyRow);
     layout->addSpacing(12);
     layout->addLayout(buttons);
     layout->addStretch();
