@@ -22,6 +22,12 @@ test=(
   clang-format
   xvfb xauth x11-utils imagemagick fonts-dejavu-core
   desktop-file-utils appstream dpkg-dev
+  # reference implementations the parsers are checked against
+  python3-packaging python3-yaml
+  # libFuzzer targets for every parser
+  clang libclang-rt-14-dev
+  # a real Docker engine, a base image made with debootstrap, the Dev Containers CLI
+  docker.io debootstrap
 )
 
 # Benchmarks (tests/bench/) measure Ferry against Debian's own Python torch.
@@ -40,6 +46,11 @@ for g in "${groups[@]}"; do
     *) echo "install-deps.sh: unknown group '$g' (use runtime, build, test or bench)" >&2; exit 1 ;;
   esac
 done
+
+# The Dev Containers CLI (tests) comes from npm; a machine with its own Node.js keeps it.
+if [[ " ${groups[*]} " == *" test "* ]] && ! command -v npm >/dev/null; then
+  want+=(nodejs npm)
+fi
 
 missing=()
 for p in "${want[@]}"; do

@@ -1,0 +1,1 @@
+# pep508 tests
