@@ -13,6 +13,7 @@ QString parserError(const QCommandLineParser &parser)
 CommandList allCommands()
 {
     CommandList commands;
+    commands.push_back(makeEnvCommand());
     commands.push_back(makeDoctorCommand());
     return commands;
 }

@@ -46,5 +46,6 @@ CommandList allCommands();
 
 // One factory per command file.
 std::unique_ptr<Command> makeDoctorCommand();
+std::unique_ptr<Command> makeEnvCommand();
 
 } // namespace ferry::cli

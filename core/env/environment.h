@@ -36,6 +36,7 @@ struct DockerSection {
     GpuMode gpu = GpuMode::Auto;
     QStringList systemPackages; // apt packages, installed in their own layer
     QString dockerfileSteps;    // extra Dockerfile lines, after system packages
+    QString remoteUser;         // the devcontainer's user; empty: root
     ExtraKeys extra;
     bool operator==(const DockerSection &) const = default;
 };
@@ -45,6 +46,7 @@ struct PythonSection {
     QStringList channels; // conda channels, highest priority first
     QList<MatchSpec> condaDependencies;
     QList<PipRequirement> pipRequirements;
+    QList<PipRequirement> pipConstraints; // `-c` constraints: versions pinned if installed at all
     PipOptions pipOptions;
     QString interpreterPath; // "python" when empty
     bool userManaged = false; // the image already has everything: Ferry installs nothing

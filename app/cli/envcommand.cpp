@@ -1,0 +1,205 @@
+// `ferry env import|export|check|hash`: environments on the command line.
+#include "cli/command.h"
+
+#include "common/textfile.h"
+#include "env/exportwriter.h"
+#include "env/formats.h"
+#include "env/spechash.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::cli {
+
+namespace {
+
+using namespace ferry::env;
+
+// Prints every diagnostic; returns true when there was an error among them.
+bool report(const Diagnostics &diagnostics, Io &io)
+{
+    for (const Diagnostic &d : diagnostics)
+        io.err << d.toString() << Qt::endl;
+    return hasErrors(diagnostics);
+}
+
+QString nameFromPath(const QString &path)
+{
+    QString name = QFileInfo(path).completeBaseName().toLower();
+    static const QRegularExpression invalid(u"[^a-z0-9_.-]+"_s);
+    name.replace(invalid, u"-"_s);
+    while (name.startsWith(u'-') || name.startsWith(u'.') || name.startsWith(u'_'))
+        name.remove(0, 1);
+    return name.isEmpty() ? u"environment"_s : name;
+}
+
+class EnvCommand final : public Command {
+public:
+    QString name() const override { return u"env"_s; }
+    QString summary() const override
+    {
+        return u"import, export, check and hash environments (conda, pip, AzureML, Dockerfile, devcontainer)"_s;
+    }
+    int maxPositionalArguments() const override { return -1; }
+
+    void configure(QCommandLineParser &parser) const override
+    {
+        parser.setApplicationDescription(
+            u"Environments: the Docker and Python setup a run needs.\n\n"
+            u"  ferry env import FILE... [-o ENV.yml]   conda environment.yml, requirements.txt, AzureML v1 json,\n"
+            u"                                          AzureML v2 yaml; several files merge in order\n"
+            u"  ferry env export ENV.yml --format F [-o PATH]\n"
+            u"                                          F: %1\n"
+            u"                                          devcontainer: PATH is the .devcontainer folder\n"
+            u"  ferry env check ENV.yml                 every problem as file:line:column; exit 1 on errors\n"
+            u"  ferry env hash ENV.yml [--json]         canonical spec hash and image tag"_s.arg(
+                exportFormatNames().join(u'|')));
+        parser.addPositionalArgument(u"action"_s, u"import, export, check or hash"_s, u"ACTION"_s);
+        parser.addPositionalArgument(u"files"_s, u"Environment file(s)."_s, u"FILE..."_s);
+        parser.addOption({{u"o"_s, u"output"_s}, u"Write to PATH instead of standard output."_s, u"PATH"_s});
+        parser.addOption({u"format"_s, u"Export format: "_s + exportFormatNames().join(u", "_s) + u'.', u"FORMAT"_s});
+        parser.addOption({u"json"_s, u"Print machine-readable JSON (hash)."_s});
+    }
+
+    int run(const QCommandLineParser &parser, Io &io) override
+    {
+        QStringList args = parser.positionalArguments();
+        const QString action = args.value(0);
+        args.removeFirst();
+        if (action == "import"_L1)
+            return importFiles(args, parser.value(u"output"_s), io);
+        if (action == "export"_L1 || action == "check"_L1 || action == "hash"_L1) {
+            if (args.size() != 1)
+                return usage(u"'ferry env %1' takes one environment file"_s.arg(action), io);
+            if (action == "export"_L1)
+                return exportFile(args.first(), parser.value(u"format"_s), parser.value(u"output"_s), io);
+            if (action == "check"_L1)
+                return check(args.first(), io);
+            return hash(args.first(), parser.isSet(u"json"_s), io);
+        }
+        return usage(action.isEmpty() ? u"say what to do: import, export, check or hash"_s
+                                      : u"unknown action '%1' (import, export, check or hash)"_s.arg(action),
+                     io);
+    }
+
+private:
+    static int usage(const QString &message, Io &io)
+    {
+        io.err << "ferry env: " << message << "; see 'ferry help env'" << Qt::endl;
+        return kExitUserError;
+    }
+
+    static int importFiles(const QStringList &files, const QString &output, Io &io)
+    {
+        if (files.isEmpty())
+            return usage(u"name the file(s) to import"_s, io);
+        EnvironmentRead read = importEnvironments(files);
+        if (read.environment.name.isEmpty())
+            read.environment.name = nameFromPath(output.isEmpty() ? files.first() : output);
+        if (report(read.diagnostics, io))
+            return kExitUserError;
+        const QString text = writeEnvironmentYaml(read.environment);
+        if (output.isEmpty()) {
+            io.out << text;
+            return kExitOk;
+        }
+        const auto saved = writeTextFileAtomically(output, text);
+        if (!saved) {
+            io.err << "ferry env: " << saved.error().toString() << Qt::endl;
+            return kExitUserError;
+        }
+        io.err << "wrote " << output << " (" << imageTag(read.environment) << ")" << Qt::endl;
+        return kExitOk;
+    }
+
+    static int exportFile(const QString &file, const QString &formatText, const QString &output, Io &io)
+    {
+        if (formatText.isEmpty())
+            return usage(u"give --format: "_s + exportFormatNames().join(u", "_s), io);
+        const auto format = formatFromName(formatText);
+        if (!format)
+            return usage(u"unknown format '%1' (%2)"_s.arg(formatText, exportFormatNames().join(u", "_s)), io);
+        const EnvironmentRead read = readEnvironment(file);
+        if (report(read.diagnostics, io))
+            return kExitUserError;
+        const QString baseDir = QFileInfo(file).absolutePath();
+        QString dir;
+        QString mainName;
+        if (!output.isEmpty()) {
+            if (*format == Format::Devcontainer) {
+                dir = output;
+            } else {
+                dir = QFileInfo(output).absolutePath();
+                mainName = QFileInfo(output).fileName();
+            }
+        }
+        Export exported = exportEnvironment(read.environment, *format, baseDir, mainName);
+        if (report(exported.diagnostics, io))
+            return kExitUserError;
+        if (output.isEmpty()) {
+            io.out << exported.files.first().text;
+            if (exported.files.size() > 1) {
+                QStringList others;
+                for (qsizetype i = 1; i < exported.files.size(); ++i)
+                    others << exported.files.at(i).name;
+                io.err << "note: not written without -o: " << others.join(u", "_s) << Qt::endl;
+            }
+            return kExitOk;
+        }
+        if (!mainName.isEmpty())
+            exported.files.first().name = mainName;
+        const auto written = writeGeneratedFiles(exported.files, dir);
+        if (!written) {
+            io.err << "ferry env: " << written.error().toString() << Qt::endl;
+            return kExitUserError;
+        }
+        for (const QString &path : *written)
+            io.err << "wrote " << QDir::current().relativeFilePath(path) << Qt::endl;
+        return kExitOk;
+    }
+
+    static int check(const QString &file, Io &io)
+    {
+        const EnvironmentRead read = readEnvironment(file);
+        if (report(read.diagnostics, io))
+            return kExitUserError;
+        qsizetype warnings = read.diagnostics.size();
+        io.out << file << ": ok" << (warnings ? u" (%1 warning%2)"_s.arg(warnings).arg(warnings == 1 ? u""_s : u"s"_s) : u""_s)
+               << ", image " << imageReference(read.environment) << Qt::endl;
+        return kExitOk;
+    }
+
+    static int hash(const QString &file, bool json, Io &io)
+    {
+        const EnvironmentRead read = readEnvironment(file);
+        if (report(read.diagnostics, io))
+            return kExitUserError;
+        const Environment &env = read.environment;
+        if (json) {
+            const QJsonObject object{
+                {u"hash"_s, specHash(env)},
+                {u"tag"_s, imageTag(env)},
+                {u"image"_s, imageReference(env)},
+                {u"canonical"_s, QJsonDocument::fromJson(canonicalImageSpec(env).toUtf8()).object()},
+            };
+            io.out << QJsonDocument(object).toJson(QJsonDocument::Indented);
+            return kExitOk;
+        }
+        io.out << specHash(env) << "  " << imageTag(env) << Qt::endl;
+        return kExitOk;
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Command> makeEnvCommand()
+{
+    return std::make_unique<EnvCommand>();
+}
+
+} // namespace ferry::cli

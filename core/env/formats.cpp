@@ -1,0 +1,271 @@
+#include "env/formats.h"
+
+#include "common/textfile.h"
+#include "env/azureml.h"
+#include "env/condafile.h"
+#include "env/imagegenerator.h"
+#include "env/yamlsupport.h"
+
+#include <QFileInfo>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::env {
+
+namespace {
+
+struct FormatName {
+    Format format;
+    const char16_t *name;
+};
+constexpr FormatName kNames[] = {
+    {Format::Ferry, u"ferry"},           {Format::Conda, u"conda"},         {Format::Pip, u"pip"},
+    {Format::AzureMlV1, u"azureml-v1"}, {Format::AzureMlV2, u"azureml-v2"}, {Format::Dockerfile, u"dockerfile"},
+    {Format::Devcontainer, u"devcontainer"},
+};
+
+Diagnostic warning(const QString &message, const QString &path = {})
+{
+    return Diagnostic{Diagnostic::Severity::Warning, Error{message, path, 0, 0, {}}};
+}
+
+template <typename T, typename Key>
+void mergeByName(QList<T> &into, const QList<T> &more, Key key, const QString &path, Diagnostics &diagnostics)
+{
+    for (const T &item : more) {
+        const auto same = std::find_if(into.begin(), into.end(), [&](const T &existing) {
+            return !key(existing).isEmpty() && key(existing) == key(item);
+        });
+        if (same == into.end()) {
+            into << item;
+        } else if (!(*same == item)) {
+            diagnostics << warning(u"'%1' replaces '%2' from an earlier file"_s.arg(item.text, same->text), path);
+            *same = item;
+        }
+    }
+}
+
+void appendUnique(QStringList &into, const QStringList &more)
+{
+    for (const QString &v : more)
+        if (!into.contains(v))
+            into << v;
+}
+
+void merge(Environment &into, const Environment &more, const QString &path, Diagnostics &diagnostics)
+{
+    auto fill = [](QString &field, const QString &value) {
+        if (field.isEmpty())
+            field = value;
+    };
+    fill(into.name, more.name);
+    if (into.version == u"1"_s)
+        into.version = more.version;
+    fill(into.description, more.description);
+    fill(into.docker.baseImage, more.docker.baseImage);
+    if (into.docker.registry == RegistryCredentials())
+        into.docker.registry = more.docker.registry;
+    appendUnique(into.docker.runArguments, more.docker.runArguments);
+    fill(into.docker.shmSize, more.docker.shmSize);
+    if (into.docker.gpu == GpuMode::Auto)
+        into.docker.gpu = more.docker.gpu;
+    appendUnique(into.docker.systemPackages, more.docker.systemPackages);
+    if (!more.docker.dockerfileSteps.isEmpty())
+        into.docker.dockerfileSteps += (into.docker.dockerfileSteps.isEmpty() ? u""_s : u"\n"_s) + more.docker.dockerfileSteps;
+    fill(into.docker.remoteUser, more.docker.remoteUser);
+
+    PythonSection &p = into.python;
+    const PythonSection &q = more.python;
+    fill(p.version, q.version);
+    appendUnique(p.channels, q.channels);
+    mergeByName(p.condaDependencies, q.condaDependencies, [](const MatchSpec &s) { return s.name; }, path, diagnostics);
+    auto pipKey = [](const PipRequirement &r) {
+        return r.kind == PipRequirement::Kind::Requirement ? r.requirement.normalizedName() : r.text;
+    };
+    mergeByName(p.pipRequirements, q.pipRequirements, pipKey, path, diagnostics);
+    mergeByName(p.pipConstraints, q.pipConstraints, pipKey, path, diagnostics);
+    fill(p.pipOptions.indexUrl, q.pipOptions.indexUrl);
+    appendUnique(p.pipOptions.extraIndexUrls, q.pipOptions.extraIndexUrls);
+    appendUnique(p.pipOptions.findLinks, q.pipOptions.findLinks);
+    appendUnique(p.pipOptions.trustedHosts, q.pipOptions.trustedHosts);
+    appendUnique(p.pipOptions.other, q.pipOptions.other);
+    p.pipOptions.pre = p.pipOptions.pre || q.pipOptions.pre;
+    p.pipOptions.noIndex = p.pipOptions.noIndex || q.pipOptions.noIndex;
+    fill(p.interpreterPath, q.interpreterPath);
+    p.userManaged = p.userManaged || q.userManaged;
+    appendUnique(p.devTools, q.devTools);
+
+    for (const auto &[key, value] : more.variables) {
+        auto same = std::find_if(into.variables.begin(), into.variables.end(),
+                                 [&](const auto &existing) { return existing.first == key; });
+        if (same == into.variables.end())
+            into.variables.append({key, value});
+        else
+            same->second = value;
+    }
+    if (more.extra.is_object())
+        for (const auto &[key, value] : more.extra.items())
+            if (!into.extra.is_object() || !into.extra.contains(key))
+                into.extra[key] = value;
+}
+
+EnvironmentRead fromRequirements(const QString &path, const QString &text)
+{
+    EnvironmentRead result;
+    const RequirementsFile file = parseRequirementsText(text, path);
+    result.environment.python.pipRequirements = file.requirements;
+    result.environment.python.pipConstraints = file.constraints;
+    result.environment.python.pipOptions = file.options;
+    result.diagnostics = file.diagnostics;
+    return result;
+}
+
+} // namespace
+
+QString formatName(Format format)
+{
+    for (const FormatName &n : kNames)
+        if (n.format == format)
+            return QString::fromUtf16(n.name);
+    return {};
+}
+
+std::optional<Format> formatFromName(const QString &name)
+{
+    for (const FormatName &n : kNames)
+        if (name == QString::fromUtf16(n.name))
+            return n.format;
+    return std::nullopt;
+}
+
+QStringList exportFormatNames()
+{
+    QStringList names;
+    for (const FormatName &n : kNames)
+        names << QString::fromUtf16(n.name);
+    return names;
+}
+
+std::optional<Format> detectFormat(const QString &path, const QString &text)
+{
+    const QFileInfo info(path);
+    const QString suffix = info.suffix().toLower();
+    const QString base = info.fileName().toLower();
+    if (suffix == "json"_L1)
+        return Format::AzureMlV1;
+    if (suffix == "txt"_L1 || suffix == "in"_L1 || base.startsWith(u"requirements"_s))
+        return Format::Pip;
+    if (suffix != "yml"_L1 && suffix != "yaml"_L1)
+        return std::nullopt;
+    const auto root = yaml::load(text, path);
+    if (!root || !root->IsMap())
+        return Format::Ferry; // let the Ferry reader report what is wrong
+    const YAML::Node &node = *root;
+    if (node["ferry"])
+        return Format::Ferry;
+    if (node["$schema"] && yaml::scalar(node["$schema"]).contains(u"azureml"_s))
+        return Format::AzureMlV2;
+    if (node["dependencies"] || node["channels"])
+        return Format::Conda;
+    if (node["image"] || node["conda_file"] || node["build"])
+        return Format::AzureMlV2;
+    if (node["docker"] || node["python"])
+        return Format::Ferry;
+    return std::nullopt;
+}
+
+EnvironmentRead readEnvironment(const QString &path)
+{
+    EnvironmentRead result;
+    const auto text = readTextFile(path);
+    if (!text) {
+        result.diagnostics << Diagnostic{Diagnostic::Severity::Error, text.error()};
+        return result;
+    }
+    const auto format = detectFormat(path, *text);
+    if (!format) {
+        result.diagnostics << Diagnostic{
+            Diagnostic::Severity::Error,
+            Error{u"cannot tell which kind of environment file this is"_s, path, 0, 0,
+                  u"Ferry reads its own .yml (with 'ferry: 1'), conda environment.yml, requirements.txt, "
+                  u"azureml_environment.json and AzureML v2 YAML"_s}};
+        return result;
+    }
+    switch (*format) {
+    case Format::Conda:
+        return parseCondaYaml(*text, path);
+    case Format::Pip:
+        return fromRequirements(path, *text);
+    case Format::AzureMlV1:
+        return parseAzureMlV1Json(*text, path);
+    case Format::AzureMlV2:
+        return parseAzureMlV2Yaml(*text, path);
+    default:
+        return parseEnvironmentYaml(*text, path);
+    }
+}
+
+EnvironmentRead importEnvironments(const QStringList &paths)
+{
+    EnvironmentRead result;
+    bool first = true;
+    for (const QString &path : paths) {
+        EnvironmentRead one = readEnvironment(path);
+        result.diagnostics << one.diagnostics;
+        if (first)
+            result.environment = one.environment;
+        else
+            merge(result.environment, one.environment, path, result.diagnostics);
+        first = false;
+    }
+    return result;
+}
+
+Export exportEnvironment(const Environment &env, Format format, const QString &baseDir, const QString &mainFileName)
+{
+    Export out;
+    const QString stem = mainFileName.isEmpty() ? env.name : QFileInfo(mainFileName).completeBaseName();
+    switch (format) {
+    case Format::Ferry:
+        out.files << GeneratedFile{u"environment.yml"_s, writeEnvironmentYaml(env), {}};
+        break;
+    case Format::Conda:
+        out.files << GeneratedFile{u"environment.yml"_s, writeCondaYaml(env, &out.diagnostics), {}};
+        break;
+    case Format::Pip: {
+        out.files << GeneratedFile{u"requirements.txt"_s, {}, {}};
+        PipOptions options = env.python.pipOptions;
+        if (!env.python.pipConstraints.isEmpty()) {
+            const QString constraints = stem + u".constraints.txt"_s;
+            out.files << GeneratedFile{constraints, writeRequirementsText(env.python.pipConstraints, {}), {}};
+            options.other << u"-c "_s + constraints;
+        }
+        out.files[0].text = writeRequirementsText(env.python.pipRequirements, options);
+        if (!env.python.condaDependencies.isEmpty())
+            out.diagnostics << warning(u"conda dependencies cannot be written to requirements.txt: left out"_s);
+        break;
+    }
+    case Format::AzureMlV1:
+        out.files << GeneratedFile{u"azureml_environment.json"_s, writeAzureMlV1Json(env, &out.diagnostics), {}};
+        break;
+    case Format::AzureMlV2:
+        out.files = writeAzureMlV2(env, stem + u".conda.yml"_s, &out.diagnostics);
+        break;
+    case Format::Dockerfile: {
+        ImageBuild build = generateImageBuild(env, ImageBuildOptions{baseDir});
+        out.files = build.files;
+        out.diagnostics << build.diagnostics;
+        break;
+    }
+    case Format::Devcontainer: {
+        ImageBuild build = generateImageBuild(env, ImageBuildOptions{baseDir});
+        out.files << GeneratedFile{u"devcontainer.json"_s, generateDevcontainerJson(env), {}};
+        out.files << build.files;
+        out.diagnostics << build.diagnostics;
+        break;
+    }
+    }
+    return out;
+}
+
+} // namespace ferry::env

@@ -1,0 +1,37 @@
+#pragma once
+
+#include "env/environmentfile.h"
+#include "env/generatedfile.h"
+
+#include <QStringList>
+
+#include <optional>
+
+namespace ferry::env {
+
+enum class Format { Ferry, Conda, Pip, AzureMlV1, AzureMlV2, Dockerfile, Devcontainer };
+
+QString formatName(Format format); // "ferry", "conda", "pip", "azureml-v1", ...
+std::optional<Format> formatFromName(const QString &name);
+QStringList exportFormatNames();
+
+// Which format a file is in, from its name and content; empty when it cannot tell.
+std::optional<Format> detectFormat(const QString &path, const QString &text);
+
+// Reads any importable file (Ferry, conda, requirements.txt, AzureML v1/v2) into the model.
+EnvironmentRead readEnvironment(const QString &path);
+// Reads several files and merges them in order (environment.yml plus requirements.txt, say):
+// lists are combined, a later file's dependency replaces an earlier one of the same name
+// (with a warning), and single values are taken from the first file that has them.
+EnvironmentRead importEnvironments(const QStringList &paths);
+
+struct Export {
+    QList<GeneratedFile> files; // files[0] is the main one
+    Diagnostics diagnostics;    // what the format could not carry, and errors
+};
+// `baseDir` anchors relative paths in the environment (its file's folder). The main file
+// for AzureML v2 and pip may come with companions (conda file, constraints.txt).
+Export exportEnvironment(const Environment &environment, Format format, const QString &baseDir,
+                         const QString &mainFileName = {});
+
+} // namespace ferry::env
