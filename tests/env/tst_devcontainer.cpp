@@ -1,0 +1,383 @@
+// `ferry env export --format devcontainer|dockerfile` against the real tools: the Dev Containers
+// CLI reads and builds what Ferry wrote, a real Docker engine runs the images. No registry and
+// no network: the packages come from wheels this test makes, through a local find_links folder.
+// The engine and the CLI come from tests/services/ (CTest fixtures docker and devcontainer_cli).
+#include <QCryptographicHash>
+#include <QDataStream>
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr int kQuick = 120 * 1000;
+constexpr int kBuild = 900 * 1000; // the vfs storage driver copies the whole image per layer
+
+struct Result {
+    QString command;
+    int exitCode = -1;
+    QString out;
+    QString err;
+    bool ok() const { return exitCode == 0; }
+    // What ran, how it ended and what it said (the end of it: builds are chatty).
+    QString describe() const
+    {
+        return u"$ %1\nexit code: %2\n--- stdout\n%3\n--- stderr\n%4"_s.arg(command, QString::number(exitCode),
+                                                                            out.right(12000), err.right(12000));
+    }
+};
+
+// QVERIFY2 cuts its message short, so a failed check prints the whole command result first:
+//   QVERIFY2(explained(r.ok(), r), qPrintable(r.command));
+bool explained(bool condition, const Result &r)
+{
+    if (!condition)
+        qWarning().noquote() << r.describe();
+    return condition;
+}
+
+Result run(const QString &program, const QStringList &arguments, const QProcessEnvironment &env,
+           const QString &workingDirectory = {}, int timeoutMs = kQuick)
+{
+    Result r;
+    r.command = program + u' ' + arguments.join(u' ');
+    QProcess process;
+    process.setProcessEnvironment(env);
+    if (!workingDirectory.isEmpty())
+        process.setWorkingDirectory(workingDirectory);
+    process.start(program, arguments);
+    if (!process.waitForStarted()) {
+        r.err = u"did not start: "_s + process.errorString();
+        return r;
+    }
+    if (!process.waitForFinished(timeoutMs)) {
+        process.kill();
+        process.waitForFinished();
+        r.err = u"timed out after %1 s\n"_s.arg(timeoutMs / 1000);
+    } else if (process.exitStatus() == QProcess::NormalExit) {
+        r.exitCode = process.exitCode();
+    }
+    r.out = QString::fromLocal8Bit(process.readAllStandardOutput());
+    r.err += QString::fromLocal8Bit(process.readAllStandardError());
+    return r;
+}
+
+// --- wheels -------------------------------------------------------------------------------
+
+quint32 crc32(const QByteArray &data)
+{
+    quint32 crc = 0xffffffffu;
+    for (const char c : data) {
+        crc ^= static_cast<unsigned char>(c);
+        for (int bit = 0; bit < 8; ++bit)
+            crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
+    }
+    return ~crc;
+}
+
+// A zip archive with every entry stored (not compressed): all a wheel needs.
+QByteArray storedZip(const QList<std::pair<QString, QByteArray>> &entries)
+{
+    constexpr quint16 kVersion = 20;
+    constexpr quint16 kDate = (0 << 9) | (1 << 5) | 1; // 1980-01-01: the same bytes every time
+    QByteArray zip;
+    QByteArray directory;
+    QDataStream out(&zip, QIODevice::WriteOnly);
+    QDataStream dir(&directory, QIODevice::WriteOnly);
+    out.setByteOrder(QDataStream::LittleEndian);
+    dir.setByteOrder(QDataStream::LittleEndian);
+    for (const auto &[name, data] : entries) {
+        const QByteArray fileName = name.toUtf8();
+        const auto offset = static_cast<quint32>(zip.size());
+        const quint32 crc = crc32(data);
+        const auto size = static_cast<quint32>(data.size());
+        const auto nameSize = static_cast<quint16>(fileName.size());
+        out << quint32(0x04034b50) << kVersion << quint16(0) << quint16(0) << quint16(0) << kDate << crc << size << size
+            << nameSize << quint16(0);
+        out.writeRawData(fileName.constData(), fileName.size());
+        out.writeRawData(data.constData(), data.size());
+        dir << quint32(0x02014b50) << quint16(0x0300 | kVersion) << kVersion << quint16(0) << quint16(0) << quint16(0)
+            << kDate << crc << size << size << nameSize << quint16(0) << quint16(0) << quint16(0) << quint16(0)
+            << quint32(0100644u << 16) << offset;
+        dir.writeRawData(fileName.constData(), fileName.size());
+    }
+    const auto directoryOffset = static_cast<quint32>(zip.size());
+    out.writeRawData(directory.constData(), directory.size());
+    const auto count = static_cast<quint16>(entries.size());
+    out << quint32(0x06054b50) << quint16(0) << quint16(0) << count << count << static_cast<quint32>(directory.size())
+        << directoryOffset << quint16(0);
+    return zip;
+}
+
+// A pure-Python wheel with one package `module` whose __init__.py is `code`.
+bool writeWheel(const QString &folder, const QString &distribution, const QString &version, const QByteArray &code,
+                const QStringList &dependencies = {})
+{
+    const QString info = u"%1-%2.dist-info"_s.arg(distribution, version);
+    QByteArray metadata = "Metadata-Version: 2.1\nName: " + distribution.toUtf8() + "\nVersion: " + version.toUtf8() +
+                          "\nSummary: made by tst_devcontainer\n";
+    for (const QString &requirement : dependencies)
+        metadata += "Requires-Dist: " + requirement.toUtf8() + '\n';
+    QList<std::pair<QString, QByteArray>> entries{
+        {distribution + u"/__init__.py"_s, code},
+        {info + u"/METADATA"_s, metadata},
+        {info + u"/WHEEL"_s, "Wheel-Version: 1.0\nGenerator: tst_devcontainer\nRoot-Is-Purelib: true\n"
+                             "Tag: py3-none-any\n"}};
+    QByteArray record;
+    for (const auto &[name, data] : entries) {
+        const QByteArray digest = QCryptographicHash::hash(data, QCryptographicHash::Sha256)
+                                      .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals);
+        record += name.toUtf8() + ",sha256=" + digest + ',' + QByteArray::number(data.size()) + '\n';
+    }
+    record += info.toUtf8() + "/RECORD,,\n";
+    entries.append({info + u"/RECORD"_s, record});
+
+    QFile file(u"%1/%2-%3-py3-none-any.whl"_s.arg(folder, distribution, version));
+    return file.open(QIODevice::WriteOnly) && file.write(storedZip(entries)) > 0;
+}
+
+bool writeText(const QString &path, const QByteArray &text)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
+}
+
+const QByteArray kEnvironment = R"(ferry: 1
+name: demo
+version: "1"
+description: tst_devcontainer
+docker:
+  base_image: ferry-base:bookworm
+  shm_size: 1g
+  gpu: off
+python:
+  pip:
+    - pkg_a==1.2.0
+    - pkg_b==0.3.1
+  pip_options:
+    no_index: true
+    find_links: [../wheels]
+  dev_tools: [black, pytest, pylint]
+variables:
+  DEMO_FLAG: "1"
+)";
+
+} // namespace
+
+class TestDevcontainer : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_workspace;
+    QProcessEnvironment m_env = QProcessEnvironment::systemEnvironment();
+    QString m_devcontainer; // the Dev Containers CLI
+    QString m_tag = u"t%1"_s.arg(QCoreApplication::applicationPid());
+    QString m_devImage = u"ferry-test/demo:"_s + m_tag;
+    QString m_runtimeImage = u"ferry-test/demo-runtime:"_s + m_tag;
+    bool m_exported = false;
+    bool m_devBuilt = false;
+    QStringList m_imagesBefore; // every image id in the engine before this test
+
+    QString ws(const QString &relative = {}) const
+    {
+        return relative.isEmpty() ? m_workspace.path() : m_workspace.filePath(relative);
+    }
+    Result ferry(const QStringList &arguments) const
+    {
+        return run(QStringLiteral(FERRY_BINARY), arguments, m_env, ws());
+    }
+    Result docker(const QStringList &arguments, int timeoutMs = kQuick) const
+    {
+        return run(u"docker"_s, arguments, m_env, ws(), timeoutMs);
+    }
+    QStringList imageIds(const QStringList &filter) const
+    {
+        return docker(QStringList{u"images"_s, u"-q"_s, u"--no-trunc"_s} + filter).out.split(u'\n', Qt::SkipEmptyParts);
+    }
+    // The engine's labels of an image, as JSON.
+    QJsonObject labels(const QString &image) const
+    {
+        const Result r = docker({u"image"_s, u"inspect"_s, u"-f"_s, u"{{json .Config.Labels}}"_s, image});
+        return QJsonDocument::fromJson(r.out.toUtf8()).object();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_workspace.isValid());
+        // The services report where they are; the fixtures have started and installed them.
+        const QString services = QStringLiteral(FERRY_SOURCE_DIR) + u"/tests/services/"_s;
+        const Result engine = run(u"bash"_s, {services + u"docker.sh"_s, u"status"_s}, m_env);
+        QVERIFY2(explained(engine.ok(), engine), "no Docker engine: run the docker_service_start test first");
+        m_env.insert(u"DOCKER_HOST"_s, engine.out.trimmed());
+        // No buildx here: the legacy builder, without the CLI's hint about BuildKit.
+        m_env.insert(u"DOCKER_BUILDKIT"_s, u"0"_s);
+        const Result cli = run(u"bash"_s, {services + u"devcontainer-cli.sh"_s}, m_env);
+        QVERIFY2(explained(cli.ok(), cli), qPrintable(cli.command));
+        m_devcontainer = cli.out.trimmed();
+
+        const Result base = docker({u"image"_s, u"inspect"_s, u"ferry-base:bookworm"_s});
+        QVERIFY2(explained(base.ok(), base), "no base image: run 'tests/services/docker.sh base-image'");
+        m_imagesBefore = imageIds({u"-a"_s});
+
+        // The wheelhouse: pkg_b needs pkg_a; the dev tools are stand-ins with the real names.
+        const QString wheels = ws(u"wheels"_s);
+        QVERIFY(QDir().mkpath(wheels));
+        QVERIFY(writeWheel(wheels, u"pkg_a"_s, u"1.2.0"_s, "VERSION = \"1.2.0\"\n"));
+        QVERIFY(writeWheel(wheels, u"pkg_b"_s, u"0.3.1"_s, "import pkg_a\n\nVERSION = \"0.3.1\"\n", {u"pkg-a>=1.0"_s}));
+        for (const QString &tool : {u"black"_s, u"pytest"_s, u"pylint"_s})
+            QVERIFY(writeWheel(wheels, tool, u"0.0.1"_s, "VERSION = \"0.0.1\"\n"));
+        QVERIFY(writeText(ws(u"environments/demo.yml"_s), kEnvironment));
+    }
+
+    // The wheels themselves install with plain pip in the base image, so a failure further on
+    // is the export's, not this test's fixture.
+    void wheelsInstallWithPlainPip()
+    {
+        const Result r =
+            docker({u"run"_s, u"--rm"_s, u"--network"_s, u"none"_s, u"-v"_s, ws(u"wheels"_s) + u":/wheels:ro"_s,
+                    u"-e"_s, u"PIP_BREAK_SYSTEM_PACKAGES=1"_s, u"ferry-base:bookworm"_s, u"sh"_s, u"-c"_s,
+                    u"python3 -m pip install -q --no-cache-dir --no-index --find-links /wheels pkg_b black "
+                    u"&& python3 -c 'import pkg_a, pkg_b, black; print(pkg_a.VERSION, pkg_b.VERSION)'"_s},
+                   kBuild);
+        QVERIFY2(explained(r.ok(), r), qPrintable(r.command));
+        QCOMPARE(r.out.trimmed(), u"1.2.0 0.3.1"_s);
+    }
+
+    void exportDevcontainer()
+    {
+        const Result r = ferry({u"env"_s, u"export"_s, u"environments/demo.yml"_s, u"--format"_s, u"devcontainer"_s,
+                                u"-o"_s, u".devcontainer"_s});
+        QVERIFY2(explained(r.ok(), r), qPrintable(r.command));
+        for (const QString &file : {u"devcontainer.json"_s, u"Dockerfile"_s, u"requirements.txt"_s})
+            QVERIFY2(QFileInfo(ws(u".devcontainer/"_s + file)).isFile(), qPrintable(file));
+        // No conda dependencies: no environment.yml.
+        QVERIFY(!QFileInfo::exists(ws(u".devcontainer/environment.yml"_s)));
+        // The local find_links folder travels in the build context, under its own name.
+        QVERIFY(QFileInfo(ws(u".devcontainer/wheelhouse/wheels/pkg_a-1.2.0-py3-none-any.whl"_s)).isFile());
+        QFile requirements(ws(u".devcontainer/requirements.txt"_s));
+        QVERIFY(requirements.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(requirements.readAll());
+        QVERIFY2(text.contains(u"/tmp/ferry/wheelhouse/wheels"_s), qPrintable(text));
+        QVERIFY2(!text.contains(ws(u"wheels"_s)), qPrintable(text)); // no path of this machine in the image
+        m_exported = true;
+    }
+
+    // (a) The reference implementation reads what Ferry wrote, with the meaning Ferry meant.
+    void readConfiguration()
+    {
+        if (!m_exported)
+            QSKIP("the export failed");
+        const Result r = run(m_devcontainer, {u"read-configuration"_s, u"--workspace-folder"_s, ws()}, m_env);
+        QVERIFY2(explained(r.ok(), r), qPrintable(r.command));
+        const QJsonObject configuration = QJsonDocument::fromJson(r.out.toUtf8())[u"configuration"_s].toObject();
+        QVERIFY2(explained(!configuration.isEmpty(), r), "no configuration in its output");
+        const QJsonObject build = configuration[u"build"_s].toObject();
+        QCOMPARE(build[u"dockerfile"_s].toString(), u"Dockerfile"_s);
+        QCOMPARE(build[u"context"_s].toString(), u"."_s);
+        QCOMPARE(build[u"target"_s].toString(), u"dev"_s);
+        QCOMPARE(configuration[u"containerEnv"_s].toObject(), (QJsonObject{{u"DEMO_FLAG"_s, u"1"_s}}));
+        QStringList runArgs;
+        for (const QJsonValue &value : configuration[u"runArgs"_s].toArray())
+            runArgs << value.toString();
+        QVERIFY2(runArgs.join(u' ').contains(u"--shm-size=1g"_s) || runArgs.join(u' ').contains(u"--shm-size 1g"_s),
+                 qPrintable(runArgs.join(u' ')));
+        QVERIFY2(!runArgs.contains(u"--gpus"_s), qPrintable(runArgs.join(u' '))); // gpu: off
+        QVERIFY(configuration[u"hostRequirements"_s][u"gpu"_s] != QJsonValue(true));
+        const QJsonObject vscode = configuration[u"customizations"_s][u"vscode"_s].toObject();
+        QCOMPARE(vscode[u"settings"_s][u"python.defaultInterpreterPath"_s].toString(), u"python3"_s);
+        QVERIFY(vscode[u"extensions"_s].toArray().contains(u"ms-python.python"_s));
+        QCOMPARE(configuration[u"remoteUser"_s].toString(), u"root"_s);
+    }
+
+    // (b) The Dev Containers CLI builds the `dev` stage on the real engine, with no network.
+    void buildDevImage()
+    {
+        if (!m_exported)
+            QSKIP("the export failed");
+        const Result r = run(m_devcontainer, {u"build"_s, u"--workspace-folder"_s, ws(), u"--image-name"_s, m_devImage},
+                             m_env, ws(), kBuild);
+        QVERIFY2(explained(r.ok(), r), qPrintable(r.command));
+        QVERIFY2(explained(r.out.contains(u"\"outcome\":\"success\""_s), r), "no success in its output");
+        m_devBuilt = true;
+    }
+
+    // (c) The packages and the dev tools are in the image; the variables are not baked in.
+    void runDevImage()
+    {
+        if (!m_devBuilt)
+            QSKIP("the dev image was not built");
+        Result r = docker({u"run"_s, u"--rm"_s, u"--network"_s, u"none"_s, m_devImage, u"python3"_s, u"-c"_s,
+                           u"import pkg_a, pkg_b; print(pkg_a.VERSION)"_s});
+        QVERIFY2(explained(r.ok(), r), qPrintable(r.command));
+        QCOMPARE(r.out.trimmed(), u"1.2.0"_s);
+
+        // One container for the rest: each `docker run` copies the whole image with vfs.
+        r = docker({u"run"_s, u"--rm"_s, u"--network"_s, u"none"_s, m_devImage, u"python3"_s, u"-c"_s,
+                    u"import os, black, pytest, pylint; print(black.VERSION, os.environ.get('DEMO_FLAG'))"_s});
+        QVERIFY2(explained(r.ok(), r), qPrintable(r.command));
+        // The variables reach a run when it starts (containerEnv, -e); they are not baked in.
+        QCOMPARE(r.out.trimmed(), u"0.0.1 None"_s);
+    }
+
+    // (d) The plain Dockerfile export builds its `runtime` stage with plain `docker build`, and
+    // the image says which spec it was built from.
+    void buildRuntimeStage()
+    {
+        const Result exported = ferry({u"env"_s, u"export"_s, u"environments/demo.yml"_s, u"--format"_s,
+                                       u"dockerfile"_s, u"-o"_s, u"image/Dockerfile"_s});
+        QVERIFY2(explained(exported.ok(), exported), qPrintable(exported.command));
+        const Result hash = ferry({u"env"_s, u"hash"_s, u"environments/demo.yml"_s, u"--json"_s});
+        QVERIFY2(explained(hash.ok(), hash), qPrintable(hash.command));
+        const QString specHash = QJsonDocument::fromJson(hash.out.toUtf8())[u"hash"_s].toString();
+        QVERIFY2(explained(!specHash.isEmpty(), hash), "no hash in its output");
+
+        const Result built =
+            docker({u"build"_s, u"--force-rm"_s, u"--target"_s, u"runtime"_s, u"-t"_s, m_runtimeImage, ws(u"image"_s)},
+                   kBuild);
+        QVERIFY2(explained(built.ok(), built), qPrintable(built.command));
+        const QJsonObject runtimeLabels = labels(m_runtimeImage);
+        QVERIFY2(runtimeLabels[u"dev.ferry.spec-hash"_s].toString() == specHash,
+                 qPrintable(u"expected spec hash %1 in %2"_s.arg(
+                     specHash, QString::fromUtf8(QJsonDocument(runtimeLabels).toJson()))));
+        if (m_devBuilt) // the dev stage inherits it
+            QCOMPARE(labels(m_devImage)[u"dev.ferry.spec-hash"_s].toString(), specHash);
+
+        // Dev tools belong to the dev stage only.
+        const Result r = docker({u"run"_s, u"--rm"_s, u"--network"_s, u"none"_s, m_runtimeImage, u"python3"_s, u"-c"_s,
+                                 u"import importlib.util, pkg_b; "
+                                 u"print(pkg_b.VERSION, importlib.util.find_spec('black') is not None)"_s});
+        QVERIFY2(explained(r.ok(), r), qPrintable(r.command));
+        QCOMPARE(r.out.trimmed(), u"0.3.1 False"_s);
+    }
+
+    void cleanupTestCase()
+    {
+        // Removing the tags removes the intermediate layers only these images use.
+        for (const QString &image : {m_devImage, m_runtimeImage}) {
+            if (docker({u"image"_s, u"inspect"_s, image}).ok()) {
+                const Result r = docker({u"rmi"_s, u"-f"_s, image});
+                if (!r.ok())
+                    qWarning().noquote() << r.describe();
+            }
+        }
+        // A failed build leaves its steps behind as untagged images (142 MB each with vfs).
+        // Only those that appeared during this test go; without -f, so none in use is touched.
+        if (m_imagesBefore.isEmpty())
+            return;
+        for (const QString &id : imageIds({u"-f"_s, u"dangling=true"_s})) {
+            if (!m_imagesBefore.contains(id))
+                docker({u"rmi"_s, id});
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDevcontainer)
+#include "tst_devcontainer.moc"
