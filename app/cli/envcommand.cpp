@@ -70,7 +70,8 @@ public:
     {
         QStringList args = parser.positionalArguments();
         const QString action = args.value(0);
-        args.removeFirst();
+        if (!args.isEmpty())
+            args.removeFirst();
         if (action == "import"_L1)
             return importFiles(args, parser.value(u"output"_s), io);
         if (action == "export"_L1 || action == "check"_L1 || action == "hash"_L1) {

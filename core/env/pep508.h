@@ -1,0 +1,35 @@
+#pragma once
+
+// Internal to the PEP 508 parser: version specifiers and URLs checked the way packaging
+// 23.0 checks them (packaging/specifiers.py, packaging/requirements.py), so that Ferry
+// accepts and rejects exactly what pip does.
+
+#include <QString>
+
+#include <optional>
+
+namespace ferry::env::pep508 {
+
+// Length of the SPECIFIER token (Specifier's operator and version regexes, unanchored at
+// the end, IGNORECASE) at `position`, or -1.
+qsizetype matchSpecifierToken(const QString &source, qsizetype position);
+
+// str(SpecifierSet(joined)): split at commas, each part a valid Specifier, duplicates (equal
+// after canonicalize_version) dropped keeping the first, sorted, joined by commas. When a part
+// is not a valid specifier, returns nothing and sets `badPart`.
+std::optional<QString> specifierSetString(const QString &joined, QString *badPart);
+
+// packaging.utils.canonicalize_version: the normalised PEP 440 spelling ("1.0RC1" -> "1rc1"),
+// or the text unchanged when it is not a valid version (e.g. "1.0.*").
+QString canonicalizeVersion(const QString &version, bool stripTrailingZero);
+
+// One spelling per meaning of a specifier set already in str(SpecifierSet) form: every version
+// canonicalised as packaging compares them (not `===`, which compares text), duplicates dropped,
+// sorted.
+QString canonicalSpecifierSet(const QString &specifierSet);
+
+// Why packaging.requirements rejects `url` in `name @ url` ("Invalid URL given", or what
+// urllib.parse raises), or an empty string when it accepts it.
+QString urlProblem(const QString &url);
+
+} // namespace ferry::env::pep508
