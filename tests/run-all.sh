@@ -26,6 +26,7 @@ echo "== tests: core and command line without widgets"
 ctest --test-dir build-nogui --output-on-failure -j "$jobs" || status=1
 echo "== tests: full build"
 ctest --test-dir build --output-on-failure -j "$jobs" || status=1
+tests/fuzz/run.sh || status=1
 
 echo "== run-all: $(( $(date +%s) - started )) s, $([ $status -eq 0 ] && echo passed || echo FAILED)"
 exit $status

@@ -17,6 +17,7 @@ using Json = nlohmann::ordered_json;
 constexpr char kV1Key[] = "x-azureml-v1";
 constexpr char kV2Key[] = "x-azureml-v2";
 constexpr int kMaxJsonDepth = 200;
+constexpr char kDefaultCondaName[] = "project_environment";
 
 QString text(const Json &value)
 {
@@ -55,7 +56,8 @@ void readCondaDependencies(const Json &conda, const QString &path, EnvironmentRe
         d.where.column = 0;
         result.diagnostics << d;
     }
-    if (conda.contains("name") && conda["name"].is_string())
+    // The writer's default name is not worth keeping: only a name the user chose is.
+    if (conda.contains("name") && conda["name"].is_string() && conda["name"] != kDefaultCondaName)
         result.environment.extra[kV1Key]["condaEnvironmentName"] = conda["name"];
 }
 
@@ -120,10 +122,10 @@ EnvironmentRead parseAzureMlV1Json(const QString &fileText, const QString &path)
         if (conda.is_object())
             readCondaDependencies(conda, path, result);
         else if (!conda.is_null())
-            result.diagnostics << Diagnostic{Diagnostic::Severity::Error,
-                                             locate(fileText, u"\"condaDependencies\""_s,
-                                                    Error{u"python.condaDependencies must be an object"_s, path, 0, 0,
-                                                          {}})};
+            result.diagnostics << Diagnostic{
+                Diagnostic::Severity::Error,
+                locate(fileText, u"\"condaDependencies\""_s,
+                       Error{u"python.condaDependencies must be an object"_s, path, 0, 0, {}})};
         if (!python.empty())
             env.extra[kV1Key]["python"] = python;
     }
@@ -146,7 +148,8 @@ EnvironmentRead parseAzureMlV1Json(const QString &fileText, const QString &path)
             const Json password = take(registry, "password");
             if (!password.is_null() && !text(password).isEmpty()) {
                 const QString secretName =
-                    u"registry/"_s + (env.docker.registry.address.isEmpty() ? u"default"_s : env.docker.registry.address);
+                    u"registry/"_s +
+                    (env.docker.registry.address.isEmpty() ? u"default"_s : env.docker.registry.address);
                 result.diagnostics << Diagnostic{
                     Diagnostic::Severity::Warning,
                     locate(fileText, u"\"password\""_s,
@@ -195,9 +198,10 @@ QString writeAzureMlV1Json(const Environment &env, Diagnostics *warnings)
 
     Json python = Json::object();
     python["userManagedDependencies"] = env.python.userManaged;
-    python["interpreterPath"] = env.python.interpreterPath.isEmpty() ? "python" : env.python.interpreterPath.toStdString();
+    python["interpreterPath"] =
+        env.python.interpreterPath.isEmpty() ? "python" : env.python.interpreterPath.toStdString();
     Json conda = Json::object();
-    conda["name"] = foreign.value("condaEnvironmentName", std::string("project_environment"));
+    conda["name"] = foreign.value("condaEnvironmentName", std::string(kDefaultCondaName));
     Json dependencies = Json::array();
     if (!env.python.version.isEmpty())
         dependencies.push_back(pythonMatchSpec(env.python).toStdString());
@@ -224,7 +228,9 @@ QString writeAzureMlV1Json(const Environment &env, Diagnostics *warnings)
     root["python"] = python;
 
     Json docker = Json::object();
-    docker["enabled"] = kept("docker", "enabled", true);
+    const Json enabled = kept("docker", "enabled", Json());
+    if (!enabled.is_null())
+        docker["enabled"] = enabled;
     docker["baseImage"] = env.docker.baseImage.isEmpty() ? Json() : Json(env.docker.baseImage.toStdString());
     if (!env.docker.shmSize.isEmpty())
         docker["shmSize"] = env.docker.shmSize.toStdString();
@@ -235,8 +241,10 @@ QString writeAzureMlV1Json(const Environment &env, Diagnostics *warnings)
     if (env.docker.gpu != GpuMode::Auto)
         docker["gpuSupport"] = env.docker.gpu == GpuMode::On;
     Json registry = kept("docker", "baseImageRegistry", Json::object());
-    registry["address"] = env.docker.registry.address.isEmpty() ? Json() : Json(env.docker.registry.address.toStdString());
-    registry["username"] = env.docker.registry.username.isEmpty() ? Json() : Json(env.docker.registry.username.toStdString());
+    registry["address"] =
+        env.docker.registry.address.isEmpty() ? Json() : Json(env.docker.registry.address.toStdString());
+    registry["username"] =
+        env.docker.registry.username.isEmpty() ? Json() : Json(env.docker.registry.username.toStdString());
     registry["password"] = nullptr; // never written: the password lives in the keychain
     docker["baseImageRegistry"] = registry;
     if (foreign.contains("docker") && foreign["docker"].is_object())
@@ -250,13 +258,17 @@ QString writeAzureMlV1Json(const Environment &env, Diagnostics *warnings)
 
     if (warnings) {
         if (!env.docker.systemPackages.isEmpty() || !env.docker.dockerfileSteps.isEmpty())
-            *warnings << Diagnostic{Diagnostic::Severity::Warning,
-                                    Error{u"system_packages and steps have no place in azureml_environment.json: left out"_s,
-                                          {}, 0, 0, u"export a Dockerfile for them"_s}};
+            *warnings << Diagnostic{
+                Diagnostic::Severity::Warning,
+                Error{u"system_packages and steps have no place in azureml_environment.json: left out"_s,
+                      {},
+                      0,
+                      0,
+                      u"export a Dockerfile for them"_s}};
         if (!env.python.pipConstraints.isEmpty())
-            *warnings << Diagnostic{Diagnostic::Severity::Warning,
-                                    Error{u"pip_constraints have no place in azureml_environment.json: left out"_s, {}, 0,
-                                          0, {}}};
+            *warnings << Diagnostic{
+                Diagnostic::Severity::Warning,
+                Error{u"pip_constraints have no place in azureml_environment.json: left out"_s, {}, 0, 0, {}}};
     }
     return QString::fromStdString(root.dump(4)) + u'\n';
 }
@@ -315,7 +327,8 @@ EnvironmentRead parseAzureMlV2Yaml(const QString &fileText, const QString &path)
     if (node["build"])
         r.warning(node["build"], u"build (a Docker context) is kept but not used: Ferry generates the Dockerfile"_s,
                   u"put its steps into docker.steps and docker.system_packages"_s);
-    ExtraKeys foreign = yaml::unknownKeys(node, {u"name"_s, u"version"_s, u"description"_s, u"image"_s, u"conda_file"_s});
+    ExtraKeys foreign =
+        yaml::unknownKeys(node, {u"name"_s, u"version"_s, u"description"_s, u"image"_s, u"conda_file"_s});
     if (!foreign.is_null())
         env.extra[kV2Key] = foreign;
     result.diagnostics = r.takeDiagnostics();
@@ -329,8 +342,9 @@ QList<GeneratedFile> writeAzureMlV2(const Environment &env, const QString &conda
     out.SetIndent(2);
     out << YAML::BeginMap;
     out << YAML::Key << "$schema" << YAML::Value
-        << (foreign.contains("$schema") ? foreign["$schema"].get<std::string>()
-                                        : std::string("https://azuremlschemas.azureedge.net/latest/environment.schema.json"));
+        << (foreign.contains("$schema")
+                ? foreign["$schema"].get<std::string>()
+                : std::string("https://azuremlschemas.azureedge.net/latest/environment.schema.json"));
     out << YAML::Key << "name" << YAML::Value;
     yaml::emitString(out, env.name);
     out << YAML::Key << "version" << YAML::Value << YAML::DoubleQuoted << env.version.toStdString();
@@ -343,8 +357,8 @@ QList<GeneratedFile> writeAzureMlV2(const Environment &env, const QString &conda
         yaml::emitString(out, env.docker.baseImage);
     }
     const PythonSection &p = env.python;
-    const bool hasConda = !p.version.isEmpty() || !p.condaDependencies.isEmpty() || !p.pipRequirements.isEmpty() ||
-                          !p.channels.isEmpty();
+    const bool hasConda =
+        !p.version.isEmpty() || !p.condaDependencies.isEmpty() || !p.pipRequirements.isEmpty() || !p.channels.isEmpty();
     if (hasConda) {
         out << YAML::Key << "conda_file" << YAML::Value;
         yaml::emitString(out, condaFileName);
@@ -368,8 +382,11 @@ QList<GeneratedFile> writeAzureMlV2(const Environment &env, const QString &conda
     }
     if (warnings && (!env.docker.systemPackages.isEmpty() || !env.docker.dockerfileSteps.isEmpty()))
         *warnings << Diagnostic{Diagnostic::Severity::Warning,
-                                Error{u"system_packages and steps need a build context in AzureML v2: left out"_s, {}, 0,
-                                      0, u"export a Dockerfile and use build.path"_s}};
+                                Error{u"system_packages and steps need a build context in AzureML v2: left out"_s,
+                                      {},
+                                      0,
+                                      0,
+                                      u"export a Dockerfile and use build.path"_s}};
     return files;
 }
 

@@ -23,15 +23,15 @@ QString gpuModeName(GpuMode mode)
 
 namespace {
 
-const QStringList kTopKeys{u"ferry"_s, u"name"_s, u"version"_s, u"description"_s,
+const QStringList kTopKeys{u"ferry"_s,  u"name"_s,   u"version"_s,  u"description"_s,
                            u"docker"_s, u"python"_s, u"variables"_s};
-const QStringList kDockerKeys{u"base_image"_s, u"registry"_s, u"run_arguments"_s, u"shm_size"_s,
-                              u"gpu"_s, u"system_packages"_s, u"steps"_s, u"remote_user"_s};
+const QStringList kDockerKeys{u"base_image"_s, u"registry"_s,        u"run_arguments"_s, u"shm_size"_s,
+                              u"gpu"_s,        u"system_packages"_s, u"steps"_s,         u"remote_user"_s};
 const QStringList kRegistryKeys{u"address"_s, u"username"_s, u"password_secret"_s};
-const QStringList kPythonKeys{u"version"_s, u"interpreter"_s, u"user_managed"_s, u"channels"_s, u"conda"_s,
-                              u"pip"_s, u"pip_constraints"_s, u"pip_options"_s, u"dev_tools"_s};
+const QStringList kPythonKeys{u"version"_s, u"interpreter"_s,     u"user_managed"_s, u"channels"_s, u"conda"_s,
+                              u"pip"_s,     u"pip_constraints"_s, u"pip_options"_s,  u"dev_tools"_s};
 const QStringList kPipOptionKeys{u"index_url"_s, u"extra_index_urls"_s, u"find_links"_s, u"trusted_hosts"_s,
-                                 u"pre"_s, u"no_index"_s, u"other"_s};
+                                 u"pre"_s,       u"no_index"_s,         u"other"_s};
 
 void readDocker(yaml::Reader &r, const YAML::Node &node, DockerSection &docker)
 {
@@ -98,8 +98,9 @@ void readPipList(yaml::Reader &r, const YAML::Node &list, const QString &key, QL
         const auto requirement = parsePipLine(text);
         if (!requirement) {
             const Error &e = requirement.error();
-            r.add(Diagnostic{Diagnostic::Severity::Error, Error{e.message, r.path(), yaml::line(item),
-                                                                yaml::column(item) + std::max(0, e.column - 1), e.hint}});
+            r.add(
+                Diagnostic{Diagnostic::Severity::Error, Error{e.message, r.path(), yaml::line(item),
+                                                              yaml::column(item) + std::max(0, e.column - 1), e.hint}});
             continue;
         }
         if (requirement->kind == PipRequirement::Kind::Verbatim)
@@ -168,15 +169,14 @@ EnvironmentRead parseEnvironmentYaml(const QString &text, const QString &path)
         return result;
     }
     if (root->IsNull()) {
-        result.diagnostics << Diagnostic{Diagnostic::Severity::Error,
-                                         Error{u"the file is empty"_s, path, 0, 0, u"start with 'ferry: 1' and 'name:'"_s}};
+        result.diagnostics << Diagnostic{Diagnostic::Severity::Error, Error{u"the file is empty"_s, path, 0, 0,
+                                                                            u"start with 'ferry: 1' and 'name:'"_s}};
         return result;
     }
     yaml::Reader r(path);
     const YAML::Node &node = *root;
     if (!node.IsMap()) {
-        r.error(node, u"an environment file is a mapping (key: value lines)"_s,
-                u"see docs/environment-format.md"_s);
+        r.error(node, u"an environment file is a mapping (key: value lines)"_s, u"see docs/environment-format.md"_s);
         result.diagnostics = r.takeDiagnostics();
         return result;
     }
@@ -233,9 +233,8 @@ void emitDocker(YAML::Emitter &out, const DockerSection &docker)
     out << YAML::Key << "docker" << YAML::Value << YAML::BeginMap;
     emitKeyString(out, "base_image", docker.baseImage);
     const RegistryCredentials &reg = docker.registry;
-    const ExtraKeys registryExtra = docker.extra.is_object() && docker.extra.contains("registry")
-                                        ? docker.extra["registry"]
-                                        : ExtraKeys();
+    const ExtraKeys registryExtra =
+        docker.extra.is_object() && docker.extra.contains("registry") ? docker.extra["registry"] : ExtraKeys();
     if (reg != RegistryCredentials() || !registryExtra.is_null()) {
         out << YAML::Key << "registry" << YAML::Value << YAML::BeginMap;
         emitKeyString(out, "address", reg.address);
@@ -246,7 +245,8 @@ void emitDocker(YAML::Emitter &out, const DockerSection &docker)
     }
     emitKeyStrings(out, "run_arguments", docker.runArguments);
     emitKeyString(out, "shm_size", docker.shmSize);
-    out << YAML::Key << "gpu" << YAML::Value << gpuModeName(docker.gpu).toStdString();
+    out << YAML::Key << "gpu" << YAML::Value;
+    yaml::emitString(out, gpuModeName(docker.gpu)); // quoted: YAML 1.1 reads a plain on/off as a boolean
     emitKeyStrings(out, "system_packages", docker.systemPackages);
     if (!docker.dockerfileSteps.isEmpty())
         out << YAML::Key << "steps" << YAML::Value << YAML::Literal << docker.dockerfileSteps.toStdString();
@@ -285,9 +285,8 @@ void emitPython(YAML::Emitter &out, const PythonSection &python)
         emitKeyStrings(out, "pip_constraints", lines, false);
     }
     const PipOptions &o = python.pipOptions;
-    const ExtraKeys optionsExtra = python.extra.is_object() && python.extra.contains("pip_options")
-                                       ? python.extra["pip_options"]
-                                       : ExtraKeys();
+    const ExtraKeys optionsExtra =
+        python.extra.is_object() && python.extra.contains("pip_options") ? python.extra["pip_options"] : ExtraKeys();
     if (!o.isEmpty() || !optionsExtra.is_null()) {
         out << YAML::Key << "pip_options" << YAML::Value << YAML::BeginMap;
         emitKeyString(out, "index_url", o.indexUrl);

@@ -19,8 +19,12 @@ struct FormatName {
     const char16_t *name;
 };
 constexpr FormatName kNames[] = {
-    {Format::Ferry, u"ferry"},           {Format::Conda, u"conda"},         {Format::Pip, u"pip"},
-    {Format::AzureMlV1, u"azureml-v1"}, {Format::AzureMlV2, u"azureml-v2"}, {Format::Dockerfile, u"dockerfile"},
+    {Format::Ferry, u"ferry"},
+    {Format::Conda, u"conda"},
+    {Format::Pip, u"pip"},
+    {Format::AzureMlV1, u"azureml-v1"},
+    {Format::AzureMlV2, u"azureml-v2"},
+    {Format::Dockerfile, u"dockerfile"},
     {Format::Devcontainer, u"devcontainer"},
 };
 
@@ -71,14 +75,16 @@ void merge(Environment &into, const Environment &more, const QString &path, Diag
         into.docker.gpu = more.docker.gpu;
     appendUnique(into.docker.systemPackages, more.docker.systemPackages);
     if (!more.docker.dockerfileSteps.isEmpty())
-        into.docker.dockerfileSteps += (into.docker.dockerfileSteps.isEmpty() ? u""_s : u"\n"_s) + more.docker.dockerfileSteps;
+        into.docker.dockerfileSteps +=
+            (into.docker.dockerfileSteps.isEmpty() ? u""_s : u"\n"_s) + more.docker.dockerfileSteps;
     fill(into.docker.remoteUser, more.docker.remoteUser);
 
     PythonSection &p = into.python;
     const PythonSection &q = more.python;
     fill(p.version, q.version);
     appendUnique(p.channels, q.channels);
-    mergeByName(p.condaDependencies, q.condaDependencies, [](const MatchSpec &s) { return s.name; }, path, diagnostics);
+    mergeByName(
+        p.condaDependencies, q.condaDependencies, [](const MatchSpec &s) { return s.name; }, path, diagnostics);
     auto pipKey = [](const PipRequirement &r) {
         return r.kind == PipRequirement::Kind::Requirement ? r.requirement.normalizedName() : r.text;
     };
@@ -97,7 +103,7 @@ void merge(Environment &into, const Environment &more, const QString &path, Diag
 
     for (const auto &[key, value] : more.variables) {
         auto same = std::find_if(into.variables.begin(), into.variables.end(),
-                                 [&](const auto &existing) { return existing.first == key; });
+                                 [&, name = key](const auto &existing) { return existing.first == name; });
         if (same == into.variables.end())
             into.variables.append({key, value});
         else

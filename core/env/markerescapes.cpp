@@ -22,7 +22,7 @@ struct CharacterName {
 
 // \N{...}: the names and aliases Python knows for U+0000..U+00FF. Other names are reported
 // as unsupported rather than guessed.
-constexpr std::array characterNames = {
+constexpr CharacterName characterNames[] = {
     // clang-format off
     CharacterName{u"ACK", 0x06},
     CharacterName{u"ACKNOWLEDGE", 0x06},
@@ -505,9 +505,9 @@ std::optional<QString> evaluateStringLiteral(const QString &token, QString *erro
             if (i >= content.size() || content.at(i) != u'{' || close < 0 || close == i + 1)
                 return fail(unicodeError(u"malformed \\N character escape"_s));
             const QString name = content.sliced(i + 1, close - i - 1).toUpper();
-            const auto found = std::find_if(characterNames.begin(), characterNames.end(),
+            const auto found = std::find_if(std::begin(characterNames), std::end(characterNames),
                                             [&](const CharacterName &n) { return QStringView(n.name) == name; });
-            if (found == characterNames.end()) {
+            if (found == std::end(characterNames)) {
                 return fail(unicodeError(u"unknown Unicode character name (Ferry knows the names of "
                                          "U+0000..U+00FF only; write \\x or \\u escapes instead)"_s));
             }

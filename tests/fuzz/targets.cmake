@@ -1,0 +1,9 @@
+# One line per fuzz target: ferry_fuzz_target(NAME SOURCE), SOURCE defining LLVMFuzzerTestOneInput.
+# tests/fuzz/CMakeLists.txt builds each as a libFuzzer executable (-DFERRY_FUZZ=ON, clang);
+# tests/fuzz/replay.cmake gives each a regression test NAME_replay in ordinary builds.
+ferry_fuzz_target(fuzz_matchspec fuzz_matchspec.cpp)
+ferry_fuzz_target(fuzz_requirement fuzz_requirement.cpp)
+ferry_fuzz_target(fuzz_requirements_text fuzz_requirements_text.cpp)
+ferry_fuzz_target(fuzz_environment_yaml fuzz_environment_yaml.cpp)
+ferry_fuzz_target(fuzz_conda_yaml fuzz_conda_yaml.cpp)
+ferry_fuzz_target(fuzz_azureml_v1 fuzz_azureml_v1.cpp)
