@@ -170,7 +170,8 @@ private:
         if (report(read.diagnostics, io))
             return kExitUserError;
         qsizetype warnings = read.diagnostics.size();
-        io.out << file << ": ok" << (warnings ? u" (%1 warning%2)"_s.arg(warnings).arg(warnings == 1 ? u""_s : u"s"_s) : u""_s)
+        io.out << file << ": ok"
+               << (warnings ? u" (%1 warning%2)"_s.arg(warnings).arg(warnings == 1 ? u""_s : u"s"_s) : u""_s)
                << ", image " << imageReference(read.environment) << Qt::endl;
         return kExitOk;
     }

@@ -36,8 +36,9 @@ Expected<QString> readTextFile(const QString &path, qint64 maxBytes)
     if (info.isDir())
         return Error{u"is a folder, not a file"_s, path, 0, 0, u"name the file inside it"_s};
     if (info.size() > maxBytes)
-        return Error{u"too large (%1 MB; at most %2 MB)"_s.arg(info.size() / (1024 * 1024)).arg(maxBytes / (1024 * 1024)),
-                     path, 0, 0, u"is this the right file?"_s};
+        return Error{
+            u"too large (%1 MB; at most %2 MB)"_s.arg(info.size() / (1024 * 1024)).arg(maxBytes / (1024 * 1024)), path,
+            0, 0, u"is this the right file?"_s};
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return Error{u"cannot read: "_s + file.errorString(), path, 0, 0, u"check the file's permissions"_s};
@@ -53,7 +54,8 @@ Expected<bool> writeTextFileAtomically(const QString &path, const QString &text)
 {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
-        return Error{u"cannot write: "_s + file.errorString(), path, 0, 0, u"check that the folder exists and is writable"_s};
+        return Error{u"cannot write: "_s + file.errorString(), path, 0, 0,
+                     u"check that the folder exists and is writable"_s};
     const QByteArray bytes = text.toUtf8();
     if (file.write(bytes) != bytes.size() || !file.commit())
         return Error{u"cannot write: "_s + file.errorString(), path, 0, 0, u"check free disk space"_s};

@@ -102,9 +102,9 @@ EnvironmentRead parseCondaYaml(const QString &fileText, const QString &path)
             const auto spec = parseMatchSpec(text);
             if (!spec) {
                 const Error &e = spec.error();
-                r.add(Diagnostic{Diagnostic::Severity::Error,
-                                 Error{e.message, path, yaml::line(item), yaml::column(item) + std::max(0, e.column - 1),
-                                       e.hint}});
+                r.add(Diagnostic{
+                    Diagnostic::Severity::Error,
+                    Error{e.message, path, yaml::line(item), yaml::column(item) + std::max(0, e.column - 1), e.hint}});
                 continue;
             }
             if (spec->name == "python"_L1 && env.python.version.isEmpty()) {

@@ -22,7 +22,7 @@ QString gpuModeName(GpuMode mode); // "auto", "on", "off"
 using ExtraKeys = nlohmann::ordered_json;
 
 struct RegistryCredentials {
-    QString address;        // "myregistry.azurecr.io"; empty: the base image's own registry
+    QString address; // "myregistry.azurecr.io"; empty: the base image's own registry
     QString username;
     QString passwordSecret; // the NAME of a keychain secret, never the password itself
     bool operator==(const RegistryCredentials &) const = default;
@@ -31,8 +31,8 @@ struct RegistryCredentials {
 struct DockerSection {
     QString baseImage; // "python:3.11-slim", "mcr.microsoft.com/azureml/openmpi4.1.0-ubuntu20.04"
     RegistryCredentials registry;
-    QStringList runArguments;   // extra `docker run` arguments
-    QString shmSize;            // "2g"; empty: Docker's default
+    QStringList runArguments; // extra `docker run` arguments
+    QString shmSize;          // "2g"; empty: Docker's default
     GpuMode gpu = GpuMode::Auto;
     QStringList systemPackages; // apt packages, installed in their own layer
     QString dockerfileSteps;    // extra Dockerfile lines, after system packages
@@ -42,13 +42,13 @@ struct DockerSection {
 };
 
 struct PythonSection {
-    QString version;     // "3.11"
+    QString version;      // "3.11"
     QStringList channels; // conda channels, highest priority first
     QList<MatchSpec> condaDependencies;
     QList<PipRequirement> pipRequirements;
     QList<PipRequirement> pipConstraints; // `-c` constraints: versions pinned if installed at all
     PipOptions pipOptions;
-    QString interpreterPath; // "python" when empty
+    QString interpreterPath;  // "python" when empty
     bool userManaged = false; // the image already has everything: Ferry installs nothing
     QStringList devTools;     // pip packages for the devcontainer's dev stage (black, pytest, ...)
     ExtraKeys extra;

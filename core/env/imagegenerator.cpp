@@ -63,8 +63,9 @@ ImageBuild generateImageBuild(const Environment &env, const ImageBuildOptions &o
 
     if (!docker.systemPackages.isEmpty()) {
         df += u"\n# System packages\n"_s;
-        df += u"RUN apt-get update \\\n && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "_s +
-              docker.systemPackages.join(u' ') + u" \\\n && rm -rf /var/lib/apt/lists/*\n"_s;
+        df +=
+            u"RUN apt-get update \\\n && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "_s +
+            docker.systemPackages.join(u' ') + u" \\\n && rm -rf /var/lib/apt/lists/*\n"_s;
     }
     if (!docker.dockerfileSteps.trimmed().isEmpty()) {
         df += u"\n# Steps from the environment\n"_s;
@@ -81,12 +82,16 @@ ImageBuild generateImageBuild(const Environment &env, const ImageBuildOptions &o
         build.files << GeneratedFile{u"environment.yml"_s, writeCondaYaml(condaOnly), {}};
         df += u"\n# Conda packages: environment.yml is copied alone, so this layer is rebuilt only when it changes\n"_s;
         df += u"COPY environment.yml %1/environment.yml\n"_s.arg(QLatin1StringView(kStage));
-        df += u"RUN set -e; \\\n"
-              u"    if command -v micromamba >/dev/null 2>&1; then micromamba install -y -n base -f %1/environment.yml && micromamba clean -a -y; \\\n"
-              u"    elif command -v mamba >/dev/null 2>&1; then mamba env update -n base -f %1/environment.yml && mamba clean -a -y; \\\n"
-              u"    elif command -v conda >/dev/null 2>&1; then conda env update -n base -f %1/environment.yml && conda clean -a -y; \\\n"
-              u"    else echo 'ferry: the base image has neither micromamba nor conda, but the environment has conda dependencies' >&2; exit 1; fi\n"_s
-                  .arg(QLatin1StringView(kStage));
+        df +=
+            u"RUN set -e; \\\n"
+            u"    if command -v micromamba >/dev/null 2>&1; then micromamba install -y -n base -f %1/environment.yml "
+            u"&& micromamba clean -a -y; \\\n"
+            u"    elif command -v mamba >/dev/null 2>&1; then mamba env update -n base -f %1/environment.yml && mamba "
+            u"clean -a -y; \\\n"
+            u"    elif command -v conda >/dev/null 2>&1; then conda env update -n base -f %1/environment.yml && conda "
+            u"clean -a -y; \\\n"
+            u"    else echo 'ferry: the base image has neither micromamba nor conda, but the environment has conda dependencies' >&2; exit 1; fi\n"_s
+                .arg(QLatin1StringView(kStage));
     }
 
     // Local wheelhouses (find_links folders) travel into the build context and the image.
@@ -104,7 +109,10 @@ ImageBuild generateImageBuild(const Environment &env, const ImageBuildOptions &o
             name = QFileInfo(absolute).fileName() + u'-' + QString::number(n);
         if (!QFileInfo(absolute).isDir())
             build.diagnostics << Diagnostic{Diagnostic::Severity::Error,
-                                            Error{u"find_links folder %1 does not exist"_s.arg(absolute), {}, 0, 0,
+                                            Error{u"find_links folder %1 does not exist"_s.arg(absolute),
+                                                  {},
+                                                  0,
+                                                  0,
                                                   u"create it or remove it from pip_options.find_links"_s}};
         wheelhouses << GeneratedFile{u"wheelhouse/"_s + name, {}, absolute};
         link = u"%1/wheelhouse/%2"_s.arg(QLatin1StringView(kStage), name);
@@ -130,8 +138,9 @@ ImageBuild generateImageBuild(const Environment &env, const ImageBuildOptions &o
         df += pipInstall(python, u"-r %1/requirements.txt"_s.arg(QLatin1StringView(kStage)));
     }
 
-    df += u"\nLABEL dev.ferry.environment=%1 \\\n      dev.ferry.environment-version=%2 \\\n      dev.ferry.spec-hash=%3\n"_s
-              .arg(quoted(env.name), quoted(env.version), quoted(hash));
+    df +=
+        u"\nLABEL dev.ferry.environment=%1 \\\n      dev.ferry.environment-version=%2 \\\n      dev.ferry.spec-hash=%3\n"_s
+            .arg(quoted(env.name), quoted(env.version), quoted(hash));
     df += u"WORKDIR /opt/ml/code\n"_s;
 
     df += u"\n# Development stage for the devcontainer: the runtime image plus dev tools\nFROM runtime AS dev\n"_s;
@@ -142,9 +151,9 @@ ImageBuild generateImageBuild(const Environment &env, const ImageBuildOptions &o
             if (parsed)
                 tools << *parsed;
             else
-                build.diagnostics << Diagnostic{Diagnostic::Severity::Error,
-                                                Error{u"dev tool '%1': %2"_s.arg(tool, parsed.error().message), {}, 0,
-                                                      0, {}}};
+                build.diagnostics << Diagnostic{
+                    Diagnostic::Severity::Error,
+                    Error{u"dev tool '%1': %2"_s.arg(tool, parsed.error().message), {}, 0, 0, {}}};
         }
         PipOptions devOptions = imageOptions;
         devOptions.other.removeIf([](const QString &o) { return o.startsWith(u"-c "_s); });
@@ -180,9 +189,8 @@ QString generateDevcontainerJson(const Environment &env)
     if (env.docker.gpu != GpuMode::Off)
         dc["hostRequirements"] = Json{{"gpu", env.docker.gpu == GpuMode::On ? Json(true) : Json("optional")}};
     dc["customizations"] = Json{
-        {"vscode",
-         Json{{"settings", Json{{"python.defaultInterpreterPath", interpreter(env.python).toStdString()}}},
-              {"extensions", Json::array({"ms-python.python"})}}}};
+        {"vscode", Json{{"settings", Json{{"python.defaultInterpreterPath", interpreter(env.python).toStdString()}}},
+                        {"extensions", Json::array({"ms-python.python"})}}}};
     dc["remoteUser"] = env.docker.remoteUser.isEmpty() ? "root" : env.docker.remoteUser.toStdString();
     return QString::fromStdString(dc.dump(2)) + u'\n';
 }

@@ -72,7 +72,8 @@ Expected<YAML::Node> load(const QString &text, const QString &path)
                          u"this is not an environment file"_s};
         return root;
     } catch (const YAML::DeepRecursion &e) {
-        return Error{u"nested too deeply"_s, path, e.mark.line + 1, e.mark.column + 1, u"this is not an environment file"_s};
+        return Error{u"nested too deeply"_s, path, e.mark.line + 1, e.mark.column + 1,
+                     u"this is not an environment file"_s};
     } catch (const YAML::Exception &e) {
         return Error{u"YAML syntax: "_s + QString::fromStdString(e.msg), path, e.mark.is_null() ? 0 : e.mark.line + 1,
                      e.mark.is_null() ? 0 : e.mark.column + 1, u"fix the YAML at that position"_s};

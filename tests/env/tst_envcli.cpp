@@ -112,11 +112,12 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(dir.filePath(u"environments"_s)));
         const QString env = dir.filePath(u"environments/mnist.yml"_s);
         QVERIFY(QFile::copy(data(u"ferry/full.yml"_s), env));
-        const Result r = ferry({u"env"_s, u"export"_s, env, u"--format"_s, u"devcontainer"_s, u"-o"_s,
-                                dir.filePath(u".devcontainer"_s)});
+        const Result r = ferry(
+            {u"env"_s, u"export"_s, env, u"--format"_s, u"devcontainer"_s, u"-o"_s, dir.filePath(u".devcontainer"_s)});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        for (const QString &file : {u"devcontainer.json"_s, u"Dockerfile"_s, u"environment.yml"_s, u"requirements.txt"_s,
-                                    u"constraints.txt"_s, u"dev-requirements.txt"_s, u"wheelhouse/wheels/x-1.0-py3-none-any.whl"_s})
+        for (const QString &file :
+             {u"devcontainer.json"_s, u"Dockerfile"_s, u"environment.yml"_s, u"requirements.txt"_s,
+              u"constraints.txt"_s, u"dev-requirements.txt"_s, u"wheelhouse/wheels/x-1.0-py3-none-any.whl"_s})
             QVERIFY2(QFile::exists(dir.filePath(u".devcontainer/"_s + file)), qPrintable(file));
     }
 
@@ -126,8 +127,10 @@ private Q_SLOTS:
         QTest::addColumn<QString>("message");
         QTest::newRow("no action") << QStringList{u"env"_s} << u"ferry env: say what to do"_s;
         QTest::newRow("bad action") << QStringList{u"env"_s, u"frob"_s} << u"unknown action 'frob'"_s;
-        QTest::newRow("no format") << QStringList{u"env"_s, u"export"_s, data(u"ferry/full.yml"_s)} << u"give --format"_s;
-        QTest::newRow("bad format") << QStringList{u"env"_s, u"export"_s, data(u"ferry/full.yml"_s), u"--format"_s, u"toml"_s}
+        QTest::newRow("no format") << QStringList{u"env"_s, u"export"_s, data(u"ferry/full.yml"_s)}
+                                   << u"give --format"_s;
+        QTest::newRow("bad format") << QStringList{u"env"_s, u"export"_s, data(u"ferry/full.yml"_s), u"--format"_s,
+                                                   u"toml"_s}
                                     << u"unknown format 'toml'"_s;
         QTest::newRow("missing file") << QStringList{u"env"_s, u"check"_s, u"/nonexistent/env.yml"_s}
                                       << u"/nonexistent/env.yml: error: no such file"_s;

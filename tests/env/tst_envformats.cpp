@@ -67,12 +67,13 @@ private Q_SLOTS:
                                      << 0;
         QTest::newRow("conda nested pip")
             << u"conda/nested-pip.yml"_s << u"nested"_s << u"3.11"_s << QStringList{u"conda-forge"_s} << QStringList{}
-            << QStringList{u"torch"_s, u"requests"_s, u"fastapi"_s, u"-e git+https://github.com/org/lib.git@v1.0#egg=lib"_s,
-                           u"${PRIVATE_INDEX_PKG}"_s}
+            << QStringList{u"torch"_s, u"requests"_s, u"fastapi"_s,
+                           u"-e git+https://github.com/org/lib.git@v1.0#egg=lib"_s, u"${PRIVATE_INDEX_PKG}"_s}
             << 2 << -1;
         QTest::newRow("conda channel::pkg and builds")
             << u"conda/channel-builds.yml"_s << u"builds"_s << QString() << QStringList{u"conda-forge"_s}
-            << QStringList{u"numpy"_s, u"scipy"_s, u"numpy"_s, u"libblas"_s, u"cudatoolkit"_s} << QStringList{} << 0 << 0;
+            << QStringList{u"numpy"_s, u"scipy"_s, u"numpy"_s, u"libblas"_s, u"cudatoolkit"_s} << QStringList{} << 0
+            << 0;
         QTest::newRow("conda CRLF") << u"conda/crlf.yml"_s << u"crlf"_s << u"3.9"_s << QStringList{u"conda-forge"_s}
                                     << QStringList{u"pandas"_s} << QStringList{} << 0 << 0;
         QTest::newRow("conda BOM") << u"conda/bom.yml"_s << u"bom"_s << QString() << QStringList{}
@@ -87,8 +88,9 @@ private Q_SLOTS:
             << u"azureml-v2/docker-image-plus-conda.yml"_s << u"docker-image-plus-conda-example"_s << u"3.10"_s
             << QStringList{u"conda-forge"_s} << QStringList{u"numpy"_s, u"pandas"_s}
             << QStringList{u"mlflow"_s, u"azureml-mlflow"_s} << 0 << 0;
-        QTest::newRow("azureml v2 build context") << u"azureml-v2/docker-build.yml"_s << u"docker-context-example"_s
-                                                  << QString() << QStringList{} << QStringList{} << QStringList{} << 0 << 1;
+        QTest::newRow("azureml v2 build context")
+            << u"azureml-v2/docker-build.yml"_s << u"docker-context-example"_s << QString() << QStringList{}
+            << QStringList{} << QStringList{} << 0 << 1;
     }
     void imports()
     {
@@ -268,8 +270,9 @@ private Q_SLOTS:
         QTest::newRow("bad conda spec") << u"conda/bad-spec.yml"_s << u"conda/bad-spec.yml:4:"_s;
         QTest::newRow("bad pip in conda") << u"conda/bad-spec.yml"_s << u"conda/bad-spec.yml:6:"_s;
         QTest::newRow("broken json") << u"azureml-v1/broken.json"_s << u"azureml-v1/broken.json:3:"_s;
-        QTest::newRow("missing conda_file") << u"azureml-v2/missing-conda.yml"_s
-                                            << u"missing-conda.yml:4:13: error: conda_file 'not-there.yml': no such file"_s;
+        QTest::newRow("missing conda_file")
+            << u"azureml-v2/missing-conda.yml"_s
+            << u"missing-conda.yml:4:13: error: conda_file 'not-there.yml': no such file"_s;
     }
     void badInputFailsCleanly()
     {

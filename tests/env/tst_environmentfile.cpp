@@ -101,11 +101,12 @@ private Q_SLOTS:
         const QString text = describe(read.diagnostics);
         const QString path = dataPath(u"ferry/errors.yml"_s);
         // Format errors carry line:column; later checks are about the whole file.
-        QVERIFY2(text.contains(path + u":7:8: error: gpu must be auto, on or off, not 'sometimes'"_s), qPrintable(text));
+        QVERIFY2(text.contains(path + u":7:8: error: gpu must be auto, on or off, not 'sometimes'"_s),
+                 qPrintable(text));
         QVERIFY2(text.contains(path + u":9:15: error: a password does not belong in an environment file"_s),
                  qPrintable(text));
-        QVERIFY2(text.contains(path + u":12:"_s), qPrintable(text));  // conda spec
-        QVERIFY2(text.contains(path + u":14:"_s), qPrintable(text));  // pip requirement
+        QVERIFY2(text.contains(path + u":12:"_s), qPrintable(text)); // conda spec
+        QVERIFY2(text.contains(path + u":14:"_s), qPrintable(text)); // pip requirement
         QVERIFY2(text.contains(path + u":15:13: error: 'channels' must be a list"_s), qPrintable(text));
         QVERIFY(ferry::test::count(read.diagnostics, Diagnostic::Severity::Error) >= 5);
     }
@@ -114,9 +115,11 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("yaml");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("bad name") << u"ferry: 1\nname: Bad Name!\n"_s << u"name 'Bad Name!' cannot be part of an image tag"_s;
+        QTest::newRow("bad name") << u"ferry: 1\nname: Bad Name!\n"_s
+                                  << u"name 'Bad Name!' cannot be part of an image tag"_s;
         QTest::newRow("no name") << u"ferry: 1\nversion: \"2\"\n"_s << u"the environment has no name"_s;
-        QTest::newRow("bad shm") << u"ferry: 1\nname: a\ndocker: {shm_size: lots}\n"_s << u"shm_size 'lots' is not a size"_s;
+        QTest::newRow("bad shm") << u"ferry: 1\nname: a\ndocker: {shm_size: lots}\n"_s
+                                 << u"shm_size 'lots' is not a size"_s;
         QTest::newRow("bad variable") << u"ferry: 1\nname: a\nvariables: {1BAD: x}\n"_s
                                       << u"variable name '1BAD' is not a valid environment variable name"_s;
         QTest::newRow("newer format") << u"ferry: 2\nname: a\n"_s << u"written by a newer Ferry (format 2"_s;
@@ -124,8 +127,8 @@ private Q_SLOTS:
         QTest::newRow("empty") << u""_s << u"the file is empty"_s;
         QTest::newRow("syntax") << u"ferry: 1\nname: x\ndocker:\n  base_image: [unclosed\n"_s << u"YAML syntax"_s;
         QTest::newRow("docker not a map") << u"ferry: 1\nname: a\ndocker: [1]\n"_s << u"'docker' must be a mapping"_s;
-        QTest::newRow("user_managed not bool") << u"ferry: 1\nname: a\npython: {user_managed: maybe}\n"_s
-                                               << u"'user_managed' must be true or false"_s;
+        QTest::newRow("user_managed not bool")
+            << u"ferry: 1\nname: a\npython: {user_managed: maybe}\n"_s << u"'user_managed' must be true or false"_s;
     }
     void validationNamesTheProblem()
     {
@@ -138,7 +141,8 @@ private Q_SLOTS:
 
     void missingFormatKeyIsAWarning()
     {
-        const EnvironmentRead read = parseEnvironmentYaml(u"name: a\ndocker: {base_image: python:3.11}\n"_s, u"e.yml"_s);
+        const EnvironmentRead read =
+            parseEnvironmentYaml(u"name: a\ndocker: {base_image: python:3.11}\n"_s, u"e.yml"_s);
         QVERIFY(!hasErrors(read.diagnostics));
         QVERIFY(describe(read.diagnostics).contains(u"e.yml:1:1: warning: no format version"_s));
     }

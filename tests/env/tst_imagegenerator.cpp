@@ -20,7 +20,8 @@ Environment sample()
 {
     const EnvironmentRead read = parseEnvironmentYaml(
         u"ferry: 1\nname: demo\nversion: \"2\"\n"
-        u"docker: {base_image: 'mambaorg/micromamba:1.5', system_packages: [git], steps: 'RUN echo step', shm_size: 2g}\n"
+        u"docker: {base_image: 'mambaorg/micromamba:1.5', system_packages: [git], steps: 'RUN echo step', shm_size: "
+        u"2g}\n"
         u"python:\n  version: \"3.11\"\n  channels: [conda-forge]\n  conda: [numpy>=1.24]\n  pip: [requests==2.31.0]\n"
         u"  dev_tools: [black]\n"
         u"variables: {OMP_NUM_THREADS: \"1\", SECRET_LOOKING: abc}\n"_s,
@@ -125,7 +126,8 @@ private Q_SLOTS:
         Environment env = sample();
         env.docker.registry.address = u"myregistry.azurecr.io"_s;
         env.docker.baseImage = u"team/base:1"_s;
-        QVERIFY(generateImageBuild(env, {}).files.first().text.contains(u"FROM myregistry.azurecr.io/team/base:1 AS runtime"_s));
+        QVERIFY(generateImageBuild(env, {}).files.first().text.contains(
+            u"FROM myregistry.azurecr.io/team/base:1 AS runtime"_s));
     }
 
     void devcontainerSettings_data()

@@ -30,8 +30,8 @@ PipRequirement pip(const QString &text)
     return *parsed;
 }
 
-const QStringList kPackages{u"numpy"_s, u"scipy"_s, u"pandas"_s, u"torch"_s, u"requests"_s, u"pyyaml"_s,
-                            u"matplotlib"_s, u"scikit-learn"_s, u"tqdm"_s, u"pillow"_s, u"jinja2"_s, u"click"_s};
+const QStringList kPackages{u"numpy"_s,      u"scipy"_s,        u"pandas"_s, u"torch"_s,  u"requests"_s, u"pyyaml"_s,
+                            u"matplotlib"_s, u"scikit-learn"_s, u"tqdm"_s,   u"pillow"_s, u"jinja2"_s,   u"click"_s};
 
 // A random but valid environment; every dependency has a distinct name.
 Environment randomEnvironment(QRandomGenerator &rng)
@@ -50,7 +50,8 @@ Environment randomEnvironment(QRandomGenerator &rng)
     for (int i = 0; i < condaCount; ++i)
         env.python.condaDependencies << spec(u"%1>=1.%2"_s.arg(names.at(i)).arg(rng.bounded(30)));
     for (int i = 0; i < pipCount; ++i)
-        env.python.pipRequirements << pip(u"%1==2.%2.%3"_s.arg(names.at(condaCount + i)).arg(rng.bounded(30)).arg(rng.bounded(9)));
+        env.python.pipRequirements << pip(
+            u"%1==2.%2.%3"_s.arg(names.at(condaCount + i)).arg(rng.bounded(30)).arg(rng.bounded(9)));
     return env;
 }
 
@@ -95,14 +96,19 @@ private Q_SLOTS:
         QTest::addColumn<bool>("pipList");
         QTest::newRow("conda spaces") << QStringList{u"numpy>=1.17"_s} << QStringList{u"numpy >=1.17"_s} << false;
         QTest::newRow("conda fuzzy") << QStringList{u"numpy=1.17"_s} << QStringList{u"numpy 1.17.*"_s} << false;
-        QTest::newRow("conda brackets") << QStringList{u"numpy=1.17"_s} << QStringList{u"numpy[version='1.17.*']"_s} << false;
-        QTest::newRow("conda range order") << QStringList{u"numpy>=1.17,<2"_s} << QStringList{u"numpy<2,>=1.17"_s} << false;
+        QTest::newRow("conda brackets") << QStringList{u"numpy=1.17"_s} << QStringList{u"numpy[version='1.17.*']"_s}
+                                        << false;
+        QTest::newRow("conda range order")
+            << QStringList{u"numpy>=1.17,<2"_s} << QStringList{u"numpy<2,>=1.17"_s} << false;
         QTest::newRow("pip case") << QStringList{u"Requests>=2"_s} << QStringList{u"requests>=2"_s} << true;
-        QTest::newRow("pip separators") << QStringList{u"requests_oauthlib==1.3"_s} << QStringList{u"requests.OAuthlib==1.3"_s} << true;
-        QTest::newRow("pip spaces") << QStringList{u"requests >= 2.0 , < 3"_s} << QStringList{u"requests<3,>=2.0"_s} << true;
-        QTest::newRow("pip extras order") << QStringList{u"uvicorn[standard,dev]"_s} << QStringList{u"uvicorn[dev, standard]"_s} << true;
-        QTest::newRow("pip marker quotes") << QStringList{u"x; python_version>='3.8'"_s}
-                                          << QStringList{u"x ; python_version >= \"3.8\""_s} << true;
+        QTest::newRow("pip separators") << QStringList{u"requests_oauthlib==1.3"_s}
+                                        << QStringList{u"requests.OAuthlib==1.3"_s} << true;
+        QTest::newRow("pip spaces") << QStringList{u"requests >= 2.0 , < 3"_s} << QStringList{u"requests<3,>=2.0"_s}
+                                    << true;
+        QTest::newRow("pip extras order")
+            << QStringList{u"uvicorn[standard,dev]"_s} << QStringList{u"uvicorn[dev, standard]"_s} << true;
+        QTest::newRow("pip marker quotes")
+            << QStringList{u"x; python_version>='3.8'"_s} << QStringList{u"x ; python_version >= \"3.8\""_s} << true;
     }
     void reformattingNeverChangesTheHash()
     {
@@ -113,9 +119,11 @@ private Q_SLOTS:
         first.name = u"e"_s;
         Environment second = first;
         for (const QString &text : a)
-            pipList ? void(first.python.pipRequirements << pip(text)) : void(first.python.condaDependencies << spec(text));
+            pipList ? void(first.python.pipRequirements << pip(text))
+                    : void(first.python.condaDependencies << spec(text));
         for (const QString &text : b)
-            pipList ? void(second.python.pipRequirements << pip(text)) : void(second.python.condaDependencies << spec(text));
+            pipList ? void(second.python.pipRequirements << pip(text))
+                    : void(second.python.condaDependencies << spec(text));
         QCOMPARE(specHash(second), specHash(first));
     }
 
@@ -201,8 +209,9 @@ private Q_SLOTS:
     void fileReformattingKeepsTheHash()
     {
         const QString compact = u"ferry: 1\nname: a\npython:\n  conda: [numpy>=1.17, scipy]\n  pip: [requests>=2]\n"_s;
-        const QString spread = u"\xfeff# a comment\r\nferry: 1\r\nname: a\r\n\r\npython:\r\n  pip:\r\n    - 'requests >= 2'\r\n"
-                               u"  conda:\r\n    - scipy\r\n    - \"numpy >=1.17\"\r\n"_s;
+        const QString spread =
+            u"\xfeff# a comment\r\nferry: 1\r\nname: a\r\n\r\npython:\r\n  pip:\r\n    - 'requests >= 2'\r\n"
+            u"  conda:\r\n    - scipy\r\n    - \"numpy >=1.17\"\r\n"_s;
         const EnvironmentRead a = parseEnvironmentYaml(compact, u"a.yml"_s);
         const EnvironmentRead b = parseEnvironmentYaml(spread.mid(1), u"b.yml"_s);
         QVERIFY(!hasErrors(a.diagnostics));
