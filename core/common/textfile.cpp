@@ -11,11 +11,19 @@ namespace ferry {
 
 Expected<QString> decodeText(const QByteArray &bytes, const QString &path)
 {
+    QByteArrayView view(bytes);
+    // Windows tools save UTF-16 with a byte-order mark; decode it rather than call it binary.
+    if (view.startsWith("\xFF\xFE") || view.startsWith("\xFE\xFF")) {
+        QStringDecoder utf16(view.startsWith("\xFF\xFE") ? QStringDecoder::Utf16LE : QStringDecoder::Utf16BE);
+        const QString text = utf16(view.sliced(2));
+        if (utf16.hasError() || text.contains(QChar(u'\0')))
+            return Error{u"not valid UTF-16 text"_s, path, 0, 0, u"save the file as UTF-8"_s};
+        return text;
+    }
     const qsizetype nul = bytes.indexOf('\0');
     if (nul >= 0)
         return Error{u"binary data (a NUL byte at offset %1), not a text file"_s.arg(nul), path, 0, 0,
                      u"name the text file itself"_s};
-    QByteArrayView view(bytes);
     if (view.startsWith("\xEF\xBB\xBF"))
         view = view.sliced(3);
     QStringDecoder decoder(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
@@ -35,6 +43,8 @@ Expected<QString> readTextFile(const QString &path, qint64 maxBytes)
         return Error{u"no such file"_s, path, 0, 0, u"check the path"_s};
     if (info.isDir())
         return Error{u"is a folder, not a file"_s, path, 0, 0, u"name the file inside it"_s};
+    if (!info.isFile()) // reading a pipe or a device could block forever or never end
+        return Error{u"not a regular file (a device, pipe or socket)"_s, path, 0, 0, u"save the content to a file"_s};
     if (info.size() > maxBytes)
         return Error{
             u"too large (%1 MB; at most %2 MB)"_s.arg(info.size() / (1024 * 1024)).arg(maxBytes / (1024 * 1024)), path,

@@ -28,6 +28,14 @@ QString text(const Json &value)
     return QString::fromStdString(value.dump());
 }
 
+// What a format kept of its own keys for the way back (an object; empty if none or damaged).
+Json foreignKeys(const Environment &env, const char *key)
+{
+    if (env.extra.is_object() && env.extra.contains(key) && env.extra[key].is_object())
+        return env.extra[key];
+    return Json::object();
+}
+
 // JSON keeps no positions once parsed: find where a value was written to point at it.
 Error locate(const QString &fileText, const QString &needle, Error error)
 {
@@ -81,6 +89,9 @@ EnvironmentRead parseAzureMlV1Json(const QString &fileText, const QString &path)
         if (tooDeep)
             return fail(Error{u"nested more than %1 levels deep"_s.arg(kMaxJsonDepth), path, 0, 0,
                               u"this is not an AzureML environment file"_s});
+    } catch (const Json::out_of_range &e) {
+        return fail(Error{u"JSON: a number out of range ("_s + QString::fromUtf8(e.what()) + u')', path, 0, 0,
+                          u"write the value as a string"_s});
     } catch (const Json::parse_error &e) {
         const qsizetype offset = static_cast<qsizetype>(e.byte);
         const QByteArray bytes = fileText.toUtf8().left(offset);
@@ -89,6 +100,8 @@ EnvironmentRead parseAzureMlV1Json(const QString &fileText, const QString &path)
         QString message = QString::fromUtf8(e.what());
         message = message.mid(message.indexOf(u"syntax error"_s) >= 0 ? message.indexOf(u"syntax error"_s) : 0);
         return fail(Error{u"JSON "_s + message, path, line, column, u"fix the JSON at that position"_s});
+    } catch (const Json::exception &e) {
+        return fail(Error{u"JSON: "_s + QString::fromUtf8(e.what()), path, 0, 0, u"fix the JSON"_s});
     }
     if (!root.is_object())
         return fail(Error{u"an AzureML environment file is a JSON object"_s, path, 1, 1, {}});
@@ -182,7 +195,7 @@ EnvironmentRead parseAzureMlV1Json(const QString &fileText, const QString &path)
 
 QString writeAzureMlV1Json(const Environment &env, Diagnostics *warnings)
 {
-    const Json foreign = env.extra.is_object() && env.extra.contains(kV1Key) ? env.extra[kV1Key] : Json::object();
+    const Json foreign = foreignKeys(env, kV1Key);
     auto kept = [&](const char *section, const char *key, Json fallback) {
         if (foreign.contains(section) && foreign[section].is_object() && foreign[section].contains(key))
             return foreign[section][key];
@@ -201,7 +214,9 @@ QString writeAzureMlV1Json(const Environment &env, Diagnostics *warnings)
     python["interpreterPath"] =
         env.python.interpreterPath.isEmpty() ? "python" : env.python.interpreterPath.toStdString();
     Json conda = Json::object();
-    conda["name"] = foreign.value("condaEnvironmentName", std::string(kDefaultCondaName));
+    conda["name"] = foreign.contains("condaEnvironmentName") && foreign["condaEnvironmentName"].is_string()
+                        ? foreign["condaEnvironmentName"]
+                        : Json(kDefaultCondaName);
     Json dependencies = Json::array();
     if (!env.python.version.isEmpty())
         dependencies.push_back(pythonMatchSpec(env.python).toStdString());
@@ -241,6 +256,8 @@ QString writeAzureMlV1Json(const Environment &env, Diagnostics *warnings)
     if (env.docker.gpu != GpuMode::Auto)
         docker["gpuSupport"] = env.docker.gpu == GpuMode::On;
     Json registry = kept("docker", "baseImageRegistry", Json::object());
+    if (!registry.is_object())
+        registry = Json::object();
     registry["address"] =
         env.docker.registry.address.isEmpty() ? Json() : Json(env.docker.registry.address.toStdString());
     registry["username"] =
@@ -337,12 +354,12 @@ EnvironmentRead parseAzureMlV2Yaml(const QString &fileText, const QString &path)
 
 QList<GeneratedFile> writeAzureMlV2(const Environment &env, const QString &condaFileName, Diagnostics *warnings)
 {
-    const ExtraKeys foreign = env.extra.is_object() && env.extra.contains(kV2Key) ? env.extra[kV2Key] : ExtraKeys();
+    const ExtraKeys foreign = foreignKeys(env, kV2Key);
     YAML::Emitter out;
     out.SetIndent(2);
     out << YAML::BeginMap;
     out << YAML::Key << "$schema" << YAML::Value
-        << (foreign.contains("$schema")
+        << (foreign.contains("$schema") && foreign["$schema"].is_string()
                 ? foreign["$schema"].get<std::string>()
                 : std::string("https://azuremlschemas.azureedge.net/latest/environment.schema.json"));
     out << YAML::Key << "name" << YAML::Value;
@@ -364,7 +381,7 @@ QList<GeneratedFile> writeAzureMlV2(const Environment &env, const QString &conda
         yaml::emitString(out, condaFileName);
     }
     ExtraKeys rest = foreign;
-    if (rest.is_object())
+    if (rest.is_object() && rest.contains("$schema") && rest["$schema"].is_string())
         rest.erase("$schema");
     yaml::emitExtraKeys(out, rest);
     out << YAML::EndMap;

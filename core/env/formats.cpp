@@ -180,7 +180,30 @@ std::optional<Format> detectFormat(const QString &path, const QString &text)
     return std::nullopt;
 }
 
+namespace {
+
+EnvironmentRead readDetected(const QString &path);
+
+} // namespace
+
 EnvironmentRead readEnvironment(const QString &path)
+{
+    // A safety net: a reader bug must become a message, never take the application down.
+    // (The fuzz targets call the readers directly, so they still see such bugs.)
+    try {
+        return readDetected(path);
+    } catch (const std::exception &e) {
+        EnvironmentRead result;
+        result.diagnostics << Diagnostic{Diagnostic::Severity::Error,
+                                         Error{u"internal error while reading: "_s + QString::fromUtf8(e.what()), path,
+                                               0, 0, u"please report this file to the Ferry developers"_s}};
+        return result;
+    }
+}
+
+namespace {
+
+EnvironmentRead readDetected(const QString &path)
 {
     EnvironmentRead result;
     const auto text = readTextFile(path);
@@ -210,6 +233,8 @@ EnvironmentRead readEnvironment(const QString &path)
         return parseEnvironmentYaml(*text, path);
     }
 }
+
+} // namespace
 
 EnvironmentRead importEnvironments(const QStringList &paths)
 {

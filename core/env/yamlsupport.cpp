@@ -46,6 +46,21 @@ int depthOf(const YAML::Node &node, int depth)
     return deepest;
 }
 
+bool looksLikeNonString(const QString &s);
+
+bool needsQuotes(const QString &s)
+{
+    // Plain scalars lose leading and trailing blanks, and control characters (a CR in a
+    // hand-edited file) cannot be written plain.
+    if (!s.isEmpty() && (s.front().isSpace() || s.back().isSpace()))
+        return true;
+    for (const QChar c : s) {
+        if (c.unicode() < 0x20 || (c.unicode() >= 0x7F && c.unicode() <= 0x9F))
+            return true;
+    }
+    return looksLikeNonString(s);
+}
+
 bool looksLikeNonString(const QString &s)
 {
     // What a YAML 1.1 reader (PyYAML) or a 1.2 core-schema reader would not read as a string
@@ -219,7 +234,7 @@ ExtraKeys unknownKeys(const YAML::Node &map, const QStringList &known)
 
 void emitString(YAML::Emitter &out, const QString &value)
 {
-    if (looksLikeNonString(value))
+    if (needsQuotes(value))
         out << YAML::DoubleQuoted;
     out << value.toStdString();
 }

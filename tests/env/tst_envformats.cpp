@@ -1,5 +1,6 @@
 // conda, AzureML v1/v2 and requirements.txt: what each import gives, round trips in every
 // format, merging, format detection, and bad input that must fail cleanly.
+#include "env/azureml.h"
 #include "env/exportwriter.h"
 #include "env/formats.h"
 #include "envtesthelpers.h"
@@ -10,6 +11,8 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <sys/stat.h>
 
 using namespace Qt::StringLiterals;
 using namespace ferry::env;
@@ -200,6 +203,33 @@ private Q_SLOTS:
         }
     }
 
+    void utf16WithByteOrderMarkIsRead()
+    {
+        QTemporaryDir dir;
+        QFile file(dir.filePath(u"environment.yml"_s));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        const QString text = u"name: wide\ndependencies:\n  - numpy\n"_s;
+        file.write("\xFF\xFE");
+        file.write(reinterpret_cast<const char *>(text.utf16()), text.size() * 2);
+        file.close();
+        const EnvironmentRead read = readEnvironment(file.fileName());
+        QVERIFY2(!hasErrors(read.diagnostics), qPrintable(describe(read.diagnostics)));
+        QCOMPARE(read.environment.name, u"wide"_s);
+    }
+
+    // Regressions found by fuzz_azureml_v1 and fuzz_conda_yaml: a number too large for JSON's
+    // reader threw instead of being reported; a `$schema` that is not text threw on export.
+    void fuzzFindingsAreReportedNotThrown()
+    {
+        const EnvironmentRead huge = parseAzureMlV1Json(u"{\"version\": 8888e88888888888}"_s, u"a.json"_s);
+        QVERIFY(hasErrors(huge.diagnostics));
+        QVERIFY(describe(huge.diagnostics).contains(u"out of range"_s));
+        const EnvironmentRead v2 = parseAzureMlV2Yaml(u"name: x\n$schema: [1, 2]\nimage: python:3.11\n"_s, u"v2.yml"_s);
+        QVERIFY(!hasErrors(v2.diagnostics));
+        const QList<GeneratedFile> files = writeAzureMlV2(v2.environment, u"x.conda.yml"_s);
+        QVERIFY(files.first().text.contains(u"environment.schema.json"_s));
+    }
+
     void condaYamlLoadsInPyYaml()
     {
         const Environment env = readEnvironment(dataPath(u"conda/nested-pip.yml"_s)).environment;
@@ -263,6 +293,7 @@ private Q_SLOTS:
         QTest::newRow("50 MB") << u"@huge"_s << u"too large"_s;
         QTest::newRow("not UTF-8") << u"@latin1"_s << u"not valid UTF-8"_s;
         QTest::newRow("deep yaml") << u"@deep-yaml"_s << u"nested"_s;
+        QTest::newRow("pipe") << u"@fifo"_s << u"not a regular file"_s; // reading it would block forever
         QTest::newRow("deep json") << u"@deep-json"_s << u"nested"_s;
         QTest::newRow("unknown kind") << u"@unknown"_s << u"cannot tell which kind of environment file"_s;
         QTest::newRow("empty conda") << u"conda/empty.yml"_s << u"the file is empty"_s;
@@ -300,7 +331,10 @@ private Q_SLOTS:
             make(u"env.yml"_s, "ferry: 1\nname: a\nx: " + QByteArray(100000, '[') + QByteArray(100000, ']'));
         else if (file == "@deep-json"_L1)
             make(u"azureml_environment.json"_s, QByteArray(100000, '[') + QByteArray(100000, ']'));
-        else if (file == "@unknown"_L1)
+        else if (file == "@fifo"_L1) {
+            path = dir.filePath(u"env.yml"_s);
+            QCOMPARE(::mkfifo(path.toLocal8Bit().constData(), 0600), 0);
+        } else if (file == "@unknown"_L1)
             make(u"env.yml"_s, "colour: blue\n");
 
         const EnvironmentRead read = readEnvironment(path); // a hang is caught by CTest's timeout

@@ -147,6 +147,17 @@ private Q_SLOTS:
         QVERIFY(describe(read.diagnostics).contains(u"e.yml:1:1: warning: no format version"_s));
     }
 
+    // Regression (found by fuzz_environment_yaml): a value ending in blanks and a CR was written
+    // as a plain scalar, which loses them when read back.
+    void trailingBlanksSurviveTheRoundTrip()
+    {
+        const EnvironmentRead read = parseEnvironmentYaml(u"ferry: 1\nname: a\nowner: \"team   \\r\"\n"_s, u"a.yml"_s);
+        QVERIFY(!hasErrors(read.diagnostics));
+        const EnvironmentRead again = parseEnvironmentYaml(writeEnvironmentYaml(read.environment), u"b.yml"_s);
+        QVERIFY(read.environment == again.environment);
+        QCOMPARE(again.environment.extra["owner"].get<std::string>(), std::string("team   \r"));
+    }
+
     void deepNestingIsRefused()
     {
         const QString deep = u"ferry: 1\nname: a\nx: "_s + QString(5000, u'[') + QString(5000, u']') + u'\n';

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -16,8 +17,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     const EnvironmentRead again =
         parseEnvironmentYaml(writeEnvironmentYaml(read.environment), QStringLiteral("again.yml"));
-    if (hasErrors(again.diagnostics) || !(again.environment == read.environment))
-        std::abort(); // the round trip lost or changed something
+    if (hasErrors(again.diagnostics) || !(again.environment == read.environment)) {
+        // The round trip lost or changed something: show both sides, then fail.
+        std::fprintf(stderr, "written:\n%s\nread back:\n%s\n", qPrintable(writeEnvironmentYaml(read.environment)),
+                     qPrintable(writeEnvironmentYaml(again.environment)));
+        std::abort();
+    }
     for (const Format format :
          {Format::Conda, Format::Pip, Format::AzureMlV1, Format::AzureMlV2, Format::Dockerfile, Format::Devcontainer})
         (void)exportEnvironment(read.environment, format, QStringLiteral("/nonexistent"));
