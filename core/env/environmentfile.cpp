@@ -33,6 +33,29 @@ const QStringList kPythonKeys{u"version"_s, u"interpreter"_s,     u"user_managed
 const QStringList kPipOptionKeys{u"index_url"_s, u"extra_index_urls"_s, u"find_links"_s, u"trusted_hosts"_s,
                                  u"pre"_s,       u"no_index"_s,         u"other"_s};
 
+// Dockerfile lines end with one newline; blank lines at the end carry nothing.
+QString normalisedSteps(QString steps)
+{
+    while (!steps.isEmpty() && steps.back().isSpace())
+        steps.chop(1);
+    return steps.isEmpty() ? steps : steps + u'\n';
+}
+
+// A literal block (`|`) shows steps as they are, but cannot carry every string.
+bool fitsLiteralBlock(const QString &text)
+{
+    if (text.isEmpty() || text.front().isSpace())
+        return false;
+    for (const QString &line : text.split(u'\n')) {
+        if (!line.isEmpty() && line.back().isSpace())
+            return false;
+        for (const QChar c : line)
+            if (c.unicode() < 0x20 && c != u'\t')
+                return false;
+    }
+    return true;
+}
+
 void readDocker(yaml::Reader &r, const YAML::Node &node, DockerSection &docker)
 {
     if (!r.isMap(node, u"docker"_s))
@@ -61,7 +84,7 @@ void readDocker(yaml::Reader &r, const YAML::Node &node, DockerSection &docker)
     else if (!gpuText.isEmpty() && gpuText != "auto"_L1)
         r.error(gpu, u"gpu must be auto, on or off, not '%1'"_s.arg(gpuText));
     docker.systemPackages = r.strings(node["system_packages"], u"system_packages"_s);
-    docker.dockerfileSteps = r.string(node["steps"], u"steps"_s);
+    docker.dockerfileSteps = normalisedSteps(r.string(node["steps"], u"steps"_s));
     docker.remoteUser = r.string(node["remote_user"], u"remote_user"_s);
     ExtraKeys extra = yaml::unknownKeys(node, kDockerKeys);
     if (!extra.is_null())
@@ -204,6 +227,13 @@ EnvironmentRead parseEnvironmentYaml(const QString &text, const QString &path)
     readPython(r, node["python"], env.python);
     readVariables(r, node["variables"], env);
     env.extra = yaml::unknownKeys(node, kTopKeys);
+    for (const ExtraKeys *extra : {&env.extra, &env.docker.extra, &env.python.extra}) {
+        if (yaml::hasControlCharacterKeys(*extra)) {
+            r.error(node, u"a key holds a control character (a NUL, a line feed, ...)"_s,
+                    u"remove it: such a key cannot be written back"_s);
+            break;
+        }
+    }
 
     result.diagnostics = r.takeDiagnostics();
     validateEnvironment(env, path, result.diagnostics); // every problem at once, not just the first
@@ -248,8 +278,13 @@ void emitDocker(YAML::Emitter &out, const DockerSection &docker)
     out << YAML::Key << "gpu" << YAML::Value;
     yaml::emitString(out, gpuModeName(docker.gpu)); // quoted: YAML 1.1 reads a plain on/off as a boolean
     emitKeyStrings(out, "system_packages", docker.systemPackages);
-    if (!docker.dockerfileSteps.isEmpty())
-        out << YAML::Key << "steps" << YAML::Value << YAML::Literal << docker.dockerfileSteps.toStdString();
+    if (!docker.dockerfileSteps.isEmpty()) {
+        out << YAML::Key << "steps" << YAML::Value;
+        if (fitsLiteralBlock(docker.dockerfileSteps))
+            out << YAML::Literal << docker.dockerfileSteps.toStdString();
+        else
+            yaml::emitString(out, docker.dockerfileSteps);
+    }
     emitKeyString(out, "remote_user", docker.remoteUser);
     ExtraKeys rest = docker.extra;
     if (rest.is_object())

@@ -232,6 +232,23 @@ ExtraKeys unknownKeys(const YAML::Node &map, const QStringList &known)
     return extra;
 }
 
+bool hasControlCharacterKeys(const ExtraKeys &value)
+{
+    if (value.is_array()) {
+        for (const auto &child : value)
+            if (hasControlCharacterKeys(child))
+                return true;
+    }
+    if (!value.is_object())
+        return false;
+    for (const auto &[key, child] : value.items()) {
+        if (std::any_of(key.begin(), key.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; }) ||
+            hasControlCharacterKeys(child))
+            return true;
+    }
+    return false;
+}
+
 void emitString(YAML::Emitter &out, const QString &value)
 {
     if (needsQuotes(value))

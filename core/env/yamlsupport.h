@@ -52,6 +52,10 @@ ExtraKeys toJson(const YAML::Node &node);
 // The keys of `map` not in `known`, as a JSON object (null when there are none).
 ExtraKeys unknownKeys(const YAML::Node &map, const QStringList &known);
 
+// True when a key anywhere in `value` holds a control character: such keys cannot be written
+// back faithfully, so readers refuse them.
+bool hasControlCharacterKeys(const ExtraKeys &value);
+
 // Emitting.
 void emitString(YAML::Emitter &out, const QString &value);
 void emitStrings(YAML::Emitter &out, const QStringList &values, bool flow = true);

@@ -158,6 +158,39 @@ private Q_SLOTS:
         QCOMPARE(again.environment.extra["owner"].get<std::string>(), std::string("team   \r"));
     }
 
+    // Regression (found by fuzz_environment_yaml): steps with blank lines at the end, or that a
+    // literal block cannot hold, changed on the way back.
+    void stepsSurviveTheRoundTrip_data()
+    {
+        QTest::addColumn<QString>("steps");
+        QTest::newRow("blank lines at the end") << u"RUN a\n\n\n"_s;
+        QTest::newRow("no newline") << u"RUN a"_s;
+        QTest::newRow("leading blank") << u"  RUN a\nRUN b\n"_s;
+        QTest::newRow("trailing blanks in a line") << u"RUN a   \nRUN b\n"_s;
+        QTest::newRow("control character") << u"RUN a\x01\n"_s;
+    }
+    void stepsSurviveTheRoundTrip()
+    {
+        QFETCH(QString, steps);
+        Environment env;
+        env.name = u"a"_s;
+        env.docker.dockerfileSteps = steps;
+        const EnvironmentRead first = parseEnvironmentYaml(writeEnvironmentYaml(env), u"a.yml"_s);
+        QVERIFY(!hasErrors(first.diagnostics));
+        const EnvironmentRead second = parseEnvironmentYaml(writeEnvironmentYaml(first.environment), u"b.yml"_s);
+        QCOMPARE(second.environment.docker.dockerfileSteps, first.environment.docker.dockerfileSteps);
+        QCOMPARE(first.environment.docker.dockerfileSteps.trimmed(), steps.trimmed());
+    }
+
+    // Regression (found by fuzz_environment_yaml): an unknown key holding NUL bytes could not be
+    // written back and the file came back nearly empty. Such keys are refused.
+    void controlCharactersInKeysAreRefused()
+    {
+        const EnvironmentRead read = parseEnvironmentYaml(u"ferry: 1\nname: a\n\"x\\0y\": 1\n"_s, u"a.yml"_s);
+        QVERIFY(hasErrors(read.diagnostics));
+        QVERIFY(describe(read.diagnostics).contains(u"a key holds a control character"_s));
+    }
+
     void deepNestingIsRefused()
     {
         const QString deep = u"ferry: 1\nname: a\nx: "_s + QString(5000, u'[') + QString(5000, u']') + u'\n';

@@ -1,0 +1,53 @@
+#pragma once
+
+#include "common/error.h"
+#include "run/runspec.h"
+
+#include <QHash>
+#include <QList>
+#include <QRegularExpression>
+#include <QString>
+
+#include <limits>
+
+namespace ferry::run {
+
+struct MetricPoint {
+    QString name;
+    double step = 0; // x: the record's step / iteration / epoch, else the metric's own count
+    double value = 0;
+    qint64 wallMs = 0; // when the line was read (ms since the epoch)
+};
+
+// Turns output lines into metric points. Without definitions it reads
+//   - JSON object lines: {"loss": 0.31, "step": 120} → one point per numeric field;
+//   - key=value and key: value tokens: "epoch 3 loss=0.25 acc: 0.91";
+// with definitions (SageMaker MetricDefinitions: a name and a regex with one capture group)
+// only those, in place of the defaults. Nothing is sampled away.
+class MetricParser {
+public:
+    explicit MetricParser(const QList<MetricDefinition> &definitions = {});
+
+    // Problems with the definitions (bad regex, not exactly one capture group), one per entry.
+    const QList<Error> &definitionErrors() const { return m_definitionErrors; }
+
+    // Appends the points found in one line (without its newline).
+    void parseLine(QStringView line, qint64 wallMs, QList<MetricPoint> &out);
+
+private:
+    void parseJson(QStringView line, qint64 wallMs, QList<MetricPoint> &out);
+    void parseTokens(QStringView line, qint64 wallMs, QList<MetricPoint> &out);
+    double nextCount(const QString &name);
+    void emitPoints(QList<std::pair<QString, double>> &values, double x, bool hasX, qint64 wallMs,
+                    QList<MetricPoint> &out);
+
+    struct Definition {
+        QString name;
+        QRegularExpression regex;
+    };
+    QList<Definition> m_definitions;
+    QList<Error> m_definitionErrors;
+    QHash<QString, double> m_counts; // per metric, for lines that carry no step
+};
+
+} // namespace ferry::run

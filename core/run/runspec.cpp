@@ -1,0 +1,168 @@
+#include "run/runspec.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QRandomGenerator>
+#include <QRegularExpression>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::run {
+
+namespace {
+
+const char16_t *kindName(TargetKind kind)
+{
+    switch (kind) {
+    case TargetKind::Container:
+        return u"container";
+    case TargetKind::Ssh:
+        return u"ssh";
+    case TargetKind::Slurm:
+        return u"slurm";
+    case TargetKind::Local:
+        break;
+    }
+    return u"local";
+}
+
+} // namespace
+
+QString TargetSpec::toString() const
+{
+    const QString kindText = QString::fromUtf16(kindName(kind));
+    return host.isEmpty() ? kindText : kindText + u':' + host;
+}
+
+Expected<TargetSpec> TargetSpec::parse(const QString &text)
+{
+    TargetSpec spec;
+    const qsizetype colon = text.indexOf(u':');
+    const QString kindText = colon < 0 ? text : text.left(colon);
+    spec.host = colon < 0 ? QString() : text.mid(colon + 1);
+    for (const TargetKind kind : {TargetKind::Local, TargetKind::Container, TargetKind::Ssh, TargetKind::Slurm}) {
+        if (kindText == QString::fromUtf16(kindName(kind)))
+            spec.kind = kind;
+    }
+    if (spec.toString().section(u':', 0, 0) != kindText)
+        return Error{u"unknown target '%1'"_s.arg(text), {}, 0, 0, u"use local, container, ssh:HOST or slurm:HOST"_s};
+    const bool remote = spec.kind == TargetKind::Ssh || spec.kind == TargetKind::Slurm;
+    if (remote && spec.host.isEmpty())
+        return Error{u"target '%1' needs a host"_s.arg(text), {}, 0, 0, u"write %1:HOST"_s.arg(kindText)};
+    if (!remote && !spec.host.isEmpty())
+        return Error{u"target '%1' takes no host"_s.arg(kindText), {}, 0, 0, u"write just %1"_s.arg(kindText)};
+    return spec;
+}
+
+QJsonObject RunSpec::toJson() const
+{
+    QJsonArray hps;
+    for (const Hyperparameter &hp : hyperparameters)
+        hps.append(QJsonObject{{u"name"_s, hp.name}, {u"value"_s, hp.value}});
+    QJsonArray channelList;
+    for (const DataChannel &c : channels)
+        channelList.append(QJsonObject{{u"name"_s, c.name}, {u"path"_s, c.path}});
+    QJsonArray metrics;
+    for (const MetricDefinition &m : metricDefinitions)
+        metrics.append(QJsonObject{{u"Name"_s, m.name}, {u"Regex"_s, m.regex}});
+    return QJsonObject{
+        {u"format"_s, 1},
+        {u"id"_s, id},
+        {u"script"_s, script},
+        {u"sourceDir"_s, sourceDir},
+        {u"hyperparameters"_s, hps},
+        {u"channels"_s, channelList},
+        {u"environmentFile"_s, environmentFile},
+        {u"environmentTag"_s, environmentTag},
+        {u"interpreter"_s, interpreter},
+        {u"target"_s, QJsonObject{{u"kind"_s, QString::fromUtf16(kindName(target.kind))},
+                                  {u"host"_s, target.host},
+                                  {u"options"_s, target.options}}},
+        {u"metricDefinitions"_s, metrics},
+    };
+}
+
+Expected<RunSpec> RunSpec::fromJson(const QJsonObject &json)
+{
+    if (json[u"format"_s].toInt() != 1)
+        return Error{u"unknown run spec format"_s, {}, 0, 0, u"this run was made by another Ferry version"_s};
+    RunSpec spec;
+    spec.id = json[u"id"_s].toString();
+    spec.script = json[u"script"_s].toString();
+    spec.sourceDir = json[u"sourceDir"_s].toString();
+    for (const QJsonValue &v : json[u"hyperparameters"_s].toArray())
+        spec.hyperparameters << Hyperparameter{v[u"name"_s].toString(), v[u"value"_s].toString()};
+    for (const QJsonValue &v : json[u"channels"_s].toArray())
+        spec.channels << DataChannel{v[u"name"_s].toString(), v[u"path"_s].toString()};
+    spec.environmentFile = json[u"environmentFile"_s].toString();
+    spec.environmentTag = json[u"environmentTag"_s].toString();
+    spec.interpreter = json[u"interpreter"_s].toString(u"python3"_s);
+    const QJsonObject target = json[u"target"_s].toObject();
+    const QString targetText =
+        target[u"kind"_s].toString() +
+        (target[u"host"_s].toString().isEmpty() ? QString() : u':' + target[u"host"_s].toString());
+    const auto parsed = TargetSpec::parse(targetText);
+    if (!parsed)
+        return parsed.error();
+    spec.target = *parsed;
+    spec.target.options = target[u"options"_s].toObject();
+    for (const QJsonValue &v : json[u"metricDefinitions"_s].toArray())
+        spec.metricDefinitions << MetricDefinition{v[u"Name"_s].toString(), v[u"Regex"_s].toString()};
+    if (spec.id.isEmpty() || spec.script.isEmpty())
+        return Error{u"run spec without id or script"_s, {}, 0, 0, {}};
+    return spec;
+}
+
+QString newRunId(const QString &script)
+{
+    QString stem = QFileInfo(script).completeBaseName().toLower();
+    static const QRegularExpression invalid(u"[^a-z0-9]+"_s);
+    stem.replace(invalid, u"-"_s);
+    stem = stem.left(24);
+    if (stem.isEmpty())
+        stem = u"run"_s;
+    const QString suffix = QString::number(QRandomGenerator::global()->bounded(0x10000), 16).rightJustified(4, u'0');
+    return QDateTime::currentDateTimeUtc().toString(u"yyyyMMdd-HHmmss"_s) + u'-' + stem + u'-' + suffix;
+}
+
+QList<Error> validateRunSpec(const RunSpec &spec)
+{
+    QList<Error> errors;
+    static const QRegularExpression channelName(u"^[a-z0-9][a-z0-9_-]{0,63}$"_s);
+    static const QRegularExpression hpName(u"^[A-Za-z_][A-Za-z0-9_-]{0,127}$"_s);
+    const QFileInfo script(QDir(spec.sourceDir).filePath(spec.script));
+    if (!script.isFile())
+        errors << Error{u"no such script"_s, script.filePath(), 0, 0,
+                        u"check the path; it is relative to the source folder"_s};
+    QStringList seen;
+    for (const DataChannel &c : spec.channels) {
+        if (!channelName.match(c.name).hasMatch())
+            errors << Error{u"channel name '%1' is not allowed"_s.arg(c.name),
+                            {},
+                            0,
+                            0,
+                            u"use lower-case letters, digits, '-' and '_', e.g. training"_s};
+        if (seen.contains(c.name))
+            errors << Error{u"channel '%1' is given twice"_s.arg(c.name), {}, 0, 0, u"give each channel once"_s};
+        seen << c.name;
+        if (!QFileInfo::exists(c.path))
+            errors << Error{u"data for channel '%1' does not exist"_s.arg(c.name), c.path, 0, 0, u"check the path"_s};
+    }
+    QStringList hpSeen;
+    for (const Hyperparameter &hp : spec.hyperparameters) {
+        if (!hpName.match(hp.name).hasMatch())
+            errors << Error{u"hyperparameter name '%1' is not allowed"_s.arg(hp.name),
+                            {},
+                            0,
+                            0,
+                            u"use letters, digits, '-' and '_', not starting with a digit"_s};
+        if (hpSeen.contains(hp.name))
+            errors << Error{u"hyperparameter '%1' is given twice"_s.arg(hp.name), {}, 0, 0, u"give it once"_s};
+        hpSeen << hp.name;
+    }
+    return errors;
+}
+
+} // namespace ferry::run

@@ -1,0 +1,68 @@
+#pragma once
+
+#include "common/error.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace ferry::run {
+
+struct Hyperparameter {
+    QString name;
+    QString value;
+    bool operator==(const Hyperparameter &) const = default;
+};
+
+struct DataChannel {
+    QString name; // "training", "validation": lower-case letters, digits, '-' and '_'
+    QString path; // a local file or folder
+    bool operator==(const DataChannel &) const = default;
+};
+
+// A SageMaker MetricDefinitions entry: `Regex` has one capture group holding the value.
+struct MetricDefinition {
+    QString name;
+    QString regex;
+    bool operator==(const MetricDefinition &) const = default;
+};
+
+enum class TargetKind { Local, Container, Ssh, Slurm };
+
+struct TargetSpec {
+    TargetKind kind = TargetKind::Local;
+    QString host;        // ssh / slurm
+    QJsonObject options; // target-specific: gpus, partition, time, ...
+    bool operator==(const TargetSpec &) const = default;
+
+    QString toString() const; // "local", "container", "ssh:HOST", "slurm:HOST"
+    static Expected<TargetSpec> parse(const QString &text);
+};
+
+// Everything needed to start a run, on any target. Stored as spec.json in the run folder,
+// so a run can be re-attached, shown and re-run from it alone.
+struct RunSpec {
+    QString id;        // unique and readable: 20261130-061500-train-3fa2
+    QString script;    // the entry point, relative to sourceDir
+    QString sourceDir; // absolute; mounted (container) or used in place (local), never copied into an image
+    QList<Hyperparameter> hyperparameters;
+    QList<DataChannel> channels;
+    QString environmentFile; // absolute path of the environment used; may be empty for a local run
+    QString environmentTag;  // its image tag at launch (name-version-hash8)
+    QString interpreter = QStringLiteral("python3");
+    TargetSpec target;
+    QList<MetricDefinition> metricDefinitions;
+    bool operator==(const RunSpec &) const = default;
+
+    QJsonObject toJson() const;
+    static Expected<RunSpec> fromJson(const QJsonObject &json);
+};
+
+// A new id from the time and the script name, with a random suffix against collisions.
+QString newRunId(const QString &script);
+
+// Checks names (channels, hyperparameters) and paths; every problem, not just the first.
+QList<Error> validateRunSpec(const RunSpec &spec);
+
+} // namespace ferry::run
