@@ -246,6 +246,22 @@ private Q_SLOTS:
         QCOMPARE(root[u"variables"_s].toObject()[u"TOKENIZERS_PARALLELISM"_s].toString(), u"false"_s);
     }
 
+    void azureMlV2YamlLoadsInPyYaml()
+    {
+        const Environment env = readEnvironment(dataPath(u"azureml-v2/docker-image-plus-conda.yml"_s)).environment;
+        const Export exported = exportEnvironment(env, Format::AzureMlV2, {}, u"pydata.yml"_s);
+        QCOMPARE(exported.files.size(), 2);
+        QString error;
+        const QJsonObject root = ferry::test::loadWithPyYaml(exported.files.first().text, &error).object();
+        QVERIFY2(!root.isEmpty(), qPrintable(error));
+        QCOMPARE(root[u"version"_s].toString(), u"2"_s); // a string, as AzureML expects
+        QCOMPARE(root[u"image"_s].toString(), u"mcr.microsoft.com/azureml/openmpi4.1.0-ubuntu20.04"_s);
+        QCOMPARE(root[u"conda_file"_s].toString(), u"pydata.conda.yml"_s);
+        QCOMPARE(root[u"tags"_s].toObject()[u"team"_s].toString(), u"vision"_s);
+        const QJsonObject conda = ferry::test::loadWithPyYaml(exported.files.at(1).text, &error).object();
+        QCOMPARE(conda[u"dependencies"_s].toArray().first().toString(), u"python=3.10"_s);
+    }
+
     void importMergesFiles()
     {
         QTemporaryDir dir;
