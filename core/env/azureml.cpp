@@ -293,18 +293,14 @@ QString writeAzureMlV1Json(const Environment &env, Diagnostics *warnings)
 EnvironmentRead parseAzureMlV2Yaml(const QString &fileText, const QString &path)
 {
     EnvironmentRead result;
-    auto root = yaml::load(fileText, path);
-    if (!root) {
-        result.diagnostics << Diagnostic{Diagnostic::Severity::Error, root.error()};
-        return result;
-    }
     yaml::Reader r(path);
-    const YAML::Node &node = *root;
-    if (!node.IsMap()) {
-        r.error(node, u"an AzureML environment YAML is a mapping (name:, image:, conda_file:)"_s);
+    const auto root = yaml::loadMapping(fileText, r, u"an AzureML environment has name:, image: and conda_file:"_s,
+                                        u"an AzureML environment YAML is a mapping (name:, image:, conda_file:)"_s);
+    if (!root) {
         result.diagnostics = r.takeDiagnostics();
         return result;
     }
+    const YAML::Node &node = *root;
     Environment &env = result.environment;
     env.name = r.string(node["name"], u"name"_s);
     if (node["version"])

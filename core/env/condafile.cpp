@@ -65,23 +65,14 @@ QString pythonMatchSpec(const PythonSection &python)
 EnvironmentRead parseCondaYaml(const QString &fileText, const QString &path)
 {
     EnvironmentRead result;
-    auto root = yaml::load(fileText, path);
-    if (!root) {
-        result.diagnostics << Diagnostic{Diagnostic::Severity::Error, root.error()};
-        return result;
-    }
     yaml::Reader r(path);
+    const auto root = yaml::loadMapping(fileText, r, u"a conda environment file has 'name:' and 'dependencies:'"_s,
+                                        u"a conda environment file is a mapping (name:, channels:, dependencies:)"_s);
+    if (!root) {
+        result.diagnostics = r.takeDiagnostics();
+        return result;
+    }
     const YAML::Node &node = *root;
-    if (node.IsNull()) {
-        r.error(node, u"the file is empty"_s, u"a conda environment file has 'name:' and 'dependencies:'"_s);
-        result.diagnostics = r.takeDiagnostics();
-        return result;
-    }
-    if (!node.IsMap()) {
-        r.error(node, u"a conda environment file is a mapping (name:, channels:, dependencies:)"_s);
-        result.diagnostics = r.takeDiagnostics();
-        return result;
-    }
     Environment &env = result.environment;
     env.name = r.string(node["name"], u"name"_s);
     env.python.channels = r.strings(node["channels"], u"channels"_s);
@@ -169,16 +160,7 @@ QString writeCondaYaml(const Environment &env, Diagnostics *warnings)
         out << YAML::EndSeq << YAML::EndMap;
     }
     out << YAML::EndSeq;
-    if (!env.variables.isEmpty()) {
-        out << YAML::Key << "variables" << YAML::Value << YAML::BeginMap;
-        for (const auto &[key, value] : env.variables) {
-            out << YAML::Key;
-            yaml::emitString(out, key);
-            out << YAML::Value;
-            yaml::emitString(out, value);
-        }
-        out << YAML::EndMap;
-    }
+    yaml::emitVariables(out, env.variables);
     if (env.extra.is_object() && env.extra.contains(kForeignKey))
         yaml::emitExtraKeys(out, env.extra[kForeignKey]);
     out << YAML::EndMap;

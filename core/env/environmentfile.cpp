@@ -186,23 +186,14 @@ void readVariables(yaml::Reader &r, const YAML::Node &node, Environment &environ
 EnvironmentRead parseEnvironmentYaml(const QString &text, const QString &path)
 {
     EnvironmentRead result;
-    auto root = yaml::load(text, path);
-    if (!root) {
-        result.diagnostics << Diagnostic{Diagnostic::Severity::Error, root.error()};
-        return result;
-    }
-    if (root->IsNull()) {
-        result.diagnostics << Diagnostic{Diagnostic::Severity::Error, Error{u"the file is empty"_s, path, 0, 0,
-                                                                            u"start with 'ferry: 1' and 'name:'"_s}};
-        return result;
-    }
     yaml::Reader r(path);
-    const YAML::Node &node = *root;
-    if (!node.IsMap()) {
-        r.error(node, u"an environment file is a mapping (key: value lines)"_s, u"see docs/environment-format.md"_s);
+    const auto root = yaml::loadMapping(text, r, u"start with 'ferry: 1' and 'name:'"_s,
+                                        u"an environment file is a mapping (key: value lines)"_s);
+    if (!root) {
         result.diagnostics = r.takeDiagnostics();
         return result;
     }
+    const YAML::Node &node = *root;
     const YAML::Node formatVersion = node["ferry"];
     if (!formatVersion) {
         r.warning(node, u"no format version: reading as 'ferry: 1'"_s, u"add 'ferry: 1' at the top"_s);
@@ -357,16 +348,7 @@ QString writeEnvironmentYaml(const Environment &env)
     emitKeyString(out, "description", env.description);
     emitDocker(out, env.docker);
     emitPython(out, env.python);
-    if (!env.variables.isEmpty()) {
-        out << YAML::Key << "variables" << YAML::Value << YAML::BeginMap;
-        for (const auto &[key, value] : env.variables) {
-            out << YAML::Key;
-            yaml::emitString(out, key);
-            out << YAML::Value;
-            yaml::emitString(out, value);
-        }
-        out << YAML::EndMap;
-    }
+    yaml::emitVariables(out, env.variables);
     yaml::emitExtraKeys(out, env.extra);
     out << YAML::EndMap;
     return yaml::toText(out);

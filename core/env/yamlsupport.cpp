@@ -177,6 +177,25 @@ bool Reader::isMap(const YAML::Node &node, const QString &key)
     return true;
 }
 
+std::optional<YAML::Node> loadMapping(const QString &text, Reader &r, const QString &emptyHint,
+                                      const QString &notMapMessage)
+{
+    auto root = load(text, r.path());
+    if (!root) {
+        r.add(Diagnostic{Diagnostic::Severity::Error, root.error()});
+        return std::nullopt;
+    }
+    if (root->IsNull()) {
+        r.add(Diagnostic{Diagnostic::Severity::Error, Error{u"the file is empty"_s, r.path(), 0, 0, emptyHint}});
+        return std::nullopt;
+    }
+    if (!root->IsMap()) {
+        r.error(*root, notMapMessage);
+        return std::nullopt;
+    }
+    return *root;
+}
+
 ExtraKeys toJson(const YAML::Node &node)
 {
     if (!node || node.IsNull())
@@ -304,6 +323,20 @@ void emitJson(YAML::Emitter &out, const ExtraKeys &value)
         out << YAML::Null;
         break;
     }
+}
+
+void emitVariables(YAML::Emitter &out, const QList<std::pair<QString, QString>> &variables)
+{
+    if (variables.isEmpty())
+        return;
+    out << YAML::Key << "variables" << YAML::Value << YAML::BeginMap;
+    for (const auto &[key, value] : variables) {
+        out << YAML::Key;
+        emitString(out, key);
+        out << YAML::Value;
+        emitString(out, value);
+    }
+    out << YAML::EndMap;
 }
 
 void emitExtraKeys(YAML::Emitter &out, const ExtraKeys &extra)

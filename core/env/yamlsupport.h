@@ -11,6 +11,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 namespace ferry::env::yaml {
 
 // Parses YAML text; syntax errors and over-deep nesting become an Error at line:column.
@@ -46,6 +48,11 @@ private:
     Diagnostics m_diagnostics;
 };
 
+// Loads a file whose top level must be a mapping. On failure `r` holds the reason (syntax,
+// empty file: `emptyHint`, not a mapping: `notMapMessage`) and the result is empty.
+std::optional<YAML::Node> loadMapping(const QString &text, Reader &r, const QString &emptyHint,
+                                      const QString &notMapMessage);
+
 // A YAML subtree as JSON: plain scalars resolved like YAML's core schema (int, float, bool,
 // null), quoted scalars kept as strings.
 ExtraKeys toJson(const YAML::Node &node);
@@ -60,6 +67,8 @@ bool hasControlCharacterKeys(const ExtraKeys &value);
 void emitString(YAML::Emitter &out, const QString &value);
 void emitStrings(YAML::Emitter &out, const QStringList &values, bool flow = true);
 void emitJson(YAML::Emitter &out, const ExtraKeys &value);
+// `variables:` as a mapping, in order; nothing when there are none.
+void emitVariables(YAML::Emitter &out, const QList<std::pair<QString, QString>> &variables);
 // Writes each key of `extra` (an object) into the map being emitted.
 void emitExtraKeys(YAML::Emitter &out, const ExtraKeys &extra);
 QString toText(const YAML::Emitter &out);
