@@ -48,6 +48,14 @@ int depthOf(const YAML::Node &node, int depth)
 
 bool looksLikeNonString(const QString &s);
 
+// Characters a plain scalar cannot hold as they are: C0/C1 controls, the byte-order mark
+// (readers drop it) and the Unicode line and paragraph separators (YAML 1.1 line breaks).
+bool isTroublesome(QChar c)
+{
+    const char16_t u = c.unicode();
+    return u < 0x20 || (u >= 0x7F && u <= 0x9F) || u == 0xFEFF || u == 0x2028 || u == 0x2029;
+}
+
 bool needsQuotes(const QString &s)
 {
     // Plain scalars lose leading and trailing blanks, and control characters (a CR in a
@@ -55,7 +63,7 @@ bool needsQuotes(const QString &s)
     if (!s.isEmpty() && (s.front().isSpace() || s.back().isSpace()))
         return true;
     for (const QChar c : s) {
-        if (c.unicode() < 0x20 || (c.unicode() >= 0x7F && c.unicode() <= 0x9F))
+        if (isTroublesome(c))
             return true;
     }
     return looksLikeNonString(s);
@@ -261,8 +269,8 @@ bool hasControlCharacterKeys(const ExtraKeys &value)
     if (!value.is_object())
         return false;
     for (const auto &[key, child] : value.items()) {
-        if (std::any_of(key.begin(), key.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; }) ||
-            hasControlCharacterKeys(child))
+        const QString text = QString::fromStdString(key);
+        if (std::any_of(text.cbegin(), text.cend(), isTroublesome) || hasControlCharacterKeys(child))
             return true;
     }
     return false;
