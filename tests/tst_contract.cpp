@@ -108,6 +108,7 @@ private Q_SLOTS:
         spec.target = *TargetSpec::parse(u"ssh:gpu-box"_s);
         spec.target.options = QJsonObject{{u"gpus"_s, 2}};
         spec.metricDefinitions = {{u"loss"_s, u"loss=([0-9.]+)"_s}};
+        spec.variables = {{u"Z_FIRST"_s, u"1"_s}, {u"A_SECOND"_s, u"2"_s}}; // order kept
         const auto back = RunSpec::fromJson(spec.toJson());
         QVERIFY(back);
         QVERIFY(*back == spec);

@@ -14,7 +14,10 @@ CommandList allCommands()
 {
     CommandList commands;
     commands.push_back(makeEnvCommand());
+    commands.push_back(makeRunCommand());
+    commands.push_back(makeRunsCommand());
     commands.push_back(makeDoctorCommand());
+    commands.push_back(makeSuperviseCommand());
     return commands;
 }
 

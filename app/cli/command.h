@@ -34,6 +34,8 @@ public:
     virtual int run(const QCommandLineParser &parser, Io &io) = 0;
     // How many positional arguments the command takes; -1 for any number.
     virtual int maxPositionalArguments() const { return 0; }
+    // Internal commands (started by Ferry itself) are left out of `ferry --help`.
+    virtual bool hidden() const { return false; }
 };
 
 using CommandList = std::vector<std::unique_ptr<Command>>;
@@ -47,5 +49,8 @@ CommandList allCommands();
 // One factory per command file.
 std::unique_ptr<Command> makeDoctorCommand();
 std::unique_ptr<Command> makeEnvCommand();
+std::unique_ptr<Command> makeRunCommand();
+std::unique_ptr<Command> makeRunsCommand();
+std::unique_ptr<Command> makeSuperviseCommand();
 
 } // namespace ferry::cli

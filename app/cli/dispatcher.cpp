@@ -142,6 +142,8 @@ QString Dispatcher::closestCommand(const QString &word) const
     QString best;
     int bestDistance = 3; // suggest only near misses
     for (const auto &command : m_commands) {
+        if (command->hidden())
+            continue;
         const int d = editDistance(word, command->name());
         if (d < bestDistance) {
             bestDistance = d;
@@ -161,8 +163,10 @@ QString Dispatcher::globalHelp() const
       << "  ferry [WORKSPACE]            open the window, on a workspace folder if given\n"
       << "  ferry COMMAND [ARGS...]      run a command without the window\n\n"
       << "Commands:\n";
-    for (const auto &command : m_commands)
-        s << "  " << command->name().leftJustified(12) << " " << command->summary() << '\n';
+    for (const auto &command : m_commands) {
+        if (!command->hidden())
+            s << "  " << command->name().leftJustified(12) << " " << command->summary() << '\n';
+    }
     s << "  " << u"help"_s.leftJustified(12) << " show a command's arguments and options\n\n"
       << "Options:\n"
       << "  -h, --help                   show this help\n"

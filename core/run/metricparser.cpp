@@ -3,6 +3,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -16,6 +18,10 @@ constexpr std::array<QStringView, 5> kStepKeys{u"step", u"global_step", u"iterat
 
 int stepRank(QStringView key)
 {
+    // Most keys are no step key at all: their length says so without comparing.
+    const qsizetype n = key.size();
+    if (n != 4 && n != 5 && n != 9 && n != 11)
+        return -1;
     for (size_t i = 0; i < kStepKeys.size(); ++i) {
         if (key.compare(kStepKeys[i], Qt::CaseInsensitive) == 0)
             return static_cast<int>(i);
@@ -31,6 +37,207 @@ bool isKeyStart(QChar c)
 bool isKeyChar(QChar c)
 {
     return c.isLetterOrNumber() || c == u'_' || c == u'.' || c == u'/' || c == u'-';
+}
+
+// Points of one log share a handful of names: each point gets a shared copy of one string
+// rather than an allocation of its own. Per thread, so parsers need no lock.
+class NameCache {
+public:
+    const QString &intern(QStringView name)
+    {
+        for (const QString &known : m_names) {
+            if (known.size() == name.size() && QStringView(known) == name && !known.isNull())
+                return known;
+        }
+        QString &slot = m_names[m_next];
+        m_next = (m_next + 1) % m_names.size();
+        slot = name.toString();
+        return slot;
+    }
+
+private:
+    std::array<QString, 32> m_names;
+    size_t m_next = 0;
+};
+thread_local NameCache t_names;
+
+// The (name, value) pairs of the line being parsed; reused so that a line costs no allocation.
+thread_local QList<std::pair<QString, double>> t_values;
+
+// A plain decimal number (ASCII, no nan/inf) converted without going through QString; false
+// when it is anything else, or out of range: the caller then takes the general path.
+bool plainNumber(QStringView text, double &value)
+{
+    char buffer[64];
+    qsizetype n = 0;
+    qsizetype i = !text.isEmpty() && text[0] == u'+' ? 1 : 0;
+    if (text.size() - i > static_cast<qsizetype>(sizeof buffer))
+        return false;
+    for (; i < text.size(); ++i) {
+        const char16_t c = text[i].unicode();
+        if (c > 127 || c == u'n' || c == u'N' || c == u'i' || c == u'I')
+            return false;
+        buffer[n++] = static_cast<char>(c);
+    }
+    const auto [end, ec] = std::from_chars(buffer, buffer + n, value);
+    return ec == std::errc() && end == buffer + n;
+}
+
+// The common JSON record, read without building a QJsonDocument: one flat object whose keys
+// are plain ASCII and whose values are numbers, strings, true, false or null. Anything else
+// (nesting, escapes, duplicate keys, numbers strict JSON does not allow, ...) returns false
+// with `values` empty, and the caller takes QJsonDocument's path. The result is the same as
+// that path's: numeric fields in QJsonObject's (sorted) key order, the step key taken out.
+bool parseFlatJsonObject(QStringView s, QList<std::pair<QString, double>> &values, double &x, bool &hasX)
+{
+    struct Field {
+        QStringView key;
+        double value;
+        bool number;
+    };
+    std::array<Field, 64> fields;
+    size_t count = 0;
+    const qsizetype n = s.size();
+    qsizetype i = 1; // past '{'
+    const auto skipSpace = [&] {
+        while (i < n && (s[i] == u' ' || s[i] == u'\t' || s[i] == u'\r' || s[i] == u'\n'))
+            ++i;
+    };
+    // A string without escapes; ASCII only when it is a key.
+    const auto string = [&](bool key, QStringView &text) {
+        if (i >= n || s[i] != u'"')
+            return false;
+        const qsizetype start = ++i;
+        for (; i < n && s[i] != u'"'; ++i) {
+            const char16_t c = s[i].unicode();
+            if (c < 0x20 || c == u'\\' || (key && c > 0x7e))
+                return false;
+        }
+        if (i >= n)
+            return false;
+        text = s.sliced(start, i - start);
+        ++i;
+        return true;
+    };
+    const auto digits = [&] {
+        const qsizetype start = i;
+        while (i < n && s[i] >= u'0' && s[i] <= u'9')
+            ++i;
+        return i - start;
+    };
+    // Strict JSON: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+    const auto number = [&](double &value) {
+        const qsizetype start = i;
+        const bool negative = i < n && s[i] == u'-';
+        if (negative)
+            ++i;
+        const qsizetype intStart = i;
+        const qsizetype intDigits = digits();
+        if (intDigits == 0 || (intDigits > 1 && s[intStart] == u'0'))
+            return false;
+        bool integer = true;
+        if (i < n && s[i] == u'.') {
+            ++i;
+            if (digits() == 0)
+                return false;
+            integer = false;
+        }
+        if (i < n && (s[i] == u'e' || s[i] == u'E')) {
+            ++i;
+            if (i < n && (s[i] == u'+' || s[i] == u'-'))
+                ++i;
+            if (digits() == 0)
+                return false;
+            integer = false;
+        }
+        if (integer && intDigits <= 18) {
+            // QJsonValue keeps such a number as an integer: -0 is 0.
+            qint64 v = 0;
+            for (qsizetype d = intStart; d < i; ++d)
+                v = v * 10 + (s[d].unicode() - u'0');
+            value = static_cast<double>(negative ? -v : v);
+            return true;
+        }
+        if (!plainNumber(s.sliced(start, i - start), value))
+            return false;
+        if (value == 0)
+            value = 0; // QJsonValue stores a whole number as an integer, so -0.0 reads as 0
+        return true;
+    };
+    const auto word = [&](QStringView w) {
+        if (s.sliced(i).startsWith(w)) {
+            i += w.size();
+            return true;
+        }
+        return false;
+    };
+
+    skipSpace();
+    if (i < n && s[i] == u'}') {
+        ++i;
+    } else {
+        for (;;) {
+            if (count == fields.size())
+                return false;
+            Field &f = fields[count++];
+            skipSpace();
+            if (!string(true, f.key))
+                return false;
+            skipSpace();
+            if (i >= n || s[i] != u':')
+                return false;
+            ++i;
+            skipSpace();
+            if (i >= n)
+                return false;
+            QStringView ignored;
+            f.number = false;
+            f.value = 0;
+            if (s[i] == u'"') {
+                if (!string(false, ignored))
+                    return false;
+            } else if (!word(u"true") && !word(u"false") && !word(u"null")) {
+                if (!number(f.value))
+                    return false;
+                f.number = true;
+            }
+            skipSpace();
+            if (i < n && s[i] == u',') {
+                ++i;
+                continue;
+            }
+            if (i < n && s[i] == u'}') {
+                ++i;
+                break;
+            }
+            return false;
+        }
+    }
+    if (i != n)
+        return false;
+
+    std::sort(fields.begin(), fields.begin() + count,
+              [](const Field &a, const Field &b) { return a.key.compare(b.key) < 0; });
+    for (size_t f = 1; f < count; ++f) {
+        if (fields[f].key == fields[f - 1].key)
+            return false; // duplicate keys: the last one wins in QJsonObject
+    }
+    int bestRank = INT_MAX;
+    for (size_t f = 0; f < count; ++f) {
+        if (!fields[f].number)
+            continue;
+        const int rank = stepRank(fields[f].key);
+        if (rank >= 0) {
+            if (rank < bestRank) {
+                bestRank = rank;
+                x = fields[f].value;
+            }
+            continue;
+        }
+        values.append({t_names.intern(fields[f].key), fields[f].value});
+    }
+    hasX = bestRank != INT_MAX;
+    return true;
 }
 
 // A number at `pos` (strtod's syntax, plus nan/inf); returns its length, or 0.
@@ -74,6 +281,8 @@ qsizetype numberAt(QStringView s, qsizetype pos, double &value)
     if (i < s.size() && !(s[i].isSpace() || s[i] == u',' || s[i] == u';' || s[i] == u')' || s[i] == u']' ||
                           s[i] == u'}' || s[i] == u'|' || s[i] == u'/'))
         return 0;
+    if (plainNumber(s.sliced(pos, i - pos), value))
+        return i - pos;
     bool ok = false;
     value = s.sliced(pos, i - pos).toDouble(&ok);
     if (!ok) {
@@ -127,8 +336,9 @@ void MetricParser::emitPoints(QList<std::pair<QString, double>> &values, double 
 {
     for (auto &[name, value] : values) {
         const double step = hasX ? x : nextCount(name);
-        out.append(MetricPoint{std::move(name), step, value, wallMs});
+        out.append(MetricPoint{name, step, value, wallMs});
     }
+    values.clear(); // keeps its capacity for the next line
 }
 
 void MetricParser::parseLine(QStringView line, qint64 wallMs, QList<MetricPoint> &out)
@@ -146,9 +356,14 @@ void MetricParser::parseLine(QStringView line, qint64 wallMs, QList<MetricPoint>
         return;
     }
     const QStringView trimmed = line.trimmed();
-    if (trimmed.startsWith(u'{') && trimmed.endsWith(u'}'))
-        parseJson(trimmed, wallMs, out);
-    else
+    if (trimmed.startsWith(u'{') && trimmed.endsWith(u'}')) {
+        double x = 0;
+        bool hasX = false;
+        if (parseFlatJsonObject(trimmed, t_values, x, hasX))
+            emitPoints(t_values, x, hasX, wallMs, out);
+        else
+            parseJson(trimmed, wallMs, out);
+    } else
         parseTokens(line, wallMs, out);
 }
 
@@ -161,7 +376,7 @@ void MetricParser::parseJson(QStringView line, qint64 wallMs, QList<MetricPoint>
         return;
     }
     const QJsonObject object = doc.object();
-    QList<std::pair<QString, double>> values;
+    QList<std::pair<QString, double>> &values = t_values;
     int bestRank = INT_MAX;
     double x = 0;
     for (auto it = object.begin(); it != object.end(); ++it) {
@@ -182,7 +397,7 @@ void MetricParser::parseJson(QStringView line, qint64 wallMs, QList<MetricPoint>
 
 void MetricParser::parseTokens(QStringView line, qint64 wallMs, QList<MetricPoint> &out)
 {
-    QList<std::pair<QString, double>> values;
+    QList<std::pair<QString, double>> &values = t_values;
     int bestRank = INT_MAX;
     double x = 0;
     const qsizetype n = line.size();
@@ -223,7 +438,7 @@ void MetricParser::parseTokens(QStringView line, qint64 wallMs, QList<MetricPoin
             }
             continue;
         }
-        values.append({key.toString(), value});
+        values.append({t_names.intern(key), value});
     }
     emitPoints(values, x, bestRank != INT_MAX, wallMs, out);
 }

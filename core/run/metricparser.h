@@ -31,6 +31,10 @@ public:
     // Problems with the definitions (bad regex, not exactly one capture group), one per entry.
     const QList<Error> &definitionErrors() const { return m_definitionErrors; }
 
+    // Points of `name` without a step get x = n, n+1, ...: how a follower that re-attaches
+    // carries on after the points already stored.
+    void setCount(const QString &name, qsizetype n) { m_counts[name] = static_cast<double>(n); }
+
     // Appends the points found in one line (without its newline).
     void parseLine(QStringView line, qint64 wallMs, QList<MetricPoint> &out);
 

@@ -77,6 +77,13 @@ QJsonObject RunSpec::toJson() const
         {u"environmentFile"_s, environmentFile},
         {u"environmentTag"_s, environmentTag},
         {u"interpreter"_s, interpreter},
+        {u"variables"_s,
+         [this] {
+             QJsonArray list; // an array: order is kept
+             for (const auto &[name, value] : variables)
+                 list.append(QJsonObject{{u"name"_s, name}, {u"value"_s, value}});
+             return list;
+         }()},
         {u"target"_s, QJsonObject{{u"kind"_s, QString::fromUtf16(kindName(target.kind))},
                                   {u"host"_s, target.host},
                                   {u"options"_s, target.options}}},
@@ -99,6 +106,8 @@ Expected<RunSpec> RunSpec::fromJson(const QJsonObject &json)
     spec.environmentFile = json[u"environmentFile"_s].toString();
     spec.environmentTag = json[u"environmentTag"_s].toString();
     spec.interpreter = json[u"interpreter"_s].toString(u"python3"_s);
+    for (const QJsonValue &v : json[u"variables"_s].toArray())
+        spec.variables.append({v[u"name"_s].toString(), v[u"value"_s].toString()});
     const QJsonObject target = json[u"target"_s].toObject();
     const QString targetText =
         target[u"kind"_s].toString() +

@@ -51,6 +51,7 @@ struct RunSpec {
     QString environmentFile; // absolute path of the environment used; may be empty for a local run
     QString environmentTag;  // its image tag at launch (name-version-hash8)
     QString interpreter = QStringLiteral("python3");
+    QList<std::pair<QString, QString>> variables; // the environment's variables, given at start, never baked in
     TargetSpec target;
     QList<MetricDefinition> metricDefinitions;
     bool operator==(const RunSpec &) const = default;

@@ -1,0 +1,153 @@
+// `ferry run SCRIPT ...`: start a training script on a target, with the training contract.
+#include "cli/command.h"
+#include "cli/runsupport.h"
+
+#include "env/formats.h"
+#include "env/spechash.h"
+#include "run/runlauncher.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QStandardPaths>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::cli {
+
+namespace {
+
+// "NAME=VALUE" pairs from a repeated option; prints the first malformed one.
+std::optional<QList<std::pair<QString, QString>>> pairs(const QStringList &values, const QString &option, Io &io)
+{
+    QList<std::pair<QString, QString>> result;
+    for (const QString &value : values) {
+        const qsizetype eq = value.indexOf(u'=');
+        if (eq <= 0) {
+            io.err << "ferry run: --" << option << " takes NAME=VALUE, not '" << value << "'" << Qt::endl;
+            return std::nullopt;
+        }
+        result.append({value.left(eq), value.mid(eq + 1)});
+    }
+    return result;
+}
+
+class RunCommand final : public Command {
+public:
+    QString name() const override { return u"run"_s; }
+    QString summary() const override { return u"start a training script on a target, with SageMaker's contract"_s; }
+    int maxPositionalArguments() const override { return 1; }
+
+    void configure(QCommandLineParser &parser) const override
+    {
+        parser.setApplicationDescription(
+            u"Starts SCRIPT detached (it survives Ferry) with the training contract: hyperparameters as\n"
+            u"--name value and SM_HPS/SM_HP_*, SM_MODEL_DIR, SM_CHANNEL_<NAME>, ... The model folder is packed\n"
+            u"as model.tar.gz when the run ends. Runs are kept in WORKSPACE/.ferry (see 'ferry runs')."_s);
+        parser.addPositionalArgument(u"script"_s, u"The training script."_s, u"SCRIPT"_s);
+        parser.addOption({u"env"_s, u"Environment file (its variables and interpreter are used)."_s, u"ENV.yml"_s});
+        parser.addOption({u"target"_s, u"local (default) or container."_s, u"TARGET"_s, u"local"_s});
+        parser.addOption({u"data"_s, u"A data channel, e.g. training=./data (repeatable)."_s, u"NAME=PATH"_s});
+        parser.addOption({u"hp"_s, u"A hyperparameter, e.g. epochs=10 (repeatable)."_s, u"KEY=VALUE"_s});
+        parser.addOption({u"metric-def"_s, u"A metric regex with one group, e.g. loss=loss: ([0-9.]+) (repeatable)."_s,
+                          u"NAME=REGEX"_s});
+        parser.addOption({u"workspace"_s, u"The workspace folder (default: the current folder)."_s, u"DIR"_s});
+        parser.addOption({u"follow"_s, u"Print the log until the run ends (Ctrl-C stops following, not the run)."_s});
+    }
+
+    int run(const QCommandLineParser &parser, Io &io) override
+    {
+        if (parser.positionalArguments().isEmpty()) {
+            io.err << "ferry run: name the script to run; see 'ferry help run'" << Qt::endl;
+            return kExitUserError;
+        }
+        auto context = openRunContext(parser.value(u"workspace"_s), io);
+        if (!context)
+            return kExitUserError;
+        const auto spec = buildSpec(parser, *context, io);
+        if (!spec)
+            return kExitUserError;
+        auto target = makeTarget(spec->target, io);
+        if (!target)
+            return kExitUserError;
+        const auto record = run::launchRun(*context->store, *target, context->workspace.runsDir(), *spec);
+        if (!record) {
+            io.err << "ferry run: " << record.error().toString() << Qt::endl;
+            return kExitUserError;
+        }
+        io.out << record->id << Qt::endl;
+        io.err << "started run " << record->id << " (" << spec->target.toString()
+               << "); log: " << QDir::current().relativeFilePath(runDirOf(*context, record->id) + u"/log"_s)
+               << Qt::endl;
+        if (parser.isSet(u"follow"_s))
+            return followRun(*context, *record, io);
+        return kExitOk;
+    }
+
+private:
+    static std::optional<run::RunSpec> buildSpec(const QCommandLineParser &parser, const RunContext &context, Io &io)
+    {
+        run::RunSpec spec;
+        const QFileInfo script(parser.positionalArguments().first());
+        if (!script.isFile()) {
+            io.err << "ferry run: " << script.filePath() << ": no such script" << Qt::endl;
+            return std::nullopt;
+        }
+        // Scripts inside the workspace run from its root, so they can import their neighbours.
+        const QString root = context.workspace.root();
+        const QString absolute = script.absoluteFilePath();
+        if (absolute.startsWith(root + u'/')) {
+            spec.sourceDir = root;
+            spec.script = QDir(root).relativeFilePath(absolute);
+        } else {
+            spec.sourceDir = script.absolutePath();
+            spec.script = script.fileName();
+        }
+        const auto target = run::TargetSpec::parse(parser.value(u"target"_s));
+        if (!target) {
+            io.err << "ferry run: " << target.error().toString() << Qt::endl;
+            return std::nullopt;
+        }
+        spec.target = *target;
+        const auto data = pairs(parser.values(u"data"_s), u"data"_s, io);
+        const auto hps = pairs(parser.values(u"hp"_s), u"hp"_s, io);
+        const auto metrics = pairs(parser.values(u"metric-def"_s), u"metric-def"_s, io);
+        if (!data || !hps || !metrics)
+            return std::nullopt;
+        for (const auto &[name, path] : *data)
+            spec.channels << run::DataChannel{name, QFileInfo(path).absoluteFilePath()};
+        for (const auto &[name, value] : *hps)
+            spec.hyperparameters << run::Hyperparameter{name, value};
+        for (const auto &[name, regex] : *metrics)
+            spec.metricDefinitions << run::MetricDefinition{name, regex};
+        if (parser.isSet(u"env"_s)) {
+            const QString file = QFileInfo(parser.value(u"env"_s)).absoluteFilePath();
+            const env::EnvironmentRead read = env::readEnvironment(file);
+            bool errors = false;
+            for (const env::Diagnostic &d : read.diagnostics) {
+                if (d.isError()) {
+                    io.err << d.toString() << Qt::endl;
+                    errors = true;
+                }
+            }
+            if (errors)
+                return std::nullopt;
+            spec.environmentFile = file;
+            spec.environmentTag = env::imageTag(read.environment);
+            spec.variables = read.environment.variables;
+            // A local run uses the environment's interpreter when this machine has it.
+            const QString interpreter = read.environment.python.interpreterPath;
+            if (!interpreter.isEmpty() && !QStandardPaths::findExecutable(interpreter).isEmpty())
+                spec.interpreter = interpreter;
+        }
+        return spec;
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Command> makeRunCommand()
+{
+    return std::make_unique<RunCommand>();
+}
+
+} // namespace ferry::cli

@@ -1,0 +1,243 @@
+// `ferry runs list | show ID | metrics ID | cancel ID | attach ID`: the runs of a workspace.
+#include "cli/command.h"
+#include "cli/runsupport.h"
+
+#include "run/runfollower.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::cli {
+
+namespace {
+
+QString when(qint64 ms)
+{
+    return ms ? QDateTime::fromMSecsSinceEpoch(ms).toString(u"yyyy-MM-dd HH:mm:ss"_s) : u"-"_s;
+}
+
+QString duration(const run::RunRecord &r)
+{
+    if (!r.startedMs)
+        return u"-"_s;
+    const qint64 end = r.finishedMs ? r.finishedMs : QDateTime::currentMSecsSinceEpoch();
+    const qint64 s = std::max<qint64>(0, (end - r.startedMs) / 1000);
+    return s >= 3600 ? u"%1h%2m"_s.arg(s / 3600).arg((s % 3600) / 60, 2, 10, QChar(u'0'))
+                     : u"%1m%2s"_s.arg(s / 60).arg(s % 60, 2, 10, QChar(u'0'));
+}
+
+QJsonObject toJson(const run::RunRecord &r)
+{
+    QJsonObject o{{u"id"_s, r.id},
+                  {u"name"_s, r.name},
+                  {u"status"_s, run::runStatusText(r.status)},
+                  {u"target"_s, r.target},
+                  {u"environmentTag"_s, r.environmentTag},
+                  {u"createdMs"_s, r.createdMs},
+                  {u"startedMs"_s, r.startedMs},
+                  {u"finishedMs"_s, r.finishedMs},
+                  {u"error"_s, r.error},
+                  {u"spec"_s, r.spec}};
+    o[u"exitCode"_s] = r.exitCode ? QJsonValue(*r.exitCode) : QJsonValue();
+    return o;
+}
+
+class RunsCommand final : public Command {
+public:
+    QString name() const override { return u"runs"_s; }
+    QString summary() const override { return u"list, show, chart data, cancel and re-attach to runs"_s; }
+    int maxPositionalArguments() const override { return 2; }
+
+    void configure(QCommandLineParser &parser) const override
+    {
+        parser.setApplicationDescription(
+            u"The runs of a workspace.\n\n"
+            u"  ferry runs list                  every run, newest first\n"
+            u"  ferry runs show ID               one run: spec, parameters, artifacts, last metric values\n"
+            u"  ferry runs metrics ID [--csv]    every metric point (name, step, wall time, value)\n"
+            u"  ferry runs cancel ID             stop the run and everything it started\n"
+            u"  ferry runs attach ID             follow the run's log until it ends\n"
+            u"ID may be any unique start of a run id."_s);
+        parser.addPositionalArgument(u"action"_s, u"list, show, metrics, cancel or attach"_s, u"ACTION"_s);
+        parser.addPositionalArgument(u"id"_s, u"The run."_s, u"[ID]"_s);
+        parser.addOption({u"workspace"_s, u"The workspace folder (default: the current folder)."_s, u"DIR"_s});
+        parser.addOption({u"json"_s, u"Print JSON."_s});
+        parser.addOption({u"csv"_s, u"metrics: print CSV."_s});
+    }
+
+    int run(const QCommandLineParser &parser, Io &io) override
+    {
+        const QString action = parser.positionalArguments().value(0);
+        const QString id = parser.positionalArguments().value(1);
+        static const QStringList actions{u"list"_s, u"show"_s, u"metrics"_s, u"cancel"_s, u"attach"_s};
+        if (!actions.contains(action)) {
+            io.err << "ferry runs: "
+                   << (action.isEmpty() ? u"say what to do"_s : u"unknown action '"_s + action + u'\'') << " ("
+                   << actions.join(u", "_s) << "); see 'ferry help runs'" << Qt::endl;
+            return kExitUserError;
+        }
+        if (action != "list"_L1 && id.isEmpty()) {
+            io.err << "ferry runs " << action << ": name the run (see 'ferry runs list')" << Qt::endl;
+            return kExitUserError;
+        }
+        auto context = openRunContext(parser.value(u"workspace"_s), io);
+        if (!context)
+            return kExitUserError;
+        refreshUnfinishedRuns(*context, io);
+        const bool json = parser.isSet(u"json"_s);
+        if (action == "list"_L1)
+            return list(*context, json, io);
+        const auto record = findRun(*context->store, id, io);
+        if (!record)
+            return kExitUserError;
+        if (action == "show"_L1)
+            return show(*context, *record, json, io);
+        if (action == "metrics"_L1)
+            return metrics(*context, *record, parser.isSet(u"csv"_s), json, io);
+        if (action == "cancel"_L1)
+            return cancel(*context, *record, io);
+        return followRun(*context, *record, io);
+    }
+
+private:
+    static int list(RunContext &context, bool json, Io &io)
+    {
+        const QList<run::RunRecord> runs = context.store->runs();
+        if (json) {
+            QJsonArray array;
+            for (const run::RunRecord &r : runs)
+                array.append(toJson(r));
+            io.out << QJsonDocument(array).toJson();
+            return kExitOk;
+        }
+        if (runs.isEmpty()) {
+            io.err << "no runs yet in " << context.workspace.root() << "; start one with 'ferry run SCRIPT'"
+                   << Qt::endl;
+            return kExitOk;
+        }
+        io.out << u"%1  %2  %3  %4  %5  %6"_s.arg(u"ID"_s, -34)
+                      .arg(u"STATUS"_s, -9)
+                      .arg(u"TARGET"_s, -10)
+                      .arg(u"STARTED"_s, -19)
+                      .arg(u"TIME"_s, -7)
+                      .arg(u"EXIT"_s)
+               << '\n';
+        for (const run::RunRecord &r : runs)
+            io.out << u"%1  %2  %3  %4  %5  %6"_s.arg(r.id, -34)
+                          .arg(run::runStatusText(r.status), -9)
+                          .arg(r.target, -10)
+                          .arg(when(r.startedMs), -19)
+                          .arg(duration(r), -7)
+                          .arg(r.exitCode ? QString::number(*r.exitCode) : u"-"_s)
+                   << '\n';
+        return kExitOk;
+    }
+
+    static int show(RunContext &context, const run::RunRecord &r, bool json, Io &io)
+    {
+        const QList<run::Hyperparameter> params = context.store->params(r.id);
+        const QList<run::Artifact> artifacts = context.store->artifacts(r.id);
+        QJsonObject last;
+        for (const QString &name : context.store->metricNames(r.id)) {
+            const QList<run::MetricPoint> points = context.store->metrics(r.id, name);
+            if (!points.isEmpty())
+                last[name] = points.last().value;
+        }
+        if (json) {
+            QJsonObject o = toJson(r);
+            QJsonObject p;
+            for (const run::Hyperparameter &hp : params)
+                p[hp.name] = hp.value;
+            o[u"params"_s] = p;
+            QJsonArray a;
+            for (const run::Artifact &artifact : artifacts)
+                a.append(
+                    QJsonObject{{u"path"_s, artifact.path}, {u"kind"_s, artifact.kind}, {u"size"_s, artifact.size}});
+            o[u"artifacts"_s] = a;
+            o[u"lastMetrics"_s] = last;
+            o[u"runDir"_s] = runDirOf(context, r.id);
+            io.out << QJsonDocument(o).toJson();
+            return kExitOk;
+        }
+        io.out << "run:       " << r.id << '\n'
+               << "status:    " << run::runStatusText(r.status)
+               << (r.exitCode ? u" (exit code %1)"_s.arg(*r.exitCode) : QString()) << '\n';
+        if (!r.error.isEmpty())
+            io.out << "error:     " << r.error << '\n';
+        io.out << "target:    " << r.target << '\n'
+               << "script:    " << r.spec[u"script"_s].toString() << " in " << r.spec[u"sourceDir"_s].toString()
+               << '\n';
+        if (!r.environmentTag.isEmpty())
+            io.out << "image tag: " << r.environmentTag << '\n';
+        io.out << "started:   " << when(r.startedMs) << "  (" << duration(r) << ")\n"
+               << "folder:    " << runDirOf(context, r.id) << '\n';
+        for (const run::Hyperparameter &hp : params)
+            io.out << "param:     " << hp.name << " = " << hp.value << '\n';
+        for (auto it = last.begin(); it != last.end(); ++it)
+            io.out << "metric:    " << it.key() << " = " << it.value().toDouble() << " (last)\n";
+        for (const run::Artifact &a : artifacts)
+            io.out << "artifact:  " << a.path << " (" << a.kind << ", " << a.size << " bytes)\n";
+        io.out.flush();
+        return kExitOk;
+    }
+
+    static int metrics(RunContext &context, const run::RunRecord &r, bool csv, bool json, Io &io)
+    {
+        const QList<run::MetricPoint> points = context.store->metrics(r.id);
+        if (json) {
+            QJsonArray array;
+            for (const run::MetricPoint &p : points)
+                array.append(QJsonObject{
+                    {u"name"_s, p.name}, {u"step"_s, p.step}, {u"wallMs"_s, p.wallMs}, {u"value"_s, p.value}});
+            io.out << QJsonDocument(array).toJson();
+            return kExitOk;
+        }
+        io.out << (csv ? "name,step,wall_ms,value\n" : "");
+        for (const run::MetricPoint &p : points) {
+            if (csv)
+                io.out << p.name << ',' << p.step << ',' << p.wallMs << ',' << QString::number(p.value, 'g', 17)
+                       << '\n';
+            else
+                io.out << p.name << '\t' << p.step << '\t' << p.value << '\n';
+        }
+        io.out.flush();
+        return kExitOk;
+    }
+
+    static int cancel(RunContext &context, const run::RunRecord &r, Io &io)
+    {
+        if (run::isFinished(r.status)) {
+            io.err << "run " << r.id << " is already over (" << run::runStatusText(r.status) << ")" << Qt::endl;
+            return kExitOk;
+        }
+        const auto spec = run::RunSpec::fromJson(r.spec);
+        if (!spec)
+            return kExitInternalError;
+        auto target = makeTarget(spec->target, io);
+        if (!target)
+            return kExitUserError;
+        const auto probe = target->cancel(runDirOf(context, r.id), 10000);
+        if (!probe) {
+            io.err << "ferry runs cancel: " << probe.error().toString() << Qt::endl;
+            return kExitInternalError;
+        }
+        run::RunFollower follower(*context.store, *target, runDirOf(context, r.id), r);
+        (void)follower.poll(); // store the last lines and the final status
+        context.store->flush();
+        io.err << "run " << r.id << ": " << targets::stateName(probe->state) << Qt::endl;
+        return kExitOk;
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Command> makeRunsCommand()
+{
+    return std::make_unique<RunsCommand>();
+}
+
+} // namespace ferry::cli

@@ -1,0 +1,141 @@
+#include "cli/runsupport.h"
+
+#include "run/runfollower.h"
+#include "targets/localtarget.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QThread>
+
+#include <atomic>
+#include <csignal>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::cli {
+
+namespace {
+
+std::atomic<bool> g_stopFollowing{false};
+
+extern "C" void onInterrupt(int)
+{
+    g_stopFollowing = true;
+}
+
+} // namespace
+
+std::optional<RunContext> openRunContext(const QString &dir, Io &io)
+{
+    const auto workspace = workspace::Workspace::open(dir.isEmpty() ? QDir::currentPath() : dir);
+    if (!workspace) {
+        io.err << "ferry: " << workspace.error().toString() << Qt::endl;
+        return std::nullopt;
+    }
+    auto store = run::RunStore::open(run::RunStore::pathInWorkspace(workspace->root()));
+    if (!store) {
+        io.err << "ferry: " << store.error().toString() << Qt::endl;
+        return std::nullopt;
+    }
+    return RunContext{*workspace, std::move(*store)};
+}
+
+std::unique_ptr<targets::Target> makeTarget(const run::TargetSpec &spec, Io &io)
+{
+    if (spec.kind == run::TargetKind::Local)
+        return std::make_unique<targets::LocalTarget>(QCoreApplication::applicationFilePath());
+    io.err << "ferry: the " << spec.toString() << " target is not available in this version yet; use --target local"
+           << Qt::endl;
+    return nullptr;
+}
+
+QString runDirOf(const RunContext &context, const QString &runId)
+{
+    return context.workspace.runsDir() + u'/' + runId;
+}
+
+std::optional<run::RunRecord> findRun(const run::RunStore &store, const QString &idOrPrefix, Io &io)
+{
+    QList<run::RunRecord> matches;
+    for (const run::RunRecord &record : store.runs()) {
+        if (record.id == idOrPrefix)
+            return record;
+        if (!idOrPrefix.isEmpty() && record.id.startsWith(idOrPrefix))
+            matches << record;
+    }
+    if (matches.size() == 1)
+        return matches.first();
+    if (matches.isEmpty())
+        io.err << "ferry: no run '" << idOrPrefix << "' in this workspace; see 'ferry runs list'" << Qt::endl;
+    else
+        io.err << "ferry: '" << idOrPrefix << "' matches " << matches.size()
+               << " runs; give more of the id (see 'ferry runs list')" << Qt::endl;
+    return std::nullopt;
+}
+
+void refreshUnfinishedRuns(RunContext &context, Io &io)
+{
+    for (const run::RunRecord &record : context.store->runs()) {
+        if (run::isFinished(record.status) || record.status == run::RunStatus::Created)
+            continue;
+        const auto spec = run::RunSpec::fromJson(record.spec);
+        if (!spec)
+            continue;
+        Io quiet{io.out, io.err};
+        auto target = makeTarget(spec->target, quiet);
+        if (!target)
+            continue;
+        run::RunFollower follower(*context.store, *target, runDirOf(context, record.id), record);
+        (void)follower.poll();
+    }
+    context.store->flush();
+}
+
+int followRun(RunContext &context, const run::RunRecord &record, Io &io)
+{
+    const auto spec = run::RunSpec::fromJson(record.spec);
+    if (!spec) {
+        io.err << "ferry: run " << record.id << ": " << spec.error().toString() << Qt::endl;
+        return kExitInternalError;
+    }
+    auto target = makeTarget(spec->target, io);
+    if (!target)
+        return kExitUserError;
+    run::RunFollower follower(*context.store, *target, runDirOf(context, record.id), record);
+    g_stopFollowing = false;
+    const auto previous = std::signal(SIGINT, onInterrupt);
+    int code = kExitOk;
+    while (true) {
+        const auto step = follower.poll();
+        if (!step) {
+            io.err << "ferry: " << step.error().toString() << Qt::endl;
+            code = kExitInternalError;
+            break;
+        }
+        for (const QByteArray &line : step->lines)
+            io.out << QString::fromUtf8(line) << '\n';
+        io.out.flush();
+        if (step->finished) {
+            const run::RunRecord &end = follower.record();
+            io.err << "run " << end.id << ": " << run::runStatusText(end.status);
+            if (end.exitCode)
+                io.err << " (exit code " << *end.exitCode << ")";
+            if (!end.error.isEmpty())
+                io.err << ": " << end.error;
+            io.err << Qt::endl;
+            code = end.status == run::RunStatus::Succeeded ? kExitOk : kExitUserError;
+            break;
+        }
+        if (g_stopFollowing) {
+            io.err << "stopped following; run " << record.id << " goes on. Follow it again with 'ferry runs attach "
+                   << record.id << "'" << Qt::endl;
+            break;
+        }
+        QThread::msleep(250);
+    }
+    std::signal(SIGINT, previous);
+    context.store->flush();
+    return code;
+}
+
+} // namespace ferry::cli

@@ -1,0 +1,39 @@
+#pragma once
+
+// What `ferry run` and `ferry runs` share: the workspace's run store, the target a run
+// uses, finding a run by id prefix, and following a run until it ends or the user stops.
+#include "cli/command.h"
+#include "run/runstore.h"
+#include "targets/target.h"
+#include "workspace/workspace.h"
+
+#include <memory>
+#include <optional>
+
+namespace ferry::cli {
+
+struct RunContext {
+    workspace::Workspace workspace;
+    std::unique_ptr<run::RunStore> store;
+};
+
+// Opens the workspace (`dir`, or the current folder) and its run store; prints why not.
+std::optional<RunContext> openRunContext(const QString &dir, Io &io);
+
+// The target for a run; nullptr (with a message) for one this Ferry cannot drive yet.
+std::unique_ptr<targets::Target> makeTarget(const run::TargetSpec &spec, Io &io);
+
+// The run whose id is `idOrPrefix` or starts with it; prints why when none or several match.
+std::optional<run::RunRecord> findRun(const run::RunStore &store, const QString &idOrPrefix, Io &io);
+
+// Brings the store up to date for runs that are not over yet (re-attach after a crash,
+// `lost` for runs whose processes vanished).
+void refreshUnfinishedRuns(RunContext &context, Io &io);
+
+// Prints the run's log (and metric points) as it grows until it ends, or until Ctrl-C,
+// which stops following but never the run. Returns the exit code for the command.
+int followRun(RunContext &context, const run::RunRecord &record, Io &io);
+
+QString runDirOf(const RunContext &context, const QString &runId);
+
+} // namespace ferry::cli

@@ -1,0 +1,222 @@
+#include "run/archive.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <memory>
+#include <unistd.h>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::run {
+
+namespace {
+
+constexpr qint64 kChunk = 256 * 1024;
+
+struct WriteDeleter {
+    void operator()(archive *a) const { archive_write_free(a); }
+};
+struct ReadDeleter {
+    void operator()(archive *a) const { archive_read_free(a); }
+};
+struct EntryDeleter {
+    void operator()(archive_entry *e) const { archive_entry_free(e); }
+};
+using WriteArchive = std::unique_ptr<archive, WriteDeleter>;
+using ReadArchive = std::unique_ptr<archive, ReadDeleter>;
+using Entry = std::unique_ptr<archive_entry, EntryDeleter>;
+
+Error archiveError(archive *a, const QString &path, const QString &what)
+{
+    const char *text = archive_error_string(a);
+    return Error{what + u": "_s + (text ? QString::fromLocal8Bit(text) : u"unknown libarchive error"_s), path, 0, 0,
+                 u"check free disk space and permissions"_s};
+}
+
+Error posixError(const QString &path, const QString &what)
+{
+    return Error{what + u": "_s + QString::fromLocal8Bit(std::strerror(errno)), path, 0, 0,
+                 u"check free disk space and permissions"_s};
+}
+
+// Every entry below `dir`, sorted so that the same folder always gives the same archive.
+QStringList entriesBelow(const QString &dir)
+{
+    QStringList paths;
+    QDirIterator it(dir, QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext())
+        paths << QDir(dir).relativeFilePath(it.next());
+    paths.sort();
+    return paths;
+}
+
+Expected<bool> writeFileData(archive *a, const QString &path, qint64 size)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return Error{u"cannot read: "_s + file.errorString(), path, 0, 0, u"check permissions"_s};
+    QByteArray buffer(kChunk, Qt::Uninitialized);
+    qint64 left = size; // the header promised this many bytes; libarchive pads if the file shrank
+    while (left > 0) {
+        const qint64 n = file.read(buffer.data(), std::min(left, kChunk));
+        if (n < 0)
+            return Error{u"cannot read: "_s + file.errorString(), path, 0, 0, {}};
+        if (n == 0)
+            break;
+        if (archive_write_data(a, buffer.constData(), static_cast<size_t>(n)) < 0)
+            return archiveError(a, path, u"cannot add to the archive"_s);
+        left -= n;
+    }
+    return true;
+}
+
+Expected<bool> writeArchive(const QString &dir, const QString &temp)
+{
+    WriteArchive a(archive_write_new());
+    ReadArchive disk(archive_read_disk_new());
+    if (!a || !disk)
+        return Error{u"out of memory creating an archive"_s, temp, 0, 0, {}};
+    const QByteArray tempName = QFile::encodeName(temp);
+    if (archive_write_add_filter_gzip(a.get()) != ARCHIVE_OK ||
+        archive_write_set_format_pax_restricted(a.get()) != ARCHIVE_OK ||
+        archive_write_open_filename(a.get(), tempName.constData()) != ARCHIVE_OK)
+        return archiveError(a.get(), temp, u"cannot create the archive"_s);
+    archive_read_disk_set_symlink_physical(disk.get());
+    archive_read_disk_set_standard_lookup(disk.get());
+
+    for (const QString &relative : entriesBelow(dir)) {
+        const QString absolute = QDir(dir).filePath(relative);
+        const QByteArray source = QFile::encodeName(absolute);
+        Entry entry(archive_entry_new());
+        archive_entry_copy_sourcepath(entry.get(), source.constData());
+        if (archive_read_disk_entry_from_file(disk.get(), entry.get(), -1, nullptr) < ARCHIVE_WARN)
+            return archiveError(disk.get(), absolute, u"cannot read"_s);
+        archive_entry_update_pathname_utf8(entry.get(), relative.toUtf8().constData());
+        if (archive_write_header(a.get(), entry.get()) < ARCHIVE_WARN)
+            return archiveError(a.get(), absolute, u"cannot add to the archive"_s);
+        if (archive_entry_filetype(entry.get()) == AE_IFREG && archive_entry_size(entry.get()) > 0) {
+            const auto data = writeFileData(a.get(), absolute, archive_entry_size(entry.get()));
+            if (!data)
+                return data;
+        }
+    }
+    if (archive_write_close(a.get()) != ARCHIVE_OK)
+        return archiveError(a.get(), temp, u"cannot finish the archive"_s);
+    return true;
+}
+
+Expected<bool> syncFile(const QString &path)
+{
+    const QByteArray name = QFile::encodeName(path);
+    const int fd = ::open(name.constData(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return posixError(path, u"cannot open"_s);
+    const int synced = ::fsync(fd);
+    const int syncErrno = errno;
+    if (::close(fd) != 0 && synced == 0)
+        return posixError(path, u"cannot write to disk"_s);
+    errno = syncErrno;
+    if (synced != 0)
+        return posixError(path, u"cannot write to disk"_s);
+    return true;
+}
+
+ReadArchive openForReading(const QString &archivePath, Error *error)
+{
+    ReadArchive a(archive_read_new());
+    archive_read_support_filter_all(a.get());
+    archive_read_support_format_all(a.get());
+    if (archive_read_open_filename(a.get(), QFile::encodeName(archivePath).constData(), kChunk) != ARCHIVE_OK) {
+        *error = archiveError(a.get(), archivePath, u"cannot open the archive"_s);
+        return nullptr;
+    }
+    return a;
+}
+
+} // namespace
+
+Expected<bool> packDirectory(const QString &dir, const QString &archivePath)
+{
+    if (!QFileInfo(dir).isDir())
+        return Error{u"no such folder"_s, dir, 0, 0, {}};
+    // A name of our own beside the target: two packers racing each write their own copy and
+    // the last rename wins, with the same content.
+    const QString temp = archivePath + u".tmp-"_s + QString::number(getpid());
+    auto written = writeArchive(dir, temp);
+    if (written)
+        written = syncFile(temp);
+    if (written && ::rename(QFile::encodeName(temp).constData(), QFile::encodeName(archivePath).constData()) != 0)
+        written = posixError(archivePath, u"cannot rename into place"_s);
+    if (!written)
+        QFile::remove(temp);
+    return written;
+}
+
+Expected<QStringList> archiveEntries(const QString &archivePath)
+{
+    Error error;
+    ReadArchive a = openForReading(archivePath, &error);
+    if (!a)
+        return error;
+    QStringList names;
+    archive_entry *entry = nullptr;
+    int r = ARCHIVE_OK;
+    while ((r = archive_read_next_header(a.get(), &entry)) == ARCHIVE_OK) {
+        const char *utf8 = archive_entry_pathname_utf8(entry);
+        names << (utf8 ? QString::fromUtf8(utf8) : QFile::decodeName(archive_entry_pathname(entry)));
+        if (archive_read_data_skip(a.get()) != ARCHIVE_OK)
+            return archiveError(a.get(), archivePath, u"damaged archive"_s);
+    }
+    if (r != ARCHIVE_EOF)
+        return archiveError(a.get(), archivePath, u"damaged archive"_s);
+    return names;
+}
+
+Expected<QByteArray> readArchiveFile(const QString &archivePath, const QString &name, qint64 maxBytes)
+{
+    Error error;
+    ReadArchive a = openForReading(archivePath, &error);
+    if (!a)
+        return error;
+    archive_entry *entry = nullptr;
+    int r = ARCHIVE_OK;
+    while ((r = archive_read_next_header(a.get(), &entry)) == ARCHIVE_OK) {
+        const char *utf8 = archive_entry_pathname_utf8(entry);
+        if (!utf8 || QString::fromUtf8(utf8) != name || archive_entry_filetype(entry) != AE_IFREG) {
+            if (archive_read_data_skip(a.get()) != ARCHIVE_OK)
+                return archiveError(a.get(), archivePath, u"damaged archive"_s);
+            continue;
+        }
+        if (archive_entry_size(entry) > maxBytes)
+            return Error{u"'%1' is too large to read (%2 bytes)"_s.arg(name).arg(archive_entry_size(entry)),
+                         archivePath, 0, 0, u"unpack the archive instead"_s};
+        QByteArray content(static_cast<qsizetype>(archive_entry_size(entry)), Qt::Uninitialized);
+        qsizetype done = 0;
+        while (done < content.size()) {
+            const la_ssize_t n =
+                archive_read_data(a.get(), content.data() + done, static_cast<size_t>(content.size() - done));
+            if (n < 0)
+                return archiveError(a.get(), archivePath, u"damaged archive"_s);
+            if (n == 0)
+                break;
+            done += n;
+        }
+        content.truncate(done);
+        return content;
+    }
+    if (r != ARCHIVE_EOF)
+        return archiveError(a.get(), archivePath, u"damaged archive"_s);
+    return Error{u"no file '%1' in the archive"_s.arg(name), archivePath, 0, 0, {}};
+}
+
+} // namespace ferry::run

@@ -1,0 +1,23 @@
+#pragma once
+
+#include "common/error.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+namespace ferry::run {
+
+// Packs what is inside `dir` into a gzip-compressed tar at `archivePath`, entry names relative
+// to `dir` (as SageMaker's model.tar.gz: `model.pth` at the top). Symbolic links are stored
+// as links, never followed. The archive is written beside and renamed into place, so
+// `archivePath` is either absent or complete. Files are streamed: memory stays small.
+Expected<bool> packDirectory(const QString &dir, const QString &archivePath);
+
+// The entry names of a tar.gz (folders end in '/'), in archive order.
+Expected<QStringList> archiveEntries(const QString &archivePath);
+// The content of one regular file in a tar.gz, refused if it is over `maxBytes`.
+Expected<QByteArray> readArchiveFile(const QString &archivePath, const QString &entry,
+                                     qint64 maxBytes = 64 * 1024 * 1024);
+
+} // namespace ferry::run

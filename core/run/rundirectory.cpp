@@ -1,0 +1,240 @@
+#include "run/rundirectory.h"
+
+#include "common/textfile.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+
+#include <cerrno>
+#include <cstring>
+#include <unistd.h>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::run {
+
+namespace {
+
+Expected<std::optional<QJsonObject>> readJsonObject(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        if (!f.exists())
+            return std::optional<QJsonObject>();
+        return Error{u"cannot read: "_s + f.errorString(), path, 0, 0, u"check the run folder's permissions"_s};
+    }
+    QJsonParseError parseError{};
+    const QJsonDocument doc = QJsonDocument::fromJson(f.read(1024 * 1024), &parseError);
+    if (parseError.error != QJsonParseError::NoError || !doc.isObject())
+        return Error{u"not a JSON object: "_s + parseError.errorString(), path, 0, 0,
+                     u"the file was damaged; remove it to let Ferry treat the run as lost"_s};
+    return std::optional<QJsonObject>(doc.object());
+}
+
+QByteArray readSmallFile(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.read(64 * 1024) : QByteArray();
+}
+
+} // namespace
+
+RunDirectory::RunDirectory(const QString &path) : m_path(QDir::cleanPath(QFileInfo(path).absoluteFilePath())) {}
+
+QString RunDirectory::pathFor(const QString &workspace, const QString &runId)
+{
+    return QDir::cleanPath(QDir(workspace).absoluteFilePath(u".ferry/runs/"_s + runId));
+}
+
+QString RunDirectory::file(const char16_t *name) const
+{
+    return m_path + u'/' + QString::fromUtf16(name);
+}
+
+Expected<bool> RunDirectory::writeSpec(const RunSpec &spec) const
+{
+    return writeTextFileAtomically(specFile(), QString::fromUtf8(QJsonDocument(spec.toJson()).toJson()));
+}
+
+Expected<RunSpec> RunDirectory::readSpec() const
+{
+    const auto json = readJsonObject(specFile());
+    if (!json)
+        return json.error();
+    if (!json->has_value())
+        return Error{u"not a run folder: spec.json is missing"_s, m_path, 0, 0, u"name a folder under .ferry/runs"_s};
+    auto spec = RunSpec::fromJson(**json);
+    if (!spec) {
+        Error e = spec.error();
+        e.path = specFile();
+        return e;
+    }
+    return spec;
+}
+
+Expected<bool> RunDirectory::writeSupervisor(const SupervisorRecord &r) const
+{
+    const QJsonObject json{
+        {u"supervisorPid"_s, r.supervisorPid},
+        {u"supervisorStartTicks"_s, QString::number(r.supervisorStartTicks)},
+        {u"childPid"_s, r.childPid},
+        {u"processGroup"_s, r.processGroup},
+        {u"childStartTicks"_s, QString::number(r.childStartTicks)},
+        {u"bootId"_s, r.bootId},
+    };
+    return writeTextFileAtomically(supervisorFile(), QString::fromUtf8(QJsonDocument(json).toJson()));
+}
+
+Expected<std::optional<SupervisorRecord>> RunDirectory::readSupervisor() const
+{
+    const auto json = readJsonObject(supervisorFile());
+    if (!json)
+        return json.error();
+    if (!json->has_value())
+        return std::optional<SupervisorRecord>();
+    const QJsonObject &o = **json;
+    SupervisorRecord r;
+    r.supervisorPid = o[u"supervisorPid"_s].toInteger();
+    r.supervisorStartTicks = o[u"supervisorStartTicks"_s].toString().toULongLong();
+    r.childPid = o[u"childPid"_s].toInteger();
+    r.processGroup = o[u"processGroup"_s].toInteger();
+    r.childStartTicks = o[u"childStartTicks"_s].toString().toULongLong();
+    r.bootId = o[u"bootId"_s].toString();
+    if (r.supervisorPid <= 0 || r.processGroup <= 0)
+        return Error{u"supervisor.json names no process"_s, supervisorFile(), 0, 0, {}};
+    return std::optional<SupervisorRecord>(r);
+}
+
+Expected<bool> RunDirectory::writeExit(const ExitRecord &r) const
+{
+    const QJsonObject json{
+        {u"exitCode"_s, r.exitCode},   {u"signal"_s, r.signal}, {u"finishedMs"_s, r.finishedMs},
+        {u"cancelled"_s, r.cancelled}, {u"error"_s, r.error},
+    };
+    // Written beside, then linked into place: link() refuses an existing name, so of two
+    // writers (the supervisor, a cancel that found it gone) exactly one wins, atomically.
+    const QString temp = exitFile() + u".tmp-"_s + QString::number(getpid());
+    const auto written = writeTextFileAtomically(temp, QString::fromUtf8(QJsonDocument(json).toJson()));
+    if (!written)
+        return written.error();
+    const QByteArray from = QFile::encodeName(temp);
+    const QByteArray to = QFile::encodeName(exitFile());
+    const int linked = ::link(from.constData(), to.constData());
+    const int linkErrno = errno;
+    if (::unlink(from.constData()) != 0 && errno != ENOENT)
+        qWarning("cannot remove %s: %s", from.constData(), std::strerror(errno));
+    if (linked != 0) {
+        if (linkErrno == EEXIST)
+            return Error{u"the run has ended already"_s, exitFile(), 0, 0, {}};
+        return Error{u"cannot write: "_s + QString::fromLocal8Bit(std::strerror(linkErrno)), exitFile(), 0, 0,
+                     u"check free disk space"_s};
+    }
+    return true;
+}
+
+Expected<std::optional<ExitRecord>> RunDirectory::readExit() const
+{
+    const auto json = readJsonObject(exitFile());
+    if (!json)
+        return json.error();
+    if (!json->has_value())
+        return std::optional<ExitRecord>();
+    const QJsonObject &o = **json;
+    ExitRecord r;
+    r.exitCode = o[u"exitCode"_s].toInt(-1);
+    r.signal = o[u"signal"_s].toInt();
+    r.finishedMs = o[u"finishedMs"_s].toInteger();
+    r.cancelled = o[u"cancelled"_s].toBool();
+    r.error = o[u"error"_s].toString();
+    return std::optional<ExitRecord>(r);
+}
+
+Expected<bool> RunDirectory::touchHeartbeat(qint64 now) const
+{
+    QSaveFile f(heartbeatFile());
+    if (!f.open(QIODevice::WriteOnly) || f.write(QByteArray::number(now) + '\n') < 0 || !f.commit())
+        return Error{u"cannot write the heartbeat: "_s + f.errorString(), heartbeatFile(), 0, 0, {}};
+    return true;
+}
+
+std::optional<qint64> RunDirectory::heartbeatMs() const
+{
+    bool ok = false;
+    const qint64 value = readSmallFile(heartbeatFile()).trimmed().toLongLong(&ok);
+    return ok ? std::optional<qint64>(value) : std::nullopt;
+}
+
+std::optional<ProcessState> processState(qint64 pid)
+{
+    if (pid <= 0)
+        return std::nullopt;
+    const QByteArray line = readSmallFile(u"/proc/%1/stat"_s.arg(pid));
+    // The command name (field 2) may hold spaces and parentheses: count from the last ')'.
+    // After it, field 3 (state) is index 0, pgrp (5) index 2, session (6) index 3 and
+    // starttime (22) index 19.
+    const qsizetype close = line.lastIndexOf(')');
+    if (close < 0)
+        return std::nullopt;
+    const QList<QByteArray> fields = line.mid(close + 2).split(' ');
+    if (fields.size() < 20)
+        return std::nullopt;
+    ProcessState state;
+    bool ok1 = false, ok2 = false, ok3 = false;
+    state.zombie = fields.at(0) == "Z" || fields.at(0) == "X";
+    state.processGroup = fields.at(2).toLongLong(&ok1);
+    state.session = fields.at(3).toLongLong(&ok2);
+    state.startTicks = fields.at(19).toULongLong(&ok3);
+    if (!ok1 || !ok2 || !ok3)
+        return std::nullopt;
+    return state;
+}
+
+QString currentBootId()
+{
+    return QString::fromLatin1(readSmallFile(u"/proc/sys/kernel/random/boot_id"_s).trimmed());
+}
+
+bool isSameLiveProcess(qint64 pid, quint64 startTicks)
+{
+    const auto state = processState(pid);
+    return state && !state->zombie && state->startTicks == startTicks;
+}
+
+bool supervisorAlive(const SupervisorRecord &record)
+{
+    // After a reboot pids and ticks start again; a record from another boot is never alive.
+    if (!record.bootId.isEmpty() && record.bootId != currentBootId())
+        return false;
+    return isSameLiveProcess(record.supervisorPid, record.supervisorStartTicks);
+}
+
+QList<qint64> liveGroupMembers(qint64 processGroup, qint64 session)
+{
+    QList<qint64> members;
+    if (processGroup <= 0)
+        return members;
+    const QStringList entries = QDir(u"/proc"_s).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString &entry : entries) {
+        bool isPid = false;
+        const qint64 pid = entry.toLongLong(&isPid);
+        if (!isPid)
+            continue;
+        const auto state = processState(pid);
+        // A group id and a session id both stay reserved while any member lives, so the pair
+        // cannot name a stranger's processes.
+        if (state && !state->zombie && state->processGroup == processGroup && state->session == session)
+            members << pid;
+    }
+    return members;
+}
+
+qint64 nowMs()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
+
+} // namespace ferry::run

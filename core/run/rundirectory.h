@@ -1,0 +1,90 @@
+#pragma once
+
+#include "common/error.h"
+#include "run/runspec.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace ferry::run {
+
+// What the supervisor records once the script has started (supervisor.json). Start ticks
+// (field 22 of /proc/<pid>/stat) and the boot id tell a live process of ours from a reused pid.
+struct SupervisorRecord {
+    qint64 supervisorPid = 0;
+    quint64 supervisorStartTicks = 0;
+    qint64 childPid = 0;
+    qint64 processGroup = 0; // the script's own group; its session is the supervisor's pid
+    quint64 childStartTicks = 0;
+    QString bootId;
+    bool operator==(const SupervisorRecord &) const = default;
+};
+
+// How the run ended (exit.json), written once, atomically.
+struct ExitRecord {
+    int exitCode = -1; // the script's exit status; -1 when a signal ended it or it never started
+    int signal = 0;    // the signal that ended it, 0 if none
+    qint64 finishedMs = 0;
+    bool cancelled = false;
+    QString error; // the contract's failure file, or why the script could not start
+    bool operator==(const ExitRecord &) const = default;
+
+    bool succeeded() const { return !cancelled && exitCode == 0 && signal == 0; }
+};
+
+// One run's folder, `<workspace>/.ferry/runs/<id>/`: the files every target writes there,
+// read and written in one place.
+class RunDirectory {
+public:
+    explicit RunDirectory(const QString &path);
+    static QString pathFor(const QString &workspace, const QString &runId);
+
+    QString path() const { return m_path; }
+    QString specFile() const { return file(u"spec.json"); }
+    QString logFile() const { return file(u"log"); }
+    QString supervisorFile() const { return file(u"supervisor.json"); }
+    QString heartbeatFile() const { return file(u"heartbeat"); }
+    QString exitFile() const { return file(u"exit.json"); }
+    QString modelArchive() const { return file(u"model.tar.gz"); }
+    QString outputArchive() const { return file(u"output.tar.gz"); }
+
+    Expected<bool> writeSpec(const RunSpec &spec) const;
+    Expected<RunSpec> readSpec() const;
+    Expected<bool> writeSupervisor(const SupervisorRecord &record) const;
+    // Empty when the file does not exist yet; an Error when it exists but cannot be read.
+    Expected<std::optional<SupervisorRecord>> readSupervisor() const;
+    // Fails if exit.json exists already: the first writer wins, so a run ends exactly once.
+    Expected<bool> writeExit(const ExitRecord &record) const;
+    Expected<std::optional<ExitRecord>> readExit() const;
+    Expected<bool> touchHeartbeat(qint64 nowMs) const;
+    std::optional<qint64> heartbeatMs() const;
+
+private:
+    QString file(const char16_t *name) const;
+
+    QString m_path;
+};
+
+// The identity of a process: pid plus what makes it unique across pid reuse and reboots.
+struct ProcessState {
+    quint64 startTicks = 0;
+    qint64 processGroup = 0;
+    qint64 session = 0;
+    bool zombie = false;
+};
+// Parsed from /proc/<pid>/stat; empty if there is no such process.
+std::optional<ProcessState> processState(qint64 pid);
+QString currentBootId();
+// The process with this pid is alive (not a zombie) and is the one that started at these ticks.
+bool isSameLiveProcess(qint64 pid, quint64 startTicks);
+bool supervisorAlive(const SupervisorRecord &record);
+// Live (non-zombie) processes whose process group and session are these: the script and
+// everything it started that stayed in its group.
+QList<qint64> liveGroupMembers(qint64 processGroup, qint64 session);
+
+qint64 nowMs();
+
+} // namespace ferry::run

@@ -1,0 +1,39 @@
+#include "run/runlauncher.h"
+
+#include <QDateTime>
+#include <QDir>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::run {
+
+Expected<RunRecord> launchRun(RunStore &store, targets::Target &target, const QString &runsDir, RunSpec spec)
+{
+    const QList<Error> problems = validateRunSpec(spec);
+    if (!problems.isEmpty()) {
+        QStringList lines;
+        for (const Error &e : problems)
+            lines << e.toString();
+        return Error{lines.join(u'\n'), {}, 0, 0, {}};
+    }
+    if (spec.id.isEmpty())
+        spec.id = newRunId(spec.script);
+    RunRecord record = newRunRecord(spec);
+    store.createRun(record);
+    store.setParams(spec.id, spec.hyperparameters);
+
+    const QString runDir = QDir(runsDir).filePath(spec.id);
+    const auto started = target.start(runDir, spec);
+    if (!started) {
+        store.setStatus(spec.id, RunStatus::Failed, std::nullopt, started.error().toString());
+        store.flush();
+        return started.error();
+    }
+    store.setStatus(spec.id, RunStatus::Running);
+    store.flush();
+    record.status = RunStatus::Running;
+    record.startedMs = QDateTime::currentMSecsSinceEpoch();
+    return record;
+}
+
+} // namespace ferry::run

@@ -1,0 +1,13 @@
+#pragma once
+
+#include "run/runstore.h"
+#include "targets/target.h"
+
+namespace ferry::run {
+
+// Starts a run: checks the spec (every problem at once), records it in the store, creates
+// its folder under `runsDir` and starts it on the target. A run that could not start stays
+// in the store as failed, with the reason, so nothing the user launched disappears.
+Expected<RunRecord> launchRun(RunStore &store, targets::Target &target, const QString &runsDir, RunSpec spec);
+
+} // namespace ferry::run

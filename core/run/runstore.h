@@ -1,0 +1,111 @@
+#pragma once
+
+#include "common/error.h"
+#include "run/metricparser.h"
+#include "run/runspec.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <atomic>
+#include <memory>
+#include <optional>
+
+namespace ferry::run {
+
+enum class RunStatus { Created, Building, Running, Succeeded, Failed, Cancelled, Lost };
+
+QString runStatusText(RunStatus status); // "created", "building", "running", ...
+std::optional<RunStatus> runStatusFromText(QStringView text);
+// Succeeded, failed, cancelled and lost runs are over: nothing more will be written to them.
+bool isFinished(RunStatus status);
+
+// One row of the runs table, with its experiment's name.
+struct RunRecord {
+    QString id;
+    QString experiment; // an experiment groups runs; empty: none
+    QString name;
+    RunStatus status = RunStatus::Created;
+    QString target;         // TargetSpec::toString()
+    QString environmentTag; // the image tag the run used (name-version-hash8)
+    QJsonObject spec;       // RunSpec::toJson()
+    qint64 createdMs = 0;   // ms since the epoch; 0: not yet
+    qint64 startedMs = 0;
+    qint64 finishedMs = 0;
+    std::optional<int> exitCode;
+    QString error;
+    qint64 logOffset = 0; // bytes of the run's log already turned into stored metric points
+    bool operator==(const RunRecord &) const = default;
+};
+
+// A new record for a run about to start, named after its script.
+RunRecord newRunRecord(const RunSpec &spec, const QString &experiment = {});
+
+struct Artifact {
+    QString path; // relative to the run folder
+    QString kind; // "model", "output", "log", ...
+    qint64 size = 0;
+    bool operator==(const Artifact &) const = default;
+};
+
+class RunStoreWriter;
+
+// The workspace's run database (.ferry/runs.sqlite): runs, their parameters, metrics and
+// artifacts. Every write is queued to one writer thread and returns at once; reads run on a
+// connection of the calling thread, and WAL lets them proceed while the writer commits.
+// All members may be called from any thread. Write failures are reported by writeFailed,
+// emitted from the writer thread.
+class RunStore : public QObject {
+    Q_OBJECT
+public:
+    static constexpr int kSchemaVersion = 1;
+
+    // Creates or migrates the database. Refuses a file that is not a run database or is
+    // damaged, one written by a newer Ferry, and a folder that cannot be written.
+    static Expected<std::unique_ptr<RunStore>> open(const QString &databasePath);
+    static QString pathInWorkspace(const QString &workspaceDir); // <workspace>/.ferry/runs.sqlite
+
+    ~RunStore() override;
+
+    QString databasePath() const { return m_path; }
+
+    void createRun(const RunRecord &record);
+    // Exit code and error describe the new status and replace the old ones. finishedMs = 0:
+    // now, when the status ends the run. Running sets the start time once.
+    void setStatus(const QString &runId, RunStatus status, std::optional<int> exitCode = {}, const QString &error = {},
+                   qint64 finishedMs = 0);
+    void setParams(const QString &runId, const QList<Hyperparameter> &params); // replaces all
+    void addArtifact(const QString &runId, const Artifact &artifact);          // replaces one with the same path
+    // The points and the log offset just past the last line they came from are committed
+    // together: after a crash the stored offset always matches the stored points.
+    void appendMetrics(const QString &runId, QList<MetricPoint> points, qint64 newLogOffset);
+
+    void flush(); // returns when every write queued before the call is committed (or failed)
+    void close(); // flushes, then stops the writer; later writes fail, later reads are empty
+
+    QList<RunRecord> runs() const; // newest first
+    std::optional<RunRecord> run(const QString &runId) const;
+    // One name, or all (empty name), ordered by name, then step, then arrival.
+    QList<MetricPoint> metrics(const QString &runId, const QString &name = {}) const;
+    QStringList metricNames(const QString &runId) const; // sorted
+    QList<Hyperparameter> params(const QString &runId) const;
+    QList<Artifact> artifacts(const QString &runId) const;
+    bool integrityCheck() const; // PRAGMA integrity_check says "ok"
+
+Q_SIGNALS:
+    void writeFailed(const QString &message);
+
+private:
+    RunStore(const QString &path, std::unique_ptr<RunStoreWriter> writer);
+    QString readConnection() const; // this thread's connection name; empty when closed
+
+    QString m_path;
+    quint64 m_serial = 0;
+    std::unique_ptr<RunStoreWriter> m_writer;
+    std::atomic<bool> m_open{true};
+};
+
+} // namespace ferry::run

@@ -1,0 +1,406 @@
+#include "run/supervisor.h"
+
+#include "run/archive.h"
+#include "run/rundirectory.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcessEnvironment>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <ctime>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::run {
+
+namespace {
+
+constexpr int kLeftoverGraceMs = 2000; // what the script left running gets this long after TERM
+constexpr int kLeftoverKillWaitMs = 10000;
+constexpr qint64 kMaxFailureBytes = 64 * 1024;
+
+QString errnoText(int code)
+{
+    return QString::fromLocal8Bit(std::strerror(code));
+}
+
+// The supervisor's own stderr is the run's log: its messages sit beside the script's.
+void note(const QString &text)
+{
+    const QByteArray line = "ferry: " + text.toUtf8() + '\n';
+    qsizetype done = 0;
+    while (done < line.size()) {
+        const ssize_t n = ::write(STDERR_FILENO, line.constData() + done, static_cast<size_t>(line.size() - done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return;
+        done += n;
+    }
+}
+
+// Signals the script's process group; a group that has gone meanwhile is not an error.
+void signalGroup(qint64 group, int signal)
+{
+    if (::kill(static_cast<pid_t>(-group), signal) != 0 && errno != ESRCH)
+        note(u"cannot signal the script's process group %1: %2"_s.arg(group).arg(errnoText(errno)));
+}
+
+qint64 monotonicMs()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<qint64>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
+}
+
+void sleepMs(int ms)
+{
+    timespec ts{ms / 1000, static_cast<long>(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+}
+
+// stdin from /dev/null, stdout and stderr appended to the log: the supervisor outlives the
+// terminal or pipe it was started from. Descriptors inherited from the starter are not
+// passed on to the script.
+Expected<bool> redirectStandardStreams(const QString &logFile)
+{
+    const QByteArray log = QFile::encodeName(logFile);
+    const int in = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    const int out = ::open(log.constData(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (in < 0 || out < 0)
+        return Error{u"cannot open the log: "_s + errnoText(errno), logFile, 0, 0, u"check permissions"_s};
+    if (::dup2(in, STDIN_FILENO) < 0 || ::dup2(out, STDOUT_FILENO) < 0 || ::dup2(out, STDERR_FILENO) < 0)
+        return Error{u"cannot redirect output: "_s + errnoText(errno), logFile, 0, 0, {}};
+    if (::close(in) != 0 || ::close(out) != 0)
+        return Error{u"cannot close a descriptor: "_s + errnoText(errno), logFile, 0, 0, {}};
+    const QStringList fds = QDir(u"/proc/self/fd"_s).entryList(QDir::AllEntries | QDir::NoDotAndDotDot);
+    for (const QString &name : fds) {
+        const int fd = name.toInt();
+        if (fd > STDERR_FILENO)
+            ::fcntl(fd, F_SETFD, FD_CLOEXEC); // best effort: a descriptor that closed meanwhile is fine
+    }
+    return true;
+}
+
+// Leaves the starter's session. A process that leads its group cannot, so it forks once.
+Expected<bool> becomeSessionLeader()
+{
+    if (::getsid(0) == ::getpid())
+        return true;
+    if (::setsid() >= 0)
+        return true;
+    if (errno != EPERM)
+        return Error{u"cannot start a session: "_s + errnoText(errno), {}, 0, 0, {}};
+    const pid_t pid = ::fork();
+    if (pid < 0)
+        return Error{u"cannot fork: "_s + errnoText(errno), {}, 0, 0, {}};
+    if (pid > 0)
+        ::_exit(0);
+    if (::setsid() < 0)
+        return Error{u"cannot start a session: "_s + errnoText(errno), {}, 0, 0, {}};
+    return true;
+}
+
+QString readFailure(const ContractPaths &paths)
+{
+    QFile f(paths.failureFile());
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QString::fromUtf8(f.read(kMaxFailureBytes)).trimmed();
+}
+
+class Supervision {
+public:
+    explicit Supervision(const QString &runDir) : m_dir(runDir) {}
+    int run();
+
+private:
+    Expected<pid_t> spawnScript(const RunSpec &spec, const ContractPaths &paths);
+    int waitForScript();
+    void stopLeftovers();
+    int end(ExitRecord record);
+    int fail(int exitCode, const Error &error);
+
+    RunDirectory m_dir;
+    pid_t m_child = 0;
+    bool m_cancelled = false;
+    QString m_error;
+    sigset_t m_signals{};
+};
+
+int Supervision::end(ExitRecord record)
+{
+    record.finishedMs = nowMs();
+    const auto written = m_dir.writeExit(record);
+    if (!written)
+        note(written.error().toString());
+    const auto packed = finalize(m_dir.path());
+    if (!packed)
+        note(packed.error().toString());
+    return written && packed ? 0 : 2;
+}
+
+// The script never ran: the reason goes to the log and to exit.json.
+int Supervision::fail(int exitCode, const Error &error)
+{
+    note(error.toString());
+    return end(ExitRecord{exitCode, 0, 0, false, error.toString()});
+}
+
+int Supervision::run()
+{
+    const auto redirected = redirectStandardStreams(m_dir.logFile());
+    if (!redirected)
+        return fail(-1, redirected.error());
+    // Signals are taken synchronously (sigtimedwait), never by a handler.
+    sigemptyset(&m_signals);
+    for (const int s : {SIGTERM, SIGINT, SIGHUP, SIGCHLD})
+        sigaddset(&m_signals, s);
+    if (sigprocmask(SIG_BLOCK, &m_signals, nullptr) != 0 || std::signal(SIGPIPE, SIG_IGN) == SIG_ERR)
+        return fail(-1, Error{u"cannot set up signals: "_s + errnoText(errno), {}, 0, 0, {}});
+    const auto leader = becomeSessionLeader();
+    if (!leader)
+        return fail(-1, leader.error());
+    // Orphans of the script become our children, so they are reaped and never linger as zombies.
+    if (::prctl(PR_SET_CHILD_SUBREAPER, 1) != 0)
+        note(u"cannot become a subreaper: "_s + errnoText(errno));
+
+    const auto spec = m_dir.readSpec();
+    if (!spec)
+        return fail(-1, spec.error());
+    const QFileInfo script(QDir(spec->sourceDir).filePath(spec->script));
+    if (!script.isFile())
+        return fail(-1, Error{u"no such script"_s, script.filePath(), 0, 0,
+                              u"check the path; it is relative to the source folder"_s});
+    const Resources resources = localResources(*spec);
+    const auto prepared = prepareContractFolders(m_dir.path(), *spec, resources);
+    if (!prepared)
+        return fail(-1, prepared.error());
+    const ContractPaths paths = localContractPaths(m_dir.path(), *spec);
+
+    if (QFileInfo::exists(m_dir.exitFile())) // cancelled before it started
+        return 0;
+    const auto child = spawnScript(*spec, paths);
+    if (!child)
+        return fail(127, child.error());
+    m_child = *child;
+    SupervisorRecord record;
+    record.supervisorPid = ::getpid();
+    record.supervisorStartTicks = processState(record.supervisorPid).value_or(ProcessState{}).startTicks;
+    record.childPid = m_child;
+    record.processGroup = m_child;
+    record.childStartTicks = processState(m_child).value_or(ProcessState{}).startTicks;
+    record.bootId = currentBootId();
+    if (const auto written = m_dir.writeSupervisor(record); !written) {
+        // Without the record nobody could follow or cancel the run: stop it now.
+        note(written.error().toString());
+        m_error = written.error().toString();
+        signalGroup(m_child, SIGKILL);
+    }
+
+    const int status = waitForScript();
+    // A cancel signals the supervisor before the script's group, so its TERM is pending by
+    // the time the script has died of the group's.
+    sigset_t pending;
+    if (sigpending(&pending) == 0 && (sigismember(&pending, SIGTERM) == 1 || sigismember(&pending, SIGINT) == 1))
+        m_cancelled = true;
+    stopLeftovers();
+    ExitRecord exit;
+    exit.cancelled = m_cancelled;
+    if (WIFEXITED(status))
+        exit.exitCode = WEXITSTATUS(status);
+    else if (WIFSIGNALED(status))
+        exit.signal = WTERMSIG(status);
+    exit.error = m_error.isEmpty() ? readFailure(paths) : m_error;
+    return end(exit);
+}
+
+Expected<pid_t> Supervision::spawnScript(const RunSpec &spec, const ContractPaths &paths)
+{
+    const QString interpreter = spec.interpreter.isEmpty() ? u"python3"_s : spec.interpreter;
+    QList<QByteArray> argStore{QFile::encodeName(interpreter), QFile::encodeName(spec.script)};
+    for (const QString &arg : scriptArguments(spec))
+        argStore << arg.toUtf8();
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    // The environment's variables first: the contract's names always win.
+    for (const auto &[name, value] : spec.variables)
+        env.insert(name, value);
+    for (const auto &[name, value] : contractEnvironment(spec, paths, localResources(spec)))
+        env.insert(name, value);
+    QList<QByteArray> envStore;
+    for (const QString &entry : env.toStringList())
+        envStore << entry.toUtf8();
+    std::vector<char *> argv;
+    std::vector<char *> envp;
+    for (QByteArray &a : argStore)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    for (QByteArray &e : envStore)
+        envp.push_back(e.data());
+    envp.push_back(nullptr);
+
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attr;
+    if (posix_spawn_file_actions_init(&actions) != 0 || posix_spawnattr_init(&attr) != 0)
+        return Error{u"cannot prepare to start the script"_s, {}, 0, 0, {}};
+    sigset_t none;
+    sigset_t defaults;
+    sigemptyset(&none);
+    sigemptyset(&defaults);
+    for (const int s : {SIGTERM, SIGINT, SIGHUP, SIGCHLD, SIGPIPE})
+        sigaddset(&defaults, s);
+    const QByteArray cwd = QFile::encodeName(spec.sourceDir);
+    int rc = posix_spawn_file_actions_addchdir_np(&actions, cwd.constData());
+    if (rc == 0)
+        rc = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    if (rc == 0)
+        rc = posix_spawnattr_setpgroup(&attr, 0); // a group of its own, led by the script
+    if (rc == 0)
+        rc = posix_spawnattr_setsigmask(&attr, &none);
+    if (rc == 0)
+        rc = posix_spawnattr_setsigdefault(&attr, &defaults);
+    pid_t pid = 0;
+    if (rc == 0)
+        rc = posix_spawnp(&pid, argv.front(), &actions, &attr, argv.data(), envp.data());
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+    if (rc == ENOENT && !QFileInfo(spec.sourceDir).isDir())
+        return Error{u"the source folder does not exist"_s, spec.sourceDir, 0, 0, {}};
+    if (rc == ENOENT)
+        return Error{u"cannot start the interpreter '%1': not found"_s.arg(interpreter),
+                     {},
+                     0,
+                     0,
+                     u"install it, or set the run's interpreter to its full path"_s};
+    if (rc != 0)
+        return Error{u"cannot start the interpreter '%1': %2"_s.arg(interpreter, errnoText(rc)),
+                     {},
+                     0,
+                     0,
+                     u"check that it is an executable program"_s};
+    return pid;
+}
+
+// Runs until the script has ended; reaps every other child (orphans) on the way.
+int Supervision::waitForScript()
+{
+    qint64 nextBeat = 0;
+    for (;;) {
+        for (;;) {
+            int status = 0;
+            const pid_t r = ::waitpid(-1, &status, WNOHANG);
+            if (r == m_child)
+                return status;
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r <= 0)
+                break;
+        }
+        const qint64 now = monotonicMs();
+        if (now >= nextBeat) {
+            if (const auto beat = m_dir.touchHeartbeat(nowMs()); !beat)
+                note(beat.error().toString());
+            nextBeat = now + kHeartbeatIntervalMs;
+        }
+        const qint64 wait = std::max<qint64>(1, nextBeat - monotonicMs());
+        const timespec timeout{static_cast<time_t>(wait / 1000), static_cast<long>(wait % 1000) * 1000000L};
+        siginfo_t info{};
+        const int sig = sigtimedwait(&m_signals, &info, &timeout);
+        if (sig == SIGTERM || sig == SIGINT) {
+            m_cancelled = true;
+            signalGroup(m_child, SIGTERM);
+        }
+    }
+}
+
+// The run ends with its script: whatever it left running in its group is stopped, TERM
+// first, then KILL.
+void Supervision::stopLeftovers()
+{
+    const qint64 group = m_child;
+    const qint64 session = ::getsid(0);
+    const auto waitUntilGone = [&](int timeoutMs) {
+        const qint64 deadline = monotonicMs() + timeoutMs;
+        for (;;) {
+            int status = 0;
+            while (::waitpid(-1, &status, WNOHANG) > 0) {
+            }
+            if (liveGroupMembers(group, session).isEmpty())
+                return true;
+            if (monotonicMs() >= deadline)
+                return false;
+            sleepMs(20);
+        }
+    };
+    if (liveGroupMembers(group, session).isEmpty())
+        return;
+    signalGroup(group, SIGTERM);
+    if (waitUntilGone(kLeftoverGraceMs))
+        return;
+    signalGroup(group, SIGKILL);
+    if (!waitUntilGone(kLeftoverKillWaitMs))
+        note(u"processes of the script's group survived SIGKILL"_s);
+}
+
+} // namespace
+
+int superviseRun(const QString &runDir)
+{
+    if (!QFileInfo(runDir).isDir())
+        return 2; // nowhere to record anything
+    return Supervision(runDir).run();
+}
+
+Expected<bool> finalize(const QString &runDir)
+{
+    const RunDirectory dir(runDir);
+    const auto exit = dir.readExit();
+    if (!exit)
+        return exit.error();
+    if (!exit->has_value())
+        return Error{u"the run has not ended yet"_s, dir.path(), 0, 0, u"wait for exit.json"_s};
+    const ContractPaths paths = localContractPaths(dir.path(), RunSpec{});
+    for (const auto &[folder, archivePath] :
+         {std::pair{paths.modelDir, dir.modelArchive()}, std::pair{paths.outputDataDir, dir.outputArchive()}}) {
+        if (QFileInfo::exists(archivePath))
+            continue;
+        if (!QDir().mkpath(folder)) // a run that never started still gets (empty) archives
+            return Error{u"cannot create the folder"_s, folder, 0, 0, u"check permissions"_s};
+        const auto packed = packDirectory(folder, archivePath);
+        if (!packed)
+            return packed;
+    }
+    return true;
+}
+
+Resources localResources(const RunSpec &spec)
+{
+    Resources resources;
+    const QJsonValue gpus = spec.target.options.value(u"gpus"_s);
+    const QByteArray visible = qgetenv("CUDA_VISIBLE_DEVICES");
+    if (gpus.isDouble())
+        resources.gpus = gpus.toInt();
+    else if (qEnvironmentVariableIsSet("CUDA_VISIBLE_DEVICES")) // what the script's CUDA will see
+        resources.gpus = visible.isEmpty() || visible.startsWith('-') || visible == "NoDevFiles"
+                             ? 0
+                             : static_cast<int>(visible.count(',') + 1);
+    else
+        resources.gpus =
+            static_cast<int>(QDir(u"/proc/driver/nvidia/gpus"_s).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size());
+    const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
+    resources.cpus = cpus > 0 ? static_cast<int>(cpus) : 1;
+    return resources;
+}
+
+} // namespace ferry::run

@@ -1,0 +1,280 @@
+#include "targets/localtarget.h"
+
+#include "run/contract.h"
+#include "run/supervisor.h"
+
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QThread>
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <utility>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::targets {
+
+namespace {
+
+using run::ExitRecord;
+using run::RunDirectory;
+using run::SupervisorRecord;
+
+constexpr int kPollMs = 20;
+constexpr int kKillWaitMs = 10000;       // for the kernel to take down what got SIGKILL
+constexpr int kSupervisorExitMs = 30000; // for the supervisor to record the end once its script is gone
+
+template <typename Condition> bool waitUntil(Condition done, int timeoutMs)
+{
+    const QDeadlineTimer deadline(timeoutMs);
+    for (;;) {
+        if (done())
+            return true;
+        if (deadline.hasExpired())
+            return false;
+        QThread::msleep(kPollMs);
+    }
+}
+
+Error noRunFolder(const RunDirectory &dir)
+{
+    return Error{u"not a run folder: spec.json is missing"_s, dir.path(), 0, 0, u"name a folder under .ferry/runs"_s};
+}
+
+// Records an end that the supervisor could not: the first exit record written stands.
+void recordEnd(const RunDirectory &dir, ExitRecord exit)
+{
+    exit.finishedMs = run::nowMs();
+    const auto written = dir.writeExit(exit);
+    if (!written)
+        qWarning("%s", qPrintable(written.error().toString()));
+}
+
+QString failureText(const RunDirectory &dir)
+{
+    QFile f(run::localContractPaths(dir.path(), run::RunSpec{}).failureFile());
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.read(64 * 1024)).trimmed() : QString();
+}
+
+QString errnoText()
+{
+    return QString::fromLocal8Bit(std::strerror(errno));
+}
+
+QString pidList(const QList<qint64> &pids)
+{
+    QStringList words;
+    for (const qint64 pid : pids)
+        words << QString::number(pid);
+    return words.join(u", "_s);
+}
+
+} // namespace
+
+LocalTarget::LocalTarget(QString ferryProgram, int startTimeoutMs)
+    : m_ferryProgram(std::move(ferryProgram)), m_startTimeoutMs(startTimeoutMs)
+{
+}
+
+Expected<bool> LocalTarget::start(const QString &runDir, const run::RunSpec &spec)
+{
+    if (spec.target.kind != run::TargetKind::Local)
+        return Error{
+            u"run '%1' is for target '%2', not this machine"_s.arg(spec.id, spec.target.toString()), {}, 0, 0, {}};
+    const QList<Error> problems = run::validateRunSpec(spec);
+    if (!problems.isEmpty()) {
+        Error first = problems.first();
+        if (problems.size() > 1)
+            first.message += u" (and %1 more problems)"_s.arg(problems.size() - 1);
+        return first;
+    }
+    // The supervisor runs in the run folder: paths in the spec must not depend on where we are.
+    run::RunSpec absolute = spec;
+    absolute.sourceDir = QDir::cleanPath(QFileInfo(spec.sourceDir).absoluteFilePath());
+    for (run::DataChannel &channel : absolute.channels)
+        channel.path = QDir::cleanPath(QFileInfo(channel.path).absoluteFilePath());
+    if (absolute.interpreter.contains(u'/'))
+        absolute.interpreter = QFileInfo(spec.interpreter).absoluteFilePath();
+    const RunDirectory dir(runDir);
+    if (!QDir().mkpath(dir.path()))
+        return Error{u"cannot create the run folder"_s, dir.path(), 0, 0, u"check free disk space and permissions"_s};
+    for (const QString &file : {dir.specFile(), dir.supervisorFile(), dir.exitFile()}) {
+        if (QFileInfo::exists(file))
+            return Error{u"the folder holds a run already"_s, dir.path(), 0, 0, u"start each run in a new folder"_s};
+    }
+    if (const auto written = dir.writeSpec(absolute); !written)
+        return written.error();
+
+    QProcess process;
+    process.setProgram(m_ferryProgram);
+    process.setArguments({u"__supervise"_s, dir.path()});
+    process.setWorkingDirectory(dir.path());
+    process.setStandardInputFile(QProcess::nullDevice());
+    process.setStandardOutputFile(dir.logFile(), QIODevice::Append);
+    process.setStandardErrorFile(dir.logFile(), QIODevice::Append);
+    qint64 pid = 0;
+    if (!process.startDetached(&pid)) {
+        const Error error{u"cannot start the run supervisor '%1': %2"_s.arg(m_ferryProgram, process.errorString()),
+                          {},
+                          0,
+                          0,
+                          u"reinstall Ferry"_s};
+        recordEnd(dir, ExitRecord{-1, 0, 0, false, error.toString()});
+        return error;
+    }
+    const quint64 ticks = run::processState(pid).value_or(run::ProcessState{}).startTicks;
+
+    // supervisor.json appears once the script runs (however soon it ends); exit.json without
+    // it means the script never started. The supervisor writes them in that order, so each
+    // check reads supervisor.json first.
+    const auto scriptStarted = [&] {
+        const auto supervisor = dir.readSupervisor();
+        return supervisor && supervisor->has_value();
+    };
+    const QDeadlineTimer deadline(m_startTimeoutMs);
+    for (;;) {
+        if (scriptStarted())
+            return true;
+        const auto exit = dir.readExit();
+        if (exit && exit->has_value()) {
+            if (scriptStarted())
+                return true;
+            const ExitRecord &e = **exit;
+            const QString why =
+                e.error.isEmpty() ? u"the run ended as it started (exit code %1)"_s.arg(e.exitCode) : e.error;
+            return Error{why, dir.logFile(), 0, 0, {}};
+        }
+        if (!run::isSameLiveProcess(pid, ticks)) {
+            // It may have written its records just before it ended: look once more.
+            if (scriptStarted())
+                return true;
+            if (const auto last = dir.readExit(); last && last->has_value())
+                continue;
+            const Error error{u"the run supervisor ended without starting the script"_s, dir.logFile(), 0, 0,
+                              u"see the log"_s};
+            recordEnd(dir, ExitRecord{-1, 0, 0, false, error.toString()});
+            return error;
+        }
+        if (deadline.hasExpired())
+            return Error{u"the run supervisor did not start the script within %1 s"_s.arg(m_startTimeoutMs / 1000),
+                         dir.logFile(), 0, 0, u"probe the run later, or cancel it"_s};
+        QThread::msleep(kPollMs);
+    }
+}
+
+Expected<RunProbe> LocalTarget::probe(const QString &runDir)
+{
+    const RunDirectory dir(runDir);
+    if (!QFileInfo::exists(dir.specFile()))
+        return noRunFolder(dir);
+    const auto supervisor = dir.readSupervisor();
+    const bool alive = supervisor && supervisor->has_value() && run::supervisorAlive(**supervisor);
+    // Read after the liveness check: a supervisor writes exit.json before it ends, so a run
+    // whose supervisor was gone above and has no exit record now has truly lost it.
+    const auto exit = dir.readExit();
+    if (!exit)
+        return exit.error();
+
+    RunProbe status;
+    status.heartbeatMs = dir.heartbeatMs();
+    if (exit->has_value()) {
+        status.exit = **exit;
+        status.state = stateOf(**exit);
+        status.archived = QFileInfo::exists(dir.modelArchive()) && QFileInfo::exists(dir.outputArchive());
+        if (!status.archived && !alive) { // the supervisor died while packing, or never got there
+            const auto packed = run::finalize(dir.path());
+            status.archived = packed.hasValue();
+            if (!packed)
+                status.detail = packed.error().toString();
+        }
+        return status;
+    }
+    if (alive) {
+        status.state = RunState::Running;
+        return status;
+    }
+    status.state = RunState::Lost;
+    if (!supervisor)
+        status.detail = supervisor.error().toString();
+    else if (!supervisor->has_value())
+        status.detail = u"the run never reported a supervisor: it did not start"_s;
+    else
+        status.detail =
+            u"the run's supervisor (pid %1) is gone and left no exit record"_s.arg((*supervisor)->supervisorPid);
+    return status;
+}
+
+Expected<RunProbe> LocalTarget::cancel(const QString &runDir, int graceMs)
+{
+    const RunDirectory dir(runDir);
+    if (!QFileInfo::exists(dir.specFile()))
+        return noRunFolder(dir);
+    const auto exit = dir.readExit();
+    if (!exit)
+        return exit.error();
+    if (exit->has_value())
+        return probe(runDir); // it has ended already
+    const auto supervisor = dir.readSupervisor();
+    if (!supervisor)
+        return supervisor.error();
+    if (!supervisor->has_value()) {
+        recordEnd(dir, ExitRecord{-1, 0, 0, true, u"cancelled before it started"_s});
+        return probe(runDir);
+    }
+    const SupervisorRecord &s = **supervisor;
+    const bool sameBoot = s.bootId.isEmpty() || s.bootId == run::currentBootId();
+    const bool alive = run::supervisorAlive(s);
+    // The group and its session (the supervisor's pid) identify the script's processes even
+    // once the supervisor or the group's leader is gone.
+    const auto members = [&] {
+        return sameBoot ? run::liveGroupMembers(s.processGroup, s.supervisorPid) : QList<qint64>();
+    };
+
+    // The supervisor first, so it knows the end is a cancel before its script dies.
+    if (alive && ::kill(static_cast<pid_t>(s.supervisorPid), SIGTERM) != 0 && errno != ESRCH)
+        return Error{u"cannot signal the run supervisor (pid %1): %2"_s.arg(s.supervisorPid).arg(errnoText()),
+                     dir.path(), 0, 0, u"it may belong to another user"_s};
+    int lastSignal = 0;
+    const auto signalGroup = [&](int signal) -> Expected<bool> {
+        lastSignal = signal;
+        if (::kill(static_cast<pid_t>(-s.processGroup), signal) != 0 && errno != ESRCH)
+            return Error{u"cannot signal the run's processes (group %1): %2"_s.arg(s.processGroup).arg(errnoText()),
+                         dir.path(), 0, 0, u"they may belong to another user"_s};
+        return true;
+    };
+    // A live supervisor forwards the TERM itself: the script gets it once.
+    if (alive) {
+        lastSignal = SIGTERM;
+    } else if (!members().isEmpty()) {
+        if (const auto sent = signalGroup(SIGTERM); !sent)
+            return sent.error();
+    }
+    if (!waitUntil([&] { return members().isEmpty(); }, std::max(0, graceMs))) {
+        if (const auto sent = signalGroup(SIGKILL); !sent)
+            return sent.error();
+        if (!waitUntil([&] { return members().isEmpty(); }, kKillWaitMs))
+            return Error{u"processes of the run survived SIGKILL: %1"_s.arg(pidList(members())), dir.path(), 0, 0,
+                         u"they may be stuck in the kernel (state D); check them with ps"_s};
+    }
+
+    const auto ended = [&] {
+        const auto e = dir.readExit();
+        return e && e->has_value();
+    };
+    if (alive && waitUntil([&] { return ended() || !run::supervisorAlive(s); }, kSupervisorExitMs) && ended())
+        return probe(runDir); // the supervisor recorded it, and packs the archives
+    recordEnd(dir, ExitRecord{-1, lastSignal, 0, true, failureText(dir)});
+    if (!run::supervisorAlive(s)) {
+        if (const auto packed = run::finalize(dir.path()); !packed)
+            return packed.error();
+    }
+    return probe(runDir);
+}
+
+} // namespace ferry::targets

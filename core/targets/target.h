@@ -1,0 +1,61 @@
+#pragma once
+
+#include "common/error.h"
+#include "run/logtail.h"
+#include "run/rundirectory.h"
+#include "run/runspec.h"
+
+#include <QString>
+
+#include <optional>
+
+namespace ferry::targets {
+
+enum class RunState {
+    Running,
+    Succeeded,
+    Failed,
+    Cancelled,
+    Lost, // the run's processes are gone and it left no exit record: never shown as running
+};
+
+QString stateName(RunState state); // "running", "succeeded", ...
+
+struct RunProbe {
+    RunState state = RunState::Lost;
+    std::optional<run::ExitRecord> exit; // once the run has ended (a lost run has none)
+    bool archived = false;               // model.tar.gz and output.tar.gz are in the run folder
+    std::optional<qint64> heartbeatMs;   // the run's last sign of life (ms since the epoch)
+    QString detail;                      // why a run is lost, or what failed while finishing it
+
+    bool finished() const { return state != RunState::Running; }
+};
+
+// The state an exit record stands for: cancelled, succeeded (exit code 0) or failed.
+RunState stateOf(const run::ExitRecord &exit);
+
+// Where a run executes: this machine, a container, an SSH host, a Slurm cluster. Every target
+// starts the run detached from Ferry, and the run writes into its run folder (log, heartbeat,
+// exit.json, archives — see RunDirectory), which Ferry only reads. So a target keeps no
+// state between calls: any Ferry process, started at any time, can probe or cancel any run
+// from its folder alone. Calls block (on process start-up, on a grace period): call them off
+// the GUI thread.
+class Target {
+public:
+    virtual ~Target() = default;
+
+    // Writes spec.json into `runDir` (created if needed, refused if it holds a run already)
+    // and launches the run; returns once it is running, or with the reason it could not start
+    // (also recorded in exit.json when the run got as far as the folder).
+    virtual Expected<bool> start(const QString &runDir, const run::RunSpec &spec) = 0;
+    // The run's state now. An Error only when `runDir` is not a readable run folder.
+    virtual Expected<RunProbe> probe(const QString &runDir) = 0;
+    // Stops the run and everything it started: TERM, `graceMs` to finish, then KILL; returns
+    // once nothing of it is left, with the final status (cancelled, unless it had ended).
+    virtual Expected<RunProbe> cancel(const QString &runDir, int graceMs) = 0;
+    // Complete log lines from a stored byte offset (see LogTail). Here: the run folder's
+    // `log`; a remote target reads the remote one.
+    virtual Expected<run::LogChunk> readLog(const QString &runDir, qint64 offset, run::LogTail::Limits limits);
+};
+
+} // namespace ferry::targets
