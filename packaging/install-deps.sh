@@ -31,7 +31,7 @@ test=(
 )
 
 # Benchmarks (tests/bench/) measure Ferry against Debian's own Python torch.
-bench=(python3-torch xvfb xauth x11-utils)
+bench=(python3-torch sqlite3 xvfb xauth x11-utils)
 
 groups=("$@")
 [ ${#groups[@]} -eq 0 ] && groups=(build test)

@@ -381,6 +381,8 @@ private Q_SLOTS:
         QCOMPARE(store->metricNames(u"r1"_s), (QStringList{u"acc"_s, u"loss"_s, u"lr"_s}));
         QCOMPARE(store->metricNames(u"r2"_s), QStringList{u"loss"_s});
         QVERIFY(store->metricNames(u"r3"_s).isEmpty());
+        QCOMPARE(store->metricCount(u"r1"_s, u"loss"_s), 3);
+        QCOMPARE(store->metricCount(u"r1"_s, u"nope"_s), 0);
         QCOMPARE(store->run(u"r1"_s)->logOffset, 80);
         QCOMPARE(store->run(u"r2"_s)->logOffset, 5);
     }

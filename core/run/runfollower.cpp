@@ -41,7 +41,7 @@ RunFollower::RunFollower(RunStore &store, targets::Target &target, QString runDi
     // Lines without a step number are counted per metric; carry on counting where the stored
     // points end, so a re-attached run continues its x axis instead of starting again.
     for (const QString &name : m_store.metricNames(m_record.id))
-        m_parser.setCount(name, m_store.metrics(m_record.id, name).size());
+        m_parser.setCount(name, m_store.metricCount(m_record.id, name));
 }
 
 Expected<bool> RunFollower::drainLog(Step &step, bool untilEnd)

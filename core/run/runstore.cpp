@@ -324,6 +324,12 @@ QStringList RunStore::metricNames(const QString &runId) const
     return result;
 }
 
+qsizetype RunStore::metricCount(const QString &runId, const QString &name) const
+{
+    QSqlQuery q = select(readConnection(), u"SELECT count(*) FROM metrics WHERE run = ? AND name = ?"_s, {runId, name});
+    return q.next() ? q.value(0).toLongLong() : 0;
+}
+
 QList<Hyperparameter> RunStore::params(const QString &runId) const
 {
     QList<Hyperparameter> result;

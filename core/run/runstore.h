@@ -90,7 +90,8 @@ public:
     std::optional<RunRecord> run(const QString &runId) const;
     // One name, or all (empty name), ordered by name, then step, then arrival.
     QList<MetricPoint> metrics(const QString &runId, const QString &name = {}) const;
-    QStringList metricNames(const QString &runId) const; // sorted
+    QStringList metricNames(const QString &runId) const;                    // sorted
+    qsizetype metricCount(const QString &runId, const QString &name) const; // counted in SQLite, not read
     QList<Hyperparameter> params(const QString &runId) const;
     QList<Artifact> artifacts(const QString &runId) const;
     bool integrityCheck() const; // PRAGMA integrity_check says "ok"
