@@ -276,6 +276,16 @@ bool hasControlCharacterKeys(const ExtraKeys &value)
     return false;
 }
 
+void emitKey(YAML::Emitter &out, const QString &key)
+{
+    out << YAML::Key;
+    // YAML allows implicit keys of at most 1024 characters; longer ones need the explicit
+    // `? key` form, or a reader (yaml-cpp included) rejects the file.
+    if (key.toUtf8().size() > 1000)
+        out << YAML::LongKey;
+    emitString(out, key);
+}
+
 void emitString(YAML::Emitter &out, const QString &value)
 {
     if (needsQuotes(value))
@@ -299,8 +309,7 @@ void emitJson(YAML::Emitter &out, const ExtraKeys &value)
     case ExtraKeys::value_t::object:
         out << YAML::BeginMap;
         for (const auto &[key, child] : value.items()) {
-            out << YAML::Key;
-            emitString(out, QString::fromStdString(key));
+            emitKey(out, QString::fromStdString(key));
             out << YAML::Value;
             emitJson(out, child);
         }
@@ -339,8 +348,7 @@ void emitVariables(YAML::Emitter &out, const QList<std::pair<QString, QString>> 
         return;
     out << YAML::Key << "variables" << YAML::Value << YAML::BeginMap;
     for (const auto &[key, value] : variables) {
-        out << YAML::Key;
-        emitString(out, key);
+        emitKey(out, key);
         out << YAML::Value;
         emitString(out, value);
     }
@@ -352,8 +360,7 @@ void emitExtraKeys(YAML::Emitter &out, const ExtraKeys &extra)
     if (!extra.is_object())
         return;
     for (const auto &[key, child] : extra.items()) {
-        out << YAML::Key;
-        emitString(out, QString::fromStdString(key));
+        emitKey(out, QString::fromStdString(key));
         out << YAML::Value;
         emitJson(out, child);
     }

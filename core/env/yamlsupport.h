@@ -65,6 +65,8 @@ bool hasControlCharacterKeys(const ExtraKeys &value);
 
 // Emitting.
 void emitString(YAML::Emitter &out, const QString &value);
+// A mapping key, in the explicit `? key` form when it is too long for an implicit one.
+void emitKey(YAML::Emitter &out, const QString &key);
 void emitStrings(YAML::Emitter &out, const QStringList &values, bool flow = true);
 void emitJson(YAML::Emitter &out, const ExtraKeys &value);
 // `variables:` as a mapping, in order; nothing when there are none.

@@ -191,6 +191,22 @@ private Q_SLOTS:
         QVERIFY(describe(read.diagnostics).contains(u"a key holds a control character"_s));
     }
 
+    // Regression (found by fuzz_environment_yaml): a key longer than YAML's 1024-character limit
+    // for implicit keys was written so that no reader could load the file again.
+    void longKeysAreWrittenExplicitly()
+    {
+        const QString key = QString(1500, u'k');
+        const EnvironmentRead read =
+            parseEnvironmentYaml(u"ferry: 1\nname: a\ndocker:\n  ? "_s + key + u"\n  : 1\n"_s, u"a.yml"_s);
+        QVERIFY2(!hasErrors(read.diagnostics), qPrintable(describe(read.diagnostics)));
+        const QString written = writeEnvironmentYaml(read.environment);
+        const EnvironmentRead again = parseEnvironmentYaml(written, u"b.yml"_s);
+        QVERIFY2(!hasErrors(again.diagnostics), qPrintable(describe(again.diagnostics)));
+        QVERIFY(again.environment == read.environment);
+        QString error;
+        QVERIFY2(!ferry::test::loadWithPyYaml(written, &error).isNull(), qPrintable(error));
+    }
+
     void deepNestingIsRefused()
     {
         const QString deep = u"ferry: 1\nname: a\nx: "_s + QString(5000, u'[') + QString(5000, u']') + u'\n';
