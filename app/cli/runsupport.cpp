@@ -1,6 +1,7 @@
 #include "cli/runsupport.h"
 
 #include "run/runfollower.h"
+#include "targets/containertarget.h"
 #include "targets/localtarget.h"
 
 #include <QCoreApplication>
@@ -44,8 +45,10 @@ std::unique_ptr<targets::Target> makeTarget(const run::TargetSpec &spec, Io &io)
 {
     if (spec.kind == run::TargetKind::Local)
         return std::make_unique<targets::LocalTarget>(QCoreApplication::applicationFilePath());
-    io.err << "ferry: the " << spec.toString() << " target is not available in this version yet; use --target local"
-           << Qt::endl;
+    if (spec.kind == run::TargetKind::Container)
+        return std::make_unique<targets::ContainerTarget>();
+    io.err << "ferry: the " << spec.toString()
+           << " target is not available in this version yet; use --target local or container" << Qt::endl;
     return nullptr;
 }
 

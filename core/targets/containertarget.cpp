@@ -1,0 +1,600 @@
+#include "targets/containertarget.h"
+
+#include "env/exportwriter.h"
+#include "env/formats.h"
+#include "env/imagegenerator.h"
+#include "env/spechash.h"
+#include "run/contract.h"
+#include "run/supervisor.h"
+
+#include <QCoreApplication>
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QStandardPaths>
+
+#include <algorithm>
+#include <csignal>
+#include <unistd.h>
+#include <utility>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::targets {
+
+namespace {
+
+using run::ExitRecord;
+using run::RunDirectory;
+
+constexpr int kQuickMs = 60000;           // inspect, ps, rm, run: anything but a build or a stop
+constexpr int kStopExtraMs = 60000;       // what `stop` may take beyond the grace period
+constexpr qint64 kMaxCapture = 64 * 1024; // of an engine's output kept for an error message
+
+// The script's output goes to the run folder's log, mounted here.
+const QString kFerryMount = u"/opt/ml/ferry"_s;
+
+struct EngineResult {
+    bool started = false;
+    bool timedOut = false;
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+
+    bool ok() const { return started && !timedOut && exitCode == 0; }
+};
+
+QProcessEnvironment engineEnvironment()
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment(); // DOCKER_HOST and friends
+    if (!env.contains(u"DOCKER_BUILDKIT"_s))
+        env.insert(u"DOCKER_BUILDKIT"_s, u"0"_s); // the classic builder: works without buildx
+    return env;
+}
+
+EngineResult runEngine(const QString &engine, const QStringList &args, int timeoutMs)
+{
+    EngineResult r;
+    QProcess p;
+    p.setProcessEnvironment(engineEnvironment());
+    p.setStandardInputFile(QProcess::nullDevice());
+    p.start(engine, args);
+    if (!p.waitForStarted(timeoutMs)) {
+        r.err = p.errorString().toUtf8();
+        return r;
+    }
+    r.started = true;
+    if (!p.waitForFinished(timeoutMs)) {
+        r.timedOut = true;
+        p.kill();
+        p.waitForFinished(5000);
+    }
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError().left(kMaxCapture);
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    return r;
+}
+
+Error engineError(const QString &engine, const QString &what, const QStringList &args, const EngineResult &r)
+{
+    const QString command = QFileInfo(engine).fileName() + u' ' + args.first();
+    QString why;
+    if (!r.started)
+        why = u"cannot run '%1': %2"_s.arg(engine, QString::fromUtf8(r.err));
+    else if (r.timedOut)
+        why = u"'%1' did not finish in time"_s.arg(command);
+    else
+        why = u"'%1' failed (exit code %2): %3"_s.arg(command)
+                  .arg(r.exitCode)
+                  .arg(QString::fromUtf8(r.err.isEmpty() ? r.out.left(kMaxCapture) : r.err).trimmed());
+    return Error{what + u": "_s + why,
+                 {},
+                 0,
+                 0,
+                 r.started ? u"check that the container engine runs (docker info)"_s
+                           : u"install Docker or Podman, or set DOCKER_HOST"_s};
+}
+
+void appendToLog(const RunDirectory &dir, const QByteArray &bytes)
+{
+    QFile f(dir.logFile());
+    if (f.open(QIODevice::WriteOnly | QIODevice::Append))
+        f.write(bytes);
+}
+
+void note(const RunDirectory &dir, const QString &text)
+{
+    appendToLog(dir, "ferry: " + text.toUtf8() + '\n');
+}
+
+bool writeRecord(const QString &runDir, const QJsonObject &record)
+{
+    QSaveFile f(ContainerTarget::recordFile(runDir));
+    return f.open(QIODevice::WriteOnly) && f.write(QJsonDocument(record).toJson()) >= 0 && f.commit();
+}
+
+QString failureText(const RunDirectory &dir)
+{
+    QFile f(run::localContractPaths(dir.path(), run::RunSpec{}).failureFile());
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.read(64 * 1024)).trimmed() : QString();
+}
+
+void recordEnd(const RunDirectory &dir, ExitRecord exit)
+{
+    exit.finishedMs = run::nowMs();
+    if (const auto written = dir.writeExit(exit); !written)
+        qWarning("%s", qPrintable(written.error().toString()));
+}
+
+Error noRunFolder(const RunDirectory &dir)
+{
+    return Error{u"not a run folder: spec.json is missing"_s, dir.path(), 0, 0, u"name a folder under .ferry/runs"_s};
+}
+
+// The containers labelled with the run's id (normally one; none once it has been removed).
+Expected<QStringList> containersOf(const QString &engine, const QString &runId)
+{
+    const QStringList args{u"ps"_s, u"-a"_s, u"-q"_s, u"--no-trunc"_s, u"--filter"_s, u"label=ferry.run-id="_s + runId};
+    const EngineResult r = runEngine(engine, args, kQuickMs);
+    if (!r.ok())
+        return engineError(engine, u"cannot list the run's containers"_s, args, r);
+    return QString::fromUtf8(r.out).split(u'\n', Qt::SkipEmptyParts);
+}
+
+Expected<QJsonObject> containerState(const QString &engine, const QString &id)
+{
+    const QStringList args{u"inspect"_s, u"--type"_s, u"container"_s, u"--format"_s, u"{{json .State}}"_s, id};
+    const EngineResult r = runEngine(engine, args, kQuickMs);
+    if (!r.ok())
+        return engineError(engine, u"cannot inspect the run's container"_s, args, r);
+    return QJsonDocument::fromJson(r.out.trimmed()).object();
+}
+
+bool isActive(const QJsonObject &state)
+{
+    const QString status = state.value(u"Status"_s).toString().toLower();
+    return status != u"exited"_s && status != u"dead"_s && status != u"stopped"_s;
+}
+
+// How the container's main process ended. Docker's init (tini) reports a signal as 128+n.
+ExitRecord exitOf(const QJsonObject &state, const RunDirectory &dir)
+{
+    ExitRecord exit;
+    const int code = state.value(u"ExitCode"_s).toInt(-1);
+    if (code > 128 && code < 128 + 65) {
+        exit.signal = code - 128;
+    } else {
+        exit.exitCode = code;
+    }
+    exit.error = failureText(dir);
+    if (exit.error.isEmpty() && state.value(u"OOMKilled"_s).toBool())
+        exit.error = u"the container ran out of memory"_s;
+    if (exit.error.isEmpty())
+        exit.error = state.value(u"Error"_s).toString();
+    return exit;
+}
+
+// The start() of this run is still building its image (in a process that is alive).
+bool stillStarting(const QJsonObject &record)
+{
+    if (record.value(u"phase"_s).toString() != u"building"_s)
+        return false;
+    const auto pid = static_cast<qint64>(record.value(u"starterPid"_s).toDouble());
+    const auto ticks = static_cast<quint64>(record.value(u"starterTicks"_s).toDouble());
+    return run::isSameLiveProcess(pid, ticks);
+}
+
+int gpuCount()
+{
+    return static_cast<int>(QDir(u"/proc/driver/nvidia/gpus"_s).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size());
+}
+
+// Whether the engine can give a container GPUs: the NVIDIA runtime (Docker) or a CDI spec.
+bool gpuRuntimePresent(const QString &engine)
+{
+    const EngineResult r = runEngine(engine, {u"info"_s, u"--format"_s, u"{{json .Runtimes}}"_s}, kQuickMs);
+    if (r.ok() && r.out.contains("nvidia"))
+        return true;
+    for (const QString &cdi : {u"/etc/cdi/nvidia.yaml"_s, u"/var/run/cdi/nvidia.yaml"_s, u"/etc/cdi/nvidia.json"_s}) {
+        if (QFileInfo::exists(cdi))
+            return true;
+    }
+    return false;
+}
+
+// Runs a build, its output appended to the log as it comes; counts the build steps.
+struct BuildOutcome {
+    EngineResult result;
+    int steps = 0;
+};
+BuildOutcome buildImage(const QString &engine, const QStringList &args, const RunDirectory &dir, int timeoutMs)
+{
+    BuildOutcome outcome;
+    static const QRegularExpression step(u"^(Step|STEP) \\d+/\\d+"_s, QRegularExpression::MultilineOption);
+    QProcess p;
+    p.setProcessEnvironment(engineEnvironment());
+    p.setStandardInputFile(QProcess::nullDevice());
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(engine, args);
+    if (!p.waitForStarted(kQuickMs)) {
+        outcome.result.err = p.errorString().toUtf8();
+        return outcome;
+    }
+    outcome.result.started = true;
+    QByteArray pending; // an incomplete line, kept until its end arrives
+    QByteArray tail;    // the last output, for the error message
+    const auto take = [&](const QByteArray &bytes) {
+        pending += bytes;
+        const qsizetype end = pending.lastIndexOf('\n');
+        if (end < 0)
+            return;
+        const QByteArray lines = pending.left(end + 1);
+        pending.remove(0, end + 1);
+        appendToLog(dir, lines);
+        outcome.steps += static_cast<int>(QString::fromUtf8(lines).count(step));
+        tail = QByteArray(tail + lines).right(4096);
+    };
+    const QDeadlineTimer deadline(timeoutMs);
+    while (p.state() != QProcess::NotRunning) {
+        if (deadline.hasExpired()) {
+            outcome.result.timedOut = true;
+            p.kill();
+            p.waitForFinished(5000);
+            break;
+        }
+        p.waitForReadyRead(200);
+        take(p.readAll());
+    }
+    take(p.readAll());
+    if (!pending.isEmpty())
+        take("\n");
+    outcome.result.err = tail;
+    outcome.result.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    return outcome;
+}
+
+} // namespace
+
+ContainerTarget::ContainerTarget(QString engine, int buildTimeoutMs)
+    : m_engine(std::move(engine)), m_buildTimeoutMs(buildTimeoutMs)
+{
+    if (m_engine.isEmpty()) {
+        m_engine = QStandardPaths::findExecutable(u"docker"_s);
+        if (m_engine.isEmpty())
+            m_engine = QStandardPaths::findExecutable(u"podman"_s);
+        if (m_engine.isEmpty())
+            m_engine = u"docker"_s; // fails with a clear message when used
+    }
+}
+
+QString ContainerTarget::recordFile(const QString &runDir)
+{
+    return QDir(runDir).filePath(u"container.json"_s);
+}
+
+QJsonObject ContainerTarget::readRecord(const QString &runDir)
+{
+    QFile f(recordFile(runDir));
+    return f.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(f.readAll()).object() : QJsonObject();
+}
+
+Expected<bool> ContainerTarget::start(const QString &runDir, const run::RunSpec &spec)
+{
+    if (spec.target.kind != run::TargetKind::Container)
+        return Error{
+            u"run '%1' is for target '%2', not a container"_s.arg(spec.id, spec.target.toString()), {}, 0, 0, {}};
+    const QList<Error> problems = run::validateRunSpec(spec);
+    if (!problems.isEmpty()) {
+        Error first = problems.first();
+        if (problems.size() > 1)
+            first.message += u" (and %1 more problems)"_s.arg(problems.size() - 1);
+        return first;
+    }
+    if (spec.environmentFile.isEmpty())
+        return Error{u"a container run needs an environment file"_s, {}, 0, 0, u"pass --env environments/NAME.yml"_s};
+    run::RunSpec absolute = spec;
+    absolute.sourceDir = QDir::cleanPath(QFileInfo(spec.sourceDir).absoluteFilePath());
+    absolute.environmentFile = QDir::cleanPath(QFileInfo(spec.environmentFile).absoluteFilePath());
+    for (run::DataChannel &channel : absolute.channels)
+        channel.path = QDir::cleanPath(QFileInfo(channel.path).absoluteFilePath());
+
+    const RunDirectory dir(runDir);
+    if (!QDir().mkpath(dir.path()))
+        return Error{u"cannot create the run folder"_s, dir.path(), 0, 0, u"check free disk space and permissions"_s};
+    for (const QString &file : {dir.specFile(), recordFile(dir.path()), dir.exitFile()}) {
+        if (QFileInfo::exists(file))
+            return Error{u"the folder holds a run already"_s, dir.path(), 0, 0, u"start each run in a new folder"_s};
+    }
+    const auto env = env::readEnvironment(absolute.environmentFile);
+    if (!hasErrors(env.diagnostics))
+        absolute.environmentTag = env::imageTag(env.environment);
+    if (const auto written = dir.writeSpec(absolute); !written)
+        return written.error();
+
+    // From here on, a failure ends the run: the log and exit.json say why.
+    const auto fail = [&](const Error &error) -> Expected<bool> {
+        note(dir, error.toString());
+        recordEnd(dir, ExitRecord{-1, 0, 0, false, error.toString()});
+        (void)run::finalize(dir.path());
+        return error;
+    };
+    for (const env::Diagnostic &d : env.diagnostics) {
+        if (d.isError())
+            return fail(Error{u"the environment cannot be used: "_s + d.toString(), absolute.environmentFile, 0, 0,
+                              u"fix it (ferry env check FILE)"_s});
+    }
+    QJsonObject record{{u"engine"_s, m_engine},
+                       {u"phase"_s, u"building"_s},
+                       {u"starterPid"_s, static_cast<double>(::getpid())},
+                       {u"starterTicks"_s,
+                        static_cast<double>(run::processState(::getpid()).value_or(run::ProcessState{}).startTicks)}};
+    const QString image = env::imageReference(env.environment);
+    record[u"image"_s] = image;
+    if (!writeRecord(dir.path(), record))
+        return fail(Error{u"cannot write container.json"_s, dir.path(), 0, 0, u"check permissions"_s});
+
+    // What the script gets: CPUs, and GPUs when the environment wants them and the engine can.
+    const env::Environment &e = env.environment;
+    run::Resources resources;
+    const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
+    resources.cpus = cpus > 0 ? static_cast<int>(cpus) : 1;
+    bool gpus = false;
+    if (e.docker.gpu == env::GpuMode::On) {
+        if (!gpuRuntimePresent(m_engine))
+            return fail(Error{u"the environment asks for a GPU (gpu: on), but the container engine has no GPU "
+                              u"runtime"_s,
+                              absolute.environmentFile, 0, 0,
+                              u"install the NVIDIA Container Toolkit, or set gpu: auto or off"_s});
+        gpus = true;
+    } else if (e.docker.gpu == env::GpuMode::Auto && gpuCount() > 0) {
+        gpus = gpuRuntimePresent(m_engine);
+    }
+    resources.gpus = gpus ? std::max(1, gpuCount()) : 0;
+
+    // 1. The image: built only when its tag is missing.
+    QElapsedTimer clock;
+    clock.start();
+    int steps = 0;
+    const bool present =
+        runEngine(m_engine, {u"image"_s, u"inspect"_s, u"--format"_s, u"{{.Id}}"_s, image}, kQuickMs).ok();
+    if (present) {
+        note(dir, u"image %1 is up to date: no build"_s.arg(image));
+    } else {
+        env::ImageBuildOptions options;
+        options.baseDir = QFileInfo(absolute.environmentFile).absolutePath();
+        const env::ImageBuild build = env::generateImageBuild(env.environment, options);
+        for (const env::Diagnostic &d : build.diagnostics) {
+            if (d.isError())
+                return fail(
+                    Error{u"cannot generate the Dockerfile: "_s + d.toString(), absolute.environmentFile, 0, 0, {}});
+        }
+        const QString context = QDir(dir.path()).filePath(u"image"_s);
+        if (const auto written = env::writeGeneratedFiles(build.files, context); !written)
+            return fail(written.error());
+        note(dir, u"building image %1"_s.arg(image));
+        const QStringList args{u"build"_s,    u"--network"_s, u"host"_s,
+                               u"--target"_s, u"runtime"_s,   u"-t"_s,
+                               image,         u"-f"_s,        QDir(context).filePath(build.files.first().name),
+                               context};
+        const BuildOutcome outcome = buildImage(m_engine, args, dir, m_buildTimeoutMs);
+        steps = outcome.steps;
+        if (!outcome.result.ok())
+            return fail(engineError(m_engine, u"cannot build the image %1"_s.arg(image), args, outcome.result));
+        note(dir, u"built image %1 in %2 s (%3 build steps)"_s.arg(image).arg(clock.elapsed() / 1000.0).arg(steps));
+    }
+    record[u"built"_s] = !present;
+    record[u"buildSteps"_s] = steps;
+    record[u"buildMs"_s] = static_cast<double>(clock.elapsed());
+
+    // 2. The contract folders.
+    if (const auto prepared = run::prepareContractFolders(dir.path(), absolute, resources); !prepared)
+        return fail(prepared.error());
+    const run::ContractPaths local = run::localContractPaths(dir.path(), absolute);
+    for (const run::DataChannel &c : absolute.channels)
+        QDir().mkpath(local.inputDir + u"/data/"_s + c.name); // mount points, inside the input mount
+
+    // 3. The container.
+    const run::ContractPaths inside = run::containerContractPaths(absolute);
+    const QString name = u"ferry-"_s + absolute.id;
+    QStringList args{u"run"_s,       u"-d"_s,
+                     u"--name"_s,    name,
+                     u"--label"_s,   u"ferry.run-id="_s + absolute.id,
+                     u"--label"_s,   u"ferry.image="_s + image,
+                     u"--network"_s, u"none"_s,
+                     u"--init"_s,    u"--workdir"_s,
+                     inside.codeDir};
+    if (!e.docker.shmSize.isEmpty())
+        args << u"--shm-size"_s << e.docker.shmSize;
+    if (gpus)
+        args << u"--gpus"_s << u"all"_s;
+    if (::getuid() != 0 && QFileInfo(m_engine).fileName() != u"podman"_s) // files in the run folder stay the user's
+        args << u"--user"_s << u"%1:%2"_s.arg(::getuid()).arg(::getgid());
+    const auto mount = [&](const QString &from, const QString &to, bool readOnly) {
+        args << u"--mount"_s
+             << u"type=bind,source=%1,target=%2%3"_s.arg(from, to, readOnly ? u",readonly"_s : QString());
+    };
+    mount(local.modelDir, inside.modelDir, false);
+    mount(local.outputDir, inside.outputDir, false);
+    mount(local.inputDir, inside.inputDir, false);
+    mount(local.checkpointsDir, inside.checkpointsDir, false);
+    mount(dir.path(), kFerryMount, false);
+    mount(absolute.sourceDir, inside.codeDir, true);
+    for (qsizetype i = 0; i < absolute.channels.size(); ++i)
+        mount(local.channelDirs.at(i).second, inside.channelDirs.at(i).second, true);
+    // The environment's variables first: the contract's names always win.
+    for (const auto &[key, value] : e.variables)
+        args << u"--env"_s << key + u'=' + value;
+    for (const auto &[key, value] : absolute.variables) // as given at launch: they win
+        args << u"--env"_s << key + u'=' + value;
+    // A shell drops variables whose names are no shell names (SM_HP_LEARNING-RATE): those
+    // are set again by `env`, after the shell.
+    static const QRegularExpression shellName(u"^[A-Za-z_][A-Za-z0-9_]*$"_s);
+    QStringList unshellable;
+    for (const auto &[key, value] : run::contractEnvironment(absolute, inside, resources)) {
+        args << u"--env"_s << key + u'=' + value;
+        if (!shellName.match(key).hasMatch())
+            unshellable << key + u'=' + value;
+    }
+    args << u"--env"_s << u"PYTHONUNBUFFERED=1"_s;
+    args << e.docker.runArguments;
+    const QString interpreter = !e.python.interpreterPath.isEmpty() ? e.python.interpreterPath
+                                : absolute.interpreter.isEmpty()    ? u"python3"_s
+                                                                    : absolute.interpreter;
+    // Arguments stay separate words: the shell only redirects, it interpolates nothing.
+    args << image << u"sh"_s << u"-c"_s << u"exec \"$@\" >>%1/log 2>&1"_s.arg(kFerryMount) << u"sh"_s;
+    if (!unshellable.isEmpty())
+        args << u"env"_s << unshellable;
+    args << interpreter << absolute.script << run::scriptArguments(absolute);
+
+    if (QFileInfo::exists(dir.exitFile())) { // cancelled while the image was built
+        note(dir, u"cancelled before the container started"_s);
+        (void)run::finalize(dir.path());
+        return Error{u"the run was cancelled before it started"_s, dir.path(), 0, 0, {}};
+    }
+    note(dir, u"starting container %1"_s.arg(name));
+    const EngineResult started = runEngine(m_engine, args, kQuickMs);
+    if (!started.ok()) {
+        (void)runEngine(m_engine, {u"rm"_s, u"-f"_s, name}, kQuickMs); // one that was created but did not start
+        return fail(engineError(m_engine, u"cannot start the container"_s, args, started));
+    }
+    record[u"phase"_s] = u"started"_s;
+    record[u"containerId"_s] = QString::fromUtf8(started.out).trimmed();
+    record[u"containerName"_s] = name;
+    record[u"gpus"_s] = gpus;
+    record[u"startMs"_s] = static_cast<double>(clock.elapsed());
+    if (!writeRecord(dir.path(), record))
+        note(dir, u"cannot write container.json; the run goes on"_s);
+    (void)dir.touchHeartbeat(run::nowMs());
+    return true;
+}
+
+Expected<RunProbe> ContainerTarget::probe(const QString &runDir)
+{
+    const RunDirectory dir(runDir);
+    if (!QFileInfo::exists(dir.specFile()))
+        return noRunFolder(dir);
+    const auto spec = dir.readSpec();
+    if (!spec)
+        return spec.error();
+    const QJsonObject record = readRecord(dir.path());
+    const QString engine = record.value(u"engine"_s).toString(m_engine);
+    const auto exitBefore = dir.readExit();
+    if (!exitBefore)
+        return exitBefore.error();
+
+    RunProbe status;
+    const auto containers = containersOf(engine, spec->id);
+    std::optional<QJsonObject> state;
+    QString containerId;
+    std::optional<Error> unknown; // the engine did not answer: nothing can be said of the container
+    if (!containers) {
+        unknown = containers.error();
+    } else if (!containers->isEmpty()) {
+        containerId = containers->first();
+        if (const auto s = containerState(engine, containerId); s)
+            state = *s;
+        else
+            unknown = s.error();
+    }
+    const bool active = state && isActive(*state);
+
+    if (!exitBefore->has_value()) {
+        if (active || unknown || (containerId.isEmpty() && stillStarting(record))) {
+            status.state = RunState::Running;
+            if (active)
+                (void)dir.touchHeartbeat(run::nowMs()); // the engine says it is alive
+            status.heartbeatMs = dir.heartbeatMs();
+            status.detail = unknown ? unknown->toString() : active ? QString() : u"building the image"_s;
+            return status;
+        }
+        if (state) // it ended: record how (unless a concurrent probe or cancel did first)
+            recordEnd(dir, exitOf(*state, dir));
+    }
+    const auto exit = dir.readExit();
+    if (!exit)
+        return exit.error();
+    status.heartbeatMs = dir.heartbeatMs();
+    if (!exit->has_value()) {
+        status.state = RunState::Lost;
+        status.detail = record.contains(u"containerId"_s)
+                            ? u"the run's container %1 is gone and left no exit record"_s.arg(
+                                  record.value(u"containerName"_s).toString())
+                            : u"the run never started a container"_s;
+        return status;
+    }
+    status.exit = **exit;
+    status.state = stateOf(**exit);
+    if (active || unknown) { // a cancel is stopping it: the archives come once it has stopped
+        status.archived = QFileInfo::exists(dir.modelArchive()) && QFileInfo::exists(dir.outputArchive());
+        if (unknown)
+            status.detail = unknown->toString();
+        return status;
+    }
+    if (!containerId.isEmpty()) { // its exit code is recorded: the container can go
+        const QStringList args{u"rm"_s, u"-f"_s, containerId};
+        if (const EngineResult r = runEngine(engine, args, kQuickMs); !r.ok())
+            status.detail = engineError(engine, u"cannot remove the container"_s, args, r).toString();
+    }
+    status.archived = QFileInfo::exists(dir.modelArchive()) && QFileInfo::exists(dir.outputArchive());
+    if (!status.archived) {
+        const auto packed = run::finalize(dir.path());
+        status.archived = packed.hasValue();
+        if (!packed)
+            status.detail = packed.error().toString();
+    }
+    return status;
+}
+
+Expected<RunProbe> ContainerTarget::cancel(const QString &runDir, int graceMs)
+{
+    const RunDirectory dir(runDir);
+    if (!QFileInfo::exists(dir.specFile()))
+        return noRunFolder(dir);
+    const auto spec = dir.readSpec();
+    if (!spec)
+        return spec.error();
+    const auto exit = dir.readExit();
+    if (!exit)
+        return exit.error();
+    if (exit->has_value())
+        return probe(runDir); // it has ended already (probe removes what is left)
+    const QString engine = readRecord(dir.path()).value(u"engine"_s).toString(m_engine);
+    const auto containers = containersOf(engine, spec->id);
+    if (!containers)
+        return containers.error();
+    if (containers->isEmpty()) {
+        recordEnd(dir, ExitRecord{-1, 0, 0, true, u"cancelled before it started"_s});
+        return probe(runDir);
+    }
+    // An end that came before the cancel is recorded as it was.
+    for (const QString &id : *containers) {
+        if (const auto s = containerState(engine, id); s && !isActive(*s))
+            return probe(runDir);
+    }
+    // The cancel is recorded first, so that no probe takes the stop for the script's own end.
+    recordEnd(dir, ExitRecord{-1, SIGTERM, 0, true, {}});
+    const int graceS = (std::max(0, graceMs) + 999) / 1000;
+    for (const QString &id : *containers) {
+        const QStringList stop{u"stop"_s, u"-t"_s, QString::number(graceS), id};
+        const EngineResult stopped = runEngine(engine, stop, graceS * 1000 + kStopExtraMs);
+        const QStringList rm{u"rm"_s, u"-f"_s, id};
+        const EngineResult removed = runEngine(engine, rm, kQuickMs);
+        if (!removed.ok())
+            return engineError(engine, u"cannot remove the run's container"_s, rm, removed);
+        if (!stopped.ok())
+            note(dir, engineError(engine, u"stopping the container"_s, stop, stopped).toString());
+    }
+    note(dir, u"cancelled; container removed"_s);
+    if (const auto packed = run::finalize(dir.path()); !packed)
+        return packed.error();
+    return probe(runDir);
+}
+
+} // namespace ferry::targets

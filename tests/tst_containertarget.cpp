@@ -1,0 +1,324 @@
+// The container target against a real Docker engine (tests/services/docker.sh): the
+// SageMaker script from data/runs/sagemaker runs unchanged inside the container, an unchanged
+// environment starts without any build step, cancel stops and removes the container.
+#include "env/formats.h"
+#include "env/spechash.h"
+#include "run/archive.h"
+#include "run/rundirectory.h"
+#include "targets/containertarget.h"
+
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+namespace ferry::targets {
+char *toString(RunState state)
+{
+    return qstrdup(qPrintable(stateName(state)));
+}
+} // namespace ferry::targets
+
+using namespace Qt::StringLiterals;
+using namespace ferry::run;
+using namespace ferry::targets;
+
+namespace {
+
+const QString kSageMaker = QStringLiteral(FERRY_TEST_DATA "/runs/sagemaker");
+
+template <typename Condition> bool waitFor(Condition done, int timeoutMs = 300000)
+{
+    const QDeadlineTimer deadline(timeoutMs);
+    while (!done()) {
+        if (deadline.hasExpired())
+            return false;
+        QThread::msleep(100);
+    }
+    return true;
+}
+
+struct Result {
+    int code = -1;
+    QString out;
+    QString err;
+};
+
+Result command(const QString &program, const QStringList &args, int timeoutMs = 120000)
+{
+    QProcess p;
+    p.start(program, args);
+    Result r;
+    if (!p.waitForFinished(timeoutMs))
+        return r;
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+Result docker(const QStringList &args)
+{
+    return command(u"docker"_s, args);
+}
+
+QStringList containersLabelled(const QString &runId)
+{
+    return docker({u"ps"_s, u"-a"_s, u"-q"_s, u"--filter"_s, u"label=ferry.run-id="_s + runId})
+        .out.split(u'\n', Qt::SkipEmptyParts);
+}
+
+bool writeFile(const QString &path, const QByteArray &text)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(text) == text.size();
+}
+
+QByteArray logOf(const QString &runDir)
+{
+    QFile f(RunDirectory(runDir).logFile());
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+RunProbe probe(const QString &runDir)
+{
+    const auto status = ContainerTarget().probe(runDir);
+    if (!status) {
+        RunProbe lost;
+        lost.detail = status.error().toString();
+        return lost;
+    }
+    return *status;
+}
+
+} // namespace
+
+class TestContainerTarget : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_ws;
+    QString m_envFile;
+    QString m_image;
+    QStringList m_runIds;
+
+    RunSpec specFor(const QString &id, const QString &sourceDir, const QString &script)
+    {
+        RunSpec spec;
+        spec.id = id;
+        spec.script = script;
+        spec.sourceDir = sourceDir;
+        spec.environmentFile = m_envFile;
+        spec.interpreter = u"python3"_s;
+        spec.target.kind = TargetKind::Container;
+        m_runIds << id;
+        return spec;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_ws.isValid());
+        if (qEnvironmentVariableIsEmpty("DOCKER_HOST")) { // the fixture started it; ask where
+            const Result engine =
+                command(u"bash"_s, {QStringLiteral(FERRY_SOURCE_DIR) + u"/tests/services/docker.sh"_s, u"status"_s});
+            QVERIFY2(engine.code == 0, "no Docker engine: run the docker_service_start test first");
+            qputenv("DOCKER_HOST", engine.out.trimmed().toUtf8());
+        }
+        QVERIFY2(docker({u"image"_s, u"inspect"_s, u"ferry-base:bookworm"_s}).code == 0,
+                 "no base image: run 'tests/services/docker.sh base-image'");
+        // An environment of its own, so the first run really builds its image.
+        const QString name = u"tst-container-%1"_s.arg(QCoreApplication::applicationPid());
+        m_envFile = m_ws.filePath(u"env.yml"_s);
+        QVERIFY(writeFile(m_envFile, u"ferry: 1\nname: %1\nversion: \"1\"\n"
+                                     u"docker:\n  base_image: ferry-base:bookworm\n  shm_size: 256m\n  gpu: \"off\"\n"
+                                     u"python:\n  interpreter: python3\n  user_managed: true\n"
+                                     u"variables:\n  FERRY_TEST_VAR: \"hello world; $(echo no)\"\n"_s.arg(name)
+                                         .toUtf8()));
+        const auto read = ferry::env::readEnvironment(m_envFile);
+        QVERIFY(!ferry::env::hasErrors(read.diagnostics));
+        m_image = ferry::env::imageReference(read.environment);
+        docker({u"rmi"_s, u"-f"_s, m_image});
+    }
+
+    void cleanupTestCase()
+    {
+        for (const QString &id : std::as_const(m_runIds)) {
+            const QStringList left = containersLabelled(id);
+            if (!left.isEmpty())
+                docker(QStringList{u"rm"_s, u"-f"_s} + left);
+        }
+        if (!m_image.isEmpty())
+            docker({u"rmi"_s, u"-f"_s, m_image});
+    }
+
+    // A script as SageMaker users write it runs unchanged: it checks every contract variable
+    // (the /opt/ml paths) itself; the model comes back as model.tar.gz with model.pth.
+    void sageMakerScriptRunsInContainer()
+    {
+        // The script checks SM_TRAINING_ENV's job_name against its run folder's name (/opt/ml).
+        RunSpec spec = specFor(u"ml"_s, kSageMaker, u"train.py"_s);
+        const QString runDir = RunDirectory::pathFor(m_ws.filePath(u"a"_s), spec.id);
+        spec.channels = {{u"training"_s, kSageMaker + u"/data/training"_s},
+                         {u"validation"_s, kSageMaker + u"/data/validation"_s}};
+        spec.hyperparameters = {{u"epochs"_s, u"3"_s},
+                                {u"learning-rate"_s, u"0.05"_s},
+                                {u"optimizer"_s, u"adam"_s},
+                                {u"layers"_s, u"[16, 8]"_s},
+                                {u"use-bias"_s, u"true"_s},
+                                {u"expected-run-dir"_s, u"/opt/ml"_s},
+                                {u"expected-training"_s, u"/opt/ml/input/data/training"_s},
+                                {u"expected-validation"_s, u"/opt/ml/input/data/validation"_s}};
+        QElapsedTimer clock;
+        clock.start();
+        const auto started = ContainerTarget().start(runDir, spec);
+        QVERIFY2(started, qPrintable(started ? QString() : started.error().toString()));
+        const QJsonObject record = ContainerTarget::readRecord(runDir);
+        qInfo("cold start (build + container start): %lld ms, %d build steps", clock.elapsed(),
+              record.value(u"buildSteps"_s).toInt());
+        QVERIFY(record.value(u"built"_s).toBool());
+        QVERIFY(record.value(u"buildSteps"_s).toInt() > 0);
+        QVERIFY(!record.value(u"containerId"_s).toString().isEmpty());
+
+        QVERIFY(waitFor([&] { return probe(runDir).finished(); }));
+        const RunProbe status = probe(runDir);
+        QVERIFY2(status.state == RunState::Succeeded,
+                 qPrintable(status.detail + u" / "_s + (status.exit ? status.exit->error : QString()) + u"\n"_s +
+                            QString::fromUtf8(logOf(runDir))));
+        QCOMPARE(status.exit->exitCode, 0);
+        QVERIFY(status.archived);
+        const RunDirectory dir(runDir);
+        QVERIFY(archiveEntries(dir.modelArchive())->contains(u"model.pth"_s));
+        QVERIFY(!readArchiveFile(dir.modelArchive(), u"model.pth"_s)->isEmpty());
+        QCOMPARE(*archiveEntries(dir.outputArchive()), QStringList{u"metrics.json"_s});
+        QVERIFY(QFileInfo::exists(runDir + u"/checkpoints/last.ckpt"_s));
+        QVERIFY(logOf(runDir).contains("epoch=3 loss="));
+        QVERIFY(logOf(runDir).contains("Step 1/"));
+        QVERIFY(containersLabelled(spec.id).isEmpty()); // removed once its exit code was recorded
+    }
+
+    // The same environment again: its image is there, so no build step at all; arguments and
+    // variables reach the script verbatim (no shell in between).
+    void unchangedEnvironmentStartsWithoutBuild()
+    {
+        const QString src = m_ws.filePath(u"src"_s);
+        QVERIFY(QDir().mkpath(src));
+        QVERIFY(writeFile(src + u"/show.py"_s, "import os, sys\n"
+                                               "print('argv=' + repr(sys.argv[1:]))\n"
+                                               "print('model_dir=' + os.environ['SM_MODEL_DIR'])\n"
+                                               "print('var=' + os.environ['FERRY_TEST_VAR'])\n"
+                                               "print('cwd=' + os.getcwd())\n"
+                                               "open(os.path.join(os.environ['SM_MODEL_DIR'], 'model.pth'), 'w')"
+                                               ".write('x')\n"));
+        RunSpec spec = specFor(u"second-%1"_s.arg(QCoreApplication::applicationPid()), src, u"show.py"_s);
+        spec.hyperparameters = {{u"text"_s, u"a b; echo \"$HOME\" `id`"_s}};
+        const QString runDir = RunDirectory::pathFor(m_ws.filePath(u"b"_s), spec.id);
+        QElapsedTimer clock;
+        clock.start();
+        const auto started = ContainerTarget().start(runDir, spec);
+        const qint64 startMs = clock.elapsed();
+        QVERIFY2(started, qPrintable(started ? QString() : started.error().toString()));
+        const QJsonObject record = ContainerTarget::readRecord(runDir);
+        qInfo("relaunch with unchanged environment: container started in %lld ms, %d build steps", startMs,
+              record.value(u"buildSteps"_s).toInt());
+        QCOMPARE(record.value(u"built"_s).toBool(true), false);
+        QCOMPARE(record.value(u"buildSteps"_s).toInt(-1), 0);
+        QVERIFY(waitFor([&] { return probe(runDir).finished(); }));
+        const RunProbe status = probe(runDir);
+        const QByteArray log = logOf(runDir);
+        QVERIFY2(status.state == RunState::Succeeded, log.constData());
+        QVERIFY(log.contains("no build"));
+        QVERIFY(!log.contains("Step 1/"));
+        QVERIFY2(log.contains("argv=['--text', 'a b; echo \"$HOME\" `id`']"), log.constData());
+        QVERIFY(log.contains("model_dir=/opt/ml/model\n"));
+        QVERIFY(log.contains("var=hello world; $(echo no)\n"));
+        QVERIFY(log.contains("cwd=/opt/ml/code\n"));
+        QVERIFY(archiveEntries(RunDirectory(runDir).modelArchive())->contains(u"model.pth"_s));
+        QVERIFY(containersLabelled(spec.id).isEmpty());
+    }
+
+    // A failing script: its exit code and failure file are recorded.
+    void failingScriptFails()
+    {
+        const QString src = m_ws.filePath(u"fail"_s);
+        QVERIFY(QDir().mkpath(src));
+        QVERIFY(writeFile(src + u"/fail.py"_s, "import os, sys\n"
+                                               "open(os.environ['SM_OUTPUT_DIR'] + '/failure', 'w').write('bad data')\n"
+                                               "sys.exit(3)\n"));
+        const RunSpec spec = specFor(u"fail-%1"_s.arg(QCoreApplication::applicationPid()), src, u"fail.py"_s);
+        const QString runDir = RunDirectory::pathFor(m_ws.filePath(u"c"_s), spec.id);
+        QVERIFY(ContainerTarget().start(runDir, spec));
+        QVERIFY(waitFor([&] { return probe(runDir).finished(); }));
+        const RunProbe status = probe(runDir);
+        QCOMPARE(status.state, RunState::Failed);
+        QCOMPARE(status.exit->exitCode, 3);
+        QCOMPARE(status.exit->error, u"bad data"_s);
+        QVERIFY(containersLabelled(spec.id).isEmpty());
+    }
+
+    // Cancel stops the container and removes it; the run is cancelled and archived.
+    void cancelStopsAndRemovesContainer()
+    {
+        const QString src = m_ws.filePath(u"wait"_s);
+        QVERIFY(QDir().mkpath(src));
+        QVERIFY(writeFile(src + u"/wait.py"_s, "import subprocess, time\n"
+                                               "subprocess.Popen(['sleep', '1000'])\n"
+                                               "print('waiting', flush=True)\n"
+                                               "while True:\n    time.sleep(1)\n"));
+        const RunSpec spec = specFor(u"cancel-%1"_s.arg(QCoreApplication::applicationPid()), src, u"wait.py"_s);
+        const QString runDir = RunDirectory::pathFor(m_ws.filePath(u"d"_s), spec.id);
+        QVERIFY(ContainerTarget().start(runDir, spec));
+        QVERIFY(waitFor([&] { return logOf(runDir).contains("waiting\n"); }, 60000));
+        QCOMPARE(probe(runDir).state, RunState::Running);
+        QVERIFY(probe(runDir).heartbeatMs.has_value());
+        QCOMPARE(containersLabelled(spec.id).size(), 1);
+
+        const auto cancelled = ContainerTarget().cancel(runDir, 2000);
+        QVERIFY2(cancelled, qPrintable(cancelled ? QString() : cancelled.error().toString()));
+        QCOMPARE(cancelled->state, RunState::Cancelled);
+        QVERIFY(cancelled->archived);
+        QVERIFY(containersLabelled(spec.id).isEmpty());
+        QCOMPARE(probe(runDir).state, RunState::Cancelled);
+    }
+
+    // GPU on, but no GPU runtime in the engine: a clear error before anything is built or run.
+    void gpuOnWithoutRuntimeIsRefused()
+    {
+        if (docker({u"info"_s, u"--format"_s, u"{{json .Runtimes}}"_s}).out.contains(u"nvidia"_s))
+            QSKIP("this engine has the NVIDIA runtime");
+        QFile plain(m_envFile);
+        QVERIFY(plain.open(QIODevice::ReadOnly));
+        const QString gpuEnv = m_ws.filePath(u"gpu.yml"_s);
+        QVERIFY(writeFile(gpuEnv, plain.readAll().replace("gpu: \"off\"", "gpu: \"on\"")));
+        RunSpec spec =
+            specFor(u"gpu-%1"_s.arg(QCoreApplication::applicationPid()), m_ws.filePath(u"wait"_s), u"wait.py"_s);
+        spec.environmentFile = gpuEnv;
+        const QString runDir = RunDirectory::pathFor(m_ws.filePath(u"f"_s), spec.id);
+        const auto started = ContainerTarget().start(runDir, spec);
+        QVERIFY(!started);
+        QVERIFY2(started.error().message.contains(u"no GPU runtime"_s), qPrintable(started.error().toString()));
+        const RunProbe status = probe(runDir);
+        QCOMPARE(status.state, RunState::Failed);
+        QVERIFY(status.exit->error.contains(u"no GPU runtime"_s));
+        QVERIFY(containersLabelled(spec.id).isEmpty());
+    }
+
+    // A run whose container vanished without an exit record is lost, never running.
+    void removedContainerIsLost()
+    {
+        const QString src = m_ws.filePath(u"wait"_s);
+        const RunSpec spec = specFor(u"lost-%1"_s.arg(QCoreApplication::applicationPid()), src, u"wait.py"_s);
+        const QString runDir = RunDirectory::pathFor(m_ws.filePath(u"e"_s), spec.id);
+        QVERIFY(ContainerTarget().start(runDir, spec));
+        QCOMPARE(docker({u"rm"_s, u"-f"_s, u"ferry-"_s + spec.id}).code, 0);
+        const RunProbe status = probe(runDir);
+        QCOMPARE(status.state, RunState::Lost);
+        QVERIFY(!status.exit.has_value());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestContainerTarget)
+#include "tst_containertarget.moc"
