@@ -2,7 +2,19 @@
 
 #include <optional>
 
+#include <QtGlobal>
+
 namespace ferry {
+
+// The identity of a process: pid plus what makes it unique across pid reuse and reboots.
+struct ProcessState {
+    quint64 startTicks = 0; // clock ticks after boot at which the process started
+    qint64 processGroup = 0;
+    qint64 session = 0;
+    bool zombie = false;
+};
+// Parsed from /proc/<pid>/stat; empty if there is no such process.
+std::optional<ProcessState> processState(qint64 pid);
 
 // Milliseconds since the kernel started this process, so start-up costs paid before main()
 // (dynamic loading, static initialisers) are counted. Resolution is one clock tick (10 ms

@@ -168,31 +168,6 @@ std::optional<qint64> RunDirectory::heartbeatMs() const
     return ok ? std::optional<qint64>(value) : std::nullopt;
 }
 
-std::optional<ProcessState> processState(qint64 pid)
-{
-    if (pid <= 0)
-        return std::nullopt;
-    const QByteArray line = readSmallFile(u"/proc/%1/stat"_s.arg(pid));
-    // The command name (field 2) may hold spaces and parentheses: count from the last ')'.
-    // After it, field 3 (state) is index 0, pgrp (5) index 2, session (6) index 3 and
-    // starttime (22) index 19.
-    const qsizetype close = line.lastIndexOf(')');
-    if (close < 0)
-        return std::nullopt;
-    const QList<QByteArray> fields = line.mid(close + 2).split(' ');
-    if (fields.size() < 20)
-        return std::nullopt;
-    ProcessState state;
-    bool ok1 = false, ok2 = false, ok3 = false;
-    state.zombie = fields.at(0) == "Z" || fields.at(0) == "X";
-    state.processGroup = fields.at(2).toLongLong(&ok1);
-    state.session = fields.at(3).toLongLong(&ok2);
-    state.startTicks = fields.at(19).toULongLong(&ok3);
-    if (!ok1 || !ok2 || !ok3)
-        return std::nullopt;
-    return state;
-}
-
 QString currentBootId()
 {
     return QString::fromLatin1(readSmallFile(u"/proc/sys/kernel/random/boot_id"_s).trimmed());

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/error.h"
+#include "common/processclock.h"
 #include "run/runspec.h"
 
 #include <QByteArray>
@@ -68,15 +69,9 @@ private:
     QString m_path;
 };
 
-// The identity of a process: pid plus what makes it unique across pid reuse and reboots.
-struct ProcessState {
-    quint64 startTicks = 0;
-    qint64 processGroup = 0;
-    qint64 session = 0;
-    bool zombie = false;
-};
-// Parsed from /proc/<pid>/stat; empty if there is no such process.
-std::optional<ProcessState> processState(qint64 pid);
+// /proc/<pid>/stat, read in one place (common/processclock.h).
+using ferry::ProcessState;
+using ferry::processState;
 QString currentBootId();
 // The process with this pid is alive (not a zombie) and is the one that started at these ticks.
 bool isSameLiveProcess(qint64 pid, quint64 startTicks);
