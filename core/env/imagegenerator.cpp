@@ -60,6 +60,8 @@ ImageBuild generateImageBuild(const Environment &env, const ImageBuildOptions &o
         build.diagnostics << Diagnostic{Diagnostic::Severity::Warning,
                                         Error{u"no docker.base_image: using "_s + base, {}, 0, 0, {}}};
     df += u"FROM "_s + base + u" AS runtime\n"_s;
+    // Settled first: every instruction is a layer, and this one never changes.
+    df += u"WORKDIR /opt/ml/code\n"_s;
 
     if (!docker.systemPackages.isEmpty()) {
         df += u"\n# System packages\n"_s;
@@ -141,7 +143,6 @@ ImageBuild generateImageBuild(const Environment &env, const ImageBuildOptions &o
     df +=
         u"\nLABEL dev.ferry.environment=%1 \\\n      dev.ferry.environment-version=%2 \\\n      dev.ferry.spec-hash=%3\n"_s
             .arg(quoted(env.name), quoted(env.version), quoted(hash));
-    df += u"WORKDIR /opt/ml/code\n"_s;
 
     df += u"\n# Development stage for the devcontainer: the runtime image plus dev tools\nFROM runtime AS dev\n"_s;
     if (installs && !python.devTools.isEmpty()) {
