@@ -6,6 +6,7 @@
 #include "run/archive.h"
 #include "run/rundirectory.h"
 #include "targets/containertarget.h"
+#include "targettesthelpers.h"
 
 #include <QDeadlineTimer>
 #include <QDir>
@@ -15,13 +16,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
-
-namespace ferry::targets {
-char *toString(RunState state)
-{
-    return qstrdup(qPrintable(stateName(state)));
-}
-} // namespace ferry::targets
 
 using namespace Qt::StringLiterals;
 using namespace ferry::run;
@@ -33,13 +27,7 @@ const QString kSageMaker = QStringLiteral(FERRY_TEST_DATA "/runs/sagemaker");
 
 template <typename Condition> bool waitFor(Condition done, int timeoutMs = 300000)
 {
-    const QDeadlineTimer deadline(timeoutMs);
-    while (!done()) {
-        if (deadline.hasExpired())
-            return false;
-        QThread::msleep(100);
-    }
-    return true;
+    return ferry::test::waitFor(done, timeoutMs, 100);
 }
 
 struct Result {

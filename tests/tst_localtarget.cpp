@@ -3,6 +3,7 @@
 #include "run/archive.h"
 #include "run/rundirectory.h"
 #include "targets/localtarget.h"
+#include "targettesthelpers.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
@@ -17,14 +18,6 @@
 #include <cstdio>
 #include <unistd.h>
 
-// Readable QCOMPARE failures.
-namespace ferry::targets {
-char *toString(RunState state)
-{
-    return qstrdup(qPrintable(stateName(state)));
-}
-} // namespace ferry::targets
-
 using namespace Qt::StringLiterals;
 using namespace ferry::run;
 using namespace ferry::targets;
@@ -36,13 +29,7 @@ const QString kSageMaker = QStringLiteral(FERRY_TEST_DATA "/runs/sagemaker");
 
 template <typename Condition> bool waitFor(Condition done, int timeoutMs = 120000)
 {
-    const QDeadlineTimer deadline(timeoutMs);
-    while (!done()) {
-        if (deadline.hasExpired())
-            return false;
-        QThread::msleep(20);
-    }
-    return true;
+    return ferry::test::waitFor(done, timeoutMs, 20);
 }
 
 RunSpec specFor(const QString &sourceDir, const QString &script, QList<Hyperparameter> hps = {})

@@ -3,6 +3,7 @@
 #include "run/archive.h"
 #include "run/rundirectory.h"
 #include "targets/localtarget.h"
+#include "targettesthelpers.h"
 
 #include <QDeadlineTimer>
 #include <QDir>
@@ -16,14 +17,6 @@
 
 #include <csignal>
 
-// Readable QCOMPARE failures.
-namespace ferry::targets {
-char *toString(RunState state)
-{
-    return qstrdup(qPrintable(stateName(state)));
-}
-} // namespace ferry::targets
-
 using namespace Qt::StringLiterals;
 using namespace ferry::run;
 using namespace ferry::targets;
@@ -35,13 +28,7 @@ constexpr int kGraceMs = 1000;
 
 template <typename Condition> bool waitFor(Condition done, int timeoutMs = 120000)
 {
-    const QDeadlineTimer deadline(timeoutMs);
-    while (!done()) {
-        if (deadline.hasExpired())
-            return false;
-        QThread::msleep(20);
-    }
-    return true;
+    return ferry::test::waitFor(done, timeoutMs, 20);
 }
 
 LocalTarget target()

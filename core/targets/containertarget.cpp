@@ -287,16 +287,8 @@ QJsonObject ContainerTarget::readRecord(const QString &runDir)
 
 Expected<bool> ContainerTarget::start(const QString &runDir, const run::RunSpec &spec)
 {
-    if (spec.target.kind != run::TargetKind::Container)
-        return Error{
-            u"run '%1' is for target '%2', not a container"_s.arg(spec.id, spec.target.toString()), {}, 0, 0, {}};
-    const QList<Error> problems = run::validateRunSpec(spec);
-    if (!problems.isEmpty()) {
-        Error first = problems.first();
-        if (problems.size() > 1)
-            first.message += u" (and %1 more problems)"_s.arg(problems.size() - 1);
-        return first;
-    }
+    if (const auto acceptable = checkSpecFor(spec, run::TargetKind::Container, u"a container"_s); !acceptable)
+        return acceptable;
     if (spec.environmentFile.isEmpty())
         return Error{u"a container run needs an environment file"_s, {}, 0, 0, u"pass --env environments/NAME.yml"_s};
     run::RunSpec absolute = spec;

@@ -84,16 +84,8 @@ LocalTarget::LocalTarget(QString ferryProgram, int startTimeoutMs)
 
 Expected<bool> LocalTarget::start(const QString &runDir, const run::RunSpec &spec)
 {
-    if (spec.target.kind != run::TargetKind::Local)
-        return Error{
-            u"run '%1' is for target '%2', not this machine"_s.arg(spec.id, spec.target.toString()), {}, 0, 0, {}};
-    const QList<Error> problems = run::validateRunSpec(spec);
-    if (!problems.isEmpty()) {
-        Error first = problems.first();
-        if (problems.size() > 1)
-            first.message += u" (and %1 more problems)"_s.arg(problems.size() - 1);
-        return first;
-    }
+    if (const auto acceptable = checkSpecFor(spec, run::TargetKind::Local, u"this machine"_s); !acceptable)
+        return acceptable;
     // The supervisor runs in the run folder: paths in the spec must not depend on where we are.
     run::RunSpec absolute = spec;
     absolute.sourceDir = QDir::cleanPath(QFileInfo(spec.sourceDir).absoluteFilePath());

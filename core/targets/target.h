@@ -34,6 +34,11 @@ struct RunProbe {
 // The state an exit record stands for: cancelled, succeeded (exit code 0) or failed.
 RunState stateOf(const run::ExitRecord &exit);
 
+// Whether a target of `kind` (`place` names it in the message, e.g. "this machine") may start
+// `spec`: the spec is for it and passes validateRunSpec (the first problem, with a count of
+// the rest).
+Expected<bool> checkSpecFor(const run::RunSpec &spec, run::TargetKind kind, const QString &place);
+
 // Where a run executes: this machine, a container, an SSH host, a Slurm cluster. Every target
 // starts the run detached from Ferry, and the run writes into its run folder (log, heartbeat,
 // exit.json, archives — see RunDirectory), which Ferry only reads. So a target keeps no
