@@ -32,12 +32,39 @@ QString quoted(QString value)
     return u'"' + value + u'"';
 }
 
+// A shell word: single-quoted, each ' written as '\''.
+QString shellWord(QString text)
+{
+    return u'\'' + text.replace(u'\'', u"'\\''"_s) + u'\'';
+}
+
+// A RUN step that writes `files` under the stage folder, then runs `command`. Each file is one
+// printf with a single-quoted argument per line: the files travel in the RUN line itself, not
+// in COPY layers, so Docker's cache keys the step on their text. A changed file reruns exactly
+// this step and an unchanged one costs nothing (on the vfs storage driver every COPY layer is a
+// full copy of the image: seconds each). Recorded in `build.inlined` for previews and tests.
+QString runWriting(ImageBuild &build, const QList<GeneratedFile> &files, const QString &command)
+{
+    QString run = u"RUN mkdir -p %1"_s.arg(QLatin1StringView(kStage));
+    for (const GeneratedFile &file : files) {
+        build.inlined << file;
+        QStringList lines = file.text.split(u'\n');
+        if (!lines.isEmpty() && lines.last().isEmpty())
+            lines.removeLast();
+        run += u" \\\n && printf '%s\\n' \\\n"_s;
+        for (const QString &line : std::as_const(lines))
+            run += u"      "_s + shellWord(line) + u" \\\n"_s;
+        run += u"      > %1/%2"_s.arg(QLatin1StringView(kStage), file.name);
+    }
+    return run + u" \\\n && "_s + command + u'\n';
+}
+
 QString pipInstall(const PythonSection &python, const QString &arguments)
 {
     // Debian-based images mark the system Python as externally managed (PEP 668); the image
     // is the environment, so pip may install into it.
-    return u"RUN PIP_BREAK_SYSTEM_PACKAGES=1 PIP_DISABLE_PIP_VERSION_CHECK=1 "_s + interpreter(python) +
-           u" -m pip install --no-cache-dir "_s + arguments + u'\n';
+    return u"PIP_BREAK_SYSTEM_PACKAGES=1 PIP_DISABLE_PIP_VERSION_CHECK=1 "_s + interpreter(python) +
+           u" -m pip install --no-cache-dir "_s + arguments;
 }
 
 } // namespace
@@ -81,19 +108,18 @@ ImageBuild generateImageBuild(const Environment &env, const ImageBuildOptions &o
         condaOnly.python.version = python.version;
         condaOnly.python.channels = python.channels;
         condaOnly.python.condaDependencies = python.condaDependencies;
-        build.files << GeneratedFile{u"environment.yml"_s, writeCondaYaml(condaOnly), {}};
-        df += u"\n# Conda packages: environment.yml is copied alone, so this layer is rebuilt only when it changes\n"_s;
-        df += u"COPY environment.yml %1/environment.yml\n"_s.arg(QLatin1StringView(kStage));
         df +=
-            u"RUN set -e; \\\n"
-            u"    if command -v micromamba >/dev/null 2>&1; then micromamba install -y -n base -f %1/environment.yml "
+            u"\n# Conda packages: environment.yml is written by this step alone, so it reruns only when it changes\n"_s;
+        const QString install =
+            u"if command -v micromamba >/dev/null 2>&1; then micromamba install -y -n base -f %1/environment.yml "
             u"&& micromamba clean -a -y; \\\n"
             u"    elif command -v mamba >/dev/null 2>&1; then mamba env update -n base -f %1/environment.yml && mamba "
             u"clean -a -y; \\\n"
             u"    elif command -v conda >/dev/null 2>&1; then conda env update -n base -f %1/environment.yml && conda "
             u"clean -a -y; \\\n"
-            u"    else echo 'ferry: the base image has neither micromamba nor conda, but the environment has conda dependencies' >&2; exit 1; fi\n"_s
+            u"    else echo 'ferry: the base image has neither micromamba nor conda, but the environment has conda dependencies' >&2; exit 1; fi"_s
                 .arg(QLatin1StringView(kStage));
+        df += runWriting(build, {GeneratedFile{u"environment.yml"_s, writeCondaYaml(condaOnly), {}}}, install);
     }
 
     // Local wheelhouses (find_links folders) travel into the build context and the image.
@@ -122,22 +148,22 @@ ImageBuild generateImageBuild(const Environment &env, const ImageBuildOptions &o
 
     const bool hasPip = installs && (!python.pipRequirements.isEmpty() || !python.pipConstraints.isEmpty());
     if (hasPip || (!python.devTools.isEmpty() && installs)) {
-        df += u"\n# pip packages: requirements.txt (and local wheelhouses) copied alone, for the layer cache\n"_s;
+        df += u"\n# pip packages: local wheelhouses copied alone, requirements written by the install step\n"_s;
         if (!wheelhouses.isEmpty()) {
             build.files << wheelhouses;
             df += u"COPY wheelhouse/ %1/wheelhouse/\n"_s.arg(QLatin1StringView(kStage));
         }
     }
     if (hasPip) {
-        QList<PipRequirement> requirements = python.pipRequirements;
+        QList<GeneratedFile> written;
         if (!python.pipConstraints.isEmpty()) {
-            build.files << GeneratedFile{u"constraints.txt"_s, writeRequirementsText(python.pipConstraints, {}), {}};
-            df += u"COPY constraints.txt %1/constraints.txt\n"_s.arg(QLatin1StringView(kStage));
+            written << GeneratedFile{u"constraints.txt"_s, writeRequirementsText(python.pipConstraints, {}), {}};
             imageOptions.other << u"-c %1/constraints.txt"_s.arg(QLatin1StringView(kStage));
         }
-        build.files << GeneratedFile{u"requirements.txt"_s, writeRequirementsText(requirements, imageOptions), {}};
-        df += u"COPY requirements.txt %1/requirements.txt\n"_s.arg(QLatin1StringView(kStage));
-        df += pipInstall(python, u"-r %1/requirements.txt"_s.arg(QLatin1StringView(kStage)));
+        written << GeneratedFile{
+            u"requirements.txt"_s, writeRequirementsText(python.pipRequirements, imageOptions), {}};
+        df +=
+            runWriting(build, written, pipInstall(python, u"-r %1/requirements.txt"_s.arg(QLatin1StringView(kStage))));
     }
 
     df +=
@@ -158,21 +184,24 @@ ImageBuild generateImageBuild(const Environment &env, const ImageBuildOptions &o
         }
         PipOptions devOptions = imageOptions;
         devOptions.other.removeIf([](const QString &o) { return o.startsWith(u"-c "_s); });
-        build.files << GeneratedFile{u"dev-requirements.txt"_s, writeRequirementsText(tools, devOptions), {}};
-        df += u"COPY dev-requirements.txt %1/dev-requirements.txt\n"_s.arg(QLatin1StringView(kStage));
-        df += pipInstall(python, u"-r %1/dev-requirements.txt"_s.arg(QLatin1StringView(kStage)));
+        df +=
+            runWriting(build, {GeneratedFile{u"dev-requirements.txt"_s, writeRequirementsText(tools, devOptions), {}}},
+                       pipInstall(python, u"-r %1/dev-requirements.txt"_s.arg(QLatin1StringView(kStage))));
     }
 
     build.files.prepend(GeneratedFile{u"Dockerfile"_s, df, {}});
     return build;
 }
 
-QString generateDevcontainerJson(const Environment &env)
+QString generateDevcontainerJson(const Environment &env, const QString &image)
 {
     using Json = nlohmann::ordered_json;
     Json dc = Json::object();
     dc["name"] = QString(env.name + u" ("_s + imageTag(env) + u')').toStdString();
-    dc["build"] = Json{{"dockerfile", "Dockerfile"}, {"context", "."}, {"target", "dev"}};
+    if (image.isEmpty())
+        dc["build"] = Json{{"dockerfile", "Dockerfile"}, {"context", "."}, {"target", "dev"}};
+    else
+        dc["image"] = image.toStdString();
     Json containerEnv = Json::object();
     for (const auto &[key, value] : env.variables)
         containerEnv[key.toStdString()] = value.toStdString();

@@ -8,7 +8,7 @@ namespace ferry::env {
 
 // Bumped whenever the generated Dockerfile changes for the same spec, so that images built
 // by an older Ferry are not mistaken for current ones.
-inline constexpr int kImageGeneratorVersion = 2;
+inline constexpr int kImageGeneratorVersion = 3;
 
 // The canonical form of exactly what changes the built image (docs/environment-format.md):
 // compact JSON with sorted keys; dependency lists normalised and sorted, channels in order.

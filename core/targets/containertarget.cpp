@@ -1,5 +1,7 @@
 #include "targets/containertarget.h"
 
+#include "targets/containerengine.h"
+
 #include "env/exportwriter.h"
 #include "env/formats.h"
 #include "env/imagegenerator.h"
@@ -34,72 +36,20 @@ namespace {
 using run::ExitRecord;
 using run::RunDirectory;
 
-constexpr int kQuickMs = 60000;           // inspect, ps, rm, run: anything but a build or a stop
-constexpr int kStopExtraMs = 60000;       // what `stop` may take beyond the grace period
-constexpr qint64 kMaxCapture = 64 * 1024; // of an engine's output kept for an error message
+constexpr int kQuickMs = ContainerEngine::kQuickMs;
+constexpr int kStopExtraMs = 60000; // what `stop` may take beyond the grace period
 
 // The script's output goes to the run folder's log, mounted here.
 const QString kFerryMount = u"/opt/ml/ferry"_s;
 
-struct EngineResult {
-    bool started = false;
-    bool timedOut = false;
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-
-    bool ok() const { return started && !timedOut && exitCode == 0; }
-};
-
-QProcessEnvironment engineEnvironment()
-{
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment(); // DOCKER_HOST and friends
-    if (!env.contains(u"DOCKER_BUILDKIT"_s))
-        env.insert(u"DOCKER_BUILDKIT"_s, u"0"_s); // the classic builder: works without buildx
-    return env;
-}
-
 EngineResult runEngine(const QString &engine, const QStringList &args, int timeoutMs)
 {
-    EngineResult r;
-    QProcess p;
-    p.setProcessEnvironment(engineEnvironment());
-    p.setStandardInputFile(QProcess::nullDevice());
-    p.start(engine, args);
-    if (!p.waitForStarted(timeoutMs)) {
-        r.err = p.errorString().toUtf8();
-        return r;
-    }
-    r.started = true;
-    if (!p.waitForFinished(timeoutMs)) {
-        r.timedOut = true;
-        p.kill();
-        p.waitForFinished(5000);
-    }
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError().left(kMaxCapture);
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    return r;
+    return ContainerEngine(engine).run(args, timeoutMs);
 }
 
 Error engineError(const QString &engine, const QString &what, const QStringList &args, const EngineResult &r)
 {
-    const QString command = QFileInfo(engine).fileName() + u' ' + args.first();
-    QString why;
-    if (!r.started)
-        why = u"cannot run '%1': %2"_s.arg(engine, QString::fromUtf8(r.err));
-    else if (r.timedOut)
-        why = u"'%1' did not finish in time"_s.arg(command);
-    else
-        why = u"'%1' failed (exit code %2): %3"_s.arg(command)
-                  .arg(r.exitCode)
-                  .arg(QString::fromUtf8(r.err.isEmpty() ? r.out.left(kMaxCapture) : r.err).trimmed());
-    return Error{what + u": "_s + why,
-                 {},
-                 0,
-                 0,
-                 r.started ? u"check that the container engine runs (docker info)"_s
-                           : u"install Docker or Podman, or set DOCKER_HOST"_s};
+    return ContainerEngine(engine).error(what, args, r);
 }
 
 void appendToLog(const RunDirectory &dir, const QByteArray &bytes)
@@ -191,87 +141,11 @@ bool stillStarting(const QJsonObject &record)
     return run::isSameLiveProcess(pid, ticks);
 }
 
-int gpuCount()
-{
-    return static_cast<int>(QDir(u"/proc/driver/nvidia/gpus"_s).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size());
-}
-
-// Whether the engine can give a container GPUs: the NVIDIA runtime (Docker) or a CDI spec.
-bool gpuRuntimePresent(const QString &engine)
-{
-    const EngineResult r = runEngine(engine, {u"info"_s, u"--format"_s, u"{{json .Runtimes}}"_s}, kQuickMs);
-    if (r.ok() && r.out.contains("nvidia"))
-        return true;
-    for (const QString &cdi : {u"/etc/cdi/nvidia.yaml"_s, u"/var/run/cdi/nvidia.yaml"_s, u"/etc/cdi/nvidia.json"_s}) {
-        if (QFileInfo::exists(cdi))
-            return true;
-    }
-    return false;
-}
-
-// Runs a build, its output appended to the log as it comes; counts the build steps.
-struct BuildOutcome {
-    EngineResult result;
-    int steps = 0;
-};
-BuildOutcome buildImage(const QString &engine, const QStringList &args, const RunDirectory &dir, int timeoutMs)
-{
-    BuildOutcome outcome;
-    static const QRegularExpression step(u"^(Step|STEP) \\d+/\\d+"_s, QRegularExpression::MultilineOption);
-    QProcess p;
-    p.setProcessEnvironment(engineEnvironment());
-    p.setStandardInputFile(QProcess::nullDevice());
-    p.setProcessChannelMode(QProcess::MergedChannels);
-    p.start(engine, args);
-    if (!p.waitForStarted(kQuickMs)) {
-        outcome.result.err = p.errorString().toUtf8();
-        return outcome;
-    }
-    outcome.result.started = true;
-    QByteArray pending; // an incomplete line, kept until its end arrives
-    QByteArray tail;    // the last output, for the error message
-    const auto take = [&](const QByteArray &bytes) {
-        pending += bytes;
-        const qsizetype end = pending.lastIndexOf('\n');
-        if (end < 0)
-            return;
-        const QByteArray lines = pending.left(end + 1);
-        pending.remove(0, end + 1);
-        appendToLog(dir, lines);
-        outcome.steps += static_cast<int>(QString::fromUtf8(lines).count(step));
-        tail = QByteArray(tail + lines).right(4096);
-    };
-    const QDeadlineTimer deadline(timeoutMs);
-    while (p.state() != QProcess::NotRunning) {
-        if (deadline.hasExpired()) {
-            outcome.result.timedOut = true;
-            p.kill();
-            p.waitForFinished(5000);
-            break;
-        }
-        p.waitForReadyRead(200);
-        take(p.readAll());
-    }
-    take(p.readAll());
-    if (!pending.isEmpty())
-        take("\n");
-    outcome.result.err = tail;
-    outcome.result.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    return outcome;
-}
-
 } // namespace
 
 ContainerTarget::ContainerTarget(QString engine, int buildTimeoutMs)
-    : m_engine(std::move(engine)), m_buildTimeoutMs(buildTimeoutMs)
+    : m_engine(ContainerEngine(std::move(engine)).program()), m_buildTimeoutMs(buildTimeoutMs)
 {
-    if (m_engine.isEmpty()) {
-        m_engine = QStandardPaths::findExecutable(u"docker"_s);
-        if (m_engine.isEmpty())
-            m_engine = QStandardPaths::findExecutable(u"podman"_s);
-        if (m_engine.isEmpty())
-            m_engine = u"docker"_s; // fails with a clear message when used
-    }
 }
 
 QString ContainerTarget::recordFile(const QString &runDir)
@@ -339,51 +213,29 @@ Expected<bool> ContainerTarget::start(const QString &runDir, const run::RunSpec 
     resources.cpus = cpus > 0 ? static_cast<int>(cpus) : 1;
     bool gpus = false;
     if (e.docker.gpu == env::GpuMode::On) {
-        if (!gpuRuntimePresent(m_engine))
+        if (!ContainerEngine(m_engine).gpuRuntimePresent())
             return fail(Error{u"the environment asks for a GPU (gpu: on), but the container engine has no GPU "
                               u"runtime"_s,
                               absolute.environmentFile, 0, 0,
                               u"install the NVIDIA Container Toolkit, or set gpu: auto or off"_s});
         gpus = true;
-    } else if (e.docker.gpu == env::GpuMode::Auto && gpuCount() > 0) {
-        gpus = gpuRuntimePresent(m_engine);
+    } else if (e.docker.gpu == env::GpuMode::Auto && hostGpuCount() > 0) {
+        gpus = ContainerEngine(m_engine).gpuRuntimePresent();
     }
-    resources.gpus = gpus ? std::max(1, gpuCount()) : 0;
+    resources.gpus = gpus ? std::max(1, hostGpuCount()) : 0;
 
     // 1. The image: built only when its tag is missing.
     QElapsedTimer clock;
     clock.start();
-    int steps = 0;
-    const bool present =
-        runEngine(m_engine, {u"image"_s, u"inspect"_s, u"--format"_s, u"{{.Id}}"_s, image}, kQuickMs).ok();
-    if (present) {
-        note(dir, u"image %1 is up to date: no build"_s.arg(image));
-    } else {
-        env::ImageBuildOptions options;
-        options.baseDir = QFileInfo(absolute.environmentFile).absolutePath();
-        const env::ImageBuild build = env::generateImageBuild(env.environment, options);
-        for (const env::Diagnostic &d : build.diagnostics) {
-            if (d.isError())
-                return fail(
-                    Error{u"cannot generate the Dockerfile: "_s + d.toString(), absolute.environmentFile, 0, 0, {}});
-        }
-        const QString context = QDir(dir.path()).filePath(u"image"_s);
-        if (const auto written = env::writeGeneratedFiles(build.files, context); !written)
-            return fail(written.error());
-        note(dir, u"building image %1"_s.arg(image));
-        const QStringList args{u"build"_s,    u"--network"_s, u"host"_s,
-                               u"--target"_s, u"runtime"_s,   u"-t"_s,
-                               image,         u"-f"_s,        QDir(context).filePath(build.files.first().name),
-                               context};
-        const BuildOutcome outcome = buildImage(m_engine, args, dir, m_buildTimeoutMs);
-        steps = outcome.steps;
-        if (!outcome.result.ok())
-            return fail(engineError(m_engine, u"cannot build the image %1"_s.arg(image), args, outcome.result));
-        note(dir, u"built image %1 in %2 s (%3 build steps)"_s.arg(image).arg(clock.elapsed() / 1000.0).arg(steps));
-    }
-    record[u"built"_s] = !present;
-    record[u"buildSteps"_s] = steps;
-    record[u"buildMs"_s] = static_cast<double>(clock.elapsed());
+    const auto built = ContainerEngine(m_engine).ensureImage(
+        e, absolute.environmentFile, QDir(dir.path()).filePath(u"image"_s), ImageStage::Runtime,
+        [&dir](const QByteArray &lines) { appendToLog(dir, lines); }, m_buildTimeoutMs,
+        [&dir] { return QFileInfo::exists(dir.exitFile()); }); // cancelled meanwhile
+    if (!built)
+        return fail(built.error());
+    record[u"built"_s] = built->built;
+    record[u"buildSteps"_s] = built->buildSteps;
+    record[u"buildMs"_s] = static_cast<double>(built->elapsedMs);
 
     // 2. The contract folders.
     if (const auto prepared = run::prepareContractFolders(dir.path(), absolute, resources); !prepared)
@@ -434,7 +286,6 @@ Expected<bool> ContainerTarget::start(const QString &runDir, const run::RunSpec 
         if (!shellName.match(key).hasMatch())
             unshellable << key + u'=' + value;
     }
-    args << u"--env"_s << u"PYTHONUNBUFFERED=1"_s;
     args << e.docker.runArguments;
     const QString interpreter = !e.python.interpreterPath.isEmpty() ? e.python.interpreterPath
                                 : absolute.interpreter.isEmpty()    ? u"python3"_s

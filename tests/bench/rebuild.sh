@@ -3,7 +3,9 @@
 # the image take to rebuild with Ferry's layered Dockerfile, next to the naive Dockerfile many
 # projects start with ("COPY . then install everything"), for the same spec, in one run?
 #   tests/bench/rebuild.sh [BUILD_DIR] [DATA_MB]
-# Also times a relaunch with an unchanged environment (image present: no build at all).
+# The spec is a small but real one: the Debian scientific stack as system packages (fetched from
+# the Debian mirror, the one network these machines have) and pure-Python wheels from a local
+# wheelhouse. Also times a relaunch with an unchanged environment (image present: no build).
 # Uses the project's private Docker engine (tests/services/docker.sh) and its base image.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -42,9 +44,11 @@ head -c "$((data_mb * 1024 * 1024))" /dev/urandom > "$ws/data/train.bin"
 echo 'print("training")' > "$ws/train.py"
 
 spec() { # packages...
-  printf 'ferry: 1\nname: bench\ndocker:\n  base_image: ferry-base:bookworm\npython:\n  pip: [%s]\n' "$(IFS=,; echo "$*")"
+  printf 'ferry: 1\nname: bench\ndocker:\n  base_image: ferry-base:bookworm\n  system_packages: [%s]\n' "${system// /, }"
+  printf 'python:\n  pip: [%s]\n' "$(IFS=,; echo "$*")"
   printf '  pip_options: {no_index: true, find_links: [../wheels]}\n'
 }
+system="python3-numpy python3-scipy"
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
@@ -58,11 +62,13 @@ layered_build() { # tag packages...
 naive_build() { # tag packages...
   local tag=$1; shift
   printf '%s\n' "$@" > "$ws/requirements.txt"
-  cat > "$ws/Dockerfile.naive" <<'DF'
+  cat > "$ws/Dockerfile.naive" <<DF
 FROM ferry-base:bookworm
 COPY . /app
 WORKDIR /app
-RUN PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --no-cache-dir --no-index --find-links /app/wheels -r requirements.txt
+RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $system \\
+ && rm -rf /var/lib/apt/lists/* \\
+ && PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --no-cache-dir --no-index --find-links /app/wheels -r requirements.txt
 DF
   docker build -q --network host -f "$ws/Dockerfile.naive" -t "ferry-bench:$tag" "$ws" >/dev/null
 }

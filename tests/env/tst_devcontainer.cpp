@@ -183,15 +183,28 @@ class TestDevcontainer : public QObject {
     QString m_runtimeImage = u"ferry-test/demo-runtime:"_s + m_tag;
     bool m_exported = false;
     bool m_devBuilt = false;
+    QTemporaryDir m_workspace2; // a second workspace for devcontainer-up
+    QString m_ferryImage;       // ferry:<tag>, as `ferry env hash` names it
+    QString m_devImage2;        // ferry:<tag>-dev
+    QString m_containerId;      // the devcontainer while it lives
     QStringList m_imagesBefore; // every image id in the engine before this test
 
     QString ws(const QString &relative = {}) const
     {
         return relative.isEmpty() ? m_workspace.path() : m_workspace.filePath(relative);
     }
-    Result ferry(const QStringList &arguments) const
+    Result ferry(const QStringList &arguments, int timeoutMs = kQuick) const
     {
-        return run(QStringLiteral(FERRY_BINARY), arguments, m_env, ws());
+        return run(QStringLiteral(FERRY_BINARY), arguments, m_env, ws(), timeoutMs);
+    }
+    QJsonObject json(const Result &r) const { return QJsonDocument::fromJson(r.out.toUtf8()).object(); }
+    QStringList layers(const QString &image) const
+    {
+        QStringList list;
+        const Result r = docker({u"image"_s, u"inspect"_s, u"-f"_s, u"{{json .RootFS.Layers}}"_s, image});
+        for (const QJsonValue &layer : QJsonDocument::fromJson(r.out.toUtf8()).array())
+            list << layer.toString();
+        return list;
     }
     Result docker(const QStringList &arguments, int timeoutMs = kQuick) const
     {
@@ -256,13 +269,14 @@ private Q_SLOTS:
         const Result r = ferry({u"env"_s, u"export"_s, u"environments/demo.yml"_s, u"--format"_s, u"devcontainer"_s,
                                 u"-o"_s, u".devcontainer"_s});
         QVERIFY2(explained(r.ok(), r), qPrintable(r.command));
-        for (const QString &file : {u"devcontainer.json"_s, u"Dockerfile"_s, u"requirements.txt"_s})
+        for (const QString &file : {u"devcontainer.json"_s, u"Dockerfile"_s})
             QVERIFY2(QFileInfo(ws(u".devcontainer/"_s + file)).isFile(), qPrintable(file));
         // No conda dependencies: no environment.yml.
         QVERIFY(!QFileInfo::exists(ws(u".devcontainer/environment.yml"_s)));
         // The local find_links folder travels in the build context, under its own name.
         QVERIFY(QFileInfo(ws(u".devcontainer/wheelhouse/wheels/pkg_a-1.2.0-py3-none-any.whl"_s)).isFile());
-        QFile requirements(ws(u".devcontainer/requirements.txt"_s));
+        // requirements.txt is written by the pip step itself, with the wheelhouse's path in the image.
+        QFile requirements(ws(u".devcontainer/Dockerfile"_s));
         QVERIFY(requirements.open(QIODevice::ReadOnly));
         const QString text = QString::fromUtf8(requirements.readAll());
         QVERIFY2(text.contains(u"/tmp/ferry/wheelhouse/wheels"_s), qPrintable(text));
@@ -358,10 +372,117 @@ private Q_SLOTS:
         QCOMPARE(r.out.trimmed(), u"0.3.1 False"_s);
     }
 
+    // (e) `ferry env devcontainer-up` with the Dev Containers CLI: the devcontainer runs the
+    // image Ferry built, whose layers start with those of the runtime image runs use.
+    void devcontainerUpWithCli()
+    {
+        QFile marker(ws(u"marker.txt"_s));
+        QVERIFY(marker.open(QIODevice::WriteOnly) && marker.write("from the workspace\n") > 0);
+        marker.close();
+        const Result hash = ferry({u"env"_s, u"hash"_s, u"environments/demo.yml"_s, u"--json"_s});
+        QVERIFY2(explained(hash.ok(), hash), qPrintable(hash.command));
+        m_ferryImage = json(hash)[u"image"_s].toString();
+        QVERIFY(m_ferryImage.startsWith(u"ferry:demo-1-"_s));
+
+        const Result up =
+            ferry({u"env"_s, u"devcontainer-up"_s, u"environments/demo.yml"_s, u"--cli"_s, m_devcontainer, u"--json"_s},
+                  kBuild);
+        QVERIFY2(explained(up.ok(), up), qPrintable(up.command));
+        const QJsonObject dc = json(up);
+        QCOMPARE(dc[u"method"_s].toString(), u"devcontainer-cli"_s);
+        QCOMPARE(dc[u"image"_s].toString(), m_ferryImage + u"-dev"_s);
+        QCOMPARE(dc[u"reused"_s].toBool(), false);
+        QCOMPARE(dc[u"configFile"_s].toString(), ws(u".devcontainer/ferry-demo/devcontainer.json"_s));
+        m_containerId = dc[u"containerId"_s].toString();
+        QVERIFY(!m_containerId.isEmpty());
+
+        // One image for development and training: dev = runtime + the dev tools' layers.
+        const QStringList runtime = layers(m_ferryImage);
+        const QStringList dev = layers(m_ferryImage + u"-dev"_s);
+        QVERIFY(!runtime.isEmpty());
+        QVERIFY2(dev.size() > runtime.size() && dev.mid(0, runtime.size()) == runtime,
+                 qPrintable(runtime.join(u' ') + u"\nvs\n"_s + dev.join(u' ')));
+
+        // The workspace is mounted where the CLI mounts it, the variables are set, the tools are there.
+        const QString folder = dc[u"remoteWorkspaceFolder"_s].toString();
+        QCOMPARE(folder, u"/workspaces/"_s + QFileInfo(ws()).fileName());
+        const Result inside = docker({u"exec"_s, u"-w"_s, folder, m_containerId, u"sh"_s, u"-c"_s,
+                                      u"cat marker.txt; echo \"flag=$DEMO_FLAG\"; "
+                                      u"python3 -c 'import pkg_b, black; print(pkg_b.VERSION)'"_s});
+        QVERIFY2(explained(inside.ok(), inside), qPrintable(inside.command));
+        QCOMPARE(inside.out, u"from the workspace\nflag=1\n0.3.1\n"_s);
+        const Result label =
+            docker({u"inspect"_s, u"-f"_s, u"{{index .Config.Labels \"devcontainer.local_folder\"}}"_s, m_containerId});
+        QCOMPARE(label.out.trimmed(), ws());
+    }
+
+    // (f) Without the CLI the engine alone finds that same container (the labels are the CLI's)
+    // and keeps it, starts it again when it has stopped; another workspace gets its own; down
+    // removes them.
+    void devcontainerUpWithEngine()
+    {
+        if (m_containerId.isEmpty())
+            QSKIP("devcontainer-up with the CLI failed");
+        const QStringList up{u"env"_s, u"devcontainer-up"_s, ws(u"environments/demo.yml"_s), u"--no-cli"_s,
+                             u"--json"_s};
+        Result r = ferry(up);
+        QVERIFY2(explained(r.ok(), r), qPrintable(r.command));
+        QCOMPARE(json(r)[u"method"_s].toString(), u"docker"_s);
+        QCOMPARE(json(r)[u"containerId"_s].toString(), m_containerId);
+        QCOMPARE(json(r)[u"reused"_s].toBool(), true);
+        QCOMPARE(json(r)[u"buildSteps"_s].toInt(), 0);
+
+        r = docker({u"stop"_s, u"-t"_s, u"1"_s, m_containerId});
+        QVERIFY2(explained(r.ok(), r), qPrintable(r.command));
+        r = ferry(up);
+        QVERIFY2(explained(r.ok(), r), qPrintable(r.command));
+        QCOMPARE(json(r)[u"containerId"_s].toString(), m_containerId);
+        QCOMPARE(docker({u"inspect"_s, u"-f"_s, u"{{.State.Running}}"_s, m_containerId}).out.trimmed(), u"true"_s);
+
+        QVERIFY(m_workspace2.isValid());
+        QFile marker(m_workspace2.filePath(u"second.txt"_s));
+        QVERIFY(marker.open(QIODevice::WriteOnly) && marker.write("second\n") > 0);
+        marker.close();
+        r = ferry(QStringList(up) << u"--workspace"_s << m_workspace2.path());
+        QVERIFY2(explained(r.ok(), r), qPrintable(r.command));
+        const QString second = json(r)[u"containerId"_s].toString();
+        QVERIFY(!second.isEmpty() && second != m_containerId);
+        QCOMPARE(json(r)[u"reused"_s].toBool(), false);
+        const QString folder = json(r)[u"remoteWorkspaceFolder"_s].toString();
+        r = docker({u"exec"_s, u"-w"_s, folder, second, u"sh"_s, u"-c"_s, u"cat second.txt; echo $DEMO_FLAG"_s});
+        QVERIFY2(explained(r.ok(), r), qPrintable(r.command));
+        QCOMPARE(r.out, u"second\n1\n"_s);
+
+        for (const QString &workspace : {ws(), m_workspace2.path()}) {
+            r = ferry({u"env"_s, u"devcontainer-down"_s, ws(u"environments/demo.yml"_s), u"--workspace"_s, workspace});
+            QVERIFY2(explained(r.ok() && r.out.startsWith(u"removed devcontainer "_s), r), qPrintable(r.command));
+            r = docker({u"ps"_s, u"-a"_s, u"-q"_s, u"--filter"_s, u"label=devcontainer.local_folder="_s + workspace});
+            QCOMPARE(r.out.trimmed(), QString());
+        }
+        m_containerId.clear();
+    }
+
+    void devcontainerUpRefusesAMissingWorkspace()
+    {
+        const Result r = ferry({u"env"_s, u"devcontainer-up"_s, u"environments/demo.yml"_s, u"--no-cli"_s,
+                                u"--workspace"_s, ws(u"no-such-folder"_s)});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(u"no-such-folder: the workspace folder does not exist"_s), qPrintable(r.err));
+    }
+
     void cleanupTestCase()
     {
+        if (!m_containerId.isEmpty())
+            docker({u"rm"_s, u"-f"_s, m_containerId});
+        if (!m_ferryImage.isEmpty()) {
+            for (const QString &workspace : {ws(), m_workspace2.path()})
+                ferry({u"env"_s, u"devcontainer-down"_s, ws(u"environments/demo.yml"_s), u"--workspace"_s, workspace});
+            m_devImage2 = m_ferryImage + u"-dev"_s;
+        }
         // Removing the tags removes the intermediate layers only these images use.
-        for (const QString &image : {m_devImage, m_runtimeImage}) {
+        for (const QString &image : {m_devImage, m_runtimeImage, m_devImage2, m_ferryImage}) {
+            if (image.isEmpty())
+                continue;
             if (docker({u"image"_s, u"inspect"_s, image}).ok()) {
                 const Result r = docker({u"rmi"_s, u"-f"_s, image});
                 if (!r.ok())

@@ -8,6 +8,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -31,12 +32,33 @@ Environment sample()
     return read.environment;
 }
 
-const GeneratedFile *find(const ImageBuild &build, const QString &name)
+const GeneratedFile *find(const QList<GeneratedFile> &files, const QString &name)
 {
-    for (const GeneratedFile &f : build.files)
+    for (const GeneratedFile &f : files)
         if (f.name == name)
             return &f;
     return nullptr;
+}
+
+const GeneratedFile *find(const ImageBuild &build, const QString &name)
+{
+    return find(build.files, name);
+}
+
+const GeneratedFile *inlined(const ImageBuild &build, const QString &name)
+{
+    return find(build.inlined, name);
+}
+
+// The RUN steps of a Dockerfile as the builder sees them: continuation lines joined.
+QStringList runSteps(QString dockerfile)
+{
+    dockerfile.replace(u"\\\n"_s, QString());
+    QStringList steps;
+    for (const QString &line : dockerfile.split(u'\n'))
+        if (line.startsWith(u"RUN "_s))
+            steps << line.mid(4);
+    return steps;
 }
 
 QJsonObject devcontainer(const Environment &env)
@@ -62,9 +84,9 @@ private Q_SLOTS:
         const QStringList order{u"FROM mambaorg/micromamba:1.5 AS runtime"_s,
                                 u"apt-get install -y --no-install-recommends git"_s,
                                 u"RUN echo step"_s,
-                                u"COPY environment.yml /tmp/ferry/environment.yml"_s,
+                                u"> /tmp/ferry/environment.yml"_s,
                                 u"micromamba install -y -n base -f /tmp/ferry/environment.yml"_s,
-                                u"COPY requirements.txt /tmp/ferry/requirements.txt"_s,
+                                u"> /tmp/ferry/requirements.txt"_s,
                                 u"-m pip install --no-cache-dir -r /tmp/ferry/requirements.txt"_s,
                                 u"dev.ferry.spec-hash=\""_s + specHash(sample()) + u'"',
                                 u"FROM runtime AS dev"_s,
@@ -75,15 +97,55 @@ private Q_SLOTS:
             QVERIFY2(found >= 0, qPrintable(u"missing or out of order: "_s + step + u"\n"_s + df));
             at = found;
         }
-        // Each dependency file is copied alone (its own layer), code never is, variables are
-        // given at run time.
-        QVERIFY(!df.contains(u"COPY . "_s));
+        // Each dependency file is written by its own install step (no COPY layer), code is never
+        // copied, variables are given at run time.
+        QVERIFY(!df.contains(u"COPY "_s));
+        QCOMPARE(build.files.size(), 1);
         QVERIFY(!df.contains(u"OMP_NUM_THREADS"_s));
         QVERIFY(!df.contains(u"SECRET_LOOKING"_s));
-        QVERIFY(!find(build, u"environment.yml"_s)->text.contains(u"requests"_s)); // pip has its own layer
-        QVERIFY(find(build, u"environment.yml"_s)->text.contains(u"python=3.11"_s));
-        QCOMPARE(find(build, u"requirements.txt"_s)->text, u"requests==2.31.0\n"_s);
-        QCOMPARE(find(build, u"dev-requirements.txt"_s)->text, u"black\n"_s);
+        QVERIFY(!inlined(build, u"environment.yml"_s)->text.contains(u"requests"_s)); // pip has its own layer
+        QVERIFY(inlined(build, u"environment.yml"_s)->text.contains(u"python=3.11"_s));
+        QCOMPARE(inlined(build, u"requirements.txt"_s)->text, u"requests==2.31.0\n"_s);
+        QCOMPARE(inlined(build, u"dev-requirements.txt"_s)->text, u"black\n"_s);
+    }
+
+    // What a RUN step writes is, byte for byte, the file it stands for, whatever the lines hold:
+    // run each step by a real shell, with the stage folder moved and the install replaced.
+    void inlinedFilesSurviveTheShell()
+    {
+        QTemporaryDir dir;
+        Environment env = sample();
+        env.python.pipRequirements.clear();
+        for (const QString &line :
+             {u"requests ; python_version >= '3.8' and platform_system != \"Windows\""_s, u"pkg[a,b]>=1.0,!=1.2"_s})
+            env.python.pipRequirements << *parsePipLine(line);
+        env.python.pipOptions.indexUrl = u"https://user:pa$$w'o\\rd%s@example.org/simple"_s;
+        env.python.pipOptions.other = {u"--trusted-host `uname` $(id) ; # x"_s};
+        const ImageBuild build = generateImageBuild(env, {});
+        QVERIFY(build.diagnostics.isEmpty());
+        const QStringList steps = runSteps(build.files.first().text);
+        qsizetype checked = 0;
+        for (QString step : steps) {
+            if (!step.contains(u"printf"_s))
+                continue;
+            step.replace(u"/tmp/ferry"_s, dir.path());
+            step = step.left(step.indexOf(u" && "_s, step.lastIndexOf(u"> "_s + dir.path()))); // not the install
+            QProcess sh;
+            sh.start(u"/bin/sh"_s, {u"-c"_s, step});
+            QVERIFY(sh.waitForFinished(10000));
+            QVERIFY2(sh.exitCode() == 0, sh.readAllStandardError().constData());
+            ++checked;
+        }
+        QCOMPARE(checked, 3); // conda, pip, dev tools
+        QCOMPARE(build.inlined.size(), 3);
+        for (const GeneratedFile &file : build.inlined) {
+            QFile written(dir.filePath(file.name));
+            QVERIFY2(written.open(QIODevice::ReadOnly), qPrintable(file.name));
+            QCOMPARE(QString::fromUtf8(written.readAll()), file.text);
+        }
+        const QString requirements = inlined(build, u"requirements.txt"_s)->text;
+        QVERIFY2(requirements.contains(u"`uname` $(id) ; # x"_s) && requirements.contains(u"'3.8'"_s),
+                 qPrintable(requirements));
     }
 
     void userManagedInstallsNothing()
@@ -94,8 +156,7 @@ private Q_SLOTS:
         const QString df = build.files.first().text;
         QVERIFY(!df.contains(u"pip install"_s));
         QVERIFY(!df.contains(u"micromamba"_s) || df.startsWith(u"#"_s));
-        QVERIFY(!find(build, u"requirements.txt"_s));
-        QVERIFY(!find(build, u"environment.yml"_s));
+        QVERIFY(build.inlined.isEmpty());
     }
 
     void localWheelhouseTravelsWithTheBuild()
@@ -110,7 +171,7 @@ private Q_SLOTS:
         const GeneratedFile *wheelhouse = find(build, u"wheelhouse/wheels"_s);
         QVERIFY(wheelhouse);
         QCOMPARE(wheelhouse->copyFrom, dir.filePath(u"project/wheels"_s));
-        const QString requirements = find(build, u"requirements.txt"_s)->text;
+        const QString requirements = inlined(build, u"requirements.txt"_s)->text;
         QVERIFY2(requirements.contains(u"/tmp/ferry/wheelhouse/wheels"_s), qPrintable(requirements));
         QVERIFY(requirements.contains(u"https://example.org/links"_s)); // remote links stay as they are
         QVERIFY(requirements.contains(u"--no-index"_s));

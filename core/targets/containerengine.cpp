@@ -1,0 +1,234 @@
+#include "targets/containerengine.h"
+
+#include "env/exportwriter.h"
+#include "env/imagegenerator.h"
+#include "env/spechash.h"
+
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QRegularExpression>
+#include <QStandardPaths>
+
+#include <utility>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::targets {
+
+namespace {
+
+constexpr qint64 kMaxCapture = 64 * 1024; // of an engine's output kept for an error message
+
+QProcessEnvironment engineEnvironment()
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment(); // DOCKER_HOST and friends
+    if (!env.contains(u"DOCKER_BUILDKIT"_s))
+        env.insert(u"DOCKER_BUILDKIT"_s, u"0"_s); // the classic builder: works without buildx
+    return env;
+}
+
+} // namespace
+
+QString stageImage(const env::Environment &environment, ImageStage stage)
+{
+    const QString runtime = env::imageReference(environment);
+    return stage == ImageStage::Dev ? runtime + u"-dev"_s : runtime;
+}
+
+int hostGpuCount()
+{
+    return static_cast<int>(QDir(u"/proc/driver/nvidia/gpus"_s).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size());
+}
+
+ContainerEngine::ContainerEngine(QString program) : m_program(std::move(program))
+{
+    if (m_program.isEmpty()) {
+        m_program = QStandardPaths::findExecutable(u"docker"_s);
+        if (m_program.isEmpty())
+            m_program = QStandardPaths::findExecutable(u"podman"_s);
+        if (m_program.isEmpty())
+            m_program = u"docker"_s; // fails with a clear message when used
+    }
+}
+
+bool ContainerEngine::isPodman() const
+{
+    return QFileInfo(m_program).fileName() == u"podman"_s;
+}
+
+EngineResult ContainerEngine::run(const QStringList &args, int timeoutMs) const
+{
+    EngineResult r;
+    QProcess p;
+    p.setProcessEnvironment(engineEnvironment());
+    p.setStandardInputFile(QProcess::nullDevice());
+    p.start(m_program, args);
+    if (!p.waitForStarted(timeoutMs)) {
+        r.err = p.errorString().toUtf8();
+        return r;
+    }
+    r.started = true;
+    if (!p.waitForFinished(timeoutMs)) {
+        r.timedOut = true;
+        p.kill();
+        p.waitForFinished(5000);
+    }
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError().left(kMaxCapture);
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    return r;
+}
+
+Error ContainerEngine::error(const QString &what, const QStringList &args, const EngineResult &r) const
+{
+    const QString command = QFileInfo(m_program).fileName() + u' ' + args.value(0);
+    QString why;
+    if (!r.started)
+        why = u"cannot run '%1': %2"_s.arg(m_program, QString::fromUtf8(r.err));
+    else if (r.cancelled)
+        why = u"'%1' was cancelled"_s.arg(command);
+    else if (r.timedOut)
+        why = u"'%1' did not finish in time"_s.arg(command);
+    else
+        why = u"'%1' failed (exit code %2): %3"_s.arg(command)
+                  .arg(r.exitCode)
+                  .arg(QString::fromUtf8(r.err.isEmpty() ? r.out.left(kMaxCapture) : r.err).trimmed());
+    return Error{what + u": "_s + why,
+                 {},
+                 0,
+                 0,
+                 r.started ? u"check that the container engine runs (docker info)"_s
+                           : u"install Docker or Podman, or set DOCKER_HOST"_s};
+}
+
+bool ContainerEngine::imageExists(const QString &image) const
+{
+    return run({u"image"_s, u"inspect"_s, u"--format"_s, u"{{.Id}}"_s, image}).ok();
+}
+
+bool ContainerEngine::gpuRuntimePresent() const
+{
+    const EngineResult r = run({u"info"_s, u"--format"_s, u"{{json .Runtimes}}"_s});
+    if (r.ok() && r.out.contains("nvidia"))
+        return true;
+    for (const QString &cdi : {u"/etc/cdi/nvidia.yaml"_s, u"/var/run/cdi/nvidia.yaml"_s, u"/etc/cdi/nvidia.json"_s}) {
+        if (QFileInfo::exists(cdi))
+            return true;
+    }
+    return false;
+}
+
+ContainerEngine::StreamResult ContainerEngine::stream(const QStringList &args, const OutputSink &sink, int timeoutMs,
+                                                      const CancelCheck &cancelled) const
+{
+    StreamResult outcome;
+    static const QRegularExpression step(u"^(Step|STEP) \\d+/\\d+"_s, QRegularExpression::MultilineOption);
+    QProcess p;
+    p.setProcessEnvironment(engineEnvironment());
+    p.setStandardInputFile(QProcess::nullDevice());
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(m_program, args);
+    if (!p.waitForStarted(kQuickMs)) {
+        outcome.result.err = p.errorString().toUtf8();
+        return outcome;
+    }
+    outcome.result.started = true;
+    QByteArray pending; // an incomplete line, kept until its end arrives
+    QByteArray tail;    // the last output, for the error message
+    const auto take = [&](const QByteArray &bytes) {
+        pending += bytes;
+        const qsizetype end = pending.lastIndexOf('\n');
+        if (end < 0)
+            return;
+        const QByteArray lines = pending.left(end + 1);
+        pending.remove(0, end + 1);
+        if (sink)
+            sink(lines);
+        outcome.buildSteps += static_cast<int>(QString::fromUtf8(lines).count(step));
+        tail = QByteArray(tail + lines).right(4096);
+    };
+    const QDeadlineTimer deadline(timeoutMs);
+    while (p.state() != QProcess::NotRunning) {
+        const bool stop = cancelled && cancelled();
+        if (stop || deadline.hasExpired()) {
+            (stop ? outcome.result.cancelled : outcome.result.timedOut) = true;
+            p.kill();
+            p.waitForFinished(5000);
+            break;
+        }
+        p.waitForReadyRead(200);
+        take(p.readAll());
+    }
+    take(p.readAll());
+    if (!pending.isEmpty())
+        take("\n");
+    outcome.result.err = tail;
+    outcome.result.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    return outcome;
+}
+
+Expected<ContainerEngine::Image> ContainerEngine::ensureImage(const env::Environment &environment,
+                                                              const QString &environmentFile, const QString &contextDir,
+                                                              ImageStage stage, const OutputSink &sink, int timeoutMs,
+                                                              const CancelCheck &cancelled) const
+{
+    QElapsedTimer clock;
+    clock.start();
+    Image image;
+    image.reference = stageImage(environment, stage);
+    const auto say = [&](const QString &text) {
+        if (sink)
+            sink("ferry: " + text.toUtf8() + '\n');
+    };
+    if (imageExists(image.reference)) {
+        say(u"image %1 is up to date: no build"_s.arg(image.reference));
+        image.elapsedMs = clock.elapsed();
+        return image;
+    }
+    if (stage == ImageStage::Dev) { // the runtime image first, under its own tag: one image for both
+        const auto runtime =
+            ensureImage(environment, environmentFile, contextDir, ImageStage::Runtime, sink, timeoutMs, cancelled);
+        if (!runtime)
+            return runtime.error();
+        image.buildSteps += runtime->buildSteps;
+    }
+
+    env::ImageBuildOptions options;
+    options.baseDir = QFileInfo(environmentFile).absolutePath();
+    const env::ImageBuild build = env::generateImageBuild(environment, options);
+    for (const env::Diagnostic &d : build.diagnostics) {
+        if (d.isError())
+            return Error{u"cannot generate the Dockerfile: "_s + d.toString(), environmentFile, 0, 0,
+                         u"fix the environment (ferry env check FILE)"_s};
+    }
+    if (const auto written = env::writeGeneratedFiles(build.files, contextDir); !written)
+        return written.error();
+    say(u"building image %1"_s.arg(image.reference));
+    const QStringList args{u"build"_s,
+                           u"--network"_s,
+                           u"host"_s,
+                           u"--target"_s,
+                           stage == ImageStage::Dev ? u"dev"_s : u"runtime"_s,
+                           u"-t"_s,
+                           image.reference,
+                           u"-f"_s,
+                           QDir(contextDir).filePath(build.files.first().name),
+                           contextDir};
+    const StreamResult outcome = stream(args, sink, timeoutMs, cancelled);
+    QDir(contextDir).removeRecursively(); // wheelhouses can be big
+    image.buildSteps += outcome.buildSteps;
+    if (!outcome.result.ok())
+        return error(u"cannot build the image %1"_s.arg(image.reference), args, outcome.result);
+    image.built = true;
+    image.elapsedMs = clock.elapsed();
+    say(u"built image %1 in %2 s (%3 build steps)"_s.arg(image.reference)
+            .arg(static_cast<double>(image.elapsedMs) / 1000.0)
+            .arg(image.buildSteps));
+    return image;
+}
+
+} // namespace ferry::targets

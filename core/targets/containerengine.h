@@ -1,0 +1,87 @@
+#pragma once
+
+#include "common/error.h"
+#include "env/environment.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+
+namespace ferry::targets {
+
+// How one call of the container engine ended.
+struct EngineResult {
+    bool started = false;
+    bool timedOut = false;
+    bool cancelled = false;
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+
+    bool ok() const { return started && !timedOut && !cancelled && exitCode == 0; }
+};
+
+// Which stage of an environment's Dockerfile: `runtime` (what runs train) or `dev` (runtime
+// plus the dev tools, for the devcontainer; built on top of the very same layers).
+enum class ImageStage { Runtime, Dev };
+
+// The image of an environment's stage: `ferry:<tag>` or `ferry:<tag>-dev`.
+QString stageImage(const env::Environment &environment, ImageStage stage);
+
+// GPUs the host kernel driver reports (/proc/driver/nvidia/gpus).
+int hostGpuCount();
+
+// The Docker (or Podman) command line, one call at a time. DOCKER_HOST and friends come from
+// the process environment; builds use the classic builder unless DOCKER_BUILDKIT is set.
+class ContainerEngine {
+public:
+    static constexpr int kQuickMs = 60000; // inspect, ps, rm, run: anything but a build or a stop
+
+    // `program`: docker or podman (a name or a path); empty: `docker` if on PATH, else `podman`.
+    explicit ContainerEngine(QString program = {});
+
+    const QString &program() const { return m_program; }
+    bool isPodman() const;
+
+    EngineResult run(const QStringList &args, int timeoutMs = kQuickMs) const;
+    // An error naming the command, how it failed and what to check.
+    Error error(const QString &what, const QStringList &args, const EngineResult &result) const;
+
+    bool imageExists(const QString &image) const;
+    // Whether containers can get GPUs: the NVIDIA runtime (Docker) or a CDI spec (Podman).
+    bool gpuRuntimePresent() const;
+
+    // Output of a long command, whole lines at a time, as it comes.
+    using OutputSink = std::function<void(const QByteArray &lines)>;
+    // Asked between reads; true stops the command (it is killed).
+    using CancelCheck = std::function<bool()>;
+
+    struct StreamResult {
+        EngineResult result; // `err` holds the end of the output
+        int buildSteps = 0;  // "Step n/m" lines seen
+    };
+    // Runs a command whose output (stdout and stderr merged) goes to `sink` line by line.
+    StreamResult stream(const QStringList &args, const OutputSink &sink, int timeoutMs,
+                        const CancelCheck &cancelled = {}) const;
+
+    struct Image {
+        QString reference;
+        bool built = false; // false: the tag was there, nothing was built
+        int buildSteps = 0;
+        qint64 elapsedMs = 0;
+    };
+    // The environment's image for `stage`, built from the generated Dockerfile in `contextDir`
+    // (created, and removed afterwards) unless its tag exists already. The dev stage is built
+    // on the runtime image, which is made first when missing. `environmentFile` is where
+    // relative paths (find_links) start and what errors name.
+    Expected<Image> ensureImage(const env::Environment &environment, const QString &environmentFile,
+                                const QString &contextDir, ImageStage stage, const OutputSink &sink, int timeoutMs,
+                                const CancelCheck &cancelled = {}) const;
+
+private:
+    QString m_program;
+};
+
+} // namespace ferry::targets
