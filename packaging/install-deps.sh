@@ -30,8 +30,8 @@ test=(
   docker.io debootstrap
 )
 
-# Benchmarks (tests/bench/) measure Ferry against Debian's own Python torch.
-bench=(python3-torch sqlite3 xvfb xauth x11-utils)
+# Benchmarks (tests/bench/) measure Ferry against Debian's own Python torch and pandas.
+bench=(python3-torch python3-pandas sqlite3 xvfb xauth x11-utils)
 
 groups=("$@")
 [ ${#groups[@]} -eq 0 ] && groups=(build test)

@@ -4,3 +4,6 @@ foreach(name tst_logtail tst_supervisor tst_localtarget tst_localtarget_cancel t
   ferry_test(${name})
   add_dependencies(${name} ferry)
 endforeach()
+
+# The launch dialog's hyperparameters, read from a script's argparse calls.
+ferry_test(tst_scriptparameters)

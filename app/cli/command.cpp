@@ -16,6 +16,8 @@ CommandList allCommands()
     commands.push_back(makeEnvCommand());
     commands.push_back(makeRunCommand());
     commands.push_back(makeRunsCommand());
+    commands.push_back(makeTrainCommand());
+    commands.push_back(makePredictCommand());
     commands.push_back(makeDoctorCommand());
     commands.push_back(makeSuperviseCommand());
     return commands;

@@ -51,6 +51,8 @@ std::unique_ptr<Command> makeDoctorCommand();
 std::unique_ptr<Command> makeEnvCommand();
 std::unique_ptr<Command> makeRunCommand();
 std::unique_ptr<Command> makeRunsCommand();
+std::unique_ptr<Command> makeTrainCommand();
+std::unique_ptr<Command> makePredictCommand();
 std::unique_ptr<Command> makeSuperviseCommand();
 
 } // namespace ferry::cli

@@ -107,6 +107,10 @@ private:
             io.err << "ferry run: " << target.error().toString() << Qt::endl;
             return std::nullopt;
         }
+        if (target->kind == run::TargetKind::Embedded) {
+            io.err << "ferry run: the embedded trainer runs no script; use 'ferry train --data PATH'" << Qt::endl;
+            return std::nullopt;
+        }
         spec.target = *target;
         const auto data = pairs(parser.values(u"data"_s), u"data"_s, io);
         const auto hps = pairs(parser.values(u"hp"_s), u"hp"_s, io);

@@ -168,9 +168,12 @@ private:
                << (r.exitCode ? u" (exit code %1)"_s.arg(*r.exitCode) : QString()) << '\n';
         if (!r.error.isEmpty())
             io.out << "error:     " << r.error << '\n';
-        io.out << "target:    " << r.target << '\n'
-               << "script:    " << r.spec[u"script"_s].toString() << " in " << r.spec[u"sourceDir"_s].toString()
-               << '\n';
+        io.out << "target:    " << r.target << '\n';
+        if (r.spec[u"script"_s].toString().isEmpty()) // the embedded trainer
+            io.out << "data:      " << r.spec[u"channels"_s][0][u"path"_s].toString() << '\n';
+        else
+            io.out << "script:    " << r.spec[u"script"_s].toString() << " in " << r.spec[u"sourceDir"_s].toString()
+                   << '\n';
         if (!r.environmentTag.isEmpty())
             io.out << "image tag: " << r.environmentTag << '\n';
         io.out << "started:   " << when(r.startedMs) << "  (" << duration(r) << ")\n"

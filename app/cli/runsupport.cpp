@@ -2,6 +2,7 @@
 
 #include "run/runfollower.h"
 #include "targets/containertarget.h"
+#include "targets/embeddedtarget.h"
 #include "targets/localtarget.h"
 
 #include <QCoreApplication>
@@ -47,6 +48,8 @@ std::unique_ptr<targets::Target> makeTarget(const run::TargetSpec &spec, Io &io)
         return std::make_unique<targets::LocalTarget>(QCoreApplication::applicationFilePath());
     if (spec.kind == run::TargetKind::Container)
         return std::make_unique<targets::ContainerTarget>();
+    if (spec.kind == run::TargetKind::Embedded)
+        return std::make_unique<targets::EmbeddedTarget>();
     io.err << "ferry: the " << spec.toString()
            << " target is not available in this version yet; use --target local or container" << Qt::endl;
     return nullptr;

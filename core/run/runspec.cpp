@@ -22,6 +22,8 @@ const char16_t *kindName(TargetKind kind)
         return u"ssh";
     case TargetKind::Slurm:
         return u"slurm";
+    case TargetKind::Embedded:
+        return u"embedded";
     case TargetKind::Local:
         break;
     }
@@ -42,7 +44,8 @@ Expected<TargetSpec> TargetSpec::parse(const QString &text)
     const qsizetype colon = text.indexOf(u':');
     const QString kindText = colon < 0 ? text : text.left(colon);
     spec.host = colon < 0 ? QString() : text.mid(colon + 1);
-    for (const TargetKind kind : {TargetKind::Local, TargetKind::Container, TargetKind::Ssh, TargetKind::Slurm}) {
+    for (const TargetKind kind :
+         {TargetKind::Local, TargetKind::Container, TargetKind::Ssh, TargetKind::Slurm, TargetKind::Embedded}) {
         if (kindText == QString::fromUtf16(kindName(kind)))
             spec.kind = kind;
     }
@@ -119,7 +122,7 @@ Expected<RunSpec> RunSpec::fromJson(const QJsonObject &json)
     spec.target.options = target[u"options"_s].toObject();
     for (const QJsonValue &v : json[u"metricDefinitions"_s].toArray())
         spec.metricDefinitions << MetricDefinition{v[u"Name"_s].toString(), v[u"Regex"_s].toString()};
-    if (spec.id.isEmpty() || spec.script.isEmpty())
+    if (spec.id.isEmpty() || (spec.script.isEmpty() && spec.target.kind != TargetKind::Embedded))
         return Error{u"run spec without id or script"_s, {}, 0, 0, {}};
     return spec;
 }
@@ -142,7 +145,7 @@ QList<Error> validateRunSpec(const RunSpec &spec)
     static const QRegularExpression channelName(u"^[a-z0-9][a-z0-9_-]{0,63}$"_s);
     static const QRegularExpression hpName(u"^[A-Za-z_][A-Za-z0-9_-]{0,127}$"_s);
     const QFileInfo script(QDir(spec.sourceDir).filePath(spec.script));
-    if (!script.isFile())
+    if (spec.target.kind != TargetKind::Embedded && !script.isFile())
         errors << Error{u"no such script"_s, script.filePath(), 0, 0,
                         u"check the path; it is relative to the source folder"_s};
     QStringList seen;

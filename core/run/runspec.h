@@ -28,7 +28,9 @@ struct MetricDefinition {
     bool operator==(const MetricDefinition &) const = default;
 };
 
-enum class TargetKind { Local, Container, Ssh, Slurm };
+// Embedded: the libtorch trainer inside the Ferry process that started it (`ferry train`, the
+// Train panel); such a run has no script.
+enum class TargetKind { Local, Container, Ssh, Slurm, Embedded };
 
 struct TargetSpec {
     TargetKind kind = TargetKind::Local;
@@ -36,7 +38,7 @@ struct TargetSpec {
     QJsonObject options; // target-specific: gpus, partition, time, ...
     bool operator==(const TargetSpec &) const = default;
 
-    QString toString() const; // "local", "container", "ssh:HOST", "slurm:HOST"
+    QString toString() const; // "local", "container", "ssh:HOST", "slurm:HOST", "embedded"
     static Expected<TargetSpec> parse(const QString &text);
 };
 

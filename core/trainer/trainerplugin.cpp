@@ -1,6 +1,7 @@
 #include "trainer/trainerplugin.h"
 
 #include "trainer/torchengine.h"
+#include "trainer/torchtrainer.h"
 
 #include <QFile>
 #include <QThread>
@@ -52,6 +53,17 @@ run::TrainerInfo TrainerPlugin::info() const
 QString TrainerPlugin::selfTest()
 {
     return fitTinyModel();
+}
+
+run::TrainingResult TrainerPlugin::train(const data::Dataset &dataset, const run::TrainingConfig &config,
+                                         run::TrainingControl &control, run::TrainingSink &sink)
+{
+    return trainModel(dataset, config, control, sink);
+}
+
+Expected<run::Predictions> TrainerPlugin::predict(const QString &modelDir, const data::Dataset &input)
+{
+    return predictWithModel(modelDir, input);
 }
 
 } // namespace ferry::trainer

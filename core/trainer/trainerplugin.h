@@ -17,6 +17,9 @@ public:
 
     run::TrainerInfo info() const override;
     QString selfTest() override;
+    run::TrainingResult train(const data::Dataset &dataset, const run::TrainingConfig &config,
+                              run::TrainingControl &control, run::TrainingSink &sink) override;
+    Expected<run::Predictions> predict(const QString &modelDir, const data::Dataset &input) override;
 };
 
 } // namespace ferry::trainer

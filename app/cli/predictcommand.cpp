@@ -1,0 +1,194 @@
+// `ferry predict MODEL --data FILE`: a model trained by `ferry train`, applied to new data.
+#include "cli/command.h"
+
+#include "common/textfile.h"
+#include "data/dataset.h"
+#include "run/archive.h"
+#include "run/trainerloader.h"
+#include "run/training.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::cli {
+
+namespace {
+
+// A CSV field: quoted when it holds a delimiter, a quote or a line break.
+QString csvField(const QString &text)
+{
+    if (!text.contains(u',') && !text.contains(u'"') && !text.contains(u'\n'))
+        return text;
+    return u'"' + QString(text).replace(u"\""_s, u"\"\""_s) + u'"';
+}
+
+class PredictCommand final : public Command {
+public:
+    QString name() const override { return u"predict"_s; }
+    QString summary() const override { return u"apply a model trained by 'ferry train' to new data"_s; }
+    int maxPositionalArguments() const override { return 1; }
+
+    void configure(QCommandLineParser &parser) const override
+    {
+        parser.setApplicationDescription(
+            u"MODEL: a run's model folder or its model.tar.gz. The data must fit the model's input (the same\n"
+            u"CSV columns, by name, in any order; images of the same kind). When the data holds the target too,\n"
+            u"the accuracy (or mean squared error) is printed. Predictions are CSV: row, prediction, confidence."_s);
+        parser.addPositionalArgument(u"model"_s, u"Model folder or model.tar.gz."_s, u"MODEL"_s);
+        parser.addOption({u"data"_s, u"The data to predict on."_s, u"FILE"_s});
+        parser.addOption(
+            {{u"o"_s, u"output"_s}, u"Write the predictions here instead of standard output."_s, u"predictions.csv"_s});
+        parser.addOption({u"json"_s, u"Print a summary as JSON (the predictions still go to -o)."_s});
+    }
+
+    int run(const QCommandLineParser &parser, Io &io) override
+    {
+        if (parser.positionalArguments().isEmpty() || !parser.isSet(u"data"_s))
+            return usage(u"give the model and the data: ferry predict MODEL --data FILE"_s, io);
+        const QString model = parser.positionalArguments().first();
+
+        // The model folder: as it is, or unpacked from model.tar.gz.
+        QTemporaryDir unpacked;
+        QString modelDir = model;
+        if (QFileInfo(model).isFile()) {
+            if (!unpacked.isValid())
+                return fail(Error{u"cannot create a temporary folder"_s, {}, 0, 0, u"check TMPDIR"_s}, io);
+            const auto cardText = run::readArchiveFile(model, u"model.json"_s);
+            if (!cardText)
+                return fail(Error{u"no model.json in it: "_s + cardText.error().message, model, 0, 0,
+                                  u"give a model.tar.gz made by 'ferry train'"_s},
+                            io);
+            QFile cardFile(unpacked.filePath(u"model.json"_s));
+            if (!cardFile.open(QIODevice::WriteOnly) || cardFile.write(*cardText) != cardText->size())
+                return fail(Error{u"cannot unpack the model"_s, unpacked.path(), 0, 0, u"check free disk space"_s}, io);
+            cardFile.close();
+            const auto card = run::ModelCard::read(unpacked.path());
+            if (!card)
+                return fail(card.error(), io);
+            const auto weights = run::readArchiveFile(model, card->weightsFile, qint64(4) << 30);
+            if (!weights)
+                return fail(weights.error(), io);
+            QFile weightsFile(unpacked.filePath(card->weightsFile));
+            if (!weightsFile.open(QIODevice::WriteOnly) || weightsFile.write(*weights) != weights->size())
+                return fail(Error{u"cannot unpack the model"_s, unpacked.path(), 0, 0, u"check free disk space"_s}, io);
+            modelDir = unpacked.path();
+        }
+        const auto card = run::ModelCard::read(modelDir);
+        if (!card)
+            return fail(card.error(), io);
+
+        // The data, read the way the model was trained.
+        const QString dataPath = parser.value(u"data"_s);
+        data::LoadOptions load;
+        bool labelled = true;
+        if (card->inputKind == data::DatasetKind::Table) {
+            const auto info = data::detectDataset(dataPath);
+            if (!info)
+                return fail(info.error(), io);
+            labelled = !card->targetName.isEmpty() && info->columns.contains(card->targetName);
+            load.table.featuresOnly = !labelled;
+            load.table.targetColumn = labelled ? card->targetName : QString();
+            load.table.task = card->task;
+            load.table.missing = data::MissingPolicy::ImputeMean;
+        } else {
+            load.image.grayscale = card->inputShape.value(0) == 1;
+            load.image.height = card->inputShape.value(1);
+            load.image.width = card->inputShape.value(2);
+        }
+        const auto dataset = data::loadDataset(dataPath, load);
+        if (!dataset)
+            return fail(dataset.error(), io);
+        if (const auto fits = card->accepts(*dataset); !fits)
+            return fail(fits.error(), io);
+
+        run::TrainerLoader loader(run::TrainerLoader::defaultSearchDirs(QCoreApplication::applicationDirPath()));
+        const auto engine = loader.load();
+        if (!engine)
+            return fail(engine.error(), io);
+        const auto predictions = (*engine)->predict(modelDir, *dataset);
+        if (!predictions)
+            return fail(predictions.error(), io);
+
+        // The predictions as CSV, and how good they are when the data says what is right.
+        const bool classification = predictions->task == data::Task::Classification;
+        QString csv = classification ? u"row,prediction,confidence\n"_s : u"row,prediction\n"_s;
+        qsizetype correct = 0;
+        double squaredError = 0;
+        for (qsizetype i = 0; i < dataset->count; ++i) {
+            const auto at = static_cast<std::size_t>(i);
+            if (classification) {
+                const std::int64_t cls = predictions->classes[at];
+                csv += u"%1,%2,%3\n"_s.arg(i + 1)
+                           .arg(csvField(predictions->classNames.value(static_cast<qsizetype>(cls))))
+                           .arg(static_cast<double>(predictions->confidence[at]), 0, 'f', 4);
+                if (labelled && dataset->classNames.value(static_cast<qsizetype>(dataset->classes[at])) ==
+                                    predictions->classNames.value(static_cast<qsizetype>(cls)))
+                    ++correct;
+            } else {
+                csv += u"%1,%2\n"_s.arg(i + 1).arg(static_cast<double>(predictions->values[at]), 0, 'g', 8);
+                if (labelled) {
+                    const double d = static_cast<double>(predictions->values[at] - dataset->targets[at]);
+                    squaredError += d * d;
+                }
+            }
+        }
+        const QString output = parser.value(u"output"_s);
+        if (output.isEmpty() && !parser.isSet(u"json"_s)) {
+            io.out << csv << Qt::flush;
+        } else if (!output.isEmpty()) {
+            if (const auto written = writeTextFileAtomically(output, csv); !written)
+                return fail(written.error(), io);
+        }
+        QJsonObject summary{{u"rows"_s, dataset->count}, {u"task"_s, data::taskName(predictions->task)}};
+        if (labelled && dataset->count > 0) {
+            if (classification)
+                summary[u"accuracy"_s] = static_cast<double>(correct) / static_cast<double>(dataset->count);
+            else
+                summary[u"mse"_s] = squaredError / static_cast<double>(dataset->count);
+        }
+        if (!output.isEmpty())
+            summary[u"output"_s] = output;
+        if (parser.isSet(u"json"_s)) {
+            io.out << QJsonDocument(summary).toJson(QJsonDocument::Indented);
+        } else {
+            io.err << dataset->count << " predictions" << (output.isEmpty() ? QString() : u" in "_s + output);
+            if (summary.contains(u"accuracy"_s))
+                io.err << "; accuracy " << summary[u"accuracy"_s].toDouble() << " against column '"
+                       << (card->targetName.isEmpty() ? u"labels"_s : card->targetName) << "'";
+            if (summary.contains(u"mse"_s))
+                io.err << "; mean squared error " << summary[u"mse"_s].toDouble();
+            io.err << Qt::endl;
+        }
+        return kExitOk;
+    }
+
+private:
+    static int usage(const QString &message, Io &io)
+    {
+        io.err << "ferry predict: " << message << "; see 'ferry help predict'" << Qt::endl;
+        return kExitUserError;
+    }
+    static int fail(const Error &error, Io &io)
+    {
+        io.err << "ferry predict: " << error.toString() << Qt::endl;
+        return kExitUserError;
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Command> makePredictCommand()
+{
+    return std::make_unique<PredictCommand>();
+}
+
+} // namespace ferry::cli

@@ -1,0 +1,405 @@
+// `ferry train --data PATH ...`: the embedded libtorch trainer on a dataset, recorded as a run
+// (target `embedded`) like any script run.
+#include "cli/command.h"
+#include "cli/runsupport.h"
+
+#include "data/dataset.h"
+#include "run/embeddedrun.h"
+#include "run/runfollower.h"
+#include "run/trainerloader.h"
+#include "targets/embeddedtarget.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocale>
+#include <QThread>
+
+#include <atomic>
+#include <csignal>
+#include <thread>
+#include <unistd.h>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::cli {
+
+namespace {
+
+std::atomic<int> g_stopRequests{0};
+
+extern "C" void onStopSignal(int)
+{
+    ++g_stopRequests;
+}
+
+// Options that are training settings, by their command-line names (TrainingConfig::set).
+const QStringList kSettings{u"model"_s,      u"layers"_s,   u"activation"_s, u"dropout"_s,      u"conv-channels"_s,
+                            u"optimizer"_s,  u"lr"_s,       u"momentum"_s,   u"weight-decay"_s, u"schedule"_s,
+                            u"step-size"_s,  u"gamma"_s,    u"epochs"_s,     u"batch-size"_s,   u"seed"_s,
+                            u"validation"_s, u"patience"_s, u"log-every"_s,  u"threads"_s};
+
+QString bar(double fraction, int width)
+{
+    const int filled = std::clamp(static_cast<int>(fraction * width + 0.5), 0, width);
+    return QString(filled, u'#') + QString(width - filled, u'.');
+}
+
+QString seconds(double s)
+{
+    if (s < 0)
+        return u"?"_s;
+    const auto total = static_cast<qint64>(s + 0.5);
+    return total >= 60 ? u"%1m%2s"_s.arg(total / 60).arg(total % 60, 2, 10, QChar(u'0')) : u"%1s"_s.arg(total);
+}
+
+// An epoch record of the log, for people: "epoch 3/10  train_loss 0.2512  val_loss 0.2710 ...".
+QString epochLine(const QJsonObject &record, int epochs)
+{
+    QString line = u"epoch %1/%2"_s.arg(record.value(u"epoch"_s).toInt()).arg(epochs);
+    for (const QString &key : {u"train_loss"_s, u"val_loss"_s, u"val_accuracy"_s}) {
+        if (record.contains(key))
+            line += u"  %1 %2"_s.arg(key).arg(record.value(key).toDouble(), 0, 'f', 4);
+    }
+    return line;
+}
+
+class TrainCommand final : public Command {
+public:
+    QString name() const override { return u"train"_s; }
+    QString summary() const override { return u"train an MLP or a small CNN on a dataset with the embedded trainer"_s; }
+
+    void configure(QCommandLineParser &parser) const override
+    {
+        parser.setApplicationDescription(
+            u"Trains in this process with libtorch, no Python needed, and records the run in WORKSPACE/.ferry\n"
+            u"(target 'embedded'; see 'ferry runs'). DATA: a CSV/TSV file (features + target column), an image\n"
+            u"folder (one subfolder per class) or MNIST idx files. The model folder (model.pt, model.json)\n"
+            u"is packed as model.tar.gz; use it with 'ferry predict'. Ctrl-C cancels within one step."_s);
+        parser.addOption({u"data"_s, u"The dataset: CSV/TSV file, image folder or MNIST idx."_s, u"PATH"_s});
+        parser.addOption(
+            {u"target-column"_s, u"CSV: the column to predict (name or number; default: the last)."_s, u"NAME"_s});
+        parser.addOption({u"task"_s, u"classification or regression (default: from the target column)."_s, u"TASK"_s});
+        parser.addOption(
+            {u"missing"_s, u"CSV: drop (rows with missing values, default) or impute (training mean)."_s, u"POLICY"_s});
+        parser.addOption({u"image-size"_s, u"Images: resize to WIDTHxHEIGHT (default 28x28)."_s, u"WxH"_s});
+        parser.addOption({u"rgb"_s, u"Images: keep colour (3 channels) instead of grayscale."_s});
+        parser.addOption({u"model"_s, u"mlp (default) or cnn."_s, u"MODEL"_s});
+        parser.addOption({u"layers"_s, u"Hidden layer sizes, e.g. 256,128 (default 128,64)."_s, u"SIZES"_s});
+        parser.addOption({u"conv-channels"_s, u"CNN: channels per conv-pool block (default 16,32)."_s, u"SIZES"_s});
+        parser.addOption({u"activation"_s, u"relu (default), tanh or gelu."_s, u"NAME"_s});
+        parser.addOption({u"dropout"_s, u"Dropout after each hidden layer (default 0)."_s, u"P"_s});
+        parser.addOption({u"epochs"_s, u"Epochs (default 10)."_s, u"N"_s});
+        parser.addOption({u"batch-size"_s, u"Batch size (default 32)."_s, u"N"_s});
+        parser.addOption({u"lr"_s, u"Learning rate (default 0.001)."_s, u"X"_s});
+        parser.addOption({u"optimizer"_s, u"adam (default), adamw or sgd."_s, u"NAME"_s});
+        parser.addOption({u"momentum"_s, u"SGD momentum (default 0.9)."_s, u"X"_s});
+        parser.addOption({u"weight-decay"_s, u"Weight decay (default 0)."_s, u"X"_s});
+        parser.addOption({u"schedule"_s, u"Learning-rate schedule: constant (default), step or cosine."_s, u"NAME"_s});
+        parser.addOption({u"step-size"_s, u"Step schedule: epochs between decays (default 10)."_s, u"N"_s});
+        parser.addOption({u"gamma"_s, u"Step schedule: decay factor (default 0.1)."_s, u"X"_s});
+        parser.addOption({u"seed"_s, u"Random seed: the same seed gives the same losses (default 1)."_s, u"N"_s});
+        parser.addOption({u"validation"_s, u"Fraction held out for validation (default 0.2)."_s, u"F"_s});
+        parser.addOption(
+            {u"patience"_s, u"Early stopping: epochs without a better validation loss (0: off)."_s, u"N"_s});
+        parser.addOption({u"log-every"_s, u"A loss point every N steps (default 10)."_s, u"N"_s});
+        parser.addOption({u"threads"_s, u"Torch threads (default: 1 on 2 cores or fewer)."_s, u"N"_s});
+        parser.addOption(
+            {u"resume"_s, u"Continue a run from its last checkpoint (a run id, or a checkpoint file)."_s, u"RUN"_s});
+        parser.addOption({u"out"_s, u"Also copy the model folder here."_s, u"DIR"_s});
+        parser.addOption({u"workspace"_s, u"The workspace folder (default: the current folder)."_s, u"DIR"_s});
+        parser.addOption({u"json"_s, u"Print the result as JSON."_s});
+    }
+
+    int run(const QCommandLineParser &parser, Io &io) override
+    {
+        json = parser.isSet(u"json"_s);
+        auto context = openRunContext(parser.value(u"workspace"_s), io);
+        if (!context)
+            return kExitUserError;
+
+        // 1. Settings: those of the run resumed (if any), then the options given.
+        run::TrainingConfig config;
+        QString dataPath = parser.value(u"data"_s);
+        QList<run::Hyperparameter> dataOptions;
+        QString resumeFile;
+        if (parser.isSet(u"resume"_s)) {
+            const QString resume = parser.value(u"resume"_s);
+            if (QFileInfo(resume).isFile()) {
+                resumeFile = QFileInfo(resume).absoluteFilePath();
+            } else {
+                const auto previous = findRun(*context->store, resume, io);
+                if (!previous)
+                    return kExitUserError;
+                const auto spec = run::RunSpec::fromJson(previous->spec);
+                if (!spec || spec->target.kind != run::TargetKind::Embedded) {
+                    io.err << "ferry train: run " << previous->id << " is not an embedded training" << Qt::endl;
+                    return kExitUserError;
+                }
+                resumeFile = runDirOf(*context, previous->id) + u"/checkpoints/checkpoint.pt"_s;
+                for (const run::Hyperparameter &hp : spec->hyperparameters) {
+                    if (kSettings.contains(hp.name))
+                        (void)config.set(hp.name, hp.value);
+                    else
+                        dataOptions << hp;
+                }
+                if (dataPath.isEmpty() && !spec->channels.isEmpty())
+                    dataPath = spec->channels.first().path;
+            }
+            if (!QFileInfo(resumeFile).isFile()) {
+                io.err << "ferry train: no checkpoint to resume from at " << resumeFile
+                       << " (a run writes one at the end of each epoch)" << Qt::endl;
+                return kExitUserError;
+            }
+            config.resumeFrom = resumeFile;
+        }
+        for (const QString &setting : kSettings) {
+            if (!parser.isSet(setting))
+                continue;
+            if (const auto done = config.set(setting, parser.value(setting)); !done) {
+                io.err << "ferry train: --" << setting << ": " << done.error().toString() << Qt::endl;
+                return kExitUserError;
+            }
+        }
+        if (dataPath.isEmpty()) {
+            io.err << "ferry train: give the dataset with --data PATH; see 'ferry help train'" << Qt::endl;
+            return kExitUserError;
+        }
+        const auto option = [&](const QString &name) {
+            if (parser.isSet(name))
+                return parser.value(name);
+            for (const run::Hyperparameter &hp : dataOptions)
+                if (hp.name == name)
+                    return hp.value;
+            return QString();
+        };
+        data::LoadOptions load;
+        load.table.targetColumn = option(u"target-column"_s);
+        const QString task = option(u"task"_s);
+        if (task == "classification"_L1)
+            load.table.task = data::Task::Classification;
+        else if (task == "regression"_L1)
+            load.table.task = data::Task::Regression;
+        else if (!task.isEmpty())
+            return usage(u"--task is classification or regression, not '%1'"_s.arg(task), io);
+        const QString missing = option(u"missing"_s);
+        if (missing == "impute"_L1)
+            load.table.missing = data::MissingPolicy::ImputeMean;
+        else if (!missing.isEmpty() && missing != "drop"_L1)
+            return usage(u"--missing is drop or impute, not '%1'"_s.arg(missing), io);
+        const QString size = option(u"image-size"_s);
+        if (!size.isEmpty()) {
+            const QStringList parts = size.toLower().split(u'x');
+            bool okW = false;
+            bool okH = false;
+            load.image.width = parts.value(0).toInt(&okW);
+            load.image.height = parts.value(1).toInt(&okH);
+            if (parts.size() != 2 || !okW || !okH || load.image.width < 1 || load.image.height < 1 ||
+                load.image.width > 4096 || load.image.height > 4096)
+                return usage(u"--image-size is WIDTHxHEIGHT, e.g. 32x32, not '%1'"_s.arg(size), io);
+        }
+        load.image.grayscale = !(parser.isSet(u"rgb"_s) || option(u"rgb"_s) == "true"_L1);
+        if (config.model == run::ModelKind::Cnn && size.isEmpty())
+            load.image.width = load.image.height = 28;
+
+        // 2. The trainer (libtorch loads now, not at start-up).
+        run::TrainerLoader loader(run::TrainerLoader::defaultSearchDirs(QCoreApplication::applicationDirPath()));
+        const auto engine = loader.load();
+        if (!engine) {
+            io.err << "ferry train: " << engine.error().toString() << Qt::endl;
+            return kExitUserError;
+        }
+
+        // 3. The data.
+        const bool tty = ::isatty(STDERR_FILENO) == 1;
+        load.progress = [&](qsizetype done, qsizetype total) {
+            if (tty && total > 0)
+                io.err << "\rloading " << QFileInfo(dataPath).fileName() << ' ' << (100 * done / total) << '%'
+                       << Qt::flush;
+        };
+        const auto dataset = data::loadDataset(dataPath, load);
+        if (tty)
+            io.err << "\r\x1b[K" << Qt::flush;
+        if (!dataset) {
+            io.err << "ferry train: " << dataset.error().toString() << Qt::endl;
+            return kExitUserError;
+        }
+        for (const QString &note : dataset->notes)
+            io.err << "note: " << note << Qt::endl;
+
+        // 4. The run: recorded before it starts, like every run.
+        run::RunSpec spec;
+        spec.id = run::newRunId(u"train-"_s + QFileInfo(dataPath).completeBaseName());
+        spec.sourceDir = context->workspace.root();
+        spec.target.kind = run::TargetKind::Embedded;
+        spec.channels << run::DataChannel{u"training"_s, QFileInfo(dataPath).absoluteFilePath()};
+        const QJsonObject settings = config.toJson();
+        for (const QString &setting : kSettings) {
+            const QJsonValue v = settings.value(QString(setting).replace(u'-', u'_'));
+            QString text;
+            if (v.isArray()) {
+                QStringList parts;
+                for (const QJsonValue &item : v.toArray())
+                    parts << QString::number(item.toInt());
+                text = parts.join(u',');
+            } else {
+                text = v.isDouble() ? QString::number(v.toDouble(), 'g', QLocale::FloatingPointShortest) : v.toString();
+            }
+            spec.hyperparameters << run::Hyperparameter{setting, text};
+        }
+        for (const QString &name : {u"target-column"_s, u"task"_s, u"missing"_s, u"image-size"_s}) {
+            if (!option(name).isEmpty())
+                spec.hyperparameters << run::Hyperparameter{name, option(name)};
+        }
+        if (!load.image.grayscale)
+            spec.hyperparameters << run::Hyperparameter{u"rgb"_s, u"true"_s};
+        run::RunRecord record = run::newRunRecord(spec);
+        record.name = u"train "_s + QFileInfo(dataPath).fileName();
+        context->store->createRun(record);
+        context->store->setParams(record.id, spec.hyperparameters);
+        const QString runDir = runDirOf(*context, record.id);
+        auto embedded = run::EmbeddedRun::begin(runDir, spec);
+        if (!embedded) {
+            context->store->setStatus(record.id, run::RunStatus::Failed, std::nullopt, embedded.error().toString());
+            context->store->flush();
+            io.err << "ferry train: " << embedded.error().toString() << Qt::endl;
+            return kExitUserError;
+        }
+        run::EmbeddedRun &trainingRun = **embedded;
+        context->store->setStatus(record.id, run::RunStatus::Running);
+        config.modelDir = trainingRun.modelDir();
+        config.checkpointDir = trainingRun.checkpointDir();
+        if (!json)
+            io.err << "run " << record.id << ": training on " << dataset->count << " samples of "
+                   << data::kindName(dataset->kind) << " data (" << data::taskName(dataset->task)
+                   << (dataset->task == data::Task::Classification ? u", %1 classes"_s.arg(dataset->classNames.size())
+                                                                   : QString())
+                   << ")" << Qt::endl;
+
+        // 5. Train in a worker; this thread stores the metrics, shows progress and relays Ctrl-C.
+        run::TrainingControl control;
+        run::TrainingResult result;
+        std::atomic<bool> done{false};
+        std::thread worker([&] {
+            result = (*engine)->train(*dataset, config, control, trainingRun);
+            done = true;
+        });
+        g_stopRequests = 0;
+        const auto previousInt = std::signal(SIGINT, onStopSignal);
+        const auto previousTerm = std::signal(SIGTERM, onStopSignal);
+        targets::EmbeddedTarget target;
+        run::RunFollower follower(*context->store, target, runDir, record);
+        bool cancelling = false;
+        const auto show = [&](const run::RunFollower::Step &step) {
+            for (const QByteArray &line : step.lines) {
+                if (json)
+                    continue;
+                if (line.startsWith("{\"epoch\"")) {
+                    if (tty)
+                        io.err << "\r\x1b[K" << Qt::flush;
+                    io.out << epochLine(QJsonDocument::fromJson(line).object(), config.epochs) << Qt::endl;
+                } else if (line.startsWith("ferry: ")) {
+                    if (tty)
+                        io.err << "\r\x1b[K";
+                    io.err << QString::fromUtf8(line.mid(7)) << Qt::endl;
+                }
+            }
+            if (tty && !json && !done) {
+                const run::TrainingProgress p = trainingRun.lastProgress();
+                if (p.totalSteps > 0)
+                    io.err << "\r\x1b[K"
+                           << "epoch " << p.epoch << '/' << p.epochs << " ["
+                           << bar(static_cast<double>(p.step) / static_cast<double>(p.totalSteps), 30) << "] "
+                           << (100 * p.step / p.totalSteps) << "%  " << static_cast<qint64>(p.samplesPerSecond)
+                           << " samples/s  ETA " << seconds(p.etaSeconds) << (p.paused ? "  (paused)" : "")
+                           << Qt::flush;
+            }
+        };
+        while (!done) {
+            if (g_stopRequests > 0 && !cancelling) {
+                cancelling = true;
+                control.cancel();
+                io.err << "\ncancelling (the trainer stops within one step)" << Qt::endl;
+            }
+            if (const auto step = follower.poll(); step)
+                show(*step);
+            QThread::msleep(tty ? 100 : 250);
+        }
+        worker.join();
+        std::signal(SIGINT, previousInt);
+        std::signal(SIGTERM, previousTerm);
+        if (const auto finished = trainingRun.finish(result); !finished)
+            io.err << "ferry train: " << finished.error().toString() << Qt::endl;
+        for (int i = 0; i < 40; ++i) { // until the end is stored
+            const auto step = follower.poll();
+            if (!step)
+                break;
+            show(*step);
+            if (step->finished)
+                break;
+            QThread::msleep(50);
+        }
+        context->store->flush();
+
+        // 6. The result.
+        if (parser.isSet(u"out"_s) && result.epochsDone > 0) {
+            const QString out = parser.value(u"out"_s);
+            QDir().mkpath(out);
+            for (const QString &file : QDir(config.modelDir).entryList(QDir::Files)) {
+                QFile::remove(QDir(out).filePath(file));
+                if (!QFile::copy(QDir(config.modelDir).filePath(file), QDir(out).filePath(file)))
+                    io.err << "ferry train: cannot copy " << file << " to " << out << Qt::endl;
+            }
+        }
+        const QString archive = runDir + u"/model.tar.gz"_s;
+        if (json) {
+            QJsonObject object{{u"run"_s, record.id},
+                               {u"outcome"_s, run::outcomeName(result.outcome)},
+                               {u"epochs"_s, result.epochsDone},
+                               {u"metrics"_s, result.finalMetrics},
+                               {u"modelDir"_s, config.modelDir},
+                               {u"modelArchive"_s, archive}};
+            if (!result.error.isEmpty())
+                object[u"error"_s] = result.error;
+            io.out << QJsonDocument(object).toJson(QJsonDocument::Indented);
+        } else {
+            io.err << "run " << record.id << ": " << run::outcomeName(result.outcome);
+            if (!result.error.isEmpty())
+                io.err << ": " << result.error;
+            io.err << Qt::endl;
+            if (result.epochsDone > 0)
+                io.err << "model: " << QDir::current().relativeFilePath(archive) << " (predict with 'ferry predict "
+                       << QDir::current().relativeFilePath(archive) << " --data FILE')" << Qt::endl;
+        }
+        switch (result.outcome) {
+        case run::TrainingResult::Outcome::Completed:
+        case run::TrainingResult::Outcome::StoppedEarly:
+            return kExitOk;
+        case run::TrainingResult::Outcome::Cancelled:
+        case run::TrainingResult::Outcome::Failed:
+            break;
+        }
+        return kExitUserError;
+    }
+
+private:
+    bool json = false;
+
+    static int usage(const QString &message, Io &io)
+    {
+        io.err << "ferry train: " << message << "; see 'ferry help train'" << Qt::endl;
+        return kExitUserError;
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Command> makeTrainCommand()
+{
+    return std::make_unique<TrainCommand>();
+}
+
+} // namespace ferry::cli

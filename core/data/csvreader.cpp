@@ -1,0 +1,618 @@
+#include "data/csvreader.h"
+
+#include "data/csvdialect.h"
+#include "data/csvsyntax.h"
+#include "data/filebytes.h"
+
+#include <QFileInfo>
+#include <QThread>
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <limits>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <unordered_map>
+
+using namespace Qt::StringLiterals;
+
+// A table is read straight from the mapped file: numbers are parsed from the bytes with
+// std::from_chars (no per-field allocation), and every position is kept as a byte offset, so
+// an error's line is counted only when there is an error (a quoted field may hold newlines,
+// and the line an editor shows is what the user needs).
+
+namespace ferry::data {
+
+using namespace csv;
+
+namespace {
+
+constexpr int headRows = 10;
+constexpr qint64 minBytesPerThread = 1 << 20;
+constexpr int maxThreads = 8;
+constexpr int maxAutoClasses = 20;
+constexpr int checkEveryRecords = 4096;
+constexpr float missingValue = std::numeric_limits<float>::quiet_NaN();
+
+struct Layout {
+    char delimiter = ',';
+    int columns = 0;
+    int target = 0;
+    int features = 0;
+    MissingPolicy missing = MissingPolicy::DropRow;
+};
+
+struct Problem {
+    enum Kind { None, Ragged, NotNumber, Unclosed, Cancelled } kind = None;
+    qint64 offset = 0; // where, in the file
+    int column = 0;    // 0-based
+    int found = 0;     // a ragged row's field count
+    QByteArray value;
+};
+
+// The records of one stretch of the file, parsed into its own buffers.
+struct Chunk {
+    const char *begin = nullptr;
+    const char *end = nullptr;
+    std::vector<float> features;
+    std::vector<float> targets; // NaN where the target is text
+    std::vector<qint64> targetOffsets;
+    qsizetype rows = 0;
+    qsizetype droppedMissing = 0;
+    qsizetype droppedTarget = 0;
+    qsizetype imputed = 0;
+    qint64 firstTextTarget = -1;
+    Problem problem;
+};
+
+// How many fields the record at p holds (for a ragged row's message).
+int countFields(const char *p, const char *end, char delimiter)
+{
+    int count = 0;
+    for (;;) {
+        Field field;
+        const char *q = scanField(p, end, delimiter, field);
+        ++count;
+        if (!q || q == end || *q != delimiter)
+            return count;
+        p = q + 1;
+    }
+}
+
+template <typename Check> void parseChunk(const char *base, const Layout &layout, Chunk &chunk, Check &&check)
+{
+    const qint64 capacity = countNewlines(chunk.begin, chunk.end) + 1;
+    chunk.features.resize(size_t(capacity) * size_t(layout.features));
+    chunk.targets.resize(size_t(capacity));
+    chunk.targetOffsets.resize(size_t(capacity));
+    float *const features = chunk.features.data();
+    float *const targets = chunk.targets.data();
+    qint64 *const targetOffsets = chunk.targetOffsets.data();
+    const char delimiter = layout.delimiter;
+    const int columns = layout.columns;
+    const int target = layout.target;
+    const bool dropMissing = layout.missing == MissingPolicy::DropRow;
+    const char *p = chunk.begin;
+    const char *const end = chunk.end;
+    qsizetype rows = 0;
+    int untilCheck = checkEveryRecords;
+    auto fail = [&](Problem::Kind kind, const char *at, int column) {
+        chunk.problem.kind = kind;
+        chunk.problem.offset = at - base;
+        chunk.problem.column = column;
+        chunk.rows = rows;
+    };
+    while (p < end) {
+        if (*p == '\n' || (*p == '\r' && (p + 1 == end || p[1] == '\n'))) {
+            ++p;
+            continue;
+        }
+        if (--untilCheck == 0) {
+            untilCheck = checkEveryRecords;
+            if (!check(p))
+                return fail(Problem::Cancelled, p, 0);
+        }
+        const char *const record = p;
+        float *const out = features + rows * layout.features;
+        bool rowMissing = false;
+        bool targetMissing = false;
+        bool textTarget = false;
+        for (int c = 0; c < columns; ++c) {
+            float value;
+            const char *q = fastNumber(p, end, delimiter, value);
+            bool text = false;
+            if (!q) {
+                Field field;
+                q = scanField(p, end, delimiter, field);
+                if (!q)
+                    return fail(Problem::Unclosed, record, c);
+                if (fieldMissing(field)) {
+                    value = missingValue;
+                    (c == target ? targetMissing : rowMissing) = true;
+                } else if (field.quoted && fieldNumber(field, delimiter, value)) {
+                } else if (c == target) {
+                    value = missingValue;
+                    text = true;
+                } else {
+                    fail(Problem::NotNumber, p, c);
+                    chunk.problem.value = fieldBytes(field);
+                    return;
+                }
+            }
+            if (c == target) {
+                targets[rows] = value;
+                targetOffsets[rows] = p - base;
+                textTarget = text;
+            } else {
+                out[c < target ? c : c - 1] = value;
+            }
+            if (c + 1 < columns) {
+                if (q == end || *q != delimiter) {
+                    fail(Problem::Ragged, record, 0);
+                    chunk.problem.found = c + 1;
+                    return;
+                }
+                p = q + 1;
+            } else {
+                if (q < end && *q == delimiter) {
+                    fail(Problem::Ragged, record, 0);
+                    chunk.problem.found = countFields(record, end, delimiter);
+                    return;
+                }
+                p = q;
+            }
+        }
+        if (p < end && *p == '\r')
+            ++p;
+        if (p < end && *p == '\n')
+            ++p;
+        if (targetMissing) {
+            ++chunk.droppedTarget;
+        } else if (rowMissing && dropMissing) {
+            ++chunk.droppedMissing;
+        } else {
+            chunk.imputed += rowMissing ? 1 : 0;
+            if (textTarget && chunk.firstTextTarget < 0)
+                chunk.firstTextTarget = targetOffsets[rows];
+            ++rows;
+        }
+    }
+    chunk.rows = rows;
+}
+
+QString shown(const QByteArray &value)
+{
+    QString text = QString::fromUtf8(value);
+    if (text.size() > 40)
+        text = text.first(37) + u"..."_s;
+    return text;
+}
+
+// The target column: by name (exact, then ignoring case), else by 1-based number.
+Expected<int> resolveTarget(const Dialect &dialect, const QString &wanted, const QString &path)
+{
+    const QStringList &columns = dialect.columns;
+    if (wanted.trimmed().isEmpty())
+        return int(columns.size() - 1);
+    const QString name = wanted.trimmed();
+    if (const qsizetype i = columns.indexOf(name); i >= 0)
+        return int(i);
+    for (qsizetype i = 0; i < columns.size(); ++i) {
+        if (columns[i].compare(name, Qt::CaseInsensitive) == 0)
+            return int(i);
+    }
+    bool isNumber = false;
+    const int number = name.toInt(&isNumber);
+    if (isNumber && number >= 1 && number <= columns.size())
+        return number - 1;
+    const QString hint = u"name one of the columns, or give its number (1 to %1)"_s.arg(columns.size());
+    if (isNumber)
+        return Error{u"there is no column %1: the table has %2 columns"_s.arg(number).arg(columns.size()), path, 0, 0,
+                     hint};
+    return Error{u"there is no column '%1'; the columns are: %2"_s.arg(name, columns.join(u", "_s)), path, 0, 0, hint};
+}
+
+Error problemError(const Problem &problem, const char *base, const QString &path, const Dialect &dialect)
+{
+    const int line = int(countNewlines(base, base + problem.offset)) + 1;
+    const qsizetype columns = dialect.columns.size();
+    switch (problem.kind) {
+    case Problem::Ragged:
+        return Error{
+            u"this row has %1 columns, the %2 has %3"_s.arg(problem.found)
+                .arg(dialect.header ? u"header"_s : u"first row"_s)
+                .arg(columns),
+            path, line, 0,
+            u"give every row the same number of values (the delimiter is %1)"_s.arg(delimiterName(dialect.delimiter))};
+    case Problem::NotNumber:
+        return Error{u"value '%1' in feature column '%2' is not a number"_s.arg(shown(problem.value),
+                                                                                dialect.columns.value(problem.column)),
+                     path, line, problem.column + 1,
+                     u"choose this column as the target, or remove it (feature columns must hold numbers)"_s};
+    case Problem::Unclosed:
+        return unclosedQuoteError(base, base + problem.offset, path);
+    case Problem::Cancelled:
+    case Problem::None:
+        break;
+    }
+    return Error{u"loading was cancelled"_s, path, 0, 0, {}};
+}
+
+// The class of every row: the distinct target texts, sorted (byte order, so the same on every
+// machine and locale).
+void textClasses(const char *base, const char *end, const Layout &layout, const std::vector<qint64> &offsets,
+                 Dataset &dataset)
+{
+    std::deque<std::string> unescaped; // the keys that differ from the file's bytes
+    std::unordered_map<std::string_view, qsizetype> ids;
+    std::vector<std::string_view> keys;
+    dataset.classes.resize(offsets.size());
+    for (size_t row = 0; row < offsets.size(); ++row) {
+        Field field;
+        scanField(base + offsets[row], end, layout.delimiter, field);
+        std::string_view key(field.begin, size_t(field.end - field.begin));
+        auto it = ids.find(key);
+        if (it == ids.end() && field.escaped && field.quoted) {
+            const QByteArray bytes = fieldBytes(field);
+            const std::string_view candidate(bytes.constData(), size_t(bytes.size()));
+            it = ids.find(candidate);
+            if (it == ids.end()) {
+                key = unescaped.emplace_back(candidate);
+                it = ids.emplace(key, qsizetype(keys.size())).first;
+                keys.push_back(key);
+            }
+        } else if (it == ids.end()) {
+            it = ids.emplace(key, qsizetype(keys.size())).first;
+            keys.push_back(key);
+        }
+        dataset.classes[row] = it->second;
+    }
+    std::vector<qsizetype> order(keys.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = qsizetype(i);
+    std::sort(order.begin(), order.end(), [&](qsizetype a, qsizetype b) { return keys[size_t(a)] < keys[size_t(b)]; });
+    std::vector<std::int64_t> rank(keys.size());
+    for (size_t i = 0; i < order.size(); ++i) {
+        rank[size_t(order[i])] = std::int64_t(i);
+        const std::string_view key = keys[size_t(order[i])];
+        dataset.classNames.append(QString::fromUtf8(key.data(), qsizetype(key.size())));
+    }
+    for (std::int64_t &c : dataset.classes)
+        c = rank[size_t(c)];
+}
+
+QString className(float value)
+{
+    if (value == std::trunc(value) && std::fabs(value) < 1e15f)
+        return QString::number(qint64(value));
+    return QString::number(double(value), 'g', 7);
+}
+
+} // namespace
+
+Expected<Dataset> loadTable(const QString &path, const LoadOptions &options, int threads)
+{
+    FileBytes bytes;
+    if (auto ok = bytes.open(path); !ok)
+        return ok.error();
+    if (bytes.size() == 0)
+        return emptyFileError(path);
+    auto dialect = readDialect(bytes, path, options.table);
+    if (!dialect)
+        return dialect.error();
+    const qsizetype columns = dialect->columns.size();
+    const bool featuresOnly = options.table.featuresOnly;
+    if (columns < 2 && !featuresOnly)
+        return Error{u"the table has only one column ('%1'); it needs feature columns and a target column"_s.arg(
+                         dialect->columns.value(0)),
+                     path, 1, 0, u"check that the values are separated by ',', tab, ';' or '|', one row per sample"_s};
+    // Data to predict on has no target: a target index past the last column reads none.
+    auto target =
+        featuresOnly ? Expected<int>(int(columns)) : resolveTarget(*dialect, options.table.targetColumn, path);
+    if (!target)
+        return target.error();
+
+    Layout layout;
+    layout.delimiter = dialect->delimiter;
+    layout.columns = int(columns);
+    layout.target = *target;
+    layout.features = int(featuresOnly ? columns : columns - 1);
+    layout.missing = options.table.missing;
+
+    const char *const base = bytes.data();
+    const char *const dataBegin = dialect->dataBegin;
+    const char *const end = bytes.end();
+    const qint64 dataBytes = end - dataBegin;
+    // Lines can be split among threads only when no quoted field can hold a line break.
+    int chunkCount = 1;
+    if (!std::memchr(dataBegin, '"', size_t(dataBytes))) {
+        if (threads > 0)
+            chunkCount = threads;
+        else
+            chunkCount = int(std::clamp<qint64>(std::min<qint64>(QThread::idealThreadCount(), maxThreads), 1,
+                                                std::max<qint64>(1, dataBytes / minBytesPerThread)));
+    }
+    std::vector<Chunk> chunks(static_cast<size_t>(chunkCount));
+    const char *from = dataBegin;
+    for (int k = 0; k < chunkCount; ++k) {
+        const char *to = end;
+        if (k + 1 < chunkCount) {
+            to = std::max(from, dataBegin + dataBytes * (k + 1) / chunkCount);
+            const void *newline = std::memchr(to, '\n', size_t(end - to));
+            to = newline ? static_cast<const char *>(newline) + 1 : end;
+        }
+        chunks[size_t(k)].begin = from;
+        chunks[size_t(k)].end = to;
+        from = to;
+    }
+
+    // Only the calling thread calls the caller's functions; workers poll a flag.
+    std::atomic<bool> stop{false};
+    std::atomic<int> firstFailed{chunkCount};
+    std::unique_ptr<std::atomic<qint64>[]> done(new std::atomic<qint64>[size_t(chunkCount)]);
+    for (int k = 0; k < chunkCount; ++k)
+        done[size_t(k)] = 0;
+    auto report = [&] {
+        if (options.progress) {
+            qint64 sum = dataBegin - base;
+            for (int k = 0; k < chunkCount; ++k)
+                sum += done[size_t(k)].load(std::memory_order_relaxed);
+            options.progress(sum, bytes.size());
+        }
+        if (options.cancelled && options.cancelled())
+            stop = true;
+        return !stop.load();
+    };
+    auto parse = [&](int k, bool callerThread) {
+        Chunk &chunk = chunks[size_t(k)];
+        parseChunk(base, layout, chunk, [&](const char *p) {
+            done[size_t(k)].store(p - chunk.begin, std::memory_order_relaxed);
+            if (callerThread)
+                return report();
+            return !stop.load(std::memory_order_relaxed) && firstFailed.load(std::memory_order_relaxed) > k;
+        });
+        done[size_t(k)].store(chunk.end - chunk.begin, std::memory_order_relaxed);
+        if (chunk.problem.kind != Problem::None) {
+            int failed = firstFailed.load();
+            while (k < failed && !firstFailed.compare_exchange_weak(failed, k)) {
+            }
+        }
+    };
+    std::atomic<int> finished{0};
+    std::vector<std::thread> workers;
+    for (int k = 1; k < chunkCount; ++k) {
+        workers.emplace_back([&, k] {
+            parse(k, false);
+            ++finished;
+        });
+    }
+    parse(0, true);
+    if (options.progress || options.cancelled) {
+        while (finished.load() < chunkCount - 1) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+            report();
+        }
+    }
+    for (std::thread &worker : workers)
+        worker.join();
+    for (const Chunk &chunk : chunks) {
+        if (chunk.problem.kind != Problem::None)
+            return problemError(chunk.problem, base, path, *dialect);
+    }
+    if (options.cancelled && options.cancelled())
+        return Error{u"loading was cancelled"_s, path, 0, 0, {}};
+
+    // One matrix, in file order.
+    Dataset dataset;
+    dataset.kind = DatasetKind::Table;
+    dataset.source = path;
+    qsizetype rows = 0;
+    qsizetype droppedMissing = 0;
+    qsizetype droppedTarget = 0;
+    qsizetype imputed = 0;
+    qint64 firstTextTarget = -1;
+    for (const Chunk &chunk : chunks) {
+        rows += chunk.rows;
+        droppedMissing += chunk.droppedMissing;
+        droppedTarget += chunk.droppedTarget;
+        imputed += chunk.imputed;
+        if (firstTextTarget < 0)
+            firstTextTarget = chunk.firstTextTarget;
+    }
+    const size_t width = size_t(layout.features);
+    std::vector<float> targets;
+    std::vector<qint64> targetOffsets;
+    if (chunkCount == 1) {
+        Chunk &chunk = chunks.front();
+        dataset.x = std::move(chunk.features);
+        dataset.x.resize(size_t(rows) * width);
+        targets = std::move(chunk.targets);
+        targets.resize(size_t(rows));
+        targetOffsets = std::move(chunk.targetOffsets);
+        targetOffsets.resize(size_t(rows));
+    } else {
+        dataset.x.resize(size_t(rows) * width);
+        targets.resize(size_t(rows));
+        targetOffsets.resize(size_t(rows));
+        size_t at = 0;
+        for (Chunk &chunk : chunks) {
+            const size_t n = size_t(chunk.rows);
+            std::copy_n(chunk.features.data(), n * width, dataset.x.data() + at * width);
+            std::copy_n(chunk.targets.data(), n, targets.data() + at);
+            std::copy_n(chunk.targetOffsets.data(), n, targetOffsets.data() + at);
+            chunk.features = {};
+            at += n;
+        }
+    }
+    if (options.progress)
+        options.progress(bytes.size(), bytes.size());
+
+    if (rows == 0) {
+        if (droppedMissing + droppedTarget > 0)
+            return Error{u"every row has a missing value (%1 rows); nothing is left to train on"_s.arg(droppedMissing +
+                                                                                                       droppedTarget),
+                         path, 0, 0, u"fill in the missing values, or have them imputed with the mean"_s};
+        return Error{u"the file has a header row but no data rows"_s, path, 1, 0,
+                     u"add one row per sample below the header"_s};
+    }
+
+    dataset.count = rows;
+    dataset.shape = {layout.features};
+    for (int c = 0; c < layout.columns; ++c) {
+        if (c != layout.target)
+            dataset.featureNames.append(dialect->columns[c]);
+    }
+    if (featuresOnly) {
+        dataset.task = options.table.task.value_or(Task::Classification);
+        dataset.notes.append(u"read %1 rows of %2 features from %3 (no target column)"_s.arg(rows)
+                                 .arg(layout.features)
+                                 .arg(QFileInfo(path).fileName()));
+        if (droppedMissing > 0)
+            dataset.notes.append(u"dropped %1 rows with missing values"_s.arg(droppedMissing));
+        if (imputed > 0)
+            dataset.notes.append(u"%1 rows have missing values; they are filled with the training mean"_s.arg(imputed));
+        return dataset;
+    }
+    dataset.targetName = dialect->columns[layout.target];
+
+    // The task: classification for text, or for integers with few distinct values.
+    bool integral = true;
+    std::vector<float> distinct;
+    if (firstTextTarget < 0) {
+        for (float value : targets) {
+            if (value != std::trunc(value)) {
+                integral = false;
+                break;
+            }
+            if (distinct.size() <= maxAutoClasses &&
+                std::find(distinct.begin(), distinct.end(), value) == distinct.end())
+                distinct.push_back(value);
+        }
+    }
+    const Task task = options.table.task ? *options.table.task
+                                         : (firstTextTarget >= 0 || (integral && distinct.size() <= maxAutoClasses)
+                                                ? Task::Classification
+                                                : Task::Regression);
+    dataset.task = task;
+    if (task == Task::Regression) {
+        if (firstTextTarget >= 0) {
+            Field field;
+            scanField(base + firstTextTarget, end, layout.delimiter, field);
+            const int line = int(countNewlines(base, base + firstTextTarget)) + 1;
+            return Error{
+                u"value '%1' in target column '%2' is not a number"_s.arg(shown(fieldBytes(field)), dataset.targetName),
+                path, line, layout.target + 1,
+                u"a regression target must be numeric: choose classification, or another target column"_s};
+        }
+        dataset.targets = std::move(targets);
+    } else if (firstTextTarget >= 0) {
+        textClasses(base, end, layout, targetOffsets, dataset);
+    } else {
+        std::vector<float> values = distinct;
+        if (!integral || distinct.size() > maxAutoClasses) { // classification chosen for many values
+            values = targets;
+            values.erase(std::unique(values.begin(), values.end()), values.end());
+        }
+        std::sort(values.begin(), values.end());
+        values.erase(std::unique(values.begin(), values.end()), values.end());
+        for (float value : values)
+            dataset.classNames.append(className(value));
+        dataset.classes.resize(targets.size());
+        for (size_t i = 0; i < targets.size(); ++i)
+            dataset.classes[i] = std::lower_bound(values.begin(), values.end(), targets[i]) - values.begin();
+    }
+
+    dataset.notes.append(
+        u"read %1 rows of %2 features from %3 (delimiter %4, %5); target '%6': %7"_s.arg(rows)
+            .arg(layout.features)
+            .arg(QFileInfo(path).fileName(), delimiterName(layout.delimiter),
+                 dialect->header ? u"with a header row"_s : u"no header row"_s, dataset.targetName,
+                 task == Task::Regression ? u"regression"_s : u"%1 classes"_s.arg(dataset.classNames.size())));
+    if (droppedMissing > 0)
+        dataset.notes.append(u"dropped %1 rows with missing values"_s.arg(droppedMissing));
+    if (imputed > 0)
+        dataset.notes.append(u"%1 rows have missing values; they are filled with the training mean"_s.arg(imputed));
+    if (droppedTarget > 0)
+        dataset.notes.append(u"dropped %1 rows without a target value"_s.arg(droppedTarget));
+    return dataset;
+}
+
+Expected<DatasetInfo> detectTable(const QString &path)
+{
+    FileBytes bytes;
+    if (auto ok = bytes.open(path); !ok)
+        return ok.error();
+    if (bytes.size() == 0)
+        return emptyFileError(path);
+    auto dialect = readDialect(bytes, path, {});
+    if (!dialect)
+        return dialect.error();
+    DatasetInfo info;
+    info.kind = DatasetKind::Table;
+    info.path = path;
+    info.format = dialect->delimiter == '\t' ? u"tsv"_s : u"csv"_s;
+    info.bytes = bytes.size();
+    info.columns = dialect->columns;
+    const qsizetype columns = info.columns.size();
+    info.shape = {int(std::max<qsizetype>(columns - 1, 0))};
+    info.samples = countRecords(dialect->dataBegin, bytes.end());
+
+    const char *base = bytes.data();
+    const char delimiter = dialect->delimiter;
+    QList<Record> rows = dialect->sample;
+    if (dialect->header && !rows.isEmpty())
+        rows.removeFirst();
+    QList<bool> text(columns, false);
+    QList<QString> firstText(columns);
+    qsizetype rowsWithMissing = 0;
+    for (qsizetype r = 0; r < rows.size(); ++r) {
+        const Record &record = rows[r];
+        const int line = int(countNewlines(base, record.begin)) + 1;
+        if (record.fields.size() != columns && info.problems.size() < 10)
+            info.problems.append(u"line %1: %2 columns, not %3"_s.arg(line).arg(record.fields.size()).arg(columns));
+        QStringList values;
+        bool missing = false;
+        for (qsizetype c = 0; c < record.fields.size(); ++c) {
+            const Field &field = record.fields[c];
+            if (r < headRows)
+                values.append(fieldText(field));
+            float value = 0;
+            if (fieldMissing(field)) {
+                missing = true;
+            } else if (c < columns && !fieldNumber(field, delimiter, value) && !text[c]) {
+                text[c] = true;
+                firstText[c] = fieldText(field);
+            }
+        }
+        rowsWithMissing += missing ? 1 : 0;
+        if (r < headRows)
+            info.head.append(values);
+    }
+    for (qsizetype c = 0; c < columns; ++c)
+        info.columnTypes.append(text[c] ? u"text"_s : u"number"_s);
+    for (qsizetype c = 0; c + 1 < columns; ++c) {
+        if (text[c])
+            info.problems.append(
+                u"column '%1' holds text ('%2'): only the target column may; choose it as the target or remove it"_s
+                    .arg(info.columns[c], firstText[c]));
+    }
+    if (rowsWithMissing > 0)
+        info.problems.append(
+            u"%1 of the first %2 rows have missing values (dropped, or filled with the mean)"_s.arg(rowsWithMissing)
+                .arg(rows.size()));
+    if (columns < 2)
+        info.problems.append(u"only one column: a table needs feature columns and a target column"_s);
+    if (info.samples == 0)
+        info.problems.append(u"no data rows"_s);
+    return info;
+}
+
+} // namespace ferry::data

@@ -1,0 +1,105 @@
+#include "targets/embeddedtarget.h"
+
+#include "run/supervisor.h"
+
+#include <QFileInfo>
+#include <QThread>
+
+#include <csignal>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::targets {
+
+namespace {
+
+using run::ExitRecord;
+using run::RunDirectory;
+
+Error noRunFolder(const RunDirectory &dir)
+{
+    return Error{u"not a run folder: spec.json is missing"_s, dir.path(), 0, 0, u"name a folder under .ferry/runs"_s};
+}
+
+} // namespace
+
+Expected<bool> EmbeddedTarget::start(const QString &runDir, const run::RunSpec &)
+{
+    return Error{u"an embedded run is started by the Ferry process that trains it"_s, runDir, 0, 0,
+                 u"use 'ferry train' or the Train panel"_s};
+}
+
+Expected<RunProbe> EmbeddedTarget::probe(const QString &runDir)
+{
+    const RunDirectory dir(runDir);
+    if (!QFileInfo::exists(dir.specFile()))
+        return noRunFolder(dir);
+    const auto trainer = dir.readSupervisor();
+    const bool alive = trainer && trainer->has_value() && run::supervisorAlive(**trainer);
+    const auto exit = dir.readExit(); // after the liveness check: the trainer writes it before it ends
+    if (!exit)
+        return exit.error();
+    RunProbe status;
+    status.heartbeatMs = dir.heartbeatMs();
+    if (exit->has_value()) {
+        status.exit = **exit;
+        status.state = stateOf(**exit);
+        status.archived = QFileInfo::exists(dir.modelArchive()) && QFileInfo::exists(dir.outputArchive());
+        if (!status.archived && !alive) {
+            const auto packed = run::finalize(dir.path());
+            status.archived = packed.hasValue();
+            if (!packed)
+                status.detail = packed.error().toString();
+        }
+        return status;
+    }
+    if (alive) {
+        status.state = RunState::Running;
+        return status;
+    }
+    status.state = RunState::Lost;
+    if (!trainer)
+        status.detail = trainer.error().toString();
+    else if (!trainer->has_value())
+        status.detail = u"the training never recorded its process"_s;
+    else
+        status.detail = u"the Ferry process that trained it (pid %1) is gone and left no exit record"_s.arg(
+            (*trainer)->supervisorPid);
+    return status;
+}
+
+Expected<RunProbe> EmbeddedTarget::cancel(const QString &runDir, int graceMs)
+{
+    const RunDirectory dir(runDir);
+    if (!QFileInfo::exists(dir.specFile()))
+        return noRunFolder(dir);
+    const auto exit = dir.readExit();
+    if (!exit)
+        return exit.error();
+    if (exit->has_value())
+        return probe(runDir);
+    const auto trainer = dir.readSupervisor();
+    if (!trainer)
+        return trainer.error();
+    if (trainer->has_value() && run::supervisorAlive(**trainer)) {
+        const auto pid = static_cast<pid_t>((*trainer)->supervisorPid);
+        ::kill(pid, SIGTERM); // the trainer stops within one step and records the end itself
+        for (int waited = 0; waited < graceMs; waited += 50) {
+            if (QFileInfo::exists(dir.exitFile()) || !run::supervisorAlive(**trainer))
+                break;
+            QThread::msleep(50);
+        }
+        if (!QFileInfo::exists(dir.exitFile()) && run::supervisorAlive(**trainer)) {
+            ::kill(pid, SIGKILL);
+            for (int waited = 0; waited < 5000 && run::supervisorAlive(**trainer); waited += 50)
+                QThread::msleep(50);
+        }
+    }
+    if (!QFileInfo::exists(dir.exitFile())) // killed, or gone before: the cancel is the end
+        (void)dir.writeExit(ExitRecord{-1, SIGTERM, run::nowMs(), true, {}});
+    if (const auto packed = run::finalize(dir.path()); !packed)
+        return packed.error();
+    return probe(runDir);
+}
+
+} // namespace ferry::targets

@@ -1,0 +1,22 @@
+# The embedded trainer (issue 5): only where the libtorch plugin is built.
+if(FERRY_TRAINER)
+  ferry_test(tst_trainer)
+  add_dependencies(tst_trainer ferry_trainer)
+endif()
+if(FERRY_TRAINER)
+  if(FERRY_GUI)
+    ferry_test(tst_traincli LIBS Qt6::Gui)
+  else()
+    ferry_test(tst_traincli)
+  endif()
+  add_dependencies(tst_traincli ferry ferry_trainer)
+endif()
+
+# Benchmark (tests/bench/trainer.sh, by hand): links libtorch itself for the bare loop.
+if(FERRY_TRAINER)
+  find_package(Torch REQUIRED)
+  add_executable(trainerbench EXCLUDE_FROM_ALL bench/trainerbench.cpp)
+  target_link_libraries(trainerbench PRIVATE ferry_core ferry_warnings ${TORCH_LIBRARIES})
+  set_target_properties(trainerbench PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/bench")
+  add_dependencies(trainerbench ferry_trainer)
+endif()
