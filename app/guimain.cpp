@@ -1,6 +1,7 @@
 // Wires the window: settings, recent workspaces, the workspace from the command line.
 #include "cli/command.h"
 #include "ferry/version.h"
+#include "run/trainerloader.h"
 #include "ui/firstframeprobe.h"
 #include "ui/mainwindow.h"
 #include "ui/resources.h"
@@ -70,7 +71,13 @@ int runGui(int argc, char **argv)
 
     QSettings settings;
     ferry::workspace::RecentWorkspaces recent(settings);
-    ferry::ui::MainWindow window(settings, recent);
+    // libtorch loads on the first training, not at start-up; the plugin stays loaded after.
+    ferry::run::TrainerLoader trainer(
+        ferry::run::TrainerLoader::defaultSearchDirs(QCoreApplication::applicationDirPath()));
+    ferry::ui::WorkbenchServices services;
+    services.trainer = [&trainer] { return trainer.load(); };
+    services.ferryBinary = QCoreApplication::applicationFilePath();
+    ferry::ui::MainWindow window(settings, recent, services);
 
     const QString workspace = parser.positionalArguments().value(0);
     if (!workspace.isEmpty()) {

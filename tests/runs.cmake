@@ -7,3 +7,6 @@ endforeach()
 
 # The launch dialog's hyperparameters, read from a script's argparse calls.
 ferry_test(tst_scriptparameters)
+
+ferry_test(tst_runmonitor)
+add_dependencies(tst_runmonitor ferry)

@@ -1,6 +1,14 @@
 // The window shell, driven offscreen: empty state, workspaces, recent list, persistence.
+#include "run/runstore.h"
+#include "run/trainerloader.h"
+#include "ui/chart/losschart.h"
+#include "ui/chart/losschartpanel.h"
+#include "ui/data/datasetpanel.h"
 #include "ui/emptystatewidget.h"
 #include "ui/mainwindow.h"
+#include "ui/problemspanel.h"
+#include "ui/runs/runsview.h"
+#include "ui/train/trainpanel.h"
 #include "workspace/recentworkspaces.h"
 
 #include <QAction>
@@ -9,7 +17,10 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
+#include <QPushButton>
 #include <QSettings>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
@@ -60,12 +71,14 @@ private Q_SLOTS:
     {
         QSettings settings(settingsFile(), QSettings::IniFormat);
         RecentWorkspaces recent(settings);
-        MainWindow window(settings, recent);
+        MainWindow window(settings, recent, {});
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
 
         QCOMPARE(window.windowTitle(), u"Ferry"_s);
-        auto *empty = qobject_cast<ferry::ui::EmptyStateWidget *>(window.centralWidget());
+        auto *centre = qobject_cast<QStackedWidget *>(window.centralWidget());
+        QVERIFY(centre);
+        auto *empty = qobject_cast<ferry::ui::EmptyStateWidget *>(centre->currentWidget());
         QVERIFY(empty);
         QVERIFY(empty->isVisible());
         QCOMPARE(empty->heading(), u"Start with a workspace"_s);
@@ -76,13 +89,15 @@ private Q_SLOTS:
         QTRY_VERIFY(body->height() >= body->heightForWidth(body->width()));
         QVERIFY(!window.workspace());
 
-        for (const QString &dock : {u"workspaceDock"_s, u"runsDock"_s, u"logDock"_s}) {
+        for (const QString &dock : {u"workspaceDock"_s, u"experimentDock"_s}) {
             auto *widget = window.findChild<QDockWidget *>(dock);
             QVERIFY2(widget && widget->isVisible(), qPrintable(dock));
         }
         QCOMPARE(actionTexts(topMenu(window, u"&File"_s)),
                  (QStringList{u"&New Workspace…"_s, u"&Open Workspace…"_s, u"Open &Recent"_s, u"&Quit"_s}));
         QCOMPARE(actionTexts(topMenu(window, u"&Help"_s)), QStringList{u"&About Ferry"_s});
+        QCOMPARE(actionTexts(topMenu(window, u"&Run"_s)),
+                 (QStringList{u"&Start a Script Run…"_s, u"&Train on a Dataset"_s, u"&Refresh Runs"_s}));
         QVERIFY(!window.recentMenu()->isEnabled()); // nothing opened yet
 
         const QImage frame = window.grab().toImage();
@@ -94,7 +109,7 @@ private Q_SLOTS:
     {
         QSettings settings(settingsFile(), QSettings::IniFormat);
         RecentWorkspaces recent(settings);
-        MainWindow window(settings, recent);
+        MainWindow window(settings, recent, {});
         window.show();
 
         const QString path = folder(u"project"_s);
@@ -122,7 +137,7 @@ private Q_SLOTS:
     {
         QSettings settings(settingsFile(), QSettings::IniFormat);
         RecentWorkspaces recent(settings);
-        MainWindow window(settings, recent);
+        MainWindow window(settings, recent, {});
         window.show();
 
         const QString path = folder(u"gone"_s);
@@ -143,7 +158,7 @@ private Q_SLOTS:
     {
         QSettings settings(settingsFile(), QSettings::IniFormat);
         RecentWorkspaces recent(settings);
-        MainWindow window(settings, recent);
+        MainWindow window(settings, recent, {});
         QVERIFY(window.openWorkspaceAt(folder(u"first"_s)));
         QVERIFY(window.openWorkspaceAt(folder(u"second"_s)));
 
@@ -159,21 +174,73 @@ private Q_SLOTS:
         QVERIFY(!menu->isEnabled());
     }
 
+    // The notebook replacement's first minutes: drop a CSV on the window, press Train, watch
+    // the chart fill live, cancel; the run is in the table, cancelled. A URL is refused.
+    void dropTrainWatchCancel()
+    {
+        if (!FERRY_HAS_TRAINER)
+            QSKIP("this build has no trainer plugin (FERRY_TRAINER=OFF)");
+        QSettings settings(settingsFile(), QSettings::IniFormat);
+        RecentWorkspaces recent(settings);
+        ferry::run::TrainerLoader loader({QStringLiteral(FERRY_BUILD_DIR "/bin")});
+        ferry::ui::WorkbenchServices services{[&loader] { return loader.load(); }, QStringLiteral(FERRY_BINARY)};
+        MainWindow window(settings, recent, services);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const QString path = folder(u"trainme"_s);
+        QVERIFY(window.openWorkspaceAt(path));
+        QFile csv(path + u"/points.csv"_s);
+        QVERIFY(csv.open(QIODevice::WriteOnly));
+        csv.write("x,y,label\n");
+        for (int i = 0; i < 4000; ++i)
+            csv.write(QByteArray::number(i % 97) + ',' + QByteArray::number(i % 31) +
+                      (i % 97 > 48 ? ",hi\n" : ",lo\n"));
+        csv.close();
+
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(csv.fileName()), QUrl(u"https://example.org/x.csv"_s)});
+        QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &drop);
+        QTRY_VERIFY_WITH_TIMEOUT(window.trainPanel()->dataset() == csv.fileName(), 10000);
+        QVERIFY(window.problems()->text(0).contains(u"only local files"_s));
+
+        ferry::run::TrainingConfig c = window.trainPanel()->config();
+        c.epochs = 100000;
+        c.layers = {16};
+        window.trainPanel()->setConfig(c);
+        QTest::mouseClick(window.trainPanel()->findChild<QPushButton *>(u"train"_s), Qt::LeftButton);
+        // The run appears, gets selected, and its loss reaches the chart live.
+        ferry::ui::LossChart *chart = window.chartPanel()->chart();
+        QTRY_VERIFY_WITH_TIMEOUT(!window.runsView()->selectedRunIds().isEmpty(), 30000);
+        const QString id = window.runsView()->selectedRunIds().first();
+        QTRY_VERIFY_WITH_TIMEOUT(!chart->visibleSeries().empty(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(chart->store()->data(chart->visibleSeries().front()).size() > 3, 30000);
+        QTest::mouseClick(window.trainPanel()->findChild<QPushButton *>(u"cancel"_s), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.trainPanel()->isTraining(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.store()->run(id)->status == ferry::run::RunStatus::Cancelled, 30000);
+    }
+
     void geometryPersists()
     {
         QSettings settings(settingsFile(), QSettings::IniFormat);
         RecentWorkspaces recent(settings);
+        QSize windowSize;
         {
-            MainWindow window(settings, recent);
+            MainWindow window(settings, recent, {});
             window.show();
             QVERIFY(QTest::qWaitForWindowExposed(&window));
-            window.resize(900, 640);
-            QTRY_COMPARE(window.size(), QSize(900, 640));
+            const QSize size = window.minimumSizeHint().expandedTo(QSize(900, 640)) + QSize(37, 23);
+            window.resize(size);
+            QTRY_COMPARE(window.size(), size);
+            windowSize = size;
             window.close();
         }
         QSettings reread(settingsFile(), QSettings::IniFormat);
-        MainWindow again(reread, recent);
-        QCOMPARE(again.size(), QSize(900, 640));
+        MainWindow again(reread, recent, {});
+        QCOMPARE(again.size(), windowSize);
     }
 };
 

@@ -387,6 +387,36 @@ private Q_SLOTS:
         QCOMPARE(store->run(u"r2"_s)->logOffset, 5);
     }
 
+    // A live view: a snapshot, then only what came since, each point once, other runs left out.
+    void snapshotThenIncrements()
+    {
+        auto store = openStore(freshPath());
+        QVERIFY(store);
+        store->createRun(record(u"a"_s, 1));
+        store->createRun(record(u"b"_s, 2));
+        store->appendMetrics(u"a"_s, points(u"loss"_s, 5), 10);
+        store->appendMetrics(u"b"_s, points(u"loss"_s, 3), 10);
+        store->flush();
+        qint64 cursor = -1;
+        const QList<MetricPoint> first = store->metricsSnapshot(u"a"_s, cursor);
+        QCOMPARE(first.size(), 5);
+        QVERIFY(cursor > 0);
+        QVERIFY(store->metricsAfter(u"a"_s, cursor).isEmpty());
+        store->appendMetrics(u"b"_s, points(u"loss"_s, 4, 10), 20);
+        store->appendMetrics(u"a"_s, points(u"acc"_s, 2, 5), 20);
+        store->appendMetrics(u"a"_s, points(u"loss"_s, 3, 5), 30);
+        store->flush();
+        QCOMPARE(render(store->metricsAfter(u"a"_s, cursor, 3)), u"acc@5=1 acc@6=0.5 loss@5=1"_s);
+        QCOMPARE(render(store->metricsAfter(u"a"_s, cursor)), u"loss@6=0.5 loss@7=0.333333"_s);
+        QVERIFY(store->metricsAfter(u"a"_s, cursor).isEmpty());
+        qint64 other = 0;
+        QCOMPARE(store->metricsSnapshot(u"b"_s, other).size(), 7);
+        const QMap<QString, double> last = store->lastValues(u"a"_s);
+        QCOMPARE(last.keys(), (QStringList{u"acc"_s, u"loss"_s}));
+        QCOMPARE(last.value(u"loss"_s), 1.0 / 3); // step 7, the highest
+        QCOMPARE(last.value(u"acc"_s), 0.5);
+    }
+
     void failedBatchKeepsTheOthers_data() { insertPaths(); }
     void failedBatchKeepsTheOthers()
     {

@@ -14,7 +14,8 @@ namespace ferry::ui {
 
 EmptyStateWidget::EmptyStateWidget(QWidget *parent)
     : QWidget(parent), m_heading(new QLabel(this)), m_body(new QLabel(this)),
-      m_open(new QPushButton(tr("Open Workspace…"), this)), m_new(new QPushButton(tr("New Workspace…"), this))
+      m_open(new QPushButton(tr("Open Workspace…"), this)), m_new(new QPushButton(tr("New Workspace…"), this)),
+      m_example(new QPushButton(tr("Open the Example"), this))
 {
     initResources();
     setObjectName(u"emptyState"_s);
@@ -37,7 +38,11 @@ EmptyStateWidget::EmptyStateWidget(QWidget *parent)
     buttons->addStretch();
     buttons->addWidget(m_open);
     buttons->addWidget(m_new);
+    buttons->addWidget(m_example);
     buttons->addStretch();
+    m_example->setObjectName(u"openExample"_s);
+    m_example->setToolTip(tr("A workspace with a dataset, a training script and an environment: "
+                             "your first embedded run and first script run are one click each"));
 
     auto *layout = new QVBoxLayout(this);
     layout->addStretch();
@@ -57,6 +62,7 @@ EmptyStateWidget::EmptyStateWidget(QWidget *parent)
 
     connect(m_open, &QPushButton::clicked, this, &EmptyStateWidget::openWorkspaceRequested);
     connect(m_new, &QPushButton::clicked, this, &EmptyStateWidget::newWorkspaceRequested);
+    connect(m_example, &QPushButton::clicked, this, &EmptyStateWidget::exampleRequested);
     setWorkspace({}, {});
 }
 
@@ -70,6 +76,7 @@ void EmptyStateWidget::setWorkspace(const QString &name, const QString &path)
                            "new one."));
         m_open->setVisible(true);
         m_new->setVisible(true);
+        m_example->setVisible(true);
         return;
     }
     m_heading->setText(tr("Workspace “%1” is open").arg(name));
@@ -79,6 +86,7 @@ void EmptyStateWidget::setWorkspace(const QString &name, const QString &path)
                         .arg(path));
     m_open->setVisible(false);
     m_new->setVisible(false);
+    m_example->setVisible(false);
 }
 
 QString EmptyStateWidget::heading() const

@@ -22,12 +22,14 @@ public:
 Q_SIGNALS:
     void openWorkspaceRequested();
     void newWorkspaceRequested();
+    void exampleRequested();
 
 private:
     QLabel *m_heading;
     QLabel *m_body;
     QPushButton *m_open;
     QPushButton *m_new;
+    QPushButton *m_example;
 };
 
 } // namespace ferry::ui

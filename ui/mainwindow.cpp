@@ -1,8 +1,26 @@
 #include "ui/mainwindow.h"
 
 #include "common/setting.h"
+#include "common/textfile.h"
+#include "env/formats.h"
+#include "env/spechash.h"
 #include "ferry/version.h"
+#include "run/runlauncher.h"
+#include "run/runstore.h"
+#include "run/training.h"
+#include "targets/targetfactory.h"
+#include "ui/chart/losschartpanel.h"
+#include "ui/chartfeeder.h"
+#include "ui/data/datasetpanel.h"
+#include "ui/data/droprouter.h"
 #include "ui/emptystatewidget.h"
+#include "ui/launch/launchdialog.h"
+#include "ui/log/logview.h"
+#include "ui/problemspanel.h"
+#include "ui/runmonitorworker.h"
+#include "ui/runs/rundetailsview.h"
+#include "ui/runs/runsview.h"
+#include "ui/train/trainpanel.h"
 #include "ui/workspacetree.h"
 #include "workspace/recentworkspaces.h"
 
@@ -10,13 +28,22 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
+#include <QDirIterator>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFileDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QPlainTextEdit>
+#include <QMimeData>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStandardPaths>
 #include <QStatusBar>
+#include <QTabWidget>
+#include <QThread>
+#include <QtConcurrent/QtConcurrentRun>
 
 using namespace Qt::StringLiterals;
 
@@ -28,14 +55,36 @@ const Setting<QByteArray> kDockState{"mainWindow/state"};
 const Setting<QString> kLastFolder{"mainWindow/lastFolder", QDir::homePath()};
 } // namespace
 
-MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent, QWidget *parent)
-    : QMainWindow(parent), m_settings(settings), m_recent(recent), m_emptyState(new EmptyStateWidget(this)),
-      m_workspaceTree(new WorkspaceTree(this)), m_runsPlaceholder(new QLabel(this)), m_log(new QPlainTextEdit(this)),
-      m_workspaceLabel(new QLabel(this))
+MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent, WorkbenchServices services,
+                       QWidget *parent)
+    : QMainWindow(parent), m_settings(settings), m_recent(recent), m_services(std::move(services)),
+      m_centre(new QStackedWidget(this)), m_emptyState(new EmptyStateWidget(this)),
+      m_workspaceTree(new WorkspaceTree(this)), m_chart(new LossChartPanel(this)), m_bottomTabs(new QTabWidget(this)),
+      m_runs(new RunsView(this)), m_log(new LogView(this)), m_problems(new ProblemsPanel(this)),
+      m_sideTabs(new QTabWidget(this)), m_details(new RunDetailsView(this)),
+      m_train(new TrainPanel(m_services.trainer, this)), m_datasets(new DatasetPanel(this)),
+      m_workspaceLabel(new QLabel(this)), m_loader(new RunsLoader(this)),
+      m_feeder(new ChartFeeder(m_chart->chart(), this))
 {
     setObjectName(u"mainWindow"_s);
     setWindowTitle(u"Ferry"_s);
-    setCentralWidget(m_emptyState);
+    setAcceptDrops(true);
+
+    // The centre: the chart above, runs / log / problems below.
+    m_bottomTabs->setObjectName(u"bottomTabs"_s);
+    m_bottomTabs->addTab(m_runs, tr("Runs"));
+    m_bottomTabs->addTab(m_log, tr("Log"));
+    m_bottomTabs->addTab(m_problems, tr("Problems"));
+    auto *workbench = new QSplitter(Qt::Vertical, this);
+    workbench->setObjectName(u"workbench"_s);
+    workbench->addWidget(m_chart);
+    workbench->addWidget(m_bottomTabs);
+    workbench->setStretchFactor(0, 3);
+    workbench->setStretchFactor(1, 2);
+    m_centre->addWidget(m_emptyState);
+    m_centre->addWidget(workbench);
+    setCentralWidget(m_centre);
+
     createMenus();
     createDocks();
     statusBar()->addPermanentWidget(m_workspaceLabel);
@@ -43,10 +92,58 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
 
     connect(m_emptyState, &EmptyStateWidget::openWorkspaceRequested, this, &MainWindow::chooseWorkspaceToOpen);
     connect(m_emptyState, &EmptyStateWidget::newWorkspaceRequested, this, &MainWindow::chooseWorkspaceToCreate);
+    connect(m_emptyState, &EmptyStateWidget::exampleRequested, this, [this] {
+        const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+        openExample(QDir(documents.isEmpty() ? QDir::homePath() : documents).filePath(u"Ferry Example"_s));
+    });
 
-    resize(1280, 800);
+    // In this order: the table has the rows before the window selects a new run in it.
+    connect(m_loader, &RunsLoader::loaded, m_runs, &RunsView::setRows);
+    connect(m_loader, &RunsLoader::loaded, m_details, &RunDetailsView::runsUpdated);
+    connect(m_loader, &RunsLoader::loaded, this, &MainWindow::runsLoaded);
+    connect(m_runs, &RunsView::selectionChanged, this, &MainWindow::selectionChanged);
+    connect(m_runs, &RunsView::currentRunChanged, this, &MainWindow::currentRunChanged);
+    connect(m_details, &RunDetailsView::cancelRequested, this, &MainWindow::cancelRun);
+    connect(m_details, &RunDetailsView::deleteRequested, this, &MainWindow::deleteRun);
+    connect(m_details, &RunDetailsView::rerunRequested, this, &MainWindow::rerun);
+    connect(m_details, &RunDetailsView::reattachRequested, this, [this](const QString &) { m_loader->reload(); });
+    for (auto *source : std::initializer_list<QObject *>{m_details, m_log, m_train, m_datasets}) {
+        // Each part reports its problems the same way: one list, and the status bar.
+        if (auto *details = qobject_cast<RunDetailsView *>(source))
+            connect(details, &RunDetailsView::problem, this, &MainWindow::reportProblem);
+        else if (auto *log = qobject_cast<LogView *>(source))
+            connect(log, &LogView::problem, this, &MainWindow::reportProblem);
+        else if (auto *train = qobject_cast<TrainPanel *>(source))
+            connect(train, &TrainPanel::problem, this, &MainWindow::reportProblem);
+        else if (auto *datasets = qobject_cast<DatasetPanel *>(source))
+            connect(datasets, &DatasetPanel::problem, this, &MainWindow::reportProblem);
+    }
+    connect(m_problems, &ProblemsPanel::countChanged, this, [this](int count) {
+        m_bottomTabs->setTabText(2, count ? tr("Problems (%1)").arg(count) : tr("Problems"));
+    });
+    connect(m_train, &TrainPanel::runStarted, this, [this](const QString &id) {
+        m_selectAfterLoad = id;
+        m_loader->reload();
+    });
+    connect(m_train, &TrainPanel::runFinished, m_loader, &RunsLoader::reload);
+    connect(m_datasets, &DatasetPanel::datasetAdded, this, [this](const QString &channel, const QString &path) {
+        if (channel == u"training"_s || m_train->dataset().isEmpty())
+            m_train->setDataset(path);
+        statusBar()->showMessage(tr("Dataset %1 bound as channel '%2'").arg(QFileInfo(path).fileName(), channel), 5000);
+    });
+    connect(m_datasets, &DatasetPanel::selected, m_train, [this](const QString &path) {
+        if (!m_train->isTraining())
+            m_train->setDataset(path);
+    });
+
+    resize(1400, 880);
     restoreGeometry(kGeometry.get(m_settings));
     restoreState(kDockState.get(m_settings));
+}
+
+MainWindow::~MainWindow()
+{
+    closeWorkspace();
 }
 
 void MainWindow::createMenus()
@@ -65,6 +162,15 @@ void MainWindow::createMenus()
     quit->setShortcut(QKeySequence::Quit);
     quit->setMenuRole(QAction::QuitRole);
 
+    QMenu *runMenu = menuBar()->addMenu(tr("&Run"));
+    QAction *start = runMenu->addAction(tr("&Start a Script Run…"), this, &MainWindow::startScriptRun);
+    start->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    runMenu->addAction(tr("&Train on a Dataset"), this, [this] {
+        m_sideTabs->setCurrentWidget(m_train);
+        m_train->setFocus();
+    });
+    runMenu->addAction(tr("&Refresh Runs"), m_loader, &RunsLoader::reload)->setShortcut(QKeySequence::Refresh);
+
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Ferry"), this, &MainWindow::showAbout)->setMenuRole(QAction::AboutRole);
 }
@@ -79,29 +185,82 @@ void MainWindow::createDocks()
         return dock;
     };
     addDock(tr("Workspace"), u"workspaceDock"_s, m_workspaceTree, Qt::LeftDockWidgetArea);
+    m_sideTabs->setObjectName(u"sideTabs"_s);
+    m_sideTabs->addTab(m_train, tr("Train"));
+    m_sideTabs->addTab(m_datasets, tr("Datasets"));
+    m_sideTabs->addTab(m_details, tr("Run"));
+    addDock(tr("Experiment"), u"experimentDock"_s, m_sideTabs, Qt::RightDockWidgetArea)->setMinimumWidth(340);
+}
 
-    m_runsPlaceholder->setObjectName(u"runsPlaceholder"_s);
-    m_runsPlaceholder->setText(tr("No runs yet. Runs you start appear here, with their status and metrics."));
-    m_runsPlaceholder->setWordWrap(true);
-    m_runsPlaceholder->setAlignment(Qt::AlignCenter);
-    addDock(tr("Runs"), u"runsDock"_s, m_runsPlaceholder, Qt::BottomDockWidgetArea);
+QString MainWindow::runsDir() const
+{
+    return m_workspace ? m_workspace->runsDir() : QString();
+}
 
-    m_log->setObjectName(u"logView"_s);
-    m_log->setReadOnly(true);
-    m_log->setPlaceholderText(tr("The output of the selected run appears here."));
-    addDock(tr("Log"), u"logDock"_s, m_log, Qt::BottomDockWidgetArea);
+void MainWindow::closeWorkspace()
+{
+    if (m_monitorThread) {
+        m_monitorThread->quit();
+        m_monitorThread->wait();
+        m_monitorThread = nullptr;
+        m_monitor = nullptr;
+    }
+    m_loader->setStore(nullptr);
+    m_feeder->setStore(nullptr);
+    m_details->setStore(nullptr, {});
+    m_train->setWorkspace(nullptr, {}, {});
+    m_rows.clear();
+    if (m_store)
+        m_store->close();
+    m_store.reset();
 }
 
 void MainWindow::setWorkspace(const workspace::Workspace &workspace)
 {
+    if (m_train->isTraining()) {
+        reportProblem(tr("A training is running in this window: cancel it before opening another workspace"));
+        return;
+    }
+    closeWorkspace();
     m_workspace = workspace;
     m_recent.add(workspace.root());
     setWindowTitle(workspace.name() + u" — Ferry"_s);
     m_workspaceLabel->setText(workspace.root());
     m_workspaceTree->setRoot(workspace.root());
     m_emptyState->setWorkspace(workspace.name(), workspace.root());
-    statusBar()->showMessage(tr("Opened workspace %1").arg(workspace.root()), 5000);
     rebuildRecentMenu();
+
+    auto store = run::RunStore::open(run::RunStore::pathInWorkspace(workspace.root()));
+    if (!store) {
+        m_centre->setCurrentWidget(m_emptyState);
+        reportError(tr("Cannot open the workspace's runs"), store.error());
+        return;
+    }
+    m_store = std::move(*store);
+    connect(m_store.get(), &run::RunStore::writeFailed, this, &MainWindow::reportProblem);
+    m_centre->setCurrentWidget(m_centre->widget(1));
+    m_loader->setStore(m_store.get());
+    m_loader->start(1000);
+    m_feeder->setStore(m_store.get());
+    m_details->setStore(m_store.get(), workspace.root());
+    m_train->setWorkspace(m_store.get(), workspace.runsDir(), workspace.root());
+
+    // Unfinished runs are followed from their own thread: re-attach, live metrics, lost runs.
+    m_monitorThread = new QThread(this);
+    m_monitorThread->setObjectName(u"run monitor"_s);
+    const QString ferry = m_services.ferryBinary;
+    m_monitor = new RunMonitorWorker(*m_store, workspace.runsDir(),
+                                     [ferry](const run::TargetSpec &spec) { return targets::makeTarget(spec, ferry); });
+    m_monitor->moveToThread(m_monitorThread);
+    connect(m_monitorThread, &QThread::finished, m_monitor, &QObject::deleteLater);
+    connect(m_monitor, &RunMonitorWorker::changed, this, [this](const QStringList &ids, const QStringList &finished) {
+        m_feeder->runsChanged(ids);
+        if (!finished.isEmpty())
+            m_loader->reload();
+    });
+    m_monitorThread->start();
+    QMetaObject::invokeMethod(m_monitor, [monitor = m_monitor] { monitor->start(500); });
+    statusBar()->showMessage(tr("Opened workspace %1").arg(workspace.root()), 5000);
 }
 
 bool MainWindow::openWorkspaceAt(const QString &path)
@@ -114,6 +273,238 @@ bool MainWindow::openWorkspaceAt(const QString &path)
     }
     setWorkspace(*opened);
     return true;
+}
+
+bool MainWindow::openExample(const QString &folder)
+{
+    if (!QFileInfo::exists(folder + u"/train.py"_s)) {
+        QDirIterator files(u":/example"_s, QDir::Files, QDirIterator::Subdirectories);
+        while (files.hasNext()) {
+            const QString from = files.next();
+            const QString to = folder + from.mid(QStringLiteral(":/example").size());
+            QDir().mkpath(QFileInfo(to).absolutePath());
+            if (!QFile::exists(to) && !QFile::copy(from, to)) {
+                reportError(tr("Cannot copy the example"),
+                            Error{tr("cannot write the file"), to, 0, 0, tr("check the folder's permissions")});
+                return false;
+            }
+            QFile::setPermissions(to, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
+        }
+    }
+    const auto created = workspace::Workspace::create(folder);
+    if (!created) {
+        reportError(tr("Cannot open the example"), created.error());
+        return false;
+    }
+    setWorkspace(*created);
+    m_datasets->addDataset(QDir(folder).filePath(u"data/flowers.csv"_s));
+    m_sideTabs->setCurrentWidget(m_train);
+    statusBar()->showMessage(tr("The example is open: press Train for an embedded run, or Run ▸ Start a Script "
+                                "Run for train.py"),
+                             15000);
+    return true;
+}
+
+void MainWindow::runsLoaded(const QList<RunRow> &rows)
+{
+    m_rows.clear();
+    for (const RunRow &row : rows)
+        m_rows.insert(row.record.id, row);
+    if (!m_selectAfterLoad.isEmpty() && m_rows.contains(m_selectAfterLoad)) {
+        m_runs->selectRuns({m_selectAfterLoad});
+        m_selectAfterLoad.clear();
+    }
+}
+
+void MainWindow::selectionChanged(const QStringList &runIds)
+{
+    QHash<QString, QString> labels;
+    QSet<QString> embedded;
+    for (const QString &id : runIds) {
+        const RunRow row = m_rows.value(id);
+        labels.insert(id, row.record.name.isEmpty() ? id : u"%1 (%2)"_s.arg(row.record.name, id.right(4)));
+        if (row.record.target == u"embedded"_s)
+            embedded.insert(id);
+    }
+    m_feeder->setRuns(runIds, labels, embedded);
+}
+
+void MainWindow::currentRunChanged(const QString &runId)
+{
+    m_details->showRun(runId);
+    m_log->setLogFile(runId.isEmpty() ? QString() : QDir(runsDir()).filePath(runId + u"/log"_s));
+}
+
+void MainWindow::cancelRun(const QString &runId)
+{
+    const RunRow row = m_rows.value(runId);
+    const auto spec = run::RunSpec::fromJson(row.record.spec);
+    if (!spec) {
+        reportProblem(tr("Cancel %1: %2").arg(runId, spec.error().toString()));
+        return;
+    }
+    if (spec->target.kind == run::TargetKind::Embedded && m_train->isTraining()) {
+        m_train->cancel(); // this window's own training
+        return;
+    }
+    statusBar()->showMessage(tr("Cancelling %1 …").arg(runId), 5000);
+    const QString dir = QDir(runsDir()).filePath(runId);
+    const QString ferry = m_services.ferryBinary;
+    auto *watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, runId] {
+        if (!watcher->result().isEmpty())
+            reportProblem(tr("Cancel %1: %2").arg(runId, watcher->result()));
+        m_loader->reload();
+        watcher->deleteLater();
+    });
+    watcher->setFuture(QtConcurrent::run([target = spec->target, dir, ferry]() -> QString {
+        auto driver = targets::makeTarget(target, ferry);
+        if (!driver)
+            return QStringLiteral("this Ferry cannot drive the %1 target").arg(target.toString());
+        const auto cancelled = driver->cancel(dir, 5000);
+        return cancelled ? QString() : cancelled.error().toString();
+    }));
+}
+
+void MainWindow::deleteRun(const QString &runId)
+{
+    if (!m_store)
+        return;
+    m_store->deleteRun(runId);
+    QDir(QDir(runsDir()).filePath(runId)).removeRecursively();
+    m_loader->reload();
+    statusBar()->showMessage(tr("Deleted run %1").arg(runId), 5000);
+}
+
+void MainWindow::rerun(const run::RunSpec &spec)
+{
+    if (spec.target.kind == run::TargetKind::Embedded) {
+        // The same training, in the train panel, to change and start again.
+        run::TrainingConfig config;
+        for (const run::Hyperparameter &hp : spec.hyperparameters)
+            (void)config.set(hp.name, hp.value);
+        m_train->setConfig(config);
+        if (!spec.channels.isEmpty())
+            m_train->setDataset(spec.channels.first().path);
+        m_sideTabs->setCurrentWidget(m_train);
+        return;
+    }
+    if (!m_workspace)
+        return;
+    LaunchDialog dialog(m_settings, m_workspace->root(), this);
+    dialog.setScript(QDir(spec.sourceDir).filePath(spec.script));
+    dialog.setChannels(spec.channels);
+    if (dialog.exec() == QDialog::Accepted) {
+        dialog.remember();
+        launch(dialog.spec());
+    }
+}
+
+void MainWindow::startScriptRun()
+{
+    if (!m_workspace) {
+        reportProblem(tr("Open a workspace first: runs are kept in it"));
+        return;
+    }
+    LaunchDialog dialog(m_settings, m_workspace->root(), this);
+    dialog.setChannels(m_datasets->channels());
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    dialog.remember();
+    launch(dialog.spec());
+}
+
+void MainWindow::launch(const run::RunSpec &requested)
+{
+    if (!m_store)
+        return;
+    run::RunSpec spec = requested;
+    if (!spec.environmentFile.isEmpty()) {
+        const env::EnvironmentRead read = env::readEnvironment(spec.environmentFile);
+        if (env::hasErrors(read.diagnostics)) {
+            reportProblem(tr("Environment %1 has errors: run 'ferry env check' on it").arg(spec.environmentFile));
+            return;
+        }
+        spec.environmentTag = env::imageTag(read.environment);
+        spec.variables = read.environment.variables;
+    }
+    m_selectAfterLoad = spec.id;
+    const QString ferry = m_services.ferryBinary;
+    const QString dir = runsDir();
+    run::RunStore *store = m_store.get();
+    statusBar()->showMessage(tr("Starting %1 on %2 …").arg(spec.script, spec.target.toString()), 5000);
+    auto *watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher] {
+        if (!watcher->result().isEmpty())
+            reportProblem(tr("Run: %1").arg(watcher->result()));
+        m_loader->reload();
+        watcher->deleteLater();
+    });
+    // A container run may build its image first: minutes, never on the GUI thread.
+    watcher->setFuture(QtConcurrent::run([store, spec, ferry, dir]() -> QString {
+        auto target = targets::makeTarget(spec.target, ferry);
+        if (!target)
+            return QStringLiteral("this Ferry cannot drive the %1 target").arg(spec.target.toString());
+        const auto launched = run::launchRun(*store, *target, dir, spec);
+        return launched ? QString() : launched.error().toString();
+    }));
+    m_loader->reload();
+}
+
+void MainWindow::importEnvironment(const QString &path)
+{
+    if (!m_workspace)
+        return;
+    env::EnvironmentRead read = env::importEnvironments({path});
+    if (env::hasErrors(read.diagnostics)) {
+        for (const env::Diagnostic &d : read.diagnostics)
+            reportProblem(d.toString());
+        return;
+    }
+    if (read.environment.name.isEmpty())
+        read.environment.name = QFileInfo(path).completeBaseName().toLower();
+    const QString folder = QDir(m_workspace->root()).filePath(u"environments"_s);
+    QDir().mkpath(folder);
+    QString target = QDir(folder).filePath(read.environment.name + u".yml"_s);
+    for (int n = 2; QFileInfo::exists(target); ++n)
+        target = QDir(folder).filePath(u"%1-%2.yml"_s.arg(read.environment.name).arg(n));
+    if (const auto written = writeTextFileAtomically(target, env::writeEnvironmentYaml(read.environment)); !written) {
+        reportProblem(written.error().toString());
+        return;
+    }
+    statusBar()->showMessage(tr("Imported %1 as %2 (image %3)")
+                                 .arg(QFileInfo(path).fileName(), QDir(m_workspace->root()).relativeFilePath(target),
+                                      env::imageReference(read.environment)),
+                             10000);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (event->mimeData()->hasUrls() && planDrop(*event->mimeData()).acceptable())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    const DropPlan plan = planDrop(*event->mimeData());
+    for (const QString &refused : plan.refused)
+        reportProblem(tr("Drop: %1").arg(refused));
+    for (const DropPlan::Item &item : plan.items) {
+        switch (item.kind) {
+        case DropPlan::Kind::Dataset:
+            m_datasets->addDataset(item.path);
+            m_sideTabs->setCurrentWidget(m_datasets);
+            break;
+        case DropPlan::Kind::Environment:
+            importEnvironment(item.path);
+            break;
+        case DropPlan::Kind::Notebook:
+            reportProblem(tr("%1: notebooks cannot be imported yet (the notebook importer comes in a later version)")
+                              .arg(QFileInfo(item.path).fileName()));
+            break;
+        }
+    }
+    event->acceptProposedAction();
 }
 
 void MainWindow::chooseWorkspaceToOpen()
@@ -167,18 +558,30 @@ void MainWindow::showAbout()
                            .arg(QString::fromLatin1(kVersion), QString::fromLatin1(qVersion())));
 }
 
+void MainWindow::reportProblem(const QString &message)
+{
+    m_problems->add(message);
+    statusBar()->showMessage(message, 10000);
+}
+
 void MainWindow::reportError(const QString &what, const Error &error)
 {
-    statusBar()->showMessage(what + u": "_s + error.message, 10000);
-    // Window-modal and non-blocking: the event loop (and any live run) keeps going.
-    auto *box = new QMessageBox(QMessageBox::Warning, what, error.toString(), QMessageBox::Ok, this);
-    box->setObjectName(u"errorBox"_s);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->open();
+    reportProblem(what + u": "_s + error.toString());
+    // Before a workspace is open there is no problems panel in view: say it where the user looks.
+    if (!m_workspace || !m_store) {
+        auto *box = new QMessageBox(QMessageBox::Warning, what, error.toString(), QMessageBox::Ok, this);
+        box->setObjectName(u"errorBox"_s);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    if (m_train->isTraining()) {
+        // The embedded training lives in this process: closing cancels it (scripts run on).
+        m_train->cancel();
+    }
     kGeometry.set(m_settings, saveGeometry());
     kDockState.set(m_settings, saveState());
     m_settings.sync();

@@ -1,43 +1,89 @@
 #pragma once
 
 #include "common/error.h"
+#include "run/runspec.h"
+#include "run/trainerengine.h"
+#include "ui/runs/runsmodel.h"
 #include "workspace/workspace.h"
 
+#include <QHash>
 #include <QMainWindow>
 
+#include <functional>
+#include <memory>
 #include <optional>
 
 class QDockWidget;
 class QLabel;
 class QMenu;
-class QPlainTextEdit;
 class QSettings;
+class QStackedWidget;
+class QTabWidget;
+class QThread;
 
+namespace ferry::run {
+class RunStore;
+}
 namespace ferry::workspace {
 class RecentWorkspaces;
 }
 
 namespace ferry::ui {
 
+class ChartFeeder;
+class DatasetPanel;
 class EmptyStateWidget;
+class LogView;
+class LossChartPanel;
+class ProblemsPanel;
+class RunDetailsView;
+class RunMonitorWorker;
+class RunsLoader;
+class RunsView;
+class TrainPanel;
 class WorkspaceTree;
 
-// Assembles the window: menus, docks and the centre. Each concern is its own widget.
+// What the window needs from the application: the trainer (loaded on first use) and the
+// `ferry` executable local runs are supervised by.
+struct WorkbenchServices {
+    std::function<Expected<run::TrainerEngine *>()> trainer;
+    QString ferryBinary;
+};
+
+// Assembles the workbench: menus, docks, the chart with the runs, log and problems below it,
+// the run details, train panel and datasets beside. Each concern is its own widget; the window
+// connects them and owns the open workspace's run store and the threads that read it.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent, QWidget *parent = nullptr);
+    MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent, WorkbenchServices services,
+               QWidget *parent = nullptr);
+    ~MainWindow() override;
 
     void setWorkspace(const workspace::Workspace &workspace);
     const std::optional<workspace::Workspace> &workspace() const { return m_workspace; }
     // Opens the folder as a workspace; on failure tells the user and returns false.
     bool openWorkspaceAt(const QString &path);
+    // Copies the example workspace to `folder` (unless it is there already) and opens it.
+    bool openExample(const QString &folder);
 
     QMenu *recentMenu() const { return m_recentMenu; }
     EmptyStateWidget *emptyState() const { return m_emptyState; }
+    TrainPanel *trainPanel() const { return m_train; }
+    DatasetPanel *datasetPanel() const { return m_datasets; }
+    RunsView *runsView() const { return m_runs; }
+    LossChartPanel *chartPanel() const { return m_chart; }
+    ProblemsPanel *problems() const { return m_problems; }
+    run::RunStore *store() const { return m_store.get(); }
+
+public Q_SLOTS:
+    void startScriptRun();
+    void reportProblem(const QString &message);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
 
 private:
     void createMenus();
@@ -47,17 +93,44 @@ private:
     void chooseWorkspaceToCreate();
     void showAbout();
     void reportError(const QString &what, const Error &error);
+    void closeWorkspace();
+    void runsLoaded(const QList<RunRow> &rows);
+    void selectionChanged(const QStringList &runIds);
+    void currentRunChanged(const QString &runId);
+    void cancelRun(const QString &runId);
+    void deleteRun(const QString &runId);
+    void rerun(const run::RunSpec &spec);
+    void importEnvironment(const QString &path);
+    void launch(const run::RunSpec &spec);
+    QString runsDir() const;
 
     QSettings &m_settings;
     workspace::RecentWorkspaces &m_recent;
+    WorkbenchServices m_services;
     std::optional<workspace::Workspace> m_workspace;
+    std::unique_ptr<run::RunStore> m_store;
 
+    QStackedWidget *m_centre;
     EmptyStateWidget *m_emptyState;
     WorkspaceTree *m_workspaceTree;
-    QLabel *m_runsPlaceholder;
-    QPlainTextEdit *m_log;
+    LossChartPanel *m_chart;
+    QTabWidget *m_bottomTabs;
+    RunsView *m_runs;
+    LogView *m_log;
+    ProblemsPanel *m_problems;
+    QTabWidget *m_sideTabs;
+    RunDetailsView *m_details;
+    TrainPanel *m_train;
+    DatasetPanel *m_datasets;
     QMenu *m_recentMenu = nullptr;
     QLabel *m_workspaceLabel;
+
+    RunsLoader *m_loader;
+    ChartFeeder *m_feeder;
+    QThread *m_monitorThread = nullptr;
+    RunMonitorWorker *m_monitor = nullptr;
+    QHash<QString, RunRow> m_rows;
+    QString m_selectAfterLoad; // a run just started: selected once the table has it
 };
 
 } // namespace ferry::ui

@@ -1,9 +1,7 @@
 #include "cli/runsupport.h"
 
 #include "run/runfollower.h"
-#include "targets/containertarget.h"
-#include "targets/embeddedtarget.h"
-#include "targets/localtarget.h"
+#include "targets/targetfactory.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -44,12 +42,8 @@ std::optional<RunContext> openRunContext(const QString &dir, Io &io)
 
 std::unique_ptr<targets::Target> makeTarget(const run::TargetSpec &spec, Io &io)
 {
-    if (spec.kind == run::TargetKind::Local)
-        return std::make_unique<targets::LocalTarget>(QCoreApplication::applicationFilePath());
-    if (spec.kind == run::TargetKind::Container)
-        return std::make_unique<targets::ContainerTarget>();
-    if (spec.kind == run::TargetKind::Embedded)
-        return std::make_unique<targets::EmbeddedTarget>();
+    if (auto target = targets::makeTarget(spec, QCoreApplication::applicationFilePath()))
+        return target;
     io.err << "ferry: the " << spec.toString()
            << " target is not available in this version yet; use --target local or container" << Qt::endl;
     return nullptr;

@@ -36,12 +36,6 @@ extern "C" void onStopSignal(int)
     ++g_stopRequests;
 }
 
-// Options that are training settings, by their command-line names (TrainingConfig::set).
-const QStringList kSettings{u"model"_s,      u"layers"_s,   u"activation"_s, u"dropout"_s,      u"conv-channels"_s,
-                            u"optimizer"_s,  u"lr"_s,       u"momentum"_s,   u"weight-decay"_s, u"schedule"_s,
-                            u"step-size"_s,  u"gamma"_s,    u"epochs"_s,     u"batch-size"_s,   u"seed"_s,
-                            u"validation"_s, u"patience"_s, u"log-every"_s,  u"threads"_s};
-
 QString bar(double fraction, int width)
 {
     const int filled = std::clamp(static_cast<int>(fraction * width + 0.5), 0, width);
@@ -123,8 +117,8 @@ public:
 
         // 1. Settings: those of the run resumed (if any), then the options given.
         run::TrainingConfig config;
+        data::LoadOptions load;
         QString dataPath = parser.value(u"data"_s);
-        QList<run::Hyperparameter> dataOptions;
         QString resumeFile;
         if (parser.isSet(u"resume"_s)) {
             const QString resume = parser.value(u"resume"_s);
@@ -141,10 +135,8 @@ public:
                 }
                 resumeFile = runDirOf(*context, previous->id) + u"/checkpoints/checkpoint.pt"_s;
                 for (const run::Hyperparameter &hp : spec->hyperparameters) {
-                    if (kSettings.contains(hp.name))
-                        (void)config.set(hp.name, hp.value);
-                    else
-                        dataOptions << hp;
+                    if (!config.set(hp.name, hp.value))
+                        (void)run::setDataOption(load, hp.name, hp.value);
                 }
                 if (dataPath.isEmpty() && !spec->channels.isEmpty())
                     dataPath = spec->channels.first().path;
@@ -156,7 +148,7 @@ public:
             }
             config.resumeFrom = resumeFile;
         }
-        for (const QString &setting : kSettings) {
+        for (const QString &setting : run::trainingSettingNames()) {
             if (!parser.isSet(setting))
                 continue;
             if (const auto done = config.set(setting, parser.value(setting)); !done) {
@@ -164,46 +156,18 @@ public:
                 return kExitUserError;
             }
         }
+        for (const QString &option : run::dataOptionNames()) {
+            if (!parser.isSet(option))
+                continue;
+            if (const auto done = run::setDataOption(load, option, parser.value(option)); !done) {
+                io.err << "ferry train: --" << option << ": " << done.error().toString() << Qt::endl;
+                return kExitUserError;
+            }
+        }
         if (dataPath.isEmpty()) {
             io.err << "ferry train: give the dataset with --data PATH; see 'ferry help train'" << Qt::endl;
             return kExitUserError;
         }
-        const auto option = [&](const QString &name) {
-            if (parser.isSet(name))
-                return parser.value(name);
-            for (const run::Hyperparameter &hp : dataOptions)
-                if (hp.name == name)
-                    return hp.value;
-            return QString();
-        };
-        data::LoadOptions load;
-        load.table.targetColumn = option(u"target-column"_s);
-        const QString task = option(u"task"_s);
-        if (task == "classification"_L1)
-            load.table.task = data::Task::Classification;
-        else if (task == "regression"_L1)
-            load.table.task = data::Task::Regression;
-        else if (!task.isEmpty())
-            return usage(u"--task is classification or regression, not '%1'"_s.arg(task), io);
-        const QString missing = option(u"missing"_s);
-        if (missing == "impute"_L1)
-            load.table.missing = data::MissingPolicy::ImputeMean;
-        else if (!missing.isEmpty() && missing != "drop"_L1)
-            return usage(u"--missing is drop or impute, not '%1'"_s.arg(missing), io);
-        const QString size = option(u"image-size"_s);
-        if (!size.isEmpty()) {
-            const QStringList parts = size.toLower().split(u'x');
-            bool okW = false;
-            bool okH = false;
-            load.image.width = parts.value(0).toInt(&okW);
-            load.image.height = parts.value(1).toInt(&okH);
-            if (parts.size() != 2 || !okW || !okH || load.image.width < 1 || load.image.height < 1 ||
-                load.image.width > 4096 || load.image.height > 4096)
-                return usage(u"--image-size is WIDTHxHEIGHT, e.g. 32x32, not '%1'"_s.arg(size), io);
-        }
-        load.image.grayscale = !(parser.isSet(u"rgb"_s) || option(u"rgb"_s) == "true"_L1);
-        if (config.model == run::ModelKind::Cnn && size.isEmpty())
-            load.image.width = load.image.height = 28;
 
         // 2. The trainer (libtorch loads now, not at start-up).
         run::TrainerLoader loader(run::TrainerLoader::defaultSearchDirs(QCoreApplication::applicationDirPath()));
@@ -231,43 +195,17 @@ public:
             io.err << "note: " << note << Qt::endl;
 
         // 4. The run: recorded before it starts, like every run.
-        run::RunSpec spec;
-        spec.id = run::newRunId(u"train-"_s + QFileInfo(dataPath).completeBaseName());
-        spec.sourceDir = context->workspace.root();
-        spec.target.kind = run::TargetKind::Embedded;
-        spec.channels << run::DataChannel{u"training"_s, QFileInfo(dataPath).absoluteFilePath()};
-        const QJsonObject settings = config.toJson();
-        for (const QString &setting : kSettings) {
-            const QJsonValue v = settings.value(QString(setting).replace(u'-', u'_'));
-            QString text;
-            if (v.isArray()) {
-                QStringList parts;
-                for (const QJsonValue &item : v.toArray())
-                    parts << QString::number(item.toInt());
-                text = parts.join(u',');
-            } else {
-                text = v.isDouble() ? QString::number(v.toDouble(), 'g', QLocale::FloatingPointShortest) : v.toString();
-            }
-            spec.hyperparameters << run::Hyperparameter{setting, text};
-        }
-        for (const QString &name : {u"target-column"_s, u"task"_s, u"missing"_s, u"image-size"_s}) {
-            if (!option(name).isEmpty())
-                spec.hyperparameters << run::Hyperparameter{name, option(name)};
-        }
-        if (!load.image.grayscale)
-            spec.hyperparameters << run::Hyperparameter{u"rgb"_s, u"true"_s};
-        run::RunRecord record = run::newRunRecord(spec);
-        record.name = u"train "_s + QFileInfo(dataPath).fileName();
-        context->store->createRun(record);
-        context->store->setParams(record.id, spec.hyperparameters);
-        const QString runDir = runDirOf(*context, record.id);
-        auto embedded = run::EmbeddedRun::begin(runDir, spec);
+        const run::RunSpec spec = run::embeddedRunSpec(dataPath, config, load, context->workspace.root());
+        auto embedded = run::EmbeddedRun::start(*context->store, context->workspace.runsDir(), spec,
+                                                u"train "_s + QFileInfo(dataPath).fileName());
         if (!embedded) {
-            context->store->setStatus(record.id, run::RunStatus::Failed, std::nullopt, embedded.error().toString());
             context->store->flush();
             io.err << "ferry train: " << embedded.error().toString() << Qt::endl;
             return kExitUserError;
         }
+        const QString runDir = runDirOf(*context, spec.id);
+        const std::optional<run::RunRecord> stored = (context->store->flush(), context->store->run(spec.id));
+        run::RunRecord record = stored.value_or(run::newRunRecord(spec));
         run::EmbeddedRun &trainingRun = **embedded;
         context->store->setStatus(record.id, run::RunStatus::Running);
         config.modelDir = trainingRun.modelDir();

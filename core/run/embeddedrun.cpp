@@ -27,6 +27,34 @@ QByteArray metricRecordLine(const MetricRecord &record)
     return line + "}\n";
 }
 
+RunSpec embeddedRunSpec(const QString &dataPath, const TrainingConfig &config, const data::LoadOptions &load,
+                        const QString &workspaceRoot)
+{
+    RunSpec spec;
+    spec.id = newRunId(u"train-"_s + QFileInfo(dataPath).completeBaseName());
+    spec.sourceDir = workspaceRoot;
+    spec.target.kind = TargetKind::Embedded;
+    spec.channels << DataChannel{u"training"_s, QFileInfo(dataPath).absoluteFilePath()};
+    spec.hyperparameters = config.toHyperparameters() + dataOptionsToHyperparameters(load);
+    return spec;
+}
+
+Expected<std::unique_ptr<EmbeddedRun>> EmbeddedRun::start(RunStore &store, const QString &runsDir, const RunSpec &spec,
+                                                          const QString &name)
+{
+    RunRecord record = newRunRecord(spec);
+    record.name = name;
+    store.createRun(record);
+    store.setParams(record.id, spec.hyperparameters);
+    auto run = begin(QDir(runsDir).filePath(record.id), spec);
+    if (!run) {
+        store.setStatus(record.id, RunStatus::Failed, std::nullopt, run.error().toString());
+        return run.error();
+    }
+    store.setStatus(record.id, RunStatus::Running);
+    return run;
+}
+
 EmbeddedRun::EmbeddedRun(const QString &runDir) : m_dir(runDir) {}
 
 Expected<std::unique_ptr<EmbeddedRun>> EmbeddedRun::begin(const QString &runDir, const RunSpec &spec)

@@ -2,6 +2,7 @@
 
 #include "common/error.h"
 #include "run/rundirectory.h"
+#include "run/runstore.h"
 #include "run/training.h"
 
 #include <QString>
@@ -20,6 +21,10 @@ namespace ferry::run {
 class EmbeddedRun final : public TrainingSink {
 public:
     static Expected<std::unique_ptr<EmbeddedRun>> begin(const QString &runDir, const RunSpec &spec);
+    // Records the run in `store` (named `name`, with its parameters), then begins its folder
+    // under `runsDir` and marks it running. A run that cannot begin stays in the store as failed.
+    static Expected<std::unique_ptr<EmbeddedRun>> start(RunStore &store, const QString &runsDir, const RunSpec &spec,
+                                                        const QString &name);
 
     QString runDir() const { return m_dir.path(); }
     QString modelDir() const { return m_modelDir; }
@@ -45,6 +50,11 @@ private:
     TrainingProgress m_progress;
     qint64 m_lastHeartbeatMs = 0;
 };
+
+// The spec of an embedded training on `dataPath`: the data as the `training` channel, the
+// settings and the data options as parameters (so it can be shown, resumed and re-run).
+RunSpec embeddedRunSpec(const QString &dataPath, const TrainingConfig &config, const data::LoadOptions &load,
+                        const QString &workspaceRoot);
 
 // The JSON line of a metric record, as the metric parser reads it back.
 QByteArray metricRecordLine(const MetricRecord &record);

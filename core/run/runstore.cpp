@@ -209,6 +209,12 @@ void RunStore::appendMetrics(const QString &runId, QList<MetricPoint> points, qi
         Q_EMIT writeFailed(u"run %1: cannot store metrics: the run store is closed"_s.arg(runId));
 }
 
+void RunStore::deleteRun(const QString &runId)
+{
+    if (!m_writer->post(runstorecommand::DeleteRun{runId}))
+        Q_EMIT writeFailed(u"run %1: cannot delete it: the run store is closed"_s.arg(runId));
+}
+
 void RunStore::flush()
 {
     m_writer->flush();
@@ -303,6 +309,68 @@ QList<MetricPoint> RunStore::metrics(const QString &runId, const QString &name) 
             last = std::move(pointName);
         result.append(
             MetricPoint{last, nullableDouble(q.value(1)), nullableDouble(q.value(2)), q.value(3).toLongLong()});
+    }
+    return result;
+}
+
+QMap<QString, double> RunStore::lastValues(const QString &runId) const
+{
+    QMap<QString, double> result;
+    for (const QString &name : metricNames(runId)) {
+        QSqlQuery q =
+            select(readConnection(),
+                   u"SELECT value FROM metrics WHERE run = ? AND name = ? ORDER BY step DESC, rowid DESC LIMIT 1"_s,
+                   {runId, name});
+        if (q.next())
+            result.insert(name, nullableDouble(q.value(0)));
+    }
+    return result;
+}
+
+QList<MetricPoint> RunStore::metricsSnapshot(const QString &runId, qint64 &cursor) const
+{
+    const QString connection = readConnection();
+    if (connection.isEmpty())
+        return {};
+    QSqlDatabase db = QSqlDatabase::database(connection, false);
+    // One read transaction: the cursor and the points come from the same snapshot (WAL).
+    db.transaction();
+    QSqlQuery top = select(connection, u"SELECT coalesce(max(rowid), 0) FROM metrics"_s, {});
+    cursor = top.next() ? top.value(0).toLongLong() : 0;
+    top.finish();
+    QList<MetricPoint> result;
+    QSqlQuery q = select(
+        connection, u"SELECT name, step, value, wall_ms FROM metrics WHERE run = ? AND rowid <= ? ORDER BY rowid"_s,
+        {runId, cursor});
+    QString last;
+    while (q.next()) {
+        QString pointName = q.value(0).toString();
+        if (pointName != last)
+            last = std::move(pointName);
+        result.append(
+            MetricPoint{last, nullableDouble(q.value(1)), nullableDouble(q.value(2)), q.value(3).toLongLong()});
+    }
+    q.finish();
+    db.commit();
+    return result;
+}
+
+QList<MetricPoint> RunStore::metricsAfter(const QString &runId, qint64 &cursor, qsizetype limit) const
+{
+    // "+run": no index on run here; the rowid range is the cheap part (rows newer than the cursor).
+    QSqlQuery q = select(readConnection(),
+                         u"SELECT rowid, name, step, value, wall_ms FROM metrics WHERE rowid > ? AND +run = ? "
+                         "ORDER BY rowid LIMIT ?"_s,
+                         {cursor, runId, static_cast<qint64>(limit)});
+    QList<MetricPoint> result;
+    QString last;
+    while (q.next()) {
+        cursor = q.value(0).toLongLong();
+        QString pointName = q.value(1).toString();
+        if (pointName != last)
+            last = std::move(pointName);
+        result.append(
+            MetricPoint{last, nullableDouble(q.value(2)), nullableDouble(q.value(3)), q.value(4).toLongLong()});
     }
     return result;
 }

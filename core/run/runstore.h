@@ -6,6 +6,7 @@
 
 #include <QJsonObject>
 #include <QList>
+#include <QMap>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -82,6 +83,9 @@ public:
     // The points and the log offset just past the last line they came from are committed
     // together: after a crash the stored offset always matches the stored points.
     void appendMetrics(const QString &runId, QList<MetricPoint> points, qint64 newLogOffset);
+    // Removes the run with its parameters, metrics and artifacts from the database (its folder
+    // on disk stays). Writes of the run queued before it are committed first, later ones fail.
+    void deleteRun(const QString &runId);
 
     void flush(); // returns when every write queued before the call is committed (or failed)
     void close(); // flushes, then stops the writer; later writes fail, later reads are empty
@@ -92,6 +96,14 @@ public:
     QList<MetricPoint> metrics(const QString &runId, const QString &name = {}) const;
     QStringList metricNames(const QString &runId) const;                    // sorted
     qsizetype metricCount(const QString &runId, const QString &name) const; // counted in SQLite, not read
+    // The last value of each metric (highest step, then latest), through the index: cheap
+    // however many points a run has.
+    QMap<QString, double> lastValues(const QString &runId) const;
+    // For a live view: every point of the run stored so far, in arrival order, read in one
+    // snapshot, and `cursor` set past them; then metricsAfter(runId, cursor) gives exactly the
+    // points stored since (each once), cheaply: it reads only rows newer than the cursor.
+    QList<MetricPoint> metricsSnapshot(const QString &runId, qint64 &cursor) const;
+    QList<MetricPoint> metricsAfter(const QString &runId, qint64 &cursor, qsizetype limit = 1000000) const;
     QList<Hyperparameter> params(const QString &runId) const;
     QList<Artifact> artifacts(const QString &runId) const;
     bool integrityCheck() const; // PRAGMA integrity_check says "ok"

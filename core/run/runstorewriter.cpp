@@ -382,6 +382,24 @@ std::optional<QString> RunStoreWriter::execute(const RunStoreCommand &command)
             return u"run %1: cannot store artifact %2: %3"_s.arg(c->runId, c->artifact.path, *error);
         return std::nullopt;
     }
+    if (const auto *c = std::get_if<DeleteRun>(&command)) {
+        // Every table by name, not through ON DELETE CASCADE alone: nothing of the run stays
+        // behind even where foreign keys are off. Queued metrics of the run are dropped with it.
+        s.offsets.remove(c->runId);
+        for (const QString &table : {u"metrics"_s, u"params"_s, u"artifacts"_s}) {
+            QSqlQuery query(s.db);
+            query.prepare(u"DELETE FROM %1 WHERE run = ?"_s.arg(table));
+            query.bindValue(0, c->runId);
+            if (auto error = Statements::exec(query))
+                return u"run %1: cannot delete its %2: %3"_s.arg(c->runId, table, *error);
+        }
+        QSqlQuery query(s.db);
+        query.prepare(u"DELETE FROM runs WHERE id = ?"_s);
+        query.bindValue(0, c->runId);
+        if (auto error = Statements::exec(query))
+            return u"run %1: cannot delete it: %2"_s.arg(c->runId, *error);
+        return std::nullopt;
+    }
     const auto &c = std::get<AppendMetrics>(command);
     if (auto error = s.appendPoints(c.runId, c.points))
         return u"run %1: cannot store metrics: %2"_s.arg(c.runId, *error);

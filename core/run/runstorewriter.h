@@ -42,10 +42,14 @@ struct AppendMetrics {
     QList<MetricPoint> points;
     qint64 logOffset;
 };
+struct DeleteRun {
+    QString runId;
+};
 } // namespace runstorecommand
 
-using RunStoreCommand = std::variant<runstorecommand::CreateRun, runstorecommand::SetStatus, runstorecommand::SetParams,
-                                     runstorecommand::AddArtifact, runstorecommand::AppendMetrics>;
+using RunStoreCommand =
+    std::variant<runstorecommand::CreateRun, runstorecommand::SetStatus, runstorecommand::SetParams,
+                 runstorecommand::AddArtifact, runstorecommand::AppendMetrics, runstorecommand::DeleteRun>;
 
 // RunStore's writer: one thread with its own connection that commits queued commands. What
 // has queued up while a transaction ran goes into the next one, so a busy store commits

@@ -281,6 +281,98 @@ Expected<bool> TrainingConfig::set(const QString &rawName, const QString &value)
                  u"schedule, step-size, gamma, epochs, batch-size, seed, validation, patience, log-every, threads"_s};
 }
 
+QStringList trainingSettingNames()
+{
+    return {u"model"_s,      u"layers"_s,   u"activation"_s, u"dropout"_s,      u"conv-channels"_s,
+            u"optimizer"_s,  u"lr"_s,       u"momentum"_s,   u"weight-decay"_s, u"schedule"_s,
+            u"step-size"_s,  u"gamma"_s,    u"epochs"_s,     u"batch-size"_s,   u"seed"_s,
+            u"validation"_s, u"patience"_s, u"log-every"_s,  u"threads"_s};
+}
+
+QList<Hyperparameter> TrainingConfig::toHyperparameters() const
+{
+    const QJsonObject settings = toJson();
+    QList<Hyperparameter> list;
+    for (const QString &name : trainingSettingNames()) {
+        const QJsonValue v = settings.value(QString(name).replace(u'-', u'_'));
+        QString text;
+        if (v.isArray()) {
+            QStringList parts;
+            for (const QJsonValue &item : v.toArray())
+                parts << QString::number(item.toInt());
+            text = parts.join(u',');
+        } else {
+            text = v.isDouble() ? QString::number(v.toDouble(), 'g', QLocale::FloatingPointShortest) : v.toString();
+        }
+        list << Hyperparameter{name, text};
+    }
+    return list;
+}
+
+QStringList dataOptionNames()
+{
+    return {u"target-column"_s, u"task"_s, u"missing"_s, u"image-size"_s, u"rgb"_s};
+}
+
+QList<Hyperparameter> dataOptionsToHyperparameters(const data::LoadOptions &options)
+{
+    QList<Hyperparameter> list;
+    if (!options.table.targetColumn.isEmpty())
+        list << Hyperparameter{u"target-column"_s, options.table.targetColumn};
+    if (options.table.task)
+        list << Hyperparameter{u"task"_s, data::taskName(*options.table.task)};
+    if (options.table.missing == data::MissingPolicy::ImputeMean)
+        list << Hyperparameter{u"missing"_s, u"impute"_s};
+    const data::ImageOptions defaults;
+    if (options.image.width != defaults.width || options.image.height != defaults.height)
+        list << Hyperparameter{u"image-size"_s, u"%1x%2"_s.arg(options.image.width).arg(options.image.height)};
+    if (!options.image.grayscale)
+        list << Hyperparameter{u"rgb"_s, u"true"_s};
+    return list;
+}
+
+Expected<bool> setDataOption(data::LoadOptions &options, const QString &name, const QString &value)
+{
+    if (name == "target-column"_L1) {
+        options.table.targetColumn = value;
+        return true;
+    }
+    if (name == "task"_L1) {
+        if (value == data::taskName(data::Task::Classification))
+            options.table.task = data::Task::Classification;
+        else if (value == data::taskName(data::Task::Regression))
+            options.table.task = data::Task::Regression;
+        else if (!value.isEmpty())
+            return badValue(name, value, u"classification or regression"_s);
+        else
+            options.table.task.reset();
+        return true;
+    }
+    if (name == "missing"_L1) {
+        if (value != "drop"_L1 && value != "impute"_L1)
+            return badValue(name, value, u"drop (rows with missing values) or impute (the training mean)"_s);
+        options.table.missing = value == "impute"_L1 ? data::MissingPolicy::ImputeMean : data::MissingPolicy::DropRow;
+        return true;
+    }
+    if (name == "image-size"_L1) {
+        const QStringList parts = value.toLower().split(u'x');
+        bool okW = false;
+        bool okH = false;
+        const int width = parts.value(0).toInt(&okW);
+        const int height = parts.value(1).toInt(&okH);
+        if (parts.size() != 2 || !okW || !okH || width < 1 || height < 1 || width > 4096 || height > 4096)
+            return badValue(name, value, u"WIDTHxHEIGHT, e.g. 32x32"_s);
+        options.image.width = width;
+        options.image.height = height;
+        return true;
+    }
+    if (name == "rgb"_L1) {
+        options.image.grayscale = !(value.isEmpty() || value == "true"_L1 || value == "1"_L1);
+        return true;
+    }
+    return false;
+}
+
 void TrainingControl::cancel()
 {
     {

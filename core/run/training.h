@@ -2,6 +2,7 @@
 
 #include "common/error.h"
 #include "data/dataset.h"
+#include "run/runspec.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -58,7 +59,19 @@ struct TrainingConfig {
     static Expected<TrainingConfig> fromJson(const QJsonObject &json);
     // One setting by its command-line name (epochs, batch-size, lr, optimizer, layers, ...).
     Expected<bool> set(const QString &name, const QString &value);
+    // Every setting by its command-line name, as text (a run's recorded parameters).
+    QList<Hyperparameter> toHyperparameters() const;
 };
+
+// The settings' command-line names, in order (what TrainingConfig::set takes).
+QStringList trainingSettingNames();
+
+// How an embedded run reads its data, as parameters: target-column, task, missing, image-size,
+// rgb (those that differ from the defaults), and back.
+QList<Hyperparameter> dataOptionsToHyperparameters(const data::LoadOptions &options);
+// One data option by its command-line name; false when `name` is no data option.
+Expected<bool> setDataOption(data::LoadOptions &options, const QString &name, const QString &value);
+QStringList dataOptionNames();
 
 QString modelKindName(ModelKind kind);
 QString optimizerName(OptimizerKind kind);

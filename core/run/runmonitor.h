@@ -1,0 +1,45 @@
+#pragma once
+
+#include "run/runfollower.h"
+#include "run/runstore.h"
+
+#include <QHash>
+#include <QString>
+
+#include <functional>
+#include <memory>
+
+namespace ferry::run {
+
+// Keeps every unfinished run of a workspace followed: what `ferry runs list` does once, the
+// window does all the time. New runs in the store are picked up, each gets a RunFollower (log
+// lines into metric points, the target's probe into the status), finished ones are dropped.
+// So a restarted Ferry re-attaches to what still runs, and a run whose process vanished
+// becomes lost. One thread at a time calls poll(); it blocks on file reads and probes.
+class RunMonitor {
+public:
+    using TargetFactory = std::function<std::unique_ptr<targets::Target>(const TargetSpec &)>;
+    RunMonitor(RunStore &store, QString runsDir, TargetFactory factory);
+    ~RunMonitor();
+
+    struct Change {
+        QString runId;
+        RunStatus status = RunStatus::Running;
+        qsizetype newPoints = 0;
+        QList<QByteArray> lines; // whole log lines read in this round
+        bool finished = false;   // over, and everything of it stored
+    };
+    // One round over the unfinished runs; only runs where something happened are listed.
+    QList<Change> poll();
+    // How many runs are followed now.
+    qsizetype followed() const { return m_followers.size(); }
+
+private:
+    struct Followed;
+    RunStore &m_store;
+    QString m_runsDir;
+    TargetFactory m_factory;
+    QHash<QString, std::shared_ptr<Followed>> m_followers;
+};
+
+} // namespace ferry::run

@@ -1,0 +1,25 @@
+#include "targets/targetfactory.h"
+
+#include "targets/containertarget.h"
+#include "targets/embeddedtarget.h"
+#include "targets/localtarget.h"
+
+namespace ferry::targets {
+
+std::unique_ptr<Target> makeTarget(const run::TargetSpec &spec, const QString &ferryBinary)
+{
+    switch (spec.kind) {
+    case run::TargetKind::Local:
+        return std::make_unique<LocalTarget>(ferryBinary);
+    case run::TargetKind::Container:
+        return std::make_unique<ContainerTarget>();
+    case run::TargetKind::Embedded:
+        return std::make_unique<EmbeddedTarget>();
+    case run::TargetKind::Ssh:
+    case run::TargetKind::Slurm:
+        break;
+    }
+    return nullptr;
+}
+
+} // namespace ferry::targets

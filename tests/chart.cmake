@@ -1,0 +1,20 @@
+# The live loss chart (ui/chart/). Included by tests/CMakeLists.txt.
+if(FERRY_GUI)
+  ferry_test(tst_m4summary GUI LIBS ferry_ui)
+  ferry_test(tst_seriesstore GUI LIBS ferry_ui)
+  ferry_test(tst_losschart GUI LIBS ferry_ui)
+endif()
+
+# Benchmark (tests/bench/chart.sh, by hand; never built by CI): the chart against Qt Charts and,
+# where Debian's libqcustomplot-dev is installed (packaging/install-deps.sh bench), QCustomPlot.
+if(FERRY_GUI)
+  add_executable(chartbench EXCLUDE_FROM_ALL bench/chartbench.cpp)
+  target_link_libraries(chartbench PRIVATE ferry_ui ferry_warnings Qt6::Charts)
+  find_package(Qt6 QUIET COMPONENTS PrintSupport)
+  find_package(QCustomPlotQt6 QUIET)
+  if(QCustomPlotQt6_FOUND AND TARGET Qt6::PrintSupport)
+    target_link_libraries(chartbench PRIVATE QCustomPlotQt6::QCustomPlotQt6)
+    target_compile_definitions(chartbench PRIVATE FERRY_HAVE_QCUSTOMPLOT=1)
+  endif()
+  set_target_properties(chartbench PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/bench")
+endif()

@@ -1,0 +1,342 @@
+// The loss chart widget, driven offscreen: zoom, pan, reset, legend, log y, smoothing,
+// tooltip, export, x axis modes, live refresh.
+#include "ui/chart/losschart.h"
+#include "ui/chart/runcolors.h"
+
+#include <QFile>
+#include <QImage>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QWheelEvent>
+
+#include <cmath>
+#include <thread>
+
+using namespace Qt::StringLiterals;
+using namespace ferry::ui;
+
+namespace {
+
+constexpr qint64 T0 = 1'700'000'000'000;
+
+// value of run r at step s
+double lossAt(int run, int step)
+{
+    return (1.0 + run) * 10.0 / (1.0 + step);
+}
+
+class CountPaints : public QObject {
+public:
+    int paints = 0;
+    bool eventFilter(QObject *, QEvent *event) override
+    {
+        if (event->type() == QEvent::Paint)
+            ++paints;
+        return false;
+    }
+};
+
+} // namespace
+
+class TestLossChart : public QObject {
+    Q_OBJECT
+
+    std::shared_ptr<SeriesStore> m_store;
+    std::unique_ptr<LossChart> m_chart;
+    QTemporaryDir m_dir;
+
+    void wheel(const QPoint &pos, int delta)
+    {
+        QWheelEvent event(pos, m_chart->mapToGlobal(pos), QPoint(), QPoint(0, delta), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(m_chart.get(), &event);
+    }
+    // The widget x of an axis value (inverse of the chart's pixel mapping).
+    int pixelAtX(double x) const
+    {
+        const auto [x0, x1] = m_chart->xRange();
+        const QRect plot = m_chart->plotRect();
+        return plot.left() + int(std::lround((x - x0) / (x1 - x0) * (plot.width() - 1)));
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        m_store = std::make_shared<SeriesStore>();
+        // Three runs, loss by step 0..1000 (every 10 ms), and val_loss by epoch 0..9.
+        for (int r = 0; r < 3; ++r) {
+            const QString run = u"run-%1"_s.arg(QChar(u'a' + r));
+            std::vector<ChartPoint> points;
+            for (int s = 0; s <= 1000; ++s)
+                points.push_back({double(s), T0 + r * 5000 + s * 10, lossAt(r, s)});
+            m_store->append(m_store->series(run, u"loss"_s), points);
+            std::vector<ChartPoint> epochs;
+            for (int e = 0; e < 10; ++e)
+                epochs.push_back({double(e), T0 + r * 5000 + e * 1000, 0.5 / (1 + e)});
+            m_store->append(m_store->series(run, u"val_loss"_s, true), epochs);
+        }
+        m_chart = std::make_unique<LossChart>();
+        m_chart->resize(900, 500);
+        m_chart->setStore(m_store);
+        m_chart->setMetrics({u"loss"_s});
+        m_chart->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_chart.get()));
+    }
+
+    void cleanup()
+    {
+        m_chart.reset();
+        m_store.reset();
+    }
+
+    void followsTheDataUntilZoomed()
+    {
+        QCOMPARE(m_chart->xRange(), (std::pair{0.0, 1000.0}));
+        QVERIFY(!m_chart->isZoomed());
+        QCOMPARE(m_chart->legendRuns(), (QStringList{u"run-a"_s, u"run-b"_s, u"run-c"_s}));
+        QCOMPARE(m_chart->visibleSeries().size(), std::size_t(3));
+    }
+
+    void wheelZoomsXAroundTheCursor()
+    {
+        const QRect plot = m_chart->plotRect();
+        const int px = pixelAtX(250);
+        wheel(QPoint(px, plot.center().y()), 120);
+        const auto [x0, x1] = m_chart->xRange();
+        QVERIFY(m_chart->isZoomed());
+        QVERIFY2(x1 - x0 < 1000 * 0.81 && x1 - x0 > 1000 * 0.79, qPrintable(u"%1..%2"_s.arg(x0).arg(x1)));
+        QVERIFY(x0 > 0 && x0 < 250 && x1 > 250 && x1 < 1000);
+        QVERIFY(std::abs((250 - x0) / (x1 - x0) - 0.25) < 0.01); // the value under the cursor stays put
+        wheel(QPoint(px, plot.center().y()), -120);
+        QVERIFY(std::abs(m_chart->xRange().second - m_chart->xRange().first - 1000) < 1e-6);
+    }
+
+    void rubberBandZoomsToTheBandAndDoubleClickResets()
+    {
+        const auto before = m_chart->xRange();
+        const auto yBefore = m_chart->yRange();
+        const QRect plot = m_chart->plotRect();
+        const QPoint from(pixelAtX(200), plot.top() + 50), to(pixelAtX(400), plot.top() + 150);
+        QTest::mousePress(m_chart.get(), Qt::LeftButton, Qt::NoModifier, from);
+        QTest::mouseMove(m_chart.get(), to);
+        QTest::mouseRelease(m_chart.get(), Qt::LeftButton, Qt::NoModifier, to);
+        const auto [x0, x1] = m_chart->xRange();
+        QVERIFY2(std::abs(x0 - 200) < 2 && std::abs(x1 - 400) < 2, qPrintable(u"%1..%2"_s.arg(x0).arg(x1)));
+        const auto [y0, y1] = m_chart->yRange();
+        const double perRow = (yBefore.second - yBefore.first) / (plot.height() - 1);
+        QVERIFY(std::abs(y1 - (yBefore.second - 50 * perRow)) < perRow);
+        QVERIFY(std::abs(y0 - (yBefore.second - 150 * perRow)) < perRow);
+
+        QTest::mouseDClick(m_chart.get(), Qt::LeftButton, Qt::NoModifier, plot.center());
+        QVERIFY(!m_chart->isZoomed());
+        QCOMPARE(m_chart->xRange(), before);
+        QCOMPARE(m_chart->yRange(), yBefore);
+    }
+
+    void shiftDragPans()
+    {
+        const QRect plot = m_chart->plotRect();
+        const auto [x0, x1] = m_chart->xRange();
+        const QPoint from = plot.center(), to = plot.center() + QPoint(100, 0);
+        QTest::mousePress(m_chart.get(), Qt::LeftButton, Qt::ShiftModifier, from);
+        QMouseEvent move(QEvent::MouseMove, to, m_chart->mapToGlobal(to), Qt::NoButton, Qt::LeftButton,
+                         Qt::ShiftModifier);
+        QApplication::sendEvent(m_chart.get(), &move);
+        QTest::mouseRelease(m_chart.get(), Qt::LeftButton, Qt::ShiftModifier, to);
+        const double shift = 100 * (x1 - x0) / (plot.width() - 1);
+        QVERIFY(std::abs(m_chart->xRange().first - (x0 - shift)) < 1e-6);
+        m_chart->resetZoom();
+        QCOMPARE(m_chart->xRange(), (std::pair{x0, x1}));
+    }
+
+    void legendClickHidesAndShowsARun()
+    {
+        QSignalSpy visibility(m_chart.get(), &LossChart::runVisibilityChanged);
+        const QRect entry = m_chart->legendEntryRect(u"run-b"_s);
+        QVERIFY(entry.isValid());
+        QSignalSpy hovered(m_chart.get(), &LossChart::hoveredRun);
+        QTest::mouseMove(m_chart.get(), entry.center());
+        QCOMPARE(hovered.size(), 1);
+        QCOMPARE(hovered.first().first().toString(), u"run-b"_s);
+        QTest::mouseClick(m_chart.get(), Qt::LeftButton, Qt::NoModifier, entry.center());
+        QVERIFY(!m_chart->isRunVisible(u"run-b"_s));
+        QCOMPARE(visibility.size(), 1);
+        for (const int id : m_chart->visibleSeries())
+            QVERIFY(m_store->data(id).key().runId != u"run-b"_s);
+        QCOMPARE(m_chart->visibleSeries().size(), std::size_t(2));
+        // Still in the legend, to be shown again.
+        QVERIFY(m_chart->legendRuns().contains(u"run-b"_s));
+        QTest::mouseClick(m_chart.get(), Qt::LeftButton, Qt::NoModifier, m_chart->legendEntryRect(u"run-b"_s).center());
+        QVERIFY(m_chart->isRunVisible(u"run-b"_s));
+    }
+
+    void drawsEachRunInItsColour()
+    {
+        QImage image(m_chart->size(), QImage::Format_RGB32);
+        m_chart->render(image);
+        const QRect plot = m_chart->plotRect();
+        for (const QString &run : {u"run-a"_s, u"run-b"_s, u"run-c"_s}) {
+            const QRgb color = runColor(run).rgb();
+            int found = 0;
+            for (int y = plot.top(); y <= plot.bottom(); ++y)
+                for (int x = plot.left(); x <= plot.right(); ++x)
+                    found += (image.pixel(x, y) & 0xffffff) == (color & 0xffffff);
+            QVERIFY2(found > 100, qPrintable(run));
+        }
+    }
+
+    void logYSkipsValuesThatAreNotPositive()
+    {
+        const int id = m_store->series(u"run-d"_s, u"loss"_s);
+        std::vector<ChartPoint> points = {{0, T0, 1}, {1, T0, 0}, {2, T0, -5}, {3, T0, std::nan("")}, {4, T0, 100}};
+        m_store->append(id, points);
+        m_chart->refresh();
+        m_chart->setLogY(true);
+        const auto [y0, y1] = m_chart->yRange();
+        QVERIFY(std::isfinite(y0) && std::isfinite(y1));
+        QVERIFY(y0 < std::log10(0.0099) && y1 > 2); // run-a's smallest is 10/1001; run-d reaches 100
+        QImage image(m_chart->size(), QImage::Format_RGB32);
+        m_chart->render(image);
+        // The tooltip at step 2 (value -5) gives the nearest value that can be shown.
+        m_chart->setXRange(0, 4);
+        const QString text = m_chart->hoverText(QPoint(pixelAtX(2.2), m_chart->plotRect().center().y()));
+        QVERIFY2(text.contains(u"run-d: 100 (step 4)"_s) || text.contains(u"run-d: 1 (step 0)"_s), qPrintable(text));
+        m_chart->setLogY(false);
+        QVERIFY(m_chart->yRange().first < -5);
+    }
+
+    void smoothingShowsTheEmaAndKeepsTheRawCurve()
+    {
+        m_chart->setSmoothing(0.6);
+        // The EMA of run-a at step 2, by hand: values 10, 5, 10/3; weight 0.6.
+        double last = 0;
+        double ema = 0;
+        for (int s = 0; s <= 2; ++s) {
+            last = last * 0.6 + 0.4 * lossAt(0, s);
+            ema = last / (1 - std::pow(0.6, s + 1));
+        }
+        m_chart->setXRange(0, 10);
+        const QString text = m_chart->hoverText(QPoint(pixelAtX(2), m_chart->plotRect().center().y()));
+        QVERIFY2(text.contains(u"run-a: %1 (step 2)"_s.arg(QString::number(ema, 'g', 4))), qPrintable(text));
+        // The raw curve stays, faint: run-a's colour at 25 % over white somewhere in the plot.
+        QImage image(m_chart->size(), QImage::Format_RGB32);
+        m_chart->render(image);
+        const QColor c = runColor(u"run-a"_s);
+        auto faint = [](int v) { return 255 + (v - 255) * 64 / 255; }; // alpha 0.25 = 64/255
+        int found = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x) {
+                const QColor p = image.pixelColor(x, y);
+                found += std::abs(p.red() - faint(c.red())) <= 2 && std::abs(p.green() - faint(c.green())) <= 2 &&
+                         std::abs(p.blue() - faint(c.blue())) <= 2;
+            }
+        QVERIFY(found > 20);
+    }
+
+    void tooltipListsTheNearestValueOfEveryVisibleRun()
+    {
+        const QPoint pos(pixelAtX(500), m_chart->plotRect().center().y());
+        QTest::mouseMove(m_chart.get(), pos);
+        const double step =
+            std::round(m_chart->xRange().first + (pos.x() - m_chart->plotRect().left()) *
+                                                     (m_chart->xRange().second - m_chart->xRange().first) /
+                                                     (m_chart->plotRect().width() - 1));
+        QString text = m_chart->hoverText();
+        const QStringList lines = text.split(u'\n');
+        QCOMPARE(lines.size(), 4); // the x, then one line per run
+        for (int r = 0; r < 3; ++r) {
+            const QString expected = u"run-%1: %2 (step %3)"_s.arg(QChar(u'a' + r))
+                                         .arg(QString::number(lossAt(r, int(step)), 'g', 4))
+                                         .arg(step);
+            QVERIFY2(text.contains(expected), qPrintable(text + u" / "_s + expected));
+        }
+        m_chart->setRunVisible(u"run-c"_s, false);
+        m_chart->setRunLabel(u"run-a"_s, u"baseline"_s);
+        text = m_chart->hoverText(pos);
+        QVERIFY(!text.contains(u"run-c"_s));
+        QVERIFY(text.contains(u"baseline: "_s));
+    }
+
+    void csvExportHasEveryPointOfTheVisibleSeries()
+    {
+        m_chart->setRunVisible(u"run-c"_s, false);
+        const QString path = m_dir.filePath(u"loss.csv"_s);
+        QVERIFY2(m_chart->exportCsv(path), qPrintable(m_chart->errorString()));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = file.readAll().split('\n');
+        QCOMPARE(lines.first(), "run,metric,step,wall_ms,value");
+        QCOMPARE(lines.size(), 1 + 2 * 1001 + 1); // header, points, the empty line after the last newline
+        QVERIFY(lines.contains("run-b,loss,7," + QByteArray::number(T0 + 5000 + 70) + ',' +
+                               QString::number(lossAt(1, 7), 'g', QLocale::FloatingPointShortest).toLatin1()));
+        QVERIFY(!lines.contains("run-c,loss,0," + QByteArray::number(T0 + 10000) + ",30"));
+        // Values read back exactly.
+        const QList<QByteArray> fields = lines[3].split(',');
+        QCOMPARE(fields[4].toDouble(), lossAt(0, 2));
+        QVERIFY(!m_chart->exportCsv(m_dir.filePath(u"missing/dir/loss.csv"_s)));
+        QVERIFY(!m_chart->errorString().isEmpty());
+    }
+
+    void pngExportIsTheWidgetAsShown()
+    {
+        const QString path = m_dir.filePath(u"loss.png"_s);
+        QVERIFY2(m_chart->exportPng(path), qPrintable(m_chart->errorString()));
+        const QImage image(path);
+        QCOMPARE(image.size(), m_chart->size() * m_chart->devicePixelRatio());
+    }
+
+    void xAxisModesPickTheirSeries()
+    {
+        m_chart->setMetrics({});
+        QCOMPARE(m_chart->visibleSeries().size(), std::size_t(3)); // step mode: loss only
+        m_chart->setXAxisMode(XAxisMode::Epoch);
+        QCOMPARE(m_chart->visibleSeries().size(), std::size_t(3));
+        for (const int id : m_chart->visibleSeries())
+            QVERIFY(m_store->data(id).key().stepIsEpoch);
+        QCOMPARE(m_chart->xRange(), (std::pair{0.0, 9.0}));
+        m_chart->setXAxisMode(XAxisMode::WallTime);
+        QCOMPARE(m_chart->visibleSeries().size(), std::size_t(6));
+        // Seconds since each run's first point: every run starts at 0 and lasts 10 s.
+        QCOMPARE(m_chart->xRange(), (std::pair{0.0, 10.0}));
+    }
+
+    void emptyChartSaysSo()
+    {
+        LossChart empty;
+        empty.resize(400, 300);
+        QImage image(empty.size(), QImage::Format_RGB32);
+        empty.render(image);
+        QVERIFY(empty.legendRuns().isEmpty());
+        QVERIFY(empty.hoverText(QPoint(200, 150)).isEmpty());
+        m_chart->setMetrics({u"no such metric"_s});
+        QVERIFY(m_chart->visibleSeries().empty());
+        m_chart->render(image);
+    }
+
+    void drainsOnItsTimerAndRepaintsOnlyOnChange()
+    {
+        CountPaints counter;
+        m_chart->installEventFilter(&counter);
+        QTest::qWait(200);
+        const int idle = counter.paints;
+        QTest::qWait(300);
+        QCOMPARE(counter.paints, idle); // nothing arrived: no repaint
+        std::thread producer([store = m_store] {
+            const int id = store->series(u"run-live"_s, u"loss"_s);
+            for (int s = 0; s < 200; ++s) {
+                const ChartPoint p{double(s), T0 + s, 1.0};
+                store->append(id, &p, 1);
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            }
+        });
+        producer.join();
+        QTRY_COMPARE(m_store->pointCount(), qsizetype(3 * 1011 + 200));
+        QTRY_VERIFY(counter.paints > idle);
+        QVERIFY(counter.paints - idle <= 3); // batched: not one paint per point
+        QVERIFY(m_chart->legendRuns().contains(u"run-live"_s));
+    }
+};
+
+QTEST_MAIN(TestLossChart)
+#include "tst_losschart.moc"

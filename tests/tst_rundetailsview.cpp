@@ -1,0 +1,304 @@
+// The run details pane: header, parameters, the contract variables a local process gets,
+// artifacts, actions enabled by the run's state and requested through signals; reading the
+// run from a real store.
+#include "run/contract.h"
+#include "run/rundirectory.h"
+#include "ui/runs/rundetailsview.h"
+
+#include <QDesktopServices>
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+#include <QUrl>
+
+using namespace Qt::StringLiterals;
+using namespace ferry;
+using ferry::ui::RunDetails;
+using ferry::ui::RunDetailsView;
+
+namespace {
+
+run::RunSpec spec(const QString &id)
+{
+    run::RunSpec s;
+    s.id = id;
+    s.script = u"train.py"_s;
+    s.sourceDir = u"/home/me/project"_s;
+    s.hyperparameters = {{u"epochs"_s, u"10"_s}, {u"lr"_s, u"0.01"_s}};
+    s.channels = {{u"training"_s, u"/data/train"_s}};
+    return s;
+}
+
+RunDetails details(const QString &workspace, run::RunStatus status, const QString &target = u"local"_s)
+{
+    const QString id = u"20261130-061500-train-3fa2"_s;
+    RunDetails d;
+    d.record = run::newRunRecord(spec(id));
+    d.record.status = status;
+    d.record.target = target;
+    d.params = spec(id).hyperparameters;
+    d.artifacts = {{u"model.tar.gz"_s, u"model"_s, 2048}, {u"log"_s, u"log"_s, 100}};
+    d.runDir = run::RunDirectory::pathFor(workspace, id);
+    return d;
+}
+
+QString cell(const QTableWidget *table, const QString &name)
+{
+    for (int i = 0; i < table->rowCount(); ++i) {
+        if (table->item(i, 0)->text() == name)
+            return table->item(i, 1)->text();
+    }
+    return u"<missing>"_s;
+}
+
+// Receives what QDesktopServices::openUrl would hand to the desktop.
+class UrlCatcher : public QObject {
+    Q_OBJECT
+public:
+    QList<QUrl> urls;
+public Q_SLOTS:
+    void open(const QUrl &url) { urls.append(url); }
+};
+
+} // namespace
+
+class TestRunDetailsView : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void showsParamsAndContract();
+    void actionsFollowState_data();
+    void actionsFollowState();
+    void signalsCarryTheRun();
+    void embeddedRun();
+    void openFolderAndModel();
+    void readsFromStore();
+};
+
+void TestRunDetailsView::showsParamsAndContract()
+{
+    QTemporaryDir workspace;
+    RunDetailsView view;
+    RunDetails d = details(workspace.path(), run::RunStatus::Failed);
+    d.record.error = u"CUDA out of memory"_s;
+    d.record.exitCode = 1;
+    QSignalSpy shown(&view, &RunDetailsView::detailsShown);
+    view.setDetails(d);
+    QCOMPARE(shown.size(), 1);
+    QCOMPARE(view.runId(), d.record.id);
+
+    QStringList labels;
+    for (const QLabel *label : view.findChildren<QLabel *>())
+        labels << label->text();
+    const QString all = labels.join(u'\n');
+    QVERIFY2(all.contains(d.record.id), qPrintable(all));
+    QVERIFY(all.contains(u"failed"_s));
+    QVERIFY(all.contains(u"CUDA out of memory"_s));
+    QVERIFY(all.contains(u"train.py"_s));
+    QVERIFY(all.contains(u"As given to a local process"_s));
+
+    QCOMPARE(view.paramsTable()->rowCount(), 2);
+    QCOMPARE(cell(view.paramsTable(), u"epochs"_s), u"10"_s);
+    QCOMPARE(cell(view.paramsTable(), u"lr"_s), u"0.01"_s);
+
+    const QString runDir = QDir::cleanPath(d.runDir);
+    QCOMPARE(cell(view.contractTable(), u"SM_MODEL_DIR"_s), runDir + u"/model"_s);
+    QCOMPARE(cell(view.contractTable(), u"SM_OUTPUT_DATA_DIR"_s), runDir + u"/output/data"_s);
+    QCOMPARE(cell(view.contractTable(), u"SM_CHANNEL_TRAINING"_s), u"/data/train"_s);
+    QCOMPARE(cell(view.contractTable(), u"SM_HP_EPOCHS"_s), u"10"_s);
+    QCOMPARE(cell(view.contractTable(), u"SM_NUM_GPUS"_s), u"0"_s);
+    QVERIFY(cell(view.contractTable(), u"SM_NUM_CPUS"_s).toInt() >= 1);
+    QCOMPARE(view.contractTable()->rowCount(), RunDetailsView::localContract(spec(d.record.id), d.runDir).size());
+
+    QCOMPARE(view.artifactsList()->topLevelItemCount(), 2);
+    QCOMPARE(view.artifactsList()->topLevelItem(0)->text(0), u"model.tar.gz"_s);
+    QCOMPARE(view.artifactsList()->topLevelItem(0)->text(1), u"model"_s);
+    QVERIFY(!view.artifactsList()->topLevelItem(0)->text(2).isEmpty());
+
+    // Without stored parameters, those in the spec are shown.
+    d.params.clear();
+    view.setDetails(d);
+    QCOMPARE(view.paramsTable()->rowCount(), 2);
+
+    view.clear();
+    QVERIFY(view.runId().isEmpty());
+    QCOMPARE(view.paramsTable()->rowCount(), 0);
+    QCOMPARE(view.contractTable()->rowCount(), 0);
+    QVERIFY(!view.cancelButton()->isEnabled());
+    QVERIFY(!view.deleteButton()->isEnabled());
+    QVERIFY(!view.rerunButton()->isEnabled());
+}
+
+void TestRunDetailsView::actionsFollowState_data()
+{
+    QTest::addColumn<run::RunStatus>("status");
+    QTest::addColumn<bool>("cancel");
+    QTest::addColumn<bool>("reattach");
+    QTest::addColumn<bool>("remove");
+    QTest::newRow("created") << run::RunStatus::Created << true << true << false;
+    QTest::newRow("building") << run::RunStatus::Building << true << true << false;
+    QTest::newRow("running") << run::RunStatus::Running << true << true << false;
+    QTest::newRow("succeeded") << run::RunStatus::Succeeded << false << false << true;
+    QTest::newRow("failed") << run::RunStatus::Failed << false << false << true;
+    QTest::newRow("cancelled") << run::RunStatus::Cancelled << false << false << true;
+    QTest::newRow("lost") << run::RunStatus::Lost << false << true << true;
+}
+
+void TestRunDetailsView::actionsFollowState()
+{
+    QFETCH(run::RunStatus, status);
+    QFETCH(bool, cancel);
+    QFETCH(bool, reattach);
+    QFETCH(bool, remove);
+    QTemporaryDir workspace;
+    RunDetailsView view;
+    view.setDetails(details(workspace.path(), status));
+    QCOMPARE(view.cancelButton()->isEnabled(), cancel);
+    QCOMPARE(view.reattachButton()->isEnabled(), reattach);
+    QCOMPARE(view.deleteButton()->isEnabled(), remove);
+    QVERIFY(view.rerunButton()->isEnabled());
+    QVERIFY(!view.openFolderButton()->isEnabled()); // no run folder on disk
+    QVERIFY(!view.revealModelButton()->isEnabled());
+}
+
+void TestRunDetailsView::signalsCarryTheRun()
+{
+    QTemporaryDir workspace;
+    RunDetailsView view;
+    QSignalSpy cancel(&view, &RunDetailsView::cancelRequested);
+    QSignalSpy reattach(&view, &RunDetailsView::reattachRequested);
+    QSignalSpy rerun(&view, &RunDetailsView::rerunRequested);
+    QSignalSpy remove(&view, &RunDetailsView::deleteRequested);
+    RunDetails d = details(workspace.path(), run::RunStatus::Running);
+    view.setDetails(d);
+    QTest::mouseClick(view.cancelButton(), Qt::LeftButton);
+    QTest::mouseClick(view.reattachButton(), Qt::LeftButton);
+    QTest::mouseClick(view.deleteButton(), Qt::LeftButton); // disabled while running
+    QCOMPARE(cancel.size(), 1);
+    QCOMPARE(cancel.at(0).at(0).toString(), d.record.id);
+    QCOMPARE(reattach.size(), 1);
+    QCOMPARE(reattach.at(0).at(0).toString(), d.record.id);
+    QCOMPARE(remove.size(), 0);
+
+    d.record.status = run::RunStatus::Succeeded;
+    view.setDetails(d);
+    QTest::mouseClick(view.deleteButton(), Qt::LeftButton);
+    QTest::mouseClick(view.rerunButton(), Qt::LeftButton);
+    QCOMPARE(remove.size(), 1);
+    QCOMPARE(remove.at(0).at(0).toString(), d.record.id);
+    QCOMPARE(rerun.size(), 1);
+    QCOMPARE(rerun.at(0).at(0).value<run::RunSpec>(), spec(d.record.id));
+
+    // A spec that cannot be read: no re-run.
+    d.record.spec = QJsonObject{{u"id"_s, 42}};
+    view.setDetails(d);
+    QVERIFY(!view.rerunButton()->isEnabled());
+}
+
+void TestRunDetailsView::embeddedRun()
+{
+    QTemporaryDir workspace;
+    run::RunSpec s;
+    s.id = u"20261130-070000-iris-77aa"_s;
+    s.target.kind = run::TargetKind::Embedded;
+    s.channels = {{u"training"_s, u"/data/iris.csv"_s}};
+    RunDetails d;
+    d.record = run::newRunRecord(s);
+    d.record.name = u"iris"_s;
+    d.record.status = run::RunStatus::Running;
+    d.runDir = run::RunDirectory::pathFor(workspace.path(), s.id);
+    RunDetailsView view;
+    view.setDetails(d);
+    QVERIFY(view.cancelButton()->isEnabled());
+    QVERIFY(!view.reattachButton()->isEnabled()); // it lives in the process that started it
+    QStringList labels;
+    for (const QLabel *label : view.findChildren<QLabel *>())
+        labels << label->text();
+    QVERIFY(labels.join(u'\n').contains(u"/data/iris.csv"_s));
+    QCOMPARE(d.record.target, u"embedded"_s);
+}
+
+void TestRunDetailsView::openFolderAndModel()
+{
+    QTemporaryDir workspace;
+    RunDetails d = details(workspace.path(), run::RunStatus::Succeeded);
+    QVERIFY(QDir().mkpath(d.runDir));
+    QFile archive(run::RunDirectory(d.runDir).modelArchive());
+    QVERIFY(archive.open(QIODevice::WriteOnly));
+    archive.write("x");
+    archive.close();
+    d.runDirExists = true;
+    d.modelArchiveExists = true;
+
+    UrlCatcher catcher;
+    QDesktopServices::setUrlHandler(u"file"_s, &catcher, "open");
+    RunDetailsView view;
+    view.setDetails(d);
+    QVERIFY(view.openFolderButton()->isEnabled());
+    QVERIFY(view.revealModelButton()->isEnabled());
+    QTest::mouseClick(view.openFolderButton(), Qt::LeftButton);
+    QTest::mouseClick(view.revealModelButton(), Qt::LeftButton);
+    QDesktopServices::unsetUrlHandler(u"file"_s);
+    QCOMPARE(catcher.urls.size(), 2);
+    QCOMPARE(QDir::cleanPath(catcher.urls.at(0).toLocalFile()), QDir::cleanPath(d.runDir));
+    QCOMPARE(QDir::cleanPath(catcher.urls.at(1).toLocalFile()), QDir::cleanPath(d.runDir));
+}
+
+void TestRunDetailsView::readsFromStore()
+{
+    QTemporaryDir workspace;
+    auto opened = run::RunStore::open(run::RunStore::pathInWorkspace(workspace.path()));
+    QVERIFY2(opened.hasValue(), opened.hasValue() ? "" : qPrintable(opened.error().toString()));
+    std::unique_ptr<run::RunStore> store = std::move(*opened);
+    const run::RunSpec s = spec(u"20261130-061500-train-3fa2"_s);
+    store->createRun(run::newRunRecord(s));
+    store->setParams(s.id, {{u"epochs"_s, u"12"_s}});
+    store->setStatus(s.id, run::RunStatus::Running);
+    store->addArtifact(s.id, {u"model.tar.gz"_s, u"model"_s, 10});
+    store->flush();
+    const QString runDir = run::RunDirectory::pathFor(workspace.path(), s.id);
+    QVERIFY(QDir().mkpath(runDir));
+
+    RunDetailsView view;
+    view.setStore(store.get(), workspace.path());
+    QSignalSpy shown(&view, &RunDetailsView::detailsShown);
+    view.showRun(s.id);
+    QVERIFY(shown.wait(5000));
+    QCOMPARE(shown.last().at(0).toString(), s.id);
+    QCOMPARE(cell(view.paramsTable(), u"epochs"_s), u"12"_s);
+    QCOMPARE(view.artifactsList()->topLevelItemCount(), 1);
+    QVERIFY(view.openFolderButton()->isEnabled());
+    QVERIFY(!view.revealModelButton()->isEnabled()); // recorded, but not on disk
+    QVERIFY(view.cancelButton()->isEnabled());
+    QCOMPARE(cell(view.contractTable(), u"SM_MODEL_DIR"_s), QDir::cleanPath(runDir) + u"/model"_s);
+
+    // The runs table reports the run finished: the pane reads it again.
+    store->setStatus(s.id, run::RunStatus::Succeeded, 0);
+    store->flush();
+    ui::RunRow row{*store->run(s.id), {}};
+    view.runsUpdated({row});
+    QVERIFY(shown.wait(5000));
+    QCOMPARE(view.details()->record.status, run::RunStatus::Succeeded);
+    QVERIFY(!view.cancelButton()->isEnabled());
+    QVERIFY(view.deleteButton()->isEnabled());
+
+    // Deleted from the store: the pane empties.
+    store->deleteRun(s.id);
+    store->flush();
+    view.runsUpdated({});
+    QVERIFY(view.runId().isEmpty());
+
+    // An unknown id shows nothing.
+    view.showRun(u"no-such-run"_s);
+    QTRY_COMPARE(shown.size(), 4);
+    QVERIFY(view.runId().isEmpty());
+    view.setStore(nullptr, {});
+}
+
+QTEST_MAIN(TestRunDetailsView)
+#include "tst_rundetailsview.moc"

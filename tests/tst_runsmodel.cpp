@@ -1,0 +1,385 @@
+// The runs table: RunsModel's diffing setRows (checked by QAbstractItemModelTester, directly and
+// through the sorting/filtering proxy), numeric sorting, the filter, selections that survive
+// refreshes, and RunsLoader against a real run store.
+#include "run/runstore.h"
+#include "ui/runs/runsmodel.h"
+#include "ui/runs/runsview.h"
+
+#include <QAbstractItemModelTester>
+#include <QItemSelectionModel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace ferry;
+using ferry::ui::RunRow;
+using ferry::ui::RunsModel;
+
+namespace {
+
+constexpr qint64 kBase = 1'700'000'000'000;
+
+RunRow row(const QString &id, run::RunStatus status, qint64 startedMs, qint64 finishedMs = 0,
+           QMap<QString, double> metrics = {})
+{
+    RunRow r;
+    r.record.id = id;
+    r.record.name = u"train-"_s + id;
+    r.record.status = status;
+    r.record.target = u"local"_s;
+    r.record.environmentTag = u"torch-1-0a1b2c3d"_s;
+    r.record.createdMs = startedMs > 0 ? startedMs - 10 : kBase;
+    r.record.startedMs = startedMs;
+    r.record.finishedMs = finishedMs;
+    r.lastMetrics = std::move(metrics);
+    return r;
+}
+
+QStringList ids(const RunsModel &model)
+{
+    QStringList result;
+    for (const RunRow &r : model.rows())
+        result << r.record.id;
+    return result;
+}
+
+QStringList proxyColumn(const QAbstractItemModel &model, int role = RunsModel::RunIdRole)
+{
+    QStringList result;
+    for (int i = 0; i < model.rowCount(); ++i)
+        result << model.index(i, 0).data(role).toString();
+    return result;
+}
+
+} // namespace
+
+class TestRunsModel : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void diffInsertsRemovesUpdates();
+    void diffReorders();
+    void keyMetrics();
+    void durationTicks();
+    void sortingIsNumeric();
+    void filterMatches();
+    void proxyStaysConsistent();
+    void selectionSurvivesRefresh();
+    void loaderReadsStore();
+};
+
+void TestRunsModel::diffInsertsRemovesUpdates()
+{
+    RunsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+    QSignalSpy inserts(&model, &QAbstractItemModel::rowsInserted);
+    QSignalSpy removes(&model, &QAbstractItemModel::rowsRemoved);
+    QSignalSpy changes(&model, &QAbstractItemModel::dataChanged);
+
+    model.setRows({row(u"c"_s, run::RunStatus::Running, kBase + 3000),
+                   row(u"b"_s, run::RunStatus::Succeeded, kBase + 2000, kBase + 2500),
+                   row(u"a"_s, run::RunStatus::Failed, kBase + 1000, kBase + 1100)});
+    QCOMPARE(ids(model), (QStringList{u"c"_s, u"b"_s, u"a"_s}));
+    QCOMPARE(inserts.size(), 3);
+
+    // The same rows again: nothing happens.
+    inserts.clear();
+    changes.clear();
+    model.setRows({row(u"c"_s, run::RunStatus::Running, kBase + 3000),
+                   row(u"b"_s, run::RunStatus::Succeeded, kBase + 2000, kBase + 2500),
+                   row(u"a"_s, run::RunStatus::Failed, kBase + 1000, kBase + 1100)});
+    QCOMPARE(inserts.size(), 0);
+    QCOMPARE(changes.size(), 0);
+
+    // A new run on top, b removed, c finished.
+    model.setRows({row(u"d"_s, run::RunStatus::Running, kBase + 4000),
+                   row(u"c"_s, run::RunStatus::Succeeded, kBase + 3000, kBase + 3600, {{u"loss"_s, 0.5}}),
+                   row(u"a"_s, run::RunStatus::Failed, kBase + 1000, kBase + 1100)});
+    QCOMPARE(ids(model), (QStringList{u"d"_s, u"c"_s, u"a"_s}));
+    QCOMPARE(inserts.size(), 1);
+    QCOMPARE(removes.size(), 1);
+    QCOMPARE(changes.size(), 1);
+    QCOMPARE(changes.at(0).at(0).value<QModelIndex>().row(), 1);
+    QCOMPARE(model.index(1, RunsModel::StatusColumn).data().toString(), u"succeeded"_s);
+    QCOMPARE(model.index(1, RunsModel::MetricsColumn).data().toString(), u"loss 0.5"_s);
+
+    // Everything gone, then several at once; duplicate ids keep the first.
+    model.setRows({});
+    QCOMPARE(model.rowCount(), 0);
+    model.setRows({row(u"x"_s, run::RunStatus::Created, 0), row(u"y"_s, run::RunStatus::Lost, kBase),
+                   row(u"x"_s, run::RunStatus::Failed, 0)});
+    QCOMPARE(ids(model), (QStringList{u"x"_s, u"y"_s}));
+    QCOMPARE(model.index(0, RunsModel::StatusColumn).data().toString(), u"created"_s);
+    QCOMPARE(resets.size(), 0);
+}
+
+void TestRunsModel::diffReorders()
+{
+    RunsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QList<RunRow> rows;
+    for (int i = 0; i < 8; ++i)
+        rows << row(QString::number(i), run::RunStatus::Succeeded, kBase + i * 1000, kBase + i * 1000 + 500);
+    model.setRows(rows);
+    const QPersistentModelIndex five = model.index(5, 0);
+    std::reverse(rows.begin(), rows.end());
+    rows.removeAt(3);
+    rows.insert(2, row(u"new"_s, run::RunStatus::Running, kBase + 9000));
+    model.setRows(rows);
+    QStringList expected;
+    for (const RunRow &r : std::as_const(rows))
+        expected << r.record.id;
+    QCOMPARE(ids(model), expected);
+    QVERIFY(five.isValid());
+    QCOMPARE(five.data(RunsModel::RunIdRole).toString(), u"5"_s);
+}
+
+void TestRunsModel::keyMetrics()
+{
+    QCOMPARE(RunsModel::keyMetricsText({}), QString());
+    QCOMPARE(RunsModel::keyMetricsText({{u"loss"_s, 0.041}, {u"val_accuracy"_s, 0.98234}, {u"epoch"_s, 9}}),
+             u"val_accuracy 0.982 · loss 0.041 · epoch 9"_s);
+    QCOMPARE(
+        RunsModel::keyMetricsText(
+            {{u"train_loss"_s, 1}, {u"loss"_s, 2}, {u"val_loss"_s, 3}, {u"accuracy"_s, 0.5}, {u"val_accuracy"_s, 0.6}}),
+        u"val_accuracy 0.6 · accuracy 0.5 · val_loss 3"_s);
+    QCOMPARE(RunsModel::keyMetricsText({{u"b"_s, 2}, {u"a"_s, 1}}), u"a 1 · b 2"_s);
+    QCOMPARE(RunsModel::durationText(12'400), u"12s"_s);
+    QCOMPARE(RunsModel::durationText(187'000), u"3m 07s"_s);
+    QCOMPARE(RunsModel::durationText(7'500'000), u"2h 05m"_s);
+}
+
+void TestRunsModel::durationTicks()
+{
+    RunsModel model;
+    model.setNow(kBase + 10'000);
+    model.setRows({row(u"r"_s, run::RunStatus::Running, kBase),
+                   row(u"f"_s, run::RunStatus::Succeeded, kBase, kBase + 3000),
+                   row(u"q"_s, run::RunStatus::Created, 0)});
+    QCOMPARE(model.index(0, RunsModel::DurationColumn).data().toString(), u"10s"_s);
+    QCOMPARE(model.index(1, RunsModel::DurationColumn).data().toString(), u"3s"_s);
+    QCOMPARE(model.index(2, RunsModel::DurationColumn).data().toString(), QString());
+    QSignalSpy changes(&model, &QAbstractItemModel::dataChanged);
+    model.setNow(kBase + 75'000);
+    QCOMPARE(changes.size(), 1); // only the running run
+    QCOMPARE(changes.at(0).at(0).value<QModelIndex>(), model.index(0, RunsModel::DurationColumn));
+    QCOMPARE(model.index(0, RunsModel::DurationColumn).data().toString(), u"1m 15s"_s);
+    QCOMPARE(model.index(0, RunsModel::DurationColumn).data(RunsModel::SortRole).toLongLong(), 75'000);
+    // Every status has its own icon.
+    QSet<QByteArray> images;
+    for (auto status : {run::RunStatus::Running, run::RunStatus::Succeeded, run::RunStatus::Failed,
+                        run::RunStatus::Cancelled, run::RunStatus::Lost}) {
+        const QImage image = RunsModel::statusIcon(status, u"same-run"_s).pixmap(30, 16).toImage();
+        images.insert(QByteArray(reinterpret_cast<const char *>(image.constBits()), image.sizeInBytes()));
+    }
+    QCOMPARE(images.size(), 5);
+    QVERIFY(!model.index(0, RunsModel::StatusColumn).data(Qt::DecorationRole).value<QIcon>().isNull());
+}
+
+void TestRunsModel::sortingIsNumeric()
+{
+    ui::RunsView view;
+    RunsModel *model = view.model();
+    model->setNow(kBase + 1'000'000);
+    // Durations 9 s, 10 s, 100 s, 2 h: as text "9s" > "2h 00m" > "1m 40s" > "10s".
+    model->setRows({row(u"nine"_s, run::RunStatus::Succeeded, kBase + 900, kBase + 9900),
+                    row(u"ten"_s, run::RunStatus::Succeeded, kBase + 100, kBase + 10'100),
+                    row(u"hundred"_s, run::RunStatus::Succeeded, kBase + 20, kBase + 100'020),
+                    row(u"twohours"_s, run::RunStatus::Succeeded, kBase + 5, kBase + 7'200'005)});
+    view.table()->sortByColumn(RunsModel::DurationColumn, Qt::AscendingOrder);
+    QCOMPARE(proxyColumn(*view.proxy()), (QStringList{u"nine"_s, u"ten"_s, u"hundred"_s, u"twohours"_s}));
+    view.table()->sortByColumn(RunsModel::StartedColumn, Qt::AscendingOrder);
+    QCOMPARE(proxyColumn(*view.proxy()), (QStringList{u"twohours"_s, u"hundred"_s, u"ten"_s, u"nine"_s}));
+    view.table()->sortByColumn(RunsModel::StartedColumn, Qt::DescendingOrder);
+    QCOMPARE(proxyColumn(*view.proxy()), (QStringList{u"nine"_s, u"ten"_s, u"hundred"_s, u"twohours"_s}));
+    // Metrics sort by the first key metric's value, not its text: 9 < 10.
+    model->setRows({row(u"a"_s, run::RunStatus::Succeeded, kBase, kBase + 1, {{u"loss"_s, 10}}),
+                    row(u"b"_s, run::RunStatus::Succeeded, kBase, kBase + 1, {{u"loss"_s, 9}})});
+    view.table()->sortByColumn(RunsModel::MetricsColumn, Qt::AscendingOrder);
+    QCOMPARE(proxyColumn(*view.proxy()), (QStringList{u"b"_s, u"a"_s}));
+    // Status sorts running first.
+    model->setRows(
+        {row(u"done"_s, run::RunStatus::Succeeded, kBase, kBase + 1), row(u"live"_s, run::RunStatus::Running, kBase)});
+    view.table()->sortByColumn(RunsModel::StatusColumn, Qt::AscendingOrder);
+    QCOMPARE(proxyColumn(*view.proxy()), (QStringList{u"live"_s, u"done"_s}));
+}
+
+void TestRunsModel::filterMatches()
+{
+    ui::RunsView view;
+    RunRow gpu = row(u"20261130-061500-train-3fa2"_s, run::RunStatus::Running, kBase + 2);
+    gpu.record.target = u"ssh:gpubox"_s;
+    RunRow embedded = row(u"20261130-070000-iris-77aa"_s, run::RunStatus::Failed, kBase + 1, kBase + 5);
+    embedded.record.target = u"embedded"_s;
+    embedded.record.environmentTag = QString();
+    embedded.record.name = u"iris"_s;
+    view.setRows({gpu, embedded});
+    const auto shown = [&] {
+        QStringList result = proxyColumn(*view.proxy());
+        result.sort();
+        return result;
+    };
+    QCOMPARE(shown().size(), 2);
+    view.filterEdit()->setText(u"GPUBOX"_s); // target, any case
+    QCOMPARE(shown(), QStringList{gpu.record.id});
+    view.filterEdit()->setText(u"failed"_s); // status
+    QCOMPARE(shown(), QStringList{embedded.record.id});
+    view.filterEdit()->setText(u"torch-1"_s); // environment
+    QCOMPARE(shown(), QStringList{gpu.record.id});
+    view.filterEdit()->setText(u"77aa"_s); // id
+    QCOMPARE(shown(), QStringList{embedded.record.id});
+    view.filterEdit()->setText(u"iris embedded"_s); // every word: name and target
+    QCOMPARE(shown(), QStringList{embedded.record.id});
+    view.filterEdit()->setText(u"iris running"_s);
+    QCOMPARE(shown(), QStringList());
+    view.filterEdit()->clear();
+    QCOMPARE(shown().size(), 2);
+}
+
+void TestRunsModel::proxyStaysConsistent()
+{
+    ui::RunsView view;
+    QAbstractItemModelTester sourceTester(view.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester proxyTester(view.proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    view.table()->sortByColumn(RunsModel::DurationColumn, Qt::DescendingOrder);
+    view.filterEdit()->setText(u"train-"_s);
+    // Pseudo-random sets of runs with changing statuses: inserts, removals, moves, updates.
+    quint32 seed = 12345;
+    const auto next = [&seed] {
+        seed = seed * 1'103'515'245u + 12345u;
+        return (seed >> 16) & 0x7fff;
+    };
+    for (int round = 0; round < 40; ++round) {
+        QList<RunRow> rows;
+        for (int i = 0; i < 20; ++i) {
+            if (next() % 3 == 0)
+                continue;
+            const auto status = next() % 2 ? run::RunStatus::Running : run::RunStatus::Succeeded;
+            const qint64 started = kBase + i * 1000;
+            rows << row(QString::number(i), status, started,
+                        status == run::RunStatus::Running ? 0 : started + qint64(next() % 5000));
+        }
+        if (round % 5 == 0)
+            std::reverse(rows.begin(), rows.end());
+        if (round == 20)
+            view.filterEdit()->setText(u"running"_s);
+        view.setRows(rows);
+        view.model()->setNow(kBase + 100'000 + round * 1000);
+        QCOMPARE(view.model()->rowCount(), rows.size());
+    }
+}
+
+void TestRunsModel::selectionSurvivesRefresh()
+{
+    ui::RunsView view;
+    view.resize(800, 400);
+    QSignalSpy selection(&view, &ui::RunsView::selectionChanged);
+    QSignalSpy current(&view, &ui::RunsView::currentRunChanged);
+    QList<RunRow> rows{row(u"a"_s, run::RunStatus::Running, kBase + 3000),
+                       row(u"b"_s, run::RunStatus::Succeeded, kBase + 2000, kBase + 2100),
+                       row(u"c"_s, run::RunStatus::Failed, kBase + 1000, kBase + 1100)};
+    view.setRows(rows);
+    view.selectRuns({u"b"_s, u"c"_s});
+    QCOMPARE(view.selectedRunIds(), (QStringList{u"b"_s, u"c"_s}));
+    QCOMPARE(view.currentRunId(), u"b"_s);
+    QCOMPARE(selection.size(), 1);
+    QCOMPARE(selection.last().at(0).toStringList(), (QStringList{u"b"_s, u"c"_s}));
+    QCOMPARE(current.size(), 1);
+    QCOMPARE(current.last().at(0).toString(), u"b"_s);
+
+    // A refresh that adds a run on top, changes b and ticks a: the same runs stay selected.
+    rows.prepend(row(u"new"_s, run::RunStatus::Running, kBase + 4000));
+    rows[2].lastMetrics.insert(u"loss"_s, 0.1);
+    view.setRows(rows);
+    view.model()->setNow(kBase + 10'000);
+    QCOMPARE(view.selectedRunIds(), (QStringList{u"b"_s, u"c"_s}));
+    QCOMPARE(view.currentRunId(), u"b"_s);
+    QCOMPARE(selection.size(), 1);
+    QCOMPARE(current.size(), 1);
+
+    // Re-sorting is no change of selection either.
+    view.table()->sortByColumn(RunsModel::NameColumn, Qt::AscendingOrder);
+    QCOMPARE(selection.size(), 1);
+
+    // A selected run that is deleted leaves the selection, and the signal says so.
+    rows.removeAt(3); // c
+    view.setRows(rows);
+    QCOMPARE(view.selectedRunIds(), QStringList{u"b"_s});
+    QCOMPARE(selection.size(), 2);
+    QCOMPARE(selection.last().at(0).toStringList(), QStringList{u"b"_s});
+}
+
+void TestRunsModel::loaderReadsStore()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    auto opened = run::RunStore::open(dir.filePath(u"runs.sqlite"_s));
+    QVERIFY2(opened.hasValue(), opened.hasValue() ? "" : qPrintable(opened.error().toString()));
+    std::unique_ptr<run::RunStore> store = std::move(*opened);
+
+    const auto record = [](const QString &id, qint64 created) {
+        run::RunRecord r;
+        r.id = id;
+        r.name = u"train"_s;
+        r.target = u"local"_s;
+        r.createdMs = created;
+        return r;
+    };
+    store->createRun(record(u"old"_s, kBase));
+    store->createRun(record(u"new"_s, kBase + 1000));
+    store->setStatus(u"old"_s, run::RunStatus::Running);
+    store->appendMetrics(u"old"_s,
+                         {{u"loss"_s, 0, 0.9, kBase},
+                          {u"loss"_s, 1, 0.5, kBase},
+                          {u"loss"_s, 2, 0.25, kBase},
+                          {u"val_accuracy"_s, 0, 0.7, kBase},
+                          {u"val_accuracy"_s, 1, 0.875, kBase}},
+                         100);
+    store->setStatus(u"old"_s, run::RunStatus::Succeeded, 0);
+    store->setStatus(u"new"_s, run::RunStatus::Running);
+    store->appendMetrics(u"new"_s, {{u"loss"_s, 0, 2.0, kBase}}, 10);
+    store->flush();
+
+    ui::RunsLoader loader;
+    QSignalSpy loaded(&loader, &ui::RunsLoader::loaded);
+    loader.setStore(store.get());
+    QVERIFY(loaded.wait(5000));
+    QList<RunRow> rows = loaded.last().at(0).value<QList<RunRow>>();
+    QCOMPARE(rows.size(), 2);
+    QCOMPARE(rows.at(0).record.id, u"new"_s); // newest first
+    QCOMPARE(rows.at(0).record.status, run::RunStatus::Running);
+    QVERIFY(rows.at(0).record.startedMs > 0);
+    QCOMPARE(rows.at(0).lastMetrics, (QMap<QString, double>{{u"loss"_s, 2.0}}));
+    QCOMPARE(rows.at(1).record.status, run::RunStatus::Succeeded);
+    QCOMPARE(rows.at(1).lastMetrics, (QMap<QString, double>{{u"loss"_s, 0.25}, {u"val_accuracy"_s, 0.875}}));
+
+    // A new point of the running run shows on the next load; the view shows it as text.
+    store->appendMetrics(u"new"_s, {{u"loss"_s, 1, 1.5, kBase}}, 20);
+    store->flush();
+    loader.reload();
+    QVERIFY(loaded.wait(5000));
+    rows = loaded.last().at(0).value<QList<RunRow>>();
+    QCOMPARE(rows.at(0).lastMetrics.value(u"loss"_s), 1.5);
+    ui::RunsView view;
+    connect(&loader, &ui::RunsLoader::loaded, &view, &ui::RunsView::setRows);
+    loader.reload();
+    QVERIFY(loaded.wait(5000));
+    QCOMPARE(view.model()->rowCount(), 2);
+    QCOMPARE(view.model()->index(view.model()->rowOf(u"old"_s), RunsModel::MetricsColumn).data().toString(),
+             u"val_accuracy 0.875 · loss 0.25"_s);
+
+    // Started on a timer, it loads again by itself.
+    loader.start(50);
+    QVERIFY(loaded.wait(5000));
+    QVERIFY(loaded.wait(5000));
+    loader.stop();
+    loader.setStore(nullptr);
+    QVERIFY(loaded.wait(5000));
+    QVERIFY(loaded.last().at(0).value<QList<RunRow>>().isEmpty());
+}
+
+QTEST_MAIN(TestRunsModel)
+#include "tst_runsmodel.moc"

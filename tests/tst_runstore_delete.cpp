@@ -1,0 +1,130 @@
+// RunStore::deleteRun: the run leaves every table (runs, params, metrics, artifacts), other runs
+// stay untouched, and the database stays sound.
+#include "run/runstore.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace ferry::run;
+
+namespace {
+
+RunRecord record(const QString &id, qint64 createdMs)
+{
+    RunRecord r;
+    r.id = id;
+    r.experiment = u"baseline"_s;
+    r.name = u"train"_s;
+    r.target = u"local"_s;
+    r.createdMs = createdMs;
+    return r;
+}
+
+void fill(RunStore &store, const QString &id, qint64 createdMs)
+{
+    store.createRun(record(id, createdMs));
+    store.setStatus(id, RunStatus::Running);
+    store.setParams(id, {{u"epochs"_s, u"10"_s}, {u"lr"_s, u"0.01"_s}});
+    store.appendMetrics(id, {{u"loss"_s, 0, 0.9, 1000}, {u"loss"_s, 1, 0.4, 2000}, {u"acc"_s, 1, 0.8, 2000}}, 42);
+    store.addArtifact(id, Artifact{u"model.tar.gz"_s, u"model"_s, 1234});
+    store.setStatus(id, RunStatus::Succeeded, 0);
+}
+
+} // namespace
+
+class TestRunStoreDelete : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void deletesEverythingOfOneRun();
+    void deleteOfUnknownRunIsHarmless();
+    void deleteAfterClosingFails();
+};
+
+void TestRunStoreDelete::deletesEverythingOfOneRun()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    auto opened = RunStore::open(dir.filePath(u"runs.sqlite"_s));
+    QVERIFY2(opened.hasValue(), opened.hasValue() ? "" : qPrintable(opened.error().toString()));
+    std::unique_ptr<RunStore> store = std::move(*opened);
+    QSignalSpy failed(store.get(), &RunStore::writeFailed);
+    fill(*store, u"keep"_s, 1000);
+    fill(*store, u"gone"_s, 2000);
+    store->flush();
+    const QList<MetricPoint> keptMetrics = store->metrics(u"keep"_s);
+    QCOMPARE(keptMetrics.size(), 3);
+    QCOMPARE(store->runs().size(), 2);
+
+    store->deleteRun(u"gone"_s);
+    store->flush();
+    QCOMPARE(failed.size(), 0);
+    QVERIFY(!store->run(u"gone"_s));
+    QCOMPARE(store->runs().size(), 1);
+    QCOMPARE(store->runs().at(0).id, u"keep"_s);
+    QVERIFY(store->metrics(u"gone"_s).isEmpty());
+    QVERIFY(store->metricNames(u"gone"_s).isEmpty());
+    QCOMPARE(store->metricCount(u"gone"_s, u"loss"_s), 0);
+    QVERIFY(store->params(u"gone"_s).isEmpty());
+    QVERIFY(store->artifacts(u"gone"_s).isEmpty());
+
+    // The other run is as it was.
+    const auto kept = store->run(u"keep"_s);
+    QVERIFY(kept);
+    QCOMPARE(kept->status, RunStatus::Succeeded);
+    QCOMPARE(kept->logOffset, 42);
+    QCOMPARE(store->metrics(u"keep"_s).size(), keptMetrics.size());
+    QCOMPARE(store->params(u"keep"_s).size(), 2);
+    QCOMPARE(store->artifacts(u"keep"_s), (QList<Artifact>{{u"model.tar.gz"_s, u"model"_s, 1234}}));
+    QVERIFY(store->integrityCheck());
+
+    // The id can be used again, and writes queued right after the delete land on the new run.
+    store->createRun(record(u"gone"_s, 3000));
+    store->appendMetrics(u"gone"_s, {{u"loss"_s, 0, 0.1, 3000}}, 7);
+    store->flush();
+    QCOMPARE(failed.size(), 0);
+    QCOMPARE(store->metrics(u"gone"_s).size(), 1);
+    QVERIFY(store->params(u"gone"_s).isEmpty());
+
+    // Deleted data stays deleted after reopening.
+    store->deleteRun(u"gone"_s);
+    store.reset();
+    auto reopened = RunStore::open(dir.filePath(u"runs.sqlite"_s));
+    QVERIFY(reopened.hasValue());
+    QCOMPARE((*reopened)->runs().size(), 1);
+    QVERIFY((*reopened)->metrics(u"gone"_s).isEmpty());
+    QVERIFY((*reopened)->integrityCheck());
+}
+
+void TestRunStoreDelete::deleteOfUnknownRunIsHarmless()
+{
+    QTemporaryDir dir;
+    auto opened = RunStore::open(dir.filePath(u"runs.sqlite"_s));
+    QVERIFY(opened.hasValue());
+    std::unique_ptr<RunStore> store = std::move(*opened);
+    QSignalSpy failed(store.get(), &RunStore::writeFailed);
+    fill(*store, u"a"_s, 1000);
+    store->deleteRun(u"no-such-run"_s);
+    store->flush();
+    QCOMPARE(failed.size(), 0);
+    QCOMPARE(store->runs().size(), 1);
+    QCOMPARE(store->metrics(u"a"_s).size(), 3);
+    QVERIFY(store->integrityCheck());
+}
+
+void TestRunStoreDelete::deleteAfterClosingFails()
+{
+    QTemporaryDir dir;
+    auto opened = RunStore::open(dir.filePath(u"runs.sqlite"_s));
+    QVERIFY(opened.hasValue());
+    std::unique_ptr<RunStore> store = std::move(*opened);
+    QSignalSpy failed(store.get(), &RunStore::writeFailed);
+    store->close();
+    store->deleteRun(u"a"_s);
+    QCOMPARE(failed.size(), 1);
+    QVERIFY(failed.at(0).at(0).toString().contains(u"closed"_s));
+}
+
+QTEST_APPLESS_MAIN(TestRunStoreDelete)
+#include "tst_runstore_delete.moc"

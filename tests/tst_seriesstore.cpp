@@ -1,0 +1,164 @@
+// The chart's data: concurrent producers, the EMA, run colours.
+#include "ui/chart/losschart.h"
+#include "ui/chart/runcolors.h"
+#include "ui/chart/seriesstore.h"
+
+#include <QRandomGenerator>
+#include <QTest>
+
+#include <atomic>
+#include <cmath>
+#include <set>
+#include <thread>
+
+using namespace Qt::StringLiterals;
+using namespace ferry::ui;
+
+class TestSeriesStore : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void seriesAreKeyedByRunMetricAndEpochFlag()
+    {
+        SeriesStore store;
+        const int loss = store.series(u"a"_s, u"loss"_s);
+        QCOMPARE(store.series(u"a"_s, u"loss"_s), loss);
+        QVERIFY(store.series(u"b"_s, u"loss"_s) != loss);
+        QVERIFY(store.series(u"a"_s, u"loss"_s, true) != loss);
+        QCOMPARE(store.seriesCount(), 0); // nothing drained yet
+        QVERIFY(store.drain());
+        QCOMPARE(store.seriesCount(), 3);
+        QCOMPARE(store.data(2).key(), (SeriesKey{u"a"_s, u"loss"_s, true}));
+        QVERIFY(!store.drain());
+    }
+
+    void everyPointArrivesOnceWhileTheChartDrains()
+    {
+        auto store = std::make_shared<SeriesStore>();
+        LossChart chart;
+        chart.resize(640, 400);
+        chart.setStore(store);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+
+        constexpr int Threads = 4, PerThread = 60'000;
+        std::atomic<int> done = 0;
+        std::vector<std::thread> producers;
+        for (int t = 0; t < Threads; ++t) {
+            producers.emplace_back([&store, &done, t] {
+                QRandomGenerator rng(quint32(t + 1));
+                // One series of its own, and one that every thread writes to (arrives out of order).
+                const int own = store->series(u"run-%1"_s.arg(t), u"loss"_s);
+                const int shared = store->series(u"shared"_s, u"loss"_s);
+                int i = 0;
+                while (i < PerThread) {
+                    const int n = std::min(PerThread - i, int(rng.bounded(1, 300)));
+                    std::vector<ChartPoint> batch;
+                    for (int k = 0; k < n; ++k, ++i)
+                        batch.push_back({double(t * PerThread + i), i, double(t * PerThread + i)});
+                    store->append(own, batch);
+                    store->append(shared, batch);
+                    // Slow enough that the chart's 25 Hz timer drains between batches.
+                    if (rng.bounded(2) == 0)
+                        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                }
+                ++done;
+            });
+        }
+        int drainsSeen = 0;
+        quint64 revision = store->revision();
+        while (done < Threads) {
+            QTest::qWait(5);
+            if (store->revision() != revision) {
+                ++drainsSeen;
+                revision = store->revision();
+            }
+        }
+        for (auto &p : producers)
+            p.join();
+        chart.refresh();
+        QVERIFY2(drainsSeen > 0, "the chart's timer drained while producers ran");
+
+        QCOMPARE(store->seriesCount(), Threads + 1);
+        for (int i = 0; i < store->seriesCount(); ++i) {
+            const SeriesData &d = store->data(i);
+            const bool shared = d.key().runId == u"shared"_s;
+            QCOMPARE(d.size(), qsizetype(shared ? Threads * PerThread : PerThread));
+            QVERIFY(std::is_sorted(d.steps().begin(), d.steps().end()));
+            // Steps are unique ids: sorted and distinct means each point exactly once.
+            QVERIFY(std::adjacent_find(d.steps().begin(), d.steps().end()) == d.steps().end());
+            for (qsizetype k = 0; k < d.size(); ++k)
+                QCOMPARE(d.values()[std::size_t(k)], d.steps()[std::size_t(k)]);
+            if (!shared) {
+                const int t = d.key().runId.mid(4).toInt();
+                QCOMPARE(d.steps().front(), double(t * PerThread));
+                QCOMPARE(d.steps().back(), double(t * PerThread + PerThread - 1));
+            }
+        }
+    }
+
+    void emaMatchesAHandComputedSequence()
+    {
+        // TensorBoard's debiased EMA with weight 0.5, NaN skipped:
+        //   last = 0.5, 1.25, 2.125, -, 3.0625; divided by 1 - 0.5^n = 0.5, 0.75, 0.875, -, 0.9375
+        const std::vector<double> values = {1, 2, 3, std::nan(""), 4};
+        const std::vector<double> expected = {1.0, 1.25 / 0.75, 2.125 / 0.875, std::nan(""), 3.0625 / 0.9375};
+        std::vector<double> out;
+        SeriesData::ema(values.data(), qsizetype(values.size()), 0.5, out);
+        QCOMPARE(out.size(), expected.size());
+        for (std::size_t i = 0; i < out.size(); ++i) {
+            if (std::isnan(expected[i]))
+                QVERIFY(std::isnan(out[i]));
+            else
+                QVERIFY2(qFuzzyCompare(out[i], expected[i]), qPrintable(QString::number(out[i])));
+        }
+
+        // The series keeps it up to date as points arrive, and recomputes after a late point.
+        SeriesData series(SeriesKey{u"r"_s, u"loss"_s});
+        std::vector<ChartPoint> first = {{0, 0, 1}, {1, 0, 2}};
+        series.append(first.data(), 2);
+        QCOMPARE(series.view(false, 0.5).y[1], 1.25 / 0.75);
+        std::vector<ChartPoint> rest = {{2, 0, 3}, {3, 0, std::nan("")}, {4, 0, 4}};
+        series.append(rest.data(), 3);
+        SeriesView v = series.view(false, 0.5);
+        QVERIFY(qFuzzyCompare(v.y[4], 3.0625 / 0.9375));
+        QCOMPARE(v.summary->query(v.y, 0, 5).max, v.y[4]);
+        std::vector<ChartPoint> late = {{0.5, 0, 10}};
+        series.append(late.data(), 1);
+        v = series.view(false, 0.5);
+        std::vector<double> again;
+        SeriesData::ema(series.values().data(), series.size(), 0.5, again);
+        for (qsizetype i = 0; i < v.size; ++i)
+            QVERIFY(std::isnan(again[std::size_t(i)]) ? std::isnan(v.y[i]) : v.y[i] == again[std::size_t(i)]);
+        QCOMPARE(v.summary->query(v.y, 0, v.size).max, *std::max_element(again.begin(), again.begin() + 3));
+        // Weight 0: the raw values.
+        QCOMPARE(series.view(false, 0).y[1], 10.0);
+    }
+
+    void wallTimeThatGoesBackIsSortedForTheWallAxis()
+    {
+        SeriesData series(SeriesKey{u"r"_s, u"loss"_s});
+        std::vector<ChartPoint> points = {{0, 1000, 1}, {1, 3000, 2}, {2, 2000, 3}, {3, 4000, 4}};
+        series.append(points.data(), 4);
+        const SeriesView v = series.view(true, 0);
+        QCOMPARE(std::vector<double>(v.x, v.x + 4), (std::vector<double>{1000, 2000, 3000, 4000}));
+        QCOMPARE(std::vector<double>(v.y, v.y + 4), (std::vector<double>{1, 3, 2, 4}));
+        QCOMPARE(series.firstWallMs(), 1000);
+    }
+
+    void runColorIsStableAndTellsRunsApart()
+    {
+        QCOMPARE(runColor(u"20240501-101500-a1b2"_s), runColor(u"20240501-101500-a1b2"_s));
+        // Pinned: the colour of a run must not change between versions of Ferry.
+        QCOMPARE(runColor(u"20240501-101500-a1b2"_s).name(), u"#59a14f"_s);
+        const QStringList ids = {u"20240501-101500-a1b2"_s, u"20240501-101612-c3d4"_s, u"20240501-103001-e5f6"_s,
+                                 u"20240502-090000-0718"_s};
+        std::set<QRgb> colors;
+        for (const QString &id : ids)
+            colors.insert(runColor(id).rgb());
+        QCOMPARE(colors.size(), std::size_t(ids.size()));
+    }
+};
+
+QTEST_MAIN(TestSeriesStore)
+#include "tst_seriesstore.moc"

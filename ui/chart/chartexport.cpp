@@ -1,0 +1,75 @@
+#include "ui/chart/chartexport.h"
+
+#include "ui/chart/seriesstore.h"
+
+#include <QImage>
+#include <QLocale>
+#include <QSaveFile>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::ui {
+
+namespace {
+
+QString csvField(const QString &text)
+{
+    if (!text.contains(u',') && !text.contains(u'"') && !text.contains(u'\n') && !text.contains(u'\r'))
+        return text;
+    QString quoted = text;
+    quoted.replace(u"\""_s, u"\"\""_s);
+    return u'"' + quoted + u'"';
+}
+
+QString number(double v)
+{
+    return QString::number(v, 'g', QLocale::FloatingPointShortest);
+}
+
+bool fail(QString *error, const QSaveFile &file)
+{
+    if (error)
+        *error = QObject::tr("Cannot write %1: %2").arg(file.fileName(), file.errorString());
+    return false;
+}
+
+} // namespace
+
+bool writeSeriesCsv(const QString &path, const SeriesStore &store, const std::vector<int> &series, QString *error)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return fail(error, file);
+    QByteArray out = "run,metric,step,wall_ms,value\n";
+    for (const int id : series) {
+        const SeriesData &data = store.data(id);
+        const QByteArray prefix = (csvField(data.key().runId) % u',' % csvField(data.key().metric) % u',').toUtf8();
+        for (qsizetype i = 0; i < data.size(); ++i) {
+            out += prefix;
+            out += number(data.steps()[std::size_t(i)]).toLatin1();
+            out += ',';
+            out += QByteArray::number(qint64(data.wallMs()[std::size_t(i)]));
+            out += ',';
+            out += number(data.values()[std::size_t(i)]).toLatin1();
+            out += '\n';
+            if (out.size() > (1 << 20)) {
+                if (file.write(out) != out.size())
+                    return fail(error, file);
+                out.clear();
+            }
+        }
+    }
+    if (file.write(out) != out.size() || !file.commit())
+        return fail(error, file);
+    return true;
+}
+
+bool writePng(const QString &path, const QImage &image, QString *error)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") || !file.commit())
+        return fail(error, file);
+    return true;
+}
+
+} // namespace ferry::ui

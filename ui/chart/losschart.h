@@ -1,0 +1,154 @@
+#pragma once
+
+#include "ui/chart/seriespainter.h"
+#include "ui/chart/seriesstore.h"
+
+#include <QHash>
+#include <QImage>
+#include <QSet>
+#include <QStringList>
+#include <QTimer>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+namespace ferry::ui {
+
+enum class XAxisMode {
+    Step,     // series whose step is a training step, by step
+    Epoch,    // series whose step is an epoch (SeriesKey::stepIsEpoch), by epoch
+    WallTime, // every series, by seconds since its run's first point
+};
+
+// The live loss chart: every point of many runs overlaid, drawn from a SeriesStore.
+//
+// Producers append to the store from any thread; the chart drains it on a timer (25 Hz) and
+// repaints only when something changed. Each series is drawn per pixel column (first, min, max,
+// last; see appendM4Polyline) from its multi-resolution summary, so a frame costs
+// O(columns * series * log n) whatever the number of points, and shows exactly the pixels
+// of the polyline through all of them.
+//
+// Mouse: drag to zoom to a rectangle, wheel to zoom x (over the y axis: y), middle-drag or
+// Shift-drag to pan, double-click to reset. Hovering shows the nearest value of every visible
+// run; clicking a legend entry hides or shows its run, hovering it highlights the run.
+class LossChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit LossChart(QWidget *parent = nullptr);
+    ~LossChart() override;
+
+    void setStore(std::shared_ptr<SeriesStore> store);
+    const std::shared_ptr<SeriesStore> &store() const { return m_store; }
+
+    // Metrics shown (series are keyed by run and metric); empty: every metric.
+    void setMetrics(const QStringList &metrics);
+    QStringList metrics() const { return m_metrics; }
+    void setXAxisMode(XAxisMode mode);
+    XAxisMode xAxisMode() const { return m_mode; }
+    // Log y: points <= 0 are skipped (the line joins their neighbours).
+    void setLogY(bool on);
+    bool logY() const { return m_logY; }
+    // EMA weight in [0, 0.99] (TensorBoard's, see SeriesData::ema); above 0 the raw series stays
+    // faint behind the smoothed one.
+    void setSmoothing(double weight);
+    double smoothing() const { return m_smoothing; }
+    void setRunVisible(const QString &runId, bool visible);
+    bool isRunVisible(const QString &runId) const { return !m_hiddenRuns.contains(runId); }
+    // The name the legend and tooltip show for a run (default: its id).
+    void setRunLabel(const QString &runId, const QString &label);
+    QString runLabel(const QString &runId) const { return m_runLabels.value(runId, runId); }
+
+    // The view, in axis units (x: step, epoch or seconds; y: value, or log10 of it on a log
+    // axis). Follows the data until zoomed or panned.
+    std::pair<double, double> xRange() const;
+    std::pair<double, double> yRange() const;
+    void setXRange(double lo, double hi);
+    void setYRange(double lo, double hi);
+    bool isZoomed() const { return m_xView.has_value() || m_yView.has_value(); }
+
+    // Runs in the legend, in order, and the legend entry of one (for tests and accessibility).
+    QStringList legendRuns() const;
+    QRect legendEntryRect(const QString &runId) const;
+    QRect plotRect() const;
+    // What the hover tooltip shows for the x under a widget position: the nearest point of
+    // every visible series, one line each.
+    QString hoverText(const QPoint &pos) const;
+    QString hoverText() const { return m_hoverText; }
+
+    // The series drawn now: metric and mode filters, hidden runs left out.
+    std::vector<int> visibleSeries() const;
+    // PNG of the widget as shown; CSV of every point of the visible series.
+    bool exportPng(const QString &path);
+    bool exportCsv(const QString &path) const;
+    QString errorString() const { return m_error; }
+
+    // Paints into image (sized to the widget); what paintEvent does. For benchmarks and tests.
+    void render(QImage &image);
+
+public Q_SLOTS:
+    void resetZoom();
+    // Drains the store now and schedules a repaint when anything arrived (the timer's job).
+    void refresh();
+
+Q_SIGNALS:
+    // The run under the mouse in the legend; empty when none.
+    void hoveredRun(const QString &runId);
+    void runVisibilityChanged(const QString &runId, bool visible);
+    void viewChanged();
+    // Points or series arrived (at most once per refresh).
+    void dataChanged();
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override;
+    void leaveEvent(QEvent *event) override;
+
+private:
+    struct Layout;
+
+    void paint(QPainter &p);
+    void updateLayout() const;
+    bool seriesShown(const SeriesKey &key) const;
+    std::vector<DrawnSeries> shownSeries() const;
+    std::pair<double, double> autoX() const;
+    std::pair<double, double> autoY(double xLo, double xHi) const;
+    double runOrigin(const QString &runId) const;
+    double xAtPixel(double px) const;
+    double yAtPixel(double py) const;
+    void zoomX(double center, double factor);
+    void zoomY(double center, double factor);
+    void changed(bool rangesToo);
+
+    std::shared_ptr<SeriesStore> m_store;
+    QTimer m_timer;
+    QStringList m_metrics;
+    XAxisMode m_mode = XAxisMode::Step;
+    bool m_logY = false;
+    double m_smoothing = 0;
+    QSet<QString> m_hiddenRuns;
+    QHash<QString, QString> m_runLabels;
+    std::optional<std::pair<double, double>> m_xView, m_yView;
+
+    // Mouse state.
+    enum class Drag { None, Band, Pan } m_drag = Drag::None;
+    QPoint m_pressPos, m_lastPos;
+    QPoint m_hoverPos{-1, -1};
+    QString m_hoverText;
+    QString m_hoverRun;
+    mutable QString m_error;
+
+    mutable std::unique_ptr<Layout> m_layout;
+    mutable QHash<QString, double> m_runOrigins; // wall ms of each run's first point
+    mutable quint64 m_originsRevision = ~quint64(0);
+    SeriesPainter m_painter;
+    QImage m_yTitle; // the y axis title, turned
+    QString m_yTitleKey;
+};
+
+} // namespace ferry::ui

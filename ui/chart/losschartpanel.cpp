@@ -1,0 +1,99 @@
+#include "ui/chart/losschartpanel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMessageBox>
+#include <QSlider>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::ui {
+
+LossChartPanel::LossChartPanel(QWidget *parent)
+    : QWidget(parent), m_chart(new LossChart(this)), m_metric(new QComboBox(this)), m_xAxis(new QComboBox(this)),
+      m_logY(new QCheckBox(tr("Log y"), this)), m_smoothing(new QSlider(Qt::Horizontal, this)),
+      m_smoothingValue(new QLabel(u"0.00"_s, this))
+{
+    m_metric->addItem(tr("All metrics"));
+    m_xAxis->addItem(tr("Step"), int(XAxisMode::Step));
+    m_xAxis->addItem(tr("Epoch"), int(XAxisMode::Epoch));
+    m_xAxis->addItem(tr("Wall time"), int(XAxisMode::WallTime));
+    m_smoothing->setRange(0, 99);
+    m_smoothing->setToolTip(tr("EMA smoothing; the raw curve stays faint behind"));
+    auto *reset = new QToolButton(this);
+    reset->setText(tr("Reset zoom"));
+    auto *png = new QToolButton(this);
+    png->setText(tr("PNG…"));
+    auto *csv = new QToolButton(this);
+    csv->setText(tr("CSV…"));
+
+    auto *controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Metric"), this));
+    controls->addWidget(m_metric);
+    controls->addWidget(new QLabel(tr("x"), this));
+    controls->addWidget(m_xAxis);
+    controls->addWidget(m_logY);
+    controls->addWidget(new QLabel(tr("Smoothing"), this));
+    controls->addWidget(m_smoothing, 1);
+    controls->addWidget(m_smoothingValue);
+    controls->addWidget(reset);
+    controls->addWidget(png);
+    controls->addWidget(csv);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(controls);
+    layout->addWidget(m_chart, 1);
+
+    connect(m_metric, &QComboBox::currentIndexChanged, this, [this](int index) {
+        m_chart->setMetrics(index <= 0 ? QStringList() : QStringList{m_metric->itemText(index)});
+    });
+    connect(m_xAxis, &QComboBox::currentIndexChanged, this,
+            [this](int) { m_chart->setXAxisMode(XAxisMode(m_xAxis->currentData().toInt())); });
+    connect(m_logY, &QCheckBox::toggled, m_chart, &LossChart::setLogY);
+    connect(m_smoothing, &QSlider::valueChanged, this, [this](int value) {
+        m_chart->setSmoothing(value / 100.0);
+        m_smoothingValue->setText(QString::number(value / 100.0, 'f', 2));
+    });
+    connect(reset, &QToolButton::clicked, m_chart, &LossChart::resetZoom);
+    connect(png, &QToolButton::clicked, this, [this] { exportTo(true); });
+    connect(csv, &QToolButton::clicked, this, [this] { exportTo(false); });
+    connect(m_chart, &LossChart::dataChanged, this, &LossChartPanel::updateMetrics);
+}
+
+void LossChartPanel::setStore(std::shared_ptr<SeriesStore> store)
+{
+    m_chart->setStore(std::move(store));
+    updateMetrics();
+}
+
+void LossChartPanel::updateMetrics()
+{
+    const auto &store = m_chart->store();
+    if (!store)
+        return;
+    for (int i = 0; i < store->seriesCount(); ++i) {
+        const QString &metric = store->data(i).key().metric;
+        if (!m_knownMetrics.contains(metric)) {
+            m_knownMetrics.append(metric);
+            m_metric->addItem(metric);
+        }
+    }
+}
+
+void LossChartPanel::exportTo(bool png)
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, png ? tr("Export chart as PNG") : tr("Export points as CSV"), png ? u"loss.png"_s : u"loss.csv"_s,
+        png ? tr("PNG image (*.png)") : tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    if (!(png ? m_chart->exportPng(path) : m_chart->exportCsv(path)))
+        QMessageBox::warning(this, tr("Export failed"), m_chart->errorString());
+}
+
+} // namespace ferry::ui

@@ -1,0 +1,34 @@
+#pragma once
+
+#include "ui/chart/losschart.h"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QSlider;
+
+namespace ferry::ui {
+
+// The loss chart with its controls: metric, x axis, log y, smoothing, reset, export.
+class LossChartPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit LossChartPanel(QWidget *parent = nullptr);
+
+    LossChart *chart() const { return m_chart; }
+    void setStore(std::shared_ptr<SeriesStore> store);
+
+private:
+    void updateMetrics();
+    void exportTo(bool png);
+
+    LossChart *m_chart;
+    QComboBox *m_metric;
+    QComboBox *m_xAxis;
+    QCheckBox *m_logY;
+    QSlider *m_smoothing;
+    QLabel *m_smoothingValue;
+    QStringList m_knownMetrics;
+};
+
+} // namespace ferry::ui

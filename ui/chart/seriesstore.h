@@ -1,0 +1,126 @@
+#pragma once
+
+#include "ui/chart/m4summary.h"
+
+#include <QHash>
+#include <QMutex>
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+namespace ferry::ui {
+
+// One metric value as a producer reports it.
+struct ChartPoint {
+    double step = 0;   // training step, or the epoch for a series whose step is an epoch
+    qint64 wallMs = 0; // wall clock, ms since the Unix epoch
+    double value = 0;
+};
+
+// What a series is: one metric of one run. stepIsEpoch: its step values are epochs (the
+// trainer's epoch-level metrics such as val_loss), shown in the chart's epoch mode only.
+struct SeriesKey {
+    QString runId;
+    QString metric;
+    bool stepIsEpoch = false;
+
+    friend bool operator==(const SeriesKey &, const SeriesKey &) = default;
+};
+
+// A series' points sorted by x, with the multi-resolution summaries the chart draws from.
+// x is either the step or the wall time; y either the value or its EMA.
+struct SeriesView {
+    const double *x = nullptr;
+    const double *y = nullptr;
+    qsizetype size = 0;
+    const M4Summary *summary = nullptr;
+};
+
+// Every point of one series, sorted by step (stable: equal steps keep their arrival order),
+// kept as columns. Owned and read by the consumer thread only (see SeriesStore).
+class SeriesData {
+public:
+    explicit SeriesData(SeriesKey key) : m_key(std::move(key)) {}
+
+    const SeriesKey &key() const { return m_key; }
+    qsizetype size() const { return qsizetype(m_values.size()); }
+    const std::vector<double> &steps() const { return m_steps; }
+    const std::vector<double> &wallMs() const { return m_wallMs; }
+    const std::vector<double> &values() const { return m_values; }
+    qint64 firstWallMs() const { return m_firstWallMs; } // the smallest wall time; 0 when empty
+
+    // x = step (byWall false) or wall ms; y = value (smoothing 0) or its EMA with that weight
+    // (TensorBoard's debiased EMA, see ema()). Summaries are brought up to date lazily.
+    SeriesView view(bool byWall, double smoothing);
+
+    // The debiased exponential moving average TensorBoard draws: last = last * w + (1 - w) * v,
+    // shown as last / (1 - w^n) after n finite values. Non-finite values stay NaN and leave the
+    // average alone.
+    static void ema(const double *values, qsizetype count, double weight, std::vector<double> &out);
+
+    void append(const ChartPoint *points, qsizetype count);
+
+private:
+    struct Ordered; // a copy sorted by wall time, for the rare series whose wall time goes back
+
+    SeriesKey m_key;
+    std::vector<double> m_steps, m_wallMs, m_values;
+    qint64 m_firstWallMs = 0;
+    bool m_wallSorted = true;
+    M4Summary m_summary;
+    // EMA of m_values for m_smoothWeight, valid for the first m_smoothCount points.
+    std::vector<double> m_smooth;
+    double m_smoothWeight = -1;
+    qsizetype m_smoothCount = 0;
+    double m_smoothLast = 0;
+    qsizetype m_smoothN = 0;
+    M4Summary m_smoothSummary;
+    std::shared_ptr<Ordered> m_byWall;
+};
+
+// The chart's data: producers append from any thread, the chart's thread drains.
+//
+// series() and append() lock a mutex for as long as it takes to copy the points into a
+// pending buffer; nothing else happens under the lock. drain(), called by the consumer
+// thread (the chart's timer), swaps the pending buffers out and merges them into the sorted
+// series and their summaries. Everything else (seriesCount(), data()) belongs to the
+// consumer thread, like the widget that reads it.
+class SeriesStore {
+public:
+    SeriesStore() = default;
+    SeriesStore(const SeriesStore &) = delete;
+    SeriesStore &operator=(const SeriesStore &) = delete;
+    ~SeriesStore();
+
+    // Any thread. The id of the series for (runId, metric), created on first use. The same
+    // metric of the same run may exist once with stepIsEpoch and once without.
+    int series(const QString &runId, const QString &metric, bool stepIsEpoch = false);
+    // Any thread. Points in any order (in x order is the fast path).
+    void append(int series, const ChartPoint *points, qsizetype count);
+    void append(int series, const std::vector<ChartPoint> &points)
+    {
+        append(series, points.data(), qsizetype(points.size()));
+    }
+
+    // Consumer thread. Moves pending points into the series; true when anything changed.
+    bool drain();
+    // Consumer thread. Counts drains that changed something.
+    quint64 revision() const { return m_revision; }
+    int seriesCount() const { return int(m_series.size()); }
+    SeriesData &data(int series) { return *m_series[std::size_t(series)]; }
+    const SeriesData &data(int series) const { return *m_series[std::size_t(series)]; }
+    qsizetype pointCount() const; // over every drained series
+
+private:
+    QMutex m_mutex;
+    QHash<QString, int> m_ids;                      // guarded; key: runId \x1f metric \x1f epoch flag
+    std::vector<SeriesKey> m_keys;                  // guarded
+    std::vector<std::vector<ChartPoint>> m_pending; // guarded, by series id
+
+    std::vector<std::unique_ptr<SeriesData>> m_series; // consumer thread
+    std::vector<std::vector<ChartPoint>> m_draining;   // consumer thread, reused buffers
+    quint64 m_revision = 0;
+};
+
+} // namespace ferry::ui

@@ -1,0 +1,56 @@
+#pragma once
+
+#include "data/dataset.h"
+#include "run/runspec.h"
+
+#include <QImage>
+#include <QWidget>
+
+class QLabel;
+class QListWidget;
+class QStackedWidget;
+class QTableWidget;
+
+namespace ferry::ui {
+
+// The datasets dropped on the window: each is detected off the GUI thread (format, shape,
+// class counts, problems), previewed (a CSV's head with column types, image thumbnails with
+// class counts, an idx file's shape) and bound as a named data channel for runs.
+class DatasetPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit DatasetPanel(QWidget *parent = nullptr);
+
+    // Detects and binds `path`; the channel is named "training", then "validation", then after
+    // the file. Returns at once; datasetAdded or problem follows.
+    void addDataset(const QString &path);
+    QList<run::DataChannel> channels() const;
+    // The preview's info of the selected dataset (empty before the first detection ends).
+    std::optional<data::DatasetInfo> selectedInfo() const;
+
+Q_SIGNALS:
+    void datasetAdded(const QString &channel, const QString &path);
+    void selected(const QString &path);
+    void problem(const QString &message);
+
+private:
+    struct Detected {
+        QString path;
+        Expected<data::DatasetInfo> info = Error{};
+        QList<QPair<QString, QImage>> thumbnails; // image folders: a few per class
+    };
+    static Detected detect(const QString &path);
+    void detected(const Detected &result);
+    void showPreview(int row);
+    QString channelNameFor(const QString &path) const;
+
+    QListWidget *m_list;
+    QLabel *m_summary;
+    QLabel *m_problems;
+    QStackedWidget *m_details;
+    QTableWidget *m_head;
+    QListWidget *m_thumbnails;
+    QList<Detected> m_datasets; // parallel to m_list's rows
+};
+
+} // namespace ferry::ui

@@ -1,0 +1,274 @@
+#include "ui/launch/launchdialog.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QDirIterator>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QPushButton>
+#include <QSettings>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::ui {
+
+namespace {
+
+enum HpColumn { kUse, kName, kValue, kType, kDefault, kHelp, kHpColumns };
+
+QString settingsKey(const QString &script)
+{
+    QString key = QFileInfo(script).absoluteFilePath();
+    key.replace(u'/', u'|'); // one key, not a group per folder
+    return u"launch/"_s + key;
+}
+
+QTableWidgetItem *readOnly(const QString &text)
+{
+    auto *item = new QTableWidgetItem(text);
+    item->setFlags(item->flags() & ~Qt::ItemIsEditable);
+    return item;
+}
+
+} // namespace
+
+LaunchDialog::LaunchDialog(QSettings &settings, const QString &workspaceRoot, QWidget *parent)
+    : QDialog(parent), m_settings(settings), m_root(workspaceRoot), m_script(new QComboBox(this)),
+      m_environment(new QComboBox(this)), m_target(new QComboBox(this)), m_hyperparameters(new QTableWidget(this)),
+      m_channels(new QTableWidget(this)), m_metrics(new QTableWidget(this)), m_note(new QLabel(this))
+{
+    setWindowTitle(tr("Start a run"));
+    setObjectName(u"launchDialog"_s);
+    resize(820, 640);
+    // The workspace's scripts and environments.
+    QDirIterator scripts(m_root, {u"*.py"_s}, QDir::Files, QDirIterator::Subdirectories);
+    QStringList found;
+    while (scripts.hasNext()) {
+        const QString path = scripts.next();
+        if (!path.contains(u"/.ferry/"_s) && !path.contains(u"/.git/"_s))
+            found << QDir(m_root).relativeFilePath(path);
+    }
+    found.sort();
+    m_script->addItems(found);
+    m_script->setEditable(true);
+    m_environment->addItem(tr("(none: this machine's Python)"), QString());
+    const QDir environments(QDir(m_root).filePath(u"environments"_s));
+    for (const QString &file : environments.entryList({u"*.yml"_s, u"*.yaml"_s}, QDir::Files, QDir::Name))
+        m_environment->addItem(u"environments/"_s + file, environments.filePath(file));
+    m_target->addItem(tr("local (this machine)"), u"local"_s);
+    m_target->addItem(tr("container (the environment's image)"), u"container"_s);
+
+    m_hyperparameters->setColumnCount(kHpColumns);
+    m_hyperparameters->setHorizontalHeaderLabels(
+        {tr("Use"), tr("Name"), tr("Value"), tr("Type"), tr("Default"), tr("Help")});
+    m_hyperparameters->horizontalHeader()->setStretchLastSection(true);
+    m_hyperparameters->verticalHeader()->setVisible(false);
+    m_channels->setColumnCount(2);
+    m_channels->setHorizontalHeaderLabels({tr("Channel"), tr("Path")});
+    m_channels->horizontalHeader()->setStretchLastSection(true);
+    m_channels->verticalHeader()->setVisible(false);
+    m_metrics->setColumnCount(2);
+    m_metrics->setHorizontalHeaderLabels({tr("Metric"), tr("Regex (one capture group)")});
+    m_metrics->horizontalHeader()->setStretchLastSection(true);
+    m_metrics->verticalHeader()->setVisible(false);
+    m_hyperparameters->setObjectName(u"hyperparameters"_s);
+    m_channels->setObjectName(u"channels"_s);
+    m_metrics->setObjectName(u"metrics"_s);
+    m_note->setWordWrap(true);
+
+    auto *addChannel = new QPushButton(tr("Add channel"), this);
+    connect(addChannel, &QPushButton::clicked, this, [this] { m_channels->insertRow(m_channels->rowCount()); });
+    auto *addMetric = new QPushButton(tr("Add metric definition"), this);
+    connect(addMetric, &QPushButton::clicked, this, [this] { addMetricRow(); });
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("Script"), m_script);
+    form->addRow(tr("Environment"), m_environment);
+    form->addRow(tr("Target"), m_target);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Start"));
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(
+        new QLabel(tr("Hyperparameters (from the script's argparse calls; passed as --name value)"), this));
+    layout->addWidget(m_hyperparameters, 3);
+    layout->addWidget(m_note);
+    auto *channelRow = new QHBoxLayout;
+    channelRow->addWidget(new QLabel(tr("Data channels (SM_CHANNEL_<NAME>)"), this), 1);
+    channelRow->addWidget(addChannel);
+    layout->addLayout(channelRow);
+    layout->addWidget(m_channels, 1);
+    auto *metricRow = new QHBoxLayout;
+    metricRow->addWidget(new QLabel(tr("Metric definitions (empty: JSON lines and key=value are read)"), this), 1);
+    metricRow->addWidget(addMetric);
+    layout->addLayout(metricRow);
+    layout->addWidget(m_metrics, 1);
+    layout->addWidget(buttons);
+
+    connect(m_script, &QComboBox::currentTextChanged, this, &LaunchDialog::scriptChanged);
+    // A value typed in is a value to pass.
+    connect(m_hyperparameters, &QTableWidget::itemChanged, this, [this](QTableWidgetItem *item) {
+        if (item->column() == kValue) {
+            if (QTableWidgetItem *use = m_hyperparameters->item(item->row(), kUse);
+                use && (use->flags() & Qt::ItemIsUserCheckable))
+                use->setCheckState(Qt::Checked);
+        }
+    });
+    scriptChanged();
+}
+
+void LaunchDialog::setScript(const QString &path)
+{
+    const QString relative = QFileInfo(path).isAbsolute() ? QDir(m_root).relativeFilePath(path) : path;
+    if (m_script->findText(relative) < 0)
+        m_script->addItem(relative);
+    m_script->setCurrentText(relative);
+    scriptChanged();
+}
+
+void LaunchDialog::setChannels(const QList<run::DataChannel> &channels)
+{
+    m_channels->setRowCount(0);
+    for (const run::DataChannel &c : channels) {
+        const int row = m_channels->rowCount();
+        m_channels->insertRow(row);
+        m_channels->setItem(row, 0, new QTableWidgetItem(c.name));
+        m_channels->setItem(row, 1, new QTableWidgetItem(c.path));
+    }
+}
+
+void LaunchDialog::scriptChanged()
+{
+    const QString script = QDir(m_root).filePath(m_script->currentText());
+    const auto found = run::discoverScriptParametersInFile(script);
+    m_parameters = found ? *found : QList<run::ScriptParameter>();
+    const QSignalBlocker blocker(m_hyperparameters);
+    m_hyperparameters->setRowCount(0);
+    int contract = 0;
+    for (const run::ScriptParameter &p : std::as_const(m_parameters)) {
+        if (p.isContract()) { // folders and settings the contract fills in
+            ++contract;
+            continue;
+        }
+        const int row = m_hyperparameters->rowCount();
+        m_hyperparameters->insertRow(row);
+        auto *use = readOnly(QString());
+        if (p.isFlag) { // the contract passes every hyperparameter as --name value: a flag cannot be one
+            use->setFlags(use->flags() & ~Qt::ItemIsEnabled);
+            use->setToolTip(tr("a flag (store_true/false) takes no value; use type=str2bool to tune it"));
+        } else {
+            use->setFlags(use->flags() | Qt::ItemIsUserCheckable);
+            use->setCheckState(p.required ? Qt::Checked : Qt::Unchecked);
+        }
+        m_hyperparameters->setItem(row, kUse, use);
+        m_hyperparameters->setItem(row, kName, readOnly(p.name));
+        m_hyperparameters->setItem(row, kValue, new QTableWidgetItem(p.isFlag ? QString() : p.defaultText()));
+        m_hyperparameters->setItem(row, kType, readOnly(p.isFlag ? tr("flag") : p.type));
+        m_hyperparameters->setItem(row, kDefault, readOnly(p.defaultText()));
+        m_hyperparameters->setItem(row, kHelp, readOnly(p.help));
+    }
+    m_hyperparameters->resizeColumnsToContents();
+    m_note->setText(!found ? found.error().toString()
+                    : contract > 0
+                        ? tr("%1 more argument(s) take their default from SM_* variables: the contract fills them in.")
+                              .arg(contract)
+                        : QString());
+    restore();
+}
+
+void LaunchDialog::restore()
+{
+    const QJsonObject saved =
+        QJsonDocument::fromJson(
+            m_settings.value(settingsKey(QDir(m_root).filePath(m_script->currentText()))).toString().toUtf8())
+            .object();
+    if (saved.isEmpty())
+        return;
+    if (const int env = m_environment->findData(saved[u"environment"_s].toString()); env >= 0)
+        m_environment->setCurrentIndex(env);
+    if (const int target = m_target->findData(saved[u"target"_s].toString()); target >= 0)
+        m_target->setCurrentIndex(target);
+    const QJsonObject values = saved[u"hyperparameters"_s].toObject();
+    const QSignalBlocker blocker(m_hyperparameters);
+    for (int row = 0; row < m_hyperparameters->rowCount(); ++row) {
+        const QString name = m_hyperparameters->item(row, kName)->text();
+        if (values.contains(name)) {
+            m_hyperparameters->item(row, kValue)->setText(values[name].toString());
+            if (m_hyperparameters->item(row, kUse)->flags() & Qt::ItemIsUserCheckable)
+                m_hyperparameters->item(row, kUse)->setCheckState(Qt::Checked);
+        }
+    }
+    m_metrics->setRowCount(0);
+    for (const QJsonValue &m : saved[u"metrics"_s].toArray())
+        addMetricRow(m[u"Name"_s].toString(), m[u"Regex"_s].toString());
+}
+
+void LaunchDialog::addMetricRow(const QString &name, const QString &regex)
+{
+    const int row = m_metrics->rowCount();
+    m_metrics->insertRow(row);
+    m_metrics->setItem(row, 0, new QTableWidgetItem(name));
+    m_metrics->setItem(row, 1, new QTableWidgetItem(regex));
+}
+
+run::RunSpec LaunchDialog::spec() const
+{
+    run::RunSpec spec;
+    spec.sourceDir = m_root;
+    spec.script = m_script->currentText();
+    spec.id = run::newRunId(spec.script);
+    spec.environmentFile = m_environment->currentData().toString();
+    spec.target.kind =
+        m_target->currentData().toString() == u"container"_s ? run::TargetKind::Container : run::TargetKind::Local;
+    for (int row = 0; row < m_hyperparameters->rowCount(); ++row) {
+        const QTableWidgetItem *use = m_hyperparameters->item(row, kUse);
+        if (!(use->flags() & Qt::ItemIsUserCheckable) || use->checkState() != Qt::Checked)
+            continue;
+        spec.hyperparameters << run::Hyperparameter{m_hyperparameters->item(row, kName)->text(),
+                                                    m_hyperparameters->item(row, kValue)->text()};
+    }
+    for (int row = 0; row < m_channels->rowCount(); ++row) {
+        const QTableWidgetItem *name = m_channels->item(row, 0);
+        const QTableWidgetItem *path = m_channels->item(row, 1);
+        if (name && path && !name->text().trimmed().isEmpty())
+            spec.channels << run::DataChannel{name->text().trimmed(), path->text().trimmed()};
+    }
+    for (int row = 0; row < m_metrics->rowCount(); ++row) {
+        const QTableWidgetItem *name = m_metrics->item(row, 0);
+        const QTableWidgetItem *regex = m_metrics->item(row, 1);
+        if (name && regex && !name->text().trimmed().isEmpty())
+            spec.metricDefinitions << run::MetricDefinition{name->text().trimmed(), regex->text()};
+    }
+    return spec;
+}
+
+void LaunchDialog::remember() const
+{
+    const run::RunSpec s = spec();
+    QJsonObject values;
+    for (const run::Hyperparameter &hp : s.hyperparameters)
+        values[hp.name] = hp.value;
+    QJsonArray metrics;
+    for (const run::MetricDefinition &m : s.metricDefinitions)
+        metrics.append(QJsonObject{{u"Name"_s, m.name}, {u"Regex"_s, m.regex}});
+    const QJsonObject saved{{u"environment"_s, s.environmentFile},
+                            {u"target"_s, m_target->currentData().toString()},
+                            {u"hyperparameters"_s, values},
+                            {u"metrics"_s, metrics}};
+    m_settings.setValue(settingsKey(QDir(m_root).filePath(s.script)),
+                        QString::fromUtf8(QJsonDocument(saved).toJson(QJsonDocument::Compact)));
+}
+
+} // namespace ferry::ui

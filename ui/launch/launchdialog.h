@@ -1,0 +1,49 @@
+#pragma once
+
+#include "run/runspec.h"
+#include "run/scriptparameters.h"
+
+#include <QDialog>
+
+class QComboBox;
+class QLabel;
+class QSettings;
+class QTableWidget;
+
+namespace ferry::ui {
+
+// Starts a script run: script, environment, target, hyperparameters (read from the script's
+// argparse calls: name, type, default, help; edited in a table), data channels and metric
+// definitions. The last choices are remembered per script.
+class LaunchDialog : public QDialog {
+    Q_OBJECT
+public:
+    LaunchDialog(QSettings &settings, const QString &workspaceRoot, QWidget *parent = nullptr);
+
+    void setScript(const QString &path);
+    void setChannels(const QList<run::DataChannel> &channels);
+    // The run as the dialog describes it (id, sourceDir and script filled in).
+    run::RunSpec spec() const;
+    // Stores the choices for this script (the window calls it when the run starts).
+    void remember() const;
+
+    QTableWidget *hyperparameterTable() const { return m_hyperparameters; }
+
+private:
+    void scriptChanged();
+    void restore();
+    void addMetricRow(const QString &name = {}, const QString &regex = {});
+
+    QSettings &m_settings;
+    QString m_root;
+    QComboBox *m_script;
+    QComboBox *m_environment;
+    QComboBox *m_target;
+    QTableWidget *m_hyperparameters;
+    QTableWidget *m_channels;
+    QTableWidget *m_metrics;
+    QLabel *m_note;
+    QList<run::ScriptParameter> m_parameters;
+};
+
+} // namespace ferry::ui

@@ -1,0 +1,39 @@
+#pragma once
+
+#include "run/runmonitor.h"
+
+#include <QObject>
+#include <QStringList>
+
+#include <memory>
+
+class QTimer;
+
+namespace ferry::ui {
+
+// Drives a run::RunMonitor from its own thread (moveToThread): every 500 ms it follows the
+// workspace's unfinished runs (log lines into stored points, probes into statuses) and says
+// which runs changed. So a restarted window re-attaches, and live runs stay live, without the
+// GUI thread ever reading a log or probing a container.
+class RunMonitorWorker : public QObject {
+    Q_OBJECT
+public:
+    RunMonitorWorker(run::RunStore &store, const QString &runsDir, run::RunMonitor::TargetFactory factory);
+    ~RunMonitorWorker() override;
+
+public Q_SLOTS:
+    void start(int intervalMs = 500); // call through a queued connection, in the worker's thread
+    void poll();
+    void stop();
+
+Q_SIGNALS:
+    // Runs with new points, lines or another status; `finished`: those now over.
+    void changed(const QStringList &runIds, const QStringList &finished);
+    void logLines(const QString &runId, const QList<QByteArray> &lines);
+
+private:
+    run::RunMonitor m_monitor;
+    QTimer *m_timer = nullptr;
+};
+
+} // namespace ferry::ui

@@ -1,0 +1,330 @@
+#include "ui/runs/rundetailsview.h"
+
+#include "run/contract.h"
+#include "run/rundirectory.h"
+
+#include <QDateTime>
+#include <QDesktopServices>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QThread>
+#include <QTreeWidget>
+#include <QUrl>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::ui {
+
+namespace {
+
+QTableWidget *twoColumnTable(const QString &first, const QString &second, QWidget *parent)
+{
+    auto *table = new QTableWidget(0, 2, parent);
+    table->setHorizontalHeaderLabels({first, second});
+    table->verticalHeader()->hide();
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setWordWrap(false);
+    table->setAlternatingRowColors(true);
+    return table;
+}
+
+void fill(QTableWidget *table, const QList<std::pair<QString, QString>> &rows)
+{
+    table->setRowCount(static_cast<int>(rows.size()));
+    for (int i = 0; i < rows.size(); ++i) {
+        table->setItem(i, 0, new QTableWidgetItem(rows.at(i).first));
+        auto *value = new QTableWidgetItem(rows.at(i).second);
+        value->setToolTip(rows.at(i).second);
+        table->setItem(i, 1, value);
+    }
+    table->resizeColumnToContents(0);
+}
+
+QString timeText(qint64 ms)
+{
+    if (ms <= 0)
+        return u"—"_s;
+    return QLocale().toString(QDateTime::fromMSecsSinceEpoch(ms).toLocalTime(), u"yyyy-MM-dd HH:mm:ss"_s);
+}
+
+} // namespace
+
+RunDetailsView::RunDetailsView(QWidget *parent)
+    : QWidget(parent), m_title(new QLabel(this)), m_id(new QLabel(this)), m_info(new QLabel(this)),
+      m_error(new QLabel(this)), m_cancel(new QPushButton(tr("Cancel"), this)),
+      m_reattach(new QPushButton(tr("Re-attach"), this)), m_rerun(new QPushButton(tr("Re-run with changes…"), this)),
+      m_delete(new QPushButton(tr("Delete"), this)), m_tabs(new QTabWidget(this)),
+      m_params(twoColumnTable(tr("Parameter"), tr("Value"), this)),
+      m_contract(twoColumnTable(tr("Variable"), tr("Value"), this)), m_artifacts(new QTreeWidget(this)),
+      m_openFolder(new QPushButton(tr("Open folder"), this)),
+      m_revealModel(new QPushButton(tr("Reveal model.tar.gz"), this))
+{
+    QFont titleFont = m_title->font();
+    titleFont.setBold(true);
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.2);
+    m_title->setFont(titleFont);
+    for (QLabel *label : {m_title, m_id, m_info, m_error})
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_info->setTextFormat(Qt::PlainText);
+    m_error->setTextFormat(Qt::PlainText);
+    m_error->setWordWrap(true);
+    m_error->setStyleSheet(u"color: #c62828;"_s);
+
+    m_cancel->setObjectName(u"cancel"_s);
+    m_reattach->setObjectName(u"reattach"_s);
+    m_rerun->setObjectName(u"rerun"_s);
+    m_delete->setObjectName(u"delete"_s);
+    m_openFolder->setObjectName(u"openFolder"_s);
+    m_revealModel->setObjectName(u"revealModel"_s);
+    m_cancel->setToolTip(tr("Stop the script and everything it started"));
+    m_reattach->setToolTip(tr("Follow the run again: its log and metrics, from where they were left"));
+    m_rerun->setToolTip(tr("Start a new run from this run's settings, after changing them"));
+    m_delete->setToolTip(tr("Remove the run from the run database"));
+
+    connect(m_cancel, &QPushButton::clicked, this, [this] { Q_EMIT cancelRequested(runId()); });
+    connect(m_reattach, &QPushButton::clicked, this, [this] { Q_EMIT reattachRequested(runId()); });
+    connect(m_delete, &QPushButton::clicked, this, [this] { Q_EMIT deleteRequested(runId()); });
+    connect(m_rerun, &QPushButton::clicked, this, [this] {
+        if (m_spec)
+            Q_EMIT rerunRequested(*m_spec);
+    });
+    connect(m_openFolder, &QPushButton::clicked, this, [this] {
+        if (m_details)
+            openUrl(QUrl::fromLocalFile(m_details->runDir), tr("the run folder"));
+    });
+    // Opening the folder that holds the archive; selecting the file would need each file
+    // manager's own protocol.
+    connect(m_revealModel, &QPushButton::clicked, this, [this] {
+        if (m_details)
+            openUrl(QUrl::fromLocalFile(QFileInfo(run::RunDirectory(m_details->runDir).modelArchive()).absolutePath()),
+                    tr("the folder of model.tar.gz"));
+    });
+    connect(&m_watcher, &QFutureWatcher<std::optional<RunDetails>>::finished, this, &RunDetailsView::loaded);
+
+    m_artifacts->setHeaderLabels({tr("Path"), tr("Kind"), tr("Size")});
+    m_artifacts->setRootIsDecorated(false);
+    m_artifacts->setAlternatingRowColors(true);
+
+    auto *actions = new QHBoxLayout;
+    for (QPushButton *button : {m_cancel, m_reattach, m_rerun, m_delete})
+        actions->addWidget(button);
+    actions->addStretch(1);
+
+    auto *artifactsPage = new QWidget(this);
+    auto *artifactsLayout = new QVBoxLayout(artifactsPage);
+    artifactsLayout->addWidget(m_artifacts, 1);
+    auto *artifactButtons = new QHBoxLayout;
+    artifactButtons->addWidget(m_openFolder);
+    artifactButtons->addWidget(m_revealModel);
+    artifactButtons->addStretch(1);
+    artifactsLayout->addLayout(artifactButtons);
+
+    auto *contractPage = new QWidget(this);
+    auto *contractLayout = new QVBoxLayout(contractPage);
+    auto *contractNote = new QLabel(tr("As given to a local process (no GPUs, this machine's CPUs); "
+                                       "containers see the same names under /opt/ml."),
+                                    contractPage);
+    contractNote->setWordWrap(true);
+    contractLayout->addWidget(contractNote);
+    contractLayout->addWidget(m_contract, 1);
+
+    m_tabs->addTab(m_params, tr("Parameters"));
+    m_tabs->addTab(contractPage, tr("Contract variables"));
+    m_tabs->addTab(artifactsPage, tr("Artifacts"));
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_title);
+    layout->addWidget(m_id);
+    layout->addWidget(m_info);
+    layout->addWidget(m_error);
+    layout->addLayout(actions);
+    layout->addWidget(m_tabs, 1);
+    clear();
+}
+
+RunDetailsView::~RunDetailsView()
+{
+    m_watcher.waitForFinished();
+}
+
+void RunDetailsView::setStore(run::RunStore *store, const QString &workspaceDir)
+{
+    m_watcher.waitForFinished();
+    m_store = store;
+    m_workspace = workspaceDir;
+    clear();
+}
+
+std::optional<RunDetails> RunDetailsView::load(const run::RunStore &store, const QString &workspaceDir,
+                                               const QString &runId)
+{
+    std::optional<run::RunRecord> record = store.run(runId);
+    if (!record)
+        return std::nullopt;
+    RunDetails d;
+    d.record = std::move(*record);
+    d.params = store.params(runId);
+    d.artifacts = store.artifacts(runId);
+    d.runDir = run::RunDirectory::pathFor(workspaceDir, runId);
+    d.runDirExists = QFileInfo(d.runDir).isDir();
+    d.modelArchiveExists = QFileInfo(run::RunDirectory(d.runDir).modelArchive()).isFile();
+    return d;
+}
+
+QList<std::pair<QString, QString>> RunDetailsView::localContract(const run::RunSpec &spec, const QString &runDir)
+{
+    run::Resources resources;
+    resources.gpus = 0;
+    resources.cpus = std::max(1, QThread::idealThreadCount());
+    return run::contractEnvironment(spec, run::localContractPaths(runDir, spec), resources);
+}
+
+void RunDetailsView::showRun(const QString &id)
+{
+    if (id.isEmpty() || !m_store) {
+        m_requested.clear();
+        clear();
+        return;
+    }
+    m_requested = id;
+    if (m_watcher.isRunning()) {
+        m_readAgain = true; // the newest request is read when this one is done
+        return;
+    }
+    m_readAgain = false;
+    run::RunStore *store = m_store;
+    const QString workspace = m_workspace;
+    m_watcher.setFuture(QtConcurrent::run([store, workspace, id] { return load(*store, workspace, id); }));
+}
+
+void RunDetailsView::loaded()
+{
+    std::optional<RunDetails> details = m_watcher.result();
+    if (m_readAgain || !details || details->record.id != m_requested) {
+        if (m_readAgain) {
+            showRun(m_requested);
+            return;
+        }
+        if (!details && !m_requested.isEmpty()) {
+            m_requested.clear();
+            clear();
+        }
+        return;
+    }
+    setDetails(*details);
+}
+
+void RunDetailsView::runsUpdated(const QList<RunRow> &rows)
+{
+    if (!m_details)
+        return;
+    for (const RunRow &row : rows) {
+        if (row.record.id == m_details->record.id) {
+            if (!(row.record == m_details->record) && !m_watcher.isRunning())
+                showRun(row.record.id);
+            return;
+        }
+    }
+    clear(); // the run left the store
+}
+
+void RunDetailsView::clear()
+{
+    m_details.reset();
+    m_spec.reset();
+    m_title->setText(tr("No run selected"));
+    m_id->clear();
+    m_info->clear();
+    m_error->clear();
+    m_error->hide();
+    m_params->setRowCount(0);
+    m_contract->setRowCount(0);
+    m_artifacts->clear();
+    updateActions();
+    Q_EMIT detailsShown(QString());
+}
+
+void RunDetailsView::setDetails(const RunDetails &details)
+{
+    m_details = details;
+    m_requested = details.record.id;
+    const run::RunRecord &r = details.record;
+    auto spec = run::RunSpec::fromJson(r.spec);
+    m_spec.reset();
+    if (spec)
+        m_spec = *spec;
+
+    m_title->setText(u"%1 — %2"_s.arg(r.name.isEmpty() ? r.id : r.name, run::runStatusText(r.status)));
+    m_id->setText(r.id);
+
+    QStringList info;
+    info << tr("Target: %1").arg(r.target.isEmpty() ? u"—"_s : r.target);
+    if (!r.environmentTag.isEmpty())
+        info << tr("Environment: %1").arg(r.environmentTag);
+    if (m_spec) {
+        if (m_spec->target.kind == run::TargetKind::Embedded)
+            info << tr("Data: %1").arg(m_spec->channels.isEmpty() ? u"—"_s : m_spec->channels.constFirst().path);
+        else
+            info << tr("Script: %1").arg(m_spec->script);
+    }
+    info << tr("Started: %1    Finished: %2").arg(timeText(r.startedMs), timeText(r.finishedMs));
+    if (r.exitCode)
+        info << tr("Exit code: %1").arg(*r.exitCode);
+    m_info->setText(info.join(u'\n'));
+    m_error->setText(r.error);
+    m_error->setVisible(!r.error.isEmpty());
+
+    // The stored parameters are what the run was given; older records only have them in the spec.
+    QList<std::pair<QString, QString>> params;
+    const QList<run::Hyperparameter> &source =
+        details.params.isEmpty() && m_spec ? m_spec->hyperparameters : details.params;
+    for (const run::Hyperparameter &hp : source)
+        params.append({hp.name, hp.value});
+    fill(m_params, params);
+    fill(m_contract, m_spec ? localContract(*m_spec, details.runDir) : QList<std::pair<QString, QString>>{});
+
+    m_artifacts->clear();
+    for (const run::Artifact &a : details.artifacts) {
+        auto *item = new QTreeWidgetItem(m_artifacts, {a.path, a.kind, QLocale().formattedDataSize(a.size)});
+        item->setTextAlignment(2, Qt::AlignRight | Qt::AlignVCenter);
+    }
+    m_artifacts->resizeColumnToContents(0);
+    updateActions();
+    Q_EMIT detailsShown(r.id);
+}
+
+void RunDetailsView::updateActions()
+{
+    const bool shown = m_details.has_value();
+    const run::RunStatus status = shown ? m_details->record.status : run::RunStatus::Created;
+    const bool embedded = shown && m_details->record.target == u"embedded"_s;
+    const bool active = shown && !run::isFinished(status);
+    m_cancel->setEnabled(active);
+    // An embedded run lives in the process that started it: nothing to re-attach to.
+    m_reattach->setEnabled(shown && !embedded && (active || status == run::RunStatus::Lost));
+    m_rerun->setEnabled(m_spec.has_value());
+    m_rerun->setToolTip(shown && !m_spec ? tr("This run's stored settings cannot be read")
+                                         : tr("Start a new run from this run's settings, after changing them"));
+    m_delete->setEnabled(shown && run::isFinished(status));
+    m_openFolder->setEnabled(shown && m_details->runDirExists);
+    m_revealModel->setEnabled(shown && m_details->modelArchiveExists);
+}
+
+void RunDetailsView::openUrl(const QUrl &url, const QString &what)
+{
+    if (!QDesktopServices::openUrl(url))
+        Q_EMIT problem(tr("Cannot open %1 (%2): no application to open it with").arg(what, url.toLocalFile()));
+}
+
+} // namespace ferry::ui

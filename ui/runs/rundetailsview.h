@@ -1,0 +1,105 @@
+#pragma once
+
+#include "run/runspec.h"
+#include "run/runstore.h"
+#include "ui/runs/runsmodel.h"
+
+#include <QFutureWatcher>
+#include <QWidget>
+
+class QLabel;
+class QPushButton;
+class QTableWidget;
+class QTabWidget;
+class QTreeWidget;
+class QUrl;
+
+namespace ferry::ui {
+
+// What the details pane shows of one run, read off the GUI thread.
+struct RunDetails {
+    run::RunRecord record;
+    QList<run::Hyperparameter> params;
+    QList<run::Artifact> artifacts;
+    QString runDir; // <workspace>/.ferry/runs/<id>
+    bool runDirExists = false;
+    bool modelArchiveExists = false;
+};
+
+// One run: its header (name, id, status, error), parameters, the training-contract variables
+// it was given, its artifacts, and the actions that apply to its state. The actions are only
+// requested here (signals); the window carries them out.
+class RunDetailsView : public QWidget {
+    Q_OBJECT
+public:
+    explicit RunDetailsView(QWidget *parent = nullptr);
+    ~RunDetailsView() override; // waits for a read in progress
+
+    // The store must outlive this view or be replaced first (this waits for a read using it).
+    void setStore(run::RunStore *store, const QString &workspaceDir);
+
+    // The blocking read behind showRun; any thread. Empty when the run is not in the store.
+    static std::optional<RunDetails> load(const run::RunStore &store, const QString &workspaceDir,
+                                          const QString &runId);
+    // The contract variables a local process of this run gets (gpus 0, this machine's cpus).
+    static QList<std::pair<QString, QString>> localContract(const run::RunSpec &spec, const QString &runDir);
+
+    QString runId() const { return m_details ? m_details->record.id : QString(); }
+    const std::optional<RunDetails> &details() const { return m_details; }
+
+    QTableWidget *paramsTable() const { return m_params; }
+    QTableWidget *contractTable() const { return m_contract; }
+    QTreeWidget *artifactsList() const { return m_artifacts; }
+    QPushButton *cancelButton() const { return m_cancel; }
+    QPushButton *reattachButton() const { return m_reattach; }
+    QPushButton *rerunButton() const { return m_rerun; }
+    QPushButton *deleteButton() const { return m_delete; }
+    QPushButton *openFolderButton() const { return m_openFolder; }
+    QPushButton *revealModelButton() const { return m_revealModel; }
+
+public Q_SLOTS:
+    void showRun(const QString &runId); // reads it on a worker thread; empty id: nothing shown
+    void setDetails(const ferry::ui::RunDetails &details);
+    // Connect RunsLoader::loaded here: the shown run is read again when its record changed
+    // (status, error, ...), and cleared when it left the store.
+    void runsUpdated(const QList<ferry::ui::RunRow> &rows);
+    void clear();
+
+Q_SIGNALS:
+    void cancelRequested(const QString &runId);
+    void reattachRequested(const QString &runId);
+    void rerunRequested(const ferry::run::RunSpec &spec); // open the launcher with this spec
+    void deleteRequested(const QString &runId);
+    void problem(const QString &message);
+    void detailsShown(const QString &runId); // after the pane was filled (or cleared: empty)
+
+private:
+    void loaded();
+    void updateActions();
+    void openUrl(const QUrl &url, const QString &what);
+
+    run::RunStore *m_store = nullptr;
+    QString m_workspace;
+    QString m_requested; // the run a read is under way for
+    bool m_readAgain = false;
+    QFutureWatcher<std::optional<RunDetails>> m_watcher;
+    std::optional<RunDetails> m_details;
+    std::optional<run::RunSpec> m_spec; // parsed from the record; empty when it does not parse
+
+    QLabel *m_title;
+    QLabel *m_id;
+    QLabel *m_info;
+    QLabel *m_error;
+    QPushButton *m_cancel;
+    QPushButton *m_reattach;
+    QPushButton *m_rerun;
+    QPushButton *m_delete;
+    QTabWidget *m_tabs;
+    QTableWidget *m_params;
+    QTableWidget *m_contract;
+    QTreeWidget *m_artifacts;
+    QPushButton *m_openFolder;
+    QPushButton *m_revealModel;
+};
+
+} // namespace ferry::ui

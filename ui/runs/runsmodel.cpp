@@ -1,0 +1,507 @@
+#include "ui/runs/runsmodel.h"
+
+#include "ui/chart/runcolors.h"
+
+#include <QDateTime>
+#include <QLocale>
+#include <QPainter>
+#include <QPainterPath>
+#include <QPixmap>
+#include <QSet>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <array>
+#include <cmath>
+#include <limits>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::ui {
+
+using run::RunRecord;
+using run::RunStatus;
+
+bool RunRow::operator==(const RunRow &other) const
+{
+    if (!(record == other.record) || lastMetrics.size() != other.lastMetrics.size())
+        return false;
+    // NaN != NaN: compare bit for bit, so a NaN metric is not a change on every refresh.
+    for (auto a = lastMetrics.cbegin(), b = other.lastMetrics.cbegin(); a != lastMetrics.cend(); ++a, ++b) {
+        if (a.key() != b.key() || !(a.value() == b.value() || (std::isnan(a.value()) && std::isnan(b.value()))))
+            return false;
+    }
+    return true;
+}
+
+namespace {
+
+constexpr std::array kPreferredMetrics{u"val_accuracy", u"accuracy", u"val_loss", u"loss", u"train_loss"};
+constexpr int kShownMetrics = 3;
+
+QString metricValueText(double value)
+{
+    return QString::number(value, 'g', 3);
+}
+
+// The status glyph, drawn rather than taken from an icon theme: every platform shows the same.
+void drawStatusGlyph(QPainter &p, RunStatus status, const QRectF &r)
+{
+    const QPointF c = r.center();
+    const qreal s = r.width();
+    switch (status) {
+    case RunStatus::Created:
+    case RunStatus::Building: { // hollow circle; building with a dot
+        p.setPen(QPen(QColor(0x80, 0x80, 0x80), 1.5));
+        p.setBrush(Qt::NoBrush);
+        p.drawEllipse(r.adjusted(1.5, 1.5, -1.5, -1.5));
+        if (status == RunStatus::Building) {
+            p.setBrush(QColor(0x80, 0x80, 0x80));
+            p.drawEllipse(c, s * 0.12, s * 0.12);
+        }
+        break;
+    }
+    case RunStatus::Running: { // blue disc with a play triangle
+        p.setPen(Qt::NoPen);
+        p.setBrush(QColor(0x1f, 0x77, 0xb4));
+        p.drawEllipse(r.adjusted(0.5, 0.5, -0.5, -0.5));
+        QPainterPath play;
+        play.moveTo(c.x() - s * 0.15, c.y() - s * 0.22);
+        play.lineTo(c.x() + s * 0.25, c.y());
+        play.lineTo(c.x() - s * 0.15, c.y() + s * 0.22);
+        play.closeSubpath();
+        p.setBrush(Qt::white);
+        p.drawPath(play);
+        break;
+    }
+    case RunStatus::Succeeded: { // green check
+        p.setPen(QPen(QColor(0x2c, 0xa0, 0x2c), 2.2, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+        p.setBrush(Qt::NoBrush);
+        QPainterPath check;
+        check.moveTo(r.left() + s * 0.15, c.y());
+        check.lineTo(r.left() + s * 0.42, r.bottom() - s * 0.2);
+        check.lineTo(r.right() - s * 0.12, r.top() + s * 0.18);
+        p.drawPath(check);
+        break;
+    }
+    case RunStatus::Failed: { // red cross
+        p.setPen(QPen(QColor(0xd6, 0x27, 0x28), 2.2, Qt::SolidLine, Qt::RoundCap));
+        const qreal m = s * 0.2;
+        p.drawLine(QPointF(r.left() + m, r.top() + m), QPointF(r.right() - m, r.bottom() - m));
+        p.drawLine(QPointF(r.right() - m, r.top() + m), QPointF(r.left() + m, r.bottom() - m));
+        break;
+    }
+    case RunStatus::Cancelled: { // grey stop square
+        p.setPen(Qt::NoPen);
+        p.setBrush(QColor(0x7f, 0x7f, 0x7f));
+        const qreal m = s * 0.2;
+        p.drawRect(r.adjusted(m, m, -m, -m));
+        break;
+    }
+    case RunStatus::Lost: { // orange ring with a gap: the process is gone, the end unknown
+        p.setPen(QPen(QColor(0xff, 0x7f, 0x0e), 2.0, Qt::SolidLine, Qt::RoundCap));
+        p.setBrush(Qt::NoBrush);
+        p.drawArc(r.adjusted(2, 2, -2, -2), 60 * 16, 270 * 16);
+        p.setPen(Qt::NoPen);
+        p.setBrush(QColor(0xff, 0x7f, 0x0e));
+        p.drawEllipse(c, s * 0.1, s * 0.1);
+        break;
+    }
+    }
+}
+
+} // namespace
+
+RunsModel::RunsModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+int RunsModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int RunsModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case StatusColumn:
+        return tr("Status");
+    case NameColumn:
+        return tr("Name");
+    case TargetColumn:
+        return tr("Target");
+    case EnvironmentColumn:
+        return tr("Environment");
+    case StartedColumn:
+        return tr("Started");
+    case DurationColumn:
+        return tr("Duration");
+    case MetricsColumn:
+        return tr("Final metrics");
+    default:
+        return {};
+    }
+}
+
+QVariant RunsModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const RunRow &row = m_rows.at(index.row());
+    const RunRecord &r = row.record;
+    switch (role) {
+    case Qt::DisplayRole:
+        return displayData(row, index.column());
+    case SortRole:
+        return sortData(row, index.column());
+    case RunIdRole:
+        return r.id;
+    case FilterRole:
+        return QStringList{r.id, r.name, r.target, run::runStatusText(r.status), r.environmentTag}.join(u'\n');
+    case Qt::DecorationRole:
+        if (index.column() == StatusColumn)
+            return statusIcon(r.status, r.id);
+        return {};
+    case Qt::ToolTipRole:
+        if (index.column() == StatusColumn && !r.error.isEmpty())
+            return QString(run::runStatusText(r.status) + u": "_s + r.error);
+        if (index.column() == NameColumn)
+            return r.id;
+        if (index.column() == StartedColumn && r.startedMs <= 0 && r.createdMs > 0)
+            return tr("Created; not started yet");
+        if (index.column() == MetricsColumn && !row.lastMetrics.isEmpty()) {
+            QStringList lines;
+            for (auto it = row.lastMetrics.cbegin(); it != row.lastMetrics.cend(); ++it)
+                lines << QString(it.key() + u" "_s + metricValueText(it.value()));
+            return lines.join(u'\n');
+        }
+        return {};
+    case Qt::TextAlignmentRole:
+        if (index.column() == DurationColumn)
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    default:
+        return {};
+    }
+}
+
+QVariant RunsModel::displayData(const RunRow &row, int column) const
+{
+    const RunRecord &r = row.record;
+    switch (column) {
+    case StatusColumn:
+        return run::runStatusText(r.status);
+    case NameColumn:
+        return r.name.isEmpty() ? r.id : r.name;
+    case TargetColumn:
+        return r.target;
+    case EnvironmentColumn:
+        return r.environmentTag;
+    case StartedColumn: {
+        const qint64 ms = r.startedMs > 0 ? r.startedMs : r.createdMs;
+        if (ms <= 0)
+            return QString();
+        return QLocale().toString(QDateTime::fromMSecsSinceEpoch(ms).toLocalTime(), u"yyyy-MM-dd HH:mm:ss"_s);
+    }
+    case DurationColumn: {
+        const auto ms = durationMs(r);
+        return ms ? durationText(*ms) : QString();
+    }
+    case MetricsColumn:
+        return keyMetricsText(row.lastMetrics);
+    default:
+        return {};
+    }
+}
+
+QVariant RunsModel::sortData(const RunRow &row, int column) const
+{
+    const RunRecord &r = row.record;
+    switch (column) {
+    case StatusColumn:
+        return statusOrder(r.status);
+    case StartedColumn:
+        return r.startedMs > 0 ? r.startedMs : r.createdMs;
+    case DurationColumn:
+        return durationMs(r).value_or(-1);
+    case MetricsColumn: {
+        const QString text = keyMetricsText(row.lastMetrics);
+        // The first key metric's value: "val_accuracy 0.982 · ..." sorts by 0.982.
+        const QString first = text.section(u" · "_s, 0, 0).section(u' ', 0, 0);
+        if (first.isEmpty())
+            return QVariant(-std::numeric_limits<double>::infinity());
+        const double v = row.lastMetrics.value(first);
+        return std::isnan(v) ? -std::numeric_limits<double>::infinity() : v;
+    }
+    default:
+        return displayData(row, column);
+    }
+}
+
+std::optional<qint64> RunsModel::durationMs(const RunRecord &r) const
+{
+    if (r.startedMs <= 0)
+        return std::nullopt;
+    if (r.finishedMs > 0)
+        return std::max<qint64>(0, r.finishedMs - r.startedMs);
+    if (run::isFinished(r.status))
+        return std::nullopt; // ended without a recorded time
+    return std::max<qint64>(0, now() - r.startedMs);
+}
+
+qint64 RunsModel::now() const
+{
+    return m_nowMs > 0 ? m_nowMs : QDateTime::currentMSecsSinceEpoch();
+}
+
+void RunsModel::setNow(qint64 nowMs)
+{
+    m_nowMs = nowMs;
+    for (int i = 0; i < m_rows.size(); ++i) {
+        const RunRecord &r = m_rows.at(i).record;
+        if (r.startedMs > 0 && r.finishedMs <= 0 && !run::isFinished(r.status)) {
+            const QModelIndex cell = index(i, DurationColumn);
+            Q_EMIT dataChanged(cell, cell, {Qt::DisplayRole, SortRole});
+        }
+    }
+}
+
+int RunsModel::rowOf(const QString &runId) const
+{
+    for (int i = 0; i < m_rows.size(); ++i) {
+        if (m_rows.at(i).record.id == runId)
+            return i;
+    }
+    return -1;
+}
+
+QString RunsModel::runId(int row) const
+{
+    return row >= 0 && row < m_rows.size() ? m_rows.at(row).record.id : QString();
+}
+
+void RunsModel::setRows(QList<RunRow> rows)
+{
+    // Ids later in the list than an earlier row with the same id are dropped: one row per run.
+    QSet<QString> incoming;
+    for (auto it = rows.begin(); it != rows.end();) {
+        if (incoming.contains(it->record.id)) {
+            it = rows.erase(it);
+        } else {
+            incoming.insert(it->record.id);
+            ++it;
+        }
+    }
+
+    // 1. Removals, as contiguous ranges from the end so the earlier indexes stay valid.
+    for (int last = static_cast<int>(m_rows.size()) - 1; last >= 0;) {
+        if (incoming.contains(m_rows.at(last).record.id)) {
+            --last;
+            continue;
+        }
+        int first = last;
+        while (first > 0 && !incoming.contains(m_rows.at(first - 1).record.id))
+            --first;
+        beginRemoveRows({}, first, last);
+        m_rows.remove(first, last - first + 1);
+        endRemoveRows();
+        last = first - 1;
+    }
+
+    // 2. Walk the new list: keep and update rows in place, move those that changed places,
+    // insert new ones where they belong. What stays is never reset.
+    for (int i = 0; i < rows.size(); ++i) {
+        RunRow &row = rows[i];
+        if (i < m_rows.size() && m_rows.at(i).record.id == row.record.id) {
+            if (!(m_rows.at(i) == row)) {
+                m_rows[i] = std::move(row);
+                Q_EMIT dataChanged(index(i, 0), index(i, ColumnCount - 1));
+            }
+            continue;
+        }
+        int from = -1;
+        for (int j = i + 1; j < m_rows.size(); ++j) {
+            if (m_rows.at(j).record.id == row.record.id) {
+                from = j;
+                break;
+            }
+        }
+        if (from >= 0) {
+            beginMoveRows({}, from, from, {}, i);
+            m_rows.move(from, i);
+            endMoveRows();
+            if (!(m_rows.at(i) == row)) {
+                m_rows[i] = std::move(row);
+                Q_EMIT dataChanged(index(i, 0), index(i, ColumnCount - 1));
+            }
+            continue;
+        }
+        beginInsertRows({}, i, i);
+        m_rows.insert(i, std::move(row));
+        endInsertRows();
+    }
+}
+
+QString RunsModel::keyMetricsText(const QMap<QString, double> &lastMetrics)
+{
+    QStringList names;
+    for (QStringView preferred : kPreferredMetrics) {
+        const QString name = preferred.toString();
+        if (names.size() < kShownMetrics && lastMetrics.contains(name))
+            names << name;
+    }
+    for (auto it = lastMetrics.cbegin(); it != lastMetrics.cend() && names.size() < kShownMetrics; ++it) {
+        if (!names.contains(it.key()))
+            names << it.key();
+    }
+    QStringList parts;
+    for (const QString &name : std::as_const(names))
+        parts << name + u" "_s + metricValueText(lastMetrics.value(name));
+    return parts.join(u" · "_s);
+}
+
+QString RunsModel::durationText(qint64 ms)
+{
+    const qint64 seconds = ms / 1000;
+    const qint64 h = seconds / 3600;
+    const qint64 m = (seconds / 60) % 60;
+    const qint64 s = seconds % 60;
+    if (h > 0)
+        return u"%1h %2m"_s.arg(h).arg(m, 2, 10, QChar(u'0'));
+    if (m > 0)
+        return u"%1m %2s"_s.arg(m).arg(s, 2, 10, QChar(u'0'));
+    return u"%1s"_s.arg(s);
+}
+
+int RunsModel::statusOrder(RunStatus status)
+{
+    switch (status) {
+    case RunStatus::Running:
+        return 0;
+    case RunStatus::Building:
+        return 1;
+    case RunStatus::Created:
+        return 2;
+    case RunStatus::Succeeded:
+        return 3;
+    case RunStatus::Failed:
+        return 4;
+    case RunStatus::Cancelled:
+        return 5;
+    case RunStatus::Lost:
+        return 6;
+    }
+    return 7;
+}
+
+QIcon RunsModel::statusIcon(RunStatus status, const QString &runId)
+{
+    // Cached per colour and status: a table repaint asks for every visible row's icon.
+    static QHash<QString, QIcon> cache;
+    const QColor colour = runColor(runId);
+    const QString key = colour.name() + QString::number(static_cast<int>(status));
+    if (const auto it = cache.constFind(key); it != cache.cend())
+        return it.value();
+    QIcon icon;
+    for (const int scale : {1, 2}) {
+        QPixmap pixmap(30 * scale, 16 * scale);
+        pixmap.setDevicePixelRatio(scale);
+        pixmap.fill(Qt::transparent);
+        QPainter p(&pixmap);
+        p.setRenderHint(QPainter::Antialiasing);
+        p.setPen(QPen(colour.darker(130), 1));
+        p.setBrush(colour);
+        p.drawRoundedRect(QRectF(1.5, 3.5, 9, 9), 2, 2);
+        drawStatusGlyph(p, status, QRectF(14, 1, 14, 14));
+        p.end();
+        icon.addPixmap(pixmap);
+    }
+    cache.insert(key, icon);
+    return icon;
+}
+
+// ---------------------------------------------------------------------------------------
+
+RunsLoader::RunsLoader(QObject *parent) : QObject(parent)
+{
+    connect(&m_timer, &QTimer::timeout, this, &RunsLoader::reload);
+    connect(&m_watcher, &QFutureWatcher<Result>::finished, this, &RunsLoader::finished);
+}
+
+RunsLoader::~RunsLoader()
+{
+    m_watcher.waitForFinished();
+}
+
+void RunsLoader::setStore(run::RunStore *store)
+{
+    m_watcher.waitForFinished();
+    m_store = store;
+    m_cache.clear();
+    reload();
+}
+
+void RunsLoader::start(int intervalMs)
+{
+    m_timer.start(intervalMs);
+    reload();
+}
+
+void RunsLoader::stop()
+{
+    m_timer.stop();
+}
+
+void RunsLoader::reload()
+{
+    if (m_watcher.isRunning()) {
+        m_again = true;
+        return;
+    }
+    m_again = false;
+    run::RunStore *store = m_store;
+    MetricCache cache = m_cache;
+    m_watcher.setFuture(QtConcurrent::run([store, cache]() mutable {
+        Result result;
+        if (store)
+            result.rows = load(*store, cache);
+        result.cache = std::move(cache);
+        return result;
+    }));
+}
+
+void RunsLoader::finished()
+{
+    Result result = m_watcher.result();
+    m_cache = std::move(result.cache);
+    Q_EMIT loaded(result.rows);
+    if (m_again)
+        reload();
+}
+
+QList<RunRow> RunsLoader::load(const run::RunStore &store, MetricCache &cache)
+{
+    QList<RunRow> rows;
+    MetricCache kept;
+    const QList<RunRecord> records = store.runs();
+    for (const RunRecord &record : records) {
+        RunRow row{record, {}};
+        const bool finishedRun = run::isFinished(record.status);
+        if (const auto it = cache.constFind(record.id); finishedRun && it != cache.cend()) {
+            row.lastMetrics = it.value();
+        } else {
+            row.lastMetrics = store.lastValues(record.id);
+        }
+        if (finishedRun)
+            kept.insert(record.id, row.lastMetrics);
+        rows.append(std::move(row));
+    }
+    cache = std::move(kept);
+    return rows;
+}
+
+} // namespace ferry::ui

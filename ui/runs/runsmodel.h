@@ -1,0 +1,117 @@
+#pragma once
+
+#include "run/runstore.h"
+
+#include <QAbstractTableModel>
+#include <QFutureWatcher>
+#include <QHash>
+#include <QIcon>
+#include <QList>
+#include <QMap>
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+namespace ferry::ui {
+
+// One run as the runs table shows it: the stored record and the last value of each metric.
+struct RunRow {
+    run::RunRecord record;
+    QMap<QString, double> lastMetrics;
+    bool operator==(const RunRow &other) const;
+};
+
+// The workspace's runs, one row each. setRows() applies the difference to what is shown (rows
+// inserted, removed, changed by run id), so selections and scroll positions survive refreshes.
+class RunsModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        StatusColumn,
+        NameColumn,
+        TargetColumn,
+        EnvironmentColumn,
+        StartedColumn,
+        DurationColumn,
+        MetricsColumn,
+        ColumnCount
+    };
+    enum Role {
+        SortRole = Qt::UserRole + 1, // raw values: status order, ms since the epoch, duration ms, ...
+        RunIdRole,
+        FilterRole, // id, name, target, status and environment in one string
+    };
+
+    explicit RunsModel(QObject *parent = nullptr);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    void setRows(QList<RunRow> rows);
+    const QList<RunRow> &rows() const { return m_rows; }
+    int rowOf(const QString &runId) const; // -1: not shown
+    QString runId(int row) const;
+
+    // The clock running runs' durations are measured against (0: the system clock). Changing
+    // it repaints those durations; the view calls it every second.
+    void setNow(qint64 nowMs);
+    qint64 now() const;
+
+    static QString keyMetricsText(const QMap<QString, double> &lastMetrics); // "val_accuracy 0.982 · loss 0.041"
+    static QString durationText(qint64 ms);                                  // "2h 05m", "3m 07s", "12s"
+    static int statusOrder(run::RunStatus status);                           // running first, lost last
+    static QIcon statusIcon(run::RunStatus status, const QString &runId);    // run colour swatch + status glyph
+    std::optional<qint64> durationMs(const run::RunRecord &record) const;    // empty: not started
+
+private:
+    QVariant displayData(const RunRow &row, int column) const;
+    QVariant sortData(const RunRow &row, int column) const;
+
+    QList<RunRow> m_rows;
+    qint64 m_nowMs = 0;
+};
+
+// Reads the runs and their last metric values from the store on a worker thread, every
+// `interval` while started and on demand, and hands them over as plain values.
+class RunsLoader : public QObject {
+    Q_OBJECT
+public:
+    explicit RunsLoader(QObject *parent = nullptr);
+    ~RunsLoader() override; // waits for a read in progress
+
+    // The store must outlive the loader or be replaced first: setStore waits for a read that
+    // uses the old one. nullptr: nothing is read (and an empty list is emitted).
+    void setStore(run::RunStore *store);
+    run::RunStore *store() const { return m_store; }
+
+    void start(int intervalMs = 1000);
+    void stop();
+    bool isLoading() const { return m_watcher.isRunning(); }
+
+    // The blocking read itself; any thread. Finished runs found in `cache` are not read again.
+    using MetricCache = QHash<QString, QMap<QString, double>>;
+    static QList<RunRow> load(const run::RunStore &store, MetricCache &cache);
+
+public Q_SLOTS:
+    void reload(); // a read now; if one is running, one more right after it
+
+Q_SIGNALS:
+    void loaded(const QList<ferry::ui::RunRow> &rows);
+
+private:
+    struct Result {
+        QList<RunRow> rows;
+        MetricCache cache;
+    };
+    void finished();
+
+    run::RunStore *m_store = nullptr;
+    QTimer m_timer;
+    QFutureWatcher<Result> m_watcher;
+    MetricCache m_cache; // last metrics of finished runs: they no longer change
+    bool m_again = false;
+};
+
+} // namespace ferry::ui
