@@ -3,6 +3,7 @@
 #include "ui/chart/runcolors.h"
 
 #include <QPainter>
+#include <QtConcurrent/QtConcurrentMap>
 
 #include <algorithm>
 #include <cmath>
@@ -33,29 +34,52 @@ QColor opaqueBlend(const QColor &color, qreal alpha, const QColor &background)
                   mixed(color.blue(), background.blue()));
 }
 
-void SeriesPainter::drawSeries(QPainter &p, SeriesStore &store, const DrawnSeries &s, const PlotStyle &style,
-                               QPolygonF &line)
+void SeriesPainter::drawSeries(QPainter &p, SeriesStore &store, const std::vector<const DrawnSeries *> &series,
+                               const PlotStyle &style)
 {
-    SeriesData &d = store.data(s.id);
-    const PlotMapping m = style.base.forRawX(s.origin, s.unit);
-    const QColor color = runColor(s.runId);
-    QPen pen(color, s.runId == style.highlightRun ? 2 : 1);
-    pen.setCapStyle(Qt::SquareCap);
-    if (s.metricIndex > 0)
-        pen.setStyle(s.metricIndex == 1 ? Qt::DashLine : Qt::DotLine);
-    const int left = style.device.left(), right = style.device.right();
-    if (style.smoothing > 0) {
-        QPen raw = pen;
-        raw.setColor(opaqueBlend(color, 0.25, style.background));
-        line.clear();
-        appendM4Polyline(d.view(style.byWall, 0), m, left, right, line);
-        p.setPen(raw);
-        p.drawPolyline(line);
+    struct Job {
+        const DrawnSeries *series;
+        PlotMapping mapping;
+        SeriesView raw, shown;
+        QPolygonF rawLine, line;
+    };
+    std::vector<Job> jobs;
+    jobs.reserve(series.size());
+    for (const DrawnSeries *s : series) {
+        // view() brings the summaries up to date: here, on this thread, before the parallel part.
+        SeriesData &d = store.data(s->id);
+        Job job{s, style.base.forRawX(s->origin, s->unit), {}, {}, {}, {}};
+        if (style.smoothing > 0)
+            job.raw = d.view(style.byWall, 0);
+        job.shown = d.view(style.byWall, style.smoothing);
+        jobs.push_back(std::move(job));
     }
-    line.clear();
-    appendM4Polyline(d.view(style.byWall, style.smoothing), m, left, right, line);
-    p.setPen(pen);
-    p.drawPolyline(line);
+    const int left = style.device.left(), right = style.device.right();
+    auto polylines = [&](Job &job) {
+        if (style.smoothing > 0)
+            appendM4Polyline(job.raw, job.mapping, left, right, job.rawLine);
+        appendM4Polyline(job.shown, job.mapping, left, right, job.line);
+    };
+    if (jobs.size() > 1)
+        QtConcurrent::blockingMap(jobs, polylines);
+    else
+        std::for_each(jobs.begin(), jobs.end(), polylines);
+
+    for (const Job &job : jobs) {
+        const QColor color = runColor(job.series->runId);
+        QPen pen(color, job.series->runId == style.highlightRun ? 2 : 1);
+        pen.setCapStyle(Qt::SquareCap);
+        if (job.series->metricIndex > 0)
+            pen.setStyle(job.series->metricIndex == 1 ? Qt::DashLine : Qt::DotLine);
+        if (style.smoothing > 0) {
+            QPen raw = pen;
+            raw.setColor(opaqueBlend(color, 0.25, style.background));
+            p.setPen(raw);
+            p.drawPolyline(job.rawLine);
+        }
+        p.setPen(pen);
+        p.drawPolyline(job.line);
+    }
 }
 
 void SeriesPainter::paint(QPainter &p, SeriesStore &store, const std::vector<DrawnSeries> &series,
@@ -94,23 +118,27 @@ void SeriesPainter::paint(QPainter &p, SeriesStore &store, const std::vector<Dra
         QPainter lp(&m_layer);
         lp.translate(-style.device.topLeft());
         drawBackground(lp, style);
+        std::vector<const DrawnSeries *> settled;
         for (const DrawnSeries &s : series) {
             const Seen &seen = m_seen[s.id];
             if (now - seen.changedMs < SettleMs)
                 continue;
-            drawSeries(lp, store, s, style, m_line);
+            settled.push_back(&s);
             m_layerSeries.emplace_back(s.id, seen.size);
         }
+        drawSeries(lp, store, settled, style);
         m_layerStyle = style;
         ++m_builds;
     }
     p.drawImage(style.device.topLeft(), m_layer);
     p.save();
     p.setClipRect(style.device);
+    std::vector<const DrawnSeries *> live;
     for (const DrawnSeries &s : series) {
         if (!inLayer(s.id))
-            drawSeries(p, store, s, style, m_line);
+            live.push_back(&s);
     }
+    drawSeries(p, store, live, style);
     p.restore();
 }
 

@@ -6,7 +6,6 @@
 #include <QElapsedTimer>
 #include <QHash>
 #include <QImage>
-#include <QPolygonF>
 
 #include <vector>
 
@@ -48,9 +47,10 @@ struct PlotStyle {
 class SeriesPainter {
 public:
     void paint(QPainter &p, SeriesStore &store, const std::vector<DrawnSeries> &series, const PlotStyle &style);
-    // Draws one series (raw faint plus smoothed when smoothing > 0).
-    static void drawSeries(QPainter &p, SeriesStore &store, const DrawnSeries &s, const PlotStyle &style,
-                           QPolygonF &line);
+    // Draws the series in order (raw faint plus smoothed when smoothing > 0). Their polylines
+    // are computed in parallel (the summaries are read only), then drawn one by one.
+    static void drawSeries(QPainter &p, SeriesStore &store, const std::vector<const DrawnSeries *> &series,
+                           const PlotStyle &style);
     // How many times the cached layer was rebuilt (benchmarks, tests).
     int layerBuilds() const { return m_builds; }
 
@@ -65,7 +65,6 @@ private:
     std::vector<std::pair<int, qsizetype>> m_layerSeries; // id, size when drawn
     QHash<int, Seen> m_seen;
     QElapsedTimer m_clock;
-    QPolygonF m_line;
     int m_builds = 0;
 };
 

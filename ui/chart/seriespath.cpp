@@ -40,8 +40,7 @@ template <typename Pred> qsizetype gallop(qsizetype lo, qsizetype hi, Pred pred)
 
 // First index in [lo, hi] where pred is false, knowing it is false at hi (or hi is the end):
 // exponential search backwards from hi.
-template<typename Pred>
-qsizetype gallopBack(qsizetype lo, qsizetype hi, Pred pred)
+template <typename Pred> qsizetype gallopBack(qsizetype lo, qsizetype hi, Pred pred)
 {
     qsizetype step = 1, probe = hi - 1;
     while (probe >= lo && !pred(probe)) {
@@ -196,8 +195,8 @@ void appendM4Polyline(const SeriesView &v, const PlotMapping &m, int left, int r
         // Search from the guess outwards: a few probes on nearby cache lines, not a binary
         // search across the whole series.
         const qsizetype guess = std::min(end, b + width);
-        const qsizetype e = guess < end && inColumn(guess) ? gallop(guess + 1, end, inColumn)
-                                                           : gallopBack(b + 1, guess, inColumn);
+        const qsizetype e =
+            guess < end && inColumn(guess) ? gallop(guess + 1, end, inColumn) : gallopBack(b + 1, guess, inColumn);
         width = e - b;
         b = appendColumn(v, m, column, b, e, push);
     }

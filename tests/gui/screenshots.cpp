@@ -1,0 +1,98 @@
+// Renders the main screens to PNGs (tests/gui/screenshots.sh runs it under Xvfb):
+//   ferry_screenshots OUTPUT_DIR
+// empty.png (first start), datasets.png (the example's dataset previewed), workbench.png (an
+// embedded run and a script run overlaid in the chart), launch.png (the launch dialog).
+#include "run/runstore.h"
+#include "run/trainerloader.h"
+#include "ui/chart/losschart.h"
+#include "ui/chart/losschartpanel.h"
+#include "ui/launch/launchdialog.h"
+#include "ui/mainwindow.h"
+#include "ui/runs/runsview.h"
+#include "ui/train/trainpanel.h"
+#include "workspace/recentworkspaces.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QProcess>
+#include <QPushButton>
+#include <QSettings>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+bool save(QWidget &widget, const QString &dir, const QString &name)
+{
+    QApplication::processEvents();
+    const bool ok = widget.grab().save(QDir(dir).filePath(name));
+    std::fprintf(stderr, "%s %s\n", ok ? "wrote" : "could not write", qPrintable(QDir(dir).filePath(name)));
+    return ok;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: ferry_screenshots OUTPUT_DIR\n");
+        return 2;
+    }
+    const QString out = QString::fromLocal8Bit(argv[1]);
+    QDir().mkpath(out);
+    QTemporaryDir temp;
+    QSettings settings(temp.filePath(u"settings.ini"_s), QSettings::IniFormat);
+    ferry::workspace::RecentWorkspaces recent(settings);
+    ferry::run::TrainerLoader loader({QStringLiteral(FERRY_BUILD_DIR "/bin")});
+    ferry::ui::WorkbenchServices services{[&loader] { return loader.load(); }, QStringLiteral(FERRY_BINARY)};
+    ferry::ui::MainWindow window(settings, recent, services);
+    window.resize(1600, 900);
+    window.show();
+    (void)QTest::qWaitForWindowExposed(&window);
+    bool ok = save(window, out, u"empty.png"_s);
+
+    const QString example = temp.filePath(u"Ferry Example"_s);
+    if (!window.openExample(example))
+        return 1;
+    auto *side = window.findChild<QTabWidget *>(u"sideTabs"_s);
+    side->setCurrentIndex(1); // datasets
+    QTest::qWait(1500);
+    ok = save(window, out, u"datasets.png"_s) && ok;
+
+    // An embedded run and a script run, overlaid.
+    side->setCurrentIndex(0);
+    ferry::run::TrainingConfig c = window.trainPanel()->config();
+    c.epochs = 60;
+    c.layers = {32, 16};
+    c.learningRate = 0.003;
+    window.trainPanel()->setConfig(c);
+    QTest::mouseClick(window.trainPanel()->findChild<QPushButton *>(u"train"_s), Qt::LeftButton);
+    (void)QTest::qWaitFor([&] { return window.trainPanel()->isTraining(); }, 10000);
+    (void)QTest::qWaitFor([&] { return !window.trainPanel()->isTraining(); }, 120000);
+    QProcess script;
+    script.setWorkingDirectory(example);
+    script.start(QStringLiteral(FERRY_BINARY),
+                 {u"run"_s, u"train.py"_s, u"--data"_s, u"training=data"_s, u"--hp"_s, u"epochs=60"_s, u"--follow"_s});
+    script.waitForFinished(120000);
+    QTest::qWait(2500); // the monitor stores the script's end, the table refreshes
+    QStringList ids;
+    for (const ferry::run::RunRecord &r : window.store()->runs())
+        ids << r.id;
+    window.runsView()->selectRuns(ids);
+    window.chartPanel()->chart()->setMetrics({u"loss"_s});
+    window.chartPanel()->chart()->setXAxisMode(ferry::ui::XAxisMode::Step);
+    QTest::qWait(2000);
+    ok = save(window, out, u"workbench.png"_s) && ok;
+
+    ferry::ui::LaunchDialog dialog(settings, example, &window);
+    dialog.setScript(example + u"/train.py"_s);
+    dialog.resize(820, 640);
+    dialog.show();
+    QTest::qWait(300);
+    ok = save(dialog, out, u"launch.png"_s) && ok;
+    return ok ? 0 : 1;
+}
