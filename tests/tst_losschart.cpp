@@ -98,6 +98,27 @@ private Q_SLOTS:
         QCOMPARE(m_chart->visibleSeries().size(), std::size_t(3));
     }
 
+    void liveDataMovesTheAutomaticViewOnlyNowAndThen()
+    {
+        const int id = m_store->series(u"run-a"_s, u"loss"_s);
+        auto add = [&](double step, double value) {
+            const ChartPoint p{step, T0, value};
+            m_store->append(id, &p, 1);
+            m_chart->refresh();
+        };
+        add(1010, 0.01);
+        const auto grown = m_chart->xRange();
+        QCOMPARE(grown.first, 0.0);
+        QVERIFY(grown.second >= 1010 + 100); // headroom
+        const auto y = m_chart->yRange();
+        add(1050, 0.0099);
+        QCOMPARE(m_chart->xRange(), grown); // still fits: the view stays
+        QCOMPARE(m_chart->yRange(), y);
+        add(5000, 40); // far out: the view follows
+        QVERIFY(m_chart->xRange().second >= 5000);
+        QVERIFY(m_chart->yRange().second >= 40);
+    }
+
     void wheelZoomsXAroundTheCursor()
     {
         const QRect plot = m_chart->plotRect();

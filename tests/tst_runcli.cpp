@@ -1,5 +1,6 @@
 // `ferry run` and `ferry runs` as a user drives them, with the follower killed mid-run:
 // every metric point is stored exactly once and the database stays intact.
+#include "clitesthelpers.h"
 #include "run/runstore.h"
 
 #include <QDir>
@@ -18,21 +19,9 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-struct Result {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-Result runFerry(const QString &workspace, const QStringList &arguments)
-{
-    QProcess process;
-    process.setWorkingDirectory(workspace);
-    process.start(QStringLiteral(FERRY_BINARY), arguments);
-    process.waitForFinished(180000);
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
-}
+using ferry::testing::runFerry;
+using ferry::testing::waitFor;
+using Result = ferry::testing::CliResult;
 
 QString script(const QString &name)
 {
@@ -48,16 +37,6 @@ QJsonArray metricsOf(const QString &workspace, const QString &id)
 QJsonObject showOf(const QString &workspace, const QString &id)
 {
     return QJsonDocument::fromJson(runFerry(workspace, {u"runs"_s, u"show"_s, id, u"--json"_s}).out.toUtf8()).object();
-}
-
-bool waitFor(const std::function<bool()> &condition, int timeoutMs = 120000)
-{
-    for (int waited = 0; waited < timeoutMs; waited += 100) {
-        if (condition())
-            return true;
-        QTest::qWait(100);
-    }
-    return condition();
 }
 
 // Every (name, step) at most once, and the expected count per metric.

@@ -1,6 +1,7 @@
 // `ferry train` and `ferry predict` as a user drives them: a CSV in, a recorded run (target
 // embedded) with its metrics and model.tar.gz out; predictions from the archive; cancel from
 // another Ferry, resume from the checkpoint, a killed trainer shown as lost.
+#include "clitesthelpers.h"
 #include "run/archive.h"
 
 #include <QDir>
@@ -25,35 +26,13 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-struct Result {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-Result runFerry(const QString &workspace, const QStringList &arguments)
-{
-    QProcess process;
-    process.setWorkingDirectory(workspace);
-    process.start(QStringLiteral(FERRY_BINARY), arguments);
-    process.waitForFinished(240000);
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
-}
+using ferry::testing::runFerry;
+using ferry::testing::waitFor;
+using Result = ferry::testing::CliResult;
 
 QJsonObject json(const Result &r)
 {
-    return QJsonDocument::fromJson(r.out.toUtf8()).object();
-}
-
-bool waitFor(const std::function<bool()> &condition, int timeoutMs = 120000)
-{
-    for (int waited = 0; waited < timeoutMs; waited += 100) {
-        if (condition())
-            return true;
-        QTest::qWait(100);
-    }
-    return condition();
+    return ferry::testing::jsonObject(r);
 }
 
 // Two classes split by a line; `rows` rows with a header, the label last (text).

@@ -15,3 +15,12 @@ if(FERRY_GUI AND FERRY_TRAINER)
                                                        FERRY_BUILD_DIR="${CMAKE_BINARY_DIR}")
   set_target_properties(ferry_screenshots PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/gui")
 endif()
+
+# Benchmark: embedded training from the window vs headless (tests/bench/guitrain.sh, by hand).
+if(FERRY_GUI AND FERRY_TRAINER)
+  add_executable(ferry_guitrainbench EXCLUDE_FROM_ALL bench/guitrainbench.cpp)
+  target_link_libraries(ferry_guitrainbench PRIVATE ferry_ui Qt6::Test ferry_warnings)
+  target_compile_definitions(ferry_guitrainbench PRIVATE FERRY_BINARY="$<TARGET_FILE:ferry>"
+                                                         FERRY_BUILD_DIR="${CMAKE_BINARY_DIR}")
+  set_target_properties(ferry_guitrainbench PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/bench")
+endif()

@@ -31,41 +31,7 @@ Expected<bool> EmbeddedTarget::start(const QString &runDir, const run::RunSpec &
 
 Expected<RunProbe> EmbeddedTarget::probe(const QString &runDir)
 {
-    const RunDirectory dir(runDir);
-    if (!QFileInfo::exists(dir.specFile()))
-        return noRunFolder(dir);
-    const auto trainer = dir.readSupervisor();
-    const bool alive = trainer && trainer->has_value() && run::supervisorAlive(**trainer);
-    const auto exit = dir.readExit(); // after the liveness check: the trainer writes it before it ends
-    if (!exit)
-        return exit.error();
-    RunProbe status;
-    status.heartbeatMs = dir.heartbeatMs();
-    if (exit->has_value()) {
-        status.exit = **exit;
-        status.state = stateOf(**exit);
-        status.archived = QFileInfo::exists(dir.modelArchive()) && QFileInfo::exists(dir.outputArchive());
-        if (!status.archived && !alive) {
-            const auto packed = run::finalize(dir.path());
-            status.archived = packed.hasValue();
-            if (!packed)
-                status.detail = packed.error().toString();
-        }
-        return status;
-    }
-    if (alive) {
-        status.state = RunState::Running;
-        return status;
-    }
-    status.state = RunState::Lost;
-    if (!trainer)
-        status.detail = trainer.error().toString();
-    else if (!trainer->has_value())
-        status.detail = u"the training never recorded its process"_s;
-    else
-        status.detail = u"the Ferry process that trained it (pid %1) is gone and left no exit record"_s.arg(
-            (*trainer)->supervisorPid);
-    return status;
+    return probeSupervisedRun(runDir, u"the Ferry process that trained it"_s);
 }
 
 Expected<RunProbe> EmbeddedTarget::cancel(const QString &runDir, int graceMs)

@@ -162,44 +162,7 @@ Expected<bool> LocalTarget::start(const QString &runDir, const run::RunSpec &spe
 
 Expected<RunProbe> LocalTarget::probe(const QString &runDir)
 {
-    const RunDirectory dir(runDir);
-    if (!QFileInfo::exists(dir.specFile()))
-        return noRunFolder(dir);
-    const auto supervisor = dir.readSupervisor();
-    const bool alive = supervisor && supervisor->has_value() && run::supervisorAlive(**supervisor);
-    // Read after the liveness check: a supervisor writes exit.json before it ends, so a run
-    // whose supervisor was gone above and has no exit record now has truly lost it.
-    const auto exit = dir.readExit();
-    if (!exit)
-        return exit.error();
-
-    RunProbe status;
-    status.heartbeatMs = dir.heartbeatMs();
-    if (exit->has_value()) {
-        status.exit = **exit;
-        status.state = stateOf(**exit);
-        status.archived = QFileInfo::exists(dir.modelArchive()) && QFileInfo::exists(dir.outputArchive());
-        if (!status.archived && !alive) { // the supervisor died while packing, or never got there
-            const auto packed = run::finalize(dir.path());
-            status.archived = packed.hasValue();
-            if (!packed)
-                status.detail = packed.error().toString();
-        }
-        return status;
-    }
-    if (alive) {
-        status.state = RunState::Running;
-        return status;
-    }
-    status.state = RunState::Lost;
-    if (!supervisor)
-        status.detail = supervisor.error().toString();
-    else if (!supervisor->has_value())
-        status.detail = u"the run never reported a supervisor: it did not start"_s;
-    else
-        status.detail =
-            u"the run's supervisor (pid %1) is gone and left no exit record"_s.arg((*supervisor)->supervisorPid);
-    return status;
+    return probeSupervisedRun(runDir, u"the run's supervisor"_s);
 }
 
 Expected<RunProbe> LocalTarget::cancel(const QString &runDir, int graceMs)

@@ -1,5 +1,9 @@
 #include "targets/target.h"
 
+#include "run/supervisor.h"
+
+#include <QFileInfo>
+
 using namespace Qt::StringLiterals;
 
 namespace ferry::targets {
@@ -26,6 +30,48 @@ RunState stateOf(const run::ExitRecord &exit)
     if (exit.cancelled)
         return RunState::Cancelled;
     return exit.succeeded() ? RunState::Succeeded : RunState::Failed;
+}
+
+Expected<RunProbe> probeSupervisedRun(const QString &runDir, const QString &who)
+{
+    const run::RunDirectory dir(runDir);
+    if (!QFileInfo::exists(dir.specFile()))
+        return Error{u"not a run folder: spec.json is missing"_s, dir.path(), 0, 0,
+                     u"name a folder under .ferry/runs"_s};
+    const auto supervisor = dir.readSupervisor();
+    const bool alive = supervisor && supervisor->has_value() && run::supervisorAlive(**supervisor);
+    // Read after the liveness check: the process writes exit.json before it ends, so a run
+    // whose process was gone above and has no exit record now has truly lost it.
+    const auto exit = dir.readExit();
+    if (!exit)
+        return exit.error();
+
+    RunProbe status;
+    status.heartbeatMs = dir.heartbeatMs();
+    if (exit->has_value()) {
+        status.exit = **exit;
+        status.state = stateOf(**exit);
+        status.archived = QFileInfo::exists(dir.modelArchive()) && QFileInfo::exists(dir.outputArchive());
+        if (!status.archived && !alive) { // it died while packing, or never got there
+            const auto packed = run::finalize(dir.path());
+            status.archived = packed.hasValue();
+            if (!packed)
+                status.detail = packed.error().toString();
+        }
+        return status;
+    }
+    if (alive) {
+        status.state = RunState::Running;
+        return status;
+    }
+    status.state = RunState::Lost;
+    if (!supervisor)
+        status.detail = supervisor.error().toString();
+    else if (!supervisor->has_value())
+        status.detail = u"%1 never reported: the run did not start"_s.arg(who);
+    else
+        status.detail = u"%1 (pid %2) is gone and left no exit record"_s.arg(who).arg((*supervisor)->supervisorPid);
+    return status;
 }
 
 Expected<bool> checkSpecFor(const run::RunSpec &spec, run::TargetKind kind, const QString &place)

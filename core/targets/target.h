@@ -34,6 +34,12 @@ struct RunProbe {
 // The state an exit record stands for: cancelled, succeeded (exit code 0) or failed.
 RunState stateOf(const run::ExitRecord &exit);
 
+// The probe of a run whose process is named by supervisor.json (a local supervisor, or the
+// Ferry process of an embedded training): ended (exit.json, archives packed if the process
+// died before it could), running (the process lives), or lost. `who` names that process in
+// the lost message, e.g. "the run's supervisor".
+Expected<RunProbe> probeSupervisedRun(const QString &runDir, const QString &who);
+
 // Whether a target of `kind` (`place` names it in the message, e.g. "this machine") may start
 // `spec`: the spec is for it and passes validateRunSpec (the first problem, with a count of
 // the rest).

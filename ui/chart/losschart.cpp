@@ -46,6 +46,7 @@ LossChart::~LossChart() = default;
 void LossChart::setStore(std::shared_ptr<SeriesStore> store)
 {
     m_store = std::move(store);
+    forgetAutoRanges();
     m_painter = SeriesPainter(); // its cached layer and change tracking belong to the old store
     if (m_store) {
         m_store->drain();
@@ -65,6 +66,12 @@ void LossChart::refresh()
     }
 }
 
+void LossChart::forgetAutoRanges()
+{
+    m_autoX.reset();
+    m_autoY.reset();
+}
+
 void LossChart::changed(bool rangesToo)
 {
     if (rangesToo)
@@ -74,6 +81,7 @@ void LossChart::changed(bool rangesToo)
 
 void LossChart::setMetrics(const QStringList &metrics)
 {
+    forgetAutoRanges();
     m_metrics = metrics;
     changed(true);
 }
@@ -84,6 +92,7 @@ void LossChart::setXAxisMode(XAxisMode mode)
         return;
     m_mode = mode;
     m_xView.reset();
+    forgetAutoRanges();
     changed(true);
     Q_EMIT viewChanged();
 }
@@ -94,12 +103,14 @@ void LossChart::setLogY(bool on)
         return;
     m_logY = on;
     m_yView.reset();
+    forgetAutoRanges();
     changed(true);
     Q_EMIT viewChanged();
 }
 
 void LossChart::setSmoothing(double weight)
 {
+    forgetAutoRanges();
     m_smoothing = std::clamp(weight, 0.0, 0.99);
     changed(true);
 }
@@ -108,6 +119,7 @@ void LossChart::setRunVisible(const QString &runId, bool visible)
 {
     if (visible == isRunVisible(runId))
         return;
+    forgetAutoRanges();
     if (visible)
         m_hiddenRuns.remove(runId);
     else
@@ -262,6 +274,7 @@ void LossChart::setXRange(double lo, double hi)
     if (!(hi > lo) || !std::isfinite(lo) || !std::isfinite(hi))
         return;
     m_xView = {lo, hi};
+    m_autoY.reset();
     changed(true);
     Q_EMIT viewChanged();
 }
@@ -277,6 +290,7 @@ void LossChart::setYRange(double lo, double hi)
 
 void LossChart::resetZoom()
 {
+    forgetAutoRanges();
     m_xView.reset();
     m_yView.reset();
     changed(true);
@@ -316,10 +330,24 @@ void LossChart::updateLayout() const
         legendWidth = std::min(legendWidth + 26, width() / 4);
 
     l->empty = shownSeries().empty();
-    const auto [x0, x1] = m_xView ? *m_xView : autoX();
+    if (!m_xView) {
+        // Growing data: 10 % headroom at the end, so a live run moves the view now and then.
+        const auto tight = autoX();
+        if (!m_autoX || tight.first < m_autoX->first || tight.second > m_autoX->second)
+            m_autoX = m_autoX ? std::pair{tight.first, tight.second + (tight.second - tight.first) * 0.1} : tight;
+    }
+    const auto [x0, x1] = m_xView ? *m_xView : *m_autoX;
     l->x0 = x0;
     l->x1 = x1;
-    const auto [y0, y1] = m_yView ? *m_yView : autoY(x0, x1);
+    if (!m_yView) {
+        // Kept while it holds the data and the data fills at least half of it.
+        const auto tight = autoY(x0, x1);
+        const double span = tight.second - tight.first;
+        if (!m_autoY || tight.first < m_autoY->first || tight.second > m_autoY->second ||
+            span < 0.5 * (m_autoY->second - m_autoY->first))
+            m_autoY = m_autoY ? std::pair{tight.first - span * 0.1, tight.second + span * 0.1} : tight;
+    }
+    const auto [y0, y1] = m_yView ? *m_yView : *m_autoY;
     l->y0 = y0;
     l->y1 = y1;
     l->yTicks = m_logY ? logTicks(y0, y1, std::max(2, height() / (3 * line)))

@@ -124,6 +124,7 @@ private:
     void zoomX(double center, double factor);
     void zoomY(double center, double factor);
     void changed(bool rangesToo);
+    void forgetAutoRanges();
 
     std::shared_ptr<SeriesStore> m_store;
     QTimer m_timer;
@@ -134,6 +135,9 @@ private:
     QSet<QString> m_hiddenRuns;
     QHash<QString, QString> m_runLabels;
     std::optional<std::pair<double, double>> m_xView, m_yView;
+    // The automatic ranges last shown: kept while the data still fits them well, so live points
+    // do not change the view (and redraw every series) on every refresh.
+    mutable std::optional<std::pair<double, double>> m_autoX, m_autoY;
 
     // Mouse state.
     enum class Drag { None, Band, Pan } m_drag = Drag::None;

@@ -1,0 +1,51 @@
+// One embedded training started from the window's train panel, with the window shown and the
+// chart following it live (tests/bench/guitrain.sh compares its samples/s with `ferry train`):
+//   ferry_guitrainbench WORKSPACE DATA.csv EPOCHS      prints the run id
+#include "run/runstore.h"
+#include "run/trainerloader.h"
+#include "ui/mainwindow.h"
+#include "ui/runs/runsview.h"
+#include "ui/train/trainpanel.h"
+#include "workspace/recentworkspaces.h"
+
+#include <QApplication>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    if (argc != 4) {
+        std::fprintf(stderr, "usage: ferry_guitrainbench WORKSPACE DATA.csv EPOCHS\n");
+        return 2;
+    }
+    QTemporaryDir temp;
+    QSettings settings(temp.filePath(u"settings.ini"_s), QSettings::IniFormat);
+    ferry::workspace::RecentWorkspaces recent(settings);
+    ferry::run::TrainerLoader loader({QStringLiteral(FERRY_BUILD_DIR "/bin")});
+    ferry::ui::WorkbenchServices services{[&loader] { return loader.load(); }, QStringLiteral(FERRY_BINARY)};
+    ferry::ui::MainWindow window(settings, recent, services);
+    window.resize(1600, 900);
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window) || !window.openWorkspaceAt(QString::fromLocal8Bit(argv[1])))
+        return 1;
+    ferry::ui::TrainPanel *panel = window.trainPanel();
+    panel->setDataset(QString::fromLocal8Bit(argv[2]));
+    ferry::run::TrainingConfig c = panel->config();
+    c.epochs = std::atoi(argv[3]);
+    panel->setConfig(c);
+    QSignalSpy started(panel, &ferry::ui::TrainPanel::runStarted);
+    QSignalSpy finished(panel, &ferry::ui::TrainPanel::runFinished);
+    QTest::mouseClick(panel->findChild<QPushButton *>(u"train"_s), Qt::LeftButton);
+    if (!finished.wait(600000) || started.isEmpty())
+        return 1;
+    // Let the monitor store the last points before the store closes.
+    QTest::qWait(1500);
+    std::printf("%s\n", qPrintable(started.first().first().toString()));
+    return 0;
+}

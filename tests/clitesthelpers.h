@@ -1,0 +1,54 @@
+#pragma once
+
+// What the command-line tests share: the built `ferry` run as a user runs it, in a folder.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTest>
+
+#include <functional>
+
+namespace ferry::testing {
+
+struct CliResult {
+    int exitCode = -1; // -1: it crashed or did not finish in time
+    QString out;
+    QString err;
+};
+
+inline CliResult runFerry(const QString &workingDirectory, const QStringList &arguments, int timeoutMs = 240000)
+{
+    QProcess process;
+    process.setWorkingDirectory(workingDirectory);
+    process.start(QStringLiteral(FERRY_BINARY), arguments);
+    if (!process.waitForFinished(timeoutMs)) {
+        process.kill();
+        process.waitForFinished();
+    }
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+}
+
+inline QJsonObject jsonObject(const CliResult &r)
+{
+    return QJsonDocument::fromJson(r.out.toUtf8()).object();
+}
+
+inline QJsonArray jsonArray(const CliResult &r)
+{
+    return QJsonDocument::fromJson(r.out.toUtf8()).array();
+}
+
+// Polls `condition` every 100 ms, the event loop running, until it holds or time is up.
+inline bool waitFor(const std::function<bool()> &condition, int timeoutMs = 120000)
+{
+    for (int waited = 0; waited < timeoutMs; waited += 100) {
+        if (condition())
+            return true;
+        QTest::qWait(100);
+    }
+    return condition();
+}
+
+} // namespace ferry::testing
