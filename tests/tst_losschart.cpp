@@ -106,12 +106,12 @@ private Q_SLOTS:
             m_store->append(id, &p, 1);
             m_chart->refresh();
         };
-        add(1010, 0.01);
+        add(1010, 0.0099); // beyond both ranges: they grow, with headroom
         const auto grown = m_chart->xRange();
         QCOMPARE(grown.first, 0.0);
         QVERIFY(grown.second >= 1010 + 100); // headroom
         const auto y = m_chart->yRange();
-        add(1050, 0.0099);
+        add(1050, 0.0098);
         QCOMPARE(m_chart->xRange(), grown); // still fits: the view stays
         QCOMPARE(m_chart->yRange(), y);
         add(5000, 40); // far out: the view follows

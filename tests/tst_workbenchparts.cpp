@@ -237,6 +237,7 @@ private Q_SLOTS:
         // A long one, cancelled from the panel.
         c.epochs = 100000;
         panel.setConfig(c);
+        QVERIFY(QTest::qWaitFor([&] { return train->isEnabled(); }, 10000)); // the first thread has ended
         QTest::mouseClick(train, Qt::LeftButton);
         QVERIFY(started.wait(30000));
         auto *cancel = panel.findChild<QPushButton *>(u"cancel"_s);
