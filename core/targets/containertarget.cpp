@@ -83,11 +83,6 @@ void recordEnd(const RunDirectory &dir, ExitRecord exit)
         qWarning("%s", qPrintable(written.error().toString()));
 }
 
-Error noRunFolder(const RunDirectory &dir)
-{
-    return Error{u"not a run folder: spec.json is missing"_s, dir.path(), 0, 0, u"name a folder under .ferry/runs"_s};
-}
-
 // The containers labelled with the run's id (normally one; none once it has been removed).
 Expected<QStringList> containersOf(const QString &engine, const QString &runId)
 {

@@ -16,11 +16,6 @@ namespace {
 using run::ExitRecord;
 using run::RunDirectory;
 
-Error noRunFolder(const RunDirectory &dir)
-{
-    return Error{u"not a run folder: spec.json is missing"_s, dir.path(), 0, 0, u"name a folder under .ferry/runs"_s};
-}
-
 } // namespace
 
 Expected<bool> EmbeddedTarget::start(const QString &runDir, const run::RunSpec &)

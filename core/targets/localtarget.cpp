@@ -42,11 +42,6 @@ template <typename Condition> bool waitUntil(Condition done, int timeoutMs)
     }
 }
 
-Error noRunFolder(const RunDirectory &dir)
-{
-    return Error{u"not a run folder: spec.json is missing"_s, dir.path(), 0, 0, u"name a folder under .ferry/runs"_s};
-}
-
 // Records an end that the supervisor could not: the first exit record written stands.
 void recordEnd(const RunDirectory &dir, ExitRecord exit)
 {

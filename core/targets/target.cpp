@@ -32,12 +32,16 @@ RunState stateOf(const run::ExitRecord &exit)
     return exit.succeeded() ? RunState::Succeeded : RunState::Failed;
 }
 
+Error noRunFolder(const run::RunDirectory &dir)
+{
+    return Error{u"not a run folder: spec.json is missing"_s, dir.path(), 0, 0, u"name a folder under .ferry/runs"_s};
+}
+
 Expected<RunProbe> probeSupervisedRun(const QString &runDir, const QString &who)
 {
     const run::RunDirectory dir(runDir);
     if (!QFileInfo::exists(dir.specFile()))
-        return Error{u"not a run folder: spec.json is missing"_s, dir.path(), 0, 0,
-                     u"name a folder under .ferry/runs"_s};
+        return noRunFolder(dir);
     const auto supervisor = dir.readSupervisor();
     const bool alive = supervisor && supervisor->has_value() && run::supervisorAlive(**supervisor);
     // Read after the liveness check: the process writes exit.json before it ends, so a run

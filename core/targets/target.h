@@ -34,6 +34,9 @@ struct RunProbe {
 // The state an exit record stands for: cancelled, succeeded (exit code 0) or failed.
 RunState stateOf(const run::ExitRecord &exit);
 
+// The error for a folder that holds no run (no spec.json).
+Error noRunFolder(const run::RunDirectory &dir);
+
 // The probe of a run whose process is named by supervisor.json (a local supervisor, or the
 // Ferry process of an embedded training): ended (exit.json, archives packed if the process
 // died before it could), running (the process lives), or lost. `who` names that process in
