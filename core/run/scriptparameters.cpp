@@ -105,6 +105,19 @@ std::optional<QString> stringValue(const QString &expr)
     return any ? std::optional<QString>(value) : std::nullopt;
 }
 
+// Where the text goes on after a string literal or a comment that starts at `i`; `i` itself
+// when none starts there. A literal's prefix letters count only where no identifier precedes.
+qsizetype skipStringOrComment(const QString &text, qsizetype i)
+{
+    if (const qsizetype quote = stringQuoteAt(text, i); quote >= 0 && (i == 0 || !isIdentifierChar(text.at(i - 1))))
+        return skipString(text, quote);
+    if (text.at(i) == u'#') {
+        const qsizetype end = text.indexOf(u'\n', i);
+        return end < 0 ? text.size() : end;
+    }
+    return i;
+}
+
 // Splits the arguments of a call (the text between its parentheses) at top-level commas.
 QStringList splitTopLevel(const QString &text)
 {
@@ -112,14 +125,12 @@ QStringList splitTopLevel(const QString &text)
     int depth = 0;
     qsizetype start = 0;
     for (qsizetype i = 0; i < text.size(); ++i) {
+        if (const qsizetype skipped = skipStringOrComment(text, i); skipped != i) {
+            i = skipped - 1;
+            continue;
+        }
         const QChar c = text.at(i);
-        if (const qsizetype quote = stringQuoteAt(text, i);
-            quote >= 0 && (i == 0 || !isIdentifierChar(text.at(i - 1)))) {
-            i = skipString(text, quote) - 1;
-        } else if (c == u'#') {
-            while (i < text.size() && text.at(i) != u'\n')
-                ++i;
-        } else if (c == u'(' || c == u'[' || c == u'{') {
+        if (c == u'(' || c == u'[' || c == u'{') {
             ++depth;
         } else if (c == u')' || c == u']' || c == u'}') {
             --depth;
@@ -146,14 +157,12 @@ qsizetype matchParenthesis(const QString &text, qsizetype open)
 {
     int depth = 0;
     for (qsizetype i = open; i < text.size(); ++i) {
+        if (const qsizetype skipped = skipStringOrComment(text, i); skipped != i) {
+            i = skipped - 1;
+            continue;
+        }
         const QChar c = text.at(i);
-        if (const qsizetype quote = stringQuoteAt(text, i);
-            quote >= 0 && (i == 0 || !isIdentifierChar(text.at(i - 1)))) {
-            i = skipString(text, quote) - 1;
-        } else if (c == u'#') {
-            while (i < text.size() && text.at(i) != u'\n')
-                ++i;
-        } else if (c == u'(' || c == u'[' || c == u'{') {
+        if (c == u'(' || c == u'[' || c == u'{') {
             ++depth;
         } else if (c == u')' || c == u']' || c == u'}') {
             if (--depth == 0)
@@ -272,18 +281,11 @@ QList<ScriptParameter> discoverScriptParameters(const QString &source)
     int line = 1;
     qsizetype counted = 0; // newlines are counted up to here
     for (qsizetype i = 0; i < source.size(); ++i) {
-        const QChar c = source.at(i);
-        if (const qsizetype quote = stringQuoteAt(source, i);
-            quote >= 0 && (i == 0 || !isIdentifierChar(source.at(i - 1)))) {
-            i = skipString(source, quote) - 1;
+        if (const qsizetype skipped = skipStringOrComment(source, i); skipped != i) {
+            i = skipped - 1;
             continue;
         }
-        if (c == u'#') {
-            while (i < source.size() && source.at(i) != u'\n')
-                ++i;
-            continue;
-        }
-        if (c != u'a' || (i > 0 && isIdentifierChar(source.at(i - 1))) || source.mid(i, call.size()) != call)
+        if (source.at(i) != u'a' || (i > 0 && isIdentifierChar(source.at(i - 1))) || source.mid(i, call.size()) != call)
             continue;
         qsizetype open = i + call.size();
         if (open < source.size() && isIdentifierChar(source.at(open)))
