@@ -9,6 +9,7 @@
 #include "ui/data/droprouter.h"
 #include "ui/launch/launchdialog.h"
 #include "ui/train/trainpanel.h"
+#include "ui/workspaceoverview.h"
 
 #include <QDir>
 #include <QFile>
@@ -107,6 +108,31 @@ private Q_SLOTS:
                                              "p.add_argument('--lr', type=float, default=0.1)\n"
                                              "p.add_argument('--fast', action='store_true')\n"
                                              "p.add_argument('--model-dir', default=os.environ['SM_MODEL_DIR'])\n"));
+    }
+
+    // The workspace by purpose: environments with their image tags, scripts, datasets (files and
+    // image folders), and it follows the folder as it changes.
+    void overviewGroupsTheWorkspace()
+    {
+        QVERIFY(writeFile(ws(u"environments/demo.yml"_s),
+                          "ferry: 1\nname: demo\ndocker: {base_image: 'python:3.11-slim'}\n"));
+        ui::WorkspaceOverview overview;
+        overview.setRoot(ws());
+        using Kind = ui::WorkspaceOverview::Kind;
+        QCOMPARE(overview.entries(Kind::Environment), QStringList{u"environments/demo.yml"_s});
+        QCOMPARE(overview.entries(Kind::Script), QStringList{u"train.py"_s});
+        QCOMPARE(overview.entries(Kind::Dataset),
+                 (QStringList{u"data/points.csv"_s, u"images/"_s, u"mnist/train-images-idx3-ubyte"_s,
+                              u"mnist/train-labels-idx1-ubyte"_s}));
+        QVERIFY(overview.topLevelItem(0)->child(0)->text(0).contains(u"demo-1-"_s)); // the image tag
+        QSignalSpy activated(&overview, &ui::WorkspaceOverview::activated);
+        Q_EMIT overview.itemActivated(overview.topLevelItem(1)->child(0), 0);
+        QCOMPARE(activated.size(), 1);
+        QCOMPARE(activated.first().at(1).toString(), ws(u"train.py"_s));
+        QVERIFY(writeFile(ws(u"evaluate.py"_s), "print(1)\n"));
+        QTRY_COMPARE(overview.entries(Kind::Script), (QStringList{u"evaluate.py"_s, u"train.py"_s}));
+        QVERIFY(QFile::remove(ws(u"evaluate.py"_s)));
+        QVERIFY(QFile::remove(ws(u"environments/demo.yml"_s)));
     }
 
     void dropsAreRoutedByKind()

@@ -21,6 +21,7 @@
 #include "ui/runs/rundetailsview.h"
 #include "ui/runs/runsview.h"
 #include "ui/train/trainpanel.h"
+#include "ui/workspaceoverview.h"
 #include "ui/workspacetree.h"
 #include "workspace/recentworkspaces.h"
 
@@ -59,11 +60,11 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
                        QWidget *parent)
     : QMainWindow(parent), m_settings(settings), m_recent(recent), m_services(std::move(services)),
       m_centre(new QStackedWidget(this)), m_emptyState(new EmptyStateWidget(this)),
-      m_workspaceTree(new WorkspaceTree(this)), m_chart(new LossChartPanel(this)), m_bottomTabs(new QTabWidget(this)),
-      m_runs(new RunsView(this)), m_log(new LogView(this)), m_problems(new ProblemsPanel(this)),
-      m_sideTabs(new QTabWidget(this)), m_details(new RunDetailsView(this)),
-      m_train(new TrainPanel(m_services.trainer, this)), m_datasets(new DatasetPanel(this)),
-      m_workspaceLabel(new QLabel(this)), m_loader(new RunsLoader(this)),
+      m_workspaceTree(new WorkspaceTree(this)), m_overview(new WorkspaceOverview(this)),
+      m_chart(new LossChartPanel(this)), m_bottomTabs(new QTabWidget(this)), m_runs(new RunsView(this)),
+      m_log(new LogView(this)), m_problems(new ProblemsPanel(this)), m_sideTabs(new QTabWidget(this)),
+      m_details(new RunDetailsView(this)), m_train(new TrainPanel(m_services.trainer, this)),
+      m_datasets(new DatasetPanel(this)), m_workspaceLabel(new QLabel(this)), m_loader(new RunsLoader(this)),
       m_feeder(new ChartFeeder(m_chart->chart(), this))
 {
     setObjectName(u"mainWindow"_s);
@@ -184,7 +185,32 @@ void MainWindow::createDocks()
         addDockWidget(area, dock);
         return dock;
     };
-    addDock(tr("Workspace"), u"workspaceDock"_s, m_workspaceTree, Qt::LeftDockWidgetArea);
+    auto *workspaceTabs = new QTabWidget(this);
+    workspaceTabs->setObjectName(u"workspaceTabs"_s);
+    workspaceTabs->addTab(m_overview, tr("Overview"));
+    workspaceTabs->addTab(m_workspaceTree, tr("Files"));
+    addDock(tr("Workspace"), u"workspaceDock"_s, workspaceTabs, Qt::LeftDockWidgetArea);
+    connect(m_overview, &WorkspaceOverview::activated, this, [this](WorkspaceOverview::Kind kind, const QString &path) {
+        switch (kind) {
+        case WorkspaceOverview::Kind::Script:
+            startScriptRunOf(path);
+            break;
+        case WorkspaceOverview::Kind::Dataset:
+            m_datasets->addDataset(path);
+            m_sideTabs->setCurrentWidget(m_datasets);
+            break;
+        case WorkspaceOverview::Kind::Environment: {
+            const env::EnvironmentRead read = env::readEnvironment(path);
+            for (const env::Diagnostic &d : read.diagnostics)
+                reportProblem(d.toString());
+            if (!env::hasErrors(read.diagnostics))
+                statusBar()->showMessage(
+                    tr("%1: ok, image %2").arg(QFileInfo(path).fileName(), env::imageReference(read.environment)),
+                    10000);
+            break;
+        }
+        }
+    });
     m_sideTabs->setObjectName(u"sideTabs"_s);
     m_sideTabs->addTab(m_train, tr("Train"));
     m_sideTabs->addTab(m_datasets, tr("Datasets"));
@@ -227,6 +253,7 @@ void MainWindow::setWorkspace(const workspace::Workspace &workspace)
     setWindowTitle(workspace.name() + u" — Ferry"_s);
     m_workspaceLabel->setText(workspace.root());
     m_workspaceTree->setRoot(workspace.root());
+    m_overview->setRoot(workspace.root());
     m_emptyState->setWorkspace(workspace.name(), workspace.root());
     rebuildRecentMenu();
 
@@ -402,11 +429,18 @@ void MainWindow::rerun(const run::RunSpec &spec)
 
 void MainWindow::startScriptRun()
 {
+    startScriptRunOf({});
+}
+
+void MainWindow::startScriptRunOf(const QString &script)
+{
     if (!m_workspace) {
         reportProblem(tr("Open a workspace first: runs are kept in it"));
         return;
     }
     LaunchDialog dialog(m_settings, m_workspace->root(), this);
+    if (!script.isEmpty())
+        dialog.setScript(script);
     dialog.setChannels(m_datasets->channels());
     if (dialog.exec() != QDialog::Accepted)
         return;

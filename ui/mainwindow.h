@@ -41,6 +41,7 @@ class RunMonitorWorker;
 class RunsLoader;
 class RunsView;
 class TrainPanel;
+class WorkspaceOverview;
 class WorkspaceTree;
 
 // What the window needs from the application: the trainer (loaded on first use) and the
@@ -78,6 +79,7 @@ public:
 
 public Q_SLOTS:
     void startScriptRun();
+    void startScriptRunOf(const QString &script); // the launch dialog, with this script chosen
     void reportProblem(const QString &message);
 
 protected:
@@ -113,6 +115,7 @@ private:
     QStackedWidget *m_centre;
     EmptyStateWidget *m_emptyState;
     WorkspaceTree *m_workspaceTree;
+    WorkspaceOverview *m_overview;
     LossChartPanel *m_chart;
     QTabWidget *m_bottomTabs;
     RunsView *m_runs;
