@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QLocale>
 
 #include <cmath>
 #include <csignal>
@@ -18,11 +19,13 @@ namespace ferry::run {
 QByteArray metricRecordLine(const MetricRecord &record)
 {
     // Written by hand, not through QJsonObject: the x key comes first and the keys keep their order.
-    QByteArray line = "{\"" + record.xName.toUtf8() + "\": " + QByteArray::number(record.x, 'g', 17);
+    // The shortest text that reads back as the same double: exact, and short enough to read.
+    const auto number = [](double v) { return QString::number(v, 'g', QLocale::FloatingPointShortest).toUtf8(); };
+    QByteArray line = "{\"" + record.xName.toUtf8() + "\": " + number(record.x);
     for (const auto &[name, value] : record.values) {
         if (!std::isfinite(value))
-            continue; // JSON has no NaN; a missing value is no point
-        line += ", \"" + name.toUtf8() + "\": " + QByteArray::number(value, 'g', 17); // names are the trainer's own
+            continue;                                            // JSON has no NaN; a missing value is no point
+        line += ", \"" + name.toUtf8() + "\": " + number(value); // names are the trainer's own
     }
     return line + "}\n";
 }

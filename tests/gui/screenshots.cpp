@@ -1,7 +1,8 @@
 // Renders the main screens to PNGs (tests/gui/screenshots.sh runs it under Xvfb):
 //   ferry_screenshots OUTPUT_DIR
 // empty.png (first start), datasets.png (the example's dataset previewed), workbench.png (an
-// embedded run and a script run overlaid in the chart), launch.png (the launch dialog).
+// embedded run and a script run overlaid in the chart), details.png (a run's details and log),
+// launch.png (the launch dialog).
 #include "run/runstore.h"
 #include "run/trainerloader.h"
 #include "ui/chart/losschart.h"
@@ -87,6 +88,14 @@ int main(int argc, char **argv)
     window.chartPanel()->chart()->setXAxisMode(ferry::ui::XAxisMode::Step);
     QTest::qWait(2000);
     ok = save(window, out, u"workbench.png"_s) && ok;
+
+    // One run: its details beside, its log below.
+    window.runsView()->selectRuns({ids.last()});
+    side->setCurrentIndex(2);
+    if (auto *bottom = window.findChild<QTabWidget *>(u"bottomTabs"_s))
+        bottom->setCurrentIndex(1);
+    QTest::qWait(1500);
+    ok = save(window, out, u"details.png"_s) && ok;
 
     ferry::ui::LaunchDialog dialog(settings, example, &window);
     dialog.setScript(example + u"/train.py"_s);
