@@ -114,8 +114,11 @@ ChartFeeder::~ChartFeeder()
 
 void ChartFeeder::setStore(run::RunStore *store)
 {
+    setRuns({}, {}, {}); // a new generation: a read under way stops at its next run
+    // Wait until the worker has let go of the old store (it may be closed next).
+    QMetaObject::invokeMethod(
+        m_worker, [] {}, Qt::BlockingQueuedConnection);
     m_store = store;
-    setRuns({}, {}, {});
 }
 
 void ChartFeeder::setRuns(const QStringList &runIds, const QHash<QString, QString> &labels,

@@ -225,6 +225,10 @@ QString MainWindow::runsDir() const
 
 void MainWindow::closeWorkspace()
 {
+    // A run being started writes to this store: let it finish (a container build can take a while).
+    for (QFuture<QString> &launch : m_launches)
+        launch.waitForFinished();
+    m_launches.clear();
     if (m_monitorThread) {
         m_monitorThread->quit();
         m_monitorThread->wait();
@@ -475,13 +479,16 @@ void MainWindow::launch(const run::RunSpec &requested)
         watcher->deleteLater();
     });
     // A container run may build its image first: minutes, never on the GUI thread.
-    watcher->setFuture(QtConcurrent::run([store, spec, ferry, dir]() -> QString {
+    const QFuture<QString> launch = QtConcurrent::run([store, spec, ferry, dir]() -> QString {
         auto target = targets::makeTarget(spec.target, ferry);
         if (!target)
             return QStringLiteral("this Ferry cannot drive the %1 target").arg(spec.target.toString());
         const auto launched = run::launchRun(*store, *target, dir, spec);
         return launched ? QString() : launched.error().toString();
-    }));
+    });
+    m_launches.removeIf([](const QFuture<QString> &f) { return f.isFinished(); });
+    m_launches << launch;
+    watcher->setFuture(launch);
     m_loader->reload();
 }
 

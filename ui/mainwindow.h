@@ -6,6 +6,7 @@
 #include "ui/runs/runsmodel.h"
 #include "workspace/workspace.h"
 
+#include <QFuture>
 #include <QHash>
 #include <QMainWindow>
 
@@ -133,7 +134,8 @@ private:
     QThread *m_monitorThread = nullptr;
     RunMonitorWorker *m_monitor = nullptr;
     QHash<QString, RunRow> m_rows;
-    QString m_selectAfterLoad; // a run just started: selected once the table has it
+    QString m_selectAfterLoad;          // a run just started: selected once the table has it
+    QList<QFuture<QString>> m_launches; // runs being started (they write to the store)
 };
 
 } // namespace ferry::ui
