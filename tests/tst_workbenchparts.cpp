@@ -5,6 +5,9 @@
 #include "run/runstore.h"
 #include "run/trainerloader.h"
 #include "targets/targetfactory.h"
+#include "ui/chart/losschart.h"
+#include "ui/chart/seriesstore.h"
+#include "ui/chartfeeder.h"
 #include "ui/data/datasetpanel.h"
 #include "ui/data/droprouter.h"
 #include "ui/launch/launchdialog.h"
@@ -133,6 +136,70 @@ private Q_SLOTS:
         QTRY_COMPARE(overview.entries(Kind::Script), (QStringList{u"evaluate.py"_s, u"train.py"_s}));
         QVERIFY(QFile::remove(ws(u"evaluate.py"_s)));
         QVERIFY(QFile::remove(ws(u"environments/demo.yml"_s)));
+    }
+
+    // The chart gets the selected runs' points from the store: the snapshot, then exactly what
+    // came since, once each; a new selection starts afresh; epoch-level metrics of embedded runs
+    // are marked as such.
+    void chartFeederDeliversEachPointOnce()
+    {
+        QTemporaryDir dir;
+        auto store = run::RunStore::open(dir.filePath(u"runs.sqlite"_s));
+        QVERIFY(store);
+        run::RunSpec spec;
+        spec.id = u"r1"_s;
+        spec.script = u"train.py"_s;
+        (*store)->createRun(run::newRunRecord(spec));
+        spec.id = u"r2"_s;
+        (*store)->createRun(run::newRunRecord(spec));
+        const auto points = [](const QString &name, int from, int count) {
+            QList<run::MetricPoint> list;
+            for (int i = from; i < from + count; ++i)
+                list.append({name, double(i), 1.0 / (i + 1), 1000 + i});
+            return list;
+        };
+        (*store)->appendMetrics(u"r1"_s, points(u"loss"_s, 0, 100), 10);
+        (*store)->appendMetrics(u"r2"_s, points(u"loss"_s, 0, 7), 10);
+        (*store)->appendMetrics(u"r1"_s, points(u"val_loss"_s, 1, 3), 20);
+        (*store)->flush();
+
+        ui::LossChart chart;
+        ui::ChartFeeder feeder(&chart);
+        feeder.setStore(store->get());
+        QSignalSpy loaded(&feeder, &ui::ChartFeeder::loaded);
+        feeder.setRuns({u"r1"_s}, {{u"r1"_s, u"first"_s}}, {u"r1"_s});
+        QVERIFY(loaded.wait(10000));
+        const auto total = [&chart](const QString &metric) {
+            chart.refresh(); // drains the store now
+            qsizetype n = 0;
+            const ui::SeriesStore &series = *chart.store();
+            for (int i = 0; i < series.seriesCount(); ++i)
+                if (series.data(i).key().metric == metric)
+                    n += series.data(i).size();
+            return n;
+        };
+        QCOMPARE(total(u"loss"_s), 100);
+        QCOMPARE(total(u"val_loss"_s), 3);
+        for (int i = 0; i < chart.store()->seriesCount(); ++i) {
+            const ui::SeriesKey &key = chart.store()->data(i).key();
+            QCOMPARE(key.stepIsEpoch, key.metric == u"val_loss"_s);
+        }
+        QCOMPARE(chart.runLabel(u"r1"_s), u"first"_s);
+
+        (*store)->appendMetrics(u"r1"_s, points(u"loss"_s, 100, 50), 30);
+        (*store)->appendMetrics(u"r2"_s, points(u"loss"_s, 7, 5), 30); // not shown
+        (*store)->flush();
+        feeder.runsChanged({u"r1"_s, u"r2"_s});
+        QTRY_COMPARE(total(u"loss"_s), 150);
+        feeder.runsChanged({u"r1"_s}); // nothing new: nothing added
+        QTest::qWait(200);
+        QCOMPARE(total(u"loss"_s), 150);
+
+        feeder.setRuns({u"r2"_s}, {}, {});
+        QVERIFY(loaded.wait(10000));
+        QCOMPARE(total(u"loss"_s), 12);
+        QCOMPARE(total(u"val_loss"_s), 0);
+        feeder.setStore(nullptr);
     }
 
     void dropsAreRoutedByKind()
