@@ -7,20 +7,16 @@ if(FERRY_GUI)
   endif()
 endif()
 
-# Screenshots of the main screens (tests/gui/screenshots.sh, by hand).
+# By-hand tools that drive the real window (they need the trainer plugin):
+#   ferry_screenshots   tests/gui/screenshots.sh: the main screens as PNGs under Xvfb
+#   ferry_guitrainbench tests/bench/guitrain.sh: embedded training from the window vs headless
+function(ferry_window_tool name source folder)
+  add_executable(${name} EXCLUDE_FROM_ALL ${source})
+  target_link_libraries(${name} PRIVATE ferry_ui Qt6::Test ferry_warnings)
+  target_compile_definitions(${name} PRIVATE FERRY_BINARY="$<TARGET_FILE:ferry>" FERRY_BUILD_DIR="${CMAKE_BINARY_DIR}")
+  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/${folder}")
+endfunction()
 if(FERRY_GUI AND FERRY_TRAINER)
-  add_executable(ferry_screenshots EXCLUDE_FROM_ALL gui/screenshots.cpp)
-  target_link_libraries(ferry_screenshots PRIVATE ferry_ui Qt6::Test ferry_warnings)
-  target_compile_definitions(ferry_screenshots PRIVATE FERRY_BINARY="$<TARGET_FILE:ferry>"
-                                                       FERRY_BUILD_DIR="${CMAKE_BINARY_DIR}")
-  set_target_properties(ferry_screenshots PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/gui")
-endif()
-
-# Benchmark: embedded training from the window vs headless (tests/bench/guitrain.sh, by hand).
-if(FERRY_GUI AND FERRY_TRAINER)
-  add_executable(ferry_guitrainbench EXCLUDE_FROM_ALL bench/guitrainbench.cpp)
-  target_link_libraries(ferry_guitrainbench PRIVATE ferry_ui Qt6::Test ferry_warnings)
-  target_compile_definitions(ferry_guitrainbench PRIVATE FERRY_BINARY="$<TARGET_FILE:ferry>"
-                                                         FERRY_BUILD_DIR="${CMAKE_BINARY_DIR}")
-  set_target_properties(ferry_guitrainbench PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/bench")
+  ferry_window_tool(ferry_screenshots gui/screenshots.cpp gui)
+  ferry_window_tool(ferry_guitrainbench bench/guitrainbench.cpp bench)
 endif()

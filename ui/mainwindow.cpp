@@ -1,7 +1,6 @@
 #include "ui/mainwindow.h"
 
 #include "common/setting.h"
-#include "common/textfile.h"
 #include "env/formats.h"
 #include "env/spechash.h"
 #include "ferry/version.h"
@@ -14,6 +13,7 @@
 #include "ui/data/datasetpanel.h"
 #include "ui/data/droprouter.h"
 #include "ui/emptystatewidget.h"
+#include "ui/exampleworkspace.h"
 #include "ui/launch/launchdialog.h"
 #include "ui/log/logview.h"
 #include "ui/problemspanel.h"
@@ -29,7 +29,6 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
-#include <QDirIterator>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -108,17 +107,11 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
     connect(m_details, &RunDetailsView::deleteRequested, this, &MainWindow::deleteRun);
     connect(m_details, &RunDetailsView::rerunRequested, this, &MainWindow::rerun);
     connect(m_details, &RunDetailsView::reattachRequested, this, [this](const QString &) { m_loader->reload(); });
-    for (auto *source : std::initializer_list<QObject *>{m_details, m_log, m_train, m_datasets}) {
-        // Each part reports its problems the same way: one list, and the status bar.
-        if (auto *details = qobject_cast<RunDetailsView *>(source))
-            connect(details, &RunDetailsView::problem, this, &MainWindow::reportProblem);
-        else if (auto *log = qobject_cast<LogView *>(source))
-            connect(log, &LogView::problem, this, &MainWindow::reportProblem);
-        else if (auto *train = qobject_cast<TrainPanel *>(source))
-            connect(train, &TrainPanel::problem, this, &MainWindow::reportProblem);
-        else if (auto *datasets = qobject_cast<DatasetPanel *>(source))
-            connect(datasets, &DatasetPanel::problem, this, &MainWindow::reportProblem);
-    }
+    // Each part reports its problems the same way: one list, and the status bar.
+    connect(m_details, &RunDetailsView::problem, this, &MainWindow::reportProblem);
+    connect(m_log, &LogView::problem, this, &MainWindow::reportProblem);
+    connect(m_train, &TrainPanel::problem, this, &MainWindow::reportProblem);
+    connect(m_datasets, &DatasetPanel::problem, this, &MainWindow::reportProblem);
     connect(m_problems, &ProblemsPanel::countChanged, this, [this](int count) {
         m_bottomTabs->setTabText(2, count ? tr("Problems (%1)").arg(count) : tr("Problems"));
     });
@@ -308,19 +301,9 @@ bool MainWindow::openWorkspaceAt(const QString &path)
 
 bool MainWindow::openExample(const QString &folder)
 {
-    if (!QFileInfo::exists(folder + u"/train.py"_s)) {
-        QDirIterator files(u":/example"_s, QDir::Files, QDirIterator::Subdirectories);
-        while (files.hasNext()) {
-            const QString from = files.next();
-            const QString to = folder + from.mid(QStringLiteral(":/example").size());
-            QDir().mkpath(QFileInfo(to).absolutePath());
-            if (!QFile::exists(to) && !QFile::copy(from, to)) {
-                reportError(tr("Cannot copy the example"),
-                            Error{tr("cannot write the file"), to, 0, 0, tr("check the folder's permissions")});
-                return false;
-            }
-            QFile::setPermissions(to, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
-        }
+    if (const auto copied = copyExampleWorkspace(folder); !copied) {
+        reportError(tr("Cannot copy the example"), copied.error());
+        return false;
     }
     const auto created = workspace::Workspace::create(folder);
     if (!created) {
@@ -328,7 +311,7 @@ bool MainWindow::openExample(const QString &folder)
         return false;
     }
     setWorkspace(*created);
-    m_datasets->addDataset(QDir(folder).filePath(u"data/flowers.csv"_s));
+    m_datasets->addDataset(QDir(folder).filePath(QString::fromUtf16(kExampleDataset)));
     m_sideTabs->setCurrentWidget(m_train);
     statusBar()->showMessage(tr("The example is open: press Train for an embedded run, or Run ▸ Start a Script "
                                 "Run for train.py"),
@@ -496,26 +479,17 @@ void MainWindow::importEnvironment(const QString &path)
 {
     if (!m_workspace)
         return;
-    env::EnvironmentRead read = env::importEnvironments({path});
-    if (env::hasErrors(read.diagnostics)) {
-        for (const env::Diagnostic &d : read.diagnostics)
-            reportProblem(d.toString());
+    const auto imported = env::importEnvironmentsInto({path}, QDir(m_workspace->root()).filePath(u"environments"_s));
+    if (!imported) {
+        reportProblem(imported.error().toString());
         return;
     }
-    if (read.environment.name.isEmpty())
-        read.environment.name = QFileInfo(path).completeBaseName().toLower();
-    const QString folder = QDir(m_workspace->root()).filePath(u"environments"_s);
-    QDir().mkpath(folder);
-    QString target = QDir(folder).filePath(read.environment.name + u".yml"_s);
-    for (int n = 2; QFileInfo::exists(target); ++n)
-        target = QDir(folder).filePath(u"%1-%2.yml"_s.arg(read.environment.name).arg(n));
-    if (const auto written = writeTextFileAtomically(target, env::writeEnvironmentYaml(read.environment)); !written) {
-        reportProblem(written.error().toString());
-        return;
-    }
+    for (const env::Diagnostic &d : imported->diagnostics)
+        reportProblem(d.toString()); // warnings: what the import could not carry
     statusBar()->showMessage(tr("Imported %1 as %2 (image %3)")
-                                 .arg(QFileInfo(path).fileName(), QDir(m_workspace->root()).relativeFilePath(target),
-                                      env::imageReference(read.environment)),
+                                 .arg(QFileInfo(path).fileName(),
+                                      QDir(m_workspace->root()).relativeFilePath(imported->path),
+                                      env::imageReference(imported->environment)),
                              10000);
 }
 

@@ -12,7 +12,6 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QRegularExpression>
 #include <QTemporaryDir>
 
 using namespace Qt::StringLiterals;
@@ -29,16 +28,6 @@ bool report(const Diagnostics &diagnostics, Io &io)
     for (const Diagnostic &d : diagnostics)
         io.err << d.toString() << Qt::endl;
     return hasErrors(diagnostics);
-}
-
-QString nameFromPath(const QString &path)
-{
-    QString name = QFileInfo(path).completeBaseName().toLower();
-    static const QRegularExpression invalid(u"[^a-z0-9_.-]+"_s);
-    name.replace(invalid, u"-"_s);
-    while (name.startsWith(u'-') || name.startsWith(u'.') || name.startsWith(u'_'))
-        name.remove(0, 1);
-    return name.isEmpty() ? u"environment"_s : name;
 }
 
 class EnvCommand final : public Command {
@@ -136,7 +125,7 @@ private:
             return usage(u"name the file(s) to import"_s, io);
         EnvironmentRead read = importEnvironments(files);
         if (read.environment.name.isEmpty())
-            read.environment.name = nameFromPath(output.isEmpty() ? files.first() : output);
+            read.environment.name = environmentNameFromPath(output.isEmpty() ? files.first() : output);
         if (report(read.diagnostics, io))
             return kExitUserError;
         const QString text = writeEnvironmentYaml(read.environment);

@@ -6,7 +6,9 @@
 #include "env/imagegenerator.h"
 #include "env/yamlsupport.h"
 
+#include <QDir>
 #include <QFileInfo>
+#include <QRegularExpression>
 
 using namespace Qt::StringLiterals;
 
@@ -297,6 +299,35 @@ Export exportEnvironment(const Environment &env, Format format, const QString &b
     }
     }
     return out;
+}
+
+QString environmentNameFromPath(const QString &path)
+{
+    QString name = QFileInfo(path).completeBaseName().toLower();
+    static const QRegularExpression invalid(u"[^a-z0-9_.-]+"_s);
+    name.replace(invalid, u"-"_s);
+    while (name.startsWith(u'-') || name.startsWith(u'.') || name.startsWith(u'_'))
+        name.remove(0, 1);
+    return name.isEmpty() ? u"environment"_s : name;
+}
+
+Expected<ImportedEnvironment> importEnvironmentsInto(const QStringList &paths, const QString &folder)
+{
+    EnvironmentRead read = importEnvironments(paths);
+    for (const Diagnostic &d : read.diagnostics) {
+        if (d.isError())
+            return d.where;
+    }
+    if (read.environment.name.isEmpty())
+        read.environment.name = environmentNameFromPath(paths.value(0));
+    if (!QDir().mkpath(folder))
+        return Error{u"cannot create the folder"_s, folder, 0, 0, u"check that the workspace is writable"_s};
+    QString target = QDir(folder).filePath(read.environment.name + u".yml"_s);
+    for (int n = 2; QFileInfo::exists(target); ++n)
+        target = QDir(folder).filePath(u"%1-%2.yml"_s.arg(read.environment.name).arg(n));
+    if (const auto written = writeTextFileAtomically(target, writeEnvironmentYaml(read.environment)); !written)
+        return written.error();
+    return ImportedEnvironment{target, read.environment, read.diagnostics};
 }
 
 } // namespace ferry::env

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/error.h"
 #include "env/environmentfile.h"
 #include "env/generatedfile.h"
 
@@ -24,6 +25,20 @@ EnvironmentRead readEnvironment(const QString &path);
 // lists are combined, a later file's dependency replaces an earlier one of the same name
 // (with a warning), and single values are taken from the first file that has them.
 EnvironmentRead importEnvironments(const QStringList &paths);
+
+// An environment name from a file name: lower case, letters, digits, '.', '_' and '-' only
+// ("My Env.yml" → "my-env"); "environment" when nothing is left.
+QString environmentNameFromPath(const QString &path);
+
+// Imports `paths` (merged, as importEnvironments) into `folder` as <name>.yml, under a name not
+// taken yet (<name>-2.yml, ...); unnamed environments are named after the first file.
+// Returns the file written, or the first error (diagnostics that are warnings go with it).
+struct ImportedEnvironment {
+    QString path;
+    Environment environment;
+    Diagnostics diagnostics;
+};
+Expected<ImportedEnvironment> importEnvironmentsInto(const QStringList &paths, const QString &folder);
 
 struct Export {
     QList<GeneratedFile> files; // files[0] is the main one

@@ -1,6 +1,7 @@
 // One embedded training started from the window's train panel, with the window shown and the
 // chart following it live (tests/bench/guitrain.sh compares its samples/s with `ferry train`):
 //   ferry_guitrainbench WORKSPACE DATA.csv EPOCHS      prints the run id
+#include "../gui/windowharness.h"
 #include "run/runstore.h"
 #include "run/trainerloader.h"
 #include "ui/mainwindow.h"
@@ -24,15 +25,9 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "usage: ferry_guitrainbench WORKSPACE DATA.csv EPOCHS\n");
         return 2;
     }
-    QTemporaryDir temp;
-    QSettings settings(temp.filePath(u"settings.ini"_s), QSettings::IniFormat);
-    ferry::workspace::RecentWorkspaces recent(settings);
-    ferry::run::TrainerLoader loader({QStringLiteral(FERRY_BUILD_DIR "/bin")});
-    ferry::ui::WorkbenchServices services{[&loader] { return loader.load(); }, QStringLiteral(FERRY_BINARY)};
-    ferry::ui::MainWindow window(settings, recent, services);
-    window.resize(1600, 900);
-    window.show();
-    if (!QTest::qWaitForWindowExposed(&window) || !window.openWorkspaceAt(QString::fromLocal8Bit(argv[1])))
+    ferry::testing::WindowHarness harness;
+    ferry::ui::MainWindow &window = harness.window;
+    if (!harness.show() || !window.openWorkspaceAt(QString::fromLocal8Bit(argv[1])))
         return 1;
     ferry::ui::TrainPanel *panel = window.trainPanel();
     panel->setDataset(QString::fromLocal8Bit(argv[2]));

@@ -53,6 +53,27 @@ EnvironmentRead exportAndReadBack(const Environment &env, Format format, const Q
 class TestEnvFormats : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // A dropped file lands in environments/ under a clean name that is not taken yet.
+    void importIntoAFolder()
+    {
+        QTemporaryDir dir;
+        const QString source = dir.filePath(u"My Env.txt"_s);
+        QFile file(source);
+        QVERIFY(file.open(QIODevice::WriteOnly) && file.write("numpy==1.26.0\n") > 0);
+        file.close();
+        const QString folder = dir.filePath(u"environments"_s);
+        const auto first = importEnvironmentsInto({source}, folder);
+        QVERIFY2(first, first ? "" : qPrintable(first.error().toString()));
+        QCOMPARE(first->path, folder + u"/my-env.yml"_s);
+        QCOMPARE(first->environment.name, u"my-env"_s);
+        QVERIFY(readEnvironment(first->path).environment.python.pipRequirements.size() == 1);
+        const auto second = importEnvironmentsInto({source}, folder);
+        QVERIFY(second);
+        QCOMPARE(second->path, folder + u"/my-env-2.yml"_s);
+        QCOMPARE(environmentNameFromPath(u"/x/--Odd__Name!.yml"_s), u"odd__name-"_s);
+        QCOMPARE(environmentNameFromPath(u"/x/___.yml"_s), u"environment"_s);
+    }
+
     void imports_data()
     {
         QTest::addColumn<QString>("file");

@@ -4,6 +4,8 @@
 // embedded run and a script run overlaid in the chart), details.png (a run's details and log),
 // launch.png (the launch dialog).
 #include "run/runstore.h"
+#include "windowharness.h"
+
 #include "run/trainerloader.h"
 #include "ui/chart/losschart.h"
 #include "ui/chart/losschartpanel.h"
@@ -45,15 +47,11 @@ int main(int argc, char **argv)
     }
     const QString out = QString::fromLocal8Bit(argv[1]);
     QDir().mkpath(out);
-    QTemporaryDir temp;
-    QSettings settings(temp.filePath(u"settings.ini"_s), QSettings::IniFormat);
-    ferry::workspace::RecentWorkspaces recent(settings);
-    ferry::run::TrainerLoader loader({QStringLiteral(FERRY_BUILD_DIR "/bin")});
-    ferry::ui::WorkbenchServices services{[&loader] { return loader.load(); }, QStringLiteral(FERRY_BINARY)};
-    ferry::ui::MainWindow window(settings, recent, services);
-    window.resize(1600, 900);
-    window.show();
-    (void)QTest::qWaitForWindowExposed(&window);
+    ferry::testing::WindowHarness harness;
+    (void)harness.show();
+    ferry::ui::MainWindow &window = harness.window;
+    QSettings &settings = harness.settings;
+    QTemporaryDir &temp = harness.temp;
     bool ok = save(window, out, u"empty.png"_s);
 
     const QString example = temp.filePath(u"Ferry Example"_s);

@@ -1,0 +1,32 @@
+#pragma once
+
+// The window as the by-hand tools drive it (screenshots, benchmarks): its own settings in a
+// temporary folder, the trainer plugin of this build, 1600×900, shown and exposed.
+#include "run/trainerloader.h"
+#include "ui/mainwindow.h"
+#include "workspace/recentworkspaces.h"
+
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace ferry::testing {
+
+struct WindowHarness {
+    QTemporaryDir temp;
+    QSettings settings{temp.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat};
+    workspace::RecentWorkspaces recent{settings};
+    run::TrainerLoader loader{{QStringLiteral(FERRY_BUILD_DIR "/bin")}};
+    ui::MainWindow window{settings, recent,
+                          ui::WorkbenchServices{[this] { return loader.load(); }, QStringLiteral(FERRY_BINARY)}};
+
+    // Shows the window; false when it never got exposed.
+    bool show()
+    {
+        window.resize(1600, 900);
+        window.show();
+        return QTest::qWaitForWindowExposed(&window);
+    }
+};
+
+} // namespace ferry::testing
