@@ -357,6 +357,65 @@ private Q_SLOTS:
         QVERIFY(counter.paints - idle <= 3); // batched: not one paint per point
         QVERIFY(m_chart->legendRuns().contains(u"run-live"_s));
     }
+
+    // A view change is drawn in the background: the frame that starts it shows the last layer
+    // moved, the series it reads keep their new points pending meanwhile, and the frames after
+    // it lands are exactly what render() draws.
+    void viewChangesAreDrawnInTheBackgroundThenExactly()
+    {
+        for (int r = 0; r < 6; ++r) {
+            std::vector<ChartPoint> points(200'000);
+            for (std::size_t i = 0; i < points.size(); ++i)
+                points[i] = {double(i) / 200, T0 + qint64(i), std::sin(double(i) * 0.01 * (r + 1)) + r};
+            m_store->append(m_store->series(u"big-%1"_s.arg(r), u"loss"_s), points);
+        }
+        m_chart->setStore(m_store); // first paint: what is there counts as settled
+        m_chart->repaint();
+        QVERIFY(m_chart->lastFrameExact());
+        const int builds = m_chart->layerBuilds();
+
+        m_chart->setXRange(100, 600);
+        m_chart->repaint();
+        QVERIFY(!m_chart->lastFrameExact()); // the old layer, moved, while the new one is drawn
+        QCOMPARE(m_chart->layerBuilds(), builds + 1);
+
+        const int settled = m_chart->visibleSeries().front();
+        const qsizetype before = m_store->data(settled).size();
+        const ChartPoint late{1000.5, T0 + 1'000'000, 0.25};
+        m_store->append(settled, &late, 1);
+        m_chart->refresh();
+        QCOMPARE(m_store->data(settled).size(), before); // held back: the other thread reads it
+
+        QTRY_VERIFY_WITH_TIMEOUT((m_chart->repaint(), m_chart->lastFrameExact()), 10000);
+        // It was drained once the layer landed; the grown series is live (drawn each frame).
+        QTRY_COMPARE((m_chart->refresh(), m_store->data(settled).size()), before + 1);
+        QTRY_VERIFY_WITH_TIMEOUT((m_chart->repaint(), m_chart->lastFrameExact()), 10000);
+        const QImage shown = m_chart->grab().toImage().convertToFormat(QImage::Format_RGB32);
+        QImage exact(shown.size(), QImage::Format_RGB32);
+        exact.setDevicePixelRatio(shown.devicePixelRatio());
+        m_chart->render(exact);
+        QCOMPARE(shown, exact);
+    }
+
+    // Hiding a run is never shown from an old layer: the frame after it leaves the run out.
+    void hidingARunRedrawsTheLayerAtOnce()
+    {
+        m_chart->repaint();
+        const int builds = m_chart->layerBuilds();
+        m_chart->setRunVisible(u"run-b"_s, false);
+        m_chart->repaint();
+        QVERIFY(m_chart->lastFrameExact());
+        QCOMPARE(m_chart->layerBuilds(), builds + 1);
+        const QImage image = m_chart->grab().toImage();
+        const QRgb hidden = runColor(u"run-b"_s).rgb();
+        for (int y = 0; y < image.height(); ++y) {
+            const QRect plot = m_chart->plotRect();
+            if (y < plot.top() || y > plot.bottom())
+                continue;
+            for (int x = plot.left(); x <= plot.right(); ++x)
+                QVERIFY(image.pixel(x, y) != hidden);
+        }
+    }
 };
 
 QTEST_MAIN(TestLossChart)

@@ -39,15 +39,16 @@ LossChart::LossChart(QWidget *parent) : QWidget(parent)
     setAttribute(Qt::WA_OpaquePaintEvent);
     m_timer.setInterval(RefreshMs);
     connect(&m_timer, &QTimer::timeout, this, &LossChart::refresh);
+    m_painter.setLayerReady([this] { update(); });
 }
 
 LossChart::~LossChart() = default;
 
 void LossChart::setStore(std::shared_ptr<SeriesStore> store)
 {
+    m_painter.reset(); // its cached layer and change tracking belong to the old store
     m_store = std::move(store);
     forgetAutoRanges();
-    m_painter = SeriesPainter(); // its cached layer and change tracking belong to the old store
     if (m_store) {
         m_store->drain();
         m_timer.start();
@@ -60,7 +61,8 @@ void LossChart::setStore(std::shared_ptr<SeriesStore> store)
 
 void LossChart::refresh()
 {
-    if (m_store && m_store->drain()) {
+    // The series a layer is being drawn from (another thread) keep their new points pending.
+    if (m_store && m_store->drain([this](int id) { return m_painter.reads(id); })) {
         changed(true);
         Q_EMIT dataChanged();
     }
@@ -90,6 +92,7 @@ void LossChart::setXAxisMode(XAxisMode mode)
 {
     if (mode == m_mode)
         return;
+    m_painter.finishLayer(); // the views it reads change
     m_mode = mode;
     m_xView.reset();
     forgetAutoRanges();
@@ -101,6 +104,7 @@ void LossChart::setLogY(bool on)
 {
     if (on == m_logY)
         return;
+    m_painter.finishLayer();
     m_logY = on;
     m_yView.reset();
     forgetAutoRanges();
@@ -110,6 +114,7 @@ void LossChart::setLogY(bool on)
 
 void LossChart::setSmoothing(double weight)
 {
+    m_painter.finishLayer(); // the smoothed values it reads are recomputed
     forgetAutoRanges();
     m_smoothing = std::clamp(weight, 0.0, 0.99);
     changed(true);
@@ -392,16 +397,16 @@ double LossChart::yAtPixel(double py) const
 void LossChart::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
-    paint(p);
+    paint(p, false);
 }
 
 void LossChart::render(QImage &image)
 {
     QPainter p(&image);
-    paint(p);
+    paint(p, true);
 }
 
-void LossChart::paint(QPainter &p)
+void LossChart::paint(QPainter &p, bool exact)
 {
     updateLayout();
     const Layout &l = *m_layout;
@@ -472,7 +477,7 @@ void LossChart::paint(QPainter &p)
     p.scale(1 / dpr, 1 / dpr);
     p.setRenderHint(QPainter::Antialiasing, false);
     if (m_store)
-        m_painter.paint(p, *m_store, shown, style);
+        m_painter.paint(p, *m_store, shown, style, exact);
     else
         p.fillRect(style.device, background);
     p.restore();
@@ -685,7 +690,12 @@ void LossChart::leaveEvent(QEvent *event)
 
 bool LossChart::exportPng(const QString &path)
 {
-    return writePng(path, grab().toImage(), &m_error);
+    // The exact picture, never a frame that shows a moved layer.
+    const qreal dpr = devicePixelRatioF();
+    QImage image((QSizeF(size()) * dpr).toSize(), QImage::Format_RGB32);
+    image.setDevicePixelRatio(dpr);
+    render(image);
+    return writePng(path, image, &m_error);
 }
 
 bool LossChart::exportCsv(const QString &path) const

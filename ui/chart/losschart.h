@@ -83,8 +83,14 @@ public:
     bool exportCsv(const QString &path) const;
     QString errorString() const { return m_error; }
 
-    // Paints into image (sized to the widget); what paintEvent does. For benchmarks and tests.
+    // Paints into image (sized to the widget) the exact picture; what paintEvent shows once
+    // the layer for a new view is drawn. For benchmarks and tests.
     void render(QImage &image);
+    // Whether the last frame painted was exact (false for the few frames after a pan or zoom
+    // that show the previous picture moved and scaled while the new one is drawn).
+    bool lastFrameExact() const { return m_painter.lastFrameExact(); }
+    // How often the cached layer of settled series was redrawn (benchmarks, tests).
+    int layerBuilds() const { return m_painter.layerBuilds(); }
 
 public Q_SLOTS:
     void resetZoom();
@@ -112,7 +118,8 @@ protected:
 private:
     struct Layout;
 
-    void paint(QPainter &p);
+    // exact: no frame shown from a moved layer (see SeriesPainter); for render() and export.
+    void paint(QPainter &p, bool exact);
     void updateLayout() const;
     bool seriesShown(const SeriesKey &key) const;
     std::vector<DrawnSeries> shownSeries() const;

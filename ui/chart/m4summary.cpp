@@ -44,6 +44,8 @@ void M4Summary::invalidateFrom(qsizetype index)
 
 void M4Summary::update(const double *y, qsizetype count)
 {
+    if (count == m_count && !m_levels.empty())
+        return; // up to date: nothing is written (readers on other threads, see SeriesPainter)
     if (count < m_count)
         m_count = count;
     // Drop every bucket that reaches past the first point that changed (or no longer exists).

@@ -4,6 +4,7 @@
 
 #include <QPainter>
 #include <QtConcurrent/QtConcurrentMap>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <cmath>
@@ -25,7 +26,28 @@ void drawBackground(QPainter &p, const PlotStyle &style)
         p.fillRect(QRect(style.device.left(), y, style.device.width(), 1), style.grid);
 }
 
+// The affine map of one axis from an old mapping's pixels to a new one's: pixel u of the old
+// view shows what pixel u * scale + shift shows in the new one.
+struct AxisMove {
+    double scale = 1, shift = 0;
+    double to(double u) const { return u * scale + shift; }
+    double from(double v) const { return (v - shift) / scale; }
+};
+
+AxisMove moveOf(double oldScale, double oldOffset, double newScale, double newOffset)
+{
+    const double scale = newScale / oldScale;
+    return {scale, newOffset - oldOffset * scale};
+}
+
 } // namespace
+
+struct SeriesPainter::Job {
+    DrawnSeries series;
+    PlotMapping mapping;
+    SeriesView raw, shown;
+    QPolygonF rawLine, line;
+};
 
 QColor opaqueBlend(const QColor &color, qreal alpha, const QColor &background)
 {
@@ -34,26 +56,41 @@ QColor opaqueBlend(const QColor &color, qreal alpha, const QColor &background)
                   mixed(color.blue(), background.blue()));
 }
 
-void SeriesPainter::drawSeries(QPainter &p, SeriesStore &store, const std::vector<const DrawnSeries *> &series,
-                               const PlotStyle &style)
+SeriesPainter::SeriesPainter()
 {
-    struct Job {
-        const DrawnSeries *series;
-        PlotMapping mapping;
-        SeriesView raw, shown;
-        QPolygonF rawLine, line;
-    };
+    m_pool.setMaxThreadCount(1);
+    QObject::connect(&m_watcher, &QFutureWatcherBase::finished, &m_watcher, [this] {
+        if (m_ready)
+            m_ready();
+    });
+}
+
+SeriesPainter::~SeriesPainter()
+{
+    finishLayer();
+    m_pool.waitForDone();
+}
+
+std::vector<SeriesPainter::Job>
+SeriesPainter::prepare(SeriesStore &store, const std::vector<const DrawnSeries *> &series, const PlotStyle &style)
+{
     std::vector<Job> jobs;
     jobs.reserve(series.size());
     for (const DrawnSeries *s : series) {
-        // view() brings the summaries up to date: here, on this thread, before the parallel part.
+        // view() brings the summaries up to date: here, on the store's thread, so that what
+        // follows only reads.
         SeriesData &d = store.data(s->id);
-        Job job{s, style.base.forRawX(s->origin, s->unit), {}, {}, {}, {}};
+        Job job{*s, style.base.forRawX(s->origin, s->unit), {}, {}, {}, {}};
         if (style.smoothing > 0)
             job.raw = d.view(style.byWall, 0);
         job.shown = d.view(style.byWall, style.smoothing);
         jobs.push_back(std::move(job));
     }
+    return jobs;
+}
+
+void SeriesPainter::render(QPainter &p, std::vector<Job> &jobs, const PlotStyle &style)
+{
     const int left = style.device.left(), right = style.device.right();
     auto polylines = [&](Job &job) {
         if (style.smoothing > 0)
@@ -66,11 +103,11 @@ void SeriesPainter::drawSeries(QPainter &p, SeriesStore &store, const std::vecto
         std::for_each(jobs.begin(), jobs.end(), polylines);
 
     for (const Job &job : jobs) {
-        const QColor color = runColor(job.series->runId);
-        QPen pen(color, job.series->runId == style.highlightRun ? 2 : 1);
+        const QColor color = runColor(job.series.runId);
+        QPen pen(color, job.series.runId == style.highlightRun ? 2 : 1);
         pen.setCapStyle(Qt::SquareCap);
-        if (job.series->metricIndex > 0)
-            pen.setStyle(job.series->metricIndex == 1 ? Qt::DashLine : Qt::DotLine);
+        if (job.series.metricIndex > 0)
+            pen.setStyle(job.series.metricIndex == 1 ? Qt::DashLine : Qt::DotLine);
         if (style.smoothing > 0) {
             QPen raw = pen;
             raw.setColor(opaqueBlend(color, 0.25, style.background));
@@ -82,8 +119,103 @@ void SeriesPainter::drawSeries(QPainter &p, SeriesStore &store, const std::vecto
     }
 }
 
+void SeriesPainter::drawSeries(QPainter &p, SeriesStore &store, const std::vector<const DrawnSeries *> &series,
+                               const PlotStyle &style)
+{
+    std::vector<Job> jobs = prepare(store, series, style);
+    render(p, jobs, style);
+}
+
+SeriesPainter::Layer SeriesPainter::drawLayer(std::vector<Job> jobs, const PlotStyle &style, LayerKey key)
+{
+    Layer layer{QImage(style.device.size(), QImage::Format_ARGB32_Premultiplied), std::move(key)};
+    // Opaque aliased lines on a transparent layer: blitted over the background, every pixel is
+    // what drawing them on the background gives.
+    layer.image.fill(Qt::transparent);
+    QPainter lp(&layer.image);
+    lp.translate(-style.device.topLeft());
+    render(lp, jobs, style);
+    return layer;
+}
+
+SeriesPainter::LayerKey SeriesPainter::keyFor(const PlotStyle &style)
+{
+    return {style.device, style.base, style.byWall, style.smoothing, style.highlightRun, {}};
+}
+
+void SeriesPainter::adoptFinished()
+{
+    if (!m_building || !m_pending.isFinished())
+        return;
+    m_layer = m_pending.result();
+    m_pending = {};
+    m_building = false;
+}
+
+void SeriesPainter::finishLayer()
+{
+    if (m_building)
+        m_pending.waitForFinished();
+    adoptFinished();
+}
+
+void SeriesPainter::reset()
+{
+    finishLayer();
+    m_layer = {};
+    m_seen.clear();
+    m_painted = false;
+}
+
+bool SeriesPainter::reads(int id) const
+{
+    return m_building && std::any_of(m_pendingKey.series.begin(), m_pendingKey.series.end(),
+                                     [id](const auto &e) { return e.first.id == id; });
+}
+
+bool SeriesPainter::previewable(const LayerKey &wanted, const std::vector<DrawnSeries> &shown) const
+{
+    const LayerKey &had = m_layer.key;
+    if (m_layer.image.isNull() || had.byWall != wanted.byWall || had.smoothing != wanted.smoothing ||
+        had.highlightRun != wanted.highlightRun || had.base.logY != wanted.base.logY)
+        return false;
+    // Every series in the layer must still be drawn the same way (a hidden run must go now).
+    return std::all_of(had.series.begin(), had.series.end(), [&shown](const auto &e) {
+        return std::find(shown.begin(), shown.end(), e.first) != shown.end();
+    });
+}
+
+void SeriesPainter::blitLayer(QPainter &p, const PlotStyle &style) const
+{
+    if (m_layer.image.isNull())
+        return;
+    const LayerKey &had = m_layer.key;
+    if (had.device == style.device && had.base == style.base) {
+        p.drawImage(style.device.topLeft(), m_layer.image);
+        return;
+    }
+    // Only the view moved: the old layer, moved and scaled, until the new one is drawn. The
+    // part of it that lands in the plot area, so that deep zooms stay cheap.
+    const AxisMove mx = moveOf(had.base.xScale, had.base.xOffset, style.base.xScale, style.base.xOffset);
+    const AxisMove my = moveOf(had.base.yScale, had.base.yOffset, style.base.yScale, style.base.yOffset);
+    if (!(mx.scale > 0) || !(my.scale > 0) || !std::isfinite(mx.shift) || !std::isfinite(my.shift))
+        return;
+    const QRectF plot(style.device);
+    QRectF source(QPointF(mx.from(plot.left()), my.from(plot.top())),
+                  QPointF(mx.from(plot.right() + 1), my.from(plot.bottom() + 1)));
+    source &= QRectF(had.device);
+    if (source.isEmpty())
+        return;
+    const QRectF target(QPointF(mx.to(source.left()), my.to(source.top())),
+                        QPointF(mx.to(source.right()), my.to(source.bottom())));
+    p.save();
+    p.setClipRect(style.device);
+    p.drawImage(target, m_layer.image, source.translated(-had.device.topLeft()));
+    p.restore();
+}
+
 void SeriesPainter::paint(QPainter &p, SeriesStore &store, const std::vector<DrawnSeries> &series,
-                          const PlotStyle &style)
+                          const PlotStyle &style, bool exact)
 {
     if (!m_clock.isValid())
         m_clock.start();
@@ -94,50 +226,58 @@ void SeriesPainter::paint(QPainter &p, SeriesStore &store, const std::vector<Dra
         if (seen.size != size) {
             // What is there when the chart first paints counts as settled (usually finished
             // runs); a series that appears later is live until it stays unchanged.
-            seen.changedMs = seen.size < 0 && m_builds == 0 ? now - SettleMs : now;
+            seen.changedMs = seen.size < 0 && !m_painted ? now - SettleMs : now;
             seen.size = size;
         }
     }
-    auto inLayer = [this](int id) {
-        return std::any_of(m_layerSeries.begin(), m_layerSeries.end(), [id](const auto &e) { return e.first == id; });
-    };
-    bool rebuild = m_layer.isNull() || !(style == m_layerStyle);
-    for (const auto &[id, size] : m_layerSeries) {
-        const bool shown =
-            std::any_of(series.begin(), series.end(), [id = id](const DrawnSeries &s) { return s.id == id; });
-        if (!shown || store.data(id).size() != size)
-            rebuild = true;
-    }
+    m_painted = true;
+    adoptFinished();
+
+    LayerKey wanted = keyFor(style);
+    std::vector<const DrawnSeries *> settled;
     for (const DrawnSeries &s : series) {
-        if (!inLayer(s.id) && now - m_seen[s.id].changedMs >= SettleMs)
-            rebuild = true;
+        const Seen &seen = m_seen[s.id];
+        if (now - seen.changedMs < SettleMs)
+            continue;
+        settled.push_back(&s);
+        wanted.series.emplace_back(s, seen.size);
     }
-    if (rebuild) {
-        m_layer = QImage(style.device.size(), QImage::Format_RGB32);
-        m_layerSeries.clear();
-        QPainter lp(&m_layer);
-        lp.translate(-style.device.topLeft());
-        drawBackground(lp, style);
-        std::vector<const DrawnSeries *> settled;
-        for (const DrawnSeries &s : series) {
-            const Seen &seen = m_seen[s.id];
-            if (now - seen.changedMs < SettleMs)
-                continue;
-            settled.push_back(&s);
-            m_layerSeries.emplace_back(s.id, seen.size);
+    if (m_layer.image.isNull() || !(m_layer.key == wanted)) {
+        if (exact || !previewable(wanted, series)) {
+            finishLayer();
+            if (m_layer.image.isNull() || !(m_layer.key == wanted)) {
+                m_layer = drawLayer(prepare(store, settled, style), style, wanted);
+                ++m_builds;
+            }
+        } else if (!m_building) {
+            // The summaries are brought up to date here; while the layer is drawn the store
+            // holds back new points of its series (reads()), so the other thread only reads.
+            std::vector<Job> jobs = prepare(store, settled, style);
+            m_pendingKey = wanted;
+            m_pending = QtConcurrent::run(&m_pool, [jobs = std::move(jobs), style, wanted]() mutable {
+                return drawLayer(std::move(jobs), style, std::move(wanted));
+            });
+            m_building = true;
+            m_watcher.setFuture(m_pending);
+            ++m_builds;
         }
-        drawSeries(lp, store, settled, style);
-        m_layerStyle = style;
-        ++m_builds;
+        // Otherwise a layer is being drawn: the frame after it lands starts the next one.
     }
-    p.drawImage(style.device.topLeft(), m_layer);
-    p.save();
-    p.setClipRect(style.device);
+    m_lastExact = m_layer.key == wanted;
+
+    drawBackground(p, style);
+    blitLayer(p, style);
+    // Live series, and layer series that have grown since, drawn exactly on top.
     std::vector<const DrawnSeries *> live;
     for (const DrawnSeries &s : series) {
-        if (!inLayer(s.id))
+        const qsizetype size = m_seen[s.id].size;
+        const bool inLayer = std::any_of(m_layer.key.series.begin(), m_layer.key.series.end(),
+                                         [&](const auto &e) { return e.first == s && e.second == size; });
+        if (!inLayer)
             live.push_back(&s);
     }
+    p.save();
+    p.setClipRect(style.device);
     drawSeries(p, store, live, style);
     p.restore();
 }

@@ -4,9 +4,13 @@
 
 #include <QColor>
 #include <QElapsedTimer>
+#include <QFuture>
+#include <QFutureWatcher>
 #include <QHash>
 #include <QImage>
+#include <QThreadPool>
 
+#include <functional>
 #include <vector>
 
 class QPainter;
@@ -24,6 +28,8 @@ struct DrawnSeries {
     int metricIndex = 0; // 0 solid, 1 dashed, 2+ dotted
     double origin = 0;   // raw x at axis 0
     double unit = 1;     // raw x per axis unit
+
+    friend bool operator==(const DrawnSeries &, const DrawnSeries &) = default;
 };
 
 // How the plot area looks; everything in device pixels.
@@ -41,31 +47,89 @@ struct PlotStyle {
 
 // Paints the plot area: background, grid and every series (M4 polylines, 1-px aliased lines).
 //
-// Series that have not changed for a while are kept in a cached layer, so a frame with a few
-// live series among many finished runs blits the layer and draws only the live ones; anything
-// that changes the picture (view, size, style, a cached series getting points) rebuilds it.
+// Series that have not changed for a while are kept in a cached layer (transparent where no
+// series is), so a frame with a few live series among many finished runs blits the layer and
+// draws only the live ones. When only the view moves (pan, zoom, the automatic range growing),
+// the new layer is drawn on another thread while frames show the last layer moved and scaled
+// to the new view, with the live series drawn exactly; the exact picture follows within a few
+// frames, and no frame waits for tens of millions of points. Other changes (series shown or
+// hidden, smoothing, log axis) rebuild the layer before the frame.
 class SeriesPainter {
 public:
-    void paint(QPainter &p, SeriesStore &store, const std::vector<DrawnSeries> &series, const PlotStyle &style);
+    SeriesPainter();
+    ~SeriesPainter();
+    SeriesPainter(const SeriesPainter &) = delete;
+    SeriesPainter &operator=(const SeriesPainter &) = delete;
+
+    // exact: the frame must show the exact picture (export, tests), so a layer is drawn now
+    // if needed; otherwise a view change may be shown from the last layer for a few frames.
+    void paint(QPainter &p, SeriesStore &store, const std::vector<DrawnSeries> &series, const PlotStyle &style,
+               bool exact = false);
     // Draws the series in order (raw faint plus smoothed when smoothing > 0). Their polylines
     // are computed in parallel (the summaries are read only), then drawn one by one.
     static void drawSeries(QPainter &p, SeriesStore &store, const std::vector<const DrawnSeries *> &series,
                            const PlotStyle &style);
-    // How many times the cached layer was rebuilt (benchmarks, tests).
+
+    // Called on the painter's thread when a layer drawn in the background is ready to show.
+    void setLayerReady(std::function<void()> callback) { m_ready = std::move(callback); }
+    // True while a layer being drawn in the background reads series `id`: its points must stay
+    // pending in the store until then (SeriesStore::drain's hold).
+    bool reads(int id) const;
+    // Waits for the layer being drawn, before something changes what it reads (the store, the
+    // smoothing, the x axis).
+    void finishLayer();
+    // Forgets the layer and what was seen (a new store).
+    void reset();
+    // How many times the cached layer was drawn (benchmarks, tests).
     int layerBuilds() const { return m_builds; }
+    // Whether the last frame showed the exact picture, not a moved layer.
+    bool lastFrameExact() const { return m_lastExact; }
 
 private:
     struct Seen {
         qsizetype size = -1;
         qint64 changedMs = 0;
     };
+    // What a layer was drawn for: the style parts that change its pixels, and each series with
+    // its size then.
+    struct LayerKey {
+        QRect device;
+        PlotMapping base;
+        bool byWall = false;
+        double smoothing = 0;
+        QString highlightRun;
+        std::vector<std::pair<DrawnSeries, qsizetype>> series;
 
-    QImage m_layer;
-    PlotStyle m_layerStyle;
-    std::vector<std::pair<int, qsizetype>> m_layerSeries; // id, size when drawn
+        friend bool operator==(const LayerKey &, const LayerKey &) = default;
+    };
+    struct Layer {
+        QImage image; // ARGB32_Premultiplied, transparent where no series is
+        LayerKey key;
+    };
+    struct Job;
+
+    static std::vector<Job> prepare(SeriesStore &store, const std::vector<const DrawnSeries *> &series,
+                                    const PlotStyle &style);
+    static void render(QPainter &p, std::vector<Job> &jobs, const PlotStyle &style);
+    static Layer drawLayer(std::vector<Job> jobs, const PlotStyle &style, LayerKey key);
+    static LayerKey keyFor(const PlotStyle &style);
+    void adoptFinished();
+    // Draws the layer over the background: in place, or moved and scaled to this view.
+    void blitLayer(QPainter &p, const PlotStyle &style) const;
+    bool previewable(const LayerKey &wanted, const std::vector<DrawnSeries> &shown) const;
+
+    Layer m_layer;
+    QThreadPool m_pool; // one thread: the layer being drawn
+    QFuture<Layer> m_pending;
+    QFutureWatcher<Layer> m_watcher;
+    LayerKey m_pendingKey;
+    std::function<void()> m_ready;
     QHash<int, Seen> m_seen;
     QElapsedTimer m_clock;
     int m_builds = 0;
+    bool m_building = false; // m_pending runs
+    bool m_painted = false;  // a frame was painted since the last reset
+    bool m_lastExact = true;
 };
 
 } // namespace ferry::ui

@@ -111,7 +111,7 @@ SeriesView SeriesData::view(bool byWall, double smoothing)
     const qsizetype n = size();
     m_summary.update(m_values.data(), n);
     SeriesView v{byWall ? m_wallMs.data() : m_steps.data(), m_values.data(), n, &m_summary};
-    if (smoothing > 0) {
+    if (smoothing > 0 && (smoothing != m_smoothWeight || m_smoothCount != n)) {
         if (smoothing != m_smoothWeight) {
             m_smoothWeight = smoothing;
             m_smoothCount = 0;
@@ -135,6 +135,9 @@ SeriesView SeriesData::view(bool byWall, double smoothing)
         m_smoothSummary.invalidateFrom(m_smoothCount);
         m_smoothCount = n;
         m_smoothSummary.update(m_smooth.data(), n);
+    }
+    // Up to date, a view only reads: a layer drawn on another thread may be reading too.
+    if (smoothing > 0) {
         v.y = m_smooth.data();
         v.summary = &m_smoothSummary;
     }
@@ -201,7 +204,7 @@ void SeriesStore::append(int series, const ChartPoint *points, qsizetype count)
     pending.insert(pending.end(), points, points + count);
 }
 
-bool SeriesStore::drain()
+bool SeriesStore::drain(const std::function<bool(int)> &hold)
 {
     bool changed = false;
     {
@@ -213,7 +216,7 @@ bool SeriesStore::drain()
         m_draining.resize(m_pending.size());
         // Swapping hands the producers the (empty) buffers of the last drain, capacity kept.
         for (std::size_t i = 0; i < m_pending.size(); ++i) {
-            if (!m_pending[i].empty())
+            if (!m_pending[i].empty() && !(hold && hold(int(i))))
                 m_pending[i].swap(m_draining[i]);
         }
     }

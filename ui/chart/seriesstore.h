@@ -6,6 +6,7 @@
 #include <QMutex>
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -104,7 +105,8 @@ public:
     }
 
     // Consumer thread. Moves pending points into the series; true when anything changed.
-    bool drain();
+    // Points of series for which `hold` is true stay pending (another thread reads them).
+    bool drain(const std::function<bool(int)> &hold = {});
     // Consumer thread. Counts drains that changed something.
     quint64 revision() const { return m_revision; }
     int seriesCount() const { return int(m_series.size()); }
