@@ -10,3 +10,7 @@ ferry_test(tst_scriptparameters)
 
 ferry_test(tst_runmonitor)
 add_dependencies(tst_runmonitor ferry)
+
+# Cloud hand-off: AzureML command jobs and SageMaker launchers, read back by yaml-cpp and Python.
+ferry_test(tst_cloudhandoff LIBS yaml-cpp)
+add_dependencies(tst_cloudhandoff ferry)

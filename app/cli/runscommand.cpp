@@ -1,5 +1,6 @@
 // `ferry runs list | show ID | metrics ID | cancel ID | attach ID`: the runs of a workspace.
 #include "cli/command.h"
+#include "cli/runexport.h"
 #include "cli/runsupport.h"
 
 #include "run/runfollower.h"
@@ -61,19 +62,23 @@ public:
             u"  ferry runs metrics ID [--csv]    every metric point (name, step, wall time, value)\n"
             u"  ferry runs cancel ID             stop the run and everything it started\n"
             u"  ferry runs attach ID             follow the run's log until it ends\n"
+            u"  ferry runs export ID --to azureml --compute NAME [-o job.yml]\n"
+            u"  ferry runs export ID --to sagemaker [--instance-type T] [-o launch.py]\n"
+            u"                                   the run as an AzureML command job or a SageMaker launcher\n"
             u"ID may be any unique start of a run id."_s);
-        parser.addPositionalArgument(u"action"_s, u"list, show, metrics, cancel or attach"_s, u"ACTION"_s);
+        parser.addPositionalArgument(u"action"_s, u"list, show, metrics, cancel, attach or export"_s, u"ACTION"_s);
         parser.addPositionalArgument(u"id"_s, u"The run."_s, u"[ID]"_s);
         parser.addOption({u"workspace"_s, u"The workspace folder (default: the current folder)."_s, u"DIR"_s});
         parser.addOption({u"json"_s, u"Print JSON."_s});
         parser.addOption({u"csv"_s, u"metrics: print CSV."_s});
+        addExportOptions(parser);
     }
 
     int run(const QCommandLineParser &parser, Io &io) override
     {
         const QString action = parser.positionalArguments().value(0);
         const QString id = parser.positionalArguments().value(1);
-        static const QStringList actions{u"list"_s, u"show"_s, u"metrics"_s, u"cancel"_s, u"attach"_s};
+        static const QStringList actions{u"list"_s, u"show"_s, u"metrics"_s, u"cancel"_s, u"attach"_s, u"export"_s};
         if (!actions.contains(action)) {
             io.err << "ferry runs: "
                    << (action.isEmpty() ? u"say what to do"_s : u"unknown action '"_s + action + u'\'') << " ("
@@ -100,6 +105,8 @@ public:
             return metrics(*context, *record, parser.isSet(u"csv"_s), json, io);
         if (action == "cancel"_L1)
             return cancel(*context, *record, io);
+        if (action == "export"_L1)
+            return exportRun(parser, *record, io);
         return followRun(*context, *record, io);
     }
 

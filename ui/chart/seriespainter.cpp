@@ -3,6 +3,7 @@
 #include "ui/chart/runcolors.h"
 
 #include <QPainter>
+#include <QThread>
 #include <QtConcurrent/QtConcurrentMap>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -59,6 +60,9 @@ QColor opaqueBlend(const QColor &color, qreal alpha, const QColor &background)
 SeriesPainter::SeriesPainter()
 {
     m_pool.setMaxThreadCount(1);
+    // The layer's polylines are computed on threads of their own: frames drawn meanwhile use
+    // the global pool for the live series and never queue behind them.
+    m_mapPool.setMaxThreadCount(QThread::idealThreadCount());
     QObject::connect(&m_watcher, &QFutureWatcherBase::finished, &m_watcher, [this] {
         if (m_ready)
             m_ready();
@@ -69,6 +73,7 @@ SeriesPainter::~SeriesPainter()
 {
     finishLayer();
     m_pool.waitForDone();
+    m_mapPool.waitForDone();
 }
 
 std::vector<SeriesPainter::Job>
@@ -89,7 +94,7 @@ SeriesPainter::prepare(SeriesStore &store, const std::vector<const DrawnSeries *
     return jobs;
 }
 
-void SeriesPainter::render(QPainter &p, std::vector<Job> &jobs, const PlotStyle &style)
+void SeriesPainter::render(QPainter &p, std::vector<Job> &jobs, const PlotStyle &style, QThreadPool *pool)
 {
     const int left = style.device.left(), right = style.device.right();
     auto polylines = [&](Job &job) {
@@ -98,7 +103,7 @@ void SeriesPainter::render(QPainter &p, std::vector<Job> &jobs, const PlotStyle 
         appendM4Polyline(job.shown, job.mapping, left, right, job.line);
     };
     if (jobs.size() > 1)
-        QtConcurrent::blockingMap(jobs, polylines);
+        QtConcurrent::blockingMap(pool ? pool : QThreadPool::globalInstance(), jobs, polylines);
     else
         std::for_each(jobs.begin(), jobs.end(), polylines);
 
@@ -123,10 +128,11 @@ void SeriesPainter::drawSeries(QPainter &p, SeriesStore &store, const std::vecto
                                const PlotStyle &style)
 {
     std::vector<Job> jobs = prepare(store, series, style);
-    render(p, jobs, style);
+    render(p, jobs, style, nullptr);
 }
 
-SeriesPainter::Layer SeriesPainter::drawLayer(std::vector<Job> jobs, const PlotStyle &style, LayerKey key)
+SeriesPainter::Layer SeriesPainter::drawLayer(std::vector<Job> jobs, const PlotStyle &style, LayerKey key,
+                                              QThreadPool *pool)
 {
     Layer layer{QImage(style.device.size(), QImage::Format_ARGB32_Premultiplied), std::move(key)};
     // Opaque aliased lines on a transparent layer: blitted over the background, every pixel is
@@ -134,7 +140,7 @@ SeriesPainter::Layer SeriesPainter::drawLayer(std::vector<Job> jobs, const PlotS
     layer.image.fill(Qt::transparent);
     QPainter lp(&layer.image);
     lp.translate(-style.device.topLeft());
-    render(lp, jobs, style);
+    render(lp, jobs, style, pool);
     return layer;
 }
 
@@ -246,7 +252,7 @@ void SeriesPainter::paint(QPainter &p, SeriesStore &store, const std::vector<Dra
         if (exact || !previewable(wanted, series)) {
             finishLayer();
             if (m_layer.image.isNull() || !(m_layer.key == wanted)) {
-                m_layer = drawLayer(prepare(store, settled, style), style, wanted);
+                m_layer = drawLayer(prepare(store, settled, style), style, wanted, nullptr);
                 ++m_builds;
             }
         } else if (!m_building) {
@@ -254,8 +260,8 @@ void SeriesPainter::paint(QPainter &p, SeriesStore &store, const std::vector<Dra
             // holds back new points of its series (reads()), so the other thread only reads.
             std::vector<Job> jobs = prepare(store, settled, style);
             m_pendingKey = wanted;
-            m_pending = QtConcurrent::run(&m_pool, [jobs = std::move(jobs), style, wanted]() mutable {
-                return drawLayer(std::move(jobs), style, std::move(wanted));
+            m_pending = QtConcurrent::run(&m_pool, [this, jobs = std::move(jobs), style, wanted]() mutable {
+                return drawLayer(std::move(jobs), style, std::move(wanted), &m_mapPool);
             });
             m_building = true;
             m_watcher.setFuture(m_pending);

@@ -110,8 +110,9 @@ private:
 
     static std::vector<Job> prepare(SeriesStore &store, const std::vector<const DrawnSeries *> &series,
                                     const PlotStyle &style);
-    static void render(QPainter &p, std::vector<Job> &jobs, const PlotStyle &style);
-    static Layer drawLayer(std::vector<Job> jobs, const PlotStyle &style, LayerKey key);
+    // pool: where the polylines are computed (nullptr: the global pool).
+    static void render(QPainter &p, std::vector<Job> &jobs, const PlotStyle &style, QThreadPool *pool);
+    static Layer drawLayer(std::vector<Job> jobs, const PlotStyle &style, LayerKey key, QThreadPool *pool);
     static LayerKey keyFor(const PlotStyle &style);
     void adoptFinished();
     // Draws the layer over the background: in place, or moved and scaled to this view.
@@ -119,7 +120,8 @@ private:
     bool previewable(const LayerKey &wanted, const std::vector<DrawnSeries> &shown) const;
 
     Layer m_layer;
-    QThreadPool m_pool; // one thread: the layer being drawn
+    QThreadPool m_pool;    // one thread: the layer being drawn
+    QThreadPool m_mapPool; // its polylines
     QFuture<Layer> m_pending;
     QFutureWatcher<Layer> m_watcher;
     LayerKey m_pendingKey;
