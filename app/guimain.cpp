@@ -5,10 +5,12 @@
 #include "ui/firstframeprobe.h"
 #include "ui/mainwindow.h"
 #include "ui/resources.h"
+#include "ui/singleinstance.h"
 #include "workspace/recentworkspaces.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <QIcon>
 #include <QSettings>
 
@@ -59,15 +61,22 @@ int runGui(int argc, char **argv)
     const QCommandLineOption firstFrame(u"exit-after-first-frame"_s,
                                         u"Print the time from process start to the first painted frame, then exit."_s);
     parser.addOption(firstFrame);
+    const QCommandLineOption newInstance(
+        u"new-instance"_s, u"Open a window of its own instead of handing the paths to the running one."_s);
+    parser.addOption(newInstance);
     parser.addPositionalArgument(u"workspace"_s, u"Folder to open as a workspace."_s, u"[WORKSPACE]"_s);
+    parser.addPositionalArgument(u"files"_s, u"Datasets, environment files or notebooks to open."_s, u"[FILE...]"_s);
     if (!parser.parse(QApplication::arguments())) {
         std::fprintf(stderr, "ferry: %s; see 'ferry --help'\n", qPrintable(ferry::cli::parserError(parser)));
         return ferry::cli::kExitUserError;
     }
-    if (parser.positionalArguments().size() > 1) {
-        std::fputs("ferry: give at most one workspace folder; see 'ferry --help'\n", stderr);
-        return ferry::cli::kExitUserError;
-    }
+    const QStringList arguments = parser.positionalArguments();
+
+    // One window per user: a running Ferry takes the paths (and shows itself) and this one ends.
+    ferry::ui::SingleInstance instance;
+    const bool single = !parser.isSet(newInstance) && !parser.isSet(firstFrame);
+    if (single && instance.handToRunning(arguments))
+        return ferry::cli::kExitOk;
 
     QSettings settings;
     ferry::workspace::RecentWorkspaces recent(settings);
@@ -79,15 +88,33 @@ int runGui(int argc, char **argv)
     services.ferryBinary = QCoreApplication::applicationFilePath();
     ferry::ui::MainWindow window(settings, recent, services);
 
-    const QString workspace = parser.positionalArguments().value(0);
-    if (!workspace.isEmpty()) {
-        const auto opened = ferry::workspace::Workspace::open(workspace);
+    // `ferry [WORKSPACE] [FILE...]`: a folder first is the workspace; the rest open as if dropped.
+    auto open = [&window](QStringList paths) {
+        if (!paths.isEmpty() && QFileInfo(paths.front()).isDir())
+            window.openWorkspaceAt(paths.takeFirst());
+        window.openPaths(paths);
+    };
+    if (!arguments.isEmpty() && QFileInfo(arguments.front()).isDir()) {
+        const auto opened = ferry::workspace::Workspace::open(arguments.front());
         if (!opened) {
             std::fprintf(stderr, "ferry: %s\n", qPrintable(opened.error().toString()));
             return ferry::cli::kExitUserError;
         }
         window.setWorkspace(*opened);
+        window.openPaths(arguments.mid(1));
+    } else {
+        window.openPaths(arguments);
     }
+    if (single && !instance.listen())
+        std::fprintf(stderr, "ferry: other 'ferry' commands will open their own window (%s)\n",
+                     qPrintable(instance.errorString()));
+    QObject::connect(&instance, &ferry::ui::SingleInstance::pathsReceived, &window,
+                     [&window, open](const QStringList &paths) {
+                         open(paths);
+                         window.showNormal();
+                         window.raise();
+                         window.activateWindow();
+                     });
 
     if (parser.isSet(firstFrame))
         ferry::ui::FirstFrameProbe::install(window);

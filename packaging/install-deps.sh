@@ -6,7 +6,7 @@ set -euo pipefail
 
 runtime=(
   libqt6core6 libqt6gui6 libqt6widgets6 libqt6charts6 libqt6sql6 libqt6sql6-sqlite
-  libqt6concurrent6 libqt6svg6 libqt6svgwidgets6 qt6-qpa-plugins libqt6keychain1
+  libqt6concurrent6 libqt6svg6 libqt6svgwidgets6 libqt6network6 qt6-qpa-plugins libqt6keychain1
   libyaml-cpp0.7 libarchive13
   libtorch1.13
   # Debian's default reference BLAS made MLP training 11.6x slower than OpenBLAS here.

@@ -20,3 +20,9 @@ if(FERRY_GUI AND FERRY_TRAINER)
   ferry_window_tool(ferry_screenshots gui/screenshots.cpp gui)
   ferry_window_tool(ferry_guitrainbench bench/guitrainbench.cpp bench)
 endif()
+
+# One window per user: the real `ferry` binary hands its paths to the running instance.
+if(FERRY_GUI)
+  ferry_test(tst_singleinstance GUI LIBS ferry_ui)
+  add_dependencies(tst_singleinstance ferry)
+endif()

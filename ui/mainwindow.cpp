@@ -501,7 +501,18 @@ void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 
 void MainWindow::dropEvent(QDropEvent *event)
 {
-    const DropPlan plan = planDrop(*event->mimeData());
+    routeDrop(planDrop(*event->mimeData()));
+    event->acceptProposedAction();
+}
+
+void MainWindow::openPaths(const QStringList &paths)
+{
+    if (!paths.isEmpty())
+        routeDrop(planDrop(paths));
+}
+
+void MainWindow::routeDrop(const DropPlan &plan)
+{
     for (const QString &refused : plan.refused)
         reportProblem(tr("Drop: %1").arg(refused));
     for (const DropPlan::Item &item : plan.items) {
@@ -519,7 +530,6 @@ void MainWindow::dropEvent(QDropEvent *event)
             break;
         }
     }
-    event->acceptProposedAction();
 }
 
 void MainWindow::chooseWorkspaceToOpen()

@@ -32,6 +32,7 @@ class RecentWorkspaces;
 namespace ferry::ui {
 
 class ChartFeeder;
+struct DropPlan;
 class DatasetPanel;
 class EmptyStateWidget;
 class LogView;
@@ -68,6 +69,9 @@ public:
     bool openWorkspaceAt(const QString &path);
     // Copies the example workspace to `folder` (unless it is there already) and opens it.
     bool openExample(const QString &folder);
+    // Files from the command line or from another `ferry` (single instance): each goes where a
+    // drop of it would (datasets, environments, notebooks).
+    void openPaths(const QStringList &paths);
 
     QMenu *recentMenu() const { return m_recentMenu; }
     EmptyStateWidget *emptyState() const { return m_emptyState; }
@@ -89,6 +93,7 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
+    void routeDrop(const DropPlan &plan);
     void createMenus();
     void createDocks();
     void rebuildRecentMenu();

@@ -1,0 +1,37 @@
+#pragma once
+
+#include <QLocalServer>
+#include <QObject>
+#include <QStringList>
+
+namespace ferry::ui {
+
+// One Ferry window per user: a second `ferry PATH...` hands its paths to the running window
+// (over a local socket named for the user) and exits; the window opens them as if dropped.
+class SingleInstance : public QObject {
+    Q_OBJECT
+public:
+    // name: the socket's name; defaultName() unless a test gives its own.
+    explicit SingleInstance(QString name = defaultName(), QObject *parent = nullptr);
+
+    // "dev.ferry.Ferry-<user>", or $FERRY_INSTANCE_NAME when set (tests run side by side).
+    static QString defaultName();
+    // Hands `paths` (made absolute) to the running instance; true when it confirmed them.
+    // False at once when none runs (no listener, or a stale socket left by a crash).
+    bool handToRunning(const QStringList &paths, int timeoutMs = 5000);
+    // Becomes the running instance. A stale socket (a crashed instance) is removed first.
+    bool listen();
+    QString errorString() const { return m_server.errorString(); }
+
+Q_SIGNALS:
+    // Paths another `ferry` was started with (maybe none: it asks to be shown).
+    void pathsReceived(const QStringList &paths);
+
+private:
+    void accept();
+
+    QString m_name;
+    QLocalServer m_server;
+};
+
+} // namespace ferry::ui
