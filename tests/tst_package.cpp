@@ -59,11 +59,80 @@ private Q_SLOTS:
         QTest::newRow("desktop file") << u"usr/share/applications/dev.ferry.Ferry.desktop"_s;
         QTest::newRow("icon") << u"usr/share/icons/hicolor/scalable/apps/dev.ferry.Ferry.svg"_s;
         QTest::newRow("metainfo") << u"usr/share/metainfo/dev.ferry.Ferry.metainfo.xml"_s;
+        QTest::newRow("mime types") << u"usr/share/mime/packages/dev.ferry.Ferry.xml"_s;
     }
     void installsTheFiles()
     {
         QFETCH(QString, path);
         QVERIFY2(QFileInfo(m_root + u'/' + path).isFile(), qPrintable(path));
+    }
+
+    // The desktop entry opens notebooks and environment files, and the installed MIME data
+    // tells an environment file from other YAML by its first line.
+    void fileTypesOpenInFerry()
+    {
+        const QString desktop = run(u"cat"_s, {m_root + u"/usr/share/applications/dev.ferry.Ferry.desktop"_s});
+        QVERIFY2(desktop.contains(u"MimeType=application/x-ipynb+json;application/x-ferry-environment;application/x-yaml;"_s),
+                 qPrintable(desktop));
+        QVERIFY(desktop.contains(u"Exec=ferry %F"_s));
+        int code = -1;
+        const QString mime = m_root + u"/usr/share/mime"_s;
+        QVERIFY2(run(u"update-mime-database"_s, {mime}, &code).isEmpty() || code == 0, "update-mime-database failed");
+        QCOMPARE(code, 0);
+        // A fresh process reads XDG_DATA_DIRS: the package's data before the system's.
+        QTemporaryDir files;
+        QFile environment(files.filePath(u"mnist.ferry.yml"_s));
+        QVERIFY(environment.open(QIODevice::WriteOnly));
+        environment.write("ferry: 1\nname: mnist\n");
+        environment.close();
+        QFile unnamed(files.filePath(u"environment"_s)); // no extension: the content decides
+        QVERIFY(unnamed.open(QIODevice::WriteOnly));
+        unnamed.write("ferry: 1\nname: mnist\n");
+        unnamed.close();
+        QFile other(files.filePath(u"compose.yml"_s));
+        QVERIFY(other.open(QIODevice::WriteOnly));
+        other.write("services: {}\n");
+        other.close();
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"XDG_DATA_DIRS"_s, m_root + u"/usr/share:/usr/share"_s);
+        const QString types = run(QStringLiteral(FERRY_MIME_PROBE),
+                                  {environment.fileName(), unnamed.fileName(), other.fileName(), files.filePath(u"a.ipynb"_s)}, &code, env);
+        QCOMPARE(code, 0);
+        QCOMPARE(types.split(u'\n', Qt::SkipEmptyParts),
+                 (QStringList{u"application/x-ferry-environment"_s, u"application/x-ferry-environment"_s,
+                              u"application/x-yaml"_s, u"application/x-ipynb+json"_s}));
+    }
+
+    // `dpkg -i` on a clean Debian 12 (the debootstrapped base image, in the test engine), then
+    // `apt-get -f install` for the Depends from Debian's mirror; the installed ferry runs.
+    void installsOnACleanDebian()
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        if (env.value(u"DOCKER_HOST"_s).isEmpty()) { // the docker fixture started it; ask where
+            int code = -1;
+            const QString host =
+                run(u"bash"_s, {QStringLiteral(FERRY_SOURCE_DIR) + u"/tests/services/docker.sh"_s, u"status"_s}, &code);
+            QVERIFY2(code == 0, qPrintable(host));
+            env.insert(u"DOCKER_HOST"_s, host.trimmed().split(u'\n').last());
+        }
+        int code = -1;
+        const QString script =
+            u"set -e; apt-get update -qq; dpkg -i /deb/%1 >/dev/null 2>&1 || true; "
+            u"DEBIAN_FRONTEND=noninteractive apt-get -f install -y -qq >/dev/null; "
+            u"dpkg-query -W -f='${Status}\\n' ferry; ferry --version; ferry doctor --json"_s.arg(QFileInfo(m_deb).fileName());
+        const QString out = run(u"docker"_s,
+                                {u"run"_s, u"--rm"_s, u"--network"_s, u"host"_s, u"-v"_s,
+                                 QFileInfo(m_deb).absolutePath() + u":/deb:ro"_s, u"ferry-base:bookworm"_s, u"sh"_s,
+                                 u"-c"_s, script},
+                                &code, env);
+        QVERIFY2(code == 0, qPrintable(out));
+        QVERIFY2(out.contains(u"install ok installed"_s), qPrintable(out));
+        QVERIFY2(out.contains(u"ferry 0."_s), qPrintable(out));
+        const qsizetype json = out.indexOf(u'{');
+        QVERIFY2(json >= 0, qPrintable(out));
+        const QJsonObject trainer = QJsonDocument::fromJson(out.mid(json).toUtf8()).object()[u"trainer"_s].toObject();
+        QCOMPARE(trainer[u"plugin"_s].toString(), u"/usr/lib/ferry/plugins/ferry_trainer.so"_s);
+        QCOMPARE(trainer[u"selfTest"_s].toString(), u"ok"_s); // libtorch and OpenBLAS came with Depends
     }
 
     void controlFields()

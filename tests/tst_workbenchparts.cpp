@@ -1,10 +1,12 @@
 // The workbench's parts on their own, offscreen: drops routed by kind (local files only),
 // datasets detected and previewed, the launch dialog's hyperparameters read from the script
 // and remembered per script, and the train panel training an embedded run (cancel included).
+#include "ferry/version.h"
 #include "run/runmonitor.h"
 #include "run/runstore.h"
 #include "run/trainerloader.h"
 #include "targets/targetfactory.h"
+#include "ui/aboutdialog.h"
 #include "ui/chart/losschart.h"
 #include "ui/chart/seriesstore.h"
 #include "ui/chartfeeder.h"
@@ -14,6 +16,7 @@
 #include "ui/train/trainpanel.h"
 #include "ui/workspaceoverview.h"
 
+#include <QClipboard>
 #include <QDir>
 #include <QFile>
 #include <QImage>
@@ -90,6 +93,21 @@ class TestWorkbenchParts : public QObject {
     QString ws(const QString &file = {}) const { return file.isEmpty() ? m_ws.path() : m_ws.filePath(file); }
 
 private Q_SLOTS:
+    void aboutListsTheVersions()
+    {
+        const QString versions = ui::AboutDialog::versions();
+        QVERIFY(versions.startsWith(u"Ferry "_s + QString::fromLatin1(kVersion) + u'\n'));
+        QVERIFY(versions.contains(u"Qt "_s + QString::fromLatin1(qVersion())));
+        const QString torch = QString::fromLatin1(kLibtorchVersion);
+        QCOMPARE(torch.isEmpty(), !FERRY_HAS_TRAINER);
+        if (!torch.isEmpty())
+            QVERIFY2(versions.contains(u"libtorch "_s + torch), qPrintable(versions));
+        ui::AboutDialog about;
+        QCOMPARE(about.findChild<QLabel *>(u"versions"_s)->text(), versions);
+        about.findChild<QPushButton *>(u"copyVersions"_s)->click();
+        QCOMPARE(QGuiApplication::clipboard()->text(), versions);
+    }
+
     void initTestCase()
     {
         QVERIFY(m_ws.isValid());

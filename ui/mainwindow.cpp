@@ -8,6 +8,7 @@
 #include "run/runstore.h"
 #include "run/training.h"
 #include "targets/targetfactory.h"
+#include "ui/aboutdialog.h"
 #include "ui/chart/losschartpanel.h"
 #include "ui/chartfeeder.h"
 #include "ui/data/datasetpanel.h"
@@ -18,6 +19,7 @@
 #include "ui/log/logview.h"
 #include "ui/problemspanel.h"
 #include "ui/runmonitorworker.h"
+#include "ui/runs/exportrundialog.h"
 #include "ui/runs/rundetailsview.h"
 #include "ui/runs/runsview.h"
 #include "ui/train/trainpanel.h"
@@ -106,6 +108,7 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
     connect(m_details, &RunDetailsView::cancelRequested, this, &MainWindow::cancelRun);
     connect(m_details, &RunDetailsView::deleteRequested, this, &MainWindow::deleteRun);
     connect(m_details, &RunDetailsView::rerunRequested, this, &MainWindow::rerun);
+    connect(m_details, &RunDetailsView::exportRequested, this, &MainWindow::exportRun);
     connect(m_details, &RunDetailsView::reattachRequested, this, [this](const QString &) { m_loader->reload(); });
     // Each part reports its problems the same way: one list, and the status bar.
     connect(m_details, &RunDetailsView::problem, this, &MainWindow::reportProblem);
@@ -414,6 +417,22 @@ void MainWindow::rerun(const run::RunSpec &spec)
     }
 }
 
+void MainWindow::exportRun(const run::RunSpec &spec)
+{
+    std::optional<env::Environment> environment;
+    if (!spec.environmentFile.isEmpty()) {
+        const env::EnvironmentRead read = env::readEnvironment(spec.environmentFile);
+        if (env::hasErrors(read.diagnostics)) {
+            reportProblem(tr("Export: %1 has errors; fix them to describe the run's image").arg(spec.environmentFile));
+            return;
+        }
+        environment = read.environment;
+    }
+    ExportRunDialog dialog(spec, environment, this);
+    if (dialog.exec() == QDialog::Accepted)
+        statusBar()->showMessage(tr("Wrote %1").arg(dialog.outputPath()), 10000);
+}
+
 void MainWindow::startScriptRun()
 {
     startScriptRunOf({});
@@ -575,12 +594,8 @@ void MainWindow::rebuildRecentMenu()
 
 void MainWindow::showAbout()
 {
-    QMessageBox::about(this, tr("About Ferry"),
-                       tr("<h3>Ferry %1</h3>"
-                          "<p>A desktop ML workbench: environments edited visually, training runs on "
-                          "this machine, in a container, over SSH or on Slurm, and live loss charts.</p>"
-                          "<p>Qt %2. The embedded trainer loads libtorch on first use.</p>")
-                           .arg(QString::fromLatin1(kVersion), QString::fromLatin1(qVersion())));
+    AboutDialog about(this);
+    about.exec();
 }
 
 void MainWindow::reportProblem(const QString &message)

@@ -85,6 +85,7 @@ public:
 public Q_SLOTS:
     void startScriptRun();
     void startScriptRunOf(const QString &script); // the launch dialog, with this script chosen
+    void exportRun(const run::RunSpec &spec);     // for AzureML or SageMaker, after a preview
     void reportProblem(const QString &message);
 
 protected:

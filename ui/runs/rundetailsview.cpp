@@ -64,8 +64,8 @@ RunDetailsView::RunDetailsView(QWidget *parent)
     : QWidget(parent), m_title(new QLabel(this)), m_id(new QLabel(this)), m_info(new QLabel(this)),
       m_error(new QLabel(this)), m_cancel(new QPushButton(tr("Cancel"), this)),
       m_reattach(new QPushButton(tr("Re-attach"), this)), m_rerun(new QPushButton(tr("Re-run with changes…"), this)),
-      m_delete(new QPushButton(tr("Delete"), this)), m_tabs(new QTabWidget(this)),
-      m_params(twoColumnTable(tr("Parameter"), tr("Value"), this)),
+      m_delete(new QPushButton(tr("Delete"), this)), m_export(new QPushButton(tr("Export for the Cloud…"), this)),
+      m_tabs(new QTabWidget(this)), m_params(twoColumnTable(tr("Parameter"), tr("Value"), this)),
       m_contract(twoColumnTable(tr("Variable"), tr("Value"), this)), m_artifacts(new QTreeWidget(this)),
       m_openFolder(new QPushButton(tr("Open folder"), this)),
       m_revealModel(new QPushButton(tr("Reveal model.tar.gz"), this))
@@ -85,6 +85,8 @@ RunDetailsView::RunDetailsView(QWidget *parent)
     m_reattach->setObjectName(u"reattach"_s);
     m_rerun->setObjectName(u"rerun"_s);
     m_delete->setObjectName(u"delete"_s);
+    m_export->setObjectName(u"export"_s);
+    m_export->setToolTip(tr("Write this run as an AzureML command job or a SageMaker launcher"));
     m_openFolder->setObjectName(u"openFolder"_s);
     m_revealModel->setObjectName(u"revealModel"_s);
     m_cancel->setToolTip(tr("Stop the script and everything it started"));
@@ -98,6 +100,10 @@ RunDetailsView::RunDetailsView(QWidget *parent)
     connect(m_rerun, &QPushButton::clicked, this, [this] {
         if (m_spec)
             Q_EMIT rerunRequested(*m_spec);
+    });
+    connect(m_export, &QPushButton::clicked, this, [this] {
+        if (m_spec)
+            Q_EMIT exportRequested(*m_spec);
     });
     connect(m_openFolder, &QPushButton::clicked, this, [this] {
         if (m_details)
@@ -117,7 +123,7 @@ RunDetailsView::RunDetailsView(QWidget *parent)
     m_artifacts->setAlternatingRowColors(true);
 
     auto *actions = new QHBoxLayout;
-    for (QPushButton *button : {m_cancel, m_reattach, m_rerun, m_delete})
+    for (QPushButton *button : {m_cancel, m_reattach, m_rerun, m_export, m_delete})
         actions->addWidget(button);
     actions->addStretch(1);
 
@@ -317,6 +323,8 @@ void RunDetailsView::updateActions()
     m_rerun->setToolTip(shown && !m_spec ? tr("This run's stored settings cannot be read")
                                          : tr("Start a new run from this run's settings, after changing them"));
     m_delete->setEnabled(shown && run::isFinished(status));
+    // A script run can be handed to the cloud; the embedded trainer's runs have no script.
+    m_export->setEnabled(m_spec.has_value() && !embedded);
     m_openFolder->setEnabled(shown && m_details->runDirExists);
     m_revealModel->setEnabled(shown && m_details->modelArchiveExists);
 }

@@ -54,6 +54,7 @@ public:
     QPushButton *reattachButton() const { return m_reattach; }
     QPushButton *rerunButton() const { return m_rerun; }
     QPushButton *deleteButton() const { return m_delete; }
+    QPushButton *exportButton() const { return m_export; }
     QPushButton *openFolderButton() const { return m_openFolder; }
     QPushButton *revealModelButton() const { return m_revealModel; }
 
@@ -68,7 +69,8 @@ public Q_SLOTS:
 Q_SIGNALS:
     void cancelRequested(const QString &runId);
     void reattachRequested(const QString &runId);
-    void rerunRequested(const ferry::run::RunSpec &spec); // open the launcher with this spec
+    void rerunRequested(const ferry::run::RunSpec &spec);  // open the launcher with this spec
+    void exportRequested(const ferry::run::RunSpec &spec); // write it for AzureML or SageMaker
     void deleteRequested(const QString &runId);
     void problem(const QString &message);
     void detailsShown(const QString &runId); // after the pane was filled (or cleared: empty)
@@ -94,6 +96,7 @@ private:
     QPushButton *m_reattach;
     QPushButton *m_rerun;
     QPushButton *m_delete;
+    QPushButton *m_export;
     QTabWidget *m_tabs;
     QTableWidget *m_params;
     QTableWidget *m_contract;
