@@ -24,6 +24,8 @@ test=(
   desktop-file-utils appstream dpkg-dev
   # reference implementations the parsers are checked against
   python3-packaging python3-yaml
+  # the trained model's TorchScript is loaded by Python's torch (same libtorch)
+  python3-torch
   # libFuzzer targets for every parser
   clang libclang-rt-14-dev
   # a real Docker engine, a base image made with debootstrap, the Dev Containers CLI

@@ -126,7 +126,8 @@ private Q_SLOTS:
         // model.tar.gz as SageMaker packs it: the weights and the card at the top.
         const auto entries = ferry::run::archiveEntries(run[u"runDir"_s].toString() + u"/model.tar.gz"_s);
         QVERIFY(entries);
-        QVERIFY2(entries->contains(u"model.pt"_s) && entries->contains(u"model.json"_s),
+        QVERIFY2(entries->contains(u"model.pt"_s) && entries->contains(u"model.json"_s) &&
+                     entries->contains(u"model.ts"_s),
                  qPrintable(entries->join(u' ')));
     }
 
@@ -156,6 +157,44 @@ private Q_SLOTS:
         r = runFerry(ws(), {u"predict"_s, archive, u"--data"_s, u"wrong.csv"_s});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(u"missing column(s) b"_s), qPrintable(r.err));
+    }
+
+    // model.ts is TorchScript that Python's torch loads and runs on the raw CSV rows (no
+    // Ferry): the same classes and confidences as `ferry predict`.
+    void torchScriptPredictsTheSameInPython()
+    {
+        QVERIFY(!m_trained.isEmpty());
+        const QString modelDir = show(m_trained)[u"runDir"_s].toString() + u"/model"_s;
+        QVERIFY(QFileInfo::exists(modelDir + u"/model.ts"_s));
+        QProcess python;
+        python.setWorkingDirectory(ws());
+        python.start(u"/usr/bin/python3"_s, {u"-c"_s, QString::fromUtf8(R"(
+import csv, json, sys, torch
+model = torch.jit.load(sys.argv[1] + "/model.ts")
+card = json.load(open(sys.argv[1] + "/model.json"))
+rows = list(csv.DictReader(open("new.csv")))
+x = torch.tensor([[float(r[f]) for f in card["input"]["features"]] for r in rows])
+p = torch.softmax(model(x), 1)
+confidence, index = p.max(1)
+for i in range(len(rows)):
+    print("%d,%s,%.4f" % (i + 1, card["output"]["classes"][index[i]], confidence[i]))
+)"),
+                                             modelDir});
+        QVERIFY(python.waitForFinished(120000));
+        QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
+        const QList<QByteArray> fromPython = python.readAllStandardOutput().trimmed().split('\n');
+        QFile predicted(ws(u"predictions.csv"_s)); // predictFromTheArchive's
+        QVERIFY(predicted.open(QIODevice::ReadOnly));
+        QList<QByteArray> fromFerry = predicted.readAll().trimmed().split('\n');
+        fromFerry.removeFirst();
+        QCOMPARE(fromPython.size(), fromFerry.size());
+        for (qsizetype i = 0; i < fromFerry.size(); ++i) {
+            const QList<QByteArray> a = fromPython[i].split(','), b = fromFerry[i].split(',');
+            QCOMPARE(a.value(1), b.value(1)); // the class
+            QVERIFY2(std::abs(a.value(2).toDouble() - b.value(2).toDouble()) < 2e-4,
+                     qPrintable(u"row %1: %2 vs %3"_s.arg(i + 1).arg(QString::fromLatin1(fromPython[i]),
+                                                                     QString::fromLatin1(fromFerry[i]))));
+        }
     }
 
     void sameSeedSameMetrics()
@@ -281,6 +320,17 @@ private Q_SLOTS:
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QCOMPARE(json(r)[u"rows"_s].toInt(), 160);
         QVERIFY2(json(r)[u"accuracy"_s].toDouble() > 0.9, qPrintable(r.out));
+        // Its TorchScript (convolutions, pooling) runs in Python on a batch of the card's shape.
+        QProcess python;
+        python.start(u"/usr/bin/python3"_s, {u"-c"_s,
+                                             u"import json, sys, torch\n"
+                                             u"card = json.load(open(sys.argv[1] + '/model.json'))\n"
+                                             u"m = torch.jit.load(sys.argv[1] + '/model.ts')\n"
+                                             u"print(list(m(torch.rand([5] + card['input']['shape'])).shape))\n"_s,
+                                             model});
+        QVERIFY(python.waitForFinished(120000));
+        QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
+        QCOMPARE(python.readAllStandardOutput().trimmed(), QByteArray("[5, 2]"));
 #else
         QSKIP("writing the images needs Qt Gui, which this build leaves out");
 #endif

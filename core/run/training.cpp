@@ -431,6 +431,7 @@ QJsonObject ModelCard::toJson() const
                                   {u"target_std"_s, targetStd}}},
         {u"metrics"_s, metrics},
         {u"weights"_s, weightsFile},
+        {u"torchscript"_s, torchScriptFile},
         {u"torch_version"_s, torchVersion},
     };
 }
@@ -484,6 +485,7 @@ Expected<ModelCard> ModelCard::fromJson(const QJsonObject &json, const QString &
         return bad(u"a classifier with fewer than two classes"_s);
     card.metrics = json.value(u"metrics"_s).toObject();
     card.weightsFile = json.value(u"weights"_s).toString(u"model.pt"_s);
+    card.torchScriptFile = json.value(u"torchscript"_s).toString(u"model.ts"_s);
     card.torchVersion = json.value(u"torch_version"_s).toString();
     return card;
 }

@@ -148,7 +148,8 @@ struct ModelCard {
     double targetMean = 0; // regression: the model predicts (target - mean) / std
     double targetStd = 1;
     QJsonObject metrics;
-    QString weightsFile = QStringLiteral("model.pt");
+    QString weightsFile = QStringLiteral("model.pt");     // libtorch C++ weights (ferry predict)
+    QString torchScriptFile = QStringLiteral("model.ts"); // TorchScript: raw samples in, logits or values out
     QString torchVersion;
 
     QJsonObject toJson() const;

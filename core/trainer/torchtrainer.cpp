@@ -3,6 +3,7 @@
 #include "trainer/flatoptimizer.h"
 #include "trainer/models.h"
 #include "trainer/torchengine.h"
+#include "trainer/torchscriptexport.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -430,6 +431,10 @@ run::TrainingResult trainModel(const data::Dataset &dataset, const TrainingConfi
             card.metrics = result.finalMetrics;
             card.torchVersion = torchVersion();
             torch::save(net, QDir(config.modelDir).filePath(card.weightsFile).toStdString());
+            net->eval();
+            if (const auto script = writeTorchScript(net, card, QDir(config.modelDir).filePath(card.torchScriptFile));
+                !script)
+                return failed(script.error().toString());
             if (const auto written = card.write(config.modelDir); !written)
                 return failed(written.error().toString());
         }

@@ -1,0 +1,16 @@
+#pragma once
+
+#include "common/error.h"
+#include "run/training.h"
+#include "trainer/models.h"
+
+namespace ferry::trainer {
+
+// Writes the trained net as TorchScript (`torch.jit.load(path)` in Python, `torch::jit::load`
+// in C++), self-contained: it takes raw samples (table columns in the card's feature order, or
+// images as N x C x H x W in 0..1), standardises them with the training statistics (NaN -> the
+// mean) and returns class logits (classes in model.json) or, for regression, the value in the
+// target's own units. Dropout is left out (inference).
+Expected<bool> writeTorchScript(Net &net, const run::ModelCard &card, const QString &path);
+
+} // namespace ferry::trainer
