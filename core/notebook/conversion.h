@@ -1,0 +1,57 @@
+#pragma once
+
+#include "notebook/notebook.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+namespace ferry::notebook {
+
+// A constant of the notebook's first code cells, offered as a hyperparameter.
+struct Hyperparameter {
+    QString name;
+    QString type;  // "int", "float", "str" or "bool"
+    QString value; // the default as Python source ("0.01", "'adam'", "True")
+    int cell = 0;  // 0-based notebook cell
+    int line = 0;  // 0-based line in that cell
+};
+
+// IPython syntax that a plain Python script cannot run, commented out in the script.
+struct IPythonLine {
+    QString kind; // "magic", "cell magic", "shell" or "help"
+    QString text;
+    int cell = 0;
+    int line = 0;
+};
+
+struct ConversionOptions {
+    bool hyperparameters = true; // add the argparse block
+    QString sourceName;          // shown in the script's header (the notebook's file name)
+};
+
+struct Conversion {
+    QString script; // percent format: `# %%` cells, markdown as `# %% [markdown]` comments
+    QList<Hyperparameter> hyperparameters;
+    QList<IPythonLine> ipython;
+    int codeCells = 0;
+    int markdownCells = 0;
+
+    // What --json prints: hyperparameters, commented IPython lines, cell counts.
+    QJsonObject proposalJson() const;
+};
+
+// Finds the hyperparameters: top-level `NAME = LITERAL` in the leading code cells (those before
+// the first cell that defines a function or class or runs a loop, at most five), or in the cell
+// tagged "parameters" (papermill's convention) when there is one. A name assigned again anywhere
+// later (a counter, a value computed from data) is left out.
+QList<Hyperparameter> discoverHyperparameters(const Notebook &notebook);
+
+// The percent-format script. With hyperparameters, an argparse cell follows the last cell that
+// defines one: it takes `--NAME VALUE` (the defaults are the notebook's values) and the training
+// contract (--model-dir from SM_MODEL_DIR, --output-data-dir, one option per SM_CHANNELS entry
+// defaulting to SM_CHANNEL_<NAME>), and assigns the parsed values back to the same names, so the
+// cells below run unchanged.
+Conversion convertNotebook(const Notebook &notebook, const ConversionOptions &options = {});
+
+} // namespace ferry::notebook
