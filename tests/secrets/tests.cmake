@@ -1,0 +1,9 @@
+# Secrets: the redaction filter, and the keychain through a real gnome-keyring in a private D-Bus
+# session (tests/services/keyring.sh; each keychain test re-runs itself inside one), no mocks.
+ferry_test(tst_redactor SOURCES secrets/tst_redactor.cpp)
+foreach(name tst_secretstore tst_secretcli)
+  ferry_test(${name} SOURCES secrets/${name}.cpp)
+  target_compile_definitions(${name} PRIVATE
+    FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh")
+endforeach()
+add_dependencies(tst_secretcli ferry)
