@@ -34,7 +34,6 @@ bool stdinIsTerminal()
 // One line from the terminal with echo off; the prompt goes to stderr.
 std::optional<QString> promptHidden(const QString &prompt, Io &io)
 {
-    io.err << prompt << Qt::flush;
     termios saved{};
     const bool haveTerminal = tcgetattr(STDIN_FILENO, &saved) == 0;
     if (haveTerminal) {
@@ -42,6 +41,8 @@ std::optional<QString> promptHidden(const QString &prompt, Io &io)
         silent.c_lflag &= ~static_cast<tcflag_t>(ECHO);
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent);
     }
+    // Only now: whatever is typed after the prompt shows is not echoed (and nothing typed is lost).
+    io.err << prompt << Qt::flush;
     std::string line;
     const bool got = static_cast<bool>(std::getline(std::cin, line));
     if (haveTerminal)
@@ -70,7 +71,8 @@ class SecretCommand final : public Command {
 public:
     QString name() const override { return u"secret"_s; }
     QString summary() const override { return u"store, read, delete and list secrets in the OS keychain"_s; }
-    int maxPositionalArguments() const override { return 2; }
+    // Checked here, not by the dispatcher, so that a value given by mistake is never quoted back.
+    int maxPositionalArguments() const override { return -1; }
 
     void configure(QCommandLineParser &parser) const override
     {
@@ -101,7 +103,11 @@ public:
             return list(store, parser.isSet(u"json"_s), io);
         }
         if (action == "askpass"_L1)
-            return askpass(store, io);
+            return askpass(store, io); // ssh passes its prompt as an argument: ignored
+        if (args.size() > 2)
+            return usage(u"'ferry secret %1' takes only the secret's name: a value is read from a prompt or standard "
+                         u"input, never from an argument (arguments show in ps and shell history)"_s.arg(action),
+                         io);
         static const QStringList withName{u"set"_s, u"get"_s, u"delete"_s};
         if (!withName.contains(action)) {
             return usage(action.isEmpty() ? u"say what to do: set, get, delete or list"_s
