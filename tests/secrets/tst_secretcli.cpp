@@ -191,6 +191,32 @@ private Q_SLOTS:
         QVERIFY(ferry({u"secret"_s, u"delete"_s, u"SSH_KEY_PASSPHRASE"_s}).exitCode == 0);
     }
 
+    // The real consumer of the helper mode: ssh-add, with SSH_ASKPASS pointing at the ferry
+    // binary itself, unlocks a passphrase-protected key from the keychain.
+    void sshAddAsksFerryForThePassphrase()
+    {
+        QTemporaryDir dir;
+        const QString passphrase = u"phrase with spaces"_s;
+        const Result keygen = run(u"ssh-keygen"_s, {u"-q"_s, u"-t"_s, u"ed25519"_s, u"-N"_s, passphrase, u"-C"_s,
+                                                    u"ferry-test"_s, u"-f"_s, dir.filePath(u"key"_s)});
+        QVERIFY2(keygen.exitCode == 0, qPrintable(keygen.err));
+        QCOMPARE(ferry({u"secret"_s, u"set"_s, u"KEY_PASSPHRASE"_s}, passphrase.toUtf8()).exitCode, 0);
+        // A private agent, stopped by the pid it reports.
+        const Result added = run(u"bash"_s,
+                                 {u"-c"_s,
+                                  u"eval \"$(ssh-agent -s)\" >/dev/null; ssh-add \"$1\" </dev/null; rc=$?; "
+                                  u"ssh-add -l; ssh-agent -k >/dev/null; exit $rc"_s,
+                                  u"bash"_s, dir.filePath(u"key"_s)},
+                                 {},
+                                 {{u"SSH_ASKPASS"_s, QStringLiteral(FERRY_BINARY)},
+                                  {u"SSH_ASKPASS_REQUIRE"_s, u"force"_s},
+                                  {u"FERRY_ASKPASS_SECRET"_s, u"KEY_PASSPHRASE"_s}});
+        QVERIFY2(added.exitCode == 0, qPrintable(added.err));
+        QVERIFY2(added.err.contains(u"Identity added"_s), qPrintable(added.err));
+        QVERIFY(added.out.contains(u"ferry-test (ED25519)"_s));
+        QVERIFY(ferry({u"secret"_s, u"delete"_s, u"KEY_PASSPHRASE"_s}).exitCode == 0);
+    }
+
     // Without a working Secret Service every action fails and says what is missing; nothing is
     // stored anywhere instead.
     void noSecretService_data()

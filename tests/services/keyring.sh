@@ -84,4 +84,4 @@ if [ "$mode" = no-provider ]; then
 CONF
   config=(--config-file="$state/session.conf")
 fi
-dbus-run-session "${config[@]}" -- sh -c "$inner" sh "$mode" "$@" 2> >(grep -v 'Failed to set fd limit' >&2)
+dbus-run-session "${config[@]}" -- sh -c "$inner" sh "$mode" "$@"
