@@ -55,9 +55,8 @@ public:
             io.err << "ferry notebook: " << notebook.error().toString() << Qt::endl;
             return kExitUserError;
         }
-        if (!notebook->language.isEmpty() && notebook->language != "python"_L1) {
-            io.err << "ferry notebook: " << input << ": the notebook's language is " << notebook->language
-                   << "; only Python notebooks become training scripts" << Qt::endl;
+        if (const auto notPython = notebook::checkPythonNotebook(*notebook)) {
+            io.err << "ferry notebook: " << notPython->toString() << Qt::endl;
             return kExitUserError;
         }
         notebook::ConversionOptions options;

@@ -172,6 +172,18 @@ QString cellMarker(const NotebookCell &cell, const QString &kind)
 
 } // namespace
 
+std::optional<Error> checkPythonNotebook(const Notebook &notebook)
+{
+    if (notebook.language.isEmpty() || notebook.language.compare("python"_L1, Qt::CaseInsensitive) == 0)
+        return std::nullopt;
+    Error error;
+    error.path = notebook.path;
+    error.message =
+        u"the notebook's language is %1; only Python notebooks become training scripts"_s.arg(notebook.language);
+    error.hint = u"its kernel is set in the notebook's metadata (kernelspec.language)"_s;
+    return error;
+}
+
 QList<Hyperparameter> discoverHyperparameters(const Notebook &notebook)
 {
     QList<const NotebookCell *> region;

@@ -6,6 +6,8 @@
 #include <QList>
 #include <QString>
 
+#include <optional>
+
 namespace ferry::notebook {
 
 // A constant of the notebook's first code cells, offered as a hyperparameter.
@@ -41,10 +43,14 @@ struct Conversion {
     QJsonObject proposalJson() const;
 };
 
-// Finds the hyperparameters: top-level `NAME = LITERAL` in the leading code cells (those before
-// the first cell that defines a function or class or runs a loop, at most five), or in the cell
-// tagged "parameters" (papermill's convention) when there is one. A name assigned again anywhere
-// later (a counter, a value computed from data) is left out.
+// Only Python notebooks become training scripts: an Error naming the notebook's language otherwise
+// (a notebook that does not say is taken as Python).
+std::optional<Error> checkPythonNotebook(const Notebook &notebook);
+
+// Finds the hyperparameters: top-level `NAME = LITERAL` in the first five code cells, up to the
+// first top-level block statement (def, class, for, while, with, try, if, a decorator), or in the
+// cell tagged "parameters" (papermill's convention) when there is one. A name assigned again
+// anywhere (a counter, a value computed from data) is left out, and so are `_private` names.
 QList<Hyperparameter> discoverHyperparameters(const Notebook &notebook);
 
 // The percent-format script. With hyperparameters, an argparse cell follows the last cell that

@@ -75,13 +75,13 @@ QString languageOf(const json &metadata)
     if (kernel != metadata.end() && kernel->is_object()) {
         const auto language = kernel->find("language");
         if (language != kernel->end() && language->is_string())
-            return fromStd(language->get<std::string>()).toLower();
+            return fromStd(language->get<std::string>());
     }
     const auto info = metadata.find("language_info");
     if (info != metadata.end() && info->is_object()) {
         const auto name = info->find("name");
         if (name != info->end() && name->is_string())
-            return fromStd(name->get<std::string>()).toLower();
+            return fromStd(name->get<std::string>());
     }
     return {};
 }

@@ -23,7 +23,7 @@ struct Notebook {
     QString path;
     int major = 4;
     int minor = 0;
-    QString language; // from metadata (kernelspec or language_info), lower-case; "" when unknown
+    QString language; // from metadata (kernelspec or language_info), as written; "" when unknown
     QList<NotebookCell> cells;
 };
 

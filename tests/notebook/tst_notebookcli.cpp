@@ -81,7 +81,7 @@ private Q_SLOTS:
         QTest::newRow("broken") << QStringList{u"notebook"_s, u"convert"_s, fixture(u"broken_json.ipynb"_s)}
                                 << u"broken_json.ipynb:4:27: not a Jupyter notebook"_s;
         QTest::newRow("R") << QStringList{u"notebook"_s, u"convert"_s, fixture(u"r_kernel.ipynb"_s)}
-                           << u"only Python notebooks"_s;
+                           << u"r_kernel.ipynb: the notebook's language is R; only Python notebooks"_s;
     }
     void userErrors()
     {
@@ -102,8 +102,15 @@ private Q_SLOTS:
         const CliResult converted = runFerry(
             ws.path(), {u"notebook"_s, u"convert"_s, fixture(u"linear_regression.ipynb"_s), u"-o"_s, u"train.py"_s});
         QVERIFY2(converted.exitCode == 0, qPrintable(converted.err));
-        const CliResult run = runFerry(ws.path(), {u"run"_s, u"train.py"_s, u"--hp"_s, u"epochs=3"_s, u"--hp"_s,
-                                                   u"lr=0.2"_s, u"--hp"_s, u"optimizer=momentum"_s, u"--follow"_s});
+        // One more cell, as a user would add: what the contract gave the script.
+        QFile script(ws.filePath(u"train.py"_s));
+        QVERIFY(script.open(QIODevice::Append));
+        script.write("\n# %%\nprint(json.dumps({\"contract\": {\"channels\": channels, \"model_dir\": model_dir}}))\n");
+        script.close();
+        QVERIFY(QDir().mkpath(ws.filePath(u"data"_s)));
+        const CliResult run =
+            runFerry(ws.path(), {u"run"_s, u"train.py"_s, u"--hp"_s, u"epochs=3"_s, u"--hp"_s, u"lr=0.2"_s, u"--hp"_s,
+                                 u"optimizer=momentum"_s, u"--data"_s, u"training=data"_s, u"--follow"_s});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
         const QString id = run.out.section(u'\n', 0, 0).trimmed();
         const QJsonObject show =
@@ -114,6 +121,14 @@ private Q_SLOTS:
         const QString log = readAll(runDir + u"/log"_s);
         QCOMPARE(log.count(u"\"epoch\""_s), 3); // --epochs 3, not the notebook's 20
         QVERIFY2(!log.contains(u"\"epoch\": 3"_s), qPrintable(log));
+        const qsizetype at = log.indexOf(u"{\"contract\""_s);
+        QVERIFY2(at >= 0, qPrintable(log));
+        const QJsonObject contract =
+            QJsonDocument::fromJson(log.mid(at).section(u'\n', 0, 0).toUtf8()).object()[u"contract"_s].toObject();
+        QCOMPARE(QDir(contract[u"channels"_s][u"training"_s].toString()).canonicalPath(),
+                 QDir(ws.filePath(u"data"_s)).canonicalPath());
+        QVERIFY2(contract[u"model_dir"_s].toString().endsWith(u".ferry/runs/"_s + id + u"/model"_s),
+                 qPrintable(contract[u"model_dir"_s].toString()));
         // The model file the notebook writes into model_dir, which the contract set.
         const CliResult metrics = runFerry(ws.path(), {u"runs"_s, u"metrics"_s, id, u"--json"_s});
         QVERIFY2(metrics.out.contains(u"loss"_s), qPrintable(metrics.out));
