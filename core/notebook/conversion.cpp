@@ -239,6 +239,8 @@ Conversion convertNotebook(const Notebook &notebook, const ConversionOptions &op
     int contractAfter = -1; // the notebook cell the contract cell follows; -1: before the first code cell
     if (options.hyperparameters) {
         for (const Hyperparameter &hp : discoverHyperparameters(notebook)) {
+            if (options.skipped.contains(hp.name))
+                continue;
             contractAfter = std::max(contractAfter, hp.cell);
             if (isModelDir(hp.name) && hp.type == "str"_L1) {
                 modelDirName = hp.name;

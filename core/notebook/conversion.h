@@ -5,6 +5,7 @@
 #include <QJsonObject>
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -30,6 +31,7 @@ struct IPythonLine {
 struct ConversionOptions {
     bool hyperparameters = true; // add the argparse block
     QString sourceName;          // shown in the script's header (the notebook's file name)
+    QStringList skipped;         // constants found but not to be offered (the user said no)
 };
 
 struct Conversion {
