@@ -9,3 +9,8 @@ foreach(name tst_secretstore tst_secretcli)
     FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh")
 endforeach()
 add_dependencies(tst_secretcli ferry)
+if(FERRY_GUI)
+  ferry_test(tst_secretspage GUI SOURCES secrets/tst_secretspage.cpp LIBS ferry_ui)
+  target_compile_definitions(tst_secretspage PRIVATE
+    FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh")
+endif()
