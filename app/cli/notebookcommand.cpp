@@ -68,6 +68,8 @@ public:
         QString output = parser.value(u"output"_s);
         if (output.isEmpty())
             output = info.path() + u'/' + info.completeBaseName() + u".py"_s;
+        if (QFileInfo(output).absoluteFilePath() == info.absoluteFilePath())
+            return usage(u"the script would replace the notebook itself; choose another -o"_s, io);
         const bool dryRun = parser.isSet(u"dry-run"_s);
         const bool json = parser.isSet(u"json"_s);
 

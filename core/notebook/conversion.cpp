@@ -8,6 +8,8 @@
 #include <QRegularExpression>
 #include <QSet>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace ferry::notebook {
@@ -22,10 +24,19 @@ bool startsBlock(const LogicalLine &line)
     return line.kind == LogicalLine::Kind::Python && line.indent == 0 && block.match(line.code).hasMatch();
 }
 
-// The notebook variable that stands for the model folder is the contract's --model-dir.
-bool isModelDir(const QString &name)
+// The contract's folders. A notebook string constant of the same name (any case) is no
+// hyperparameter: its value becomes the fallback when the variable is not set.
+struct ContractFolder {
+    QString name;     // the argparse dest and the Python variable ("model_dir")
+    QString variable; // SM_MODEL_DIR
+    QString notebookName;
+    QString fallback; // Python source
+};
+
+QList<ContractFolder> contractFolders()
 {
-    return name.compare("model_dir"_L1, Qt::CaseInsensitive) == 0;
+    return {{u"model_dir"_s, u"SM_MODEL_DIR"_s, {}, u"\"model\""_s},
+            {u"output_data_dir"_s, u"SM_OUTPUT_DATA_DIR"_s, {}, u"\"output\""_s}};
 }
 
 // A commented-out line that no percent-format reader takes for a cell marker (`# %%...`).
@@ -56,8 +67,7 @@ QString argparseLine(const Hyperparameter &hp)
     return u"_parser.add_argument(%1, dest=\"%2\", type=%3, default=%4)"_s.arg(flags, hp.name, type, hp.value);
 }
 
-QString contractCell(const QList<Hyperparameter> &hps, const QString &modelDirName, const QString &modelDirDefault,
-                     const QString &sourceName)
+QString contractCell(const QList<Hyperparameter> &hps, const QList<ContractFolder> &folders, const QString &sourceName)
 {
     QStringList lines{
         u"# %% Hyperparameters and the training contract (added by ferry notebook convert)"_s,
@@ -75,20 +85,26 @@ QString contractCell(const QList<Hyperparameter> &hps, const QString &modelDirNa
     };
     for (const Hyperparameter &hp : hps)
         lines << argparseLine(hp);
-    lines << u"_parser.add_argument(\"--model-dir\", \"--model_dir\", dest=\"model_dir\", "
-             u"default=os.environ.get(\"SM_MODEL_DIR\", %1))"_s.arg(modelDirDefault)
-          << u"_parser.add_argument(\"--output-data-dir\", \"--output_data_dir\", dest=\"output_data_dir\", "
-             u"default=os.environ.get(\"SM_OUTPUT_DATA_DIR\", \"output\"))"_s
-          << u"_channels = json.loads(os.environ.get(\"SM_CHANNELS\", \"[]\"))"_s << u"for _channel in _channels:"_s
-          << u"    _parser.add_argument(\"--\" + _channel, dest=\"channel_\" + _channel, "
+    for (const ContractFolder &folder : folders)
+        lines << u"_parser.add_argument(\"--%1\", \"--%2\", dest=\"%2\", default=os.environ.get(\"%3\", %4))"_s.arg(
+            QString(folder.name).replace(u'_', u'-'), folder.name, folder.variable, folder.fallback);
+    // A channel named like a hyperparameter keeps the hyperparameter's option; its folder still
+    // comes from SM_CHANNEL_<NAME>.
+    lines << u"_channels = json.loads(os.environ.get(\"SM_CHANNELS\", \"[]\"))"_s << u"for _channel in _channels:"_s
+          << u"    try:"_s
+          << u"        _parser.add_argument(\"--\" + _channel, dest=\"channel_\" + _channel, "
              u"default=os.environ.get(\"SM_CHANNEL_\" + _channel.upper()))"_s
+          << u"    except argparse.ArgumentError:"_s << u"        pass"_s
           << u"_args, _unknown = _parser.parse_known_args()"_s;
     for (const Hyperparameter &hp : hps)
         lines << u"%1 = _args.%1"_s.arg(hp.name);
-    if (!modelDirName.isEmpty() && modelDirName != "model_dir"_L1)
-        lines << u"%1 = _args.model_dir"_s.arg(modelDirName);
-    lines << u"model_dir = _args.model_dir"_s << u"output_data_dir = _args.output_data_dir"_s
-          << u"channels = {_channel: getattr(_args, \"channel_\" + _channel) for _channel in _channels}"_s
+    for (const ContractFolder &folder : folders) {
+        lines << u"%1 = _args.%1"_s.arg(folder.name);
+        if (!folder.notebookName.isEmpty() && folder.notebookName != folder.name)
+            lines << u"%1 = _args.%2"_s.arg(folder.notebookName, folder.name);
+    }
+    lines << u"channels = {_channel: getattr(_args, \"channel_\" + _channel, None) or "
+             u"os.environ.get(\"SM_CHANNEL_\" + _channel.upper()) for _channel in _channels}"_s
           << u"os.makedirs(model_dir, exist_ok=True)"_s;
     return lines.join(u'\n');
 }
@@ -234,17 +250,19 @@ Conversion convertNotebook(const Notebook &notebook, const ConversionOptions &op
 {
     Conversion conversion;
     QList<Hyperparameter> hps;
-    QString modelDirName;
-    QString modelDirDefault = u"\"model\""_s;
+    QList<ContractFolder> folders = contractFolders();
     int contractAfter = -1; // the notebook cell the contract cell follows; -1: before the first code cell
     if (options.hyperparameters) {
         for (const Hyperparameter &hp : discoverHyperparameters(notebook)) {
             if (options.skipped.contains(hp.name))
                 continue;
             contractAfter = std::max(contractAfter, hp.cell);
-            if (isModelDir(hp.name) && hp.type == "str"_L1) {
-                modelDirName = hp.name;
-                modelDirDefault = hp.value;
+            const auto folder = std::find_if(folders.begin(), folders.end(), [&hp](const ContractFolder &f) {
+                return f.name.compare(hp.name, Qt::CaseInsensitive) == 0;
+            });
+            if (folder != folders.end() && hp.type == "str"_L1) {
+                folder->notebookName = hp.name;
+                folder->fallback = hp.value;
                 continue;
             }
             hps.append(hp);
@@ -254,7 +272,7 @@ Conversion convertNotebook(const Notebook &notebook, const ConversionOptions &op
 
     QStringList cells;
     bool contractWritten = !options.hyperparameters;
-    const QString contract = contractCell(hps, modelDirName, modelDirDefault, options.sourceName);
+    const QString contract = contractCell(hps, folders, options.sourceName);
     for (const NotebookCell &cell : notebook.cells) {
         if (!contractWritten && contractAfter < 0 && cell.kind == CellKind::Code) {
             cells << contract;

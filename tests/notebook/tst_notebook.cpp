@@ -6,6 +6,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -49,6 +50,14 @@ ProcessResult runProgram(const QString &program, const QStringList &arguments, c
     }
     return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
             QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+}
+
+ConversionOptions options(bool hyperparameters, const QString &sourceName)
+{
+    ConversionOptions result;
+    result.hyperparameters = hyperparameters;
+    result.sourceName = sourceName;
+    return result;
 }
 
 QStringList trimmedLines(const QString &text)
@@ -268,7 +277,7 @@ private Q_SLOTS:
     {
         const auto notebook = readNotebook(fixture(u"linear_regression.ipynb"_s));
         QVERIFY(notebook);
-        const Conversion conversion = convertNotebook(*notebook, {true, u"linear_regression.ipynb"_s});
+        const Conversion conversion = convertNotebook(*notebook, options(true, u"linear_regression.ipynb"_s));
         const QString &script = conversion.script;
         QVERIFY(script.contains(u"# %% [markdown]\n# # Linear regression with SGD\n#\n# Fits"_s));
         QCOMPARE(conversion.codeCells, 7);
@@ -292,9 +301,51 @@ private Q_SLOTS:
         QVERIFY(script.contains(u"default=os.environ.get(\"SM_MODEL_DIR\", \"model\")"_s));
         QVERIFY(script.contains(u"os.environ.get(\"SM_CHANNEL_\" + _channel.upper())"_s));
 
-        const Conversion plain = convertNotebook(*notebook, {false, {}});
+        const Conversion plain = convertNotebook(*notebook, options(false, QString()));
         QVERIFY(!plain.script.contains(u"argparse"_s));
         QVERIFY(plain.hyperparameters.isEmpty());
+    }
+
+    // The argparse cell at work, run by Python: --NAME overrides a constant, a notebook's own
+    // MODEL_DIR is the fallback of --model-dir, channels come from SM_CHANNELS / SM_CHANNEL_*
+    // (or their option), and a channel named like a hyperparameter leaves the option to it.
+    void contractCellRuns()
+    {
+        const QByteArray json = R"json({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+            {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": null, "id": "a",
+             "source": ["lr = 0.1\n", "train = 'x'\n", "MODEL_DIR = 'out/models'\n"]},
+            {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": null, "id": "b",
+             "source": "print(json.dumps({'lr': lr, 'train': train, 'MODEL_DIR': MODEL_DIR, 'model_dir': model_dir, 'channels': channels}))"}
+        ]})json";
+        const auto notebook = parseNotebook(json, u"contract.ipynb"_s);
+        QVERIFY(notebook);
+        const Conversion conversion = convertNotebook(*notebook, options(true, u"contract.ipynb"_s));
+        QCOMPARE(conversion.hyperparameters.size(), 2); // lr, train; MODEL_DIR belongs to the contract
+        QTemporaryDir dir;
+        QFile file(dir.filePath(u"train.py"_s));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(conversion.script.toUtf8());
+        file.close();
+        QProcess python;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(u"SM_MODEL_DIR"_s);
+        env.insert(u"SM_CHANNELS"_s, u"[\"train\", \"eval\"]"_s);
+        env.insert(u"SM_CHANNEL_TRAIN"_s, u"/data/train"_s);
+        env.insert(u"SM_CHANNEL_EVAL"_s, u"/data/eval"_s);
+        python.setProcessEnvironment(env);
+        python.setWorkingDirectory(dir.path());
+        python.start(kPython,
+                     {file.fileName(), u"--lr"_s, u"0.5"_s, u"--eval"_s, u"/elsewhere"_s, u"--unknown"_s, u"1"_s});
+        QVERIFY(python.waitForFinished(60000));
+        QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
+        const QJsonObject out = QJsonDocument::fromJson(python.readAllStandardOutput()).object();
+        QCOMPARE(out[u"lr"_s].toDouble(), 0.5);
+        QCOMPARE(out[u"train"_s].toString(), u"x"_s);
+        QCOMPARE(out[u"MODEL_DIR"_s].toString(), u"out/models"_s);
+        QCOMPARE(out[u"model_dir"_s].toString(), u"out/models"_s);
+        QVERIFY(QFileInfo(dir.filePath(u"out/models"_s)).isDir());
+        QCOMPARE(out[u"channels"_s].toObject(),
+                 (QJsonObject{{u"train"_s, u"/data/train"_s}, {u"eval"_s, u"/elsewhere"_s}}));
     }
 
     // What Python itself says: every converted script compiles, with and without the argparse cell.
@@ -316,7 +367,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QFile file(dir.filePath(u"train.py"_s));
         QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(convertNotebook(*notebook, {hyperparameters, name}).script.toUtf8());
+        file.write(convertNotebook(*notebook, options(hyperparameters, name)).script.toUtf8());
         file.close();
         const ProcessResult compiled = runProgram(kPython, {u"-m"_s, u"py_compile"_s, file.fileName()});
         QVERIFY2(compiled.exitCode == 0, qPrintable(compiled.err));
@@ -361,7 +412,7 @@ private Q_SLOTS:
 
         const auto notebook = readNotebook(fixture(name + u".ipynb"_s));
         QVERIFY(notebook);
-        const QList<QStringList> ours = percentCodeCells(convertNotebook(*notebook, {true, name}).script);
+        const QList<QStringList> ours = percentCodeCells(convertNotebook(*notebook, options(true, name)).script);
         QCOMPARE(ours.size(), theirChunks.size());
         for (qsizetype i = 0; i < ours.size(); ++i) {
             const QStringList theirs = trimmedLines(theirChunks[i]);
