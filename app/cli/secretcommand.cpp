@@ -53,13 +53,26 @@ std::optional<QString> promptHidden(const QString &prompt, Io &io)
     return QString::fromStdString(line);
 }
 
-// Everything on standard input, one trailing line break removed (`echo TOKEN | ferry secret set`).
-QString readStandardInput()
+// A secret is a password, a token or a key: anything larger is a mistake (a file piped in).
+constexpr qint64 kMaxSecretBytes = 64 * 1024;
+
+// Everything on standard input, one trailing line break removed (`echo TOKEN | ferry secret set`);
+// nullopt when it is larger than a secret can be.
+std::optional<QString> readStandardInput()
 {
     QFile in;
     if (!in.open(stdin, QIODevice::ReadOnly))
-        return {};
-    QByteArray bytes = in.readAll();
+        return QString();
+    // A pipe hands over what has arrived so far: read until the end, or past the limit.
+    QByteArray bytes;
+    while (bytes.size() <= kMaxSecretBytes) {
+        const QByteArray chunk = in.read(kMaxSecretBytes + 1 - bytes.size());
+        if (chunk.isEmpty())
+            break;
+        bytes += chunk;
+    }
+    if (bytes.size() > kMaxSecretBytes)
+        return std::nullopt;
     if (bytes.endsWith('\n'))
         bytes.chop(1);
     if (bytes.endsWith('\r'))
@@ -158,7 +171,12 @@ private:
                 return usage(u"the two values differ; nothing was stored"_s, io);
             value = *first;
         } else {
-            value = readStandardInput();
+            const auto piped = readStandardInput();
+            if (!piped)
+                return usage(u"standard input holds more than %1 KiB; a secret is a password, token or key, not "
+                             u"a file"_s.arg(kMaxSecretBytes / 1024),
+                             io);
+            value = *piped;
         }
         if (value.isEmpty())
             return usage(u"the value is empty; nothing was stored (pipe the value in or type it at the prompt)"_s, io);

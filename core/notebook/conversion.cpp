@@ -123,7 +123,8 @@ CodeCellOutput convertCode(const NotebookCell &cell)
     QStringList physical = source.split(u'\n');
     const QString magic = cellMagic(source);
     if (!magic.isEmpty()) {
-        // These run their body as Python: only the magic line goes.
+        // These run their body as Python: only the magic line goes, and the body is converted
+        // like any cell (`%%capture` over `!pip install ...` is common).
         static const QStringList pythonBody{u"time"_s, u"timeit"_s, u"capture"_s, u"prun"_s};
         const bool keepBody = pythonBody.contains(magic);
         bool seenMagic = false;
@@ -136,8 +137,11 @@ CodeCellOutput convertCode(const NotebookCell &cell)
             if (isMagicLine || (!keepBody && seenMagic))
                 physical[i] = commented(physical[i]);
         }
-        out.text = physical.join(u'\n');
-        return out;
+        if (!keepBody) {
+            out.text = physical.join(u'\n');
+            return out;
+        }
+        source = physical.join(u'\n'); // the magic line is a comment now
     }
     for (const LogicalLine &line : logicalLines(source)) {
         if (!line.isIPython())
@@ -215,8 +219,10 @@ QList<Hyperparameter> discoverHyperparameters(const Notebook &notebook)
     QSet<std::pair<int, int>> literalSites; // (cell, line) of the assignments taken
     bool stopped = false;
     for (const NotebookCell *cell : region) {
-        if (stopped || !cellMagic(cell->source).isEmpty())
+        if (stopped)
             break;
+        if (!cellMagic(cell->source).isEmpty())
+            continue; // %%capture over pip installs, %%bash, ...: no constants there
         for (const LogicalLine &line : logicalLines(cell->source)) {
             if (startsBlock(line)) {
                 stopped = true;

@@ -348,6 +348,25 @@ private Q_SLOTS:
                  (QJsonObject{{u"train"_s, u"/data/train"_s}, {u"eval"_s, u"/elsewhere"_s}}));
     }
 
+    // `%%capture` over pip installs, a common first cell: its body is converted too (the shell
+    // escapes commented), and the constants after it are still found.
+    void captureCellBodyIsConverted()
+    {
+        const QByteArray json = R"json({"nbformat": 4, "nbformat_minor": 4, "metadata": {}, "cells": [
+            {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": null,
+             "source": "%%capture\n!pip install torch\nimport os"},
+            {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": null, "source": "epochs = 3"}
+        ]})json";
+        const auto notebook = parseNotebook(json, u"capture.ipynb"_s);
+        QVERIFY(notebook);
+        const Conversion conversion = convertNotebook(*notebook, options(true, u"capture.ipynb"_s));
+        QVERIFY2(conversion.script.contains(u"# %%\n# [cell magic] %%capture\n# !pip install torch\nimport os\n"_s),
+                 qPrintable(conversion.script));
+        QCOMPARE(conversion.ipython.size(), 2);
+        QCOMPARE(conversion.hyperparameters.size(), 1);
+        QCOMPARE(conversion.hyperparameters.first().name, u"epochs"_s);
+    }
+
     // What Python itself says: every converted script compiles, with and without the argparse cell.
     void scriptsCompile_data()
     {

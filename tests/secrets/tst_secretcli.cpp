@@ -138,22 +138,29 @@ private Q_SLOTS:
     {
         QTest::addColumn<QStringList>("arguments");
         QTest::addColumn<QString>("message");
-        QTest::newRow("value as argument")
-            << QStringList{u"secret"_s, u"set"_s, u"TOKEN"_s, u"hunter2"_s} << u"never from an argument"_s;
-        QTest::newRow("no name") << QStringList{u"secret"_s, u"get"_s} << u"takes the secret's name"_s;
+        QTest::addColumn<QByteArray>("input");
+        QTest::newRow("value as argument") << QStringList{u"secret"_s, u"set"_s, u"TOKEN"_s, u"hunter2"_s}
+                                           << u"never from an argument"_s << QByteArray();
+        QTest::newRow("no name") << QStringList{u"secret"_s, u"get"_s} << u"takes the secret's name"_s << QByteArray();
         QTest::newRow("bad name") << QStringList{u"secret"_s, u"get"_s, u"my token"_s}
-                                  << u"'my token' is not a secret name"_s;
-        QTest::newRow("unknown action") << QStringList{u"secret"_s, u"show"_s, u"X"_s} << u"unknown action 'show'"_s;
-        QTest::newRow("missing") << QStringList{u"secret"_s, u"get"_s, u"NOPE"_s} << u"no secret named 'NOPE'"_s;
-        QTest::newRow("empty value") << QStringList{u"secret"_s, u"set"_s, u"EMPTY"_s} << u"the value is empty"_s;
-        QTest::newRow("askpass without name")
-            << QStringList{u"secret"_s, u"askpass"_s, u"Passphrase:"_s} << u"set FERRY_ASKPASS_SECRET"_s;
+                                  << u"'my token' is not a secret name"_s << QByteArray();
+        QTest::newRow("unknown action") << QStringList{u"secret"_s, u"show"_s, u"X"_s} << u"unknown action 'show'"_s
+                                        << QByteArray();
+        QTest::newRow("missing") << QStringList{u"secret"_s, u"get"_s, u"NOPE"_s} << u"no secret named 'NOPE'"_s
+                                 << QByteArray();
+        QTest::newRow("empty value") << QStringList{u"secret"_s, u"set"_s, u"EMPTY"_s} << u"the value is empty"_s
+                                     << QByteArray();
+        QTest::newRow("too large") << QStringList{u"secret"_s, u"set"_s, u"FILE"_s} << u"more than 64 KiB"_s
+                                   << QByteArray(64 * 1024 + 1, 'x');
+        QTest::newRow("askpass without name") << QStringList{u"secret"_s, u"askpass"_s, u"Passphrase:"_s}
+                                              << u"set FERRY_ASKPASS_SECRET"_s << QByteArray();
     }
     void userErrors()
     {
         QFETCH(QStringList, arguments);
         QFETCH(QString, message);
-        const Result r = ferry(arguments);
+        QFETCH(QByteArray, input);
+        const Result r = ferry(arguments, input);
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(message, Qt::CaseInsensitive), qPrintable(r.err));
         QVERIFY(!ferry({u"secret"_s, u"list"_s}).out.contains(u"TOKEN"_s)); // nothing was stored
