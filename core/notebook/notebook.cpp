@@ -139,6 +139,10 @@ Expected<Notebook> parseNotebook(const QByteArray &bytes, const QString &path)
                     u"open and save it in Jupyter, or fix the JSON at this place"_s);
         std::tie(error.line, error.column) = lineAndColumn(bytes, e.byte > 0 ? e.byte - 1 : 0);
         return error;
+    } catch (const json::exception &e) {
+        // e.g. a number too large for a double (found by fuzz_notebook)
+        return errorAt(path,
+                       u"not a Jupyter notebook: the JSON cannot be read (%1)"_s.arg(QString::fromUtf8(e.what())));
     }
     if (!document.is_object())
         return errorAt(path, u"not a Jupyter notebook: the file is JSON but not an object"_s);

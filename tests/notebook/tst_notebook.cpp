@@ -171,6 +171,8 @@ private Q_SLOTS:
         QTest::addColumn<int>("line");
         QTest::newRow("broken json") << QByteArray("{\n \"cells\": [\n  {\"a\": 1,}\n ]}") << u"the JSON is broken"_s
                                      << 3;
+        // Found by fuzz_notebook: nlohmann throws out_of_range (not parse_error) for it.
+        QTest::newRow("number overflow") << QByteArray(400, '9') << u"the JSON cannot be read"_s << 0;
         QTest::newRow("array") << QByteArray("[]") << u"not an object"_s << 0;
         QTest::newRow("no version") << QByteArray("{\"cells\": []}") << u"no 'nbformat' version"_s << 0;
         QTest::newRow("no cells") << QByteArray("{\"nbformat\": 4}") << u"no 'cells' list"_s << 0;
