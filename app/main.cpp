@@ -16,6 +16,14 @@ int main(int argc, char **argv)
     for (int i = 0; i < argc; ++i)
         arguments << QString::fromLocal8Bit(argv[i]);
 
+    // SSH_ASKPASS / GIT_ASKPASS helper mode: ssh runs the program with its prompt ("Enter
+    // passphrase for key ...: ") as the only argument. Ferry sets FERRY_ASKPASS_SECRET for the ssh
+    // it starts; no command name contains a space.
+    const bool askpass = qEnvironmentVariableIsSet("FERRY_ASKPASS_SECRET") && argc <= 2 &&
+                         (argc == 1 || arguments[1].contains(QLatin1Char(' ')));
+    if (askpass)
+        arguments = QStringList{arguments.value(0), QStringLiteral("secret"), QStringLiteral("askpass")};
+
     ferry::cli::Dispatcher dispatcher(ferry::cli::allCommands());
     if (dispatcher.wantsCommandLine(arguments)) {
         QCoreApplication app(argc, argv);
@@ -24,7 +32,7 @@ int main(int argc, char **argv)
         QTextStream out(stdout);
         QTextStream err(stderr);
         ferry::cli::Io io{out, err};
-        return dispatcher.run(app.arguments(), io);
+        return dispatcher.run(askpass ? arguments : app.arguments(), io);
     }
 #ifdef FERRY_WITH_GUI
     return runGui(argc, argv);

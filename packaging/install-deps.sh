@@ -30,6 +30,10 @@ test=(
   clang libclang-rt-14-dev
   # a real Docker engine, a base image made with debootstrap, the Dev Containers CLI
   docker.io debootstrap
+  # a real Secret Service for the keychain tests: gnome-keyring in a private D-Bus session
+  gnome-keyring dbus-daemon dbus-bin libsecret-tools
+  # notebook import is checked against Jupyter's own converter and nbformat's validator
+  jupyter-nbconvert python3-nbformat
 )
 
 # Benchmarks (tests/bench/) measure Ferry against Debian's own Python torch and pandas.

@@ -17,6 +17,7 @@
 #include "ui/exampleworkspace.h"
 #include "ui/launch/launchdialog.h"
 #include "ui/log/logview.h"
+#include "ui/notebook/notebookimportdialog.h"
 #include "ui/problemspanel.h"
 #include "ui/runmonitorworker.h"
 #include "ui/runs/exportrundialog.h"
@@ -543,10 +544,18 @@ void MainWindow::routeDrop(const DropPlan &plan)
         case DropPlan::Kind::Environment:
             importEnvironment(item.path);
             break;
-        case DropPlan::Kind::Notebook:
-            reportProblem(tr("%1: notebooks cannot be imported yet (the notebook importer comes in a later version)")
-                              .arg(QFileInfo(item.path).fileName()));
+        case DropPlan::Kind::Notebook: {
+            // The proposal shows before anything is written.
+            auto *dialog = new NotebookImportDialog(
+                item.path,
+                NotebookImportDialog::defaultOutputPath(item.path, m_workspace ? m_workspace->root() : QString()),
+                this);
+            dialog->setAttribute(Qt::WA_DeleteOnClose);
+            connect(dialog, &QDialog::accepted, this,
+                    [this, dialog] { statusBar()->showMessage(tr("Wrote %1").arg(dialog->outputPath()), 10000); });
+            dialog->open();
             break;
+        }
         }
     }
 }

@@ -18,6 +18,8 @@ CommandList allCommands()
     commands.push_back(makeRunsCommand());
     commands.push_back(makeTrainCommand());
     commands.push_back(makePredictCommand());
+    commands.push_back(makeNotebookCommand());
+    commands.push_back(makeSecretCommand());
     commands.push_back(makeDoctorCommand());
     commands.push_back(makeSuperviseCommand());
     return commands;

@@ -54,5 +54,7 @@ std::unique_ptr<Command> makeRunsCommand();
 std::unique_ptr<Command> makeTrainCommand();
 std::unique_ptr<Command> makePredictCommand();
 std::unique_ptr<Command> makeSuperviseCommand();
+std::unique_ptr<Command> makeSecretCommand();
+std::unique_ptr<Command> makeNotebookCommand();
 
 } // namespace ferry::cli

@@ -56,8 +56,8 @@ Expected<bool> RunFollower::drainLog(Step &step, bool untilEnd)
         for (const LogLine &line : chunk->lines) {
             if (!line.isWhole())
                 continue; // a piece of a huge line carries no metrics worth reading
-            step.lines << line.text;
             m_parser.parseLine(QString::fromUtf8(line.text), now, points);
+            step.lines << m_redactor.redact(line.text);
         }
         if (chunk->nextOffset != m_offset) {
             m_offset = chunk->nextOffset;
@@ -86,6 +86,7 @@ void RunFollower::recordEnd(const targets::RunProbe &probe)
             error = u"ended by signal %1"_s.arg(probe.exit->signal);
         finished = probe.exit->finishedMs;
     }
+    error = m_redactor.redact(error);
     m_store.setStatus(m_record.id, status, exitCode, error, finished);
     for (const auto &[name, kind] : {std::pair{u"model.tar.gz"_s, u"model"_s},
                                      std::pair{u"output.tar.gz"_s, u"output"_s}, std::pair{u"log"_s, u"log"_s}}) {

@@ -2,6 +2,7 @@
 
 #include "run/metricparser.h"
 #include "run/runstore.h"
+#include "secrets/redactor.h"
 #include "targets/target.h"
 
 #include <QByteArray>
@@ -30,6 +31,10 @@ public:
 
     const RunRecord &record() const { return m_record; }
 
+    // Hides these secrets (the values the run was given) in the log lines a step returns and in
+    // the error stored when the run ends. Metric parsing still sees the lines as written.
+    void setRedactor(secrets::Redactor redactor) { m_redactor = std::move(redactor); }
+
 private:
     Expected<bool> drainLog(Step &step, bool untilEnd);
     void recordEnd(const targets::RunProbe &probe);
@@ -40,6 +45,7 @@ private:
     RunRecord m_record;
     MetricParser m_parser;
     qint64 m_offset = 0;
+    secrets::Redactor m_redactor;
 };
 
 RunStatus storedStatus(targets::RunState state);

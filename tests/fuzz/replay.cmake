@@ -13,7 +13,8 @@ function(ferry_fuzz_target name source)
   set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
   add_test(NAME ${target}
            COMMAND ${target} "${PROJECT_SOURCE_DIR}/tests/data/fuzz-regressions/${name}"
-                             "${PROJECT_SOURCE_DIR}/tests/data/env")
+                             "${PROJECT_SOURCE_DIR}/tests/data/env"
+                             "${PROJECT_SOURCE_DIR}/tests/data/notebooks")
   set_tests_properties(${target} PROPERTIES TIMEOUT 300)
 endfunction()
 include("${CMAKE_CURRENT_LIST_DIR}/targets.cmake")

@@ -38,7 +38,7 @@ while IFS= read -r -d '' file; do
       out = prefix FNR; printf "%s", $0 > out; close(out)
       for (i = 1; NF > 1 && i <= NF; i++) if ($i != "") { out = prefix FNR "-" i; printf "%s", $i > out; close(out) }
     }' "$file"
-done < <(find tests/data/env -type f -size -1024k -print0 2>/dev/null)
+done < <(find tests/data/env tests/data/notebooks -type f -size -1024k -print0 2>/dev/null)
 
 # libFuzzer's options: inputs up to 64 KiB, a hang is an input that takes over 10 s; a target
 # may have a dictionary of its syntax's tokens in tests/fuzz/<target>.dict.

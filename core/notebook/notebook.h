@@ -1,0 +1,36 @@
+#pragma once
+
+#include "common/error.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace ferry::notebook {
+
+enum class CellKind { Code, Markdown, Raw };
+
+struct NotebookCell {
+    CellKind kind = CellKind::Code;
+    QString source; // the lines joined, as Jupyter shows them
+    QStringList tags;
+    int index = 0; // 0-based position among all cells
+};
+
+// A Jupyter notebook (nbformat 4, any minor version): what conversion needs, outputs dropped.
+struct Notebook {
+    QString path;
+    int major = 4;
+    int minor = 0;
+    QString language; // from metadata (kernelspec or language_info), as written; "" when unknown
+    QList<NotebookCell> cells;
+};
+
+// Reads an .ipynb file. Anything that is not an nbformat 4 notebook is refused with an Error
+// naming the file, the line (for broken JSON) or the cell, and what to do.
+Expected<Notebook> readNotebook(const QString &path);
+// The same from bytes; `path` names them in errors.
+Expected<Notebook> parseNotebook(const QByteArray &bytes, const QString &path);
+
+} // namespace ferry::notebook

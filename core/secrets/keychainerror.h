@@ -1,0 +1,16 @@
+#pragma once
+
+#include "common/error.h"
+#include "secrets/secretstore.h"
+
+namespace ferry::secrets {
+
+// What went wrong, said for the user, from QtKeychain's error code (QKeychain::Error) and text.
+// A missing or locked Secret Service (no D-Bus session, no provider of org.freedesktop.secrets,
+// no unlocked default collection) is named as such with the way to fix it.
+Error keychainError(SecretOperation operation, const QString &name, int code, const QString &text);
+
+// The keychain did not answer within `timeoutMs`.
+Error keychainTimeout(SecretOperation operation, const QString &name, int timeoutMs);
+
+} // namespace ferry::secrets

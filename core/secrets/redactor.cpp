@@ -1,0 +1,88 @@
+#include "secrets/redactor.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QUrl>
+
+#include <algorithm>
+
+namespace ferry::secrets {
+
+namespace {
+
+// The value as it appears inside a JSON string: quotes, backslashes and control characters
+// escaped. Empty when escaping changes nothing (the raw pattern covers it).
+QByteArray jsonEscaped(const QString &value)
+{
+    const QByteArray array = QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact);
+    // ["..."] -> ...
+    return array.mid(2, array.size() - 4);
+}
+
+} // namespace
+
+Redactor::Redactor(const QStringList &values)
+{
+    for (const QString &value : values)
+        addSecret(value);
+}
+
+QList<QByteArray> Redactor::encodingsOf(const QString &value)
+{
+    const QByteArray raw = value.toUtf8();
+    QList<QByteArray> forms{raw};
+    const auto add = [&forms](const QByteArray &form) {
+        if (!form.isEmpty() && !forms.contains(form))
+            forms.append(form);
+    };
+    add(QUrl::toPercentEncoding(value));
+    // A form-encoded space is '+'; lower-case hex digits are as valid as upper-case ones.
+    add(QUrl::toPercentEncoding(value).replace("%20", "+"));
+    add(QUrl::toPercentEncoding(value).toLower());
+    add(raw.toBase64());
+    add(raw.toBase64(QByteArray::OmitTrailingEquals));
+    add(raw.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+    add(jsonEscaped(value));
+    return forms;
+}
+
+void Redactor::addSecret(const QString &value)
+{
+    if (value.isEmpty())
+        return;
+    for (const QByteArray &form : encodingsOf(value)) {
+        if (!m_patterns.contains(form))
+            m_patterns.append(form);
+    }
+    std::stable_sort(m_patterns.begin(), m_patterns.end(),
+                     [](const QByteArray &a, const QByteArray &b) { return a.size() > b.size(); });
+}
+
+QByteArray Redactor::redact(const QByteArray &bytes) const
+{
+    if (m_patterns.isEmpty())
+        return bytes;
+    QByteArray text = bytes;
+    const QByteArray mask = QByteArray(kMask.data(), kMask.size());
+    for (const QByteArray &pattern : m_patterns)
+        text.replace(pattern, mask);
+    return text;
+}
+
+QString Redactor::redact(const QString &text) const
+{
+    if (m_patterns.isEmpty())
+        return text;
+    const QByteArray utf8 = text.toUtf8();
+    const QByteArray redacted = redact(utf8);
+    return redacted == utf8 ? text : QString::fromUtf8(redacted);
+}
+
+bool Redactor::reveals(const QString &text) const
+{
+    const QByteArray utf8 = text.toUtf8();
+    return std::any_of(m_patterns.cbegin(), m_patterns.cend(),
+                       [&utf8](const QByteArray &pattern) { return utf8.contains(pattern); });
+}
+
+} // namespace ferry::secrets

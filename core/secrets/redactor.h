@@ -1,0 +1,39 @@
+#pragma once
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace ferry::secrets {
+
+// Hides secret values in text that leaves Ferry's hands: run log lines, stored command lines,
+// error messages. Every occurrence of a value, and of its common encodings (percent-encoded
+// as in URLs, base64 with and without padding, base64url, JSON-escaped), becomes "***".
+// Longer patterns are replaced first, so a secret that contains another is hidden whole.
+// A value type: cheap to copy into a worker thread, immutable while it is used there.
+class Redactor {
+public:
+    static constexpr QLatin1StringView kMask{"***"};
+
+    Redactor() = default;
+    explicit Redactor(const QStringList &values);
+
+    // Adds one value (and its encodings). Empty values are ignored.
+    void addSecret(const QString &value);
+    bool isEmpty() const { return m_patterns.isEmpty(); }
+
+    QString redact(const QString &text) const;
+    // The same on raw bytes (a log line in any encoding; the patterns are UTF-8).
+    QByteArray redact(const QByteArray &bytes) const;
+    // True when `text` holds a value or an encoding of one.
+    bool reveals(const QString &text) const;
+
+    // The forms of `value` that are searched for (the value itself first).
+    static QList<QByteArray> encodingsOf(const QString &value);
+
+private:
+    QList<QByteArray> m_patterns; // UTF-8, longest first, no duplicates
+};
+
+} // namespace ferry::secrets

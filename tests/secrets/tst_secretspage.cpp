@@ -1,0 +1,104 @@
+// The settings page for secrets against a real gnome-keyring (keyringsession.h): storing and
+// deleting go through the keychain without blocking the window, the value leaves the form once
+// stored, and a refusal shows inline.
+#include "keyringsession.h"
+
+#include "ui/secrets/secretspage.h"
+
+#include <QApplication>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QProcess>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+
+using namespace Qt::StringLiterals;
+using ferry::secrets::SecretStore;
+using ferry::ui::SecretsPage;
+
+namespace {
+
+QString lookup(const QString &name)
+{
+    QProcess tool;
+    tool.start(u"secret-tool"_s, {u"lookup"_s, u"server"_s, u"dev.ferry.Ferry"_s, u"user"_s, name});
+    tool.waitForFinished(20000);
+    return QString::fromUtf8(tool.readAllStandardOutput());
+}
+
+} // namespace
+
+class TestSecretsPage : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void storeAndDelete()
+    {
+        QTemporaryDir dir;
+        QSettings settings(dir.filePath(u"ferry.conf"_s), QSettings::IniFormat);
+        SecretStore store(settings);
+        SecretsPage page(store);
+        QSignalSpy idle(&page, &SecretsPage::idle);
+        QCOMPARE(page.nameList()->count(), 0);
+        QVERIFY(!page.storeButton()->isEnabled());
+
+        page.nameEdit()->setText(u"DOCKER_PASSWORD"_s);
+        page.valueEdit()->setText(u"d0cker-pa55"_s);
+        QCOMPARE(page.valueEdit()->echoMode(), QLineEdit::Password);
+        QVERIFY(page.storeButton()->isEnabled());
+        page.storeButton()->click();
+        // The click returned before the keychain answered: the page is busy, not frozen.
+        QVERIFY(page.isBusy());
+        QVERIFY(!page.storeButton()->isEnabled());
+        QVERIFY(idle.wait(30000));
+        QVERIFY2(page.statusLabel()->text().contains(u"Stored DOCKER_PASSWORD"_s),
+                 qPrintable(page.statusLabel()->text()));
+        QCOMPARE(page.valueEdit()->text(), QString());
+        QCOMPARE(page.nameList()->count(), 1);
+        QCOMPARE(lookup(u"DOCKER_PASSWORD"_s), u"d0cker-pa55"_s);
+
+        page.nameList()->setCurrentRow(0);
+        QVERIFY(page.deleteButton()->isEnabled());
+        page.deleteButton()->click();
+        QVERIFY(idle.wait(30000));
+        QCOMPARE(page.nameList()->count(), 0);
+        QCOMPARE(lookup(u"DOCKER_PASSWORD"_s), QString());
+    }
+
+    void refusalShowsInline()
+    {
+        QTemporaryDir dir;
+        QSettings settings(dir.filePath(u"ferry.conf"_s), QSettings::IniFormat);
+        SecretStore store(settings);
+        SecretsPage page(store);
+        QSignalSpy idle(&page, &SecretsPage::idle);
+        page.nameEdit()->setText(u"my token"_s);
+        page.valueEdit()->setText(u"v"_s);
+        page.storeButton()->click();
+        QVERIFY(idle.wait(30000));
+        QVERIFY2(page.statusLabel()->text().contains(u"'my token' is not a secret name"_s),
+                 qPrintable(page.statusLabel()->text()));
+        QCOMPARE(page.valueEdit()->text(), u"v"_s); // kept, so the user can fix the name
+        QCOMPARE(page.nameList()->count(), 0);
+    }
+};
+
+// A QApplication inside the keyring session.
+int main(int argc, char **argv)
+{
+    if (!ferry::testing::insideKeyringSession()) {
+        QStringList arguments;
+        for (int i = 1; i < argc; ++i)
+            arguments << QString::fromLocal8Bit(argv[i]);
+        QCoreApplication app(argc, argv);
+        return ferry::testing::runInKeyringSession(u"run"_s, QCoreApplication::applicationFilePath(), arguments);
+    }
+    QApplication app(argc, argv);
+    TestSecretsPage test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_secretspage.moc"
