@@ -71,6 +71,16 @@ int runGui(int argc, char **argv)
         return ferry::cli::kExitUserError;
     }
     const QStringList arguments = parser.positionalArguments();
+    for (qsizetype i = 0; i < arguments.size(); ++i) {
+        if (QFileInfo::exists(arguments[i]))
+            continue;
+        // The first is usually a workspace folder: its own message and hint (a typo never
+        // creates folders).
+        const ferry::Error missing = i == 0 ? ferry::workspace::Workspace::open(arguments[i]).error()
+                                            : ferry::Error{u"no such file or folder"_s, arguments[i], 0, 0, {}};
+        std::fprintf(stderr, "ferry: %s\n", qPrintable(missing.toString()));
+        return ferry::cli::kExitUserError;
+    }
 
     // One window per user: a running Ferry takes the paths (and shows itself) and this one ends.
     ferry::ui::SingleInstance instance;
