@@ -1,0 +1,722 @@
+// The environment editor (issue 7), offscreen against the real model: edits through the widgets,
+// undo/redo, merging, validation as you type, drop import, live preview and hash, versions,
+// keyboard-only tables, secret variables, the file on disk, and the window's wiring.
+#include "envtesthelpers.h"
+
+#include "common/textfile.h"
+#include "env/environmentfile.h"
+#include "env/spechash.h"
+#include "ui/env/dependencymodels.h"
+#include "ui/env/dockersectionform.h"
+#include "ui/env/environmentdocument.h"
+#include "ui/env/environmenteditor.h"
+#include "ui/env/environmenteditors.h"
+#include "ui/env/environmentpreview.h"
+#include "ui/env/environmenttemplates.h"
+#include "ui/env/imagepanel.h"
+#include "ui/env/pythonsectionform.h"
+#include "ui/env/tableeditor.h"
+#include "ui/env/terminallauncher.h"
+#include "ui/env/variablesmodel.h"
+#include "ui/env/versionsview.h"
+#include "ui/mainwindow.h"
+#include "ui/problemspanel.h"
+#include "ui/workspaceoverview.h"
+#include "workspace/recentworkspaces.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFile>
+#include <QLineEdit>
+#include <QMimeData>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+#include <QUndoStack>
+
+using namespace Qt::StringLiterals;
+using namespace ferry::ui;
+using ferry::env::Environment;
+using ferry::test::dataPath;
+
+namespace {
+
+const char *kVision = R"(ferry: 1
+name: vision
+version: "3"
+description: Image classification
+docker:
+  base_image: nvidia/cuda:12.1.1-runtime-ubuntu22.04
+  shm_size: 2g
+  gpu: "on"
+python:
+  version: "3.10"
+  channels: [pytorch, conda-forge]
+  conda:
+    - numpy>=1.24
+    - pytorch=2.1
+    - pillow
+  pip:
+    - timm==0.9.2
+    - wandb
+variables:
+  WANDB_MODE: offline
+)";
+
+bool writeFile(const QString &path, const QByteArray &text)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(text) == text.size();
+}
+
+// An editor on a copy of the vision environment, with answers instead of dialogs.
+struct Fixture {
+    QTemporaryDir dir;
+    QString path = dir.filePath(u"environments/vision.yml"_s);
+    EnvironmentEditor editor;
+    ProblemsPanel problems;
+    QStringList questions;
+    bool answer = true;
+
+    Fixture()
+    {
+        if (!writeFile(path, kVision))
+            qFatal("cannot write %s", qPrintable(path));
+        QObject::connect(&editor, &EnvironmentEditor::problemsChanged, &problems, &ProblemsPanel::setProblems);
+        editor.setConfirm([this](const QString &q) {
+            questions << q;
+            return answer;
+        });
+        editor.setWorkspaceRoot(dir.path());
+        editor.preview()->setDelay(10);
+        const auto diagnostics = editor.open(path);
+        if (ferry::env::hasErrors(diagnostics))
+            qFatal("%s", qPrintable(ferry::test::describe(diagnostics)));
+        editor.resize(1400, 900);
+        editor.show();
+    }
+    EnvironmentDocument *doc() { return editor.document(); }
+    const Environment &env() { return editor.document()->environment(); }
+    template <typename T> T *child(const QString &name)
+    {
+        T *widget = editor.findChild<T *>(name);
+        if (!widget)
+            qFatal("no %s", qPrintable(name));
+        return widget;
+    }
+    QAbstractItemModel *model(const QString &table) { return child<TableEditor>(table)->view()->model(); }
+    QTableView *view(const QString &table) { return child<TableEditor>(table)->view(); }
+    QStringList problemTexts() const
+    {
+        QStringList texts;
+        for (int i = 0; i < problems.count(); ++i)
+            texts << problems.text(i);
+        return texts;
+    }
+};
+
+QStringList condaTexts(const Environment &env)
+{
+    QStringList texts;
+    for (const auto &spec : env.python.condaDependencies)
+        texts << spec.text;
+    return texts;
+}
+
+QStringList pipTexts(const Environment &env)
+{
+    QStringList texts;
+    for (const auto &r : env.python.pipRequirements)
+        texts << r.toLine();
+    return texts;
+}
+
+void drop(QWidget *target, const QStringList &files)
+{
+    QMimeData mime;
+    QList<QUrl> urls;
+    for (const QString &f : files)
+        urls << QUrl::fromLocalFile(f);
+    mime.setUrls(urls);
+    QDragEnterEvent enter(QPoint(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(target, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent dropEvent(QPointF(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(target, &dropEvent);
+}
+
+// The editor a table opened for the current cell.
+QLineEdit *cellEditor(QTableView *view)
+{
+    for (QLineEdit *edit : view->viewport()->findChildren<QLineEdit *>())
+        if (edit->isVisible())
+            return edit;
+    return nullptr;
+}
+
+} // namespace
+
+class TestEnvironmentEditor : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void formEditsUndoRedoAndMerge()
+    {
+        Fixture f;
+        const Environment original = f.env();
+        QUndoStack *undo = f.doc()->undoStack();
+        QVERIFY(!f.doc()->isDirty());
+
+        auto *baseImage = f.child<QLineEdit>(u"baseImage"_s);
+        baseImage->selectAll();
+        QTest::keyClicks(baseImage, u"python:3.11-slim"_s);
+        QCOMPARE(f.env().docker.baseImage, u"python:3.11-slim"_s);
+        QCOMPARE(undo->count(), 1); // every keystroke merged into one step
+        QVERIFY(f.doc()->isDirty());
+        QVERIFY(f.editor.title().endsWith(u'*'));
+
+        auto *gpu = f.child<QComboBox>(u"gpu"_s);
+        gpu->setCurrentIndex(gpu->findData(u"off"_s));
+        QCOMPARE(f.env().docker.gpu, ferry::env::GpuMode::Off);
+        auto *userManaged = f.child<QCheckBox>(u"userManaged"_s);
+        QTest::mouseClick(userManaged, Qt::LeftButton, {}, QPoint(5, userManaged->height() / 2));
+        QVERIFY(f.env().python.userManaged);
+        auto *packages = f.child<QLineEdit>(u"systemPackages"_s);
+        QTest::keyClicks(packages, u"git curl "_s);
+        QCOMPARE(f.env().docker.systemPackages, (QStringList{u"git"_s, u"curl"_s}));
+        QCOMPARE(packages->text(), u"git curl "_s); // the space being typed stays
+        auto *steps = f.child<QPlainTextEdit>(u"dockerfileSteps"_s);
+        QTest::keyClicks(steps, u"RUN echo hi"_s);
+        QCOMPARE(f.env().docker.dockerfileSteps, u"RUN echo hi"_s);
+        QCOMPARE(undo->count(), 5);
+        const Environment edited = f.env();
+
+        while (undo->canUndo())
+            undo->undo();
+        QCOMPARE(f.env(), original); // exactly
+        QCOMPARE(baseImage->text(), original.docker.baseImage);
+        QCOMPARE(gpu->currentData().toString(), u"on"_s);
+        QVERIFY(!userManaged->isChecked());
+        QVERIFY(steps->toPlainText().isEmpty());
+        QVERIFY(!f.doc()->isDirty());
+        while (undo->canRedo())
+            undo->redo();
+        QCOMPARE(f.env(), edited);
+        QCOMPARE(baseImage->text(), u"python:3.11-slim"_s);
+    }
+
+    void tableEditsUndoRedoAndMerge()
+    {
+        Fixture f;
+        const Environment original = f.env();
+        QUndoStack *undo = f.doc()->undoStack();
+        QAbstractItemModel *conda = f.model(u"conda"_s);
+        QAbstractItemModelTester tester(conda, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(conda->rowCount(), 3);
+        QCOMPARE(conda->index(1, CondaDependencyModel::Name).data().toString(), u"pytorch"_s);
+        QCOMPARE(conda->index(1, CondaDependencyModel::Version).data().toString(), u"2.1.*"_s);
+
+        // A part: the text is written again from the parts.
+        QVERIFY(conda->setData(conda->index(1, CondaDependencyModel::Version), u">=2.2"_s));
+        QVERIFY(conda->setData(conda->index(1, CondaDependencyModel::Version), u">=2.3"_s));
+        QCOMPARE(undo->count(), 1); // the same cell again: merged
+        QCOMPARE(f.env().python.condaDependencies.at(1).text, u"pytorch >=2.3"_s);
+        QCOMPARE(conda->index(1, CondaDependencyModel::Text).data().toString(), u"pytorch >=2.3"_s);
+        // The text: the parts are read again.
+        QVERIFY(conda->setData(conda->index(2, CondaDependencyModel::Text), u"conda-forge::pillow 10.*"_s));
+        QCOMPARE(undo->count(), 2);
+        QCOMPARE(conda->index(2, CondaDependencyModel::Channel).data().toString(), u"conda-forge"_s);
+        QCOMPARE(conda->index(2, CondaDependencyModel::Version).data().toString(), u"10.*"_s);
+
+        QAbstractItemModel *pip = f.model(u"pip"_s);
+        QAbstractItemModelTester pipTester(pip, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(pip->setData(pip->index(1, PipRequirementModel::Extras), u"media"_s));
+        QVERIFY(pip->setData(pip->index(1, PipRequirementModel::Markers), u"python_version >= \"3.9\""_s));
+        QCOMPARE(pipTexts(f.env()).at(1), u"wandb[media] ; python_version >= \"3.9\""_s);
+        QVERIFY(pip->setData(pip->index(0, PipRequirementModel::Version), u"==0.9.12"_s));
+        QCOMPARE(pipTexts(f.env()).at(0), u"timm==0.9.12"_s);
+
+        QAbstractItemModel *channels = f.model(u"channels"_s);
+        QAbstractItemModelTester channelTester(channels, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(channels->headerData(0, Qt::Vertical).toInt(), 1); // priority shown
+        QVERIFY(channels->moveRow({}, 1, {}, 0));
+        QCOMPARE(f.env().python.channels, (QStringList{u"conda-forge"_s, u"pytorch"_s}));
+
+        const Environment edited = f.env();
+        while (undo->canUndo())
+            undo->undo();
+        QCOMPARE(f.env(), original);
+        QCOMPARE(conda->index(1, CondaDependencyModel::Text).data().toString(), u"pytorch=2.1"_s);
+        QCOMPARE(channels->index(0, 0).data().toString(), u"pytorch"_s);
+        while (undo->canRedo())
+            undo->redo();
+        QCOMPARE(f.env(), edited);
+    }
+
+    void invalidInputIsMarkedAndListed()
+    {
+        Fixture f;
+        QVERIFY(f.problemTexts().isEmpty());
+        QAbstractItemModel *conda = f.model(u"conda"_s);
+        QVERIFY(conda->setData(conda->index(0, CondaDependencyModel::Text), u"numpy >=1.24 py3* extra"_s));
+        const QModelIndex bad = conda->index(0, CondaDependencyModel::Text);
+        QVERIFY(bad.data(Qt::BackgroundRole).isValid());
+        const QString message = bad.data(Qt::ToolTipRole).toString();
+        QVERIFY2(!message.isEmpty(), "the parser's message is the tooltip");
+        QCOMPARE(f.env().python.condaDependencies.at(0).text, u"numpy >=1.24 py3* extra"_s); // kept as typed
+        QCOMPARE(f.problemTexts().size(), 1);
+        QVERIFY2(f.problemTexts().first().contains(u"vision.yml: conda row 1: "_s + message),
+                 qPrintable(f.problemTexts().join(u'\n')));
+        QVERIFY(!conda->index(1, 0).data(Qt::BackgroundRole).isValid());
+
+        // A form field the same way.
+        auto *shm = f.child<QLineEdit>(u"shmSize"_s);
+        shm->selectAll();
+        QTest::keyClicks(shm, u"2 gigs"_s);
+        QVERIFY(shm->property("problem").toString().contains(u"not a size"_s));
+        QVERIFY(shm->toolTip().contains(u"not a size"_s));
+        QCOMPARE(f.problemTexts().size(), 2);
+
+        // Saving is allowed; exporting asks.
+        QVERIFY(f.editor.save());
+        QVERIFY(ferry::readTextFile(f.path)->contains(u"numpy >=1.24 py3* extra"_s));
+        f.answer = false;
+        QVERIFY(!f.editor.exportTo(ferry::env::Format::Conda, f.dir.filePath(u"out/environment.yml"_s)));
+        QCOMPARE(f.questions.size(), 1);
+        QVERIFY(!QFileInfo::exists(f.dir.filePath(u"out/environment.yml"_s)));
+
+        // Fixing clears the mark and the list.
+        QVERIFY(conda->setData(conda->index(0, CondaDependencyModel::Text), u"numpy>=1.24"_s));
+        QVERIFY(!conda->index(0, CondaDependencyModel::Text).data(Qt::BackgroundRole).isValid());
+        QVERIFY(conda->index(0, CondaDependencyModel::Text).data(Qt::ToolTipRole).toString().isEmpty());
+        shm->selectAll();
+        QTest::keyClicks(shm, u"8g"_s);
+        QVERIFY(shm->property("problem").toString().isEmpty());
+        QVERIFY2(f.problemTexts().isEmpty(), qPrintable(f.problemTexts().join(u'\n')));
+        QVERIFY(f.editor.exportTo(ferry::env::Format::Conda, f.dir.filePath(u"out/environment.yml"_s)));
+        QCOMPARE(f.questions.size(), 1); // no question without problems
+    }
+
+    void dropImport_data()
+    {
+        QTest::addColumn<QStringList>("files");
+        QTest::addColumn<QStringList>("condaExpected");
+        QTest::addColumn<QStringList>("pipExpected");
+        QTest::newRow("conda environment.yml")
+            << QStringList{dataPath(u"conda/basic.yml"_s)} << QStringList{u"torchvision"_s} << QStringList{};
+        QTest::newRow("requirements.txt")
+            << QStringList{dataPath(u"requirements/basic.txt"_s)} << QStringList{} << QStringList{u"django"_s};
+        QTest::newRow("azureml_environment.json")
+            << QStringList{dataPath(u"azureml-v1/azureml_environment.json"_s)} << QStringList{}
+            << QStringList{u"scikit-learn"_s};
+        QTest::newRow("AzureML v2 YAML") << QStringList{dataPath(u"azureml-v2/docker-image-plus-conda.yml"_s)}
+                                         << QStringList{u"pandas"_s} << QStringList{u"mlflow"_s};
+        QTest::newRow("two at once")
+            << QStringList{dataPath(u"conda/basic.yml"_s), dataPath(u"requirements/basic.txt"_s)}
+            << QStringList{u"torchvision"_s} << QStringList{u"django"_s};
+    }
+    void dropImport()
+    {
+        QFETCH(QStringList, files);
+        QFETCH(QStringList, condaExpected);
+        QFETCH(QStringList, pipExpected);
+        Fixture f;
+        const Environment before = f.env();
+        drop(&f.editor, files);
+        QStringList condaNames;
+        for (const auto &spec : f.env().python.condaDependencies)
+            condaNames << spec.name;
+        QStringList pipNames;
+        for (const auto &r : f.env().python.pipRequirements)
+            pipNames << r.requirement.normalizedName();
+        for (const QString &name : condaExpected)
+            QVERIFY2(condaNames.contains(name), qPrintable(condaNames.join(u' ')));
+        for (const QString &name : pipExpected)
+            QVERIFY2(pipNames.contains(name), qPrintable(pipNames.join(u' ')));
+        QCOMPARE(f.env().name, u"vision"_s); // merged into this environment
+        QVERIFY(pipNames.contains(u"timm"_s));
+        QCOMPARE(f.model(u"conda"_s)->rowCount(), f.env().python.condaDependencies.size());
+        QCOMPARE(f.doc()->undoStack()->count(), 1); // one step
+        f.doc()->undoStack()->undo();
+        QCOMPARE(f.env(), before);
+    }
+
+    void previewAndHashFollowEdits()
+    {
+        Fixture f;
+        EnvironmentPreview *preview = f.editor.preview();
+        QTRY_VERIFY(preview->isUpToDate() && !preview->texts().hash.isEmpty());
+        const QString hash = preview->texts().hash;
+        QCOMPARE(hash, ferry::env::specHash(f.env()));
+        QCOMPARE(preview->texts().tag, u"vision-3-"_s + hash.left(8));
+        QVERIFY(preview->texts().conda.contains(u"pytorch=2.1"_s));
+        QVERIFY(preview->texts().pip.contains(u"timm==0.9.2"_s));
+        QVERIFY(preview->texts().dockerfile.contains(u"FROM nvidia/cuda:12.1.1-runtime-ubuntu22.04"_s));
+        QVERIFY(preview->texts().devcontainer.contains(u"--shm-size=2g"_s));
+        QCOMPARE(f.child<QLabel>(u"specHash"_s)->text(), hash);
+
+        QSignalSpy updated(preview, &EnvironmentPreview::updated);
+        QAbstractItemModel *conda = f.model(u"conda"_s);
+        QVERIFY(conda->setData(conda->index(2, CondaDependencyModel::Version), u"10.*"_s));
+        QVERIFY(updated.wait(5000));
+        QTRY_VERIFY(preview->isUpToDate());
+        QVERIFY(preview->texts().hash != hash);
+        QVERIFY(preview->texts().conda.contains(u"pillow 10.*"_s));
+        QCOMPARE(f.child<QPlainTextEdit>(u"previewConda"_s)->toPlainText(), preview->texts().conda);
+        const QString edited = preview->texts().hash;
+
+        // A reorder changes the files' order, never the hash.
+        TableEditor *table = f.child<TableEditor>(u"conda"_s);
+        table->view()->setCurrentIndex(conda->index(0, 0));
+        table->moveDown();
+        QCOMPARE(condaTexts(f.env()).first(), u"pytorch=2.1"_s);
+        QVERIFY(updated.wait(5000));
+        QTRY_VERIFY(preview->isUpToDate());
+        QCOMPARE(preview->texts().hash, edited);
+        QVERIFY(preview->texts().conda.indexOf(u"pytorch=2.1"_s) < preview->texts().conda.indexOf(u"numpy"_s));
+    }
+
+    void versionsAndDiff()
+    {
+        Fixture f;
+        QAbstractItemModel *pip = f.model(u"pip"_s);
+        TableEditor *pipTable = f.child<TableEditor>(u"pip"_s);
+        pipTable->view()->setCurrentIndex(pip->index(1, 0));
+        pipTable->deleteRows();
+        QVERIFY(pip->insertRow(1));
+        QVERIFY(pip->setData(pip->index(1, PipRequirementModel::Text), u"lightning>=2"_s));
+        auto *shm = f.child<QLineEdit>(u"shmSize"_s);
+        shm->selectAll();
+        QTest::keyClicks(shm, u"8g"_s);
+
+        QVERIFY(f.editor.save());
+        QCOMPARE(f.env().version, u"4"_s); // the next version
+        QCOMPARE(f.child<QLineEdit>(u"environmentVersion"_s)->text(), u"4"_s);
+        QVERIFY(!f.doc()->isDirty());
+        QVERIFY(QFileInfo::exists(f.dir.filePath(u"environments/.versions/vision/3.yml"_s)));
+        QCOMPARE(ferry::env::readEnvironment(f.path).environment.version, u"4"_s);
+
+        VersionsView *versions = f.editor.versions();
+        QComboBox *left = versions->leftChoice();
+        QComboBox *right = versions->rightChoice();
+        QCOMPARE(left->count(), 3); // version 3, saved (4), being edited
+        QCOMPARE(left->currentText(), u"version 3"_s);
+        versions->compare(0, 1);
+        QStringList rows;
+        QTreeWidget *tree = versions->diffTree();
+        for (int i = 0; i < tree->topLevelItemCount(); ++i) {
+            const QTreeWidgetItem *item = tree->topLevelItem(i);
+            rows << u"%1 %2 %3 [%4] [%5]"_s.arg(item->text(2), item->text(0), item->text(1), item->text(3),
+                                                 item->text(4));
+        }
+        QCOMPARE(rows, (QStringList{u"changed environment version [3] [4]"_s, u"changed docker shm size [2g] [8g]"_s,
+                                    u"added pip lightning [] [lightning>=2]"_s, u"removed pip wandb [wandb] []"_s}));
+        QCOMPARE(right->currentText(), u"saved (version 4)"_s);
+        // A saved environment without changes stays version 4.
+        QVERIFY(f.editor.save());
+        QCOMPARE(f.env().version, u"4"_s);
+    }
+
+    void keyboardOnlyTables()
+    {
+        Fixture f;
+        QTableView *view = f.view(u"conda"_s);
+        QAbstractItemModel *model = view->model();
+        QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        view->setFocus();
+        view->setCurrentIndex(model->index(2, 0));
+
+        // Insert: a row after the current one, its first cell being edited.
+        QTest::keyClick(view, Qt::Key_Insert);
+        QCOMPARE(model->rowCount(), 4);
+        QCOMPARE(view->currentIndex().row(), 3);
+        QLineEdit *editor = cellEditor(view);
+        QVERIFY(editor);
+        QTest::keyClicks(editor, u"scipy"_s);
+        QTest::keyClick(editor, Qt::Key_Return);
+        QCOMPARE(f.env().python.condaDependencies.at(3).text, u"scipy"_s);
+
+        // Move to the version cell, edit it with F2.
+        QTest::keyClick(view, Qt::Key_Right);
+        QCOMPARE(view->currentIndex().column(), int(CondaDependencyModel::Version));
+        QTest::keyClick(view, Qt::Key_F2);
+        editor = cellEditor(view);
+        QVERIFY(editor);
+        QTest::keyClicks(editor, u">=1.11"_s);
+        QTest::keyClick(editor, Qt::Key_Return);
+        QCOMPARE(f.env().python.condaDependencies.at(3).text, u"scipy >=1.11"_s);
+
+        // Alt+Up twice: scipy to the second row.
+        QTest::keyClick(view, Qt::Key_Up, Qt::AltModifier);
+        QTest::keyClick(view, Qt::Key_Up, Qt::AltModifier);
+        QCOMPARE(condaTexts(f.env()),
+                 (QStringList{u"numpy>=1.24"_s, u"scipy >=1.11"_s, u"pytorch=2.1"_s, u"pillow"_s}));
+        QCOMPARE(view->currentIndex().row(), 1);
+        QTest::keyClick(view, Qt::Key_Down, Qt::AltModifier);
+        QCOMPARE(condaTexts(f.env()).at(2), u"scipy >=1.11"_s);
+
+        // Delete the current row.
+        QTest::keyClick(view, Qt::Key_Delete);
+        QCOMPARE(condaTexts(f.env()), (QStringList{u"numpy>=1.24"_s, u"pytorch=2.1"_s, u"pillow"_s}));
+        QCOMPARE(model->rowCount(), 3);
+
+        // Variables by keyboard too; a new row with nothing typed is a problem until named.
+        QTableView *variables = f.view(u"variables"_s);
+        variables->setCurrentIndex(variables->model()->index(0, 0));
+        QTest::keyClick(variables, Qt::Key_Insert);
+        QVERIFY(!f.doc()->problemAt(u"variables"_s, 1).isEmpty());
+        editor = cellEditor(variables);
+        QVERIFY(editor);
+        QTest::keyClicks(editor, u"SEED"_s);
+        QTest::keyClick(editor, Qt::Key_Tab); // on to the value
+        editor = cellEditor(variables);
+        QVERIFY(editor);
+        QTest::keyClicks(editor, u"42"_s);
+        QTest::keyClick(editor, Qt::Key_Return);
+        QCOMPARE(f.env().variables.at(1), (std::pair{u"SEED"_s, u"42"_s}));
+        QVERIFY(f.doc()->problemAt(u"variables"_s, 1).isEmpty());
+    }
+
+    void secretVariablesAndCredentials()
+    {
+        Fixture f;
+        QAbstractItemModel *variables = f.model(u"variables"_s);
+        QAbstractItemModelTester tester(variables, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(variables->insertRow(1));
+        QVERIFY(variables->setData(variables->index(1, VariablesModel::Name), u"HF_TOKEN"_s));
+        QVERIFY(variables->setData(variables->index(1, VariablesModel::Value), u"hf_plaintext_value"_s));
+        QSignalSpy offered(&f.editor, &EnvironmentEditor::secretValueOffered);
+        QVERIFY(variables->flags(variables->index(1, VariablesModel::Secret)) & Qt::ItemIsUserCheckable);
+        QVERIFY(variables->setData(variables->index(1, VariablesModel::Secret), Qt::Checked, Qt::CheckStateRole));
+        QVERIFY(offered.wait(2000));
+        QCOMPARE(offered.first().at(0).toString(), u"hf-token"_s);
+        QCOMPARE(offered.first().at(1).toString(), u"hf_plaintext_value"_s);
+        QCOMPARE(f.env().secretVariables, QStringList{u"HF_TOKEN"_s});
+        const QString shown = variables->index(1, VariablesModel::Value).data().toString();
+        QVERIFY2(shown.startsWith(u"••••"_s) && shown.contains(u"hf-token"_s), qPrintable(shown));
+        QVERIFY(!shown.contains(u"plaintext"_s));
+
+        // The registry credential: chosen by name from the keychain's list.
+        f.editor.setSecretNames({u"acr-password"_s, u"hf-token"_s});
+        auto *credential = f.child<QComboBox>(u"registryCredential"_s);
+        QCOMPARE(credential->count(), 3);
+        credential->setCurrentIndex(credential->findData(u"acr-password"_s));
+        QCOMPARE(f.env().docker.registry.passwordSecret, u"acr-password"_s);
+
+        QVERIFY(f.editor.save());
+        const QString text = *ferry::readTextFile(f.path);
+        QVERIFY2(text.contains(u"HF_TOKEN: {secret: hf-token}"_s), qPrintable(text));
+        QVERIFY2(text.contains(u"password_secret: acr-password"_s), qPrintable(text));
+        QVERIFY(!text.contains(u"plaintext"_s));
+
+        // A credential named in the file but not in the keychain still shows, marked.
+        f.editor.setSecretNames({});
+        QCOMPARE(credential->currentData().toString(), u"acr-password"_s);
+        QVERIFY(credential->currentText().contains(u"not in the keychain"_s));
+
+        // Unmarking drops the secret's name rather than using it as a value.
+        QVERIFY(variables->setData(variables->index(1, VariablesModel::Secret), Qt::Unchecked, Qt::CheckStateRole));
+        QCOMPARE(f.env().variables.at(1).second, QString());
+    }
+
+    void fileOnDisk()
+    {
+        Fixture f;
+        QSignalSpy reloaded(f.doc(), &EnvironmentDocument::reloadedFromDisk);
+        // Changed by someone else while there are no edits: read again.
+        QByteArray changed = kVision;
+        changed.replace("shm_size: 2g", "shm_size: 4g");
+        QVERIFY(writeFile(f.path, changed));
+        QVERIFY(reloaded.wait(5000));
+        QCOMPARE(f.env().docker.shmSize, u"4g"_s);
+        QCOMPARE(f.child<QLineEdit>(u"shmSize"_s)->text(), u"4g"_s);
+
+        // With unsaved edits the user is asked; "no" keeps the edits.
+        auto *description = f.child<QLineEdit>(u"environmentDescription"_s);
+        QTest::keyClicks(description, u" (edited)"_s);
+        QSignalSpy asked(f.doc(), &EnvironmentDocument::changedOnDisk);
+        f.answer = false;
+        changed.replace("shm_size: 4g", "shm_size: 6g");
+        QVERIFY(writeFile(f.path, changed));
+        QVERIFY(asked.wait(5000));
+        QCOMPARE(f.questions.size(), 1);
+        QVERIFY(f.env().description.endsWith(u" (edited)"_s));
+        QCOMPARE(f.env().docker.shmSize, u"4g"_s);
+
+        // Our own atomic save is no change on disk; the file is complete.
+        QVERIFY(f.editor.save());
+        QTest::qWait(300);
+        QCOMPARE(f.questions.size(), 1);
+        QCOMPARE(ferry::env::readEnvironment(f.path).environment.description, f.env().description);
+        QVERIFY(!f.doc()->isDirty());
+    }
+
+    void exportsEveryFormat()
+    {
+        Fixture f;
+        for (const QString &name : ferry::env::exportFormatNames()) {
+            const auto format = *ferry::env::formatFromName(name);
+            const QString target = format == ferry::env::Format::Devcontainer
+                                       ? f.dir.filePath(u"export/.devcontainer"_s)
+                                       : f.dir.filePath(u"export/"_s + name + u".out"_s);
+            QDir().mkpath(f.dir.filePath(u"export"_s));
+            const auto written = f.editor.exportTo(format, target);
+            QVERIFY2(written, qPrintable(name + u": "_s + (written ? QString() : written.error().toString())));
+            QVERIFY2(!written->isEmpty() && QFileInfo::exists(written->first()), qPrintable(name));
+        }
+        QVERIFY(ferry::readTextFile(f.dir.filePath(u"export/conda.out"_s))->contains(u"pytorch=2.1"_s));
+    }
+
+    void templatesAndNewEnvironments()
+    {
+        for (const EnvironmentTemplate &t : environmentTemplates()) {
+            const auto env = environmentFromTemplate(t.id, u"mine"_s);
+            QVERIFY2(env, qPrintable(t.id));
+            QCOMPARE(env->name, u"mine"_s);
+            QVERIFY(!env->docker.baseImage.isEmpty());
+            QVERIFY2(validateForEditor(*env).isEmpty() ||
+                         std::all_of(validateForEditor(*env).cbegin(), validateForEditor(*env).cend(),
+                                     [](const FieldProblem &p) { return p.warning; }),
+                     qPrintable(t.id));
+        }
+        QVERIFY(!environmentFromTemplate(u"nope"_s, u"x"_s));
+
+        QTemporaryDir dir;
+        EnvironmentEditor editor;
+        const QString path = dir.filePath(u"environments/cuda.yml"_s);
+        QDir().mkpath(dir.filePath(u"environments"_s));
+        editor.startNew(*environmentFromTemplate(u"pytorch-cuda"_s, u"cuda"_s), path);
+        QVERIFY(editor.document()->isDirty());
+        QVERIFY(editor.save());
+        QCOMPARE(editor.document()->path(), QFileInfo(path).absoluteFilePath());
+        QCOMPARE(ferry::env::readEnvironment(path).environment.docker.gpu, ferry::env::GpuMode::On);
+    }
+
+    void importedFileSavesAsFerryFile()
+    {
+        QTemporaryDir dir;
+        EnvironmentEditors editors;
+        editors.setWorkspaceRoot(dir.path());
+        EnvironmentEditor *editor = editors.open(dataPath(u"conda/basic.yml"_s));
+        QCOMPARE(editors.open(dataPath(u"conda/basic.yml"_s)), editor); // once
+        QVERIFY(editor->document()->path().isEmpty());
+        QCOMPARE(editor->document()->environment().name, u"mnist"_s);
+        editor->setChooseSavePath([](const QString &suggested) { return suggested; });
+        QVERIFY(editor->save());
+        QCOMPARE(editor->document()->path(), dir.filePath(u"environments/mnist.yml"_s));
+        QVERIFY(ferry::readTextFile(editor->document()->path())->startsWith(u"ferry: 1"_s));
+        QVERIFY(ferry::readTextFile(dataPath(u"conda/basic.yml"_s))->startsWith(u"name: mnist"_s)); // untouched
+    }
+
+    void imageActionStates()
+    {
+        ImageActionInputs in;
+        ImageActionStates s = ferry::ui::imageActionStates(in);
+        QVERIFY(!s.build && !s.devcontainer && !s.terminal && !s.cancel);
+        QVERIFY(s.hint.contains(u"Docker or Podman"_s));
+        in.engineFound = true;
+        s = ferry::ui::imageActionStates(in);
+        QVERIFY(s.build && !s.devcontainer);
+        QVERIFY(s.hint.contains(u"Save"_s));
+        in.hasFile = true;
+        s = ferry::ui::imageActionStates(in);
+        QVERIFY(s.build && s.devcontainer && !s.terminal);
+        in.busy = true;
+        s = ferry::ui::imageActionStates(in);
+        QVERIFY(!s.build && !s.devcontainer && s.cancel);
+        in.busy = false;
+        in.containerRunning = true;
+        s = ferry::ui::imageActionStates(in);
+        QVERIFY(!s.terminal && s.hint.contains(u"$TERMINAL"_s));
+        in.terminalFound = true;
+        QVERIFY(ferry::ui::imageActionStates(in).terminal);
+
+        // The panel with an engine that is not installed: no build, and it says so.
+        Fixture f;
+        ImagePanel *panel = f.editor.imagePanel();
+        QSignalSpy checked(panel, &ImagePanel::imageChecked);
+        panel->setEngineProgram(u"/nonexistent/docker"_s);
+        QVERIFY(checked.wait(5000));
+        QVERIFY(!f.child<QPushButton>(u"buildImage"_s)->isEnabled());
+        QVERIFY2(panel->imageStatus().contains(u"no container engine"_s), qPrintable(panel->imageStatus()));
+        QVERIFY(panel->imageStatus().contains(ferry::env::imageReference(f.env())));
+    }
+
+    void terminalCommands()
+    {
+        const QStringList shell = containerShellCommand(u"docker"_s, u"abc123"_s, u"vscode"_s, u"/workspaces/x"_s);
+        QCOMPARE(shell.mid(0, 7), (QStringList{u"docker"_s, u"exec"_s, u"-it"_s, u"-u"_s, u"vscode"_s, u"-w"_s,
+                                              u"/workspaces/x"_s}));
+        QCOMPARE(shell.at(7), u"abc123"_s);
+        QHash<QString, QString> installed{{u"gnome-terminal"_s, u"/usr/bin/gnome-terminal"_s},
+                                          {u"xterm"_s, u"/usr/bin/xterm"_s},
+                                          {u"kitty"_s, u"/usr/bin/kitty"_s}};
+        auto which = [&](const QString &name) { return installed.value(name); };
+        QString terminal;
+        auto environment = [&](const QString &name) { return name == "TERMINAL"_L1 ? terminal : QString(); };
+        TerminalCommand c = terminalCommand({u"docker"_s, u"exec"_s}, environment, which);
+        QCOMPARE(c.program, u"/usr/bin/gnome-terminal"_s);
+        QCOMPARE(c.arguments, (QStringList{u"--"_s, u"docker"_s, u"exec"_s}));
+        terminal = u"kitty"_s; // the user's choice first
+        c = terminalCommand({u"docker"_s}, environment, which);
+        QCOMPARE(c.program, u"/usr/bin/kitty"_s);
+        QCOMPARE(c.arguments, QStringList{u"docker"_s});
+        installed.remove(u"gnome-terminal"_s);
+        terminal.clear();
+        c = terminalCommand({u"sh"_s}, environment, which);
+        QCOMPARE(c.program, u"/usr/bin/xterm"_s);
+        QCOMPARE(c.arguments, (QStringList{u"-e"_s, u"sh"_s}));
+        installed.clear();
+        QVERIFY(terminalCommand({u"sh"_s}, environment, which).program.isEmpty());
+    }
+
+    void windowOpensEnvironments()
+    {
+        QTemporaryDir dir;
+        QSettings settings(dir.filePath(u"settings.ini"_s), QSettings::IniFormat);
+        ferry::workspace::RecentWorkspaces recent(settings);
+        MainWindow window(settings, recent, {});
+        window.show();
+        const QString root = dir.filePath(u"ws"_s);
+        QVERIFY(writeFile(root + u"/environments/vision.yml"_s, kVision));
+        QVERIFY(window.openWorkspaceAt(root));
+        auto *dock = window.findChild<QDockWidget *>(u"environmentDock"_s);
+        QVERIFY(dock);
+        QVERIFY(!dock->isVisible());
+
+        // Double-click in the workspace overview.
+        auto *overview = window.findChild<WorkspaceOverview *>();
+        QVERIFY(overview);
+        Q_EMIT overview->activated(WorkspaceOverview::Kind::Environment, root + u"/environments/vision.yml"_s);
+        QVERIFY(dock->isVisible());
+        EnvironmentEditors *editors = window.environmentEditors();
+        QCOMPARE(editors->count(), 1);
+        EnvironmentEditor *editor = editors->currentEditor();
+        QCOMPARE(editor->document()->environment().name, u"vision"_s);
+
+        // Its problems reach the window's list, and leave it when fixed.
+        QAbstractItemModel *conda = editor->findChild<TableEditor *>(u"conda"_s)->view()->model();
+        QVERIFY(conda->setData(conda->index(0, CondaDependencyModel::Text), u"numpy >=1 a b"_s));
+        QTRY_VERIFY(window.problems()->count() == 1);
+        QVERIFY(window.problems()->text(0).contains(u"conda row 1"_s));
+        editor->document()->undoStack()->undo();
+        QCOMPARE(window.problems()->count(), 0);
+
+        // A dropped conda file is imported into the workspace and opened.
+        const QString conda2 = dir.filePath(u"incoming/environment.yml"_s);
+        QVERIFY(QFile::copy(dataPath(u"conda/basic.yml"_s), conda2) || writeFile(conda2, "name: mnist\n"));
+        drop(&window, {conda2});
+        QTRY_COMPARE(editors->count(), 2);
+        QCOMPARE(editors->currentEditor()->document()->path(), root + u"/environments/mnist.yml"_s);
+    }
+};
+
+QTEST_MAIN(TestEnvironmentEditor)
+#include "tst_environmenteditor.moc"
