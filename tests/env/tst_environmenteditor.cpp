@@ -30,11 +30,14 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -430,6 +433,8 @@ private Q_SLOTS:
         QTableView *view = f.view(u"conda"_s);
         QAbstractItemModel *model = view->model();
         QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        f.editor.sections()->setCurrentWidget(f.editor.pythonForm()); // as the user sees it
+        QVERIFY(view->isVisible());
         view->setFocus();
         view->setCurrentIndex(model->index(2, 0));
 
@@ -440,8 +445,8 @@ private Q_SLOTS:
         QLineEdit *editor = cellEditor(view);
         QVERIFY(editor);
         QTest::keyClicks(editor, u"scipy"_s);
-        QTest::keyClick(editor, Qt::Key_Return);
-        QCOMPARE(f.env().python.condaDependencies.at(3).text, u"scipy"_s);
+        QTest::keyClick(editor, Qt::Key_Return); // the delegate commits on its next turn
+        QTRY_COMPARE(f.env().python.condaDependencies.at(3).text, u"scipy"_s);
 
         // Move to the version cell, edit it with F2.
         QTest::keyClick(view, Qt::Key_Right);
@@ -451,7 +456,7 @@ private Q_SLOTS:
         QVERIFY(editor);
         QTest::keyClicks(editor, u">=1.11"_s);
         QTest::keyClick(editor, Qt::Key_Return);
-        QCOMPARE(f.env().python.condaDependencies.at(3).text, u"scipy >=1.11"_s);
+        QTRY_COMPARE(f.env().python.condaDependencies.at(3).text, u"scipy >=1.11"_s);
 
         // Alt+Up twice: scipy to the second row.
         QTest::keyClick(view, Qt::Key_Up, Qt::AltModifier);
@@ -469,18 +474,22 @@ private Q_SLOTS:
 
         // Variables by keyboard too; a new row with nothing typed is a problem until named.
         QTableView *variables = f.view(u"variables"_s);
+        f.editor.sections()->setCurrentIndex(2);
+        QVERIFY(variables->isVisible());
         variables->setCurrentIndex(variables->model()->index(0, 0));
         QTest::keyClick(variables, Qt::Key_Insert);
         QVERIFY(!f.doc()->problemAt(u"variables"_s, 1).isEmpty());
         editor = cellEditor(variables);
         QVERIFY(editor);
         QTest::keyClicks(editor, u"SEED"_s);
-        QTest::keyClick(editor, Qt::Key_Tab); // on to the value
+        QTest::keyClick(editor, Qt::Key_Tab); // on to the value, its editor open
+        QTRY_VERIFY(variables->currentIndex().column() == VariablesModel::Value && cellEditor(variables) &&
+                    cellEditor(variables)->text().isEmpty());
+        QCOMPARE(f.env().variables.at(1).first, u"SEED"_s);
         editor = cellEditor(variables);
-        QVERIFY(editor);
         QTest::keyClicks(editor, u"42"_s);
         QTest::keyClick(editor, Qt::Key_Return);
-        QCOMPARE(f.env().variables.at(1), (std::pair{u"SEED"_s, u"42"_s}));
+        QTRY_COMPARE(f.env().variables.at(1), (std::pair{u"SEED"_s, u"42"_s}));
         QVERIFY(f.doc()->problemAt(u"variables"_s, 1).isEmpty());
     }
 
@@ -669,6 +678,7 @@ private Q_SLOTS:
         QCOMPARE(c.program, u"/usr/bin/kitty"_s);
         QCOMPARE(c.arguments, QStringList{u"docker"_s});
         installed.remove(u"gnome-terminal"_s);
+        installed.remove(u"kitty"_s);
         terminal.clear();
         c = terminalCommand({u"sh"_s}, environment, which);
         QCOMPARE(c.program, u"/usr/bin/xterm"_s);
@@ -711,9 +721,10 @@ private Q_SLOTS:
 
         // A dropped conda file is imported into the workspace and opened.
         const QString conda2 = dir.filePath(u"incoming/environment.yml"_s);
-        QVERIFY(QFile::copy(dataPath(u"conda/basic.yml"_s), conda2) || writeFile(conda2, "name: mnist\n"));
+        QVERIFY(QDir().mkpath(dir.filePath(u"incoming"_s)));
+        QVERIFY(QFile::copy(dataPath(u"conda/basic.yml"_s), conda2));
         drop(&window, {conda2});
-        QTRY_COMPARE(editors->count(), 2);
+        QTRY_VERIFY2(editors->count() == 2, qPrintable(window.problems()->text(0)));
         QCOMPARE(editors->currentEditor()->document()->path(), root + u"/environments/mnist.yml"_s);
     }
 };

@@ -214,6 +214,9 @@ Expected<env::VersionedSave> EnvironmentDocument::save(const QString &path)
                                .absoluteFilePath();
     if (path.isEmpty() && m_path.isEmpty() && m_suggestedPath.isEmpty())
         return Error{tr("this environment has no file yet"), {}, 0, 0, tr("choose where to save it")};
+    if (!QDir().mkpath(QFileInfo(target).absolutePath()))
+        return Error{tr("cannot create the folder"), QFileInfo(target).absolutePath(), 0, 0,
+                     tr("check that the workspace is writable")};
     auto saved = env::saveVersioned(target, m_environment);
     if (!saved)
         return saved;

@@ -321,7 +321,10 @@ Expected<QStringList> EnvironmentEditor::exportTo(env::Format format, const QStr
 bool EnvironmentEditor::save()
 {
     QString target;
-    if (m_document->path().isEmpty()) {
+    if (m_document->path().isEmpty() && !m_document->suggestedPath().isEmpty() &&
+        !QFileInfo::exists(m_document->suggestedPath())) {
+        target = m_document->suggestedPath(); // a new environment: its name was chosen already
+    } else if (m_document->path().isEmpty()) {
         target = m_chooseSavePath(m_document->suggestedPath().isEmpty()
                                       ? QDir(m_document->baseDir()).filePath(m_document->environment().name + u".yml"_s)
                                       : m_document->suggestedPath());

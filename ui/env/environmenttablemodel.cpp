@@ -49,7 +49,7 @@ void EnvironmentTableModel::problemsChanged()
 
 QVariant EnvironmentTableModel::data(const QModelIndex &index, int role) const
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+    if (!index.isValid() || index.model() != this || index.row() >= m_rows)
         return {};
     const env::Environment &env = m_document->environment();
     if (index.row() >= count(env))
@@ -70,7 +70,7 @@ QVariant EnvironmentTableModel::data(const QModelIndex &index, int role) const
 
 bool EnvironmentTableModel::setData(const QModelIndex &index, const QVariant &value, int role)
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+    if (!index.isValid() || index.model() != this || index.row() >= m_rows)
         return false;
     if (role != Qt::EditRole && !(role == Qt::CheckStateRole && isCheckable(index.column())))
         return false;
@@ -92,7 +92,7 @@ bool EnvironmentTableModel::setData(const QModelIndex &index, const QVariant &va
 
 Qt::ItemFlags EnvironmentTableModel::flags(const QModelIndex &index) const
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+    if (!index.isValid() || index.model() != this || index.row() >= m_rows)
         return Qt::NoItemFlags;
     Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
     if (isCheckable(index.column()))
