@@ -64,7 +64,8 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
       m_chart(new LossChartPanel(this)), m_bottomTabs(new QTabWidget(this)), m_runs(new RunsView(this)),
       m_log(new LogView(this)), m_problems(new ProblemsPanel(this)), m_sideTabs(new QTabWidget(this)),
       m_details(new RunDetailsView(this)), m_train(new TrainPanel(m_services.trainer, this)),
-      m_datasets(new DatasetPanel(this)), m_environments(new EnvironmentEditors(this)), m_workspaceLabel(new QLabel(this)), m_loader(new RunsLoader(this)),
+      m_datasets(new DatasetPanel(this)), m_environments(new EnvironmentEditors(this)),
+      m_workspaceLabel(new QLabel(this)), m_loader(new RunsLoader(this)),
       m_feeder(new ChartFeeder(m_chart->chart(), this))
 {
     setObjectName(u"mainWindow"_s);

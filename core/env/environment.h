@@ -67,7 +67,7 @@ struct Environment {
     // Variables whose value in `variables` is the NAME of a keychain secret, never the value itself:
     // the secret is looked up and injected at launch, and left out of every export.
     QStringList secretVariables;
-    ExtraKeys extra;                              // unknown top-level keys, and foreign formats' own keys
+    ExtraKeys extra; // unknown top-level keys, and foreign formats' own keys
     bool operator==(const Environment &) const = default;
 
     bool isSecretVariable(const QString &variable) const { return secretVariables.contains(variable); }

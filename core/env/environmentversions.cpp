@@ -84,8 +84,7 @@ Expected<VersionedSave> saveVersioned(const QString &environmentFile, const Envi
     VersionedSave result{edited, {}};
     if (QFileInfo::exists(environmentFile)) {
         const auto text = readTextFile(environmentFile);
-        const EnvironmentRead onDisk =
-            text ? parseEnvironmentYaml(*text, environmentFile) : EnvironmentRead{{}, {}};
+        const EnvironmentRead onDisk = text ? parseEnvironmentYaml(*text, environmentFile) : EnvironmentRead{{}, {}};
         // Only a readable file of the same environment is an earlier version of this one.
         if (text && !hasErrors(onDisk.diagnostics) && onDisk.environment.name == edited.name &&
             isNewVersion(onDisk.environment, edited)) {

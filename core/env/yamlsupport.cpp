@@ -342,8 +342,7 @@ void emitJson(YAML::Emitter &out, const ExtraKeys &value)
     }
 }
 
-void emitVariables(YAML::Emitter &out, const QList<std::pair<QString, QString>> &variables,
-                   const QStringList &secret)
+void emitVariables(YAML::Emitter &out, const QList<std::pair<QString, QString>> &variables, const QStringList &secret)
 {
     if (variables.isEmpty())
         return;

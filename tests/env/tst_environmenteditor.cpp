@@ -316,14 +316,13 @@ private Q_SLOTS:
             << QStringList{dataPath(u"conda/basic.yml"_s)} << QStringList{u"torchvision"_s} << QStringList{};
         QTest::newRow("requirements.txt")
             << QStringList{dataPath(u"requirements/basic.txt"_s)} << QStringList{} << QStringList{u"django"_s};
-        QTest::newRow("azureml_environment.json")
-            << QStringList{dataPath(u"azureml-v1/azureml_environment.json"_s)} << QStringList{}
-            << QStringList{u"scikit-learn"_s};
+        QTest::newRow("azureml_environment.json") << QStringList{dataPath(u"azureml-v1/azureml_environment.json"_s)}
+                                                  << QStringList{} << QStringList{u"scikit-learn"_s};
         QTest::newRow("AzureML v2 YAML") << QStringList{dataPath(u"azureml-v2/docker-image-plus-conda.yml"_s)}
                                          << QStringList{u"pandas"_s} << QStringList{u"mlflow"_s};
-        QTest::newRow("two at once")
-            << QStringList{dataPath(u"conda/basic.yml"_s), dataPath(u"requirements/basic.txt"_s)}
-            << QStringList{u"torchvision"_s} << QStringList{u"django"_s};
+        QTest::newRow("two at once") << QStringList{dataPath(u"conda/basic.yml"_s),
+                                                    dataPath(u"requirements/basic.txt"_s)}
+                                     << QStringList{u"torchvision"_s} << QStringList{u"django"_s};
     }
     void dropImport()
     {
@@ -417,7 +416,7 @@ private Q_SLOTS:
         for (int i = 0; i < tree->topLevelItemCount(); ++i) {
             const QTreeWidgetItem *item = tree->topLevelItem(i);
             rows << u"%1 %2 %3 [%4] [%5]"_s.arg(item->text(2), item->text(0), item->text(1), item->text(3),
-                                                 item->text(4));
+                                                item->text(4));
         }
         QCOMPARE(rows, (QStringList{u"changed environment version [3] [4]"_s, u"changed docker shm size [2g] [8g]"_s,
                                     u"added pip lightning [] [lightning>=2]"_s, u"removed pip wandb [wandb] []"_s}));
@@ -661,8 +660,8 @@ private Q_SLOTS:
     void terminalCommands()
     {
         const QStringList shell = containerShellCommand(u"docker"_s, u"abc123"_s, u"vscode"_s, u"/workspaces/x"_s);
-        QCOMPARE(shell.mid(0, 7), (QStringList{u"docker"_s, u"exec"_s, u"-it"_s, u"-u"_s, u"vscode"_s, u"-w"_s,
-                                              u"/workspaces/x"_s}));
+        QCOMPARE(shell.mid(0, 7),
+                 (QStringList{u"docker"_s, u"exec"_s, u"-it"_s, u"-u"_s, u"vscode"_s, u"-w"_s, u"/workspaces/x"_s}));
         QCOMPARE(shell.at(7), u"abc123"_s);
         QHash<QString, QString> installed{{u"gnome-terminal"_s, u"/usr/bin/gnome-terminal"_s},
                                           {u"xterm"_s, u"/usr/bin/xterm"_s},

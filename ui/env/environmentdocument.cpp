@@ -73,7 +73,8 @@ QList<FieldProblem> validateForEditor(const env::Environment &env)
               u"version '%1' cannot be part of an image tag: use letters, digits, '.', '_' and '-'"_s.arg(env.version));
     static const QRegularExpression shmPattern(u"^[0-9]+[bkmgBKMG]?$"_s);
     if (!env.docker.shmSize.isEmpty() && !shmPattern.match(env.docker.shmSize).hasMatch())
-        error(u"shm_size"_s, -1, u"'%1' is not a size: write a number with b, k, m or g, e.g. 2g"_s.arg(env.docker.shmSize));
+        error(u"shm_size"_s, -1,
+              u"'%1' is not a size: write a number with b, k, m or g, e.g. 2g"_s.arg(env.docker.shmSize));
     if (env.docker.baseImage.trimmed().isEmpty() && !env.python.userManaged)
         problems << FieldProblem{u"base_image"_s, -1,
                                  u"no base image: container targets cannot build this environment"_s, true};
@@ -210,8 +211,8 @@ bool EnvironmentDocument::existsOnDisk() const
 
 Expected<env::VersionedSave> EnvironmentDocument::save(const QString &path)
 {
-    const QString target = QFileInfo(path.isEmpty() ? (m_path.isEmpty() ? m_suggestedPath : m_path) : path)
-                               .absoluteFilePath();
+    const QString target =
+        QFileInfo(path.isEmpty() ? (m_path.isEmpty() ? m_suggestedPath : m_path) : path).absoluteFilePath();
     if (path.isEmpty() && m_path.isEmpty() && m_suggestedPath.isEmpty())
         return Error{tr("this environment has no file yet"), {}, 0, 0, tr("choose where to save it")};
     if (!QDir().mkpath(QFileInfo(target).absolutePath()))
@@ -221,8 +222,8 @@ Expected<env::VersionedSave> EnvironmentDocument::save(const QString &path)
     if (!saved)
         return saved;
     if (!(saved->written == m_environment))
-        m_undo->push(new EditCommand(this, tr("Version %1").arg(saved->written.version), {}, m_environment,
-                                     saved->written));
+        m_undo->push(
+            new EditCommand(this, tr("Version %1").arg(saved->written.version), {}, m_environment, saved->written));
     m_diskText = env::writeEnvironmentYaml(saved->written);
     m_sourcePath = target;
     setPath(target);

@@ -104,21 +104,24 @@ EnvironmentEditor::EnvironmentEditor(QWidget *parent)
     m_description->setObjectName(u"environmentDescription"_s);
     m_description->setPlaceholderText(tr("what this environment is for"));
     auto *binder = new FormBinder(m_document, this);
-    binder->text(m_name, u"name"_s, tr("name"), [](const Environment &e) { return e.name; },
-                 [](Environment &e, const QString &v) { e.name = v.trimmed(); });
-    binder->text(m_version, u"version"_s, tr("version"), [](const Environment &e) { return e.version; },
-                 [](Environment &e, const QString &v) { e.version = v.trimmed(); });
-    binder->text(m_description, u"description"_s, tr("description"), [](const Environment &e) { return e.description; },
-                 [](Environment &e, const QString &v) { e.description = v; });
+    binder->text(
+        m_name, u"name"_s, tr("name"), [](const Environment &e) { return e.name; },
+        [](Environment &e, const QString &v) { e.name = v.trimmed(); });
+    binder->text(
+        m_version, u"version"_s, tr("version"), [](const Environment &e) { return e.version; },
+        [](Environment &e, const QString &v) { e.version = v.trimmed(); });
+    binder->text(
+        m_description, u"description"_s, tr("description"), [](const Environment &e) { return e.description; },
+        [](Environment &e, const QString &v) { e.description = v; });
 
     m_variables->view()->setColumnWidth(VariablesModel::Name, 200);
     m_variables->view()->setColumnWidth(VariablesModel::Value, 320);
     auto *variablesPage = new QWidget(this);
     auto *variablesLayout = new QVBoxLayout(variablesPage);
-    auto *variablesNote = new QLabel(
-        tr("Given to every run and the devcontainer, never baked into the image. A secret variable's value "
-           "stays in the keychain: the file names the secret."),
-        variablesPage);
+    auto *variablesNote =
+        new QLabel(tr("Given to every run and the devcontainer, never baked into the image. A secret variable's value "
+                      "stays in the keychain: the file names the secret."),
+                   variablesPage);
     variablesNote->setWordWrap(true);
     variablesLayout->addWidget(variablesNote);
     variablesLayout->addWidget(m_variables, 1);
@@ -209,8 +212,7 @@ void EnvironmentEditor::createActions()
     exportMenu->setObjectName(u"exportMenu"_s);
     for (const QString &name : env::exportFormatNames()) {
         const env::Format format = *env::formatFromName(name);
-        exportMenu->addAction(formatTitle(format), this, [this, format] { chooseExport(format); })
-            ->setData(name);
+        exportMenu->addAction(formatTitle(format), this, [this, format] { chooseExport(format); })->setData(name);
     }
     auto *exportButton = new QToolButton(this);
     exportButton->setText(tr("&Export"));
@@ -272,8 +274,9 @@ QStringList EnvironmentEditor::problemMessages() const
 
 void EnvironmentEditor::reportProblems()
 {
-    const QString source = m_document->path().isEmpty() ? u"new:"_s + QString::number(reinterpret_cast<quintptr>(this), 16)
-                                                         : m_document->path();
+    const QString source = m_document->path().isEmpty()
+                               ? u"new:"_s + QString::number(reinterpret_cast<quintptr>(this), 16)
+                               : m_document->path();
     if (!m_problemSource.isEmpty() && source != m_problemSource)
         Q_EMIT problemsChanged(m_problemSource, {});
     m_problemSource = source;
@@ -339,11 +342,10 @@ bool EnvironmentEditor::save()
     m_fileDiagnostics.clear();
     reportProblems();
     m_versions->refresh();
-    Q_EMIT message(saved->storedVersion.isEmpty()
-                       ? tr("Saved %1").arg(QFileInfo(m_document->path()).fileName())
-                       : tr("Saved %1 as version %2 (version %3 kept)")
-                             .arg(QFileInfo(m_document->path()).fileName(), saved->written.version,
-                                  saved->storedVersion));
+    Q_EMIT message(saved->storedVersion.isEmpty() ? tr("Saved %1").arg(QFileInfo(m_document->path()).fileName())
+                                                  : tr("Saved %1 as version %2 (version %3 kept)")
+                                                        .arg(QFileInfo(m_document->path()).fileName(),
+                                                             saved->written.version, saved->storedVersion));
     return true;
 }
 
@@ -351,10 +353,9 @@ bool EnvironmentEditor::maybeClose()
 {
     if (!m_document->isDirty())
         return true;
-    const auto answer =
-        QMessageBox::question(this, tr("Unsaved Environment"),
-                              tr("%1 has unsaved edits. Save them?").arg(m_document->environment().name),
-                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    const auto answer = QMessageBox::question(
+        this, tr("Unsaved Environment"), tr("%1 has unsaved edits. Save them?").arg(m_document->environment().name),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
     if (answer == QMessageBox::Save)
         return save();
     return answer == QMessageBox::Discard;
@@ -363,8 +364,8 @@ bool EnvironmentEditor::maybeClose()
 void EnvironmentEditor::onChangedOnDisk()
 {
     const QString name = QFileInfo(m_document->path()).fileName();
-    if (m_confirm(tr("%1 changed on disk, and you have unsaved edits. Read the file again and drop your edits?")
-                      .arg(name))) {
+    if (m_confirm(
+            tr("%1 changed on disk, and you have unsaved edits. Read the file again and drop your edits?").arg(name))) {
         open(m_document->path());
         Q_EMIT message(tr("%1 read again from disk").arg(name));
     } else {
@@ -374,9 +375,9 @@ void EnvironmentEditor::onChangedOnDisk()
 
 void EnvironmentEditor::chooseImport()
 {
-    const QStringList files = QFileDialog::getOpenFileNames(
-        this, tr("Import into the Environment"), m_document->baseDir(),
-        tr("Environment files (*.yml *.yaml *.txt *.json);;All files (*)"));
+    const QStringList files =
+        QFileDialog::getOpenFileNames(this, tr("Import into the Environment"), m_document->baseDir(),
+                                      tr("Environment files (*.yml *.yaml *.txt *.json);;All files (*)"));
     if (!files.isEmpty())
         importFiles(files);
 }

@@ -80,9 +80,9 @@ EnvironmentEditor *EnvironmentEditors::open(const QString &path)
         editor = add();
         editor->open(path);
         if (editor->document()->path().isEmpty() && !m_workspaceRoot.isEmpty()) // an imported file
-            editor->document()->setSuggestedPath(QDir(m_workspaceRoot)
-                                                     .filePath(u"environments/"_s +
-                                                               editor->document()->environment().name + u".yml"_s));
+            editor->document()->setSuggestedPath(
+                QDir(m_workspaceRoot)
+                    .filePath(u"environments/"_s + editor->document()->environment().name + u".yml"_s));
         setTabText(indexOf(editor), editor->title());
         setTabToolTip(indexOf(editor), editor->document()->sourcePath());
     }
@@ -107,8 +107,8 @@ void EnvironmentEditors::setSecretNames(const QStringList &names)
 
 void EnvironmentEditors::newEnvironment()
 {
-    const QString folder = m_workspaceRoot.isEmpty() ? QDir::homePath()
-                                                     : QDir(m_workspaceRoot).filePath(u"environments"_s);
+    const QString folder =
+        m_workspaceRoot.isEmpty() ? QDir::homePath() : QDir(m_workspaceRoot).filePath(u"environments"_s);
     NewEnvironmentDialog dialog(folder, this);
     if (dialog.exec() != QDialog::Accepted)
         return;
@@ -139,10 +139,10 @@ void EnvironmentEditors::newEnvironment()
 
 void EnvironmentEditors::chooseFileToOpen()
 {
-    const QString start = m_workspaceRoot.isEmpty() ? QDir::homePath()
-                                                     : QDir(m_workspaceRoot).filePath(u"environments"_s);
-    const QString file = QFileDialog::getOpenFileName(this, tr("Open Environment File"), start,
-                                                      tr("Environment files (*.yml *.yaml *.txt *.json);;All files (*)"));
+    const QString start =
+        m_workspaceRoot.isEmpty() ? QDir::homePath() : QDir(m_workspaceRoot).filePath(u"environments"_s);
+    const QString file = QFileDialog::getOpenFileName(
+        this, tr("Open Environment File"), start, tr("Environment files (*.yml *.yaml *.txt *.json);;All files (*)"));
     if (!file.isEmpty())
         open(file);
 }

@@ -80,13 +80,13 @@ bool EnvironmentTableModel::setData(const QModelIndex &index, const QVariant &va
     const QString what = headers().value(column);
     // One merge key per cell: typing into the same cell again merges into one undo step.
     const QString key = u"%1:%2:%3"_s.arg(m_field).arg(row).arg(column);
-    const bool changed = m_document->edit(tr("Edit %1 %2").arg(rowName(), what.toLower()), key,
-                                          [&](env::Environment &env) {
-                                              QVariant v = value;
-                                              if (role == Qt::CheckStateRole)
-                                                  v = value.toInt() == Qt::Checked;
-                                              accepted = setCell(env, row, column, v);
-                                          });
+    const bool changed =
+        m_document->edit(tr("Edit %1 %2").arg(rowName(), what.toLower()), key, [&](env::Environment &env) {
+            QVariant v = value;
+            if (role == Qt::CheckStateRole)
+                v = value.toInt() == Qt::Checked;
+            accepted = setCell(env, row, column, v);
+        });
     return accepted && changed;
 }
 
@@ -148,8 +148,8 @@ bool EnvironmentTableModel::moveRows(const QModelIndex &sourceParent, int source
                                      const QModelIndex &destinationParent, int destinationChild)
 {
     if (sourceParent.isValid() || destinationParent.isValid() || rowCount != 1 || sourceRow < 0 ||
-        sourceRow >= m_rows || destinationChild < 0 || destinationChild > m_rows ||
-        destinationChild == sourceRow || destinationChild == sourceRow + 1)
+        sourceRow >= m_rows || destinationChild < 0 || destinationChild > m_rows || destinationChild == sourceRow ||
+        destinationChild == sourceRow + 1)
         return false;
     if (!beginMoveRows({}, sourceRow, sourceRow, {}, destinationChild))
         return false;
@@ -163,8 +163,7 @@ bool EnvironmentTableModel::moveRows(const QModelIndex &sourceParent, int source
 
 StringListModel::StringListModel(EnvironmentDocument *document, const QString &field, const QString &header,
                                  const QString &rowName, Accessor accessor, QObject *parent)
-    : EnvironmentTableModel(document, field, parent), m_header(header), m_rowName(rowName),
-      m_list(std::move(accessor))
+    : EnvironmentTableModel(document, field, parent), m_header(header), m_rowName(rowName), m_list(std::move(accessor))
 {
     initRows();
 }

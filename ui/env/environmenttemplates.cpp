@@ -29,8 +29,7 @@ Expected<env::Environment> environmentFromTemplate(const QString &id, const QStr
             continue;
         QFile file(t.resource);
         if (!file.open(QIODevice::ReadOnly))
-            return Error{u"the template is missing from this build"_s, t.resource, 0, 0,
-                         u"reinstall Ferry"_s};
+            return Error{u"the template is missing from this build"_s, t.resource, 0, 0, u"reinstall Ferry"_s};
         env::EnvironmentRead read = env::parseEnvironmentYaml(QString::fromUtf8(file.readAll()), t.resource);
         for (const env::Diagnostic &d : read.diagnostics)
             if (d.isError())

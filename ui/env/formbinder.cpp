@@ -51,12 +51,13 @@ void FormBinder::markProblems()
             b.widget->setProperty("problem", QString());
             continue;
         }
-        const bool error = std::any_of(problems.cbegin(), problems.cend(), [](const FieldProblem &p) { return !p.warning; });
+        const bool error =
+            std::any_of(problems.cbegin(), problems.cend(), [](const FieldProblem &p) { return !p.warning; });
         const QString message = m_document->problemAt(b.field);
         b.widget->setProperty("problem", message);
         b.widget->setToolTip(message);
-        b.widget->setStyleSheet(u"%1 { background: %2; }"_s.arg(QString::fromLatin1(b.widget->metaObject()->className()),
-                                                               error ? u"#ffd6d6"_s : u"#fff3cd"_s));
+        b.widget->setStyleSheet(u"%1 { background: %2; }"_s.arg(
+            QString::fromLatin1(b.widget->metaObject()->className()), error ? u"#ffd6d6"_s : u"#fff3cd"_s));
     }
 }
 
@@ -64,8 +65,7 @@ void FormBinder::text(QLineEdit *edit, const QString &field, const QString &labe
                       Setter<QString> set)
 {
     connect(edit, &QLineEdit::textEdited, this, [this, field, label, set](const QString &value) {
-        m_document->edit(tr("Edit %1").arg(label), u"form:"_s + field,
-                         [&](env::Environment &env) { set(env, value); });
+        m_document->edit(tr("Edit %1").arg(label), u"form:"_s + field, [&](env::Environment &env) { set(env, value); });
     });
     add(edit, field, [this, edit, get] {
         const QString value = get(m_document->environment());
@@ -95,8 +95,7 @@ void FormBinder::plainText(QPlainTextEdit *edit, const QString &field, const QSt
         if (m_refreshing)
             return;
         const QString value = edit->toPlainText();
-        m_document->edit(tr("Edit %1").arg(label), u"form:"_s + field,
-                         [&](env::Environment &env) { set(env, value); });
+        m_document->edit(tr("Edit %1").arg(label), u"form:"_s + field, [&](env::Environment &env) { set(env, value); });
     });
     add(edit, field, [this, edit, get] {
         const QString value = get(m_document->environment());
@@ -110,8 +109,7 @@ void FormBinder::check(QCheckBox *box, const QString &field, const QString &labe
     connect(box, &QCheckBox::toggled, this, [this, field, label, set](bool value) {
         if (m_refreshing)
             return;
-        m_document->edit(tr("Edit %1").arg(label), u"form:"_s + field,
-                         [&](env::Environment &env) { set(env, value); });
+        m_document->edit(tr("Edit %1").arg(label), u"form:"_s + field, [&](env::Environment &env) { set(env, value); });
     });
     add(box, field, [this, box, get] { box->setChecked(get(m_document->environment())); });
 }
@@ -123,8 +121,7 @@ void FormBinder::choice(QComboBox *combo, const QString &field, const QString &l
         if (m_refreshing || index < 0)
             return;
         const QString value = combo->itemData(index).toString();
-        m_document->edit(tr("Edit %1").arg(label), u"form:"_s + field,
-                         [&](env::Environment &env) { set(env, value); });
+        m_document->edit(tr("Edit %1").arg(label), u"form:"_s + field, [&](env::Environment &env) { set(env, value); });
     });
     add(combo, field, [this, combo, get] {
         const QString value = get(m_document->environment());

@@ -37,8 +37,7 @@ public:
                    Setter<QString> set);
     void check(QCheckBox *box, const QString &field, const QString &label, Getter<bool> get, Setter<bool> set);
     // The combo's item data (a string) is the value.
-    void choice(QComboBox *combo, const QString &field, const QString &label, Getter<QString> get,
-                Setter<QString> set);
+    void choice(QComboBox *combo, const QString &field, const QString &label, Getter<QString> get, Setter<QString> set);
 
     void refresh();
 

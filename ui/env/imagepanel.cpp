@@ -45,9 +45,8 @@ namespace {
 
 bool engineInstalled(const QString &program)
 {
-    return !program.isEmpty() &&
-           (QFileInfo(program).isAbsolute() ? QFileInfo(program).isExecutable()
-                                            : !QStandardPaths::findExecutable(program).isEmpty());
+    return !program.isEmpty() && (QFileInfo(program).isAbsolute() ? QFileInfo(program).isExecutable()
+                                                                  : !QStandardPaths::findExecutable(program).isEmpty());
 }
 
 } // namespace
@@ -229,8 +228,8 @@ void ImagePanel::build()
     appendLog(tr("Building %1 with %2 …\n").arg(env::imageReference(environment), engine));
     setBusy(true, tr("Building"));
     auto sink = [this](const QByteArray &lines) {
-        QMetaObject::invokeMethod(this, [this, text = QString::fromUtf8(lines)] { appendLog(text); },
-                                  Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, text = QString::fromUtf8(lines)] { appendLog(text); }, Qt::QueuedConnection);
     };
     m_work.setFuture(QtConcurrent::run([this, environment, file, engine, sink]() -> QString {
         QTemporaryDir context;
@@ -245,7 +244,8 @@ void ImagePanel::build()
         QMetaObject::invokeMethod(
             this,
             [this, reference = image->reference, built = image->built] {
-                appendLog(built ? tr("\nBuilt %1\n").arg(reference) : tr("%1 exists already: nothing to build\n").arg(reference));
+                appendLog(built ? tr("\nBuilt %1\n").arg(reference)
+                                : tr("%1 exists already: nothing to build\n").arg(reference));
             },
             Qt::QueuedConnection);
         return {};
@@ -273,14 +273,15 @@ void ImagePanel::startDevcontainer()
         return;
     targets::DevcontainerRequest request;
     request.environmentFile = m_document->path();
-    request.workspaceFolder = m_workspaceRoot.isEmpty() ? QFileInfo(m_document->path()).absolutePath() : m_workspaceRoot;
+    request.workspaceFolder =
+        m_workspaceRoot.isEmpty() ? QFileInfo(m_document->path()).absolutePath() : m_workspaceRoot;
     const QString engine = m_engine;
     m_log->clear();
     appendLog(tr("Starting the devcontainer of %1 …\n").arg(QFileInfo(request.environmentFile).fileName()));
     setBusy(true, tr("Starting devcontainer"));
     auto sink = [this](const QByteArray &lines) {
-        QMetaObject::invokeMethod(this, [this, text = QString::fromUtf8(lines)] { appendLog(text); },
-                                  Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, text = QString::fromUtf8(lines)] { appendLog(text); }, Qt::QueuedConnection);
     };
     m_work.setFuture(QtConcurrent::run([this, request, engine, sink]() -> QString {
         const auto up = targets::devcontainerUp(targets::ContainerEngine(engine), request, sink);

@@ -43,9 +43,9 @@ NewEnvironmentDialog::NewEnvironmentDialog(const QString &folder, QWidget *paren
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(fromFile, &QPushButton::clicked, this, [this] {
-        const QString file = QFileDialog::getOpenFileName(
-            this, tr("Start from an Environment File"), QDir::homePath(),
-            tr("Environment files (*.yml *.yaml *.txt *.json);;All files (*)"));
+        const QString file =
+            QFileDialog::getOpenFileName(this, tr("Start from an Environment File"), QDir::homePath(),
+                                         tr("Environment files (*.yml *.yaml *.txt *.json);;All files (*)"));
         if (file.isEmpty())
             return;
         m_sourceFile = file;

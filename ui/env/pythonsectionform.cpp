@@ -59,8 +59,8 @@ PythonSectionForm::PythonSectionForm(EnvironmentDocument *document, QWidget *par
                                      [](Environment &e) -> QStringList & { return e.python.channels; }, this),
                                  u"channels"_s, this)),
       m_conda(new TableEditor(new CondaDependencyModel(document, this), u"conda"_s, this)),
-      m_pip(new TableEditor(new PipRequirementModel(document, PipRequirementModel::List::Requirements, this),
-                            u"pip"_s, this)),
+      m_pip(new TableEditor(new PipRequirementModel(document, PipRequirementModel::List::Requirements, this), u"pip"_s,
+                            this)),
       m_constraints(new TableEditor(new PipRequirementModel(document, PipRequirementModel::List::Constraints, this),
                                     u"pipConstraints"_s, this)),
       m_tabs(new QTabWidget(this))
@@ -72,16 +72,18 @@ PythonSectionForm::PythonSectionForm(EnvironmentDocument *document, QWidget *par
     auto *userManaged = new QCheckBox(tr("&User-managed: the image has everything, Ferry installs nothing"), this);
     userManaged->setObjectName(u"userManaged"_s);
     auto *devTools = lineEdit(this, u"devTools"_s, tr("pip packages for the devcontainer, e.g. black pytest"));
-    binder->text(version, u"python_version"_s, tr("Python version"), [](const Environment &e) { return e.python.version; },
-                 [](Environment &e, const QString &v) { e.python.version = v.trimmed(); });
-    binder->text(interpreter, u"interpreter"_s, tr("interpreter"),
-                 [](const Environment &e) { return e.python.interpreterPath; },
-                 [](Environment &e, const QString &v) { e.python.interpreterPath = v.trimmed(); });
-    binder->check(userManaged, u"user_managed"_s, tr("user-managed"),
-                  [](const Environment &e) { return e.python.userManaged; },
-                  [](Environment &e, bool v) { e.python.userManaged = v; });
-    binder->words(devTools, u"dev_tools"_s, tr("dev tools"), [](const Environment &e) { return e.python.devTools; },
-                  [](Environment &e, const QStringList &v) { e.python.devTools = v; });
+    binder->text(
+        version, u"python_version"_s, tr("Python version"), [](const Environment &e) { return e.python.version; },
+        [](Environment &e, const QString &v) { e.python.version = v.trimmed(); });
+    binder->text(
+        interpreter, u"interpreter"_s, tr("interpreter"), [](const Environment &e) { return e.python.interpreterPath; },
+        [](Environment &e, const QString &v) { e.python.interpreterPath = v.trimmed(); });
+    binder->check(
+        userManaged, u"user_managed"_s, tr("user-managed"), [](const Environment &e) { return e.python.userManaged; },
+        [](Environment &e, bool v) { e.python.userManaged = v; });
+    binder->words(
+        devTools, u"dev_tools"_s, tr("dev tools"), [](const Environment &e) { return e.python.devTools; },
+        [](Environment &e, const QStringList &v) { e.python.devTools = v; });
 
     // pip options.
     auto *indexUrl = lineEdit(this, u"indexUrl"_s, u"https://pypi.org/simple"_s);
@@ -92,23 +94,27 @@ PythonSectionForm::PythonSectionForm(EnvironmentDocument *document, QWidget *par
     pre->setObjectName(u"pre"_s);
     auto *noIndex = new QCheckBox(tr("&No index: only the local wheels (--no-index)"), this);
     noIndex->setObjectName(u"noIndex"_s);
-    binder->text(indexUrl, u"index_url"_s, tr("index URL"),
-                 [](const Environment &e) { return e.python.pipOptions.indexUrl; },
-                 [](Environment &e, const QString &v) { e.python.pipOptions.indexUrl = v.trimmed(); });
-    binder->words(extraIndex, u"extra_index_urls"_s, tr("extra index URLs"),
-                  [](const Environment &e) { return e.python.pipOptions.extraIndexUrls; },
-                  [](Environment &e, const QStringList &v) { e.python.pipOptions.extraIndexUrls = v; });
-    binder->words(findLinks, u"find_links"_s, tr("find links"),
-                  [](const Environment &e) { return e.python.pipOptions.findLinks; },
-                  [](Environment &e, const QStringList &v) { e.python.pipOptions.findLinks = v; });
-    binder->words(trusted, u"trusted_hosts"_s, tr("trusted hosts"),
-                  [](const Environment &e) { return e.python.pipOptions.trustedHosts; },
-                  [](Environment &e, const QStringList &v) { e.python.pipOptions.trustedHosts = v; });
-    binder->check(pre, u"pre"_s, tr("pre-releases"), [](const Environment &e) { return e.python.pipOptions.pre; },
-                  [](Environment &e, bool v) { e.python.pipOptions.pre = v; });
-    binder->check(noIndex, u"no_index"_s, tr("no index"),
-                  [](const Environment &e) { return e.python.pipOptions.noIndex; },
-                  [](Environment &e, bool v) { e.python.pipOptions.noIndex = v; });
+    binder->text(
+        indexUrl, u"index_url"_s, tr("index URL"), [](const Environment &e) { return e.python.pipOptions.indexUrl; },
+        [](Environment &e, const QString &v) { e.python.pipOptions.indexUrl = v.trimmed(); });
+    binder->words(
+        extraIndex, u"extra_index_urls"_s, tr("extra index URLs"),
+        [](const Environment &e) { return e.python.pipOptions.extraIndexUrls; },
+        [](Environment &e, const QStringList &v) { e.python.pipOptions.extraIndexUrls = v; });
+    binder->words(
+        findLinks, u"find_links"_s, tr("find links"),
+        [](const Environment &e) { return e.python.pipOptions.findLinks; },
+        [](Environment &e, const QStringList &v) { e.python.pipOptions.findLinks = v; });
+    binder->words(
+        trusted, u"trusted_hosts"_s, tr("trusted hosts"),
+        [](const Environment &e) { return e.python.pipOptions.trustedHosts; },
+        [](Environment &e, const QStringList &v) { e.python.pipOptions.trustedHosts = v; });
+    binder->check(
+        pre, u"pre"_s, tr("pre-releases"), [](const Environment &e) { return e.python.pipOptions.pre; },
+        [](Environment &e, bool v) { e.python.pipOptions.pre = v; });
+    binder->check(
+        noIndex, u"no_index"_s, tr("no index"), [](const Environment &e) { return e.python.pipOptions.noIndex; },
+        [](Environment &e, bool v) { e.python.pipOptions.noIndex = v; });
 
     sizeColumns(m_conda, {150, 110, 80, 110});
     sizeColumns(m_pip, {150, 110, 80, 160});
@@ -147,7 +153,8 @@ PythonSectionForm::PythonSectionForm(EnvironmentDocument *document, QWidget *par
     options->addRow(tr("De&v tools:"), devTools);
     auto *optionsLayout = new QVBoxLayout(optionsPage);
     optionsLayout->addLayout(options);
-    optionsLayout->addWidget(titled(tr("Constraints (-c): versions pinned if installed at all"), m_constraints, this), 1);
+    optionsLayout->addWidget(titled(tr("Constraints (-c): versions pinned if installed at all"), m_constraints, this),
+                             1);
 
     m_tabs->setObjectName(u"pythonTabs"_s);
     m_tabs->addTab(conda, tr("Conda"));

@@ -145,8 +145,7 @@ void TableEditor::updateButtons()
 
 bool TableEditor::eventFilter(QObject *watched, QEvent *event)
 {
-    if (watched != m_view || event->type() != QEvent::KeyPress ||
-        static_cast<TableView *>(m_view)->isEditing())
+    if (watched != m_view || event->type() != QEvent::KeyPress || static_cast<TableView *>(m_view)->isEditing())
         return QWidget::eventFilter(watched, event);
     const auto *key = static_cast<QKeyEvent *>(event);
     const Qt::KeyboardModifiers mods = key->modifiers() & ~Qt::KeypadModifier;

@@ -50,8 +50,7 @@ QVariant VariablesModel::cell(const env::Environment &environment, int row, int 
         if (role == Qt::EditRole)
             return value;
         if (role == Qt::DisplayRole)
-            return secret ? tr("•••••••• (keychain: %1)").arg(value.isEmpty() ? tr("choose a secret") : value)
-                          : value;
+            return secret ? tr("•••••••• (keychain: %1)").arg(value.isEmpty() ? tr("choose a secret") : value) : value;
         return {};
     case Secret:
         return role == Qt::CheckStateRole ? QVariant(secret ? Qt::Checked : Qt::Unchecked) : QVariant();
@@ -87,9 +86,8 @@ bool VariablesModel::setCell(env::Environment &environment, int row, int column,
             current = suggestedSecretName(name);
             environment.secretVariables << name;
             if (!former.isEmpty())
-                QTimer::singleShot(0, this, [this, secretName = current, former] {
-                    Q_EMIT secretValueOffered(secretName, former);
-                });
+                QTimer::singleShot(
+                    0, this, [this, secretName = current, former] { Q_EMIT secretValueOffered(secretName, former); });
         } else {
             environment.secretVariables.removeAll(name);
             current.clear(); // a secret's name is no value
