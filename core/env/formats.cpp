@@ -264,7 +264,7 @@ Export exportEnvironment(const Environment &environment, Format format, const QS
     // A secret variable holds the name of a keychain secret, which only Ferry can resolve:
     // other formats get no value rather than a name that would pass for one.
     const Environment env = format == Format::Ferry ? environment : environment.withoutSecretVariables();
-    if (format != Format::Ferry)
+    if (format != Format::Ferry && format != Format::Dockerfile && format != Format::Pip) // those carry no variables
         for (const QString &name : environment.secretVariables)
             out.diagnostics << warning(
                 u"variable %1 is a keychain secret: left out (Ferry injects it when a run starts)"_s.arg(name));

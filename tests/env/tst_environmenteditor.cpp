@@ -278,6 +278,7 @@ private Q_SLOTS:
         QVERIFY2(f.problemTexts().first().contains(u"vision.yml: conda row 1: "_s + message),
                  qPrintable(f.problemTexts().join(u'\n')));
         QVERIFY(!conda->index(1, 0).data(Qt::BackgroundRole).isValid());
+        QCOMPARE(f.child<TableEditor>(u"conda"_s)->problemText(), u"Row 1: "_s + message); // readable without hovering
 
         // A form field the same way.
         auto *shm = f.child<QLineEdit>(u"shmSize"_s);
@@ -299,6 +300,7 @@ private Q_SLOTS:
         QVERIFY(conda->setData(conda->index(0, CondaDependencyModel::Text), u"numpy>=1.24"_s));
         QVERIFY(!conda->index(0, CondaDependencyModel::Text).data(Qt::BackgroundRole).isValid());
         QVERIFY(conda->index(0, CondaDependencyModel::Text).data(Qt::ToolTipRole).toString().isEmpty());
+        QVERIFY(f.child<TableEditor>(u"conda"_s)->problemText().isEmpty());
         shm->selectAll();
         QTest::keyClicks(shm, u"8g"_s);
         QVERIFY(shm->property("problem").toString().isEmpty());
@@ -362,7 +364,7 @@ private Q_SLOTS:
         QVERIFY(preview->texts().pip.contains(u"timm==0.9.2"_s));
         QVERIFY(preview->texts().dockerfile.contains(u"FROM nvidia/cuda:12.1.1-runtime-ubuntu22.04"_s));
         QVERIFY(preview->texts().devcontainer.contains(u"--shm-size=2g"_s));
-        QCOMPARE(f.child<QLabel>(u"specHash"_s)->text(), hash);
+        QCOMPARE(f.child<QLineEdit>(u"specHash"_s)->text(), hash);
 
         QSignalSpy updated(preview, &EnvironmentPreview::updated);
         QAbstractItemModel *conda = f.model(u"conda"_s);

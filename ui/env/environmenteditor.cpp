@@ -19,6 +19,7 @@
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -114,8 +115,11 @@ EnvironmentEditor::EnvironmentEditor(QWidget *parent)
         m_description, u"description"_s, tr("description"), [](const Environment &e) { return e.description; },
         [](Environment &e, const QString &v) { e.description = v; });
 
-    m_variables->view()->setColumnWidth(VariablesModel::Name, 200);
-    m_variables->view()->setColumnWidth(VariablesModel::Value, 320);
+    QHeaderView *variableColumns = m_variables->view()->horizontalHeader();
+    variableColumns->setStretchLastSection(false);
+    variableColumns->setSectionResizeMode(VariablesModel::Value, QHeaderView::Stretch);
+    variableColumns->setSectionResizeMode(VariablesModel::Secret, QHeaderView::ResizeToContents);
+    m_variables->view()->setColumnWidth(VariablesModel::Name, 220);
     auto *variablesPage = new QWidget(this);
     auto *variablesLayout = new QVBoxLayout(variablesPage);
     auto *variablesNote =
@@ -194,14 +198,26 @@ void EnvironmentEditor::createActions()
     save->setShortcut(QKeySequence::Save);
     save->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     addAction(save);
-    QAction *undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
+    // Short texts, so the tool bar does not jump; what would be undone is the tooltip.
+    QUndoStack *stack = m_document->undoStack();
+    auto *undo = new QAction(tr("&Undo"), this);
+    undo->setObjectName(u"undoEnvironment"_s);
     undo->setShortcut(QKeySequence::Undo);
     undo->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    undo->setObjectName(u"undoEnvironment"_s);
-    QAction *redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
+    auto *redo = new QAction(tr("&Redo"), this);
+    redo->setObjectName(u"redoEnvironment"_s);
     redo->setShortcut(QKeySequence::Redo);
     redo->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    redo->setObjectName(u"redoEnvironment"_s);
+    connect(undo, &QAction::triggered, stack, &QUndoStack::undo);
+    connect(redo, &QAction::triggered, stack, &QUndoStack::redo);
+    connect(stack, &QUndoStack::canUndoChanged, undo, &QAction::setEnabled);
+    connect(stack, &QUndoStack::canRedoChanged, redo, &QAction::setEnabled);
+    connect(stack, &QUndoStack::undoTextChanged, undo,
+            [undo](const QString &text) { undo->setToolTip(tr("Undo %1").arg(text)); });
+    connect(stack, &QUndoStack::redoTextChanged, redo,
+            [redo](const QString &text) { redo->setToolTip(tr("Redo %1").arg(text)); });
+    undo->setEnabled(false);
+    redo->setEnabled(false);
     m_toolBar->addAction(undo);
     m_toolBar->addAction(redo);
     addAction(undo);

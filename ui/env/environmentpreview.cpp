@@ -7,6 +7,7 @@
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QScrollBar>
 #include <QTabWidget>
@@ -24,18 +25,20 @@ PreviewTexts generatePreview(const env::Environment &environment, const QString 
     auto main = [&](env::Format format, QString &into, const QString &fileName) {
         const env::Export exported = env::exportEnvironment(environment, format, baseDir);
         for (const env::GeneratedFile &file : exported.files)
-            if (file.name == fileName || fileName.isEmpty()) {
+            if (file.name == fileName) {
                 into = file.text;
                 break;
             }
+        QStringList notes;
         for (const env::Diagnostic &d : exported.diagnostics)
-            t.notes << u"%1: %2"_s.arg(fileName.isEmpty() ? env::formatName(format) : fileName, d.where.message);
+            notes << d.where.message;
+        notes.removeDuplicates();
+        t.notes << notes;
     };
     main(env::Format::Conda, t.conda, u"environment.yml"_s);
     main(env::Format::Pip, t.pip, u"requirements.txt"_s);
     main(env::Format::Dockerfile, t.dockerfile, u"Dockerfile"_s);
     main(env::Format::Devcontainer, t.devcontainer, u"devcontainer.json"_s);
-    t.notes.removeDuplicates();
     t.hash = env::specHash(environment);
     t.tag = env::imageTag(environment);
     t.image = env::imageReference(environment);
@@ -68,7 +71,7 @@ void showText(QPlainTextEdit *view, const QString &text)
 
 EnvironmentPreview::EnvironmentPreview(EnvironmentDocument *document, QWidget *parent)
     : QWidget(parent), m_document(document), m_timer(new QTimer(this)), m_tag(new QLabel(this)),
-      m_hash(new QLabel(this)), m_notes(new QLabel(this)), m_tabs(new QTabWidget(this)),
+      m_hash(new QLineEdit(this)), m_notes(new QLabel(this)), m_tabs(new QTabWidget(this)),
       m_conda(codeView(this, u"previewConda"_s)), m_pip(codeView(this, u"previewPip"_s)),
       m_dockerfile(codeView(this, u"previewDockerfile"_s)), m_devcontainer(codeView(this, u"previewDevcontainer"_s))
 {
@@ -86,18 +89,21 @@ EnvironmentPreview::EnvironmentPreview(EnvironmentDocument *document, QWidget *p
     bold.setBold(true);
     m_tag->setFont(bold);
     m_hash->setObjectName(u"specHash"_s);
-    m_hash->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_hash->setReadOnly(true); // selectable, and scrolls where the 64 digits do not fit
+    m_hash->setFrame(false);
+    m_hash->setStyleSheet(u"background: transparent;"_s);
     m_hash->setFont(fixed);
     m_hash->setToolTip(tr("SHA-256 of the canonical spec: reordering lines never changes it"));
     m_notes->setObjectName(u"previewNotes"_s);
     m_notes->setWordWrap(true);
-    m_notes->setStyleSheet(u"color: palette(mid);"_s);
+    m_notes->setStyleSheet(u"color: palette(dark);"_s);
 
     m_tabs->setObjectName(u"previewTabs"_s);
     m_tabs->addTab(m_conda, u"environment.yml"_s);
     m_tabs->addTab(m_pip, u"requirements.txt"_s);
     m_tabs->addTab(m_dockerfile, u"Dockerfile"_s);
     m_tabs->addTab(m_devcontainer, u"devcontainer.json"_s);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &EnvironmentPreview::showNotes);
 
     auto *header = new QFormLayout;
     header->addRow(tr("Image:"), m_tag);
@@ -149,13 +155,23 @@ void EnvironmentPreview::finished()
     m_texts = m_watcher.result();
     m_tag->setText(m_texts.image);
     m_hash->setText(m_texts.hash);
-    m_notes->setText(m_texts.notes.join(u'\n'));
-    m_notes->setVisible(!m_texts.notes.isEmpty());
+    m_hash->setCursorPosition(0);
+    showNotes();
     showText(m_conda, m_texts.conda);
     showText(m_pip, m_texts.pip);
     showText(m_dockerfile, m_texts.dockerfile);
     showText(m_devcontainer, m_texts.devcontainer);
     Q_EMIT updated();
+}
+
+void EnvironmentPreview::showNotes()
+{
+    const QStringList notes = m_texts.notes.value(m_tabs->currentIndex());
+    QStringList lines;
+    for (const QString &note : notes)
+        lines << u"• "_s + note;
+    m_notes->setText(lines.join(u'\n'));
+    m_notes->setVisible(!notes.isEmpty());
 }
 
 } // namespace ferry::ui

@@ -7,6 +7,7 @@
 #include <QWidget>
 
 class QLabel;
+class QLineEdit;
 class QPlainTextEdit;
 class QTabWidget;
 class QTimer;
@@ -24,7 +25,9 @@ struct PreviewTexts {
     QString hash;         // canonical spec hash (64 hex digits)
     QString tag;          // <name>-<version>-<hash8>
     QString image;        // ferry:<tag>
-    QStringList notes;    // what a format leaves out, one line each
+    // What each file leaves out, one line each: [0] environment.yml, [1] requirements.txt,
+    // [2] Dockerfile, [3] devcontainer.json (the order of the preview's tabs).
+    QList<QStringList> notes;
 };
 PreviewTexts generatePreview(const env::Environment &environment, const QString &baseDir);
 
@@ -49,6 +52,7 @@ private:
     void schedule();
     void start();
     void finished();
+    void showNotes();
 
     EnvironmentDocument *m_document;
     QTimer *m_timer;
@@ -56,7 +60,7 @@ private:
     bool m_again = false; // changed while generating: generate once more when done
     PreviewTexts m_texts;
     QLabel *m_tag;
-    QLabel *m_hash;
+    QLineEdit *m_hash;
     QLabel *m_notes;
     QTabWidget *m_tabs;
     QPlainTextEdit *m_conda;

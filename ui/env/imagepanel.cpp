@@ -70,7 +70,7 @@ ImagePanel::ImagePanel(EnvironmentDocument *document, QWidget *parent)
     m_log->setMaximumBlockCount(20000);
     m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_progress->setTextVisible(true);
+    m_progress->setTextVisible(false); // until there is something to say
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
     m_engine = targets::ContainerEngine().program();
@@ -109,7 +109,12 @@ ImagePanel::ImagePanel(EnvironmentDocument *document, QWidget *parent)
     m_checkLater->setSingleShot(true);
     m_checkLater->setInterval(600);
     connect(m_checkLater, &QTimer::timeout, this, &ImagePanel::checkImage);
-    connect(document, &EnvironmentDocument::changed, m_checkLater, qOverload<>(&QTimer::start));
+    connect(document, &EnvironmentDocument::changed, this, [this] {
+        const QString image = env::imageReference(m_document->environment());
+        if (image != m_checkedImage && !m_check.isRunning())
+            m_status->setText(tr("%1: checking whether it is built …").arg(image));
+        m_checkLater->start();
+    });
     connect(document, &EnvironmentDocument::pathChanged, this, &ImagePanel::updateButtons);
 
     auto *buttons = new QHBoxLayout;
@@ -203,6 +208,7 @@ void ImagePanel::setBusy(bool busy, const QString &what)
         m_cancel = false;
         m_progress->setRange(0, 0); // busy until the first step
         m_progress->setFormat(what);
+        m_progress->setTextVisible(true);
     }
     updateButtons();
 }

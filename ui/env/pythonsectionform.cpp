@@ -126,7 +126,9 @@ PythonSectionForm::PythonSectionForm(EnvironmentDocument *document, QWidget *par
     versionRow->addSpacing(12);
     versionRow->addWidget(new QLabel(tr("Interpreter:"), this));
     versionRow->addWidget(interpreter, 1);
-    top->addRow(tr("P&ython:"), versionRow);
+    auto *versionLabel = new QLabel(tr("P&ython:"), this);
+    versionLabel->setBuddy(version);
+    top->addRow(versionLabel, versionRow);
     top->addRow(QString(), userManaged);
 
     // Conda: channels beside the dependencies, so priority and packages are seen together.

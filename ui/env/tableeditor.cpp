@@ -1,10 +1,12 @@
 #include "ui/env/tableeditor.h"
 
+#include "ui/env/environmentdocument.h"
 #include "ui/env/environmenttablemodel.h"
 
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QKeyEvent>
+#include <QLabel>
 #include <QStyle>
 #include <QTableView>
 #include <QToolButton>
@@ -42,7 +44,7 @@ TableEditor::TableEditor(EnvironmentTableModel *model, const QString &objectName
       m_add(button(this, u"add"_s, u"+"_s, tr("Add a row (Insert)"))),
       m_delete(button(this, u"delete"_s, u"−"_s, tr("Delete the selected rows (Delete)"))),
       m_up(button(this, u"up"_s, u"↑"_s, tr("Move up (Alt+Up)"))),
-      m_down(button(this, u"down"_s, u"↓"_s, tr("Move down (Alt+Down)")))
+      m_down(button(this, u"down"_s, u"↓"_s, tr("Move down (Alt+Down)"))), m_problems(new QLabel(this))
 {
     setObjectName(objectName);
     m_view->setObjectName(objectName + u"View"_s);
@@ -71,12 +73,22 @@ TableEditor::TableEditor(EnvironmentTableModel *model, const QString &objectName
     for (QToolButton *b : {m_add, m_delete, m_up, m_down})
         buttons->addWidget(b);
     buttons->addStretch(1);
-    auto *layout = new QHBoxLayout(this);
+    auto *row = new QHBoxLayout;
+    row->setSpacing(2);
+    row->addWidget(m_view, 1);
+    row->addLayout(buttons);
+    m_problems->setObjectName(objectName + u"Problems"_s);
+    m_problems->setWordWrap(true);
+    m_problems->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_problems->setStyleSheet(u"color: #b00020;"_s);
+    auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
-    layout->addWidget(m_view, 1);
-    layout->addLayout(buttons);
+    layout->addLayout(row, 1);
+    layout->addWidget(m_problems);
+    connect(model->document(), &EnvironmentDocument::problemsChanged, this, &TableEditor::showProblems);
     updateButtons();
+    showProblems();
 }
 
 void TableEditor::addRow()
@@ -133,6 +145,21 @@ void TableEditor::move(int delta)
     if (!m_model->moveRow({}, row, {}, delta > 0 ? target + 1 : target))
         return;
     m_view->setCurrentIndex(m_model->index(target, current.column()));
+}
+
+QString TableEditor::problemText() const
+{
+    return m_problems->text();
+}
+
+// The parsers' messages where they are read without hovering: "Row 4: column 14: ...".
+void TableEditor::showProblems()
+{
+    QStringList lines;
+    for (const FieldProblem &p : m_model->document()->problemsOf(m_model->field()))
+        lines << tr("Row %1: %2%3").arg(p.row + 1).arg(p.warning ? tr("warning: ") : QString(), p.message);
+    m_problems->setText(lines.join(u'\n'));
+    m_problems->setVisible(!lines.isEmpty());
 }
 
 void TableEditor::updateButtons()

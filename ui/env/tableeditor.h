@@ -2,6 +2,7 @@
 
 #include <QWidget>
 
+class QLabel;
 class QTableView;
 class QToolButton;
 
@@ -19,6 +20,7 @@ public:
     TableEditor(EnvironmentTableModel *model, const QString &objectName, QWidget *parent = nullptr);
 
     QTableView *view() const { return m_view; }
+    QString problemText() const; // the table's problems under it, one line per row
     EnvironmentTableModel *model() const { return m_model; }
 
 public Q_SLOTS:
@@ -33,6 +35,7 @@ protected:
 private:
     void move(int delta);
     void updateButtons();
+    void showProblems();
 
     EnvironmentTableModel *m_model;
     QTableView *m_view;
@@ -40,6 +43,7 @@ private:
     QToolButton *m_delete;
     QToolButton *m_up;
     QToolButton *m_down;
+    QLabel *m_problems;
 };
 
 } // namespace ferry::ui
