@@ -10,3 +10,8 @@ if(FERRY_GUI)
   target_link_libraries(ferry_env_screenshots PRIVATE ferry_ui Qt6::Test ferry_warnings)
   set_target_properties(ferry_env_screenshots PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/gui")
 endif()
+# The image actions against the real engine (the `docker` fixture of devcontainer.cmake).
+if(FERRY_GUI)
+  ferry_test(tst_environmentimage GUI SOURCES env/tst_environmentimage.cpp LIBS ferry_ui)
+  set_tests_properties(tst_environmentimage PROPERTIES FIXTURES_REQUIRED docker RUN_SERIAL ON TIMEOUT 1200)
+endif()

@@ -160,11 +160,13 @@ EnvironmentEditor::EnvironmentEditor(QWidget *parent)
     top->addWidget(m_preview);
     top->setStretchFactor(0, 3);
     top->setStretchFactor(1, 2);
+    top->setSizes({900, 600}); // in proportion: the preview gets room for a Dockerfile's lines
     auto *vertical = new QSplitter(Qt::Vertical, this);
     vertical->addWidget(top);
     vertical->addWidget(m_image);
     vertical->setStretchFactor(0, 4);
     vertical->setStretchFactor(1, 1);
+    vertical->setSizes({800, 130});
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -339,6 +341,12 @@ Expected<QStringList> EnvironmentEditor::exportTo(env::Format format, const QStr
 
 bool EnvironmentEditor::save()
 {
+    // A file that could not be read whole would lose what was not read.
+    if (env::hasErrors(m_fileDiagnostics) &&
+        !m_confirm(tr("%1 had errors when it was read (see the Problems list): saving writes it again from what "
+                      "could be read, and the rest is lost. Save anyway?")
+                       .arg(QFileInfo(m_document->sourcePath()).fileName())))
+        return false;
     QString target;
     if (m_document->path().isEmpty() && !m_document->suggestedPath().isEmpty() &&
         !QFileInfo::exists(m_document->suggestedPath())) {

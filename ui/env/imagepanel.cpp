@@ -68,6 +68,7 @@ ImagePanel::ImagePanel(EnvironmentDocument *document, QWidget *parent)
     m_log->setObjectName(u"buildLog"_s);
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(20000);
+    m_log->setPlaceholderText(tr("The image build and devcontainer log appears here."));
     m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_progress->setTextVisible(false); // until there is something to say
