@@ -3,6 +3,7 @@
 ferry_test(tst_environmentdiff SOURCES env/tst_environmentdiff.cpp)
 if(FERRY_GUI)
   ferry_test(tst_environmenteditor GUI SOURCES env/tst_environmenteditor.cpp LIBS ferry_ui)
+  ferry_test(tst_environmenteditorparts GUI SOURCES env/tst_environmenteditorparts.cpp LIBS ferry_ui)
 endif()
 # By hand: tests/gui/env-screenshots.sh renders the editor under Xvfb (not a test: look at them).
 if(FERRY_GUI)

@@ -1,7 +1,7 @@
 // The environment editor (issue 7), offscreen against the real model: edits through the widgets,
 // undo/redo, merging, validation as you type, drop import, live preview and hash, versions,
-// keyboard-only tables, secret variables, the file on disk, and the window's wiring.
-#include "envtesthelpers.h"
+// keyboard-only tables, secret variables, the file on disk and exports.
+#include "editortesthelpers.h"
 
 #include "common/textfile.h"
 #include "env/environmentfile.h"
@@ -47,125 +47,7 @@
 using namespace Qt::StringLiterals;
 using namespace ferry::ui;
 using ferry::env::Environment;
-using ferry::test::dataPath;
-
-namespace {
-
-const char *kVision = R"(ferry: 1
-name: vision
-version: "3"
-description: Image classification
-docker:
-  base_image: nvidia/cuda:12.1.1-runtime-ubuntu22.04
-  shm_size: 2g
-  gpu: "on"
-python:
-  version: "3.10"
-  channels: [pytorch, conda-forge]
-  conda:
-    - numpy>=1.24
-    - pytorch=2.1
-    - pillow
-  pip:
-    - timm==0.9.2
-    - wandb
-variables:
-  WANDB_MODE: offline
-)";
-
-bool writeFile(const QString &path, const QByteArray &text)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(text) == text.size();
-}
-
-// An editor on a copy of the vision environment, with answers instead of dialogs.
-struct Fixture {
-    QTemporaryDir dir;
-    QString path = dir.filePath(u"environments/vision.yml"_s);
-    EnvironmentEditor editor;
-    ProblemsPanel problems;
-    QStringList questions;
-    bool answer = true;
-
-    Fixture()
-    {
-        if (!writeFile(path, kVision))
-            qFatal("cannot write %s", qPrintable(path));
-        QObject::connect(&editor, &EnvironmentEditor::problemsChanged, &problems, &ProblemsPanel::setProblems);
-        editor.setConfirm([this](const QString &q) {
-            questions << q;
-            return answer;
-        });
-        editor.setWorkspaceRoot(dir.path());
-        editor.preview()->setDelay(10);
-        const auto diagnostics = editor.open(path);
-        if (ferry::env::hasErrors(diagnostics))
-            qFatal("%s", qPrintable(ferry::test::describe(diagnostics)));
-        editor.resize(1400, 900);
-        editor.show();
-    }
-    EnvironmentDocument *doc() { return editor.document(); }
-    const Environment &env() { return editor.document()->environment(); }
-    template <typename T> T *child(const QString &name)
-    {
-        T *widget = editor.findChild<T *>(name);
-        if (!widget)
-            qFatal("no %s", qPrintable(name));
-        return widget;
-    }
-    QAbstractItemModel *model(const QString &table) { return child<TableEditor>(table)->view()->model(); }
-    QTableView *view(const QString &table) { return child<TableEditor>(table)->view(); }
-    QStringList problemTexts() const
-    {
-        QStringList texts;
-        for (int i = 0; i < problems.count(); ++i)
-            texts << problems.text(i);
-        return texts;
-    }
-};
-
-QStringList condaTexts(const Environment &env)
-{
-    QStringList texts;
-    for (const auto &spec : env.python.condaDependencies)
-        texts << spec.text;
-    return texts;
-}
-
-QStringList pipTexts(const Environment &env)
-{
-    QStringList texts;
-    for (const auto &r : env.python.pipRequirements)
-        texts << r.toLine();
-    return texts;
-}
-
-void drop(QWidget *target, const QStringList &files)
-{
-    QMimeData mime;
-    QList<QUrl> urls;
-    for (const QString &f : files)
-        urls << QUrl::fromLocalFile(f);
-    mime.setUrls(urls);
-    QDragEnterEvent enter(QPoint(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-    QApplication::sendEvent(target, &enter);
-    QVERIFY(enter.isAccepted());
-    QDropEvent dropEvent(QPointF(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-    QApplication::sendEvent(target, &dropEvent);
-}
-
-// The editor a table opened for the current cell.
-QLineEdit *cellEditor(QTableView *view)
-{
-    for (QLineEdit *edit : view->viewport()->findChildren<QLineEdit *>())
-        if (edit->isVisible())
-            return edit;
-    return nullptr;
-}
-
-} // namespace
+using namespace ferry::test;
 
 class TestEnvironmentEditor : public QObject {
     Q_OBJECT
@@ -526,6 +408,20 @@ private Q_SLOTS:
         QVERIFY2(text.contains(u"password_secret: acr-password"_s), qPrintable(text));
         QVERIFY(!text.contains(u"plaintext"_s));
 
+        // A secret variable's value is chosen from the keychain's names, by keyboard.
+        f.editor.sections()->setCurrentIndex(2);
+        QTableView *view = f.view(u"variables"_s);
+        view->setCurrentIndex(variables->index(1, VariablesModel::Value));
+        QTest::keyClick(view, Qt::Key_F2);
+        QComboBox *names = nullptr;
+        QTRY_VERIFY((names = view->viewport()->findChild<QComboBox *>(u"secretName"_s)) && names->isVisible());
+        QCOMPARE(names->count(), 2);
+        QCOMPARE(names->currentText(), u"hf-token"_s);
+        names->setCurrentIndex(names->findText(u"acr-password"_s));
+        QTest::keyClick(names, Qt::Key_Return);
+        QTRY_COMPARE(f.env().variables.at(1).second, u"acr-password"_s);
+        QCOMPARE(f.env().secretVariables, QStringList{u"HF_TOKEN"_s});
+
         // A credential named in the file but not in the keychain still shows, marked.
         f.editor.setSecretNames({});
         QCOMPARE(credential->currentData().toString(), u"acr-password"_s);
@@ -582,151 +478,6 @@ private Q_SLOTS:
             QVERIFY2(!written->isEmpty() && QFileInfo::exists(written->first()), qPrintable(name));
         }
         QVERIFY(ferry::readTextFile(f.dir.filePath(u"export/conda.out"_s))->contains(u"pytorch=2.1"_s));
-    }
-
-    void templatesAndNewEnvironments()
-    {
-        for (const EnvironmentTemplate &t : environmentTemplates()) {
-            const auto env = environmentFromTemplate(t.id, u"mine"_s);
-            QVERIFY2(env, qPrintable(t.id));
-            QCOMPARE(env->name, u"mine"_s);
-            QVERIFY(!env->docker.baseImage.isEmpty());
-            QVERIFY2(validateForEditor(*env).isEmpty() ||
-                         std::all_of(validateForEditor(*env).cbegin(), validateForEditor(*env).cend(),
-                                     [](const FieldProblem &p) { return p.warning; }),
-                     qPrintable(t.id));
-        }
-        QVERIFY(!environmentFromTemplate(u"nope"_s, u"x"_s));
-
-        QTemporaryDir dir;
-        EnvironmentEditor editor;
-        const QString path = dir.filePath(u"environments/cuda.yml"_s);
-        QDir().mkpath(dir.filePath(u"environments"_s));
-        editor.startNew(*environmentFromTemplate(u"pytorch-cuda"_s, u"cuda"_s), path);
-        QVERIFY(editor.document()->isDirty());
-        QVERIFY(editor.save());
-        QCOMPARE(editor.document()->path(), QFileInfo(path).absoluteFilePath());
-        QCOMPARE(ferry::env::readEnvironment(path).environment.docker.gpu, ferry::env::GpuMode::On);
-    }
-
-    void importedFileSavesAsFerryFile()
-    {
-        QTemporaryDir dir;
-        EnvironmentEditors editors;
-        editors.setWorkspaceRoot(dir.path());
-        EnvironmentEditor *editor = editors.open(dataPath(u"conda/basic.yml"_s));
-        QCOMPARE(editors.open(dataPath(u"conda/basic.yml"_s)), editor); // once
-        QVERIFY(editor->document()->path().isEmpty());
-        QCOMPARE(editor->document()->environment().name, u"mnist"_s);
-        editor->setChooseSavePath([](const QString &suggested) { return suggested; });
-        QVERIFY(editor->save());
-        QCOMPARE(editor->document()->path(), dir.filePath(u"environments/mnist.yml"_s));
-        QVERIFY(ferry::readTextFile(editor->document()->path())->startsWith(u"ferry: 1"_s));
-        QVERIFY(ferry::readTextFile(dataPath(u"conda/basic.yml"_s))->startsWith(u"name: mnist"_s)); // untouched
-    }
-
-    void imageActionStates()
-    {
-        ImageActionInputs in;
-        ImageActionStates s = ferry::ui::imageActionStates(in);
-        QVERIFY(!s.build && !s.devcontainer && !s.terminal && !s.cancel);
-        QVERIFY(s.hint.contains(u"Docker or Podman"_s));
-        in.engineFound = true;
-        s = ferry::ui::imageActionStates(in);
-        QVERIFY(s.build && !s.devcontainer);
-        QVERIFY(s.hint.contains(u"Save"_s));
-        in.hasFile = true;
-        s = ferry::ui::imageActionStates(in);
-        QVERIFY(s.build && s.devcontainer && !s.terminal);
-        in.busy = true;
-        s = ferry::ui::imageActionStates(in);
-        QVERIFY(!s.build && !s.devcontainer && s.cancel);
-        in.busy = false;
-        in.containerRunning = true;
-        s = ferry::ui::imageActionStates(in);
-        QVERIFY(!s.terminal && s.hint.contains(u"$TERMINAL"_s));
-        in.terminalFound = true;
-        QVERIFY(ferry::ui::imageActionStates(in).terminal);
-
-        // The panel with an engine that is not installed: no build, and it says so.
-        Fixture f;
-        ImagePanel *panel = f.editor.imagePanel();
-        QSignalSpy checked(panel, &ImagePanel::imageChecked);
-        panel->setEngineProgram(u"/nonexistent/docker"_s);
-        QVERIFY(checked.wait(5000));
-        QVERIFY(!f.child<QPushButton>(u"buildImage"_s)->isEnabled());
-        QVERIFY2(panel->imageStatus().contains(u"no container engine"_s), qPrintable(panel->imageStatus()));
-        QVERIFY(panel->imageStatus().contains(ferry::env::imageReference(f.env())));
-    }
-
-    void terminalCommands()
-    {
-        const QStringList shell = containerShellCommand(u"docker"_s, u"abc123"_s, u"vscode"_s, u"/workspaces/x"_s);
-        QCOMPARE(shell.mid(0, 7),
-                 (QStringList{u"docker"_s, u"exec"_s, u"-it"_s, u"-u"_s, u"vscode"_s, u"-w"_s, u"/workspaces/x"_s}));
-        QCOMPARE(shell.at(7), u"abc123"_s);
-        QHash<QString, QString> installed{{u"gnome-terminal"_s, u"/usr/bin/gnome-terminal"_s},
-                                          {u"xterm"_s, u"/usr/bin/xterm"_s},
-                                          {u"kitty"_s, u"/usr/bin/kitty"_s}};
-        auto which = [&](const QString &name) { return installed.value(name); };
-        QString terminal;
-        auto environment = [&](const QString &name) { return name == "TERMINAL"_L1 ? terminal : QString(); };
-        TerminalCommand c = terminalCommand({u"docker"_s, u"exec"_s}, environment, which);
-        QCOMPARE(c.program, u"/usr/bin/gnome-terminal"_s);
-        QCOMPARE(c.arguments, (QStringList{u"--"_s, u"docker"_s, u"exec"_s}));
-        terminal = u"kitty"_s; // the user's choice first
-        c = terminalCommand({u"docker"_s}, environment, which);
-        QCOMPARE(c.program, u"/usr/bin/kitty"_s);
-        QCOMPARE(c.arguments, QStringList{u"docker"_s});
-        installed.remove(u"gnome-terminal"_s);
-        installed.remove(u"kitty"_s);
-        terminal.clear();
-        c = terminalCommand({u"sh"_s}, environment, which);
-        QCOMPARE(c.program, u"/usr/bin/xterm"_s);
-        QCOMPARE(c.arguments, (QStringList{u"-e"_s, u"sh"_s}));
-        installed.clear();
-        QVERIFY(terminalCommand({u"sh"_s}, environment, which).program.isEmpty());
-    }
-
-    void windowOpensEnvironments()
-    {
-        QTemporaryDir dir;
-        QSettings settings(dir.filePath(u"settings.ini"_s), QSettings::IniFormat);
-        ferry::workspace::RecentWorkspaces recent(settings);
-        MainWindow window(settings, recent, {});
-        window.show();
-        const QString root = dir.filePath(u"ws"_s);
-        QVERIFY(writeFile(root + u"/environments/vision.yml"_s, kVision));
-        QVERIFY(window.openWorkspaceAt(root));
-        auto *dock = window.findChild<QDockWidget *>(u"environmentDock"_s);
-        QVERIFY(dock);
-        QVERIFY(!dock->isVisible());
-
-        // Double-click in the workspace overview.
-        auto *overview = window.findChild<WorkspaceOverview *>();
-        QVERIFY(overview);
-        Q_EMIT overview->activated(WorkspaceOverview::Kind::Environment, root + u"/environments/vision.yml"_s);
-        QVERIFY(dock->isVisible());
-        EnvironmentEditors *editors = window.environmentEditors();
-        QCOMPARE(editors->count(), 1);
-        EnvironmentEditor *editor = editors->currentEditor();
-        QCOMPARE(editor->document()->environment().name, u"vision"_s);
-
-        // Its problems reach the window's list, and leave it when fixed.
-        QAbstractItemModel *conda = editor->findChild<TableEditor *>(u"conda"_s)->view()->model();
-        QVERIFY(conda->setData(conda->index(0, CondaDependencyModel::Text), u"numpy >=1 a b"_s));
-        QTRY_VERIFY(window.problems()->count() == 1);
-        QVERIFY(window.problems()->text(0).contains(u"conda row 1"_s));
-        editor->document()->undoStack()->undo();
-        QCOMPARE(window.problems()->count(), 0);
-
-        // A dropped conda file is imported into the workspace and opened.
-        const QString conda2 = dir.filePath(u"incoming/environment.yml"_s);
-        QVERIFY(QDir().mkpath(dir.filePath(u"incoming"_s)));
-        QVERIFY(QFile::copy(dataPath(u"conda/basic.yml"_s), conda2));
-        drop(&window, {conda2});
-        QTRY_VERIFY2(editors->count() == 2, qPrintable(window.problems()->text(0)));
-        QCOMPARE(editors->currentEditor()->document()->path(), root + u"/environments/mnist.yml"_s);
     }
 };
 

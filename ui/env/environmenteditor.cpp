@@ -7,6 +7,7 @@
 #include "ui/env/formbinder.h"
 #include "ui/env/imagepanel.h"
 #include "ui/env/pythonsectionform.h"
+#include "ui/env/secretnamedelegate.h"
 #include "ui/env/tableeditor.h"
 #include "ui/env/variablesmodel.h"
 #include "ui/env/versionsview.h"
@@ -81,7 +82,7 @@ EnvironmentEditor::EnvironmentEditor(QWidget *parent)
       m_python(new PythonSectionForm(m_document, this)),
       m_variables(new TableEditor(new VariablesModel(m_document, this), u"variables"_s, this)),
       m_versions(new VersionsView(m_document, this)), m_preview(new EnvironmentPreview(m_document, this)),
-      m_image(new ImagePanel(m_document, this))
+      m_image(new ImagePanel(m_document, this)), m_variablesModel(static_cast<VariablesModel *>(m_variables->model()))
 {
     setObjectName(u"environmentEditor"_s);
     setAcceptDrops(true);
@@ -129,8 +130,8 @@ EnvironmentEditor::EnvironmentEditor(QWidget *parent)
     variablesNote->setWordWrap(true);
     variablesLayout->addWidget(variablesNote);
     variablesLayout->addWidget(m_variables, 1);
-    connect(static_cast<VariablesModel *>(m_variables->model()), &VariablesModel::secretValueOffered, this,
-            &EnvironmentEditor::secretValueOffered);
+    m_variables->view()->setItemDelegateForColumn(VariablesModel::Value, new SecretNameDelegate(this));
+    connect(m_variablesModel, &VariablesModel::secretValueOffered, this, &EnvironmentEditor::secretValueOffered);
 
     m_sections->setObjectName(u"environmentSections"_s);
     m_sections->addTab(m_docker, tr("Docker"));
@@ -260,6 +261,7 @@ void EnvironmentEditor::startNew(const env::Environment &environment, const QStr
 void EnvironmentEditor::setSecretNames(const QStringList &names)
 {
     m_docker->setSecretNames(names);
+    m_variablesModel->setSecretNames(names);
 }
 
 void EnvironmentEditor::setWorkspaceRoot(const QString &root)

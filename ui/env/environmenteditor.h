@@ -107,6 +107,7 @@ private:
     VersionsView *m_versions;
     EnvironmentPreview *m_preview;
     ImagePanel *m_image;
+    class VariablesModel *m_variablesModel;
 };
 
 } // namespace ferry::ui

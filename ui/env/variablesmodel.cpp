@@ -1,6 +1,7 @@
 #include "ui/env/variablesmodel.h"
 
 #include "ui/env/environmentdocument.h"
+#include "ui/env/secretnamedelegate.h"
 
 #include <QTimer>
 
@@ -49,6 +50,10 @@ QVariant VariablesModel::cell(const env::Environment &environment, int row, int 
     case Value:
         if (role == Qt::EditRole)
             return value;
+        if (role == SecretNameDelegate::IsSecretRole)
+            return secret;
+        if (role == SecretNameDelegate::SecretNamesRole)
+            return m_secretNames;
         if (role == Qt::DisplayRole)
             return secret ? tr("•••••••• (keychain: %1)").arg(value.isEmpty() ? tr("choose a secret") : value) : value;
         return {};

@@ -14,6 +14,9 @@ public:
     explicit VariablesModel(EnvironmentDocument *document, QObject *parent = nullptr);
     int columnCount(const QModelIndex &parent = {}) const override;
 
+    // The names of the keychain's secrets, offered when a secret variable's value is edited.
+    void setSecretNames(const QStringList &names) { m_secretNames = names; }
+
     // The keychain secret name offered when a variable is marked secret ("HF_TOKEN" → "hf-token").
     static QString suggestedSecretName(const QString &variable);
 
@@ -32,6 +35,9 @@ protected:
     void moveIn(env::Environment &environment, int from, int to) override;
     QString rowName() const override;
     QStringList headers() const override;
+
+private:
+    QStringList m_secretNames;
 };
 
 } // namespace ferry::ui
