@@ -55,7 +55,7 @@ void sizeColumns(TableEditor *editor, std::initializer_list<int> widths)
 PythonSectionForm::PythonSectionForm(EnvironmentDocument *document, QWidget *parent)
     : QWidget(parent),
       m_channels(new TableEditor(new StringListModel(
-                                     document, u"channels"_s, tr("Channel (highest priority first)"), tr("channel"),
+                                     document, u"channels"_s, tr("Channel"), tr("channel"),
                                      [](Environment &e) -> QStringList & { return e.python.channels; }, this),
                                  u"channels"_s, this)),
       m_conda(new TableEditor(new CondaDependencyModel(document, this), u"conda"_s, this)),
