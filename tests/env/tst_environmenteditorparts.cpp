@@ -15,6 +15,7 @@
 #include "workspace/recentworkspaces.h"
 
 #include <QDockWidget>
+#include <QFile>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -66,6 +67,38 @@ private Q_SLOTS:
         QCOMPARE(editor->document()->path(), dir.filePath(u"environments/mnist.yml"_s));
         QVERIFY(ferry::readTextFile(editor->document()->path())->startsWith(u"ferry: 1"_s));
         QVERIFY(ferry::readTextFile(dataPath(u"conda/basic.yml"_s))->startsWith(u"name: mnist"_s)); // untouched
+    }
+
+    void fileWithErrors()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"environments/errors.yml"_s);
+        QVERIFY(QDir().mkpath(dir.filePath(u"environments"_s)));
+        QVERIFY(QFile::copy(dataPath(u"ferry/errors.yml"_s), path));
+        EnvironmentEditors editors;
+        ProblemsPanel problems;
+        connect(&editors, &EnvironmentEditors::problemsChanged, &problems, &ProblemsPanel::setProblems);
+        EnvironmentEditor *editor = editors.open(path);
+        QStringList texts;
+        for (int i = 0; i < problems.count(); ++i)
+            texts << problems.text(i);
+        // What reading found, with file and line, and what the fields show.
+        QVERIFY2(texts.filter(u"errors.yml:9:"_s).size() == 1, qPrintable(texts.join(u'\n'))); // the password
+        QVERIFY2(!texts.filter(u"errors.yml: shm_size: "_s).isEmpty(), qPrintable(texts.join(u'\n')));
+        // Saving would lose what could not be read: asked first.
+        QStringList questions;
+        editor->setConfirm([&](const QString &q) {
+            questions << q;
+            return false;
+        });
+        QVERIFY(!editor->save());
+        QCOMPARE(questions.size(), 1);
+        QVERIFY(questions.first().contains(u"had errors when it was read"_s));
+        QVERIFY(ferry::readTextFile(path)->contains(u"password: hunter2"_s)); // untouched
+        // Closing the editor takes its problems off the list.
+        Q_EMIT editors.tabCloseRequested(0);
+        QCOMPARE(editors.count(), 0);
+        QCOMPARE(problems.count(), 0);
     }
 
     void imageActionStates()

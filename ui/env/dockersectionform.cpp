@@ -32,7 +32,7 @@ QLineEdit *lineEdit(QWidget *parent, const QString &name, const QString &placeho
 } // namespace
 
 DockerSectionForm::DockerSectionForm(EnvironmentDocument *document, QWidget *parent)
-    : QWidget(parent), m_document(document), m_binder(new FormBinder(document, this)), m_credential(new QComboBox(this))
+    : QWidget(parent), m_binder(new FormBinder(document, this)), m_credential(new QComboBox(this))
 {
     setObjectName(u"dockerSection"_s);
     auto *baseImage = lineEdit(this, u"baseImage"_s, tr("e.g. python:3.11-slim"));

@@ -22,7 +22,6 @@ public:
     void setSecretNames(const QStringList &names);
 
 private:
-    EnvironmentDocument *m_document;
     FormBinder *m_binder;
     QComboBox *m_credential;
 };

@@ -185,12 +185,7 @@ EnvironmentEditor::EnvironmentEditor(QWidget *parent)
     });
 }
 
-EnvironmentEditor::~EnvironmentEditor()
-{
-    // The problems listed for this editor go with it.
-    if (!m_problemSource.isEmpty())
-        Q_EMIT problemsChanged(m_problemSource, {});
-}
+EnvironmentEditor::~EnvironmentEditor() = default;
 
 void EnvironmentEditor::createActions()
 {

@@ -24,6 +24,7 @@ class EnvironmentPreview;
 class ImagePanel;
 class PythonSectionForm;
 class TableEditor;
+class VariablesModel;
 class VersionsView;
 
 // One environment in the editor: the Docker and Python sections and the variables as forms
@@ -107,7 +108,7 @@ private:
     VersionsView *m_versions;
     EnvironmentPreview *m_preview;
     ImagePanel *m_image;
-    class VariablesModel *m_variablesModel;
+    VariablesModel *m_variablesModel;
 };
 
 } // namespace ferry::ui

@@ -154,6 +154,7 @@ bool EnvironmentEditors::closeEditor(int index)
         return false;
     if (!editor->maybeClose())
         return false;
+    Q_EMIT problemsChanged(editor->problemSource(), {}); // its problems go with it
     removeTab(index);
     delete editor;
     return true;
