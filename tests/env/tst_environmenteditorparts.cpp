@@ -9,13 +9,17 @@
 #include "ui/env/environmenteditors.h"
 #include "ui/env/environmenttemplates.h"
 #include "ui/env/imagepanel.h"
+#include "ui/env/newenvironmentdialog.h"
 #include "ui/env/terminallauncher.h"
 #include "ui/mainwindow.h"
 #include "ui/workspaceoverview.h"
 #include "workspace/recentworkspaces.h"
 
+#include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QFile>
+#include <QLabel>
+#include <QListWidget>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -51,6 +55,31 @@ private Q_SLOTS:
         QVERIFY(editor.save());
         QCOMPARE(editor.document()->path(), QFileInfo(path).absoluteFilePath());
         QCOMPARE(ferry::env::readEnvironment(path).environment.docker.gpu, ferry::env::GpuMode::On);
+    }
+
+    void newEnvironmentDialog()
+    {
+        QTemporaryDir dir;
+        QVERIFY(writeFile(dir.filePath(u"vision.yml"_s), kVision));
+        NewEnvironmentDialog dialog(dir.path());
+        auto *name = dialog.findChild<QLineEdit *>(u"name"_s);
+        auto *ok = dialog.findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok);
+        auto *message = dialog.findChild<QLabel *>(u"message"_s);
+        QVERIFY(!ok->isEnabled());
+        QTest::keyClicks(name, u"Bad Name"_s);
+        QVERIFY(!ok->isEnabled());
+        QVERIFY(message->text().contains(u"lower-case"_s));
+        name->clear();
+        QTest::keyClicks(name, u"vision"_s);
+        QVERIFY(!ok->isEnabled());
+        QVERIFY(message->text().contains(u"exists already"_s));
+        QTest::keyClicks(name, u"-cuda"_s);
+        QVERIFY(ok->isEnabled());
+        QCOMPARE(dialog.templateId(), u"python"_s);
+        dialog.findChild<QListWidget *>(u"templates"_s)->setCurrentRow(2);
+        QCOMPARE(dialog.templateId(), u"pytorch-cuda"_s);
+        QCOMPARE(dialog.targetPath(), QDir(dir.path()).filePath(u"vision-cuda.yml"_s));
+        QVERIFY(dialog.sourceFile().isEmpty());
     }
 
     void importedFileSavesAsFerryFile()
