@@ -460,7 +460,7 @@ void MainWindow::launch(const run::RunSpec &requested)
             return;
         }
         spec.environmentTag = env::imageTag(read.environment);
-        spec.variables = read.environment.variables;
+        spec.variables = read.environment.withoutSecretVariables().variables; // secrets: by the keychain, not here
     }
     m_selectAfterLoad = spec.id;
     const QString ferry = m_services.ferryBinary;

@@ -196,6 +196,12 @@ private Q_SLOTS:
         const QString devcontainer = generateDevcontainerJson(env);
         QVERIFY2(!devcontainer.contains(u"HF_TOKEN"_s), qPrintable(devcontainer));
         QVERIFY(devcontainer.contains(u"WANDB_MODE"_s));
+        // What a run is given from the file: never the secret's name as its value.
+        const Environment plainOnly = env.withoutSecretVariables();
+        QCOMPARE(plainOnly.variables.size(), env.variables.size() - 1);
+        for (const auto &[name, value] : plainOnly.variables)
+            QVERIFY(name != u"HF_TOKEN"_s && value != u"hf-token"_s);
+        QVERIFY(plainOnly.secretVariables.isEmpty());
         // Ferry's own file keeps the reference.
         QVERIFY(exportEnvironment(env, Format::Ferry, {}).files.first().text.contains(u"{secret: hf-token}"_s));
     }
