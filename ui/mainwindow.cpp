@@ -14,6 +14,7 @@
 #include "ui/data/datasetpanel.h"
 #include "ui/data/droprouter.h"
 #include "ui/emptystatewidget.h"
+#include "ui/env/environmenteditors.h"
 #include "ui/exampleworkspace.h"
 #include "ui/launch/launchdialog.h"
 #include "ui/log/logview.h"
@@ -66,7 +67,8 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
       m_chart(new LossChartPanel(this)), m_bottomTabs(new QTabWidget(this)), m_runs(new RunsView(this)),
       m_log(new LogView(this)), m_problems(new ProblemsPanel(this)), m_sideTabs(new QTabWidget(this)),
       m_details(new RunDetailsView(this)), m_train(new TrainPanel(m_services.trainer, this)),
-      m_datasets(new DatasetPanel(this)), m_workspaceLabel(new QLabel(this)), m_loader(new RunsLoader(this)),
+      m_datasets(new DatasetPanel(this)), m_environments(new EnvironmentEditors(this)),
+      m_workspaceLabel(new QLabel(this)), m_loader(new RunsLoader(this)),
       m_feeder(new ChartFeeder(m_chart->chart(), this))
 {
     setObjectName(u"mainWindow"_s);
@@ -116,6 +118,9 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
     connect(m_log, &LogView::problem, this, &MainWindow::reportProblem);
     connect(m_train, &TrainPanel::problem, this, &MainWindow::reportProblem);
     connect(m_datasets, &DatasetPanel::problem, this, &MainWindow::reportProblem);
+    connect(m_environments, &EnvironmentEditors::problemsChanged, m_problems, &ProblemsPanel::setProblems);
+    connect(m_environments, &EnvironmentEditors::message, this,
+            [this](const QString &text) { statusBar()->showMessage(text, 10000); });
     connect(m_problems, &ProblemsPanel::countChanged, this, [this](int count) {
         m_bottomTabs->setTabText(2, count ? tr("Problems (%1)").arg(count) : tr("Problems"));
     });
@@ -160,6 +165,8 @@ void MainWindow::createMenus()
     quit->setShortcut(QKeySequence::Quit);
     quit->setMenuRole(QAction::QuitRole);
 
+    menuBar()->addMenu(tr("&Environment"))->addActions(m_environments->menuActions());
+
     QMenu *runMenu = menuBar()->addMenu(tr("&Run"));
     QAction *start = runMenu->addAction(tr("&Start a Script Run…"), this, &MainWindow::startScriptRun);
     start->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
@@ -196,23 +203,28 @@ void MainWindow::createDocks()
             m_datasets->addDataset(path);
             m_sideTabs->setCurrentWidget(m_datasets);
             break;
-        case WorkspaceOverview::Kind::Environment: {
-            const env::EnvironmentRead read = env::readEnvironment(path);
-            for (const env::Diagnostic &d : read.diagnostics)
-                reportProblem(d.toString());
-            if (!env::hasErrors(read.diagnostics))
-                statusBar()->showMessage(
-                    tr("%1: ok, image %2").arg(QFileInfo(path).fileName(), env::imageReference(read.environment)),
-                    10000);
+        case WorkspaceOverview::Kind::Environment:
+            openEnvironment(path);
             break;
-        }
         }
     });
     m_sideTabs->setObjectName(u"sideTabs"_s);
     m_sideTabs->addTab(m_train, tr("Train"));
     m_sideTabs->addTab(m_datasets, tr("Datasets"));
     m_sideTabs->addTab(m_details, tr("Run"));
-    addDock(tr("Experiment"), u"experimentDock"_s, m_sideTabs, Qt::RightDockWidgetArea)->setMinimumWidth(340);
+    QDockWidget *experiment = addDock(tr("Experiment"), u"experimentDock"_s, m_sideTabs, Qt::RightDockWidgetArea);
+    experiment->setMinimumWidth(340);
+    // The environment editor shares the right side; opening an environment brings it forward, wide.
+    m_environmentDock = addDock(tr("Environment"), u"environmentDock"_s, m_environments, Qt::RightDockWidgetArea);
+    tabifyDockWidget(experiment, m_environmentDock);
+    m_environmentDock->hide(); // until an environment is opened
+    experiment->raise();
+    connect(m_environments, &EnvironmentEditors::opened, this, [this] {
+        m_environmentDock->show();
+        m_environmentDock->raise();
+        if (m_environmentDock->width() < width() / 2 && !m_environmentDock->isFloating())
+            resizeDocks({m_environmentDock}, {width() * 3 / 5}, Qt::Horizontal);
+    });
 }
 
 QString MainWindow::runsDir() const
@@ -255,6 +267,7 @@ void MainWindow::setWorkspace(const workspace::Workspace &workspace)
     m_workspaceLabel->setText(workspace.root());
     m_workspaceTree->setRoot(workspace.root());
     m_overview->setRoot(workspace.root());
+    m_environments->setWorkspaceRoot(workspace.root());
     m_emptyState->setWorkspace(workspace.name(), workspace.root());
     rebuildRecentMenu();
 
@@ -467,7 +480,7 @@ void MainWindow::launch(const run::RunSpec &requested)
             return;
         }
         spec.environmentTag = env::imageTag(read.environment);
-        spec.variables = read.environment.variables;
+        spec.variables = read.environment.withoutSecretVariables().variables; // secrets: by the keychain, not here
     }
     m_selectAfterLoad = spec.id;
     const QString ferry = m_services.ferryBinary;
@@ -506,11 +519,17 @@ void MainWindow::importEnvironment(const QString &path)
     }
     for (const env::Diagnostic &d : imported->diagnostics)
         reportProblem(d.toString()); // warnings: what the import could not carry
+    openEnvironment(imported->path);
     statusBar()->showMessage(tr("Imported %1 as %2 (image %3)")
                                  .arg(QFileInfo(path).fileName(),
                                       QDir(m_workspace->root()).relativeFilePath(imported->path),
                                       env::imageReference(imported->environment)),
                              10000);
+}
+
+void MainWindow::openEnvironment(const QString &path)
+{
+    m_environments->open(path);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)
@@ -627,6 +646,10 @@ void MainWindow::reportError(const QString &what, const Error &error)
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    if (!m_environments->closeAll()) { // the user keeps the window for unsaved environment edits
+        event->ignore();
+        return;
+    }
     if (m_train->isTraining()) {
         // The embedded training lives in this process: closing cancels it (scripts run on).
         m_train->cancel();

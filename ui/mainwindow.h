@@ -35,6 +35,7 @@ class ChartFeeder;
 struct DropPlan;
 class DatasetPanel;
 class EmptyStateWidget;
+class EnvironmentEditors;
 class LogView;
 class LossChartPanel;
 class ProblemsPanel;
@@ -80,6 +81,9 @@ public:
     RunsView *runsView() const { return m_runs; }
     LossChartPanel *chartPanel() const { return m_chart; }
     ProblemsPanel *problems() const { return m_problems; }
+    EnvironmentEditors *environmentEditors() const { return m_environments; }
+    // Opens the environment file in the editor and brings the editor into view.
+    void openEnvironment(const QString &path);
     run::RunStore *store() const { return m_store.get(); }
 
 public Q_SLOTS:
@@ -132,6 +136,8 @@ private:
     RunDetailsView *m_details;
     TrainPanel *m_train;
     DatasetPanel *m_datasets;
+    EnvironmentEditors *m_environments;
+    QDockWidget *m_environmentDock = nullptr;
     QMenu *m_recentMenu = nullptr;
     QLabel *m_workspaceLabel;
 

@@ -48,6 +48,22 @@ void ProblemsPanel::add(const QString &message)
     Q_EMIT countChanged(count());
 }
 
+void ProblemsPanel::setProblems(const QString &source, const QStringList &messages)
+{
+    constexpr int kSourceRole = Qt::UserRole + 1;
+    for (int row = m_list->count() - 1; row >= 0; --row)
+        if (m_list->item(row)->data(kSourceRole).toString() == source)
+            delete m_list->takeItem(row);
+    for (qsizetype i = messages.size() - 1; i >= 0; --i) {
+        auto *item = new QListWidgetItem(style()->standardIcon(QStyle::SP_MessageBoxWarning), messages.at(i));
+        item->setData(Qt::UserRole, messages.at(i));
+        item->setData(kSourceRole, source);
+        item->setToolTip(messages.at(i));
+        m_list->insertItem(0, item);
+    }
+    Q_EMIT countChanged(count());
+}
+
 void ProblemsPanel::clear()
 {
     m_list->clear();

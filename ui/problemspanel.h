@@ -17,6 +17,9 @@ public:
 
 public Q_SLOTS:
     void add(const QString &message);
+    // The current problems of one source (an editor's file): replaces what it listed before;
+    // none clears its entries. What `add` listed stays.
+    void setProblems(const QString &source, const QStringList &messages);
     void clear();
 
 Q_SIGNALS:

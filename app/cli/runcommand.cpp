@@ -137,7 +137,7 @@ private:
                 return std::nullopt;
             spec.environmentFile = file;
             spec.environmentTag = env::imageTag(read.environment);
-            spec.variables = read.environment.variables;
+            spec.variables = read.environment.withoutSecretVariables().variables; // secrets: by the keychain, not here
             // A local run uses the environment's interpreter when this machine has it.
             const QString interpreter = read.environment.python.interpreterPath;
             if (!interpreter.isEmpty() && !QStandardPaths::findExecutable(interpreter).isEmpty())

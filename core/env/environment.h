@@ -64,8 +64,21 @@ struct Environment {
     DockerSection docker;
     PythonSection python;
     QList<std::pair<QString, QString>> variables; // in order; given at run time, never baked in
-    ExtraKeys extra;                              // unknown top-level keys, and foreign formats' own keys
+    // Variables whose value in `variables` is the NAME of a keychain secret, never the value itself:
+    // the secret is looked up and injected at launch, and left out of every export.
+    QStringList secretVariables;
+    ExtraKeys extra; // unknown top-level keys, and foreign formats' own keys
     bool operator==(const Environment &) const = default;
+
+    bool isSecretVariable(const QString &variable) const { return secretVariables.contains(variable); }
+    // A copy without the secret variables (for formats that cannot carry a reference to a secret).
+    Environment withoutSecretVariables() const
+    {
+        Environment copy = *this;
+        copy.variables.removeIf([this](const auto &v) { return secretVariables.contains(v.first); });
+        copy.secretVariables.clear();
+        return copy;
+    }
 };
 
 } // namespace ferry::env

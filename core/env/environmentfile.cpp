@@ -177,6 +177,18 @@ void readVariables(yaml::Reader &r, const YAML::Node &node, Environment &environ
         return;
     for (const auto &entry : node) {
         const QString key = QString::fromStdString(entry.first.Scalar());
+        if (entry.second.IsMap()) {
+            // `NAME: {secret: keychain-name}`: the value lives in the keychain.
+            const QString secret = r.string(entry.second["secret"], u"secret"_s);
+            if (secret.isEmpty() || entry.second.size() != 1) {
+                r.error(entry.second, u"variable '%1' must be a string or {secret: NAME}"_s.arg(key),
+                        u"give the value, or the name of a keychain secret as {secret: my-token}"_s);
+                continue;
+            }
+            environment.variables.append({key, secret});
+            environment.secretVariables << key;
+            continue;
+        }
         environment.variables.append({key, r.string(entry.second, key)});
     }
 }
@@ -348,7 +360,7 @@ QString writeEnvironmentYaml(const Environment &env)
     emitKeyString(out, "description", env.description);
     emitDocker(out, env.docker);
     emitPython(out, env.python);
-    yaml::emitVariables(out, env.variables);
+    yaml::emitVariables(out, env.variables, env.secretVariables);
     yaml::emitExtraKeys(out, env.extra);
     out << YAML::EndMap;
     return yaml::toText(out);
@@ -381,6 +393,9 @@ void validateEnvironment(const Environment &env, const QString &path, Diagnostic
         if (!variablePattern.match(key).hasMatch())
             error(u"variable name '%1' is not a valid environment variable name"_s.arg(key),
                   u"use letters, digits and '_', not starting with a digit"_s);
+        if (env.isSecretVariable(key) && value.trimmed().isEmpty())
+            error(u"secret variable '%1' names no keychain secret"_s.arg(key),
+                  u"give the name of a keychain secret (ferry secret set NAME), or unmark it as secret"_s);
     }
 }
 

@@ -58,7 +58,7 @@ void appendUnique(QStringList &into, const QStringList &more)
             into << v;
 }
 
-void merge(Environment &into, const Environment &more, const QString &path, Diagnostics &diagnostics)
+void mergeInto(Environment &into, const Environment &more, const QString &path, Diagnostics &diagnostics)
 {
     auto fill = [](QString &field, const QString &value) {
         if (field.isEmpty())
@@ -110,6 +110,9 @@ void merge(Environment &into, const Environment &more, const QString &path, Diag
             into.variables.append({key, value});
         else
             same->second = value;
+        into.secretVariables.removeAll(key);
+        if (more.isSecretVariable(key))
+            into.secretVariables << key;
     }
     if (more.extra.is_object())
         for (const auto &[key, value] : more.extra.items())
@@ -248,15 +251,23 @@ EnvironmentRead importEnvironments(const QStringList &paths)
         if (first)
             result.environment = one.environment;
         else
-            merge(result.environment, one.environment, path, result.diagnostics);
+            mergeInto(result.environment, one.environment, path, result.diagnostics);
         first = false;
     }
     return result;
 }
 
-Export exportEnvironment(const Environment &env, Format format, const QString &baseDir, const QString &mainFileName)
+Export exportEnvironment(const Environment &environment, Format format, const QString &baseDir,
+                         const QString &mainFileName)
 {
     Export out;
+    // A secret variable holds the name of a keychain secret, which only Ferry can resolve:
+    // other formats get no value rather than a name that would pass for one.
+    const Environment env = format == Format::Ferry ? environment : environment.withoutSecretVariables();
+    if (format != Format::Ferry && format != Format::Dockerfile && format != Format::Pip) // those carry no variables
+        for (const QString &name : environment.secretVariables)
+            out.diagnostics << warning(
+                u"variable %1 is a keychain secret: left out (Ferry injects it when a run starts)"_s.arg(name));
     const QString stem = mainFileName.isEmpty() ? env.name : QFileInfo(mainFileName).completeBaseName();
     switch (format) {
     case Format::Ferry:
@@ -299,6 +310,11 @@ Export exportEnvironment(const Environment &env, Format format, const QString &b
     }
     }
     return out;
+}
+
+void mergeEnvironment(Environment &into, const Environment &more, const QString &path, Diagnostics &diagnostics)
+{
+    mergeInto(into, more, path, diagnostics);
 }
 
 QString environmentNameFromPath(const QString &path)

@@ -26,6 +26,10 @@ EnvironmentRead readEnvironment(const QString &path);
 // (with a warning), and single values are taken from the first file that has them.
 EnvironmentRead importEnvironments(const QStringList &paths);
 
+// Merges `more` (read from `path`) into `into` the way importEnvironments merges its files;
+// replacements are reported as warnings.
+void mergeEnvironment(Environment &into, const Environment &more, const QString &path, Diagnostics &diagnostics);
+
 // An environment name from a file name: lower case, letters, digits, '.', '_' and '-' only
 // ("My Env.yml" → "my-env"); "environment" when nothing is left.
 QString environmentNameFromPath(const QString &path);

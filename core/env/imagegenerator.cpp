@@ -204,7 +204,8 @@ QString generateDevcontainerJson(const Environment &env, const QString &image)
         dc["image"] = image.toStdString();
     Json containerEnv = Json::object();
     for (const auto &[key, value] : env.variables)
-        containerEnv[key.toStdString()] = value.toStdString();
+        if (!env.isSecretVariable(key)) // a keychain secret's name is no value: injected at launch
+            containerEnv[key.toStdString()] = value.toStdString();
     dc["containerEnv"] = containerEnv;
     Json runArgs = Json::array();
     if (!env.docker.shmSize.isEmpty())

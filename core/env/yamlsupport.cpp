@@ -342,7 +342,7 @@ void emitJson(YAML::Emitter &out, const ExtraKeys &value)
     }
 }
 
-void emitVariables(YAML::Emitter &out, const QList<std::pair<QString, QString>> &variables)
+void emitVariables(YAML::Emitter &out, const QList<std::pair<QString, QString>> &variables, const QStringList &secret)
 {
     if (variables.isEmpty())
         return;
@@ -350,7 +350,13 @@ void emitVariables(YAML::Emitter &out, const QList<std::pair<QString, QString>> 
     for (const auto &[key, value] : variables) {
         emitKey(out, key);
         out << YAML::Value;
-        emitString(out, value);
+        if (secret.contains(key)) {
+            out << YAML::Flow << YAML::BeginMap << YAML::Key << "secret" << YAML::Value;
+            emitString(out, value);
+            out << YAML::EndMap;
+        } else {
+            emitString(out, value);
+        }
     }
     out << YAML::EndMap;
 }

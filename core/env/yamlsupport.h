@@ -70,7 +70,9 @@ void emitKey(YAML::Emitter &out, const QString &key);
 void emitStrings(YAML::Emitter &out, const QStringList &values, bool flow = true);
 void emitJson(YAML::Emitter &out, const ExtraKeys &value);
 // `variables:` as a mapping, in order; nothing when there are none.
-void emitVariables(YAML::Emitter &out, const QList<std::pair<QString, QString>> &variables);
+// `secret` names variables whose value is a keychain secret's name: written as `NAME: {secret: VALUE}`.
+void emitVariables(YAML::Emitter &out, const QList<std::pair<QString, QString>> &variables,
+                   const QStringList &secret = {});
 // Writes each key of `extra` (an object) into the map being emitted.
 void emitExtraKeys(YAML::Emitter &out, const ExtraKeys &extra);
 QString toText(const YAML::Emitter &out);

@@ -269,7 +269,8 @@ Expected<bool> ContainerTarget::start(const QString &runDir, const run::RunSpec 
         mount(local.channelDirs.at(i).second, inside.channelDirs.at(i).second, true);
     // The environment's variables first: the contract's names always win.
     for (const auto &[key, value] : e.variables)
-        args << u"--env"_s << key + u'=' + value;
+        if (!e.isSecretVariable(key)) // a keychain secret's name is no value: resolved values come in the spec
+            args << u"--env"_s << key + u'=' + value;
     for (const auto &[key, value] : absolute.variables) // as given at launch: they win
         args << u"--env"_s << key + u'=' + value;
     // A shell drops variables whose names are no shell names (SM_HP_LEARNING-RATE): those

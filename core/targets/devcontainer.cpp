@@ -113,7 +113,8 @@ Expected<Devcontainer> upWithEngine(const ContainerEngine &engine, const Place &
     if (*gpus)
         args << u"--gpus"_s << u"all"_s;
     for (const auto &[key, value] : e.variables)
-        args << u"--env"_s << key + u'=' + value;
+        if (!e.isSecretVariable(key)) // a keychain secret's name is no value (secrets are injected by the launcher)
+            args << u"--env"_s << key + u'=' + value;
     args << e.docker.runArguments;
     // Kept alive the way the Dev Containers CLI keeps its containers alive; stops on TERM.
     args << u"--entrypoint"_s << u"/bin/sh"_s << dc.image << u"-c"_s

@@ -1,0 +1,52 @@
+#pragma once
+
+#include <QStringList>
+#include <QTabWidget>
+
+class QAction;
+
+namespace ferry::ui {
+
+class EnvironmentEditor;
+
+// The open environment editors, one tab each (a file opens once). The window puts this where
+// it likes and connects its signals: problems to the problems panel, messages to the status bar.
+class EnvironmentEditors : public QTabWidget {
+    Q_OBJECT
+public:
+    explicit EnvironmentEditors(QWidget *parent = nullptr);
+
+    // Opens `path` (or shows its tab when it is open already).
+    EnvironmentEditor *open(const QString &path);
+    EnvironmentEditor *editorFor(const QString &path) const;
+    EnvironmentEditor *currentEditor() const;
+    QList<EnvironmentEditor *> editors() const;
+
+    void setWorkspaceRoot(const QString &root); // new environments go to its environments/
+    void setSecretNames(const QStringList &names);
+    // "New Environment…" and "Open Environment File…", for the window's menu.
+    QList<QAction *> menuActions() const { return m_actions; }
+
+    // Asks about unsaved edits in each; false when the user wants to stay.
+    bool closeAll();
+
+public Q_SLOTS:
+    void newEnvironment();
+    void chooseFileToOpen();
+
+Q_SIGNALS:
+    void problemsChanged(const QString &source, const QStringList &messages);
+    void message(const QString &text);
+    void secretValueOffered(const QString &secretName, const QString &value);
+    void opened(); // an editor was opened or shown: the window brings this into view
+
+private:
+    EnvironmentEditor *add();
+    bool closeEditor(int index);
+
+    QString m_workspaceRoot;
+    QStringList m_secretNames;
+    QList<QAction *> m_actions;
+};
+
+} // namespace ferry::ui
