@@ -2,6 +2,7 @@
 #include "cli/command.h"
 #include "ferry/version.h"
 #include "run/trainerloader.h"
+#include "secrets/secretstore.h"
 #include "ui/firstframeprobe.h"
 #include "ui/mainwindow.h"
 #include "ui/resources.h"
@@ -96,6 +97,9 @@ int runGui(int argc, char **argv)
     ferry::ui::WorkbenchServices services;
     services.trainer = [&trainer] { return trainer.load(); };
     services.ferryBinary = QCoreApplication::applicationFilePath();
+    // The OS keychain (asynchronous; a missing Secret Service shows up where a secret is used).
+    ferry::secrets::SecretStore secrets(settings);
+    services.secrets = &secrets;
     ferry::ui::MainWindow window(settings, recent, services);
 
     // `ferry [WORKSPACE] [FILE...]`: a folder first is the workspace; the rest open as if dropped.

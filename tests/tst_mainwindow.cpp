@@ -93,8 +93,9 @@ private Q_SLOTS:
             auto *widget = window.findChild<QDockWidget *>(dock);
             QVERIFY2(widget && widget->isVisible(), qPrintable(dock));
         }
-        QCOMPARE(actionTexts(topMenu(window, u"&File"_s)),
-                 (QStringList{u"&New Workspace…"_s, u"&Open Workspace…"_s, u"Open &Recent"_s, u"&Quit"_s}));
+        QCOMPARE(
+            actionTexts(topMenu(window, u"&File"_s)),
+            (QStringList{u"&New Workspace…"_s, u"&Open Workspace…"_s, u"Open &Recent"_s, u"&Settings…"_s, u"&Quit"_s}));
         QCOMPARE(actionTexts(topMenu(window, u"&Help"_s)), QStringList{u"&About Ferry"_s});
         QCOMPARE(actionTexts(topMenu(window, u"&Run"_s)),
                  (QStringList{u"&Start a Script Run…"_s, u"&Train on a Dataset"_s, u"&Refresh Runs"_s}));

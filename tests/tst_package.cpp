@@ -72,7 +72,8 @@ private Q_SLOTS:
     void fileTypesOpenInFerry()
     {
         const QString desktop = run(u"cat"_s, {m_root + u"/usr/share/applications/dev.ferry.Ferry.desktop"_s});
-        QVERIFY2(desktop.contains(u"MimeType=application/x-ipynb+json;application/x-ferry-environment;application/x-yaml;"_s),
+        QVERIFY2(desktop.contains(
+                     u"MimeType=application/x-ipynb+json;application/x-ferry-environment;application/x-yaml;"_s),
                  qPrintable(desktop));
         QVERIFY(desktop.contains(u"Exec=ferry %F"_s));
         int code = -1;
@@ -95,8 +96,9 @@ private Q_SLOTS:
         other.close();
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(u"XDG_DATA_DIRS"_s, m_root + u"/usr/share:/usr/share"_s);
-        const QString types = run(QStringLiteral(FERRY_MIME_PROBE),
-                                  {environment.fileName(), unnamed.fileName(), other.fileName(), files.filePath(u"a.ipynb"_s)}, &code, env);
+        const QString types = run(
+            QStringLiteral(FERRY_MIME_PROBE),
+            {environment.fileName(), unnamed.fileName(), other.fileName(), files.filePath(u"a.ipynb"_s)}, &code, env);
         QCOMPARE(code, 0);
         QCOMPARE(types.split(u'\n', Qt::SkipEmptyParts),
                  (QStringList{u"application/x-ferry-environment"_s, u"application/x-ferry-environment"_s,
@@ -116,15 +118,15 @@ private Q_SLOTS:
             env.insert(u"DOCKER_HOST"_s, host.trimmed().split(u'\n').last());
         }
         int code = -1;
-        const QString script =
-            u"set -e; apt-get update -qq; dpkg -i /deb/%1 >/dev/null 2>&1 || true; "
-            u"DEBIAN_FRONTEND=noninteractive apt-get -f install -y -qq >/dev/null; "
-            u"dpkg-query -W -f='${Status}\\n' ferry; ferry --version; ferry doctor --json"_s.arg(QFileInfo(m_deb).fileName());
-        const QString out = run(u"docker"_s,
-                                {u"run"_s, u"--rm"_s, u"--network"_s, u"host"_s, u"-v"_s,
-                                 QFileInfo(m_deb).absolutePath() + u":/deb:ro"_s, u"ferry-base:bookworm"_s, u"sh"_s,
-                                 u"-c"_s, script},
-                                &code, env);
+        const QString script = u"set -e; apt-get update -qq; dpkg -i /deb/%1 >/dev/null 2>&1 || true; "
+                               u"DEBIAN_FRONTEND=noninteractive apt-get -f install -y -qq >/dev/null; "
+                               u"dpkg-query -W -f='${Status}\\n' ferry; ferry --version; ferry doctor --json"_s.arg(
+                                   QFileInfo(m_deb).fileName());
+        const QString out =
+            run(u"docker"_s,
+                {u"run"_s, u"--rm"_s, u"--network"_s, u"host"_s, u"-v"_s,
+                 QFileInfo(m_deb).absolutePath() + u":/deb:ro"_s, u"ferry-base:bookworm"_s, u"sh"_s, u"-c"_s, script},
+                &code, env);
         QVERIFY2(code == 0, qPrintable(out));
         QVERIFY2(out.contains(u"install ok installed"_s), qPrintable(out));
         QVERIFY2(out.contains(u"ferry 0."_s), qPrintable(out));

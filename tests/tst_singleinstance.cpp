@@ -49,6 +49,10 @@ private Q_SLOTS:
         QFile csv(m_dir.filePath(u"iris.csv"_s));
         QVERIFY(csv.open(QIODevice::WriteOnly));
         csv.write("a,b,label\n1,2,x\n3,4,y\n");
+        QVERIFY(QDir(m_dir.path()).mkpath(u"nb"_s));
+        QFile notebook(m_dir.filePath(u"nb/analysis.ipynb"_s));
+        QVERIFY(notebook.open(QIODevice::WriteOnly));
+        notebook.write(R"({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": []})");
     }
 
     void secondFerryHandsItsPathsOver()

@@ -19,6 +19,7 @@
 #include "ui/launch/launchdialog.h"
 #include "ui/log/logview.h"
 #include "ui/notebook/notebookimportdialog.h"
+#include "ui/preferences.h"
 #include "ui/problemspanel.h"
 #include "ui/runmonitorworker.h"
 #include "ui/runs/exportrundialog.h"
@@ -90,6 +91,8 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
     m_centre->addWidget(workbench);
     setCentralWidget(m_centre);
 
+    m_preferences = new Preferences(m_settings, m_services.secrets, m_environments, m_train, this);
+    connect(m_preferences, &Preferences::problem, this, &MainWindow::reportProblem);
     createMenus();
     createDocks();
     statusBar()->addPermanentWidget(m_workspaceLabel);
@@ -160,6 +163,10 @@ void MainWindow::createMenus()
     m_recentMenu->setObjectName(u"recentMenu"_s);
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
     rebuildRecentMenu();
+    file->addSeparator();
+    QAction *settingsAction = file->addAction(tr("&Settings…"), this, [this] { m_preferences->showDialog(this); });
+    settingsAction->setShortcut(QKeySequence::Preferences);
+    settingsAction->setMenuRole(QAction::PreferencesRole);
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);

@@ -28,6 +28,9 @@ class RunStore;
 namespace ferry::workspace {
 class RecentWorkspaces;
 }
+namespace ferry::secrets {
+class SecretStore;
+}
 
 namespace ferry::ui {
 
@@ -38,6 +41,7 @@ class EmptyStateWidget;
 class EnvironmentEditors;
 class LogView;
 class LossChartPanel;
+class Preferences;
 class ProblemsPanel;
 class RunDetailsView;
 class RunMonitorWorker;
@@ -52,6 +56,7 @@ class WorkspaceTree;
 struct WorkbenchServices {
     std::function<Expected<run::TrainerEngine *>()> trainer;
     QString ferryBinary;
+    secrets::SecretStore *secrets = nullptr; // the OS keychain; none: no Secrets page
 };
 
 // Assembles the workbench: menus, docks, the chart with the runs, log and problems below it,
@@ -82,6 +87,7 @@ public:
     LossChartPanel *chartPanel() const { return m_chart; }
     ProblemsPanel *problems() const { return m_problems; }
     EnvironmentEditors *environmentEditors() const { return m_environments; }
+    Preferences *preferences() const { return m_preferences; }
     // Opens the environment file in the editor and brings the editor into view.
     void openEnvironment(const QString &path);
     run::RunStore *store() const { return m_store.get(); }
@@ -137,6 +143,7 @@ private:
     TrainPanel *m_train;
     DatasetPanel *m_datasets;
     EnvironmentEditors *m_environments;
+    Preferences *m_preferences = nullptr;
     QDockWidget *m_environmentDock = nullptr;
     QMenu *m_recentMenu = nullptr;
     QLabel *m_workspaceLabel;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/error.h"
+#include "common/setting.h"
 #include "data/dataset.h"
 #include "run/runspec.h"
 
@@ -27,6 +28,9 @@ enum class ModelKind { Mlp, Cnn };
 enum class OptimizerKind { Sgd, Adam, AdamW };
 enum class ScheduleKind { Constant, Step, Cosine };
 enum class Activation { Relu, Tanh, Gelu };
+
+// The trainer's threads from the settings; 0: the plugin's choice.
+inline const Setting<int> kTrainerThreadsSetting{"trainer/threads", 0};
 
 struct TrainingConfig {
     ModelKind model = ModelKind::Mlp;

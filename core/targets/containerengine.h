@@ -3,7 +3,9 @@
 #include "common/error.h"
 #include "env/environment.h"
 
+#include "common/setting.h"
 #include <QByteArray>
+
 #include <QString>
 #include <QStringList>
 
@@ -35,6 +37,9 @@ int hostGpuCount();
 
 // The Docker (or Podman) command line, one call at a time. DOCKER_HOST and friends come from
 // the process environment; builds use the classic builder unless DOCKER_BUILDKIT is set.
+// The engine the user chose in the settings: docker, podman or a path; empty: automatic.
+inline const Setting<QString> kContainerEngineSetting{"containers/engine"};
+
 class ContainerEngine {
 public:
     static constexpr int kQuickMs = 60000; // inspect, ps, rm, run: anything but a build or a stop

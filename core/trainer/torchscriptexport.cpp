@@ -97,8 +97,8 @@ Expected<bool> writeTorchScript(Net &net, const run::ModelCard &card, const QStr
         out.save(path.toStdString());
         return true;
     } catch (const std::exception &e) {
-        return Error{u"cannot write TorchScript: "_s + QString::fromUtf8(e.what()).trimmed().section(u'\n', 0, 0), path, 0, 0,
-                     u"report this as a bug, with the model.json of the run"_s};
+        return Error{u"cannot write TorchScript: "_s + QString::fromUtf8(e.what()).trimmed().section(u'\n', 0, 0), path,
+                     0, 0, u"report this as a bug, with the model.json of the run"_s};
     }
 }
 

@@ -13,4 +13,8 @@ if(FERRY_GUI)
   ferry_test(tst_secretspage GUI SOURCES secrets/tst_secretspage.cpp LIBS ferry_ui)
   target_compile_definitions(tst_secretspage PRIVATE
     FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh")
+  # The settings dialog and what it changes in the window, secrets included.
+  ferry_test(tst_preferences GUI SOURCES secrets/tst_preferences.cpp LIBS ferry_ui)
+  target_compile_definitions(tst_preferences PRIVATE
+    FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh")
 endif()

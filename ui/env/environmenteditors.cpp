@@ -4,6 +4,7 @@
 #include "ui/env/environmentdocument.h"
 #include "ui/env/environmenteditor.h"
 #include "ui/env/environmenttemplates.h"
+#include "ui/env/imagepanel.h"
 #include "ui/env/newenvironmentdialog.h"
 
 #include <QAction>
@@ -59,6 +60,8 @@ EnvironmentEditor *EnvironmentEditors::add()
     auto *editor = new EnvironmentEditor(this);
     editor->setWorkspaceRoot(m_workspaceRoot);
     editor->setSecretNames(m_secretNames);
+    editor->imagePanel()->setEngineProgram(m_engine);
+    editor->imagePanel()->setTerminalProgram(m_terminal);
     connect(editor, &EnvironmentEditor::problemsChanged, this, &EnvironmentEditors::problemsChanged);
     connect(editor, &EnvironmentEditor::message, this, &EnvironmentEditors::message);
     connect(editor, &EnvironmentEditor::secretValueOffered, this, &EnvironmentEditors::secretValueOffered);
@@ -103,6 +106,16 @@ void EnvironmentEditors::setSecretNames(const QStringList &names)
     m_secretNames = names;
     for (EnvironmentEditor *editor : editors())
         editor->setSecretNames(names);
+}
+
+void EnvironmentEditors::setTools(const QString &engine, const QString &terminal)
+{
+    m_engine = engine;
+    m_terminal = terminal;
+    for (EnvironmentEditor *editor : editors()) {
+        editor->imagePanel()->setEngineProgram(engine);
+        editor->imagePanel()->setTerminalProgram(terminal);
+    }
 }
 
 void EnvironmentEditors::newEnvironment()

@@ -24,6 +24,8 @@ public:
 
     void setWorkspaceRoot(const QString &root); // new environments go to its environments/
     void setSecretNames(const QStringList &names);
+    // The container engine and terminal emulator from the settings (empty: automatic).
+    void setTools(const QString &engine, const QString &terminal);
     // "New Environment…" and "Open Environment File…", for the window's menu.
     QList<QAction *> menuActions() const { return m_actions; }
 
@@ -46,6 +48,7 @@ private:
 
     QString m_workspaceRoot;
     QStringList m_secretNames;
+    QString m_engine, m_terminal;
     QList<QAction *> m_actions;
 };
 

@@ -147,6 +147,12 @@ void ImagePanel::setWorkspaceRoot(const QString &root)
     m_workspaceRoot = root;
 }
 
+void ImagePanel::setTerminalProgram(const QString &program)
+{
+    m_terminalProgram = program;
+    updateButtons();
+}
+
 void ImagePanel::setEngineProgram(const QString &program)
 {
     m_engine = targets::ContainerEngine(program).program();
@@ -161,7 +167,7 @@ ImageActionStates ImagePanel::states() const
     in.busy = m_busy;
     in.hasFile = !m_document->path().isEmpty();
     in.containerRunning = !m_containerId.isEmpty();
-    in.terminalFound = !terminalCommand({}).program.isEmpty();
+    in.terminalFound = !terminalCommand({}, m_terminalProgram).program.isEmpty();
     return imageActionStates(in);
 }
 
@@ -314,8 +320,8 @@ void ImagePanel::openTerminal()
 {
     if (m_containerId.isEmpty())
         return;
-    const TerminalCommand terminal =
-        terminalCommand(containerShellCommand(m_engine, m_containerId, m_containerUser, m_containerFolder));
+    const TerminalCommand terminal = terminalCommand(
+        containerShellCommand(m_engine, m_containerId, m_containerUser, m_containerFolder), m_terminalProgram);
     if (terminal.program.isEmpty()) {
         appendLog(tr("No terminal emulator found: set $TERMINAL to yours (e.g. export TERMINAL=konsole)\n"));
         return;

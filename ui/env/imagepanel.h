@@ -44,7 +44,8 @@ public:
     ~ImagePanel() override;
 
     void setWorkspaceRoot(const QString &root);
-    void setEngineProgram(const QString &program); // docker, podman or a path; empty: found on PATH
+    void setEngineProgram(const QString &program);   // docker, podman or a path; empty: found on PATH
+    void setTerminalProgram(const QString &program); // the terminal emulator; empty: automatic
     // Asked before building an environment with problems, and to save before the devcontainer.
     void setConfirm(std::function<bool(const QString &question)> confirm) { m_confirm = std::move(confirm); }
     void setEnsureSaved(std::function<bool()> ensureSaved) { m_ensureSaved = std::move(ensureSaved); }
@@ -74,6 +75,7 @@ private:
     EnvironmentDocument *m_document;
     QString m_workspaceRoot;
     QString m_engine;
+    QString m_terminalProgram; // from the settings; empty: automatic
     std::function<bool(const QString &)> m_confirm;
     std::function<bool()> m_ensureSaved;
     std::atomic<bool> m_cancel{false};

@@ -26,9 +26,12 @@ QStringList commandOption(const QString &program)
 
 } // namespace
 
-TerminalCommand terminalCommand(const QStringList &command, const Lookup &environment, const Lookup &which)
+TerminalCommand terminalCommand(const QStringList &command, const Lookup &environment, const Lookup &which,
+                                const QString &preferred)
 {
     QStringList candidates;
+    if (!preferred.trimmed().isEmpty())
+        candidates << preferred.trimmed();
     const QString chosen = environment(u"TERMINAL"_s).trimmed();
     if (!chosen.isEmpty())
         candidates << chosen;
@@ -43,11 +46,16 @@ TerminalCommand terminalCommand(const QStringList &command, const Lookup &enviro
     return {};
 }
 
-TerminalCommand terminalCommand(const QStringList &command)
+TerminalCommand terminalCommand(const QStringList &command, const QString &preferred)
 {
     return terminalCommand(
         command, [](const QString &name) { return qEnvironmentVariable(name.toUtf8().constData()); },
-        [](const QString &name) { return QStandardPaths::findExecutable(name); });
+        [](const QString &name) {
+            return QFileInfo(name).isAbsolute() && QFileInfo(name).isExecutable()
+                       ? name
+                       : QStandardPaths::findExecutable(name);
+        },
+        preferred);
 }
 
 QStringList containerShellCommand(const QString &engine, const QString &containerId, const QString &user,

@@ -168,6 +168,7 @@ run::TrainingConfig TrainPanel::config() const
     c.learningRate = m_learningRate->value();
     (void)c.set(u"optimizer"_s, m_optimizer->currentData().toString());
     c.seed = static_cast<std::uint64_t>(m_seed->value());
+    c.threads = m_threads;
     return c;
 }
 

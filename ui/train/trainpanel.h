@@ -47,6 +47,8 @@ public:
     // The settings as the form shows them (for tests and for re-runs).
     run::TrainingConfig config() const;
     void setConfig(const run::TrainingConfig &config);
+    // Torch threads for the trainings started here (the settings); 0: the plugin's choice.
+    void setThreads(int threads) { m_threads = threads; }
 
 public Q_SLOTS:
     void train();
@@ -89,6 +91,7 @@ private:
     std::shared_ptr<run::TrainingControl> m_control;
     std::shared_ptr<run::EmbeddedRun> m_run;
     QString m_runId;
+    int m_threads = 0;
 };
 
 } // namespace ferry::ui

@@ -1,0 +1,134 @@
+// The settings dialog and what the settings change, with the keychain of a real gnome-keyring
+// (keyringsession.h): typed settings written and read back, the engine checked, the editors'
+// tools and the trainer's threads applied, the keychain's names offered to the environment
+// editor, and a value typed into a secret variable stored in the keychain, not the file.
+#include "keyringsession.h"
+
+#include "run/training.h"
+#include "secrets/secretstore.h"
+#include "targets/containerengine.h"
+#include "ui/env/environmenteditor.h"
+#include "ui/env/environmenteditors.h"
+#include "ui/env/terminallauncher.h"
+#include "ui/preferences.h"
+#include "ui/settingsdialog.h"
+#include "ui/train/trainpanel.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProcess>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+
+using namespace Qt::StringLiterals;
+using namespace ferry;
+
+namespace {
+
+QString lookup(const QString &name)
+{
+    QProcess tool;
+    tool.start(u"secret-tool"_s, {u"lookup"_s, u"server"_s, u"dev.ferry.Ferry"_s, u"user"_s, name});
+    tool.waitForFinished(20000);
+    return QString::fromUtf8(tool.readAllStandardOutput());
+}
+
+} // namespace
+
+class TestPreferences : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+private Q_SLOTS:
+    void dialogWritesTypedSettings()
+    {
+        QSettings settings(m_dir.filePath(u"a.conf"_s), QSettings::IniFormat);
+        {
+            ui::SettingsDialog dialog(settings);
+            QCOMPARE(dialog.pageTitles(), QStringList{u"General"_s});
+            dialog.engineBox()->setEditText(u"no-such-engine"_s);
+            QVERIFY2(dialog.engineStatus()->text().contains(u"no-such-engine is not installed"_s),
+                     qPrintable(dialog.engineStatus()->text()));
+            dialog.terminalEdit()->setText(u"/usr/bin/xterm"_s);
+            dialog.threadsBox()->setValue(1);
+            dialog.apply();
+        }
+        QCOMPARE(targets::kContainerEngineSetting.get(settings), u"no-such-engine"_s);
+        QCOMPARE(ui::kTerminalSetting.get(settings), u"/usr/bin/xterm"_s);
+        QCOMPARE(run::kTrainerThreadsSetting.get(settings), 1);
+        ui::SettingsDialog again(settings);
+        QCOMPARE(again.engineBox()->currentText(), u"no-such-engine"_s);
+        QCOMPARE(again.terminalEdit()->text(), u"/usr/bin/xterm"_s);
+        QCOMPARE(again.threadsBox()->value(), 1);
+        // Back to automatic: the first entry, stored as empty.
+        again.engineBox()->setCurrentIndex(0);
+        again.apply();
+        QCOMPARE(targets::kContainerEngineSetting.get(settings), QString());
+    }
+
+    void settingsAndSecretsReachTheParts()
+    {
+        QSettings settings(m_dir.filePath(u"b.conf"_s), QSettings::IniFormat);
+        run::kTrainerThreadsSetting.set(settings, 1);
+        secrets::SecretStore store(settings);
+        QVERIFY(store.writeNow(u"REGISTRY_TOKEN"_s, u"t0ken"_s));
+
+        QFile file(m_dir.filePath(u"env.yml"_s));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("ferry: 1\nname: env\ndocker:\n  base_image: python:3.11-slim\n");
+        file.close();
+        ui::EnvironmentEditors editors;
+        ui::TrainPanel train(nullptr); // no trainer: nothing is trained here
+        ui::Preferences preferences(settings, &store, &editors, &train);
+        QCOMPARE(train.config().threads, 1);
+        ui::EnvironmentEditor *editor = editors.open(file.fileName());
+        QVERIFY(editor);
+        auto *credential = editor->findChild<QComboBox *>(u"registryCredential"_s);
+        QVERIFY(credential);
+        QVERIFY(credential->findText(u"REGISTRY_TOKEN"_s) >= 0);
+
+        // A value offered for a secret variable goes to the keychain; the names follow.
+        QSignalSpy finished(&store, &secrets::SecretStore::finished);
+        Q_EMIT editors.secretValueOffered(u"API_KEY"_s, u"canary-4711"_s);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(lookup(u"API_KEY"_s), u"canary-4711"_s);
+        QTRY_VERIFY(credential->findText(u"API_KEY"_s) >= 0);
+    }
+
+    void aKeychainFailureIsAProblem()
+    {
+        QSettings settings(m_dir.filePath(u"c.conf"_s), QSettings::IniFormat);
+        secrets::SecretStore store(settings);
+        ui::EnvironmentEditors editors;
+        ui::TrainPanel train(nullptr); // no trainer: nothing is trained here
+        ui::Preferences preferences(settings, &store, &editors, &train);
+        QSignalSpy problem(&preferences, &ui::Preferences::problem);
+        Q_EMIT editors.secretValueOffered(u"not a name"_s, u"v"_s);
+        QVERIFY(problem.wait(30000));
+        QVERIFY2(problem.front().front().toString().startsWith(u"Keychain: cannot store secret not a name"_s),
+                 qPrintable(problem.front().front().toString()));
+    }
+};
+
+// A QApplication inside the keyring session.
+int main(int argc, char **argv)
+{
+    if (!ferry::testing::insideKeyringSession()) {
+        QStringList arguments;
+        for (int i = 1; i < argc; ++i)
+            arguments << QString::fromLocal8Bit(argv[i]);
+        QCoreApplication app(argc, argv);
+        return ferry::testing::runInKeyringSession(u"run"_s, QCoreApplication::applicationFilePath(), arguments);
+    }
+    QApplication app(argc, argv);
+    TestPreferences test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_preferences.moc"

@@ -1,0 +1,46 @@
+#pragma once
+
+#include <QObject>
+#include <QStringList>
+
+class QSettings;
+class QWidget;
+
+namespace ferry::secrets {
+class SecretStore;
+}
+
+namespace ferry::ui {
+
+class EnvironmentEditors;
+class SettingsDialog;
+class TrainPanel;
+
+// What the settings change in the window, in one place: the container engine and terminal of
+// the environment editors, the trainer's threads, and the keychain's secret names offered by
+// the editors (refreshed as secrets are stored or deleted). Secret values the editors offer are
+// stored in the keychain here; failures go to problem().
+class Preferences : public QObject {
+    Q_OBJECT
+public:
+    Preferences(QSettings &settings, secrets::SecretStore *secrets, EnvironmentEditors *editors, TrainPanel *train,
+                QObject *parent = nullptr);
+
+    // Edit > Settings: the dialog (General, Secrets); applies what was changed.
+    void showDialog(QWidget *parent, const QString &page = {});
+    // Hands the current settings to the parts (at start and after the dialog).
+    void apply();
+
+Q_SIGNALS:
+    void problem(const QString &message);
+
+private:
+    void refreshSecretNames();
+
+    QSettings &m_settings;
+    secrets::SecretStore *m_secrets;
+    EnvironmentEditors *m_editors;
+    TrainPanel *m_train;
+};
+
+} // namespace ferry::ui
