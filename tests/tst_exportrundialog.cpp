@@ -70,6 +70,17 @@ private Q_SLOTS:
         QVERIFY(written.permissions() & QFile::ExeOwner);
     }
 
+    // A run without an environment file names a registered AzureML environment instead.
+    void aRegisteredEnvironmentStandsInForAMissingFile()
+    {
+        ui::ExportRunDialog dialog(spec(), std::nullopt);
+        dialog.computeEdit()->setText(u"gpu"_s);
+        QVERIFY(dialog.problem().contains(u"has no environment file"_s));
+        dialog.registeredEnvironmentEdit()->setText(u"azureml:my-env@latest"_s);
+        QVERIFY(dialog.problem().isEmpty());
+        QVERIFY(dialog.preview().contains(u"environment: azureml:my-env@latest"_s));
+    }
+
     void unwritablePlaceIsReported()
     {
         ui::ExportRunDialog dialog(spec(), environment());

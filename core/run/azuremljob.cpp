@@ -68,13 +68,14 @@ Expected<QString> writeAzureMlCommandJob(const RunSpec &spec, const std::optiona
                      {},
                      0,
                      0,
-                     u"pass --compute NAME (a compute cluster of your AzureML workspace, e.g. gpu-cluster)"_s};
+                     u"name a compute cluster of your AzureML workspace, e.g. gpu-cluster (--compute)"_s};
     if (!environment && options.environmentReference.isEmpty())
         return Error{u"run %1 has no environment file to describe its image"_s.arg(spec.id),
                      {},
                      0,
                      0,
-                     u"start the run with --env ENV.yml, or pass --environment azureml:NAME@latest"_s};
+                     u"start the run with an environment file (--env), or name an environment registered in AzureML, "
+                     u"e.g. azureml:NAME@latest (--environment)"_s};
     const QString base = QFileInfo(options.outputPath.isEmpty() ? u"job.yml"_s : options.outputPath).absolutePath();
 
     QStringList inputNames;

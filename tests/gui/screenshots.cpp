@@ -2,21 +2,25 @@
 //   ferry_screenshots OUTPUT_DIR
 // empty.png (first start), datasets.png (the example's dataset previewed), workbench.png (an
 // embedded run and a script run overlaid in the chart), details.png (a run's details and log),
-// launch.png (the launch dialog).
+// launch.png (the launch dialog), export.png (a run for AzureML), settings.png, about.png.
 #include "run/runstore.h"
 #include "windowharness.h"
 
 #include "run/trainerloader.h"
+#include "ui/aboutdialog.h"
 #include "ui/chart/losschart.h"
 #include "ui/chart/losschartpanel.h"
 #include "ui/launch/launchdialog.h"
 #include "ui/mainwindow.h"
+#include "ui/runs/exportrundialog.h"
 #include "ui/runs/runsview.h"
+#include "ui/settingsdialog.h"
 #include "ui/train/trainpanel.h"
 #include "workspace/recentworkspaces.h"
 
 #include <QApplication>
 #include <QDir>
+#include <QLineEdit>
 #include <QProcess>
 #include <QPushButton>
 #include <QSettings>
@@ -101,5 +105,28 @@ int main(int argc, char **argv)
     dialog.show();
     QTest::qWait(300);
     ok = save(dialog, out, u"launch.png"_s) && ok;
+    dialog.hide();
+
+    // The script run handed to AzureML, previewed.
+    const auto scriptRun = std::find_if(
+        ids.begin(), ids.end(), [&](const QString &id) { return window.store()->run(id)->target == u"local"_s; });
+    if (const auto record = window.store()->run(scriptRun == ids.end() ? ids.last() : *scriptRun)) {
+        if (const auto spec = ferry::run::RunSpec::fromJson(record->spec)) {
+            ferry::ui::ExportRunDialog exporter(*spec, std::nullopt, &window);
+            exporter.computeEdit()->setText(u"gpu-cluster"_s);
+            exporter.registeredEnvironmentEdit()->setText(u"azureml:ferry-example@latest"_s);
+            exporter.show();
+            QTest::qWait(300);
+            ok = save(exporter, out, u"export.png"_s) && ok;
+        }
+    }
+    ferry::ui::SettingsDialog settingsDialog(settings, &window);
+    settingsDialog.show();
+    QTest::qWait(300);
+    ok = save(settingsDialog, out, u"settings.png"_s) && ok;
+    ferry::ui::AboutDialog about(&window);
+    about.show();
+    QTest::qWait(300);
+    ok = save(about, out, u"about.png"_s) && ok;
     return ok ? 0 : 1;
 }

@@ -23,9 +23,9 @@ namespace ferry::ui {
 
 ExportRunDialog::ExportRunDialog(run::RunSpec spec, std::optional<env::Environment> environment, QWidget *parent)
     : QDialog(parent), m_spec(std::move(spec)), m_environment(std::move(environment)), m_service(new QComboBox(this)),
-      m_compute(new QLineEdit(this)), m_experiment(new QLineEdit(this)), m_instanceType(new QLineEdit(this)),
-      m_output(new QLineEdit(this)), m_instances(new QSpinBox(this)), m_previewView(new QPlainTextEdit(this)),
-      m_status(new QLabel(this))
+      m_compute(new QLineEdit(this)), m_experiment(new QLineEdit(this)), m_registered(new QLineEdit(this)),
+      m_instanceType(new QLineEdit(this)), m_output(new QLineEdit(this)), m_instances(new QSpinBox(this)),
+      m_previewView(new QPlainTextEdit(this)), m_status(new QLabel(this))
 {
     setWindowTitle(tr("Export Run %1").arg(m_spec.id));
     m_service->addItem(tr("AzureML command job (az ml job create)"));
@@ -34,6 +34,9 @@ ExportRunDialog::ExportRunDialog(run::RunSpec spec, std::optional<env::Environme
     m_compute->setPlaceholderText(tr("compute cluster, e.g. gpu-cluster"));
     m_compute->setObjectName(u"compute"_s);
     m_experiment->setPlaceholderText(QFileInfo(m_spec.sourceDir).fileName());
+    m_registered->setPlaceholderText(m_environment ? tr("none: the run's environment, inline")
+                                                   : tr("azureml:NAME@latest (the run has no environment file)"));
+    m_registered->setObjectName(u"registeredEnvironment"_s);
     m_instanceType->setPlaceholderText(
         m_environment && m_environment->docker.gpu == env::GpuMode::On ? u"ml.g5.xlarge"_s : u"ml.m5.xlarge"_s);
     m_instanceType->setObjectName(u"instanceType"_s);
@@ -52,6 +55,7 @@ ExportRunDialog::ExportRunDialog(run::RunSpec spec, std::optional<env::Environme
     form->addRow(tr("For"), m_service);
     form->addRow(tr("Compute"), m_compute);
     form->addRow(tr("Experiment"), m_experiment);
+    form->addRow(tr("Registered environment"), m_registered);
     form->addRow(tr("Instance type"), m_instanceType);
     form->addRow(tr("Instances"), m_instances);
     form->addRow(tr("Write to"), outputRow);
@@ -68,12 +72,13 @@ ExportRunDialog::ExportRunDialog(run::RunSpec spec, std::optional<env::Environme
         const bool azure = service() == Service::AzureMl;
         m_compute->setEnabled(azure);
         m_experiment->setEnabled(azure);
+        m_registered->setEnabled(azure);
         m_instanceType->setEnabled(!azure);
         const QString dir = QFileInfo(outputPath()).absolutePath();
         m_output->setText(QDir(dir).filePath(azure ? u"azureml-job.yml"_s : u"launch_sagemaker.py"_s));
         regenerate();
     });
-    for (QLineEdit *edit : {m_compute, m_experiment, m_instanceType, m_output})
+    for (QLineEdit *edit : {m_compute, m_experiment, m_registered, m_instanceType, m_output})
         connect(edit, &QLineEdit::textChanged, this, &ExportRunDialog::regenerate);
     connect(m_instances, &QSpinBox::valueChanged, this, &ExportRunDialog::regenerate);
     connect(browse, &QPushButton::clicked, this, [this] {
@@ -116,6 +121,7 @@ run::HandoffOptions ExportRunDialog::options() const
     o.outputPath = outputPath();
     o.compute = m_compute->text().trimmed();
     o.experiment = m_experiment->text().trimmed();
+    o.environmentReference = m_registered->text().trimmed();
     o.instanceType = m_instanceType->text().trimmed();
     o.instanceCount = m_instances->value();
     return o;

@@ -40,6 +40,7 @@ public:
 
     QLineEdit *computeEdit() const { return m_compute; }
     QLineEdit *instanceTypeEdit() const { return m_instanceType; }
+    QLineEdit *registeredEnvironmentEdit() const { return m_registered; }
 
 private:
     void regenerate();
@@ -48,7 +49,7 @@ private:
     run::RunSpec m_spec;
     std::optional<env::Environment> m_environment;
     QComboBox *m_service;
-    QLineEdit *m_compute, *m_experiment, *m_instanceType, *m_output;
+    QLineEdit *m_compute, *m_experiment, *m_registered, *m_instanceType, *m_output;
     QSpinBox *m_instances;
     QPlainTextEdit *m_previewView;
     QLabel *m_status;
