@@ -30,6 +30,8 @@ test=(
   clang libclang-rt-14-dev
   # a real Docker engine, a base image made with debootstrap, the Dev Containers CLI
   docker.io debootstrap
+  # a password-protected image registry for the registry-credential tests
+  docker-registry apache2-utils curl
   # a real Secret Service for the keychain tests: gnome-keyring in a private D-Bus session
   gnome-keyring dbus-daemon dbus-bin libsecret-tools
   # notebook import is checked against Jupyter's own converter and nbformat's validator

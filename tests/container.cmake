@@ -5,4 +5,12 @@ if(FERRY_GUI)
   ferry_test(tst_containertarget)
   # Builds on the vfs storage driver are slow: one at a time, with time to spare.
   set_tests_properties(tst_containertarget PROPERTIES FIXTURES_REQUIRED docker RUN_SERIAL ON TIMEOUT 1200)
+
+  # Registry credentials: a password-protected registry of our own (tests/services/registry.sh).
+  add_test(NAME registry_service_stop COMMAND bash "${PROJECT_SOURCE_DIR}/tests/services/registry.sh" stop)
+  set_tests_properties(registry_service_stop PROPERTIES FIXTURES_CLEANUP registry TIMEOUT 60)
+  add_test(NAME registry_service_start COMMAND bash "${PROJECT_SOURCE_DIR}/tests/services/registry.sh" start)
+  set_tests_properties(registry_service_start PROPERTIES FIXTURES_SETUP registry TIMEOUT 120)
+  ferry_test(tst_registrylogin)
+  set_tests_properties(tst_registrylogin PROPERTIES FIXTURES_REQUIRED "docker;registry" RUN_SERIAL ON TIMEOUT 900)
 endif()

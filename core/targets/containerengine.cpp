@@ -23,15 +23,74 @@ namespace {
 
 constexpr qint64 kMaxCapture = 64 * 1024; // of an engine's output kept for an error message
 
-QProcessEnvironment engineEnvironment()
+} // namespace
+
+QString registryAddress(const env::DockerSection &docker)
+{
+    if (!docker.registry.address.trimmed().isEmpty())
+        return docker.registry.address.trimmed();
+    // A reference names its registry when its first component has a '.' or ':' or is localhost.
+    const QString first = docker.baseImage.section(u'/', 0, 0);
+    if (docker.baseImage.contains(u'/') && (first.contains(u'.') || first.contains(u':') || first == u"localhost"_s))
+        return first;
+    return {};
+}
+
+QProcessEnvironment ContainerEngine::environment() const
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment(); // DOCKER_HOST and friends
     if (!env.contains(u"DOCKER_BUILDKIT"_s))
         env.insert(u"DOCKER_BUILDKIT"_s, u"0"_s); // the classic builder: works without buildx
+    if (m_config) {
+        env.insert(u"DOCKER_CONFIG"_s, m_config->path());
+        env.insert(u"REGISTRY_AUTH_FILE"_s, m_config->filePath(u"auth.json"_s)); // podman
+    }
     return env;
 }
 
-} // namespace
+Expected<bool> ContainerEngine::login(const QString &address, const QString &user, const QString &password)
+{
+    if (!m_config) {
+        auto config = std::make_shared<QTemporaryDir>(QDir::temp().filePath(u"ferry-engine-XXXXXX"_s));
+        if (!config->isValid())
+            return Error{u"cannot make a private folder for the registry login: "_s + config->errorString(),
+                         {},
+                         0,
+                         0,
+                         u"check that the temporary folder is writable"_s};
+        m_config = std::move(config);
+    }
+    QStringList args{u"login"_s};
+    if (!address.isEmpty())
+        args << address;
+    args << u"--username"_s << user << u"--password-stdin"_s;
+    QProcess p;
+    p.setProcessEnvironment(environment());
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(m_program, args);
+    if (!p.waitForStarted(kQuickMs))
+        return Error{u"cannot run '%1': %2"_s.arg(m_program, p.errorString()),
+                     {},
+                     0,
+                     0,
+                     u"install Docker or Podman, or set DOCKER_HOST"_s};
+    p.write(password.toUtf8());
+    p.closeWriteChannel();
+    if (!p.waitForFinished(kQuickMs)) {
+        p.kill();
+        p.waitForFinished(5000);
+    }
+    const QString out = QString::fromUtf8(p.readAll()).trimmed();
+    if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
+        const QString where = address.isEmpty() ? u"Docker Hub"_s : address;
+        return Error{u"cannot log in to %1 as %2: %3"_s.arg(where, user, out.section(u'\n', -1)),
+                     {},
+                     0,
+                     0,
+                     u"check the registry's address, the user name and the keychain secret that holds the password"_s};
+    }
+    return true;
+}
 
 QString stageImage(const env::Environment &environment, ImageStage stage)
 {
@@ -64,7 +123,7 @@ EngineResult ContainerEngine::run(const QStringList &args, int timeoutMs) const
 {
     EngineResult r;
     QProcess p;
-    p.setProcessEnvironment(engineEnvironment());
+    p.setProcessEnvironment(environment());
     p.setStandardInputFile(QProcess::nullDevice());
     p.start(m_program, args);
     if (!p.waitForStarted(timeoutMs)) {
@@ -128,7 +187,7 @@ ContainerEngine::StreamResult ContainerEngine::stream(const QStringList &args, c
     StreamResult outcome;
     static const QRegularExpression step(u"^(Step|STEP) \\d+/\\d+"_s, QRegularExpression::MultilineOption);
     QProcess p;
-    p.setProcessEnvironment(engineEnvironment());
+    p.setProcessEnvironment(environment());
     p.setStandardInputFile(QProcess::nullDevice());
     p.setProcessChannelMode(QProcess::MergedChannels);
     p.start(m_program, args);

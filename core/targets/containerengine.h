@@ -6,10 +6,13 @@
 #include "common/setting.h"
 #include <QByteArray>
 
+#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
+#include <QTemporaryDir>
 
 #include <functional>
+#include <memory>
 
 namespace ferry::targets {
 
@@ -35,11 +38,16 @@ QString stageImage(const env::Environment &environment, ImageStage stage);
 // GPUs the host kernel driver reports (/proc/driver/nvidia/gpus).
 int hostGpuCount();
 
-// The Docker (or Podman) command line, one call at a time. DOCKER_HOST and friends come from
-// the process environment; builds use the classic builder unless DOCKER_BUILDKIT is set.
 // The engine the user chose in the settings: docker, podman or a path; empty: automatic.
 inline const Setting<QString> kContainerEngineSetting{"containers/engine"};
 
+// The registry to log in to for an environment's base image: its registry address when set,
+// else the host part of the base image ("myacr.azurecr.io/x:1" -> "myacr.azurecr.io"), else
+// empty (Docker Hub).
+QString registryAddress(const env::DockerSection &docker);
+
+// The Docker (or Podman) command line, one call at a time. DOCKER_HOST and friends come from
+// the process environment; builds use the classic builder unless DOCKER_BUILDKIT is set.
 class ContainerEngine {
 public:
     static constexpr int kQuickMs = 60000; // inspect, ps, rm, run: anything but a build or a stop
@@ -55,6 +63,12 @@ public:
     Error error(const QString &what, const QStringList &args, const EngineResult &result) const;
 
     bool imageExists(const QString &image) const;
+
+    // `ENGINE login ADDRESS -u USER --password-stdin`: the password goes through stdin, never an
+    // argument, into a client configuration of this engine's own (a private folder that lives
+    // as long as this engine and its copies), so its pulls and builds use it and no password is
+    // left in ~/.docker/config.json. `address` empty: Docker Hub.
+    Expected<bool> login(const QString &address, const QString &user, const QString &password);
     // Whether containers can get GPUs: the NVIDIA runtime (Docker) or a CDI spec (Podman).
     bool gpuRuntimePresent() const;
 
@@ -86,7 +100,10 @@ public:
                                 const CancelCheck &cancelled = {}) const;
 
 private:
+    QProcessEnvironment environment() const;
+
     QString m_program;
+    std::shared_ptr<QTemporaryDir> m_config; // set by login()
 };
 
 } // namespace ferry::targets

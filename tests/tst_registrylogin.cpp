@@ -1,0 +1,165 @@
+// Registry credentials against a real password-protected registry (tests/services/registry.sh)
+// and the real Docker engine: an environment whose base image lives there builds only after
+// ContainerEngine::login, the password never reaches an argument or ~/.docker/config.json,
+// and a wrong password is a clear error.
+#include "env/formats.h"
+#include "env/spechash.h"
+#include "targets/containerengine.h"
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace ferry;
+
+namespace {
+
+struct Result {
+    int code = -1;
+    QString out;
+};
+
+Result command(const QString &program, const QStringList &arguments, const QByteArray &input = {},
+               const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
+{
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(program, arguments);
+    p.write(input);
+    p.closeWriteChannel();
+    p.waitForFinished(300000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAll())};
+}
+
+} // namespace
+
+class TestRegistryLogin : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_address, m_user, m_password;
+    QString m_baseImage;
+
+    env::Environment environment(const QString &name) const
+    {
+        env::Environment e;
+        e.name = name;
+        e.docker.baseImage = m_baseImage;
+        e.docker.registry.address = m_address;
+        e.docker.registry.username = m_user;
+        e.docker.registry.passwordSecret = u"REGISTRY_PASSWORD"_s;
+        e.docker.gpu = env::GpuMode::Off;
+        e.python.userManaged = true;
+        e.python.interpreterPath = u"python3"_s;
+        return e;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        const QString services = QStringLiteral(FERRY_SOURCE_DIR) + u"/tests/services/"_s;
+        if (qEnvironmentVariableIsEmpty("DOCKER_HOST")) {
+            const Result engine = command(u"bash"_s, {services + u"docker.sh"_s, u"status"_s});
+            QVERIFY2(engine.code == 0, "no Docker engine: run the docker_service_start test first");
+            qputenv("DOCKER_HOST", engine.out.trimmed().split(u'\n').last().toUtf8());
+        }
+        const Result registry = command(u"bash"_s, {services + u"registry.sh"_s, u"start"_s});
+        QVERIFY2(registry.code == 0, qPrintable(registry.out));
+        const QStringList parts = registry.out.trimmed().split(u'\n').last().split(u' ');
+        QCOMPARE(parts.size(), 3);
+        m_address = parts[0];
+        m_user = parts[1];
+        m_password = parts[2];
+        // The base image, pushed there with a login of its own (not the code under test).
+        m_baseImage = m_address + u"/ferry-base:bookworm"_s;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"DOCKER_CONFIG"_s, m_dir.filePath(u"pusher"_s));
+        QVERIFY(command(u"docker"_s, {u"login"_s, m_address, u"-u"_s, m_user, u"--password-stdin"_s},
+                        m_password.toUtf8(), env)
+                    .code == 0);
+        QVERIFY(command(u"docker"_s, {u"tag"_s, u"ferry-base:bookworm"_s, m_baseImage}).code == 0);
+        const Result pushed = command(u"docker"_s, {u"push"_s, m_baseImage}, {}, env);
+        QVERIFY2(pushed.code == 0, qPrintable(pushed.out));
+        QVERIFY(command(u"docker"_s, {u"rmi"_s, m_baseImage}).code == 0); // builds must pull it
+    }
+
+    void registryAddressFromTheEnvironment_data()
+    {
+        QTest::addColumn<QString>("address");
+        QTest::addColumn<QString>("image");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("explicit") << u"myacr.azurecr.io"_s << u"python:3.11"_s << u"myacr.azurecr.io"_s;
+        QTest::newRow("from the image") << QString() << u"myacr.azurecr.io/base/py:1"_s << u"myacr.azurecr.io"_s;
+        QTest::newRow("host and port") << QString() << u"127.0.0.1:5000/x"_s << u"127.0.0.1:5000"_s;
+        QTest::newRow("localhost") << QString() << u"localhost/x:1"_s << u"localhost"_s;
+        QTest::newRow("hub user image") << QString() << u"pytorch/pytorch:2.1.0"_s << QString();
+        QTest::newRow("hub library image") << QString() << u"python:3.11-slim"_s << QString();
+    }
+    void registryAddressFromTheEnvironment()
+    {
+        QFETCH(QString, address);
+        QFETCH(QString, image);
+        QFETCH(QString, expected);
+        env::DockerSection docker;
+        docker.registry.address = address;
+        docker.baseImage = image;
+        QCOMPARE(targets::registryAddress(docker), expected);
+    }
+
+    void withoutLoginThePullIsRefused()
+    {
+        const env::Environment e = environment(u"registry-none-%1"_s.arg(QCoreApplication::applicationPid()));
+        targets::ContainerEngine engine;
+        const auto built = engine.ensureImage(e, m_dir.filePath(u"env.yml"_s), m_dir.filePath(u"ctx1"_s),
+                                              targets::ImageStage::Runtime, {}, 300000);
+        QVERIFY(!built);
+        QVERIFY2(built.error().message.contains(u"no basic auth credentials"_s) ||
+                     built.error().message.contains(u"unauthorized"_s),
+                 qPrintable(built.error().message));
+    }
+
+    void aWrongPasswordIsAClearError()
+    {
+        targets::ContainerEngine engine;
+        const auto login = engine.login(m_address, m_user, u"not-the-password"_s);
+        QVERIFY(!login);
+        QVERIFY2(login.error().message.startsWith(u"cannot log in to %1 as %2"_s.arg(m_address, m_user)),
+                 qPrintable(login.error().message));
+        QVERIFY(!login.error().message.contains(u"not-the-password"_s));
+    }
+
+    void loginThenBuildPullsTheBaseImage()
+    {
+        const QString home = QDir::homePath() + u"/.docker/config.json"_s;
+        QFile before(home);
+        const QByteArray homeConfig = before.open(QIODevice::ReadOnly) ? before.readAll() : QByteArray();
+        const env::Environment e = environment(u"registry-login-%1"_s.arg(QCoreApplication::applicationPid()));
+        QString privateConfig;
+        {
+            targets::ContainerEngine engine;
+            const auto login = engine.login(targets::registryAddress(e.docker), m_user, m_password);
+            QVERIFY2(login, qPrintable(login ? QString() : login.error().toString()));
+            const auto built = engine.ensureImage(e, m_dir.filePath(u"env.yml"_s), m_dir.filePath(u"ctx2"_s),
+                                                  targets::ImageStage::Runtime, {}, 300000);
+            QVERIFY2(built, qPrintable(built ? QString() : built.error().toString()));
+            QVERIFY(built->built);
+            QVERIFY(engine.imageExists(env::imageReference(e)));
+            // The login lives in the engine's own folder while it exists...
+            const QStringList configs = QDir::temp().entryList({u"ferry-engine-*"_s}, QDir::Dirs);
+            QVERIFY(!configs.isEmpty());
+            privateConfig = QDir::temp().filePath(configs.last());
+        }
+        // ...and goes with it; the user's own Docker configuration is untouched.
+        QVERIFY(!QFileInfo::exists(privateConfig));
+        QFile after(home);
+        QCOMPARE(after.open(QIODevice::ReadOnly) ? after.readAll() : QByteArray(), homeConfig);
+        command(u"docker"_s, {u"rmi"_s, u"-f"_s, env::imageReference(e), m_baseImage});
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRegistryLogin)
+#include "tst_registrylogin.moc"
