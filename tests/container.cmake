@@ -12,5 +12,7 @@ if(FERRY_GUI)
   add_test(NAME registry_service_start COMMAND bash "${PROJECT_SOURCE_DIR}/tests/services/registry.sh" start)
   set_tests_properties(registry_service_start PROPERTIES FIXTURES_SETUP registry TIMEOUT 120)
   ferry_test(tst_registrylogin)
+  target_compile_definitions(tst_registrylogin PRIVATE
+    FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh")
   set_tests_properties(tst_registrylogin PROPERTIES FIXTURES_REQUIRED "docker;registry" RUN_SERIAL ON TIMEOUT 900)
 endif()

@@ -1,10 +1,16 @@
-// Registry credentials against a real password-protected registry (tests/services/registry.sh)
-// and the real Docker engine: an environment whose base image lives there builds only after
-// ContainerEngine::login, the password never reaches an argument or ~/.docker/config.json,
-// and a wrong password is a clear error.
+// Registry credentials against a real password-protected registry (tests/services/registry.sh),
+// the real Docker engine and a real gnome-keyring (keyringsession.h): an environment whose base
+// image lives there builds once its password is in the keychain (ensureImage logs in), the
+// password never reaches an argument or ~/.docker/config.json, and a missing secret or a wrong
+// password is a clear error.
+#include "secrets/keyringsession.h"
+
 #include "env/formats.h"
 #include "env/spechash.h"
+#include "secrets/secretstore.h"
 #include "targets/containerengine.h"
+
+#include <QSettings>
 
 #include <QDir>
 #include <QFile>
@@ -61,6 +67,9 @@ class TestRegistryLogin : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
+        qputenv("XDG_CONFIG_HOME", m_dir.filePath(u"config"_s).toUtf8()); // the names index goes here
+        QCoreApplication::setOrganizationName(u"FerryTest"_s);
+        QCoreApplication::setApplicationName(u"tst_registrylogin"_s);
         const QString services = QStringLiteral(FERRY_SOURCE_DIR) + u"/tests/services/"_s;
         if (qEnvironmentVariableIsEmpty("DOCKER_HOST")) {
             const Result engine = command(u"bash"_s, {services + u"docker.sh"_s, u"status"_s});
@@ -110,16 +119,27 @@ private Q_SLOTS:
         QCOMPARE(targets::registryAddress(docker), expected);
     }
 
-    void withoutLoginThePullIsRefused()
+    void withoutCredentialsThePullIsRefused()
     {
-        const env::Environment e = environment(u"registry-none-%1"_s.arg(QCoreApplication::applicationPid()));
-        targets::ContainerEngine engine;
-        const auto built = engine.ensureImage(e, m_dir.filePath(u"env.yml"_s), m_dir.filePath(u"ctx1"_s),
-                                              targets::ImageStage::Runtime, {}, 300000);
+        env::Environment e = environment(u"registry-none-%1"_s.arg(QCoreApplication::applicationPid()));
+        e.docker.registry = {};
+        const auto built = targets::ContainerEngine().ensureImage(
+            e, m_dir.filePath(u"env.yml"_s), m_dir.filePath(u"ctx1"_s), targets::ImageStage::Runtime, {}, 300000);
         QVERIFY(!built);
         QVERIFY2(built.error().message.contains(u"no basic auth credentials"_s) ||
                      built.error().message.contains(u"unauthorized"_s),
                  qPrintable(built.error().message));
+    }
+
+    void aMissingSecretIsNamed()
+    {
+        const env::Environment e = environment(u"registry-missing-%1"_s.arg(QCoreApplication::applicationPid()));
+        const auto built = targets::ContainerEngine().ensureImage(
+            e, m_dir.filePath(u"env.yml"_s), m_dir.filePath(u"ctx3"_s), targets::ImageStage::Runtime, {}, 300000);
+        QVERIFY(!built);
+        QVERIFY2(built.error().message.startsWith(
+                     u"the password of registry %1 (keychain secret REGISTRY_PASSWORD): "_s.arg(m_address)),
+                 qPrintable(built.error().toString()));
     }
 
     void aWrongPasswordIsAClearError()
@@ -138,28 +158,29 @@ private Q_SLOTS:
         QFile before(home);
         const QByteArray homeConfig = before.open(QIODevice::ReadOnly) ? before.readAll() : QByteArray();
         const env::Environment e = environment(u"registry-login-%1"_s.arg(QCoreApplication::applicationPid()));
-        QString privateConfig;
         {
-            targets::ContainerEngine engine;
-            const auto login = engine.login(targets::registryAddress(e.docker), m_user, m_password);
-            QVERIFY2(login, qPrintable(login ? QString() : login.error().toString()));
-            const auto built = engine.ensureImage(e, m_dir.filePath(u"env.yml"_s), m_dir.filePath(u"ctx2"_s),
-                                                  targets::ImageStage::Runtime, {}, 300000);
-            QVERIFY2(built, qPrintable(built ? QString() : built.error().toString()));
-            QVERIFY(built->built);
-            QVERIFY(engine.imageExists(env::imageReference(e)));
-            // The login lives in the engine's own folder while it exists...
-            const QStringList configs = QDir::temp().entryList({u"ferry-engine-*"_s}, QDir::Dirs);
-            QVERIFY(!configs.isEmpty());
-            privateConfig = QDir::temp().filePath(configs.last());
+            QSettings settings;
+            secrets::SecretStore store(settings);
+            QVERIFY(store.writeNow(u"REGISTRY_PASSWORD"_s, m_password));
         }
-        // ...and goes with it; the user's own Docker configuration is untouched.
-        QVERIFY(!QFileInfo::exists(privateConfig));
+        const QStringList configsBefore = QDir::temp().entryList({u"ferry-engine-*"_s}, QDir::Dirs);
+        QByteArray log;
+        const targets::ContainerEngine engine;
+        const auto built = engine.ensureImage(
+            e, m_dir.filePath(u"env.yml"_s), m_dir.filePath(u"ctx2"_s), targets::ImageStage::Runtime,
+            [&log](const QByteArray &lines) { log += lines; }, 300000);
+        QVERIFY2(built, qPrintable(built ? QString() : built.error().toString()));
+        QVERIFY(built->built);
+        QVERIFY(engine.imageExists(env::imageReference(e)));
+        QVERIFY2(log.contains(QByteArray("logging in to " + m_address.toUtf8() + " as ferry-test")), log.constData());
+        QVERIFY(!log.contains(m_password.toUtf8()));
+        // The login's private configuration went with the build; the user's is untouched.
+        QCOMPARE(QDir::temp().entryList({u"ferry-engine-*"_s}, QDir::Dirs), configsBefore);
         QFile after(home);
         QCOMPARE(after.open(QIODevice::ReadOnly) ? after.readAll() : QByteArray(), homeConfig);
         command(u"docker"_s, {u"rmi"_s, u"-f"_s, env::imageReference(e), m_baseImage});
     }
 };
 
-QTEST_GUILESS_MAIN(TestRegistryLogin)
+FERRY_KEYRING_TEST_MAIN(TestRegistryLogin)
 #include "tst_registrylogin.moc"

@@ -224,4 +224,11 @@ Expected<bool> SecretStore::removeNow(const QString &name)
     return true;
 }
 
+Expected<QString> readSecretNow(const QString &name)
+{
+    QSettings settings; // the application's: the names index stays right
+    SecretStore store(settings);
+    return store.readNow(name);
+}
+
 } // namespace ferry::secrets

@@ -99,6 +99,11 @@ private:
     QHash<quint64, Pending> m_pending;
 };
 
+// One secret's value, read now with a keychain connection of the calling thread's own (for
+// work that runs off the GUI thread: image builds, the supervisor). Blocks up to the timeout;
+// never call it on a GUI thread.
+Expected<QString> readSecretNow(const QString &name);
+
 } // namespace ferry::secrets
 
 Q_DECLARE_METATYPE(ferry::secrets::SecretReply)

@@ -3,6 +3,7 @@
 #include "env/exportwriter.h"
 #include "env/imagegenerator.h"
 #include "env/spechash.h"
+#include "secrets/secretstore.h"
 
 #include <QDeadlineTimer>
 #include <QDir>
@@ -247,6 +248,23 @@ Expected<ContainerEngine::Image> ContainerEngine::ensureImage(const env::Environ
         say(u"image %1 is up to date: no build"_s.arg(image.reference));
         image.elapsedMs = clock.elapsed();
         return image;
+    }
+    // A base image behind a password: log in first (the password from the keychain), with a
+    // client configuration of this build's own.
+    const QString passwordSecret = environment.docker.registry.passwordSecret.trimmed();
+    if (!passwordSecret.isEmpty() && !m_config) {
+        const QString address = registryAddress(environment.docker);
+        const auto password = secrets::readSecretNow(passwordSecret);
+        if (!password)
+            return Error{u"the password of registry %1 (keychain secret %2): %3"_s.arg(
+                             address.isEmpty() ? u"Docker Hub"_s : address, passwordSecret, password.error().message),
+                         environmentFile, 0, 0, password.error().hint};
+        ContainerEngine authenticated = *this;
+        say(u"logging in to %1 as %2"_s.arg(address.isEmpty() ? u"Docker Hub"_s : address,
+                                            environment.docker.registry.username));
+        if (const auto login = authenticated.login(address, environment.docker.registry.username, *password); !login)
+            return Error{login.error().message, environmentFile, 0, 0, login.error().hint};
+        return authenticated.ensureImage(environment, environmentFile, contextDir, stage, sink, timeoutMs, cancelled);
     }
     if (stage == ImageStage::Dev) { // the runtime image first, under its own tag: one image for both
         const auto runtime =
