@@ -113,6 +113,25 @@ private Q_SLOTS:
             QVERIFY2(filesWithCanary(config).isEmpty(), qPrintable(filesWithCanary(config).join(u", "_s)));
     }
 
+    // A script that prints its secret: what `ferry run --follow` shows has "***" instead.
+    void followedOutputIsRedacted()
+    {
+        QTemporaryDir ws;
+        QFile script(ws.filePath(u"leaks.py"_s));
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("import os\nprint('token is ' + os.environ['HF_TOKEN'])\n");
+        script.close();
+        QProcess process;
+        process.setWorkingDirectory(ws.path());
+        process.start(QStringLiteral(FERRY_BINARY),
+                      {u"run"_s, u"leaks.py"_s, u"--secret-env"_s, u"HF_TOKEN=CANARY_TOKEN"_s, u"--follow"_s});
+        QVERIFY(process.waitForFinished(120000));
+        const QString out = QString::fromUtf8(process.readAllStandardOutput());
+        QCOMPARE(process.exitCode(), 0);
+        QVERIFY2(out.contains(u"token is ***"_s), qPrintable(out));
+        QVERIFY(!out.contains(m_canary));
+    }
+
     void missingSecretFailsBeforeTheRun()
     {
         const Result r = ferry({u"run"_s, u"uses_token.py"_s, u"--secret-env"_s, u"HF_TOKEN=NOT_STORED"_s});
