@@ -5,9 +5,11 @@
 #include "env/formats.h"
 #include "env/spechash.h"
 #include "run/runlauncher.h"
+#include "secrets/secretstore.h"
 
 #include <QDir>
 #include <QFileInfo>
+#include <QSettings>
 #include <QStandardPaths>
 
 using namespace Qt::StringLiterals;
@@ -50,6 +52,10 @@ public:
         parser.addOption({u"hp"_s, u"A hyperparameter, e.g. epochs=10 (repeatable)."_s, u"KEY=VALUE"_s});
         parser.addOption({u"metric-def"_s, u"A metric regex with one group, e.g. loss=loss: ([0-9.]+) (repeatable)."_s,
                           u"NAME=REGEX"_s});
+        parser.addOption({u"secret-env"_s,
+                          u"Give the script environment variable NAME the keychain secret SECRET (default: NAME); "
+                          u"local runs (repeatable). See 'ferry secret'."_s,
+                          u"NAME[=SECRET]"_s});
         parser.addOption({u"workspace"_s, u"The workspace folder (default: the current folder)."_s, u"DIR"_s});
         parser.addOption({u"follow"_s, u"Print the log until the run ends (Ctrl-C stops following, not the run)."_s});
     }
@@ -84,6 +90,31 @@ public:
     }
 
 private:
+    // --secret-env NAME[=SECRET]: checked against the keychain now (a missing secret or keychain is
+    // reported before the run starts); the supervisor reads the value again when it starts the script.
+    static bool addSecretVariables(const QStringList &values, run::RunSpec &spec, Io &io)
+    {
+        if (values.isEmpty())
+            return true;
+        QSettings settings;
+        secrets::SecretStore store(settings);
+        for (const QString &value : values) {
+            const qsizetype eq = value.indexOf(u'=');
+            const QString variable = eq < 0 ? value : value.left(eq);
+            const QString secret = eq < 0 ? value : value.mid(eq + 1);
+            if (const auto bad = secrets::SecretStore::checkName(secret)) {
+                io.err << "ferry run: --secret-env " << value << ": " << bad->toString() << Qt::endl;
+                return false;
+            }
+            if (const auto found = store.readNow(secret); !found) {
+                io.err << "ferry run: --secret-env " << variable << ": " << found.error().toString() << Qt::endl;
+                return false;
+            }
+            spec.secretVariables.append({variable, secret});
+        }
+        return true;
+    }
+
     static std::optional<run::RunSpec> buildSpec(const QCommandLineParser &parser, const RunContext &context, Io &io)
     {
         run::RunSpec spec;
@@ -123,6 +154,8 @@ private:
             spec.hyperparameters << run::Hyperparameter{name, value};
         for (const auto &[name, regex] : *metrics)
             spec.metricDefinitions << run::MetricDefinition{name, regex};
+        if (!addSecretVariables(parser.values(u"secret-env"_s), spec, io))
+            return std::nullopt;
         if (parser.isSet(u"env"_s)) {
             const QString file = QFileInfo(parser.value(u"env"_s)).absoluteFilePath();
             const env::EnvironmentRead read = env::readEnvironment(file);

@@ -1,10 +1,12 @@
 #include "cli/runsupport.h"
 
 #include "run/runfollower.h"
+#include "secrets/secretstore.h"
 #include "targets/targetfactory.h"
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QSettings>
 #include <QThread>
 
 #include <atomic>
@@ -102,6 +104,17 @@ int followRun(RunContext &context, const run::RunRecord &record, Io &io)
     if (!target)
         return kExitUserError;
     run::RunFollower follower(*context.store, *target, runDirOf(context, record.id), record);
+    // The run's secrets never show in what is printed, even if the script prints them.
+    if (!spec->secretVariables.isEmpty()) {
+        QSettings settings;
+        secrets::SecretStore store(settings);
+        secrets::Redactor redactor;
+        for (const auto &[variable, secret] : spec->secretVariables) {
+            if (const auto value = store.readNow(secret))
+                redactor.addSecret(*value);
+        }
+        follower.setRedactor(std::move(redactor));
+    }
     g_stopFollowing = false;
     const auto previous = std::signal(SIGINT, onInterrupt);
     int code = kExitOk;

@@ -87,6 +87,13 @@ QJsonObject RunSpec::toJson() const
                  list.append(QJsonObject{{u"name"_s, name}, {u"value"_s, value}});
              return list;
          }()},
+        {u"secretVariables"_s,
+         [this] {
+             QJsonArray list; // names only: never a value
+             for (const auto &[name, secret] : secretVariables)
+                 list.append(QJsonObject{{u"name"_s, name}, {u"secret"_s, secret}});
+             return list;
+         }()},
         {u"target"_s, QJsonObject{{u"kind"_s, QString::fromUtf16(kindName(target.kind))},
                                   {u"host"_s, target.host},
                                   {u"options"_s, target.options}}},
@@ -111,6 +118,8 @@ Expected<RunSpec> RunSpec::fromJson(const QJsonObject &json)
     spec.interpreter = json[u"interpreter"_s].toString(u"python3"_s);
     for (const QJsonValue &v : json[u"variables"_s].toArray())
         spec.variables.append({v[u"name"_s].toString(), v[u"value"_s].toString()});
+    for (const QJsonValue &v : json[u"secretVariables"_s].toArray())
+        spec.secretVariables.append({v[u"name"_s].toString(), v[u"secret"_s].toString()});
     const QJsonObject target = json[u"target"_s].toObject();
     const QString targetText =
         target[u"kind"_s].toString() +
@@ -161,6 +170,22 @@ QList<Error> validateRunSpec(const RunSpec &spec)
         seen << c.name;
         if (!QFileInfo::exists(c.path))
             errors << Error{u"data for channel '%1' does not exist"_s.arg(c.name), c.path, 0, 0, u"check the path"_s};
+    }
+    static const QRegularExpression variableName(u"^[A-Za-z_][A-Za-z0-9_]{0,127}$"_s);
+    for (const auto &[variable, secret] : spec.secretVariables) {
+        if (!variableName.match(variable).hasMatch())
+            errors << Error{u"'%1' cannot name an environment variable"_s.arg(variable),
+                            {},
+                            0,
+                            0,
+                            u"use letters, digits and '_', not starting with a digit"_s};
+        if (spec.target.kind != TargetKind::Local)
+            errors << Error{u"secret variable %1: secrets reach local runs only, not %2 runs yet"_s.arg(
+                                variable, spec.target.toString()),
+                            {},
+                            0,
+                            0,
+                            u"run on the local target, or pass the value another way"_s};
     }
     QStringList hpSeen;
     for (const Hyperparameter &hp : spec.hyperparameters) {

@@ -54,6 +54,9 @@ struct RunSpec {
     QString environmentTag;  // its image tag at launch (name-version-hash8)
     QString interpreter = QStringLiteral("python3");
     QList<std::pair<QString, QString>> variables; // the environment's variables, given at start, never baked in
+    // Environment variables whose values are keychain secrets: (VARIABLE, secret name). Only the
+    // names are stored; the supervisor reads the values when it starts the script (local runs).
+    QList<std::pair<QString, QString>> secretVariables;
     TargetSpec target;
     QList<MetricDefinition> metricDefinitions;
     bool operator==(const RunSpec &) const = default;

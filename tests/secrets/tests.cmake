@@ -3,12 +3,13 @@
 ferry_test(tst_redactor SOURCES secrets/tst_redactor.cpp)
 ferry_test(tst_redactedfollower SOURCES secrets/tst_redactedfollower.cpp)
 add_dependencies(tst_redactedfollower ferry)
-foreach(name tst_secretstore tst_secretcli)
+foreach(name tst_secretstore tst_secretcli tst_secretrun)
   ferry_test(${name} SOURCES secrets/${name}.cpp)
   target_compile_definitions(${name} PRIVATE
     FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh")
 endforeach()
 add_dependencies(tst_secretcli ferry)
+add_dependencies(tst_secretrun ferry)
 if(FERRY_GUI)
   ferry_test(tst_secretspage GUI SOURCES secrets/tst_secretspage.cpp LIBS ferry_ui)
   target_compile_definitions(tst_secretspage PRIVATE

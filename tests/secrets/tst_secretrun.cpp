@@ -1,0 +1,205 @@
+// Secrets reaching a run (keyringsession.h: a real gnome-keyring): `ferry run --secret-env`
+// gives the script its environment variable, read from the keychain by the supervisor; the
+// canary sweep then finds the value nowhere Ferry writes (run store, run folder, spec, log,
+// settings) nor in any process's command line while the run goes.
+#include "keyringsession.h"
+
+#include "run/runlauncher.h"
+#include "secrets/secretstore.h"
+#include "targets/targetfactory.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSettings>
+#include <QTemporaryDir>
+
+using namespace Qt::StringLiterals;
+using namespace ferry;
+
+namespace {
+
+const QByteArray kScript =
+    "import hashlib, json, os, sys, time\n"
+    "value = os.environ['HF_TOKEN']\n"
+    "print(json.dumps({'token_sha256': hashlib.sha256(value.encode()).hexdigest()}), flush=True)\n"
+    "time.sleep(float(sys.argv[sys.argv.index('--sleep') + 1]))\n";
+
+} // namespace
+
+class TestSecretRun : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_ws;
+    const QString m_canary = u"canary-run-8c41d2a7-secret"_s;
+
+    struct Result {
+        int exitCode = -1;
+        QString out;
+        QString err;
+    };
+    Result ferry(const QStringList &arguments) const
+    {
+        QProcess process;
+        process.setWorkingDirectory(m_ws.path());
+        process.start(QStringLiteral(FERRY_BINARY), arguments);
+        process.waitForFinished(120000);
+        return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+                QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+    }
+
+    QStringList filesWithCanary(const QString &root) const
+    {
+        QStringList hits;
+        QDirIterator it(root, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            QFile file(it.next());
+            if (!file.open(QIODevice::ReadOnly))
+                continue;
+            const QByteArray bytes = file.readAll();
+            if (bytes.contains(m_canary.toUtf8()) || bytes.contains(m_canary.toUtf8().toBase64()))
+                hits << file.fileName();
+        }
+        return hits;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QFile script(m_ws.filePath(u"uses_token.py"_s));
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write(kScript);
+        script.close();
+        QSettings settings; // the same settings the ferry processes use (XDG_CONFIG_HOME)
+        secrets::SecretStore store(settings);
+        QVERIFY(store.writeNow(u"CANARY_TOKEN"_s, m_canary));
+    }
+
+    void secretReachesTheScriptAndNothingElse()
+    {
+        const Result started = ferry(
+            {u"run"_s, u"uses_token.py"_s, u"--secret-env"_s, u"HF_TOKEN=CANARY_TOKEN"_s, u"--hp"_s, u"sleep=1.5"_s});
+        QVERIFY2(started.exitCode == 0, qPrintable(started.err));
+        const QString id = started.out.trimmed();
+        const QString runDir = m_ws.filePath(u".ferry/runs/"_s + id);
+        // While the script runs: no command line shows the value.
+        QTest::qWait(700);
+        QProcess ps;
+        ps.start(u"ps"_s, {u"-eo"_s, u"args"_s});
+        QVERIFY(ps.waitForFinished());
+        const QString processes = QString::fromUtf8(ps.readAllStandardOutput());
+        QVERIFY(processes.contains(u"uses_token.py"_s));
+        QVERIFY(!processes.contains(m_canary));
+
+        for (int i = 0; i < 600 && !QFile::exists(runDir + u"/exit.json"_s); ++i)
+            QTest::qWait(100);
+        const Result show = ferry({u"runs"_s, u"show"_s, id, u"--json"_s});
+        QCOMPARE(QJsonDocument::fromJson(show.out.toUtf8()).object()[u"status"_s].toString(), u"succeeded"_s);
+        QFile log(runDir + u"/log"_s);
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        const QByteArray expected = QCryptographicHash::hash(m_canary.toUtf8(), QCryptographicHash::Sha256).toHex();
+        QVERIFY2(log.readAll().contains(expected), "the script did not get the secret");
+        QVERIFY(QFile(runDir + u"/spec.json"_s).exists() || QDir(runDir).exists());
+
+        // The sweep: the workspace (run store, run folder, spec, log) and the settings.
+        QVERIFY2(filesWithCanary(m_ws.path()).isEmpty(), qPrintable(filesWithCanary(m_ws.path()).join(u", "_s)));
+        const QString config = qEnvironmentVariable("XDG_CONFIG_HOME");
+        if (!config.isEmpty())
+            QVERIFY2(filesWithCanary(config).isEmpty(), qPrintable(filesWithCanary(config).join(u", "_s)));
+    }
+
+    // A script that prints its secret: what `ferry run --follow` shows has "***" instead.
+    void followedOutputIsRedacted()
+    {
+        QTemporaryDir ws;
+        QFile script(ws.filePath(u"leaks.py"_s));
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("import os\nprint('token is ' + os.environ['HF_TOKEN'])\n");
+        script.close();
+        QProcess process;
+        process.setWorkingDirectory(ws.path());
+        process.start(QStringLiteral(FERRY_BINARY),
+                      {u"run"_s, u"leaks.py"_s, u"--secret-env"_s, u"HF_TOKEN=CANARY_TOKEN"_s, u"--follow"_s});
+        QVERIFY(process.waitForFinished(120000));
+        const QString out = QString::fromUtf8(process.readAllStandardOutput());
+        QCOMPARE(process.exitCode(), 0);
+        QVERIFY2(out.contains(u"token is ***"_s), qPrintable(out));
+        QVERIFY(!out.contains(m_canary));
+    }
+
+    void missingSecretFailsBeforeTheRun()
+    {
+        const Result r = ferry({u"run"_s, u"uses_token.py"_s, u"--secret-env"_s, u"HF_TOKEN=NOT_STORED"_s});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(u"--secret-env HF_TOKEN: no secret named 'NOT_STORED'"_s), qPrintable(r.err));
+        QVERIFY(r.out.isEmpty()); // no run id: nothing started
+    }
+
+    // The supervisor reads the secret when the script starts; if it is gone by then, the run
+    // fails with the reason, and the script never starts without it.
+    void secretGoneAtStartFailsTheRun()
+    {
+        QTemporaryDir ws;
+        QVERIFY(QDir().mkpath(ws.filePath(u".ferry/runs"_s)));
+        auto store = run::RunStore::open(ws.filePath(u".ferry/runs.sqlite"_s));
+        QVERIFY(store);
+        auto target = targets::makeTarget(run::TargetSpec{}, QStringLiteral(FERRY_BINARY));
+        run::RunSpec spec;
+        spec.script = u"uses_token.py"_s;
+        spec.sourceDir = m_ws.path();
+        spec.id = run::newRunId(spec.script);
+        spec.interpreter = u"/usr/bin/python3"_s;
+        spec.hyperparameters = {{u"sleep"_s, u"0"_s}};
+        spec.secretVariables = {{u"HF_TOKEN"_s, u"GONE_TOKEN"_s}};
+        const auto launched = run::launchRun(**store, *target, ws.filePath(u".ferry/runs"_s), spec);
+        QVERIFY(!launched);
+        QVERIFY2(launched.error().toString().contains(u"environment variable HF_TOKEN: no secret named 'GONE_TOKEN'"_s),
+                 qPrintable(launched.error().toString()));
+        (*store)->flush();
+        const auto record = (*store)->run(spec.id);
+        QVERIFY(record);
+        QCOMPARE(record->status, run::RunStatus::Failed);
+        QVERIFY(record->error.contains(u"no secret named 'GONE_TOKEN'"_s));
+        QFile log(ws.filePath(u".ferry/runs/"_s + spec.id + u"/log"_s));
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        QVERIFY(!log.readAll().contains("token_sha256")); // the script never ran
+    }
+
+    void onlyLocalRunsTakeSecrets()
+    {
+        run::RunSpec spec;
+        spec.script = u"uses_token.py"_s;
+        spec.sourceDir = m_ws.path();
+        spec.id = run::newRunId(spec.script);
+        spec.target.kind = run::TargetKind::Container;
+        spec.secretVariables = {{u"HF_TOKEN"_s, u"CANARY_TOKEN"_s}, {u"1BAD"_s, u"CANARY_TOKEN"_s}};
+        QStringList messages;
+        for (const Error &e : run::validateRunSpec(spec))
+            messages << e.message;
+        QVERIFY2(
+            messages.contains(u"secret variable HF_TOKEN: secrets reach local runs only, not container runs yet"_s),
+            qPrintable(messages.join(u"; "_s)));
+        QVERIFY(messages.contains(u"'1BAD' cannot name an environment variable"_s));
+        // Stored as names only.
+        const QJsonObject json = spec.toJson();
+        QVERIFY(!QJsonDocument(json).toJson().contains(m_canary.toUtf8()));
+        const auto back = run::RunSpec::fromJson(json);
+        QVERIFY(back);
+        QCOMPARE(back->secretVariables, spec.secretVariables);
+    }
+
+    void cleanupTestCase()
+    {
+        QSettings settings;
+        secrets::SecretStore store(settings);
+        QVERIFY(store.removeNow(u"CANARY_TOKEN"_s));
+    }
+};
+
+FERRY_KEYRING_TEST_MAIN(TestSecretRun)
+#include "tst_secretrun.moc"
