@@ -8,7 +8,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcessEnvironment>
-#include <QSettings>
 
 #include <cerrno>
 #include <csignal>
@@ -240,18 +239,14 @@ Expected<pid_t> Supervision::spawnScript(const RunSpec &spec, const ContractPath
         env.insert(name, value);
     // Secrets are read from the keychain now, into the script's environment only: never into the
     // spec, the store, the log or a command line.
-    if (!spec.secretVariables.isEmpty()) {
-        QSettings settings;
-        secrets::SecretStore store(settings);
-        for (const auto &[name, secret] : spec.secretVariables) {
-            const auto value = store.readNow(secret);
-            if (!value) {
-                Error error = value.error();
-                error.message = u"environment variable %1: "_s.arg(name) + error.message;
-                return error;
-            }
-            env.insert(name, *value);
+    for (const auto &[name, secret] : spec.secretVariables) {
+        const auto value = secrets::readSecretNow(secret);
+        if (!value) {
+            Error error = value.error();
+            error.message = u"environment variable %1: "_s.arg(name) + error.message;
+            return error;
         }
+        env.insert(name, *value);
     }
     for (const auto &[name, value] : contractEnvironment(spec, paths, localResources(spec)))
         env.insert(name, value);
