@@ -5,6 +5,7 @@
 #include "ui/chart/losschartpanel.h"
 #include "ui/data/datasetpanel.h"
 #include "ui/emptystatewidget.h"
+#include "ui/env/environmenteditors.h"
 #include "ui/mainwindow.h"
 #include "ui/problemspanel.h"
 #include "ui/runs/runsview.h"
@@ -132,6 +133,25 @@ private Q_SLOTS:
         // The file system model fills in the background; train.py shows, .ferry does not.
         QTRY_COMPARE(tree->model()->rowCount(tree->rootIndex()), 1);
         QCOMPARE(tree->model()->index(0, 0, tree->rootIndex()).data().toString(), u"train.py"_s);
+    }
+
+    // The environments being edited belong to their workspace: opening another closes them.
+    void openingAnotherWorkspaceClosesItsEditors()
+    {
+        QSettings settings(settingsFile(), QSettings::IniFormat);
+        RecentWorkspaces recent(settings);
+        MainWindow window(settings, recent, {});
+        const QString first = folder(u"first"_s);
+        QVERIFY(QDir(first).mkpath(u"environments"_s));
+        QFile env(first + u"/environments/demo.yml"_s);
+        QVERIFY(env.open(QIODevice::WriteOnly));
+        env.write("ferry: 1\nname: demo\n");
+        env.close();
+        QVERIFY(window.openWorkspaceAt(first));
+        QVERIFY(window.environmentEditors()->open(env.fileName()));
+        QCOMPARE(window.environmentEditors()->count(), 1);
+        QVERIFY(window.openWorkspaceAt(folder(u"second"_s)));
+        QCOMPARE(window.environmentEditors()->count(), 0);
     }
 
     void missingWorkspaceIsReportedAndForgotten()

@@ -267,6 +267,12 @@ void MainWindow::setWorkspace(const workspace::Workspace &workspace)
         reportProblem(tr("A training is running in this window: cancel it before opening another workspace"));
         return;
     }
+    // The environments being edited belong to the workspace left (unsaved edits: asked first).
+    if (m_workspace && m_workspace->root() != workspace.root()) {
+        if (!m_environments->closeAll())
+            return;
+        m_environments->removeAll();
+    }
     closeWorkspace();
     m_workspace = workspace;
     m_recent.add(workspace.root());

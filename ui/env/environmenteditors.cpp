@@ -173,6 +173,15 @@ bool EnvironmentEditors::closeEditor(int index)
     return true;
 }
 
+void EnvironmentEditors::removeAll()
+{
+    while (count() > 0) {
+        QWidget *editor = widget(0);
+        removeTab(0);
+        editor->deleteLater();
+    }
+}
+
 bool EnvironmentEditors::closeAll()
 {
     for (EnvironmentEditor *editor : editors())

@@ -31,6 +31,8 @@ public:
 
     // Asks about unsaved edits in each; false when the user wants to stay.
     bool closeAll();
+    // Closes every editor without asking (after closeAll() said yes).
+    void removeAll();
 
 public Q_SLOTS:
     void newEnvironment();
