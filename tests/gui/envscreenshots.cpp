@@ -3,6 +3,7 @@
 //   ferry_env_screenshots OUTPUT_DIR
 // env-docker.png, env-conda.png, env-pip.png, env-variables.png, env-versions.png,
 // env-problem.png (an invalid cell, marked), env-window.png (the editor docked in the window).
+#include "screenshot.h"
 #include "ui/env/dependencymodels.h"
 #include "ui/env/environmentdocument.h"
 #include "ui/env/environmenteditor.h"
@@ -72,11 +73,7 @@ variables:
 
 bool save(QWidget &widget, const QString &dir, const QString &name)
 {
-    QTest::qWait(400);
-    QApplication::processEvents();
-    const bool ok = widget.grab().save(QDir(dir).filePath(name));
-    std::fprintf(stderr, "%s %s\n", ok ? "wrote" : "could not write", qPrintable(QDir(dir).filePath(name)));
-    return ok;
+    return ferry::testing::saveScreenshot(widget, dir, name, 400);
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 // embedded run and a script run overlaid in the chart), details.png (a run's details and log),
 // launch.png (the launch dialog), export.png (a run for AzureML), settings.png, about.png.
 #include "run/runstore.h"
+#include "screenshot.h"
 #include "windowharness.h"
 
 #include "run/trainerloader.h"
@@ -34,10 +35,7 @@ namespace {
 
 bool save(QWidget &widget, const QString &dir, const QString &name)
 {
-    QApplication::processEvents();
-    const bool ok = widget.grab().save(QDir(dir).filePath(name));
-    std::fprintf(stderr, "%s %s\n", ok ? "wrote" : "could not write", qPrintable(QDir(dir).filePath(name)));
-    return ok;
+    return ferry::testing::saveScreenshot(widget, dir, name);
 }
 
 } // namespace
