@@ -279,14 +279,20 @@ int main(int argc, char **argv)
             LiveProducer producer(o.live, o.liveRate, [&](int s, const std::vector<ChartPoint> &b) {
                 store->append(live[std::size_t(s)], b);
             });
-            double shift = 0;
+            // Half the data in view, panned from one end to the other and back (a pixel's worth
+            // per frame), so every frame shows ~16 M points.
+            const double half = double(o.points) / 2;
+            const double stepPerFrame = half / 800;
+            double shift = 0, direction = 1;
             qint64 exactFrames = 0;
             const int buildsBefore = chart.layerBuilds();
             results.push_back(measure(u"ferry-pan"_s,
                                       u"same, x range moved every frame (layer redrawn in the background)"_s,
                                       std::min(o.seconds, 10.0), 0, [&] {
-                                          shift += double(o.points) / 1600;
-                                          chart.setXRange(shift, double(o.points) + shift);
+                                          shift += direction * stepPerFrame;
+                                          if (shift <= 0 || shift >= half)
+                                              direction = -direction;
+                                          chart.setXRange(shift, shift + half);
                                           chart.refresh();
                                           chart.repaint();
                                           exactFrames += chart.lastFrameExact() ? 1 : 0;
@@ -299,8 +305,8 @@ int main(int argc, char **argv)
             // back to back meanwhile: the latency of the background layer.
             Stats settle{u"ferry-exact"_s, u"ms from a view change to the exact picture (30 changes)"_s, {}};
             for (int i = 0; i < 30; ++i) {
-                shift += double(o.points) / 100;
-                chart.setXRange(shift, double(o.points) + shift);
+                const double from = half * (i % 10) / 10;
+                chart.setXRange(from, from + half + i); // a new view each time, data all across it
                 QElapsedTimer t;
                 t.start();
                 do {

@@ -8,6 +8,10 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#ifdef Q_OS_LINUX
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
 #include <cmath>
 
 namespace ferry::ui {
@@ -25,6 +29,19 @@ void drawBackground(QPainter &p, const PlotStyle &style)
         p.fillRect(QRect(x, style.device.top(), 1, style.device.height()), style.grid);
     for (const int y : style.gridRows)
         p.fillRect(QRect(style.device.left(), y, style.device.width(), 1), style.grid);
+}
+
+// Threads that draw a layer in the background run at nice 5, so on a busy machine the GUI
+// thread (frames) gets about three times their share of a core. Once per thread.
+void yieldToTheGuiThread()
+{
+#ifdef Q_OS_LINUX
+    thread_local bool lowered = false;
+    if (!lowered) {
+        setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 5);
+        lowered = true;
+    }
+#endif
 }
 
 // The affine map of one axis from an old mapping's pixels to a new one's: pixel u of the old
@@ -98,6 +115,8 @@ void SeriesPainter::render(QPainter &p, std::vector<Job> &jobs, const PlotStyle 
 {
     const int left = style.device.left(), right = style.device.right();
     auto polylines = [&](Job &job) {
+        if (pool)
+            yieldToTheGuiThread(); // a layer's own threads
         if (style.smoothing > 0)
             appendM4Polyline(job.raw, job.mapping, left, right, job.rawLine);
         appendM4Polyline(job.shown, job.mapping, left, right, job.line);
@@ -134,6 +153,8 @@ void SeriesPainter::drawSeries(QPainter &p, SeriesStore &store, const std::vecto
 SeriesPainter::Layer SeriesPainter::drawLayer(std::vector<Job> jobs, const PlotStyle &style, LayerKey key,
                                               QThreadPool *pool)
 {
+    if (pool)
+        yieldToTheGuiThread();
     Layer layer{QImage(style.device.size(), QImage::Format_ARGB32_Premultiplied), std::move(key)};
     // Opaque aliased lines on a transparent layer: blitted over the background, every pixel is
     // what drawing them on the background gives.
