@@ -46,6 +46,9 @@ QProcessEnvironment withoutDisplay()
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
+    // Settings of its own (recent workspaces): never the user's.
+    static QTemporaryDir config;
+    env.insert(u"XDG_CONFIG_HOME"_s, config.path());
     return env;
 }
 

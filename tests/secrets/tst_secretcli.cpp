@@ -217,7 +217,8 @@ private Q_SLOTS:
                                  {},
                                  {{u"SSH_ASKPASS"_s, QStringLiteral(FERRY_BINARY)},
                                   {u"SSH_ASKPASS_REQUIRE"_s, u"force"_s},
-                                  {u"FERRY_ASKPASS_SECRET"_s, u"KEY_PASSPHRASE"_s}});
+                                  {u"FERRY_ASKPASS_SECRET"_s, u"KEY_PASSPHRASE"_s},
+                                  {u"XDG_CONFIG_HOME"_s, configHome()}}); // not the user's settings
         QVERIFY2(added.exitCode == 0, qPrintable(added.err));
         QVERIFY2(added.err.contains(u"Identity added"_s), qPrintable(added.err));
         QVERIFY(added.out.contains(u"ferry-test (ED25519)"_s));
