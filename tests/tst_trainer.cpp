@@ -363,6 +363,44 @@ private Q_SLOTS:
         QCOMPARE(r.epochsDone, r.finalMetrics[u"best_epoch"_s].toInt() + 2);
     }
 
+    // The best weights early stopping keeps are in the checkpoint: a run interrupted after its
+    // best epoch and resumed stops where the uninterrupted one did, with the same model.
+    void earlyStoppingSurvivesAResume()
+    {
+        data::Dataset d = twoClasses(300);
+        std::mt19937_64 rng(1);
+        for (auto &cls : d.classes)
+            cls = static_cast<std::int64_t>(rng() % 2);
+        run::TrainingConfig c = quick();
+        c.layers = {64, 64};
+        c.epochs = 200;
+        c.learningRate = 0.01;
+        c.earlyStoppingPatience = 3;
+        run::TrainingControl control;
+        Recorder straightSink;
+        const auto straight = m_engine->train(d, c, control, straightSink);
+        QCOMPARE(straight.outcome, run::TrainingResult::Outcome::StoppedEarly);
+        const int bestEpoch = straight.finalMetrics[u"best_epoch"_s].toInt();
+        QVERIFY(bestEpoch >= 1);
+
+        run::TrainingConfig first = c;
+        first.checkpointDir = m_dir.filePath(u"early"_s);
+        Recorder firstSink;
+        run::TrainingControl firstControl;
+        sinkCancelAfterEpoch(firstSink, firstControl, bestEpoch + 1); // after the best, before the stop
+        QCOMPARE(m_engine->train(d, first, firstControl, firstSink).outcome, run::TrainingResult::Outcome::Cancelled);
+
+        run::TrainingConfig rest = c;
+        rest.resumeFrom = first.checkpointDir + u"/checkpoint.pt"_s;
+        run::TrainingControl restControl;
+        Recorder restSink;
+        const auto resumed = m_engine->train(d, rest, restControl, restSink);
+        QCOMPARE(resumed.outcome, run::TrainingResult::Outcome::StoppedEarly);
+        QCOMPARE(resumed.epochsDone, straight.epochsDone);
+        QCOMPARE(resumed.finalMetrics[u"best_epoch"_s].toInt(), bestEpoch);
+        QCOMPARE(resumed.finalMetrics[u"val_loss"_s].toDouble(), straight.finalMetrics[u"val_loss"_s].toDouble());
+    }
+
     void refusesWhatItCannotTrain()
     {
         run::TrainingControl control;

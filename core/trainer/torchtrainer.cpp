@@ -105,11 +105,14 @@ Evaluation evaluate(Net &net, const torch::Tensor &x, const torch::Tensor &y, bo
 
 // Checkpoints: weights, optimiser state, where the training was, and the random state
 // (dropout), written to a temporary file and renamed, so a crash never leaves half of one.
+// Early stopping's best weights go in too, so a resumed run ends with the same model.
 struct Position {
     int epochsDone = 0;
     std::int64_t step = 0;
     double bestValLoss = std::numeric_limits<double>::infinity();
     int epochsWithoutBetter = 0;
+    int bestEpoch = 0;
+    std::vector<torch::Tensor> best; // the weights of the best validation loss; empty: none kept
 };
 
 void saveCheckpoint(const QString &dir, Net &net, const FlatOptimizer &optimizer, const Position &p)
@@ -127,6 +130,10 @@ void saveCheckpoint(const QString &dir, Net &net, const FlatOptimizer &optimizer
     archive.write("step", torch::tensor(p.step));
     archive.write("best_val_loss", torch::tensor(p.bestValLoss, torch::kDouble));
     archive.write("epochs_without_better", torch::tensor(static_cast<std::int64_t>(p.epochsWithoutBetter)));
+    archive.write("best_epoch", torch::tensor(static_cast<std::int64_t>(p.bestEpoch)));
+    archive.write("best_count", torch::tensor(static_cast<std::int64_t>(p.best.size())));
+    for (std::size_t i = 0; i < p.best.size(); ++i)
+        archive.write("best_" + std::to_string(i), p.best[i]);
     {
         at::Generator generator = at::detail::getDefaultCPUGenerator();
         const std::lock_guard lock(generator.mutex());
@@ -156,6 +163,11 @@ Position loadCheckpoint(const QString &path, Net &net, torch::serialize::InputAr
     p.step = scalar("step").item<std::int64_t>();
     p.bestValLoss = scalar("best_val_loss").item<double>();
     p.epochsWithoutBetter = static_cast<int>(scalar("epochs_without_better").item<std::int64_t>());
+    if (torch::Tensor count; archive.try_read("best_count", count)) { // checkpoints from before: none
+        p.bestEpoch = static_cast<int>(scalar("best_epoch").item<std::int64_t>());
+        for (std::int64_t i = 0; i < count.item<std::int64_t>(); ++i)
+            p.best.push_back(scalar(("best_" + std::to_string(i)).c_str()));
+    }
     const torch::Tensor t = scalar("rng");
     at::Generator generator = at::detail::getDefaultCPUGenerator(); // a handle on the global one
     const std::lock_guard lock(generator.mutex());
@@ -262,8 +274,8 @@ run::TrainingResult trainModel(const data::Dataset &dataset, const TrainingConfi
             optimizer.load(optimizerArchive);
             sink.message(u"resumed from %1 after epoch %2"_s.arg(config.resumeFrom).arg(position.epochsDone));
         }
-        std::vector<torch::Tensor> best; // the weights of the best validation loss, for early stopping
-        int bestEpoch = 0;
+        std::vector<torch::Tensor> &best = position.best; // early stopping's, kept in checkpoints
+        int &bestEpoch = position.bestEpoch;
         const bool earlyStopping = config.earlyStoppingPatience > 0 && valX.size(0) > 0;
 
         const std::int64_t batch = std::min<std::int64_t>(config.batchSize, trainCount);
