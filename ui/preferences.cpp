@@ -5,6 +5,7 @@
 #include "targets/containerengine.h"
 #include "ui/env/environmenteditors.h"
 #include "ui/env/terminallauncher.h"
+#include "ui/hostspage.h"
 #include "ui/secrets/secretspage.h"
 #include "ui/settingsdialog.h"
 #include "ui/train/trainpanel.h"
@@ -55,12 +56,18 @@ void Preferences::apply()
 void Preferences::showDialog(QWidget *parent, const QString &page)
 {
     SettingsDialog dialog(m_settings, parent);
+    auto *hosts = new HostsPage(kRemoteHostsSetting.get(m_settings));
+    connect(hosts, &HostsPage::checkRequested, this,
+            [this, &dialog](const QString &host) { Q_EMIT hostCheckRequested(host, &dialog); });
+    dialog.addPage(tr("Hosts"), hosts);
     if (m_secrets)
         dialog.addPage(tr("Secrets"), new SecretsPage(*m_secrets));
     if (!page.isEmpty())
         dialog.showPage(page);
-    if (dialog.exec() == QDialog::Accepted)
+    if (dialog.exec() == QDialog::Accepted) {
+        kRemoteHostsSetting.set(m_settings, hosts->hosts());
         apply();
+    }
     refreshSecretNames(); // the Secrets page may have changed them, OK or not
 }
 

@@ -10,6 +10,7 @@
 #include "ui/env/environmenteditor.h"
 #include "ui/env/environmenteditors.h"
 #include "ui/env/terminallauncher.h"
+#include "ui/hostspage.h"
 #include "ui/preferences.h"
 #include "ui/settingsdialog.h"
 #include "ui/train/trainpanel.h"
@@ -19,7 +20,9 @@
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QProcess>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -70,6 +73,29 @@ private Q_SLOTS:
         again.engineBox()->setCurrentIndex(0);
         again.apply();
         QCOMPARE(targets::kContainerEngineSetting.get(settings), QString());
+    }
+
+    void hostsPageKeepsSshDestinations()
+    {
+        ui::HostsPage page({u"gpu-box"_s});
+        QSignalSpy check(&page, &ui::HostsPage::checkRequested);
+        for (const QString &bad : {u"two words"_s, u"-oProxyCommand=sh"_s, u"gpu-box"_s, u""_s}) {
+            page.hostEdit()->setText(bad);
+            QVERIFY2(!page.addButton()->isEnabled(), qPrintable(bad));
+            QTest::keyClick(page.hostEdit(), Qt::Key_Return);
+        }
+        QCOMPARE(page.hosts(), QStringList{u"gpu-box"_s});
+        page.hostEdit()->setText(u"me@10.0.0.5"_s);
+        QVERIFY(page.addButton()->isEnabled());
+        page.addButton()->click();
+        QCOMPARE(page.hosts(), (QStringList{u"gpu-box"_s, u"me@10.0.0.5"_s}));
+        QVERIFY(page.hostEdit()->text().isEmpty());
+        page.checkButton()->click(); // the new one is selected
+        QCOMPARE(check.size(), 1);
+        QCOMPARE(check.front().front().toString(), u"me@10.0.0.5"_s);
+        page.hostList()->setCurrentRow(0);
+        page.removeButton()->click();
+        QCOMPARE(page.hosts(), QStringList{u"me@10.0.0.5"_s});
     }
 
     void settingsAndSecretsReachTheParts()
