@@ -56,7 +56,12 @@ SlurmVerdict judgeSlurmJob(const SlurmJob &job, int queuePosition, bool requeue)
 {
     SlurmVerdict v;
     const QString &s = job.state;
-    const QString attempt = job.restarts > 0 ? u" (attempt %1)"_s.arg(job.restarts + 1) : QString();
+    const QString attempt = job.restarts > 0 ? u"attempt %1"_s.arg(job.restarts + 1) : QString();
+    const auto withAttempt = [&](const QString &detail) {
+        if (attempt.isEmpty())
+            return detail;
+        return detail.isEmpty() ? attempt : detail + u", "_s + attempt;
+    };
     const QString reason = job.reason.isEmpty() || job.reason == u"None"_s ? QString() : job.reason;
     if (s == u"PENDING"_s || s == u"CONFIGURING"_s || s == u"REQUEUED"_s || s == u"REQUEUE_HOLD"_s ||
         s == u"REQUEUE_FED"_s || s == u"RESV_DEL_HOLD"_s) {
@@ -67,16 +72,16 @@ SlurmVerdict judgeSlurmJob(const SlurmJob &job, int queuePosition, bool requeue)
             v.detail += u", waiting for: "_s + reason;
         if (s.startsWith(u"REQUEUE"_s))
             v.detail = u"requeued; "_s + v.detail;
-        v.detail += attempt;
+        v.detail = withAttempt(v.detail);
         return v;
     }
     if (s == u"RUNNING"_s || s == u"COMPLETING"_s || s == u"SIGNALING"_s || s == u"STAGE_OUT"_s ||
         s == u"RESIZING"_s || s == u"STOPPED"_s || s == u"SUSPENDED"_s) {
-        v.detail = (s == u"RUNNING"_s ? QString() : s.toLower()) + attempt;
+        v.detail = withAttempt(s == u"RUNNING"_s ? QString() : s.toLower());
         return v;
     }
     if (s == u"PREEMPTED"_s && requeue) {
-        v.detail = u"preempted; Slurm requeues it"_s + attempt;
+        v.detail = withAttempt(u"preempted; Slurm requeues it"_s);
         return v;
     }
     v.ended = true;
