@@ -62,7 +62,7 @@ struct SshSandbox {
         targets::SshOptions o;
         o.configFile = kSshdDir + QStringLiteral("/config");
         o.knownHostsFile = knownHosts();
-        o.controlDir = state.filePath(QStringLiteral("cm"));
+        o.controlDir = state.filePath(QStringLiteral("rt/ferry-ssh")); // as SshOptions::defaults() finds it
         o.aliveIntervalS = 2;
         o.connectTimeoutS = 5;
         return o;

@@ -231,7 +231,8 @@ private Q_SLOTS:
         QVERIFY(cancelled->exit->cancelled);
         QCOMPARE(*remote.markedProcesses(record), QList<qint64>{});
         // Nothing runs from the run's folder either (the runner, the script).
-        const ShellResult pgrep = shell.run({u"pgrep"_s, u"-f"_s, record.dir});
+        // "[/]x" matches "/x" but not itself, so the shell running pgrep is not found.
+        const ShellResult pgrep = shell.run({u"pgrep"_s, u"-f"_s, u"[/]"_s + record.dir.mid(1)});
         QVERIFY(pgrep.reached);
         QCOMPARE(pgrep.exitCode, 1);
         QCOMPARE(probeOf(target, runDir).state, RunState::Cancelled);
