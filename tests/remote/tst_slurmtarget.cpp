@@ -56,9 +56,14 @@ QByteArray logOf(const QString &runDir)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
+QStringList g_jobs; // every job a test submitted: cancelled after each test, whatever happened
+
 QString jobOf(const QString &runDir)
 {
-    return (*RemoteRecord::read(runDir))->jobId;
+    const QString job = (*RemoteRecord::read(runDir))->jobId;
+    if (!g_jobs.contains(job))
+        g_jobs << job;
+    return job;
 }
 
 // squeue's answer for a job: empty once Slurm has let it go.
@@ -74,6 +79,12 @@ class TestSlurmTarget : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase() { QVERIFY2(!qEnvironmentVariableIsEmpty("SLURM_CONF"), "the slurm fixture sets SLURM_CONF"); }
+    void cleanup()
+    {
+        if (!g_jobs.isEmpty())
+            runProcess(u"scancel"_s, g_jobs, {}, 30000);
+        g_jobs.clear();
+    }
 
     void sbatchOptionsAreChecked()
     {
@@ -160,8 +171,14 @@ private Q_SLOTS:
             dirs << ws.filePath(u"run%1"_s.arg(i));
             const auto started = target.start(dirs.last(), spec);
             QVERIFY2(started, qPrintable(errorOf(started)));
+            jobOf(dirs.last());
         }
-        QVERIFY(ferry::test::waitFor([&] { return logOf(dirs.at(0)).contains("waiting for"); }, 60000, 200));
+        QVERIFY(ferry::test::waitFor(
+            [&] {
+                probeOf(target, dirs.at(0)); // copies the log
+                return logOf(dirs.at(0)).contains("waiting for");
+            },
+            60000, 200));
         RunProbe pending;
         QVERIFY(ferry::test::waitFor(
             [&] {
@@ -195,6 +212,7 @@ private Q_SLOTS:
         const QString runDir = ws.filePath(u"run"_s);
         SlurmTarget target(u"local"_s, sandbox.options());
         QVERIFY2(target.start(runDir, spec), "started");
+        jobOf(runDir);
         // The local copy of the log grows with each probe.
         QVERIFY(ferry::test::waitFor(
             [&] {
@@ -203,6 +221,19 @@ private Q_SLOTS:
             },
             60000, 200));
         QCOMPARE(runProcess(u"scontrol"_s, {u"requeue"_s, jobOf(runDir)}, {}, 30000).exitCode, 0);
+        RunProbe requeued;
+        QVERIFY(ferry::test::waitFor(
+            [&] {
+                requeued = probeOf(target, runDir);
+                return requeued.detail.startsWith(u"pending"_s);
+            },
+            60000, 200));
+        QCOMPARE(requeued.state, RunState::Running);
+        QVERIFY2(requeued.detail.endsWith(u"attempt 2"_s), qPrintable(requeued.detail));
+        // Slurm holds a requeued job for two minutes (Reason=BeginTime); an admin may let it go.
+        QCOMPARE(runProcess(u"scontrol"_s, {u"update"_s, u"JobId="_s + jobOf(runDir), u"StartTime=now"_s}, {}, 30000)
+                     .exitCode,
+                 0);
         QVERIFY(ferry::test::waitFor([&] { return probeOf(target, runDir).finished(); }, 180000, 250));
         const RunProbe status = probeOf(target, runDir);
         const QByteArray log = logOf(runDir);
