@@ -14,13 +14,14 @@ void addRemoteOptions(QCommandLineParser &parser)
     parser.addOption({u"accept-host-key"_s,
                       u"ssh/slurm: trust the host key with this fingerprint (Ferry shows it on first contact)."_s,
                       u"SHA256:..."_s});
-    parser.addOption({u"remote-dir"_s, u"ssh/slurm: where run folders go on the host (default ~/.ferry/runs)."_s,
-                      u"DIR"_s});
-    parser.addOption({u"exclude"_s, u"ssh/slurm: leave this out of the source upload (repeatable; .git and .ferry "
-                                    u"always are)."_s,
+    parser.addOption(
+        {u"remote-dir"_s, u"ssh/slurm: where run folders go on the host (default ~/.ferry/runs)."_s, u"DIR"_s});
+    parser.addOption({u"exclude"_s,
+                      u"ssh/slurm: leave this out of the source upload (repeatable; .git and .ferry "
+                      u"always are)."_s,
                       u"PATTERN"_s});
-    parser.addOption({u"remote-data"_s, u"ssh/slurm: a data channel already on the host (repeatable)."_s,
-                      u"NAME=PATH"_s});
+    parser.addOption(
+        {u"remote-data"_s, u"ssh/slurm: a data channel already on the host (repeatable)."_s, u"NAME=PATH"_s});
     parser.addOption({u"gpus"_s, u"ssh: SM_NUM_GPUS (default: the host's); slurm: --gres=gpu:N."_s, u"N"_s});
     parser.addOption({u"partition"_s, u"slurm: the partition."_s, u"P"_s});
     parser.addOption({u"time"_s, u"slurm: the time limit."_s, u"HH:MM:SS"_s});
@@ -45,9 +46,9 @@ bool applyRemoteOptions(const QCommandLineParser &parser, run::TargetSpec &targe
         }
     }
     QJsonObject &o = target.options;
-    for (const auto &[option, key] : {std::pair{u"accept-host-key"_s, u"acceptHostKey"_s},
-                                      std::pair{u"remote-dir"_s, u"remoteDir"_s}, std::pair{u"partition"_s, u"partition"_s},
-                                      std::pair{u"time"_s, u"time"_s}, std::pair{u"mem"_s, u"mem"_s}}) {
+    for (const auto &[option, key] :
+         {std::pair{u"accept-host-key"_s, u"acceptHostKey"_s}, std::pair{u"remote-dir"_s, u"remoteDir"_s},
+          std::pair{u"partition"_s, u"partition"_s}, std::pair{u"time"_s, u"time"_s}, std::pair{u"mem"_s, u"mem"_s}}) {
         if (parser.isSet(option))
             o[key] = parser.value(option);
     }

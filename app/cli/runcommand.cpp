@@ -46,7 +46,8 @@ public:
             u"as model.tar.gz when the run ends. Runs are kept in WORKSPACE/.ferry (see 'ferry runs')."_s);
         parser.addPositionalArgument(u"script"_s, u"The training script."_s, u"SCRIPT"_s);
         parser.addOption({u"env"_s, u"Environment file (its variables and interpreter are used)."_s, u"ENV.yml"_s});
-        parser.addOption({u"target"_s, u"local (default), container, ssh:HOST or slurm:HOST (slurm:local)."_s, u"TARGET"_s, u"local"_s});
+        parser.addOption({u"target"_s, u"local (default), container, ssh:HOST or slurm:HOST (slurm:local)."_s,
+                          u"TARGET"_s, u"local"_s});
         parser.addOption({u"data"_s, u"A data channel, e.g. training=./data (repeatable)."_s, u"NAME=PATH"_s});
         parser.addOption({u"hp"_s, u"A hyperparameter, e.g. epochs=10 (repeatable)."_s, u"KEY=VALUE"_s});
         parser.addOption({u"metric-def"_s, u"A metric regex with one group, e.g. loss=loss: ([0-9.]+) (repeatable)."_s,

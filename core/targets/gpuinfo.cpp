@@ -27,7 +27,10 @@ Expected<QList<GpuInfo>> parseNvidiaSmi(const QByteArray &output)
         const auto bad = [&](const QString &why) {
             return Error{u"nvidia-smi output line %1 is not 'name, memory, driver': %2 ('%3')"_s.arg(i + 1).arg(
                              why, line.left(80)),
-                         {}, 0, 0, u"check the NVIDIA driver on the host (run nvidia-smi there)"_s};
+                         {},
+                         0,
+                         0,
+                         u"check the NVIDIA driver on the host (run nvidia-smi there)"_s};
         };
         if (fields.size() < 3)
             return bad(u"%1 fields"_s.arg(fields.size()));

@@ -9,7 +9,7 @@
 namespace ferry::targets {
 
 struct GpuInfo {
-    QString name;        // "NVIDIA A100-SXM4-80GB"
+    QString name;         // "NVIDIA A100-SXM4-80GB"
     qint64 memoryMiB = 0; // memory.total
     QString driverVersion;
     bool operator==(const GpuInfo &) const = default;

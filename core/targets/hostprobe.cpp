@@ -10,7 +10,10 @@ Expected<HostInfo> probeHost(RemoteShell &shell)
 {
     const ShellResult r = shell.runScript(scripts::hostProbe, nvidiaSmiQuery());
     if (!r.ok())
-        return Error{u"cannot probe %1: %2"_s.arg(shell.place(), r.errorText()), {}, 0, 0,
+        return Error{u"cannot probe %1: %2"_s.arg(shell.place(), r.errorText()),
+                     {},
+                     0,
+                     0,
                      r.hostKeyRefused ? QString() : u"check that 'ssh HOST' works in a terminal"_s};
     HostInfo info;
     const QByteArray marker = "--gpus--\n";

@@ -16,11 +16,11 @@ struct HostInfo {
     QString home;
     qint64 diskFreeKiB = -1; // in the home folder's file system; -1: unknown
     int cpus = 1;
-    QString python;        // "3.11.2"; empty: no python3
-    QString docker;        // the engine's version; empty: none that answers
-    QString slurm;         // "slurm 22.05.8"; empty: no sbatch
+    QString python; // "3.11.2"; empty: no python3
+    QString docker; // the engine's version; empty: none that answers
+    QString slurm;  // "slurm 22.05.8"; empty: no sbatch
     QList<GpuInfo> gpus;
-    QString gpuProblem;    // nvidia-smi is there but answered something unreadable
+    QString gpuProblem; // nvidia-smi is there but answered something unreadable
 };
 
 Expected<HostInfo> probeHost(RemoteShell &shell);

@@ -76,11 +76,15 @@ RemoteRun::RemoteRun(RemoteShell &shell, QString localRunDir) : m_shell(shell), 
 
 Expected<QString> RemoteRun::createRemoteDir(const QString &root, const QString &runId)
 {
-    const QByteArray script = "mkdir -p -- \"$1\" && cd -- \"$1\" && mkdir -- \"$2\" && cd -- \"$2\" && pwd\n";
+    // Private: the runner script holds the run's environment variables (secrets among them).
+    const QByteArray script = "mkdir -p -- \"$1\" && cd -- \"$1\" && mkdir -m 700 -- \"$2\" && cd -- \"$2\" && pwd\n";
     const ShellResult r = m_shell.runScript(script, {root, runId});
     if (!r.ok())
         return Error{u"cannot create the run folder %1/%2 on %3: %4"_s.arg(root, runId, m_shell.place(), r.errorText()),
-                     {}, 0, 0, u"check free disk space and permissions there"_s};
+                     {},
+                     0,
+                     0,
+                     u"check free disk space and permissions there"_s};
     const QString dir = QString::fromUtf8(r.out).trimmed();
     if (!dir.startsWith(u'/'))
         return Error{u"%1 did not name the run folder it made (got '%2')"_s.arg(m_shell.place(), dir), {}, 0, 0, {}};
@@ -136,6 +140,9 @@ Expected<bool> RemoteRun::upload(const run::RunSpec &spec, const QString &remote
         return runner.error();
     if (const auto written = writeTextFileAtomically(stage + u"/runner.sh"_s, QString::fromUtf8(*runner)); !written)
         return written.error();
+    // rsync -a carries modes over: the run folder and its runner stay the user's alone there.
+    QFile::setPermissions(stage + u"/runner.sh"_s, QFile::ReadOwner | QFile::WriteOwner);
+    QFile::setPermissions(stage, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     QStringList excludes{u".git"_s, u".ferry"_s};
     for (const QJsonValue &v : spec.target.options.value(u"exclude"_s).toArray())
         excludes << v.toString();
@@ -155,9 +162,9 @@ Expected<bool> RemoteRun::upload(const run::RunSpec &spec, const QString &remote
         TransferProgress channelProgress;
         if (progress)
             channelProgress = progress;
-        if (auto sent = m_shell.rsync({u"-a"_s, u"--mkpath"_s}, {source},
-                                      m_shell.remotePath(remoteDir + u"/input/data/"_s + c.name + u'/'),
-                                      channelProgress);
+        if (auto sent =
+                m_shell.rsync({u"-a"_s, u"--mkpath"_s}, {source},
+                              m_shell.remotePath(remoteDir + u"/input/data/"_s + c.name + u'/'), channelProgress);
             !sent)
             return sent.error();
     }
@@ -177,7 +184,8 @@ void RemoteRun::writeLogBytes(qint64 offset, const QByteArray &bytes) const
     // the same bytes write them to the same place, so the copy stays an exact prefix.
     QFile f(m_dir.logFile());
     if (!f.open(QIODevice::ReadWrite) || !f.seek(offset) || f.write(bytes) != bytes.size())
-        qWarning("cannot write the local copy of the log %s: %s", qPrintable(f.fileName()), qPrintable(f.errorString()));
+        qWarning("cannot write the local copy of the log %s: %s", qPrintable(f.fileName()),
+                 qPrintable(f.errorString()));
 }
 
 Expected<RemoteStatus> RemoteRun::status(const RemoteRecord &record, ShellResult *failure)
@@ -270,8 +278,7 @@ Expected<QList<qint64>> RemoteRun::markedProcesses(const RemoteRecord &record)
         return spec.error();
     const ShellResult r = m_shell.runScript(scripts::marked, {spec->id});
     if (!r.ok())
-        return Error{u"cannot list the run's processes on %1: %2"_s.arg(m_shell.place(), r.errorText()), {}, 0, 0,
-                     {}};
+        return Error{u"cannot list the run's processes on %1: %2"_s.arg(m_shell.place(), r.errorText()), {}, 0, 0, {}};
     Q_UNUSED(record);
     QList<qint64> pids;
     for (const QByteArray &line : r.out.split('\n'))
@@ -286,10 +293,13 @@ Expected<QList<qint64>> RemoteRun::killRemote(const RemoteRecord &record, int gr
     if (!spec)
         return spec.error();
     const int graceS = std::max(1, (graceMs + 999) / 1000);
-    const ShellResult r = m_shell.runScript(scripts::kill, {record.dir, spec->id, QString::number(graceS)},
-                                            (graceS + 30) * 1000);
+    const ShellResult r =
+        m_shell.runScript(scripts::kill, {record.dir, spec->id, QString::number(graceS)}, (graceS + 30) * 1000);
     if (!r.ok())
-        return Error{u"cannot stop the run on %1: %2"_s.arg(m_shell.place(), r.errorText()), {}, 0, 0,
+        return Error{u"cannot stop the run on %1: %2"_s.arg(m_shell.place(), r.errorText()),
+                     {},
+                     0,
+                     0,
                      u"try again once the host is reachable"_s};
     QList<qint64> left;
     const QString out = QString::fromUtf8(r.out).trimmed();

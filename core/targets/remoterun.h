@@ -32,11 +32,11 @@ struct RemoteStatus {
     bool alive = false;                  // the runner process lives (SSH runs)
     std::optional<run::ExitRecord> exit; // exit.json on the host
     std::optional<qint64> heartbeatMs;
-    int attempt = 0;         // Slurm restarts (SLURM_RESTART_COUNT) the runner has seen
-    QString job;             // `scontrol show job -o` (Slurm runs)
-    int queuePosition = 0;   // among pending jobs, 1 = next; 0 when not pending
-    QString accounting;      // `sacct` State|ExitCode when scontrol no longer knows the job
-    QByteArray logBytes;     // the log from the requested offset
+    int attempt = 0;       // Slurm restarts (SLURM_RESTART_COUNT) the runner has seen
+    QString job;           // `scontrol show job -o` (Slurm runs)
+    int queuePosition = 0; // among pending jobs, 1 = next; 0 when not pending
+    QString accounting;    // `sacct` State|ExitCode when scontrol no longer knows the job
+    QByteArray logBytes;   // the log from the requested offset
 };
 
 // The part of an SSH or Slurm run that does not depend on how it is started: the run folder

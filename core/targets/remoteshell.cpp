@@ -83,8 +83,8 @@ Expected<bool> RemoteShell::rsync(const QStringList &options, const QStringList 
     process.setWorkingDirectory(QDir::homePath());
     process.start();
     if (!process.waitForStarted(30000))
-        return Error{u"cannot run rsync: "_s + process.errorString(), {}, 0, 0,
-                     u"install rsync (packaging/install-deps.sh)"_s};
+        return Error{
+            u"cannot run rsync: "_s + process.errorString(), {}, 0, 0, u"install rsync (packaging/install-deps.sh)"_s};
     process.closeWriteChannel();
     static const QRegularExpression percent(u"\\s(\\d{1,3})%\\s"_s);
     QByteArray pending;
@@ -109,7 +109,10 @@ Expected<bool> RemoteShell::rsync(const QStringList &options, const QStringList 
         if (clock.elapsed() > timeoutMs) {
             process.kill();
             process.waitForFinished(5000);
-            return Error{u"rsync to %1 did not finish within %2 s"_s.arg(place()).arg(timeoutMs / 1000), {}, 0, 0,
+            return Error{u"rsync to %1 did not finish within %2 s"_s.arg(place()).arg(timeoutMs / 1000),
+                         {},
+                         0,
+                         0,
                          u"check the connection"_s};
         }
     }
@@ -122,7 +125,10 @@ Expected<bool> RemoteShell::rsync(const QStringList &options, const QStringList 
             progress(100);
         return true;
     }
-    return Error{u"rsync with %1 failed (%2)"_s.arg(place(), result.errorText()), {}, 0, 0,
+    return Error{u"rsync with %1 failed (%2)"_s.arg(place(), result.errorText()),
+                 {},
+                 0,
+                 0,
                  u"check the connection and free disk space on both sides"_s};
 }
 

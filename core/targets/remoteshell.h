@@ -12,7 +12,7 @@ namespace ferry::targets {
 
 // What one command on a host gave back.
 struct ShellResult {
-    bool reached = false; // the command ran there; false: no connection (or no program) — see failure
+    bool reached = false;        // the command ran there; false: no connection (or no program) — see failure
     bool hostKeyRefused = false; // not reached because the host key is unknown or changed: retrying won't help
     int exitCode = -1;
     QByteArray out;

@@ -55,7 +55,7 @@ Error RemoteTarget::failStart(const QString &runDir, Error error)
 }
 
 Expected<RemoteTarget::Prepared> RemoteTarget::prepare(const QString &runDir, const run::RunSpec &spec,
-                                                      const SbatchLines &sbatchLines, int gpusOffered)
+                                                       const SbatchLines &sbatchLines, int gpusOffered)
 {
     if (const auto acceptable = checkSpecFor(spec, m_kind, m_place); !acceptable)
         return acceptable.error();
@@ -84,7 +84,10 @@ Expected<RemoteTarget::Prepared> RemoteTarget::prepare(const QString &runDir, co
     if (!host)
         return failStart(runDir, host.error());
     if (absolute.interpreter == u"python3"_s && host->python.isEmpty())
-        return failStart(runDir, Error{u"%1 has no python3"_s.arg(m_shell->place()), {}, 0, 0,
+        return failStart(runDir, Error{u"%1 has no python3"_s.arg(m_shell->place()),
+                                       {},
+                                       0,
+                                       0,
                                        u"install Python 3 there, or name an interpreter in the environment"_s});
     Prepared prepared;
     prepared.resources.cpus = host->cpus;
@@ -106,9 +109,8 @@ Expected<RemoteTarget::Prepared> RemoteTarget::prepare(const QString &runDir, co
         lines = *made;
     }
     progress(u"uploading the source and data to %1:%2"_s.arg(m_shell->place(), *remoteDir));
-    const auto uploaded = run.upload(absolute, *remoteDir, prepared.resources, lines, [this](int percent) {
-        progress(u"uploading data: %1%"_s.arg(percent));
-    });
+    const auto uploaded = run.upload(absolute, *remoteDir, prepared.resources, lines,
+                                     [this](int percent) { progress(u"uploading data: %1%"_s.arg(percent)); });
     if (!uploaded)
         return failStart(runDir, uploaded.error());
     return prepared;
@@ -122,7 +124,7 @@ Expected<RunProbe> RemoteTarget::finish(const QString &runDir, RemoteRun &run, c
         RunProbe p;
         p.state = RunState::Running; // ended there, not here yet: fetched on the next probe
         p.detail = u"the run ended on %1; fetching its results failed: %2"_s.arg(m_shell->place(),
-                                                                                collected.error().toString());
+                                                                                 collected.error().toString());
         return p;
     }
     return probeCollectedRun(runDir);

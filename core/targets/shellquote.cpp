@@ -19,11 +19,17 @@ Expected<QString> shellQuote(const QString &word)
 {
     if (word.contains(QChar(0)))
         return Error{u"the argument '%1' holds a NUL character, which no command line can carry"_s.arg(shown(word)),
-                     {}, 0, 0, u"remove it"_s};
+                     {},
+                     0,
+                     0,
+                     u"remove it"_s};
     if (word.contains(u'\n') || word.contains(u'\r'))
-        return Error{u"the argument '%1' holds a line break, which a remote command line cannot carry"_s.arg(
-                         shown(word)),
-                     {}, 0, 0, u"pass multi-line values in a file instead"_s};
+        return Error{
+            u"the argument '%1' holds a line break, which a remote command line cannot carry"_s.arg(shown(word)),
+            {},
+            0,
+            0,
+            u"pass multi-line values in a file instead"_s};
     QString quoted = u"'"_s;
     for (const QChar c : word) {
         if (c == u'\'')

@@ -75,8 +75,8 @@ SlurmVerdict judgeSlurmJob(const SlurmJob &job, int queuePosition, bool requeue)
         v.detail = withAttempt(v.detail);
         return v;
     }
-    if (s == u"RUNNING"_s || s == u"COMPLETING"_s || s == u"SIGNALING"_s || s == u"STAGE_OUT"_s ||
-        s == u"RESIZING"_s || s == u"STOPPED"_s || s == u"SUSPENDED"_s) {
+    if (s == u"RUNNING"_s || s == u"COMPLETING"_s || s == u"SIGNALING"_s || s == u"STAGE_OUT"_s || s == u"RESIZING"_s ||
+        s == u"STOPPED"_s || s == u"SUSPENDED"_s) {
         v.detail = withAttempt(s == u"RUNNING"_s ? QString() : s.toLower());
         return v;
     }

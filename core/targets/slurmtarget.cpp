@@ -75,7 +75,10 @@ Expected<QStringList> SlurmTarget::sbatchOptions(const run::RunSpec &spec, const
     lines << (o.value(u"requeue"_s).toBool() ? u"--requeue"_s : u"--no-requeue"_s);
     for (const QString &line : lines) {
         if (line.contains(u'\n') || line.contains(u' '))
-            return Error{u"the Slurm option '%1' cannot be written in a batch script"_s.arg(line), {}, 0, 0,
+            return Error{u"the Slurm option '%1' cannot be written in a batch script"_s.arg(line),
+                         {},
+                         0,
+                         0,
                          u"use a run folder path without spaces (target option remoteDir)"_s};
     }
     return lines;
@@ -98,8 +101,12 @@ Expected<bool> SlurmTarget::start(const QString &runDir, const run::RunSpec &spe
     const QString jobId = QString::fromUtf8(submitted.out).trimmed().section(u';', 0, 0);
     static const QRegularExpression number(u"^[0-9]+(_[0-9]+)?$"_s);
     if (!submitted.ok() || !number.match(jobId).hasMatch())
-        return failStart(runDir, Error{u"sbatch on %1 refused the job: %2"_s.arg(m_shell->place(), submitted.errorText()),
-                                       {}, 0, 0, u"check the partition, time and resources asked for"_s});
+        return failStart(runDir,
+                         Error{u"sbatch on %1 refused the job: %2"_s.arg(m_shell->place(), submitted.errorText()),
+                               {},
+                               0,
+                               0,
+                               u"check the partition, time and resources asked for"_s});
     record.jobId = jobId;
     if (const auto written = record.write(runDir); !written)
         return written.error();
@@ -121,8 +128,8 @@ Expected<RunProbe> SlurmTarget::judge(const QString &runDir, RemoteRun &run, con
         if (status.exit)
             return finish(runDir, run, record, *status.exit);
         p.state = RunState::Lost;
-        p.detail = u"Slurm on %1 no longer knows job %2 and it left no exit record"_s.arg(m_shell->place(),
-                                                                                          record.jobId);
+        p.detail =
+            u"Slurm on %1 no longer knows job %2 and it left no exit record"_s.arg(m_shell->place(), record.jobId);
         return p;
     }
     const SlurmVerdict verdict = judgeSlurmJob(job, status.queuePosition, requeue);
@@ -136,8 +143,7 @@ Expected<RunProbe> SlurmTarget::judge(const QString &runDir, RemoteRun &run, con
         return finish(runDir, run, record, *status.exit);
     if (status.exit && status.exit->exitCode != 0 && job.state == u"FAILED"_s)
         return finish(runDir, run, record, *status.exit);
-    run::ExitRecord exit{job.signal == 0 ? job.exitCode : -1, job.signal, 0, verdict.state == RunState::Cancelled,
-                         {}};
+    run::ExitRecord exit{job.signal == 0 ? job.exitCode : -1, job.signal, 0, verdict.state == RunState::Cancelled, {}};
     if (verdict.state == RunState::Failed) {
         exit.error = verdict.detail;
         if (exit.exitCode == 0 && exit.signal == 0)
@@ -165,8 +171,11 @@ Expected<RunProbe> SlurmTarget::cancel(const QString &runDir, int graceMs)
     const ShellResult cancelled =
         m_shell->runScript("touch \"$1/cancel-requested\"; scancel \"$2\"\n", {r.dir, r.jobId});
     if (!cancelled.ok())
-        return Error{u"scancel %1 on %2 failed: %3"_s.arg(r.jobId, m_shell->place(), cancelled.errorText()), {}, 0,
-                     0, u"try again once the cluster answers"_s};
+        return Error{u"scancel %1 on %2 failed: %3"_s.arg(r.jobId, m_shell->place(), cancelled.errorText()),
+                     {},
+                     0,
+                     0,
+                     u"try again once the cluster answers"_s};
     RemoteRun run(*m_shell, runDir);
     const QDeadlineTimer deadline(kCancelWaitMs);
     for (;;) {
@@ -188,7 +197,10 @@ Expected<RunProbe> SlurmTarget::cancel(const QString &runDir, int graceMs)
         if (deadline.hasExpired())
             return Error{u"Slurm job %1 on %2 is still there %3 s after scancel"_s.arg(r.jobId, m_shell->place())
                              .arg(kCancelWaitMs / 1000),
-                         {}, 0, 0, u"check it with squeue -j %1"_s.arg(r.jobId)};
+                         {},
+                         0,
+                         0,
+                         u"check it with squeue -j %1"_s.arg(r.jobId)};
         QThread::msleep(250);
     }
 }

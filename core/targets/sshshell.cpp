@@ -164,9 +164,11 @@ Expected<QList<HostKey>> SshShell::scanHostKeys() const
         keys << key;
     }
     if (keys.isEmpty())
-        return Error{u"cannot read the host keys of %1 (%2 port %3): %4"_s.arg(place(), name, port,
-                                                                              scan.errorText()),
-                     {}, 0, 0, u"check the host name and that its SSH server runs"_s};
+        return Error{u"cannot read the host keys of %1 (%2 port %3): %4"_s.arg(place(), name, port, scan.errorText()),
+                     {},
+                     0,
+                     0,
+                     u"check the host name and that its SSH server runs"_s};
     return keys;
 }
 
@@ -180,7 +182,8 @@ Expected<HostKey> SshShell::acceptHostKey(const QString &fingerprint) const
         if (key.fingerprint == fingerprint || key.fingerprint == u"SHA256:"_s + fingerprint) {
             QDir().mkpath(QFileInfo(m_options.knownHostsFile).absolutePath());
             QFile file(m_options.knownHostsFile);
-            if (!file.open(QIODevice::Append | QIODevice::WriteOnly) || file.write(key.knownHostsLine.toUtf8() + '\n') < 0)
+            if (!file.open(QIODevice::Append | QIODevice::WriteOnly) ||
+                file.write(key.knownHostsLine.toUtf8() + '\n') < 0)
                 return Error{u"cannot add the host key: "_s + file.errorString(), m_options.knownHostsFile, 0, 0,
                              u"check permissions"_s};
             file.setPermissions(QFile::ReadOwner | QFile::WriteOwner);
@@ -188,9 +191,12 @@ Expected<HostKey> SshShell::acceptHostKey(const QString &fingerprint) const
         }
         offered << key.type + u' ' + key.fingerprint;
     }
-    return Error{u"%1 offers no host key with fingerprint %2 (it offers %3)"_s.arg(place(), fingerprint,
-                                                                                  offered.join(u", "_s)),
-                 {}, 0, 0, u"compare the fingerprint with the host's administrator; accept only the one they name"_s};
+    return Error{
+        u"%1 offers no host key with fingerprint %2 (it offers %3)"_s.arg(place(), fingerprint, offered.join(u", "_s)),
+        {},
+        0,
+        0,
+        u"compare the fingerprint with the host's administrator; accept only the one they name"_s};
 }
 
 QString SshShell::hostKeyMessage(const ShellResult &result) const
@@ -210,7 +216,7 @@ QString SshShell::hostKeyMessage(const ShellResult &result) const
         return u"the host key of %1 has CHANGED since it was accepted (it now offers %2); refused: this may be "
                "someone intercepting the connection. If the host was reinstalled, confirm the new fingerprint with "
                "its administrator, remove the old key from %3 (ssh-keygen -R HOST -f FILE) and accept the new one"_s
-            .arg(place(), offers, m_options.knownHostsFile);
+                   .arg(place(), offers, m_options.knownHostsFile);
     }
     return u"the host key of %1 is unknown (it offers %2); if that is the host's key, accept it: "
            "ferry run ... --accept-host-key %3"_s.arg(place(), offers, first);

@@ -33,8 +33,9 @@ Expected<bool> SshTarget::start(const QString &runDir, const run::RunSpec &spec)
     const ShellResult launched =
         m_shell->runScript("setsid -f bash \"$1/runner.sh\" </dev/null >/dev/null 2>&1\n", {record.dir});
     if (!launched.ok())
-        return failStart(runDir, Error{u"cannot start the run on %1: %2"_s.arg(m_shell->place(), launched.errorText()),
-                                       {}, 0, 0, {}});
+        return failStart(
+            runDir,
+            Error{u"cannot start the run on %1: %2"_s.arg(m_shell->place(), launched.errorText()), {}, 0, 0, {}});
     RemoteRun run(*m_shell, runDir);
     const QDeadlineTimer deadline(m_startTimeoutMs);
     for (;;) {
@@ -42,8 +43,9 @@ Expected<bool> SshTarget::start(const QString &runDir, const run::RunSpec &spec)
         if (status && (status->started || status->exit))
             return true;
         if (deadline.hasExpired())
-            return Error{u"the run did not start on %1 within %2 s"_s.arg(m_shell->place()).arg(m_startTimeoutMs / 1000),
-                         runDir + u"/log"_s, 0, 0, u"probe the run later, or cancel it"_s};
+            return Error{
+                u"the run did not start on %1 within %2 s"_s.arg(m_shell->place()).arg(m_startTimeoutMs / 1000),
+                runDir + u"/log"_s, 0, 0, u"probe the run later, or cancel it"_s};
         QThread::msleep(100);
     }
 }
@@ -93,7 +95,10 @@ Expected<RunProbe> SshTarget::cancel(const QString &runDir, int graceMs)
         for (const qint64 pid : *left)
             pids << QString::number(pid);
         return Error{u"processes of the run survived SIGKILL on %1: %2"_s.arg(m_shell->place(), pids.join(u", "_s)),
-                     {}, 0, 0, u"they may be stuck in the kernel (state D); check them with ps there"_s};
+                     {},
+                     0,
+                     0,
+                     u"they may be stuck in the kernel (state D); check them with ps there"_s};
     }
     const auto status = run.status(**record);
     run::ExitRecord exit{-1, SIGTERM, 0, true, {}};

@@ -27,8 +27,8 @@ private Q_SLOTS:
             << QByteArray("\nTesla T4, 15360 MiB, 470.82.01\nNVIDIA GeForce RTX 3090, 24576 MiB, 470.82.01\n\n")
             << QList<GpuInfo>{{u"Tesla T4"_s, 15360, u"470.82.01"_s},
                               {u"NVIDIA GeForce RTX 3090"_s, 24576, u"470.82.01"_s}};
-        QTest::newRow("a comma in the name") << QByteArray("Odd, GPU, 1024 MiB, 1.0\n")
-                                             << QList<GpuInfo>{{u"Odd, GPU"_s, 1024, u"1.0"_s}};
+        QTest::newRow("a comma in the name")
+            << QByteArray("Odd, GPU, 1024 MiB, 1.0\n") << QList<GpuInfo>{{u"Odd, GPU"_s, 1024, u"1.0"_s}};
     }
     void parses()
     {

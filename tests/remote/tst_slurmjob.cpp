@@ -50,8 +50,8 @@ private Q_SLOTS:
         QTest::newRow("RUNNING") << u"RUNNING"_s << false << RunState::Running << false << QString();
         QTest::newRow("COMPLETING") << u"COMPLETING"_s << false << RunState::Running << false << u"completing"_s;
         QTest::newRow("REQUEUED") << u"REQUEUED"_s << true << RunState::Running << false << u"requeued"_s;
-        QTest::newRow("PREEMPTED, requeued") << u"PREEMPTED"_s << true << RunState::Running << false
-                                             << u"Slurm requeues it"_s;
+        QTest::newRow("PREEMPTED, requeued")
+            << u"PREEMPTED"_s << true << RunState::Running << false << u"Slurm requeues it"_s;
         QTest::newRow("COMPLETED") << u"COMPLETED"_s << false << RunState::Succeeded << true << QString();
         QTest::newRow("FAILED") << u"FAILED"_s << false << RunState::Failed << true << u"exit code 3"_s;
         QTest::newRow("CANCELLED") << u"CANCELLED"_s << false << RunState::Cancelled << true << u"cancelled"_s;

@@ -97,9 +97,9 @@ private Q_SLOTS:
         spec.target.options[u"requeue"_s] = true;
         const auto lines = SlurmTarget::sbatchOptions(spec, u"/r/run"_s);
         QVERIFY(lines);
-        for (const QString &expected : {u"--gres=gpu:2"_s, u"--partition=debug"_s, u"--time=01:30:00"_s,
-                                        u"--cpus-per-task=4"_s, u"--mem=16G"_s, u"--requeue"_s,
-                                        u"--output=/r/run/slurm-%j.out"_s})
+        for (const QString &expected :
+             {u"--gres=gpu:2"_s, u"--partition=debug"_s, u"--time=01:30:00"_s, u"--cpus-per-task=4"_s, u"--mem=16G"_s,
+              u"--requeue"_s, u"--output=/r/run/slurm-%j.out"_s})
             QVERIFY2(lines->contains(expected), qPrintable(expected));
         spec.target.options[u"partition"_s] = u"gpu\n#SBATCH --uid=0"_s;
         const auto refused = SlurmTarget::sbatchOptions(spec, u"/r/run"_s);

@@ -126,8 +126,8 @@ private Q_SLOTS:
         const SshSandbox sandbox(false);
         // Another key recorded for this host: what a man in the middle would look like.
         QProcess keygen;
-        keygen.start(u"ssh-keygen"_s, {u"-q"_s, u"-t"_s, u"ed25519"_s, u"-N"_s, u""_s, u"-f"_s,
-                                       sandbox.state.filePath(u"other"_s)});
+        keygen.start(u"ssh-keygen"_s,
+                     {u"-q"_s, u"-t"_s, u"ed25519"_s, u"-N"_s, u""_s, u"-f"_s, sandbox.state.filePath(u"other"_s)});
         QVERIFY(keygen.waitForFinished());
         QFile pub(sandbox.state.filePath(u"other.pub"_s));
         QVERIFY(pub.open(QIODevice::ReadOnly));
