@@ -22,6 +22,8 @@ void addRemoteOptions(QCommandLineParser &parser)
                       u"PATTERN"_s});
     parser.addOption(
         {u"remote-data"_s, u"ssh/slurm: a data channel already on the host (repeatable)."_s, u"NAME=PATH"_s});
+    parser.addOption({u"host-python"_s, u"ssh: run in the host's Python even with --env (default: in the "
+                                        u"environment's image, built on the host)."_s});
     parser.addOption({u"gpus"_s, u"ssh: SM_NUM_GPUS (default: the host's); slurm: --gres=gpu:N."_s, u"N"_s});
     parser.addOption({u"partition"_s, u"slurm: the partition."_s, u"P"_s});
     parser.addOption({u"time"_s, u"slurm: the time limit."_s, u"HH:MM:SS"_s});
@@ -34,7 +36,8 @@ bool applyRemoteOptions(const QCommandLineParser &parser, run::TargetSpec &targe
 {
     const bool remote = target.kind == run::TargetKind::Ssh || target.kind == run::TargetKind::Slurm;
     const bool slurm = target.kind == run::TargetKind::Slurm;
-    const QStringList remoteOnly{u"accept-host-key"_s, u"remote-dir"_s, u"exclude"_s, u"remote-data"_s, u"gpus"_s};
+    const QStringList remoteOnly{u"accept-host-key"_s, u"remote-dir"_s, u"exclude"_s,
+                                 u"remote-data"_s,     u"gpus"_s,       u"host-python"_s};
     const QStringList slurmOnly{u"partition"_s, u"time"_s, u"cpus"_s, u"mem"_s, u"requeue"_s};
     for (const QString &name : remoteOnly + slurmOnly) {
         if (!parser.isSet(name))
@@ -65,6 +68,8 @@ bool applyRemoteOptions(const QCommandLineParser &parser, run::TargetSpec &targe
     }
     if (parser.isSet(u"requeue"_s))
         o[u"requeue"_s] = true;
+    if (parser.isSet(u"host-python"_s))
+        o[u"hostPython"_s] = true;
     if (parser.isSet(u"exclude"_s))
         o[u"exclude"_s] = QJsonArray::fromStringList(parser.values(u"exclude"_s));
     QJsonObject channels;

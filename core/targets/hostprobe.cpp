@@ -31,6 +31,10 @@ Expected<HostInfo> probeHost(RemoteShell &shell)
             info.kernel = value;
         else if (key == "home")
             info.home = value;
+        else if (key == "uid")
+            info.uid = value.toInt();
+        else if (key == "gid")
+            info.gid = value.toInt();
         else if (key == "diskFreeKiB")
             info.diskFreeKiB = value.isEmpty() ? -1 : value.toLongLong();
         else if (key == "cpus")

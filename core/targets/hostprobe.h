@@ -14,6 +14,8 @@ struct HostInfo {
     QString os;     // "Debian GNU/Linux 12 (bookworm)"
     QString kernel; // "Linux 6.1.0-13-amd64"
     QString home;
+    int uid = -1; // the login's user and group: files a container writes stay theirs
+    int gid = -1;
     qint64 diskFreeKiB = -1; // in the home folder's file system; -1: unknown
     int cpus = 1;
     QString python; // "3.11.2"; empty: no python3

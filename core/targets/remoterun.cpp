@@ -24,9 +24,9 @@ QString remoteFile(const QString &runDir)
     return runDir + u"/remote.json"_s;
 }
 
-// The spec as the script sees it on the host: channels that already are there (target option
-// "remoteChannels": {"name": "/path"}) join the uploaded ones.
-run::RunSpec contractSpec(const run::RunSpec &spec)
+} // namespace
+
+run::RunSpec RemoteRun::contractSpec(const run::RunSpec &spec)
 {
     run::RunSpec s = spec;
     const QJsonObject remote = spec.target.options.value(u"remoteChannels"_s).toObject();
@@ -34,6 +34,8 @@ run::RunSpec contractSpec(const run::RunSpec &spec)
         s.channels << run::DataChannel{it.key(), it.value().toString()};
     return s;
 }
+
+namespace {
 
 Expected<std::optional<run::ExitRecord>> exitFromJson(const QByteArray &json)
 {
@@ -91,8 +93,7 @@ Expected<QString> RemoteRun::createRemoteDir(const QString &root, const QString 
     return dir;
 }
 
-Expected<QByteArray> RemoteRun::runnerScript(const run::RunSpec &spec, const QString &remoteDir,
-                                             const run::Resources &resources, const QStringList &sbatchLines)
+QStringList RemoteRun::hostCommand(const run::RunSpec &spec, const QString &remoteDir, const run::Resources &resources)
 {
     const run::RunSpec s = contractSpec(spec);
     run::ContractPaths paths = run::localContractPaths(remoteDir, run::RunSpec{});
@@ -107,6 +108,13 @@ Expected<QByteArray> RemoteRun::runnerScript(const run::RunSpec &spec, const QSt
     for (const auto &[name, value] : run::contractEnvironment(s, paths, resources))
         command << name + u'=' + value;
     command << u"FERRY_RUN_ID="_s + spec.id << spec.interpreter << spec.script << run::scriptArguments(spec);
+    return command;
+}
+
+Expected<QByteArray> RemoteRun::runnerScript(const run::RunSpec &spec, const QString &remoteDir,
+                                             const run::Resources &resources, const RunnerParts &parts)
+{
+    const QStringList command = parts.command.isEmpty() ? hostCommand(spec, remoteDir, resources) : parts.command;
     const auto quotedCommand = shellCommandLine(command);
     const auto quotedRun = shellQuote(remoteDir);
     const auto quotedId = shellQuote(spec.id);
@@ -115,7 +123,7 @@ Expected<QByteArray> RemoteRun::runnerScript(const run::RunSpec &spec, const QSt
     if (!quotedRun || !quotedId)
         return Error{u"the run folder's name cannot be written on a command line"_s, remoteDir, 0, 0, {}};
     QByteArray script = "#!/bin/bash\n";
-    for (const QString &line : sbatchLines)
+    for (const QString &line : parts.sbatchLines)
         script += "#SBATCH " + line.toUtf8() + '\n';
     script += "# Ferry run " + spec.id.toUtf8() + " (written by Ferry: core/targets/remotescripts.cpp)\n";
     script += "RUN=" + quotedRun->toUtf8() + '\n';
@@ -126,7 +134,7 @@ Expected<QByteArray> RemoteRun::runnerScript(const run::RunSpec &spec, const QSt
 }
 
 Expected<bool> RemoteRun::upload(const run::RunSpec &spec, const QString &remoteDir, const run::Resources &resources,
-                                 const QStringList &sbatchLines, const TransferProgress &progress)
+                                 const RunnerParts &parts, const TransferProgress &progress)
 {
     // The contract's folders and config files, and the runner, staged here and sent at once.
     const QString stage = m_dir.path() + u"/stage"_s;
@@ -135,7 +143,7 @@ Expected<bool> RemoteRun::upload(const run::RunSpec &spec, const QString &remote
     if (!prepared)
         return prepared.error();
     QDir().mkpath(stage + u"/code"_s);
-    const auto runner = runnerScript(spec, remoteDir, resources, sbatchLines);
+    const auto runner = runnerScript(spec, remoteDir, resources, parts);
     if (!runner)
         return runner.error();
     if (const auto written = writeTextFileAtomically(stage + u"/runner.sh"_s, QString::fromUtf8(*runner)); !written)
@@ -149,6 +157,11 @@ Expected<bool> RemoteRun::upload(const run::RunSpec &spec, const QString &remote
     QStringList sourceOptions{u"-a"_s};
     for (const QString &e : excludes)
         sourceOptions << u"--exclude=%1"_s.arg(e);
+    if (!parts.extraLocalDir.isEmpty()) {
+        const QString extra = stage + u'/' + parts.extraRemoteName;
+        if (!QDir().rename(parts.extraLocalDir, extra))
+            return Error{u"cannot stage %1"_s.arg(parts.extraLocalDir), extra, 0, 0, {}};
+    }
     if (auto sent = m_shell.rsync({u"-a"_s}, {stage + u'/'}, m_shell.remotePath(remoteDir + u'/')); !sent)
         return sent.error();
     QDir(stage).removeRecursively();

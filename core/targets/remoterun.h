@@ -39,6 +39,16 @@ struct RemoteStatus {
     QByteArray logBytes;   // the log from the requested offset
 };
 
+// How a backend shapes the runner: #SBATCH lines (Slurm), the command that runs the script
+// (empty: the host's interpreter; else e.g. `docker run ... IMAGE`), and a local folder sent
+// along (the image's build context) into `extraRemoteName` beside the runner.
+struct RunnerParts {
+    QStringList sbatchLines;
+    QStringList command;
+    QString extraLocalDir;
+    QString extraRemoteName;
+};
+
 // The part of an SSH or Slurm run that does not depend on how it is started: the run folder
 // on the host (code/, input/, model/, output/, checkpoints/, log, heartbeat, exit.json), its
 // upload, the runner script that gives the script the training contract and writes the exit
@@ -54,10 +64,14 @@ public:
     // Copies the source folder (minus `excludes`), the data channels (with progress) and the
     // contract's config files into `remoteDir`, and writes `runner.sh` there.
     Expected<bool> upload(const run::RunSpec &spec, const QString &remoteDir, const run::Resources &resources,
-                          const QStringList &sbatchLines, const TransferProgress &progress);
-    // The runner script: `#SBATCH` lines (if any), then what every run does (see remoterun.cpp).
+                          const RunnerParts &parts, const TransferProgress &progress);
+    // The runner script: `#SBATCH` lines (if any), then what every run does (see remotescripts.cpp).
     static Expected<QByteArray> runnerScript(const run::RunSpec &spec, const QString &remoteDir,
-                                             const run::Resources &resources, const QStringList &sbatchLines);
+                                             const run::Resources &resources, const RunnerParts &parts);
+    // The host's interpreter with the contract's variables: `env -- NAME=VALUE... python3 script args`.
+    static QStringList hostCommand(const run::RunSpec &spec, const QString &remoteDir, const run::Resources &resources);
+    // The spec as the script sees it: channels already on the host (option remoteChannels) added.
+    static run::RunSpec contractSpec(const run::RunSpec &spec);
 
     // One status call; the log bytes it returns are written to the local copy at once.
     // `jobId` set: Slurm's view of the job as well. Not reached: the shell's failure.

@@ -107,17 +107,20 @@ signal() {
   done
   for p in $(marked); do kill "-$1" "$p" 2>/dev/null; done
 }
+container() { command -v docker >/dev/null && docker ps -q --filter "label=ferry.run-id=$ID" 2>/dev/null; }
+[ -n "$(container)" ] && docker kill --signal TERM "ferry-$ID" >/dev/null 2>&1
 signal TERM
 for _ in $(seq $((GRACE * 10))); do
   [ -z "$(marked)" ] && break
   sleep 0.1
 done
+[ -n "$(container)" ] && docker rm -f "ferry-$ID" >/dev/null 2>&1
 if [ -n "$(marked)" ]; then
   signal KILL
   for _ in $(seq 100); do [ -z "$(marked)" ] && break; sleep 0.1; done
 fi
-left=$(marked)
-[ -n "$left" ] && echo "left" $left
+left="$(marked) $(container)"
+[ -n "${left// /}" ] && echo "left" $left
 exit 0
 )BASH";
 
@@ -125,6 +128,8 @@ const char hostProbe[] = R"BASH(
 echo "os=$(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME")"
 echo "kernel=$(uname -sr)"
 echo "home=$HOME"
+echo "uid=$(id -u)"
+echo "gid=$(id -g)"
 echo "diskFreeKiB=$(df -Pk "$HOME" 2>/dev/null | awk 'NR == 2 { print $4 }')"
 echo "cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || nproc)"
 if command -v python3 >/dev/null; then echo "python=$(python3 -c 'import sys; print(sys.version.split()[0])' 2>&1)"; fi

@@ -55,7 +55,7 @@ Error RemoteTarget::failStart(const QString &runDir, Error error)
 }
 
 Expected<RemoteTarget::Prepared> RemoteTarget::prepare(const QString &runDir, const run::RunSpec &spec,
-                                                       const SbatchLines &sbatchLines, int gpusOffered)
+                                                       const Shape &shape, int gpusOffered)
 {
     if (const auto acceptable = checkSpecFor(spec, m_kind, m_place); !acceptable)
         return acceptable.error();
@@ -83,7 +83,7 @@ Expected<RemoteTarget::Prepared> RemoteTarget::prepare(const QString &runDir, co
     const auto host = probeHost(*m_shell);
     if (!host)
         return failStart(runDir, host.error());
-    if (absolute.interpreter == u"python3"_s && host->python.isEmpty())
+    if (!shape && absolute.interpreter == u"python3"_s && host->python.isEmpty())
         return failStart(runDir, Error{u"%1 has no python3"_s.arg(m_shell->place()),
                                        {},
                                        0,
@@ -101,15 +101,21 @@ Expected<RemoteTarget::Prepared> RemoteTarget::prepare(const QString &runDir, co
     prepared.record = RemoteRecord{spec.target.host, *remoteDir, {}};
     if (const auto written = prepared.record.write(runDir); !written)
         return failStart(runDir, written.error());
-    QStringList lines;
-    if (sbatchLines) {
-        const auto made = sbatchLines(*remoteDir);
+    prepared.host = *host;
+    if (shape) {
+        const auto made = shape(*remoteDir, *host, prepared.resources);
         if (!made)
             return failStart(runDir, made.error());
-        lines = *made;
+        prepared.parts = *made;
     }
+    if (prepared.parts.command.isEmpty() && absolute.interpreter == u"python3"_s && host->python.isEmpty())
+        return failStart(runDir, Error{u"%1 has no python3"_s.arg(m_shell->place()),
+                                       {},
+                                       0,
+                                       0,
+                                       u"install Python 3 there, or name an interpreter in the environment"_s});
     progress(u"uploading the source and data to %1:%2"_s.arg(m_shell->place(), *remoteDir));
-    const auto uploaded = run.upload(absolute, *remoteDir, prepared.resources, lines,
+    const auto uploaded = run.upload(absolute, *remoteDir, prepared.resources, prepared.parts,
                                      [this](int percent) { progress(u"uploading data: %1%"_s.arg(percent)); });
     if (!uploaded)
         return failStart(runDir, uploaded.error());

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "targets/hostprobe.h"
 #include "targets/remoterun.h"
 #include "targets/remoteshell.h"
 #include "targets/target.h"
@@ -40,12 +41,15 @@ protected:
     struct Prepared {
         RemoteRecord record;
         run::Resources resources;
+        HostInfo host;
+        RunnerParts parts;
     };
-    // `sbatchLines` gives the batch script's #SBATCH options for the run folder on the host
-    // (none for a plain SSH run); `gpusOffered` < 0: as many as the host has.
-    using SbatchLines = std::function<Expected<QStringList>(const QString &remoteDir)>;
-    Expected<Prepared> prepare(const QString &runDir, const run::RunSpec &spec, const SbatchLines &sbatchLines,
-                               int gpusOffered);
+    // `shape` gives the runner's parts for the run folder on the host, knowing the host and the
+    // resources (which it may change); null: the script in the host's Python. `gpusOffered`
+    // < 0: as many as the host has.
+    using Shape =
+        std::function<Expected<RunnerParts>(const QString &remoteDir, const HostInfo &host, run::Resources &resources)>;
+    Expected<Prepared> prepare(const QString &runDir, const run::RunSpec &spec, const Shape &shape, int gpusOffered);
     // The run could not start: recorded in exit.json, so it shows as failed, not lost.
     Error failStart(const QString &runDir, Error error);
     // Ended on the host (or stopped): everything fetched, then the collected probe.

@@ -91,8 +91,13 @@ Expected<bool> SlurmTarget::start(const QString &runDir, const run::RunSpec &spe
         return checked.error();
     const QJsonValue gpus = spec.target.options.value(u"gpus"_s);
     const int gpuCount = gpus.isDouble() ? gpus.toInt() : gpus.toString().toInt();
-    const auto prepared = prepare(
-        runDir, spec, [&spec](const QString &remoteDir) { return sbatchOptions(spec, remoteDir); }, gpuCount);
+    const auto shape = [&spec](const QString &remoteDir, const HostInfo &, run::Resources &) -> Expected<RunnerParts> {
+        const auto lines = sbatchOptions(spec, remoteDir);
+        if (!lines)
+            return lines.error();
+        return RunnerParts{*lines, {}, {}, {}};
+    };
+    const auto prepared = prepare(runDir, spec, shape, gpuCount);
     if (!prepared)
         return prepared.error();
     RemoteRecord record = prepared->record;

@@ -1,8 +1,10 @@
 #include "targets/sshtarget.h"
 
 #include "run/supervisor.h"
+#include "targets/remoteimage.h"
 
 #include <QDeadlineTimer>
+#include <QDir>
 #include <QFileInfo>
 #include <QJsonObject>
 #include <QThread>
@@ -23,10 +25,30 @@ SshTarget::SshTarget(const QString &host, SshOptions options, int startTimeoutMs
 Expected<bool> SshTarget::start(const QString &runDir, const run::RunSpec &spec)
 {
     const QJsonValue gpus = spec.target.options.value(u"gpus"_s);
-    const auto prepared = prepare(runDir, spec, nullptr, gpus.isDouble() ? gpus.toInt() : -1);
+    // With an environment, in its image (built there); else, or when asked, in the host's Python.
+    const bool inImage = !spec.environmentFile.isEmpty() && !spec.target.options.value(u"hostPython"_s).toBool();
+    std::optional<RemoteImage> image;
+    const QString context = runDir + u"/image-context"_s;
+    const auto shape = [&](const QString &remoteDir, const HostInfo &host,
+                           run::Resources &resources) -> Expected<RunnerParts> {
+        auto parts = remoteImageParts(spec, remoteDir, host, resources, context);
+        if (!parts)
+            return parts.error();
+        image = parts->second;
+        return parts->first;
+    };
+    const auto prepared = prepare(runDir, spec, inImage ? Shape(shape) : Shape(), gpus.isDouble() ? gpus.toInt() : -1);
+    QDir(context).removeRecursively();
     if (!prepared)
         return prepared.error();
     const RemoteRecord &record = prepared->record;
+    if (image) {
+        progress(u"building image %1 on %2 (unless it is there)"_s.arg(image->reference, m_shell->place()));
+        // Its output goes to the run's log (followed like the script's), not to the progress.
+        const auto built = buildRemoteImage(*m_shell, record.dir, *image, {});
+        if (!built)
+            return failStart(runDir, built.error());
+    }
     progress(u"starting the run on %1"_s.arg(m_shell->place()));
     // setsid -f: a session of its own, so neither the end of this connection nor a logout
     // reaches it; its output goes to the log (the runner redirects it at once).

@@ -12,9 +12,11 @@ if(FERRY_GUI)
   set(slurm_dir "${CMAKE_CURRENT_BINARY_DIR}/services/slurm")
   find_program(BASH bash REQUIRED)
 
-  # Sessions on the test sshd get SLURM_CONF, so slurm:ferrytest reaches the test cluster.
+  # Sessions on the test sshd get SLURM_CONF and DOCKER_HOST, so slurm:ferrytest reaches the
+  # test cluster and an ssh:ferrytest run in an image the private engine of the `docker` fixture.
   add_test(NAME sshd_service_start
            COMMAND ${CMAKE_COMMAND} -E env "SLURM_CONF=${slurm_dir}/slurm.conf"
+                   "DOCKER_HOST=unix:///var/tmp/ferry-docker/docker.sock"
                    ${BASH} "${services}/sshd.sh" start "${sshd_dir}")
   set_tests_properties(sshd_service_start PROPERTIES FIXTURES_SETUP sshd TIMEOUT 60)
   add_test(NAME sshd_service_stop COMMAND ${BASH} "${services}/sshd.sh" stop "${sshd_dir}")
@@ -24,7 +26,7 @@ if(FERRY_GUI)
   add_test(NAME slurm_service_stop COMMAND ${BASH} "${services}/slurm.sh" stop "${slurm_dir}")
   set_tests_properties(slurm_service_stop PROPERTIES FIXTURES_CLEANUP slurm TIMEOUT 120)
 
-  foreach(name tst_shellquote tst_sshtarget tst_slurmtarget)
+  foreach(name tst_shellquote tst_sshtarget tst_slurmtarget tst_sshimage)
     ferry_test(${name} SOURCES remote/${name}.cpp)
     add_dependencies(${name} ferry)
     target_include_directories(${name} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}" "${CMAKE_CURRENT_SOURCE_DIR}/remote")
@@ -34,5 +36,7 @@ if(FERRY_GUI)
   # It stops and restarts the sshd (a cut connection): nothing else may use it meanwhile.
   set_tests_properties(tst_sshtarget PROPERTIES FIXTURES_REQUIRED sshd RUN_SERIAL ON TIMEOUT 600)
   set_tests_properties(tst_slurmtarget PROPERTIES FIXTURES_REQUIRED "sshd;slurm" TIMEOUT 600)
+  # The SageMaker-style script in the environment's image, built on the host by its engine.
+  set_tests_properties(tst_sshimage PROPERTIES FIXTURES_REQUIRED "sshd;docker" RUN_SERIAL ON TIMEOUT 1200)
   set_property(TEST tst_slurmtarget APPEND PROPERTY ENVIRONMENT "SLURM_CONF=${slurm_dir}/slurm.conf")
 endif()
