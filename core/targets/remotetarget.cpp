@@ -115,8 +115,14 @@ Expected<RemoteTarget::Prepared> RemoteTarget::prepare(const QString &runDir, co
                                        0,
                                        u"install Python 3 there, or name an interpreter in the environment"_s});
     progress(u"uploading the source and data to %1:%2"_s.arg(m_shell->place(), *remoteDir));
-    const auto uploaded = run.upload(absolute, *remoteDir, prepared.resources, prepared.parts,
-                                     [this](int percent) { progress(u"uploading data: %1%"_s.arg(percent)); });
+    int shown = -10; // every 10 %, not every read
+    const auto uploaded =
+        run.upload(absolute, *remoteDir, prepared.resources, prepared.parts, [this, &shown](int percent) {
+            if (percent < shown || percent >= shown + 10 || (percent == 100 && shown != 100)) { // < : the next channel
+                shown = percent;
+                progress(u"uploading data: %1%"_s.arg(percent));
+            }
+        });
     if (!uploaded)
         return failStart(runDir, uploaded.error());
     return prepared;

@@ -36,6 +36,11 @@ if(FERRY_GUI)
   # It stops and restarts the sshd (a cut connection): nothing else may use it meanwhile.
   set_tests_properties(tst_sshtarget PROPERTIES FIXTURES_REQUIRED sshd RUN_SERIAL ON TIMEOUT 600)
   set_tests_properties(tst_slurmtarget PROPERTIES FIXTURES_REQUIRED "sshd;slurm" TIMEOUT 600)
+  # The launch dialog's remote fields and a host's page (trusting a key) against the sshd.
+  ferry_test(tst_hostdialog GUI SOURCES remote/tst_hostdialog.cpp LIBS ferry_ui)
+  target_include_directories(tst_hostdialog PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}" "${CMAKE_CURRENT_SOURCE_DIR}/remote")
+  target_compile_definitions(tst_hostdialog PRIVATE FERRY_SSHD_DIR="${sshd_dir}")
+  set_tests_properties(tst_hostdialog PROPERTIES FIXTURES_REQUIRED sshd)
   # The SageMaker-style script in the environment's image, built on the host by its engine.
   set_tests_properties(tst_sshimage PROPERTIES FIXTURES_REQUIRED "sshd;docker" RUN_SERIAL ON TIMEOUT 1200)
   set_property(TEST tst_slurmtarget APPEND PROPERTY ENVIRONMENT "SLURM_CONF=${slurm_dir}/slurm.conf")
