@@ -14,7 +14,8 @@ echo "$attempt" > "$RUN/attempt"
 # Cancelled before it started: the cancel wrote the record.
 [ -e "$RUN/exit.json" ] && exit 0
 rm -f "$RUN/child"
-( trap 'exit 0' TERM; while :; do stamp > "$RUN/heartbeat.tmp" && mv -f "$RUN/heartbeat.tmp" "$RUN/heartbeat"; sleep 2; done ) &
+# The heartbeat ends with the runner ($$ is the runner's pid in the subshell too).
+( trap 'exit 0' TERM; while kill -0 $$ 2>/dev/null; do stamp > "$RUN/heartbeat.tmp" && mv -f "$RUN/heartbeat.tmp" "$RUN/heartbeat"; sleep 2; done ) &
 beat=$!
 child=
 stop() { [ -n "$child" ] && kill -TERM -- "-$child" 2>/dev/null; }

@@ -102,7 +102,8 @@ Expected<bool> SlurmTarget::start(const QString &runDir, const run::RunSpec &spe
         return prepared.error();
     RemoteRecord record = prepared->record;
     progress(u"submitting the job to %1"_s.arg(m_place));
-    const ShellResult submitted = m_shell->runScript("cd \"$1\" && sbatch --parsable runner.sh\n", {record.dir});
+    const ShellResult submitted = m_shell->runScript(
+        "cd \"$1\" && FERRY_RUN_ID=\"$2\" sbatch --parsable --export=ALL runner.sh\n", {record.dir, spec.id});
     const QString jobId = QString::fromUtf8(submitted.out).trimmed().section(u';', 0, 0);
     static const QRegularExpression number(u"^[0-9]+(_[0-9]+)?$"_s);
     if (!submitted.ok() || !number.match(jobId).hasMatch())

@@ -51,9 +51,10 @@ Expected<bool> SshTarget::start(const QString &runDir, const run::RunSpec &spec)
     }
     progress(u"starting the run on %1"_s.arg(m_shell->place()));
     // setsid -f: a session of its own, so neither the end of this connection nor a logout
-    // reaches it; its output goes to the log (the runner redirects it at once).
-    const ShellResult launched =
-        m_shell->runScript("setsid -f bash \"$1/runner.sh\" </dev/null >/dev/null 2>&1\n", {record.dir});
+    // reaches it; its output goes to the log (the runner redirects it at once). The marker is in
+    // its environment from the start, so the runner itself is found by it too.
+    const ShellResult launched = m_shell->runScript(
+        "FERRY_RUN_ID=\"$2\" setsid -f bash \"$1/runner.sh\" </dev/null >/dev/null 2>&1\n", {record.dir, spec.id});
     if (!launched.ok())
         return failStart(
             runDir,

@@ -238,6 +238,35 @@ private Q_SLOTS:
         QCOMPARE(probeOf(target, runDir).state, RunState::Cancelled);
     }
 
+    // Everything of the run killed on the host (as a reboot would): lost, never left running.
+    void runGoneWithoutExitRecordIsLost()
+    {
+        const SshSandbox sandbox;
+        QTemporaryDir ws;
+        RunSpec spec = specFor(kScripts, u"waiter.py"_s, ws.filePath(u"on-the-host"_s));
+        spec.hyperparameters = {{u"go-file"_s, ws.filePath(u"never"_s)}};
+        const QString runDir = ws.filePath(u"run"_s);
+        SshTarget target(kHost, sandbox.options());
+        QVERIFY2(target.start(runDir, spec), "started");
+        SshShell shell = sandbox.shell();
+        RemoteRun remote(shell, runDir);
+        const RemoteRecord record = **RemoteRecord::read(runDir);
+        QVERIFY(ferry::test::waitFor([&] { return remote.markedProcesses(record)->size() >= 2; }, 30000, 100));
+        // The runner first (its pid file), so it cannot record the script's end; then the rest.
+        QVERIFY(shell.runScript("kill -KILL \"$(cat \"$1/pid\")\"\n", {record.dir}).ok());
+        const auto marked = remote.markedProcesses(record); // kept: a range-for over *temporary dangles
+        QVERIFY(marked);
+        QStringList pids;
+        for (const qint64 pid : *marked)
+            pids << QString::number(pid);
+        if (!pids.isEmpty())
+            QVERIFY(shell.run(QStringList{u"kill"_s, u"-KILL"_s} + pids).reached);
+        QVERIFY(ferry::test::waitFor([&] { return remote.markedProcesses(record)->isEmpty(); }, 30000, 100));
+        const RunProbe lost = probeOf(target, runDir);
+        QCOMPARE(lost.state, RunState::Lost);
+        QVERIFY2(lost.detail.contains(u"gone and left no exit record"_s), qPrintable(lost.detail));
+    }
+
     void followerKilledMidRunLosesNothing()
     {
         const SshSandbox sandbox;
