@@ -6,8 +6,9 @@
 #                       DIR/known_hosts (the host key, for tests that accept it up front)
 #   sshd.sh stop DIR    stop the sshd this script started (by its pid), nothing else
 #   sshd.sh restart DIR stop and start on the same port and host key (a cut connection)
-# Sessions get SLURM_CONF (and DOCKER_HOST) when those are set at start, so a Slurm cluster
-# and a Docker engine from the other fixtures are reachable through the host.
+# Sessions get SLURM_CONF (and DOCKER_HOST) when those are set at start (kept for later starts
+# without them), so a Slurm cluster and a Docker engine from the other fixtures are reachable
+# through the host.
 # Needs openssh-server and rsync (packaging/install-deps.sh test).
 set -euo pipefail
 
@@ -55,6 +56,8 @@ start() {
     local env=""
     [ -n "${SLURM_CONF:-}" ] && env="$env SLURM_CONF=$SLURM_CONF"
     [ -n "${DOCKER_HOST:-}" ] && env="$env DOCKER_HOST=$DOCKER_HOST"
+    # A restart from a test (a cut connection) keeps what the fixture's start gave sessions.
+    if [ -n "$env" ]; then echo "$env" > "$D/session-env"; else env=$(cat "$D/session-env" 2>/dev/null || true); fi
     [ -n "$env" ] && echo "SetEnv$env"
   } > "$D/sshd_config"
   /usr/sbin/sshd -t -f "$D/sshd_config"
