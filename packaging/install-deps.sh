@@ -11,6 +11,8 @@ runtime=(
   libtorch1.13
   # Debian's default reference BLAS made MLP training 11.6x slower than OpenBLAS here.
   libopenblas0-pthread
+  # SSH and Slurm targets: the system OpenSSH client, rsync for sources, data and results
+  openssh-client rsync
 )
 build=(
   build-essential cmake ninja-build ccache pkg-config file
@@ -36,6 +38,8 @@ test=(
   gnome-keyring dbus-daemon dbus-bin libsecret-tools
   # notebook import is checked against Jupyter's own converter and nbformat's validator
   jupyter-nbconvert python3-nbformat
+  # a real sshd on 127.0.0.1 and a single-node Slurm with fake GPUs (tests/services/)
+  openssh-server slurm-wlm munge
 )
 
 # Benchmarks (tests/bench/) measure Ferry against Debian's own Python torch and pandas.

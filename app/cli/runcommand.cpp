@@ -1,5 +1,6 @@
 // `ferry run SCRIPT ...`: start a training script on a target, with the training contract.
 #include "cli/command.h"
+#include "cli/remoteoptions.h"
 #include "cli/runsupport.h"
 
 #include "env/formats.h"
@@ -47,7 +48,8 @@ public:
             u"as model.tar.gz when the run ends. Runs are kept in WORKSPACE/.ferry (see 'ferry runs')."_s);
         parser.addPositionalArgument(u"script"_s, u"The training script."_s, u"SCRIPT"_s);
         parser.addOption({u"env"_s, u"Environment file (its variables and interpreter are used)."_s, u"ENV.yml"_s});
-        parser.addOption({u"target"_s, u"local (default) or container."_s, u"TARGET"_s, u"local"_s});
+        parser.addOption({u"target"_s, u"local (default), container, ssh:HOST or slurm:HOST (slurm:local)."_s,
+                          u"TARGET"_s, u"local"_s});
         parser.addOption({u"data"_s, u"A data channel, e.g. training=./data (repeatable)."_s, u"NAME=PATH"_s});
         parser.addOption({u"hp"_s, u"A hyperparameter, e.g. epochs=10 (repeatable)."_s, u"KEY=VALUE"_s});
         parser.addOption({u"metric-def"_s, u"A metric regex with one group, e.g. loss=loss: ([0-9.]+) (repeatable)."_s,
@@ -58,6 +60,7 @@ public:
                           u"NAME[=SECRET]"_s});
         parser.addOption({u"workspace"_s, u"The workspace folder (default: the current folder)."_s, u"DIR"_s});
         parser.addOption({u"follow"_s, u"Print the log until the run ends (Ctrl-C stops following, not the run)."_s});
+        addRemoteOptions(parser);
     }
 
     int run(const QCommandLineParser &parser, Io &io) override
@@ -75,6 +78,7 @@ public:
         auto target = makeTarget(spec->target, io);
         if (!target)
             return kExitUserError;
+        reportProgress(*target, io);
         const auto record = run::launchRun(*context->store, *target, context->workspace.runsDir(), *spec);
         if (!record) {
             io.err << "ferry run: " << record.error().toString() << Qt::endl;
@@ -143,6 +147,8 @@ private:
             return std::nullopt;
         }
         spec.target = *target;
+        if (!applyRemoteOptions(parser, spec.target, io))
+            return std::nullopt;
         const auto data = pairs(parser.values(u"data"_s), u"data"_s, io);
         const auto hps = pairs(parser.values(u"hp"_s), u"hp"_s, io);
         const auto metrics = pairs(parser.values(u"metric-def"_s), u"metric-def"_s, io);

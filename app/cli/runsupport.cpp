@@ -118,12 +118,18 @@ int followRun(RunContext &context, const run::RunRecord &record, Io &io)
     g_stopFollowing = false;
     const auto previous = std::signal(SIGINT, onInterrupt);
     int code = kExitOk;
+    QString detail; // what a remote target says while it runs: queue position, reconnecting
     while (true) {
         const auto step = follower.poll();
         if (!step) {
             io.err << "ferry: " << step.error().toString() << Qt::endl;
             code = kExitInternalError;
             break;
+        }
+        if (!step->finished && step->probe.detail != detail) {
+            detail = step->probe.detail;
+            if (!detail.isEmpty())
+                io.err << "run " << record.id << ": " << detail << Qt::endl;
         }
         for (const QByteArray &line : step->lines)
             io.out << QString::fromUtf8(line) << '\n';

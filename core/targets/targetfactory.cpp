@@ -3,6 +3,8 @@
 #include "targets/containertarget.h"
 #include "targets/embeddedtarget.h"
 #include "targets/localtarget.h"
+#include "targets/slurmtarget.h"
+#include "targets/sshtarget.h"
 
 namespace ferry::targets {
 
@@ -16,8 +18,9 @@ std::unique_ptr<Target> makeTarget(const run::TargetSpec &spec, const QString &f
     case run::TargetKind::Embedded:
         return std::make_unique<EmbeddedTarget>();
     case run::TargetKind::Ssh:
+        return std::make_unique<SshTarget>(spec.host);
     case run::TargetKind::Slurm:
-        break;
+        return std::make_unique<SlurmTarget>(spec.host);
     }
     return nullptr;
 }

@@ -7,9 +7,8 @@
 
 namespace ferry::targets {
 
-// The target that drives runs of `spec`'s kind; nullptr for a kind this Ferry cannot drive yet
-// (ssh, slurm). `ferryBinary`: the `ferry` executable, whose `__supervise` command a local
-// run is started under.
+// The target that drives runs of `spec`'s kind. `ferryBinary`: the `ferry` executable, whose
+// `__supervise` command a local run is started under.
 std::unique_ptr<Target> makeTarget(const run::TargetSpec &spec, const QString &ferryBinary);
 
 } // namespace ferry::targets

@@ -1,5 +1,7 @@
 #include "ui/launch/launchdialog.h"
 
+#include "ui/launch/remotetargetfields.h"
+
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -43,8 +45,9 @@ QTableWidgetItem *readOnly(const QString &text)
 
 LaunchDialog::LaunchDialog(QSettings &settings, const QString &workspaceRoot, QWidget *parent)
     : QDialog(parent), m_settings(settings), m_root(workspaceRoot), m_script(new QComboBox(this)),
-      m_environment(new QComboBox(this)), m_target(new QComboBox(this)), m_hyperparameters(new QTableWidget(this)),
-      m_channels(new QTableWidget(this)), m_metrics(new QTableWidget(this)), m_note(new QLabel(this))
+      m_environment(new QComboBox(this)), m_target(new QComboBox(this)), m_remote(new RemoteTargetFields(this)),
+      m_hyperparameters(new QTableWidget(this)), m_channels(new QTableWidget(this)), m_metrics(new QTableWidget(this)),
+      m_note(new QLabel(this))
 {
     setWindowTitle(tr("Start a run"));
     setObjectName(u"launchDialog"_s);
@@ -66,6 +69,12 @@ LaunchDialog::LaunchDialog(QSettings &settings, const QString &workspaceRoot, QW
         m_environment->addItem(u"environments/"_s + file, environments.filePath(file));
     m_target->addItem(tr("local (this machine)"), u"local"_s);
     m_target->addItem(tr("container (the environment's image)"), u"container"_s);
+    m_target->addItem(tr("SSH host"), u"ssh"_s);
+    m_target->addItem(tr("Slurm cluster"), u"slurm"_s);
+    connect(m_target, &QComboBox::currentIndexChanged, this, [this] {
+        const auto kind = run::TargetSpec::parse(m_target->currentData().toString() + u":x"_s);
+        m_remote->setKind(kind ? kind->kind : run::TargetKind::Local);
+    });
 
     m_hyperparameters->setColumnCount(kHpColumns);
     m_hyperparameters->setHorizontalHeaderLabels(
@@ -94,9 +103,15 @@ LaunchDialog::LaunchDialog(QSettings &settings, const QString &workspaceRoot, QW
     form->addRow(tr("Script"), m_script);
     form->addRow(tr("Environment"), m_environment);
     form->addRow(tr("Target"), m_target);
+    form->addRow(m_remote);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Start"));
-    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::accepted, this, [this] {
+        if (const QString why = problem(); !why.isEmpty())
+            m_note->setText(why); // inline, not a message box: the field is right there
+        else
+            accept();
+    });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
     auto *layout = new QVBoxLayout(this);
@@ -200,6 +215,7 @@ void LaunchDialog::restore()
         m_environment->setCurrentIndex(env);
     if (const int target = m_target->findData(saved[u"target"_s].toString()); target >= 0)
         m_target->setCurrentIndex(target);
+    m_remote->restore(saved[u"remote"_s].toObject());
     const QJsonObject values = saved[u"hyperparameters"_s].toObject();
     const QSignalBlocker blocker(m_hyperparameters);
     for (int row = 0; row < m_hyperparameters->rowCount(); ++row) {
@@ -232,6 +248,7 @@ run::RunSpec LaunchDialog::spec() const
     spec.environmentFile = m_environment->currentData().toString();
     spec.target.kind =
         m_target->currentData().toString() == u"container"_s ? run::TargetKind::Container : run::TargetKind::Local;
+    m_remote->apply(spec.target); // SSH and Slurm: kind, host and options
     for (int row = 0; row < m_hyperparameters->rowCount(); ++row) {
         const QTableWidgetItem *use = m_hyperparameters->item(row, kUse);
         if (!(use->flags() & Qt::ItemIsUserCheckable) || use->checkState() != Qt::Checked)
@@ -254,6 +271,12 @@ run::RunSpec LaunchDialog::spec() const
     return spec;
 }
 
+QString LaunchDialog::problem() const
+{
+    run::TargetSpec target;
+    return m_remote->apply(target);
+}
+
 void LaunchDialog::remember() const
 {
     const run::RunSpec s = spec();
@@ -265,6 +288,7 @@ void LaunchDialog::remember() const
         metrics.append(QJsonObject{{u"Name"_s, m.name}, {u"Regex"_s, m.regex}});
     const QJsonObject saved{{u"environment"_s, s.environmentFile},
                             {u"target"_s, m_target->currentData().toString()},
+                            {u"remote"_s, m_remote->saved()},
                             {u"hyperparameters"_s, values},
                             {u"metrics"_s, metrics}};
     m_settings.setValue(settingsKey(QDir(m_root).filePath(s.script)),

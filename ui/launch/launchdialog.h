@@ -12,6 +12,8 @@ class QTableWidget;
 
 namespace ferry::ui {
 
+class RemoteTargetFields;
+
 // Starts a script run: script, environment, target, hyperparameters (read from the script's
 // argparse calls: name, type, default, help; edited in a table), data channels and metric
 // definitions. The last choices are remembered per script.
@@ -28,6 +30,10 @@ public:
     void remember() const;
 
     QTableWidget *hyperparameterTable() const { return m_hyperparameters; }
+    QComboBox *targetBox() const { return m_target; }
+    RemoteTargetFields *remoteFields() const { return m_remote; }
+    // Why the dialog cannot start the run as it stands (no host for an SSH target); empty: it can.
+    QString problem() const;
 
 private:
     void scriptChanged();
@@ -39,6 +45,7 @@ private:
     QComboBox *m_script;
     QComboBox *m_environment;
     QComboBox *m_target;
+    RemoteTargetFields *m_remote;
     QTableWidget *m_hyperparameters;
     QTableWidget *m_channels;
     QTableWidget *m_metrics;

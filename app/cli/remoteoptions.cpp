@@ -1,0 +1,96 @@
+#include "cli/remoteoptions.h"
+
+#include "targets/remotetarget.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::cli {
+
+void addRemoteOptions(QCommandLineParser &parser)
+{
+    parser.addOption({u"accept-host-key"_s,
+                      u"ssh/slurm: trust the host key with this fingerprint (Ferry shows it on first contact)."_s,
+                      u"SHA256:..."_s});
+    parser.addOption(
+        {u"remote-dir"_s, u"ssh/slurm: where run folders go on the host (default ~/.ferry/runs)."_s, u"DIR"_s});
+    parser.addOption({u"exclude"_s,
+                      u"ssh/slurm: leave this out of the source upload (repeatable; .git and .ferry "
+                      u"always are)."_s,
+                      u"PATTERN"_s});
+    parser.addOption(
+        {u"remote-data"_s, u"ssh/slurm: a data channel already on the host (repeatable)."_s, u"NAME=PATH"_s});
+    parser.addOption({u"host-python"_s, u"ssh: run in the host's Python even with --env (default: in the "
+                                        u"environment's image, built on the host)."_s});
+    parser.addOption({u"gpus"_s, u"ssh: SM_NUM_GPUS (default: the host's); slurm: --gres=gpu:N."_s, u"N"_s});
+    parser.addOption({u"partition"_s, u"slurm: the partition."_s, u"P"_s});
+    parser.addOption({u"time"_s, u"slurm: the time limit."_s, u"HH:MM:SS"_s});
+    parser.addOption({u"cpus"_s, u"slurm: CPUs per task."_s, u"N"_s});
+    parser.addOption({u"mem"_s, u"slurm: memory, e.g. 16G."_s, u"SIZE"_s});
+    parser.addOption({u"requeue"_s, u"slurm: let Slurm requeue the job (preemption, node failure)."_s});
+}
+
+bool applyRemoteOptions(const QCommandLineParser &parser, run::TargetSpec &target, Io &io)
+{
+    const bool remote = target.kind == run::TargetKind::Ssh || target.kind == run::TargetKind::Slurm;
+    const bool slurm = target.kind == run::TargetKind::Slurm;
+    const QStringList remoteOnly{u"accept-host-key"_s, u"remote-dir"_s, u"exclude"_s,
+                                 u"remote-data"_s,     u"gpus"_s,       u"host-python"_s};
+    const QStringList slurmOnly{u"partition"_s, u"time"_s, u"cpus"_s, u"mem"_s, u"requeue"_s};
+    for (const QString &name : remoteOnly + slurmOnly) {
+        if (!parser.isSet(name))
+            continue;
+        if (!remote || (!slurm && slurmOnly.contains(name))) {
+            io.err << "ferry run: --" << name << " is for " << (slurmOnly.contains(name) ? "slurm" : "ssh and slurm")
+                   << " targets, not " << target.toString() << Qt::endl;
+            return false;
+        }
+    }
+    QJsonObject &o = target.options;
+    for (const auto &[option, key] :
+         {std::pair{u"accept-host-key"_s, u"acceptHostKey"_s}, std::pair{u"remote-dir"_s, u"remoteDir"_s},
+          std::pair{u"partition"_s, u"partition"_s}, std::pair{u"time"_s, u"time"_s}, std::pair{u"mem"_s, u"mem"_s}}) {
+        if (parser.isSet(option))
+            o[key] = parser.value(option);
+    }
+    for (const QString &count : {u"gpus"_s, u"cpus"_s}) {
+        if (!parser.isSet(count))
+            continue;
+        bool ok = false;
+        const int n = parser.value(count).toInt(&ok);
+        if (!ok || n < 0) {
+            io.err << "ferry run: --" << count << " takes a count, not '" << parser.value(count) << "'" << Qt::endl;
+            return false;
+        }
+        o[count] = n;
+    }
+    if (parser.isSet(u"requeue"_s))
+        o[u"requeue"_s] = true;
+    if (parser.isSet(u"host-python"_s))
+        o[u"hostPython"_s] = true;
+    if (parser.isSet(u"exclude"_s))
+        o[u"exclude"_s] = QJsonArray::fromStringList(parser.values(u"exclude"_s));
+    QJsonObject channels;
+    for (const QString &value : parser.values(u"remote-data"_s)) {
+        const qsizetype eq = value.indexOf(u'=');
+        if (eq <= 0 || !value.mid(eq + 1).startsWith(u'/')) {
+            io.err << "ferry run: --remote-data takes NAME=/ABSOLUTE/PATH on the host, not '" << value << "'"
+                   << Qt::endl;
+            return false;
+        }
+        channels[value.left(eq)] = value.mid(eq + 1);
+    }
+    if (!channels.isEmpty())
+        o[u"remoteChannels"_s] = channels;
+    return true;
+}
+
+void reportProgress(targets::Target &target, Io &io)
+{
+    if (auto *remote = dynamic_cast<targets::RemoteTarget *>(&target))
+        remote->setProgress([&io](const QString &text) { io.err << text << Qt::endl; });
+}
+
+} // namespace ferry::cli

@@ -1,0 +1,348 @@
+#include "targets/remoterun.h"
+
+#include "run/supervisor.h"
+#include "targets/remotescripts.h"
+#include "targets/shellquote.h"
+
+#include "common/textfile.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::targets {
+
+namespace {
+
+QString remoteFile(const QString &runDir)
+{
+    return runDir + u"/remote.json"_s;
+}
+
+} // namespace
+
+run::RunSpec RemoteRun::contractSpec(const run::RunSpec &spec)
+{
+    run::RunSpec s = spec;
+    const QJsonObject remote = spec.target.options.value(u"remoteChannels"_s).toObject();
+    for (auto it = remote.begin(); it != remote.end(); ++it)
+        s.channels << run::DataChannel{it.key(), it.value().toString()};
+    return s;
+}
+
+namespace {
+
+Expected<std::optional<run::ExitRecord>> exitFromJson(const QByteArray &json)
+{
+    QJsonParseError error{};
+    const QJsonObject o = QJsonDocument::fromJson(json, &error).object();
+    if (error.error != QJsonParseError::NoError)
+        return Error{u"the run's exit.json on the host is not JSON: "_s + error.errorString(), {}, 0, 0, {}};
+    run::ExitRecord r;
+    r.exitCode = o[u"exitCode"_s].toInt(-1);
+    r.signal = o[u"signal"_s].toInt();
+    r.finishedMs = o[u"finishedMs"_s].toInteger();
+    r.cancelled = o[u"cancelled"_s].toBool();
+    r.error = o[u"error"_s].toString();
+    return std::optional<run::ExitRecord>(r);
+}
+
+} // namespace
+
+Expected<bool> RemoteRecord::write(const QString &runDir) const
+{
+    const QJsonObject json{{u"host"_s, host}, {u"dir"_s, dir}, {u"jobId"_s, jobId}};
+    return writeTextFileAtomically(remoteFile(runDir), QString::fromUtf8(QJsonDocument(json).toJson()));
+}
+
+Expected<std::optional<RemoteRecord>> RemoteRecord::read(const QString &runDir)
+{
+    QFile f(remoteFile(runDir));
+    if (!f.exists())
+        return std::optional<RemoteRecord>();
+    if (!f.open(QIODevice::ReadOnly))
+        return Error{u"cannot read: "_s + f.errorString(), f.fileName(), 0, 0, {}};
+    const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+    RemoteRecord r{o[u"host"_s].toString(), o[u"dir"_s].toString(), o[u"jobId"_s].toString()};
+    if (r.host.isEmpty() || r.dir.isEmpty())
+        return Error{u"remote.json names no host or folder"_s, f.fileName(), 0, 0, {}};
+    return std::optional<RemoteRecord>(r);
+}
+
+RemoteRun::RemoteRun(RemoteShell &shell, QString localRunDir) : m_shell(shell), m_dir(std::move(localRunDir)) {}
+
+Expected<QString> RemoteRun::createRemoteDir(const QString &root, const QString &runId)
+{
+    // Private: the runner script holds the run's environment variables (secrets among them).
+    const QByteArray script = "mkdir -p -- \"$1\" && cd -- \"$1\" && mkdir -m 700 -- \"$2\" && cd -- \"$2\" && pwd\n";
+    const ShellResult r = m_shell.runScript(script, {root, runId});
+    if (!r.ok())
+        return Error{u"cannot create the run folder %1/%2 on %3: %4"_s.arg(root, runId, m_shell.place(), r.errorText()),
+                     {},
+                     0,
+                     0,
+                     u"check free disk space and permissions there"_s};
+    const QString dir = QString::fromUtf8(r.out).trimmed();
+    if (!dir.startsWith(u'/'))
+        return Error{u"%1 did not name the run folder it made (got '%2')"_s.arg(m_shell.place(), dir), {}, 0, 0, {}};
+    return dir;
+}
+
+QStringList RemoteRun::hostCommand(const run::RunSpec &spec, const QString &remoteDir, const run::Resources &resources)
+{
+    const run::RunSpec s = contractSpec(spec);
+    run::ContractPaths paths = run::localContractPaths(remoteDir, run::RunSpec{});
+    paths.codeDir = remoteDir + u"/code"_s;
+    for (const run::DataChannel &c : s.channels) {
+        const bool uploaded = spec.channels.contains(c);
+        paths.channelDirs.append({c.name, uploaded ? remoteDir + u"/input/data/"_s + c.name : c.path});
+    }
+    QStringList command{u"env"_s, u"--"_s};
+    for (const auto &[name, value] : spec.variables)
+        command << name + u'=' + value;
+    for (const auto &[name, value] : run::contractEnvironment(s, paths, resources))
+        command << name + u'=' + value;
+    command << u"FERRY_RUN_ID="_s + spec.id << spec.interpreter << spec.script << run::scriptArguments(spec);
+    return command;
+}
+
+Expected<QByteArray> RemoteRun::runnerScript(const run::RunSpec &spec, const QString &remoteDir,
+                                             const run::Resources &resources, const RunnerParts &parts)
+{
+    const QStringList command = parts.command.isEmpty() ? hostCommand(spec, remoteDir, resources) : parts.command;
+    const auto quotedCommand = shellCommandLine(command);
+    const auto quotedRun = shellQuote(remoteDir);
+    const auto quotedId = shellQuote(spec.id);
+    if (!quotedCommand)
+        return quotedCommand.error();
+    if (!quotedRun || !quotedId)
+        return Error{u"the run folder's name cannot be written on a command line"_s, remoteDir, 0, 0, {}};
+    QByteArray script = "#!/bin/bash\n";
+    for (const QString &line : parts.sbatchLines)
+        script += "#SBATCH " + line.toUtf8() + '\n';
+    script += "# Ferry run " + spec.id.toUtf8() + " (written by Ferry: core/targets/remotescripts.cpp)\n";
+    script += "RUN=" + quotedRun->toUtf8() + '\n';
+    script += "export FERRY_RUN_ID=" + quotedId->toUtf8() + '\n';
+    script += "COMMAND=(" + quotedCommand->toUtf8() + ")\n";
+    script += scripts::runnerBody;
+    return script;
+}
+
+Expected<bool> RemoteRun::upload(const run::RunSpec &spec, const QString &remoteDir, const run::Resources &resources,
+                                 const RunnerParts &parts, const TransferProgress &progress)
+{
+    // The contract's folders and config files, and the runner, staged here and sent at once.
+    const QString stage = m_dir.path() + u"/stage"_s;
+    QDir(stage).removeRecursively();
+    const auto prepared = run::prepareContractFolders(stage, contractSpec(spec), resources);
+    if (!prepared)
+        return prepared.error();
+    QDir().mkpath(stage + u"/code"_s);
+    const auto runner = runnerScript(spec, remoteDir, resources, parts);
+    if (!runner)
+        return runner.error();
+    if (const auto written = writeTextFileAtomically(stage + u"/runner.sh"_s, QString::fromUtf8(*runner)); !written)
+        return written.error();
+    // rsync -a carries modes over: the run folder and its runner stay the user's alone there.
+    QFile::setPermissions(stage + u"/runner.sh"_s, QFile::ReadOwner | QFile::WriteOwner);
+    QFile::setPermissions(stage, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    QStringList excludes{u".git"_s, u".ferry"_s};
+    for (const QJsonValue &v : spec.target.options.value(u"exclude"_s).toArray())
+        excludes << v.toString();
+    QStringList sourceOptions{u"-a"_s};
+    for (const QString &e : excludes)
+        sourceOptions << u"--exclude=%1"_s.arg(e);
+    if (!parts.extraLocalDir.isEmpty()) {
+        const QString extra = stage + u'/' + parts.extraRemoteName;
+        if (!QDir().rename(parts.extraLocalDir, extra))
+            return Error{u"cannot stage %1"_s.arg(parts.extraLocalDir), extra, 0, 0, {}};
+    }
+    if (auto sent = m_shell.rsync({u"-a"_s}, {stage + u'/'}, m_shell.remotePath(remoteDir + u'/')); !sent)
+        return sent.error();
+    QDir(stage).removeRecursively();
+    if (auto sent = m_shell.rsync(sourceOptions, {QDir::cleanPath(spec.sourceDir) + u'/'},
+                                  m_shell.remotePath(remoteDir + u"/code/"_s));
+        !sent)
+        return sent.error();
+    for (const run::DataChannel &c : spec.channels) {
+        const QFileInfo data(c.path);
+        const QString source = data.isDir() ? QDir::cleanPath(data.absoluteFilePath()) + u'/' : data.absoluteFilePath();
+        TransferProgress channelProgress;
+        if (progress)
+            channelProgress = progress;
+        if (auto sent =
+                m_shell.rsync({u"-a"_s, u"--mkpath"_s}, {source},
+                              m_shell.remotePath(remoteDir + u"/input/data/"_s + c.name + u'/'), channelProgress);
+            !sent)
+            return sent.error();
+    }
+    return true;
+}
+
+qint64 RemoteRun::localLogSize() const
+{
+    return QFileInfo(m_dir.logFile()).size();
+}
+
+void RemoteRun::writeLogBytes(qint64 offset, const QByteArray &bytes) const
+{
+    if (bytes.isEmpty())
+        return;
+    // Written at the offset they were read from, not appended: two Ferry processes that fetch
+    // the same bytes write them to the same place, so the copy stays an exact prefix.
+    QFile f(m_dir.logFile());
+    if (!f.open(QIODevice::ReadWrite) || !f.seek(offset) || f.write(bytes) != bytes.size())
+        qWarning("cannot write the local copy of the log %s: %s", qPrintable(f.fileName()),
+                 qPrintable(f.errorString()));
+}
+
+Expected<RemoteStatus> RemoteRun::status(const RemoteRecord &record, ShellResult *failure)
+{
+    const qint64 offset = localLogSize();
+    QStringList args{record.dir, QString::number(offset), QString::number(kChunkBytes)};
+    if (!record.jobId.isEmpty())
+        args << record.jobId;
+    const ShellResult r = m_shell.runScript(scripts::status, args, 120000);
+    if (!r.ok()) {
+        if (failure)
+            *failure = r;
+        return Error{u"cannot ask %1 about the run: %2"_s.arg(m_shell.place(), r.errorText()), {}, 0, 0, {}};
+    }
+    RemoteStatus s;
+    const QByteArray marker = "--ferry-log--\n";
+    const qsizetype split = r.out.indexOf(marker);
+    if (split < 0)
+        return Error{u"%1 answered the status call without its log marker"_s.arg(m_shell.place()), {}, 0, 0, {}};
+    s.logBytes = r.out.mid(split + marker.size());
+    for (const QByteArray &line : r.out.left(split).split('\n')) {
+        const qsizetype space = line.indexOf(' ');
+        const QByteArray key = space < 0 ? line : line.left(space);
+        const QByteArray value = space < 0 ? QByteArray() : line.mid(space + 1).trimmed();
+        if (key == "folder")
+            s.folderExists = value == "1";
+        else if (key == "started")
+            s.started = true;
+        else if (key == "alive")
+            s.alive = true;
+        else if (key == "attempt")
+            s.attempt = value.toInt();
+        else if (key == "heartbeat" && !value.isEmpty())
+            s.heartbeatMs = value.toLongLong();
+        else if (key == "job")
+            s.job = QString::fromUtf8(value);
+        else if (key == "position")
+            s.queuePosition = value.toInt();
+        else if (key == "sacct")
+            s.accounting = QString::fromUtf8(value);
+        else if (key == "exit") {
+            const auto exit = exitFromJson(value);
+            if (!exit)
+                return exit.error();
+            s.exit = *exit;
+        }
+    }
+    writeLogBytes(offset, s.logBytes);
+    return s;
+}
+
+Expected<bool> RemoteRun::syncLogToEnd(const RemoteRecord &record)
+{
+    for (;;) {
+        const auto s = status(record);
+        if (!s)
+            return s.error();
+        if (s->logBytes.size() < kChunkBytes)
+            return true;
+    }
+}
+
+Expected<bool> RemoteRun::collect(const RemoteRecord &record, run::ExitRecord exit)
+{
+    if (const auto synced = syncLogToEnd(record); !synced)
+        return synced.error();
+    for (const QString &folder : {u"model"_s, u"output"_s}) {
+        QDir().mkpath(m_dir.path() + u'/' + folder);
+        if (auto got = m_shell.rsync({u"-a"_s}, {m_shell.remotePath(record.dir + u'/' + folder + u'/')},
+                                     m_dir.path() + u'/' + folder + u'/');
+            !got)
+            return got.error();
+    }
+    if (exit.error.isEmpty()) {
+        QFile failure(m_dir.path() + u"/output/failure"_s);
+        if (failure.open(QIODevice::ReadOnly))
+            exit.error = QString::fromUtf8(failure.read(64 * 1024)).trimmed();
+    }
+    if (exit.finishedMs == 0)
+        exit.finishedMs = run::nowMs();
+    if (const auto written = m_dir.writeExit(exit); !written && !QFileInfo::exists(m_dir.exitFile()))
+        return written.error();
+    return run::finalize(m_dir.path());
+}
+
+Expected<QList<qint64>> RemoteRun::markedProcesses(const RemoteRecord &record)
+{
+    const auto spec = m_dir.readSpec();
+    if (!spec)
+        return spec.error();
+    const ShellResult r = m_shell.runScript(scripts::marked, {spec->id});
+    if (!r.ok())
+        return Error{u"cannot list the run's processes on %1: %2"_s.arg(m_shell.place(), r.errorText()), {}, 0, 0, {}};
+    Q_UNUSED(record);
+    QList<qint64> pids;
+    for (const QByteArray &line : r.out.split('\n'))
+        if (!line.trimmed().isEmpty())
+            pids << line.trimmed().toLongLong();
+    return pids;
+}
+
+Expected<QList<qint64>> RemoteRun::killRemote(const RemoteRecord &record, int graceMs)
+{
+    const auto spec = m_dir.readSpec();
+    if (!spec)
+        return spec.error();
+    const int graceS = std::max(1, (graceMs + 999) / 1000);
+    const ShellResult r =
+        m_shell.runScript(scripts::kill, {record.dir, spec->id, QString::number(graceS)}, (graceS + 30) * 1000);
+    if (!r.ok())
+        return Error{u"cannot stop the run on %1: %2"_s.arg(m_shell.place(), r.errorText()),
+                     {},
+                     0,
+                     0,
+                     u"try again once the host is reachable"_s};
+    QList<qint64> left;
+    const QString out = QString::fromUtf8(r.out).trimmed();
+    if (out.startsWith(u"left"_s)) {
+        for (const QString &pid : out.mid(4).split(u' ', Qt::SkipEmptyParts))
+            left << pid.toLongLong();
+    }
+    return left;
+}
+
+Expected<RunProbe> probeCollectedRun(const QString &runDir)
+{
+    const run::RunDirectory dir(runDir);
+    const auto exit = dir.readExit();
+    if (!exit)
+        return exit.error();
+    RunProbe p;
+    p.heartbeatMs = dir.heartbeatMs();
+    if (!exit->has_value())
+        return Error{u"the run has not been collected yet"_s, runDir, 0, 0, {}};
+    p.exit = **exit;
+    p.state = stateOf(**exit);
+    p.archived = QFileInfo::exists(dir.modelArchive()) && QFileInfo::exists(dir.outputArchive());
+    if (!p.archived) {
+        const auto packed = run::finalize(runDir);
+        p.archived = packed.hasValue();
+        if (!packed)
+            p.detail = packed.error().toString();
+    }
+    return p;
+}
+
+} // namespace ferry::targets

@@ -1,0 +1,105 @@
+#pragma once
+
+#include "common/error.h"
+#include "run/contract.h"
+#include "run/rundirectory.h"
+#include "run/runspec.h"
+#include "targets/remoteshell.h"
+#include "targets/target.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace ferry::targets {
+
+// Where a run on a host is: remote.json in the local run folder.
+struct RemoteRecord {
+    QString host;  // the SSH host as the user named it, or "local"
+    QString dir;   // the run folder on the host, absolute
+    QString jobId; // Slurm's job id; empty for a plain SSH run
+
+    Expected<bool> write(const QString &runDir) const;
+    static Expected<std::optional<RemoteRecord>> read(const QString &runDir);
+};
+
+// What one status call learnt about a run on its host (one round trip: state and new log bytes).
+struct RemoteStatus {
+    bool folderExists = false;
+    bool started = false;                // the runner has written its pid (SSH runs)
+    bool alive = false;                  // the runner process lives (SSH runs)
+    std::optional<run::ExitRecord> exit; // exit.json on the host
+    std::optional<qint64> heartbeatMs;
+    int attempt = 0;       // Slurm restarts (SLURM_RESTART_COUNT) the runner has seen
+    QString job;           // `scontrol show job -o` (Slurm runs)
+    int queuePosition = 0; // among pending jobs, 1 = next; 0 when not pending
+    QString accounting;    // `sacct` State|ExitCode when scontrol no longer knows the job
+    QByteArray logBytes;   // the log from the requested offset
+};
+
+// How a backend shapes the runner: #SBATCH lines (Slurm), the command that runs the script
+// (empty: the host's interpreter; else e.g. `docker run ... IMAGE`), and a local folder sent
+// along (the image's build context) into `extraRemoteName` beside the runner.
+struct RunnerParts {
+    QStringList sbatchLines;
+    QStringList command;
+    QString extraLocalDir;
+    QString extraRemoteName;
+};
+
+// The part of an SSH or Slurm run that does not depend on how it is started: the run folder
+// on the host (code/, input/, model/, output/, checkpoints/, log, heartbeat, exit.json), its
+// upload, the runner script that gives the script the training contract and writes the exit
+// record itself, the status call, the local copy of the log (a byte-exact prefix of the
+// remote one, so stored offsets mean the same on both sides) and the results fetched back.
+class RemoteRun {
+public:
+    RemoteRun(RemoteShell &shell, QString localRunDir);
+
+    // The run folder on the host: `root` (relative to home, or absolute) + `/` + run id, made
+    // there now; refused if it exists.
+    Expected<QString> createRemoteDir(const QString &root, const QString &runId);
+    // Copies the source folder (minus `excludes`), the data channels (with progress) and the
+    // contract's config files into `remoteDir`, and writes `runner.sh` there.
+    Expected<bool> upload(const run::RunSpec &spec, const QString &remoteDir, const run::Resources &resources,
+                          const RunnerParts &parts, const TransferProgress &progress);
+    // The runner script: `#SBATCH` lines (if any), then what every run does (see remotescripts.cpp).
+    static Expected<QByteArray> runnerScript(const run::RunSpec &spec, const QString &remoteDir,
+                                             const run::Resources &resources, const RunnerParts &parts);
+    // The host's interpreter with the contract's variables: `env -- NAME=VALUE... python3 script args`.
+    static QStringList hostCommand(const run::RunSpec &spec, const QString &remoteDir, const run::Resources &resources);
+    // The spec as the script sees it: channels already on the host (option remoteChannels) added.
+    static run::RunSpec contractSpec(const run::RunSpec &spec);
+
+    // One status call; the log bytes it returns are written to the local copy at once.
+    // `jobId` set: Slurm's view of the job as well. Not reached: the shell's failure.
+    Expected<RemoteStatus> status(const RemoteRecord &record, ShellResult *failure = nullptr);
+    // Reads the rest of the remote log into the local copy.
+    Expected<bool> syncLogToEnd(const RemoteRecord &record);
+    // After the run ended on the host (or was stopped): the whole log, model/ and output/ back,
+    // then the local exit.json (`exit`, its error filled from the failure file), then the
+    // archives. The local exit.json is written last: once it exists, everything is here.
+    Expected<bool> collect(const RemoteRecord &record, run::ExitRecord exit);
+    // Kills every process of the run on the host: the groups named by the runner's pid files
+    // and any process carrying the run's marker (FERRY_RUN_ID) in its environment; TERM,
+    // `graceMs`, KILL; checks nothing is left. Returns the pids that survived (none: empty).
+    Expected<QList<qint64>> killRemote(const RemoteRecord &record, int graceMs);
+    // Processes on the host carrying the run's marker.
+    Expected<QList<qint64>> markedProcesses(const RemoteRecord &record);
+
+    qint64 localLogSize() const;
+    static constexpr qint64 kChunkBytes = 4 * 1024 * 1024;
+
+private:
+    void writeLogBytes(qint64 offset, const QByteArray &bytes) const;
+
+    RemoteShell &m_shell;
+    run::RunDirectory m_dir;
+};
+
+// The probe of a run whose local exit.json exists (collected): its state and archives.
+Expected<RunProbe> probeCollectedRun(const QString &runDir);
+
+} // namespace ferry::targets

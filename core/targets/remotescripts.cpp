@@ -1,0 +1,144 @@
+#include "targets/remotescripts.h"
+
+namespace ferry::targets::scripts {
+
+const char runnerBody[] = R"BASH(
+cd "$RUN" || exit 1
+exec </dev/null >>"$RUN/log" 2>&1
+note() { printf 'ferry: %s\n' "$*"; }
+stamp() { date +%s%3N; }
+attempt=${SLURM_RESTART_COUNT:-0}
+echo "$$" > "$RUN/pid.tmp" && mv -f "$RUN/pid.tmp" "$RUN/pid"
+echo "$attempt" > "$RUN/attempt"
+[ "$attempt" != 0 ] && note "attempt $((attempt + 1)): the job was requeued"
+# Cancelled before it started: the cancel wrote the record.
+[ -e "$RUN/exit.json" ] && exit 0
+rm -f "$RUN/child"
+# The heartbeat ends with the runner ($$ is the runner's pid in the subshell too).
+( trap 'exit 0' TERM; while kill -0 $$ 2>/dev/null; do stamp > "$RUN/heartbeat.tmp" && mv -f "$RUN/heartbeat.tmp" "$RUN/heartbeat"; sleep 2; done ) &
+beat=$!
+child=
+stop() { [ -n "$child" ] && kill -TERM -- "-$child" 2>/dev/null; }
+trap stop TERM INT HUP
+cd "$RUN/code" || { note "no code folder in $RUN"; exit 1; }
+# Its own session and process group, as a local run: a cancel stops the group.
+setsid "${COMMAND[@]}" &
+child=$!
+echo "$child" > "$RUN/child"
+while :; do
+  wait "$child"; rc=$?
+  kill -0 "$child" 2>/dev/null || break
+done
+kill "$beat" 2>/dev/null
+# What the script left running in its group goes with it.
+kill -TERM -- "-$child" 2>/dev/null
+sleep 0.2
+kill -KILL -- "-$child" 2>/dev/null
+cancelled=false
+[ -e "$RUN/cancel-requested" ] && cancelled=true
+# Under Slurm a signal we did not ask for is the scheduler's (time limit, preemption, a
+# requeue): Ferry reads the outcome from Slurm, and a requeued job runs this again.
+if [ "$rc" -gt 128 ] && [ "$cancelled" = false ] && [ -n "${SLURM_JOB_ID:-}" ]; then
+  note "stopped by signal $((rc - 128)) from Slurm"
+  exit "$rc"
+fi
+code=$rc; sig=0
+if [ "$rc" -gt 128 ]; then code=-1; sig=$((rc - 128)); fi
+printf '{"exitCode": %d, "signal": %d, "finishedMs": %s, "cancelled": %s, "error": ""}\n' \
+  "$code" "$sig" "$(stamp)" "$cancelled" > "$RUN/exit.json.$$"
+ln "$RUN/exit.json.$$" "$RUN/exit.json" 2>/dev/null
+rm -f "$RUN/exit.json.$$"
+exit 0
+)BASH";
+
+const char status[] = R"BASH(
+RUN=$1; OFF=$2; MAX=$3; JOB=${4:-}
+if ! cd "$RUN" 2>/dev/null; then echo "folder 0"; echo "--ferry-log--"; exit 0; fi
+echo "folder 1"
+if [ -n "$JOB" ]; then
+  # The scheduler first, exit.json after: a job seen ended has written its record.
+  echo "job $(scontrol show job "$JOB" -o 2>&1 | head -1)"
+  squeue -h -t PD -o '%i' --sort=-p,i 2>/dev/null | awk -v j="$JOB" '$1 == j { print "position " NR }'
+  if ! scontrol show job "$JOB" -o >/dev/null 2>&1; then
+    echo "sacct $(sacct -n -X -P -j "$JOB" -o State,ExitCode 2>/dev/null | head -1)"
+  fi
+else
+  pid=$(cat pid 2>/dev/null)
+  if [ -n "$pid" ]; then
+    echo "started 1"
+    # The runner, not a process that got its pid later.
+    if tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -qF "$RUN/runner.sh"; then echo "alive 1"; fi
+  fi
+fi
+echo "attempt $(cat attempt 2>/dev/null || echo 0)"
+echo "heartbeat $(cat heartbeat 2>/dev/null)"
+[ -f exit.json ] && echo "exit $(tr -d '\n' < exit.json)"
+echo "--ferry-log--"
+[ -f log ] && tail -c "+$((OFF + 1))" log | head -c "$MAX"
+exit 0
+)BASH";
+
+const char marked[] = R"BASH(
+ID=$1
+for p in /proc/[0-9]*; do
+  [ "${p#/proc/}" = "$$" ] && continue
+  if tr '\0' '\n' < "$p/environ" 2>/dev/null | grep -qxF "FERRY_RUN_ID=$ID"; then
+    state=$(awk '{ print $3 }' "$p/stat" 2>/dev/null)
+    [ "$state" = Z ] || echo "${p#/proc/}"
+  fi
+done
+exit 0
+)BASH";
+
+const char kill[] = R"BASH(
+RUN=$1; ID=$2; GRACE=$3
+touch "$RUN/cancel-requested" 2>/dev/null
+marked() {
+  for p in /proc/[0-9]*; do
+    [ "${p#/proc/}" = "$$" ] && continue
+    if tr '\0' '\n' < "$p/environ" 2>/dev/null | grep -qxF "FERRY_RUN_ID=$ID"; then
+      [ "$(awk '{ print $3 }' "$p/stat" 2>/dev/null)" = Z ] || echo "${p#/proc/}"
+    fi
+  done
+}
+signal() {
+  for f in child pid; do
+    g=$(cat "$RUN/$f" 2>/dev/null)
+    [ -n "$g" ] && kill "-$1" -- "-$g" 2>/dev/null
+  done
+  for p in $(marked); do kill "-$1" "$p" 2>/dev/null; done
+}
+container() { command -v docker >/dev/null && docker ps -q --filter "label=ferry.run-id=$ID" 2>/dev/null; }
+[ -n "$(container)" ] && docker kill --signal TERM "ferry-$ID" >/dev/null 2>&1
+signal TERM
+for _ in $(seq $((GRACE * 10))); do
+  [ -z "$(marked)" ] && break
+  sleep 0.1
+done
+[ -n "$(container)" ] && docker rm -f "ferry-$ID" >/dev/null 2>&1
+if [ -n "$(marked)" ]; then
+  signal KILL
+  for _ in $(seq 100); do [ -z "$(marked)" ] && break; sleep 0.1; done
+fi
+left="$(marked) $(container)"
+[ -n "${left// /}" ] && echo "left" $left
+exit 0
+)BASH";
+
+const char hostProbe[] = R"BASH(
+echo "os=$(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME")"
+echo "kernel=$(uname -sr)"
+echo "home=$HOME"
+echo "uid=$(id -u)"
+echo "gid=$(id -g)"
+echo "diskFreeKiB=$(df -Pk "$HOME" 2>/dev/null | awk 'NR == 2 { print $4 }')"
+echo "cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || nproc)"
+if command -v python3 >/dev/null; then echo "python=$(python3 -c 'import sys; print(sys.version.split()[0])' 2>&1)"; fi
+if command -v docker >/dev/null; then echo "docker=$(docker version --format '{{.Server.Version}}' 2>/dev/null)"; fi
+if command -v sbatch >/dev/null; then echo "slurm=$(sbatch --version 2>/dev/null)"; fi
+echo "--gpus--"
+if command -v nvidia-smi >/dev/null; then "$@" 2>&1; fi
+exit 0
+)BASH";
+
+} // namespace ferry::targets::scripts

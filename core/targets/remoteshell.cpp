@@ -1,0 +1,147 @@
+#include "targets/remoteshell.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QRegularExpression>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::targets {
+
+QString ShellResult::errorText() const
+{
+    if (!reached)
+        return failure;
+    QString first = QString::fromUtf8(err).trimmed().section(u'\n', -3);
+    if (first.isEmpty())
+        first = QString::fromUtf8(out).trimmed().section(u'\n', -1);
+    return u"exit code %1%2"_s.arg(exitCode).arg(first.isEmpty() ? QString() : u": "_s + first);
+}
+
+ShellResult runProcess(const QString &program, const QStringList &args, const QByteArray &input, int timeoutMs,
+                       const QString &workingDirectory)
+{
+    ShellResult result;
+    QProcess process;
+    process.setProgram(program);
+    process.setArguments(args);
+    if (!workingDirectory.isEmpty())
+        process.setWorkingDirectory(workingDirectory);
+    process.start();
+    if (!process.waitForStarted(30000)) {
+        result.failure = u"cannot run %1: %2"_s.arg(program, process.errorString());
+        return result;
+    }
+    if (!input.isEmpty())
+        process.write(input);
+    process.closeWriteChannel();
+    if (!process.waitForFinished(timeoutMs)) {
+        process.kill();
+        process.waitForFinished(5000);
+        result.out = process.readAllStandardOutput();
+        result.err = process.readAllStandardError();
+        result.failure = u"%1 did not finish within %2 s"_s.arg(program).arg(timeoutMs / 1000);
+        return result;
+    }
+    result.out = process.readAllStandardOutput();
+    result.err = process.readAllStandardError();
+    if (process.exitStatus() != QProcess::NormalExit) {
+        result.failure = u"%1 crashed"_s.arg(program);
+        return result;
+    }
+    result.reached = true;
+    result.exitCode = process.exitCode();
+    return result;
+}
+
+void RemoteShell::interpret(ShellResult &) const {}
+
+ShellResult RemoteShell::runScript(const QByteArray &script, const QStringList &args, int timeoutMs)
+{
+    return run(QStringList{u"bash"_s, u"-s"_s, u"--"_s} + args, script, timeoutMs);
+}
+
+Expected<bool> RemoteShell::rsync(const QStringList &options, const QStringList &sources, const QString &destination,
+                                  const TransferProgress &progress, int timeoutMs)
+{
+    const auto shell = rsyncShell();
+    if (!shell)
+        return shell.error();
+    QStringList args = options;
+    if (!shell->isEmpty())
+        args << u"-e"_s << *shell;
+    if (progress)
+        args << u"--info=progress2"_s << u"--no-inc-recursive"_s;
+    args << u"--"_s << sources << destination;
+
+    QProcess process;
+    process.setProgram(u"rsync"_s);
+    process.setArguments(args);
+    process.setWorkingDirectory(QDir::homePath());
+    process.start();
+    if (!process.waitForStarted(30000))
+        return Error{
+            u"cannot run rsync: "_s + process.errorString(), {}, 0, 0, u"install rsync (packaging/install-deps.sh)"_s};
+    process.closeWriteChannel();
+    static const QRegularExpression percent(u"\\s(\\d{1,3})%\\s"_s);
+    QByteArray pending;
+    QElapsedTimer clock;
+    clock.start();
+    while (process.state() != QProcess::NotRunning) {
+        process.waitForReadyRead(200);
+        if (progress) {
+            pending += process.readAllStandardOutput();
+            const qsizetype end = std::max(pending.lastIndexOf('\r'), pending.lastIndexOf('\n'));
+            if (end >= 0) {
+                const QString text = QString::fromUtf8(pending.left(end));
+                pending.remove(0, end + 1);
+                auto it = percent.globalMatch(text);
+                int last = -1;
+                while (it.hasNext())
+                    last = it.next().captured(1).toInt();
+                if (last >= 0)
+                    progress(last);
+            }
+        }
+        if (clock.elapsed() > timeoutMs) {
+            process.kill();
+            process.waitForFinished(5000);
+            return Error{u"rsync to %1 did not finish within %2 s"_s.arg(place()).arg(timeoutMs / 1000),
+                         {},
+                         0,
+                         0,
+                         u"check the connection"_s};
+        }
+    }
+    ShellResult result;
+    result.reached = process.exitStatus() == QProcess::NormalExit;
+    result.exitCode = process.exitCode();
+    result.err = process.readAllStandardError();
+    if (result.exitCode == 0 && result.reached) {
+        if (progress)
+            progress(100);
+        return true;
+    }
+    return Error{u"rsync with %1 failed (%2)"_s.arg(place(), result.errorText()),
+                 {},
+                 0,
+                 0,
+                 u"check the connection and free disk space on both sides"_s};
+}
+
+QString LocalShell::place() const
+{
+    return u"this machine"_s;
+}
+
+ShellResult LocalShell::run(const QStringList &argv, const QByteArray &input, int timeoutMs)
+{
+    if (argv.isEmpty())
+        return ShellResult{false, false, -1, {}, {}, u"no command"_s};
+    return runProcess(argv.first(), argv.mid(1), input, timeoutMs, QDir::homePath());
+}
+
+} // namespace ferry::targets

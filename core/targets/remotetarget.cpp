@@ -1,0 +1,202 @@
+#include "targets/remotetarget.h"
+
+#include "run/supervisor.h"
+#include "targets/hostprobe.h"
+#include "targets/sshshell.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonObject>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::targets {
+
+namespace {
+
+constexpr int kMaxBackoffMs = 30000;
+
+} // namespace
+
+RemoteTarget::RemoteTarget(std::unique_ptr<RemoteShell> shell, run::TargetKind kind, QString place)
+    : m_shell(std::move(shell)), m_kind(kind), m_place(std::move(place))
+{
+}
+
+RemoteTarget::~RemoteTarget() = default;
+
+void RemoteTarget::progress(const QString &text) const
+{
+    if (m_progress)
+        m_progress(text);
+}
+
+Expected<bool> acceptHostKeyFromOptions(RemoteShell &shell, const run::TargetSpec &target)
+{
+    const QString fingerprint = target.options.value(u"acceptHostKey"_s).toString();
+    auto *ssh = dynamic_cast<SshShell *>(&shell);
+    if (fingerprint.isEmpty() || !ssh)
+        return true;
+    const auto accepted = ssh->acceptHostKey(fingerprint);
+    if (!accepted)
+        return accepted.error();
+    return true;
+}
+
+Error RemoteTarget::failStart(const QString &runDir, Error error)
+{
+    const run::RunDirectory dir(runDir);
+    if (QFileInfo::exists(dir.specFile()) && !QFileInfo::exists(dir.exitFile()))
+        dir.writeExit(run::ExitRecord{-1, 0, run::nowMs(), false, error.toString()});
+    return error;
+}
+
+Expected<RemoteTarget::Prepared> RemoteTarget::prepare(const QString &runDir, const run::RunSpec &spec,
+                                                       const Shape &shape, int gpusOffered)
+{
+    if (const auto acceptable = checkSpecFor(spec, m_kind, m_place); !acceptable)
+        return acceptable.error();
+    run::RunSpec absolute = spec;
+    absolute.sourceDir = QDir::cleanPath(QFileInfo(spec.sourceDir).absoluteFilePath());
+    for (run::DataChannel &channel : absolute.channels)
+        channel.path = QDir::cleanPath(QFileInfo(channel.path).absoluteFilePath());
+    const run::RunDirectory dir(runDir);
+    if (!QDir().mkpath(dir.path()))
+        return Error{u"cannot create the run folder"_s, dir.path(), 0, 0, u"check free disk space and permissions"_s};
+    for (const QString &file : {dir.specFile(), dir.exitFile()}) {
+        if (QFileInfo::exists(file))
+            return Error{u"the folder holds a run already"_s, dir.path(), 0, 0, u"start each run in a new folder"_s};
+    }
+    if (const auto written = dir.writeSpec(absolute); !written)
+        return written.error();
+    QFile log(dir.logFile()); // the local copy of the log, filled from the host's
+    if (!log.open(QIODevice::WriteOnly | QIODevice::Append))
+        return Error{u"cannot create the log: "_s + log.errorString(), dir.logFile(), 0, 0, {}};
+    log.close();
+
+    if (const auto accepted = acceptHostKeyFromOptions(*m_shell, spec.target); !accepted)
+        return failStart(runDir, accepted.error());
+    progress(u"probing %1"_s.arg(m_shell->place()));
+    const auto host = probeHost(*m_shell);
+    if (!host)
+        return failStart(runDir, host.error());
+    if (!shape && absolute.interpreter == u"python3"_s && host->python.isEmpty())
+        return failStart(runDir, Error{u"%1 has no python3"_s.arg(m_shell->place()),
+                                       {},
+                                       0,
+                                       0,
+                                       u"install Python 3 there, or name an interpreter in the environment"_s});
+    Prepared prepared;
+    prepared.resources.cpus = host->cpus;
+    prepared.resources.gpus = gpusOffered >= 0 ? gpusOffered : static_cast<int>(host->gpus.size());
+
+    const QString root = spec.target.options.value(u"remoteDir"_s).toString(u".ferry/runs"_s);
+    RemoteRun run(*m_shell, runDir);
+    const auto remoteDir = run.createRemoteDir(root, spec.id);
+    if (!remoteDir)
+        return failStart(runDir, remoteDir.error());
+    prepared.record = RemoteRecord{spec.target.host, *remoteDir, {}};
+    if (const auto written = prepared.record.write(runDir); !written)
+        return failStart(runDir, written.error());
+    prepared.host = *host;
+    if (shape) {
+        const auto made = shape(*remoteDir, *host, prepared.resources);
+        if (!made)
+            return failStart(runDir, made.error());
+        prepared.parts = *made;
+    }
+    if (prepared.parts.command.isEmpty() && absolute.interpreter == u"python3"_s && host->python.isEmpty())
+        return failStart(runDir, Error{u"%1 has no python3"_s.arg(m_shell->place()),
+                                       {},
+                                       0,
+                                       0,
+                                       u"install Python 3 there, or name an interpreter in the environment"_s});
+    progress(u"uploading the source and data to %1:%2"_s.arg(m_shell->place(), *remoteDir));
+    int shown = -10; // every 10 %, not every read
+    const auto uploaded =
+        run.upload(absolute, *remoteDir, prepared.resources, prepared.parts, [this, &shown](int percent) {
+            if (percent < shown || percent >= shown + 10 || (percent == 100 && shown != 100)) { // < : the next channel
+                shown = percent;
+                progress(u"uploading data: %1%"_s.arg(percent));
+            }
+        });
+    if (!uploaded)
+        return failStart(runDir, uploaded.error());
+    return prepared;
+}
+
+Expected<RunProbe> RemoteTarget::finish(const QString &runDir, RemoteRun &run, const RemoteRecord &record,
+                                        run::ExitRecord exit)
+{
+    const auto collected = run.collect(record, std::move(exit));
+    if (!collected && !QFileInfo::exists(run::RunDirectory(runDir).exitFile())) {
+        RunProbe p;
+        p.state = RunState::Running; // ended there, not here yet: fetched on the next probe
+        p.detail = u"the run ended on %1; fetching its results failed: %2"_s.arg(m_shell->place(),
+                                                                                 collected.error().toString());
+        return p;
+    }
+    return probeCollectedRun(runDir);
+}
+
+Expected<RunProbe> RemoteTarget::probe(const QString &runDir)
+{
+    const run::RunDirectory dir(runDir);
+    if (!QFileInfo::exists(dir.specFile()))
+        return noRunFolder(dir);
+    if (QFileInfo::exists(dir.exitFile()))
+        return probeCollectedRun(runDir);
+    const auto record = RemoteRecord::read(runDir);
+    if (!record)
+        return record.error();
+    if (!record->has_value()) {
+        RunProbe p;
+        p.state = RunState::Lost;
+        p.detail = u"the run never got a folder on %1"_s.arg(m_shell->place());
+        return p;
+    }
+    Backoff &link = m_links[runDir];
+    const qint64 now = run::nowMs();
+    if (now < link.nextTryMs) {
+        RunProbe p;
+        p.state = RunState::Running;
+        p.detail = u"%1; trying again in %2 s"_s.arg(link.lastError).arg((link.nextTryMs - now + 999) / 1000);
+        return p;
+    }
+    RemoteRun run(*m_shell, runDir);
+    ShellResult failure;
+    const auto status = run.status(**record, &failure);
+    if (!status) {
+        // The run goes on without us: say why we cannot see it, and look again later.
+        link.failures += 1;
+        const int delay = std::min(kMaxBackoffMs, 1000 << std::min(link.failures - 1, 5));
+        link.nextTryMs = now + delay;
+        link.lastError = status.error().message;
+        RunProbe p;
+        p.state = RunState::Running;
+        p.detail = u"%1; trying again in %2 s"_s.arg(link.lastError).arg(delay / 1000);
+        return p;
+    }
+    link = Backoff{};
+    link.moreLog = status->logBytes.size() >= RemoteRun::kChunkBytes;
+    return judge(runDir, run, **record, *status);
+}
+
+Expected<run::LogChunk> RemoteTarget::readLog(const QString &runDir, qint64 offset, run::LogTail::Limits limits)
+{
+    Backoff &link = m_links[runDir];
+    if (link.moreLog && !QFileInfo::exists(run::RunDirectory(runDir).exitFile())) {
+        const auto record = RemoteRecord::read(runDir);
+        if (record && record->has_value()) {
+            RemoteRun run(*m_shell, runDir);
+            const auto status = run.status(**record);
+            link.moreLog = status && status->logBytes.size() >= RemoteRun::kChunkBytes;
+        }
+    }
+    return Target::readLog(runDir, offset, limits);
+}
+
+} // namespace ferry::targets

@@ -1,0 +1,78 @@
+#pragma once
+
+#include "targets/hostprobe.h"
+#include "targets/remoterun.h"
+#include "targets/remoteshell.h"
+#include "targets/target.h"
+
+#include <QHash>
+#include <QString>
+
+#include <functional>
+#include <memory>
+
+namespace ferry::targets {
+
+// What SSH and Slurm runs share once they are started: the local run folder mirrors the one
+// on the host (log copied byte for byte from the stored offset, results and exit.json fetched
+// at the end). A lost connection never ends a run: probe() says it is running and why it
+// cannot look, and tries again after a growing pause (1 s, 2 s, 4 s ... 30 s); the log then
+// continues from the local copy's end, so nothing is lost or doubled.
+class RemoteTarget : public Target {
+public:
+    ~RemoteTarget() override;
+
+    Expected<RunProbe> probe(const QString &runDir) override;
+    Expected<run::LogChunk> readLog(const QString &runDir, qint64 offset, run::LogTail::Limits limits) override;
+
+    // Progress messages while a run is being started ("uploading: 40%").
+    void setProgress(std::function<void(const QString &)> progress) { m_progress = std::move(progress); }
+    RemoteShell &shell() { return *m_shell; }
+
+protected:
+    RemoteTarget(std::unique_ptr<RemoteShell> shell, run::TargetKind kind, QString place);
+
+    // The state of a run its host answered about (not collected yet).
+    virtual Expected<RunProbe> judge(const QString &runDir, RemoteRun &run, const RemoteRecord &record,
+                                     const RemoteStatus &status) = 0;
+
+    // The start up to the upload: local folder and spec.json, host key, host probe, remote
+    // folder, remote.json, upload. Returns the record and the host's resources for the run.
+    struct Prepared {
+        RemoteRecord record;
+        run::Resources resources;
+        HostInfo host;
+        RunnerParts parts;
+    };
+    // `shape` gives the runner's parts for the run folder on the host, knowing the host and the
+    // resources (which it may change); null: the script in the host's Python. `gpusOffered`
+    // < 0: as many as the host has.
+    using Shape =
+        std::function<Expected<RunnerParts>(const QString &remoteDir, const HostInfo &host, run::Resources &resources)>;
+    Expected<Prepared> prepare(const QString &runDir, const run::RunSpec &spec, const Shape &shape, int gpusOffered);
+    // The run could not start: recorded in exit.json, so it shows as failed, not lost.
+    Error failStart(const QString &runDir, Error error);
+    // Ended on the host (or stopped): everything fetched, then the collected probe.
+    Expected<RunProbe> finish(const QString &runDir, RemoteRun &run, const RemoteRecord &record, run::ExitRecord exit);
+    void progress(const QString &text) const;
+
+    std::unique_ptr<RemoteShell> m_shell;
+    run::TargetKind m_kind;
+    QString m_place;
+
+private:
+    struct Backoff {
+        int failures = 0;
+        qint64 nextTryMs = 0;
+        QString lastError;
+        bool moreLog = false; // the last status call stopped at its size limit
+    };
+    QHash<QString, Backoff> m_links;
+    std::function<void(const QString &)> m_progress;
+};
+
+// Accepts a host key when the spec's target options carry "acceptHostKey" (the CLI's
+// --accept-host-key FINGERPRINT), for SSH shells only.
+Expected<bool> acceptHostKeyFromOptions(RemoteShell &shell, const run::TargetSpec &target);
+
+} // namespace ferry::targets

@@ -1,0 +1,18 @@
+#pragma once
+
+#include "common/error.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace ferry::targets {
+
+// The one place a command line for a remote shell is made: every word in single quotes (a
+// quote inside becomes '\''), so the POSIX shell on the other side (ssh hands it the joined
+// words) sees exactly these words, whatever they hold ($(), backticks, ;, globs, unicode,
+// a leading -). NUL cannot travel in an argument and a newline would end the command line
+// for some shells: both are refused, naming the word.
+Expected<QString> shellQuote(const QString &word);
+Expected<QString> shellCommandLine(const QStringList &words);
+
+} // namespace ferry::targets

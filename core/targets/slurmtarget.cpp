@@ -1,0 +1,214 @@
+#include "targets/slurmtarget.h"
+
+#include "run/supervisor.h"
+#include "targets/slurmjob.h"
+
+#include <QDeadlineTimer>
+#include <QFileInfo>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QThread>
+
+#include <csignal>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::targets {
+
+namespace {
+
+constexpr int kCancelWaitMs = 120000; // Slurm's KillWait plus the time it takes to clean up
+
+std::unique_ptr<RemoteShell> shellFor(const QString &host, SshOptions options)
+{
+    if (host == u"local"_s)
+        return std::make_unique<LocalShell>();
+    return std::make_unique<SshShell>(host, std::move(options));
+}
+
+Expected<QString> option(const QJsonObject &options, const QString &name, const QRegularExpression &valid,
+                         const QString &example)
+{
+    const QJsonValue v = options.value(name);
+    const QString text = v.isDouble() ? QString::number(v.toInt()) : v.toString();
+    if (!text.isEmpty() && !valid.match(text).hasMatch())
+        return Error{u"--%1 '%2' is not valid for Slurm"_s.arg(name, text), {}, 0, 0, u"write e.g. "_s + example};
+    return text;
+}
+
+} // namespace
+
+SlurmTarget::SlurmTarget(const QString &host, SshOptions options)
+    : RemoteTarget(shellFor(host, std::move(options)), run::TargetKind::Slurm,
+                   host == u"local"_s ? u"this machine's Slurm"_s : u"the Slurm cluster at '%1'"_s.arg(host))
+{
+}
+
+Expected<QStringList> SlurmTarget::sbatchOptions(const run::RunSpec &spec, const QString &remoteDir)
+{
+    const QJsonObject &o = spec.target.options;
+    static const QRegularExpression count(u"^[1-9][0-9]{0,4}$"_s);
+    static const QRegularExpression name(u"^[A-Za-z0-9_.,-]+$"_s);
+    static const QRegularExpression time(u"^([0-9]+-)?[0-9]{1,3}(:[0-9]{2}){0,2}$"_s);
+    static const QRegularExpression mem(u"^[0-9]+[KMGT]?$"_s);
+    const auto gpus = option(o, u"gpus"_s, count, u"--gpus 1"_s);
+    const auto partition = option(o, u"partition"_s, name, u"--partition gpu"_s);
+    const auto limit = option(o, u"time"_s, time, u"--time 02:00:00"_s);
+    const auto cpus = option(o, u"cpus"_s, count, u"--cpus 8"_s);
+    const auto memory = option(o, u"mem"_s, mem, u"--mem 16G"_s);
+    for (const auto *checked : {&gpus, &partition, &limit, &cpus, &memory}) {
+        if (!*checked)
+            return checked->error();
+    }
+    QStringList lines{u"--job-name=ferry-%1"_s.arg(spec.id.left(100)), u"--output=%1/slurm-%j.out"_s.arg(remoteDir),
+                      u"--chdir=%1"_s.arg(remoteDir)};
+    if (!gpus->isEmpty())
+        lines << u"--gres=gpu:"_s + *gpus;
+    if (!partition->isEmpty())
+        lines << u"--partition="_s + *partition;
+    if (!limit->isEmpty())
+        lines << u"--time="_s + *limit;
+    if (!cpus->isEmpty())
+        lines << u"--cpus-per-task="_s + *cpus;
+    if (!memory->isEmpty())
+        lines << u"--mem="_s + *memory;
+    lines << (o.value(u"requeue"_s).toBool() ? u"--requeue"_s : u"--no-requeue"_s);
+    for (const QString &line : lines) {
+        if (line.contains(u'\n') || line.contains(u' '))
+            return Error{u"the Slurm option '%1' cannot be written in a batch script"_s.arg(line),
+                         {},
+                         0,
+                         0,
+                         u"use a run folder path without spaces (target option remoteDir)"_s};
+    }
+    return lines;
+}
+
+Expected<bool> SlurmTarget::start(const QString &runDir, const run::RunSpec &spec)
+{
+    // The options are checked before anything is copied.
+    if (const auto checked = sbatchOptions(spec, u"/"_s); !checked)
+        return checked.error();
+    const QJsonValue gpus = spec.target.options.value(u"gpus"_s);
+    const int gpuCount = gpus.isDouble() ? gpus.toInt() : gpus.toString().toInt();
+    const auto shape = [&spec](const QString &remoteDir, const HostInfo &, run::Resources &) -> Expected<RunnerParts> {
+        const auto lines = sbatchOptions(spec, remoteDir);
+        if (!lines)
+            return lines.error();
+        return RunnerParts{*lines, {}, {}, {}};
+    };
+    const auto prepared = prepare(runDir, spec, shape, gpuCount);
+    if (!prepared)
+        return prepared.error();
+    RemoteRecord record = prepared->record;
+    progress(u"submitting the job to %1"_s.arg(m_place));
+    const ShellResult submitted = m_shell->runScript(
+        "cd \"$1\" && FERRY_RUN_ID=\"$2\" sbatch --parsable --export=ALL runner.sh\n", {record.dir, spec.id});
+    const QString jobId = QString::fromUtf8(submitted.out).trimmed().section(u';', 0, 0);
+    static const QRegularExpression number(u"^[0-9]+(_[0-9]+)?$"_s);
+    if (!submitted.ok() || !number.match(jobId).hasMatch())
+        return failStart(runDir,
+                         Error{u"sbatch on %1 refused the job: %2"_s.arg(m_shell->place(), submitted.errorText()),
+                               {},
+                               0,
+                               0,
+                               u"check the partition, time and resources asked for"_s});
+    record.jobId = jobId;
+    if (const auto written = record.write(runDir); !written)
+        return written.error();
+    progress(u"submitted as Slurm job %1"_s.arg(jobId));
+    return true;
+}
+
+Expected<RunProbe> SlurmTarget::judge(const QString &runDir, RemoteRun &run, const RemoteRecord &record,
+                                      const RemoteStatus &status)
+{
+    const auto spec = run::RunDirectory(runDir).readSpec();
+    const bool requeue = spec && spec->target.options.value(u"requeue"_s).toBool();
+    SlurmJob job = parseScontrolJob(status.job);
+    if (!job.known && !status.accounting.isEmpty())
+        job = parseSacctLine(status.accounting);
+    RunProbe p;
+    p.heartbeatMs = status.heartbeatMs;
+    if (!job.known) {
+        if (status.exit)
+            return finish(runDir, run, record, *status.exit);
+        p.state = RunState::Lost;
+        p.detail =
+            u"Slurm on %1 no longer knows job %2 and it left no exit record"_s.arg(m_shell->place(), record.jobId);
+        return p;
+    }
+    const SlurmVerdict verdict = judgeSlurmJob(job, status.queuePosition, requeue);
+    if (!verdict.ended) {
+        p.state = RunState::Running;
+        p.detail = verdict.detail;
+        return p;
+    }
+    // The job's own record when it wrote one; else what Slurm says (time limit, memory, node).
+    if (status.exit && verdict.state != RunState::Failed)
+        return finish(runDir, run, record, *status.exit);
+    if (status.exit && status.exit->exitCode != 0 && job.state == u"FAILED"_s)
+        return finish(runDir, run, record, *status.exit);
+    run::ExitRecord exit{job.signal == 0 ? job.exitCode : -1, job.signal, 0, verdict.state == RunState::Cancelled, {}};
+    if (verdict.state == RunState::Failed) {
+        exit.error = verdict.detail;
+        if (exit.exitCode == 0 && exit.signal == 0)
+            exit.exitCode = 1; // TIMEOUT, NODE_FAIL...: Slurm may report 0:0 for those
+    }
+    return finish(runDir, run, record, exit);
+}
+
+Expected<RunProbe> SlurmTarget::cancel(const QString &runDir, int graceMs)
+{
+    Q_UNUSED(graceMs); // Slurm's KillWait decides how long the job has after SIGTERM
+    const run::RunDirectory dir(runDir);
+    if (!QFileInfo::exists(dir.specFile()))
+        return noRunFolder(dir);
+    if (QFileInfo::exists(dir.exitFile()))
+        return probe(runDir);
+    const auto record = RemoteRecord::read(runDir);
+    if (!record)
+        return record.error();
+    if (!record->has_value() || (*record)->jobId.isEmpty()) {
+        dir.writeExit(run::ExitRecord{-1, 0, run::nowMs(), true, u"cancelled before it was submitted"_s});
+        return probe(runDir);
+    }
+    const RemoteRecord &r = **record;
+    const ShellResult cancelled =
+        m_shell->runScript("touch \"$1/cancel-requested\"; scancel \"$2\"\n", {r.dir, r.jobId});
+    if (!cancelled.ok())
+        return Error{u"scancel %1 on %2 failed: %3"_s.arg(r.jobId, m_shell->place(), cancelled.errorText()),
+                     {},
+                     0,
+                     0,
+                     u"try again once the cluster answers"_s};
+    RemoteRun run(*m_shell, runDir);
+    const QDeadlineTimer deadline(kCancelWaitMs);
+    for (;;) {
+        const auto status = run.status(r);
+        if (status) {
+            const SlurmJob job = parseScontrolJob(status->job);
+            const bool gone = !job.known || judgeSlurmJob(job, 0, false).ended;
+            // Gone from the queue as well: squeue lists a job until its processes are cleaned up.
+            const ShellResult queued = m_shell->run({u"squeue"_s, u"-h"_s, u"-j"_s, r.jobId, u"-o"_s, u"%i"_s});
+            if (gone && queued.reached && QString::fromUtf8(queued.out).trimmed().isEmpty()) {
+                run::ExitRecord exit{-1, SIGTERM, 0, true, {}};
+                if (status->exit) {
+                    exit = *status->exit;
+                    exit.cancelled = true;
+                }
+                return finish(runDir, run, r, exit);
+            }
+        }
+        if (deadline.hasExpired())
+            return Error{u"Slurm job %1 on %2 is still there %3 s after scancel"_s.arg(r.jobId, m_shell->place())
+                             .arg(kCancelWaitMs / 1000),
+                         {},
+                         0,
+                         0,
+                         u"check it with squeue -j %1"_s.arg(r.jobId)};
+        QThread::msleep(250);
+    }
+}
+
+} // namespace ferry::targets

@@ -1,0 +1,32 @@
+#pragma once
+
+#include "targets/remotetarget.h"
+#include "targets/sshshell.h"
+
+#include <QStringList>
+
+namespace ferry::targets {
+
+// `slurm:HOST` (a login node over SSH) or `slurm:local` (sbatch on this machine): the runner
+// script becomes the batch script (#SBATCH lines first), submitted with `sbatch --parsable`;
+// the job writes its own exit.json (accounting may be off), its state comes from scontrol
+// (sacct once the controller has forgotten the job), cancel is scancel. A requeued job is the
+// same run again: the log goes on, `attempt` counts SLURM_RESTART_COUNT.
+// Target options: "gpus" (--gres=gpu:N), "partition", "time" (HH:MM:SS or D-HH:MM:SS),
+// "cpus" (--cpus-per-task), "mem" (e.g. 4G), "requeue" (bool), and those of SshTarget.
+class SlurmTarget final : public RemoteTarget {
+public:
+    explicit SlurmTarget(const QString &host, SshOptions options = SshOptions::defaults());
+
+    Expected<bool> start(const QString &runDir, const run::RunSpec &spec) override;
+    Expected<RunProbe> cancel(const QString &runDir, int graceMs) override;
+
+    // The #SBATCH options for a run (without "#SBATCH "); refused values name the option.
+    static Expected<QStringList> sbatchOptions(const run::RunSpec &spec, const QString &remoteDir);
+
+protected:
+    Expected<RunProbe> judge(const QString &runDir, RemoteRun &run, const RemoteRecord &record,
+                             const RemoteStatus &status) override;
+};
+
+} // namespace ferry::targets

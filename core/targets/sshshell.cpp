@@ -1,0 +1,225 @@
+#include "targets/sshshell.h"
+
+#include "targets/shellquote.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QStandardPaths>
+
+#include <unistd.h>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::targets {
+
+namespace {
+
+constexpr int kSocketPathLimit = 100; // sun_path is 108 bytes; ssh adds a suffix while it binds
+
+QString firstLines(const QByteArray &text, int lines)
+{
+    QStringList kept;
+    for (const QString &line : QString::fromUtf8(text).split(u'\n')) {
+        const QString t = line.trimmed();
+        if (!t.isEmpty() && !t.startsWith(u"@@@"_s) && !t.startsWith(u"Warning: Permanently added"_s))
+            kept << t;
+        if (kept.size() == lines)
+            break;
+    }
+    return kept.join(u"; "_s);
+}
+
+// `ssh -G host`: the settings ssh would use, as "key value" lines.
+QHash<QString, QString> resolvedConfig(const SshOptions &options, const QString &host)
+{
+    QStringList args;
+    if (!options.configFile.isEmpty())
+        args << u"-F"_s << options.configFile;
+    args << u"-G"_s << u"--"_s << host;
+    QHash<QString, QString> config;
+    const ShellResult r = runProcess(u"ssh"_s, args, {}, 10000);
+    for (const QString &line : QString::fromUtf8(r.out).split(u'\n')) {
+        const qsizetype space = line.indexOf(u' ');
+        if (space > 0 && !config.contains(line.left(space)))
+            config.insert(line.left(space), line.mid(space + 1).trimmed());
+    }
+    return config;
+}
+
+} // namespace
+
+SshOptions SshOptions::defaults()
+{
+    SshOptions o;
+    o.configFile = qEnvironmentVariable("FERRY_SSH_CONFIG");
+    o.knownHostsFile =
+        QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) + u"/ferry/known_hosts"_s;
+    QString runtime = QStandardPaths::writableLocation(QStandardPaths::RuntimeLocation);
+    if (runtime.isEmpty())
+        runtime = QDir::tempPath();
+    o.controlDir = runtime + u"/ferry-ssh"_s;
+    // %C is 40 hex digits; a long runtime folder would not leave room for it.
+    if (o.controlDir.toUtf8().size() + 41 > kSocketPathLimit) {
+        const QByteArray tag = QCryptographicHash::hash(runtime.toUtf8(), QCryptographicHash::Sha1).toHex().left(8);
+        o.controlDir = u"/tmp/ferry-ssh-%1-%2"_s.arg(QString::number(getuid()), QString::fromLatin1(tag));
+    }
+    return o;
+}
+
+SshShell::SshShell(QString host, SshOptions options) : m_host(std::move(host)), m_options(std::move(options)) {}
+
+QString SshShell::place() const
+{
+    return u"host '%1'"_s.arg(m_host);
+}
+
+QStringList SshShell::sshOptions() const
+{
+    QStringList args;
+    if (!m_options.configFile.isEmpty())
+        args << u"-F"_s << m_options.configFile;
+    // Never a prompt, never an unknown or changed key: those are the user's decision.
+    args << u"-o"_s << u"BatchMode=yes"_s << u"-o"_s << u"StrictHostKeyChecking=yes"_s;
+    args << u"-o"_s << u"UserKnownHostsFile=\"%1\" \"~/.ssh/known_hosts\""_s.arg(m_options.knownHostsFile);
+    if (!m_options.controlDir.isEmpty()) {
+        args << u"-o"_s << u"ControlMaster=auto"_s << u"-o"_s << u"ControlPath=%1/%C"_s.arg(m_options.controlDir)
+             << u"-o"_s << u"ControlPersist=60"_s;
+    }
+    args << u"-o"_s << u"ServerAliveInterval=%1"_s.arg(m_options.aliveIntervalS) << u"-o"_s
+         << u"ServerAliveCountMax=3"_s << u"-o"_s << u"ConnectTimeout=%1"_s.arg(m_options.connectTimeoutS);
+    return args;
+}
+
+ShellResult SshShell::run(const QStringList &argv, const QByteArray &input, int timeoutMs)
+{
+    const auto line = shellCommandLine(argv);
+    if (!line)
+        return ShellResult{false, false, -1, {}, {}, line.error().toString()};
+    if (!m_options.controlDir.isEmpty())
+        QDir().mkpath(m_options.controlDir);
+    QFile::setPermissions(m_options.controlDir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    ShellResult result = runProcess(u"ssh"_s, sshOptions() << u"--"_s << m_host << *line, input, timeoutMs);
+    interpret(result);
+    return result;
+}
+
+void SshShell::interpret(ShellResult &result) const
+{
+    if (!result.reached || result.exitCode != 255)
+        return;
+    // 255 is ssh's own failure (our remote commands never exit with it).
+    result.reached = false;
+    if (result.err.contains("Host key verification failed")) {
+        result.hostKeyRefused = true;
+        result.failure = hostKeyMessage(result);
+        return;
+    }
+    result.failure = u"cannot reach %1: %2"_s.arg(place(), firstLines(result.err, 2));
+}
+
+QString SshShell::remotePath(const QString &path) const
+{
+    return m_host + u':' + path;
+}
+
+Expected<QString> SshShell::rsyncShell() const
+{
+    if (!m_options.controlDir.isEmpty())
+        QDir().mkpath(m_options.controlDir);
+    return shellCommandLine(QStringList{u"ssh"_s} + sshOptions());
+}
+
+void SshShell::closeMaster() const
+{
+    runProcess(u"ssh"_s, sshOptions() << u"-O"_s << u"exit"_s << u"--"_s << m_host, {}, 10000);
+}
+
+Expected<QList<HostKey>> SshShell::scanHostKeys() const
+{
+    const auto config = resolvedConfig(m_options, m_host);
+    const QString name = config.value(u"hostname"_s, m_host);
+    const QString port = config.value(u"port"_s, u"22"_s);
+    QString known = config.value(u"hostkeyalias"_s);
+    if (known.isEmpty() || known == u"none"_s)
+        known = name;
+    if (port != u"22"_s)
+        known = u"[%1]:%2"_s.arg(known, port);
+    const ShellResult scan = runProcess(u"ssh-keyscan"_s, {u"-T"_s, u"5"_s, u"-p"_s, port, u"--"_s, name}, {}, 20000);
+    QList<HostKey> keys;
+    for (const QString &line : QString::fromUtf8(scan.out).split(u'\n')) {
+        const QStringList fields = line.trimmed().split(u' ', Qt::SkipEmptyParts);
+        if (fields.size() < 3 || line.startsWith(u'#'))
+            continue;
+        HostKey key;
+        key.knownHostsLine = known + u' ' + fields.at(1) + u' ' + fields.at(2);
+        const ShellResult print = runProcess(u"ssh-keygen"_s, {u"-l"_s, u"-E"_s, u"sha256"_s, u"-f"_s, u"-"_s},
+                                             key.knownHostsLine.toUtf8() + '\n', 10000);
+        const QStringList parts = QString::fromUtf8(print.out).trimmed().split(u' ', Qt::SkipEmptyParts);
+        if (!print.ok() || parts.size() < 2)
+            continue;
+        key.fingerprint = parts.at(1);
+        key.type = QString(parts.last()).remove(u'(').remove(u')');
+        keys << key;
+    }
+    if (keys.isEmpty())
+        return Error{u"cannot read the host keys of %1 (%2 port %3): %4"_s.arg(place(), name, port, scan.errorText()),
+                     {},
+                     0,
+                     0,
+                     u"check the host name and that its SSH server runs"_s};
+    return keys;
+}
+
+Expected<HostKey> SshShell::acceptHostKey(const QString &fingerprint) const
+{
+    const auto keys = scanHostKeys();
+    if (!keys)
+        return keys.error();
+    QStringList offered;
+    for (const HostKey &key : *keys) {
+        if (key.fingerprint == fingerprint || key.fingerprint == u"SHA256:"_s + fingerprint) {
+            QDir().mkpath(QFileInfo(m_options.knownHostsFile).absolutePath());
+            QFile file(m_options.knownHostsFile);
+            if (!file.open(QIODevice::Append | QIODevice::WriteOnly) ||
+                file.write(key.knownHostsLine.toUtf8() + '\n') < 0)
+                return Error{u"cannot add the host key: "_s + file.errorString(), m_options.knownHostsFile, 0, 0,
+                             u"check permissions"_s};
+            file.setPermissions(QFile::ReadOwner | QFile::WriteOwner);
+            return key;
+        }
+        offered << key.type + u' ' + key.fingerprint;
+    }
+    return Error{
+        u"%1 offers no host key with fingerprint %2 (it offers %3)"_s.arg(place(), fingerprint, offered.join(u", "_s)),
+        {},
+        0,
+        0,
+        u"compare the fingerprint with the host's administrator; accept only the one they name"_s};
+}
+
+QString SshShell::hostKeyMessage(const ShellResult &result) const
+{
+    const auto keys = scanHostKeys();
+    QStringList offered;
+    QString first;
+    if (keys) {
+        for (const HostKey &key : *keys) {
+            offered << key.type + u' ' + key.fingerprint;
+            if (first.isEmpty() || key.type == u"ED25519"_s)
+                first = key.fingerprint;
+        }
+    }
+    const QString offers = keys ? offered.join(u", "_s) : keys.error().message;
+    if (result.err.contains("HOST IDENTIFICATION HAS CHANGED") || result.err.contains("Offending")) {
+        return u"the host key of %1 has CHANGED since it was accepted (it now offers %2); refused: this may be "
+               "someone intercepting the connection. If the host was reinstalled, confirm the new fingerprint with "
+               "its administrator, remove the old key from %3 (ssh-keygen -R HOST -f FILE) and accept the new one"_s
+                   .arg(place(), offers, m_options.knownHostsFile);
+    }
+    return u"the host key of %1 is unknown (it offers %2); if that is the host's key, accept it: "
+           "ferry run ... --accept-host-key %3"_s.arg(place(), offers, first);
+}
+
+} // namespace ferry::targets

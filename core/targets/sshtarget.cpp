@@ -1,0 +1,135 @@
+#include "targets/sshtarget.h"
+
+#include "run/supervisor.h"
+#include "targets/remoteimage.h"
+
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonObject>
+#include <QThread>
+
+#include <csignal>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::targets {
+
+SshTarget::SshTarget(const QString &host, SshOptions options, int startTimeoutMs)
+    : RemoteTarget(std::make_unique<SshShell>(host, std::move(options)), run::TargetKind::Ssh,
+                   u"host '%1'"_s.arg(host)),
+      m_startTimeoutMs(startTimeoutMs)
+{
+}
+
+Expected<bool> SshTarget::start(const QString &runDir, const run::RunSpec &spec)
+{
+    const QJsonValue gpus = spec.target.options.value(u"gpus"_s);
+    // With an environment, in its image (built there); else, or when asked, in the host's Python.
+    const bool inImage = !spec.environmentFile.isEmpty() && !spec.target.options.value(u"hostPython"_s).toBool();
+    std::optional<RemoteImage> image;
+    const QString context = runDir + u"/image-context"_s;
+    const auto shape = [&](const QString &remoteDir, const HostInfo &host,
+                           run::Resources &resources) -> Expected<RunnerParts> {
+        auto parts = remoteImageParts(spec, remoteDir, host, resources, context);
+        if (!parts)
+            return parts.error();
+        image = parts->second;
+        return parts->first;
+    };
+    const auto prepared = prepare(runDir, spec, inImage ? Shape(shape) : Shape(), gpus.isDouble() ? gpus.toInt() : -1);
+    QDir(context).removeRecursively();
+    if (!prepared)
+        return prepared.error();
+    const RemoteRecord &record = prepared->record;
+    if (image) {
+        progress(u"building image %1 on %2 (unless it is there)"_s.arg(image->reference, m_shell->place()));
+        // Its output goes to the run's log (followed like the script's), not to the progress.
+        const auto built = buildRemoteImage(*m_shell, record.dir, *image, {});
+        if (!built)
+            return failStart(runDir, built.error());
+    }
+    progress(u"starting the run on %1"_s.arg(m_shell->place()));
+    // setsid -f: a session of its own, so neither the end of this connection nor a logout
+    // reaches it; its output goes to the log (the runner redirects it at once). The marker is in
+    // its environment from the start, so the runner itself is found by it too.
+    const ShellResult launched = m_shell->runScript(
+        "FERRY_RUN_ID=\"$2\" setsid -f bash \"$1/runner.sh\" </dev/null >/dev/null 2>&1\n", {record.dir, spec.id});
+    if (!launched.ok())
+        return failStart(
+            runDir,
+            Error{u"cannot start the run on %1: %2"_s.arg(m_shell->place(), launched.errorText()), {}, 0, 0, {}});
+    RemoteRun run(*m_shell, runDir);
+    const QDeadlineTimer deadline(m_startTimeoutMs);
+    for (;;) {
+        const auto status = run.status(record);
+        if (status && (status->started || status->exit))
+            return true;
+        if (deadline.hasExpired())
+            return Error{
+                u"the run did not start on %1 within %2 s"_s.arg(m_shell->place()).arg(m_startTimeoutMs / 1000),
+                runDir + u"/log"_s, 0, 0, u"probe the run later, or cancel it"_s};
+        QThread::msleep(100);
+    }
+}
+
+Expected<RunProbe> SshTarget::judge(const QString &runDir, RemoteRun &run, const RemoteRecord &record,
+                                    const RemoteStatus &status)
+{
+    RunProbe p;
+    p.heartbeatMs = status.heartbeatMs;
+    if (status.exit)
+        return finish(runDir, run, record, *status.exit);
+    if (status.alive) {
+        p.state = RunState::Running;
+        return p;
+    }
+    p.state = RunState::Lost;
+    if (!status.folderExists)
+        p.detail = u"the run folder %1 on %2 is gone"_s.arg(record.dir, m_shell->place());
+    else if (!status.started)
+        p.detail = u"the run never started on %1"_s.arg(m_shell->place());
+    else
+        p.detail = u"the run's process on %1 is gone and left no exit record (was the host restarted?)"_s.arg(
+            m_shell->place());
+    return p;
+}
+
+Expected<RunProbe> SshTarget::cancel(const QString &runDir, int graceMs)
+{
+    const run::RunDirectory dir(runDir);
+    if (!QFileInfo::exists(dir.specFile()))
+        return noRunFolder(dir);
+    if (QFileInfo::exists(dir.exitFile()))
+        return probe(runDir);
+    const auto record = RemoteRecord::read(runDir);
+    if (!record)
+        return record.error();
+    if (!record->has_value()) {
+        dir.writeExit(run::ExitRecord{-1, 0, run::nowMs(), true, u"cancelled before it started"_s});
+        return probe(runDir);
+    }
+    RemoteRun run(*m_shell, runDir);
+    const auto left = run.killRemote(**record, graceMs);
+    if (!left)
+        return left.error();
+    if (!left->isEmpty()) {
+        QStringList pids;
+        for (const qint64 pid : *left)
+            pids << QString::number(pid);
+        return Error{u"processes of the run survived SIGKILL on %1: %2"_s.arg(m_shell->place(), pids.join(u", "_s)),
+                     {},
+                     0,
+                     0,
+                     u"they may be stuck in the kernel (state D); check them with ps there"_s};
+    }
+    const auto status = run.status(**record);
+    run::ExitRecord exit{-1, SIGTERM, 0, true, {}};
+    if (status && status->exit) {
+        exit = *status->exit;
+        exit.cancelled = true;
+    }
+    return finish(runDir, run, **record, exit);
+}
+
+} // namespace ferry::targets

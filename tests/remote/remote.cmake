@@ -1,0 +1,47 @@
+# SSH hosts and Slurm clusters. The parsers everywhere; the targets against a real OpenSSH
+# server on 127.0.0.1 and a real single-node Slurm with two fake GPUs, started as CTest
+# fixtures by tests/services/sshd.sh and slurm.sh with their state under this build folder
+# (only in the full build: the GUI-less build runs the same core).
+ferry_test(tst_gpuinfo SOURCES remote/tst_gpuinfo.cpp)
+ferry_test(tst_slurmjob SOURCES remote/tst_slurmjob.cpp)
+target_include_directories(tst_slurmjob PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
+
+if(FERRY_GUI)
+  set(services "${PROJECT_SOURCE_DIR}/tests/services")
+  set(sshd_dir "${CMAKE_CURRENT_BINARY_DIR}/services/sshd")
+  set(slurm_dir "${CMAKE_CURRENT_BINARY_DIR}/services/slurm")
+  find_program(BASH bash REQUIRED)
+
+  # Sessions on the test sshd get SLURM_CONF and DOCKER_HOST, so slurm:ferrytest reaches the
+  # test cluster and an ssh:ferrytest run in an image the private engine of the `docker` fixture.
+  add_test(NAME sshd_service_start
+           COMMAND ${CMAKE_COMMAND} -E env "SLURM_CONF=${slurm_dir}/slurm.conf"
+                   "DOCKER_HOST=unix:///var/tmp/ferry-docker/docker.sock"
+                   ${BASH} "${services}/sshd.sh" start "${sshd_dir}")
+  set_tests_properties(sshd_service_start PROPERTIES FIXTURES_SETUP sshd TIMEOUT 60)
+  add_test(NAME sshd_service_stop COMMAND ${BASH} "${services}/sshd.sh" stop "${sshd_dir}")
+  set_tests_properties(sshd_service_stop PROPERTIES FIXTURES_CLEANUP sshd TIMEOUT 60)
+  add_test(NAME slurm_service_start COMMAND ${BASH} "${services}/slurm.sh" start "${slurm_dir}")
+  set_tests_properties(slurm_service_start PROPERTIES FIXTURES_SETUP slurm TIMEOUT 120)
+  add_test(NAME slurm_service_stop COMMAND ${BASH} "${services}/slurm.sh" stop "${slurm_dir}")
+  set_tests_properties(slurm_service_stop PROPERTIES FIXTURES_CLEANUP slurm TIMEOUT 120)
+
+  foreach(name tst_shellquote tst_sshtarget tst_slurmtarget tst_sshimage)
+    ferry_test(${name} SOURCES remote/${name}.cpp)
+    add_dependencies(${name} ferry)
+    target_include_directories(${name} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}" "${CMAKE_CURRENT_SOURCE_DIR}/remote")
+    target_compile_definitions(${name} PRIVATE FERRY_SSHD_DIR="${sshd_dir}" FERRY_SLURM_DIR="${slurm_dir}")
+  endforeach()
+  set_tests_properties(tst_shellquote PROPERTIES FIXTURES_REQUIRED sshd)
+  # It stops and restarts the sshd (a cut connection): nothing else may use it meanwhile.
+  set_tests_properties(tst_sshtarget PROPERTIES FIXTURES_REQUIRED sshd RUN_SERIAL ON TIMEOUT 600)
+  set_tests_properties(tst_slurmtarget PROPERTIES FIXTURES_REQUIRED "sshd;slurm" TIMEOUT 600)
+  # The launch dialog's remote fields and a host's page (trusting a key) against the sshd.
+  ferry_test(tst_hostdialog GUI SOURCES remote/tst_hostdialog.cpp LIBS ferry_ui)
+  target_include_directories(tst_hostdialog PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}" "${CMAKE_CURRENT_SOURCE_DIR}/remote")
+  target_compile_definitions(tst_hostdialog PRIVATE FERRY_SSHD_DIR="${sshd_dir}")
+  set_tests_properties(tst_hostdialog PROPERTIES FIXTURES_REQUIRED sshd)
+  # The SageMaker-style script in the environment's image, built on the host by its engine.
+  set_tests_properties(tst_sshimage PROPERTIES FIXTURES_REQUIRED "sshd;docker" RUN_SERIAL ON TIMEOUT 1200)
+  set_property(TEST tst_slurmtarget APPEND PROPERTY ENVIRONMENT "SLURM_CONF=${slurm_dir}/slurm.conf")
+endif()

@@ -1,0 +1,66 @@
+// The nvidia-smi CSV parser on recorded outputs: no GPU, one, several, and garbage.
+#include "targets/gpuinfo.h"
+
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using ferry::targets::GpuInfo;
+using ferry::targets::parseNvidiaSmi;
+
+Q_DECLARE_METATYPE(QList<GpuInfo>)
+
+class TestGpuInfo : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void parses_data()
+    {
+        QTest::addColumn<QByteArray>("output");
+        QTest::addColumn<QList<GpuInfo>>("gpus");
+        QTest::newRow("nothing (no nvidia-smi output)") << QByteArray() << QList<GpuInfo>{};
+        QTest::newRow("driver without GPU") << QByteArray("No devices were found\n") << QList<GpuInfo>{};
+        QTest::newRow("one A100") << QByteArray("NVIDIA A100-SXM4-80GB, 81920 MiB, 535.104.05\n")
+                                  << QList<GpuInfo>{{u"NVIDIA A100-SXM4-80GB"_s, 81920, u"535.104.05"_s}};
+        QTest::newRow("eight H100, CRLF")
+            << QByteArray("NVIDIA H100 80GB HBM3, 81559 MiB, 550.54.15\r\n").repeated(8)
+            << QList<GpuInfo>(8, GpuInfo{u"NVIDIA H100 80GB HBM3"_s, 81559, u"550.54.15"_s});
+        QTest::newRow("mixed, blank lines")
+            << QByteArray("\nTesla T4, 15360 MiB, 470.82.01\nNVIDIA GeForce RTX 3090, 24576 MiB, 470.82.01\n\n")
+            << QList<GpuInfo>{{u"Tesla T4"_s, 15360, u"470.82.01"_s},
+                              {u"NVIDIA GeForce RTX 3090"_s, 24576, u"470.82.01"_s}};
+        QTest::newRow("a comma in the name")
+            << QByteArray("Odd, GPU, 1024 MiB, 1.0\n") << QList<GpuInfo>{{u"Odd, GPU"_s, 1024, u"1.0"_s}};
+    }
+    void parses()
+    {
+        QFETCH(QByteArray, output);
+        QFETCH(QList<GpuInfo>, gpus);
+        const auto parsed = parseNvidiaSmi(output);
+        QVERIFY2(parsed, qPrintable(parsed ? QString() : parsed.error().toString()));
+        QCOMPARE(*parsed, gpus);
+    }
+
+    void refusesGarbage_data()
+    {
+        QTest::addColumn<QByteArray>("output");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("driver failure")
+            << QByteArray("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n")
+            << u"line 1"_s;
+        QTest::newRow("no memory size") << QByteArray("Tesla T4, lots, 470.82.01\n") << u"no memory size"_s;
+        QTest::newRow("second line cut") << QByteArray("Tesla T4, 15360 MiB, 470.82.01\nTesla T4, 153\n")
+                                         << u"line 2"_s;
+        QTest::newRow("empty driver") << QByteArray("Tesla T4, 15360 MiB, \n") << u"an empty field"_s;
+    }
+    void refusesGarbage()
+    {
+        QFETCH(QByteArray, output);
+        QFETCH(QString, message);
+        const auto parsed = parseNvidiaSmi(output);
+        QVERIFY(!parsed);
+        QVERIFY2(parsed.error().message.contains(message), qPrintable(parsed.error().message));
+        QVERIFY(!parsed.error().hint.isEmpty());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestGpuInfo)
+#include "tst_gpuinfo.moc"

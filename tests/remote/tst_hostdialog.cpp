@@ -1,0 +1,86 @@
+// The GUI for remote targets: the launch dialog's SSH and Slurm fields become the target's
+// host and options (and are remembered per script), and a host's page asks before trusting an
+// unknown host key, then shows what the host offers (against the real test sshd).
+#include "ui/launch/hostdialog.h"
+#include "ui/launch/launchdialog.h"
+#include "ui/launch/remotetargetfields.h"
+
+#include "remotetesthelpers.h"
+
+#include <QComboBox>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using ferry::ui::HostDialog;
+using ferry::ui::LaunchDialog;
+
+class TestHostDialog : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void launchDialogGivesTheRemoteTarget()
+    {
+        QTemporaryDir ws;
+        QFile script(ws.filePath(u"train.py"_s));
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("print('hi')\n");
+        script.close();
+        QSettings settings(ws.filePath(u"settings.ini"_s), QSettings::IniFormat);
+        LaunchDialog dialog(settings, ws.path());
+        auto *fields = dialog.remoteFields();
+        QVERIFY(!fields->isVisibleTo(&dialog)); // local by default
+        dialog.targetBox()->setCurrentIndex(dialog.targetBox()->findData(u"ssh"_s));
+        QVERIFY(fields->isVisibleTo(&dialog));
+        QVERIFY(!fields->partitionEdit()->isVisibleTo(&dialog));
+        QVERIFY(dialog.problem().contains(u"host"_s));
+        fields->hostEdit()->setText(u"gpu-box"_s);
+        fields->gpusBox()->setValue(2);
+        QVERIFY(dialog.problem().isEmpty());
+        ferry::run::RunSpec spec = dialog.spec();
+        QCOMPARE(spec.target.toString(), u"ssh:gpu-box"_s);
+        QCOMPARE(spec.target.options[u"gpus"_s].toInt(), 2);
+
+        dialog.targetBox()->setCurrentIndex(dialog.targetBox()->findData(u"slurm"_s));
+        QVERIFY(fields->partitionEdit()->isVisibleTo(&dialog));
+        fields->partitionEdit()->setText(u"debug"_s);
+        spec = dialog.spec();
+        QCOMPARE(spec.target.toString(), u"slurm:gpu-box"_s);
+        QCOMPARE(spec.target.options[u"partition"_s].toString(), u"debug"_s);
+        QCOMPARE(spec.target.options[u"gpus"_s].toInt(), 2);
+
+        dialog.remember();
+        LaunchDialog again(settings, ws.path());
+        QCOMPARE(again.spec().target.toString(), u"slurm:gpu-box"_s);
+        QCOMPARE(again.spec().target.options[u"partition"_s].toString(), u"debug"_s);
+    }
+
+    void unknownKeyIsTrustedOnlyWhenAsked()
+    {
+        const ferry::testing::SshSandbox sandbox(false);
+        HostDialog dialog(ferry::testing::kHost, sandbox.options());
+        QSignalSpy checked(&dialog, &HostDialog::checked);
+        dialog.check();
+        QVERIFY(checked.wait(60000));
+        const QString fingerprint = ferry::testing::hostFingerprint();
+        QVERIFY2(dialog.statusText().contains(u"unknown"_s), qPrintable(dialog.statusText()));
+        QVERIFY2(dialog.detailsText().contains(fingerprint), qPrintable(dialog.detailsText()));
+        QVERIFY(dialog.trustButton()->isVisibleTo(&dialog));
+        QVERIFY(dialog.trustButton()->text().contains(fingerprint));
+        QVERIFY(!QFile::exists(sandbox.knownHosts()));
+
+        dialog.trustButton()->click();
+        QVERIFY(checked.wait(60000));
+        QVERIFY2(dialog.statusText().contains(u"ready"_s), qPrintable(dialog.statusText()));
+        QVERIFY2(dialog.detailsText().contains(u"Python: 3."_s), qPrintable(dialog.detailsText()));
+        QVERIFY(!dialog.trustButton()->isVisibleTo(&dialog));
+        QVERIFY(QFile::exists(sandbox.knownHosts()));
+    }
+};
+
+QTEST_MAIN(TestHostDialog)
+#include "tst_hostdialog.moc"

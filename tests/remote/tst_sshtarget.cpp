@@ -1,0 +1,342 @@
+// The SSH target against a real sshd on 127.0.0.1: host keys (unknown and changed refused),
+// the host probe, the SageMaker-style script unchanged in the host's Python with its
+// model.tar.gz fetched back, cancel (no process of the run left, found by its marker), a
+// follower killed with SIGKILL and a cut connection (ControlMaster killed, sshd stopped and
+// restarted): every metric point exactly once.
+#include "targets/hostprobe.h"
+#include "targets/sshtarget.h"
+
+#include "clitesthelpers.h"
+#include "remotetesthelpers.h"
+#include "run/archive.h"
+#include "targettesthelpers.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+
+using namespace Qt::StringLiterals;
+using namespace ferry::targets;
+using ferry::run::RunDirectory;
+using ferry::run::RunSpec;
+using ferry::testing::kHost;
+using ferry::testing::SshSandbox;
+
+namespace {
+
+const QString kScripts = QStringLiteral(FERRY_TEST_DATA "/runs/scripts");
+const QString kSageMaker = QStringLiteral(FERRY_TEST_DATA "/runs/sagemaker");
+
+RunSpec specFor(const QString &sourceDir, const QString &script, const QString &remoteRoot)
+{
+    RunSpec spec;
+    spec.id = ferry::run::newRunId(script);
+    spec.script = script;
+    spec.sourceDir = sourceDir;
+    spec.target = *ferry::run::TargetSpec::parse(u"ssh:"_s + kHost);
+    spec.target.options[u"remoteDir"_s] = remoteRoot;
+    return spec;
+}
+
+QString errorOf(const ferry::Expected<bool> &e)
+{
+    return e ? QString() : e.error().toString();
+}
+
+RunProbe probeOf(SshTarget &target, const QString &runDir)
+{
+    const auto p = target.probe(runDir);
+    if (!p) {
+        RunProbe lost;
+        lost.detail = p.error().toString();
+        return lost;
+    }
+    return *p;
+}
+
+// A `ferry` command with the sandbox's SSH settings.
+ferry::testing::CliResult ferryCli(const SshSandbox &sandbox, const QString &dir, const QStringList &args)
+{
+    QProcess p;
+    p.setProcessEnvironment(sandbox.environment());
+    p.setWorkingDirectory(dir);
+    p.start(QStringLiteral(FERRY_BINARY), args);
+    if (!p.waitForFinished(240000))
+        p.kill();
+    p.waitForFinished();
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+void verifyExactlyOnce(const QJsonArray &points, int steps)
+{
+    QSet<QString> seen;
+    int loss = 0;
+    for (const QJsonValue &v : points) {
+        const QJsonObject p = v.toObject();
+        const QString key = p[u"name"_s].toString() + u'@' + QString::number(p[u"step"_s].toDouble());
+        QVERIFY2(!seen.contains(key), qPrintable(u"doubled: "_s + key));
+        seen.insert(key);
+        loss += p[u"name"_s].toString() == "loss"_L1;
+    }
+    QCOMPARE(loss, steps);
+    QCOMPARE(points.size(), 2 * steps);
+}
+
+} // namespace
+
+class TestSshTarget : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void unknownHostKeyIsRefusedUntilAccepted()
+    {
+        const SshSandbox sandbox(false);
+        SshShell shell = sandbox.shell();
+        const ShellResult refused = shell.run({u"true"_s});
+        QVERIFY(!refused.reached);
+        QVERIFY(refused.hostKeyRefused);
+        const QString fingerprint = ferry::testing::hostFingerprint();
+        QVERIFY(fingerprint.startsWith(u"SHA256:"_s));
+        QVERIFY2(refused.failure.contains(u"unknown"_s), qPrintable(refused.failure));
+        QVERIFY2(refused.failure.contains(u"--accept-host-key "_s + fingerprint), qPrintable(refused.failure));
+
+        const auto wrong = shell.acceptHostKey(u"SHA256:AAAAnotthekeyAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"_s);
+        QVERIFY(!wrong);
+        QVERIFY2(wrong.error().message.contains(u"offers no host key"_s), qPrintable(wrong.error().message));
+        QVERIFY(!shell.run({u"true"_s}).reached);
+
+        const auto accepted = shell.acceptHostKey(fingerprint);
+        QVERIFY2(accepted, qPrintable(accepted ? QString() : accepted.error().toString()));
+        const ShellResult now = shell.run({u"echo"_s, u"hello"_s});
+        QVERIFY2(now.ok(), qPrintable(now.errorText()));
+        QCOMPARE(now.out, QByteArray("hello\n"));
+        QFile known(sandbox.knownHosts());
+        QVERIFY(known.open(QIODevice::ReadOnly));
+        QCOMPARE(known.readAll().count('\n'), 1);
+        QCOMPARE(known.permissions() & (QFile::ReadOther | QFile::ReadGroup), QFile::Permissions());
+    }
+
+    void changedHostKeyIsRefused()
+    {
+        const SshSandbox sandbox(false);
+        // Another key recorded for this host: what a man in the middle would look like.
+        QProcess keygen;
+        keygen.start(u"ssh-keygen"_s,
+                     {u"-q"_s, u"-t"_s, u"ed25519"_s, u"-N"_s, u""_s, u"-f"_s, sandbox.state.filePath(u"other"_s)});
+        QVERIFY(keygen.waitForFinished());
+        QFile pub(sandbox.state.filePath(u"other.pub"_s));
+        QVERIFY(pub.open(QIODevice::ReadOnly));
+        const QList<QByteArray> key = pub.readAll().split(' ');
+        QFile real(ferry::testing::kSshdDir + u"/known_hosts"_s);
+        QVERIFY(real.open(QIODevice::ReadOnly));
+        const QByteArray hostField = real.readAll().split(' ').first();
+        QFile known(sandbox.knownHosts());
+        QVERIFY(known.open(QIODevice::WriteOnly));
+        known.write(hostField + ' ' + key.at(0) + ' ' + key.at(1) + '\n');
+        known.close();
+
+        SshShell shell = sandbox.shell();
+        const ShellResult refused = shell.run({u"true"_s});
+        QVERIFY(!refused.reached);
+        QVERIFY(refused.hostKeyRefused);
+        QVERIFY2(refused.failure.contains(u"CHANGED"_s), qPrintable(refused.failure));
+        QVERIFY2(refused.failure.contains(ferry::testing::hostFingerprint()), qPrintable(refused.failure));
+        QVERIFY2(refused.failure.contains(sandbox.knownHosts()), qPrintable(refused.failure));
+        // The target refuses to start a run there, with the same message.
+        QTemporaryDir ws;
+        SshTarget target(kHost, sandbox.options());
+        const RunSpec spec = specFor(kScripts, u"metrics.py"_s, ws.filePath(u"remote"_s));
+        const auto started = target.start(ws.filePath(u"run"_s), spec);
+        QVERIFY(!started);
+        QVERIFY2(started.error().message.contains(u"CHANGED"_s), qPrintable(started.error().message));
+    }
+
+    void probesTheHost()
+    {
+        const SshSandbox sandbox;
+        SshShell shell = sandbox.shell();
+        const auto info = probeHost(shell);
+        QVERIFY2(info, qPrintable(info ? QString() : info.error().toString()));
+        QVERIFY(!info->os.isEmpty());
+        QVERIFY(info->kernel.startsWith(u"Linux"_s));
+        QVERIFY(info->python.startsWith(u"3."_s));
+        QVERIFY(info->cpus >= 1);
+        QVERIFY(info->diskFreeKiB > 0);
+        QVERIFY(info->gpus.isEmpty()); // no nvidia-smi on the test machine
+        QVERIFY(info->gpuProblem.isEmpty());
+    }
+
+    void sageMakerScriptRunsUnchanged()
+    {
+        const SshSandbox sandbox;
+        QTemporaryDir ws;
+        const QString root = ws.filePath(u"on-the-host"_s);
+        RunSpec spec = specFor(kSageMaker, u"train.py"_s, root);
+        const QString runDir = RunDirectory::pathFor(ws.filePath(u"ws"_s), spec.id);
+        const QString remoteDir = root + u'/' + spec.id;
+        const QString training = kSageMaker + u"/data/training"_s;
+        const QString validation = kSageMaker + u"/data/validation"_s;
+        spec.channels = {{u"training"_s, training}, {u"validation"_s, validation}};
+        spec.hyperparameters = {{u"epochs"_s, u"3"_s},
+                                {u"learning-rate"_s, u"0.05"_s},
+                                {u"optimizer"_s, u"adam"_s},
+                                {u"layers"_s, u"[16, 8]"_s},
+                                {u"use-bias"_s, u"true"_s},
+                                {u"expected-run-dir"_s, remoteDir},
+                                {u"expected-training"_s, remoteDir + u"/input/data/training"_s},
+                                {u"expected-validation"_s, remoteDir + u"/input/data/validation"_s}};
+        SshTarget target(kHost, sandbox.options());
+        const auto started = target.start(runDir, spec);
+        QVERIFY2(started, qPrintable(errorOf(started)));
+        QVERIFY(ferry::test::waitFor([&] { return probeOf(target, runDir).finished(); }, 120000, 100));
+        const RunProbe status = probeOf(target, runDir);
+        QVERIFY2(status.state == RunState::Succeeded, qPrintable(status.exit ? status.exit->error : status.detail));
+        QVERIFY(status.archived);
+        const RunDirectory dir(runDir);
+        QVERIFY(ferry::run::archiveEntries(dir.modelArchive())->contains(u"model.pth"_s));
+        QCOMPARE(*ferry::run::archiveEntries(dir.outputArchive()), QStringList{u"metrics.json"_s});
+        QFile log(dir.logFile());
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        QCOMPARE(log.readAll().count("epoch="), 3);
+        // The source went over without .git and .ferry, the data next to it.
+        QVERIFY(QFile::exists(remoteDir + u"/code/train.py"_s));
+        QVERIFY(QFile::exists(remoteDir + u"/input/data/training/train.csv"_s));
+    }
+
+    void cancelLeavesNoRemoteProcess()
+    {
+        const SshSandbox sandbox;
+        QTemporaryDir ws;
+        const QString root = ws.filePath(u"on-the-host"_s);
+        RunSpec spec = specFor(kScripts, u"waiter.py"_s, root);
+        spec.hyperparameters = {{u"go-file"_s, ws.filePath(u"never"_s)}};
+        const QString runDir = ws.filePath(u"run"_s);
+        SshTarget target(kHost, sandbox.options());
+        const auto started = target.start(runDir, spec);
+        QVERIFY2(started, qPrintable(errorOf(started)));
+        QCOMPARE(probeOf(target, runDir).state, RunState::Running);
+        SshShell shell = sandbox.shell();
+        RemoteRun remote(shell, runDir);
+        const RemoteRecord record = **RemoteRecord::read(runDir);
+        QVERIFY(ferry::test::waitFor([&] { return remote.markedProcesses(record)->size() >= 2; }, 30000, 100));
+
+        const auto cancelled = target.cancel(runDir, 2000);
+        QVERIFY2(cancelled, qPrintable(cancelled ? QString() : cancelled.error().toString()));
+        QCOMPARE(cancelled->state, RunState::Cancelled);
+        QVERIFY(cancelled->exit->cancelled);
+        QCOMPARE(*remote.markedProcesses(record), QList<qint64>{});
+        // Nothing runs from the run's folder either (the runner, the script).
+        // "[/]x" matches "/x" but not itself, so the shell running pgrep is not found.
+        const ShellResult pgrep = shell.run({u"pgrep"_s, u"-f"_s, u"[/]"_s + record.dir.mid(1)});
+        QVERIFY(pgrep.reached);
+        QCOMPARE(pgrep.exitCode, 1);
+        QCOMPARE(probeOf(target, runDir).state, RunState::Cancelled);
+    }
+
+    // Everything of the run killed on the host (as a reboot would): lost, never left running.
+    void runGoneWithoutExitRecordIsLost()
+    {
+        const SshSandbox sandbox;
+        QTemporaryDir ws;
+        RunSpec spec = specFor(kScripts, u"waiter.py"_s, ws.filePath(u"on-the-host"_s));
+        spec.hyperparameters = {{u"go-file"_s, ws.filePath(u"never"_s)}};
+        const QString runDir = ws.filePath(u"run"_s);
+        SshTarget target(kHost, sandbox.options());
+        QVERIFY2(target.start(runDir, spec), "started");
+        SshShell shell = sandbox.shell();
+        RemoteRun remote(shell, runDir);
+        const RemoteRecord record = **RemoteRecord::read(runDir);
+        QVERIFY(ferry::test::waitFor([&] { return remote.markedProcesses(record)->size() >= 2; }, 30000, 100));
+        // The runner first (its pid file), so it cannot record the script's end; then the rest.
+        QVERIFY(shell.runScript("kill -KILL \"$(cat \"$1/pid\")\"\n", {record.dir}).ok());
+        const auto marked = remote.markedProcesses(record); // kept: a range-for over *temporary dangles
+        QVERIFY(marked);
+        QStringList pids;
+        for (const qint64 pid : *marked)
+            pids << QString::number(pid);
+        if (!pids.isEmpty())
+            QVERIFY(shell.run(QStringList{u"kill"_s, u"-KILL"_s} + pids).reached);
+        QVERIFY(ferry::test::waitFor([&] { return remote.markedProcesses(record)->isEmpty(); }, 30000, 100));
+        const RunProbe lost = probeOf(target, runDir);
+        QCOMPARE(lost.state, RunState::Lost);
+        QVERIFY2(lost.detail.contains(u"gone and left no exit record"_s), qPrintable(lost.detail));
+    }
+
+    void followerKilledMidRunLosesNothing()
+    {
+        const SshSandbox sandbox;
+        QTemporaryDir ws;
+        constexpr int kSteps = 60;
+        QProcess follower;
+        follower.setProcessEnvironment(sandbox.environment());
+        follower.setWorkingDirectory(ws.path());
+        follower.start(QStringLiteral(FERRY_BINARY),
+                       {u"run"_s, kScripts + u"/metrics.py"_s, u"--target"_s, u"ssh:"_s + kHost, u"--remote-dir"_s,
+                        ws.filePath(u"host"_s), u"--hp"_s, u"steps=%1"_s.arg(kSteps), u"--hp"_s, u"delay=0.05"_s,
+                        u"--follow"_s});
+        QVERIFY(follower.waitForStarted());
+        QVERIFY(ferry::testing::waitFor([&] {
+            return follower.readAllStandardOutput().count('\n') > 0 || follower.state() == QProcess::NotRunning;
+        }));
+        QTest::qWait(600);
+        QCOMPARE(follower.state(), QProcess::Running);
+        ::kill(static_cast<pid_t>(follower.processId()), SIGKILL);
+        QVERIFY(follower.waitForFinished());
+
+        const auto list = ferryCli(sandbox, ws.path(), {u"runs"_s, u"list"_s, u"--json"_s});
+        const QJsonArray runs = QJsonDocument::fromJson(list.out.toUtf8()).array();
+        QCOMPARE(runs.size(), 1);
+        const QString id = runs.first().toObject()[u"id"_s].toString();
+        const auto attach = ferryCli(sandbox, ws.path(), {u"runs"_s, u"attach"_s, id});
+        QCOMPARE(attach.exitCode, 0);
+        QVERIFY2(attach.err.contains(u"succeeded"_s), qPrintable(attach.err));
+        const auto metrics = ferryCli(sandbox, ws.path(), {u"runs"_s, u"metrics"_s, id, u"--json"_s});
+        verifyExactlyOnce(QJsonDocument::fromJson(metrics.out.toUtf8()).array(), kSteps);
+        QVERIFY(QFile::exists(ws.filePath(u".ferry/runs/"_s + id + u"/model.tar.gz"_s)));
+    }
+
+    void cutConnectionResumesWithoutGaps()
+    {
+        const SshSandbox sandbox;
+        QTemporaryDir ws;
+        constexpr int kSteps = 100;
+        QProcess follower;
+        follower.setProcessEnvironment(sandbox.environment());
+        follower.setWorkingDirectory(ws.path());
+        follower.start(QStringLiteral(FERRY_BINARY),
+                       {u"run"_s, kScripts + u"/metrics.py"_s, u"--target"_s, u"ssh:"_s + kHost, u"--remote-dir"_s,
+                        ws.filePath(u"host"_s), u"--hp"_s, u"steps=%1"_s.arg(kSteps), u"--hp"_s, u"delay=0.06"_s,
+                        u"--follow"_s});
+        QVERIFY(follower.waitForStarted());
+        QByteArray out;
+        QVERIFY(ferry::testing::waitFor([&] {
+            out += follower.readAllStandardOutput();
+            return out.count('\n') > 4 || follower.state() == QProcess::NotRunning;
+        }));
+        // Cut: the master connection killed, no new connection accepted for a while.
+        QVERIFY(ferry::testing::sshdCommand(u"stop"_s));
+        QProcess::execute(u"ssh"_s, sandbox.shell().sshOptions() << u"-O"_s << u"exit"_s << kHost);
+        QTest::qWait(3000);
+        QVERIFY(ferry::testing::sshdCommand(u"start"_s));
+        QVERIFY(follower.waitForFinished(120000));
+        out += follower.readAllStandardOutput();
+        const QString err = QString::fromUtf8(follower.readAllStandardError());
+        QCOMPARE(follower.exitCode(), 0);
+        QVERIFY2(err.contains(u"trying again"_s), qPrintable(err)); // it noticed the cut
+        QVERIFY2(err.contains(u"succeeded"_s), qPrintable(err));
+        // Printed and stored: every line once, in order.
+        for (int step = 0; step < kSteps; ++step)
+            QCOMPARE(out.count(QByteArray(QByteArray("\"step\": ") + QByteArray::number(step) + ',')), 1);
+        const QString id = QString::fromUtf8(out).section(u'\n', 0, 0).trimmed();
+        const auto metrics = ferryCli(sandbox, ws.path(), {u"runs"_s, u"metrics"_s, id, u"--json"_s});
+        verifyExactlyOnce(QJsonDocument::fromJson(metrics.out.toUtf8()).array(), kSteps);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSshTarget)
+#include "tst_sshtarget.moc"

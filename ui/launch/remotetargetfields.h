@@ -1,0 +1,50 @@
+#pragma once
+
+#include "run/runspec.h"
+
+#include <QJsonObject>
+#include <QWidget>
+
+class QCheckBox;
+class QLineEdit;
+class QSpinBox;
+
+namespace ferry::ui {
+
+// The launch dialog's fields for an SSH host or a Slurm cluster: the host (an entry of
+// ~/.ssh/config, user@name, or `local` for this machine's Slurm), GPUs, and the Slurm job's
+// partition, time limit, CPUs, memory and requeue (shown for Slurm only) — the same as
+// `ferry run --target ssh:HOST|slurm:HOST --gpus ...`. "Check host…" opens the host's page
+// (probe, host key).
+class RemoteTargetFields : public QWidget {
+    Q_OBJECT
+public:
+    explicit RemoteTargetFields(QWidget *parent = nullptr);
+
+    // Shows the fields of `kind` (hidden for local and container targets).
+    void setKind(run::TargetKind kind);
+    // Host and options into `target`; the first problem (no host, a bad value) if any.
+    QString apply(run::TargetSpec &target) const;
+    QJsonObject saved() const;
+    void restore(const QJsonObject &saved);
+
+    QLineEdit *hostEdit() const { return m_host; }
+    QSpinBox *gpusBox() const { return m_gpus; }
+    QLineEdit *partitionEdit() const { return m_partition; }
+
+private:
+    void checkHost();
+
+    run::TargetKind m_kind = run::TargetKind::Local;
+    QLineEdit *m_host;
+    QSpinBox *m_gpus;
+    QLineEdit *m_partition;
+    QLineEdit *m_time;
+    QSpinBox *m_cpus;
+    QLineEdit *m_memory;
+    QCheckBox *m_requeue;
+    QCheckBox *m_hostPython;
+    QWidget *m_slurmOnly;
+};
+
+} // namespace ferry::ui
