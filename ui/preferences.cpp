@@ -6,6 +6,7 @@
 #include "ui/env/environmenteditors.h"
 #include "ui/env/terminallauncher.h"
 #include "ui/hostspage.h"
+#include "ui/launch/hostdialog.h"
 #include "ui/secrets/secretspage.h"
 #include "ui/settingsdialog.h"
 #include "ui/train/trainpanel.h"
@@ -57,8 +58,10 @@ void Preferences::showDialog(QWidget *parent, const QString &page)
 {
     SettingsDialog dialog(m_settings, parent);
     auto *hosts = new HostsPage(kRemoteHostsSetting.get(m_settings));
-    connect(hosts, &HostsPage::checkRequested, this,
-            [this, &dialog](const QString &host) { Q_EMIT hostCheckRequested(host, &dialog); });
+    connect(hosts, &HostsPage::checkRequested, &dialog, [&dialog](const QString &host) {
+        HostDialog hostPage(host, targets::SshOptions::defaults(), &dialog);
+        hostPage.exec();
+    });
     dialog.addPage(tr("Hosts"), hosts);
     if (m_secrets)
         dialog.addPage(tr("Secrets"), new SecretsPage(*m_secrets));

@@ -33,8 +33,6 @@ public:
 
 Q_SIGNALS:
     void problem(const QString &message);
-    // Check… on the hosts page: the window opens the host's page over `parent`.
-    void hostCheckRequested(const QString &host, QWidget *parent);
 
 private:
     void refreshSecretNames();

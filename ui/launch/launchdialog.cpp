@@ -1,5 +1,6 @@
 #include "ui/launch/launchdialog.h"
 
+#include "ui/hostspage.h"
 #include "ui/launch/remotetargetfields.h"
 
 #include <QComboBox>
@@ -51,6 +52,7 @@ LaunchDialog::LaunchDialog(QSettings &settings, const QString &workspaceRoot, QW
 {
     setWindowTitle(tr("Start a run"));
     setObjectName(u"launchDialog"_s);
+    m_remote->setKnownHosts(kRemoteHostsSetting.get(settings));
     resize(820, 640);
     // The workspace's scripts and environments.
     QDirIterator scripts(m_root, {u"*.py"_s}, QDir::Files, QDirIterator::Subdirectories);

@@ -3,6 +3,7 @@
 #include "ui/launch/hostdialog.h"
 
 #include <QCheckBox>
+#include <QCompleter>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLineEdit>
@@ -119,6 +120,13 @@ void RemoteTargetFields::restore(const QJsonObject &saved)
     m_memory->setText(saved[u"mem"_s].toString());
     m_requeue->setChecked(saved[u"requeue"_s].toBool());
     m_hostPython->setChecked(saved[u"hostPython"_s].toBool());
+}
+
+void RemoteTargetFields::setKnownHosts(const QStringList &hosts)
+{
+    auto *completer = new QCompleter(hosts, m_host);
+    completer->setCaseSensitivity(Qt::CaseInsensitive);
+    m_host->setCompleter(completer);
 }
 
 void RemoteTargetFields::checkHost()

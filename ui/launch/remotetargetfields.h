@@ -27,6 +27,8 @@ public:
     QString apply(run::TargetSpec &target) const;
     QJsonObject saved() const;
     void restore(const QJsonObject &saved);
+    // The hosts of the settings' Hosts page, offered as the host field is typed.
+    void setKnownHosts(const QStringList &hosts);
 
     QLineEdit *hostEdit() const { return m_host; }
     QSpinBox *gpusBox() const { return m_gpus; }
