@@ -62,6 +62,7 @@ private Q_SLOTS:
     void diffInsertsRemovesUpdates();
     void diffReorders();
     void keyMetrics();
+    void pendingDetailBesideTheStatus();
     void durationTicks();
     void sortingIsNumeric();
     void filterMatches();
@@ -135,6 +136,27 @@ void TestRunsModel::diffReorders()
     QCOMPARE(ids(model), expected);
     QVERIFY(five.isValid());
     QCOMPARE(five.data(RunsModel::RunIdRole).toString(), u"5"_s);
+}
+
+// A Slurm job waiting in the queue is "running" with what the target says beside it, until
+// it is over.
+void TestRunsModel::pendingDetailBesideTheStatus()
+{
+    RunsModel model;
+    QAbstractItemModelTester tester(&model);
+    model.setRows({row(u"a"_s, run::RunStatus::Running, kBase)});
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    model.setDetail(u"a"_s, u"pending, position 2 in the queue, waiting for: Resources"_s);
+    QCOMPARE(changed.size(), 1);
+    QCOMPARE(model.index(0, RunsModel::StatusColumn).data().toString(),
+             u"running (pending, position 2 in the queue, waiting for: Resources)"_s);
+    model.setDetail(u"a"_s, u"pending, position 2 in the queue, waiting for: Resources"_s);
+    QCOMPARE(changed.size(), 1); // the same again: nothing to repaint
+    model.setRows({row(u"a"_s, run::RunStatus::Succeeded, kBase, kBase + 1000)});
+    QCOMPARE(model.index(0, RunsModel::StatusColumn).data().toString(), u"succeeded"_s);
+    model.setDetail(u"a"_s, QString());
+    model.setRows({row(u"a"_s, run::RunStatus::Running, kBase)});
+    QCOMPARE(model.index(0, RunsModel::StatusColumn).data().toString(), u"running"_s);
 }
 
 void TestRunsModel::keyMetrics()

@@ -307,6 +307,7 @@ void MainWindow::setWorkspace(const workspace::Workspace &workspace)
                                      [ferry](const run::TargetSpec &spec) { return targets::makeTarget(spec, ferry); });
     m_monitor->moveToThread(m_monitorThread);
     connect(m_monitorThread, &QThread::finished, m_monitor, &QObject::deleteLater);
+    connect(m_monitor, &RunMonitorWorker::detailChanged, m_runs->model(), &RunsModel::setDetail);
     connect(m_monitor, &RunMonitorWorker::changed, this, [this](const QStringList &ids, const QStringList &finished) {
         m_feeder->runsChanged(ids);
         if (!finished.isEmpty())

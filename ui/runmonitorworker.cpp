@@ -37,6 +37,8 @@ void RunMonitorWorker::poll()
             finished << change.runId;
         if (!change.lines.isEmpty())
             Q_EMIT logLines(change.runId, change.lines);
+        if (change.detail)
+            Q_EMIT detailChanged(change.runId, *change.detail);
     }
     if (!changedIds.isEmpty())
         Q_EMIT changed(changedIds, finished);

@@ -30,6 +30,8 @@ Q_SIGNALS:
     // Runs with new points, lines or another status; `finished`: those now over.
     void changed(const QStringList &runIds, const QStringList &finished);
     void logLines(const QString &runId, const QList<QByteArray> &lines);
+    // What the target says about a run not over yet (Slurm: queue position and reason).
+    void detailChanged(const QString &runId, const QString &detail);
 
 private:
     run::RunMonitor m_monitor;

@@ -8,6 +8,7 @@ struct RunMonitor::Followed {
     std::unique_ptr<targets::Target> target;
     std::unique_ptr<RunFollower> follower;
     RunStatus lastStatus = RunStatus::Created;
+    QString lastDetail;
 };
 
 RunMonitor::RunMonitor(RunStore &store, QString runsDir, TargetFactory factory)
@@ -46,11 +47,16 @@ QList<RunMonitor::Change> RunMonitor::poll()
             change.newPoints = step->points.size();
             change.lines = step->lines;
             change.finished = step->finished;
+            const QString detail = step->finished ? QString() : step->probe.detail;
+            if (detail != f.lastDetail) {
+                change.detail = detail;
+                f.lastDetail = detail;
+            }
         } else {
             change.status = f.lastStatus; // the folder is unreadable now: tried again next round
         }
-        const bool changed =
-            change.newPoints > 0 || !change.lines.isEmpty() || change.finished || change.status != f.lastStatus;
+        const bool changed = change.newPoints > 0 || !change.lines.isEmpty() || change.finished ||
+                             change.status != f.lastStatus || change.detail.has_value();
         f.lastStatus = change.status;
         if (changed)
             changes << change;

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace ferry::run {
 
@@ -28,6 +29,9 @@ public:
         qsizetype newPoints = 0;
         QList<QByteArray> lines; // whole log lines read in this round
         bool finished = false;   // over, and everything of it stored
+        // What the target says about a run that is not over (e.g. "pending, position 2 in the
+        // queue, waiting for: Resources" on Slurm), when it changed; empty: nothing to say.
+        std::optional<QString> detail;
     };
     // One round over the unfinished runs; only runs where something happened are listed.
     QList<Change> poll();

@@ -7,6 +7,8 @@
 
 #include "remotetesthelpers.h"
 #include "run/archive.h"
+#include "run/runmonitor.h"
+#include "run/runstore.h"
 #include "targettesthelpers.h"
 
 #include <QTemporaryDir>
@@ -188,6 +190,35 @@ private Q_SLOTS:
             30000, 200));
         QCOMPARE(pending.state, RunState::Running);
         QVERIFY2(pending.detail.contains(u"pending, position 1 in the queue"_s), qPrintable(pending.detail));
+
+        // The window's monitor passes it on (the runs table shows it beside "running").
+        {
+            auto store = ferry::run::RunStore::open(ws.filePath(u"runs.sqlite"_s));
+            QVERIFY(store);
+            const auto spec = RunDirectory(dirs.at(1)).readSpec();
+            QVERIFY(spec);
+            ferry::run::RunRecord record = ferry::run::newRunRecord(*spec);
+            record.status = ferry::run::RunStatus::Running;
+            (*store)->createRun(record);
+            // The monitor finds a run's folder by its id.
+            QVERIFY(QDir().mkpath(ws.filePath(u"runs"_s)));
+            QVERIFY(QFile::link(dirs.at(1), ws.filePath(u"runs/"_s + spec->id)));
+            ferry::run::RunMonitor monitor(**store, ws.filePath(u"runs"_s), [&](const ferry::run::TargetSpec &) {
+                return std::make_unique<SlurmTarget>(u"local"_s, sandbox.options());
+            });
+            std::optional<QString> detail;
+            QVERIFY(ferry::test::waitFor(
+                [&] {
+                    for (const auto &change : monitor.poll()) {
+                        if (change.runId == spec->id && change.detail)
+                            detail = change.detail;
+                    }
+                    return detail.has_value();
+                },
+                30000, 200));
+            QVERIFY2(detail->contains(u"pending, position 1 in the queue, waiting for: Resources"_s),
+                     qPrintable(*detail));
+        }
 
         for (const QString &runDir : dirs) {
             const QString job = jobOf(runDir);

@@ -189,12 +189,26 @@ QVariant RunsModel::data(const QModelIndex &index, int role) const
     }
 }
 
+void RunsModel::setDetail(const QString &runId, const QString &detail)
+{
+    if (m_details.value(runId) == detail)
+        return;
+    if (detail.isEmpty())
+        m_details.remove(runId);
+    else
+        m_details.insert(runId, detail);
+    if (const int row = rowOf(runId); row >= 0)
+        Q_EMIT dataChanged(index(row, StatusColumn), index(row, StatusColumn));
+}
+
 QVariant RunsModel::displayData(const RunRow &row, int column) const
 {
     const RunRecord &r = row.record;
     switch (column) {
-    case StatusColumn:
-        return run::runStatusText(r.status);
+    case StatusColumn: {
+        const QString detail = run::isFinished(r.status) ? QString() : m_details.value(r.id);
+        return detail.isEmpty() ? run::runStatusText(r.status) : run::runStatusText(r.status) + u" ("_s + detail + u')';
+    }
     case NameColumn:
         return r.name.isEmpty() ? r.id : r.name;
     case TargetColumn:

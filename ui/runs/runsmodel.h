@@ -50,6 +50,9 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     void setRows(QList<RunRow> rows);
+    // What the target says about a run not over yet, shown beside its status ("pending,
+    // position 2 in the queue, waiting for: Resources"); empty clears it.
+    void setDetail(const QString &runId, const QString &detail);
     const QList<RunRow> &rows() const { return m_rows; }
     int rowOf(const QString &runId) const; // -1: not shown
     QString runId(int row) const;
@@ -71,6 +74,7 @@ private:
 
     QList<RunRow> m_rows;
     qint64 m_nowMs = 0;
+    QHash<QString, QString> m_details; // run id -> detail, while the run is not over
 };
 
 // Reads the runs and their last metric values from the store on a worker thread, every
