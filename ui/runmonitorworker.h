@@ -25,11 +25,15 @@ public Q_SLOTS:
     void start(int intervalMs = 500); // call through a queued connection, in the worker's thread
     void poll();
     void stop();
+    // The values of a run's secrets (secretsNeeded), read by the window's keychain.
+    void setRunSecrets(const QString &runId, const QStringList &values);
 
 Q_SIGNALS:
     // Runs with new points, lines or another status; `finished`: those now over.
     void changed(const QStringList &runIds, const QStringList &finished);
     void logLines(const QString &runId, const QList<QByteArray> &lines);
+    // A run with secret variables waits (nothing of it is shown) until setRunSecrets.
+    void secretsNeeded(const QString &runId, const QStringList &secretNames);
 
 private:
     run::RunMonitor m_monitor;

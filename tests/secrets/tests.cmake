@@ -1,6 +1,7 @@
 # Secrets: the redaction filter, and the keychain through a real gnome-keyring in a private D-Bus
 # session (tests/services/keyring.sh; each keychain test re-runs itself inside one), no mocks.
 ferry_test(tst_redactor SOURCES secrets/tst_redactor.cpp)
+ferry_test(tst_streamredactor SOURCES secrets/tst_streamredactor.cpp)
 ferry_test(tst_redactedfollower SOURCES secrets/tst_redactedfollower.cpp)
 add_dependencies(tst_redactedfollower ferry)
 foreach(name tst_secretstore tst_secretcli tst_secretrun)

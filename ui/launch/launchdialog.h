@@ -12,6 +12,8 @@ class QTableWidget;
 
 namespace ferry::ui {
 
+class SecretVariablesBox;
+
 // Starts a script run: script, environment, target, hyperparameters (read from the script's
 // argparse calls: name, type, default, help; edited in a table), data channels and metric
 // definitions. The last choices are remembered per script.
@@ -22,16 +24,20 @@ public:
 
     void setScript(const QString &path);
     void setChannels(const QList<run::DataChannel> &channels);
+    // The keychain's secret names, offered for secret variables (names only, no keychain access).
+    void setSecretNames(const QStringList &names);
     // The run as the dialog describes it (id, sourceDir and script filled in).
     run::RunSpec spec() const;
     // Stores the choices for this script (the window calls it when the run starts).
     void remember() const;
 
     QTableWidget *hyperparameterTable() const { return m_hyperparameters; }
+    SecretVariablesBox *secretVariables() const { return m_secrets; }
 
 private:
     void scriptChanged();
     void restore();
+    void environmentChanged();
     void addMetricRow(const QString &name = {}, const QString &regex = {});
 
     QSettings &m_settings;
@@ -43,6 +49,7 @@ private:
     QTableWidget *m_channels;
     QTableWidget *m_metrics;
     QLabel *m_note;
+    SecretVariablesBox *m_secrets;
     QList<run::ScriptParameter> m_parameters;
 };
 
