@@ -15,6 +15,11 @@ if(FERRY_GUI)
   ferry_test(tst_secretspage GUI SOURCES secrets/tst_secretspage.cpp LIBS ferry_ui)
   target_compile_definitions(tst_secretspage PRIVATE
     FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh")
+  # The launch dialog's secret variables, and the run monitor redacting with the window's keychain.
+  ferry_test(tst_launchsecrets GUI SOURCES secrets/tst_launchsecrets.cpp LIBS ferry_ui)
+  target_compile_definitions(tst_launchsecrets PRIVATE
+    FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh")
+  add_dependencies(tst_launchsecrets ferry)
   # The settings dialog and what it changes in the window, secrets included.
   ferry_test(tst_preferences GUI SOURCES secrets/tst_preferences.cpp LIBS ferry_ui)
   target_compile_definitions(tst_preferences PRIVATE
