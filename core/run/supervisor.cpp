@@ -33,6 +33,7 @@ namespace {
 constexpr int kLeftoverGraceMs = 2000; // what the script left running gets this long after TERM
 constexpr int kLeftoverKillWaitMs = 10000;
 constexpr qint64 kMaxFailureBytes = 64 * 1024;
+constexpr int kPipeBytes = 1024 * 1024;
 constexpr int kPartialLineMs = 100; // how long a line without its newline waits before it is written
 
 QString errnoText(int code)
@@ -169,6 +170,7 @@ private:
     int m_output = -1;
     int m_signalFd = -1;
     std::optional<secrets::StreamRedactor> m_redactor;
+    QByteArray m_buffer;
     QString m_error;
     sigset_t m_signals{};
 };
@@ -286,6 +288,8 @@ Expected<bool> Supervision::openOutputPipe(int &writeEnd)
     if (::pipe2(fds, O_CLOEXEC) != 0)
         return Error{u"cannot make a pipe for the script's output: "_s + errnoText(errno), {}, 0, 0, {}};
     ::fcntl(fds[0], F_SETFL, ::fcntl(fds[0], F_GETFL) | O_NONBLOCK);
+    // A larger pipe lets a chatty script write on while the supervisor redacts (best effort).
+    (void)::fcntl(fds[1], F_SETPIPE_SZ, kPipeBytes);
     m_output = fds[0];
     writeEnd = fds[1];
     return true;
@@ -296,10 +300,11 @@ bool Supervision::pumpOutput()
 {
     if (m_output < 0)
         return false;
-    static constexpr qsizetype kChunk = 64 * 1024;
-    QByteArray buffer(kChunk, Qt::Uninitialized);
+    static constexpr qsizetype kChunk = kPipeBytes;
+    if (m_buffer.size() != kChunk)
+        m_buffer.resize(kChunk);
     for (;;) {
-        const ssize_t n = ::read(m_output, buffer.data(), kChunk);
+        const ssize_t n = ::read(m_output, m_buffer.data(), kChunk);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
@@ -309,7 +314,7 @@ bool Supervision::pumpOutput()
             m_output = -1;
             return false;
         }
-        writeAll(STDOUT_FILENO, m_redactor->feed(QByteArray::fromRawData(buffer.constData(), n)));
+        writeAll(STDOUT_FILENO, m_redactor->feed(QByteArray::fromRawData(m_buffer.constData(), n)));
         if (n < kChunk)
             return true;
     }
