@@ -141,6 +141,19 @@ void writeAll(int fd, const QByteArray &bytes)
     }
 }
 
+// The script's failure message (the contract's failure file) goes to exit.json and the run store:
+// redacted in place, like the log.
+void redactFailure(const ContractPaths &paths, const secrets::Redactor &redactor)
+{
+    QFile f(paths.failureFile());
+    if (!f.open(QIODevice::ReadWrite))
+        return;
+    const QByteArray text = f.readAll();
+    const QByteArray redacted = redactor.redact(text);
+    if (redacted != text && f.resize(0) && f.seek(0))
+        f.write(redacted);
+}
+
 class Supervision {
 public:
     explicit Supervision(const QString &runDir) : m_dir(runDir) {}
@@ -278,6 +291,8 @@ int Supervision::run()
         exit.exitCode = WEXITSTATUS(status);
     else if (WIFSIGNALED(status))
         exit.signal = WTERMSIG(status);
+    if (m_redactor)
+        redactFailure(paths, m_redactor->redactor());
     exit.error = m_error.isEmpty() ? readFailure(paths) : m_error;
     return end(exit);
 }
@@ -320,10 +335,11 @@ bool Supervision::pumpOutput()
     }
 }
 
-// What is in the pipe now (the script has ended; what it left may still write until stopped).
+// What is in the pipe now (the script has ended; what it left may still write until stopped, so
+// a bounded number of reads).
 void Supervision::drainOutput()
 {
-    while (m_output >= 0) {
+    for (int round = 0; round < 64 && m_output >= 0; ++round) {
         pollfd fd{m_output, POLLIN, 0};
         if (::poll(&fd, 1, 0) <= 0 || !pumpOutput())
             return;

@@ -23,6 +23,7 @@ public:
     QByteArray finish();
 
     qsizetype held() const { return m_held.size(); }
+    const Redactor &redactor() const { return m_redactor; }
 
 private:
     QByteArray releaseUpTo(qsizetype keep);

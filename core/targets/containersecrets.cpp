@@ -23,15 +23,16 @@ namespace {
 const QString kSecretsFile = u"variables.json"_s;
 
 // The container's entry for a run with secrets (Python 3, standard library only: every
-// environment image has the interpreter). argv: SECRETS_FILE LOG COMMAND...
+// environment image has the interpreter). argv: SECRETS_FILE LOG FAILURE_FILE COMMAND...
 constexpr char kEntry[] =
     R"PY(# Ferry's container entry for a run with secret variables (written by Ferry; holds no secret).
 # Reads the values from a private file and deletes it, starts the command with them in its
 # environment only (never in a command line), and appends its output to the run's log with every
 # value and encoding of one replaced by ***. Keeps lines whole; a secret split across reads is found.
+# The script's failure message (the contract's failure file) is redacted too.
 import base64, json, os, select, signal, subprocess, sys
 
-secrets_file, log_path, command = sys.argv[1], sys.argv[2], sys.argv[3:]
+secrets_file, log_path, failure_path, command = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 log = open(log_path, 'ab', buffering=0)
 try:
     with open(secrets_file, 'rb') as f:
@@ -75,8 +76,13 @@ for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
     signal.signal(s, forward)
 out = child.stdout.fileno()
 held = b''
-while True:
-    ready, _, _ = select.select([out], [], [], 0.1)
+ended = 0  # reads since the script ended: what it left running may hold the pipe open
+while ended < 64:
+    if ended or child.poll() is not None:
+        ended += 1
+    ready, _, _ = select.select([out], [], [], 0 if ended else 0.1)
+    if not ready and ended:
+        break
     if not ready:  # quiet: a partial line (a progress bar) is written, all but a possible secret's start
         if len(held) > keep:
             held = redact(held)
@@ -98,6 +104,14 @@ while True:
     log.write(redact(lines))
 log.write(redact(held))
 code = child.wait()
+try:
+    with open(failure_path, 'rb') as f:
+        failure = f.read()
+    if redact(failure) != failure:
+        with open(failure_path, 'wb') as f:
+            f.write(redact(failure))
+except OSError:
+    pass
 sys.exit(128 - code if code < 0 else code)
 )PY";
 
@@ -151,9 +165,11 @@ QString ContainerSecrets::mount() const
     return u"type=bind,source=%1,target=%2"_s.arg(m_folder, kMountPoint);
 }
 
-QStringList ContainerSecrets::entryCommand(const QString &interpreter, const QString &ferryMount) const
+QStringList ContainerSecrets::entryCommand(const QString &interpreter, const QString &ferryMount,
+                                           const QString &failureFile) const
 {
-    return {interpreter, ferryMount + u'/' + kEntryFile, kMountPoint + u'/' + kSecretsFile, ferryMount + u"/log"_s};
+    return {interpreter, ferryMount + u'/' + kEntryFile, kMountPoint + u'/' + kSecretsFile, ferryMount + u"/log"_s,
+            failureFile};
 }
 
 bool ContainerSecrets::waitUntilTaken(int timeoutMs)

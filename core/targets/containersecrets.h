@@ -33,8 +33,9 @@ public:
 
     // The `--mount` value for `docker run`.
     QString mount() const;
-    // The container's command before the script's own: `interpreter entry secrets-file log`.
-    QStringList entryCommand(const QString &interpreter, const QString &ferryMount) const;
+    // The container's command before the script's own: `interpreter entry secrets-file log
+    // failure-file` (the contract's failure file inside, redacted once the script has ended).
+    QStringList entryCommand(const QString &interpreter, const QString &ferryMount, const QString &failureFile) const;
     // Waits until the container has taken (deleted) the file, at most `timeoutMs`; then
     // removes the folder either way. False on timeout.
     bool waitUntilTaken(int timeoutMs);

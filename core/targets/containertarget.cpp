@@ -305,7 +305,7 @@ Expected<bool> ContainerTarget::start(const QString &runDir, const run::RunSpec 
     if (secretValues->isEmpty())
         args << image << u"sh"_s << u"-c"_s << u"exec \"$@\" >>%1/log 2>&1"_s.arg(kFerryMount) << u"sh"_s;
     else
-        args << image << secrets.entryCommand(interpreter, kFerryMount);
+        args << image << secrets.entryCommand(interpreter, kFerryMount, inside.failureFile());
     if (!unshellable.isEmpty())
         args << u"env"_s << unshellable;
     args << interpreter << absolute.script << run::scriptArguments(absolute);

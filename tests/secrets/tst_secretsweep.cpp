@@ -41,6 +41,8 @@ const QByteArray kScript = "import base64, hashlib, os, sys, time, urllib.parse\
                            "model = os.environ['SM_MODEL_DIR']\n"
                            "with open(os.path.join(model, 'token.sha256'), 'w') as f:\n"
                            "    f.write(hashlib.sha256(value.encode()).hexdigest())\n"
+                           "with open(os.path.join(os.environ['SM_OUTPUT_DIR'], 'failure'), 'w') as f:\n"
+                           "    f.write('warning: token ' + value + ' looked odd')\n"
                            "time.sleep(4)\n"
                            "print('done', flush=True)\n";
 
@@ -192,6 +194,10 @@ class TestSecretSweep : public QObject {
     void checkRun(const QString &id, const QJsonObject &shown)
     {
         QCOMPARE(shown[u"status"_s].toString(), u"succeeded"_s);
+        // The script's failure message (the contract's failure file) reaches exit.json redacted.
+        QVERIFY2(readRunFile(id, u"exit.json"_s).contains("warning: token *** looked odd"),
+                 readRunFile(id, u"exit.json"_s).constData());
+        QCOMPARE(shown[u"error"_s].toString(), u"warning: token *** looked odd"_s);
         const QByteArray log = readRunFile(id, u"log"_s);
         QVERIFY2(log.contains("plain ***\n") && log.contains("base64 ***\n") && log.contains("url ***\n") &&
                      log.contains("split ***\n") && log.contains("done\n"),
