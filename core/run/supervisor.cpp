@@ -34,6 +34,7 @@ constexpr int kLeftoverGraceMs = 2000; // what the script left running gets this
 constexpr int kLeftoverKillWaitMs = 10000;
 constexpr qint64 kMaxFailureBytes = 64 * 1024;
 constexpr int kPipeBytes = 1024 * 1024;
+constexpr int kBatchMs = 5;
 constexpr int kPartialLineMs = 100; // how long a line without its newline waits before it is written
 
 QString errnoText(int code)
@@ -447,8 +448,10 @@ int Supervision::waitForScript()
         const int ready = ::poll(fds, m_output >= 0 ? 2 : 1, static_cast<int>(wait));
         if (ready == 0 && m_redactor)
             writeAll(STDOUT_FILENO, m_redactor->flushPartial());
-        if (ready > 0 && m_output >= 0 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) != 0)
-            pumpOutput();
+        // A chatty script's output is taken in batches (the pipe holds it meanwhile): a wake-up per
+        // write of the script would cost more than the redaction itself.
+        if (ready > 0 && m_output >= 0 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) != 0 && pumpOutput())
+            sleepMs(kBatchMs);
         if (ready > 0 && (fds[0].revents & POLLIN) != 0) {
             signalfd_siginfo info{};
             while (::read(m_signalFd, &info, sizeof info) == static_cast<ssize_t>(sizeof info)) {

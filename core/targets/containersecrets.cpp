@@ -30,7 +30,7 @@ constexpr char kEntry[] =
 # environment only (never in a command line), and appends its output to the run's log with every
 # value and encoding of one replaced by ***. Keeps lines whole; a secret split across reads is found.
 # The script's failure message (the contract's failure file) is redacted too.
-import base64, json, os, select, signal, subprocess, sys
+import base64, fcntl, json, os, select, signal, subprocess, sys, time
 
 secrets_file, log_path, failure_path, command = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 log = open(log_path, 'ab', buffering=0)
@@ -75,6 +75,10 @@ def forward(signum, frame):
 for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
     signal.signal(s, forward)
 out = child.stdout.fileno()
+try:  # a larger pipe lets a chatty script write on while its output is redacted
+    fcntl.fcntl(out, getattr(fcntl, 'F_SETPIPE_SZ', 1031), 1 << 20)
+except OSError:
+    pass
 held = b''
 ended = 0  # reads since the script ended: what it left running may hold the pipe open
 while ended < 64:
@@ -89,9 +93,11 @@ while ended < 64:
             log.write(held[:len(held) - keep])
             held = held[len(held) - keep:]
         continue
-    chunk = os.read(out, 65536)
+    chunk = os.read(out, 1 << 20)
     if not chunk:
         break
+    if not ended:
+        time.sleep(0.005)  # output taken in batches: a wake-up per write costs more than the redaction
     newline = chunk.rfind(b'\n')
     if newline < 0:
         held += chunk
