@@ -323,6 +323,13 @@ private Q_SLOTS:
         (void)ferry({u"secret"_s, u"delete"_s, u"CANARY_TOKEN"_s});
         (void)ferry({u"secret"_s, u"delete"_s, u"REGISTRY_PASSWORD"_s});
         command(u"docker"_s, {u"rmi"_s, u"-f"_s, m_baseImage});
+        // The run's image (its name is this test's own, so that every run really logs in and pulls).
+        const Result images =
+            command(u"docker"_s, {u"images"_s, u"-q"_s, u"--filter"_s,
+                                  u"reference=ferry:sweep-container-%1-*"_s.arg(QCoreApplication::applicationPid())});
+        for (const QByteArray &image : images.out.split('\n'))
+            if (!image.trimmed().isEmpty())
+                command(u"docker"_s, {u"rmi"_s, u"-f"_s, QString::fromUtf8(image.trimmed())});
     }
 };
 
