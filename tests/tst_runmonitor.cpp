@@ -80,6 +80,44 @@ private Q_SLOTS:
         QVERIFY(m->poll().isEmpty()); // nothing left to follow
     }
 
+    // A run with secrets shows nothing until its values are given (the window reads them from its
+    // keychain), then only redacted lines. Its log is written here by hand, unredacted, to see the
+    // monitor's own filter (the supervisor redacts the log of a real run already).
+    void runWithSecretsIsShownRedacted()
+    {
+        run::RunSpec spec = scriptSpec(u"metrics.py"_s, {});
+        spec.secretVariables = {{u"HF_TOKEN"_s, u"hf-token"_s}};
+        const run::RunDirectory dir(QDir(runsDir()).filePath(spec.id));
+        QVERIFY(QDir().mkpath(dir.path()));
+        QVERIFY(dir.writeSpec(spec));
+        QFile log(dir.logFile());
+        QVERIFY(log.open(QIODevice::WriteOnly));
+        log.write("token=tok-123 loss=0.5\n");
+        log.close();
+        QVERIFY(dir.writeExit(run::ExitRecord{0, 0, run::nowMs(), false, {}}));
+        run::RunRecord record = run::newRunRecord(spec);
+        record.status = run::RunStatus::Running;
+        m_store->createRun(record);
+        m_store->flush();
+
+        auto m = monitor();
+        QVERIFY(m->poll().isEmpty()); // waiting for its secrets
+        const auto requests = m->takeSecretRequests();
+        QCOMPARE(requests.size(), 1);
+        QCOMPARE(requests.first().first, spec.id);
+        QCOMPARE(requests.first().second, QStringList{u"hf-token"_s});
+        QVERIFY(m->takeSecretRequests().isEmpty());
+        QVERIFY(m->poll().isEmpty()); // still waiting
+        m->setRunSecrets(spec.id, {u"tok-123"_s});
+        QList<QByteArray> lines;
+        for (int round = 0; round < 100 && lines.isEmpty(); ++round) {
+            for (const run::RunMonitor::Change &c : m->poll())
+                lines += c.lines;
+        }
+        QVERIFY2(lines.join('\n').contains("token=*** loss=0.5"), lines.join('\n').constData());
+        QVERIFY(!lines.join('\n').contains("tok-123"));
+    }
+
     void killedRunBecomesLost()
     {
         auto target = targets::makeTarget(run::TargetSpec{}, QStringLiteral(FERRY_BINARY));

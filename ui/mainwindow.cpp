@@ -5,8 +5,10 @@
 #include "env/spechash.h"
 #include "ferry/version.h"
 #include "run/runlauncher.h"
+#include "run/runsecrets.h"
 #include "run/runstore.h"
 #include "run/training.h"
+#include "secrets/secretstore.h"
 #include "targets/targetfactory.h"
 #include "ui/aboutdialog.h"
 #include "ui/chart/losschartpanel.h"
@@ -25,6 +27,7 @@
 #include "ui/runs/exportrundialog.h"
 #include "ui/runs/rundetailsview.h"
 #include "ui/runs/runsview.h"
+#include "ui/runsecretsreader.h"
 #include "ui/train/trainpanel.h"
 #include "ui/workspaceoverview.h"
 #include "ui/workspacetree.h"
@@ -313,6 +316,11 @@ void MainWindow::setWorkspace(const workspace::Workspace &workspace)
         if (!finished.isEmpty())
             m_loader->reload();
     });
+    // Runs with secrets are shown redacted: their values come from the window's keychain, asynchronously.
+    auto *secretsReader = new RunSecretsReader(m_services.secrets, this);
+    connect(m_monitorThread, &QThread::finished, secretsReader, &QObject::deleteLater);
+    connect(m_monitor, &RunMonitorWorker::secretsNeeded, secretsReader, &RunSecretsReader::read);
+    connect(secretsReader, &RunSecretsReader::valuesRead, m_monitor, &RunMonitorWorker::setRunSecrets);
     m_monitorThread->start();
     QMetaObject::invokeMethod(m_monitor, [monitor = m_monitor] { monitor->start(500); });
     statusBar()->showMessage(tr("Opened workspace %1").arg(workspace.root()), 5000);
@@ -476,6 +484,8 @@ void MainWindow::startScriptRunOf(const QString &script)
     if (!script.isEmpty())
         dialog.setScript(script);
     dialog.setChannels(m_datasets->channels());
+    if (m_services.secrets)
+        dialog.setSecretNames(m_services.secrets->names());
     if (dialog.exec() != QDialog::Accepted)
         return;
     dialog.remember();
@@ -495,6 +505,7 @@ void MainWindow::launch(const run::RunSpec &requested)
         }
         spec.environmentTag = env::imageTag(read.environment);
         spec.variables = read.environment.withoutSecretVariables().variables; // secrets: by the keychain, not here
+        run::addEnvironmentSecrets(spec, read.environment);                   // names only
     }
     m_selectAfterLoad = spec.id;
     const QString ferry = m_services.ferryBinary;
@@ -513,6 +524,8 @@ void MainWindow::launch(const run::RunSpec &requested)
         auto target = targets::makeTarget(spec.target, ferry);
         if (!target)
             return QStringLiteral("this Ferry cannot drive the %1 target").arg(spec.target.toString());
+        if (const auto missing = run::checkRunSecrets(spec)) // before the run starts (keychain: off the GUI thread)
+            return missing->toString();
         const auto launched = run::launchRun(*store, *target, dir, spec);
         return launched ? QString() : launched.error().toString();
     });

@@ -42,6 +42,14 @@ void RunMonitorWorker::poll()
     }
     if (!changedIds.isEmpty())
         Q_EMIT changed(changedIds, finished);
+    for (const auto &[runId, names] : m_monitor.takeSecretRequests())
+        Q_EMIT secretsNeeded(runId, names);
+}
+
+void RunMonitorWorker::setRunSecrets(const QString &runId, const QStringList &values)
+{
+    m_monitor.setRunSecrets(runId, values);
+    poll();
 }
 
 } // namespace ferry::ui

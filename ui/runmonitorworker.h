@@ -25,6 +25,8 @@ public Q_SLOTS:
     void start(int intervalMs = 500); // call through a queued connection, in the worker's thread
     void poll();
     void stop();
+    // The values of a run's secrets (secretsNeeded), read by the window's keychain.
+    void setRunSecrets(const QString &runId, const QStringList &values);
 
 Q_SIGNALS:
     // Runs with new points, lines or another status; `finished`: those now over.
@@ -32,6 +34,8 @@ Q_SIGNALS:
     void logLines(const QString &runId, const QList<QByteArray> &lines);
     // What the target says about a run not over yet (Slurm: queue position and reason).
     void detailChanged(const QString &runId, const QString &detail);
+    // A run with secret variables waits (nothing of it is shown) until setRunSecrets.
+    void secretsNeeded(const QString &runId, const QStringList &secretNames);
 
 private:
     run::RunMonitor m_monitor;

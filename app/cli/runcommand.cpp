@@ -6,6 +6,7 @@
 #include "env/formats.h"
 #include "env/spechash.h"
 #include "run/runlauncher.h"
+#include "run/runsecrets.h"
 #include "secrets/secretstore.h"
 
 #include <QDir>
@@ -56,7 +57,7 @@ public:
                           u"NAME=REGEX"_s});
         parser.addOption({u"secret-env"_s,
                           u"Give the script environment variable NAME the keychain secret SECRET (default: NAME); "
-                          u"local runs (repeatable). See 'ferry secret'."_s,
+                          u"local and container runs (repeatable). See 'ferry secret'."_s,
                           u"NAME[=SECRET]"_s});
         parser.addOption({u"workspace"_s, u"The workspace folder (default: the current folder)."_s, u"DIR"_s});
         parser.addOption({u"follow"_s, u"Print the log until the run ends (Ctrl-C stops following, not the run)."_s});
@@ -177,6 +178,15 @@ private:
             spec.environmentFile = file;
             spec.environmentTag = env::imageTag(read.environment);
             spec.variables = read.environment.withoutSecretVariables().variables; // secrets: by the keychain, not here
+            // Its secret variables reach the run as names; each secret must be in the keychain now.
+            for (const auto &[variable, secret] : run::secretVariablesOf(read.environment)) {
+                if (const auto found = secrets::readSecretNow(secret); !found) {
+                    io.err << "ferry run: " << file << ": environment variable " << variable << ": "
+                           << found.error().toString() << Qt::endl;
+                    return std::nullopt;
+                }
+            }
+            run::addEnvironmentSecrets(spec, read.environment);
             // A local run uses the environment's interpreter when this machine has it.
             const QString interpreter = read.environment.python.interpreterPath;
             if (!interpreter.isEmpty() && !QStandardPaths::findExecutable(interpreter).isEmpty())

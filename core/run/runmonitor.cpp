@@ -2,6 +2,8 @@
 
 #include <QDir>
 
+#include <utility>
+
 namespace ferry::run {
 
 struct RunMonitor::Followed {
@@ -9,6 +11,7 @@ struct RunMonitor::Followed {
     std::unique_ptr<RunFollower> follower;
     RunStatus lastStatus = RunStatus::Created;
     QString lastDetail;
+    bool waitingForSecrets = false;
 };
 
 RunMonitor::RunMonitor(RunStore &store, QString runsDir, TargetFactory factory)
@@ -35,10 +38,21 @@ QList<RunMonitor::Change> RunMonitor::poll()
         followed->follower =
             std::make_unique<RunFollower>(m_store, *followed->target, QDir(m_runsDir).filePath(record.id), record);
         followed->lastStatus = record.status;
+        if (!spec->secretVariables.isEmpty()) {
+            followed->waitingForSecrets = true;
+            QStringList names;
+            for (const auto &entry : spec->secretVariables)
+                names << entry.second;
+            m_secretRequests.append({record.id, names});
+        }
         m_followers.insert(record.id, followed);
     }
     for (auto it = m_followers.begin(); it != m_followers.end();) {
         Followed &f = **it;
+        if (f.waitingForSecrets) {
+            ++it;
+            continue;
+        }
         const auto step = f.follower->poll();
         Change change;
         change.runId = it.key();
@@ -66,6 +80,24 @@ QList<RunMonitor::Change> RunMonitor::poll()
             ++it;
     }
     return changes;
+}
+
+} // namespace ferry::run
+
+namespace ferry::run {
+
+QList<std::pair<QString, QStringList>> RunMonitor::takeSecretRequests()
+{
+    return std::exchange(m_secretRequests, {});
+}
+
+void RunMonitor::setRunSecrets(const QString &runId, const QStringList &values)
+{
+    const auto it = m_followers.find(runId);
+    if (it == m_followers.end())
+        return;
+    (*it)->follower->setRedactor(secrets::Redactor(values));
+    (*it)->waitingForSecrets = false;
 }
 
 } // namespace ferry::run

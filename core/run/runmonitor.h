@@ -2,6 +2,7 @@
 
 #include "run/runfollower.h"
 #include "run/runstore.h"
+#include "secrets/redactor.h"
 
 #include <QHash>
 #include <QString>
@@ -38,12 +39,20 @@ public:
     // How many runs are followed now.
     qsizetype followed() const { return m_followers.size(); }
 
+    // A run with secret variables is not read until its redactor is given: nothing of it (lines,
+    // points) leaves the monitor unredacted. The secrets whose values are wanted, per run id,
+    // since the last call (the owner reads them from its keychain, asynchronously).
+    QList<std::pair<QString, QStringList>> takeSecretRequests();
+    // The values of a run's secrets (those that could be read); the run is followed from now on.
+    void setRunSecrets(const QString &runId, const QStringList &values);
+
 private:
     struct Followed;
     RunStore &m_store;
     QString m_runsDir;
     TargetFactory m_factory;
     QHash<QString, std::shared_ptr<Followed>> m_followers;
+    QList<std::pair<QString, QStringList>> m_secretRequests;
 };
 
 } // namespace ferry::run

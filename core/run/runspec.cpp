@@ -179,13 +179,19 @@ QList<Error> validateRunSpec(const RunSpec &spec)
                             0,
                             0,
                             u"use letters, digits and '_', not starting with a digit"_s};
-        if (spec.target.kind != TargetKind::Local)
-            errors << Error{u"secret variable %1: secrets reach local runs only, not %2 runs yet"_s.arg(
+        if (spec.target.kind != TargetKind::Local && spec.target.kind != TargetKind::Container)
+            errors << Error{u"secret variable %1: secrets reach local and container runs only, not %2 runs yet"_s.arg(
                                 variable, spec.target.toString()),
                             {},
                             0,
                             0,
-                            u"run on the local target, or pass the value another way"_s};
+                            u"run on the local or container target, or pass the value another way"_s};
+        if (secret.isEmpty())
+            errors << Error{u"secret variable %1 names no keychain secret"_s.arg(variable),
+                            {},
+                            0,
+                            0,
+                            u"give the name of a keychain secret (ferry secret set NAME)"_s};
     }
     QStringList hpSeen;
     for (const Hyperparameter &hp : spec.hyperparameters) {

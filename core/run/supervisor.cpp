@@ -2,7 +2,8 @@
 
 #include "run/archive.h"
 #include "run/rundirectory.h"
-#include "secrets/secretstore.h"
+#include "run/runsecrets.h"
+#include "secrets/streamredactor.h"
 
 #include <QDir>
 #include <QFile>
@@ -14,8 +15,11 @@
 #include <cstring>
 #include <ctime>
 #include <fcntl.h>
+#include <optional>
+#include <poll.h>
 #include <spawn.h>
 #include <sys/prctl.h>
+#include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -29,6 +33,9 @@ namespace {
 constexpr int kLeftoverGraceMs = 2000; // what the script left running gets this long after TERM
 constexpr int kLeftoverKillWaitMs = 10000;
 constexpr qint64 kMaxFailureBytes = 64 * 1024;
+constexpr int kPipeBytes = 1024 * 1024;
+constexpr int kBatchMs = 5;
+constexpr int kPartialLineMs = 100; // how long a line without its newline waits before it is written
 
 QString errnoText(int code)
 {
@@ -121,13 +128,50 @@ QString readFailure(const ContractPaths &paths)
     return QString::fromUtf8(f.read(kMaxFailureBytes)).trimmed();
 }
 
+// Writes all of `bytes` to `fd` (the log).
+void writeAll(int fd, const QByteArray &bytes)
+{
+    qsizetype done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::write(fd, bytes.constData() + done, static_cast<size_t>(bytes.size() - done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return;
+        done += n;
+    }
+}
+
+// The script's failure message (the contract's failure file) goes to exit.json and the run store:
+// redacted in place, like the log.
+void redactFailure(const ContractPaths &paths, const secrets::Redactor &redactor)
+{
+    QFile f(paths.failureFile());
+    if (!f.open(QIODevice::ReadWrite))
+        return;
+    const QByteArray text = f.readAll();
+    const QByteArray redacted = redactor.redact(text);
+    if (redacted != text && f.resize(0) && f.seek(0))
+        f.write(redacted);
+}
+
 class Supervision {
 public:
     explicit Supervision(const QString &runDir) : m_dir(runDir) {}
+    ~Supervision()
+    {
+        for (const int fd : {m_output, m_signalFd})
+            if (fd >= 0)
+                ::close(fd);
+    }
     int run();
 
 private:
-    Expected<pid_t> spawnScript(const RunSpec &spec, const ContractPaths &paths);
+    Expected<pid_t> spawnScript(const RunSpec &spec, const ContractPaths &paths,
+                                const QList<std::pair<QString, QString>> &secretValues, int outputFd);
+    Expected<bool> openOutputPipe(int &writeEnd);
+    bool pumpOutput(); // false at the end of the output (or with no pipe)
+    void drainOutput();
     int waitForScript();
     void stopLeftovers();
     int end(ExitRecord record);
@@ -136,6 +180,11 @@ private:
     RunDirectory m_dir;
     pid_t m_child = 0;
     bool m_cancelled = false;
+    // A run with secrets: the script writes into a pipe, the supervisor redacts into the log.
+    int m_output = -1;
+    int m_signalFd = -1;
+    std::optional<secrets::StreamRedactor> m_redactor;
+    QByteArray m_buffer;
     QString m_error;
     sigset_t m_signals{};
 };
@@ -192,7 +241,23 @@ int Supervision::run()
 
     if (QFileInfo::exists(m_dir.exitFile())) // cancelled before it started
         return 0;
-    const auto child = spawnScript(*spec, paths);
+    // Secrets are read from the keychain now, into the script's environment only: never into the
+    // spec, the store, the log or a command line. Its output reaches the log redacted.
+    const auto secretValues = readRunSecrets(*spec);
+    if (!secretValues)
+        return fail(127, secretValues.error());
+    int outputFd = STDOUT_FILENO;
+    if (const secrets::Redactor redactor = redactorOf(*secretValues); !redactor.isEmpty()) {
+        if (const auto opened = openOutputPipe(outputFd); !opened)
+            return fail(-1, opened.error());
+        m_redactor.emplace(redactor);
+    }
+    m_signalFd = ::signalfd(-1, &m_signals, SFD_CLOEXEC | SFD_NONBLOCK);
+    if (m_signalFd < 0)
+        return fail(-1, Error{u"cannot set up signals: "_s + errnoText(errno), {}, 0, 0, {}});
+    const auto child = spawnScript(*spec, paths, *secretValues, outputFd);
+    if (outputFd != STDOUT_FILENO)
+        ::close(outputFd); // the script holds the write end now
     if (!child)
         return fail(127, child.error());
     m_child = *child;
@@ -216,18 +281,74 @@ int Supervision::run()
     sigset_t pending;
     if (sigpending(&pending) == 0 && (sigismember(&pending, SIGTERM) == 1 || sigismember(&pending, SIGINT) == 1))
         m_cancelled = true;
+    drainOutput();
     stopLeftovers();
+    drainOutput();
+    if (m_redactor)
+        writeAll(STDOUT_FILENO, m_redactor->finish());
     ExitRecord exit;
     exit.cancelled = m_cancelled;
     if (WIFEXITED(status))
         exit.exitCode = WEXITSTATUS(status);
     else if (WIFSIGNALED(status))
         exit.signal = WTERMSIG(status);
+    if (m_redactor)
+        redactFailure(paths, m_redactor->redactor());
     exit.error = m_error.isEmpty() ? readFailure(paths) : m_error;
     return end(exit);
 }
 
-Expected<pid_t> Supervision::spawnScript(const RunSpec &spec, const ContractPaths &paths)
+Expected<bool> Supervision::openOutputPipe(int &writeEnd)
+{
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0)
+        return Error{u"cannot make a pipe for the script's output: "_s + errnoText(errno), {}, 0, 0, {}};
+    ::fcntl(fds[0], F_SETFL, ::fcntl(fds[0], F_GETFL) | O_NONBLOCK);
+    // A larger pipe lets a chatty script write on while the supervisor redacts (best effort).
+    (void)::fcntl(fds[1], F_SETPIPE_SZ, kPipeBytes);
+    m_output = fds[0];
+    writeEnd = fds[1];
+    return true;
+}
+
+// Moves what the script wrote into the log, redacted; false once the output has ended.
+bool Supervision::pumpOutput()
+{
+    if (m_output < 0)
+        return false;
+    static constexpr qsizetype kChunk = kPipeBytes;
+    if (m_buffer.size() != kChunk)
+        m_buffer.resize(kChunk);
+    for (;;) {
+        const ssize_t n = ::read(m_output, m_buffer.data(), kChunk);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return true;
+        if (n <= 0) {
+            ::close(m_output);
+            m_output = -1;
+            return false;
+        }
+        writeAll(STDOUT_FILENO, m_redactor->feed(QByteArray::fromRawData(m_buffer.constData(), n)));
+        if (n < kChunk)
+            return true;
+    }
+}
+
+// What is in the pipe now (the script has ended; what it left may still write until stopped, so
+// a bounded number of reads).
+void Supervision::drainOutput()
+{
+    for (int round = 0; round < 64 && m_output >= 0; ++round) {
+        pollfd fd{m_output, POLLIN, 0};
+        if (::poll(&fd, 1, 0) <= 0 || !pumpOutput())
+            return;
+    }
+}
+
+Expected<pid_t> Supervision::spawnScript(const RunSpec &spec, const ContractPaths &paths,
+                                         const QList<std::pair<QString, QString>> &secretValues, int outputFd)
 {
     const QString interpreter = spec.interpreter.isEmpty() ? u"python3"_s : spec.interpreter;
     QList<QByteArray> argStore{QFile::encodeName(interpreter), QFile::encodeName(spec.script)};
@@ -237,17 +358,8 @@ Expected<pid_t> Supervision::spawnScript(const RunSpec &spec, const ContractPath
     // The environment's variables first: the contract's names always win.
     for (const auto &[name, value] : spec.variables)
         env.insert(name, value);
-    // Secrets are read from the keychain now, into the script's environment only: never into the
-    // spec, the store, the log or a command line.
-    for (const auto &[name, secret] : spec.secretVariables) {
-        const auto value = secrets::readSecretNow(secret);
-        if (!value) {
-            Error error = value.error();
-            error.message = u"environment variable %1: "_s.arg(name) + error.message;
-            return error;
-        }
-        env.insert(name, *value);
-    }
+    for (const auto &[name, value] : secretValues)
+        env.insert(name, value);
     for (const auto &[name, value] : contractEnvironment(spec, paths, localResources(spec)))
         env.insert(name, value);
     QList<QByteArray> envStore;
@@ -274,6 +386,10 @@ Expected<pid_t> Supervision::spawnScript(const RunSpec &spec, const ContractPath
         sigaddset(&defaults, s);
     const QByteArray cwd = QFile::encodeName(spec.sourceDir);
     int rc = posix_spawn_file_actions_addchdir_np(&actions, cwd.constData());
+    if (rc == 0 && outputFd != STDOUT_FILENO)
+        rc = posix_spawn_file_actions_adddup2(&actions, outputFd, STDOUT_FILENO);
+    if (rc == 0 && outputFd != STDOUT_FILENO)
+        rc = posix_spawn_file_actions_adddup2(&actions, outputFd, STDERR_FILENO);
     if (rc == 0)
         rc = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
     if (rc == 0)
@@ -325,13 +441,25 @@ int Supervision::waitForScript()
                 note(beat.error().toString());
             nextBeat = now + kHeartbeatIntervalMs;
         }
-        const qint64 wait = std::max<qint64>(1, nextBeat - monotonicMs());
-        const timespec timeout{static_cast<time_t>(wait / 1000), static_cast<long>(wait % 1000) * 1000000L};
-        siginfo_t info{};
-        const int sig = sigtimedwait(&m_signals, &info, &timeout);
-        if (sig == SIGTERM || sig == SIGINT) {
-            m_cancelled = true;
-            signalGroup(m_child, SIGTERM);
+        qint64 wait = std::max<qint64>(1, nextBeat - monotonicMs());
+        if (m_redactor && m_redactor->held() > 0)
+            wait = std::min<qint64>(wait, kPartialLineMs); // a partial line (progress bar) is not held long
+        pollfd fds[2] = {{m_signalFd, POLLIN, 0}, {m_output, POLLIN, 0}};
+        const int ready = ::poll(fds, m_output >= 0 ? 2 : 1, static_cast<int>(wait));
+        if (ready == 0 && m_redactor)
+            writeAll(STDOUT_FILENO, m_redactor->flushPartial());
+        // A chatty script's output is taken in batches (the pipe holds it meanwhile): a wake-up per
+        // write of the script would cost more than the redaction itself.
+        if (ready > 0 && m_output >= 0 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) != 0 && pumpOutput())
+            sleepMs(kBatchMs);
+        if (ready > 0 && (fds[0].revents & POLLIN) != 0) {
+            signalfd_siginfo info{};
+            while (::read(m_signalFd, &info, sizeof info) == static_cast<ssize_t>(sizeof info)) {
+                if (info.ssi_signo == SIGTERM || info.ssi_signo == SIGINT) {
+                    m_cancelled = true;
+                    signalGroup(m_child, SIGTERM);
+                }
+            }
         }
     }
 }

@@ -22,6 +22,10 @@ public:
     // Adds one value (and its encodings). Empty values are ignored.
     void addSecret(const QString &value);
     bool isEmpty() const { return m_patterns.isEmpty(); }
+    // The length in bytes of the longest pattern (0 when empty).
+    qsizetype longest() const { return m_patterns.isEmpty() ? 0 : m_patterns.first().size(); }
+    // The patterns searched for (UTF-8, longest first), for a filter outside Ferry's process.
+    const QList<QByteArray> &patterns() const { return m_patterns; }
 
     QString redact(const QString &text) const;
     // The same on raw bytes (a log line in any encoding; the patterns are UTF-8).

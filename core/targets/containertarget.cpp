@@ -1,12 +1,14 @@
 #include "targets/containertarget.h"
 
 #include "targets/containerengine.h"
+#include "targets/containersecrets.h"
 
 #include "env/exportwriter.h"
 #include "env/formats.h"
 #include "env/imagegenerator.h"
 #include "env/spechash.h"
 #include "run/contract.h"
+#include "run/runsecrets.h"
 #include "run/supervisor.h"
 
 #include <QCoreApplication>
@@ -37,7 +39,8 @@ using run::ExitRecord;
 using run::RunDirectory;
 
 constexpr int kQuickMs = ContainerEngine::kQuickMs;
-constexpr int kStopExtraMs = 60000; // what `stop` may take beyond the grace period
+constexpr int kStopExtraMs = 60000;    // what `stop` may take beyond the grace period
+constexpr int kSecretsTakenMs = 30000; // how long a started container may take to read its secrets
 
 // The script's output goes to the run folder's log, mounted here.
 const QString kFerryMount = u"/opt/ml/ferry"_s;
@@ -219,6 +222,11 @@ Expected<bool> ContainerTarget::start(const QString &runDir, const run::RunSpec 
     }
     resources.gpus = gpus ? std::max(1, hostGpuCount()) : 0;
 
+    // The secrets are read now (a missing one fails the run before anything is built).
+    const auto secretValues = run::readRunSecrets(absolute);
+    if (!secretValues)
+        return fail(secretValues.error());
+
     // 1. The image: built only when its tag is missing.
     QElapsedTimer clock;
     clock.start();
@@ -282,12 +290,22 @@ Expected<bool> ContainerTarget::start(const QString &runDir, const run::RunSpec 
         if (!shellName.match(key).hasMatch())
             unshellable << key + u'=' + value;
     }
+    ContainerSecrets secrets;
+    if (!secretValues->isEmpty()) {
+        if (const auto prepared = secrets.prepare(*secretValues, run::redactorOf(*secretValues), dir.path()); !prepared)
+            return fail(prepared.error());
+        args << u"--mount"_s << secrets.mount();
+    }
     args << e.docker.runArguments;
     const QString interpreter = !e.python.interpreterPath.isEmpty() ? e.python.interpreterPath
                                 : absolute.interpreter.isEmpty()    ? u"python3"_s
                                                                     : absolute.interpreter;
-    // Arguments stay separate words: the shell only redirects, it interpolates nothing.
-    args << image << u"sh"_s << u"-c"_s << u"exec \"$@\" >>%1/log 2>&1"_s.arg(kFerryMount) << u"sh"_s;
+    // Arguments stay separate words: the shell only redirects, it interpolates nothing. With
+    // secrets, the entry (containersecrets.h) gives them to the script and redacts the log.
+    if (secretValues->isEmpty())
+        args << image << u"sh"_s << u"-c"_s << u"exec \"$@\" >>%1/log 2>&1"_s.arg(kFerryMount) << u"sh"_s;
+    else
+        args << image << secrets.entryCommand(interpreter, kFerryMount, inside.failureFile());
     if (!unshellable.isEmpty())
         args << u"env"_s << unshellable;
     args << interpreter << absolute.script << run::scriptArguments(absolute);
@@ -303,6 +321,9 @@ Expected<bool> ContainerTarget::start(const QString &runDir, const run::RunSpec 
         (void)runEngine(m_engine, {u"rm"_s, u"-f"_s, name}, kQuickMs); // one that was created but did not start
         return fail(engineError(m_engine, u"cannot start the container"_s, args, started));
     }
+    if (!secretValues->isEmpty() && !secrets.waitUntilTaken(kSecretsTakenMs))
+        note(dir,
+             u"the container did not read its secrets within %1 s; they were removed"_s.arg(kSecretsTakenMs / 1000));
     record[u"phase"_s] = u"started"_s;
     record[u"containerId"_s] = QString::fromUtf8(started.out).trimmed();
     record[u"containerName"_s] = name;

@@ -1,6 +1,7 @@
 # Secrets: the redaction filter, and the keychain through a real gnome-keyring in a private D-Bus
 # session (tests/services/keyring.sh; each keychain test re-runs itself inside one), no mocks.
 ferry_test(tst_redactor SOURCES secrets/tst_redactor.cpp)
+ferry_test(tst_streamredactor SOURCES secrets/tst_streamredactor.cpp)
 ferry_test(tst_redactedfollower SOURCES secrets/tst_redactedfollower.cpp)
 add_dependencies(tst_redactedfollower ferry)
 foreach(name tst_secretstore tst_secretcli tst_secretrun)
@@ -14,6 +15,11 @@ if(FERRY_GUI)
   ferry_test(tst_secretspage GUI SOURCES secrets/tst_secretspage.cpp LIBS ferry_ui)
   target_compile_definitions(tst_secretspage PRIVATE
     FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh")
+  # The launch dialog's secret variables, and the run monitor redacting with the window's keychain.
+  ferry_test(tst_launchsecrets GUI SOURCES secrets/tst_launchsecrets.cpp LIBS ferry_ui)
+  target_compile_definitions(tst_launchsecrets PRIVATE
+    FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh")
+  add_dependencies(tst_launchsecrets ferry)
   # The settings dialog and what it changes in the window, secrets included.
   ferry_test(tst_preferences GUI SOURCES secrets/tst_preferences.cpp LIBS ferry_ui)
   target_compile_definitions(tst_preferences PRIVATE

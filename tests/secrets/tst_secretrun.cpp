@@ -140,6 +140,51 @@ private Q_SLOTS:
         QVERIFY(r.out.isEmpty()); // no run id: nothing started
     }
 
+    // An environment file's secret variable whose secret is not in the keychain: nothing starts,
+    // and the message names the file, the variable, the secret and how to store it.
+    void missingEnvironmentSecretFailsBeforeTheRun()
+    {
+        QFile env(m_ws.filePath(u"needs-token.yml"_s));
+        QVERIFY(env.open(QIODevice::WriteOnly));
+        env.write("ferry: 1\nname: needs-token\npython:\n  interpreter: /usr/bin/python3\n  user_managed: true\n"
+                  "variables:\n  HF_TOKEN: {secret: NOT_STORED_EITHER}\n");
+        env.close();
+        const Result r = ferry({u"run"_s, u"uses_token.py"_s, u"--env"_s, u"needs-token.yml"_s});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(u"needs-token.yml: environment variable HF_TOKEN: no secret named 'NOT_STORED_EITHER' "
+                                u"in the keychain"_s),
+                 qPrintable(r.err));
+        QVERIFY2(r.err.contains(u"ferry secret set NOT_STORED_EITHER"_s), qPrintable(r.err));
+        QVERIFY(r.out.isEmpty());
+    }
+
+    // An environment file's secret variable reaches a local run like --secret-env; the script's
+    // output reaches the log on disk redacted.
+    void environmentSecretReachesALocalRun()
+    {
+        QTemporaryDir ws;
+        QFile script(ws.filePath(u"leaks.py"_s));
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("import os\nprint('token is ' + os.environ['HF_TOKEN'])\n");
+        script.close();
+        QFile env(ws.filePath(u"env.yml"_s));
+        QVERIFY(env.open(QIODevice::WriteOnly));
+        env.write("ferry: 1\nname: tok\npython:\n  interpreter: /usr/bin/python3\n  user_managed: true\n"
+                  "variables:\n  HF_TOKEN: {secret: CANARY_TOKEN}\n");
+        env.close();
+        QProcess process;
+        process.setWorkingDirectory(ws.path());
+        process.start(QStringLiteral(FERRY_BINARY), {u"run"_s, u"leaks.py"_s, u"--env"_s, u"env.yml"_s, u"--follow"_s});
+        QVERIFY(process.waitForFinished(120000));
+        QCOMPARE(process.exitCode(), 0);
+        const QString id = QString::fromUtf8(process.readAllStandardOutput()).split(u'\n').first().trimmed();
+        QFile log(ws.filePath(u".ferry/runs/"_s + id + u"/log"_s));
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        const QByteArray bytes = log.readAll();
+        QVERIFY2(bytes.contains("token is ***\n"), bytes.constData());
+        QVERIFY(filesWithCanary(ws.path()).isEmpty());
+    }
+
     // The supervisor reads the secret when the script starts; if it is gone by then, the run
     // fails with the reason, and the script never starts without it.
     void secretGoneAtStartFailsTheRun()
@@ -170,7 +215,7 @@ private Q_SLOTS:
         QVERIFY(!log.readAll().contains("token_sha256")); // the script never ran
     }
 
-    void onlyLocalRunsTakeSecrets()
+    void onlyLocalAndContainerRunsTakeSecrets()
     {
         run::RunSpec spec;
         spec.script = u"uses_token.py"_s;
@@ -181,8 +226,14 @@ private Q_SLOTS:
         QStringList messages;
         for (const Error &e : run::validateRunSpec(spec))
             messages << e.message;
+        QCOMPARE(messages, QStringList{u"'1BAD' cannot name an environment variable"_s});
+        spec.target = *run::TargetSpec::parse(u"ssh:gpu-box"_s);
+        messages.clear();
+        for (const Error &e : run::validateRunSpec(spec))
+            messages << e.message;
         QVERIFY2(
-            messages.contains(u"secret variable HF_TOKEN: secrets reach local runs only, not container runs yet"_s),
+            messages.contains(
+                u"secret variable HF_TOKEN: secrets reach local and container runs only, not ssh:gpu-box runs yet"_s),
             qPrintable(messages.join(u"; "_s)));
         QVERIFY(messages.contains(u"'1BAD' cannot name an environment variable"_s));
         // Stored as names only.

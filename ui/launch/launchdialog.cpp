@@ -1,7 +1,10 @@
 #include "ui/launch/launchdialog.h"
 
+#include "env/formats.h"
+#include "run/runsecrets.h"
 #include "ui/hostspage.h"
 #include "ui/launch/remotetargetfields.h"
+#include "ui/launch/secretvariablesbox.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -48,7 +51,7 @@ LaunchDialog::LaunchDialog(QSettings &settings, const QString &workspaceRoot, QW
     : QDialog(parent), m_settings(settings), m_root(workspaceRoot), m_script(new QComboBox(this)),
       m_environment(new QComboBox(this)), m_target(new QComboBox(this)), m_remote(new RemoteTargetFields(this)),
       m_hyperparameters(new QTableWidget(this)), m_channels(new QTableWidget(this)), m_metrics(new QTableWidget(this)),
-      m_note(new QLabel(this))
+      m_note(new QLabel(this)), m_secrets(new SecretVariablesBox(this))
 {
     setWindowTitle(tr("Start a run"));
     setObjectName(u"launchDialog"_s);
@@ -132,9 +135,11 @@ LaunchDialog::LaunchDialog(QSettings &settings, const QString &workspaceRoot, QW
     metricRow->addWidget(addMetric);
     layout->addLayout(metricRow);
     layout->addWidget(m_metrics, 1);
+    layout->addWidget(m_secrets, 1);
     layout->addWidget(buttons);
 
     connect(m_script, &QComboBox::currentTextChanged, this, &LaunchDialog::scriptChanged);
+    connect(m_environment, &QComboBox::currentIndexChanged, this, &LaunchDialog::environmentChanged);
     // A value typed in is a value to pass.
     connect(m_hyperparameters, &QTableWidget::itemChanged, this, [this](QTableWidgetItem *item) {
         if (item->column() == kValue) {
@@ -144,6 +149,20 @@ LaunchDialog::LaunchDialog(QSettings &settings, const QString &workspaceRoot, QW
         }
     });
     scriptChanged();
+    environmentChanged();
+}
+
+void LaunchDialog::setSecretNames(const QStringList &names)
+{
+    m_secrets->setSecretNames(names);
+}
+
+// The environment's secret variables, names only (its file is small; its values stay in the keychain).
+void LaunchDialog::environmentChanged()
+{
+    const QString file = m_environment->currentData().toString();
+    m_secrets->setEnvironmentSecrets(file.isEmpty() ? QList<std::pair<QString, QString>>{}
+                                                    : run::secretVariablesOf(env::readEnvironment(file).environment));
 }
 
 void LaunchDialog::setScript(const QString &path)
@@ -270,6 +289,7 @@ run::RunSpec LaunchDialog::spec() const
         if (name && regex && !name->text().trimmed().isEmpty())
             spec.metricDefinitions << run::MetricDefinition{name->text().trimmed(), regex->text()};
     }
+    spec.secretVariables = m_secrets->launchSecrets(); // the environment's come when the run is launched
     return spec;
 }
 

@@ -13,6 +13,7 @@ class QTableWidget;
 namespace ferry::ui {
 
 class RemoteTargetFields;
+class SecretVariablesBox;
 
 // Starts a script run: script, environment, target, hyperparameters (read from the script's
 // argparse calls: name, type, default, help; edited in a table), data channels and metric
@@ -24,6 +25,8 @@ public:
 
     void setScript(const QString &path);
     void setChannels(const QList<run::DataChannel> &channels);
+    // The keychain's secret names, offered for secret variables (names only, no keychain access).
+    void setSecretNames(const QStringList &names);
     // The run as the dialog describes it (id, sourceDir and script filled in).
     run::RunSpec spec() const;
     // Stores the choices for this script (the window calls it when the run starts).
@@ -34,10 +37,12 @@ public:
     RemoteTargetFields *remoteFields() const { return m_remote; }
     // Why the dialog cannot start the run as it stands (no host for an SSH target); empty: it can.
     QString problem() const;
+    SecretVariablesBox *secretVariables() const { return m_secrets; }
 
 private:
     void scriptChanged();
     void restore();
+    void environmentChanged();
     void addMetricRow(const QString &name = {}, const QString &regex = {});
 
     QSettings &m_settings;
@@ -50,6 +55,7 @@ private:
     QTableWidget *m_channels;
     QTableWidget *m_metrics;
     QLabel *m_note;
+    SecretVariablesBox *m_secrets;
     QList<run::ScriptParameter> m_parameters;
 };
 

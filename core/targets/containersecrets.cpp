@@ -1,0 +1,198 @@
+#include "targets/containersecrets.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+#include <QThread>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::targets {
+
+namespace {
+
+const QString kSecretsFile = u"variables.json"_s;
+
+// The container's entry for a run with secrets (Python 3, standard library only: every
+// environment image has the interpreter). argv: SECRETS_FILE LOG FAILURE_FILE COMMAND...
+constexpr char kEntry[] =
+    R"PY(# Ferry's container entry for a run with secret variables (written by Ferry; holds no secret).
+# Reads the values from a private file and deletes it, starts the command with them in its
+# environment only (never in a command line), and appends its output to the run's log with every
+# value and encoding of one replaced by ***. Keeps lines whole; a secret split across reads is found.
+# The script's failure message (the contract's failure file) is redacted too.
+import base64, fcntl, json, os, select, signal, subprocess, sys, time
+
+secrets_file, log_path, failure_path, command = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+log = open(log_path, 'ab', buffering=0)
+try:
+    with open(secrets_file, 'rb') as f:
+        data = json.load(f)
+except (OSError, ValueError) as e:
+    log.write(b'ferry: cannot read the run\'s secret variables (%s): the host removes them if the container '
+              b'does not start in time; start the run again\n' % type(e).__name__.encode())
+    sys.exit(2)
+finally:
+    try:
+        os.unlink(secrets_file)
+    except OSError:
+        pass
+env = dict(os.environ)
+env.update(data['variables'])
+patterns = sorted((base64.b64decode(p) for p in data['patterns']), key=len, reverse=True)
+del data
+keep = max(len(p) for p in patterns) - 1 if patterns else 0
+
+
+def redact(text):
+    for p in patterns:
+        text = text.replace(p, b'***')
+    return text
+
+
+try:
+    child = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT)
+except OSError as e:
+    log.write(redact(('ferry: cannot start %s: %s\n' % (command[0], e)).encode()))
+    sys.exit(127)
+del env
+
+
+def forward(signum, frame):
+    child.send_signal(signum)
+
+
+for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+    signal.signal(s, forward)
+out = child.stdout.fileno()
+try:  # a larger pipe lets a chatty script write on while its output is redacted
+    fcntl.fcntl(out, getattr(fcntl, 'F_SETPIPE_SZ', 1031), 1 << 20)
+except OSError:
+    pass
+held = b''
+ended = 0  # reads since the script ended: what it left running may hold the pipe open
+while ended < 64:
+    if ended or child.poll() is not None:
+        ended += 1
+    ready, _, _ = select.select([out], [], [], 0 if ended else 0.1)
+    if not ready and ended:
+        break
+    if not ready:  # quiet: a partial line (a progress bar) is written, all but a possible secret's start
+        if len(held) > keep:
+            held = redact(held)
+            log.write(held[:len(held) - keep])
+            held = held[len(held) - keep:]
+        continue
+    chunk = os.read(out, 1 << 20)
+    if not chunk:
+        break
+    if not ended:
+        time.sleep(0.005)  # output taken in batches: a wake-up per write costs more than the redaction
+    newline = chunk.rfind(b'\n')
+    if newline < 0:
+        held += chunk
+        if len(held) > 65536:
+            held = redact(held)
+            log.write(held[:len(held) - keep])
+            held = held[len(held) - keep:]
+        continue
+    lines, held = held + chunk[:newline + 1], chunk[newline + 1:]
+    log.write(redact(lines))
+log.write(redact(held))
+code = child.wait()
+try:
+    with open(failure_path, 'rb') as f:
+        failure = f.read()
+    if redact(failure) != failure:
+        with open(failure_path, 'wb') as f:
+            f.write(redact(failure))
+except OSError:
+    pass
+sys.exit(128 - code if code < 0 else code)
+)PY";
+
+QString errnoText()
+{
+    return QString::fromLocal8Bit(std::strerror(errno));
+}
+
+} // namespace
+
+ContainerSecrets::~ContainerSecrets()
+{
+    remove();
+}
+
+Expected<bool> ContainerSecrets::prepare(const QList<std::pair<QString, QString>> &values,
+                                         const secrets::Redactor &redactor, const QString &runDir)
+{
+    QByteArray folder = QFile::encodeName(QDir::tempPath() + u"/ferry-secrets-XXXXXX"_s);
+    if (::mkdtemp(folder.data()) == nullptr) // 0700
+        return Error{u"cannot make a private folder for the run's secrets: "_s + errnoText(), QDir::tempPath(), 0, 0,
+                     u"check that the temporary folder is writable"_s};
+    m_folder = QFile::decodeName(folder);
+
+    QJsonObject variables;
+    for (const auto &[name, value] : values)
+        variables.insert(name, value);
+    QJsonArray patterns;
+    for (const QByteArray &pattern : redactor.patterns())
+        patterns.append(QString::fromLatin1(pattern.toBase64()));
+    const QByteArray json = QJsonDocument(QJsonObject{{u"variables"_s, variables}, {u"patterns"_s, patterns}})
+                                .toJson(QJsonDocument::Compact);
+    const QByteArray file = QFile::encodeName(QDir(m_folder).filePath(kSecretsFile));
+    const int fd = ::open(file.constData(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return Error{u"cannot write the run's secrets: "_s + errnoText(), m_folder, 0, 0, {}};
+    const bool written = ::write(fd, json.constData(), static_cast<size_t>(json.size())) == json.size();
+    ::close(fd);
+    if (!written)
+        return Error{u"cannot write the run's secrets: "_s + errnoText(), m_folder, 0, 0, u"check free space"_s};
+
+    QSaveFile entry(QDir(runDir).filePath(kEntryFile));
+    if (!entry.open(QIODevice::WriteOnly) || entry.write(kEntry, sizeof kEntry - 1) < 0 || !entry.commit())
+        return Error{u"cannot write the container's entry"_s, entry.fileName(), 0, 0, u"check permissions"_s};
+    return true;
+}
+
+QString ContainerSecrets::mount() const
+{
+    // Writable, so that the entry can delete the file as soon as it has read it.
+    return u"type=bind,source=%1,target=%2"_s.arg(m_folder, kMountPoint);
+}
+
+QStringList ContainerSecrets::entryCommand(const QString &interpreter, const QString &ferryMount,
+                                           const QString &failureFile) const
+{
+    return {interpreter, ferryMount + u'/' + kEntryFile, kMountPoint + u'/' + kSecretsFile, ferryMount + u"/log"_s,
+            failureFile};
+}
+
+bool ContainerSecrets::waitUntilTaken(int timeoutMs)
+{
+    const QString file = QDir(m_folder).filePath(kSecretsFile);
+    bool taken = false;
+    for (int waited = 0; !(taken = !QFileInfo::exists(file)) && waited < timeoutMs; waited += 50)
+        QThread::msleep(50);
+    remove();
+    return taken;
+}
+
+void ContainerSecrets::remove()
+{
+    if (!m_folder.isEmpty())
+        QDir(m_folder).removeRecursively();
+    m_folder.clear();
+}
+
+} // namespace ferry::targets
