@@ -4,8 +4,6 @@
 #include "env/formats.h"
 #include "env/spechash.h"
 #include "ferry/version.h"
-#include "run/runlauncher.h"
-#include "run/runsecrets.h"
 #include "run/runstore.h"
 #include "run/training.h"
 #include "secrets/secretstore.h"
@@ -18,13 +16,12 @@
 #include "ui/emptystatewidget.h"
 #include "ui/env/environmenteditors.h"
 #include "ui/exampleworkspace.h"
-#include "ui/launch/launchdialog.h"
 #include "ui/log/logview.h"
 #include "ui/notebook/notebookimportdialog.h"
 #include "ui/preferences.h"
 #include "ui/problemspanel.h"
 #include "ui/runmonitorworker.h"
-#include "ui/runs/exportrundialog.h"
+#include "ui/runs/runactions.h"
 #include "ui/runs/rundetailsview.h"
 #include "ui/runs/runsview.h"
 #include "ui/runsecretsreader.h"
@@ -51,7 +48,6 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QThread>
-#include <QtConcurrent/QtConcurrentRun>
 
 using namespace Qt::StringLiterals;
 
@@ -96,6 +92,13 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
 
     m_preferences = new Preferences(m_settings, m_services.secrets, m_environments, m_train, this);
     connect(m_preferences, &Preferences::problem, this, &MainWindow::reportProblem);
+    m_actions = new RunActions(m_settings, m_services.ferryBinary, this);
+    m_actions->setSecretNames([secrets = m_services.secrets] { return secrets ? secrets->names() : QStringList(); });
+    connect(m_actions, &RunActions::problem, this, &MainWindow::reportProblem);
+    connect(m_actions, &RunActions::message, this,
+            [this](const QString &text) { statusBar()->showMessage(text, 5000); });
+    connect(m_actions, &RunActions::starting, this, [this](const QString &id) { m_selectAfterLoad = id; });
+    connect(m_actions, &RunActions::runsChanged, m_loader, &RunsLoader::reload);
     createMenus();
     createDocks();
     statusBar()->addPermanentWidget(m_workspaceLabel);
@@ -117,7 +120,7 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
     connect(m_details, &RunDetailsView::cancelRequested, this, &MainWindow::cancelRun);
     connect(m_details, &RunDetailsView::deleteRequested, this, &MainWindow::deleteRun);
     connect(m_details, &RunDetailsView::rerunRequested, this, &MainWindow::rerun);
-    connect(m_details, &RunDetailsView::exportRequested, this, &MainWindow::exportRun);
+    connect(m_details, &RunDetailsView::exportRequested, m_actions, &RunActions::exportRun);
     connect(m_details, &RunDetailsView::reattachRequested, this, [this](const QString &) { m_loader->reload(); });
     // Each part reports its problems the same way: one list, and the status bar.
     connect(m_details, &RunDetailsView::problem, this, &MainWindow::reportProblem);
@@ -245,9 +248,7 @@ QString MainWindow::runsDir() const
 void MainWindow::closeWorkspace()
 {
     // A run being started writes to this store: let it finish (a container build can take a while).
-    for (QFuture<QString> &launch : m_launches)
-        launch.waitForFinished();
-    m_launches.clear();
+    m_actions->setWorkspace(nullptr, {}, {});
     if (m_monitorThread) {
         m_monitorThread->quit();
         m_monitorThread->wait();
@@ -301,6 +302,7 @@ void MainWindow::setWorkspace(const workspace::Workspace &workspace)
     m_feeder->setStore(m_store.get());
     m_details->setStore(m_store.get(), workspace.root());
     m_train->setWorkspace(m_store.get(), workspace.runsDir(), workspace.root());
+    m_actions->setWorkspace(m_store.get(), workspace.root(), workspace.runsDir());
 
     // Unfinished runs are followed from their own thread: re-attach, live metrics, lost runs.
     m_monitorThread = new QThread(this);
@@ -400,33 +402,12 @@ void MainWindow::cancelRun(const QString &runId)
         m_train->cancel(); // this window's own training
         return;
     }
-    statusBar()->showMessage(tr("Cancelling %1 …").arg(runId), 5000);
-    const QString dir = QDir(runsDir()).filePath(runId);
-    const QString ferry = m_services.ferryBinary;
-    auto *watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, runId] {
-        if (!watcher->result().isEmpty())
-            reportProblem(tr("Cancel %1: %2").arg(runId, watcher->result()));
-        m_loader->reload();
-        watcher->deleteLater();
-    });
-    watcher->setFuture(QtConcurrent::run([target = spec->target, dir, ferry]() -> QString {
-        auto driver = targets::makeTarget(target, ferry);
-        if (!driver)
-            return QStringLiteral("this Ferry cannot drive the %1 target").arg(target.toString());
-        const auto cancelled = driver->cancel(dir, 5000);
-        return cancelled ? QString() : cancelled.error().toString();
-    }));
+    m_actions->cancel(runId, *spec);
 }
 
 void MainWindow::deleteRun(const QString &runId)
 {
-    if (!m_store)
-        return;
-    m_store->deleteRun(runId);
-    QDir(QDir(runsDir()).filePath(runId)).removeRecursively();
-    m_loader->reload();
-    statusBar()->showMessage(tr("Deleted run %1").arg(runId), 5000);
+    m_actions->remove(runId);
 }
 
 void MainWindow::rerun(const run::RunSpec &spec)
@@ -442,31 +423,7 @@ void MainWindow::rerun(const run::RunSpec &spec)
         m_sideTabs->setCurrentWidget(m_train);
         return;
     }
-    if (!m_workspace)
-        return;
-    LaunchDialog dialog(m_settings, m_workspace->root(), this);
-    dialog.setScript(QDir(spec.sourceDir).filePath(spec.script));
-    dialog.setChannels(spec.channels);
-    if (dialog.exec() == QDialog::Accepted) {
-        dialog.remember();
-        launch(dialog.spec());
-    }
-}
-
-void MainWindow::exportRun(const run::RunSpec &spec)
-{
-    std::optional<env::Environment> environment;
-    if (!spec.environmentFile.isEmpty()) {
-        const env::EnvironmentRead read = env::readEnvironment(spec.environmentFile);
-        if (env::hasErrors(read.diagnostics)) {
-            reportProblem(tr("Export: %1 has errors; fix them to describe the run's image").arg(spec.environmentFile));
-            return;
-        }
-        environment = read.environment;
-    }
-    ExportRunDialog dialog(spec, environment, this);
-    if (dialog.exec() == QDialog::Accepted)
-        statusBar()->showMessage(tr("Wrote %1").arg(dialog.outputPath()), 10000);
+    m_actions->rerun(spec);
 }
 
 void MainWindow::startScriptRun()
@@ -476,63 +433,7 @@ void MainWindow::startScriptRun()
 
 void MainWindow::startScriptRunOf(const QString &script)
 {
-    if (!m_workspace) {
-        reportProblem(tr("Open a workspace first: runs are kept in it"));
-        return;
-    }
-    LaunchDialog dialog(m_settings, m_workspace->root(), this);
-    if (!script.isEmpty())
-        dialog.setScript(script);
-    dialog.setChannels(m_datasets->channels());
-    if (m_services.secrets)
-        dialog.setSecretNames(m_services.secrets->names());
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    dialog.remember();
-    launch(dialog.spec());
-}
-
-void MainWindow::launch(const run::RunSpec &requested)
-{
-    if (!m_store)
-        return;
-    run::RunSpec spec = requested;
-    if (!spec.environmentFile.isEmpty()) {
-        const env::EnvironmentRead read = env::readEnvironment(spec.environmentFile);
-        if (env::hasErrors(read.diagnostics)) {
-            reportProblem(tr("Environment %1 has errors: run 'ferry env check' on it").arg(spec.environmentFile));
-            return;
-        }
-        spec.environmentTag = env::imageTag(read.environment);
-        spec.variables = read.environment.withoutSecretVariables().variables; // secrets: by the keychain, not here
-        run::addEnvironmentSecrets(spec, read.environment);                   // names only
-    }
-    m_selectAfterLoad = spec.id;
-    const QString ferry = m_services.ferryBinary;
-    const QString dir = runsDir();
-    run::RunStore *store = m_store.get();
-    statusBar()->showMessage(tr("Starting %1 on %2 …").arg(spec.script, spec.target.toString()), 5000);
-    auto *watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher] {
-        if (!watcher->result().isEmpty())
-            reportProblem(tr("Run: %1").arg(watcher->result()));
-        m_loader->reload();
-        watcher->deleteLater();
-    });
-    // A container run may build its image first: minutes, never on the GUI thread.
-    const QFuture<QString> launch = QtConcurrent::run([store, spec, ferry, dir]() -> QString {
-        auto target = targets::makeTarget(spec.target, ferry);
-        if (!target)
-            return QStringLiteral("this Ferry cannot drive the %1 target").arg(spec.target.toString());
-        if (const auto missing = run::checkRunSecrets(spec)) // before the run starts (keychain: off the GUI thread)
-            return missing->toString();
-        const auto launched = run::launchRun(*store, *target, dir, spec);
-        return launched ? QString() : launched.error().toString();
-    });
-    m_launches.removeIf([](const QFuture<QString> &f) { return f.isFinished(); });
-    m_launches << launch;
-    watcher->setFuture(launch);
-    m_loader->reload();
+    m_actions->startScriptRun(script, m_datasets->channels());
 }
 
 void MainWindow::importEnvironment(const QString &path)

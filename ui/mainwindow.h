@@ -42,6 +42,7 @@ class EnvironmentEditors;
 class LogView;
 class LossChartPanel;
 class Preferences;
+class RunActions;
 class ProblemsPanel;
 class RunDetailsView;
 class RunMonitorWorker;
@@ -95,7 +96,6 @@ public:
 public Q_SLOTS:
     void startScriptRun();
     void startScriptRunOf(const QString &script); // the launch dialog, with this script chosen
-    void exportRun(const run::RunSpec &spec);     // for AzureML or SageMaker, after a preview
     void reportProblem(const QString &message);
 
 protected:
@@ -120,7 +120,6 @@ private:
     void deleteRun(const QString &runId);
     void rerun(const run::RunSpec &spec);
     void importEnvironment(const QString &path);
-    void launch(const run::RunSpec &spec);
     QString runsDir() const;
 
     QSettings &m_settings;
@@ -153,8 +152,8 @@ private:
     QThread *m_monitorThread = nullptr;
     RunMonitorWorker *m_monitor = nullptr;
     QHash<QString, RunRow> m_rows;
-    QString m_selectAfterLoad;          // a run just started: selected once the table has it
-    QList<QFuture<QString>> m_launches; // runs being started (they write to the store)
+    QString m_selectAfterLoad;       // a run just started: selected once the table has it
+    RunActions *m_actions = nullptr; // start, re-run, cancel, delete and export script runs
 };
 
 } // namespace ferry::ui

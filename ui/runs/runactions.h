@@ -1,0 +1,63 @@
+#pragma once
+
+#include "run/runspec.h"
+
+#include <QFuture>
+#include <QList>
+#include <QObject>
+#include <QStringList>
+
+#include <functional>
+
+class QSettings;
+class QWidget;
+
+namespace ferry::run {
+class RunStore;
+}
+
+namespace ferry::ui {
+
+// What the window does with script runs: the launch dialog, starting a run in the background
+// (a container run may build its image first; secrets are checked in the keychain before it
+// starts), re-running with changes, cancelling through the run's target, deleting, and the
+// export for AzureML or SageMaker. Outcomes go out as signals; the window shows them.
+class RunActions : public QObject {
+    Q_OBJECT
+public:
+    RunActions(QSettings &settings, QString ferryBinary, QWidget *dialogParent);
+    ~RunActions() override;
+
+    // The open workspace (its run store and runs folder); a null store: none.
+    void setWorkspace(run::RunStore *store, const QString &root, const QString &runsDir);
+    // Waits for the runs being started: they write to the store.
+    void finishLaunches();
+    // The keychain's secret names, offered by the launch dialog.
+    void setSecretNames(std::function<QStringList()> names) { m_secretNames = std::move(names); }
+
+    // The launch dialog for `script` (empty: the user picks), with these data channels.
+    void startScriptRun(const QString &script, const QList<run::DataChannel> &channels);
+    // The launch dialog filled from a script run's spec.
+    void rerun(const run::RunSpec &spec);
+    void launch(const run::RunSpec &spec);
+    void cancel(const QString &runId, const run::RunSpec &spec);
+    void remove(const QString &runId);
+    void exportRun(const run::RunSpec &spec);
+
+Q_SIGNALS:
+    void problem(const QString &message);
+    void message(const QString &text);
+    void starting(const QString &runId); // the window selects it once the table has it
+    void runsChanged();                  // the table should read the store again
+
+private:
+    QSettings &m_settings;
+    QString m_ferryBinary;
+    QWidget *m_parent;
+    run::RunStore *m_store = nullptr;
+    QString m_root, m_runsDir;
+    std::function<QStringList()> m_secretNames;
+    QList<QFuture<QString>> m_launches;
+};
+
+} // namespace ferry::ui
