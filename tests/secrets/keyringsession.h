@@ -4,6 +4,9 @@
 // started on its own (by CTest, or by hand) runs itself again inside one; the copy inside sees
 // FERRY_KEYRING_SESSION and runs the tests.
 #include <QCoreApplication>
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
 #include <QProcess>
 #include <QStringList>
 #include <QTest>
@@ -29,10 +32,39 @@ inline int runInKeyringSession(const QString &mode, const QString &program, cons
     return process.exitStatus() == QProcess::NormalExit ? process.exitCode() : 2;
 }
 
+// The value secret-tool finds for a Ferry secret (empty: none): the keychain as other programs
+// see it.
+inline QString keychainLookup(const QString &name)
+{
+    QProcess tool;
+    tool.start(QStringLiteral("secret-tool"), {QStringLiteral("lookup"), QStringLiteral("server"),
+                                               QStringLiteral("dev.ferry.Ferry"), QStringLiteral("user"), name});
+    if (!tool.waitForFinished(20000))
+        return {};
+    return QString::fromUtf8(tool.readAllStandardOutput());
+}
+
+// Every file under `root` that holds `secret` as it is or base64-encoded.
+inline QStringList filesHolding(const QString &root, const QString &secret)
+{
+    QStringList hits;
+    QDirIterator it(root, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        QFile file(it.next());
+        if (!file.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray bytes = file.readAll();
+        if (bytes.contains(secret.toUtf8()) || bytes.contains(secret.toUtf8().toBase64()))
+            hits << file.fileName();
+    }
+    return hits;
+}
+
 } // namespace ferry::testing
 
-// QTEST_GUILESS_MAIN, but inside a keyring session.
-#define FERRY_KEYRING_TEST_MAIN(TestObject)                                                                            \
+// QTEST_MAIN with application class App (QCoreApplication, QApplication), but inside a keyring
+// session: started on its own, the test runs itself again inside one.
+#define FERRY_KEYRING_TEST_MAIN_APP(App, TestObject)                                                                   \
     int main(int argc, char **argv)                                                                                    \
     {                                                                                                                  \
         if (!ferry::testing::insideKeyringSession()) {                                                                 \
@@ -43,8 +75,11 @@ inline int runInKeyringSession(const QString &mode, const QString &program, cons
             return ferry::testing::runInKeyringSession(QStringLiteral("run"), QCoreApplication::applicationFilePath(), \
                                                        arguments);                                                     \
         }                                                                                                              \
-        QCoreApplication app(argc, argv);                                                                              \
+        App app(argc, argv);                                                                                           \
         TestObject test;                                                                                               \
         QTEST_SET_MAIN_SOURCE_PATH                                                                                     \
         return QTest::qExec(&test, argc, argv);                                                                        \
     }
+
+// QTEST_GUILESS_MAIN, but inside a keyring session.
+#define FERRY_KEYRING_TEST_MAIN(TestObject) FERRY_KEYRING_TEST_MAIN_APP(QCoreApplication, TestObject)

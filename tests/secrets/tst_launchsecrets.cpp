@@ -127,19 +127,6 @@ private Q_SLOTS:
     }
 };
 
-// A QApplication inside the keyring session.
-int main(int argc, char **argv)
-{
-    if (!ferry::testing::insideKeyringSession()) {
-        QStringList arguments;
-        for (int i = 1; i < argc; ++i)
-            arguments << QString::fromLocal8Bit(argv[i]);
-        QCoreApplication app(argc, argv);
-        return ferry::testing::runInKeyringSession(u"run"_s, QCoreApplication::applicationFilePath(), arguments);
-    }
-    QApplication app(argc, argv);
-    TestLaunchSecrets test;
-    return QTest::qExec(&test, argc, argv);
-}
+FERRY_KEYRING_TEST_MAIN_APP(QApplication, TestLaunchSecrets)
 
 #include "tst_launchsecrets.moc"

@@ -35,10 +35,7 @@ namespace {
 
 QString lookup(const QString &name)
 {
-    QProcess tool;
-    tool.start(u"secret-tool"_s, {u"lookup"_s, u"server"_s, u"dev.ferry.Ferry"_s, u"user"_s, name});
-    tool.waitForFinished(20000);
-    return QString::fromUtf8(tool.readAllStandardOutput());
+    return ferry::testing::keychainLookup(name);
 }
 
 } // namespace
@@ -142,19 +139,6 @@ private Q_SLOTS:
     }
 };
 
-// A QApplication inside the keyring session.
-int main(int argc, char **argv)
-{
-    if (!ferry::testing::insideKeyringSession()) {
-        QStringList arguments;
-        for (int i = 1; i < argc; ++i)
-            arguments << QString::fromLocal8Bit(argv[i]);
-        QCoreApplication app(argc, argv);
-        return ferry::testing::runInKeyringSession(u"run"_s, QCoreApplication::applicationFilePath(), arguments);
-    }
-    QApplication app(argc, argv);
-    TestPreferences test;
-    return QTest::qExec(&test, argc, argv);
-}
+FERRY_KEYRING_TEST_MAIN_APP(QApplication, TestPreferences)
 
 #include "tst_preferences.moc"

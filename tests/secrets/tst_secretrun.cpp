@@ -53,20 +53,7 @@ private:
                 QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
     }
 
-    QStringList filesWithCanary(const QString &root) const
-    {
-        QStringList hits;
-        QDirIterator it(root, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
-        while (it.hasNext()) {
-            QFile file(it.next());
-            if (!file.open(QIODevice::ReadOnly))
-                continue;
-            const QByteArray bytes = file.readAll();
-            if (bytes.contains(m_canary.toUtf8()) || bytes.contains(m_canary.toUtf8().toBase64()))
-                hits << file.fileName();
-        }
-        return hits;
-    }
+    QStringList filesWithCanary(const QString &root) const { return ferry::testing::filesHolding(root, m_canary); }
 
 private Q_SLOTS:
     void initTestCase()

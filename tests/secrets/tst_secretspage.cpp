@@ -23,10 +23,7 @@ namespace {
 
 QString lookup(const QString &name)
 {
-    QProcess tool;
-    tool.start(u"secret-tool"_s, {u"lookup"_s, u"server"_s, u"dev.ferry.Ferry"_s, u"user"_s, name});
-    tool.waitForFinished(20000);
-    return QString::fromUtf8(tool.readAllStandardOutput());
+    return ferry::testing::keychainLookup(name);
 }
 
 } // namespace
@@ -86,19 +83,6 @@ private Q_SLOTS:
     }
 };
 
-// A QApplication inside the keyring session.
-int main(int argc, char **argv)
-{
-    if (!ferry::testing::insideKeyringSession()) {
-        QStringList arguments;
-        for (int i = 1; i < argc; ++i)
-            arguments << QString::fromLocal8Bit(argv[i]);
-        QCoreApplication app(argc, argv);
-        return ferry::testing::runInKeyringSession(u"run"_s, QCoreApplication::applicationFilePath(), arguments);
-    }
-    QApplication app(argc, argv);
-    TestSecretsPage test;
-    return QTest::qExec(&test, argc, argv);
-}
+FERRY_KEYRING_TEST_MAIN_APP(QApplication, TestSecretsPage)
 
 #include "tst_secretspage.moc"

@@ -21,11 +21,7 @@ namespace {
 // What secret-tool finds under Ferry's service for NAME ("" when nothing).
 QString lookup(const QString &name)
 {
-    QProcess tool;
-    tool.start(u"secret-tool"_s, {u"lookup"_s, u"server"_s, u"dev.ferry.Ferry"_s, u"user"_s, name});
-    if (!tool.waitForFinished(20000))
-        return {};
-    return QString::fromUtf8(tool.readAllStandardOutput());
+    return ferry::testing::keychainLookup(name);
 }
 
 SecretReply waitForReply(QSignalSpy &spy, quint64 request)
