@@ -3,7 +3,9 @@
 // What the SSH and Slurm tests share: the private sshd and Slurm started by the fixtures
 // (tests/services/sshd.sh, slurm.sh), SSH options that point Ferry at them, the environment
 // for a `ferry` process, and commands on the host.
+#include "run/rundirectory.h"
 #include "targets/sshshell.h"
+#include "targets/target.h"
 
 #include <QDir>
 #include <QFile>
@@ -78,5 +80,29 @@ struct SshSandbox {
     }
     targets::SshShell shell() const { return targets::SshShell(kHost, options()); }
 };
+
+// The target's probe of a run, or a lost probe whose detail says why there was none.
+inline targets::RunProbe probeOf(targets::Target &target, const QString &runDir)
+{
+    const auto p = target.probe(runDir);
+    if (!p) {
+        targets::RunProbe lost;
+        lost.detail = p.error().toString();
+        return lost;
+    }
+    return *p;
+}
+
+inline QString errorOf(const Expected<bool> &e)
+{
+    return e ? QString() : e.error().toString();
+}
+
+// The run's log as it is now in its local folder.
+inline QByteArray logOf(const QString &runDir)
+{
+    QFile f(run::RunDirectory(runDir).logFile());
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
 
 } // namespace ferry::testing

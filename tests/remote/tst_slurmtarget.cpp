@@ -20,6 +20,10 @@ using ferry::run::RunDirectory;
 using ferry::run::RunSpec;
 using ferry::testing::SshSandbox;
 
+using ferry::testing::errorOf;
+using ferry::testing::logOf;
+using ferry::testing::probeOf;
+
 namespace {
 
 const QString kScripts = QStringLiteral(FERRY_TEST_DATA "/runs/scripts");
@@ -34,28 +38,6 @@ RunSpec specFor(const QString &host, const QString &sourceDir, const QString &sc
     spec.target = *ferry::run::TargetSpec::parse(u"slurm:"_s + host);
     spec.target.options[u"remoteDir"_s] = remoteRoot;
     return spec;
-}
-
-RunProbe probeOf(SlurmTarget &target, const QString &runDir)
-{
-    const auto p = target.probe(runDir);
-    if (!p) {
-        RunProbe lost;
-        lost.detail = p.error().toString();
-        return lost;
-    }
-    return *p;
-}
-
-QString errorOf(const ferry::Expected<bool> &e)
-{
-    return e ? QString() : e.error().toString();
-}
-
-QByteArray logOf(const QString &runDir)
-{
-    QFile f(RunDirectory(runDir).logFile());
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 QStringList g_jobs; // every job a test submitted: cancelled after each test, whatever happened

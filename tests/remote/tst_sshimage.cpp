@@ -20,27 +20,14 @@ using ferry::run::RunSpec;
 using ferry::testing::kHost;
 using ferry::testing::SshSandbox;
 
+using ferry::testing::errorOf;
+using ferry::testing::logOf;
+using ferry::testing::probeOf;
+
 namespace {
 
 const QString kScripts = QStringLiteral(FERRY_TEST_DATA "/runs/scripts");
 const QString kSageMaker = QStringLiteral(FERRY_TEST_DATA "/runs/sagemaker");
-
-RunProbe probeOf(SshTarget &target, const QString &runDir)
-{
-    const auto p = target.probe(runDir);
-    if (!p) {
-        RunProbe lost;
-        lost.detail = p.error().toString();
-        return lost;
-    }
-    return *p;
-}
-
-QByteArray logOf(const QString &runDir)
-{
-    QFile f(RunDirectory(runDir).logFile());
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
 
 } // namespace
 

@@ -27,6 +27,10 @@ using ferry::run::RunSpec;
 using ferry::testing::kHost;
 using ferry::testing::SshSandbox;
 
+using ferry::testing::errorOf;
+using ferry::testing::logOf;
+using ferry::testing::probeOf;
+
 namespace {
 
 const QString kScripts = QStringLiteral(FERRY_TEST_DATA "/runs/scripts");
@@ -41,22 +45,6 @@ RunSpec specFor(const QString &sourceDir, const QString &script, const QString &
     spec.target = *ferry::run::TargetSpec::parse(u"ssh:"_s + kHost);
     spec.target.options[u"remoteDir"_s] = remoteRoot;
     return spec;
-}
-
-QString errorOf(const ferry::Expected<bool> &e)
-{
-    return e ? QString() : e.error().toString();
-}
-
-RunProbe probeOf(SshTarget &target, const QString &runDir)
-{
-    const auto p = target.probe(runDir);
-    if (!p) {
-        RunProbe lost;
-        lost.detail = p.error().toString();
-        return lost;
-    }
-    return *p;
 }
 
 // A `ferry` command with the sandbox's SSH settings.
