@@ -1,0 +1,179 @@
+// The loss chart's mouse: hover tooltip, rubber-band and wheel zoom, pan, legend clicks.
+#include "ui/chart/losschart.h"
+
+#include "ui/chart/chartaxis.h"
+#include "ui/chart/losschartlayout.h"
+
+#include <QMouseEvent>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::ui {
+
+QString LossChart::hoverText(const QPoint &pos) const
+{
+    updateLayout();
+    if (m_layout->empty || !m_layout->plot.contains(pos))
+        return {};
+    const double x = xAtPixel(pos.x());
+    const bool byWall = m_mode == XAxisMode::WallTime;
+    const QString unit = m_mode == XAxisMode::Step ? tr("step") : m_mode == XAxisMode::Epoch ? tr("epoch") : tr("s");
+    QStringList lines;
+    lines << (m_mode == XAxisMode::WallTime ? u"%1 s"_s.arg(formatValue(x)) : u"%1 %2"_s.arg(unit, formatValue(x)));
+    const std::vector<DrawnSeries> shown = shownSeries();
+    const bool manyMetrics =
+        std::any_of(shown.begin(), shown.end(), [](const DrawnSeries &s) { return s.metricIndex > 0; });
+    for (const QString &run : legendRuns()) {
+        for (const DrawnSeries &s : shown) {
+            if (s.runId != run)
+                continue;
+            const SeriesView v = m_store->data(s.id).view(byWall, m_smoothing);
+            const double target = s.origin + x * s.unit;
+            const qsizetype at = std::lower_bound(v.x, v.x + v.size, target) - v.x;
+            const qsizetype before = v.summary->lastValid(v.y, 0, at, m_logY);
+            const qsizetype after = v.summary->firstValid(v.y, at, v.size, m_logY);
+            qsizetype best = before;
+            if (after >= 0 && (before < 0 || v.x[after] - target < target - v.x[before]))
+                best = after;
+            if (best < 0)
+                continue;
+            const QString name =
+                manyMetrics ? runLabel(run) + u" · "_s + m_store->data(s.id).key().metric : runLabel(run);
+            const double bx = (v.x[best] - s.origin) / s.unit;
+            lines << u"%1: %2 (%3 %4)"_s.arg(name, formatValue(v.y[best]), unit, formatValue(bx));
+        }
+    }
+    return lines.size() > 1 ? lines.join(u'\n') : QString();
+}
+
+void LossChart::mousePressEvent(QMouseEvent *event)
+{
+    updateLayout();
+    const QPoint pos = event->position().toPoint();
+    m_pressPos = m_lastPos = pos;
+    if (event->button() == Qt::LeftButton) {
+        for (const auto &[run, r] : m_layout->entries) {
+            if (r.contains(pos)) {
+                setRunVisible(run, !isRunVisible(run));
+                return;
+            }
+        }
+    }
+    if (!m_layout->plot.contains(pos))
+        return;
+    if (event->button() == Qt::MiddleButton ||
+        (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier)))
+        m_drag = Drag::Pan;
+    else if (event->button() == Qt::LeftButton)
+        m_drag = Drag::Band;
+}
+
+void LossChart::mouseMoveEvent(QMouseEvent *event)
+{
+    const QPoint pos = event->position().toPoint();
+    if (m_drag == Drag::Pan) {
+        updateLayout();
+        const Layout &l = *m_layout;
+        const double dx = (pos.x() - m_lastPos.x()) * (l.x1 - l.x0) / std::max(1, l.plot.width() - 1);
+        const double dy = (pos.y() - m_lastPos.y()) * (l.y1 - l.y0) / std::max(1, l.plot.height() - 1);
+        m_xView = std::pair{l.x0 - dx, l.x1 - dx};
+        m_yView = std::pair{l.y0 + dy, l.y1 + dy};
+        m_lastPos = pos;
+        changed(true);
+        Q_EMIT viewChanged();
+        return;
+    }
+    m_lastPos = pos;
+    if (m_drag == Drag::Band) {
+        update();
+        return;
+    }
+    m_hoverPos = pos;
+    QString run;
+    updateLayout();
+    for (const auto &[id, r] : m_layout->entries) {
+        if (r.contains(pos))
+            run = id;
+    }
+    if (run != m_hoverRun) {
+        m_hoverRun = run;
+        Q_EMIT hoveredRun(run);
+    }
+    m_hoverText = hoverText(pos);
+    if (m_hoverText.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(mapToGlobal(pos + QPoint(14, 14)), m_hoverText, this);
+    update();
+}
+
+void LossChart::mouseReleaseEvent(QMouseEvent *event)
+{
+    const Drag drag = m_drag;
+    m_drag = Drag::None;
+    if (drag == Drag::Band) {
+        const QRect band = QRect(m_pressPos, event->position().toPoint()).normalized() & plotRect();
+        if (band.width() > 3 && band.height() > 3) {
+            const double x0 = xAtPixel(band.left()), x1 = xAtPixel(band.right());
+            const double y0 = yAtPixel(band.bottom()), y1 = yAtPixel(band.top());
+            m_xView = std::pair{x0, x1};
+            m_yView = std::pair{y0, y1};
+            changed(true);
+            Q_EMIT viewChanged();
+            return;
+        }
+    }
+    update();
+}
+
+void LossChart::mouseDoubleClickEvent(QMouseEvent *event)
+{
+    if (event->button() == Qt::LeftButton)
+        resetZoom();
+}
+
+void LossChart::zoomX(double center, double factor)
+{
+    const auto [lo, hi] = xRange();
+    setXRange(center + (lo - center) * factor, center + (hi - center) * factor);
+}
+
+void LossChart::zoomY(double center, double factor)
+{
+    const auto [lo, hi] = yRange();
+    setYRange(center + (lo - center) * factor, center + (hi - center) * factor);
+}
+
+void LossChart::wheelEvent(QWheelEvent *event)
+{
+    const double steps = event->angleDelta().y() / 120.0;
+    if (steps == 0)
+        return;
+    const double factor = std::pow(0.8, steps);
+    const QPointF pos = event->position();
+    const QRect plot = plotRect();
+    if (pos.x() < plot.left())
+        zoomY(yAtPixel(pos.y()), factor);
+    else
+        zoomX(xAtPixel(pos.x()), factor);
+    event->accept();
+}
+
+void LossChart::leaveEvent(QEvent *event)
+{
+    m_hoverPos = QPoint(-1, -1);
+    m_hoverText.clear();
+    if (!m_hoverRun.isEmpty()) {
+        m_hoverRun.clear();
+        Q_EMIT hoveredRun(QString());
+    }
+    update();
+    QWidget::leaveEvent(event);
+}
+
+} // namespace ferry::ui
