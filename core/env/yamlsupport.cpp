@@ -279,9 +279,12 @@ bool hasControlCharacterKeys(const ExtraKeys &value)
 void emitKey(YAML::Emitter &out, const QString &key)
 {
     out << YAML::Key;
-    // YAML allows implicit keys of at most 1024 characters; longer ones need the explicit
-    // `? key` form, or a reader (yaml-cpp included) rejects the file.
-    if (key.toUtf8().size() > 1000)
+    // YAML allows implicit keys of at most 1024 characters as written (quotes and escapes
+    // included: a key of 500 '"' is 1000 characters once escaped); longer ones need the
+    // explicit `? key` form, or a reader (yaml-cpp included) rejects the file.
+    YAML::Emitter measure;
+    emitString(measure, key);
+    if (measure.size() > 1000)
         out << YAML::LongKey;
     emitString(out, key);
 }

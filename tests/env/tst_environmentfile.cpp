@@ -207,6 +207,25 @@ private Q_SLOTS:
         QVERIFY2(!ferry::test::loadWithPyYaml(written, &error).isNull(), qPrintable(error));
     }
 
+    // Regression (found by fuzz_environment_yaml in CI): the limit counts the key as written, so
+    // a 907-character key of quotes, 1360 characters once escaped, must take the explicit form.
+    void keysLongOnlyOnceEscapedAreWrittenExplicitly()
+    {
+        QString key = u"  gpu: "_s;
+        for (int i = 0; i < 450; ++i)
+            key += u"a\""_s;
+        const EnvironmentRead read =
+            parseEnvironmentYaml(u"ferry: 1\nname: a\n'"_s + key + u"': 1\n"_s, u"a.yml"_s);
+        QVERIFY2(!hasErrors(read.diagnostics), qPrintable(describe(read.diagnostics)));
+        QVERIFY(read.environment.extra.contains(key.toStdString()));
+        const QString written = writeEnvironmentYaml(read.environment);
+        const EnvironmentRead again = parseEnvironmentYaml(written, u"b.yml"_s);
+        QVERIFY2(!hasErrors(again.diagnostics), qPrintable(describe(again.diagnostics)));
+        QVERIFY(again.environment == read.environment);
+        QString error;
+        QVERIFY2(!ferry::test::loadWithPyYaml(written, &error).isNull(), qPrintable(error));
+    }
+
     void deepNestingIsRefused()
     {
         const QString deep = u"ferry: 1\nname: a\nx: "_s + QString(5000, u'[') + QString(5000, u']') + u'\n';
