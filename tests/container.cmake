@@ -15,11 +15,14 @@ if(FERRY_GUI)
   target_compile_definitions(tst_registrylogin PRIVATE
     FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh")
   set_tests_properties(tst_registrylogin PROPERTIES FIXTURES_REQUIRED "docker;registry" RUN_SERIAL ON TIMEOUT 900)
-  # The canary sweep (issue 9): a canary secret through local and container runs, the registry
-  # login and `ferry secret`, then searched for everywhere Ferry writes or shows: 0 hits.
+  # The canary sweep (issue 9): a canary secret through local, container, SSH (host Python and
+  # image) and Slurm runs, the registry login and `ferry secret`, then searched for everywhere
+  # Ferry writes or shows: 0 hits.
   ferry_test(tst_secretsweep SOURCES secrets/tst_secretsweep.cpp)
   target_compile_definitions(tst_secretsweep PRIVATE
-    FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh")
+    FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh"
+    FERRY_SSHD_DIR="${CMAKE_CURRENT_BINARY_DIR}/services/sshd")
   add_dependencies(tst_secretsweep ferry)
-  set_tests_properties(tst_secretsweep PROPERTIES FIXTURES_REQUIRED "docker;registry" RUN_SERIAL ON TIMEOUT 1200)
+  set_tests_properties(tst_secretsweep PROPERTIES FIXTURES_REQUIRED "docker;registry;sshd;slurm" RUN_SERIAL ON
+                                                  TIMEOUT 1200)
 endif()

@@ -179,13 +179,12 @@ QList<Error> validateRunSpec(const RunSpec &spec)
                             0,
                             0,
                             u"use letters, digits and '_', not starting with a digit"_s};
-        if (spec.target.kind != TargetKind::Local && spec.target.kind != TargetKind::Container)
-            errors << Error{u"secret variable %1: secrets reach local and container runs only, not %2 runs yet"_s.arg(
-                                variable, spec.target.toString()),
+        if (spec.target.kind == TargetKind::Embedded)
+            errors << Error{u"secret variable %1: the embedded trainer runs no script to give it to"_s.arg(variable),
                             {},
                             0,
                             0,
-                            u"run on the local or container target, or pass the value another way"_s};
+                            u"run a script on the local, container, ssh or slurm target"_s};
         if (secret.isEmpty())
             errors << Error{u"secret variable %1 names no keychain secret"_s.arg(variable),
                             {},

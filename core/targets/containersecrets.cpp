@@ -27,19 +27,19 @@ const QString kSecretsFile = u"variables.json"_s;
 constexpr char kEntry[] =
     R"PY(# Ferry's container entry for a run with secret variables (written by Ferry; holds no secret).
 # Reads the values from a private file and deletes it, starts the command with them in its
-# environment only (never in a command line), and appends its output to the run's log with every
-# value and encoding of one replaced by ***. Keeps lines whole; a secret split across reads is found.
+# environment only (never in a command line), and appends its output to the run's log (LOG "-":
+# this program's standard output) with every value and encoding of one replaced by ***. Keeps lines whole; a secret split across reads is found.
 # The script's failure message (the contract's failure file) is redacted too.
 import base64, fcntl, json, os, select, signal, subprocess, sys, time
 
 secrets_file, log_path, failure_path, command = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
-log = open(log_path, 'ab', buffering=0)
+log = os.fdopen(os.dup(1), 'wb', buffering=0) if log_path == '-' else open(log_path, 'ab', buffering=0)
 try:
     with open(secrets_file, 'rb') as f:
         data = json.load(f)
 except (OSError, ValueError) as e:
-    log.write(b'ferry: cannot read the run\'s secret variables (%s): the host removes them if the container '
-              b'does not start in time; start the run again\n' % type(e).__name__.encode())
+    log.write(b'ferry: cannot read the run\'s secret variables (%s): they are removed when the run does not '
+              b'start in time or is cancelled; start the run again\n' % type(e).__name__.encode())
     sys.exit(2)
 finally:
     try:
@@ -128,6 +128,23 @@ QString errnoText()
 
 } // namespace
 
+QByteArray secretEntryProgram()
+{
+    return QByteArray(kEntry, sizeof kEntry - 1);
+}
+
+QByteArray secretEntryPayload(const QList<std::pair<QString, QString>> &values, const secrets::Redactor &redactor)
+{
+    QJsonObject variables;
+    for (const auto &[name, value] : values)
+        variables.insert(name, value);
+    QJsonArray patterns;
+    for (const QByteArray &pattern : redactor.patterns())
+        patterns.append(QString::fromLatin1(pattern.toBase64()));
+    return QJsonDocument(QJsonObject{{u"variables"_s, variables}, {u"patterns"_s, patterns}})
+        .toJson(QJsonDocument::Compact);
+}
+
 ContainerSecrets::~ContainerSecrets()
 {
     remove();
@@ -142,14 +159,7 @@ Expected<bool> ContainerSecrets::prepare(const QList<std::pair<QString, QString>
                      u"check that the temporary folder is writable"_s};
     m_folder = QFile::decodeName(folder);
 
-    QJsonObject variables;
-    for (const auto &[name, value] : values)
-        variables.insert(name, value);
-    QJsonArray patterns;
-    for (const QByteArray &pattern : redactor.patterns())
-        patterns.append(QString::fromLatin1(pattern.toBase64()));
-    const QByteArray json = QJsonDocument(QJsonObject{{u"variables"_s, variables}, {u"patterns"_s, patterns}})
-                                .toJson(QJsonDocument::Compact);
+    const QByteArray json = secretEntryPayload(values, redactor);
     const QByteArray file = QFile::encodeName(QDir(m_folder).filePath(kSecretsFile));
     const int fd = ::open(file.constData(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd < 0)
@@ -160,7 +170,7 @@ Expected<bool> ContainerSecrets::prepare(const QList<std::pair<QString, QString>
         return Error{u"cannot write the run's secrets: "_s + errnoText(), m_folder, 0, 0, u"check free space"_s};
 
     QSaveFile entry(QDir(runDir).filePath(kEntryFile));
-    if (!entry.open(QIODevice::WriteOnly) || entry.write(kEntry, sizeof kEntry - 1) < 0 || !entry.commit())
+    if (!entry.open(QIODevice::WriteOnly) || entry.write(secretEntryProgram()) < 0 || !entry.commit())
         return Error{u"cannot write the container's entry"_s, entry.fileName(), 0, 0, u"check permissions"_s};
     return true;
 }

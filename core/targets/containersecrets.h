@@ -19,6 +19,14 @@ namespace ferry::targets {
 // the values in its environment only, and writes the script's output to the run's log with
 // every value and encoding replaced by ***. The host waits until the file is gone (or a
 // timeout) and removes the folder; the destructor removes it in any case.
+// The entry program (Python 3, standard library only) that gives a script its secret variables
+// and redacts its output. argv: SECRETS_FILE LOG FAILURE_FILE COMMAND...; LOG "-" writes to
+// the entry's own standard output (a `docker run` whose output the caller logs). SSH and Slurm
+// runs use it on the host or inside their image (remoterun.h).
+QByteArray secretEntryProgram();
+// What SECRETS_FILE holds: the variables and the redactor's patterns (JSON).
+QByteArray secretEntryPayload(const QList<std::pair<QString, QString>> &values, const secrets::Redactor &redactor);
+
 class ContainerSecrets {
 public:
     ContainerSecrets() = default;

@@ -5,6 +5,7 @@
 #include "env/imagegenerator.h"
 #include "env/spechash.h"
 #include "run/contract.h"
+#include "targets/containersecrets.h"
 
 #include <QDir>
 #include <QRegularExpression>
@@ -80,9 +81,18 @@ Expected<std::pair<RunnerParts, RemoteImage>> remoteImageParts(const run::RunSpe
         if (!spec.channels.contains(s.channels.at(i))) // already on the host
             mount(s.channels.at(i).path, inside.channelDirs.at(i).second, true);
     }
+    const bool secrets = !spec.secretVariables.isEmpty();
+    if (secrets) { // the entry and the folder with the values' file (remoterun.h)
+        mount(remoteDir + u'/' + QString::fromUtf16(kRemoteSecretsFolder), QString::fromUtf16(kRemoteSecretsMount),
+              false);
+        mount(remoteDir + u'/' + ContainerSecrets::kEntryFile, QString::fromUtf16(kRemoteEntryMount), true);
+    }
     // The environment's variables, then those given at launch, then the contract's: later wins.
-    for (const auto &[key, value] : e.variables)
-        args << u"--env"_s << key + u'=' + value;
+    // A secret variable's value here is a keychain name: the value comes through the entry.
+    for (const auto &[key, value] : e.variables) {
+        if (!e.isSecretVariable(key))
+            args << u"--env"_s << key + u'=' + value;
+    }
     for (const auto &[key, value] : spec.variables)
         args << u"--env"_s << key + u'=' + value;
     static const QRegularExpression shellName(u"^[A-Za-z_][A-Za-z0-9_]*$"_s);
@@ -93,10 +103,15 @@ Expected<std::pair<RunnerParts, RemoteImage>> remoteImageParts(const run::RunSpe
             unshellable << key + u'=' + value;
     }
     args << u"--env"_s << u"FERRY_RUN_ID="_s + spec.id;
-    args << e.docker.runArguments << image.reference << u"sh"_s << u"-c"_s << u"exec \"$@\""_s << u"sh"_s;
+    const QString interpreter = e.python.interpreterPath.isEmpty() ? u"python3"_s : e.python.interpreterPath;
+    args << e.docker.runArguments << image.reference;
+    if (secrets) // its output is the container's, which the runner writes to the log
+        args << interpreter << QString::fromUtf16(kRemoteEntryMount)
+             << QString::fromUtf16(kRemoteSecretsMount) + u'/' + QString::fromUtf16(kRemoteSecretsAttempt) << u"-"_s
+             << inside.failureFile();
+    args << u"sh"_s << u"-c"_s << u"exec \"$@\""_s << u"sh"_s;
     if (!unshellable.isEmpty())
         args << u"env"_s << unshellable;
-    const QString interpreter = e.python.interpreterPath.isEmpty() ? u"python3"_s : e.python.interpreterPath;
     args << interpreter << spec.script << run::scriptArguments(spec);
     return std::pair{RunnerParts{{}, args, stageDir, QString::fromUtf16(kImageContextName)}, image};
 }

@@ -1,6 +1,7 @@
 #include "targets/remoterun.h"
 
 #include "run/supervisor.h"
+#include "targets/containersecrets.h"
 #include "targets/remotescripts.h"
 #include "targets/shellquote.h"
 
@@ -108,7 +109,12 @@ QStringList RemoteRun::hostCommand(const run::RunSpec &spec, const QString &remo
     for (const auto &[name, value] : run::contractEnvironment(s, paths, resources))
         command << name + u'=' + value;
     command << u"FERRY_RUN_ID="_s + spec.id << spec.interpreter << spec.script << run::scriptArguments(spec);
-    return command;
+    if (spec.secretVariables.isEmpty())
+        return command;
+    const QString secrets = remoteDir + u'/' + QString::fromUtf16(kRemoteSecretsFolder) + u'/';
+    return QStringList{spec.interpreter, remoteDir + u'/' + ContainerSecrets::kEntryFile,
+                       secrets + QString::fromUtf16(kRemoteSecretsAttempt), u"-"_s, paths.failureFile()} +
+           command;
 }
 
 Expected<QByteArray> RemoteRun::runnerScript(const run::RunSpec &spec, const QString &remoteDir,
@@ -148,6 +154,14 @@ Expected<bool> RemoteRun::upload(const run::RunSpec &spec, const QString &remote
         return runner.error();
     if (const auto written = writeTextFileAtomically(stage + u"/runner.sh"_s, QString::fromUtf8(*runner)); !written)
         return written.error();
+    if (!spec.secretVariables.isEmpty()) { // the entry (no secret in it) and the folder its file will go to
+        const QString entry = stage + u'/' + ContainerSecrets::kEntryFile;
+        if (const auto written = writeTextFileAtomically(entry, QString::fromUtf8(secretEntryProgram())); !written)
+            return written.error();
+        const QString folder = stage + u'/' + QString::fromUtf16(kRemoteSecretsFolder);
+        QDir().mkpath(folder);
+        QFile::setPermissions(folder, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    }
     // rsync -a carries modes over: the run folder and its runner stay the user's alone there.
     QFile::setPermissions(stage + u"/runner.sh"_s, QFile::ReadOwner | QFile::WriteOwner);
     QFile::setPermissions(stage, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
@@ -181,6 +195,24 @@ Expected<bool> RemoteRun::upload(const run::RunSpec &spec, const QString &remote
             !sent)
             return sent.error();
     }
+    return true;
+}
+
+Expected<bool> RemoteRun::sendSecrets(const QString &remoteDir, const QByteArray &payload)
+{
+    // Written under a temporary name and renamed: the runner never takes half a file.
+    const QByteArray script = "umask 077 && mkdir -p -- \"$1\" && cat > \"$1/variables.json.tmp\" && "
+                              "mv -f -- \"$1/variables.json.tmp\" \"$1/variables.json\"";
+    const ShellResult r =
+        m_shell.run({u"sh"_s, u"-c"_s, QString::fromUtf8(script), u"sh"_s,
+                     remoteDir + u'/' + QString::fromUtf16(kRemoteSecretsFolder)},
+                    payload);
+    if (!r.ok())
+        return Error{u"cannot give the run its secret variables on %1: %2"_s.arg(m_shell.place(), r.errorText()),
+                     {},
+                     0,
+                     0,
+                     u"check free disk space there, then start the run again"_s};
     return true;
 }
 
@@ -265,6 +297,8 @@ Expected<bool> RemoteRun::collect(const RemoteRecord &record, run::ExitRecord ex
 {
     if (const auto synced = syncLogToEnd(record); !synced)
         return synced.error();
+    // Whatever is left of the secrets there (a Slurm job keeps them for a requeue): gone now.
+    (void)m_shell.run({u"rm"_s, u"-rf"_s, u"--"_s, record.dir + u'/' + QString::fromUtf16(kRemoteSecretsFolder)});
     for (const QString &folder : {u"model"_s, u"output"_s}) {
         QDir().mkpath(m_dir.path() + u'/' + folder);
         if (auto got = m_shell.rsync({u"-a"_s}, {m_shell.remotePath(record.dir + u'/' + folder + u'/')},

@@ -49,6 +49,20 @@ struct RunnerParts {
     QString extraRemoteName;
 };
 
+// Secret variables of an SSH or Slurm run (RunSpec::secretVariables): their values, read from
+// the keychain here, travel on the stdin of one ssh call into `secrets/variables.json` of the
+// run folder on the host (0700 folders, a 0600 file), never in a command line, the runner or
+// any file here. The runner hands a copy to the entry program (secretEntryProgram(), in the
+// host's Python or inside the image, where the folder is mounted), which deletes it, gives the
+// script the values in its environment only and writes its output to the log redacted: the
+// host's log holds no value, so the local byte-exact copy holds none. An SSH run's runner
+// deletes variables.json as it starts; a Slurm job keeps it for a requeued attempt until the
+// run ends. Cancel and the collection at the end remove the folder in any case.
+inline constexpr char16_t kRemoteSecretsFolder[] = u"secrets";
+inline constexpr char16_t kRemoteSecretsAttempt[] = u"attempt.json"; // the copy the entry takes
+inline constexpr char16_t kRemoteSecretsMount[] = u"/run/ferry-secrets";
+inline constexpr char16_t kRemoteEntryMount[] = u"/run/ferry-secret-entry.py";
+
 // The part of an SSH or Slurm run that does not depend on how it is started: the run folder
 // on the host (code/, input/, model/, output/, checkpoints/, log, heartbeat, exit.json), its
 // upload, the runner script that gives the script the training contract and writes the exit
@@ -65,10 +79,14 @@ public:
     // contract's config files into `remoteDir`, and writes `runner.sh` there.
     Expected<bool> upload(const run::RunSpec &spec, const QString &remoteDir, const run::Resources &resources,
                           const RunnerParts &parts, const TransferProgress &progress);
+    // Sends the secret variables' file (secretEntryPayload) into the run folder on the host, on
+    // the stdin of one call. After upload().
+    Expected<bool> sendSecrets(const QString &remoteDir, const QByteArray &payload);
     // The runner script: `#SBATCH` lines (if any), then what every run does (see remotescripts.cpp).
     static Expected<QByteArray> runnerScript(const run::RunSpec &spec, const QString &remoteDir,
                                              const run::Resources &resources, const RunnerParts &parts);
-    // The host's interpreter with the contract's variables: `env -- NAME=VALUE... python3 script args`.
+    // The host's interpreter with the contract's variables: `env -- NAME=VALUE... python3 script args`;
+    // with secret variables, behind the entry program (`python3 RUN/secret-entry.py ...`).
     static QStringList hostCommand(const run::RunSpec &spec, const QString &remoteDir, const run::Resources &resources);
     // The spec as the script sees it: channels already on the host (option remoteChannels) added.
     static run::RunSpec contractSpec(const run::RunSpec &spec);

@@ -20,6 +20,12 @@ beat=$!
 child=
 stop() { [ -n "$child" ] && kill -TERM -- "-$child" 2>/dev/null; }
 trap stop TERM INT HUP
+# Secret variables (remoterun.h): the entry takes a copy and deletes it. An SSH run's file goes
+# now; a Slurm job keeps it for a requeued attempt until the run ends.
+if [ -e "$RUN/secrets/variables.json" ]; then
+  cp -f "$RUN/secrets/variables.json" "$RUN/secrets/attempt.json" || note "cannot hand the script its secret variables"
+  [ -z "${SLURM_JOB_ID:-}" ] && rm -f "$RUN/secrets/variables.json"
+fi
 cd "$RUN/code" || { note "no code folder in $RUN"; exit 1; }
 # Its own session and process group, as a local run: a cancel stops the group.
 setsid "${COMMAND[@]}" &
@@ -48,6 +54,7 @@ printf '{"exitCode": %d, "signal": %d, "finishedMs": %s, "cancelled": %s, "error
   "$code" "$sig" "$(stamp)" "$cancelled" > "$RUN/exit.json.$$"
 ln "$RUN/exit.json.$$" "$RUN/exit.json" 2>/dev/null
 rm -f "$RUN/exit.json.$$"
+rm -rf "$RUN/secrets"
 exit 0
 )BASH";
 
@@ -93,6 +100,7 @@ exit 0
 const char kill[] = R"BASH(
 RUN=$1; ID=$2; GRACE=$3
 touch "$RUN/cancel-requested" 2>/dev/null
+rm -rf "$RUN/secrets"
 marked() {
   for p in /proc/[0-9]*; do
     [ "${p#/proc/}" = "$$" ] && continue

@@ -1,6 +1,8 @@
 #include "targets/remotetarget.h"
 
+#include "run/runsecrets.h"
 #include "run/supervisor.h"
+#include "targets/containersecrets.h"
 #include "targets/hostprobe.h"
 #include "targets/sshshell.h"
 
@@ -59,6 +61,10 @@ Expected<RemoteTarget::Prepared> RemoteTarget::prepare(const QString &runDir, co
 {
     if (const auto acceptable = checkSpecFor(spec, m_kind, m_place); !acceptable)
         return acceptable.error();
+    // The secrets are read now: a missing one fails the run before anything is sent.
+    const auto secretValues = run::readRunSecrets(spec);
+    if (!secretValues)
+        return secretValues.error();
     run::RunSpec absolute = spec;
     absolute.sourceDir = QDir::cleanPath(QFileInfo(spec.sourceDir).absoluteFilePath());
     for (run::DataChannel &channel : absolute.channels)
@@ -125,6 +131,12 @@ Expected<RemoteTarget::Prepared> RemoteTarget::prepare(const QString &runDir, co
         });
     if (!uploaded)
         return failStart(runDir, uploaded.error());
+    if (!secretValues->isEmpty()) {
+        const auto sent =
+            run.sendSecrets(*remoteDir, secretEntryPayload(*secretValues, run::redactorOf(*secretValues)));
+        if (!sent)
+            return failStart(runDir, sent.error());
+    }
     return prepared;
 }
 

@@ -202,7 +202,7 @@ private Q_SLOTS:
         QVERIFY(!log.readAll().contains("token_sha256")); // the script never ran
     }
 
-    void onlyLocalAndContainerRunsTakeSecrets()
+    void everyScriptTargetTakesSecrets()
     {
         run::RunSpec spec;
         spec.script = u"uses_token.py"_s;
@@ -214,15 +214,19 @@ private Q_SLOTS:
         for (const Error &e : run::validateRunSpec(spec))
             messages << e.message;
         QCOMPARE(messages, QStringList{u"'1BAD' cannot name an environment variable"_s});
-        spec.target = *run::TargetSpec::parse(u"ssh:gpu-box"_s);
+        for (const QString &target : {u"ssh:gpu-box"_s, u"slurm:local"_s, u"local"_s}) {
+            spec.target = *run::TargetSpec::parse(target);
+            messages.clear();
+            for (const Error &e : run::validateRunSpec(spec))
+                messages << e.message;
+            QCOMPARE(messages, QStringList{u"'1BAD' cannot name an environment variable"_s});
+        }
+        spec.target = *run::TargetSpec::parse(u"embedded"_s);
         messages.clear();
         for (const Error &e : run::validateRunSpec(spec))
             messages << e.message;
-        QVERIFY2(
-            messages.contains(
-                u"secret variable HF_TOKEN: secrets reach local and container runs only, not ssh:gpu-box runs yet"_s),
-            qPrintable(messages.join(u"; "_s)));
-        QVERIFY(messages.contains(u"'1BAD' cannot name an environment variable"_s));
+        QVERIFY2(messages.contains(u"secret variable HF_TOKEN: the embedded trainer runs no script to give it to"_s),
+                 qPrintable(messages.join(u"; "_s)));
         // Stored as names only.
         const QJsonObject json = spec.toJson();
         QVERIFY(!QJsonDocument(json).toJson().contains(m_canary.toUtf8()));

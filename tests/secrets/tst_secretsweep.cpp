@@ -7,6 +7,9 @@
 // the workspace (.ferry/, generated Dockerfile and devcontainer.json, `ferry runs export` outputs),
 // Ferry's settings, ~/.docker/config.json, any command line (`ps -eo args`) or `docker inspect`
 // of the run's container while it runs. And the scripts saw the real value.
+// The same secret variable then reaches runs on a real OpenSSH server on 127.0.0.1 (the `sshd`
+// fixture) in the host's Python and in the environment's image, and a job on a real Slurm (the
+// `slurm` fixture): the run folders on the host are swept too, and their secrets folder is gone.
 #include "keyringsession.h"
 
 #include <QByteArrayList>
@@ -191,6 +194,21 @@ class TestSecretSweep : public QObject {
         f.write(bytes);
     }
 
+    // Where the SSH and Slurm runs' folders go on the host (this machine).
+    QString remoteRoot() const { return m_dir.filePath(u"remote"_s); }
+
+    // The run folder on the host: the script ran there, and its secrets folder is gone.
+    void checkRemoteFolder(const QString &id) const
+    {
+        const QString folder = remoteRoot() + u'/' + id;
+        QVERIFY2(QFileInfo::exists(folder + u"/runner.sh"_s), qPrintable(folder));
+        QVERIFY2(QFileInfo::exists(folder + u"/secret-entry.py"_s), qPrintable(folder));
+        QVERIFY2(!QFileInfo::exists(folder + u"/secrets"_s), qPrintable(folder + u"/secrets is still there"_s));
+        QFile log(folder + u"/log"_s);
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        QVERIFY(log.readAll().contains("plain ***\n"));
+    }
+
     void checkRun(const QString &id, const QJsonObject &shown)
     {
         QCOMPARE(shown[u"status"_s].toString(), u"succeeded"_s);
@@ -238,6 +256,14 @@ private Q_SLOTS:
         QVERIFY2(pushed.code == 0, pushed.err.constData());
         QVERIFY(command(u"docker"_s, {u"rmi"_s, m_baseImage}).code == 0); // the build must pull it
         QDir(m_dir.filePath(u"pusher"_s)).removeRecursively();
+
+        // Ferry reaches the test's sshd (and through it the Slurm cluster) as `ferrytest`, its key trusted.
+        qputenv("FERRY_SSH_CONFIG", QByteArrayLiteral(FERRY_SSHD_DIR "/config"));
+        const QString knownHosts = qEnvironmentVariable("XDG_CONFIG_HOME") + u"/ferry/known_hosts"_s;
+        QVERIFY(QDir().mkpath(QFileInfo(knownHosts).absolutePath()));
+        QFile::remove(knownHosts);
+        QVERIFY(QFile::copy(QStringLiteral(FERRY_SSHD_DIR "/known_hosts"), knownHosts));
+        QVERIFY(QDir().mkpath(remoteRoot()));
 
         writeFile(u"train.py"_s, kScript);
         writeFile(u"environments/local.yml"_s, "ferry: 1\nname: sweep-local\npython:\n  interpreter: /usr/bin/python3\n"
@@ -303,8 +329,39 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(m_ws + u"/generated/Dockerfile"_s));
     }
 
+    // (a) over SSH: the values go to the host on stdin, the entry there redacts the log.
+    void sshRunInTheHostsPython()
+    {
+        const QString id = startRun({u"run"_s, u"train.py"_s, u"--env"_s, u"environments/local.yml"_s, u"--target"_s,
+                                     u"ssh:ferrytest"_s, u"--host-python"_s, u"--remote-dir"_s, remoteRoot()});
+        QVERIFY(!id.isEmpty());
+        checkRun(id, waitForEnd(id));
+        checkRemoteFolder(id);
+    }
+
+    void sshRunInTheImage()
+    {
+        const int inspectedBefore = m_inspected;
+        const QString id = startRun({u"run"_s, u"train.py"_s, u"--env"_s, u"environments/container.yml"_s,
+                                     u"--target"_s, u"ssh:ferrytest"_s, u"--remote-dir"_s, remoteRoot()});
+        QVERIFY(!id.isEmpty());
+        checkRun(id, waitForEnd(id));
+        QVERIFY2(m_inspected > inspectedBefore, "the running container was never inspected");
+        checkRemoteFolder(id);
+    }
+
+    void slurmRun()
+    {
+        const QString id = startRun({u"run"_s, u"train.py"_s, u"--env"_s, u"environments/local.yml"_s, u"--target"_s,
+                                     u"slurm:ferrytest"_s, u"--remote-dir"_s, remoteRoot()});
+        QVERIFY(!id.isEmpty());
+        checkRun(id, waitForEnd(id));
+        checkRemoteFolder(id);
+    }
+
     void sweepFindsNothing()
     {
+        QVERIFY2(filesWithHits(remoteRoot()).isEmpty(), qPrintable(filesWithHits(remoteRoot()).join(u", "_s)));
         QVERIFY(m_samples > 10);
         QVERIFY2(m_commandLineHits.isEmpty(), qPrintable(m_commandLineHits.join(u", "_s)));
         QVERIFY2(m_inspectHits.isEmpty(), qPrintable(m_inspectHits.join(u", "_s)));
