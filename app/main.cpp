@@ -21,8 +21,12 @@ int main(int argc, char **argv)
     // it starts; no command name contains a space.
     const bool askpass = qEnvironmentVariableIsSet("FERRY_ASKPASS_SECRET") && argc <= 2 &&
                          (argc == 1 || arguments[1].contains(QLatin1Char(' ')));
-    if (askpass)
-        arguments = QStringList{arguments.value(0), QStringLiteral("secret"), QStringLiteral("askpass")};
+    if (askpass) {
+        arguments = QStringList{arguments.value(0), QStringLiteral("secret"), QStringLiteral("askpass"),
+                                arguments.value(1)}; // the prompt: only a passphrase question is answered
+        if (arguments.last().isEmpty())
+            arguments.removeLast();
+    }
 
     ferry::cli::Dispatcher dispatcher(ferry::cli::allCommands());
     if (dispatcher.wantsCommandLine(arguments)) {

@@ -11,6 +11,8 @@
 #include "ui/settingsdialog.h"
 #include "ui/train/trainpanel.h"
 
+#include <QCoreApplication>
+
 namespace ferry::ui {
 
 Preferences::Preferences(QSettings &settings, secrets::SecretStore *secrets, EnvironmentEditors *editors,
@@ -59,7 +61,7 @@ void Preferences::showDialog(QWidget *parent, const QString &page)
     SettingsDialog dialog(m_settings, parent);
     auto *hosts = new HostsPage(kRemoteHostsSetting.get(m_settings));
     connect(hosts, &HostsPage::checkRequested, &dialog, [&dialog](const QString &host) {
-        HostDialog hostPage(host, targets::SshOptions::defaults(), &dialog);
+        HostDialog hostPage(host, targets::SshOptions::forHost(host, {}, QCoreApplication::applicationFilePath()), &dialog);
         hostPage.exec();
     });
     dialog.addPage(tr("Hosts"), hosts);

@@ -2,6 +2,7 @@
 
 #include "targets/remotetarget.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonObject>
 
@@ -24,6 +25,14 @@ void addRemoteOptions(QCommandLineParser &parser)
         {u"remote-data"_s, u"ssh/slurm: a data channel already on the host (repeatable)."_s, u"NAME=PATH"_s});
     parser.addOption({u"host-python"_s, u"ssh: run in the host's Python even with --env (default: in the "
                                         u"environment's image, built on the host)."_s});
+    parser.addOption({u"identity"_s,
+                      u"ssh/slurm: log in with this private key (default: the keys ~/.ssh/config names, or the "
+                      u"host's key in Ferry's settings)."_s,
+                      u"KEY"_s});
+    parser.addOption({u"passphrase-secret"_s,
+                      u"ssh/slurm: the keychain secret holding the key's passphrase (ferry secret set NAME); ssh "
+                      u"asks Ferry for it, never the terminal."_s,
+                      u"NAME"_s});
     parser.addOption({u"gpus"_s, u"ssh: SM_NUM_GPUS (default: the host's); slurm: --gres=gpu:N."_s, u"N"_s});
     parser.addOption({u"partition"_s, u"slurm: the partition."_s, u"P"_s});
     parser.addOption({u"time"_s, u"slurm: the time limit."_s, u"HH:MM:SS"_s});
@@ -36,8 +45,9 @@ bool applyRemoteOptions(const QCommandLineParser &parser, run::TargetSpec &targe
 {
     const bool remote = target.kind == run::TargetKind::Ssh || target.kind == run::TargetKind::Slurm;
     const bool slurm = target.kind == run::TargetKind::Slurm;
-    const QStringList remoteOnly{u"accept-host-key"_s, u"remote-dir"_s, u"exclude"_s,
-                                 u"remote-data"_s,     u"gpus"_s,       u"host-python"_s};
+    const QStringList remoteOnly{u"accept-host-key"_s, u"remote-dir"_s,  u"exclude"_s,
+                                 u"remote-data"_s,     u"gpus"_s,        u"host-python"_s,
+                                 u"identity"_s,        u"passphrase-secret"_s};
     const QStringList slurmOnly{u"partition"_s, u"time"_s, u"cpus"_s, u"mem"_s, u"requeue"_s};
     for (const QString &name : remoteOnly + slurmOnly) {
         if (!parser.isSet(name))
@@ -66,6 +76,18 @@ bool applyRemoteOptions(const QCommandLineParser &parser, run::TargetSpec &targe
         }
         o[count] = n;
     }
+    if (parser.isSet(u"identity"_s)) {
+        const QFileInfo key(parser.value(u"identity"_s));
+        if (!key.isFile() || !key.isReadable()) {
+            io.err << "ferry run: --identity " << parser.value(u"identity"_s)
+                   << ": no readable private key there (make one with ssh-keygen, or name the one you log in with)"
+                   << Qt::endl;
+            return false;
+        }
+        o[u"identityFile"_s] = key.absoluteFilePath();
+    }
+    if (parser.isSet(u"passphrase-secret"_s))
+        o[u"passphraseSecret"_s] = parser.value(u"passphrase-secret"_s);
     if (parser.isSet(u"requeue"_s))
         o[u"requeue"_s] = true;
     if (parser.isSet(u"host-python"_s))

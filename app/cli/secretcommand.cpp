@@ -116,7 +116,7 @@ public:
             return list(store, parser.isSet(u"json"_s), io);
         }
         if (action == "askpass"_L1)
-            return askpass(store, io); // ssh passes its prompt as an argument: ignored
+            return askpass(store, args.value(1), io); // ssh's prompt, when ssh asks
         if (args.size() > 2)
             return usage(u"'ferry secret %1' takes only the secret's name: a value is read from a prompt or standard "
                          u"input, never from an argument (arguments show in ps and shell history)"_s.arg(action),
@@ -210,14 +210,20 @@ private:
         return kExitOk;
     }
 
-    // SSH_ASKPASS / GIT_ASKPASS helper: prints the secret the environment names. The prompt
-    // argument ssh passes is ignored; nothing but the value reaches standard output.
-    static int askpass(secrets::SecretStore &store, Io &io)
+    // SSH_ASKPASS / GIT_ASKPASS helper: prints the secret the environment names; nothing but
+    // the value reaches standard output. It answers a key's passphrase question only: a host
+    // asking for a password (or a yes/no) never gets the passphrase.
+    static int askpass(secrets::SecretStore &store, const QString &prompt, Io &io)
     {
         const QString secretName = QProcessEnvironment::systemEnvironment().value(kAskpassVariable);
         if (secretName.isEmpty()) {
             io.err << "ferry secret askpass: set " << kAskpassVariable
                    << " to the name of the secret to answer with (Ferry does this when it runs ssh)" << Qt::endl;
+            return kExitUserError;
+        }
+        if (!prompt.isEmpty() && !prompt.contains(u"passphrase"_s, Qt::CaseInsensitive)) {
+            io.err << "ferry: not answering '" << prompt.trimmed() << "' with keychain secret " << secretName
+                   << ": it holds a key's passphrase, and this is not a passphrase question" << Qt::endl;
             return kExitUserError;
         }
         const auto value = store.readNow(secretName);

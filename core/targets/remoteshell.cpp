@@ -22,10 +22,11 @@ QString ShellResult::errorText() const
 }
 
 ShellResult runProcess(const QString &program, const QStringList &args, const QByteArray &input, int timeoutMs,
-                       const QString &workingDirectory)
+                       const QString &workingDirectory, const QProcessEnvironment &environment)
 {
     ShellResult result;
     QProcess process;
+    process.setProcessEnvironment(environment);
     process.setProgram(program);
     process.setArguments(args);
     if (!workingDirectory.isEmpty())
@@ -59,6 +60,11 @@ ShellResult runProcess(const QString &program, const QStringList &args, const QB
 
 void RemoteShell::interpret(ShellResult &) const {}
 
+QProcessEnvironment RemoteShell::processEnvironment() const
+{
+    return QProcessEnvironment::systemEnvironment();
+}
+
 ShellResult RemoteShell::runScript(const QByteArray &script, const QStringList &args, int timeoutMs)
 {
     return run(QStringList{u"bash"_s, u"-s"_s, u"--"_s} + args, script, timeoutMs);
@@ -80,6 +86,7 @@ Expected<bool> RemoteShell::rsync(const QStringList &options, const QStringList 
     QProcess process;
     process.setProgram(u"rsync"_s);
     process.setArguments(args);
+    process.setProcessEnvironment(processEnvironment());
     process.setWorkingDirectory(QDir::homePath());
     process.start();
     if (!process.waitForStarted(30000))

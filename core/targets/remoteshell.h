@@ -3,6 +3,7 @@
 #include "common/error.h"
 
 #include <QByteArray>
+#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 
@@ -52,6 +53,9 @@ public:
 protected:
     // rsync's `-e COMMAND` for this host; empty when local.
     virtual Expected<QString> rsyncShell() const = 0;
+    // The environment of the processes that reach the host (ssh, rsync): the system's, plus
+    // what a subclass adds (SshShell: the passphrase helper).
+    virtual QProcessEnvironment processEnvironment() const;
     // Not reached because of the connection: a subclass turns ssh's exit code 255 into that.
     virtual void interpret(ShellResult &result) const;
 };
@@ -71,6 +75,7 @@ protected:
 // Runs `program` with `args` (stdin `input`), waiting at most `timeoutMs`; the process is
 // killed when time is up.
 ShellResult runProcess(const QString &program, const QStringList &args, const QByteArray &input, int timeoutMs,
-                       const QString &workingDirectory = {});
+                       const QString &workingDirectory = {},
+                       const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment());
 
 } // namespace ferry::targets

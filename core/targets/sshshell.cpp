@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QStandardPaths>
+#include <QUrl>
 
 #include <unistd.h>
 
@@ -50,6 +51,46 @@ QHash<QString, QString> resolvedConfig(const SshOptions &options, const QString 
 
 } // namespace
 
+namespace {
+
+// Settings keys cannot hold '/' or '\\': the host's name is percent-encoded.
+QString keyGroup(const QString &host)
+{
+    return u"remote/keys/"_s + QString::fromLatin1(QUrl::toPercentEncoding(host));
+}
+
+} // namespace
+
+SshKeySetting sshKeySetting(const QSettings &settings, const QString &host)
+{
+    const QString group = keyGroup(host);
+    return {settings.value(group + u"/identityFile"_s).toString(),
+            settings.value(group + u"/passphraseSecret"_s).toString()};
+}
+
+void setSshKeySetting(QSettings &settings, const QString &host, const SshKeySetting &key)
+{
+    const QString group = keyGroup(host);
+    settings.remove(group);
+    if (key.isEmpty())
+        return;
+    settings.setValue(group + u"/identityFile"_s, key.identityFile);
+    settings.setValue(group + u"/passphraseSecret"_s, key.passphraseSecret);
+}
+
+SshOptions SshOptions::forHost(const QString &host, const QJsonObject &targetOptions, const QString &ferryBinary)
+{
+    SshOptions o = defaults();
+    const QSettings settings;
+    o.key = sshKeySetting(settings, host);
+    if (targetOptions.contains(u"identityFile"_s))
+        o.key.identityFile = targetOptions.value(u"identityFile"_s).toString();
+    if (targetOptions.contains(u"passphraseSecret"_s))
+        o.key.passphraseSecret = targetOptions.value(u"passphraseSecret"_s).toString();
+    o.askpassProgram = ferryBinary;
+    return o;
+}
+
 SshOptions SshOptions::defaults()
 {
     SshOptions o;
@@ -80,8 +121,17 @@ QStringList SshShell::sshOptions() const
     QStringList args;
     if (!m_options.configFile.isEmpty())
         args << u"-F"_s << m_options.configFile;
-    // Never a prompt, never an unknown or changed key: those are the user's decision.
-    args << u"-o"_s << u"BatchMode=yes"_s << u"-o"_s << u"StrictHostKeyChecking=yes"_s;
+    // Never a prompt, never an unknown or changed key: those are the user's decision. With a
+    // passphrase from the keychain, only the passphrase question may be asked (SshOptions).
+    if (m_options.key.passphraseSecret.isEmpty()) {
+        args << u"-o"_s << u"BatchMode=yes"_s;
+    } else {
+        args << u"-o"_s << u"BatchMode=no"_s << u"-o"_s << u"PasswordAuthentication=no"_s << u"-o"_s
+             << u"KbdInteractiveAuthentication=no"_s << u"-o"_s << u"NumberOfPasswordPrompts=1"_s;
+    }
+    if (!m_options.key.identityFile.isEmpty())
+        args << u"-o"_s << u"IdentitiesOnly=yes"_s << u"-i"_s << m_options.key.identityFile;
+    args << u"-o"_s << u"StrictHostKeyChecking=yes"_s;
     args << u"-o"_s << u"UserKnownHostsFile=\"%1\" \"~/.ssh/known_hosts\""_s.arg(m_options.knownHostsFile);
     if (!m_options.controlDir.isEmpty()) {
         args << u"-o"_s << u"ControlMaster=auto"_s << u"-o"_s << u"ControlPath=%1/%C"_s.arg(m_options.controlDir)
@@ -97,12 +147,25 @@ ShellResult SshShell::run(const QStringList &argv, const QByteArray &input, int 
     const auto line = shellCommandLine(argv);
     if (!line)
         return ShellResult{false, false, -1, {}, {}, line.error().toString()};
-    if (!m_options.controlDir.isEmpty())
+    if (!m_options.controlDir.isEmpty()) {
         QDir().mkpath(m_options.controlDir);
-    QFile::setPermissions(m_options.controlDir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-    ShellResult result = runProcess(u"ssh"_s, sshOptions() << u"--"_s << m_host << *line, input, timeoutMs);
+        QFile::setPermissions(m_options.controlDir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    }
+    ShellResult result =
+        runProcess(u"ssh"_s, sshOptions() << u"--"_s << m_host << *line, input, timeoutMs, {}, processEnvironment());
     interpret(result);
     return result;
+}
+
+QProcessEnvironment SshShell::processEnvironment() const
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    if (!m_options.key.passphraseSecret.isEmpty()) {
+        env.insert(u"SSH_ASKPASS"_s, m_options.askpassProgram);
+        env.insert(u"SSH_ASKPASS_REQUIRE"_s, u"force"_s); // the helper, never a terminal
+        env.insert(u"FERRY_ASKPASS_SECRET"_s, m_options.key.passphraseSecret);
+    }
+    return env;
 }
 
 void SshShell::interpret(ShellResult &result) const
@@ -114,6 +177,14 @@ void SshShell::interpret(ShellResult &result) const
     if (result.err.contains("Host key verification failed")) {
         result.hostKeyRefused = true;
         result.failure = hostKeyMessage(result);
+        return;
+    }
+    if (!m_options.key.passphraseSecret.isEmpty() && result.err.contains("Permission denied")) {
+        const QString key = m_options.key.identityFile.isEmpty() ? u"the key ~/.ssh/config names"_s
+                                                                 : u"the key "_s + m_options.key.identityFile;
+        result.failure = u"cannot log in to %1 with %2 unlocked by keychain secret %3: %4 (check the secret "
+                         "holds the key's passphrase: ferry secret set %3; and that the host accepts the key)"_s
+                             .arg(place(), key, m_options.key.passphraseSecret, firstLines(result.err, 3));
         return;
     }
     result.failure = u"cannot reach %1: %2"_s.arg(place(), firstLines(result.err, 2));

@@ -2,25 +2,48 @@
 
 #include "targets/remoteshell.h"
 
+#include <QJsonObject>
 #include <QList>
+#include <QSettings>
 #include <QString>
 
 namespace ferry::targets {
+
+// A key for a host whose passphrase is a keychain secret: per host in Ferry's settings
+// (Settings → Hosts) or per run (`--identity`, `--passphrase-secret`).
+struct SshKeySetting {
+    QString identityFile;     // the private key; empty: the keys ~/.ssh/config names
+    QString passphraseSecret; // the keychain secret holding its passphrase; empty: none from Ferry
+
+    bool isEmpty() const { return identityFile.isEmpty() && passphraseSecret.isEmpty(); }
+    bool operator==(const SshKeySetting &) const = default;
+};
+SshKeySetting sshKeySetting(const QSettings &settings, const QString &host);
+void setSshKeySetting(QSettings &settings, const QString &host, const SshKeySetting &key); // empty: removed
 
 // How Ferry calls the system OpenSSH client: ~/.ssh/config (or `configFile`), agents and jump
 // hosts work as in a terminal. Ferry adds BatchMode (never a prompt), strict host key checking
 // against its own known_hosts beside the user's, a ControlMaster socket per host (one
 // connection for many commands) and ServerAliveInterval (a dead link is noticed in seconds).
+// A key's passphrase comes from the keychain when `key.passphraseSecret` is set: ssh asks the
+// ferry binary in its SSH_ASKPASS helper mode (forced, never a terminal), which reads the
+// secret; then BatchMode is off (it would skip the question) while password and
+// keyboard-interactive logins stay off and host keys stay strict, so nothing else can prompt.
 struct SshOptions {
     QString configFile;     // passed as `ssh -F`; empty: the user's ~/.ssh/config
     QString knownHostsFile; // where accepted keys go (besides ~/.ssh/known_hosts, read only)
     QString controlDir;     // the ControlMaster sockets' folder (short: sockets are limited to ~100 bytes)
     int aliveIntervalS = 5; // ServerAliveInterval; 3 unanswered probes end the connection
     int connectTimeoutS = 10;
+    SshKeySetting key;      // `-i` and the passphrase's keychain secret
+    QString askpassProgram; // the ferry binary (SSH_ASKPASS); needed with key.passphraseSecret
 
     // configFile from FERRY_SSH_CONFIG, known_hosts in Ferry's config folder
     // (XDG_CONFIG_HOME/ferry/known_hosts), sockets in the runtime folder.
     static SshOptions defaults();
+    // defaults() with the host's key from the settings, overridden by a run's target options
+    // (identityFile, passphraseSecret); `ferryBinary` answers the passphrase question.
+    static SshOptions forHost(const QString &host, const QJsonObject &targetOptions, const QString &ferryBinary);
 };
 
 // A host key as ssh-keyscan reads it from the host, with its SHA256 fingerprint.
@@ -53,6 +76,7 @@ public:
 
 protected:
     Expected<QString> rsyncShell() const override;
+    QProcessEnvironment processEnvironment() const override;
     void interpret(ShellResult &result) const override;
 
 private:

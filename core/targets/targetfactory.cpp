@@ -18,9 +18,9 @@ std::unique_ptr<Target> makeTarget(const run::TargetSpec &spec, const QString &f
     case run::TargetKind::Embedded:
         return std::make_unique<EmbeddedTarget>();
     case run::TargetKind::Ssh:
-        return std::make_unique<SshTarget>(spec.host);
+        return std::make_unique<SshTarget>(spec.host, SshOptions::forHost(spec.host, spec.options, ferryBinary));
     case run::TargetKind::Slurm:
-        return std::make_unique<SlurmTarget>(spec.host);
+        return std::make_unique<SlurmTarget>(spec.host, SshOptions::forHost(spec.host, spec.options, ferryBinary));
     }
     return nullptr;
 }

@@ -44,4 +44,12 @@ if(FERRY_GUI)
   # The SageMaker-style script in the environment's image, built on the host by its engine.
   set_tests_properties(tst_sshimage PROPERTIES FIXTURES_REQUIRED "sshd;docker" RUN_SERIAL ON TIMEOUT 1200)
   set_property(TEST tst_slurmtarget APPEND PROPERTY ENVIRONMENT "SLURM_CONF=${slurm_dir}/slurm.conf")
+  # A key whose passphrase is a keychain secret (a real gnome-keyring), logging in to the sshd.
+  ferry_test(tst_sshpassphrase SOURCES remote/tst_sshpassphrase.cpp)
+  add_dependencies(tst_sshpassphrase ferry)
+  target_include_directories(tst_sshpassphrase PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}"
+                             "${CMAKE_CURRENT_SOURCE_DIR}/remote" "${CMAKE_CURRENT_SOURCE_DIR}/secrets")
+  target_compile_definitions(tst_sshpassphrase PRIVATE FERRY_SSHD_DIR="${sshd_dir}"
+                             FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh")
+  set_tests_properties(tst_sshpassphrase PROPERTIES FIXTURES_REQUIRED sshd)
 endif()

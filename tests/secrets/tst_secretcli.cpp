@@ -182,6 +182,12 @@ private Q_SLOTS:
                                {{u"FERRY_ASKPASS_SECRET"_s, u"SSH_KEY_PASSPHRASE"_s}});
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.out, u"correct horse\n"_s);
+        // A host asking for a password never gets the passphrase.
+        const Result password = ferry({u"secret"_s, u"askpass"_s, u"root@gpu-box's password: "_s}, {},
+                                      {{u"FERRY_ASKPASS_SECRET"_s, u"SSH_KEY_PASSPHRASE"_s}});
+        QCOMPARE(password.exitCode, 1);
+        QVERIFY(password.out.isEmpty());
+        QVERIFY2(password.err.contains(u"not a passphrase question"_s), qPrintable(password.err));
         QVERIFY(ferry({u"secret"_s, u"delete"_s, u"SSH_KEY_PASSPHRASE"_s}).exitCode == 0);
     }
 

@@ -2,6 +2,7 @@
 
 #include "ui/launch/hostdialog.h"
 
+#include <QCoreApplication>
 #include <QCheckBox>
 #include <QCompleter>
 #include <QFormLayout>
@@ -134,7 +135,7 @@ void RemoteTargetFields::checkHost()
     const QString host = m_host->text().trimmed();
     if (host.isEmpty() || host == u"local"_s)
         return;
-    HostDialog dialog(host, targets::SshOptions::defaults(), this);
+    HostDialog dialog(host, targets::SshOptions::forHost(host, {}, QCoreApplication::applicationFilePath()), this);
     dialog.check();
     dialog.exec();
 }
