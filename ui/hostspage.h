@@ -1,10 +1,14 @@
 #pragma once
 
 #include "common/setting.h"
+#include "targets/sshshell.h"
 
+#include <QHash>
 #include <QStringList>
 #include <QWidget>
 
+class QComboBox;
+class QGroupBox;
 class QLineEdit;
 class QListWidget;
 class QPushButton;
@@ -16,13 +20,20 @@ namespace ferry::ui {
 inline const Setting<QStringList> kRemoteHostsSetting{"remote/hosts"};
 
 // The hosts page of the settings: the list, a field to add one, Remove, and Check… (the
-// window opens the host's page: what it offers, its host key).
+// window opens the host's page: what it offers, its host key); for the selected host, the key
+// to log in with and the keychain secret holding its passphrase (targets::SshKeySetting).
 class HostsPage : public QWidget {
     Q_OBJECT
 public:
-    explicit HostsPage(QStringList hosts, QWidget *parent = nullptr);
+    explicit HostsPage(QStringList hosts, QHash<QString, targets::SshKeySetting> keys = {},
+                       QStringList secretNames = {}, QWidget *parent = nullptr);
 
     QStringList hosts() const;
+    // Each listed host's key (hosts without one are left out).
+    QHash<QString, targets::SshKeySetting> keys() const;
+    QLineEdit *identityEdit() const { return m_identity; }
+    QComboBox *passphraseBox() const { return m_passphrase; }
+    QGroupBox *keyBox() const { return m_keyBox; }
     QListWidget *hostList() const { return m_list; }
     QLineEdit *hostEdit() const { return m_edit; }
     QPushButton *addButton() const { return m_add; }
@@ -35,10 +46,17 @@ Q_SIGNALS:
 private:
     void add();
     void updateButtons();
+    void showKey();
+    void storeKey();
 
     QListWidget *m_list;
     QLineEdit *m_edit;
     QPushButton *m_add, *m_remove, *m_check;
+    QGroupBox *m_keyBox;
+    QLineEdit *m_identity;
+    QComboBox *m_passphrase;
+    QHash<QString, targets::SshKeySetting> m_keys;
+    bool m_showing = false; // filling the key fields from m_keys: not an edit
 };
 
 } // namespace ferry::ui

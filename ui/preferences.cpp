@@ -59,7 +59,11 @@ void Preferences::apply()
 void Preferences::showDialog(QWidget *parent, const QString &page)
 {
     SettingsDialog dialog(m_settings, parent);
-    auto *hosts = new HostsPage(kRemoteHostsSetting.get(m_settings));
+    const QStringList listed = kRemoteHostsSetting.get(m_settings);
+    QHash<QString, targets::SshKeySetting> keys;
+    for (const QString &host : listed)
+        keys.insert(host, targets::sshKeySetting(m_settings, host));
+    auto *hosts = new HostsPage(listed, keys, m_secrets ? m_secrets->names() : QStringList());
     connect(hosts, &HostsPage::checkRequested, &dialog, [&dialog](const QString &host) {
         HostDialog hostPage(host, targets::SshOptions::forHost(host, {}, QCoreApplication::applicationFilePath()), &dialog);
         hostPage.exec();
@@ -70,6 +74,9 @@ void Preferences::showDialog(QWidget *parent, const QString &page)
     if (!page.isEmpty())
         dialog.showPage(page);
     if (dialog.exec() == QDialog::Accepted) {
+        const QHash<QString, targets::SshKeySetting> chosen = hosts->keys();
+        for (const QString &host : listed + hosts->hosts()) // removed hosts lose their key too
+            targets::setSshKeySetting(m_settings, host, chosen.value(host));
         kRemoteHostsSetting.set(m_settings, hosts->hosts());
         apply();
     }

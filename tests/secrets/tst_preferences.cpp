@@ -18,6 +18,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QFile>
+#include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -93,6 +94,40 @@ private Q_SLOTS:
         page.hostList()->setCurrentRow(0);
         page.removeButton()->click();
         QCOMPARE(page.hosts(), QStringList{u"me@10.0.0.5"_s});
+    }
+
+    // Each host's login key: shown for the selected host, edited there, kept per host.
+    void hostsPageKeepsEachHostsKey()
+    {
+        ui::HostsPage page({u"gpu-box"_s, u"cluster"_s},
+                           {{u"gpu-box"_s, targets::SshKeySetting{u"/keys/gpu"_s, u"GPU_PASS"_s}}},
+                           {u"OTHER_PASS"_s, u"GPU_PASS"_s});
+        QVERIFY(!page.keyBox()->isEnabled()); // no host selected
+        page.hostList()->setCurrentRow(0);
+        QVERIFY(page.keyBox()->isEnabled());
+        QCOMPARE(page.identityEdit()->text(), u"/keys/gpu"_s);
+        QCOMPARE(page.passphraseBox()->currentText(), u"GPU_PASS"_s);
+        QVERIFY(page.passphraseBox()->findText(u"OTHER_PASS"_s) >= 0); // the keychain's names are offered
+        page.hostList()->setCurrentRow(1);
+        QVERIFY(page.identityEdit()->text().isEmpty());
+        QVERIFY(page.passphraseBox()->currentText().isEmpty());
+        QTest::keyClicks(page.identityEdit(), u"/keys/cluster"_s);
+        page.passphraseBox()->setCurrentIndex(page.passphraseBox()->findText(u"OTHER_PASS"_s));
+        QCOMPARE(page.keys().value(u"cluster"_s), (targets::SshKeySetting{u"/keys/cluster"_s, u"OTHER_PASS"_s}));
+        page.hostList()->setCurrentRow(0);
+        QCOMPARE(page.identityEdit()->text(), u"/keys/gpu"_s);
+        QCOMPARE(page.keys().size(), 2);
+        page.removeButton()->click();
+        QCOMPARE(page.keys().keys(), QStringList{u"cluster"_s});
+
+        // As the settings keep them (a host's name may hold what settings keys cannot).
+        QSettings settings(m_dir.filePath(u"keys.conf"_s), QSettings::IniFormat);
+        const targets::SshKeySetting key{u"/keys/a b"_s, u"PASS"_s};
+        targets::setSshKeySetting(settings, u"me@10.0.0.5/x"_s, key);
+        QCOMPARE(targets::sshKeySetting(settings, u"me@10.0.0.5/x"_s), key);
+        QVERIFY(targets::sshKeySetting(settings, u"me@10.0.0.5"_s).isEmpty());
+        targets::setSshKeySetting(settings, u"me@10.0.0.5/x"_s, {});
+        QVERIFY(targets::sshKeySetting(settings, u"me@10.0.0.5/x"_s).isEmpty());
     }
 
     void settingsAndSecretsReachTheParts()
