@@ -2,7 +2,7 @@
 //   ferry_screenshots OUTPUT_DIR
 // empty.png (first start), datasets.png (the example's dataset previewed), workbench.png (an
 // embedded run and a script run overlaid in the chart), details.png (a run's details and log),
-// launch.png (the launch dialog), export.png (a run for AzureML), settings.png, about.png.
+// launch.png (the launch dialog), export.png (a run for AzureML), settings.png, settings-hosts.png (a host's login key), about.png.
 #include "run/runstore.h"
 #include "screenshot.h"
 #include "windowharness.h"
@@ -15,12 +15,14 @@
 #include "ui/mainwindow.h"
 #include "ui/runs/exportrundialog.h"
 #include "ui/runs/runsview.h"
+#include "ui/hostspage.h"
 #include "ui/settingsdialog.h"
 #include "ui/train/trainpanel.h"
 #include "workspace/recentworkspaces.h"
 
 #include <QApplication>
 #include <QDir>
+#include <QListWidget>
 #include <QLineEdit>
 #include <QProcess>
 #include <QPushButton>
@@ -122,6 +124,15 @@ int main(int argc, char **argv)
     settingsDialog.show();
     QTest::qWait(300);
     ok = save(settingsDialog, out, u"settings.png"_s) && ok;
+    auto *hosts = new ferry::ui::HostsPage(
+        {u"gpu-box"_s, u"me@slurm-login.lab"_s},
+        {{u"gpu-box"_s, ferry::targets::SshKeySetting{QDir::homePath() + u"/.ssh/id_ed25519"_s, u"GPU_BOX_KEY"_s}}},
+        {u"GPU_BOX_KEY"_s, u"HF_TOKEN"_s});
+    settingsDialog.addPage(u"Hosts"_s, hosts);
+    settingsDialog.showPage(u"Hosts"_s);
+    hosts->hostList()->setCurrentRow(0);
+    QTest::qWait(300);
+    ok = save(settingsDialog, out, u"settings-hosts.png"_s) && ok;
     ferry::ui::AboutDialog about(&window);
     about.show();
     QTest::qWait(300);
