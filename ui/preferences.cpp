@@ -65,7 +65,8 @@ void Preferences::showDialog(QWidget *parent, const QString &page)
         keys.insert(host, targets::sshKeySetting(m_settings, host));
     auto *hosts = new HostsPage(listed, keys, m_secrets ? m_secrets->names() : QStringList());
     connect(hosts, &HostsPage::checkRequested, &dialog, [&dialog](const QString &host) {
-        HostDialog hostPage(host, targets::SshOptions::forHost(host, {}, QCoreApplication::applicationFilePath()), &dialog);
+        HostDialog hostPage(host, targets::SshOptions::forHost(host, {}, QCoreApplication::applicationFilePath()),
+                            &dialog);
         hostPage.exec();
     });
     dialog.addPage(tr("Hosts"), hosts);

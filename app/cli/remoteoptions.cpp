@@ -45,9 +45,9 @@ bool applyRemoteOptions(const QCommandLineParser &parser, run::TargetSpec &targe
 {
     const bool remote = target.kind == run::TargetKind::Ssh || target.kind == run::TargetKind::Slurm;
     const bool slurm = target.kind == run::TargetKind::Slurm;
-    const QStringList remoteOnly{u"accept-host-key"_s, u"remote-dir"_s,  u"exclude"_s,
-                                 u"remote-data"_s,     u"gpus"_s,        u"host-python"_s,
-                                 u"identity"_s,        u"passphrase-secret"_s};
+    const QStringList remoteOnly{
+        u"accept-host-key"_s, u"remote-dir"_s, u"exclude"_s,          u"remote-data"_s, u"gpus"_s,
+        u"host-python"_s,     u"identity"_s,   u"passphrase-secret"_s};
     const QStringList slurmOnly{u"partition"_s, u"time"_s, u"cpus"_s, u"mem"_s, u"requeue"_s};
     for (const QString &name : remoteOnly + slurmOnly) {
         if (!parser.isSet(name))

@@ -203,10 +203,9 @@ Expected<bool> RemoteRun::sendSecrets(const QString &remoteDir, const QByteArray
     // Written under a temporary name and renamed: the runner never takes half a file.
     const QByteArray script = "umask 077 && mkdir -p -- \"$1\" && cat > \"$1/variables.json.tmp\" && "
                               "mv -f -- \"$1/variables.json.tmp\" \"$1/variables.json\"";
-    const ShellResult r =
-        m_shell.run({u"sh"_s, u"-c"_s, QString::fromUtf8(script), u"sh"_s,
-                     remoteDir + u'/' + QString::fromUtf16(kRemoteSecretsFolder)},
-                    payload);
+    const ShellResult r = m_shell.run({u"sh"_s, u"-c"_s, QString::fromUtf8(script), u"sh"_s,
+                                       remoteDir + u'/' + QString::fromUtf16(kRemoteSecretsFolder)},
+                                      payload);
     if (!r.ok())
         return Error{u"cannot give the run its secret variables on %1: %2"_s.arg(m_shell.place(), r.errorText()),
                      {},

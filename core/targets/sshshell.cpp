@@ -183,8 +183,8 @@ void SshShell::interpret(ShellResult &result) const
         const QString key = m_options.key.identityFile.isEmpty() ? u"the key ~/.ssh/config names"_s
                                                                  : u"the key "_s + m_options.key.identityFile;
         result.failure = u"cannot log in to %1 with %2 unlocked by keychain secret %3: %4 (check the secret "
-                         "holds the key's passphrase: ferry secret set %3; and that the host accepts the key)"_s
-                             .arg(place(), key, m_options.key.passphraseSecret, firstLines(result.err, 3));
+                         "holds the key's passphrase: ferry secret set %3; and that the host accepts the key)"_s.arg(
+                             place(), key, m_options.key.passphraseSecret, firstLines(result.err, 3));
         return;
     }
     result.failure = u"cannot reach %1: %2"_s.arg(place(), firstLines(result.err, 2));

@@ -214,8 +214,7 @@ private Q_SLOTS:
         QString key = u"  gpu: "_s;
         for (int i = 0; i < 450; ++i)
             key += u"a\""_s;
-        const EnvironmentRead read =
-            parseEnvironmentYaml(u"ferry: 1\nname: a\n'"_s + key + u"': 1\n"_s, u"a.yml"_s);
+        const EnvironmentRead read = parseEnvironmentYaml(u"ferry: 1\nname: a\n'"_s + key + u"': 1\n"_s, u"a.yml"_s);
         QVERIFY2(!hasErrors(read.diagnostics), qPrintable(describe(read.diagnostics)));
         QVERIFY(read.environment.extra.contains(key.toStdString()));
         const QString written = writeEnvironmentYaml(read.environment);

@@ -2,7 +2,8 @@
 //   ferry_screenshots OUTPUT_DIR
 // empty.png (first start), datasets.png (the example's dataset previewed), workbench.png (an
 // embedded run and a script run overlaid in the chart), details.png (a run's details and log),
-// launch.png (the launch dialog), export.png (a run for AzureML), settings.png, settings-hosts.png (a host's login key), about.png.
+// launch.png (the launch dialog), export.png (a run for AzureML), settings.png, settings-hosts.png (a host's login
+// key), about.png.
 #include "run/runstore.h"
 #include "screenshot.h"
 #include "windowharness.h"
@@ -11,19 +12,19 @@
 #include "ui/aboutdialog.h"
 #include "ui/chart/losschart.h"
 #include "ui/chart/losschartpanel.h"
+#include "ui/hostspage.h"
 #include "ui/launch/launchdialog.h"
 #include "ui/mainwindow.h"
 #include "ui/runs/exportrundialog.h"
 #include "ui/runs/runsview.h"
-#include "ui/hostspage.h"
 #include "ui/settingsdialog.h"
 #include "ui/train/trainpanel.h"
 #include "workspace/recentworkspaces.h"
 
 #include <QApplication>
 #include <QDir>
-#include <QListWidget>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QProcess>
 #include <QPushButton>
 #include <QSettings>

@@ -153,8 +153,8 @@ private Q_SLOTS:
         QVERIFY2(in.ok(), qPrintable(in.errorText()));
         shell.closeMaster();
 
-        const SshOptions overridden = SshOptions::forHost(
-            kHostAlias, QJsonObject{{u"passphraseSecret"_s, u"OTHER"_s}}, QStringLiteral(FERRY_BINARY));
+        const SshOptions overridden = SshOptions::forHost(kHostAlias, QJsonObject{{u"passphraseSecret"_s, u"OTHER"_s}},
+                                                          QStringLiteral(FERRY_BINARY));
         QCOMPARE(overridden.key, (SshKeySetting{m_key, u"OTHER"_s}));
         QSettings settings;
         setSshKeySetting(settings, kHostAlias, {});
@@ -170,10 +170,10 @@ private Q_SLOTS:
         QVERIFY(script.open(QIODevice::WriteOnly));
         script.write("print('hello over a locked key', flush=True)\n");
         script.close();
-        const Result started = ferryCli({u"run"_s, u"hello.py"_s, u"--target"_s, u"ssh:"_s + kHostAlias, u"--identity"_s,
-                                      m_key, u"--passphrase-secret"_s, kSecret, u"--remote-dir"_s,
-                                      m_dir.filePath(u"remote"_s)},
-                                     {}, ws);
+        const Result started =
+            ferryCli({u"run"_s, u"hello.py"_s, u"--target"_s, u"ssh:"_s + kHostAlias, u"--identity"_s, m_key,
+                      u"--passphrase-secret"_s, kSecret, u"--remote-dir"_s, m_dir.filePath(u"remote"_s)},
+                     {}, ws);
         QVERIFY2(started.code == 0, started.err.constData());
         const QString id = QString::fromUtf8(started.out).trimmed();
         QJsonObject shown;

@@ -2,9 +2,9 @@
 
 #include "ui/launch/hostdialog.h"
 
-#include <QCoreApplication>
 #include <QCheckBox>
 #include <QCompleter>
+#include <QCoreApplication>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLineEdit>
