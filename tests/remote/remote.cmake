@@ -35,7 +35,8 @@ if(FERRY_GUI)
   set_tests_properties(tst_shellquote PROPERTIES FIXTURES_REQUIRED sshd)
   # It stops and restarts the sshd (a cut connection): nothing else may use it meanwhile.
   set_tests_properties(tst_sshtarget PROPERTIES FIXTURES_REQUIRED sshd RUN_SERIAL ON TIMEOUT 600)
-  set_tests_properties(tst_slurmtarget PROPERTIES FIXTURES_REQUIRED "sshd;slurm" TIMEOUT 600)
+  # It stops and restarts the sshd too (a cut connection to the cluster).
+  set_tests_properties(tst_slurmtarget PROPERTIES FIXTURES_REQUIRED "sshd;slurm" RUN_SERIAL ON TIMEOUT 600)
   # The launch dialog's remote fields and a host's page (trusting a key) against the sshd.
   ferry_test(tst_hostdialog GUI SOURCES remote/tst_hostdialog.cpp LIBS ferry_ui)
   target_include_directories(tst_hostdialog PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}" "${CMAKE_CURRENT_SOURCE_DIR}/remote")

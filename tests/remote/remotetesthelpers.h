@@ -3,16 +3,23 @@
 // What the SSH and Slurm tests share: the private sshd and Slurm started by the fixtures
 // (tests/services/sshd.sh, slurm.sh), SSH options that point Ferry at them, the environment
 // for a `ferry` process, and commands on the host.
+#include "clitesthelpers.h"
 #include "run/rundirectory.h"
 #include "targets/sshshell.h"
 #include "targets/target.h"
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QProcessEnvironment>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <csignal>
 
 namespace ferry::testing {
 
@@ -103,6 +110,116 @@ inline QByteArray logOf(const QString &runDir)
 {
     QFile f(run::RunDirectory(runDir).logFile());
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// A `ferry` command with the sandbox's SSH settings.
+inline CliResult ferryCli(const SshSandbox &sandbox, const QString &dir, const QStringList &args)
+{
+    QProcess p;
+    p.setProcessEnvironment(sandbox.environment());
+    p.setWorkingDirectory(dir);
+    p.start(QStringLiteral(FERRY_BINARY), args);
+    if (!p.waitForFinished(240000))
+        p.kill();
+    p.waitForFinished();
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+// The stored points of tests/data/runs/scripts/metrics.py: a loss and one more per step, each once.
+inline void verifyExactlyOnce(const QJsonArray &points, int steps)
+{
+    QSet<QString> seen;
+    int loss = 0;
+    for (const QJsonValue &v : points) {
+        const QJsonObject p = v.toObject();
+        const QString key = p[QStringLiteral("name")].toString() + QLatin1Char('@') +
+                            QString::number(p[QStringLiteral("step")].toDouble());
+        QVERIFY2(!seen.contains(key), qPrintable(QStringLiteral("doubled: ") + key));
+        seen.insert(key);
+        loss += p[QStringLiteral("name")].toString() == QLatin1String("loss");
+    }
+    QCOMPARE(loss, steps);
+    QCOMPARE(points.size(), 2 * steps);
+}
+
+// `ferry run metrics.py --target TARGET --follow` started in `ws`, run folders on the host in ws/host.
+inline void startFollower(QProcess &follower, const SshSandbox &sandbox, const QString &ws, const QString &target,
+                          int steps, const QString &delay)
+{
+    follower.setProcessEnvironment(sandbox.environment());
+    follower.setWorkingDirectory(ws);
+    follower.start(QStringLiteral(FERRY_BINARY),
+                   {QStringLiteral("run"), QStringLiteral(FERRY_TEST_DATA "/runs/scripts/metrics.py"),
+                    QStringLiteral("--target"), target, QStringLiteral("--remote-dir"), ws + QStringLiteral("/host"),
+                    QStringLiteral("--hp"), QStringLiteral("steps=%1").arg(steps), QStringLiteral("--hp"),
+                    QStringLiteral("delay=") + delay, QStringLiteral("--follow")});
+}
+
+// Kill -9 the following `ferry` mid-run, attach again: the right status, every metric exactly once.
+inline void followerKilledMidRunLosesNothing(const QString &target)
+{
+    const SshSandbox sandbox;
+    QTemporaryDir ws;
+    constexpr int kSteps = 60;
+    QProcess follower;
+    startFollower(follower, sandbox, ws.path(), target, kSteps, QStringLiteral("0.05"));
+    QVERIFY(follower.waitForStarted());
+    QByteArray out;
+    QVERIFY(waitFor([&] {
+        out += follower.readAllStandardOutput();
+        return out.contains("\"step\"") || follower.state() == QProcess::NotRunning; // it runs there
+    }));
+    QCOMPARE(follower.state(), QProcess::Running);
+    ::kill(static_cast<pid_t>(follower.processId()), SIGKILL);
+    QVERIFY(follower.waitForFinished());
+
+    const auto list =
+        ferryCli(sandbox, ws.path(), {QStringLiteral("runs"), QStringLiteral("list"), QStringLiteral("--json")});
+    const QJsonArray runs = QJsonDocument::fromJson(list.out.toUtf8()).array();
+    QCOMPARE(runs.size(), 1);
+    const QString id = runs.first().toObject()[QStringLiteral("id")].toString();
+    const auto attach = ferryCli(sandbox, ws.path(), {QStringLiteral("runs"), QStringLiteral("attach"), id});
+    QCOMPARE(attach.exitCode, 0);
+    QVERIFY2(attach.err.contains(QStringLiteral("succeeded")), qPrintable(attach.err));
+    const auto metrics =
+        ferryCli(sandbox, ws.path(), {QStringLiteral("runs"), QStringLiteral("metrics"), id, QStringLiteral("--json")});
+    verifyExactlyOnce(QJsonDocument::fromJson(metrics.out.toUtf8()).array(), kSteps);
+    QVERIFY(QFile::exists(ws.filePath(QStringLiteral(".ferry/runs/") + id + QStringLiteral("/model.tar.gz"))));
+}
+
+// Cut the connection mid-run (the ControlMaster killed, the sshd stopped for 3 s): the run goes
+// on, the follower reconnects and resumes; every line printed and every metric stored once.
+inline void cutConnectionResumesWithoutGaps(const QString &target)
+{
+    const SshSandbox sandbox;
+    QTemporaryDir ws;
+    constexpr int kSteps = 100;
+    QProcess follower;
+    startFollower(follower, sandbox, ws.path(), target, kSteps, QStringLiteral("0.06"));
+    QVERIFY(follower.waitForStarted());
+    QByteArray out;
+    QVERIFY(waitFor([&] {
+        out += follower.readAllStandardOutput();
+        return out.count("\"step\"") > 4 || follower.state() == QProcess::NotRunning;
+    }));
+    QVERIFY(sshdCommand(QStringLiteral("stop")));
+    QProcess::execute(QStringLiteral("ssh"), sandbox.shell().sshOptions()
+                                                 << QStringLiteral("-O") << QStringLiteral("exit") << kHost);
+    QTest::qWait(3000);
+    QVERIFY(sshdCommand(QStringLiteral("start")));
+    QVERIFY(follower.waitForFinished(120000));
+    out += follower.readAllStandardOutput();
+    const QString err = QString::fromUtf8(follower.readAllStandardError());
+    QCOMPARE(follower.exitCode(), 0);
+    QVERIFY2(err.contains(QStringLiteral("trying again")), qPrintable(err)); // it noticed the cut
+    QVERIFY2(err.contains(QStringLiteral("succeeded")), qPrintable(err));
+    for (int step = 0; step < kSteps; ++step)
+        QCOMPARE(out.count(QByteArray(QByteArray("\"step\": ") + QByteArray::number(step) + ',')), 1);
+    const QString id = QString::fromUtf8(out).section(QLatin1Char('\n'), 0, 0).trimmed();
+    const auto metrics =
+        ferryCli(sandbox, ws.path(), {QStringLiteral("runs"), QStringLiteral("metrics"), id, QStringLiteral("--json")});
+    verifyExactlyOnce(QJsonDocument::fromJson(metrics.out.toUtf8()).array(), kSteps);
 }
 
 } // namespace ferry::testing

@@ -2,7 +2,8 @@
 // machine (slurm:local) and through the test sshd (slurm:ferrytest): the SageMaker-style
 // script unchanged with --gres=gpu:1 (it sees CUDA_VISIBLE_DEVICES), model.tar.gz back; a
 // pending job shows its queue position and reason; cancel leaves no job; a requeued job is one
-// run with two attempts.
+// run with two attempts; a follower killed with SIGKILL or cut off (sshd stopped and restarted)
+// loses and doubles no metric.
 #include "targets/slurmtarget.h"
 
 #include "remotetesthelpers.h"
@@ -254,6 +255,17 @@ private Q_SLOTS:
         QVERIFY2(log.contains("attempt=0") && log.contains("attempt=1"), log.constData());
         QVERIFY2(log.contains("ferry: attempt 2: the job was requeued"), log.constData());
         QCOMPARE(log.count("done\n"), 1);
+    }
+
+    // The follower of a job through the test sshd: killed with SIGKILL, and cut off mid-run.
+    void followerKilledMidRunLosesNothing()
+    {
+        ferry::testing::followerKilledMidRunLosesNothing(u"slurm:"_s + ferry::testing::kHost);
+    }
+
+    void cutConnectionResumesWithoutGaps()
+    {
+        ferry::testing::cutConnectionResumesWithoutGaps(u"slurm:"_s + ferry::testing::kHost);
     }
 };
 

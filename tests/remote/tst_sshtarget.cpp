@@ -14,11 +14,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include <csignal>
 
 using namespace Qt::StringLiterals;
 using namespace ferry::targets;
@@ -45,35 +42,6 @@ RunSpec specFor(const QString &sourceDir, const QString &script, const QString &
     spec.target = *ferry::run::TargetSpec::parse(u"ssh:"_s + kHost);
     spec.target.options[u"remoteDir"_s] = remoteRoot;
     return spec;
-}
-
-// A `ferry` command with the sandbox's SSH settings.
-ferry::testing::CliResult ferryCli(const SshSandbox &sandbox, const QString &dir, const QStringList &args)
-{
-    QProcess p;
-    p.setProcessEnvironment(sandbox.environment());
-    p.setWorkingDirectory(dir);
-    p.start(QStringLiteral(FERRY_BINARY), args);
-    if (!p.waitForFinished(240000))
-        p.kill();
-    p.waitForFinished();
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
-}
-
-void verifyExactlyOnce(const QJsonArray &points, int steps)
-{
-    QSet<QString> seen;
-    int loss = 0;
-    for (const QJsonValue &v : points) {
-        const QJsonObject p = v.toObject();
-        const QString key = p[u"name"_s].toString() + u'@' + QString::number(p[u"step"_s].toDouble());
-        QVERIFY2(!seen.contains(key), qPrintable(u"doubled: "_s + key));
-        seen.insert(key);
-        loss += p[u"name"_s].toString() == "loss"_L1;
-    }
-    QCOMPARE(loss, steps);
-    QCOMPARE(points.size(), 2 * steps);
 }
 
 } // namespace
@@ -255,75 +223,9 @@ private Q_SLOTS:
         QVERIFY2(lost.detail.contains(u"gone and left no exit record"_s), qPrintable(lost.detail));
     }
 
-    void followerKilledMidRunLosesNothing()
-    {
-        const SshSandbox sandbox;
-        QTemporaryDir ws;
-        constexpr int kSteps = 60;
-        QProcess follower;
-        follower.setProcessEnvironment(sandbox.environment());
-        follower.setWorkingDirectory(ws.path());
-        follower.start(QStringLiteral(FERRY_BINARY),
-                       {u"run"_s, kScripts + u"/metrics.py"_s, u"--target"_s, u"ssh:"_s + kHost, u"--remote-dir"_s,
-                        ws.filePath(u"host"_s), u"--hp"_s, u"steps=%1"_s.arg(kSteps), u"--hp"_s, u"delay=0.05"_s,
-                        u"--follow"_s});
-        QVERIFY(follower.waitForStarted());
-        QVERIFY(ferry::testing::waitFor([&] {
-            return follower.readAllStandardOutput().count('\n') > 0 || follower.state() == QProcess::NotRunning;
-        }));
-        QTest::qWait(600);
-        QCOMPARE(follower.state(), QProcess::Running);
-        ::kill(static_cast<pid_t>(follower.processId()), SIGKILL);
-        QVERIFY(follower.waitForFinished());
+    void followerKilledMidRunLosesNothing() { ferry::testing::followerKilledMidRunLosesNothing(u"ssh:"_s + kHost); }
 
-        const auto list = ferryCli(sandbox, ws.path(), {u"runs"_s, u"list"_s, u"--json"_s});
-        const QJsonArray runs = QJsonDocument::fromJson(list.out.toUtf8()).array();
-        QCOMPARE(runs.size(), 1);
-        const QString id = runs.first().toObject()[u"id"_s].toString();
-        const auto attach = ferryCli(sandbox, ws.path(), {u"runs"_s, u"attach"_s, id});
-        QCOMPARE(attach.exitCode, 0);
-        QVERIFY2(attach.err.contains(u"succeeded"_s), qPrintable(attach.err));
-        const auto metrics = ferryCli(sandbox, ws.path(), {u"runs"_s, u"metrics"_s, id, u"--json"_s});
-        verifyExactlyOnce(QJsonDocument::fromJson(metrics.out.toUtf8()).array(), kSteps);
-        QVERIFY(QFile::exists(ws.filePath(u".ferry/runs/"_s + id + u"/model.tar.gz"_s)));
-    }
-
-    void cutConnectionResumesWithoutGaps()
-    {
-        const SshSandbox sandbox;
-        QTemporaryDir ws;
-        constexpr int kSteps = 100;
-        QProcess follower;
-        follower.setProcessEnvironment(sandbox.environment());
-        follower.setWorkingDirectory(ws.path());
-        follower.start(QStringLiteral(FERRY_BINARY),
-                       {u"run"_s, kScripts + u"/metrics.py"_s, u"--target"_s, u"ssh:"_s + kHost, u"--remote-dir"_s,
-                        ws.filePath(u"host"_s), u"--hp"_s, u"steps=%1"_s.arg(kSteps), u"--hp"_s, u"delay=0.06"_s,
-                        u"--follow"_s});
-        QVERIFY(follower.waitForStarted());
-        QByteArray out;
-        QVERIFY(ferry::testing::waitFor([&] {
-            out += follower.readAllStandardOutput();
-            return out.count('\n') > 4 || follower.state() == QProcess::NotRunning;
-        }));
-        // Cut: the master connection killed, no new connection accepted for a while.
-        QVERIFY(ferry::testing::sshdCommand(u"stop"_s));
-        QProcess::execute(u"ssh"_s, sandbox.shell().sshOptions() << u"-O"_s << u"exit"_s << kHost);
-        QTest::qWait(3000);
-        QVERIFY(ferry::testing::sshdCommand(u"start"_s));
-        QVERIFY(follower.waitForFinished(120000));
-        out += follower.readAllStandardOutput();
-        const QString err = QString::fromUtf8(follower.readAllStandardError());
-        QCOMPARE(follower.exitCode(), 0);
-        QVERIFY2(err.contains(u"trying again"_s), qPrintable(err)); // it noticed the cut
-        QVERIFY2(err.contains(u"succeeded"_s), qPrintable(err));
-        // Printed and stored: every line once, in order.
-        for (int step = 0; step < kSteps; ++step)
-            QCOMPARE(out.count(QByteArray(QByteArray("\"step\": ") + QByteArray::number(step) + ',')), 1);
-        const QString id = QString::fromUtf8(out).section(u'\n', 0, 0).trimmed();
-        const auto metrics = ferryCli(sandbox, ws.path(), {u"runs"_s, u"metrics"_s, id, u"--json"_s});
-        verifyExactlyOnce(QJsonDocument::fromJson(metrics.out.toUtf8()).array(), kSteps);
-    }
+    void cutConnectionResumesWithoutGaps() { ferry::testing::cutConnectionResumesWithoutGaps(u"ssh:"_s + kHost); }
 };
 
 QTEST_GUILESS_MAIN(TestSshTarget)
