@@ -2,8 +2,8 @@
 //   ferry_screenshots OUTPUT_DIR
 // empty.png (first start), datasets.png (the example's dataset previewed), workbench.png (an
 // embedded run and a script run overlaid in the chart), details.png (a run's details and log),
-// launch.png (the launch dialog), export.png (a run for AzureML), settings.png, settings-hosts.png (a host's login
-// key), about.png.
+// launch.png (the launch dialog), launch-slurm.png (for a Slurm cluster), export.png (a run for AzureML), settings.png,
+// settings-hosts.png (a host's login key), about.png.
 #include "run/runstore.h"
 #include "screenshot.h"
 #include "windowharness.h"
@@ -14,6 +14,7 @@
 #include "ui/chart/losschartpanel.h"
 #include "ui/hostspage.h"
 #include "ui/launch/launchdialog.h"
+#include "ui/launch/remotetargetfields.h"
 #include "ui/mainwindow.h"
 #include "ui/runs/exportrundialog.h"
 #include "ui/runs/runsview.h"
@@ -22,6 +23,7 @@
 #include "workspace/recentworkspaces.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QLineEdit>
 #include <QListWidget>
@@ -102,10 +104,20 @@ int main(int argc, char **argv)
 
     ferry::ui::LaunchDialog dialog(settings, example, &window);
     dialog.setScript(example + u"/train.py"_s);
-    dialog.resize(820, 640);
+    dialog.resize(860, 760);
     dialog.show();
     QTest::qWait(300);
     ok = save(dialog, out, u"launch.png"_s) && ok;
+    // The same run for a Slurm cluster: the job's fields and the host's.
+    dialog.targetBox()->setCurrentIndex(dialog.targetBox()->findData(u"slurm"_s));
+    dialog.remoteFields()->hostEdit()->setText(u"me@slurm-login.lab"_s);
+    dialog.remoteFields()->partitionEdit()->setText(u"gpu"_s);
+    dialog.remoteFields()->excludeEdit()->setText(u"*.ckpt"_s);
+    dialog.remoteFields()->remoteDataEdit()->setText(u"training=/datasets/mnist"_s);
+    dialog.resize(820, 1000);
+    QTest::qWait(300);
+    ok = save(dialog, out, u"launch-slurm.png"_s) && ok;
+    dialog.targetBox()->setCurrentIndex(0);
     dialog.hide();
 
     // The script run handed to AzureML, previewed.

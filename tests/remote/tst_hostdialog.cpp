@@ -8,6 +8,8 @@
 #include "remotetesthelpers.h"
 
 #include <QComboBox>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
@@ -44,6 +46,19 @@ private Q_SLOTS:
         ferry::run::RunSpec spec = dialog.spec();
         QCOMPARE(spec.target.toString(), u"ssh:gpu-box"_s);
         QCOMPARE(spec.target.options[u"gpus"_s].toInt(), 2);
+        QVERIFY(!spec.target.options.contains(u"remoteDir"_s));
+        // Where runs go there, what stays home, data already there.
+        fields->remoteDirEdit()->setText(u"/scratch/me/runs"_s);
+        fields->excludeEdit()->setText(u"*.ckpt  data/raw"_s);
+        fields->remoteDataEdit()->setText(u"imagenet"_s);
+        QVERIFY2(dialog.problem().contains(u"NAME=/absolute"_s), qPrintable(dialog.problem()));
+        fields->remoteDataEdit()->setText(u"imagenet=/data/imagenet; text = /data/my text"_s);
+        QVERIFY2(dialog.problem().isEmpty(), qPrintable(dialog.problem()));
+        spec = dialog.spec();
+        QCOMPARE(spec.target.options[u"remoteDir"_s].toString(), u"/scratch/me/runs"_s);
+        QCOMPARE(spec.target.options[u"exclude"_s].toArray(), (QJsonArray{u"*.ckpt"_s, u"data/raw"_s}));
+        QCOMPARE(spec.target.options[u"remoteChannels"_s].toObject(),
+                 (QJsonObject{{u"imagenet"_s, u"/data/imagenet"_s}, {u"text"_s, u"/data/my text"_s}}));
 
         dialog.targetBox()->setCurrentIndex(dialog.targetBox()->findData(u"slurm"_s));
         QVERIFY(fields->partitionEdit()->isVisibleTo(&dialog));
@@ -57,6 +72,8 @@ private Q_SLOTS:
         LaunchDialog again(settings, ws.path());
         QCOMPARE(again.spec().target.toString(), u"slurm:gpu-box"_s);
         QCOMPARE(again.spec().target.options[u"partition"_s].toString(), u"debug"_s);
+        QCOMPARE(again.spec().target.options[u"remoteDir"_s].toString(), u"/scratch/me/runs"_s);
+        QCOMPARE(again.remoteFields()->remoteDataEdit()->text(), fields->remoteDataEdit()->text());
     }
 
     void unknownKeyIsTrustedOnlyWhenAsked()

@@ -19,6 +19,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSettings>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -56,7 +57,7 @@ LaunchDialog::LaunchDialog(QSettings &settings, const QString &workspaceRoot, QW
     setWindowTitle(tr("Start a run"));
     setObjectName(u"launchDialog"_s);
     m_remote->setKnownHosts(kRemoteHostsSetting.get(settings));
-    resize(820, 640);
+    resize(860, 760);
     // The workspace's scripts and environments.
     QDirIterator scripts(m_root, {u"*.py"_s}, QDir::Files, QDirIterator::Subdirectories);
     QStringList found;
@@ -119,7 +120,10 @@ LaunchDialog::LaunchDialog(QSettings &settings, const QString &workspaceRoot, QW
     });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
-    auto *layout = new QVBoxLayout(this);
+    // Everything but the buttons scrolls: the dialog fits a laptop's screen with every section.
+    auto *content = new QWidget(this);
+    auto *layout = new QVBoxLayout(content);
+    layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(form);
     layout->addWidget(
         new QLabel(tr("Hyperparameters (from the script's argparse calls; passed as --name value)"), this));
@@ -136,7 +140,13 @@ LaunchDialog::LaunchDialog(QSettings &settings, const QString &workspaceRoot, QW
     layout->addLayout(metricRow);
     layout->addWidget(m_metrics, 1);
     layout->addWidget(m_secrets, 1);
-    layout->addWidget(buttons);
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidget(content);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto *outer = new QVBoxLayout(this);
+    outer->addWidget(scroll, 1);
+    outer->addWidget(buttons);
 
     connect(m_script, &QComboBox::currentTextChanged, this, &LaunchDialog::scriptChanged);
     connect(m_environment, &QComboBox::currentIndexChanged, this, &LaunchDialog::environmentChanged);

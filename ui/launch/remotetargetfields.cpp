@@ -7,6 +7,7 @@
 #include <QCoreApplication>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QJsonArray>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
@@ -20,8 +21,15 @@ RemoteTargetFields::RemoteTargetFields(QWidget *parent)
       m_time(new QLineEdit(this)), m_cpus(new QSpinBox(this)), m_memory(new QLineEdit(this)),
       m_requeue(new QCheckBox(tr("Requeue on preemption or node failure"), this)),
       m_hostPython(new QCheckBox(tr("Run in the host's Python, not in the environment's image"), this)),
-      m_slurmOnly(new QWidget(this))
+      m_remoteDir(new QLineEdit(this)), m_exclude(new QLineEdit(this)), m_remoteData(new QLineEdit(this)),
+      m_form(nullptr)
 {
+    m_remoteDir->setObjectName(u"remoteDir"_s);
+    m_remoteDir->setPlaceholderText(tr("~/.ferry/runs (relative to the login's home)"));
+    m_exclude->setObjectName(u"remoteExclude"_s);
+    m_exclude->setPlaceholderText(tr("patterns, separated by spaces (.git and .ferry always): *.ckpt data/raw"));
+    m_remoteData->setObjectName(u"remoteData"_s);
+    m_remoteData->setPlaceholderText(tr("NAME=/path/on/host; …: channels already there, not uploaded"));
     setObjectName(u"remoteTargetFields"_s);
     m_host->setObjectName(u"remoteHost"_s);
     m_host->setPlaceholderText(tr("a host from ~/.ssh/config, or user@name"));
@@ -41,19 +49,20 @@ RemoteTargetFields::RemoteTargetFields(QWidget *parent)
     hostRow->setContentsMargins(0, 0, 0, 0);
     hostRow->addWidget(m_host, 1);
     hostRow->addWidget(check);
-    auto *slurm = new QFormLayout(m_slurmOnly);
-    slurm->setContentsMargins(0, 0, 0, 0);
-    slurm->addRow(tr("Partition"), m_partition);
-    slurm->addRow(tr("Time limit"), m_time);
-    slurm->addRow(tr("CPUs per task"), m_cpus);
-    slurm->addRow(tr("Memory"), m_memory);
-    slurm->addRow(QString(), m_requeue);
-    auto *form = new QFormLayout(this);
-    form->setContentsMargins(0, 0, 0, 0);
-    form->addRow(tr("Host"), hostRow);
-    form->addRow(tr("GPUs"), m_gpus);
-    form->addRow(QString(), m_hostPython);
-    form->addRow(m_slurmOnly);
+    // One form, so every label lines up; the rows of the other kind are hidden.
+    m_form = new QFormLayout(this);
+    m_form->setContentsMargins(0, 0, 0, 0);
+    m_form->addRow(tr("Host"), hostRow);
+    m_form->addRow(tr("GPUs"), m_gpus);
+    m_form->addRow(QString(), m_hostPython);
+    m_form->addRow(tr("Run folders on the host"), m_remoteDir);
+    m_form->addRow(tr("Leave out of the upload"), m_exclude);
+    m_form->addRow(tr("Data on the host"), m_remoteData);
+    m_form->addRow(tr("Partition"), m_partition);
+    m_form->addRow(tr("Time limit"), m_time);
+    m_form->addRow(tr("CPUs per task"), m_cpus);
+    m_form->addRow(tr("Memory"), m_memory);
+    m_form->addRow(QString(), m_requeue);
     setKind(run::TargetKind::Local);
 }
 
@@ -62,8 +71,11 @@ void RemoteTargetFields::setKind(run::TargetKind kind)
     m_kind = kind;
     const bool slurm = kind == run::TargetKind::Slurm;
     setVisible(kind == run::TargetKind::Ssh || slurm);
-    m_slurmOnly->setVisible(slurm);
-    m_hostPython->setVisible(kind == run::TargetKind::Ssh);
+    for (QWidget *field :
+         {static_cast<QWidget *>(m_partition), static_cast<QWidget *>(m_time), static_cast<QWidget *>(m_cpus),
+          static_cast<QWidget *>(m_memory), static_cast<QWidget *>(m_requeue)})
+        m_form->setRowVisible(field, slurm);
+    m_form->setRowVisible(m_hostPython, kind == run::TargetKind::Ssh);
     m_host->setPlaceholderText(slurm ? tr("the login node (~/.ssh/config), or 'local' for this machine")
                                      : tr("a host from ~/.ssh/config, or user@name"));
 }
@@ -81,6 +93,23 @@ QString RemoteTargetFields::apply(run::TargetSpec &target) const
     target.host = host;
     if (m_gpus->value() > 0)
         target.options[u"gpus"_s] = m_gpus->value();
+    if (!m_remoteDir->text().trimmed().isEmpty())
+        target.options[u"remoteDir"_s] = m_remoteDir->text().trimmed();
+    const QStringList excludes = m_exclude->text().split(u' ', Qt::SkipEmptyParts);
+    if (!excludes.isEmpty())
+        target.options[u"exclude"_s] = QJsonArray::fromStringList(excludes);
+    QJsonObject channels;
+    for (const QString &entry : m_remoteData->text().split(u';', Qt::SkipEmptyParts)) {
+        const QString item = entry.trimmed();
+        const qsizetype eq = item.indexOf(u'=');
+        if (item.isEmpty())
+            continue;
+        if (eq <= 0 || !item.mid(eq + 1).trimmed().startsWith(u'/'))
+            return tr("Data on the host: '%1' should be NAME=/absolute/path/on/the/host").arg(item);
+        channels[item.left(eq).trimmed()] = item.mid(eq + 1).trimmed();
+    }
+    if (!channels.isEmpty())
+        target.options[u"remoteChannels"_s] = channels;
     if (m_kind == run::TargetKind::Ssh) {
         if (m_hostPython->isChecked())
             target.options[u"hostPython"_s] = true;
@@ -108,7 +137,10 @@ QJsonObject RemoteTargetFields::saved() const
                        {u"cpus"_s, m_cpus->value()},
                        {u"mem"_s, m_memory->text()},
                        {u"requeue"_s, m_requeue->isChecked()},
-                       {u"hostPython"_s, m_hostPython->isChecked()}};
+                       {u"hostPython"_s, m_hostPython->isChecked()},
+                       {u"remoteDir"_s, m_remoteDir->text()},
+                       {u"exclude"_s, m_exclude->text()},
+                       {u"remoteData"_s, m_remoteData->text()}};
 }
 
 void RemoteTargetFields::restore(const QJsonObject &saved)
@@ -121,6 +153,9 @@ void RemoteTargetFields::restore(const QJsonObject &saved)
     m_memory->setText(saved[u"mem"_s].toString());
     m_requeue->setChecked(saved[u"requeue"_s].toBool());
     m_hostPython->setChecked(saved[u"hostPython"_s].toBool());
+    m_remoteDir->setText(saved[u"remoteDir"_s].toString());
+    m_exclude->setText(saved[u"exclude"_s].toString());
+    m_remoteData->setText(saved[u"remoteData"_s].toString());
 }
 
 void RemoteTargetFields::setKnownHosts(const QStringList &hosts)

@@ -6,6 +6,7 @@
 #include <QWidget>
 
 class QCheckBox;
+class QFormLayout;
 class QLineEdit;
 class QSpinBox;
 
@@ -13,9 +14,10 @@ namespace ferry::ui {
 
 // The launch dialog's fields for an SSH host or a Slurm cluster: the host (an entry of
 // ~/.ssh/config, user@name, or `local` for this machine's Slurm), GPUs, and the Slurm job's
-// partition, time limit, CPUs, memory and requeue (shown for Slurm only) — the same as
-// `ferry run --target ssh:HOST|slurm:HOST --gpus ...`. "Check host…" opens the host's page
-// (probe, host key).
+// partition, time limit, CPUs, memory and requeue (shown for Slurm only), and for both where
+// run folders go on the host, what the upload leaves out and data channels already there —
+// the same as `ferry run --target ssh:HOST|slurm:HOST --gpus ... --remote-dir --exclude
+// --remote-data`. "Check host…" opens the host's page (probe, host key).
 class RemoteTargetFields : public QWidget {
     Q_OBJECT
 public:
@@ -33,6 +35,9 @@ public:
     QLineEdit *hostEdit() const { return m_host; }
     QSpinBox *gpusBox() const { return m_gpus; }
     QLineEdit *partitionEdit() const { return m_partition; }
+    QLineEdit *remoteDirEdit() const { return m_remoteDir; }
+    QLineEdit *excludeEdit() const { return m_exclude; }
+    QLineEdit *remoteDataEdit() const { return m_remoteData; }
 
 private:
     void checkHost();
@@ -46,7 +51,10 @@ private:
     QLineEdit *m_memory;
     QCheckBox *m_requeue;
     QCheckBox *m_hostPython;
-    QWidget *m_slurmOnly;
+    QLineEdit *m_remoteDir;
+    QLineEdit *m_exclude;    // patterns separated by spaces
+    QLineEdit *m_remoteData; // NAME=/path entries separated by ';'
+    QFormLayout *m_form;
 };
 
 } // namespace ferry::ui
