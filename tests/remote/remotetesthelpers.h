@@ -143,9 +143,11 @@ inline void verifyExactlyOnce(const QJsonArray &points, int steps)
     QCOMPARE(points.size(), 2 * steps);
 }
 
-// `ferry run metrics.py --target TARGET --follow` started in `ws`, run folders on the host in ws/host.
-inline void startFollower(QProcess &follower, const SshSandbox &sandbox, const QString &ws, const QString &target,
-                          int steps, const QString &delay)
+// `ferry run metrics.py --target TARGET --follow` started in `ws` (run folders on the host in
+// ws/host), until it has printed `stepsSeen` steps of the script: the run is going there. Its
+// output so far goes to `out`. The caller checks QTest::currentTestFailed() after.
+inline void startFollower(QProcess &follower, QByteArray &out, const SshSandbox &sandbox, const QString &ws,
+                          const QString &target, int steps, const QString &delay, int stepsSeen)
 {
     follower.setProcessEnvironment(sandbox.environment());
     follower.setWorkingDirectory(ws);
@@ -154,6 +156,12 @@ inline void startFollower(QProcess &follower, const SshSandbox &sandbox, const Q
                     QStringLiteral("--target"), target, QStringLiteral("--remote-dir"), ws + QStringLiteral("/host"),
                     QStringLiteral("--hp"), QStringLiteral("steps=%1").arg(steps), QStringLiteral("--hp"),
                     QStringLiteral("delay=") + delay, QStringLiteral("--follow")});
+    QVERIFY(follower.waitForStarted());
+    QVERIFY(waitFor([&] {
+        out += follower.readAllStandardOutput();
+        return out.count("\"step\"") >= stepsSeen || follower.state() == QProcess::NotRunning;
+    }));
+    QCOMPARE(follower.state(), QProcess::Running);
 }
 
 // Kill -9 the following `ferry` mid-run, attach again: the right status, every metric exactly once.
@@ -163,14 +171,10 @@ inline void followerKilledMidRunLosesNothing(const QString &target)
     QTemporaryDir ws;
     constexpr int kSteps = 60;
     QProcess follower;
-    startFollower(follower, sandbox, ws.path(), target, kSteps, QStringLiteral("0.05"));
-    QVERIFY(follower.waitForStarted());
     QByteArray out;
-    QVERIFY(waitFor([&] {
-        out += follower.readAllStandardOutput();
-        return out.contains("\"step\"") || follower.state() == QProcess::NotRunning; // it runs there
-    }));
-    QCOMPARE(follower.state(), QProcess::Running);
+    startFollower(follower, out, sandbox, ws.path(), target, kSteps, QStringLiteral("0.05"), 1);
+    if (QTest::currentTestFailed())
+        return;
     ::kill(static_cast<pid_t>(follower.processId()), SIGKILL);
     QVERIFY(follower.waitForFinished());
 
@@ -196,13 +200,10 @@ inline void cutConnectionResumesWithoutGaps(const QString &target)
     QTemporaryDir ws;
     constexpr int kSteps = 100;
     QProcess follower;
-    startFollower(follower, sandbox, ws.path(), target, kSteps, QStringLiteral("0.06"));
-    QVERIFY(follower.waitForStarted());
     QByteArray out;
-    QVERIFY(waitFor([&] {
-        out += follower.readAllStandardOutput();
-        return out.count("\"step\"") > 4 || follower.state() == QProcess::NotRunning;
-    }));
+    startFollower(follower, out, sandbox, ws.path(), target, kSteps, QStringLiteral("0.06"), 5);
+    if (QTest::currentTestFailed())
+        return;
     QVERIFY(sshdCommand(QStringLiteral("stop")));
     QProcess::execute(QStringLiteral("ssh"), sandbox.shell().sshOptions()
                                                  << QStringLiteral("-O") << QStringLiteral("exit") << kHost);

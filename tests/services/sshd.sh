@@ -53,11 +53,15 @@ start() {
     echo "MaxSessions 100"
     echo "MaxStartups 100"
     echo "Subsystem sftp /usr/lib/openssh/sftp-server"
-    local env=""
-    [ -n "${SLURM_CONF:-}" ] && env="$env SLURM_CONF=$SLURM_CONF"
-    [ -n "${DOCKER_HOST:-}" ] && env="$env DOCKER_HOST=$DOCKER_HOST"
-    # A restart from a test (a cut connection) keeps what the fixture's start gave sessions.
-    if [ -n "$env" ]; then echo "$env" > "$D/session-env"; else env=$(cat "$D/session-env" 2>/dev/null || true); fi
+    # A restart from a test (a cut connection) keeps what the fixture's start gave sessions:
+    # each variable given now replaces its own line of session-env, the others stay.
+    local name value env=""
+    for name in SLURM_CONF DOCKER_HOST; do
+      value=${!name:-}
+      if [ -z "$value" ]; then value=$(sed -n "s/^$name=//p" "$D/session-env" 2>/dev/null | head -n 1); fi
+      [ -n "$value" ] && env="$env $name=$value"
+    done
+    printf '%s\n' $env > "$D/session-env"
     [ -n "$env" ] && echo "SetEnv$env"
   } > "$D/sshd_config"
   /usr/sbin/sshd -t -f "$D/sshd_config"
