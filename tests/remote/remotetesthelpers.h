@@ -5,6 +5,7 @@
 // for a `ferry` process, and commands on the host.
 #include "clitesthelpers.h"
 #include "run/rundirectory.h"
+#include "run/runspec.h"
 #include "targets/sshshell.h"
 #include "targets/target.h"
 
@@ -24,6 +25,8 @@
 namespace ferry::testing {
 
 inline const QString kSshdDir = QStringLiteral(FERRY_SSHD_DIR);
+inline const QString kScripts = QStringLiteral(FERRY_TEST_DATA "/runs/scripts");
+inline const QString kSageMaker = QStringLiteral(FERRY_TEST_DATA "/runs/sagemaker");
 inline const QString kHost = QStringLiteral("ferrytest"); // the Host in kSshdDir/config
 
 inline QString sshdScript()
@@ -87,6 +90,20 @@ struct SshSandbox {
     }
     targets::SshShell shell() const { return targets::SshShell(kHost, options()); }
 };
+
+// A run of `script` in `sourceDir` on `target` ("ssh:HOST", "slurm:HOST"), its folders on the
+// host under `remoteRoot`.
+inline run::RunSpec remoteSpec(const QString &target, const QString &sourceDir, const QString &script,
+                               const QString &remoteRoot)
+{
+    run::RunSpec spec;
+    spec.id = run::newRunId(script);
+    spec.script = script;
+    spec.sourceDir = sourceDir;
+    spec.target = *run::TargetSpec::parse(target);
+    spec.target.options[QStringLiteral("remoteDir")] = remoteRoot;
+    return spec;
+}
 
 // The target's probe of a run, or a lost probe whose detail says why there was none.
 inline targets::RunProbe probeOf(targets::Target &target, const QString &runDir)

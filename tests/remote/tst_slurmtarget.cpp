@@ -27,18 +27,12 @@ using ferry::testing::probeOf;
 
 namespace {
 
-const QString kScripts = QStringLiteral(FERRY_TEST_DATA "/runs/scripts");
-const QString kSageMaker = QStringLiteral(FERRY_TEST_DATA "/runs/sagemaker");
+using ferry::testing::kSageMaker;
+using ferry::testing::kScripts;
 
 RunSpec specFor(const QString &host, const QString &sourceDir, const QString &script, const QString &remoteRoot)
 {
-    RunSpec spec;
-    spec.id = ferry::run::newRunId(script);
-    spec.script = script;
-    spec.sourceDir = sourceDir;
-    spec.target = *ferry::run::TargetSpec::parse(u"slurm:"_s + host);
-    spec.target.options[u"remoteDir"_s] = remoteRoot;
-    return spec;
+    return ferry::testing::remoteSpec(u"slurm:"_s + host, sourceDir, script, remoteRoot);
 }
 
 QStringList g_jobs; // every job a test submitted: cancelled after each test, whatever happened

@@ -24,12 +24,8 @@ using ferry::testing::errorOf;
 using ferry::testing::logOf;
 using ferry::testing::probeOf;
 
-namespace {
-
-const QString kScripts = QStringLiteral(FERRY_TEST_DATA "/runs/scripts");
-const QString kSageMaker = QStringLiteral(FERRY_TEST_DATA "/runs/sagemaker");
-
-} // namespace
+using ferry::testing::kSageMaker;
+using ferry::testing::kScripts;
 
 class TestSshImage : public QObject {
     Q_OBJECT
