@@ -297,7 +297,8 @@ Expected<bool> RemoteRun::collect(const RemoteRecord &record, run::ExitRecord ex
     if (const auto synced = syncLogToEnd(record); !synced)
         return synced.error();
     // Whatever is left of the secrets there (a Slurm job keeps them for a requeue): gone now.
-    (void)m_shell.run({u"rm"_s, u"-rf"_s, u"--"_s, record.dir + u'/' + QString::fromUtf16(kRemoteSecretsFolder)});
+    if (const auto spec = m_dir.readSpec(); !spec || !spec->secretVariables.isEmpty())
+        (void)m_shell.run({u"rm"_s, u"-rf"_s, u"--"_s, record.dir + u'/' + QString::fromUtf16(kRemoteSecretsFolder)});
     for (const QString &folder : {u"model"_s, u"output"_s}) {
         QDir().mkpath(m_dir.path() + u'/' + folder);
         if (auto got = m_shell.rsync({u"-a"_s}, {m_shell.remotePath(record.dir + u'/' + folder + u'/')},

@@ -49,10 +49,6 @@ QHash<QString, QString> resolvedConfig(const SshOptions &options, const QString 
     return config;
 }
 
-} // namespace
-
-namespace {
-
 // Settings keys cannot hold '/' or '\\': the host's name is percent-encoded.
 QString keyGroup(const QString &host)
 {
