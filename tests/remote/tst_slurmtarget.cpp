@@ -239,13 +239,19 @@ private Q_SLOTS:
         QCOMPARE(requeued.state, RunState::Running);
         QVERIFY2(requeued.detail.endsWith(u"attempt 2"_s), qPrintable(requeued.detail));
         // Slurm holds a requeued job for two minutes (Reason=BeginTime); an admin may let it go.
+        // Not within the second its old credential was revoked: slurmd compares whole seconds and
+        // kills a restart in that second ("Job credential revoked"), which the hold exists to avoid.
+        QTest::qWait(2100);
         QCOMPARE(runProcess(u"scontrol"_s, {u"update"_s, u"JobId="_s + jobOf(runDir), u"StartTime=now"_s}, {}, 30000)
                      .exitCode,
                  0);
         QVERIFY(ferry::test::waitFor([&] { return probeOf(target, runDir).finished(); }, 180000, 250));
         const RunProbe status = probeOf(target, runDir);
         const QByteArray log = logOf(runDir);
-        QVERIFY2(status.state == RunState::Succeeded, log.constData());
+        QVERIFY2(status.state == RunState::Succeeded,
+                 qPrintable(stateName(status.state) + u": "_s + status.detail +
+                            (status.exit ? u" (exit: "_s + status.exit->error + u')' : QString()) + u"\n"_s +
+                            QString::fromUtf8(log)));
         QVERIFY2(log.contains("attempt=0") && log.contains("attempt=1"), log.constData());
         QVERIFY2(log.contains("ferry: attempt 2: the job was requeued"), log.constData());
         QCOMPARE(log.count("done\n"), 1);
