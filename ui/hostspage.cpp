@@ -11,6 +11,7 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSignalBlocker>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
@@ -120,10 +121,13 @@ void HostsPage::showKey()
 {
     const QListWidgetItem *item = m_list->currentItem();
     const targets::SshKeySetting key = item ? m_keys.value(item->text()) : targets::SshKeySetting{};
-    m_showing = true;
-    m_identity->setText(key.identityFile);
-    m_passphrase->setCurrentText(key.passphraseSecret);
-    m_showing = false;
+    {
+        // Filling the fields from m_keys is not an edit.
+        const QSignalBlocker identity(m_identity);
+        const QSignalBlocker passphrase(m_passphrase);
+        m_identity->setText(key.identityFile);
+        m_passphrase->setCurrentText(key.passphraseSecret);
+    }
     m_keyBox->setEnabled(item != nullptr);
     m_keyBox->setTitle(item ? tr("Login key of %1").arg(item->text()) : tr("Login key of the selected host"));
 }
@@ -131,7 +135,7 @@ void HostsPage::showKey()
 void HostsPage::storeKey()
 {
     const QListWidgetItem *item = m_list->currentItem();
-    if (m_showing || !item)
+    if (!item)
         return;
     m_keys.insert(item->text(),
                   targets::SshKeySetting{m_identity->text().trimmed(), m_passphrase->currentText().trimmed()});

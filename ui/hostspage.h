@@ -56,7 +56,6 @@ private:
     QLineEdit *m_identity;
     QComboBox *m_passphrase;
     QHash<QString, targets::SshKeySetting> m_keys;
-    bool m_showing = false; // filling the key fields from m_keys: not an edit
 };
 
 } // namespace ferry::ui

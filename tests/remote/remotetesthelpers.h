@@ -160,6 +160,14 @@ inline void verifyExactlyOnce(const QJsonArray &points, int steps)
     QCOMPARE(points.size(), 2 * steps);
 }
 
+// The same for what the run store in `ws` holds of run `id` (`ferry runs metrics ID --json`).
+inline void verifyStoredExactlyOnce(const SshSandbox &sandbox, const QString &ws, const QString &id, int steps)
+{
+    const auto metrics =
+        ferryCli(sandbox, ws, {QStringLiteral("runs"), QStringLiteral("metrics"), id, QStringLiteral("--json")});
+    verifyExactlyOnce(QJsonDocument::fromJson(metrics.out.toUtf8()).array(), steps);
+}
+
 // `ferry run metrics.py --target TARGET --follow` started in `ws` (run folders on the host in
 // ws/host), until it has printed `stepsSeen` steps of the script: the run is going there. Its
 // output so far goes to `out`. The caller checks QTest::currentTestFailed() after.
@@ -203,9 +211,7 @@ inline void followerKilledMidRunLosesNothing(const QString &target)
     const auto attach = ferryCli(sandbox, ws.path(), {QStringLiteral("runs"), QStringLiteral("attach"), id});
     QCOMPARE(attach.exitCode, 0);
     QVERIFY2(attach.err.contains(QStringLiteral("succeeded")), qPrintable(attach.err));
-    const auto metrics =
-        ferryCli(sandbox, ws.path(), {QStringLiteral("runs"), QStringLiteral("metrics"), id, QStringLiteral("--json")});
-    verifyExactlyOnce(QJsonDocument::fromJson(metrics.out.toUtf8()).array(), kSteps);
+    verifyStoredExactlyOnce(sandbox, ws.path(), id, kSteps);
     QVERIFY(QFile::exists(ws.filePath(QStringLiteral(".ferry/runs/") + id + QStringLiteral("/model.tar.gz"))));
 }
 
@@ -235,9 +241,7 @@ inline void cutConnectionResumesWithoutGaps(const QString &target)
     for (int step = 0; step < kSteps; ++step)
         QCOMPARE(out.count(QByteArray(QByteArray("\"step\": ") + QByteArray::number(step) + ',')), 1);
     const QString id = QString::fromUtf8(out).section(QLatin1Char('\n'), 0, 0).trimmed();
-    const auto metrics =
-        ferryCli(sandbox, ws.path(), {QStringLiteral("runs"), QStringLiteral("metrics"), id, QStringLiteral("--json")});
-    verifyExactlyOnce(QJsonDocument::fromJson(metrics.out.toUtf8()).array(), kSteps);
+    verifyStoredExactlyOnce(sandbox, ws.path(), id, kSteps);
 }
 
 } // namespace ferry::testing
