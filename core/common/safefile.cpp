@@ -1,0 +1,183 @@
+#include "common/safefile.h"
+
+#include <QFile>
+#include <QRandomGenerator>
+
+#include <cerrno>
+#include <cstring>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry {
+
+namespace {
+
+QString errnoText(int error)
+{
+    return QString::fromLocal8Bit(std::strerror(error));
+}
+
+Error refusedEntry(const QString &path, EntryKind kind)
+{
+    switch (kind) {
+    case EntryKind::Symlink:
+        return Error{u"is a symbolic link, which Ferry does not follow here"_s, path, 0, 0,
+                     u"something inside the run or from the host planted it; the file itself is needed"_s};
+    case EntryKind::Directory:
+        return Error{u"is a folder, not a file"_s, path, 0, 0, {}};
+    default:
+        return Error{u"not a regular file (a device, pipe or socket)"_s, path, 0, 0, {}};
+    }
+}
+
+// Writes all of `bytes` to `fd` and syncs; errno-based Error naming `path` on failure.
+std::optional<Error> writeAll(int fd, const QByteArray &bytes, const QString &path)
+{
+    qsizetype done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::write(fd, bytes.constData() + done, size_t(bytes.size() - done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return Error{u"cannot write: "_s + errnoText(errno), path, 0, 0, u"check free disk space"_s};
+        done += n;
+    }
+    if (::fsync(fd) != 0)
+        return Error{u"cannot write: "_s + errnoText(errno), path, 0, 0, u"check free disk space"_s};
+    return std::nullopt;
+}
+
+} // namespace
+
+EntryKind entryKind(const QString &path)
+{
+    struct stat st {};
+    if (::lstat(QFile::encodeName(path).constData(), &st) != 0)
+        return EntryKind::Missing;
+    if (S_ISLNK(st.st_mode))
+        return EntryKind::Symlink;
+    if (S_ISREG(st.st_mode))
+        return EntryKind::RegularFile;
+    if (S_ISDIR(st.st_mode))
+        return EntryKind::Directory;
+    return EntryKind::Other;
+}
+
+Expected<std::optional<QByteArray>> readRegularFile(const QString &path, qint64 maxBytes)
+{
+    // O_NONBLOCK: opening a planted fifo must not block; O_NOFOLLOW: a link fails with ELOOP.
+    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        const int error = errno;
+        if (error == ENOENT)
+            return std::optional<QByteArray>();
+        if (error == ELOOP)
+            return refusedEntry(path, EntryKind::Symlink);
+        return Error{u"cannot read: "_s + errnoText(error), path, 0, 0, {}};
+    }
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        return refusedEntry(path, S_ISDIR(st.st_mode) ? EntryKind::Directory : EntryKind::Other);
+    }
+    QByteArray bytes;
+    char buffer[65536];
+    for (;;) {
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            const int error = errno;
+            ::close(fd);
+            return Error{u"cannot read: "_s + errnoText(error), path, 0, 0, {}};
+        }
+        if (n == 0)
+            break;
+        if (bytes.size() + n > maxBytes) {
+            ::close(fd);
+            return Error{u"too large (more than %1 bytes)"_s.arg(maxBytes), path, 0, 0, {}};
+        }
+        bytes.append(buffer, n);
+    }
+    ::close(fd);
+    return std::optional<QByteArray>(bytes);
+}
+
+Expected<int> openNewFile(const QString &path, mode_t mode)
+{
+    const int fd =
+        ::open(QFile::encodeName(path).constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+    if (fd < 0) {
+        const int error = errno;
+        if (error == EEXIST)
+            return Error{u"already exists (a file or link Ferry did not make is at this name)"_s, path, 0, 0, {}};
+        return Error{u"cannot create: "_s + errnoText(error), path, 0, 0,
+                     u"check that the folder exists and is writable"_s};
+    }
+    return fd;
+}
+
+Expected<bool> createNewFile(const QString &path, const QByteArray &bytes, mode_t mode)
+{
+    const auto fd = openNewFile(path, mode);
+    if (!fd)
+        return fd.error();
+    const auto failed = writeAll(*fd, bytes, path);
+    ::close(*fd);
+    if (failed) {
+        ::unlink(QFile::encodeName(path).constData());
+        return *failed;
+    }
+    return true;
+}
+
+Expected<bool> replaceFileSafely(const QString &path, const QByteArray &bytes, mode_t mode)
+{
+    const QString temp = unpredictableTempName(path);
+    const auto created = createNewFile(temp, bytes, mode);
+    if (!created)
+        return created.error();
+    if (::rename(QFile::encodeName(temp).constData(), QFile::encodeName(path).constData()) != 0) {
+        const int error = errno;
+        ::unlink(QFile::encodeName(temp).constData());
+        return Error{u"cannot replace: "_s + errnoText(error), path, 0, 0, {}};
+    }
+    return true;
+}
+
+Expected<bool> appendToFileSafely(const QString &path, const QByteArray &bytes, mode_t mode)
+{
+    const int fd = ::open(QFile::encodeName(path).constData(),
+                          O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode);
+    if (fd < 0) {
+        const int error = errno;
+        if (error == ELOOP)
+            return refusedEntry(path, EntryKind::Symlink);
+        return Error{u"cannot write: "_s + errnoText(error), path, 0, 0, {}};
+    }
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        return refusedEntry(path, EntryKind::Other);
+    }
+    const auto failed = writeAll(fd, bytes, path);
+    ::close(fd);
+    if (failed)
+        return *failed;
+    return true;
+}
+
+QString unpredictableTempName(const QString &path)
+{
+    static constexpr char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    QString suffix;
+    for (int i = 0; i < 12; ++i)
+        suffix += QChar::fromLatin1(alphabet[QRandomGenerator::system()->bounded(int(sizeof alphabet) - 1)]);
+    return path + u".tmp-"_s + suffix;
+}
+
+} // namespace ferry

@@ -1,0 +1,48 @@
+#pragma once
+
+#include "common/error.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <optional>
+
+#include <sys/types.h>
+
+namespace ferry {
+
+// Files in folders that something untrusted can write: a container run's mounts, what a
+// remote host sent back, a downloaded archive's temp folder. These helpers never follow a
+// symbolic link at the file's own name (O_NOFOLLOW) and refuse what is not a regular file, so
+// a link planted there can neither redirect a write nor make Ferry read another file.
+// The folders above the name are trusted: callers pass paths whose parents Ferry made.
+// (docs/security.md: the threat model.)
+
+// What is at a path, by lstat(2): a link is a link, not what it points to.
+enum class EntryKind { Missing, RegularFile, Directory, Symlink, Other };
+EntryKind entryKind(const QString &path);
+
+// Reads a regular file, at most `maxBytes` (more is refused, not cut). Missing: nullopt.
+// A link, folder, pipe or device at the name is refused with an Error naming it.
+Expected<std::optional<QByteArray>> readRegularFile(const QString &path, qint64 maxBytes);
+
+// Creates `path` new (O_CREAT | O_EXCL | O_NOFOLLOW) with `mode` and writes `bytes`, synced.
+// Anything already at the name, a link included, is refused.
+Expected<bool> createNewFile(const QString &path, const QByteArray &bytes, mode_t mode = 0600);
+
+// Opens `path` as a new file for writing (O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC): the file
+// descriptor, for writers that take one (libarchive). The caller closes it.
+Expected<int> openNewFile(const QString &path, mode_t mode = 0600);
+
+// Replaces `path` atomically: a new temp file beside it with an unpredictable name (created as
+// above), synced, then rename(2), which replaces a link at `path` itself, never its target.
+Expected<bool> replaceFileSafely(const QString &path, const QByteArray &bytes, mode_t mode = 0644);
+
+// Appends to `path`, creating it if missing; a link or non-regular file at the name is refused.
+Expected<bool> appendToFileSafely(const QString &path, const QByteArray &bytes, mode_t mode = 0644);
+
+// `path` + ".tmp-" + 12 random characters: a temp name another process cannot guess to plant a
+// link at. Crash leftovers match `*.tmp-*`.
+QString unpredictableTempName(const QString &path);
+
+} // namespace ferry

@@ -1,0 +1,3 @@
+# Security (issue 14, docs/security.md): one test per finding of the security review, each doing
+# the attack against the real component and asserting it failed and nothing was lost.
+ferry_test(tst_safefile SOURCES security/tst_safefile.cpp)
