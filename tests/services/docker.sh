@@ -138,7 +138,10 @@ debian_mirror() {
                              if ($(i + 1) == "bookworm") { print $i; exit } }' /etc/apt/sources.list)
     [ -n "$url" ] && { echo "$url"; return; }
   fi
-  echo http://deb.debian.org/debian
+  # No mirror host is written in the repository (issue 14): apt's configuration is the only source.
+  log "no bookworm mirror in /etc/apt/sources.list.d/*.sources or /etc/apt/sources.list;"
+  log "set FERRY_DEBIAN_MIRROR to the Debian mirror to build the base image from"
+  return 1
 }
 
 base_image() {
@@ -147,7 +150,7 @@ base_image() {
   exec 8>"$D/base-image.lock"; flock 8
   if docker image inspect "$IMAGE" >/dev/null 2>&1; then return 0; fi
   command -v debootstrap >/dev/null || { log "debootstrap not found (packaging/install-deps.sh test)"; return 1; }
-  local root="$D/rootfs" mirror; mirror=$(debian_mirror)
+  local root="$D/rootfs" mirror; mirror=$(debian_mirror) || return 1
   rm -rf "$root"
   log "building $IMAGE from $mirror (about a minute)"
   if ! debootstrap --variant=minbase --include=python3,python3-pip bookworm "$root" "$mirror" \
