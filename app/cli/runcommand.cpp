@@ -61,6 +61,10 @@ public:
                           u"NAME[=SECRET]"_s});
         parser.addOption({u"workspace"_s, u"The workspace folder (default: the current folder)."_s, u"DIR"_s});
         parser.addOption({u"follow"_s, u"Print the log until the run ends (Ctrl-C stops following, not the run)."_s});
+        parser.addOption({u"allow-run-arguments"_s,
+                          u"Use the environment's docker.run_arguments even where they undo the container's "
+                          u"isolation (--privileged, host mounts, a network, another user): only for an "
+                          u"environment you trust."_s});
         addRemoteOptions(parser);
     }
 
@@ -150,6 +154,8 @@ private:
         spec.target = *target;
         if (!applyRemoteOptions(parser, spec.target, io))
             return std::nullopt;
+        if (parser.isSet(u"allow-run-arguments"_s))
+            spec.target.options[u"allowRunArguments"_s] = true;
         const auto data = pairs(parser.values(u"data"_s), u"data"_s, io);
         const auto hps = pairs(parser.values(u"hp"_s), u"hp"_s, io);
         const auto metrics = pairs(parser.values(u"metric-def"_s), u"metric-def"_s, io);

@@ -1,5 +1,6 @@
 #include "env/environmentfile.h"
 
+#include "env/runarguments.h"
 #include "env/yamlsupport.h"
 
 #include <QRegularExpression>
@@ -74,6 +75,11 @@ void readDocker(yaml::Reader &r, const YAML::Node &node, DockerSection &docker)
             docker.extra["registry"] = extra;
     }
     docker.runArguments = r.strings(node["run_arguments"], u"run_arguments"_s);
+    if (const auto breaks = isolationBreakingArguments(docker.runArguments); !breaks.isEmpty())
+        r.warning(node["run_arguments"],
+                  u"run_arguments %1 undo the container's isolation"_s.arg(describeIsolationBreaks(breaks)),
+                  u"container runs refuse them unless allowed for the run (ferry run --allow-run-arguments, or "
+                  u"the launch dialog's check box): remove them if you did not write them"_s);
     docker.shmSize = r.string(node["shm_size"], u"shm_size"_s);
     const YAML::Node gpu = node["gpu"];
     const QString gpuText = r.string(gpu, u"gpu"_s).toLower();

@@ -1,11 +1,13 @@
 #include "ui/launch/launchdialog.h"
 
 #include "env/formats.h"
+#include "env/runarguments.h"
 #include "run/runsecrets.h"
 #include "ui/hostspage.h"
 #include "ui/launch/remotetargetfields.h"
 #include "ui/launch/secretvariablesbox.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -52,7 +54,7 @@ LaunchDialog::LaunchDialog(QSettings &settings, const QString &workspaceRoot, QW
     : QDialog(parent), m_settings(settings), m_root(workspaceRoot), m_script(new QComboBox(this)),
       m_environment(new QComboBox(this)), m_target(new QComboBox(this)), m_remote(new RemoteTargetFields(this)),
       m_hyperparameters(new QTableWidget(this)), m_channels(new QTableWidget(this)), m_metrics(new QTableWidget(this)),
-      m_note(new QLabel(this)), m_secrets(new SecretVariablesBox(this))
+      m_note(new QLabel(this)), m_secrets(new SecretVariablesBox(this)), m_allowRunArguments(new QCheckBox(this))
 {
     setWindowTitle(tr("Start a run"));
     setObjectName(u"launchDialog"_s);
@@ -95,6 +97,8 @@ LaunchDialog::LaunchDialog(QSettings &settings, const QString &workspaceRoot, QW
     m_metrics->setHorizontalHeaderLabels({tr("Metric"), tr("Regex (one capture group)")});
     m_metrics->horizontalHeader()->setStretchLastSection(true);
     m_metrics->verticalHeader()->setVisible(false);
+    m_environment->setObjectName(u"environment"_s);
+    m_target->setObjectName(u"target"_s);
     m_hyperparameters->setObjectName(u"hyperparameters"_s);
     m_channels->setObjectName(u"channels"_s);
     m_metrics->setObjectName(u"metrics"_s);
@@ -110,6 +114,11 @@ LaunchDialog::LaunchDialog(QSettings &settings, const QString &workspaceRoot, QW
     form->addRow(tr("Environment"), m_environment);
     form->addRow(tr("Target"), m_target);
     form->addRow(m_remote);
+    // An environment from elsewhere can ask for --privileged or a host mount: allowed per run, by a
+    // click that says what it allows (review L15); hidden while the environment asks for nothing such.
+    m_allowRunArguments->setObjectName(u"allowRunArguments"_s);
+    m_allowRunArguments->setVisible(false);
+    form->addRow(QString(), m_allowRunArguments);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Start"));
     connect(buttons, &QDialogButtonBox::accepted, this, [this] {
@@ -171,8 +180,14 @@ void LaunchDialog::setSecretNames(const QStringList &names)
 void LaunchDialog::environmentChanged()
 {
     const QString file = m_environment->currentData().toString();
+    const env::Environment environment = file.isEmpty() ? env::Environment{} : env::readEnvironment(file).environment;
     m_secrets->setEnvironmentSecrets(file.isEmpty() ? QList<std::pair<QString, QString>>{}
-                                                    : run::secretVariablesOf(env::readEnvironment(file).environment));
+                                                    : run::secretVariablesOf(environment));
+    const QList<env::IsolationBreak> breaks = env::isolationBreakingArguments(environment.docker.runArguments);
+    m_allowRunArguments->setChecked(false); // never carried over to another environment
+    m_allowRunArguments->setVisible(!breaks.isEmpty());
+    m_allowRunArguments->setText(tr("Allow its run arguments, which undo the container's isolation: %1")
+                                     .arg(env::describeIsolationBreaks(breaks)));
 }
 
 void LaunchDialog::setScript(const QString &path)
@@ -300,6 +315,8 @@ run::RunSpec LaunchDialog::spec() const
             spec.metricDefinitions << run::MetricDefinition{name->text().trimmed(), regex->text()};
     }
     spec.secretVariables = m_secrets->launchSecrets(); // the environment's come when the run is launched
+    if (m_allowRunArguments->isChecked())
+        spec.target.options[u"allowRunArguments"_s] = true;
     return spec;
 }
 

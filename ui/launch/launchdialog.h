@@ -5,6 +5,7 @@
 
 #include <QDialog>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QSettings;
@@ -56,6 +57,7 @@ private:
     QTableWidget *m_metrics;
     QLabel *m_note;
     SecretVariablesBox *m_secrets;
+    QCheckBox *m_allowRunArguments;
     QList<run::ScriptParameter> m_parameters;
 };
 
