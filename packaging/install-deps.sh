@@ -40,6 +40,8 @@ test=(
   jupyter-nbconvert python3-nbformat
   # a real sshd on 127.0.0.1 and a single-node Slurm with fake GPUs (tests/services/)
   openssh-server slurm-wlm munge
+  # a network file system for the run store's journal test: sshfs over the test sshd
+  sshfs
 )
 
 # Benchmarks (tests/bench/) measure Ferry against Debian's own Python torch and pandas.

@@ -1,5 +1,6 @@
 #include "run/runstoreschema.h"
 
+#include "common/filesystem.h"
 #include "run/runstore.h"
 
 #include <QDir>
@@ -140,7 +141,9 @@ std::optional<Error> openConnection(const QString &connection, const QString &pa
     db.setConnectOptions(u"QSQLITE_BUSY_TIMEOUT=10000"_s);
     if (!db.open())
         return databaseError(path, u"cannot open the run database: %1"_s.arg(errorText(db.lastError())));
-    for (const QString &sql : {u"PRAGMA foreign_keys = ON"_s, u"PRAGMA synchronous = NORMAL"_s}) {
+    // WAL (synchronous NORMAL is safe there); a rollback journal on a network file system wants FULL.
+    const QString synchronous = networkFileSystem(path).isEmpty() ? u"NORMAL"_s : u"FULL"_s;
+    for (const QString &sql : QStringList{u"PRAGMA foreign_keys = ON"_s, u"PRAGMA synchronous = "_s + synchronous}) {
         if (auto error = exec(db, sql))
             return databaseError(path, u"not a usable run database: %1"_s.arg(*error),
                                  u"move it away (Ferry then starts a new, empty one) or restore it from a backup"_s);
@@ -181,11 +184,17 @@ std::optional<Error> migrate(QSqlDatabase &db, const QString &path)
         return databaseError(path, u"not a run database: the file belongs to another program"_s,
                              u"move it away; Ferry then starts a new, empty one"_s);
 
-    const auto mode = pragma(db, u"PRAGMA journal_mode = WAL"_s, error);
-    if (!mode || mode->toString() != u"wal"_s)
-        return databaseError(path,
-                             u"cannot switch the run database to WAL mode: %1"_s.arg(mode ? mode->toString() : error),
-                             u"keep the workspace on a local file system"_s);
+    // WAL's shared memory works between processes of one host only: on a network file system (a
+    // workspace on NFS that two machines open) the run store keeps a rollback journal (review L12).
+    const QString network = networkFileSystem(path);
+    const QString journal = network.isEmpty() ? u"wal"_s : u"delete"_s;
+    const auto mode = pragma(db, u"PRAGMA journal_mode = "_s + journal, error);
+    if (!mode || mode->toString() != journal)
+        return databaseError(
+            path,
+            u"cannot switch the run database to %1 mode: %2"_s.arg(journal.toUpper(), mode ? mode->toString() : error),
+            network.isEmpty() ? u"keep the workspace on a local file system"_s
+                              : u"the workspace is on %1: check that its locks work"_s.arg(network));
 
     for (int v = current; v < RunStore::kSchemaVersion; ++v) {
         std::optional<QString> failed;

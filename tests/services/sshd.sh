@@ -58,7 +58,7 @@ start() {
     local name value env=""
     for name in SLURM_CONF DOCKER_HOST; do
       value=${!name:-}
-      if [ -z "$value" ]; then value=$(sed -n "s/^$name=//p" "$D/session-env" 2>/dev/null | head -n 1); fi
+      if [ -z "$value" ]; then value=$(sed -n "s/^$name=//p" "$D/session-env" 2>/dev/null | head -n 1 || true); fi
       [ -n "$value" ] && env="$env $name=$value"
     done
     printf '%s\n' $env > "$D/session-env"
