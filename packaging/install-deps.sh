@@ -42,6 +42,8 @@ test=(
   openssh-server slurm-wlm munge
   # a network file system for the run store's journal test: sshfs over the test sshd
   sshfs
+  # a login shell that is not POSIX (fish), for the remote command line's test
+  fish
 )
 
 # Benchmarks (tests/bench/) measure Ferry against Debian's own Python torch and pandas.

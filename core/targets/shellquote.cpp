@@ -53,4 +53,15 @@ Expected<QString> shellCommandLine(const QStringList &words)
     return quoted.join(u' ');
 }
 
+Expected<QString> loginShellCommandLine(const QStringList &words)
+{
+    const auto line = shellCommandLine(words);
+    if (!line)
+        return line.error();
+    // Base64 has no quote, backslash, $ or space: the single-quoted constant around it reads the
+    // same in sh, bash, zsh, fish, tcsh and nushell, and sh then sees exactly the quoted words.
+    const QString encoded = QString::fromLatin1(line->toUtf8().toBase64());
+    return QString(u"sh -c 'eval \"$(printf %s "_s + encoded + u" | base64 -d)\"'"_s);
+}
+
 } // namespace ferry::targets

@@ -15,4 +15,11 @@ namespace ferry::targets {
 Expected<QString> shellQuote(const QString &word);
 Expected<QString> shellCommandLine(const QStringList &words);
 
+// What ssh sends as the remote command: ssh hands its command line to the remote user's *login*
+// shell, which need not be POSIX (fish and tcsh treat a backslash inside single quotes as an
+// escape, so `'x\' '; cmd'` breaks out: review L1). So the words, quoted as above, travel
+// base64-encoded inside one constant form, `sh -c 'eval "$(printf %s B64 | base64 -d)"'`, that
+// every login shell hands to sh untouched.
+Expected<QString> loginShellCommandLine(const QStringList &words);
+
 } // namespace ferry::targets

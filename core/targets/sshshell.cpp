@@ -140,7 +140,7 @@ QStringList SshShell::sshOptions() const
 
 ShellResult SshShell::run(const QStringList &argv, const QByteArray &input, int timeoutMs)
 {
-    const auto line = shellCommandLine(argv);
+    const auto line = loginShellCommandLine(argv);
     if (!line)
         return ShellResult{false, false, -1, {}, {}, line.error().toString()};
     if (!m_options.controlDir.isEmpty()) {

@@ -43,7 +43,8 @@ start() {
     echo "Port $p"
     echo "HostKey $D/host_ed25519"
     echo "PidFile $D/sshd.pid"
-    echo "AuthorizedKeysFile $D/authorized_keys"
+    # The fixture's key for the current user; a test user of its own (tst_loginshell) its home's file.
+    echo "AuthorizedKeysFile $D/authorized_keys .ssh/authorized_keys"
     echo "PermitRootLogin prohibit-password"
     echo "PubkeyAuthentication yes"
     echo "PasswordAuthentication no"
