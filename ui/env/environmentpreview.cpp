@@ -128,7 +128,7 @@ void EnvironmentPreview::setDelay(int milliseconds)
 
 bool EnvironmentPreview::isUpToDate() const
 {
-    return !m_timer->isActive() && m_watcher.isFinished() && !m_again;
+    return !m_timer->isActive() && m_watcher.isFinished() && !m_again && m_shown == m_started;
 }
 
 void EnvironmentPreview::schedule()
@@ -143,6 +143,7 @@ void EnvironmentPreview::start()
         return;
     }
     m_again = false;
+    ++m_started;
     m_watcher.setFuture(QtConcurrent::run(generatePreview, m_document->environment(), m_document->baseDir()));
 }
 
@@ -153,6 +154,7 @@ void EnvironmentPreview::finished()
         return;
     }
     m_texts = m_watcher.result();
+    m_shown = m_started;
     m_tag->setText(m_texts.image);
     m_hash->setText(m_texts.hash);
     m_hash->setCursorPosition(0);

@@ -58,6 +58,10 @@ private:
     QTimer *m_timer;
     QFutureWatcher<PreviewTexts> m_watcher;
     bool m_again = false; // changed while generating: generate once more when done
+    // The generation started last and the one shown: the watcher reports finished before its
+    // finished() slot has shown the result, so only these tell that the texts are current.
+    quint64 m_started = 0;
+    quint64 m_shown = 0;
     PreviewTexts m_texts;
     QLabel *m_tag;
     QLineEdit *m_hash;
