@@ -41,8 +41,8 @@ constexpr qint64 kMaxNodes = 100000;
 struct Walk {
     qint64 nodes = 0;
     int deepest = 0;
-    YAML::Mark topLevel;  // the top-level value being walked
-    YAML::Mark stoppedAt; // that value's, when the node budget ran out
+    YAML::Mark topLevel = YAML::Mark::null_mark();  // the top-level value being walked
+    YAML::Mark stoppedAt = YAML::Mark::null_mark(); // that value's, when the node budget ran out
 };
 
 // Depth and node count of the expanded tree; stops early past either limit, so it costs at most

@@ -49,7 +49,8 @@ bool writeGzip(const QString &path, const QByteArray &bytes)
 
 QByteArray bigEndian(quint32 v)
 {
-    return QByteArray{char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
+    const char bytes[4] = {char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
+    return QByteArray(bytes, 4);
 }
 
 // MemAvailable, read here the way a user would look it up.

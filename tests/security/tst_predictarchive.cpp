@@ -22,9 +22,14 @@ using namespace Qt::StringLiterals;
 namespace {
 
 struct Entry {
+    enum Kind { File, Symlink, Hardlink };
+    Entry(QByteArray n = {}, QByteArray c = {}, Kind k = File, QByteArray t = {})
+        : name(std::move(n)), content(std::move(c)), kind(k), target(std::move(t))
+    {
+    }
     QByteArray name;
     QByteArray content;
-    enum Kind { File, Symlink, Hardlink } kind = File;
+    Kind kind = File;
     QByteArray target; // links
 };
 
