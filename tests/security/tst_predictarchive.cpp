@@ -219,7 +219,9 @@ private Q_SLOTS:
         QVERIFY(writeTarGz(archivePath, {{"model.json", card(u"model.pt"_s)}, {"model.pt", "weights"}}));
         const Result r = predict(archivePath);
         QCOMPARE(r.exitCode, 1); // no crash: the weights are not real ones
-        QVERIFY2(!r.err.contains(u"model.json"_s) && !r.err.contains(u"in the archive"_s), qPrintable(r.err));
+        QVERIFY2(!r.err.contains(u"refused"_s) && !r.err.contains(u"cannot read model.json"_s) &&
+                     !r.err.contains(u"must be a file name"_s) && !r.err.contains(u"already exists"_s),
+                 qPrintable(r.err));
         QCOMPARE(contents(climbed()), QByteArray("the user's x\n"));
     }
 };
