@@ -145,7 +145,8 @@ private Q_SLOTS:
         QCOMPARE(overview.entries(Kind::Dataset),
                  (QStringList{u"data/points.csv"_s, u"images/"_s, u"mnist/train-images-idx3-ubyte"_s,
                               u"mnist/train-labels-idx1-ubyte"_s}));
-        QVERIFY(overview.topLevelItem(0)->child(0)->text(0).contains(u"demo-1-"_s)); // the image tag
+        // The image tag, once the file is read (off the GUI thread).
+        QTRY_VERIFY(overview.topLevelItem(0)->child(0)->text(0).contains(u"demo-1-"_s));
         QSignalSpy activated(&overview, &ui::WorkspaceOverview::activated);
         Q_EMIT overview.itemActivated(overview.topLevelItem(1)->child(0), 0);
         QCOMPARE(activated.size(), 1);

@@ -6,8 +6,10 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
+#include <QFutureWatcher>
 #include <QHeaderView>
 #include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
 
 using namespace Qt::StringLiterals;
 
@@ -84,7 +86,8 @@ void walk(const QDir &root, const QDir &dir, int depth, Scan &scan)
 } // namespace
 
 WorkspaceOverview::WorkspaceOverview(QWidget *parent)
-    : QTreeWidget(parent), m_watcher(new QFileSystemWatcher(this)), m_rescan(new QTimer(this))
+    : QTreeWidget(parent), m_reader(env::readEnvironment), m_watcher(new QFileSystemWatcher(this)),
+      m_rescan(new QTimer(this))
 {
     setObjectName(u"workspaceOverview"_s);
     setHeaderHidden(true);
@@ -121,6 +124,7 @@ void WorkspaceOverview::setRoot(const QString &path)
 void WorkspaceOverview::rescan()
 {
     clear();
+    const quint64 scanId = ++m_scan;
     if (m_root.isEmpty())
         return;
     Scan scan;
@@ -130,13 +134,7 @@ void WorkspaceOverview::rescan()
         top->setData(0, Qt::UserRole, static_cast<int>(kind));
         top->setFlags(Qt::ItemIsEnabled);
         for (const QString &path : paths) {
-            QString label = path;
-            if (kind == Kind::Environment) {
-                const env::EnvironmentRead read = env::readEnvironment(QDir(m_root).filePath(path));
-                label +=
-                    env::hasErrors(read.diagnostics) ? tr("  (has errors)") : u"  "_s + env::imageTag(read.environment);
-            }
-            auto *item = new QTreeWidgetItem(top, {label});
+            auto *item = new QTreeWidgetItem(top, {kind == Kind::Environment ? path + tr("  (reading…)") : path});
             item->setData(0, Qt::UserRole, path);
             item->setToolTip(0, QDir(m_root).filePath(path));
         }
@@ -150,6 +148,54 @@ void WorkspaceOverview::rescan()
     group(Kind::Environment, tr("Environments"), scan.environments, tr("drop an environment.yml or requirements.txt"));
     group(Kind::Script, tr("Scripts"), scan.scripts, tr("no Python scripts yet"));
     group(Kind::Dataset, tr("Datasets"), scan.datasets, tr("drop a CSV, an image folder or MNIST files"));
+
+    // The files are read on a worker; a newer scan makes this one's labels stale.
+    const QString root = m_root;
+    const QStringList paths = scan.environments;
+    const EnvironmentReader reader = m_reader;
+    const QString errorsText = tr("  (has errors)");
+    auto *watcher = new QFutureWatcher<QList<Label>>(this);
+    connect(watcher, &QFutureWatcher<QList<Label>>::finished, this, [this, watcher, scanId] {
+        showLabels(scanId, watcher->result());
+        watcher->deleteLater();
+    });
+    watcher->setFuture(QtConcurrent::run([root, paths, reader, errorsText] {
+        QList<Label> labels;
+        for (const QString &path : paths) {
+            const env::EnvironmentRead read = reader(QDir(root).filePath(path));
+            Label label{path, path, {}};
+            for (const env::Diagnostic &d : read.diagnostics) {
+                if (d.isError()) {
+                    label.problem = d.where.toString();
+                    break;
+                }
+            }
+            label.text += label.problem.isEmpty() ? u"  "_s + env::imageTag(read.environment) : errorsText;
+            labels << label;
+        }
+        return labels;
+    }));
+}
+
+void WorkspaceOverview::showLabels(quint64 scan, const QList<Label> &labels)
+{
+    if (scan != m_scan)
+        return; // the folder changed meanwhile: a newer scan labels it
+    for (int i = 0; i < topLevelItemCount(); ++i) {
+        QTreeWidgetItem *top = topLevelItem(i);
+        if (top->data(0, Qt::UserRole).toInt() != static_cast<int>(Kind::Environment))
+            continue;
+        for (int c = 0; c < top->childCount() && c < labels.size(); ++c) {
+            QTreeWidgetItem *item = top->child(c);
+            const Label &label = labels[c];
+            if (item->data(0, Qt::UserRole).toString() != label.path)
+                continue;
+            item->setText(0, label.text);
+            if (!label.problem.isEmpty())
+                item->setToolTip(0, label.problem);
+        }
+    }
+    Q_EMIT environmentsRead();
 }
 
 QStringList WorkspaceOverview::entries(Kind kind) const

@@ -1,7 +1,8 @@
-// `ferry notebook convert NB.ipynb [-o train.py] [--no-hyperparameters] [--dry-run] [--json]`:
+// `ferry notebook convert NB.ipynb [-o train.py] [--force] [--no-hyperparameters] [--dry-run] [--json]`:
 // a Jupyter notebook as a percent-format training script that runs on every target.
 #include "cli/command.h"
 
+#include "common/safefile.h"
 #include "common/textfile.h"
 #include "notebook/conversion.h"
 
@@ -23,13 +24,14 @@ public:
     void configure(QCommandLineParser &parser) const override
     {
         parser.setApplicationDescription(
-            u"  ferry notebook convert NB.ipynb [-o train.py] [--no-hyperparameters] [--dry-run] [--json]\n\n"
+            u"  ferry notebook convert NB.ipynb [-o train.py] [--force] [--no-hyperparameters] [--dry-run] [--json]\n\n"
             u"Writes a percent-format script (`# %%` cells, markdown as comments) that VS Code, Jupytext and\n"
             u"Spyder open as cells; IPython magics and shell escapes are commented out (and listed). Top-level\n"
             u"constants of the first code cells (lr = 0.01, epochs = 10) become hyperparameters: an argparse cell\n"
             u"takes --NAME VALUE with the notebook's values as defaults, plus the training contract (--model-dir\n"
             u"from SM_MODEL_DIR, data channels from SM_CHANNEL_<NAME>), so 'ferry run train.py --hp epochs=3'\n"
             u"works on every target. Without -o the script is written beside the notebook (NB.py); -o - prints it.\n"
+            u"An existing script is never replaced without --force.\n"
             u"--dry-run writes nothing and shows the proposal; --json prints it as JSON."_s);
         parser.addPositionalArgument(u"action"_s, u"convert"_s, u"ACTION"_s);
         parser.addPositionalArgument(u"notebook"_s, u"The .ipynb file."_s, u"NB.ipynb"_s);
@@ -37,6 +39,7 @@ public:
         parser.addOption({u"no-hyperparameters"_s, u"Convert the cells only: no argparse cell."_s});
         parser.addOption({u"dry-run"_s, u"Write nothing; show what would be converted."_s});
         parser.addOption({u"json"_s, u"Print the proposal (hyperparameters, commented IPython lines) as JSON."_s});
+        parser.addOption({u"force"_s, u"Replace the script if it exists already."_s});
     }
 
     int run(const QCommandLineParser &parser, Io &io) override
@@ -72,6 +75,12 @@ public:
             return usage(u"the script would replace the notebook itself; choose another -o"_s, io);
         const bool dryRun = parser.isSet(u"dry-run"_s);
         const bool json = parser.isSet(u"json"_s);
+        // The GUI asks before replacing; the command line has no one to ask (security review L8).
+        if (!dryRun && output != "-"_L1 && entryKind(output) != EntryKind::Missing && !parser.isSet(u"force"_s)) {
+            io.err << "ferry notebook: " << output << " exists already; give --force to replace it, or -o another path"
+                   << Qt::endl;
+            return kExitUserError;
+        }
 
         for (const notebook::IPythonLine &line : conversion.ipython)
             io.err << input << ": cell " << line.cell + 1 << ", line " << line.line + 1 << ": warning: " << line.kind

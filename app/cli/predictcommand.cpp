@@ -1,6 +1,7 @@
 // `ferry predict MODEL --data FILE`: a model trained by `ferry train`, applied to new data.
 #include "cli/command.h"
 
+#include "common/safefile.h"
 #include "common/textfile.h"
 #include "data/dataset.h"
 #include "run/archive.h"
@@ -9,7 +10,6 @@
 
 #include <QCoreApplication>
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -56,7 +56,9 @@ public:
             return usage(u"give the model and the data: ferry predict MODEL --data FILE"_s, io);
         const QString model = parser.positionalArguments().first();
 
-        // The model folder: as it is, or unpacked from model.tar.gz.
+        // The model folder: as it is, or unpacked from model.tar.gz. The card is checked before
+        // anything is written (its file names are plain names), and the files are created new in
+        // the temporary folder, never through a link (security review H2).
         QTemporaryDir unpacked;
         QString modelDir = model;
         if (QFileInfo(model).isFile()) {
@@ -64,22 +66,21 @@ public:
                 return fail(Error{u"cannot create a temporary folder"_s, {}, 0, 0, u"check TMPDIR"_s}, io);
             const auto cardText = run::readArchiveFile(model, u"model.json"_s);
             if (!cardText)
-                return fail(Error{u"no model.json in it: "_s + cardText.error().message, model, 0, 0,
-                                  u"give a model.tar.gz made by 'ferry train'"_s},
+                return fail(Error{u"cannot read model.json: "_s + cardText.error().message, model, 0, 0,
+                                  cardText.error().hint.isEmpty() ? u"give a model.tar.gz made by 'ferry train'"_s
+                                                                  : cardText.error().hint},
                             io);
-            QFile cardFile(unpacked.filePath(u"model.json"_s));
-            if (!cardFile.open(QIODevice::WriteOnly) || cardFile.write(*cardText) != cardText->size())
-                return fail(Error{u"cannot unpack the model"_s, unpacked.path(), 0, 0, u"check free disk space"_s}, io);
-            cardFile.close();
-            const auto card = run::ModelCard::read(unpacked.path());
+            const auto card = run::ModelCard::parse(*cardText, model);
             if (!card)
                 return fail(card.error(), io);
             const auto weights = run::readArchiveFile(model, card->weightsFile, qint64(4) << 30);
             if (!weights)
                 return fail(weights.error(), io);
-            QFile weightsFile(unpacked.filePath(card->weightsFile));
-            if (!weightsFile.open(QIODevice::WriteOnly) || weightsFile.write(*weights) != weights->size())
-                return fail(Error{u"cannot unpack the model"_s, unpacked.path(), 0, 0, u"check free disk space"_s}, io);
+            const QDir into(unpacked.path());
+            if (const auto written = createNewFile(into.filePath(u"model.json"_s), *cardText); !written)
+                return fail(written.error(), io);
+            if (const auto written = createNewFile(into.filePath(card->weightsFile), *weights); !written)
+                return fail(written.error(), io);
             modelDir = unpacked.path();
         }
         const auto card = run::ModelCard::read(modelDir);

@@ -1,5 +1,6 @@
 #include "data/csvreader.h"
 
+#include "common/memorybudget.h"
 #include "data/csvdialect.h"
 #include "data/csvsyntax.h"
 #include "data/filebytes.h"
@@ -50,7 +51,7 @@ struct Layout {
 };
 
 struct Problem {
-    enum Kind { None, Ragged, NotNumber, Unclosed, Cancelled } kind = None;
+    enum Kind { None, Ragged, NotNumber, Unclosed, Cancelled, OutOfMemory } kind = None;
     qint64 offset = 0; // where, in the file
     int column = 0;    // 0-based
     int found = 0;     // a ragged row's field count
@@ -238,6 +239,8 @@ Error problemError(const Problem &problem, const char *base, const QString &path
                      u"choose this column as the target, or remove it (feature columns must hold numbers)"_s};
     case Problem::Unclosed:
         return unclosedQuoteError(base, base + problem.offset, path);
+    case Problem::OutOfMemory:
+        return outOfMemoryError(path);
     case Problem::Cancelled:
     case Problem::None:
         break;
@@ -353,6 +356,16 @@ Expected<Dataset> loadTable(const QString &path, const LoadOptions &options, int
         from = to;
     }
 
+    // Every line may be a row: the chunks' buffers hold that many rows of floats, the targets and
+    // their offsets, and several chunks are copied into one matrix at the end. A 10k-column header
+    // over a file of blank lines would ask for terabytes (security review L3).
+    const qint64 lines = countNewlines(dataBegin, end) + 1;
+    const qint64 rowBytes = qint64(layout.features) * qint64(sizeof(float)) + qint64(sizeof(float) + sizeof(qint64));
+    if (auto fits = checkMemoryBudget(saturatingProduct({lines, rowBytes, chunkCount > 1 ? 2 : 1}), path,
+                                      u"up to %1 rows of %2 columns"_s.arg(lines).arg(columns));
+        !fits)
+        return fits.error();
+
     // Only the calling thread calls the caller's functions; workers poll a flag.
     std::atomic<bool> stop{false};
     std::atomic<int> firstFailed{chunkCount};
@@ -372,12 +385,19 @@ Expected<Dataset> loadTable(const QString &path, const LoadOptions &options, int
     };
     auto parse = [&](int k, bool callerThread) {
         Chunk &chunk = chunks[size_t(k)];
-        parseChunk(base, layout, chunk, [&](const char *p) {
-            done[size_t(k)].store(p - chunk.begin, std::memory_order_relaxed);
-            if (callerThread)
-                return report();
-            return !stop.load(std::memory_order_relaxed) && firstFailed.load(std::memory_order_relaxed) > k;
-        });
+        try { // a worker thread must not let an exception out (std::terminate)
+            parseChunk(base, layout, chunk, [&](const char *p) {
+                done[size_t(k)].store(p - chunk.begin, std::memory_order_relaxed);
+                if (callerThread)
+                    return report();
+                return !stop.load(std::memory_order_relaxed) && firstFailed.load(std::memory_order_relaxed) > k;
+            });
+        } catch (const std::bad_alloc &) {
+            chunk.features = {};
+            chunk.targets = {};
+            chunk.targetOffsets = {};
+            chunk.problem.kind = Problem::OutOfMemory;
+        }
         done[size_t(k)].store(chunk.end - chunk.begin, std::memory_order_relaxed);
         if (chunk.problem.kind != Problem::None) {
             int failed = firstFailed.load();

@@ -1,5 +1,6 @@
 #include "data/dataset.h"
 
+#include "common/memorybudget.h"
 #include "data/csvreader.h"
 #include "data/datasetpath.h"
 #include "data/idxreader.h"
@@ -39,13 +40,19 @@ Expected<Dataset> loadDataset(const QString &path, const LoadOptions &options)
         return kind.error();
     if (options.cancelled && options.cancelled())
         return Error{u"loading was cancelled"_s, path, 0, 0, {}};
-    switch (*kind) {
-    case DatasetKind::Table:
-        return loadTable(path, options);
-    case DatasetKind::ImageFolder:
-        return loadImageFolder(path, options);
-    case DatasetKind::Idx:
-        return loadIdx(path, options);
+    // The loaders check what a file asks for against memoryBudget() before allocating; this
+    // catches what gets past that (the machine's memory taken meanwhile), never an abort.
+    try {
+        switch (*kind) {
+        case DatasetKind::Table:
+            return loadTable(path, options);
+        case DatasetKind::ImageFolder:
+            return loadImageFolder(path, options);
+        case DatasetKind::Idx:
+            return loadIdx(path, options);
+        }
+    } catch (const std::bad_alloc &) {
+        return outOfMemoryError(path);
     }
     return Error{u"unknown dataset kind"_s, path, 0, 0, supportedFormats()};
 }

@@ -1,5 +1,6 @@
 #include "data/idxreader.h"
 
+#include "common/memorybudget.h"
 #include "data/filebytes.h"
 
 #include <QDir>
@@ -196,6 +197,11 @@ Expected<IdxHeader> readWhole(const QString &path, int dimensions, IdxBytes &byt
         if (!parsed)
             return parsed.error();
         header = *parsed;
+        // A few MB of gzip can claim (and decompress to) gigabytes: checked before (L3).
+        if (auto fits = checkMemoryBudget(header.expectedBytes, path,
+                                          u"the decompressed file (%1 bytes)"_s.arg(header.expectedBytes));
+            !fits)
+            return fits.error();
         if (auto ok = readIdx(path, header.expectedBytes, bytes, &size); !ok)
             return ok.error();
     } else {
@@ -308,6 +314,24 @@ Expected<Dataset> loadIdx(const QString &path, const LoadOptions &options)
     auto pair = findPair(path);
     if (!pair)
         return pair.error();
+    // What the load takes, before a .gz is decompressed: the file itself, then the images as
+    // floats and a class per image (security review L3).
+    const auto need = [](const IdxHeader &header, bool compressed) {
+        return (compressed ? header.expectedBytes : 0) +
+               header.count * (header.rows * header.columns * qint64(sizeof(float)) + qint64(sizeof(std::int64_t)));
+    };
+    const auto content = [](const IdxHeader &header) {
+        return u"%1 images of %2×%3 pixels"_s.arg(header.count).arg(header.rows).arg(header.columns);
+    };
+    if (isGzip(pair->images)) {
+        IdxBytes start;
+        if (auto ok = readIdx(pair->images, imagesHeaderBytes, start); !ok)
+            return ok.error();
+        if (auto header = readHeader(start, 3, pair->images); header) {
+            if (auto fits = checkMemoryBudget(need(*header, true), pair->images, content(*header)); !fits)
+                return fits.error();
+        }
+    }
     IdxBytes images;
     auto imagesHeader = readWhole(pair->images, 3, images);
     if (!imagesHeader)
@@ -335,6 +359,8 @@ Expected<Dataset> loadIdx(const QString &path, const LoadOptions &options)
     for (int i = 0; i < 256; ++i)
         scale[size_t(i)] = float(i) / 255.0f;
     const qint64 pixels = count * imagesHeader->rows * imagesHeader->columns;
+    if (auto fits = checkMemoryBudget(need(*imagesHeader, false), pair->images, content(*imagesHeader)); !fits)
+        return fits.error();
     dataset.x.resize(size_t(pixels));
     const uchar *from = images.data + imagesHeaderBytes;
     for (qint64 i = 0; i < pixels; ++i)

@@ -1,5 +1,6 @@
 #include "data/imagefolder.h"
 
+#include "common/memorybudget.h"
 #include "data/imagedecode.h"
 
 #include <QDir>
@@ -131,6 +132,13 @@ Expected<Dataset> loadImageFolder(const QString &path, const LoadOptions &option
     const qsizetype total = files.size();
     const qsizetype size = dataset.sampleSize();
     dataset.count = total;
+    // Every image is resized to one size: many small files can ask for more than the machine
+    // has (security review L3).
+    if (auto fits =
+            checkMemoryBudget(saturatingProduct({total, size, qint64(sizeof(float))}), path,
+                              u"%1 images of %2×%3×%4"_s.arg(total).arg(channels).arg(image.height).arg(image.width));
+        !fits)
+        return fits.error();
     dataset.x.resize(size_t(total * size));
 
     // Workers take the next image and write it in place; this thread reports and cancels.
@@ -150,7 +158,12 @@ Expected<Dataset> loadImageFolder(const QString &path, const LoadOptions &option
             const qsizetype i = next++;
             if (i >= total)
                 break;
-            auto decoded = decodeImage(files[i], image, x + i * size);
+            Expected<bool> decoded = Error{};
+            try { // a worker thread must not let an exception out (std::terminate)
+                decoded = decodeImage(files[i], image, x + i * size);
+            } catch (const std::bad_alloc &) {
+                decoded = outOfMemoryError(files[i]);
+            }
             if (!decoded) {
                 const std::lock_guard lock(mutex);
                 if (i < failedAt) {

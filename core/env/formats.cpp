@@ -254,6 +254,16 @@ EnvironmentRead importEnvironments(const QStringList &paths)
             mergeInto(result.environment, one.environment, path, result.diagnostics);
         first = false;
     }
+    // A foreign file's name (conda, AzureML) becomes a file name in environments/ and an image
+    // tag: `../../x` or `/abs/x` must not lead out of the folder (security review M8).
+    const QString name = result.environment.name;
+    if (!name.isEmpty() && sanitizedEnvironmentName(name) != name) {
+        result.environment.name = sanitizedEnvironmentName(name);
+        result.diagnostics << Diagnostic{
+            Diagnostic::Severity::Warning,
+            Error{u"name '%1' is not a valid environment name; imported as '%2'"_s.arg(name, result.environment.name),
+                  paths.value(0), 0, 0, u"names are lower-case letters, digits, '.', '_' and '-'"_s}};
+    }
     return result;
 }
 
@@ -317,14 +327,20 @@ void mergeEnvironment(Environment &into, const Environment &more, const QString 
     mergeInto(into, more, path, diagnostics);
 }
 
-QString environmentNameFromPath(const QString &path)
+QString sanitizedEnvironmentName(const QString &text)
 {
-    QString name = QFileInfo(path).completeBaseName().toLower();
+    QString name = text.toLower();
     static const QRegularExpression invalid(u"[^a-z0-9_.-]+"_s);
     name.replace(invalid, u"-"_s);
     while (name.startsWith(u'-') || name.startsWith(u'.') || name.startsWith(u'_'))
         name.remove(0, 1);
+    name.truncate(63); // what an image tag's name part may hold (validateEnvironment)
     return name.isEmpty() ? u"environment"_s : name;
+}
+
+QString environmentNameFromPath(const QString &path)
+{
+    return sanitizedEnvironmentName(QFileInfo(path).completeBaseName());
 }
 
 Expected<ImportedEnvironment> importEnvironmentsInto(const QStringList &paths, const QString &folder)
@@ -336,6 +352,10 @@ Expected<ImportedEnvironment> importEnvironmentsInto(const QStringList &paths, c
     }
     if (read.environment.name.isEmpty())
         read.environment.name = environmentNameFromPath(paths.value(0));
+    // importEnvironments made the name a plain file name; this keeps the rule where it is used.
+    if (sanitizedEnvironmentName(read.environment.name) != read.environment.name)
+        return Error{
+            u"name '%1' is not a valid environment name"_s.arg(read.environment.name), paths.value(0), 0, 0, {}};
     if (!QDir().mkpath(folder))
         return Error{u"cannot create the folder"_s, folder, 0, 0, u"check that the workspace is writable"_s};
     QString target = QDir(folder).filePath(read.environment.name + u".yml"_s);

@@ -23,15 +23,20 @@ std::optional<Format> detectFormat(const QString &path, const QString &text);
 EnvironmentRead readEnvironment(const QString &path);
 // Reads several files and merges them in order (environment.yml plus requirements.txt, say):
 // lists are combined, a later file's dependency replaces an earlier one of the same name
-// (with a warning), and single values are taken from the first file that has them.
+// (with a warning), and single values are taken from the first file that has them. A name that
+// is not a valid environment name is sanitised (sanitizedEnvironmentName), with a warning.
 EnvironmentRead importEnvironments(const QStringList &paths);
 
 // Merges `more` (read from `path`) into `into` the way importEnvironments merges its files;
 // replacements are reported as warnings.
 void mergeEnvironment(Environment &into, const Environment &more, const QString &path, Diagnostics &diagnostics);
 
-// An environment name from a file name: lower case, letters, digits, '.', '_' and '-' only
-// ("My Env.yml" → "my-env"); "environment" when nothing is left.
+// An environment name from any text: lower case, letters, digits, '.', '_' and '-' only, starting
+// with a letter or digit, at most 63 characters ("My Env" → "my-env", "../../x" → "x");
+// "environment" when nothing is left. A valid name comes back unchanged. The one rule for names
+// that become file names in environments/ (and image tags).
+QString sanitizedEnvironmentName(const QString &text);
+// The same, from a file name without its suffix ("My Env.yml" → "my-env").
 QString environmentNameFromPath(const QString &path);
 
 // Imports `paths` (merged, as importEnvironments) into `folder` as <name>.yml, under a name not

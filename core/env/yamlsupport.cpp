@@ -31,19 +31,48 @@ int nestingDepth(const QString &text)
     return maxDepth;
 }
 
-int depthOf(const YAML::Node &node, int depth)
+// Aliases (`*name`) repeat the node they point to, and everything that reads the tree (the
+// readers, toJson, writing back) walks each repetition: `l1: &l1 [*l0, *l0, ...]` ten times
+// over is a few hundred bytes and 10^N nodes (security review M6). The walk below counts what a
+// reader would see, aliases expanded, and stops at this many: a real environment file has a
+// few thousand nodes at most.
+constexpr qint64 kMaxNodes = 100000;
+
+struct Walk {
+    qint64 nodes = 0;
+    int deepest = 0;
+    YAML::Mark topLevel = YAML::Mark::null_mark();  // the top-level value being walked
+    YAML::Mark stoppedAt = YAML::Mark::null_mark(); // that value's, when the node budget ran out
+};
+
+// Depth and node count of the expanded tree; stops early past either limit, so it costs at most
+// kMaxNodes steps whatever the aliases do.
+void walk(const YAML::Node &node, int depth, Walk &w)
 {
-    if (depth > kMaxDepth)
-        return depth;
-    int deepest = depth;
-    if (node.IsSequence()) {
-        for (const YAML::Node &child : node)
-            deepest = std::max(deepest, depthOf(child, depth + 1));
-    } else if (node.IsMap()) {
-        for (const auto &entry : node)
-            deepest = std::max(deepest, depthOf(entry.second, depth + 1));
+    if (depth == 1)
+        w.topLevel = node.Mark();
+    if (++w.nodes > kMaxNodes) {
+        if (w.stoppedAt.is_null())
+            w.stoppedAt = w.topLevel.is_null() ? node.Mark() : w.topLevel;
+        return;
     }
-    return deepest;
+    w.deepest = std::max(w.deepest, depth);
+    if (depth > kMaxDepth)
+        return;
+    if (node.IsSequence()) {
+        for (const YAML::Node &child : node) {
+            walk(child, depth + 1, w);
+            if (w.nodes > kMaxNodes)
+                return;
+        }
+    } else if (node.IsMap()) {
+        for (const auto &entry : node) {
+            walk(entry.first, depth + 1, w);
+            walk(entry.second, depth + 1, w);
+            if (w.nodes > kMaxNodes)
+                return;
+        }
+    }
 }
 
 bool looksLikeNonString(const QString &s);
@@ -90,7 +119,14 @@ Expected<YAML::Node> load(const QString &text, const QString &path)
                      u"this is not an environment file"_s};
     try {
         YAML::Node root = YAML::Load(text.toStdString());
-        if (depthOf(root, 0) > kMaxDepth)
+        Walk w;
+        walk(root, 0, w);
+        if (w.nodes > kMaxNodes)
+            return Error{u"expands to more than %1 values: aliases (*name) repeat what they point to"_s.arg(kMaxNodes),
+                         path, w.stoppedAt.is_null() ? 0 : w.stoppedAt.line + 1,
+                         w.stoppedAt.is_null() ? 0 : w.stoppedAt.column + 1,
+                         u"an environment file needs no aliases: write the values out, or remove the file"_s};
+        if (w.deepest > kMaxDepth)
             return Error{u"nested more than %1 levels deep"_s.arg(kMaxDepth), path, 0, 0,
                          u"this is not an environment file"_s};
         return root;

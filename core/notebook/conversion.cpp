@@ -39,6 +39,28 @@ QList<ContractFolder> contractFolders()
             {u"output_data_dir"_s, u"SM_OUTPUT_DATA_DIR"_s, {}, u"\"output\""_s}};
 }
 
+// Every line end a reader might honour: Python ends a line (and so a comment) at \r too, and
+// editors and Jupytext break at form feed, vertical tab and the Unicode separators. Markdown
+// split on '\n' alone would let `# notes\rimport os` run (security review M7).
+QStringList splitLines(const QString &text)
+{
+    static const QRegularExpression lineEnd(
+        u"\\x{0d}\\x{0a}|[\\x{0a}\\x{0b}\\x{0c}\\x{0d}\\x{1c}\\x{1d}\\x{1e}\\x{85}\\x{2028}\\x{2029}]"_s);
+    return text.split(lineEnd);
+}
+
+// Text from the notebook's metadata (its file name, a tag) on one comment line: what would end
+// the line, or could not be read back, becomes '?'.
+QString oneLine(QString text)
+{
+    for (QChar &c : text) {
+        const char16_t u = c.unicode();
+        if (u < 0x20 || (u >= 0x7F && u <= 0x9F) || u == 0x2028 || u == 0x2029)
+            c = u'?';
+    }
+    return text;
+}
+
 // A commented-out line that no percent-format reader takes for a cell marker (`# %%...`).
 QString commented(const QString &line)
 {
@@ -81,7 +103,7 @@ QString contractCell(const QList<Hyperparameter> &hps, const QList<ContractFolde
         QString(),
         QString(),
         u"_parser = argparse.ArgumentParser(description=\"%1: hyperparameters and the training contract\")"_s.arg(
-            sourceName.isEmpty() ? u"notebook"_s : QString(sourceName).replace(u'"', u'\'')),
+            sourceName.isEmpty() ? u"notebook"_s : oneLine(sourceName).replace(u'"', u'\'').replace(u'\\', u'/')),
     };
     for (const Hyperparameter &hp : hps)
         lines << argparseLine(hp);
@@ -117,7 +139,9 @@ struct CodeCellOutput {
 CodeCellOutput convertCode(const NotebookCell &cell)
 {
     CodeCellOutput out;
-    QString source = cell.source;
+    // Python reads \r\n and a lone \r as \n: the same lines here, so a commented magic line
+    // cannot carry code past a \r.
+    QString source = QString(cell.source).replace(u"\r\n"_s, u"\n"_s).replace(u'\r', u'\n');
     if (source.endsWith(u'\n'))
         source.chop(1);
     QStringList physical = source.split(u'\n');
@@ -165,14 +189,12 @@ CodeCellOutput convertCode(const NotebookCell &cell)
 
 QString commentedCell(const QString &marker, const QString &source)
 {
-    QString text = source;
-    if (text.endsWith(u'\n'))
-        text.chop(1);
+    QStringList pieces = splitLines(source);
+    if (!pieces.isEmpty() && pieces.last().isEmpty())
+        pieces.removeLast();
     QStringList lines{marker};
-    if (!text.isEmpty()) {
-        for (const QString &line : text.split(u'\n'))
-            lines << (line.isEmpty() ? u"#"_s : u"# "_s + line);
-    }
+    for (const QString &line : std::as_const(pieces))
+        lines << (line.isEmpty() ? u"#"_s : u"# "_s + line);
     return lines.join(u'\n');
 }
 
@@ -181,12 +203,16 @@ QString cellMarker(const NotebookCell &cell, const QString &kind)
     QString marker = u"# %%"_s;
     if (!kind.isEmpty())
         marker += u" ["_s + kind + u']';
-    if (!cell.tags.isEmpty()) {
-        QStringList quoted;
-        for (const QString &tag : cell.tags)
-            quoted << u'"' + tag + u'"';
-        marker += u" tags=["_s + quoted.join(u", "_s) + u']';
+    // Tags as a JSON list, as Jupytext writes them: quotes and backslashes escaped; a tag with a
+    // control character or line end is dropped (it could end the comment, M7).
+    QStringList quoted;
+    for (const QString &tag : cell.tags) {
+        if (oneLine(tag) != tag)
+            continue;
+        quoted << u'"' + QString(tag).replace(u"\\"_s, u"\\\\"_s).replace(u"\""_s, u"\\\""_s) + u'"';
     }
+    if (!quoted.isEmpty())
+        marker += u" tags=["_s + quoted.join(u", "_s) + u']';
     return marker;
 }
 
@@ -309,13 +335,13 @@ Conversion convertNotebook(const Notebook &notebook, const ConversionOptions &op
         cells << contract;
 
     QStringList header{u"# Converted from %1 by `ferry notebook convert`; `# %%` starts a cell (VS Code, Jupytext, "
-                       u"Spyder)."_s.arg(options.sourceName.isEmpty() ? u"a notebook"_s : options.sourceName)};
+                       u"Spyder)."_s.arg(options.sourceName.isEmpty() ? u"a notebook"_s : oneLine(options.sourceName))};
     if (!conversion.ipython.isEmpty()) {
         header << u"# IPython syntax that plain Python cannot run is commented out:"_s;
         for (const IPythonLine &line : std::as_const(conversion.ipython))
             header << u"#   cell %1, line %2: %3"_s.arg(line.cell + 1)
                           .arg(line.line + 1)
-                          .arg(line.text.section(u'\n', 0, 0));
+                          .arg(oneLine(line.text.section(u'\n', 0, 0)));
     }
     conversion.script = header.join(u'\n') + u"\n\n"_s + cells.join(u"\n\n"_s) + u'\n';
     return conversion;

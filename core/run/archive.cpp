@@ -143,6 +143,29 @@ ReadArchive openForReading(const QString &archivePath, Error *error)
     return a;
 }
 
+// Reading: an entry name must stay inside the archive's folder (relative, no `..`). Ferry never
+// extracts archives, but a name is compared with what model.json asks for, and must never be
+// one that, joined to a folder, leads out of it (security review H2).
+bool staysInside(const QString &name)
+{
+    if (name.isEmpty() || name.startsWith(u'/'))
+        return false;
+    const QStringList parts = name.split(u'/');
+    return !parts.contains(u".."_s);
+}
+
+QString entryName(archive_entry *entry)
+{
+    const char *utf8 = archive_entry_pathname_utf8(entry);
+    return utf8 ? QString::fromUtf8(utf8) : QFile::decodeName(archive_entry_pathname(entry));
+}
+
+Error outsideError(const QString &name, const QString &archivePath)
+{
+    return Error{u"the archive holds an entry named '%1', which leads out of its folder: refused"_s.arg(name),
+                 archivePath, 0, 0, u"this archive was not made by Ferry, or it was altered: do not use it"_s};
+}
+
 } // namespace
 
 Expected<bool> packDirectory(const QString &dir, const QString &archivePath)
@@ -172,8 +195,9 @@ Expected<QStringList> archiveEntries(const QString &archivePath)
     archive_entry *entry = nullptr;
     int r = ARCHIVE_OK;
     while ((r = archive_read_next_header(a.get(), &entry)) == ARCHIVE_OK) {
-        const char *utf8 = archive_entry_pathname_utf8(entry);
-        names << (utf8 ? QString::fromUtf8(utf8) : QFile::decodeName(archive_entry_pathname(entry)));
+        names << entryName(entry);
+        if (!staysInside(names.last()))
+            return outsideError(names.last(), archivePath);
         if (archive_read_data_skip(a.get()) != ARCHIVE_OK)
             return archiveError(a.get(), archivePath, u"damaged archive"_s);
     }
@@ -188,15 +212,23 @@ Expected<QByteArray> readArchiveFile(const QString &archivePath, const QString &
     ReadArchive a = openForReading(archivePath, &error);
     if (!a)
         return error;
+    if (!staysInside(name))
+        return outsideError(name, archivePath);
     archive_entry *entry = nullptr;
     int r = ARCHIVE_OK;
     while ((r = archive_read_next_header(a.get(), &entry)) == ARCHIVE_OK) {
-        const char *utf8 = archive_entry_pathname_utf8(entry);
-        if (!utf8 || QString::fromUtf8(utf8) != name || archive_entry_filetype(entry) != AE_IFREG) {
+        const QString found = entryName(entry);
+        if (!staysInside(found))
+            return outsideError(found, archivePath);
+        if (found != name) {
             if (archive_read_data_skip(a.get()) != ARCHIVE_OK)
                 return archiveError(a.get(), archivePath, u"damaged archive"_s);
             continue;
         }
+        // Links are never followed: a symbolic or hard link at the name is not its content.
+        if (archive_entry_filetype(entry) != AE_IFREG || archive_entry_hardlink(entry) || archive_entry_symlink(entry))
+            return Error{u"'%1' in the archive is a link or a folder, not a file: refused"_s.arg(name), archivePath, 0,
+                         0, u"this archive was not made by Ferry, or it was altered: do not use it"_s};
         if (archive_entry_size(entry) > maxBytes)
             return Error{u"'%1' is too large to read (%2 bytes)"_s.arg(name).arg(archive_entry_size(entry)),
                          archivePath, 0, 0, u"unpack the archive instead"_s};

@@ -14,9 +14,12 @@ namespace ferry::run {
 // `archivePath` is either absent or complete. Files are streamed: memory stays small.
 Expected<bool> packDirectory(const QString &dir, const QString &archivePath);
 
+// Reading never extracts and never follows a link. An entry whose name leads out of a folder
+// (absolute, or with a `..` part) makes the archive refused.
 // The entry names of a tar.gz (folders end in '/'), in archive order.
 Expected<QStringList> archiveEntries(const QString &archivePath);
-// The content of one regular file in a tar.gz, refused if it is over `maxBytes`.
+// The content of one regular file in a tar.gz, refused if it is over `maxBytes`, or if the
+// entry at that name is a link (symbolic or hard) or a folder.
 Expected<QByteArray> readArchiveFile(const QString &archivePath, const QString &entry,
                                      qint64 maxBytes = 64 * 1024 * 1024);
 

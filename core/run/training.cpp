@@ -6,8 +6,10 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLocale>
+#include <QRegularExpression>
 
 #include <cmath>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 
@@ -484,8 +486,24 @@ Expected<ModelCard> ModelCard::fromJson(const QJsonObject &json, const QString &
     if (card.task == data::Task::Classification && card.classNames.size() < 2)
         return bad(u"a classifier with fewer than two classes"_s);
     card.metrics = json.value(u"metrics"_s).toObject();
-    card.weightsFile = json.value(u"weights"_s).toString(u"model.pt"_s);
-    card.torchScriptFile = json.value(u"torchscript"_s).toString(u"model.ts"_s);
+    // The files the card names are opened (and, from an archive, written) inside the model
+    // folder: a name that is a path (`../../x`, `/proc/self/cwd/train.py`) would reach out of it
+    // (security review H2). Only plain file names, checked before anything uses them.
+    const auto fileName = [&](const QString &key, const QString &fallback, QString &field) -> std::optional<Error> {
+        static const QRegularExpression plainName(u"^[A-Za-z0-9._-]+$"_s);
+        const QJsonValue value = json.value(key);
+        field = value.toString(fallback);
+        if (value.isUndefined() ||
+            (value.isString() && plainName.match(field).hasMatch() && field != "."_L1 && field != ".."_L1))
+            return std::nullopt;
+        return Error{u"'%1' in model.json must be a file name in the model folder (letters, digits, '.', '_', '-'), "
+                     u"not '%2'"_s.arg(key, value.isString() ? field : value.toVariant().toString()),
+                     path, 0, 0, u"this model was not made by 'ferry train', or it was altered: do not use it"_s};
+    };
+    if (auto refused = fileName(u"weights"_s, u"model.pt"_s, card.weightsFile))
+        return *refused;
+    if (auto refused = fileName(u"torchscript"_s, u"model.ts"_s, card.torchScriptFile))
+        return *refused;
     card.torchVersion = json.value(u"torch_version"_s).toString();
     return card;
 }
@@ -496,8 +514,13 @@ Expected<ModelCard> ModelCard::read(const QString &modelDir)
     const auto text = readTextFile(path);
     if (!text)
         return text.error();
+    return parse(text->toUtf8(), path);
+}
+
+Expected<ModelCard> ModelCard::parse(const QByteArray &json, const QString &path)
+{
     QJsonParseError error{};
-    const QJsonDocument doc = QJsonDocument::fromJson(text->toUtf8(), &error);
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
     if (error.error != QJsonParseError::NoError || !doc.isObject())
         return Error{u"model.json is not valid JSON: "_s + error.errorString(), path, 0, 0,
                      u"the model folder is damaged: train again"_s};

@@ -152,6 +152,7 @@ struct ModelCard {
     double targetMean = 0; // regression: the model predicts (target - mean) / std
     double targetStd = 1;
     QJsonObject metrics;
+    // Plain file names in the model folder (fromJson refuses paths: `..`, `/`).
     QString weightsFile = QStringLiteral("model.pt");     // libtorch C++ weights (ferry predict)
     QString torchScriptFile = QStringLiteral("model.ts"); // TorchScript: raw samples in, logits or values out
     QString torchVersion;
@@ -159,6 +160,8 @@ struct ModelCard {
     QJsonObject toJson() const;
     static Expected<ModelCard> fromJson(const QJsonObject &json, const QString &path);
     static Expected<ModelCard> read(const QString &modelDir); // <modelDir>/model.json
+    // model.json's text; errors name `path` (the file, or the archive it came from).
+    static Expected<ModelCard> parse(const QByteArray &json, const QString &path);
     Expected<bool> write(const QString &modelDir) const;
     // Whether `input` can be fed to the model: kind, shape, table columns by name.
     Expected<bool> accepts(const data::Dataset &input) const;
