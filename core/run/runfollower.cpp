@@ -98,8 +98,10 @@ Expected<bool> RunFollower::drainLog(Step &step, bool untilEnd)
                     m_parser.parseLine(QString::fromUtf8(line.text), now, points);
             }
             const auto swapped = m_store.appendMetricsAt(m_record.id, points, m_storedOffset, chunk->nextOffset);
-            if (!swapped)
-                return swapped.error(); // nothing moved: the next poll reads these lines again
+            if (!swapped) { // nothing moved (L13): the next poll reads these lines again
+                resetCounts();
+                return swapped.error();
+            }
             if (!swapped->applied) {
                 // Another follower stored these lines (or more) meanwhile: read them again, storing
                 // only what comes after its offset, counted on from its points.

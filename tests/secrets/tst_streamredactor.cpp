@@ -131,7 +131,7 @@ private Q_SLOTS:
         const QString token = u"ghp_T0kenValue/With+Chars42"_s;
         const Redactor redactor({token});
         for (const QByteArray user : {"", "u", "us", "use", "user", "usern", "userna", "a.longer.user"}) {
-            const QByteArray encoded = (user + ":" + token.toUtf8()).toBase64();
+            const QByteArray encoded = QByteArray(user + ":" + token.toUtf8()).toBase64();
             const QByteArray line = "Authorization: Basic " + encoded + "\n";
             const QByteArray out = redactor.redact(line);
             QVERIFY2(out.contains("***"), out.constData());

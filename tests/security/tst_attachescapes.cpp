@@ -15,7 +15,7 @@ using namespace Qt::StringLiterals;
 namespace {
 
 const QByteArray kScript = "import sys, time\n"
-                           "time.sleep(1.5)  # attach is following by now\n"
+                           "time.sleep(4)  # attach is following by now\n"
                            "out = sys.stdout.buffer\n"
                            "out.write(b'\\x1b]0;pwned title\\x07title set\\n')\n"
                            "out.write(b'\\x1b]52;c;ZWNobyBwd25lZA==\\x1b\\\\clipboard written\\n')\n"

@@ -8,7 +8,7 @@
 // store or what `ferry runs attach` printed while it followed the run, and the script's other
 // lines are all there, in order. The run follower's own pass (the lines it returns) hides a
 // multi-line value that reached the log unredacted (a hyperparameter) too.
-#include "keyringsession.h"
+#include "../secrets/keyringsession.h"
 
 #include "run/runfollower.h"
 #include "run/runlauncher.h"
@@ -42,7 +42,7 @@ const QByteArrayList kKeyLines = QByteArray("-----BEGIN FERRY TEST KEY-----\n"
 
 const QByteArray kScript = "import os, sys, time\n"
                            "key = os.environ['PEM_KEY']\n"
-                           "time.sleep(2)  # `ferry runs attach` is following by now\n"
+                           "time.sleep(5)  # `ferry runs attach` is following by now\n"
                            "print('m3 start', flush=True)\n"
                            "for line in key.split('\\n'):\n"
                            "    print(line, flush=True)\n"
