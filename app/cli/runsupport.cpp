@@ -1,6 +1,7 @@
 #include "cli/runsupport.h"
 
 #include "run/runfollower.h"
+#include "run/terminaltext.h"
 #include "secrets/secretstore.h"
 #include "targets/targetfactory.h"
 
@@ -131,8 +132,9 @@ int followRun(RunContext &context, const run::RunRecord &record, Io &io)
             if (!detail.isEmpty())
                 io.err << "run " << record.id << ": " << detail << Qt::endl;
         }
+        // L7: as the window shows them, so no control sequence a script prints reaches the terminal.
         for (const QByteArray &line : step->lines)
-            io.out << QString::fromUtf8(line) << '\n';
+            io.out << run::terminalText(line) << '\n';
         io.out.flush();
         if (step->finished) {
             const run::RunRecord &end = follower.record();

@@ -36,12 +36,49 @@ RunStatus storedStatus(targets::RunState state)
 
 RunFollower::RunFollower(RunStore &store, targets::Target &target, QString runDir, RunRecord record)
     : m_store(store), m_target(target), m_runDir(std::move(runDir)), m_record(std::move(record)),
-      m_parser(definitionsOf(m_record)), m_offset(m_record.logOffset)
+      m_offset(m_record.logOffset), m_storedOffset(m_record.logOffset)
 {
-    // Lines without a step number are counted per metric; carry on counting where the stored
-    // points end, so a re-attached run continues its x axis instead of starting again.
+    resetCounts();
+}
+
+void RunFollower::setRedactor(secrets::Redactor redactor)
+{
+    m_redactor = std::move(redactor);
+    // Lines are at most LogTail's maxLineBytes: they always go out whole.
+    m_lines.emplace(m_redactor, 4 * LogTail::Limits{}.maxLineBytes);
+}
+
+// Lines without a step number are counted per metric; carry on counting where the stored points
+// end, so a re-attached run continues its x axis instead of starting again.
+void RunFollower::resetCounts()
+{
+    m_parser = MetricParser(definitionsOf(m_record));
     for (const QString &name : m_store.metricNames(m_record.id))
         m_parser.setCount(name, m_store.metricCount(m_record.id, name));
+}
+
+void RunFollower::show(Step &step, const QList<LogLine> &lines, bool last)
+{
+    if (!m_lines) {
+        for (const LogLine &line : lines) {
+            if (line.isWhole()) // a piece of a huge line is not shown
+                step.lines << m_redactor.redact(line.text);
+        }
+        return;
+    }
+    QByteArray text;
+    for (const LogLine &line : lines) {
+        if (line.isWhole())
+            text += line.text + '\n';
+    }
+    text = m_lines->feed(text);
+    if (last)
+        text += m_lines->finish();
+    if (text.isEmpty())
+        return;
+    if (text.endsWith('\n'))
+        text.chop(1);
+    step.lines << text.split('\n');
 }
 
 Expected<bool> RunFollower::drainLog(Step &step, bool untilEnd)
@@ -52,22 +89,35 @@ Expected<bool> RunFollower::drainLog(Step &step, bool untilEnd)
         if (!chunk)
             return chunk.error();
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        QList<MetricPoint> points;
-        for (const LogLine &line : chunk->lines) {
-            if (!line.isWhole())
-                continue; // a piece of a huge line carries no metrics worth reading
-            m_parser.parseLine(QString::fromUtf8(line.text), now, points);
-            step.lines << m_redactor.redact(line.text);
-        }
-        if (chunk->nextOffset != m_offset) {
-            m_offset = chunk->nextOffset;
+        if (chunk->nextOffset > m_storedOffset) {
+            QList<MetricPoint> points;
+            for (const LogLine &line : chunk->lines) {
+                // Lines another follower stored already are only shown; a piece of a huge line
+                // carries no metrics worth reading.
+                if (line.isWhole() && line.offset >= m_storedOffset)
+                    m_parser.parseLine(QString::fromUtf8(line.text), now, points);
+            }
+            const auto swapped = m_store.appendMetricsAt(m_record.id, points, m_storedOffset, chunk->nextOffset);
+            if (!swapped) { // nothing moved (L13): the next poll reads these lines again
+                resetCounts();
+                return swapped.error();
+            }
+            if (!swapped->applied) {
+                // Another follower stored these lines (or more) meanwhile: read them again, storing
+                // only what comes after its offset, counted on from its points.
+                m_storedOffset = swapped->storedOffset;
+                resetCounts();
+                continue;
+            }
+            m_storedOffset = chunk->nextOffset;
             step.points << points;
-            m_store.appendMetrics(m_record.id, std::move(points), m_offset);
         }
+        m_offset = chunk->nextOffset;
+        show(step, chunk->lines, untilEnd && chunk->atEnd);
         if (chunk->atEnd)
             break;
     } while (untilEnd || step.lines.size() < 100000);
-    m_record.logOffset = m_offset;
+    m_record.logOffset = m_storedOffset;
     return true;
 }
 
@@ -87,17 +137,22 @@ void RunFollower::recordEnd(const targets::RunProbe &probe)
         finished = probe.exit->finishedMs;
     }
     error = m_redactor.redact(error);
+    addArtifacts(); // before the status: whoever sees the run ended sees its artifacts
     m_store.setStatus(m_record.id, status, exitCode, error, finished);
+    m_record.status = status;
+    m_record.exitCode = exitCode;
+    m_record.error = error;
+    m_record.finishedMs = finished;
+}
+
+void RunFollower::addArtifacts()
+{
     for (const auto &[name, kind] : {std::pair{u"model.tar.gz"_s, u"model"_s},
                                      std::pair{u"output.tar.gz"_s, u"output"_s}, std::pair{u"log"_s, u"log"_s}}) {
         const QFileInfo file(m_runDir + u'/' + name);
         if (file.isFile())
             m_store.addArtifact(m_record.id, Artifact{name, kind, file.size()});
     }
-    m_record.status = status;
-    m_record.exitCode = exitCode;
-    m_record.error = error;
-    m_record.finishedMs = finished;
 }
 
 Expected<RunFollower::Step> RunFollower::poll()
@@ -109,7 +164,12 @@ Expected<RunFollower::Step> RunFollower::poll()
     if (!probe)
         return probe.error();
     step.probe = *probe;
-    const bool over = probe->finished();
+    // L5: the exit record comes before the archives (packing a big model takes a while); the run
+    // is over once they are there too, or once the probe says they will not come.
+    const bool packing = probe->finished() && probe->exit && !probe->archived && probe->detail.isEmpty();
+    const bool over = probe->finished() && !packing;
+    if (packing)
+        step.probe.detail = u"the script has ended; packing model/ and output/"_s;
     const auto drained = drainLog(step, over);
     if (!drained)
         return drained.error();

@@ -209,6 +209,19 @@ void RunStore::appendMetrics(const QString &runId, QList<MetricPoint> points, qi
         Q_EMIT writeFailed(u"run %1: cannot store metrics: the run store is closed"_s.arg(runId));
 }
 
+Expected<RunStore::OffsetSwap> RunStore::appendMetricsAt(const QString &runId, QList<MetricPoint> points,
+                                                         qint64 expectedOffset, qint64 newLogOffset)
+{
+    auto reply = std::make_shared<std::promise<runstorecommand::MetricsCommit>>();
+    auto outcome = reply->get_future();
+    if (!m_writer->post(runstorecommand::AppendMetrics{runId, std::move(points), newLogOffset, expectedOffset, reply}))
+        return Error{u"run %1: cannot store metrics: the run store is closed"_s.arg(runId), m_path, 0, 0, {}};
+    const runstorecommand::MetricsCommit done = outcome.get();
+    if (!done.error.isEmpty())
+        return Error{done.error, m_path, 0, 0, u"check that the disk has space and the workspace is writable"_s};
+    return OffsetSwap{done.applied, done.storedOffset};
+}
+
 void RunStore::deleteRun(const QString &runId)
 {
     if (!m_writer->post(runstorecommand::DeleteRun{runId}))

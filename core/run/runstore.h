@@ -83,6 +83,16 @@ public:
     // The points and the log offset just past the last line they came from are committed
     // together: after a crash the stored offset always matches the stored points.
     void appendMetrics(const QString &runId, QList<MetricPoint> points, qint64 newLogOffset);
+    // The same for a follower that shares the run with other processes (M5): the points are
+    // stored only if the stored offset is still `expectedOffset` (compare-and-swap in the same
+    // transaction as the points), else nothing is written. Waits for the commit; returns whether
+    // the points were stored and the offset stored now (another follower's, when not).
+    struct OffsetSwap {
+        bool applied = false;
+        qint64 storedOffset = 0;
+    };
+    Expected<OffsetSwap> appendMetricsAt(const QString &runId, QList<MetricPoint> points, qint64 expectedOffset,
+                                         qint64 newLogOffset);
     // Removes the run with its parameters, metrics and artifacts from the database (its folder
     // on disk stays). Writes of the run queued before it are committed first, later ones fail.
     void deleteRun(const QString &runId);

@@ -40,7 +40,8 @@ QVariant nonNull(const QString &text)
 struct RunStoreWriter::Statements {
     explicit Statements(const QSqlDatabase &database)
         : db(database), begin(db), commit(db), rollback(db), ensureExperiment(db), insertRun(db), setStatus(db),
-          deleteParams(db), insertParam(db), insertArtifact(db), insertMetric(db), insertMetrics(db), setOffset(db)
+          deleteParams(db), insertParam(db), insertArtifact(db), insertMetric(db), insertMetrics(db), setOffset(db),
+          swapOffset(db), readOffset(db)
     {
     }
 
@@ -66,6 +67,10 @@ struct RunStoreWriter::Statements {
             {&insertMetric, metricsInsert(1)},
             {&insertMetrics, metricsInsert(kRowsPerInsert)},
             {&setOffset, u"UPDATE runs SET log_offset = ? WHERE id = ?"_s},
+            // M5: two followers of one run (the window and `ferry runs attach`) never store a
+            // line's points twice: the offset moves only from the one the follower read from.
+            {&swapOffset, u"UPDATE runs SET log_offset = :new WHERE id = :id AND log_offset = :expected"_s},
+            {&readOffset, u"SELECT log_offset FROM runs WHERE id = ?"_s},
         };
         for (const auto &[query, sql] : all) {
             if (!query->prepare(sql))
@@ -118,22 +123,77 @@ struct RunStoreWriter::Statements {
     std::optional<QString> applyOffsets()
     {
         for (auto it = offsets.cbegin(); it != offsets.cend(); ++it) {
-            setOffset.bindValue(0, it.value());
-            setOffset.bindValue(1, it.key());
-            if (auto error = exec(setOffset))
-                return u"run %1: cannot store the log offset: %2"_s.arg(it.key(), *error);
-            if (setOffset.numRowsAffected() == 0)
-                return u"run %1: cannot store metrics: no such run"_s.arg(it.key());
+            if (auto error = applyOffset(it.key(), it.value()))
+                return error;
         }
         offsets.clear();
         return std::nullopt;
     }
 
+    std::optional<QString> applyOffset(const QString &runId, qint64 offset)
+    {
+        setOffset.bindValue(0, offset);
+        setOffset.bindValue(1, runId);
+        if (auto error = exec(setOffset))
+            return u"run %1: cannot store the log offset: %2"_s.arg(runId, *error);
+        if (setOffset.numRowsAffected() == 0)
+            return u"run %1: cannot store metrics: no such run"_s.arg(runId);
+        return std::nullopt;
+    }
+
+    // The compare-and-swap append: the offset first, the points only when it moved. Replies wait
+    // for the commit (`replies`).
+    std::optional<QString> swapAndAppend(const runstorecommand::AppendMetrics &c)
+    {
+        // A plain append of the same run earlier in this transaction is applied first.
+        if (const auto pending = offsets.constFind(c.runId); pending != offsets.cend()) {
+            if (auto error = applyOffset(c.runId, pending.value()))
+                return error;
+            offsets.remove(c.runId);
+        }
+        swapOffset.bindValue(u":new"_s, c.logOffset);
+        swapOffset.bindValue(u":id"_s, c.runId);
+        swapOffset.bindValue(u":expected"_s, *c.expectedOffset);
+        if (auto error = exec(swapOffset))
+            return u"run %1: cannot store the log offset: %2"_s.arg(c.runId, *error);
+        runstorecommand::MetricsCommit outcome;
+        if (swapOffset.numRowsAffected() == 1) {
+            if (auto error = appendPoints(c.runId, c.points))
+                return u"run %1: cannot store metrics: %2"_s.arg(c.runId, *error);
+            outcome = {true, c.logOffset, {}};
+        } else {
+            // Another follower moved the offset: nothing of this command is written.
+            readOffset.bindValue(0, c.runId);
+            if (auto error = exec(readOffset))
+                return u"run %1: cannot read the log offset: %2"_s.arg(c.runId, *error);
+            const bool found = readOffset.next();
+            const qint64 stored = found ? readOffset.value(0).toLongLong() : 0;
+            readOffset.finish();
+            if (!found)
+                return u"run %1: cannot store metrics: no such run"_s.arg(c.runId);
+            outcome = {false, stored, {}};
+        }
+        if (c.reply)
+            replies.emplace_back(c.reply, std::move(outcome));
+        return std::nullopt;
+    }
+
+    // After a commit: the compare-and-swap appends learn what became of them.
+    void deliverReplies()
+    {
+        for (auto &[reply, outcome] : replies)
+            reply->set_value(std::move(outcome));
+        replies.clear();
+    }
+
     QSqlDatabase db;
     QSqlQuery begin, commit, rollback;
     QSqlQuery ensureExperiment, insertRun, setStatus, deleteParams, insertParam, insertArtifact;
-    QSqlQuery insertMetric, insertMetrics, setOffset;
+    QSqlQuery insertMetric, insertMetrics, setOffset, swapOffset, readOffset;
     QHash<QString, qint64> offsets; // run → log offset, for the transaction being built
+    std::vector<
+        std::pair<std::shared_ptr<std::promise<runstorecommand::MetricsCommit>>, runstorecommand::MetricsCommit>>
+        replies; // for the transaction being built
     std::unique_ptr<RunStoreNativeInsert> native;
 };
 
@@ -294,7 +354,10 @@ void RunStoreWriter::commit(std::vector<RunStoreCommand> &batch)
         }
         if (error) {
             s.offsets.clear();
+            s.replies.clear();
             Statements::exec(s.rollback);
+        } else {
+            s.deliverReplies();
         }
         return error;
     };
@@ -302,14 +365,23 @@ void RunStoreWriter::commit(std::vector<RunStoreCommand> &batch)
     if (!error)
         return;
     if (batch.size() == 1) {
+        replyFailed(batch.front(), *error);
         fail(*error);
         return;
     }
     // Something in the batch failed: commit what can be, one command at a time, and report the rest.
     for (auto it = batch.cbegin(); it != batch.cend(); ++it) {
-        if (auto failed = transaction(it, it + 1))
+        if (auto failed = transaction(it, it + 1)) {
+            replyFailed(*it, *failed);
             fail(*failed);
+        }
     }
+}
+
+void RunStoreWriter::replyFailed(const RunStoreCommand &command, const QString &error)
+{
+    if (const auto *append = std::get_if<runstorecommand::AppendMetrics>(&command); append && append->reply)
+        append->reply->set_value(runstorecommand::MetricsCommit{false, 0, error});
 }
 
 std::optional<QString> RunStoreWriter::execute(const RunStoreCommand &command)
@@ -401,6 +473,8 @@ std::optional<QString> RunStoreWriter::execute(const RunStoreCommand &command)
         return std::nullopt;
     }
     const auto &c = std::get<AppendMetrics>(command);
+    if (c.expectedOffset)
+        return s.swapAndAppend(c);
     if (auto error = s.appendPoints(c.runId, c.points))
         return u"run %1: cannot store metrics: %2"_s.arg(c.runId, *error);
     s.offsets.insert(c.runId, c.logOffset);

@@ -37,10 +37,22 @@ struct AddArtifact {
     QString runId;
     Artifact artifact;
 };
+// The outcome of a compare-and-swap append: `applied` when the stored offset was the expected
+// one (the points and the new offset are committed); else nothing was written and
+// `storedOffset` is the offset another follower has stored meanwhile.
+struct MetricsCommit {
+    bool applied = false;
+    qint64 storedOffset = 0;
+    QString error; // not empty: the transaction failed (nothing written)
+};
 struct AppendMetrics {
     QString runId;
     QList<MetricPoint> points;
     qint64 logOffset;
+    // Set: compare-and-swap. The points are stored only if the run's stored offset is this one,
+    // and `reply` receives the outcome once committed.
+    std::optional<qint64> expectedOffset = std::nullopt;
+    std::shared_ptr<std::promise<MetricsCommit>> reply = nullptr;
 };
 struct DeleteRun {
     QString runId;
@@ -74,6 +86,7 @@ private:
     RunStoreWriter(QString path, QString connection);
     void run(std::promise<std::optional<Error>> opened);
     void commit(std::vector<RunStoreCommand> &batch);
+    static void replyFailed(const RunStoreCommand &command, const QString &error);
     std::optional<QString> execute(const RunStoreCommand &command);
     void fail(const QString &message);
 

@@ -19,6 +19,9 @@ QByteArray jsonEscaped(const QString &value)
     return array.mid(2, array.size() - 4);
 }
 
+// Shorter pieces of a base64 text are too likely in ordinary output to be masked.
+constexpr qsizetype kMinBase64Core = 8;
+
 } // namespace
 
 Redactor::Redactor(const QStringList &values)
@@ -43,6 +46,20 @@ QList<QByteArray> Redactor::encodingsOf(const QString &value)
     add(raw.toBase64(QByteArray::OmitTrailingEquals));
     add(raw.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
     add(jsonEscaped(value));
+    // Inside a longer base64 text (HTTP Basic: base64("user:" + token)) the value's encoding
+    // depends on where it starts modulo 3 bytes, and its first and last characters mix with its
+    // neighbours: the characters that come from the value alone, at each of the three alignments.
+    // Only long enough ones, so that a short value does not mask ordinary text.
+    for (int shift = 0; shift < 3; ++shift) {
+        const QByteArray shifted = QByteArray(shift, '\0') + raw;
+        const qsizetype first = (8 * shift + 5) / 6;
+        const qsizetype end = 8 * shifted.size() / 6;
+        for (const auto options : {QByteArray::Base64Encoding, QByteArray::Base64UrlEncoding}) {
+            const QByteArray core = shifted.toBase64(options | QByteArray::OmitTrailingEquals).mid(first, end - first);
+            if (core.size() >= kMinBase64Core)
+                add(core);
+        }
+    }
     return forms;
 }
 

@@ -9,7 +9,9 @@ namespace ferry::secrets {
 
 // Hides secret values in text that leaves Ferry's hands: run log lines, stored command lines,
 // error messages. Every occurrence of a value, and of its common encodings (percent-encoded
-// as in URLs, base64 with and without padding, base64url, JSON-escaped), becomes "***".
+// as in URLs, base64 with and without padding, base64url, JSON-escaped, and the part of its base64
+// that does not depend on its neighbours at each of the three byte alignments, as inside
+// base64("user:" + value) for HTTP Basic), becomes "***".
 // Longer patterns are replaced first, so a secret that contains another is hidden whole.
 // A value type: cheap to copy into a worker thread, immutable while it is used there.
 class Redactor {

@@ -1,54 +1,84 @@
 #include "secrets/streamredactor.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace ferry::secrets {
 
 StreamRedactor::StreamRedactor(Redactor redactor, qsizetype holdLimit)
-    : m_redactor(std::move(redactor)), m_holdLimit(holdLimit), m_keep(std::max<qsizetype>(0, m_redactor.longest() - 1))
+    : m_redactor(std::move(redactor)), m_holdLimit(holdLimit)
 {
+}
+
+qsizetype StreamRedactor::safeCut(const QByteArray &text, const QList<QByteArray> &patterns, bool wholeLines)
+{
+    const qsizetype size = text.size();
+    qsizetype cut = size;
+    // 1. The earliest suffix that is a proper prefix of a pattern.
+    for (const QByteArray &p : patterns) {
+        if (p.isEmpty())
+            continue;
+        for (qsizetype i = text.indexOf(p.front(), std::max<qsizetype>(0, size - p.size() + 1)); i >= 0 && i < cut;
+             i = text.indexOf(p.front(), i + 1)) {
+            if (std::memcmp(text.constData() + i, p.constData(), static_cast<size_t>(size - i)) == 0) {
+                cut = i;
+                break;
+            }
+        }
+    }
+    // 2 and 3, until nothing moves: a line boundary that cuts no complete occurrence.
+    for (bool moved = true; moved && cut > 0;) {
+        moved = false;
+        if (wholeLines) {
+            const qsizetype line = text.lastIndexOf('\n', cut - 1) + 1;
+            if (line < cut) {
+                cut = line;
+                moved = true;
+            }
+        }
+        for (const QByteArray &p : patterns) {
+            if (p.isEmpty() || cut == 0)
+                continue;
+            const qsizetype at = text.indexOf(p, std::max<qsizetype>(0, cut - p.size() + 1));
+            if (at >= 0 && at < cut) {
+                cut = at;
+                moved = true;
+            }
+        }
+    }
+    return cut;
 }
 
 QByteArray StreamRedactor::feed(const QByteArray &bytes)
 {
     if (m_redactor.isEmpty())
         return bytes;
-    const qsizetype newline = bytes.lastIndexOf('\n');
-    if (newline < 0) {
-        m_held += bytes;
-        return m_held.size() > m_holdLimit ? releaseUpTo(m_keep) : QByteArray();
-    }
-    // Held bytes + everything up to the last newline are whole lines.
-    QByteArray lines = m_held;
-    lines.append(bytes.constData(), newline + 1);
-    m_held = bytes.mid(newline + 1);
-    QByteArray out = m_redactor.redact(lines);
-    if (m_held.size() > m_holdLimit)
-        out += releaseUpTo(m_keep);
-    return out;
+    m_held += bytes;
+    qsizetype cut = safeCut(m_held, m_redactor.patterns(), true);
+    if (m_held.size() - cut > m_holdLimit) // a very long line: it goes out without its newline
+        cut = safeCut(m_held, m_redactor.patterns(), false);
+    return release(cut);
 }
 
 QByteArray StreamRedactor::flushPartial()
 {
-    return m_held.size() > m_keep ? releaseUpTo(m_keep) : QByteArray();
+    if (m_held.isEmpty())
+        return {};
+    return release(safeCut(m_held, m_redactor.patterns(), false));
 }
 
 QByteArray StreamRedactor::finish()
 {
-    return releaseUpTo(0);
+    return release(m_held.size());
 }
 
-// Redacts what is held and releases all but its last `keep` bytes. The kept tail may hold the
-// start of an occurrence that the next read completes; anything before it cannot (an
-// occurrence is at most keep + 1 bytes long), so nothing secret is cut in two.
-QByteArray StreamRedactor::releaseUpTo(qsizetype keep)
+QByteArray StreamRedactor::release(qsizetype cut)
 {
-    if (m_held.isEmpty())
+    if (cut <= 0)
         return {};
-    const QByteArray redacted = m_redactor.redact(m_held);
-    const qsizetype out = std::max<qsizetype>(0, redacted.size() - keep);
-    m_held = redacted.mid(out);
-    return redacted.left(out);
+    const QByteArray out = m_redactor.redact(m_held.left(cut));
+    m_held.remove(0, cut);
+    return out;
 }
 
 } // namespace ferry::secrets

@@ -6,18 +6,32 @@
 
 namespace ferry::secrets {
 
-// Redacts a byte stream (a script's output on its way to the run's log) that arrives in reads of
-// any size. Whole lines go out as soon as their newline has come; a partial line is held back,
-// so a secret split across two reads is still found. What is held stays bounded: past
-// `holdLimit` bytes without a newline (or on flushPartial(), when the stream is idle) all but
-// the last (longest pattern - 1) bytes go out, which can never cut through an occurrence.
+// Redacts a byte stream (a script's output on its way to the run's log, or a run's log lines on
+// their way to a window) that arrives in reads of any size, secrets with newlines (PEM keys,
+// JSON service accounts) included, however the script prints them (line by line, flushed).
+//
+// The algorithm (the secret entry program in targets/containersecrets.cpp is a port of it to
+// Python, kept the same: change both together). `held` is what has not gone out yet; after each
+// read, with the patterns of the Redactor (a value and its encodings):
+//  1. cut = the earliest position from which the rest of `held` is a proper prefix of a pattern
+//     (the end of `held` when there is none): an occurrence not yet complete can only begin there.
+//  2. Whole lines: cut moves back to just after the last newline before it (a partial line waits
+//     for its newline, unless it passes `holdLimit` or the stream is quiet: flushPartial()).
+//  3. cut moves back to the start of any complete occurrence that spans it, so none is cut in
+//     two; 2 and 3 repeat until cut stays put.
+//  4. redact(held[0, cut)) goes out, held[cut, end) stays.
+// So a line goes out as soon as it cannot be part of a secret still arriving, and what is held is
+// at most a line plus twice the longest pattern. Limits: an occurrence must be contiguous in the
+// stream (a script that prefixes each line of a key, or prints it with "\r\n" where the value
+// has "\n", is not matched as a whole; each line that is itself a pattern still is).
 class StreamRedactor {
 public:
     explicit StreamRedactor(Redactor redactor, qsizetype holdLimit = 64 * 1024);
 
     // The bytes that may be written now.
     QByteArray feed(const QByteArray &bytes);
-    // What a quiet stream may write without waiting for its newline (a progress bar).
+    // What a quiet stream may write without waiting for its newline (a progress bar): all but
+    // what may begin a secret.
     QByteArray flushPartial();
     // The end of the stream: everything held.
     QByteArray finish();
@@ -25,12 +39,14 @@ public:
     qsizetype held() const { return m_held.size(); }
     const Redactor &redactor() const { return m_redactor; }
 
+    // Step 1 to 3 above on `text`: how much of it may go out now.
+    static qsizetype safeCut(const QByteArray &text, const QList<QByteArray> &patterns, bool wholeLines);
+
 private:
-    QByteArray releaseUpTo(qsizetype keep);
+    QByteArray release(qsizetype cut);
 
     Redactor m_redactor;
     qsizetype m_holdLimit;
-    qsizetype m_keep; // bytes that may be the start of an occurrence
     QByteArray m_held;
 };
 

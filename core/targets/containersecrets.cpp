@@ -28,7 +28,9 @@ constexpr char kEntry[] =
     R"PY(# Ferry's container entry for a run with secret variables (written by Ferry; holds no secret).
 # Reads the values from a private file and deletes it, starts the command with them in its
 # environment only (never in a command line), and appends its output to the run's log (LOG "-":
-# this program's standard output) with every value and encoding of one replaced by ***. Keeps lines whole; a secret split across reads is found.
+# this program's standard output) with every value and encoding of one replaced by ***. Keeps lines whole;
+# a secret split across reads, or printed line by line (a PEM key), is found: the algorithm is
+# Ferry's StreamRedactor (secrets/streamredactor.h), ported; change both together.
 # The script's failure message (the contract's failure file) is redacted too.
 import base64, fcntl, json, os, select, signal, subprocess, sys, time
 
@@ -50,7 +52,36 @@ env = dict(os.environ)
 env.update(data['variables'])
 patterns = sorted((base64.b64decode(p) for p in data['patterns']), key=len, reverse=True)
 del data
-keep = max(len(p) for p in patterns) - 1 if patterns else 0
+
+
+def safe_cut(text, whole_lines):
+    # How much of the held text may go out: StreamRedactor::safeCut (secrets/streamredactor.h),
+    # ported. 1. the earliest suffix that is a proper prefix of a pattern (a secret still arriving,
+    # across newlines); 2. back to a line boundary; 3. back to the start of a complete occurrence
+    # that spans the cut; 2 and 3 until nothing moves.
+    size = len(text)
+    cut = size
+    for p in patterns:
+        i = text.find(p[:1], max(0, size - len(p) + 1))
+        while 0 <= i < cut:
+            if p.startswith(text[i:]):
+                cut = i
+                break
+            i = text.find(p[:1], i + 1)
+    moved = True
+    while moved and cut > 0:
+        moved = False
+        if whole_lines:
+            line = text.rfind(b'\n', 0, cut) + 1
+            if line < cut:
+                cut, moved = line, True
+        for p in patterns:
+            if cut == 0:
+                break
+            at = text.find(p, max(0, cut - len(p) + 1))
+            if 0 <= at < cut:
+                cut, moved = at, True
+    return cut
 
 
 def redact(text):
@@ -81,6 +112,18 @@ except OSError:
     pass
 held = b''
 ended = 0  # reads since the script ended: what it left running may hold the pipe open
+
+
+def release(whole_lines):
+    global held
+    cut = safe_cut(held, whole_lines)
+    if whole_lines and len(held) - cut > 65536:  # a very long line goes out without its newline
+        cut = safe_cut(held, False)
+    if cut:
+        log.write(redact(held[:cut]))
+        held = held[cut:]
+
+
 while ended < 64:
     if ended or child.poll() is not None:
         ended += 1
@@ -88,26 +131,15 @@ while ended < 64:
     if not ready and ended:
         break
     if not ready:  # quiet: a partial line (a progress bar) is written, all but a possible secret's start
-        if len(held) > keep:
-            held = redact(held)
-            log.write(held[:len(held) - keep])
-            held = held[len(held) - keep:]
+        release(False)
         continue
     chunk = os.read(out, 1 << 20)
     if not chunk:
         break
     if not ended:
         time.sleep(0.005)  # output taken in batches: a wake-up per write costs more than the redaction
-    newline = chunk.rfind(b'\n')
-    if newline < 0:
-        held += chunk
-        if len(held) > 65536:
-            held = redact(held)
-            log.write(held[:len(held) - keep])
-            held = held[len(held) - keep:]
-        continue
-    lines, held = held + chunk[:newline + 1], chunk[newline + 1:]
-    log.write(redact(lines))
+    held += chunk
+    release(True)
 log.write(redact(held))
 code = child.wait()
 try:

@@ -1,5 +1,7 @@
 #include "ui/log/logview.h"
 
+#include "run/terminaltext.h"
+
 // LogView's file side: slices of a log read by byte offset off the GUI thread (the tail, what
 // comes before, what was appended), whole lines only, each line capped for display.
 #include <QFile>
@@ -136,35 +138,8 @@ QString LogView::displayLine(QByteArrayView bytes, qint64 fullLength)
         for (int i = 0; i < 3 && length > 0 && (static_cast<uchar>(bytes[length]) & 0xC0) == 0x80; ++i)
             --length;
     }
-    QByteArrayView view = bytes.first(length);
-    if (!cut && view.endsWith('\r'))
-        view.chop(1);
-    // A progress bar redraws itself with '\r': show what a terminal ends up showing.
-    if (const qsizetype cr = view.lastIndexOf('\r'); cr >= 0 && !cut)
-        view = view.sliced(cr + 1);
-
-    // Terminal escape sequences (colours, cursor moves) are dropped.
-    QByteArray clean;
-    clean.reserve(view.size());
-    for (qsizetype i = 0; i < view.size(); ++i) {
-        const char c = view[i];
-        if (c != '\x1b') {
-            clean.append(c);
-            continue;
-        }
-        if (i + 1 < view.size() && view[i + 1] == '[') {
-            i += 2;
-            while (i < view.size() && !(view[i] >= '@' && view[i] <= '~'))
-                ++i;
-        } else {
-            ++i; // a two-byte escape
-        }
-    }
-    QString text = QString::fromUtf8(clean); // invalid sequences become U+FFFD
-    for (QChar &c : text) {
-        if (c.unicode() < 0x20 && c != u'\t')
-            c = QChar::ReplacementCharacter;
-    }
+    // A progress bar's last redraw, escape sequences dropped: one rule with `ferry runs attach`.
+    QString text = run::terminalText(bytes.first(length), !cut);
     if (cut)
         text += tr(" … [line cut: %1 bytes in all]").arg(fullLength);
     return text;
