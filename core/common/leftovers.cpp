@@ -45,8 +45,9 @@ QString ownedTempTemplate(QLatin1StringView prefix)
 
 QStringList sweepTempLeftovers(const QString &tempDir)
 {
-    static const QRegularExpression owned(u"^(%1|%2)-(\\d+)-(\\d+)-[A-Za-z0-9]{6}$"_s.arg(
-        QRegularExpression::escape(kSecretsTempPrefix), QRegularExpression::escape(kEngineTempPrefix)));
+    static const QRegularExpression owned(
+        u"^(%1|%2)-(\\d+)-(\\d+)-[^/]{6}$"_s.arg(QRegularExpression::escape(QString(kSecretsTempPrefix)),
+                                                 QRegularExpression::escape(QString(kEngineTempPrefix))));
     QStringList removed;
     const QStringList names = QDir(tempDir).entryList({kSecretsTempPrefix + u"-*"_s, kEngineTempPrefix + u"-*"_s},
                                                       QDir::Dirs | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);

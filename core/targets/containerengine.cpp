@@ -111,7 +111,7 @@ Expected<QString> validatedEngineProgram(const QString &value)
 {
     const QString hint = u"choose docker or podman (a name on PATH, or the absolute path of one) in the settings"_s;
     if (value.isEmpty()) {
-        for (const QString name : {u"docker"_s, u"podman"_s})
+        for (const QString &name : {u"docker"_s, u"podman"_s})
             if (const QString found = QStandardPaths::findExecutable(name); !found.isEmpty())
                 return found;
         return Error{u"no container engine: neither docker nor podman is on PATH"_s,

@@ -174,8 +174,8 @@ Expected<bool> ContainerSecrets::prepare(const QList<std::pair<QString, QString>
 
     // In the run folder, which no container mounts: the container gets this one file, read-only.
     const QString entry = QDir(runDir).filePath(kEntryFile);
-    if (const auto written = replaceFileSafely(entry, secretEntryProgram(), 0644); !written)
-        return Error{u"cannot write the container's entry: "_s + written.error().message, entry, 0, 0,
+    if (const auto saved = replaceFileSafely(entry, secretEntryProgram(), 0644); !saved)
+        return Error{u"cannot write the container's entry: "_s + saved.error().message, entry, 0, 0,
                      u"check permissions"_s};
     return true;
 }

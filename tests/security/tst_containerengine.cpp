@@ -178,7 +178,7 @@ private Q_SLOTS:
         // From the run store: a record whose engine was tampered with is validated when read.
         auto store = RunStore::open(m_ws.filePath(u"refused.sqlite"_s));
         QVERIFY(store);
-        spec.id = u"tampered-%1"_s.arg(QTest::currentDataTag()).replace(u' ', u'-');
+        spec.id = u"tampered-%1"_s.arg(QString::fromUtf8(QTest::currentDataTag())).replace(u' ', u'-');
         RunRecord record = newRunRecord(spec);
         QJsonObject target = record.spec.value(u"target"_s).toObject();
         target[u"options"_s] = QJsonObject{{u"engine"_s, value}};
@@ -241,7 +241,7 @@ private Q_SLOTS:
         QVERIFY(ferry::test::waitFor([&] { return readFile(RunDirectory(runDir).logFile()).contains("waiting\n"); },
                                      120000, 100));
 
-        for (const QString &setting : {engineB + u"/docker"_s, u"/bin/sh"_s}) {
+        for (const QString &setting : {QString(engineB + u"/docker"_s), u"/bin/sh"_s}) {
             setEngineSetting(setting);
             const auto again = RunSpec::fromJson((*store)->run(launched->id)->spec);
             const auto probed = makeTarget(again->target, QStringLiteral(FERRY_BINARY))->probe(runDir);

@@ -207,10 +207,12 @@ private Q_SLOTS:
             600000, 500));
         (*store)->flush();
         const QByteArray log = readFile(dir.logFile());
+        qInfo("the run's log:\n%s", log.constData());
 
         // The attack ran: it saw its secret, found the host paths, planted the program in model/.
         const QByteArray tokenHash = QCryptographicHash::hash(m_secret.toUtf8(), QCryptographicHash::Sha256).toHex();
-        QVERIFY2(log.contains("token-sha256 " + tokenHash), log.constData());
+        const QByteArray sawToken = "token-sha256 " + tokenHash;
+        QVERIFY2(log.contains(sawToken), log.constData());
         QVERIFY2(log.contains("mountinfo /"), log.constData());
         QVERIFY2(log.contains("tried write /opt/ml/model/x.sh: done"), log.constData());
         QVERIFY(QFileInfo(dir.path() + u"/model/x.sh"_s).isExecutable());

@@ -158,13 +158,13 @@ private Q_SLOTS:
         for (const QString &file : {oldExit, oldArchive, oldLink, scripts, spec})
             QVERIFY(makeOld(file));
 
-        QProcess ferry;
+        QProcess next;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(u"TMPDIR"_s, m_tmp.path());
-        ferry.setProcessEnvironment(env);
-        ferry.start(QStringLiteral(FERRY_BINARY), {u"runs"_s, u"list"_s, u"--workspace"_s, m_ws.path()});
-        QVERIFY(ferry.waitForFinished(60000));
-        QVERIFY2(ferry.exitCode() == 0, ferry.readAllStandardError().constData());
+        next.setProcessEnvironment(env);
+        next.start(QStringLiteral(FERRY_BINARY), {u"runs"_s, u"list"_s, u"--workspace"_s, m_ws.path()});
+        QVERIFY(next.waitForFinished(60000));
+        QVERIFY2(next.exitCode() == 0, next.readAllStandardError().constData());
 
         for (const QString &gone : {deadSecrets, deadEngine, reusedPid, oldExit, oldArchive, oldLink})
             QVERIFY2(!exists(gone), qPrintable(gone));
