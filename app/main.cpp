@@ -1,5 +1,6 @@
 // Entry point: the command line or the window, decided from the first argument.
 #include "cli/dispatcher.h"
+#include "common/leftovers.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -27,6 +28,9 @@ int main(int argc, char **argv)
         if (arguments.last().isEmpty())
             arguments.removeLast();
     }
+
+    // What a killed Ferry left in the temp folder (secret values, registry logins) goes first.
+    (void)ferry::sweepTempLeftovers();
 
     ferry::cli::Dispatcher dispatcher(ferry::cli::allCommands());
     if (dispatcher.wantsCommandLine(arguments)) {

@@ -1,5 +1,6 @@
 #include "ui/mainwindow.h"
 
+#include "common/leftovers.h"
 #include "common/setting.h"
 #include "env/formats.h"
 #include "env/spechash.h"
@@ -304,6 +305,7 @@ void MainWindow::setWorkspace(const workspace::Workspace &workspace)
     m_train->setWorkspace(m_store.get(), workspace.runsDir(), workspace.root());
     m_actions->setWorkspace(m_store.get(), workspace.root(), workspace.runsDir());
 
+    (void)sweepRunFolderLeftovers(workspace.runsDir()); // a crash's temp files (common/leftovers.h)
     // Unfinished runs are followed from their own thread: re-attach, live metrics, lost runs.
     m_monitorThread = new QThread(this);
     m_monitorThread->setObjectName(u"run monitor"_s);

@@ -1,4 +1,5 @@
 #include "cli/runsupport.h"
+#include "common/leftovers.h"
 
 #include "run/runfollower.h"
 #include "run/terminaltext.h"
@@ -40,6 +41,7 @@ std::optional<RunContext> openRunContext(const QString &dir, Io &io)
         io.err << "ferry: " << store.error().toString() << Qt::endl;
         return std::nullopt;
     }
+    (void)sweepRunFolderLeftovers(workspace->runsDir()); // a crash's temp files (common/leftovers.h)
     return RunContext{*workspace, std::move(*store)};
 }
 

@@ -1,9 +1,10 @@
 #include "run/archive.h"
 
+#include "common/safefile.h"
+
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
-#include <QFileInfo>
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -12,6 +13,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <memory>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace Qt::StringLiterals;
@@ -60,17 +62,16 @@ QStringList entriesBelow(const QString &dir)
     return paths;
 }
 
-Expected<bool> writeFileData(archive *a, const QString &path, qint64 size)
+Expected<bool> copyFileData(archive *a, int fd, const QString &path, qint64 size)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return Error{u"cannot read: "_s + file.errorString(), path, 0, 0, u"check permissions"_s};
     QByteArray buffer(kChunk, Qt::Uninitialized);
     qint64 left = size; // the header promised this many bytes; libarchive pads if the file shrank
     while (left > 0) {
-        const qint64 n = file.read(buffer.data(), std::min(left, kChunk));
+        const ssize_t n = ::read(fd, buffer.data(), static_cast<size_t>(std::min(left, kChunk)));
+        if (n < 0 && errno == EINTR)
+            continue;
         if (n < 0)
-            return Error{u"cannot read: "_s + file.errorString(), path, 0, 0, {}};
+            return posixError(path, u"cannot read"_s);
         if (n == 0)
             break;
         if (archive_write_data(a, buffer.constData(), static_cast<size_t>(n)) < 0)
@@ -80,21 +81,36 @@ Expected<bool> writeFileData(archive *a, const QString &path, qint64 size)
     return true;
 }
 
-Expected<bool> writeArchive(const QString &dir, const QString &temp)
+Expected<bool> writeFileData(archive *a, const QString &path, qint64 size)
+{
+    // O_NOFOLLOW: a file swapped for a link after it was listed is refused, not followed.
+    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return posixError(path, u"cannot read"_s);
+    struct stat st {};
+    const Expected<bool> copied =
+        ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)
+            ? copyFileData(a, fd, path, size)
+            : Expected<bool>(Error{u"changed while it was packed: no longer a regular file"_s, path, 0, 0, {}});
+    ::close(fd);
+    return copied;
+}
+
+// `dir` empty: an archive with no entries.
+Expected<bool> writeArchive(const QString &dir, const QString &temp, int fd)
 {
     WriteArchive a(archive_write_new());
     ReadArchive disk(archive_read_disk_new());
     if (!a || !disk)
         return Error{u"out of memory creating an archive"_s, temp, 0, 0, {}};
-    const QByteArray tempName = QFile::encodeName(temp);
     if (archive_write_add_filter_gzip(a.get()) != ARCHIVE_OK ||
         archive_write_set_format_pax_restricted(a.get()) != ARCHIVE_OK ||
-        archive_write_open_filename(a.get(), tempName.constData()) != ARCHIVE_OK)
+        archive_write_open_fd(a.get(), fd) != ARCHIVE_OK)
         return archiveError(a.get(), temp, u"cannot create the archive"_s);
     archive_read_disk_set_symlink_physical(disk.get());
     archive_read_disk_set_standard_lookup(disk.get());
 
-    for (const QString &relative : entriesBelow(dir)) {
+    for (const QString &relative : dir.isEmpty() ? QStringList() : entriesBelow(dir)) {
         const QString absolute = QDir(dir).filePath(relative);
         const QByteArray source = QFile::encodeName(absolute);
         Entry entry(archive_entry_new());
@@ -115,20 +131,25 @@ Expected<bool> writeArchive(const QString &dir, const QString &temp)
     return true;
 }
 
-Expected<bool> syncFile(const QString &path)
+// Writes the archive of `dir` (empty: none) to a new file of unpredictable name beside
+// `archivePath` (created O_EXCL | O_NOFOLLOW: a link planted at a guessed name redirects
+// nothing), syncs it and renames it into place.
+Expected<bool> writeArchiveInPlace(const QString &dir, const QString &archivePath)
 {
-    const QByteArray name = QFile::encodeName(path);
-    const int fd = ::open(name.constData(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return posixError(path, u"cannot open"_s);
-    const int synced = ::fsync(fd);
-    const int syncErrno = errno;
-    if (::close(fd) != 0 && synced == 0)
-        return posixError(path, u"cannot write to disk"_s);
-    errno = syncErrno;
-    if (synced != 0)
-        return posixError(path, u"cannot write to disk"_s);
-    return true;
+    const QString temp = unpredictableTempName(archivePath);
+    const auto fd = openNewFile(temp, 0644);
+    if (!fd)
+        return fd.error();
+    auto written = writeArchive(dir, temp, *fd);
+    if (written && ::fsync(*fd) != 0)
+        written = posixError(temp, u"cannot write to disk"_s);
+    if (::close(*fd) != 0 && written)
+        written = posixError(temp, u"cannot write to disk"_s);
+    if (written && ::rename(QFile::encodeName(temp).constData(), QFile::encodeName(archivePath).constData()) != 0)
+        written = posixError(archivePath, u"cannot rename into place"_s);
+    if (!written)
+        ::unlink(QFile::encodeName(temp).constData());
+    return written;
 }
 
 ReadArchive openForReading(const QString &archivePath, Error *error)
@@ -170,19 +191,24 @@ Error outsideError(const QString &name, const QString &archivePath)
 
 Expected<bool> packDirectory(const QString &dir, const QString &archivePath)
 {
-    if (!QFileInfo(dir).isDir())
+    // lstat: a link at the folder's own name is refused, never packed through (review H1).
+    switch (entryKind(dir)) {
+    case EntryKind::Directory:
+        break;
+    case EntryKind::Missing:
         return Error{u"no such folder"_s, dir, 0, 0, {}};
-    // A name of our own beside the target: two packers racing each write their own copy and
-    // the last rename wins, with the same content.
-    const QString temp = archivePath + u".tmp-"_s + QString::number(getpid());
-    auto written = writeArchive(dir, temp);
-    if (written)
-        written = syncFile(temp);
-    if (written && ::rename(QFile::encodeName(temp).constData(), QFile::encodeName(archivePath).constData()) != 0)
-        written = posixError(archivePath, u"cannot rename into place"_s);
-    if (!written)
-        QFile::remove(temp);
-    return written;
+    case EntryKind::Symlink:
+        return Error{u"is a symbolic link, not a folder: nothing is packed through it"_s, dir, 0, 0, {}};
+    default:
+        return Error{u"is not a folder"_s, dir, 0, 0, {}};
+    }
+    // Two packers racing each write their own temp file; the last rename wins, same content.
+    return writeArchiveInPlace(dir, archivePath);
+}
+
+Expected<bool> packEmptyArchive(const QString &archivePath)
+{
+    return writeArchiveInPlace({}, archivePath);
 }
 
 Expected<QStringList> archiveEntries(const QString &archivePath)

@@ -1,13 +1,13 @@
 #include "run/rundirectory.h"
 
-#include "common/textfile.h"
+#include "common/safefile.h"
+#include "run/contract.h"
 
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 
 #include <cerrno>
 #include <cstring>
@@ -19,16 +19,20 @@ namespace ferry::run {
 
 namespace {
 
+// Run-folder files are read without following a link at their name (common/safefile.h): a
+// run that can write its folder must not make Ferry read another file (review H1).
 Expected<std::optional<QJsonObject>> readJsonObject(const QString &path)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        if (!f.exists())
-            return std::optional<QJsonObject>();
-        return Error{u"cannot read: "_s + f.errorString(), path, 0, 0, u"check the run folder's permissions"_s};
+    const auto bytes = readRegularFile(path, 1024 * 1024);
+    if (!bytes) {
+        Error e = bytes.error();
+        e.hint = u"the run folder's files are Ferry's own: remove the damaged one to let Ferry treat the run as lost"_s;
+        return e;
     }
+    if (!bytes->has_value())
+        return std::optional<QJsonObject>();
     QJsonParseError parseError{};
-    const QJsonDocument doc = QJsonDocument::fromJson(f.read(1024 * 1024), &parseError);
+    const QJsonDocument doc = QJsonDocument::fromJson(**bytes, &parseError);
     if (parseError.error != QJsonParseError::NoError || !doc.isObject())
         return Error{u"not a JSON object: "_s + parseError.errorString(), path, 0, 0,
                      u"the file was damaged; remove it to let Ferry treat the run as lost"_s};
@@ -39,6 +43,11 @@ QByteArray readSmallFile(const QString &path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.read(64 * 1024) : QByteArray();
+}
+
+QByteArray jsonBytes(const QJsonObject &json)
+{
+    return QJsonDocument(json).toJson();
 }
 
 } // namespace
@@ -57,7 +66,7 @@ QString RunDirectory::file(const char16_t *name) const
 
 Expected<bool> RunDirectory::writeSpec(const RunSpec &spec) const
 {
-    return writeTextFileAtomically(specFile(), QString::fromUtf8(QJsonDocument(spec.toJson()).toJson()));
+    return replaceFileSafely(specFile(), jsonBytes(spec.toJson()));
 }
 
 Expected<RunSpec> RunDirectory::readSpec() const
@@ -86,7 +95,7 @@ Expected<bool> RunDirectory::writeSupervisor(const SupervisorRecord &r) const
         {u"childStartTicks"_s, QString::number(r.childStartTicks)},
         {u"bootId"_s, r.bootId},
     };
-    return writeTextFileAtomically(supervisorFile(), QString::fromUtf8(QJsonDocument(json).toJson()));
+    return replaceFileSafely(supervisorFile(), jsonBytes(json));
 }
 
 Expected<std::optional<SupervisorRecord>> RunDirectory::readSupervisor() const
@@ -117,8 +126,10 @@ Expected<bool> RunDirectory::writeExit(const ExitRecord &r) const
     };
     // Written beside, then linked into place: link() refuses an existing name, so of two
     // writers (the supervisor, a cancel that found it gone) exactly one wins, atomically.
-    const QString temp = exitFile() + u".tmp-"_s + QString::number(getpid());
-    const auto written = writeTextFileAtomically(temp, QString::fromUtf8(QJsonDocument(json).toJson()));
+    // The temp name is unpredictable and created new (O_EXCL | O_NOFOLLOW): no link planted
+    // beside exit.json can redirect the write.
+    const QString temp = unpredictableTempName(exitFile());
+    const auto written = createNewFile(temp, jsonBytes(json), 0644);
     if (!written)
         return written.error();
     const QByteArray from = QFile::encodeName(temp);
@@ -155,17 +166,33 @@ Expected<std::optional<ExitRecord>> RunDirectory::readExit() const
 
 Expected<bool> RunDirectory::touchHeartbeat(qint64 now) const
 {
-    QSaveFile f(heartbeatFile());
-    if (!f.open(QIODevice::WriteOnly) || f.write(QByteArray::number(now) + '\n') < 0 || !f.commit())
-        return Error{u"cannot write the heartbeat: "_s + f.errorString(), heartbeatFile(), 0, 0, {}};
-    return true;
+    // A new file renamed over the name: a link planted at `heartbeat` is replaced, its target
+    // never written (QSaveFile would write through it).
+    return replaceFileSafely(heartbeatFile(), QByteArray::number(now) + '\n');
 }
 
 std::optional<qint64> RunDirectory::heartbeatMs() const
 {
+    const auto bytes = readRegularFile(heartbeatFile(), 64);
+    if (!bytes || !bytes->has_value())
+        return std::nullopt;
     bool ok = false;
-    const qint64 value = readSmallFile(heartbeatFile()).trimmed().toLongLong(&ok);
+    const qint64 value = (*bytes)->trimmed().toLongLong(&ok);
     return ok ? std::optional<qint64>(value) : std::nullopt;
+}
+
+Expected<bool> RunDirectory::appendToLog(const QByteArray &bytes) const
+{
+    return appendToFileSafely(logFile(), bytes);
+}
+
+QString RunDirectory::failureText() const
+{
+    const QString failure = localContractPaths(m_path, RunSpec{}).failureFile();
+    const auto bytes = readRegularFile(failure, 16 * kMaxFailureBytes);
+    if (!bytes) // a link, a fifo, a huge file: said so, never followed or read
+        return u"the run's failure file was not read: "_s + bytes.error().toString();
+    return bytes->has_value() ? QString::fromUtf8((*bytes)->left(kMaxFailureBytes)).trimmed() : QString();
 }
 
 QString currentBootId()

@@ -62,6 +62,14 @@ public:
     Expected<std::optional<ExitRecord>> readExit() const;
     Expected<bool> touchHeartbeat(qint64 nowMs) const;
     std::optional<qint64> heartbeatMs() const;
+    // Appends to `log`; a link or anything but a regular file at the name is refused.
+    Expected<bool> appendToLog(const QByteArray &bytes) const;
+    // The script's failure message (the contract's output/failure), trimmed; empty when there is
+    // none. Read (its first kMaxFailureBytes) only if it is a regular file: otherwise the text
+    // says why it was not read (a link planted there never makes Ferry read its target).
+    QString failureText() const;
+
+    static constexpr qint64 kMaxFailureBytes = 64 * 1024;
 
 private:
     QString file(const char16_t *name) const;

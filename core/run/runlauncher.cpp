@@ -18,6 +18,7 @@ Expected<RunRecord> launchRun(RunStore &store, targets::Target &target, const QS
     }
     if (spec.id.isEmpty())
         spec.id = newRunId(spec.script);
+    target.recordIn(spec.target); // e.g. the container engine, so the run is cancelled with it later
     RunRecord record = newRunRecord(spec);
     store.createRun(record);
     store.setParams(spec.id, spec.hyperparameters);

@@ -1,5 +1,6 @@
 #include "run/supervisor.h"
 
+#include "common/safefile.h"
 #include "run/archive.h"
 #include "run/rundirectory.h"
 #include "run/runsecrets.h"
@@ -32,7 +33,6 @@ namespace {
 
 constexpr int kLeftoverGraceMs = 2000; // what the script left running gets this long after TERM
 constexpr int kLeftoverKillWaitMs = 10000;
-constexpr qint64 kMaxFailureBytes = 64 * 1024;
 constexpr int kPipeBytes = 1024 * 1024;
 constexpr int kBatchMs = 5;
 constexpr int kPartialLineMs = 100; // how long a line without its newline waits before it is written
@@ -85,7 +85,8 @@ Expected<bool> redirectStandardStreams(const QString &logFile)
 {
     const QByteArray log = QFile::encodeName(logFile);
     const int in = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-    const int out = ::open(log.constData(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    // O_NOFOLLOW: a link planted at `log` never redirects the run's output (review H1).
+    const int out = ::open(log.constData(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (in < 0 || out < 0)
         return Error{u"cannot open the log: "_s + errnoText(errno), logFile, 0, 0, u"check permissions"_s};
     if (::dup2(in, STDIN_FILENO) < 0 || ::dup2(out, STDOUT_FILENO) < 0 || ::dup2(out, STDERR_FILENO) < 0)
@@ -120,14 +121,6 @@ Expected<bool> becomeSessionLeader()
     return true;
 }
 
-QString readFailure(const ContractPaths &paths)
-{
-    QFile f(paths.failureFile());
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return QString::fromUtf8(f.read(kMaxFailureBytes)).trimmed();
-}
-
 // Writes all of `bytes` to `fd` (the log).
 void writeAll(int fd, const QByteArray &bytes)
 {
@@ -146,13 +139,13 @@ void writeAll(int fd, const QByteArray &bytes)
 // redacted in place, like the log.
 void redactFailure(const ContractPaths &paths, const secrets::Redactor &redactor)
 {
-    QFile f(paths.failureFile());
-    if (!f.open(QIODevice::ReadWrite))
+    // Only a regular file is read, and the redacted text replaces the name (never a link's target).
+    const auto text = readRegularFile(paths.failureFile(), 16 * RunDirectory::kMaxFailureBytes);
+    if (!text || !text->has_value())
         return;
-    const QByteArray text = f.readAll();
-    const QByteArray redacted = redactor.redact(text);
-    if (redacted != text && f.resize(0) && f.seek(0))
-        f.write(redacted);
+    const QByteArray redacted = redactor.redact(**text);
+    if (redacted != **text)
+        (void)replaceFileSafely(paths.failureFile(), redacted);
 }
 
 class Supervision {
@@ -294,7 +287,7 @@ int Supervision::run()
         exit.signal = WTERMSIG(status);
     if (m_redactor)
         redactFailure(paths, m_redactor->redactor());
-    exit.error = m_error.isEmpty() ? readFailure(paths) : m_error;
+    exit.error = m_error.isEmpty() ? m_dir.failureText() : m_error;
     return end(exit);
 }
 
@@ -513,8 +506,24 @@ Expected<bool> finalize(const QString &runDir)
     const ContractPaths paths = localContractPaths(dir.path(), RunSpec{});
     for (const auto &[folder, archivePath] :
          {std::pair{paths.modelDir, dir.modelArchive()}, std::pair{paths.outputDataDir, dir.outputArchive()}}) {
-        if (QFileInfo::exists(archivePath))
+        if (entryKind(archivePath) != EntryKind::Missing)
             continue;
+        // lstat, not stat: a run that replaced model/ (or output/, output/data/) with a link
+        // gets an empty archive and a note, never the files the link points at (review H1).
+        QString refused;
+        for (const QString &level : {folder == paths.modelDir ? folder : paths.outputDir, folder}) {
+            const EntryKind kind = entryKind(level);
+            if (refused.isEmpty() && kind != EntryKind::Directory && kind != EntryKind::Missing)
+                refused = QDir(dir.path()).relativeFilePath(level);
+        }
+        if (!refused.isEmpty()) {
+            (void)dir.appendToLog("ferry: " + refused.toUtf8() +
+                                  " is not a folder of the run (a symbolic link or another file); nothing was packed "
+                                  "from it\n");
+            if (const auto packed = packEmptyArchive(archivePath); !packed)
+                return packed;
+            continue;
+        }
         if (!QDir().mkpath(folder)) // a run that never started still gets (empty) archives
             return Error{u"cannot create the folder"_s, folder, 0, 0, u"check permissions"_s};
         const auto packed = packDirectory(folder, archivePath);

@@ -1,5 +1,7 @@
 #include "targets/containerengine.h"
 
+#include "common/leftovers.h"
+
 #include "env/exportwriter.h"
 #include "env/imagegenerator.h"
 #include "env/spechash.h"
@@ -52,7 +54,8 @@ QProcessEnvironment ContainerEngine::environment() const
 Expected<bool> ContainerEngine::login(const QString &address, const QString &user, const QString &password)
 {
     if (!m_config) {
-        auto config = std::make_shared<QTemporaryDir>(QDir::temp().filePath(u"ferry-engine-XXXXXX"_s));
+        // Named after this process (common/leftovers.h): a crash's leftover is swept at the next start.
+        auto config = std::make_shared<QTemporaryDir>(ownedTempTemplate(kEngineTempPrefix));
         if (!config->isValid())
             return Error{u"cannot make a private folder for the registry login: "_s + config->errorString(),
                          {},
@@ -102,6 +105,37 @@ QString stageImage(const env::Environment &environment, ImageStage stage)
 int hostGpuCount()
 {
     return static_cast<int>(QDir(u"/proc/driver/nvidia/gpus"_s).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size());
+}
+
+Expected<QString> validatedEngineProgram(const QString &value)
+{
+    const QString hint = u"choose docker or podman (a name on PATH, or the absolute path of one) in the settings"_s;
+    if (value.isEmpty()) {
+        for (const QString &name : {u"docker"_s, u"podman"_s})
+            if (const QString found = QStandardPaths::findExecutable(name); !found.isEmpty())
+                return found;
+        return Error{u"no container engine: neither docker nor podman is on PATH"_s,
+                     {},
+                     0,
+                     0,
+                     u"install Docker or Podman, or set DOCKER_HOST"_s};
+    }
+    const QFileInfo given(value);
+    const QString name = given.fileName();
+    if (name != u"docker"_s && name != u"podman"_s)
+        return Error{u"'%1' is not a container engine Ferry runs: only docker or podman"_s.arg(value), {}, 0, 0, hint};
+    if (value == name) {
+        const QString found = QStandardPaths::findExecutable(name);
+        if (found.isEmpty())
+            return Error{u"the container engine '%1' is not on PATH"_s.arg(name), {}, 0, 0, hint};
+        return found;
+    }
+    if (!given.isAbsolute() || QDir::cleanPath(value) != value)
+        return Error{
+            u"the container engine '%1' is neither a name on PATH nor an absolute path"_s.arg(value), {}, 0, 0, hint};
+    if (!given.isFile() || !given.isExecutable())
+        return Error{u"the container engine '%1' is not an executable file"_s.arg(value), {}, 0, 0, hint};
+    return value;
 }
 
 ContainerEngine::ContainerEngine(QString program) : m_program(std::move(program))

@@ -41,6 +41,12 @@ int hostGpuCount();
 // The engine the user chose in the settings: docker, podman or a path; empty: automatic.
 inline const Setting<QString> kContainerEngineSetting{"containers/engine"};
 
+// The container engine program a run may use, from the settings or a run's record in the run
+// store (never from a file in a run folder, which a container could write: review H1). Empty:
+// `docker` on PATH, else `podman`. A bare `docker` or `podman` is looked up on PATH; an absolute
+// path must be an executable file named `docker` or `podman`. Anything else is refused.
+Expected<QString> validatedEngineProgram(const QString &value);
+
 // The registry to log in to for an environment's base image: its registry address when set,
 // else the host part of the base image ("myacr.azurecr.io/x:1" -> "myacr.azurecr.io"), else
 // empty (Docker Hub).

@@ -1,12 +1,14 @@
 #include "targets/containersecrets.h"
 
+#include "common/leftovers.h"
+#include "common/safefile.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 #include <QThread>
 
 #include <cerrno>
@@ -185,7 +187,8 @@ ContainerSecrets::~ContainerSecrets()
 Expected<bool> ContainerSecrets::prepare(const QList<std::pair<QString, QString>> &values,
                                          const secrets::Redactor &redactor, const QString &runDir)
 {
-    QByteArray folder = QFile::encodeName(QDir::tempPath() + u"/ferry-secrets-XXXXXX"_s);
+    // Named after this process (common/leftovers.h): a crash's leftover is swept at the next start.
+    QByteArray folder = QFile::encodeName(ownedTempTemplate(kSecretsTempPrefix));
     if (::mkdtemp(folder.data()) == nullptr) // 0700
         return Error{u"cannot make a private folder for the run's secrets: "_s + errnoText(), QDir::tempPath(), 0, 0,
                      u"check that the temporary folder is writable"_s};
@@ -201,9 +204,11 @@ Expected<bool> ContainerSecrets::prepare(const QList<std::pair<QString, QString>
     if (!written)
         return Error{u"cannot write the run's secrets: "_s + errnoText(), m_folder, 0, 0, u"check free space"_s};
 
-    QSaveFile entry(QDir(runDir).filePath(kEntryFile));
-    if (!entry.open(QIODevice::WriteOnly) || entry.write(secretEntryProgram()) < 0 || !entry.commit())
-        return Error{u"cannot write the container's entry"_s, entry.fileName(), 0, 0, u"check permissions"_s};
+    // In the run folder, which no container mounts: the container gets this one file, read-only.
+    const QString entry = QDir(runDir).filePath(kEntryFile);
+    if (const auto saved = replaceFileSafely(entry, secretEntryProgram(), 0644); !saved)
+        return Error{u"cannot write the container's entry: "_s + saved.error().message, entry, 0, 0,
+                     u"check permissions"_s};
     return true;
 }
 

@@ -35,7 +35,8 @@ public:
     ~ContainerSecrets();
 
     // Writes the values (variable -> value) and the redactor's patterns; the entry program goes
-    // to `runDir` (mounted at `ferryMount` inside).
+    // to `runDir` (never mounted itself: the container gets the entry as one read-only file at
+    // `ferryMount`/secret-entry.py).
     Expected<bool> prepare(const QList<std::pair<QString, QString>> &values, const secrets::Redactor &redactor,
                            const QString &runDir);
 

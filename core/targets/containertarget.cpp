@@ -3,6 +3,7 @@
 #include "targets/containerengine.h"
 #include "targets/containersecrets.h"
 
+#include "common/safefile.h"
 #include "env/exportwriter.h"
 #include "env/formats.h"
 #include "env/imagegenerator.h"
@@ -21,7 +22,6 @@
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QStandardPaths>
 
 #include <algorithm>
@@ -42,7 +42,9 @@ constexpr int kQuickMs = ContainerEngine::kQuickMs;
 constexpr int kStopExtraMs = 60000;    // what `stop` may take beyond the grace period
 constexpr int kSecretsTakenMs = 30000; // how long a started container may take to read its secrets
 
-// The script's output goes to the run folder's log, mounted here.
+// The run folder's `log` (and the secret entry) are mounted here as single files: the run folder
+// itself, with spec.json, exit.json, container.json, the heartbeat and the archives, is in no
+// mount, so nothing in the container can write or link what Ferry reads back (review H1).
 const QString kFerryMount = u"/opt/ml/ferry"_s;
 
 EngineResult runEngine(const QString &engine, const QStringList &args, int timeoutMs)
@@ -57,9 +59,8 @@ Error engineError(const QString &engine, const QString &what, const QStringList 
 
 void appendToLog(const RunDirectory &dir, const QByteArray &bytes)
 {
-    QFile f(dir.logFile());
-    if (f.open(QIODevice::WriteOnly | QIODevice::Append))
-        f.write(bytes);
+    if (const auto appended = dir.appendToLog(bytes); !appended)
+        qWarning("%s", qPrintable(appended.error().toString()));
 }
 
 void note(const RunDirectory &dir, const QString &text)
@@ -69,14 +70,7 @@ void note(const RunDirectory &dir, const QString &text)
 
 bool writeRecord(const QString &runDir, const QJsonObject &record)
 {
-    QSaveFile f(ContainerTarget::recordFile(runDir));
-    return f.open(QIODevice::WriteOnly) && f.write(QJsonDocument(record).toJson()) >= 0 && f.commit();
-}
-
-QString failureText(const RunDirectory &dir)
-{
-    QFile f(run::localContractPaths(dir.path(), run::RunSpec{}).failureFile());
-    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.read(64 * 1024)).trimmed() : QString();
+    return replaceFileSafely(ContainerTarget::recordFile(runDir), QJsonDocument(record).toJson()).hasValue();
 }
 
 void recordEnd(const RunDirectory &dir, ExitRecord exit)
@@ -121,7 +115,7 @@ ExitRecord exitOf(const QJsonObject &state, const RunDirectory &dir)
     } else {
         exit.exitCode = code;
     }
-    exit.error = failureText(dir);
+    exit.error = dir.failureText();
     if (exit.error.isEmpty() && state.value(u"OOMKilled"_s).toBool())
         exit.error = u"the container ran out of memory"_s;
     if (exit.error.isEmpty())
@@ -141,9 +135,27 @@ bool stillStarting(const QJsonObject &record)
 
 } // namespace
 
-ContainerTarget::ContainerTarget(QString engine, int buildTimeoutMs)
-    : m_engine(ContainerEngine(std::move(engine)).program()), m_buildTimeoutMs(buildTimeoutMs)
+ContainerTarget::ContainerTarget(const QString &engine, int buildTimeoutMs) : m_buildTimeoutMs(buildTimeoutMs)
 {
+    if (auto program = validatedEngineProgram(engine))
+        m_engine = *program;
+    else
+        m_engineError = program.error();
+}
+
+QString ContainerTarget::engineSettingFor(const run::TargetSpec &target, const QSettings &settings)
+{
+    const QJsonValue recorded = target.options.value(kEngineOption);
+    if (recorded.isUndefined())
+        return kContainerEngineSetting.get(settings);
+    // A recorded value that is no string is refused like any other bad engine.
+    return recorded.isString() ? recorded.toString() : u"(not a program name)"_s;
+}
+
+void ContainerTarget::recordIn(run::TargetSpec &target) const
+{
+    if (!m_engine.isEmpty())
+        target.options.insert(kEngineOption, m_engine);
 }
 
 QString ContainerTarget::recordFile(const QString &runDir)
@@ -153,14 +165,25 @@ QString ContainerTarget::recordFile(const QString &runDir)
 
 QJsonObject ContainerTarget::readRecord(const QString &runDir)
 {
-    QFile f(recordFile(runDir));
-    return f.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(f.readAll()).object() : QJsonObject();
+    const auto bytes = readRegularFile(recordFile(runDir), 1024 * 1024);
+    return bytes && bytes->has_value() ? QJsonDocument::fromJson(**bytes).object() : QJsonObject();
+}
+
+std::optional<Error> ContainerTarget::engineProblem() const
+{
+    if (!m_engineError)
+        return std::nullopt;
+    Error e = *m_engineError;
+    e.message = u"cannot use the container engine: "_s + e.message;
+    return e;
 }
 
 Expected<bool> ContainerTarget::start(const QString &runDir, const run::RunSpec &spec)
 {
     if (const auto acceptable = checkSpecFor(spec, run::TargetKind::Container, u"a container"_s); !acceptable)
         return acceptable;
+    if (const auto problem = engineProblem())
+        return *problem;
     if (spec.environmentFile.isEmpty())
         return Error{u"a container run needs an environment file"_s, {}, 0, 0, u"pass --env environments/NAME.yml"_s};
     run::RunSpec absolute = spec;
@@ -267,11 +290,15 @@ Expected<bool> ContainerTarget::start(const QString &runDir, const run::RunSpec 
         args << u"--mount"_s
              << u"type=bind,source=%1,target=%2%3"_s.arg(from, to, readOnly ? u",readonly"_s : QString());
     };
+    // What the script may write: its contract folders and the log (one file, which the container
+    // cannot replace by a link: a mount point). Never the run folder itself.
+    if (const auto created = dir.appendToLog({}); !created)
+        return fail(created.error());
     mount(local.modelDir, inside.modelDir, false);
     mount(local.outputDir, inside.outputDir, false);
-    mount(local.inputDir, inside.inputDir, false);
+    mount(local.inputDir, inside.inputDir, true); // Ferry wrote the config; the data mounts are read-only
     mount(local.checkpointsDir, inside.checkpointsDir, false);
-    mount(dir.path(), kFerryMount, false);
+    mount(dir.logFile(), kFerryMount + u"/log"_s, false);
     mount(absolute.sourceDir, inside.codeDir, true);
     for (qsizetype i = 0; i < absolute.channels.size(); ++i)
         mount(local.channelDirs.at(i).second, inside.channelDirs.at(i).second, true);
@@ -295,6 +322,8 @@ Expected<bool> ContainerTarget::start(const QString &runDir, const run::RunSpec 
         if (const auto prepared = secrets.prepare(*secretValues, run::redactorOf(*secretValues), dir.path()); !prepared)
             return fail(prepared.error());
         args << u"--mount"_s << secrets.mount();
+        mount(QDir(dir.path()).filePath(ContainerSecrets::kEntryFile),
+              kFerryMount + u'/' + ContainerSecrets::kEntryFile, true);
     }
     args << e.docker.runArguments;
     const QString interpreter = !e.python.interpreterPath.isEmpty() ? e.python.interpreterPath
@@ -343,8 +372,10 @@ Expected<RunProbe> ContainerTarget::probe(const QString &runDir)
     const auto spec = dir.readSpec();
     if (!spec)
         return spec.error();
+    if (const auto problem = engineProblem())
+        return *problem;
     const QJsonObject record = readRecord(dir.path());
-    const QString engine = record.value(u"engine"_s).toString(m_engine);
+    const QString &engine = m_engine; // from the settings or the run store, never from the run folder
     const auto exitBefore = dir.readExit();
     if (!exitBefore)
         return exitBefore.error();
@@ -423,9 +454,11 @@ Expected<RunProbe> ContainerTarget::cancel(const QString &runDir, int graceMs)
     const auto exit = dir.readExit();
     if (!exit)
         return exit.error();
+    if (const auto problem = engineProblem())
+        return *problem;
     if (exit->has_value())
-        return probe(runDir); // it has ended already (probe removes what is left)
-    const QString engine = readRecord(dir.path()).value(u"engine"_s).toString(m_engine);
+        return probe(runDir);         // it has ended already (probe removes what is left)
+    const QString &engine = m_engine; // from the settings or the run store, never from the run folder
     const auto containers = containersOf(engine, spec->id);
     if (!containers)
         return containers.error();
@@ -453,7 +486,7 @@ Expected<RunProbe> ContainerTarget::cancel(const QString &runDir, int graceMs)
     }
     note(dir, u"cancelled; container removed"_s);
     if (const auto packed = run::finalize(dir.path()); !packed)
-        return packed.error();
+        note(dir, packed.error().toString()); // the cancel stands; probe says what is missing
     return probe(runDir);
 }
 

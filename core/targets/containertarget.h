@@ -3,7 +3,10 @@
 #include "targets/target.h"
 
 #include <QJsonObject>
+#include <QSettings>
 #include <QString>
+
+#include <optional>
 
 namespace ferry::targets {
 
@@ -13,27 +16,39 @@ namespace ferry::targets {
 // labelled `ferry.run-id=<id>`, with the run folder's contract folders mounted at /opt/ml,
 // the source folder at /opt/ml/code and each channel at /opt/ml/input/data/<name>, all
 // read-only but the run's own folders. The script's output goes to the run folder's `log`.
-// container.json in the run folder records the engine, image, build and container id; probe
-// and cancel work from the run folder and the engine alone, from any Ferry process.
+// container.json in the run folder records the image, build and container id; probe and cancel
+// work from the run folder and the engine alone, from any Ferry process. The engine is never
+// read from the run folder: it comes from the settings when a run starts and is recorded in the
+// run's target options (the run store keeps them), validated whenever it is read.
 class ContainerTarget final : public Target {
 public:
-    // `engine`: the docker or podman program; empty: `docker` if on PATH, else `podman`.
-    // DOCKER_HOST from the environment is honoured. `buildTimeoutMs`: the longest an image
-    // build may take.
-    explicit ContainerTarget(QString engine = {}, int buildTimeoutMs = 30 * 60 * 1000);
+    // `engine`: the docker or podman program (validatedEngineProgram: a bad one makes every
+    // call fail with the reason); empty: `docker` if on PATH, else `podman`. DOCKER_HOST from
+    // the environment is honoured. `buildTimeoutMs`: the longest an image build may take.
+    explicit ContainerTarget(const QString &engine = {}, int buildTimeoutMs = 30 * 60 * 1000);
+
+    // The engine value for a run of `target`: the one recorded in its options when it started,
+    // else (a new run, or one from before the engine was recorded) the settings' choice.
+    static QString engineSettingFor(const run::TargetSpec &target, const QSettings &settings);
+    static constexpr QLatin1StringView kEngineOption{"engine"};
+    // Records the engine in the run's target options (and so in the run store).
+    void recordIn(run::TargetSpec &target) const override;
 
     Expected<bool> start(const QString &runDir, const run::RunSpec &spec) override;
     Expected<RunProbe> probe(const QString &runDir) override;
     Expected<RunProbe> cancel(const QString &runDir, int graceMs) override;
 
-    // The program used, after the PATH lookup.
+    // The program used, after the PATH lookup; empty when the engine was refused.
     QString engine() const { return m_engine; }
     // The file start() writes: {engine, image, built, buildSteps, buildMs, containerId, ...}.
     static QString recordFile(const QString &runDir);
     static QJsonObject readRecord(const QString &runDir);
 
 private:
+    std::optional<Error> engineProblem() const;
+
     QString m_engine;
+    std::optional<Error> m_engineError;
     int m_buildTimeoutMs;
 };
 

@@ -51,12 +51,6 @@ void recordEnd(const RunDirectory &dir, ExitRecord exit)
         qWarning("%s", qPrintable(written.error().toString()));
 }
 
-QString failureText(const RunDirectory &dir)
-{
-    QFile f(run::localContractPaths(dir.path(), run::RunSpec{}).failureFile());
-    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.read(64 * 1024)).trimmed() : QString();
-}
-
 QString errnoText()
 {
     return QString::fromLocal8Bit(std::strerror(errno));
@@ -219,7 +213,7 @@ Expected<RunProbe> LocalTarget::cancel(const QString &runDir, int graceMs)
     };
     if (alive && waitUntil([&] { return ended() || !run::supervisorAlive(s); }, kSupervisorExitMs) && ended())
         return probe(runDir); // the supervisor recorded it, and packs the archives
-    recordEnd(dir, ExitRecord{-1, lastSignal, 0, true, failureText(dir)});
+    recordEnd(dir, ExitRecord{-1, lastSignal, 0, true, dir.failureText()});
     if (!run::supervisorAlive(s)) {
         if (const auto packed = run::finalize(dir.path()); !packed)
             return packed.error();

@@ -70,6 +70,10 @@ public:
     // Complete log lines from a stored byte offset (see LogTail). Here: the run folder's
     // `log`; a remote target reads the remote one.
     virtual Expected<run::LogChunk> readLog(const QString &runDir, qint64 offset, run::LogTail::Limits limits);
+    // Adds what this target must know again to probe or cancel the run later (the container
+    // engine) to the run's target options, which the run store keeps; launchRun calls it
+    // before the run is stored. By default nothing.
+    virtual void recordIn(run::TargetSpec &target) const { (void)target; }
 };
 
 } // namespace ferry::targets

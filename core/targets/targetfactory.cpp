@@ -6,6 +6,8 @@
 #include "targets/slurmtarget.h"
 #include "targets/sshtarget.h"
 
+#include <QSettings>
+
 namespace ferry::targets {
 
 std::unique_ptr<Target> makeTarget(const run::TargetSpec &spec, const QString &ferryBinary)
@@ -14,7 +16,8 @@ std::unique_ptr<Target> makeTarget(const run::TargetSpec &spec, const QString &f
     case run::TargetKind::Local:
         return std::make_unique<LocalTarget>(ferryBinary);
     case run::TargetKind::Container:
-        return std::make_unique<ContainerTarget>();
+        // The engine recorded with the run (validated again), else the settings' (containerengine.h).
+        return std::make_unique<ContainerTarget>(ContainerTarget::engineSettingFor(spec, QSettings()));
     case run::TargetKind::Embedded:
         return std::make_unique<EmbeddedTarget>();
     case run::TargetKind::Ssh:

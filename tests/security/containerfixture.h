@@ -1,0 +1,94 @@
+#pragma once
+
+// Shared by the container security tests (tst_containerescape, tst_containerengine): the real
+// Docker engine of the `docker` fixture (tests/services/docker.sh), an environment of the test's
+// own on ferry-base:bookworm, and small process and file helpers.
+#include "env/formats.h"
+#include "env/spechash.h"
+#include "targettesthelpers.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+#include <QTest>
+
+namespace ferry::test {
+
+struct CommandResult {
+    int code = -1;
+    QString out;
+    QString err;
+};
+
+inline CommandResult command(const QString &program, const QStringList &args, int timeoutMs = 120000)
+{
+    QProcess p;
+    p.start(program, args);
+    CommandResult r;
+    if (!p.waitForFinished(timeoutMs))
+        return r;
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+inline CommandResult docker(const QStringList &args)
+{
+    return command(QStringLiteral("docker"), args);
+}
+
+inline QStringList containersLabelled(const QString &runId)
+{
+    return docker({QStringLiteral("ps"), QStringLiteral("-a"), QStringLiteral("-q"), QStringLiteral("--filter"),
+                   QStringLiteral("label=ferry.run-id=") + runId})
+        .out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+}
+
+inline bool writeFile(const QString &path, const QByteArray &bytes)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+inline QByteArray readFile(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// DOCKER_HOST from the fixture, and the base image. Returns an empty string when both are
+// there, else what is missing.
+inline QString connectToDocker()
+{
+    if (qEnvironmentVariableIsEmpty("DOCKER_HOST")) { // the fixture started it; ask where
+        const CommandResult engine =
+            command(QStringLiteral("bash"),
+                    {QStringLiteral(FERRY_SOURCE_DIR "/tests/services/docker.sh"), QStringLiteral("status")});
+        if (engine.code != 0)
+            return QStringLiteral("no Docker engine: run the docker_service_start test first");
+        qputenv("DOCKER_HOST", engine.out.trimmed().toUtf8());
+    }
+    if (docker({QStringLiteral("image"), QStringLiteral("inspect"), QStringLiteral("ferry-base:bookworm")}).code != 0)
+        return QStringLiteral("no base image: run 'tests/services/docker.sh base-image'");
+    return {};
+}
+
+// An environment file of the test's own at `path` (so its image is the test's to remove);
+// returns its image reference, empty if the file is not usable.
+inline QString writeTestEnvironment(const QString &path, const QString &name)
+{
+    const QByteArray text = QStringLiteral("ferry: 1\nname: %1\nversion: \"1\"\n"
+                                           "docker:\n  base_image: ferry-base:bookworm\n  gpu: \"off\"\n"
+                                           "python:\n  interpreter: python3\n  user_managed: true\n")
+                                .arg(name)
+                                .toUtf8();
+    if (!writeFile(path, text))
+        return {};
+    const auto read = env::readEnvironment(path);
+    return env::hasErrors(read.diagnostics) ? QString() : env::imageReference(read.environment);
+}
+
+} // namespace ferry::test
