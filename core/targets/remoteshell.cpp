@@ -21,6 +21,17 @@ QString ShellResult::errorText() const
     return u"exit code %1%2"_s.arg(exitCode).arg(first.isEmpty() ? QString() : u": "_s + first);
 }
 
+Expected<QString> rsyncCommandLine(const QStringList &argv)
+{
+    QStringList words;
+    for (const QString &word : argv) {
+        if (word.contains(QChar(u'\0')))
+            return Error{u"'%1' cannot be passed to rsync's remote shell (it holds a NUL)"_s.arg(word), {}, 0, 0, {}};
+        words << u"'"_s + QString(word).replace(u"'"_s, u"''"_s) + u"'"_s;
+    }
+    return words.join(u' ');
+}
+
 ShellResult runProcess(const QString &program, const QStringList &args, const QByteArray &input, int timeoutMs,
                        const QString &workingDirectory, const QProcessEnvironment &environment)
 {
