@@ -265,7 +265,7 @@ Expected<RemoteStatus> RemoteRun::status(const RemoteRecord &record, ShellResult
     RemoteStatus s;
     // The marker is a line of its own (the values before it are cut to one line each, L6).
     const QByteArray marker = "--ferry-log--\n";
-    qsizetype split = r.out.startsWith(marker) ? 0 : r.out.indexOf('\n' + marker);
+    qsizetype split = r.out.startsWith(marker) ? 0 : r.out.indexOf(QByteArray('\n' + marker));
     if (split < 0)
         return Error{u"%1 answered the status call without its log marker"_s.arg(m_shell.place()), {}, 0, 0, {}};
     if (split > 0)

@@ -96,7 +96,7 @@ private Q_SLOTS:
         QVERIFY2(cancelled, qPrintable(cancelled ? QString() : cancelled.error().toString()));
         QCOMPARE(cancelled->state, RunState::Cancelled);
 
-        const Expected<bool> &started = start.result();
+        const ferry::Expected<bool> &started = start.result();
         QVERIFY(!started);
         QVERIFY2(started.error().message.contains(u"cancelled"_s), qPrintable(started.error().toString()));
         verifyNeverStarted(ws, spec);
@@ -122,7 +122,7 @@ private Q_SLOTS:
         QVERIFY(flag.open(QIODevice::WriteOnly));
         flag.close();
 
-        const Expected<bool> &started = start.result();
+        const ferry::Expected<bool> &started = start.result();
         QVERIFY(!started);
         QVERIFY2(started.error().message.contains(u"cancelled"_s), qPrintable(started.error().toString()));
         verifyNeverStarted(ws, spec);
@@ -156,7 +156,7 @@ private Q_SLOTS:
         QVERIFY2(cancelled, qPrintable(cancelled ? QString() : cancelled.error().toString()));
         QCOMPARE(cancelled->state, RunState::Cancelled);
 
-        const Expected<bool> &started = start.result();
+        const ferry::Expected<bool> &started = start.result();
         QVERIFY(!started);
         QVERIFY2(started.error().message.contains(u"cancelled"_s), qPrintable(started.error().toString()));
         QCOMPARE((*RemoteRecord::read(runDir))->jobId, QString()); // never submitted
@@ -177,10 +177,15 @@ private Q_SLOTS:
         QDir().mkpath(ws.filePath(u"bin"_s));
         QFile wrapper(ws.filePath(u"bin/sbatch"_s));
         QVERIFY(wrapper.open(QIODevice::WriteOnly));
-        wrapper.write("#!/bin/bash\nout=$(" + realSbatch.toUtf8() + " \"$@\"); rc=$?\n" + "echo \"$out\" > " +
-                      ws.filePath(u"submitted.tmp"_s).toUtf8() + " && mv " + ws.filePath(u"submitted.tmp"_s).toUtf8() +
-                      ' ' + ws.filePath(u"submitted"_s).toUtf8() + "\nwhile [ ! -e " + ws.filePath(u"go"_s).toUtf8() +
-                      " ]; do sleep 0.05; done\necho \"$out\"; exit $rc\n");
+        // `sbatch --version` (the host probe) passes; the submission waits for the test, its job
+        // held back (--begin) so that it is still queued when the cancel comes.
+        const QByteArray real = realSbatch.toUtf8();
+        const QByteArray answer = ws.filePath(u"submitted"_s).toUtf8();
+        wrapper.write("#!/bin/bash\n"
+                      "case \" $* \" in *\" --parsable \"*) ;; *) exec " +
+                      real + " \"$@\" ;; esac\n" + "out=$(" + real + " --begin=now+300 \"$@\"); rc=$?\n" +
+                      "echo \"$out\" > " + answer + ".tmp && mv " + answer + ".tmp " + answer + "\n" + "while [ ! -e " +
+                      ws.filePath(u"go"_s).toUtf8() + " ]; do sleep 0.05; done\n" + "echo \"$out\"; exit $rc\n");
         wrapper.close();
         QVERIFY(wrapper.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
         const QByteArray path = qgetenv("PATH");
@@ -193,9 +198,9 @@ private Q_SLOTS:
         const bool submitted =
             ferry::test::waitFor([&] { return QFile::exists(ws.filePath(u"submitted"_s)); }, 120000, 50);
         qputenv("PATH", path);
-        QFile answer(ws.filePath(u"submitted"_s));
-        const QString job = answer.open(QIODevice::ReadOnly)
-                                ? QString::fromUtf8(answer.readAll()).trimmed().section(u';', 0, 0)
+        QFile answerFile(ws.filePath(u"submitted"_s));
+        const QString job = answerFile.open(QIODevice::ReadOnly)
+                                ? QString::fromUtf8(answerFile.readAll()).trimmed().section(u';', 0, 0)
                                 : QString();
         QVERIFY(submitted);
         QVERIFY2(!job.isEmpty(), "sbatch gave a job id");
@@ -208,14 +213,14 @@ private Q_SLOTS:
         QVERIFY2(cancelled, qPrintable(cancelled ? QString() : cancelled.error().toString()));
         QCOMPARE(cancelled->state, RunState::Cancelled);
 
-        const Expected<bool> &started = start.result();
+        const ferry::Expected<bool> &started = start.result();
         const bool gone = ferry::test::waitFor(
             [&] {
                 return runProcess(u"squeue"_s, {u"-h"_s, u"-j"_s, job, u"-o"_s, u"%i"_s}, {}, 30000)
                     .out.trimmed()
                     .isEmpty();
             },
-            120000, 250);
+            30000, 250);
         if (!gone)
             runProcess(u"scancel"_s, {job}, {}, 30000);
         QVERIFY(!started);
