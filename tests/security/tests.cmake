@@ -8,7 +8,7 @@ if(FERRY_GUI)
   foreach(name tst_remotecancel tst_remotesecrets tst_remotedelete tst_remotehostoutput tst_rsyncquote
                tst_remotenames)
     ferry_test(${name} SOURCES security/${name}.cpp)
-    if(NOT name MATCHES "^tst_remote(cancel|secrets)$") # those two drive the targets in-process
+    if(NOT name MATCHES "^tst_remote(cancel|secrets|hostoutput)$") # these drive the targets in-process
       add_dependencies(${name} ferry)
     endif()
     target_include_directories(${name} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}" "${CMAKE_CURRENT_SOURCE_DIR}/remote"
