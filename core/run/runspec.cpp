@@ -188,6 +188,11 @@ QList<Error> validateRunSpec(const RunSpec &spec)
     if (spec.target.kind != TargetKind::Embedded && !script.isFile())
         errors << Error{u"no such script"_s, script.filePath(), 0, 0,
                         u"check the path; it is relative to the source folder"_s};
+    // Wherever the spec came from (the launch dialog, a copied spec.json), its host is checked.
+    if (spec.target.kind == TargetKind::Ssh || spec.target.kind == TargetKind::Slurm) {
+        if (auto problem = hostNameProblem(spec.target.host))
+            errors << *problem;
+    }
     QStringList seen;
     for (const DataChannel &c : spec.channels) {
         if (!channelName.match(c.name).hasMatch())

@@ -55,6 +55,15 @@ private Q_SLOTS:
         QJsonObject json = spec.toJson();
         json[u"target"_s] = QJsonObject{{u"kind"_s, target.section(u':', 0, 0)}, {u"host"_s, target.section(u':', 1)}};
         QVERIFY(!run::RunSpec::fromJson(json));
+        // A spec built without parse (the launch dialog's fields) is refused before the launch.
+        spec.target.kind = target.startsWith(u"ssh:"_s) ? run::TargetKind::Ssh : run::TargetKind::Slurm;
+        spec.target.host = target.section(u':', 1);
+        spec.target.options[u"remoteDir"_s] = u"/r"_s;
+        spec.sourceDir = QStringLiteral(FERRY_TEST_DATA "/runs/scripts");
+        spec.script = u"metrics.py"_s;
+        const QList<Error> errors = run::validateRunSpec(spec);
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(errors.first().message.contains(why), qPrintable(errors.first().message));
     }
 
     void goodHostNamesPass()
