@@ -20,3 +20,12 @@ if(FERRY_GUI)
                          ENVIRONMENT_MODIFICATION "SLURM_CONF=set:${slurm_dir}/slurm.conf")
   endforeach()
 endif()
+if(FERRY_GUI)
+  # The window's delete of an SSH run asks about its folder on the host (M2).
+  ferry_test(tst_remotedeletewindow GUI SOURCES security/tst_remotedeletewindow.cpp LIBS ferry_ui)
+  add_dependencies(tst_remotedeletewindow ferry)
+  target_include_directories(tst_remotedeletewindow PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}"
+                             "${CMAKE_CURRENT_SOURCE_DIR}/remote" "${PROJECT_SOURCE_DIR}")
+  target_compile_definitions(tst_remotedeletewindow PRIVATE FERRY_SSHD_DIR="${sshd_dir}")
+  set_tests_properties(tst_remotedeletewindow PROPERTIES FIXTURES_REQUIRED sshd RUN_SERIAL ON TIMEOUT 600)
+endif()
