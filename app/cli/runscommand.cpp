@@ -1,11 +1,13 @@
-// `ferry runs list | show ID | metrics ID | cancel ID | attach ID`: the runs of a workspace.
+// `ferry runs list | show ID | metrics ID | cancel ID | attach ID | delete ID`: the runs of a workspace.
 #include "cli/command.h"
 #include "cli/runexport.h"
 #include "cli/runsupport.h"
 
 #include "run/runfollower.h"
+#include "targets/remotetarget.h"
 
 #include <QDateTime>
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -50,7 +52,7 @@ QJsonObject toJson(const run::RunRecord &r)
 class RunsCommand final : public Command {
 public:
     QString name() const override { return u"runs"_s; }
-    QString summary() const override { return u"list, show, chart data, cancel and re-attach to runs"_s; }
+    QString summary() const override { return u"list, show, chart data, cancel, re-attach to and delete runs"_s; }
     int maxPositionalArguments() const override { return 2; }
 
     void configure(QCommandLineParser &parser) const override
@@ -62,15 +64,22 @@ public:
             u"  ferry runs metrics ID [--csv]    every metric point (name, step, wall time, value)\n"
             u"  ferry runs cancel ID             stop the run and everything it started\n"
             u"  ferry runs attach ID             follow the run's log until it ends\n"
+            u"  ferry runs delete ID [--remote | --keep-remote]\n"
+            u"                                   remove an ended run (its record, folder and artifacts);\n"
+            u"                                   an SSH or Slurm run needs one of the two: --remote removes\n"
+            u"                                   its folder on the host too, --keep-remote leaves it there\n"
             u"  ferry runs export ID --to azureml --compute NAME [-o job.yml]\n"
             u"  ferry runs export ID --to sagemaker [--instance-type T] [-o launch.py]\n"
             u"                                   the run as an AzureML command job or a SageMaker launcher\n"
             u"ID may be any unique start of a run id."_s);
-        parser.addPositionalArgument(u"action"_s, u"list, show, metrics, cancel, attach or export"_s, u"ACTION"_s);
+        parser.addPositionalArgument(u"action"_s, u"list, show, metrics, cancel, attach, export or delete"_s,
+                                     u"ACTION"_s);
         parser.addPositionalArgument(u"id"_s, u"The run."_s, u"[ID]"_s);
         parser.addOption({u"workspace"_s, u"The workspace folder (default: the current folder)."_s, u"DIR"_s});
         parser.addOption({u"json"_s, u"Print JSON."_s});
         parser.addOption({u"csv"_s, u"metrics: print CSV."_s});
+        parser.addOption({u"remote"_s, u"delete: remove the run's folder on its host as well."_s});
+        parser.addOption({u"keep-remote"_s, u"delete: leave the run's folder on its host."_s});
         addExportOptions(parser);
     }
 
@@ -78,7 +87,8 @@ public:
     {
         const QString action = parser.positionalArguments().value(0);
         const QString id = parser.positionalArguments().value(1);
-        static const QStringList actions{u"list"_s, u"show"_s, u"metrics"_s, u"cancel"_s, u"attach"_s, u"export"_s};
+        static const QStringList actions{u"list"_s,   u"show"_s,   u"metrics"_s, u"cancel"_s,
+                                         u"attach"_s, u"export"_s, u"delete"_s};
         if (!actions.contains(action)) {
             io.err << "ferry runs: "
                    << (action.isEmpty() ? u"say what to do"_s : u"unknown action '"_s + action + u'\'') << " ("
@@ -107,6 +117,8 @@ public:
             return cancel(*context, *record, io);
         if (action == "export"_L1)
             return exportRun(parser, *record, io);
+        if (action == "delete"_L1)
+            return remove(*context, *record, parser.isSet(u"remote"_s), parser.isSet(u"keep-remote"_s), io);
         return followRun(*context, *record, io);
     }
 
@@ -239,6 +251,50 @@ private:
         (void)follower.poll(); // store the last lines and the final status
         context.store->flush();
         io.err << "run " << r.id << ": " << targets::stateName(probe->state) << Qt::endl;
+        return kExitOk;
+    }
+
+    // An SSH or Slurm run's folder on the host holds its data copies and model: CI has no
+    // terminal to ask, so such a run names what happens there (review M2): --remote or
+    // --keep-remote, else nothing is deleted.
+    static int remove(RunContext &context, const run::RunRecord &r, bool remote, bool keepRemote, Io &io)
+    {
+        if (remote && keepRemote) {
+            io.err << "ferry runs delete: give --remote or --keep-remote, not both" << Qt::endl;
+            return kExitUserError;
+        }
+        if (!run::isFinished(r.status)) {
+            io.err << "ferry runs delete: run " << r.id << " is " << run::runStatusText(r.status)
+                   << "; cancel it first (ferry runs cancel " << r.id << ")" << Qt::endl;
+            return kExitUserError;
+        }
+        const QString dir = runDirOf(context, r.id);
+        const auto hostFolder = targets::RemoteTarget::remoteFolderOf(dir);
+        if (hostFolder && !remote && !keepRemote) {
+            io.err << "ferry runs delete: run " << r.id << " has a folder on its host (" << r.target << ": "
+                   << *hostFolder << "); say what happens to it: --remote removes it too, --keep-remote leaves it"
+                   << Qt::endl;
+            return kExitUserError;
+        }
+        if (hostFolder && remote) {
+            const auto spec = run::RunSpec::fromJson(r.spec);
+            if (!spec)
+                return kExitInternalError;
+            auto target = makeTarget(spec->target, io);
+            auto *host = dynamic_cast<targets::RemoteTarget *>(target.get());
+            if (!host)
+                return kExitUserError;
+            if (const auto removed = host->removeRemoteFolder(dir); !removed) {
+                io.err << "ferry runs delete: " << removed.error().toString() << " (nothing was deleted)" << Qt::endl;
+                return kExitUserError;
+            }
+            io.err << "removed " << *hostFolder << " on " << r.target << Qt::endl;
+        }
+        context.store->deleteRun(r.id);
+        context.store->flush();
+        QDir(dir).removeRecursively();
+        io.err << "deleted run " << r.id
+               << (hostFolder && keepRemote ? u" (its folder on the host is kept)"_s : QString()) << Qt::endl;
         return kExitOk;
     }
 };

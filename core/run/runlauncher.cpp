@@ -1,5 +1,7 @@
 #include "run/runlauncher.h"
 
+#include "run/rundirectory.h"
+
 #include <QDateTime>
 #include <QDir>
 
@@ -26,6 +28,13 @@ Expected<RunRecord> launchRun(RunStore &store, targets::Target &target, const QS
     const QString runDir = QDir(runsDir).filePath(spec.id);
     const auto started = target.start(runDir, spec);
     if (!started) {
+        // Cancelled while it was being started (an upload, an image build): it is that, not a failure.
+        const auto exit = RunDirectory(runDir).readExit();
+        if (exit && exit->has_value() && (*exit)->cancelled) {
+            store.setStatus(spec.id, RunStatus::Cancelled, std::nullopt, (*exit)->error);
+            store.flush();
+            return started.error();
+        }
         store.setStatus(spec.id, RunStatus::Failed, std::nullopt, started.error().toString());
         store.flush();
         return started.error();

@@ -56,7 +56,38 @@ Expected<TargetSpec> TargetSpec::parse(const QString &text)
         return Error{u"target '%1' needs a host"_s.arg(text), {}, 0, 0, u"write %1:HOST"_s.arg(kindText)};
     if (!remote && !spec.host.isEmpty())
         return Error{u"target '%1' takes no host"_s.arg(kindText), {}, 0, 0, u"write just %1"_s.arg(kindText)};
+    if (remote) {
+        if (auto problem = hostNameProblem(spec.host)) {
+            problem->message = u"target '%1': %2"_s.arg(text, problem->message);
+            return *problem;
+        }
+    }
     return spec;
+}
+
+std::optional<Error> hostNameProblem(const QString &host)
+{
+    // ssh gets the host after `--`, but rsync passes it without (review L2): a leading '-'
+    // would be an option to ssh there, and blanks would split it into more words.
+    const QString hint = u"write the host as ssh knows it, e.g. gpu1 or user@gpu1.example.org"_s;
+    if (host.isEmpty())
+        return Error{u"no host name"_s, {}, 0, 0, hint};
+    if (host.startsWith(u'-'))
+        return Error{u"the host name '%1' starts with '-'"_s.arg(host), {}, 0, 0, hint};
+    for (const QChar c : host) {
+        if (c.isSpace() || c.category() == QChar::Other_Control || c.category() == QChar::Other_Format) {
+            QString shown = host;
+            for (QChar &d : shown)
+                d = d.isPrint() ? d : u'?';
+            return Error{u"the host name '%1' holds a blank or a control character (U+%2)"_s.arg(shown).arg(
+                             static_cast<uint>(c.unicode()), 4, 16, QChar(u'0')),
+                         {},
+                         0,
+                         0,
+                         hint};
+        }
+    }
+    return std::nullopt;
 }
 
 QJsonObject RunSpec::toJson() const
@@ -157,6 +188,11 @@ QList<Error> validateRunSpec(const RunSpec &spec)
     if (spec.target.kind != TargetKind::Embedded && !script.isFile())
         errors << Error{u"no such script"_s, script.filePath(), 0, 0,
                         u"check the path; it is relative to the source folder"_s};
+    // Wherever the spec came from (the launch dialog, a copied spec.json), its host is checked.
+    if (spec.target.kind == TargetKind::Ssh || spec.target.kind == TargetKind::Slurm) {
+        if (auto problem = hostNameProblem(spec.target.host))
+            errors << *problem;
+    }
     QStringList seen;
     for (const DataChannel &c : spec.channels) {
         if (!channelName.match(c.name).hasMatch())
@@ -170,6 +206,29 @@ QList<Error> validateRunSpec(const RunSpec &spec)
         seen << c.name;
         if (!QFileInfo::exists(c.path))
             errors << Error{u"data for channel '%1' does not exist"_s.arg(c.name), c.path, 0, 0, u"check the path"_s};
+    }
+    // Data already on the host (target option remoteChannels): named like channels, and a path
+    // that reaches docker's --mount as one value (a ',' would add mount options, review L10).
+    const QJsonObject remoteChannels = spec.target.options.value(u"remoteChannels"_s).toObject();
+    for (auto it = remoteChannels.begin(); it != remoteChannels.end(); ++it) {
+        const QString path = it.value().toString();
+        if (!channelName.match(it.key()).hasMatch())
+            errors << Error{u"channel name '%1' (data on the host) is not allowed"_s.arg(it.key()),
+                            {},
+                            0,
+                            0,
+                            u"use lower-case letters, digits, '-' and '_', e.g. training"_s};
+        else if (seen.contains(it.key()))
+            errors << Error{u"channel '%1' is given twice"_s.arg(it.key()), {}, 0, 0, u"give each channel once"_s};
+        seen << it.key();
+        static const QRegularExpression unsafePath(u"[,\\x00-\\x1f\\x7f]"_s);
+        if (!path.startsWith(u'/') || unsafePath.match(path).hasMatch())
+            errors << Error{u"the data of channel '%1' on the host, '%2', is not an absolute path without ',' or "
+                            "control characters"_s.arg(it.key(), path),
+                            {},
+                            0,
+                            0,
+                            u"write NAME=/absolute/path/on/the/host"_s};
     }
     static const QRegularExpression variableName(u"^[A-Za-z_][A-Za-z0-9_]{0,127}$"_s);
     for (const auto &[variable, secret] : spec.secretVariables) {

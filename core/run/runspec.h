@@ -7,6 +7,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 namespace ferry::run {
 
 struct Hyperparameter {
@@ -70,5 +72,9 @@ QString newRunId(const QString &script);
 
 // Checks names (channels, hyperparameters) and paths; every problem, not just the first.
 QList<Error> validateRunSpec(const RunSpec &spec);
+
+// Why `host` cannot name an SSH or Slurm host (a leading '-', a blank or a control
+// character); nullopt when it can. TargetSpec::parse applies it.
+std::optional<Error> hostNameProblem(const QString &host);
 
 } // namespace ferry::run

@@ -5,6 +5,7 @@
 #include "targets/remotescripts.h"
 #include "targets/shellquote.h"
 
+#include "common/safefile.h"
 #include "common/textfile.h"
 
 #include <QDir>
@@ -19,6 +20,9 @@ using namespace Qt::StringLiterals;
 namespace ferry::targets {
 
 namespace {
+
+const QStringList kCollectOptions{u"-a"_s, u"--no-links"_s, u"--no-D"_s, u"--no-inc-recursive"_s};
+constexpr qint64 kMaxFailureBytes = 16 * 1024 * 1024; // larger: refused, not read
 
 QString remoteFile(const QString &runDir)
 {
@@ -77,8 +81,22 @@ Expected<std::optional<RemoteRecord>> RemoteRecord::read(const QString &runDir)
 
 RemoteRun::RemoteRun(RemoteShell &shell, QString localRunDir) : m_shell(shell), m_dir(std::move(localRunDir)) {}
 
-Expected<QString> RemoteRun::createRemoteDir(const QString &root, const QString &runId)
+Expected<QString> RemoteRun::createRemoteDir(const QString &givenRoot, const QString &runId)
 {
+    // The root is quoted there, so a shell never expands a '~' (review L9: `~/x` would make a
+    // folder named '~' in the home). A leading `~/` means the home, as typed: commands start
+    // there, so it is dropped; `~user/` is refused rather than guessed.
+    QString root = givenRoot;
+    if (root == u"~"_s)
+        root = u"."_s;
+    else if (root.startsWith(u"~/"_s))
+        root = root.mid(2).isEmpty() ? u"."_s : root.mid(2);
+    else if (root.startsWith(u'~'))
+        return Error{u"the run folder '%1' on %2 starts with '~' but not '~/'"_s.arg(givenRoot, m_shell.place()),
+                     {},
+                     0,
+                     0,
+                     u"write it relative to the home folder (.ferry/runs) or as an absolute path"_s};
     // Private: the runner script holds the run's environment variables (secrets among them).
     const QByteArray script = "mkdir -p -- \"$1\" && cd -- \"$1\" && mkdir -m 700 -- \"$2\" && cd -- \"$2\" && pwd\n";
     const ShellResult r = m_shell.runScript(script, {root, runId});
@@ -245,10 +263,13 @@ Expected<RemoteStatus> RemoteRun::status(const RemoteRecord &record, ShellResult
         return Error{u"cannot ask %1 about the run: %2"_s.arg(m_shell.place(), r.errorText()), {}, 0, 0, {}};
     }
     RemoteStatus s;
+    // The marker is a line of its own (the values before it are cut to one line each, L6).
     const QByteArray marker = "--ferry-log--\n";
-    const qsizetype split = r.out.indexOf(marker);
+    qsizetype split = r.out.startsWith(marker) ? 0 : r.out.indexOf(QByteArray('\n' + marker));
     if (split < 0)
         return Error{u"%1 answered the status call without its log marker"_s.arg(m_shell.place()), {}, 0, 0, {}};
+    if (split > 0)
+        split += 1;
     s.logBytes = r.out.mid(split + marker.size());
     for (const QByteArray &line : r.out.left(split).split('\n')) {
         const qsizetype space = line.indexOf(' ');
@@ -299,17 +320,24 @@ Expected<bool> RemoteRun::collect(const RemoteRecord &record, run::ExitRecord ex
     // Whatever is left of the secrets there (a Slurm job keeps them for a requeue): gone now.
     if (const auto spec = m_dir.readSpec(); !spec || !spec->secretVariables.isEmpty())
         (void)m_shell.run({u"rm"_s, u"-rf"_s, u"--"_s, record.dir + u'/' + QString::fromUtf16(kRemoteSecretsFolder)});
+    // What the host sends back is the host's (M10, docs/security.md): no link is made here
+    // (--no-links: one planted as output/failure -> ~/.aws/credentials, or ../../.., is skipped
+    // with rsync's "skipping non-regular file"), nor a fifo or device (--no-D); no incremental
+    // recursion, whose file lists a malicious sender has abused (CVE-2024-12087).
     for (const QString &folder : {u"model"_s, u"output"_s}) {
         QDir().mkpath(m_dir.path() + u'/' + folder);
-        if (auto got = m_shell.rsync({u"-a"_s}, {m_shell.remotePath(record.dir + u'/' + folder + u'/')},
+        if (auto got = m_shell.rsync(kCollectOptions, {m_shell.remotePath(record.dir + u'/' + folder + u'/')},
                                      m_dir.path() + u'/' + folder + u'/');
             !got)
             return got.error();
     }
     if (exit.error.isEmpty()) {
-        QFile failure(m_dir.path() + u"/output/failure"_s);
-        if (failure.open(QIODevice::ReadOnly))
-            exit.error = QString::fromUtf8(failure.read(64 * 1024)).trimmed();
+        // A regular file only, never followed (safefile.h); its first 64 KiB.
+        const auto failure = readRegularFile(m_dir.path() + u"/output/failure"_s, kMaxFailureBytes);
+        if (!failure)
+            exit.error = u"the script's failure file was not read: "_s + failure.error().message;
+        else if (failure->has_value())
+            exit.error = QString::fromUtf8((*failure)->left(64 * 1024)).trimmed();
     }
     if (exit.finishedMs == 0)
         exit.finishedMs = run::nowMs();

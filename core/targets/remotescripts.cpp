@@ -11,8 +11,19 @@ attempt=${SLURM_RESTART_COUNT:-0}
 echo "$$" > "$RUN/pid.tmp" && mv -f "$RUN/pid.tmp" "$RUN/pid"
 echo "$attempt" > "$RUN/attempt"
 [ "$attempt" != 0 ] && note "attempt $((attempt + 1)): the job was requeued"
-# Cancelled before it started: the cancel wrote the record.
-[ -e "$RUN/exit.json" ] && exit 0
+# Cancelled before it started: the cancel wrote the record, or asked for one while the run was
+# being launched (it touches cancel-requested before it looks for processes: one of us sees the
+# other). Nothing of the script runs then, and the secrets go.
+[ -e "$RUN/exit.json" ] && { rm -rf "$RUN/secrets"; exit 0; }
+if [ -e "$RUN/cancel-requested" ]; then
+  note "cancelled before it started"
+  printf '{"exitCode": -1, "signal": 0, "finishedMs": %s, "cancelled": true, "error": "cancelled before it started"}\n' \
+    "$(stamp)" > "$RUN/exit.json.$$"
+  ln "$RUN/exit.json.$$" "$RUN/exit.json" 2>/dev/null
+  rm -f "$RUN/exit.json.$$"
+  rm -rf "$RUN/secrets"
+  exit 0
+fi
 rm -f "$RUN/child"
 # The heartbeat ends with the runner ($$ is the runner's pid in the subshell too).
 ( trap 'exit 0' TERM; while kill -0 $$ 2>/dev/null; do stamp > "$RUN/heartbeat.tmp" && mv -f "$RUN/heartbeat.tmp" "$RUN/heartbeat"; sleep 2; done ) &
@@ -77,9 +88,11 @@ else
     if tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -qF "$RUN/runner.sh"; then echo "alive 1"; fi
   fi
 fi
-echo "attempt $(cat attempt 2>/dev/null || echo 0)"
-echo "heartbeat $(cat heartbeat 2>/dev/null)"
-[ -f exit.json ] && echo "exit $(tr -d '\n' < exit.json)"
+# What the run's script can write is cut to digits (heartbeat, attempt) or one bounded line
+# (exit.json): no value can end its line early or hold the log marker as a line of its own.
+echo "attempt $(head -c 32 attempt 2>/dev/null | tr -dc 0-9)"
+echo "heartbeat $(head -c 32 heartbeat 2>/dev/null | tr -dc 0-9)"
+[ -f exit.json ] && echo "exit $(head -c 65536 exit.json | tr -d '\n\r')"
 echo "--ferry-log--"
 [ -f log ] && tail -c "+$((OFF + 1))" log | head -c "$MAX"
 exit 0
@@ -129,7 +142,16 @@ if [ -n "$(marked)" ]; then
   for _ in $(seq 100); do [ -z "$(marked)" ] && break; sleep 0.1; done
 fi
 left="$(marked) $(container)"
-[ -n "${left// /}" ] && echo "left" $left
+if [ -n "${left// /}" ]; then echo "left" $left; exit 0; fi
+# The host's record of the cancel, unless the runner wrote its own: a runner that starts later
+# finds it and does not run the script.
+if [ -d "$RUN" ] && [ ! -e "$RUN/exit.json" ]; then
+  if [ -e "$RUN/pid" ]; then sig=15; why=""; else sig=0; why="cancelled before it started"; fi
+  printf '{"exitCode": -1, "signal": %d, "finishedMs": %s, "cancelled": true, "error": "%s"}\n' \
+    "$sig" "$(date +%s%3N)" "$why" > "$RUN/exit.json.$$"
+  ln "$RUN/exit.json.$$" "$RUN/exit.json" 2>/dev/null
+  rm -f "$RUN/exit.json.$$"
+fi
 exit 0
 )BASH";
 

@@ -11,6 +11,15 @@ using namespace Qt::StringLiterals;
 
 namespace ferry::targets {
 
+namespace {
+
+// What one call may send back (the status call sends at most 4 MiB of log, the image build its
+// output); more is a host that misbehaves.
+constexpr qsizetype kMaxOutputBytes = 64 * 1024 * 1024;
+constexpr qsizetype kMaxRsyncMessageBytes = 1024 * 1024;
+
+} // namespace
+
 QString ShellResult::errorText() const
 {
     if (!reached)
@@ -19,6 +28,17 @@ QString ShellResult::errorText() const
     if (first.isEmpty())
         first = QString::fromUtf8(out).trimmed().section(u'\n', -1);
     return u"exit code %1%2"_s.arg(exitCode).arg(first.isEmpty() ? QString() : u": "_s + first);
+}
+
+Expected<QString> rsyncCommandLine(const QStringList &argv)
+{
+    QStringList words;
+    for (const QString &word : argv) {
+        if (word.contains(QChar(u'\0')))
+            return Error{u"'%1' cannot be passed to rsync's remote shell (it holds a NUL)"_s.arg(word), {}, 0, 0, {}};
+        words << u"'"_s + QString(word).replace(u"'"_s, u"''"_s) + u"'"_s;
+    }
+    return words.join(u' ');
 }
 
 ShellResult runProcess(const QString &program, const QStringList &args, const QByteArray &input, int timeoutMs,
@@ -39,16 +59,32 @@ ShellResult runProcess(const QString &program, const QStringList &args, const QB
     if (!input.isEmpty())
         process.write(input);
     process.closeWriteChannel();
-    if (!process.waitForFinished(timeoutMs)) {
-        process.kill();
-        process.waitForFinished(5000);
-        result.out = process.readAllStandardOutput();
-        result.err = process.readAllStandardError();
-        result.failure = u"%1 did not finish within %2 s"_s.arg(program).arg(timeoutMs / 1000);
+    // Read as it comes, and bounded (review L14): a hostile host cannot make one call hold
+    // gigabytes here within its time-out.
+    QElapsedTimer clock;
+    clock.start();
+    while (!process.waitForFinished(100) && process.state() != QProcess::NotRunning) {
+        result.out += process.readAllStandardOutput();
+        result.err += process.readAllStandardError();
+        const bool tooMuch = result.out.size() > kMaxOutputBytes || result.err.size() > kMaxOutputBytes;
+        if (tooMuch || clock.elapsed() > timeoutMs) {
+            process.kill();
+            process.waitForFinished(5000);
+            result.out.truncate(kMaxOutputBytes);
+            result.err.truncate(kMaxOutputBytes);
+            result.failure = tooMuch ? u"%1 sent more than %2 MiB; stopped"_s.arg(program).arg(kMaxOutputBytes >> 20)
+                                     : u"%1 did not finish within %2 s"_s.arg(program).arg(timeoutMs / 1000);
+            return result;
+        }
+    }
+    result.out += process.readAllStandardOutput();
+    result.err += process.readAllStandardError();
+    if (result.out.size() > kMaxOutputBytes || result.err.size() > kMaxOutputBytes) {
+        result.out.truncate(kMaxOutputBytes);
+        result.err.truncate(kMaxOutputBytes);
+        result.failure = u"%1 sent more than %2 MiB"_s.arg(program).arg(kMaxOutputBytes >> 20);
         return result;
     }
-    result.out = process.readAllStandardOutput();
-    result.err = process.readAllStandardError();
     if (process.exitStatus() != QProcess::NormalExit) {
         result.failure = u"%1 crashed"_s.arg(program);
         return result;
@@ -97,8 +133,14 @@ Expected<bool> RemoteShell::rsync(const QStringList &options, const QStringList 
     QByteArray pending;
     QElapsedTimer clock;
     clock.start();
+    QByteArray messages; // rsync's stderr, its last MiB
     while (process.state() != QProcess::NotRunning) {
         process.waitForReadyRead(200);
+        messages += process.readAllStandardError();
+        if (messages.size() > kMaxRsyncMessageBytes)
+            messages = messages.right(kMaxRsyncMessageBytes);
+        if (!progress)
+            (void)process.readAllStandardOutput(); // nothing is asked of it: not kept
         if (progress) {
             pending += process.readAllStandardOutput();
             const qsizetype end = std::max(pending.lastIndexOf('\r'), pending.lastIndexOf('\n'));
@@ -126,7 +168,7 @@ Expected<bool> RemoteShell::rsync(const QStringList &options, const QStringList 
     ShellResult result;
     result.reached = process.exitStatus() == QProcess::NormalExit;
     result.exitCode = process.exitCode();
-    result.err = process.readAllStandardError();
+    result.err = QByteArray(messages + process.readAllStandardError()).right(kMaxRsyncMessageBytes);
     if (result.exitCode == 0 && result.reached) {
         if (progress)
             progress(100);

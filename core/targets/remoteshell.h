@@ -72,6 +72,12 @@ protected:
     Expected<QString> rsyncShell() const override { return QString(); }
 };
 
+// `argv` as rsync's `-e` command: rsync splits it itself, at spaces, knows single and double
+// quotes but no backslash (shellQuote's '\'' breaks it, review L2), and reads a doubled quote
+// inside quotes as one. So every word goes in single quotes with each ' doubled; rsync then
+// starts the program with exactly these words, no shell between.
+Expected<QString> rsyncCommandLine(const QStringList &argv);
+
 // Runs `program` with `args` (stdin `input`), waiting at most `timeoutMs`; the process is
 // killed when time is up.
 ShellResult runProcess(const QString &program, const QStringList &args, const QByteArray &input, int timeoutMs,

@@ -20,6 +20,7 @@ namespace ferry::targets {
 namespace {
 
 constexpr int kMaxBackoffMs = 30000;
+constexpr int kQuickCallMs = 20000; // a clean-up call that must not hold a failed start long
 
 } // namespace
 
@@ -48,12 +49,80 @@ Expected<bool> acceptHostKeyFromOptions(RemoteShell &shell, const run::TargetSpe
     return true;
 }
 
+void RemoteTarget::removeRemoteSecrets(const QString &remoteDir)
+{
+    (void)m_shell->run({u"rm"_s, u"-rf"_s, u"--"_s, remoteDir + u'/' + QString::fromUtf16(kRemoteSecretsFolder)}, {},
+                       kQuickCallMs);
+}
+
 Error RemoteTarget::failStart(const QString &runDir, Error error)
 {
     const run::RunDirectory dir(runDir);
     if (QFileInfo::exists(dir.specFile()) && !QFileInfo::exists(dir.exitFile()))
         dir.writeExit(run::ExitRecord{-1, 0, run::nowMs(), false, error.toString()});
+    const auto spec = dir.readSpec();
+    const auto record = RemoteRecord::read(runDir);
+    if ((!spec || !spec->secretVariables.isEmpty()) && record && record->has_value())
+        removeRemoteSecrets((*record)->dir);
     return error;
+}
+
+Error RemoteTarget::cancelledStart(const QString &runDir, const QString &remoteDir)
+{
+    removeRemoteSecrets(remoteDir);
+    const run::RunDirectory dir(runDir);
+    if (!QFileInfo::exists(dir.exitFile()))
+        dir.writeExit(run::ExitRecord{-1, 0, run::nowMs(), true, u"cancelled before it started"_s});
+    return Error{u"the run was cancelled before it started"_s, runDir, 0, 0, {}};
+}
+
+Expected<bool> RemoteTarget::readyToLaunch(const QString &runDir, const Prepared &prepared)
+{
+    if (QFileInfo::exists(run::RunDirectory(runDir).exitFile()))
+        return cancelledStart(runDir, prepared.record.dir);
+    if (prepared.secretPayload.isEmpty())
+        return true;
+    RemoteRun run(*m_shell, runDir);
+    if (const auto sent = run.sendSecrets(prepared.record.dir, prepared.secretPayload); !sent)
+        return failStart(runDir, sent.error());
+    // A cancel while they travelled removed the folder before they arrived: look once more.
+    if (QFileInfo::exists(run::RunDirectory(runDir).exitFile()))
+        return cancelledStart(runDir, prepared.record.dir);
+    return true;
+}
+
+std::optional<QString> RemoteTarget::remoteFolderOf(const QString &runDir)
+{
+    const auto record = RemoteRecord::read(runDir);
+    if (!record || !record->has_value())
+        return std::nullopt;
+    return (*record)->dir;
+}
+
+Expected<bool> RemoteTarget::removeRemoteFolder(const QString &runDir)
+{
+    const auto record = RemoteRecord::read(runDir);
+    if (!record)
+        return record.error();
+    if (!record->has_value())
+        return true;
+    const QString folder = (*record)->dir;
+    const auto spec = run::RunDirectory(runDir).readSpec();
+    // remote.json is ours, but a wrong one must not empty a home: the run's own folder only.
+    if (!spec || !folder.startsWith(u'/') || QFileInfo(folder).fileName() != spec->id || spec->id.isEmpty() ||
+        folder.contains(u"/../"_s))
+        return Error{u"the run's folder on %1 is recorded as '%2', which is not a folder named after the run; "
+                     "not removed"_s.arg(m_shell->place(), folder),
+                     runDir + u"/remote.json"_s, 0, 0, u"remove it there by hand if it is the run's"_s};
+    const ShellResult removed = m_shell->run({u"rm"_s, u"-rf"_s, u"--"_s, folder}, {}, 600000);
+    if (!removed.ok())
+        return Error{
+            u"cannot remove the run's folder %1 on %2: %3"_s.arg(folder, m_shell->place(), removed.errorText()),
+            {},
+            0,
+            0,
+            u"try again once the host answers, or remove it there by hand"_s};
+    return true;
 }
 
 Expected<RemoteTarget::Prepared> RemoteTarget::prepare(const QString &runDir, const run::RunSpec &spec,
@@ -120,6 +189,8 @@ Expected<RemoteTarget::Prepared> RemoteTarget::prepare(const QString &runDir, co
                                        0,
                                        0,
                                        u"install Python 3 there, or name an interpreter in the environment"_s});
+    if (QFileInfo::exists(dir.exitFile())) // cancelled meanwhile: nothing to upload
+        return cancelledStart(runDir, *remoteDir);
     progress(u"uploading the source and data to %1:%2"_s.arg(m_shell->place(), *remoteDir));
     int shown = -10; // every 10 %, not every read
     const auto uploaded =
@@ -131,12 +202,9 @@ Expected<RemoteTarget::Prepared> RemoteTarget::prepare(const QString &runDir, co
         });
     if (!uploaded)
         return failStart(runDir, uploaded.error());
-    if (!secretValues->isEmpty()) {
-        const auto sent =
-            run.sendSecrets(*remoteDir, secretEntryPayload(*secretValues, run::redactorOf(*secretValues)));
-        if (!sent)
-            return failStart(runDir, sent.error());
-    }
+    // Sent by readyToLaunch(), right before the launch.
+    if (!secretValues->isEmpty())
+        prepared.secretPayload = secretEntryPayload(*secretValues, run::redactorOf(*secretValues));
     return prepared;
 }
 

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace ferry::targets {
 
@@ -28,6 +29,12 @@ public:
     // Progress messages while a run is being started ("uploading: 40%").
     void setProgress(std::function<void(const QString &)> progress) { m_progress = std::move(progress); }
     RemoteShell &shell() { return *m_shell; }
+    // Deleting a run (`ferry runs delete --remote`, the window's delete): its folder on the host,
+    // named by the local remote.json, is removed there. Only a folder named after the run id is
+    // touched; a run that never got one there has nothing to remove (true).
+    Expected<bool> removeRemoteFolder(const QString &runDir);
+    // The host folder of a run, if it has one (remote.json): for the question before a delete.
+    static std::optional<QString> remoteFolderOf(const QString &runDir);
 
 protected:
     RemoteTarget(std::unique_ptr<RemoteShell> shell, run::TargetKind kind, QString place);
@@ -43,6 +50,7 @@ protected:
         run::Resources resources;
         HostInfo host;
         RunnerParts parts;
+        QByteArray secretPayload; // secretEntryPayload(); empty: no secret variables
     };
     // `shape` gives the runner's parts for the run folder on the host, knowing the host and the
     // resources (which it may change); null: the script in the host's Python. `gpusOffered`
@@ -50,8 +58,18 @@ protected:
     using Shape =
         std::function<Expected<RunnerParts>(const QString &remoteDir, const HostInfo &host, run::Resources &resources)>;
     Expected<Prepared> prepare(const QString &runDir, const run::RunSpec &spec, const Shape &shape, int gpusOffered);
-    // The run could not start: recorded in exit.json, so it shows as failed, not lost.
+    // Right before the launch (runner or sbatch): refused when the run was cancelled meanwhile
+    // (the local exit.json, which every cancel writes), else the secret variables go to the
+    // host: last, so no failure before the launch leaves them there (review M1, M2).
+    Expected<bool> readyToLaunch(const QString &runDir, const Prepared &prepared);
+    // A cancel came while the run was being started: nothing starts, the secrets on the host
+    // go, the local exit.json says cancelled (unless the cancel wrote it already).
+    Error cancelledStart(const QString &runDir, const QString &remoteDir);
+    // The run could not start: recorded in exit.json, so it shows as failed, not lost; the
+    // secrets sent to the host, if any, are removed there (best effort).
     Error failStart(const QString &runDir, Error error);
+    // Best effort: `rm -rf -- REMOTEDIR/secrets` on the host.
+    void removeRemoteSecrets(const QString &remoteDir);
     // Ended on the host (or stopped): everything fetched, then the collected probe.
     Expected<RunProbe> finish(const QString &runDir, RemoteRun &run, const RemoteRecord &record, run::ExitRecord exit);
     void progress(const QString &text) const;

@@ -102,8 +102,17 @@ Expected<bool> SlurmTarget::start(const QString &runDir, const run::RunSpec &spe
         return prepared.error();
     RemoteRecord record = prepared->record;
     progress(u"submitting the job to %1"_s.arg(m_place));
+    // A cancel during the upload: no sbatch, and the secrets are sent only now (M1, M2).
+    if (const auto ready = readyToLaunch(runDir, *prepared); !ready)
+        return ready.error();
+    // A cancel that reached the folder first (cancel-requested) stops the submission there.
     const ShellResult submitted = m_shell->runScript(
-        "cd \"$1\" && FERRY_RUN_ID=\"$2\" sbatch --parsable --export=ALL runner.sh\n", {record.dir, spec.id});
+        "cd -- \"$1\" || exit 1\n"
+        "if [ -e cancel-requested ] || [ -e exit.json ]; then rm -rf -- secrets; echo cancelled; exit 0; fi\n"
+        "FERRY_RUN_ID=\"$2\" sbatch --parsable --export=ALL runner.sh\n",
+        {record.dir, spec.id});
+    if (submitted.ok() && submitted.out.trimmed() == "cancelled")
+        return cancelledStart(runDir, record.dir);
     const QString jobId = QString::fromUtf8(submitted.out).trimmed().section(u';', 0, 0);
     static const QRegularExpression number(u"^[0-9]+(_[0-9]+)?$"_s);
     if (!submitted.ok() || !number.match(jobId).hasMatch())
@@ -114,8 +123,17 @@ Expected<bool> SlurmTarget::start(const QString &runDir, const run::RunSpec &spe
                                0,
                                u"check the partition, time and resources asked for"_s});
     record.jobId = jobId;
-    if (const auto written = record.write(runDir); !written)
-        return written.error();
+    if (const auto written = record.write(runDir); !written) {
+        (void)m_shell->run({u"scancel"_s, jobId}); // a job Ferry cannot name would run untracked
+        return failStart(runDir, written.error());
+    }
+    // A cancel that raced sbatch saw no job id and wrote the exit record: the job it got goes.
+    // (It writes the exit record, then reads remote.json; we wrote remote.json, now read the
+    // exit record: one of us sees the other.)
+    if (QFileInfo::exists(run::RunDirectory(runDir).exitFile())) {
+        (void)m_shell->runScript("touch \"$1/cancel-requested\"; scancel \"$2\"\n", {record.dir, jobId});
+        return cancelledStart(runDir, record.dir);
+    }
     progress(u"submitted as Slurm job %1"_s.arg(jobId));
     return true;
 }
@@ -170,7 +188,15 @@ Expected<RunProbe> SlurmTarget::cancel(const QString &runDir, int graceMs)
     if (!record)
         return record.error();
     if (!record->has_value() || (*record)->jobId.isEmpty()) {
+        // Told to the run folder there first (the submission checks it), then recorded here;
+        // then remote.json read again: a job that sbatch gave meanwhile is cancelled (M1).
+        if (record->has_value())
+            (void)m_shell->runScript("touch \"$1/cancel-requested\" 2>/dev/null; rm -rf -- \"$1/secrets\"\n",
+                                     {(*record)->dir});
         dir.writeExit(run::ExitRecord{-1, 0, run::nowMs(), true, u"cancelled before it was submitted"_s});
+        const auto now = RemoteRecord::read(runDir);
+        if (now && now->has_value() && !(*now)->jobId.isEmpty())
+            (void)m_shell->runScript("touch \"$1/cancel-requested\"; scancel \"$2\"\n", {(*now)->dir, (*now)->jobId});
         return probe(runDir);
     }
     const RemoteRecord &r = **record;

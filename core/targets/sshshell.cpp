@@ -195,7 +195,7 @@ Expected<QString> SshShell::rsyncShell() const
 {
     if (!m_options.controlDir.isEmpty())
         QDir().mkpath(m_options.controlDir);
-    return shellCommandLine(QStringList{u"ssh"_s} + sshOptions());
+    return rsyncCommandLine(QStringList{u"ssh"_s} + sshOptions()); // a ' in a path works (L2)
 }
 
 void SshShell::closeMaster() const

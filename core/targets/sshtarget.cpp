@@ -50,11 +50,21 @@ Expected<bool> SshTarget::start(const QString &runDir, const run::RunSpec &spec)
             return failStart(runDir, built.error());
     }
     progress(u"starting the run on %1"_s.arg(m_shell->place()));
+    // A cancel during the upload or the build: no launch, and the secrets are sent only now.
+    if (const auto ready = readyToLaunch(runDir, *prepared); !ready)
+        return ready.error();
     // setsid -f: a session of its own, so neither the end of this connection nor a logout
     // reaches it; its output goes to the log (the runner redirects it at once). The marker is in
-    // its environment from the start, so the runner itself is found by it too.
+    // its environment from the start, so the runner itself is found by it too. A cancel that
+    // reached the host first (cancel-requested, exit.json) stops it here; one that comes after
+    // this check finds the runner by its marker, or the runner finds the cancel (M1).
     const ShellResult launched = m_shell->runScript(
-        "FERRY_RUN_ID=\"$2\" setsid -f bash \"$1/runner.sh\" </dev/null >/dev/null 2>&1\n", {record.dir, spec.id});
+        "cd -- \"$1\" || exit 1\n"
+        "if [ -e cancel-requested ] || [ -e exit.json ]; then rm -rf -- secrets; echo cancelled; exit 0; fi\n"
+        "FERRY_RUN_ID=\"$2\" setsid -f bash \"$1/runner.sh\" </dev/null >/dev/null 2>&1\n",
+        {record.dir, spec.id});
+    if (launched.ok() && launched.out.trimmed() == "cancelled")
+        return cancelledStart(runDir, record.dir);
     if (!launched.ok())
         return failStart(
             runDir,
@@ -107,6 +117,13 @@ Expected<RunProbe> SshTarget::cancel(const QString &runDir, int graceMs)
         return record.error();
     if (!record->has_value()) {
         dir.writeExit(run::ExitRecord{-1, 0, run::nowMs(), true, u"cancelled before it started"_s});
+        // The start may have made the host folder meanwhile: it checks the exit record after
+        // it wrote remote.json, we read remote.json after we wrote the exit record (M1).
+        const auto now = RemoteRecord::read(runDir);
+        if (!now || !now->has_value())
+            return probe(runDir);
+        RemoteRun run(*m_shell, runDir);
+        (void)run.killRemote(**now, graceMs);
         return probe(runDir);
     }
     RemoteRun run(*m_shell, runDir);

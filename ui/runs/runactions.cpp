@@ -5,12 +5,15 @@
 #include "run/runlauncher.h"
 #include "run/runsecrets.h"
 #include "run/runstore.h"
+#include "targets/remotetarget.h"
 #include "targets/targetfactory.h"
 #include "ui/launch/launchdialog.h"
 #include "ui/runs/exportrundialog.h"
 
 #include <QDir>
 #include <QFutureWatcher>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QtConcurrent/QtConcurrentRun>
 
 using namespace Qt::StringLiterals;
@@ -132,10 +135,53 @@ void RunActions::remove(const QString &runId)
 {
     if (!m_store)
         return;
-    m_store->deleteRun(runId);
-    QDir(QDir(m_runsDir).filePath(runId)).removeRecursively();
-    Q_EMIT runsChanged();
-    Q_EMIT message(tr("Deleted run %1").arg(runId));
+    const QString dir = QDir(m_runsDir).filePath(runId);
+    const auto hostFolder = targets::RemoteTarget::remoteFolderOf(dir);
+    const auto forget = [this, runId, dir] {
+        m_store->deleteRun(runId);
+        QDir(dir).removeRecursively();
+        Q_EMIT runsChanged();
+        Q_EMIT message(tr("Deleted run %1").arg(runId));
+    };
+    if (!hostFolder) {
+        forget();
+        return;
+    }
+    // The folder on the host holds the run's data copies and model (review M2): asked, as
+    // `ferry runs delete --remote | --keep-remote` must say.
+    const auto spec = run::RunSpec::fromJson(m_store->run(runId).value_or(run::RunRecord{}).spec);
+    const QString host = spec ? spec->target.toString() : tr("its host");
+    QMessageBox question(QMessageBox::Question, tr("Delete run"),
+                         tr("Delete run %1?\n\nIts folder on %2 (%3) holds its uploaded data and results.")
+                             .arg(runId, host, *hostFolder),
+                         QMessageBox::Cancel, m_parent);
+    QPushButton *removeThere = question.addButton(tr("Delete here and on the host"), QMessageBox::DestructiveRole);
+    QPushButton *keepThere = question.addButton(tr("Delete here, keep it on the host"), QMessageBox::AcceptRole);
+    question.setDefaultButton(QMessageBox::Cancel);
+    question.exec();
+    if (question.clickedButton() == keepThere) {
+        forget();
+        return;
+    }
+    if (question.clickedButton() != removeThere || !spec)
+        return;
+    Q_EMIT message(tr("Removing %1 on %2 …").arg(*hostFolder, host));
+    auto *watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, runId, forget] {
+        if (watcher->result().isEmpty())
+            forget();
+        else
+            Q_EMIT problem(tr("Delete %1: %2 (nothing was deleted)").arg(runId, watcher->result()));
+        watcher->deleteLater();
+    });
+    watcher->setFuture(QtConcurrent::run([target = spec->target, dir, ferry = m_ferryBinary]() -> QString {
+        auto driver = targets::makeTarget(target, ferry);
+        auto *remote = dynamic_cast<targets::RemoteTarget *>(driver.get());
+        if (!remote)
+            return QStringLiteral("this Ferry cannot drive the %1 target").arg(target.toString());
+        const auto removed = remote->removeRemoteFolder(dir);
+        return removed ? QString() : removed.error().toString();
+    }));
 }
 
 void RunActions::exportRun(const run::RunSpec &spec)
