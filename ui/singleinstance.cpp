@@ -51,7 +51,7 @@ Expected<QString> SingleInstance::socketPath(const QString &name)
     const auto folder = privateRuntimeDir();
     if (!folder)
         return folder.error();
-    return *folder + u'/' + name;
+    return QString(*folder + u'/' + name);
 }
 
 QString SingleInstance::errorString() const

@@ -5,6 +5,7 @@ ferry_test(tst_safefile SOURCES security/tst_safefile.cpp)
 # M4: a start not confirmed in time, and a killed supervisor, leave a run that is followed and
 # cancelled with all its processes (real `ferry`, real Python scripts, /proc).
 ferry_test(tst_runlifecycle SOURCES security/tst_runlifecycle.cpp)
+target_include_directories(tst_runlifecycle PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
 add_dependencies(tst_runlifecycle ferry)
 
 if(FERRY_GUI)

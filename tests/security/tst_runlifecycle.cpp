@@ -174,7 +174,8 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(source.filePath(u"ran"_s)));
         const auto record = (*store)->run(spec.id);
         QCOMPARE(record->status, run::RunStatus::Succeeded);
-        QCOMPARE(record->exitCode, std::optional<int>(0));
+        QVERIFY(record->exitCode.has_value());
+        QCOMPARE(*record->exitCode, 0);
         QCOMPARE((*store)->metrics(spec.id, u"loss"_s).size(), 1); // its log was followed
     }
 

@@ -15,6 +15,8 @@
 #include <QTest>
 
 #include <memory>
+#include <utility>
+#include <vector>
 
 using namespace Qt::StringLiterals;
 using namespace ferry;
