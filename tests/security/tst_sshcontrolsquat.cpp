@@ -67,7 +67,7 @@ private Q_SLOTS:
         const QString runtimeSquat = u"/tmp/runtime-"_s + userName(); // Qt's fallback
         QTemporaryDir xdgSquatParent;
         const QString xdgSquat = xdgSquatParent.filePath(u"rt"_s); // an XDG_RUNTIME_DIR that is not ours
-        for (const QString &path : {u"/tmp/ferry-ssh"_s, runtimeSquat, xdgSquat}) {
+        for (const QString &path : QStringList{u"/tmp/ferry-ssh"_s, runtimeSquat, xdgSquat}) {
             QString why;
             QVERIFY2(plantSquattedFolder(path, why), qPrintable(why));
             m_planted << path;
@@ -111,7 +111,7 @@ private Q_SLOTS:
 
         // The squatter listens where the old code would have connected.
         std::vector<std::unique_ptr<SquatterSocket>> traps;
-        for (const QString &dir : {u"/tmp/ferry-ssh"_s, runtimeSquat + u"/ferry-ssh"_s, xdgSquat}) {
+        for (const QString &dir : QStringList{u"/tmp/ferry-ssh"_s, runtimeSquat + u"/ferry-ssh"_s, xdgSquat}) {
             traps.push_back(std::make_unique<SquatterSocket>(dir + u'/' + socketName));
             QVERIFY2(traps.back()->listening(), qPrintable(dir));
         }
@@ -168,7 +168,10 @@ private Q_SLOTS:
         const auto refused = shellWith(sandbox, controlDir).run({u"true"_s}, {}, 30000);
         QVERIFY(!refused.ok());
         QVERIFY2(refused.failure.contains(u"open to other users"_s), qPrintable(refused.failure));
-        const auto rsync = shellWith(sandbox, controlDir).rsyncShell();
+        QTemporaryDir upload;
+        const auto rsync =
+            shellWith(sandbox, controlDir)
+                .rsync({u"-a"_s}, {upload.path() + u'/'}, shellWith(sandbox, controlDir).remotePath(u"/tmp/x"_s));
         QVERIFY(!rsync);
         QVERIFY2(rsync.error().toString().contains(u"open to other users"_s), qPrintable(rsync.error().toString()));
 
