@@ -122,8 +122,8 @@ private Q_SLOTS:
         QVERIFY(waitFor([&] { return !supervisorAlive(f.supervisor); }));
     }
 
-    // Supervisor killed: the run is lost until cancelled; cancel still finds its group by
-    // group and session ids, stops it, and records the end itself.
+    // Supervisor killed: the run is still running while its group lives (M4); cancel finds the
+    // group by group and session ids, stops it, and records the end itself.
     void cancelWithoutTheSupervisor()
     {
         QTemporaryDir ws;
@@ -131,7 +131,9 @@ private Q_SLOTS:
         QCOMPARE(f.pids.size(), 3);
         QCOMPARE(::kill(static_cast<pid_t>(f.supervisor.supervisorPid), SIGKILL), 0);
         QVERIFY(waitFor([&] { return !supervisorAlive(f.supervisor); }));
-        QCOMPARE(target().probe(f.runDir)->state, RunState::Lost);
+        const auto orphaned = target().probe(f.runDir);
+        QCOMPARE(orphaned->state, RunState::Running);
+        QVERIFY2(orphaned->detail.contains(u"is gone"_s), qPrintable(orphaned->detail));
         QVERIFY(!survivorsInGroup(f.supervisor.processGroup).isEmpty()); // the script goes on
 
         const auto cancelled = target().cancel(f.runDir, kGraceMs);

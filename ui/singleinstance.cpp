@@ -1,5 +1,7 @@
 #include "ui/singleinstance.h"
 
+#include "common/privatedir.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -18,9 +20,15 @@ constexpr qint64 MaxRequest = 1 << 20;
 
 } // namespace
 
-SingleInstance::SingleInstance(QString name, QObject *parent) : QObject(parent), m_name(std::move(name))
+SingleInstance::SingleInstance(const QString &name, QObject *parent) : QObject(parent)
 {
-    // Only this user may connect (the socket file is 0600 in the user's runtime folder).
+    // A full path, never a bare name: Qt would put that in the shared /tmp, where another user
+    // could listen first and be handed the paths (L4).
+    if (const auto path = socketPath(name))
+        m_path = *path;
+    else
+        m_problem = path.error().toString();
+    // Only this user may connect (the socket file is 0600 in the user's private folder).
     m_server.setSocketOptions(QLocalServer::UserAccessOption);
     connect(&m_server, &QLocalServer::newConnection, this, &SingleInstance::accept);
 }
@@ -36,10 +44,27 @@ QString SingleInstance::defaultName()
     return u"dev.ferry.Ferry-"_s + user;
 }
 
+Expected<QString> SingleInstance::socketPath(const QString &name)
+{
+    if (name.isEmpty() || name.contains(u'/'))
+        return Error{u"not a single-instance name: '%1'"_s.arg(name), {}, 0, 0, u"give a name without '/'"_s};
+    const auto folder = privateRuntimeDir();
+    if (!folder)
+        return folder.error();
+    return QString(*folder + u'/' + name);
+}
+
+QString SingleInstance::errorString() const
+{
+    return m_problem.isEmpty() ? m_server.errorString() : m_problem;
+}
+
 bool SingleInstance::handToRunning(const QStringList &paths, int timeoutMs)
 {
+    if (m_path.isEmpty())
+        return false;
     QLocalSocket socket;
-    socket.connectToServer(m_name);
+    socket.connectToServer(m_path);
     if (!socket.waitForConnected(timeoutMs))
         return false; // nobody listens (or only a stale socket file is left)
     QJsonArray absolute;
@@ -57,13 +82,15 @@ bool SingleInstance::handToRunning(const QStringList &paths, int timeoutMs)
 
 bool SingleInstance::listen()
 {
-    if (m_server.listen(m_name))
+    if (m_path.isEmpty())
+        return false;
+    if (m_server.listen(m_path))
         return true;
     if (m_server.serverError() != QAbstractSocket::AddressInUseError)
         return false;
     // handToRunning() found nobody there: the socket file is a crashed instance's.
-    QLocalServer::removeServer(m_name);
-    return m_server.listen(m_name);
+    QLocalServer::removeServer(m_path);
+    return m_server.listen(m_path);
 }
 
 void SingleInstance::accept()

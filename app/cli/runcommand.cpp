@@ -90,6 +90,8 @@ public:
             return kExitUserError;
         }
         io.out << record->id << Qt::endl;
+        if (!record->error.isEmpty())
+            io.err << "ferry run: " << record->error << Qt::endl;
         io.err << "started run " << record->id << " (" << spec->target.toString()
                << "); log: " << QDir::current().relativeFilePath(runDirOf(*context, record->id) + u"/log"_s)
                << Qt::endl;

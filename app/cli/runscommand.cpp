@@ -185,8 +185,8 @@ private:
         io.out << "run:       " << r.id << '\n'
                << "status:    " << run::runStatusText(r.status)
                << (r.exitCode ? u" (exit code %1)"_s.arg(*r.exitCode) : QString()) << '\n';
-        if (!r.error.isEmpty())
-            io.out << "error:     " << r.error << '\n';
+        if (!r.error.isEmpty()) // a running run's is what Ferry knows of it (still starting, ...)
+            io.out << (run::isFinished(r.status) ? "error:     " : "detail:    ") << r.error << '\n';
         io.out << "target:    " << r.target << '\n';
         if (r.spec[u"script"_s].toString().isEmpty()) // the embedded trainer
             io.out << "data:      " << r.spec[u"channels"_s][0][u"path"_s].toString() << '\n';
@@ -232,16 +232,23 @@ private:
 
     static int cancel(RunContext &context, const run::RunRecord &r, Io &io)
     {
-        if (run::isFinished(r.status)) {
-            io.err << "run " << r.id << " is already over (" << run::runStatusText(r.status) << ")" << Qt::endl;
-            return kExitOk;
-        }
         const auto spec = run::RunSpec::fromJson(r.spec);
         if (!spec)
             return kExitInternalError;
         auto target = makeTarget(spec->target, io);
         if (!target)
             return kExitUserError;
+        // A failed or lost run may have processes left (a start that timed out, a killed
+        // supervisor, recorded so by an older Ferry): those are stopped too.
+        const bool mayLive = r.status == run::RunStatus::Failed || r.status == run::RunStatus::Lost;
+        if (run::isFinished(r.status)) {
+            const auto now = mayLive ? target->probe(runDirOf(context, r.id))
+                                     : Expected<targets::RunProbe>(targets::RunProbe{}); // a lost one: over
+            if (!mayLive || !now || now->finished()) {
+                io.err << "run " << r.id << " is already over (" << run::runStatusText(r.status) << ")" << Qt::endl;
+                return kExitOk;
+            }
+        }
         const auto probe = target->cancel(runDirOf(context, r.id), 10000);
         if (!probe) {
             io.err << "ferry runs cancel: " << probe.error().toString() << Qt::endl;

@@ -118,6 +118,29 @@ Expected<std::optional<SupervisorRecord>> RunDirectory::readSupervisor() const
     return std::optional<SupervisorRecord>(r);
 }
 
+Expected<bool> RunDirectory::writeLaunch(const LaunchRecord &r) const
+{
+    const QJsonObject json{
+        {u"pid"_s, r.pid}, {u"startTicks"_s, QString::number(r.startTicks)}, {u"bootId"_s, r.bootId}};
+    return writeTextFileAtomically(launchFile(), QString::fromUtf8(QJsonDocument(json).toJson()));
+}
+
+Expected<std::optional<LaunchRecord>> RunDirectory::readLaunch() const
+{
+    const auto json = readJsonObject(launchFile());
+    if (!json)
+        return json.error();
+    if (!json->has_value())
+        return std::optional<LaunchRecord>();
+    LaunchRecord r;
+    r.pid = (**json)[u"pid"_s].toInteger();
+    r.startTicks = (**json)[u"startTicks"_s].toString().toULongLong();
+    r.bootId = (**json)[u"bootId"_s].toString();
+    if (r.pid <= 0)
+        return Error{u"launch.json names no process"_s, launchFile(), 0, 0, {}};
+    return std::optional<LaunchRecord>(r);
+}
+
 Expected<bool> RunDirectory::writeExit(const ExitRecord &r) const
 {
     const QJsonObject json{
@@ -212,6 +235,38 @@ bool supervisorAlive(const SupervisorRecord &record)
     if (!record.bootId.isEmpty() && record.bootId != currentBootId())
         return false;
     return isSameLiveProcess(record.supervisorPid, record.supervisorStartTicks);
+}
+
+bool launchedAlive(const LaunchRecord &record)
+{
+    if (!record.bootId.isEmpty() && record.bootId != currentBootId())
+        return false;
+    return isSameLiveProcess(record.pid, record.startTicks);
+}
+
+QList<qint64> liveSessionMembers(const LaunchRecord &record)
+{
+    QList<qint64> members;
+    if (record.pid <= 0 || (!record.bootId.isEmpty() && record.bootId != currentBootId()))
+        return members;
+    const bool leaderIsOurs = launchedAlive(record);
+    if (leaderIsOurs)
+        members << record.pid; // before it leaves the starter's session it is in none of its own
+    // The pid another process took is no session of ours (a session id stays reserved while
+    // any member lives, so with members left the pid cannot have been taken).
+    if (const auto leader = processState(record.pid); leader && leader->startTicks != record.startTicks)
+        return members;
+    const QStringList entries = QDir(u"/proc"_s).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString &entry : entries) {
+        bool isPid = false;
+        const qint64 pid = entry.toLongLong(&isPid);
+        if (!isPid || pid == record.pid)
+            continue;
+        const auto state = processState(pid);
+        if (state && !state->zombie && state->session == record.pid && state->startTicks >= record.startTicks)
+            members << pid;
+    }
+    return members;
 }
 
 QList<qint64> liveGroupMembers(qint64 processGroup, qint64 session)

@@ -24,6 +24,16 @@ struct SupervisorRecord {
     bool operator==(const SupervisorRecord &) const = default;
 };
 
+// Who was started to supervise the run (launch.json), written by the starter as soon as the
+// process exists, before it reports: a start that is not confirmed in time is still followed,
+// and can be cancelled, by this record. The supervisor's session bears its pid.
+struct LaunchRecord {
+    qint64 pid = 0;
+    quint64 startTicks = 0;
+    QString bootId;
+    bool operator==(const LaunchRecord &) const = default;
+};
+
 // How the run ended (exit.json), written once, atomically.
 struct ExitRecord {
     int exitCode = -1; // the script's exit status; -1 when a signal ended it or it never started
@@ -47,6 +57,7 @@ public:
     QString specFile() const { return file(u"spec.json"); }
     QString logFile() const { return file(u"log"); }
     QString supervisorFile() const { return file(u"supervisor.json"); }
+    QString launchFile() const { return file(u"launch.json"); }
     QString heartbeatFile() const { return file(u"heartbeat"); }
     QString exitFile() const { return file(u"exit.json"); }
     QString modelArchive() const { return file(u"model.tar.gz"); }
@@ -58,6 +69,8 @@ public:
     // Empty when the file does not exist yet; an Error when it exists but cannot be read.
     Expected<std::optional<SupervisorRecord>> readSupervisor() const;
     // Fails if exit.json exists already: the first writer wins, so a run ends exactly once.
+    Expected<bool> writeLaunch(const LaunchRecord &record) const;
+    Expected<std::optional<LaunchRecord>> readLaunch() const; // empty when there is none
     Expected<bool> writeExit(const ExitRecord &record) const;
     Expected<std::optional<ExitRecord>> readExit() const;
     Expected<bool> touchHeartbeat(qint64 nowMs) const;
@@ -84,6 +97,10 @@ QString currentBootId();
 // The process with this pid is alive (not a zombie) and is the one that started at these ticks.
 bool isSameLiveProcess(qint64 pid, quint64 startTicks);
 bool supervisorAlive(const SupervisorRecord &record);
+bool launchedAlive(const LaunchRecord &record); // the started supervisor lives (same boot, same process)
+// Live processes of this session (the supervisor's, named by its pid) that started no earlier
+// than it did on this boot: what an unconfirmed start may have left, the supervisor included.
+QList<qint64> liveSessionMembers(const LaunchRecord &record);
 // Live (non-zombie) processes whose process group and session are these: the script and
 // everything it started that stayed in its group.
 QList<qint64> liveGroupMembers(qint64 processGroup, qint64 session);

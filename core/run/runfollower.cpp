@@ -177,9 +177,11 @@ Expected<RunFollower::Step> RunFollower::poll()
         if (m_record.status != storedStatus(probe->state) || !isFinished(m_record.status))
             recordEnd(*probe);
         step.finished = true;
-    } else if (m_record.status != RunStatus::Running) {
-        m_store.setStatus(m_record.id, RunStatus::Running);
+    } else if (m_record.status != RunStatus::Running || m_record.error != probe->detail) {
+        // A running run's detail is the probe's: "starting", "its supervisor is gone", or none.
+        m_store.setStatus(m_record.id, RunStatus::Running, std::nullopt, probe->detail);
         m_record.status = RunStatus::Running;
+        m_record.error = probe->detail;
     }
     return step;
 }

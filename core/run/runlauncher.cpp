@@ -35,11 +35,19 @@ Expected<RunRecord> launchRun(RunStore &store, targets::Target &target, const QS
             store.flush();
             return started.error();
         }
-        store.setStatus(spec.id, RunStatus::Failed, std::nullopt, started.error().toString());
-        store.flush();
-        return started.error();
+        // A start not confirmed in time may still come (M4): while the target finds any of the
+        // run alive, it is running, with the reason as its detail, followed and cancellable.
+        const auto probe = target.probe(runDir);
+        if (!probe || probe->finished()) {
+            const RunStatus status =
+                probe && probe->state == targets::RunState::Cancelled ? RunStatus::Cancelled : RunStatus::Failed;
+            store.setStatus(spec.id, status, std::nullopt, started.error().toString());
+            store.flush();
+            return started.error();
+        }
+        record.error = started.error().toString() + u" (it is still starting: Ferry follows it)"_s;
     }
-    store.setStatus(spec.id, RunStatus::Running);
+    store.setStatus(spec.id, RunStatus::Running, std::nullopt, record.error);
     store.flush();
     record.status = RunStatus::Running;
     record.startedMs = QDateTime::currentMSecsSinceEpoch();

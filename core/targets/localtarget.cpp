@@ -56,15 +56,54 @@ QString errnoText()
     return QString::fromLocal8Bit(std::strerror(errno));
 }
 
-QString pidList(const QList<qint64> &pids)
+// Stops a run whose supervisor has not reported (a start not confirmed in time, M4): the end is
+// recorded first, so a supervisor that goes on never starts the script; then the supervisor and
+// anything in its session (a script it started meanwhile) get TERM, `graceMs`, then KILL.
+Expected<bool> stopUnconfirmed(const RunDirectory &dir, int graceMs)
 {
-    QStringList words;
-    for (const qint64 pid : pids)
-        words << QString::number(pid);
-    return words.join(u", "_s);
+    recordEnd(dir, ExitRecord{-1, 0, 0, true, u"cancelled before it started"_s});
+    const auto launch = dir.readLaunch();
+    if (!launch)
+        return launch.error();
+    if (!launch->has_value())
+        return true; // nothing was started (or a Ferry older than launch.json started it)
+    const run::LaunchRecord &l = **launch;
+    const auto signalAll = [&](int signal) -> Expected<bool> {
+        for (const qint64 pid : run::liveSessionMembers(l)) {
+            if (::kill(static_cast<pid_t>(pid), signal) != 0 && errno != ESRCH)
+                return Error{u"cannot signal the run's process %1: %2"_s.arg(pid).arg(errnoText()), dir.path(), 0, 0,
+                             u"it may belong to another user"_s};
+        }
+        return true;
+    };
+    const auto gone = [&] { return run::liveSessionMembers(l).isEmpty(); };
+    if (gone())
+        return true;
+    // CONT after TERM, as a shell does for a stopped job: a stopped supervisor acts on it.
+    for (const int signal : {SIGTERM, SIGCONT}) {
+        if (const auto sent = signalAll(signal); !sent)
+            return sent;
+    }
+    if (waitUntil(gone, std::max(0, graceMs)))
+        return true;
+    if (const auto sent = signalAll(SIGKILL); !sent)
+        return sent;
+    if (!waitUntil(gone, kKillWaitMs))
+        return Error{u"processes of the run survived SIGKILL: %1"_s.arg(pidList(run::liveSessionMembers(l))),
+                     dir.path(), 0, 0, u"they may be stuck in the kernel (state D); check them with ps"_s};
+    return true;
 }
 
 } // namespace
+
+Expected<RunProbe> LocalTarget::cancelUnconfirmed(const RunDirectory &dir, int graceMs)
+{
+    if (const auto stopped = stopUnconfirmed(dir, graceMs); !stopped)
+        return stopped.error();
+    if (const auto packed = run::finalize(dir.path()); !packed)
+        return packed.error();
+    return probe(dir.path());
+}
 
 LocalTarget::LocalTarget(QString ferryProgram, int startTimeoutMs)
     : m_ferryProgram(std::move(ferryProgram)), m_startTimeoutMs(startTimeoutMs)
@@ -110,6 +149,9 @@ Expected<bool> LocalTarget::start(const QString &runDir, const run::RunSpec &spe
         return error;
     }
     const quint64 ticks = run::processState(pid).value_or(run::ProcessState{}).startTicks;
+    // Before it reports: a start that is not confirmed in time is still followed and cancelled by it.
+    if (const auto launched = dir.writeLaunch(run::LaunchRecord{pid, ticks, run::currentBootId()}); !launched)
+        qWarning("%s", qPrintable(launched.error().toString()));
 
     // supervisor.json appears once the script runs (however soon it ends); exit.json without
     // it means the script never started. The supervisor writes them in that order, so each
@@ -167,10 +209,8 @@ Expected<RunProbe> LocalTarget::cancel(const QString &runDir, int graceMs)
     const auto supervisor = dir.readSupervisor();
     if (!supervisor)
         return supervisor.error();
-    if (!supervisor->has_value()) {
-        recordEnd(dir, ExitRecord{-1, 0, 0, true, u"cancelled before it started"_s});
-        return probe(runDir);
-    }
+    if (!supervisor->has_value())
+        return cancelUnconfirmed(dir, graceMs);
     const SupervisorRecord &s = **supervisor;
     const bool sameBoot = s.bootId.isEmpty() || s.bootId == run::currentBootId();
     const bool alive = run::supervisorAlive(s);

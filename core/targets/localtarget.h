@@ -22,6 +22,8 @@ public:
     Expected<RunProbe> cancel(const QString &runDir, int graceMs) override;
 
 private:
+    Expected<RunProbe> cancelUnconfirmed(const run::RunDirectory &dir, int graceMs);
+
     QString m_ferryProgram;
     int m_startTimeoutMs;
 };

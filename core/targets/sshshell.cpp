@@ -1,8 +1,8 @@
 #include "targets/sshshell.h"
 
+#include "common/privatedir.h"
 #include "targets/shellquote.h"
 
-#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -93,15 +93,16 @@ SshOptions SshOptions::defaults()
     o.configFile = qEnvironmentVariable("FERRY_SSH_CONFIG");
     o.knownHostsFile =
         QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) + u"/ferry/known_hosts"_s;
-    QString runtime = QStandardPaths::writableLocation(QStandardPaths::RuntimeLocation);
-    if (runtime.isEmpty())
-        runtime = QDir::tempPath();
-    o.controlDir = runtime + u"/ferry-ssh"_s;
+    // A mux client hands its command and stdin (secrets included) to whatever listens at the
+    // socket: the folder is the user's own, checked (M9), never a shared name in /tmp.
+    auto base = privateRuntimeDir();
     // %C is 40 hex digits; a long runtime folder would not leave room for it.
-    if (o.controlDir.toUtf8().size() + 41 > kSocketPathLimit) {
-        const QByteArray tag = QCryptographicHash::hash(runtime.toUtf8(), QCryptographicHash::Sha1).toHex().left(8);
-        o.controlDir = u"/tmp/ferry-ssh-%1-%2"_s.arg(QString::number(getuid()), QString::fromLatin1(tag));
-    }
+    if (base && (*base + u"/ferry-ssh"_s).toUtf8().size() + 41 > kSocketPathLimit)
+        base = privateTempDir();
+    if (base)
+        o.controlDir = *base + u"/ferry-ssh"_s;
+    else // no private folder: every command logs in anew, and no socket is shared
+        qWarning("ssh connections are not shared: %s", qPrintable(base.error().toString()));
     return o;
 }
 
@@ -144,8 +145,11 @@ ShellResult SshShell::run(const QStringList &argv, const QByteArray &input, int 
     if (!line)
         return ShellResult{false, false, -1, {}, {}, line.error().toString()};
     if (!m_options.controlDir.isEmpty()) {
-        QDir().mkpath(m_options.controlDir);
-        QFile::setPermissions(m_options.controlDir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        if (const auto own = ensurePrivateDir(m_options.controlDir); !own) {
+            ShellResult refused;
+            refused.failure = u"the SSH control folder is unsafe: "_s + own.error().toString();
+            return refused;
+        }
     }
     ShellResult result =
         runProcess(u"ssh"_s, sshOptions() << u"--"_s << m_host << *line, input, timeoutMs, {}, processEnvironment());
@@ -193,13 +197,17 @@ QString SshShell::remotePath(const QString &path) const
 
 Expected<QString> SshShell::rsyncShell() const
 {
-    if (!m_options.controlDir.isEmpty())
-        QDir().mkpath(m_options.controlDir);
+    if (!m_options.controlDir.isEmpty()) {
+        if (const auto own = ensurePrivateDir(m_options.controlDir); !own)
+            return Error{u"the SSH control folder is unsafe: "_s + own.error().toString(), {}, 0, 0, {}};
+    }
     return rsyncCommandLine(QStringList{u"ssh"_s} + sshOptions()); // a ' in a path works (L2)
 }
 
 void SshShell::closeMaster() const
 {
+    if (!m_options.controlDir.isEmpty() && !checkPrivateDir(m_options.controlDir))
+        return; // no master of ours can be there
     runProcess(u"ssh"_s, sshOptions() << u"-O"_s << u"exit"_s << u"--"_s << m_host, {}, 10000);
 }
 

@@ -92,6 +92,8 @@ Expected<RunProbe> SshTarget::judge(const QString &runDir, RemoteRun &run, const
         return finish(runDir, run, record, *status.exit);
     if (status.alive) {
         p.state = RunState::Running;
+        if (!status.started) // a start not confirmed yet (M4): followed, and cancelled by its marker
+            p.detail = u"starting: the runner on %1 has not started the script yet"_s.arg(m_shell->place());
         return p;
     }
     p.state = RunState::Lost;

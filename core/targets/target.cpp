@@ -32,6 +32,14 @@ RunState stateOf(const run::ExitRecord &exit)
     return exit.succeeded() ? RunState::Succeeded : RunState::Failed;
 }
 
+QString pidList(const QList<qint64> &pids)
+{
+    QStringList words;
+    for (const qint64 pid : pids)
+        words << QString::number(pid);
+    return words.join(u", "_s);
+}
+
 Error noRunFolder(const run::RunDirectory &dir)
 {
     return Error{u"not a run folder: spec.json is missing"_s, dir.path(), 0, 0, u"name a folder under .ferry/runs"_s};
@@ -67,6 +75,26 @@ Expected<RunProbe> probeSupervisedRun(const QString &runDir, const QString &who)
     if (alive) {
         status.state = RunState::Running;
         return status;
+    }
+    // Not over while any of its processes lives (M4): a start not confirmed yet, or a script
+    // whose supervisor was killed. Ferry keeps following it, and a cancel stops what is left.
+    if (supervisor && supervisor->has_value()) {
+        const run::SupervisorRecord &s = **supervisor;
+        const bool sameBoot = s.bootId.isEmpty() || s.bootId == run::currentBootId();
+        const QList<qint64> left = sameBoot ? run::liveGroupMembers(s.processGroup, s.supervisorPid) : QList<qint64>();
+        if (!left.isEmpty()) {
+            status.state = RunState::Running;
+            status.detail = u"%1 (pid %2) is gone, but the script's processes still run (%3): cancel stops them"_s.arg(
+                who, QString::number(s.supervisorPid), pidList(left));
+            return status;
+        }
+    } else if (supervisor) {
+        const auto launch = dir.readLaunch();
+        if (launch && launch->has_value() && run::launchedAlive(**launch)) {
+            status.state = RunState::Running;
+            status.detail = u"starting: %1 (pid %2) has not started the script yet"_s.arg(who).arg((*launch)->pid);
+            return status;
+        }
     }
     status.state = RunState::Lost;
     if (!supervisor)

@@ -34,13 +34,17 @@ struct RunProbe {
 // The state an exit record stands for: cancelled, succeeded (exit code 0) or failed.
 RunState stateOf(const run::ExitRecord &exit);
 
+// "12, 13, 20": pids for messages.
+QString pidList(const QList<qint64> &pids);
+
 // The error for a folder that holds no run (no spec.json).
 Error noRunFolder(const run::RunDirectory &dir);
 
 // The probe of a run whose process is named by supervisor.json (a local supervisor, or the
 // Ferry process of an embedded training): ended (exit.json, archives packed if the process
-// died before it could), running (the process lives), or lost. `who` names that process in
-// the lost message, e.g. "the run's supervisor".
+// died before it could), running (the process lives; or it is gone but the script's group
+// lives; or it was launched (launch.json), lives and has not reported yet), or lost. `who`
+// names that process in the detail, e.g. "the run's supervisor".
 Expected<RunProbe> probeSupervisedRun(const QString &runDir, const QString &who);
 
 // Whether a target of `kind` (`place` names it in the message, e.g. "this machine") may start

@@ -103,7 +103,7 @@ void RunActions::launch(const run::RunSpec &requested)
             if (const auto missing = run::checkRunSecrets(spec)) // before the run starts (keychain: off the GUI thread)
                 return missing->toString();
             const auto launched = run::launchRun(*store, *target, dir, spec);
-            return launched ? QString() : launched.error().toString();
+            return launched ? launched->error : launched.error().toString(); // error: a start not confirmed
         });
     m_launches.removeIf([](const QFuture<QString> &f) { return f.isFinished(); });
     m_launches << launch;
