@@ -59,6 +59,7 @@ if(FERRY_GUI)
   add_dependencies(tst_multilinesecret ferry)
   set_tests_properties(tst_multilinesecret PROPERTIES FIXTURES_REQUIRED "docker;sshd;slurm" RUN_SERIAL ON
                                                       TIMEOUT 1200)
+endif()
 
 # H1, the run folder shared by every target: links planted by a run (the real local supervisor).
 ferry_test(tst_runfolderlinks SOURCES security/tst_runfolderlinks.cpp)
@@ -81,6 +82,7 @@ if(FERRY_GUI)
   target_include_directories(tst_containerengine PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
   set_tests_properties(tst_containerescape tst_containerengine PROPERTIES FIXTURES_REQUIRED docker RUN_SERIAL ON
                                                                           TIMEOUT 1200)
+endif()
 
 # The remote host's side (review M1, M2, M10, L2, L6, L9, L10): against the real test sshd and
 # Slurm of tests/remote/remote.cmake (its fixtures and folders), in the full build only.
@@ -108,6 +110,7 @@ if(FERRY_GUI)
                              "${CMAKE_CURRENT_SOURCE_DIR}/remote" "${PROJECT_SOURCE_DIR}")
   target_compile_definitions(tst_remotedeletewindow PRIVATE FERRY_SSHD_DIR="${sshd_dir}")
   set_tests_properties(tst_remotedeletewindow PROPERTIES FIXTURES_REQUIRED sshd RUN_SERIAL ON TIMEOUT 600)
+endif()
 
 # M4: a start not confirmed in time, and a killed supervisor, leave a run that is followed and
 # cancelled with all its processes (real `ferry`, real Python scripts, /proc).
