@@ -6,6 +6,7 @@
 // Ferry's ssh must use a private 0700 folder of its own (real ssh to the test sshd still works)
 // and the squatter gets no connection; a control folder opened to others is refused clearly.
 #include "common/privatedir.h"
+#include "common/safefile.h"
 #include "remotetesthelpers.h"
 #include "squatter.h"
 
@@ -67,13 +68,17 @@ private Q_SLOTS:
         const QString runtimeSquat = u"/tmp/runtime-"_s + userName(); // Qt's fallback
         QTemporaryDir xdgSquatParent;
         const QString xdgSquat = xdgSquatParent.filePath(u"rt"_s); // an XDG_RUNTIME_DIR that is not ours
-        for (const QString &path : QStringList{u"/tmp/ferry-ssh"_s, runtimeSquat, xdgSquat}) {
+        QStringList squats{u"/tmp/ferry-ssh"_s, xdgSquat};
+        // Qt's fallback may be there already, made by a Qt program of this user's (never by
+        // Ferry now): squatted only when free. Either way Ferry's folder is a mkdtemp one.
+        if (entryKind(runtimeSquat) == EntryKind::Missing)
+            squats << runtimeSquat << runtimeSquat + u"/ferry-ssh"_s;
+        for (const QString &path : std::as_const(squats)) {
             QString why;
             QVERIFY2(plantSquattedFolder(path, why), qPrintable(why));
-            m_planted << path;
+            if (!path.endsWith(u"/ferry-ssh"_s) || path == u"/tmp/ferry-ssh"_s)
+                m_planted << path;
         }
-        QString why;
-        QVERIFY2(plantSquattedFolder(runtimeSquat + u"/ferry-ssh"_s, why), qPrintable(why));
 
         SshSandbox sandbox;
         QStringList chosen;
@@ -88,6 +93,8 @@ private Q_SLOTS:
                 QVERIFY2(!o.controlDir.startsWith(squat), qPrintable(o.controlDir));
             const QString parent = QFileInfo(o.controlDir).path();
             QVERIFY2(checkPrivateDir(parent), qPrintable(parent));
+            QVERIFY2(!o.controlDir.startsWith(runtimeSquat + u'/'), qPrintable(o.controlDir));
+            QVERIFY2(QFileInfo(parent).fileName().startsWith(u"ferry-%1-"_s.arg(::geteuid())), qPrintable(parent));
             chosen << o.controlDir;
         }
         qunsetenv("XDG_RUNTIME_DIR");
@@ -111,7 +118,10 @@ private Q_SLOTS:
 
         // The squatter listens where the old code would have connected.
         std::vector<std::unique_ptr<SquatterSocket>> traps;
-        for (const QString &dir : QStringList{u"/tmp/ferry-ssh"_s, runtimeSquat + u"/ferry-ssh"_s, xdgSquat}) {
+        QStringList trapped{u"/tmp/ferry-ssh"_s, xdgSquat};
+        if (squats.contains(runtimeSquat))
+            trapped << runtimeSquat + u"/ferry-ssh"_s;
+        for (const QString &dir : std::as_const(trapped)) {
             traps.push_back(std::make_unique<SquatterSocket>(dir + u'/' + socketName));
             QVERIFY2(traps.back()->listening(), qPrintable(dir));
         }
