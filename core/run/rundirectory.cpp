@@ -122,7 +122,7 @@ Expected<bool> RunDirectory::writeLaunch(const LaunchRecord &r) const
 {
     const QJsonObject json{
         {u"pid"_s, r.pid}, {u"startTicks"_s, QString::number(r.startTicks)}, {u"bootId"_s, r.bootId}};
-    return writeTextFileAtomically(launchFile(), QString::fromUtf8(QJsonDocument(json).toJson()));
+    return replaceFileSafely(launchFile(), jsonBytes(json));
 }
 
 Expected<std::optional<LaunchRecord>> RunDirectory::readLaunch() const

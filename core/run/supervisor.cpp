@@ -140,11 +140,27 @@ void writeAll(int fd, const QByteArray &bytes)
 void redactFailure(const ContractPaths &paths, const secrets::Redactor &redactor)
 {
     // Only a regular file is read, and the redacted text replaces the name (never a link's target).
-    const auto text = readRegularFile(paths.failureFile(), 16 * RunDirectory::kMaxFailureBytes);
-    if (!text || !text->has_value())
+    // One too large to read whole is cut to its redacted beginning: it is packed into output.tar.gz.
+    const qint64 limit = 16 * RunDirectory::kMaxFailureBytes;
+    QByteArray text;
+    if (const auto whole = readRegularFile(paths.failureFile(), limit); whole && whole->has_value()) {
+        text = **whole;
+    } else if (entryKind(paths.failureFile()) == EntryKind::RegularFile) {
+        const int fd = ::open(QFile::encodeName(paths.failureFile()).constData(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+            return;
+        text.resize(limit);
+        const ssize_t n = ::read(fd, text.data(), static_cast<size_t>(limit));
+        ::close(fd);
+        text.resize(n > 0 ? n : 0);
+        text += "\n[Ferry cut the failure file here: it was larger than " + QByteArray::number(limit) + " bytes]\n";
+        (void)replaceFileSafely(paths.failureFile(), redactor.redact(text));
         return;
-    const QByteArray redacted = redactor.redact(**text);
-    if (redacted != **text)
+    } else {
+        return;
+    }
+    const QByteArray redacted = redactor.redact(text);
+    if (redacted != text)
         (void)replaceFileSafely(paths.failureFile(), redacted);
 }
 

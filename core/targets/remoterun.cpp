@@ -22,7 +22,6 @@ namespace ferry::targets {
 namespace {
 
 const QStringList kCollectOptions{u"-a"_s, u"--no-links"_s, u"--no-D"_s, u"--no-inc-recursive"_s};
-constexpr qint64 kMaxFailureBytes = 16 * 1024 * 1024; // larger: refused, not read
 
 QString remoteFile(const QString &runDir)
 {
@@ -331,14 +330,8 @@ Expected<bool> RemoteRun::collect(const RemoteRecord &record, run::ExitRecord ex
             !got)
             return got.error();
     }
-    if (exit.error.isEmpty()) {
-        // A regular file only, never followed (safefile.h); its first 64 KiB.
-        const auto failure = readRegularFile(m_dir.path() + u"/output/failure"_s, kMaxFailureBytes);
-        if (!failure)
-            exit.error = u"the script's failure file was not read: "_s + failure.error().message;
-        else if (failure->has_value())
-            exit.error = QString::fromUtf8((*failure)->left(64 * 1024)).trimmed();
-    }
+    if (exit.error.isEmpty()) // a regular file only, never followed: the one rule of every target
+        exit.error = m_dir.failureText();
     if (exit.finishedMs == 0)
         exit.finishedMs = run::nowMs();
     if (const auto written = m_dir.writeExit(exit); !written && !QFileInfo::exists(m_dir.exitFile()))

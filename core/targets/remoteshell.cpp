@@ -67,7 +67,7 @@ ShellResult runProcess(const QString &program, const QStringList &args, const QB
         result.out += process.readAllStandardOutput();
         result.err += process.readAllStandardError();
         const bool tooMuch = result.out.size() > kMaxOutputBytes || result.err.size() > kMaxOutputBytes;
-        if (tooMuch || clock.elapsed() > timeoutMs) {
+        if (tooMuch || (timeoutMs >= 0 && clock.elapsed() > timeoutMs)) {
             process.kill();
             process.waitForFinished(5000);
             result.out.truncate(kMaxOutputBytes);

@@ -12,6 +12,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -79,17 +80,28 @@ private Q_SLOTS:
         QProcess *first = ferry({u"runs"_s, u"attach"_s, id});
         QProcess *second = ferry({u"runs"_s, u"attach"_s, id});
         int lists = 0;
+        // What each attach printed, read as it comes: a full pipe would stop a follower.
+        QHash<QProcess *, QByteArray> printed;
+        const auto drain = [&] {
+            for (QProcess *attach : {first, second}) {
+                attach->waitForReadyRead(0);
+                printed[attach] += attach->readAllStandardOutput();
+            }
+        };
         // `ferry runs list` again and again while the attach processes follow (a hang guard only).
         for (int i = 0; i < 600 && (first->state() != QProcess::NotRunning || second->state() != QProcess::NotRunning);
              ++i) {
             QProcess *list = ferry({u"runs"_s, u"list"_s});
-            QVERIFY(list->waitForFinished(60000));
+            while (!list->waitForFinished(50))
+                drain();
             QCOMPARE(list->exitCode(), 0);
             ++lists;
             delete list;
+            drain();
         }
         QVERIFY(first->waitForFinished(60000));
         QVERIFY(second->waitForFinished(60000));
+        drain();
         QCOMPARE(first->exitCode(), 0);
         QCOMPARE(second->exitCode(), 0);
         QVERIFY2(lists >= 3, "the run ended before the followers raced");
@@ -116,7 +128,7 @@ private Q_SLOTS:
 
         // Each follower printed what it followed, in order, each line once.
         for (QProcess *attach : {first, second}) {
-            const QByteArrayList lines = attach->readAllStandardOutput().split('\n');
+            const QByteArrayList lines = printed.value(attach).split('\n');
             // (From where the store stood when it started: a slow start misses nothing after that.)
             qsizetype ticks = 0;
             qint64 last = -1;
