@@ -2,7 +2,8 @@
 //   ferry_screenshots OUTPUT_DIR
 // empty.png (first start), datasets.png (the example's dataset previewed), workbench.png (an
 // embedded run and a script run overlaid in the chart), details.png (a run's details and log),
-// launch.png (the launch dialog), launch-slurm.png (for a Slurm cluster), export.png (a run for AzureML), settings.png,
+// launch.png (the launch dialog), launch-slurm.png (for a Slurm cluster), launch-run-arguments.png
+// (run arguments that undo the isolation, named beside an unchecked box), export.png (a run for AzureML), settings.png,
 // settings-hosts.png (a host's login key), about.png.
 #include "run/runstore.h"
 #include "screenshot.h"
@@ -25,6 +26,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
+#include <QFile>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QProcess>
@@ -119,6 +121,28 @@ int main(int argc, char **argv)
     ok = save(dialog, out, u"launch-slurm.png"_s) && ok;
     dialog.targetBox()->setCurrentIndex(0);
     dialog.hide();
+
+    // An environment from a cloned repository asking for --privileged and a host mount: the
+    // launch dialog names them beside an unchecked box (docs/security.md, L15).
+    {
+        const QString cloned = example + u"/environments/cloned.yml"_s;
+        QFile file(cloned);
+        if (file.open(QIODevice::WriteOnly))
+            file.write("ferry: 1\nname: cloned\nversion: \"1\"\ndocker:\n  base_image: python:3.11-slim\n"
+                       "  run_arguments: [--privileged, -v, \"/:/host\", --network=host]\n");
+        file.close();
+        ferry::ui::LaunchDialog risky(settings, example, &window);
+        risky.setScript(example + u"/train.py"_s);
+        if (auto *environment = risky.findChild<QComboBox *>(u"environment"_s))
+            environment->setCurrentIndex(environment->findData(cloned));
+        risky.targetBox()->setCurrentIndex(risky.targetBox()->findData(u"container"_s));
+        risky.resize(860, 520);
+        risky.show();
+        QTest::qWait(300);
+        ok = save(risky, out, u"launch-run-arguments.png"_s) && ok;
+        risky.hide();
+        QFile::remove(cloned);
+    }
 
     // The script run handed to AzureML, previewed.
     const auto scriptRun = std::find_if(

@@ -186,8 +186,13 @@ void LaunchDialog::environmentChanged()
     const QList<env::IsolationBreak> breaks = env::isolationBreakingArguments(environment.docker.runArguments);
     m_allowRunArguments->setChecked(false); // never carried over to another environment
     m_allowRunArguments->setVisible(!breaks.isEmpty());
-    m_allowRunArguments->setText(tr("Allow its run arguments, which undo the container's isolation: %1")
-                                     .arg(env::describeIsolationBreaks(breaks)));
+    QStringList arguments;
+    for (const env::IsolationBreak &b : breaks)
+        arguments << b.argument;
+    // The arguments on a line of their own (a check box does not wrap); what each does in the tip.
+    m_allowRunArguments->setText(
+        tr("Allow its run arguments, which undo the container's isolation:\n%1").arg(arguments.join(u"   "_s)));
+    m_allowRunArguments->setToolTip(env::describeIsolationBreaks(breaks));
 }
 
 void LaunchDialog::setScript(const QString &path)
