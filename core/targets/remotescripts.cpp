@@ -86,6 +86,14 @@ else
     echo "started 1"
     # The runner, not a process that got its pid later.
     if tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -qF "$RUN/runner.sh"; then echo "alive 1"; fi
+  else
+    # Launched, its pid not written yet (a start not confirmed in time, M4): the runner carries
+    # the run's marker from its launch on (the folder is named after the run).
+    ID=${RUN##*/}
+    for p in /proc/[0-9]*; do
+      [ "${p#/proc/}" = "$$" ] && continue
+      if tr '\0' '\n' < "$p/environ" 2>/dev/null | grep -qxF "FERRY_RUN_ID=$ID"; then echo "alive 1"; break; fi
+    done
   fi
 fi
 # What the run's script can write is cut to digits (heartbeat, attempt) or one bounded line

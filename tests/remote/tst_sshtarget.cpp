@@ -188,6 +188,34 @@ private Q_SLOTS:
         QCOMPARE(probeOf(target, runDir).state, RunState::Cancelled);
     }
 
+    // A start not confirmed yet (M4, issue 14): the runner lives but its pid file is not there (as
+    // in the moment before it writes it, or when the start timed out). The run is running,
+    // "starting", never lost, and a cancel stops every process of it by its marker.
+    void unconfirmedStartIsRunningAndCancellable()
+    {
+        const SshSandbox sandbox;
+        QTemporaryDir ws;
+        RunSpec spec = specFor(kScripts, u"waiter.py"_s, ws.filePath(u"on-the-host"_s));
+        spec.hyperparameters = {{u"go-file"_s, ws.filePath(u"never"_s)}};
+        const QString runDir = ws.filePath(u"run"_s);
+        SshTarget target(kHost, sandbox.options());
+        QVERIFY2(target.start(runDir, spec), "started");
+        SshShell shell = sandbox.shell();
+        RemoteRun remote(shell, runDir);
+        const RemoteRecord record = **RemoteRecord::read(runDir);
+        QVERIFY(ferry::test::waitFor([&] { return remote.markedProcesses(record)->size() >= 2; }, 30000, 100));
+        QVERIFY(shell.run({u"rm"_s, u"-f"_s, u"--"_s, record.dir + u"/pid"_s}).ok());
+        const RunProbe starting = probeOf(target, runDir);
+        QCOMPARE(starting.state, RunState::Running);
+        QVERIFY2(starting.detail.contains(u"starting"_s), qPrintable(starting.detail));
+
+        const auto cancelled = target.cancel(runDir, 2000);
+        QVERIFY2(cancelled, qPrintable(cancelled ? QString() : cancelled.error().toString()));
+        QCOMPARE(cancelled->state, RunState::Cancelled);
+        QVERIFY(ferry::test::waitFor([&] { return remote.markedProcesses(record)->isEmpty(); }, 30000, 100));
+        QCOMPARE(probeOf(target, runDir).state, RunState::Cancelled);
+    }
+
     // Everything of the run killed on the host (as a reboot would): lost, never left running.
     void runGoneWithoutExitRecordIsLost()
     {
