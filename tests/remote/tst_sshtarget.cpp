@@ -17,6 +17,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <tuple>
+
 using namespace Qt::StringLiterals;
 using namespace ferry::targets;
 using ferry::run::RunDirectory;
@@ -37,6 +39,32 @@ RunSpec specFor(const QString &sourceDir, const QString &script, const QString &
 {
     return ferry::testing::remoteSpec(u"ssh:"_s + kHost, sourceDir, script, remoteRoot);
 }
+
+// A waiter.py run (it waits for a file that never comes) started on the host and seen there:
+// its runner and its script, both carrying the run's marker.
+struct WaitingRun {
+    const SshSandbox sandbox;
+    QTemporaryDir ws;
+    QString runDir = ws.filePath(u"run"_s);
+    SshTarget target{kHost, sandbox.options()};
+    SshShell shell = sandbox.shell();
+    RemoteRun remote{shell, runDir};
+    RemoteRecord record;
+
+    bool start()
+    {
+        RunSpec spec = specFor(kScripts, u"waiter.py"_s, ws.filePath(u"on-the-host"_s));
+        spec.hyperparameters = {{u"go-file"_s, ws.filePath(u"never"_s)}};
+        if (!target.start(runDir, spec))
+            return false;
+        record = **RemoteRecord::read(runDir);
+        return ferry::test::waitFor([&] { return remote.markedProcesses(record)->size() >= 2; }, 30000, 100);
+    }
+    std::tuple<SshTarget &, SshShell &, RemoteRun &, const RemoteRecord &, const QString &> parts()
+    {
+        return {target, shell, remote, record, runDir};
+    }
+};
 
 } // namespace
 
@@ -193,17 +221,9 @@ private Q_SLOTS:
     // "starting", never lost, and a cancel stops every process of it by its marker.
     void unconfirmedStartIsRunningAndCancellable()
     {
-        const SshSandbox sandbox;
-        QTemporaryDir ws;
-        RunSpec spec = specFor(kScripts, u"waiter.py"_s, ws.filePath(u"on-the-host"_s));
-        spec.hyperparameters = {{u"go-file"_s, ws.filePath(u"never"_s)}};
-        const QString runDir = ws.filePath(u"run"_s);
-        SshTarget target(kHost, sandbox.options());
-        QVERIFY2(target.start(runDir, spec), "started");
-        SshShell shell = sandbox.shell();
-        RemoteRun remote(shell, runDir);
-        const RemoteRecord record = **RemoteRecord::read(runDir);
-        QVERIFY(ferry::test::waitFor([&] { return remote.markedProcesses(record)->size() >= 2; }, 30000, 100));
+        WaitingRun run;
+        QVERIFY(run.start());
+        auto [target, shell, remote, record, runDir] = run.parts();
         QVERIFY(shell.run({u"rm"_s, u"-f"_s, u"--"_s, record.dir + u"/pid"_s}).ok());
         const RunProbe starting = probeOf(target, runDir);
         QCOMPARE(starting.state, RunState::Running);
@@ -219,17 +239,9 @@ private Q_SLOTS:
     // Everything of the run killed on the host (as a reboot would): lost, never left running.
     void runGoneWithoutExitRecordIsLost()
     {
-        const SshSandbox sandbox;
-        QTemporaryDir ws;
-        RunSpec spec = specFor(kScripts, u"waiter.py"_s, ws.filePath(u"on-the-host"_s));
-        spec.hyperparameters = {{u"go-file"_s, ws.filePath(u"never"_s)}};
-        const QString runDir = ws.filePath(u"run"_s);
-        SshTarget target(kHost, sandbox.options());
-        QVERIFY2(target.start(runDir, spec), "started");
-        SshShell shell = sandbox.shell();
-        RemoteRun remote(shell, runDir);
-        const RemoteRecord record = **RemoteRecord::read(runDir);
-        QVERIFY(ferry::test::waitFor([&] { return remote.markedProcesses(record)->size() >= 2; }, 30000, 100));
+        WaitingRun run;
+        QVERIFY(run.start());
+        auto [target, shell, remote, record, runDir] = run.parts();
         // The runner first (its pid file), so it cannot record the script's end; then the rest.
         QVERIFY(shell.runScript("kill -KILL \"$(cat \"$1/pid\")\"\n", {record.dir}).ok());
         const auto marked = remote.markedProcesses(record); // kept: a range-for over *temporary dangles
