@@ -67,44 +67,73 @@ EntryKind entryKind(const QString &path)
     return EntryKind::Other;
 }
 
-Expected<std::optional<QByteArray>> readRegularFile(const QString &path, qint64 maxBytes)
+namespace {
+
+// Opens `path` for `flags`, never through a link at the name (O_NOFOLLOW) nor blocking on a fifo
+// (O_NONBLOCK), and only a regular file. -1: there is nothing at the name (ENOENT).
+Expected<int> openRegular(const QString &path, int flags, mode_t mode, const QString &verb)
 {
-    // O_NONBLOCK: opening a planted fifo must not block; O_NOFOLLOW: a link fails with ELOOP.
-    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    const int fd = ::open(QFile::encodeName(path).constData(), flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode);
     if (fd < 0) {
         const int error = errno;
         if (error == ENOENT)
-            return std::optional<QByteArray>();
+            return -1;
         if (error == ELOOP)
             return refusedEntry(path, EntryKind::Symlink);
-        return Error{u"cannot read: "_s + errnoText(error), path, 0, 0, {}};
+        return Error{u"cannot %1: "_s.arg(verb) + errnoText(error), path, 0, 0, {}};
     }
     struct stat st {};
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         ::close(fd);
         return refusedEntry(path, S_ISDIR(st.st_mode) ? EntryKind::Directory : EntryKind::Other);
     }
+    return fd;
+}
+
+// At most `maxBytes` of a regular file; more is refused (`refuseMore`) or left unread.
+Expected<std::optional<QByteArray>> readRegular(const QString &path, qint64 maxBytes, bool refuseMore)
+{
+    const auto fd = openRegular(path, O_RDONLY, 0, u"read"_s);
+    if (!fd)
+        return fd.error();
+    if (*fd < 0)
+        return std::optional<QByteArray>();
     QByteArray bytes;
     char buffer[65536];
     for (;;) {
-        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        const qint64 room = refuseMore ? qint64(sizeof buffer) : qMin(qint64(sizeof buffer), maxBytes - bytes.size());
+        if (room <= 0)
+            break;
+        const ssize_t n = ::read(*fd, buffer, size_t(room));
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0) {
             const int error = errno;
-            ::close(fd);
+            ::close(*fd);
             return Error{u"cannot read: "_s + errnoText(error), path, 0, 0, {}};
         }
         if (n == 0)
             break;
         if (bytes.size() + n > maxBytes) {
-            ::close(fd);
+            ::close(*fd);
             return Error{u"too large (more than %1 bytes)"_s.arg(maxBytes), path, 0, 0, {}};
         }
         bytes.append(buffer, n);
     }
-    ::close(fd);
+    ::close(*fd);
     return std::optional<QByteArray>(bytes);
+}
+
+} // namespace
+
+Expected<std::optional<QByteArray>> readRegularFile(const QString &path, qint64 maxBytes)
+{
+    return readRegular(path, maxBytes, true);
+}
+
+Expected<std::optional<QByteArray>> readRegularFileHead(const QString &path, qint64 maxBytes)
+{
+    return readRegular(path, maxBytes, false);
 }
 
 Expected<int> openNewFile(const QString &path, mode_t mode)
@@ -151,19 +180,10 @@ Expected<bool> replaceFileSafely(const QString &path, const QByteArray &bytes, m
 
 Expected<bool> appendToFileSafely(const QString &path, const QByteArray &bytes, mode_t mode)
 {
-    const int fd = ::open(QFile::encodeName(path).constData(),
-                          O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode);
-    if (fd < 0) {
-        const int error = errno;
-        if (error == ELOOP)
-            return refusedEntry(path, EntryKind::Symlink);
-        return Error{u"cannot write: "_s + errnoText(error), path, 0, 0, {}};
-    }
-    struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        ::close(fd);
-        return refusedEntry(path, EntryKind::Other);
-    }
+    const auto opened = openRegular(path, O_WRONLY | O_APPEND | O_CREAT, mode, u"write"_s);
+    if (!opened)
+        return opened.error();
+    const int fd = *opened;
     const auto failed = writeAll(fd, bytes, path);
     ::close(fd);
     if (failed)

@@ -26,6 +26,9 @@ EntryKind entryKind(const QString &path);
 // A link, folder, pipe or device at the name is refused with an Error naming it.
 Expected<std::optional<QByteArray>> readRegularFile(const QString &path, qint64 maxBytes);
 
+// The same, but a larger file is not refused: its first `maxBytes` are returned.
+Expected<std::optional<QByteArray>> readRegularFileHead(const QString &path, qint64 maxBytes);
+
 // Creates `path` new (O_CREAT | O_EXCL | O_NOFOLLOW) with `mode` and writes `bytes`, synced.
 // Anything already at the name, a link included, is refused.
 Expected<bool> createNewFile(const QString &path, const QByteArray &bytes, mode_t mode = 0600);

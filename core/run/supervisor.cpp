@@ -142,21 +142,14 @@ void redactFailure(const ContractPaths &paths, const secrets::Redactor &redactor
     // Only a regular file is read, and the redacted text replaces the name (never a link's target).
     // One too large to read whole is cut to its redacted beginning: it is packed into output.tar.gz.
     const qint64 limit = 16 * RunDirectory::kMaxFailureBytes;
-    QByteArray text;
-    if (const auto whole = readRegularFile(paths.failureFile(), limit); whole && whole->has_value()) {
-        text = **whole;
-    } else if (entryKind(paths.failureFile()) == EntryKind::RegularFile) {
-        const int fd = ::open(QFile::encodeName(paths.failureFile()).constData(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-        if (fd < 0)
-            return;
-        text.resize(limit);
-        const ssize_t n = ::read(fd, text.data(), static_cast<size_t>(limit));
-        ::close(fd);
-        text.resize(n > 0 ? n : 0);
+    const auto head = readRegularFileHead(paths.failureFile(), limit + 1);
+    if (!head || !head->has_value())
+        return;
+    QByteArray text = **head;
+    if (text.size() > limit) {
+        text.truncate(limit);
         text += "\n[Ferry cut the failure file here: it was larger than " + QByteArray::number(limit) + " bytes]\n";
         (void)replaceFileSafely(paths.failureFile(), redactor.redact(text));
-        return;
-    } else {
         return;
     }
     const QByteArray redacted = redactor.redact(text);
