@@ -17,17 +17,24 @@ struct CliResult {
     QString err;
 };
 
-inline CliResult runFerry(const QString &workingDirectory, const QStringList &arguments, int timeoutMs = 240000)
+// Any program, its output kept apart; a time-out kills it (exit code -1).
+inline CliResult runProgram(const QString &program, const QStringList &arguments, const QString &workingDirectory = {},
+                            int timeoutMs = 240000)
 {
     QProcess process;
     process.setWorkingDirectory(workingDirectory);
-    process.start(QStringLiteral(FERRY_BINARY), arguments);
+    process.start(program, arguments);
     if (!process.waitForFinished(timeoutMs)) {
         process.kill();
         process.waitForFinished();
     }
     return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
             QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+}
+
+inline CliResult runFerry(const QString &workingDirectory, const QStringList &arguments, int timeoutMs = 240000)
+{
+    return runProgram(QStringLiteral(FERRY_BINARY), arguments, workingDirectory, timeoutMs);
 }
 
 inline QJsonObject jsonObject(const CliResult &r)

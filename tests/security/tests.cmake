@@ -11,6 +11,7 @@ endif()
 # L12: a workspace on a network file system (sshfs over the test sshd) keeps a rollback journal.
 if(FERRY_GUI)
   ferry_test(tst_networkstore SOURCES security/tst_networkstore.cpp LIBS Qt6::Sql)
+  target_include_directories(tst_networkstore PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
   target_compile_definitions(tst_networkstore PRIVATE FERRY_SSHD_DIR="${CMAKE_CURRENT_BINARY_DIR}/services/sshd")
   set_tests_properties(tst_networkstore PROPERTIES FIXTURES_REQUIRED sshd)
 endif()

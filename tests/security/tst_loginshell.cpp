@@ -25,17 +25,10 @@ const QString kFishHost = u"ferryfish"_s;
 
 int runLocal(const QString &program, const QStringList &args, QByteArray *out = nullptr)
 {
-    QProcess p;
-    p.setProcessChannelMode(QProcess::MergedChannels);
-    p.start(program, args);
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished();
-        return -1;
-    }
+    const CliResult r = runProgram(program, args, {}, 60000);
     if (out)
-        *out = p.readAll();
-    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        *out = (r.out + r.err).toUtf8();
+    return r.exitCode;
 }
 
 } // namespace

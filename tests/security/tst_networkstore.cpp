@@ -2,6 +2,7 @@
 // share, so a workspace on a network file system (two machines opening one NFS home) would
 // corrupt the run store. There the store keeps a rollback journal (and synchronous FULL). The
 // network file system here is a real one: sshfs over the test sshd (tests/services/sshd.sh).
+#include "clitesthelpers.h"
 #include "common/filesystem.h"
 #include "run/runspec.h"
 #include "run/runstore.h"
@@ -41,17 +42,10 @@ class TestNetworkStore : public QObject {
 
     static int runCommand(const QString &program, const QStringList &args, QString *output = nullptr)
     {
-        QProcess p;
-        p.setProcessChannelMode(QProcess::MergedChannels);
-        p.start(program, args);
-        if (!p.waitForFinished(60000)) {
-            p.kill();
-            p.waitForFinished();
-            return -1;
-        }
+        const ferry::testing::CliResult r = ferry::testing::runProgram(program, args, {}, 60000);
         if (output)
-            *output = QString::fromLocal8Bit(p.readAll());
-        return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+            *output = r.out + r.err;
+        return r.exitCode;
     }
 
 private Q_SLOTS:
