@@ -11,7 +11,7 @@ using namespace Qt::StringLiterals;
 
 namespace ferry::ui {
 
-Expected<bool> copyExampleWorkspace(const QString &folder)
+Expected<void> copyExampleWorkspace(const QString &folder)
 {
     initResources();
     const QString prefix = u":/example"_s;
@@ -27,7 +27,7 @@ Expected<bool> copyExampleWorkspace(const QString &folder)
         // Resources are read-only; the copy is the user's to edit.
         QFile::setPermissions(to, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
     }
-    return true;
+    return {};
 }
 
 } // namespace ferry::ui

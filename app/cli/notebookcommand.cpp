@@ -58,8 +58,8 @@ public:
             io.err << "ferry notebook: " << notebook.error().toString() << Qt::endl;
             return kExitUserError;
         }
-        if (const auto notPython = notebook::checkPythonNotebook(*notebook)) {
-            io.err << "ferry notebook: " << notPython->toString() << Qt::endl;
+        if (const auto python = notebook::checkPythonNotebook(*notebook); !python) {
+            io.err << "ferry notebook: " << python.error().toString() << Qt::endl;
             return kExitUserError;
         }
         notebook::ConversionOptions options;

@@ -113,8 +113,8 @@ private:
             const qsizetype eq = value.indexOf(u'=');
             const QString variable = eq < 0 ? value : value.left(eq);
             const QString secret = eq < 0 ? value : value.mid(eq + 1);
-            if (const auto bad = secrets::SecretStore::checkName(secret)) {
-                io.err << "ferry run: --secret-env " << value << ": " << bad->toString() << Qt::endl;
+            if (const auto named = secrets::SecretStore::checkName(secret); !named) {
+                io.err << "ferry run: --secret-env " << value << ": " << named.error().toString() << Qt::endl;
                 return false;
             }
             if (const auto found = store.readNow(secret); !found) {

@@ -130,8 +130,8 @@ public:
         if (args.size() != 2)
             return usage(u"'ferry secret %1' takes the secret's name (the value is never an argument)"_s.arg(action),
                          io);
-        if (const auto bad = secrets::SecretStore::checkName(secretName))
-            return fail(*bad, io);
+        if (const auto named = secrets::SecretStore::checkName(secretName); !named)
+            return fail(named.error(), io);
         if (action == "set"_L1)
             return set(store, secretName, io);
         if (action == "get"_L1)

@@ -42,4 +42,21 @@ private:
     std::variant<T, Error> m_state;
 };
 
+// Success, or the reason it failed: what a function that has nothing to return gives back.
+// `return {};` is success; `if (!result) show(result.error());`.
+template <> class Expected<void> {
+public:
+    Expected() = default;
+    Expected(Error error) : m_error(std::move(error)), m_failed(true) {}
+
+    bool hasValue() const { return !m_failed; }
+    explicit operator bool() const { return hasValue(); }
+
+    const Error &error() const { return m_error; }
+
+private:
+    Error m_error;
+    bool m_failed = false;
+};
+
 } // namespace ferry

@@ -81,11 +81,11 @@ qint64 memoryBudget()
     return budgetNow().bytes;
 }
 
-Expected<bool> checkMemoryBudget(qint64 bytes, const QString &path, const QString &what)
+Expected<void> checkMemoryBudget(qint64 bytes, const QString &path, const QString &what)
 {
     const Budget budget = budgetNow();
     if (bytes <= budget.bytes)
-        return true;
+        return {};
     return Error{u"loading %1 needs %2 of memory; at most %3 may be used (%4)"_s.arg(
                      what, bytes == kUnlimited ? u"more than %1"_s.arg(size(budget.bytes)) : size(bytes),
                      size(budget.bytes),

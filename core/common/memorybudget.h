@@ -22,7 +22,7 @@ qint64 saturatingProduct(std::initializer_list<qint64> factors);
 
 // Refuses `bytes` over the budget with an Error naming `path`, what loading it means ("3 images
 // of 3×4096×4096") and both sizes.
-Expected<bool> checkMemoryBudget(qint64 bytes, const QString &path, const QString &what);
+Expected<void> checkMemoryBudget(qint64 bytes, const QString &path, const QString &what);
 
 // The Error for a std::bad_alloc caught while loading `path`: the last resort behind the check.
 Error outOfMemoryError(const QString &path);

@@ -65,7 +65,7 @@ QString rememberedDir()
 
 } // namespace
 
-Expected<bool> checkPrivateDir(const QString &path)
+Expected<void> checkPrivateDir(const QString &path)
 {
     struct stat st {};
     if (path.isEmpty() || !QDir::isAbsolutePath(path))
@@ -83,10 +83,10 @@ Expected<bool> checkPrivateDir(const QString &path)
         return Error{u"is open to other users (mode %1; only 0700 is private)"_s.arg(
                          QString::number(st.st_mode & 07777, 8).rightJustified(4, u'0')),
                      path, 0, 0, kHint};
-    return true;
+    return {};
 }
 
-Expected<bool> ensurePrivateDir(const QString &path)
+Expected<void> ensurePrivateDir(const QString &path)
 {
     if (!path.isEmpty() && ::mkdir(QFile::encodeName(path).constData(), 0700) != 0 && errno != EEXIST)
         return Error{u"cannot create the folder: "_s + errnoText(errno), path, 0, 0,

@@ -13,11 +13,11 @@ namespace ferry {
 
 // `path` is a folder, not a link to one, owned by this user, with no access for group or
 // others. The Error names the folder and what is wrong with it.
-Expected<bool> checkPrivateDir(const QString &path);
+Expected<void> checkPrivateDir(const QString &path);
 
 // Creates `path` with mode 0700 unless something is there (its parent must exist), then
 // checks it as above: a folder someone else made or opened is refused, never repaired.
-Expected<bool> ensurePrivateDir(const QString &path);
+Expected<void> ensurePrivateDir(const QString &path);
 
 // A folder of this user's in the temp folder, made by mkdtemp(3) (an unpredictable name) and
 // remembered in the user's cache folder (per machine), so that every Ferry process of the user

@@ -35,7 +35,7 @@ Error refusedEntry(const QString &path, EntryKind kind)
 }
 
 // Writes all of `bytes` to `fd` and syncs; errno-based Error naming `path` on failure.
-std::optional<Error> writeAll(int fd, const QByteArray &bytes, const QString &path)
+Expected<void> writeAll(int fd, const QByteArray &bytes, const QString &path)
 {
     qsizetype done = 0;
     while (done < bytes.size()) {
@@ -48,7 +48,7 @@ std::optional<Error> writeAll(int fd, const QByteArray &bytes, const QString &pa
     }
     if (::fsync(fd) != 0)
         return Error{u"cannot write: "_s + errnoText(errno), path, 0, 0, u"check free disk space"_s};
-    return std::nullopt;
+    return {};
 }
 
 } // namespace
@@ -150,21 +150,19 @@ Expected<int> openNewFile(const QString &path, mode_t mode)
     return fd;
 }
 
-Expected<bool> createNewFile(const QString &path, const QByteArray &bytes, mode_t mode)
+Expected<void> createNewFile(const QString &path, const QByteArray &bytes, mode_t mode)
 {
     const auto fd = openNewFile(path, mode);
     if (!fd)
         return fd.error();
-    const auto failed = writeAll(*fd, bytes, path);
+    const auto written = writeAll(*fd, bytes, path);
     ::close(*fd);
-    if (failed) {
+    if (!written)
         ::unlink(QFile::encodeName(path).constData());
-        return *failed;
-    }
-    return true;
+    return written;
 }
 
-Expected<bool> replaceFileSafely(const QString &path, const QByteArray &bytes, mode_t mode)
+Expected<void> replaceFileSafely(const QString &path, const QByteArray &bytes, mode_t mode)
 {
     const QString temp = unpredictableTempName(path);
     const auto created = createNewFile(temp, bytes, mode);
@@ -175,20 +173,18 @@ Expected<bool> replaceFileSafely(const QString &path, const QByteArray &bytes, m
         ::unlink(QFile::encodeName(temp).constData());
         return Error{u"cannot replace: "_s + errnoText(error), path, 0, 0, {}};
     }
-    return true;
+    return {};
 }
 
-Expected<bool> appendToFileSafely(const QString &path, const QByteArray &bytes, mode_t mode)
+Expected<void> appendToFileSafely(const QString &path, const QByteArray &bytes, mode_t mode)
 {
     const auto opened = openRegular(path, O_WRONLY | O_APPEND | O_CREAT, mode, u"write"_s);
     if (!opened)
         return opened.error();
     const int fd = *opened;
-    const auto failed = writeAll(fd, bytes, path);
+    const auto written = writeAll(fd, bytes, path);
     ::close(fd);
-    if (failed)
-        return *failed;
-    return true;
+    return written;
 }
 
 QString unpredictableTempName(const QString &path)

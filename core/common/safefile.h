@@ -31,7 +31,7 @@ Expected<std::optional<QByteArray>> readRegularFileHead(const QString &path, qin
 
 // Creates `path` new (O_CREAT | O_EXCL | O_NOFOLLOW) with `mode` and writes `bytes`, synced.
 // Anything already at the name, a link included, is refused.
-Expected<bool> createNewFile(const QString &path, const QByteArray &bytes, mode_t mode = 0600);
+Expected<void> createNewFile(const QString &path, const QByteArray &bytes, mode_t mode = 0600);
 
 // Opens `path` as a new file for writing (O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC): the file
 // descriptor, for writers that take one (libarchive). The caller closes it.
@@ -39,10 +39,10 @@ Expected<int> openNewFile(const QString &path, mode_t mode = 0600);
 
 // Replaces `path` atomically: a new temp file beside it with an unpredictable name (created as
 // above), synced, then rename(2), which replaces a link at `path` itself, never its target.
-Expected<bool> replaceFileSafely(const QString &path, const QByteArray &bytes, mode_t mode = 0644);
+Expected<void> replaceFileSafely(const QString &path, const QByteArray &bytes, mode_t mode = 0644);
 
 // Appends to `path`, creating it if missing; a link or non-regular file at the name is refused.
-Expected<bool> appendToFileSafely(const QString &path, const QByteArray &bytes, mode_t mode = 0644);
+Expected<void> appendToFileSafely(const QString &path, const QByteArray &bytes, mode_t mode = 0644);
 
 // `path` + ".tmp-" + 12 random characters: a temp name another process cannot guess to plant a
 // link at. Crash leftovers match `*.tmp-*`.

@@ -60,7 +60,7 @@ Expected<QString> readTextFile(const QString &path, qint64 maxBytes)
     return decodeText(bytes, path);
 }
 
-Expected<bool> writeTextFileAtomically(const QString &path, const QString &text)
+Expected<void> writeTextFileAtomically(const QString &path, const QString &text)
 {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
@@ -69,7 +69,7 @@ Expected<bool> writeTextFileAtomically(const QString &path, const QString &text)
     const QByteArray bytes = text.toUtf8();
     if (file.write(bytes) != bytes.size() || !file.commit())
         return Error{u"cannot write: "_s + file.errorString(), path, 0, 0, u"check free disk space"_s};
-    return true;
+    return {};
 }
 
 } // namespace ferry

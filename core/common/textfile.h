@@ -16,6 +16,6 @@ Expected<QString> readTextFile(const QString &path, qint64 maxBytes = 10 * 1024 
 Expected<QString> decodeText(const QByteArray &bytes, const QString &path);
 
 // Writes text atomically (QSaveFile): the old file stays intact if anything fails.
-Expected<bool> writeTextFileAtomically(const QString &path, const QString &text);
+Expected<void> writeTextFileAtomically(const QString &path, const QString &text);
 
 } // namespace ferry

@@ -8,7 +8,7 @@ using namespace Qt::StringLiterals;
 
 namespace ferry::data {
 
-Expected<bool> checkRegularFile(const QString &path)
+Expected<void> checkRegularFile(const QString &path)
 {
     const QFileInfo info(path);
     if (!info.exists())
@@ -17,7 +17,7 @@ Expected<bool> checkRegularFile(const QString &path)
         return Error{u"is a folder, not a file"_s, path, 0, 0, u"name the file inside it"_s};
     if (!info.isFile()) // a pipe or a device could block forever or never end
         return Error{u"not a regular file (a device, pipe or socket)"_s, path, 0, 0, u"save the content to a file"_s};
-    return true;
+    return {};
 }
 
 FileBytes::~FileBytes()
@@ -26,7 +26,7 @@ FileBytes::~FileBytes()
         m_file.unmap(m_map);
 }
 
-Expected<bool> FileBytes::open(const QString &path)
+Expected<void> FileBytes::open(const QString &path)
 {
     if (auto ok = checkRegularFile(path); !ok)
         return ok.error();
@@ -35,19 +35,19 @@ Expected<bool> FileBytes::open(const QString &path)
         return Error{u"cannot read: "_s + m_file.errorString(), path, 0, 0, u"check the file's permissions"_s};
     const qint64 size = m_file.size();
     if (size == 0)
-        return true;
+        return {};
     m_map = m_file.map(0, size);
     if (m_map) {
         m_data = reinterpret_cast<const char *>(m_map);
         m_size = size;
-        return true;
+        return {};
     }
     m_buffer = m_file.readAll(); // a file system that cannot map (some FUSE mounts)
     if (m_file.error() != QFileDevice::NoError)
         return Error{u"cannot read: "_s + m_file.errorString(), path, 0, 0, u"check the file's permissions"_s};
     m_data = m_buffer.constData();
     m_size = m_buffer.size();
-    return true;
+    return {};
 }
 
 qint64 countNewlines(const char *begin, const char *end)

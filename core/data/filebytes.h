@@ -18,7 +18,7 @@ public:
     ~FileBytes();
 
     // Errors name the path: no such file, a folder, not a regular file, cannot read.
-    Expected<bool> open(const QString &path);
+    Expected<void> open(const QString &path);
 
     const char *data() const { return m_data; }
     qint64 size() const { return m_size; }
@@ -33,7 +33,7 @@ private:
 };
 
 // Checks that `path` names a regular, readable file (the first checks of FileBytes::open).
-Expected<bool> checkRegularFile(const QString &path);
+Expected<void> checkRegularFile(const QString &path);
 
 // How many '\n' bytes lie in [begin, end): memchr, so it runs at memory speed.
 qint64 countNewlines(const char *begin, const char *end);

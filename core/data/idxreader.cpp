@@ -86,7 +86,7 @@ Expected<QByteArray> gunzip(const QString &path, qint64 limit, qint64 *total = n
 }
 
 // `total`, for a compressed file: its whole decompressed size, beyond `limit`.
-Expected<bool> readIdx(const QString &path, qint64 limit, IdxBytes &bytes, qint64 *total = nullptr)
+Expected<void> readIdx(const QString &path, qint64 limit, IdxBytes &bytes, qint64 *total = nullptr)
 {
     if (auto ok = checkRegularFile(path); !ok)
         return ok.error();
@@ -97,14 +97,14 @@ Expected<bool> readIdx(const QString &path, qint64 limit, IdxBytes &bytes, qint6
         bytes.buffer = std::move(*buffer);
         bytes.data = reinterpret_cast<const uchar *>(bytes.buffer.constData());
         bytes.size = bytes.buffer.size();
-        return true;
+        return {};
     }
     bytes.file = std::make_unique<FileBytes>();
     if (auto ok = bytes.file->open(path); !ok)
         return ok.error();
     bytes.data = reinterpret_cast<const uchar *>(bytes.file->data());
     bytes.size = bytes.file->size();
-    return true;
+    return {};
 }
 
 quint32 bigEndian32(const uchar *p)

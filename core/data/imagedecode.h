@@ -16,7 +16,7 @@ QStringList imageSuffixes();
 
 // Decodes the image at `path`, resizes it to options.width × options.height (smoothly) and
 // writes channels × height × width values in [0, 1] to `out` (1 channel for grayscale, else RGB).
-Expected<bool> decodeImage(const QString &path, const ImageOptions &options, float *out);
+Expected<void> decodeImage(const QString &path, const ImageOptions &options, float *out);
 
 // What the file's header says, without decoding the pixels.
 struct ImageHeader {

@@ -25,7 +25,7 @@ QStringList imageSuffixes()
     return {u"bmp"_s, u"gif"_s, u"jpeg"_s, u"jpg"_s, u"pbm"_s, u"pgm"_s, u"png"_s, u"ppm"_s, u"xbm"_s, u"xpm"_s};
 }
 
-Expected<bool> decodeImage(const QString &path, const ImageOptions &, float *)
+Expected<void> decodeImage(const QString &path, const ImageOptions &, float *)
 {
     return noImages(path);
 }

@@ -25,7 +25,7 @@ QStringList imageSuffixes()
     return suffixes;
 }
 
-Expected<bool> decodeImage(const QString &path, const ImageOptions &options, float *out)
+Expected<void> decodeImage(const QString &path, const ImageOptions &options, float *out)
 {
     QImageReader reader(path);
     QImage image;
@@ -45,7 +45,7 @@ Expected<bool> decodeImage(const QString &path, const ImageOptions &options, flo
             for (int x = 0; x < width; ++x)
                 row[x] = float(line[x]) * scale;
         }
-        return true;
+        return {};
     }
     image.convertTo(QImage::Format_RGB888);
     const qsizetype plane = qsizetype(width) * height;
@@ -58,7 +58,7 @@ Expected<bool> decodeImage(const QString &path, const ImageOptions &options, flo
             out[2 * plane + at] = float(line[3 * x + 2]) * scale;
         }
     }
-    return true;
+    return {};
 }
 
 Expected<ImageHeader> readImageHeader(const QString &path)

@@ -158,7 +158,7 @@ Expected<Dataset> loadImageFolder(const QString &path, const LoadOptions &option
             const qsizetype i = next++;
             if (i >= total)
                 break;
-            Expected<bool> decoded = Error{};
+            Expected<void> decoded = Error{};
             try { // a worker thread must not let an exception out (std::terminate)
                 decoded = decodeImage(files[i], image, x + i * size);
             } catch (const std::bad_alloc &) {

@@ -13,7 +13,7 @@ namespace ferry::env {
 
 namespace {
 
-Expected<bool> copyFolder(const QString &from, const QString &to)
+Expected<void> copyFolder(const QString &from, const QString &to)
 {
     QDir target(to);
     if (target.exists() && !target.removeRecursively())
@@ -32,7 +32,7 @@ Expected<bool> copyFolder(const QString &from, const QString &to)
             return Error{u"cannot copy "_s + source, destination, 0, 0, u"check free disk space"_s};
         }
     }
-    return true;
+    return {};
 }
 
 } // namespace

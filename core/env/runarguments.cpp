@@ -117,12 +117,11 @@ QString describeIsolationBreaks(const QList<IsolationBreak> &breaks)
     return parts.join(u", "_s);
 }
 
-std::optional<Error> refuseIsolationBreaks(const QStringList &runArguments, bool allowed,
-                                           const QString &environmentFile)
+Expected<void> refuseIsolationBreaks(const QStringList &runArguments, bool allowed, const QString &environmentFile)
 {
     const QList<IsolationBreak> breaks = isolationBreakingArguments(runArguments);
     if (breaks.isEmpty() || allowed)
-        return std::nullopt;
+        return {};
     return Error{u"docker.run_arguments %1 undo the container's isolation"_s.arg(describeIsolationBreaks(breaks)),
                  environmentFile, 0, 0,
                  u"remove them from the environment, or, if you trust it, allow them for this run "

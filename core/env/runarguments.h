@@ -30,7 +30,6 @@ QString describeIsolationBreaks(const QList<IsolationBreak> &breaks);
 
 // The refusal a container run gives when `runArguments` break the isolation and the user did not
 // allow them for the run; nullopt when there is nothing to refuse. `environmentFile` is named.
-std::optional<Error> refuseIsolationBreaks(const QStringList &runArguments, bool allowed,
-                                           const QString &environmentFile);
+Expected<void> refuseIsolationBreaks(const QStringList &runArguments, bool allowed, const QString &environmentFile);
 
 } // namespace ferry::env

@@ -218,10 +218,10 @@ QString cellMarker(const NotebookCell &cell, const QString &kind)
 
 } // namespace
 
-std::optional<Error> checkPythonNotebook(const Notebook &notebook)
+Expected<void> checkPythonNotebook(const Notebook &notebook)
 {
     if (notebook.language.isEmpty() || notebook.language.compare("python"_L1, Qt::CaseInsensitive) == 0)
-        return std::nullopt;
+        return {};
     Error error;
     error.path = notebook.path;
     error.message =

@@ -47,7 +47,7 @@ struct Conversion {
 
 // Only Python notebooks become training scripts: an Error naming the notebook's language otherwise
 // (a notebook that does not say is taken as Python).
-std::optional<Error> checkPythonNotebook(const Notebook &notebook);
+Expected<void> checkPythonNotebook(const Notebook &notebook);
 
 // Finds the hyperparameters: top-level `NAME = LITERAL` in the first five code cells, up to the
 // first top-level block statement (def, class, for, while, with, try, if, a decorator), or in the

@@ -62,7 +62,7 @@ QStringList entriesBelow(const QString &dir)
     return paths;
 }
 
-Expected<bool> copyFileData(archive *a, int fd, const QString &path, qint64 size)
+Expected<void> copyFileData(archive *a, int fd, const QString &path, qint64 size)
 {
     QByteArray buffer(kChunk, Qt::Uninitialized);
     qint64 left = size; // the header promised this many bytes; libarchive pads if the file shrank
@@ -78,26 +78,26 @@ Expected<bool> copyFileData(archive *a, int fd, const QString &path, qint64 size
             return archiveError(a, path, u"cannot add to the archive"_s);
         left -= n;
     }
-    return true;
+    return {};
 }
 
-Expected<bool> writeFileData(archive *a, const QString &path, qint64 size)
+Expected<void> writeFileData(archive *a, const QString &path, qint64 size)
 {
     // O_NOFOLLOW: a file swapped for a link after it was listed is refused, not followed.
     const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return posixError(path, u"cannot read"_s);
     struct stat st {};
-    const Expected<bool> copied =
+    const Expected<void> copied =
         ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)
             ? copyFileData(a, fd, path, size)
-            : Expected<bool>(Error{u"changed while it was packed: no longer a regular file"_s, path, 0, 0, {}});
+            : Expected<void>(Error{u"changed while it was packed: no longer a regular file"_s, path, 0, 0, {}});
     ::close(fd);
     return copied;
 }
 
 // `dir` empty: an archive with no entries.
-Expected<bool> writeArchive(const QString &dir, const QString &temp, int fd)
+Expected<void> writeArchive(const QString &dir, const QString &temp, int fd)
 {
     WriteArchive a(archive_write_new());
     ReadArchive disk(archive_read_disk_new());
@@ -128,13 +128,13 @@ Expected<bool> writeArchive(const QString &dir, const QString &temp, int fd)
     }
     if (archive_write_close(a.get()) != ARCHIVE_OK)
         return archiveError(a.get(), temp, u"cannot finish the archive"_s);
-    return true;
+    return {};
 }
 
 // Writes the archive of `dir` (empty: none) to a new file of unpredictable name beside
 // `archivePath` (created O_EXCL | O_NOFOLLOW: a link planted at a guessed name redirects
 // nothing), syncs it and renames it into place.
-Expected<bool> writeArchiveInPlace(const QString &dir, const QString &archivePath)
+Expected<void> writeArchiveInPlace(const QString &dir, const QString &archivePath)
 {
     const QString temp = unpredictableTempName(archivePath);
     const auto fd = openNewFile(temp, 0644);
@@ -189,7 +189,7 @@ Error outsideError(const QString &name, const QString &archivePath)
 
 } // namespace
 
-Expected<bool> packDirectory(const QString &dir, const QString &archivePath)
+Expected<void> packDirectory(const QString &dir, const QString &archivePath)
 {
     // lstat: a link at the folder's own name is refused, never packed through (review H1).
     switch (entryKind(dir)) {
@@ -206,7 +206,7 @@ Expected<bool> packDirectory(const QString &dir, const QString &archivePath)
     return writeArchiveInPlace(dir, archivePath);
 }
 
-Expected<bool> packEmptyArchive(const QString &archivePath)
+Expected<void> packEmptyArchive(const QString &archivePath)
 {
     return writeArchiveInPlace({}, archivePath);
 }

@@ -14,9 +14,9 @@ namespace ferry::run {
 // `archivePath` is either absent or complete. Files are streamed: memory stays small.
 // `dir` itself must be a folder, not a link to one (lstat). The temp file has an unpredictable
 // name and is created without following links (common/safefile.h).
-Expected<bool> packDirectory(const QString &dir, const QString &archivePath);
+Expected<void> packDirectory(const QString &dir, const QString &archivePath);
 // The same with no entries: what a run gets for a folder that could not be packed.
-Expected<bool> packEmptyArchive(const QString &archivePath);
+Expected<void> packEmptyArchive(const QString &archivePath);
 
 // Reading never extracts and never follows a link. An entry whose name leads out of a folder
 // (absolute, or with a `..` part) makes the archive refused.

@@ -152,7 +152,7 @@ QJsonObject resourceConfigJson(const Resources &resources)
                        {u"network_interface_name"_s, u"eth0"_s}};
 }
 
-Expected<bool> prepareContractFolders(const QString &runDir, const RunSpec &spec, const Resources &resources)
+Expected<void> prepareContractFolders(const QString &runDir, const RunSpec &spec, const Resources &resources)
 {
     const ContractPaths p = pathsUnder(runDir, spec);
     for (const QString &dir : {p.modelDir, p.outputDataDir, p.inputConfigDir, p.checkpointsDir}) {
@@ -170,7 +170,7 @@ Expected<bool> prepareContractFolders(const QString &runDir, const RunSpec &spec
         if (!written)
             return written.error();
     }
-    return true;
+    return {};
 }
 
 } // namespace ferry::run

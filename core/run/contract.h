@@ -50,7 +50,7 @@ QJsonObject resourceConfigJson(const Resources &resources);
 
 // Creates the run folder's contract layout (model/, output/data/, input/config/ with the three
 // JSON files, checkpoints/) for the paths a process will see through `paths`.
-Expected<bool> prepareContractFolders(const QString &runDir, const RunSpec &spec, const Resources &resources);
+Expected<void> prepareContractFolders(const QString &runDir, const RunSpec &spec, const Resources &resources);
 
 // A hyperparameter value as SageMaker decodes it into SM_HPS: JSON numbers, booleans and
 // JSON arrays/objects stay typed, everything else is a string.

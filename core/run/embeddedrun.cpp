@@ -135,7 +135,7 @@ TrainingProgress EmbeddedRun::lastProgress() const
     return m_progress;
 }
 
-Expected<bool> EmbeddedRun::finish(const TrainingResult &result)
+Expected<void> EmbeddedRun::finish(const TrainingResult &result)
 {
     ExitRecord exit;
     exit.finishedMs = nowMs();

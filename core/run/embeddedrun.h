@@ -37,7 +37,7 @@ public:
     TrainingProgress lastProgress() const;
     // The end: the result becomes exit.json (a failure's reason as the run's error), then the
     // archives are packed. Once only.
-    Expected<bool> finish(const TrainingResult &result);
+    Expected<void> finish(const TrainingResult &result);
 
 private:
     explicit EmbeddedRun(const QString &runDir);

@@ -64,7 +64,7 @@ QString RunDirectory::file(const char16_t *name) const
     return m_path + u'/' + QString::fromUtf16(name);
 }
 
-Expected<bool> RunDirectory::writeSpec(const RunSpec &spec) const
+Expected<void> RunDirectory::writeSpec(const RunSpec &spec) const
 {
     return replaceFileSafely(specFile(), jsonBytes(spec.toJson()));
 }
@@ -85,7 +85,7 @@ Expected<RunSpec> RunDirectory::readSpec() const
     return spec;
 }
 
-Expected<bool> RunDirectory::writeSupervisor(const SupervisorRecord &r) const
+Expected<void> RunDirectory::writeSupervisor(const SupervisorRecord &r) const
 {
     const QJsonObject json{
         {u"supervisorPid"_s, r.supervisorPid},
@@ -118,7 +118,7 @@ Expected<std::optional<SupervisorRecord>> RunDirectory::readSupervisor() const
     return std::optional<SupervisorRecord>(r);
 }
 
-Expected<bool> RunDirectory::writeLaunch(const LaunchRecord &r) const
+Expected<void> RunDirectory::writeLaunch(const LaunchRecord &r) const
 {
     const QJsonObject json{
         {u"pid"_s, r.pid}, {u"startTicks"_s, QString::number(r.startTicks)}, {u"bootId"_s, r.bootId}};
@@ -141,7 +141,7 @@ Expected<std::optional<LaunchRecord>> RunDirectory::readLaunch() const
     return std::optional<LaunchRecord>(r);
 }
 
-Expected<bool> RunDirectory::writeExit(const ExitRecord &r) const
+Expected<void> RunDirectory::writeExit(const ExitRecord &r) const
 {
     const QJsonObject json{
         {u"exitCode"_s, r.exitCode},   {u"signal"_s, r.signal}, {u"finishedMs"_s, r.finishedMs},
@@ -167,7 +167,7 @@ Expected<bool> RunDirectory::writeExit(const ExitRecord &r) const
         return Error{u"cannot write: "_s + QString::fromLocal8Bit(std::strerror(linkErrno)), exitFile(), 0, 0,
                      u"check free disk space"_s};
     }
-    return true;
+    return {};
 }
 
 Expected<std::optional<ExitRecord>> RunDirectory::readExit() const
@@ -187,7 +187,7 @@ Expected<std::optional<ExitRecord>> RunDirectory::readExit() const
     return std::optional<ExitRecord>(r);
 }
 
-Expected<bool> RunDirectory::touchHeartbeat(qint64 now) const
+Expected<void> RunDirectory::touchHeartbeat(qint64 now) const
 {
     // A new file renamed over the name: a link planted at `heartbeat` is replaced, its target
     // never written (QSaveFile would write through it).
@@ -204,7 +204,7 @@ std::optional<qint64> RunDirectory::heartbeatMs() const
     return ok ? std::optional<qint64>(value) : std::nullopt;
 }
 
-Expected<bool> RunDirectory::appendToLog(const QByteArray &bytes) const
+Expected<void> RunDirectory::appendToLog(const QByteArray &bytes) const
 {
     return appendToFileSafely(logFile(), bytes);
 }

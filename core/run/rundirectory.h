@@ -63,20 +63,20 @@ public:
     QString modelArchive() const { return file(u"model.tar.gz"); }
     QString outputArchive() const { return file(u"output.tar.gz"); }
 
-    Expected<bool> writeSpec(const RunSpec &spec) const;
+    Expected<void> writeSpec(const RunSpec &spec) const;
     Expected<RunSpec> readSpec() const;
-    Expected<bool> writeSupervisor(const SupervisorRecord &record) const;
+    Expected<void> writeSupervisor(const SupervisorRecord &record) const;
     // Empty when the file does not exist yet; an Error when it exists but cannot be read.
     Expected<std::optional<SupervisorRecord>> readSupervisor() const;
     // Fails if exit.json exists already: the first writer wins, so a run ends exactly once.
-    Expected<bool> writeLaunch(const LaunchRecord &record) const;
+    Expected<void> writeLaunch(const LaunchRecord &record) const;
     Expected<std::optional<LaunchRecord>> readLaunch() const; // empty when there is none
-    Expected<bool> writeExit(const ExitRecord &record) const;
+    Expected<void> writeExit(const ExitRecord &record) const;
     Expected<std::optional<ExitRecord>> readExit() const;
-    Expected<bool> touchHeartbeat(qint64 nowMs) const;
+    Expected<void> touchHeartbeat(qint64 nowMs) const;
     std::optional<qint64> heartbeatMs() const;
     // Appends to `log`; a link or anything but a regular file at the name is refused.
-    Expected<bool> appendToLog(const QByteArray &bytes) const;
+    Expected<void> appendToLog(const QByteArray &bytes) const;
     // The script's failure message (the contract's output/failure), trimmed; empty when there is
     // none. Read (its first kMaxFailureBytes) only if it is a regular file: otherwise the text
     // says why it was not read (a link planted there never makes Ferry read its target).

@@ -81,7 +81,7 @@ void RunFollower::show(Step &step, const QList<LogLine> &lines, bool last)
     step.lines << text.split('\n');
 }
 
-Expected<bool> RunFollower::drainLog(Step &step, bool untilEnd)
+Expected<void> RunFollower::drainLog(Step &step, bool untilEnd)
 {
     const run::LogTail::Limits limits;
     do {
@@ -118,7 +118,7 @@ Expected<bool> RunFollower::drainLog(Step &step, bool untilEnd)
             break;
     } while (untilEnd || step.lines.size() < 100000);
     m_record.logOffset = m_storedOffset;
-    return true;
+    return {};
 }
 
 void RunFollower::recordEnd(const targets::RunProbe &probe)

@@ -45,7 +45,7 @@ public:
     void setRedactor(secrets::Redactor redactor);
 
 private:
-    Expected<bool> drainLog(Step &step, bool untilEnd);
+    Expected<void> drainLog(Step &step, bool untilEnd);
     void show(Step &step, const QList<LogLine> &lines, bool last);
     void resetCounts();
     void recordEnd(const targets::RunProbe &probe);

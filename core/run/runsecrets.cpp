@@ -43,12 +43,12 @@ Expected<QList<std::pair<QString, QString>>> readRunSecrets(const RunSpec &spec)
     return values;
 }
 
-std::optional<Error> checkRunSecrets(const RunSpec &spec)
+Expected<void> checkRunSecrets(const RunSpec &spec)
 {
     const auto values = readRunSecrets(spec);
     if (!values)
         return values.error();
-    return std::nullopt;
+    return {};
 }
 
 secrets::Redactor redactorOf(const QList<std::pair<QString, QString>> &values)

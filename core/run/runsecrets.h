@@ -28,7 +28,7 @@ void addEnvironmentSecrets(RunSpec &spec, const env::Environment &environment);
 // Checks now that every secret of the spec is in the keychain, so a run never starts without
 // one: the error names the variable, the secret and `ferry secret set`. Blocks on the keychain
 // (readSecretNow): never call it on a GUI thread.
-std::optional<Error> checkRunSecrets(const RunSpec &spec);
+Expected<void> checkRunSecrets(const RunSpec &spec);
 
 // The values of the spec's secrets, read now (blocking, as above), for the run's environment.
 // The error names the variable and the secret.

@@ -57,15 +57,16 @@ Expected<TargetSpec> TargetSpec::parse(const QString &text)
     if (!remote && !spec.host.isEmpty())
         return Error{u"target '%1' takes no host"_s.arg(kindText), {}, 0, 0, u"write just %1"_s.arg(kindText)};
     if (remote) {
-        if (auto problem = hostNameProblem(spec.host)) {
-            problem->message = u"target '%1': %2"_s.arg(text, problem->message);
-            return *problem;
+        if (const auto named = hostNameProblem(spec.host); !named) {
+            Error problem = named.error();
+            problem.message = u"target '%1': %2"_s.arg(text, problem.message);
+            return problem;
         }
     }
     return spec;
 }
 
-std::optional<Error> hostNameProblem(const QString &host)
+Expected<void> hostNameProblem(const QString &host)
 {
     // ssh gets the host after `--`, but rsync passes it without (review L2): a leading '-'
     // would be an option to ssh there, and blanks would split it into more words.
@@ -87,7 +88,7 @@ std::optional<Error> hostNameProblem(const QString &host)
                          hint};
         }
     }
-    return std::nullopt;
+    return {};
 }
 
 QJsonObject RunSpec::toJson() const
@@ -190,8 +191,8 @@ QList<Error> validateRunSpec(const RunSpec &spec)
                         u"check the path; it is relative to the source folder"_s};
     // Wherever the spec came from (the launch dialog, a copied spec.json), its host is checked.
     if (spec.target.kind == TargetKind::Ssh || spec.target.kind == TargetKind::Slurm) {
-        if (auto problem = hostNameProblem(spec.target.host))
-            errors << *problem;
+        if (const auto named = hostNameProblem(spec.target.host); !named)
+            errors << named.error();
     }
     QStringList seen;
     for (const DataChannel &c : spec.channels) {

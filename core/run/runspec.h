@@ -75,6 +75,6 @@ QList<Error> validateRunSpec(const RunSpec &spec);
 
 // Why `host` cannot name an SSH or Slurm host (a leading '-', a blank or a control
 // character); nullopt when it can. TargetSpec::parse applies it.
-std::optional<Error> hostNameProblem(const QString &host);
+Expected<void> hostNameProblem(const QString &host);
 
 } // namespace ferry::run

@@ -166,8 +166,8 @@ QString RunStore::pathInWorkspace(const QString &workspaceDir)
 Expected<std::unique_ptr<RunStore>> RunStore::open(const QString &databasePath)
 {
     const QString path = QFileInfo(databasePath).absoluteFilePath();
-    if (auto error = runstoreschema::checkLocation(path))
-        return *error;
+    if (const auto usable = runstoreschema::checkLocation(path); !usable)
+        return usable.error();
     auto writer = RunStoreWriter::start(path, u"ferry-runstore-writer-%1"_s.arg(g_nextConnection++));
     if (!writer)
         return writer.error();
@@ -255,14 +255,14 @@ QString RunStore::readConnection() const
     if (const auto it = connections.names.constFind(m_serial); it != connections.names.cend())
         return it.value();
     const QString name = u"ferry-runstore-read-%1"_s.arg(g_nextConnection++);
-    std::optional<Error> error = runstoreschema::openConnection(name, m_path);
-    if (!error) {
+    Expected<void> opened = runstoreschema::openConnection(name, m_path);
+    if (opened) {
         QSqlDatabase db = QSqlDatabase::database(name, false);
         if (auto failed = runstoreschema::exec(db, u"PRAGMA query_only = ON"_s))
-            error = Error{*failed, m_path, 0, 0, {}};
+            opened = Error{*failed, m_path, 0, 0, {}};
     }
-    if (error) {
-        qWarning("%s", qUtf8Printable(error->toString()));
+    if (!opened) {
+        qWarning("%s", qUtf8Printable(opened.error().toString()));
         runstoreschema::closeConnection(name);
         return {};
     }

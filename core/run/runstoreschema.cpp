@@ -107,7 +107,7 @@ std::optional<QString> exec(QSqlDatabase &db, const QString &sql)
     return std::nullopt;
 }
 
-std::optional<Error> checkLocation(const QString &path)
+Expected<void> checkLocation(const QString &path)
 {
     const QFileInfo file(path);
     const QString folder = file.absolutePath();
@@ -128,10 +128,10 @@ std::optional<Error> checkLocation(const QString &path)
             return databaseError(path, u"not a run database: the file is damaged or of another kind"_s,
                                  u"move it away (Ferry then starts a new, empty one) or restore it from a backup"_s);
     }
-    return std::nullopt;
+    return {};
 }
 
-std::optional<Error> openConnection(const QString &connection, const QString &path)
+Expected<void> openConnection(const QString &connection, const QString &path)
 {
     QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, connection);
     if (!db.isValid())
@@ -148,7 +148,7 @@ std::optional<Error> openConnection(const QString &connection, const QString &pa
             return databaseError(path, u"not a usable run database: %1"_s.arg(*error),
                                  u"move it away (Ferry then starts a new, empty one) or restore it from a backup"_s);
     }
-    return std::nullopt;
+    return {};
 }
 
 void closeConnection(const QString &connection)
@@ -160,7 +160,7 @@ void closeConnection(const QString &connection)
     QSqlDatabase::removeDatabase(connection);
 }
 
-std::optional<Error> migrate(QSqlDatabase &db, const QString &path)
+Expected<void> migrate(QSqlDatabase &db, const QString &path)
 {
     const QString damaged = u"move it away (Ferry then starts a new, empty one) or restore it from a backup"_s;
     QString error;
@@ -212,7 +212,7 @@ std::optional<Error> migrate(QSqlDatabase &db, const QString &path)
                                  u"cannot update the run database to schema version %1: %2"_s.arg(v + 1).arg(*failed));
         }
     }
-    return std::nullopt;
+    return {};
 }
 
 } // namespace ferry::run::runstoreschema

@@ -13,16 +13,16 @@ namespace ferry::run::runstoreschema {
 
 // Whether the database can live at `path`: its folder exists or can be made and can be
 // written, and the file, when present and not empty, is an SQLite database.
-std::optional<Error> checkLocation(const QString &path);
+Expected<void> checkLocation(const QString &path);
 
 // Opens a connection named `connection` in the calling thread (which must be the only one
 // using it) with Ferry's settings: foreign keys on, synchronous NORMAL, a busy timeout.
-std::optional<Error> openConnection(const QString &connection, const QString &path);
+Expected<void> openConnection(const QString &connection, const QString &path);
 void closeConnection(const QString &connection);
 
 // Switches to WAL and brings the schema to RunStore::kSchemaVersion, one migration per
 // version, each in its own transaction. Refuses a database from a newer Ferry.
-std::optional<Error> migrate(QSqlDatabase &db, const QString &path);
+Expected<void> migrate(QSqlDatabase &db, const QString &path);
 
 // SQLite's own words for what went wrong, without Qt's "Unable to execute statement".
 QString errorText(const QSqlError &error);

@@ -205,13 +205,13 @@ RunStoreWriter::RunStoreWriter(QString path, QString connection)
 Expected<std::unique_ptr<RunStoreWriter>> RunStoreWriter::start(const QString &path, const QString &connection)
 {
     std::unique_ptr<RunStoreWriter> writer(new RunStoreWriter(path, connection));
-    std::promise<std::optional<Error>> opened;
-    std::future<std::optional<Error>> result = opened.get_future();
+    std::promise<Expected<void>> opened;
+    std::future<Expected<void>> result = opened.get_future();
     writer->m_running = true;
     writer->m_thread = std::thread(&RunStoreWriter::run, writer.get(), std::move(opened));
-    if (std::optional<Error> error = result.get()) {
+    if (const Expected<void> started = result.get(); !started) {
         writer->m_thread.join();
-        return *error;
+        return started.error();
     }
     return Expected<std::unique_ptr<RunStoreWriter>>(std::move(writer));
 }
@@ -274,25 +274,25 @@ void RunStoreWriter::fail(const QString &message)
         handler(message);
 }
 
-void RunStoreWriter::run(std::promise<std::optional<Error>> opened)
+void RunStoreWriter::run(std::promise<Expected<void>> opened)
 {
-    std::optional<Error> error = runstoreschema::openConnection(m_connection, m_path);
-    if (!error) {
+    Expected<void> ready = runstoreschema::openConnection(m_connection, m_path);
+    if (ready) {
         QSqlDatabase db = QSqlDatabase::database(m_connection, false);
-        error = runstoreschema::migrate(db, m_path);
+        ready = runstoreschema::migrate(db, m_path);
         // A bigger cache keeps the hot pages of the metrics index in memory; checkpoints
         // every 32 MiB of WAL instead of 4 MiB copy those pages back to the file less often.
-        if (!error) {
+        if (ready) {
             runstoreschema::exec(db, u"PRAGMA cache_size = -32768"_s);
             runstoreschema::exec(db, u"PRAGMA wal_autocheckpoint = 8192"_s);
         }
-        if (!error) {
+        if (ready) {
             m_statements = std::make_unique<Statements>(db);
             if (auto failed = m_statements->prepare())
-                error = Error{u"cannot use the run database: %1"_s.arg(*failed), m_path, 0, 0, {}};
+                ready = Error{u"cannot use the run database: %1"_s.arg(*failed), m_path, 0, 0, {}};
         }
     }
-    const bool ok = !error;
+    const bool ok = bool(ready);
     if (!ok) {
         m_statements.reset();
         runstoreschema::closeConnection(m_connection);
@@ -300,10 +300,10 @@ void RunStoreWriter::run(std::promise<std::optional<Error>> opened)
             std::lock_guard lock(m_mutex);
             m_running = false;
         }
-        opened.set_value(error);
+        opened.set_value(ready);
         return;
     }
-    opened.set_value(std::nullopt);
+    opened.set_value(Expected<void>{});
 
     std::vector<RunStoreCommand> batch;
     for (;;) {

@@ -84,7 +84,7 @@ public:
 
 private:
     RunStoreWriter(QString path, QString connection);
-    void run(std::promise<std::optional<Error>> opened);
+    void run(std::promise<Expected<void>> opened);
     void commit(std::vector<RunStoreCommand> &batch);
     static void replyFailed(const RunStoreCommand &command, const QString &error);
     std::optional<QString> execute(const RunStoreCommand &command);

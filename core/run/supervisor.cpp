@@ -81,7 +81,7 @@ void sleepMs(int ms)
 // stdin from /dev/null, stdout and stderr appended to the log: the supervisor outlives the
 // terminal or pipe it was started from. Descriptors inherited from the starter are not
 // passed on to the script.
-Expected<bool> redirectStandardStreams(const QString &logFile)
+Expected<void> redirectStandardStreams(const QString &logFile)
 {
     const QByteArray log = QFile::encodeName(logFile);
     const int in = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -99,16 +99,16 @@ Expected<bool> redirectStandardStreams(const QString &logFile)
         if (fd > STDERR_FILENO)
             ::fcntl(fd, F_SETFD, FD_CLOEXEC); // best effort: a descriptor that closed meanwhile is fine
     }
-    return true;
+    return {};
 }
 
 // Leaves the starter's session. A process that leads its group cannot, so it forks once.
-Expected<bool> becomeSessionLeader()
+Expected<void> becomeSessionLeader()
 {
     if (::getsid(0) == ::getpid())
-        return true;
+        return {};
     if (::setsid() >= 0)
-        return true;
+        return {};
     if (errno != EPERM)
         return Error{u"cannot start a session: "_s + errnoText(errno), {}, 0, 0, {}};
     const pid_t pid = ::fork();
@@ -118,7 +118,7 @@ Expected<bool> becomeSessionLeader()
         ::_exit(0);
     if (::setsid() < 0)
         return Error{u"cannot start a session: "_s + errnoText(errno), {}, 0, 0, {}};
-    return true;
+    return {};
 }
 
 // Writes all of `bytes` to `fd` (the log).
@@ -171,7 +171,7 @@ public:
 private:
     Expected<pid_t> spawnScript(const RunSpec &spec, const ContractPaths &paths,
                                 const QList<std::pair<QString, QString>> &secretValues, int outputFd);
-    Expected<bool> openOutputPipe(int &writeEnd);
+    Expected<void> openOutputPipe(int &writeEnd);
     bool pumpOutput(); // false at the end of the output (or with no pipe)
     void drainOutput();
     int waitForScript();
@@ -300,7 +300,7 @@ int Supervision::run()
     return end(exit);
 }
 
-Expected<bool> Supervision::openOutputPipe(int &writeEnd)
+Expected<void> Supervision::openOutputPipe(int &writeEnd)
 {
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0)
@@ -310,7 +310,7 @@ Expected<bool> Supervision::openOutputPipe(int &writeEnd)
     (void)::fcntl(fds[1], F_SETPIPE_SZ, kPipeBytes);
     m_output = fds[0];
     writeEnd = fds[1];
-    return true;
+    return {};
 }
 
 // Moves what the script wrote into the log, redacted; false once the output has ended.
@@ -504,7 +504,7 @@ int superviseRun(const QString &runDir)
     return Supervision(runDir).run();
 }
 
-Expected<bool> finalize(const QString &runDir)
+Expected<void> finalize(const QString &runDir)
 {
     const RunDirectory dir(runDir);
     const auto exit = dir.readExit();
@@ -539,7 +539,7 @@ Expected<bool> finalize(const QString &runDir)
         if (!packed)
             return packed;
     }
-    return true;
+    return {};
 }
 
 Resources localResources(const RunSpec &spec)

@@ -20,7 +20,7 @@ int superviseRun(const QString &runDir);
 // Packs model/ into model.tar.gz and output/data/ into output.tar.gz once exit.json exists.
 // Idempotent and safe to run concurrently: whoever notices a finished run without its
 // archives (the supervisor, a probe after a crash, a cancel) calls it.
-Expected<bool> finalize(const QString &runDir);
+Expected<void> finalize(const QString &runDir);
 
 // What this machine offers a local run: GPUs (the target option "gpus" when set, else the
 // NVIDIA devices present) and CPUs.

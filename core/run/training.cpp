@@ -175,26 +175,26 @@ Expected<TrainingConfig> TrainingConfig::fromJson(const QJsonObject &json)
     return config;
 }
 
-Expected<bool> TrainingConfig::set(const QString &rawName, const QString &value)
+Expected<void> TrainingConfig::set(const QString &rawName, const QString &value)
 {
     QString name = rawName;
     name.replace(u'-', u'_');
     bool ok = false;
-    const auto positiveInt = [&](int &field, int minimum) -> Expected<bool> {
+    const auto positiveInt = [&](int &field, int minimum) -> Expected<void> {
         const int v = value.toInt(&ok);
         if (!ok || v < minimum)
             return badValue(rawName, value, u"give a whole number >= %1"_s.arg(minimum));
         field = v;
-        return true;
+        return {};
     };
-    const auto real = [&](double &field, double minimum, double maximum) -> Expected<bool> {
+    const auto real = [&](double &field, double minimum, double maximum) -> Expected<void> {
         const double v = value.toDouble(&ok);
         if (!ok || !std::isfinite(v) || v < minimum || v > maximum)
             return badValue(rawName, value, u"give a number from %1 to %2"_s.arg(minimum).arg(maximum));
         field = v;
-        return true;
+        return {};
     };
-    const auto sizes = [&](QList<int> &field, bool allowEmpty) -> Expected<bool> {
+    const auto sizes = [&](QList<int> &field, bool allowEmpty) -> Expected<void> {
         QList<int> list;
         for (const QString &part : value.split(u',', Qt::SkipEmptyParts)) {
             const int v = part.trimmed().toInt(&ok);
@@ -205,35 +205,35 @@ Expected<bool> TrainingConfig::set(const QString &rawName, const QString &value)
         if (list.isEmpty() && !allowEmpty)
             return badValue(rawName, value, u"give at least one size, e.g. 64"_s);
         field = list;
-        return true;
+        return {};
     };
     if (name == "model"_L1) {
         const auto v = valueOf(kModels, value);
         if (!v)
             return badValue(rawName, value, u"one of "_s + choices(kModels));
         model = *v;
-        return true;
+        return {};
     }
     if (name == "optimizer"_L1) {
         const auto v = valueOf(kOptimizers, value);
         if (!v)
             return badValue(rawName, value, u"one of "_s + choices(kOptimizers));
         optimizer = *v;
-        return true;
+        return {};
     }
     if (name == "schedule"_L1) {
         const auto v = valueOf(kSchedules, value);
         if (!v)
             return badValue(rawName, value, u"one of "_s + choices(kSchedules));
         schedule = *v;
-        return true;
+        return {};
     }
     if (name == "activation"_L1) {
         const auto v = valueOf(kActivations, value);
         if (!v)
             return badValue(rawName, value, u"one of "_s + choices(kActivations));
         activation = *v;
-        return true;
+        return {};
     }
     if (name == "layers"_L1)
         return sizes(layers, true);
@@ -246,7 +246,7 @@ Expected<bool> TrainingConfig::set(const QString &rawName, const QString &value)
             return r;
         if (learningRate <= 0)
             return badValue(rawName, value, u"give a learning rate above 0, e.g. 0.001"_s);
-        return true;
+        return {};
     }
     if (name == "momentum"_L1)
         return real(momentum, 0.0, 1.0);
@@ -273,7 +273,7 @@ Expected<bool> TrainingConfig::set(const QString &rawName, const QString &value)
         if (!ok)
             return badValue(rawName, value, u"give a whole number >= 0"_s);
         seed = v;
-        return true;
+        return {};
     }
     return Error{u"unknown training setting '%1'"_s.arg(rawName),
                  {},
@@ -333,11 +333,11 @@ QList<Hyperparameter> dataOptionsToHyperparameters(const data::LoadOptions &opti
     return list;
 }
 
-Expected<bool> setDataOption(data::LoadOptions &options, const QString &name, const QString &value)
+Expected<void> setDataOption(data::LoadOptions &options, const QString &name, const QString &value)
 {
     if (name == "target-column"_L1) {
         options.table.targetColumn = value;
-        return true;
+        return {};
     }
     if (name == "task"_L1) {
         if (value == data::taskName(data::Task::Classification))
@@ -348,13 +348,13 @@ Expected<bool> setDataOption(data::LoadOptions &options, const QString &name, co
             return badValue(name, value, u"classification or regression"_s);
         else
             options.table.task.reset();
-        return true;
+        return {};
     }
     if (name == "missing"_L1) {
         if (value != "drop"_L1 && value != "impute"_L1)
             return badValue(name, value, u"drop (rows with missing values) or impute (the training mean)"_s);
         options.table.missing = value == "impute"_L1 ? data::MissingPolicy::ImputeMean : data::MissingPolicy::DropRow;
-        return true;
+        return {};
     }
     if (name == "image-size"_L1) {
         const QStringList parts = value.toLower().split(u'x');
@@ -366,13 +366,17 @@ Expected<bool> setDataOption(data::LoadOptions &options, const QString &name, co
             return badValue(name, value, u"WIDTHxHEIGHT, e.g. 32x32"_s);
         options.image.width = width;
         options.image.height = height;
-        return true;
+        return {};
     }
     if (name == "rgb"_L1) {
         options.image.grayscale = !(value.isEmpty() || value == "true"_L1 || value == "1"_L1);
-        return true;
+        return {};
     }
-    return false;
+    return Error{u"%1 is not a data option"_s.arg(name),
+                 {},
+                 0,
+                 0,
+                 u"the data options are %1"_s.arg(dataOptionNames().join(u", "_s))};
 }
 
 void TrainingControl::cancel()
@@ -527,13 +531,13 @@ Expected<ModelCard> ModelCard::parse(const QByteArray &json, const QString &path
     return fromJson(doc.object(), path);
 }
 
-Expected<bool> ModelCard::write(const QString &modelDir) const
+Expected<void> ModelCard::write(const QString &modelDir) const
 {
     return writeTextFileAtomically(QDir(modelDir).filePath(u"model.json"_s),
                                    QString::fromUtf8(QJsonDocument(toJson()).toJson(QJsonDocument::Indented)));
 }
 
-Expected<bool> ModelCard::accepts(const data::Dataset &input) const
+Expected<void> ModelCard::accepts(const data::Dataset &input) const
 {
     const auto mismatch = [&](const QString &what, const QString &hint) {
         return Error{u"the data does not fit the model: "_s + what, input.source, 0, 0, hint};
@@ -557,7 +561,7 @@ Expected<bool> ModelCard::accepts(const data::Dataset &input) const
             return mismatch(
                 u"%1 feature columns, the model takes %2"_s.arg(input.featureNames.size()).arg(featureNames.size()),
                 u"give exactly the columns %1 (and optionally %2)"_s.arg(featureNames.join(u", "_s), targetName));
-        return true;
+        return {};
     }
     if (input.shape != inputShape) {
         const auto text = [](const QList<int> &shape) {
@@ -569,7 +573,7 @@ Expected<bool> ModelCard::accepts(const data::Dataset &input) const
         return mismatch(u"samples of shape %1, the model takes %2"_s.arg(text(input.shape), text(inputShape)),
                         u"load the images at the model's size and colour mode"_s);
     }
-    return true;
+    return {};
 }
 
 } // namespace ferry::run

@@ -62,7 +62,7 @@ struct TrainingConfig {
     QJsonObject toJson() const;
     static Expected<TrainingConfig> fromJson(const QJsonObject &json);
     // One setting by its command-line name (epochs, batch-size, lr, optimizer, layers, ...).
-    Expected<bool> set(const QString &name, const QString &value);
+    Expected<void> set(const QString &name, const QString &value);
     // Every setting by its command-line name, as text (a run's recorded parameters).
     QList<Hyperparameter> toHyperparameters() const;
 };
@@ -74,7 +74,7 @@ QStringList trainingSettingNames();
 // rgb (those that differ from the defaults), and back.
 QList<Hyperparameter> dataOptionsToHyperparameters(const data::LoadOptions &options);
 // One data option by its command-line name; false when `name` is no data option.
-Expected<bool> setDataOption(data::LoadOptions &options, const QString &name, const QString &value);
+Expected<void> setDataOption(data::LoadOptions &options, const QString &name, const QString &value);
 QStringList dataOptionNames();
 
 QString modelKindName(ModelKind kind);
@@ -162,9 +162,9 @@ struct ModelCard {
     static Expected<ModelCard> read(const QString &modelDir); // <modelDir>/model.json
     // model.json's text; errors name `path` (the file, or the archive it came from).
     static Expected<ModelCard> parse(const QByteArray &json, const QString &path);
-    Expected<bool> write(const QString &modelDir) const;
+    Expected<void> write(const QString &modelDir) const;
     // Whether `input` can be fed to the model: kind, shape, table columns by name.
-    Expected<bool> accepts(const data::Dataset &input) const;
+    Expected<void> accepts(const data::Dataset &input) const;
 };
 
 struct Predictions {

@@ -41,11 +41,11 @@ SecretStore::~SecretStore()
     }
 }
 
-std::optional<Error> SecretStore::checkName(const QString &name)
+Expected<void> SecretStore::checkName(const QString &name)
 {
     static const QRegularExpression valid(u"^[A-Za-z_][A-Za-z0-9_.-]{0,127}$"_s);
     if (valid.match(name).hasMatch())
-        return std::nullopt;
+        return {};
     Error error;
     error.message = name.isEmpty() ? u"a secret needs a name"_s : u"'%1' is not a secret name"_s.arg(name);
     error.hint = u"use 1-128 letters, digits, '_', '.' or '-', starting with a letter or '_' (e.g. HF_TOKEN)"_s;
@@ -81,8 +81,8 @@ quint64 SecretStore::start(SecretOperation operation, const QString &name, const
     reply.request = request;
     reply.operation = operation;
     reply.name = name;
-    if (auto bad = checkName(name)) {
-        reply.error = std::move(bad);
+    if (const auto named = checkName(name); !named) {
+        reply.error = named.error();
         // Still asynchronous: the caller connects after the call returns.
         QMetaObject::invokeMethod(
             this, [this, reply] { Q_EMIT finished(reply); }, Qt::QueuedConnection);
@@ -208,20 +208,20 @@ Expected<QString> SecretStore::readNow(const QString &name)
     return reply.value;
 }
 
-Expected<bool> SecretStore::writeNow(const QString &name, const QString &value)
+Expected<void> SecretStore::writeNow(const QString &name, const QString &value)
 {
     const SecretReply reply = wait([&] { return write(name, value); });
     if (reply.error)
         return *reply.error;
-    return true;
+    return {};
 }
 
-Expected<bool> SecretStore::removeNow(const QString &name)
+Expected<void> SecretStore::removeNow(const QString &name)
 {
     const SecretReply reply = wait([&] { return remove(name); });
     if (reply.error)
         return *reply.error;
-    return true;
+    return {};
 }
 
 Expected<QString> readSecretNow(const QString &name)

@@ -69,12 +69,12 @@ public:
     // Blocking forms for the command line and tests: wait in a local event loop for the
     // reply (at most the timeout). Never call them on a GUI thread.
     Expected<QString> readNow(const QString &name);
-    Expected<bool> writeNow(const QString &name, const QString &value);
-    Expected<bool> removeNow(const QString &name);
+    Expected<void> writeNow(const QString &name, const QString &value);
+    Expected<void> removeNow(const QString &name);
 
     // A name is 1-128 characters of A-Z a-z 0-9 _ . - starting with a letter or '_' (so it
     // can also name an environment variable when it has no '.' or '-').
-    static std::optional<Error> checkName(const QString &name);
+    static Expected<void> checkName(const QString &name);
 
 Q_SIGNALS:
     void finished(const ferry::secrets::SecretReply &reply);

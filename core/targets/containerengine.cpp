@@ -51,7 +51,7 @@ QProcessEnvironment ContainerEngine::environment() const
     return env;
 }
 
-Expected<bool> ContainerEngine::login(const QString &address, const QString &user, const QString &password)
+Expected<void> ContainerEngine::login(const QString &address, const QString &user, const QString &password)
 {
     if (!m_config) {
         // Named after this process (common/leftovers.h): a crash's leftover is swept at the next start.
@@ -93,7 +93,7 @@ Expected<bool> ContainerEngine::login(const QString &address, const QString &use
                      0,
                      u"check the registry's address, the user name and the keychain secret that holds the password"_s};
     }
-    return true;
+    return {};
 }
 
 QString stageImage(const env::Environment &environment, ImageStage stage)

@@ -74,7 +74,7 @@ public:
     // argument, into a client configuration of this engine's own (a private folder that lives
     // as long as this engine and its copies), so its pulls and builds use it and no password is
     // left in ~/.docker/config.json. `address` empty: Docker Hub.
-    Expected<bool> login(const QString &address, const QString &user, const QString &password);
+    Expected<void> login(const QString &address, const QString &user, const QString &password);
     // Whether containers can get GPUs: the NVIDIA runtime (Docker) or a CDI spec (Podman).
     bool gpuRuntimePresent() const;
 

@@ -184,7 +184,7 @@ ContainerSecrets::~ContainerSecrets()
     remove();
 }
 
-Expected<bool> ContainerSecrets::prepare(const QList<std::pair<QString, QString>> &values,
+Expected<void> ContainerSecrets::prepare(const QList<std::pair<QString, QString>> &values,
                                          const secrets::Redactor &redactor, const QString &runDir)
 {
     // Named after this process (common/leftovers.h): a crash's leftover is swept at the next start.
@@ -209,7 +209,7 @@ Expected<bool> ContainerSecrets::prepare(const QList<std::pair<QString, QString>
     if (const auto saved = replaceFileSafely(entry, secretEntryProgram(), 0644); !saved)
         return Error{u"cannot write the container's entry: "_s + saved.error().message, entry, 0, 0,
                      u"check permissions"_s};
-    return true;
+    return {};
 }
 
 QString ContainerSecrets::mount() const

@@ -37,7 +37,7 @@ public:
     // Writes the values (variable -> value) and the redactor's patterns; the entry program goes
     // to `runDir` (never mounted itself: the container gets the entry as one read-only file at
     // `ferryMount`/secret-entry.py).
-    Expected<bool> prepare(const QList<std::pair<QString, QString>> &values, const secrets::Redactor &redactor,
+    Expected<void> prepare(const QList<std::pair<QString, QString>> &values, const secrets::Redactor &redactor,
                            const QString &runDir);
 
     // The `--mount` value for `docker run`.

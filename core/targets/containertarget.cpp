@@ -169,21 +169,21 @@ QJsonObject ContainerTarget::readRecord(const QString &runDir)
     return bytes && bytes->has_value() ? QJsonDocument::fromJson(**bytes).object() : QJsonObject();
 }
 
-std::optional<Error> ContainerTarget::engineProblem() const
+Expected<void> ContainerTarget::engineProblem() const
 {
     if (!m_engineError)
-        return std::nullopt;
+        return {};
     Error e = *m_engineError;
     e.message = u"cannot use the container engine: "_s + e.message;
     return e;
 }
 
-Expected<bool> ContainerTarget::start(const QString &runDir, const run::RunSpec &spec)
+Expected<void> ContainerTarget::start(const QString &runDir, const run::RunSpec &spec)
 {
     if (const auto acceptable = checkSpecFor(spec, run::TargetKind::Container, u"a container"_s); !acceptable)
         return acceptable;
-    if (const auto problem = engineProblem())
-        return *problem;
+    if (const auto usable = engineProblem(); !usable)
+        return usable.error();
     if (spec.environmentFile.isEmpty())
         return Error{u"a container run needs an environment file"_s, {}, 0, 0, u"pass --env environments/NAME.yml"_s};
     run::RunSpec absolute = spec;
@@ -206,7 +206,7 @@ Expected<bool> ContainerTarget::start(const QString &runDir, const run::RunSpec 
         return written.error();
 
     // From here on, a failure ends the run: the log and exit.json say why.
-    const auto fail = [&](const Error &error) -> Expected<bool> {
+    const auto fail = [&](const Error &error) -> Expected<void> {
         note(dir, error.toString());
         recordEnd(dir, ExitRecord{-1, 0, 0, false, error.toString()});
         (void)run::finalize(dir.path());
@@ -361,7 +361,7 @@ Expected<bool> ContainerTarget::start(const QString &runDir, const run::RunSpec 
     if (!writeRecord(dir.path(), record))
         note(dir, u"cannot write container.json; the run goes on"_s);
     (void)dir.touchHeartbeat(run::nowMs());
-    return true;
+    return {};
 }
 
 Expected<RunProbe> ContainerTarget::probe(const QString &runDir)
@@ -372,8 +372,8 @@ Expected<RunProbe> ContainerTarget::probe(const QString &runDir)
     const auto spec = dir.readSpec();
     if (!spec)
         return spec.error();
-    if (const auto problem = engineProblem())
-        return *problem;
+    if (const auto usable = engineProblem(); !usable)
+        return usable.error();
     const QJsonObject record = readRecord(dir.path());
     const QString &engine = m_engine; // from the settings or the run store, never from the run folder
     const auto exitBefore = dir.readExit();
@@ -454,8 +454,8 @@ Expected<RunProbe> ContainerTarget::cancel(const QString &runDir, int graceMs)
     const auto exit = dir.readExit();
     if (!exit)
         return exit.error();
-    if (const auto problem = engineProblem())
-        return *problem;
+    if (const auto usable = engineProblem(); !usable)
+        return usable.error();
     if (exit->has_value())
         return probe(runDir);         // it has ended already (probe removes what is left)
     const QString &engine = m_engine; // from the settings or the run store, never from the run folder

@@ -34,7 +34,7 @@ public:
     // Records the engine in the run's target options (and so in the run store).
     void recordIn(run::TargetSpec &target) const override;
 
-    Expected<bool> start(const QString &runDir, const run::RunSpec &spec) override;
+    Expected<void> start(const QString &runDir, const run::RunSpec &spec) override;
     Expected<RunProbe> probe(const QString &runDir) override;
     Expected<RunProbe> cancel(const QString &runDir, int graceMs) override;
 
@@ -45,7 +45,7 @@ public:
     static QJsonObject readRecord(const QString &runDir);
 
 private:
-    std::optional<Error> engineProblem() const;
+    Expected<void> engineProblem() const;
 
     QString m_engine;
     std::optional<Error> m_engineError;

@@ -18,7 +18,7 @@ using run::RunDirectory;
 
 } // namespace
 
-Expected<bool> EmbeddedTarget::start(const QString &runDir, const run::RunSpec &)
+Expected<void> EmbeddedTarget::start(const QString &runDir, const run::RunSpec &)
 {
     return Error{u"an embedded run is started by the Ferry process that trains it"_s, runDir, 0, 0,
                  u"use 'ferry train' or the Train panel"_s};

@@ -11,7 +11,7 @@ namespace ferry::targets {
 class EmbeddedTarget final : public Target {
 public:
     // Refused: an embedded run starts in-process, through run::EmbeddedRun.
-    Expected<bool> start(const QString &runDir, const run::RunSpec &spec) override;
+    Expected<void> start(const QString &runDir, const run::RunSpec &spec) override;
     Expected<RunProbe> probe(const QString &runDir) override;
     Expected<RunProbe> cancel(const QString &runDir, int graceMs) override;
 };

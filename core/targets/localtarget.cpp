@@ -59,39 +59,39 @@ QString errnoText()
 // Stops a run whose supervisor has not reported (a start not confirmed in time, M4): the end is
 // recorded first, so a supervisor that goes on never starts the script; then the supervisor and
 // anything in its session (a script it started meanwhile) get TERM, `graceMs`, then KILL.
-Expected<bool> stopUnconfirmed(const RunDirectory &dir, int graceMs)
+Expected<void> stopUnconfirmed(const RunDirectory &dir, int graceMs)
 {
     recordEnd(dir, ExitRecord{-1, 0, 0, true, u"cancelled before it started"_s});
     const auto launch = dir.readLaunch();
     if (!launch)
         return launch.error();
     if (!launch->has_value())
-        return true; // nothing was started (or a Ferry older than launch.json started it)
+        return {}; // nothing was started (or a Ferry older than launch.json started it)
     const run::LaunchRecord &l = **launch;
-    const auto signalAll = [&](int signal) -> Expected<bool> {
+    const auto signalAll = [&](int signal) -> Expected<void> {
         for (const qint64 pid : run::liveSessionMembers(l)) {
             if (::kill(static_cast<pid_t>(pid), signal) != 0 && errno != ESRCH)
                 return Error{u"cannot signal the run's process %1: %2"_s.arg(pid).arg(errnoText()), dir.path(), 0, 0,
                              u"it may belong to another user"_s};
         }
-        return true;
+        return {};
     };
     const auto gone = [&] { return run::liveSessionMembers(l).isEmpty(); };
     if (gone())
-        return true;
+        return {};
     // CONT after TERM, as a shell does for a stopped job: a stopped supervisor acts on it.
     for (const int signal : {SIGTERM, SIGCONT}) {
         if (const auto sent = signalAll(signal); !sent)
             return sent;
     }
     if (waitUntil(gone, std::max(0, graceMs)))
-        return true;
+        return {};
     if (const auto sent = signalAll(SIGKILL); !sent)
         return sent;
     if (!waitUntil(gone, kKillWaitMs))
         return Error{u"processes of the run survived SIGKILL: %1"_s.arg(pidList(run::liveSessionMembers(l))),
                      dir.path(), 0, 0, u"they may be stuck in the kernel (state D); check them with ps"_s};
-    return true;
+    return {};
 }
 
 } // namespace
@@ -110,7 +110,7 @@ LocalTarget::LocalTarget(QString ferryProgram, int startTimeoutMs)
 {
 }
 
-Expected<bool> LocalTarget::start(const QString &runDir, const run::RunSpec &spec)
+Expected<void> LocalTarget::start(const QString &runDir, const run::RunSpec &spec)
 {
     if (const auto acceptable = checkSpecFor(spec, run::TargetKind::Local, u"this machine"_s); !acceptable)
         return acceptable;
@@ -225,12 +225,12 @@ Expected<RunProbe> LocalTarget::cancel(const QString &runDir, int graceMs)
         return Error{u"cannot signal the run supervisor (pid %1): %2"_s.arg(s.supervisorPid).arg(errnoText()),
                      dir.path(), 0, 0, u"it may belong to another user"_s};
     int lastSignal = 0;
-    const auto signalGroup = [&](int signal) -> Expected<bool> {
+    const auto signalGroup = [&](int signal) -> Expected<void> {
         lastSignal = signal;
         if (::kill(static_cast<pid_t>(-s.processGroup), signal) != 0 && errno != ESRCH)
             return Error{u"cannot signal the run's processes (group %1): %2"_s.arg(s.processGroup).arg(errnoText()),
                          dir.path(), 0, 0, u"they may belong to another user"_s};
-        return true;
+        return {};
     };
     // A live supervisor forwards the TERM itself: the script gets it once.
     if (alive) {

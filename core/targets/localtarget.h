@@ -17,7 +17,7 @@ public:
     // path). `startTimeoutMs`: how long start() waits for the supervisor to report.
     explicit LocalTarget(QString ferryProgram, int startTimeoutMs = 60000);
 
-    Expected<bool> start(const QString &runDir, const run::RunSpec &spec) override;
+    Expected<void> start(const QString &runDir, const run::RunSpec &spec) override;
     Expected<RunProbe> probe(const QString &runDir) override;
     Expected<RunProbe> cancel(const QString &runDir, int graceMs) override;
 

@@ -116,7 +116,7 @@ Expected<std::pair<RunnerParts, RemoteImage>> remoteImageParts(const run::RunSpe
     return std::pair{RunnerParts{{}, args, stageDir, QString::fromUtf16(kImageContextName)}, image};
 }
 
-Expected<bool> buildRemoteImage(RemoteShell &shell, const QString &remoteDir, const RemoteImage &image,
+Expected<void> buildRemoteImage(RemoteShell &shell, const QString &remoteDir, const RemoteImage &image,
                                 const std::function<void(const QString &)> &log)
 {
     // The classic builder (BuildKit may be missing), the host's network for package mirrors.
@@ -137,7 +137,7 @@ Expected<bool> buildRemoteImage(RemoteShell &shell, const QString &remoteDir, co
                      0,
                      0,
                      u"see the run's log for the whole build"_s};
-    return true;
+    return {};
 }
 
 } // namespace ferry::targets

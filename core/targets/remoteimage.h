@@ -27,7 +27,7 @@ Expected<std::pair<RunnerParts, RemoteImage>> remoteImageParts(const run::RunSpe
                                                                const HostInfo &host, run::Resources &resources,
                                                                const QString &stageDir);
 // Builds the image on the host unless it is there; build output goes to `log` line by line.
-Expected<bool> buildRemoteImage(RemoteShell &shell, const QString &remoteDir, const RemoteImage &image,
+Expected<void> buildRemoteImage(RemoteShell &shell, const QString &remoteDir, const RemoteImage &image,
                                 const std::function<void(const QString &)> &log);
 
 } // namespace ferry::targets

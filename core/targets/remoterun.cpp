@@ -58,7 +58,7 @@ Expected<std::optional<run::ExitRecord>> exitFromJson(const QByteArray &json)
 
 } // namespace
 
-Expected<bool> RemoteRecord::write(const QString &runDir) const
+Expected<void> RemoteRecord::write(const QString &runDir) const
 {
     const QJsonObject json{{u"host"_s, host}, {u"dir"_s, dir}, {u"jobId"_s, jobId}};
     return writeTextFileAtomically(remoteFile(runDir), QString::fromUtf8(QJsonDocument(json).toJson()));
@@ -156,7 +156,7 @@ Expected<QByteArray> RemoteRun::runnerScript(const run::RunSpec &spec, const QSt
     return script;
 }
 
-Expected<bool> RemoteRun::upload(const run::RunSpec &spec, const QString &remoteDir, const run::Resources &resources,
+Expected<void> RemoteRun::upload(const run::RunSpec &spec, const QString &remoteDir, const run::Resources &resources,
                                  const RunnerParts &parts, const TransferProgress &progress)
 {
     // The contract's folders and config files, and the runner, staged here and sent at once.
@@ -212,10 +212,10 @@ Expected<bool> RemoteRun::upload(const run::RunSpec &spec, const QString &remote
             !sent)
             return sent.error();
     }
-    return true;
+    return {};
 }
 
-Expected<bool> RemoteRun::sendSecrets(const QString &remoteDir, const QByteArray &payload)
+Expected<void> RemoteRun::sendSecrets(const QString &remoteDir, const QByteArray &payload)
 {
     // Written under a temporary name and renamed: the runner never takes half a file.
     const QByteArray script = "umask 077 && mkdir -p -- \"$1\" && cat > \"$1/variables.json.tmp\" && "
@@ -229,7 +229,7 @@ Expected<bool> RemoteRun::sendSecrets(const QString &remoteDir, const QByteArray
                      0,
                      0,
                      u"check free disk space there, then start the run again"_s};
-    return true;
+    return {};
 }
 
 qint64 RemoteRun::localLogSize() const
@@ -301,7 +301,7 @@ Expected<RemoteStatus> RemoteRun::status(const RemoteRecord &record, ShellResult
     return s;
 }
 
-Expected<bool> RemoteRun::syncLogToEnd(const RemoteRecord &record)
+Expected<void> RemoteRun::syncLogToEnd(const RemoteRecord &record)
 {
     for (;;) {
         const auto s = status(record);
@@ -312,7 +312,7 @@ Expected<bool> RemoteRun::syncLogToEnd(const RemoteRecord &record)
     }
 }
 
-Expected<bool> RemoteRun::collect(const RemoteRecord &record, run::ExitRecord exit)
+Expected<void> RemoteRun::collect(const RemoteRecord &record, run::ExitRecord exit)
 {
     if (const auto synced = syncLogToEnd(record); !synced)
         return synced.error();

@@ -21,7 +21,7 @@ struct RemoteRecord {
     QString dir;   // the run folder on the host, absolute
     QString jobId; // Slurm's job id; empty for a plain SSH run
 
-    Expected<bool> write(const QString &runDir) const;
+    Expected<void> write(const QString &runDir) const;
     static Expected<std::optional<RemoteRecord>> read(const QString &runDir);
 };
 
@@ -77,11 +77,11 @@ public:
     Expected<QString> createRemoteDir(const QString &root, const QString &runId);
     // Copies the source folder (minus `excludes`), the data channels (with progress) and the
     // contract's config files into `remoteDir`, and writes `runner.sh` there.
-    Expected<bool> upload(const run::RunSpec &spec, const QString &remoteDir, const run::Resources &resources,
+    Expected<void> upload(const run::RunSpec &spec, const QString &remoteDir, const run::Resources &resources,
                           const RunnerParts &parts, const TransferProgress &progress);
     // Sends the secret variables' file (secretEntryPayload) into the run folder on the host, on
     // the stdin of one call. After upload().
-    Expected<bool> sendSecrets(const QString &remoteDir, const QByteArray &payload);
+    Expected<void> sendSecrets(const QString &remoteDir, const QByteArray &payload);
     // The runner script: `#SBATCH` lines (if any), then what every run does (see remotescripts.cpp).
     static Expected<QByteArray> runnerScript(const run::RunSpec &spec, const QString &remoteDir,
                                              const run::Resources &resources, const RunnerParts &parts);
@@ -95,11 +95,11 @@ public:
     // `jobId` set: Slurm's view of the job as well. Not reached: the shell's failure.
     Expected<RemoteStatus> status(const RemoteRecord &record, ShellResult *failure = nullptr);
     // Reads the rest of the remote log into the local copy.
-    Expected<bool> syncLogToEnd(const RemoteRecord &record);
+    Expected<void> syncLogToEnd(const RemoteRecord &record);
     // After the run ended on the host (or was stopped): the whole log, model/ and output/ back,
     // then the local exit.json (`exit`, its error filled from the failure file), then the
     // archives. The local exit.json is written last: once it exists, everything is here.
-    Expected<bool> collect(const RemoteRecord &record, run::ExitRecord exit);
+    Expected<void> collect(const RemoteRecord &record, run::ExitRecord exit);
     // Kills every process of the run on the host: the groups named by the runner's pid files
     // and any process carrying the run's marker (FERRY_RUN_ID) in its environment; TERM,
     // `graceMs`, KILL; checks nothing is left. Returns the pids that survived (none: empty).

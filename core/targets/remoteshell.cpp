@@ -106,7 +106,7 @@ ShellResult RemoteShell::runScript(const QByteArray &script, const QStringList &
     return run(QStringList{u"bash"_s, u"-s"_s, u"--"_s} + args, script, timeoutMs);
 }
 
-Expected<bool> RemoteShell::rsync(const QStringList &options, const QStringList &sources, const QString &destination,
+Expected<void> RemoteShell::rsync(const QStringList &options, const QStringList &sources, const QString &destination,
                                   const TransferProgress &progress, int timeoutMs)
 {
     const auto shell = rsyncShell();
@@ -172,7 +172,7 @@ Expected<bool> RemoteShell::rsync(const QStringList &options, const QStringList 
     if (result.exitCode == 0 && result.reached) {
         if (progress)
             progress(100);
-        return true;
+        return {};
     }
     return Error{u"rsync with %1 failed (%2)"_s.arg(place(), result.errorText()),
                  {},

@@ -45,7 +45,7 @@ public:
 
     // rsync from `sources` to `destination`; host paths written as remotePath(). `options`
     // are rsync's (e.g. -a, --exclude). Progress is reported when `progress` is set.
-    Expected<bool> rsync(const QStringList &options, const QStringList &sources, const QString &destination,
+    Expected<void> rsync(const QStringList &options, const QStringList &sources, const QString &destination,
                          const TransferProgress &progress = {}, int timeoutMs = 3600 * 1000);
     // How rsync names `path` on this host ("host:path" or the path itself).
     virtual QString remotePath(const QString &path) const = 0;

@@ -37,16 +37,16 @@ void RemoteTarget::progress(const QString &text) const
         m_progress(text);
 }
 
-Expected<bool> acceptHostKeyFromOptions(RemoteShell &shell, const run::TargetSpec &target)
+Expected<void> acceptHostKeyFromOptions(RemoteShell &shell, const run::TargetSpec &target)
 {
     const QString fingerprint = target.options.value(u"acceptHostKey"_s).toString();
     auto *ssh = dynamic_cast<SshShell *>(&shell);
     if (fingerprint.isEmpty() || !ssh)
-        return true;
+        return {};
     const auto accepted = ssh->acceptHostKey(fingerprint);
     if (!accepted)
         return accepted.error();
-    return true;
+    return {};
 }
 
 void RemoteTarget::removeRemoteSecrets(const QString &remoteDir)
@@ -76,19 +76,19 @@ Error RemoteTarget::cancelledStart(const QString &runDir, const QString &remoteD
     return Error{u"the run was cancelled before it started"_s, runDir, 0, 0, {}};
 }
 
-Expected<bool> RemoteTarget::readyToLaunch(const QString &runDir, const Prepared &prepared)
+Expected<void> RemoteTarget::readyToLaunch(const QString &runDir, const Prepared &prepared)
 {
     if (QFileInfo::exists(run::RunDirectory(runDir).exitFile()))
         return cancelledStart(runDir, prepared.record.dir);
     if (prepared.secretPayload.isEmpty())
-        return true;
+        return {};
     RemoteRun run(*m_shell, runDir);
     if (const auto sent = run.sendSecrets(prepared.record.dir, prepared.secretPayload); !sent)
         return failStart(runDir, sent.error());
     // A cancel while they travelled removed the folder before they arrived: look once more.
     if (QFileInfo::exists(run::RunDirectory(runDir).exitFile()))
         return cancelledStart(runDir, prepared.record.dir);
-    return true;
+    return {};
 }
 
 std::optional<QString> RemoteTarget::remoteFolderOf(const QString &runDir)
@@ -99,13 +99,13 @@ std::optional<QString> RemoteTarget::remoteFolderOf(const QString &runDir)
     return (*record)->dir;
 }
 
-Expected<bool> RemoteTarget::removeRemoteFolder(const QString &runDir)
+Expected<void> RemoteTarget::removeRemoteFolder(const QString &runDir)
 {
     const auto record = RemoteRecord::read(runDir);
     if (!record)
         return record.error();
     if (!record->has_value())
-        return true;
+        return {};
     const QString folder = (*record)->dir;
     const auto spec = run::RunDirectory(runDir).readSpec();
     // remote.json is ours, but a wrong one must not empty a home: the run's own folder only.
@@ -122,7 +122,7 @@ Expected<bool> RemoteTarget::removeRemoteFolder(const QString &runDir)
             0,
             0,
             u"try again once the host answers, or remove it there by hand"_s};
-    return true;
+    return {};
 }
 
 Expected<RemoteTarget::Prepared> RemoteTarget::prepare(const QString &runDir, const run::RunSpec &spec,

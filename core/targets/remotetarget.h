@@ -32,7 +32,7 @@ public:
     // Deleting a run (`ferry runs delete --remote`, the window's delete): its folder on the host,
     // named by the local remote.json, is removed there. Only a folder named after the run id is
     // touched; a run that never got one there has nothing to remove (true).
-    Expected<bool> removeRemoteFolder(const QString &runDir);
+    Expected<void> removeRemoteFolder(const QString &runDir);
     // The host folder of a run, if it has one (remote.json): for the question before a delete.
     static std::optional<QString> remoteFolderOf(const QString &runDir);
 
@@ -61,7 +61,7 @@ protected:
     // Right before the launch (runner or sbatch): refused when the run was cancelled meanwhile
     // (the local exit.json, which every cancel writes), else the secret variables go to the
     // host: last, so no failure before the launch leaves them there (review M1, M2).
-    Expected<bool> readyToLaunch(const QString &runDir, const Prepared &prepared);
+    Expected<void> readyToLaunch(const QString &runDir, const Prepared &prepared);
     // A cancel came while the run was being started: nothing starts, the secrets on the host
     // go, the local exit.json says cancelled (unless the cancel wrote it already).
     Error cancelledStart(const QString &runDir, const QString &remoteDir);
@@ -91,6 +91,6 @@ private:
 
 // Accepts a host key when the spec's target options carry "acceptHostKey" (the CLI's
 // --accept-host-key FINGERPRINT), for SSH shells only.
-Expected<bool> acceptHostKeyFromOptions(RemoteShell &shell, const run::TargetSpec &target);
+Expected<void> acceptHostKeyFromOptions(RemoteShell &shell, const run::TargetSpec &target);
 
 } // namespace ferry::targets

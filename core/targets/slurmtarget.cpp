@@ -84,7 +84,7 @@ Expected<QStringList> SlurmTarget::sbatchOptions(const run::RunSpec &spec, const
     return lines;
 }
 
-Expected<bool> SlurmTarget::start(const QString &runDir, const run::RunSpec &spec)
+Expected<void> SlurmTarget::start(const QString &runDir, const run::RunSpec &spec)
 {
     // The options are checked before anything is copied.
     if (const auto checked = sbatchOptions(spec, u"/"_s); !checked)
@@ -135,7 +135,7 @@ Expected<bool> SlurmTarget::start(const QString &runDir, const run::RunSpec &spe
         return cancelledStart(runDir, record.dir);
     }
     progress(u"submitted as Slurm job %1"_s.arg(jobId));
-    return true;
+    return {};
 }
 
 Expected<RunProbe> SlurmTarget::judge(const QString &runDir, RemoteRun &run, const RemoteRecord &record,

@@ -18,7 +18,7 @@ class SlurmTarget final : public RemoteTarget {
 public:
     explicit SlurmTarget(const QString &host, SshOptions options = SshOptions::defaults());
 
-    Expected<bool> start(const QString &runDir, const run::RunSpec &spec) override;
+    Expected<void> start(const QString &runDir, const run::RunSpec &spec) override;
     Expected<RunProbe> cancel(const QString &runDir, int graceMs) override;
 
     // The #SBATCH options for a run (without "#SBATCH "); refused values name the option.

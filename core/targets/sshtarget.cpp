@@ -22,7 +22,7 @@ SshTarget::SshTarget(const QString &host, SshOptions options, int startTimeoutMs
 {
 }
 
-Expected<bool> SshTarget::start(const QString &runDir, const run::RunSpec &spec)
+Expected<void> SshTarget::start(const QString &runDir, const run::RunSpec &spec)
 {
     const QJsonValue gpus = spec.target.options.value(u"gpus"_s);
     // With an environment, in its image (built there); else, or when asked, in the host's Python.

@@ -16,7 +16,7 @@ class SshTarget final : public RemoteTarget {
 public:
     explicit SshTarget(const QString &host, SshOptions options = SshOptions::defaults(), int startTimeoutMs = 30000);
 
-    Expected<bool> start(const QString &runDir, const run::RunSpec &spec) override;
+    Expected<void> start(const QString &runDir, const run::RunSpec &spec) override;
     Expected<RunProbe> cancel(const QString &runDir, int graceMs) override;
 
 protected:

@@ -106,14 +106,14 @@ Expected<RunProbe> probeSupervisedRun(const QString &runDir, const QString &who)
     return status;
 }
 
-Expected<bool> checkSpecFor(const run::RunSpec &spec, run::TargetKind kind, const QString &place)
+Expected<void> checkSpecFor(const run::RunSpec &spec, run::TargetKind kind, const QString &place)
 {
     if (spec.target.kind != kind)
         return Error{
             u"run '%1' is for target '%2', not %3"_s.arg(spec.id, spec.target.toString(), place), {}, 0, 0, {}};
     const QList<Error> problems = run::validateRunSpec(spec);
     if (problems.isEmpty())
-        return true;
+        return {};
     Error first = problems.first();
     if (problems.size() > 1)
         first.message += u" (and %1 more problems)"_s.arg(problems.size() - 1);

@@ -50,7 +50,7 @@ Expected<RunProbe> probeSupervisedRun(const QString &runDir, const QString &who)
 // Whether a target of `kind` (`place` names it in the message, e.g. "this machine") may start
 // `spec`: the spec is for it and passes validateRunSpec (the first problem, with a count of
 // the rest).
-Expected<bool> checkSpecFor(const run::RunSpec &spec, run::TargetKind kind, const QString &place);
+Expected<void> checkSpecFor(const run::RunSpec &spec, run::TargetKind kind, const QString &place);
 
 // Where a run executes: this machine, a container, an SSH host, a Slurm cluster. Every target
 // starts the run detached from Ferry, and the run writes into its run folder (log, heartbeat,
@@ -65,7 +65,7 @@ public:
     // Writes spec.json into `runDir` (created if needed, refused if it holds a run already)
     // and launches the run; returns once it is running, or with the reason it could not start
     // (also recorded in exit.json when the run got as far as the folder).
-    virtual Expected<bool> start(const QString &runDir, const run::RunSpec &spec) = 0;
+    virtual Expected<void> start(const QString &runDir, const run::RunSpec &spec) = 0;
     // The run's state now. An Error only when `runDir` is not a readable run folder.
     virtual Expected<RunProbe> probe(const QString &runDir) = 0;
     // Stops the run and everything it started: TERM, `graceMs` to finish, then KILL; returns

@@ -58,7 +58,7 @@ private:
 
 } // namespace
 
-Expected<bool> writeTorchScript(Net &net, const run::ModelCard &card, const QString &path)
+Expected<void> writeTorchScript(Net &net, const run::ModelCard &card, const QString &path)
 {
     try {
         torch::jit::Module out("FerryModel");
@@ -95,7 +95,7 @@ Expected<bool> writeTorchScript(Net &net, const run::ModelCard &card, const QStr
         out.define("def forward(self, x: torch.Tensor) -> torch.Tensor:\n" + writer.body());
         out.eval();
         out.save(path.toStdString());
-        return true;
+        return {};
     } catch (const std::exception &e) {
         return Error{u"cannot write TorchScript: "_s + QString::fromUtf8(e.what()).trimmed().section(u'\n', 0, 0), path,
                      0, 0, u"report this as a bug, with the model.json of the run"_s};

@@ -11,6 +11,6 @@ namespace ferry::trainer {
 // images as N x C x H x W in 0..1), standardises them with the training statistics (NaN -> the
 // mean) and returns class logits (classes in model.json) or, for regression, the value in the
 // target's own units. Dropout is left out (inference).
-Expected<bool> writeTorchScript(Net &net, const run::ModelCard &card, const QString &path);
+Expected<void> writeTorchScript(Net &net, const run::ModelCard &card, const QString &path);
 
 } // namespace ferry::trainer

@@ -117,7 +117,7 @@ inline targets::RunProbe probeOf(targets::Target &target, const QString &runDir)
     return *p;
 }
 
-inline QString errorOf(const Expected<bool> &e)
+inline QString errorOf(const Expected<void> &e)
 {
     return e ? QString() : e.error().toString();
 }

@@ -42,7 +42,7 @@ public:
     bool reached() const { return m_reached; }
     void release() { m_released = true; }
     // release(), then start()'s outcome.
-    const Expected<bool> &result()
+    const Expected<void> &result()
     {
         release();
         if (m_thread.joinable())
@@ -53,7 +53,7 @@ public:
 private:
     std::atomic<bool> m_reached{false};
     std::atomic<bool> m_released{false};
-    std::optional<Expected<bool>> m_result;
+    std::optional<Expected<void>> m_result;
     std::thread m_thread;
 };
 

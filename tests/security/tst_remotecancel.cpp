@@ -96,7 +96,7 @@ private Q_SLOTS:
         QVERIFY2(cancelled, qPrintable(cancelled ? QString() : cancelled.error().toString()));
         QCOMPARE(cancelled->state, RunState::Cancelled);
 
-        const ferry::Expected<bool> &started = start.result();
+        const ferry::Expected<void> &started = start.result();
         QVERIFY(!started);
         QVERIFY2(started.error().message.contains(u"cancelled"_s), qPrintable(started.error().toString()));
         verifyNeverStarted(ws, spec);
@@ -122,7 +122,7 @@ private Q_SLOTS:
         QVERIFY(flag.open(QIODevice::WriteOnly));
         flag.close();
 
-        const ferry::Expected<bool> &started = start.result();
+        const ferry::Expected<void> &started = start.result();
         QVERIFY(!started);
         QVERIFY2(started.error().message.contains(u"cancelled"_s), qPrintable(started.error().toString()));
         verifyNeverStarted(ws, spec);
@@ -156,7 +156,7 @@ private Q_SLOTS:
         QVERIFY2(cancelled, qPrintable(cancelled ? QString() : cancelled.error().toString()));
         QCOMPARE(cancelled->state, RunState::Cancelled);
 
-        const ferry::Expected<bool> &started = start.result();
+        const ferry::Expected<void> &started = start.result();
         QVERIFY(!started);
         QVERIFY2(started.error().message.contains(u"cancelled"_s), qPrintable(started.error().toString()));
         QCOMPARE((*RemoteRecord::read(runDir))->jobId, QString()); // never submitted
@@ -213,7 +213,7 @@ private Q_SLOTS:
         QVERIFY2(cancelled, qPrintable(cancelled ? QString() : cancelled.error().toString()));
         QCOMPARE(cancelled->state, RunState::Cancelled);
 
-        const ferry::Expected<bool> &started = start.result();
+        const ferry::Expected<void> &started = start.result();
         const bool gone = ferry::test::waitFor(
             [&] {
                 return runProcess(u"squeue"_s, {u"-h"_s, u"-j"_s, job, u"-o"_s, u"%i"_s}, {}, 30000)

@@ -109,14 +109,10 @@ QString NotebookImportDialog::defaultOutputPath(const QString &notebookPath, con
 
 void NotebookImportDialog::notebookRead(const Expected<notebook::Notebook> &result)
 {
-    std::optional<Error> problem;
-    if (!result)
-        problem = result.error();
-    else
-        problem = notebook::checkPythonNotebook(*result);
-    if (problem) {
-        m_summary->setText(problem->toString());
-        Q_EMIT failed(problem->toString());
+    const Expected<void> usable = result ? notebook::checkPythonNotebook(*result) : Expected<void>(result.error());
+    if (!usable) {
+        m_summary->setText(usable.error().toString());
+        Q_EMIT failed(usable.error().toString());
         return;
     }
     m_notebook = std::make_unique<notebook::Notebook>(*result);

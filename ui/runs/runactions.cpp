@@ -100,8 +100,9 @@ void RunActions::launch(const run::RunSpec &requested)
             auto target = targets::makeTarget(spec.target, ferry);
             if (!target)
                 return QStringLiteral("this Ferry cannot drive the %1 target").arg(spec.target.toString());
-            if (const auto missing = run::checkRunSecrets(spec)) // before the run starts (keychain: off the GUI thread)
-                return missing->toString();
+            if (const auto secrets = run::checkRunSecrets(spec);
+                !secrets) // before the run starts (keychain: off the GUI thread)
+                return secrets.error().toString();
             const auto launched = run::launchRun(*store, *target, dir, spec);
             return launched ? launched->error : launched.error().toString(); // error: a start not confirmed
         });
