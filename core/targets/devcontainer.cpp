@@ -70,7 +70,7 @@ QString inspect(const ContainerEngine &engine, const QStringList &what, const QS
 }
 
 // Whether the container may get GPUs, by the environment's setting; an error when it must and cannot.
-Expected<void> wantsGpus(const ContainerEngine &engine, const Place &place)
+Expected<bool> wantsGpus(const ContainerEngine &engine, const Place &place)
 {
     const env::GpuMode mode = place.environment.docker.gpu;
     if (mode == env::GpuMode::On) {
@@ -78,7 +78,7 @@ Expected<void> wantsGpus(const ContainerEngine &engine, const Place &place)
             return Error{u"the environment asks for a GPU (gpu: on), but the container engine has no GPU runtime"_s,
                          place.environmentFile, 0, 0,
                          u"install the NVIDIA Container Toolkit, or set gpu: auto or off"_s};
-        return {};
+        return true;
     }
     return mode == env::GpuMode::Auto && hostGpuCount() > 0 && engine.gpuRuntimePresent();
 }

@@ -163,11 +163,11 @@ Expected<void> LocalTarget::start(const QString &runDir, const run::RunSpec &spe
     const QDeadlineTimer deadline(m_startTimeoutMs);
     for (;;) {
         if (scriptStarted())
-            return true;
+            return {};
         const auto exit = dir.readExit();
         if (exit && exit->has_value()) {
             if (scriptStarted())
-                return true;
+                return {};
             const ExitRecord &e = **exit;
             const QString why =
                 e.error.isEmpty() ? u"the run ended as it started (exit code %1)"_s.arg(e.exitCode) : e.error;
@@ -176,7 +176,7 @@ Expected<void> LocalTarget::start(const QString &runDir, const run::RunSpec &spe
         if (!run::isSameLiveProcess(pid, ticks)) {
             // It may have written its records just before it ended: look once more.
             if (scriptStarted())
-                return true;
+                return {};
             if (const auto last = dir.readExit(); last && last->has_value())
                 continue;
             const Error error{u"the run supervisor ended without starting the script"_s, dir.logFile(), 0, 0,

@@ -308,7 +308,7 @@ Expected<void> RemoteRun::syncLogToEnd(const RemoteRecord &record)
         if (!s)
             return s.error();
         if (s->logBytes.size() < kChunkBytes)
-            return true;
+            return {};
     }
 }
 

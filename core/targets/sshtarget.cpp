@@ -74,7 +74,7 @@ Expected<void> SshTarget::start(const QString &runDir, const run::RunSpec &spec)
     for (;;) {
         const auto status = run.status(record);
         if (status && (status->started || status->exit))
-            return true;
+            return {};
         if (deadline.hasExpired())
             return Error{
                 u"the run did not start on %1 within %2 s"_s.arg(m_shell->place()).arg(m_startTimeoutMs / 1000),
