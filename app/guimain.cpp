@@ -1,12 +1,12 @@
 // Wires the window: settings, recent workspaces, the workspace from the command line.
 #include "cli/command.h"
 #include "ferry/version.h"
-#include "run/trainerloader.h"
 #include "secrets/secretstore.h"
-#include "ui/firstframeprobe.h"
-#include "ui/mainwindow.h"
-#include "ui/resources.h"
-#include "ui/singleinstance.h"
+#include "training/trainerloader.h"
+#include "ui/window/firstframeprobe.h"
+#include "ui/window/mainwindow.h"
+#include "ui/window/resources.h"
+#include "ui/window/singleinstance.h"
 #include "workspace/recentworkspaces.h"
 
 #include <QApplication>

@@ -1,6 +1,7 @@
 #pragma once
 
 // What the command-line tests share: the built `ferry` run as a user runs it, in a folder.
+#include "support/testenv.h"
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -34,7 +35,7 @@ inline CliResult runProgram(const QString &program, const QStringList &arguments
 
 inline CliResult runFerry(const QString &workingDirectory, const QStringList &arguments, int timeoutMs = 240000)
 {
-    return runProgram(QStringLiteral(FERRY_BINARY), arguments, workingDirectory, timeoutMs);
+    return runProgram(ferry::test::ferryBinary(), arguments, workingDirectory, timeoutMs);
 }
 
 inline QJsonObject jsonObject(const CliResult &r)

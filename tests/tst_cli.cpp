@@ -1,4 +1,6 @@
 // The command line as a user meets it: the built `ferry` binary, run as a process.
+#include "support/testenv.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -20,7 +22,7 @@ Result runFerry(const QStringList &arguments, const QProcessEnvironment &env = Q
 {
     QProcess process;
     process.setProcessEnvironment(env);
-    process.start(QStringLiteral(FERRY_BINARY), arguments);
+    process.start(ferry::test::ferryBinary(), arguments);
     if (!process.waitForFinished(120000)) {
         process.kill();
         process.waitForFinished();
@@ -160,7 +162,7 @@ private Q_SLOTS:
     void binaryDoesNotLinkTorch()
     {
         QProcess ldd;
-        ldd.start(u"ldd"_s, {QStringLiteral(FERRY_BINARY)});
+        ldd.start(u"ldd"_s, {ferry::test::ferryBinary()});
         QVERIFY(ldd.waitForFinished());
         const QString libraries = QString::fromLocal8Bit(ldd.readAllStandardOutput());
         QVERIFY(libraries.contains(u"libQt6Core"_s)); // ldd really listed something

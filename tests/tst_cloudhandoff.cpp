@@ -3,8 +3,8 @@
 // and `ferry runs export` on a real run.
 #include "clitesthelpers.h"
 
+#include "cloud/cloudhandoff.h"
 #include "env/environmentfile.h"
-#include "run/cloudhandoff.h"
 
 #include <QDir>
 #include <QFile>

@@ -2,6 +2,7 @@
 // script, runs that outlive their starter, lost runs and reused pids, failures.
 #include "run/archive.h"
 #include "run/rundirectory.h"
+#include "support/testenv.h"
 #include "targets/localtarget.h"
 #include "targettesthelpers.h"
 
@@ -45,7 +46,7 @@ RunSpec specFor(const QString &sourceDir, const QString &script, QList<Hyperpara
 
 LocalTarget target()
 {
-    return LocalTarget(QStringLiteral(FERRY_BINARY));
+    return LocalTarget(ferry::test::ferryBinary());
 }
 
 // The state, or Lost with the error as detail when probing failed.

@@ -2,6 +2,7 @@
 // ignore SIGTERM), with or without the supervisor, and the end is recorded as a cancel.
 #include "run/archive.h"
 #include "run/rundirectory.h"
+#include "support/testenv.h"
 #include "targets/localtarget.h"
 #include "targettesthelpers.h"
 
@@ -33,7 +34,7 @@ template <typename Condition> bool waitFor(Condition done, int timeoutMs = 12000
 
 LocalTarget target()
 {
-    return LocalTarget(QStringLiteral(FERRY_BINARY));
+    return LocalTarget(ferry::test::ferryBinary());
 }
 
 struct Family {

@@ -2,6 +2,7 @@
 // lines held back, huge and binary lines handled with bounded memory.
 #include "run/logtail.h"
 #include "run/rundirectory.h"
+#include "support/testenv.h"
 #include "targets/localtarget.h"
 
 #include <QDeadlineTimer>
@@ -240,7 +241,7 @@ private Q_SLOTS:
         constexpr int kLines = 1000000;
         spec.hyperparameters = {{u"lines"_s, QString::number(kLines)}};
         const QString runDir = RunDirectory::pathFor(workspace.path(), spec.id);
-        LocalTarget target(QStringLiteral(FERRY_BINARY));
+        LocalTarget target(ferry::test::ferryBinary());
         const auto started = target.start(runDir, spec);
         QVERIFY2(started, qPrintable(started ? QString() : started.error().toString()));
 

@@ -1,15 +1,16 @@
 // The window shell, driven offscreen: empty state, workspaces, recent list, persistence.
-#include "run/runstore.h"
-#include "run/trainerloader.h"
+#include "store/runstore.h"
+#include "support/testenv.h"
+#include "training/trainerloader.h"
 #include "ui/chart/losschart.h"
 #include "ui/chart/losschartpanel.h"
 #include "ui/data/datasetpanel.h"
-#include "ui/emptystatewidget.h"
 #include "ui/env/environmenteditors.h"
-#include "ui/mainwindow.h"
-#include "ui/problemspanel.h"
+#include "ui/problems/problemspanel.h"
 #include "ui/runs/runsview.h"
 #include "ui/train/trainpanel.h"
+#include "ui/window/emptystatewidget.h"
+#include "ui/window/mainwindow.h"
 #include "workspace/recentworkspaces.h"
 
 #include <QAction>
@@ -203,8 +204,8 @@ private Q_SLOTS:
             QSKIP("this build has no trainer plugin (FERRY_TRAINER=OFF)");
         QSettings settings(settingsFile(), QSettings::IniFormat);
         RecentWorkspaces recent(settings);
-        ferry::run::TrainerLoader loader({QStringLiteral(FERRY_BUILD_DIR "/bin")});
-        ferry::ui::WorkbenchServices services{[&loader] { return loader.load(); }, QStringLiteral(FERRY_BINARY)};
+        ferry::run::TrainerLoader loader({(ferry::test::buildDir() + QStringLiteral("/bin"))});
+        ferry::ui::WorkbenchServices services{[&loader] { return loader.load(); }, ferry::test::ferryBinary()};
         MainWindow window(settings, recent, services);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));

@@ -1,5 +1,7 @@
 // The Debian package: built with cpack from this build, unpacked, and its files, metadata
 // and installed binary checked.
+#include "support/testenv.h"
+
 #include <QDir>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -38,10 +40,11 @@ private Q_SLOTS:
     void initTestCase()
     {
         int code = -1;
-        const QString log = run(QStringLiteral(CPACK_COMMAND),
-                                {u"-G"_s, u"DEB"_s, u"--config"_s, QStringLiteral(FERRY_BUILD_DIR "/CPackConfig.cmake"),
-                                 u"-B"_s, m_out.path()},
-                                &code);
+        const QString log =
+            run(QStringLiteral(CPACK_COMMAND),
+                {u"-G"_s, u"DEB"_s, u"--config"_s, (ferry::test::buildDir() + QStringLiteral("/CPackConfig.cmake")),
+                 u"-B"_s, m_out.path()},
+                &code);
         QVERIFY2(code == 0, qPrintable(log));
         const QStringList debs = QDir(m_out.path()).entryList({u"*.deb"_s}, QDir::Files);
         QCOMPARE(debs.size(), 1);

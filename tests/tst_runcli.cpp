@@ -1,7 +1,8 @@
 // `ferry run` and `ferry runs` as a user drives them, with the follower killed mid-run:
 // every metric point is stored exactly once and the database stays intact.
 #include "clitesthelpers.h"
-#include "run/runstore.h"
+#include "store/runstore.h"
+#include "support/testenv.h"
 
 #include <QDir>
 #include <QFile>
@@ -69,7 +70,7 @@ private Q_SLOTS:
         constexpr int kSteps = 60;
         QProcess follower;
         follower.setWorkingDirectory(ws.path());
-        follower.start(QStringLiteral(FERRY_BINARY),
+        follower.start(ferry::test::ferryBinary(),
                        {u"run"_s, script(u"metrics.py"_s), u"--hp"_s, u"steps=%1"_s.arg(kSteps), u"--hp"_s,
                         u"delay=0.05"_s, u"--follow"_s});
         QVERIFY(follower.waitForStarted());

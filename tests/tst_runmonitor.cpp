@@ -1,8 +1,9 @@
 // RunMonitor, as the window uses it: it picks up runs started by others, stores their metric
 // points once, records how they end, and marks a run whose processes vanished as lost.
-#include "run/runlauncher.h"
-#include "run/runmonitor.h"
+#include "support/testenv.h"
 #include "targets/targetfactory.h"
+#include "tracking/runlauncher.h"
+#include "tracking/runmonitor.h"
 
 #include <QDir>
 #include <QFile>
@@ -37,7 +38,7 @@ class TestRunMonitor : public QObject {
     std::unique_ptr<run::RunMonitor> monitor()
     {
         return std::make_unique<run::RunMonitor>(*m_store, runsDir(), [](const run::TargetSpec &spec) {
-            return targets::makeTarget(spec, QStringLiteral(FERRY_BINARY));
+            return targets::makeTarget(spec, ferry::test::ferryBinary());
         });
     }
 
@@ -53,7 +54,7 @@ private Q_SLOTS:
 
     void followsARunToItsEnd()
     {
-        auto target = targets::makeTarget(run::TargetSpec{}, QStringLiteral(FERRY_BINARY));
+        auto target = targets::makeTarget(run::TargetSpec{}, ferry::test::ferryBinary());
         const auto launched =
             run::launchRun(*m_store, *target, runsDir(),
                            scriptSpec(u"metrics.py"_s, {{u"steps"_s, u"30"_s}, {u"delay"_s, u"0.01"_s}}));
@@ -120,7 +121,7 @@ private Q_SLOTS:
 
     void killedRunBecomesLost()
     {
-        auto target = targets::makeTarget(run::TargetSpec{}, QStringLiteral(FERRY_BINARY));
+        auto target = targets::makeTarget(run::TargetSpec{}, ferry::test::ferryBinary());
         const QString go = m_ws.filePath(u"never"_s);
         const auto launched =
             run::launchRun(*m_store, *target, runsDir(), scriptSpec(u"waiter.py"_s, {{u"go-file"_s, go}}));

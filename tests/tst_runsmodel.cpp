@@ -1,7 +1,7 @@
 // The runs table: RunsModel's diffing setRows (checked by QAbstractItemModelTester, directly and
 // through the sorting/filtering proxy), numeric sorting, the filter, selections that survive
 // refreshes, and RunsLoader against a real run store.
-#include "run/runstore.h"
+#include "store/runstore.h"
 #include "ui/runs/runsmodel.h"
 #include "ui/runs/runsview.h"
 

@@ -1,6 +1,6 @@
 // The run store: schema and migrations, runs, statuses, parameters, metrics, artifacts, and
 // reads while the writer thread is busy.
-#include "run/runstore.h"
+#include "store/runstore.h"
 
 #include <QFile>
 #include <QSignalSpy>

@@ -5,7 +5,7 @@
 // points are exactly those of the log up to that offset, each once. A last round lets the
 // child finish the grown log: then every point of the whole log is stored exactly once.
 #include "run/metricparser.h"
-#include "run/runstore.h"
+#include "store/runstore.h"
 
 #include <QCoreApplication>
 #include <QFile>

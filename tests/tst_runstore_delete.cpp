@@ -1,6 +1,6 @@
 // RunStore::deleteRun: the run leaves every table (runs, params, metrics, artifacts), other runs
 // stay untouched, and the database stays sound.
-#include "run/runstore.h"
+#include "store/runstore.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>

@@ -2,9 +2,10 @@
 // one and exits; a socket left by a crashed Ferry is taken over; the window opens handed
 // files as drops.
 #include "gui/windowharness.h"
+#include "support/testenv.h"
 #include "ui/data/datasetpanel.h"
-#include "ui/problemspanel.h"
-#include "ui/singleinstance.h"
+#include "ui/problems/problemspanel.h"
+#include "ui/window/singleinstance.h"
 
 #include <QDir>
 #include <QFile>
@@ -33,7 +34,7 @@ void startFerry(QProcess &process, const QString &name, const QStringList &argum
     env.insert(u"XDG_CONFIG_HOME"_s, dir + u"/config"_s); // its own settings
     process.setProcessEnvironment(env);
     process.setWorkingDirectory(dir);
-    process.start(QStringLiteral(FERRY_BINARY), arguments);
+    process.start(ferry::test::ferryBinary(), arguments);
 }
 
 } // namespace

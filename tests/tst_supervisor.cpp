@@ -3,6 +3,7 @@
 #include "run/archive.h"
 #include "run/rundirectory.h"
 #include "run/supervisor.h"
+#include "support/testenv.h"
 
 #include <QDeadlineTimer>
 #include <QDir>
@@ -58,7 +59,7 @@ QString prepare(const QTemporaryDir &workspace, const RunSpec &spec)
 int supervise(const QString &runDir)
 {
     QProcess process;
-    process.start(QStringLiteral(FERRY_BINARY), {u"__supervise"_s, runDir});
+    process.start(ferry::test::ferryBinary(), {u"__supervise"_s, runDir});
     if (!process.waitForFinished(120000))
         return -1;
     return process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
@@ -143,7 +144,7 @@ private Q_SLOTS:
         const QString go = ws.filePath(u"go"_s);
         const QString runDir = prepare(ws, specFor(u"waiter.py"_s, {{u"go-file"_s, go}}));
         QProcess process;
-        process.start(QStringLiteral(FERRY_BINARY), {u"__supervise"_s, runDir});
+        process.start(ferry::test::ferryBinary(), {u"__supervise"_s, runDir});
         const RunDirectory dir(runDir);
         QVERIFY(waitFor([&] { return dir.heartbeatMs().has_value(); }));
         const qint64 first = *dir.heartbeatMs();
@@ -159,7 +160,7 @@ private Q_SLOTS:
         QTemporaryDir ws;
         const QString runDir = prepare(ws, specFor(u"waiter.py"_s, {{u"go-file"_s, ws.filePath(u"never"_s)}}));
         QProcess process;
-        process.start(QStringLiteral(FERRY_BINARY), {u"__supervise"_s, runDir});
+        process.start(ferry::test::ferryBinary(), {u"__supervise"_s, runDir});
         const RunDirectory dir(runDir);
         QVERIFY(waitFor([&] { return QFileInfo::exists(dir.supervisorFile()); }));
         QCOMPARE(::kill(static_cast<pid_t>(process.processId()), SIGTERM), 0);
@@ -305,14 +306,14 @@ private Q_SLOTS:
     void hiddenFromHelp()
     {
         QProcess help;
-        help.start(QStringLiteral(FERRY_BINARY), {u"--help"_s});
+        help.start(ferry::test::ferryBinary(), {u"--help"_s});
         QVERIFY(help.waitForFinished(60000));
         const QString text = QString::fromUtf8(help.readAllStandardOutput());
         QVERIFY(text.contains(u"Commands:"_s));
         QVERIFY(!text.contains(u"__supervise"_s));
 
         QProcess missing;
-        missing.start(QStringLiteral(FERRY_BINARY), {u"__supervise"_s, u"/no/such/run"_s});
+        missing.start(ferry::test::ferryBinary(), {u"__supervise"_s, u"/no/such/run"_s});
         QVERIFY(missing.waitForFinished(60000));
         QCOMPARE(missing.exitCode(), 1);
         QVERIFY(QString::fromUtf8(missing.readAllStandardError()).contains(u"no such run folder"_s));

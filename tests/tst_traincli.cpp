@@ -3,6 +3,7 @@
 // another Ferry, resume from the checkpoint, a killed trainer shown as lost.
 #include "clitesthelpers.h"
 #include "run/archive.h"
+#include "support/testenv.h"
 
 #include <QDir>
 #include <QFile>
@@ -220,8 +221,8 @@ for i in range(len(rows)):
         QVERIFY(writeFile(ws(u"big.csv"_s), twoClassCsv(20000, 4)));
         QProcess trainer;
         trainer.setWorkingDirectory(ws());
-        trainer.start(QStringLiteral(FERRY_BINARY), {u"train"_s, u"--data"_s, u"big.csv"_s, u"--epochs"_s, u"400"_s,
-                                                     u"--layers"_s, u"64,64"_s, u"--json"_s});
+        trainer.start(ferry::test::ferryBinary(), {u"train"_s, u"--data"_s, u"big.csv"_s, u"--epochs"_s, u"400"_s,
+                                                   u"--layers"_s, u"64,64"_s, u"--json"_s});
         QVERIFY(trainer.waitForStarted());
         QString id;
         // Running, with at least one epoch (hence a checkpoint) done.
@@ -270,7 +271,7 @@ for i in range(len(rows)):
     {
         QProcess trainer;
         trainer.setWorkingDirectory(ws());
-        trainer.start(QStringLiteral(FERRY_BINARY),
+        trainer.start(ferry::test::ferryBinary(),
                       {u"train"_s, u"--data"_s, u"big.csv"_s, u"--epochs"_s, u"400"_s, u"--json"_s});
         QVERIFY(trainer.waitForStarted());
         QString id;

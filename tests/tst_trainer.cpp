@@ -2,7 +2,8 @@
 // CNN, regression), is deterministic, stops within a step of a cancel, pauses, resumes from a
 // checkpoint to the same losses, stops early, writes a model that predicts, and says why
 // when it cannot train.
-#include "run/trainerloader.h"
+#include "support/testenv.h"
+#include "training/trainerloader.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -127,7 +128,7 @@ run::TrainingConfig quick()
 class TestTrainer : public QObject {
     Q_OBJECT
 
-    run::TrainerLoader m_loader{{QStringLiteral(FERRY_BUILD_DIR "/bin")}};
+    run::TrainerLoader m_loader{{(ferry::test::buildDir() + QStringLiteral("/bin"))}};
     run::TrainerEngine *m_engine = nullptr;
     QTemporaryDir m_dir;
 

@@ -1,6 +1,7 @@
 // The trainer plugin is loaded only when asked, and every way it can be missing or wrong
 // ends in a message the user can act on.
-#include "run/trainerloader.h"
+#include "support/testenv.h"
+#include "training/trainerloader.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -67,7 +68,7 @@ private Q_SLOTS:
 #if FERRY_HAS_TRAINER
     void stalePluginIsRefused()
     {
-        TrainerLoader loader({QStringLiteral(FERRY_BUILD_DIR "/tests/stale")});
+        TrainerLoader loader({(ferry::test::buildDir() + QStringLiteral("/tests/stale"))});
         const auto engine = loader.load();
         QVERIFY(!engine);
         QCOMPARE(engine.error().message,
@@ -80,11 +81,11 @@ private Q_SLOTS:
     void loadsOnDemand()
     {
         QVERIFY2(!libtorchMapped(), "libtorch was loaded before anyone asked for the trainer");
-        TrainerLoader loader(TrainerLoader::defaultSearchDirs(QStringLiteral(FERRY_BUILD_DIR "/bin")));
+        TrainerLoader loader(TrainerLoader::defaultSearchDirs((ferry::test::buildDir() + QStringLiteral("/bin"))));
         const auto engine = loader.load();
         QVERIFY2(engine, qPrintable(engine ? QString() : engine.error().toString()));
         QVERIFY(libtorchMapped());
-        QCOMPARE(loader.loadedFrom(), QStringLiteral(FERRY_BUILD_DIR "/bin/ferry_trainer.so"));
+        QCOMPARE(loader.loadedFrom(), (ferry::test::buildDir() + QStringLiteral("/bin/ferry_trainer.so")));
 
         const ferry::run::TrainerInfo info = (*engine)->info();
         QVERIFY(info.torchVersion.startsWith(u"1."_s));

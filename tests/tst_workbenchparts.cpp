@@ -2,19 +2,20 @@
 // datasets detected and previewed, the launch dialog's hyperparameters read from the script
 // and remembered per script, and the train panel training an embedded run (cancel included).
 #include "ferry/version.h"
-#include "run/runmonitor.h"
-#include "run/runstore.h"
-#include "run/trainerloader.h"
+#include "store/runstore.h"
+#include "support/testenv.h"
 #include "targets/targetfactory.h"
-#include "ui/aboutdialog.h"
+#include "tracking/runmonitor.h"
+#include "training/trainerloader.h"
 #include "ui/chart/losschart.h"
 #include "ui/chart/seriesstore.h"
-#include "ui/chartfeeder.h"
 #include "ui/data/datasetpanel.h"
 #include "ui/data/droprouter.h"
 #include "ui/launch/launchdialog.h"
+#include "ui/session/chartfeeder.h"
 #include "ui/train/trainpanel.h"
-#include "ui/workspaceoverview.h"
+#include "ui/window/aboutdialog.h"
+#include "ui/workspace/workspaceoverview.h"
 
 #include <QClipboard>
 #include <QDir>
@@ -312,7 +313,7 @@ private Q_SLOTS:
         QVERIFY(store);
         const QString runsDir = ws(u".ferry/runs"_s);
         QVERIFY(QDir().mkpath(runsDir));
-        run::TrainerLoader loader({QStringLiteral(FERRY_BUILD_DIR "/bin")});
+        run::TrainerLoader loader({(ferry::test::buildDir() + QStringLiteral("/bin"))});
         ui::TrainPanel panel([&loader] { return loader.load(); });
         auto *train = panel.findChild<QPushButton *>(u"train"_s);
         QVERIFY(!train->isEnabled()); // no workspace, no data
@@ -332,7 +333,7 @@ private Q_SLOTS:
         const QString id = started.first().first().toString();
         // The run is like any other: a monitor stores its metrics and its end.
         run::RunMonitor monitor(**store, runsDir, [](const run::TargetSpec &spec) {
-            return targets::makeTarget(spec, QStringLiteral(FERRY_BINARY));
+            return targets::makeTarget(spec, ferry::test::ferryBinary());
         });
         QVERIFY(QTest::qWaitFor(
             [&] {

@@ -3,7 +3,7 @@
 #include "cli/command.h"
 
 #include "ferry/version.h"
-#include "run/trainerloader.h"
+#include "training/trainerloader.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>

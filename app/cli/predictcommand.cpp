@@ -5,8 +5,8 @@
 #include "common/textfile.h"
 #include "data/dataset.h"
 #include "run/archive.h"
-#include "run/trainerloader.h"
-#include "run/training.h"
+#include "training/trainerloader.h"
+#include "training/training.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -5,9 +5,9 @@
 
 #include "env/formats.h"
 #include "env/spechash.h"
-#include "run/runlauncher.h"
 #include "run/runsecrets.h"
 #include "secrets/secretstore.h"
+#include "tracking/runlauncher.h"
 
 #include <QDir>
 #include <QFileInfo>

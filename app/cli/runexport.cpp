@@ -1,8 +1,8 @@
 #include "cli/runexport.h"
 
+#include "cloud/cloudhandoff.h"
 #include "env/formats.h"
 #include "env/spechash.h"
-#include "run/cloudhandoff.h"
 
 #include <QFileInfo>
 #include <QSaveFile>

@@ -3,8 +3,8 @@
 #include "cli/runexport.h"
 #include "cli/runsupport.h"
 
-#include "run/runfollower.h"
 #include "targets/remotetarget.h"
+#include "tracking/runfollower.h"
 
 #include <QDateTime>
 #include <QDir>

@@ -1,10 +1,10 @@
 #include "cli/runsupport.h"
 #include "common/leftovers.h"
 
-#include "run/runfollower.h"
 #include "run/terminaltext.h"
 #include "secrets/secretstore.h"
 #include "targets/targetfactory.h"
+#include "tracking/runfollower.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -3,7 +3,7 @@
 // What `ferry run` and `ferry runs` share: the workspace's run store, the target a run
 // uses, finding a run by id prefix, and following a run until it ends or the user stops.
 #include "cli/command.h"
-#include "run/runstore.h"
+#include "store/runstore.h"
 #include "targets/target.h"
 #include "workspace/workspace.h"
 

@@ -4,10 +4,10 @@
 #include "cli/runsupport.h"
 
 #include "data/dataset.h"
-#include "run/embeddedrun.h"
-#include "run/runfollower.h"
-#include "run/trainerloader.h"
 #include "targets/embeddedtarget.h"
+#include "tracking/runfollower.h"
+#include "training/embeddedrun.h"
+#include "training/trainerloader.h"
 
 #include <QCoreApplication>
 #include <QDir>

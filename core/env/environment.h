@@ -1,7 +1,7 @@
 #pragma once
 
-#include "env/matchspec.h"
-#include "env/requirementsfile.h"
+#include "env/conda/matchspec.h"
+#include "env/pip/requirementsfile.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "env/diagnostic.h"
+#include "common/diagnostic.h"
 #include "env/environment.h"
 #include "env/generatedfile.h"
 

@@ -3,7 +3,7 @@
 // yaml-cpp glue shared by the YAML formats: loading with positioned errors, scalars as
 // QString, unknown subtrees to and from JSON, and emitting strings that PyYAML and every
 // other YAML 1.1 reader load back as strings.
-#include "env/diagnostic.h"
+#include "common/diagnostic.h"
 #include "env/environment.h"
 
 #include <yaml-cpp/yaml.h>

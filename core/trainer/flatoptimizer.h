@@ -1,7 +1,7 @@
 #pragma once
 
-#include "run/training.h"
 #include "trainer/models.h"
+#include "training/training.h"
 
 #include <cmath>
 

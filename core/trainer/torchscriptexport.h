@@ -1,8 +1,8 @@
 #pragma once
 
 #include "common/error.h"
-#include "run/training.h"
 #include "trainer/models.h"
+#include "training/training.h"
 
 namespace ferry::trainer {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "run/training.h"
+#include "training/training.h"
 
 namespace ferry::trainer {
 

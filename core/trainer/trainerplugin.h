@@ -1,6 +1,6 @@
 #pragma once
 
-#include "run/trainerengine.h"
+#include "training/trainerengine.h"
 
 #include <QObject>
 

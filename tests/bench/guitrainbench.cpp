@@ -2,11 +2,11 @@
 // chart following it live (tests/bench/guitrain.sh compares its samples/s with `ferry train`):
 //   ferry_guitrainbench WORKSPACE DATA.csv EPOCHS      prints the run id
 #include "../gui/windowharness.h"
-#include "run/runstore.h"
-#include "run/trainerloader.h"
-#include "ui/mainwindow.h"
+#include "store/runstore.h"
+#include "training/trainerloader.h"
 #include "ui/runs/runsview.h"
 #include "ui/train/trainpanel.h"
+#include "ui/window/mainwindow.h"
 #include "workspace/recentworkspaces.h"
 
 #include <QApplication>

@@ -5,7 +5,7 @@
 // SIZE: small (16-32-2, batch 32, Adam) or medium (784-256-256-10, batch 64, SGD). Data and
 // initial weights come from torch's generator with fixed seeds, so trainer_reference.py (PyTorch
 // eager in Python) builds the very same ones; each prints a checksum of both to prove it.
-#include "run/trainerloader.h"
+#include "training/trainerloader.h"
 
 #include <torch/torch.h>
 

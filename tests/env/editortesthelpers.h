@@ -9,7 +9,7 @@
 #include "ui/env/environmenteditor.h"
 #include "ui/env/environmentpreview.h"
 #include "ui/env/tableeditor.h"
-#include "ui/problemspanel.h"
+#include "ui/problems/problemspanel.h"
 
 #include <QApplication>
 #include <QDir>

@@ -1,7 +1,7 @@
 #pragma once
 
 // Small helpers shared by the environment tests.
-#include "env/diagnostic.h"
+#include "common/diagnostic.h"
 
 #include <QJsonDocument>
 #include <QProcess>

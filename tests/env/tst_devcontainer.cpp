@@ -2,6 +2,8 @@
 // CLI reads and builds what Ferry wrote, a real Docker engine runs the images. No registry and
 // no network: the packages come from wheels this test makes, through a local find_links folder.
 // The engine and the CLI come from tests/services/ (CTest fixtures docker and devcontainer_cli).
+#include "support/testenv.h"
+
 #include <QCryptographicHash>
 #include <QDataStream>
 #include <QDir>
@@ -195,7 +197,7 @@ class TestDevcontainer : public QObject {
     }
     Result ferry(const QStringList &arguments, int timeoutMs = kQuick) const
     {
-        return run(QStringLiteral(FERRY_BINARY), arguments, m_env, ws(), timeoutMs);
+        return run(ferry::test::ferryBinary(), arguments, m_env, ws(), timeoutMs);
     }
     QJsonObject json(const Result &r) const { return QJsonDocument::fromJson(r.out.toUtf8()).object(); }
     QStringList layers(const QString &image) const

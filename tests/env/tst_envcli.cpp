@@ -1,4 +1,6 @@
 // `ferry env` as a user runs it.
+#include "support/testenv.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
@@ -17,12 +19,12 @@ struct Result {
     QString err;
 };
 
-Result ferry(const QStringList &arguments, const QString &workingDir = {})
+Result runCli(const QStringList &arguments, const QString &workingDir = {})
 {
     QProcess process;
     if (!workingDir.isEmpty())
         process.setWorkingDirectory(workingDir);
-    process.start(QStringLiteral(FERRY_BINARY), arguments);
+    process.start(ferry::test::ferryBinary(), arguments);
     process.waitForFinished(120000);
     return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
             QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
@@ -43,10 +45,10 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString out = dir.filePath(u"environments/nested.yml"_s);
         QVERIFY(QDir().mkpath(dir.filePath(u"environments"_s)));
-        const Result r = ferry({u"env"_s, u"import"_s, data(u"conda/nested-pip.yml"_s), u"-o"_s, out});
+        const Result r = runCli({u"env"_s, u"import"_s, data(u"conda/nested-pip.yml"_s), u"-o"_s, out});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY(r.err.contains(u"wrote "_s + out));
-        const Result check = ferry({u"env"_s, u"check"_s, out});
+        const Result check = runCli({u"env"_s, u"check"_s, out});
         QVERIFY2(check.exitCode == 0, qPrintable(check.err));
         QVERIFY(check.out.startsWith(out + u": ok"_s));
     }
@@ -54,7 +56,7 @@ private Q_SLOTS:
     void checkListsEveryError()
     {
         const QString file = data(u"ferry/errors.yml"_s);
-        const Result r = ferry({u"env"_s, u"check"_s, file});
+        const Result r = runCli({u"env"_s, u"check"_s, file});
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.out.isEmpty());
         QVERIFY2(r.err.count(u": error: "_s) >= 5, qPrintable(r.err));
@@ -64,9 +66,9 @@ private Q_SLOTS:
     void hashIsStableAndMachineReadable()
     {
         const QString file = data(u"ferry/full.yml"_s);
-        const Result plain = ferry({u"env"_s, u"hash"_s, file});
+        const Result plain = runCli({u"env"_s, u"hash"_s, file});
         QCOMPARE(plain.exitCode, 0);
-        const Result json = ferry({u"env"_s, u"hash"_s, file, u"--json"_s});
+        const Result json = runCli({u"env"_s, u"hash"_s, file, u"--json"_s});
         QCOMPARE(json.exitCode, 0);
         const QJsonObject object = QJsonDocument::fromJson(json.out.toUtf8()).object();
         const QString hash = object[u"hash"_s].toString();
@@ -97,7 +99,7 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(dir.filePath(u"environments"_s)));
         const QString env = dir.filePath(u"environments/mnist.yml"_s);
         QVERIFY(QFile::copy(data(u"ferry/full.yml"_s), env));
-        const Result r = ferry({u"env"_s, u"export"_s, env, u"--format"_s, format});
+        const Result r = runCli({u"env"_s, u"export"_s, env, u"--format"_s, format});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY2(r.out.contains(expected), qPrintable(r.out));
     }
@@ -112,7 +114,7 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(dir.filePath(u"environments"_s)));
         const QString env = dir.filePath(u"environments/mnist.yml"_s);
         QVERIFY(QFile::copy(data(u"ferry/full.yml"_s), env));
-        const Result r = ferry(
+        const Result r = runCli(
             {u"env"_s, u"export"_s, env, u"--format"_s, u"devcontainer"_s, u"-o"_s, dir.filePath(u".devcontainer"_s)});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         for (const QString &file :
@@ -143,7 +145,7 @@ private Q_SLOTS:
     {
         QFETCH(QStringList, arguments);
         QFETCH(QString, message);
-        const Result r = ferry(arguments);
+        const Result r = runCli(arguments);
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
     }

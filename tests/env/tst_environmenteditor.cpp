@@ -19,9 +19,9 @@
 #include "ui/env/terminallauncher.h"
 #include "ui/env/variablesmodel.h"
 #include "ui/env/versionsview.h"
-#include "ui/mainwindow.h"
-#include "ui/problemspanel.h"
-#include "ui/workspaceoverview.h"
+#include "ui/problems/problemspanel.h"
+#include "ui/window/mainwindow.h"
+#include "ui/workspace/workspaceoverview.h"
 #include "workspace/recentworkspaces.h"
 
 #include <QAbstractItemModelTester>

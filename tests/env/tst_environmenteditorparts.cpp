@@ -11,8 +11,8 @@
 #include "ui/env/imagepanel.h"
 #include "ui/env/newenvironmentdialog.h"
 #include "ui/env/terminallauncher.h"
-#include "ui/mainwindow.h"
-#include "ui/workspaceoverview.h"
+#include "ui/window/mainwindow.h"
+#include "ui/workspace/workspaceoverview.h"
 #include "workspace/recentworkspaces.h"
 
 #include <QDialogButtonBox>

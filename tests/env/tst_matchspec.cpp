@@ -1,4 +1,4 @@
-#include "env/matchspec.h"
+#include "env/conda/matchspec.h"
 
 #include <QFile>
 #include <QRandomGenerator>

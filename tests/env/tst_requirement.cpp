@@ -1,4 +1,4 @@
-#include "env/requirement.h"
+#include "env/pip/requirement.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

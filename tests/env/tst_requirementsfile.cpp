@@ -1,4 +1,4 @@
-#include "env/requirementsfile.h"
+#include "env/pip/requirementsfile.h"
 
 #include <QDirIterator>
 #include <QElapsedTimer>

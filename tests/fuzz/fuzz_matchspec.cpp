@@ -1,7 +1,7 @@
 // Fuzz target for parseMatchSpec (tests/fuzz/run.sh; replayed by fuzz_matchspec_replay).
 // Besides not crashing, a parsed spec's canonical form must read back as itself, and an error
 // must point into the text.
-#include "env/matchspec.h"
+#include "env/conda/matchspec.h"
 
 #include <cstddef>
 #include <cstdint>

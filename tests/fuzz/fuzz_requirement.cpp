@@ -1,6 +1,6 @@
 // Fuzz target for parseRequirement, one PEP 508 string (tests/fuzz/run.sh; replayed by
 // fuzz_requirement_replay).
-#include "env/requirement.h"
+#include "env/pip/requirement.h"
 
 #include <cstddef>
 #include <cstdint>

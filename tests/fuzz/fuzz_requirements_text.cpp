@@ -1,7 +1,7 @@
 // Fuzz target for parseRequirementsText, a whole requirements.txt (tests/fuzz/run.sh; replayed
 // by fuzz_requirements_text_replay). The path lies in a folder that does not exist, so relative
 // `-r`/`-c` includes find nothing on disk.
-#include "env/requirementsfile.h"
+#include "env/pip/requirementsfile.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -7,7 +7,8 @@
 # out of memory), the input is copied to tests/data/fuzz-regressions/<target>/, where the
 # ordinary build replays it (ctest -R <target>_replay), and the script exits 1.
 # Usage: tests/fuzz/run.sh [TARGET...]   (default: every target in tests/fuzz/targets.cmake)
-# Environment: FERRY_FUZZ_SECONDS, FERRY_FUZZ_SEED (0: random), FERRY_JOBS (build jobs).
+# Environment: FERRY_FUZZ_SECONDS, FERRY_FUZZ_SEED (0: random), FERRY_JOBS (build jobs),
+# FERRY_FUZZ_PARALLEL (targets at once; default: the number of cores).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${FERRY_FUZZ_SECONDS:-30}
@@ -45,8 +46,10 @@ done < <(find tests/data/env tests/data/notebooks -type f -size -1024k -print0 2
 # A fixed seed by default: CI explores the same sequence each time, so a failure there is one
 # that reproduces, not a new find by chance; set FERRY_FUZZ_SEED=0 (random) to explore.
 options=(-max_total_time="$seconds" -max_len=65536 -timeout=10 -print_final_stats=1 -seed="${FERRY_FUZZ_SEED:-1337}")
-status=0
-for target in "${targets[@]}"; do
+# One target: runs it, prints its line (and, when it found something, the input it saved);
+# returns 1 when it found something.
+fuzz_one() {
+  local target=$1 corpus artifacts regressions dict log result runs found input
   corpus="$work/$target/corpus" # libFuzzer adds what it finds to the first folder
   artifacts="$work/$target/artifacts/"
   regressions="tests/data/fuzz-regressions/$target"
@@ -64,9 +67,8 @@ for target in "${targets[@]}"; do
   found=$(find "$artifacts" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \))
   if [ "$result" -eq 0 ] && [ -z "$found" ]; then
     echo "$target: ${runs:-no run count (see libFuzzer output)}, nothing found"
-    continue
+    return 0
   fi
-  status=1
   echo "$target: FAILED (libFuzzer exit $result) ${runs:+after ${runs}}"
   tail -n 40 "$log"
   mkdir -p "$regressions"
@@ -76,5 +78,24 @@ for target in "${targets[@]}"; do
   done
   echo "$target: the ordinary build now replays it (ctest -R ${target}_replay). Fix the parser, then pin" \
     "the input in a named regression test next to the parser's own tests."
+  return 1
+}
+
+# The targets run side by side, one per core (FERRY_FUZZ_PARALLEL), each for its full time: the
+# same exploration per target as one after another, in a fraction of the wall time. Each
+# target's lines are printed together, in the order of targets.cmake.
+parallel=${FERRY_FUZZ_PARALLEL:-$(nproc)}
+status=0
+for ((first = 0; first < ${#targets[@]}; first += parallel)); do
+  batch=("${targets[@]:first:parallel}")
+  for target in "${batch[@]}"; do
+    fuzz_one "$target" >"$work/$target.out" 2>&1 &
+  done
+  for target in "${batch[@]}"; do
+    wait -n || status=1
+  done
+  for target in "${batch[@]}"; do
+    cat "$work/$target.out"
+  done
 done
 exit $status

@@ -11,7 +11,7 @@
 #include "ui/env/environmentpreview.h"
 #include "ui/env/pythonsectionform.h"
 #include "ui/env/tableeditor.h"
-#include "ui/mainwindow.h"
+#include "ui/window/mainwindow.h"
 #include "workspace/recentworkspaces.h"
 
 #include <QApplication>

@@ -5,22 +5,23 @@
 // launch.png (the launch dialog), launch-slurm.png (for a Slurm cluster), launch-run-arguments.png
 // (run arguments that undo the isolation, named beside an unchecked box), export.png (a run for AzureML), settings.png,
 // settings-hosts.png (a host's login key), about.png.
-#include "run/runstore.h"
 #include "screenshot.h"
+#include "store/runstore.h"
+#include "support/testenv.h"
 #include "windowharness.h"
 
-#include "run/trainerloader.h"
-#include "ui/aboutdialog.h"
+#include "training/trainerloader.h"
 #include "ui/chart/losschart.h"
 #include "ui/chart/losschartpanel.h"
-#include "ui/hostspage.h"
 #include "ui/launch/launchdialog.h"
 #include "ui/launch/remotetargetfields.h"
-#include "ui/mainwindow.h"
 #include "ui/runs/exportrundialog.h"
 #include "ui/runs/runsview.h"
-#include "ui/settingsdialog.h"
+#include "ui/settings/hostspage.h"
+#include "ui/settings/settingsdialog.h"
 #include "ui/train/trainpanel.h"
+#include "ui/window/aboutdialog.h"
+#include "ui/window/mainwindow.h"
 #include "workspace/recentworkspaces.h"
 
 #include <QApplication>
@@ -83,7 +84,7 @@ int main(int argc, char **argv)
     (void)QTest::qWaitFor([&] { return !window.trainPanel()->isTraining(); }, 120000);
     QProcess script;
     script.setWorkingDirectory(example);
-    script.start(QStringLiteral(FERRY_BINARY),
+    script.start(ferry::test::ferryBinary(),
                  {u"run"_s, u"train.py"_s, u"--data"_s, u"training=data"_s, u"--hp"_s, u"epochs=60"_s, u"--follow"_s});
     script.waitForFinished(120000);
     QTest::qWait(2500); // the monitor stores the script's end, the table refreshes

@@ -2,8 +2,9 @@
 
 // The window as the by-hand tools drive it (screenshots, benchmarks): its own settings in a
 // temporary folder, the trainer plugin of this build, 1600×900, shown and exposed.
-#include "run/trainerloader.h"
-#include "ui/mainwindow.h"
+#include "support/testenv.h"
+#include "training/trainerloader.h"
+#include "ui/window/mainwindow.h"
 #include "workspace/recentworkspaces.h"
 
 #include <QSettings>
@@ -16,9 +17,9 @@ struct WindowHarness {
     QTemporaryDir temp;
     QSettings settings{temp.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat};
     workspace::RecentWorkspaces recent{settings};
-    run::TrainerLoader loader{{QStringLiteral(FERRY_BUILD_DIR "/bin")}};
+    run::TrainerLoader loader{{(ferry::test::buildDir() + QStringLiteral("/bin"))}};
     ui::MainWindow window{settings, recent,
-                          ui::WorkbenchServices{[this] { return loader.load(); }, QStringLiteral(FERRY_BINARY)}};
+                          ui::WorkbenchServices{[this] { return loader.load(); }, ferry::test::ferryBinary()}};
 
     // Shows the window; false when it never got exposed.
     bool show()

@@ -6,6 +6,7 @@
 #include "clitesthelpers.h"
 #include "run/rundirectory.h"
 #include "run/runspec.h"
+#include "support/testenv.h"
 #include "targets/sshshell.h"
 #include "targets/target.h"
 
@@ -135,7 +136,7 @@ inline CliResult ferryCli(const SshSandbox &sandbox, const QString &dir, const Q
     QProcess p;
     p.setProcessEnvironment(sandbox.environment());
     p.setWorkingDirectory(dir);
-    p.start(QStringLiteral(FERRY_BINARY), args);
+    p.start(ferry::test::ferryBinary(), args);
     if (!p.waitForFinished(240000))
         p.kill();
     p.waitForFinished();
@@ -176,7 +177,7 @@ inline void startFollower(QProcess &follower, QByteArray &out, const SshSandbox 
 {
     follower.setProcessEnvironment(sandbox.environment());
     follower.setWorkingDirectory(ws);
-    follower.start(QStringLiteral(FERRY_BINARY),
+    follower.start(ferry::test::ferryBinary(),
                    {QStringLiteral("run"), QStringLiteral(FERRY_TEST_DATA "/runs/scripts/metrics.py"),
                     QStringLiteral("--target"), target, QStringLiteral("--remote-dir"), ws + QStringLiteral("/host"),
                     QStringLiteral("--hp"), QStringLiteral("steps=%1").arg(steps), QStringLiteral("--hp"),

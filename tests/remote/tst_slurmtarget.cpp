@@ -8,9 +8,9 @@
 
 #include "remotetesthelpers.h"
 #include "run/archive.h"
-#include "run/runmonitor.h"
-#include "run/runstore.h"
+#include "store/runstore.h"
 #include "targettesthelpers.h"
+#include "tracking/runmonitor.h"
 
 #include <QTemporaryDir>
 #include <QTest>

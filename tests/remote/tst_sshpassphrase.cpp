@@ -7,6 +7,7 @@
 // included) over that login.
 #include "keyringsession.h"
 #include "remotetesthelpers.h"
+#include "support/testenv.h"
 #include "targets/sshshell.h"
 
 #include <QJsonDocument>
@@ -48,7 +49,7 @@ Result command(const QString &program, const QStringList &arguments, const QByte
 
 Result ferryCli(const QStringList &arguments, const QByteArray &input = {}, const QString &cwd = {})
 {
-    return command(QStringLiteral(FERRY_BINARY), arguments, input, cwd);
+    return command(ferry::test::ferryBinary(), arguments, input, cwd);
 }
 
 } // namespace
@@ -65,7 +66,7 @@ class TestSshPassphrase : public QObject {
         SshOptions o = SshOptions::defaults(); // FERRY_SSH_CONFIG, known_hosts and sockets of this test
         o.controlDir.clear();                  // every check logs in anew
         o.key = SshKeySetting{m_key, secret};
-        o.askpassProgram = QStringLiteral(FERRY_BINARY);
+        o.askpassProgram = ferry::test::ferryBinary();
         o.connectTimeoutS = 5;
         return o;
     }
@@ -146,7 +147,7 @@ private Q_SLOTS:
             QSettings settings;
             setSshKeySetting(settings, kHostAlias, SshKeySetting{m_key, kSecret});
         }
-        const SshOptions fromSettings = SshOptions::forHost(kHostAlias, {}, QStringLiteral(FERRY_BINARY));
+        const SshOptions fromSettings = SshOptions::forHost(kHostAlias, {}, ferry::test::ferryBinary());
         QCOMPARE(fromSettings.key, (SshKeySetting{m_key, kSecret}));
         SshShell shell(kHostAlias, fromSettings);
         const ShellResult in = shell.run({u"echo"_s, u"settings"_s}, {}, 30000);
@@ -154,7 +155,7 @@ private Q_SLOTS:
         shell.closeMaster();
 
         const SshOptions overridden = SshOptions::forHost(kHostAlias, QJsonObject{{u"passphraseSecret"_s, u"OTHER"_s}},
-                                                          QStringLiteral(FERRY_BINARY));
+                                                          ferry::test::ferryBinary());
         QCOMPARE(overridden.key, (SshKeySetting{m_key, u"OTHER"_s}));
         QSettings settings;
         setSshKeySetting(settings, kHostAlias, {});

@@ -3,6 +3,7 @@
 // names; the run monitor worker shows nothing of a run with secrets until the window's keychain
 // has given their values (asynchronously, RunSecretsReader), then only redacted lines.
 #include "keyringsession.h"
+#include "support/testenv.h"
 
 #include "env/formats.h"
 #include "run/rundirectory.h"
@@ -11,8 +12,8 @@
 #include "targets/targetfactory.h"
 #include "ui/launch/launchdialog.h"
 #include "ui/launch/secretvariablesbox.h"
-#include "ui/runmonitorworker.h"
-#include "ui/runsecretsreader.h"
+#include "ui/session/runmonitorworker.h"
+#include "ui/session/runsecretsreader.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -104,7 +105,7 @@ private Q_SLOTS:
         (*runStore)->flush();
 
         ui::RunMonitorWorker worker(**runStore, m_ws.filePath(u".ferry/runs"_s), [](const run::TargetSpec &target) {
-            return targets::makeTarget(target, QStringLiteral(FERRY_BINARY));
+            return targets::makeTarget(target, ferry::test::ferryBinary());
         });
         ui::RunSecretsReader reader(&store);
         connect(&worker, &ui::RunMonitorWorker::secretsNeeded, &reader, &ui::RunSecretsReader::read);

@@ -4,15 +4,15 @@
 // editor, and a value typed into a secret variable stored in the keychain, not the file.
 #include "keyringsession.h"
 
-#include "run/training.h"
 #include "secrets/secretstore.h"
 #include "targets/containerengine.h"
+#include "training/training.h"
 #include "ui/env/environmenteditor.h"
 #include "ui/env/environmenteditors.h"
 #include "ui/env/terminallauncher.h"
-#include "ui/hostspage.h"
-#include "ui/preferences.h"
-#include "ui/settingsdialog.h"
+#include "ui/settings/hostspage.h"
+#include "ui/settings/preferences.h"
+#include "ui/settings/settingsdialog.h"
 #include "ui/train/trainpanel.h"
 
 #include <QApplication>

@@ -1,9 +1,10 @@
 // The redaction filter where run output reaches the user: a run that prints a secret (plainly,
 // URL-encoded, base64) shows only "***" in the lines its RunFollower returns and in its stored
 // error, while its metrics are still read.
-#include "run/runfollower.h"
-#include "run/runlauncher.h"
+#include "support/testenv.h"
 #include "targets/targetfactory.h"
+#include "tracking/runfollower.h"
+#include "tracking/runlauncher.h"
 
 #include <QDir>
 #include <QFile>
@@ -34,7 +35,7 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(ws.filePath(u".ferry/runs"_s)));
         auto store = run::RunStore::open(ws.filePath(u".ferry/runs.sqlite"_s));
         QVERIFY(store);
-        auto target = targets::makeTarget(run::TargetSpec{}, QStringLiteral(FERRY_BINARY));
+        auto target = targets::makeTarget(run::TargetSpec{}, ferry::test::ferryBinary());
         run::RunSpec spec;
         spec.script = u"leaky.py"_s;
         spec.sourceDir = ws.path();

@@ -4,6 +4,7 @@
 // secret sent through every flow is found nowhere afterwards: settings, files Ferry wrote, the
 // keyring's own files (encrypted), terminal transcripts, process command lines.
 #include "keyringsession.h"
+#include "support/testenv.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -65,7 +66,7 @@ private:
     Result ferry(const QStringList &arguments, const QByteArray &input = {},
                  const QList<std::pair<QString, QString>> &extra = {}) const
     {
-        return run(QStringLiteral(FERRY_BINARY), arguments, input, extra);
+        return run(ferry::test::ferryBinary(), arguments, input, extra);
     }
 
     // `ferry ARGS` on a real terminal (a pty from `script`), answering each prompt once it shows, as
@@ -75,7 +76,7 @@ private:
         QProcess process;
         process.setWorkingDirectory(work());
         process.setProcessEnvironment(environment());
-        process.start(u"script"_s, {u"-qec"_s, QStringLiteral(FERRY_BINARY) + u' ' + arguments, u"/dev/null"_s});
+        process.start(u"script"_s, {u"-qec"_s, ferry::test::ferryBinary() + u' ' + arguments, u"/dev/null"_s});
         if (!process.waitForStarted())
             return {};
         QByteArray transcript;
@@ -208,7 +209,7 @@ private Q_SLOTS:
                                   u"ssh-add -l; ssh-agent -k >/dev/null; exit $rc"_s,
                                   u"bash"_s, dir.filePath(u"key"_s)},
                                  {},
-                                 {{u"SSH_ASKPASS"_s, QStringLiteral(FERRY_BINARY)},
+                                 {{u"SSH_ASKPASS"_s, ferry::test::ferryBinary()},
                                   {u"SSH_ASKPASS_REQUIRE"_s, u"force"_s},
                                   {u"FERRY_ASKPASS_SECRET"_s, u"KEY_PASSPHRASE"_s},
                                   {u"XDG_CONFIG_HOME"_s, configHome()}}); // not the user's settings
@@ -234,7 +235,7 @@ private Q_SLOTS:
         QFETCH(QString, mode);
         QFETCH(QString, message);
         const Result set = run(u"bash"_s,
-                               {QStringLiteral(FERRY_KEYRING_SCRIPT), mode, QStringLiteral(FERRY_BINARY), u"secret"_s,
+                               {QStringLiteral(FERRY_KEYRING_SCRIPT), mode, ferry::test::ferryBinary(), u"secret"_s,
                                 u"set"_s, u"UNSTORED"_s},
                                m_canary.toUtf8());
         QCOMPARE(set.exitCode, 1);
@@ -252,7 +253,7 @@ private Q_SLOTS:
         QProcess waiting;
         waiting.setWorkingDirectory(work());
         waiting.setProcessEnvironment(environment());
-        waiting.start(QStringLiteral(FERRY_BINARY), {u"secret"_s, u"set"_s, u"CANARY"_s});
+        waiting.start(ferry::test::ferryBinary(), {u"secret"_s, u"set"_s, u"CANARY"_s});
         QVERIFY(waiting.waitForStarted());
         waiting.write(m_canary.left(8).toUtf8());
         QTest::qWait(300);

@@ -3,10 +3,11 @@
 // canary sweep then finds the value nowhere Ferry writes (run store, run folder, spec, log,
 // settings) nor in any process's command line while the run goes.
 #include "keyringsession.h"
+#include "support/testenv.h"
 
-#include "run/runlauncher.h"
 #include "secrets/secretstore.h"
 #include "targets/targetfactory.h"
+#include "tracking/runlauncher.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -47,7 +48,7 @@ private:
     {
         QProcess process;
         process.setWorkingDirectory(m_ws.path());
-        process.start(QStringLiteral(FERRY_BINARY), arguments);
+        process.start(ferry::test::ferryBinary(), arguments);
         process.waitForFinished(120000);
         return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
                 QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
@@ -110,7 +111,7 @@ private Q_SLOTS:
         script.close();
         QProcess process;
         process.setWorkingDirectory(ws.path());
-        process.start(QStringLiteral(FERRY_BINARY),
+        process.start(ferry::test::ferryBinary(),
                       {u"run"_s, u"leaks.py"_s, u"--secret-env"_s, u"HF_TOKEN=CANARY_TOKEN"_s, u"--follow"_s});
         QVERIFY(process.waitForFinished(120000));
         const QString out = QString::fromUtf8(process.readAllStandardOutput());
@@ -161,7 +162,7 @@ private Q_SLOTS:
         env.close();
         QProcess process;
         process.setWorkingDirectory(ws.path());
-        process.start(QStringLiteral(FERRY_BINARY), {u"run"_s, u"leaks.py"_s, u"--env"_s, u"env.yml"_s, u"--follow"_s});
+        process.start(ferry::test::ferryBinary(), {u"run"_s, u"leaks.py"_s, u"--env"_s, u"env.yml"_s, u"--follow"_s});
         QVERIFY(process.waitForFinished(120000));
         QCOMPARE(process.exitCode(), 0);
         const QString id = QString::fromUtf8(process.readAllStandardOutput()).split(u'\n').first().trimmed();
@@ -180,7 +181,7 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(ws.filePath(u".ferry/runs"_s)));
         auto store = run::RunStore::open(ws.filePath(u".ferry/runs.sqlite"_s));
         QVERIFY(store);
-        auto target = targets::makeTarget(run::TargetSpec{}, QStringLiteral(FERRY_BINARY));
+        auto target = targets::makeTarget(run::TargetSpec{}, ferry::test::ferryBinary());
         run::RunSpec spec;
         spec.script = u"uses_token.py"_s;
         spec.sourceDir = m_ws.path();

@@ -11,6 +11,7 @@
 // fixture) in the host's Python and in the environment's image, and a job on a real Slurm (the
 // `slurm` fixture): the run folders on the host are swept too, and their secrets folder is gone.
 #include "keyringsession.h"
+#include "support/testenv.h"
 
 #include <QByteArrayList>
 #include <QCryptographicHash>
@@ -95,7 +96,7 @@ class TestSecretSweep : public QObject {
 
     Result ferry(const QStringList &arguments, const QByteArray &input = {}) const
     {
-        return command(QStringLiteral(FERRY_BINARY), arguments, m_ws, input);
+        return command(ferry::test::ferryBinary(), arguments, m_ws, input);
     }
 
     QString hitIn(const QByteArray &bytes) const
@@ -155,7 +156,7 @@ class TestSecretSweep : public QObject {
     {
         QProcess p;
         p.setWorkingDirectory(m_ws);
-        p.start(QStringLiteral(FERRY_BINARY), arguments);
+        p.start(ferry::test::ferryBinary(), arguments);
         while (!p.waitForFinished(200))
             sample();
         const QByteArray err = p.readAllStandardError();

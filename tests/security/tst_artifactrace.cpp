@@ -5,6 +5,8 @@
 // first refresh after exit.json recorded the run as ended with the artifacts that existed then
 // (none), and later calls never looked again: model.tar.gz was never listed. Now the run is over
 // for Ferry once its archives are there, and `ferry runs show` lists model.tar.gz with its size.
+#include "support/testenv.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -44,7 +46,7 @@ class TestArtifactRace : public QObject {
     {
         QProcess p;
         p.setWorkingDirectory(m_ws);
-        p.start(QStringLiteral(FERRY_BINARY), arguments);
+        p.start(ferry::test::ferryBinary(), arguments);
         p.waitForFinished(300000);
         return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
                 p.readAllStandardError()};

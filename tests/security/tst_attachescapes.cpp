@@ -3,6 +3,7 @@
 // terminal. Now attach shows the lines as the window does (one rule: run::terminalText): no
 // escape, BEL or C1 control is printed, and the visible text of every line is.
 #include "run/terminaltext.h"
+#include "support/testenv.h"
 
 #include <QDir>
 #include <QFile>
@@ -48,14 +49,14 @@ private Q_SLOTS:
 
         QProcess start;
         start.setWorkingDirectory(ws);
-        start.start(QStringLiteral(FERRY_BINARY), {u"run"_s, u"escapes.py"_s, u"--env"_s, u"environments/local.yml"_s});
+        start.start(ferry::test::ferryBinary(), {u"run"_s, u"escapes.py"_s, u"--env"_s, u"environments/local.yml"_s});
         QVERIFY(start.waitForFinished(120000));
         QVERIFY2(start.exitCode() == 0, start.readAllStandardError().constData());
         const QString id = QString::fromUtf8(start.readAllStandardOutput()).trimmed();
 
         QProcess attach;
         attach.setWorkingDirectory(ws);
-        attach.start(QStringLiteral(FERRY_BINARY), {u"runs"_s, u"attach"_s, id});
+        attach.start(ferry::test::ferryBinary(), {u"runs"_s, u"attach"_s, id});
         QVERIFY(attach.waitForFinished(120000));
         QCOMPARE(attach.exitCode(), 0);
         const QByteArray out = attach.readAllStandardOutput();

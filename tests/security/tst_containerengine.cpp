@@ -7,13 +7,14 @@
 // container.json naming a planted program, and bad values in the settings or the store, are
 // refused and never run.
 #include "containerfixture.h"
+#include "support/testenv.h"
 
 #include "run/rundirectory.h"
-#include "run/runlauncher.h"
-#include "run/runstore.h"
+#include "store/runstore.h"
 #include "targets/containerengine.h"
 #include "targets/containertarget.h"
 #include "targets/targetfactory.h"
+#include "tracking/runlauncher.h"
 
 #include <QDir>
 #include <QJsonDocument>
@@ -121,7 +122,7 @@ private Q_SLOTS:
     {
         const QString runDir = craftedRunFolder(u"crafted-record"_s);
         QVERIFY(!runDir.isEmpty());
-        auto target = makeTarget(TargetSpec{TargetKind::Container, {}, {}}, QStringLiteral(FERRY_BINARY));
+        auto target = makeTarget(TargetSpec{TargetKind::Container, {}, {}}, ferry::test::ferryBinary());
         const auto probed = target->probe(runDir);
         QVERIFY2(probed, qPrintable(probed ? QString() : probed.error().toString()));
         QCOMPARE(probed->state, RunState::Lost); // the real engine knows no such container
@@ -160,7 +161,7 @@ private Q_SLOTS:
 
         // From the settings (a run with no recorded engine, or a new one).
         setEngineSetting(value);
-        auto fromSettings = makeTarget(TargetSpec{TargetKind::Container, {}, {}}, QStringLiteral(FERRY_BINARY));
+        auto fromSettings = makeTarget(TargetSpec{TargetKind::Container, {}, {}}, ferry::test::ferryBinary());
         for (const auto &result : {fromSettings->probe(runDir), fromSettings->cancel(runDir, 1000)}) {
             QVERIFY(!result);
             QVERIFY2(result.error().message.startsWith(u"cannot use the container engine"_s),
@@ -187,7 +188,7 @@ private Q_SLOTS:
         (*store)->flush();
         const auto stored = RunSpec::fromJson((*store)->run(spec.id)->spec);
         QVERIFY(stored);
-        auto fromStore = makeTarget(stored->target, QStringLiteral(FERRY_BINARY));
+        auto fromStore = makeTarget(stored->target, ferry::test::ferryBinary());
         for (const auto &result : {fromStore->probe(runDir), fromStore->cancel(runDir, 1000)}) {
             QVERIFY(!result);
             QVERIFY2(result.error().message.contains(value), qPrintable(result.error().toString()));
@@ -201,7 +202,7 @@ private Q_SLOTS:
     {
         const QString runDir = craftedRunFolder(u"wrong-type"_s);
         TargetSpec target{TargetKind::Container, {}, QJsonObject{{u"engine"_s, 42}}};
-        const auto probed = makeTarget(target, QStringLiteral(FERRY_BINARY))->probe(runDir);
+        const auto probed = makeTarget(target, ferry::test::ferryBinary())->probe(runDir);
         QVERIFY(!probed);
         QVERIFY2(probed.error().message.startsWith(u"cannot use the container engine"_s),
                  qPrintable(probed.error().toString()));
@@ -230,7 +231,7 @@ private Q_SLOTS:
         auto store = RunStore::open(RunStore::pathInWorkspace(m_ws.path()));
         QVERIFY(store);
         const QString runsDir = m_ws.filePath(u".ferry/runs"_s);
-        auto starter = makeTarget(spec.target, QStringLiteral(FERRY_BINARY));
+        auto starter = makeTarget(spec.target, ferry::test::ferryBinary());
         const auto launched = launchRun(**store, *starter, runsDir, spec);
         QVERIFY2(launched, qPrintable(launched ? QString() : launched.error().toString()));
         m_runIds << launched->id;
@@ -244,12 +245,12 @@ private Q_SLOTS:
         for (const QString &setting : {QString(engineB + u"/docker"_s), u"/bin/sh"_s}) {
             setEngineSetting(setting);
             const auto again = RunSpec::fromJson((*store)->run(launched->id)->spec);
-            const auto probed = makeTarget(again->target, QStringLiteral(FERRY_BINARY))->probe(runDir);
+            const auto probed = makeTarget(again->target, ferry::test::ferryBinary())->probe(runDir);
             QVERIFY2(probed, qPrintable(probed ? QString() : probed.error().toString()));
             QCOMPARE(probed->state, RunState::Running);
         }
         const qsizetype callsBeforeCancel = readFile(engineA + u"/calls"_s).count('\n');
-        const auto cancelled = makeTarget(stored->target, QStringLiteral(FERRY_BINARY))->cancel(runDir, 1000);
+        const auto cancelled = makeTarget(stored->target, ferry::test::ferryBinary())->cancel(runDir, 1000);
         QVERIFY2(cancelled, qPrintable(cancelled ? QString() : cancelled.error().toString()));
         QCOMPARE(cancelled->state, RunState::Cancelled);
         QVERIFY(ferry::test::containersLabelled(launched->id).isEmpty());

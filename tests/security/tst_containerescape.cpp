@@ -12,16 +12,17 @@
 // outside the run, and the run ends and is listed as it really ended.
 #include "containerfixture.h"
 #include "keyringsession.h"
+#include "support/testenv.h"
 
 #include "run/archive.h"
 #include "run/rundirectory.h"
-#include "run/runfollower.h"
-#include "run/runlauncher.h"
-#include "run/runstore.h"
 #include "secrets/secretstore.h"
+#include "store/runstore.h"
 #include "targets/containerengine.h"
 #include "targets/containertarget.h"
 #include "targets/targetfactory.h"
+#include "tracking/runfollower.h"
+#include "tracking/runlauncher.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -183,7 +184,7 @@ private Q_SLOTS:
         auto store = RunStore::open(RunStore::pathInWorkspace(m_ws.path()));
         QVERIFY(store);
         const QString runsDir = m_ws.filePath(u".ferry/runs"_s);
-        auto starter = makeTarget(spec.target, QStringLiteral(FERRY_BINARY));
+        auto starter = makeTarget(spec.target, ferry::test::ferryBinary());
         QVERIFY(starter);
         const auto launched = launchRun(**store, *starter, runsDir, spec);
         QVERIFY2(launched, qPrintable(launched ? QString() : launched.error().toString()));
@@ -197,7 +198,7 @@ private Q_SLOTS:
         QVERIFY(stored);
         const QString engine = *validatedEngineProgram({});
         QCOMPARE(stored->target.options.value(u"engine"_s).toString(), engine);
-        auto target = makeTarget(stored->target, QStringLiteral(FERRY_BINARY));
+        auto target = makeTarget(stored->target, ferry::test::ferryBinary());
         RunFollower follower(**store, *target, runDir, *(*store)->run(m_runId));
         QVERIFY(ferry::test::waitFor(
             [&] {
@@ -222,7 +223,7 @@ private Q_SLOTS:
             QVERIFY2(!log.contains(refused), refused);
 
         // Probed and cancelled again by a fresh target, as a later Ferry would: still nothing runs.
-        auto later = makeTarget(stored->target, QStringLiteral(FERRY_BINARY));
+        auto later = makeTarget(stored->target, ferry::test::ferryBinary());
         const auto probed = later->probe(runDir);
         QVERIFY2(probed, qPrintable(probed ? QString() : probed.error().toString()));
         const auto cancelled = later->cancel(runDir, 1000);

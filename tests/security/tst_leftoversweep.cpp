@@ -6,6 +6,7 @@
 #include "common/leftovers.h"
 #include "common/processclock.h"
 #include "secrets/redactor.h"
+#include "support/testenv.h"
 #include "targets/containersecrets.h"
 
 #include <QDir>
@@ -163,7 +164,7 @@ private Q_SLOTS:
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(u"TMPDIR"_s, m_tmp.path());
         next.setProcessEnvironment(env);
-        next.start(QStringLiteral(FERRY_BINARY), {u"runs"_s, u"list"_s, u"--workspace"_s, m_ws.path()});
+        next.start(ferry::test::ferryBinary(), {u"runs"_s, u"list"_s, u"--workspace"_s, m_ws.path()});
         QVERIFY(next.waitForFinished(60000));
         QVERIFY2(next.exitCode() == 0, next.readAllStandardError().constData());
 

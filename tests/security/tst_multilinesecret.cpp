@@ -9,10 +9,11 @@
 // lines are all there, in order. The run follower's own pass (the lines it returns) hides a
 // multi-line value that reached the log unredacted (a hyperparameter) too.
 #include "../secrets/keyringsession.h"
+#include "support/testenv.h"
 
-#include "run/runfollower.h"
-#include "run/runlauncher.h"
 #include "targets/targetfactory.h"
+#include "tracking/runfollower.h"
+#include "tracking/runlauncher.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -121,7 +122,7 @@ class TestMultilineSecret : public QObject {
 
     Result ferry(const QStringList &arguments, const QByteArray &input = {}) const
     {
-        return command(QStringLiteral(FERRY_BINARY), arguments, m_ws, input);
+        return command(ferry::test::ferryBinary(), arguments, m_ws, input);
     }
 
     void writeFile(const QString &name, const QByteArray &bytes) const
@@ -252,7 +253,7 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(ws.filePath(u".ferry/runs"_s)));
         auto store = run::RunStore::open(ws.filePath(u".ferry/runs.sqlite"_s));
         QVERIFY(store);
-        auto target = targets::makeTarget(run::TargetSpec{}, QStringLiteral(FERRY_BINARY));
+        auto target = targets::makeTarget(run::TargetSpec{}, ferry::test::ferryBinary());
         run::RunSpec spec;
         spec.script = u"key.py"_s;
         spec.sourceDir = ws.path();

@@ -5,7 +5,7 @@
 #include "clitesthelpers.h"
 #include "common/filesystem.h"
 #include "run/runspec.h"
-#include "run/runstore.h"
+#include "store/runstore.h"
 
 #include <QDir>
 #include <QProcess>

@@ -2,6 +2,8 @@
 // temporary folder. Each case crafts a real model.tar.gz with libarchive, as an attacker would
 // share it, runs the real `ferry predict` on it, and checks the exit code, the message, that the
 // victim files are unchanged and that nothing new appeared where the archive aimed.
+#include "support/testenv.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -114,7 +116,7 @@ class TestPredictArchive : public QObject {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(u"TMPDIR"_s, tmp());
         process.setProcessEnvironment(env);
-        process.start(QStringLiteral(FERRY_BINARY), {u"predict"_s, archivePath, u"--data"_s, u"new.csv"_s});
+        process.start(ferry::test::ferryBinary(), {u"predict"_s, archivePath, u"--data"_s, u"new.csv"_s});
         if (!process.waitForFinished(60000)) {
             process.kill();
             process.waitForFinished();

@@ -2,7 +2,8 @@
 // folder on the host (data copies, model). Runs made with `ferry run --target ssh:...` on the
 // real test sshd; RunActions::remove answers the question: "here and on the host" removes the
 // host's folder, "keep it on the host" leaves it, Cancel deletes nothing.
-#include "run/runstore.h"
+#include "store/runstore.h"
+#include "support/testenv.h"
 #include "ui/runs/runactions.h"
 
 #include "remotetesthelpers.h"
@@ -75,7 +76,7 @@ private Q_SLOTS:
         QVERIFY(store);
         QSettings settings(ws.filePath(u"settings.ini"_s), QSettings::IniFormat);
         QWidget window;
-        ui::RunActions actions(settings, QStringLiteral(FERRY_BINARY), &window);
+        ui::RunActions actions(settings, ferry::test::ferryBinary(), &window);
         actions.setWorkspace(store->get(), ws.path(), ws.filePath(u".ferry/runs"_s));
         QStringList problems;
         connect(&actions, &ui::RunActions::problem, this, [&](const QString &p) { problems << p; });

@@ -8,10 +8,10 @@
 //   folder; no link is made here.
 // - L6: the script writes the status call's log marker into ../attempt and ../heartbeat while
 //   it prints: the local log is still the host's, byte for byte.
-#include "run/runfollower.h"
-#include "run/runlauncher.h"
-#include "run/runstore.h"
+#include "store/runstore.h"
 #include "targets/sshtarget.h"
+#include "tracking/runfollower.h"
+#include "tracking/runlauncher.h"
 
 #include "keyringsession.h"
 #include "remotetesthelpers.h"

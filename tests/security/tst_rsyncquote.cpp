@@ -3,6 +3,7 @@
 // config's, the known_hosts' or the key's path made every transfer fail. Here all three live
 // in a folder named o'brien, and a whole `ferry run --target ssh:...` against the real test
 // sshd uploads, runs and fetches its model back.
+#include "support/testenv.h"
 #include "targets/remoteshell.h"
 
 #include "remotetesthelpers.h"
@@ -56,7 +57,7 @@ private Q_SLOTS:
         QProcess ferry;
         ferry.setProcessEnvironment(env);
         ferry.setWorkingDirectory(ws.path());
-        ferry.start(QStringLiteral(FERRY_BINARY),
+        ferry.start(ferry::test::ferryBinary(),
                     {u"run"_s, u"train.py"_s, u"--target"_s, u"ssh:"_s + kHost, u"--remote-dir"_s,
                      ws.filePath(u"host"_s), u"--identity"_s, obrien + u"/id_ed25519"_s, u"--follow"_s});
         QVERIFY(ferry.waitForFinished(240000));

@@ -7,6 +7,7 @@
 // run still ends, with a note saying what was not packed.
 #include "run/archive.h"
 #include "run/rundirectory.h"
+#include "support/testenv.h"
 #include "targets/localtarget.h"
 #include "targettesthelpers.h"
 
@@ -35,7 +36,7 @@ QByteArray readFile(const QString &path)
 
 RunProbe probe(const QString &runDir)
 {
-    const auto status = LocalTarget(QStringLiteral(FERRY_BINARY)).probe(runDir);
+    const auto status = LocalTarget(ferry::test::ferryBinary()).probe(runDir);
     if (!status) {
         RunProbe lost;
         lost.detail = status.error().toString();
@@ -96,7 +97,7 @@ private Q_SLOTS:
         spec.interpreter = u"/usr/bin/python3"_s;
         spec.hyperparameters = {{u"victim-file"_s, victimFile}, {u"victim-dir"_s, victimDir}};
         const QString runDir = RunDirectory::pathFor(m_ws.path(), spec.id);
-        const auto started = LocalTarget(QStringLiteral(FERRY_BINARY)).start(runDir, spec);
+        const auto started = LocalTarget(ferry::test::ferryBinary()).start(runDir, spec);
         QVERIFY2(started, qPrintable(started ? QString() : started.error().toString()));
         QVERIFY(ferry::test::waitFor(
             [&] {

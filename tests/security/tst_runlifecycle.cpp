@@ -4,10 +4,11 @@
 // Real processes throughout: the built `ferry` (CLI and `__supervise`), Python scripts, /proc.
 #include "clitesthelpers.h"
 #include "run/rundirectory.h"
-#include "run/runfollower.h"
-#include "run/runlauncher.h"
-#include "run/runstore.h"
+#include "store/runstore.h"
+#include "support/testenv.h"
 #include "targets/localtarget.h"
+#include "tracking/runfollower.h"
+#include "tracking/runlauncher.h"
 
 #include <QDir>
 #include <QFile>
@@ -71,7 +72,8 @@ QString stoppingSupervisor(const QTemporaryDir &dir)
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly))
         return {};
-    f.write("#!/bin/sh\nkill -STOP $$\nexec '" FERRY_BINARY "' \"$@\"\n");
+    f.write(QByteArray("#!/bin/sh\nkill -STOP $$\nexec '") + ferry::test::ferryBinary().toUtf8() +
+            QByteArray("' \"$@\"\n"));
     f.close();
     f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     return path;

@@ -5,7 +5,8 @@
 // still hand them to the real first instance.
 #include "common/privatedir.h"
 #include "squatter.h"
-#include "ui/singleinstance.h"
+#include "support/testenv.h"
+#include "ui/window/singleinstance.h"
 
 #include <QDir>
 #include <QFile>
@@ -47,7 +48,7 @@ class TestSingleInstanceSquat : public QObject {
         env.insert(u"XDG_CONFIG_HOME"_s, m_dir.filePath(u"config"_s));
         process.setProcessEnvironment(env);
         process.setWorkingDirectory(m_dir.path());
-        process.start(QStringLiteral(FERRY_BINARY), arguments);
+        process.start(ferry::test::ferryBinary(), arguments);
     }
 
     // The victim's first instance and second `ferry`, with the squatter's traps in place.

@@ -7,7 +7,8 @@
 // the run's. Now every step is stored exactly once (count = distinct = expected), the step-less
 // metric has exactly one point per line with x = 0..N-1, and both attach processes printed every
 // line of the run, in order.
-#include "run/runstore.h"
+#include "store/runstore.h"
+#include "support/testenv.h"
 
 #include <QDir>
 #include <QFile>
@@ -50,7 +51,7 @@ class TestTwoFollowers : public QObject {
     {
         auto *p = new QProcess(this);
         p->setWorkingDirectory(m_ws);
-        p->start(QStringLiteral(FERRY_BINARY), arguments);
+        p->start(ferry::test::ferryBinary(), arguments);
         return p;
     }
 

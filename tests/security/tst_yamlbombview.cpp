@@ -5,7 +5,7 @@
 // without it (a parse on the GUI thread would have to pass the gate first: the test would see
 // labels, not "reading…").
 #include "env/formats.h"
-#include "ui/workspaceoverview.h"
+#include "ui/workspace/workspaceoverview.h"
 
 #include <QApplication>
 #include <QDir>

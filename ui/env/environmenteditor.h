@@ -1,7 +1,7 @@
 #pragma once
 
+#include "common/diagnostic.h"
 #include "common/error.h"
-#include "env/diagnostic.h"
 #include "env/environment.h"
 #include "env/formats.h"
 

@@ -3,9 +3,9 @@
 #include "env/formats.h"
 #include "env/runarguments.h"
 #include "run/runsecrets.h"
-#include "ui/hostspage.h"
 #include "ui/launch/remotetargetfields.h"
 #include "ui/launch/secretvariablesbox.h"
+#include "ui/settings/hostspage.h"
 
 #include <QCheckBox>
 #include <QComboBox>

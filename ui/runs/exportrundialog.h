@@ -1,7 +1,7 @@
 #pragma once
 
+#include "cloud/cloudhandoff.h"
 #include "env/environment.h"
-#include "run/cloudhandoff.h"
 #include "run/runspec.h"
 
 #include <QDialog>

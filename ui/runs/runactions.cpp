@@ -2,11 +2,11 @@
 
 #include "env/formats.h"
 #include "env/spechash.h"
-#include "run/runlauncher.h"
 #include "run/runsecrets.h"
-#include "run/runstore.h"
+#include "store/runstore.h"
 #include "targets/remotetarget.h"
 #include "targets/targetfactory.h"
+#include "tracking/runlauncher.h"
 #include "ui/launch/launchdialog.h"
 #include "ui/runs/exportrundialog.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "run/runspec.h"
-#include "run/runstore.h"
+#include "store/runstore.h"
 #include "ui/runs/runsmodel.h"
 
 #include <QFutureWatcher>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "run/runstore.h"
+#include "store/runstore.h"
 
 #include <QAbstractTableModel>
 #include <QFutureWatcher>

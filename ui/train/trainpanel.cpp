@@ -1,8 +1,8 @@
 #include "ui/train/trainpanel.h"
 
 #include "data/dataset.h"
-#include "run/embeddedrun.h"
-#include "run/runstore.h"
+#include "store/runstore.h"
+#include "training/embeddedrun.h"
 
 #include <QComboBox>
 #include <QCoreApplication>

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "common/error.h"
-#include "run/trainerengine.h"
-#include "run/training.h"
+#include "training/trainerengine.h"
+#include "training/training.h"
 
 #include <QPointer>
 #include <QWidget>

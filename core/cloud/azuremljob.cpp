@@ -1,0 +1,201 @@
+// AzureML CLI v2 command job YAML for a run (see cloudhandoff.h).
+#include "cloud/cloudhandoff.h"
+
+#include "env/condafile.h"
+#include "env/yamlsupport.h"
+#include "run/contract.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QRegularExpression>
+
+#include <yaml-cpp/yaml.h>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::run {
+
+namespace {
+
+// An AzureML input or output name: letters, digits and '_', not starting with a digit.
+QString inputName(const QString &name, const QStringList &taken)
+{
+    QString key = name;
+    static const QRegularExpression other(u"[^A-Za-z0-9_]"_s);
+    key.replace(other, u"_"_s);
+    if (key.isEmpty() || key.front().isDigit())
+        key.prepend(u'_');
+    QString unique = key;
+    for (int i = 2; taken.contains(unique); ++i)
+        unique = key + u'_' + QString::number(i);
+    return unique;
+}
+
+// A hyperparameter as an input literal: numbers stay numbers, the rest are strings.
+void emitHyperparameter(YAML::Emitter &out, const QString &value)
+{
+    const QJsonValue decoded = decodedHyperparameter(value);
+    if (decoded.isDouble()) {
+        out << value.toStdString(); // the user's own spelling of the number
+        return;
+    }
+    env::yaml::emitString(out, value);
+}
+
+// One word of the bash command line AzureML runs; ${{...}} is replaced by AzureML before bash
+// reads the line, so a substituted value with spaces must be inside the quotes too.
+QString shellWord(const QString &word)
+{
+    static const QRegularExpression plain(u"^[A-Za-z0-9_@%+=:,./{}$-]+$"_s);
+    if (plain.match(word).hasMatch() && !word.contains(u"${{inputs."_s))
+        return word;
+    return u'\'' + QString(word).replace(u"'"_s, u"'\\''"_s) + u'\'';
+}
+
+QString relativeTo(const QString &dir, const QString &path)
+{
+    const QString relative = QDir(dir).relativeFilePath(QFileInfo(path).absoluteFilePath());
+    return relative.isEmpty() ? u"."_s : relative;
+}
+
+} // namespace
+
+Expected<QString> writeAzureMlCommandJob(const RunSpec &spec, const std::optional<env::Environment> &environment,
+                                         const HandoffOptions &options)
+{
+    if (options.compute.isEmpty())
+        return Error{u"name the AzureML compute target the job runs on"_s,
+                     {},
+                     0,
+                     0,
+                     u"name a compute cluster of your AzureML workspace, e.g. gpu-cluster (--compute)"_s};
+    if (!environment && options.environmentReference.isEmpty())
+        return Error{u"run %1 has no environment file to describe its image"_s.arg(spec.id),
+                     {},
+                     0,
+                     0,
+                     u"start the run with an environment file (--env), or name an environment registered in AzureML, "
+                     u"e.g. azureml:NAME@latest (--environment)"_s};
+    const QString base = QFileInfo(options.outputPath.isEmpty() ? u"job.yml"_s : options.outputPath).absolutePath();
+
+    QStringList inputNames;
+    QList<std::pair<QString, QString>> hyperInputs; // hyperparameter name, input name
+    for (const Hyperparameter &hp : spec.hyperparameters) {
+        hyperInputs.append({hp.name, inputName(hp.name, inputNames)});
+        inputNames << hyperInputs.back().second;
+    }
+    QList<std::pair<const DataChannel *, QString>> channelInputs;
+    for (const DataChannel &channel : spec.channels) {
+        channelInputs.append({&channel, inputName(channel.name, inputNames)});
+        inputNames << channelInputs.back().second;
+    }
+
+    // The contract as everywhere else (run/contract.h), with AzureML's paths: the ones only
+    // known at run time go into the command (through `env`, which takes any variable name),
+    // the rest into environment_variables. SM_NUM_GPUS is counted on the node.
+    ContractPaths paths;
+    paths.modelDir = u"${{outputs.model}}"_s;
+    paths.outputDataDir = u"${{outputs.output_data}}"_s;
+    paths.outputDir = u"./outputs"_s;
+    paths.inputDir = u"./inputs"_s;
+    paths.inputConfigDir = u"./inputs/config"_s;
+    paths.checkpointsDir = u"./outputs/checkpoints"_s;
+    paths.codeDir = u"."_s;
+    for (const auto &[channel, input] : channelInputs)
+        paths.channelDirs.append({channel->name, u"${{inputs.%1}}"_s.arg(input)});
+    QStringList command{u"env"_s};
+    QList<std::pair<QString, QString>> variables;
+    for (const auto &[name, value] : contractEnvironment(spec, paths, Resources{})) {
+        if (name == "SM_NUM_GPUS"_L1)
+            continue;
+        if (value.contains(u"${{"_s))
+            command << shellWord(name + u'=' + value);
+        else
+            variables.append({name, value});
+    }
+    variables.append(spec.variables);
+    command << u"SM_NUM_GPUS=$(nvidia-smi -L 2>/dev/null | wc -l)"_s;
+    command << (environment && !environment->python.interpreterPath.isEmpty() ? environment->python.interpreterPath
+                                                                              : u"python"_s);
+    command << shellWord(spec.script);
+    for (const auto &[name, input] : hyperInputs)
+        command << shellWord(u"--"_s + name) << shellWord(u"${{inputs.%1}}"_s.arg(input));
+
+    YAML::Emitter out;
+    out.SetIndent(2);
+    out << YAML::BeginMap;
+    out << YAML::Key << "$schema" << YAML::Value
+        << "https://azuremlschemas.azureedge.net/latest/commandJob.schema.json";
+    out << YAML::Key << "type" << YAML::Value << "command";
+    out << YAML::Key << "display_name" << YAML::Value;
+    env::yaml::emitString(out, options.jobName.isEmpty() ? spec.id : options.jobName);
+    out << YAML::Key << "experiment_name" << YAML::Value;
+    env::yaml::emitString(out,
+                          options.experiment.isEmpty() ? QFileInfo(spec.sourceDir).fileName() : options.experiment);
+    out << YAML::Key << "code" << YAML::Value;
+    env::yaml::emitString(out, relativeTo(base, spec.sourceDir));
+    out << YAML::Key << "command" << YAML::Value;
+    env::yaml::emitString(out, command.join(u' '));
+
+    if (!hyperInputs.isEmpty() || !channelInputs.isEmpty()) {
+        out << YAML::Key << "inputs" << YAML::Value << YAML::BeginMap;
+        for (qsizetype i = 0; i < hyperInputs.size(); ++i) {
+            env::yaml::emitKey(out, hyperInputs[i].second);
+            out << YAML::Value;
+            emitHyperparameter(out, spec.hyperparameters[i].value);
+        }
+        for (const auto &[channel, input] : channelInputs) {
+            const QString uri = options.channels.value(channel->name);
+            const bool file = QFileInfo(channel->path).isFile();
+            env::yaml::emitKey(out, input);
+            out << YAML::Value << YAML::BeginMap;
+            out << YAML::Key << "type" << YAML::Value << (file ? "uri_file" : "uri_folder");
+            out << YAML::Key << "path" << YAML::Value;
+            env::yaml::emitString(out, uri.isEmpty() ? relativeTo(base, channel->path) : uri);
+            out << YAML::EndMap;
+        }
+        out << YAML::EndMap;
+    }
+    out << YAML::Key << "outputs" << YAML::Value << YAML::BeginMap;
+    for (const char *name : {"model", "output_data"})
+        out << YAML::Key << name << YAML::Value << YAML::BeginMap << YAML::Key << "type" << YAML::Value << "uri_folder"
+            << YAML::EndMap;
+    out << YAML::EndMap;
+
+    out << YAML::Key << "environment" << YAML::Value;
+    if (!options.environmentReference.isEmpty()) {
+        env::yaml::emitString(out, options.environmentReference);
+    } else {
+        out << YAML::BeginMap;
+        out << YAML::Key << "image" << YAML::Value;
+        env::yaml::emitString(out, environment->docker.baseImage.isEmpty() ? u"python:3.11-slim"_s
+                                                                           : environment->docker.baseImage);
+        if (!environment->python.userManaged) {
+            // The conda file inline (the environment schema takes a path or the file's content).
+            YAML::Node conda = YAML::Load(env::writeCondaYaml(*environment).toStdString());
+            conda.remove("variables"); // given to the job as environment_variables
+            conda.remove("name");
+            out << YAML::Key << "conda_file" << YAML::Value << conda;
+        }
+        out << YAML::EndMap;
+    }
+
+    out << YAML::Key << "environment_variables" << YAML::Value << YAML::BeginMap;
+    for (const auto &[name, value] : variables) {
+        env::yaml::emitKey(out, name);
+        out << YAML::Value;
+        env::yaml::emitString(out, value);
+    }
+    out << YAML::EndMap;
+
+    out << YAML::Key << "compute" << YAML::Value;
+    env::yaml::emitString(out, options.compute.startsWith(u"azureml:"_s) || options.compute == "local"_L1
+                                   ? options.compute
+                                   : u"azureml:"_s + options.compute);
+    out << YAML::Key << "resources" << YAML::Value << YAML::BeginMap << YAML::Key << "instance_count" << YAML::Value
+        << std::max(1, options.instanceCount) << YAML::EndMap;
+    out << YAML::EndMap;
+    return QString(env::yaml::toText(out) + u'\n');
+}
+
+} // namespace ferry::run

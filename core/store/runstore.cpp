@@ -1,0 +1,442 @@
+#include "store/runstore.h"
+
+#include "store/runstoreschema.h"
+#include "store/runstorewriter.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QHash>
+#include <QJsonDocument>
+#include <QMutex>
+#include <QSet>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QVariant>
+
+#include <array>
+#include <cmath>
+#include <limits>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::run {
+
+namespace {
+
+constexpr std::array<std::pair<RunStatus, QStringView>, 7> kStatusNames{{
+    {RunStatus::Created, u"created"},
+    {RunStatus::Building, u"building"},
+    {RunStatus::Running, u"running"},
+    {RunStatus::Succeeded, u"succeeded"},
+    {RunStatus::Failed, u"failed"},
+    {RunStatus::Cancelled, u"cancelled"},
+    {RunStatus::Lost, u"lost"},
+}};
+
+std::atomic<quint64> g_nextSerial{1};
+std::atomic<quint64> g_nextConnection{1};
+
+// Stores not yet closed. A thread drops its read connections to closed stores on its next read.
+struct LiveStores {
+    QMutex mutex;
+    QSet<quint64> serials;
+};
+LiveStores &liveStores()
+{
+    static LiveStores stores;
+    return stores;
+}
+
+// This thread's read connections, one per open store; closed when the thread ends.
+struct ThreadConnections {
+    QHash<quint64, QString> names;
+
+    ~ThreadConnections()
+    {
+        for (const QString &name : std::as_const(names))
+            runstoreschema::closeConnection(name);
+    }
+
+    void dropClosed()
+    {
+        if (names.isEmpty())
+            return;
+        LiveStores &live = liveStores();
+        QMutexLocker lock(&live.mutex);
+        for (auto it = names.begin(); it != names.end();) {
+            if (live.serials.contains(it.key())) {
+                ++it;
+                continue;
+            }
+            runstoreschema::closeConnection(it.value());
+            it = names.erase(it);
+        }
+    }
+};
+thread_local ThreadConnections t_connections;
+
+double nullableDouble(const QVariant &v)
+{
+    return v.isNull() ? std::numeric_limits<double>::quiet_NaN() : v.toDouble();
+}
+
+RunRecord recordFrom(const QSqlQuery &q)
+{
+    RunRecord r;
+    r.id = q.value(0).toString();
+    r.experiment = q.value(1).toString();
+    r.name = q.value(2).toString();
+    r.status = runStatusFromText(q.value(3).toString()).value_or(RunStatus::Lost);
+    r.target = q.value(4).toString();
+    r.environmentTag = q.value(5).toString();
+    r.spec = QJsonDocument::fromJson(q.value(6).toString().toUtf8()).object();
+    r.createdMs = q.value(7).toLongLong();
+    r.startedMs = q.value(8).toLongLong();
+    r.finishedMs = q.value(9).toLongLong();
+    if (!q.value(10).isNull())
+        r.exitCode = q.value(10).toInt();
+    r.error = q.value(11).toString();
+    r.logOffset = q.value(12).toLongLong();
+    return r;
+}
+
+const QString kSelectRuns = u"SELECT r.id, e.name, r.name, r.status, r.target, r.environment_tag, r.spec, "
+                            "r.created_ms, r.started_ms, r.finished_ms, r.exit_code, r.error, r.log_offset "
+                            "FROM runs r LEFT JOIN experiments e ON e.id = r.experiment "_s;
+
+} // namespace
+
+QString runStatusText(RunStatus status)
+{
+    for (const auto &[s, name] : kStatusNames) {
+        if (s == status)
+            return name.toString();
+    }
+    return u"lost"_s;
+}
+
+std::optional<RunStatus> runStatusFromText(QStringView text)
+{
+    for (const auto &[s, name] : kStatusNames) {
+        if (name == text)
+            return s;
+    }
+    return std::nullopt;
+}
+
+bool isFinished(RunStatus status)
+{
+    return status == RunStatus::Succeeded || status == RunStatus::Failed || status == RunStatus::Cancelled ||
+           status == RunStatus::Lost;
+}
+
+RunRecord newRunRecord(const RunSpec &spec, const QString &experiment)
+{
+    RunRecord r;
+    r.id = spec.id;
+    r.experiment = experiment;
+    r.name = QFileInfo(spec.script).completeBaseName();
+    r.target = spec.target.toString();
+    r.environmentTag = spec.environmentTag;
+    r.spec = spec.toJson();
+    r.createdMs = QDateTime::currentMSecsSinceEpoch();
+    return r;
+}
+
+RunStore::RunStore(const QString &path, std::unique_ptr<RunStoreWriter> writer)
+    : m_path(path), m_serial(g_nextSerial++), m_writer(std::move(writer))
+{
+    m_writer->setFailureHandler([this](const QString &message) { Q_EMIT writeFailed(message); });
+    LiveStores &live = liveStores();
+    QMutexLocker lock(&live.mutex);
+    live.serials.insert(m_serial);
+}
+
+RunStore::~RunStore()
+{
+    close();
+}
+
+QString RunStore::pathInWorkspace(const QString &workspaceDir)
+{
+    return QDir(workspaceDir).filePath(u".ferry/runs.sqlite"_s);
+}
+
+Expected<std::unique_ptr<RunStore>> RunStore::open(const QString &databasePath)
+{
+    const QString path = QFileInfo(databasePath).absoluteFilePath();
+    if (const auto usable = runstoreschema::checkLocation(path); !usable)
+        return usable.error();
+    auto writer = RunStoreWriter::start(path, u"ferry-runstore-writer-%1"_s.arg(g_nextConnection++));
+    if (!writer)
+        return writer.error();
+    return Expected<std::unique_ptr<RunStore>>(std::unique_ptr<RunStore>(new RunStore(path, std::move(*writer))));
+}
+
+void RunStore::createRun(const RunRecord &record)
+{
+    if (!m_writer->post(runstorecommand::CreateRun{record}))
+        Q_EMIT writeFailed(u"cannot store run %1: the run store is closed"_s.arg(record.id));
+}
+
+void RunStore::setStatus(const QString &runId, RunStatus status, std::optional<int> exitCode, const QString &error,
+                         qint64 finishedMs)
+{
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    if (finishedMs <= 0 && isFinished(status))
+        finishedMs = now;
+    const qint64 startedMs = status == RunStatus::Running ? now : 0;
+    if (!m_writer->post(runstorecommand::SetStatus{runId, status, exitCode, error, finishedMs, startedMs}))
+        Q_EMIT writeFailed(u"run %1: cannot store its status: the run store is closed"_s.arg(runId));
+}
+
+void RunStore::setParams(const QString &runId, const QList<Hyperparameter> &params)
+{
+    if (!m_writer->post(runstorecommand::SetParams{runId, params}))
+        Q_EMIT writeFailed(u"run %1: cannot store its parameters: the run store is closed"_s.arg(runId));
+}
+
+void RunStore::addArtifact(const QString &runId, const Artifact &artifact)
+{
+    if (!m_writer->post(runstorecommand::AddArtifact{runId, artifact}))
+        Q_EMIT writeFailed(u"run %1: cannot store artifact %2: the run store is closed"_s.arg(runId, artifact.path));
+}
+
+void RunStore::appendMetrics(const QString &runId, QList<MetricPoint> points, qint64 newLogOffset)
+{
+    if (!m_writer->post(runstorecommand::AppendMetrics{runId, std::move(points), newLogOffset}))
+        Q_EMIT writeFailed(u"run %1: cannot store metrics: the run store is closed"_s.arg(runId));
+}
+
+Expected<RunStore::OffsetSwap> RunStore::appendMetricsAt(const QString &runId, QList<MetricPoint> points,
+                                                         qint64 expectedOffset, qint64 newLogOffset)
+{
+    auto reply = std::make_shared<std::promise<runstorecommand::MetricsCommit>>();
+    auto outcome = reply->get_future();
+    if (!m_writer->post(runstorecommand::AppendMetrics{runId, std::move(points), newLogOffset, expectedOffset, reply}))
+        return Error{u"run %1: cannot store metrics: the run store is closed"_s.arg(runId), m_path, 0, 0, {}};
+    const runstorecommand::MetricsCommit done = outcome.get();
+    if (!done.error.isEmpty())
+        return Error{done.error, m_path, 0, 0, u"check that the disk has space and the workspace is writable"_s};
+    return OffsetSwap{done.applied, done.storedOffset};
+}
+
+void RunStore::deleteRun(const QString &runId)
+{
+    if (!m_writer->post(runstorecommand::DeleteRun{runId}))
+        Q_EMIT writeFailed(u"run %1: cannot delete it: the run store is closed"_s.arg(runId));
+}
+
+void RunStore::flush()
+{
+    m_writer->flush();
+}
+
+void RunStore::close()
+{
+    if (!m_open.exchange(false))
+        return;
+    m_writer->stop();
+    {
+        LiveStores &live = liveStores();
+        QMutexLocker lock(&live.mutex);
+        live.serials.remove(m_serial);
+    }
+    t_connections.dropClosed();
+}
+
+QString RunStore::readConnection() const
+{
+    if (!m_open)
+        return {};
+    ThreadConnections &connections = t_connections;
+    connections.dropClosed();
+    if (const auto it = connections.names.constFind(m_serial); it != connections.names.cend())
+        return it.value();
+    const QString name = u"ferry-runstore-read-%1"_s.arg(g_nextConnection++);
+    Expected<void> opened = runstoreschema::openConnection(name, m_path);
+    if (opened) {
+        QSqlDatabase db = QSqlDatabase::database(name, false);
+        if (auto failed = runstoreschema::exec(db, u"PRAGMA query_only = ON"_s))
+            opened = Error{*failed, m_path, 0, 0, {}};
+    }
+    if (!opened) {
+        qWarning("%s", qUtf8Printable(opened.error().toString()));
+        runstoreschema::closeConnection(name);
+        return {};
+    }
+    connections.names.insert(m_serial, name);
+    return name;
+}
+
+namespace {
+
+// A query on this thread's read connection; inactive (no rows) when there is none.
+QSqlQuery select(const QString &connection, const QString &sql, const QVariantList &values)
+{
+    if (connection.isEmpty())
+        return QSqlQuery();
+    QSqlQuery query(QSqlDatabase::database(connection, false));
+    query.setForwardOnly(true);
+    if (!query.prepare(sql)) {
+        qWarning("run store: %s", qUtf8Printable(runstoreschema::errorText(query.lastError())));
+        return query;
+    }
+    for (int i = 0; i < values.size(); ++i)
+        query.bindValue(i, values[i]);
+    if (!query.exec())
+        qWarning("run store: %s", qUtf8Printable(runstoreschema::errorText(query.lastError())));
+    return query;
+}
+
+} // namespace
+
+QList<RunRecord> RunStore::runs() const
+{
+    QList<RunRecord> result;
+    QSqlQuery q = select(readConnection(), kSelectRuns + u"ORDER BY r.created_ms DESC, r.rowid DESC"_s, {});
+    while (q.next())
+        result.append(recordFrom(q));
+    return result;
+}
+
+std::optional<RunRecord> RunStore::run(const QString &runId) const
+{
+    QSqlQuery q = select(readConnection(), kSelectRuns + u"WHERE r.id = ?"_s, {runId});
+    if (!q.next())
+        return std::nullopt;
+    return recordFrom(q);
+}
+
+QList<MetricPoint> RunStore::metrics(const QString &runId, const QString &name) const
+{
+    QList<MetricPoint> result;
+    const QString sql = u"SELECT name, step, value, wall_ms FROM metrics WHERE run = ? %1 ORDER BY name, step, rowid"_s;
+    QSqlQuery q = name.isEmpty() ? select(readConnection(), sql.arg(QString()), {runId})
+                                 : select(readConnection(), sql.arg(u"AND name = ?"_s), {runId, name});
+    QString last; // one shared string per name, not one per point
+    while (q.next()) {
+        QString pointName = q.value(0).toString();
+        if (pointName != last)
+            last = std::move(pointName);
+        result.append(
+            MetricPoint{last, nullableDouble(q.value(1)), nullableDouble(q.value(2)), q.value(3).toLongLong()});
+    }
+    return result;
+}
+
+QMap<QString, double> RunStore::lastValues(const QString &runId) const
+{
+    QMap<QString, double> result;
+    for (const QString &name : metricNames(runId)) {
+        QSqlQuery q =
+            select(readConnection(),
+                   u"SELECT value FROM metrics WHERE run = ? AND name = ? ORDER BY step DESC, rowid DESC LIMIT 1"_s,
+                   {runId, name});
+        if (q.next())
+            result.insert(name, nullableDouble(q.value(0)));
+    }
+    return result;
+}
+
+QList<MetricPoint> RunStore::metricsSnapshot(const QString &runId, qint64 &cursor) const
+{
+    const QString connection = readConnection();
+    if (connection.isEmpty())
+        return {};
+    QSqlDatabase db = QSqlDatabase::database(connection, false);
+    // One read transaction: the cursor and the points come from the same snapshot (WAL).
+    db.transaction();
+    QSqlQuery top = select(connection, u"SELECT coalesce(max(rowid), 0) FROM metrics"_s, {});
+    cursor = top.next() ? top.value(0).toLongLong() : 0;
+    top.finish();
+    QList<MetricPoint> result;
+    QSqlQuery q = select(
+        connection, u"SELECT name, step, value, wall_ms FROM metrics WHERE run = ? AND rowid <= ? ORDER BY rowid"_s,
+        {runId, cursor});
+    QString last;
+    while (q.next()) {
+        QString pointName = q.value(0).toString();
+        if (pointName != last)
+            last = std::move(pointName);
+        result.append(
+            MetricPoint{last, nullableDouble(q.value(1)), nullableDouble(q.value(2)), q.value(3).toLongLong()});
+    }
+    q.finish();
+    db.commit();
+    return result;
+}
+
+QList<MetricPoint> RunStore::metricsAfter(const QString &runId, qint64 &cursor, qsizetype limit) const
+{
+    // "+run": no index on run here; the rowid range is the cheap part (rows newer than the cursor).
+    QSqlQuery q = select(readConnection(),
+                         u"SELECT rowid, name, step, value, wall_ms FROM metrics WHERE rowid > ? AND +run = ? "
+                         "ORDER BY rowid LIMIT ?"_s,
+                         {cursor, runId, static_cast<qint64>(limit)});
+    QList<MetricPoint> result;
+    QString last;
+    while (q.next()) {
+        cursor = q.value(0).toLongLong();
+        QString pointName = q.value(1).toString();
+        if (pointName != last)
+            last = std::move(pointName);
+        result.append(
+            MetricPoint{last, nullableDouble(q.value(2)), nullableDouble(q.value(3)), q.value(4).toLongLong()});
+    }
+    return result;
+}
+
+QStringList RunStore::metricNames(const QString &runId) const
+{
+    // Skips from name to name through the index instead of reading every point.
+    QStringList result;
+    QSqlQuery q = select(readConnection(),
+                         u"WITH RECURSIVE names(n) AS ("
+                         "  SELECT (SELECT min(name) FROM metrics WHERE run = ?)"
+                         "  UNION ALL"
+                         "  SELECT (SELECT min(name) FROM metrics WHERE run = ? AND name > n) FROM names"
+                         "  WHERE n IS NOT NULL) "
+                         "SELECT n FROM names WHERE n IS NOT NULL"_s,
+                         {runId, runId});
+    while (q.next())
+        result.append(q.value(0).toString());
+    return result;
+}
+
+qsizetype RunStore::metricCount(const QString &runId, const QString &name) const
+{
+    QSqlQuery q = select(readConnection(), u"SELECT count(*) FROM metrics WHERE run = ? AND name = ?"_s, {runId, name});
+    return q.next() ? q.value(0).toLongLong() : 0;
+}
+
+QList<Hyperparameter> RunStore::params(const QString &runId) const
+{
+    QList<Hyperparameter> result;
+    QSqlQuery q = select(readConnection(), u"SELECT name, value FROM params WHERE run = ? ORDER BY rowid"_s, {runId});
+    while (q.next())
+        result.append(Hyperparameter{q.value(0).toString(), q.value(1).toString()});
+    return result;
+}
+
+QList<Artifact> RunStore::artifacts(const QString &runId) const
+{
+    QList<Artifact> result;
+    QSqlQuery q =
+        select(readConnection(), u"SELECT path, kind, size FROM artifacts WHERE run = ? ORDER BY path"_s, {runId});
+    while (q.next())
+        result.append(Artifact{q.value(0).toString(), q.value(1).toString(), q.value(2).toLongLong()});
+    return result;
+}
+
+bool RunStore::integrityCheck() const
+{
+    QSqlQuery q = select(readConnection(), u"PRAGMA integrity_check"_s, {});
+    QStringList lines;
+    while (q.next())
+        lines.append(q.value(0).toString());
+    return lines == QStringList{u"ok"_s};
+}
+
+} // namespace ferry::run

@@ -1,0 +1,218 @@
+#include "store/runstoreschema.h"
+
+#include "common/filesystem.h"
+#include "store/runstore.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSqlError>
+#include <QSqlQuery>
+
+#include <array>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::run::runstoreschema {
+
+namespace {
+
+// PRAGMA application_id: "FRRY". Tells Ferry's database from another program's.
+constexpr int kApplicationId = 0x46525259;
+
+Error databaseError(const QString &path, const QString &message, const QString &hint = {})
+{
+    return Error{message, path, 0, 0, hint};
+}
+
+std::optional<QVariant> pragma(QSqlDatabase &db, const QString &sql, QString &error)
+{
+    QSqlQuery query(db);
+    if (!query.exec(sql) || !query.next()) {
+        error = errorText(query.lastError());
+        return std::nullopt;
+    }
+    return query.value(0);
+}
+
+// Version 1: experiments, runs, params, metrics, artifacts.
+std::optional<QString> createVersion1(QSqlDatabase &db)
+{
+    const std::array statements{
+        u"CREATE TABLE experiments ("
+        "  id INTEGER PRIMARY KEY,"
+        "  name TEXT NOT NULL UNIQUE,"
+        "  created INTEGER NOT NULL)"_s,
+        u"CREATE TABLE runs ("
+        "  id TEXT PRIMARY KEY NOT NULL,"
+        "  experiment INTEGER REFERENCES experiments(id) ON DELETE SET NULL,"
+        "  name TEXT NOT NULL DEFAULT '',"
+        "  status TEXT NOT NULL CHECK (status IN"
+        "    ('created', 'building', 'running', 'succeeded', 'failed', 'cancelled', 'lost')),"
+        "  target TEXT NOT NULL DEFAULT '',"
+        "  environment_tag TEXT NOT NULL DEFAULT '',"
+        "  spec TEXT NOT NULL DEFAULT '{}',"
+        "  created_ms INTEGER NOT NULL DEFAULT 0,"
+        "  started_ms INTEGER NOT NULL DEFAULT 0,"
+        "  finished_ms INTEGER NOT NULL DEFAULT 0,"
+        "  exit_code INTEGER,"
+        "  error TEXT NOT NULL DEFAULT '',"
+        "  log_offset INTEGER NOT NULL DEFAULT 0)"_s,
+        u"CREATE INDEX runs_experiment ON runs(experiment)"_s,
+        u"CREATE TABLE params ("
+        "  run TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+        "  name TEXT NOT NULL,"
+        "  value TEXT NOT NULL,"
+        "  UNIQUE (run, name))"_s,
+        // step and value are NULL for NaN (SQLite stores no NaN).
+        u"CREATE TABLE metrics ("
+        "  run TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+        "  name TEXT NOT NULL,"
+        "  step REAL,"
+        "  wall_ms INTEGER NOT NULL,"
+        "  value REAL)"_s,
+        u"CREATE INDEX metrics_run_name_step ON metrics(run, name, step)"_s,
+        u"CREATE TABLE artifacts ("
+        "  run TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+        "  path TEXT NOT NULL,"
+        "  kind TEXT NOT NULL DEFAULT '',"
+        "  size INTEGER NOT NULL DEFAULT 0,"
+        "  UNIQUE (run, path))"_s,
+        u"PRAGMA application_id = %1"_s.arg(kApplicationId),
+    };
+    for (const QString &sql : statements) {
+        if (auto error = exec(db, sql))
+            return error;
+    }
+    return std::nullopt;
+}
+
+// kMigrations[v] brings the schema from version v to v + 1. A new version is one function
+// appended here and RunStore::kSchemaVersion raised by one.
+using Migration = std::optional<QString> (*)(QSqlDatabase &db);
+constexpr std::array<Migration, RunStore::kSchemaVersion> kMigrations{createVersion1};
+
+} // namespace
+
+QString errorText(const QSqlError &error)
+{
+    return error.databaseText().isEmpty() ? error.text() : error.databaseText();
+}
+
+std::optional<QString> exec(QSqlDatabase &db, const QString &sql)
+{
+    QSqlQuery query(db);
+    if (!query.exec(sql))
+        return errorText(query.lastError());
+    return std::nullopt;
+}
+
+Expected<void> checkLocation(const QString &path)
+{
+    const QFileInfo file(path);
+    const QString folder = file.absolutePath();
+    if (!QDir().mkpath(folder))
+        return databaseError(folder, u"cannot create the folder for the run database"_s,
+                             u"check that the workspace is a folder you can write to"_s);
+    if (!QFileInfo(folder).isWritable())
+        return databaseError(folder, u"the folder for the run database is not writable"_s,
+                             u"give yourself write permission on it, or open another workspace"_s);
+    if (file.exists() && !file.isFile())
+        return databaseError(path, u"the run database is not a file"_s, u"move what is there out of the way"_s);
+    if (file.exists() && file.size() > 0) {
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly))
+            return databaseError(path, u"cannot read the run database: %1"_s.arg(f.errorString()),
+                                 u"check the file's permissions"_s);
+        if (f.read(16) != QByteArray("SQLite format 3\0", 16))
+            return databaseError(path, u"not a run database: the file is damaged or of another kind"_s,
+                                 u"move it away (Ferry then starts a new, empty one) or restore it from a backup"_s);
+    }
+    return {};
+}
+
+Expected<void> openConnection(const QString &connection, const QString &path)
+{
+    QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, connection);
+    if (!db.isValid())
+        return databaseError(path, u"the Qt SQLite driver (QSQLITE) is not available"_s,
+                             u"install libqt6sql6-sqlite"_s);
+    db.setDatabaseName(path);
+    db.setConnectOptions(u"QSQLITE_BUSY_TIMEOUT=10000"_s);
+    if (!db.open())
+        return databaseError(path, u"cannot open the run database: %1"_s.arg(errorText(db.lastError())));
+    // WAL (synchronous NORMAL is safe there); a rollback journal on a network file system wants FULL.
+    const QString synchronous = networkFileSystem(path).isEmpty() ? u"NORMAL"_s : u"FULL"_s;
+    for (const QString &sql : QStringList{u"PRAGMA foreign_keys = ON"_s, u"PRAGMA synchronous = "_s + synchronous}) {
+        if (auto error = exec(db, sql))
+            return databaseError(path, u"not a usable run database: %1"_s.arg(*error),
+                                 u"move it away (Ferry then starts a new, empty one) or restore it from a backup"_s);
+    }
+    return {};
+}
+
+void closeConnection(const QString &connection)
+{
+    {
+        QSqlDatabase db = QSqlDatabase::database(connection, false);
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(connection);
+}
+
+Expected<void> migrate(QSqlDatabase &db, const QString &path)
+{
+    const QString damaged = u"move it away (Ferry then starts a new, empty one) or restore it from a backup"_s;
+    QString error;
+    // The first statement reads the schema: a damaged file fails here.
+    const auto version = pragma(db, u"PRAGMA user_version"_s, error);
+    if (!version)
+        return databaseError(path, u"not a usable run database: %1"_s.arg(error), damaged);
+    const int current = version->toInt();
+    if (current > RunStore::kSchemaVersion)
+        return databaseError(path,
+                             u"the run database was written by a newer Ferry (schema version %1; "
+                             "this Ferry reads up to %2)"_s.arg(current)
+                                 .arg(RunStore::kSchemaVersion),
+                             u"update Ferry, or open another workspace"_s);
+    const auto applicationId = pragma(db, u"PRAGMA application_id"_s, error);
+    const auto tables = pragma(db, u"SELECT count(*) FROM sqlite_master"_s, error);
+    if (!applicationId || !tables)
+        return databaseError(path, u"not a usable run database: %1"_s.arg(error), damaged);
+    const bool foreign = current == 0 ? tables->toInt() > 0 : applicationId->toInt() != kApplicationId;
+    if (foreign)
+        return databaseError(path, u"not a run database: the file belongs to another program"_s,
+                             u"move it away; Ferry then starts a new, empty one"_s);
+
+    // WAL's shared memory works between processes of one host only: on a network file system (a
+    // workspace on NFS that two machines open) the run store keeps a rollback journal (review L12).
+    const QString network = networkFileSystem(path);
+    const QString journal = network.isEmpty() ? u"wal"_s : u"delete"_s;
+    const auto mode = pragma(db, u"PRAGMA journal_mode = "_s + journal, error);
+    if (!mode || mode->toString() != journal)
+        return databaseError(
+            path,
+            u"cannot switch the run database to %1 mode: %2"_s.arg(journal.toUpper(), mode ? mode->toString() : error),
+            network.isEmpty() ? u"keep the workspace on a local file system"_s
+                              : u"the workspace is on %1: check that its locks work"_s.arg(network));
+
+    for (int v = current; v < RunStore::kSchemaVersion; ++v) {
+        std::optional<QString> failed;
+        if (!db.transaction())
+            failed = errorText(db.lastError());
+        if (!failed)
+            failed = kMigrations[static_cast<size_t>(v)](db);
+        if (!failed)
+            failed = exec(db, u"PRAGMA user_version = %1"_s.arg(v + 1));
+        if (!failed && !db.commit())
+            failed = errorText(db.lastError());
+        if (failed) {
+            db.rollback();
+            return databaseError(path,
+                                 u"cannot update the run database to schema version %1: %2"_s.arg(v + 1).arg(*failed));
+        }
+    }
+    return {};
+}
+
+} // namespace ferry::run::runstoreschema

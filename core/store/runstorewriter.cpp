@@ -1,0 +1,484 @@
+#include "store/runstorewriter.h"
+
+#include "store/runstorenative.h"
+#include "store/runstoreschema.h"
+
+#include <QHash>
+#include <QJsonDocument>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QVariant>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::run {
+
+namespace {
+
+// Producers wait while this many points are queued: memory stays bounded when a run prints
+// faster than the disk takes it.
+constexpr qsizetype kMaxQueuedPoints = 1 << 18;
+// Rows per multi-row INSERT: one statement step carries many points.
+constexpr int kRowsPerInsert = 64;
+constexpr int kMetricColumns = 5;
+
+QString metricsInsert(int rows)
+{
+    QString sql = u"INSERT INTO metrics(run, name, step, wall_ms, value) VALUES "_s;
+    for (int i = 0; i < rows; ++i)
+        sql += i == 0 ? u"(?, ?, ?, ?, ?)"_s : u", (?, ?, ?, ?, ?)"_s;
+    return sql;
+}
+
+QVariant nonNull(const QString &text)
+{
+    return text.isNull() ? QVariant(QString(u""_s)) : QVariant(text);
+}
+
+} // namespace
+
+struct RunStoreWriter::Statements {
+    explicit Statements(const QSqlDatabase &database)
+        : db(database), begin(db), commit(db), rollback(db), ensureExperiment(db), insertRun(db), setStatus(db),
+          deleteParams(db), insertParam(db), insertArtifact(db), insertMetric(db), insertMetrics(db), setOffset(db),
+          swapOffset(db), readOffset(db)
+    {
+    }
+
+    std::optional<QString> prepare()
+    {
+        const std::pair<QSqlQuery *, QString> all[]{
+            {&begin, u"BEGIN IMMEDIATE"_s},
+            {&commit, u"COMMIT"_s},
+            {&rollback, u"ROLLBACK"_s},
+            {&ensureExperiment, u"INSERT INTO experiments(name, created) VALUES (?, ?) ON CONFLICT(name) DO NOTHING"_s},
+            {&insertRun, u"INSERT INTO runs(id, experiment, name, status, target, environment_tag, spec, "
+                         "created_ms, started_ms, finished_ms, exit_code, error, log_offset) "
+                         "VALUES (?, (SELECT id FROM experiments WHERE name = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s},
+            {&setStatus, u"UPDATE runs SET status = ?, exit_code = ?, error = ?, "
+                         "finished_ms = CASE WHEN ? > 0 THEN ? ELSE finished_ms END, "
+                         "started_ms = CASE WHEN ? > 0 AND started_ms = 0 THEN ? ELSE started_ms END "
+                         "WHERE id = ?"_s},
+            {&deleteParams, u"DELETE FROM params WHERE run = ?"_s},
+            {&insertParam, u"INSERT INTO params(run, name, value) VALUES (?, ?, ?) "
+                           "ON CONFLICT(run, name) DO UPDATE SET value = excluded.value"_s},
+            {&insertArtifact, u"INSERT INTO artifacts(run, path, kind, size) VALUES (?, ?, ?, ?) "
+                              "ON CONFLICT(run, path) DO UPDATE SET kind = excluded.kind, size = excluded.size"_s},
+            {&insertMetric, metricsInsert(1)},
+            {&insertMetrics, metricsInsert(kRowsPerInsert)},
+            {&setOffset, u"UPDATE runs SET log_offset = ? WHERE id = ?"_s},
+            // M5: two followers of one run (the window and `ferry runs attach`) never store a
+            // line's points twice: the offset moves only from the one the follower read from.
+            {&swapOffset, u"UPDATE runs SET log_offset = :new WHERE id = :id AND log_offset = :expected"_s},
+            {&readOffset, u"SELECT log_offset FROM runs WHERE id = ?"_s},
+        };
+        for (const auto &[query, sql] : all) {
+            if (!query->prepare(sql))
+                return u"cannot prepare '%1': %2"_s.arg(sql, runstoreschema::errorText(query->lastError()));
+        }
+        native = RunStoreNativeInsert::create(db);
+        return std::nullopt;
+    }
+
+    static std::optional<QString> exec(QSqlQuery &query)
+    {
+        if (query.exec())
+            return std::nullopt;
+        const QString error = runstoreschema::errorText(query.lastError());
+        query.finish();
+        return error;
+    }
+
+    static void bindPoint(QSqlQuery &query, int first, const QVariant &run, const MetricPoint &p)
+    {
+        query.bindValue(first, run);
+        query.bindValue(first + 1, p.name);
+        query.bindValue(first + 2, p.step);
+        query.bindValue(first + 3, p.wallMs);
+        query.bindValue(first + 4, p.value);
+    }
+
+    std::optional<QString> appendPoints(const QString &runId, const QList<MetricPoint> &points)
+    {
+        if (native)
+            return native->append(runId, points);
+        const QVariant runValue(runId);
+        const qsizetype n = points.size();
+        qsizetype i = 0;
+        for (; i + kRowsPerInsert <= n; i += kRowsPerInsert) {
+            for (int r = 0; r < kRowsPerInsert; ++r)
+                bindPoint(insertMetrics, r * kMetricColumns, runValue, points[i + r]);
+            if (auto error = exec(insertMetrics))
+                return error;
+        }
+        for (; i < n; ++i) {
+            bindPoint(insertMetric, 0, runValue, points[i]);
+            if (auto error = exec(insertMetric))
+                return error;
+        }
+        return std::nullopt;
+    }
+
+    // One UPDATE per run per transaction: the offset of the last batch it carries.
+    std::optional<QString> applyOffsets()
+    {
+        for (auto it = offsets.cbegin(); it != offsets.cend(); ++it) {
+            if (auto error = applyOffset(it.key(), it.value()))
+                return error;
+        }
+        offsets.clear();
+        return std::nullopt;
+    }
+
+    std::optional<QString> applyOffset(const QString &runId, qint64 offset)
+    {
+        setOffset.bindValue(0, offset);
+        setOffset.bindValue(1, runId);
+        if (auto error = exec(setOffset))
+            return u"run %1: cannot store the log offset: %2"_s.arg(runId, *error);
+        if (setOffset.numRowsAffected() == 0)
+            return u"run %1: cannot store metrics: no such run"_s.arg(runId);
+        return std::nullopt;
+    }
+
+    // The compare-and-swap append: the offset first, the points only when it moved. Replies wait
+    // for the commit (`replies`).
+    std::optional<QString> swapAndAppend(const runstorecommand::AppendMetrics &c)
+    {
+        // A plain append of the same run earlier in this transaction is applied first.
+        if (const auto pending = offsets.constFind(c.runId); pending != offsets.cend()) {
+            if (auto error = applyOffset(c.runId, pending.value()))
+                return error;
+            offsets.remove(c.runId);
+        }
+        swapOffset.bindValue(u":new"_s, c.logOffset);
+        swapOffset.bindValue(u":id"_s, c.runId);
+        swapOffset.bindValue(u":expected"_s, *c.expectedOffset);
+        if (auto error = exec(swapOffset))
+            return u"run %1: cannot store the log offset: %2"_s.arg(c.runId, *error);
+        runstorecommand::MetricsCommit outcome;
+        if (swapOffset.numRowsAffected() == 1) {
+            if (auto error = appendPoints(c.runId, c.points))
+                return u"run %1: cannot store metrics: %2"_s.arg(c.runId, *error);
+            outcome = {true, c.logOffset, {}};
+        } else {
+            // Another follower moved the offset: nothing of this command is written.
+            readOffset.bindValue(0, c.runId);
+            if (auto error = exec(readOffset))
+                return u"run %1: cannot read the log offset: %2"_s.arg(c.runId, *error);
+            const bool found = readOffset.next();
+            const qint64 stored = found ? readOffset.value(0).toLongLong() : 0;
+            readOffset.finish();
+            if (!found)
+                return u"run %1: cannot store metrics: no such run"_s.arg(c.runId);
+            outcome = {false, stored, {}};
+        }
+        if (c.reply)
+            replies.emplace_back(c.reply, std::move(outcome));
+        return std::nullopt;
+    }
+
+    // After a commit: the compare-and-swap appends learn what became of them.
+    void deliverReplies()
+    {
+        for (auto &[reply, outcome] : replies)
+            reply->set_value(std::move(outcome));
+        replies.clear();
+    }
+
+    QSqlDatabase db;
+    QSqlQuery begin, commit, rollback;
+    QSqlQuery ensureExperiment, insertRun, setStatus, deleteParams, insertParam, insertArtifact;
+    QSqlQuery insertMetric, insertMetrics, setOffset, swapOffset, readOffset;
+    QHash<QString, qint64> offsets; // run → log offset, for the transaction being built
+    std::vector<
+        std::pair<std::shared_ptr<std::promise<runstorecommand::MetricsCommit>>, runstorecommand::MetricsCommit>>
+        replies; // for the transaction being built
+    std::unique_ptr<RunStoreNativeInsert> native;
+};
+
+RunStoreWriter::RunStoreWriter(QString path, QString connection)
+    : m_path(std::move(path)), m_connection(std::move(connection))
+{
+}
+
+Expected<std::unique_ptr<RunStoreWriter>> RunStoreWriter::start(const QString &path, const QString &connection)
+{
+    std::unique_ptr<RunStoreWriter> writer(new RunStoreWriter(path, connection));
+    std::promise<Expected<void>> opened;
+    std::future<Expected<void>> result = opened.get_future();
+    writer->m_running = true;
+    writer->m_thread = std::thread(&RunStoreWriter::run, writer.get(), std::move(opened));
+    if (const Expected<void> started = result.get(); !started) {
+        writer->m_thread.join();
+        return started.error();
+    }
+    return Expected<std::unique_ptr<RunStoreWriter>>(std::move(writer));
+}
+
+RunStoreWriter::~RunStoreWriter()
+{
+    stop();
+}
+
+void RunStoreWriter::setFailureHandler(std::function<void(const QString &)> handler)
+{
+    std::lock_guard lock(m_mutex);
+    m_onFailure = std::move(handler);
+}
+
+bool RunStoreWriter::post(RunStoreCommand command)
+{
+    const auto *append = std::get_if<runstorecommand::AppendMetrics>(&command);
+    const qsizetype points = append ? append->points.size() : 0;
+    {
+        std::unique_lock lock(m_mutex);
+        m_space.wait(lock, [&] { return m_queuedPoints < kMaxQueuedPoints || m_stopping || !m_running; });
+        if (m_stopping || !m_running)
+            return false;
+        m_queue.push_back(std::move(command));
+        m_queuedPoints += points;
+        ++m_posted;
+    }
+    m_wake.notify_one();
+    return true;
+}
+
+void RunStoreWriter::flush()
+{
+    std::unique_lock lock(m_mutex);
+    const quint64 target = m_posted;
+    m_drained.wait(lock, [&] { return m_done >= target || !m_running; });
+}
+
+void RunStoreWriter::stop()
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_stopping = true;
+    }
+    m_wake.notify_one();
+    m_space.notify_all();
+    if (m_thread.joinable())
+        m_thread.join();
+}
+
+void RunStoreWriter::fail(const QString &message)
+{
+    std::function<void(const QString &)> handler;
+    {
+        std::lock_guard lock(m_mutex);
+        handler = m_onFailure;
+    }
+    if (handler)
+        handler(message);
+}
+
+void RunStoreWriter::run(std::promise<Expected<void>> opened)
+{
+    Expected<void> ready = runstoreschema::openConnection(m_connection, m_path);
+    if (ready) {
+        QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+        ready = runstoreschema::migrate(db, m_path);
+        // A bigger cache keeps the hot pages of the metrics index in memory; checkpoints
+        // every 32 MiB of WAL instead of 4 MiB copy those pages back to the file less often.
+        if (ready) {
+            runstoreschema::exec(db, u"PRAGMA cache_size = -32768"_s);
+            runstoreschema::exec(db, u"PRAGMA wal_autocheckpoint = 8192"_s);
+        }
+        if (ready) {
+            m_statements = std::make_unique<Statements>(db);
+            if (auto failed = m_statements->prepare())
+                ready = Error{u"cannot use the run database: %1"_s.arg(*failed), m_path, 0, 0, {}};
+        }
+    }
+    const bool ok = bool(ready);
+    if (!ok) {
+        m_statements.reset();
+        runstoreschema::closeConnection(m_connection);
+        {
+            std::lock_guard lock(m_mutex);
+            m_running = false;
+        }
+        opened.set_value(ready);
+        return;
+    }
+    opened.set_value(Expected<void>{});
+
+    std::vector<RunStoreCommand> batch;
+    for (;;) {
+        {
+            std::unique_lock lock(m_mutex);
+            m_wake.wait(lock, [this] { return !m_queue.empty() || m_stopping; });
+            if (m_queue.empty())
+                break;
+            batch.assign(std::make_move_iterator(m_queue.begin()), std::make_move_iterator(m_queue.end()));
+            m_queue.clear();
+            m_queuedPoints = 0;
+        }
+        m_space.notify_all();
+        commit(batch);
+        const auto done = static_cast<quint64>(batch.size());
+        batch.clear();
+        {
+            std::lock_guard lock(m_mutex);
+            m_done += done;
+        }
+        m_drained.notify_all();
+    }
+
+    m_statements.reset();
+    runstoreschema::closeConnection(m_connection);
+    {
+        std::lock_guard lock(m_mutex);
+        m_running = false;
+    }
+    m_drained.notify_all();
+    m_space.notify_all();
+}
+
+void RunStoreWriter::commit(std::vector<RunStoreCommand> &batch)
+{
+    Statements &s = *m_statements;
+    const auto transaction = [&](auto first, auto last) -> std::optional<QString> {
+        if (auto error = Statements::exec(s.begin))
+            return u"cannot start a transaction: %1"_s.arg(*error);
+        std::optional<QString> error;
+        for (auto it = first; it != last && !error; ++it)
+            error = execute(*it);
+        if (!error)
+            error = s.applyOffsets();
+        if (!error) {
+            if (auto failed = Statements::exec(s.commit))
+                error = u"cannot commit: %1"_s.arg(*failed);
+        }
+        if (error) {
+            s.offsets.clear();
+            s.replies.clear();
+            Statements::exec(s.rollback);
+        } else {
+            s.deliverReplies();
+        }
+        return error;
+    };
+    const auto error = transaction(batch.cbegin(), batch.cend());
+    if (!error)
+        return;
+    if (batch.size() == 1) {
+        replyFailed(batch.front(), *error);
+        fail(*error);
+        return;
+    }
+    // Something in the batch failed: commit what can be, one command at a time, and report the rest.
+    for (auto it = batch.cbegin(); it != batch.cend(); ++it) {
+        if (auto failed = transaction(it, it + 1)) {
+            replyFailed(*it, *failed);
+            fail(*failed);
+        }
+    }
+}
+
+void RunStoreWriter::replyFailed(const RunStoreCommand &command, const QString &error)
+{
+    if (const auto *append = std::get_if<runstorecommand::AppendMetrics>(&command); append && append->reply)
+        append->reply->set_value(runstorecommand::MetricsCommit{false, 0, error});
+}
+
+std::optional<QString> RunStoreWriter::execute(const RunStoreCommand &command)
+{
+    Statements &s = *m_statements;
+    using namespace runstorecommand;
+    if (const auto *c = std::get_if<CreateRun>(&command)) {
+        const RunRecord &r = c->record;
+        if (!r.experiment.isEmpty()) {
+            s.ensureExperiment.bindValue(0, r.experiment);
+            s.ensureExperiment.bindValue(1, r.createdMs);
+            if (auto error = Statements::exec(s.ensureExperiment))
+                return u"run %1: cannot store its experiment: %2"_s.arg(r.id, *error);
+        }
+        const QVariant values[]{r.id,
+                                nonNull(r.experiment),
+                                nonNull(r.name),
+                                runStatusText(r.status),
+                                nonNull(r.target),
+                                nonNull(r.environmentTag),
+                                QString::fromUtf8(QJsonDocument(r.spec).toJson(QJsonDocument::Compact)),
+                                r.createdMs,
+                                r.startedMs,
+                                r.finishedMs,
+                                r.exitCode ? QVariant(*r.exitCode) : QVariant(QMetaType::fromType<int>()),
+                                nonNull(r.error),
+                                r.logOffset};
+        for (int i = 0; i < static_cast<int>(std::size(values)); ++i)
+            s.insertRun.bindValue(i, values[i]);
+        if (auto error = Statements::exec(s.insertRun))
+            return u"cannot store run %1: %2"_s.arg(r.id, *error);
+        return std::nullopt;
+    }
+    if (const auto *c = std::get_if<SetStatus>(&command)) {
+        const QVariant values[]{runStatusText(c->status),
+                                c->exitCode ? QVariant(*c->exitCode) : QVariant(QMetaType::fromType<int>()),
+                                nonNull(c->error),
+                                c->finishedMs,
+                                c->finishedMs,
+                                c->startedMs,
+                                c->startedMs,
+                                c->runId};
+        for (int i = 0; i < static_cast<int>(std::size(values)); ++i)
+            s.setStatus.bindValue(i, values[i]);
+        if (auto error = Statements::exec(s.setStatus))
+            return u"run %1: cannot store its status: %2"_s.arg(c->runId, *error);
+        if (s.setStatus.numRowsAffected() == 0)
+            return u"run %1: cannot store its status: no such run"_s.arg(c->runId);
+        return std::nullopt;
+    }
+    if (const auto *c = std::get_if<SetParams>(&command)) {
+        s.deleteParams.bindValue(0, c->runId);
+        auto error = Statements::exec(s.deleteParams);
+        for (qsizetype i = 0; i < c->params.size() && !error; ++i) {
+            s.insertParam.bindValue(0, c->runId);
+            s.insertParam.bindValue(1, c->params[i].name);
+            s.insertParam.bindValue(2, nonNull(c->params[i].value));
+            error = Statements::exec(s.insertParam);
+        }
+        if (error)
+            return u"run %1: cannot store its parameters: %2"_s.arg(c->runId, *error);
+        return std::nullopt;
+    }
+    if (const auto *c = std::get_if<AddArtifact>(&command)) {
+        s.insertArtifact.bindValue(0, c->runId);
+        s.insertArtifact.bindValue(1, c->artifact.path);
+        s.insertArtifact.bindValue(2, nonNull(c->artifact.kind));
+        s.insertArtifact.bindValue(3, c->artifact.size);
+        if (auto error = Statements::exec(s.insertArtifact))
+            return u"run %1: cannot store artifact %2: %3"_s.arg(c->runId, c->artifact.path, *error);
+        return std::nullopt;
+    }
+    if (const auto *c = std::get_if<DeleteRun>(&command)) {
+        // Every table by name, not through ON DELETE CASCADE alone: nothing of the run stays
+        // behind even where foreign keys are off. Queued metrics of the run are dropped with it.
+        s.offsets.remove(c->runId);
+        for (const QString &table : {u"metrics"_s, u"params"_s, u"artifacts"_s}) {
+            QSqlQuery query(s.db);
+            query.prepare(u"DELETE FROM %1 WHERE run = ?"_s.arg(table));
+            query.bindValue(0, c->runId);
+            if (auto error = Statements::exec(query))
+                return u"run %1: cannot delete its %2: %3"_s.arg(c->runId, table, *error);
+        }
+        QSqlQuery query(s.db);
+        query.prepare(u"DELETE FROM runs WHERE id = ?"_s);
+        query.bindValue(0, c->runId);
+        if (auto error = Statements::exec(query))
+            return u"run %1: cannot delete it: %2"_s.arg(c->runId, *error);
+        return std::nullopt;
+    }
+    const auto &c = std::get<AppendMetrics>(command);
+    if (c.expectedOffset)
+        return s.swapAndAppend(c);
+    if (auto error = s.appendPoints(c.runId, c.points))
+        return u"run %1: cannot store metrics: %2"_s.arg(c.runId, *error);
+    s.offsets.insert(c.runId, c.logOffset);
+    return std::nullopt;
+}
+
+} // namespace ferry::run

@@ -1,0 +1,111 @@
+#pragma once
+
+#include "common/error.h"
+#include "store/runstore.h"
+
+#include <QString>
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <variant>
+#include <vector>
+
+namespace ferry::run {
+
+namespace runstorecommand {
+struct CreateRun {
+    RunRecord record;
+};
+struct SetStatus {
+    QString runId;
+    RunStatus status;
+    std::optional<int> exitCode;
+    QString error;
+    qint64 finishedMs; // 0: keep
+    qint64 startedMs;  // 0: keep; else set when not yet set
+};
+struct SetParams {
+    QString runId;
+    QList<Hyperparameter> params;
+};
+struct AddArtifact {
+    QString runId;
+    Artifact artifact;
+};
+// The outcome of a compare-and-swap append: `applied` when the stored offset was the expected
+// one (the points and the new offset are committed); else nothing was written and
+// `storedOffset` is the offset another follower has stored meanwhile.
+struct MetricsCommit {
+    bool applied = false;
+    qint64 storedOffset = 0;
+    QString error; // not empty: the transaction failed (nothing written)
+};
+struct AppendMetrics {
+    QString runId;
+    QList<MetricPoint> points;
+    qint64 logOffset;
+    // Set: compare-and-swap. The points are stored only if the run's stored offset is this one,
+    // and `reply` receives the outcome once committed.
+    std::optional<qint64> expectedOffset = std::nullopt;
+    std::shared_ptr<std::promise<MetricsCommit>> reply = nullptr;
+};
+struct DeleteRun {
+    QString runId;
+};
+} // namespace runstorecommand
+
+using RunStoreCommand =
+    std::variant<runstorecommand::CreateRun, runstorecommand::SetStatus, runstorecommand::SetParams,
+                 runstorecommand::AddArtifact, runstorecommand::AppendMetrics, runstorecommand::DeleteRun>;
+
+// RunStore's writer: one thread with its own connection that commits queued commands. What
+// has queued up while a transaction ran goes into the next one, so a busy store commits
+// large transactions and an idle one commits each write at once.
+class RunStoreWriter {
+public:
+    // Starts the thread, which opens the database and brings its schema up to date.
+    static Expected<std::unique_ptr<RunStoreWriter>> start(const QString &path, const QString &connection);
+    ~RunStoreWriter();
+
+    // Called on the writer thread for each command that could not be committed.
+    void setFailureHandler(std::function<void(const QString &)> handler);
+
+    // Queues a command; waits while too many points are queued. False once stopped.
+    bool post(RunStoreCommand command);
+    void flush();
+    void stop(); // commits what is queued, then ends the thread
+
+    struct Statements;
+
+private:
+    RunStoreWriter(QString path, QString connection);
+    void run(std::promise<Expected<void>> opened);
+    void commit(std::vector<RunStoreCommand> &batch);
+    static void replyFailed(const RunStoreCommand &command, const QString &error);
+    std::optional<QString> execute(const RunStoreCommand &command);
+    void fail(const QString &message);
+
+    const QString m_path;
+    const QString m_connection;
+    std::function<void(const QString &)> m_onFailure;
+    std::unique_ptr<Statements> m_statements; // the writer thread's alone
+
+    std::mutex m_mutex;
+    std::condition_variable m_wake;    // writer: work or stop
+    std::condition_variable m_space;   // producers: queue below the limit
+    std::condition_variable m_drained; // flush: commands done
+    std::deque<RunStoreCommand> m_queue;
+    qsizetype m_queuedPoints = 0;
+    quint64 m_posted = 0;
+    quint64 m_done = 0;
+    bool m_stopping = false;
+    bool m_running = false;
+    std::thread m_thread;
+};
+
+} // namespace ferry::run

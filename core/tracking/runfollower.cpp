@@ -1,0 +1,189 @@
+#include "tracking/runfollower.h"
+
+#include <QDateTime>
+#include <QFileInfo>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::run {
+
+namespace {
+
+QList<MetricDefinition> definitionsOf(const RunRecord &record)
+{
+    const auto spec = RunSpec::fromJson(record.spec);
+    return spec ? spec->metricDefinitions : QList<MetricDefinition>{};
+}
+
+} // namespace
+
+RunStatus storedStatus(targets::RunState state)
+{
+    switch (state) {
+    case targets::RunState::Running:
+        return RunStatus::Running;
+    case targets::RunState::Succeeded:
+        return RunStatus::Succeeded;
+    case targets::RunState::Failed:
+        return RunStatus::Failed;
+    case targets::RunState::Cancelled:
+        return RunStatus::Cancelled;
+    case targets::RunState::Lost:
+        break;
+    }
+    return RunStatus::Lost;
+}
+
+RunFollower::RunFollower(RunStore &store, targets::Target &target, QString runDir, RunRecord record)
+    : m_store(store), m_target(target), m_runDir(std::move(runDir)), m_record(std::move(record)),
+      m_offset(m_record.logOffset), m_storedOffset(m_record.logOffset)
+{
+    resetCounts();
+}
+
+void RunFollower::setRedactor(secrets::Redactor redactor)
+{
+    m_redactor = std::move(redactor);
+    // Lines are at most LogTail's maxLineBytes: they always go out whole.
+    m_lines.emplace(m_redactor, 4 * LogTail::Limits{}.maxLineBytes);
+}
+
+// Lines without a step number are counted per metric; carry on counting where the stored points
+// end, so a re-attached run continues its x axis instead of starting again.
+void RunFollower::resetCounts()
+{
+    m_parser = MetricParser(definitionsOf(m_record));
+    for (const QString &name : m_store.metricNames(m_record.id))
+        m_parser.setCount(name, m_store.metricCount(m_record.id, name));
+}
+
+void RunFollower::show(Step &step, const QList<LogLine> &lines, bool last)
+{
+    if (!m_lines) {
+        for (const LogLine &line : lines) {
+            if (line.isWhole()) // a piece of a huge line is not shown
+                step.lines << m_redactor.redact(line.text);
+        }
+        return;
+    }
+    QByteArray text;
+    for (const LogLine &line : lines) {
+        if (line.isWhole())
+            text += line.text + '\n';
+    }
+    text = m_lines->feed(text);
+    if (last)
+        text += m_lines->finish();
+    if (text.isEmpty())
+        return;
+    if (text.endsWith('\n'))
+        text.chop(1);
+    step.lines << text.split('\n');
+}
+
+Expected<void> RunFollower::drainLog(Step &step, bool untilEnd)
+{
+    const run::LogTail::Limits limits;
+    do {
+        const auto chunk = m_target.readLog(m_runDir, m_offset, limits);
+        if (!chunk)
+            return chunk.error();
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        if (chunk->nextOffset > m_storedOffset) {
+            QList<MetricPoint> points;
+            for (const LogLine &line : chunk->lines) {
+                // Lines another follower stored already are only shown; a piece of a huge line
+                // carries no metrics worth reading.
+                if (line.isWhole() && line.offset >= m_storedOffset)
+                    m_parser.parseLine(QString::fromUtf8(line.text), now, points);
+            }
+            const auto swapped = m_store.appendMetricsAt(m_record.id, points, m_storedOffset, chunk->nextOffset);
+            if (!swapped) { // nothing moved (L13): the next poll reads these lines again
+                resetCounts();
+                return swapped.error();
+            }
+            if (!swapped->applied) {
+                // Another follower stored these lines (or more) meanwhile: read them again, storing
+                // only what comes after its offset, counted on from its points.
+                m_storedOffset = swapped->storedOffset;
+                resetCounts();
+                continue;
+            }
+            m_storedOffset = chunk->nextOffset;
+            step.points << points;
+        }
+        m_offset = chunk->nextOffset;
+        show(step, chunk->lines, untilEnd && chunk->atEnd);
+        if (chunk->atEnd)
+            break;
+    } while (untilEnd || step.lines.size() < 100000);
+    m_record.logOffset = m_storedOffset;
+    return {};
+}
+
+void RunFollower::recordEnd(const targets::RunProbe &probe)
+{
+    const RunStatus status = storedStatus(probe.state);
+    std::optional<int> exitCode;
+    QString error = probe.detail;
+    qint64 finished = QDateTime::currentMSecsSinceEpoch();
+    if (probe.exit) {
+        if (probe.exit->exitCode >= 0)
+            exitCode = probe.exit->exitCode;
+        if (!probe.exit->error.isEmpty())
+            error = probe.exit->error;
+        else if (probe.exit->signal != 0 && !probe.exit->cancelled)
+            error = u"ended by signal %1"_s.arg(probe.exit->signal);
+        finished = probe.exit->finishedMs;
+    }
+    error = m_redactor.redact(error);
+    addArtifacts(); // before the status: whoever sees the run ended sees its artifacts
+    m_store.setStatus(m_record.id, status, exitCode, error, finished);
+    m_record.status = status;
+    m_record.exitCode = exitCode;
+    m_record.error = error;
+    m_record.finishedMs = finished;
+}
+
+void RunFollower::addArtifacts()
+{
+    for (const auto &[name, kind] : {std::pair{u"model.tar.gz"_s, u"model"_s},
+                                     std::pair{u"output.tar.gz"_s, u"output"_s}, std::pair{u"log"_s, u"log"_s}}) {
+        const QFileInfo file(m_runDir + u'/' + name);
+        if (file.isFile())
+            m_store.addArtifact(m_record.id, Artifact{name, kind, file.size()});
+    }
+}
+
+Expected<RunFollower::Step> RunFollower::poll()
+{
+    Step step;
+    // Probe first, then read: a run seen finished has written all its log, so one final read
+    // to the end takes everything.
+    const auto probe = m_target.probe(m_runDir);
+    if (!probe)
+        return probe.error();
+    step.probe = *probe;
+    // L5: the exit record comes before the archives (packing a big model takes a while); the run
+    // is over once they are there too, or once the probe says they will not come.
+    const bool packing = probe->finished() && probe->exit && !probe->archived && probe->detail.isEmpty();
+    const bool over = probe->finished() && !packing;
+    if (packing)
+        step.probe.detail = u"the script has ended; packing model/ and output/"_s;
+    const auto drained = drainLog(step, over);
+    if (!drained)
+        return drained.error();
+    if (over) {
+        if (m_record.status != storedStatus(probe->state) || !isFinished(m_record.status))
+            recordEnd(*probe);
+        step.finished = true;
+    } else if (m_record.status != RunStatus::Running || m_record.error != probe->detail) {
+        // A running run's detail is the probe's: "starting", "its supervisor is gone", or none.
+        m_store.setStatus(m_record.id, RunStatus::Running, std::nullopt, probe->detail);
+        m_record.status = RunStatus::Running;
+        m_record.error = probe->detail;
+    }
+    return step;
+}
+
+} // namespace ferry::run

@@ -1,0 +1,67 @@
+#pragma once
+
+#include "run/metricparser.h"
+#include "secrets/redactor.h"
+#include "secrets/streamredactor.h"
+#include "store/runstore.h"
+#include "targets/target.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace ferry::run {
+
+// Keeps one run's record in the store in step with its run folder: new log lines become
+// metric points, stored together with the log offset they end at (so a follower that
+// starts again after a crash re-reads from there and neither loses nor doubles a point), and
+// the target's probe becomes the run's status. Any number of followers, in any number of Ferry
+// processes, may follow a run at once (the window and `ferry runs attach`, M5): the offset
+// moves by compare-and-swap in the transaction of the points, so each line's points are stored
+// once; a follower that finds the offset moved by another parses on from there (and still
+// returns every line it reads, for showing). Its own offsets move only once the store has
+// committed (L13). A run is over for the follower once its archives are packed too (L5), so
+// its artifacts are listed however long packing takes.
+class RunFollower {
+public:
+    RunFollower(RunStore &store, targets::Target &target, QString runDir, RunRecord record);
+
+    struct Step {
+        QList<QByteArray> lines; // whole log lines read in this step
+        QList<MetricPoint> points;
+        targets::RunProbe probe;
+        bool finished = false; // the run is over and everything of it is stored
+    };
+    // Reads what is new. Blocks only on file reads and the probe.
+    Expected<Step> poll();
+
+    const RunRecord &record() const { return m_record; }
+
+    // Hides these secrets (the values the run was given) in the log lines a step returns and in
+    // the error stored when the run ends, multi-line ones too (lines that may begin one are
+    // returned once it is clear they do not). Metric parsing still sees the lines as written.
+    void setRedactor(secrets::Redactor redactor);
+
+private:
+    Expected<void> drainLog(Step &step, bool untilEnd);
+    void show(Step &step, const QList<LogLine> &lines, bool last);
+    void resetCounts();
+    void recordEnd(const targets::RunProbe &probe);
+    void addArtifacts();
+
+    RunStore &m_store;
+    targets::Target &m_target;
+    QString m_runDir;
+    RunRecord m_record;
+    MetricParser m_parser;
+    qint64 m_offset = 0;       // where the next read starts: lines before it were returned
+    qint64 m_storedOffset = 0; // the store's offset as last seen: lines before it have their points stored
+    secrets::Redactor m_redactor;
+    std::optional<secrets::StreamRedactor> m_lines; // the redaction of returned lines
+};
+
+RunStatus storedStatus(targets::RunState state);
+
+} // namespace ferry::run

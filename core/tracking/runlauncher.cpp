@@ -1,0 +1,57 @@
+#include "tracking/runlauncher.h"
+
+#include "run/rundirectory.h"
+
+#include <QDateTime>
+#include <QDir>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::run {
+
+Expected<RunRecord> launchRun(RunStore &store, targets::Target &target, const QString &runsDir, RunSpec spec)
+{
+    const QList<Error> problems = validateRunSpec(spec);
+    if (!problems.isEmpty()) {
+        QStringList lines;
+        for (const Error &e : problems)
+            lines << e.toString();
+        return Error{lines.join(u'\n'), {}, 0, 0, {}};
+    }
+    if (spec.id.isEmpty())
+        spec.id = newRunId(spec.script);
+    target.recordIn(spec.target); // e.g. the container engine, so the run is cancelled with it later
+    RunRecord record = newRunRecord(spec);
+    store.createRun(record);
+    store.setParams(spec.id, spec.hyperparameters);
+
+    const QString runDir = QDir(runsDir).filePath(spec.id);
+    const auto started = target.start(runDir, spec);
+    if (!started) {
+        // Cancelled while it was being started (an upload, an image build): it is that, not a failure.
+        const auto exit = RunDirectory(runDir).readExit();
+        if (exit && exit->has_value() && (*exit)->cancelled) {
+            store.setStatus(spec.id, RunStatus::Cancelled, std::nullopt, (*exit)->error);
+            store.flush();
+            return started.error();
+        }
+        // A start not confirmed in time may still come (M4): while the target finds any of the
+        // run alive, it is running, with the reason as its detail, followed and cancellable.
+        const auto probe = target.probe(runDir);
+        if (!probe || probe->finished()) {
+            const RunStatus status =
+                probe && probe->state == targets::RunState::Cancelled ? RunStatus::Cancelled : RunStatus::Failed;
+            store.setStatus(spec.id, status, std::nullopt, started.error().toString());
+            store.flush();
+            return started.error();
+        }
+        record.error = started.error().toString() + u" (it is still starting: Ferry follows it)"_s;
+    }
+    store.setStatus(spec.id, RunStatus::Running, std::nullopt, record.error);
+    store.flush();
+    record.status = RunStatus::Running;
+    record.startedMs = QDateTime::currentMSecsSinceEpoch();
+    return record;
+}
+
+} // namespace ferry::run

@@ -1,0 +1,15 @@
+#pragma once
+
+#include "store/runstore.h"
+#include "targets/target.h"
+
+namespace ferry::run {
+
+// Starts a run: checks the spec (every problem at once), records it in the store, creates
+// its folder under `runsDir` and starts it on the target. A run that could not start stays
+// in the store as failed, with the reason, so nothing the user launched disappears. A start
+// that failed while the target still finds the run alive (not confirmed in time) is running,
+// with the reason in the record's `error` (show it as a warning).
+Expected<RunRecord> launchRun(RunStore &store, targets::Target &target, const QString &runsDir, RunSpec spec);
+
+} // namespace ferry::run

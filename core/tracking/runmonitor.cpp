@@ -1,0 +1,103 @@
+#include "tracking/runmonitor.h"
+
+#include <QDir>
+
+#include <utility>
+
+namespace ferry::run {
+
+struct RunMonitor::Followed {
+    std::unique_ptr<targets::Target> target;
+    std::unique_ptr<RunFollower> follower;
+    RunStatus lastStatus = RunStatus::Created;
+    QString lastDetail;
+    bool waitingForSecrets = false;
+};
+
+RunMonitor::RunMonitor(RunStore &store, QString runsDir, TargetFactory factory)
+    : m_store(store), m_runsDir(std::move(runsDir)), m_factory(std::move(factory))
+{
+}
+
+RunMonitor::~RunMonitor() = default;
+
+QList<RunMonitor::Change> RunMonitor::poll()
+{
+    QList<Change> changes;
+    // Runs not over yet, and not waiting to be started (Created: its launcher is at work).
+    for (const RunRecord &record : m_store.runs()) {
+        if (isFinished(record.status) || record.status == RunStatus::Created || m_followers.contains(record.id))
+            continue;
+        const auto spec = RunSpec::fromJson(record.spec);
+        if (!spec)
+            continue;
+        auto followed = std::make_shared<Followed>();
+        followed->target = m_factory(spec->target);
+        if (!followed->target)
+            continue; // a target this Ferry cannot drive: left as it is
+        followed->follower =
+            std::make_unique<RunFollower>(m_store, *followed->target, QDir(m_runsDir).filePath(record.id), record);
+        followed->lastStatus = record.status;
+        if (!spec->secretVariables.isEmpty()) {
+            followed->waitingForSecrets = true;
+            QStringList names;
+            for (const auto &entry : spec->secretVariables)
+                names << entry.second;
+            m_secretRequests.append({record.id, names});
+        }
+        m_followers.insert(record.id, followed);
+    }
+    for (auto it = m_followers.begin(); it != m_followers.end();) {
+        Followed &f = **it;
+        if (f.waitingForSecrets) {
+            ++it;
+            continue;
+        }
+        const auto step = f.follower->poll();
+        Change change;
+        change.runId = it.key();
+        if (step) {
+            change.status = f.follower->record().status;
+            change.newPoints = step->points.size();
+            change.lines = step->lines;
+            change.finished = step->finished;
+            const QString detail = step->finished ? QString() : step->probe.detail;
+            if (detail != f.lastDetail) {
+                change.detail = detail;
+                f.lastDetail = detail;
+            }
+        } else {
+            change.status = f.lastStatus; // the folder is unreadable now: tried again next round
+        }
+        const bool changed = change.newPoints > 0 || !change.lines.isEmpty() || change.finished ||
+                             change.status != f.lastStatus || change.detail.has_value();
+        f.lastStatus = change.status;
+        if (changed)
+            changes << change;
+        if (change.finished)
+            it = m_followers.erase(it);
+        else
+            ++it;
+    }
+    return changes;
+}
+
+} // namespace ferry::run
+
+namespace ferry::run {
+
+QList<std::pair<QString, QStringList>> RunMonitor::takeSecretRequests()
+{
+    return std::exchange(m_secretRequests, {});
+}
+
+void RunMonitor::setRunSecrets(const QString &runId, const QStringList &values)
+{
+    const auto it = m_followers.find(runId);
+    if (it == m_followers.end())
+        return;
+    (*it)->follower->setRedactor(secrets::Redactor(values));
+    (*it)->waitingForSecrets = false;
+}
+
+} // namespace ferry::run

@@ -1,0 +1,579 @@
+#include "training/training.h"
+
+#include "common/textfile.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLocale>
+#include <QRegularExpression>
+
+#include <cmath>
+#include <optional>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::run {
+
+namespace {
+
+template <typename E> struct Names {
+    E value;
+    const char16_t *name;
+};
+
+constexpr Names<ModelKind> kModels[] = {{ModelKind::Mlp, u"mlp"}, {ModelKind::Cnn, u"cnn"}};
+constexpr Names<OptimizerKind> kOptimizers[] = {
+    {OptimizerKind::Sgd, u"sgd"}, {OptimizerKind::Adam, u"adam"}, {OptimizerKind::AdamW, u"adamw"}};
+constexpr Names<ScheduleKind> kSchedules[] = {
+    {ScheduleKind::Constant, u"constant"}, {ScheduleKind::Step, u"step"}, {ScheduleKind::Cosine, u"cosine"}};
+constexpr Names<Activation> kActivations[] = {
+    {Activation::Relu, u"relu"}, {Activation::Tanh, u"tanh"}, {Activation::Gelu, u"gelu"}};
+
+template <typename E, std::size_t N> QString nameOf(const Names<E> (&table)[N], E value)
+{
+    for (const auto &entry : table) {
+        if (entry.value == value)
+            return QString::fromUtf16(entry.name);
+    }
+    return {};
+}
+
+template <typename E, std::size_t N> std::optional<E> valueOf(const Names<E> (&table)[N], const QString &name)
+{
+    for (const auto &entry : table) {
+        if (name.compare(QString::fromUtf16(entry.name), Qt::CaseInsensitive) == 0)
+            return entry.value;
+    }
+    return std::nullopt;
+}
+
+template <typename E, std::size_t N> QString choices(const Names<E> (&table)[N])
+{
+    QStringList names;
+    for (const auto &entry : table)
+        names << QString::fromUtf16(entry.name);
+    return names.join(u", "_s);
+}
+
+QJsonArray intArray(const QList<int> &values)
+{
+    QJsonArray array;
+    for (int v : values)
+        array.append(v);
+    return array;
+}
+
+QList<int> intList(const QJsonValue &value)
+{
+    QList<int> list;
+    for (const QJsonValue &v : value.toArray())
+        list << v.toInt();
+    return list;
+}
+
+QJsonArray floatArray(const std::vector<float> &values)
+{
+    QJsonArray array;
+    for (float v : values)
+        array.append(static_cast<double>(v));
+    return array;
+}
+
+std::vector<float> floatVector(const QJsonValue &value)
+{
+    std::vector<float> list;
+    for (const QJsonValue &v : value.toArray())
+        list.push_back(static_cast<float>(v.toDouble()));
+    return list;
+}
+
+Error badValue(const QString &name, const QString &value, const QString &hint)
+{
+    return Error{u"invalid value '%1' for %2"_s.arg(value, name), {}, 0, 0, hint};
+}
+
+} // namespace
+
+QString modelKindName(ModelKind kind)
+{
+    return nameOf(kModels, kind);
+}
+QString optimizerName(OptimizerKind kind)
+{
+    return nameOf(kOptimizers, kind);
+}
+QString scheduleName(ScheduleKind kind)
+{
+    return nameOf(kSchedules, kind);
+}
+QString activationName(Activation activation)
+{
+    return nameOf(kActivations, activation);
+}
+
+QString outcomeName(TrainingResult::Outcome outcome)
+{
+    switch (outcome) {
+    case TrainingResult::Outcome::Completed:
+        return u"completed"_s;
+    case TrainingResult::Outcome::StoppedEarly:
+        return u"stopped-early"_s;
+    case TrainingResult::Outcome::Cancelled:
+        return u"cancelled"_s;
+    case TrainingResult::Outcome::Failed:
+        break;
+    }
+    return u"failed"_s;
+}
+
+QJsonObject TrainingConfig::toJson() const
+{
+    return QJsonObject{
+        {u"model"_s, modelKindName(model)},
+        {u"layers"_s, intArray(layers)},
+        {u"activation"_s, activationName(activation)},
+        {u"dropout"_s, dropout},
+        {u"conv_channels"_s, intArray(convChannels)},
+        {u"optimizer"_s, optimizerName(optimizer)},
+        {u"lr"_s, learningRate},
+        {u"momentum"_s, momentum},
+        {u"weight_decay"_s, weightDecay},
+        {u"schedule"_s, scheduleName(schedule)},
+        {u"step_size"_s, stepSize},
+        {u"gamma"_s, gamma},
+        {u"epochs"_s, epochs},
+        {u"batch_size"_s, batchSize},
+        {u"seed"_s, QString::number(seed)}, // 64 bits do not fit a JSON double
+        {u"validation"_s, validationFraction},
+        {u"patience"_s, earlyStoppingPatience},
+        {u"log_every"_s, logEverySteps},
+        {u"threads"_s, threads},
+    };
+}
+
+Expected<TrainingConfig> TrainingConfig::fromJson(const QJsonObject &json)
+{
+    TrainingConfig config;
+    // Through set(), so a stored config obeys the same rules as a typed one.
+    for (auto it = json.begin(); it != json.end(); ++it) {
+        QString text;
+        const QJsonValue v = it.value();
+        if (v.isArray()) {
+            QStringList parts;
+            for (const QJsonValue &item : v.toArray())
+                parts << QString::number(item.toInt());
+            text = parts.join(u',');
+        } else if (v.isDouble()) {
+            text = QString::number(v.toDouble(), 'g', QLocale::FloatingPointShortest);
+        } else {
+            text = v.toString();
+        }
+        if (const auto done = config.set(it.key(), text); !done)
+            return done.error();
+    }
+    return config;
+}
+
+Expected<void> TrainingConfig::set(const QString &rawName, const QString &value)
+{
+    QString name = rawName;
+    name.replace(u'-', u'_');
+    bool ok = false;
+    const auto positiveInt = [&](int &field, int minimum) -> Expected<void> {
+        const int v = value.toInt(&ok);
+        if (!ok || v < minimum)
+            return badValue(rawName, value, u"give a whole number >= %1"_s.arg(minimum));
+        field = v;
+        return {};
+    };
+    const auto real = [&](double &field, double minimum, double maximum) -> Expected<void> {
+        const double v = value.toDouble(&ok);
+        if (!ok || !std::isfinite(v) || v < minimum || v > maximum)
+            return badValue(rawName, value, u"give a number from %1 to %2"_s.arg(minimum).arg(maximum));
+        field = v;
+        return {};
+    };
+    const auto sizes = [&](QList<int> &field, bool allowEmpty) -> Expected<void> {
+        QList<int> list;
+        for (const QString &part : value.split(u',', Qt::SkipEmptyParts)) {
+            const int v = part.trimmed().toInt(&ok);
+            if (!ok || v <= 0 || v > 1 << 16)
+                return badValue(rawName, value, u"give sizes separated by commas, e.g. 256,128"_s);
+            list << v;
+        }
+        if (list.isEmpty() && !allowEmpty)
+            return badValue(rawName, value, u"give at least one size, e.g. 64"_s);
+        field = list;
+        return {};
+    };
+    if (name == "model"_L1) {
+        const auto v = valueOf(kModels, value);
+        if (!v)
+            return badValue(rawName, value, u"one of "_s + choices(kModels));
+        model = *v;
+        return {};
+    }
+    if (name == "optimizer"_L1) {
+        const auto v = valueOf(kOptimizers, value);
+        if (!v)
+            return badValue(rawName, value, u"one of "_s + choices(kOptimizers));
+        optimizer = *v;
+        return {};
+    }
+    if (name == "schedule"_L1) {
+        const auto v = valueOf(kSchedules, value);
+        if (!v)
+            return badValue(rawName, value, u"one of "_s + choices(kSchedules));
+        schedule = *v;
+        return {};
+    }
+    if (name == "activation"_L1) {
+        const auto v = valueOf(kActivations, value);
+        if (!v)
+            return badValue(rawName, value, u"one of "_s + choices(kActivations));
+        activation = *v;
+        return {};
+    }
+    if (name == "layers"_L1)
+        return sizes(layers, true);
+    if (name == "conv_channels"_L1)
+        return sizes(convChannels, false);
+    if (name == "dropout"_L1)
+        return real(dropout, 0.0, 0.95);
+    if (name == "lr"_L1 || name == "learning_rate"_L1) {
+        if (const auto r = real(learningRate, 0.0, 10.0); !r)
+            return r;
+        if (learningRate <= 0)
+            return badValue(rawName, value, u"give a learning rate above 0, e.g. 0.001"_s);
+        return {};
+    }
+    if (name == "momentum"_L1)
+        return real(momentum, 0.0, 1.0);
+    if (name == "weight_decay"_L1)
+        return real(weightDecay, 0.0, 1.0);
+    if (name == "gamma"_L1)
+        return real(gamma, 0.0, 1.0);
+    if (name == "validation"_L1)
+        return real(validationFraction, 0.0, 0.9);
+    if (name == "step_size"_L1)
+        return positiveInt(stepSize, 1);
+    if (name == "epochs"_L1)
+        return positiveInt(epochs, 1);
+    if (name == "batch_size"_L1)
+        return positiveInt(batchSize, 1);
+    if (name == "patience"_L1)
+        return positiveInt(earlyStoppingPatience, 0);
+    if (name == "log_every"_L1)
+        return positiveInt(logEverySteps, 1);
+    if (name == "threads"_L1)
+        return positiveInt(threads, 0);
+    if (name == "seed"_L1) {
+        const qulonglong v = value.toULongLong(&ok);
+        if (!ok)
+            return badValue(rawName, value, u"give a whole number >= 0"_s);
+        seed = v;
+        return {};
+    }
+    return Error{u"unknown training setting '%1'"_s.arg(rawName),
+                 {},
+                 0,
+                 0,
+                 u"known: model, layers, activation, dropout, conv-channels, optimizer, lr, momentum, weight-decay, "
+                 u"schedule, step-size, gamma, epochs, batch-size, seed, validation, patience, log-every, threads"_s};
+}
+
+QStringList trainingSettingNames()
+{
+    return {u"model"_s,      u"layers"_s,   u"activation"_s, u"dropout"_s,      u"conv-channels"_s,
+            u"optimizer"_s,  u"lr"_s,       u"momentum"_s,   u"weight-decay"_s, u"schedule"_s,
+            u"step-size"_s,  u"gamma"_s,    u"epochs"_s,     u"batch-size"_s,   u"seed"_s,
+            u"validation"_s, u"patience"_s, u"log-every"_s,  u"threads"_s};
+}
+
+QList<Hyperparameter> TrainingConfig::toHyperparameters() const
+{
+    const QJsonObject settings = toJson();
+    QList<Hyperparameter> list;
+    for (const QString &name : trainingSettingNames()) {
+        const QJsonValue v = settings.value(QString(name).replace(u'-', u'_'));
+        QString text;
+        if (v.isArray()) {
+            QStringList parts;
+            for (const QJsonValue &item : v.toArray())
+                parts << QString::number(item.toInt());
+            text = parts.join(u',');
+        } else {
+            text = v.isDouble() ? QString::number(v.toDouble(), 'g', QLocale::FloatingPointShortest) : v.toString();
+        }
+        list << Hyperparameter{name, text};
+    }
+    return list;
+}
+
+QStringList dataOptionNames()
+{
+    return {u"target-column"_s, u"task"_s, u"missing"_s, u"image-size"_s, u"rgb"_s};
+}
+
+QList<Hyperparameter> dataOptionsToHyperparameters(const data::LoadOptions &options)
+{
+    QList<Hyperparameter> list;
+    if (!options.table.targetColumn.isEmpty())
+        list << Hyperparameter{u"target-column"_s, options.table.targetColumn};
+    if (options.table.task)
+        list << Hyperparameter{u"task"_s, data::taskName(*options.table.task)};
+    if (options.table.missing == data::MissingPolicy::ImputeMean)
+        list << Hyperparameter{u"missing"_s, u"impute"_s};
+    const data::ImageOptions defaults;
+    if (options.image.width != defaults.width || options.image.height != defaults.height)
+        list << Hyperparameter{u"image-size"_s, u"%1x%2"_s.arg(options.image.width).arg(options.image.height)};
+    if (!options.image.grayscale)
+        list << Hyperparameter{u"rgb"_s, u"true"_s};
+    return list;
+}
+
+Expected<void> setDataOption(data::LoadOptions &options, const QString &name, const QString &value)
+{
+    if (name == "target-column"_L1) {
+        options.table.targetColumn = value;
+        return {};
+    }
+    if (name == "task"_L1) {
+        if (value == data::taskName(data::Task::Classification))
+            options.table.task = data::Task::Classification;
+        else if (value == data::taskName(data::Task::Regression))
+            options.table.task = data::Task::Regression;
+        else if (!value.isEmpty())
+            return badValue(name, value, u"classification or regression"_s);
+        else
+            options.table.task.reset();
+        return {};
+    }
+    if (name == "missing"_L1) {
+        if (value != "drop"_L1 && value != "impute"_L1)
+            return badValue(name, value, u"drop (rows with missing values) or impute (the training mean)"_s);
+        options.table.missing = value == "impute"_L1 ? data::MissingPolicy::ImputeMean : data::MissingPolicy::DropRow;
+        return {};
+    }
+    if (name == "image-size"_L1) {
+        const QStringList parts = value.toLower().split(u'x');
+        bool okW = false;
+        bool okH = false;
+        const int width = parts.value(0).toInt(&okW);
+        const int height = parts.value(1).toInt(&okH);
+        if (parts.size() != 2 || !okW || !okH || width < 1 || height < 1 || width > 4096 || height > 4096)
+            return badValue(name, value, u"WIDTHxHEIGHT, e.g. 32x32"_s);
+        options.image.width = width;
+        options.image.height = height;
+        return {};
+    }
+    if (name == "rgb"_L1) {
+        options.image.grayscale = !(value.isEmpty() || value == "true"_L1 || value == "1"_L1);
+        return {};
+    }
+    return Error{u"%1 is not a data option"_s.arg(name),
+                 {},
+                 0,
+                 0,
+                 u"the data options are %1"_s.arg(dataOptionNames().join(u", "_s))};
+}
+
+void TrainingControl::cancel()
+{
+    {
+        const std::lock_guard lock(m_mutex);
+        m_cancelled = true;
+    }
+    m_wake.notify_all();
+}
+
+void TrainingControl::pause()
+{
+    const std::lock_guard lock(m_mutex);
+    m_paused = true;
+}
+
+void TrainingControl::resume()
+{
+    {
+        const std::lock_guard lock(m_mutex);
+        m_paused = false;
+    }
+    m_wake.notify_all();
+}
+
+bool TrainingControl::proceed(const std::function<void()> &whilePaused)
+{
+    if (m_paused.load() && !m_cancelled.load()) {
+        if (whilePaused)
+            whilePaused();
+        std::unique_lock lock(m_mutex);
+        m_wake.wait(lock, [this] { return !m_paused.load() || m_cancelled.load(); });
+    }
+    return !m_cancelled.load();
+}
+
+QJsonObject ModelCard::toJson() const
+{
+    QJsonArray features;
+    for (const QString &f : featureNames)
+        features.append(f);
+    QJsonArray classes;
+    for (const QString &c : classNames)
+        classes.append(c);
+    return QJsonObject{
+        {u"format"_s, format},
+        {u"architecture"_s, config.toJson()},
+        {u"input"_s, QJsonObject{{u"kind"_s, data::kindName(inputKind)},
+                                 {u"shape"_s, intArray(inputShape)},
+                                 {u"features"_s, features},
+                                 {u"normalization"_s, QJsonObject{{u"mean"_s, floatArray(normalization.mean)},
+                                                                  {u"std"_s, floatArray(normalization.std)}}}}},
+        {u"output"_s, QJsonObject{{u"task"_s, data::taskName(task)},
+                                  {u"target"_s, targetName},
+                                  {u"classes"_s, classes},
+                                  {u"target_mean"_s, targetMean},
+                                  {u"target_std"_s, targetStd}}},
+        {u"metrics"_s, metrics},
+        {u"weights"_s, weightsFile},
+        {u"torchscript"_s, torchScriptFile},
+        {u"torch_version"_s, torchVersion},
+    };
+}
+
+Expected<ModelCard> ModelCard::fromJson(const QJsonObject &json, const QString &path)
+{
+    const auto bad = [&](const QString &what) {
+        return Error{u"not a Ferry model card: "_s + what, path, 0, 0,
+                     u"give the model folder (or model.tar.gz) of a run made by 'ferry train'"_s};
+    };
+    ModelCard card;
+    card.format = json.value(u"format"_s).toInt();
+    if (card.format != 1)
+        return bad(u"format %1 is not 1"_s.arg(json.value(u"format"_s).toVariant().toString()));
+    const auto config = TrainingConfig::fromJson(json.value(u"architecture"_s).toObject());
+    if (!config)
+        return bad(config.error().message);
+    card.config = *config;
+    const QJsonObject input = json.value(u"input"_s).toObject();
+    const QString kind = input.value(u"kind"_s).toString();
+    bool known = false;
+    for (const data::DatasetKind k :
+         {data::DatasetKind::Table, data::DatasetKind::ImageFolder, data::DatasetKind::Idx}) {
+        if (data::kindName(k) == kind) {
+            card.inputKind = k;
+            known = true;
+        }
+    }
+    if (!known)
+        return bad(u"unknown input kind '%1'"_s.arg(kind));
+    card.inputShape = intList(input.value(u"shape"_s));
+    if (card.inputShape.isEmpty())
+        return bad(u"no input shape"_s);
+    for (const QJsonValue &f : input.value(u"features"_s).toArray())
+        card.featureNames << f.toString();
+    const QJsonObject norm = input.value(u"normalization"_s).toObject();
+    card.normalization.mean = floatVector(norm.value(u"mean"_s));
+    card.normalization.std = floatVector(norm.value(u"std"_s));
+    const QJsonObject output = json.value(u"output"_s).toObject();
+    card.task = output.value(u"task"_s).toString() == data::taskName(data::Task::Regression)
+                    ? data::Task::Regression
+                    : data::Task::Classification;
+    card.targetName = output.value(u"target"_s).toString();
+    for (const QJsonValue &c : output.value(u"classes"_s).toArray())
+        card.classNames << c.toString();
+    card.targetMean = output.value(u"target_mean"_s).toDouble(0);
+    card.targetStd = output.value(u"target_std"_s).toDouble(1);
+    if (!(card.targetStd > 0))
+        return bad(u"target_std must be above 0"_s);
+    if (card.task == data::Task::Classification && card.classNames.size() < 2)
+        return bad(u"a classifier with fewer than two classes"_s);
+    card.metrics = json.value(u"metrics"_s).toObject();
+    // The files the card names are opened (and, from an archive, written) inside the model
+    // folder: a name that is a path (`../../x`, `/proc/self/cwd/train.py`) would reach out of it
+    // (security review H2). Only plain file names, checked before anything uses them.
+    const auto fileName = [&](const QString &key, const QString &fallback, QString &field) -> std::optional<Error> {
+        static const QRegularExpression plainName(u"^[A-Za-z0-9._-]+$"_s);
+        const QJsonValue value = json.value(key);
+        field = value.toString(fallback);
+        if (value.isUndefined() ||
+            (value.isString() && plainName.match(field).hasMatch() && field != "."_L1 && field != ".."_L1))
+            return std::nullopt;
+        return Error{u"'%1' in model.json must be a file name in the model folder (letters, digits, '.', '_', '-'), "
+                     u"not '%2'"_s.arg(key, value.isString() ? field : value.toVariant().toString()),
+                     path, 0, 0, u"this model was not made by 'ferry train', or it was altered: do not use it"_s};
+    };
+    if (auto refused = fileName(u"weights"_s, u"model.pt"_s, card.weightsFile))
+        return *refused;
+    if (auto refused = fileName(u"torchscript"_s, u"model.ts"_s, card.torchScriptFile))
+        return *refused;
+    card.torchVersion = json.value(u"torch_version"_s).toString();
+    return card;
+}
+
+Expected<ModelCard> ModelCard::read(const QString &modelDir)
+{
+    const QString path = QDir(modelDir).filePath(u"model.json"_s);
+    const auto text = readTextFile(path);
+    if (!text)
+        return text.error();
+    return parse(text->toUtf8(), path);
+}
+
+Expected<ModelCard> ModelCard::parse(const QByteArray &json, const QString &path)
+{
+    QJsonParseError error{};
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
+    if (error.error != QJsonParseError::NoError || !doc.isObject())
+        return Error{u"model.json is not valid JSON: "_s + error.errorString(), path, 0, 0,
+                     u"the model folder is damaged: train again"_s};
+    return fromJson(doc.object(), path);
+}
+
+Expected<void> ModelCard::write(const QString &modelDir) const
+{
+    return writeTextFileAtomically(QDir(modelDir).filePath(u"model.json"_s),
+                                   QString::fromUtf8(QJsonDocument(toJson()).toJson(QJsonDocument::Indented)));
+}
+
+Expected<void> ModelCard::accepts(const data::Dataset &input) const
+{
+    const auto mismatch = [&](const QString &what, const QString &hint) {
+        return Error{u"the data does not fit the model: "_s + what, input.source, 0, 0, hint};
+    };
+    const bool imageModel = inputKind != data::DatasetKind::Table;
+    const bool imageInput = input.kind != data::DatasetKind::Table;
+    if (imageModel != imageInput)
+        return mismatch(u"the model takes %1, the data is %2"_s.arg(imageModel ? u"images"_s : u"table rows"_s,
+                                                                    imageInput ? u"images"_s : u"table rows"_s),
+                        u"give data of the kind the model was trained on"_s);
+    if (!imageModel) {
+        QStringList missing;
+        for (const QString &f : featureNames) {
+            if (!input.featureNames.contains(f))
+                missing << f;
+        }
+        if (!missing.isEmpty())
+            return mismatch(u"missing column(s) %1"_s.arg(missing.join(u", "_s)),
+                            u"the model needs the columns %1"_s.arg(featureNames.join(u", "_s)));
+        if (input.featureNames.size() != featureNames.size())
+            return mismatch(
+                u"%1 feature columns, the model takes %2"_s.arg(input.featureNames.size()).arg(featureNames.size()),
+                u"give exactly the columns %1 (and optionally %2)"_s.arg(featureNames.join(u", "_s), targetName));
+        return {};
+    }
+    if (input.shape != inputShape) {
+        const auto text = [](const QList<int> &shape) {
+            QStringList parts;
+            for (int d : shape)
+                parts << QString::number(d);
+            return parts.join(u'x');
+        };
+        return mismatch(u"samples of shape %1, the model takes %2"_s.arg(text(input.shape), text(inputShape)),
+                        u"load the images at the model's size and colour mode"_s);
+    }
+    return {};
+}
+
+} // namespace ferry::run

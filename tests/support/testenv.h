@@ -1,0 +1,26 @@
+#pragma once
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QString>
+
+// Where the build under test is. CTest hands each test the paths of its own build in the
+// environment (tests/CMakeLists.txt), so a test's object file is the same in every build folder
+// and the GUI-less build reuses the full build's compiled tests from the cache. Run by hand, a
+// test finds its build from where its executable lies (BUILD/tests/tst_x).
+namespace ferry::test {
+
+inline QString buildDir()
+{
+    const QString given = qEnvironmentVariable("FERRY_BUILD_DIR");
+    return given.isEmpty() ? QDir::cleanPath(QCoreApplication::applicationDirPath() + QStringLiteral("/..")) : given;
+}
+
+// The `ferry` executable of that build.
+inline QString ferryBinary()
+{
+    const QString given = qEnvironmentVariable("FERRY_BINARY");
+    return given.isEmpty() ? buildDir() + QStringLiteral("/bin/ferry") : given;
+}
+
+} // namespace ferry::test

@@ -1,0 +1,156 @@
+#include "ui/session/chartfeeder.h"
+
+#include "store/runstore.h"
+#include "ui/chart/losschart.h"
+#include "ui/chart/seriesstore.h"
+
+#include <QHash>
+#include <QThread>
+
+#include <atomic>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::ui {
+
+namespace {
+
+bool epochMetric(const QString &name)
+{
+    return name == "train_loss"_L1 || name == "val_loss"_L1 || name == "val_accuracy"_L1 || name == "lr"_L1;
+}
+
+} // namespace
+
+// Lives on the feeder's thread: all store reads, all cursors.
+class ChartFeeder::Worker : public QObject {
+    Q_OBJECT
+public:
+    std::atomic<int> generation{0};
+
+    void load(int gen, run::RunStore *store, std::shared_ptr<SeriesStore> series, const QStringList &runs,
+              const QSet<QString> &embedded)
+    {
+        if (gen != generation.load())
+            return;
+        m_store = store;
+        m_series = std::move(series);
+        m_embedded = embedded;
+        m_cursors.clear();
+        for (const QString &id : runs) {
+            if (gen != generation.load())
+                return; // a newer selection came: this one is abandoned
+            qint64 cursor = 0;
+            append(id, m_store->metricsSnapshot(id, cursor));
+            m_cursors.insert(id, cursor);
+        }
+        Q_EMIT loaded(gen, runs);
+    }
+
+    void update(int gen, const QStringList &runs)
+    {
+        if (gen != generation.load() || !m_store)
+            return;
+        for (const QString &id : runs) {
+            auto it = m_cursors.find(id);
+            if (it == m_cursors.end())
+                continue;
+            append(id, m_store->metricsAfter(id, it.value()));
+        }
+    }
+
+Q_SIGNALS:
+    void loaded(int generation, const QStringList &runs);
+
+private:
+    void append(const QString &runId, const QList<run::MetricPoint> &points)
+    {
+        // Consecutive points of one metric go in one append.
+        std::vector<ChartPoint> batch;
+        QString metric;
+        const auto flush = [&] {
+            if (batch.empty())
+                return;
+            const int series = m_series->series(runId, metric, m_embedded.contains(runId) && epochMetric(metric));
+            m_series->append(series, batch);
+            batch.clear();
+        };
+        for (const run::MetricPoint &p : points) {
+            if (p.name != metric) {
+                flush();
+                metric = p.name;
+            }
+            batch.push_back(ChartPoint{p.step, p.wallMs, p.value});
+        }
+        flush();
+    }
+
+    run::RunStore *m_store = nullptr;
+    std::shared_ptr<SeriesStore> m_series;
+    QSet<QString> m_embedded;
+    QHash<QString, qint64> m_cursors;
+};
+
+ChartFeeder::ChartFeeder(LossChart *chart, QObject *parent)
+    : QObject(parent), m_chart(chart), m_thread(new QThread(this)), m_worker(new Worker)
+{
+    m_worker->moveToThread(m_thread);
+    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    connect(m_worker, &Worker::loaded, this, [this](int generation, const QStringList &runs) {
+        if (generation == m_generation)
+            Q_EMIT loaded(runs);
+    });
+    m_thread->setObjectName(u"chart feeder"_s);
+    m_thread->start();
+}
+
+ChartFeeder::~ChartFeeder()
+{
+    m_worker->generation = -1;
+    m_thread->quit();
+    m_thread->wait();
+}
+
+void ChartFeeder::setStore(run::RunStore *store)
+{
+    setRuns({}, {}, {}); // a new generation: a read under way stops at its next run
+    // Wait until the worker has let go of the old store (it may be closed next).
+    QMetaObject::invokeMethod(
+        m_worker, [] {}, Qt::BlockingQueuedConnection);
+    m_store = store;
+}
+
+void ChartFeeder::setRuns(const QStringList &runIds, const QHash<QString, QString> &labels,
+                          const QSet<QString> &embedded)
+{
+    m_runs = runIds;
+    const int generation = ++m_generation;
+    m_worker->generation = generation;
+    // A fresh series store per selection: runs no longer selected simply are not in it.
+    m_series = std::make_shared<SeriesStore>();
+    for (auto it = labels.begin(); it != labels.end(); ++it)
+        m_chart->setRunLabel(it.key(), it.value());
+    m_chart->setStore(m_series);
+    if (!m_store || runIds.isEmpty())
+        return;
+    QMetaObject::invokeMethod(m_worker, [worker = m_worker, generation, store = m_store, series = m_series, runIds,
+                                         embedded] { worker->load(generation, store, series, runIds, embedded); });
+}
+
+void ChartFeeder::runsChanged(const QStringList &runIds)
+{
+    QStringList shown;
+    for (const QString &id : runIds) {
+        if (m_runs.contains(id))
+            shown << id;
+    }
+    if (shown.isEmpty())
+        return;
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, generation = m_generation, shown] { worker->update(generation, shown); });
+}
+
+} // namespace ferry::ui
+
+#include "chartfeeder.moc"

@@ -1,0 +1,593 @@
+#include "ui/window/mainwindow.h"
+
+#include "common/leftovers.h"
+#include "common/setting.h"
+#include "env/formats.h"
+#include "env/spechash.h"
+#include "ferry/version.h"
+#include "secrets/secretstore.h"
+#include "store/runstore.h"
+#include "targets/targetfactory.h"
+#include "training/training.h"
+#include "ui/chart/losschartpanel.h"
+#include "ui/data/datasetpanel.h"
+#include "ui/data/droprouter.h"
+#include "ui/env/environmenteditors.h"
+#include "ui/log/logview.h"
+#include "ui/notebook/notebookimportdialog.h"
+#include "ui/problems/problemspanel.h"
+#include "ui/runs/runactions.h"
+#include "ui/runs/rundetailsview.h"
+#include "ui/runs/runsview.h"
+#include "ui/session/chartfeeder.h"
+#include "ui/session/runmonitorworker.h"
+#include "ui/session/runsecretsreader.h"
+#include "ui/settings/preferences.h"
+#include "ui/train/trainpanel.h"
+#include "ui/window/aboutdialog.h"
+#include "ui/window/emptystatewidget.h"
+#include "ui/workspace/exampleworkspace.h"
+#include "ui/workspace/workspaceoverview.h"
+#include "ui/workspace/workspacetree.h"
+#include "workspace/recentworkspaces.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QThread>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::ui {
+
+namespace {
+const Setting<QByteArray> kGeometry{"mainWindow/geometry"};
+const Setting<QByteArray> kDockState{"mainWindow/state"};
+const Setting<QString> kLastFolder{"mainWindow/lastFolder", QDir::homePath()};
+} // namespace
+
+MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent, WorkbenchServices services,
+                       QWidget *parent)
+    : QMainWindow(parent), m_settings(settings), m_recent(recent), m_services(std::move(services)),
+      m_centre(new QStackedWidget(this)), m_emptyState(new EmptyStateWidget(this)),
+      m_workspaceTree(new WorkspaceTree(this)), m_overview(new WorkspaceOverview(this)),
+      m_chart(new LossChartPanel(this)), m_bottomTabs(new QTabWidget(this)), m_runs(new RunsView(this)),
+      m_log(new LogView(this)), m_problems(new ProblemsPanel(this)), m_sideTabs(new QTabWidget(this)),
+      m_details(new RunDetailsView(this)), m_train(new TrainPanel(m_services.trainer, this)),
+      m_datasets(new DatasetPanel(this)), m_environments(new EnvironmentEditors(this)),
+      m_workspaceLabel(new QLabel(this)), m_loader(new RunsLoader(this)),
+      m_feeder(new ChartFeeder(m_chart->chart(), this))
+{
+    setObjectName(u"mainWindow"_s);
+    setWindowTitle(u"Ferry"_s);
+    setAcceptDrops(true);
+
+    // The centre: the chart above, runs / log / problems below.
+    m_bottomTabs->setObjectName(u"bottomTabs"_s);
+    m_bottomTabs->addTab(m_runs, tr("Runs"));
+    m_bottomTabs->addTab(m_log, tr("Log"));
+    m_bottomTabs->addTab(m_problems, tr("Problems"));
+    auto *workbench = new QSplitter(Qt::Vertical, this);
+    workbench->setObjectName(u"workbench"_s);
+    workbench->addWidget(m_chart);
+    workbench->addWidget(m_bottomTabs);
+    workbench->setStretchFactor(0, 3);
+    workbench->setStretchFactor(1, 2);
+    m_centre->addWidget(m_emptyState);
+    m_centre->addWidget(workbench);
+    setCentralWidget(m_centre);
+
+    m_preferences = new Preferences(m_settings, m_services.secrets, m_environments, m_train, this);
+    connect(m_preferences, &Preferences::problem, this, &MainWindow::reportProblem);
+    m_actions = new RunActions(m_settings, m_services.ferryBinary, this);
+    m_actions->setSecretNames([secrets = m_services.secrets] { return secrets ? secrets->names() : QStringList(); });
+    connect(m_actions, &RunActions::problem, this, &MainWindow::reportProblem);
+    connect(m_actions, &RunActions::message, this,
+            [this](const QString &text) { statusBar()->showMessage(text, 5000); });
+    connect(m_actions, &RunActions::starting, this, [this](const QString &id) { m_selectAfterLoad = id; });
+    connect(m_actions, &RunActions::runsChanged, m_loader, &RunsLoader::reload);
+    createMenus();
+    createDocks();
+    statusBar()->addPermanentWidget(m_workspaceLabel);
+    m_workspaceLabel->setText(tr("No workspace"));
+
+    connect(m_emptyState, &EmptyStateWidget::openWorkspaceRequested, this, &MainWindow::chooseWorkspaceToOpen);
+    connect(m_emptyState, &EmptyStateWidget::newWorkspaceRequested, this, &MainWindow::chooseWorkspaceToCreate);
+    connect(m_emptyState, &EmptyStateWidget::exampleRequested, this, [this] {
+        const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+        openExample(QDir(documents.isEmpty() ? QDir::homePath() : documents).filePath(u"Ferry Example"_s));
+    });
+
+    // In this order: the table has the rows before the window selects a new run in it.
+    connect(m_loader, &RunsLoader::loaded, m_runs, &RunsView::setRows);
+    connect(m_loader, &RunsLoader::loaded, m_details, &RunDetailsView::runsUpdated);
+    connect(m_loader, &RunsLoader::loaded, this, &MainWindow::runsLoaded);
+    connect(m_runs, &RunsView::selectionChanged, this, &MainWindow::selectionChanged);
+    connect(m_runs, &RunsView::currentRunChanged, this, &MainWindow::currentRunChanged);
+    connect(m_details, &RunDetailsView::cancelRequested, this, &MainWindow::cancelRun);
+    connect(m_details, &RunDetailsView::deleteRequested, this, &MainWindow::deleteRun);
+    connect(m_details, &RunDetailsView::rerunRequested, this, &MainWindow::rerun);
+    connect(m_details, &RunDetailsView::exportRequested, m_actions, &RunActions::exportRun);
+    connect(m_details, &RunDetailsView::reattachRequested, this, [this](const QString &) { m_loader->reload(); });
+    // Each part reports its problems the same way: one list, and the status bar.
+    connect(m_details, &RunDetailsView::problem, this, &MainWindow::reportProblem);
+    connect(m_log, &LogView::problem, this, &MainWindow::reportProblem);
+    connect(m_train, &TrainPanel::problem, this, &MainWindow::reportProblem);
+    connect(m_datasets, &DatasetPanel::problem, this, &MainWindow::reportProblem);
+    connect(m_environments, &EnvironmentEditors::problemsChanged, m_problems, &ProblemsPanel::setProblems);
+    connect(m_environments, &EnvironmentEditors::message, this,
+            [this](const QString &text) { statusBar()->showMessage(text, 10000); });
+    connect(m_problems, &ProblemsPanel::countChanged, this, [this](int count) {
+        m_bottomTabs->setTabText(2, count ? tr("Problems (%1)").arg(count) : tr("Problems"));
+    });
+    connect(m_train, &TrainPanel::runStarted, this, [this](const QString &id) {
+        m_selectAfterLoad = id;
+        m_loader->reload();
+    });
+    connect(m_train, &TrainPanel::runFinished, m_loader, &RunsLoader::reload);
+    connect(m_datasets, &DatasetPanel::datasetAdded, this, [this](const QString &channel, const QString &path) {
+        if (channel == u"training"_s || m_train->dataset().isEmpty())
+            m_train->setDataset(path);
+        statusBar()->showMessage(tr("Dataset %1 bound as channel '%2'").arg(QFileInfo(path).fileName(), channel), 5000);
+    });
+    connect(m_datasets, &DatasetPanel::selected, m_train, [this](const QString &path) {
+        if (!m_train->isTraining())
+            m_train->setDataset(path);
+    });
+
+    resize(1400, 880);
+    restoreGeometry(kGeometry.get(m_settings));
+    restoreState(kDockState.get(m_settings));
+}
+
+MainWindow::~MainWindow()
+{
+    closeWorkspace();
+}
+
+void MainWindow::createMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *newAction = file->addAction(tr("&New Workspace…"), this, &MainWindow::chooseWorkspaceToCreate);
+    newAction->setShortcut(QKeySequence::New);
+    QAction *openAction = file->addAction(tr("&Open Workspace…"), this, &MainWindow::chooseWorkspaceToOpen);
+    openAction->setShortcut(QKeySequence::Open);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu->setObjectName(u"recentMenu"_s);
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
+    rebuildRecentMenu();
+    file->addSeparator();
+    QAction *settingsAction = file->addAction(tr("&Settings…"), this, [this] { m_preferences->showDialog(this); });
+    settingsAction->setShortcut(QKeySequence::Preferences);
+    settingsAction->setMenuRole(QAction::PreferencesRole);
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+    quit->setMenuRole(QAction::QuitRole);
+
+    menuBar()->addMenu(tr("&Environment"))->addActions(m_environments->menuActions());
+
+    QMenu *runMenu = menuBar()->addMenu(tr("&Run"));
+    QAction *start = runMenu->addAction(tr("&Start a Script Run…"), this, &MainWindow::startScriptRun);
+    start->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    runMenu->addAction(tr("&Train on a Dataset"), this, [this] {
+        m_sideTabs->setCurrentWidget(m_train);
+        m_train->setFocus();
+    });
+    runMenu->addAction(tr("&Refresh Runs"), m_loader, &RunsLoader::reload)->setShortcut(QKeySequence::Refresh);
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Ferry"), this, &MainWindow::showAbout)->setMenuRole(QAction::AboutRole);
+}
+
+void MainWindow::createDocks()
+{
+    auto addDock = [this](const QString &title, const QString &name, QWidget *content, Qt::DockWidgetArea area) {
+        auto *dock = new QDockWidget(title, this);
+        dock->setObjectName(name);
+        dock->setWidget(content);
+        addDockWidget(area, dock);
+        return dock;
+    };
+    auto *workspaceTabs = new QTabWidget(this);
+    workspaceTabs->setObjectName(u"workspaceTabs"_s);
+    workspaceTabs->addTab(m_overview, tr("Overview"));
+    workspaceTabs->addTab(m_workspaceTree, tr("Files"));
+    addDock(tr("Workspace"), u"workspaceDock"_s, workspaceTabs, Qt::LeftDockWidgetArea);
+    connect(m_overview, &WorkspaceOverview::activated, this, [this](WorkspaceOverview::Kind kind, const QString &path) {
+        switch (kind) {
+        case WorkspaceOverview::Kind::Script:
+            startScriptRunOf(path);
+            break;
+        case WorkspaceOverview::Kind::Dataset:
+            m_datasets->addDataset(path);
+            m_sideTabs->setCurrentWidget(m_datasets);
+            break;
+        case WorkspaceOverview::Kind::Environment:
+            openEnvironment(path);
+            break;
+        }
+    });
+    m_sideTabs->setObjectName(u"sideTabs"_s);
+    m_sideTabs->addTab(m_train, tr("Train"));
+    m_sideTabs->addTab(m_datasets, tr("Datasets"));
+    m_sideTabs->addTab(m_details, tr("Run"));
+    QDockWidget *experiment = addDock(tr("Experiment"), u"experimentDock"_s, m_sideTabs, Qt::RightDockWidgetArea);
+    experiment->setMinimumWidth(340);
+    // The environment editor shares the right side; opening an environment brings it forward, wide.
+    m_environmentDock = addDock(tr("Environment"), u"environmentDock"_s, m_environments, Qt::RightDockWidgetArea);
+    tabifyDockWidget(experiment, m_environmentDock);
+    m_environmentDock->hide(); // until an environment is opened
+    experiment->raise();
+    connect(m_environments, &EnvironmentEditors::opened, this, [this] {
+        m_environmentDock->show();
+        m_environmentDock->raise();
+        if (m_environmentDock->width() < width() / 2 && !m_environmentDock->isFloating())
+            resizeDocks({m_environmentDock}, {width() * 3 / 5}, Qt::Horizontal);
+    });
+}
+
+QString MainWindow::runsDir() const
+{
+    return m_workspace ? m_workspace->runsDir() : QString();
+}
+
+void MainWindow::closeWorkspace()
+{
+    // A run being started writes to this store: let it finish (a container build can take a while).
+    m_actions->setWorkspace(nullptr, {}, {});
+    if (m_monitorThread) {
+        m_monitorThread->quit();
+        m_monitorThread->wait();
+        m_monitorThread = nullptr;
+        m_monitor = nullptr;
+    }
+    m_loader->setStore(nullptr);
+    m_feeder->setStore(nullptr);
+    m_details->setStore(nullptr, {});
+    m_train->setWorkspace(nullptr, {}, {});
+    m_rows.clear();
+    if (m_store)
+        m_store->close();
+    m_store.reset();
+}
+
+void MainWindow::setWorkspace(const workspace::Workspace &workspace)
+{
+    if (m_train->isTraining()) {
+        reportProblem(tr("A training is running in this window: cancel it before opening another workspace"));
+        return;
+    }
+    // The environments being edited belong to the workspace left (unsaved edits: asked first).
+    if (m_workspace && m_workspace->root() != workspace.root()) {
+        if (!m_environments->closeAll())
+            return;
+        m_environments->removeAll();
+    }
+    closeWorkspace();
+    m_workspace = workspace;
+    m_recent.add(workspace.root());
+    setWindowTitle(workspace.name() + u" — Ferry"_s);
+    m_workspaceLabel->setText(workspace.root());
+    m_workspaceTree->setRoot(workspace.root());
+    m_overview->setRoot(workspace.root());
+    m_environments->setWorkspaceRoot(workspace.root());
+    m_emptyState->setWorkspace(workspace.name(), workspace.root());
+    rebuildRecentMenu();
+
+    auto store = run::RunStore::open(run::RunStore::pathInWorkspace(workspace.root()));
+    if (!store) {
+        m_centre->setCurrentWidget(m_emptyState);
+        reportError(tr("Cannot open the workspace's runs"), store.error());
+        return;
+    }
+    m_store = std::move(*store);
+    connect(m_store.get(), &run::RunStore::writeFailed, this, &MainWindow::reportProblem);
+    m_centre->setCurrentWidget(m_centre->widget(1));
+    m_loader->setStore(m_store.get());
+    m_loader->start(1000);
+    m_feeder->setStore(m_store.get());
+    m_details->setStore(m_store.get(), workspace.root());
+    m_train->setWorkspace(m_store.get(), workspace.runsDir(), workspace.root());
+    m_actions->setWorkspace(m_store.get(), workspace.root(), workspace.runsDir());
+
+    (void)sweepRunFolderLeftovers(workspace.runsDir()); // a crash's temp files (common/leftovers.h)
+    // Unfinished runs are followed from their own thread: re-attach, live metrics, lost runs.
+    m_monitorThread = new QThread(this);
+    m_monitorThread->setObjectName(u"run monitor"_s);
+    const QString ferry = m_services.ferryBinary;
+    m_monitor = new RunMonitorWorker(*m_store, workspace.runsDir(),
+                                     [ferry](const run::TargetSpec &spec) { return targets::makeTarget(spec, ferry); });
+    m_monitor->moveToThread(m_monitorThread);
+    connect(m_monitorThread, &QThread::finished, m_monitor, &QObject::deleteLater);
+    connect(m_monitor, &RunMonitorWorker::detailChanged, m_runs->model(), &RunsModel::setDetail);
+    connect(m_monitor, &RunMonitorWorker::changed, this, [this](const QStringList &ids, const QStringList &finished) {
+        m_feeder->runsChanged(ids);
+        if (!finished.isEmpty())
+            m_loader->reload();
+    });
+    // Runs with secrets are shown redacted: their values come from the window's keychain, asynchronously.
+    auto *secretsReader = new RunSecretsReader(m_services.secrets, this);
+    connect(m_monitorThread, &QThread::finished, secretsReader, &QObject::deleteLater);
+    connect(m_monitor, &RunMonitorWorker::secretsNeeded, secretsReader, &RunSecretsReader::read);
+    connect(secretsReader, &RunSecretsReader::valuesRead, m_monitor, &RunMonitorWorker::setRunSecrets);
+    m_monitorThread->start();
+    QMetaObject::invokeMethod(m_monitor, [monitor = m_monitor] { monitor->start(500); });
+    statusBar()->showMessage(tr("Opened workspace %1").arg(workspace.root()), 5000);
+}
+
+bool MainWindow::openWorkspaceAt(const QString &path)
+{
+    const auto opened = workspace::Workspace::open(path);
+    if (!opened) {
+        m_recent.remove(path);
+        reportError(tr("Cannot open the workspace"), opened.error());
+        return false;
+    }
+    setWorkspace(*opened);
+    return true;
+}
+
+bool MainWindow::openExample(const QString &folder)
+{
+    if (const auto copied = copyExampleWorkspace(folder); !copied) {
+        reportError(tr("Cannot copy the example"), copied.error());
+        return false;
+    }
+    const auto created = workspace::Workspace::create(folder);
+    if (!created) {
+        reportError(tr("Cannot open the example"), created.error());
+        return false;
+    }
+    setWorkspace(*created);
+    m_datasets->addDataset(QDir(folder).filePath(QString::fromUtf16(kExampleDataset)));
+    m_sideTabs->setCurrentWidget(m_train);
+    statusBar()->showMessage(tr("The example is open: press Train for an embedded run, or Run ▸ Start a Script "
+                                "Run for train.py"),
+                             15000);
+    return true;
+}
+
+void MainWindow::runsLoaded(const QList<RunRow> &rows)
+{
+    m_rows.clear();
+    for (const RunRow &row : rows)
+        m_rows.insert(row.record.id, row);
+    if (!m_selectAfterLoad.isEmpty() && m_rows.contains(m_selectAfterLoad)) {
+        m_runs->selectRuns({m_selectAfterLoad});
+        m_selectAfterLoad.clear();
+    }
+}
+
+void MainWindow::selectionChanged(const QStringList &runIds)
+{
+    QHash<QString, QString> labels;
+    QSet<QString> embedded;
+    for (const QString &id : runIds) {
+        const RunRow row = m_rows.value(id);
+        labels.insert(id, row.record.name.isEmpty() ? id : u"%1 (%2)"_s.arg(row.record.name, id.right(4)));
+        if (row.record.target == u"embedded"_s)
+            embedded.insert(id);
+    }
+    m_feeder->setRuns(runIds, labels, embedded);
+}
+
+void MainWindow::currentRunChanged(const QString &runId)
+{
+    m_details->showRun(runId);
+    m_log->setLogFile(runId.isEmpty() ? QString() : QDir(runsDir()).filePath(runId + u"/log"_s));
+}
+
+void MainWindow::cancelRun(const QString &runId)
+{
+    const RunRow row = m_rows.value(runId);
+    const auto spec = run::RunSpec::fromJson(row.record.spec);
+    if (!spec) {
+        reportProblem(tr("Cancel %1: %2").arg(runId, spec.error().toString()));
+        return;
+    }
+    if (spec->target.kind == run::TargetKind::Embedded && m_train->isTraining()) {
+        m_train->cancel(); // this window's own training
+        return;
+    }
+    m_actions->cancel(runId, *spec);
+}
+
+void MainWindow::deleteRun(const QString &runId)
+{
+    m_actions->remove(runId);
+}
+
+void MainWindow::rerun(const run::RunSpec &spec)
+{
+    if (spec.target.kind == run::TargetKind::Embedded) {
+        // The same training, in the train panel, to change and start again.
+        run::TrainingConfig config;
+        for (const run::Hyperparameter &hp : spec.hyperparameters)
+            (void)config.set(hp.name, hp.value);
+        m_train->setConfig(config);
+        if (!spec.channels.isEmpty())
+            m_train->setDataset(spec.channels.first().path);
+        m_sideTabs->setCurrentWidget(m_train);
+        return;
+    }
+    m_actions->rerun(spec);
+}
+
+void MainWindow::startScriptRun()
+{
+    startScriptRunOf({});
+}
+
+void MainWindow::startScriptRunOf(const QString &script)
+{
+    m_actions->startScriptRun(script, m_datasets->channels());
+}
+
+void MainWindow::importEnvironment(const QString &path)
+{
+    if (!m_workspace)
+        return;
+    const auto imported = env::importEnvironmentsInto({path}, QDir(m_workspace->root()).filePath(u"environments"_s));
+    if (!imported) {
+        reportProblem(imported.error().toString());
+        return;
+    }
+    for (const env::Diagnostic &d : imported->diagnostics)
+        reportProblem(d.toString()); // warnings: what the import could not carry
+    openEnvironment(imported->path);
+    statusBar()->showMessage(tr("Imported %1 as %2 (image %3)")
+                                 .arg(QFileInfo(path).fileName(),
+                                      QDir(m_workspace->root()).relativeFilePath(imported->path),
+                                      env::imageReference(imported->environment)),
+                             10000);
+}
+
+void MainWindow::openEnvironment(const QString &path)
+{
+    m_environments->open(path);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (event->mimeData()->hasUrls() && planDrop(*event->mimeData()).acceptable())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    routeDrop(planDrop(*event->mimeData()));
+    event->acceptProposedAction();
+}
+
+void MainWindow::openPaths(const QStringList &paths)
+{
+    if (!paths.isEmpty())
+        routeDrop(planDrop(paths));
+}
+
+void MainWindow::routeDrop(const DropPlan &plan)
+{
+    for (const QString &refused : plan.refused)
+        reportProblem(tr("Drop: %1").arg(refused));
+    for (const DropPlan::Item &item : plan.items) {
+        switch (item.kind) {
+        case DropPlan::Kind::Dataset:
+            m_datasets->addDataset(item.path);
+            m_sideTabs->setCurrentWidget(m_datasets);
+            break;
+        case DropPlan::Kind::Environment:
+            importEnvironment(item.path);
+            break;
+        case DropPlan::Kind::Notebook: {
+            // The proposal shows before anything is written.
+            auto *dialog = new NotebookImportDialog(
+                item.path,
+                NotebookImportDialog::defaultOutputPath(item.path, m_workspace ? m_workspace->root() : QString()),
+                this);
+            dialog->setAttribute(Qt::WA_DeleteOnClose);
+            connect(dialog, &QDialog::accepted, this,
+                    [this, dialog] { statusBar()->showMessage(tr("Wrote %1").arg(dialog->outputPath()), 10000); });
+            dialog->open();
+            break;
+        }
+        }
+    }
+}
+
+void MainWindow::chooseWorkspaceToOpen()
+{
+    const QString path = QFileDialog::getExistingDirectory(this, tr("Open Workspace"), kLastFolder.get(m_settings));
+    if (path.isEmpty())
+        return;
+    kLastFolder.set(m_settings, QFileInfo(path).absolutePath());
+    openWorkspaceAt(path);
+}
+
+void MainWindow::chooseWorkspaceToCreate()
+{
+    // The folder dialog can make a new folder; Workspace::create adds environments/ and .ferry/.
+    const QString path = QFileDialog::getExistingDirectory(this, tr("New Workspace: choose or create a folder"),
+                                                           kLastFolder.get(m_settings));
+    if (path.isEmpty())
+        return;
+    kLastFolder.set(m_settings, QFileInfo(path).absolutePath());
+    const auto created = workspace::Workspace::create(path);
+    if (!created) {
+        reportError(tr("Cannot create the workspace"), created.error());
+        return;
+    }
+    setWorkspace(*created);
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList paths = m_recent.paths();
+    for (const QString &path : paths)
+        m_recentMenu->addAction(QDir::toNativeSeparators(path), this, [this, path] { openWorkspaceAt(path); });
+    if (!paths.isEmpty()) {
+        m_recentMenu->addSeparator();
+        m_recentMenu->addAction(tr("Clear Recent"), this, [this] {
+            m_recent.clear();
+            rebuildRecentMenu();
+        });
+    }
+    m_recentMenu->setEnabled(!paths.isEmpty());
+}
+
+void MainWindow::showAbout()
+{
+    AboutDialog about(this);
+    about.exec();
+}
+
+void MainWindow::reportProblem(const QString &message)
+{
+    m_problems->add(message);
+    statusBar()->showMessage(message, 10000);
+}
+
+void MainWindow::reportError(const QString &what, const Error &error)
+{
+    reportProblem(what + u": "_s + error.toString());
+    // Before a workspace is open there is no problems panel in view: say it where the user looks.
+    if (!m_workspace || !m_store) {
+        auto *box = new QMessageBox(QMessageBox::Warning, what, error.toString(), QMessageBox::Ok, this);
+        box->setObjectName(u"errorBox"_s);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (!m_environments->closeAll()) { // the user keeps the window for unsaved environment edits
+        event->ignore();
+        return;
+    }
+    if (m_train->isTraining()) {
+        // The embedded training lives in this process: closing cancels it (scripts run on).
+        m_train->cancel();
+    }
+    kGeometry.set(m_settings, saveGeometry());
+    kDockState.set(m_settings, saveState());
+    m_settings.sync();
+    event->accept();
+}
+
+} // namespace ferry::ui

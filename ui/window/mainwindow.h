@@ -1,0 +1,159 @@
+#pragma once
+
+#include "common/error.h"
+#include "run/runspec.h"
+#include "training/trainerengine.h"
+#include "ui/runs/runsmodel.h"
+#include "workspace/workspace.h"
+
+#include <QFuture>
+#include <QHash>
+#include <QMainWindow>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QSettings;
+class QStackedWidget;
+class QTabWidget;
+class QThread;
+
+namespace ferry::run {
+class RunStore;
+}
+namespace ferry::workspace {
+class RecentWorkspaces;
+}
+namespace ferry::secrets {
+class SecretStore;
+}
+
+namespace ferry::ui {
+
+class ChartFeeder;
+struct DropPlan;
+class DatasetPanel;
+class EmptyStateWidget;
+class EnvironmentEditors;
+class LogView;
+class LossChartPanel;
+class Preferences;
+class RunActions;
+class ProblemsPanel;
+class RunDetailsView;
+class RunMonitorWorker;
+class RunsLoader;
+class RunsView;
+class TrainPanel;
+class WorkspaceOverview;
+class WorkspaceTree;
+
+// What the window needs from the application: the trainer (loaded on first use) and the
+// `ferry` executable local runs are supervised by.
+struct WorkbenchServices {
+    std::function<Expected<run::TrainerEngine *>()> trainer;
+    QString ferryBinary;
+    secrets::SecretStore *secrets = nullptr; // the OS keychain; none: no Secrets page
+};
+
+// Assembles the workbench: menus, docks, the chart with the runs, log and problems below it,
+// the run details, train panel and datasets beside. Each concern is its own widget; the window
+// connects them and owns the open workspace's run store and the threads that read it.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent, WorkbenchServices services,
+               QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    void setWorkspace(const workspace::Workspace &workspace);
+    const std::optional<workspace::Workspace> &workspace() const { return m_workspace; }
+    // Opens the folder as a workspace; on failure tells the user and returns false.
+    bool openWorkspaceAt(const QString &path);
+    // Copies the example workspace to `folder` (unless it is there already) and opens it.
+    bool openExample(const QString &folder);
+    // Files from the command line or from another `ferry` (single instance): each goes where a
+    // drop of it would (datasets, environments, notebooks).
+    void openPaths(const QStringList &paths);
+
+    QMenu *recentMenu() const { return m_recentMenu; }
+    EmptyStateWidget *emptyState() const { return m_emptyState; }
+    TrainPanel *trainPanel() const { return m_train; }
+    DatasetPanel *datasetPanel() const { return m_datasets; }
+    RunsView *runsView() const { return m_runs; }
+    LossChartPanel *chartPanel() const { return m_chart; }
+    ProblemsPanel *problems() const { return m_problems; }
+    EnvironmentEditors *environmentEditors() const { return m_environments; }
+    Preferences *preferences() const { return m_preferences; }
+    // Opens the environment file in the editor and brings the editor into view.
+    void openEnvironment(const QString &path);
+    run::RunStore *store() const { return m_store.get(); }
+
+public Q_SLOTS:
+    void startScriptRun();
+    void startScriptRunOf(const QString &script); // the launch dialog, with this script chosen
+    void reportProblem(const QString &message);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+
+private:
+    void routeDrop(const DropPlan &plan);
+    void createMenus();
+    void createDocks();
+    void rebuildRecentMenu();
+    void chooseWorkspaceToOpen();
+    void chooseWorkspaceToCreate();
+    void showAbout();
+    void reportError(const QString &what, const Error &error);
+    void closeWorkspace();
+    void runsLoaded(const QList<RunRow> &rows);
+    void selectionChanged(const QStringList &runIds);
+    void currentRunChanged(const QString &runId);
+    void cancelRun(const QString &runId);
+    void deleteRun(const QString &runId);
+    void rerun(const run::RunSpec &spec);
+    void importEnvironment(const QString &path);
+    QString runsDir() const;
+
+    QSettings &m_settings;
+    workspace::RecentWorkspaces &m_recent;
+    WorkbenchServices m_services;
+    std::optional<workspace::Workspace> m_workspace;
+    std::unique_ptr<run::RunStore> m_store;
+
+    QStackedWidget *m_centre;
+    EmptyStateWidget *m_emptyState;
+    WorkspaceTree *m_workspaceTree;
+    WorkspaceOverview *m_overview;
+    LossChartPanel *m_chart;
+    QTabWidget *m_bottomTabs;
+    RunsView *m_runs;
+    LogView *m_log;
+    ProblemsPanel *m_problems;
+    QTabWidget *m_sideTabs;
+    RunDetailsView *m_details;
+    TrainPanel *m_train;
+    DatasetPanel *m_datasets;
+    EnvironmentEditors *m_environments;
+    Preferences *m_preferences = nullptr;
+    QDockWidget *m_environmentDock = nullptr;
+    QMenu *m_recentMenu = nullptr;
+    QLabel *m_workspaceLabel;
+
+    RunsLoader *m_loader;
+    ChartFeeder *m_feeder;
+    QThread *m_monitorThread = nullptr;
+    RunMonitorWorker *m_monitor = nullptr;
+    QHash<QString, RunRow> m_rows;
+    QString m_selectAfterLoad;       // a run just started: selected once the table has it
+    RunActions *m_actions = nullptr; // start, re-run, cancel, delete and export script runs
+};
+
+} // namespace ferry::ui
