@@ -13,12 +13,17 @@ endif()
 function(ferry_window_tool name source folder)
   add_executable(${name} EXCLUDE_FROM_ALL ${source})
   target_link_libraries(${name} PRIVATE ferry_ui Qt6::Test ferry_warnings)
-  target_compile_definitions(${name} PRIVATE FERRY_BINARY="$<TARGET_FILE:ferry>" FERRY_BUILD_DIR="${CMAKE_BINARY_DIR}")
+  target_include_directories(${name} PRIVATE "${PROJECT_SOURCE_DIR}/tests") # support/testenv.h
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/${folder}")
 endfunction()
 if(FERRY_GUI AND FERRY_TRAINER)
   ferry_window_tool(ferry_screenshots gui/screenshots.cpp gui)
   ferry_window_tool(ferry_guitrainbench bench/guitrainbench.cpp bench)
+endif()
+
+# The Problems panel: one row per problem, counted; a row with a file opens it at its line.
+if(FERRY_GUI)
+  ferry_test(tst_problemspanel GUI LIBS ferry_ui)
 endif()
 
 # One window per user: the real `ferry` binary hands its paths to the running instance.

@@ -106,7 +106,7 @@ private Q_SLOTS:
         QVERIFY(QFile::copy(dataPath(u"ferry/errors.yml"_s), path));
         EnvironmentEditors editors;
         ProblemsPanel problems;
-        connect(&editors, &EnvironmentEditors::problemsChanged, &problems, &ProblemsPanel::setProblems);
+        connect(&editors, &EnvironmentEditors::problemsChanged, &problems, &ProblemsPanel::setProblemMessages);
         EnvironmentEditor *editor = editors.open(path);
         QStringList texts;
         for (int i = 0; i < problems.count(); ++i)

@@ -7,7 +7,8 @@
 // Where the build under test is. CTest hands each test the paths of its own build in the
 // environment (tests/CMakeLists.txt), so a test's object file is the same in every build folder
 // and the GUI-less build reuses the full build's compiled tests from the cache. Run by hand, a
-// test finds its build from where its executable lies (BUILD/tests/tst_x).
+// test (or a by-hand tool under tests/gui, tests/bench) finds its build as the nearest folder
+// above its executable that holds a CMakeCache.txt.
 namespace ferry::test {
 
 inline QString buildDir()

@@ -15,6 +15,7 @@
 #include "ui/env/environmenteditors.h"
 #include "ui/log/logview.h"
 #include "ui/notebook/notebookimportdialog.h"
+#include "ui/problems/fileatlineview.h"
 #include "ui/problems/problemspanel.h"
 #include "ui/runs/runactions.h"
 #include "ui/runs/rundetailsview.h"
@@ -128,9 +129,14 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
     connect(m_log, &LogView::problem, this, &MainWindow::reportProblem);
     connect(m_train, &TrainPanel::problem, this, &MainWindow::reportProblem);
     connect(m_datasets, &DatasetPanel::problem, this, &MainWindow::reportProblem);
-    connect(m_environments, &EnvironmentEditors::problemsChanged, m_problems, &ProblemsPanel::setProblems);
+    connect(m_environments, &EnvironmentEditors::problemsChanged, m_problems, &ProblemsPanel::setProblemMessages);
     connect(m_environments, &EnvironmentEditors::message, this,
             [this](const QString &text) { statusBar()->showMessage(text, 10000); });
+    connect(m_problems, &ProblemsPanel::openRequested, this, [this](const QString &path, int line) {
+        auto *view = new FileAtLineView(this);
+        view->setAttribute(Qt::WA_DeleteOnClose);
+        view->show(path, line);
+    });
     connect(m_problems, &ProblemsPanel::countChanged, this, [this](int count) {
         m_bottomTabs->setTabText(2, count ? tr("Problems (%1)").arg(count) : tr("Problems"));
     });
@@ -447,8 +453,8 @@ void MainWindow::importEnvironment(const QString &path)
         reportProblem(imported.error().toString());
         return;
     }
-    for (const env::Diagnostic &d : imported->diagnostics)
-        reportProblem(d.toString()); // warnings: what the import could not carry
+    for (const Diagnostic &d : imported->diagnostics) // warnings: what the import could not carry
+        m_problems->report(tr("Import"), d.where, d.severity);
     openEnvironment(imported->path);
     statusBar()->showMessage(tr("Imported %1 as %2 (image %3)")
                                  .arg(QFileInfo(path).fileName(),
@@ -564,7 +570,8 @@ void MainWindow::reportProblem(const QString &message)
 
 void MainWindow::reportError(const QString &what, const Error &error)
 {
-    reportProblem(what + u": "_s + error.toString());
+    m_problems->report(what, error); // structured: the panel can open the file at its line
+    statusBar()->showMessage(what + u": "_s + error.message, 10000);
     // Before a workspace is open there is no problems panel in view: say it where the user looks.
     if (!m_workspace || !m_store) {
         auto *box = new QMessageBox(QMessageBox::Warning, what, error.toString(), QMessageBox::Ok, this);
