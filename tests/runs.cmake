@@ -1,6 +1,6 @@
 # Run supervision and the local target: real processes (`ferry __supervise`, Python scripts
 # from data/runs/), no mocks. The scripts run under /usr/bin/python3.
-foreach(name tst_logtail tst_supervisor tst_localtarget tst_localtarget_cancel tst_runcli)
+foreach(name tst_logtail tst_supervisor tst_localtarget tst_localtarget_cancel tst_runcli tst_rundirectory)
   ferry_test(${name})
   add_dependencies(${name} ferry)
 endforeach()
