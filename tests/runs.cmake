@@ -14,3 +14,7 @@ add_dependencies(tst_runmonitor ferry)
 # Cloud hand-off: AzureML command jobs and SageMaker launchers, read back by yaml-cpp and Python.
 ferry_test(tst_cloudhandoff LIBS yaml-cpp)
 add_dependencies(tst_cloudhandoff ferry)
+
+# An environment applied to a run (the command line's and the window's launch).
+ferry_test(tst_runenvironment)
+
