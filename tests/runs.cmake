@@ -18,3 +18,5 @@ add_dependencies(tst_cloudhandoff ferry)
 # An environment applied to a run (the command line's and the window's launch).
 ferry_test(tst_runenvironment)
 
+# The embedded training both the command line and the train panel run (a fake trainer: no torch).
+ferry_test(tst_trainingsession)
