@@ -144,7 +144,8 @@ public:
     void drain()
     {
         clearLine();
-        follow();
+        if (!m_follower) // the training ended before poll() saw it start
+            follow();
         if (!m_follower)
             return;
         for (int i = 0; i < 40; ++i) {
