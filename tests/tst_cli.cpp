@@ -1,5 +1,6 @@
 // The command line as a user meets it: the built `ferry` binary, run as a process.
 #include "support/testenv.h"
+#include "training/training.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -116,6 +117,26 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.startsWith(u"Usage: ferry doctor [options]"_s), qPrintable(r.out));
         QVERIFY(r.out.contains(u"--json"_s));
+    }
+
+    // `ferry help train` lists every training setting with the default of the one table the
+    // trainer reads (training/training.h), so a changed default reaches the help text.
+    void trainHelpShowsTheTablesDefaults()
+    {
+        const Result r = runFerry({u"help"_s, u"train"_s});
+        QCOMPARE(r.exitCode, 0);
+        const QString help = r.out.simplified(); // the help wraps long lines
+        const QList<ferry::run::TrainingSetting> settings = ferry::run::trainingSettings();
+        QCOMPARE(settings.size(), ferry::run::trainingSettingNames().size());
+        for (const ferry::run::TrainingSetting &setting : settings) {
+            QVERIFY2(help.contains(u"--%1 <%2>"_s.arg(setting.name, setting.valueName)), qPrintable(setting.name));
+            const QString line = u"%1 (default %2)."_s.arg(setting.description, setting.defaultText).simplified();
+            QVERIFY2(help.contains(line), qPrintable(line));
+        }
+        const ferry::run::TrainingConfig defaults;
+        QVERIFY(help.contains(u"Epochs (default %1)."_s.arg(defaults.epochs)));
+        QVERIFY(help.contains(u"Learning rate (default 0.001)."_s));
+        QVERIFY(help.contains(u"The model: mlp or cnn (default mlp)."_s));
     }
 
     void badUsage_data()

@@ -1,7 +1,9 @@
 // The workbench's parts on their own, offscreen: drops routed by kind (local files only),
 // datasets detected and previewed, the launch dialog's hyperparameters read from the script
-// and remembered per script, and the train panel training an embedded run (cancel included).
+// and remembered per script, a launch applying its environment, and the train panel training an
+// embedded run (cancel included).
 #include "ferry/version.h"
+#include "run/rundirectory.h"
 #include "store/runstore.h"
 #include "support/testenv.h"
 #include "targets/targetfactory.h"
@@ -12,6 +14,7 @@
 #include "ui/data/datasetpanel.h"
 #include "ui/data/droprouter.h"
 #include "ui/launch/launchdialog.h"
+#include "ui/runs/runactions.h"
 #include "ui/session/chartfeeder.h"
 #include "ui/train/trainpanel.h"
 #include "ui/window/aboutdialog.h"
@@ -303,6 +306,37 @@ private Q_SLOTS:
         ui::LaunchDialog again(settings, ws());
         again.setScript(ws(u"train.py"_s));
         QCOMPARE(again.spec().hyperparameters, first.hyperparameters);
+    }
+
+    // The window's launch applies an environment as `ferry run --env` does, its interpreter
+    // included (before, only the command line adopted it: review 2026-12-01 §4).
+    void runActionsApplyTheEnvironment()
+    {
+        QVERIFY(writeFile(ws(u"environments/host.yml"_s),
+                          "ferry: 1\nname: host\npython:\n  interpreter: /usr/bin/python3\n  user_managed: true\n"
+                          "variables:\n  GREETING: hello\n"));
+        auto store = run::RunStore::open(ws(u"actions/runs.sqlite"_s));
+        QVERIFY(store);
+        const QString runsDir = ws(u"actions/runs"_s);
+        QSettings settings(ws(u"actions.ini"_s), QSettings::IniFormat);
+        ui::RunActions actions(settings, ferry::test::ferryBinary(), nullptr);
+        actions.setWorkspace(store->get(), ws(), runsDir);
+        run::RunSpec spec;
+        spec.id = run::newRunId(u"train.py"_s);
+        spec.script = u"train.py"_s;
+        spec.sourceDir = ws();
+        spec.environmentFile = ws(u"environments/host.yml"_s);
+        QCOMPARE(spec.interpreter, u"python3"_s);
+        actions.launch(spec);
+        actions.finishLaunches();
+        const run::RunDirectory dir(QDir(runsDir).filePath(spec.id));
+        const auto started = dir.readSpec();
+        QVERIFY2(started, qPrintable(started ? QString() : started.error().toString()));
+        QCOMPARE(started->interpreter, u"/usr/bin/python3"_s);
+        QCOMPARE(started->variables, (QList<std::pair<QString, QString>>{{u"GREETING"_s, u"hello"_s}}));
+        QVERIFY(started->environmentTag.startsWith(u"host-"_s));
+        // The run ends before its folder goes with the workspace.
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(dir.exitFile()) && QFile::exists(dir.modelArchive()), 60000);
     }
 
     void trainPanelTrainsAndCancels()

@@ -5,6 +5,7 @@
 
 #include "env/formats.h"
 #include "env/spechash.h"
+#include "run/runenvironment.h"
 #include "run/runsecrets.h"
 #include "secrets/secretstore.h"
 #include "tracking/runlauncher.h"
@@ -12,7 +13,6 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QSettings>
-#include <QStandardPaths>
 
 using namespace Qt::StringLiterals;
 
@@ -183,22 +183,12 @@ private:
             }
             if (errors)
                 return std::nullopt;
-            spec.environmentFile = file;
-            spec.environmentTag = env::imageTag(read.environment);
-            spec.variables = read.environment.withoutSecretVariables().variables; // secrets: by the keychain, not here
+            run::applyEnvironment(spec, read.environment, file);
             // Its secret variables reach the run as names; each secret must be in the keychain now.
-            for (const auto &[variable, secret] : run::secretVariablesOf(read.environment)) {
-                if (const auto found = secrets::readSecretNow(secret); !found) {
-                    io.err << "ferry run: " << file << ": environment variable " << variable << ": "
-                           << found.error().toString() << Qt::endl;
-                    return std::nullopt;
-                }
+            if (const auto secrets = run::checkRunSecrets(spec); !secrets) {
+                io.err << "ferry run: " << file << ": " << secrets.error().toString() << Qt::endl;
+                return std::nullopt;
             }
-            run::addEnvironmentSecrets(spec, read.environment);
-            // A local run uses the environment's interpreter when this machine has it.
-            const QString interpreter = read.environment.python.interpreterPath;
-            if (!interpreter.isEmpty() && !QStandardPaths::findExecutable(interpreter).isEmpty())
-                spec.interpreter = interpreter;
         }
         return spec;
     }

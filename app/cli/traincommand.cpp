@@ -8,6 +8,7 @@
 #include "tracking/runfollower.h"
 #include "training/embeddedrun.h"
 #include "training/trainerloader.h"
+#include "training/trainingsession.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -20,6 +21,8 @@
 
 #include <atomic>
 #include <csignal>
+#include <mutex>
+#include <optional>
 #include <thread>
 #include <unistd.h>
 
@@ -54,12 +57,193 @@ QString seconds(double s)
 QString epochLine(const QJsonObject &record, int epochs)
 {
     QString line = u"epoch %1/%2"_s.arg(record.value(u"epoch"_s).toInt()).arg(epochs);
-    for (const QString &key : {u"train_loss"_s, u"val_loss"_s, u"val_accuracy"_s}) {
+    for (const QLatin1StringView key : {run::kTrainLoss, run::kValLoss, run::kValAccuracy}) {
         if (record.contains(key))
             line += u"  %1 %2"_s.arg(key).arg(record.value(key).toDouble(), 0, 'f', 4);
     }
     return line;
 }
+
+// Ctrl-C and TERM, while one is alive: counted, for the training to be cancelled (within one
+// step) instead of the process ending with the run left behind.
+class StopSignals {
+public:
+    StopSignals()
+    {
+        g_stopRequests = 0;
+        m_int = std::signal(SIGINT, onStopSignal);
+        m_term = std::signal(SIGTERM, onStopSignal);
+    }
+    ~StopSignals()
+    {
+        std::signal(SIGINT, m_int);
+        std::signal(SIGTERM, m_term);
+    }
+    StopSignals(const StopSignals &) = delete;
+    StopSignals &operator=(const StopSignals &) = delete;
+
+    static bool requested() { return g_stopRequests > 0; }
+
+private:
+    void (*m_int)(int) = nullptr;
+    void (*m_term)(int) = nullptr;
+};
+
+// "training on 1600 samples of table data (classification, 2 classes)".
+QString datasetSummary(const data::Dataset &dataset)
+{
+    return u"training on %1 samples of %2 data (%3%4)"_s.arg(dataset.count)
+        .arg(data::kindName(dataset.kind), data::taskName(dataset.task),
+             dataset.task == data::Task::Classification ? u", %1 classes"_s.arg(dataset.classNames.size()) : QString());
+}
+
+// Shows a training the session runs on another thread: the loading, the run's log as its
+// follower stores it (epoch lines, Ferry's messages), a progress bar on a terminal, and
+// relays Ctrl-C as a cancel. Everything is printed from the thread that calls poll().
+class TrainingWatch {
+public:
+    TrainingWatch(RunContext &context, run::TrainingSession &session, const run::TrainingSession::Request &request,
+                  bool json, Io &io)
+        : m_context(context), m_session(session), m_dataName(QFileInfo(request.dataPath).fileName()),
+          m_epochs(request.config.epochs), m_json(json), m_tty(::isatty(STDERR_FILENO) == 1), m_io(io)
+    {
+    }
+
+    // For the session: what it reports, kept for poll() (they come on the training thread).
+    run::TrainingSession::Events events()
+    {
+        run::TrainingSession::Events events;
+        events.loading = [this](qsizetype done, qsizetype total) {
+            m_loadedPercent = total > 0 ? static_cast<int>(100 * done / total) : -1;
+        };
+        events.started = [this](const run::TrainingSession::Started &started) {
+            const std::lock_guard lock(m_mutex);
+            m_started = Started{started.spec, started.runDir, started.dataset->notes, datasetSummary(*started.dataset)};
+        };
+        return events;
+    }
+
+    void poll(bool trainingDone)
+    {
+        if (StopSignals::requested() && !m_cancelling) {
+            m_cancelling = true;
+            m_session.cancel();
+            m_io.err << "\ncancelling (the trainer stops within one step)" << Qt::endl;
+        }
+        if (!m_follower)
+            follow();
+        if (!m_follower) {
+            showLoading();
+            return;
+        }
+        if (const auto step = m_follower->poll(); step)
+            show(*step, trainingDone);
+    }
+
+    // After the training: the rest of the log, until the end is stored.
+    void drain()
+    {
+        clearLine();
+        if (!m_follower) // the training ended before poll() saw it start
+            follow();
+        if (!m_follower)
+            return;
+        for (int i = 0; i < 40; ++i) {
+            const auto step = m_follower->poll();
+            if (!step)
+                break;
+            show(*step, true);
+            if (step->finished)
+                break;
+            QThread::msleep(50);
+        }
+    }
+
+    int pollMs() const { return m_tty ? 100 : 250; }
+
+private:
+    struct Started {
+        run::RunSpec spec;
+        QString runDir;
+        QStringList notes;
+        QString summary;
+    };
+
+    // Once the run is recorded: its follower, and what the loading said.
+    void follow()
+    {
+        std::optional<Started> started;
+        {
+            const std::lock_guard lock(m_mutex);
+            started = m_started;
+        }
+        if (!started)
+            return;
+        clearLine();
+        m_context.store->flush();
+        const run::RunRecord record = m_context.store->run(started->spec.id).value_or(run::newRunRecord(started->spec));
+        m_follower.emplace(*m_context.store, m_target, started->runDir, record);
+        for (const QString &note : started->notes)
+            m_io.err << "note: " << note << Qt::endl;
+        if (!m_json)
+            m_io.err << "run " << record.id << ": " << started->summary << Qt::endl;
+    }
+
+    void showLoading()
+    {
+        const int percent = m_loadedPercent;
+        if (m_tty && percent >= 0)
+            m_io.err << "\rloading " << m_dataName << ' ' << percent << '%' << Qt::flush;
+    }
+
+    void show(const run::RunFollower::Step &step, bool trainingDone)
+    {
+        for (const QByteArray &line : step.lines) {
+            if (m_json)
+                continue;
+            if (line.startsWith("{\"epoch\"")) {
+                clearLine();
+                m_io.out << epochLine(QJsonDocument::fromJson(line).object(), m_epochs) << Qt::endl;
+            } else if (line.startsWith("ferry: ") && !line.startsWith("ferry: note: ")) { // notes: shown above
+                clearLine();
+                m_io.err << QString::fromUtf8(line.mid(7)) << Qt::endl;
+            }
+        }
+        if (m_tty && !m_json && !trainingDone)
+            showProgress(m_session.progress());
+    }
+
+    void showProgress(const run::TrainingProgress &p)
+    {
+        if (p.totalSteps <= 0)
+            return;
+        m_io.err << "\r\x1b[K"
+                 << "epoch " << p.epoch << '/' << p.epochs << " ["
+                 << bar(static_cast<double>(p.step) / static_cast<double>(p.totalSteps), 30) << "] "
+                 << (100 * p.step / p.totalSteps) << "%  " << static_cast<qint64>(p.samplesPerSecond)
+                 << " samples/s  ETA " << seconds(p.etaSeconds) << (p.paused ? "  (paused)" : "") << Qt::flush;
+    }
+
+    void clearLine()
+    {
+        if (m_tty)
+            m_io.err << "\r\x1b[K" << Qt::flush;
+    }
+
+    RunContext &m_context;
+    run::TrainingSession &m_session;
+    const QString m_dataName;
+    const int m_epochs;
+    const bool m_json;
+    const bool m_tty;
+    Io &m_io;
+    targets::EmbeddedTarget m_target;
+    std::optional<run::RunFollower> m_follower;
+    bool m_cancelling = false;
+    std::atomic<int> m_loadedPercent{-1};
+    std::mutex m_mutex;
+    std::optional<Started> m_started; // under m_mutex
+};
 
 class TrainCommand final : public Command {
 public:
@@ -81,26 +265,10 @@ public:
             {u"missing"_s, u"CSV: drop (rows with missing values, default) or impute (training mean)."_s, u"POLICY"_s});
         parser.addOption({u"image-size"_s, u"Images: resize to WIDTHxHEIGHT (default 28x28)."_s, u"WxH"_s});
         parser.addOption({u"rgb"_s, u"Images: keep colour (3 channels) instead of grayscale."_s});
-        parser.addOption({u"model"_s, u"mlp (default) or cnn."_s, u"MODEL"_s});
-        parser.addOption({u"layers"_s, u"Hidden layer sizes, e.g. 256,128 (default 128,64)."_s, u"SIZES"_s});
-        parser.addOption({u"conv-channels"_s, u"CNN: channels per conv-pool block (default 16,32)."_s, u"SIZES"_s});
-        parser.addOption({u"activation"_s, u"relu (default), tanh or gelu."_s, u"NAME"_s});
-        parser.addOption({u"dropout"_s, u"Dropout after each hidden layer (default 0)."_s, u"P"_s});
-        parser.addOption({u"epochs"_s, u"Epochs (default 10)."_s, u"N"_s});
-        parser.addOption({u"batch-size"_s, u"Batch size (default 32)."_s, u"N"_s});
-        parser.addOption({u"lr"_s, u"Learning rate (default 0.001)."_s, u"X"_s});
-        parser.addOption({u"optimizer"_s, u"adam (default), adamw or sgd."_s, u"NAME"_s});
-        parser.addOption({u"momentum"_s, u"SGD momentum (default 0.9)."_s, u"X"_s});
-        parser.addOption({u"weight-decay"_s, u"Weight decay (default 0)."_s, u"X"_s});
-        parser.addOption({u"schedule"_s, u"Learning-rate schedule: constant (default), step or cosine."_s, u"NAME"_s});
-        parser.addOption({u"step-size"_s, u"Step schedule: epochs between decays (default 10)."_s, u"N"_s});
-        parser.addOption({u"gamma"_s, u"Step schedule: decay factor (default 0.1)."_s, u"X"_s});
-        parser.addOption({u"seed"_s, u"Random seed: the same seed gives the same losses (default 1)."_s, u"N"_s});
-        parser.addOption({u"validation"_s, u"Fraction held out for validation (default 0.2)."_s, u"F"_s});
-        parser.addOption(
-            {u"patience"_s, u"Early stopping: epochs without a better validation loss (0: off)."_s, u"N"_s});
-        parser.addOption({u"log-every"_s, u"A loss point every N steps (default 10)."_s, u"N"_s});
-        parser.addOption({u"threads"_s, u"Torch threads (default: 1 on 2 cores or fewer)."_s, u"N"_s});
+        // The training settings, their help and defaults from the one table (training/training.h).
+        for (const run::TrainingSetting &setting : run::trainingSettings())
+            parser.addOption(
+                {setting.name, u"%1 (default %2)."_s.arg(setting.description, setting.defaultText), setting.valueName});
         parser.addOption(
             {u"resume"_s, u"Continue a run from its last checkpoint (a run id, or a checkpoint file)."_s, u"RUN"_s});
         parser.addOption({u"out"_s, u"Also copy the model folder here."_s, u"DIR"_s});
@@ -114,205 +282,18 @@ public:
         auto context = openRunContext(parser.value(u"workspace"_s), io);
         if (!context)
             return kExitUserError;
-
-        // 1. Settings: those of the run resumed (if any), then the options given.
-        run::TrainingConfig config;
-        data::LoadOptions load;
-        QString dataPath = parser.value(u"data"_s);
-        QString resumeFile;
-        if (parser.isSet(u"resume"_s)) {
-            const QString resume = parser.value(u"resume"_s);
-            if (QFileInfo(resume).isFile()) {
-                resumeFile = QFileInfo(resume).absoluteFilePath();
-            } else {
-                const auto previous = findRun(*context->store, resume, io);
-                if (!previous)
-                    return kExitUserError;
-                const auto spec = run::RunSpec::fromJson(previous->spec);
-                if (!spec || spec->target.kind != run::TargetKind::Embedded) {
-                    io.err << "ferry train: run " << previous->id << " is not an embedded training" << Qt::endl;
-                    return kExitUserError;
-                }
-                resumeFile = runDirOf(*context, previous->id) + u"/checkpoints/checkpoint.pt"_s;
-                for (const run::Hyperparameter &hp : spec->hyperparameters) {
-                    if (!config.set(hp.name, hp.value))
-                        (void)run::setDataOption(load, hp.name, hp.value);
-                }
-                if (dataPath.isEmpty() && !spec->channels.isEmpty())
-                    dataPath = spec->channels.first().path;
-            }
-            if (!QFileInfo(resumeFile).isFile()) {
-                io.err << "ferry train: no checkpoint to resume from at " << resumeFile
-                       << " (a run writes one at the end of each epoch)" << Qt::endl;
-                return kExitUserError;
-            }
-            config.resumeFrom = resumeFile;
-        }
-        for (const QString &setting : run::trainingSettingNames()) {
-            if (!parser.isSet(setting))
-                continue;
-            if (const auto done = config.set(setting, parser.value(setting)); !done) {
-                io.err << "ferry train: --" << setting << ": " << done.error().toString() << Qt::endl;
-                return kExitUserError;
-            }
-        }
-        for (const QString &option : run::dataOptionNames()) {
-            if (!parser.isSet(option))
-                continue;
-            if (const auto done = run::setDataOption(load, option, parser.value(option)); !done) {
-                io.err << "ferry train: --" << option << ": " << done.error().toString() << Qt::endl;
-                return kExitUserError;
-            }
-        }
-        if (dataPath.isEmpty()) {
-            io.err << "ferry train: give the dataset with --data PATH; see 'ferry help train'" << Qt::endl;
+        auto request = readRequest(parser, *context, io);
+        if (!request)
+            return kExitUserError;
+        const auto outcome = train(*context, std::move(*request), io);
+        if (!outcome) {
+            io.err << "ferry train: " << outcome.error().toString() << Qt::endl;
             return kExitUserError;
         }
-
-        // 2. The trainer (libtorch loads now, not at start-up).
-        run::TrainerLoader loader(run::TrainerLoader::defaultSearchDirs(QCoreApplication::applicationDirPath()));
-        const auto engine = loader.load();
-        if (!engine) {
-            io.err << "ferry train: " << engine.error().toString() << Qt::endl;
-            return kExitUserError;
-        }
-
-        // 3. The data.
-        const bool tty = ::isatty(STDERR_FILENO) == 1;
-        load.progress = [&](qsizetype done, qsizetype total) {
-            if (tty && total > 0)
-                io.err << "\rloading " << QFileInfo(dataPath).fileName() << ' ' << (100 * done / total) << '%'
-                       << Qt::flush;
-        };
-        const auto dataset = data::loadDataset(dataPath, load);
-        if (tty)
-            io.err << "\r\x1b[K" << Qt::flush;
-        if (!dataset) {
-            io.err << "ferry train: " << dataset.error().toString() << Qt::endl;
-            return kExitUserError;
-        }
-        for (const QString &note : dataset->notes)
-            io.err << "note: " << note << Qt::endl;
-
-        // 4. The run: recorded before it starts, like every run.
-        const run::RunSpec spec = run::embeddedRunSpec(dataPath, config, load, context->workspace.root());
-        auto embedded = run::EmbeddedRun::start(*context->store, context->workspace.runsDir(), spec,
-                                                u"train "_s + QFileInfo(dataPath).fileName());
-        if (!embedded) {
-            context->store->flush();
-            io.err << "ferry train: " << embedded.error().toString() << Qt::endl;
-            return kExitUserError;
-        }
-        const QString runDir = runDirOf(*context, spec.id);
-        const std::optional<run::RunRecord> stored = (context->store->flush(), context->store->run(spec.id));
-        run::RunRecord record = stored.value_or(run::newRunRecord(spec));
-        run::EmbeddedRun &trainingRun = **embedded;
-        context->store->setStatus(record.id, run::RunStatus::Running);
-        config.modelDir = trainingRun.modelDir();
-        config.checkpointDir = trainingRun.checkpointDir();
-        if (!json)
-            io.err << "run " << record.id << ": training on " << dataset->count << " samples of "
-                   << data::kindName(dataset->kind) << " data (" << data::taskName(dataset->task)
-                   << (dataset->task == data::Task::Classification ? u", %1 classes"_s.arg(dataset->classNames.size())
-                                                                   : QString())
-                   << ")" << Qt::endl;
-
-        // 5. Train in a worker; this thread stores the metrics, shows progress and relays Ctrl-C.
-        run::TrainingControl control;
-        run::TrainingResult result;
-        std::atomic<bool> done{false};
-        std::thread worker([&] {
-            result = (*engine)->train(*dataset, config, control, trainingRun);
-            done = true;
-        });
-        g_stopRequests = 0;
-        const auto previousInt = std::signal(SIGINT, onStopSignal);
-        const auto previousTerm = std::signal(SIGTERM, onStopSignal);
-        targets::EmbeddedTarget target;
-        run::RunFollower follower(*context->store, target, runDir, record);
-        bool cancelling = false;
-        const auto show = [&](const run::RunFollower::Step &step) {
-            for (const QByteArray &line : step.lines) {
-                if (json)
-                    continue;
-                if (line.startsWith("{\"epoch\"")) {
-                    if (tty)
-                        io.err << "\r\x1b[K" << Qt::flush;
-                    io.out << epochLine(QJsonDocument::fromJson(line).object(), config.epochs) << Qt::endl;
-                } else if (line.startsWith("ferry: ")) {
-                    if (tty)
-                        io.err << "\r\x1b[K";
-                    io.err << QString::fromUtf8(line.mid(7)) << Qt::endl;
-                }
-            }
-            if (tty && !json && !done) {
-                const run::TrainingProgress p = trainingRun.lastProgress();
-                if (p.totalSteps > 0)
-                    io.err << "\r\x1b[K"
-                           << "epoch " << p.epoch << '/' << p.epochs << " ["
-                           << bar(static_cast<double>(p.step) / static_cast<double>(p.totalSteps), 30) << "] "
-                           << (100 * p.step / p.totalSteps) << "%  " << static_cast<qint64>(p.samplesPerSecond)
-                           << " samples/s  ETA " << seconds(p.etaSeconds) << (p.paused ? "  (paused)" : "")
-                           << Qt::flush;
-            }
-        };
-        while (!done) {
-            if (g_stopRequests > 0 && !cancelling) {
-                cancelling = true;
-                control.cancel();
-                io.err << "\ncancelling (the trainer stops within one step)" << Qt::endl;
-            }
-            if (const auto step = follower.poll(); step)
-                show(*step);
-            QThread::msleep(tty ? 100 : 250);
-        }
-        worker.join();
-        std::signal(SIGINT, previousInt);
-        std::signal(SIGTERM, previousTerm);
-        if (const auto finished = trainingRun.finish(result); !finished)
-            io.err << "ferry train: " << finished.error().toString() << Qt::endl;
-        for (int i = 0; i < 40; ++i) { // until the end is stored
-            const auto step = follower.poll();
-            if (!step)
-                break;
-            show(*step);
-            if (step->finished)
-                break;
-            QThread::msleep(50);
-        }
-        context->store->flush();
-
-        // 6. The result.
-        if (parser.isSet(u"out"_s) && result.epochsDone > 0) {
-            const QString out = parser.value(u"out"_s);
-            QDir().mkpath(out);
-            for (const QString &file : QDir(config.modelDir).entryList(QDir::Files)) {
-                QFile::remove(QDir(out).filePath(file));
-                if (!QFile::copy(QDir(config.modelDir).filePath(file), QDir(out).filePath(file)))
-                    io.err << "ferry train: cannot copy " << file << " to " << out << Qt::endl;
-            }
-        }
-        const QString archive = runDir + u"/model.tar.gz"_s;
-        if (json) {
-            QJsonObject object{{u"run"_s, record.id},
-                               {u"outcome"_s, run::outcomeName(result.outcome)},
-                               {u"epochs"_s, result.epochsDone},
-                               {u"metrics"_s, result.finalMetrics},
-                               {u"modelDir"_s, config.modelDir},
-                               {u"modelArchive"_s, archive}};
-            if (!result.error.isEmpty())
-                object[u"error"_s] = result.error;
-            io.out << QJsonDocument(object).toJson(QJsonDocument::Indented);
-        } else {
-            io.err << "run " << record.id << ": " << run::outcomeName(result.outcome);
-            if (!result.error.isEmpty())
-                io.err << ": " << result.error;
-            io.err << Qt::endl;
-            if (result.epochsDone > 0)
-                io.err << "model: " << QDir::current().relativeFilePath(archive) << " (predict with 'ferry predict "
-                       << QDir::current().relativeFilePath(archive) << " --data FILE')" << Qt::endl;
-        }
-        switch (result.outcome) {
+        if (parser.isSet(u"out"_s) && outcome->result.epochsDone > 0)
+            copyModel(outcome->modelDir, parser.value(u"out"_s), io);
+        printResult(*outcome, io);
+        switch (outcome->result.outcome) {
         case run::TrainingResult::Outcome::Completed:
         case run::TrainingResult::Outcome::StoppedEarly:
             return kExitOk;
@@ -326,10 +307,128 @@ public:
 private:
     bool json = false;
 
-    static int usage(const QString &message, Io &io)
+    // The settings: those of the run resumed (if any), then the options given.
+    static std::optional<run::TrainingSession::Request> readRequest(const QCommandLineParser &parser,
+                                                                    const RunContext &context, Io &io)
     {
-        io.err << "ferry train: " << message << "; see 'ferry help train'" << Qt::endl;
-        return kExitUserError;
+        run::TrainingSession::Request request;
+        request.dataPath = parser.value(u"data"_s);
+        if (parser.isSet(u"resume"_s) && !readResume(parser.value(u"resume"_s), context, request, io))
+            return std::nullopt;
+        for (const QString &setting : run::trainingSettingNames()) {
+            if (!parser.isSet(setting))
+                continue;
+            if (const auto done = request.config.set(setting, parser.value(setting)); !done) {
+                io.err << "ferry train: --" << setting << ": " << done.error().toString() << Qt::endl;
+                return std::nullopt;
+            }
+        }
+        for (const QString &option : run::dataOptionNames()) {
+            if (!parser.isSet(option))
+                continue;
+            if (const auto done = run::setDataOption(request.load, option, parser.value(option)); !done) {
+                io.err << "ferry train: --" << option << ": " << done.error().toString() << Qt::endl;
+                return std::nullopt;
+            }
+        }
+        if (request.dataPath.isEmpty()) {
+            io.err << "ferry train: give the dataset with --data PATH; see 'ferry help train'" << Qt::endl;
+            return std::nullopt;
+        }
+        return request;
+    }
+
+    // --resume RUN|FILE: the checkpoint, and a run's settings and data.
+    static bool readResume(const QString &resume, const RunContext &context, run::TrainingSession::Request &request,
+                           Io &io)
+    {
+        QString resumeFile;
+        if (QFileInfo(resume).isFile()) {
+            resumeFile = QFileInfo(resume).absoluteFilePath();
+        } else {
+            const auto previous = findRun(*context.store, resume, io);
+            if (!previous)
+                return false;
+            const auto spec = run::RunSpec::fromJson(previous->spec);
+            if (!spec || spec->target.kind != run::TargetKind::Embedded) {
+                io.err << "ferry train: run " << previous->id << " is not an embedded training" << Qt::endl;
+                return false;
+            }
+            resumeFile = runDirOf(context, previous->id) + u"/checkpoints/checkpoint.pt"_s;
+            for (const run::Hyperparameter &hp : spec->hyperparameters) {
+                if (!request.config.set(hp.name, hp.value))
+                    (void)run::setDataOption(request.load, hp.name, hp.value);
+            }
+            if (request.dataPath.isEmpty() && !spec->channels.isEmpty())
+                request.dataPath = spec->channels.first().path;
+        }
+        if (!QFileInfo(resumeFile).isFile()) {
+            io.err << "ferry train: no checkpoint to resume from at " << resumeFile
+                   << " (a run writes one at the end of each epoch)" << Qt::endl;
+            return false;
+        }
+        request.config.resumeFrom = resumeFile;
+        return true;
+    }
+
+    // The session on a worker thread; this one shows it and relays Ctrl-C.
+    Expected<run::TrainingSession::Outcome> train(RunContext &context, run::TrainingSession::Request request, Io &io)
+    {
+        run::TrainerLoader loader(run::TrainerLoader::defaultSearchDirs(QCoreApplication::applicationDirPath()));
+        run::TrainingSession session(*context.store, context.workspace.runsDir(), context.workspace.root());
+        TrainingWatch watch(context, session, request, json, io);
+        const run::TrainingSession::Events events = watch.events();
+        std::optional<Expected<run::TrainingSession::Outcome>> outcome;
+        std::atomic<bool> done{false};
+        {
+            const StopSignals stop;
+            std::thread worker([&] {
+                outcome = session.run([&loader] { return loader.load(); }, std::move(request), events);
+                done = true;
+            });
+            while (!done) {
+                watch.poll(false);
+                QThread::msleep(static_cast<unsigned long>(watch.pollMs()));
+            }
+            worker.join();
+        }
+        if (*outcome && !(*outcome)->recorded)
+            io.err << "ferry train: " << (*outcome)->recorded.error().toString() << Qt::endl;
+        watch.drain();
+        context.store->flush();
+        return std::move(*outcome);
+    }
+
+    static void copyModel(const QString &modelDir, const QString &out, Io &io)
+    {
+        QDir().mkpath(out);
+        for (const QString &file : QDir(modelDir).entryList(QDir::Files)) {
+            QFile::remove(QDir(out).filePath(file));
+            if (!QFile::copy(QDir(modelDir).filePath(file), QDir(out).filePath(file)))
+                io.err << "ferry train: cannot copy " << file << " to " << out << Qt::endl;
+        }
+    }
+
+    void printResult(const run::TrainingSession::Outcome &outcome, Io &io) const
+    {
+        const run::TrainingResult &result = outcome.result;
+        const QString archive = run::RunDirectory(outcome.runDir).modelArchive();
+        if (json) {
+            QJsonObject object{{u"run"_s, outcome.runId},         {u"outcome"_s, run::outcomeName(result.outcome)},
+                               {u"epochs"_s, result.epochsDone},  {u"metrics"_s, result.finalMetrics},
+                               {u"modelDir"_s, outcome.modelDir}, {u"modelArchive"_s, archive}};
+            if (!result.error.isEmpty())
+                object[u"error"_s] = result.error;
+            io.out << QJsonDocument(object).toJson(QJsonDocument::Indented);
+            return;
+        }
+        io.err << "run " << outcome.runId << ": " << run::outcomeName(result.outcome);
+        if (!result.error.isEmpty())
+            io.err << ": " << result.error;
+        io.err << Qt::endl;
+        if (result.epochsDone > 0)
+            io.err << "model: " << QDir::current().relativeFilePath(archive) << " (predict with 'ferry predict "
+                   << QDir::current().relativeFilePath(archive) << " --data FILE')" << Qt::endl;
     }
 };
 

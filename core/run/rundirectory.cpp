@@ -6,6 +6,7 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -50,6 +51,24 @@ QByteArray jsonBytes(const QJsonObject &json)
     return QJsonDocument(json).toJson();
 }
 
+QString absolutePath(const QString &path)
+{
+    return path.isEmpty() ? path : QDir::cleanPath(QFileInfo(path).absoluteFilePath());
+}
+
+// The spec's paths on this machine, made absolute. The interpreter only for a local run, and
+// only when it is a path: elsewhere it names a program in the image or on the host.
+RunSpec withAbsolutePaths(RunSpec spec)
+{
+    spec.sourceDir = absolutePath(spec.sourceDir);
+    spec.environmentFile = absolutePath(spec.environmentFile);
+    for (DataChannel &channel : spec.channels)
+        channel.path = absolutePath(channel.path);
+    if (spec.target.kind == TargetKind::Local && spec.interpreter.contains(u'/'))
+        spec.interpreter = absolutePath(spec.interpreter);
+    return spec;
+}
+
 } // namespace
 
 RunDirectory::RunDirectory(const QString &path) : m_path(QDir::cleanPath(QFileInfo(path).absoluteFilePath())) {}
@@ -62,6 +81,28 @@ QString RunDirectory::pathFor(const QString &workspace, const QString &runId)
 QString RunDirectory::file(const char16_t *name) const
 {
     return m_path + u'/' + QString::fromUtf16(name);
+}
+
+QStringList RunDirectory::markerFiles() const
+{
+    return {specFile(), supervisorFile(), launchFile(),    heartbeatFile(),       exitFile(),
+            logFile(),  modelArchive(),   outputArchive(), containerRecordFile(), remoteRecordFile()};
+}
+
+Expected<RunSpec> RunDirectory::claim(const RunSpec &spec) const
+{
+    const RunSpec absolute = withAbsolutePaths(spec);
+    if (!QDir().mkpath(m_path))
+        return Error{u"cannot create the run folder"_s, m_path, 0, 0, u"check free disk space and permissions"_s};
+    // By lstat: a link planted at a marker's name counts, whatever it points to.
+    for (const QString &marker : markerFiles()) {
+        if (entryKind(marker) != EntryKind::Missing)
+            return Error{u"the folder holds a run already (%1)"_s.arg(QFileInfo(marker).fileName()), m_path, 0, 0,
+                         u"start each run in a new folder"_s};
+    }
+    if (const auto written = writeSpec(absolute); !written)
+        return written.error();
+    return absolute;
 }
 
 Expected<void> RunDirectory::writeSpec(const RunSpec &spec) const

@@ -7,6 +7,7 @@
 #include <QByteArray>
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -62,6 +63,18 @@ public:
     QString exitFile() const { return file(u"exit.json"); }
     QString modelArchive() const { return file(u"model.tar.gz"); }
     QString outputArchive() const { return file(u"output.tar.gz"); }
+    // The targets' own records: the container a run runs in, the host folder of an SSH or Slurm run.
+    QString containerRecordFile() const { return file(u"container.json"); }
+    QString remoteRecordFile() const { return file(u"remote.json"); }
+
+    // Every file that says the folder holds or held a run: the records above, the log and the
+    // archives. One list, so that no target refuses a used folder by fewer of them.
+    QStringList markerFiles() const;
+    // Takes the folder for a new run, the one way every target does: the spec's local paths
+    // made absolute (the supervisor and the targets work from elsewhere), the folder created,
+    // refused when anything is at a marker's name (a link included), spec.json written
+    // atomically. The spec as written.
+    Expected<RunSpec> claim(const RunSpec &spec) const;
 
     Expected<void> writeSpec(const RunSpec &spec) const;
     Expected<RunSpec> readSpec() const;

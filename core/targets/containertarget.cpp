@@ -186,24 +186,18 @@ Expected<void> ContainerTarget::start(const QString &runDir, const run::RunSpec 
         return usable.error();
     if (spec.environmentFile.isEmpty())
         return Error{u"a container run needs an environment file"_s, {}, 0, 0, u"pass --env environments/NAME.yml"_s};
-    run::RunSpec absolute = spec;
-    absolute.sourceDir = QDir::cleanPath(QFileInfo(spec.sourceDir).absoluteFilePath());
-    absolute.environmentFile = QDir::cleanPath(QFileInfo(spec.environmentFile).absoluteFilePath());
-    for (run::DataChannel &channel : absolute.channels)
-        channel.path = QDir::cleanPath(QFileInfo(channel.path).absoluteFilePath());
-
     const RunDirectory dir(runDir);
-    if (!QDir().mkpath(dir.path()))
-        return Error{u"cannot create the run folder"_s, dir.path(), 0, 0, u"check free disk space and permissions"_s};
-    for (const QString &file : {dir.specFile(), recordFile(dir.path()), dir.exitFile()}) {
-        if (QFileInfo::exists(file))
-            return Error{u"the folder holds a run already"_s, dir.path(), 0, 0, u"start each run in a new folder"_s};
-    }
+    auto claimed = dir.claim(spec);
+    if (!claimed)
+        return claimed.error();
+    run::RunSpec absolute = std::move(*claimed);
+    // The image is the environment's as it is now: its tag, recorded.
     const auto env = env::readEnvironment(absolute.environmentFile);
-    if (!hasErrors(env.diagnostics))
+    if (!hasErrors(env.diagnostics) && env::imageTag(env.environment) != absolute.environmentTag) {
         absolute.environmentTag = env::imageTag(env.environment);
-    if (const auto written = dir.writeSpec(absolute); !written)
-        return written.error();
+        if (const auto written = dir.writeSpec(absolute); !written)
+            return written.error();
+    }
 
     // From here on, a failure ends the run: the log and exit.json say why.
     const auto fail = [&](const Error &error) -> Expected<void> {

@@ -114,22 +114,10 @@ Expected<void> LocalTarget::start(const QString &runDir, const run::RunSpec &spe
 {
     if (const auto acceptable = checkSpecFor(spec, run::TargetKind::Local, u"this machine"_s); !acceptable)
         return acceptable;
-    // The supervisor runs in the run folder: paths in the spec must not depend on where we are.
-    run::RunSpec absolute = spec;
-    absolute.sourceDir = QDir::cleanPath(QFileInfo(spec.sourceDir).absoluteFilePath());
-    for (run::DataChannel &channel : absolute.channels)
-        channel.path = QDir::cleanPath(QFileInfo(channel.path).absoluteFilePath());
-    if (absolute.interpreter.contains(u'/'))
-        absolute.interpreter = QFileInfo(spec.interpreter).absoluteFilePath();
+    // The supervisor runs in the run folder: the claim makes the spec's paths absolute.
     const RunDirectory dir(runDir);
-    if (!QDir().mkpath(dir.path()))
-        return Error{u"cannot create the run folder"_s, dir.path(), 0, 0, u"check free disk space and permissions"_s};
-    for (const QString &file : {dir.specFile(), dir.supervisorFile(), dir.exitFile()}) {
-        if (QFileInfo::exists(file))
-            return Error{u"the folder holds a run already"_s, dir.path(), 0, 0, u"start each run in a new folder"_s};
-    }
-    if (const auto written = dir.writeSpec(absolute); !written)
-        return written.error();
+    if (const auto claimed = dir.claim(spec); !claimed)
+        return claimed.error();
 
     QProcess process;
     process.setProgram(m_ferryProgram);

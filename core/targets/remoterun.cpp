@@ -25,7 +25,7 @@ const QStringList kCollectOptions{u"-a"_s, u"--no-links"_s, u"--no-D"_s, u"--no-
 
 QString remoteFile(const QString &runDir)
 {
-    return runDir + u"/remote.json"_s;
+    return run::RunDirectory(runDir).remoteRecordFile();
 }
 
 } // namespace

@@ -113,7 +113,8 @@ Expected<void> RemoteTarget::removeRemoteFolder(const QString &runDir)
         folder.contains(u"/../"_s))
         return Error{u"the run's folder on %1 is recorded as '%2', which is not a folder named after the run; "
                      "not removed"_s.arg(m_shell->place(), folder),
-                     runDir + u"/remote.json"_s, 0, 0, u"remove it there by hand if it is the run's"_s};
+                     run::RunDirectory(runDir).remoteRecordFile(), 0, 0,
+                     u"remove it there by hand if it is the run's"_s};
     const ShellResult removed = m_shell->run({u"rm"_s, u"-rf"_s, u"--"_s, folder}, {}, 600000);
     if (!removed.ok())
         return Error{
@@ -134,19 +135,11 @@ Expected<RemoteTarget::Prepared> RemoteTarget::prepare(const QString &runDir, co
     const auto secretValues = run::readRunSecrets(spec);
     if (!secretValues)
         return secretValues.error();
-    run::RunSpec absolute = spec;
-    absolute.sourceDir = QDir::cleanPath(QFileInfo(spec.sourceDir).absoluteFilePath());
-    for (run::DataChannel &channel : absolute.channels)
-        channel.path = QDir::cleanPath(QFileInfo(channel.path).absoluteFilePath());
     const run::RunDirectory dir(runDir);
-    if (!QDir().mkpath(dir.path()))
-        return Error{u"cannot create the run folder"_s, dir.path(), 0, 0, u"check free disk space and permissions"_s};
-    for (const QString &file : {dir.specFile(), dir.exitFile()}) {
-        if (QFileInfo::exists(file))
-            return Error{u"the folder holds a run already"_s, dir.path(), 0, 0, u"start each run in a new folder"_s};
-    }
-    if (const auto written = dir.writeSpec(absolute); !written)
-        return written.error();
+    const auto claimed = dir.claim(spec);
+    if (!claimed)
+        return claimed.error();
+    const run::RunSpec &absolute = *claimed;
     QFile log(dir.logFile()); // the local copy of the log, filled from the host's
     if (!log.open(QIODevice::WriteOnly | QIODevice::Append))
         return Error{u"cannot create the log: "_s + log.errorString(), dir.logFile(), 0, 0, {}};

@@ -62,9 +62,9 @@ class Target {
 public:
     virtual ~Target() = default;
 
-    // Writes spec.json into `runDir` (created if needed, refused if it holds a run already)
-    // and launches the run; returns once it is running, or with the reason it could not start
-    // (also recorded in exit.json when the run got as far as the folder).
+    // Claims `runDir` (RunDirectory::claim: created if needed, refused if it holds any run
+    // marker, spec.json written) and launches the run; returns once it is running, or with the
+    // reason it could not start (also recorded in exit.json when the run got as far as the folder).
     virtual Expected<void> start(const QString &runDir, const run::RunSpec &spec) = 0;
     // The run's state now. An Error only when `runDir` is not a readable run folder.
     virtual Expected<RunProbe> probe(const QString &runDir) = 0;

@@ -371,17 +371,17 @@ run::TrainingResult trainModel(const data::Dataset &dataset, const TrainingConfi
             // The epoch's record: training loss, validation loss and accuracy, learning rate.
             const double trainLoss = lossSum / static_cast<double>(trainCount);
             const Evaluation val = evaluate(net, valX, valY, classification);
-            run::MetricRecord record{u"epoch"_s, static_cast<double>(epoch + 1), {{u"train_loss"_s, trainLoss}}};
-            QJsonObject metrics{{u"epoch"_s, epoch + 1}, {u"train_loss"_s, trainLoss}};
+            run::MetricRecord record{u"epoch"_s, static_cast<double>(epoch + 1), {{run::kTrainLoss, trainLoss}}};
+            QJsonObject metrics{{u"epoch"_s, epoch + 1}, {run::kTrainLoss, trainLoss}};
             if (valX.size(0) > 0) {
-                record.values.append({u"val_loss"_s, val.loss});
-                metrics[u"val_loss"_s] = val.loss;
+                record.values.append({run::kValLoss, val.loss});
+                metrics[run::kValLoss] = val.loss;
                 if (classification) {
-                    record.values.append({u"val_accuracy"_s, val.accuracy});
-                    metrics[u"val_accuracy"_s] = val.accuracy;
+                    record.values.append({run::kValAccuracy, val.accuracy});
+                    metrics[run::kValAccuracy] = val.accuracy;
                 }
             }
-            record.values.append({u"lr"_s, lr});
+            record.values.append({run::kLearningRate, lr});
             sink.record(record);
             result.finalMetrics = metrics;
             position.epochsDone = epoch + 1;
@@ -419,9 +419,9 @@ run::TrainingResult trainModel(const data::Dataset &dataset, const TrainingConfi
             for (std::size_t i = 0; i < parameters.size() && i < best.size(); ++i)
                 parameters[i].copy_(best[i]);
             const Evaluation val = evaluate(net, valX, valY, classification);
-            result.finalMetrics[u"val_loss"_s] = val.loss;
+            result.finalMetrics[run::kValLoss] = val.loss;
             if (classification)
-                result.finalMetrics[u"val_accuracy"_s] = val.accuracy;
+                result.finalMetrics[run::kValAccuracy] = val.accuracy;
             result.finalMetrics[u"best_epoch"_s] = bestEpoch;
         }
 

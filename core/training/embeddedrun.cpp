@@ -66,12 +66,8 @@ Expected<std::unique_ptr<EmbeddedRun>> EmbeddedRun::begin(const QString &runDir,
         return Error{u"not an embedded run: its target is %1"_s.arg(spec.target.toString()), runDir, 0, 0, {}};
     std::unique_ptr<EmbeddedRun> run(new EmbeddedRun(runDir));
     const RunDirectory &dir = run->m_dir;
-    if (!QDir().mkpath(dir.path()))
-        return Error{u"cannot create the run folder"_s, dir.path(), 0, 0, u"check free disk space and permissions"_s};
-    if (QFileInfo::exists(dir.specFile()))
-        return Error{u"the folder holds a run already"_s, dir.path(), 0, 0, u"start each run in a new folder"_s};
-    if (const auto written = dir.writeSpec(spec); !written)
-        return written.error();
+    if (const auto claimed = dir.claim(spec); !claimed)
+        return claimed.error();
     Resources resources;
     const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
     resources.cpus = cpus > 0 ? static_cast<int>(cpus) : 1;

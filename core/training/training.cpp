@@ -93,6 +93,166 @@ Error badValue(const QString &name, const QString &value, const QString &hint)
     return Error{u"invalid value '%1' for %2"_s.arg(value, name), {}, 0, 0, hint};
 }
 
+// The setters' rules, shared by the rows below.
+Expected<void> setWhole(int &field, int minimum, const QString &name, const QString &value)
+{
+    bool ok = false;
+    const int v = value.toInt(&ok);
+    if (!ok || v < minimum)
+        return badValue(name, value, u"give a whole number >= %1"_s.arg(minimum));
+    field = v;
+    return {};
+}
+
+Expected<void> setReal(double &field, double minimum, double maximum, const QString &name, const QString &value)
+{
+    bool ok = false;
+    const double v = value.toDouble(&ok);
+    if (!ok || !std::isfinite(v) || v < minimum || v > maximum)
+        return badValue(name, value, u"give a number from %1 to %2"_s.arg(minimum).arg(maximum));
+    field = v;
+    return {};
+}
+
+Expected<void> setSizes(QList<int> &field, bool allowEmpty, const QString &name, const QString &value)
+{
+    QList<int> list;
+    for (const QString &part : value.split(u',', Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const int v = part.trimmed().toInt(&ok);
+        if (!ok || v <= 0 || v > 1 << 16)
+            return badValue(name, value, u"give sizes separated by commas, e.g. 256,128"_s);
+        list << v;
+    }
+    if (list.isEmpty() && !allowEmpty)
+        return badValue(name, value, u"give at least one size, e.g. 64"_s);
+    field = list;
+    return {};
+}
+
+template <typename E, std::size_t N>
+Expected<void> setChoice(E &field, const Names<E> (&table)[N], const QString &name, const QString &value)
+{
+    const auto v = valueOf(table, value);
+    if (!v)
+        return badValue(name, value, u"one of "_s + choices(table));
+    field = *v;
+    return {};
+}
+
+// "a, b or c", for help texts.
+template <typename E, std::size_t N> QString alternatives(const Names<E> (&table)[N])
+{
+    QStringList names;
+    for (const auto &entry : table)
+        names << QString::fromUtf16(entry.name);
+    const QString last = names.takeLast();
+    return names.isEmpty() ? last : names.join(u", "_s) + u" or "_s + last;
+}
+
+// One training setting: its command-line name (in JSON with '_' for '-'), what its value is
+// and a line about it for help texts, its choices when it has a fixed set, and how it is set
+// and read. The one list of the settings: set(), toJson(), trainingSettingNames() and the
+// command line's options and defaults (trainingSettings()) all come from it.
+struct SettingRow {
+    const char16_t *name;
+    const char16_t *valueName;
+    const char16_t *description;
+    QString (*choices)(); // nullptr: any value of its kind
+    Expected<void> (*set)(TrainingConfig &config, const QString &name, const QString &value);
+    QJsonValue (*get)(const TrainingConfig &config);
+};
+
+using C = TrainingConfig;
+using V = const QString &;
+
+const SettingRow kSettingRows[] = {
+    {u"model", u"MODEL", u"The model", [] { return alternatives(kModels); },
+     [](C &c, V n, V v) { return setChoice(c.model, kModels, n, v); },
+     [](const C &c) -> QJsonValue { return modelKindName(c.model); }},
+    {u"layers", u"SIZES", u"Hidden layer sizes, e.g. 256,128", nullptr,
+     [](C &c, V n, V v) { return setSizes(c.layers, true, n, v); },
+     [](const C &c) -> QJsonValue { return intArray(c.layers); }},
+    {u"activation", u"NAME", u"Activation", [] { return alternatives(kActivations); },
+     [](C &c, V n, V v) { return setChoice(c.activation, kActivations, n, v); },
+     [](const C &c) -> QJsonValue { return activationName(c.activation); }},
+    {u"dropout", u"P", u"Dropout after each hidden layer", nullptr,
+     [](C &c, V n, V v) { return setReal(c.dropout, 0.0, 0.95, n, v); },
+     [](const C &c) -> QJsonValue { return c.dropout; }},
+    {u"conv-channels", u"SIZES", u"CNN: channels per conv-pool block", nullptr,
+     [](C &c, V n, V v) { return setSizes(c.convChannels, false, n, v); },
+     [](const C &c) -> QJsonValue { return intArray(c.convChannels); }},
+    {u"optimizer", u"NAME", u"Optimizer", [] { return alternatives(kOptimizers); },
+     [](C &c, V n, V v) { return setChoice(c.optimizer, kOptimizers, n, v); },
+     [](const C &c) -> QJsonValue { return optimizerName(c.optimizer); }},
+    {u"lr", u"X", u"Learning rate", nullptr,
+     [](C &c, V n, V v) -> Expected<void> {
+         double lr = c.learningRate;
+         if (const auto r = setReal(lr, 0.0, 10.0, n, v); !r)
+             return r;
+         if (lr <= 0)
+             return badValue(n, v, u"give a learning rate above 0, e.g. 0.001"_s);
+         c.learningRate = lr;
+         return {};
+     },
+     [](const C &c) -> QJsonValue { return c.learningRate; }},
+    {u"momentum", u"X", u"SGD momentum", nullptr, [](C &c, V n, V v) { return setReal(c.momentum, 0.0, 1.0, n, v); },
+     [](const C &c) -> QJsonValue { return c.momentum; }},
+    {u"weight-decay", u"X", u"Weight decay", nullptr,
+     [](C &c, V n, V v) { return setReal(c.weightDecay, 0.0, 1.0, n, v); },
+     [](const C &c) -> QJsonValue { return c.weightDecay; }},
+    {u"schedule", u"NAME", u"Learning-rate schedule", [] { return alternatives(kSchedules); },
+     [](C &c, V n, V v) { return setChoice(c.schedule, kSchedules, n, v); },
+     [](const C &c) -> QJsonValue { return scheduleName(c.schedule); }},
+    {u"step-size", u"N", u"Step schedule: epochs between decays", nullptr,
+     [](C &c, V n, V v) { return setWhole(c.stepSize, 1, n, v); }, [](const C &c) -> QJsonValue { return c.stepSize; }},
+    {u"gamma", u"X", u"Step schedule: decay factor", nullptr,
+     [](C &c, V n, V v) { return setReal(c.gamma, 0.0, 1.0, n, v); }, [](const C &c) -> QJsonValue { return c.gamma; }},
+    {u"epochs", u"N", u"Epochs", nullptr, [](C &c, V n, V v) { return setWhole(c.epochs, 1, n, v); },
+     [](const C &c) -> QJsonValue { return c.epochs; }},
+    {u"batch-size", u"N", u"Batch size", nullptr, [](C &c, V n, V v) { return setWhole(c.batchSize, 1, n, v); },
+     [](const C &c) -> QJsonValue { return c.batchSize; }},
+    {u"seed", u"N", u"Random seed: the same seed gives the same losses", nullptr,
+     [](C &c, V n, V v) -> Expected<void> {
+         bool ok = false;
+         const qulonglong seed = v.toULongLong(&ok);
+         if (!ok)
+             return badValue(n, v, u"give a whole number >= 0"_s);
+         c.seed = seed;
+         return {};
+     },
+     // 64 bits do not fit a JSON double
+     [](const C &c) -> QJsonValue { return QString::number(c.seed); }},
+    {u"validation", u"F", u"Fraction held out for validation", nullptr,
+     [](C &c, V n, V v) { return setReal(c.validationFraction, 0.0, 0.9, n, v); },
+     [](const C &c) -> QJsonValue { return c.validationFraction; }},
+    {u"patience", u"N", u"Early stopping: epochs without a better validation loss; 0: off", nullptr,
+     [](C &c, V n, V v) { return setWhole(c.earlyStoppingPatience, 0, n, v); },
+     [](const C &c) -> QJsonValue { return c.earlyStoppingPatience; }},
+    {u"log-every", u"N", u"A loss point every N steps", nullptr,
+     [](C &c, V n, V v) { return setWhole(c.logEverySteps, 1, n, v); },
+     [](const C &c) -> QJsonValue { return c.logEverySteps; }},
+    {u"threads", u"N", u"Torch threads; 0: the plugin's choice (1 on 2 cores or fewer)", nullptr,
+     [](C &c, V n, V v) { return setWhole(c.threads, 0, n, v); }, [](const C &c) -> QJsonValue { return c.threads; }},
+};
+
+QString jsonKey(const SettingRow &row)
+{
+    return QString::fromUtf16(row.name).replace(u'-', u'_');
+}
+
+// A setting's value as text, the way set() reads it back: "128,64", "0.001", "adam".
+QString settingText(const QJsonValue &v)
+{
+    if (v.isArray()) {
+        QStringList parts;
+        for (const QJsonValue &item : v.toArray())
+            parts << QString::number(item.toInt());
+        return parts.join(u',');
+    }
+    return v.isDouble() ? QString::number(v.toDouble(), 'g', QLocale::FloatingPointShortest) : v.toString();
+}
+
 } // namespace
 
 QString modelKindName(ModelKind kind)
@@ -129,27 +289,10 @@ QString outcomeName(TrainingResult::Outcome outcome)
 
 QJsonObject TrainingConfig::toJson() const
 {
-    return QJsonObject{
-        {u"model"_s, modelKindName(model)},
-        {u"layers"_s, intArray(layers)},
-        {u"activation"_s, activationName(activation)},
-        {u"dropout"_s, dropout},
-        {u"conv_channels"_s, intArray(convChannels)},
-        {u"optimizer"_s, optimizerName(optimizer)},
-        {u"lr"_s, learningRate},
-        {u"momentum"_s, momentum},
-        {u"weight_decay"_s, weightDecay},
-        {u"schedule"_s, scheduleName(schedule)},
-        {u"step_size"_s, stepSize},
-        {u"gamma"_s, gamma},
-        {u"epochs"_s, epochs},
-        {u"batch_size"_s, batchSize},
-        {u"seed"_s, QString::number(seed)}, // 64 bits do not fit a JSON double
-        {u"validation"_s, validationFraction},
-        {u"patience"_s, earlyStoppingPatience},
-        {u"log_every"_s, logEverySteps},
-        {u"threads"_s, threads},
-    };
+    QJsonObject json;
+    for (const SettingRow &row : kSettingRows)
+        json.insert(jsonKey(row), row.get(*this));
+    return json;
 }
 
 Expected<TrainingConfig> TrainingConfig::fromJson(const QJsonObject &json)
@@ -157,19 +300,7 @@ Expected<TrainingConfig> TrainingConfig::fromJson(const QJsonObject &json)
     TrainingConfig config;
     // Through set(), so a stored config obeys the same rules as a typed one.
     for (auto it = json.begin(); it != json.end(); ++it) {
-        QString text;
-        const QJsonValue v = it.value();
-        if (v.isArray()) {
-            QStringList parts;
-            for (const QJsonValue &item : v.toArray())
-                parts << QString::number(item.toInt());
-            text = parts.join(u',');
-        } else if (v.isDouble()) {
-            text = QString::number(v.toDouble(), 'g', QLocale::FloatingPointShortest);
-        } else {
-            text = v.toString();
-        }
-        if (const auto done = config.set(it.key(), text); !done)
+        if (const auto done = config.set(it.key(), settingText(it.value())); !done)
             return done.error();
     }
     return config;
@@ -179,135 +310,43 @@ Expected<void> TrainingConfig::set(const QString &rawName, const QString &value)
 {
     QString name = rawName;
     name.replace(u'-', u'_');
-    bool ok = false;
-    const auto positiveInt = [&](int &field, int minimum) -> Expected<void> {
-        const int v = value.toInt(&ok);
-        if (!ok || v < minimum)
-            return badValue(rawName, value, u"give a whole number >= %1"_s.arg(minimum));
-        field = v;
-        return {};
-    };
-    const auto real = [&](double &field, double minimum, double maximum) -> Expected<void> {
-        const double v = value.toDouble(&ok);
-        if (!ok || !std::isfinite(v) || v < minimum || v > maximum)
-            return badValue(rawName, value, u"give a number from %1 to %2"_s.arg(minimum).arg(maximum));
-        field = v;
-        return {};
-    };
-    const auto sizes = [&](QList<int> &field, bool allowEmpty) -> Expected<void> {
-        QList<int> list;
-        for (const QString &part : value.split(u',', Qt::SkipEmptyParts)) {
-            const int v = part.trimmed().toInt(&ok);
-            if (!ok || v <= 0 || v > 1 << 16)
-                return badValue(rawName, value, u"give sizes separated by commas, e.g. 256,128"_s);
-            list << v;
-        }
-        if (list.isEmpty() && !allowEmpty)
-            return badValue(rawName, value, u"give at least one size, e.g. 64"_s);
-        field = list;
-        return {};
-    };
-    if (name == "model"_L1) {
-        const auto v = valueOf(kModels, value);
-        if (!v)
-            return badValue(rawName, value, u"one of "_s + choices(kModels));
-        model = *v;
-        return {};
+    if (name == "learning_rate"_L1)
+        name = u"lr"_s;
+    for (const SettingRow &row : kSettingRows) {
+        if (jsonKey(row) == name)
+            return row.set(*this, rawName, value);
     }
-    if (name == "optimizer"_L1) {
-        const auto v = valueOf(kOptimizers, value);
-        if (!v)
-            return badValue(rawName, value, u"one of "_s + choices(kOptimizers));
-        optimizer = *v;
-        return {};
-    }
-    if (name == "schedule"_L1) {
-        const auto v = valueOf(kSchedules, value);
-        if (!v)
-            return badValue(rawName, value, u"one of "_s + choices(kSchedules));
-        schedule = *v;
-        return {};
-    }
-    if (name == "activation"_L1) {
-        const auto v = valueOf(kActivations, value);
-        if (!v)
-            return badValue(rawName, value, u"one of "_s + choices(kActivations));
-        activation = *v;
-        return {};
-    }
-    if (name == "layers"_L1)
-        return sizes(layers, true);
-    if (name == "conv_channels"_L1)
-        return sizes(convChannels, false);
-    if (name == "dropout"_L1)
-        return real(dropout, 0.0, 0.95);
-    if (name == "lr"_L1 || name == "learning_rate"_L1) {
-        if (const auto r = real(learningRate, 0.0, 10.0); !r)
-            return r;
-        if (learningRate <= 0)
-            return badValue(rawName, value, u"give a learning rate above 0, e.g. 0.001"_s);
-        return {};
-    }
-    if (name == "momentum"_L1)
-        return real(momentum, 0.0, 1.0);
-    if (name == "weight_decay"_L1)
-        return real(weightDecay, 0.0, 1.0);
-    if (name == "gamma"_L1)
-        return real(gamma, 0.0, 1.0);
-    if (name == "validation"_L1)
-        return real(validationFraction, 0.0, 0.9);
-    if (name == "step_size"_L1)
-        return positiveInt(stepSize, 1);
-    if (name == "epochs"_L1)
-        return positiveInt(epochs, 1);
-    if (name == "batch_size"_L1)
-        return positiveInt(batchSize, 1);
-    if (name == "patience"_L1)
-        return positiveInt(earlyStoppingPatience, 0);
-    if (name == "log_every"_L1)
-        return positiveInt(logEverySteps, 1);
-    if (name == "threads"_L1)
-        return positiveInt(threads, 0);
-    if (name == "seed"_L1) {
-        const qulonglong v = value.toULongLong(&ok);
-        if (!ok)
-            return badValue(rawName, value, u"give a whole number >= 0"_s);
-        seed = v;
-        return {};
-    }
-    return Error{u"unknown training setting '%1'"_s.arg(rawName),
-                 {},
-                 0,
-                 0,
-                 u"known: model, layers, activation, dropout, conv-channels, optimizer, lr, momentum, weight-decay, "
-                 u"schedule, step-size, gamma, epochs, batch-size, seed, validation, patience, log-every, threads"_s};
+    return Error{
+        u"unknown training setting '%1'"_s.arg(rawName), {}, 0, 0, u"known: "_s + trainingSettingNames().join(u", "_s)};
 }
 
 QStringList trainingSettingNames()
 {
-    return {u"model"_s,      u"layers"_s,   u"activation"_s, u"dropout"_s,      u"conv-channels"_s,
-            u"optimizer"_s,  u"lr"_s,       u"momentum"_s,   u"weight-decay"_s, u"schedule"_s,
-            u"step-size"_s,  u"gamma"_s,    u"epochs"_s,     u"batch-size"_s,   u"seed"_s,
-            u"validation"_s, u"patience"_s, u"log-every"_s,  u"threads"_s};
+    QStringList names;
+    for (const SettingRow &row : kSettingRows)
+        names << QString::fromUtf16(row.name);
+    return names;
+}
+
+QList<TrainingSetting> trainingSettings()
+{
+    const TrainingConfig defaults;
+    QList<TrainingSetting> settings;
+    for (const SettingRow &row : kSettingRows) {
+        QString description = QString::fromUtf16(row.description);
+        if (row.choices)
+            description += u": "_s + row.choices();
+        settings << TrainingSetting{QString::fromUtf16(row.name), QString::fromUtf16(row.valueName), description,
+                                    settingText(row.get(defaults))};
+    }
+    return settings;
 }
 
 QList<Hyperparameter> TrainingConfig::toHyperparameters() const
 {
-    const QJsonObject settings = toJson();
     QList<Hyperparameter> list;
-    for (const QString &name : trainingSettingNames()) {
-        const QJsonValue v = settings.value(QString(name).replace(u'-', u'_'));
-        QString text;
-        if (v.isArray()) {
-            QStringList parts;
-            for (const QJsonValue &item : v.toArray())
-                parts << QString::number(item.toInt());
-            text = parts.join(u',');
-        } else {
-            text = v.isDouble() ? QString::number(v.toDouble(), 'g', QLocale::FloatingPointShortest) : v.toString();
-        }
-        list << Hyperparameter{name, text};
-    }
+    for (const SettingRow &row : kSettingRows)
+        list << Hyperparameter{QString::fromUtf16(row.name), settingText(row.get(*this))};
     return list;
 }
 

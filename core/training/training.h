@@ -6,6 +6,7 @@
 #include "run/runspec.h"
 
 #include <QJsonObject>
+#include <QLatin1StringView>
 #include <QList>
 #include <QPair>
 #include <QString>
@@ -70,6 +71,15 @@ struct TrainingConfig {
 // The settings' command-line names, in order (what TrainingConfig::set takes).
 QStringList trainingSettingNames();
 
+// One training setting as a help text shows it; from the one table TrainingConfig::set reads.
+struct TrainingSetting {
+    QString name;        // the command-line name: epochs, batch-size, lr, ...
+    QString valueName;   // what the value is: N, X, SIZES, NAME
+    QString description; // a line, with the choices where there is a fixed set
+    QString defaultText; // a default TrainingConfig's value, as set() takes it
+};
+QList<TrainingSetting> trainingSettings(); // in the order of trainingSettingNames()
+
 // How an embedded run reads its data, as parameters: target-column, task, missing, image-size,
 // rgb (those that differ from the defaults), and back.
 QList<Hyperparameter> dataOptionsToHyperparameters(const data::LoadOptions &options);
@@ -81,6 +91,13 @@ QString modelKindName(ModelKind kind);
 QString optimizerName(OptimizerKind kind);
 QString scheduleName(ScheduleKind kind);
 QString activationName(Activation activation);
+
+// The metrics the embedded trainer records once per epoch (with kLearningRate), by the names
+// the chart, the runs table and the panels look them up by.
+inline constexpr QLatin1StringView kTrainLoss{"train_loss"};
+inline constexpr QLatin1StringView kValLoss{"val_loss"};
+inline constexpr QLatin1StringView kValAccuracy{"val_accuracy"};
+inline constexpr QLatin1StringView kLearningRate{"lr"};
 
 // One line of metrics: values at one x (a global optimiser step, or an epoch).
 struct MetricRecord {

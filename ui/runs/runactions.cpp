@@ -2,6 +2,7 @@
 
 #include "env/formats.h"
 #include "env/spechash.h"
+#include "run/runenvironment.h"
 #include "run/runsecrets.h"
 #include "store/runstore.h"
 #include "targets/remotetarget.h"
@@ -81,9 +82,7 @@ void RunActions::launch(const run::RunSpec &requested)
             Q_EMIT problem(tr("Environment %1 has errors: run 'ferry env check' on it").arg(spec.environmentFile));
             return;
         }
-        spec.environmentTag = env::imageTag(read.environment);
-        spec.variables = read.environment.withoutSecretVariables().variables; // secrets: by the keychain, not here
-        run::addEnvironmentSecrets(spec, read.environment);                   // names only
+        run::applyEnvironment(spec, read.environment, spec.environmentFile); // secrets: checked in the worker
     }
     Q_EMIT starting(spec.id);
     Q_EMIT message(tr("Starting %1 on %2 …").arg(spec.script, spec.target.toString()));

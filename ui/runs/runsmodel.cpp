@@ -1,5 +1,6 @@
 #include "ui/runs/runsmodel.h"
 
+#include "training/training.h"
 #include "ui/chart/runcolors.h"
 
 #include <QDateTime>
@@ -35,7 +36,7 @@ bool RunRow::operator==(const RunRow &other) const
 
 namespace {
 
-constexpr std::array kPreferredMetrics{u"val_accuracy", u"accuracy", u"val_loss", u"loss", u"train_loss"};
+constexpr std::array kPreferredMetrics{run::kValAccuracy, "accuracy"_L1, run::kValLoss, "loss"_L1, run::kTrainLoss};
 constexpr int kShownMetrics = 3;
 
 QString metricValueText(double value)
@@ -363,8 +364,8 @@ void RunsModel::setRows(QList<RunRow> rows)
 QString RunsModel::keyMetricsText(const QMap<QString, double> &lastMetrics)
 {
     QStringList names;
-    for (QStringView preferred : kPreferredMetrics) {
-        const QString name = preferred.toString();
+    for (const QLatin1StringView preferred : kPreferredMetrics) {
+        const QString name(preferred);
         if (names.size() < kShownMetrics && lastMetrics.contains(name))
             names << name;
     }

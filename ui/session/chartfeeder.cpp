@@ -1,6 +1,7 @@
 #include "ui/session/chartfeeder.h"
 
 #include "store/runstore.h"
+#include "training/training.h"
 #include "ui/chart/losschart.h"
 #include "ui/chart/seriesstore.h"
 
@@ -18,7 +19,7 @@ namespace {
 
 bool epochMetric(const QString &name)
 {
-    return name == "train_loss"_L1 || name == "val_loss"_L1 || name == "val_accuracy"_L1 || name == "lr"_L1;
+    return name == run::kTrainLoss || name == run::kValLoss || name == run::kValAccuracy || name == run::kLearningRate;
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 #include "data/dataset.h"
 #include "store/runstore.h"
 #include "training/embeddedrun.h"
+#include "training/trainingsession.h"
 
 #include <QComboBox>
 #include <QCoreApplication>
@@ -39,7 +40,7 @@ QString duration(double seconds)
 
 TrainPanel::TrainPanel(EngineProvider engine, QWidget *parent)
     : QWidget(parent), m_engine(std::move(engine)), m_dataset(new QLineEdit(this)), m_model(new QComboBox(this)),
-      m_layers(new QLineEdit(u"128,64"_s, this)), m_epochs(new QSpinBox(this)), m_batchSize(new QSpinBox(this)),
+      m_layers(new QLineEdit(this)), m_epochs(new QSpinBox(this)), m_batchSize(new QSpinBox(this)),
       m_learningRate(new QDoubleSpinBox(this)), m_optimizer(new QComboBox(this)), m_seed(new QSpinBox(this)),
       m_trainButton(new QPushButton(tr("Train"), this)), m_pauseButton(new QPushButton(tr("Pause"), this)),
       m_cancelButton(new QPushButton(tr("Cancel"), this)), m_progress(new QProgressBar(this)),
@@ -69,17 +70,14 @@ TrainPanel::TrainPanel(EngineProvider engine, QWidget *parent)
     m_model->addItem(tr("CNN (images)"), u"cnn"_s);
     m_layers->setToolTip(tr("Hidden layer sizes, e.g. 256,128"));
     m_epochs->setRange(1, 100000);
-    m_epochs->setValue(10);
     m_batchSize->setRange(1, 65536);
-    m_batchSize->setValue(32);
     m_learningRate->setDecimals(5);
     m_learningRate->setRange(0.00001, 10.0);
     m_learningRate->setSingleStep(0.0005);
-    m_learningRate->setValue(0.001);
     for (const QString &name : {u"adam"_s, u"adamw"_s, u"sgd"_s})
         m_optimizer->addItem(name, name);
     m_seed->setRange(0, 1 << 30);
-    m_seed->setValue(1);
+    setConfig(run::TrainingConfig()); // the defaults: those of `ferry train`
 
     auto *form = new QFormLayout;
     form->addRow(tr("Dataset"), datasetRow);
@@ -123,9 +121,9 @@ TrainPanel::TrainPanel(EngineProvider engine, QWidget *parent)
 
 TrainPanel::~TrainPanel()
 {
-    if (m_thread) { // closing the window cancels: the trainer stops within one step
-        if (m_control)
-            m_control->cancel();
+    if (m_thread) { // closing the window cancels: the loading or the trainer stops within one step
+        if (m_session)
+            m_session->cancel();
         m_thread->wait();
     }
 }
@@ -190,81 +188,49 @@ void TrainPanel::updateState()
 {
     const bool training = isTraining();
     m_trainButton->setEnabled(!training && m_store && !dataset().isEmpty());
-    m_pauseButton->setEnabled(training && m_run);
+    m_pauseButton->setEnabled(training && !m_runId.isEmpty());
     m_cancelButton->setEnabled(training);
     for (QWidget *w : std::initializer_list<QWidget *>{m_dataset, m_model, m_layers, m_epochs, m_batchSize,
                                                        m_learningRate, m_optimizer, m_seed})
         w->setEnabled(!training);
-    m_pauseButton->setText(m_control && m_control->isPaused() ? tr("Resume") : tr("Pause"));
+    m_pauseButton->setText(m_session && m_session->isPaused() ? tr("Resume") : tr("Pause"));
 }
 
 void TrainPanel::train()
 {
     if (isTraining() || !m_store)
         return;
-    const QString path = dataset();
-    run::TrainingConfig config = this->config();
-    if (const auto layers = config.set(u"layers"_s, m_layers->text()); !layers) {
+    run::TrainingSession::Request request;
+    request.dataPath = dataset();
+    request.config = config();
+    if (const auto layers = request.config.set(u"layers"_s, m_layers->text()); !layers) {
         m_status->setText(layers.error().toString());
         Q_EMIT problem(tr("Train: %1").arg(layers.error().toString()));
         return;
     }
-    m_control = std::make_shared<run::TrainingControl>();
-    m_run.reset();
+    m_session = std::make_shared<run::TrainingSession>(*m_store, m_runsDir, m_root);
     m_runId.clear();
     m_progress->setValue(0);
-    m_status->setText(tr("Loading %1 …").arg(QFileInfo(path).fileName()));
+    m_status->setText(tr("Loading %1 …").arg(QFileInfo(request.dataPath).fileName()));
 
-    QPointer<TrainPanel> self(this);
-    auto control = m_control;
-    auto *store = m_store;
-    const QString runsDir = m_runsDir;
-    const QString root = m_root;
-    const EngineProvider engineProvider = m_engine;
-    // Everything slow happens here: loading libtorch, reading the data, training.
-    m_thread = QThread::create([=] {
-        const auto fail = [&](const QString &message) {
-            QMetaObject::invokeMethod(qApp, [self, message] {
-                if (self) {
-                    self->m_status->setText(message);
-                    Q_EMIT self->problem(tr("Train: %1").arg(message));
-                }
+    // Everything slow happens in the session, on this thread: libtorch, the data, the training.
+    m_thread = QThread::create([self = QPointer<TrainPanel>(this), session = m_session, engine = m_engine, request] {
+        const auto onPanel = [self](std::function<void(TrainPanel &)> apply) {
+            QMetaObject::invokeMethod(qApp, [self, apply = std::move(apply)] {
+                if (self)
+                    apply(*self);
             });
         };
-        const auto engine = engineProvider();
-        if (!engine)
-            return fail(engine.error().toString());
-        data::LoadOptions load;
-        load.cancelled = [control] { return control->isCancelled(); };
-        const auto loaded = data::loadDataset(path, load);
-        if (!loaded)
-            return fail(loaded.error().toString());
-        run::TrainingConfig c = config;
-        const run::RunSpec spec = run::embeddedRunSpec(path, c, load, root);
-        auto started = run::EmbeddedRun::start(*store, runsDir, spec, u"train "_s + QFileInfo(path).fileName());
-        if (!started)
-            return fail(started.error().toString());
-        std::shared_ptr<run::EmbeddedRun> embedded(std::move(*started));
-        for (const QString &note : loaded->notes)
-            embedded->message(note);
-        c.modelDir = embedded->modelDir();
-        c.checkpointDir = embedded->checkpointDir();
-        QMetaObject::invokeMethod(qApp, [self, embedded, id = spec.id] {
-            if (!self)
-                return;
-            self->m_run = embedded;
-            self->m_runId = id;
-            self->m_progressTimer->start();
-            self->updateState();
-            Q_EMIT self->runStarted(id);
-        });
-        const run::TrainingResult result = (*engine)->train(*loaded, c, *control, *embedded);
-        if (const auto done = embedded->finish(result); !done)
-            fail(done.error().toString());
-        QMetaObject::invokeMethod(qApp, [self, result] {
-            if (self)
-                self->finished(result);
-        });
+        run::TrainingSession::Events events;
+        events.started = [&onPanel](const run::TrainingSession::Started &started) {
+            onPanel([id = started.spec.id](TrainPanel &panel) { panel.started(id); });
+        };
+        const auto outcome = session->run(engine, request, events);
+        if (!outcome)
+            return onPanel([message = outcome.error().toString()](TrainPanel &panel) { panel.failed(message); });
+        if (!outcome->recorded)
+            onPanel([message = outcome->recorded.error().toString()](TrainPanel &panel) { panel.failed(message); });
+        onPanel([result = outcome->result](TrainPanel &panel) { panel.finished(result); });
     });
     connect(m_thread, &QThread::finished, this, [this] {
         m_thread->deleteLater();
@@ -276,33 +242,47 @@ void TrainPanel::train()
     updateState();
 }
 
+void TrainPanel::started(const QString &runId)
+{
+    m_runId = runId;
+    m_progressTimer->start();
+    updateState();
+    Q_EMIT runStarted(runId);
+}
+
+void TrainPanel::failed(const QString &message)
+{
+    m_status->setText(message);
+    Q_EMIT problem(tr("Train: %1").arg(message));
+}
+
 void TrainPanel::togglePause()
 {
-    if (!m_control)
+    if (!m_session)
         return;
-    if (m_control->isPaused())
-        m_control->resume();
+    if (m_session->isPaused())
+        m_session->resume();
     else
-        m_control->pause();
+        m_session->pause();
     updateState();
     showProgress();
 }
 
 void TrainPanel::cancel()
 {
-    if (m_control)
-        m_control->cancel();
+    if (m_session)
+        m_session->cancel();
     m_status->setText(tr("Cancelling: the trainer stops within one step …"));
 }
 
 void TrainPanel::showProgress()
 {
-    if (!m_run)
+    if (!m_session || m_runId.isEmpty())
         return;
-    const run::TrainingProgress p = m_run->lastProgress();
+    const run::TrainingProgress p = m_session->progress();
     if (p.totalSteps > 0)
         m_progress->setValue(static_cast<int>(1000 * p.step / p.totalSteps));
-    if (m_control && m_control->isPaused()) {
+    if (m_session->isPaused()) {
         m_status->setText(tr("Paused at epoch %1 of %2").arg(p.epoch).arg(p.epochs));
         return;
     }
@@ -321,8 +301,8 @@ void TrainPanel::finished(const run::TrainingResult &result)
         result.outcome == run::TrainingResult::Outcome::StoppedEarly)
         m_progress->setValue(1000);
     QString text = tr("Training %1 after %2 epoch(s)").arg(run::outcomeName(result.outcome)).arg(result.epochsDone);
-    if (result.finalMetrics.contains(u"val_accuracy"_s))
-        text += tr(" · validation accuracy %1").arg(result.finalMetrics[u"val_accuracy"_s].toDouble(), 0, 'f', 3);
+    if (result.finalMetrics.contains(run::kValAccuracy))
+        text += tr(" · validation accuracy %1").arg(result.finalMetrics[run::kValAccuracy].toDouble(), 0, 'f', 3);
     if (!result.error.isEmpty()) {
         text += u": "_s + result.error;
         Q_EMIT problem(tr("Train: %1").arg(result.error));

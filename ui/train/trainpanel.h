@@ -21,8 +21,8 @@ class QThread;
 class QTimer;
 
 namespace ferry::run {
-class EmbeddedRun;
 class RunStore;
+class TrainingSession;
 } // namespace ferry::run
 
 namespace ferry::ui {
@@ -64,6 +64,9 @@ Q_SIGNALS:
 private:
     void updateState();
     void showProgress();
+    // From the training's thread, on this one.
+    void started(const QString &runId);
+    void failed(const QString &message);
     void finished(const run::TrainingResult &result);
 
     EngineProvider m_engine;
@@ -86,11 +89,10 @@ private:
     QLabel *m_status;
     QTimer *m_progressTimer;
 
-    // The training under way.
+    // The training under way (run::TrainingSession: the same as `ferry train`'s).
     QThread *m_thread = nullptr;
-    std::shared_ptr<run::TrainingControl> m_control;
-    std::shared_ptr<run::EmbeddedRun> m_run;
-    QString m_runId;
+    std::shared_ptr<run::TrainingSession> m_session;
+    QString m_runId; // empty until its run is recorded
     int m_threads = 0;
 };
 
