@@ -181,6 +181,8 @@ std::optional<Format> detectFormat(const QString &path, const QString &text)
         return Format::Conda;
     if (node["image"] || node["conda_file"] || node["build"])
         return Format::AzureMlV2;
+    if (node["command"] && node["environment"]) // an AzureML command job without its $schema
+        return Format::AzureMlV2;
     if (node["docker"] || node["python"])
         return Format::Ferry;
     return std::nullopt;

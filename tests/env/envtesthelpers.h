@@ -1,6 +1,7 @@
 #pragma once
 
 // Small helpers shared by the environment tests.
+#include "corpus.h"
 #include "env/diagnostic.h"
 
 #include <QJsonDocument>
@@ -14,6 +15,8 @@ inline QString dataPath(const QString &relative)
 {
     return QStringLiteral(FERRY_TEST_DATA "/env/") + relative;
 }
+
+using ::corpusPath;
 
 inline QString describe(const env::Diagnostics &diagnostics)
 {
