@@ -287,6 +287,24 @@ private Q_SLOTS:
         QCOMPARE(channels.value(u"labels"_s).toString(), u"s3://bucket/labels.csv"_s);
     }
 
+    // A run's fixed arguments (from an imported AzureML job) go into the job's command; SageMaker
+    // passes hyperparameters only, so its launcher refuses them.
+    void fixedArgumentsReachTheCommandOrAreRefused()
+    {
+        run::RunSpec spec = m_spec;
+        spec.arguments = {u"--cuda"_s, u"a b"_s};
+        run::HandoffOptions options;
+        options.compute = u"gpu"_s;
+        const auto job = run::writeAzureMlCommandJob(spec, m_env, options);
+        QVERIFY(job);
+        QVERIFY2(scalar(YAML::Load(job->toStdString())["command"]).contains(u" train.py --cuda 'a b' --"_s),
+                 qPrintable(*job));
+        const auto launcher = run::writeSageMakerLauncher(spec, m_env, {});
+        QVERIFY(!launcher);
+        QVERIFY2(launcher.error().message.contains(u"fixed arguments (--cuda a b)"_s),
+                 qPrintable(launcher.error().message));
+    }
+
     void sageMakerRefusesAnUnknownInstanceType()
     {
         run::HandoffOptions options;

@@ -48,6 +48,15 @@ private Q_SLOTS:
                               u"--layers"_s, u"[64, 32]"_s}));
     }
 
+    // An imported AzureML job's fixed words (`--cuda`, a data path) come before the hyperparameters.
+    void fixedArgumentsComeFirst()
+    {
+        RunSpec spec = sample(u"/data"_s);
+        spec.arguments = {u"--cuda"_s, u"--data"_s, u"/data"_s};
+        QCOMPARE(scriptArguments(spec).mid(0, 5),
+                 (QStringList{u"--cuda"_s, u"--data"_s, u"/data"_s, u"--epochs"_s, u"3"_s}));
+    }
+
     void containerVariables()
     {
         const RunSpec spec = sample(u"/data"_s);
@@ -109,6 +118,7 @@ private Q_SLOTS:
         spec.target.options = QJsonObject{{u"gpus"_s, 2}};
         spec.metricDefinitions = {{u"loss"_s, u"loss=([0-9.]+)"_s}};
         spec.variables = {{u"Z_FIRST"_s, u"1"_s}, {u"A_SECOND"_s, u"2"_s}}; // order kept
+        spec.arguments = {u"--cuda"_s, u"a b"_s};
         const auto back = RunSpec::fromJson(spec.toJson());
         QVERIFY(back);
         QVERIFY(*back == spec);

@@ -3,6 +3,7 @@
 #include "cli/remoteoptions.h"
 #include "cli/runsupport.h"
 
+#include "cloud/azuremlrun.h"
 #include "env/formats.h"
 #include "env/spechash.h"
 #include "run/runenvironment.h"
@@ -59,6 +60,11 @@ public:
                           u"Give the script environment variable NAME the keychain secret SECRET (default: NAME); "
                           u"local and container runs (repeatable). See 'ferry secret'."_s,
                           u"NAME[=SECRET]"_s});
+        parser.addOption({u"from-azureml"_s,
+                          u"Run an AzureML command job here instead of SCRIPT: its code, command, inputs (literals "
+                          u"as hyperparameters, paths as data channels; --hp/--data set them) and inline "
+                          u"environment. A job on an AzureML cluster needs --target, a registered environment --env."_s,
+                          u"JOB.yml"_s});
         parser.addOption({u"workspace"_s, u"The workspace folder (default: the current folder)."_s, u"DIR"_s});
         parser.addOption({u"follow"_s, u"Print the log until the run ends (Ctrl-C stops following, not the run)."_s});
         parser.addOption({u"allow-run-arguments"_s,
@@ -70,8 +76,10 @@ public:
 
     int run(const QCommandLineParser &parser, Io &io) override
     {
-        if (parser.positionalArguments().isEmpty()) {
-            io.err << "ferry run: name the script to run; see 'ferry help run'" << Qt::endl;
+        if (parser.positionalArguments().isEmpty() == !parser.isSet(u"from-azureml"_s)) {
+            io.err << "ferry run: name the script to run, or an AzureML job with --from-azureml (not both); see "
+                      "'ferry help run'"
+                   << Qt::endl;
             return kExitUserError;
         }
         auto context = openRunContext(parser.value(u"workspace"_s), io);
@@ -126,13 +134,12 @@ private:
         return true;
     }
 
-    static std::optional<run::RunSpec> buildSpec(const QCommandLineParser &parser, const RunContext &context, Io &io)
+    static bool setScript(const QString &file, const RunContext &context, run::RunSpec &spec, Io &io)
     {
-        run::RunSpec spec;
-        const QFileInfo script(parser.positionalArguments().first());
+        const QFileInfo script(file);
         if (!script.isFile()) {
             io.err << "ferry run: " << script.filePath() << ": no such script" << Qt::endl;
-            return std::nullopt;
+            return false;
         }
         // Scripts inside the workspace run from its root, so they can import their neighbours.
         const QString root = context.workspace.root();
@@ -144,6 +151,37 @@ private:
             spec.sourceDir = script.absolutePath();
             spec.script = script.fileName();
         }
+        return true;
+    }
+
+    // --from-azureml: the job's script, arguments, hyperparameters and channels (--data and --hp
+    // set its inputs), and its inline environment unless --env gives one.
+    static bool setAzureMlJob(const QCommandLineParser &parser, const run::TargetSpec &target, run::RunSpec &spec,
+                              Io &io)
+    {
+        cloud::AzureMlRunRequest request{parser.value(u"from-azureml"_s),
+                                         target,
+                                         parser.isSet(u"target"_s),
+                                         parser.isSet(u"env"_s),
+                                         spec.hyperparameters,
+                                         spec.channels};
+        const auto draft = cloud::runFromAzureMlJob(request);
+        if (!draft) {
+            io.err << "ferry run: " << draft.error().toString() << Qt::endl;
+            return false;
+        }
+        for (const env::Diagnostic &d : draft->warnings)
+            io.err << d.toString() << Qt::endl;
+        spec = draft->spec;
+        return true;
+    }
+
+    static std::optional<run::RunSpec> buildSpec(const QCommandLineParser &parser, const RunContext &context, Io &io)
+    {
+        run::RunSpec spec;
+        const bool fromJob = parser.isSet(u"from-azureml"_s);
+        if (!fromJob && !setScript(parser.positionalArguments().first(), context, spec, io))
+            return std::nullopt;
         const auto target = run::TargetSpec::parse(parser.value(u"target"_s));
         if (!target) {
             io.err << "ferry run: " << target.error().toString() << Qt::endl;
@@ -167,12 +205,15 @@ private:
             spec.channels << run::DataChannel{name, QFileInfo(path).absoluteFilePath()};
         for (const auto &[name, value] : *hps)
             spec.hyperparameters << run::Hyperparameter{name, value};
+        if (fromJob && !setAzureMlJob(parser, spec.target, spec, io))
+            return std::nullopt;
         for (const auto &[name, regex] : *metrics)
             spec.metricDefinitions << run::MetricDefinition{name, regex};
         if (!addSecretVariables(parser.values(u"secret-env"_s), spec, io))
             return std::nullopt;
-        if (parser.isSet(u"env"_s)) {
-            const QString file = QFileInfo(parser.value(u"env"_s)).absoluteFilePath();
+        if (parser.isSet(u"env"_s) || !spec.environmentFile.isEmpty()) {
+            const QString file =
+                QFileInfo(parser.isSet(u"env"_s) ? parser.value(u"env"_s) : spec.environmentFile).absoluteFilePath();
             const env::EnvironmentRead read = env::readEnvironment(file);
             bool errors = false;
             for (const env::Diagnostic &d : read.diagnostics) {

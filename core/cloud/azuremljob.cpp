@@ -118,6 +118,8 @@ Expected<QString> writeAzureMlCommandJob(const RunSpec &spec, const std::optiona
     command << (environment && !environment->python.interpreterPath.isEmpty() ? environment->python.interpreterPath
                                                                               : u"python"_s);
     command << shellWord(spec.script);
+    for (const QString &argument : spec.arguments)
+        command << shellWord(argument);
     for (const auto &[name, input] : hyperInputs)
         command << shellWord(u"--"_s + name) << shellWord(u"${{inputs.%1}}"_s.arg(input));
 

@@ -69,6 +69,13 @@ Expected<QString> writeSageMakerLauncher(const RunSpec &spec, const std::optiona
                      0,
                      0,
                      u"use a name such as ml.g5.xlarge, or local for SageMaker's local mode"_s};
+    if (!spec.arguments.isEmpty()) // SageMaker passes the hyperparameters and nothing else
+        return Error{u"run %1 gives its script fixed arguments (%2), which SageMaker cannot pass"_s.arg(
+                         spec.id, spec.arguments.join(u' ')),
+                     {},
+                     0,
+                     0,
+                     u"make them hyperparameters (--hp NAME=VALUE) or defaults in the script"_s};
     QString jobName =
         options.jobName.isEmpty() ? u"ferry-"_s + QFileInfo(spec.script).completeBaseName() : options.jobName;
     jobName.replace(u'_', u'-');

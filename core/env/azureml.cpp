@@ -1,6 +1,7 @@
 #include "env/azureml.h"
 
 #include "common/textfile.h"
+#include "env/azuremlcommandjob.h"
 #include "env/condafile.h"
 #include "env/yamlsupport.h"
 
@@ -69,19 +70,26 @@ void readCondaDependencies(const Json &conda, const QString &path, EnvironmentRe
         result.environment.extra[kV1Key]["condaEnvironmentName"] = conda["name"];
 }
 
-} // namespace
-
-EnvironmentRead parseAzureMlV1Json(const QString &fileText, const QString &path)
+Json take(Json &object, const char *key)
 {
-    EnvironmentRead result;
+    Json value;
+    if (object.is_object() && object.contains(key)) {
+        value = object[key];
+        object.erase(key);
+    }
+    return value;
+}
+
+// The JSON of the file, or null with the reason in `diagnostics`.
+Json parseJson(const QString &fileText, const QString &path, Diagnostics &diagnostics)
+{
     auto fail = [&](Error e) {
-        result.diagnostics << Diagnostic{Diagnostic::Severity::Error, std::move(e)};
-        return result;
+        diagnostics << Diagnostic{Diagnostic::Severity::Error, std::move(e)};
+        return Json();
     };
-    Json root;
     try {
         bool tooDeep = false;
-        root = Json::parse(fileText.toStdString(), [&](int depth, Json::parse_event_t, Json &) {
+        Json root = Json::parse(fileText.toStdString(), [&](int depth, Json::parse_event_t, Json &) {
             if (depth > kMaxJsonDepth)
                 tooDeep = true;
             return !tooDeep;
@@ -89,6 +97,9 @@ EnvironmentRead parseAzureMlV1Json(const QString &fileText, const QString &path)
         if (tooDeep)
             return fail(Error{u"nested more than %1 levels deep"_s.arg(kMaxJsonDepth), path, 0, 0,
                               u"this is not an AzureML environment file"_s});
+        if (!root.is_object())
+            return fail(Error{u"an AzureML environment file is a JSON object"_s, path, 1, 1, {}});
+        return root;
     } catch (const Json::out_of_range &e) {
         return fail(Error{u"JSON: a number out of range ("_s + QString::fromUtf8(e.what()) + u')', path, 0, 0,
                           u"write the value as a string"_s});
@@ -103,20 +114,77 @@ EnvironmentRead parseAzureMlV1Json(const QString &fileText, const QString &path)
     } catch (const Json::exception &e) {
         return fail(Error{u"JSON: "_s + QString::fromUtf8(e.what()), path, 0, 0, u"fix the JSON"_s});
     }
-    if (!root.is_object())
-        return fail(Error{u"an AzureML environment file is a JSON object"_s, path, 1, 1, {}});
+}
 
+void readV1Python(Json python, const QString &fileText, const QString &path, EnvironmentRead &result)
+{
     Environment &env = result.environment;
-    Json rest = root;
-    auto take = [](Json &object, const char *key) {
-        Json value;
-        if (object.is_object() && object.contains(key)) {
-            value = object[key];
-            object.erase(key);
-        }
-        return value;
-    };
+    const Json userManaged = take(python, "userManagedDependencies");
+    env.python.userManaged = userManaged.is_boolean() && userManaged.get<bool>();
+    env.python.interpreterPath = text(take(python, "interpreterPath"));
+    const Json conda = take(python, "condaDependencies");
+    if (conda.is_object())
+        readCondaDependencies(conda, path, result);
+    else if (!conda.is_null())
+        result.diagnostics << Diagnostic{
+            Diagnostic::Severity::Error,
+            locate(fileText, u"\"condaDependencies\""_s,
+                   Error{u"python.condaDependencies must be an object"_s, path, 0, 0, {}})};
+    if (!python.empty())
+        env.extra[kV1Key]["python"] = python;
+}
 
+void readV1Registry(Json registry, const QString &fileText, const QString &path, EnvironmentRead &result)
+{
+    Environment &env = result.environment;
+    env.docker.registry.address = text(take(registry, "address"));
+    env.docker.registry.username = text(take(registry, "username"));
+    const Json password = take(registry, "password");
+    if (!password.is_null() && !text(password).isEmpty()) {
+        const QString secretName =
+            u"registry/"_s + (env.docker.registry.address.isEmpty() ? u"default"_s : env.docker.registry.address);
+        result.diagnostics << Diagnostic{
+            Diagnostic::Severity::Warning,
+            locate(fileText, u"\"password\""_s,
+                   Error{u"a registry password is in this file: Ferry does not copy it anywhere"_s, path, 0, 0,
+                         u"store it in the keychain with 'ferry secret set %1' and set "
+                         u"docker.registry.password_secret: %1; then remove it from this file"_s.arg(secretName)})};
+    }
+    if (!registry.empty())
+        env.extra[kV1Key]["docker"]["baseImageRegistry"] = registry;
+}
+
+void readV1Docker(Json docker, const QString &fileText, const QString &path, EnvironmentRead &result)
+{
+    Environment &env = result.environment;
+    env.docker.baseImage = text(take(docker, "baseImage"));
+    env.docker.shmSize = text(take(docker, "shmSize"));
+    const Json arguments = take(docker, "arguments");
+    if (arguments.is_array())
+        for (const Json &a : arguments)
+            env.docker.runArguments << text(a);
+    const Json gpu = take(docker, "gpuSupport");
+    if (gpu.is_boolean())
+        env.docker.gpu = gpu.get<bool>() ? GpuMode::On : GpuMode::Off;
+    Json registry = take(docker, "baseImageRegistry");
+    if (registry.is_object())
+        readV1Registry(std::move(registry), fileText, path, result);
+    if (!docker.empty()) {
+        for (const auto &[key, value] : docker.items())
+            env.extra[kV1Key]["docker"][key] = value;
+    }
+    if (docker.contains("baseDockerfile") && !docker["baseDockerfile"].is_null())
+        result.diagnostics << Diagnostic{
+            Diagnostic::Severity::Warning,
+            locate(fileText, u"\"baseDockerfile\""_s,
+                   Error{u"docker.baseDockerfile is kept but not used: Ferry generates the Dockerfile"_s, path, 0, 0,
+                         u"move its steps into docker.steps"_s})};
+}
+
+// An Environment object of the SDK (azureml_environment.json, or nested in another file).
+void readV1Environment(Json rest, const QString &fileText, const QString &path, EnvironmentRead &result)
+{
+    Environment &env = result.environment;
     env.name = text(take(rest, "name"));
     const Json version = take(rest, "version");
     if (!version.is_null())
@@ -125,71 +193,61 @@ EnvironmentRead parseAzureMlV1Json(const QString &fileText, const QString &path)
     if (variables.is_object())
         for (const auto &[key, value] : variables.items())
             env.variables.append({QString::fromStdString(key), text(value)});
-
     Json python = take(rest, "python");
-    if (python.is_object()) {
-        const Json userManaged = take(python, "userManagedDependencies");
-        env.python.userManaged = userManaged.is_boolean() && userManaged.get<bool>();
-        env.python.interpreterPath = text(take(python, "interpreterPath"));
-        const Json conda = take(python, "condaDependencies");
-        if (conda.is_object())
-            readCondaDependencies(conda, path, result);
-        else if (!conda.is_null())
-            result.diagnostics << Diagnostic{
-                Diagnostic::Severity::Error,
-                locate(fileText, u"\"condaDependencies\""_s,
-                       Error{u"python.condaDependencies must be an object"_s, path, 0, 0, {}})};
-        if (!python.empty())
-            env.extra[kV1Key]["python"] = python;
-    }
-
+    if (python.is_object())
+        readV1Python(std::move(python), fileText, path, result);
     Json docker = take(rest, "docker");
-    if (docker.is_object()) {
-        env.docker.baseImage = text(take(docker, "baseImage"));
-        env.docker.shmSize = text(take(docker, "shmSize"));
-        const Json arguments = take(docker, "arguments");
-        if (arguments.is_array())
-            for (const Json &a : arguments)
-                env.docker.runArguments << text(a);
-        const Json gpu = take(docker, "gpuSupport");
-        if (gpu.is_boolean())
-            env.docker.gpu = gpu.get<bool>() ? GpuMode::On : GpuMode::Off;
-        Json registry = take(docker, "baseImageRegistry");
-        if (registry.is_object()) {
-            env.docker.registry.address = text(take(registry, "address"));
-            env.docker.registry.username = text(take(registry, "username"));
-            const Json password = take(registry, "password");
-            if (!password.is_null() && !text(password).isEmpty()) {
-                const QString secretName =
-                    u"registry/"_s +
-                    (env.docker.registry.address.isEmpty() ? u"default"_s : env.docker.registry.address);
-                result.diagnostics << Diagnostic{
-                    Diagnostic::Severity::Warning,
-                    locate(fileText, u"\"password\""_s,
-                           Error{u"a registry password is in this file: Ferry does not copy it anywhere"_s, path, 0, 0,
-                                 u"store it in the keychain with 'ferry secret set %1' and set "
-                                 u"docker.registry.password_secret: %1; then remove it from this file"_s.arg(
-                                     secretName)})};
-            }
-            if (!registry.empty())
-                env.extra[kV1Key]["docker"]["baseImageRegistry"] = registry;
-        }
-        if (!docker.empty()) {
-            for (const auto &[key, value] : docker.items())
-                env.extra[kV1Key]["docker"][key] = value;
-        }
-        if (docker.contains("baseDockerfile") && !docker["baseDockerfile"].is_null())
-            result.diagnostics << Diagnostic{
-                Diagnostic::Severity::Warning,
-                locate(fileText, u"\"baseDockerfile\""_s,
-                       Error{u"docker.baseDockerfile is kept but not used: Ferry generates the Dockerfile"_s, path, 0,
-                             0, u"move its steps into docker.steps"_s})};
-    }
+    if (docker.is_object())
+        readV1Docker(std::move(docker), fileText, path, result);
     for (const auto &[key, value] : rest.items())
         env.extra[kV1Key][key] = value;
     if (env.name.isEmpty())
         result.diagnostics << Diagnostic{Diagnostic::Severity::Warning,
                                          Error{u"no \"name\": give the environment one"_s, path, 0, 0, {}}};
+}
+
+// An inference config (InferenceConfig, `az ml model deploy --ic`): the entry script, the
+// source folder and the environment, nested. Only the environment is an environment.
+bool isInferenceConfig(const Json &root)
+{
+    return (root.contains("environment") && root["environment"].is_object()) || root.contains("entryScript");
+}
+
+void readInferenceConfig(const Json &root, const QString &fileText, const QString &path, EnvironmentRead &result)
+{
+    if (!root.contains("environment") || !root["environment"].is_object()) {
+        const QString conda = root.contains("condaFile") ? text(root["condaFile"]) : QString();
+        result.diagnostics << Diagnostic{
+            Diagnostic::Severity::Error,
+            Error{u"this AzureML inference config holds no \"environment\""_s, path, 0, 0,
+                  conda.isEmpty() ? u"import the environment file the deployment uses"_s
+                                  : u"import its conda file instead: ferry env import %1"_s.arg(conda)}};
+        return;
+    }
+    readV1Environment(root["environment"], fileText, path, result);
+    QStringList others;
+    for (const auto &[key, value] : root.items())
+        if (key != "environment")
+            others << QString::fromStdString(key);
+    if (!others.isEmpty())
+        result.diagnostics << Diagnostic{
+            Diagnostic::Severity::Warning,
+            Error{u"an AzureML inference config: its environment is imported, not %1"_s.arg(others.join(u", "_s)), path,
+                  0, 0, u"the entry script and source folder stay with the deployment"_s}};
+}
+
+} // namespace
+
+EnvironmentRead parseAzureMlV1Json(const QString &fileText, const QString &path)
+{
+    EnvironmentRead result;
+    const Json root = parseJson(fileText, path, result.diagnostics);
+    if (root.is_null())
+        return result;
+    if (isInferenceConfig(root))
+        readInferenceConfig(root, fileText, path, result);
+    else
+        readV1Environment(root, fileText, path, result);
     return result;
 }
 
@@ -301,6 +359,8 @@ EnvironmentRead parseAzureMlV2Yaml(const QString &fileText, const QString &path)
         return result;
     }
     const YAML::Node &node = *root;
+    if (isAzureMlJob(node)) // a command job with its environment inline, or naming one
+        return parseAzureMlJobEnvironment(fileText, path);
     Environment &env = result.environment;
     env.name = r.string(node["name"], u"name"_s);
     if (node["version"])

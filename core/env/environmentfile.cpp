@@ -1,9 +1,8 @@
 #include "env/environmentfile.h"
 
+#include "env/environmentvalidator.h"
 #include "env/runarguments.h"
 #include "env/yamlsupport.h"
-
-#include <QRegularExpression>
 
 using namespace Qt::StringLiterals;
 
@@ -199,6 +198,68 @@ void readVariables(yaml::Reader &r, const YAML::Node &node, Environment &environ
     }
 }
 
+YAML::Node child(const YAML::Node &map, const char *key)
+{
+    return map.IsMap() && map[key] ? map[key] : YAML::Node();
+}
+
+YAML::Node entry(const YAML::Node &list, int row)
+{
+    return list.IsSequence() && row >= 0 && static_cast<std::size_t>(row) < list.size() ? list[row] : YAML::Node();
+}
+
+// The variable's name as written: the row-th key of the variables mapping.
+YAML::Node variableKey(const YAML::Node &variables, int row)
+{
+    if (!variables.IsMap())
+        return {};
+    int i = 0;
+    for (const auto &item : variables)
+        if (i++ == row)
+            return item.first;
+    return variables;
+}
+
+// Where a finding points in the file: the value of its key, or the row's entry; a null node
+// (line 0) when the file does not write it.
+YAML::Node nodeOf(const YAML::Node &root, const Finding &finding)
+{
+    const YAML::Node docker = child(root, "docker");
+    const YAML::Node python = child(root, "python");
+    switch (finding.field) {
+    case Field::Name:
+        return child(root, "name");
+    case Field::Version:
+        return child(root, "version");
+    case Field::PythonVersion:
+        return child(python, "version");
+    case Field::ShmSize:
+        return child(docker, "shm_size");
+    case Field::BaseImage:
+        return docker;
+    case Field::RunArguments:
+        return entry(child(docker, "run_arguments"), finding.row);
+    case Field::Channels:
+        return entry(child(python, "channels"), finding.row);
+    case Field::Variables:
+        return variableKey(child(root, "variables"), finding.row);
+    default:
+        return {};
+    }
+}
+
+// The validator's findings (environmentvalidator.h), each at its line.
+void addFindings(const YAML::Node &root, const Environment &env, const QString &path, Diagnostics &diagnostics)
+{
+    for (const Finding &finding : validate(env)) {
+        // Each dependency row was reported at its own line and column by its parser as it was read.
+        if (finding.field == Field::Conda || finding.field == Field::Pip || finding.field == Field::PipConstraints)
+            continue;
+        const YAML::Node at = nodeOf(root, finding);
+        diagnostics << toDiagnostic(finding, path, yaml::line(at), yaml::column(at));
+    }
+}
+
 } // namespace
 
 EnvironmentRead parseEnvironmentYaml(const QString &text, const QString &path)
@@ -245,7 +306,7 @@ EnvironmentRead parseEnvironmentYaml(const QString &text, const QString &path)
     }
 
     result.diagnostics = r.takeDiagnostics();
-    validateEnvironment(env, path, result.diagnostics); // every problem at once, not just the first
+    addFindings(node, env, path, result.diagnostics); // every problem at once, not just the first
     return result;
 }
 
@@ -372,37 +433,15 @@ QString writeEnvironmentYaml(const Environment &env)
     return yaml::toText(out);
 }
 
+Diagnostic toDiagnostic(const Finding &finding, const QString &path, int line, int column)
+{
+    return Diagnostic{finding.severity, Error{finding.message, path, line, column, finding.hint}};
+}
+
 void validateEnvironment(const Environment &env, const QString &path, Diagnostics &diagnostics)
 {
-    auto error = [&](const QString &message, const QString &hint) {
-        diagnostics << Diagnostic{Diagnostic::Severity::Error, Error{message, path, 0, 0, hint}};
-    };
-    static const QRegularExpression namePattern(u"^[a-z0-9][a-z0-9_.-]{0,62}$"_s);
-    if (env.name.isEmpty())
-        error(u"the environment has no name"_s, u"add 'name: my-env' (lower-case letters, digits, . _ -)"_s);
-    else if (!namePattern.match(env.name).hasMatch())
-        error(u"name '%1' cannot be part of an image tag"_s.arg(env.name),
-              u"use lower-case letters, digits, '.', '_' and '-', starting with a letter or digit"_s);
-    static const QRegularExpression versionPattern(u"^[A-Za-z0-9_.-]{1,32}$"_s);
-    if (!versionPattern.match(env.version).hasMatch())
-        error(u"version '%1' cannot be part of an image tag"_s.arg(env.version),
-              u"use letters, digits, '.', '_' and '-', e.g. \"3\" or \"2024.1\""_s);
-    static const QRegularExpression shmPattern(u"^[0-9]+[bkmgBKMG]?$"_s);
-    if (!env.docker.shmSize.isEmpty() && !shmPattern.match(env.docker.shmSize).hasMatch())
-        error(u"shm_size '%1' is not a size"_s.arg(env.docker.shmSize), u"write a number with b, k, m or g, e.g. 2g"_s);
-    if (env.docker.baseImage.isEmpty() && !env.python.userManaged)
-        diagnostics << Diagnostic{Diagnostic::Severity::Warning,
-                                  Error{u"no docker.base_image: container targets cannot build this environment"_s,
-                                        path, 0, 0, u"add e.g. 'base_image: python:3.11-slim'"_s}};
-    static const QRegularExpression variablePattern(u"^[A-Za-z_][A-Za-z0-9_]*$"_s);
-    for (const auto &[key, value] : env.variables) {
-        if (!variablePattern.match(key).hasMatch())
-            error(u"variable name '%1' is not a valid environment variable name"_s.arg(key),
-                  u"use letters, digits and '_', not starting with a digit"_s);
-        if (env.isSecretVariable(key) && value.trimmed().isEmpty())
-            error(u"secret variable '%1' names no keychain secret"_s.arg(key),
-                  u"give the name of a keychain secret (ferry secret set NAME), or unmark it as secret"_s);
-    }
+    for (const Finding &finding : validate(env))
+        diagnostics << toDiagnostic(finding, path);
 }
 
 } // namespace ferry::env

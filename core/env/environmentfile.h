@@ -2,6 +2,7 @@
 
 #include "common/diagnostic.h"
 #include "env/environment.h"
+#include "env/environmentvalidator.h"
 
 #include <QString>
 
@@ -20,8 +21,11 @@ inline constexpr int kEnvironmentFormatVersion = 1;
 EnvironmentRead parseEnvironmentYaml(const QString &text, const QString &path);
 QString writeEnvironmentYaml(const Environment &environment);
 
-// Checks what the file format alone cannot: names, sizes, GPU mode, parsable dependencies.
-// Appends to `diagnostics`, anchored at `path` (line 0: the finding is about the whole file).
+// The validator's findings (env::validate: names, versions, sizes, variables, dependency rows)
+// as diagnostics anchored at `path`, line 0 (about the whole file). parseEnvironmentYaml adds
+// them itself, each at the line that holds the value.
 void validateEnvironment(const Environment &environment, const QString &path, Diagnostics &diagnostics);
+// One finding as the diagnostic a file reader reports; line and column 0: the whole file.
+Diagnostic toDiagnostic(const Finding &finding, const QString &path, int line = 0, int column = 0);
 
 } // namespace ferry::env

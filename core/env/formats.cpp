@@ -3,6 +3,7 @@
 #include "common/textfile.h"
 #include "env/azureml.h"
 #include "env/condafile.h"
+#include "env/environmentvalidator.h"
 #include "env/imagegenerator.h"
 #include "env/yamlsupport.h"
 
@@ -180,6 +181,8 @@ std::optional<Format> detectFormat(const QString &path, const QString &text)
         return Format::Conda;
     if (node["image"] || node["conda_file"] || node["build"])
         return Format::AzureMlV2;
+    if (node["command"] && node["environment"]) // an AzureML command job without its $schema
+        return Format::AzureMlV2;
     if (node["docker"] || node["python"])
         return Format::Ferry;
     return std::nullopt;
@@ -256,13 +259,14 @@ EnvironmentRead importEnvironments(const QStringList &paths)
     }
     // A foreign file's name (conda, AzureML) becomes a file name in environments/ and an image
     // tag: `../../x` or `/abs/x` must not lead out of the folder (security review M8).
+    // A valid name is kept as written (capitals too: the image tag takes its lower-case form).
     const QString name = result.environment.name;
-    if (!name.isEmpty() && sanitizedEnvironmentName(name) != name) {
+    if (const Findings problems = validateName(name); !name.isEmpty() && !problems.isEmpty()) {
         result.environment.name = sanitizedEnvironmentName(name);
         result.diagnostics << Diagnostic{
             Diagnostic::Severity::Warning,
             Error{u"name '%1' is not a valid environment name; imported as '%2'"_s.arg(name, result.environment.name),
-                  paths.value(0), 0, 0, u"names are lower-case letters, digits, '.', '_' and '-'"_s}};
+                  paths.value(0), 0, 0, problems.first().hint}};
     }
     return result;
 }
@@ -334,7 +338,7 @@ QString sanitizedEnvironmentName(const QString &text)
     name.replace(invalid, u"-"_s);
     while (name.startsWith(u'-') || name.startsWith(u'.') || name.startsWith(u'_'))
         name.remove(0, 1);
-    name.truncate(63); // what an image tag's name part may hold (validateEnvironment)
+    name.truncate(63); // what an image tag's name part may hold (validateName)
     return name.isEmpty() ? u"environment"_s : name;
 }
 
@@ -353,7 +357,7 @@ Expected<ImportedEnvironment> importEnvironmentsInto(const QStringList &paths, c
     if (read.environment.name.isEmpty())
         read.environment.name = environmentNameFromPath(paths.value(0));
     // importEnvironments made the name a plain file name; this keeps the rule where it is used.
-    if (sanitizedEnvironmentName(read.environment.name) != read.environment.name)
+    if (!isValidEnvironmentName(read.environment.name))
         return Error{
             u"name '%1' is not a valid environment name"_s.arg(read.environment.name), paths.value(0), 0, 0, {}};
     if (!QDir().mkpath(folder))

@@ -24,7 +24,8 @@ EnvironmentRead readEnvironment(const QString &path);
 // Reads several files and merges them in order (environment.yml plus requirements.txt, say):
 // lists are combined, a later file's dependency replaces an earlier one of the same name
 // (with a warning), and single values are taken from the first file that has them. A name that
-// is not a valid environment name is sanitised (sanitizedEnvironmentName), with a warning.
+// is not a valid environment name (validateName) is sanitised (sanitizedEnvironmentName), with
+// a warning; a valid one is kept as written, capitals included.
 EnvironmentRead importEnvironments(const QStringList &paths);
 
 // Merges `more` (read from `path`) into `into` the way importEnvironments merges its files;
@@ -33,8 +34,9 @@ void mergeEnvironment(Environment &into, const Environment &more, const QString 
 
 // An environment name from any text: lower case, letters, digits, '.', '_' and '-' only, starting
 // with a letter or digit, at most 63 characters ("My Env" → "my-env", "../../x" → "x");
-// "environment" when nothing is left. A valid name comes back unchanged. The one rule for names
-// that become file names in environments/ (and image tags).
+// "environment" when nothing is left. A valid lower-case name comes back unchanged. What a name
+// becomes when one is made from other text (a file name, an invalid imported name); the rule
+// itself is validateName's.
 QString sanitizedEnvironmentName(const QString &text);
 // The same, from a file name without its suffix ("My Env.yml" → "my-env").
 QString environmentNameFromPath(const QString &path);

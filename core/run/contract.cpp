@@ -57,7 +57,7 @@ ContractPaths containerContractPaths(const RunSpec &spec)
 
 QStringList scriptArguments(const RunSpec &spec)
 {
-    QStringList args;
+    QStringList args = spec.arguments;
     for (const Hyperparameter &hp : spec.hyperparameters)
         args << u"--"_s + hp.name << hp.value;
     return args;

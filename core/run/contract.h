@@ -37,7 +37,8 @@ struct Resources {
     QString currentHost = QStringLiteral("algo-1");
 };
 
-// `--name value` for every hyperparameter, in order: what SageMaker passes to the script.
+// The spec's fixed arguments, then `--name value` for every hyperparameter, in order: what
+// SageMaker passes to the script.
 QStringList scriptArguments(const RunSpec &spec);
 // SM_* variables (SM_MODEL_DIR, SM_CHANNELS, SM_HPS, SM_HP_<NAME>, ...), in a stable order.
 QList<std::pair<QString, QString>> contractEnvironment(const RunSpec &spec, const ContractPaths &paths,

@@ -107,6 +107,7 @@ QJsonObject RunSpec::toJson() const
         {u"id"_s, id},
         {u"script"_s, script},
         {u"sourceDir"_s, sourceDir},
+        {u"arguments"_s, QJsonArray::fromStringList(arguments)},
         {u"hyperparameters"_s, hps},
         {u"channels"_s, channelList},
         {u"environmentFile"_s, environmentFile},
@@ -141,6 +142,8 @@ Expected<RunSpec> RunSpec::fromJson(const QJsonObject &json)
     spec.id = json[u"id"_s].toString();
     spec.script = json[u"script"_s].toString();
     spec.sourceDir = json[u"sourceDir"_s].toString();
+    for (const QJsonValue &v : json[u"arguments"_s].toArray()) // absent in runs of earlier Ferry versions
+        spec.arguments << v.toString();
     for (const QJsonValue &v : json[u"hyperparameters"_s].toArray())
         spec.hyperparameters << Hyperparameter{v[u"name"_s].toString(), v[u"value"_s].toString()};
     for (const QJsonValue &v : json[u"channels"_s].toArray())

@@ -50,6 +50,9 @@ struct RunSpec {
     QString id;        // unique and readable: 20261130-061500-train-3fa2
     QString script;    // the entry point, relative to sourceDir
     QString sourceDir; // absolute; mounted (container) or used in place (local), never copied into an image
+    // Fixed script arguments, given before the hyperparameters' `--name value` (what an imported
+    // AzureML job's command passes besides its inputs: `--cuda`, a data path).
+    QStringList arguments;
     QList<Hyperparameter> hyperparameters;
     QList<DataChannel> channels;
     QString environmentFile; // absolute path of the environment used; may be empty for a local run

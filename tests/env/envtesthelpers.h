@@ -2,6 +2,7 @@
 
 // Small helpers shared by the environment tests.
 #include "common/diagnostic.h"
+#include "corpus.h"
 
 #include <QJsonDocument>
 #include <QProcess>
@@ -14,6 +15,8 @@ inline QString dataPath(const QString &relative)
 {
     return QStringLiteral(FERRY_TEST_DATA "/env/") + relative;
 }
+
+using ::corpusPath;
 
 inline QString describe(const env::Diagnostics &diagnostics)
 {

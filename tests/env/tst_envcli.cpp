@@ -1,8 +1,11 @@
 // `ferry env` as a user runs it.
+#include "corpus.h"
 #include "support/testenv.h"
 
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -33,6 +36,12 @@ Result runCli(const QStringList &arguments, const QString &workingDir = {})
 QString data(const QString &relative)
 {
     return QStringLiteral(FERRY_TEST_DATA "/env/") + relative;
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 } // namespace
@@ -124,6 +133,111 @@ private Q_SLOTS:
         for (const QString &file :
              {u"environment.yml"_s, u"requirements.txt"_s, u"constraints.txt"_s, u"dev-requirements.txt"_s})
             QVERIFY2(!QFile::exists(dir.filePath(u".devcontainer/"_s + file)), qPrintable(file));
+    }
+
+    // hi-ml's `name: AzureML_SDK` (issue 15): imported as written, and every export works.
+    void corpusNameWithCapitalsExports()
+    {
+        QTemporaryDir dir;
+        const QString env = dir.filePath(u"hi-ml.yml"_s);
+        const QString corpus = corpusPath(u"env/conda/hi-ml_azureml-env_CRLF.yml"_s);
+        const Result imported = ferry({u"env"_s, u"import"_s, corpus, u"-o"_s, env});
+        QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
+        QVERIFY2(!imported.err.contains(u"not a valid environment name"_s), qPrintable(imported.err));
+        QVERIFY(readAll(env).contains("\nname: AzureML_SDK\n"));
+        for (const QString &format :
+             {u"ferry"_s, u"conda"_s, u"pip"_s, u"azureml-v1"_s, u"azureml-v2"_s, u"dockerfile"_s, u"devcontainer"_s}) {
+            const Result exported =
+                ferry({u"env"_s, u"export"_s, env, u"--format"_s, format, u"-o"_s, dir.filePath(u"out-"_s + format)});
+            QVERIFY2(exported.exitCode == 0, qPrintable(format + u": "_s + exported.err));
+        }
+        const Result hash = ferry({u"env"_s, u"hash"_s, env});
+        QVERIFY2(hash.exitCode == 0 && hash.out.contains(u"  azureml_sdk-1-"_s), qPrintable(hash.out + hash.err));
+    }
+
+    // An AzureML job's inline environment imports; a registered one or none says what to do.
+    void importsWhatAnAzureMlJobHolds_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("inline, conda file beside it")
+            << data(u"azureml-jobs/tiny-job.yml"_s) << 0 << u"its environment is imported, not its command"_s;
+        QTest::newRow("corpus: inline image") << corpusPath(u"env/azureml/v2_job_hello-world-env-var.yml"_s) << 0
+                                              << u"its environment is imported, not its command"_s;
+        QTest::newRow("corpus: registered")
+            << corpusPath(u"env/azureml/v2_job_pytorch_word-language-model.yml"_s) << 1
+            << u"error: the job's environment azureml:AzureML-acpt-pytorch-2.8-cuda12.6@latest is registered in "
+               "AzureML"_s;
+        QTest::newRow("none") << data(u"azureml-jobs/no-environment.yml"_s) << 1
+                              << u"error: this AzureML job holds no environment"_s;
+        QTest::newRow("v1 inference config")
+            << data(u"azureml-jobs/inferenceconfig.json"_s) << 0 << u"its environment is imported, not entryScript"_s;
+    }
+    void importsWhatAnAzureMlJobHolds()
+    {
+        QFETCH(QString, file);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString out = dir.filePath(u"env.yml"_s);
+        const Result r = ferry({u"env"_s, u"import"_s, file, u"-o"_s, out});
+        QCOMPARE(r.exitCode, exitCode);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        if (exitCode == 0) {
+            const Result check = ferry({u"env"_s, u"check"_s, out});
+            QVERIFY2(check.exitCode == 0, qPrintable(check.err));
+            QVERIFY(readAll(out).contains("base_image: "));
+        }
+    }
+
+    // `-r URL [--no-deps]` in a conda pip list (azureml-examples' AutoML environment): pip
+    // ignores the stray word, so does the import, with a warning.
+    void condaPipListWithAStrayWord()
+    {
+        QTemporaryDir dir;
+        QFile conda(dir.filePath(u"environment.yml"_s));
+        QVERIFY(conda.open(QIODevice::WriteOnly));
+        conda.write("name: automl\ndependencies:\n  - python=3.9\n  - pip:\n    - azureml-defaults~=1.55.0\n"
+                    "    - -r https://example.com/validated_requirements.txt [--no-deps]\n");
+        conda.close();
+        const QString out = dir.filePath(u"automl.yml"_s);
+        const Result r = ferry({u"env"_s, u"import"_s, conda.fileName(), u"-o"_s, out});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains(u"warning: '[--no-deps]' after the options is ignored"_s), qPrintable(r.err));
+        const Result check = ferry({u"env"_s, u"check"_s, out});
+        QVERIFY2(check.exitCode == 0, qPrintable(check.err));
+    }
+
+    // `ferry run --from-azureml`: the job runs here, on the local target, as its command says.
+    void runsAnAzureMlJobHere()
+    {
+        QTemporaryDir workspace;
+        const QString job = data(u"azureml-jobs/tiny-job.yml"_s);
+        const Result cluster = ferry({u"run"_s, u"--from-azureml"_s, job, u"--workspace"_s, workspace.path()});
+        QCOMPARE(cluster.exitCode, 1);
+        QVERIFY2(cluster.err.contains(u"the job runs on the AzureML compute 'azureml:cpu-cluster'"_s),
+                 qPrintable(cluster.err));
+
+        const Result r = ferry({u"run"_s, u"--from-azureml"_s, job, u"--target"_s, u"local"_s, u"--hp"_s, u"epochs=3"_s,
+                                u"--workspace"_s, workspace.path(), u"--follow"_s});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QDirIterator found(workspace.filePath(u".ferry/runs"_s), {u"seen.json"_s}, QDir::Files,
+                           QDirIterator::Subdirectories);
+        QVERIFY2(found.hasNext(), qPrintable(r.err));
+        const QJsonObject seen = QJsonDocument::fromJson(readAll(found.next())).object();
+        const QJsonObject args = seen[u"args"_s].toObject();
+        QCOMPARE(args[u"epochs"_s].toInt(), 3);
+        QCOMPARE(args[u"lr"_s].toDouble(), 0.5);
+        QCOMPARE(args[u"data"_s].toString(), data(u"azureml-jobs/data"_s));
+        QCOMPARE(args[u"seed"_s].toInt(), -1); // an optional input the job does not give
+        QCOMPARE(args[u"tag"_s].toString(), u"tiny Tiny"_s);
+        QVERIFY(args[u"verbose"_s].toBool());
+        QCOMPARE(seen[u"files"_s].toArray().first().toString(), u"values.csv"_s);
+        QCOMPARE(seen[u"channel"_s].toString(), data(u"azureml-jobs/data"_s));
+        QCOMPARE(seen[u"hps"_s].toObject()[u"epochs"_s].toInt(), 3);
+        QCOMPARE(seen[u"mode"_s].toString(), u"fast"_s); // the job's environment_variables
+        QVERIFY2(r.out.contains(u"\"loss\": 0.5"_s) || r.err.contains(u"\"loss\": 0.5"_s), qPrintable(r.out));
     }
 
     void userErrors_data()

@@ -361,7 +361,7 @@ private Q_SLOTS:
         QVERIFY(variables->isVisible());
         variables->setCurrentIndex(variables->model()->index(0, 0));
         QTest::keyClick(variables, Qt::Key_Insert);
-        QVERIFY(!f.doc()->problemAt(u"variables"_s, 1).isEmpty());
+        QVERIFY(!f.doc()->problemAt(ferry::env::Field::Variables, 1).isEmpty());
         editor = cellEditor(variables);
         QVERIFY(editor);
         QTest::keyClicks(editor, u"SEED"_s);
@@ -373,7 +373,7 @@ private Q_SLOTS:
         QTest::keyClicks(editor, u"42"_s);
         QTest::keyClick(editor, Qt::Key_Return);
         QTRY_COMPARE(f.env().variables.at(1), (std::pair{u"SEED"_s, u"42"_s}));
-        QVERIFY(f.doc()->problemAt(u"variables"_s, 1).isEmpty());
+        QVERIFY(f.doc()->problemAt(ferry::env::Field::Variables, 1).isEmpty());
     }
 
     void secretVariablesAndCredentials()

@@ -3,6 +3,7 @@
 #include "editortesthelpers.h"
 
 #include "common/textfile.h"
+#include "env/environmentvalidator.h"
 #include "env/formats.h"
 #include "env/spechash.h"
 #include "ui/env/dependencymodels.h"
@@ -39,9 +40,9 @@ private Q_SLOTS:
             QVERIFY2(env, qPrintable(t.id));
             QCOMPARE(env->name, u"mine"_s);
             QVERIFY(!env->docker.baseImage.isEmpty());
-            QVERIFY2(validateForEditor(*env).isEmpty() ||
-                         std::all_of(validateForEditor(*env).cbegin(), validateForEditor(*env).cend(),
-                                     [](const FieldProblem &p) { return p.warning; }),
+            const ferry::env::Findings findings = ferry::env::validate(*env);
+            QVERIFY2(std::none_of(findings.cbegin(), findings.cend(),
+                                  [](const ferry::env::Finding &p) { return p.isError(); }),
                      qPrintable(t.id));
         }
         QVERIFY(!environmentFromTemplate(u"nope"_s, u"x"_s));

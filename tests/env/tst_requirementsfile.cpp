@@ -594,6 +594,31 @@ private Q_SLOTS:
         QTEST(actual, "expected");
     }
 
+    // pip drops a word after the options that is no option (optparse keeps it as a positional
+    // argument, req_file.py ignores those): azureml-examples' AutoML conda file has
+    // `-r https://.../validated_win32_requirements.txt [--no-deps]`. Accepted, with a warning.
+    void strayWordAfterTheOptions()
+    {
+        const QString include = u"-r https://example.com/validated_requirements.txt [--no-deps]"_s;
+        const QString hashed = u"numpy==1.26 --hash=%1 stray"_s.arg(sha1);
+        const RequirementsFile parsed =
+            parseRequirementsText(include + u'\n' + hashed + u"\n--pre scipy\n"_s, u"r.txt"_s);
+        QVERIFY2(!hasErrors(parsed.diagnostics), qPrintable(dump(parsed.diagnostics).join(u'\n')));
+        QCOMPARE(dump(parsed.requirements), (QStringList{u"V "_s + include, u"R numpy==1.26 --hash="_s + sha1}));
+        QVERIFY(parsed.options.pre);
+        const QString ignored = u"after the options is ignored: pip drops words that are not options"_s;
+        QCOMPARE(dump(parsed.diagnostics),
+                 (QStringList{u"r.txt:1:%1: warning: '[--no-deps]' %2"_s.arg(include.indexOf(u'[') + 1).arg(ignored),
+                              u"r.txt:1:1: warning: -r https://example.com/validated_requirements.txt is kept as "
+                              "written: Ferry does not download requirements files"_s,
+                              u"r.txt:2:%1: warning: 'stray' %2"_s.arg(hashed.indexOf(u"stray"_s) + 1).arg(ignored),
+                              u"r.txt:3:7: warning: 'scipy' %1"_s.arg(ignored)}));
+        // One entry of an environment file's pip list reads the same way.
+        const auto line = parsePipLine(include);
+        QVERIFY2(line, qPrintable(line ? QString() : line.error().message));
+        QCOMPARE(dump(*line), u"V "_s + include);
+    }
+
     void writesOptionsFirst()
     {
         PipOptions options;

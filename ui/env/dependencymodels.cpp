@@ -53,7 +53,7 @@ bool parsed(const env::MatchSpec &spec)
 // --- conda -------------------------------------------------------------------------------------
 
 CondaDependencyModel::CondaDependencyModel(EnvironmentDocument *document, QObject *parent)
-    : EnvironmentTableModel(document, u"conda"_s, parent)
+    : EnvironmentTableModel(document, env::Field::Conda, parent)
 {
     initRows();
 }
@@ -146,7 +146,8 @@ void CondaDependencyModel::moveIn(env::Environment &environment, int from, int t
 // --- pip ---------------------------------------------------------------------------------------
 
 PipRequirementModel::PipRequirementModel(EnvironmentDocument *document, List list, QObject *parent)
-    : EnvironmentTableModel(document, list == List::Requirements ? u"pip"_s : u"pip_constraints"_s, parent),
+    : EnvironmentTableModel(document, list == List::Requirements ? env::Field::Pip : env::Field::PipConstraints,
+                            parent),
       m_list(list)
 {
     initRows();

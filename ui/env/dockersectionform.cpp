@@ -57,42 +57,44 @@ DockerSectionForm::DockerSectionForm(EnvironmentDocument *document, QWidget *par
 
     auto *runArguments =
         new TableEditor(new StringListModel(
-                            document, u"run_arguments"_s, tr("docker run argument"), tr("run argument"),
+                            document, env::Field::RunArguments, tr("docker run argument"), tr("run argument"),
                             [](Environment &e) -> QStringList & { return e.docker.runArguments; }, this),
                         u"runArguments"_s, this);
 
     FormBinder &b = *m_binder;
     b.text(
-        baseImage, u"base_image"_s, tr("base image"), [](const Environment &e) { return e.docker.baseImage; },
+        baseImage, env::Field::BaseImage, tr("base image"), [](const Environment &e) { return e.docker.baseImage; },
         [](Environment &e, const QString &v) { e.docker.baseImage = v.trimmed(); });
     b.text(
-        registry, u"registry"_s, tr("registry"), [](const Environment &e) { return e.docker.registry.address; },
+        registry, env::Field::Registry, tr("registry"), [](const Environment &e) { return e.docker.registry.address; },
         [](Environment &e, const QString &v) { e.docker.registry.address = v.trimmed(); });
     b.text(
-        user, u"registry_user"_s, tr("registry user"), [](const Environment &e) { return e.docker.registry.username; },
+        user, env::Field::RegistryUser, tr("registry user"),
+        [](const Environment &e) { return e.docker.registry.username; },
         [](Environment &e, const QString &v) { e.docker.registry.username = v.trimmed(); });
     setSecretNames({});
     b.choice(
-        m_credential, u"registry_secret"_s, tr("registry credential"),
+        m_credential, env::Field::RegistrySecret, tr("registry credential"),
         [](const Environment &e) { return e.docker.registry.passwordSecret; },
         [](Environment &e, const QString &v) { e.docker.registry.passwordSecret = v; });
     b.text(
-        shm, u"shm_size"_s, tr("shm size"), [](const Environment &e) { return e.docker.shmSize; },
+        shm, env::Field::ShmSize, tr("shm size"), [](const Environment &e) { return e.docker.shmSize; },
         [](Environment &e, const QString &v) { e.docker.shmSize = v.trimmed(); });
     b.choice(
-        gpu, u"gpu"_s, tr("GPU"), [](const Environment &e) { return env::gpuModeName(e.docker.gpu); },
+        gpu, env::Field::Gpu, tr("GPU"), [](const Environment &e) { return env::gpuModeName(e.docker.gpu); },
         [](Environment &e, const QString &v) {
             e.docker.gpu = v == "on"_L1 ? env::GpuMode::On : v == "off"_L1 ? env::GpuMode::Off : env::GpuMode::Auto;
         });
     b.words(
-        packages, u"system_packages"_s, tr("system packages"),
+        packages, env::Field::SystemPackages, tr("system packages"),
         [](const Environment &e) { return e.docker.systemPackages; },
         [](Environment &e, const QStringList &v) { e.docker.systemPackages = v; });
     b.text(
-        remoteUser, u"remote_user"_s, tr("remote user"), [](const Environment &e) { return e.docker.remoteUser; },
+        remoteUser, env::Field::RemoteUser, tr("remote user"), [](const Environment &e) { return e.docker.remoteUser; },
         [](Environment &e, const QString &v) { e.docker.remoteUser = v.trimmed(); });
     b.plainText(
-        steps, u"steps"_s, tr("Dockerfile steps"), [](const Environment &e) { return e.docker.dockerfileSteps; },
+        steps, env::Field::DockerfileSteps, tr("Dockerfile steps"),
+        [](const Environment &e) { return e.docker.dockerfileSteps; },
         [](Environment &e, const QString &v) { e.docker.dockerfileSteps = v; });
 
     auto *image = new QGroupBox(tr("Image"), this);

@@ -7,7 +7,6 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
-#include <QRegularExpression>
 #include <QUndoCommand>
 #include <QUndoStack>
 
@@ -21,17 +20,18 @@ namespace {
 // the same merge key (one field, one cell) following each other become one command.
 class EditCommand : public QUndoCommand {
 public:
-    EditCommand(EnvironmentDocument *document, const QString &text, QString mergeKey, env::Environment before,
+    EditCommand(EnvironmentDocument *document, const QString &text, std::optional<EditKey> key, env::Environment before,
                 env::Environment after)
-        : QUndoCommand(text), m_document(document), m_key(std::move(mergeKey)), m_before(std::move(before)),
-          m_after(std::move(after))
+        : QUndoCommand(text), m_document(document), m_key(key), m_before(std::move(before)), m_after(std::move(after))
     {
     }
-    int id() const override { return m_key.isEmpty() ? -1 : 7; }
+    // QUndoStack offers a command for merging only to the one before it with the same id: one
+    // id per field, and mergeWith compares the cell.
+    int id() const override { return m_key ? 1 + static_cast<int>(m_key->field) : -1; }
     bool mergeWith(const QUndoCommand *other) override
     {
         const auto *edit = static_cast<const EditCommand *>(other);
-        if (edit->m_key != m_key)
+        if (!edit->m_key || !m_key || *edit->m_key != *m_key)
             return false;
         m_after = edit->m_after;
         setObsolete(m_after == m_before); // typed and deleted again: nothing to undo
@@ -42,94 +42,19 @@ public:
 
 private:
     EnvironmentDocument *m_document;
-    QString m_key;
+    std::optional<EditKey> m_key;
     env::Environment m_before;
     env::Environment m_after;
 };
 
-QString columnNote(const Error &e)
-{
-    return e.column > 0 ? u"column %1: %2"_s.arg(e.column).arg(e.message) : e.message;
-}
-
 } // namespace
-
-QList<FieldProblem> validateForEditor(const env::Environment &env)
-{
-    QList<FieldProblem> problems;
-    auto error = [&](const QString &field, int row, const QString &message) {
-        problems << FieldProblem{field, row, message, false};
-    };
-    static const QRegularExpression namePattern(u"^[a-z0-9][a-z0-9_.-]{0,62}$"_s);
-    if (env.name.isEmpty())
-        error(u"name"_s, -1, u"the environment needs a name (lower-case letters, digits, . _ -)"_s);
-    else if (!namePattern.match(env.name).hasMatch())
-        error(u"name"_s, -1,
-              u"name '%1' cannot be part of an image tag: use lower-case letters, digits, '.', '_' and '-'"_s.arg(
-                  env.name));
-    static const QRegularExpression versionPattern(u"^[A-Za-z0-9_.-]{1,32}$"_s);
-    if (!versionPattern.match(env.version).hasMatch())
-        error(u"version"_s, -1,
-              u"version '%1' cannot be part of an image tag: use letters, digits, '.', '_' and '-'"_s.arg(env.version));
-    static const QRegularExpression shmPattern(u"^[0-9]+[bkmgBKMG]?$"_s);
-    if (!env.docker.shmSize.isEmpty() && !shmPattern.match(env.docker.shmSize).hasMatch())
-        error(u"shm_size"_s, -1,
-              u"'%1' is not a size: write a number with b, k, m or g, e.g. 2g"_s.arg(env.docker.shmSize));
-    if (env.docker.baseImage.trimmed().isEmpty() && !env.python.userManaged)
-        problems << FieldProblem{u"base_image"_s, -1,
-                                 u"no base image: container targets cannot build this environment"_s, true};
-    static const QRegularExpression pythonPattern(u"^[0-9]+(\\.[0-9]+){0,2}(\\.\\*)?$"_s);
-    if (!env.python.version.isEmpty() && !pythonPattern.match(env.python.version).hasMatch())
-        error(u"python_version"_s, -1, u"'%1' is not a Python version such as 3.11"_s.arg(env.python.version));
-
-    auto nonEmpty = [&](const QString &field, const QStringList &values, const QString &what) {
-        for (int i = 0; i < values.size(); ++i)
-            if (values.at(i).trimmed().isEmpty())
-                error(field, i, u"empty %1: type one or delete the row"_s.arg(what));
-    };
-    nonEmpty(u"channels"_s, env.python.channels, u"channel"_s);
-    nonEmpty(u"run_arguments"_s, env.docker.runArguments, u"argument"_s);
-
-    const QList<env::MatchSpec> &conda = env.python.condaDependencies;
-    for (int i = 0; i < conda.size(); ++i) {
-        const auto parsed = env::parseMatchSpec(conda.at(i).text);
-        if (!parsed)
-            error(u"conda"_s, i, columnNote(parsed.error()));
-    }
-    auto pipRows = [&](const QString &field, const QList<env::PipRequirement> &rows) {
-        for (int i = 0; i < rows.size(); ++i) {
-            const auto parsed = env::parsePipLine(rows.at(i).text);
-            if (!parsed)
-                error(field, i, columnNote(parsed.error()));
-            else if (parsed->kind == env::PipRequirement::Kind::Verbatim)
-                problems << FieldProblem{field, i, u"kept as written: not a requirement Ferry understands"_s, true};
-        }
-    };
-    pipRows(u"pip"_s, env.python.pipRequirements);
-    pipRows(u"pip_constraints"_s, env.python.pipConstraints);
-
-    static const QRegularExpression variablePattern(u"^[A-Za-z_][A-Za-z0-9_]*$"_s);
-    QStringList seen;
-    for (int i = 0; i < env.variables.size(); ++i) {
-        const auto &[name, value] = env.variables.at(i);
-        if (!variablePattern.match(name).hasMatch())
-            error(u"variables"_s, i,
-                  u"'%1' is not a variable name: use letters, digits and '_', not starting with a digit"_s.arg(name));
-        else if (seen.contains(name))
-            error(u"variables"_s, i, u"%1 is set twice: delete one of the rows"_s.arg(name));
-        else if (env.isSecretVariable(name) && value.trimmed().isEmpty())
-            error(u"variables"_s, i, u"%1 is secret but names no keychain secret: choose one"_s.arg(name));
-        seen << name;
-    }
-    return problems;
-}
 
 EnvironmentDocument::EnvironmentDocument(QObject *parent)
     : QObject(parent), m_undo(new QUndoStack(this)), m_watcher(new QFileSystemWatcher(this))
 {
     connect(m_undo, &QUndoStack::cleanChanged, this, [this](bool clean) { Q_EMIT dirtyChanged(!clean); });
     connect(m_watcher, &QFileSystemWatcher::fileChanged, this, &EnvironmentDocument::fileChanged);
-    m_problems = validateForEditor(m_environment);
+    m_problems = env::validate(m_environment);
 }
 
 EnvironmentDocument::~EnvironmentDocument() = default;
@@ -256,14 +181,14 @@ void EnvironmentDocument::fileChanged()
     Q_EMIT reloadedFromDisk();
 }
 
-bool EnvironmentDocument::edit(const QString &text, const QString &mergeKey,
+bool EnvironmentDocument::edit(const QString &text, std::optional<EditKey> key,
                                const std::function<void(env::Environment &)> &change)
 {
     env::Environment after = m_environment;
     change(after);
     if (after == m_environment)
         return false;
-    m_undo->push(new EditCommand(this, text, mergeKey, m_environment, std::move(after)));
+    m_undo->push(new EditCommand(this, text, key, m_environment, std::move(after)));
     return true;
 }
 
@@ -275,7 +200,7 @@ bool EnvironmentDocument::replace(const QString &text, const env::Environment &e
 void EnvironmentDocument::apply(const env::Environment &environment)
 {
     m_environment = environment;
-    QList<FieldProblem> problems = validateForEditor(m_environment);
+    env::Findings problems = env::validate(m_environment);
     const bool problemsChangedNow = problems != m_problems;
     m_problems = std::move(problems);
     Q_EMIT changed();
@@ -283,36 +208,37 @@ void EnvironmentDocument::apply(const env::Environment &environment)
         Q_EMIT problemsChanged();
 }
 
-QList<FieldProblem> EnvironmentDocument::problemsOf(const QString &field) const
+env::Findings EnvironmentDocument::problemsOf(env::Field field) const
 {
-    QList<FieldProblem> out;
-    for (const FieldProblem &p : m_problems)
+    env::Findings out;
+    for (const env::Finding &p : m_problems)
         if (p.field == field)
             out << p;
     return out;
 }
 
-QString EnvironmentDocument::problemAt(const QString &field, int row) const
+QString EnvironmentDocument::problemAt(env::Field field, int row) const
 {
     QStringList messages;
-    for (const FieldProblem &p : m_problems)
+    for (const env::Finding &p : m_problems)
         if (p.field == field && p.row == row)
-            messages << p.message;
+            messages << p.text();
     return messages.join(u'\n');
 }
 
 bool EnvironmentDocument::hasErrors() const
 {
-    return std::any_of(m_problems.cbegin(), m_problems.cend(), [](const FieldProblem &p) { return !p.warning; });
+    return std::any_of(m_problems.cbegin(), m_problems.cend(), [](const env::Finding &p) { return p.isError(); });
 }
 
 QStringList EnvironmentDocument::problemMessages() const
 {
     const QString file = m_path.isEmpty() ? m_environment.name : QFileInfo(m_path).fileName();
     QStringList lines;
-    for (const FieldProblem &p : m_problems) {
-        const QString where = p.row >= 0 ? u"%1 row %2"_s.arg(p.field).arg(p.row + 1) : p.field;
-        lines << u"%1: %2: %3%4"_s.arg(file, where, p.warning ? tr("warning: ") : QString(), p.message);
+    for (const env::Finding &p : m_problems) {
+        const QString field = env::fieldName(p.field);
+        const QString where = p.row >= 0 ? u"%1 row %2"_s.arg(field).arg(p.row + 1) : field;
+        lines << u"%1: %2: %3%4"_s.arg(file, where, p.isError() ? QString() : tr("warning: "), p.text());
     }
     return lines;
 }

@@ -2,6 +2,7 @@
 
 #include "common/error.h"
 #include "env/environment.h"
+#include "env/environmentvalidator.h"
 #include "env/environmentversions.h"
 
 #include <QList>
@@ -9,27 +10,21 @@
 #include <QString>
 
 #include <functional>
+#include <optional>
 
 class QFileSystemWatcher;
 class QUndoStack;
 
 namespace ferry::ui {
 
-// A problem with one field or table cell of the environment being edited, found as the user
-// types: `field` names the form field or table ("name", "shm_size", "conda", "pip", ...), `row`
-// the table row (-1 for a form field).
-struct FieldProblem {
-    QString field;
+// What merges repeated edits into one undo step: the same field, or the same cell of a table
+// (row and column of the field's list); without a key an edit is a step of its own.
+struct EditKey {
+    env::Field field = env::Field::Name;
     int row = -1;
-    QString message;
-    bool warning = false;
-
-    bool operator==(const FieldProblem &) const = default;
+    int column = -1;
+    bool operator==(const EditKey &) const = default;
 };
-
-// Every problem of `environment` the editor marks, field by field (parsers' messages for
-// dependencies, the format's rules for names and sizes).
-QList<FieldProblem> validateForEditor(const env::Environment &environment);
 
 // One environment being edited: the model, its undo stack and its file. Every change goes
 // through edit() as an undo command holding whole before/after values, so undo restores the
@@ -69,14 +64,15 @@ public:
 
     // Applies `change` to a copy of the environment and pushes it as an undo command named
     // `text`, unless it changes nothing. Returns whether it changed anything.
-    bool edit(const QString &text, const QString &mergeKey, const std::function<void(env::Environment &)> &change);
+    bool edit(const QString &text, std::optional<EditKey> key, const std::function<void(env::Environment &)> &change);
     // The whole environment replaced in one undo command (an import, a merge).
     bool replace(const QString &text, const env::Environment &environment);
 
-    const QList<FieldProblem> &problems() const { return m_problems; }
-    QList<FieldProblem> problemsOf(const QString &field) const;
-    // The message for a field (or table row); empty when it is fine.
-    QString problemAt(const QString &field, int row = -1) const;
+    // What env::validate finds in the environment, kept up to date as it is edited.
+    const env::Findings &problems() const { return m_problems; }
+    env::Findings problemsOf(env::Field field) const;
+    // The findings' texts for a field (or table row), one a line; empty when it is fine.
+    QString problemAt(env::Field field, int row = -1) const;
     bool hasErrors() const;
     // One line per problem, naming the file and where ("train.yml: conda row 2: ...").
     QStringList problemMessages() const;
@@ -106,7 +102,7 @@ private:
     QString m_diskText; // what the file held when last read or written: our own writes are no change
     QUndoStack *m_undo;
     QFileSystemWatcher *m_watcher;
-    QList<FieldProblem> m_problems;
+    env::Findings m_problems;
 };
 
 } // namespace ferry::ui

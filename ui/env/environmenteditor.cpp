@@ -107,13 +107,13 @@ EnvironmentEditor::EnvironmentEditor(QWidget *parent)
     m_description->setPlaceholderText(tr("what this environment is for"));
     auto *binder = new FormBinder(m_document, this);
     binder->text(
-        m_name, u"name"_s, tr("name"), [](const Environment &e) { return e.name; },
+        m_name, env::Field::Name, tr("name"), [](const Environment &e) { return e.name; },
         [](Environment &e, const QString &v) { e.name = v.trimmed(); });
     binder->text(
-        m_version, u"version"_s, tr("version"), [](const Environment &e) { return e.version; },
+        m_version, env::Field::Version, tr("version"), [](const Environment &e) { return e.version; },
         [](Environment &e, const QString &v) { e.version = v.trimmed(); });
     binder->text(
-        m_description, u"description"_s, tr("description"), [](const Environment &e) { return e.description; },
+        m_description, env::Field::Description, tr("description"), [](const Environment &e) { return e.description; },
         [](Environment &e, const QString &v) { e.description = v; });
 
     QHeaderView *variableColumns = m_variables->view()->horizontalHeader();

@@ -9,8 +9,8 @@ using namespace Qt::StringLiterals;
 
 namespace ferry::ui {
 
-EnvironmentTableModel::EnvironmentTableModel(EnvironmentDocument *document, QString field, QObject *parent)
-    : QAbstractTableModel(parent), m_document(document), m_field(std::move(field))
+EnvironmentTableModel::EnvironmentTableModel(EnvironmentDocument *document, env::Field field, QObject *parent)
+    : QAbstractTableModel(parent), m_document(document), m_field(field)
 {
     connect(document, &EnvironmentDocument::changed, this, &EnvironmentTableModel::documentChanged);
     connect(document, &EnvironmentDocument::problemsChanged, this, &EnvironmentTableModel::problemsChanged);
@@ -55,12 +55,12 @@ QVariant EnvironmentTableModel::data(const QModelIndex &index, int role) const
     if (index.row() >= count(env))
         return {};
     if (role == Qt::BackgroundRole || role == Qt::ToolTipRole) {
-        for (const FieldProblem &p : m_document->problems()) {
+        for (const env::Finding &p : m_document->problems()) {
             if (p.field != m_field || p.row != index.row())
                 continue;
             if (role == Qt::ToolTipRole)
                 return m_document->problemAt(m_field, index.row());
-            return QBrush(p.warning ? QColor(255, 243, 205) : QColor(255, 214, 214));
+            return QBrush(p.isError() ? QColor(255, 214, 214) : QColor(255, 243, 205));
         }
         if (role == Qt::BackgroundRole)
             return {};
@@ -79,7 +79,7 @@ bool EnvironmentTableModel::setData(const QModelIndex &index, const QVariant &va
     bool accepted = true;
     const QString what = headers().value(column);
     // One merge key per cell: typing into the same cell again merges into one undo step.
-    const QString key = u"%1:%2:%3"_s.arg(m_field).arg(row).arg(column);
+    const EditKey key{m_field, row, column};
     const bool changed =
         m_document->edit(tr("Edit %1 %2").arg(rowName(), what.toLower()), key, [&](env::Environment &env) {
             QVariant v = value;
@@ -161,7 +161,7 @@ bool EnvironmentTableModel::moveRows(const QModelIndex &sourceParent, int source
     return true;
 }
 
-StringListModel::StringListModel(EnvironmentDocument *document, const QString &field, const QString &header,
+StringListModel::StringListModel(EnvironmentDocument *document, env::Field field, const QString &header,
                                  const QString &rowName, Accessor accessor, QObject *parent)
     : EnvironmentTableModel(document, field, parent), m_header(header), m_rowName(rowName), m_list(std::move(accessor))
 {

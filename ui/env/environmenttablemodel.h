@@ -1,6 +1,7 @@
 #pragma once
 
 #include "env/environment.h"
+#include "env/environmentvalidator.h"
 
 #include <QAbstractTableModel>
 #include <QStringList>
@@ -18,10 +19,10 @@ class EnvironmentDocument;
 class EnvironmentTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    EnvironmentTableModel(EnvironmentDocument *document, QString field, QObject *parent = nullptr);
+    EnvironmentTableModel(EnvironmentDocument *document, env::Field field, QObject *parent = nullptr);
 
     EnvironmentDocument *document() const { return m_document; }
-    QString field() const { return m_field; } // the problems' field name ("conda", ...)
+    env::Field field() const { return m_field; } // the list it shows, for its problems and merge keys
 
     int rowCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
@@ -55,7 +56,7 @@ private:
     void problemsChanged();
 
     EnvironmentDocument *m_document;
-    QString m_field;
+    env::Field m_field;
     int m_rows = 0;
     bool m_applying = false;
 };
@@ -66,7 +67,7 @@ class StringListModel : public EnvironmentTableModel {
     Q_OBJECT
 public:
     using Accessor = std::function<QStringList &(env::Environment &)>;
-    StringListModel(EnvironmentDocument *document, const QString &field, const QString &header, const QString &rowName,
+    StringListModel(EnvironmentDocument *document, env::Field field, const QString &header, const QString &rowName,
                     Accessor accessor, QObject *parent = nullptr);
     int columnCount(const QModelIndex &parent = {}) const override;
 

@@ -24,7 +24,7 @@ FormBinder::FormBinder(EnvironmentDocument *document, QObject *parent) : QObject
     connect(document, &EnvironmentDocument::problemsChanged, this, &FormBinder::markProblems);
 }
 
-void FormBinder::add(QWidget *widget, const QString &field, std::function<void()> refresh)
+void FormBinder::add(QWidget *widget, env::Field field, std::function<void()> refresh)
 {
     m_bindings << Binding{widget, field, widget->toolTip(), std::move(refresh)};
     m_refreshing = true;
@@ -44,7 +44,7 @@ void FormBinder::refresh()
 void FormBinder::markProblems()
 {
     for (const Binding &b : std::as_const(m_bindings)) {
-        const QList<FieldProblem> problems = m_document->problemsOf(b.field);
+        const env::Findings problems = m_document->problemsOf(b.field);
         if (problems.isEmpty()) {
             b.widget->setStyleSheet({});
             b.widget->setToolTip(b.tooltip);
@@ -52,7 +52,7 @@ void FormBinder::markProblems()
             continue;
         }
         const bool error =
-            std::any_of(problems.cbegin(), problems.cend(), [](const FieldProblem &p) { return !p.warning; });
+            std::any_of(problems.cbegin(), problems.cend(), [](const env::Finding &p) { return p.isError(); });
         const QString message = m_document->problemAt(b.field);
         b.widget->setProperty("problem", message);
         b.widget->setToolTip(message);
@@ -61,11 +61,10 @@ void FormBinder::markProblems()
     }
 }
 
-void FormBinder::text(QLineEdit *edit, const QString &field, const QString &label, Getter<QString> get,
-                      Setter<QString> set)
+void FormBinder::text(QLineEdit *edit, env::Field field, const QString &label, Getter<QString> get, Setter<QString> set)
 {
     connect(edit, &QLineEdit::textEdited, this, [this, field, label, set](const QString &value) {
-        m_document->edit(tr("Edit %1").arg(label), u"form:"_s + field, [&](env::Environment &env) { set(env, value); });
+        m_document->edit(tr("Edit %1").arg(label), EditKey{field}, [&](env::Environment &env) { set(env, value); });
     });
     add(edit, field, [this, edit, get] {
         const QString value = get(m_document->environment());
@@ -74,11 +73,11 @@ void FormBinder::text(QLineEdit *edit, const QString &field, const QString &labe
     });
 }
 
-void FormBinder::words(QLineEdit *edit, const QString &field, const QString &label, Getter<QStringList> get,
+void FormBinder::words(QLineEdit *edit, env::Field field, const QString &label, Getter<QStringList> get,
                        Setter<QStringList> set)
 {
     connect(edit, &QLineEdit::textEdited, this, [this, field, label, set](const QString &value) {
-        m_document->edit(tr("Edit %1").arg(label), u"form:"_s + field,
+        m_document->edit(tr("Edit %1").arg(label), EditKey{field},
                          [&](env::Environment &env) { set(env, splitWords(value)); });
     });
     add(edit, field, [this, edit, get] {
@@ -88,14 +87,14 @@ void FormBinder::words(QLineEdit *edit, const QString &field, const QString &lab
     });
 }
 
-void FormBinder::plainText(QPlainTextEdit *edit, const QString &field, const QString &label, Getter<QString> get,
+void FormBinder::plainText(QPlainTextEdit *edit, env::Field field, const QString &label, Getter<QString> get,
                            Setter<QString> set)
 {
     connect(edit, &QPlainTextEdit::textChanged, this, [this, edit, field, label, set] {
         if (m_refreshing)
             return;
         const QString value = edit->toPlainText();
-        m_document->edit(tr("Edit %1").arg(label), u"form:"_s + field, [&](env::Environment &env) { set(env, value); });
+        m_document->edit(tr("Edit %1").arg(label), EditKey{field}, [&](env::Environment &env) { set(env, value); });
     });
     add(edit, field, [this, edit, get] {
         const QString value = get(m_document->environment());
@@ -104,24 +103,24 @@ void FormBinder::plainText(QPlainTextEdit *edit, const QString &field, const QSt
     });
 }
 
-void FormBinder::check(QCheckBox *box, const QString &field, const QString &label, Getter<bool> get, Setter<bool> set)
+void FormBinder::check(QCheckBox *box, env::Field field, const QString &label, Getter<bool> get, Setter<bool> set)
 {
     connect(box, &QCheckBox::toggled, this, [this, field, label, set](bool value) {
         if (m_refreshing)
             return;
-        m_document->edit(tr("Edit %1").arg(label), u"form:"_s + field, [&](env::Environment &env) { set(env, value); });
+        m_document->edit(tr("Edit %1").arg(label), EditKey{field}, [&](env::Environment &env) { set(env, value); });
     });
     add(box, field, [this, box, get] { box->setChecked(get(m_document->environment())); });
 }
 
-void FormBinder::choice(QComboBox *combo, const QString &field, const QString &label, Getter<QString> get,
+void FormBinder::choice(QComboBox *combo, env::Field field, const QString &label, Getter<QString> get,
                         Setter<QString> set)
 {
     connect(combo, &QComboBox::currentIndexChanged, this, [this, combo, field, label, set](int index) {
         if (m_refreshing || index < 0)
             return;
         const QString value = combo->itemData(index).toString();
-        m_document->edit(tr("Edit %1").arg(label), u"form:"_s + field, [&](env::Environment &env) { set(env, value); });
+        m_document->edit(tr("Edit %1").arg(label), EditKey{field}, [&](env::Environment &env) { set(env, value); });
     });
     add(combo, field, [this, combo, get] {
         const QString value = get(m_document->environment());

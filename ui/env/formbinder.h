@@ -1,6 +1,7 @@
 #pragma once
 
 #include "env/environment.h"
+#include "env/environmentvalidator.h"
 
 #include <QList>
 #include <QObject>
@@ -29,26 +30,26 @@ public:
 
     explicit FormBinder(EnvironmentDocument *document, QObject *parent = nullptr);
 
-    void text(QLineEdit *edit, const QString &field, const QString &label, Getter<QString> get, Setter<QString> set);
+    void text(QLineEdit *edit, env::Field field, const QString &label, Getter<QString> get, Setter<QString> set);
     // A list as words separated by spaces ("git curl libgl1").
-    void words(QLineEdit *edit, const QString &field, const QString &label, Getter<QStringList> get,
+    void words(QLineEdit *edit, env::Field field, const QString &label, Getter<QStringList> get,
                Setter<QStringList> set);
-    void plainText(QPlainTextEdit *edit, const QString &field, const QString &label, Getter<QString> get,
+    void plainText(QPlainTextEdit *edit, env::Field field, const QString &label, Getter<QString> get,
                    Setter<QString> set);
-    void check(QCheckBox *box, const QString &field, const QString &label, Getter<bool> get, Setter<bool> set);
+    void check(QCheckBox *box, env::Field field, const QString &label, Getter<bool> get, Setter<bool> set);
     // The combo's item data (a string) is the value.
-    void choice(QComboBox *combo, const QString &field, const QString &label, Getter<QString> get, Setter<QString> set);
+    void choice(QComboBox *combo, env::Field field, const QString &label, Getter<QString> get, Setter<QString> set);
 
     void refresh();
 
 private:
     struct Binding {
         QWidget *widget;
-        QString field;
+        env::Field field;
         QString tooltip; // the widget's own
         std::function<void()> refresh;
     };
-    void add(QWidget *widget, const QString &field, std::function<void()> refresh);
+    void add(QWidget *widget, env::Field field, std::function<void()> refresh);
     void markProblems();
 
     EnvironmentDocument *m_document;

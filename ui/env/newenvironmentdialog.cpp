@@ -1,5 +1,6 @@
 #include "ui/env/newenvironmentdialog.h"
 
+#include "env/environmentvalidator.h"
 #include "env/formats.h"
 #include "ui/env/environmenttemplates.h"
 
@@ -12,7 +13,6 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
@@ -26,7 +26,7 @@ NewEnvironmentDialog::NewEnvironmentDialog(const QString &folder, QWidget *paren
     setObjectName(u"newEnvironmentDialog"_s);
     setWindowTitle(tr("New Environment"));
     m_name->setObjectName(u"name"_s);
-    m_name->setPlaceholderText(tr("lower-case letters, digits, . _ -"));
+    m_name->setPlaceholderText(tr("letters, digits, . _ -"));
     m_templates->setObjectName(u"templates"_s);
     for (const EnvironmentTemplate &t : environmentTemplates()) {
         auto *item = new QListWidgetItem(t.title, m_templates);
@@ -97,12 +97,13 @@ QString NewEnvironmentDialog::targetPath() const
 
 void NewEnvironmentDialog::validate()
 {
-    static const QRegularExpression pattern(u"^[a-z0-9][a-z0-9_.-]{0,62}$"_s);
+    // The name rule is the environment's own (env::validateName), with its message.
+    const env::Findings nameProblems = env::validateName(name());
     QString message;
     if (name().isEmpty())
         message = tr("Give the environment a name.");
-    else if (!pattern.match(name()).hasMatch())
-        message = tr("Use lower-case letters, digits, '.', '_' and '-' (the name is part of the image tag).");
+    else if (!nameProblems.isEmpty())
+        message = nameProblems.first().text();
     else if (QFileInfo::exists(targetPath()))
         message = tr("%1 exists already: choose another name.").arg(QDir::toNativeSeparators(targetPath()));
     else if (templateId().isEmpty() && m_sourceFile.isEmpty())
@@ -110,7 +111,7 @@ void NewEnvironmentDialog::validate()
     else if (!m_sourceFile.isEmpty())
         message = tr("Starting from %1").arg(QDir::toNativeSeparators(m_sourceFile));
     m_message->setText(message);
-    m_ok->setEnabled(!name().isEmpty() && pattern.match(name()).hasMatch() && !QFileInfo::exists(targetPath()) &&
+    m_ok->setEnabled(nameProblems.isEmpty() && !QFileInfo::exists(targetPath()) &&
                      (!templateId().isEmpty() || !m_sourceFile.isEmpty()));
 }
 

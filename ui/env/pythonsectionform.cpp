@@ -55,7 +55,7 @@ void sizeColumns(TableEditor *editor, std::initializer_list<int> widths)
 PythonSectionForm::PythonSectionForm(EnvironmentDocument *document, QWidget *parent)
     : QWidget(parent),
       m_channels(new TableEditor(new StringListModel(
-                                     document, u"channels"_s, tr("Channel"), tr("channel"),
+                                     document, env::Field::Channels, tr("Channel"), tr("channel"),
                                      [](Environment &e) -> QStringList & { return e.python.channels; }, this),
                                  u"channels"_s, this)),
       m_conda(new TableEditor(new CondaDependencyModel(document, this), u"conda"_s, this)),
@@ -73,16 +73,18 @@ PythonSectionForm::PythonSectionForm(EnvironmentDocument *document, QWidget *par
     userManaged->setObjectName(u"userManaged"_s);
     auto *devTools = lineEdit(this, u"devTools"_s, tr("pip packages for the devcontainer, e.g. black pytest"));
     binder->text(
-        version, u"python_version"_s, tr("Python version"), [](const Environment &e) { return e.python.version; },
+        version, env::Field::PythonVersion, tr("Python version"), [](const Environment &e) { return e.python.version; },
         [](Environment &e, const QString &v) { e.python.version = v.trimmed(); });
     binder->text(
-        interpreter, u"interpreter"_s, tr("interpreter"), [](const Environment &e) { return e.python.interpreterPath; },
+        interpreter, env::Field::Interpreter, tr("interpreter"),
+        [](const Environment &e) { return e.python.interpreterPath; },
         [](Environment &e, const QString &v) { e.python.interpreterPath = v.trimmed(); });
     binder->check(
-        userManaged, u"user_managed"_s, tr("user-managed"), [](const Environment &e) { return e.python.userManaged; },
+        userManaged, env::Field::UserManaged, tr("user-managed"),
+        [](const Environment &e) { return e.python.userManaged; },
         [](Environment &e, bool v) { e.python.userManaged = v; });
     binder->words(
-        devTools, u"dev_tools"_s, tr("dev tools"), [](const Environment &e) { return e.python.devTools; },
+        devTools, env::Field::DevTools, tr("dev tools"), [](const Environment &e) { return e.python.devTools; },
         [](Environment &e, const QStringList &v) { e.python.devTools = v; });
 
     // pip options.
@@ -95,25 +97,26 @@ PythonSectionForm::PythonSectionForm(EnvironmentDocument *document, QWidget *par
     auto *noIndex = new QCheckBox(tr("&No index: only the local wheels (--no-index)"), this);
     noIndex->setObjectName(u"noIndex"_s);
     binder->text(
-        indexUrl, u"index_url"_s, tr("index URL"), [](const Environment &e) { return e.python.pipOptions.indexUrl; },
+        indexUrl, env::Field::IndexUrl, tr("index URL"),
+        [](const Environment &e) { return e.python.pipOptions.indexUrl; },
         [](Environment &e, const QString &v) { e.python.pipOptions.indexUrl = v.trimmed(); });
     binder->words(
-        extraIndex, u"extra_index_urls"_s, tr("extra index URLs"),
+        extraIndex, env::Field::ExtraIndexUrls, tr("extra index URLs"),
         [](const Environment &e) { return e.python.pipOptions.extraIndexUrls; },
         [](Environment &e, const QStringList &v) { e.python.pipOptions.extraIndexUrls = v; });
     binder->words(
-        findLinks, u"find_links"_s, tr("find links"),
+        findLinks, env::Field::FindLinks, tr("find links"),
         [](const Environment &e) { return e.python.pipOptions.findLinks; },
         [](Environment &e, const QStringList &v) { e.python.pipOptions.findLinks = v; });
     binder->words(
-        trusted, u"trusted_hosts"_s, tr("trusted hosts"),
+        trusted, env::Field::TrustedHosts, tr("trusted hosts"),
         [](const Environment &e) { return e.python.pipOptions.trustedHosts; },
         [](Environment &e, const QStringList &v) { e.python.pipOptions.trustedHosts = v; });
     binder->check(
-        pre, u"pre"_s, tr("pre-releases"), [](const Environment &e) { return e.python.pipOptions.pre; },
+        pre, env::Field::Pre, tr("pre-releases"), [](const Environment &e) { return e.python.pipOptions.pre; },
         [](Environment &e, bool v) { e.python.pipOptions.pre = v; });
     binder->check(
-        noIndex, u"no_index"_s, tr("no index"), [](const Environment &e) { return e.python.pipOptions.noIndex; },
+        noIndex, env::Field::NoIndex, tr("no index"), [](const Environment &e) { return e.python.pipOptions.noIndex; },
         [](Environment &e, bool v) { e.python.pipOptions.noIndex = v; });
 
     sizeColumns(m_conda, {150, 110, 80, 110});

@@ -156,8 +156,8 @@ QString TableEditor::problemText() const
 void TableEditor::showProblems()
 {
     QStringList lines;
-    for (const FieldProblem &p : m_model->document()->problemsOf(m_model->field()))
-        lines << tr("Row %1: %2%3").arg(p.row + 1).arg(p.warning ? tr("warning: ") : QString(), p.message);
+    for (const env::Finding &p : m_model->document()->problemsOf(m_model->field()))
+        lines << tr("Row %1: %2%3").arg(p.row + 1).arg(p.isError() ? QString() : tr("warning: "), p.text());
     m_problems->setText(lines.join(u'\n'));
     m_problems->setVisible(!lines.isEmpty());
 }

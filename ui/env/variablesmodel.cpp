@@ -10,7 +10,7 @@ using namespace Qt::StringLiterals;
 namespace ferry::ui {
 
 VariablesModel::VariablesModel(EnvironmentDocument *document, QObject *parent)
-    : EnvironmentTableModel(document, u"variables"_s, parent)
+    : EnvironmentTableModel(document, env::Field::Variables, parent)
 {
     initRows();
 }

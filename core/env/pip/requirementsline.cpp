@@ -293,10 +293,16 @@ private:
                     hasValue = true;
                 }
             } else {
-                problem(Diagnostic::Severity::Error, word.start, u"unexpected '%1' after the options"_s.arg(word.value),
-                        optionLine ? u"put each requirement on a line of its own"_s
-                                   : u"put each requirement on a line of its own, its options after it"_s);
-                return;
+                // optparse keeps a word that is no option as a positional argument, and pip drops
+                // those (req_file.py: `opts, _ = parser.parse_args(...)`): `-r URL [--no-deps]`
+                // includes URL. The same here, with a warning; the line is still read.
+                m_result.problems << LineProblem{
+                    Diagnostic::Severity::Warning,
+                    u"'%1' after the options is ignored: pip drops words that are not options"_s.arg(word.value),
+                    optionLine ? u"remove it; a requirement goes on a line of its own"_s
+                               : u"remove it, or put it on a line of its own if it is a requirement"_s,
+                    word.start};
+                continue;
             }
             if (!spec) {
                 problem(Diagnostic::Severity::Warning, word.start,
