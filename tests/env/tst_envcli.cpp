@@ -141,17 +141,17 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString env = dir.filePath(u"hi-ml.yml"_s);
         const QString corpus = corpusPath(u"env/conda/hi-ml_azureml-env_CRLF.yml"_s);
-        const Result imported = ferry({u"env"_s, u"import"_s, corpus, u"-o"_s, env});
+        const Result imported = runCli({u"env"_s, u"import"_s, corpus, u"-o"_s, env});
         QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
         QVERIFY2(!imported.err.contains(u"not a valid environment name"_s), qPrintable(imported.err));
         QVERIFY(readAll(env).contains("\nname: AzureML_SDK\n"));
         for (const QString &format :
              {u"ferry"_s, u"conda"_s, u"pip"_s, u"azureml-v1"_s, u"azureml-v2"_s, u"dockerfile"_s, u"devcontainer"_s}) {
             const Result exported =
-                ferry({u"env"_s, u"export"_s, env, u"--format"_s, format, u"-o"_s, dir.filePath(u"out-"_s + format)});
+                runCli({u"env"_s, u"export"_s, env, u"--format"_s, format, u"-o"_s, dir.filePath(u"out-"_s + format)});
             QVERIFY2(exported.exitCode == 0, qPrintable(format + u": "_s + exported.err));
         }
-        const Result hash = ferry({u"env"_s, u"hash"_s, env});
+        const Result hash = runCli({u"env"_s, u"hash"_s, env});
         QVERIFY2(hash.exitCode == 0 && hash.out.contains(u"  azureml_sdk-1-"_s), qPrintable(hash.out + hash.err));
     }
 
@@ -181,11 +181,11 @@ private Q_SLOTS:
         QFETCH(QString, message);
         QTemporaryDir dir;
         const QString out = dir.filePath(u"env.yml"_s);
-        const Result r = ferry({u"env"_s, u"import"_s, file, u"-o"_s, out});
+        const Result r = runCli({u"env"_s, u"import"_s, file, u"-o"_s, out});
         QCOMPARE(r.exitCode, exitCode);
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
         if (exitCode == 0) {
-            const Result check = ferry({u"env"_s, u"check"_s, out});
+            const Result check = runCli({u"env"_s, u"check"_s, out});
             QVERIFY2(check.exitCode == 0, qPrintable(check.err));
             QVERIFY(readAll(out).contains("base_image: "));
         }
@@ -202,10 +202,10 @@ private Q_SLOTS:
                     "    - -r https://example.com/validated_requirements.txt [--no-deps]\n");
         conda.close();
         const QString out = dir.filePath(u"automl.yml"_s);
-        const Result r = ferry({u"env"_s, u"import"_s, conda.fileName(), u"-o"_s, out});
+        const Result r = runCli({u"env"_s, u"import"_s, conda.fileName(), u"-o"_s, out});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY2(r.err.contains(u"warning: '[--no-deps]' after the options is ignored"_s), qPrintable(r.err));
-        const Result check = ferry({u"env"_s, u"check"_s, out});
+        const Result check = runCli({u"env"_s, u"check"_s, out});
         QVERIFY2(check.exitCode == 0, qPrintable(check.err));
     }
 
@@ -214,13 +214,13 @@ private Q_SLOTS:
     {
         QTemporaryDir workspace;
         const QString job = data(u"azureml-jobs/tiny-job.yml"_s);
-        const Result cluster = ferry({u"run"_s, u"--from-azureml"_s, job, u"--workspace"_s, workspace.path()});
+        const Result cluster = runCli({u"run"_s, u"--from-azureml"_s, job, u"--workspace"_s, workspace.path()});
         QCOMPARE(cluster.exitCode, 1);
         QVERIFY2(cluster.err.contains(u"the job runs on the AzureML compute 'azureml:cpu-cluster'"_s),
                  qPrintable(cluster.err));
 
-        const Result r = ferry({u"run"_s, u"--from-azureml"_s, job, u"--target"_s, u"local"_s, u"--hp"_s, u"epochs=3"_s,
-                                u"--workspace"_s, workspace.path(), u"--follow"_s});
+        const Result r = runCli({u"run"_s, u"--from-azureml"_s, job, u"--target"_s, u"local"_s, u"--hp"_s,
+                                 u"epochs=3"_s, u"--workspace"_s, workspace.path(), u"--follow"_s});
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
         QDirIterator found(workspace.filePath(u".ferry/runs"_s), {u"seen.json"_s}, QDir::Files,
                            QDirIterator::Subdirectories);
