@@ -112,7 +112,12 @@ private Q_SLOTS:
             ws.path(), {u"run"_s, script(u"metrics.py"_s), u"--hp"_s, u"steps=10"_s, u"--hp"_s, u"delay=0.01"_s});
         QCOMPARE(started.exitCode, 0);
         const QString id = started.out.trimmed();
-        QVERIFY(waitFor([&] { return QFile::exists(ws.filePath(u".ferry/runs/"_s + id + u"/exit.json"_s)); }));
+        // Over once its supervisor is done: the exit record, then the archives it packs after it.
+        const QString dir = ws.filePath(u".ferry/runs/"_s + id + u'/');
+        QVERIFY(waitFor([&] {
+            return QFile::exists(dir + u"exit.json"_s) && QFile::exists(dir + u"model.tar.gz"_s) &&
+                   QFile::exists(dir + u"output.tar.gz"_s);
+        }));
         QCOMPARE(showOf(ws.path(), id)[u"status"_s].toString(), u"succeeded"_s);
         verifyExactlyOnce(metricsOf(ws.path(), id), 10);
         verifyExactlyOnce(metricsOf(ws.path(), id), 10); // reading again changes nothing

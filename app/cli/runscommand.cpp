@@ -7,16 +7,22 @@
 #include "tracking/runfollower.h"
 
 #include <QDateTime>
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QThread>
 
 using namespace Qt::StringLiterals;
 
 namespace ferry::cli {
 
 namespace {
+
+// How long `ferry runs cancel` waits for the cancelled run's end to be stored (its supervisor
+// packs the archives after the end).
+constexpr int kCancelRecordMs = 30000;
 
 QString when(qint64 ms)
 {
@@ -254,8 +260,12 @@ private:
             io.err << "ferry runs cancel: " << probe.error().toString() << Qt::endl;
             return kExitInternalError;
         }
+        // Store the last lines and the final status before returning: the run's supervisor may
+        // still be packing its archives after the end, and a cancel is final once it returns.
         run::RunFollower follower(*context.store, *target, runDirOf(context, r.id), r);
-        (void)follower.poll(); // store the last lines and the final status
+        const QDeadlineTimer deadline(kCancelRecordMs);
+        for (auto step = follower.poll(); !(step && step->finished) && !deadline.hasExpired(); step = follower.poll())
+            QThread::msleep(100);
         context.store->flush();
         io.err << "run " << r.id << ": " << targets::stateName(probe->state) << Qt::endl;
         return kExitOk;
