@@ -50,6 +50,13 @@ bool isDataFile(const QString &name)
            lower.endsWith(u"-ubyte.gz"_s);
 }
 
+// An environment as its group lists it: the group says environments/, the name and tag follow.
+QString environmentTitle(const QString &relative)
+{
+    const QString folder = u"environments/"_s;
+    return relative.startsWith(folder) ? relative.mid(folder.size()) : relative;
+}
+
 struct Scan {
     QStringList environments, scripts, datasets;
     int seen = 0;
@@ -93,6 +100,7 @@ WorkspaceOverview::WorkspaceOverview(QWidget *parent)
     setHeaderHidden(true);
     setColumnCount(1);
     setRootIsDecorated(true);
+    setTextElideMode(Qt::ElideMiddle); // a long path keeps its file name in view; the tooltip has it whole
     m_rescan->setSingleShot(true);
     m_rescan->setInterval(300); // a burst of changes, one rescan
     connect(m_rescan, &QTimer::timeout, this, &WorkspaceOverview::rescan);
@@ -134,7 +142,8 @@ void WorkspaceOverview::rescan()
         top->setData(0, Qt::UserRole, static_cast<int>(kind));
         top->setFlags(Qt::ItemIsEnabled);
         for (const QString &path : paths) {
-            auto *item = new QTreeWidgetItem(top, {kind == Kind::Environment ? path + tr("  (reading…)") : path});
+            auto *item = new QTreeWidgetItem(
+                top, {kind == Kind::Environment ? environmentTitle(path) + tr("  (reading…)") : path});
             item->setData(0, Qt::UserRole, path);
             item->setToolTip(0, QDir(m_root).filePath(path));
         }
@@ -163,7 +172,7 @@ void WorkspaceOverview::rescan()
         QList<Label> labels;
         for (const QString &path : paths) {
             const env::EnvironmentRead read = reader(QDir(root).filePath(path));
-            Label label{path, path, {}};
+            Label label{path, environmentTitle(path), {}};
             for (const env::Diagnostic &d : read.diagnostics) {
                 if (d.isError()) {
                     label.problem = d.where.toString();
