@@ -17,8 +17,11 @@ namespace ferry::ui {
 LossChartPanel::LossChartPanel(QWidget *parent)
     : QWidget(parent), m_chart(new LossChart(this)), m_metric(new QComboBox(this)), m_xAxis(new QComboBox(this)),
       m_logY(new QCheckBox(tr("Log y"), this)), m_smoothing(new QSlider(Qt::Horizontal, this)),
-      m_smoothingValue(new QLabel(u"0.00"_s, this))
+      m_smoothingValue(new QLabel(u"0.00"_s, this)), m_caption(new QLabel(this))
 {
+    m_caption->setObjectName(u"chartCaption"_s);
+    m_caption->setForegroundRole(QPalette::PlaceholderText);
+    m_caption->hide();
     m_metric->addItem(tr("All metrics"));
     m_xAxis->addItem(tr("Step"), int(XAxisMode::Step));
     m_xAxis->addItem(tr("Epoch"), int(XAxisMode::Epoch));
@@ -47,6 +50,7 @@ LossChartPanel::LossChartPanel(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(controls);
+    layout->addWidget(m_caption);
     layout->addWidget(m_chart, 1);
 
     connect(m_metric, &QComboBox::currentIndexChanged, this, [this](int index) {
@@ -69,6 +73,17 @@ void LossChartPanel::setStore(std::shared_ptr<SeriesStore> store)
 {
     m_chart->setStore(std::move(store));
     updateMetrics();
+}
+
+void LossChartPanel::setCaption(const QString &text)
+{
+    m_caption->setText(text);
+    m_caption->setVisible(!text.isEmpty());
+}
+
+QString LossChartPanel::caption() const
+{
+    return m_caption->text();
 }
 
 void LossChartPanel::updateMetrics()

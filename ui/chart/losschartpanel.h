@@ -17,6 +17,9 @@ public:
 
     LossChart *chart() const { return m_chart; }
     void setStore(std::shared_ptr<SeriesStore> store);
+    // A line above the chart saying what it shows (empty: none).
+    void setCaption(const QString &text);
+    QString caption() const;
 
 private:
     void updateMetrics();
@@ -28,6 +31,7 @@ private:
     QCheckBox *m_logY;
     QSlider *m_smoothing;
     QLabel *m_smoothingValue;
+    QLabel *m_caption;
     QStringList m_knownMetrics;
 };
 
