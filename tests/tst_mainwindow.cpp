@@ -94,7 +94,8 @@ void addRunWithLoss(ferry::run::RunStore &store, const QString &id, qint64 start
     store.createRun(record);
     QList<ferry::run::MetricPoint> points;
     for (int step = 0; step < 20; ++step)
-        points << ferry::run::MetricPoint{u"loss"_s, double(step), 1.0 / (step + 1), record.startedMs + step};
+        points << ferry::run::MetricPoint{u"loss"_s, double(step), 1.0 / (step + 1), record.startedMs + step}
+               << ferry::run::MetricPoint{u"samples_per_s"_s, double(step), 100000.0, record.startedMs + step};
     store.appendMetrics(id, points, 100);
 }
 
@@ -335,6 +336,7 @@ private Q_SLOTS:
                          qPrintable(u"%1: %2 vs the chart's %3"_s.arg(name).arg(area(dock)).arg(chart)));
             QVERIFY2(dock->width() < window.width() / 3, qPrintable(name));
         }
+        QVERIFY(window.chartPanel()->height() > window.findChild<QTabWidget *>(u"bottomTabs"_s)->height());
     }
 
     void reopensTheLastWorkspace()
@@ -375,10 +377,22 @@ private Q_SLOTS:
         QVERIFY(!chart->legendRuns().contains(u"run0"_s)); // the oldest is left out
         QTRY_VERIFY(!chart->visibleSeries().empty());
         QVERIFY(window.chartPanel()->caption().contains(u"newest runs"_s));
+        // The losses, not a throughput of 100000 that would draw them flat on one axis.
+        QTRY_COMPARE(chart->metrics(), QStringList{u"loss"_s});
+        for (const int id : chart->visibleSeries())
+            QCOMPARE(chart->store()->data(id).key().metric, u"loss"_s);
 
         window.runsView()->selectRuns({u"run0"_s});
         QTRY_COMPARE(chart->legendRuns(), QStringList{u"run0"_s});
         QVERIFY(window.chartPanel()->caption().isEmpty());
+
+        // Closed and opened again: the table starts over, and the newest curves are back.
+        menuAction(window, u"&File"_s, u"&Close Workspace"_s)->trigger();
+        QCOMPARE(window.runsView()->model()->rowCount(), 0);
+        QVERIFY(window.reopenLastWorkspace());
+        QTRY_COMPARE_WITH_TIMEOUT(chart->legendRuns().size(), 5, 10000);
+        QVERIFY(window.runsView()->selectedRunIds().isEmpty());
+        QTRY_VERIFY(!chart->visibleSeries().empty());
     }
 
     // Every menu action has a key: the desktop's standard one where there is a convention.

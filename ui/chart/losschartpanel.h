@@ -9,7 +9,8 @@ class QSlider;
 
 namespace ferry::ui {
 
-// The loss chart with its controls: metric, x axis, log y, smoothing, reset, export.
+// The loss chart with its controls: metric (the losses unless chosen otherwise), x axis, log y,
+// smoothing, reset, export.
 class LossChartPanel : public QWidget {
     Q_OBJECT
 public:
@@ -23,6 +24,7 @@ public:
 
 private:
     void updateMetrics();
+    void applyMetricChoice(); // the metric box's choice, to the chart
     void exportTo(bool png);
 
     LossChart *m_chart;

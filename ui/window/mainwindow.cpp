@@ -57,6 +57,8 @@
 #include <QThread>
 #include <QTimer>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace ferry::ui {
@@ -102,6 +104,7 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
     workbench->addWidget(m_bottomTabs);
     workbench->setStretchFactor(0, 3);
     workbench->setStretchFactor(1, 2);
+    workbench->setSizes({2000, 1000}); // the chart two thirds of the height, whatever the table's size hint
     m_centre->addWidget(m_emptyState);
     m_centre->addWidget(workbench);
     setCentralWidget(m_centre);
@@ -171,7 +174,7 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
 
     m_placement = std::make_unique<WindowPlacement>(
         *this, m_settings,
-        QList<QPair<QDockWidget *, double>>{{findChild<QDockWidget *>(u"workspaceDock"_s), 0.15},
+        QList<QPair<QDockWidget *, double>>{{findChild<QDockWidget *>(u"workspaceDock"_s), 0.17},
                                             {findChild<QDockWidget *>(u"experimentDock"_s), 0.22}});
     m_placement->restore();
 }
@@ -285,8 +288,13 @@ void MainWindow::bringEnvironmentsForward()
     // is the last child already is left where it is, so it is lowered first.
     m_environmentDock->lower();
     m_environmentDock->raise();
-    if (m_environmentDock->width() < width() / 2 && !m_environmentDock->isFloating())
-        resizeDocks({m_environmentDock}, {width() * 3 / 5}, Qt::Horizontal);
+    if (m_environmentDock->width() >= width() / 2 || m_environmentDock->isFloating())
+        return;
+    // Wide, but never by squeezing the workspace dock or the chart below what they need.
+    const auto *workspaceDock = findChild<QDockWidget *>(u"workspaceDock"_s);
+    const int room = width() - centralWidget()->minimumSizeHint().width() -
+                     (workspaceDock->isVisible() ? workspaceDock->width() : 0) - 24;
+    resizeDocks({m_environmentDock}, {std::min(width() * 3 / 5, room)}, Qt::Horizontal);
 }
 
 QString MainWindow::runsDir() const
@@ -305,6 +313,10 @@ void MainWindow::closeWorkspace()
         m_monitor = nullptr;
     }
     m_loader->setStore(nullptr);
+    // The table and chart empty now, not when the loader's last read lands (a workspace reopened
+    // at once would keep the old rows and their selection over an empty chart).
+    m_newestRuns.clear();
+    m_runs->setRows({});
     m_feeder->setStore(nullptr);
     m_details->setStore(nullptr, {});
     m_train->setWorkspace(nullptr, {}, {});

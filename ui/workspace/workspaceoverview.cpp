@@ -112,6 +112,7 @@ WorkspaceOverview::WorkspaceOverview(QWidget *parent)
         Q_EMIT activated(static_cast<Kind>(item->parent()->data(0, Qt::UserRole).toInt()),
                          QDir(m_root).filePath(item->data(0, Qt::UserRole).toString()));
     });
+    rescan(); // no workspace yet: says what will be listed
 }
 
 void WorkspaceOverview::setRoot(const QString &path)
@@ -133,8 +134,15 @@ void WorkspaceOverview::rescan()
 {
     clear();
     const quint64 scanId = ++m_scan;
-    if (m_root.isEmpty())
+    if (m_root.isEmpty()) {
+        // Not an empty box on first start: what will be here.
+        auto *hint = new QTreeWidgetItem(this, {tr("Open a workspace to list its files")});
+        hint->setToolTip(0, tr("Its environments, training scripts and datasets are listed here"));
+        hint->setData(0, Qt::UserRole, -1); // no kind
+        hint->setFlags(Qt::ItemIsEnabled);
+        hint->setForeground(0, palette().placeholderText());
         return;
+    }
     Scan scan;
     walk(QDir(m_root), QDir(m_root), 0, scan);
     const auto group = [this](Kind kind, const QString &title, const QStringList &paths, const QString &empty) {
@@ -149,6 +157,7 @@ void WorkspaceOverview::rescan()
         }
         if (paths.isEmpty()) {
             auto *hint = new QTreeWidgetItem(top, {empty});
+            hint->setToolTip(0, empty);
             hint->setFlags(Qt::ItemIsEnabled);
             hint->setForeground(0, palette().placeholderText());
         }
