@@ -111,7 +111,7 @@ int main(int argc, char **argv)
     window.openPaths({example + u"/environments/example.yml"_s});
     if (auto *preview = window.findChild<QTabWidget *>(u"previewTabs"_s))
         preview->setCurrentIndex(2);
-    ok = ferry::testing::saveScreenshot(window, out, u"environment-editor.png"_s, 1500) && ok;
+    ok = ferry::testing::saveScreenshot(window, out, u"environment-editor.png"_s, 3000) && ok;
     window.environmentEditors()->removeAll();
     if (auto *experiment = window.findChild<QDockWidget *>(u"experimentDock"_s)) {
         experiment->lower(); // raise() makes a dock the current tab only when it was not on top
@@ -122,6 +122,10 @@ int main(int argc, char **argv)
     QStringList ids;
     for (const ferry::run::RunRecord &r : window.store()->runs())
         ids << r.id;
+    if (ids.isEmpty()) { // the pictures below need them
+        std::fprintf(stderr, "no runs: the training or the script run failed (its Problems panel says why)\n");
+        return 1;
+    }
     window.runsView()->selectRuns(ids);
     window.chartPanel()->chart()->setMetrics({u"loss"_s});
     window.chartPanel()->chart()->setXAxisMode(ferry::ui::XAxisMode::Step);
