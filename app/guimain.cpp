@@ -7,6 +7,7 @@
 #include "ui/window/mainwindow.h"
 #include "ui/window/resources.h"
 #include "ui/window/singleinstance.h"
+#include "workspace/filekind.h"
 #include "workspace/recentworkspaces.h"
 
 #include <QApplication>
@@ -34,16 +35,48 @@ bool hasDisplay(int argc, char **argv)
     return false;
 }
 
+// `ferry` where there is no screen: how to get one, and what works without one.
+void explainNoDisplay(const QString &commands)
+{
+    std::fprintf(stderr,
+                 "ferry: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are not set).\n"
+                 "  On a desktop: start Ferry from the applications menu, or from a terminal of the desktop session.\n"
+                 "  Over SSH: ssh -X HOST ferry (X forwarding), or use the command line below.\n"
+                 "  Headless: QT_QPA_PLATFORM=offscreen ferry [WORKSPACE]\n"
+                 "  or inside a virtual X server: xvfb-run -a ferry [WORKSPACE] (apt install xvfb)\n"
+                 "\n"
+                 "Without a window, the command line does the work (see 'ferry --help', 'ferry help COMMAND'):\n"
+                 "%s",
+                 qPrintable(commands));
+}
+
+// Every path on the command line exists and is something Ferry opens; the first one, when a
+// folder, opens as a workspace (a typo never creates folders).
+ferry::Expected<void> checkPaths(const QStringList &paths)
+{
+    for (qsizetype i = 0; i < paths.size(); ++i) {
+        const QFileInfo info(paths[i]);
+        if (i == 0 && (info.isDir() || (!info.exists() && info.suffix().isEmpty()))) {
+            if (const auto opened = ferry::workspace::Workspace::open(paths[i]); !opened)
+                return opened.error();
+            continue;
+        }
+        const auto kind = ferry::workspace::fileKindOf(paths[i]);
+        if (!kind)
+            return kind.error();
+        if (*kind == ferry::workspace::FileKind::Sweep)
+            return ferry::Error{u"a sweep file; this Ferry does not run sweeps yet"_s, paths[i], 0, 0,
+                                u"run its trials one by one with 'ferry run'"_s};
+    }
+    return {};
+}
+
 } // namespace
 
-int runGui(int argc, char **argv)
+int runGui(int argc, char **argv, const QString &commands)
 {
     if (!hasDisplay(argc, argv)) {
-        std::fputs("ferry: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are not set).\n"
-                   "  Without a screen, use the command line: ferry --help\n"
-                   "  or run the window headless: QT_QPA_PLATFORM=offscreen ferry [WORKSPACE]\n"
-                   "  or inside a virtual X server: xvfb-run -a ferry [WORKSPACE]\n",
-                   stderr);
+        explainNoDisplay(commands);
         return ferry::cli::kExitUserError;
     }
 
@@ -65,21 +98,20 @@ int runGui(int argc, char **argv)
     const QCommandLineOption newInstance(
         u"new-instance"_s, u"Open a window of its own instead of handing the paths to the running one."_s);
     parser.addOption(newInstance);
-    parser.addPositionalArgument(u"workspace"_s, u"Folder to open as a workspace."_s, u"[WORKSPACE]"_s);
-    parser.addPositionalArgument(u"files"_s, u"Datasets, environment files or notebooks to open."_s, u"[FILE...]"_s);
+    parser.addPositionalArgument(u"workspace"_s, u"Folder to open as a workspace (none: the last one)."_s,
+                                 u"[WORKSPACE]"_s);
+    parser.addPositionalArgument(
+        u"files"_s,
+        u"Environment files (in the editor), notebooks or datasets to open; without a WORKSPACE the first "
+        u"file picks it."_s,
+        u"[FILE...]"_s);
     if (!parser.parse(QApplication::arguments())) {
         std::fprintf(stderr, "ferry: %s; see 'ferry --help'\n", qPrintable(ferry::cli::parserError(parser)));
         return ferry::cli::kExitUserError;
     }
     const QStringList arguments = parser.positionalArguments();
-    for (qsizetype i = 0; i < arguments.size(); ++i) {
-        if (QFileInfo::exists(arguments[i]))
-            continue;
-        // The first is usually a workspace folder: its own message and hint (a typo never
-        // creates folders).
-        const ferry::Error missing = i == 0 ? ferry::workspace::Workspace::open(arguments[i]).error()
-                                            : ferry::Error{u"no such file or folder"_s, arguments[i], 0, 0, {}};
-        std::fprintf(stderr, "ferry: %s\n", qPrintable(missing.toString()));
+    if (const auto checked = checkPaths(arguments); !checked) {
+        std::fprintf(stderr, "ferry: %s\n", qPrintable(checked.error().toString()));
         return ferry::cli::kExitUserError;
     }
 
@@ -102,30 +134,19 @@ int runGui(int argc, char **argv)
     services.secrets = &secrets;
     ferry::ui::MainWindow window(settings, recent, services);
 
-    // `ferry [WORKSPACE] [FILE...]`: a folder first is the workspace; the rest open as if dropped.
-    auto open = [&window](QStringList paths) {
-        if (!paths.isEmpty() && QFileInfo(paths.front()).isDir())
-            window.openWorkspaceAt(paths.takeFirst());
-        window.openPaths(paths);
-    };
-    if (!arguments.isEmpty() && QFileInfo(arguments.front()).isDir()) {
-        const auto opened = ferry::workspace::Workspace::open(arguments.front());
-        if (!opened) {
-            std::fprintf(stderr, "ferry: %s\n", qPrintable(opened.error().toString()));
-            return ferry::cli::kExitUserError;
-        }
-        window.setWorkspace(*opened);
-        window.openPaths(arguments.mid(1));
-    } else {
+    // `ferry [WORKSPACE] [FILE...]`, or without paths the workspace of the last session.
+    if (arguments.isEmpty())
+        window.reopenLastWorkspace();
+    else
         window.openPaths(arguments);
-    }
     if (single && !instance.listen())
         std::fprintf(stderr, "ferry: other 'ferry' commands will open their own window (%s)\n",
                      qPrintable(instance.errorString()));
     QObject::connect(&instance, &ferry::ui::SingleInstance::pathsReceived, &window,
-                     [&window, open](const QStringList &paths) {
-                         open(paths);
-                         window.showNormal();
+                     [&window](const QStringList &paths) {
+                         window.openPaths(paths);
+                         window.setWindowState(window.windowState() & ~Qt::WindowMinimized); // maximised stays so
+                         window.show();
                          window.raise();
                          window.activateWindow();
                      });

@@ -8,7 +8,7 @@
 #include <cstdio>
 
 #ifdef FERRY_WITH_GUI
-int runGui(int argc, char **argv);
+int runGui(int argc, char **argv, const QString &commands);
 #endif
 
 int main(int argc, char **argv)
@@ -43,7 +43,7 @@ int main(int argc, char **argv)
         return dispatcher.run(askpass ? arguments : app.arguments(), io);
     }
 #ifdef FERRY_WITH_GUI
-    return runGui(argc, argv);
+    return runGui(argc, argv, dispatcher.commandList());
 #else
     std::fputs("ferry: this build has no window (configured with FERRY_GUI=OFF); "
                "use the command line, see 'ferry --help'\n",

@@ -2,6 +2,9 @@
 #include "support/testenv.h"
 #include "training/training.h"
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -175,6 +178,11 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains(u"no display"_s), qPrintable(r.err));
         QVERIFY(r.err.contains(u"QT_QPA_PLATFORM=offscreen ferry"_s));
         QVERIFY(r.err.contains(u"xvfb-run"_s));
+        // ... and what works without a window: every command, and where to read more.
+        QVERIFY(r.err.contains(u"apt install xvfb"_s));
+        for (const QString &command : {u"  env "_s, u"  run "_s, u"  train "_s, u"  doctor "_s})
+            QVERIFY2(r.err.contains(command), qPrintable(command));
+        QVERIFY(r.err.contains(u"ferry help COMMAND"_s));
 #else
         QVERIFY2(r.err.contains(u"FERRY_GUI=OFF"_s), qPrintable(r.err));
 #endif
@@ -213,7 +221,79 @@ private Q_SLOTS:
 #endif
     }
 
+    // Each optional tool is looked for and said what it enables (and how to get it when missing);
+    // none of them is needed for exit code 0.
+    void doctorChecksTheOptionalParts()
+    {
+        const Result r = runFerry({u"doctor"_s, u"--json"_s});
+        const QJsonObject optional = QJsonDocument::fromJson(r.out.toUtf8()).object()[u"optional"_s].toObject();
+        const QStringList parts{u"docker"_s, u"devcontainer"_s, u"ssh"_s,       u"rsync"_s,
+                                u"slurm"_s,  u"keychain"_s,     u"nvidia-smi"_s};
+        QCOMPARE(optional.keys().size(), parts.size());
+        for (const QString &name : parts) {
+            const QJsonObject part = optional[name].toObject();
+            QVERIFY2(part[u"found"_s].isBool() && part[u"installed"_s].isBool(), qPrintable(name));
+            QVERIFY2(!part[u"enables"_s].toString().isEmpty(), qPrintable(name));
+            QVERIFY2(!part[u"detail"_s].toString().isEmpty(), qPrintable(name));
+            if (!part[u"found"_s].toBool())
+                QVERIFY2(!part[u"hint"_s].toString().isEmpty(), qPrintable(name));
+        }
+        QVERIFY(optional[u"docker"_s].toObject()[u"enables"_s].toString().contains(u"--target container"_s));
+
+        const Result text = runFerry({u"doctor"_s});
+        QVERIFY2(text.out.contains(u"Optional parts"_s), qPrintable(text.out));
+        QCOMPARE(text.out.count(u"enables: "_s), parts.size());
+        for (const QString &name : parts)
+            QVERIFY2(
+                QRegularExpression(u"\\n  %1 +(found|not usable|missing): "_s.arg(QRegularExpression::escape(name)))
+                    .match(text.out)
+                    .hasMatch(),
+                qPrintable(name));
+    }
+
 #if FERRY_HAS_GUI
+    // `ferry environments/x.yml`: the window opens on the folder above environments/ (the
+    // editor itself is tst_mainwindow's), never on an empty window saying "No workspace".
+    void environmentFileOpensItsWorkspace()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(u"proj/environments"_s));
+        QFile env(dir.filePath(u"proj/environments/x.yml"_s));
+        QVERIFY(env.open(QIODevice::WriteOnly));
+        env.write("ferry: 1\nname: x\n");
+        env.close();
+        const Result r = runFerry({u"--exit-after-first-frame"_s, env.fileName()}, offscreen());
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(QFileInfo(dir.filePath(u"proj/.ferry/runs"_s)).isDir());
+        QVERIFY(!QFileInfo::exists(dir.filePath(u"proj/environments/.ferry"_s)));
+    }
+
+    // What Ferry does not open is said at once, with what it opens: no silent empty window.
+    void unknownFileIsAClearError_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("markdown") << u"README.md"_s << QByteArray("# hi\n") << u"not a file Ferry opens"_s;
+        QTest::newRow("compose") << u"compose.yml"_s << QByteArray("services: {}\n") << u"not a file Ferry opens"_s;
+        QTest::newRow("sweep") << u"grid.yml"_s << QByteArray("ferry-sweep: 1\n") << u"a sweep file"_s;
+    }
+    void unknownFileIsAClearError()
+    {
+        QFETCH(QString, name);
+        QFETCH(QByteArray, content);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        QFile file(dir.filePath(name));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(content);
+        file.close();
+        const Result r = runFerry({file.fileName()}, offscreen());
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(firstErrorLine(r).startsWith(u"ferry: "_s + file.fileName() + u": "_s + message), qPrintable(r.err));
+        QVERIFY2(r.err.contains(u"hint: "_s), qPrintable(r.err));
+    }
+
     void firstFrameTime()
     {
         QTemporaryDir workspace;

@@ -171,6 +171,21 @@ private Q_SLOTS:
         QCOMPARE(m_chart->xRange(), (std::pair{x0, x1}));
     }
 
+    // A long run name is elided in the middle in the legend; hovering its entry shows it whole.
+    void legendTooltipHasTheFullName()
+    {
+        const QString name = u"resnet50-finetune-imagenet-subset-lr0.003-batch256-seed7-final"_s;
+        m_chart->setRunLabel(u"run-b"_s, name);
+        const QRect entry = m_chart->legendEntryRect(u"run-b"_s);
+        QVERIFY(entry.isValid());
+        QVERIFY(m_chart->fontMetrics().horizontalAdvance(name) > entry.width()); // it is elided there
+        const QString text = m_chart->hoverText(entry.center());
+        QVERIFY2(text.startsWith(name + u'\n'), qPrintable(text));
+        QVERIFY(text.contains(u"Click to hide"_s));
+        QTest::mouseMove(m_chart.get(), entry.center());
+        QCOMPARE(m_chart->hoverText(), text);
+    }
+
     void legendClickHidesAndShowsARun()
     {
         QSignalSpy visibility(m_chart.get(), &LossChart::runVisibilityChanged);

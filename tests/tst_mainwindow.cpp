@@ -1,4 +1,6 @@
-// The window shell, driven offscreen: empty state, workspaces, recent list, persistence.
+// The window shell, driven offscreen: empty state, workspaces, recent list, persistence, and a
+// newcomer's first minutes (first start on a laptop screen, reopening, curves on sight, shortcuts,
+// Quit, files opened from the command line).
 #include "store/runstore.h"
 #include "support/testenv.h"
 #include "training/trainerloader.h"
@@ -11,21 +13,31 @@
 #include "ui/train/trainpanel.h"
 #include "ui/window/emptystatewidget.h"
 #include "ui/window/mainwindow.h"
+#include "ui/workspace/workspacetree.h"
 #include "workspace/recentworkspaces.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QDockWidget>
+#include <QHelpEvent>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
+#include <QScreen>
+#include <QSet>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
+#include <QToolTip>
 #include <QTreeView>
 
 using namespace Qt::StringLiterals;
@@ -51,6 +63,40 @@ QMenu *topMenu(const MainWindow &window, const QString &title)
             return action->menu();
     }
     return nullptr;
+}
+
+QAction *menuAction(const MainWindow &window, const QString &menu, const QString &text)
+{
+    for (QAction *action : topMenu(window, menu)->actions()) {
+        if (action->text() == text)
+            return action;
+    }
+    return nullptr;
+}
+
+bool writeFile(const QString &path, const QByteArray &content)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
+}
+
+// A finished run with a loss curve, started `startedMs` after an arbitrary moment.
+void addRunWithLoss(ferry::run::RunStore &store, const QString &id, qint64 startedMs)
+{
+    ferry::run::RunRecord record;
+    record.id = id;
+    record.name = u"train "_s + id;
+    record.status = ferry::run::RunStatus::Succeeded;
+    record.target = u"local"_s;
+    record.createdMs = record.startedMs = 1'700'000'000'000 + startedMs;
+    record.finishedMs = record.startedMs + 400;
+    store.createRun(record);
+    QList<ferry::run::MetricPoint> points;
+    for (int step = 0; step < 20; ++step)
+        points << ferry::run::MetricPoint{u"loss"_s, double(step), 1.0 / (step + 1), record.startedMs + step}
+               << ferry::run::MetricPoint{u"samples_per_s"_s, double(step), 100000.0, record.startedMs + step};
+    store.appendMetrics(id, points, 100);
 }
 
 } // namespace
@@ -95,12 +141,13 @@ private Q_SLOTS:
             auto *widget = window.findChild<QDockWidget *>(dock);
             QVERIFY2(widget && widget->isVisible(), qPrintable(dock));
         }
-        QCOMPARE(
-            actionTexts(topMenu(window, u"&File"_s)),
-            (QStringList{u"&New Workspace…"_s, u"&Open Workspace…"_s, u"Open &Recent"_s, u"&Settings…"_s, u"&Quit"_s}));
+        QCOMPARE(actionTexts(topMenu(window, u"&File"_s)),
+                 (QStringList{u"&New Workspace…"_s, u"&Open Workspace…"_s, u"Open &Recent"_s, u"&Close Workspace"_s,
+                              u"&Settings…"_s, u"&Quit"_s}));
         QCOMPARE(actionTexts(topMenu(window, u"&Help"_s)), QStringList{u"&About Ferry"_s});
-        QCOMPARE(actionTexts(topMenu(window, u"&Run"_s)),
-                 (QStringList{u"&Start a Script Run…"_s, u"&Train on a Dataset"_s, u"&Refresh Runs"_s}));
+        QCOMPARE(
+            actionTexts(topMenu(window, u"&Run"_s)),
+            (QStringList{u"&Start a Script Run…"_s, u"&Train on a Dataset"_s, u"&Find a Run"_s, u"&Refresh Runs"_s}));
         QVERIFY(!window.recentMenu()->isEnabled()); // nothing opened yet
 
         const QImage frame = window.grab().toImage();
@@ -254,6 +301,7 @@ private Q_SLOTS:
             MainWindow window(settings, recent, {});
             window.show();
             QVERIFY(QTest::qWaitForWindowExposed(&window));
+            window.showNormal(); // the first start is maximised: the user makes it smaller
             const QSize size = window.minimumSizeHint().expandedTo(QSize(900, 640)) + QSize(37, 23);
             window.resize(size);
             QTRY_COMPARE(window.size(), size);
@@ -264,7 +312,247 @@ private Q_SLOTS:
         MainWindow again(reread, recent, {});
         QCOMPARE(again.size(), windowSize);
     }
+
+    // First start on a laptop's screen: maximised, never larger than the screen, and with a
+    // workspace open the chart is the largest thing in the window (the docks are narrow).
+    void firstStartFitsTheScreenAndTheChartIsLargest()
+    {
+        QSettings settings(settingsFile(), QSettings::IniFormat);
+        RecentWorkspaces recent(settings);
+        MainWindow window(settings, recent, {});
+        QVERIFY(window.openWorkspaceAt(folder(u"roomy"_s)));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_VERIFY(window.isMaximized());
+        const QRect screen = window.screen()->availableGeometry();
+        QVERIFY2(screen.contains(window.frameGeometry()),
+                 qPrintable(u"%1x%2"_s.arg(window.width()).arg(window.height())));
+        QVERIFY(screen.contains(window.normalGeometry())); // unmaximised, it still fits
+        const auto area = [](const QWidget *w) { return w->width() * w->height(); };
+        const int chart = area(window.chartPanel());
+        for (const QString &name : {u"workspaceDock"_s, u"experimentDock"_s}) {
+            const auto *dock = window.findChild<QDockWidget *>(name);
+            QTRY_VERIFY2(chart > area(dock),
+                         qPrintable(u"%1: %2 vs the chart's %3"_s.arg(name).arg(area(dock)).arg(chart)));
+            QVERIFY2(dock->width() < window.width() / 3, qPrintable(name));
+        }
+        QVERIFY(window.chartPanel()->height() > window.findChild<QTabWidget *>(u"bottomTabs"_s)->height());
+    }
+
+    void reopensTheLastWorkspace()
+    {
+        const QString last = folder(u"last"_s);
+        {
+            QSettings settings(settingsFile(), QSettings::IniFormat);
+            RecentWorkspaces recent(settings);
+            MainWindow window(settings, recent, {});
+            QVERIFY(!window.reopenLastWorkspace()); // nothing opened yet
+            QVERIFY(window.openWorkspaceAt(folder(u"earlier"_s)));
+            QVERIFY(window.openWorkspaceAt(last));
+            window.close();
+        }
+        QSettings settings(settingsFile(), QSettings::IniFormat);
+        RecentWorkspaces recent(settings);
+        MainWindow again(settings, recent, {});
+        QVERIFY(again.reopenLastWorkspace());
+        QCOMPARE(again.workspace()->root(), last);
+    }
+
+    // Nothing selected: the newest runs' curves are in the chart at once, and say so; a selection
+    // shows what it selects.
+    void newestRunsAreChartedWithoutASelection()
+    {
+        QSettings settings(settingsFile(), QSettings::IniFormat);
+        RecentWorkspaces recent(settings);
+        MainWindow window(settings, recent, {});
+        window.show();
+        QVERIFY(window.openWorkspaceAt(folder(u"withruns"_s)));
+        for (int i = 0; i < 7; ++i)
+            addRunWithLoss(*window.store(), u"run%1"_s.arg(i), i * 1000);
+        window.store()->flush();
+        ferry::ui::LossChart *chart = window.chartPanel()->chart();
+        QTRY_COMPARE_WITH_TIMEOUT(chart->legendRuns().size(), 5, 10000);
+        QVERIFY(window.runsView()->selectedRunIds().isEmpty());
+        QVERIFY(chart->legendRuns().contains(u"run6"_s));  // the newest
+        QVERIFY(!chart->legendRuns().contains(u"run0"_s)); // the oldest is left out
+        QTRY_VERIFY(!chart->visibleSeries().empty());
+        QVERIFY(window.chartPanel()->caption().contains(u"newest runs"_s));
+        // The losses, not a throughput of 100000 that would draw them flat on one axis.
+        QTRY_COMPARE(chart->metrics(), QStringList{u"loss"_s});
+        for (const int id : chart->visibleSeries())
+            QCOMPARE(chart->store()->data(id).key().metric, u"loss"_s);
+
+        window.runsView()->selectRuns({u"run0"_s});
+        QTRY_COMPARE(chart->legendRuns(), QStringList{u"run0"_s});
+        QVERIFY(window.chartPanel()->caption().isEmpty());
+
+        // Closed and opened again: the table starts over, and the newest curves are back.
+        menuAction(window, u"&File"_s, u"&Close Workspace"_s)->trigger();
+        QCOMPARE(window.runsView()->model()->rowCount(), 0);
+        QVERIFY(window.reopenLastWorkspace());
+        QTRY_COMPARE_WITH_TIMEOUT(chart->legendRuns().size(), 5, 10000);
+        QVERIFY(window.runsView()->selectedRunIds().isEmpty());
+        QTRY_VERIFY(!chart->visibleSeries().empty());
+    }
+
+    // Every menu action has a key: the desktop's standard one where there is a convention.
+    void menuActionsHaveShortcuts()
+    {
+        QSettings settings(settingsFile(), QSettings::IniFormat);
+        RecentWorkspaces recent(settings);
+        MainWindow window(settings, recent, {});
+        const QStringList withoutConvention{u"&About Ferry"_s}; // no desktop has a key for it
+        QSet<QString> keys;
+        for (QAction *top : window.menuBar()->actions()) {
+            for (QAction *action : top->menu()->actions()) {
+                if (action->isSeparator() || action->menu() || withoutConvention.contains(action->text()))
+                    continue;
+                const QString key = action->shortcut().toString();
+                QVERIFY2(!key.isEmpty(), qPrintable(action->text() + u" has no shortcut"_s));
+                QVERIFY2(!keys.contains(key), qPrintable(key + u" is taken twice"_s));
+                keys.insert(key);
+            }
+        }
+        const auto hasStandardKey = [&](const QString &menu, const QString &text, QKeySequence::StandardKey standard) {
+            const QList<QKeySequence> platform = QKeySequence::keyBindings(standard);
+            return platform.isEmpty() || platform.contains(menuAction(window, menu, text)->shortcut());
+        };
+        QVERIFY(hasStandardKey(u"&File"_s, u"&New Workspace…"_s, QKeySequence::New));
+        QVERIFY(hasStandardKey(u"&File"_s, u"&Open Workspace…"_s, QKeySequence::Open));
+        QVERIFY(hasStandardKey(u"&File"_s, u"&Close Workspace"_s, QKeySequence::Close));
+        QVERIFY(hasStandardKey(u"&File"_s, u"&Settings…"_s, QKeySequence::Preferences));
+        QVERIFY(hasStandardKey(u"&File"_s, u"&Quit"_s, QKeySequence::Quit));
+        QVERIFY(hasStandardKey(u"&Run"_s, u"&Find a Run"_s, QKeySequence::Find));
+        QCOMPARE(menuAction(window, u"&Run"_s, u"&Refresh Runs"_s)->shortcut(), QKeySequence(Qt::Key_F5));
+    }
+
+    void closeWorkspaceReturnsToTheEmptyState()
+    {
+        QSettings settings(settingsFile(), QSettings::IniFormat);
+        RecentWorkspaces recent(settings);
+        MainWindow window(settings, recent, {});
+        QAction *close = menuAction(window, u"&File"_s, u"&Close Workspace"_s);
+        QVERIFY(!close->isEnabled());
+        QVERIFY(window.openWorkspaceAt(folder(u"closing"_s)));
+        QVERIFY(close->isEnabled());
+        close->trigger();
+        QVERIFY(!window.workspace());
+        QVERIFY(!window.store());
+        QCOMPARE(window.windowTitle(), u"Ferry"_s);
+        QCOMPARE(window.emptyState()->heading(), u"Start with a workspace"_s);
+        QVERIFY(!close->isEnabled());
+        QCOMPARE(recent.paths().first(), folder(u"closing"_s)); // still offered, and reopened next time
+    }
+
+    // `ferry environments/x.yml`: the folder above environments/ is the workspace and the file
+    // is in the editor, in view; a dataset or notebook of that workspace opens in it.
+    void commandLineEnvironmentOpensInItsWorkspace()
+    {
+        QSettings settings(settingsFile(), QSettings::IniFormat);
+        RecentWorkspaces recent(settings);
+        MainWindow window(settings, recent, {});
+        const QString root = folder(u"envproject"_s);
+        const QString file = root + u"/environments/x.yml"_s;
+        QVERIFY(writeFile(file, "ferry: 1\nname: x\nversion: \"1\"\n"));
+        window.openPaths({file});
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.workspace());
+        QCOMPARE(window.workspace()->root(), root);
+        QCOMPARE(window.environmentEditors()->count(), 1);
+        auto *dock = window.findChild<QDockWidget *>(u"environmentDock"_s);
+        QTRY_VERIFY(dock->isVisible() && !dock->visibleRegion().isEmpty()); // raised over the Experiment tab
+        QVERIFY(!QFileInfo::exists(root + u"/environments/x-2.yml"_s));     // opened, not imported again
+
+        // A file of another workspace switches to it; one outside any stays in the open one.
+        const QString other = folder(u"otherproject"_s);
+        QVERIFY(QDir(other).mkpath(u".ferry"_s));
+        QVERIFY(writeFile(other + u"/data/points.csv"_s, "x,y\n1,a\n2,b\n"));
+        window.openPaths({other + u"/data/points.csv"_s});
+        QCOMPARE(window.workspace()->root(), other);
+        QTRY_COMPARE(window.datasetPanel()->channels().size(), 1);
+        QVERIFY(writeFile(folder(u"loose"_s) + u"/more.csv"_s, "x,y\n1,a\n"));
+        window.openPaths({folder(u"loose"_s) + u"/more.csv"_s});
+        QCOMPARE(window.workspace()->root(), other);
+    }
+
+    // The train panel says what to do next from its state, not "drop a dataset" when one is bound.
+    void trainHintFollowsTheState()
+    {
+        QSettings settings(settingsFile(), QSettings::IniFormat);
+        RecentWorkspaces recent(settings);
+        MainWindow window(settings, recent, {});
+        auto *status = window.trainPanel()->findChild<QLabel *>(u"trainStatus"_s);
+        QVERIFY(status->text().contains(u"Open a workspace"_s));
+        QVERIFY(window.openWorkspaceAt(folder(u"hints"_s)));
+        QVERIFY(status->text().contains(u"Drop a dataset"_s));
+        window.trainPanel()->setDataset(folder(u"hints"_s) + u"/iris.csv"_s);
+        QVERIFY2(status->text().contains(u"press Train"_s) && status->text().contains(u"iris.csv"_s),
+                 qPrintable(status->text()));
+        QVERIFY(!status->text().contains(u"Drop"_s));
+    }
+
+    // Long names in the workspace's tree keep their ends in view, and the tooltip has them whole.
+    void longNamesAreElidedInTheMiddle()
+    {
+        QSettings settings(settingsFile(), QSettings::IniFormat);
+        RecentWorkspaces recent(settings);
+        MainWindow window(settings, recent, {});
+        const QString root = folder(u"longnames"_s);
+        const QString name = u"a_training_script_with_a_really_rather_long_descriptive_name_v2.py"_s;
+        QVERIFY(writeFile(root + u'/' + name, "print(1)\n"));
+        QVERIFY(window.openWorkspaceAt(root));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto *tree = window.findChild<ferry::ui::WorkspaceTree *>(u"workspaceTree"_s);
+        QCOMPARE(tree->textElideMode(), Qt::ElideMiddle);
+        QCOMPARE(window.findChild<QTreeView *>(u"workspaceOverview"_s)->textElideMode(), Qt::ElideMiddle);
+        window.findChild<QTabWidget *>(u"workspaceTabs"_s)->setCurrentWidget(tree);
+        QTRY_COMPARE(tree->model()->rowCount(tree->rootIndex()), 1);
+        const QModelIndex index = tree->model()->index(0, 0, tree->rootIndex());
+        const QPoint at = tree->visualRect(index).center();
+        QHelpEvent help(QEvent::ToolTip, at, tree->viewport()->mapToGlobal(at));
+        QApplication::sendEvent(tree->viewport(), &help);
+        QTRY_VERIFY2(QToolTip::text().endsWith(name), qPrintable(QToolTip::text()));
+    }
+
+    // Quit, by its key as a user presses it, ends the application's event loop: the window
+    // closes and nothing keeps the process alive. Last: it quits the test's application.
+    void quitEndsTheApplication()
+    {
+        QSettings settings(settingsFile(), QSettings::IniFormat);
+        RecentWorkspaces recent(settings);
+        MainWindow window(settings, recent, {});
+        QVERIFY(window.openWorkspaceAt(folder(u"quitting"_s)));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        const QKeySequence quit = menuAction(window, u"&File"_s, u"&Quit"_s)->shortcut();
+        QTimer::singleShot(0, &window, [&window, quit] { QTest::keySequence(&window, quit); });
+        QTimer::singleShot(20000, qApp, [] { QCoreApplication::exit(1); }); // Quit did nothing
+        QCOMPARE(QApplication::exec(), 0);
+        QVERIFY(!window.isVisible());
+        QVERIFY(settings.contains(u"mainWindow/geometry"_s)); // closed the normal way
+    }
 };
 
-QTEST_MAIN(TestMainWindow)
+// A laptop's 1366×768 screen rather than the offscreen platform's 800×600: what a window that
+// "fits the screen" has to fit.
+int main(int argc, char **argv)
+{
+    QTemporaryDir screens;
+    if (qgetenv("QT_QPA_PLATFORM") == "offscreen") {
+        const QString config = screens.filePath(u"screens.json"_s);
+        QFile file(config);
+        if (file.open(QIODevice::WriteOnly))
+            file.write(R"({"screens": [{"name": "laptop", "x": 0, "y": 0, "width": 1366, "height": 768,
+                           "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})");
+        file.close();
+        qputenv("QT_QPA_PLATFORM", "offscreen:configfile=" + config.toLocal8Bit());
+    }
+    QApplication app(argc, argv);
+    TestMainWindow test;
+    QTEST_SET_MAIN_SOURCE_PATH
+    return QTest::qExec(&test, argc, argv);
+}
+
 #include "tst_mainwindow.moc"

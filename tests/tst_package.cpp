@@ -70,14 +70,17 @@ private Q_SLOTS:
         QVERIFY2(QFileInfo(m_root + u'/' + path).isFile(), qPrintable(path));
     }
 
-    // The desktop entry opens notebooks and environment files, and the installed MIME data
-    // tells an environment file from other YAML by its first line.
+    // The desktop entry opens notebooks and Ferry's own environment and sweep files, and never
+    // claims every YAML, CSV or text file; the installed MIME data tells Ferry's files from other
+    // YAML by name or by their first line.
     void fileTypesOpenInFerry()
     {
         const QString desktop = run(u"cat"_s, {m_root + u"/usr/share/applications/dev.ferry.Ferry.desktop"_s});
-        QVERIFY2(desktop.contains(
-                     u"MimeType=application/x-ipynb+json;application/x-ferry-environment;application/x-yaml;"_s),
+        QVERIFY2(desktop.contains(u"MimeType=application/x-ipynb+json;application/x-ferry-environment;"
+                                  u"application/x-ferry-sweep;\n"_s),
                  qPrintable(desktop));
+        for (const QString &generic : {u"application/x-yaml"_s, u"text/csv"_s, u"text/plain"_s, u"application/json"_s})
+            QVERIFY2(!desktop.contains(generic), qPrintable(generic + u" is not Ferry's to open"_s));
         QVERIFY(desktop.contains(u"Exec=ferry %F"_s));
         int code = -1;
         const QString mime = m_root + u"/usr/share/mime"_s;
@@ -97,15 +100,25 @@ private Q_SLOTS:
         QVERIFY(other.open(QIODevice::WriteOnly));
         other.write("services: {}\n");
         other.close();
+        QFile sweep(files.filePath(u"grid.ferry-sweep.yml"_s));
+        QVERIFY(sweep.open(QIODevice::WriteOnly));
+        sweep.write("script: train.py\n");
+        sweep.close();
+        QFile unnamedSweep(files.filePath(u"sweep"_s)); // no extension: the content decides
+        QVERIFY(unnamedSweep.open(QIODevice::WriteOnly));
+        unnamedSweep.write("ferry-sweep: 1\nscript: train.py\n");
+        unnamedSweep.close();
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(u"XDG_DATA_DIRS"_s, m_root + u"/usr/share:/usr/share"_s);
-        const QString types = run(
-            QStringLiteral(FERRY_MIME_PROBE),
-            {environment.fileName(), unnamed.fileName(), other.fileName(), files.filePath(u"a.ipynb"_s)}, &code, env);
+        const QString types = run(QStringLiteral(FERRY_MIME_PROBE),
+                                  {environment.fileName(), unnamed.fileName(), other.fileName(),
+                                   files.filePath(u"a.ipynb"_s), sweep.fileName(), unnamedSweep.fileName()},
+                                  &code, env);
         QCOMPARE(code, 0);
         QCOMPARE(types.split(u'\n', Qt::SkipEmptyParts),
                  (QStringList{u"application/x-ferry-environment"_s, u"application/x-ferry-environment"_s,
-                              u"application/x-yaml"_s, u"application/x-ipynb+json"_s}));
+                              u"application/x-yaml"_s, u"application/x-ipynb+json"_s, u"application/x-ferry-sweep"_s,
+                              u"application/x-ferry-sweep"_s}));
     }
 
     // `dpkg -i` on a clean Debian 12 (the debootstrapped base image, in the test engine), then
@@ -121,10 +134,15 @@ private Q_SLOTS:
             env.insert(u"DOCKER_HOST"_s, host.trimmed().split(u'\n').last());
         }
         int code = -1;
-        const QString script = u"set -e; apt-get update -qq; dpkg -i /deb/%1 >/dev/null 2>&1 || true; "
-                               u"DEBIAN_FRONTEND=noninteractive apt-get -f install -y -qq >/dev/null; "
-                               u"dpkg-query -W -f='${Status}\\n' ferry; ferry --version; ferry doctor --json"_s.arg(
-                                   QFileInfo(m_deb).fileName());
+        const QString script =
+            u"set -e; apt-get update -qq; dpkg -i /deb/%1 >/dev/null 2>&1 || true; "
+            u"DEBIAN_FRONTEND=noninteractive apt-get -f install -y -qq >/dev/null; "
+            u"dpkg-query -W -f='${Status}\\n' ferry; ferry --version; "
+            // What a double-click on an environment file runs (Exec=ferry %F).
+            u"mkdir -p /tmp/p/environments; printf 'ferry: 1\\nname: x\\n' > /tmp/p/environments/x.yml; "
+            u"QT_QPA_PLATFORM=offscreen ferry --exit-after-first-frame /tmp/p/environments/x.yml; "
+            u"test -d /tmp/p/.ferry/runs && echo opened its workspace; "
+            u"ferry doctor --json"_s.arg(QFileInfo(m_deb).fileName());
         const QString out =
             run(u"docker"_s,
                 {u"run"_s, u"--rm"_s, u"--network"_s, u"host"_s, u"-v"_s,
@@ -133,6 +151,7 @@ private Q_SLOTS:
         QVERIFY2(code == 0, qPrintable(out));
         QVERIFY2(out.contains(u"install ok installed"_s), qPrintable(out));
         QVERIFY2(out.contains(u"ferry 0."_s), qPrintable(out));
+        QVERIFY2(out.contains(u"opened its workspace"_s), qPrintable(out));
         const qsizetype json = out.indexOf(u'{');
         QVERIFY2(json >= 0, qPrintable(out));
         const QJsonObject trainer = QJsonDocument::fromJson(out.mid(json).toUtf8()).object()[u"trainer"_s].toObject();

@@ -64,6 +64,7 @@ private Q_SLOTS:
     void keyMetrics();
     void pendingDetailBesideTheStatus();
     void durationTicks();
+    void newestRunsWithMetrics();
     void sortingIsNumeric();
     void filterMatches();
     void proxyStaysConsistent();
@@ -172,6 +173,25 @@ void TestRunsModel::keyMetrics()
     QCOMPARE(RunsModel::durationText(12'400), u"12s"_s);
     QCOMPARE(RunsModel::durationText(187'000), u"3m 07s"_s);
     QCOMPARE(RunsModel::durationText(7'500'000), u"2h 05m"_s);
+    // A run shorter than a second is not "0s".
+    QCOMPARE(RunsModel::durationText(400), u"0.4s"_s);
+    QCOMPARE(RunsModel::durationText(960), u"1.0s"_s);
+    QCOMPARE(RunsModel::durationText(40), u"40ms"_s);
+    QCOMPARE(RunsModel::durationText(0), u"0ms"_s);
+}
+
+// What the chart shows while nothing is selected: the newest runs that have something to draw.
+void TestRunsModel::newestRunsWithMetrics()
+{
+    const QMap<QString, double> loss{{u"loss"_s, 0.5}};
+    const QList<RunRow> rows{row(u"old"_s, run::RunStatus::Succeeded, kBase + 1000, 0, loss),
+                             row(u"newest"_s, run::RunStatus::Running, kBase + 5000, 0, loss),
+                             row(u"bare"_s, run::RunStatus::Failed, kBase + 9000), // no metrics: nothing to draw
+                             row(u"queued"_s, run::RunStatus::Created, 0, 0, loss),
+                             row(u"mid"_s, run::RunStatus::Lost, kBase + 3000, 0, loss)};
+    QCOMPARE(RunsModel::newestRunsWithMetrics(rows, 2), (QStringList{u"newest"_s, u"mid"_s}));
+    QCOMPARE(RunsModel::newestRunsWithMetrics(rows, 10), (QStringList{u"newest"_s, u"mid"_s, u"old"_s, u"queued"_s}));
+    QVERIFY(RunsModel::newestRunsWithMetrics({}, 5).isEmpty());
 }
 
 void TestRunsModel::durationTicks()

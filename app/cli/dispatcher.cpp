@@ -160,20 +160,30 @@ QString Dispatcher::globalHelp() const
     s << "Ferry " << kVersion << ": a desktop ML workbench. Edit environments, run training on this\n"
       << "machine, in a container, over SSH or on Slurm, and watch the loss live.\n\n"
       << "Usage:\n"
-      << "  ferry [WORKSPACE]            open the window, on a workspace folder if given\n"
+      << "  ferry [WORKSPACE]            open the window, on a workspace folder if given (else the last one)\n"
+      << "  ferry FILE...                open an environment in its editor, a notebook's conversion or a\n"
+      << "                               dataset's preview, in the file's workspace\n"
       << "  ferry COMMAND [ARGS...]      run a command without the window\n\n"
-      << "Commands:\n";
-    for (const auto &command : m_commands) {
-        if (!command->hidden())
-            s << "  " << command->name().leftJustified(12) << " " << command->summary() << '\n';
-    }
-    s << "  " << u"help"_s.leftJustified(12) << " show a command's arguments and options\n\n"
+      << "Commands:\n"
+      << commandList() << '\n'
       << "Options:\n"
       << "  -h, --help                   show this help\n"
       << "  -v, --version                print the version\n"
       << "  --exit-after-first-frame     open the window, print the start-up time, exit\n\n"
       << "Run 'ferry help COMMAND' for the options of one command.\n"
       << "Exit codes: 0 ok, 1 user error (the message says what to do), 2 internal error.\n";
+    return text;
+}
+
+QString Dispatcher::commandList() const
+{
+    QString text;
+    QTextStream s(&text);
+    for (const auto &command : m_commands) {
+        if (!command->hidden())
+            s << "  " << command->name().leftJustified(12) << " " << command->summary() << '\n';
+    }
+    s << "  " << u"help"_s.leftJustified(12) << " show a command's arguments and options\n";
     return text;
 }
 

@@ -19,6 +19,9 @@ public:
     // arguments[0] is the program; returns the process exit code.
     int run(const QStringList &arguments, Io &io);
 
+    // The commands, one line each ("  doctor       check this installation ..."), as the help lists them.
+    QString commandList() const;
+
 private:
     Command *find(const QString &name) const;
     QString globalHelp() const;

@@ -167,6 +167,9 @@ std::optional<Format> detectFormat(const QString &path, const QString &text)
         return Format::AzureMlV1;
     if (suffix == "txt"_L1 || suffix == "in"_L1 || base.startsWith(u"requirements"_s))
         return Format::Pip;
+    // A file without a suffix that starts the way Ferry's own files do (the MIME type's magic).
+    if (suffix.isEmpty() && text.startsWith(u"ferry: "_s))
+        return Format::Ferry;
     if (suffix != "yml"_L1 && suffix != "yaml"_L1)
         return std::nullopt;
     const auto root = yaml::load(text, path);

@@ -28,14 +28,22 @@ const QString kServiceHint =
     u"and unlock it; on a headless machine run Ferry inside one: dbus-run-session -- sh -c "
     u"'gnome-keyring-daemon --unlock --components=secrets < password-file; ferry secret ...'"_s;
 
+// keychainError's message for an entry that is not there (isMissingSecret tells it by this).
+const QString kMissingPrefix = u"no secret named '"_s;
+
 } // namespace
+
+bool isMissingSecret(const Error &error)
+{
+    return error.message.startsWith(kMissingPrefix);
+}
 
 Error keychainError(SecretOperation operation, const QString &name, int code, const QString &text)
 {
     Error error;
     const QString what = u"cannot %1 secret '%2'"_s.arg(verb(operation), name);
     if (code == QKeychain::EntryNotFound) {
-        error.message = u"no secret named '%1' in the keychain"_s.arg(name);
+        error.message = kMissingPrefix + name + u"' in the keychain"_s;
         error.hint = u"store it with 'ferry secret set %1' (the value is read from a prompt or standard input); "
                      u"'ferry secret list' shows the names Ferry knows"_s.arg(name);
         return error;

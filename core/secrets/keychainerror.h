@@ -10,6 +10,9 @@ namespace ferry::secrets {
 // no unlocked default collection) is named as such with the way to fix it.
 Error keychainError(SecretOperation operation, const QString &name, int code, const QString &text);
 
+// Whether `error` is keychainError's "no secret of that name": the keychain answered.
+bool isMissingSecret(const Error &error);
+
 // The keychain did not answer within `timeoutMs`.
 Error keychainTimeout(SecretOperation operation, const QString &name, int timeoutMs);
 

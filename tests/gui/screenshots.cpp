@@ -1,6 +1,9 @@
 // Renders the main screens to PNGs (tests/gui/screenshots.sh runs it under Xvfb):
 //   ferry_screenshots OUTPUT_DIR
-// empty.png (first start), datasets.png (the example's dataset previewed), workbench.png (an
+// first-start.png (the window at its first-start size for the screen), workspace-with-runs.png
+// (a workspace with runs, reopened: the newest curves charted with nothing selected),
+// environment-editor.png (what `ferry environments/example.yml` opens), empty.png (first start,
+// 1600×900), datasets.png (the example's dataset previewed), workbench.png (an
 // embedded run and a script run overlaid in the chart), details.png (a run's details and log),
 // launch.png (the launch dialog), launch-slurm.png (for a Slurm cluster), launch-run-arguments.png
 // (run arguments that undo the isolation, named beside an unchecked box), export.png (a run for AzureML), settings.png,
@@ -13,6 +16,7 @@
 #include "training/trainerloader.h"
 #include "ui/chart/losschart.h"
 #include "ui/chart/losschartpanel.h"
+#include "ui/env/environmenteditors.h"
 #include "ui/launch/launchdialog.h"
 #include "ui/launch/remotetargetfields.h"
 #include "ui/runs/exportrundialog.h"
@@ -24,9 +28,11 @@
 #include "ui/window/mainwindow.h"
 #include "workspace/recentworkspaces.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QLineEdit>
 #include <QListWidget>
@@ -58,11 +64,16 @@ int main(int argc, char **argv)
     const QString out = QString::fromLocal8Bit(argv[1]);
     QDir().mkpath(out);
     ferry::testing::WindowHarness harness;
-    (void)harness.show();
     ferry::ui::MainWindow &window = harness.window;
+    // As a newcomer first sees it: the size the window picks for this screen.
+    window.show();
+    (void)QTest::qWaitForWindowExposed(&window);
+    bool ok = ferry::testing::saveScreenshot(window, out, u"first-start.png"_s, 500);
+    const QSize firstStart = window.size(); // the newcomer's pictures keep it
+    (void)harness.show();
     QSettings &settings = harness.settings;
     QTemporaryDir &temp = harness.temp;
-    bool ok = save(window, out, u"empty.png"_s);
+    ok = save(window, out, u"empty.png"_s) && ok;
 
     const QString example = temp.filePath(u"Ferry Example"_s);
     if (!window.openExample(example))
@@ -88,9 +99,33 @@ int main(int argc, char **argv)
                  {u"run"_s, u"train.py"_s, u"--data"_s, u"training=data"_s, u"--hp"_s, u"epochs=60"_s, u"--follow"_s});
     script.waitForFinished(120000);
     QTest::qWait(2500); // the monitor stores the script's end, the table refreshes
+    // The workspace closed and opened again: its newest runs are in the chart before any click.
+    for (QAction *action : window.findChildren<QAction *>()) {
+        if (action->text() == u"&Close Workspace"_s)
+            action->trigger();
+    }
+    window.resize(firstStart);
+    window.reopenLastWorkspace();
+    ok = ferry::testing::saveScreenshot(window, out, u"workspace-with-runs.png"_s, 3000) && ok;
+    // `ferry environments/example.yml`: the editor in its workspace, the Dockerfile beside it.
+    window.openPaths({example + u"/environments/example.yml"_s});
+    if (auto *preview = window.findChild<QTabWidget *>(u"previewTabs"_s))
+        preview->setCurrentIndex(2);
+    ok = ferry::testing::saveScreenshot(window, out, u"environment-editor.png"_s, 3000) && ok;
+    window.environmentEditors()->removeAll();
+    if (auto *experiment = window.findChild<QDockWidget *>(u"experimentDock"_s)) {
+        experiment->lower(); // raise() makes a dock the current tab only when it was not on top
+        experiment->raise();
+    }
+    window.resize(1600, 900);
+
     QStringList ids;
     for (const ferry::run::RunRecord &r : window.store()->runs())
         ids << r.id;
+    if (ids.isEmpty()) { // the pictures below need them
+        std::fprintf(stderr, "no runs: the training or the script run failed (its Problems panel says why)\n");
+        return 1;
+    }
     window.runsView()->selectRuns(ids);
     window.chartPanel()->chart()->setMetrics({u"loss"_s});
     window.chartPanel()->chart()->setXAxisMode(ferry::ui::XAxisMode::Step);

@@ -24,6 +24,7 @@ struct WindowHarness {
     // Shows the window; false when it never got exposed.
     bool show()
     {
+        window.setWindowState(Qt::WindowNoState); // a first start is maximised: the pictures keep one size
         window.resize(1600, 900);
         window.show();
         return QTest::qWaitForWindowExposed(&window);

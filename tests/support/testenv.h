@@ -14,7 +14,15 @@ namespace ferry::test {
 inline QString buildDir()
 {
     const QString given = qEnvironmentVariable("FERRY_BUILD_DIR");
-    return given.isEmpty() ? QDir::cleanPath(QCoreApplication::applicationDirPath() + QStringLiteral("/..")) : given;
+    if (!given.isEmpty())
+        return given;
+    // tests/ and tests/gui/ executables alike (a fixed "/.." found build/tests for the latter).
+    QDir dir(QCoreApplication::applicationDirPath());
+    while (!dir.exists(QStringLiteral("CMakeCache.txt")) && dir.cdUp()) {
+    }
+    return dir.exists(QStringLiteral("CMakeCache.txt"))
+               ? QDir::cleanPath(dir.absolutePath())
+               : QDir::cleanPath(QCoreApplication::applicationDirPath() + QStringLiteral("/.."));
 }
 
 // The `ferry` executable of that build.

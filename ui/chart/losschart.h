@@ -72,7 +72,8 @@ public:
     QRect legendEntryRect(const QString &runId) const;
     QRect plotRect() const;
     // What the hover tooltip shows for the x under a widget position: the nearest point of
-    // every visible series, one line each.
+    // every visible series, one line each. Over a legend entry: the run's full name (the
+    // legend elides long ones in the middle).
     QString hoverText(const QPoint &pos) const;
     QString hoverText() const { return m_hoverText; }
 

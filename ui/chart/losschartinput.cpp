@@ -18,6 +18,10 @@ namespace ferry::ui {
 QString LossChart::hoverText(const QPoint &pos) const
 {
     updateLayout();
+    for (const auto &[run, r] : m_layout->entries) {
+        if (r.contains(pos))
+            return runLabel(run) + u'\n' + (isRunVisible(run) ? tr("Click to hide") : tr("Click to show"));
+    }
     if (m_layout->empty || !m_layout->plot.contains(pos))
         return {};
     const double x = xAtPixel(pos.x());

@@ -1,5 +1,7 @@
 #include "ui/data/droprouter.h"
 
+#include "workspace/filekind.h"
+
 #include <QFileInfo>
 #include <QMimeData>
 #include <QUrl>
@@ -7,26 +9,6 @@
 using namespace Qt::StringLiterals;
 
 namespace ferry::ui {
-
-namespace {
-
-// Environment files: a Ferry or conda YAML, requirements, AzureML JSON/YAML. Names tell.
-bool isEnvironmentFile(const QFileInfo &file)
-{
-    const QString name = file.fileName().toLower();
-    if (name.startsWith(u"requirements"_s) && name.endsWith(u".txt"_s))
-        return true;
-    if (name == "environment.yml"_L1 || name == "environment.yaml"_L1 || name == "conda.yml"_L1 ||
-        name == "conda.yaml"_L1)
-        return true;
-    if (name.endsWith(u".json"_s) && name.contains(u"environment"_s))
-        return true;
-    // environments/<name>.yml inside a workspace, and AzureML v2 environment YAMLs.
-    return (name.endsWith(u".yml"_s) || name.endsWith(u".yaml"_s)) &&
-           (file.absolutePath().endsWith(u"/environments"_s) || name.contains(u"env"_s));
-}
-
-} // namespace
 
 DropPlan planDrop(const QStringList &localPaths, const QStringList &otherUrls)
 {
@@ -41,7 +23,7 @@ DropPlan planDrop(const QStringList &localPaths, const QStringList &otherUrls)
         }
         if (file.isFile() && file.suffix().compare(u"ipynb"_s, Qt::CaseInsensitive) == 0)
             plan.items << DropPlan::Item{DropPlan::Kind::Notebook, file.absoluteFilePath()};
-        else if (file.isFile() && isEnvironmentFile(file))
+        else if (file.isFile() && workspace::isEnvironmentName(file))
             plan.items << DropPlan::Item{DropPlan::Kind::Environment, file.absoluteFilePath()};
         else
             plan.items << DropPlan::Item{DropPlan::Kind::Dataset, file.absoluteFilePath()};

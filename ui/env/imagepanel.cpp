@@ -97,13 +97,18 @@ ImagePanel::ImagePanel(EnvironmentDocument *document, QWidget *parent)
     });
     connect(&m_check, &QFutureWatcher<int>::finished, this, [this] {
         const int exists = m_check.result();
-        if (exists < 0)
+        const QString current = env::imageReference(m_document->environment());
+        if (m_checkedImage != current) {
+            // The spec changed meanwhile (a file opened while the empty editor's image, ferry:x-1-…,
+            // was checked): that answer is not this image's.
+            m_status->setText(tr("%1: checking whether it is built …").arg(current));
+            m_checkLater->start();
+        } else if (exists < 0) {
             m_status->setText(tr("%1: no container engine found (docker or podman)").arg(m_checkedImage));
-        else
+        } else {
             m_status->setText(exists ? tr("%1: built, ready to run").arg(m_checkedImage)
                                      : tr("%1: not built yet").arg(m_checkedImage));
-        if (m_checkedImage != env::imageReference(m_document->environment()))
-            m_checkLater->start(); // the spec changed meanwhile
+        }
         updateButtons();
         Q_EMIT imageChecked(exists > 0);
     });

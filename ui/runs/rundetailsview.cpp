@@ -122,10 +122,19 @@ RunDetailsView::RunDetailsView(QWidget *parent)
     m_artifacts->setRootIsDecorated(false);
     m_artifacts->setAlternatingRowColors(true);
 
-    auto *actions = new QHBoxLayout;
-    for (QPushButton *button : {m_cancel, m_reattach, m_rerun, m_export, m_delete})
-        actions->addWidget(button);
-    actions->addStretch(1);
+    // Two rows: in one, the five buttons would make the side dock (and so the window's right
+    // third) as wide as they are.
+    auto *control = new QHBoxLayout;
+    for (QPushButton *button : {m_cancel, m_reattach, m_delete})
+        control->addWidget(button);
+    control->addStretch(1);
+    auto *next = new QHBoxLayout;
+    for (QPushButton *button : {m_rerun, m_export})
+        next->addWidget(button);
+    next->addStretch(1);
+    auto *actions = new QVBoxLayout;
+    actions->addLayout(control);
+    actions->addLayout(next);
 
     auto *artifactsPage = new QWidget(this);
     auto *artifactsLayout = new QVBoxLayout(artifactsPage);

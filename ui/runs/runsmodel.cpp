@@ -11,6 +11,7 @@
 #include <QSet>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -381,6 +382,11 @@ QString RunsModel::keyMetricsText(const QMap<QString, double> &lastMetrics)
 
 QString RunsModel::durationText(qint64 ms)
 {
+    // A short run is not "0s": under a second it shows as what it took.
+    if (ms < 100)
+        return u"%1ms"_s.arg(std::max<qint64>(ms, 0));
+    if (ms < 1000)
+        return u"%1s"_s.arg(static_cast<double>(ms) / 1000.0, 0, 'f', 1);
     const qint64 seconds = ms / 1000;
     const qint64 h = seconds / 3600;
     const qint64 m = (seconds / 60) % 60;
@@ -390,6 +396,24 @@ QString RunsModel::durationText(qint64 ms)
     if (m > 0)
         return u"%1m %2s"_s.arg(m).arg(s, 2, 10, QChar(u'0'));
     return u"%1s"_s.arg(s);
+}
+
+QStringList RunsModel::newestRunsWithMetrics(const QList<RunRow> &rows, int count)
+{
+    QList<const RunRow *> withMetrics;
+    for (const RunRow &row : rows) {
+        if (!row.lastMetrics.isEmpty())
+            withMetrics << &row;
+    }
+    const auto started = [](const RunRow *row) {
+        return row->record.startedMs ? row->record.startedMs : row->record.createdMs;
+    };
+    std::stable_sort(withMetrics.begin(), withMetrics.end(),
+                     [&](const RunRow *a, const RunRow *b) { return started(a) > started(b); });
+    QStringList ids;
+    for (qsizetype i = 0; i < withMetrics.size() && i < count; ++i)
+        ids << withMetrics[i]->record.id;
+    return ids;
 }
 
 int RunsModel::statusOrder(RunStatus status)

@@ -63,10 +63,13 @@ public:
     qint64 now() const;
 
     static QString keyMetricsText(const QMap<QString, double> &lastMetrics); // "val_accuracy 0.982 · loss 0.041"
-    static QString durationText(qint64 ms);                                  // "2h 05m", "3m 07s", "12s"
+    static QString durationText(qint64 ms);                                  // "2h 05m", "3m 07s", "12s", "0.4s"
     static int statusOrder(run::RunStatus status);                           // running first, lost last
     static QIcon statusIcon(run::RunStatus status, const QString &runId);    // run colour swatch + status glyph
     std::optional<qint64> durationMs(const run::RunRecord &record) const;    // empty: not started
+
+    // The ids of the `count` most recently started (else created) runs that have metrics, newest first.
+    static QStringList newestRunsWithMetrics(const QList<RunRow> &rows, int count);
 
 private:
     QVariant displayData(const RunRow &row, int column) const;

@@ -60,6 +60,7 @@ TrainPanel::TrainPanel(EngineProvider engine, QWidget *parent)
     });
     connect(m_dataset, &QLineEdit::textChanged, this, [this](const QString &path) {
         updateState();
+        showHint();
         Q_EMIT datasetChanged(path);
     });
     auto *datasetRow = new QHBoxLayout;
@@ -105,7 +106,6 @@ TrainPanel::TrainPanel(EngineProvider engine, QWidget *parent)
     m_progress->setTextVisible(false);
     m_status->setWordWrap(true);
     m_status->setObjectName(u"trainStatus"_s);
-    m_status->setText(tr("Drop a dataset on the window, then press Train."));
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
@@ -117,6 +117,7 @@ TrainPanel::TrainPanel(EngineProvider engine, QWidget *parent)
     m_progressTimer->setInterval(100);
     connect(m_progressTimer, &QTimer::timeout, this, &TrainPanel::showProgress);
     updateState();
+    showHint();
 }
 
 TrainPanel::~TrainPanel()
@@ -134,6 +135,19 @@ void TrainPanel::setWorkspace(run::RunStore *store, const QString &runsDir, cons
     m_runsDir = runsDir;
     m_root = root;
     updateState();
+    showHint();
+}
+
+void TrainPanel::showHint()
+{
+    if (isTraining())
+        return; // the progress is shown instead
+    if (!m_store)
+        m_status->setText(tr("Open a workspace to train in: each training is recorded there as a run."));
+    else if (dataset().isEmpty())
+        m_status->setText(tr("Drop a dataset on the window (or choose one with …), then press Train."));
+    else
+        m_status->setText(tr("Ready: press Train to fit the model on %1.").arg(QFileInfo(dataset()).fileName()));
 }
 
 void TrainPanel::setDataset(const QString &path)

@@ -63,6 +63,7 @@ Q_SIGNALS:
 
 private:
     void updateState();
+    void showHint(); // what to do next, from the workspace and dataset (not while training)
     void showProgress();
     // From the training's thread, on this one.
     void started(const QString &runId);

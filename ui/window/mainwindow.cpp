@@ -27,9 +27,11 @@
 #include "ui/train/trainpanel.h"
 #include "ui/window/aboutdialog.h"
 #include "ui/window/emptystatewidget.h"
+#include "ui/window/windowplacement.h"
 #include "ui/workspace/exampleworkspace.h"
 #include "ui/workspace/workspaceoverview.h"
 #include "ui/workspace/workspacetree.h"
+#include "workspace/filekind.h"
 #include "workspace/recentworkspaces.h"
 
 #include <QAction>
@@ -40,7 +42,9 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
+#include <QKeySequence>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -49,16 +53,28 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <QThread>
+#include <QTimer>
+
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
 namespace ferry::ui {
 
 namespace {
-const Setting<QByteArray> kGeometry{"mainWindow/geometry"};
-const Setting<QByteArray> kDockState{"mainWindow/state"};
 const Setting<QString> kLastFolder{"mainWindow/lastFolder", QDir::homePath()};
+constexpr int kNewestRunsCharted = 5; // shown in the chart while no run is selected
+
+// The platform's keys for a standard action, or `fallback` where it has none (GNOME and the
+// offscreen platform have no Preferences key, say).
+void setStandardShortcut(QAction *action, QKeySequence::StandardKey key, const QKeySequence &fallback)
+{
+    action->setShortcuts(key);
+    if (action->shortcut().isEmpty())
+        action->setShortcut(fallback);
+}
 } // namespace
 
 MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent, WorkbenchServices services,
@@ -88,6 +104,7 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
     workbench->addWidget(m_bottomTabs);
     workbench->setStretchFactor(0, 3);
     workbench->setStretchFactor(1, 2);
+    workbench->setSizes({2000, 1000}); // the chart two thirds of the height, whatever the table's size hint
     m_centre->addWidget(m_emptyState);
     m_centre->addWidget(workbench);
     setCentralWidget(m_centre);
@@ -155,9 +172,11 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
             m_train->setDataset(path);
     });
 
-    resize(1400, 880);
-    restoreGeometry(kGeometry.get(m_settings));
-    restoreState(kDockState.get(m_settings));
+    m_placement = std::make_unique<WindowPlacement>(
+        *this, m_settings,
+        QList<QPair<QDockWidget *, double>>{{findChild<QDockWidget *>(u"workspaceDock"_s), 0.17},
+                                            {findChild<QDockWidget *>(u"experimentDock"_s), 0.22}});
+    m_placement->restore();
 }
 
 MainWindow::~MainWindow()
@@ -167,6 +186,7 @@ MainWindow::~MainWindow()
 
 void MainWindow::createMenus()
 {
+    // Each action has the desktop's key where there is a convention, and a Ferry one otherwise.
     QMenu *file = menuBar()->addMenu(tr("&File"));
     QAction *newAction = file->addAction(tr("&New Workspace…"), this, &MainWindow::chooseWorkspaceToCreate);
     newAction->setShortcut(QKeySequence::New);
@@ -176,25 +196,41 @@ void MainWindow::createMenus()
     m_recentMenu->setObjectName(u"recentMenu"_s);
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
     rebuildRecentMenu();
+    m_closeAction = file->addAction(tr("&Close Workspace"), this, &MainWindow::leaveWorkspace);
+    setStandardShortcut(m_closeAction, QKeySequence::Close, QKeySequence(Qt::CTRL | Qt::Key_W));
+    m_closeAction->setEnabled(false);
     file->addSeparator();
     QAction *settingsAction = file->addAction(tr("&Settings…"), this, [this] { m_preferences->showDialog(this); });
-    settingsAction->setShortcut(QKeySequence::Preferences);
+    setStandardShortcut(settingsAction, QKeySequence::Preferences, QKeySequence(Qt::CTRL | Qt::Key_Comma));
     settingsAction->setMenuRole(QAction::PreferencesRole);
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
+    setStandardShortcut(quit, QKeySequence::Quit, QKeySequence(Qt::CTRL | Qt::Key_Q));
     quit->setMenuRole(QAction::QuitRole);
 
-    menuBar()->addMenu(tr("&Environment"))->addActions(m_environments->menuActions());
+    QMenu *environmentMenu = menuBar()->addMenu(tr("&Environment"));
+    environmentMenu->addActions(m_environments->menuActions());
+    const QList<QKeySequence> environmentKeys{QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N),
+                                              QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O)};
+    for (qsizetype i = 0; i < environmentMenu->actions().size() && i < environmentKeys.size(); ++i)
+        environmentMenu->actions().at(i)->setShortcut(environmentKeys.at(i));
 
     QMenu *runMenu = menuBar()->addMenu(tr("&Run"));
     QAction *start = runMenu->addAction(tr("&Start a Script Run…"), this, &MainWindow::startScriptRun);
     start->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
-    runMenu->addAction(tr("&Train on a Dataset"), this, [this] {
+    QAction *train = runMenu->addAction(tr("&Train on a Dataset"), this, [this] {
         m_sideTabs->setCurrentWidget(m_train);
         m_train->setFocus();
     });
-    runMenu->addAction(tr("&Refresh Runs"), m_loader, &RunsLoader::reload)->setShortcut(QKeySequence::Refresh);
+    train->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
+    QAction *find = runMenu->addAction(tr("&Find a Run"), this, [this] {
+        m_bottomTabs->setCurrentWidget(m_runs);
+        m_runs->filterEdit()->setFocus(Qt::ShortcutFocusReason);
+        m_runs->filterEdit()->selectAll();
+    });
+    setStandardShortcut(find, QKeySequence::Find, QKeySequence(Qt::CTRL | Qt::Key_F));
+    // F5 only: GNOME's second Refresh key, Ctrl+R, starts a script run here.
+    runMenu->addAction(tr("&Refresh Runs"), m_loader, &RunsLoader::reload)->setShortcut(QKeySequence(Qt::Key_F5));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Ferry"), this, &MainWindow::showAbout)->setMenuRole(QAction::AboutRole);
@@ -233,18 +269,32 @@ void MainWindow::createDocks()
     m_sideTabs->addTab(m_datasets, tr("Datasets"));
     m_sideTabs->addTab(m_details, tr("Run"));
     QDockWidget *experiment = addDock(tr("Experiment"), u"experimentDock"_s, m_sideTabs, Qt::RightDockWidgetArea);
-    experiment->setMinimumWidth(340);
+    experiment->setMinimumWidth(300);
     // The environment editor shares the right side; opening an environment brings it forward, wide.
     m_environmentDock = addDock(tr("Environment"), u"environmentDock"_s, m_environments, Qt::RightDockWidgetArea);
     tabifyDockWidget(experiment, m_environmentDock);
     m_environmentDock->hide(); // until an environment is opened
     experiment->raise();
-    connect(m_environments, &EnvironmentEditors::opened, this, [this] {
-        m_environmentDock->show();
-        m_environmentDock->raise();
-        if (m_environmentDock->width() < width() / 2 && !m_environmentDock->isFloating())
-            resizeDocks({m_environmentDock}, {width() * 3 / 5}, Qt::Horizontal);
-    });
+    connect(m_environments, &EnvironmentEditors::opened, this, &MainWindow::bringEnvironmentsForward);
+}
+
+void MainWindow::bringEnvironmentsForward()
+{
+    m_environmentDock->show();
+    // Opened before the window is shown (`ferry environments/x.yml`): a tabified dock is raised,
+    // and sized, only once the window is laid out (showEvent asks again).
+    m_environmentsForwardOnShow = !isVisible();
+    // A dock becomes the current tab when raise() makes it its parent's last child; a dock that
+    // is the last child already is left where it is, so it is lowered first.
+    m_environmentDock->lower();
+    m_environmentDock->raise();
+    if (m_environmentDock->width() >= width() / 2 || m_environmentDock->isFloating())
+        return;
+    // Wide, but never by squeezing the workspace dock or the chart below what they need.
+    const auto *workspaceDock = findChild<QDockWidget *>(u"workspaceDock"_s);
+    const int room = width() - centralWidget()->minimumSizeHint().width() -
+                     (workspaceDock->isVisible() ? workspaceDock->width() : 0) - 24;
+    resizeDocks({m_environmentDock}, {std::min(width() * 3 / 5, room)}, Qt::Horizontal);
 }
 
 QString MainWindow::runsDir() const
@@ -263,6 +313,10 @@ void MainWindow::closeWorkspace()
         m_monitor = nullptr;
     }
     m_loader->setStore(nullptr);
+    // The table and chart empty now, not when the loader's last read lands (a workspace reopened
+    // at once would keep the old rows and their selection over an empty chart).
+    m_newestRuns.clear();
+    m_runs->setRows({});
     m_feeder->setStore(nullptr);
     m_details->setStore(nullptr, {});
     m_train->setWorkspace(nullptr, {}, {});
@@ -286,6 +340,7 @@ void MainWindow::setWorkspace(const workspace::Workspace &workspace)
     }
     closeWorkspace();
     m_workspace = workspace;
+    m_closeAction->setEnabled(true);
     m_recent.add(workspace.root());
     setWindowTitle(workspace.name() + u" — Ferry"_s);
     m_workspaceLabel->setText(workspace.root());
@@ -336,6 +391,35 @@ void MainWindow::setWorkspace(const workspace::Workspace &workspace)
     statusBar()->showMessage(tr("Opened workspace %1").arg(workspace.root()), 5000);
 }
 
+void MainWindow::leaveWorkspace()
+{
+    if (!m_workspace)
+        return;
+    if (m_train->isTraining()) {
+        reportProblem(tr("A training is running in this window: cancel it before closing the workspace"));
+        return;
+    }
+    if (!m_environments->closeAll())
+        return;
+    m_environments->removeAll();
+    closeWorkspace();
+    m_workspace.reset();
+    m_closeAction->setEnabled(false);
+    setWindowTitle(u"Ferry"_s);
+    m_workspaceLabel->setText(tr("No workspace"));
+    m_workspaceTree->setRoot({});
+    m_overview->setRoot({});
+    m_environments->setWorkspaceRoot({});
+    m_emptyState->setWorkspace({}, {});
+    m_centre->setCurrentWidget(m_emptyState);
+}
+
+bool MainWindow::reopenLastWorkspace()
+{
+    const QStringList recent = m_recent.paths();
+    return !recent.isEmpty() && openWorkspaceAt(recent.first());
+}
+
 bool MainWindow::openWorkspaceAt(const QString &path)
 {
     const auto opened = workspace::Workspace::open(path);
@@ -373,23 +457,33 @@ void MainWindow::runsLoaded(const QList<RunRow> &rows)
     m_rows.clear();
     for (const RunRow &row : rows)
         m_rows.insert(row.record.id, row);
+    m_newestRuns = RunsModel::newestRunsWithMetrics(rows, kNewestRunsCharted);
     if (!m_selectAfterLoad.isEmpty() && m_rows.contains(m_selectAfterLoad)) {
         m_runs->selectRuns({m_selectAfterLoad});
         m_selectAfterLoad.clear();
     }
+    if (m_runs->selectedRunIds().isEmpty())
+        selectionChanged({});
 }
 
 void MainWindow::selectionChanged(const QStringList &runIds)
 {
+    // Nothing selected: the newest runs, so a workspace opens on its latest curves.
+    const QStringList shown = runIds.isEmpty() ? m_newestRuns : runIds;
+    m_chart->setCaption(runIds.isEmpty() && !shown.isEmpty()
+                            ? tr("The newest runs (select runs in the table to compare others)")
+                            : QString());
+    if (shown == m_feeder->runs())
+        return; // the same runs: their points are in the chart already
     QHash<QString, QString> labels;
     QSet<QString> embedded;
-    for (const QString &id : runIds) {
+    for (const QString &id : shown) {
         const RunRow row = m_rows.value(id);
         labels.insert(id, row.record.name.isEmpty() ? id : u"%1 (%2)"_s.arg(row.record.name, id.right(4)));
         if (row.record.target == u"embedded"_s)
             embedded.insert(id);
     }
-    m_feeder->setRuns(runIds, labels, embedded);
+    m_feeder->setRuns(shown, labels, embedded);
 }
 
 void MainWindow::currentRunChanged(const QString &runId)
@@ -468,6 +562,14 @@ void MainWindow::openEnvironment(const QString &path)
     m_environments->open(path);
 }
 
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    m_placement->shown();
+    if (m_environmentsForwardOnShow)
+        QTimer::singleShot(0, this, &MainWindow::bringEnvironmentsForward);
+}
+
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 {
     if (event->mimeData()->hasUrls() && planDrop(*event->mimeData()).acceptable())
@@ -482,8 +584,36 @@ void MainWindow::dropEvent(QDropEvent *event)
 
 void MainWindow::openPaths(const QStringList &paths)
 {
-    if (!paths.isEmpty())
-        routeDrop(planDrop(paths));
+    QStringList files = paths;
+    if (!files.isEmpty() && QFileInfo(files.front()).isDir())
+        openWorkspaceAt(files.takeFirst());
+    else if (!files.isEmpty())
+        openWorkspaceFor(files.front());
+    QStringList dropped;
+    for (const QString &path : std::as_const(files)) {
+        const auto kind = workspace::fileKindOf(path);
+        if (kind && *kind == workspace::FileKind::Environment)
+            openEnvironment(QFileInfo(path).absoluteFilePath()); // in the editor; nothing is written yet
+        else if (kind && *kind == workspace::FileKind::Sweep)
+            reportProblem(tr("%1: a sweep file; this Ferry does not run sweeps yet").arg(path));
+        else
+            dropped << path; // as a drop of it: datasets, notebooks, and the reason for anything else
+    }
+    if (!dropped.isEmpty())
+        routeDrop(planDrop(dropped));
+}
+
+void MainWindow::openWorkspaceFor(const QString &file)
+{
+    // An environment opens in its own workspace; other files in the workspace they lie in, in
+    // the one open, or in the last one.
+    const auto kind = workspace::fileKindOf(file);
+    const QString root = kind && *kind == workspace::FileKind::Environment ? workspace::environmentWorkspaceRoot(file)
+                                                                           : workspace::enclosingWorkspaceRoot(file);
+    if (!root.isEmpty() && (!m_workspace || m_workspace->root() != root))
+        openWorkspaceAt(root);
+    else if (!m_workspace)
+        reopenLastWorkspace();
 }
 
 void MainWindow::routeDrop(const DropPlan &plan)
@@ -591,8 +721,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
         // The embedded training lives in this process: closing cancels it (scripts run on).
         m_train->cancel();
     }
-    kGeometry.set(m_settings, saveGeometry());
-    kDockState.set(m_settings, saveState());
+    m_placement->save();
     m_settings.sync();
     event->accept();
 }

@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 
+class QAction;
 class QDockWidget;
 class QLabel;
 class QMenu;
@@ -49,6 +50,7 @@ class RunMonitorWorker;
 class RunsLoader;
 class RunsView;
 class TrainPanel;
+class WindowPlacement;
 class WorkspaceOverview;
 class WorkspaceTree;
 
@@ -74,10 +76,14 @@ public:
     const std::optional<workspace::Workspace> &workspace() const { return m_workspace; }
     // Opens the folder as a workspace; on failure tells the user and returns false.
     bool openWorkspaceAt(const QString &path);
+    // The workspace open when Ferry last closed (the first of the recent ones); false: none.
+    bool reopenLastWorkspace();
     // Copies the example workspace to `folder` (unless it is there already) and opens it.
     bool openExample(const QString &folder);
-    // Files from the command line or from another `ferry` (single instance): each goes where a
-    // drop of it would (datasets, environments, notebooks).
+    // Paths from the command line, a double-click in a file manager or another `ferry` (single
+    // instance). A folder first is the workspace; else the first file picks it (an environment's
+    // own workspace, the one a file lies in, the one open, or the last one). Environments open in
+    // the editor; everything else goes where a drop of it would (datasets, notebooks).
     void openPaths(const QStringList &paths);
 
     QMenu *recentMenu() const { return m_recentMenu; }
@@ -100,6 +106,7 @@ public Q_SLOTS:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
@@ -113,6 +120,9 @@ private:
     void showAbout();
     void reportError(const QString &what, const Error &error);
     void closeWorkspace();
+    void leaveWorkspace(); // File > Close Workspace: back to the empty state
+    void openWorkspaceFor(const QString &file);
+    void bringEnvironmentsForward(); // the environment editors' dock, raised over the Experiment tab
     void runsLoaded(const QList<RunRow> &rows);
     void selectionChanged(const QStringList &runIds);
     void currentRunChanged(const QString &runId);
@@ -145,6 +155,8 @@ private:
     Preferences *m_preferences = nullptr;
     QDockWidget *m_environmentDock = nullptr;
     QMenu *m_recentMenu = nullptr;
+    QAction *m_closeAction = nullptr;
+    bool m_environmentsForwardOnShow = false;
     QLabel *m_workspaceLabel;
 
     RunsLoader *m_loader;
@@ -152,8 +164,10 @@ private:
     QThread *m_monitorThread = nullptr;
     RunMonitorWorker *m_monitor = nullptr;
     QHash<QString, RunRow> m_rows;
+    QStringList m_newestRuns;        // charted while no run is selected
     QString m_selectAfterLoad;       // a run just started: selected once the table has it
     RunActions *m_actions = nullptr; // start, re-run, cancel, delete and export script runs
+    std::unique_ptr<WindowPlacement> m_placement;
 };
 
 } // namespace ferry::ui

@@ -50,6 +50,13 @@ bool isDataFile(const QString &name)
            lower.endsWith(u"-ubyte.gz"_s);
 }
 
+// An environment as its group lists it: the group says environments/, the name and tag follow.
+QString environmentTitle(const QString &relative)
+{
+    const QString folder = u"environments/"_s;
+    return relative.startsWith(folder) ? relative.mid(folder.size()) : relative;
+}
+
 struct Scan {
     QStringList environments, scripts, datasets;
     int seen = 0;
@@ -93,6 +100,7 @@ WorkspaceOverview::WorkspaceOverview(QWidget *parent)
     setHeaderHidden(true);
     setColumnCount(1);
     setRootIsDecorated(true);
+    setTextElideMode(Qt::ElideMiddle); // a long path keeps its file name in view; the tooltip has it whole
     m_rescan->setSingleShot(true);
     m_rescan->setInterval(300); // a burst of changes, one rescan
     connect(m_rescan, &QTimer::timeout, this, &WorkspaceOverview::rescan);
@@ -104,6 +112,7 @@ WorkspaceOverview::WorkspaceOverview(QWidget *parent)
         Q_EMIT activated(static_cast<Kind>(item->parent()->data(0, Qt::UserRole).toInt()),
                          QDir(m_root).filePath(item->data(0, Qt::UserRole).toString()));
     });
+    rescan(); // no workspace yet: says what will be listed
 }
 
 void WorkspaceOverview::setRoot(const QString &path)
@@ -125,8 +134,15 @@ void WorkspaceOverview::rescan()
 {
     clear();
     const quint64 scanId = ++m_scan;
-    if (m_root.isEmpty())
+    if (m_root.isEmpty()) {
+        // Not an empty box on first start: what will be here.
+        auto *hint = new QTreeWidgetItem(this, {tr("Open a workspace to list its files")});
+        hint->setToolTip(0, tr("Its environments, training scripts and datasets are listed here"));
+        hint->setData(0, Qt::UserRole, -1); // no kind
+        hint->setFlags(Qt::ItemIsEnabled);
+        hint->setForeground(0, palette().placeholderText());
         return;
+    }
     Scan scan;
     walk(QDir(m_root), QDir(m_root), 0, scan);
     const auto group = [this](Kind kind, const QString &title, const QStringList &paths, const QString &empty) {
@@ -134,12 +150,14 @@ void WorkspaceOverview::rescan()
         top->setData(0, Qt::UserRole, static_cast<int>(kind));
         top->setFlags(Qt::ItemIsEnabled);
         for (const QString &path : paths) {
-            auto *item = new QTreeWidgetItem(top, {kind == Kind::Environment ? path + tr("  (reading…)") : path});
+            auto *item = new QTreeWidgetItem(
+                top, {kind == Kind::Environment ? environmentTitle(path) + tr("  (reading…)") : path});
             item->setData(0, Qt::UserRole, path);
             item->setToolTip(0, QDir(m_root).filePath(path));
         }
         if (paths.isEmpty()) {
             auto *hint = new QTreeWidgetItem(top, {empty});
+            hint->setToolTip(0, empty);
             hint->setFlags(Qt::ItemIsEnabled);
             hint->setForeground(0, palette().placeholderText());
         }
@@ -163,7 +181,7 @@ void WorkspaceOverview::rescan()
         QList<Label> labels;
         for (const QString &path : paths) {
             const env::EnvironmentRead read = reader(QDir(root).filePath(path));
-            Label label{path, path, {}};
+            Label label{path, environmentTitle(path), {}};
             for (const env::Diagnostic &d : read.diagnostics) {
                 if (d.isError()) {
                     label.problem = d.where.toString();

@@ -2,6 +2,8 @@
 
 #include <QFileSystemModel>
 #include <QHeaderView>
+#include <QHelpEvent>
+#include <QToolTip>
 
 namespace ferry::ui {
 
@@ -12,7 +14,23 @@ WorkspaceTree::WorkspaceTree(QWidget *parent) : QTreeView(parent), m_model(new Q
     m_model->setFilter(QDir::AllEntries | QDir::NoDotAndDotDot);
     m_model->setReadOnly(true);
     setHeaderHidden(true);
+    setTextElideMode(Qt::ElideMiddle);
     setModel(nullptr);
+}
+
+bool WorkspaceTree::viewportEvent(QEvent *event)
+{
+    if (event->type() != QEvent::ToolTip || !model())
+        return QTreeView::viewportEvent(event);
+    const auto *help = static_cast<QHelpEvent *>(event);
+    const QModelIndex index = indexAt(help->pos());
+    if (!index.isValid()) {
+        QToolTip::hideText();
+        return true;
+    }
+    QToolTip::showText(help->globalPos(), QDir::toNativeSeparators(m_model->filePath(index)), viewport(),
+                       visualRect(index));
+    return true;
 }
 
 void WorkspaceTree::setRoot(const QString &path)

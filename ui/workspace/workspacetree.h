@@ -6,7 +6,8 @@ class QFileSystemModel;
 
 namespace ferry::ui {
 
-// The files of the open workspace, without Ferry's own .ferry/ state.
+// The files of the open workspace, without Ferry's own .ferry/ state. Long names are elided in
+// the middle (the end tells files apart); the tooltip has the full path.
 class WorkspaceTree : public QTreeView {
     Q_OBJECT
 public:
@@ -15,6 +16,9 @@ public:
     // Empty path: nothing is shown.
     void setRoot(const QString &path);
     QString root() const { return m_root; }
+
+protected:
+    bool viewportEvent(QEvent *event) override;
 
 private:
     QFileSystemModel *m_model;
