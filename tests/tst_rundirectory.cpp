@@ -4,6 +4,7 @@
 // list fails here (review 2026-12-01 §4: local checked 3 markers, container 3 others, remote 2,
 // embedded 1).
 #include "run/rundirectory.h"
+#include "support/files.h"
 #include "support/testenv.h"
 #include "targets/containertarget.h"
 #include "targets/localtarget.h"
@@ -22,19 +23,10 @@ using namespace ferry;
 using namespace ferry::run;
 using namespace ferry::targets;
 
+using ferry::test::readFile;
+using ferry::test::writeFile;
+
 namespace {
-
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
-}
-
-QByteArray readFile(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
 
 QStringList entries(const QString &dir)
 {

@@ -4,6 +4,7 @@
 // loading (nothing recorded) or the training (the run cancelled), and a missing trainer.
 #include "run/rundirectory.h"
 #include "store/runstore.h"
+#include "support/files.h"
 #include "training/embeddedrun.h"
 #include "training/trainingsession.h"
 
@@ -18,6 +19,9 @@
 using namespace Qt::StringLiterals;
 using namespace ferry;
 using namespace ferry::run;
+
+using ferry::test::readFile;
+using ferry::test::writeFile;
 
 namespace {
 
@@ -61,18 +65,6 @@ public:
         return result;
     }
 };
-
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
-}
-
-QByteArray readFile(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
 
 } // namespace
 
