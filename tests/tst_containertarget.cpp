@@ -294,6 +294,41 @@ private Q_SLOTS:
         QVERIFY(containersLabelled(spec.id).isEmpty());
     }
 
+    // Review L15: an environment's run arguments that undo the isolation (a host folder mounted)
+    // are refused by the target itself unless the run allows them; allowed, they are used.
+    void isolationBreakingRunArgumentsNeedTheRunsAllowance()
+    {
+        QFile plain(m_envFile);
+        QVERIFY(plain.open(QIODevice::ReadOnly));
+        const QString breaking = m_ws.filePath(u"breaking.yml"_s);
+        QVERIFY(
+            writeFile(breaking, plain.readAll().replace("  gpu: \"off\"\n", "  gpu: \"off\"\n  run_arguments: [\"-v\", "
+                                                                            "\"/etc:/host-etc:ro\"]\n")));
+        const QString src = m_ws.filePath(u"breaking"_s);
+        QVERIFY(QDir().mkpath(src));
+        QVERIFY(writeFile(src + u"/look.py"_s, "import os\n"
+                                               "print('host etc:', os.path.exists('/host-etc/os-release'))\n"));
+        RunSpec spec = specFor(u"breaking-%1"_s.arg(QCoreApplication::applicationPid()), src, u"look.py"_s);
+        spec.environmentFile = breaking;
+        const QString refusedDir = RunDirectory::pathFor(m_ws.filePath(u"g"_s), spec.id);
+        const auto refused = ContainerTarget().start(refusedDir, spec);
+        QVERIFY(!refused);
+        QVERIFY2(refused.error().message.contains(u"-v /etc:/host-etc:ro"_s), qPrintable(refused.error().toString()));
+        QCOMPARE(probe(refusedDir).state, RunState::Failed);
+        QVERIFY(containersLabelled(spec.id).isEmpty());
+        QVERIFY(!logOf(refusedDir).contains("host etc:"));
+
+        spec.id += u"-allowed"_s;
+        m_runIds << spec.id;
+        spec.target.options[ferry::run::kAllowRunArgumentsOption] = true;
+        const QString allowedDir = RunDirectory::pathFor(m_ws.filePath(u"g"_s), spec.id);
+        const auto started = ContainerTarget().start(allowedDir, spec);
+        QVERIFY2(started, qPrintable(started ? QString() : started.error().toString()));
+        QVERIFY(waitFor([&] { return probe(allowedDir).finished(); }, 120000));
+        QCOMPARE(probe(allowedDir).state, RunState::Succeeded);
+        QVERIFY2(logOf(allowedDir).contains("host etc: True"), logOf(allowedDir).constData());
+    }
+
     // A run whose container vanished without an exit record is lost, never running.
     void removedContainerIsLost()
     {

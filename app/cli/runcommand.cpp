@@ -195,7 +195,7 @@ private:
         if (!applyRemoteOptions(parser, spec.target, io))
             return std::nullopt;
         if (parser.isSet(u"allow-run-arguments"_s))
-            spec.target.options[u"allowRunArguments"_s] = true;
+            spec.target.options[run::kAllowRunArgumentsOption] = true;
         const auto data = pairs(parser.values(u"data"_s), u"data"_s, io);
         const auto hps = pairs(parser.values(u"hp"_s), u"hp"_s, io);
         const auto metrics = pairs(parser.values(u"metric-def"_s), u"metric-def"_s, io);

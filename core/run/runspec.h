@@ -44,6 +44,10 @@ struct TargetSpec {
     static Expected<TargetSpec> parse(const QString &text);
 };
 
+// The target option that allows a container run its environment's isolation-breaking
+// docker.run_arguments (`ferry run --allow-run-arguments`, the launch dialog's check box).
+inline constexpr QLatin1String kAllowRunArgumentsOption{"allowRunArguments"};
+
 // Everything needed to start a run, on any target. Stored as spec.json in the run folder,
 // so a run can be re-attached, shown and re-run from it alone.
 struct RunSpec {

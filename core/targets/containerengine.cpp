@@ -7,11 +7,9 @@
 #include "env/spechash.h"
 #include "secrets/secretstore.h"
 
-#include <QDeadlineTimer>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
-#include <QProcess>
 #include <QProcessEnvironment>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -68,24 +66,18 @@ Expected<void> ContainerEngine::login(const QString &address, const QString &use
     if (!address.isEmpty())
         args << address;
     args << u"--username"_s << user << u"--password-stdin"_s;
-    QProcess p;
-    p.setProcessEnvironment(environment());
-    p.setProcessChannelMode(QProcess::MergedChannels);
-    p.start(m_program, args);
-    if (!p.waitForStarted(kQuickMs))
-        return Error{u"cannot run '%1': %2"_s.arg(m_program, p.errorString()),
+    ProgramCall call = engineCall(args, kQuickMs);
+    call.mergeChannels = true;
+    call.input = password.toUtf8();
+    const EngineResult r = runProgram(call);
+    if (!r.started())
+        return Error{u"cannot run '%1': %2"_s.arg(m_program, r.startError),
                      {},
                      0,
                      0,
                      u"install Docker or Podman, or set DOCKER_HOST"_s};
-    p.write(password.toUtf8());
-    p.closeWriteChannel();
-    if (!p.waitForFinished(kQuickMs)) {
-        p.kill();
-        p.waitForFinished(5000);
-    }
-    const QString out = QString::fromUtf8(p.readAll()).trimmed();
-    if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
+    const QString out = QString::fromUtf8(r.out).trimmed();
+    if (!r.ok()) {
         const QString where = address.isEmpty() ? u"Docker Hub"_s : address;
         return Error{u"cannot log in to %1 as %2: %3"_s.arg(where, user, out.section(u'\n', -1)),
                      {},
@@ -154,49 +146,46 @@ bool ContainerEngine::isPodman() const
     return QFileInfo(m_program).fileName() == u"podman"_s;
 }
 
+ProgramCall ContainerEngine::engineCall(const QStringList &args, int timeoutMs) const
+{
+    ProgramCall call;
+    call.program = m_program;
+    call.arguments = args;
+    call.environment = environment();
+    call.timeoutMs = timeoutMs;
+    call.startTimeoutMs = std::min(timeoutMs, kQuickMs);
+    return call;
+}
+
 EngineResult ContainerEngine::run(const QStringList &args, int timeoutMs) const
 {
-    EngineResult r;
-    QProcess p;
-    p.setProcessEnvironment(environment());
-    p.setStandardInputFile(QProcess::nullDevice());
-    p.start(m_program, args);
-    if (!p.waitForStarted(timeoutMs)) {
-        r.err = p.errorString().toUtf8();
-        return r;
-    }
-    r.started = true;
-    if (!p.waitForFinished(timeoutMs)) {
-        r.timedOut = true;
-        p.kill();
-        p.waitForFinished(5000);
-    }
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError().left(kMaxCapture);
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    return r;
+    return runProgram(engineCall(args, timeoutMs));
 }
 
 Error ContainerEngine::error(const QString &what, const QStringList &args, const EngineResult &r) const
 {
     const QString command = QFileInfo(m_program).fileName() + u' ' + args.value(0);
     QString why;
-    if (!r.started)
-        why = u"cannot run '%1': %2"_s.arg(m_program, QString::fromUtf8(r.err));
-    else if (r.cancelled)
+    using End = ProcessResult::End;
+    if (r.end == End::NotStarted)
+        why = u"cannot run '%1': %2"_s.arg(m_program, r.startError);
+    else if (r.end == End::Cancelled)
         why = u"'%1' was cancelled"_s.arg(command);
-    else if (r.timedOut)
+    else if (r.end == End::TimedOut)
         why = u"'%1' did not finish in time"_s.arg(command);
+    else if (r.end != End::Exited)
+        why = r.failure(u"'%1'"_s.arg(command));
     else
-        why = u"'%1' failed (exit code %2): %3"_s.arg(command)
-                  .arg(r.exitCode)
-                  .arg(QString::fromUtf8(r.err.isEmpty() ? r.out.left(kMaxCapture) : r.err).trimmed());
+        why =
+            u"'%1' failed (exit code %2): %3"_s.arg(command)
+                .arg(r.exitCode)
+                .arg(QString::fromUtf8(r.err.isEmpty() ? r.out.right(kMaxCapture) : r.err.left(kMaxCapture)).trimmed());
     return Error{what + u": "_s + why,
                  {},
                  0,
                  0,
-                 r.started ? u"check that the container engine runs (docker info)"_s
-                           : u"install Docker or Podman, or set DOCKER_HOST"_s};
+                 r.started() ? u"check that the container engine runs (docker info)"_s
+                             : u"install Docker or Podman, or set DOCKER_HOST"_s};
 }
 
 bool ContainerEngine::imageExists(const QString &image) const
@@ -221,47 +210,17 @@ ContainerEngine::StreamResult ContainerEngine::stream(const QStringList &args, c
 {
     StreamResult outcome;
     static const QRegularExpression step(u"^(Step|STEP) \\d+/\\d+"_s, QRegularExpression::MultilineOption);
-    QProcess p;
-    p.setProcessEnvironment(environment());
-    p.setStandardInputFile(QProcess::nullDevice());
-    p.setProcessChannelMode(QProcess::MergedChannels);
-    p.start(m_program, args);
-    if (!p.waitForStarted(kQuickMs)) {
-        outcome.result.err = p.errorString().toUtf8();
-        return outcome;
-    }
-    outcome.result.started = true;
-    QByteArray pending; // an incomplete line, kept until its end arrives
-    QByteArray tail;    // the last output, for the error message
-    const auto take = [&](const QByteArray &bytes) {
-        pending += bytes;
-        const qsizetype end = pending.lastIndexOf('\n');
-        if (end < 0)
-            return;
-        const QByteArray lines = pending.left(end + 1);
-        pending.remove(0, end + 1);
+    ProgramCall call = engineCall(args, timeoutMs);
+    call.startTimeoutMs = kQuickMs;
+    call.mergeChannels = true;
+    call.cancelled = cancelled;
+    call.out = OutputCapture::tail(4096); // the last output, for the error message
+    call.lineSink = [&](const QByteArray &lines) {
         if (sink)
             sink(lines);
         outcome.buildSteps += static_cast<int>(QString::fromUtf8(lines).count(step));
-        tail = QByteArray(tail + lines).right(4096);
     };
-    const QDeadlineTimer deadline(timeoutMs);
-    while (p.state() != QProcess::NotRunning) {
-        const bool stop = cancelled && cancelled();
-        if (stop || deadline.hasExpired()) {
-            (stop ? outcome.result.cancelled : outcome.result.timedOut) = true;
-            p.kill();
-            p.waitForFinished(5000);
-            break;
-        }
-        p.waitForReadyRead(200);
-        take(p.readAll());
-    }
-    take(p.readAll());
-    if (!pending.isEmpty())
-        take("\n");
-    outcome.result.err = tail;
-    outcome.result.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    outcome.result = runProgram(call);
     return outcome;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/error.h"
+#include "common/process.h"
 #include "env/environment.h"
 
 #include "common/setting.h"
@@ -17,16 +18,7 @@
 namespace ferry::targets {
 
 // How one call of the container engine ended.
-struct EngineResult {
-    bool started = false;
-    bool timedOut = false;
-    bool cancelled = false;
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-
-    bool ok() const { return started && !timedOut && !cancelled && exitCode == 0; }
-};
+using EngineResult = ProcessResult;
 
 // Which stage of an environment's Dockerfile: `runtime` (what runs train) or `dev` (runtime
 // plus the dev tools, for the devcontainer; built on top of the very same layers).
@@ -84,7 +76,7 @@ public:
     using CancelCheck = std::function<bool()>;
 
     struct StreamResult {
-        EngineResult result; // `err` holds the end of the output
+        EngineResult result; // `out` holds the end of the output (stderr merged into it)
         int buildSteps = 0;  // "Step n/m" lines seen
     };
     // Runs a command whose output (stdout and stderr merged) goes to `sink` line by line.
@@ -106,6 +98,8 @@ public:
                                 const CancelCheck &cancelled = {}) const;
 
 private:
+    // A call of the engine with its environment, nothing on stdin.
+    ProgramCall engineCall(const QStringList &args, int timeoutMs) const;
     QProcessEnvironment environment() const;
 
     QString m_program;

@@ -1,5 +1,6 @@
 #include "targets/containertarget.h"
 
+#include "targets/containerarguments.h"
 #include "targets/containerengine.h"
 #include "targets/containersecrets.h"
 
@@ -12,17 +13,11 @@
 #include "run/runsecrets.h"
 #include "run/supervisor.h"
 
-#include <QCoreApplication>
-#include <QDeadlineTimer>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
-#include <QProcess>
-#include <QProcessEnvironment>
-#include <QRegularExpression>
-#include <QStandardPaths>
 
 #include <algorithm>
 #include <csignal>
@@ -133,6 +128,92 @@ bool stillStarting(const QJsonObject &record)
     return run::isSameLiveProcess(pid, ticks);
 }
 
+// A failure after the claim ends the run: the log and exit.json say why.
+Error failRun(const RunDirectory &dir, const Error &error)
+{
+    note(dir, error.toString());
+    recordEnd(dir, ExitRecord{-1, 0, 0, false, error.toString()});
+    (void)run::finalize(dir.path());
+    return error;
+}
+
+// What the script gets: CPUs, and GPUs when the environment wants them and the engine can.
+Expected<run::Resources> containerResources(const QString &engine, const env::Environment &e,
+                                            const QString &environmentFile)
+{
+    run::Resources resources;
+    const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
+    resources.cpus = cpus > 0 ? static_cast<int>(cpus) : 1;
+    bool gpus = false;
+    if (e.docker.gpu == env::GpuMode::On) {
+        if (!ContainerEngine(engine).gpuRuntimePresent())
+            return Error{u"the environment asks for a GPU (gpu: on), but the container engine has no GPU runtime"_s,
+                         environmentFile, 0, 0, u"install the NVIDIA Container Toolkit, or set gpu: auto or off"_s};
+        gpus = true;
+    } else if (e.docker.gpu == env::GpuMode::Auto && hostGpuCount() > 0) {
+        gpus = ContainerEngine(engine).gpuRuntimePresent();
+    }
+    resources.gpus = gpus ? std::max(1, hostGpuCount()) : 0;
+    return resources;
+}
+
+// The run's `docker run` arguments (the contract folders exist). What the script may write: its
+// contract folders and the log (one file, which the container cannot replace by a link: a mount
+// point), never the run folder itself. `secrets` is prepared when the run has secret values.
+Expected<QStringList> containerRunFor(const RunDirectory &dir, const run::RunSpec &absolute, const env::Environment &e,
+                                      const run::Resources &resources,
+                                      const QList<std::pair<QString, QString>> &secretValues, const QString &engine,
+                                      ContainerSecrets &secrets)
+{
+    const run::ContractPaths local = run::localContractPaths(dir.path(), absolute);
+    for (const run::DataChannel &c : absolute.channels)
+        QDir().mkpath(local.inputDir + u"/data/"_s + c.name); // mount points, inside the input mount
+    if (const auto created = dir.appendToLog({}); !created)
+        return created.error();
+    const run::ContractPaths inside = run::containerContractPaths(absolute);
+    ContainerRun container;
+    container.name = u"ferry-"_s + absolute.id;
+    container.detached = true;
+    container.image = env::imageReference(e);
+    container.labels = {u"ferry.run-id="_s + absolute.id, u"ferry.image="_s + container.image};
+    container.workdir = inside.codeDir;
+    container.shmSize = e.docker.shmSize;
+    container.gpus = resources.gpus > 0;
+    if (::getuid() != 0 && QFileInfo(engine).fileName() != u"podman"_s) // files in the run folder stay the user's
+        container.user = u"%1:%2"_s.arg(::getuid()).arg(::getgid());
+    container.mounts = {{local.modelDir, inside.modelDir, false},
+                        {local.outputDir, inside.outputDir, false},
+                        {local.inputDir, inside.inputDir, true}, // Ferry wrote the config; the data is read-only
+                        {local.checkpointsDir, inside.checkpointsDir, false},
+                        {dir.logFile(), kFerryMount + u"/log"_s, false},
+                        {absolute.sourceDir, inside.codeDir, true}};
+    for (qsizetype i = 0; i < absolute.channels.size(); ++i)
+        container.mounts << ContainerMount{local.channelDirs.at(i).second, inside.channelDirs.at(i).second, true};
+    const ContainerVariables variables =
+        containerVariables(e, absolute.variables, run::contractEnvironment(absolute, inside, resources));
+    container.variables = variables.variables;
+    if (!secretValues.isEmpty()) {
+        if (const auto prepared = secrets.prepare(secretValues, run::redactorOf(secretValues), dir.path()); !prepared)
+            return prepared.error();
+        container.rawMounts << secrets.mount();
+        container.mounts << ContainerMount{QDir(dir.path()).filePath(ContainerSecrets::kEntryFile),
+                                           kFerryMount + u'/' + ContainerSecrets::kEntryFile, true};
+    }
+    container.runArguments = e.docker.runArguments;
+    const QString interpreter = !e.python.interpreterPath.isEmpty() ? e.python.interpreterPath
+                                : absolute.interpreter.isEmpty()    ? u"python3"_s
+                                                                    : absolute.interpreter;
+    // With secrets, the entry (containersecrets.h) gives them to the script and redacts the log.
+    if (secretValues.isEmpty())
+        container.command = shellPrefix(u">>%1/log 2>&1"_s.arg(kFerryMount));
+    else
+        container.command = secrets.entryCommand(interpreter, kFerryMount, inside.failureFile());
+    if (!variables.unshellable.isEmpty())
+        container.command << u"env"_s << variables.unshellable;
+    container.command << interpreter << absolute.script << run::scriptArguments(absolute);
+    return containerRunArguments(container);
+}
+
 } // namespace
 
 ContainerTarget::ContainerTarget(const QString &engine, int buildTimeoutMs) : m_buildTimeoutMs(buildTimeoutMs)
@@ -200,49 +281,30 @@ Expected<void> ContainerTarget::start(const QString &runDir, const run::RunSpec 
     }
 
     // From here on, a failure ends the run: the log and exit.json say why.
-    const auto fail = [&](const Error &error) -> Expected<void> {
-        note(dir, error.toString());
-        recordEnd(dir, ExitRecord{-1, 0, 0, false, error.toString()});
-        (void)run::finalize(dir.path());
-        return error;
-    };
     for (const env::Diagnostic &d : env.diagnostics) {
         if (d.isError())
-            return fail(Error{u"the environment cannot be used: "_s + d.toString(), absolute.environmentFile, 0, 0,
-                              u"fix it (ferry env check FILE)"_s});
+            return failRun(dir, Error{u"the environment cannot be used: "_s + d.toString(), absolute.environmentFile, 0,
+                                      0, u"fix it (ferry env check FILE)"_s});
     }
+    const env::Environment &e = env.environment;
+    if (const auto allowed = checkRunArguments(e, absolute); !allowed)
+        return failRun(dir, allowed.error());
     QJsonObject record{{u"engine"_s, m_engine},
                        {u"phase"_s, u"building"_s},
                        {u"starterPid"_s, static_cast<double>(::getpid())},
                        {u"starterTicks"_s,
                         static_cast<double>(run::processState(::getpid()).value_or(run::ProcessState{}).startTicks)}};
-    const QString image = env::imageReference(env.environment);
+    const QString image = env::imageReference(e);
     record[u"image"_s] = image;
     if (!writeRecord(dir.path(), record))
-        return fail(Error{u"cannot write container.json"_s, dir.path(), 0, 0, u"check permissions"_s});
-
-    // What the script gets: CPUs, and GPUs when the environment wants them and the engine can.
-    const env::Environment &e = env.environment;
-    run::Resources resources;
-    const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
-    resources.cpus = cpus > 0 ? static_cast<int>(cpus) : 1;
-    bool gpus = false;
-    if (e.docker.gpu == env::GpuMode::On) {
-        if (!ContainerEngine(m_engine).gpuRuntimePresent())
-            return fail(Error{u"the environment asks for a GPU (gpu: on), but the container engine has no GPU "
-                              u"runtime"_s,
-                              absolute.environmentFile, 0, 0,
-                              u"install the NVIDIA Container Toolkit, or set gpu: auto or off"_s});
-        gpus = true;
-    } else if (e.docker.gpu == env::GpuMode::Auto && hostGpuCount() > 0) {
-        gpus = ContainerEngine(m_engine).gpuRuntimePresent();
-    }
-    resources.gpus = gpus ? std::max(1, hostGpuCount()) : 0;
-
+        return failRun(dir, Error{u"cannot write container.json"_s, dir.path(), 0, 0, u"check permissions"_s});
+    const auto resources = containerResources(m_engine, e, absolute.environmentFile);
+    if (!resources)
+        return failRun(dir, resources.error());
     // The secrets are read now (a missing one fails the run before anything is built).
     const auto secretValues = run::readRunSecrets(absolute);
     if (!secretValues)
-        return fail(secretValues.error());
+        return failRun(dir, secretValues.error());
 
     // 1. The image: built only when its tag is missing.
     QElapsedTimer clock;
@@ -252,97 +314,31 @@ Expected<void> ContainerTarget::start(const QString &runDir, const run::RunSpec 
         [&dir](const QByteArray &lines) { appendToLog(dir, lines); }, m_buildTimeoutMs,
         [&dir] { return QFileInfo::exists(dir.exitFile()); }); // cancelled meanwhile
     if (!built)
-        return fail(built.error());
+        return failRun(dir, built.error());
     record[u"built"_s] = built->built;
     record[u"buildSteps"_s] = built->buildSteps;
     record[u"buildMs"_s] = static_cast<double>(built->elapsedMs);
 
     // 2. The contract folders.
-    if (const auto prepared = run::prepareContractFolders(dir.path(), absolute, resources); !prepared)
-        return fail(prepared.error());
-    const run::ContractPaths local = run::localContractPaths(dir.path(), absolute);
-    for (const run::DataChannel &c : absolute.channels)
-        QDir().mkpath(local.inputDir + u"/data/"_s + c.name); // mount points, inside the input mount
+    if (const auto prepared = run::prepareContractFolders(dir.path(), absolute, *resources); !prepared)
+        return failRun(dir, prepared.error());
 
     // 3. The container.
-    const run::ContractPaths inside = run::containerContractPaths(absolute);
-    const QString name = u"ferry-"_s + absolute.id;
-    QStringList args{u"run"_s,       u"-d"_s,
-                     u"--name"_s,    name,
-                     u"--label"_s,   u"ferry.run-id="_s + absolute.id,
-                     u"--label"_s,   u"ferry.image="_s + image,
-                     u"--network"_s, u"none"_s,
-                     u"--init"_s,    u"--workdir"_s,
-                     inside.codeDir};
-    if (!e.docker.shmSize.isEmpty())
-        args << u"--shm-size"_s << e.docker.shmSize;
-    if (gpus)
-        args << u"--gpus"_s << u"all"_s;
-    if (::getuid() != 0 && QFileInfo(m_engine).fileName() != u"podman"_s) // files in the run folder stay the user's
-        args << u"--user"_s << u"%1:%2"_s.arg(::getuid()).arg(::getgid());
-    const auto mount = [&](const QString &from, const QString &to, bool readOnly) {
-        args << u"--mount"_s
-             << u"type=bind,source=%1,target=%2%3"_s.arg(from, to, readOnly ? u",readonly"_s : QString());
-    };
-    // What the script may write: its contract folders and the log (one file, which the container
-    // cannot replace by a link: a mount point). Never the run folder itself.
-    if (const auto created = dir.appendToLog({}); !created)
-        return fail(created.error());
-    mount(local.modelDir, inside.modelDir, false);
-    mount(local.outputDir, inside.outputDir, false);
-    mount(local.inputDir, inside.inputDir, true); // Ferry wrote the config; the data mounts are read-only
-    mount(local.checkpointsDir, inside.checkpointsDir, false);
-    mount(dir.logFile(), kFerryMount + u"/log"_s, false);
-    mount(absolute.sourceDir, inside.codeDir, true);
-    for (qsizetype i = 0; i < absolute.channels.size(); ++i)
-        mount(local.channelDirs.at(i).second, inside.channelDirs.at(i).second, true);
-    // The environment's variables first: the contract's names always win.
-    for (const auto &[key, value] : e.variables)
-        if (!e.isSecretVariable(key)) // a keychain secret's name is no value: resolved values come in the spec
-            args << u"--env"_s << key + u'=' + value;
-    for (const auto &[key, value] : absolute.variables) // as given at launch: they win
-        args << u"--env"_s << key + u'=' + value;
-    // A shell drops variables whose names are no shell names (SM_HP_LEARNING-RATE): those
-    // are set again by `env`, after the shell.
-    static const QRegularExpression shellName(u"^[A-Za-z_][A-Za-z0-9_]*$"_s);
-    QStringList unshellable;
-    for (const auto &[key, value] : run::contractEnvironment(absolute, inside, resources)) {
-        args << u"--env"_s << key + u'=' + value;
-        if (!shellName.match(key).hasMatch())
-            unshellable << key + u'=' + value;
-    }
     ContainerSecrets secrets;
-    if (!secretValues->isEmpty()) {
-        if (const auto prepared = secrets.prepare(*secretValues, run::redactorOf(*secretValues), dir.path()); !prepared)
-            return fail(prepared.error());
-        args << u"--mount"_s << secrets.mount();
-        mount(QDir(dir.path()).filePath(ContainerSecrets::kEntryFile),
-              kFerryMount + u'/' + ContainerSecrets::kEntryFile, true);
-    }
-    args << e.docker.runArguments;
-    const QString interpreter = !e.python.interpreterPath.isEmpty() ? e.python.interpreterPath
-                                : absolute.interpreter.isEmpty()    ? u"python3"_s
-                                                                    : absolute.interpreter;
-    // Arguments stay separate words: the shell only redirects, it interpolates nothing. With
-    // secrets, the entry (containersecrets.h) gives them to the script and redacts the log.
-    if (secretValues->isEmpty())
-        args << image << u"sh"_s << u"-c"_s << u"exec \"$@\" >>%1/log 2>&1"_s.arg(kFerryMount) << u"sh"_s;
-    else
-        args << image << secrets.entryCommand(interpreter, kFerryMount, inside.failureFile());
-    if (!unshellable.isEmpty())
-        args << u"env"_s << unshellable;
-    args << interpreter << absolute.script << run::scriptArguments(absolute);
-
+    const auto args = containerRunFor(dir, absolute, e, *resources, *secretValues, m_engine, secrets);
+    if (!args)
+        return failRun(dir, args.error());
     if (QFileInfo::exists(dir.exitFile())) { // cancelled while the image was built
         note(dir, u"cancelled before the container started"_s);
         (void)run::finalize(dir.path());
         return Error{u"the run was cancelled before it started"_s, dir.path(), 0, 0, {}};
     }
+    const QString name = u"ferry-"_s + absolute.id;
     note(dir, u"starting container %1"_s.arg(name));
-    const EngineResult started = runEngine(m_engine, args, kQuickMs);
+    const EngineResult started = runEngine(m_engine, *args, kQuickMs);
     if (!started.ok()) {
         (void)runEngine(m_engine, {u"rm"_s, u"-f"_s, name}, kQuickMs); // one that was created but did not start
-        return fail(engineError(m_engine, u"cannot start the container"_s, args, started));
+        return failRun(dir, engineError(m_engine, u"cannot start the container"_s, *args, started));
     }
     if (!secretValues->isEmpty() && !secrets.waitUntilTaken(kSecretsTakenMs))
         note(dir,
@@ -350,7 +346,7 @@ Expected<void> ContainerTarget::start(const QString &runDir, const run::RunSpec 
     record[u"phase"_s] = u"started"_s;
     record[u"containerId"_s] = QString::fromUtf8(started.out).trimmed();
     record[u"containerName"_s] = name;
-    record[u"gpus"_s] = gpus;
+    record[u"gpus"_s] = resources->gpus > 0;
     record[u"startMs"_s] = static_cast<double>(clock.elapsed());
     if (!writeRecord(dir.path(), record))
         note(dir, u"cannot write container.json; the run goes on"_s);

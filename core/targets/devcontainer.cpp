@@ -8,7 +8,6 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QProcessEnvironment>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -134,25 +133,23 @@ Expected<Devcontainer> upWithCli(const ContainerEngine &engine, const Place &pla
                      place.configFile, u"--docker-path"_s,      engine.program()};
     for (const QString &label : idLabels(place))
         args << u"--id-label"_s << label;
-    QProcess p;
-    p.setStandardInputFile(QProcess::nullDevice());
-    p.start(cli, args);
-    if (!p.waitForStarted())
-        return Error{u"cannot run the Dev Containers CLI: "_s + p.errorString(), cli, 0, 0,
+    ProgramCall call;
+    call.program = cli;
+    call.arguments = args;
+    call.timeoutMs = timeoutMs;
+    const ProcessResult r = runProgram(call);
+    if (!r.started())
+        return Error{u"cannot run the Dev Containers CLI: "_s + r.startError, cli, 0, 0,
                      u"install it (npm install -g @devcontainers/cli) or use --no-cli"_s};
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished(5000);
+    if (r.end == ProcessResult::End::TimedOut)
         return Error{u"the Dev Containers CLI did not finish in time"_s, cli, 0, 0, {}};
-    }
-    const QByteArray log = p.readAllStandardError();
+    const QByteArray &log = r.err;
     if (sink && !log.isEmpty())
         sink(log.endsWith('\n') ? log : log + '\n');
     // Its result is the last line of its standard output, as JSON.
-    const QList<QByteArray> lines = p.readAllStandardOutput().trimmed().split('\n');
+    const QList<QByteArray> lines = r.out.trimmed().split('\n');
     const QJsonObject result = QJsonDocument::fromJson(lines.last()).object();
-    if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0 ||
-        result.value(u"outcome"_s).toString() != u"success"_s) {
+    if (!r.ok() || result.value(u"outcome"_s).toString() != u"success"_s) {
         const QString message = result.value(u"message"_s).toString();
         return Error{u"the Dev Containers CLI could not start the devcontainer: "_s +
                          (message.isEmpty() ? QString::fromUtf8(log.right(2000)).trimmed() : message),

@@ -5,10 +5,10 @@
 #include "env/imagegenerator.h"
 #include "env/spechash.h"
 #include "run/contract.h"
+#include "targets/containerarguments.h"
 #include "targets/containersecrets.h"
 
 #include <QDir>
-#include <QRegularExpression>
 
 using namespace Qt::StringLiterals;
 
@@ -29,6 +29,8 @@ Expected<std::pair<RunnerParts, RemoteImage>> remoteImageParts(const run::RunSpe
                          u"fix it (ferry env check FILE)"_s};
     }
     const env::Environment &e = read.environment;
+    if (const auto allowed = checkRunArguments(e, spec); !allowed)
+        return allowed.error();
     env::ImageBuildOptions options;
     options.baseDir = QFileInfo(spec.environmentFile).absolutePath();
     const env::ImageBuild build = env::generateImageBuild(e, options);
@@ -50,69 +52,48 @@ Expected<std::pair<RunnerParts, RemoteImage>> remoteImageParts(const run::RunSpe
 
     const run::RunSpec s = RemoteRun::contractSpec(spec);
     const run::ContractPaths inside = run::containerContractPaths(s);
-    QStringList args{u"docker"_s,
-                     u"run"_s,
-                     u"--rm"_s,
-                     u"--name"_s,
-                     u"ferry-"_s + spec.id,
-                     u"--label"_s,
-                     u"ferry.run-id="_s + spec.id,
-                     u"--network"_s,
-                     u"none"_s,
-                     u"--init"_s,
-                     u"--workdir"_s,
-                     inside.codeDir};
-    if (!e.docker.shmSize.isEmpty())
-        args << u"--shm-size"_s << e.docker.shmSize;
-    if (gpus)
-        args << u"--gpus"_s << u"all"_s;
+    ContainerRun container;
+    container.name = u"ferry-"_s + spec.id;
+    container.removedAtEnd = true;
+    container.labels = {u"ferry.run-id="_s + spec.id};
+    container.workdir = inside.codeDir;
+    container.shmSize = e.docker.shmSize;
+    container.gpus = gpus;
     if (host.uid > 0) // files in the run folder stay the login's
-        args << u"--user"_s << u"%1:%2"_s.arg(host.uid).arg(host.gid);
-    const auto mount = [&](const QString &from, const QString &to, bool readOnly) {
-        args << u"--mount"_s
-             << u"type=bind,source=%1,target=%2%3"_s.arg(from, to, readOnly ? u",readonly"_s : QString());
-    };
-    mount(remoteDir + u"/model"_s, inside.modelDir, false);
-    mount(remoteDir + u"/output"_s, inside.outputDir, false);
-    mount(remoteDir + u"/input"_s, inside.inputDir, false);
-    mount(remoteDir + u"/checkpoints"_s, inside.checkpointsDir, false);
-    mount(remoteDir + u"/code"_s, inside.codeDir, true);
+        container.user = u"%1:%2"_s.arg(host.uid).arg(host.gid);
+    container.mounts = {{remoteDir + u"/model"_s, inside.modelDir, false},
+                        {remoteDir + u"/output"_s, inside.outputDir, false},
+                        {remoteDir + u"/input"_s, inside.inputDir, false},
+                        {remoteDir + u"/checkpoints"_s, inside.checkpointsDir, false},
+                        {remoteDir + u"/code"_s, inside.codeDir, true}};
     for (qsizetype i = 0; i < s.channels.size(); ++i) {
         if (!spec.channels.contains(s.channels.at(i))) // already on the host
-            mount(s.channels.at(i).path, inside.channelDirs.at(i).second, true);
+            container.mounts << ContainerMount{s.channels.at(i).path, inside.channelDirs.at(i).second, true};
     }
     const bool secrets = !spec.secretVariables.isEmpty();
     if (secrets) { // the entry and the folder with the values' file (remoterun.h)
-        mount(remoteDir + u'/' + QString::fromUtf16(kRemoteSecretsFolder), QString::fromUtf16(kRemoteSecretsMount),
-              false);
-        mount(remoteDir + u'/' + ContainerSecrets::kEntryFile, QString::fromUtf16(kRemoteEntryMount), true);
+        container.mounts << ContainerMount{remoteDir + u'/' + QString::fromUtf16(kRemoteSecretsFolder),
+                                           QString::fromUtf16(kRemoteSecretsMount), false}
+                         << ContainerMount{remoteDir + u'/' + ContainerSecrets::kEntryFile,
+                                           QString::fromUtf16(kRemoteEntryMount), true};
     }
-    // The environment's variables, then those given at launch, then the contract's: later wins.
     // A secret variable's value here is a keychain name: the value comes through the entry.
-    for (const auto &[key, value] : e.variables) {
-        if (!e.isSecretVariable(key))
-            args << u"--env"_s << key + u'=' + value;
-    }
-    for (const auto &[key, value] : spec.variables)
-        args << u"--env"_s << key + u'=' + value;
-    static const QRegularExpression shellName(u"^[A-Za-z_][A-Za-z0-9_]*$"_s);
-    QStringList unshellable; // names a shell drops (SM_HP_LEARNING-RATE): set again by env
-    for (const auto &[key, value] : run::contractEnvironment(s, inside, resources)) {
-        args << u"--env"_s << key + u'=' + value;
-        if (!shellName.match(key).hasMatch())
-            unshellable << key + u'=' + value;
-    }
-    args << u"--env"_s << u"FERRY_RUN_ID="_s + spec.id;
+    ContainerVariables variables =
+        containerVariables(e, spec.variables, run::contractEnvironment(s, inside, resources));
+    container.variables = variables.variables;
+    container.variables << std::pair{u"FERRY_RUN_ID"_s, spec.id};
+    container.runArguments = e.docker.runArguments;
+    container.image = image.reference;
     const QString interpreter = e.python.interpreterPath.isEmpty() ? u"python3"_s : e.python.interpreterPath;
-    args << e.docker.runArguments << image.reference;
     if (secrets) // its output is the container's, which the runner writes to the log
-        args << interpreter << QString::fromUtf16(kRemoteEntryMount)
-             << QString::fromUtf16(kRemoteSecretsMount) + u'/' + QString::fromUtf16(kRemoteSecretsAttempt) << u"-"_s
-             << inside.failureFile();
-    args << u"sh"_s << u"-c"_s << u"exec \"$@\""_s << u"sh"_s;
-    if (!unshellable.isEmpty())
-        args << u"env"_s << unshellable;
-    args << interpreter << spec.script << run::scriptArguments(spec);
+        container.command << interpreter << QString::fromUtf16(kRemoteEntryMount)
+                          << QString::fromUtf16(kRemoteSecretsMount) + u'/' + QString::fromUtf16(kRemoteSecretsAttempt)
+                          << u"-"_s << inside.failureFile();
+    container.command << shellPrefix();
+    if (!variables.unshellable.isEmpty())
+        container.command << u"env"_s << variables.unshellable;
+    container.command << interpreter << spec.script << run::scriptArguments(spec);
+    const QStringList args = QStringList{u"docker"_s} + containerRunArguments(container);
     return std::pair{RunnerParts{{}, args, stageDir, QString::fromUtf16(kImageContextName)}, image};
 }
 

@@ -1,11 +1,7 @@
 #include "targets/remoteshell.h"
 
 #include <QDir>
-#include <QElapsedTimer>
-#include <QProcess>
 #include <QRegularExpression>
-
-#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
@@ -13,9 +9,6 @@ namespace ferry::targets {
 
 namespace {
 
-// What one call may send back (the status call sends at most 4 MiB of log, the image build its
-// output); more is a host that misbehaves.
-constexpr qsizetype kMaxOutputBytes = 64 * 1024 * 1024;
 constexpr qsizetype kMaxRsyncMessageBytes = 1024 * 1024;
 
 } // namespace
@@ -41,57 +34,40 @@ Expected<QString> rsyncCommandLine(const QStringList &argv)
     return words.join(u' ');
 }
 
+ShellResult shellResult(const ProcessResult &result, const QString &program)
+{
+    ShellResult shell;
+    shell.reached = result.end == ProcessResult::End::Exited;
+    shell.exitCode = shell.reached ? result.exitCode : -1;
+    shell.out = result.out;
+    shell.err = result.err;
+    shell.failure = result.failure(program);
+    return shell;
+}
+
 ShellResult runProcess(const QString &program, const QStringList &args, const QByteArray &input, int timeoutMs,
                        const QString &workingDirectory, const QProcessEnvironment &environment)
 {
-    ShellResult result;
-    QProcess process;
-    process.setProcessEnvironment(environment);
-    process.setProgram(program);
-    process.setArguments(args);
-    if (!workingDirectory.isEmpty())
-        process.setWorkingDirectory(workingDirectory);
-    process.start();
-    if (!process.waitForStarted(30000)) {
-        result.failure = u"cannot run %1: %2"_s.arg(program, process.errorString());
-        return result;
-    }
-    if (!input.isEmpty())
-        process.write(input);
-    process.closeWriteChannel();
-    // Read as it comes, and bounded (review L14): a hostile host cannot make one call hold
-    // gigabytes here within its time-out.
-    QElapsedTimer clock;
-    clock.start();
-    while (!process.waitForFinished(100) && process.state() != QProcess::NotRunning) {
-        result.out += process.readAllStandardOutput();
-        result.err += process.readAllStandardError();
-        const bool tooMuch = result.out.size() > kMaxOutputBytes || result.err.size() > kMaxOutputBytes;
-        if (tooMuch || (timeoutMs >= 0 && clock.elapsed() > timeoutMs)) {
-            process.kill();
-            process.waitForFinished(5000);
-            result.out.truncate(kMaxOutputBytes);
-            result.err.truncate(kMaxOutputBytes);
-            result.failure = tooMuch ? u"%1 sent more than %2 MiB; stopped"_s.arg(program).arg(kMaxOutputBytes >> 20)
-                                     : u"%1 did not finish within %2 s"_s.arg(program).arg(timeoutMs / 1000);
-            return result;
-        }
-    }
-    result.out += process.readAllStandardOutput();
-    result.err += process.readAllStandardError();
-    if (result.out.size() > kMaxOutputBytes || result.err.size() > kMaxOutputBytes) {
-        result.out.truncate(kMaxOutputBytes);
-        result.err.truncate(kMaxOutputBytes);
-        result.failure = u"%1 sent more than %2 MiB"_s.arg(program).arg(kMaxOutputBytes >> 20);
-        return result;
-    }
-    if (process.exitStatus() != QProcess::NormalExit) {
-        result.failure = u"%1 crashed"_s.arg(program);
-        return result;
-    }
-    result.reached = true;
-    result.exitCode = process.exitCode();
-    return result;
+    ProgramCall call;
+    call.program = program;
+    call.arguments = args;
+    call.input = input;
+    call.timeoutMs = timeoutMs;
+    call.workingDirectory = workingDirectory;
+    call.environment = environment;
+    return shellResult(runProgram(call), program);
+}
+
+QStringList rsyncArguments(const QStringList &options, const QString &shell, bool progress, const QStringList &sources,
+                           const QString &destination)
+{
+    QStringList args = options;
+    if (!shell.isEmpty())
+        args << u"-e"_s << shell;
+    if (progress)
+        args << u"--info=progress2"_s << u"--no-inc-recursive"_s;
+    args << u"--"_s << sources << destination;
+    return args;
 }
 
 void RemoteShell::interpret(ShellResult &) const {}
@@ -112,69 +88,41 @@ Expected<void> RemoteShell::rsync(const QStringList &options, const QStringList 
     const auto shell = rsyncShell();
     if (!shell)
         return shell.error();
-    QStringList args = options;
-    if (!shell->isEmpty())
-        args << u"-e"_s << *shell;
-    if (progress)
-        args << u"--info=progress2"_s << u"--no-inc-recursive"_s;
-    args << u"--"_s << sources << destination;
-
-    QProcess process;
-    process.setProgram(u"rsync"_s);
-    process.setArguments(args);
-    process.setProcessEnvironment(processEnvironment());
-    process.setWorkingDirectory(QDir::homePath());
-    process.start();
-    if (!process.waitForStarted(30000))
-        return Error{
-            u"cannot run rsync: "_s + process.errorString(), {}, 0, 0, u"install rsync (packaging/install-deps.sh)"_s};
-    process.closeWriteChannel();
-    static const QRegularExpression percent(u"\\s(\\d{1,3})%\\s"_s);
-    QByteArray pending;
-    QElapsedTimer clock;
-    clock.start();
-    QByteArray messages; // rsync's stderr, its last MiB
-    while (process.state() != QProcess::NotRunning) {
-        process.waitForReadyRead(200);
-        messages += process.readAllStandardError();
-        if (messages.size() > kMaxRsyncMessageBytes)
-            messages = messages.right(kMaxRsyncMessageBytes);
-        if (!progress)
-            (void)process.readAllStandardOutput(); // nothing is asked of it: not kept
-        if (progress) {
-            pending += process.readAllStandardOutput();
-            const qsizetype end = std::max(pending.lastIndexOf('\r'), pending.lastIndexOf('\n'));
-            if (end >= 0) {
-                const QString text = QString::fromUtf8(pending.left(end));
-                pending.remove(0, end + 1);
-                auto it = percent.globalMatch(text);
-                int last = -1;
-                while (it.hasNext())
-                    last = it.next().captured(1).toInt();
-                if (last >= 0)
-                    progress(last);
-            }
-        }
-        if (clock.elapsed() > timeoutMs) {
-            process.kill();
-            process.waitForFinished(5000);
-            return Error{u"rsync to %1 did not finish within %2 s"_s.arg(place()).arg(timeoutMs / 1000),
-                         {},
-                         0,
-                         0,
-                         u"check the connection"_s};
-        }
+    ProgramCall call;
+    call.program = u"rsync"_s;
+    call.arguments = rsyncArguments(options, *shell, bool(progress), sources, destination);
+    call.environment = processEnvironment();
+    call.workingDirectory = QDir::homePath();
+    call.timeoutMs = timeoutMs;
+    call.err = OutputCapture::tail(kMaxRsyncMessageBytes); // rsync's messages, their last MiB
+    call.out = OutputCapture::discard();
+    if (progress) {
+        call.carriageReturnEndsLine = true; // progress2 rewrites one line
+        call.lineSink = [&progress](const QByteArray &lines) {
+            static const QRegularExpression percent(u"\\s(\\d{1,3})%\\s"_s);
+            auto it = percent.globalMatch(QString::fromUtf8(lines));
+            int last = -1;
+            while (it.hasNext())
+                last = it.next().captured(1).toInt();
+            if (last >= 0)
+                progress(last);
+        };
     }
-    ShellResult result;
-    result.reached = process.exitStatus() == QProcess::NormalExit;
-    result.exitCode = process.exitCode();
-    result.err = QByteArray(messages + process.readAllStandardError()).right(kMaxRsyncMessageBytes);
-    if (result.exitCode == 0 && result.reached) {
+    const ProcessResult r = runProgram(call);
+    if (!r.started())
+        return Error{u"cannot run rsync: "_s + r.startError, {}, 0, 0, u"install rsync (packaging/install-deps.sh)"_s};
+    if (r.end == ProcessResult::End::TimedOut)
+        return Error{u"rsync to %1 did not finish within %2 s"_s.arg(place()).arg(timeoutMs / 1000),
+                     {},
+                     0,
+                     0,
+                     u"check the connection"_s};
+    if (r.ok()) {
         if (progress)
             progress(100);
         return {};
     }
-    return Error{u"rsync with %1 failed (%2)"_s.arg(place(), result.errorText()),
+    return Error{u"rsync with %1 failed (%2)"_s.arg(place(), shellResult(r, u"rsync"_s).errorText()),
                  {},
                  0,
                  0,

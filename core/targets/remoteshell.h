@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/error.h"
+#include "common/process.h"
 
 #include <QByteArray>
 #include <QProcessEnvironment>
@@ -78,8 +79,16 @@ protected:
 // starts the program with exactly these words, no shell between.
 Expected<QString> rsyncCommandLine(const QStringList &argv);
 
-// Runs `program` with `args` (stdin `input`), waiting at most `timeoutMs`; the process is
-// killed when time is up.
+// rsync's arguments: `options`, the remote shell (`-e`, when not empty), the progress report, then
+// `--` so that no source or destination is read as an option.
+QStringList rsyncArguments(const QStringList &options, const QString &shell, bool progress, const QStringList &sources,
+                           const QString &destination);
+
+// A program's end as a shell's: reached when it exited by itself (any exit code).
+ShellResult shellResult(const ProcessResult &result, const QString &program);
+
+// Runs `program` with `args` (stdin `input`), waiting at most `timeoutMs` (runProgram: the
+// process is killed when time is up, or past 64 MiB of output: a host that misbehaves).
 ShellResult runProcess(const QString &program, const QStringList &args, const QByteArray &input, int timeoutMs,
                        const QString &workingDirectory = {},
                        const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment());

@@ -113,30 +113,35 @@ QString SshShell::place() const
     return u"host '%1'"_s.arg(m_host);
 }
 
-QStringList SshShell::sshOptions() const
+QStringList sshArguments(const SshOptions &options)
 {
     QStringList args;
-    if (!m_options.configFile.isEmpty())
-        args << u"-F"_s << m_options.configFile;
+    if (!options.configFile.isEmpty())
+        args << u"-F"_s << options.configFile;
     // Never a prompt, never an unknown or changed key: those are the user's decision. With a
     // passphrase from the keychain, only the passphrase question may be asked (SshOptions).
-    if (m_options.key.passphraseSecret.isEmpty()) {
+    if (options.key.passphraseSecret.isEmpty()) {
         args << u"-o"_s << u"BatchMode=yes"_s;
     } else {
         args << u"-o"_s << u"BatchMode=no"_s << u"-o"_s << u"PasswordAuthentication=no"_s << u"-o"_s
              << u"KbdInteractiveAuthentication=no"_s << u"-o"_s << u"NumberOfPasswordPrompts=1"_s;
     }
-    if (!m_options.key.identityFile.isEmpty())
-        args << u"-o"_s << u"IdentitiesOnly=yes"_s << u"-i"_s << m_options.key.identityFile;
+    if (!options.key.identityFile.isEmpty())
+        args << u"-o"_s << u"IdentitiesOnly=yes"_s << u"-i"_s << options.key.identityFile;
     args << u"-o"_s << u"StrictHostKeyChecking=yes"_s;
-    args << u"-o"_s << u"UserKnownHostsFile=\"%1\" \"~/.ssh/known_hosts\""_s.arg(m_options.knownHostsFile);
-    if (!m_options.controlDir.isEmpty()) {
-        args << u"-o"_s << u"ControlMaster=auto"_s << u"-o"_s << u"ControlPath=%1/%C"_s.arg(m_options.controlDir)
+    args << u"-o"_s << u"UserKnownHostsFile=\"%1\" \"~/.ssh/known_hosts\""_s.arg(options.knownHostsFile);
+    if (!options.controlDir.isEmpty()) {
+        args << u"-o"_s << u"ControlMaster=auto"_s << u"-o"_s << u"ControlPath=%1/%C"_s.arg(options.controlDir)
              << u"-o"_s << u"ControlPersist=60"_s;
     }
-    args << u"-o"_s << u"ServerAliveInterval=%1"_s.arg(m_options.aliveIntervalS) << u"-o"_s
-         << u"ServerAliveCountMax=3"_s << u"-o"_s << u"ConnectTimeout=%1"_s.arg(m_options.connectTimeoutS);
+    args << u"-o"_s << u"ServerAliveInterval=%1"_s.arg(options.aliveIntervalS) << u"-o"_s << u"ServerAliveCountMax=3"_s
+         << u"-o"_s << u"ConnectTimeout=%1"_s.arg(options.connectTimeoutS);
     return args;
+}
+
+QStringList SshShell::sshOptions() const
+{
+    return sshArguments(m_options);
 }
 
 ShellResult SshShell::run(const QStringList &argv, const QByteArray &input, int timeoutMs)

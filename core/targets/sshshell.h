@@ -46,6 +46,11 @@ struct SshOptions {
     static SshOptions forHost(const QString &host, const QJsonObject &targetOptions, const QString &ferryBinary);
 };
 
+// ssh's arguments before the host, the ones Ferry always passes: BatchMode (or, with a passphrase
+// from the keychain, the one question allowed), strict host keys in Ferry's known_hosts, the key
+// (`-i`, IdentitiesOnly), the shared connection and the keep-alives.
+QStringList sshArguments(const SshOptions &options);
+
 // A host key as ssh-keyscan reads it from the host, with its SHA256 fingerprint.
 struct HostKey {
     QString knownHostsLine; // "[127.0.0.1]:2222 ssh-ed25519 AAAA..."
@@ -71,7 +76,7 @@ public:
     // Ends the ControlMaster connection, if one runs (the next command opens a new one).
     void closeMaster() const;
 
-    // ssh's arguments before the host: options Ferry always passes.
+    // sshArguments(options()).
     QStringList sshOptions() const;
 
 protected:

@@ -321,7 +321,7 @@ run::RunSpec LaunchDialog::spec() const
     }
     spec.secretVariables = m_secrets->launchSecrets(); // the environment's come when the run is launched
     if (m_allowRunArguments->isChecked())
-        spec.target.options[u"allowRunArguments"_s] = true;
+        spec.target.options[run::kAllowRunArgumentsOption] = true;
     return spec;
 }
 
