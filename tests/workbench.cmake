@@ -7,6 +7,12 @@ if(FERRY_GUI)
   endif()
 endif()
 
+# One open workspace's run store, loader, chart feeder and monitor thread (ui/session/).
+if(FERRY_GUI)
+  ferry_test(tst_workspacesession GUI LIBS ferry_ui)
+  add_dependencies(tst_workspacesession ferry)
+endif()
+
 # By-hand tools that drive the real window (they need the trainer plugin):
 #   ferry_screenshots   tests/gui/screenshots.sh: the main screens as PNGs under Xvfb
 #   ferry_guitrainbench tests/bench/guitrain.sh: embedded training from the window vs headless

@@ -1,13 +1,11 @@
 #include "ui/window/mainwindow.h"
 
-#include "common/leftovers.h"
 #include "common/setting.h"
 #include "env/formats.h"
 #include "env/spechash.h"
 #include "ferry/version.h"
 #include "secrets/secretstore.h"
 #include "store/runstore.h"
-#include "targets/targetfactory.h"
 #include "training/training.h"
 #include "ui/chart/losschartpanel.h"
 #include "ui/data/datasetpanel.h"
@@ -22,7 +20,7 @@
 #include "ui/runs/runsview.h"
 #include "ui/session/chartfeeder.h"
 #include "ui/session/runmonitorworker.h"
-#include "ui/session/runsecretsreader.h"
+#include "ui/session/workspacesession.h"
 #include "ui/settings/preferences.h"
 #include "ui/train/trainpanel.h"
 #include "ui/window/aboutdialog.h"
@@ -54,7 +52,6 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
-#include <QThread>
 #include <QTimer>
 
 #include <algorithm>
@@ -86,8 +83,7 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
       m_log(new LogView(this)), m_problems(new ProblemsPanel(this)), m_sideTabs(new QTabWidget(this)),
       m_details(new RunDetailsView(this)), m_train(new TrainPanel(m_services.trainer, this)),
       m_datasets(new DatasetPanel(this)), m_environments(new EnvironmentEditors(this)),
-      m_workspaceLabel(new QLabel(this)), m_loader(new RunsLoader(this)),
-      m_feeder(new ChartFeeder(m_chart->chart(), this))
+      m_workspaceLabel(new QLabel(this))
 {
     setObjectName(u"mainWindow"_s);
     setWindowTitle(u"Ferry"_s);
@@ -117,7 +113,7 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
     connect(m_actions, &RunActions::message, this,
             [this](const QString &text) { statusBar()->showMessage(text, 5000); });
     connect(m_actions, &RunActions::starting, this, [this](const QString &id) { m_selectAfterLoad = id; });
-    connect(m_actions, &RunActions::runsChanged, m_loader, &RunsLoader::reload);
+    connect(m_actions, &RunActions::runsChanged, this, &MainWindow::reloadRuns);
     createMenus();
     createDocks();
     statusBar()->addPermanentWidget(m_workspaceLabel);
@@ -130,17 +126,13 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
         openExample(QDir(documents.isEmpty() ? QDir::homePath() : documents).filePath(u"Ferry Example"_s));
     });
 
-    // In this order: the table has the rows before the window selects a new run in it.
-    connect(m_loader, &RunsLoader::loaded, m_runs, &RunsView::setRows);
-    connect(m_loader, &RunsLoader::loaded, m_details, &RunDetailsView::runsUpdated);
-    connect(m_loader, &RunsLoader::loaded, this, &MainWindow::runsLoaded);
     connect(m_runs, &RunsView::selectionChanged, this, &MainWindow::selectionChanged);
     connect(m_runs, &RunsView::currentRunChanged, this, &MainWindow::currentRunChanged);
     connect(m_details, &RunDetailsView::cancelRequested, this, &MainWindow::cancelRun);
     connect(m_details, &RunDetailsView::deleteRequested, this, &MainWindow::deleteRun);
     connect(m_details, &RunDetailsView::rerunRequested, this, &MainWindow::rerun);
     connect(m_details, &RunDetailsView::exportRequested, m_actions, &RunActions::exportRun);
-    connect(m_details, &RunDetailsView::reattachRequested, this, [this](const QString &) { m_loader->reload(); });
+    connect(m_details, &RunDetailsView::reattachRequested, this, &MainWindow::reloadRuns);
     // Each part reports its problems the same way: one list, and the status bar.
     connect(m_details, &RunDetailsView::problem, this, &MainWindow::reportProblem);
     connect(m_log, &LogView::problem, this, &MainWindow::reportProblem);
@@ -159,9 +151,9 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
     });
     connect(m_train, &TrainPanel::runStarted, this, [this](const QString &id) {
         m_selectAfterLoad = id;
-        m_loader->reload();
+        reloadRuns();
     });
-    connect(m_train, &TrainPanel::runFinished, m_loader, &RunsLoader::reload);
+    connect(m_train, &TrainPanel::runFinished, this, &MainWindow::reloadRuns);
     connect(m_datasets, &DatasetPanel::datasetAdded, this, [this](const QString &channel, const QString &path) {
         if (channel == u"training"_s || m_train->dataset().isEmpty())
             m_train->setDataset(path);
@@ -230,7 +222,7 @@ void MainWindow::createMenus()
     });
     setStandardShortcut(find, QKeySequence::Find, QKeySequence(Qt::CTRL | Qt::Key_F));
     // F5 only: GNOME's second Refresh key, Ctrl+R, starts a script run here.
-    runMenu->addAction(tr("&Refresh Runs"), m_loader, &RunsLoader::reload)->setShortcut(QKeySequence(Qt::Key_F5));
+    runMenu->addAction(tr("&Refresh Runs"), this, &MainWindow::reloadRuns)->setShortcut(QKeySequence(Qt::Key_F5));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Ferry"), this, &MainWindow::showAbout)->setMenuRole(QAction::AboutRole);
@@ -306,24 +298,15 @@ void MainWindow::closeWorkspace()
 {
     // A run being started writes to this store: let it finish (a container build can take a while).
     m_actions->setWorkspace(nullptr, {}, {});
-    if (m_monitorThread) {
-        m_monitorThread->quit();
-        m_monitorThread->wait();
-        m_monitorThread = nullptr;
-        m_monitor = nullptr;
-    }
-    m_loader->setStore(nullptr);
-    // The table and chart empty now, not when the loader's last read lands (a workspace reopened
-    // at once would keep the old rows and their selection over an empty chart).
+    // The table and chart empty now (a workspace reopened at once would keep the old rows and
+    // their selection over an empty chart).
     m_newestRuns.clear();
     m_runs->setRows({});
-    m_feeder->setStore(nullptr);
     m_details->setStore(nullptr, {});
     m_train->setWorkspace(nullptr, {}, {});
     m_rows.clear();
-    if (m_store)
-        m_store->close();
-    m_store.reset();
+    m_session.reset(); // the monitor joined, the chart emptied, the store closed (workspacesession.h)
+    m_chart->setCaption({});
 }
 
 void MainWindow::setWorkspace(const workspace::Workspace &workspace)
@@ -350,45 +333,42 @@ void MainWindow::setWorkspace(const workspace::Workspace &workspace)
     m_emptyState->setWorkspace(workspace.name(), workspace.root());
     rebuildRecentMenu();
 
-    auto store = run::RunStore::open(run::RunStore::pathInWorkspace(workspace.root()));
-    if (!store) {
+    auto session = WorkspaceSession::open(workspace, m_chart->chart(), m_services.ferryBinary, m_services.secrets);
+    if (!session) {
         m_centre->setCurrentWidget(m_emptyState);
-        reportError(tr("Cannot open the workspace's runs"), store.error());
+        reportError(tr("Cannot open the workspace's runs"), session.error());
         return;
     }
-    m_store = std::move(*store);
-    connect(m_store.get(), &run::RunStore::writeFailed, this, &MainWindow::reportProblem);
+    m_session = std::move(*session);
+    wireSession();
     m_centre->setCurrentWidget(m_centre->widget(1));
-    m_loader->setStore(m_store.get());
-    m_loader->start(1000);
-    m_feeder->setStore(m_store.get());
-    m_details->setStore(m_store.get(), workspace.root());
-    m_train->setWorkspace(m_store.get(), workspace.runsDir(), workspace.root());
-    m_actions->setWorkspace(m_store.get(), workspace.root(), workspace.runsDir());
-
-    (void)sweepRunFolderLeftovers(workspace.runsDir()); // a crash's temp files (common/leftovers.h)
-    // Unfinished runs are followed from their own thread: re-attach, live metrics, lost runs.
-    m_monitorThread = new QThread(this);
-    m_monitorThread->setObjectName(u"run monitor"_s);
-    const QString ferry = m_services.ferryBinary;
-    m_monitor = new RunMonitorWorker(*m_store, workspace.runsDir(),
-                                     [ferry](const run::TargetSpec &spec) { return targets::makeTarget(spec, ferry); });
-    m_monitor->moveToThread(m_monitorThread);
-    connect(m_monitorThread, &QThread::finished, m_monitor, &QObject::deleteLater);
-    connect(m_monitor, &RunMonitorWorker::detailChanged, m_runs->model(), &RunsModel::setDetail);
-    connect(m_monitor, &RunMonitorWorker::changed, this, [this](const QStringList &ids, const QStringList &finished) {
-        m_feeder->runsChanged(ids);
-        if (!finished.isEmpty())
-            m_loader->reload();
-    });
-    // Runs with secrets are shown redacted: their values come from the window's keychain, asynchronously.
-    auto *secretsReader = new RunSecretsReader(m_services.secrets, this);
-    connect(m_monitorThread, &QThread::finished, secretsReader, &QObject::deleteLater);
-    connect(m_monitor, &RunMonitorWorker::secretsNeeded, secretsReader, &RunSecretsReader::read);
-    connect(secretsReader, &RunSecretsReader::valuesRead, m_monitor, &RunMonitorWorker::setRunSecrets);
-    m_monitorThread->start();
-    QMetaObject::invokeMethod(m_monitor, [monitor = m_monitor] { monitor->start(500); });
+    m_details->setStore(store(), workspace.root());
+    m_train->setWorkspace(store(), workspace.runsDir(), workspace.root());
+    m_actions->setWorkspace(store(), workspace.root(), workspace.runsDir());
+    m_session->start();
     statusBar()->showMessage(tr("Opened workspace %1").arg(workspace.root()), 5000);
+}
+
+run::RunStore *MainWindow::store() const
+{
+    return m_session ? m_session->store() : nullptr;
+}
+
+void MainWindow::wireSession()
+{
+    connect(store(), &run::RunStore::writeFailed, this, &MainWindow::reportProblem);
+    // In this order: the table has the rows before the window selects a new run in it.
+    RunsLoader *loader = m_session->loader();
+    connect(loader, &RunsLoader::loaded, m_runs, &RunsView::setRows);
+    connect(loader, &RunsLoader::loaded, m_details, &RunDetailsView::runsUpdated);
+    connect(loader, &RunsLoader::loaded, this, &MainWindow::runsLoaded);
+    connect(m_session->monitor(), &RunMonitorWorker::detailChanged, m_runs->model(), &RunsModel::setDetail);
+}
+
+void MainWindow::reloadRuns()
+{
+    if (m_session)
+        m_session->loader()->reload();
 }
 
 void MainWindow::leaveWorkspace()
@@ -473,8 +453,8 @@ void MainWindow::selectionChanged(const QStringList &runIds)
     m_chart->setCaption(runIds.isEmpty() && !shown.isEmpty()
                             ? tr("The newest runs (select runs in the table to compare others)")
                             : QString());
-    if (shown == m_feeder->runs())
-        return; // the same runs: their points are in the chart already
+    if (!m_session || shown == m_session->feeder()->runs())
+        return; // no runs to read, or the same runs: their points are in the chart already
     QHash<QString, QString> labels;
     QSet<QString> embedded;
     for (const QString &id : shown) {
@@ -483,7 +463,7 @@ void MainWindow::selectionChanged(const QStringList &runIds)
         if (row.record.target == u"embedded"_s)
             embedded.insert(id);
     }
-    m_feeder->setRuns(shown, labels, embedded);
+    m_session->feeder()->setRuns(shown, labels, embedded);
 }
 
 void MainWindow::currentRunChanged(const QString &runId)
@@ -703,7 +683,7 @@ void MainWindow::reportError(const QString &what, const Error &error)
     m_problems->report(what, error); // structured: the panel can open the file at its line
     statusBar()->showMessage(what + u": "_s + error.message, 10000);
     // Before a workspace is open there is no problems panel in view: say it where the user looks.
-    if (!m_workspace || !m_store) {
+    if (!m_workspace || !m_session) {
         auto *box = new QMessageBox(QMessageBox::Warning, what, error.toString(), QMessageBox::Ok, this);
         box->setObjectName(u"errorBox"_s);
         box->setAttribute(Qt::WA_DeleteOnClose);

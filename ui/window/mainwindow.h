@@ -21,7 +21,6 @@ class QMenu;
 class QSettings;
 class QStackedWidget;
 class QTabWidget;
-class QThread;
 
 namespace ferry::run {
 class RunStore;
@@ -35,7 +34,6 @@ class SecretStore;
 
 namespace ferry::ui {
 
-class ChartFeeder;
 struct DropPlan;
 class DatasetPanel;
 class EmptyStateWidget;
@@ -46,12 +44,11 @@ class Preferences;
 class RunActions;
 class ProblemsPanel;
 class RunDetailsView;
-class RunMonitorWorker;
-class RunsLoader;
 class RunsView;
 class TrainPanel;
 class WindowPlacement;
 class WorkspaceOverview;
+class WorkspaceSession;
 class WorkspaceTree;
 
 // What the window needs from the application: the trainer (loaded on first use) and the
@@ -64,7 +61,7 @@ struct WorkbenchServices {
 
 // Assembles the workbench: menus, docks, the chart with the runs, log and problems below it,
 // the run details, train panel and datasets beside. Each concern is its own widget; the window
-// connects them and owns the open workspace's run store and the threads that read it.
+// connects them, and to the open workspace's session (its run store and the threads that read it).
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -97,7 +94,7 @@ public:
     Preferences *preferences() const { return m_preferences; }
     // Opens the environment file in the editor and brings the editor into view.
     void openEnvironment(const QString &path);
-    run::RunStore *store() const { return m_store.get(); }
+    run::RunStore *store() const; // nullptr: no workspace, or its runs could not be opened
 
 public Q_SLOTS:
     void startScriptRun();
@@ -123,6 +120,8 @@ private:
     void leaveWorkspace(); // File > Close Workspace: back to the empty state
     void openWorkspaceFor(const QString &file);
     void bringEnvironmentsForward(); // the environment editors' dock, raised over the Experiment tab
+    void wireSession();              // the open session's signals to the widgets
+    void reloadRuns();
     void runsLoaded(const QList<RunRow> &rows);
     void selectionChanged(const QStringList &runIds);
     void currentRunChanged(const QString &runId);
@@ -136,7 +135,7 @@ private:
     workspace::RecentWorkspaces &m_recent;
     WorkbenchServices m_services;
     std::optional<workspace::Workspace> m_workspace;
-    std::unique_ptr<run::RunStore> m_store;
+    std::unique_ptr<WorkspaceSession> m_session; // nullptr: no workspace, or its runs could not be opened
 
     QStackedWidget *m_centre;
     EmptyStateWidget *m_emptyState;
@@ -159,10 +158,6 @@ private:
     bool m_environmentsForwardOnShow = false;
     QLabel *m_workspaceLabel;
 
-    RunsLoader *m_loader;
-    ChartFeeder *m_feeder;
-    QThread *m_monitorThread = nullptr;
-    RunMonitorWorker *m_monitor = nullptr;
     QHash<QString, RunRow> m_rows;
     QStringList m_newestRuns;        // charted while no run is selected
     QString m_selectAfterLoad;       // a run just started: selected once the table has it
