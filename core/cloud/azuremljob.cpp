@@ -58,6 +58,121 @@ QString relativeTo(const QString &dir, const QString &path)
     return relative.isEmpty() ? u"."_s : relative;
 }
 
+// The job's inputs: one per hyperparameter (in the spec's order), then one per data channel,
+// each with a name unique among them.
+struct JobInputs {
+    QList<std::pair<QString, QString>> hyper; // hyperparameter name, input name
+    QList<std::pair<const DataChannel *, QString>> channels;
+};
+
+JobInputs jobInputs(const RunSpec &spec)
+{
+    JobInputs inputs;
+    QStringList inputNames;
+    for (const Hyperparameter &hp : spec.hyperparameters) {
+        inputs.hyper.append({hp.name, inputName(hp.name, inputNames)});
+        inputNames << inputs.hyper.back().second;
+    }
+    for (const DataChannel &channel : spec.channels) {
+        inputs.channels.append({&channel, inputName(channel.name, inputNames)});
+        inputNames << inputs.channels.back().second;
+    }
+    return inputs;
+}
+
+// The job's command line and its environment_variables.
+struct JobCommand {
+    QStringList words;
+    QList<std::pair<QString, QString>> variables;
+};
+
+// The contract as everywhere else (run/contract.h), with AzureML's paths: the ones only
+// known at run time go into the command (through `env`, which takes any variable name),
+// the rest into environment_variables. SM_NUM_GPUS is counted on the node.
+JobCommand jobCommand(const RunSpec &spec, const std::optional<env::Environment> &environment, const JobInputs &inputs)
+{
+    ContractPaths paths;
+    paths.modelDir = u"${{outputs.model}}"_s;
+    paths.outputDataDir = u"${{outputs.output_data}}"_s;
+    paths.outputDir = u"./outputs"_s;
+    paths.inputDir = u"./inputs"_s;
+    paths.inputConfigDir = u"./inputs/config"_s;
+    paths.checkpointsDir = u"./outputs/checkpoints"_s;
+    paths.codeDir = u"."_s;
+    for (const auto &[channel, input] : inputs.channels)
+        paths.channelDirs.append({channel->name, u"${{inputs.%1}}"_s.arg(input)});
+    JobCommand job;
+    QStringList &command = job.words;
+    command << u"env"_s;
+    for (const auto &[name, value] : contractEnvironment(spec, paths, Resources{})) {
+        if (name == "SM_NUM_GPUS"_L1)
+            continue;
+        if (value.contains(u"${{"_s))
+            command << shellWord(name + u'=' + value);
+        else
+            job.variables.append({name, value});
+    }
+    job.variables.append(spec.variables);
+    command << u"SM_NUM_GPUS=$(nvidia-smi -L 2>/dev/null | wc -l)"_s;
+    command << (environment && !environment->python.interpreterPath.isEmpty() ? environment->python.interpreterPath
+                                                                              : u"python"_s);
+    command << shellWord(spec.script);
+    for (const QString &argument : spec.arguments)
+        command << shellWord(argument);
+    for (const auto &[name, input] : inputs.hyper)
+        command << shellWord(u"--"_s + name) << shellWord(u"${{inputs.%1}}"_s.arg(input));
+    return job;
+}
+
+// inputs: the hyperparameters as literals, the channels as a file or folder (its uploaded URI
+// when given, else its path relative to the job file).
+void emitInputs(YAML::Emitter &out, const RunSpec &spec, const JobInputs &inputs, const HandoffOptions &options,
+                const QString &base)
+{
+    if (inputs.hyper.isEmpty() && inputs.channels.isEmpty())
+        return;
+    out << YAML::Key << "inputs" << YAML::Value << YAML::BeginMap;
+    for (qsizetype i = 0; i < inputs.hyper.size(); ++i) {
+        env::yaml::emitKey(out, inputs.hyper[i].second);
+        out << YAML::Value;
+        emitHyperparameter(out, spec.hyperparameters[i].value);
+    }
+    for (const auto &[channel, input] : inputs.channels) {
+        const QString uri = options.channels.value(channel->name);
+        const bool file = QFileInfo(channel->path).isFile();
+        env::yaml::emitKey(out, input);
+        out << YAML::Value << YAML::BeginMap;
+        out << YAML::Key << "type" << YAML::Value << (file ? "uri_file" : "uri_folder");
+        out << YAML::Key << "path" << YAML::Value;
+        env::yaml::emitString(out, uri.isEmpty() ? relativeTo(base, channel->path) : uri);
+        out << YAML::EndMap;
+    }
+    out << YAML::EndMap;
+}
+
+// environment: a registered one by reference, else the image and the conda file inline.
+void emitEnvironment(YAML::Emitter &out, const std::optional<env::Environment> &environment,
+                     const HandoffOptions &options)
+{
+    out << YAML::Key << "environment" << YAML::Value;
+    if (!options.environmentReference.isEmpty()) {
+        env::yaml::emitString(out, options.environmentReference);
+        return;
+    }
+    out << YAML::BeginMap;
+    out << YAML::Key << "image" << YAML::Value;
+    env::yaml::emitString(out, environment->docker.baseImage.isEmpty() ? u"python:3.11-slim"_s
+                                                                       : environment->docker.baseImage);
+    if (!environment->python.userManaged) {
+        // The conda file inline (the environment schema takes a path or the file's content).
+        YAML::Node conda = YAML::Load(env::writeCondaYaml(*environment).toStdString());
+        conda.remove("variables"); // given to the job as environment_variables
+        conda.remove("name");
+        out << YAML::Key << "conda_file" << YAML::Value << conda;
+    }
+    out << YAML::EndMap;
+}
+
 } // namespace
 
 Expected<QString> writeAzureMlCommandJob(const RunSpec &spec, const std::optional<env::Environment> &environment,
@@ -77,51 +192,8 @@ Expected<QString> writeAzureMlCommandJob(const RunSpec &spec, const std::optiona
                      u"start the run with an environment file (--env), or name an environment registered in AzureML, "
                      u"e.g. azureml:NAME@latest (--environment)"_s};
     const QString base = QFileInfo(options.outputPath.isEmpty() ? u"job.yml"_s : options.outputPath).absolutePath();
-
-    QStringList inputNames;
-    QList<std::pair<QString, QString>> hyperInputs; // hyperparameter name, input name
-    for (const Hyperparameter &hp : spec.hyperparameters) {
-        hyperInputs.append({hp.name, inputName(hp.name, inputNames)});
-        inputNames << hyperInputs.back().second;
-    }
-    QList<std::pair<const DataChannel *, QString>> channelInputs;
-    for (const DataChannel &channel : spec.channels) {
-        channelInputs.append({&channel, inputName(channel.name, inputNames)});
-        inputNames << channelInputs.back().second;
-    }
-
-    // The contract as everywhere else (run/contract.h), with AzureML's paths: the ones only
-    // known at run time go into the command (through `env`, which takes any variable name),
-    // the rest into environment_variables. SM_NUM_GPUS is counted on the node.
-    ContractPaths paths;
-    paths.modelDir = u"${{outputs.model}}"_s;
-    paths.outputDataDir = u"${{outputs.output_data}}"_s;
-    paths.outputDir = u"./outputs"_s;
-    paths.inputDir = u"./inputs"_s;
-    paths.inputConfigDir = u"./inputs/config"_s;
-    paths.checkpointsDir = u"./outputs/checkpoints"_s;
-    paths.codeDir = u"."_s;
-    for (const auto &[channel, input] : channelInputs)
-        paths.channelDirs.append({channel->name, u"${{inputs.%1}}"_s.arg(input)});
-    QStringList command{u"env"_s};
-    QList<std::pair<QString, QString>> variables;
-    for (const auto &[name, value] : contractEnvironment(spec, paths, Resources{})) {
-        if (name == "SM_NUM_GPUS"_L1)
-            continue;
-        if (value.contains(u"${{"_s))
-            command << shellWord(name + u'=' + value);
-        else
-            variables.append({name, value});
-    }
-    variables.append(spec.variables);
-    command << u"SM_NUM_GPUS=$(nvidia-smi -L 2>/dev/null | wc -l)"_s;
-    command << (environment && !environment->python.interpreterPath.isEmpty() ? environment->python.interpreterPath
-                                                                              : u"python"_s);
-    command << shellWord(spec.script);
-    for (const QString &argument : spec.arguments)
-        command << shellWord(argument);
-    for (const auto &[name, input] : hyperInputs)
-        command << shellWord(u"--"_s + name) << shellWord(u"${{inputs.%1}}"_s.arg(input));
+    const JobInputs inputs = jobInputs(spec);
+    const JobCommand command = jobCommand(spec, environment, inputs);
 
     YAML::Emitter out;
     out.SetIndent(2);
@@ -137,53 +209,17 @@ Expected<QString> writeAzureMlCommandJob(const RunSpec &spec, const std::optiona
     out << YAML::Key << "code" << YAML::Value;
     env::yaml::emitString(out, relativeTo(base, spec.sourceDir));
     out << YAML::Key << "command" << YAML::Value;
-    env::yaml::emitString(out, command.join(u' '));
-
-    if (!hyperInputs.isEmpty() || !channelInputs.isEmpty()) {
-        out << YAML::Key << "inputs" << YAML::Value << YAML::BeginMap;
-        for (qsizetype i = 0; i < hyperInputs.size(); ++i) {
-            env::yaml::emitKey(out, hyperInputs[i].second);
-            out << YAML::Value;
-            emitHyperparameter(out, spec.hyperparameters[i].value);
-        }
-        for (const auto &[channel, input] : channelInputs) {
-            const QString uri = options.channels.value(channel->name);
-            const bool file = QFileInfo(channel->path).isFile();
-            env::yaml::emitKey(out, input);
-            out << YAML::Value << YAML::BeginMap;
-            out << YAML::Key << "type" << YAML::Value << (file ? "uri_file" : "uri_folder");
-            out << YAML::Key << "path" << YAML::Value;
-            env::yaml::emitString(out, uri.isEmpty() ? relativeTo(base, channel->path) : uri);
-            out << YAML::EndMap;
-        }
-        out << YAML::EndMap;
-    }
+    env::yaml::emitString(out, command.words.join(u' '));
+    emitInputs(out, spec, inputs, options, base);
     out << YAML::Key << "outputs" << YAML::Value << YAML::BeginMap;
     for (const char *name : {"model", "output_data"})
         out << YAML::Key << name << YAML::Value << YAML::BeginMap << YAML::Key << "type" << YAML::Value << "uri_folder"
             << YAML::EndMap;
     out << YAML::EndMap;
-
-    out << YAML::Key << "environment" << YAML::Value;
-    if (!options.environmentReference.isEmpty()) {
-        env::yaml::emitString(out, options.environmentReference);
-    } else {
-        out << YAML::BeginMap;
-        out << YAML::Key << "image" << YAML::Value;
-        env::yaml::emitString(out, environment->docker.baseImage.isEmpty() ? u"python:3.11-slim"_s
-                                                                           : environment->docker.baseImage);
-        if (!environment->python.userManaged) {
-            // The conda file inline (the environment schema takes a path or the file's content).
-            YAML::Node conda = YAML::Load(env::writeCondaYaml(*environment).toStdString());
-            conda.remove("variables"); // given to the job as environment_variables
-            conda.remove("name");
-            out << YAML::Key << "conda_file" << YAML::Value << conda;
-        }
-        out << YAML::EndMap;
-    }
+    emitEnvironment(out, environment, options);
 
     out << YAML::Key << "environment_variables" << YAML::Value << YAML::BeginMap;
-    for (const auto &[name, value] : variables) {
+    for (const auto &[name, value] : command.variables) {
         env::yaml::emitKey(out, name);
         out << YAML::Value;
         env::yaml::emitString(out, value);

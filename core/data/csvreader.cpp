@@ -298,40 +298,32 @@ QString className(float value)
     return QString::number(double(value), 'g', 7);
 }
 
-} // namespace
-
-Expected<Dataset> loadTable(const QString &path, const LoadOptions &options, int threads)
+// The columns that are features and the one that is the target (none for data to predict on).
+Expected<Layout> tableLayout(const Dialect &dialect, const TableOptions &options, const QString &path)
 {
-    FileBytes bytes;
-    if (auto ok = bytes.open(path); !ok)
-        return ok.error();
-    if (bytes.size() == 0)
-        return emptyFileError(path);
-    auto dialect = readDialect(bytes, path, options.table);
-    if (!dialect)
-        return dialect.error();
-    const qsizetype columns = dialect->columns.size();
-    const bool featuresOnly = options.table.featuresOnly;
+    const qsizetype columns = dialect.columns.size();
+    const bool featuresOnly = options.featuresOnly;
     if (columns < 2 && !featuresOnly)
         return Error{u"the table has only one column ('%1'); it needs feature columns and a target column"_s.arg(
-                         dialect->columns.value(0)),
+                         dialect.columns.value(0)),
                      path, 1, 0, u"check that the values are separated by ',', tab, ';' or '|', one row per sample"_s};
     // Data to predict on has no target: a target index past the last column reads none.
-    auto target =
-        featuresOnly ? Expected<int>(int(columns)) : resolveTarget(*dialect, options.table.targetColumn, path);
+    auto target = featuresOnly ? Expected<int>(int(columns)) : resolveTarget(dialect, options.targetColumn, path);
     if (!target)
         return target.error();
 
     Layout layout;
-    layout.delimiter = dialect->delimiter;
+    layout.delimiter = dialect.delimiter;
     layout.columns = int(columns);
     layout.target = *target;
     layout.features = int(featuresOnly ? columns : columns - 1);
-    layout.missing = options.table.missing;
+    layout.missing = options.missing;
+    return layout;
+}
 
-    const char *const base = bytes.data();
-    const char *const dataBegin = dialect->dataBegin;
-    const char *const end = bytes.end();
+// The stretches of [dataBegin, end) the threads parse, each ending after a line break.
+std::vector<Chunk> splitIntoChunks(const char *dataBegin, const char *end, int threads)
+{
     const qint64 dataBytes = end - dataBegin;
     // Lines can be split among threads only when no quoted field can hold a line break.
     int chunkCount = 1;
@@ -355,18 +347,29 @@ Expected<Dataset> loadTable(const QString &path, const LoadOptions &options, int
         chunks[size_t(k)].end = to;
         from = to;
     }
+    return chunks;
+}
 
-    // Every line may be a row: the chunks' buffers hold that many rows of floats, the targets and
-    // their offsets, and several chunks are copied into one matrix at the end. A 10k-column header
-    // over a file of blank lines would ask for terabytes (security review L3).
+// Every line may be a row: the chunks' buffers hold that many rows of floats, the targets and
+// their offsets, and several chunks are copied into one matrix at the end. A 10k-column header
+// over a file of blank lines would ask for terabytes (security review L3).
+Expected<void> checkChunkMemory(const char *dataBegin, const char *end, const Layout &layout, int chunkCount,
+                                const QString &path)
+{
     const qint64 lines = countNewlines(dataBegin, end) + 1;
     const qint64 rowBytes = qint64(layout.features) * qint64(sizeof(float)) + qint64(sizeof(float) + sizeof(qint64));
-    if (auto fits = checkMemoryBudget(saturatingProduct({lines, rowBytes, chunkCount > 1 ? 2 : 1}), path,
-                                      u"up to %1 rows of %2 columns"_s.arg(lines).arg(columns));
-        !fits)
-        return fits.error();
+    return checkMemoryBudget(saturatingProduct({lines, rowBytes, chunkCount > 1 ? 2 : 1}), path,
+                             u"up to %1 rows of %2 columns"_s.arg(lines).arg(layout.columns));
+}
 
-    // Only the calling thread calls the caller's functions; workers poll a flag.
+// Parses every chunk: the first on the calling thread, each other on a thread of its own. Only
+// the calling thread calls the caller's functions (progress, cancelled); workers poll a flag, and
+// stop once an earlier chunk has failed.
+void parseChunks(const FileBytes &bytes, const char *dataBegin, const Layout &layout, std::vector<Chunk> &chunks,
+                 const LoadOptions &options)
+{
+    const char *const base = bytes.data();
+    const int chunkCount = int(chunks.size());
     std::atomic<bool> stop{false};
     std::atomic<int> firstFailed{chunkCount};
     std::unique_ptr<std::atomic<qint64>[]> done(new std::atomic<qint64>[size_t(chunkCount)]);
@@ -422,87 +425,65 @@ Expected<Dataset> loadTable(const QString &path, const LoadOptions &options, int
     }
     for (std::thread &worker : workers)
         worker.join();
-    for (const Chunk &chunk : chunks) {
-        if (chunk.problem.kind != Problem::None)
-            return problemError(chunk.problem, base, path, *dialect);
-    }
-    if (options.cancelled && options.cancelled())
-        return Error{u"loading was cancelled"_s, path, 0, 0, {}};
+}
 
-    // One matrix, in file order.
-    Dataset dataset;
-    dataset.kind = DatasetKind::Table;
-    dataset.source = path;
-    qsizetype rows = 0;
+// The parsed rows of every chunk, in file order, and what was dropped or imputed on the way.
+struct Rows {
+    qsizetype count = 0;
     qsizetype droppedMissing = 0;
     qsizetype droppedTarget = 0;
     qsizetype imputed = 0;
-    qint64 firstTextTarget = -1;
-    for (const Chunk &chunk : chunks) {
-        rows += chunk.rows;
-        droppedMissing += chunk.droppedMissing;
-        droppedTarget += chunk.droppedTarget;
-        imputed += chunk.imputed;
-        if (firstTextTarget < 0)
-            firstTextTarget = chunk.firstTextTarget;
-    }
-    const size_t width = size_t(layout.features);
+    qint64 firstTextTarget = -1; // the offset of the first target that is text
+    std::vector<float> features;
     std::vector<float> targets;
     std::vector<qint64> targetOffsets;
-    if (chunkCount == 1) {
+};
+
+Rows joinChunks(std::vector<Chunk> &chunks, const Layout &layout)
+{
+    Rows rows;
+    for (const Chunk &chunk : chunks) {
+        rows.count += chunk.rows;
+        rows.droppedMissing += chunk.droppedMissing;
+        rows.droppedTarget += chunk.droppedTarget;
+        rows.imputed += chunk.imputed;
+        if (rows.firstTextTarget < 0)
+            rows.firstTextTarget = chunk.firstTextTarget;
+    }
+    const size_t width = size_t(layout.features);
+    const size_t count = size_t(rows.count);
+    if (chunks.size() == 1) {
         Chunk &chunk = chunks.front();
-        dataset.x = std::move(chunk.features);
-        dataset.x.resize(size_t(rows) * width);
-        targets = std::move(chunk.targets);
-        targets.resize(size_t(rows));
-        targetOffsets = std::move(chunk.targetOffsets);
-        targetOffsets.resize(size_t(rows));
+        rows.features = std::move(chunk.features);
+        rows.features.resize(count * width);
+        rows.targets = std::move(chunk.targets);
+        rows.targets.resize(count);
+        rows.targetOffsets = std::move(chunk.targetOffsets);
+        rows.targetOffsets.resize(count);
     } else {
-        dataset.x.resize(size_t(rows) * width);
-        targets.resize(size_t(rows));
-        targetOffsets.resize(size_t(rows));
+        rows.features.resize(count * width);
+        rows.targets.resize(count);
+        rows.targetOffsets.resize(count);
         size_t at = 0;
         for (Chunk &chunk : chunks) {
             const size_t n = size_t(chunk.rows);
-            std::copy_n(chunk.features.data(), n * width, dataset.x.data() + at * width);
-            std::copy_n(chunk.targets.data(), n, targets.data() + at);
-            std::copy_n(chunk.targetOffsets.data(), n, targetOffsets.data() + at);
+            std::copy_n(chunk.features.data(), n * width, rows.features.data() + at * width);
+            std::copy_n(chunk.targets.data(), n, rows.targets.data() + at);
+            std::copy_n(chunk.targetOffsets.data(), n, rows.targetOffsets.data() + at);
             chunk.features = {};
             at += n;
         }
     }
-    if (options.progress)
-        options.progress(bytes.size(), bytes.size());
+    return rows;
+}
 
-    if (rows == 0) {
-        if (droppedMissing + droppedTarget > 0)
-            return Error{u"every row has a missing value (%1 rows); nothing is left to train on"_s.arg(droppedMissing +
-                                                                                                       droppedTarget),
-                         path, 0, 0, u"fill in the missing values, or have them imputed with the mean"_s};
-        return Error{u"the file has a header row but no data rows"_s, path, 1, 0,
-                     u"add one row per sample below the header"_s};
-    }
-
-    dataset.count = rows;
-    dataset.shape = {layout.features};
-    for (int c = 0; c < layout.columns; ++c) {
-        if (c != layout.target)
-            dataset.featureNames.append(dialect->columns[c]);
-    }
-    if (featuresOnly) {
-        dataset.task = options.table.task.value_or(Task::Classification);
-        dataset.notes.append(u"read %1 rows of %2 features from %3 (no target column)"_s.arg(rows)
-                                 .arg(layout.features)
-                                 .arg(QFileInfo(path).fileName()));
-        if (droppedMissing > 0)
-            dataset.notes.append(u"dropped %1 rows with missing values"_s.arg(droppedMissing));
-        if (imputed > 0)
-            dataset.notes.append(u"%1 rows have missing values; they are filled with the training mean"_s.arg(imputed));
-        return dataset;
-    }
-    dataset.targetName = dialect->columns[layout.target];
-
-    // The task: classification for text, or for integers with few distinct values.
+// The task (given, or classification for text and for integers with few distinct values) and
+// the dataset's targets or classes for it.
+Expected<void> setTargets(Dataset &dataset, Rows &rows, const char *base, const char *end, const Layout &layout,
+                          const std::optional<Task> &given, const QString &path)
+{
+    const std::vector<float> &targets = rows.targets;
+    const qint64 firstTextTarget = rows.firstTextTarget;
     bool integral = true;
     std::vector<float> distinct;
     if (firstTextTarget < 0) {
@@ -516,10 +497,10 @@ Expected<Dataset> loadTable(const QString &path, const LoadOptions &options, int
                 distinct.push_back(value);
         }
     }
-    const Task task = options.table.task ? *options.table.task
-                                         : (firstTextTarget >= 0 || (integral && distinct.size() <= maxAutoClasses)
-                                                ? Task::Classification
-                                                : Task::Regression);
+    const Task task =
+        given ? *given
+              : (firstTextTarget >= 0 || (integral && distinct.size() <= maxAutoClasses) ? Task::Classification
+                                                                                         : Task::Regression);
     dataset.task = task;
     if (task == Task::Regression) {
         if (firstTextTarget >= 0) {
@@ -531,9 +512,9 @@ Expected<Dataset> loadTable(const QString &path, const LoadOptions &options, int
                 path, line, layout.target + 1,
                 u"a regression target must be numeric: choose classification, or another target column"_s};
         }
-        dataset.targets = std::move(targets);
+        dataset.targets = std::move(rows.targets);
     } else if (firstTextTarget >= 0) {
-        textClasses(base, end, layout, targetOffsets, dataset);
+        textClasses(base, end, layout, rows.targetOffsets, dataset);
     } else {
         std::vector<float> values = distinct;
         if (!integral || distinct.size() > maxAutoClasses) { // classification chosen for many values
@@ -548,19 +529,91 @@ Expected<Dataset> loadTable(const QString &path, const LoadOptions &options, int
         for (size_t i = 0; i < targets.size(); ++i)
             dataset.classes[i] = std::lower_bound(values.begin(), values.end(), targets[i]) - values.begin();
     }
+    return {};
+}
+
+// The notes on rows left out or filled in (data to predict on has no target to miss).
+void appendRowNotes(Dataset &dataset, const Rows &rows)
+{
+    if (rows.droppedMissing > 0)
+        dataset.notes.append(u"dropped %1 rows with missing values"_s.arg(rows.droppedMissing));
+    if (rows.imputed > 0)
+        dataset.notes.append(
+            u"%1 rows have missing values; they are filled with the training mean"_s.arg(rows.imputed));
+    if (rows.droppedTarget > 0)
+        dataset.notes.append(u"dropped %1 rows without a target value"_s.arg(rows.droppedTarget));
+}
+
+} // namespace
+
+Expected<Dataset> loadTable(const QString &path, const LoadOptions &options, int threads)
+{
+    FileBytes bytes;
+    if (auto ok = bytes.open(path); !ok)
+        return ok.error();
+    if (bytes.size() == 0)
+        return emptyFileError(path);
+    auto dialect = readDialect(bytes, path, options.table);
+    if (!dialect)
+        return dialect.error();
+    const auto layout = tableLayout(*dialect, options.table, path);
+    if (!layout)
+        return layout.error();
+
+    const char *const base = bytes.data();
+    const char *const end = bytes.end();
+    std::vector<Chunk> chunks = splitIntoChunks(dialect->dataBegin, end, threads);
+    if (auto fits = checkChunkMemory(dialect->dataBegin, end, *layout, int(chunks.size()), path); !fits)
+        return fits.error();
+    parseChunks(bytes, dialect->dataBegin, *layout, chunks, options);
+    for (const Chunk &chunk : chunks) {
+        if (chunk.problem.kind != Problem::None)
+            return problemError(chunk.problem, base, path, *dialect);
+    }
+    if (options.cancelled && options.cancelled())
+        return Error{u"loading was cancelled"_s, path, 0, 0, {}};
+
+    Rows rows = joinChunks(chunks, *layout);
+    if (options.progress)
+        options.progress(bytes.size(), bytes.size());
+    if (rows.count == 0) {
+        if (rows.droppedMissing + rows.droppedTarget > 0)
+            return Error{u"every row has a missing value (%1 rows); nothing is left to train on"_s.arg(
+                             rows.droppedMissing + rows.droppedTarget),
+                         path, 0, 0, u"fill in the missing values, or have them imputed with the mean"_s};
+        return Error{u"the file has a header row but no data rows"_s, path, 1, 0,
+                     u"add one row per sample below the header"_s};
+    }
+
+    Dataset dataset;
+    dataset.kind = DatasetKind::Table;
+    dataset.source = path;
+    dataset.x = std::move(rows.features);
+    dataset.count = rows.count;
+    dataset.shape = {layout->features};
+    for (int c = 0; c < layout->columns; ++c) {
+        if (c != layout->target)
+            dataset.featureNames.append(dialect->columns[c]);
+    }
+    if (options.table.featuresOnly) {
+        dataset.task = options.table.task.value_or(Task::Classification);
+        dataset.notes.append(u"read %1 rows of %2 features from %3 (no target column)"_s.arg(rows.count)
+                                 .arg(layout->features)
+                                 .arg(QFileInfo(path).fileName()));
+        appendRowNotes(dataset, rows);
+        return dataset;
+    }
+    dataset.targetName = dialect->columns[layout->target];
+    if (auto ok = setTargets(dataset, rows, base, end, *layout, options.table.task, path); !ok)
+        return ok.error();
 
     dataset.notes.append(
-        u"read %1 rows of %2 features from %3 (delimiter %4, %5); target '%6': %7"_s.arg(rows)
-            .arg(layout.features)
-            .arg(QFileInfo(path).fileName(), delimiterName(layout.delimiter),
+        u"read %1 rows of %2 features from %3 (delimiter %4, %5); target '%6': %7"_s.arg(rows.count)
+            .arg(layout->features)
+            .arg(QFileInfo(path).fileName(), delimiterName(layout->delimiter),
                  dialect->header ? u"with a header row"_s : u"no header row"_s, dataset.targetName,
-                 task == Task::Regression ? u"regression"_s : u"%1 classes"_s.arg(dataset.classNames.size())));
-    if (droppedMissing > 0)
-        dataset.notes.append(u"dropped %1 rows with missing values"_s.arg(droppedMissing));
-    if (imputed > 0)
-        dataset.notes.append(u"%1 rows have missing values; they are filled with the training mean"_s.arg(imputed));
-    if (droppedTarget > 0)
-        dataset.notes.append(u"dropped %1 rows without a target value"_s.arg(droppedTarget));
+                 dataset.task == Task::Regression ? u"regression"_s : u"%1 classes"_s.arg(dataset.classNames.size())));
+    appendRowNotes(dataset, rows);
     return dataset;
 }
 

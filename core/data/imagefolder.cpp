@@ -94,54 +94,14 @@ Error emptyClassError(const ClassFolder &folder)
                  u"add images of that class to it, or remove the folder"_s};
 }
 
-} // namespace
-
-bool hasImageSuffix(const QString &fileName)
+// Decodes every file into its place in `x` (`size` floats each), on several threads: workers
+// take the next image and write it in place; this thread reports and cancels. The first file
+// that fails (in the list's order) says why.
+Expected<void> decodeImages(const QStringList &files, float *const x, qsizetype size, const LoadOptions &options,
+                            const QString &path)
 {
-    return imageSuffixes().contains(QFileInfo(fileName).suffix().toLower());
-}
-
-Expected<Dataset> loadImageFolder(const QString &path, const LoadOptions &options)
-{
-    if (!canDecodeImages()) // the one message, from the build's decoder
-        return decodeImage(path, options.image, nullptr).error();
     const ImageOptions &image = options.image;
-    if (image.width < 1 || image.height < 1 || image.width > maxImageSide || image.height > maxImageSide)
-        return Error{u"cannot resize images to %1×%2"_s.arg(image.width).arg(image.height), path, 0, 0,
-                     u"choose a width and height between 1 and %1"_s.arg(maxImageSide)};
-    auto scan = scanFolder(path);
-    if (!scan)
-        return scan.error();
-
-    Dataset dataset;
-    dataset.kind = DatasetKind::ImageFolder;
-    dataset.source = path;
-    dataset.task = Task::Classification;
-    const int channels = image.grayscale ? 1 : 3;
-    dataset.shape = {channels, image.height, image.width};
-    QStringList files;
-    for (const ClassFolder &folder : scan->classes) {
-        if (folder.images.isEmpty())
-            return emptyClassError(folder);
-        dataset.classNames.append(folder.name);
-        for (const QString &file : folder.images) {
-            files.append(file);
-            dataset.classes.push_back(dataset.classNames.size() - 1);
-        }
-    }
     const qsizetype total = files.size();
-    const qsizetype size = dataset.sampleSize();
-    dataset.count = total;
-    // Every image is resized to one size: many small files can ask for more than the machine
-    // has (security review L3).
-    if (auto fits =
-            checkMemoryBudget(saturatingProduct({total, size, qint64(sizeof(float))}), path,
-                              u"%1 images of %2×%3×%4"_s.arg(total).arg(channels).arg(image.height).arg(image.width));
-        !fits)
-        return fits.error();
-    dataset.x.resize(size_t(total * size));
-
-    // Workers take the next image and write it in place; this thread reports and cancels.
     const int threads =
         int(std::clamp<qsizetype>(image.threads > 0 ? image.threads : QThread::idealThreadCount(), 1, total));
     std::atomic<qsizetype> next{0};
@@ -152,7 +112,6 @@ Expected<Dataset> loadImageFolder(const QString &path, const LoadOptions &option
     int finished = 0;
     qsizetype failedAt = total;
     Error failure;
-    float *const x = dataset.x.data();
     auto work = [&] {
         while (!stop.load(std::memory_order_relaxed)) {
             const qsizetype i = next++;
@@ -212,6 +171,58 @@ Expected<Dataset> loadImageFolder(const QString &path, const LoadOptions &option
         return Error{u"loading was cancelled"_s, path, 0, 0, {}};
     if (options.progress && reported != total)
         options.progress(total, total);
+    return {};
+}
+
+} // namespace
+
+bool hasImageSuffix(const QString &fileName)
+{
+    return imageSuffixes().contains(QFileInfo(fileName).suffix().toLower());
+}
+
+Expected<Dataset> loadImageFolder(const QString &path, const LoadOptions &options)
+{
+    if (!canDecodeImages()) // the one message, from the build's decoder
+        return decodeImage(path, options.image, nullptr).error();
+    const ImageOptions &image = options.image;
+    if (image.width < 1 || image.height < 1 || image.width > maxImageSide || image.height > maxImageSide)
+        return Error{u"cannot resize images to %1×%2"_s.arg(image.width).arg(image.height), path, 0, 0,
+                     u"choose a width and height between 1 and %1"_s.arg(maxImageSide)};
+    auto scan = scanFolder(path);
+    if (!scan)
+        return scan.error();
+
+    Dataset dataset;
+    dataset.kind = DatasetKind::ImageFolder;
+    dataset.source = path;
+    dataset.task = Task::Classification;
+    const int channels = image.grayscale ? 1 : 3;
+    dataset.shape = {channels, image.height, image.width};
+    QStringList files;
+    for (const ClassFolder &folder : scan->classes) {
+        if (folder.images.isEmpty())
+            return emptyClassError(folder);
+        dataset.classNames.append(folder.name);
+        for (const QString &file : folder.images) {
+            files.append(file);
+            dataset.classes.push_back(dataset.classNames.size() - 1);
+        }
+    }
+    const qsizetype total = files.size();
+    const qsizetype size = dataset.sampleSize();
+    dataset.count = total;
+    // Every image is resized to one size: many small files can ask for more than the machine
+    // has (security review L3).
+    if (auto fits =
+            checkMemoryBudget(saturatingProduct({total, size, qint64(sizeof(float))}), path,
+                              u"%1 images of %2×%3×%4"_s.arg(total).arg(channels).arg(image.height).arg(image.width));
+        !fits)
+        return fits.error();
+    dataset.x.resize(size_t(total * size));
+
+    if (auto decoded = decodeImages(files, dataset.x.data(), size, options, path); !decoded)
+        return decoded.error();
 
     dataset.notes.append(u"read %1 images of %2 classes, resized to %3×%4 (%5)"_s.arg(total)
                              .arg(dataset.classNames.size())

@@ -83,69 +83,127 @@ bool plainNumber(QStringView text, double &value)
     return ec == std::errc() && end == buffer + n;
 }
 
-// The common JSON record, read without building a QJsonDocument: one flat object whose keys
-// are plain ASCII and whose values are numbers, strings, true, false or null. Anything else
-// (nesting, escapes, duplicate keys, numbers strict JSON does not allow, ...) returns false
-// with `values` empty, and the caller takes QJsonDocument's path. The result is the same as
-// that path's: numeric fields in QJsonObject's (sorted) key order, the step key taken out.
-bool parseFlatJsonObject(QStringView s, QList<std::pair<QString, double>> &values, double &x, bool &hasX)
-{
-    struct Field {
-        QStringView key;
-        double value;
-        bool number;
-    };
-    std::array<Field, 64> fields;
-    size_t count = 0;
-    const qsizetype n = s.size();
-    qsizetype i = 1; // past '{'
-    const auto skipSpace = [&] {
-        while (i < n && (s[i] == u' ' || s[i] == u'\t' || s[i] == u'\r' || s[i] == u'\n'))
-            ++i;
-    };
-    // A string without escapes; ASCII only when it is a key.
-    const auto string = [&](bool key, QStringView &text) {
-        if (i >= n || s[i] != u'"')
+// One field of a flat JSON object, viewed in the line.
+struct FlatField {
+    QStringView key;
+    double value;
+    bool number;
+};
+
+// Reads a flat JSON object's fields in place, one token at a time; false for anything else.
+class FlatJsonScanner {
+public:
+    explicit FlatJsonScanner(QStringView s) : m_s(s), m_n(s.size()) {}
+
+    // The fields of the object `s` holds (its '{' first), in the line's order.
+    bool scanObject(std::array<FlatField, 64> &fields, size_t &count)
+    {
+        skipSpace();
+        if (m_i < m_n && m_s[m_i] == u'}') {
+            ++m_i;
+        } else {
+            for (;;) {
+                if (count == fields.size())
+                    return false;
+                if (!field(fields[count++]))
+                    return false;
+                skipSpace();
+                if (m_i < m_n && m_s[m_i] == u',') {
+                    ++m_i;
+                    continue;
+                }
+                if (m_i < m_n && m_s[m_i] == u'}') {
+                    ++m_i;
+                    break;
+                }
+                return false;
+            }
+        }
+        return m_i == m_n;
+    }
+
+private:
+    // "key": value, the value a string, true, false, null or a number.
+    bool field(FlatField &f)
+    {
+        skipSpace();
+        if (!string(true, f.key))
             return false;
-        const qsizetype start = ++i;
-        for (; i < n && s[i] != u'"'; ++i) {
-            const char16_t c = s[i].unicode();
+        skipSpace();
+        if (m_i >= m_n || m_s[m_i] != u':')
+            return false;
+        ++m_i;
+        skipSpace();
+        if (m_i >= m_n)
+            return false;
+        QStringView ignored;
+        f.number = false;
+        f.value = 0;
+        if (m_s[m_i] == u'"') {
+            if (!string(false, ignored))
+                return false;
+        } else if (!word(u"true") && !word(u"false") && !word(u"null")) {
+            if (!number(f.value))
+                return false;
+            f.number = true;
+        }
+        return true;
+    }
+
+    void skipSpace()
+    {
+        while (m_i < m_n && (m_s[m_i] == u' ' || m_s[m_i] == u'\t' || m_s[m_i] == u'\r' || m_s[m_i] == u'\n'))
+            ++m_i;
+    }
+
+    // A string without escapes; ASCII only when it is a key.
+    bool string(bool key, QStringView &text)
+    {
+        if (m_i >= m_n || m_s[m_i] != u'"')
+            return false;
+        const qsizetype start = ++m_i;
+        for (; m_i < m_n && m_s[m_i] != u'"'; ++m_i) {
+            const char16_t c = m_s[m_i].unicode();
             if (c < 0x20 || c == u'\\' || (key && c > 0x7e))
                 return false;
         }
-        if (i >= n)
+        if (m_i >= m_n)
             return false;
-        text = s.sliced(start, i - start);
-        ++i;
+        text = m_s.sliced(start, m_i - start);
+        ++m_i;
         return true;
-    };
-    const auto digits = [&] {
-        const qsizetype start = i;
-        while (i < n && s[i] >= u'0' && s[i] <= u'9')
-            ++i;
-        return i - start;
-    };
+    }
+
+    qsizetype digits()
+    {
+        const qsizetype start = m_i;
+        while (m_i < m_n && m_s[m_i] >= u'0' && m_s[m_i] <= u'9')
+            ++m_i;
+        return m_i - start;
+    }
+
     // Strict JSON: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-    const auto number = [&](double &value) {
-        const qsizetype start = i;
-        const bool negative = i < n && s[i] == u'-';
+    bool number(double &value)
+    {
+        const qsizetype start = m_i;
+        const bool negative = m_i < m_n && m_s[m_i] == u'-';
         if (negative)
-            ++i;
-        const qsizetype intStart = i;
+            ++m_i;
+        const qsizetype intStart = m_i;
         const qsizetype intDigits = digits();
-        if (intDigits == 0 || (intDigits > 1 && s[intStart] == u'0'))
+        if (intDigits == 0 || (intDigits > 1 && m_s[intStart] == u'0'))
             return false;
         bool integer = true;
-        if (i < n && s[i] == u'.') {
-            ++i;
+        if (m_i < m_n && m_s[m_i] == u'.') {
+            ++m_i;
             if (digits() == 0)
                 return false;
             integer = false;
         }
-        if (i < n && (s[i] == u'e' || s[i] == u'E')) {
-            ++i;
-            if (i < n && (s[i] == u'+' || s[i] == u'-'))
-                ++i;
+        if (m_i < m_n && (m_s[m_i] == u'e' || m_s[m_i] == u'E')) {
+            ++m_i;
+            if (m_i < m_n && (m_s[m_i] == u'+' || m_s[m_i] == u'-'))
+                ++m_i;
             if (digits() == 0)
                 return false;
             integer = false;
@@ -153,71 +211,46 @@ bool parseFlatJsonObject(QStringView s, QList<std::pair<QString, double>> &value
         if (integer && intDigits <= 18) {
             // QJsonValue keeps such a number as an integer: -0 is 0.
             qint64 v = 0;
-            for (qsizetype d = intStart; d < i; ++d)
-                v = v * 10 + (s[d].unicode() - u'0');
+            for (qsizetype d = intStart; d < m_i; ++d)
+                v = v * 10 + (m_s[d].unicode() - u'0');
             value = static_cast<double>(negative ? -v : v);
             return true;
         }
-        if (!plainNumber(s.sliced(start, i - start), value))
+        if (!plainNumber(m_s.sliced(start, m_i - start), value))
             return false;
         if (value == 0)
             value = 0; // QJsonValue stores a whole number as an integer, so -0.0 reads as 0
         return true;
-    };
-    const auto word = [&](QStringView w) {
-        if (s.sliced(i).startsWith(w)) {
-            i += w.size();
+    }
+
+    bool word(QStringView w)
+    {
+        if (m_s.sliced(m_i).startsWith(w)) {
+            m_i += w.size();
             return true;
         }
         return false;
-    };
-
-    skipSpace();
-    if (i < n && s[i] == u'}') {
-        ++i;
-    } else {
-        for (;;) {
-            if (count == fields.size())
-                return false;
-            Field &f = fields[count++];
-            skipSpace();
-            if (!string(true, f.key))
-                return false;
-            skipSpace();
-            if (i >= n || s[i] != u':')
-                return false;
-            ++i;
-            skipSpace();
-            if (i >= n)
-                return false;
-            QStringView ignored;
-            f.number = false;
-            f.value = 0;
-            if (s[i] == u'"') {
-                if (!string(false, ignored))
-                    return false;
-            } else if (!word(u"true") && !word(u"false") && !word(u"null")) {
-                if (!number(f.value))
-                    return false;
-                f.number = true;
-            }
-            skipSpace();
-            if (i < n && s[i] == u',') {
-                ++i;
-                continue;
-            }
-            if (i < n && s[i] == u'}') {
-                ++i;
-                break;
-            }
-            return false;
-        }
     }
-    if (i != n)
+
+    QStringView m_s;
+    qsizetype m_n;
+    qsizetype m_i = 1; // past '{'
+};
+
+// The common JSON record, read without building a QJsonDocument: one flat object whose keys
+// are plain ASCII and whose values are numbers, strings, true, false or null. Anything else
+// (nesting, escapes, duplicate keys, numbers strict JSON does not allow, ...) returns false
+// with `values` empty, and the caller takes QJsonDocument's path. The result is the same as
+// that path's: numeric fields in QJsonObject's (sorted) key order, the step key taken out.
+bool parseFlatJsonObject(QStringView s, QList<std::pair<QString, double>> &values, double &x, bool &hasX)
+{
+    std::array<FlatField, 64> fields;
+    size_t count = 0;
+    if (!FlatJsonScanner(s).scanObject(fields, count))
         return false;
 
     std::sort(fields.begin(), fields.begin() + count,
-              [](const Field &a, const Field &b) { return a.key.compare(b.key) < 0; });
+              [](const FlatField &a, const FlatField &b) { return a.key.compare(b.key) < 0; });
     for (size_t f = 1; f < count; ++f) {
         if (fields[f].key == fields[f - 1].key)
             return false; // duplicate keys: the last one wins in QJsonObject

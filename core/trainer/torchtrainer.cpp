@@ -17,6 +17,8 @@
 #include <limits>
 #include <numbers>
 #include <random>
+#include <tuple>
+#include <utility>
 
 using namespace Qt::StringLiterals;
 
@@ -191,6 +193,329 @@ run::TrainingResult failed(const QString &why)
     return r;
 }
 
+// The mean and standard deviation of a regression's targets over the training rows (a
+// constant target gets 1, so standardising it divides by nothing small).
+std::pair<double, double> targetStatistics(const data::Dataset &dataset, const std::vector<qsizetype> &train)
+{
+    double sum = 0;
+    double squares = 0;
+    for (qsizetype i : train) {
+        const double v = dataset.targets[static_cast<std::size_t>(i)];
+        sum += v;
+        squares += v * v;
+    }
+    const auto n = static_cast<double>(train.size());
+    const double mean = sum / n;
+    const double variance = std::max(0.0, squares / n - mean * mean);
+    return {mean, variance > 1e-24 ? std::sqrt(variance) : 1.0};
+}
+
+// What a training reads: every sample normalised with the training rows' statistics, the
+// targets (a regression's standardised), and the rows of each side of the split.
+struct TrainingData {
+    bool classification = false;
+    data::Normalization normalization;
+    double targetMean = 0;
+    double targetStd = 1;
+    torch::Tensor allX;
+    torch::Tensor allY;
+    torch::Tensor trainIdx; // training rows are gathered once per epoch, in its order, from allX
+    torch::Tensor valX;
+    torch::Tensor valY;
+    std::int64_t trainCount = 0;
+};
+
+TrainingData prepareData(const data::Dataset &dataset, const TrainingConfig &config)
+{
+    TrainingData d;
+    d.classification = dataset.task == data::Task::Classification;
+    // Split, then normalise with the training rows' statistics only. The normalised copy is
+    // made by torch in one pass (a missing value, NaN, becomes 0: the training mean).
+    const data::Split split = data::splitIndices(dataset.count, config.validationFraction, config.seed);
+    d.normalization = data::computeNormalization(dataset, split.train);
+    const std::vector<std::int64_t> shape = tensorShape(dataset.count, dataset.shape);
+    std::vector<std::int64_t> statShape(shape.size(), 1); // per feature (tables) or per channel (images)
+    statShape[1] = static_cast<std::int64_t>(d.normalization.mean.size());
+    const auto stat = [&statShape](const std::vector<float> &values) {
+        return torch::tensor(values, torch::kFloat).reshape(statShape);
+    };
+    // from_blob wants a mutable pointer; the source is only read (the result is a new tensor).
+    d.allX = torch::from_blob(const_cast<float *>(dataset.x.data()), shape, torch::kFloat) // NOLINT
+                 .sub(stat(d.normalization.mean))
+                 .div_(stat(d.normalization.std))
+                 .nan_to_num_(0.0);
+    if (d.classification) {
+        std::vector<std::int64_t> classes(dataset.classes.begin(), dataset.classes.end());
+        d.allY = torch::tensor(classes, torch::kLong);
+    } else {
+        std::tie(d.targetMean, d.targetStd) = targetStatistics(dataset, split.train);
+        d.allY = (torch::tensor(std::vector<float>(dataset.targets.begin(), dataset.targets.end()), torch::kFloat) -
+                  d.targetMean) /
+                 d.targetStd;
+    }
+    d.trainIdx = indexTensor(split.train);
+    const torch::Tensor valIdx = indexTensor(split.validation);
+    d.valX = d.allX.index_select(0, valIdx);
+    d.valY = d.allY.index_select(0, valIdx);
+    d.trainCount = d.trainIdx.size(0);
+    return d;
+}
+
+// The epochs of one training, from where its position says: the steps, their records and
+// progress, pause and cancel, early stopping and checkpoints.
+class EpochLoop {
+public:
+    EpochLoop(const TrainingConfig &config, const TrainingData &prepared, Net &net, FlatOptimizer &optimizer,
+              Position &position, run::TrainingControl &control, run::TrainingSink &sink)
+        : m_config(config), m_data(prepared), m_net(net), m_optimizer(optimizer), m_position(position),
+          m_control(control), m_sink(sink), m_batch(std::min<std::int64_t>(config.batchSize, prepared.trainCount)),
+          m_stepsPerEpoch((prepared.trainCount + m_batch - 1) / m_batch),
+          m_earlyStopping(config.earlyStoppingPatience > 0 && prepared.valX.size(0) > 0)
+    {
+        m_progress.epochs = config.epochs;
+        m_progress.totalSteps = m_stepsPerEpoch * config.epochs;
+    }
+
+    // Completed, stopped early or cancelled; Failed (nothing else kept) when a loss is not finite.
+    run::TrainingResult run();
+
+private:
+    enum class Steps { Done, Cancelled, Failed };
+
+    void announce();
+    Steps runSteps(int epoch, double lr, double &lossSum);
+    bool proceed();
+    double step(const torch::Tensor &batchRows);
+    void logStep(double lossValue);
+    Evaluation recordEpoch(int epoch, double lr, double lossSum);
+    bool patienceRunsOut(int epoch, double valLoss);
+
+    const TrainingConfig &m_config;
+    const TrainingData &m_data;
+    Net &m_net;
+    FlatOptimizer &m_optimizer;
+    Position &m_position;
+    run::TrainingControl &m_control;
+    run::TrainingSink &m_sink;
+    const std::int64_t m_batch;
+    const std::int64_t m_stepsPerEpoch;
+    const bool m_earlyStopping;
+    run::TrainingProgress m_progress;
+    run::TrainingResult m_result;
+    QString m_failure; // Steps::Failed: why
+    QElapsedTimer m_clock;
+    QElapsedTimer m_window; // samples/s over the last logging window
+    std::int64_t m_windowSamples = 0;
+};
+
+run::TrainingResult EpochLoop::run()
+{
+    m_clock.start();
+    m_window.start();
+    announce();
+    m_result.outcome = run::TrainingResult::Outcome::Completed;
+    m_net->train();
+    for (int epoch = m_position.epochsDone; epoch < m_config.epochs; ++epoch) {
+        const double lr = learningRateAt(m_config, epoch);
+        m_optimizer.setLearningRate(lr);
+        double lossSum = 0;
+        const Steps steps = runSteps(epoch, lr, lossSum);
+        if (steps == Steps::Failed)
+            return failed(m_failure);
+        if (steps == Steps::Cancelled) {
+            m_result.outcome = run::TrainingResult::Outcome::Cancelled;
+            break;
+        }
+        const Evaluation val = recordEpoch(epoch, lr, lossSum);
+        const bool stop = m_earlyStopping && patienceRunsOut(epoch, val.loss);
+        if (!m_config.checkpointDir.isEmpty())
+            saveCheckpoint(m_config.checkpointDir, m_net, m_optimizer, m_position);
+        if (stop) {
+            m_result.outcome = run::TrainingResult::Outcome::StoppedEarly;
+            m_sink.message(
+                u"stopped early after epoch %1: no better validation loss for %2 epochs"_s.arg(epoch + 1).arg(
+                    m_config.earlyStoppingPatience));
+            break;
+        }
+    }
+    m_result.epochsDone = m_position.epochsDone;
+    return m_result;
+}
+
+void EpochLoop::announce()
+{
+    std::int64_t parameters = 0;
+    for (const auto &p : m_net->parameters())
+        parameters += p.numel();
+    m_sink.message(u"training a %1 on %2 samples (%3 for validation), %4 parameters, %5 steps per epoch"_s
+                       .arg(modelKindName(m_config.model).toUpper())
+                       .arg(m_data.trainCount)
+                       .arg(m_data.valX.size(0))
+                       .arg(parameters)
+                       .arg(m_stepsPerEpoch));
+}
+
+// One epoch's optimiser steps, adding each batch's loss to lossSum.
+EpochLoop::Steps EpochLoop::runSteps(int epoch, double lr, double &lossSum)
+{
+    const torch::Tensor rows = m_data.trainIdx.index_select(
+        0, torch::tensor(epochOrder(m_data.trainCount, m_config.seed, epoch), torch::kLong));
+    m_progress.epoch = epoch + 1;
+    for (std::int64_t s = 0; s < m_stepsPerEpoch; ++s) {
+        if (!proceed())
+            return Steps::Cancelled;
+        const std::int64_t start = s * m_batch;
+        const std::int64_t len = std::min(m_batch, m_data.trainCount - start);
+        const double lossValue = step(rows.narrow(0, start, len));
+        if (!std::isfinite(lossValue)) {
+            m_failure = u"the loss became %1 at step %2 (epoch %3): lower the learning rate (now %4)"_s.arg(lossValue)
+                            .arg(m_position.step + 1)
+                            .arg(epoch + 1)
+                            .arg(lr);
+            return Steps::Failed;
+        }
+        lossSum += lossValue * static_cast<double>(len);
+        ++m_position.step;
+        m_windowSamples += len;
+        if (m_position.step % m_config.logEverySteps == 0)
+            logStep(lossValue);
+    }
+    return Steps::Done;
+}
+
+// Waits while paused (saying so once); false once cancelled.
+bool EpochLoop::proceed()
+{
+    const bool go = m_control.proceed([&] {
+        m_progress.paused = true;
+        m_sink.progress(m_progress);
+        m_sink.message(u"paused at step %1"_s.arg(m_position.step));
+    });
+    if (m_progress.paused) {
+        m_progress.paused = false;
+        m_window.restart();
+        m_windowSamples = 0;
+        if (go)
+            m_sink.message(u"resumed"_s);
+    }
+    return go;
+}
+
+// One optimiser step on the given training rows. Each batch is gathered when it is used: it
+// is still in the cache when the model reads it.
+double EpochLoop::step(const torch::Tensor &batchRows)
+{
+    const torch::Tensor xb = m_data.allX.index_select(0, batchRows);
+    const torch::Tensor yb = m_data.allY.index_select(0, batchRows);
+    m_optimizer.zeroGrad();
+    const torch::Tensor out = m_net->forward(xb);
+    const torch::Tensor loss =
+        m_data.classification ? torch::nn::functional::cross_entropy(out, yb) : torch::mse_loss(out.squeeze(1), yb);
+    loss.backward();
+    m_optimizer.step();
+    return loss.item<double>();
+}
+
+void EpochLoop::logStep(double lossValue)
+{
+    const double seconds = static_cast<double>(m_window.nsecsElapsed()) / 1e9;
+    const double rate = seconds > 0 ? static_cast<double>(m_windowSamples) / seconds : 0;
+    m_sink.record(
+        {u"step"_s, static_cast<double>(m_position.step), {{u"loss"_s, lossValue}, {u"samples_per_s"_s, rate}}});
+    m_progress.step = m_position.step;
+    m_progress.samplesPerSecond = rate;
+    m_progress.elapsedSeconds = static_cast<double>(m_clock.elapsed()) / 1000.0;
+    const double stepsLeft = static_cast<double>(m_progress.totalSteps - m_position.step);
+    m_progress.etaSeconds = rate > 0 ? stepsLeft * static_cast<double>(m_batch) / rate : -1;
+    m_sink.progress(m_progress);
+    m_window.restart();
+    m_windowSamples = 0;
+}
+
+// The epoch's record: training loss, validation loss and accuracy, learning rate.
+Evaluation EpochLoop::recordEpoch(int epoch, double lr, double lossSum)
+{
+    const double trainLoss = lossSum / static_cast<double>(m_data.trainCount);
+    const Evaluation val = evaluate(m_net, m_data.valX, m_data.valY, m_data.classification);
+    run::MetricRecord record{u"epoch"_s, static_cast<double>(epoch + 1), {{run::kTrainLoss, trainLoss}}};
+    QJsonObject metrics{{u"epoch"_s, epoch + 1}, {run::kTrainLoss, trainLoss}};
+    if (m_data.valX.size(0) > 0) {
+        record.values.append({run::kValLoss, val.loss});
+        metrics[run::kValLoss] = val.loss;
+        if (m_data.classification) {
+            record.values.append({run::kValAccuracy, val.accuracy});
+            metrics[run::kValAccuracy] = val.accuracy;
+        }
+    }
+    record.values.append({run::kLearningRate, lr});
+    m_sink.record(record);
+    m_result.finalMetrics = metrics;
+    m_position.epochsDone = epoch + 1;
+    m_progress.step = m_position.step;
+    m_progress.elapsedSeconds = static_cast<double>(m_clock.elapsed()) / 1000.0;
+    m_sink.progress(m_progress);
+    return val;
+}
+
+// Early stopping: keeps the weights of a better validation loss; true once none has come for
+// the patience's epochs.
+bool EpochLoop::patienceRunsOut(int epoch, double valLoss)
+{
+    if (valLoss < m_position.bestValLoss) {
+        m_position.bestValLoss = valLoss;
+        m_position.epochsWithoutBetter = 0;
+        m_position.best.clear();
+        for (const auto &p : m_net->parameters())
+            m_position.best.push_back(p.detach().clone());
+        m_position.bestEpoch = epoch + 1;
+        return false;
+    }
+    return ++m_position.epochsWithoutBetter >= m_config.earlyStoppingPatience;
+}
+
+// Early stopping keeps the best weights: they go back into the net, and the final metrics are
+// theirs.
+void restoreBest(Net &net, const Position &position, const TrainingData &prepared, run::TrainingResult &result)
+{
+    if (position.best.empty())
+        return;
+    torch::NoGradGuard noGrad;
+    const auto parameters = net->parameters();
+    for (std::size_t i = 0; i < parameters.size() && i < position.best.size(); ++i)
+        parameters[i].copy_(position.best[i]);
+    const Evaluation val = evaluate(net, prepared.valX, prepared.valY, prepared.classification);
+    result.finalMetrics[run::kValLoss] = val.loss;
+    if (prepared.classification)
+        result.finalMetrics[run::kValAccuracy] = val.accuracy;
+    result.finalMetrics[u"best_epoch"_s] = position.bestEpoch;
+}
+
+// The model folder: weights and the card that says how to use them.
+Expected<void> writeModelFolder(const TrainingConfig &config, const data::Dataset &dataset,
+                                const TrainingData &prepared, Net &net, const run::TrainingResult &result)
+{
+    QDir().mkpath(config.modelDir);
+    run::ModelCard card;
+    card.config = config;
+    card.config.resumeFrom.clear();
+    card.inputKind = dataset.kind;
+    card.inputShape = dataset.shape;
+    card.featureNames = dataset.featureNames;
+    card.targetName = dataset.targetName;
+    card.task = dataset.task;
+    card.classNames = dataset.classNames;
+    card.normalization = prepared.normalization;
+    card.targetMean = prepared.targetMean;
+    card.targetStd = prepared.targetStd;
+    card.metrics = result.finalMetrics;
+    card.torchVersion = torchVersion();
+    torch::save(net, QDir(config.modelDir).filePath(card.weightsFile).toStdString());
+    net->eval();
+    if (const auto script = writeTorchScript(net, card, QDir(config.modelDir).filePath(card.torchScriptFile)); !script)
+        return script.error();
+    return card.write(config.modelDir);
+}
+
 } // namespace
 
 run::TrainingResult trainModel(const data::Dataset &dataset, const TrainingConfig &config,
@@ -211,52 +536,7 @@ run::TrainingResult trainModel(const data::Dataset &dataset, const TrainingConfi
         if (config.threads > 0)
             setTorchThreads(config.threads);
         torch::manual_seed(config.seed);
-
-        // Split, then normalise with the training rows' statistics only. The normalised copy is
-        // made by torch in one pass (a missing value, NaN, becomes 0: the training mean).
-        const data::Split split = data::splitIndices(dataset.count, config.validationFraction, config.seed);
-        const data::Normalization normalization = data::computeNormalization(dataset, split.train);
-        const std::vector<std::int64_t> shape = tensorShape(dataset.count, dataset.shape);
-        std::vector<std::int64_t> statShape(shape.size(), 1); // per feature (tables) or per channel (images)
-        statShape[1] = static_cast<std::int64_t>(normalization.mean.size());
-        const auto stat = [&statShape](const std::vector<float> &values) {
-            return torch::tensor(values, torch::kFloat).reshape(statShape);
-        };
-        // from_blob wants a mutable pointer; the source is only read (the result is a new tensor).
-        torch::Tensor allX = torch::from_blob(const_cast<float *>(dataset.x.data()), shape, torch::kFloat) // NOLINT
-                                 .sub(stat(normalization.mean))
-                                 .div_(stat(normalization.std))
-                                 .nan_to_num_(0.0);
-        double targetMean = 0;
-        double targetStd = 1;
-        if (!classification) {
-            double sum = 0;
-            double squares = 0;
-            for (qsizetype i : split.train) {
-                const double v = dataset.targets[static_cast<std::size_t>(i)];
-                sum += v;
-                squares += v * v;
-            }
-            const auto n = static_cast<double>(split.train.size());
-            targetMean = sum / n;
-            const double variance = std::max(0.0, squares / n - targetMean * targetMean);
-            targetStd = variance > 1e-24 ? std::sqrt(variance) : 1.0;
-        }
-        torch::Tensor allY;
-        if (classification) {
-            std::vector<std::int64_t> classes(dataset.classes.begin(), dataset.classes.end());
-            allY = torch::tensor(classes, torch::kLong);
-        } else {
-            allY = (torch::tensor(std::vector<float>(dataset.targets.begin(), dataset.targets.end()), torch::kFloat) -
-                    targetMean) /
-                   targetStd;
-        }
-        // Training rows are gathered once per epoch, in that epoch's order, straight from allX.
-        const torch::Tensor trainIdx = indexTensor(split.train);
-        const torch::Tensor valIdx = indexTensor(split.validation);
-        const torch::Tensor valX = allX.index_select(0, valIdx);
-        const torch::Tensor valY = allY.index_select(0, valIdx);
-        const std::int64_t trainCount = trainIdx.size(0);
+        const TrainingData prepared = prepareData(dataset, config);
 
         const int outputs = classification ? static_cast<int>(dataset.classNames.size()) : 1;
         Net net(config, dataset.shape, outputs);
@@ -274,180 +554,13 @@ run::TrainingResult trainModel(const data::Dataset &dataset, const TrainingConfi
             optimizer.load(optimizerArchive);
             sink.message(u"resumed from %1 after epoch %2"_s.arg(config.resumeFrom).arg(position.epochsDone));
         }
-        std::vector<torch::Tensor> &best = position.best; // early stopping's, kept in checkpoints
-        int &bestEpoch = position.bestEpoch;
-        const bool earlyStopping = config.earlyStoppingPatience > 0 && valX.size(0) > 0;
 
-        const std::int64_t batch = std::min<std::int64_t>(config.batchSize, trainCount);
-        const std::int64_t stepsPerEpoch = (trainCount + batch - 1) / batch;
-        run::TrainingProgress progress;
-        progress.epochs = config.epochs;
-        progress.totalSteps = stepsPerEpoch * config.epochs;
-        QElapsedTimer clock;
-        clock.start();
-        QElapsedTimer window; // samples/s over the last logging window
-        window.start();
-        std::int64_t windowSamples = 0;
-        sink.message(u"training a %1 on %2 samples (%3 for validation), %4 parameters, %5 steps per epoch"_s
-                         .arg(modelKindName(config.model).toUpper())
-                         .arg(trainCount)
-                         .arg(valX.size(0))
-                         .arg([&] {
-                             std::int64_t n = 0;
-                             for (const auto &p : net->parameters())
-                                 n += p.numel();
-                             return n;
-                         }())
-                         .arg(stepsPerEpoch));
-
-        run::TrainingResult result;
-        result.outcome = run::TrainingResult::Outcome::Completed;
-        net->train();
-        for (int epoch = position.epochsDone; epoch < config.epochs; ++epoch) {
-            const double lr = learningRateAt(config, epoch);
-            optimizer.setLearningRate(lr);
-            const torch::Tensor rows =
-                trainIdx.index_select(0, torch::tensor(epochOrder(trainCount, config.seed, epoch), torch::kLong));
-            // Each batch is gathered when it is used: it is still in the cache when the model reads it.
-            double lossSum = 0;
-            progress.epoch = epoch + 1;
-            for (std::int64_t s = 0; s < stepsPerEpoch; ++s) {
-                const bool go = control.proceed([&] {
-                    progress.paused = true;
-                    sink.progress(progress);
-                    sink.message(u"paused at step %1"_s.arg(position.step));
-                });
-                if (progress.paused) {
-                    progress.paused = false;
-                    window.restart();
-                    windowSamples = 0;
-                    if (go)
-                        sink.message(u"resumed"_s);
-                }
-                if (!go) {
-                    result.outcome = run::TrainingResult::Outcome::Cancelled;
-                    break;
-                }
-                const std::int64_t start = s * batch;
-                const std::int64_t len = std::min(batch, trainCount - start);
-                const torch::Tensor batchRows = rows.narrow(0, start, len);
-                const torch::Tensor xb = allX.index_select(0, batchRows);
-                const torch::Tensor yb = allY.index_select(0, batchRows);
-                optimizer.zeroGrad();
-                const torch::Tensor out = net->forward(xb);
-                const torch::Tensor loss = classification ? torch::nn::functional::cross_entropy(out, yb)
-                                                          : torch::mse_loss(out.squeeze(1), yb);
-                loss.backward();
-                optimizer.step();
-                const double lossValue = loss.item<double>();
-                if (!std::isfinite(lossValue))
-                    return failed(
-                        u"the loss became %1 at step %2 (epoch %3): lower the learning rate (now %4)"_s.arg(lossValue)
-                            .arg(position.step + 1)
-                            .arg(epoch + 1)
-                            .arg(lr));
-                lossSum += lossValue * static_cast<double>(len);
-                ++position.step;
-                windowSamples += len;
-                if (position.step % config.logEverySteps == 0) {
-                    const double seconds = static_cast<double>(window.nsecsElapsed()) / 1e9;
-                    const double rate = seconds > 0 ? static_cast<double>(windowSamples) / seconds : 0;
-                    sink.record({u"step"_s,
-                                 static_cast<double>(position.step),
-                                 {{u"loss"_s, lossValue}, {u"samples_per_s"_s, rate}}});
-                    progress.step = position.step;
-                    progress.samplesPerSecond = rate;
-                    progress.elapsedSeconds = static_cast<double>(clock.elapsed()) / 1000.0;
-                    const double stepsLeft = static_cast<double>(progress.totalSteps - position.step);
-                    progress.etaSeconds = rate > 0 ? stepsLeft * static_cast<double>(batch) / rate : -1;
-                    sink.progress(progress);
-                    window.restart();
-                    windowSamples = 0;
-                }
-            }
-            if (result.outcome == run::TrainingResult::Outcome::Cancelled)
-                break;
-
-            // The epoch's record: training loss, validation loss and accuracy, learning rate.
-            const double trainLoss = lossSum / static_cast<double>(trainCount);
-            const Evaluation val = evaluate(net, valX, valY, classification);
-            run::MetricRecord record{u"epoch"_s, static_cast<double>(epoch + 1), {{run::kTrainLoss, trainLoss}}};
-            QJsonObject metrics{{u"epoch"_s, epoch + 1}, {run::kTrainLoss, trainLoss}};
-            if (valX.size(0) > 0) {
-                record.values.append({run::kValLoss, val.loss});
-                metrics[run::kValLoss] = val.loss;
-                if (classification) {
-                    record.values.append({run::kValAccuracy, val.accuracy});
-                    metrics[run::kValAccuracy] = val.accuracy;
-                }
-            }
-            record.values.append({run::kLearningRate, lr});
-            sink.record(record);
-            result.finalMetrics = metrics;
-            position.epochsDone = epoch + 1;
-            progress.step = position.step;
-            progress.elapsedSeconds = static_cast<double>(clock.elapsed()) / 1000.0;
-            sink.progress(progress);
-
-            bool stop = false;
-            if (earlyStopping) {
-                if (val.loss < position.bestValLoss) {
-                    position.bestValLoss = val.loss;
-                    position.epochsWithoutBetter = 0;
-                    best.clear();
-                    for (const auto &p : net->parameters())
-                        best.push_back(p.detach().clone());
-                    bestEpoch = epoch + 1;
-                } else if (++position.epochsWithoutBetter >= config.earlyStoppingPatience) {
-                    stop = true;
-                }
-            }
-            if (!config.checkpointDir.isEmpty())
-                saveCheckpoint(config.checkpointDir, net, optimizer, position);
-            if (stop) {
-                result.outcome = run::TrainingResult::Outcome::StoppedEarly;
-                sink.message(
-                    u"stopped early after epoch %1: no better validation loss for %2 epochs"_s.arg(epoch + 1).arg(
-                        config.earlyStoppingPatience));
-                break;
-            }
-        }
-        result.epochsDone = position.epochsDone;
-        if (!best.empty()) { // early stopping keeps the best weights
-            torch::NoGradGuard noGrad;
-            const auto parameters = net->parameters();
-            for (std::size_t i = 0; i < parameters.size() && i < best.size(); ++i)
-                parameters[i].copy_(best[i]);
-            const Evaluation val = evaluate(net, valX, valY, classification);
-            result.finalMetrics[run::kValLoss] = val.loss;
-            if (classification)
-                result.finalMetrics[run::kValAccuracy] = val.accuracy;
-            result.finalMetrics[u"best_epoch"_s] = bestEpoch;
-        }
-
-        // The model folder: weights and the card that says how to use them.
+        run::TrainingResult result = EpochLoop(config, prepared, net, optimizer, position, control, sink).run();
+        if (result.outcome == run::TrainingResult::Outcome::Failed)
+            return result;
+        restoreBest(net, position, prepared, result);
         if (!config.modelDir.isEmpty() && result.epochsDone > 0) {
-            QDir().mkpath(config.modelDir);
-            run::ModelCard card;
-            card.config = config;
-            card.config.resumeFrom.clear();
-            card.inputKind = dataset.kind;
-            card.inputShape = dataset.shape;
-            card.featureNames = dataset.featureNames;
-            card.targetName = dataset.targetName;
-            card.task = dataset.task;
-            card.classNames = dataset.classNames;
-            card.normalization = normalization;
-            card.targetMean = targetMean;
-            card.targetStd = targetStd;
-            card.metrics = result.finalMetrics;
-            card.torchVersion = torchVersion();
-            torch::save(net, QDir(config.modelDir).filePath(card.weightsFile).toStdString());
-            net->eval();
-            if (const auto script = writeTorchScript(net, card, QDir(config.modelDir).filePath(card.torchScriptFile));
-                !script)
-                return failed(script.error().toString());
-            if (const auto written = card.write(config.modelDir); !written)
+            if (const auto written = writeModelFolder(config, dataset, prepared, net, result); !written)
                 return failed(written.error().toString());
         }
         return result;

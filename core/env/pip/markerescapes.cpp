@@ -420,6 +420,49 @@ QString unicodeError(const QString &what)
     return u"(unicode error) 'unicodeescape' codec can't decode bytes: "_s + what;
 }
 
+// Tokenizing: whether the literal's content (its quotes taken off) ends before its closing
+// quote, at a line break or with a backslash that escapes that quote.
+bool unterminated(const QString &content)
+{
+    for (qsizetype i = 0; i < content.size(); ++i) {
+        if (content.at(i) == u'\\') {
+            if (i + 1 == content.size())
+                return true; // the backslash escapes the closing quote
+            ++i;
+        } else if (content.at(i) == u'\n') {
+            return true;
+        }
+    }
+    return false;
+}
+
+// The character a one-letter escape stands for (\\ \' \" \a \b \f \n \r \t \v), or nothing.
+std::optional<QChar> simpleEscape(QChar e)
+{
+    switch (e.unicode()) {
+    case u'\\':
+    case u'\'':
+    case u'"':
+        return e;
+    case u'a':
+        return QChar(0x07);
+    case u'b':
+        return QChar(0x08);
+    case u'f':
+        return QChar(0x0c);
+    case u'n':
+        return QChar(0x0a);
+    case u'r':
+        return QChar(0x0d);
+    case u't':
+        return QChar(0x09);
+    case u'v':
+        return QChar(0x0b);
+    default:
+        return std::nullopt;
+    }
+}
+
 } // namespace
 
 std::optional<QString> evaluateStringLiteral(const QString &token, QString *error)
@@ -434,16 +477,8 @@ std::optional<QString> evaluateStringLiteral(const QString &token, QString *erro
     QString content = token.sliced(1, token.size() - 2);
     content.replace(u"\r\n"_s, u"\n"_s).replace(u'\r', u'\n');
 
-    // Tokenizing: where does the literal end?
-    for (qsizetype i = 0; i < content.size(); ++i) {
-        if (content.at(i) == u'\\') {
-            if (i + 1 == content.size())
-                return fail(u"unterminated string literal"_s); // the backslash escapes the closing quote
-            ++i;
-        } else if (content.at(i) == u'\n') {
-            return fail(u"unterminated string literal"_s);
-        }
-    }
+    if (unterminated(content))
+        return fail(u"unterminated string literal"_s);
 
     QString value;
     for (qsizetype i = 0; i < content.size();) {
@@ -455,35 +490,13 @@ std::optional<QString> evaluateStringLiteral(const QString &token, QString *erro
         }
         const QChar e = content.at(i + 1);
         i += 2;
+        if (e == u'\n')
+            continue; // a backslash before a line break joins the lines
+        if (const std::optional<QChar> simple = simpleEscape(e)) {
+            value += *simple;
+            continue;
+        }
         switch (e.unicode()) {
-        case u'\n':
-            break;
-        case u'\\':
-        case u'\'':
-        case u'"':
-            value += e;
-            break;
-        case u'a':
-            value += QChar(0x07);
-            break;
-        case u'b':
-            value += QChar(0x08);
-            break;
-        case u'f':
-            value += QChar(0x0c);
-            break;
-        case u'n':
-            value += QChar(0x0a);
-            break;
-        case u'r':
-            value += QChar(0x0d);
-            break;
-        case u't':
-            value += QChar(0x09);
-            break;
-        case u'v':
-            value += QChar(0x0b);
-            break;
         case u'x':
         case u'u':
         case u'U': {
