@@ -3,6 +3,7 @@
 
 #include "common/safefile.h"
 #include "common/textfile.h"
+#include "data/csvsyntax.h"
 #include "data/dataset.h"
 #include "run/archive.h"
 #include "training/trainerloader.h"
@@ -22,14 +23,6 @@ using namespace Qt::StringLiterals;
 namespace ferry::cli {
 
 namespace {
-
-// A CSV field: quoted when it holds a delimiter, a quote or a line break.
-QString csvField(const QString &text)
-{
-    if (!text.contains(u',') && !text.contains(u'"') && !text.contains(u'\n'))
-        return text;
-    return u'"' + QString(text).replace(u"\""_s, u"\"\""_s) + u'"';
-}
 
 // The model folder: as it is, or unpacked from model.tar.gz into `unpacked`. The card is
 // checked before anything is written (its file names are plain names), and the files are
@@ -108,7 +101,7 @@ Scored scorePredictions(const run::Predictions &predictions, const InputData &in
         if (classification) {
             const std::int64_t cls = predictions.classes[at];
             scored.csv += u"%1,%2,%3\n"_s.arg(i + 1)
-                              .arg(csvField(predictions.classNames.value(static_cast<qsizetype>(cls))))
+                              .arg(data::csv::quotedField(predictions.classNames.value(static_cast<qsizetype>(cls))))
                               .arg(static_cast<double>(predictions.confidence[at]), 0, 'f', 4);
             if (input.labelled && dataset.classNames.value(static_cast<qsizetype>(dataset.classes[at])) ==
                                       predictions.classNames.value(static_cast<qsizetype>(cls)))

@@ -15,6 +15,17 @@
 
 namespace ferry::data::csv {
 
+// `text` as one field of a CSV line Ferry writes (predictions, chart exports): quoted, with its
+// quotes doubled, when it holds a comma, a quote or a line end (RFC 4180).
+inline QString quotedField(const QString &text)
+{
+    if (!text.contains(u',') && !text.contains(u'"') && !text.contains(u'\n') && !text.contains(u'\r'))
+        return text;
+    QString quoted = text;
+    quoted.replace(QStringLiteral("\""), QStringLiteral("\"\""));
+    return u'"' + quoted + u'"';
+}
+
 // The missing-value words (empty, NA, N/A, NaN, null, ?), case-insensitive, spaces ignored.
 inline bool isMissingValue(QByteArrayView text)
 {

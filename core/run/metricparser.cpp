@@ -29,6 +29,25 @@ int stepRank(QStringView key)
     return -1;
 }
 
+// The x of one record: of its step keys, the most preferred one's value.
+struct StepChoice {
+    int bestRank = INT_MAX;
+    double x = 0;
+
+    // True when `rank` is a step key's (stepRank): the value is then no metric.
+    bool take(int rank, double value)
+    {
+        if (rank < 0)
+            return false;
+        if (rank < bestRank) {
+            bestRank = rank;
+            x = value;
+        }
+        return true;
+    }
+    bool found() const { return bestRank != INT_MAX; }
+};
+
 bool isKeyStart(QChar c)
 {
     return c.isLetter() || c == u'_';
@@ -255,21 +274,13 @@ bool parseFlatJsonObject(QStringView s, QList<std::pair<QString, double>> &value
         if (fields[f].key == fields[f - 1].key)
             return false; // duplicate keys: the last one wins in QJsonObject
     }
-    int bestRank = INT_MAX;
+    StepChoice step;
     for (size_t f = 0; f < count; ++f) {
-        if (!fields[f].number)
-            continue;
-        const int rank = stepRank(fields[f].key);
-        if (rank >= 0) {
-            if (rank < bestRank) {
-                bestRank = rank;
-                x = fields[f].value;
-            }
-            continue;
-        }
-        values.append({t_names.intern(fields[f].key), fields[f].value});
+        if (fields[f].number && !step.take(stepRank(fields[f].key), fields[f].value))
+            values.append({t_names.intern(fields[f].key), fields[f].value});
     }
-    hasX = bestRank != INT_MAX;
+    x = step.x;
+    hasX = step.found();
     return true;
 }
 
@@ -410,29 +421,20 @@ void MetricParser::parseJson(QStringView line, qint64 wallMs, QList<MetricPoint>
     }
     const QJsonObject object = doc.object();
     QList<std::pair<QString, double>> &values = t_values;
-    int bestRank = INT_MAX;
-    double x = 0;
+    StepChoice step;
     for (auto it = object.begin(); it != object.end(); ++it) {
         if (!it.value().isDouble())
             continue; // booleans, strings and nested objects are not metrics
-        const int rank = stepRank(it.key());
-        if (rank >= 0) {
-            if (rank < bestRank) {
-                bestRank = rank;
-                x = it.value().toDouble();
-            }
-            continue;
-        }
-        values.append({it.key(), it.value().toDouble()});
+        if (!step.take(stepRank(it.key()), it.value().toDouble()))
+            values.append({it.key(), it.value().toDouble()});
     }
-    emitPoints(values, x, bestRank != INT_MAX, wallMs, out);
+    emitPoints(values, step.x, step.found(), wallMs, out);
 }
 
 void MetricParser::parseTokens(QStringView line, qint64 wallMs, QList<MetricPoint> &out)
 {
     QList<std::pair<QString, double>> &values = t_values;
-    int bestRank = INT_MAX;
-    double x = 0;
+    StepChoice step;
     const qsizetype n = line.size();
     qsizetype i = 0;
     while (i < n) {
@@ -464,16 +466,10 @@ void MetricParser::parseTokens(QStringView line, qint64 wallMs, QList<MetricPoin
         if (length == 0)
             continue;
         i = j + length;
-        if (rank >= 0) {
-            if (rank < bestRank) {
-                bestRank = rank;
-                x = value;
-            }
-            continue;
-        }
-        values.append({t_names.intern(key), value});
+        if (!step.take(rank, value))
+            values.append({t_names.intern(key), value});
     }
-    emitPoints(values, x, bestRank != INT_MAX, wallMs, out);
+    emitPoints(values, step.x, step.found(), wallMs, out);
 }
 
 } // namespace ferry::run

@@ -118,27 +118,39 @@ qsizetype skipStringOrComment(const QString &text, qsizetype i)
     return i;
 }
 
-// Splits the arguments of a call (the text between its parentheses) at top-level commas.
-QStringList splitTopLevel(const QString &text)
+// Walks the code in `text` from `from`, past strings and comments: `visit(i, depth)` for each
+// character outside them, with the bracket depth after it (an opening bracket counts itself, a
+// closing one no longer); it stops when `visit` returns false.
+template <typename Visit> void walkCode(const QString &text, qsizetype from, Visit visit)
 {
-    QStringList parts;
     int depth = 0;
-    qsizetype start = 0;
-    for (qsizetype i = 0; i < text.size(); ++i) {
+    for (qsizetype i = from; i < text.size(); ++i) {
         if (const qsizetype skipped = skipStringOrComment(text, i); skipped != i) {
             i = skipped - 1;
             continue;
         }
         const QChar c = text.at(i);
-        if (c == u'(' || c == u'[' || c == u'{') {
+        if (c == u'(' || c == u'[' || c == u'{')
             ++depth;
-        } else if (c == u')' || c == u']' || c == u'}') {
+        else if (c == u')' || c == u']' || c == u'}')
             --depth;
-        } else if (c == u',' && depth == 0) {
+        if (!visit(i, depth))
+            return;
+    }
+}
+
+// Splits the arguments of a call (the text between its parentheses) at top-level commas.
+QStringList splitTopLevel(const QString &text)
+{
+    QStringList parts;
+    qsizetype start = 0;
+    walkCode(text, 0, [&](qsizetype i, int depth) {
+        if (text.at(i) == u',' && depth == 0) {
             parts << text.mid(start, i - start);
             start = i + 1;
         }
-    }
+        return true;
+    });
     parts << text.mid(start);
     QStringList cleaned;
     for (QString part : std::as_const(parts)) {
@@ -155,21 +167,16 @@ QStringList splitTopLevel(const QString &text)
 // The index just past the parenthesis closing the one at `open`; -1 when it never closes.
 qsizetype matchParenthesis(const QString &text, qsizetype open)
 {
-    int depth = 0;
-    for (qsizetype i = open; i < text.size(); ++i) {
-        if (const qsizetype skipped = skipStringOrComment(text, i); skipped != i) {
-            i = skipped - 1;
-            continue;
-        }
+    qsizetype closed = -1;
+    walkCode(text, open, [&](qsizetype i, int depth) {
         const QChar c = text.at(i);
-        if (c == u'(' || c == u'[' || c == u'{') {
-            ++depth;
-        } else if (c == u')' || c == u']' || c == u'}') {
-            if (--depth == 0)
-                return i + 1;
+        if (depth == 0 && (c == u')' || c == u']' || c == u'}')) {
+            closed = i + 1;
+            return false;
         }
-    }
-    return -1;
+        return true;
+    });
+    return closed;
 }
 
 QString typeOf(const QString &expr)

@@ -81,6 +81,17 @@ double nullableDouble(const QVariant &v)
     return v.isNull() ? std::numeric_limits<double>::quiet_NaN() : v.toDouble();
 }
 
+// The point in columns `first`.. (name, step, value, wall_ms) of the query's row; `name` is the
+// previous point's and is shared when it is the same (one string per name, not one per point).
+MetricPoint pointFrom(const QSqlQuery &q, int first, QString &name)
+{
+    QString pointName = q.value(first).toString();
+    if (pointName != name)
+        name = std::move(pointName);
+    return MetricPoint{name, nullableDouble(q.value(first + 1)), nullableDouble(q.value(first + 2)),
+                       q.value(first + 3).toLongLong()};
+}
+
 RunRecord recordFrom(const QSqlQuery &q)
 {
     RunRecord r;
@@ -315,14 +326,9 @@ QList<MetricPoint> RunStore::metrics(const QString &runId, const QString &name) 
     const QString sql = u"SELECT name, step, value, wall_ms FROM metrics WHERE run = ? %1 ORDER BY name, step, rowid"_s;
     QSqlQuery q = name.isEmpty() ? select(readConnection(), sql.arg(QString()), {runId})
                                  : select(readConnection(), sql.arg(u"AND name = ?"_s), {runId, name});
-    QString last; // one shared string per name, not one per point
-    while (q.next()) {
-        QString pointName = q.value(0).toString();
-        if (pointName != last)
-            last = std::move(pointName);
-        result.append(
-            MetricPoint{last, nullableDouble(q.value(1)), nullableDouble(q.value(2)), q.value(3).toLongLong()});
-    }
+    QString last;
+    while (q.next())
+        result.append(pointFrom(q, 0, last));
     return result;
 }
 
@@ -356,13 +362,8 @@ QList<MetricPoint> RunStore::metricsSnapshot(const QString &runId, qint64 &curso
         connection, u"SELECT name, step, value, wall_ms FROM metrics WHERE run = ? AND rowid <= ? ORDER BY rowid"_s,
         {runId, cursor});
     QString last;
-    while (q.next()) {
-        QString pointName = q.value(0).toString();
-        if (pointName != last)
-            last = std::move(pointName);
-        result.append(
-            MetricPoint{last, nullableDouble(q.value(1)), nullableDouble(q.value(2)), q.value(3).toLongLong()});
-    }
+    while (q.next())
+        result.append(pointFrom(q, 0, last));
     q.finish();
     db.commit();
     return result;
@@ -379,11 +380,7 @@ QList<MetricPoint> RunStore::metricsAfter(const QString &runId, qint64 &cursor, 
     QString last;
     while (q.next()) {
         cursor = q.value(0).toLongLong();
-        QString pointName = q.value(1).toString();
-        if (pointName != last)
-            last = std::move(pointName);
-        result.append(
-            MetricPoint{last, nullableDouble(q.value(2)), nullableDouble(q.value(3)), q.value(4).toLongLong()});
+        result.append(pointFrom(q, 1, last));
     }
     return result;
 }

@@ -67,6 +67,16 @@ Error RemoteTarget::failStart(const QString &runDir, Error error)
     return error;
 }
 
+ShellResult RemoteTarget::launchUnlessCancelled(const QString &remoteDir, const QString &runId,
+                                                const QByteArray &launch)
+{
+    return m_shell->runScript(
+        "cd -- \"$1\" || exit 1\n"
+        "if [ -e cancel-requested ] || [ -e exit.json ]; then rm -rf -- secrets; echo cancelled; exit 0; fi\n" +
+            launch + '\n',
+        {remoteDir, runId});
+}
+
 Error RemoteTarget::cancelledStart(const QString &runDir, const QString &remoteDir)
 {
     removeRemoteSecrets(remoteDir);

@@ -62,6 +62,14 @@ protected:
     // (the local exit.json, which every cancel writes), else the secret variables go to the
     // host: last, so no failure before the launch leaves them there (review M1, M2).
     Expected<void> readyToLaunch(const QString &runDir, const Prepared &prepared);
+    // Runs `launch` (one line of bash, "$1" the run folder on the host, "$2" the run's id) in the
+    // run folder on the host, unless a cancel reached the host first (cancel-requested, exit.json):
+    // then the secrets sent there go and the answer is "cancelled" (launchWasCancelled).
+    ShellResult launchUnlessCancelled(const QString &remoteDir, const QString &runId, const QByteArray &launch);
+    static bool launchWasCancelled(const ShellResult &result)
+    {
+        return result.ok() && result.out.trimmed() == "cancelled";
+    }
     // A cancel came while the run was being started: nothing starts, the secrets on the host
     // go, the local exit.json says cancelled (unless the cancel wrote it already).
     Error cancelledStart(const QString &runDir, const QString &remoteDir);

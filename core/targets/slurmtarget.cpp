@@ -106,12 +106,9 @@ Expected<void> SlurmTarget::start(const QString &runDir, const run::RunSpec &spe
     if (const auto ready = readyToLaunch(runDir, *prepared); !ready)
         return ready.error();
     // A cancel that reached the folder first (cancel-requested) stops the submission there.
-    const ShellResult submitted = m_shell->runScript(
-        "cd -- \"$1\" || exit 1\n"
-        "if [ -e cancel-requested ] || [ -e exit.json ]; then rm -rf -- secrets; echo cancelled; exit 0; fi\n"
-        "FERRY_RUN_ID=\"$2\" sbatch --parsable --export=ALL runner.sh\n",
-        {record.dir, spec.id});
-    if (submitted.ok() && submitted.out.trimmed() == "cancelled")
+    const ShellResult submitted =
+        launchUnlessCancelled(record.dir, spec.id, "FERRY_RUN_ID=\"$2\" sbatch --parsable --export=ALL runner.sh");
+    if (launchWasCancelled(submitted))
         return cancelledStart(runDir, record.dir);
     const QString jobId = QString::fromUtf8(submitted.out).trimmed().section(u';', 0, 0);
     static const QRegularExpression number(u"^[0-9]+(_[0-9]+)?$"_s);

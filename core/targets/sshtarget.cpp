@@ -58,12 +58,9 @@ Expected<void> SshTarget::start(const QString &runDir, const run::RunSpec &spec)
     // its environment from the start, so the runner itself is found by it too. A cancel that
     // reached the host first (cancel-requested, exit.json) stops it here; one that comes after
     // this check finds the runner by its marker, or the runner finds the cancel (M1).
-    const ShellResult launched = m_shell->runScript(
-        "cd -- \"$1\" || exit 1\n"
-        "if [ -e cancel-requested ] || [ -e exit.json ]; then rm -rf -- secrets; echo cancelled; exit 0; fi\n"
-        "FERRY_RUN_ID=\"$2\" setsid -f bash \"$1/runner.sh\" </dev/null >/dev/null 2>&1\n",
-        {record.dir, spec.id});
-    if (launched.ok() && launched.out.trimmed() == "cancelled")
+    const ShellResult launched = launchUnlessCancelled(
+        record.dir, spec.id, "FERRY_RUN_ID=\"$2\" setsid -f bash \"$1/runner.sh\" </dev/null >/dev/null 2>&1");
+    if (launchWasCancelled(launched))
         return cancelledStart(runDir, record.dir);
     if (!launched.ok())
         return failStart(

@@ -2,6 +2,8 @@
 
 #include "ui/chart/seriesstore.h"
 
+#include "data/csvsyntax.h"
+
 #include <QImage>
 #include <QLocale>
 #include <QSaveFile>
@@ -11,15 +13,6 @@ using namespace Qt::StringLiterals;
 namespace ferry::ui {
 
 namespace {
-
-QString csvField(const QString &text)
-{
-    if (!text.contains(u',') && !text.contains(u'"') && !text.contains(u'\n') && !text.contains(u'\r'))
-        return text;
-    QString quoted = text;
-    quoted.replace(u"\""_s, u"\"\""_s);
-    return u'"' + quoted + u'"';
-}
 
 QString number(double v)
 {
@@ -43,7 +36,9 @@ bool writeSeriesCsv(const QString &path, const SeriesStore &store, const std::ve
     QByteArray out = "run,metric,step,wall_ms,value\n";
     for (const int id : series) {
         const SeriesData &data = store.data(id);
-        const QByteArray prefix = (csvField(data.key().runId) % u',' % csvField(data.key().metric) % u',').toUtf8();
+        const QByteArray prefix =
+            (data::csv::quotedField(data.key().runId) % u',' % data::csv::quotedField(data.key().metric) % u',')
+                .toUtf8();
         for (qsizetype i = 0; i < data.size(); ++i) {
             out += prefix;
             out += number(data.steps()[std::size_t(i)]).toLatin1();
