@@ -3,8 +3,8 @@
 # asks tests/services/docker.sh for DOCKER_HOST when it is not set.
 if(FERRY_GUI)
   ferry_test(tst_containertarget)
-  # Builds on the vfs storage driver are slow: one at a time, with time to spare.
-  set_tests_properties(tst_containertarget PROPERTIES FIXTURES_REQUIRED docker RUN_SERIAL ON TIMEOUT 1200)
+  # Builds on the vfs storage driver are slow: one at a time (container_builds), with time to spare.
+  set_tests_properties(tst_containertarget PROPERTIES FIXTURES_REQUIRED docker RESOURCE_LOCK container_builds TIMEOUT 1200)
 
   # Registry credentials: a password-protected registry of our own (tests/services/registry.sh).
   add_test(NAME registry_service_stop COMMAND bash "${PROJECT_SOURCE_DIR}/tests/services/registry.sh" stop)
@@ -14,7 +14,7 @@ if(FERRY_GUI)
   ferry_test(tst_registrylogin)
   target_compile_definitions(tst_registrylogin PRIVATE
     FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh")
-  set_tests_properties(tst_registrylogin PROPERTIES FIXTURES_REQUIRED "docker;registry" RUN_SERIAL ON TIMEOUT 900)
+  set_tests_properties(tst_registrylogin PROPERTIES FIXTURES_REQUIRED "docker;registry" RESOURCE_LOCK container_builds TIMEOUT 900)
   # The canary sweep (issue 9): a canary secret through local, container, SSH (host Python and
   # image) and Slurm runs, the registry login and `ferry secret`, then searched for everywhere
   # Ferry writes or shows: 0 hits.

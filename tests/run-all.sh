@@ -4,6 +4,7 @@
 #   build-nogui/  core + command line only (FERRY_GUI=OFF, FERRY_TRAINER=OFF): the command line
 #                 works without the GUI and the plugin; it compiles nothing the full build has not
 #                 (ccache), so it costs its links and its tests
+#   build-fuzz/   the parsers under clang with libFuzzer, built and run beside the tests
 # Usage: tests/run-all.sh            (from anywhere; needs root or sudo for missing packages)
 set -euo pipefail # pipefail: a failing ctest or fuzz run fails its `| tee`
 cd "$(dirname "$0")/.."
@@ -41,7 +42,18 @@ phase_done "GUI-less build"
 
 status=0
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+fuzz_log=$(mktemp)
+trap 'rm -f "$log" "$fuzz_log"' EXIT
+# Fuzzing (its own clang build, then each target for 30 s) runs beside the tests, which mostly
+# wait on containers, ssh and Slurm; at the lowest priority, so a test never waits for it.
+echo "== fuzzing, beside the tests (its output follows them)"
+fuzz_started=$(date +%s)
+(
+  rc=0
+  nice -n 19 tests/fuzz/run.sh >"$fuzz_log" 2>&1 || rc=$?
+  echo "fuzz_status=$rc fuzz_seconds=$(($(date +%s) - fuzz_started))" >>"$fuzz_log"
+) &
+fuzz_pid=$!
 echo "== tests: core and command line without widgets"
 ctest --test-dir build-nogui --output-on-failure -j "$jobs" 2>&1 | tee -a "$log" || status=1
 phase_done "GUI-less tests"
@@ -49,8 +61,11 @@ echo "== tests: full build"
 ctest --test-dir build --output-on-failure -j "$jobs" 2>&1 | tee -a "$log" || status=1
 phase_done "full tests"
 echo "== fuzzing"
-tests/fuzz/run.sh 2>&1 | tee -a "$log" || status=1
-phase_done "fuzzing (build and run)"
+wait "$fuzz_pid" || true
+tee -a "$log" <"$fuzz_log"
+grep -q '^fuzz_status=0 ' "$fuzz_log" || status=1
+phase_done "fuzzing (after the tests: what was left of it)"
+phases+=("fuzzing in all (beside the tests) $(sed -n 's/.* fuzz_seconds=\([0-9]*\)$/\1/p' "$fuzz_log") s")
 
 # One closing line for everything: ctest's test counts plus one per fuzz target.
 total=$(sed -n 's/.* tests failed out of \([0-9]*\)$/\1/p' "$log" | awk '{s += $1} END {print s + 0}')

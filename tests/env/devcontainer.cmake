@@ -20,7 +20,8 @@ if(FERRY_GUI)
 
   ferry_test(tst_devcontainer SOURCES env/tst_devcontainer.cpp)
   add_dependencies(tst_devcontainer ferry)
-  # Builds on the vfs storage driver are slow and disk-hungry: one at a time, with time to spare.
+  # Builds on the vfs storage driver are slow and disk-hungry: one at a time (container_builds),
+  # with time to spare.
   set_tests_properties(tst_devcontainer PROPERTIES
-    FIXTURES_REQUIRED "docker;devcontainer_cli" RUN_SERIAL ON TIMEOUT 1800)
+    FIXTURES_REQUIRED "docker;devcontainer_cli" RESOURCE_LOCK container_builds TIMEOUT 1800)
 endif()

@@ -14,5 +14,5 @@ endif()
 # The image actions against the real engine (the `docker` fixture of devcontainer.cmake).
 if(FERRY_GUI)
   ferry_test(tst_environmentimage GUI SOURCES env/tst_environmentimage.cpp LIBS ferry_ui)
-  set_tests_properties(tst_environmentimage PROPERTIES FIXTURES_REQUIRED docker RUN_SERIAL ON TIMEOUT 1200)
+  set_tests_properties(tst_environmentimage PROPERTIES FIXTURES_REQUIRED docker RESOURCE_LOCK container_builds TIMEOUT 1200)
 endif()

@@ -81,8 +81,8 @@ if(FERRY_GUI)
     FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh")
   ferry_test(tst_containerengine SOURCES security/tst_containerengine.cpp)
   target_include_directories(tst_containerengine PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
-  set_tests_properties(tst_containerescape tst_containerengine PROPERTIES FIXTURES_REQUIRED docker RUN_SERIAL ON
-                                                                          TIMEOUT 1200)
+  set_tests_properties(tst_containerescape tst_containerengine PROPERTIES FIXTURES_REQUIRED docker
+                                                                          RESOURCE_LOCK container_builds TIMEOUT 1200)
 endif()
 
 # The remote host's side (review M1, M2, M10, L2, L6, L9, L10): against the real test sshd and
