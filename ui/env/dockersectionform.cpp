@@ -18,36 +18,23 @@ using ferry::env::Environment;
 
 namespace ferry::ui {
 
-namespace {
-
-QLineEdit *lineEdit(QWidget *parent, const QString &name, const QString &placeholder)
-{
-    auto *edit = new QLineEdit(parent);
-    edit->setObjectName(name);
-    edit->setPlaceholderText(placeholder);
-    edit->setClearButtonEnabled(true);
-    return edit;
-}
-
-} // namespace
-
 DockerSectionForm::DockerSectionForm(EnvironmentDocument *document, QWidget *parent)
     : QWidget(parent), m_binder(new FormBinder(document, this)), m_credential(new QComboBox(this))
 {
     setObjectName(u"dockerSection"_s);
-    auto *baseImage = lineEdit(this, u"baseImage"_s, tr("e.g. python:3.11-slim"));
-    auto *registry = lineEdit(this, u"registryAddress"_s, tr("the base image's own registry"));
-    auto *user = lineEdit(this, u"registryUser"_s, tr("none"));
+    auto *baseImage = formLineEdit(this, u"baseImage"_s, tr("e.g. python:3.11-slim"));
+    auto *registry = formLineEdit(this, u"registryAddress"_s, tr("the base image's own registry"));
+    auto *user = formLineEdit(this, u"registryUser"_s, tr("none"));
     m_credential->setObjectName(u"registryCredential"_s);
     m_credential->setToolTip(tr("The keychain secret holding the registry password (ferry secret set NAME)"));
-    auto *shm = lineEdit(this, u"shmSize"_s, tr("Docker's default (64m)"));
+    auto *shm = formLineEdit(this, u"shmSize"_s, tr("Docker's default (64m)"));
     auto *gpu = new QComboBox(this);
     gpu->setObjectName(u"gpu"_s);
     gpu->addItem(tr("Auto: use GPUs when the machine has them"), u"auto"_s);
     gpu->addItem(tr("On: require GPUs"), u"on"_s);
     gpu->addItem(tr("Off: never"), u"off"_s);
-    auto *packages = lineEdit(this, u"systemPackages"_s, tr("apt packages, separated by spaces"));
-    auto *remoteUser = lineEdit(this, u"remoteUser"_s, tr("root"));
+    auto *packages = formLineEdit(this, u"systemPackages"_s, tr("apt packages, separated by spaces"));
+    auto *remoteUser = formLineEdit(this, u"remoteUser"_s, tr("root"));
     auto *steps = new QPlainTextEdit(this);
     steps->setObjectName(u"dockerfileSteps"_s);
     steps->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));

@@ -133,4 +133,13 @@ void FormBinder::choice(QComboBox *combo, env::Field field, const QString &label
     });
 }
 
+QLineEdit *formLineEdit(QWidget *parent, const QString &name, const QString &placeholder)
+{
+    auto *edit = new QLineEdit(parent);
+    edit->setObjectName(name);
+    edit->setPlaceholderText(placeholder);
+    edit->setClearButtonEnabled(true);
+    return edit;
+}
+
 } // namespace ferry::ui

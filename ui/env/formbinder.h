@@ -6,6 +6,9 @@
 #include <QList>
 #include <QObject>
 
+class QLineEdit;
+class QWidget;
+
 #include <functional>
 
 class QCheckBox;
@@ -58,5 +61,9 @@ private:
 };
 
 QStringList splitWords(const QString &text);
+
+// A line edit of an environment form: named (tests and the binder find it), with its
+// placeholder and a clear button.
+QLineEdit *formLineEdit(QWidget *parent, const QString &name, const QString &placeholder);
 
 } // namespace ferry::ui

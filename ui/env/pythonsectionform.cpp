@@ -23,14 +23,6 @@ namespace ferry::ui {
 
 namespace {
 
-QLineEdit *lineEdit(QWidget *parent, const QString &name, const QString &placeholder)
-{
-    auto *edit = new QLineEdit(parent);
-    edit->setObjectName(name);
-    edit->setPlaceholderText(placeholder);
-    return edit;
-}
-
 QWidget *titled(const QString &title, QWidget *content, QWidget *parent)
 {
     auto *box = new QWidget(parent);
@@ -67,11 +59,11 @@ PythonSectionForm::PythonSectionForm(EnvironmentDocument *document, QWidget *par
 {
     setObjectName(u"pythonSection"_s);
     auto *binder = new FormBinder(document, this);
-    auto *version = lineEdit(this, u"pythonVersion"_s, tr("the base image's"));
-    auto *interpreter = lineEdit(this, u"interpreter"_s, u"python"_s);
+    auto *version = formLineEdit(this, u"pythonVersion"_s, tr("the base image's"));
+    auto *interpreter = formLineEdit(this, u"interpreter"_s, u"python"_s);
     auto *userManaged = new QCheckBox(tr("&User-managed: the image has everything, Ferry installs nothing"), this);
     userManaged->setObjectName(u"userManaged"_s);
-    auto *devTools = lineEdit(this, u"devTools"_s, tr("pip packages for the devcontainer, e.g. black pytest"));
+    auto *devTools = formLineEdit(this, u"devTools"_s, tr("pip packages for the devcontainer, e.g. black pytest"));
     binder->text(
         version, env::Field::PythonVersion, tr("Python version"), [](const Environment &e) { return e.python.version; },
         [](Environment &e, const QString &v) { e.python.version = v.trimmed(); });
@@ -88,10 +80,10 @@ PythonSectionForm::PythonSectionForm(EnvironmentDocument *document, QWidget *par
         [](Environment &e, const QStringList &v) { e.python.devTools = v; });
 
     // pip options.
-    auto *indexUrl = lineEdit(this, u"indexUrl"_s, u"https://pypi.org/simple"_s);
-    auto *extraIndex = lineEdit(this, u"extraIndexUrls"_s, tr("URLs separated by spaces"));
-    auto *findLinks = lineEdit(this, u"findLinks"_s, tr("folders or URLs of wheels, separated by spaces"));
-    auto *trusted = lineEdit(this, u"trustedHosts"_s, tr("host names separated by spaces"));
+    auto *indexUrl = formLineEdit(this, u"indexUrl"_s, u"https://pypi.org/simple"_s);
+    auto *extraIndex = formLineEdit(this, u"extraIndexUrls"_s, tr("URLs separated by spaces"));
+    auto *findLinks = formLineEdit(this, u"findLinks"_s, tr("folders or URLs of wheels, separated by spaces"));
+    auto *trusted = formLineEdit(this, u"trustedHosts"_s, tr("host names separated by spaces"));
     auto *pre = new QCheckBox(tr("Allow &pre-releases (--pre)"), this);
     pre->setObjectName(u"pre"_s);
     auto *noIndex = new QCheckBox(tr("&No index: only the local wheels (--no-index)"), this);
