@@ -146,7 +146,7 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
     connect(m_log, &LogView::problem, this, &MainWindow::reportProblem);
     connect(m_train, &TrainPanel::problem, this, &MainWindow::reportProblem);
     connect(m_datasets, &DatasetPanel::problem, this, &MainWindow::reportProblem);
-    connect(m_environments, &EnvironmentEditors::problemsChanged, m_problems, &ProblemsPanel::setProblemMessages);
+    connect(m_environments, &EnvironmentEditors::problemsChanged, m_problems, &ProblemsPanel::setProblems);
     connect(m_environments, &EnvironmentEditors::message, this,
             [this](const QString &text) { statusBar()->showMessage(text, 10000); });
     connect(m_problems, &ProblemsPanel::openRequested, this, [this](const QString &path, int line) {
