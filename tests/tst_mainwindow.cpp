@@ -8,6 +8,7 @@
 #include "ui/chart/losschartpanel.h"
 #include "ui/data/datasetpanel.h"
 #include "ui/env/environmenteditors.h"
+#include "ui/problems/problemsmodel.h"
 #include "ui/problems/problemspanel.h"
 #include "ui/runs/runsview.h"
 #include "ui/train/trainpanel.h"
@@ -22,6 +23,7 @@
 #include <QHelpEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListView>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -514,6 +516,32 @@ private Q_SLOTS:
         QHelpEvent help(QEvent::ToolTip, at, tree->viewport()->mapToGlobal(at));
         QApplication::sendEvent(tree->viewport(), &help);
         QTRY_VERIFY2(QToolTip::text().endsWith(name), qPrintable(QToolTip::text()));
+    }
+
+    // Issue 15: a part's problem reaches the window's list as core said it (file, line, hint),
+    // not flattened into one string, and opens at its line.
+    void aPartsProblemKeepsItsPlaceAndHint()
+    {
+        QSettings settings(settingsFile(), QSettings::IniFormat);
+        RecentWorkspaces recent(settings);
+        MainWindow window(settings, recent, {});
+        const QString csv = m_dir.filePath(u"unclosed.csv"_s);
+        QVERIFY(writeFile(csv, "\n\n\"x,y,label\n1,2,a\n")); // the header's quote, on line 3, is never closed
+        window.datasetPanel()->addDataset(csv);
+        QTRY_VERIFY_WITH_TIMEOUT(window.problems()->count() == 1, 10000);
+        const QModelIndex row = window.problems()->model()->index(0);
+        QVERIFY2(window.problems()->text(0).startsWith(u"Dataset: a quoted field is never closed"_s),
+                 qPrintable(window.problems()->text(0)));
+        QCOMPARE(row.data(ferry::ui::ProblemsModel::PathRole).toString(), csv);
+        QCOMPARE(row.data(ferry::ui::ProblemsModel::LineRole).toInt(), 3);
+        QVERIFY(row.data(ferry::ui::ProblemsModel::HintRole).toString().contains(u"close the quote"_s));
+
+        QSignalSpy open(window.problems(), &ferry::ui::ProblemsPanel::openRequested);
+        window.problems()->findChild<QListView *>(u"problemsList"_s)->setCurrentIndex(row);
+        window.problems()->findChild<QPushButton *>(u"openProblem"_s)->click();
+        QCOMPARE(open.size(), 1);
+        QCOMPARE(open.first().at(0).toString(), csv);
+        QCOMPARE(open.first().at(1).toInt(), 3);
     }
 
     // Quit, by its key as a user presses it, ends the application's event loop: the window

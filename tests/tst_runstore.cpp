@@ -257,7 +257,8 @@ private Q_SLOTS:
         store->createRun(first); // the id is taken
         store->flush();
         QCOMPARE(failed.size(), 1);
-        QVERIFY2(failed[0][0].toString().contains(u"cannot store run r1"_s), qPrintable(failed[0][0].toString()));
+        QVERIFY2(failed[0][0].value<ferry::Error>().message.contains(u"cannot store run r1"_s),
+                 qPrintable(failed[0][0].value<ferry::Error>().message));
     }
 
     void newRunRecordFromSpec()
@@ -319,7 +320,7 @@ private Q_SLOTS:
         store->setStatus(u"nope"_s, RunStatus::Running);
         store->flush();
         QCOMPARE(failed.size(), 1);
-        QVERIFY(failed[0][0].toString().contains(u"no such run"_s));
+        QVERIFY(failed[0][0].value<ferry::Error>().message.contains(u"no such run"_s));
     }
 
     void params()
@@ -430,8 +431,8 @@ private Q_SLOTS:
         store->appendMetrics(u"r1"_s, points(u"loss"_s, 100), 20);
         store->flush();
         QCOMPARE(failed.size(), 1);
-        QVERIFY2(failed[0][0].toString().startsWith(u"run ghost: cannot store metrics"_s),
-                 qPrintable(failed[0][0].toString()));
+        QVERIFY2(failed[0][0].value<ferry::Error>().message.startsWith(u"run ghost: cannot store metrics"_s),
+                 qPrintable(failed[0][0].value<ferry::Error>().message));
         QCOMPARE(store->metrics(u"r1"_s).size(), 100);
         QCOMPARE(store->run(u"r1"_s)->logOffset, 20);
     }
@@ -455,7 +456,7 @@ private Q_SLOTS:
         QSignalSpy failed(store.get(), &RunStore::writeFailed);
         store->appendMetrics(u"r1"_s, points(u"acc"_s, 5), 50200);
         QCOMPARE(failed.size(), 1);
-        QVERIFY(failed[0][0].toString().contains(u"closed"_s));
+        QVERIFY(failed[0][0].value<ferry::Error>().message.contains(u"closed"_s));
         QVERIFY(store->runs().isEmpty());
         store.reset();
 

@@ -123,7 +123,7 @@ void TestRunStoreDelete::deleteAfterClosingFails()
     store->close();
     store->deleteRun(u"a"_s);
     QCOMPARE(failed.size(), 1);
-    QVERIFY(failed.at(0).at(0).toString().contains(u"closed"_s));
+    QVERIFY(failed.at(0).at(0).value<ferry::Error>().message.contains(u"closed"_s));
 }
 
 QTEST_APPLESS_MAIN(TestRunStoreDelete)

@@ -22,4 +22,10 @@ QString Error::toString() const
     return text;
 }
 
+Error withContext(const QString &context, Error error)
+{
+    error.message = context + u": "_s + error.message;
+    return error;
+}
+
 } // namespace ferry

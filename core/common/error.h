@@ -20,6 +20,10 @@ struct Error {
     QString toString() const;
 };
 
+// The same error with what was being done in front of its message ("Train: " + the reason,
+// "run r7: cannot store metrics: " + SQLite's words); where it happened and the hint stay.
+Error withContext(const QString &context, Error error);
+
 // The value or the reason there is none (std::expected arrives with C++23).
 template <typename T> class Expected {
 public:

@@ -248,15 +248,24 @@ YAML::Node nodeOf(const YAML::Node &root, const Finding &finding)
     }
 }
 
+bool isDependencyRow(const Finding &finding)
+{
+    return finding.field == Field::Conda || finding.field == Field::Pip || finding.field == Field::PipConstraints;
+}
+
+Diagnostic findingAt(const YAML::Node &root, const Finding &finding, const QString &path)
+{
+    const YAML::Node at = nodeOf(root, finding);
+    return toDiagnostic(finding, path, yaml::line(at), yaml::column(at));
+}
+
 // The validator's findings (environmentvalidator.h), each at its line.
 void addFindings(const YAML::Node &root, const Environment &env, const QString &path, Diagnostics &diagnostics)
 {
     for (const Finding &finding : validate(env)) {
         // Each dependency row was reported at its own line and column by its parser as it was read.
-        if (finding.field == Field::Conda || finding.field == Field::Pip || finding.field == Field::PipConstraints)
-            continue;
-        const YAML::Node at = nodeOf(root, finding);
-        diagnostics << toDiagnostic(finding, path, yaml::line(at), yaml::column(at));
+        if (!isDependencyRow(finding))
+            diagnostics << findingAt(root, finding, path);
     }
 }
 
@@ -436,6 +445,15 @@ QString writeEnvironmentYaml(const Environment &env)
 Diagnostic toDiagnostic(const Finding &finding, const QString &path, int line, int column)
 {
     return Diagnostic{finding.severity, Error{finding.message, path, line, column, finding.hint}};
+}
+
+Diagnostics locateFindings(const Findings &findings, const QString &text, const QString &path)
+{
+    const auto root = yaml::load(text, path);
+    Diagnostics located;
+    for (const Finding &finding : findings)
+        located << (root && !isDependencyRow(finding) ? findingAt(*root, finding, path) : toDiagnostic(finding, path));
+    return located;
 }
 
 void validateEnvironment(const Environment &env, const QString &path, Diagnostics &diagnostics)

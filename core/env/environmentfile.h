@@ -27,5 +27,9 @@ QString writeEnvironmentYaml(const Environment &environment);
 void validateEnvironment(const Environment &environment, const QString &path, Diagnostics &diagnostics);
 // One finding as the diagnostic a file reader reports; line and column 0: the whole file.
 Diagnostic toDiagnostic(const Finding &finding, const QString &path, int line = 0, int column = 0);
+// The findings about the Ferry file `text` (at `path`) as diagnostics, in their order, each at
+// the line and column that hold its value as parseEnvironmentYaml places them; 0 where the file
+// does not write it (a dependency row: its parser placed it while reading), or does not parse.
+Diagnostics locateFindings(const Findings &findings, const QString &text, const QString &path);
 
 } // namespace ferry::env

@@ -116,6 +116,12 @@ const QString kSelectRuns = u"SELECT r.id, e.name, r.name, r.status, r.target, r
                             "r.created_ms, r.started_ms, r.finished_ms, r.exit_code, r.error, r.log_offset "
                             "FROM runs r LEFT JOIN experiments e ON e.id = r.experiment "_s;
 
+// A write posted after close(): `doing` says what was not stored.
+Error closedStore(const QString &doing)
+{
+    return Error{doing + u": the run store is closed"_s, {}, 0, 0, {}};
+}
+
 } // namespace
 
 QString runStatusText(RunStatus status)
@@ -158,7 +164,7 @@ RunRecord newRunRecord(const RunSpec &spec, const QString &experiment)
 RunStore::RunStore(const QString &path, std::unique_ptr<RunStoreWriter> writer)
     : m_path(path), m_serial(g_nextSerial++), m_writer(std::move(writer))
 {
-    m_writer->setFailureHandler([this](const QString &message) { Q_EMIT writeFailed(message); });
+    m_writer->setFailureHandler([this](const QString &message) { Q_EMIT writeFailed(Error{message, {}, 0, 0, {}}); });
     LiveStores &live = liveStores();
     QMutexLocker lock(&live.mutex);
     live.serials.insert(m_serial);
@@ -188,7 +194,7 @@ Expected<std::unique_ptr<RunStore>> RunStore::open(const QString &databasePath)
 void RunStore::createRun(const RunRecord &record)
 {
     if (!m_writer->post(runstorecommand::CreateRun{record}))
-        Q_EMIT writeFailed(u"cannot store run %1: the run store is closed"_s.arg(record.id));
+        Q_EMIT writeFailed(closedStore(u"cannot store run %1"_s.arg(record.id)));
 }
 
 void RunStore::setStatus(const QString &runId, RunStatus status, std::optional<int> exitCode, const QString &error,
@@ -199,25 +205,25 @@ void RunStore::setStatus(const QString &runId, RunStatus status, std::optional<i
         finishedMs = now;
     const qint64 startedMs = status == RunStatus::Running ? now : 0;
     if (!m_writer->post(runstorecommand::SetStatus{runId, status, exitCode, error, finishedMs, startedMs}))
-        Q_EMIT writeFailed(u"run %1: cannot store its status: the run store is closed"_s.arg(runId));
+        Q_EMIT writeFailed(closedStore(u"run %1: cannot store its status"_s.arg(runId)));
 }
 
 void RunStore::setParams(const QString &runId, const QList<Hyperparameter> &params)
 {
     if (!m_writer->post(runstorecommand::SetParams{runId, params}))
-        Q_EMIT writeFailed(u"run %1: cannot store its parameters: the run store is closed"_s.arg(runId));
+        Q_EMIT writeFailed(closedStore(u"run %1: cannot store its parameters"_s.arg(runId)));
 }
 
 void RunStore::addArtifact(const QString &runId, const Artifact &artifact)
 {
     if (!m_writer->post(runstorecommand::AddArtifact{runId, artifact}))
-        Q_EMIT writeFailed(u"run %1: cannot store artifact %2: the run store is closed"_s.arg(runId, artifact.path));
+        Q_EMIT writeFailed(closedStore(u"run %1: cannot store artifact %2"_s.arg(runId, artifact.path)));
 }
 
 void RunStore::appendMetrics(const QString &runId, QList<MetricPoint> points, qint64 newLogOffset)
 {
     if (!m_writer->post(runstorecommand::AppendMetrics{runId, std::move(points), newLogOffset}))
-        Q_EMIT writeFailed(u"run %1: cannot store metrics: the run store is closed"_s.arg(runId));
+        Q_EMIT writeFailed(closedStore(u"run %1: cannot store metrics"_s.arg(runId)));
 }
 
 Expected<RunStore::OffsetSwap> RunStore::appendMetricsAt(const QString &runId, QList<MetricPoint> points,
@@ -236,7 +242,7 @@ Expected<RunStore::OffsetSwap> RunStore::appendMetricsAt(const QString &runId, Q
 void RunStore::deleteRun(const QString &runId)
 {
     if (!m_writer->post(runstorecommand::DeleteRun{runId}))
-        Q_EMIT writeFailed(u"run %1: cannot delete it: the run store is closed"_s.arg(runId));
+        Q_EMIT writeFailed(closedStore(u"run %1: cannot delete it"_s.arg(runId)));
 }
 
 void RunStore::flush()

@@ -119,7 +119,7 @@ public:
     bool integrityCheck() const; // PRAGMA integrity_check says "ok"
 
 Q_SIGNALS:
-    void writeFailed(const QString &message);
+    void writeFailed(const ferry::Error &error); // what could not be stored, and why
 
 private:
     RunStore(const QString &path, std::unique_ptr<RunStoreWriter> writer);

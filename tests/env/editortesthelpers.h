@@ -75,7 +75,7 @@ struct Fixture {
     {
         if (!writeFile(path, kVision))
             qFatal("cannot write %s", qPrintable(path));
-        QObject::connect(&editor, &EnvironmentEditor::problemsChanged, &problems, &ProblemsPanel::setProblemMessages);
+        QObject::connect(&editor, &EnvironmentEditor::problemsChanged, &problems, &ProblemsPanel::setProblems);
         editor.setConfirm([this](const QString &q) {
             questions << q;
             return answer;

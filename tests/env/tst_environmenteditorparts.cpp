@@ -12,6 +12,7 @@
 #include "ui/env/imagepanel.h"
 #include "ui/env/newenvironmentdialog.h"
 #include "ui/env/terminallauncher.h"
+#include "ui/problems/problemsmodel.h"
 #include "ui/window/mainwindow.h"
 #include "ui/workspace/workspaceoverview.h"
 #include "workspace/recentworkspaces.h"
@@ -20,6 +21,7 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QLabel>
+#include <QListView>
 #include <QListWidget>
 #include <QPushButton>
 #include <QSettings>
@@ -107,14 +109,39 @@ private Q_SLOTS:
         QVERIFY(QFile::copy(dataPath(u"ferry/errors.yml"_s), path));
         EnvironmentEditors editors;
         ProblemsPanel problems;
-        connect(&editors, &EnvironmentEditors::problemsChanged, &problems, &ProblemsPanel::setProblemMessages);
+        connect(&editors, &EnvironmentEditors::problemsChanged, &problems, &ProblemsPanel::setProblems);
         EnvironmentEditor *editor = editors.open(path);
         QStringList texts;
         for (int i = 0; i < problems.count(); ++i)
             texts << problems.text(i);
         // What reading found, with file and line, and what the fields show.
-        QVERIFY2(texts.filter(u"errors.yml:9:"_s).size() == 1, qPrintable(texts.join(u'\n'))); // the password
+        const auto rowsAt = [&](int line) {
+            QList<QModelIndex> rows;
+            for (int i = 0; i < problems.count(); ++i) {
+                const QModelIndex row = problems.model()->index(i);
+                if (row.data(ProblemsModel::PathRole).toString() == path &&
+                    row.data(ProblemsModel::LineRole).toInt() == line)
+                    rows << row;
+            }
+            return rows;
+        };
+        QVERIFY2(rowsAt(9).size() == 1, qPrintable(texts.join(u'\n'))); // the password
         QVERIFY2(!texts.filter(u"errors.yml: shm_size: "_s).isEmpty(), qPrintable(texts.join(u'\n')));
+        // Issue 15: a field's finding keeps its hint and points at the line that holds the value
+        // (the file is saved as shown), and the list opens the file there.
+        QModelIndex shm;
+        for (const QModelIndex &row : rowsAt(6)) {
+            if (row.data(ProblemsModel::MessageRole).toString().startsWith(u"shm_size: "_s))
+                shm = row;
+        }
+        QVERIFY2(shm.isValid(), qPrintable(texts.join(u'\n')));
+        QVERIFY(!shm.data(ProblemsModel::HintRole).toString().isEmpty());
+        QSignalSpy open(&problems, &ProblemsPanel::openRequested);
+        problems.findChild<QListView *>(u"problemsList"_s)->setCurrentIndex(shm);
+        problems.findChild<QPushButton *>(u"openProblem"_s)->click();
+        QCOMPARE(open.size(), 1);
+        QCOMPARE(open.first().at(0).toString(), path);
+        QCOMPARE(open.first().at(1).toInt(), 6);
         // Saving would lose what could not be read: asked first.
         QStringList questions;
         editor->setConfirm([&](const QString &q) {

@@ -92,7 +92,8 @@ private Q_SLOTS:
         NotebookImportDialog dialog(fixture(name), dir.filePath(u"out.py"_s));
         QSignalSpy failed(&dialog, &NotebookImportDialog::failed);
         QVERIFY(failed.wait(20000));
-        QVERIFY2(failed.first().first().toString().contains(message), qPrintable(failed.first().first().toString()));
+        const auto error = failed.first().first().value<ferry::Error>();
+        QVERIFY2(error.toString().contains(message), qPrintable(error.toString()));
         QVERIFY(!dialog.isReady());
         QVERIFY(!convertButton(dialog)->isEnabled());
         QVERIFY(!dialog.write());

@@ -169,8 +169,8 @@ private Q_SLOTS:
         QSignalSpy problem(&preferences, &ui::Preferences::problem);
         Q_EMIT editors.secretValueOffered(u"not a name"_s, u"v"_s);
         QVERIFY(problem.wait(30000));
-        QVERIFY2(problem.front().front().toString().startsWith(u"Keychain: cannot store secret not a name"_s),
-                 qPrintable(problem.front().front().toString()));
+        const auto error = problem.front().front().value<ferry::Error>();
+        QVERIFY2(error.message.startsWith(u"Keychain: cannot store secret not a name"_s), qPrintable(error.toString()));
     }
 };
 

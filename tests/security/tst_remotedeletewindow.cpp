@@ -79,7 +79,7 @@ private Q_SLOTS:
         ui::RunActions actions(settings, ferry::test::ferryBinary(), &window);
         actions.setWorkspace(store->get(), ws.path(), ws.filePath(u".ferry/runs"_s));
         QStringList problems;
-        connect(&actions, &ui::RunActions::problem, this, [&](const QString &p) { problems << p; });
+        connect(&actions, &ui::RunActions::problem, this, [&](const ferry::Error &p) { problems << p.toString(); });
         const auto hostFolder = [&](const QString &id) { return ws.filePath(u"host/"_s + id); };
         const auto stored = [&](const QString &id) { return (*store)->run(id).has_value(); };
 

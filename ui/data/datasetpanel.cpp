@@ -139,7 +139,7 @@ QString DatasetPanel::channelNameFor(const QString &path) const
 void DatasetPanel::detected(const Detected &result)
 {
     if (!result.info) {
-        Q_EMIT problem(tr("Dataset: %1").arg(result.info.error().toString()));
+        Q_EMIT problem(withContext(tr("Dataset"), result.info.error()));
         m_problems->setText(result.info.error().toString());
         return;
     }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/error.h"
 #include "data/dataset.h"
 #include "run/runspec.h"
 
@@ -31,7 +32,7 @@ public:
 Q_SIGNALS:
     void datasetAdded(const QString &channel, const QString &path);
     void selected(const QString &path);
-    void problem(const QString &message);
+    void problem(const ferry::Error &error); // "Dataset: " and why it cannot be read, at its file
 
 private:
     struct Detected {

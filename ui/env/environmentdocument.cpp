@@ -231,16 +231,23 @@ bool EnvironmentDocument::hasErrors() const
     return std::any_of(m_problems.cbegin(), m_problems.cend(), [](const env::Finding &p) { return p.isError(); });
 }
 
-QStringList EnvironmentDocument::problemMessages() const
+env::Diagnostics EnvironmentDocument::problemDiagnostics() const
 {
-    const QString file = m_path.isEmpty() ? m_environment.name : QFileInfo(m_path).fileName();
-    QStringList lines;
-    for (const env::Finding &p : m_problems) {
+    // With unsaved edits the file is not what the form shows: no line of it is pointed at.
+    const bool saved = !m_path.isEmpty() && !isDirty();
+    const env::Diagnostics located = saved ? env::locateFindings(m_problems, m_diskText, m_path) : env::Diagnostics();
+    const QString unsavedName = m_path.isEmpty() ? m_environment.name + u": "_s : QString();
+    env::Diagnostics diagnostics;
+    for (qsizetype i = 0; i < m_problems.size(); ++i) {
+        const env::Finding &p = m_problems.at(i);
         const QString field = env::fieldName(p.field);
         const QString where = p.row >= 0 ? u"%1 row %2"_s.arg(field).arg(p.row + 1) : field;
-        lines << u"%1: %2: %3%4"_s.arg(file, where, p.isError() ? QString() : tr("warning: "), p.text());
+        const QString column = p.column > 0 ? tr("column %1: ").arg(p.column) : QString();
+        Error error = i < located.size() ? located.at(i).where : Error{{}, {}, 0, 0, p.hint};
+        error.message = unsavedName + where + u": "_s + column + p.message;
+        diagnostics << env::Diagnostic{p.severity, error};
     }
-    return lines;
+    return diagnostics;
 }
 
 } // namespace ferry::ui

@@ -74,8 +74,9 @@ public:
     // The findings' texts for a field (or table row), one a line; empty when it is fine.
     QString problemAt(env::Field field, int row = -1) const;
     bool hasErrors() const;
-    // One line per problem, naming the file and where ("train.yml: conda row 2: ...").
-    QStringList problemMessages() const;
+    // The findings as the Problems panel lists them: severity, where in the form ("conda row 2:
+    // ..."), the hint; saved and unchanged, each at the line of the file that holds its value.
+    env::Diagnostics problemDiagnostics() const;
 
     // Called by the undo commands only.
     void apply(const env::Environment &environment);

@@ -279,12 +279,9 @@ QString EnvironmentEditor::title() const
     return m_document->title();
 }
 
-QStringList EnvironmentEditor::problemMessages() const
+env::Diagnostics EnvironmentEditor::problems() const
 {
-    QStringList messages;
-    for (const env::Diagnostic &d : m_fileDiagnostics)
-        messages << d.toString();
-    return messages + m_document->problemMessages();
+    return m_fileDiagnostics + m_document->problemDiagnostics();
 }
 
 void EnvironmentEditor::reportProblems()
@@ -295,7 +292,7 @@ void EnvironmentEditor::reportProblems()
     if (!m_problemSource.isEmpty() && source != m_problemSource)
         Q_EMIT problemsChanged(m_problemSource, {});
     m_problemSource = source;
-    Q_EMIT problemsChanged(m_problemSource, problemMessages());
+    Q_EMIT problemsChanged(m_problemSource, problems());
 }
 
 env::Diagnostics EnvironmentEditor::importFiles(const QStringList &paths)

@@ -63,7 +63,8 @@ public:
 
     QString title() const;
     QString problemSource() const { return m_problemSource; }
-    QStringList problemMessages() const;
+    // What reading the file found (listed until it is saved), then what the fields show.
+    env::Diagnostics problems() const;
 
     DockerSectionForm *dockerForm() const { return m_docker; }
     PythonSectionForm *pythonForm() const { return m_python; }
@@ -77,7 +78,7 @@ public:
 Q_SIGNALS:
     void titleChanged(const QString &title);
     // The editor's problems, listed under `source` (its file): replaces what was listed before.
-    void problemsChanged(const QString &source, const QStringList &messages);
+    void problemsChanged(const QString &source, const ferry::Diagnostics &problems);
     void message(const QString &text);
     void secretValueOffered(const QString &secretName, const QString &value);
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/diagnostic.h"
+
 #include <QStringList>
 #include <QTabWidget>
 
@@ -39,7 +41,7 @@ public Q_SLOTS:
     void chooseFileToOpen();
 
 Q_SIGNALS:
-    void problemsChanged(const QString &source, const QStringList &messages);
+    void problemsChanged(const QString &source, const ferry::Diagnostics &problems);
     void message(const QString &text);
     void secretValueOffered(const QString &secretName, const QString &value);
     void opened(); // an editor was opened or shown: the window brings this into view

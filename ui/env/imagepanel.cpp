@@ -80,11 +80,12 @@ ImagePanel::ImagePanel(EnvironmentDocument *document, QWidget *parent)
     connect(m_cancelButton, &QPushButton::clicked, this, &ImagePanel::cancel);
     connect(m_devcontainer, &QPushButton::clicked, this, &ImagePanel::startDevcontainer);
     connect(m_terminal, &QPushButton::clicked, this, &ImagePanel::openTerminal);
-    connect(&m_work, &QFutureWatcher<QString>::finished, this, [this] {
-        const QString error = m_work.result();
+    connect(&m_work, &QFutureWatcher<Expected<void>>::finished, this, [this] {
+        const Expected<void> done = m_work.result();
+        const QString error = done ? QString() : done.error().toString();
         const bool cancelled = m_cancel.load();
         setBusy(false, {});
-        if (!error.isEmpty()) {
+        if (!done) {
             appendLog(u"\n"_s + error + u'\n');
             m_progress->setFormat(cancelled ? tr("Cancelled") : tr("Failed"));
         } else {
@@ -93,7 +94,7 @@ ImagePanel::ImagePanel(EnvironmentDocument *document, QWidget *parent)
             m_progress->setFormat(tr("Done"));
         }
         checkImage();
-        Q_EMIT finished(error.isEmpty(), error);
+        Q_EMIT finished(bool(done), error);
     });
     connect(&m_check, &QFutureWatcher<int>::finished, this, [this] {
         const int exists = m_check.result();
@@ -249,16 +250,20 @@ void ImagePanel::build()
         QMetaObject::invokeMethod(
             this, [this, text = QString::fromUtf8(lines)] { appendLog(text); }, Qt::QueuedConnection);
     };
-    m_work.setFuture(QtConcurrent::run([this, environment, file, engine, sink]() -> QString {
+    m_work.setFuture(QtConcurrent::run([this, environment, file, engine, sink]() -> Expected<void> {
         QTemporaryDir context;
         if (!context.isValid())
-            return tr("Cannot create a temporary build folder: %1").arg(context.errorString());
+            return Error{tr("Cannot create a temporary build folder: %1").arg(context.errorString()),
+                         {},
+                         0,
+                         0,
+                         tr("check that the temporary folder ($TMPDIR) exists and has space")};
         const targets::ContainerEngine engineCli(engine);
         const auto image =
             engineCli.ensureImage(environment, file, context.filePath(u"image"_s), targets::ImageStage::Runtime, sink,
                                   60 * 60 * 1000, [this] { return m_cancel.load(); });
         if (!image)
-            return image.error().toString();
+            return image.error();
         QMetaObject::invokeMethod(
             this,
             [this, reference = image->reference, built = image->built] {
@@ -301,10 +306,10 @@ void ImagePanel::startDevcontainer()
         QMetaObject::invokeMethod(
             this, [this, text = QString::fromUtf8(lines)] { appendLog(text); }, Qt::QueuedConnection);
     };
-    m_work.setFuture(QtConcurrent::run([this, request, engine, sink]() -> QString {
+    m_work.setFuture(QtConcurrent::run([this, request, engine, sink]() -> Expected<void> {
         const auto up = targets::devcontainerUp(targets::ContainerEngine(engine), request, sink);
         if (!up)
-            return up.error().toString();
+            return up.error();
         const targets::Devcontainer dc = *up;
         QMetaObject::invokeMethod(
             this,

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/error.h"
+
 #include <QFutureWatcher>
 #include <QWidget>
 
@@ -80,8 +82,8 @@ private:
     std::function<bool()> m_ensureSaved;
     std::atomic<bool> m_cancel{false};
     bool m_busy = false;
-    QFutureWatcher<QString> m_work; // the error message; empty: done
-    QFutureWatcher<int> m_check;    // 1: exists, 0: missing, -1: no engine
+    QFutureWatcher<Expected<void>> m_work; // a build or devcontainer start: done, or why not
+    QFutureWatcher<int> m_check;           // 1: exists, 0: missing, -1: no engine
     QString m_checkedImage;
     QString m_containerId;
     QString m_containerUser;

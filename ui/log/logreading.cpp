@@ -22,9 +22,9 @@ constexpr qint64 kBlock = 64 * 1024;
 // How far back the start of a line is looked for when a chunk holds no line start at all.
 constexpr qint64 kLineStartScan = 8 * 1024 * 1024;
 
-QString errorText(const QString &path, const QFile &file)
+Error readError(const QString &path, const QFile &file)
 {
-    return QObject::tr("Cannot read the log %1: %2").arg(path, file.errorString());
+    return Error{QObject::tr("Cannot read the log: %1").arg(file.errorString()), path, 0, 0, {}};
 }
 
 // The offset just past the last '\n' in [from, to), or -1 when there is none.
@@ -117,12 +117,12 @@ LogSlice readRange(const QString &path, std::function<bool(QFile &, LogSlice &)>
     if (!file.open(QIODevice::ReadOnly)) {
         slice.missing = !file.exists();
         if (!slice.missing)
-            slice.error = errorText(path, file);
+            slice.read = readError(path, file);
         return slice;
     }
     slice.fileSize = file.size();
     if (!read(file, slice))
-        slice.error = errorText(path, file);
+        slice.read = readError(path, file);
     return slice;
 }
 

@@ -165,9 +165,9 @@ void LogView::finished()
             start(Request::Open, [path = m_path] { return readTail(path); });
         return;
     }
-    if (!slice.error.isEmpty()) {
-        Q_EMIT problem(slice.error);
-        m_status->setText(slice.error);
+    if (!slice.read) {
+        Q_EMIT problem(slice.read.error());
+        m_status->setText(slice.read.error().toString());
     } else {
         switch (m_request) {
         case Request::Open:

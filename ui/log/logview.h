@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/error.h"
+
 #include <QFutureWatcher>
 #include <QString>
 #include <QTimer>
@@ -23,7 +25,7 @@ struct LogSlice {
     QString text;        // the complete lines, each ending in '\n'
     int lines = 0;
     QString partial;      // a last line still being written (no newline yet); shown, read again later
-    QString error;        // empty: read
+    Expected<void> read;  // failed: why the file could not be read
     bool missing = false; // the file does not exist (yet)
 };
 
@@ -71,7 +73,7 @@ public Q_SLOTS:
 Q_SIGNALS:
     void contentChanged();           // a read was shown (opened, prepended or appended)
     void searchFinished(bool found); // the match is selected when found
-    void problem(const QString &message);
+    void problem(const ferry::Error &error);
 
 private:
     enum class Request { Open, Earlier, Follow };

@@ -112,7 +112,7 @@ void NotebookImportDialog::notebookRead(const Expected<notebook::Notebook> &resu
     const Expected<void> usable = result ? notebook::checkPythonNotebook(*result) : Expected<void>(result.error());
     if (!usable) {
         m_summary->setText(usable.error().toString());
-        Q_EMIT failed(usable.error().toString());
+        Q_EMIT failed(usable.error());
         return;
     }
     m_notebook = std::make_unique<notebook::Notebook>(*result);

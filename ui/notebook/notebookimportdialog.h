@@ -39,8 +39,8 @@ public:
     static QString defaultOutputPath(const QString &notebookPath, const QString &workspaceRoot);
 
 Q_SIGNALS:
-    void ready();                 // the notebook was read; the proposal shows
-    void failed(QString message); // the notebook could not be read or converted
+    void ready();                           // the notebook was read; the proposal shows
+    void failed(const ferry::Error &error); // the notebook could not be read or converted
 
 private:
     void notebookRead(const Expected<notebook::Notebook> &result);

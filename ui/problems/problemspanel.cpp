@@ -72,14 +72,6 @@ void ProblemsPanel::setProblems(const QString &source, const Diagnostics &findin
     m_model->setProblems(source, findings);
 }
 
-void ProblemsPanel::setProblemMessages(const QString &source, const QStringList &messages)
-{
-    Diagnostics findings;
-    for (const QString &message : messages)
-        findings << Diagnostic{Diagnostic::Severity::Error, Error{message, {}, 0, 0, {}}};
-    m_model->setProblems(source, findings);
-}
-
 void ProblemsPanel::clear()
 {
     m_model->clear();

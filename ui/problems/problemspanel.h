@@ -29,7 +29,6 @@ public Q_SLOTS:
     // The current problems of one source (an editor's file): replaces what it listed before;
     // none clears its entries. What `report` and `add` listed stays.
     void setProblems(const QString &source, const ferry::Diagnostics &findings);
-    void setProblemMessages(const QString &source, const QStringList &messages);
     void clear();
 
 Q_SIGNALS:

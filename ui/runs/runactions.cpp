@@ -21,6 +21,26 @@ using namespace Qt::StringLiterals;
 
 namespace ferry::ui {
 
+namespace {
+
+// An environment that has errors, said with `message` at the place of the first one (the
+// Problems panel opens the file there).
+Error atFirstError(const QString &message, const env::Diagnostics &diagnostics)
+{
+    for (const env::Diagnostic &d : diagnostics) {
+        if (d.isError())
+            return Error{message, d.where.path, d.where.line, d.where.column, {}};
+    }
+    return Error{message, {}, 0, 0, {}};
+}
+
+Error cannotDrive(const run::TargetSpec &target)
+{
+    return Error{QStringLiteral("this Ferry cannot drive the %1 target").arg(target.toString()), {}, 0, 0, {}};
+}
+
+} // namespace
+
 RunActions::RunActions(QSettings &settings, QString ferryBinary, QWidget *dialogParent)
     : QObject(dialogParent), m_settings(settings), m_ferryBinary(std::move(ferryBinary)), m_parent(dialogParent)
 {
@@ -41,7 +61,7 @@ void RunActions::setWorkspace(run::RunStore *store, const QString &root, const Q
 
 void RunActions::finishLaunches()
 {
-    for (QFuture<QString> &launch : m_launches)
+    for (QFuture<Expected<void>> &launch : m_launches)
         launch.waitForFinished();
     m_launches.clear();
 }
@@ -49,7 +69,7 @@ void RunActions::finishLaunches()
 void RunActions::startScriptRun(const QString &script, const QList<run::DataChannel> &channels)
 {
     if (!m_store) {
-        Q_EMIT problem(tr("Open a workspace first: runs are kept in it"));
+        Q_EMIT problem(Error{tr("Open a workspace first: runs are kept in it"), {}, 0, 0, {}});
         return;
     }
     LaunchDialog dialog(m_settings, m_root, m_parent);
@@ -79,33 +99,39 @@ void RunActions::launch(const run::RunSpec &requested)
     if (!spec.environmentFile.isEmpty()) {
         const env::EnvironmentRead read = env::readEnvironment(spec.environmentFile);
         if (env::hasErrors(read.diagnostics)) {
-            Q_EMIT problem(tr("Environment %1 has errors: run 'ferry env check' on it").arg(spec.environmentFile));
+            Q_EMIT problem(
+                atFirstError(tr("Environment %1 has errors: run 'ferry env check' on it").arg(spec.environmentFile),
+                             read.diagnostics));
             return;
         }
         run::applyEnvironment(spec, read.environment, spec.environmentFile); // secrets: checked in the worker
     }
     Q_EMIT starting(spec.id);
     Q_EMIT message(tr("Starting %1 on %2 …").arg(spec.script, spec.target.toString()));
-    auto *watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher] {
-        if (!watcher->result().isEmpty())
-            Q_EMIT problem(tr("Run: %1").arg(watcher->result()));
+    auto *watcher = new QFutureWatcher<Expected<void>>(this);
+    connect(watcher, &QFutureWatcher<Expected<void>>::finished, this, [this, watcher] {
+        if (const Expected<void> started = watcher->result(); !started)
+            Q_EMIT problem(withContext(tr("Run"), started.error()));
         Q_EMIT runsChanged();
         watcher->deleteLater();
     });
     // A container run may build its image first: minutes, never on the GUI thread.
-    const QFuture<QString> launch =
-        QtConcurrent::run([store = m_store, spec, ferry = m_ferryBinary, dir = m_runsDir]() -> QString {
+    const QFuture<Expected<void>> launch =
+        QtConcurrent::run([store = m_store, spec, ferry = m_ferryBinary, dir = m_runsDir]() -> Expected<void> {
             auto target = targets::makeTarget(spec.target, ferry);
             if (!target)
-                return QStringLiteral("this Ferry cannot drive the %1 target").arg(spec.target.toString());
+                return cannotDrive(spec.target);
             if (const auto secrets = run::checkRunSecrets(spec);
                 !secrets) // before the run starts (keychain: off the GUI thread)
-                return secrets.error().toString();
+                return secrets.error();
             const auto launched = run::launchRun(*store, *target, dir, spec);
-            return launched ? launched->error : launched.error().toString(); // error: a start not confirmed
+            if (!launched)
+                return launched.error();
+            if (!launched->error.isEmpty()) // a start not confirmed: the run stays, with the reason
+                return Error{launched->error, {}, 0, 0, {}};
+            return {};
         });
-    m_launches.removeIf([](const QFuture<QString> &f) { return f.isFinished(); });
+    m_launches.removeIf([](const QFuture<Expected<void>> &f) { return f.isFinished(); });
     m_launches << launch;
     watcher->setFuture(launch);
     Q_EMIT runsChanged();
@@ -114,20 +140,21 @@ void RunActions::launch(const run::RunSpec &requested)
 void RunActions::cancel(const QString &runId, const run::RunSpec &spec)
 {
     Q_EMIT message(tr("Cancelling %1 …").arg(runId));
-    auto *watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, runId] {
-        if (!watcher->result().isEmpty())
-            Q_EMIT problem(tr("Cancel %1: %2").arg(runId, watcher->result()));
+    auto *watcher = new QFutureWatcher<Expected<void>>(this);
+    connect(watcher, &QFutureWatcher<Expected<void>>::finished, this, [this, watcher, runId] {
+        if (const Expected<void> cancelled = watcher->result(); !cancelled)
+            Q_EMIT problem(withContext(tr("Cancel %1").arg(runId), cancelled.error()));
         Q_EMIT runsChanged();
         watcher->deleteLater();
     });
     watcher->setFuture(QtConcurrent::run(
-        [target = spec.target, dir = QDir(m_runsDir).filePath(runId), ferry = m_ferryBinary]() -> QString {
+        [target = spec.target, dir = QDir(m_runsDir).filePath(runId), ferry = m_ferryBinary]() -> Expected<void> {
             auto driver = targets::makeTarget(target, ferry);
             if (!driver)
-                return QStringLiteral("this Ferry cannot drive the %1 target").arg(target.toString());
-            const auto cancelled = driver->cancel(dir, 5000);
-            return cancelled ? QString() : cancelled.error().toString();
+                return cannotDrive(target);
+            if (const auto cancelled = driver->cancel(dir, 5000); !cancelled)
+                return cancelled.error();
+            return {};
         }));
 }
 
@@ -166,21 +193,23 @@ void RunActions::remove(const QString &runId)
     if (question.clickedButton() != removeThere || !spec)
         return;
     Q_EMIT message(tr("Removing %1 on %2 …").arg(*hostFolder, host));
-    auto *watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, runId, forget] {
-        if (watcher->result().isEmpty())
+    auto *watcher = new QFutureWatcher<Expected<void>>(this);
+    connect(watcher, &QFutureWatcher<Expected<void>>::finished, this, [this, watcher, runId, forget] {
+        if (const Expected<void> removed = watcher->result(); removed) {
             forget();
-        else
-            Q_EMIT problem(tr("Delete %1: %2 (nothing was deleted)").arg(runId, watcher->result()));
+        } else {
+            Error error = withContext(tr("Delete %1").arg(runId), removed.error());
+            error.message += tr(" (nothing was deleted)");
+            Q_EMIT problem(error);
+        }
         watcher->deleteLater();
     });
-    watcher->setFuture(QtConcurrent::run([target = spec->target, dir, ferry = m_ferryBinary]() -> QString {
+    watcher->setFuture(QtConcurrent::run([target = spec->target, dir, ferry = m_ferryBinary]() -> Expected<void> {
         auto driver = targets::makeTarget(target, ferry);
         auto *remote = dynamic_cast<targets::RemoteTarget *>(driver.get());
         if (!remote)
-            return QStringLiteral("this Ferry cannot drive the %1 target").arg(target.toString());
-        const auto removed = remote->removeRemoteFolder(dir);
-        return removed ? QString() : removed.error().toString();
+            return cannotDrive(target);
+        return remote->removeRemoteFolder(dir);
     }));
 }
 
@@ -190,7 +219,9 @@ void RunActions::exportRun(const run::RunSpec &spec)
     if (!spec.environmentFile.isEmpty()) {
         const env::EnvironmentRead read = env::readEnvironment(spec.environmentFile);
         if (env::hasErrors(read.diagnostics)) {
-            Q_EMIT problem(tr("Export: %1 has errors; fix them to describe the run's image").arg(spec.environmentFile));
+            Q_EMIT problem(atFirstError(
+                tr("Export: %1 has errors; fix them to describe the run's image").arg(spec.environmentFile),
+                read.diagnostics));
             return;
         }
         environment = read.environment;

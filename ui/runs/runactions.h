@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/error.h"
 #include "run/runspec.h"
 
 #include <QFuture>
@@ -45,7 +46,7 @@ public:
     void exportRun(const run::RunSpec &spec);
 
 Q_SIGNALS:
-    void problem(const QString &message);
+    void problem(const ferry::Error &error);
     void message(const QString &text);
     void starting(const QString &runId); // the window selects it once the table has it
     void runsChanged();                  // the table should read the store again
@@ -57,7 +58,7 @@ private:
     run::RunStore *m_store = nullptr;
     QString m_root, m_runsDir;
     std::function<QStringList()> m_secretNames;
-    QList<QFuture<QString>> m_launches;
+    QList<QFuture<Expected<void>>> m_launches;
 };
 
 } // namespace ferry::ui

@@ -341,7 +341,8 @@ void RunDetailsView::updateActions()
 void RunDetailsView::openUrl(const QUrl &url, const QString &what)
 {
     if (!QDesktopServices::openUrl(url))
-        Q_EMIT problem(tr("Cannot open %1 (%2): no application to open it with").arg(what, url.toLocalFile()));
+        Q_EMIT problem(Error{
+            tr("Cannot open %1 (%2): no application to open it with").arg(what, url.toLocalFile()), {}, 0, 0, {}});
 }
 
 } // namespace ferry::ui

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/error.h"
 #include "run/runspec.h"
 #include "store/runstore.h"
 #include "ui/runs/runsmodel.h"
@@ -72,7 +73,7 @@ Q_SIGNALS:
     void rerunRequested(const ferry::run::RunSpec &spec);  // open the launcher with this spec
     void exportRequested(const ferry::run::RunSpec &spec); // write it for AzureML or SageMaker
     void deleteRequested(const QString &runId);
-    void problem(const QString &message);
+    void problem(const ferry::Error &error);
     void detailsShown(const QString &runId); // after the pane was filled (or cleared: empty)
 
 private:

@@ -29,16 +29,15 @@ Preferences::Preferences(QSettings &settings, secrets::SecretStore *secrets, Env
                 [this](const QString &name, const QString &value) {
                     const quint64 request = m_secrets->write(name, value);
                     auto once = std::make_shared<QMetaObject::Connection>();
-                    *once = connect(
-                        m_secrets, &secrets::SecretStore::finished, this,
-                        [this, request, once, name](const secrets::SecretReply &reply) {
-                            if (reply.request != request)
-                                return;
-                            disconnect(*once);
-                            if (!reply.ok())
-                                Q_EMIT problem(
-                                    tr("Keychain: cannot store secret %1: %2").arg(name, reply.error->toString()));
-                        });
+                    *once = connect(m_secrets, &secrets::SecretStore::finished, this,
+                                    [this, request, once, name](const secrets::SecretReply &reply) {
+                                        if (reply.request != request)
+                                            return;
+                                        disconnect(*once);
+                                        if (!reply.ok())
+                                            Q_EMIT problem(withContext(tr("Keychain: cannot store secret %1").arg(name),
+                                                                       *reply.error));
+                                    });
                 });
     }
     apply();

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/error.h"
+
 #include <QObject>
 #include <QStringList>
 
@@ -32,7 +34,7 @@ public:
     void apply();
 
 Q_SIGNALS:
-    void problem(const QString &message);
+    void problem(const ferry::Error &error); // as the keychain said it, with what was being done
 
 private:
     void refreshSecretNames();

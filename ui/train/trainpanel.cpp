@@ -219,7 +219,7 @@ void TrainPanel::train()
     request.config = config();
     if (const auto layers = request.config.set(u"layers"_s, m_layers->text()); !layers) {
         m_status->setText(layers.error().toString());
-        Q_EMIT problem(tr("Train: %1").arg(layers.error().toString()));
+        Q_EMIT problem(withContext(tr("Train"), layers.error()));
         return;
     }
     m_session = std::make_shared<run::TrainingSession>(*m_store, m_runsDir, m_root);
@@ -241,9 +241,9 @@ void TrainPanel::train()
         };
         const auto outcome = session->run(engine, request, events);
         if (!outcome)
-            return onPanel([message = outcome.error().toString()](TrainPanel &panel) { panel.failed(message); });
+            return onPanel([error = outcome.error()](TrainPanel &panel) { panel.failed(error); });
         if (!outcome->recorded)
-            onPanel([message = outcome->recorded.error().toString()](TrainPanel &panel) { panel.failed(message); });
+            onPanel([error = outcome->recorded.error()](TrainPanel &panel) { panel.failed(error); });
         onPanel([result = outcome->result](TrainPanel &panel) { panel.finished(result); });
     });
     connect(m_thread, &QThread::finished, this, [this] {
@@ -264,10 +264,10 @@ void TrainPanel::started(const QString &runId)
     Q_EMIT runStarted(runId);
 }
 
-void TrainPanel::failed(const QString &message)
+void TrainPanel::failed(const Error &error)
 {
-    m_status->setText(message);
-    Q_EMIT problem(tr("Train: %1").arg(message));
+    m_status->setText(error.toString());
+    Q_EMIT problem(withContext(tr("Train"), error));
 }
 
 void TrainPanel::togglePause()
@@ -319,7 +319,7 @@ void TrainPanel::finished(const run::TrainingResult &result)
         text += tr(" · validation accuracy %1").arg(result.finalMetrics[run::kValAccuracy].toDouble(), 0, 'f', 3);
     if (!result.error.isEmpty()) {
         text += u": "_s + result.error;
-        Q_EMIT problem(tr("Train: %1").arg(result.error));
+        Q_EMIT problem(Error{tr("Train: %1").arg(result.error), {}, 0, 0, {}});
     }
     m_status->setText(text);
     Q_EMIT runFinished(m_runId, run::outcomeName(result.outcome));

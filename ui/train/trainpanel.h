@@ -58,7 +58,7 @@ public Q_SLOTS:
 Q_SIGNALS:
     void runStarted(const QString &runId);
     void runFinished(const QString &runId, const QString &outcome);
-    void problem(const QString &message);
+    void problem(const ferry::Error &error); // "Train: " and the reason, where core said it
     void datasetChanged(const QString &path);
 
 private:
@@ -67,7 +67,7 @@ private:
     void showProgress();
     // From the training's thread, on this one.
     void started(const QString &runId);
-    void failed(const QString &message);
+    void failed(const Error &error);
     void finished(const run::TrainingResult &result);
 
     EngineProvider m_engine;

@@ -138,7 +138,7 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
     connect(m_log, &LogView::problem, this, &MainWindow::reportProblem);
     connect(m_train, &TrainPanel::problem, this, &MainWindow::reportProblem);
     connect(m_datasets, &DatasetPanel::problem, this, &MainWindow::reportProblem);
-    connect(m_environments, &EnvironmentEditors::problemsChanged, m_problems, &ProblemsPanel::setProblemMessages);
+    connect(m_environments, &EnvironmentEditors::problemsChanged, m_problems, &ProblemsPanel::setProblems);
     connect(m_environments, &EnvironmentEditors::message, this,
             [this](const QString &text) { statusBar()->showMessage(text, 10000); });
     connect(m_problems, &ProblemsPanel::openRequested, this, [this](const QString &path, int line) {
@@ -312,7 +312,8 @@ void MainWindow::closeWorkspace()
 void MainWindow::setWorkspace(const workspace::Workspace &workspace)
 {
     if (m_train->isTraining()) {
-        reportProblem(tr("A training is running in this window: cancel it before opening another workspace"));
+        reportProblem(Error{
+            tr("A training is running in this window: cancel it before opening another workspace"), {}, 0, 0, {}});
         return;
     }
     // The environments being edited belong to the workspace left (unsaved edits: asked first).
@@ -376,7 +377,8 @@ void MainWindow::leaveWorkspace()
     if (!m_workspace)
         return;
     if (m_train->isTraining()) {
-        reportProblem(tr("A training is running in this window: cancel it before closing the workspace"));
+        reportProblem(
+            Error{tr("A training is running in this window: cancel it before closing the workspace"), {}, 0, 0, {}});
         return;
     }
     if (!m_environments->closeAll())
@@ -477,7 +479,7 @@ void MainWindow::cancelRun(const QString &runId)
     const RunRow row = m_rows.value(runId);
     const auto spec = run::RunSpec::fromJson(row.record.spec);
     if (!spec) {
-        reportProblem(tr("Cancel %1: %2").arg(runId, spec.error().toString()));
+        reportProblem(withContext(tr("Cancel %1").arg(runId), spec.error()));
         return;
     }
     if (spec->target.kind == run::TargetKind::Embedded && m_train->isTraining()) {
@@ -524,7 +526,7 @@ void MainWindow::importEnvironment(const QString &path)
         return;
     const auto imported = env::importEnvironmentsInto({path}, QDir(m_workspace->root()).filePath(u"environments"_s));
     if (!imported) {
-        reportProblem(imported.error().toString());
+        reportProblem(imported.error());
         return;
     }
     for (const Diagnostic &d : imported->diagnostics) // warnings: what the import could not carry
@@ -575,7 +577,7 @@ void MainWindow::openPaths(const QStringList &paths)
         if (kind && *kind == workspace::FileKind::Environment)
             openEnvironment(QFileInfo(path).absoluteFilePath()); // in the editor; nothing is written yet
         else if (kind && *kind == workspace::FileKind::Sweep)
-            reportProblem(tr("%1: a sweep file; this Ferry does not run sweeps yet").arg(path));
+            reportProblem(Error{tr("%1: a sweep file; this Ferry does not run sweeps yet").arg(path), {}, 0, 0, {}});
         else
             dropped << path; // as a drop of it: datasets, notebooks, and the reason for anything else
     }
@@ -599,7 +601,7 @@ void MainWindow::openWorkspaceFor(const QString &file)
 void MainWindow::routeDrop(const DropPlan &plan)
 {
     for (const QString &refused : plan.refused)
-        reportProblem(tr("Drop: %1").arg(refused));
+        reportProblem(Error{tr("Drop: %1").arg(refused), {}, 0, 0, {}});
     for (const DropPlan::Item &item : plan.items) {
         switch (item.kind) {
         case DropPlan::Kind::Dataset:
@@ -672,10 +674,10 @@ void MainWindow::showAbout()
     about.exec();
 }
 
-void MainWindow::reportProblem(const QString &message)
+void MainWindow::reportProblem(const Error &error)
 {
-    m_problems->add(message);
-    statusBar()->showMessage(message, 10000);
+    m_problems->report({}, error); // structured: the panel keeps its place and hint
+    statusBar()->showMessage(error.message, 10000);
 }
 
 void MainWindow::reportError(const QString &what, const Error &error)

@@ -98,8 +98,8 @@ public:
 
 public Q_SLOTS:
     void startScriptRun();
-    void startScriptRunOf(const QString &script); // the launch dialog, with this script chosen
-    void reportProblem(const QString &message);
+    void startScriptRunOf(const QString &script);  // the launch dialog, with this script chosen
+    void reportProblem(const ferry::Error &error); // a part's problem, as it said it: to the list and the status bar
 
 protected:
     void closeEvent(QCloseEvent *event) override;
