@@ -25,3 +25,17 @@ if(FERRY_GUI)
   target_compile_definitions(tst_preferences PRIVATE
     FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh")
 endif()
+
+# The canary sweep (issue 9): a canary secret through local, container, SSH (host Python and
+# image) and Slurm runs, the registry login and `ferry secret`, then searched for everywhere
+# Ferry writes or shows: 0 hits. Its fixtures: tests/env/devcontainer.cmake (docker),
+# tests/targets/tests.cmake (registry, sshd, slurm).
+if(FERRY_GUI)
+  ferry_test(tst_secretsweep SOURCES secrets/tst_secretsweep.cpp)
+  target_compile_definitions(tst_secretsweep PRIVATE
+    FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh"
+    FERRY_SSHD_DIR="${CMAKE_CURRENT_BINARY_DIR}/services/sshd")
+  add_dependencies(tst_secretsweep ferry)
+  set_tests_properties(tst_secretsweep PROPERTIES FIXTURES_REQUIRED "docker;registry;sshd;slurm" RUN_SERIAL ON
+                                                  TIMEOUT 1200)
+endif()

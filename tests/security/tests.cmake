@@ -71,7 +71,7 @@ add_dependencies(tst_runfolderlinks ferry)
 ferry_test(tst_leftoversweep SOURCES security/tst_leftoversweep.cpp)
 add_dependencies(tst_leftoversweep ferry)
 
-# H1 against the real Docker engine (the `docker` fixture, tests/container.cmake): a container run
+# H1 against the real Docker engine (the `docker` fixture, tests/env/devcontainer.cmake): a container run
 # attacking the host, and the engine recorded per run. One at a time, with time for image builds.
 if(FERRY_GUI)
   ferry_test(tst_containerescape SOURCES security/tst_containerescape.cpp)
@@ -86,7 +86,7 @@ if(FERRY_GUI)
 endif()
 
 # The remote host's side (review M1, M2, M10, L2, L6, L9, L10): against the real test sshd and
-# Slurm of tests/remote/remote.cmake (its fixtures and folders), in the full build only.
+# Slurm of tests/targets/tests.cmake (its fixtures and folders), in the full build only.
 if(FERRY_GUI)
   foreach(name tst_remotecancel tst_remotesecrets tst_remotedelete tst_remotehostoutput tst_rsyncquote
                tst_remotenames)

@@ -1,6 +1,6 @@
 // The argument lists of ssh and rsync without a host (core/targets/sshshell.h, remoteshell.h):
 // never a prompt, never an unknown host key, the key Ferry was told to use, and no path read as
-// an option. The real ssh and rsync run in tests/remote and tests/security.
+// an option. The real ssh and rsync run in tst_sshtarget and tests/security.
 #include "targets/remoteshell.h"
 #include "targets/sshshell.h"
 

@@ -1,8 +1,8 @@
 # The live loss chart (ui/chart/). Included by tests/CMakeLists.txt.
 if(FERRY_GUI)
-  ferry_test(tst_m4summary GUI LIBS ferry_ui)
-  ferry_test(tst_seriesstore GUI LIBS ferry_ui)
-  ferry_test(tst_losschart GUI LIBS ferry_ui)
+  ferry_test(tst_m4summary GUI SOURCES ui/chart/tst_m4summary.cpp LIBS ferry_ui)
+  ferry_test(tst_seriesstore GUI SOURCES ui/chart/tst_seriesstore.cpp LIBS ferry_ui)
+  ferry_test(tst_losschart GUI SOURCES ui/chart/tst_losschart.cpp LIBS ferry_ui)
 endif()
 
 # Benchmark (tests/bench/chart.sh, by hand; never built by CI): the chart against Qt Charts and,

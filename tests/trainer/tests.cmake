@@ -1,15 +1,8 @@
-# The embedded trainer (issue 5): only where the libtorch plugin is built.
+# The embedded trainer (issue 5, core/trainer/): only where the libtorch plugin is built.
+# Its command line (`ferry train`) is tested in tests/cli. Included by tests/CMakeLists.txt.
 if(FERRY_TRAINER)
-  ferry_test(tst_trainer)
+  ferry_test(tst_trainer SOURCES trainer/tst_trainer.cpp)
   add_dependencies(tst_trainer ferry_trainer)
-endif()
-if(FERRY_TRAINER)
-  if(FERRY_GUI)
-    ferry_test(tst_traincli LIBS Qt6::Gui)
-  else()
-    ferry_test(tst_traincli)
-  endif()
-  add_dependencies(tst_traincli ferry ferry_trainer)
 endif()
 
 # Benchmark (tests/bench/trainer.sh, by hand): links libtorch itself for the bare loop.

@@ -1,16 +1,20 @@
+# The window (ui/window/) and the workbench's parts it assembles, offscreen.
+# Included by tests/CMakeLists.txt.
+if(FERRY_GUI)
+  ferry_test(tst_mainwindow GUI SOURCES ui/window/tst_mainwindow.cpp LIBS ferry_ui)
+  add_dependencies(tst_mainwindow ferry)
+  if(FERRY_TRAINER)
+    add_dependencies(tst_mainwindow ferry_trainer)
+  endif()
+endif()
+
 # The workbench window's parts (issue 6), offscreen.
 if(FERRY_GUI)
-  ferry_test(tst_workbenchparts GUI LIBS ferry_ui)
+  ferry_test(tst_workbenchparts GUI SOURCES ui/window/tst_workbenchparts.cpp LIBS ferry_ui)
   add_dependencies(tst_workbenchparts ferry)
   if(FERRY_TRAINER)
     add_dependencies(tst_workbenchparts ferry_trainer)
   endif()
-endif()
-
-# One open workspace's run store, loader, chart feeder and monitor thread (ui/session/).
-if(FERRY_GUI)
-  ferry_test(tst_workspacesession GUI LIBS ferry_ui)
-  add_dependencies(tst_workspacesession ferry)
 endif()
 
 # By-hand tools that drive the real window (they need the trainer plugin):
@@ -27,13 +31,8 @@ if(FERRY_GUI AND FERRY_TRAINER)
   ferry_window_tool(ferry_guitrainbench bench/guitrainbench.cpp bench)
 endif()
 
-# The Problems panel: one row per problem, counted; a row with a file opens it at its line.
-if(FERRY_GUI)
-  ferry_test(tst_problemspanel GUI LIBS ferry_ui)
-endif()
-
 # One window per user: the real `ferry` binary hands its paths to the running instance.
 if(FERRY_GUI)
-  ferry_test(tst_singleinstance GUI LIBS ferry_ui)
+  ferry_test(tst_singleinstance GUI SOURCES ui/window/tst_singleinstance.cpp LIBS ferry_ui)
   add_dependencies(tst_singleinstance ferry)
 endif()

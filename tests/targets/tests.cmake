@@ -1,9 +1,41 @@
+# core/targets: where a run runs. Included by tests/CMakeLists.txt.
+# The argument builders, pure functions: no engine, no ssh.
+ferry_test(tst_containerarguments SOURCES targets/tst_containerarguments.cpp)
+ferry_test(tst_remotearguments SOURCES targets/tst_remotearguments.cpp)
+
+# The local target: real processes (`ferry __supervise`, Python scripts from data/runs/), no
+# mocks. The scripts run under /usr/bin/python3.
+foreach(name tst_localtarget tst_localtarget_cancel)
+  ferry_test(${name} SOURCES targets/${name}.cpp)
+  add_dependencies(${name} ferry)
+endforeach()
+
+# The container target against a real Docker engine: the private dockerd and the base image
+# ferry-base:bookworm come from the `docker` fixture (tests/env/devcontainer.cmake); the test
+# asks tests/services/docker.sh for DOCKER_HOST when it is not set.
+if(FERRY_GUI)
+  ferry_test(tst_containertarget SOURCES targets/tst_containertarget.cpp)
+  # Builds on the vfs storage driver are slow: one at a time (container_builds), with time to spare.
+  set_tests_properties(tst_containertarget PROPERTIES FIXTURES_REQUIRED docker RESOURCE_LOCK container_builds TIMEOUT 1200)
+
+  # Registry credentials: a password-protected registry of our own (tests/services/registry.sh).
+  add_test(NAME registry_service_stop COMMAND bash "${PROJECT_SOURCE_DIR}/tests/services/registry.sh" stop)
+  set_tests_properties(registry_service_stop PROPERTIES FIXTURES_CLEANUP registry TIMEOUT 60)
+  add_test(NAME registry_service_start COMMAND bash "${PROJECT_SOURCE_DIR}/tests/services/registry.sh" start)
+  set_tests_properties(registry_service_start PROPERTIES FIXTURES_SETUP registry TIMEOUT 120)
+  ferry_test(tst_registrylogin SOURCES targets/tst_registrylogin.cpp)
+  target_compile_definitions(tst_registrylogin PRIVATE
+    FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh")
+  set_tests_properties(tst_registrylogin PROPERTIES FIXTURES_REQUIRED "docker;registry" RESOURCE_LOCK container_builds TIMEOUT 900)
+endif()
+
 # SSH hosts and Slurm clusters. The parsers everywhere; the targets against a real OpenSSH
 # server on 127.0.0.1 and a real single-node Slurm with two fake GPUs, started as CTest
 # fixtures by tests/services/sshd.sh and slurm.sh with their state under this build folder
-# (only in the full build: the GUI-less build runs the same core).
-ferry_test(tst_gpuinfo SOURCES remote/tst_gpuinfo.cpp)
-ferry_test(tst_slurmjob SOURCES remote/tst_slurmjob.cpp)
+# (only in the full build: the GUI-less build runs the same core). The fixtures and the folders
+# below (sshd_dir, slurm_dir) serve tests/ui/launch and tests/security too.
+ferry_test(tst_gpuinfo SOURCES targets/tst_gpuinfo.cpp)
+ferry_test(tst_slurmjob SOURCES targets/tst_slurmjob.cpp)
 target_include_directories(tst_slurmjob PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
 
 if(FERRY_GUI)
@@ -27,7 +59,7 @@ if(FERRY_GUI)
   set_tests_properties(slurm_service_stop PROPERTIES FIXTURES_CLEANUP slurm TIMEOUT 120)
 
   foreach(name tst_shellquote tst_sshtarget tst_slurmtarget tst_sshimage)
-    ferry_test(${name} SOURCES remote/${name}.cpp)
+    ferry_test(${name} SOURCES targets/${name}.cpp)
     add_dependencies(${name} ferry)
     target_include_directories(${name} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}" "${CMAKE_CURRENT_SOURCE_DIR}/remote")
     target_compile_definitions(${name} PRIVATE FERRY_SSHD_DIR="${sshd_dir}" FERRY_SLURM_DIR="${slurm_dir}")
@@ -37,16 +69,11 @@ if(FERRY_GUI)
   set_tests_properties(tst_sshtarget PROPERTIES FIXTURES_REQUIRED sshd RUN_SERIAL ON TIMEOUT 600)
   # It stops and restarts the sshd too (a cut connection to the cluster).
   set_tests_properties(tst_slurmtarget PROPERTIES FIXTURES_REQUIRED "sshd;slurm" RUN_SERIAL ON TIMEOUT 600)
-  # The launch dialog's remote fields and a host's page (trusting a key) against the sshd.
-  ferry_test(tst_hostdialog GUI SOURCES remote/tst_hostdialog.cpp LIBS ferry_ui)
-  target_include_directories(tst_hostdialog PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}" "${CMAKE_CURRENT_SOURCE_DIR}/remote")
-  target_compile_definitions(tst_hostdialog PRIVATE FERRY_SSHD_DIR="${sshd_dir}")
-  set_tests_properties(tst_hostdialog PROPERTIES FIXTURES_REQUIRED sshd)
   # The SageMaker-style script in the environment's image, built on the host by its engine.
   set_tests_properties(tst_sshimage PROPERTIES FIXTURES_REQUIRED "sshd;docker" RUN_SERIAL ON TIMEOUT 1200)
   set_property(TEST tst_slurmtarget APPEND PROPERTY ENVIRONMENT "SLURM_CONF=${slurm_dir}/slurm.conf")
   # A key whose passphrase is a keychain secret (a real gnome-keyring), logging in to the sshd.
-  ferry_test(tst_sshpassphrase SOURCES remote/tst_sshpassphrase.cpp)
+  ferry_test(tst_sshpassphrase SOURCES targets/tst_sshpassphrase.cpp)
   add_dependencies(tst_sshpassphrase ferry)
   target_include_directories(tst_sshpassphrase PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}"
                              "${CMAKE_CURRENT_SOURCE_DIR}/remote" "${CMAKE_CURRENT_SOURCE_DIR}/secrets")

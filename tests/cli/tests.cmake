@@ -1,0 +1,20 @@
+# The command line (app/cli/), through the built `ferry` as a user runs it.
+# Included by tests/CMakeLists.txt. Each area's own subcommand tests (ferry env, ferry secret,
+# ferry notebook) stand with that area's tests.
+ferry_test(tst_cli SOURCES cli/tst_cli.cpp)
+add_dependencies(tst_cli ferry)
+
+# `ferry run` and `ferry runs`: real processes (`ferry __supervise`, Python scripts from
+# data/runs/), no mocks. The scripts run under /usr/bin/python3.
+ferry_test(tst_runcli SOURCES cli/tst_runcli.cpp)
+add_dependencies(tst_runcli ferry)
+
+# `ferry train`: the embedded trainer (issue 5), only where the libtorch plugin is built.
+if(FERRY_TRAINER)
+  if(FERRY_GUI)
+    ferry_test(tst_traincli SOURCES cli/tst_traincli.cpp LIBS Qt6::Gui)
+  else()
+    ferry_test(tst_traincli SOURCES cli/tst_traincli.cpp)
+  endif()
+  add_dependencies(tst_traincli ferry ferry_trainer)
+endif()

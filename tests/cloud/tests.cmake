@@ -1,0 +1,4 @@
+# Cloud hand-off: AzureML command jobs and SageMaker launchers, read back by yaml-cpp and Python.
+# Included by tests/CMakeLists.txt.
+ferry_test(tst_cloudhandoff SOURCES cloud/tst_cloudhandoff.cpp LIBS yaml-cpp)
+add_dependencies(tst_cloudhandoff ferry)

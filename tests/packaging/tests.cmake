@@ -1,0 +1,21 @@
+# The package (packaging/): the .deb installed in a clean system, its desktop file and metainfo.
+# Included by tests/CMakeLists.txt; only in the full build.
+if(FERRY_GUI)
+  ferry_test(tst_package SOURCES packaging/tst_package.cpp)
+  add_dependencies(tst_package ferry)
+  target_compile_definitions(tst_package PRIVATE CPACK_COMMAND="${CMAKE_CPACK_COMMAND}")
+  add_executable(tst_package_mimeprobe fixtures/mimeprobe.cpp)
+  target_link_libraries(tst_package_mimeprobe PRIVATE Qt6::Core ferry_warnings)
+  target_compile_definitions(tst_package PRIVATE FERRY_MIME_PROBE="$<TARGET_FILE:tst_package_mimeprobe>")
+  add_dependencies(tst_package tst_package_mimeprobe)
+  # Installs the package in a clean Debian 12 container (the docker fixture, tests/env/devcontainer.cmake);
+  # one container build at a time (RESOURCE_LOCK container_builds), tests without the engine beside it.
+  set_tests_properties(tst_package PROPERTIES RESOURCE_LOCK container_builds TIMEOUT 900 FIXTURES_REQUIRED docker)
+
+  find_program(DESKTOP_FILE_VALIDATE desktop-file-validate REQUIRED)
+  find_program(APPSTREAMCLI appstreamcli REQUIRED)
+  add_test(NAME desktop_file_valid
+           COMMAND ${DESKTOP_FILE_VALIDATE} "${PROJECT_SOURCE_DIR}/packaging/${FERRY_APP_ID}.desktop")
+  add_test(NAME metainfo_valid
+           COMMAND ${APPSTREAMCLI} validate --no-net "${PROJECT_SOURCE_DIR}/packaging/${FERRY_APP_ID}.metainfo.xml")
+endif()

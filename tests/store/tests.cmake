@@ -1,0 +1,6 @@
+# Run store tests (core/store/). Included by tests/CMakeLists.txt.
+ferry_test(tst_runstore SOURCES store/tst_runstore.cpp)
+# Kills a child process (this test binary, started with --append-child) at random moments.
+ferry_test(tst_runstore_crash SOURCES store/tst_runstore_crash.cpp)
+# RunStore::deleteRun (the window's delete is in ui/runs/).
+ferry_test(tst_runstore_delete SOURCES store/tst_runstore_delete.cpp)

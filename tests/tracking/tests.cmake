@@ -1,0 +1,4 @@
+# core/tracking: a run followed wherever it runs (the real `ferry` supervising a local run).
+# Included by tests/CMakeLists.txt.
+ferry_test(tst_runmonitor SOURCES tracking/tst_runmonitor.cpp)
+add_dependencies(tst_runmonitor ferry)
