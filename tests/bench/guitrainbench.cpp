@@ -1,7 +1,7 @@
 // One embedded training started from the window's train panel, with the window shown and the
 // chart following it live (tests/bench/guitrain.sh compares its samples/s with `ferry train`):
 //   ferry_guitrainbench WORKSPACE DATA.csv EPOCHS      prints the run id
-#include "../gui/windowharness.h"
+#include "gui/windowharness.h"
 #include "store/runstore.h"
 #include "training/trainerloader.h"
 #include "ui/runs/runsview.h"
@@ -25,7 +25,7 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "usage: ferry_guitrainbench WORKSPACE DATA.csv EPOCHS\n");
         return 2;
     }
-    ferry::testing::WindowHarness harness;
+    ferry::test::WindowHarness harness;
     ferry::ui::MainWindow &window = harness.window;
     if (!harness.show() || !window.openWorkspaceAt(QString::fromLocal8Bit(argv[1])))
         return 1;

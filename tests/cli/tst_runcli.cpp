@@ -1,7 +1,7 @@
 // `ferry run` and `ferry runs` as a user drives them, with the follower killed mid-run:
 // every metric point is stored exactly once and the database stays intact.
-#include "clitesthelpers.h"
 #include "store/runstore.h"
+#include "support/cli.h"
 #include "support/testenv.h"
 
 #include <QDir>
@@ -20,9 +20,9 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-using ferry::testing::runFerry;
-using ferry::testing::waitFor;
-using Result = ferry::testing::CliResult;
+using ferry::test::runFerry;
+using ferry::test::waitFor;
+using Result = ferry::test::CliResult;
 
 QString script(const QString &name)
 {
@@ -75,9 +75,11 @@ private Q_SLOTS:
                         u"delay=0.05"_s, u"--follow"_s});
         QVERIFY(follower.waitForStarted());
         // Wait until the follower has printed some lines (and so stored some points), then kill it.
-        QVERIFY(waitFor([&] {
-            return follower.readAllStandardOutput().count('\n') > 0 || follower.state() == QProcess::NotRunning;
-        }));
+        QVERIFY(waitFor(
+            [&] {
+                return follower.readAllStandardOutput().count('\n') > 0 || follower.state() == QProcess::NotRunning;
+            },
+            120000, 100));
         QTest::qWait(600);
         ::kill(static_cast<pid_t>(follower.processId()), SIGKILL);
         QVERIFY(follower.waitForFinished());
@@ -114,10 +116,12 @@ private Q_SLOTS:
         const QString id = started.out.trimmed();
         // Over once its supervisor is done: the exit record, then the archives it packs after it.
         const QString dir = ws.filePath(u".ferry/runs/"_s + id + u'/');
-        QVERIFY(waitFor([&] {
-            return QFile::exists(dir + u"exit.json"_s) && QFile::exists(dir + u"model.tar.gz"_s) &&
-                   QFile::exists(dir + u"output.tar.gz"_s);
-        }));
+        QVERIFY(waitFor(
+            [&] {
+                return QFile::exists(dir + u"exit.json"_s) && QFile::exists(dir + u"model.tar.gz"_s) &&
+                       QFile::exists(dir + u"output.tar.gz"_s);
+            },
+            120000, 100));
         QCOMPARE(showOf(ws.path(), id)[u"status"_s].toString(), u"succeeded"_s);
         verifyExactlyOnce(metricsOf(ws.path(), id), 10);
         verifyExactlyOnce(metricsOf(ws.path(), id), 10); // reading again changes nothing

@@ -1,8 +1,9 @@
 // `ferry train` and `ferry predict` as a user drives them: a CSV in, a recorded run (target
 // embedded) with its metrics and model.tar.gz out; predictions from the archive; cancel from
 // another Ferry, resume from the checkpoint, a killed trainer shown as lost.
-#include "clitesthelpers.h"
 #include "run/archive.h"
+#include "support/cli.h"
+#include "support/files.h"
 #include "support/testenv.h"
 
 #include <QDir>
@@ -27,13 +28,14 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-using ferry::testing::runFerry;
-using ferry::testing::waitFor;
-using Result = ferry::testing::CliResult;
+using ferry::test::runFerry;
+using ferry::test::waitFor;
+using ferry::test::writeFile;
+using Result = ferry::test::CliResult;
 
 QJsonObject json(const Result &r)
 {
-    return ferry::testing::jsonObject(r);
+    return ferry::test::jsonObject(r);
 }
 
 // Two classes split by a line; `rows` rows with a header, the label last (text).
@@ -53,12 +55,6 @@ QByteArray twoClassCsv(int rows, std::uint64_t seed, bool withLabel = true)
         csv += '\n';
     }
     return csv;
-}
-
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
 }
 
 } // namespace
@@ -226,17 +222,19 @@ for i in range(len(rows)):
         QVERIFY(trainer.waitForStarted());
         QString id;
         // Running, with at least one epoch (hence a checkpoint) done.
-        QVERIFY(waitFor([&] {
-            const QJsonArray runs =
-                QJsonDocument::fromJson(runFerry(ws(), {u"runs"_s, u"list"_s, u"--json"_s}).out.toUtf8()).array();
-            for (const QJsonValue &run : runs) {
-                if (run[u"status"_s].toString() == u"running"_s) {
-                    id = run[u"id"_s].toString();
-                    return QFile::exists(ws(u".ferry/runs/%1/checkpoints/checkpoint.pt"_s.arg(id)));
+        QVERIFY(waitFor(
+            [&] {
+                const QJsonArray runs =
+                    QJsonDocument::fromJson(runFerry(ws(), {u"runs"_s, u"list"_s, u"--json"_s}).out.toUtf8()).array();
+                for (const QJsonValue &run : runs) {
+                    if (run[u"status"_s].toString() == u"running"_s) {
+                        id = run[u"id"_s].toString();
+                        return QFile::exists(ws(u".ferry/runs/%1/checkpoints/checkpoint.pt"_s.arg(id)));
+                    }
                 }
-            }
-            return false;
-        }));
+                return false;
+            },
+            120000, 100));
         const Result cancelled = runFerry(ws(), {u"runs"_s, u"cancel"_s, id});
         QVERIFY2(cancelled.exitCode == 0, qPrintable(cancelled.err));
         QVERIFY(trainer.waitForFinished(60000));
@@ -275,18 +273,20 @@ for i in range(len(rows)):
                       {u"train"_s, u"--data"_s, u"big.csv"_s, u"--epochs"_s, u"400"_s, u"--json"_s});
         QVERIFY(trainer.waitForStarted());
         QString id;
-        QVERIFY(waitFor([&] {
-            const QJsonArray runs =
-                QJsonDocument::fromJson(runFerry(ws(), {u"runs"_s, u"list"_s, u"--json"_s}).out.toUtf8()).array();
-            for (const QJsonValue &run : runs) {
-                if (run[u"status"_s].toString() == u"running"_s)
-                    id = run[u"id"_s].toString();
-            }
-            return !id.isEmpty();
-        }));
+        QVERIFY(waitFor(
+            [&] {
+                const QJsonArray runs =
+                    QJsonDocument::fromJson(runFerry(ws(), {u"runs"_s, u"list"_s, u"--json"_s}).out.toUtf8()).array();
+                for (const QJsonValue &run : runs) {
+                    if (run[u"status"_s].toString() == u"running"_s)
+                        id = run[u"id"_s].toString();
+                }
+                return !id.isEmpty();
+            },
+            120000, 100));
         ::kill(static_cast<pid_t>(trainer.processId()), SIGKILL);
         QVERIFY(trainer.waitForFinished(10000));
-        QVERIFY(waitFor([&] { return show(id)[u"status"_s].toString() == u"lost"_s; }, 10000));
+        QVERIFY(waitFor([&] { return show(id)[u"status"_s].toString() == u"lost"_s; }, 10000, 100));
     }
 
     // A small CNN learns a folder of generated PNGs (vertical bars vs crosses, anywhere in the

@@ -1,7 +1,7 @@
 // Cloud hand-off: a run written as an AzureML CLI v2 command job (parsed back with yaml-cpp)
 // and as a SageMaker SDK launcher (parsed back with Python's own ast module), field by field;
 // and `ferry runs export` on a real run.
-#include "clitesthelpers.h"
+#include "support/cli.h"
 
 #include "cloud/cloudhandoff.h"
 #include "env/environmentfile.h"
@@ -326,27 +326,27 @@ private Q_SLOTS:
         QVERIFY(script.open(QIODevice::WriteOnly));
         script.write("print('loss=0.5')\n");
         script.close();
-        const auto started = testing::runFerry(
+        const auto started = test::runFerry(
             ws.path(), {u"run"_s, u"train.py"_s, u"--env"_s, u"environments/mnist.yml"_s, u"--hp"_s, u"epochs=5"_s});
         QVERIFY2(started.exitCode == 0, qPrintable(started.err));
         const QString id = started.out.trimmed();
 
-        const auto azure = testing::runFerry(ws.path(), {u"runs"_s, u"export"_s, id, u"--to"_s, u"azureml"_s,
-                                                         u"--compute"_s, u"gpu"_s, u"-o"_s, u"job.yml"_s});
+        const auto azure = test::runFerry(ws.path(), {u"runs"_s, u"export"_s, id, u"--to"_s, u"azureml"_s,
+                                                      u"--compute"_s, u"gpu"_s, u"-o"_s, u"job.yml"_s});
         QVERIFY2(azure.exitCode == 0, qPrintable(azure.err));
         QVERIFY(azure.err.contains(u"az ml job create --file job.yml"_s));
         const YAML::Node job = YAML::LoadFile(ws.filePath(u"job.yml"_s).toStdString());
         QCOMPARE(job["inputs"]["epochs"].as<int>(), 5);
         QCOMPARE(scalar(job["code"]), u"."_s);
 
-        const auto sagemaker = testing::runFerry(ws.path(), {u"runs"_s, u"export"_s, id, u"--to"_s, u"sagemaker"_s});
+        const auto sagemaker = test::runFerry(ws.path(), {u"runs"_s, u"export"_s, id, u"--to"_s, u"sagemaker"_s});
         QVERIFY2(sagemaker.exitCode == 0, qPrintable(sagemaker.err));
         QVERIFY(sagemaker.out.contains(u"entry_point=\"train.py\""_s));
 
-        const auto noTarget = testing::runFerry(ws.path(), {u"runs"_s, u"export"_s, id});
+        const auto noTarget = test::runFerry(ws.path(), {u"runs"_s, u"export"_s, id});
         QCOMPARE(noTarget.exitCode, 1);
         QVERIFY(noTarget.err.contains(u"--to azureml"_s));
-        const auto badChannel = testing::runFerry(
+        const auto badChannel = test::runFerry(
             ws.path(), {u"runs"_s, u"export"_s, id, u"--to"_s, u"sagemaker"_s, u"--channel-uri"_s, u"nope=s3://x"_s});
         QCOMPARE(badChannel.exitCode, 1);
         QVERIFY(badChannel.err.contains(u"nope=s3://x"_s));

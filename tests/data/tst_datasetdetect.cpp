@@ -1,6 +1,7 @@
 // What a dropped path holds (detectDataset, core/data/detect.cpp): tables, image folders and
 // idx files, found without a full parse; unknown files get the list of supported formats.
 #include "data/dataset.h"
+#include "support/files.h"
 
 #include <QDir>
 #include <QFile>
@@ -13,16 +14,9 @@
 
 using namespace Qt::StringLiterals;
 using namespace ferry::data;
+using ferry::test::writeFileOrStop;
 
 namespace {
-
-void writeFile(const QString &path, const QByteArray &content)
-{
-    QDir().mkpath(QFileInfo(path).path());
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(content) != content.size())
-        qFatal("cannot write %s", qPrintable(path));
-}
 
 QByteArray bigEndian(quint32 value)
 {
@@ -49,7 +43,7 @@ private Q_SLOTS:
         QByteArray content = "a,b,species\n";
         for (int i = 0; i < 1000; ++i)
             content += QByteArray::number(i) + ',' + QByteArray::number(i * 0.5) + (i % 2 ? ",cat\n" : ",dog\n");
-        writeFile(path(u"pets.csv"_s), content);
+        writeFileOrStop(path(u"pets.csv"_s), content);
         const auto info = detectDataset(path(u"pets.csv"_s));
         QVERIFY2(info, qPrintable(info ? QString() : info.error().toString()));
         QCOMPARE(info->kind, DatasetKind::Table);
@@ -68,7 +62,7 @@ private Q_SLOTS:
 
     void tableProblems()
     {
-        writeFile(path(u"problems.tsv"_s), "x\tname\ty\n1\tbob\t2\n3\t4\n5\tNA\t6\n");
+        writeFileOrStop(path(u"problems.tsv"_s), "x\tname\ty\n1\tbob\t2\n3\t4\n5\tNA\t6\n");
         const auto info = detectDataset(path(u"problems.tsv"_s));
         QVERIFY(info);
         QCOMPARE(info->format, u"tsv"_s);
@@ -98,8 +92,8 @@ private Q_SLOTS:
                 quoted += "\n";
             }
         }
-        writeFile(path(u"big_plain.csv"_s), plain);
-        writeFile(path(u"big_quoted.csv"_s), quoted);
+        writeFileOrStop(path(u"big_plain.csv"_s), plain);
+        writeFileOrStop(path(u"big_quoted.csv"_s), quoted);
         for (const QString &name : {u"big_plain.csv"_s, u"big_quoted.csv"_s}) {
             const auto info = detectDataset(path(name));
             QVERIFY2(info, qPrintable(info ? QString() : info.error().toString()));
@@ -114,8 +108,8 @@ private Q_SLOTS:
         const QByteArray images =
             QByteArray("\x00\x00\x08\x03", 4) + bigEndian(4) + bigEndian(2) + bigEndian(3) + QByteArray(24, '\x7f');
         const QByteArray labels = QByteArray("\x00\x00\x08\x01", 4) + bigEndian(4) + QByteArray("\x05\x01\x05\x05", 4);
-        writeFile(path(u"mnist/train-images-idx3-ubyte"_s), images);
-        writeFile(path(u"mnist/train-labels-idx1-ubyte"_s), labels);
+        writeFileOrStop(path(u"mnist/train-images-idx3-ubyte"_s), images);
+        writeFileOrStop(path(u"mnist/train-labels-idx1-ubyte"_s), labels);
         for (const QString &where : {path(u"mnist"_s), path(u"mnist/train-images-idx3-ubyte"_s)}) {
             const auto info = detectDataset(where);
             QVERIFY2(info, qPrintable(info ? QString() : info.error().toString()));
@@ -129,8 +123,8 @@ private Q_SLOTS:
             QVERIFY(info->problems.isEmpty());
         }
         // A truncated images file is a problem to show, not a failure to detect.
-        writeFile(path(u"cut/train-images-idx3-ubyte"_s), images.chopped(4));
-        writeFile(path(u"cut/train-labels-idx1-ubyte"_s), labels);
+        writeFileOrStop(path(u"cut/train-images-idx3-ubyte"_s), images.chopped(4));
+        writeFileOrStop(path(u"cut/train-labels-idx1-ubyte"_s), labels);
         const auto cut = detectDataset(path(u"cut"_s));
         QVERIFY(cut);
         QCOMPARE(cut->problems.size(), 1);
@@ -148,11 +142,11 @@ private Q_SLOTS:
         QVERIFY(wide.save(root + u"/cats/2.jpg"_s));
         QVERIFY(wide.save(root + u"/dogs/1.png"_s));
 #else
-        writeFile(root + u"/cats/1.png"_s, "\x89PNG\r\n\x1a\n");
-        writeFile(root + u"/cats/2.jpg"_s, "\xFF\xD8\xFF");
-        writeFile(root + u"/dogs/1.png"_s, "\x89PNG\r\n\x1a\n");
+        writeFileOrStop(root + u"/cats/1.png"_s, "\x89PNG\r\n\x1a\n");
+        writeFileOrStop(root + u"/cats/2.jpg"_s, "\xFF\xD8\xFF");
+        writeFileOrStop(root + u"/dogs/1.png"_s, "\x89PNG\r\n\x1a\n");
 #endif
-        writeFile(root + u"/dogs/labels.csv"_s, "not an image");
+        writeFileOrStop(root + u"/dogs/labels.csv"_s, "not an image");
         QVERIFY(QDir().mkpath(root + u"/fish"_s));
         const auto info = detectDataset(root);
         QVERIFY2(info, qPrintable(info ? QString() : info.error().toString()));
@@ -174,7 +168,7 @@ private Q_SLOTS:
 
     void unknown()
     {
-        writeFile(path(u"model.pt"_s), "PK\x03\x04");
+        writeFileOrStop(path(u"model.pt"_s), "PK\x03\x04");
         const auto info = detectDataset(path(u"model.pt"_s));
         QVERIFY(!info);
         QCOMPARE(info.error().message, u"Ferry cannot read '.pt' files as a dataset"_s);
@@ -189,12 +183,12 @@ private Q_SLOTS:
         QVERIFY(!missing);
         QCOMPARE(missing.error().message, u"no such file or folder"_s);
 
-        writeFile(path(u"empty.csv"_s), "");
+        writeFileOrStop(path(u"empty.csv"_s), "");
         const auto empty = detectDataset(path(u"empty.csv"_s));
         QVERIFY(!empty);
         QCOMPARE(empty.error().message, u"the file is empty"_s);
 
-        writeFile(path(u"photo.png"_s), "\x89PNG\r\n\x1a\n");
+        writeFileOrStop(path(u"photo.png"_s), "\x89PNG\r\n\x1a\n");
         const auto image = detectDataset(path(u"photo.png"_s));
         QVERIFY(!image);
         QCOMPARE(image.error().message, u"a single image is not a dataset"_s);

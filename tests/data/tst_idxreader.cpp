@@ -1,6 +1,7 @@
 // MNIST idx files (core/data/idxreader.cpp): written here, raw and gzip-compressed, and read
 // back exactly; every broken file gets its own error.
 #include "data/dataset.h"
+#include "support/files.h"
 
 #include <QDir>
 #include <QFile>
@@ -11,6 +12,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace ferry::data;
+using ferry::test::writeFileOrStop;
 
 namespace {
 
@@ -30,13 +32,6 @@ QByteArray imagesFile(const QByteArray &pixels, quint32 count, quint32 rows, qui
 QByteArray labelsFile(const QByteArray &labels)
 {
     return QByteArray("\x00\x00\x08\x01", 4) + bigEndian(quint32(labels.size())) + labels;
-}
-
-void writeFile(const QString &path, const QByteArray &content)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(content) != content.size())
-        qFatal("cannot write %s", qPrintable(path));
 }
 
 // gzip -n: the compressed file beside the original, which stays.
@@ -89,8 +84,8 @@ private Q_SLOTS:
     void roundTrip()
     {
         const QString dir = folder(u"raw"_s);
-        writeFile(dir + u"/train-images-idx3-ubyte"_s, imagesFile(m_pixels, 5, 4, 3));
-        writeFile(dir + u"/train-labels-idx1-ubyte"_s, labelsFile(m_labels));
+        writeFileOrStop(dir + u"/train-images-idx3-ubyte"_s, imagesFile(m_pixels, 5, 4, 3));
+        writeFileOrStop(dir + u"/train-labels-idx1-ubyte"_s, labelsFile(m_labels));
         for (const QString &path :
              QStringList{dir + u"/train-images-idx3-ubyte"_s, dir + u"/train-labels-idx1-ubyte"_s, dir}) {
             const auto data = loadDataset(path);
@@ -103,8 +98,8 @@ private Q_SLOTS:
     void roundTripGzip()
     {
         const QString dir = folder(u"gz"_s);
-        writeFile(dir + u"/t10k-images-idx3-ubyte"_s, imagesFile(m_pixels, 5, 4, 3));
-        writeFile(dir + u"/t10k-labels-idx1-ubyte"_s, labelsFile(m_labels));
+        writeFileOrStop(dir + u"/t10k-images-idx3-ubyte"_s, imagesFile(m_pixels, 5, 4, 3));
+        writeFileOrStop(dir + u"/t10k-labels-idx1-ubyte"_s, labelsFile(m_labels));
         if (!gzip(dir + u"/t10k-images-idx3-ubyte"_s) || !gzip(dir + u"/t10k-labels-idx1-ubyte"_s))
             QSKIP("no gzip to compress the test files");
         QFile::remove(dir + u"/t10k-labels-idx1-ubyte"_s);
@@ -119,7 +114,7 @@ private Q_SLOTS:
         QVERIFY2(fromFolder, qPrintable(fromFolder ? QString() : fromFolder.error().toString()));
         checkDigits(*fromFolder);
 
-        writeFile(dir + u"/t10k-labels-idx1-ubyte"_s, labelsFile(m_labels));
+        writeFileOrStop(dir + u"/t10k-labels-idx1-ubyte"_s, labelsFile(m_labels));
         QFile::remove(dir + u"/t10k-labels-idx1-ubyte.gz"_s);
         const auto mixed = loadDataset(dir + u"/t10k-images-idx3-ubyte.gz"_s);
         QVERIFY(mixed);
@@ -129,10 +124,10 @@ private Q_SLOTS:
     void prefersTrainingSet()
     {
         const QString dir = folder(u"both"_s);
-        writeFile(dir + u"/t10k-images-idx3-ubyte"_s, imagesFile(m_pixels.first(24), 2, 4, 3));
-        writeFile(dir + u"/t10k-labels-idx1-ubyte"_s, labelsFile("\x01\x02"));
-        writeFile(dir + u"/train-images-idx3-ubyte"_s, imagesFile(m_pixels, 5, 4, 3));
-        writeFile(dir + u"/train-labels-idx1-ubyte"_s, labelsFile(m_labels));
+        writeFileOrStop(dir + u"/t10k-images-idx3-ubyte"_s, imagesFile(m_pixels.first(24), 2, 4, 3));
+        writeFileOrStop(dir + u"/t10k-labels-idx1-ubyte"_s, labelsFile("\x01\x02"));
+        writeFileOrStop(dir + u"/train-images-idx3-ubyte"_s, imagesFile(m_pixels, 5, 4, 3));
+        writeFileOrStop(dir + u"/train-labels-idx1-ubyte"_s, labelsFile(m_labels));
         const auto data = loadDataset(dir);
         QVERIFY(data);
         checkDigits(*data);
@@ -183,8 +178,8 @@ private Q_SLOTS:
                 folder(u"errors-%1-%2"_s.arg(QString::fromUtf8(QTest::currentDataTag())).arg(compressed));
             const QString imagesPath = dir + u"/train-images-idx3-ubyte"_s;
             const QString labelsPath = dir + u"/train-labels-idx1-ubyte"_s;
-            writeFile(imagesPath, images);
-            writeFile(labelsPath, labels);
+            writeFileOrStop(imagesPath, images);
+            writeFileOrStop(labelsPath, labels);
             QString suffix;
             if (compressed) {
                 if (!gzip(imagesPath) || !gzip(labelsPath))
@@ -204,8 +199,8 @@ private Q_SLOTS:
     void damagedGzip()
     {
         const QString dir = folder(u"damaged"_s);
-        writeFile(dir + u"/train-images-idx3-ubyte"_s, imagesFile(m_pixels, 5, 4, 3));
-        writeFile(dir + u"/train-labels-idx1-ubyte"_s, labelsFile(m_labels));
+        writeFileOrStop(dir + u"/train-images-idx3-ubyte"_s, imagesFile(m_pixels, 5, 4, 3));
+        writeFileOrStop(dir + u"/train-labels-idx1-ubyte"_s, labelsFile(m_labels));
         if (!gzip(dir + u"/train-images-idx3-ubyte"_s))
             QSKIP("no gzip to compress the test files");
         QFile file(dir + u"/train-images-idx3-ubyte.gz"_s);
@@ -217,7 +212,7 @@ private Q_SLOTS:
         QVERIFY(!cut);
         QCOMPARE(cut.error().path, dir + u"/train-images-idx3-ubyte.gz"_s);
 
-        writeFile(dir + u"/train-images-idx3-ubyte.gz"_s, imagesFile(m_pixels, 5, 4, 3)); // not compressed
+        writeFileOrStop(dir + u"/train-images-idx3-ubyte.gz"_s, imagesFile(m_pixels, 5, 4, 3)); // not compressed
         const auto plain = loadDataset(dir + u"/train-images-idx3-ubyte.gz"_s);
         QVERIFY(!plain);
         QCOMPARE(plain.error().message, u"not a gzip file, although its name ends in .gz"_s);
@@ -226,14 +221,14 @@ private Q_SLOTS:
     void missingPartner()
     {
         const QString dir = folder(u"alone"_s);
-        writeFile(dir + u"/train-images-idx3-ubyte"_s, imagesFile(m_pixels, 5, 4, 3));
+        writeFileOrStop(dir + u"/train-images-idx3-ubyte"_s, imagesFile(m_pixels, 5, 4, 3));
         const auto data = loadDataset(dir + u"/train-images-idx3-ubyte"_s);
         QVERIFY(!data);
         QCOMPARE(data.error().message, u"no labels file beside the images: expected train-labels-idx1-ubyte"_s);
         QCOMPARE(data.error().path, dir + u"/train-images-idx3-ubyte"_s);
 
         const QString labelsOnly = folder(u"labels-only"_s);
-        writeFile(labelsOnly + u"/train-labels-idx1-ubyte"_s, labelsFile(m_labels));
+        writeFileOrStop(labelsOnly + u"/train-labels-idx1-ubyte"_s, labelsFile(m_labels));
         const auto noImages = loadDataset(labelsOnly + u"/train-labels-idx1-ubyte"_s);
         QVERIFY(!noImages);
         QVERIFY(noImages.error().message.startsWith(u"this is a labels file, and no images file lies beside it"_s));

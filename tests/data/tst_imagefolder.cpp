@@ -2,6 +2,7 @@
 // JPEG files; shapes, pixel values, resizing, channels, errors and cancelling. A build without
 // Qt Gui refuses images with one clear message.
 #include "data/dataset.h"
+#include "support/files.h"
 
 #include <QDir>
 #include <QFile>
@@ -14,16 +15,9 @@
 
 using namespace Qt::StringLiterals;
 using namespace ferry::data;
+using ferry::test::writeFileOrStop;
 
 namespace {
-
-void writeFile(const QString &path, const QByteArray &content)
-{
-    QDir().mkpath(QFileInfo(path).path());
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(content) != content.size())
-        qFatal("cannot write %s", qPrintable(path));
-}
 
 #if FERRY_HAS_GUI
 // Vertical white bars on black, or a white cross on black.
@@ -86,7 +80,7 @@ private:
             save(pattern(true, 8), root + u"/bars/bar%1.png"_s.arg(i));
         for (int i = 0; i < 2; ++i)
             save(pattern(true, 16), root + u"/bars/photo%1.jpg"_s.arg(i));
-        writeFile(root + u"/bars/README.txt"_s, "not an image");
+        writeFileOrStop(root + u"/bars/README.txt"_s, "not an image");
         for (int i = 0; i < 4; ++i)
             save(pattern(false, 12), root + u"/crosses/cross%1.png"_s.arg(i));
         return root;
@@ -186,7 +180,7 @@ private Q_SLOTS:
         const QString root = path(u"corrupt"_s);
         save(pattern(true, 8), root + u"/good/a.png"_s);
         save(pattern(false, 8), root + u"/bad/a.png"_s);
-        writeFile(root + u"/bad/broken.png"_s, "\x89PNG\r\n\x1a\n this is not the rest of a PNG");
+        writeFileOrStop(root + u"/bad/broken.png"_s, "\x89PNG\r\n\x1a\n this is not the rest of a PNG");
         const auto data = loadDataset(root);
         QVERIFY(!data);
         QVERIFY2(data.error().message.startsWith(u"cannot decode the image"_s), qPrintable(data.error().message));
@@ -198,7 +192,7 @@ private Q_SLOTS:
     {
         const QString root = path(u"emptyclass"_s);
         save(pattern(true, 8), root + u"/bars/a.png"_s);
-        writeFile(root + u"/crosses/notes.txt"_s, "no images here");
+        writeFileOrStop(root + u"/crosses/notes.txt"_s, "no images here");
         const auto data = loadDataset(root);
         QVERIFY(!data);
         QCOMPARE(data.error().message, u"class folder 'crosses' has no images"_s);
@@ -243,8 +237,8 @@ private Q_SLOTS:
     void refusedWithoutGui()
     {
         const QString root = path(u"nogui"_s);
-        writeFile(root + u"/bars/a.png"_s, "\x89PNG\r\n\x1a\n");
-        writeFile(root + u"/crosses/b.png"_s, "\x89PNG\r\n\x1a\n");
+        writeFileOrStop(root + u"/bars/a.png"_s, "\x89PNG\r\n\x1a\n");
+        writeFileOrStop(root + u"/crosses/b.png"_s, "\x89PNG\r\n\x1a\n");
         const auto data = loadDataset(root);
         QVERIFY(!data);
         QCOMPARE(data.error().message, u"this build of Ferry was made without Qt Gui and cannot decode images"_s);
@@ -268,8 +262,8 @@ private Q_SLOTS:
 
     void badSize()
     {
-        writeFile(path(u"sized/a/x.png"_s), "");
-        writeFile(path(u"sized/b/x.png"_s), "");
+        writeFileOrStop(path(u"sized/a/x.png"_s), "");
+        writeFileOrStop(path(u"sized/b/x.png"_s), "");
         const auto data = loadDataset(path(u"sized"_s), imageOptions(0, 28, true));
         QVERIFY(!data);
         if (FERRY_HAS_GUI)

@@ -5,7 +5,7 @@
 #include "common/textfile.h"
 #include "env/azuremlcommandjob.h"
 #include "env/formats.h"
-#include "envtesthelpers.h"
+#include "support/env.h"
 
 #include <QTest>
 

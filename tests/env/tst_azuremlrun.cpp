@@ -2,7 +2,7 @@
 // the script and its arguments, literal inputs as hyperparameters, path inputs as channels with
 // their placeholders filled for the target, and what only AzureML can resolve asked for.
 #include "cloud/azuremlrun.h"
-#include "envtesthelpers.h"
+#include "support/env.h"
 
 #include <QFileInfo>
 #include <QTest>

@@ -2,6 +2,7 @@
 // CLI reads and builds what Ferry wrote, a real Docker engine runs the images. No registry and
 // no network: the packages come from wheels this test makes, through a local find_links folder.
 // The engine and the CLI come from tests/services/ (CTest fixtures docker and devcontainer_cli).
+#include "support/files.h"
 #include "support/testenv.h"
 
 #include <QCryptographicHash>
@@ -145,13 +146,6 @@ bool writeWheel(const QString &folder, const QString &distribution, const QStrin
     return file.open(QIODevice::WriteOnly) && file.write(storedZip(entries)) > 0;
 }
 
-bool writeText(const QString &path, const QByteArray &text)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
-}
-
 const QByteArray kEnvironment = R"(ferry: 1
 name: demo
 version: "1"
@@ -249,7 +243,7 @@ private Q_SLOTS:
         QVERIFY(writeWheel(wheels, u"pkg_b"_s, u"0.3.1"_s, "import pkg_a\n\nVERSION = \"0.3.1\"\n", {u"pkg-a>=1.0"_s}));
         for (const QString &tool : {u"black"_s, u"pytest"_s, u"pylint"_s})
             QVERIFY(writeWheel(wheels, tool, u"0.0.1"_s, "VERSION = \"0.0.1\"\n"));
-        QVERIFY(writeText(ws(u"environments/demo.yml"_s), kEnvironment));
+        QVERIFY(ferry::test::writeFile(ws(u"environments/demo.yml"_s), kEnvironment));
     }
 
     // The wheels themselves install with plain pip in the base image, so a failure further on

@@ -1,5 +1,6 @@
 // `ferry env` as a user runs it.
-#include "corpus.h"
+#include "support/corpus.h"
+#include "support/files.h"
 #include "support/testenv.h"
 
 #include <QDir>
@@ -13,6 +14,7 @@
 #include <QTest>
 
 using namespace Qt::StringLiterals;
+using ferry::test::readFile;
 
 namespace {
 
@@ -36,12 +38,6 @@ Result runCli(const QStringList &arguments, const QString &workingDir = {})
 QString data(const QString &relative)
 {
     return QStringLiteral(FERRY_TEST_DATA "/env/") + relative;
-}
-
-QByteArray readAll(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 } // namespace
@@ -144,7 +140,7 @@ private Q_SLOTS:
         const Result imported = runCli({u"env"_s, u"import"_s, corpus, u"-o"_s, env});
         QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
         QVERIFY2(!imported.err.contains(u"not a valid environment name"_s), qPrintable(imported.err));
-        QVERIFY(readAll(env).contains("\nname: AzureML_SDK\n"));
+        QVERIFY(readFile(env).contains("\nname: AzureML_SDK\n"));
         for (const QString &format :
              {u"ferry"_s, u"conda"_s, u"pip"_s, u"azureml-v1"_s, u"azureml-v2"_s, u"dockerfile"_s, u"devcontainer"_s}) {
             const Result exported =
@@ -187,7 +183,7 @@ private Q_SLOTS:
         if (exitCode == 0) {
             const Result check = runCli({u"env"_s, u"check"_s, out});
             QVERIFY2(check.exitCode == 0, qPrintable(check.err));
-            QVERIFY(readAll(out).contains("base_image: "));
+            QVERIFY(readFile(out).contains("base_image: "));
         }
     }
 
@@ -225,7 +221,7 @@ private Q_SLOTS:
         QDirIterator found(workspace.filePath(u".ferry/runs"_s), {u"seen.json"_s}, QDir::Files,
                            QDirIterator::Subdirectories);
         QVERIFY2(found.hasNext(), qPrintable(r.err));
-        const QJsonObject seen = QJsonDocument::fromJson(readAll(found.next())).object();
+        const QJsonObject seen = QJsonDocument::fromJson(readFile(found.next())).object();
         const QJsonObject args = seen[u"args"_s].toObject();
         QCOMPARE(args[u"epochs"_s].toInt(), 3);
         QCOMPARE(args[u"lr"_s].toDouble(), 0.5);

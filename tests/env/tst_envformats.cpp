@@ -3,7 +3,7 @@
 #include "env/azureml.h"
 #include "env/exportwriter.h"
 #include "env/formats.h"
-#include "envtesthelpers.h"
+#include "support/env.h"
 
 #include <QDir>
 #include <QFile>

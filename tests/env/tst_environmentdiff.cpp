@@ -1,6 +1,6 @@
 // The core of the editor's versions view and of secret variables (issue 7): the diff of two
 // versions, versioned saves, and variables whose value is a keychain secret's name.
-#include "envtesthelpers.h"
+#include "support/env.h"
 
 #include "common/textfile.h"
 #include "env/environmentdiff.h"

@@ -1,7 +1,7 @@
 // The environment editor (issue 7), offscreen against the real model: edits through the widgets,
 // undo/redo, merging, validation as you type, drop import, live preview and hash, versions,
 // keyboard-only tables, secret variables, the file on disk and exports.
-#include "editortesthelpers.h"
+#include "support/editor.h"
 
 #include "common/textfile.h"
 #include "env/environmentfile.h"

@@ -1,6 +1,6 @@
 // The environment editor's surroundings (issue 7), offscreen: templates and new environments,
 // imported files, the image actions' states, the terminal command, and the window's wiring.
-#include "editortesthelpers.h"
+#include "support/editor.h"
 
 #include "common/textfile.h"
 #include "env/environmentvalidator.h"

@@ -2,7 +2,7 @@
 // what it writes loads in PyYAML as intended.
 #include "env/environmentfile.h"
 #include "env/formats.h"
-#include "envtesthelpers.h"
+#include "support/env.h"
 
 #include "common/textfile.h"
 

@@ -5,7 +5,7 @@
 #include "env/environmentfile.h"
 #include "env/environmentvalidator.h"
 #include "env/spechash.h"
-#include "envtesthelpers.h"
+#include "support/env.h"
 
 #include <QSet>
 #include <QTest>

@@ -73,7 +73,7 @@ variables:
 
 bool save(QWidget &widget, const QString &dir, const QString &name)
 {
-    return ferry::testing::saveScreenshot(widget, dir, name, 400);
+    return ferry::test::saveScreenshot(widget, dir, name, 400);
 }
 
 } // namespace

@@ -8,7 +8,7 @@
 
 #include <cstdio>
 
-namespace ferry::testing {
+namespace ferry::test {
 
 inline bool saveScreenshot(QWidget &widget, const QString &dir, const QString &name, int settleMs = 0)
 {
@@ -21,4 +21,4 @@ inline bool saveScreenshot(QWidget &widget, const QString &dir, const QString &n
     return ok;
 }
 
-} // namespace ferry::testing
+} // namespace ferry::test

@@ -49,7 +49,7 @@ namespace {
 
 bool save(QWidget &widget, const QString &dir, const QString &name)
 {
-    return ferry::testing::saveScreenshot(widget, dir, name);
+    return ferry::test::saveScreenshot(widget, dir, name);
 }
 
 } // namespace
@@ -63,12 +63,12 @@ int main(int argc, char **argv)
     }
     const QString out = QString::fromLocal8Bit(argv[1]);
     QDir().mkpath(out);
-    ferry::testing::WindowHarness harness;
+    ferry::test::WindowHarness harness;
     ferry::ui::MainWindow &window = harness.window;
     // As a newcomer first sees it: the size the window picks for this screen.
     window.show();
     (void)QTest::qWaitForWindowExposed(&window);
-    bool ok = ferry::testing::saveScreenshot(window, out, u"first-start.png"_s, 500);
+    bool ok = ferry::test::saveScreenshot(window, out, u"first-start.png"_s, 500);
     const QSize firstStart = window.size(); // the newcomer's pictures keep it
     (void)harness.show();
     QSettings &settings = harness.settings;
@@ -106,12 +106,12 @@ int main(int argc, char **argv)
     }
     window.resize(firstStart);
     window.reopenLastWorkspace();
-    ok = ferry::testing::saveScreenshot(window, out, u"workspace-with-runs.png"_s, 3000) && ok;
+    ok = ferry::test::saveScreenshot(window, out, u"workspace-with-runs.png"_s, 3000) && ok;
     // `ferry environments/example.yml`: the editor in its workspace, the Dockerfile beside it.
     window.openPaths({example + u"/environments/example.yml"_s});
     if (auto *preview = window.findChild<QTabWidget *>(u"previewTabs"_s))
         preview->setCurrentIndex(2);
-    ok = ferry::testing::saveScreenshot(window, out, u"environment-editor.png"_s, 3000) && ok;
+    ok = ferry::test::saveScreenshot(window, out, u"environment-editor.png"_s, 3000) && ok;
     window.environmentEditors()->removeAll();
     if (auto *experiment = window.findChild<QDockWidget *>(u"experimentDock"_s)) {
         experiment->lower(); // raise() makes a dock the current tab only when it was not on top

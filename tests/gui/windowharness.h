@@ -11,7 +11,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-namespace ferry::testing {
+namespace ferry::test {
 
 struct WindowHarness {
     QTemporaryDir temp;
@@ -31,4 +31,4 @@ struct WindowHarness {
     }
 };
 
-} // namespace ferry::testing
+} // namespace ferry::test

@@ -1,7 +1,7 @@
 // `ferry notebook convert` as a user runs it, and the script it writes run by `ferry run` on the
 // local target with --hp values: the argparse cell really takes them, and the contract's
 // SM_MODEL_DIR really is where the model goes.
-#include "../clitesthelpers.h"
+#include "support/cli.h"
 
 #include <QDir>
 #include <QFile>
@@ -12,8 +12,8 @@
 #include <QTest>
 
 using namespace Qt::StringLiterals;
-using ferry::testing::CliResult;
-using ferry::testing::runFerry;
+using ferry::test::CliResult;
+using ferry::test::runFerry;
 
 namespace {
 

@@ -4,8 +4,8 @@
 #include "run/rundirectory.h"
 #include "run/supervisor.h"
 #include "support/testenv.h"
+#include "support/wait.h"
 
-#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
@@ -13,7 +13,6 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QThread>
 
 #include <csignal>
 #include <unistd.h>
@@ -25,16 +24,7 @@ namespace {
 
 const QString kScripts = QStringLiteral(FERRY_TEST_DATA "/runs/scripts");
 
-template <typename Condition> bool waitFor(Condition done, int timeoutMs = 60000)
-{
-    const QDeadlineTimer deadline(timeoutMs);
-    while (!done()) {
-        if (deadline.hasExpired())
-            return false;
-        QThread::msleep(20);
-    }
-    return true;
-}
+using ferry::test::waitFor;
 
 RunSpec specFor(const QString &script, QList<Hyperparameter> hps = {})
 {
@@ -146,9 +136,9 @@ private Q_SLOTS:
         QProcess process;
         process.start(ferry::test::ferryBinary(), {u"__supervise"_s, runDir});
         const RunDirectory dir(runDir);
-        QVERIFY(waitFor([&] { return dir.heartbeatMs().has_value(); }));
+        QVERIFY(waitFor([&] { return dir.heartbeatMs().has_value(); }, 60000));
         const qint64 first = *dir.heartbeatMs();
-        QVERIFY(waitFor([&] { return dir.heartbeatMs().value_or(first) > first; }));
+        QVERIFY(waitFor([&] { return dir.heartbeatMs().value_or(first) > first; }, 60000));
         QVERIFY(!QFileInfo::exists(dir.exitFile()));
         QFile(go).open(QIODevice::WriteOnly);
         QVERIFY(process.waitForFinished(60000));
@@ -162,7 +152,7 @@ private Q_SLOTS:
         QProcess process;
         process.start(ferry::test::ferryBinary(), {u"__supervise"_s, runDir});
         const RunDirectory dir(runDir);
-        QVERIFY(waitFor([&] { return QFileInfo::exists(dir.supervisorFile()); }));
+        QVERIFY(waitFor([&] { return QFileInfo::exists(dir.supervisorFile()); }, 60000));
         QCOMPARE(::kill(static_cast<pid_t>(process.processId()), SIGTERM), 0);
         QVERIFY(process.waitForFinished(60000));
         QCOMPARE(process.exitCode(), 0);

@@ -1,8 +1,8 @@
-// Secrets in the window (keyringsession.h: a real gnome-keyring): the launch dialog shows the
+// Secrets in the window (support/keyring.h: a real gnome-keyring): the launch dialog shows the
 // environment's secret variables by name and adds --secret-env style ones from the keychain's
 // names; the run monitor worker shows nothing of a run with secrets until the window's keychain
 // has given their values (asynchronously, RunSecretsReader), then only redacted lines.
-#include "keyringsession.h"
+#include "support/keyring.h"
 #include "support/testenv.h"
 
 #include "env/formats.h"

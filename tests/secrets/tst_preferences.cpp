@@ -1,8 +1,8 @@
 // The settings dialog and what the settings change, with the keychain of a real gnome-keyring
-// (keyringsession.h): typed settings written and read back, the engine checked, the editors'
+// (support/keyring.h): typed settings written and read back, the engine checked, the editors'
 // tools and the trainer's threads applied, the keychain's names offered to the environment
 // editor, and a value typed into a secret variable stored in the keychain, not the file.
-#include "keyringsession.h"
+#include "support/keyring.h"
 
 #include "secrets/secretstore.h"
 #include "targets/containerengine.h"
@@ -36,7 +36,7 @@ namespace {
 
 QString lookup(const QString &name)
 {
-    return ferry::testing::keychainLookup(name);
+    return ferry::test::keychainLookup(name);
 }
 
 } // namespace

@@ -1,9 +1,9 @@
-// `ferry secret` as a user runs it, against a real gnome-keyring (keyringsession.h): values from
+// `ferry secret` as a user runs it, against a real gnome-keyring (support/keyring.h): values from
 // standard input or a hidden prompt (a real terminal, from util-linux `script`), never from an
 // argument; every missing-keychain case ends in a clear error and no plaintext; and a canary
 // secret sent through every flow is found nowhere afterwards: settings, files Ferry wrote, the
 // keyring's own files (encrypted), terminal transcripts, process command lines.
-#include "keyringsession.h"
+#include "support/keyring.h"
 #include "support/testenv.h"
 
 #include <QDir>
@@ -94,7 +94,7 @@ private:
     }
 
     // Every file under `root` holding the canary (its raw bytes or any common encoding).
-    QStringList filesWithCanary(const QString &root) const { return ferry::testing::filesHolding(root, m_canary); }
+    QStringList filesWithCanary(const QString &root) const { return ferry::test::filesHolding(root, m_canary); }
 
 private Q_SLOTS:
     void initTestCase()

@@ -1,8 +1,8 @@
-// Secrets reaching a run (keyringsession.h: a real gnome-keyring): `ferry run --secret-env`
+// Secrets reaching a run (support/keyring.h: a real gnome-keyring): `ferry run --secret-env`
 // gives the script its environment variable, read from the keychain by the supervisor; the
 // canary sweep then finds the value nowhere Ferry writes (run store, run folder, spec, log,
 // settings) nor in any process's command line while the run goes.
-#include "keyringsession.h"
+#include "support/keyring.h"
 #include "support/testenv.h"
 
 #include "secrets/secretstore.h"
@@ -54,7 +54,7 @@ private:
                 QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
     }
 
-    QStringList filesWithCanary(const QString &root) const { return ferry::testing::filesHolding(root, m_canary); }
+    QStringList filesWithCanary(const QString &root) const { return ferry::test::filesHolding(root, m_canary); }
 
 private Q_SLOTS:
     void initTestCase()

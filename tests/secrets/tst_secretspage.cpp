@@ -1,7 +1,7 @@
-// The settings page for secrets against a real gnome-keyring (keyringsession.h): storing and
+// The settings page for secrets against a real gnome-keyring (support/keyring.h): storing and
 // deleting go through the keychain without blocking the window, the value leaves the form once
 // stored, and a refusal shows inline.
-#include "keyringsession.h"
+#include "support/keyring.h"
 
 #include "ui/secrets/secretspage.h"
 
@@ -23,7 +23,7 @@ namespace {
 
 QString lookup(const QString &name)
 {
-    return ferry::testing::keychainLookup(name);
+    return ferry::test::keychainLookup(name);
 }
 
 } // namespace

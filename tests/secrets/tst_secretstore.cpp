@@ -1,6 +1,6 @@
 // SecretStore against a real Secret Service: gnome-keyring in a private D-Bus session
-// (keyringsession.h). What is stored is checked with secret-tool, the keyring's own client.
-#include "keyringsession.h"
+// (support/keyring.h). What is stored is checked with secret-tool, the keyring's own client.
+#include "support/keyring.h"
 
 #include "secrets/secretstore.h"
 
@@ -21,7 +21,7 @@ namespace {
 // What secret-tool finds under Ferry's service for NAME ("" when nothing).
 QString lookup(const QString &name)
 {
-    return ferry::testing::keychainLookup(name);
+    return ferry::test::keychainLookup(name);
 }
 
 SecretReply waitForReply(QSignalSpy &spy, quint64 request)

@@ -1,4 +1,4 @@
-// The canary sweep (issue 9): one canary secret in a real keychain (keyringsession.h), set and read
+// The canary sweep (issue 9): one canary secret in a real keychain (support/keyring.h), set and read
 // with `ferry secret`, used as an environment-file secret variable of a local run and of a
 // container run on the real Docker engine, whose base image comes from a real password-protected
 // registry (tests/services/registry.sh) whose password is a keychain secret too. The scripts print
@@ -10,7 +10,8 @@
 // The same secret variable then reaches runs on a real OpenSSH server on 127.0.0.1 (the `sshd`
 // fixture) in the host's Python and in the environment's image, and a job on a real Slurm (the
 // `slurm` fixture): the run folders on the host are swept too, and their secrets folder is gone.
-#include "keyringsession.h"
+#include "support/files.h"
+#include "support/keyring.h"
 #include "support/testenv.h"
 
 #include <QByteArrayList>
@@ -183,16 +184,13 @@ class TestSecretSweep : public QObject {
 
     QByteArray readRunFile(const QString &id, const QString &name) const
     {
-        QFile f(m_ws + u"/.ferry/runs/"_s + id + u'/' + name);
-        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        return ferry::test::readFile(m_ws + u"/.ferry/runs/"_s + id + u'/' + name);
     }
 
+    // `name` in the workspace.
     void writeFile(const QString &name, const QByteArray &bytes) const
     {
-        QDir().mkpath(QFileInfo(m_ws + u'/' + name).absolutePath());
-        QFile f(m_ws + u'/' + name);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(bytes);
+        QVERIFY(ferry::test::writeFile(m_ws + u'/' + name, bytes));
     }
 
     // Where the SSH and Slurm runs' folders go on the host (this machine).

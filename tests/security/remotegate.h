@@ -13,7 +13,7 @@
 #include <optional>
 #include <thread>
 
-namespace ferry::testing {
+namespace ferry::test {
 
 // Runs `target.start(runDir, spec)` on a thread of its own; the first progress message that
 // starts with `when` holds it (an upload's progress: rsync waits on its full pipe meanwhile)
@@ -77,4 +77,4 @@ inline bool writeBigFile(const QString &path, qint64 bytes)
     return f.open(QIODevice::WriteOnly) && f.resize(bytes);
 }
 
-} // namespace ferry::testing
+} // namespace ferry::test

@@ -20,7 +20,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-namespace ferry::testing {
+namespace ferry::test {
 
 constexpr uid_t kNobody = 65534;
 
@@ -106,4 +106,4 @@ inline QStringList entriesOf(const QString &dir)
     return QDir(dir).entryList(QDir::AllEntries | QDir::System | QDir::Hidden | QDir::NoDotAndDotDot);
 }
 
-} // namespace ferry::testing
+} // namespace ferry::test

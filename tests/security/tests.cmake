@@ -11,14 +11,12 @@ endif()
 # L12: a workspace on a network file system (sshfs over the test sshd) keeps a rollback journal.
 if(FERRY_GUI)
   ferry_test(tst_networkstore SOURCES security/tst_networkstore.cpp LIBS Qt6::Sql)
-  target_include_directories(tst_networkstore PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
   target_compile_definitions(tst_networkstore PRIVATE FERRY_SSHD_DIR="${CMAKE_CURRENT_BINARY_DIR}/services/sshd")
   set_tests_properties(tst_networkstore PROPERTIES FIXTURES_REQUIRED sshd)
 endif()
 # L1: a login shell that is not POSIX (fish, a real user on the test sshd).
 if(FERRY_GUI)
   ferry_test(tst_loginshell SOURCES security/tst_loginshell.cpp)
-  target_include_directories(tst_loginshell PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}" "${CMAKE_CURRENT_SOURCE_DIR}/remote")
   target_compile_definitions(tst_loginshell PRIVATE FERRY_SSHD_DIR="${CMAKE_CURRENT_BINARY_DIR}/services/sshd")
   set_tests_properties(tst_loginshell PROPERTIES FIXTURES_REQUIRED sshd)
 endif()
@@ -64,7 +62,6 @@ endif()
 
 # H1, the run folder shared by every target: links planted by a run (the real local supervisor).
 ferry_test(tst_runfolderlinks SOURCES security/tst_runfolderlinks.cpp)
-target_include_directories(tst_runfolderlinks PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
 add_dependencies(tst_runfolderlinks ferry)
 
 # L11: crash leftovers swept at the next start of the real `ferry`.
@@ -75,12 +72,9 @@ add_dependencies(tst_leftoversweep ferry)
 # attacking the host, and the engine recorded per run. One at a time, with time for image builds.
 if(FERRY_GUI)
   ferry_test(tst_containerescape SOURCES security/tst_containerescape.cpp)
-  target_include_directories(tst_containerescape PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}"
-                                                         "${CMAKE_CURRENT_SOURCE_DIR}/secrets")
   target_compile_definitions(tst_containerescape PRIVATE
     FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh")
   ferry_test(tst_containerengine SOURCES security/tst_containerengine.cpp)
-  target_include_directories(tst_containerengine PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
   set_tests_properties(tst_containerescape tst_containerengine PROPERTIES FIXTURES_REQUIRED docker
                                                                           RESOURCE_LOCK container_builds TIMEOUT 1200)
 endif()
@@ -94,8 +88,6 @@ if(FERRY_GUI)
     if(NOT name MATCHES "^tst_remote(cancel|secrets|hostoutput)$") # these drive the targets in-process
       add_dependencies(${name} ferry)
     endif()
-    target_include_directories(${name} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}" "${CMAKE_CURRENT_SOURCE_DIR}/remote"
-                               "${CMAKE_CURRENT_SOURCE_DIR}/security" "${CMAKE_CURRENT_SOURCE_DIR}/secrets")
     target_compile_definitions(${name} PRIVATE FERRY_SSHD_DIR="${sshd_dir}" FERRY_SLURM_DIR="${slurm_dir}"
                                FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh")
     # They share the sshd and the Slurm node with the remote tests, which stop and restart them.
@@ -107,8 +99,6 @@ if(FERRY_GUI)
   # The window's delete of an SSH run asks about its folder on the host (M2).
   ferry_test(tst_remotedeletewindow GUI SOURCES security/tst_remotedeletewindow.cpp LIBS ferry_ui)
   add_dependencies(tst_remotedeletewindow ferry)
-  target_include_directories(tst_remotedeletewindow PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}"
-                             "${CMAKE_CURRENT_SOURCE_DIR}/remote" "${PROJECT_SOURCE_DIR}")
   target_compile_definitions(tst_remotedeletewindow PRIVATE FERRY_SSHD_DIR="${sshd_dir}")
   set_tests_properties(tst_remotedeletewindow PROPERTIES FIXTURES_REQUIRED sshd RUN_SERIAL ON TIMEOUT 600)
 endif()
@@ -116,15 +106,12 @@ endif()
 # M4: a start not confirmed in time, and a killed supervisor, leave a run that is followed and
 # cancelled with all its processes (real `ferry`, real Python scripts, /proc).
 ferry_test(tst_runlifecycle SOURCES security/tst_runlifecycle.cpp)
-target_include_directories(tst_runlifecycle PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
 add_dependencies(tst_runlifecycle ferry)
 
 if(FERRY_GUI)
   # M9: squatted SSH control folders in the shared /tmp (another user's, 0777, listening at the
   # socket name) are never used; real ssh to the test sshd goes through a private folder.
   ferry_test(tst_sshcontrolsquat SOURCES security/tst_sshcontrolsquat.cpp)
-  target_include_directories(tst_sshcontrolsquat PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}"
-                             "${CMAKE_CURRENT_SOURCE_DIR}/remote" "${CMAKE_CURRENT_SOURCE_DIR}/security")
   target_compile_definitions(tst_sshcontrolsquat PRIVATE FERRY_SSHD_DIR="${sshd_dir}")
   # It plants /tmp/ferry-ssh and /tmp/runtime-<user> for its run: nothing else may see them.
   set_tests_properties(tst_sshcontrolsquat PROPERTIES FIXTURES_REQUIRED sshd RUN_SERIAL ON)
@@ -132,6 +119,5 @@ if(FERRY_GUI)
   # L4: a squatter at the old single-instance socket name, or in a squatted XDG_RUNTIME_DIR,
   # never receives the paths; the real second `ferry` hands them to the real first one.
   ferry_test(tst_singleinstancesquat GUI SOURCES security/tst_singleinstancesquat.cpp LIBS ferry_ui)
-  target_include_directories(tst_singleinstancesquat PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}/security")
   add_dependencies(tst_singleinstancesquat ferry)
 endif()

@@ -6,7 +6,7 @@
 // own (named docker, each logging its calls and running the real one) tell which was used;
 // container.json naming a planted program, and bad values in the settings or the store, are
 // refused and never run.
-#include "containerfixture.h"
+#include "support/container.h"
 #include "support/testenv.h"
 
 #include "run/rundirectory.h"

@@ -10,8 +10,8 @@
 // appears), the victims are unchanged, the recorded outcome and engine are the real ones, no
 // secret or victim byte reaches exit.json, the log or the store, the archives hold nothing from
 // outside the run, and the run ends and is listed as it really ended.
-#include "containerfixture.h"
-#include "keyringsession.h"
+#include "support/container.h"
+#include "support/keyring.h"
 #include "support/testenv.h"
 
 #include "run/archive.h"

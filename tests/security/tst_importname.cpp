@@ -6,7 +6,8 @@
 // CLI's `ferry env import` is run for real.
 #include "env/formats.h"
 
-#include "../clitesthelpers.h"
+#include "support/cli.h"
+#include "support/files.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -19,21 +20,13 @@
 
 using namespace Qt::StringLiterals;
 using namespace ferry;
+using ferry::test::readFile;
+using ferry::test::writeFile;
 
 namespace {
 
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
-}
-
-QByteArray readFile(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("<missing>");
-}
+// What a missing file reads as: a failed comparison then says so.
+const QByteArray kMissing = "<missing>";
 
 // Every file below `root`, relative, sorted.
 QStringList filesBelow(const QString &root)
@@ -131,7 +124,7 @@ private Q_SLOTS:
         // Nothing outside environments/: the workspace holds the script and the one import, the
         // victim is unchanged and nothing appeared where the name pointed.
         QCOMPARE(filesBelow(ws()), (QStringList{u"environments/"_s + written + u".yml"_s, u"train.py"_s}));
-        QCOMPARE(readFile(victim()), QByteArray("the user's autostart entry\n"));
+        QCOMPARE(readFile(victim(), kMissing), QByteArray("the user's autostart entry\n"));
         QVERIFY(!QFileInfo::exists(aimedAt) || aimedAt == victim());
         QCOMPARE(filesBelow(m_root.filePath(u"home"_s)), QStringList{u".config/autostart/x.yml"_s});
         // What was written reads back as a valid environment of that name.
@@ -145,15 +138,15 @@ private Q_SLOTS:
     void cliImportSanitisesTheName()
     {
         const QString file = download(u"conda"_s, u"../../x"_s);
-        const testing::CliResult r =
-            testing::runFerry(ws(), {u"env"_s, u"import"_s, file, u"-o"_s, u"imported.yml"_s}, 60000);
+        const test::CliResult r =
+            test::runFerry(ws(), {u"env"_s, u"import"_s, file, u"-o"_s, u"imported.yml"_s}, 60000);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY2(r.err.contains(u"name '../../x' is not a valid environment name; imported as 'x'"_s),
                  qPrintable(r.err));
         QCOMPARE(filesBelow(ws()), (QStringList{u"imported.yml"_s, u"train.py"_s}));
         QVERIFY(!QFileInfo::exists(m_root.filePath(u"x.yml"_s)));
-        QVERIFY(readFile(ws() + u"/imported.yml"_s).contains("name: x\n"));
-        const testing::CliResult check = testing::runFerry(ws(), {u"env"_s, u"check"_s, u"imported.yml"_s}, 60000);
+        QVERIFY(readFile(ws() + u"/imported.yml"_s, kMissing).contains("name: x\n"));
+        const test::CliResult check = test::runFerry(ws(), {u"env"_s, u"check"_s, u"imported.yml"_s}, 60000);
         QVERIFY2(check.exitCode == 0 && check.out.contains(u"imported.yml: ok"_s), qPrintable(check.out + check.err));
     }
 };

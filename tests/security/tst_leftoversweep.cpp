@@ -6,6 +6,7 @@
 #include "common/leftovers.h"
 #include "common/processclock.h"
 #include "secrets/redactor.h"
+#include "support/files.h"
 #include "support/testenv.h"
 #include "targets/containersecrets.h"
 
@@ -21,20 +22,10 @@
 #include <unistd.h>
 
 using namespace Qt::StringLiterals;
+using ferry::test::readFile;
+using ferry::test::writeFile;
 
 namespace {
-
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
-}
-
-QByteArray readFile(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
 
 bool exists(const QString &path) // lstat: a link counts, dangling or not
 {

@@ -6,7 +6,7 @@
 // else.
 #include "targets/shellquote.h"
 
-#include "remotetesthelpers.h"
+#include "support/remote.h"
 
 #include <QDir>
 #include <QFile>
@@ -16,7 +16,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace ferry::targets;
-using namespace ferry::testing;
+using namespace ferry::test;
 
 namespace {
 

@@ -5,6 +5,7 @@
 // would end the test.
 #include "common/memorybudget.h"
 #include "data/dataset.h"
+#include "support/files.h"
 
 #include <QDir>
 #include <QFile>
@@ -20,15 +21,9 @@
 
 using namespace Qt::StringLiterals;
 using namespace ferry;
+using ferry::test::writeFile;
 
 namespace {
-
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
-}
 
 // `bytes` gzip-compressed, as `gzip` would write them (libarchive's raw format with the filter).
 bool writeGzip(const QString &path, const QByteArray &bytes)

@@ -1,5 +1,5 @@
 // M3 (issue 14, item 4): a multi-line secret (a PEM-like key, kept with its inner newlines by
-// `ferry secret set` in a real keychain, keyringsession.h) given to a run as a secret variable,
+// `ferry secret set` in a real keychain, support/keyring.h) given to a run as a secret variable,
 // and printed by the script line by line with a flush and a pause after each line, whole, and
 // split in the middle of a line. Before the fix the redaction went line by line and every line
 // of the key reached the log. Now on every target — a local run (the supervisor's
@@ -8,7 +8,8 @@
 // store or what `ferry runs attach` printed while it followed the run, and the script's other
 // lines are all there, in order. The run follower's own pass (the lines it returns) hides a
 // multi-line value that reached the log unredacted (a hyperparameter) too.
-#include "../secrets/keyringsession.h"
+#include "support/files.h"
+#include "support/keyring.h"
 #include "support/testenv.h"
 
 #include "targets/targetfactory.h"
@@ -26,6 +27,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace ferry;
+using ferry::test::readFile;
 
 namespace {
 
@@ -125,18 +127,10 @@ class TestMultilineSecret : public QObject {
         return command(ferry::test::ferryBinary(), arguments, m_ws, input);
     }
 
+    // `name` in the workspace.
     void writeFile(const QString &name, const QByteArray &bytes) const
     {
-        QDir().mkpath(QFileInfo(m_ws + u'/' + name).absolutePath());
-        QFile f(m_ws + u'/' + name);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(bytes);
-    }
-
-    QByteArray readFile(const QString &path) const
-    {
-        QFile f(path);
-        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        QVERIFY(ferry::test::writeFile(m_ws + u'/' + name, bytes));
     }
 
     QString remoteRoot() const { return m_dir.filePath(u"remote"_s); }
@@ -200,7 +194,7 @@ private Q_SLOTS:
         const Result set = ferry({u"secret"_s, u"set"_s, u"M3_PEM_KEY"_s}, kKey.toUtf8());
         QVERIFY2(set.code == 0, set.err.constData());
         // The keychain holds the key with its inner newlines.
-        QCOMPARE(ferry::testing::keychainLookup(u"M3_PEM_KEY"_s), kKey);
+        QCOMPARE(ferry::test::keychainLookup(u"M3_PEM_KEY"_s), kKey);
     }
 
     void localRun() { runAndCheck({u"--env"_s, u"environments/local.yml"_s}); }

@@ -2,10 +2,10 @@
 // share, so a workspace on a network file system (two machines opening one NFS home) would
 // corrupt the run store. There the store keeps a rollback journal (and synchronous FULL). The
 // network file system here is a real one: sshfs over the test sshd (tests/services/sshd.sh).
-#include "clitesthelpers.h"
 #include "common/filesystem.h"
 #include "run/runspec.h"
 #include "store/runstore.h"
+#include "support/cli.h"
 
 #include <QDir>
 #include <QProcess>
@@ -42,7 +42,7 @@ class TestNetworkStore : public QObject {
 
     static int runCommand(const QString &program, const QStringList &args, QString *output = nullptr)
     {
-        const ferry::testing::CliResult r = ferry::testing::runProgram(program, args, {}, 60000);
+        const ferry::test::CliResult r = ferry::test::runProgram(program, args, {}, 60000);
         if (output)
             *output = r.out + r.err;
         return r.exitCode;

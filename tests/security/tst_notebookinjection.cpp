@@ -4,7 +4,8 @@
 // name); the real `ferry notebook convert` converts them and python3 RUNS the script: the code
 // cells' output is there and no marker file appears.
 // L8: `ferry notebook convert` never silently replaces an existing script (--force replaces).
-#include "../clitesthelpers.h"
+#include "support/cli.h"
+#include "support/files.h"
 
 #include <QDir>
 #include <QFile>
@@ -17,7 +18,7 @@
 #include <QTest>
 
 using namespace Qt::StringLiterals;
-using namespace ferry::testing;
+using namespace ferry::test;
 
 namespace {
 
@@ -50,17 +51,8 @@ QString plant(const QString &marker)
     return u"import os; open('%1', 'w').write('ran')"_s.arg(marker);
 }
 
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
-}
-
-QByteArray readFile(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("<missing>");
-}
+// What a missing file reads as: a failed comparison then says so.
+const QByteArray kMissing = "<missing>";
 
 } // namespace
 
@@ -84,7 +76,7 @@ class TestNotebookInjection : public QObject {
             runFerry(dir.path(), {u"notebook"_s, u"convert"_s, name, u"-o"_s, u"script.py"_s}, 60000);
         if (converted.exitCode != 0)
             qFatal("convert failed: %s", qPrintable(converted.err));
-        ran.script = QString::fromUtf8(readFile(dir.filePath(u"script.py"_s)));
+        ran.script = QString::fromUtf8(readFile(dir.filePath(u"script.py"_s), kMissing));
         const QString python = QStandardPaths::findExecutable(u"python3"_s);
         if (python.isEmpty())
             qFatal("python3 is needed to run the converted script");
@@ -171,16 +163,16 @@ private Q_SLOTS:
         const CliResult refused = runFerry(dir.path(), {u"notebook"_s, u"convert"_s, u"nb.ipynb"_s}, 60000);
         QCOMPARE(refused.exitCode, 1);
         QVERIFY2(refused.err.contains(u"nb.py exists already; give --force to replace it"_s), qPrintable(refused.err));
-        QCOMPARE(readFile(dir.filePath(u"nb.py"_s)), QByteArray("# the user's own script\n"));
+        QCOMPARE(readFile(dir.filePath(u"nb.py"_s), kMissing), QByteArray("# the user's own script\n"));
         const CliResult other =
             runFerry(dir.path(), {u"notebook"_s, u"convert"_s, u"nb.ipynb"_s, u"-o"_s, u"nb.py"_s}, 60000);
         QCOMPARE(other.exitCode, 1); // -o to the same file too
-        QCOMPARE(readFile(dir.filePath(u"nb.py"_s)), QByteArray("# the user's own script\n"));
+        QCOMPARE(readFile(dir.filePath(u"nb.py"_s), kMissing), QByteArray("# the user's own script\n"));
 
         const CliResult forced =
             runFerry(dir.path(), {u"notebook"_s, u"convert"_s, u"nb.ipynb"_s, u"--force"_s}, 60000);
         QVERIFY2(forced.exitCode == 0, qPrintable(forced.err));
-        QVERIFY(readFile(dir.filePath(u"nb.py"_s)).startsWith("# Converted from nb.ipynb"));
+        QVERIFY(readFile(dir.filePath(u"nb.py"_s), kMissing).startsWith("# Converted from nb.ipynb"));
     }
 };
 

@@ -7,8 +7,8 @@
 #include "targets/sshtarget.h"
 
 #include "remotegate.h"
-#include "remotetesthelpers.h"
-#include "targettesthelpers.h"
+#include "support/remote.h"
+#include "support/targets.h"
 
 #include <QDir>
 #include <QFile>
@@ -22,10 +22,10 @@ using namespace Qt::StringLiterals;
 using namespace ferry::targets;
 using ferry::run::RunDirectory;
 using ferry::run::RunSpec;
-using ferry::testing::HeldStart;
-using ferry::testing::kHost;
-using ferry::testing::probeOf;
-using ferry::testing::SshSandbox;
+using ferry::test::HeldStart;
+using ferry::test::kHost;
+using ferry::test::probeOf;
+using ferry::test::SshSandbox;
 
 namespace {
 
@@ -35,9 +35,9 @@ constexpr qint64 kBigData = 48 * 1024 * 1024;
 RunSpec heldSpec(const QString &target, const QTemporaryDir &ws)
 {
     QDir().mkpath(ws.filePath(u"src"_s));
-    ferry::testing::writeMarkerScript(ws.filePath(u"src"_s));
-    ferry::testing::writeBigFile(ws.filePath(u"big.bin"_s), kBigData);
-    RunSpec spec = ferry::testing::remoteSpec(target, ws.filePath(u"src"_s), u"marker.py"_s, ws.filePath(u"host"_s));
+    ferry::test::writeMarkerScript(ws.filePath(u"src"_s));
+    ferry::test::writeBigFile(ws.filePath(u"big.bin"_s), kBigData);
+    RunSpec spec = ferry::test::remoteSpec(target, ws.filePath(u"src"_s), u"marker.py"_s, ws.filePath(u"host"_s));
     spec.hyperparameters = {{u"marker"_s, ws.filePath(u"script-ran"_s)}};
     spec.channels = {{u"training"_s, ws.filePath(u"big.bin"_s)}};
     return spec;

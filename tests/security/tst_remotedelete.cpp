@@ -2,7 +2,7 @@
 // run offers to remove its folder on the host (data copies, model). `ferry runs delete ID`
 // against the real test sshd: without --remote or --keep-remote it deletes nothing and names
 // both (CI has no terminal to ask); --keep-remote leaves the host's folder, --remote removes it.
-#include "remotetesthelpers.h"
+#include "support/remote.h"
 
 #include <QDir>
 #include <QFile>
@@ -12,9 +12,9 @@
 #include <QTest>
 
 using namespace Qt::StringLiterals;
-using ferry::testing::ferryCli;
-using ferry::testing::kHost;
-using ferry::testing::SshSandbox;
+using ferry::test::ferryCli;
+using ferry::test::kHost;
+using ferry::test::SshSandbox;
 
 namespace {
 

@@ -6,8 +6,8 @@
 #include "support/testenv.h"
 #include "ui/runs/runactions.h"
 
-#include "remotetesthelpers.h"
-#include "targettesthelpers.h"
+#include "support/remote.h"
+#include "support/targets.h"
 
 #include <QApplication>
 #include <QMessageBox>
@@ -18,9 +18,9 @@
 
 using namespace Qt::StringLiterals;
 using namespace ferry;
-using ferry::testing::ferryCli;
-using ferry::testing::kHost;
-using ferry::testing::SshSandbox;
+using ferry::test::ferryCli;
+using ferry::test::kHost;
+using ferry::test::SshSandbox;
 
 namespace {
 

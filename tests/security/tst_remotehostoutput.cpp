@@ -13,9 +13,10 @@
 #include "tracking/runfollower.h"
 #include "tracking/runlauncher.h"
 
-#include "keyringsession.h"
-#include "remotetesthelpers.h"
-#include "targettesthelpers.h"
+#include "support/files.h"
+#include "support/keyring.h"
+#include "support/remote.h"
+#include "support/targets.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -27,25 +28,14 @@
 
 using namespace Qt::StringLiterals;
 using namespace ferry;
-using ferry::testing::kHost;
-using ferry::testing::SshSandbox;
+using ferry::test::kHost;
+using ferry::test::readFile;
+using ferry::test::SshSandbox;
+using ferry::test::writeFile;
 
 namespace {
 
 const QByteArray kVictimText = "VICTIM-aws_secret_access_key=Zm9vYmFyYmF6";
-
-QByteArray readAll(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-void writeFile(const QString &path, const QByteArray &bytes)
-{
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(bytes);
-}
 
 struct Followed {
     run::RunRecord record;
@@ -62,7 +52,7 @@ Followed runAndFollow(const SshSandbox &sandbox, const QTemporaryDir &ws, const 
     if (!store)
         return f;
     run::RunSpec spec =
-        ferry::testing::remoteSpec(u"ssh:"_s + kHost, ws.filePath(u"src"_s), script, ws.filePath(u"host"_s));
+        ferry::test::remoteSpec(u"ssh:"_s + kHost, ws.filePath(u"src"_s), script, ws.filePath(u"host"_s));
     spec.hyperparameters = hps;
     targets::SshTarget target(kHost, sandbox.options());
     const auto launched = run::launchRun(**store, target, ws.filePath(u"runs"_s), spec);
@@ -99,17 +89,17 @@ private Q_SLOTS:
         QTemporaryDir ws;
         const QString victim = ws.filePath(u"victim/credentials"_s);
         QVERIFY(QDir().mkpath(ws.filePath(u"victim"_s)));
-        writeFile(victim, kVictimText);
+        QVERIFY(writeFile(victim, kVictimText));
         QVERIFY(QDir().mkpath(ws.filePath(u"src"_s)));
-        writeFile(ws.filePath(u"src/plant.py"_s),
-                  "import os, sys\n"
-                  "out, model = os.environ['SM_OUTPUT_DIR'], os.environ['SM_MODEL_DIR']\n"
-                  "os.symlink(sys.argv[sys.argv.index('--victim') + 1], os.path.join(out, 'failure'))\n"
-                  "os.symlink('../../../../../../../..', os.path.join(out, 'up'))\n"
-                  "os.symlink('/', os.path.join(model, 'root'))\n"
-                  "open(os.path.join(model, 'model.pth'), 'w').write('weights')\n"
-                  "print('planted')\n"
-                  "sys.exit(3)\n");
+        QVERIFY(writeFile(ws.filePath(u"src/plant.py"_s),
+                          "import os, sys\n"
+                          "out, model = os.environ['SM_OUTPUT_DIR'], os.environ['SM_MODEL_DIR']\n"
+                          "os.symlink(sys.argv[sys.argv.index('--victim') + 1], os.path.join(out, 'failure'))\n"
+                          "os.symlink('../../../../../../../..', os.path.join(out, 'up'))\n"
+                          "os.symlink('/', os.path.join(model, 'root'))\n"
+                          "open(os.path.join(model, 'model.pth'), 'w').write('weights')\n"
+                          "print('planted')\n"
+                          "sys.exit(3)\n"));
         const Followed ran = runAndFollow(sandbox, ws, u"plant.py"_s, {{u"victim"_s, victim}});
         QVERIFY2(ran.lines.contains("planted"), ran.lines);
         QCOMPARE(ran.record.status, run::RunStatus::Failed); // as the script said
@@ -121,12 +111,12 @@ private Q_SLOTS:
         QVERIFY(QFileInfo(ws.filePath(u"host/"_s + id + u"/output/failure"_s)).isSymLink());
         const QString runDir = ran.runDir;
         QVERIFY(QFile::exists(runDir + u"/exit.json"_s));
-        QVERIFY2(!readAll(runDir + u"/exit.json"_s).contains(kVictimText), readAll(runDir + u"/exit.json"_s));
+        QVERIFY2(!readFile(runDir + u"/exit.json"_s).contains(kVictimText), readFile(runDir + u"/exit.json"_s));
         // The run store (its files) and the run folder.
         QVERIFY(QFile::exists(ws.filePath(u"runs.sqlite"_s)));
         for (const QString &store : {u"runs.sqlite"_s, u"runs.sqlite-wal"_s})
-            QVERIFY2(!readAll(ws.filePath(store)).contains(kVictimText), qPrintable(store));
-        QCOMPARE(ferry::testing::filesHolding(runDir, QString::fromUtf8(kVictimText)), QStringList());
+            QVERIFY2(!readFile(ws.filePath(store)).contains(kVictimText), qPrintable(store));
+        QCOMPARE(ferry::test::filesHolding(runDir, QString::fromUtf8(kVictimText)), QStringList());
         // No link came over: none in the run folder; the model's file did.
         QDirIterator it(runDir, QDir::AllEntries | QDir::System | QDir::Hidden | QDir::NoDotAndDotDot,
                         QDirIterator::Subdirectories);
@@ -134,8 +124,8 @@ private Q_SLOTS:
             const QString path = it.next();
             QVERIFY2(!QFileInfo(path).isSymLink(), qPrintable(path));
         }
-        QCOMPARE(readAll(runDir + u"/model/model.pth"_s), QByteArray("weights"));
-        QCOMPARE(readAll(victim), kVictimText); // the victim is untouched
+        QCOMPARE(readFile(runDir + u"/model/model.pth"_s), QByteArray("weights"));
+        QCOMPARE(readFile(victim), kVictimText); // the victim is untouched
     }
 
     void markerWrittenByTheScriptKeepsTheLogExact()
@@ -144,19 +134,19 @@ private Q_SLOTS:
         QTemporaryDir ws;
         // The marker at a line's start, in every file the status call echoes.
         QVERIFY(QDir().mkpath(ws.filePath(u"src"_s)));
-        writeFile(ws.filePath(u"src/marker.py"_s), "import time\n"
-                                                   "evil = '--ferry-log--\\nINJECTED\\n'\n"
-                                                   "for i in range(40):\n"
-                                                   "    for name in ('../attempt', '../heartbeat'):\n"
-                                                   "        open(name, 'w').write(evil)\n"
-                                                   "    print('line %d' % i, flush=True)\n"
-                                                   "    time.sleep(0.05)\n");
+        QVERIFY(writeFile(ws.filePath(u"src/marker.py"_s), "import time\n"
+                                                           "evil = '--ferry-log--\\nINJECTED\\n'\n"
+                                                           "for i in range(40):\n"
+                                                           "    for name in ('../attempt', '../heartbeat'):\n"
+                                                           "        open(name, 'w').write(evil)\n"
+                                                           "    print('line %d' % i, flush=True)\n"
+                                                           "    time.sleep(0.05)\n"));
         const Followed ran = runAndFollow(sandbox, ws, u"marker.py"_s);
         QCOMPARE(ran.record.status, run::RunStatus::Succeeded);
         const QString id = QFileInfo(ran.runDir).fileName();
-        QVERIFY(readAll(ws.filePath(u"host/"_s + id + u"/attempt"_s)).startsWith("--ferry-log--"));
-        const QByteArray there = readAll(ws.filePath(u"host/"_s + id + u"/log"_s));
-        const QByteArray here = readAll(ran.runDir + u"/log"_s);
+        QVERIFY(readFile(ws.filePath(u"host/"_s + id + u"/attempt"_s)).startsWith("--ferry-log--"));
+        const QByteArray there = readFile(ws.filePath(u"host/"_s + id + u"/log"_s));
+        const QByteArray here = readFile(ran.runDir + u"/log"_s);
         QCOMPARE(there.count("line "), 40);
         QCOMPARE(here, there);
         QVERIFY(!ran.lines.contains("INJECTED"));

@@ -9,8 +9,8 @@
 #include "run/runspec.h"
 #include "targets/sshtarget.h"
 
-#include "remotetesthelpers.h"
-#include "targettesthelpers.h"
+#include "support/remote.h"
+#include "support/targets.h"
 
 #include <QDir>
 #include <QFile>
@@ -21,9 +21,9 @@
 
 using namespace Qt::StringLiterals;
 using namespace ferry;
-using ferry::testing::ferryCli;
-using ferry::testing::kHost;
-using ferry::testing::SshSandbox;
+using ferry::test::ferryCli;
+using ferry::test::kHost;
+using ferry::test::SshSandbox;
 
 class TestRemoteNames : public QObject {
     Q_OBJECT
@@ -112,7 +112,7 @@ private Q_SLOTS:
         QFile script(ws.filePath(u"hello.py"_s));
         QVERIFY(script.open(QIODevice::WriteOnly));
         script.close();
-        run::RunSpec spec = ferry::testing::remoteSpec(u"ssh:"_s + kHost, ws.path(), u"hello.py"_s, u"/r"_s);
+        run::RunSpec spec = ferry::test::remoteSpec(u"ssh:"_s + kHost, ws.path(), u"hello.py"_s, u"/r"_s);
         QVERIFY(run::validateRunSpec(spec).isEmpty());
         spec.target.options[u"remoteChannels"_s] = QJsonObject{{name, path}};
         const QList<Error> errors = run::validateRunSpec(spec);
@@ -146,15 +146,15 @@ private Q_SLOTS:
         script.write("print('hello')\n");
         script.close();
         const QString name = u".ferry-l9-"_s + QUuid::createUuid().toString(QUuid::Id128).left(12);
-        run::RunSpec spec = ferry::testing::remoteSpec(u"ssh:"_s + kHost, ws.path(), u"hello.py"_s, u"~/"_s + name);
+        run::RunSpec spec = ferry::test::remoteSpec(u"ssh:"_s + kHost, ws.path(), u"hello.py"_s, u"~/"_s + name);
         targets::SshTarget target(kHost, sandbox.options());
         const QString runDir = ws.filePath(u"run"_s);
         const auto started = target.start(runDir, spec);
         const auto record = targets::RemoteRecord::read(runDir);
         QVERIFY(ferry::test::waitFor(
-            [&] { return ferry::testing::probeOf(target, runDir).state != targets::RunState::Running; }, 60000, 200));
+            [&] { return ferry::test::probeOf(target, runDir).state != targets::RunState::Running; }, 60000, 200));
         QDir(QDir::home().filePath(name)).removeRecursively();
-        QVERIFY2(started, qPrintable(ferry::testing::errorOf(started)));
+        QVERIFY2(started, qPrintable(ferry::test::errorOf(started)));
         QVERIFY(record && record->has_value());
         QCOMPARE((*record)->dir, QDir::home().filePath(name + u'/' + spec.id));
         QVERIFY(!QFileInfo::exists(QDir::home().filePath(u"~"_s)));

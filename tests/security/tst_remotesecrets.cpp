@@ -1,13 +1,13 @@
 // M2 (review security-2026-12-01, issue 14 "secrets leave nothing behind"): a start that fails
 // after the secret variables were sent to the host removes them there. The real keyring
-// (tests/secrets/keyringsession.h) holds the secret; the real Slurm refuses the job (a
+// (tests/secrets/support/keyring.h) holds the secret; the real Slurm refuses the job (a
 // partition it does not have), on this machine and through the test sshd; then no `secrets/`
 // folder is left in the run's folder on the host, and no file there holds the value.
 #include "targets/slurmtarget.h"
 
-#include "keyringsession.h"
-#include "remotetesthelpers.h"
 #include "secrets/secretstore.h"
+#include "support/keyring.h"
+#include "support/remote.h"
 
 #include <QDir>
 #include <QSettings>
@@ -17,7 +17,7 @@
 using namespace Qt::StringLiterals;
 using namespace ferry;
 using namespace ferry::targets;
-using ferry::testing::SshSandbox;
+using ferry::test::SshSandbox;
 
 class TestRemoteSecrets : public QObject {
     Q_OBJECT
@@ -37,7 +37,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("host");
         QTest::newRow("slurm:local") << u"local"_s;
-        QTest::newRow("slurm:ferrytest") << ferry::testing::kHost;
+        QTest::newRow("slurm:ferrytest") << ferry::test::kHost;
     }
 
     void refusedSubmissionLeavesNoSecrets()
@@ -50,8 +50,8 @@ private Q_SLOTS:
         QVERIFY(script.open(QIODevice::WriteOnly));
         script.write("import os\nprint(len(os.environ['HF_TOKEN']))\n");
         script.close();
-        run::RunSpec spec = ferry::testing::remoteSpec(u"slurm:"_s + host, ws.filePath(u"src"_s), u"token.py"_s,
-                                                       ws.filePath(u"host"_s));
+        run::RunSpec spec =
+            ferry::test::remoteSpec(u"slurm:"_s + host, ws.filePath(u"src"_s), u"token.py"_s, ws.filePath(u"host"_s));
         spec.secretVariables = {{u"HF_TOKEN"_s, u"REMOTE_CANARY"_s}};
         spec.target.options[u"partition"_s] = u"nosuchpartition"_s; // sbatch refuses it
         const QString runDir = ws.filePath(u"run"_s);
@@ -63,8 +63,8 @@ private Q_SLOTS:
         const QString hostDir = ws.filePath(u"host/"_s + spec.id);
         QVERIFY2(QFile::exists(hostDir + u"/runner.sh"_s), "the upload reached the host");
         QVERIFY2(!QFileInfo::exists(hostDir + u"/secrets"_s), "the secrets folder was removed");
-        QCOMPARE(ferry::testing::filesHolding(ws.filePath(u"host"_s), m_canary), QStringList());
-        QCOMPARE(ferry::testing::filesHolding(runDir, m_canary), QStringList());
+        QCOMPARE(ferry::test::filesHolding(ws.filePath(u"host"_s), m_canary), QStringList());
+        QCOMPARE(ferry::test::filesHolding(runDir, m_canary), QStringList());
     }
 };
 

@@ -6,7 +6,7 @@
 #include "support/testenv.h"
 #include "targets/remoteshell.h"
 
-#include "remotetesthelpers.h"
+#include "support/remote.h"
 
 #include <QDir>
 #include <QFile>
@@ -15,9 +15,9 @@
 #include <QTest>
 
 using namespace Qt::StringLiterals;
-using ferry::testing::kHost;
-using ferry::testing::kSshdDir;
-using ferry::testing::SshSandbox;
+using ferry::test::kHost;
+using ferry::test::kSshdDir;
+using ferry::test::SshSandbox;
 
 class TestRsyncQuote : public QObject {
     Q_OBJECT

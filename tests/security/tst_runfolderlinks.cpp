@@ -7,9 +7,9 @@
 // run still ends, with a note saying what was not packed.
 #include "run/archive.h"
 #include "run/rundirectory.h"
+#include "support/targets.h"
 #include "support/testenv.h"
 #include "targets/localtarget.h"
-#include "targettesthelpers.h"
 
 #include <QDir>
 #include <QFile>
@@ -19,30 +19,15 @@
 using namespace Qt::StringLiterals;
 using namespace ferry::run;
 using namespace ferry::targets;
+using ferry::test::readFile;
+using ferry::test::waitFor;
+using ferry::test::writeFile;
 
 namespace {
 
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
-}
-
-QByteArray readFile(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 RunProbe probe(const QString &runDir)
 {
-    const auto status = LocalTarget(ferry::test::ferryBinary()).probe(runDir);
-    if (!status) {
-        RunProbe lost;
-        lost.detail = status.error().toString();
-        return lost;
-    }
-    return *status;
+    return ferry::test::probeOf(LocalTarget(ferry::test::ferryBinary()), runDir);
 }
 
 // What the script does, from its own folders (SM_MODEL_DIR is <run>/model).

@@ -2,9 +2,9 @@
 // killed, or whose start was not confirmed in time, still has processes: Ferry must not show
 // it as ended, must keep following it, and `ferry runs cancel` must stop every one of them.
 // Real processes throughout: the built `ferry` (CLI and `__supervise`), Python scripts, /proc.
-#include "clitesthelpers.h"
 #include "run/rundirectory.h"
 #include "store/runstore.h"
+#include "support/cli.h"
 #include "support/testenv.h"
 #include "targets/localtarget.h"
 #include "tracking/runfollower.h"
@@ -21,9 +21,9 @@
 
 using namespace Qt::StringLiterals;
 using namespace ferry;
-using ferry::testing::jsonObject;
-using ferry::testing::runFerry;
-using ferry::testing::waitFor;
+using ferry::test::jsonObject;
+using ferry::test::runFerry;
+using ferry::test::waitFor;
 
 namespace {
 
@@ -56,7 +56,7 @@ QJsonObject shown(const QString &ws, const QString &id)
 
 QString listedStatus(const QString &ws, const QString &id)
 {
-    const QJsonArray runs = testing::jsonArray(runFerry(ws, {u"runs"_s, u"list"_s, u"--json"_s}));
+    const QJsonArray runs = test::jsonArray(runFerry(ws, {u"runs"_s, u"list"_s, u"--json"_s}));
     for (const QJsonValue &r : runs) {
         if (r[u"id"_s].toString() == id)
             return r[u"status"_s].toString();
@@ -108,14 +108,14 @@ private Q_SLOTS:
             runFerry(ws.path(), {u"run"_s, kScripts + u"/family.py"_s, u"--hp"_s, u"ready-file="_s + ready});
         QCOMPARE(started.exitCode, 0);
         const QString id = started.out.trimmed();
-        QVERIFY(waitFor([&] { return QFile::exists(ready); }));
+        QVERIFY(waitFor([&] { return QFile::exists(ready); }, 120000, 100));
         const run::RunDirectory dir(ws.filePath(u".ferry/runs/"_s + id));
         const run::SupervisorRecord s = *dir.readSupervisor().value();
         const QList<qint64> family = liveWith(s.processGroup, false);
         QVERIFY2(family.size() >= 4, qPrintable(QString::number(family.size()))); // script, child, sh, sleeps
 
         QCOMPARE(::kill(static_cast<pid_t>(s.supervisorPid), SIGKILL), 0);
-        QVERIFY(waitFor([&] { return !run::supervisorAlive(s); }, 10000));
+        QVERIFY(waitFor([&] { return !run::supervisorAlive(s); }, 10000, 100));
         // Not ended while its processes live: every view says running, with why.
         const QJsonObject show = shown(ws.path(), id);
         QCOMPARE(show[u"status"_s].toString(), u"running"_s);
@@ -167,11 +167,13 @@ private Q_SLOTS:
         QCOMPARE(::kill(static_cast<pid_t>(launch.pid), SIGCONT), 0);
         run::RunFollower follower(**store, target, dir.path(), *(*store)->run(spec.id));
         bool finished = false;
-        QVERIFY(waitFor([&] {
-            const auto step = follower.poll();
-            finished = step && step->finished;
-            return finished;
-        }));
+        QVERIFY(waitFor(
+            [&] {
+                const auto step = follower.poll();
+                finished = step && step->finished;
+                return finished;
+            },
+            120000, 100));
         (*store)->flush();
         QVERIFY(QFile::exists(source.filePath(u"ran"_s)));
         const auto record = (*store)->run(spec.id);

@@ -22,7 +22,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace ferry;
-using namespace ferry::testing;
+using namespace ferry::test;
 
 namespace {
 

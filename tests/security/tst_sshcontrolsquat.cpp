@@ -7,8 +7,8 @@
 // and the squatter gets no connection; a control folder opened to others is refused clearly.
 #include "common/privatedir.h"
 #include "common/safefile.h"
-#include "remotetesthelpers.h"
 #include "squatter.h"
+#include "support/remote.h"
 
 #include <QCryptographicHash>
 #include <QFileInfo>
@@ -21,7 +21,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace ferry;
-using namespace ferry::testing;
+using namespace ferry::test;
 
 namespace {
 

@@ -5,7 +5,7 @@
 // measured takes hours for this file; the guard is not a timing assertion).
 #include "env/formats.h"
 
-#include "../clitesthelpers.h"
+#include "support/cli.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -92,7 +92,7 @@ private Q_SLOTS:
         // head's two lines and x0..x3.
         QCOMPARE(error.line, 7);
 
-        const testing::CliResult r = testing::runFerry(m_dir.path(), {u"env"_s, u"check"_s, name}, 30000);
+        const test::CliResult r = test::runFerry(m_dir.path(), {u"env"_s, u"check"_s, name}, 30000);
         QCOMPARE(r.exitCode, 1); // -1 would be the hang guard
         QVERIFY2(r.err.contains(name + u":7:"_s) && r.err.contains(u"aliases (*name) repeat what they point to"_s),
                  qPrintable(r.err));

@@ -1,22 +1,35 @@
 #pragma once
 
 #include <QByteArray>
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QString>
 
 // Whole-file writes and reads for test set-up; the code under test uses core/common/safefile.h.
 namespace ferry::test {
 
+// Writes `bytes` to `path` (replacing what was there), making the folders above it first.
 inline bool writeFile(const QString &path, const QByteArray &bytes)
 {
+    QDir().mkpath(QFileInfo(path).absolutePath());
     QFile f(path);
     return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
 }
 
-inline QByteArray readFile(const QString &path)
+// The same for set-up the test cannot go on without: a failure stops the test program.
+inline void writeFileOrStop(const QString &path, const QByteArray &bytes)
+{
+    if (!writeFile(path, bytes))
+        qFatal("cannot write %s", qPrintable(path));
+}
+
+// What `path` holds; `whenMissing` (empty unless given) when it cannot be read, so that a
+// comparison's failure can say the file was not there.
+inline QByteArray readFile(const QString &path, const QByteArray &whenMissing = {})
 {
     QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : whenMissing;
 }
 
 } // namespace ferry::test

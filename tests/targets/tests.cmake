@@ -36,7 +36,6 @@ endif()
 # below (sshd_dir, slurm_dir) serve tests/ui/launch and tests/security too.
 ferry_test(tst_gpuinfo SOURCES targets/tst_gpuinfo.cpp)
 ferry_test(tst_slurmjob SOURCES targets/tst_slurmjob.cpp)
-target_include_directories(tst_slurmjob PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}")
 
 if(FERRY_GUI)
   set(services "${PROJECT_SOURCE_DIR}/tests/services")
@@ -61,7 +60,6 @@ if(FERRY_GUI)
   foreach(name tst_shellquote tst_sshtarget tst_slurmtarget tst_sshimage)
     ferry_test(${name} SOURCES targets/${name}.cpp)
     add_dependencies(${name} ferry)
-    target_include_directories(${name} PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}" "${CMAKE_CURRENT_SOURCE_DIR}/remote")
     target_compile_definitions(${name} PRIVATE FERRY_SSHD_DIR="${sshd_dir}" FERRY_SLURM_DIR="${slurm_dir}")
   endforeach()
   set_tests_properties(tst_shellquote PROPERTIES FIXTURES_REQUIRED sshd)
@@ -75,8 +73,6 @@ if(FERRY_GUI)
   # A key whose passphrase is a keychain secret (a real gnome-keyring), logging in to the sshd.
   ferry_test(tst_sshpassphrase SOURCES targets/tst_sshpassphrase.cpp)
   add_dependencies(tst_sshpassphrase ferry)
-  target_include_directories(tst_sshpassphrase PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}"
-                             "${CMAKE_CURRENT_SOURCE_DIR}/remote" "${CMAKE_CURRENT_SOURCE_DIR}/secrets")
   target_compile_definitions(tst_sshpassphrase PRIVATE FERRY_SSHD_DIR="${sshd_dir}"
                              FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh")
   set_tests_properties(tst_sshpassphrase PROPERTIES FIXTURES_REQUIRED sshd)

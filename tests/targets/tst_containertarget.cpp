@@ -5,82 +5,28 @@
 #include "env/spechash.h"
 #include "run/archive.h"
 #include "run/rundirectory.h"
+#include "support/container.h"
+#include "support/targets.h"
 #include "targets/containertarget.h"
-#include "targettesthelpers.h"
 
-#include <QDeadlineTimer>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QThread>
 
 using namespace Qt::StringLiterals;
 using namespace ferry::run;
 using namespace ferry::targets;
+using namespace ferry::test;
 
 namespace {
 
 const QString kSageMaker = QStringLiteral(FERRY_TEST_DATA "/runs/sagemaker");
 
-template <typename Condition> bool waitFor(Condition done, int timeoutMs = 300000)
-{
-    return ferry::test::waitFor(done, timeoutMs, 100);
-}
-
-struct Result {
-    int code = -1;
-    QString out;
-    QString err;
-};
-
-Result command(const QString &program, const QStringList &args, int timeoutMs = 120000)
-{
-    QProcess p;
-    p.start(program, args);
-    Result r;
-    if (!p.waitForFinished(timeoutMs))
-        return r;
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
-
-Result docker(const QStringList &args)
-{
-    return command(u"docker"_s, args);
-}
-
-QStringList containersLabelled(const QString &runId)
-{
-    return docker({u"ps"_s, u"-a"_s, u"-q"_s, u"--filter"_s, u"label=ferry.run-id="_s + runId})
-        .out.split(u'\n', Qt::SkipEmptyParts);
-}
-
-bool writeFile(const QString &path, const QByteArray &text)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(text) == text.size();
-}
-
-QByteArray logOf(const QString &runDir)
-{
-    QFile f(RunDirectory(runDir).logFile());
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 RunProbe probe(const QString &runDir)
 {
-    const auto status = ContainerTarget().probe(runDir);
-    if (!status) {
-        RunProbe lost;
-        lost.detail = status.error().toString();
-        return lost;
-    }
-    return *status;
+    return probeOf(ContainerTarget(), runDir);
 }
 
 } // namespace
@@ -110,14 +56,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_ws.isValid());
-        if (qEnvironmentVariableIsEmpty("DOCKER_HOST")) { // the fixture started it; ask where
-            const Result engine =
-                command(u"bash"_s, {QStringLiteral(FERRY_SOURCE_DIR) + u"/tests/services/docker.sh"_s, u"status"_s});
-            QVERIFY2(engine.code == 0, "no Docker engine: run the docker_service_start test first");
-            qputenv("DOCKER_HOST", engine.out.trimmed().toUtf8());
-        }
-        QVERIFY2(docker({u"image"_s, u"inspect"_s, u"ferry-base:bookworm"_s}).code == 0,
-                 "no base image: run 'tests/services/docker.sh base-image'");
+        const QString missing = connectToDocker(); // the engine and the base image of the fixture
+        QVERIFY2(missing.isEmpty(), qPrintable(missing));
         // An environment of its own, so the first run really builds its image.
         const QString name = u"tst-container-%1"_s.arg(QCoreApplication::applicationPid());
         m_envFile = m_ws.filePath(u"env.yml"_s);
@@ -171,7 +111,7 @@ private Q_SLOTS:
         QVERIFY(record.value(u"buildSteps"_s).toInt() > 0);
         QVERIFY(!record.value(u"containerId"_s).toString().isEmpty());
 
-        QVERIFY(waitFor([&] { return probe(runDir).finished(); }));
+        QVERIFY(waitFor([&] { return probe(runDir).finished(); }, 300000, 100));
         const RunProbe status = probe(runDir);
         QVERIFY2(status.state == RunState::Succeeded,
                  qPrintable(status.detail + u" / "_s + (status.exit ? status.exit->error : QString()) + u"\n"_s +
@@ -214,7 +154,7 @@ private Q_SLOTS:
               record.value(u"buildSteps"_s).toInt());
         QCOMPARE(record.value(u"built"_s).toBool(true), false);
         QCOMPARE(record.value(u"buildSteps"_s).toInt(-1), 0);
-        QVERIFY(waitFor([&] { return probe(runDir).finished(); }));
+        QVERIFY(waitFor([&] { return probe(runDir).finished(); }, 300000, 100));
         const RunProbe status = probe(runDir);
         const QByteArray log = logOf(runDir);
         QVERIFY2(status.state == RunState::Succeeded, log.constData());
@@ -239,7 +179,7 @@ private Q_SLOTS:
         const RunSpec spec = specFor(u"fail-%1"_s.arg(QCoreApplication::applicationPid()), src, u"fail.py"_s);
         const QString runDir = RunDirectory::pathFor(m_ws.filePath(u"c"_s), spec.id);
         QVERIFY(ContainerTarget().start(runDir, spec));
-        QVERIFY(waitFor([&] { return probe(runDir).finished(); }));
+        QVERIFY(waitFor([&] { return probe(runDir).finished(); }, 300000, 100));
         const RunProbe status = probe(runDir);
         QCOMPARE(status.state, RunState::Failed);
         QCOMPARE(status.exit->exitCode, 3);
@@ -259,7 +199,7 @@ private Q_SLOTS:
         const RunSpec spec = specFor(u"cancel-%1"_s.arg(QCoreApplication::applicationPid()), src, u"wait.py"_s);
         const QString runDir = RunDirectory::pathFor(m_ws.filePath(u"d"_s), spec.id);
         QVERIFY(ContainerTarget().start(runDir, spec));
-        QVERIFY(waitFor([&] { return logOf(runDir).contains("waiting\n"); }, 60000));
+        QVERIFY(waitFor([&] { return logOf(runDir).contains("waiting\n"); }, 60000, 100));
         QCOMPARE(probe(runDir).state, RunState::Running);
         QVERIFY(probe(runDir).heartbeatMs.has_value());
         QCOMPARE(containersLabelled(spec.id).size(), 1);
@@ -324,7 +264,7 @@ private Q_SLOTS:
         const QString allowedDir = RunDirectory::pathFor(m_ws.filePath(u"g"_s), spec.id);
         const auto started = ContainerTarget().start(allowedDir, spec);
         QVERIFY2(started, qPrintable(started ? QString() : started.error().toString()));
-        QVERIFY(waitFor([&] { return probe(allowedDir).finished(); }, 120000));
+        QVERIFY(waitFor([&] { return probe(allowedDir).finished(); }, 120000, 100));
         QCOMPARE(probe(allowedDir).state, RunState::Succeeded);
         QVERIFY2(logOf(allowedDir).contains("host etc: True"), logOf(allowedDir).constData());
     }

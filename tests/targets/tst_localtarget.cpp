@@ -2,18 +2,16 @@
 // script, runs that outlive their starter, lost runs and reused pids, failures.
 #include "run/archive.h"
 #include "run/rundirectory.h"
+#include "support/targets.h"
 #include "support/testenv.h"
 #include "targets/localtarget.h"
-#include "targettesthelpers.h"
 
 #include <QCoreApplication>
-#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QThread>
 
 #include <csignal>
 #include <cstdio>
@@ -28,10 +26,7 @@ namespace {
 const QString kScripts = QStringLiteral(FERRY_TEST_DATA "/runs/scripts");
 const QString kSageMaker = QStringLiteral(FERRY_TEST_DATA "/runs/sagemaker");
 
-template <typename Condition> bool waitFor(Condition done, int timeoutMs = 120000)
-{
-    return ferry::test::waitFor(done, timeoutMs, 20);
-}
+using ferry::test::waitFor;
 
 RunSpec specFor(const QString &sourceDir, const QString &script, QList<Hyperparameter> hps = {})
 {
@@ -52,13 +47,7 @@ LocalTarget target()
 // The state, or Lost with the error as detail when probing failed.
 RunProbe probe(const QString &runDir)
 {
-    const auto status = target().probe(runDir);
-    if (!status) {
-        RunProbe lost;
-        lost.detail = status.error().toString();
-        return lost;
-    }
-    return *status;
+    return ferry::test::probeOf(target(), runDir);
 }
 
 bool finishedAndArchived(const QString &runDir)

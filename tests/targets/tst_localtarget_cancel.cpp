@@ -2,11 +2,10 @@
 // ignore SIGTERM), with or without the supervisor, and the end is recorded as a cancel.
 #include "run/archive.h"
 #include "run/rundirectory.h"
+#include "support/targets.h"
 #include "support/testenv.h"
 #include "targets/localtarget.h"
-#include "targettesthelpers.h"
 
-#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -14,7 +13,6 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QThread>
 
 #include <csignal>
 
@@ -27,10 +25,7 @@ namespace {
 const QString kScripts = QStringLiteral(FERRY_TEST_DATA "/runs/scripts");
 constexpr int kGraceMs = 1000;
 
-template <typename Condition> bool waitFor(Condition done, int timeoutMs = 120000)
-{
-    return ferry::test::waitFor(done, timeoutMs, 20);
-}
+using ferry::test::waitFor;
 
 LocalTarget target()
 {

@@ -1,9 +1,9 @@
 // Registry credentials against a real password-protected registry (tests/services/registry.sh),
-// the real Docker engine and a real gnome-keyring (keyringsession.h): an environment whose base
+// the real Docker engine and a real gnome-keyring (support/keyring.h): an environment whose base
 // image lives there builds once its password is in the keychain (ensureImage logs in), the
 // password never reaches an argument or ~/.docker/config.json, and a missing secret or a wrong
 // password is a clear error.
-#include "secrets/keyringsession.h"
+#include "support/keyring.h"
 
 #include "env/formats.h"
 #include "env/spechash.h"

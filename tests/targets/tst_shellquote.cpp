@@ -3,7 +3,7 @@
 // line breaks are refused with a message naming the argument.
 #include "targets/shellquote.h"
 
-#include "remotetesthelpers.h"
+#include "support/remote.h"
 
 #include <QTest>
 
@@ -188,7 +188,7 @@ private Q_SLOTS:
     }
 
 private:
-    ferry::testing::SshSandbox m_sandbox;
+    ferry::test::SshSandbox m_sandbox;
 };
 
 QTEST_GUILESS_MAIN(TestShellQuote)

@@ -1,7 +1,7 @@
 // Slurm's answers (scontrol, sacct) read, and every job state the issue names mapped to a run state.
 #include "targets/slurmjob.h"
 
-#include "targettesthelpers.h"
+#include "support/targets.h"
 
 #include <QTest>
 

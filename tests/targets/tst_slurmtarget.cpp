@@ -6,10 +6,10 @@
 // loses and doubles no metric.
 #include "targets/slurmtarget.h"
 
-#include "remotetesthelpers.h"
 #include "run/archive.h"
 #include "store/runstore.h"
-#include "targettesthelpers.h"
+#include "support/remote.h"
+#include "support/targets.h"
 #include "tracking/runmonitor.h"
 
 #include <QTemporaryDir>
@@ -19,20 +19,13 @@ using namespace Qt::StringLiterals;
 using namespace ferry::targets;
 using ferry::run::RunDirectory;
 using ferry::run::RunSpec;
-using ferry::testing::SshSandbox;
-
-using ferry::testing::errorOf;
-using ferry::testing::logOf;
-using ferry::testing::probeOf;
+using namespace ferry::test;
 
 namespace {
 
-using ferry::testing::kSageMaker;
-using ferry::testing::kScripts;
-
 RunSpec specFor(const QString &host, const QString &sourceDir, const QString &script, const QString &remoteRoot)
 {
-    return ferry::testing::remoteSpec(u"slurm:"_s + host, sourceDir, script, remoteRoot);
+    return ferry::test::remoteSpec(u"slurm:"_s + host, sourceDir, script, remoteRoot);
 }
 
 QStringList g_jobs; // every job a test submitted: cancelled after each test, whatever happened
@@ -90,7 +83,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("host");
         QTest::newRow("slurm:local") << u"local"_s;
-        QTest::newRow("slurm over ssh") << ferry::testing::kHost;
+        QTest::newRow("slurm over ssh") << ferry::test::kHost;
     }
     void sageMakerScriptRunsWithAGpu()
     {
@@ -260,12 +253,12 @@ private Q_SLOTS:
     // The follower of a job through the test sshd: killed with SIGKILL, and cut off mid-run.
     void followerKilledMidRunLosesNothing()
     {
-        ferry::testing::followerKilledMidRunLosesNothing(u"slurm:"_s + ferry::testing::kHost);
+        ferry::test::followerKilledMidRunLosesNothing(u"slurm:"_s + ferry::test::kHost);
     }
 
     void cutConnectionResumesWithoutGaps()
     {
-        ferry::testing::cutConnectionResumesWithoutGaps(u"slurm:"_s + ferry::testing::kHost);
+        ferry::test::cutConnectionResumesWithoutGaps(u"slurm:"_s + ferry::test::kHost);
     }
 };
 

@@ -6,9 +6,9 @@
 
 #include "env/formats.h"
 #include "env/spechash.h"
-#include "remotetesthelpers.h"
 #include "run/archive.h"
-#include "targettesthelpers.h"
+#include "support/remote.h"
+#include "support/targets.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -17,15 +17,7 @@ using namespace Qt::StringLiterals;
 using namespace ferry::targets;
 using ferry::run::RunDirectory;
 using ferry::run::RunSpec;
-using ferry::testing::kHost;
-using ferry::testing::SshSandbox;
-
-using ferry::testing::errorOf;
-using ferry::testing::logOf;
-using ferry::testing::probeOf;
-
-using ferry::testing::kSageMaker;
-using ferry::testing::kScripts;
+using namespace ferry::test;
 
 class TestSshImage : public QObject {
     Q_OBJECT

@@ -1,12 +1,12 @@
 // SSH keys whose passphrase is a keychain secret (issue 9), against the real sshd of the `sshd`
-// fixture and a real gnome-keyring (keyringsession.h). The host `ferrypass` is the test sshd
+// fixture and a real gnome-keyring (support/keyring.h). The host `ferrypass` is the test sshd
 // without the fixture's unprotected key: the only way in is a new key with a passphrase, which
 // ssh asks of the ferry binary (SSH_ASKPASS helper mode) and which that reads from the keychain.
 // No secret: refused with a message naming the secret. A wrong one: refused. The right one: in,
 // by the run's options and by the host's key in the settings, and a whole `ferry run` (rsync
 // included) over that login.
-#include "keyringsession.h"
-#include "remotetesthelpers.h"
+#include "support/keyring.h"
+#include "support/remote.h"
 #include "support/testenv.h"
 #include "targets/sshshell.h"
 
@@ -84,13 +84,13 @@ private Q_SLOTS:
         QFile pub(m_key + u".pub"_s);
         QVERIFY(pub.open(QIODevice::ReadOnly));
         m_authorizedLine = pub.readAll().trimmed() + '\n';
-        QFile authorized(ferry::testing::kSshdDir + u"/authorized_keys"_s);
+        QFile authorized(ferry::test::kSshdDir + u"/authorized_keys"_s);
         QVERIFY(authorized.open(QIODevice::Append));
         authorized.write(m_authorizedLine);
         authorized.close();
 
         // `ferrypass`: the fixture's host entry without its unprotected key.
-        QFile fixture(ferry::testing::kSshdDir + u"/config"_s);
+        QFile fixture(ferry::test::kSshdDir + u"/config"_s);
         QVERIFY(fixture.open(QIODevice::ReadOnly));
         QByteArray config;
         for (const QByteArray &line : fixture.readAll().split('\n')) {
@@ -106,7 +106,7 @@ private Q_SLOTS:
         const QString knownHosts = SshOptions::defaults().knownHostsFile;
         QVERIFY(QDir().mkpath(QFileInfo(knownHosts).absolutePath()));
         QFile::remove(knownHosts);
-        QVERIFY(QFile::copy(ferry::testing::kSshdDir + u"/known_hosts"_s, knownHosts));
+        QVERIFY(QFile::copy(ferry::test::kSshdDir + u"/known_hosts"_s, knownHosts));
         (void)ferryCli({u"secret"_s, u"delete"_s, kSecret});
     }
 
@@ -199,7 +199,7 @@ private Q_SLOTS:
     void cleanupTestCase()
     {
         (void)ferryCli({u"secret"_s, u"delete"_s, kSecret});
-        QFile authorized(ferry::testing::kSshdDir + u"/authorized_keys"_s);
+        QFile authorized(ferry::test::kSshdDir + u"/authorized_keys"_s);
         if (authorized.open(QIODevice::ReadOnly)) {
             QByteArray keys = authorized.readAll();
             authorized.close();

@@ -6,10 +6,10 @@
 #include "targets/hostprobe.h"
 #include "targets/sshtarget.h"
 
-#include "clitesthelpers.h"
-#include "remotetesthelpers.h"
 #include "run/archive.h"
-#include "targettesthelpers.h"
+#include "support/cli.h"
+#include "support/remote.h"
+#include "support/targets.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -23,21 +23,13 @@ using namespace Qt::StringLiterals;
 using namespace ferry::targets;
 using ferry::run::RunDirectory;
 using ferry::run::RunSpec;
-using ferry::testing::kHost;
-using ferry::testing::SshSandbox;
-
-using ferry::testing::errorOf;
-using ferry::testing::logOf;
-using ferry::testing::probeOf;
+using namespace ferry::test;
 
 namespace {
 
-using ferry::testing::kSageMaker;
-using ferry::testing::kScripts;
-
 RunSpec specFor(const QString &sourceDir, const QString &script, const QString &remoteRoot)
 {
-    return ferry::testing::remoteSpec(u"ssh:"_s + kHost, sourceDir, script, remoteRoot);
+    return ferry::test::remoteSpec(u"ssh:"_s + kHost, sourceDir, script, remoteRoot);
 }
 
 // A waiter.py run (it waits for a file that never comes) started on the host and seen there:
@@ -78,7 +70,7 @@ private Q_SLOTS:
         const ShellResult refused = shell.run({u"true"_s});
         QVERIFY(!refused.reached);
         QVERIFY(refused.hostKeyRefused);
-        const QString fingerprint = ferry::testing::hostFingerprint();
+        const QString fingerprint = ferry::test::hostFingerprint();
         QVERIFY(fingerprint.startsWith(u"SHA256:"_s));
         QVERIFY2(refused.failure.contains(u"unknown"_s), qPrintable(refused.failure));
         QVERIFY2(refused.failure.contains(u"--accept-host-key "_s + fingerprint), qPrintable(refused.failure));
@@ -110,7 +102,7 @@ private Q_SLOTS:
         QFile pub(sandbox.state.filePath(u"other.pub"_s));
         QVERIFY(pub.open(QIODevice::ReadOnly));
         const QList<QByteArray> key = pub.readAll().split(' ');
-        QFile real(ferry::testing::kSshdDir + u"/known_hosts"_s);
+        QFile real(ferry::test::kSshdDir + u"/known_hosts"_s);
         QVERIFY(real.open(QIODevice::ReadOnly));
         const QByteArray hostField = real.readAll().split(' ').first();
         QFile known(sandbox.knownHosts());
@@ -123,7 +115,7 @@ private Q_SLOTS:
         QVERIFY(!refused.reached);
         QVERIFY(refused.hostKeyRefused);
         QVERIFY2(refused.failure.contains(u"CHANGED"_s), qPrintable(refused.failure));
-        QVERIFY2(refused.failure.contains(ferry::testing::hostFingerprint()), qPrintable(refused.failure));
+        QVERIFY2(refused.failure.contains(ferry::test::hostFingerprint()), qPrintable(refused.failure));
         QVERIFY2(refused.failure.contains(sandbox.knownHosts()), qPrintable(refused.failure));
         // The target refuses to start a run there, with the same message.
         QTemporaryDir ws;
@@ -257,9 +249,9 @@ private Q_SLOTS:
         QVERIFY2(lost.detail.contains(u"gone and left no exit record"_s), qPrintable(lost.detail));
     }
 
-    void followerKilledMidRunLosesNothing() { ferry::testing::followerKilledMidRunLosesNothing(u"ssh:"_s + kHost); }
+    void followerKilledMidRunLosesNothing() { ferry::test::followerKilledMidRunLosesNothing(u"ssh:"_s + kHost); }
 
-    void cutConnectionResumesWithoutGaps() { ferry::testing::cutConnectionResumesWithoutGaps(u"ssh:"_s + kHost); }
+    void cutConnectionResumesWithoutGaps() { ferry::test::cutConnectionResumesWithoutGaps(u"ssh:"_s + kHost); }
 };
 
 QTEST_GUILESS_MAIN(TestSshTarget)

@@ -5,7 +5,7 @@
 #include "ui/launch/launchdialog.h"
 #include "ui/launch/remotetargetfields.h"
 
-#include "remotetesthelpers.h"
+#include "support/remote.h"
 
 #include <QComboBox>
 #include <QJsonArray>
@@ -78,12 +78,12 @@ private Q_SLOTS:
 
     void unknownKeyIsTrustedOnlyWhenAsked()
     {
-        const ferry::testing::SshSandbox sandbox(false);
-        HostDialog dialog(ferry::testing::kHost, sandbox.options());
+        const ferry::test::SshSandbox sandbox(false);
+        HostDialog dialog(ferry::test::kHost, sandbox.options());
         QSignalSpy checked(&dialog, &HostDialog::checked);
         dialog.check();
         QVERIFY(checked.wait(60000));
-        const QString fingerprint = ferry::testing::hostFingerprint();
+        const QString fingerprint = ferry::test::hostFingerprint();
         QVERIFY2(dialog.statusText().contains(u"unknown"_s), qPrintable(dialog.statusText()));
         QVERIFY2(dialog.detailsText().contains(fingerprint), qPrintable(dialog.detailsText()));
         QVERIFY(dialog.trustButton()->isVisibleTo(&dialog));

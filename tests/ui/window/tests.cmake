@@ -23,7 +23,7 @@ endif()
 function(ferry_window_tool name source folder)
   add_executable(${name} EXCLUDE_FROM_ALL ${source})
   target_link_libraries(${name} PRIVATE ferry_ui Qt6::Test ferry_warnings)
-  target_include_directories(${name} PRIVATE "${PROJECT_SOURCE_DIR}/tests") # support/testenv.h
+  target_link_libraries(${name} PRIVATE ferry_test_support) # support/testenv.h
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/${folder}")
 endfunction()
 if(FERRY_GUI AND FERRY_TRAINER)

@@ -2,6 +2,7 @@
 // newcomer's first minutes (first start on a laptop screen, reopening, curves on sight, shortcuts,
 // Quit, files opened from the command line).
 #include "store/runstore.h"
+#include "support/files.h"
 #include "support/testenv.h"
 #include "training/trainerloader.h"
 #include "ui/chart/losschart.h"
@@ -43,6 +44,7 @@
 #include <QTreeView>
 
 using namespace Qt::StringLiterals;
+using ferry::test::writeFile;
 using ferry::ui::MainWindow;
 using ferry::workspace::RecentWorkspaces;
 
@@ -74,13 +76,6 @@ QAction *menuAction(const MainWindow &window, const QString &menu, const QString
             return action;
     }
     return nullptr;
-}
-
-bool writeFile(const QString &path, const QByteArray &content)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
 }
 
 // A finished run with a loss curve, started `startedMs` after an arbitrary moment.

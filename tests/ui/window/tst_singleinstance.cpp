@@ -113,7 +113,7 @@ private Q_SLOTS:
     // What the window does with handed paths: what a drop of them does.
     void windowOpensHandedFilesAsDrops()
     {
-        testing::WindowHarness harness;
+        test::WindowHarness harness;
         QVERIFY(QDir().mkpath(m_dir.filePath(u"ws"_s)));
         QVERIFY(harness.window.openWorkspaceAt(m_dir.filePath(u"ws"_s)));
         harness.window.openPaths({m_dir.filePath(u"iris.csv"_s), u"https://example.com/data.csv"_s});

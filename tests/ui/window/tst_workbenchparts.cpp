@@ -5,6 +5,7 @@
 #include "ferry/version.h"
 #include "run/rundirectory.h"
 #include "store/runstore.h"
+#include "support/files.h"
 #include "support/testenv.h"
 #include "targets/targetfactory.h"
 #include "tracking/runmonitor.h"
@@ -39,15 +40,9 @@
 
 using namespace Qt::StringLiterals;
 using namespace ferry;
+using ferry::test::writeFile;
 
 namespace {
-
-bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
-}
 
 QByteArray twoClassCsv(int rows)
 {

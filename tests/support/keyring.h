@@ -11,7 +11,7 @@
 #include <QStringList>
 #include <QTest>
 
-namespace ferry::testing {
+namespace ferry::test {
 
 inline bool insideKeyringSession()
 {
@@ -60,20 +60,20 @@ inline QStringList filesHolding(const QString &root, const QString &secret)
     return hits;
 }
 
-} // namespace ferry::testing
+} // namespace ferry::test
 
 // QTEST_MAIN with application class App (QCoreApplication, QApplication), but inside a keyring
 // session: started on its own, the test runs itself again inside one.
 #define FERRY_KEYRING_TEST_MAIN_APP(App, TestObject)                                                                   \
     int main(int argc, char **argv)                                                                                    \
     {                                                                                                                  \
-        if (!ferry::testing::insideKeyringSession()) {                                                                 \
+        if (!ferry::test::insideKeyringSession()) {                                                                    \
             QStringList arguments;                                                                                     \
             for (int i = 1; i < argc; ++i)                                                                             \
                 arguments << QString::fromLocal8Bit(argv[i]);                                                          \
             QCoreApplication app(argc, argv);                                                                          \
-            return ferry::testing::runInKeyringSession(QStringLiteral("run"), QCoreApplication::applicationFilePath(), \
-                                                       arguments);                                                     \
+            return ferry::test::runInKeyringSession(QStringLiteral("run"), QCoreApplication::applicationFilePath(),    \
+                                                    arguments);                                                        \
         }                                                                                                              \
         App app(argc, argv);                                                                                           \
         TestObject test;                                                                                               \

@@ -2,15 +2,15 @@
 
 // What the command-line tests share: the built `ferry` run as a user runs it, in a folder.
 #include "support/testenv.h"
+#include "support/wait.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QTest>
 
-#include <functional>
-
-namespace ferry::testing {
+namespace ferry::test {
 
 struct CliResult {
     int exitCode = -1; // -1: it crashed or did not finish in time
@@ -48,15 +48,4 @@ inline QJsonArray jsonArray(const CliResult &r)
     return QJsonDocument::fromJson(r.out.toUtf8()).array();
 }
 
-// Polls `condition` every 100 ms, the event loop running, until it holds or time is up.
-inline bool waitFor(const std::function<bool()> &condition, int timeoutMs = 120000)
-{
-    for (int waited = 0; waited < timeoutMs; waited += 100) {
-        if (condition())
-            return true;
-        QTest::qWait(100);
-    }
-    return condition();
-}
-
-} // namespace ferry::testing
+} // namespace ferry::test

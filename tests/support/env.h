@@ -2,7 +2,7 @@
 
 // Small helpers shared by the environment tests.
 #include "common/diagnostic.h"
-#include "corpus.h"
+#include "support/corpus.h"
 
 #include <QJsonDocument>
 #include <QProcess>

@@ -3,12 +3,12 @@
 // What the SSH and Slurm tests share: the private sshd and Slurm started by the fixtures
 // (tests/services/sshd.sh, slurm.sh), SSH options that point Ferry at them, the environment
 // for a `ferry` process, and commands on the host.
-#include "clitesthelpers.h"
 #include "run/rundirectory.h"
 #include "run/runspec.h"
+#include "support/cli.h"
+#include "support/targets.h"
 #include "support/testenv.h"
 #include "targets/sshshell.h"
-#include "targets/target.h"
 
 #include <QDir>
 #include <QFile>
@@ -23,7 +23,7 @@
 
 #include <csignal>
 
-namespace ferry::testing {
+namespace ferry::test {
 
 inline const QString kSshdDir = QStringLiteral(FERRY_SSHD_DIR);
 inline const QString kScripts = QStringLiteral(FERRY_TEST_DATA "/runs/scripts");
@@ -106,30 +106,6 @@ inline run::RunSpec remoteSpec(const QString &target, const QString &sourceDir, 
     return spec;
 }
 
-// The target's probe of a run, or a lost probe whose detail says why there was none.
-inline targets::RunProbe probeOf(targets::Target &target, const QString &runDir)
-{
-    const auto p = target.probe(runDir);
-    if (!p) {
-        targets::RunProbe lost;
-        lost.detail = p.error().toString();
-        return lost;
-    }
-    return *p;
-}
-
-inline QString errorOf(const Expected<void> &e)
-{
-    return e ? QString() : e.error().toString();
-}
-
-// The run's log as it is now in its local folder.
-inline QByteArray logOf(const QString &runDir)
-{
-    QFile f(run::RunDirectory(runDir).logFile());
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 // A `ferry` command with the sandbox's SSH settings.
 inline CliResult ferryCli(const SshSandbox &sandbox, const QString &dir, const QStringList &args)
 {
@@ -183,10 +159,12 @@ inline void startFollower(QProcess &follower, QByteArray &out, const SshSandbox 
                     QStringLiteral("--hp"), QStringLiteral("steps=%1").arg(steps), QStringLiteral("--hp"),
                     QStringLiteral("delay=") + delay, QStringLiteral("--follow")});
     QVERIFY(follower.waitForStarted());
-    QVERIFY(waitFor([&] {
-        out += follower.readAllStandardOutput();
-        return out.count("\"step\"") >= stepsSeen || follower.state() == QProcess::NotRunning;
-    }));
+    QVERIFY(waitFor(
+        [&] {
+            out += follower.readAllStandardOutput();
+            return out.count("\"step\"") >= stepsSeen || follower.state() == QProcess::NotRunning;
+        },
+        120000, 100));
     QCOMPARE(follower.state(), QProcess::Running);
 }
 
@@ -245,4 +223,4 @@ inline void cutConnectionResumesWithoutGaps(const QString &target)
     verifyStoredExactlyOnce(sandbox, ws.path(), id, kSteps);
 }
 
-} // namespace ferry::testing
+} // namespace ferry::test

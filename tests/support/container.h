@@ -1,11 +1,13 @@
 #pragma once
 
-// Shared by the container security tests (tst_containerescape, tst_containerengine): the real
-// Docker engine of the `docker` fixture (tests/services/docker.sh), an environment of the test's
-// own on ferry-base:bookworm, and small process and file helpers.
+// Shared by the tests against the real Docker engine of the `docker` fixture
+// (tests/services/docker.sh: tst_containertarget, tst_containerescape, tst_containerengine): the
+// engine and its base image ferry-base:bookworm, an environment of the test's own on it, and
+// small process helpers.
 #include "env/formats.h"
 #include "env/spechash.h"
-#include "targettesthelpers.h"
+#include "support/files.h"
+#include "support/targets.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -45,18 +47,6 @@ inline QStringList containersLabelled(const QString &runId)
     return docker({QStringLiteral("ps"), QStringLiteral("-a"), QStringLiteral("-q"), QStringLiteral("--filter"),
                    QStringLiteral("label=ferry.run-id=") + runId})
         .out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-}
-
-inline bool writeFile(const QString &path, const QByteArray &bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
-}
-
-inline QByteArray readFile(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 // DOCKER_HOST from the fixture, and the base image. Returns an empty string when both are

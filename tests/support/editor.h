@@ -2,7 +2,8 @@
 
 // Shared by the environment editor's tests: an editor on a copy of a realistic environment, with
 // answers instead of dialogs, and small helpers to drive it.
-#include "envtesthelpers.h"
+#include "support/env.h"
+#include "support/files.h"
 
 #include "env/environment.h"
 #include "ui/env/environmentdocument.h"
@@ -54,13 +55,6 @@ python:
 variables:
   WANDB_MODE: offline
 )";
-
-inline bool writeFile(const QString &path, const QByteArray &text)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(text) == text.size();
-}
 
 // An editor on a copy of the vision environment, with answers instead of dialogs.
 struct Fixture {

@@ -1,0 +1,50 @@
+#pragma once
+
+// Shared by the target tests: readable QCOMPARE failures for RunState, a target's probe of a
+// run, its log, and the polling wait (support/wait.h).
+#include "run/rundirectory.h"
+#include "support/files.h"
+#include "support/wait.h"
+#include "targets/target.h"
+
+#include <QTest>
+
+namespace ferry::targets {
+inline char *toString(RunState state)
+{
+    return qstrdup(qPrintable(stateName(state)));
+}
+} // namespace ferry::targets
+
+namespace ferry::test {
+
+// The target's probe of a run, or a lost probe whose detail says why there was none.
+inline targets::RunProbe probeOf(targets::Target &target, const QString &runDir)
+{
+    const auto p = target.probe(runDir);
+    if (!p) {
+        targets::RunProbe lost;
+        lost.detail = p.error().toString();
+        return lost;
+    }
+    return *p;
+}
+
+// The same for a target made for the one probe.
+inline targets::RunProbe probeOf(targets::Target &&target, const QString &runDir)
+{
+    return probeOf(target, runDir);
+}
+
+inline QString errorOf(const Expected<void> &e)
+{
+    return e ? QString() : e.error().toString();
+}
+
+// The run's log as it is now in its local folder.
+inline QByteArray logOf(const QString &runDir)
+{
+    return readFile(run::RunDirectory(runDir).logFile());
+}
+
+} // namespace ferry::test

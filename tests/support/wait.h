@@ -1,0 +1,28 @@
+#pragma once
+
+// Waiting in a test for something that happens elsewhere (another process, a run's thread).
+#include <QCoreApplication>
+#include <QDeadlineTimer>
+#include <QTest>
+#include <QThread>
+
+namespace ferry::test {
+
+// Polls `condition` every `pollMs` until it holds or `timeoutMs` passes; a bound against hangs,
+// not a timing. Between polls the event loop runs where the test has an application object (a
+// QProcess's output arrives, queued signals are delivered); without one the thread sleeps.
+template <typename Condition> bool waitFor(Condition condition, int timeoutMs = 120000, int pollMs = 20)
+{
+    const QDeadlineTimer deadline(timeoutMs);
+    while (!condition()) {
+        if (deadline.hasExpired())
+            return false;
+        if (QCoreApplication::instance())
+            QTest::qWait(pollMs);
+        else
+            QThread::msleep(pollMs);
+    }
+    return true;
+}
+
+} // namespace ferry::test
