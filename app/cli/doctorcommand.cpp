@@ -160,8 +160,8 @@ QJsonObject trainerReport(int &exitCode, QStringList &warnings, run::TrainerLoad
         return QJsonObject{{u"error"_s, engine.error().toString()}};
     }
     const run::TrainerInfo info = (*engine)->info();
-    const QString selfTest = (*engine)->selfTest();
-    if (!selfTest.isEmpty())
+    const Expected<void> selfTest = (*engine)->selfTest();
+    if (!selfTest)
         exitCode = kExitInternalError;
     if (info.blasLibrary.contains("/blas/"_L1) || info.blasLibrary.isEmpty())
         warnings << u"the reference BLAS is in use: training runs ~10x slower; install "
@@ -169,7 +169,7 @@ QJsonObject trainerReport(int &exitCode, QStringList &warnings, run::TrainerLoad
     return QJsonObject{
         {u"plugin"_s, loader.loadedFrom()}, {u"torch"_s, info.torchVersion},
         {u"threads"_s, info.threads},       {u"cudaDevices"_s, info.cudaDevices},
-        {u"blas"_s, info.blasLibrary},      {u"selfTest"_s, selfTest.isEmpty() ? u"ok"_s : selfTest},
+        {u"blas"_s, info.blasLibrary},      {u"selfTest"_s, selfTest ? u"ok"_s : selfTest.error().toString()},
     };
 }
 

@@ -164,7 +164,7 @@ RunRecord newRunRecord(const RunSpec &spec, const QString &experiment)
 RunStore::RunStore(const QString &path, std::unique_ptr<RunStoreWriter> writer)
     : m_path(path), m_serial(g_nextSerial++), m_writer(std::move(writer))
 {
-    m_writer->setFailureHandler([this](const QString &message) { Q_EMIT writeFailed(Error{message, {}, 0, 0, {}}); });
+    m_writer->setFailureHandler([this](const Error &error) { Q_EMIT writeFailed(error); });
     LiveStores &live = liveStores();
     QMutexLocker lock(&live.mutex);
     live.serials.insert(m_serial);
@@ -229,14 +229,15 @@ void RunStore::appendMetrics(const QString &runId, QList<MetricPoint> points, qi
 Expected<RunStore::OffsetSwap> RunStore::appendMetricsAt(const QString &runId, QList<MetricPoint> points,
                                                          qint64 expectedOffset, qint64 newLogOffset)
 {
-    auto reply = std::make_shared<std::promise<runstorecommand::MetricsCommit>>();
+    auto reply = std::make_shared<std::promise<Expected<runstorecommand::MetricsCommit>>>();
     auto outcome = reply->get_future();
     if (!m_writer->post(runstorecommand::AppendMetrics{runId, std::move(points), newLogOffset, expectedOffset, reply}))
         return Error{u"run %1: cannot store metrics: the run store is closed"_s.arg(runId), m_path, 0, 0, {}};
-    const runstorecommand::MetricsCommit done = outcome.get();
-    if (!done.error.isEmpty())
-        return Error{done.error, m_path, 0, 0, u"check that the disk has space and the workspace is writable"_s};
-    return OffsetSwap{done.applied, done.storedOffset};
+    const Expected<runstorecommand::MetricsCommit> done = outcome.get();
+    if (!done)
+        return Error{done.error().message, m_path, 0, 0,
+                     u"check that the disk has space and the workspace is writable"_s};
+    return OffsetSwap{done->applied, done->storedOffset};
 }
 
 void RunStore::deleteRun(const QString &runId)
@@ -275,8 +276,8 @@ QString RunStore::readConnection() const
     Expected<void> opened = runstoreschema::openConnection(name, m_path);
     if (opened) {
         QSqlDatabase db = QSqlDatabase::database(name, false);
-        if (auto failed = runstoreschema::exec(db, u"PRAGMA query_only = ON"_s))
-            opened = Error{*failed, m_path, 0, 0, {}};
+        if (const auto readOnly = runstoreschema::exec(db, u"PRAGMA query_only = ON"_s); !readOnly)
+            opened = Error{readOnly.error().message, m_path, 0, 0, {}};
     }
     if (!opened) {
         qWarning("%s", qUtf8Printable(opened.error().toString()));

@@ -125,12 +125,12 @@ const QByteArray &RunStoreNativeInsert::utf8(const QString &name)
     return slot.utf8;
 }
 
-std::optional<QString> RunStoreNativeInsert::append(const QString &runId, const QList<MetricPoint> &points)
+Expected<void> RunStoreNativeInsert::append(const QString &runId, const QList<MetricPoint> &points)
 {
     const QByteArray run = runId.toUtf8();
     // SQLITE_STATIC (a null destructor): the texts outlive every step that reads them.
     m_api.bindText(m_statement, 1, run.constData(), static_cast<int>(run.size()), nullptr);
-    std::optional<QString> error;
+    Expected<void> appended;
     for (const MetricPoint &p : points) {
         const QByteArray &name = utf8(p.name);
         m_api.bindText(m_statement, 2, name.constData(), static_cast<int>(name.size()), nullptr);
@@ -140,12 +140,12 @@ std::optional<QString> RunStoreNativeInsert::append(const QString &runId, const 
         const int result = m_api.step(m_statement);
         m_api.reset(m_statement);
         if (result != kSqliteDone) {
-            error = QString::fromUtf8(m_api.errmsg(m_db));
+            appended = Error{QString::fromUtf8(m_api.errmsg(m_db)), {}, 0, 0, {}};
             break;
         }
     }
     m_api.clearBindings(m_statement);
-    return error;
+    return appended;
 }
 
 } // namespace ferry::run

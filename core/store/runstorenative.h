@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/error.h"
 #include "run/metricparser.h"
 
 #include <QSqlDatabase>
@@ -7,7 +8,6 @@
 
 #include <array>
 #include <memory>
-#include <optional>
 
 namespace ferry::run {
 
@@ -25,7 +25,7 @@ public:
     RunStoreNativeInsert &operator=(const RunStoreNativeInsert &) = delete;
 
     // Inserts the points inside the caller's transaction; SQLite's message when one fails.
-    std::optional<QString> append(const QString &runId, const QList<MetricPoint> &points);
+    Expected<void> append(const QString &runId, const QList<MetricPoint> &points);
 
     struct Api;
 

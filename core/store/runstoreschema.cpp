@@ -25,18 +25,17 @@ Error databaseError(const QString &path, const QString &message, const QString &
     return Error{message, path, 0, 0, hint};
 }
 
-std::optional<QVariant> pragma(QSqlDatabase &db, const QString &sql, QString &error)
+// The one value a PRAGMA (or a SELECT) gives; the driver's message when it fails.
+Expected<QVariant> pragma(QSqlDatabase &db, const QString &sql)
 {
     QSqlQuery query(db);
-    if (!query.exec(sql) || !query.next()) {
-        error = errorText(query.lastError());
-        return std::nullopt;
-    }
+    if (!query.exec(sql) || !query.next())
+        return Error{errorText(query.lastError()), {}, 0, 0, {}};
     return query.value(0);
 }
 
 // Version 1: experiments, runs, params, metrics, artifacts.
-std::optional<QString> createVersion1(QSqlDatabase &db)
+Expected<void> createVersion1(QSqlDatabase &db)
 {
     const std::array statements{
         u"CREATE TABLE experiments ("
@@ -81,15 +80,15 @@ std::optional<QString> createVersion1(QSqlDatabase &db)
         u"PRAGMA application_id = %1"_s.arg(kApplicationId),
     };
     for (const QString &sql : statements) {
-        if (auto error = exec(db, sql))
-            return error;
+        if (auto done = exec(db, sql); !done)
+            return done;
     }
-    return std::nullopt;
+    return {};
 }
 
 // kMigrations[v] brings the schema from version v to v + 1. A new version is one function
 // appended here and RunStore::kSchemaVersion raised by one.
-using Migration = std::optional<QString> (*)(QSqlDatabase &db);
+using Migration = Expected<void> (*)(QSqlDatabase &db);
 constexpr std::array<Migration, RunStore::kSchemaVersion> kMigrations{createVersion1};
 
 } // namespace
@@ -99,12 +98,12 @@ QString errorText(const QSqlError &error)
     return error.databaseText().isEmpty() ? error.text() : error.databaseText();
 }
 
-std::optional<QString> exec(QSqlDatabase &db, const QString &sql)
+Expected<void> exec(QSqlDatabase &db, const QString &sql)
 {
     QSqlQuery query(db);
     if (!query.exec(sql))
-        return errorText(query.lastError());
-    return std::nullopt;
+        return Error{errorText(query.lastError()), {}, 0, 0, {}};
+    return {};
 }
 
 Expected<void> checkLocation(const QString &path)
@@ -144,8 +143,8 @@ Expected<void> openConnection(const QString &connection, const QString &path)
     // WAL (synchronous NORMAL is safe there); a rollback journal on a network file system wants FULL.
     const QString synchronous = networkFileSystem(path).isEmpty() ? u"NORMAL"_s : u"FULL"_s;
     for (const QString &sql : QStringList{u"PRAGMA foreign_keys = ON"_s, u"PRAGMA synchronous = "_s + synchronous}) {
-        if (auto error = exec(db, sql))
-            return databaseError(path, u"not a usable run database: %1"_s.arg(*error),
+        if (const auto done = exec(db, sql); !done)
+            return databaseError(path, u"not a usable run database: %1"_s.arg(done.error().message),
                                  u"move it away (Ferry then starts a new, empty one) or restore it from a backup"_s);
     }
     return {};
@@ -163,11 +162,10 @@ void closeConnection(const QString &connection)
 Expected<void> migrate(QSqlDatabase &db, const QString &path)
 {
     const QString damaged = u"move it away (Ferry then starts a new, empty one) or restore it from a backup"_s;
-    QString error;
     // The first statement reads the schema: a damaged file fails here.
-    const auto version = pragma(db, u"PRAGMA user_version"_s, error);
+    const auto version = pragma(db, u"PRAGMA user_version"_s);
     if (!version)
-        return databaseError(path, u"not a usable run database: %1"_s.arg(error), damaged);
+        return databaseError(path, u"not a usable run database: %1"_s.arg(version.error().message), damaged);
     const int current = version->toInt();
     if (current > RunStore::kSchemaVersion)
         return databaseError(path,
@@ -175,10 +173,11 @@ Expected<void> migrate(QSqlDatabase &db, const QString &path)
                              "this Ferry reads up to %2)"_s.arg(current)
                                  .arg(RunStore::kSchemaVersion),
                              u"update Ferry, or open another workspace"_s);
-    const auto applicationId = pragma(db, u"PRAGMA application_id"_s, error);
-    const auto tables = pragma(db, u"SELECT count(*) FROM sqlite_master"_s, error);
+    const auto applicationId = pragma(db, u"PRAGMA application_id"_s);
+    const auto tables = pragma(db, u"SELECT count(*) FROM sqlite_master"_s);
     if (!applicationId || !tables)
-        return databaseError(path, u"not a usable run database: %1"_s.arg(error), damaged);
+        return databaseError(
+            path, u"not a usable run database: %1"_s.arg((!tables ? tables : applicationId).error().message), damaged);
     const bool foreign = current == 0 ? tables->toInt() > 0 : applicationId->toInt() != kApplicationId;
     if (foreign)
         return databaseError(path, u"not a run database: the file belongs to another program"_s,
@@ -188,28 +187,28 @@ Expected<void> migrate(QSqlDatabase &db, const QString &path)
     // workspace on NFS that two machines open) the run store keeps a rollback journal (review L12).
     const QString network = networkFileSystem(path);
     const QString journal = network.isEmpty() ? u"wal"_s : u"delete"_s;
-    const auto mode = pragma(db, u"PRAGMA journal_mode = "_s + journal, error);
+    const auto mode = pragma(db, u"PRAGMA journal_mode = "_s + journal);
     if (!mode || mode->toString() != journal)
-        return databaseError(
-            path,
-            u"cannot switch the run database to %1 mode: %2"_s.arg(journal.toUpper(), mode ? mode->toString() : error),
-            network.isEmpty() ? u"keep the workspace on a local file system"_s
-                              : u"the workspace is on %1: check that its locks work"_s.arg(network));
+        return databaseError(path,
+                             u"cannot switch the run database to %1 mode: %2"_s.arg(
+                                 journal.toUpper(), mode ? mode->toString() : mode.error().message),
+                             network.isEmpty() ? u"keep the workspace on a local file system"_s
+                                               : u"the workspace is on %1: check that its locks work"_s.arg(network));
 
     for (int v = current; v < RunStore::kSchemaVersion; ++v) {
-        std::optional<QString> failed;
+        Expected<void> done;
         if (!db.transaction())
-            failed = errorText(db.lastError());
-        if (!failed)
-            failed = kMigrations[static_cast<size_t>(v)](db);
-        if (!failed)
-            failed = exec(db, u"PRAGMA user_version = %1"_s.arg(v + 1));
-        if (!failed && !db.commit())
-            failed = errorText(db.lastError());
-        if (failed) {
+            done = Error{errorText(db.lastError()), {}, 0, 0, {}};
+        if (done)
+            done = kMigrations[static_cast<size_t>(v)](db);
+        if (done)
+            done = exec(db, u"PRAGMA user_version = %1"_s.arg(v + 1));
+        if (done && !db.commit())
+            done = Error{errorText(db.lastError()), {}, 0, 0, {}};
+        if (!done) {
             db.rollback();
-            return databaseError(path,
-                                 u"cannot update the run database to schema version %1: %2"_s.arg(v + 1).arg(*failed));
+            return databaseError(path, u"cannot update the run database to schema version %1: %2"_s.arg(v + 1).arg(
+                                           done.error().message));
         }
     }
     return {};

@@ -6,8 +6,6 @@
 #include <QSqlError>
 #include <QString>
 
-#include <optional>
-
 // The run database's file, connections and schema versions; used by RunStore and its writer.
 namespace ferry::run::runstoreschema {
 
@@ -28,6 +26,6 @@ Expected<void> migrate(QSqlDatabase &db, const QString &path);
 QString errorText(const QSqlError &error);
 
 // Runs one statement; the driver's message when it fails.
-std::optional<QString> exec(QSqlDatabase &db, const QString &sql);
+Expected<void> exec(QSqlDatabase &db, const QString &sql);
 
 } // namespace ferry::run::runstoreschema

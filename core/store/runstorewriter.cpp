@@ -35,6 +35,17 @@ QVariant nonNull(const QString &text)
     return text.isNull() ? QVariant(QString(u""_s)) : QVariant(text);
 }
 
+// SQLite's words for a statement that failed.
+Error sqlError(const QSqlQuery &query)
+{
+    return Error{runstoreschema::errorText(query.lastError()), {}, 0, 0, {}};
+}
+
+Error noSuchRun(const QString &doing)
+{
+    return Error{doing + u": no such run"_s, {}, 0, 0, {}};
+}
+
 } // namespace
 
 struct RunStoreWriter::Statements {
@@ -45,7 +56,7 @@ struct RunStoreWriter::Statements {
     {
     }
 
-    std::optional<QString> prepare()
+    Expected<void> prepare()
     {
         const std::pair<QSqlQuery *, QString> all[]{
             {&begin, u"BEGIN IMMEDIATE"_s},
@@ -74,17 +85,17 @@ struct RunStoreWriter::Statements {
         };
         for (const auto &[query, sql] : all) {
             if (!query->prepare(sql))
-                return u"cannot prepare '%1': %2"_s.arg(sql, runstoreschema::errorText(query->lastError()));
+                return withContext(u"cannot prepare '%1'"_s.arg(sql), sqlError(*query));
         }
         native = RunStoreNativeInsert::create(db);
-        return std::nullopt;
+        return {};
     }
 
-    static std::optional<QString> exec(QSqlQuery &query)
+    static Expected<void> exec(QSqlQuery &query)
     {
         if (query.exec())
-            return std::nullopt;
-        const QString error = runstoreschema::errorText(query.lastError());
+            return {};
+        const Error error = sqlError(query);
         query.finish();
         return error;
     }
@@ -98,7 +109,7 @@ struct RunStoreWriter::Statements {
         query.bindValue(first + 4, p.value);
     }
 
-    std::optional<QString> appendPoints(const QString &runId, const QList<MetricPoint> &points)
+    Expected<void> appendPoints(const QString &runId, const QList<MetricPoint> &points)
     {
         if (native)
             return native->append(runId, points);
@@ -108,74 +119,74 @@ struct RunStoreWriter::Statements {
         for (; i + kRowsPerInsert <= n; i += kRowsPerInsert) {
             for (int r = 0; r < kRowsPerInsert; ++r)
                 bindPoint(insertMetrics, r * kMetricColumns, runValue, points[i + r]);
-            if (auto error = exec(insertMetrics))
-                return error;
+            if (auto done = exec(insertMetrics); !done)
+                return done;
         }
         for (; i < n; ++i) {
             bindPoint(insertMetric, 0, runValue, points[i]);
-            if (auto error = exec(insertMetric))
-                return error;
+            if (auto done = exec(insertMetric); !done)
+                return done;
         }
-        return std::nullopt;
+        return {};
     }
 
     // One UPDATE per run per transaction: the offset of the last batch it carries.
-    std::optional<QString> applyOffsets()
+    Expected<void> applyOffsets()
     {
         for (auto it = offsets.cbegin(); it != offsets.cend(); ++it) {
-            if (auto error = applyOffset(it.key(), it.value()))
-                return error;
+            if (auto done = applyOffset(it.key(), it.value()); !done)
+                return done;
         }
         offsets.clear();
-        return std::nullopt;
+        return {};
     }
 
-    std::optional<QString> applyOffset(const QString &runId, qint64 offset)
+    Expected<void> applyOffset(const QString &runId, qint64 offset)
     {
         setOffset.bindValue(0, offset);
         setOffset.bindValue(1, runId);
-        if (auto error = exec(setOffset))
-            return u"run %1: cannot store the log offset: %2"_s.arg(runId, *error);
+        if (auto done = exec(setOffset); !done)
+            return withContext(u"run %1: cannot store the log offset"_s.arg(runId), done.error());
         if (setOffset.numRowsAffected() == 0)
-            return u"run %1: cannot store metrics: no such run"_s.arg(runId);
-        return std::nullopt;
+            return noSuchRun(u"run %1: cannot store metrics"_s.arg(runId));
+        return {};
     }
 
     // The compare-and-swap append: the offset first, the points only when it moved. Replies wait
     // for the commit (`replies`).
-    std::optional<QString> swapAndAppend(const runstorecommand::AppendMetrics &c)
+    Expected<void> swapAndAppend(const runstorecommand::AppendMetrics &c)
     {
         // A plain append of the same run earlier in this transaction is applied first.
         if (const auto pending = offsets.constFind(c.runId); pending != offsets.cend()) {
-            if (auto error = applyOffset(c.runId, pending.value()))
-                return error;
+            if (auto done = applyOffset(c.runId, pending.value()); !done)
+                return done;
             offsets.remove(c.runId);
         }
         swapOffset.bindValue(u":new"_s, c.logOffset);
         swapOffset.bindValue(u":id"_s, c.runId);
         swapOffset.bindValue(u":expected"_s, *c.expectedOffset);
-        if (auto error = exec(swapOffset))
-            return u"run %1: cannot store the log offset: %2"_s.arg(c.runId, *error);
+        if (auto done = exec(swapOffset); !done)
+            return withContext(u"run %1: cannot store the log offset"_s.arg(c.runId), done.error());
         runstorecommand::MetricsCommit outcome;
         if (swapOffset.numRowsAffected() == 1) {
-            if (auto error = appendPoints(c.runId, c.points))
-                return u"run %1: cannot store metrics: %2"_s.arg(c.runId, *error);
-            outcome = {true, c.logOffset, {}};
+            if (auto done = appendPoints(c.runId, c.points); !done)
+                return withContext(u"run %1: cannot store metrics"_s.arg(c.runId), done.error());
+            outcome = {true, c.logOffset};
         } else {
             // Another follower moved the offset: nothing of this command is written.
             readOffset.bindValue(0, c.runId);
-            if (auto error = exec(readOffset))
-                return u"run %1: cannot read the log offset: %2"_s.arg(c.runId, *error);
+            if (auto done = exec(readOffset); !done)
+                return withContext(u"run %1: cannot read the log offset"_s.arg(c.runId), done.error());
             const bool found = readOffset.next();
             const qint64 stored = found ? readOffset.value(0).toLongLong() : 0;
             readOffset.finish();
             if (!found)
-                return u"run %1: cannot store metrics: no such run"_s.arg(c.runId);
-            outcome = {false, stored, {}};
+                return noSuchRun(u"run %1: cannot store metrics"_s.arg(c.runId));
+            outcome = {false, stored};
         }
         if (c.reply)
             replies.emplace_back(c.reply, std::move(outcome));
-        return std::nullopt;
+        return {};
     }
 
     // After a commit: the compare-and-swap appends learn what became of them.
@@ -191,8 +202,8 @@ struct RunStoreWriter::Statements {
     QSqlQuery ensureExperiment, insertRun, setStatus, deleteParams, insertParam, insertArtifact;
     QSqlQuery insertMetric, insertMetrics, setOffset, swapOffset, readOffset;
     QHash<QString, qint64> offsets; // run → log offset, for the transaction being built
-    std::vector<
-        std::pair<std::shared_ptr<std::promise<runstorecommand::MetricsCommit>>, runstorecommand::MetricsCommit>>
+    std::vector<std::pair<std::shared_ptr<std::promise<Expected<runstorecommand::MetricsCommit>>>,
+                          runstorecommand::MetricsCommit>>
         replies; // for the transaction being built
     std::unique_ptr<RunStoreNativeInsert> native;
 };
@@ -221,7 +232,7 @@ RunStoreWriter::~RunStoreWriter()
     stop();
 }
 
-void RunStoreWriter::setFailureHandler(std::function<void(const QString &)> handler)
+void RunStoreWriter::setFailureHandler(std::function<void(const Error &)> handler)
 {
     std::lock_guard lock(m_mutex);
     m_onFailure = std::move(handler);
@@ -263,15 +274,15 @@ void RunStoreWriter::stop()
         m_thread.join();
 }
 
-void RunStoreWriter::fail(const QString &message)
+void RunStoreWriter::fail(const Error &error)
 {
-    std::function<void(const QString &)> handler;
+    std::function<void(const Error &)> handler;
     {
         std::lock_guard lock(m_mutex);
         handler = m_onFailure;
     }
     if (handler)
-        handler(message);
+        handler(error);
 }
 
 void RunStoreWriter::run(std::promise<Expected<void>> opened)
@@ -288,8 +299,8 @@ void RunStoreWriter::run(std::promise<Expected<void>> opened)
         }
         if (ready) {
             m_statements = std::make_unique<Statements>(db);
-            if (auto failed = m_statements->prepare())
-                ready = Error{u"cannot use the run database: %1"_s.arg(*failed), m_path, 0, 0, {}};
+            if (const auto prepared = m_statements->prepare(); !prepared)
+                ready = Error{u"cannot use the run database: %1"_s.arg(prepared.error().message), m_path, 0, 0, {}};
         }
     }
     const bool ok = bool(ready);
@@ -340,51 +351,51 @@ void RunStoreWriter::run(std::promise<Expected<void>> opened)
 void RunStoreWriter::commit(std::vector<RunStoreCommand> &batch)
 {
     Statements &s = *m_statements;
-    const auto transaction = [&](auto first, auto last) -> std::optional<QString> {
-        if (auto error = Statements::exec(s.begin))
-            return u"cannot start a transaction: %1"_s.arg(*error);
-        std::optional<QString> error;
-        for (auto it = first; it != last && !error; ++it)
-            error = execute(*it);
-        if (!error)
-            error = s.applyOffsets();
-        if (!error) {
-            if (auto failed = Statements::exec(s.commit))
-                error = u"cannot commit: %1"_s.arg(*failed);
+    const auto transaction = [&](auto first, auto last) -> Expected<void> {
+        if (auto begun = Statements::exec(s.begin); !begun)
+            return withContext(u"cannot start a transaction"_s, begun.error());
+        Expected<void> done;
+        for (auto it = first; it != last && done; ++it)
+            done = execute(*it);
+        if (done)
+            done = s.applyOffsets();
+        if (done) {
+            if (auto committed = Statements::exec(s.commit); !committed)
+                done = withContext(u"cannot commit"_s, committed.error());
         }
-        if (error) {
+        if (!done) {
             s.offsets.clear();
             s.replies.clear();
             Statements::exec(s.rollback);
         } else {
             s.deliverReplies();
         }
-        return error;
+        return done;
     };
-    const auto error = transaction(batch.cbegin(), batch.cend());
-    if (!error)
+    const auto done = transaction(batch.cbegin(), batch.cend());
+    if (done)
         return;
     if (batch.size() == 1) {
-        replyFailed(batch.front(), *error);
-        fail(*error);
+        replyFailed(batch.front(), done.error());
+        fail(done.error());
         return;
     }
     // Something in the batch failed: commit what can be, one command at a time, and report the rest.
     for (auto it = batch.cbegin(); it != batch.cend(); ++it) {
-        if (auto failed = transaction(it, it + 1)) {
-            replyFailed(*it, *failed);
-            fail(*failed);
+        if (const auto one = transaction(it, it + 1); !one) {
+            replyFailed(*it, one.error());
+            fail(one.error());
         }
     }
 }
 
-void RunStoreWriter::replyFailed(const RunStoreCommand &command, const QString &error)
+void RunStoreWriter::replyFailed(const RunStoreCommand &command, const Error &error)
 {
     if (const auto *append = std::get_if<runstorecommand::AppendMetrics>(&command); append && append->reply)
-        append->reply->set_value(runstorecommand::MetricsCommit{false, 0, error});
+        append->reply->set_value(error);
 }
 
-std::optional<QString> RunStoreWriter::execute(const RunStoreCommand &command)
+Expected<void> RunStoreWriter::execute(const RunStoreCommand &command)
 {
     Statements &s = *m_statements;
     using namespace runstorecommand;
@@ -393,8 +404,8 @@ std::optional<QString> RunStoreWriter::execute(const RunStoreCommand &command)
         if (!r.experiment.isEmpty()) {
             s.ensureExperiment.bindValue(0, r.experiment);
             s.ensureExperiment.bindValue(1, r.createdMs);
-            if (auto error = Statements::exec(s.ensureExperiment))
-                return u"run %1: cannot store its experiment: %2"_s.arg(r.id, *error);
+            if (auto done = Statements::exec(s.ensureExperiment); !done)
+                return withContext(u"run %1: cannot store its experiment"_s.arg(r.id), done.error());
         }
         const QVariant values[]{r.id,
                                 nonNull(r.experiment),
@@ -411,9 +422,9 @@ std::optional<QString> RunStoreWriter::execute(const RunStoreCommand &command)
                                 r.logOffset};
         for (int i = 0; i < static_cast<int>(std::size(values)); ++i)
             s.insertRun.bindValue(i, values[i]);
-        if (auto error = Statements::exec(s.insertRun))
-            return u"cannot store run %1: %2"_s.arg(r.id, *error);
-        return std::nullopt;
+        if (auto done = Statements::exec(s.insertRun); !done)
+            return withContext(u"cannot store run %1"_s.arg(r.id), done.error());
+        return {};
     }
     if (const auto *c = std::get_if<SetStatus>(&command)) {
         const QVariant values[]{runStatusText(c->status),
@@ -426,33 +437,33 @@ std::optional<QString> RunStoreWriter::execute(const RunStoreCommand &command)
                                 c->runId};
         for (int i = 0; i < static_cast<int>(std::size(values)); ++i)
             s.setStatus.bindValue(i, values[i]);
-        if (auto error = Statements::exec(s.setStatus))
-            return u"run %1: cannot store its status: %2"_s.arg(c->runId, *error);
+        if (auto done = Statements::exec(s.setStatus); !done)
+            return withContext(u"run %1: cannot store its status"_s.arg(c->runId), done.error());
         if (s.setStatus.numRowsAffected() == 0)
-            return u"run %1: cannot store its status: no such run"_s.arg(c->runId);
-        return std::nullopt;
+            return noSuchRun(u"run %1: cannot store its status"_s.arg(c->runId));
+        return {};
     }
     if (const auto *c = std::get_if<SetParams>(&command)) {
         s.deleteParams.bindValue(0, c->runId);
-        auto error = Statements::exec(s.deleteParams);
-        for (qsizetype i = 0; i < c->params.size() && !error; ++i) {
+        auto done = Statements::exec(s.deleteParams);
+        for (qsizetype i = 0; i < c->params.size() && done; ++i) {
             s.insertParam.bindValue(0, c->runId);
             s.insertParam.bindValue(1, c->params[i].name);
             s.insertParam.bindValue(2, nonNull(c->params[i].value));
-            error = Statements::exec(s.insertParam);
+            done = Statements::exec(s.insertParam);
         }
-        if (error)
-            return u"run %1: cannot store its parameters: %2"_s.arg(c->runId, *error);
-        return std::nullopt;
+        if (!done)
+            return withContext(u"run %1: cannot store its parameters"_s.arg(c->runId), done.error());
+        return {};
     }
     if (const auto *c = std::get_if<AddArtifact>(&command)) {
         s.insertArtifact.bindValue(0, c->runId);
         s.insertArtifact.bindValue(1, c->artifact.path);
         s.insertArtifact.bindValue(2, nonNull(c->artifact.kind));
         s.insertArtifact.bindValue(3, c->artifact.size);
-        if (auto error = Statements::exec(s.insertArtifact))
-            return u"run %1: cannot store artifact %2: %3"_s.arg(c->runId, c->artifact.path, *error);
-        return std::nullopt;
+        if (auto done = Statements::exec(s.insertArtifact); !done)
+            return withContext(u"run %1: cannot store artifact %2"_s.arg(c->runId, c->artifact.path), done.error());
+        return {};
     }
     if (const auto *c = std::get_if<DeleteRun>(&command)) {
         // Every table by name, not through ON DELETE CASCADE alone: nothing of the run stays
@@ -462,23 +473,23 @@ std::optional<QString> RunStoreWriter::execute(const RunStoreCommand &command)
             QSqlQuery query(s.db);
             query.prepare(u"DELETE FROM %1 WHERE run = ?"_s.arg(table));
             query.bindValue(0, c->runId);
-            if (auto error = Statements::exec(query))
-                return u"run %1: cannot delete its %2: %3"_s.arg(c->runId, table, *error);
+            if (auto done = Statements::exec(query); !done)
+                return withContext(u"run %1: cannot delete its %2"_s.arg(c->runId, table), done.error());
         }
         QSqlQuery query(s.db);
         query.prepare(u"DELETE FROM runs WHERE id = ?"_s);
         query.bindValue(0, c->runId);
-        if (auto error = Statements::exec(query))
-            return u"run %1: cannot delete it: %2"_s.arg(c->runId, *error);
-        return std::nullopt;
+        if (auto done = Statements::exec(query); !done)
+            return withContext(u"run %1: cannot delete it"_s.arg(c->runId), done.error());
+        return {};
     }
     const auto &c = std::get<AppendMetrics>(command);
     if (c.expectedOffset)
         return s.swapAndAppend(c);
-    if (auto error = s.appendPoints(c.runId, c.points))
-        return u"run %1: cannot store metrics: %2"_s.arg(c.runId, *error);
+    if (auto done = s.appendPoints(c.runId, c.points); !done)
+        return withContext(u"run %1: cannot store metrics"_s.arg(c.runId), done.error());
     s.offsets.insert(c.runId, c.logOffset);
-    return std::nullopt;
+    return {};
 }
 
 } // namespace ferry::run

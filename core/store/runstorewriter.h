@@ -39,11 +39,11 @@ struct AddArtifact {
 };
 // The outcome of a compare-and-swap append: `applied` when the stored offset was the expected
 // one (the points and the new offset are committed); else nothing was written and
-// `storedOffset` is the offset another follower has stored meanwhile.
+// `storedOffset` is the offset another follower has stored meanwhile. A failed transaction
+// (nothing written) replies with its Error instead.
 struct MetricsCommit {
     bool applied = false;
     qint64 storedOffset = 0;
-    QString error; // not empty: the transaction failed (nothing written)
 };
 struct AppendMetrics {
     QString runId;
@@ -52,7 +52,7 @@ struct AppendMetrics {
     // Set: compare-and-swap. The points are stored only if the run's stored offset is this one,
     // and `reply` receives the outcome once committed.
     std::optional<qint64> expectedOffset = std::nullopt;
-    std::shared_ptr<std::promise<MetricsCommit>> reply = nullptr;
+    std::shared_ptr<std::promise<Expected<MetricsCommit>>> reply = nullptr;
 };
 struct DeleteRun {
     QString runId;
@@ -73,7 +73,7 @@ public:
     ~RunStoreWriter();
 
     // Called on the writer thread for each command that could not be committed.
-    void setFailureHandler(std::function<void(const QString &)> handler);
+    void setFailureHandler(std::function<void(const Error &)> handler);
 
     // Queues a command; waits while too many points are queued. False once stopped.
     bool post(RunStoreCommand command);
@@ -86,13 +86,13 @@ private:
     RunStoreWriter(QString path, QString connection);
     void run(std::promise<Expected<void>> opened);
     void commit(std::vector<RunStoreCommand> &batch);
-    static void replyFailed(const RunStoreCommand &command, const QString &error);
-    std::optional<QString> execute(const RunStoreCommand &command);
-    void fail(const QString &message);
+    static void replyFailed(const RunStoreCommand &command, const Error &error);
+    Expected<void> execute(const RunStoreCommand &command);
+    void fail(const Error &error);
 
     const QString m_path;
     const QString m_connection;
-    std::function<void(const QString &)> m_onFailure;
+    std::function<void(const Error &)> m_onFailure;
     std::unique_ptr<Statements> m_statements; // the writer thread's alone
 
     std::mutex m_mutex;

@@ -7,6 +7,11 @@
 
 namespace ferry::trainer {
 
+namespace {
+const QString kComputeHint = QStringLiteral("libtorch does not compute as it must: reinstall it "
+                                            "(packaging/install-deps.sh runtime)");
+} // namespace
+
 QString torchVersion()
 {
     return QString::fromLatin1(TORCH_VERSION);
@@ -27,7 +32,7 @@ int cudaDeviceCount()
     return torch::cuda::is_available() ? static_cast<int>(torch::cuda::device_count()) : 0;
 }
 
-QString fitTinyModel()
+Expected<void> fitTinyModel()
 {
     try {
         torch::manual_seed(7);
@@ -47,10 +52,10 @@ QString fitTinyModel()
                 first = last;
         }
         if (!(last < first * 0.1))
-            return QStringLiteral("loss did not fall: %1 -> %2").arg(first).arg(last);
+            return Error{QStringLiteral("loss did not fall: %1 -> %2").arg(first).arg(last), {}, 0, 0, kComputeHint};
         return {};
     } catch (const std::exception &e) {
-        return QString::fromUtf8(e.what());
+        return Error{QString::fromUtf8(e.what()), {}, 0, 0, kComputeHint};
     }
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/error.h"
+
 #include <QString>
 
 namespace ferry::trainer {
@@ -10,7 +12,7 @@ QString torchVersion();
 int torchThreads();
 void setTorchThreads(int threads);
 int cudaDeviceCount();
-// Fits y = 3x - 1 with SGD for a few steps; returns "" when the loss fell as it must.
-QString fitTinyModel();
+// Fits y = 3x - 1 with SGD for a few steps: success when the loss fell as it must.
+Expected<void> fitTinyModel();
 
 } // namespace ferry::trainer

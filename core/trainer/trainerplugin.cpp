@@ -50,7 +50,7 @@ run::TrainerInfo TrainerPlugin::info() const
     return info;
 }
 
-QString TrainerPlugin::selfTest()
+Expected<void> TrainerPlugin::selfTest()
 {
     return fitTinyModel();
 }

@@ -16,7 +16,7 @@ public:
     explicit TrainerPlugin(QObject *parent = nullptr);
 
     run::TrainerInfo info() const override;
-    QString selfTest() override;
+    Expected<void> selfTest() override;
     run::TrainingResult train(const data::Dataset &dataset, const run::TrainingConfig &config,
                               run::TrainingControl &control, run::TrainingSink &sink) override;
     Expected<run::Predictions> predict(const QString &modelDir, const data::Dataset &input) override;

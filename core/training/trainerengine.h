@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/error.h"
 #include "training/training.h"
 
 #include <QString>
@@ -24,9 +25,9 @@ public:
     virtual ~TrainerEngine() = default;
 
     virtual TrainerInfo info() const = 0;
-    // Fits a tiny model for a few steps; returns an empty string when the loss went down as
-    // it must, otherwise what went wrong. Proves the library really computes.
-    virtual QString selfTest() = 0;
+    // Fits a tiny model for a few steps: success when the loss went down as it must, otherwise
+    // what went wrong. Proves the library really computes.
+    virtual Expected<void> selfTest() = 0;
 
     // Trains on `dataset` (split, normalised with training statistics, batched) in the calling
     // thread, reporting to `sink`; stops within one optimiser step of a cancel, waits while
@@ -44,5 +45,5 @@ public:
 
 // Bump the trailing number whenever TrainerEngine changes: a stale plugin is then refused
 // with a clear message instead of crashing.
-#define FERRY_TRAINER_ENGINE_IID "dev.ferry.TrainerEngine/2"
+#define FERRY_TRAINER_ENGINE_IID "dev.ferry.TrainerEngine/3"
 Q_DECLARE_INTERFACE(ferry::run::TrainerEngine, FERRY_TRAINER_ENGINE_IID)

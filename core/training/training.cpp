@@ -532,21 +532,21 @@ Expected<ModelCard> ModelCard::fromJson(const QJsonObject &json, const QString &
     // The files the card names are opened (and, from an archive, written) inside the model
     // folder: a name that is a path (`../../x`, `/proc/self/cwd/train.py`) would reach out of it
     // (security review H2). Only plain file names, checked before anything uses them.
-    const auto fileName = [&](const QString &key, const QString &fallback, QString &field) -> std::optional<Error> {
+    const auto fileName = [&](const QString &key, const QString &fallback, QString &field) -> Expected<void> {
         static const QRegularExpression plainName(u"^[A-Za-z0-9._-]+$"_s);
         const QJsonValue value = json.value(key);
         field = value.toString(fallback);
         if (value.isUndefined() ||
             (value.isString() && plainName.match(field).hasMatch() && field != "."_L1 && field != ".."_L1))
-            return std::nullopt;
+            return {};
         return Error{u"'%1' in model.json must be a file name in the model folder (letters, digits, '.', '_', '-'), "
                      u"not '%2'"_s.arg(key, value.isString() ? field : value.toVariant().toString()),
                      path, 0, 0, u"this model was not made by 'ferry train', or it was altered: do not use it"_s};
     };
-    if (auto refused = fileName(u"weights"_s, u"model.pt"_s, card.weightsFile))
-        return *refused;
-    if (auto refused = fileName(u"torchscript"_s, u"model.ts"_s, card.torchScriptFile))
-        return *refused;
+    if (const auto named = fileName(u"weights"_s, u"model.pt"_s, card.weightsFile); !named)
+        return named.error();
+    if (const auto named = fileName(u"torchscript"_s, u"model.ts"_s, card.torchScriptFile); !named)
+        return named.error();
     card.torchVersion = json.value(u"torch_version"_s).toString();
     return card;
 }

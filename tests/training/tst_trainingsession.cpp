@@ -32,7 +32,7 @@ public:
     std::atomic<bool> training{false};
 
     TrainerInfo info() const override { return {}; }
-    QString selfTest() override { return {}; }
+    Expected<void> selfTest() override { return {}; }
     Expected<Predictions> predict(const QString &, const data::Dataset &) override { return Predictions{}; }
 
     TrainingResult train(const data::Dataset &dataset, const TrainingConfig &config, TrainingControl &control,

@@ -19,20 +19,19 @@ QString number(double v)
     return QString::number(v, 'g', QLocale::FloatingPointShortest);
 }
 
-bool fail(QString *error, const QSaveFile &file)
+Error cannotWrite(const QSaveFile &file)
 {
-    if (error)
-        *error = QObject::tr("Cannot write %1: %2").arg(file.fileName(), file.errorString());
-    return false;
+    return Error{QObject::tr("Cannot write the file: %1").arg(file.errorString()), file.fileName(), 0, 0,
+                 QObject::tr("choose a folder you can write to")};
 }
 
 } // namespace
 
-bool writeSeriesCsv(const QString &path, const SeriesStore &store, const std::vector<int> &series, QString *error)
+Expected<void> writeSeriesCsv(const QString &path, const SeriesStore &store, const std::vector<int> &series)
 {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
-        return fail(error, file);
+        return cannotWrite(file);
     QByteArray out = "run,metric,step,wall_ms,value\n";
     for (const int id : series) {
         const SeriesData &data = store.data(id);
@@ -49,22 +48,22 @@ bool writeSeriesCsv(const QString &path, const SeriesStore &store, const std::ve
             out += '\n';
             if (out.size() > (1 << 20)) {
                 if (file.write(out) != out.size())
-                    return fail(error, file);
+                    return cannotWrite(file);
                 out.clear();
             }
         }
     }
     if (file.write(out) != out.size() || !file.commit())
-        return fail(error, file);
-    return true;
+        return cannotWrite(file);
+    return {};
 }
 
-bool writePng(const QString &path, const QImage &image, QString *error)
+Expected<void> writePng(const QString &path, const QImage &image)
 {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") || !file.commit())
-        return fail(error, file);
-    return true;
+        return cannotWrite(file);
+    return {};
 }
 
 } // namespace ferry::ui

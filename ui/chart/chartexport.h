@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/error.h"
+
 #include <QString>
 
 #include <vector>
@@ -12,9 +14,9 @@ class SeriesStore;
 
 // Every point of the given series, full resolution, as CSV with the header
 // run,metric,step,wall_ms,value (numbers in the shortest form that reads back exactly).
-// Written atomically; false with *error set when the file cannot be written.
-bool writeSeriesCsv(const QString &path, const SeriesStore &store, const std::vector<int> &series, QString *error);
+// Written atomically; the Error says why the file cannot be written.
+Expected<void> writeSeriesCsv(const QString &path, const SeriesStore &store, const std::vector<int> &series);
 // The image as PNG, written atomically.
-bool writePng(const QString &path, const QImage &image, QString *error);
+Expected<void> writePng(const QString &path, const QImage &image);
 
 } // namespace ferry::ui

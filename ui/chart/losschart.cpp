@@ -517,21 +517,21 @@ void LossChart::resizeEvent(QResizeEvent *event)
     QWidget::resizeEvent(event);
 }
 
-bool LossChart::exportPng(const QString &path)
+Expected<void> LossChart::exportPng(const QString &path)
 {
     // The exact picture, never a frame that shows a moved layer.
     const qreal dpr = devicePixelRatioF();
     QImage image((QSizeF(size()) * dpr).toSize(), QImage::Format_RGB32);
     image.setDevicePixelRatio(dpr);
     render(image);
-    return writePng(path, image, &m_error);
+    return writePng(path, image);
 }
 
-bool LossChart::exportCsv(const QString &path) const
+Expected<void> LossChart::exportCsv(const QString &path) const
 {
     if (!m_store)
-        return writeSeriesCsv(path, SeriesStore(), {}, &m_error);
-    return writeSeriesCsv(path, *m_store, visibleSeries(), &m_error);
+        return writeSeriesCsv(path, SeriesStore(), {});
+    return writeSeriesCsv(path, *m_store, visibleSeries());
 }
 
 } // namespace ferry::ui

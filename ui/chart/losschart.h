@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/error.h"
 #include "ui/chart/seriespainter.h"
 #include "ui/chart/seriesstore.h"
 
@@ -80,9 +81,8 @@ public:
     // The series drawn now: metric and mode filters, hidden runs left out.
     std::vector<int> visibleSeries() const;
     // PNG of the widget as shown; CSV of every point of the visible series.
-    bool exportPng(const QString &path);
-    bool exportCsv(const QString &path) const;
-    QString errorString() const { return m_error; }
+    Expected<void> exportPng(const QString &path);
+    Expected<void> exportCsv(const QString &path) const;
 
     // Paints into image (sized to the widget) the exact picture; what paintEvent shows once
     // the layer for a new view is drawn. For benchmarks and tests.
@@ -153,7 +153,6 @@ private:
     QPoint m_hoverPos{-1, -1};
     QString m_hoverText;
     QString m_hoverRun;
-    mutable QString m_error;
 
     mutable std::unique_ptr<Layout> m_layout;
     mutable QHash<QString, double> m_runOrigins; // wall ms of each run's first point

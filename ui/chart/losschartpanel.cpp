@@ -141,8 +141,8 @@ void LossChartPanel::exportTo(bool png)
         png ? tr("PNG image (*.png)") : tr("CSV (*.csv)"));
     if (path.isEmpty())
         return;
-    if (!(png ? m_chart->exportPng(path) : m_chart->exportCsv(path)))
-        QMessageBox::warning(this, tr("Export failed"), m_chart->errorString());
+    if (const auto written = png ? m_chart->exportPng(path) : m_chart->exportCsv(path); !written)
+        QMessageBox::warning(this, tr("Export failed"), written.error().toString());
 }
 
 } // namespace ferry::ui

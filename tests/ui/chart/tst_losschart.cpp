@@ -298,7 +298,8 @@ private Q_SLOTS:
     {
         m_chart->setRunVisible(u"run-c"_s, false);
         const QString path = m_dir.filePath(u"loss.csv"_s);
-        QVERIFY2(m_chart->exportCsv(path), qPrintable(m_chart->errorString()));
+        const auto written = m_chart->exportCsv(path);
+        QVERIFY2(written, qPrintable(written ? QString() : written.error().toString()));
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QList<QByteArray> lines = file.readAll().split('\n');
@@ -310,14 +311,17 @@ private Q_SLOTS:
         // Values read back exactly.
         const QList<QByteArray> fields = lines[3].split(',');
         QCOMPARE(fields[4].toDouble(), lossAt(0, 2));
-        QVERIFY(!m_chart->exportCsv(m_dir.filePath(u"missing/dir/loss.csv"_s)));
-        QVERIFY(!m_chart->errorString().isEmpty());
+        const auto refused = m_chart->exportCsv(m_dir.filePath(u"missing/dir/loss.csv"_s));
+        QVERIFY(!refused);
+        QCOMPARE(refused.error().path, m_dir.filePath(u"missing/dir/loss.csv"_s)); // where, and why
+        QVERIFY(!refused.error().message.isEmpty());
     }
 
     void pngExportIsTheWidgetAsShown()
     {
         const QString path = m_dir.filePath(u"loss.png"_s);
-        QVERIFY2(m_chart->exportPng(path), qPrintable(m_chart->errorString()));
+        const auto written = m_chart->exportPng(path);
+        QVERIFY2(written, qPrintable(written ? QString() : written.error().toString()));
         const QImage image(path);
         QCOMPARE(image.size(), m_chart->size() * m_chart->devicePixelRatio());
     }
