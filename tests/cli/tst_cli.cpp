@@ -1,4 +1,5 @@
 // The command line as a user meets it: the built `ferry` binary, run as a process.
+#include "support/cli.h"
 #include "support/testenv.h"
 #include "training/training.h"
 
@@ -16,27 +17,11 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-struct Result {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Result = ferry::test::CliResult;
 
 Result runFerry(const QStringList &arguments, const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
 {
-    QProcess process;
-    process.setProcessEnvironment(env);
-    process.start(ferry::test::ferryBinary(), arguments);
-    if (!process.waitForFinished(120000)) {
-        process.kill();
-        process.waitForFinished();
-        return {};
-    }
-    Result r;
-    r.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    r.out = QString::fromLocal8Bit(process.readAllStandardOutput());
-    r.err = QString::fromLocal8Bit(process.readAllStandardError());
-    return r;
+    return ferry::test::textOf(ferry::test::runCommand(ferry::test::ferryBinary(), arguments, {}, {}, env, 120000));
 }
 
 QProcessEnvironment withoutDisplay()

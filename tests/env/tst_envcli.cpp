@@ -1,4 +1,5 @@
 // `ferry env` as a user runs it.
+#include "support/cli.h"
 #include "support/corpus.h"
 #include "support/files.h"
 #include "support/testenv.h"
@@ -18,21 +19,11 @@ using ferry::test::readFile;
 
 namespace {
 
-struct Result {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Result = ferry::test::CliResult;
 
 Result runCli(const QStringList &arguments, const QString &workingDir = {})
 {
-    QProcess process;
-    if (!workingDir.isEmpty())
-        process.setWorkingDirectory(workingDir);
-    process.start(ferry::test::ferryBinary(), arguments);
-    process.waitForFinished(120000);
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+    return ferry::test::runFerry(workingDir, arguments, 120000);
 }
 
 QString data(const QString &relative)

@@ -3,6 +3,7 @@
 // argument; every missing-keychain case ends in a clear error and no plaintext; and a canary
 // secret sent through every flow is found nowhere afterwards: settings, files Ferry wrote, the
 // keyring's own files (encrypted), terminal transcripts, process command lines.
+#include "support/cli.h"
 #include "support/keyring.h"
 #include "support/testenv.h"
 
@@ -19,11 +20,7 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-struct Result {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Result = ferry::test::CliResult;
 
 class SecretCliTest : public QObject {
     Q_OBJECT
@@ -47,20 +44,8 @@ private:
     Result run(const QString &program, const QStringList &arguments, const QByteArray &input = {},
                const QList<std::pair<QString, QString>> &extra = {}) const
     {
-        QProcess process;
-        process.setWorkingDirectory(work());
-        process.setProcessEnvironment(environment(extra));
-        process.start(program, arguments);
-        if (!process.waitForStarted())
-            return {};
-        process.write(input);
-        process.closeWriteChannel();
-        if (!process.waitForFinished(60000)) {
-            process.kill();
-            process.waitForFinished();
-        }
-        return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-                QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+        return ferry::test::textOf(
+            ferry::test::runCommand(program, arguments, work(), input, environment(extra), 60000));
     }
 
     Result ferry(const QStringList &arguments, const QByteArray &input = {},

@@ -12,6 +12,7 @@
 // `slurm` fixture): the run folders on the host are swept too, and their secrets folder is gone.
 #include "support/files.h"
 #include "support/keyring.h"
+#include "support/process.h"
 #include "support/testenv.h"
 
 #include <QByteArrayList>
@@ -51,25 +52,12 @@ const QByteArray kScript = "import base64, hashlib, os, sys, time, urllib.parse\
                            "time.sleep(4)\n"
                            "print('done', flush=True)\n";
 
-struct Result {
-    int code = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using Result = ferry::test::ProgramOutput;
 
 Result command(const QString &program, const QStringList &arguments, const QString &cwd = {},
                const QByteArray &input = {}, const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
 {
-    QProcess p;
-    p.setProcessEnvironment(env);
-    if (!cwd.isEmpty())
-        p.setWorkingDirectory(cwd);
-    p.start(program, arguments);
-    p.write(input);
-    p.closeWriteChannel();
-    p.waitForFinished(900000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
+    return ferry::test::runCommand(program, arguments, cwd, input, env, 900000);
 }
 
 QByteArrayList formsOf(const QString &value)

@@ -10,6 +10,7 @@
 // multi-line value that reached the log unredacted (a hyperparameter) too.
 #include "support/files.h"
 #include "support/keyring.h"
+#include "support/process.h"
 #include "support/testenv.h"
 
 #include "targets/targetfactory.h"
@@ -68,24 +69,12 @@ const QByteArray kScript = "import os, sys, time\n"
 const QByteArray kExpected = "m3 start\n***\nm3 after lines\n***\nm3 after whole\n***\nm3 after split\n"
                              "loss=0\nloss=1\nloss=2\nm3 end\n";
 
-struct Result {
-    int code = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using Result = ferry::test::ProgramOutput;
 
 Result command(const QString &program, const QStringList &arguments, const QString &cwd = {},
                const QByteArray &input = {})
 {
-    QProcess p;
-    if (!cwd.isEmpty())
-        p.setWorkingDirectory(cwd);
-    p.start(program, arguments);
-    p.write(input);
-    p.closeWriteChannel();
-    p.waitForFinished(900000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
+    return ferry::test::runCommand(program, arguments, cwd, input, QProcessEnvironment::systemEnvironment(), 900000);
 }
 
 QString keyLineIn(const QByteArray &bytes)

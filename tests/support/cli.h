@@ -1,13 +1,13 @@
 #pragma once
 
 // What the command-line tests share: the built `ferry` run as a user runs it, in a folder.
+#include "support/process.h"
 #include "support/testenv.h"
 #include "support/wait.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTest>
 
 namespace ferry::test {
@@ -18,19 +18,18 @@ struct CliResult {
     QString err;
 };
 
+// A program's run (support/process.h) with its output read as text.
+inline CliResult textOf(const ProgramOutput &run)
+{
+    return {run.code, QString::fromUtf8(run.out), QString::fromUtf8(run.err)};
+}
+
 // Any program, its output kept apart; a time-out kills it (exit code -1).
 inline CliResult runProgram(const QString &program, const QStringList &arguments, const QString &workingDirectory = {},
                             int timeoutMs = 240000)
 {
-    QProcess process;
-    process.setWorkingDirectory(workingDirectory);
-    process.start(program, arguments);
-    if (!process.waitForFinished(timeoutMs)) {
-        process.kill();
-        process.waitForFinished();
-    }
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+    return textOf(
+        runCommand(program, arguments, workingDirectory, {}, QProcessEnvironment::systemEnvironment(), timeoutMs));
 }
 
 inline CliResult runFerry(const QString &workingDirectory, const QStringList &arguments, int timeoutMs = 240000)

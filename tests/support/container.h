@@ -6,38 +6,24 @@
 // small process helpers.
 #include "env/formats.h"
 #include "env/spechash.h"
+#include "support/cli.h"
 #include "support/files.h"
 #include "support/targets.h"
 
 #include <QCoreApplication>
 #include <QFile>
-#include <QProcess>
 #include <QString>
 #include <QStringList>
 #include <QTest>
 
 namespace ferry::test {
 
-struct CommandResult {
-    int code = -1;
-    QString out;
-    QString err;
-};
-
-inline CommandResult command(const QString &program, const QStringList &args, int timeoutMs = 120000)
+inline CliResult command(const QString &program, const QStringList &args, int timeoutMs = 120000)
 {
-    QProcess p;
-    p.start(program, args);
-    CommandResult r;
-    if (!p.waitForFinished(timeoutMs))
-        return r;
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return runProgram(program, args, {}, timeoutMs);
 }
 
-inline CommandResult docker(const QStringList &args)
+inline CliResult docker(const QStringList &args)
 {
     return command(QStringLiteral("docker"), args);
 }
@@ -54,14 +40,15 @@ inline QStringList containersLabelled(const QString &runId)
 inline QString connectToDocker()
 {
     if (qEnvironmentVariableIsEmpty("DOCKER_HOST")) { // the fixture started it; ask where
-        const CommandResult engine =
+        const CliResult engine =
             command(QStringLiteral("bash"),
                     {QStringLiteral(FERRY_SOURCE_DIR "/tests/services/docker.sh"), QStringLiteral("status")});
-        if (engine.code != 0)
+        if (engine.exitCode != 0)
             return QStringLiteral("no Docker engine: run the docker_service_start test first");
         qputenv("DOCKER_HOST", engine.out.trimmed().toUtf8());
     }
-    if (docker({QStringLiteral("image"), QStringLiteral("inspect"), QStringLiteral("ferry-base:bookworm")}).code != 0)
+    if (docker({QStringLiteral("image"), QStringLiteral("inspect"), QStringLiteral("ferry-base:bookworm")}).exitCode !=
+        0)
         return QStringLiteral("no base image: run 'tests/services/docker.sh base-image'");
     return {};
 }

@@ -109,15 +109,7 @@ inline run::RunSpec remoteSpec(const QString &target, const QString &sourceDir, 
 // A `ferry` command with the sandbox's SSH settings.
 inline CliResult ferryCli(const SshSandbox &sandbox, const QString &dir, const QStringList &args)
 {
-    QProcess p;
-    p.setProcessEnvironment(sandbox.environment());
-    p.setWorkingDirectory(dir);
-    p.start(ferry::test::ferryBinary(), args);
-    if (!p.waitForFinished(240000))
-        p.kill();
-    p.waitForFinished();
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
+    return textOf(runCommand(ferryBinary(), args, dir, {}, sandbox.environment()));
 }
 
 // The stored points of tests/data/runs/scripts/metrics.py: a loss and one more per step, each once.

@@ -276,7 +276,7 @@ private Q_SLOTS:
         const RunSpec spec = specFor(u"lost-%1"_s.arg(QCoreApplication::applicationPid()), src, u"wait.py"_s);
         const QString runDir = RunDirectory::pathFor(m_ws.filePath(u"e"_s), spec.id);
         QVERIFY(ContainerTarget().start(runDir, spec));
-        QCOMPARE(docker({u"rm"_s, u"-f"_s, u"ferry-"_s + spec.id}).code, 0);
+        QCOMPARE(docker({u"rm"_s, u"-f"_s, u"ferry-"_s + spec.id}).exitCode, 0);
         const RunProbe status = probe(runDir);
         QCOMPARE(status.state, RunState::Lost);
         QVERIFY(!status.exit.has_value());

@@ -6,6 +6,7 @@
 // by the run's options and by the host's key in the settings, and a whole `ferry run` (rsync
 // included) over that login.
 #include "support/keyring.h"
+#include "support/process.h"
 #include "support/remote.h"
 #include "support/testenv.h"
 #include "targets/sshshell.h"
@@ -25,26 +26,12 @@ const QString kHostAlias = u"ferrypass"_s;
 const QString kSecret = u"FERRYPASS_KEY_PASSPHRASE"_s;
 const QString kPassphrase = u"a passphrase: with 'quotes' & $(no expansion)"_s;
 
-struct Result {
-    int code = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using Result = ferry::test::ProgramOutput;
 
 Result command(const QString &program, const QStringList &arguments, const QByteArray &input = {},
                const QString &cwd = {})
 {
-    QProcess p;
-    if (!cwd.isEmpty())
-        p.setWorkingDirectory(cwd);
-    p.start(program, arguments);
-    p.write(input);
-    p.closeWriteChannel();
-    if (!p.waitForFinished(240000))
-        p.kill();
-    p.waitForFinished();
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
+    return ferry::test::runCommand(program, arguments, cwd, input);
 }
 
 Result ferryCli(const QStringList &arguments, const QByteArray &input = {}, const QString &cwd = {})
