@@ -3,6 +3,7 @@
 // Shared by the target tests: readable QCOMPARE failures for RunState, a target's probe of a
 // run, its log, and the polling wait (support/wait.h).
 #include "run/rundirectory.h"
+#include "run/runspec.h"
 #include "support/files.h"
 #include "support/wait.h"
 #include "targets/target.h"
@@ -17,6 +18,22 @@ inline char *toString(RunState state)
 } // namespace ferry::targets
 
 namespace ferry::test {
+
+// The hyperparameters of the SageMaker example (tests/data/runs/sagemaker/train.py): its
+// settings, and where it must find its run folder and its two channels on the target (the
+// script checks them itself).
+inline QList<run::Hyperparameter> sageMakerHyperparameters(const QString &runDir, const QString &training,
+                                                           const QString &validation)
+{
+    return {{QStringLiteral("epochs"), QStringLiteral("3")},
+            {QStringLiteral("learning-rate"), QStringLiteral("0.05")},
+            {QStringLiteral("optimizer"), QStringLiteral("adam")},
+            {QStringLiteral("layers"), QStringLiteral("[16, 8]")},
+            {QStringLiteral("use-bias"), QStringLiteral("true")},
+            {QStringLiteral("expected-run-dir"), runDir},
+            {QStringLiteral("expected-training"), training},
+            {QStringLiteral("expected-validation"), validation}};
+}
 
 // The target's probe of a run, or a lost probe whose detail says why there was none.
 inline targets::RunProbe probeOf(targets::Target &target, const QString &runDir)

@@ -92,14 +92,8 @@ private Q_SLOTS:
         const QString runDir = RunDirectory::pathFor(m_ws.filePath(u"a"_s), spec.id);
         spec.channels = {{u"training"_s, kSageMaker + u"/data/training"_s},
                          {u"validation"_s, kSageMaker + u"/data/validation"_s}};
-        spec.hyperparameters = {{u"epochs"_s, u"3"_s},
-                                {u"learning-rate"_s, u"0.05"_s},
-                                {u"optimizer"_s, u"adam"_s},
-                                {u"layers"_s, u"[16, 8]"_s},
-                                {u"use-bias"_s, u"true"_s},
-                                {u"expected-run-dir"_s, u"/opt/ml"_s},
-                                {u"expected-training"_s, u"/opt/ml/input/data/training"_s},
-                                {u"expected-validation"_s, u"/opt/ml/input/data/validation"_s}};
+        spec.hyperparameters = sageMakerHyperparameters(u"/opt/ml"_s, u"/opt/ml/input/data/training"_s,
+                                                        u"/opt/ml/input/data/validation"_s);
         QElapsedTimer clock;
         clock.start();
         const auto started = ContainerTarget().start(runDir, spec);

@@ -100,14 +100,7 @@ private Q_SLOTS:
         const QString training = kSageMaker + u"/data/training"_s;
         const QString validation = kSageMaker + u"/data/validation"_s;
         spec.channels = {{u"training"_s, training}, {u"validation"_s, validation}};
-        spec.hyperparameters = {{u"epochs"_s, u"3"_s},
-                                {u"learning-rate"_s, u"0.05"_s},
-                                {u"optimizer"_s, u"adam"_s},
-                                {u"layers"_s, u"[16, 8]"_s},
-                                {u"use-bias"_s, u"true"_s},
-                                {u"expected-run-dir"_s, runDir},
-                                {u"expected-training"_s, training},
-                                {u"expected-validation"_s, validation}};
+        spec.hyperparameters = ferry::test::sageMakerHyperparameters(runDir, training, validation);
         const auto started = target().start(runDir, spec);
         QVERIFY2(started, qPrintable(started ? QString() : started.error().toString()));
         QVERIFY(waitFor([&] { return finishedAndArchived(runDir); }));

@@ -152,14 +152,8 @@ private Q_SLOTS:
         const QString training = kSageMaker + u"/data/training"_s;
         const QString validation = kSageMaker + u"/data/validation"_s;
         spec.channels = {{u"training"_s, training}, {u"validation"_s, validation}};
-        spec.hyperparameters = {{u"epochs"_s, u"3"_s},
-                                {u"learning-rate"_s, u"0.05"_s},
-                                {u"optimizer"_s, u"adam"_s},
-                                {u"layers"_s, u"[16, 8]"_s},
-                                {u"use-bias"_s, u"true"_s},
-                                {u"expected-run-dir"_s, remoteDir},
-                                {u"expected-training"_s, remoteDir + u"/input/data/training"_s},
-                                {u"expected-validation"_s, remoteDir + u"/input/data/validation"_s}};
+        spec.hyperparameters = sageMakerHyperparameters(remoteDir, remoteDir + u"/input/data/training"_s,
+                                                        remoteDir + u"/input/data/validation"_s);
         SshTarget target(kHost, sandbox.options());
         const auto started = target.start(runDir, spec);
         QVERIFY2(started, qPrintable(errorOf(started)));
