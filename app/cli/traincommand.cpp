@@ -417,14 +417,14 @@ private:
             QJsonObject object{{u"run"_s, outcome.runId},         {u"outcome"_s, run::outcomeName(result.outcome)},
                                {u"epochs"_s, result.epochsDone},  {u"metrics"_s, result.finalMetrics},
                                {u"modelDir"_s, outcome.modelDir}, {u"modelArchive"_s, archive}};
-            if (!result.error.isEmpty())
-                object[u"error"_s] = result.error;
+            if (!result.error.message.isEmpty())
+                object[u"error"_s] = result.error.toString();
             io.out << QJsonDocument(object).toJson(QJsonDocument::Indented);
             return;
         }
         io.err << "run " << outcome.runId << ": " << run::outcomeName(result.outcome);
-        if (!result.error.isEmpty())
-            io.err << ": " << result.error;
+        if (!result.error.message.isEmpty())
+            io.err << ": " << result.error.toString();
         io.err << Qt::endl;
         if (result.epochsDone > 0)
             io.err << "model: " << QDir::current().relativeFilePath(archive) << " (predict with 'ferry predict "

@@ -1,5 +1,7 @@
 #include "common/error.h"
 
+#include <cstring>
+
 using namespace Qt::StringLiterals;
 
 namespace ferry {
@@ -26,6 +28,11 @@ Error withContext(const QString &context, Error error)
 {
     error.message = context + u": "_s + error.message;
     return error;
+}
+
+QString errnoText(int code)
+{
+    return QString::fromLocal8Bit(std::strerror(code));
 }
 
 } // namespace ferry

@@ -2,6 +2,7 @@
 
 #include <QString>
 
+#include <cerrno>
 #include <utility>
 #include <variant>
 
@@ -23,6 +24,9 @@ struct Error {
 // The same error with what was being done in front of its message ("Train: " + the reason,
 // "run r7: cannot store metrics: " + SQLite's words); where it happened and the hint stay.
 Error withContext(const QString &context, Error error);
+
+// The system's words for an errno value ("No such file or directory"), for an Error's message.
+QString errnoText(int code = errno);
 
 // The value or the reason there is none (std::expected arrives with C++23).
 template <typename T> class Expected {

@@ -10,7 +10,6 @@
 
 #include <cerrno>
 #include <cstdlib>
-#include <cstring>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -22,11 +21,6 @@ namespace ferry {
 namespace {
 
 constexpr qsizetype kLongestTempBase = 48; // leaves room for socket names under the folder
-
-QString errnoText(int error)
-{
-    return QString::fromLocal8Bit(std::strerror(error));
-}
 
 const QString kHint = u"remove it (or set XDG_RUNTIME_DIR to a folder only you can use) and try again"_s;
 

@@ -4,7 +4,6 @@
 #include <QRandomGenerator>
 
 #include <cerrno>
-#include <cstring>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -15,11 +14,6 @@ using namespace Qt::StringLiterals;
 namespace ferry {
 
 namespace {
-
-QString errnoText(int error)
-{
-    return QString::fromLocal8Bit(std::strerror(error));
-}
 
 Error refusedEntry(const QString &path, EntryKind kind)
 {

@@ -33,6 +33,14 @@ QString taskName(Task task)
     return task == Task::Regression ? u"regression"_s : u"classification"_s;
 }
 
+QString shapeText(const QList<int> &shape, const QString &separator)
+{
+    QStringList parts;
+    for (int d : shape)
+        parts << QString::number(d);
+    return parts.join(separator);
+}
+
 Expected<Dataset> loadDataset(const QString &path, const LoadOptions &options)
 {
     const auto kind = datasetKindOf(path);

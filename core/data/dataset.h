@@ -21,6 +21,8 @@ enum class Task { Classification, Regression };
 
 QString kindName(DatasetKind kind); // "table", "image-folder", "idx"
 QString taskName(Task task);        // "classification", "regression"
+// A sample's shape as text: "3x28x28" (the command line's and the messages' way; the GUI gives " × ").
+QString shapeText(const QList<int> &shape, const QString &separator = QStringLiteral("x"));
 
 // A dataset in memory, ready for training: one float row per sample.
 struct Dataset {

@@ -10,7 +10,6 @@
 #include <archive_entry.h>
 
 #include <cerrno>
-#include <cstring>
 #include <fcntl.h>
 #include <memory>
 #include <sys/stat.h>
@@ -46,8 +45,7 @@ Error archiveError(archive *a, const QString &path, const QString &what)
 
 Error posixError(const QString &path, const QString &what)
 {
-    return Error{what + u": "_s + QString::fromLocal8Bit(std::strerror(errno)), path, 0, 0,
-                 u"check free disk space and permissions"_s};
+    return Error{what + u": "_s + errnoText(), path, 0, 0, u"check free disk space and permissions"_s};
 }
 
 // Every entry below `dir`, sorted so that the same folder always gives the same archive.

@@ -205,10 +205,16 @@ Expected<void> RunDirectory::writeExit(const ExitRecord &r) const
     if (linked != 0) {
         if (linkErrno == EEXIST)
             return Error{u"the run has ended already"_s, exitFile(), 0, 0, {}};
-        return Error{u"cannot write: "_s + QString::fromLocal8Bit(std::strerror(linkErrno)), exitFile(), 0, 0,
-                     u"check free disk space"_s};
+        return Error{u"cannot write: "_s + errnoText(linkErrno), exitFile(), 0, 0, u"check free disk space"_s};
     }
     return {};
+}
+
+void RunDirectory::recordEnd(ExitRecord exit) const
+{
+    exit.finishedMs = nowMs();
+    if (const auto written = writeExit(exit); !written)
+        qWarning("%s", qPrintable(written.error().toString()));
 }
 
 Expected<std::optional<ExitRecord>> RunDirectory::readExit() const

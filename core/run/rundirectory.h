@@ -85,6 +85,10 @@ public:
     Expected<void> writeLaunch(const LaunchRecord &record) const;
     Expected<std::optional<LaunchRecord>> readLaunch() const; // empty when there is none
     Expected<void> writeExit(const ExitRecord &record) const;
+    // A target records an end the supervisor could not (it never started, was cancelled before it
+    // did, its container vanished): finished now; the first exit record written stands, and a
+    // failure to write one is logged (there is no one else to tell).
+    void recordEnd(ExitRecord exit) const;
     Expected<std::optional<ExitRecord>> readExit() const;
     Expected<void> touchHeartbeat(qint64 nowMs) const;
     std::optional<qint64> heartbeatMs() const;

@@ -13,7 +13,6 @@
 
 #include <cerrno>
 #include <csignal>
-#include <cstring>
 #include <ctime>
 #include <fcntl.h>
 #include <optional>
@@ -36,11 +35,6 @@ constexpr int kLeftoverKillWaitMs = 10000;
 constexpr int kPipeBytes = 1024 * 1024;
 constexpr int kBatchMs = 5;
 constexpr int kPartialLineMs = 100; // how long a line without its newline waits before it is written
-
-QString errnoText(int code)
-{
-    return QString::fromLocal8Bit(std::strerror(code));
-}
 
 // The supervisor's own stderr is the run's log: its messages sit beside the script's.
 void note(const QString &text)

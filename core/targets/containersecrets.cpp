@@ -12,7 +12,6 @@
 #include <QThread>
 
 #include <cerrno>
-#include <cstring>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -154,11 +153,6 @@ except OSError:
     pass
 sys.exit(128 - code if code < 0 else code)
 )PY";
-
-QString errnoText()
-{
-    return QString::fromLocal8Bit(std::strerror(errno));
-}
 
 } // namespace
 

@@ -68,13 +68,6 @@ bool writeRecord(const QString &runDir, const QJsonObject &record)
     return replaceFileSafely(ContainerTarget::recordFile(runDir), QJsonDocument(record).toJson()).hasValue();
 }
 
-void recordEnd(const RunDirectory &dir, ExitRecord exit)
-{
-    exit.finishedMs = run::nowMs();
-    if (const auto written = dir.writeExit(exit); !written)
-        qWarning("%s", qPrintable(written.error().toString()));
-}
-
 // The containers labelled with the run's id (normally one; none once it has been removed).
 Expected<QStringList> containersOf(const QString &engine, const QString &runId)
 {
@@ -132,7 +125,7 @@ bool stillStarting(const QJsonObject &record)
 Error failRun(const RunDirectory &dir, const Error &error)
 {
     note(dir, error.toString());
-    recordEnd(dir, ExitRecord{-1, 0, 0, false, error.toString()});
+    dir.recordEnd(ExitRecord{-1, 0, 0, false, error.toString()});
     (void)run::finalize(dir.path());
     return error;
 }
@@ -396,7 +389,7 @@ Expected<RunProbe> ContainerTarget::probe(const QString &runDir)
             return status;
         }
         if (state) // it ended: record how (unless a concurrent probe or cancel did first)
-            recordEnd(dir, exitOf(*state, dir));
+            dir.recordEnd(exitOf(*state, dir));
     }
     const auto exit = dir.readExit();
     if (!exit)
@@ -436,24 +429,22 @@ Expected<RunProbe> ContainerTarget::probe(const QString &runDir)
 Expected<RunProbe> ContainerTarget::cancel(const QString &runDir, int graceMs)
 {
     const RunDirectory dir(runDir);
-    if (!QFileInfo::exists(dir.specFile()))
-        return noRunFolder(dir);
+    const auto hasEnded = runHasEnded(dir);
+    if (!hasEnded)
+        return hasEnded.error();
     const auto spec = dir.readSpec();
     if (!spec)
         return spec.error();
-    const auto exit = dir.readExit();
-    if (!exit)
-        return exit.error();
     if (const auto usable = engineProblem(); !usable)
         return usable.error();
-    if (exit->has_value())
+    if (*hasEnded)
         return probe(runDir);         // it has ended already (probe removes what is left)
     const QString &engine = m_engine; // from the settings or the run store, never from the run folder
     const auto containers = containersOf(engine, spec->id);
     if (!containers)
         return containers.error();
     if (containers->isEmpty()) {
-        recordEnd(dir, ExitRecord{-1, 0, 0, true, u"cancelled before it started"_s});
+        dir.recordEnd(ExitRecord{-1, 0, 0, true, u"cancelled before it started"_s});
         return probe(runDir);
     }
     // An end that came before the cancel is recorded as it was.
@@ -462,7 +453,7 @@ Expected<RunProbe> ContainerTarget::cancel(const QString &runDir, int graceMs)
             return probe(runDir);
     }
     // The cancel is recorded first, so that no probe takes the stop for the script's own end.
-    recordEnd(dir, ExitRecord{-1, SIGTERM, 0, true, {}});
+    dir.recordEnd(ExitRecord{-1, SIGTERM, 0, true, {}});
     const int graceS = (std::max(0, graceMs) + 999) / 1000;
     for (const QString &id : *containers) {
         const QStringList stop{u"stop"_s, u"-t"_s, QString::number(graceS), id};

@@ -15,6 +15,7 @@ namespace {
 
 using run::ExitRecord;
 using run::RunDirectory;
+using run::SupervisorRecord;
 
 } // namespace
 
@@ -32,27 +33,23 @@ Expected<RunProbe> EmbeddedTarget::probe(const QString &runDir)
 Expected<RunProbe> EmbeddedTarget::cancel(const QString &runDir, int graceMs)
 {
     const RunDirectory dir(runDir);
-    if (!QFileInfo::exists(dir.specFile()))
-        return noRunFolder(dir);
-    const auto exit = dir.readExit();
-    if (!exit)
-        return exit.error();
-    if (exit->has_value())
+    const auto start = cancelStart<SupervisorRecord>(dir, [&] { return dir.readSupervisor(); });
+    if (!start)
+        return start.error();
+    if (start->ended)
         return probe(runDir);
-    const auto trainer = dir.readSupervisor();
-    if (!trainer)
-        return trainer.error();
-    if (trainer->has_value() && run::supervisorAlive(**trainer)) {
-        const auto pid = static_cast<pid_t>((*trainer)->supervisorPid);
+    const std::optional<SupervisorRecord> &trainer = start->record;
+    if (trainer && run::supervisorAlive(*trainer)) {
+        const auto pid = static_cast<pid_t>(trainer->supervisorPid);
         ::kill(pid, SIGTERM); // the trainer stops within one step and records the end itself
         for (int waited = 0; waited < graceMs; waited += 50) {
-            if (QFileInfo::exists(dir.exitFile()) || !run::supervisorAlive(**trainer))
+            if (QFileInfo::exists(dir.exitFile()) || !run::supervisorAlive(*trainer))
                 break;
             QThread::msleep(50);
         }
-        if (!QFileInfo::exists(dir.exitFile()) && run::supervisorAlive(**trainer)) {
+        if (!QFileInfo::exists(dir.exitFile()) && run::supervisorAlive(*trainer)) {
             ::kill(pid, SIGKILL);
-            for (int waited = 0; waited < 5000 && run::supervisorAlive(**trainer); waited += 50)
+            for (int waited = 0; waited < 5000 && run::supervisorAlive(*trainer); waited += 50)
                 QThread::msleep(50);
         }
     }

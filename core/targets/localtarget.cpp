@@ -6,14 +6,12 @@
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
-#include <QFileInfo>
 #include <QProcess>
 #include <QThread>
 
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
-#include <cstring>
 #include <utility>
 
 using namespace Qt::StringLiterals;
@@ -42,26 +40,12 @@ template <typename Condition> bool waitUntil(Condition done, int timeoutMs)
     }
 }
 
-// Records an end that the supervisor could not: the first exit record written stands.
-void recordEnd(const RunDirectory &dir, ExitRecord exit)
-{
-    exit.finishedMs = run::nowMs();
-    const auto written = dir.writeExit(exit);
-    if (!written)
-        qWarning("%s", qPrintable(written.error().toString()));
-}
-
-QString errnoText()
-{
-    return QString::fromLocal8Bit(std::strerror(errno));
-}
-
 // Stops a run whose supervisor has not reported (a start not confirmed in time, M4): the end is
 // recorded first, so a supervisor that goes on never starts the script; then the supervisor and
 // anything in its session (a script it started meanwhile) get TERM, `graceMs`, then KILL.
 Expected<void> stopUnconfirmed(const RunDirectory &dir, int graceMs)
 {
-    recordEnd(dir, ExitRecord{-1, 0, 0, true, u"cancelled before it started"_s});
+    dir.recordEnd(ExitRecord{-1, 0, 0, true, u"cancelled before it started"_s});
     const auto launch = dir.readLaunch();
     if (!launch)
         return launch.error();
@@ -133,7 +117,7 @@ Expected<void> LocalTarget::start(const QString &runDir, const run::RunSpec &spe
                           0,
                           0,
                           u"reinstall Ferry"_s};
-        recordEnd(dir, ExitRecord{-1, 0, 0, false, error.toString()});
+        dir.recordEnd(ExitRecord{-1, 0, 0, false, error.toString()});
         return error;
     }
     const quint64 ticks = run::processState(pid).value_or(run::ProcessState{}).startTicks;
@@ -169,7 +153,7 @@ Expected<void> LocalTarget::start(const QString &runDir, const run::RunSpec &spe
                 continue;
             const Error error{u"the run supervisor ended without starting the script"_s, dir.logFile(), 0, 0,
                               u"see the log"_s};
-            recordEnd(dir, ExitRecord{-1, 0, 0, false, error.toString()});
+            dir.recordEnd(ExitRecord{-1, 0, 0, false, error.toString()});
             return error;
         }
         if (deadline.hasExpired())
@@ -187,19 +171,14 @@ Expected<RunProbe> LocalTarget::probe(const QString &runDir)
 Expected<RunProbe> LocalTarget::cancel(const QString &runDir, int graceMs)
 {
     const RunDirectory dir(runDir);
-    if (!QFileInfo::exists(dir.specFile()))
-        return noRunFolder(dir);
-    const auto exit = dir.readExit();
-    if (!exit)
-        return exit.error();
-    if (exit->has_value())
+    const auto start = cancelStart<SupervisorRecord>(dir, [&] { return dir.readSupervisor(); });
+    if (!start)
+        return start.error();
+    if (start->ended)
         return probe(runDir); // it has ended already
-    const auto supervisor = dir.readSupervisor();
-    if (!supervisor)
-        return supervisor.error();
-    if (!supervisor->has_value())
+    if (!start->record)
         return cancelUnconfirmed(dir, graceMs);
-    const SupervisorRecord &s = **supervisor;
+    const SupervisorRecord &s = *start->record;
     const bool sameBoot = s.bootId.isEmpty() || s.bootId == run::currentBootId();
     const bool alive = run::supervisorAlive(s);
     // The group and its session (the supervisor's pid) identify the script's processes even
@@ -241,7 +220,7 @@ Expected<RunProbe> LocalTarget::cancel(const QString &runDir, int graceMs)
     };
     if (alive && waitUntil([&] { return ended() || !run::supervisorAlive(s); }, kSupervisorExitMs) && ended())
         return probe(runDir); // the supervisor recorded it, and packs the archives
-    recordEnd(dir, ExitRecord{-1, lastSignal, 0, true, dir.failureText()});
+    dir.recordEnd(ExitRecord{-1, lastSignal, 0, true, dir.failureText()});
     if (!run::supervisorAlive(s)) {
         if (const auto packed = run::finalize(dir.path()); !packed)
             return packed.error();

@@ -177,26 +177,25 @@ Expected<RunProbe> SlurmTarget::cancel(const QString &runDir, int graceMs)
 {
     Q_UNUSED(graceMs); // Slurm's KillWait decides how long the job has after SIGTERM
     const run::RunDirectory dir(runDir);
-    if (!QFileInfo::exists(dir.specFile()))
-        return noRunFolder(dir);
-    if (QFileInfo::exists(dir.exitFile()))
+    const auto start = cancelStart<RemoteRecord>(dir, [&] { return RemoteRecord::read(runDir); });
+    if (!start)
+        return start.error();
+    if (start->ended)
         return probe(runDir);
-    const auto record = RemoteRecord::read(runDir);
-    if (!record)
-        return record.error();
-    if (!record->has_value() || (*record)->jobId.isEmpty()) {
+    const std::optional<RemoteRecord> &record = start->record;
+    if (!record || record->jobId.isEmpty()) {
         // Told to the run folder there first (the submission checks it), then recorded here;
         // then remote.json read again: a job that sbatch gave meanwhile is cancelled (M1).
-        if (record->has_value())
+        if (record)
             (void)m_shell->runScript("touch \"$1/cancel-requested\" 2>/dev/null; rm -rf -- \"$1/secrets\"\n",
-                                     {(*record)->dir});
-        dir.writeExit(run::ExitRecord{-1, 0, run::nowMs(), true, u"cancelled before it was submitted"_s});
+                                     {record->dir});
+        dir.recordEnd(run::ExitRecord{-1, 0, 0, true, u"cancelled before it was submitted"_s});
         const auto now = RemoteRecord::read(runDir);
         if (now && now->has_value() && !(*now)->jobId.isEmpty())
             (void)m_shell->runScript("touch \"$1/cancel-requested\"; scancel \"$2\"\n", {(*now)->dir, (*now)->jobId});
         return probe(runDir);
     }
-    const RemoteRecord &r = **record;
+    const RemoteRecord &r = *record;
     const ShellResult cancelled =
         m_shell->runScript("touch \"$1/cancel-requested\"; scancel \"$2\"\n", {r.dir, r.jobId});
     if (!cancelled.ok())

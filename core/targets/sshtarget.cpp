@@ -5,7 +5,6 @@
 
 #include <QDeadlineTimer>
 #include <QDir>
-#include <QFileInfo>
 #include <QJsonObject>
 #include <QThread>
 
@@ -107,15 +106,13 @@ Expected<RunProbe> SshTarget::judge(const QString &runDir, RemoteRun &run, const
 Expected<RunProbe> SshTarget::cancel(const QString &runDir, int graceMs)
 {
     const run::RunDirectory dir(runDir);
-    if (!QFileInfo::exists(dir.specFile()))
-        return noRunFolder(dir);
-    if (QFileInfo::exists(dir.exitFile()))
+    const auto start = cancelStart<RemoteRecord>(dir, [&] { return RemoteRecord::read(runDir); });
+    if (!start)
+        return start.error();
+    if (start->ended)
         return probe(runDir);
-    const auto record = RemoteRecord::read(runDir);
-    if (!record)
-        return record.error();
-    if (!record->has_value()) {
-        dir.writeExit(run::ExitRecord{-1, 0, run::nowMs(), true, u"cancelled before it started"_s});
+    if (!start->record) {
+        dir.recordEnd(run::ExitRecord{-1, 0, 0, true, u"cancelled before it started"_s});
         // The start may have made the host folder meanwhile: it checks the exit record after
         // it wrote remote.json, we read remote.json after we wrote the exit record (M1).
         const auto now = RemoteRecord::read(runDir);
@@ -126,26 +123,23 @@ Expected<RunProbe> SshTarget::cancel(const QString &runDir, int graceMs)
         return probe(runDir);
     }
     RemoteRun run(*m_shell, runDir);
-    const auto left = run.killRemote(**record, graceMs);
+    const auto left = run.killRemote(*start->record, graceMs);
     if (!left)
         return left.error();
     if (!left->isEmpty()) {
-        QStringList pids;
-        for (const qint64 pid : *left)
-            pids << QString::number(pid);
-        return Error{u"processes of the run survived SIGKILL on %1: %2"_s.arg(m_shell->place(), pids.join(u", "_s)),
+        return Error{u"processes of the run survived SIGKILL on %1: %2"_s.arg(m_shell->place(), pidList(*left)),
                      {},
                      0,
                      0,
                      u"they may be stuck in the kernel (state D); check them with ps there"_s};
     }
-    const auto status = run.status(**record);
+    const auto status = run.status(*start->record);
     run::ExitRecord exit{-1, SIGTERM, 0, true, {}};
     if (status && status->exit) {
         exit = *status->exit;
         exit.cancelled = true;
     }
-    return finish(runDir, run, **record, exit);
+    return finish(runDir, run, *start->record, exit);
 }
 
 } // namespace ferry::targets

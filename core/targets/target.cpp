@@ -45,6 +45,16 @@ Error noRunFolder(const run::RunDirectory &dir)
     return Error{u"not a run folder: spec.json is missing"_s, dir.path(), 0, 0, u"name a folder under .ferry/runs"_s};
 }
 
+Expected<bool> runHasEnded(const run::RunDirectory &dir)
+{
+    if (!QFileInfo::exists(dir.specFile()))
+        return noRunFolder(dir);
+    const auto exit = dir.readExit();
+    if (!exit)
+        return exit.error();
+    return exit->has_value();
+}
+
 Expected<RunProbe> probeSupervisedRun(const QString &runDir, const QString &who)
 {
     const run::RunDirectory dir(runDir);

@@ -39,6 +39,31 @@ QString pidList(const QList<qint64> &pids);
 
 // The error for a folder that holds no run (no spec.json).
 Error noRunFolder(const run::RunDirectory &dir);
+// What every cancel asks first: whether the run in `dir` has ended (it has an exit record: there
+// is nothing to cancel, its probe says how it ended); an Error when `dir` is no run folder or its
+// exit record cannot be read.
+Expected<bool> runHasEnded(const run::RunDirectory &dir);
+
+// Where every cancel starts: ended already (nothing to cancel: its probe says how it ended), or
+// the record of what to stop as `read` gives it (supervisor.json, remote.json; none: the start
+// never confirmed, and the cancel ends the run before it can).
+template <typename Record> struct CancelStart {
+    bool ended = false;
+    std::optional<Record> record;
+};
+template <typename Record, typename Read>
+Expected<CancelStart<Record>> cancelStart(const run::RunDirectory &dir, Read read)
+{
+    const auto hasEnded = runHasEnded(dir);
+    if (!hasEnded)
+        return hasEnded.error();
+    if (*hasEnded)
+        return CancelStart<Record>{true, std::nullopt};
+    Expected<std::optional<Record>> record = read();
+    if (!record)
+        return record.error();
+    return CancelStart<Record>{false, std::move(*record)};
+}
 
 // The probe of a run whose process is named by supervisor.json (a local supervisor, or the
 // Ferry process of an embedded training): ended (exit.json, archives packed if the process

@@ -146,12 +146,12 @@ Expected<void> EmbeddedRun::finish(const TrainingResult &result)
         break;
     case TrainingResult::Outcome::Failed:
         exit.exitCode = 1;
-        exit.error = result.error;
+        exit.error = result.error.toString();
         break;
     }
     message(u"training %1 after %2 epoch(s)%3"_s.arg(outcomeName(result.outcome))
                 .arg(result.epochsDone)
-                .arg(result.error.isEmpty() ? QString() : u": "_s + result.error));
+                .arg(result.error.message.isEmpty() ? QString() : u": "_s + result.error.toString()));
     if (const auto written = m_dir.writeExit(exit); !written)
         return written.error();
     return finalize(m_dir.path());

@@ -45,5 +45,5 @@ public:
 
 // Bump the trailing number whenever TrainerEngine changes: a stale plugin is then refused
 // with a clear message instead of crashing.
-#define FERRY_TRAINER_ENGINE_IID "dev.ferry.TrainerEngine/3"
+#define FERRY_TRAINER_ENGINE_IID "dev.ferry.TrainerEngine/4"
 Q_DECLARE_INTERFACE(ferry::run::TrainerEngine, FERRY_TRAINER_ENGINE_IID)

@@ -1,12 +1,8 @@
 #include "training/training.h"
 
-#include "common/textfile.h"
+#include "common/jsonarray.h"
 
-#include <QDir>
-#include <QJsonArray>
-#include <QJsonDocument>
 #include <QLocale>
-#include <QRegularExpression>
 
 #include <cmath>
 #include <optional>
@@ -54,38 +50,6 @@ template <typename E, std::size_t N> QString choices(const Names<E> (&table)[N])
     for (const auto &entry : table)
         names << QString::fromUtf16(entry.name);
     return names.join(u", "_s);
-}
-
-QJsonArray intArray(const QList<int> &values)
-{
-    QJsonArray array;
-    for (int v : values)
-        array.append(v);
-    return array;
-}
-
-QList<int> intList(const QJsonValue &value)
-{
-    QList<int> list;
-    for (const QJsonValue &v : value.toArray())
-        list << v.toInt();
-    return list;
-}
-
-QJsonArray floatArray(const std::vector<float> &values)
-{
-    QJsonArray array;
-    for (float v : values)
-        array.append(static_cast<double>(v));
-    return array;
-}
-
-std::vector<float> floatVector(const QJsonValue &value)
-{
-    std::vector<float> list;
-    for (const QJsonValue &v : value.toArray())
-        list.push_back(static_cast<float>(v.toDouble()));
-    return list;
 }
 
 Error badValue(const QString &name, const QString &value, const QString &hint)
@@ -172,7 +136,7 @@ const SettingRow kSettingRows[] = {
      [](const C &c) -> QJsonValue { return modelKindName(c.model); }},
     {u"layers", u"SIZES", u"Hidden layer sizes, e.g. 256,128", nullptr,
      [](C &c, V n, V v) { return setSizes(c.layers, true, n, v); },
-     [](const C &c) -> QJsonValue { return intArray(c.layers); }},
+     [](const C &c) -> QJsonValue { return toJsonArray(c.layers); }},
     {u"activation", u"NAME", u"Activation", [] { return alternatives(kActivations); },
      [](C &c, V n, V v) { return setChoice(c.activation, kActivations, n, v); },
      [](const C &c) -> QJsonValue { return activationName(c.activation); }},
@@ -181,7 +145,7 @@ const SettingRow kSettingRows[] = {
      [](const C &c) -> QJsonValue { return c.dropout; }},
     {u"conv-channels", u"SIZES", u"CNN: channels per conv-pool block", nullptr,
      [](C &c, V n, V v) { return setSizes(c.convChannels, false, n, v); },
-     [](const C &c) -> QJsonValue { return intArray(c.convChannels); }},
+     [](const C &c) -> QJsonValue { return toJsonArray(c.convChannels); }},
     {u"optimizer", u"NAME", u"Optimizer", [] { return alternatives(kOptimizers); },
      [](C &c, V n, V v) { return setChoice(c.optimizer, kOptimizers, n, v); },
      [](const C &c) -> QJsonValue { return optimizerName(c.optimizer); }},
@@ -451,168 +415,6 @@ bool TrainingControl::proceed(const std::function<void()> &whilePaused)
         m_wake.wait(lock, [this] { return !m_paused.load() || m_cancelled.load(); });
     }
     return !m_cancelled.load();
-}
-
-QJsonObject ModelCard::toJson() const
-{
-    QJsonArray features;
-    for (const QString &f : featureNames)
-        features.append(f);
-    QJsonArray classes;
-    for (const QString &c : classNames)
-        classes.append(c);
-    return QJsonObject{
-        {u"format"_s, format},
-        {u"architecture"_s, config.toJson()},
-        {u"input"_s, QJsonObject{{u"kind"_s, data::kindName(inputKind)},
-                                 {u"shape"_s, intArray(inputShape)},
-                                 {u"features"_s, features},
-                                 {u"normalization"_s, QJsonObject{{u"mean"_s, floatArray(normalization.mean)},
-                                                                  {u"std"_s, floatArray(normalization.std)}}}}},
-        {u"output"_s, QJsonObject{{u"task"_s, data::taskName(task)},
-                                  {u"target"_s, targetName},
-                                  {u"classes"_s, classes},
-                                  {u"target_mean"_s, targetMean},
-                                  {u"target_std"_s, targetStd}}},
-        {u"metrics"_s, metrics},
-        {u"weights"_s, weightsFile},
-        {u"torchscript"_s, torchScriptFile},
-        {u"torch_version"_s, torchVersion},
-    };
-}
-
-Expected<ModelCard> ModelCard::fromJson(const QJsonObject &json, const QString &path)
-{
-    const auto bad = [&](const QString &what) {
-        return Error{u"not a Ferry model card: "_s + what, path, 0, 0,
-                     u"give the model folder (or model.tar.gz) of a run made by 'ferry train'"_s};
-    };
-    ModelCard card;
-    card.format = json.value(u"format"_s).toInt();
-    if (card.format != 1)
-        return bad(u"format %1 is not 1"_s.arg(json.value(u"format"_s).toVariant().toString()));
-    const auto config = TrainingConfig::fromJson(json.value(u"architecture"_s).toObject());
-    if (!config)
-        return bad(config.error().message);
-    card.config = *config;
-    const QJsonObject input = json.value(u"input"_s).toObject();
-    const QString kind = input.value(u"kind"_s).toString();
-    bool known = false;
-    for (const data::DatasetKind k :
-         {data::DatasetKind::Table, data::DatasetKind::ImageFolder, data::DatasetKind::Idx}) {
-        if (data::kindName(k) == kind) {
-            card.inputKind = k;
-            known = true;
-        }
-    }
-    if (!known)
-        return bad(u"unknown input kind '%1'"_s.arg(kind));
-    card.inputShape = intList(input.value(u"shape"_s));
-    if (card.inputShape.isEmpty())
-        return bad(u"no input shape"_s);
-    for (const QJsonValue &f : input.value(u"features"_s).toArray())
-        card.featureNames << f.toString();
-    const QJsonObject norm = input.value(u"normalization"_s).toObject();
-    card.normalization.mean = floatVector(norm.value(u"mean"_s));
-    card.normalization.std = floatVector(norm.value(u"std"_s));
-    const QJsonObject output = json.value(u"output"_s).toObject();
-    card.task = output.value(u"task"_s).toString() == data::taskName(data::Task::Regression)
-                    ? data::Task::Regression
-                    : data::Task::Classification;
-    card.targetName = output.value(u"target"_s).toString();
-    for (const QJsonValue &c : output.value(u"classes"_s).toArray())
-        card.classNames << c.toString();
-    card.targetMean = output.value(u"target_mean"_s).toDouble(0);
-    card.targetStd = output.value(u"target_std"_s).toDouble(1);
-    if (!(card.targetStd > 0))
-        return bad(u"target_std must be above 0"_s);
-    if (card.task == data::Task::Classification && card.classNames.size() < 2)
-        return bad(u"a classifier with fewer than two classes"_s);
-    card.metrics = json.value(u"metrics"_s).toObject();
-    // The files the card names are opened (and, from an archive, written) inside the model
-    // folder: a name that is a path (`../../x`, `/proc/self/cwd/train.py`) would reach out of it
-    // (security review H2). Only plain file names, checked before anything uses them.
-    const auto fileName = [&](const QString &key, const QString &fallback, QString &field) -> Expected<void> {
-        static const QRegularExpression plainName(u"^[A-Za-z0-9._-]+$"_s);
-        const QJsonValue value = json.value(key);
-        field = value.toString(fallback);
-        if (value.isUndefined() ||
-            (value.isString() && plainName.match(field).hasMatch() && field != "."_L1 && field != ".."_L1))
-            return {};
-        return Error{u"'%1' in model.json must be a file name in the model folder (letters, digits, '.', '_', '-'), "
-                     u"not '%2'"_s.arg(key, value.isString() ? field : value.toVariant().toString()),
-                     path, 0, 0, u"this model was not made by 'ferry train', or it was altered: do not use it"_s};
-    };
-    if (const auto named = fileName(u"weights"_s, u"model.pt"_s, card.weightsFile); !named)
-        return named.error();
-    if (const auto named = fileName(u"torchscript"_s, u"model.ts"_s, card.torchScriptFile); !named)
-        return named.error();
-    card.torchVersion = json.value(u"torch_version"_s).toString();
-    return card;
-}
-
-Expected<ModelCard> ModelCard::read(const QString &modelDir)
-{
-    const QString path = QDir(modelDir).filePath(u"model.json"_s);
-    const auto text = readTextFile(path);
-    if (!text)
-        return text.error();
-    return parse(text->toUtf8(), path);
-}
-
-Expected<ModelCard> ModelCard::parse(const QByteArray &json, const QString &path)
-{
-    QJsonParseError error{};
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
-    if (error.error != QJsonParseError::NoError || !doc.isObject())
-        return Error{u"model.json is not valid JSON: "_s + error.errorString(), path, 0, 0,
-                     u"the model folder is damaged: train again"_s};
-    return fromJson(doc.object(), path);
-}
-
-Expected<void> ModelCard::write(const QString &modelDir) const
-{
-    return writeTextFileAtomically(QDir(modelDir).filePath(u"model.json"_s),
-                                   QString::fromUtf8(QJsonDocument(toJson()).toJson(QJsonDocument::Indented)));
-}
-
-Expected<void> ModelCard::accepts(const data::Dataset &input) const
-{
-    const auto mismatch = [&](const QString &what, const QString &hint) {
-        return Error{u"the data does not fit the model: "_s + what, input.source, 0, 0, hint};
-    };
-    const bool imageModel = inputKind != data::DatasetKind::Table;
-    const bool imageInput = input.kind != data::DatasetKind::Table;
-    if (imageModel != imageInput)
-        return mismatch(u"the model takes %1, the data is %2"_s.arg(imageModel ? u"images"_s : u"table rows"_s,
-                                                                    imageInput ? u"images"_s : u"table rows"_s),
-                        u"give data of the kind the model was trained on"_s);
-    if (!imageModel) {
-        QStringList missing;
-        for (const QString &f : featureNames) {
-            if (!input.featureNames.contains(f))
-                missing << f;
-        }
-        if (!missing.isEmpty())
-            return mismatch(u"missing column(s) %1"_s.arg(missing.join(u", "_s)),
-                            u"the model needs the columns %1"_s.arg(featureNames.join(u", "_s)));
-        if (input.featureNames.size() != featureNames.size())
-            return mismatch(
-                u"%1 feature columns, the model takes %2"_s.arg(input.featureNames.size()).arg(featureNames.size()),
-                u"give exactly the columns %1 (and optionally %2)"_s.arg(featureNames.join(u", "_s), targetName));
-        return {};
-    }
-    if (input.shape != inputShape) {
-        const auto text = [](const QList<int> &shape) {
-            QStringList parts;
-            for (int d : shape)
-                parts << QString::number(d);
-            return parts.join(u'x');
-        };
-        return mismatch(u"samples of shape %1, the model takes %2"_s.arg(text(input.shape), text(inputShape)),
-                        u"load the images at the model's size and colour mode"_s);
-    }
-    return {};
 }
 
 } // namespace ferry::run

@@ -148,7 +148,7 @@ private:
 struct TrainingResult {
     enum class Outcome { Completed, StoppedEarly, Cancelled, Failed };
     Outcome outcome = Outcome::Failed;
-    QString error; // Failed: why
+    Error error; // Failed: why, where (a file the model folder could not take) and what to do; else empty
     int epochsDone = 0;
     QJsonObject finalMetrics; // train_loss, val_loss, val_accuracy, ... of the last (or best) epoch
 };

@@ -130,7 +130,7 @@ double ferryTrainer(const Size &s, int epochs)
     const auto result = (*engine)->train(d, c, control, sink);
     const double seconds = static_cast<double>(clock.nsecsElapsed()) / 1e9;
     if (result.outcome != ferry::run::TrainingResult::Outcome::Completed) {
-        std::fprintf(stderr, "training failed: %s\n", qPrintable(result.error));
+        std::fprintf(stderr, "training failed: %s\n", qPrintable(result.error.toString()));
         return -1;
     }
     return static_cast<double>(s.samples * epochs) / seconds;

@@ -103,6 +103,7 @@ private Q_SLOTS:
         QVERIFY(editor);
         ImagePanel *panel = editor->imagePanel();
         QSignalSpy finished(panel, &ImagePanel::finished);
+        QSignalSpy problems(panel, &ImagePanel::problem);
         panel->build();
         QTRY_VERIFY_WITH_TIMEOUT(panel->log().contains(u"sleep 120"_s), 120000);
         QElapsedTimer timer;
@@ -112,6 +113,27 @@ private Q_SLOTS:
         QVERIFY(timer.elapsed() < 60000);
         QCOMPARE(finished.first().at(0).toBool(), false);
         QCOMPARE(editor->findChild<QProgressBar *>()->format(), u"Cancelled"_s);
+        QVERIFY(!ferry::targets::ContainerEngine(u"docker"_s).imageExists(m_images.last()));
+        QCOMPARE(problems.size(), 0); // the user's own cancel is no problem
+    }
+
+    // A step that fails ends the build as failed, and the reason reaches the Problems panel as
+    // an Error (the window lists what the image panel reports).
+    void aFailedBuildIsAProblem()
+    {
+        auto editor = editorFor(u"editor-fails"_s, u"RUN echo about-to-fail && exit 3"_s);
+        QVERIFY(editor);
+        ImagePanel *panel = editor->imagePanel();
+        QSignalSpy finished(panel, &ImagePanel::finished);
+        QSignalSpy problems(panel, &ImagePanel::problem);
+        panel->build();
+        QVERIFY(finished.wait(300000));
+        QCOMPARE(finished.first().at(0).toBool(), false);
+        QVERIFY2(panel->log().contains(u"about-to-fail"_s), qPrintable(panel->log()));
+        QCOMPARE(editor->findChild<QProgressBar *>()->format(), u"Failed"_s);
+        QCOMPARE(problems.size(), 1);
+        const auto error = problems.first().at(0).value<ferry::Error>();
+        QVERIFY2(error.message.startsWith(u"Image: "_s), qPrintable(error.toString()));
         QVERIFY(!ferry::targets::ContainerEngine(u"docker"_s).imageExists(m_images.last()));
     }
 

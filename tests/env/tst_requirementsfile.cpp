@@ -1,7 +1,6 @@
 #include "env/pip/requirementsfile.h"
 
 #include <QDirIterator>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QRandomGenerator>
 #include <QTemporaryDir>
@@ -512,10 +511,7 @@ private Q_SLOTS:
             file.write("numpy\ncaf\xe9\n");
         }
 
-        QElapsedTimer timer;
-        timer.start();
         const RequirementsFile parsed = readRequirementsFile(path);
-        QVERIFY2(timer.elapsed() < 2000, qPrintable(QString::number(timer.elapsed())));
         QCOMPARE(parsed.diagnostics.size(), 1);
         const Diagnostic &d = parsed.diagnostics.first();
         QVERIFY(d.isError());
@@ -553,10 +549,8 @@ private Q_SLOTS:
         QFile last(dir.filePath(u"r30.txt"_s));
         QVERIFY(last.open(QIODevice::WriteOnly));
         last.close();
-        QElapsedTimer timer;
-        timer.start();
+        // Without stopping early, 2^30 reads (tests/bench/parsers.sh times it).
         const RequirementsFile parsed = readRequirementsFile(dir.filePath(u"r0.txt"_s));
-        QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed())));
         QVERIFY(hasErrors(parsed.diagnostics));
         QVERIFY(dump(parsed.diagnostics).first().endsWith(u"error: more than 1000 included files"_s));
     }

@@ -2,6 +2,8 @@
 # The argument builders, pure functions: no engine, no ssh.
 ferry_test(tst_containerarguments SOURCES targets/tst_containerarguments.cpp)
 ferry_test(tst_remotearguments SOURCES targets/tst_remotearguments.cpp)
+# Where every cancel starts: the run folder, its end, the target's record.
+ferry_test(tst_cancelstart SOURCES targets/tst_cancelstart.cpp)
 
 # The local target: real processes (`ferry __supervise`, Python scripts from data/runs/), no
 # mocks. The scripts run under /usr/bin/python3.

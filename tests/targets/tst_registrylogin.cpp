@@ -4,6 +4,7 @@
 // password never reaches an argument or ~/.docker/config.json, and a missing secret or a wrong
 // password is a clear error.
 #include "support/keyring.h"
+#include "support/process.h"
 
 #include "env/formats.h"
 #include "env/spechash.h"
@@ -31,14 +32,8 @@ struct Result {
 Result command(const QString &program, const QStringList &arguments, const QByteArray &input = {},
                const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
 {
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.setProcessChannelMode(QProcess::MergedChannels);
-    p.start(program, arguments);
-    p.write(input);
-    p.closeWriteChannel();
-    p.waitForFinished(300000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAll())};
+    const ferry::test::ProgramOutput r = ferry::test::runCommand(program, arguments, {}, input, env, 300000);
+    return {r.code, QString::fromUtf8(r.out + r.err)}; // what it said, on either channel
 }
 
 } // namespace

@@ -149,7 +149,7 @@ private Q_SLOTS:
         run::TrainingControl control;
         Recorder sink;
         const run::TrainingResult r = m_engine->train(twoClasses(1000), c, control, sink);
-        QVERIFY2(r.outcome == run::TrainingResult::Outcome::Completed, qPrintable(r.error));
+        QVERIFY2(r.outcome == run::TrainingResult::Outcome::Completed, qPrintable(r.error.toString()));
         QCOMPARE(r.epochsDone, 8);
         QVERIFY2(r.finalMetrics[u"val_accuracy"_s].toDouble() > 0.95,
                  qPrintable(QString::number(r.finalMetrics[u"val_accuracy"_s].toDouble())));
@@ -293,7 +293,7 @@ private Q_SLOTS:
         run::TrainingControl control3;
         Recorder second;
         const auto r = m_engine->train(twoClasses(500), rest, control3, second);
-        QVERIFY2(r.outcome == run::TrainingResult::Outcome::Completed, qPrintable(r.error));
+        QVERIFY2(r.outcome == run::TrainingResult::Outcome::Completed, qPrintable(r.error.toString()));
         QCOMPARE(r.epochsDone, 4);
         const qint64 stepsPerEpoch = 13; // 400 training samples in batches of 32
         QCOMPARE(second.values(u"loss"_s), straight.lossesAfterEpoch(2, stepsPerEpoch));
@@ -312,7 +312,7 @@ private Q_SLOTS:
             Recorder sink;
             return m_engine->train(barsAndCrosses(400), c, control, sink);
         }();
-        QVERIFY2(r.outcome == run::TrainingResult::Outcome::Completed, qPrintable(r.error));
+        QVERIFY2(r.outcome == run::TrainingResult::Outcome::Completed, qPrintable(r.error.toString()));
         QVERIFY2(r.finalMetrics[u"val_accuracy"_s].toDouble() > 0.9,
                  qPrintable(QString::number(r.finalMetrics[u"val_accuracy"_s].toDouble())));
     }
@@ -334,7 +334,7 @@ private Q_SLOTS:
         run::TrainingControl control;
         Recorder sink;
         const auto r = m_engine->train(d, c, control, sink);
-        QVERIFY2(r.outcome == run::TrainingResult::Outcome::Completed, qPrintable(r.error));
+        QVERIFY2(r.outcome == run::TrainingResult::Outcome::Completed, qPrintable(r.error.toString()));
         QVERIFY(!r.finalMetrics.contains(u"val_accuracy"_s));
         const auto predicted = m_engine->predict(c.modelDir, d);
         QVERIFY(predicted);
@@ -410,7 +410,7 @@ private Q_SLOTS:
         cnn.model = run::ModelKind::Cnn;
         auto r = m_engine->train(twoClasses(100), cnn, control, sink);
         QCOMPARE(r.outcome, run::TrainingResult::Outcome::Failed);
-        QVERIFY2(r.error.contains(u"a CNN needs images"_s), qPrintable(r.error));
+        QVERIFY2(r.error.message.contains(u"a CNN needs images"_s), qPrintable(r.error.toString()));
 
         run::TrainingConfig wild = quick();
         wild.optimizer = run::OptimizerKind::Sgd;
@@ -422,12 +422,12 @@ private Q_SLOTS:
             d.targets.push_back(1e6f * static_cast<float>(i));
         r = m_engine->train(d, wild, control, sink);
         QCOMPARE(r.outcome, run::TrainingResult::Outcome::Failed);
-        QVERIFY2(r.error.contains(u"lower the learning rate"_s), qPrintable(r.error));
+        QVERIFY2(r.error.message.contains(u"lower the learning rate"_s), qPrintable(r.error.toString()));
 
         data::Dataset one = twoClasses(1);
         r = m_engine->train(one, quick(), control, sink);
         QCOMPARE(r.outcome, run::TrainingResult::Outcome::Failed);
-        QVERIFY2(r.error.contains(u"at least 2"_s), qPrintable(r.error));
+        QVERIFY2(r.error.message.contains(u"at least 2"_s), qPrintable(r.error.toString()));
     }
 
 private:

@@ -25,14 +25,6 @@ constexpr int kThumbnailsPerClass = 4;
 constexpr int kThumbnailClasses = 8;
 constexpr int kThumbnailSize = 64;
 
-QString shapeText(const QList<int> &shape)
-{
-    QStringList parts;
-    for (int d : shape)
-        parts << QString::number(d);
-    return parts.join(u" × "_s);
-}
-
 } // namespace
 
 DatasetPanel::DatasetPanel(QWidget *parent)
@@ -168,7 +160,7 @@ void DatasetPanel::showPreview(int row)
     const data::DatasetInfo &info = *d.info;
     QString summary = u"<b>%1</b> · %2 · %3 samples · sample shape %4 · %5"_s.arg(
         QFileInfo(info.path).fileName().toHtmlEscaped(), info.format, QLocale().toString(info.samples),
-        shapeText(info.shape), QLocale().formattedDataSize(info.bytes));
+        data::shapeText(info.shape, u" × "_s), QLocale().formattedDataSize(info.bytes));
     if (!info.classCounts.isEmpty()) {
         QStringList counts;
         for (const auto &[name, count] : info.classCounts)

@@ -64,6 +64,7 @@ EnvironmentEditor *EnvironmentEditors::add()
     editor->imagePanel()->setTerminalProgram(m_terminal);
     connect(editor, &EnvironmentEditor::problemsChanged, this, &EnvironmentEditors::problemsChanged);
     connect(editor, &EnvironmentEditor::message, this, &EnvironmentEditors::message);
+    connect(editor->imagePanel(), &ImagePanel::problem, this, &EnvironmentEditors::problem);
     connect(editor, &EnvironmentEditor::secretValueOffered, this, &EnvironmentEditors::secretValueOffered);
     connect(editor, &EnvironmentEditor::titleChanged, this, [this, editor](const QString &title) {
         const int index = indexOf(editor);

@@ -43,6 +43,7 @@ public Q_SLOTS:
 Q_SIGNALS:
     void problemsChanged(const QString &source, const ferry::Diagnostics &problems);
     void message(const QString &text);
+    void problem(const ferry::Error &error); // an editor's image build or dev container failed
     void secretValueOffered(const QString &secretName, const QString &value);
     void opened(); // an editor was opened or shown: the window brings this into view
 

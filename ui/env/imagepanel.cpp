@@ -94,6 +94,8 @@ ImagePanel::ImagePanel(EnvironmentDocument *document, QWidget *parent)
             m_progress->setFormat(tr("Done"));
         }
         checkImage();
+        if (!done && !cancelled)
+            Q_EMIT problem(withContext(tr("Image"), done.error()));
         Q_EMIT finished(bool(done), error);
     });
     connect(&m_check, &QFutureWatcher<int>::finished, this, [this] {

@@ -66,6 +66,9 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void finished(bool ok, const QString &message);
+    // A build or a dev container that failed (not one cancelled): "Image: " and why, as the
+    // engine or the Dev Containers CLI said it, for the Problems panel.
+    void problem(const ferry::Error &error);
     void imageChecked(bool exists);
 
 private:

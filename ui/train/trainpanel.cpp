@@ -317,9 +317,9 @@ void TrainPanel::finished(const run::TrainingResult &result)
     QString text = tr("Training %1 after %2 epoch(s)").arg(run::outcomeName(result.outcome)).arg(result.epochsDone);
     if (result.finalMetrics.contains(run::kValAccuracy))
         text += tr(" · validation accuracy %1").arg(result.finalMetrics[run::kValAccuracy].toDouble(), 0, 'f', 3);
-    if (!result.error.isEmpty()) {
-        text += u": "_s + result.error;
-        Q_EMIT problem(Error{tr("Train: %1").arg(result.error), {}, 0, 0, {}});
+    if (!result.error.message.isEmpty()) {
+        text += u": "_s + result.error.message;
+        Q_EMIT problem(withContext(tr("Train"), result.error));
     }
     m_status->setText(text);
     Q_EMIT runFinished(m_runId, run::outcomeName(result.outcome));

