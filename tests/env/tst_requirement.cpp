@@ -259,6 +259,9 @@ private Q_SLOTS:
         QCOMPARE(longVersion->specifier.size(), 100000 * 2 + 7);
         QVERIFY(!parseRequirement(u"pkg; "_s + QString(u"("_s).repeated(2000)));
         QVERIFY(!parseRequirement(QString(u"a"_s).repeated(100000) + u"!"_s));
+        // A lone surrogate (no text file decodes to one) is refused, not handed to PCRE unchecked.
+        QVERIFY(!parseRequirement(u"pkg==1."_s + QChar(0xD800) + u",>=1"_s));
+        QVERIFY(!parseRequirement(u"pkg==="_s + QChar(0xDC00)));
     }
 };
 

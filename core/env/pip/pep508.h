@@ -11,8 +11,10 @@
 namespace ferry::env::pep508 {
 
 // Length of the SPECIFIER token (Specifier's operator and version regexes, unanchored at
-// the end, IGNORECASE) at `position`, or -1.
-qsizetype matchSpecifierToken(const QString &source, qsizetype position);
+// the end, IGNORECASE) at `position`, or -1. `sourceIsValidUtf16`: the caller checked the whole
+// source once (QStringView::isValidUtf16), so PCRE need not check it again at every token (it
+// would, from its start to its end: a list of n specifiers took O(n²), tests/bench/parsers.sh).
+qsizetype matchSpecifierToken(const QString &source, qsizetype position, bool sourceIsValidUtf16 = false);
 
 // str(SpecifierSet(joined)): split at commas, each part a valid Specifier, duplicates (equal
 // after canonicalize_version) dropped keeping the first, sorted, joined by commas. When a part

@@ -138,10 +138,13 @@ qsizetype operatorLength(QStringView spec)
 
 } // namespace
 
-qsizetype matchSpecifierToken(const QString &source, qsizetype position)
+qsizetype matchSpecifierToken(const QString &source, qsizetype position, bool sourceIsValidUtf16)
 {
-    const QRegularExpressionMatch match = tokenRegex().match(source, position, QRegularExpression::NormalMatch,
-                                                             QRegularExpression::AnchorAtOffsetMatchOption);
+    QRegularExpression::MatchOptions options = QRegularExpression::AnchorAtOffsetMatchOption;
+    if (sourceIsValidUtf16)
+        options |= QRegularExpression::DontCheckSubjectStringMatchOption;
+    const QRegularExpressionMatch match =
+        tokenRegex().match(source, position, QRegularExpression::NormalMatch, options);
     return match.hasMatch() ? match.capturedLength(0) : -1;
 }
 

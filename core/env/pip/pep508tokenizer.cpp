@@ -113,7 +113,7 @@ int columnOf(const QString &source, qsizetype position)
     return column;
 }
 
-qsizetype matchRule(Rule rule, const QString &s, qsizetype pos)
+qsizetype matchRule(Rule rule, const QString &s, qsizetype pos, bool sourceIsValidUtf16)
 {
     const qsizetype size = s.size();
     const auto single = [&](QChar c) -> qsizetype { return pos < size && s.at(pos) == c ? 1 : -1; };
@@ -160,7 +160,7 @@ qsizetype matchRule(Rule rule, const QString &s, qsizetype pos)
                            u"platform.python_implementation", u"platform_python_implementation",
                            u"python_implementation", u"implementation_name", u"implementation_version", u"extra"});
     case Rule::Specifier:
-        return matchSpecifierToken(s, pos);
+        return matchSpecifierToken(s, pos, sourceIsValidUtf16);
     case Rule::Url:
         return matchRun(s, pos, [](QChar c) { return c != u' ' && c != u'\t'; });
     case Rule::Identifier:
@@ -220,7 +220,7 @@ QString ruleName(Rule rule)
 bool Tokenizer::check(Rule rule, bool peek)
 {
     Q_ASSERT(!m_next);
-    const qsizetype length = matchRule(rule, m_source, m_position);
+    const qsizetype length = matchRule(rule, m_source, m_position, m_validUtf16);
     if (length < 0)
         return false;
     if (!peek)

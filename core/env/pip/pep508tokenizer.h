@@ -48,7 +48,8 @@ struct Token {
 };
 
 // Length (UTF-16 units) of `rule`'s match at `position`, or -1 when it does not match there.
-qsizetype matchRule(Rule rule, const QString &source, qsizetype position);
+// `sourceIsValidUtf16`: checked once by the caller (see matchSpecifierToken).
+qsizetype matchRule(Rule rule, const QString &source, qsizetype position, bool sourceIsValidUtf16 = false);
 // packaging's token name ("RIGHT_BRACKET"), used in its "Expected closing ..." messages.
 QString ruleName(Rule rule);
 // Python's str.isspace(), which is also what `\s` and str.strip() use.
@@ -59,7 +60,9 @@ int columnOf(const QString &source, qsizetype position);
 
 class Tokenizer {
 public:
-    explicit Tokenizer(QString source) : m_source(std::move(source)) {}
+    explicit Tokenizer(QString source) : m_source(std::move(source)), m_validUtf16(QStringView(m_source).isValidUtf16())
+    {
+    }
 
     // Whether the next token is `rule`; unless `peek`, it is loaded and must be read next.
     bool check(Rule rule, bool peek = false);
@@ -75,6 +78,7 @@ public:
 
 private:
     QString m_source;
+    bool m_validUtf16; // checked once, not by PCRE at every token
     qsizetype m_position = 0;
     std::optional<Token> m_next;
 };
