@@ -109,7 +109,7 @@ YExtremes M4Summary::query(const double *y, qsizetype begin, qsizetype end) cons
     return acc;
 }
 
-int M4Summary::forwardLevel(qsizetype i, qsizetype end) const
+int M4Summary::alignedLevel(qsizetype i, qsizetype limit, bool forward) const
 {
     if (i & (LeafSize - 1))
         return -1;
@@ -117,24 +117,9 @@ int M4Summary::forwardLevel(qsizetype i, qsizetype end) const
     while (std::size_t(k + 1) < m_levels.size()) {
         const int next = k + 1;
         const qsizetype size = LeafSize << next;
-        if ((i & (size - 1)) || i + size > end ||
-            (i >> (LeafShift + next)) >= qsizetype(m_levels[std::size_t(next)].size()))
-            break;
-        k = next;
-    }
-    return k;
-}
-
-int M4Summary::backwardLevel(qsizetype i, qsizetype begin) const
-{
-    if (i & (LeafSize - 1))
-        return -1;
-    int k = -1;
-    while (std::size_t(k + 1) < m_levels.size()) {
-        const int next = k + 1;
-        const qsizetype size = LeafSize << next;
-        if ((i & (size - 1)) || i - size < begin ||
-            ((i - 1) >> (LeafShift + next)) >= qsizetype(m_levels[std::size_t(next)].size()))
+        const bool inside = forward ? i + size <= limit : i - size >= limit;
+        const qsizetype block = (forward ? i : i - 1) >> (LeafShift + next);
+        if ((i & (size - 1)) || !inside || block >= qsizetype(m_levels[std::size_t(next)].size()))
             break;
         k = next;
     }

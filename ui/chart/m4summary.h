@@ -63,10 +63,10 @@ public:
     qsizetype memoryBytes() const;
 
 private:
-    // The coarsest level whose bucket starts at i (going forward) or ends at i (backward) and
-    // lies inside [begin, end); -1 when i is not on a leaf boundary.
-    int forwardLevel(qsizetype i, qsizetype end) const;
-    int backwardLevel(qsizetype i, qsizetype begin) const;
+    // The coarsest level whose bucket starts at i and ends by `limit` (forward: the range's end),
+    // or ends at i and starts from `limit` (backward: the range's begin); -1 when i is not on a
+    // leaf boundary.
+    int alignedLevel(qsizetype i, qsizetype limit, bool forward) const;
 
     std::vector<std::vector<YExtremes>> m_levels;
     qsizetype m_count = 0; // points covered (complete buckets or not)
@@ -80,7 +80,7 @@ qsizetype M4Summary::findFirst(const double *y, qsizetype begin, qsizetype end, 
     if (i < end && accept(y[i]))
         return i;
     while (i < end) {
-        int k = forwardLevel(i, end);
+        int k = alignedLevel(i, end, true);
         // Skip the largest bucket that cannot hold an answer; descend into one that may.
         for (; k >= 0; --k) {
             if (!mayHold(m_levels[std::size_t(k)][std::size_t(i >> (LeafShift + k))]))
@@ -106,7 +106,7 @@ qsizetype M4Summary::findLast(const double *y, qsizetype begin, qsizetype end, A
     if (i > begin && accept(y[i - 1]))
         return i - 1;
     while (i > begin) {
-        int k = backwardLevel(i, begin);
+        int k = alignedLevel(i, begin, false);
         for (; k >= 0; --k) {
             if (!mayHold(m_levels[std::size_t(k)][std::size_t(((i - 1) >> (LeafShift + k)))]))
                 break;
