@@ -172,8 +172,10 @@ echo "gid=$(id -g)"
 echo "diskFreeKiB=$(df -Pk "$HOME" 2>/dev/null | awk 'NR == 2 { print $4 }')"
 echo "cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || nproc)"
 if command -v python3 >/dev/null; then echo "python=$(python3 -c 'import sys; print(sys.version.split()[0])' 2>&1)"; fi
-if command -v docker >/dev/null; then echo "docker=$(docker version --format '{{.Server.Version}}' 2>/dev/null)"; fi
-if command -v sbatch >/dev/null; then echo "slurm=$(sbatch --version 2>/dev/null)"; fi
+# Bounded: a Slurm client whose slurm.conf is missing retries for a minute (or looks the cluster
+# up in DNS), a docker client may wait on an engine that does not answer.
+if command -v docker >/dev/null; then echo "docker=$(timeout 5 docker version --format '{{.Server.Version}}' 2>/dev/null)"; fi
+if command -v sbatch >/dev/null; then echo "slurm=$(timeout 5 sbatch --version 2>/dev/null)"; fi
 echo "--gpus--"
 if command -v nvidia-smi >/dev/null; then "$@" 2>&1; fi
 exit 0

@@ -51,7 +51,9 @@ if(FERRY_GUI)
            COMMAND ${CMAKE_COMMAND} -E env "SLURM_CONF=${slurm_dir}/slurm.conf"
                    "DOCKER_HOST=unix:///var/tmp/ferry-docker/docker.sock"
                    ${BASH} "${services}/sshd.sh" start "${sshd_dir}")
-  set_tests_properties(sshd_service_start PROPERTIES FIXTURES_SETUP sshd TIMEOUT 60)
+  # The sessions' SLURM_CONF must name a cluster that is up: a Slurm client whose slurm.conf is
+  # missing retries for a minute, and every host probe asks it its version.
+  set_tests_properties(sshd_service_start PROPERTIES FIXTURES_SETUP sshd FIXTURES_REQUIRED slurm TIMEOUT 60)
   add_test(NAME sshd_service_stop COMMAND ${BASH} "${services}/sshd.sh" stop "${sshd_dir}")
   set_tests_properties(sshd_service_stop PROPERTIES FIXTURES_CLEANUP sshd TIMEOUT 60)
   add_test(NAME slurm_service_start COMMAND ${BASH} "${services}/slurm.sh" start "${slurm_dir}")
