@@ -1,5 +1,7 @@
 #include "run/metricparser.h"
 
+#include "run/metricsyntax.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -11,10 +13,12 @@ using namespace Qt::StringLiterals;
 
 namespace ferry::run {
 
+using namespace metricsyntax;
+
 namespace {
 
 // Keys that say where on the x axis a record is, in order of preference.
-constexpr std::array<QStringView, 5> kStepKeys{u"step", u"global_step", u"iteration", u"iter", u"epoch"};
+constexpr std::array<QStringView, 6> kStepKeys{u"step", u"global_step", u"iteration", u"iter", u"batch", u"epoch"};
 
 int stepRank(QStringView key)
 {
@@ -82,25 +86,6 @@ thread_local NameCache t_names;
 
 // The (name, value) pairs of the line being parsed; reused so that a line costs no allocation.
 thread_local QList<std::pair<QString, double>> t_values;
-
-// A plain decimal number (ASCII, no nan/inf) converted without going through QString; false
-// when it is anything else, or out of range: the caller then takes the general path.
-bool plainNumber(QStringView text, double &value)
-{
-    char buffer[64];
-    qsizetype n = 0;
-    qsizetype i = !text.isEmpty() && text[0] == u'+' ? 1 : 0;
-    if (text.size() - i > static_cast<qsizetype>(sizeof buffer))
-        return false;
-    for (; i < text.size(); ++i) {
-        const char16_t c = text[i].unicode();
-        if (c > 127 || c == u'n' || c == u'N' || c == u'i' || c == u'I')
-            return false;
-        buffer[n++] = static_cast<char>(c);
-    }
-    const auto [end, ec] = std::from_chars(buffer, buffer + n, value);
-    return ec == std::errc() && end == buffer + n;
-}
 
 // One field of a flat JSON object, viewed in the line.
 struct FlatField {
@@ -284,62 +269,6 @@ bool parseFlatJsonObject(QStringView s, QList<std::pair<QString, double>> &value
     return true;
 }
 
-// A number at `pos` (strtod's syntax, plus nan/inf); returns its length, or 0.
-qsizetype numberAt(QStringView s, qsizetype pos, double &value)
-{
-    qsizetype i = pos;
-    if (i < s.size() && (s[i] == u'-' || s[i] == u'+'))
-        ++i;
-    const qsizetype digitsStart = i;
-    while (i < s.size() && s[i].isDigit())
-        ++i;
-    qsizetype digits = i - digitsStart;
-    if (i < s.size() && s[i] == u'.') {
-        ++i;
-        const qsizetype fraction = i;
-        while (i < s.size() && s[i].isDigit())
-            ++i;
-        digits += i - fraction;
-    }
-    if (digits == 0) {
-        const QStringView rest = s.sliced(digitsStart);
-        for (QStringView word : {u"nan"_s, u"inf"_s}) {
-            if (rest.startsWith(word, Qt::CaseInsensitive)) {
-                i = digitsStart + 3;
-                digits = 3;
-            }
-        }
-        if (digits == 0)
-            return 0;
-    } else if (i < s.size() && (s[i] == u'e' || s[i] == u'E')) {
-        qsizetype e = i + 1;
-        if (e < s.size() && (s[e] == u'-' || s[e] == u'+'))
-            ++e;
-        const qsizetype expDigits = e;
-        while (e < s.size() && s[e].isDigit())
-            ++e;
-        if (e > expDigits)
-            i = e;
-    }
-    // A number must end the token: "45%" or "3rd" or "1.2.3" are not metric values.
-    if (i < s.size() && !(s[i].isSpace() || s[i] == u',' || s[i] == u';' || s[i] == u')' || s[i] == u']' ||
-                          s[i] == u'}' || s[i] == u'|' || s[i] == u'/'))
-        return 0;
-    if (plainNumber(s.sliced(pos, i - pos), value))
-        return i - pos;
-    bool ok = false;
-    value = s.sliced(pos, i - pos).toDouble(&ok);
-    if (!ok) {
-        const QStringView word = s.sliced(pos, i - pos);
-        if (word.endsWith(u"nan"_s, Qt::CaseInsensitive))
-            value = std::numeric_limits<double>::quiet_NaN();
-        else
-            value = word.startsWith(u'-') ? -std::numeric_limits<double>::infinity()
-                                          : std::numeric_limits<double>::infinity();
-    }
-    return i - pos;
-}
-
 } // namespace
 
 MetricParser::MetricParser(const QList<MetricDefinition> &definitions)
@@ -405,10 +334,38 @@ void MetricParser::parseLine(QStringView line, qint64 wallMs, QList<MetricPoint>
         bool hasX = false;
         if (parseFlatJsonObject(trimmed, t_values, x, hasX))
             emitPoints(t_values, x, hasX, wallMs, out);
-        else
+        else if (!parsePythonDict(trimmed, wallMs, out))
             parseJson(trimmed, wallMs, out);
-    } else
+    } else if (const qsizetype dict = pythonDictStart(trimmed); dict > 0) {
+        // Hugging Face prints its dict right after tqdm's bar: the bar's counters are no metrics.
+        if (!parsePythonDict(trimmed.sliced(dict), wallMs, out))
+            parseTokens(line, wallMs, out);
+    } else if (tqdmBar(trimmed)) {
+        // Of a bar only its postfix's k=v pairs: its description ("Map (num_proc=4)"), counters,
+        // times, rate and what was printed after it without a newline are no records.
+        if (const QStringView postfix = tqdmPostfix(trimmed); !postfix.isEmpty())
+            parseTokens(postfix, wallMs, out);
+    } else if (trimmed.endsWith(u',')) {
+        // "learning_rate=7e-05," on a line of its own: a field of a multi-line repr (Hugging
+        // Face's TrainingArguments), a setting, no record.
+    } else {
         parseTokens(line, wallMs, out);
+    }
+}
+
+bool MetricParser::parsePythonDict(QStringView dict, qint64 wallMs, QList<MetricPoint> &out)
+{
+    thread_local QList<std::pair<QStringView, double>> fields;
+    fields.clear();
+    if (!pythonDict(dict, fields))
+        return false;
+    StepChoice step;
+    for (const auto &[key, value] : std::as_const(fields)) {
+        if (!neverMetric(key) && !step.take(stepRank(key), value))
+            t_values.append({t_names.intern(key), value});
+    }
+    emitPoints(t_values, step.x, step.found(), wallMs, out);
+    return true;
 }
 
 void MetricParser::parseJson(QStringView line, qint64 wallMs, QList<MetricPoint> &out)
@@ -437,9 +394,14 @@ void MetricParser::parseTokens(QStringView line, qint64 wallMs, QList<MetricPoin
     StepChoice step;
     const qsizetype n = line.size();
     qsizetype i = 0;
+    int callDepth = 0; // inside "Namespace(lr=0.1, ...)": a call's keyword arguments, no record
     while (i < n) {
         // A key starts at a word boundary.
         if (!isKeyStart(line[i]) || (i > 0 && isKeyChar(line[i - 1]))) {
+            if (line[i] == u'(' && i > 0 && isKeyChar(line[i - 1]))
+                ++callDepth;
+            else if (line[i] == u')' && callDepth > 0)
+                --callDepth;
             ++i;
             continue;
         }
@@ -466,6 +428,17 @@ void MetricParser::parseTokens(QStringView line, qint64 wallMs, QList<MetricPoin
         if (length == 0)
             continue;
         i = j + length;
+        double denominator = 0;
+        qsizetype ratioLength = 0;
+        const Ratio ratio = ratioAfter(line, i, denominator, ratioLength);
+        i += ratioLength;
+        // "epoch: 3/10" is epoch 3; "Accuracy: 9801/10000 (98%)" is 0.9801; "batch_loss: 12/500" no metric.
+        if (ratio == Ratio::Fraction && rank < 0)
+            value /= denominator;
+        else if (ratio == Ratio::Counter && rank < 0)
+            continue;
+        if (neverMetric(key) || callDepth > 0)
+            continue;
         if (!step.take(rank, value))
             values.append({t_names.intern(key), value});
     }

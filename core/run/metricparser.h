@@ -21,7 +21,14 @@ struct MetricPoint {
 
 // Turns output lines into metric points. Without definitions it reads
 //   - JSON object lines: {"loss": 0.31, "step": 120} → one point per numeric field;
-//   - key=value and key: value tokens: "epoch 3 loss=0.25 acc: 0.91";
+//   - Python dict reprs, alone or after a progress bar (Hugging Face's Trainer):
+//     {'loss': 0.31, 'learning_rate': 5e-05, 'epoch': 0.25}, numbers bare or quoted, nan, inf;
+//   - a tqdm bar's postfix (Lightning): "45/100 [00:01<00:01, 30.1it/s, v_num=0, loss=0.31]";
+//   - key=value and key: value tokens: "epoch 3 loss=0.25 acc: 0.91", Keras' "- loss: 0.51";
+//     a fraction with its percentage, "Accuracy: 9801/10000 (98%)", as 0.9801;
+// never progress counters ("12/500"), rates, ETAs or Lightning's v_num. One line is one record:
+// feed it metricRecords() of the log's lines (run/terminaltext.h), which splits progress bars'
+// redraws.
 // with definitions (SageMaker MetricDefinitions: a name and a regex with one capture group)
 // only those, in place of the defaults. Nothing is sampled away.
 class MetricParser {
@@ -40,6 +47,7 @@ public:
 
 private:
     void parseJson(QStringView line, qint64 wallMs, QList<MetricPoint> &out);
+    bool parsePythonDict(QStringView dict, qint64 wallMs, QList<MetricPoint> &out);
     void parseTokens(QStringView line, qint64 wallMs, QList<MetricPoint> &out);
     double nextCount(const QString &name);
     void emitPoints(QList<std::pair<QString, double>> &values, double x, bool hasX, qint64 wallMs,

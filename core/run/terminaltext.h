@@ -2,6 +2,7 @@
 
 #include <QByteArrayView>
 #include <QString>
+#include <QStringList>
 
 namespace ferry::run {
 
@@ -11,5 +12,17 @@ namespace ferry::run {
 // U+FFFD. The window's log view and `ferry runs attach` show a run's lines through it (L7), so
 // nothing a script prints reaches the user's terminal as a control sequence.
 QString terminalText(QByteArrayView line, bool redraws = true);
+
+// What a metric parser reads of one log line (without its newline): the line split at each bare
+// '\r' (a terminal's return to the line's start), each part as a terminal shows it (escape
+// sequences dropped, a backspace erasing the character before it, invalid UTF-8 as U+FFFD),
+// empty parts left out, and of a progress bar's redraws only the last (tqdm and Keras redraw
+// their bar with '\r': its postfix's values count once, not once per redraw). Text that is no
+// progress bar (a record printed between two redraws) is kept wherever it stands.
+QStringList metricRecords(QByteArrayView line);
+
+// Whether `text` is a progress bar's redraw: tqdm's "45%|███▌  | 45/100 [00:01<00:01, 30.1it/s]"
+// (or "45it [00:01, 30.1it/s]" without a total), Keras' "12/313 [==>.....] - ETA: 5s".
+bool isProgressBar(QStringView text);
 
 } // namespace ferry::run

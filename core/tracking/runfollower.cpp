@@ -1,5 +1,7 @@
 #include "tracking/runfollower.h"
 
+#include "run/terminaltext.h"
+
 #include <QDateTime>
 #include <QFileInfo>
 
@@ -94,8 +96,10 @@ Expected<void> RunFollower::drainLog(Step &step, bool untilEnd)
             for (const LogLine &line : chunk->lines) {
                 // Lines another follower stored already are only shown; a piece of a huge line
                 // carries no metrics worth reading.
-                if (line.isWhole() && line.offset >= m_storedOffset)
-                    m_parser.parseLine(QString::fromUtf8(line.text), now, points);
+                if (line.isWhole() && line.offset >= m_storedOffset) {
+                    for (const QString &record : run::metricRecords(line.text))
+                        m_parser.parseLine(record, now, points);
+                }
             }
             const auto swapped = m_store.appendMetricsAt(m_record.id, points, m_storedOffset, chunk->nextOffset);
             if (!swapped) { // nothing moved (L13): the next poll reads these lines again

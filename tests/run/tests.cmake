@@ -2,6 +2,8 @@
 # parser. Included by tests/CMakeLists.txt.
 ferry_test(tst_contract SOURCES run/tst_contract.cpp)
 ferry_test(tst_metricparser SOURCES run/tst_metricparser.cpp)
+# Real logs of other people's training scripts (../shared/corpus/logs/), against log_oracle.py.
+ferry_test(tst_logcorpus SOURCES run/tst_logcorpus.cpp)
 
 # Run supervision: real processes (`ferry __supervise`, Python scripts from data/runs/), no mocks.
 # The scripts run under /usr/bin/python3.

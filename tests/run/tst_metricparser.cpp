@@ -1,5 +1,6 @@
 // Metric lines as training scripts print them.
 #include "run/metricparser.h"
+#include "run/terminaltext.h"
 
 #include <QTest>
 
@@ -57,12 +58,89 @@ private Q_SLOTS:
             << QStringList{u"iteration=5 train/loss=0.4 eval.acc=0.8"_s} << u"train/loss@5=0.4 eval.acc@5=0.8"_s;
         QTest::newRow("malformed json falls back") << QStringList{u"{epoch: 1, loss: 0.3}"_s} << u"loss@1=0.3"_s;
         QTest::newRow("empty and binary") << QStringList{QString(), u"\u0000\u0001\u00ff"_s} << QString();
+        // Hugging Face's Trainer prints Python dicts, newer releases with quoted numbers.
+        QTest::newRow("python dict")
+            << QStringList{u"{'loss': 2.31, 'grad_norm': 1.2, 'learning_rate': 4.9e-05, 'epoch': 0.25}"_s}
+            << u"loss@0.25=2.31 grad_norm@0.25=1.2 learning_rate@0.25=4.9e-05"_s;
+        QTest::newRow("python dict, quoted numbers")
+            << QStringList{u"{'loss': '2.897', \"grad_norm\": 'nan', 'epoch': '0.5'}"_s}
+            << u"loss@0.5=2.897 grad_norm@0.5=nan"_s;
+        QTest::newRow("python dict, no metrics in strings, booleans and None")
+            << QStringList{u"{'train_runtime': 12.5, 'model': 'bert', 'done': True, 'best': None, 'x': -inf}"_s}
+            << u"train_runtime@0=12.5 x@0=-inf"_s;
+        QTest::newRow("python dict after a progress bar")
+            << QStringList{u"  2%|\u2588\u258f   | 200/8264 [23:37<15:44:25,  7.03s/it]{'loss': 12.4476, 'epoch': 0.0}"_s}
+            << u"loss@0=12.4476"_s;
+        QTest::newRow("python dict that is none of ours")
+            << QStringList{u"{'labels': [0, 1], 'loss': 0.5}"_s, u"{'a': tensor(0.5)}"_s} << QString();
+        // Lightning: tqdm's postfix, without its version number; the bar's counters are no metrics.
+        QTest::newRow("tqdm postfix")
+            << QStringList{u"Epoch 0:  45%|\u2588\u2588\u2588\u2588\u258c     | 45/100 [00:01<00:01, 30.12it/s, v_num=0, train_loss=0.31]"_s}
+            << u"train_loss@0=0.31"_s;
+        QTest::newRow("tqdm bar alone")
+            << QStringList{u"100%|\u2588\u2588\u2588\u2588\u2588\u2588| 500/500 [00:10<00:00, 49.90it/s]"_s,
+                           u"45it [00:01, 30.12it/s]"_s}
+            << QString();
+        QTest::newRow("keras redraw with an ETA")
+            << QStringList{u" 12/313 [>.............................] - ETA: 5s - loss: 0.6931 - acc: 0.5100"_s}
+            << u"loss@0=0.6931 acc@0=0.51"_s;
+        QTest::newRow("fraction with its percentage")
+            << QStringList{u"Test set: Average loss: 0.0274, Accuracy: 9801/10000 (98%)"_s}
+            << u"loss@0=0.0274 Accuracy@0=0.9801"_s;
+        QTest::newRow("counters are no metrics")
+            << QStringList{u"epoch: 3/10 loss=0.5 batch_loss: 12/500 v_num=4 eta=12"_s} << u"loss@3=0.5"_s;
+        QTest::newRow("batch is a step") << QStringList{u"batch=12 loss=0.4"_s} << u"loss@12=0.4"_s;
+        QTest::newRow("thousands separators")
+            << QStringList{u"trainable params: 25,460,736 || all params: 9,267,166,720"_s, u"{'a': 1,'b': 2}"_s}
+            << u"params@0=2.54607e+07 params@1=9.26717e+09 a@0=1 b@0=2"_s;
+        // Settings printed as Python reprs are no records: a call's keyword arguments, a field line
+        // of a multi-line repr, a bar's description and text printed after a bar.
+        QTest::newRow("reprs of calls and their fields")
+            << QStringList{u"arg is Namespace(config='x.yaml', learning_rate=7e-05, epochs=3) loss=0.5"_s,
+                           u"learning_rate=7e-05,"_s, u"TrainOutput(global_step=2260, training_loss=0.04)"_s}
+            << u"loss@0=0.5"_s;
+        QTest::newRow("a bar's description and what follows it")
+            << QStringList{u"Map (num_proc=4):  14%|\u2588\u258f | 5000/36718 [00:00<00:01, 17254.65 examples/s]Token "
+                           u"indices sequence length=525 is longer"_s}
+            << QString();
     }
     void defaults()
     {
         QFETCH(QStringList, lines);
         QFETCH(QString, expected);
         QCOMPARE(parse(lines), expected);
+    }
+
+    // One log line, as the follower hands it to the parser: progress bars' redraws (split at '\r')
+    // count once, what was printed between them stays, escapes and backspaces are a terminal's.
+    void recordsOfALine_data()
+    {
+        QTest::addColumn<QByteArray>("line");
+        QTest::addColumn<QStringList>("records");
+        QTest::newRow("plain") << QByteArray("loss=0.5") << QStringList{u"loss=0.5"_s};
+        QTest::newRow("crlf") << QByteArray("loss=0.5\r") << QStringList{u"loss=0.5"_s};
+        QTest::newRow("empty") << QByteArray("\r") << QStringList{};
+        QTest::newRow("tqdm redraws: the last counts")
+            << QByteArray("\r 10%|#  | 1/10 [00:00<00:01, 9.9it/s, loss=0.9]\r 20%|## | 2/10 [00:00<00:01, 9.9it/s, "
+                          "loss=0.8]")
+            << QStringList{u" 20%|## | 2/10 [00:00<00:01, 9.9it/s, loss=0.8]"_s};
+        QTest::newRow("a record between redraws stays")
+            << QByteArray(" 10%|#  | 1/10 [00:00<00:01, 9.9it/s]\rval_loss=0.7\r 20%|## | 2/10 [00:00<00:01, 9.9it/s]")
+            << QStringList{u"val_loss=0.7"_s, u" 20%|## | 2/10 [00:00<00:01, 9.9it/s]"_s};
+        QTest::newRow("a dict glued to a redraw stays")
+            << QByteArray(" 1/10 [00:00<00:01, 9.9it/s]{'loss': 1.0}\r 2/10 [00:00<00:01, 9.9it/s]")
+            << QStringList{u" 1/10 [00:00<00:01, 9.9it/s]{'loss': 1.0}"_s, u" 2/10 [00:00<00:01, 9.9it/s]"_s};
+        QTest::newRow("keras redraws")
+            << QByteArray("  1/313 [......] - ETA: 5s - loss: 0.7\r313/313 [======] - 351s 1s/step - loss: 0.6")
+            << QStringList{u"313/313 [======] - 351s 1s/step - loss: 0.6"_s};
+        QTest::newRow("colours") << QByteArray("\x1b[32mloss=0.5\x1b[0m") << QStringList{u"loss=0.5"_s};
+        QTest::newRow("backspaces") << QByteArray("acc=0.123\b\b\b456") << QStringList{u"acc=0.456"_s};
+    }
+    void recordsOfALine()
+    {
+        QFETCH(QByteArray, line);
+        QFETCH(QStringList, records);
+        QCOMPARE(metricRecords(line), records);
     }
 
     void definitionsReplaceDefaults()

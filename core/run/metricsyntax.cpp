@@ -1,0 +1,271 @@
+#include "run/metricsyntax.h"
+
+#include <QString>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::run::metricsyntax {
+
+namespace {
+
+bool isDigit(QChar c)
+{
+    return c >= u'0' && c <= u'9';
+}
+
+qsizetype skipSpaces(QStringView s, qsizetype i)
+{
+    while (i < s.size() && (s[i] == u' ' || s[i] == u'\t'))
+        ++i;
+    return i;
+}
+
+// A quoted Python string at `i` ('...' or "...", backslash escapes skipped); its end past the
+// closing quote, or -1. `text` is what it holds, escapes as written.
+qsizetype quoted(QStringView s, qsizetype i, QStringView &text)
+{
+    if (i >= s.size() || (s[i] != u'\'' && s[i] != u'"'))
+        return -1;
+    const QChar quote = s[i];
+    const qsizetype start = ++i;
+    for (; i < s.size() && s[i] != quote; ++i) {
+        if (s[i] == u'\\')
+            ++i;
+    }
+    if (i >= s.size())
+        return -1;
+    text = s.sliced(start, i - start);
+    return i + 1;
+}
+
+// A bare Python word at `i` (True, None, nan, ...): its end, or `i`.
+qsizetype bareWord(QStringView s, qsizetype i)
+{
+    qsizetype j = i;
+    while (j < s.size() && (s[j].isLetterOrNumber() || s[j] == u'_' || s[j] == u'.'))
+        ++j;
+    return j;
+}
+
+} // namespace
+
+// A plain decimal number (ASCII, no nan/inf) converted without going through QString; false
+// when it is anything else, or out of range: the caller then takes the general path.
+bool plainNumber(QStringView text, double &value)
+{
+    char buffer[64];
+    qsizetype n = 0;
+    qsizetype i = !text.isEmpty() && text[0] == u'+' ? 1 : 0;
+    if (text.size() - i > static_cast<qsizetype>(sizeof buffer))
+        return false;
+    for (; i < text.size(); ++i) {
+        const char16_t c = text[i].unicode();
+        if (c > 127 || c == u'n' || c == u'N' || c == u'i' || c == u'I')
+            return false;
+        buffer[n++] = static_cast<char>(c);
+    }
+    const auto [end, ec] = std::from_chars(buffer, buffer + n, value);
+    return ec == std::errc() && end == buffer + n;
+}
+
+// A number at `pos` (strtod's syntax, plus nan/inf); returns its length, or 0.
+qsizetype numberAt(QStringView s, qsizetype pos, double &value)
+{
+    qsizetype i = pos;
+    if (i < s.size() && (s[i] == u'-' || s[i] == u'+'))
+        ++i;
+    const qsizetype digitsStart = i;
+    while (i < s.size() && s[i].isDigit())
+        ++i;
+    qsizetype digits = i - digitsStart;
+    // Thousands separators: "all params: 9,267,166,720" is one number, not 9.
+    bool grouped = false;
+    if (digits >= 1 && digits <= 3) {
+        while (i + 3 < s.size() && s[i] == u',' && s[i + 1].isDigit() && s[i + 2].isDigit() && s[i + 3].isDigit() &&
+               (i + 4 == s.size() || !s[i + 4].isDigit())) {
+            i += 4;
+            grouped = true;
+        }
+        if (grouped && i < s.size() && s[i] == u'.')
+            return 0; // "1,234.5": a grouped number with a fraction is too rare to guess at
+    }
+    if (grouped) {
+        QString plain = s.sliced(pos, i - pos).toString();
+        plain.remove(u',');
+        if (i < s.size() &&
+            !(s[i].isSpace() || s[i] == u';' || s[i] == u')' || s[i] == u']' || s[i] == u'}' || s[i] == u'|'))
+            return 0;
+        bool ok = false;
+        value = plain.toDouble(&ok);
+        return ok ? i - pos : 0;
+    }
+    if (i < s.size() && s[i] == u'.') {
+        ++i;
+        const qsizetype fraction = i;
+        while (i < s.size() && s[i].isDigit())
+            ++i;
+        digits += i - fraction;
+    }
+    if (digits == 0) {
+        const QStringView rest = s.sliced(digitsStart);
+        for (QStringView word : {u"nan"_s, u"inf"_s}) {
+            if (rest.startsWith(word, Qt::CaseInsensitive)) {
+                i = digitsStart + 3;
+                digits = 3;
+            }
+        }
+        if (digits == 0)
+            return 0;
+    } else if (i < s.size() && (s[i] == u'e' || s[i] == u'E')) {
+        qsizetype e = i + 1;
+        if (e < s.size() && (s[e] == u'-' || s[e] == u'+'))
+            ++e;
+        const qsizetype expDigits = e;
+        while (e < s.size() && s[e].isDigit())
+            ++e;
+        if (e > expDigits)
+            i = e;
+    }
+    // A number must end the token: "45%" or "3rd" or "1.2.3" are not metric values.
+    if (i < s.size() && !(s[i].isSpace() || s[i] == u',' || s[i] == u';' || s[i] == u')' || s[i] == u']' ||
+                          s[i] == u'}' || s[i] == u'|' || s[i] == u'/' || s[i] == u'\'' || s[i] == u'"'))
+        return 0;
+    if (plainNumber(s.sliced(pos, i - pos), value))
+        return i - pos;
+    bool ok = false;
+    value = s.sliced(pos, i - pos).toDouble(&ok);
+    if (!ok) {
+        const QStringView word = s.sliced(pos, i - pos);
+        if (word.endsWith(u"nan"_s, Qt::CaseInsensitive))
+            value = std::numeric_limits<double>::quiet_NaN();
+        else
+            value = word.startsWith(u'-') ? -std::numeric_limits<double>::infinity()
+                                          : std::numeric_limits<double>::infinity();
+    }
+    return i - pos;
+}
+
+qsizetype pythonDictStart(QStringView s)
+{
+    if (!s.endsWith(u'}'))
+        return -1;
+    for (qsizetype at = s.indexOf(u'{'); at >= 0; at = s.indexOf(u'{', at + 1)) {
+        const qsizetype key = skipSpaces(s, at + 1);
+        if (key < s.size() && (s[key] == u'\'' || s[key] == u'"' || s[key] == u'}'))
+            return at;
+    }
+    return -1;
+}
+
+bool pythonDict(QStringView s, QList<std::pair<QStringView, double>> &fields)
+{
+    const qsizetype before = fields.size();
+    const auto fail = [&] {
+        fields.resize(before);
+        return false;
+    };
+    if (!s.startsWith(u'{') || !s.endsWith(u'}'))
+        return false;
+    qsizetype i = skipSpaces(s, 1);
+    if (i == s.size() - 1)
+        return true; // {}
+    for (;;) {
+        QStringView key;
+        i = quoted(s, skipSpaces(s, i), key);
+        if (i < 0 || key.isEmpty())
+            return fail();
+        i = skipSpaces(s, i);
+        if (i >= s.size() || s[i] != u':')
+            return fail();
+        i = skipSpaces(s, i + 1);
+        double value = 0;
+        QStringView text;
+        if (const qsizetype end = quoted(s, i, text); end >= 0) {
+            // Newer Hugging Face releases quote their numbers: {'loss': '2.897'}.
+            if (numberAt(text, 0, value) == text.size() && !text.isEmpty())
+                fields.append({key, value});
+            i = end;
+        } else if (const qsizetype length = numberAt(s, i, value); length > 0) {
+            fields.append({key, value});
+            i += length;
+        } else {
+            const qsizetype wordEnd = bareWord(s, i);
+            const QStringView word = s.sliced(i, wordEnd - i);
+            if (word != u"True" && word != u"False" && word != u"None")
+                return fail(); // a list, a tensor(...), a nested dict: no record of ours
+            i = wordEnd;
+        }
+        i = skipSpaces(s, i);
+        if (i < s.size() && s[i] == u',') {
+            i = skipSpaces(s, i + 1);
+            if (i == s.size() - 1)
+                return true; // a trailing comma
+            continue;
+        }
+        return i == s.size() - 1 ? true : fail();
+    }
+}
+
+bool tqdmBar(QStringView s)
+{
+    return s.contains(u"%|") || s.contains(u"it/s]") || s.contains(u"s/it]") || s.contains(u"it/s,") ||
+           s.contains(u"s/it,");
+}
+
+QStringView tqdmPostfix(QStringView s)
+{
+    // The bracket after the bar ("%|███▌ | 45/100 [...]"), or the only one ("45it [...]"); text
+    // printed right after it (a warning without its newline) is no part of it.
+    const qsizetype bar = s.indexOf(u"%|");
+    const qsizetype open = s.indexOf(u'[', std::max<qsizetype>(bar, 0));
+    const qsizetype close = open < 0 ? -1 : s.indexOf(u']', open);
+    if (close < 0)
+        return {};
+    const QStringView inside = s.sliced(open + 1, close - open - 1);
+    // "00:01<00:01, 30.12it/s, k=v, ...": the elapsed and remaining times, the rate, the postfix.
+    const qsizetype rate = std::max(inside.indexOf(u"it/s"), inside.indexOf(u"s/it"));
+    if (rate < 0)
+        return {};
+    const qsizetype comma = inside.indexOf(u',', rate);
+    if (comma < 0)
+        return {};
+    return inside.sliced(comma + 1).trimmed();
+}
+
+Ratio ratioAfter(QStringView s, qsizetype end, double &denominator, qsizetype &length)
+{
+    if (end >= s.size() || s[end] != u'/')
+        return Ratio::None;
+    qsizetype i = end + 1;
+    while (i < s.size() && isDigit(s[i]))
+        ++i;
+    if (i == end + 1)
+        return Ratio::None;
+    if (!plainNumber(s.sliced(end + 1, i - end - 1), denominator))
+        return Ratio::None;
+    length = i - end;
+    // " (98%)" after it: a fraction the script also gave as a percentage.
+    qsizetype p = skipSpaces(s, i);
+    if (p < s.size() && s[p] == u'(') {
+        ++p;
+        while (p < s.size() && (isDigit(s[p]) || s[p] == u'.'))
+            ++p;
+        if (p + 1 < s.size() && s[p] == u'%' && s[p + 1] == u')' && denominator > 0) {
+            length = p + 2 - end;
+            return Ratio::Fraction;
+        }
+    }
+    return Ratio::Counter;
+}
+
+bool neverMetric(QStringView key)
+{
+    return key.compare(u"v_num", Qt::CaseInsensitive) == 0 || key.compare(u"eta", Qt::CaseInsensitive) == 0;
+}
+
+} // namespace ferry::run::metricsyntax

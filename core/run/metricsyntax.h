@@ -1,0 +1,46 @@
+#pragma once
+
+// The pieces of text a metric record is made of, read in place (internal to the metric parser,
+// run/metricparser.cpp): numbers, Python dict reprs, tqdm postfixes, counters and fractions.
+
+#include <QList>
+#include <QStringView>
+
+#include <utility>
+
+namespace ferry::run::metricsyntax {
+
+// A plain decimal number (ASCII, no nan/inf) converted without going through QString; false
+// when it is anything else, or out of range: the caller then takes the general path.
+bool plainNumber(QStringView text, double &value);
+
+// A number at `pos` (strtod's syntax, plus nan/inf) that ends its token (a space, a separator, a
+// bracket, a quote or '/' follows); its length, or 0.
+qsizetype numberAt(QStringView s, qsizetype pos, double &value);
+
+// Where the Python dict a line ends with starts ("{'loss': 0.3}", also after a progress bar),
+// or -1. `s` is trimmed.
+qsizetype pythonDictStart(QStringView s);
+
+// The numeric fields of a flat Python dict repr, in its order: `{'loss': 0.31, 'lr': 5e-05,
+// 'eval_loss': '2.897', 'x': nan}`: bare and quoted numbers, nan and inf; strings, True, False
+// and None are no metrics. False (and `fields` as it was) when `s` is no such dict.
+bool pythonDict(QStringView s, QList<std::pair<QStringView, double>> &fields);
+
+// Whether `s` holds a tqdm bar: "45%|███▌ |" or a rate in its bracket ("[00:01, 30.1it/s]").
+bool tqdmBar(QStringView s);
+
+// The postfix of a tqdm bar ("Epoch 0: 45%|███▌ | 45/100 [00:01<00:01, 30.12it/s, v_num=0,
+// loss=0.31]" → "v_num=0, loss=0.31"); empty when `s` is no tqdm bar or has none.
+QStringView tqdmPostfix(QStringView s);
+
+// After a number at `end`: "/10000 (98%)" makes it a fraction (the value divided by 10000, its
+// length returned in `length`); "/500" without a percentage a counter. 0: neither.
+enum class Ratio { None, Fraction, Counter };
+Ratio ratioAfter(QStringView s, qsizetype end, double &denominator, qsizetype &length);
+
+// Keys that are never metrics whatever their value: Lightning's version number (v_num) and
+// progress estimates (eta).
+bool neverMetric(QStringView key);
+
+} // namespace ferry::run::metricsyntax
