@@ -11,13 +11,19 @@ namespace {
 QString shownText(QByteArrayView view, bool backspaces)
 {
     QByteArray clean;
-    clean.reserve(view.size());
+    if (view.contains('\x1b'))
+        clean.reserve(view.size());
     for (qsizetype i = 0; i < view.size(); ++i) {
-        const char c = view[i];
-        if (c != '\x1b') {
-            clean.append(c);
-            continue;
+        const qsizetype escape = view.indexOf('\x1b', i);
+        if (escape < 0 && i == 0) {
+            clean = view.toByteArray(); // nothing to drop: one copy
+            break;
         }
+        // The bytes up to the next escape in one piece.
+        clean.append(view.sliced(i, (escape < 0 ? view.size() : escape) - i));
+        if (escape < 0)
+            break;
+        i = escape;
         if (i + 1 < view.size() && view[i + 1] == '[') { // CSI: parameters up to a final byte
             i += 2;
             while (i < view.size() && !(view[i] >= '@' && view[i] <= '~'))
@@ -53,28 +59,69 @@ QString shownText(QByteArrayView view, bool backspaces)
     return text;
 }
 
-bool isDigit(QChar c)
+char16_t code(QChar c)
 {
-    return c >= u'0' && c <= u'9';
+    return c.unicode();
+}
+char16_t code(char c)
+{
+    return static_cast<unsigned char>(c);
+}
+
+template <typename Char> bool isDigit(Char c)
+{
+    return code(c) >= u'0' && code(c) <= u'9';
+}
+
+bool has(QStringView text, const char *marker)
+{
+    return text.contains(QLatin1StringView(marker));
+}
+bool has(QByteArrayView text, const char *marker)
+{
+    return text.contains(QByteArrayView(marker));
+}
+qsizetype find(QStringView text, const char *marker, qsizetype from)
+{
+    return text.indexOf(QLatin1StringView(marker), from);
+}
+qsizetype find(QByteArrayView text, const char *marker, qsizetype from)
+{
+    return text.indexOf(QByteArrayView(marker), from);
 }
 
 // "12/313 [": Keras' step counter before its bar.
-bool hasCounterBeforeBracket(QStringView text)
+template <typename View> bool hasCounterBeforeBracket(View text)
 {
-    for (qsizetype at = text.indexOf(u" ["); at > 0; at = text.indexOf(u" [", at + 1)) {
+    for (qsizetype at = find(text, " [", 0); at > 0; at = find(text, " [", at + 1)) {
         qsizetype i = at;
         qsizetype denominator = 0;
         while (i > 0 && isDigit(text[i - 1])) {
             --i;
             ++denominator;
         }
-        if (denominator == 0 || i == 0 || text[i - 1] != u'/')
+        if (denominator == 0 || i == 0 || code(text[i - 1]) != u'/')
             continue;
         --i;
         if (i > 0 && isDigit(text[i - 1]))
             return true;
     }
     return false;
+}
+
+// The markers of a progress bar, in text or in bytes (ASCII either way).
+template <typename View> bool progressBar(View text)
+{
+    return has(text, "%|") || has(text, "it/s]") || has(text, "s/it]") || has(text, "it/s,") || has(text, "s/it,") ||
+           hasCounterBeforeBracket(text);
+}
+
+template <typename View> bool endsWithRecord(View text)
+{
+    qsizetype end = text.size();
+    while (end > 0 && (code(text[end - 1]) == u' ' || code(text[end - 1]) == u'\t'))
+        --end;
+    return end > 0 && code(text[end - 1]) == u'}';
 }
 
 } // namespace
@@ -93,8 +140,7 @@ QString terminalText(QByteArrayView line, bool redraws)
 
 bool isProgressBar(QStringView text)
 {
-    return text.contains(u"%|") || text.contains(u"it/s]") || text.contains(u"s/it]") || text.contains(u"it/s,") ||
-           text.contains(u"s/it,") || hasCounterBeforeBracket(text);
+    return progressBar(text);
 }
 
 QStringList metricRecords(QByteArrayView line)
@@ -109,22 +155,29 @@ QStringList metricRecords(QByteArrayView line)
             records << shownText(view, true);
         return records;
     }
-    QStringList parts;
+    QList<QByteArrayView> parts;
     for (qsizetype from = 0; from <= view.size();) {
         qsizetype cr = view.indexOf('\r', from);
         if (cr < 0)
             cr = view.size();
-        QString part = shownText(view.sliced(from, cr - from), true);
+        const QByteArrayView part = view.sliced(from, cr - from);
         if (!part.trimmed().isEmpty())
             parts << part;
         from = cr + 1;
     }
     for (qsizetype i = 0; i < parts.size(); ++i) {
         // Redrawn by what follows, unless a record was printed at its end (Hugging Face's dict
-        // after tqdm's bar: "45/100 [00:01<00:01, 30.1it/s]{'loss': 0.3}").
-        if (i + 1 < parts.size() && isProgressBar(parts[i]) && !parts[i].trimmed().endsWith(u'}'))
+        // after tqdm's bar: "45/100 [00:01<00:01, 30.1it/s]{'loss': 0.3}"). Told from the bytes
+        // where no escape can hide a marker: a redraw left out is never decoded.
+        const bool last = i + 1 == parts.size();
+        const bool plain = !parts[i].contains('\x1b');
+        if (!last && plain && progressBar(parts[i]) && !endsWithRecord(parts[i]))
             continue;
-        records << parts[i];
+        QString text = shownText(parts[i], true);
+        if (!last && !plain && progressBar(QStringView(text)) && !endsWithRecord(QStringView(text)))
+            continue;
+        if (!text.trimmed().isEmpty())
+            records << text;
     }
     return records;
 }
