@@ -4,6 +4,8 @@ ferry_test(tst_contract SOURCES run/tst_contract.cpp)
 ferry_test(tst_metricparser SOURCES run/tst_metricparser.cpp)
 # Real logs of other people's training scripts (../shared/corpus/logs/), against log_oracle.py.
 ferry_test(tst_logcorpus SOURCES run/tst_logcorpus.cpp)
+# The files training libraries write beside the log: trainer_state.json, metrics.csv.
+ferry_test(tst_metricfiles SOURCES run/tst_metricfiles.cpp)
 
 # Run supervision: real processes (`ferry __supervise`, Python scripts from data/runs/), no mocks.
 # The scripts run under /usr/bin/python3.

@@ -84,8 +84,8 @@ private Q_SLOTS:
         QVERIFY2(log.open(QIODevice::ReadOnly), qPrintable(path));
         const QMap<QString, Curve> found = ferryCurves(log.readAll());
 
-        const auto oracle =
-            ferry::test::runCommand(u"python3"_s, {QStringLiteral(FERRY_SOURCE_DIR "/tests/run/log_oracle.py"), path});
+        const auto oracle = ferry::test::runCommand(
+            u"/usr/bin/python3"_s, {QStringLiteral(FERRY_SOURCE_DIR "/tests/run/log_oracle.py"), path});
         QVERIFY2(oracle.code == 0, oracle.err.constData());
         const QJsonObject expected = QJsonDocument::fromJson(oracle.out).object();
         QVERIFY(!expected.isEmpty());
