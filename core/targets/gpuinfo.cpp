@@ -2,6 +2,9 @@
 
 #include <QRegularExpression>
 
+#include <limits>
+#include <utility>
+
 using namespace Qt::StringLiterals;
 
 namespace ferry::targets {
@@ -46,6 +49,74 @@ Expected<QList<GpuInfo>> parseNvidiaSmi(const QByteArray &output)
         gpus << gpu;
     }
     return gpus;
+}
+
+QStringList nvidiaSmiSampleQuery()
+{
+    return {u"nvidia-smi"_s, u"--query-gpu=index,utilization.gpu,memory.used,power.draw"_s, u"--format=csv,nounits"_s};
+}
+
+Expected<QList<GpuSample>> parseNvidiaSmiSamples(const QByteArray &output)
+{
+    QList<GpuSample> samples;
+    const QList<QByteArray> lines = output.split('\n');
+    const auto bad = [](qsizetype line, const QString &why) {
+        return Error{u"nvidia-smi output line %1: %2"_s.arg(line + 1).arg(why),
+                     {},
+                     0,
+                     0,
+                     u"check the NVIDIA driver on the host (run nvidia-smi there)"_s};
+    };
+    // The header's names without their units: "memory.used [MiB]" is memory.used.
+    QStringList names;
+    qsizetype headerLine = -1;
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        const QString line = QString::fromUtf8(lines.at(i)).trimmed();
+        if (line.isEmpty())
+            continue;
+        if (line.startsWith(u"No devices were found"_s))
+            return samples;
+        if (headerLine < 0) {
+            headerLine = i;
+            for (const QString &field : line.split(u','))
+                names << field.section(u'[', 0, 0).trimmed();
+            if (!names.contains(u"index"_s)) // "NVIDIA-SMI has failed because ...": no header
+                return bad(i, u"not the query's header: '%1'"_s.arg(line.left(80)));
+            continue;
+        }
+        const QStringList fields = line.split(u',');
+        if (fields.size() != names.size())
+            return bad(i, u"%1 fields under a header of %2"_s.arg(fields.size()).arg(names.size()));
+        const auto column = [&](const QString &name, double &into) -> Expected<void> {
+            const qsizetype at = names.indexOf(name);
+            if (at < 0)
+                return bad(headerLine, u"no column %1"_s.arg(name));
+            const QString text = fields.at(at).trimmed();
+            if (text.startsWith(u'[')) { // [N/A], [Not Supported], [Unknown Error]
+                into = std::numeric_limits<double>::quiet_NaN();
+                return {};
+            }
+            bool ok = false;
+            into = text.toDouble(&ok);
+            if (!ok)
+                return bad(i, u"%1 is not a number: '%2'"_s.arg(name, text.left(40)));
+            return {};
+        };
+        GpuSample sample;
+        double index = 0;
+        for (const auto &[name, into] : {std::pair<QString, double *>{u"index"_s, &index},
+                                         {u"utilization.gpu"_s, &sample.utilizationPercent},
+                                         {u"memory.used"_s, &sample.memoryUsedMiB},
+                                         {u"power.draw"_s, &sample.powerWatts}}) {
+            if (const auto read = column(name, *into); !read)
+                return read.error();
+        }
+        if (!(index >= 0))
+            return bad(i, u"no GPU index"_s);
+        sample.index = static_cast<int>(index);
+        samples << sample;
+    }
+    return samples;
 }
 
 } // namespace ferry::targets

@@ -3,9 +3,12 @@
 
 #include <QTest>
 
+#include <cmath>
+
 using namespace Qt::StringLiterals;
 using ferry::targets::GpuInfo;
 using ferry::targets::parseNvidiaSmi;
+using ferry::targets::parseNvidiaSmiSamples;
 
 Q_DECLARE_METATYPE(QList<GpuInfo>)
 
@@ -59,6 +62,62 @@ private Q_SLOTS:
         QVERIFY(!parsed);
         QVERIFY2(parsed.error().message.contains(message), qPrintable(parsed.error().message));
         QVERIFY(!parsed.error().hint.isEmpty());
+    }
+
+    // The sampling query's output, found by header name: any column order, [N/A] read as NaN.
+    void samplesByHeaderName()
+    {
+        const QByteArray two = "index, utilization.gpu [%], memory.used [MiB], power.draw [W]\n"
+                               "0, 97, 40211, 312.45\r\n"
+                               "1, 0, 3, [N/A]\n";
+        const auto parsed = parseNvidiaSmiSamples(two);
+        QVERIFY2(parsed, qPrintable(parsed ? QString() : parsed.error().toString()));
+        QCOMPARE(parsed->size(), 2);
+        QCOMPARE(parsed->at(0).index, 0);
+        QCOMPARE(parsed->at(0).utilizationPercent, 97.0);
+        QCOMPARE(parsed->at(0).memoryUsedMiB, 40211.0);
+        QCOMPARE(parsed->at(0).powerWatts, 312.45);
+        QCOMPARE(parsed->at(1).index, 1);
+        QVERIFY(std::isnan(parsed->at(1).powerWatts));
+
+        const auto reordered = parseNvidiaSmiSamples("power.draw [W], memory.used [MiB], index, utilization.gpu [%], "
+                                                     "name\n[Not Supported], 512, 3, 12, Tesla T4\n");
+        QVERIFY2(reordered, qPrintable(reordered ? QString() : reordered.error().toString()));
+        QCOMPARE(reordered->size(), 1);
+        QCOMPARE(reordered->at(0).index, 3);
+        QCOMPARE(reordered->at(0).utilizationPercent, 12.0);
+        QCOMPARE(reordered->at(0).memoryUsedMiB, 512.0);
+        QVERIFY(std::isnan(reordered->at(0).powerWatts));
+
+        QVERIFY(parseNvidiaSmiSamples({})->isEmpty());
+        QVERIFY(parseNvidiaSmiSamples("No devices were found\n")->isEmpty());
+        QVERIFY(parseNvidiaSmiSamples("index, utilization.gpu [%], memory.used [MiB], power.draw [W]\n")->isEmpty());
+        QCOMPARE(ferry::targets::nvidiaSmiSampleQuery().last(), u"--format=csv,nounits"_s);
+    }
+
+    void samplesRefuseGarbage_data()
+    {
+        QTest::addColumn<QByteArray>("output");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("driver failure")
+            << QByteArray("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n")
+            << u"line 1: not the query's header"_s;
+        QTest::newRow("a column missing")
+            << QByteArray("index, utilization.gpu [%], memory.used [MiB]\n0, 5, 10\n") << u"no column power.draw"_s;
+        QTest::newRow("a line cut") << QByteArray(
+                                           "index, utilization.gpu [%], memory.used [MiB], power.draw [W]\n0, 5\n")
+                                    << u"line 2"_s;
+        QTest::newRow("not a number")
+            << QByteArray("index, utilization.gpu [%], memory.used [MiB], power.draw [W]\n0, lots, 1, 2\n")
+            << u"utilization.gpu is not a number"_s;
+    }
+    void samplesRefuseGarbage()
+    {
+        QFETCH(QByteArray, output);
+        QFETCH(QString, message);
+        const auto parsed = parseNvidiaSmiSamples(output);
+        QVERIFY(!parsed);
+        QVERIFY2(parsed.error().message.contains(message), qPrintable(parsed.error().message));
     }
 };
 

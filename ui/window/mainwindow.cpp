@@ -155,7 +155,7 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
     m_placement = std::make_unique<WindowPlacement>(
         *this, m_settings,
         QList<QPair<QDockWidget *, double>>{{findChild<QDockWidget *>(u"workspaceDock"_s), 0.17},
-                                            {findChild<QDockWidget *>(u"experimentDock"_s), 0.22}});
+                                            {findChild<QDockWidget *>(u"experimentDock"_s), kExperimentShare}});
     m_placement->restore();
 }
 

@@ -16,7 +16,9 @@
 #include <QKeySequence>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QScrollArea>
 #include <QTabWidget>
+#include <QTimer>
 
 #include <algorithm>
 
@@ -124,11 +126,39 @@ void MainWindow::createDocks()
     QDockWidget *experiment = addDock(tr("Experiment"), u"experimentDock"_s, m_sideTabs, Qt::RightDockWidgetArea);
     experiment->setMinimumWidth(300);
     // The environment editor shares the right side; opening an environment brings it forward, wide.
-    m_environmentDock = addDock(tr("Environment"), u"environmentDock"_s, m_environments, Qt::RightDockWidgetArea);
+    // In a scroll area: tabbed docks share one width, at least the widest one's minimum, and the
+    // editor's would keep the Experiment tab as wide as the editor (it scrolls when narrow).
+    auto *environmentScroll = new QScrollArea(this);
+    environmentScroll->setObjectName(u"environmentScroll"_s);
+    environmentScroll->setWidgetResizable(true);
+    environmentScroll->setFrameShape(QFrame::NoFrame);
+    environmentScroll->setWidget(m_environments);
+    m_environmentDock = addDock(tr("Environment"), u"environmentDock"_s, environmentScroll, Qt::RightDockWidgetArea);
     tabifyDockWidget(experiment, m_environmentDock);
     m_environmentDock->hide(); // until an environment is opened
     experiment->raise();
+    connect(experiment, &QDockWidget::visibilityChanged, this, [this, experiment](bool visible) {
+        if (!visible || !m_experimentNarrowsBack || experiment->isFloating())
+            return;
+        m_experimentNarrowsBack = false;
+        m_environmentDock->widget()->setMinimumWidth(0); // the side may narrow again
+        // After the tab switch is laid out: resizing during it is undone by the layout.
+        QTimer::singleShot(0, this, [this, experiment] {
+            const int share = static_cast<int>(width() * kExperimentShare);
+            if (experiment->isVisible() && experiment->width() > share)
+                resizeDocks({experiment}, {share}, Qt::Horizontal);
+        });
+    });
     connect(m_environments, &EnvironmentEditors::opened, this, &MainWindow::bringEnvironmentsForward);
+    // While the editor is in front its own minimum keeps the side wide (the scroll area would let
+    // the layout narrow it); the Experiment tab drops it when it comes forward.
+    connect(m_environmentDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (!visible || m_environmentDock->isFloating())
+            return;
+        m_experimentNarrowsBack = true;
+        m_environmentDock->widget()->setMinimumWidth(
+            std::min(m_environments->minimumSizeHint().width(), width() * 3 / 5));
+    });
 }
 
 void MainWindow::bringEnvironmentsForward()
@@ -147,6 +177,7 @@ void MainWindow::bringEnvironmentsForward()
     const auto *workspaceDock = findChild<QDockWidget *>(u"workspaceDock"_s);
     const int room = width() - centralWidget()->minimumSizeHint().width() -
                      (workspaceDock->isVisible() ? workspaceDock->width() : 0) - 24;
+    m_experimentNarrowsBack = true;
     resizeDocks({m_environmentDock}, {std::min(width() * 3 / 5, room)}, Qt::Horizontal);
 }
 

@@ -460,6 +460,15 @@ private Q_SLOTS:
         auto *dock = window.findChild<QDockWidget *>(u"environmentDock"_s);
         QTRY_VERIFY(dock->isVisible() && !dock->visibleRegion().isEmpty()); // raised over the Experiment tab
         QVERIFY(!QFileInfo::exists(root + u"/environments/x-2.yml"_s));     // opened, not imported again
+        // Wide for the editor; back on the Experiment tab the chart is the largest part again.
+        QTRY_VERIFY2(dock->width() > window.width() / 3,
+                     qPrintable(u"editor %1 of %2"_s.arg(dock->width()).arg(window.width())));
+        auto *experiment = window.findChild<QDockWidget *>(u"experimentDock"_s);
+        experiment->raise();
+        QTRY_VERIFY(experiment->isVisible() && !experiment->visibleRegion().isEmpty());
+        QTRY_VERIFY2(
+            experiment->width() < window.centralWidget()->width(),
+            qPrintable(u"experiment %1, chart %2"_s.arg(experiment->width()).arg(window.centralWidget()->width())));
 
         // A file of another workspace switches to it; one outside any stays in the open one.
         const QString other = folder(u"otherproject"_s);
