@@ -7,6 +7,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace ferry::run {
@@ -45,8 +47,9 @@ Expected<QList<MetricPoint>> TrainerStateReader::read(const QByteArray &json, co
         }
         for (auto it = entry.begin(); it != entry.end(); ++it) {
             const QString &name = it.key();
-            if (!it.value().isDouble() || name == u"step"_s || name == u"global_step"_s || name == u"epoch"_s ||
-                metricsyntax::neverMetric(name))
+            if (!it.value().isDouble() ||
+                std::find(kFileStepKeys.begin(), kFileStepKeys.end(), name) != kFileStepKeys.end() ||
+                name == u"epoch"_s || metricsyntax::neverMetric(name))
                 continue;
             points.append(MetricPoint{name, stepOf(step, m_counts, name), it.value().toDouble(), wallMs});
         }

@@ -213,8 +213,8 @@ bool pythonDict(QStringView s, QList<std::pair<QStringView, double>> &fields)
 
 bool tqdmBar(QStringView s)
 {
-    return s.contains(u"%|") || s.contains(u"it/s]") || s.contains(u"s/it]") || s.contains(u"it/s,") ||
-           s.contains(u"s/it,");
+    return std::any_of(kTqdmBarMarkers.begin(), kTqdmBarMarkers.end(),
+                       [s](const char *marker) { return s.contains(QLatin1StringView(marker)); });
 }
 
 QStringView tqdmPostfix(QStringView s)

@@ -6,6 +6,7 @@
 #include <QList>
 #include <QStringView>
 
+#include <array>
 #include <utility>
 
 namespace ferry::run::metricsyntax {
@@ -27,7 +28,11 @@ qsizetype pythonDictStart(QStringView s);
 // and None are no metrics. False (and `fields` as it was) when `s` is no such dict.
 bool pythonDict(QStringView s, QList<std::pair<QStringView, double>> &fields);
 
-// Whether `s` holds a tqdm bar: "45%|███▌ |" or a rate in its bracket ("[00:01, 30.1it/s]").
+// What marks a tqdm bar, in text or in bytes (ASCII): "45%|███▌ |", or a rate in its bracket
+// ("[00:01, 30.1it/s]", "[00:01, 7.03s/it, loss=0.3]").
+inline constexpr std::array<const char *, 5> kTqdmBarMarkers{"%|", "it/s]", "s/it]", "it/s,", "s/it,"};
+
+// Whether `s` holds a tqdm bar (one of kTqdmBarMarkers).
 bool tqdmBar(QStringView s);
 
 // The postfix of a tqdm bar ("Epoch 0: 45%|███▌ | 45/100 [00:01<00:01, 30.12it/s, v_num=0,

@@ -1,24 +1,47 @@
 #include "run/terminaltext.h"
 
+#include "run/metricsyntax.h"
+
 #include <QByteArray>
+
+#include <algorithm>
 
 namespace ferry::run {
 
 namespace {
 
-// The bytes a terminal shows of `view`: escape sequences dropped; control characters (but tab)
-// become U+FFFD, or, with `backspaces`, a backspace erases the character before it.
+// Control characters (but tab) as U+FFFD; with `backspaces` a backspace erases the character
+// before it instead.
+QString controlsShown(QString text, bool backspaces)
+{
+    if (backspaces && text.contains(u'\b')) {
+        QString erased;
+        erased.reserve(text.size());
+        for (const QChar c : std::as_const(text)) {
+            if (c == u'\b')
+                erased.chop(1);
+            else
+                erased.append(c);
+        }
+        text = erased;
+    }
+    for (QChar &c : text) {
+        // C0 controls but tab, DEL and the C1 controls (U+0080..U+009F, a CSI in one character).
+        if ((c.unicode() < 0x20 && c != u'\t') || (c.unicode() >= 0x7f && c.unicode() < 0xa0))
+            c = QChar::ReplacementCharacter;
+    }
+    return text;
+}
+
+// The bytes a terminal shows of `view`: escape sequences dropped, then controlsShown.
 QString shownText(QByteArrayView view, bool backspaces)
 {
+    if (!view.contains('\x1b'))
+        return controlsShown(QString::fromUtf8(view), backspaces); // invalid sequences become U+FFFD
     QByteArray clean;
-    if (view.contains('\x1b'))
-        clean.reserve(view.size());
+    clean.reserve(view.size());
     for (qsizetype i = 0; i < view.size(); ++i) {
         const qsizetype escape = view.indexOf('\x1b', i);
-        if (escape < 0 && i == 0) {
-            clean = view.toByteArray(); // nothing to drop: one copy
-            break;
-        }
         // The bytes up to the next escape in one piece.
         clean.append(view.sliced(i, (escape < 0 ? view.size() : escape) - i));
         if (escape < 0)
@@ -39,24 +62,7 @@ QString shownText(QByteArrayView view, bool backspaces)
             ++i; // a two-byte escape
         }
     }
-    QString text = QString::fromUtf8(clean); // invalid sequences become U+FFFD
-    if (backspaces && text.contains(u'\b')) {
-        QString erased;
-        erased.reserve(text.size());
-        for (const QChar c : std::as_const(text)) {
-            if (c == u'\b')
-                erased.chop(1);
-            else
-                erased.append(c);
-        }
-        text = erased;
-    }
-    for (QChar &c : text) {
-        // C0 controls but tab, DEL and the C1 controls (U+0080..U+009F, a CSI in one character).
-        if ((c.unicode() < 0x20 && c != u'\t') || (c.unicode() >= 0x7f && c.unicode() < 0xa0))
-            c = QChar::ReplacementCharacter;
-    }
-    return text;
+    return controlsShown(QString::fromUtf8(clean), backspaces);
 }
 
 char16_t code(QChar c)
@@ -112,7 +118,8 @@ template <typename View> bool hasCounterBeforeBracket(View text)
 // The markers of a progress bar, in text or in bytes (ASCII either way).
 template <typename View> bool progressBar(View text)
 {
-    return has(text, "%|") || has(text, "it/s]") || has(text, "s/it]") || has(text, "it/s,") || has(text, "s/it,") ||
+    return std::any_of(metricsyntax::kTqdmBarMarkers.begin(), metricsyntax::kTqdmBarMarkers.end(),
+                       [text](const char *marker) { return has(text, marker); }) ||
            hasCounterBeforeBracket(text);
 }
 

@@ -177,7 +177,6 @@ void MainWindow::bringEnvironmentsForward()
     const auto *workspaceDock = findChild<QDockWidget *>(u"workspaceDock"_s);
     const int room = width() - centralWidget()->minimumSizeHint().width() -
                      (workspaceDock->isVisible() ? workspaceDock->width() : 0) - 24;
-    m_experimentNarrowsBack = true;
     resizeDocks({m_environmentDock}, {std::min(width() * 3 / 5, room)}, Qt::Horizontal);
 }
 
