@@ -8,6 +8,8 @@ runtime=(
   libqt6core6 libqt6gui6 libqt6widgets6 libqt6charts6 libqt6sql6 libqt6sql6-sqlite
   libqt6concurrent6 libqt6svg6 libqt6svgwidgets6 libqt6network6 qt6-qpa-plugins libqt6keychain1
   libyaml-cpp0.7 libarchive13
+  # TensorBoard event files' Event messages (issue 16)
+  libprotobuf32
   libtorch1.13
   # Debian's default reference BLAS made MLP training 11.6x slower than OpenBLAS here.
   libopenblas0-pthread
@@ -18,6 +20,7 @@ build=(
   build-essential cmake ninja-build ccache pkg-config file
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev libxkbcommon-dev
   qtkeychain-qt6-dev nlohmann-json3-dev libyaml-cpp-dev libarchive-dev
+  libprotobuf-dev protobuf-compiler
   libtorch-dev
 )
 test=(
@@ -26,6 +29,8 @@ test=(
   desktop-file-utils appstream dpkg-dev
   # reference implementations the parsers are checked against
   python3-packaging python3-yaml
+  # TensorBoard event files written by tests from a hand-written .proto (Debian has no tensorboard)
+  python3-protobuf
   # the trained model's TorchScript is loaded by Python's torch (same libtorch)
   python3-torch
   # libFuzzer targets for every parser

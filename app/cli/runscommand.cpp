@@ -14,6 +14,8 @@
 #include <QJsonObject>
 #include <QThread>
 
+#include <cmath>
+
 using namespace Qt::StringLiterals;
 
 namespace ferry::cli {
@@ -218,17 +220,21 @@ private:
         const QList<run::MetricPoint> points = context.store->metrics(r.id);
         if (json) {
             QJsonArray array;
-            for (const run::MetricPoint &p : points)
-                array.append(QJsonObject{
-                    {u"name"_s, p.name}, {u"step"_s, p.step}, {u"wallMs"_s, p.wallMs}, {u"value"_s, p.value}});
+            for (const run::MetricPoint &p : points) {
+                QJsonObject point{
+                    {u"name"_s, p.name}, {u"step"_s, p.step}, {u"wallMs"_s, p.wallMs}, {u"value"_s, p.value}};
+                if (!std::isnan(p.epoch))
+                    point[u"epoch"_s] = p.epoch;
+                array.append(point);
+            }
             io.out << QJsonDocument(array).toJson();
             return kExitOk;
         }
-        io.out << (csv ? "name,step,wall_ms,value\n" : "");
+        io.out << (csv ? "name,step,wall_ms,value,epoch\n" : "");
         for (const run::MetricPoint &p : points) {
             if (csv)
-                io.out << p.name << ',' << p.step << ',' << p.wallMs << ',' << QString::number(p.value, 'g', 17)
-                       << '\n';
+                io.out << p.name << ',' << p.step << ',' << p.wallMs << ',' << QString::number(p.value, 'g', 17) << ','
+                       << (std::isnan(p.epoch) ? QString() : QString::number(p.epoch, 'g', 17)) << '\n';
             else
                 io.out << p.name << '\t' << p.step << '\t' << p.value << '\n';
         }

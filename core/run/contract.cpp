@@ -6,6 +6,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <unistd.h>
+
 using namespace Qt::StringLiterals;
 
 namespace ferry::run {
@@ -41,7 +43,7 @@ ContractPaths pathsUnder(const QString &root, const RunSpec &spec)
 ContractPaths localContractPaths(const QString &runDir, const RunSpec &spec)
 {
     ContractPaths p = pathsUnder(QDir::cleanPath(runDir), spec);
-    p.codeDir = spec.sourceDir;
+    p.codeDir = QDir::cleanPath(runDir) + u"/code"_s; // the run's working folder (run/workfolder.h)
     // A local process reads the data where it is.
     for (qsizetype i = 0; i < spec.channels.size(); ++i)
         p.channelDirs[i].second = QDir::cleanPath(QFileInfo(spec.channels.at(i).path).absoluteFilePath());
@@ -155,7 +157,7 @@ QJsonObject resourceConfigJson(const Resources &resources)
 Expected<void> prepareContractFolders(const QString &runDir, const RunSpec &spec, const Resources &resources)
 {
     const ContractPaths p = pathsUnder(runDir, spec);
-    for (const QString &dir : {p.modelDir, p.outputDataDir, p.inputConfigDir, p.checkpointsDir}) {
+    for (const QString &dir : {p.modelDir, p.outputDataDir, p.tensorboardDir(), p.inputConfigDir, p.checkpointsDir}) {
         if (!QDir().mkpath(dir))
             return Error{u"cannot create the folder"_s, dir, 0, 0, u"check free disk space and permissions"_s};
     }
@@ -171,6 +173,25 @@ Expected<void> prepareContractFolders(const QString &runDir, const RunSpec &spec
             return written.error();
     }
     return {};
+}
+
+Resources localResources(const RunSpec &spec)
+{
+    Resources resources;
+    const QJsonValue gpus = spec.target.options.value(u"gpus"_s);
+    const QByteArray visible = qgetenv("CUDA_VISIBLE_DEVICES");
+    if (gpus.isDouble())
+        resources.gpus = gpus.toInt();
+    else if (qEnvironmentVariableIsSet("CUDA_VISIBLE_DEVICES")) // what the script's CUDA will see
+        resources.gpus = visible.isEmpty() || visible.startsWith('-') || visible == "NoDevFiles"
+                             ? 0
+                             : static_cast<int>(visible.count(',') + 1);
+    else
+        resources.gpus =
+            static_cast<int>(QDir(u"/proc/driver/nvidia/gpus"_s).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size());
+    const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
+    resources.cpus = cpus > 0 ? static_cast<int>(cpus) : 1;
+    return resources;
 }
 
 } // namespace ferry::run

@@ -24,6 +24,9 @@ struct ContractPaths {
     QList<std::pair<QString, QString>> channelDirs; // SM_CHANNEL_<NAME>  /opt/ml/input/data/<name>
 
     QString failureFile() const { return outputDir + QStringLiteral("/failure"); }
+    // Where a script may write TensorBoard event files (SageMaker's SM_OUTPUT_DIR/tensorboard,
+    // its TensorBoardOutputConfig path): Ferry follows them like the log.
+    QString tensorboardDir() const { return outputDir + QStringLiteral("/tensorboard"); }
 };
 
 // The same layout, inside the run folder (what a local process sees, and what a container's
@@ -36,6 +39,10 @@ struct Resources {
     int cpus = 1;
     QString currentHost = QStringLiteral("algo-1");
 };
+
+// What this machine offers a local run: GPUs (the target option "gpus" when set, else the
+// NVIDIA devices present) and CPUs.
+Resources localResources(const RunSpec &spec);
 
 // The spec's fixed arguments, then `--name value` for every hyperparameter, in order: what
 // SageMaker passes to the script.

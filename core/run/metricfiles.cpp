@@ -17,6 +17,7 @@ namespace {
 
 // A history entry's or a row's step: its "step" (Hugging Face, Lightning), else "global_step".
 constexpr std::array<QStringView, 2> kFileStepKeys{u"step", u"global_step"};
+constexpr double kNoEpoch = std::numeric_limits<double>::quiet_NaN();
 
 // Where a record is: its own step when it has one, else the metric's next index.
 double stepOf(std::optional<double> step, QHash<QString, double> &counts, const QString &name)
@@ -45,13 +46,15 @@ Expected<QList<MetricPoint>> TrainerStateReader::read(const QByteArray &json, co
             if (const QJsonValue v = entry.value(key); v.isDouble() && !step)
                 step = v.toDouble();
         }
+        const QJsonValue epochValue = entry.value(u"epoch"_s);
+        const double epoch = epochValue.isDouble() ? epochValue.toDouble() : kNoEpoch;
         for (auto it = entry.begin(); it != entry.end(); ++it) {
             const QString &name = it.key();
             if (!it.value().isDouble() ||
                 std::find(kFileStepKeys.begin(), kFileStepKeys.end(), name) != kFileStepKeys.end() ||
                 name == u"epoch"_s || metricsyntax::neverMetric(name))
                 continue;
-            points.append(MetricPoint{name, stepOf(step, m_counts, name), it.value().toDouble(), wallMs});
+            points.append(MetricPoint{name, stepOf(step, m_counts, name), it.value().toDouble(), wallMs, epoch});
         }
     }
     m_entries = std::max(m_entries, history.size());
@@ -90,10 +93,13 @@ Expected<QList<MetricPoint>> LightningCsvReader::read(const QByteArray &csv, con
         return QList<MetricPoint>{}; // no header yet
     QStringList names;
     qsizetype stepColumn = -1;
+    qsizetype epochColumn = -1;
     for (const Field &f : std::as_const(header)) {
         names << data::csv::fieldText(f);
         if (names.last() == u"step"_s)
             stepColumn = names.size() - 1;
+        else if (names.last() == u"epoch"_s)
+            epochColumn = names.size() - 1;
     }
     if (names.isEmpty() || names.first().isEmpty())
         return Error{u"not a metrics.csv: its first line names no columns"_s, path, 1, 0,
@@ -114,14 +120,18 @@ Expected<QList<MetricPoint>> LightningCsvReader::read(const QByteArray &csv, con
         if (stepColumn >= 0 && stepColumn < row.size() &&
             metricsyntax::plainNumber(QString::fromLatin1(row.at(stepColumn).view()), value))
             step = value;
+        double epoch = kNoEpoch;
+        if (epochColumn >= 0 && epochColumn < row.size() &&
+            metricsyntax::plainNumber(QString::fromLatin1(row.at(epochColumn).view()), value))
+            epoch = value;
         for (qsizetype c = 0; c < row.size() && c < names.size(); ++c) {
             const QString &name = names.at(c);
-            if (c == stepColumn || name == u"epoch"_s || row.at(c).view().isEmpty() || metricsyntax::neverMetric(name))
+            if (c == stepColumn || c == epochColumn || row.at(c).view().isEmpty() || metricsyntax::neverMetric(name))
                 continue;
             const QString text = QString::fromLatin1(row.at(c).view());
             if (metricsyntax::numberAt(text, 0, value) != text.size())
                 continue; // not a number: no metric
-            points.append(MetricPoint{name, stepOf(step, m_counts, name), value, wallMs});
+            points.append(MetricPoint{name, stepOf(step, m_counts, name), value, wallMs, epoch});
         }
     }
     m_rows = std::max(m_rows, rows);

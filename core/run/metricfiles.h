@@ -26,6 +26,9 @@ public:
     // trainer_state.json (the points read before stay read).
     Expected<QList<MetricPoint>> read(const QByteArray &json, const QString &path, qint64 wallMs);
 
+    qsizetype entriesRead() const { return m_entries; }
+    void resumeAt(qsizetype entries) { m_entries = entries; } // a follower that starts again
+
 private:
     qsizetype m_entries = 0;
     QHash<QString, double> m_counts; // the next index of a metric in entries without a step
@@ -38,6 +41,9 @@ class LightningCsvReader {
 public:
     // The points of the complete rows not read before (a last row without its newline waits).
     Expected<QList<MetricPoint>> read(const QByteArray &csv, const QString &path, qint64 wallMs);
+
+    qsizetype rowsRead() const { return m_rows; }
+    void resumeAt(qsizetype rows) { m_rows = rows; } // a follower that starts again
 
 private:
     qsizetype m_rows = 0;

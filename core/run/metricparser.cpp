@@ -15,10 +15,35 @@ namespace ferry::run {
 
 using namespace metricsyntax;
 
+// The coordinates of one record: of its step keys, the most preferred one's value; its epoch.
+struct StepChoice {
+    static constexpr int kEpochRank = 100; // stepRank's rank of "epoch"
+    int bestRank = INT_MAX;
+    double x = 0;
+    double epoch = std::numeric_limits<double>::quiet_NaN();
+
+    // True when `rank` is a step key's or the epoch's (stepRank): the value is then no metric.
+    bool take(int rank, double value)
+    {
+        if (rank < 0)
+            return false;
+        if (rank == kEpochRank) {
+            if (std::isnan(epoch))
+                epoch = value;
+        } else if (rank < bestRank) {
+            bestRank = rank;
+            x = value;
+        }
+        return true;
+    }
+    bool found() const { return bestRank != INT_MAX; }
+};
+
 namespace {
 
-// Keys that say where on the x axis a record is, in order of preference.
-constexpr std::array<QStringView, 6> kStepKeys{u"step", u"global_step", u"iteration", u"iter", u"batch", u"epoch"};
+// Keys that say where on the x axis a record is, in order of preference. "epoch" is no step:
+// it is the record's second coordinate (MetricPoint::epoch).
+constexpr std::array<QStringView, 5> kStepKeys{u"step", u"global_step", u"iteration", u"iter", u"batch"};
 
 int stepRank(QStringView key)
 {
@@ -30,27 +55,8 @@ int stepRank(QStringView key)
         if (key.compare(kStepKeys[i], Qt::CaseInsensitive) == 0)
             return static_cast<int>(i);
     }
-    return -1;
+    return key.compare(u"epoch", Qt::CaseInsensitive) == 0 ? StepChoice::kEpochRank : -1;
 }
-
-// The x of one record: of its step keys, the most preferred one's value.
-struct StepChoice {
-    int bestRank = INT_MAX;
-    double x = 0;
-
-    // True when `rank` is a step key's (stepRank): the value is then no metric.
-    bool take(int rank, double value)
-    {
-        if (rank < 0)
-            return false;
-        if (rank < bestRank) {
-            bestRank = rank;
-            x = value;
-        }
-        return true;
-    }
-    bool found() const { return bestRank != INT_MAX; }
-};
 
 bool isKeyStart(QChar c)
 {
@@ -246,7 +252,7 @@ private:
 // (nesting, escapes, duplicate keys, numbers strict JSON does not allow, ...) returns false
 // with `values` empty, and the caller takes QJsonDocument's path. The result is the same as
 // that path's: numeric fields in QJsonObject's (sorted) key order, the step key taken out.
-bool parseFlatJsonObject(QStringView s, QList<std::pair<QString, double>> &values, double &x, bool &hasX)
+bool parseFlatJsonObject(QStringView s, QList<std::pair<QString, double>> &values, StepChoice &step)
 {
     std::array<FlatField, 64> fields;
     size_t count = 0;
@@ -259,13 +265,10 @@ bool parseFlatJsonObject(QStringView s, QList<std::pair<QString, double>> &value
         if (fields[f].key == fields[f - 1].key)
             return false; // duplicate keys: the last one wins in QJsonObject
     }
-    StepChoice step;
     for (size_t f = 0; f < count; ++f) {
         if (fields[f].number && !step.take(stepRank(fields[f].key), fields[f].value))
             values.append({t_names.intern(fields[f].key), fields[f].value});
     }
-    x = step.x;
-    hasX = step.found();
     return true;
 }
 
@@ -304,12 +307,12 @@ double MetricParser::nextCount(const QString &name)
     return count++;
 }
 
-void MetricParser::emitPoints(QList<std::pair<QString, double>> &values, double x, bool hasX, qint64 wallMs,
+void MetricParser::emitPoints(QList<std::pair<QString, double>> &values, const StepChoice &where, qint64 wallMs,
                               QList<MetricPoint> &out)
 {
     for (auto &[name, value] : values) {
-        const double step = hasX ? x : nextCount(name);
-        out.append(MetricPoint{name, step, value, wallMs});
+        const double step = where.found() ? where.x : nextCount(name);
+        out.append(MetricPoint{name, step, value, wallMs, where.epoch});
     }
     values.clear(); // keeps its capacity for the next line
 }
@@ -330,10 +333,9 @@ void MetricParser::parseLine(QStringView line, qint64 wallMs, QList<MetricPoint>
     }
     const QStringView trimmed = line.trimmed();
     if (trimmed.startsWith(u'{') && trimmed.endsWith(u'}')) {
-        double x = 0;
-        bool hasX = false;
-        if (parseFlatJsonObject(trimmed, t_values, x, hasX))
-            emitPoints(t_values, x, hasX, wallMs, out);
+        StepChoice step;
+        if (parseFlatJsonObject(trimmed, t_values, step))
+            emitPoints(t_values, step, wallMs, out);
         else if (!parsePythonDict(trimmed, wallMs, out))
             parseJson(trimmed, wallMs, out);
     } else if (const qsizetype dict = pythonDictStart(trimmed); dict > 0) {
@@ -364,7 +366,7 @@ bool MetricParser::parsePythonDict(QStringView dict, qint64 wallMs, QList<Metric
         if (!neverMetric(key) && !step.take(stepRank(key), value))
             t_values.append({t_names.intern(key), value});
     }
-    emitPoints(t_values, step.x, step.found(), wallMs, out);
+    emitPoints(t_values, step, wallMs, out);
     return true;
 }
 
@@ -385,7 +387,7 @@ void MetricParser::parseJson(QStringView line, qint64 wallMs, QList<MetricPoint>
         if (!step.take(stepRank(it.key()), it.value().toDouble()))
             values.append({it.key(), it.value().toDouble()});
     }
-    emitPoints(values, step.x, step.found(), wallMs, out);
+    emitPoints(values, step, wallMs, out);
 }
 
 void MetricParser::parseTokens(QStringView line, qint64 wallMs, QList<MetricPoint> &out)
@@ -442,7 +444,7 @@ void MetricParser::parseTokens(QStringView line, qint64 wallMs, QList<MetricPoin
         if (!step.take(rank, value))
             values.append({t_names.intern(key), value});
     }
-    emitPoints(values, step.x, step.found(), wallMs, out);
+    emitPoints(values, step, wallMs, out);
 }
 
 } // namespace ferry::run

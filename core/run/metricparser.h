@@ -12,11 +12,14 @@
 
 namespace ferry::run {
 
+struct StepChoice; // metricparser.cpp: a record's coordinates
+
 struct MetricPoint {
     QString name;
-    double step = 0; // x: the record's step / iteration / epoch, else the metric's own count
+    double step = 0; // x: the record's step / global_step / iteration / iter / batch, else the metric's own count
     double value = 0;
-    qint64 wallMs = 0; // when the line was read (ms since the epoch)
+    qint64 wallMs = 0;                                       // when the script wrote it (ms since the epoch)
+    double epoch = std::numeric_limits<double>::quiet_NaN(); // the record's epoch; NaN: it gave none
 };
 
 // Turns output lines into metric points. Without definitions it reads
@@ -50,7 +53,7 @@ private:
     bool parsePythonDict(QStringView dict, qint64 wallMs, QList<MetricPoint> &out);
     void parseTokens(QStringView line, qint64 wallMs, QList<MetricPoint> &out);
     double nextCount(const QString &name);
-    void emitPoints(QList<std::pair<QString, double>> &values, double x, bool hasX, qint64 wallMs,
+    void emitPoints(QList<std::pair<QString, double>> &values, const StepChoice &where, qint64 wallMs,
                     QList<MetricPoint> &out);
 
     struct Definition {

@@ -57,6 +57,8 @@ public:
     QString path() const { return m_path; }
     QString specFile() const { return file(u"spec.json"); }
     QString logFile() const { return file(u"log"); }
+    QString logTimesFile() const { return file(u"log.times"); }           // run/logtimes.h
+    QString systemSamplesFile() const { return file(u"system.samples"); } // run/systemsamples.h
     QString supervisorFile() const { return file(u"supervisor.json"); }
     QString launchFile() const { return file(u"launch.json"); }
     QString heartbeatFile() const { return file(u"heartbeat"); }

@@ -2,8 +2,11 @@
 
 #include "common/safefile.h"
 #include "run/archive.h"
+#include "run/logtimes.h"
 #include "run/rundirectory.h"
 #include "run/runsecrets.h"
+#include "run/systemsamples.h"
+#include "run/workfolder.h"
 #include "secrets/streamredactor.h"
 
 #include <QDir>
@@ -11,6 +14,7 @@
 #include <QFileInfo>
 #include <QProcessEnvironment>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <ctime>
@@ -20,6 +24,7 @@
 #include <spawn.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -34,7 +39,9 @@ constexpr int kLeftoverGraceMs = 2000; // what the script left running gets this
 constexpr int kLeftoverKillWaitMs = 10000;
 constexpr int kPipeBytes = 1024 * 1024;
 constexpr int kBatchMs = 5;
-constexpr int kPartialLineMs = 100; // how long a line without its newline waits before it is written
+constexpr int kPartialLineMs = 100;   // how long a line without its newline waits before it is written
+constexpr int kLogStampMs = 200;      // how often the log's growth is stamped in log.times (run/logtimes.h)
+constexpr int kSystemSampleMs = 5000; // how often the script's CPU, memory and GPUs are sampled
 
 // The supervisor's own stderr is the run's log: its messages sit beside the script's.
 void note(const QString &text)
@@ -170,6 +177,8 @@ private:
     void drainOutput();
     int waitForScript();
     void stopLeftovers();
+    void stampLog();
+    void sampleSystem();
     int end(ExitRecord record);
     int fail(int exitCode, const Error &error);
 
@@ -181,6 +190,8 @@ private:
     int m_signalFd = -1;
     std::optional<secrets::StreamRedactor> m_redactor;
     QByteArray m_buffer;
+    qint64 m_stampedSize = 0; // the log's size in the last log.times line
+    qint64 m_samples = 0;     // blocks written to system.samples
     QString m_error;
     sigset_t m_signals{};
 };
@@ -234,6 +245,11 @@ int Supervision::run()
     if (!prepared)
         return fail(-1, prepared.error());
     const ContractPaths paths = localContractPaths(m_dir.path(), *spec);
+    const QString source = QDir(spec->sourceDir).absolutePath();
+    const auto work = prepareWorkFolder(paths.codeDir, source,
+                                        [&source](const QString &name) -> QString { return source + u'/' + name; });
+    if (!work)
+        return fail(-1, work.error());
 
     if (QFileInfo::exists(m_dir.exitFile())) // cancelled before it started
         return 0;
@@ -282,6 +298,7 @@ int Supervision::run()
     drainOutput();
     if (m_redactor)
         writeAll(STDOUT_FILENO, m_redactor->finish());
+    stampLog();
     ExitRecord exit;
     exit.cancelled = m_cancelled;
     if (WIFEXITED(status))
@@ -380,7 +397,7 @@ Expected<pid_t> Supervision::spawnScript(const RunSpec &spec, const ContractPath
     sigemptyset(&defaults);
     for (const int s : {SIGTERM, SIGINT, SIGHUP, SIGCHLD, SIGPIPE})
         sigaddset(&defaults, s);
-    const QByteArray cwd = QFile::encodeName(spec.sourceDir);
+    const QByteArray cwd = QFile::encodeName(paths.codeDir); // the run's working folder (run/workfolder.h)
     int rc = posix_spawn_file_actions_addchdir_np(&actions, cwd.constData());
     if (rc == 0 && outputFd != STDOUT_FILENO)
         rc = posix_spawn_file_actions_adddup2(&actions, outputFd, STDOUT_FILENO);
@@ -420,6 +437,7 @@ Expected<pid_t> Supervision::spawnScript(const RunSpec &spec, const ContractPath
 int Supervision::waitForScript()
 {
     qint64 nextBeat = 0;
+    qint64 nextSample = 0;
     for (;;) {
         for (;;) {
             int status = 0;
@@ -437,7 +455,12 @@ int Supervision::waitForScript()
                 note(beat.error().toString());
             nextBeat = now + kHeartbeatIntervalMs;
         }
-        qint64 wait = std::max<qint64>(1, nextBeat - monotonicMs());
+        stampLog();
+        if (now >= nextSample) {
+            sampleSystem();
+            nextSample = now + kSystemSampleMs;
+        }
+        qint64 wait = std::clamp<qint64>(nextBeat - monotonicMs(), 1, kLogStampMs);
         if (m_redactor && m_redactor->held() > 0)
             wait = std::min<qint64>(wait, kPartialLineMs); // a partial line (progress bar) is not held long
         pollfd fds[2] = {{m_signalFd, POLLIN, 0}, {m_output, POLLIN, 0}};
@@ -458,6 +481,27 @@ int Supervision::waitForScript()
             }
         }
     }
+}
+
+// A line "SIZE MS" in log.times when the log (our stdout) has grown since the last one: the
+// follower dates each log line by it (run/logtimes.h).
+void Supervision::stampLog()
+{
+    struct stat st {};
+    if (::fstat(STDOUT_FILENO, &st) != 0 || st.st_size <= m_stampedSize)
+        return;
+    if (appendToFileSafely(m_dir.logTimesFile(), LogTimes::line(st.st_size, nowMs())))
+        m_stampedSize = st.st_size;
+}
+
+// A block of system.samples (run/systemsamples.h): what the script's process group uses, and
+// the GPUs' load when nvidia-smi is there.
+void Supervision::sampleSystem()
+{
+    const ProcessGroupUsage usage = processGroupUsage(m_child);
+    const QByteArray block = systemSampleBlock(m_samples, nowMs(), usage.cpuSeconds, usage.rssBytes, sampleGpus());
+    if (appendToFileSafely(m_dir.systemSamplesFile(), block))
+        ++m_samples;
 }
 
 // The run ends with its script: whatever it left running in its group is stopped, TERM
@@ -534,25 +578,6 @@ Expected<void> finalize(const QString &runDir)
             return packed;
     }
     return {};
-}
-
-Resources localResources(const RunSpec &spec)
-{
-    Resources resources;
-    const QJsonValue gpus = spec.target.options.value(u"gpus"_s);
-    const QByteArray visible = qgetenv("CUDA_VISIBLE_DEVICES");
-    if (gpus.isDouble())
-        resources.gpus = gpus.toInt();
-    else if (qEnvironmentVariableIsSet("CUDA_VISIBLE_DEVICES")) // what the script's CUDA will see
-        resources.gpus = visible.isEmpty() || visible.startsWith('-') || visible == "NoDevFiles"
-                             ? 0
-                             : static_cast<int>(visible.count(',') + 1);
-    else
-        resources.gpus =
-            static_cast<int>(QDir(u"/proc/driver/nvidia/gpus"_s).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size());
-    const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
-    resources.cpus = cpus > 0 ? static_cast<int>(cpus) : 1;
-    return resources;
 }
 
 } // namespace ferry::run

@@ -22,10 +22,6 @@ int superviseRun(const QString &runDir);
 // archives (the supervisor, a probe after a crash, a cancel) calls it.
 Expected<void> finalize(const QString &runDir);
 
-// What this machine offers a local run: GPUs (the target option "gpus" when set, else the
-// NVIDIA devices present) and CPUs.
-Resources localResources(const RunSpec &spec);
-
 // How often the supervisor touches the heartbeat file.
 inline constexpr int kHeartbeatIntervalMs = 2000;
 

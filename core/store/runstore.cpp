@@ -81,7 +81,7 @@ double nullableDouble(const QVariant &v)
     return v.isNull() ? std::numeric_limits<double>::quiet_NaN() : v.toDouble();
 }
 
-// The point in columns `first`.. (name, step, value, wall_ms) of the query's row; `name` is the
+// The point in columns `first`.. (name, step, value, wall_ms, epoch) of the query's row; `name` is the
 // previous point's and is shared when it is the same (one string per name, not one per point).
 MetricPoint pointFrom(const QSqlQuery &q, int first, QString &name)
 {
@@ -89,7 +89,7 @@ MetricPoint pointFrom(const QSqlQuery &q, int first, QString &name)
     if (pointName != name)
         name = std::move(pointName);
     return MetricPoint{name, nullableDouble(q.value(first + 1)), nullableDouble(q.value(first + 2)),
-                       q.value(first + 3).toLongLong()};
+                       q.value(first + 3).toLongLong(), nullableDouble(q.value(first + 4))};
 }
 
 RunRecord recordFrom(const QSqlQuery &q)
@@ -240,6 +240,22 @@ Expected<RunStore::OffsetSwap> RunStore::appendMetricsAt(const QString &runId, Q
     return OffsetSwap{done->applied, done->storedOffset};
 }
 
+Expected<RunStore::OffsetSwap> RunStore::appendSourceMetrics(const QString &runId, const QString &source,
+                                                             QList<MetricPoint> points, qint64 expectedPosition,
+                                                             qint64 newPosition, const QStringList &claims)
+{
+    auto reply = std::make_shared<std::promise<Expected<runstorecommand::MetricsCommit>>>();
+    auto outcome = reply->get_future();
+    if (!m_writer->post(runstorecommand::AppendSourceMetrics{runId, source, std::move(points), expectedPosition,
+                                                             newPosition, claims, reply}))
+        return Error{u"run %1: cannot store metrics: the run store is closed"_s.arg(runId), m_path, 0, 0, {}};
+    const Expected<runstorecommand::MetricsCommit> done = outcome.get();
+    if (!done)
+        return Error{done.error().message, m_path, 0, 0,
+                     u"check that the disk has space and the workspace is writable"_s};
+    return OffsetSwap{done->applied, done->storedOffset};
+}
+
 void RunStore::deleteRun(const QString &runId)
 {
     if (!m_writer->post(runstorecommand::DeleteRun{runId}))
@@ -330,7 +346,8 @@ std::optional<RunRecord> RunStore::run(const QString &runId) const
 QList<MetricPoint> RunStore::metrics(const QString &runId, const QString &name) const
 {
     QList<MetricPoint> result;
-    const QString sql = u"SELECT name, step, value, wall_ms FROM metrics WHERE run = ? %1 ORDER BY name, step, rowid"_s;
+    const QString sql =
+        u"SELECT name, step, value, wall_ms, epoch FROM metrics WHERE run = ? %1 ORDER BY name, step, rowid"_s;
     QSqlQuery q = name.isEmpty() ? select(readConnection(), sql.arg(QString()), {runId})
                                  : select(readConnection(), sql.arg(u"AND name = ?"_s), {runId, name});
     QString last;
@@ -365,9 +382,10 @@ QList<MetricPoint> RunStore::metricsSnapshot(const QString &runId, qint64 &curso
     cursor = top.next() ? top.value(0).toLongLong() : 0;
     top.finish();
     QList<MetricPoint> result;
-    QSqlQuery q = select(
-        connection, u"SELECT name, step, value, wall_ms FROM metrics WHERE run = ? AND rowid <= ? ORDER BY rowid"_s,
-        {runId, cursor});
+    QSqlQuery q =
+        select(connection,
+               u"SELECT name, step, value, wall_ms, epoch FROM metrics WHERE run = ? AND rowid <= ? ORDER BY rowid"_s,
+               {runId, cursor});
     QString last;
     while (q.next())
         result.append(pointFrom(q, 0, last));
@@ -380,7 +398,7 @@ QList<MetricPoint> RunStore::metricsAfter(const QString &runId, qint64 &cursor, 
 {
     // "+run": no index on run here; the rowid range is the cheap part (rows newer than the cursor).
     QSqlQuery q = select(readConnection(),
-                         u"SELECT rowid, name, step, value, wall_ms FROM metrics WHERE rowid > ? AND +run = ? "
+                         u"SELECT rowid, name, step, value, wall_ms, epoch FROM metrics WHERE rowid > ? AND +run = ? "
                          "ORDER BY rowid LIMIT ?"_s,
                          {cursor, runId, static_cast<qint64>(limit)});
     QList<MetricPoint> result;
@@ -389,6 +407,24 @@ QList<MetricPoint> RunStore::metricsAfter(const QString &runId, qint64 &cursor, 
         cursor = q.value(0).toLongLong();
         result.append(pointFrom(q, 1, last));
     }
+    return result;
+}
+
+QHash<QString, qint64> RunStore::sourcePositions(const QString &runId) const
+{
+    QHash<QString, qint64> result;
+    QSqlQuery q = select(readConnection(), u"SELECT source, position FROM metric_sources WHERE run = ?"_s, {runId});
+    while (q.next())
+        result.insert(q.value(0).toString(), q.value(1).toLongLong());
+    return result;
+}
+
+QStringList RunStore::claimedMetrics(const QString &runId) const
+{
+    QStringList result;
+    QSqlQuery q = select(readConnection(), u"SELECT name FROM metric_claims WHERE run = ? ORDER BY name"_s, {runId});
+    while (q.next())
+        result << q.value(0).toString();
     return result;
 }
 

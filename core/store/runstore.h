@@ -4,6 +4,7 @@
 #include "run/metricparser.h"
 #include "run/runspec.h"
 
+#include <QHash>
 #include <QJsonObject>
 #include <QList>
 #include <QMap>
@@ -62,7 +63,7 @@ class RunStoreWriter;
 class RunStore : public QObject {
     Q_OBJECT
 public:
-    static constexpr int kSchemaVersion = 1;
+    static constexpr int kSchemaVersion = 2;
 
     // Creates or migrates the database. Refuses a file that is not a run database or is
     // damaged, one written by a newer Ferry, and a folder that cannot be written.
@@ -93,6 +94,15 @@ public:
     };
     Expected<OffsetSwap> appendMetricsAt(const QString &runId, QList<MetricPoint> points, qint64 expectedOffset,
                                          qint64 newLogOffset);
+    // The same for points read from a file beside the log (`source`: its path in the run
+    // folder), with how far that file is read (`position`: bytes, rows or entries, as its reader
+    // counts). `claims`: the metric names the file gives; from the first time a file gives a
+    // name, the points of that name the log gave are deleted, and the follower no longer takes
+    // it from the log (one source per metric).
+    Expected<OffsetSwap> appendSourceMetrics(const QString &runId, const QString &source, QList<MetricPoint> points,
+                                             qint64 expectedPosition, qint64 newPosition, const QStringList &claims);
+    QHash<QString, qint64> sourcePositions(const QString &runId) const; // source → position
+    QStringList claimedMetrics(const QString &runId) const;             // sorted
     // Removes the run with its parameters, metrics and artifacts from the database (its folder
     // on disk stays). Writes of the run queued before it are committed first, later ones fail.
     void deleteRun(const QString &runId);

@@ -96,7 +96,7 @@ std::unique_ptr<RunStoreNativeInsert> RunStoreNativeInsert::create(const QSqlDat
         query.value(0).toString().toUtf8() != QByteArrayView(api->sourceId()))
         return nullptr;
     void *statement = nullptr;
-    const char *sql = "INSERT INTO metrics(run, name, step, wall_ms, value) VALUES (?1, ?2, ?3, ?4, ?5)";
+    const char *sql = "INSERT INTO metrics(run, name, step, wall_ms, value, epoch) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
     if (api->prepare(connection, sql, -1, &statement, nullptr) != kSqliteOk || !statement)
         return nullptr;
     return std::unique_ptr<RunStoreNativeInsert>(new RunStoreNativeInsert(*api, connection, statement));
@@ -137,6 +137,7 @@ Expected<void> RunStoreNativeInsert::append(const QString &runId, const QList<Me
         m_api.bindDouble(m_statement, 3, p.step); // NaN is stored as NULL
         m_api.bindInt64(m_statement, 4, p.wallMs);
         m_api.bindDouble(m_statement, 5, p.value);
+        m_api.bindDouble(m_statement, 6, p.epoch);
         const int result = m_api.step(m_statement);
         m_api.reset(m_statement);
         if (result != kSqliteDone) {

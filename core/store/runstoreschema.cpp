@@ -86,10 +86,43 @@ Expected<void> createVersion1(QSqlDatabase &db)
     return {};
 }
 
+// Version 2 (issue 16): a point's epoch, its second coordinate beside the step (NULL: none).
+// The embedded trainer stored its per-epoch metrics at step = epoch: those points get that
+// epoch, and as their step the last optimiser step logged before them (its "loss" points come
+// first in the log), as the trainer records them now. And the files a run's metrics come from
+// beside its log (event files, metrics.csv, trainer_state.json): how far each is read
+// (`position`, committed with its points like the log offset), and the metric names files
+// give (`metric_claims`: such a metric is taken from its file only, never from the log).
+Expected<void> addEpochsAndSources(QSqlDatabase &db)
+{
+    const std::array statements{
+        u"ALTER TABLE metrics ADD COLUMN epoch REAL"_s,
+        u"CREATE TABLE metric_sources ("
+        "  run TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+        "  source TEXT NOT NULL,"
+        "  position INTEGER NOT NULL DEFAULT 0,"
+        "  PRIMARY KEY (run, source))"_s,
+        u"CREATE TABLE metric_claims ("
+        "  run TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+        "  name TEXT NOT NULL,"
+        "  PRIMARY KEY (run, name))"_s,
+        u"UPDATE metrics SET epoch = step,"
+        "  step = coalesce((SELECT max(s.step) FROM metrics s"
+        "                   WHERE s.run = metrics.run AND s.name = 'loss' AND s.rowid < metrics.rowid), step)"
+        " WHERE name IN ('train_loss', 'val_loss', 'val_accuracy', 'lr')"
+        "  AND run IN (SELECT id FROM runs WHERE target = 'embedded')"_s,
+    };
+    for (const QString &sql : statements) {
+        if (auto done = exec(db, sql); !done)
+            return done;
+    }
+    return {};
+}
+
 // kMigrations[v] brings the schema from version v to v + 1. A new version is one function
 // appended here and RunStore::kSchemaVersion raised by one.
 using Migration = Expected<void> (*)(QSqlDatabase &db);
-constexpr std::array<Migration, RunStore::kSchemaVersion> kMigrations{createVersion1};
+constexpr std::array<Migration, RunStore::kSchemaVersion> kMigrations{createVersion1, addEpochsAndSources};
 
 } // namespace
 

@@ -20,13 +20,13 @@ namespace {
 constexpr qsizetype kMaxQueuedPoints = 1 << 18;
 // Rows per multi-row INSERT: one statement step carries many points.
 constexpr int kRowsPerInsert = 64;
-constexpr int kMetricColumns = 5;
+constexpr int kMetricColumns = 6;
 
 QString metricsInsert(int rows)
 {
-    QString sql = u"INSERT INTO metrics(run, name, step, wall_ms, value) VALUES "_s;
+    QString sql = u"INSERT INTO metrics(run, name, step, wall_ms, value, epoch) VALUES "_s;
     for (int i = 0; i < rows; ++i)
-        sql += i == 0 ? u"(?, ?, ?, ?, ?)"_s : u", (?, ?, ?, ?, ?)"_s;
+        sql += i == 0 ? u"(?, ?, ?, ?, ?, ?)"_s : u", (?, ?, ?, ?, ?, ?)"_s;
     return sql;
 }
 
@@ -52,7 +52,8 @@ struct RunStoreWriter::Statements {
     explicit Statements(const QSqlDatabase &database)
         : db(database), begin(db), commit(db), rollback(db), ensureExperiment(db), insertRun(db), setStatus(db),
           deleteParams(db), insertParam(db), insertArtifact(db), insertMetric(db), insertMetrics(db), setOffset(db),
-          swapOffset(db), readOffset(db)
+          swapOffset(db), readOffset(db), addSource(db), swapPosition(db), readPosition(db), addClaim(db),
+          dropClaimed(db)
     {
     }
 
@@ -82,6 +83,13 @@ struct RunStoreWriter::Statements {
             // line's points twice: the offset moves only from the one the follower read from.
             {&swapOffset, u"UPDATE runs SET log_offset = :new WHERE id = :id AND log_offset = :expected"_s},
             {&readOffset, u"SELECT log_offset FROM runs WHERE id = ?"_s},
+            {&addSource, u"INSERT INTO metric_sources(run, source, position) VALUES (?, ?, 0) "
+                         "ON CONFLICT(run, source) DO NOTHING"_s},
+            {&swapPosition, u"UPDATE metric_sources SET position = :new "
+                            "WHERE run = :id AND source = :source AND position = :expected"_s},
+            {&readPosition, u"SELECT position FROM metric_sources WHERE run = ? AND source = ?"_s},
+            {&addClaim, u"INSERT INTO metric_claims(run, name) VALUES (?, ?) ON CONFLICT(run, name) DO NOTHING"_s},
+            {&dropClaimed, u"DELETE FROM metrics WHERE run = ? AND name = ?"_s},
         };
         for (const auto &[query, sql] : all) {
             if (!query->prepare(sql))
@@ -107,6 +115,7 @@ struct RunStoreWriter::Statements {
         query.bindValue(first + 2, p.step);
         query.bindValue(first + 3, p.wallMs);
         query.bindValue(first + 4, p.value);
+        query.bindValue(first + 5, p.epoch); // NaN is stored as NULL
     }
 
     Expected<void> appendPoints(const QString &runId, const QList<MetricPoint> &points)
@@ -189,6 +198,57 @@ struct RunStoreWriter::Statements {
         return {};
     }
 
+    // A file's points: its position moves by compare-and-swap, its new claims take their
+    // metrics from the log (run/metricsources.h), then its points are appended.
+    Expected<void> appendFromSource(const runstorecommand::AppendSourceMetrics &c)
+    {
+        if (const auto pending = offsets.constFind(c.runId); pending != offsets.cend()) {
+            if (auto done = applyOffset(c.runId, pending.value()); !done)
+                return done;
+            offsets.remove(c.runId);
+        }
+        const auto failed = [&c](const QString &doing, const Error &error) {
+            return withContext(u"run %1: cannot %2 of %3"_s.arg(c.runId, doing, c.source), error);
+        };
+        addSource.bindValue(0, c.runId);
+        addSource.bindValue(1, c.source);
+        if (auto done = exec(addSource); !done)
+            return failed(u"store the position"_s, done.error());
+        swapPosition.bindValue(u":new"_s, c.newPosition);
+        swapPosition.bindValue(u":id"_s, c.runId);
+        swapPosition.bindValue(u":source"_s, c.source);
+        swapPosition.bindValue(u":expected"_s, c.expectedPosition);
+        if (auto done = exec(swapPosition); !done)
+            return failed(u"store the position"_s, done.error());
+        runstorecommand::MetricsCommit outcome{true, c.newPosition};
+        if (swapPosition.numRowsAffected() != 1) {
+            readPosition.bindValue(0, c.runId);
+            readPosition.bindValue(1, c.source);
+            if (auto done = exec(readPosition); !done)
+                return failed(u"read the position"_s, done.error());
+            outcome = {false, readPosition.next() ? readPosition.value(0).toLongLong() : 0};
+            readPosition.finish();
+        } else {
+            for (const QString &name : c.claims) {
+                addClaim.bindValue(0, c.runId);
+                addClaim.bindValue(1, name);
+                auto done = exec(addClaim);
+                if (done && addClaim.numRowsAffected() == 1) { // new: what is stored of it came from the log
+                    dropClaimed.bindValue(0, c.runId);
+                    dropClaimed.bindValue(1, name);
+                    done = exec(dropClaimed);
+                }
+                if (!done)
+                    return failed(u"take metric %1 from the log"_s.arg(name), done.error());
+            }
+            if (auto done = appendPoints(c.runId, c.points); !done)
+                return failed(u"store the metrics"_s, done.error());
+        }
+        if (c.reply)
+            replies.emplace_back(c.reply, std::move(outcome));
+        return {};
+    }
+
     // After a commit: the compare-and-swap appends learn what became of them.
     void deliverReplies()
     {
@@ -201,6 +261,7 @@ struct RunStoreWriter::Statements {
     QSqlQuery begin, commit, rollback;
     QSqlQuery ensureExperiment, insertRun, setStatus, deleteParams, insertParam, insertArtifact;
     QSqlQuery insertMetric, insertMetrics, setOffset, swapOffset, readOffset;
+    QSqlQuery addSource, swapPosition, readPosition, addClaim, dropClaimed;
     QHash<QString, qint64> offsets; // run → log offset, for the transaction being built
     std::vector<std::pair<std::shared_ptr<std::promise<Expected<runstorecommand::MetricsCommit>>>,
                           runstorecommand::MetricsCommit>>
@@ -241,7 +302,8 @@ void RunStoreWriter::setFailureHandler(std::function<void(const Error &)> handle
 bool RunStoreWriter::post(RunStoreCommand command)
 {
     const auto *append = std::get_if<runstorecommand::AppendMetrics>(&command);
-    const qsizetype points = append ? append->points.size() : 0;
+    const auto *fromSource = std::get_if<runstorecommand::AppendSourceMetrics>(&command);
+    const qsizetype points = append ? append->points.size() : fromSource ? fromSource->points.size() : 0;
     {
         std::unique_lock lock(m_mutex);
         m_space.wait(lock, [&] { return m_queuedPoints < kMaxQueuedPoints || m_stopping || !m_running; });
@@ -393,6 +455,8 @@ void RunStoreWriter::replyFailed(const RunStoreCommand &command, const Error &er
 {
     if (const auto *append = std::get_if<runstorecommand::AppendMetrics>(&command); append && append->reply)
         append->reply->set_value(error);
+    if (const auto *append = std::get_if<runstorecommand::AppendSourceMetrics>(&command); append && append->reply)
+        append->reply->set_value(error);
 }
 
 Expected<void> RunStoreWriter::execute(const RunStoreCommand &command)
@@ -469,7 +533,8 @@ Expected<void> RunStoreWriter::execute(const RunStoreCommand &command)
         // Every table by name, not through ON DELETE CASCADE alone: nothing of the run stays
         // behind even where foreign keys are off. Queued metrics of the run are dropped with it.
         s.offsets.remove(c->runId);
-        for (const QString &table : {u"metrics"_s, u"params"_s, u"artifacts"_s}) {
+        for (const QString &table :
+             {u"metrics"_s, u"params"_s, u"artifacts"_s, u"metric_sources"_s, u"metric_claims"_s}) {
             QSqlQuery query(s.db);
             query.prepare(u"DELETE FROM %1 WHERE run = ?"_s.arg(table));
             query.bindValue(0, c->runId);
@@ -483,6 +548,8 @@ Expected<void> RunStoreWriter::execute(const RunStoreCommand &command)
             return withContext(u"run %1: cannot delete it"_s.arg(c->runId), done.error());
         return {};
     }
+    if (const auto *c = std::get_if<AppendSourceMetrics>(&command))
+        return s.appendFromSource(*c);
     const auto &c = std::get<AppendMetrics>(command);
     if (c.expectedOffset)
         return s.swapAndAppend(c);

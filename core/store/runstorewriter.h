@@ -4,6 +4,7 @@
 #include "store/runstore.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <condition_variable>
 #include <deque>
@@ -54,14 +55,26 @@ struct AppendMetrics {
     std::optional<qint64> expectedOffset = std::nullopt;
     std::shared_ptr<std::promise<Expected<MetricsCommit>>> reply = nullptr;
 };
+// Points read from a file beside the log: compare-and-swap on how far that file is read, like
+// the log's offset. `claims`: the names this file gives; a name no file gave before is from
+// then on the file's only, and the points the log gave of it are deleted in this transaction.
+struct AppendSourceMetrics {
+    QString runId;
+    QString source;
+    QList<MetricPoint> points;
+    qint64 expectedPosition = 0;
+    qint64 newPosition = 0;
+    QStringList claims;
+    std::shared_ptr<std::promise<Expected<MetricsCommit>>> reply = nullptr;
+};
 struct DeleteRun {
     QString runId;
 };
 } // namespace runstorecommand
 
-using RunStoreCommand =
-    std::variant<runstorecommand::CreateRun, runstorecommand::SetStatus, runstorecommand::SetParams,
-                 runstorecommand::AddArtifact, runstorecommand::AppendMetrics, runstorecommand::DeleteRun>;
+using RunStoreCommand = std::variant<runstorecommand::CreateRun, runstorecommand::SetStatus, runstorecommand::SetParams,
+                                     runstorecommand::AddArtifact, runstorecommand::AppendMetrics,
+                                     runstorecommand::AppendSourceMetrics, runstorecommand::DeleteRun>;
 
 // RunStore's writer: one thread with its own connection that commits queued commands. What
 // has queued up while a transaction ran goes into the next one, so a busy store commits

@@ -12,6 +12,7 @@
 #include "run/contract.h"
 #include "run/runsecrets.h"
 #include "run/supervisor.h"
+#include "run/workfolder.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -41,6 +42,8 @@ constexpr int kSecretsTakenMs = 30000; // how long a started container may take 
 // itself, with spec.json, exit.json, container.json, the heartbeat and the archives, is in no
 // mount, so nothing in the container can write or link what Ferry reads back (review H1).
 const QString kFerryMount = u"/opt/ml/ferry"_s;
+// The source folder, read-only; the working folder /opt/ml/code links into it.
+const QString kSourceMount = u"/opt/ml/source"_s;
 
 EngineResult runEngine(const QString &engine, const QStringList &args, int timeoutMs)
 {
@@ -179,7 +182,9 @@ Expected<QStringList> containerRunFor(const RunDirectory &dir, const run::RunSpe
                         {local.inputDir, inside.inputDir, true}, // Ferry wrote the config; the data is read-only
                         {local.checkpointsDir, inside.checkpointsDir, false},
                         {dir.logFile(), kFerryMount + u"/log"_s, false},
-                        {absolute.sourceDir, inside.codeDir, true}};
+                        // The working folder (run/workfolder.h): links into the read-only source.
+                        {local.codeDir, inside.codeDir, false},
+                        {absolute.sourceDir, kSourceMount, true}};
     for (qsizetype i = 0; i < absolute.channels.size(); ++i)
         container.mounts << ContainerMount{local.channelDirs.at(i).second, inside.channelDirs.at(i).second, true};
     const ContainerVariables variables =
@@ -312,9 +317,13 @@ Expected<void> ContainerTarget::start(const QString &runDir, const run::RunSpec 
     record[u"buildSteps"_s] = built->buildSteps;
     record[u"buildMs"_s] = static_cast<double>(built->elapsedMs);
 
-    // 2. The contract folders.
+    // 2. The contract folders and the script's working folder.
     if (const auto prepared = run::prepareContractFolders(dir.path(), absolute, *resources); !prepared)
         return failRun(dir, prepared.error());
+    const auto work = run::prepareWorkFolder(run::localContractPaths(dir.path(), absolute).codeDir, absolute.sourceDir,
+                                             [](const QString &name) -> QString { return kSourceMount + u'/' + name; });
+    if (!work)
+        return failRun(dir, work.error());
 
     // 3. The container.
     ContainerSecrets secrets;

@@ -252,7 +252,10 @@ void RemoteRun::writeLogBytes(qint64 offset, const QByteArray &bytes) const
 Expected<RemoteStatus> RemoteRun::status(const RemoteRecord &record, ShellResult *failure)
 {
     const qint64 offset = localLogSize();
-    QStringList args{record.dir, QString::number(offset), QString::number(kChunkBytes)};
+    const qint64 timesOffset = QFileInfo(m_dir.logTimesFile()).size();
+    const qint64 samplesOffset = QFileInfo(m_dir.systemSamplesFile()).size();
+    QStringList args{record.dir, QString::number(offset), QString::number(kChunkBytes), QString::number(timesOffset),
+                     QString::number(samplesOffset)};
     if (!record.jobId.isEmpty())
         args << record.jobId;
     const ShellResult r = m_shell.runScript(scripts::status, args, 120000);
@@ -290,6 +293,10 @@ Expected<RemoteStatus> RemoteRun::status(const RemoteRecord &record, ShellResult
             s.queuePosition = value.toInt();
         else if (key == "sacct")
             s.accounting = QString::fromUtf8(value);
+        else if (key == "times")
+            s.logTimes = QByteArray(value).replace(';', '\n');
+        else if (key == "samples")
+            s.systemSamples = QByteArray(value).replace(';', '\n');
         else if (key == "exit") {
             const auto exit = exitFromJson(value);
             if (!exit)
@@ -298,6 +305,12 @@ Expected<RemoteStatus> RemoteRun::status(const RemoteRecord &record, ShellResult
         }
     }
     writeLogBytes(offset, s.logBytes);
+    // Appended as they came: the host's file is only ever appended to.
+    for (const auto &[bytes, path] :
+         {std::pair{&s.logTimes, m_dir.logTimesFile()}, std::pair{&s.systemSamples, m_dir.systemSamplesFile()}}) {
+        if (!bytes->isEmpty() && !appendToFileSafely(path, *bytes))
+            qWarning("cannot write the local copy of %s", qPrintable(path));
+    }
     return s;
 }
 

@@ -32,11 +32,13 @@ struct RemoteStatus {
     bool alive = false;                  // the runner process lives (SSH runs)
     std::optional<run::ExitRecord> exit; // exit.json on the host
     std::optional<qint64> heartbeatMs;
-    int attempt = 0;       // Slurm restarts (SLURM_RESTART_COUNT) the runner has seen
-    QString job;           // `scontrol show job -o` (Slurm runs)
-    int queuePosition = 0; // among pending jobs, 1 = next; 0 when not pending
-    QString accounting;    // `sacct` State|ExitCode when scontrol no longer knows the job
-    QByteArray logBytes;   // the log from the requested offset
+    int attempt = 0;          // Slurm restarts (SLURM_RESTART_COUNT) the runner has seen
+    QString job;              // `scontrol show job -o` (Slurm runs)
+    int queuePosition = 0;    // among pending jobs, 1 = next; 0 when not pending
+    QString accounting;       // `sacct` State|ExitCode when scontrol no longer knows the job
+    QByteArray logBytes;      // the log from the requested offset
+    QByteArray logTimes;      // log.times (run/logtimes.h) from the local copy's end
+    QByteArray systemSamples; // system.samples (run/systemsamples.h) from the local copy's end
 };
 
 // How a backend shapes the runner: #SBATCH lines (Slurm), the command that runs the script

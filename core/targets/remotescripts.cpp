@@ -25,8 +25,32 @@ if [ -e "$RUN/cancel-requested" ]; then
   exit 0
 fi
 rm -f "$RUN/child"
-# The heartbeat ends with the runner ($$ is the runner's pid in the subshell too).
-( trap 'exit 0' TERM; while kill -0 $$ 2>/dev/null; do stamp > "$RUN/heartbeat.tmp" && mv -f "$RUN/heartbeat.tmp" "$RUN/heartbeat"; sleep 2; done ) &
+# The heartbeat ends with the runner ($$ is the runner's pid in the subshell too). Once a second
+# it also dates the log's growth in log.times ("SIZE MS": run/logtimes.h), so that each line
+# has the time it was written even when Ferry fetches the log later.
+# Every 5 s a block of system.samples (run/systemsamples.h): the CPU seconds and resident
+# memory of the script's process group from /proc, and nvidia-smi's sampling query when the
+# host has it.
+logsize() { wc -c < "$RUN/log" 2>/dev/null | tr -dc 0-9; }
+hz=$(getconf CLK_TCK 2>/dev/null || echo 100); page=$(getconf PAGESIZE 2>/dev/null || echo 4096)
+sample() {
+  g=$(cat "$RUN/child" 2>/dev/null | tr -dc 0-9); [ -n "$g" ] || return
+  awk -v g="$g" -v n="$1" -v ms="$2" -v hz="$hz" -v page="$page" '
+    { sub(/^.*\) /, ""); if ($3 == g) { t += $12 + $13 + $14 + $15; r += $22 } }
+    END { printf "sample %d %s %.3f %d\n", n, ms, t / hz, r * page }' /proc/[0-9]*/stat 2>/dev/null
+  command -v nvidia-smi >/dev/null 2>&1 &&
+    timeout 3 nvidia-smi --query-gpu=index,utilization.gpu,memory.used,power.draw --format=csv,nounits 2>/dev/null
+  echo end
+}
+( trap 'exit 0' TERM; last=; i=0; n=0
+  while kill -0 $$ 2>/dev/null; do
+    now=$(stamp); echo "$now" > "$RUN/heartbeat.tmp" && mv -f "$RUN/heartbeat.tmp" "$RUN/heartbeat"
+    size=$(logsize); [ -n "$size" ] && [ "$size" != "$last" ] && echo "$size $now" >> "$RUN/log.times" && last=$size
+    if [ $((i % 5)) = 0 ] && [ -s "$RUN/child" ]; then
+      sample "$n" "$now" > "$RUN/system.block" && cat "$RUN/system.block" >> "$RUN/system.samples" && n=$((n + 1))
+    fi
+    i=$((i + 1)); sleep 1
+  done ) &
 beat=$!
 child=
 stop() { [ -n "$child" ] && kill -TERM -- "-$child" 2>/dev/null; }
@@ -47,6 +71,7 @@ while :; do
   kill -0 "$child" 2>/dev/null || break
 done
 kill "$beat" 2>/dev/null
+size=$(logsize); [ -n "$size" ] && echo "$size $(stamp)" >> "$RUN/log.times"
 # What the script left running in its group goes with it.
 kill -TERM -- "-$child" 2>/dev/null
 sleep 0.2
@@ -70,7 +95,7 @@ exit 0
 )BASH";
 
 const char status[] = R"BASH(
-RUN=$1; OFF=$2; MAX=$3; JOB=${4:-}
+RUN=$1; OFF=$2; MAX=$3; TOFF=$4; SOFF=$5; JOB=${6:-}
 if ! cd "$RUN" 2>/dev/null; then echo "folder 0"; echo "--ferry-log--"; exit 0; fi
 echo "folder 1"
 if [ -n "$JOB" ]; then
@@ -101,6 +126,10 @@ fi
 echo "attempt $(head -c 32 attempt 2>/dev/null | tr -dc 0-9)"
 echo "heartbeat $(head -c 32 heartbeat 2>/dev/null | tr -dc 0-9)"
 [ -f exit.json ] && echo "exit $(head -c 65536 exit.json | tr -d '\n\r')"
+# log.times and system.samples from where the local copies end, their lines joined by ';' (the
+# characters their writers use only: no value can end its line early).
+[ -f log.times ] && echo "times $(tail -c "+$((TOFF + 1))" log.times | head -c 65536 | tr -dc '0-9 \n' | tr '\n' ';')"
+[ -f system.samples ] && echo "samples $(tail -c "+$((SOFF + 1))" system.samples | head -c 65536 | tr -dc '0-9A-Za-z .,%/_\n\133\135-' | tr '\n' ';')"
 echo "--ferry-log--"
 [ -f log ] && tail -c "+$((OFF + 1))" log | head -c "$MAX"
 exit 0

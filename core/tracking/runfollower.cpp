@@ -1,5 +1,6 @@
 #include "tracking/runfollower.h"
 
+#include "common/untrustedtree.h"
 #include "run/terminaltext.h"
 
 #include <QDateTime>
@@ -38,10 +39,13 @@ RunStatus storedStatus(targets::RunState state)
 
 RunFollower::RunFollower(RunStore &store, targets::Target &target, QString runDir, RunRecord record)
     : m_store(store), m_target(target), m_runDir(std::move(runDir)), m_record(std::move(record)),
-      m_offset(m_record.logOffset), m_storedOffset(m_record.logOffset)
+      m_offset(m_record.logOffset), m_storedOffset(m_record.logOffset),
+      m_sources(std::make_unique<MetricSources>(m_store, m_runDir, m_record.id))
 {
     resetCounts();
 }
+
+RunFollower::~RunFollower() = default;
 
 void RunFollower::setRedactor(secrets::Redactor redactor)
 {
@@ -92,15 +96,20 @@ Expected<void> RunFollower::drainLog(Step &step, bool untilEnd)
             return chunk.error();
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
         if (chunk->nextOffset > m_storedOffset) {
+            readLogTimes();
             QList<MetricPoint> points;
             for (const LogLine &line : chunk->lines) {
                 // Lines another follower stored already are only shown; a piece of a huge line
-                // carries no metrics worth reading.
+                // carries no metrics worth reading. A line is as old as its first byte.
                 if (line.isWhole() && line.offset >= m_storedOffset) {
+                    const qint64 written = m_times.timeOf(line.offset + 1).value_or(now);
                     for (const QString &record : run::metricRecords(line.text))
-                        m_parser.parseLine(record, now, points);
+                        m_parser.parseLine(record, written, points);
                 }
             }
+            // One source per metric: what a file beside the log gives is not taken from the log.
+            if (const QSet<QString> &claimed = m_sources->claimed(); !claimed.isEmpty())
+                points.removeIf([&claimed](const MetricPoint &p) { return claimed.contains(p.name); });
             const auto swapped = m_store.appendMetricsAt(m_record.id, points, m_storedOffset, chunk->nextOffset);
             if (!swapped) { // nothing moved (L13): the next poll reads these lines again
                 resetCounts();
@@ -114,6 +123,7 @@ Expected<void> RunFollower::drainLog(Step &step, bool untilEnd)
                 continue;
             }
             m_storedOffset = chunk->nextOffset;
+            m_times.dropBefore(m_storedOffset);
             step.points << points;
         }
         m_offset = chunk->nextOffset;
@@ -123,6 +133,20 @@ Expected<void> RunFollower::drainLog(Step &step, bool untilEnd)
     } while (untilEnd || step.lines.size() < 100000);
     m_record.logOffset = m_storedOffset;
     return {};
+}
+
+// What is new in log.times (run/logtimes.h): when the lines about to be parsed were written.
+void RunFollower::readLogTimes()
+{
+    for (int round = 0; round < 16; ++round) {
+        const auto bytes = readTreeFile(m_runDir, u"log.times"_s, m_times.bytesRead(), 1 << 20);
+        if (!bytes || !*bytes || (*bytes)->isEmpty())
+            return; // none (an older run, an embedded one): lines are dated when read
+        const qint64 before = m_times.bytesRead();
+        m_times.feed(**bytes);
+        if ((*bytes)->size() < (1 << 20) || m_times.bytesRead() == before)
+            return;
+    }
 }
 
 void RunFollower::recordEnd(const targets::RunProbe &probe)
@@ -177,6 +201,12 @@ Expected<RunFollower::Step> RunFollower::poll()
     const auto drained = drainLog(step, over);
     if (!drained)
         return drained.error();
+    const auto files = m_sources->poll(over); // the run's end: one last look for files
+    if (!files)
+        return files.error();
+    step.points << files->points;
+    for (const Error &problem : files->problems)
+        step.problems << u"metrics from %1 are not read further: %2"_s.arg(problem.path, problem.message);
     if (over) {
         if (m_record.status != storedStatus(probe->state) || !isFinished(m_record.status))
             recordEnd(*probe);

@@ -1,15 +1,18 @@
 #pragma once
 
+#include "run/logtimes.h"
 #include "run/metricparser.h"
 #include "secrets/redactor.h"
 #include "secrets/streamredactor.h"
 #include "store/runstore.h"
 #include "targets/target.h"
+#include "tracking/metricsources.h"
 
 #include <QByteArray>
 #include <QList>
 #include <QString>
 
+#include <memory>
 #include <optional>
 
 namespace ferry::run {
@@ -27,10 +30,12 @@ namespace ferry::run {
 class RunFollower {
 public:
     RunFollower(RunStore &store, targets::Target &target, QString runDir, RunRecord record);
+    ~RunFollower();
 
     struct Step {
-        QList<QByteArray> lines; // whole log lines read in this step
-        QList<MetricPoint> points;
+        QList<QByteArray> lines;   // whole log lines read in this step
+        QList<MetricPoint> points; // from the log and from the files beside it (MetricSources)
+        QStringList problems;      // metric files given up in this step (a damaged record, a link)
         targets::RunProbe probe;
         bool finished = false; // the run is over and everything of it is stored
     };
@@ -48,6 +53,7 @@ private:
     Expected<void> drainLog(Step &step, bool untilEnd);
     void show(Step &step, const QList<LogLine> &lines, bool last);
     void resetCounts();
+    void readLogTimes();
     void recordEnd(const targets::RunProbe &probe);
     void addArtifacts();
 
@@ -58,6 +64,8 @@ private:
     MetricParser m_parser;
     qint64 m_offset = 0;       // where the next read starts: lines before it were returned
     qint64 m_storedOffset = 0; // the store's offset as last seen: lines before it have their points stored
+    std::unique_ptr<MetricSources> m_sources; // the files beside the log
+    LogTimes m_times;                         // when the log's lines were written
     secrets::Redactor m_redactor;
     std::optional<secrets::StreamRedactor> m_lines; // the redaction of returned lines
 };

@@ -346,8 +346,9 @@ void EpochLoop::logStep(double lossValue)
 {
     const double seconds = static_cast<double>(m_window.nsecsElapsed()) / 1e9;
     const double rate = seconds > 0 ? static_cast<double>(m_windowSamples) / seconds : 0;
-    m_sink.record(
-        {u"step"_s, static_cast<double>(m_position.step), {{u"loss"_s, lossValue}, {u"samples_per_s"_s, rate}}});
+    m_sink.record({static_cast<double>(m_position.step),
+                   std::numeric_limits<double>::quiet_NaN(),
+                   {{u"loss"_s, lossValue}, {u"samples_per_s"_s, rate}}});
     m_progress.step = m_position.step;
     m_progress.samplesPerSecond = rate;
     m_progress.elapsedSeconds = static_cast<double>(m_clock.elapsed()) / 1000.0;
@@ -363,7 +364,8 @@ Evaluation EpochLoop::recordEpoch(int epoch, double lr, double lossSum)
 {
     const double trainLoss = lossSum / static_cast<double>(m_data.trainCount);
     const Evaluation val = evaluate(m_net, m_data.valX, m_data.valY, m_data.classification);
-    run::MetricRecord record{u"epoch"_s, static_cast<double>(epoch + 1), {{run::kTrainLoss, trainLoss}}};
+    run::MetricRecord record{
+        static_cast<double>(m_position.step), static_cast<double>(epoch + 1), {{run::kTrainLoss, trainLoss}}};
     QJsonObject metrics{{u"epoch"_s, epoch + 1}, {run::kTrainLoss, trainLoss}};
     if (m_data.valX.size(0) > 0) {
         record.values.append({run::kValLoss, val.loss});

@@ -18,10 +18,12 @@ namespace ferry::run {
 
 QByteArray metricRecordLine(const MetricRecord &record)
 {
-    // Written by hand, not through QJsonObject: the x key comes first and the keys keep their order.
+    // Written by hand, not through QJsonObject: the step and epoch come first and the keys keep their order.
     // The shortest text that reads back as the same double: exact, and short enough to read.
     const auto number = [](double v) { return QString::number(v, 'g', QLocale::FloatingPointShortest).toUtf8(); };
-    QByteArray line = "{\"" + record.xName.toUtf8() + "\": " + number(record.x);
+    QByteArray line = "{\"step\": " + number(record.step);
+    if (!std::isnan(record.epoch))
+        line += ", \"epoch\": " + number(record.epoch);
     for (const auto &[name, value] : record.values) {
         if (!std::isfinite(value))
             continue;                                            // JSON has no NaN; a missing value is no point

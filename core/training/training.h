@@ -16,6 +16,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <mutex>
 #include <vector>
 
@@ -99,10 +100,11 @@ inline constexpr QLatin1StringView kValLoss{"val_loss"};
 inline constexpr QLatin1StringView kValAccuracy{"val_accuracy"};
 inline constexpr QLatin1StringView kLearningRate{"lr"};
 
-// One line of metrics: values at one x (a global optimiser step, or an epoch).
+// One line of metrics: values at one global optimiser step; a per-epoch record also names the
+// epoch it closes (1-based).
 struct MetricRecord {
-    QString xName; // "step" or "epoch"
-    double x = 0;
+    double step = 0;
+    double epoch = std::numeric_limits<double>::quiet_NaN(); // NaN: a per-step record
     QList<QPair<QString, double>> values;
 };
 

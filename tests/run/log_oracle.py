@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """The metrics a person reading a training log would chart, counted independently of Ferry's
 parser (tests/run/tst_logcorpus.cpp compares the two): for each metric, how many points, and the
-step and value of its last one.
+step, value and epoch of its last one.
 
     log_oracle.py FILE
 
 Hugging Face Trainer stdout: every dict repr the Trainer printed (ast.literal_eval), numbers
-bare or quoted; its x is the dict's 'epoch'. Keras stdout: the "- name: value" pairs of each
-epoch's final progress line (the redraw after the last carriage return), x counted per metric.
-Step keys (step, global_step, iteration, iter, batch, epoch) are coordinates, not metrics.
+bare or quoted; its step is the dict's step key, else counted per metric, its epoch the dict's
+'epoch'. Keras stdout: the "- name: value" pairs of each epoch's final progress line (the redraw
+after the last carriage return), the step counted per metric, no epoch. Step keys (step,
+global_step, iteration, iter, batch) and the epoch are coordinates, not metrics.
 """
 import ast
 import json
@@ -16,7 +17,7 @@ import math
 import re
 import sys
 
-STEP_KEYS = ["step", "global_step", "iteration", "iter", "batch", "epoch"]
+STEP_KEYS = ["step", "global_step", "iteration", "iter", "batch"]
 ANSI = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]")
 DICT_AT_END = re.compile(r"\{\s*'.*\}\s*$")
 KERAS_PAIR = re.compile(r" - ([A-Za-z_][A-Za-z0-9_]*): ([-+0-9.eE]+|nan|inf)(?= |$)")
@@ -47,7 +48,7 @@ def records(data):
 
 def main(path):
     data = open(path, "rb").read()
-    points = {}  # name -> [count, last step, last value]
+    points = {}  # name -> [count, last step, last value, last epoch (None: none)]
     counts = {}
     for text in records(data):
         found = DICT_AT_END.search(text)
@@ -63,13 +64,14 @@ def main(path):
                     if values.get(key) is not None:
                         x = values[key]
                         break
+                epoch = values.get("epoch")
                 for key, value in values.items():
-                    if value is None or key in STEP_KEYS or key in ("v_num", "eta"):
+                    if value is None or key in STEP_KEYS or key in ("epoch", "v_num", "eta"):
                         continue
                     step = x if x is not None else counts.get(key, 0)
                     counts[key] = counts.get(key, 0) + 1
                     count = points.get(key, [0])[0] + 1
-                    points[key] = [count, step, value]
+                    points[key] = [count, step, value, epoch]
                 continue
         if re.search(r"\d+/\d+ \[", text):
             for key, raw in KERAS_PAIR.findall(text):
@@ -77,7 +79,7 @@ def main(path):
                     continue
                 step = counts.get(key, 0)
                 counts[key] = step + 1
-                points[key] = [points.get(key, [0])[0] + 1, step, float(raw)]
+                points[key] = [points.get(key, [0])[0] + 1, step, float(raw), None]
     for item in points.values():
         if isinstance(item[2], float) and (math.isnan(item[2]) or math.isinf(item[2])):
             item[2] = str(item[2])

@@ -90,7 +90,8 @@ private Q_SLOTS:
         QCOMPARE(value(env, u"SM_MODEL_DIR"_s), u"/ws/.ferry/runs/r1/model"_s);
         QCOMPARE(value(env, u"SM_OUTPUT_DATA_DIR"_s), u"/ws/.ferry/runs/r1/output/data"_s);
         QCOMPARE(value(env, u"SM_CHANNEL_TRAINING"_s), data.path()); // data is read where it is
-        QCOMPARE(value(env, u"SM_MODULE_DIR"_s), u"/src/project"_s);
+        // The run's own working folder, which links into the source folder (run/workfolder.h).
+        QCOMPARE(value(env, u"SM_MODULE_DIR"_s), u"/ws/.ferry/runs/r1/code"_s);
     }
 
     void configFilesAreWritten()

@@ -1,7 +1,7 @@
 // Real training logs (../shared/corpus/logs/: Hugging Face Trainer and Keras stdout, progress
 // bars and all), read line by line as a run's follower reads them (metricRecords, then the
 // metric parser): the metrics a person reading the file would chart, with the right counts,
-// steps and last values. What to expect is computed independently, by tests/run/log_oracle.py
+// steps, epochs and last values. What to expect is computed independently, by tests/run/log_oracle.py
 // (Python's ast.literal_eval on the printed dicts, a regex on Keras' final redraws).
 #include "support/corpus.h"
 #include "support/process.h"
@@ -27,6 +27,7 @@ struct Curve {
     int count = 0;
     double lastStep = 0;
     double lastValue = 0;
+    double lastEpoch = 0;
 };
 
 QMap<QString, Curve> ferryCurves(const QByteArray &log)
@@ -43,6 +44,7 @@ QMap<QString, Curve> ferryCurves(const QByteArray &log)
         ++c.count;
         c.lastStep = p.step;
         c.lastValue = p.value;
+        c.lastEpoch = p.epoch;
     }
     return curves;
 }
@@ -99,6 +101,9 @@ private Q_SLOTS:
             const double value = e.at(2).isString() ? e.at(2).toString().toDouble() : e.at(2).toDouble();
             QVERIFY2(same(c.lastValue, value),
                      qPrintable(u"%1: last %2, expected %3"_s.arg(it.key()).arg(c.lastValue).arg(value)));
+            const double epoch = e.at(3).isNull() ? std::nan("") : e.at(3).toDouble();
+            QVERIFY2(same(c.lastEpoch, epoch),
+                     qPrintable(u"%1: last epoch %2, expected %3"_s.arg(it.key()).arg(c.lastEpoch).arg(epoch)));
         }
         QStringList extra;
         for (auto it = found.begin(); it != found.end(); ++it) {

@@ -15,7 +15,8 @@ QString render(const QList<MetricPoint> &points)
 {
     QStringList parts;
     for (const MetricPoint &p : points)
-        parts << u"%1@%2=%3"_s.arg(p.name).arg(p.step).arg(p.value);
+        parts << (std::isnan(p.epoch) ? u"%1@%2=%3"_s.arg(p.name).arg(p.step).arg(p.value)
+                                      : u"%1@%2/e%4=%3"_s.arg(p.name).arg(p.step).arg(p.value).arg(p.epoch));
     return parts.join(u' ');
 }
 
@@ -40,13 +41,13 @@ private Q_SLOTS:
         QTest::newRow("json with step") << QStringList{u"{\"loss\": 0.31, \"step\": 120}"_s} << u"loss@120=0.31"_s;
         QTest::newRow("json prefers step over epoch")
             << QStringList{u"{\"epoch\": 2, \"step\": 7, \"acc\": 0.5, \"tag\": \"x\", \"ok\": true}"_s}
-            << u"acc@7=0.5"_s;
+            << u"acc@7/e2=0.5"_s;
         QTest::newRow("json without step counts")
             << QStringList{u"{\"loss\": 1}"_s, u"{\"loss\": 0.5}"_s} << u"loss@0=1 loss@1=0.5"_s;
         QTest::newRow("key=value and key: value")
-            << QStringList{u"epoch 3 loss=0.25 acc: 0.91"_s} << u"loss@3=0.25 acc@3=0.91"_s;
+            << QStringList{u"epoch 3 loss=0.25 acc: 0.91"_s} << u"loss@0/e3=0.25 acc@0/e3=0.91"_s;
         QTest::newRow("keras style") << QStringList{u"Epoch 1/10 - loss: 0.6931 - accuracy: 0.5000 - val_loss: 0.69"_s}
-                                     << u"loss@1=0.6931 accuracy@1=0.5 val_loss@1=0.69"_s;
+                                     << u"loss@0/e1=0.6931 accuracy@0/e1=0.5 val_loss@0/e1=0.69"_s;
         QTest::newRow("scientific and negative")
             << QStringList{u"step=10 lr=1e-4 grad_norm=-2.5E+1"_s} << u"lr@10=0.0001 grad_norm@10=-25"_s;
         QTest::newRow("nan and inf") << QStringList{u"step=1 loss=nan"_s} << u"loss@1=nan"_s;
@@ -56,21 +57,21 @@ private Q_SLOTS:
         QTest::newRow("time stamps are not metrics") << QStringList{u"2024-01-01 12:30:01 INFO started"_s} << QString();
         QTest::newRow("slashes and dots in names")
             << QStringList{u"iteration=5 train/loss=0.4 eval.acc=0.8"_s} << u"train/loss@5=0.4 eval.acc@5=0.8"_s;
-        QTest::newRow("malformed json falls back") << QStringList{u"{epoch: 1, loss: 0.3}"_s} << u"loss@1=0.3"_s;
+        QTest::newRow("malformed json falls back") << QStringList{u"{epoch: 1, loss: 0.3}"_s} << u"loss@0/e1=0.3"_s;
         QTest::newRow("empty and binary") << QStringList{QString(), u"\u0000\u0001\u00ff"_s} << QString();
         // Hugging Face's Trainer prints Python dicts, newer releases with quoted numbers.
         QTest::newRow("python dict")
             << QStringList{u"{'loss': 2.31, 'grad_norm': 1.2, 'learning_rate': 4.9e-05, 'epoch': 0.25}"_s}
-            << u"loss@0.25=2.31 grad_norm@0.25=1.2 learning_rate@0.25=4.9e-05"_s;
+            << u"loss@0/e0.25=2.31 grad_norm@0/e0.25=1.2 learning_rate@0/e0.25=4.9e-05"_s;
         QTest::newRow("python dict, quoted numbers")
             << QStringList{u"{'loss': '2.897', \"grad_norm\": 'nan', 'epoch': '0.5'}"_s}
-            << u"loss@0.5=2.897 grad_norm@0.5=nan"_s;
+            << u"loss@0/e0.5=2.897 grad_norm@0/e0.5=nan"_s;
         QTest::newRow("python dict, no metrics in strings, booleans and None")
             << QStringList{u"{'train_runtime': 12.5, 'model': 'bert', 'done': True, 'best': None, 'x': -inf}"_s}
             << u"train_runtime@0=12.5 x@0=-inf"_s;
         QTest::newRow("python dict after a progress bar")
             << QStringList{u"  2%|\u2588\u258f   | 200/8264 [23:37<15:44:25,  7.03s/it]{'loss': 12.4476, 'epoch': 0.0}"_s}
-            << u"loss@0=12.4476"_s;
+            << u"loss@0/e0=12.4476"_s;
         QTest::newRow("python dict that is none of ours")
             << QStringList{u"{'labels': [0, 1], 'loss': 0.5}"_s, u"{'a': tensor(0.5)}"_s} << QString();
         // Lightning: tqdm's postfix, without its version number; the bar's counters are no metrics.
@@ -88,7 +89,13 @@ private Q_SLOTS:
             << QStringList{u"Test set: Average loss: 0.0274, Accuracy: 9801/10000 (98%)"_s}
             << u"loss@0=0.0274 Accuracy@0=0.9801"_s;
         QTest::newRow("counters are no metrics")
-            << QStringList{u"epoch: 3/10 loss=0.5 batch_loss: 12/500 v_num=4 eta=12"_s} << u"loss@3=0.5"_s;
+            << QStringList{u"epoch: 3/10 loss=0.5 batch_loss: 12/500 v_num=4 eta=12"_s} << u"loss@0/e3=0.5"_s;
+        // pytorch/examples' MNIST: the epoch is a coordinate, each loss the next point of its curve.
+        QTest::newRow("pytorch examples: epoch and batch counters")
+            << QStringList{u"Train Epoch: 1 [0/60000 (0%)]\tLoss: 2.300"_s,
+                           u"Train Epoch: 1 [640/60000 (1%)]\tLoss: 1.28"_s,
+                           u"Train Epoch: 2 [0/60000 (0%)]\tLoss: 0.31"_s}
+            << u"Loss@0/e1=2.3 Loss@1/e1=1.28 Loss@2/e2=0.31"_s;
         QTest::newRow("batch is a step") << QStringList{u"batch=12 loss=0.4"_s} << u"loss@12=0.4"_s;
         QTest::newRow("thousands separators")
             << QStringList{u"trainable params: 25,460,736 || all params: 9,267,166,720"_s, u"{'a': 1,'b': 2}"_s}

@@ -101,7 +101,10 @@ private Q_SLOTS:
         QCOMPARE(report[u"pgid"_s].toInteger(), s.childPid);
         QCOMPARE(report[u"sid"_s].toInteger(), s.supervisorPid); // the supervisor leads a session
         QVERIFY(report[u"sid"_s].toInteger() != ::getsid(0));    // not ours
-        QCOMPARE(report[u"cwd"_s].toString(), kScripts);
+        // The run's working folder (run/workfolder.h): the script found as in its source folder.
+        QCOMPARE(report[u"cwd"_s].toString(), runDir + u"/code"_s);
+        QCOMPARE(QFileInfo(runDir + u"/code/report.py"_s).symLinkTarget(), kScripts + u"/report.py"_s);
+        QVERIFY(QFile::exists(dir.logTimesFile())); // the log's lines are dated
         QCOMPARE(report[u"stdin"_s].toString(), QString());
         QCOMPARE(report[u"argv"_s].toVariant().toStringList(), (QStringList{u"--epochs"_s, u"2"_s}));
 

@@ -159,9 +159,10 @@ private Q_SLOTS:
         const QJsonObject show = shown(ws.path(), spec.id);
         QCOMPARE(show[u"status"_s].toString(), u"running"_s);
         QVERIFY2(show[u"error"_s].toString().startsWith(u"starting"_s), qPrintable(show[u"error"_s].toString()));
-        QVERIFY(!QFile::exists(source.filePath(u"ran"_s)));
-
         const run::RunDirectory dir(ws.filePath(u".ferry/runs/"_s + spec.id));
+        // The script writes 'ran' in its working folder, the run's code/ (run/workfolder.h).
+        const QString ran = dir.path() + u"/code/ran"_s;
+        QVERIFY(!QFile::exists(ran));
         const run::LaunchRecord launch = *dir.readLaunch().value();
         QVERIFY(run::launchedAlive(launch));
         QCOMPARE(::kill(static_cast<pid_t>(launch.pid), SIGCONT), 0);
@@ -175,7 +176,8 @@ private Q_SLOTS:
             },
             120000, 100));
         (*store)->flush();
-        QVERIFY(QFile::exists(source.filePath(u"ran"_s)));
+        QVERIFY(QFile::exists(ran));
+        QVERIFY(!QFile::exists(source.filePath(u"ran"_s))); // not in the source folder
         const auto record = (*store)->run(spec.id);
         QCOMPARE(record->status, run::RunStatus::Succeeded);
         QVERIFY(record->exitCode.has_value());
@@ -210,7 +212,7 @@ private Q_SLOTS:
         QVERIFY2(cancel.err.contains(u"cancelled"_s), qPrintable(cancel.err));
         QVERIFY(!run::launchedAlive(launch));
         QCOMPARE(liveWith(launch.pid, true), QList<qint64>());
-        QVERIFY(!QFile::exists(source.filePath(u"ran"_s))); // and nothing is left that could write it
+        QVERIFY(!QFile::exists(dir.path() + u"/code/ran"_s)); // and nothing is left that could write it
         QVERIFY(!QFile::exists(dir.supervisorFile()));
         QCOMPARE(shown(ws.path(), spec.id)[u"status"_s].toString(), u"cancelled"_s);
         QVERIFY((*dir.readExit())->cancelled);

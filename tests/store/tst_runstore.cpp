@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cmath>
 #include <thread>
+#include <tuple>
 
 using namespace Qt::StringLiterals;
 using namespace ferry::run;
@@ -158,6 +159,56 @@ private Q_SLOTS:
         QCOMPARE(raw.value(u"PRAGMA user_version"_s).toInt(), RunStore::kSchemaVersion);
     }
 
+    // A store of schema version 1 (before epochs) gets its epoch column; the embedded
+    // trainer's per-epoch points, stored at step = epoch, get that epoch and the optimiser
+    // step logged before them; every other point stays as it was.
+    void versionOneStoreGetsEpochs()
+    {
+        const QString path = freshPath();
+        {
+            auto store = openStore(path);
+            QVERIFY(store);
+            RunRecord embedded = record(u"emb"_s, 1);
+            embedded.target = u"embedded"_s;
+            store->createRun(embedded);
+            store->createRun(record(u"script"_s, 2));
+        }
+        {
+            RawDatabase raw(path); // back to version 1, as the previous release wrote it
+            QVERIFY(raw.exec(u"ALTER TABLE metrics DROP COLUMN epoch"_s));
+            QVERIFY(raw.exec(u"DROP TABLE metric_sources"_s));
+            QVERIFY(raw.exec(u"DROP TABLE metric_claims"_s));
+            QVERIFY(raw.exec(u"PRAGMA user_version = 1"_s));
+            for (const auto &[run, name, step] : {std::tuple{"emb", "loss", 10},
+                                                  {"emb", "loss", 20},
+                                                  {"emb", "val_loss", 1},
+                                                  {"emb", "loss", 30},
+                                                  {"emb", "loss", 40},
+                                                  {"emb", "val_loss", 2},
+                                                  {"emb", "lr", 2},
+                                                  {"script", "val_loss", 1}})
+                QVERIFY(
+                    raw.exec(u"INSERT INTO metrics(run, name, step, wall_ms, value) VALUES ('%1', '%2', %3, 5, 0.5)"_s
+                                 .arg(QLatin1StringView(run), QLatin1StringView(name))
+                                 .arg(step)));
+        }
+        auto store = openStore(path);
+        QVERIFY(store);
+        QCOMPARE(RawDatabase(path).value(u"PRAGMA user_version"_s).toInt(), RunStore::kSchemaVersion);
+        const QList<MetricPoint> val = store->metrics(u"emb"_s, u"val_loss"_s);
+        QCOMPARE(val.size(), 2);
+        QCOMPARE((std::pair{val[0].step, val[0].epoch}), (std::pair{20.0, 1.0}));
+        QCOMPARE((std::pair{val[1].step, val[1].epoch}), (std::pair{40.0, 2.0}));
+        QCOMPARE(store->metrics(u"emb"_s, u"lr"_s).at(0).step, 40.0);
+        QCOMPARE(store->metrics(u"emb"_s, u"loss"_s).size(), 4);
+        for (const MetricPoint &p : store->metrics(u"emb"_s, u"loss"_s))
+            QVERIFY(std::isnan(p.epoch));
+        const MetricPoint other = store->metrics(u"script"_s).at(0);
+        QCOMPARE(other.step, 1.0);
+        QVERIFY(std::isnan(other.epoch));
+        QVERIFY(store->integrityCheck());
+    }
+
     void databaseFromTheFutureIsRefused()
     {
         const QString path = freshPath();
@@ -169,7 +220,8 @@ private Q_SLOTS:
         }
         auto store = RunStore::open(path);
         QVERIFY(!store);
-        QVERIFY2(store.error().message.contains(u"newer Ferry (schema version 99; this Ferry reads up to 1)"_s),
+        QVERIFY2(store.error().message.contains(
+                     u"newer Ferry (schema version 99; this Ferry reads up to %1)"_s.arg(RunStore::kSchemaVersion)),
                  qPrintable(store.error().message));
         QCOMPARE(store.error().path, path);
         QVERIFY(!store.error().hint.isEmpty());
@@ -364,7 +416,7 @@ private Q_SLOTS:
         store->createRun(record(u"r2"_s, 2));
         const double nan = std::numeric_limits<double>::quiet_NaN();
         store->appendMetrics(u"r1"_s, {{u"loss"_s, 2, 0.5, 7}, {u"acc"_s, 2, 0.7, 7}, {u"loss"_s, 1, 0.9, 6}}, 40);
-        store->appendMetrics(u"r1"_s, {{u"loss"_s, 2, 0.4, 8}, {u"lr"_s, 0, nan, 9}}, 80);
+        store->appendMetrics(u"r1"_s, {{u"loss"_s, 2, 0.4, 8}, {u"lr"_s, 0, nan, 9, 0.25}}, 80);
         store->appendMetrics(u"r2"_s, {{u"loss"_s, 0, 1, 1}}, 5);
         store->appendMetrics(u"r3"_s, points(u"x"_s, 200), 5); // no such run: refused
         store->createRun(record(u"r4"_s, 4));
@@ -379,6 +431,10 @@ private Q_SLOTS:
         QCOMPARE(render(store->metrics(u"r1"_s, u"loss"_s)), u"loss@1=0.9 loss@2=0.5 loss@2=0.4"_s);
         QCOMPARE(render(store->metrics(u"r1"_s)), u"acc@2=0.7 loss@1=0.9 loss@2=0.5 loss@2=0.4 lr@0=nan"_s);
         QCOMPARE(store->metrics(u"r1"_s, u"acc"_s).at(0).wallMs, 7);
+        // The epoch, where a point has one; NaN where not.
+        QCOMPARE(store->metrics(u"r1"_s, u"lr"_s).at(0).epoch, 0.25);
+        QVERIFY(std::isnan(store->metrics(u"r1"_s, u"acc"_s).at(0).epoch));
+        QVERIFY(std::isnan(many.last().epoch));
         QCOMPARE(store->metricNames(u"r1"_s), (QStringList{u"acc"_s, u"loss"_s, u"lr"_s}));
         QCOMPARE(store->metricNames(u"r2"_s), QStringList{u"loss"_s});
         QVERIFY(store->metricNames(u"r3"_s).isEmpty());

@@ -87,7 +87,10 @@ int appendChild(const QString &databasePath, const QString &logPath)
         return 4;
     const QByteArray rest = log.readAll();
 
+    // As a follower starts again: metrics without a step count on from the points stored.
     MetricParser parser;
+    for (const QString &name : store.metricNames(kRunId))
+        parser.setCount(name, store.metricCount(kRunId, name));
     QList<MetricPoint> batch;
     int batches = 0;
     qsizetype pos = 0;
@@ -127,6 +130,7 @@ private:
     QList<LogLine> m_lines;      // every line of the log, parsed
     QSet<qint64> m_batchEnds{0}; // offsets a committed batch can pair with
     qint64 m_lastFlushed = 0;    // the child said this offset was committed
+    MetricParser m_parser;       // what the log's lines give
 
     void writeLog(const QByteArray &text)
     {
@@ -135,7 +139,7 @@ private:
         qint64 offset = file.size();
         const qint64 end = offset + text.size();
         QCOMPARE(file.write(text), text.size());
-        MetricParser parser;
+        MetricParser &parser = m_parser; // one for the whole log: counts go on across writes
         for (const QByteArray &line : text.split('\n')) {
             if (offset == end)
                 break; // after the last newline

@@ -1,4 +1,5 @@
 // The nvidia-smi CSV parser on recorded outputs: no GPU, one, several, and garbage.
+#include "run/systemsamples.h"
 #include "targets/gpuinfo.h"
 
 #include <QTest>
@@ -6,9 +7,9 @@
 #include <cmath>
 
 using namespace Qt::StringLiterals;
+using ferry::run::parseNvidiaSmiSamples;
 using ferry::targets::GpuInfo;
 using ferry::targets::parseNvidiaSmi;
-using ferry::targets::parseNvidiaSmiSamples;
 
 Q_DECLARE_METATYPE(QList<GpuInfo>)
 
@@ -92,7 +93,7 @@ private Q_SLOTS:
         QVERIFY(parseNvidiaSmiSamples({})->isEmpty());
         QVERIFY(parseNvidiaSmiSamples("No devices were found\n")->isEmpty());
         QVERIFY(parseNvidiaSmiSamples("index, utilization.gpu [%], memory.used [MiB], power.draw [W]\n")->isEmpty());
-        QCOMPARE(ferry::targets::nvidiaSmiSampleQuery().last(), u"--format=csv,nounits"_s);
+        QCOMPARE(ferry::run::nvidiaSmiSampleQuery().last(), u"--format=csv,nounits"_s);
     }
 
     void samplesRefuseGarbage_data()

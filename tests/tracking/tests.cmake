@@ -2,3 +2,4 @@
 # Included by tests/CMakeLists.txt.
 ferry_test(tst_runmonitor SOURCES tracking/tst_runmonitor.cpp)
 add_dependencies(tst_runmonitor ferry)
+ferry_test(tst_metricsources SOURCES tracking/tst_metricsources.cpp)

@@ -77,7 +77,11 @@ private Q_SLOTS:
         // 30 loss points (JSON lines) and 30 acc points (key=value), each stored once.
         QCOMPARE(m_store->metricCount(launched->id, u"loss"_s), 30);
         QCOMPARE(m_store->metricCount(launched->id, u"acc"_s), 30);
-        QCOMPARE(points, 60);
+        qsizetype system = 0; // and the supervisor's samples of the script's CPU and memory
+        for (const QString &name : m_store->metricNames(launched->id))
+            system += name.startsWith(u"system/"_s) ? m_store->metricCount(launched->id, name) : 0;
+        QVERIFY(system > 0);
+        QCOMPARE(points, 60 + system);
         QVERIFY(m->poll().isEmpty()); // nothing left to follow
     }
 
@@ -145,6 +149,75 @@ private Q_SLOTS:
         QVERIFY(lost);
         m_store->flush();
         QCOMPARE(m_store->run(launched->id)->status, run::RunStatus::Lost);
+    }
+
+    // A run that ended while no Ferry watched it (closed, or on another machine): collected
+    // later, its points have the times the script wrote them (log.times), not the time Ferry
+    // read them.
+    void runCollectedLaterKeepsItsWallTimes()
+    {
+        auto target = targets::makeTarget(run::TargetSpec{}, ferry::test::ferryBinary());
+        const auto launched = run::launchRun(*m_store, *target, runsDir(),
+                                             scriptSpec(u"metrics.py"_s, {{u"steps"_s, u"3"_s}, {u"delay"_s, u"1"_s}}));
+        QVERIFY2(launched, launched ? "" : qPrintable(launched.error().toString()));
+        const run::RunDirectory dir(QDir(runsDir()).filePath(launched->id));
+        QVERIFY(QTest::qWaitFor([&] { return QFile::exists(dir.exitFile()); }, 30000));
+        QTest::qWait(1500); // then collected a while after it ended
+        const qint64 collected = run::nowMs();
+        auto m = monitor();
+        bool finished = false;
+        for (int round = 0; round < 200 && !finished; ++round) {
+            for (const run::RunMonitor::Change &c : m->poll())
+                finished = finished || c.finished;
+            QTest::qWait(20);
+        }
+        QVERIFY(finished);
+        m_store->flush();
+        const QList<run::MetricPoint> loss = m_store->metrics(launched->id, u"loss"_s);
+        QCOMPARE(loss.size(), 3);
+        // One second apart as printed (within the supervisor's 200 ms stamping), all before the
+        // collection.
+        const qint64 span = loss.last().wallMs - loss.first().wallMs;
+        QVERIFY2(span >= 1600 && span <= 2600, qPrintable(QString::number(span)));
+        QVERIFY(loss.last().wallMs < collected);
+        QVERIFY(QFile::exists(dir.logTimesFile()));
+    }
+
+    // A real script writing TensorBoard event files into its working folder (runs/, and Keras'
+    // logs/train and logs/validation with the same tags) and printing a line per step: each
+    // metric stored once, the event files' scalars with their splits' prefixes, and the script's
+    // files in this run's folder, not in the source folder.
+    void eventFilesOfALocalRunAreFollowed()
+    {
+        auto target = targets::makeTarget(run::TargetSpec{}, ferry::test::ferryBinary());
+        run::RunSpec spec = scriptSpec(u"tensorboard_writer.py"_s, {{u"steps"_s, u"25"_s}});
+        spec.interpreter = u"/usr/bin/python3"_s; // Debian's, with python3-protobuf
+        const auto launched = run::launchRun(*m_store, *target, runsDir(), spec);
+        QVERIFY2(launched, launched ? "" : qPrintable(launched.error().toString()));
+        auto m = monitor();
+        bool finished = false;
+        for (int round = 0; round < 600 && !finished; ++round) {
+            for (const run::RunMonitor::Change &c : m->poll())
+                finished = finished || c.finished;
+            QTest::qWait(50);
+        }
+        QVERIFY(finished);
+        m_store->flush();
+        QCOMPARE(m_store->run(launched->id)->status, run::RunStatus::Succeeded);
+        QStringList names = m_store->metricNames(launched->id);
+        // The supervisor's sample at the start: the script's memory.
+        QVERIFY(names.contains(u"system/memory_rss_mib"_s));
+        names.removeIf([](const QString &name) { return name.startsWith(u"system/"_s); });
+        QCOMPARE(names,
+                 (QStringList{u"Loss/train"_s, u"samples_per_s"_s, u"train/epoch_loss"_s, u"validation/epoch_loss"_s}));
+        for (const QString &name : names)
+            QCOMPARE(m_store->metricCount(launched->id, name), 25);
+        const QList<run::MetricPoint> validation = m_store->metrics(launched->id, u"validation/epoch_loss"_s);
+        QCOMPARE(validation.at(4).step, 4.0);
+        QCOMPARE(validation.at(4).value, double(3.0f / 5));
+        const QString work = QDir(runsDir()).filePath(launched->id) + u"/code"_s;
+        QVERIFY(QDir(work + u"/runs/exp1"_s).exists());
+        QVERIFY(!QDir(QStringLiteral(FERRY_TEST_DATA "/runs/scripts/logs")).exists());
     }
 };
 

@@ -56,7 +56,7 @@ public:
     {
         QList<double> list;
         for (const run::MetricRecord &r : records)
-            if (r.xName == u"step"_s && r.x > epoch * stepsPerEpoch)
+            if (std::isnan(r.epoch) && r.step > double(epoch * stepsPerEpoch))
                 list << r.values.first().second;
         return list;
     }
@@ -224,8 +224,8 @@ private Q_SLOTS:
         Recorder sink;
         double cancelledAt = -1;
         sink.onRecord = [&](const run::MetricRecord &r) {
-            if (r.xName == u"step"_s && r.x >= 30 && cancelledAt < 0) {
-                cancelledAt = r.x;
+            if (std::isnan(r.epoch) && r.step >= 30 && cancelledAt < 0) {
+                cancelledAt = r.step;
                 control.cancel();
             }
         };
@@ -243,7 +243,7 @@ private Q_SLOTS:
         std::thread resumer;
         QElapsedTimer pausedFor;
         sink.onRecord = [&](const run::MetricRecord &r) {
-            if (r.xName == u"step"_s && r.x == 10) {
+            if (std::isnan(r.epoch) && r.step == 10) {
                 control.pause();
                 pausedFor.start();
                 resumer = std::thread([&] {
@@ -434,7 +434,7 @@ private:
     static void sinkCancelAfterEpoch(Recorder &sink, run::TrainingControl &control, int epoch)
     {
         sink.onRecord = [&control, epoch](const run::MetricRecord &r) {
-            if (r.xName == u"epoch"_s && r.x >= epoch)
+            if (r.epoch >= epoch)
                 control.cancel();
         };
     }

@@ -45,7 +45,7 @@ public:
                 result.outcome = TrainingResult::Outcome::Cancelled;
                 return result;
             }
-            sink.record({u"epoch"_s, double(epoch), {{kTrainLoss, 1.0 / epoch}}});
+            sink.record({double(epoch), double(epoch), {{kTrainLoss, 1.0 / epoch}}});
             TrainingProgress p;
             p.epoch = epoch;
             p.epochs = config.epochs;
@@ -134,7 +134,7 @@ private Q_SLOTS:
         QVERIFY(exit && exit->has_value() && (*exit)->succeeded());
         QVERIFY(QFile::exists(dir.modelArchive()));
         const QByteArray log = readFile(dir.logFile());
-        QVERIFY2(log.contains("{\"epoch\": 3, \"train_loss\": "), log.constData());
+        QVERIFY2(log.contains("{\"step\": 3, \"epoch\": 3, \"train_loss\": "), log.constData());
         QVERIFY2(log.contains("ferry: note: "), log.constData()); // what loading did, kept with the run
         m_store->flush();
         const auto record = m_store->run(startedId);

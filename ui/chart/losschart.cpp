@@ -32,27 +32,41 @@ LossChart::LossChart(QWidget *parent) : QWidget(parent)
     m_painter.setLayerReady([this] { update(); });
 }
 
-LossChart::~LossChart() = default;
+LossChart::~LossChart()
+{
+    if (m_store)
+        m_store->removeReader(this);
+}
 
 void LossChart::setStore(std::shared_ptr<SeriesStore> store)
 {
     m_painter.reset(); // its cached layer and change tracking belong to the old store
+    if (m_store)
+        m_store->removeReader(this);
     m_store = std::move(store);
     forgetAutoRanges();
     if (m_store) {
+        m_store->addReader(this, [this](int id) { return m_painter.reads(id); });
         m_store->drain();
+        m_seenRevision = m_store->revision();
         m_timer.start();
     } else {
         m_timer.stop();
     }
     m_originsRevision = ~quint64(0);
     changed(true);
+    Q_EMIT storeChanged();
 }
 
 void LossChart::refresh()
 {
-    // The series a layer is being drawn from (another thread) keep their new points pending.
-    if (m_store && m_store->drain([this](int id) { return m_painter.reads(id); })) {
+    // The series a layer is being drawn from (another thread, by this chart or another of the
+    // store's) keep their new points pending. Another chart of the store may have drained first.
+    if (!m_store)
+        return;
+    m_store->drain();
+    if (m_store->revision() != m_seenRevision) {
+        m_seenRevision = m_store->revision();
         changed(true);
         Q_EMIT dataChanged();
     }
@@ -125,23 +139,17 @@ void LossChart::setRunVisible(const QString &runId, bool visible)
 
 void LossChart::setRunLabel(const QString &runId, const QString &label)
 {
+    if (m_runLabels.value(runId) != label)
+        Q_EMIT runLabelChanged(runId, label);
     m_runLabels.insert(runId, label);
     changed(true);
 }
 
-bool LossChart::seriesShown(const SeriesKey &key) const
+bool LossChart::seriesShown(const SeriesData &series) const
 {
-    if (!m_metrics.isEmpty() && !m_metrics.contains(key.metric))
+    if (series.size() == 0 || (!m_metrics.isEmpty() && !m_metrics.contains(series.key().metric)))
         return false;
-    switch (m_mode) {
-    case XAxisMode::Step:
-        return !key.stepIsEpoch;
-    case XAxisMode::Epoch:
-        return key.stepIsEpoch;
-    case XAxisMode::WallTime:
-        return true;
-    }
-    return true;
+    return m_mode != XAxisMode::Epoch || series.hasEpochs();
 }
 
 double LossChart::runOrigin(const QString &runId) const
@@ -171,7 +179,7 @@ std::vector<DrawnSeries> LossChart::shownSeries() const
     QStringList metricsSeen = m_metrics;
     for (int i = 0; i < m_store->seriesCount(); ++i) {
         const SeriesData &d = m_store->data(i);
-        if (d.size() == 0 || !seriesShown(d.key()) || m_hiddenRuns.contains(d.key().runId))
+        if (!seriesShown(d) || m_hiddenRuns.contains(d.key().runId))
             continue;
         if (!metricsSeen.contains(d.key().metric))
             metricsSeen.append(d.key().metric);
@@ -203,7 +211,7 @@ QStringList LossChart::legendRuns() const
         return runs;
     for (int i = 0; i < m_store->seriesCount(); ++i) {
         const SeriesData &d = m_store->data(i);
-        if (d.size() > 0 && seriesShown(d.key()) && !runs.contains(d.key().runId))
+        if (seriesShown(d) && !runs.contains(d.key().runId))
             runs.append(d.key().runId);
     }
     return runs;
@@ -211,10 +219,9 @@ QStringList LossChart::legendRuns() const
 
 std::pair<double, double> LossChart::autoX() const
 {
-    const bool byWall = m_mode == XAxisMode::WallTime;
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     for (const DrawnSeries &s : shownSeries()) {
-        const SeriesView v = m_store->data(s.id).view(byWall, 0);
+        const SeriesView v = m_store->data(s.id).view(m_mode, 0);
         lo = std::min(lo, (v.x[0] - s.origin) / s.unit);
         hi = std::max(hi, (v.x[v.size - 1] - s.origin) / s.unit);
     }
@@ -227,12 +234,11 @@ std::pair<double, double> LossChart::autoX() const
 
 std::pair<double, double> LossChart::autoY(double xLo, double xHi) const
 {
-    const bool byWall = m_mode == XAxisMode::WallTime;
     YExtremes all;
     for (const DrawnSeries &s : shownSeries()) {
         SeriesData &d = m_store->data(s.id);
         for (const double weight : {0.0, m_smoothing}) {
-            const SeriesView v = d.view(byWall, weight);
+            const SeriesView v = d.view(m_mode, weight);
             const double *b = std::lower_bound(v.x, v.x + v.size, s.origin + xLo * s.unit);
             const double *e = std::upper_bound(b, v.x + v.size, s.origin + xHi * s.unit);
             all.merge(v.summary->query(v.y, b - v.x, e - v.x));
@@ -450,7 +456,7 @@ void LossChart::paint(QPainter &p, bool exact)
     PlotStyle style;
     style.device = QRectF(QPointF(l.plot.topLeft()) * dpr, QSizeF(l.plot.size()) * dpr).toAlignedRect();
     style.base = PlotMapping::fit(l.x0, l.x1, l.y0, l.y1, style.device, m_logY);
-    style.byWall = m_mode == XAxisMode::WallTime;
+    style.x = m_mode;
     style.smoothing = m_smoothing;
     style.highlightRun = m_hoverRun;
     style.background = background;

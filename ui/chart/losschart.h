@@ -16,12 +16,6 @@
 
 namespace ferry::ui {
 
-enum class XAxisMode {
-    Step,     // series whose step is a training step, by step
-    Epoch,    // series whose step is an epoch (SeriesKey::stepIsEpoch), by epoch
-    WallTime, // every series, by seconds since its run's first point
-};
-
 // The live loss chart: every point of many runs overlaid, drawn from a SeriesStore.
 //
 // Producers append to the store from any thread; the chart drains it on a timer (25 Hz) and
@@ -105,6 +99,8 @@ Q_SIGNALS:
     void viewChanged();
     // Points or series arrived (at most once per refresh).
     void dataChanged();
+    void storeChanged();
+    void runLabelChanged(const QString &runId, const QString &label);
 
 protected:
     void paintEvent(QPaintEvent *event) override;
@@ -122,7 +118,7 @@ private:
     // exact: no frame shown from a moved layer (see SeriesPainter); for render() and export.
     void paint(QPainter &p, bool exact);
     void updateLayout() const;
-    bool seriesShown(const SeriesKey &key) const;
+    bool seriesShown(const SeriesData &series) const;
     std::vector<DrawnSeries> shownSeries() const;
     std::pair<double, double> autoX() const;
     std::pair<double, double> autoY(double xLo, double xHi) const;
@@ -135,6 +131,7 @@ private:
     void forgetAutoRanges();
 
     std::shared_ptr<SeriesStore> m_store;
+    quint64 m_seenRevision = 0; // the store's revision last drawn
     QTimer m_timer;
     QStringList m_metrics;
     XAxisMode m_mode = XAxisMode::Step;

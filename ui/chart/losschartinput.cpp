@@ -25,7 +25,6 @@ QString LossChart::hoverText(const QPoint &pos) const
     if (m_layout->empty || !m_layout->plot.contains(pos))
         return {};
     const double x = xAtPixel(pos.x());
-    const bool byWall = m_mode == XAxisMode::WallTime;
     const QString unit = m_mode == XAxisMode::Step ? tr("step") : m_mode == XAxisMode::Epoch ? tr("epoch") : tr("s");
     QStringList lines;
     lines << (m_mode == XAxisMode::WallTime ? u"%1 s"_s.arg(formatValue(x)) : u"%1 %2"_s.arg(unit, formatValue(x)));
@@ -36,7 +35,7 @@ QString LossChart::hoverText(const QPoint &pos) const
         for (const DrawnSeries &s : shown) {
             if (s.runId != run)
                 continue;
-            const SeriesView v = m_store->data(s.id).view(byWall, m_smoothing);
+            const SeriesView v = m_store->data(s.id).view(m_mode, m_smoothing);
             const double target = s.origin + x * s.unit;
             const qsizetype at = std::lower_bound(v.x, v.x + v.size, target) - v.x;
             const qsizetype before = v.summary->lastValid(v.y, 0, at, m_logY);

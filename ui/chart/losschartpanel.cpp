@@ -1,11 +1,16 @@
 #include "ui/chart/losschartpanel.h"
 
+#include "ui/chart/metricgroups.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
+#include <QGridLayout>
 #include <QHBoxLayout>
+#include <QHash>
 #include <QLabel>
 #include <QMessageBox>
+#include <QScrollArea>
 #include <QSlider>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -19,20 +24,33 @@ namespace ferry::ui {
 
 namespace {
 // The metric box's first entries; then one entry per metric seen.
-enum MetricChoice : int { Losses = 0, AllMetrics = 1 };
+enum MetricChoice : int { Panels = 0, AllMetrics = 1 };
+
+constexpr int kPanelMinimumHeight = 230;
+
+// A panel's metrics in drawing order: the first solid, the others dashed and dotted; the
+// training quantity first.
+void sortForDrawing(QStringList &metrics)
+{
+    const auto rank = [](const QString &name) {
+        return std::tuple(name != u"loss"_s, !name.startsWith(u"train"_s), name);
+    };
+    std::sort(metrics.begin(), metrics.end(), [&](const QString &a, const QString &b) { return rank(a) < rank(b); });
+}
 } // namespace
 
 LossChartPanel::LossChartPanel(QWidget *parent)
     : QWidget(parent), m_chart(new LossChart(this)), m_metric(new QComboBox(this)), m_xAxis(new QComboBox(this)),
       m_logY(new QCheckBox(tr("Log y"), this)), m_smoothing(new QSlider(Qt::Horizontal, this)),
-      m_smoothingValue(new QLabel(u"0.00"_s, this)), m_caption(new QLabel(this))
+      m_smoothingValue(new QLabel(u"0.00"_s, this)), m_caption(new QLabel(this)), m_scroll(new QScrollArea(this)),
+      m_grid(new QGridLayout)
 {
     m_caption->setObjectName(u"chartCaption"_s);
     m_caption->setForegroundRole(QPalette::PlaceholderText);
     m_caption->hide();
-    // Losses first: one axis for a loss and a throughput of 100000 samples/s draws the loss flat.
-    m_metric->addItem(tr("Losses"));
-    m_metric->setItemData(Losses, tr("Every metric whose name ends in “loss”; all of them while there is none"),
+    // Panels: one axis for a loss and a throughput of 100000 samples/s would draw the loss flat.
+    m_metric->addItem(tr("Panels"));
+    m_metric->setItemData(Panels, tr("A panel per metric group, each with its own y range: losses first"),
                           Qt::ToolTipRole);
     m_metric->addItem(tr("All metrics"));
     m_xAxis->addItem(tr("Step"), int(XAxisMode::Step));
@@ -63,17 +81,40 @@ LossChartPanel::LossChartPanel(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(controls);
     layout->addWidget(m_caption);
-    layout->addWidget(m_chart, 1);
+    auto *grid = new QWidget(m_scroll);
+    grid->setLayout(m_grid);
+    m_grid->setContentsMargins(0, 0, 0, 0);
+    m_grid->addWidget(m_chart, 0, 0, 1, 2);
+    m_scroll->setWidget(grid);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    layout->addWidget(m_scroll, 1);
 
     connect(m_metric, &QComboBox::currentIndexChanged, this, &LossChartPanel::applyMetricChoice);
-    connect(m_xAxis, &QComboBox::currentIndexChanged, this,
-            [this](int) { m_chart->setXAxisMode(XAxisMode(m_xAxis->currentData().toInt())); });
-    connect(m_logY, &QCheckBox::toggled, m_chart, &LossChart::setLogY);
+    connect(m_xAxis, &QComboBox::currentIndexChanged, this, [this](int) {
+        forEachChart([this](LossChart *c) { c->setXAxisMode(XAxisMode(m_xAxis->currentData().toInt())); });
+    });
+    connect(m_logY, &QCheckBox::toggled, this,
+            [this](bool on) { forEachChart([on](LossChart *c) { c->setLogY(on); }); });
     connect(m_smoothing, &QSlider::valueChanged, this, [this](int value) {
-        m_chart->setSmoothing(value / 100.0);
+        forEachChart([value](LossChart *c) { c->setSmoothing(value / 100.0); });
         m_smoothingValue->setText(QString::number(value / 100.0, 'f', 2));
     });
-    connect(reset, &QToolButton::clicked, m_chart, &LossChart::resetZoom);
+    connect(reset, &QToolButton::clicked, this, [this] { forEachChart([](LossChart *c) { c->resetZoom(); }); });
+    // The other panels follow the first: its store (a new selection), labels and hidden runs.
+    connect(m_chart, &LossChart::storeChanged, this, [this] {
+        for (LossChart *other : std::as_const(m_others))
+            other->setStore(m_chart->store());
+        updateMetrics();
+    });
+    connect(m_chart, &LossChart::runLabelChanged, this, [this](const QString &run, const QString &label) {
+        for (LossChart *other : std::as_const(m_others))
+            other->setRunLabel(run, label);
+    });
+    connect(m_chart, &LossChart::runVisibilityChanged, this, [this](const QString &run, bool visible) {
+        forEachChart([&](LossChart *c) { c->setRunVisible(run, visible); });
+    });
     connect(png, &QToolButton::clicked, this, [this] { exportTo(true); });
     connect(csv, &QToolButton::clicked, this, [this] { exportTo(false); });
     connect(m_chart, &LossChart::dataChanged, this, &LossChartPanel::updateMetrics);
@@ -96,24 +137,96 @@ QString LossChartPanel::caption() const
     return m_caption->text();
 }
 
+QList<LossChart *> LossChartPanel::panels() const
+{
+    QList<LossChart *> shown{m_chart};
+    shown << m_others.mid(0, m_shownOthers);
+    return shown;
+}
+
+void LossChartPanel::forEachChart(const std::function<void(LossChart *)> &apply)
+{
+    apply(m_chart);
+    for (LossChart *other : std::as_const(m_others))
+        apply(other);
+}
+
+LossChart *LossChartPanel::addPanel()
+{
+    auto *chart = new LossChart(m_scroll->widget());
+    chart->setMinimumHeight(kPanelMinimumHeight);
+    chart->setXAxisMode(m_chart->xAxisMode());
+    chart->setLogY(m_chart->logY());
+    chart->setSmoothing(m_chart->smoothing());
+    chart->setStore(m_chart->store());
+    connect(chart, &LossChart::runVisibilityChanged, this, [this](const QString &run, bool visible) {
+        forEachChart([&](LossChart *c) { c->setRunVisible(run, visible); });
+    });
+    m_others << chart;
+    return chart;
+}
+
+// The first group in the first panel, the others two by two below it; one panel alone fills
+// the area.
+void LossChartPanel::layOutPanels(const QList<QStringList> &groups)
+{
+    m_chart->setMetrics(groups.value(0));
+    const int others = int(groups.size()) - 1;
+    while (m_others.size() < others)
+        addPanel();
+    for (int i = 0; i < m_others.size(); ++i) {
+        LossChart *chart = m_others[i];
+        m_grid->removeWidget(chart);
+        if (i >= others) {
+            chart->hide();
+            continue;
+        }
+        chart->setMetrics(groups[i + 1]);
+        for (const QString &run : m_chart->legendRuns())
+            chart->setRunLabel(run, m_chart->runLabel(run));
+        m_grid->addWidget(chart, 1 + i / 2, i % 2);
+        chart->show();
+    }
+    m_shownOthers = std::max(0, others);
+    m_chart->setMinimumHeight(m_shownOthers > 0 ? kPanelMinimumHeight + 60 : 0);
+}
+
 void LossChartPanel::applyMetricChoice()
 {
     const int index = m_metric->currentIndex();
-    if (index == Losses) {
-        QStringList losses;
-        for (const QString &metric : std::as_const(m_knownMetrics)) {
-            if (metric.endsWith(u"loss"_s, Qt::CaseInsensitive))
-                losses << metric;
-        }
-        // The chart draws the first metric solid, the others dashed and dotted: the training loss first.
-        const auto rank = [](const QString &name) {
-            return std::tuple(name != u"loss"_s, !name.startsWith(u"train"_s), name);
-        };
-        std::sort(losses.begin(), losses.end(), [&](const QString &a, const QString &b) { return rank(a) < rank(b); });
-        m_chart->setMetrics(losses);
-    } else {
-        m_chart->setMetrics(index <= AllMetrics ? QStringList() : QStringList{m_metric->itemText(index)});
+    if (index != Panels) {
+        m_groups.clear();
+        layOutPanels({index == AllMetrics ? QStringList() : QStringList{m_metric->itemText(index)}});
+        return;
     }
+    // The groups of the metrics the store has now, by section, then as they came.
+    QList<std::pair<MetricPanel, QStringList>> groups;
+    QHash<QString, qsizetype> byKey;
+    const auto &store = m_chart->store();
+    for (int i = 0; store && i < store->seriesCount(); ++i) {
+        const QString &metric = store->data(i).key().metric;
+        const MetricPanel panel = metricPanelOf(metric);
+        const auto it = byKey.constFind(panel.key);
+        if (it == byKey.cend()) {
+            byKey.insert(panel.key, groups.size());
+            groups.append({panel, {metric}});
+        } else if (!groups[*it].second.contains(metric)) {
+            groups[*it].second << metric;
+        }
+    }
+    std::stable_sort(groups.begin(), groups.end(),
+                     [](const auto &a, const auto &b) { return a.first.section < b.first.section; });
+    QList<QStringList> metrics;
+    for (auto &[panel, names] : groups) {
+        sortForDrawing(names);
+        metrics << names;
+    }
+    if (metrics.isEmpty())
+        metrics << QStringList{};
+    if (metrics == m_groups)
+        return; // as drawn: setting the same metrics again would redraw every panel
+    m_groups = metrics;
+    layOutPanels(metrics);
 }
 
 void LossChartPanel::updateMetrics()
@@ -130,8 +243,11 @@ void LossChartPanel::updateMetrics()
             added = true;
         }
     }
-    if (added && m_metric->currentIndex() == Losses)
-        applyMetricChoice(); // a loss metric that just arrived is shown
+    // A metric that just arrived (or a new selection's) gets its panel.
+    if (m_metric->currentIndex() == Panels && (added || m_groups.isEmpty() || store->revision() != m_groupsRevision)) {
+        m_groupsRevision = store->revision();
+        applyMetricChoice();
+    }
 }
 
 void LossChartPanel::exportTo(bool png)

@@ -2,21 +2,30 @@
 
 #include "ui/chart/losschart.h"
 
+#include <functional>
+
 class QCheckBox;
 class QComboBox;
+class QGridLayout;
 class QLabel;
+class QScrollArea;
 class QSlider;
 
 namespace ferry::ui {
 
-// The loss chart with its controls: metric (the losses unless chosen otherwise), x axis, log y,
-// smoothing, reset, export.
+// The metric charts with their controls. By default a grid of panels, one per metric group
+// (ui/chart/metricgroups.h: losses first, then accuracies, learning rates, the rest, the
+// system's), each with its own y range, in a scroll area; chart() is the first panel's, which
+// the others follow (store, run labels, hidden runs). A metric chosen in the box, or all of
+// them, is one chart instead. x axis, log y, smoothing and reset apply to every panel.
 class LossChartPanel : public QWidget {
     Q_OBJECT
 public:
     explicit LossChartPanel(QWidget *parent = nullptr);
 
     LossChart *chart() const { return m_chart; }
+    // Every panel shown, chart() first (for tests and screenshots).
+    QList<LossChart *> panels() const;
     void setStore(std::shared_ptr<SeriesStore> store);
     // A line above the chart saying what it shows (empty: none).
     void setCaption(const QString &text);
@@ -24,7 +33,10 @@ public:
 
 private:
     void updateMetrics();
-    void applyMetricChoice(); // the metric box's choice, to the chart
+    void applyMetricChoice(); // the metric box's choice, to the charts
+    void layOutPanels(const QList<QStringList> &groups);
+    LossChart *addPanel();
+    void forEachChart(const std::function<void(LossChart *)> &apply);
     void exportTo(bool png);
 
     LossChart *m_chart;
@@ -34,7 +46,13 @@ private:
     QSlider *m_smoothing;
     QLabel *m_smoothingValue;
     QLabel *m_caption;
+    QScrollArea *m_scroll;
+    QGridLayout *m_grid;
+    QList<LossChart *> m_others; // the panels after the first
+    int m_shownOthers = 0;
     QStringList m_knownMetrics;
+    QList<QStringList> m_groups; // the panels' metrics as laid out (Panels only)
+    quint64 m_groupsRevision = ~quint64(0);
 };
 
 } // namespace ferry::ui

@@ -104,8 +104,8 @@ SeriesPainter::prepare(SeriesStore &store, const std::vector<const DrawnSeries *
         SeriesData &d = store.data(s->id);
         Job job{*s, style.base.forRawX(s->origin, s->unit), {}, {}, {}, {}};
         if (style.smoothing > 0)
-            job.raw = d.view(style.byWall, 0);
-        job.shown = d.view(style.byWall, style.smoothing);
+            job.raw = d.view(style.x, 0);
+        job.shown = d.view(style.x, style.smoothing);
         jobs.push_back(std::move(job));
     }
     return jobs;
@@ -167,7 +167,7 @@ SeriesPainter::Layer SeriesPainter::drawLayer(std::vector<Job> jobs, const PlotS
 
 SeriesPainter::LayerKey SeriesPainter::keyFor(const PlotStyle &style)
 {
-    return {style.device, style.base, style.byWall, style.smoothing, style.highlightRun, {}};
+    return {style.device, style.base, style.x, style.smoothing, style.highlightRun, {}};
 }
 
 void SeriesPainter::adoptFinished()
@@ -203,7 +203,7 @@ bool SeriesPainter::reads(int id) const
 bool SeriesPainter::previewable(const LayerKey &wanted, const std::vector<DrawnSeries> &shown) const
 {
     const LayerKey &had = m_layer.key;
-    if (m_layer.image.isNull() || had.byWall != wanted.byWall || had.smoothing != wanted.smoothing ||
+    if (m_layer.image.isNull() || had.x != wanted.x || had.smoothing != wanted.smoothing ||
         had.highlightRun != wanted.highlightRun || had.base.logY != wanted.base.logY)
         return false;
     // Every series in the layer must still be drawn the same way (a hidden run must go now).

@@ -36,7 +36,7 @@ struct DrawnSeries {
 struct PlotStyle {
     QRect device;     // the plot area
     PlotMapping base; // axis units to device pixels
-    bool byWall = false;
+    XAxisMode x = XAxisMode::Step;
     double smoothing = 0;
     QString highlightRun; // drawn thicker, on top
     QColor background, grid;
@@ -95,7 +95,7 @@ private:
     struct LayerKey {
         QRect device;
         PlotMapping base;
-        bool byWall = false;
+        XAxisMode x = XAxisMode::Step;
         double smoothing = 0;
         QString highlightRun;
         std::vector<std::pair<DrawnSeries, qsizetype>> series;

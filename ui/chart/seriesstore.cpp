@@ -10,8 +10,9 @@ using namespace Qt::StringLiterals;
 
 namespace ferry::ui {
 
-// The series sorted by wall time: only built for a series whose wall time is not
-// non-decreasing along its steps (a clock set back, merged restarts).
+// The series sorted by wall time or by epoch: only built for a series whose wall times are not
+// non-decreasing along its steps (a clock set back, merged restarts), or whose epochs are not
+// (or are missing on some points: those are left out).
 struct SeriesData::Ordered {
     qsizetype builtFor = -1; // size of the series it was built from
     double smoothing = -1;
@@ -58,14 +59,19 @@ void SeriesData::append(const ChartPoint *points, qsizetype count)
             m_steps.reserve(capacity);
             m_wallMs.reserve(capacity);
             m_values.reserve(capacity);
+            m_epochs.reserve(capacity);
         }
         for (qsizetype i = 0; i < count; ++i) {
             const ChartPoint &p = points[i];
             if (m_wallSorted && !m_wallMs.empty() && double(p.wallMs) < m_wallMs.back())
                 m_wallSorted = false;
+            if (m_epochSorted && (std::isnan(p.epoch) || (!m_epochs.empty() && p.epoch < m_epochs.back())))
+                m_epochSorted = false;
+            m_epochCount += std::isnan(p.epoch) ? 0 : 1;
             m_steps.push_back(p.step);
             m_wallMs.push_back(double(p.wallMs));
             m_values.push_back(p.value);
+            m_epochs.push_back(p.epoch);
         }
     } else {
         // Sort the batch (stable), then merge it behind the existing points of equal step.
@@ -73,32 +79,40 @@ void SeriesData::append(const ChartPoint *points, qsizetype count)
         std::stable_sort(batch.begin(), batch.end(),
                          [](const ChartPoint &a, const ChartPoint &b) { return a.step < b.step; });
         changedFrom = qsizetype(std::upper_bound(m_steps.begin(), m_steps.end(), batch.front().step) - m_steps.begin());
-        std::vector<double> steps, walls, values;
+        std::vector<double> steps, walls, values, epochs;
         const std::size_t tail = std::size_t(old - changedFrom) + batch.size();
         steps.reserve(tail);
         walls.reserve(tail);
         values.reserve(tail);
+        epochs.reserve(tail);
         std::size_t i = std::size_t(changedFrom), j = 0;
         while (i < std::size_t(old) || j < batch.size()) {
             if (j == batch.size() || (i < std::size_t(old) && !(batch[j].step < m_steps[i]))) {
                 steps.push_back(m_steps[i]);
                 walls.push_back(m_wallMs[i]);
                 values.push_back(m_values[i]);
+                epochs.push_back(m_epochs[i]);
                 ++i;
             } else {
                 steps.push_back(batch[j].step);
                 walls.push_back(double(batch[j].wallMs));
                 values.push_back(batch[j].value);
+                epochs.push_back(batch[j].epoch);
+                m_epochCount += std::isnan(batch[j].epoch) ? 0 : 1;
                 ++j;
             }
         }
         m_steps.resize(std::size_t(changedFrom));
         m_wallMs.resize(std::size_t(changedFrom));
         m_values.resize(std::size_t(changedFrom));
+        m_epochs.resize(std::size_t(changedFrom));
         m_steps.insert(m_steps.end(), steps.begin(), steps.end());
         m_wallMs.insert(m_wallMs.end(), walls.begin(), walls.end());
         m_values.insert(m_values.end(), values.begin(), values.end());
+        m_epochs.insert(m_epochs.end(), epochs.begin(), epochs.end());
         m_wallSorted = std::is_sorted(m_wallMs.begin(), m_wallMs.end());
+        m_epochSorted = std::none_of(m_epochs.begin(), m_epochs.end(), [](double e) { return std::isnan(e); }) &&
+                        std::is_sorted(m_epochs.begin(), m_epochs.end());
         m_summary.invalidateFrom(changedFrom);
         // The EMA of everything behind the insertion changes; recomputed lazily from the start.
         m_smoothCount = 0;
@@ -106,87 +120,112 @@ void SeriesData::append(const ChartPoint *points, qsizetype count)
     }
 }
 
-SeriesView SeriesData::view(bool byWall, double smoothing)
+void SeriesData::updateEma(double smoothing)
+{
+    const qsizetype n = size();
+    if (smoothing <= 0 || (smoothing == m_smoothWeight && m_smoothCount == n))
+        return;
+    if (smoothing != m_smoothWeight) {
+        m_smoothWeight = smoothing;
+        m_smoothCount = 0;
+        m_smoothSummary.invalidateFrom(0);
+    }
+    if (m_smoothCount == 0) {
+        m_smoothLast = 0;
+        m_smoothN = 0;
+    }
+    m_smooth.resize(std::size_t(n));
+    for (qsizetype i = m_smoothCount; i < n; ++i) {
+        const double value = m_values[std::size_t(i)];
+        if (!std::isfinite(value)) {
+            m_smooth[std::size_t(i)] = std::nan("");
+            continue;
+        }
+        m_smoothLast = m_smoothLast * smoothing + (1 - smoothing) * value;
+        ++m_smoothN;
+        m_smooth[std::size_t(i)] = m_smoothLast / (1 - std::pow(smoothing, double(m_smoothN)));
+    }
+    m_smoothSummary.invalidateFrom(m_smoothCount);
+    m_smoothCount = n;
+    m_smoothSummary.update(m_smooth.data(), n);
+}
+
+SeriesView SeriesData::view(XAxisMode x, double smoothing)
 {
     const qsizetype n = size();
     m_summary.update(m_values.data(), n);
-    SeriesView v{byWall ? m_wallMs.data() : m_steps.data(), m_values.data(), n, &m_summary};
-    if (smoothing > 0 && (smoothing != m_smoothWeight || m_smoothCount != n)) {
-        if (smoothing != m_smoothWeight) {
-            m_smoothWeight = smoothing;
-            m_smoothCount = 0;
-            m_smoothSummary.invalidateFrom(0);
-        }
-        if (m_smoothCount == 0) {
-            m_smoothLast = 0;
-            m_smoothN = 0;
-        }
-        m_smooth.resize(std::size_t(n));
-        for (qsizetype i = m_smoothCount; i < n; ++i) {
-            const double value = m_values[std::size_t(i)];
-            if (!std::isfinite(value)) {
-                m_smooth[std::size_t(i)] = std::nan("");
-                continue;
-            }
-            m_smoothLast = m_smoothLast * smoothing + (1 - smoothing) * value;
-            ++m_smoothN;
-            m_smooth[std::size_t(i)] = m_smoothLast / (1 - std::pow(smoothing, double(m_smoothN)));
-        }
-        m_smoothSummary.invalidateFrom(m_smoothCount);
-        m_smoothCount = n;
-        m_smoothSummary.update(m_smooth.data(), n);
-    }
+    updateEma(smoothing);
     // Up to date, a view only reads: a layer drawn on another thread may be reading too.
-    if (smoothing > 0) {
-        v.y = m_smooth.data();
-        v.summary = &m_smoothSummary;
+    const double *y = smoothing > 0 ? m_smooth.data() : m_values.data();
+    const M4Summary *summary = smoothing > 0 ? &m_smoothSummary : &m_summary;
+    switch (x) {
+    case XAxisMode::Step:
+        return SeriesView{m_steps.data(), y, n, summary};
+    case XAxisMode::WallTime:
+        if (m_wallSorted)
+            return SeriesView{m_wallMs.data(), y, n, summary};
+        if (!m_byWall)
+            m_byWall = std::make_shared<Ordered>();
+        return orderedView(*m_byWall, m_wallMs, smoothing);
+    case XAxisMode::Epoch:
+        if (m_epochSorted)
+            return SeriesView{m_epochs.data(), y, n, summary};
+        if (!m_byEpoch)
+            m_byEpoch = std::make_shared<Ordered>();
+        return orderedView(*m_byEpoch, m_epochs, smoothing);
     }
-    if (!byWall || m_wallSorted)
-        return v;
+    return SeriesView{m_steps.data(), y, n, summary};
+}
 
-    if (!m_byWall)
-        m_byWall = std::make_shared<Ordered>();
-    Ordered &o = *m_byWall;
+// The points with a non-NaN x, sorted by it (stable), with their values and EMA.
+SeriesView SeriesData::orderedView(Ordered &o, const std::vector<double> &x, double smoothing)
+{
+    const qsizetype n = size();
     if (o.builtFor != n || (smoothing > 0 && o.smoothing != smoothing)) {
-        std::vector<qsizetype> order(m_values.size());
-        std::iota(order.begin(), order.end(), 0);
-        std::stable_sort(order.begin(), order.end(), [this](qsizetype a, qsizetype b) {
-            return m_wallMs[std::size_t(a)] < m_wallMs[std::size_t(b)];
-        });
-        o.x.resize(std::size_t(n));
-        o.y.resize(std::size_t(n));
-        o.smooth.resize(smoothing > 0 ? std::size_t(n) : 0);
+        std::vector<qsizetype> order;
+        order.reserve(std::size_t(n));
         for (qsizetype i = 0; i < n; ++i) {
-            const std::size_t from = std::size_t(order[std::size_t(i)]);
-            o.x[std::size_t(i)] = m_wallMs[from];
-            o.y[std::size_t(i)] = m_values[from];
+            if (!std::isnan(x[std::size_t(i)]))
+                order.push_back(i);
+        }
+        std::stable_sort(order.begin(), order.end(),
+                         [&x](qsizetype a, qsizetype b) { return x[std::size_t(a)] < x[std::size_t(b)]; });
+        const std::size_t m = order.size();
+        o.x.resize(m);
+        o.y.resize(m);
+        o.smooth.resize(smoothing > 0 ? m : 0);
+        for (std::size_t i = 0; i < m; ++i) {
+            const std::size_t from = std::size_t(order[i]);
+            o.x[i] = x[from];
+            o.y[i] = m_values[from];
             if (smoothing > 0)
-                o.smooth[std::size_t(i)] = m_smooth[from];
+                o.smooth[i] = m_smooth[from];
         }
         o.summary.clear();
-        o.summary.update(o.y.data(), n);
+        o.summary.update(o.y.data(), qsizetype(m));
         o.smoothSummary.clear();
         if (smoothing > 0)
-            o.smoothSummary.update(o.smooth.data(), n);
+            o.smoothSummary.update(o.smooth.data(), qsizetype(m));
         o.builtFor = n;
         o.smoothing = smoothing;
     }
+    const qsizetype m = qsizetype(o.x.size());
     if (smoothing > 0)
-        return SeriesView{o.x.data(), o.smooth.data(), n, &o.smoothSummary};
-    return SeriesView{o.x.data(), o.y.data(), n, &o.summary};
+        return SeriesView{o.x.data(), o.smooth.data(), m, &o.smoothSummary};
+    return SeriesView{o.x.data(), o.y.data(), m, &o.summary};
 }
 
 SeriesStore::~SeriesStore() = default;
 
-int SeriesStore::series(const QString &runId, const QString &metric, bool stepIsEpoch)
+int SeriesStore::series(const QString &runId, const QString &metric)
 {
-    const QString id = runId % u'\x1f' % metric % (stepIsEpoch ? u"\x1f*"_s : QString());
+    const QString id = runId % u'\x1f' % metric;
     QMutexLocker lock(&m_mutex);
     const auto it = m_ids.constFind(id);
     if (it != m_ids.cend())
         return *it;
     const int index = int(m_keys.size());
-    m_keys.push_back(SeriesKey{runId, metric, stepIsEpoch});
+    m_keys.push_back(SeriesKey{runId, metric});
     m_pending.emplace_back();
     m_ids.insert(id, index);
     return index;
@@ -204,8 +243,23 @@ void SeriesStore::append(int series, const ChartPoint *points, qsizetype count)
     pending.insert(pending.end(), points, points + count);
 }
 
+void SeriesStore::addReader(const void *reader, std::function<bool(int)> reads)
+{
+    removeReader(reader);
+    m_readers.emplace_back(reader, std::move(reads));
+}
+
+void SeriesStore::removeReader(const void *reader)
+{
+    std::erase_if(m_readers, [reader](const auto &r) { return r.first == reader; });
+}
+
 bool SeriesStore::drain(const std::function<bool(int)> &hold)
 {
+    const auto held = [&](int id) {
+        return (hold && hold(id)) ||
+               std::any_of(m_readers.begin(), m_readers.end(), [id](const auto &r) { return r.second(id); });
+    };
     bool changed = false;
     {
         QMutexLocker lock(&m_mutex);
@@ -216,7 +270,7 @@ bool SeriesStore::drain(const std::function<bool(int)> &hold)
         m_draining.resize(m_pending.size());
         // Swapping hands the producers the (empty) buffers of the last drain, capacity kept.
         for (std::size_t i = 0; i < m_pending.size(); ++i) {
-            if (!m_pending[i].empty() && !(hold && hold(int(i))))
+            if (!m_pending[i].empty() && !held(int(i)))
                 m_pending[i].swap(m_draining[i]);
         }
     }

@@ -7,30 +7,37 @@
 #include <QString>
 
 #include <functional>
+#include <limits>
 #include <memory>
 #include <vector>
 
 namespace ferry::ui {
 
-// One metric value as a producer reports it.
-struct ChartPoint {
-    double step = 0;   // training step, or the epoch for a series whose step is an epoch
-    qint64 wallMs = 0; // wall clock, ms since the Unix epoch
-    double value = 0;
+// What the chart's x axis shows.
+enum class XAxisMode {
+    Step,     // every series, by step
+    Epoch,    // the series whose points carry an epoch, by epoch
+    WallTime, // every series, by seconds since its run's first point
 };
 
-// What a series is: one metric of one run. stepIsEpoch: its step values are epochs (the
-// trainer's epoch-level metrics such as val_loss), shown in the chart's epoch mode only.
+// One metric value as a producer reports it.
+struct ChartPoint {
+    double step = 0;   // training step
+    qint64 wallMs = 0; // wall clock, ms since the Unix epoch
+    double value = 0;
+    double epoch = std::numeric_limits<double>::quiet_NaN(); // NaN: the point has none
+};
+
+// What a series is: one metric of one run.
 struct SeriesKey {
     QString runId;
     QString metric;
-    bool stepIsEpoch = false;
 
     friend bool operator==(const SeriesKey &, const SeriesKey &) = default;
 };
 
 // A series' points sorted by x, with the multi-resolution summaries the chart draws from.
-// x is either the step or the wall time; y either the value or its EMA.
+// x is the step, the epoch or the wall time; y either the value or its EMA.
 struct SeriesView {
     const double *x = nullptr;
     const double *y = nullptr;
@@ -48,12 +55,15 @@ public:
     qsizetype size() const { return qsizetype(m_values.size()); }
     const std::vector<double> &steps() const { return m_steps; }
     const std::vector<double> &wallMs() const { return m_wallMs; }
+    const std::vector<double> &epochs() const { return m_epochs; }
+    bool hasEpochs() const { return m_epochCount > 0; } // some point carries an epoch
     const std::vector<double> &values() const { return m_values; }
     qint64 firstWallMs() const { return m_firstWallMs; } // the smallest wall time; 0 when empty
 
-    // x = step (byWall false) or wall ms; y = value (smoothing 0) or its EMA with that weight
-    // (TensorBoard's debiased EMA, see ema()). Summaries are brought up to date lazily.
-    SeriesView view(bool byWall, double smoothing);
+    // x = step, epoch (only the points that carry one) or wall ms; y = value (smoothing 0) or
+    // its EMA with that weight (TensorBoard's debiased EMA, see ema()). Summaries are brought up
+    // to date lazily.
+    SeriesView view(XAxisMode x, double smoothing);
 
     // The debiased exponential moving average TensorBoard draws: last = last * w + (1 - w) * v,
     // shown as last / (1 - w^n) after n finite values. Non-finite values stay NaN and leave the
@@ -63,12 +73,17 @@ public:
     void append(const ChartPoint *points, qsizetype count);
 
 private:
-    struct Ordered; // a copy sorted by wall time, for the rare series whose wall time goes back
+    struct Ordered; // a copy sorted by wall time or epoch, for a series whose steps do not sort them
+
+    void updateEma(double smoothing);
+    SeriesView orderedView(Ordered &o, const std::vector<double> &x, double smoothing);
 
     SeriesKey m_key;
-    std::vector<double> m_steps, m_wallMs, m_values;
+    std::vector<double> m_steps, m_wallMs, m_values, m_epochs;
     qint64 m_firstWallMs = 0;
     bool m_wallSorted = true;
+    bool m_epochSorted = true;  // finite epochs only and non-decreasing along the steps
+    qsizetype m_epochCount = 0; // points with a finite epoch
     M4Summary m_summary;
     // EMA of m_values for m_smoothWeight, valid for the first m_smoothCount points.
     std::vector<double> m_smooth;
@@ -77,7 +92,7 @@ private:
     double m_smoothLast = 0;
     qsizetype m_smoothN = 0;
     M4Summary m_smoothSummary;
-    std::shared_ptr<Ordered> m_byWall;
+    std::shared_ptr<Ordered> m_byWall, m_byEpoch;
 };
 
 // The chart's data: producers append from any thread, the chart's thread drains.
@@ -94,9 +109,8 @@ public:
     SeriesStore &operator=(const SeriesStore &) = delete;
     ~SeriesStore();
 
-    // Any thread. The id of the series for (runId, metric), created on first use. The same
-    // metric of the same run may exist once with stepIsEpoch and once without.
-    int series(const QString &runId, const QString &metric, bool stepIsEpoch = false);
+    // Any thread. The id of the series for (runId, metric), created on first use.
+    int series(const QString &runId, const QString &metric);
     // Any thread. Points in any order (in x order is the fast path).
     void append(int series, const ChartPoint *points, qsizetype count);
     void append(int series, const std::vector<ChartPoint> &points)
@@ -105,8 +119,14 @@ public:
     }
 
     // Consumer thread. Moves pending points into the series; true when anything changed.
-    // Points of series for which `hold` is true stay pending (another thread reads them).
+    // Points of series for which `hold` or a reader's predicate is true stay pending (another
+    // thread reads them).
     bool drain(const std::function<bool(int)> &hold = {});
+    // Consumer thread. Several charts may draw from one store (the metric panels), each with a
+    // painter that reads series on other threads: whichever chart drains holds back what any
+    // of them reads. `reads` is asked per series id.
+    void addReader(const void *reader, std::function<bool(int)> reads);
+    void removeReader(const void *reader);
     // Consumer thread. Counts drains that changed something.
     quint64 revision() const { return m_revision; }
     int seriesCount() const { return int(m_series.size()); }
@@ -116,12 +136,13 @@ public:
 
 private:
     QMutex m_mutex;
-    QHash<QString, int> m_ids;                      // guarded; key: runId \x1f metric \x1f epoch flag
+    QHash<QString, int> m_ids;                      // guarded; key: runId \x1f metric
     std::vector<SeriesKey> m_keys;                  // guarded
     std::vector<std::vector<ChartPoint>> m_pending; // guarded, by series id
 
-    std::vector<std::unique_ptr<SeriesData>> m_series; // consumer thread
-    std::vector<std::vector<ChartPoint>> m_draining;   // consumer thread, reused buffers
+    std::vector<std::unique_ptr<SeriesData>> m_series;                        // consumer thread
+    std::vector<std::vector<ChartPoint>> m_draining;                          // consumer thread, reused buffers
+    std::vector<std::pair<const void *, std::function<bool(int)>>> m_readers; // consumer thread
     quint64 m_revision = 0;
 };
 

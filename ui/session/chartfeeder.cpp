@@ -15,29 +15,18 @@ using namespace Qt::StringLiterals;
 
 namespace ferry::ui {
 
-namespace {
-
-bool epochMetric(const QString &name)
-{
-    return name == run::kTrainLoss || name == run::kValLoss || name == run::kValAccuracy || name == run::kLearningRate;
-}
-
-} // namespace
-
 // Lives on the feeder's thread: all store reads, all cursors.
 class ChartFeeder::Worker : public QObject {
     Q_OBJECT
 public:
     std::atomic<int> generation{0};
 
-    void load(int gen, run::RunStore *store, std::shared_ptr<SeriesStore> series, const QStringList &runs,
-              const QSet<QString> &embedded)
+    void load(int gen, run::RunStore *store, std::shared_ptr<SeriesStore> series, const QStringList &runs)
     {
         if (gen != generation.load())
             return;
         m_store = store;
         m_series = std::move(series);
-        m_embedded = embedded;
         m_cursors.clear();
         for (const QString &id : runs) {
             if (gen != generation.load())
@@ -73,7 +62,7 @@ private:
         const auto flush = [&] {
             if (batch.empty())
                 return;
-            const int series = m_series->series(runId, metric, m_embedded.contains(runId) && epochMetric(metric));
+            const int series = m_series->series(runId, metric);
             m_series->append(series, batch);
             batch.clear();
         };
@@ -82,14 +71,13 @@ private:
                 flush();
                 metric = p.name;
             }
-            batch.push_back(ChartPoint{p.step, p.wallMs, p.value});
+            batch.push_back(ChartPoint{p.step, p.wallMs, p.value, p.epoch});
         }
         flush();
     }
 
     run::RunStore *m_store = nullptr;
     std::shared_ptr<SeriesStore> m_series;
-    QSet<QString> m_embedded;
     QHash<QString, qint64> m_cursors;
 };
 
@@ -115,15 +103,14 @@ ChartFeeder::~ChartFeeder()
 
 void ChartFeeder::setStore(run::RunStore *store)
 {
-    setRuns({}, {}, {}); // a new generation: a read under way stops at its next run
+    setRuns({}, {}); // a new generation: a read under way stops at its next run
     // Wait until the worker has let go of the old store (it may be closed next).
     QMetaObject::invokeMethod(
         m_worker, [] {}, Qt::BlockingQueuedConnection);
     m_store = store;
 }
 
-void ChartFeeder::setRuns(const QStringList &runIds, const QHash<QString, QString> &labels,
-                          const QSet<QString> &embedded)
+void ChartFeeder::setRuns(const QStringList &runIds, const QHash<QString, QString> &labels)
 {
     m_runs = runIds;
     const int generation = ++m_generation;
@@ -135,8 +122,9 @@ void ChartFeeder::setRuns(const QStringList &runIds, const QHash<QString, QStrin
     m_chart->setStore(m_series);
     if (!m_store || runIds.isEmpty())
         return;
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker, generation, store = m_store, series = m_series, runIds,
-                                         embedded] { worker->load(generation, store, series, runIds, embedded); });
+    QMetaObject::invokeMethod(m_worker, [worker = m_worker, generation, store = m_store, series = m_series, runIds] {
+        worker->load(generation, store, series, runIds);
+    });
 }
 
 void ChartFeeder::runsChanged(const QStringList &runIds)

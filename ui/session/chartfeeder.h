@@ -2,7 +2,6 @@
 
 #include <QHash>
 #include <QObject>
-#include <QSet>
 #include <QStringList>
 
 #include <memory>
@@ -29,9 +28,8 @@ public:
     ~ChartFeeder() override;
 
     void setStore(run::RunStore *store); // nullptr: nothing to read (the chart is emptied)
-    // The runs to show, with their legend labels; `embedded`: trainer runs, whose epoch-level
-    // metrics (train_loss, val_loss, val_accuracy, lr) have an epoch as their step.
-    void setRuns(const QStringList &runIds, const QHash<QString, QString> &labels, const QSet<QString> &embedded);
+    // The runs to show, with their legend labels.
+    void setRuns(const QStringList &runIds, const QHash<QString, QString> &labels);
     QStringList runs() const { return m_runs; }
 
 public Q_SLOTS:

@@ -333,14 +333,11 @@ void MainWindow::selectionChanged(const QStringList &runIds)
     if (!m_session || shown == m_session->feeder()->runs())
         return; // no runs to read, or the same runs: their points are in the chart already
     QHash<QString, QString> labels;
-    QSet<QString> embedded;
     for (const QString &id : shown) {
         const RunRow row = m_rows.value(id);
         labels.insert(id, row.record.name.isEmpty() ? id : u"%1 (%2)"_s.arg(row.record.name, id.right(4)));
-        if (row.record.target == u"embedded"_s)
-            embedded.insert(id);
     }
-    m_session->feeder()->setRuns(shown, labels, embedded);
+    m_session->feeder()->setRuns(shown, labels);
 }
 
 void MainWindow::currentRunChanged(const QString &runId)

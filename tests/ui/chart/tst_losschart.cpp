@@ -64,7 +64,8 @@ private Q_SLOTS:
     void init()
     {
         m_store = std::make_shared<SeriesStore>();
-        // Three runs, loss by step 0..1000 (every 10 ms), and val_loss by epoch 0..9.
+        // Three runs, loss by step 0..1000 (every 10 ms), and val_loss at steps 0, 100, .., 900,
+        // which are epochs 0..9.
         for (int r = 0; r < 3; ++r) {
             const QString run = u"run-%1"_s.arg(QChar(u'a' + r));
             std::vector<ChartPoint> points;
@@ -73,8 +74,8 @@ private Q_SLOTS:
             m_store->append(m_store->series(run, u"loss"_s), points);
             std::vector<ChartPoint> epochs;
             for (int e = 0; e < 10; ++e)
-                epochs.push_back({double(e), T0 + r * 5000 + e * 1000, 0.5 / (1 + e)});
-            m_store->append(m_store->series(run, u"val_loss"_s, true), epochs);
+                epochs.push_back({double(e) * 100, T0 + r * 5000 + e * 1000, 0.5 / (1 + e), double(e)});
+            m_store->append(m_store->series(run, u"val_loss"_s), epochs);
         }
         m_chart = std::make_unique<LossChart>();
         m_chart->resize(900, 500);
@@ -329,11 +330,11 @@ private Q_SLOTS:
     void xAxisModesPickTheirSeries()
     {
         m_chart->setMetrics({});
-        QCOMPARE(m_chart->visibleSeries().size(), std::size_t(3)); // step mode: loss only
+        QCOMPARE(m_chart->visibleSeries().size(), std::size_t(6)); // step mode: every series
         m_chart->setXAxisMode(XAxisMode::Epoch);
-        QCOMPARE(m_chart->visibleSeries().size(), std::size_t(3));
+        QCOMPARE(m_chart->visibleSeries().size(), std::size_t(3)); // only val_loss carries epochs
         for (const int id : m_chart->visibleSeries())
-            QVERIFY(m_store->data(id).key().stepIsEpoch);
+            QCOMPARE(m_store->data(id).key().metric, u"val_loss"_s);
         QCOMPARE(m_chart->xRange(), (std::pair{0.0, 9.0}));
         m_chart->setXAxisMode(XAxisMode::WallTime);
         QCOMPARE(m_chart->visibleSeries().size(), std::size_t(6));

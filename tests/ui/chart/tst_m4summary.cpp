@@ -137,11 +137,11 @@ private Q_SLOTS:
         for (int i = 0; i < 5000; ++i)
             points.push_back({double(2 * i), i, double(i % 97)});
         series.append(points.data(), qsizetype(points.size()));
-        (void)series.view(false, 0);
+        (void)series.view(XAxisMode::Step, 0);
         // Late points, in reverse order, between existing steps and before the first.
         std::vector<ChartPoint> late = {{4001, 1, 1000}, {3001, 2, -1000}, {-5, 3, 7}, {4000, 4, 2000}};
         series.append(late.data(), qsizetype(late.size()));
-        const SeriesView v = series.view(false, 0);
+        const SeriesView v = series.view(XAxisMode::Step, 0);
         QCOMPARE(v.size, 5004);
         QVERIFY(std::is_sorted(v.x, v.x + v.size));
         QCOMPARE(v.x[0], -5.0);
@@ -191,7 +191,7 @@ private Q_SLOTS:
         // In batches, as the chart receives them.
         for (std::size_t i = 0; i < points.size(); i += 4096)
             series.append(points.data() + i, qsizetype(std::min<std::size_t>(4096, points.size() - i)));
-        const SeriesView v = series.view(false, 0);
+        const SeriesView v = series.view(XAxisMode::Step, 0);
         const YExtremes all = v.summary->query(v.y, 0, v.size);
         double y0 = logY ? std::log10(all.minPositive) : all.min;
         double y1 = logY ? std::log10(all.max) : all.max;

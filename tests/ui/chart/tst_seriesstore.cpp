@@ -18,17 +18,17 @@ class TestSeriesStore : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void seriesAreKeyedByRunMetricAndEpochFlag()
+    void seriesAreKeyedByRunAndMetric()
     {
         SeriesStore store;
         const int loss = store.series(u"a"_s, u"loss"_s);
         QCOMPARE(store.series(u"a"_s, u"loss"_s), loss);
         QVERIFY(store.series(u"b"_s, u"loss"_s) != loss);
-        QVERIFY(store.series(u"a"_s, u"loss"_s, true) != loss);
+        QVERIFY(store.series(u"a"_s, u"val_loss"_s) != loss);
         QCOMPARE(store.seriesCount(), 0); // nothing drained yet
         QVERIFY(store.drain());
         QCOMPARE(store.seriesCount(), 3);
-        QCOMPARE(store.data(2).key(), (SeriesKey{u"a"_s, u"loss"_s, true}));
+        QCOMPARE(store.data(2).key(), (SeriesKey{u"a"_s, u"val_loss"_s}));
         QVERIFY(!store.drain());
     }
 
@@ -117,22 +117,22 @@ private Q_SLOTS:
         SeriesData series(SeriesKey{u"r"_s, u"loss"_s});
         std::vector<ChartPoint> first = {{0, 0, 1}, {1, 0, 2}};
         series.append(first.data(), 2);
-        QCOMPARE(series.view(false, 0.5).y[1], 1.25 / 0.75);
+        QCOMPARE(series.view(XAxisMode::Step, 0.5).y[1], 1.25 / 0.75);
         std::vector<ChartPoint> rest = {{2, 0, 3}, {3, 0, std::nan("")}, {4, 0, 4}};
         series.append(rest.data(), 3);
-        SeriesView v = series.view(false, 0.5);
+        SeriesView v = series.view(XAxisMode::Step, 0.5);
         QVERIFY(qFuzzyCompare(v.y[4], 3.0625 / 0.9375));
         QCOMPARE(v.summary->query(v.y, 0, 5).max, v.y[4]);
         std::vector<ChartPoint> late = {{0.5, 0, 10}};
         series.append(late.data(), 1);
-        v = series.view(false, 0.5);
+        v = series.view(XAxisMode::Step, 0.5);
         std::vector<double> again;
         SeriesData::ema(series.values().data(), series.size(), 0.5, again);
         for (qsizetype i = 0; i < v.size; ++i)
             QVERIFY(std::isnan(again[std::size_t(i)]) ? std::isnan(v.y[i]) : v.y[i] == again[std::size_t(i)]);
         QCOMPARE(v.summary->query(v.y, 0, v.size).max, *std::max_element(again.begin(), again.begin() + 3));
         // Weight 0: the raw values.
-        QCOMPARE(series.view(false, 0).y[1], 10.0);
+        QCOMPARE(series.view(XAxisMode::Step, 0).y[1], 10.0);
     }
 
     void wallTimeThatGoesBackIsSortedForTheWallAxis()
@@ -140,10 +140,37 @@ private Q_SLOTS:
         SeriesData series(SeriesKey{u"r"_s, u"loss"_s});
         std::vector<ChartPoint> points = {{0, 1000, 1}, {1, 3000, 2}, {2, 2000, 3}, {3, 4000, 4}};
         series.append(points.data(), 4);
-        const SeriesView v = series.view(true, 0);
+        const SeriesView v = series.view(XAxisMode::WallTime, 0);
         QCOMPARE(std::vector<double>(v.x, v.x + 4), (std::vector<double>{1000, 2000, 3000, 4000}));
         QCOMPARE(std::vector<double>(v.y, v.y + 4), (std::vector<double>{1, 3, 2, 4}));
         QCOMPARE(series.firstWallMs(), 1000);
+    }
+
+    void epochAxisTakesThePointsThatCarryAnEpochInEpochOrder()
+    {
+        const double none = std::nan("");
+        SeriesData series(SeriesKey{u"r"_s, u"val_loss"_s});
+        // In step order with its epochs: the direct view.
+        std::vector<ChartPoint> points = {{100, 0, 0.5, 1}, {200, 0, 0.4, 2}};
+        series.append(points.data(), 2);
+        QVERIFY(series.hasEpochs());
+        SeriesView v = series.view(XAxisMode::Epoch, 0);
+        QCOMPARE(std::vector<double>(v.x, v.x + v.size), (std::vector<double>{1, 2}));
+        // A point without an epoch is left out of the epoch axis (kept on the others); an
+        // epoch that goes back (a restart from a checkpoint) is sorted in.
+        std::vector<ChartPoint> more = {{250, 0, 9, none}, {300, 0, 0.3, 1.5}};
+        series.append(more.data(), 2);
+        v = series.view(XAxisMode::Epoch, 0);
+        QCOMPARE(std::vector<double>(v.x, v.x + v.size), (std::vector<double>{1, 1.5, 2}));
+        QCOMPARE(std::vector<double>(v.y, v.y + v.size), (std::vector<double>{0.5, 0.3, 0.4}));
+        QCOMPARE(v.summary->query(v.y, 0, v.size).max, 0.5);
+        QCOMPARE(series.view(XAxisMode::Step, 0).size, 4);
+        // A series with no epoch at all has none to show.
+        SeriesData loss(SeriesKey{u"r"_s, u"loss"_s});
+        std::vector<ChartPoint> plain = {{0, 0, 1}, {1, 0, 2}};
+        loss.append(plain.data(), 2);
+        QVERIFY(!loss.hasEpochs());
+        QCOMPARE(loss.view(XAxisMode::Epoch, 0).size, 0);
     }
 
     void runColorIsStableAndTellsRunsApart()

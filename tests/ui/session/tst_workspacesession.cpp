@@ -121,7 +121,7 @@ private Q_SLOTS:
         const QStringList newest = ui::RunsModel::newestRunsWithMetrics(rows, 2);
         QCOMPARE(newest, (QStringList{u"run2"_s, u"run1"_s}));
         QSignalSpy fed(session->feeder(), &ui::ChartFeeder::loaded);
-        session->feeder()->setRuns(newest, {{u"run2"_s, u"newest"_s}}, {});
+        session->feeder()->setRuns(newest, {{u"run2"_s, u"newest"_s}});
         QVERIFY(fed.wait(10000));
         QCOMPARE(chartPoints(chart, u"loss"_s), 2 * 20);
         QCOMPARE(chart.runLabel(u"run2"_s), u"newest"_s);
@@ -151,13 +151,13 @@ private Q_SLOTS:
         const auto launched = run::launchRun(*session->store(), *target, workspace.runsDir(), metricsRun(kSteps, 0.05));
         QVERIFY2(launched, launched ? "" : qPrintable(launched.error().toString()));
         const QString id = launched->id;
-        session->feeder()->setRuns({id}, {}, {});
+        session->feeder()->setRuns({id}, {});
         QTRY_VERIFY_WITH_TIMEOUT(changed.contains(id), 20000);
         QTRY_VERIFY_WITH_TIMEOUT(chartPoints(chart, u"loss"_s) > 0, 20000); // live points reach the chart
 
         QVERIFY(!run::isFinished(session->store()->run(id)->status));
         session->loader()->reload();
-        session->feeder()->setRuns({id}, {}, {}); // a snapshot read under way
+        session->feeder()->setRuns({id}, {}); // a snapshot read under way
         const QPointer<ui::RunMonitorWorker> worker = session->monitor();
         session.reset();
         QVERIFY(worker.isNull());

@@ -173,7 +173,8 @@ private Q_SLOTS:
         const auto points = [](const QString &name, int from, int count) {
             QList<run::MetricPoint> list;
             for (int i = from; i < from + count; ++i)
-                list.append({name, double(i), 1.0 / (i + 1), 1000 + i});
+                list.append({name, double(i), 1.0 / (i + 1), 1000 + i,
+                             name == u"val_loss"_s ? double(i) : std::numeric_limits<double>::quiet_NaN()});
             return list;
         };
         (*store)->appendMetrics(u"r1"_s, points(u"loss"_s, 0, 100), 10);
@@ -185,7 +186,7 @@ private Q_SLOTS:
         ui::ChartFeeder feeder(&chart);
         feeder.setStore(store->get());
         QSignalSpy loaded(&feeder, &ui::ChartFeeder::loaded);
-        feeder.setRuns({u"r1"_s}, {{u"r1"_s, u"first"_s}}, {u"r1"_s});
+        feeder.setRuns({u"r1"_s}, {{u"r1"_s, u"first"_s}});
         QVERIFY(loaded.wait(10000));
         const auto total = [&chart](const QString &metric) {
             chart.refresh(); // drains the store now
@@ -199,8 +200,9 @@ private Q_SLOTS:
         QCOMPARE(total(u"loss"_s), 100);
         QCOMPARE(total(u"val_loss"_s), 3);
         for (int i = 0; i < chart.store()->seriesCount(); ++i) {
-            const ui::SeriesKey &key = chart.store()->data(i).key();
-            QCOMPARE(key.stepIsEpoch, key.metric == u"val_loss"_s);
+            // The store's epochs reach the chart: val_loss carries them, loss none.
+            const ui::SeriesData &data = chart.store()->data(i);
+            QCOMPARE(data.hasEpochs(), data.key().metric == u"val_loss"_s);
         }
         QCOMPARE(chart.runLabel(u"r1"_s), u"first"_s);
 
@@ -213,7 +215,7 @@ private Q_SLOTS:
         QTest::qWait(200);
         QCOMPARE(total(u"loss"_s), 150);
 
-        feeder.setRuns({u"r2"_s}, {}, {});
+        feeder.setRuns({u"r2"_s}, {});
         QVERIFY(loaded.wait(10000));
         QCOMPARE(total(u"loss"_s), 12);
         QCOMPARE(total(u"val_loss"_s), 0);

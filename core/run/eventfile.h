@@ -1,0 +1,121 @@
+#pragma once
+
+#include "common/error.h"
+#include "run/metricparser.h"
+
+#include <QByteArrayView>
+#include <QList>
+#include <QString>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+namespace google::protobuf {
+class Arena;
+} // namespace google::protobuf
+
+namespace ferry::tensorboard {
+class Summary_Value;
+} // namespace ferry::tensorboard
+
+namespace ferry::run {
+
+// What one event file may make its reader allocate. A record's length is checked against its CRC
+// and capped before anything is read or allocated for it. Parsing a message allocates an object
+// for each message embedded in it, whatever their size (a 60 MB record of empty summary values
+// makes 2 GB of them), so a record longer than maxWholeRecordBytes (an image, a graph, a merged
+// TensorFlow 1 summary) is not parsed whole: it is walked field by field and its summary values
+// are parsed one at a time, those longer than maxValueBytes (images, audio, large tensors: never
+// a scalar) skipped unparsed.
+struct EventFileLimits {
+    qint64 maxRecordBytes = 64ll << 20;     // a longer record is an error (at most 1 GiB)
+    qint64 maxWholeRecordBytes = 1ll << 20; // a scalar's event is tens of bytes
+    qint64 maxValueBytes = 1ll << 20;
+};
+
+// TensorBoard's event files (events.out.tfevents.*, written by torch's SummaryWriter, tensorboardX,
+// Keras' TensorBoard callback, Lightning's TensorBoardLogger): TFRecord framing, each record
+//   u64 length, u32 masked CRC-32C of those 8 bytes, `length` bytes of data, u32 masked CRC-32C of the data
+// (all little-endian), the data an Event message (run/tensorboard_event.proto). Read as the file
+// grows: each call is handed the bytes from offset() on and consumes only complete records. The
+// file is untrusted (EventFileLimits).
+//
+// The points are the scalars: a value's simple_value, or its tensor when that is one DT_FLOAT or
+// DT_DOUBLE element (Keras and TensorFlow 2 write scalars so) of the "scalars" plugin or of none.
+// A value without metadata has its tag's plugin: TensorFlow 1 writes the metadata only with a
+// tag's first value. Histograms, images, audio, text, hyperparameters, the graph and the file's
+// version record give no point. A point is named prefix + tag, at the event's step (0 when it
+// has none), at the event's wall time; it has no epoch.
+class EventFileReader {
+public:
+    using Limits = EventFileLimits; // outside the class, complete where it is a default argument
+
+    // `prefix` goes before every tag ("train/" for a file under a train/ folder); `path` names the
+    // file in errors.
+    explicit EventFileReader(QString prefix = {}, QString path = {}, Limits limits = {});
+    ~EventFileReader();
+    EventFileReader(EventFileReader &&) noexcept;
+    EventFileReader &operator=(EventFileReader &&) noexcept;
+
+    // `bytes`: the file's bytes from offset() on, as many as there are now. Reads every complete
+    // record and returns the points of their scalars; a partial record at the end waits, offset()
+    // before it, for a later call with more bytes.
+    // A damaged record (a CRC that does not match, a length over the limit, data that is no Event)
+    // ends the reading: its Error names the file and the record's byte offset. The points of the
+    // good records before it are never lost: a call that read some first returns their points
+    // (failed() is then true) and the next call the Error. Every call after that returns the same
+    // Error; offset() stays at the damaged record.
+    Expected<QList<MetricPoint>> read(QByteArrayView bytes);
+
+    qint64 offset() const { return m_offset; } // the bytes of the file consumed: whole records
+    // Carries on from where an earlier reader of the same file stopped, its offset() (a follower
+    // re-attached after a restart): the next call is handed the bytes from `offset` on. What the
+    // earlier reader learned of the tags' plugins is not known: a tag of a plugin other than the
+    // scalars' whose values after `offset` lack metadata (TensorFlow 1) reads as the scalars'.
+    void resumeAt(qint64 offset);
+    // How many bytes from offset() the next call needs to read a record: 12 (a header) while the
+    // next record's length is unknown, its whole size once its header has been read; 0 after an error.
+    qint64 bytesWanted() const;
+    bool failed() const { return m_error.has_value(); } // the file is not read further
+
+private:
+    struct Tag {
+        QString name;       // prefix + tag
+        bool scalar = true; // its plugin is "scalars" or none
+    };
+
+    // Reads one record's data (its CRC checked) into `out`; false: it is no Event.
+    bool readEvent(const char *data, qint64 length, QList<MetricPoint> &out);
+    bool readLargeEvent(const char *data, qint64 length, QList<MetricPoint> &out);
+    bool readLargeSummary(const char *data, int length, QList<MetricPoint> &out);
+    void takeValue(const tensorboard::Summary_Value &value, double step, qint64 wallMs, QList<MetricPoint> &out);
+    Tag &tag(const std::string &bytes);
+    Error damaged(const QString &what) const;
+    void emptyArenaIfFull();
+
+    QString m_prefix;
+    QString m_path;
+    Limits m_limits;
+    qint64 m_offset = 0;
+    qint64 m_pendingLength = -1; // the data length of the record at m_offset, once its header is checked
+    std::optional<Error> m_error;
+    // Messages are parsed on an arena, a record's or a value's at a time, and nothing of them is
+    // kept: they cost no malloc and free each, and what a hostile record made the parser allocate
+    // is given back as soon as the arena holds more than a megabyte (eventfile.cpp).
+    std::unique_ptr<google::protobuf::Arena> m_arena;
+    std::unordered_map<std::string, Tag> m_tags; // by the tag's bytes, up to a cap
+    Tag m_unremembered;                          // a tag past the cap, for one value
+};
+
+// CRC-32C (Castagnoli) of `bytes`, continuing from `crc` (0 to start): TFRecord's checksum. Uses
+// the CPU's crc32 instruction where there is one (SSE 4.2), else tables eight bytes at a time;
+// crc32cPortable always uses the tables, so that tests can compare the two.
+quint32 crc32c(QByteArrayView bytes, quint32 crc = 0);
+quint32 crc32cPortable(QByteArrayView bytes, quint32 crc = 0);
+// The masked form TFRecord stores, ((crc >> 15) | (crc << 17)) + 0xa282ead8: a CRC of data that
+// holds CRCs is no weaker than one of other data.
+quint32 maskedCrc32c(QByteArrayView bytes);
+
+} // namespace ferry::run

@@ -1,0 +1,67 @@
+#pragma once
+
+#include "common/error.h"
+#include "run/metricparser.h"
+#include "store/runstore.h"
+
+#include <QHash>
+#include <QList>
+#include <QSet>
+#include <QString>
+
+#include <memory>
+
+namespace ferry::run {
+
+// The files a run writes metrics to beside its log, found in its run folder and read as they
+// grow (docs/metrics.md):
+//   - TensorBoard event files (events.out.tfevents.*), appended: read from where the last read
+//     ended, a partial record waiting for the rest; a file in a train/, validation/, val/,
+//     eval/ or test/ folder gives its tags that prefix (Keras writes logs/train and
+//     logs/validation with the same tags);
+//   - Lightning's metrics.csv, rewritten whenever a column appears: the rows not read before;
+//   - Hugging Face's trainer_state.json, one per checkpoint folder, each the whole history so
+//     far: the newest one's entries not read before.
+// They are looked for in what the run itself made: its working folder code/ (what the script
+// created there: runs/, lightning_logs/, logs/, ...; the links into the source folder are
+// never followed), model/, output/ (SM_OUTPUT_DIR/tensorboard among them) and checkpoints/.
+// A container's script writes these folders: every file is opened without following links
+// (common/untrustedtree.h) and read within caps.
+//
+// How far each file is read is stored with its points (RunStore::appendSourceMetrics), so a
+// follower that starts again neither loses nor doubles a point. A metric a file gives is taken
+// from that file only: the log's points of it are dropped (claimed()).
+class MetricSources {
+public:
+    MetricSources(RunStore &store, QString runDir, QString runId);
+    ~MetricSources();
+    MetricSources(const MetricSources &) = delete;
+    MetricSources &operator=(const MetricSources &) = delete;
+
+    struct Read {
+        QList<MetricPoint> points; // stored
+        QStringList newClaims;     // names the files took over from the log in this read
+        QList<Error> problems;     // files given up (a damaged record, a refused link): said once each
+    };
+    // Looks for new files (`scan`: now; else at most every few seconds) and stores what is new
+    // in each. An Error only when the store refused to write.
+    Expected<Read> poll(bool scan);
+
+    // The names the log must not give (a file gives them).
+    const QSet<QString> &claimed() const { return m_claimed; }
+
+private:
+    struct Source;
+    void discover();
+    Expected<void> readSource(Source &source, Read &read);
+    void reload();
+
+    RunStore &m_store;
+    const QString m_runDir;
+    const QString m_runId;
+    std::vector<std::unique_ptr<Source>> m_sources;
+    QSet<QString> m_claimed;
+    qint64 m_lastScanMs = 0;
+};
+
+} // namespace ferry::run
