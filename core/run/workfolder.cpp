@@ -7,6 +7,11 @@ using namespace Qt::StringLiterals;
 
 namespace ferry::run {
 
+bool isMetricFileName(QStringView name)
+{
+    return name.startsWith(u"events.out.tfevents.") || name == u"metrics.csv" || name == u"trainer_state.json";
+}
+
 Expected<void> prepareWorkFolder(const QString &workDir, const QString &sourceDir,
                                  const std::function<QString(const QString &name)> &linkTarget)
 {

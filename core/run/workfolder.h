@@ -23,6 +23,13 @@ inline const QStringList kRunLogFolders{QStringLiteral("runs"), QStringLiteral("
                                         QStringLiteral("logs"), QStringLiteral("tb_logs"),
                                         QStringLiteral("tensorboard")};
 
+// The folders of a run folder the run itself writes (its working folder code/, model/, output/,
+// checkpoints/): where its metric files are looked for, on every target.
+inline const QStringList kMetricFileFolders{QStringLiteral("code"), QStringLiteral("model"), QStringLiteral("output"),
+                                            QStringLiteral("checkpoints")};
+// A TensorBoard event file, Lightning's metrics.csv or Hugging Face's trainer_state.json.
+bool isMetricFileName(QStringView name);
+
 // Creates `workDir` (it must not exist yet) with the links and log folders. `linkTarget` gives
 // what the link for a source entry points at as the script sees it: the entry itself for a
 // local process, its path in the container's source mount for a container.

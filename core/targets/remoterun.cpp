@@ -1,12 +1,14 @@
 #include "targets/remoterun.h"
 
 #include "run/supervisor.h"
+#include "run/workfolder.h"
 #include "targets/containersecrets.h"
 #include "targets/remotescripts.h"
 #include "targets/shellquote.h"
 
 #include "common/safefile.h"
 #include "common/textfile.h"
+#include "common/untrustedtree.h"
 
 #include <QDir>
 #include <QFile>
@@ -14,6 +16,10 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+
+#include <algorithm>
+#include <fcntl.h>
+#include <unistd.h>
 
 using namespace Qt::StringLiterals;
 
@@ -249,15 +255,80 @@ void RemoteRun::writeLogBytes(qint64 offset, const QByteArray &bytes) const
                  qPrintable(f.errorString()));
 }
 
+// The local copies of the script's metric files, as the status call is told their sizes.
+QList<TreeFile> RemoteRun::localMetricFiles() const
+{
+    QList<TreeFile> files;
+    for (const QString &root : run::kMetricFileFolders) {
+        for (TreeFile file : listRegularFiles(m_dir.path() + u'/' + root, run::isMetricFileName)) {
+            file.path = root + u'/' + file.path;
+            files << file;
+        }
+    }
+    return files;
+}
+
+// A "file OFFSET PATH BASE64" or "whole SIZE PATH BASE64" value of the status call.
+RemoteStatus::MetricFile RemoteRun::metricFileOf(bool whole, const QByteArray &value)
+{
+    const QList<QByteArray> parts = value.split(' ');
+    RemoteStatus::MetricFile file;
+    if (parts.size() != 3)
+        return file;
+    file.whole = whole;
+    file.offset = whole ? 0 : parts.at(0).toLongLong();
+    file.path = QString::fromUtf8(parts.at(1));
+    file.bytes = QByteArray::fromBase64(parts.at(2));
+    return file;
+}
+
+// Writes what came of the script's metric files into the run folder, where the follower reads
+// them as it reads a local run's (tracking/metricsources.h). The host names the paths: only
+// plain names inside the folders a run writes are taken, and no link is followed or made.
+void RemoteRun::writeMetricFiles(const QList<RemoteStatus::MetricFile> &files) const
+{
+    for (const RemoteStatus::MetricFile &f : files) {
+        const QStringList parts = f.path.split(u'/');
+        const bool plain = parts.size() >= 2 && run::kMetricFileFolders.contains(parts.first()) &&
+                           run::isMetricFileName(parts.last()) &&
+                           std::none_of(parts.begin(), parts.end(),
+                                        [](const QString &p) { return p.isEmpty() || p == u"."_s || p == u".."_s; });
+        if (!plain)
+            continue;
+        QString folder = m_dir.path();
+        bool safe = true;
+        for (qsizetype i = 0; i + 1 < parts.size() && safe; ++i) {
+            folder += u'/' + parts.at(i);
+            const EntryKind kind = entryKind(folder);
+            safe = kind == EntryKind::Directory || (kind == EntryKind::Missing && QDir().mkdir(folder));
+        }
+        if (!safe)
+            continue;
+        const QString path = folder + u'/' + parts.last();
+        const int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (f.whole ? O_TRUNC : 0);
+        const int fd = ::open(QFile::encodeName(path).constData(), flags, 0644);
+        if (fd < 0)
+            continue;
+        // At the offset it was read from: two Ferry processes fetching the same bytes agree.
+        if (::pwrite(fd, f.bytes.constData(), size_t(f.bytes.size()), f.offset) != f.bytes.size())
+            qWarning("cannot write the local copy of %s", qPrintable(path));
+        ::close(fd);
+    }
+}
+
 Expected<RemoteStatus> RemoteRun::status(const RemoteRecord &record, ShellResult *failure)
 {
     const qint64 offset = localLogSize();
     const qint64 timesOffset = QFileInfo(m_dir.logTimesFile()).size();
     const qint64 samplesOffset = QFileInfo(m_dir.systemSamplesFile()).size();
-    QStringList args{record.dir, QString::number(offset), QString::number(kChunkBytes), QString::number(timesOffset),
-                     QString::number(samplesOffset)};
-    if (!record.jobId.isEmpty())
-        args << record.jobId;
+    QStringList args{record.dir,
+                     QString::number(offset),
+                     QString::number(kChunkBytes),
+                     QString::number(timesOffset),
+                     QString::number(samplesOffset),
+                     record.jobId};
+    for (const TreeFile &file : localMetricFiles())
+        args << file.path << QString::number(file.size);
     const ShellResult r = m_shell.runScript(scripts::status, args, 120000);
     if (!r.ok()) {
         if (failure)
@@ -297,6 +368,8 @@ Expected<RemoteStatus> RemoteRun::status(const RemoteRecord &record, ShellResult
             s.logTimes = QByteArray(value).replace(';', '\n');
         else if (key == "samples")
             s.systemSamples = QByteArray(value).replace(';', '\n');
+        else if (key == "file" || key == "whole")
+            s.metricFiles << metricFileOf(key == "whole", value);
         else if (key == "exit") {
             const auto exit = exitFromJson(value);
             if (!exit)
@@ -305,6 +378,7 @@ Expected<RemoteStatus> RemoteRun::status(const RemoteRecord &record, ShellResult
         }
     }
     writeLogBytes(offset, s.logBytes);
+    writeMetricFiles(s.metricFiles);
     // Appended as they came: the host's file is only ever appended to.
     for (const auto &[bytes, path] :
          {std::pair{&s.logTimes, m_dir.logTimesFile()}, std::pair{&s.systemSamples, m_dir.systemSamplesFile()}}) {
@@ -320,7 +394,7 @@ Expected<void> RemoteRun::syncLogToEnd(const RemoteRecord &record)
         const auto s = status(record);
         if (!s)
             return s.error();
-        if (s->logBytes.size() < kChunkBytes)
+        if (s->logBytes.size() < kChunkBytes && s->metricFiles.isEmpty())
             return {};
     }
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/error.h"
+#include "common/untrustedtree.h"
 #include "run/contract.h"
 #include "run/rundirectory.h"
 #include "run/runspec.h"
@@ -39,6 +40,15 @@ struct RemoteStatus {
     QByteArray logBytes;      // the log from the requested offset
     QByteArray logTimes;      // log.times (run/logtimes.h) from the local copy's end
     QByteArray systemSamples; // system.samples (run/systemsamples.h) from the local copy's end
+    // The script's metric files (tracking/metricsources.h): new bytes of each from the local
+    // copy's size (an event file), or the whole file (a rewritten metrics.csv).
+    struct MetricFile {
+        QString path; // in the run folder
+        qint64 offset = 0;
+        bool whole = false;
+        QByteArray bytes;
+    };
+    QList<MetricFile> metricFiles;
 };
 
 // How a backend shapes the runner: #SBATCH lines (Slurm), the command that runs the script
@@ -114,6 +124,9 @@ public:
 
 private:
     void writeLogBytes(qint64 offset, const QByteArray &bytes) const;
+    QList<TreeFile> localMetricFiles() const;
+    static RemoteStatus::MetricFile metricFileOf(bool whole, const QByteArray &value);
+    void writeMetricFiles(const QList<RemoteStatus::MetricFile> &files) const;
 
     RemoteShell &m_shell;
     run::RunDirectory m_dir;

@@ -4,6 +4,7 @@
 #include "run/eventfile.h"
 #include "run/metricfiles.h"
 #include "run/systemsamples.h"
+#include "run/workfolder.h"
 
 #include <QDateTime>
 #include <QFileInfo>
@@ -15,9 +16,6 @@ using namespace Qt::StringLiterals;
 namespace ferry::run {
 
 namespace {
-
-// The folders of the run folder that the run writes (see the class comment).
-const QStringList kRoots{u"code"_s, u"model"_s, u"output"_s, u"checkpoints"_s};
 
 // A folder of these names holds one split of a run's metrics (Keras: logs/train, logs/validation).
 const QStringList kSplitFolders{u"train"_s, u"validation"_s, u"val"_s, u"eval"_s, u"test"_s};
@@ -32,11 +30,6 @@ const QString kTrainerState = u"trainer_state.json"_s;
 bool isEventFile(QStringView name)
 {
     return name.startsWith(u"events.out.tfevents.");
-}
-
-bool wanted(QStringView name)
-{
-    return isEventFile(name) || name == u"metrics.csv" || name == kTrainerState;
 }
 
 QString prefixOf(const QString &path)
@@ -112,8 +105,8 @@ void MetricSources::discover()
 {
     const QHash<QString, qint64> positions = m_store.sourcePositions(m_runId);
     std::optional<TreeFile> newestState;
-    for (const QString &root : kRoots) {
-        for (const TreeFile &file : listRegularFiles(m_runDir + u'/' + root, wanted)) {
+    for (const QString &root : kMetricFileFolders) {
+        for (const TreeFile &file : listRegularFiles(m_runDir + u'/' + root, isMetricFileName)) {
             const QString path = root + u'/' + file.path;
             const QString name = QFileInfo(path).fileName();
             if (name == kTrainerState) {

@@ -91,12 +91,14 @@ Expected<void> RunFollower::drainLog(Step &step, bool untilEnd)
 {
     const run::LogTail::Limits limits;
     do {
-        const auto chunk = m_target.readLog(m_runDir, m_offset, limits);
+        auto chunk = m_target.readLog(m_runDir, m_offset, limits);
         if (!chunk)
             return chunk.error();
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        readLogTimes();
+        if (!untilEnd)
+            awaitStamps(*chunk, now);
         if (chunk->nextOffset > m_storedOffset) {
-            readLogTimes();
             QList<MetricPoint> points;
             for (const LogLine &line : chunk->lines) {
                 // Lines another follower stored already are only shown; a piece of a huge line
@@ -133,6 +135,32 @@ Expected<void> RunFollower::drainLog(Step &step, bool untilEnd)
     } while (untilEnd || step.lines.size() < 100000);
     m_record.logOffset = m_storedOffset;
     return {};
+}
+
+// Lines the run's watcher has not dated yet wait for their stamp, which follows the log by at
+// most 200 ms (the local supervisor) or a second (an SSH or Slurm runner): the chunk ends
+// before them, for up to kStampWaitMs (a watcher that stopped stamping holds nothing up for
+// long). A run without log.times, and the end of a run, take every line as it is.
+void RunFollower::awaitStamps(LogChunk &chunk, qint64 now)
+{
+    constexpr qint64 kStampWaitMs = 3000;
+    if (m_times.bytesRead() == 0)
+        return;
+    qsizetype keep = chunk.lines.size();
+    while (keep > 0 && chunk.lines.at(keep - 1).isWhole() && !m_times.timeOf(chunk.lines.at(keep - 1).offset + 1))
+        --keep;
+    if (keep == chunk.lines.size())
+        return;
+    const qint64 cut = chunk.lines.at(keep).offset;
+    if (m_waitingAt != cut) {
+        m_waitingAt = cut;
+        m_waitingSinceMs = now;
+    }
+    if (now - m_waitingSinceMs >= kStampWaitMs)
+        return;
+    chunk.lines.resize(keep);
+    chunk.nextOffset = cut;
+    chunk.atEnd = true;
 }
 
 // What is new in log.times (run/logtimes.h): when the lines about to be parsed were written.

@@ -54,6 +54,7 @@ private:
     void show(Step &step, const QList<LogLine> &lines, bool last);
     void resetCounts();
     void readLogTimes();
+    void awaitStamps(LogChunk &chunk, qint64 now);
     void recordEnd(const targets::RunProbe &probe);
     void addArtifacts();
 
@@ -66,6 +67,8 @@ private:
     qint64 m_storedOffset = 0; // the store's offset as last seen: lines before it have their points stored
     std::unique_ptr<MetricSources> m_sources; // the files beside the log
     LogTimes m_times;                         // when the log's lines were written
+    qint64 m_waitingAt = -1;                  // the first line waiting for its stamp, and since when
+    qint64 m_waitingSinceMs = 0;
     secrets::Redactor m_redactor;
     std::optional<secrets::StreamRedactor> m_lines; // the redaction of returned lines
 };

@@ -4,7 +4,8 @@
 // (a workspace with runs, reopened: the newest curves charted with nothing selected),
 // environment-editor.png (what `ferry environments/example.yml` opens), empty.png (first start,
 // 1600×900), datasets.png (the example's dataset previewed), workbench.png (an
-// embedded run and a script run overlaid in the chart), details.png (a run's details and log),
+// embedded run and a script run overlaid in the chart), metric-panels.png (an embedded run, a
+// Hugging Face run and a Lightning run in the metric panels), details.png (a run's details and log),
 // launch.png (the launch dialog), launch-slurm.png (for a Slurm cluster), launch-run-arguments.png
 // (run arguments that undo the isolation, named beside an unchecked box), export.png (a run for AzureML), settings.png,
 // settings-hosts.png (a host's login key), about.png.
@@ -98,6 +99,22 @@ int main(int argc, char **argv)
     script.start(ferry::test::ferryBinary(),
                  {u"run"_s, u"train.py"_s, u"--data"_s, u"training=data"_s, u"--hp"_s, u"epochs=60"_s, u"--follow"_s});
     script.waitForFinished(120000);
+    // What other people's scripts left, played back as runs: a Hugging Face Trainer's stdout and
+    // Lightning's TensorBoard logger (an event file written in pieces into lightning_logs/).
+    QFile::copy(QStringLiteral(FERRY_TEST_DATA "/runs/scripts/replay.py"), example + u"/replay.py"_s);
+    const QString corpus = QStringLiteral(FERRY_SOURCE_DIR "/../shared/corpus/logs/");
+    const QStringList replays{u"log="_s + corpus +
+                                  u"hf/stdout/EshaUbale__Language-Modeling-with-Huggiingface/train_log.txt"_s,
+                              u"copy="_s + corpus +
+                                  u"tfevents/Abdul-AA__Text-Generation-With-LSTM/lightning_logs/version_0/"
+                                  "events.out.tfevents.1716735746.99c8c45923de.3769.0=lightning_logs/version_0/"
+                                  "events.out.tfevents.1716735746.host.3769.0"_s};
+    for (const QString &replay : replays) {
+        QProcess run;
+        run.setWorkingDirectory(example);
+        run.start(ferry::test::ferryBinary(), {u"run"_s, u"replay.py"_s, u"--hp"_s, replay, u"--follow"_s});
+        run.waitForFinished(120000);
+    }
     QTest::qWait(2500); // the monitor stores the script's end, the table refreshes
     // The workspace closed and opened again: its newest runs are in the chart before any click.
     for (QAction *action : window.findChildren<QAction *>()) {
@@ -131,6 +148,18 @@ int main(int argc, char **argv)
     window.chartPanel()->chart()->setXAxisMode(ferry::ui::XAxisMode::Step);
     QTest::qWait(2000);
     ok = save(window, out, u"workbench.png"_s) && ok;
+
+    // The metric panels: the embedded run, the Hugging Face run and the Lightning run overlaid,
+    // a panel per metric group, each with its own y range.
+    window.runsView()->selectRuns(ids);
+    if (auto *metric = window.chartPanel()->findChild<QComboBox *>()) {
+        metric->setCurrentIndex(1); // all metrics in one chart, then the panels again
+        metric->setCurrentIndex(0);
+    }
+    window.resize(1600, 1000);
+    QTest::qWait(2500);
+    ok = save(window, out, u"metric-panels.png"_s) && ok;
+    window.resize(1600, 900);
 
     // One run: its details beside, its log below.
     window.runsView()->selectRuns({ids.last()});

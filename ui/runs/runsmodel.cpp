@@ -370,8 +370,9 @@ QString RunsModel::keyMetricsText(const QMap<QString, double> &lastMetrics)
         if (names.size() < kShownMetrics && lastMetrics.contains(name))
             names << name;
     }
+    // The system's samples (system/cpu_percent, ...) say how the run ran, not how it trained.
     for (auto it = lastMetrics.cbegin(); it != lastMetrics.cend() && names.size() < kShownMetrics; ++it) {
-        if (!names.contains(it.key()))
+        if (!names.contains(it.key()) && !it.key().startsWith(u"system/"_s))
             names << it.key();
     }
     QStringList parts;

@@ -58,7 +58,7 @@ namespace ferry::ui {
 
 namespace {
 const Setting<QString> kLastFolder{"mainWindow/lastFolder", QDir::homePath()};
-constexpr int kNewestRunsCharted = 5; // shown in the chart while no run is selected
+constexpr int kNewestRunsCharted = 10; // shown in the chart while no run is selected
 } // namespace
 
 MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent, WorkbenchServices services,

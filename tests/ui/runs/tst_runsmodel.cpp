@@ -170,6 +170,8 @@ void TestRunsModel::keyMetrics()
             {{u"train_loss"_s, 1}, {u"loss"_s, 2}, {u"val_loss"_s, 3}, {u"accuracy"_s, 0.5}, {u"val_accuracy"_s, 0.6}}),
         u"val_accuracy 0.6 · accuracy 0.5 · val_loss 3"_s);
     QCOMPARE(RunsModel::keyMetricsText({{u"b"_s, 2}, {u"a"_s, 1}}), u"a 1 · b 2"_s);
+    // How the run ran is no final metric.
+    QCOMPARE(RunsModel::keyMetricsText({{u"system/cpu_percent"_s, 99}, {u"acc"_s, 0.5}}), u"acc 0.5"_s);
     QCOMPARE(RunsModel::durationText(12'400), u"12s"_s);
     QCOMPARE(RunsModel::durationText(187'000), u"3m 07s"_s);
     QCOMPARE(RunsModel::durationText(7'500'000), u"2h 05m"_s);

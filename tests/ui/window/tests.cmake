@@ -24,6 +24,8 @@ function(ferry_window_tool name source folder)
   add_executable(${name} EXCLUDE_FROM_ALL ${source})
   target_link_libraries(${name} PRIVATE ferry_ui Qt6::Test ferry_warnings)
   target_link_libraries(${name} PRIVATE ferry_test_support) # support/testenv.h
+  target_compile_definitions(${name} PRIVATE FERRY_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+                                             FERRY_TEST_DATA="${CMAKE_CURRENT_SOURCE_DIR}/data")
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/${folder}")
 endfunction()
 if(FERRY_GUI AND FERRY_TRAINER)

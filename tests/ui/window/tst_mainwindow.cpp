@@ -364,20 +364,27 @@ private Q_SLOTS:
         MainWindow window(settings, recent, {});
         window.show();
         QVERIFY(window.openWorkspaceAt(folder(u"withruns"_s)));
-        for (int i = 0; i < 7; ++i)
+        for (int i = 0; i < 12; ++i)
             addRunWithLoss(*window.store(), u"run%1"_s.arg(i), i * 1000);
         window.store()->flush();
         ferry::ui::LossChart *chart = window.chartPanel()->chart();
-        QTRY_COMPARE_WITH_TIMEOUT(chart->legendRuns().size(), 5, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(chart->legendRuns().size(), 10, 10000);
         QVERIFY(window.runsView()->selectedRunIds().isEmpty());
-        QVERIFY(chart->legendRuns().contains(u"run6"_s));  // the newest
-        QVERIFY(!chart->legendRuns().contains(u"run0"_s)); // the oldest is left out
+        QVERIFY(chart->legendRuns().contains(u"run11"_s)); // the newest
+        QVERIFY(!chart->legendRuns().contains(u"run1"_s)); // the oldest are left out
         QTRY_VERIFY(!chart->visibleSeries().empty());
         QVERIFY(window.chartPanel()->caption().contains(u"newest runs"_s));
         // The losses, not a throughput of 100000 that would draw them flat on one axis.
         QTRY_COMPARE(chart->metrics(), QStringList{u"loss"_s});
         for (const int id : chart->visibleSeries())
             QCOMPARE(chart->store()->data(id).key().metric, u"loss"_s);
+        // The throughput in a panel of its own, with its own y range, the same runs in it.
+        QTRY_COMPARE(window.chartPanel()->panels().size(), 2);
+        ferry::ui::LossChart *throughput = window.chartPanel()->panels().at(1);
+        QCOMPARE(throughput->metrics(), QStringList{u"samples_per_s"_s});
+        QTRY_COMPARE(throughput->legendRuns(), chart->legendRuns());
+        QVERIFY(throughput->yRange().second > 1000 && chart->yRange().second < 10);
+        QVERIFY(throughput->isVisible());
 
         window.runsView()->selectRuns({u"run0"_s});
         QTRY_COMPARE(chart->legendRuns(), QStringList{u"run0"_s});
@@ -387,7 +394,7 @@ private Q_SLOTS:
         menuAction(window, u"&File"_s, u"&Close Workspace"_s)->trigger();
         QCOMPARE(window.runsView()->model()->rowCount(), 0);
         QVERIFY(window.reopenLastWorkspace());
-        QTRY_COMPARE_WITH_TIMEOUT(chart->legendRuns().size(), 5, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(chart->legendRuns().size(), 10, 10000);
         QVERIFY(window.runsView()->selectedRunIds().isEmpty());
         QTRY_VERIFY(!chart->visibleSeries().empty());
     }
