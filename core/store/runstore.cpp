@@ -226,34 +226,42 @@ void RunStore::appendMetrics(const QString &runId, QList<MetricPoint> points, qi
         Q_EMIT writeFailed(closedStore(u"run %1: cannot store metrics"_s.arg(runId)));
 }
 
-Expected<RunStore::OffsetSwap> RunStore::appendMetricsAt(const QString &runId, QList<MetricPoint> points,
-                                                         qint64 expectedOffset, qint64 newLogOffset)
+namespace {
+
+// Posts a compare-and-swap append (made with its reply promise) and waits for its commit.
+template <typename Make>
+Expected<RunStore::OffsetSwap> commitAndWait(RunStoreWriter &writer, const QString &path, const QString &runId,
+                                             Make make)
 {
     auto reply = std::make_shared<std::promise<Expected<runstorecommand::MetricsCommit>>>();
     auto outcome = reply->get_future();
-    if (!m_writer->post(runstorecommand::AppendMetrics{runId, std::move(points), newLogOffset, expectedOffset, reply}))
-        return Error{u"run %1: cannot store metrics: the run store is closed"_s.arg(runId), m_path, 0, 0, {}};
+    if (!writer.post(make(reply)))
+        return Error{u"run %1: cannot store metrics: the run store is closed"_s.arg(runId), path, 0, 0, {}};
     const Expected<runstorecommand::MetricsCommit> done = outcome.get();
     if (!done)
-        return Error{done.error().message, m_path, 0, 0,
+        return Error{done.error().message, path, 0, 0,
                      u"check that the disk has space and the workspace is writable"_s};
-    return OffsetSwap{done->applied, done->storedOffset};
+    return RunStore::OffsetSwap{done->applied, done->storedOffset};
+}
+
+} // namespace
+
+Expected<RunStore::OffsetSwap> RunStore::appendMetricsAt(const QString &runId, QList<MetricPoint> points,
+                                                         qint64 expectedOffset, qint64 newLogOffset)
+{
+    return commitAndWait(*m_writer, m_path, runId, [&](auto reply) {
+        return runstorecommand::AppendMetrics{runId, std::move(points), newLogOffset, expectedOffset, reply};
+    });
 }
 
 Expected<RunStore::OffsetSwap> RunStore::appendSourceMetrics(const QString &runId, const QString &source,
                                                              QList<MetricPoint> points, qint64 expectedPosition,
                                                              qint64 newPosition, const QStringList &claims)
 {
-    auto reply = std::make_shared<std::promise<Expected<runstorecommand::MetricsCommit>>>();
-    auto outcome = reply->get_future();
-    if (!m_writer->post(runstorecommand::AppendSourceMetrics{runId, source, std::move(points), expectedPosition,
-                                                             newPosition, claims, reply}))
-        return Error{u"run %1: cannot store metrics: the run store is closed"_s.arg(runId), m_path, 0, 0, {}};
-    const Expected<runstorecommand::MetricsCommit> done = outcome.get();
-    if (!done)
-        return Error{done.error().message, m_path, 0, 0,
-                     u"check that the disk has space and the workspace is writable"_s};
-    return OffsetSwap{done->applied, done->storedOffset};
+    return commitAndWait(*m_writer, m_path, runId, [&](auto reply) {
+        return runstorecommand::AppendSourceMetrics{runId,  source, std::move(points), expectedPosition, newPosition,
+                                                    claims, reply};
+    });
 }
 
 void RunStore::deleteRun(const QString &runId)

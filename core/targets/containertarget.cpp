@@ -13,6 +13,7 @@
 #include "run/runsecrets.h"
 #include "run/supervisor.h"
 #include "run/workfolder.h"
+#include "targets/remotescripts.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -166,6 +167,10 @@ Expected<QStringList> containerRunFor(const RunDirectory &dir, const run::RunSpe
         QDir().mkpath(local.inputDir + u"/data/"_s + c.name); // mount points, inside the input mount
     if (const auto created = dir.appendToLog({}); !created)
         return created.error();
+    for (const QString &file : {dir.logTimesFile(), dir.systemSamplesFile()}) { // mount points
+        if (const auto created = appendToFileSafely(file, {}); !created)
+            return created.error();
+    }
     const run::ContractPaths inside = run::containerContractPaths(absolute);
     ContainerRun container;
     container.name = u"ferry-"_s + absolute.id;
@@ -182,6 +187,8 @@ Expected<QStringList> containerRunFor(const RunDirectory &dir, const run::RunSpe
                         {local.inputDir, inside.inputDir, true}, // Ferry wrote the config; the data is read-only
                         {local.checkpointsDir, inside.checkpointsDir, false},
                         {dir.logFile(), kFerryMount + u"/log"_s, false},
+                        {dir.logTimesFile(), kFerryMount + u"/log.times"_s, false},
+                        {dir.systemSamplesFile(), kFerryMount + u"/system.samples"_s, false},
                         // The working folder (run/workfolder.h): links into the read-only source.
                         {local.codeDir, inside.codeDir, false},
                         {absolute.sourceDir, kSourceMount, true}};
@@ -201,11 +208,16 @@ Expected<QStringList> containerRunFor(const RunDirectory &dir, const run::RunSpe
     const QString interpreter = !e.python.interpreterPath.isEmpty() ? e.python.interpreterPath
                                 : absolute.interpreter.isEmpty()    ? u"python3"_s
                                                                     : absolute.interpreter;
-    // With secrets, the entry (containersecrets.h) gives them to the script and redacts the log.
+    // Beside the script, Ferry's watcher dates the log's growth and samples the container's CPU,
+    // memory and GPUs (remotescripts.h), into single-file mounts like the log. With secrets, the
+    // entry (containersecrets.h) gives them to the script and redacts the log.
+    const QString watch = QString::fromLatin1(scripts::watcher) +
+                          u"ferry_watch %1/log %1/log.times %1/system.samples '' $$ &\n"_s.arg(kFerryMount);
     if (secretValues.isEmpty())
-        container.command = shellPrefix(u">>%1/log 2>&1"_s.arg(kFerryMount));
+        container.command = {u"sh"_s, u"-c"_s, watch + u"exec \"$@\" >>%1/log 2>&1"_s.arg(kFerryMount), u"sh"_s};
     else
-        container.command = secrets.entryCommand(interpreter, kFerryMount, inside.failureFile());
+        container.command = QStringList{u"sh"_s, u"-c"_s, watch + u"exec \"$@\""_s, u"sh"_s} +
+                            secrets.entryCommand(interpreter, kFerryMount, inside.failureFile());
     if (!variables.unshellable.isEmpty())
         container.command << u"env"_s << variables.unshellable;
     container.command << interpreter << absolute.script << run::scriptArguments(absolute);

@@ -158,6 +158,7 @@ Expected<QByteArray> RemoteRun::runnerScript(const run::RunSpec &spec, const QSt
     script += "RUN=" + quotedRun->toUtf8() + '\n';
     script += "export FERRY_RUN_ID=" + quotedId->toUtf8() + '\n';
     script += "COMMAND=(" + quotedCommand->toUtf8() + ")\n";
+    script += scripts::watcher;
     script += scripts::runnerBody;
     return script;
 }

@@ -2,6 +2,35 @@
 
 namespace ferry::targets::scripts {
 
+const char watcher[] = R"SH(
+ferry_watch() {
+  w_log=$1; w_times=$2; w_samples=$3; w_group=$4; w_alive=$5; w_beat=${6:-}
+  w_hz=$(getconf CLK_TCK 2>/dev/null || echo 100); w_page=$(getconf PAGESIZE 2>/dev/null || echo 4096)
+  w_block="${TMPDIR:-/tmp}/ferry-sample.$$"; w_last=; w_i=0; w_n=0
+  while kill -0 "$w_alive" 2>/dev/null; do
+    w_now=$(date +%s%3N)
+    [ -n "$w_beat" ] && echo "$w_now" > "$w_beat.tmp" && mv -f "$w_beat.tmp" "$w_beat"
+    w_size=$(wc -c < "$w_log" 2>/dev/null | tr -dc 0-9)
+    if [ -n "$w_size" ] && [ "$w_size" != "$w_last" ]; then echo "$w_size $w_now" >> "$w_times"; w_last=$w_size; fi
+    if [ "$w_n" = 0 ] || [ $((w_i % 5)) = 0 ]; then # the first as soon as there is a group
+      w_g=; [ -n "$w_group" ] && w_g=$(cat "$w_group" 2>/dev/null | tr -dc 0-9)
+      if [ -z "$w_group" ] || [ -n "$w_g" ]; then
+        # /proc/PID/stat after "(comm) ": state, ppid, pgrp; utime stime cutime cstime; rss. Read
+        # by cat: a process gone since the glob is skipped (mawk would stop at its missing file).
+        { cat /proc/[0-9]*/stat 2>/dev/null | awk -v g="$w_g" -v n="$w_n" -v ms="$w_now" -v hz="$w_hz" -v page="$w_page" '
+            { sub(/^.*\) /, ""); if (g == "" || $3 == g) { t += $12 + $13 + $14 + $15; r += $22 } }
+            END { printf "sample %d %s %.3f %d\n", n, ms, t / hz, r * page }'
+          command -v nvidia-smi >/dev/null 2>&1 &&
+            timeout 3 nvidia-smi --query-gpu=index,utilization.gpu,memory.used,power.draw --format=csv,nounits 2>/dev/null
+          echo end; } > "$w_block" && cat "$w_block" >> "$w_samples" && w_n=$((w_n + 1))
+        rm -f "$w_block"
+      fi
+    fi
+    w_i=$((w_i + 1)); sleep 1
+  done
+}
+)SH";
+
 const char runnerBody[] = R"BASH(
 cd "$RUN" || exit 1
 exec </dev/null >>"$RUN/log" 2>&1
@@ -25,32 +54,9 @@ if [ -e "$RUN/cancel-requested" ]; then
   exit 0
 fi
 rm -f "$RUN/child"
-# The heartbeat ends with the runner ($$ is the runner's pid in the subshell too). Once a second
-# it also dates the log's growth in log.times ("SIZE MS": run/logtimes.h), so that each line
-# has the time it was written even when Ferry fetches the log later.
-# Every 5 s a block of system.samples (run/systemsamples.h): the CPU seconds and resident
-# memory of the script's process group from /proc, and nvidia-smi's sampling query when the
-# host has it.
-logsize() { wc -c < "$RUN/log" 2>/dev/null | tr -dc 0-9; }
-hz=$(getconf CLK_TCK 2>/dev/null || echo 100); page=$(getconf PAGESIZE 2>/dev/null || echo 4096)
-sample() {
-  g=$(cat "$RUN/child" 2>/dev/null | tr -dc 0-9); [ -n "$g" ] || return
-  awk -v g="$g" -v n="$1" -v ms="$2" -v hz="$hz" -v page="$page" '
-    { sub(/^.*\) /, ""); if ($3 == g) { t += $12 + $13 + $14 + $15; r += $22 } }
-    END { printf "sample %d %s %.3f %d\n", n, ms, t / hz, r * page }' /proc/[0-9]*/stat 2>/dev/null
-  command -v nvidia-smi >/dev/null 2>&1 &&
-    timeout 3 nvidia-smi --query-gpu=index,utilization.gpu,memory.used,power.draw --format=csv,nounits 2>/dev/null
-  echo end
-}
-( trap 'exit 0' TERM; last=; i=0; n=0
-  while kill -0 $$ 2>/dev/null; do
-    now=$(stamp); echo "$now" > "$RUN/heartbeat.tmp" && mv -f "$RUN/heartbeat.tmp" "$RUN/heartbeat"
-    size=$(logsize); [ -n "$size" ] && [ "$size" != "$last" ] && echo "$size $now" >> "$RUN/log.times" && last=$size
-    if [ $((i % 5)) = 0 ] && [ -s "$RUN/child" ]; then
-      sample "$n" "$now" > "$RUN/system.block" && cat "$RUN/system.block" >> "$RUN/system.samples" && n=$((n + 1))
-    fi
-    i=$((i + 1)); sleep 1
-  done ) &
+# The heartbeat, log.times and system.samples end with the runner ($$ is the runner's pid in the
+# subshell too).
+( trap 'exit 0' TERM; ferry_watch "$RUN/log" "$RUN/log.times" "$RUN/system.samples" "$RUN/child" $$ "$RUN/heartbeat" ) &
 beat=$!
 child=
 stop() { [ -n "$child" ] && kill -TERM -- "-$child" 2>/dev/null; }
@@ -71,7 +77,7 @@ while :; do
   kill -0 "$child" 2>/dev/null || break
 done
 kill "$beat" 2>/dev/null
-size=$(logsize); [ -n "$size" ] && echo "$size $(stamp)" >> "$RUN/log.times"
+size=$(wc -c < "$RUN/log" 2>/dev/null | tr -dc 0-9); [ -n "$size" ] && echo "$size $(stamp)" >> "$RUN/log.times"
 # What the script left running in its group goes with it.
 kill -TERM -- "-$child" 2>/dev/null
 sleep 0.2

@@ -9,7 +9,15 @@ namespace ferry::targets::scripts {
 // log redirection, pid file, heartbeat, the script in its own session, the exit record.
 extern const char runnerBody[];
 
-// ARGS: RUN OFFSET MAX [JOBID]. "key value" lines, then "--ferry-log--", then log bytes.
+// POSIX sh: defines ferry_watch LOG TIMES SAMPLES GROUPFILE ALIVE_PID [HEARTBEAT], which runs
+// while ALIVE_PID lives: every second the log's size in TIMES (run/logtimes.h) and the time in
+// HEARTBEAT, every 5 s a block of SAMPLES (run/systemsamples.h) for the process group in
+// GROUPFILE (no file: every process it sees, a container's). Where no supervisor watches the
+// script: the SSH and Slurm runners, a container's entry.
+extern const char watcher[];
+
+// ARGS: RUN OFFSET MAX TIMES_OFFSET SAMPLES_OFFSET JOBID [PATH SIZE]... "key value" lines, then
+// "--ferry-log--", then log bytes.
 extern const char status[];
 
 // ARGS: RUN RUNID GRACE_S. TERM, grace, KILL to the run's groups and every process that

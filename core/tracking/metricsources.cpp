@@ -215,9 +215,10 @@ Expected<void> MetricSources::readSource(Source &source, Read &read)
         }
         if (position == source.position && points->isEmpty())
             return {}; // nothing new (or a record still being written)
+        // The system's samples are no script's metrics: the log never gives them, nothing to claim.
         QStringList claims;
         for (const MetricPoint &p : std::as_const(*points)) {
-            if (!m_claimed.contains(p.name) && !claims.contains(p.name))
+            if (!system && !m_claimed.contains(p.name) && !claims.contains(p.name))
                 claims << p.name;
         }
         const auto stored =

@@ -233,6 +233,7 @@ Expected<RunFollower::Step> RunFollower::poll()
     if (!files)
         return files.error();
     step.points << files->points;
+    step.replaced = files->newClaims;
     for (const Error &problem : files->problems)
         step.problems << u"metrics from %1 are not read further: %2"_s.arg(problem.path, problem.message);
     if (over) {

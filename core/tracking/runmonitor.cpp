@@ -61,6 +61,7 @@ QList<RunMonitor::Change> RunMonitor::poll()
             change.newPoints = step->points.size();
             change.lines = step->lines;
             change.finished = step->finished;
+            change.replaced = !step->replaced.isEmpty();
             const QString detail = step->finished ? QString() : step->probe.detail;
             if (detail != f.lastDetail) {
                 change.detail = detail;
@@ -69,7 +70,7 @@ QList<RunMonitor::Change> RunMonitor::poll()
         } else {
             change.status = f.lastStatus; // the folder is unreadable now: tried again next round
         }
-        const bool changed = change.newPoints > 0 || !change.lines.isEmpty() || change.finished ||
+        const bool changed = change.newPoints > 0 || !change.lines.isEmpty() || change.finished || change.replaced ||
                              change.status != f.lastStatus || change.detail.has_value();
         f.lastStatus = change.status;
         if (changed)

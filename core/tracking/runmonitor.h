@@ -30,6 +30,7 @@ public:
         qsizetype newPoints = 0;
         QList<QByteArray> lines; // whole log lines read in this round
         bool finished = false;   // over, and everything of it stored
+        bool replaced = false;   // points stored before were replaced (a file took a metric over from the log)
         // What the target says about a run that is not over (e.g. "pending, position 2 in the
         // queue, waiting for: Resources" on Slurm), when it changed; empty: nothing to say.
         std::optional<QString> detail;

@@ -6,30 +6,22 @@ from core/run/tensorboard_event.proto), its scalars counted by Ferry's rules (si
 one-element float/double tensor of the scalars plugin or none). Prints "python POINTS SECONDS"
 (file reading included; interpreter start and protoc left out).
     eventfile_reference.py FILE [PROTO]"""
-import importlib
 import os
-import shutil
 import struct
-import subprocess
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_PROTO = os.path.join(HERE, "..", "..", "core", "run", "tensorboard_event.proto")
 
 
+sys.path.insert(0, os.path.join(HERE, "..", "run"))
+from event_oracle import load_messages as _load  # noqa: E402  (protoc's classes, made once per run)
+
+
 def load_messages(proto=DEFAULT_PROTO):
     """The module protoc generates from PROTO (also used by make_event_file.py)."""
-    out = tempfile.mkdtemp(prefix="ferry-bench-proto-")
-    proto = os.path.abspath(proto)
-    subprocess.run(["protoc", "--python_out=" + out, "-I", os.path.dirname(proto), proto], check=True)
-    sys.path.insert(0, out)
-    try:
-        return importlib.import_module(os.path.splitext(os.path.basename(proto))[0] + "_pb2")
-    finally:
-        sys.path.remove(out)
-        shutil.rmtree(out)
+    return _load(proto)
 
 
 def _table():

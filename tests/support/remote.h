@@ -5,10 +5,13 @@
 // for a `ferry` process, and commands on the host.
 #include "run/rundirectory.h"
 #include "run/runspec.h"
+#include "store/runstore.h"
 #include "support/cli.h"
 #include "support/targets.h"
 #include "support/testenv.h"
 #include "targets/sshshell.h"
+#include "tracking/runfollower.h"
+#include "tracking/runlauncher.h"
 
 #include <QDir>
 #include <QFile>
@@ -161,6 +164,52 @@ inline void startFollower(QProcess &follower, QByteArray &out, const SshSandbox 
         },
         120000, 100));
     QCOMPARE(follower.state(), QProcess::Running);
+}
+
+// A script on the host (tensorboard_writer.py) writing TensorBoard event files into its working
+// folder (runs/, logs/train, logs/validation): they come back piece by piece with the log, are
+// read as a local run's, each point once, and every printed point has the time of a stamp the
+// host's runner wrote (log.times), not the time Ferry read it. `makeTarget` gives the target.
+template <typename MakeTarget> inline void eventFilesComeBackFromTheHost(const QString &target, MakeTarget makeTarget)
+{
+    const SshSandbox sandbox;
+    QTemporaryDir ws;
+    run::RunSpec spec = remoteSpec(target, QStringLiteral(FERRY_TEST_DATA "/runs/scripts"),
+                                   QStringLiteral("tensorboard_writer.py"), ws.filePath(QStringLiteral("on-the-host")));
+    spec.interpreter = QStringLiteral("/usr/bin/python3"); // with python3-protobuf
+    spec.hyperparameters = {{QStringLiteral("steps"), QStringLiteral("40")},
+                            {QStringLiteral("delay"), QStringLiteral("0.05")}};
+    const QString runsDir = ws.filePath(QStringLiteral("ws/.ferry/runs"));
+    auto host = makeTarget(sandbox);
+    auto store = run::RunStore::open(ws.filePath(QStringLiteral("runs.sqlite")));
+    QVERIFY(store);
+    const auto launched = run::launchRun(**store, *host, runsDir, spec);
+    QVERIFY2(launched, qPrintable(launched ? QString() : launched.error().toString()));
+    const QString runDir = runsDir + QLatin1Char('/') + spec.id;
+    run::RunFollower follower(**store, *host, runDir, *launched);
+    QVERIFY(waitFor(
+        [&] {
+            const auto step = follower.poll();
+            return step && step->finished;
+        },
+        120000, 200));
+    (*store)->flush();
+    QCOMPARE((*store)->run(spec.id)->status, run::RunStatus::Succeeded);
+    for (const char *name : {"Loss/train", "train/epoch_loss", "validation/epoch_loss", "samples_per_s"})
+        QCOMPARE((*store)->metricCount(spec.id, QString::fromLatin1(name)), 40);
+    QCOMPARE((*store)->metrics(spec.id, QStringLiteral("Loss/train")).at(39).value, double(1.0f / 40));
+    // The runner's watcher sampled the script's process group (its first sample at once).
+    QVERIFY((*store)->metricCount(spec.id, QStringLiteral("system/memory_rss_mib")) >= 1);
+    QFile times(run::RunDirectory(runDir).logTimesFile());
+    QVERIFY(times.open(QIODevice::ReadOnly));
+    QSet<qint64> stamps;
+    for (const QByteArray &line : times.readAll().split('\n')) {
+        if (const QList<QByteArray> f = line.split(' '); f.size() == 2)
+            stamps.insert(f.at(1).toLongLong());
+    }
+    QVERIFY(stamps.size() >= 2);
+    for (const run::MetricPoint &p : (*store)->metrics(spec.id, QStringLiteral("samples_per_s")))
+        QVERIFY2(stamps.contains(p.wallMs), qPrintable(QString::number(p.wallMs)));
 }
 
 // Kill -9 the following `ferry` mid-run, attach again: the right status, every metric exactly once.

@@ -4,10 +4,14 @@
 #include "env/formats.h"
 #include "env/spechash.h"
 #include "run/archive.h"
+#include "run/eventfile.h"
 #include "run/rundirectory.h"
+#include "store/runstore.h"
 #include "support/container.h"
+#include "support/corpus.h"
 #include "support/targets.h"
 #include "targets/containertarget.h"
+#include "tracking/metricsources.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -160,6 +164,50 @@ private Q_SLOTS:
         QVERIFY(log.contains("cwd=/opt/ml/code\n"));
         QVERIFY(archiveEntries(RunDirectory(runDir).modelArchive())->contains(u"model.pth"_s));
         QVERIFY(containersLabelled(spec.id).isEmpty());
+    }
+
+    // A script that writes lightning_logs/ in its working folder (the source mount is
+    // read-only): the files land in this run's code/, not in the source folder, and are read
+    // into metrics as a local run's are. The event file is a real one of the corpus, handed in
+    // as a data channel and written in pieces as Lightning's logger does.
+    void scriptWritesItsLogFoldersInTheContainer()
+    {
+        const QString src = m_ws.filePath(u"lightning"_s);
+        QVERIFY(QDir().mkpath(src));
+        QVERIFY(QFile::copy(QStringLiteral(FERRY_TEST_DATA "/runs/scripts/replay.py"), src + u"/replay.py"_s));
+        const QString events =
+            corpusPath(u"logs/tfevents/Abdul-AA__Text-Generation-With-LSTM/lightning_logs/version_0"_s);
+        const QString name = u"events.out.tfevents.1716735746.99c8c45923de.3769.0"_s;
+        RunSpec spec = specFor(u"tb-%1"_s.arg(QCoreApplication::applicationPid()), src, u"replay.py"_s);
+        spec.channels = {{u"events"_s, events}};
+        spec.hyperparameters = {{u"copy"_s, u"/opt/ml/input/data/events/%1=lightning_logs/version_0/%1"_s.arg(name)}};
+        const QString runDir = RunDirectory::pathFor(m_ws.filePath(u"tb"_s), spec.id);
+        QVERIFY(ContainerTarget().start(runDir, spec));
+        QVERIFY(waitFor([&] { return probe(runDir).finished(); }, 300000, 100));
+        QVERIFY2(probe(runDir).state == RunState::Succeeded, logOf(runDir).constData());
+        QVERIFY(!QDir(src + u"/lightning_logs"_s).exists());
+        const QString written = runDir + u"/code/lightning_logs/version_0/"_s + name;
+        QFile copy(written), original(events + u'/' + name);
+        QVERIFY(copy.open(QIODevice::ReadOnly) && original.open(QIODevice::ReadOnly));
+        QCOMPARE(copy.readAll(), original.readAll());
+        auto store = RunStore::open(m_ws.filePath(u"tb.sqlite"_s));
+        QVERIFY(store);
+        (*store)->createRun(newRunRecord(spec));
+        MetricSources sources(**store, runDir, spec.id);
+        const auto read = sources.poll(true);
+        QVERIFY(read);
+        original.seek(0);
+        const auto expected = EventFileReader().read(original.readAll());
+        QVERIFY(expected);
+        QVERIFY(read->problems.isEmpty());
+        // The watcher beside the script dated the log and sampled the container (the first
+        // block at once): log.times and system.samples came out through their file mounts.
+        QVERIFY(QFileInfo(RunDirectory(runDir).logTimesFile()).size() > 0);
+        qsizetype system = 0;
+        for (const MetricPoint &p : read->points)
+            system += p.name.startsWith(u"system/"_s) ? 1 : 0;
+        QVERIFY(system >= 1);
+        QCOMPARE(read->points.size() - system, expected->size());
     }
 
     // A failing script: its exit code and failure file are recorded.

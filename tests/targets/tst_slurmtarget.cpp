@@ -244,6 +244,14 @@ private Q_SLOTS:
         QCOMPARE(log.count("done\n"), 1);
     }
 
+    // A job's script writing TensorBoard event files: they come back with the log.
+    void eventFilesComeBackFromTheHost()
+    {
+        ferry::test::eventFilesComeBackFromTheHost(u"slurm:local"_s, [](const SshSandbox &sandbox) {
+            return std::make_unique<SlurmTarget>(u"local"_s, sandbox.options());
+        });
+    }
+
     // The follower of a job through the test sshd: killed with SIGKILL, and cut off mid-run.
     void followerKilledMidRunLosesNothing()
     {

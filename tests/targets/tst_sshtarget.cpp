@@ -5,8 +5,6 @@
 // restarted): every metric point exactly once.
 #include "targets/hostprobe.h"
 #include "targets/sshtarget.h"
-#include "tracking/runfollower.h"
-#include "tracking/runlauncher.h"
 
 #include "run/archive.h"
 #include "support/cli.h"
@@ -16,7 +14,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -175,50 +172,12 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(remoteDir + u"/input/data/training/train.csv"_s));
     }
 
-    // A script on the host writing TensorBoard event files into its working folder (runs/,
-    // logs/train, logs/validation): they come back piece by piece with the log, are read as a
-    // local run's, each point once, and the log's lines carry the times the host wrote them.
+    // A script on the host writing TensorBoard event files: they come back with the log.
     void eventFilesComeBackFromTheHost()
     {
-        const SshSandbox sandbox;
-        QTemporaryDir ws;
-        RunSpec spec = specFor(kScripts, u"tensorboard_writer.py"_s, ws.filePath(u"on-the-host"_s));
-        spec.interpreter = u"/usr/bin/python3"_s; // with python3-protobuf
-        spec.hyperparameters = {{u"steps"_s, u"40"_s}, {u"delay"_s, u"0.05"_s}};
-        const QString runDir = RunDirectory::pathFor(ws.filePath(u"ws"_s), spec.id);
-        SshTarget target(kHost, sandbox.options());
-        auto store = ferry::run::RunStore::open(ws.filePath(u"runs.sqlite"_s));
-        QVERIFY(store);
-        const auto launched = ferry::run::launchRun(**store, target, ws.filePath(u"ws/.ferry/runs"_s), spec);
-        QVERIFY2(launched, qPrintable(launched ? QString() : launched.error().toString()));
-        ferry::run::RunFollower follower(**store, target, runDir, *launched);
-        bool finished = false;
-        QVERIFY(ferry::test::waitFor(
-            [&] {
-                const auto step = follower.poll();
-                finished = step && step->finished;
-                return finished;
-            },
-            120000, 200));
-        (*store)->flush();
-        QCOMPARE((*store)->run(spec.id)->status, ferry::run::RunStatus::Succeeded);
-        for (const QString &name :
-             {u"Loss/train"_s, u"train/epoch_loss"_s, u"validation/epoch_loss"_s, u"samples_per_s"_s})
-            QCOMPARE((*store)->metricCount(spec.id, name), 40);
-        const QList<ferry::run::MetricPoint> loss = (*store)->metrics(spec.id, u"Loss/train"_s);
-        QCOMPARE(loss.at(39).value, double(1.0f / 40));
-        // Each printed point has the time of a stamp the host's runner wrote (log.times), not the
-        // time Ferry read it.
-        QFile times(RunDirectory(runDir).logTimesFile());
-        QVERIFY(times.open(QIODevice::ReadOnly));
-        QSet<qint64> stamps;
-        for (const QByteArray &line : times.readAll().split('\n')) {
-            if (const QList<QByteArray> f = line.split(' '); f.size() == 2)
-                stamps.insert(f.at(1).toLongLong());
-        }
-        QVERIFY(stamps.size() >= 2);
-        for (const ferry::run::MetricPoint &p : (*store)->metrics(spec.id, u"samples_per_s"_s))
-            QVERIFY2(stamps.contains(p.wallMs), qPrintable(QString::number(p.wallMs)));
+        ferry::test::eventFilesComeBackFromTheHost(u"ssh:"_s + kHost, [](const SshSandbox &sandbox) {
+            return std::make_unique<SshTarget>(kHost, sandbox.options());
+        });
     }
 
     void cancelLeavesNoRemoteProcess()

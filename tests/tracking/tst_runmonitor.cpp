@@ -183,6 +183,35 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(dir.logTimesFile()));
     }
 
+    // Two runs of one source folder at once (a sweep's trials), both writing runs/exp1/ in their
+    // working folder: each run's metrics are its own, none doubled or swapped.
+    void concurrentRunsOfOneSourceFolderKeepTheirOwnFiles()
+    {
+        auto target = targets::makeTarget(run::TargetSpec{}, ferry::test::ferryBinary());
+        QStringList ids;
+        for (const QString &steps : {u"30"_s, u"45"_s}) {
+            run::RunSpec spec = scriptSpec(u"tensorboard_writer.py"_s, {{u"steps"_s, steps}, {u"delay"_s, u"0.02"_s}});
+            spec.interpreter = u"/usr/bin/python3"_s;
+            const auto launched = run::launchRun(*m_store, *target, runsDir(), spec);
+            QVERIFY2(launched, launched ? "" : qPrintable(launched.error().toString()));
+            ids << launched->id;
+        }
+        auto m = monitor();
+        int finished = 0;
+        for (int round = 0; round < 1200 && finished < 2; ++round) {
+            for (const run::RunMonitor::Change &c : m->poll())
+                finished += c.finished ? 1 : 0;
+            QTest::qWait(50);
+        }
+        QCOMPARE(finished, 2);
+        m_store->flush();
+        for (qsizetype i = 0; i < ids.size(); ++i) {
+            const int steps = i == 0 ? 30 : 45;
+            for (const QString &name : {u"Loss/train"_s, u"train/epoch_loss"_s, u"validation/epoch_loss"_s})
+                QCOMPARE(m_store->metricCount(ids[i], name), steps);
+        }
+    }
+
     // A real script writing TensorBoard event files into its working folder (runs/, and Keras'
     // logs/train and logs/validation with the same tags) and printing a line per step: each
     // metric stored once, the event files' scalars with their splits' prefixes, and the script's

@@ -8,6 +8,7 @@
 #include <QHash>
 #include <QThread>
 
+#include <algorithm>
 #include <atomic>
 #include <vector>
 
@@ -125,6 +126,14 @@ void ChartFeeder::setRuns(const QStringList &runIds, const QHash<QString, QStrin
     QMetaObject::invokeMethod(m_worker, [worker = m_worker, generation, store = m_store, series = m_series, runIds] {
         worker->load(generation, store, series, runIds);
     });
+}
+
+void ChartFeeder::reloadRuns(const QStringList &runIds)
+{
+    const bool shown =
+        std::any_of(runIds.begin(), runIds.end(), [this](const QString &id) { return m_runs.contains(id); });
+    if (shown)
+        setRuns(m_runs, {}); // read again from the start: the labels stay the chart's
 }
 
 void ChartFeeder::runsChanged(const QStringList &runIds)

@@ -31,6 +31,8 @@ public:
     // The runs to show, with their legend labels.
     void setRuns(const QStringList &runIds, const QHash<QString, QString> &labels);
     QStringList runs() const { return m_runs; }
+    // Reads the shown runs among `runIds` again from the start (their stored points changed).
+    void reloadRuns(const QStringList &runIds);
 
 public Q_SLOTS:
     // Runs with new points (from the run monitor): those shown are brought up to date.

@@ -31,17 +31,20 @@ void RunMonitorWorker::poll()
 {
     QStringList changedIds;
     QStringList finished;
+    QStringList replaced;
     for (const run::RunMonitor::Change &change : m_monitor.poll()) {
         changedIds << change.runId;
         if (change.finished)
             finished << change.runId;
+        if (change.replaced)
+            replaced << change.runId;
         if (!change.lines.isEmpty())
             Q_EMIT logLines(change.runId, change.lines);
         if (change.detail)
             Q_EMIT detailChanged(change.runId, *change.detail);
     }
     if (!changedIds.isEmpty())
-        Q_EMIT changed(changedIds, finished);
+        Q_EMIT changed(changedIds, finished, replaced);
     for (const auto &[runId, names] : m_monitor.takeSecretRequests())
         Q_EMIT secretsNeeded(runId, names);
 }

@@ -29,8 +29,9 @@ public Q_SLOTS:
     void setRunSecrets(const QString &runId, const QStringList &values);
 
 Q_SIGNALS:
-    // Runs with new points, lines or another status; `finished`: those now over.
-    void changed(const QStringList &runIds, const QStringList &finished);
+    // Runs with new points, lines or another status; `finished`: those now over; `replaced`:
+    // those whose stored points were replaced (to be read again, not only what is new).
+    void changed(const QStringList &runIds, const QStringList &finished, const QStringList &replaced);
     void logLines(const QString &runId, const QList<QByteArray> &lines);
     // What the target says about a run not over yet (Slurm: queue position and reason).
     void detailChanged(const QString &runId, const QString &detail);

@@ -38,11 +38,14 @@ WorkspaceSession::WorkspaceSession(std::unique_ptr<run::RunStore> store, const Q
     m_monitorThread.setObjectName(u"run monitor"_s);
     m_monitor->moveToThread(&m_monitorThread);
     connect(&m_monitorThread, &QThread::finished, m_monitor, &QObject::deleteLater);
-    connect(m_monitor, &RunMonitorWorker::changed, this, [this](const QStringList &ids, const QStringList &finished) {
-        m_feeder->runsChanged(ids);
-        if (!finished.isEmpty())
-            m_loader->reload();
-    });
+    connect(m_monitor, &RunMonitorWorker::changed, this,
+            [this](const QStringList &ids, const QStringList &finished, const QStringList &replaced) {
+                if (!replaced.isEmpty())
+                    m_feeder->reloadRuns(replaced); // a file took a metric over: its log points are gone
+                m_feeder->runsChanged(ids);
+                if (!finished.isEmpty())
+                    m_loader->reload();
+            });
     // Runs with secrets are shown redacted: their values come from the keychain, asynchronously.
     connect(m_monitor, &RunMonitorWorker::secretsNeeded, m_secrets.get(), &RunSecretsReader::read);
     connect(m_secrets.get(), &RunSecretsReader::valuesRead, m_monitor, &RunMonitorWorker::setRunSecrets);

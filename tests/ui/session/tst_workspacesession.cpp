@@ -143,7 +143,7 @@ private Q_SLOTS:
         QStringList changed;
         QObject receiver; // after `changed`: queued calls to it go before the list does
         connect(session->monitor(), &ui::RunMonitorWorker::changed, &receiver,
-                [&changed](const QStringList &ids, const QStringList &) { changed += ids; });
+                [&changed](const QStringList &ids, const QStringList &, const QStringList &) { changed += ids; });
         session->start();
 
         constexpr int kSteps = 200; // 10 s: still running when the session goes
