@@ -99,7 +99,9 @@ private Q_SLOTS:
         QTemporaryDir run;
         const RunSpec spec = sample(u"/data"_s);
         QVERIFY(prepareContractFolders(run.path(), spec, Resources{}));
-        for (const QString &dir : {u"model"_s, u"output/data"_s, u"checkpoints"_s, u"input/config"_s})
+        // output/tensorboard: where SageMaker's TensorBoardOutputConfig expects event files.
+        for (const QString &dir :
+             {u"model"_s, u"output/data"_s, u"output/tensorboard"_s, u"checkpoints"_s, u"input/config"_s})
             QVERIFY2(QFileInfo(run.filePath(dir)).isDir(), qPrintable(dir));
         auto read = [&](const QString &name) {
             QFile f(run.filePath(u"input/config/"_s + name));
