@@ -57,8 +57,11 @@ public:
     QString path() const { return m_path; }
     QString specFile() const { return file(u"spec.json"); }
     QString logFile() const { return file(u"log"); }
-    QString logTimesFile() const { return file(u"log.times"); }           // run/logtimes.h
-    QString systemSamplesFile() const { return file(u"system.samples"); } // run/systemsamples.h
+    // Beside the log, named here once: readers that open them below the run folder use the names.
+    static constexpr const char16_t *kLogTimesName = u"log.times";           // run/logtimes.h
+    static constexpr const char16_t *kSystemSamplesName = u"system.samples"; // run/systemsamples.h
+    QString logTimesFile() const { return file(kLogTimesName); }
+    QString systemSamplesFile() const { return file(kSystemSamplesName); }
     QString supervisorFile() const { return file(u"supervisor.json"); }
     QString launchFile() const { return file(u"launch.json"); }
     QString heartbeatFile() const { return file(u"heartbeat"); }

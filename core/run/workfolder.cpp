@@ -7,9 +7,15 @@ using namespace Qt::StringLiterals;
 
 namespace ferry::run {
 
-bool isMetricFileName(QStringView name)
+MetricFileKind metricFileKind(QStringView name)
 {
-    return name.startsWith(u"events.out.tfevents.") || name == u"metrics.csv" || name == u"trainer_state.json";
+    if (name.startsWith(u"events.out.tfevents."))
+        return MetricFileKind::Events;
+    if (name == u"metrics.csv")
+        return MetricFileKind::LightningCsv;
+    if (name == u"trainer_state.json")
+        return MetricFileKind::TrainerState;
+    return MetricFileKind::None;
 }
 
 Expected<void> prepareWorkFolder(const QString &workDir, const QString &sourceDir,

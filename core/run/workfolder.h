@@ -27,8 +27,14 @@ inline const QStringList kRunLogFolders{QStringLiteral("runs"), QStringLiteral("
 // checkpoints/): where its metric files are looked for, on every target.
 inline const QStringList kMetricFileFolders{QStringLiteral("code"), QStringLiteral("model"), QStringLiteral("output"),
                                             QStringLiteral("checkpoints")};
-// A TensorBoard event file, Lightning's metrics.csv or Hugging Face's trainer_state.json.
-bool isMetricFileName(QStringView name);
+// What a file name says a metric file is: a TensorBoard event file, Lightning's metrics.csv or
+// Hugging Face's trainer_state.json.
+enum class MetricFileKind { None, Events, LightningCsv, TrainerState };
+MetricFileKind metricFileKind(QStringView name);
+inline bool isMetricFileName(QStringView name)
+{
+    return metricFileKind(name) != MetricFileKind::None;
+}
 
 // Creates `workDir` (it must not exist yet) with the links and log folders. `linkTarget` gives
 // what the link for a source entry points at as the script sees it: the entry itself for a

@@ -3,6 +3,7 @@
 #include "common/untrustedtree.h"
 #include "run/eventfile.h"
 #include "run/metricfiles.h"
+#include "run/rundirectory.h"
 #include "run/systemsamples.h"
 #include "run/workfolder.h"
 
@@ -25,12 +26,8 @@ constexpr qint64 kEventChunkBytes = 8 << 20;   // read per step of an event file
 constexpr qint64 kWholeFileBytes = 64ll << 20; // a metrics.csv or trainer_state.json larger is not read
 constexpr qsizetype kMaxSources = 256;         // files followed per run
 
+// The one source all trainer_state.json files of a run are (see discover()).
 const QString kTrainerState = u"trainer_state.json"_s;
-
-bool isEventFile(QStringView name)
-{
-    return name.startsWith(u"events.out.tfevents.");
-}
 
 QString prefixOf(const QString &path)
 {
@@ -85,7 +82,7 @@ MetricSources::MetricSources(RunStore &store, QString runDir, QString runId)
     // The run's own system metrics (run/systemsamples.h), beside its log.
     auto system = std::make_unique<Source>();
     system->kind = Source::Kind::SystemSamples;
-    system->key = system->path = u"system.samples"_s;
+    system->key = system->path = QString::fromUtf16(RunDirectory::kSystemSamplesName);
     m_sources.push_back(std::move(system));
     reload();
 }
@@ -103,13 +100,19 @@ void MetricSources::reload()
 
 void MetricSources::discover()
 {
-    const QHash<QString, qint64> positions = m_store.sourcePositions(m_runId);
+    // Read from the store only when a file is new: most scans find none.
+    std::optional<QHash<QString, qint64>> stored;
+    const auto positionOf = [&](const QString &key) {
+        if (!stored)
+            stored = m_store.sourcePositions(m_runId);
+        return stored->value(key);
+    };
     std::optional<TreeFile> newestState;
     for (const QString &root : kMetricFileFolders) {
         for (const TreeFile &file : listRegularFiles(m_runDir + u'/' + root, isMetricFileName)) {
             const QString path = root + u'/' + file.path;
-            const QString name = QFileInfo(path).fileName();
-            if (name == kTrainerState) {
+            const MetricFileKind kind = metricFileKind(QFileInfo(path).fileName());
+            if (kind == MetricFileKind::TrainerState) {
                 if (!newestState || file.modifiedMs > newestState->modifiedMs)
                     newestState = TreeFile{path, file.size, file.modifiedMs};
                 continue;
@@ -119,9 +122,9 @@ void MetricSources::discover()
             if (known != m_sources.end() || qsizetype(m_sources.size()) >= kMaxSources)
                 continue;
             auto source = std::make_unique<Source>();
-            source->kind = isEventFile(name) ? Source::Kind::Events : Source::Kind::LightningCsv;
+            source->kind = kind == MetricFileKind::Events ? Source::Kind::Events : Source::Kind::LightningCsv;
             source->key = source->path = path;
-            source->resumeAt(positions.value(path), m_runDir);
+            source->resumeAt(positionOf(path), m_runDir);
             m_sources.push_back(std::move(source));
         }
     }
@@ -139,7 +142,7 @@ void MetricSources::discover()
     source->kind = Source::Kind::TrainerState;
     source->key = kTrainerState;
     source->path = newestState->path;
-    source->resumeAt(positions.value(kTrainerState), m_runDir);
+    source->resumeAt(positionOf(kTrainerState), m_runDir);
     m_sources.push_back(std::move(source));
 }
 

@@ -167,7 +167,8 @@ void RunFollower::awaitStamps(LogChunk &chunk, qint64 now)
 void RunFollower::readLogTimes()
 {
     for (int round = 0; round < 16; ++round) {
-        const auto bytes = readTreeFile(m_runDir, u"log.times"_s, m_times.bytesRead(), 1 << 20);
+        const auto bytes =
+            readTreeFile(m_runDir, QString::fromUtf16(RunDirectory::kLogTimesName), m_times.bytesRead(), 1 << 20);
         if (!bytes || !*bytes || (*bytes)->isEmpty())
             return; // none (an older run, an embedded one): lines are dated when read
         const qint64 before = m_times.bytesRead();
@@ -234,8 +235,9 @@ Expected<RunFollower::Step> RunFollower::poll()
         return files.error();
     step.points << files->points;
     step.replaced = files->newClaims;
+    // A file given up (a damaged record, a link) is said once, beside the log's lines.
     for (const Error &problem : files->problems)
-        step.problems << u"metrics from %1 are not read further: %2"_s.arg(problem.path, problem.message);
+        step.lines << u"ferry: metrics from %1 are not read further: %2"_s.arg(problem.path, problem.message).toUtf8();
     if (over) {
         if (m_record.status != storedStatus(probe->state) || !isFinished(m_record.status))
             recordEnd(*probe);

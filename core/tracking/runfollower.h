@@ -33,9 +33,8 @@ public:
     ~RunFollower();
 
     struct Step {
-        QList<QByteArray> lines;   // whole log lines read in this step
+        QList<QByteArray> lines;   // whole log lines read in this step; Ferry's notes (a metric file given up)
         QList<MetricPoint> points; // from the log and from the files beside it (MetricSources)
-        QStringList problems;      // metric files given up in this step (a damaged record, a link)
         QStringList replaced;      // metrics a file took over from the log: their stored points changed
         targets::RunProbe probe;
         bool finished = false; // the run is over and everything of it is stored

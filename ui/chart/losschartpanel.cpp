@@ -112,9 +112,7 @@ LossChartPanel::LossChartPanel(QWidget *parent)
         for (LossChart *other : std::as_const(m_others))
             other->setRunLabel(run, label);
     });
-    connect(m_chart, &LossChart::runVisibilityChanged, this, [this](const QString &run, bool visible) {
-        forEachChart([&](LossChart *c) { c->setRunVisible(run, visible); });
-    });
+    connect(m_chart, &LossChart::runVisibilityChanged, this, &LossChartPanel::showRunEverywhere);
     connect(png, &QToolButton::clicked, this, [this] { exportTo(true); });
     connect(csv, &QToolButton::clicked, this, [this] { exportTo(false); });
     connect(m_chart, &LossChart::dataChanged, this, &LossChartPanel::updateMetrics);
@@ -144,6 +142,12 @@ QList<LossChart *> LossChartPanel::panels() const
     return shown;
 }
 
+// A run hidden or shown in one panel's legend is so in all of them.
+void LossChartPanel::showRunEverywhere(const QString &runId, bool visible)
+{
+    forEachChart([&](LossChart *c) { c->setRunVisible(runId, visible); });
+}
+
 void LossChartPanel::forEachChart(const std::function<void(LossChart *)> &apply)
 {
     apply(m_chart);
@@ -159,9 +163,7 @@ LossChart *LossChartPanel::addPanel()
     chart->setLogY(m_chart->logY());
     chart->setSmoothing(m_chart->smoothing());
     chart->setStore(m_chart->store());
-    connect(chart, &LossChart::runVisibilityChanged, this, [this](const QString &run, bool visible) {
-        forEachChart([&](LossChart *c) { c->setRunVisible(run, visible); });
-    });
+    connect(chart, &LossChart::runVisibilityChanged, this, &LossChartPanel::showRunEverywhere);
     m_others << chart;
     return chart;
 }
@@ -234,20 +236,21 @@ void LossChartPanel::updateMetrics()
     const auto &store = m_chart->store();
     if (!store)
         return;
-    bool added = false;
+    // New points alone change neither the metric box nor the panels: only a series that just
+    // arrived (a new metric, or a new selection's store) can. A store only ever gains series.
+    if (store.get() == m_groupedStore && store->seriesCount() == m_groupedSeries)
+        return;
+    m_groupedStore = store.get();
+    m_groupedSeries = store->seriesCount();
     for (int i = 0; i < store->seriesCount(); ++i) {
         const QString &metric = store->data(i).key().metric;
         if (!m_knownMetrics.contains(metric)) {
             m_knownMetrics.append(metric);
             m_metric->addItem(metric);
-            added = true;
         }
     }
-    // A metric that just arrived (or a new selection's) gets its panel.
-    if (m_metric->currentIndex() == Panels && (added || m_groups.isEmpty() || store->revision() != m_groupsRevision)) {
-        m_groupsRevision = store->revision();
+    if (m_metric->currentIndex() == Panels)
         applyMetricChoice();
-    }
 }
 
 void LossChartPanel::exportTo(bool png)

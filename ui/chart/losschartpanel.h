@@ -37,6 +37,7 @@ private:
     void layOutPanels(const QList<QStringList> &groups);
     LossChart *addPanel();
     void forEachChart(const std::function<void(LossChart *)> &apply);
+    void showRunEverywhere(const QString &runId, bool visible);
     void exportTo(bool png);
 
     LossChart *m_chart;
@@ -51,8 +52,9 @@ private:
     QList<LossChart *> m_others; // the panels after the first
     int m_shownOthers = 0;
     QStringList m_knownMetrics;
-    QList<QStringList> m_groups; // the panels' metrics as laid out (Panels only)
-    quint64 m_groupsRevision = ~quint64(0);
+    QList<QStringList> m_groups;                 // the panels' metrics as laid out (Panels only)
+    const SeriesStore *m_groupedStore = nullptr; // what m_groups was worked out from
+    int m_groupedSeries = -1;
 };
 
 } // namespace ferry::ui
