@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/crc32c.h"
 #include "common/error.h"
 #include "run/metricparser.h"
 
@@ -109,11 +110,6 @@ private:
     Tag m_unremembered;                          // a tag past the cap, for one value
 };
 
-// CRC-32C (Castagnoli) of `bytes`, continuing from `crc` (0 to start): TFRecord's checksum. Uses
-// the CPU's crc32 instruction where there is one (SSE 4.2), else tables eight bytes at a time;
-// crc32cPortable always uses the tables, so that tests can compare the two.
-quint32 crc32c(QByteArrayView bytes, quint32 crc = 0);
-quint32 crc32cPortable(QByteArrayView bytes, quint32 crc = 0);
 // The masked form TFRecord stores, ((crc >> 15) | (crc << 17)) + 0xa282ead8: a CRC of data that
 // holds CRCs is no weaker than one of other data.
 quint32 maskedCrc32c(QByteArrayView bytes);

@@ -22,6 +22,15 @@ struct MetricPoint {
     double epoch = std::numeric_limits<double>::quiet_NaN(); // the record's epoch; NaN: it gave none
 };
 
+// A point of one series (one metric of one run), whose name is the series' own: what the metric
+// store keeps (store/seriesblock.h) and the chart draws.
+struct SeriesPoint {
+    double step = 0;
+    qint64 wallMs = 0;
+    double value = 0;
+    double epoch = std::numeric_limits<double>::quiet_NaN(); // NaN: the point has none
+};
+
 // Turns output lines into metric points. Without definitions it reads
 //   - JSON object lines: {"loss": 0.31, "step": 120} → one point per numeric field;
 //   - Python dict reprs, alone or after a progress bar (Hugging Face's Trainer):

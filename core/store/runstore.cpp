@@ -76,22 +76,6 @@ struct ThreadConnections {
 };
 thread_local ThreadConnections t_connections;
 
-double nullableDouble(const QVariant &v)
-{
-    return v.isNull() ? std::numeric_limits<double>::quiet_NaN() : v.toDouble();
-}
-
-// The point in columns `first`.. (name, step, value, wall_ms, epoch) of the query's row; `name` is the
-// previous point's and is shared when it is the same (one string per name, not one per point).
-MetricPoint pointFrom(const QSqlQuery &q, int first, QString &name)
-{
-    QString pointName = q.value(first).toString();
-    if (pointName != name)
-        name = std::move(pointName);
-    return MetricPoint{name, nullableDouble(q.value(first + 1)), nullableDouble(q.value(first + 2)),
-                       q.value(first + 3).toLongLong(), nullableDouble(q.value(first + 4))};
-}
-
 RunRecord recordFrom(const QSqlQuery &q)
 {
     RunRecord r;
@@ -180,12 +164,12 @@ QString RunStore::pathInWorkspace(const QString &workspaceDir)
     return QDir(workspaceDir).filePath(u".ferry/runs.sqlite"_s);
 }
 
-Expected<std::unique_ptr<RunStore>> RunStore::open(const QString &databasePath)
+Expected<std::unique_ptr<RunStore>> RunStore::open(const QString &databasePath, const Progress &progress)
 {
     const QString path = QFileInfo(databasePath).absoluteFilePath();
     if (const auto usable = runstoreschema::checkLocation(path); !usable)
         return usable.error();
-    auto writer = RunStoreWriter::start(path, u"ferry-runstore-writer-%1"_s.arg(g_nextConnection++));
+    auto writer = RunStoreWriter::start(path, u"ferry-runstore-writer-%1"_s.arg(g_nextConnection++), progress);
     if (!writer)
         return writer.error();
     return Expected<std::unique_ptr<RunStore>>(std::unique_ptr<RunStore>(new RunStore(path, std::move(*writer))));
@@ -270,6 +254,15 @@ void RunStore::deleteRun(const QString &runId)
         Q_EMIT writeFailed(closedStore(u"run %1: cannot delete it"_s.arg(runId)));
 }
 
+Expected<RunStore::Compaction> RunStore::compact()
+{
+    auto reply = std::make_shared<std::promise<Expected<Compaction>>>();
+    auto outcome = reply->get_future();
+    if (!m_writer->post(runstorecommand::Compact{reply}))
+        return closedStore(u"cannot compact the run store"_s);
+    return outcome.get();
+}
+
 void RunStore::flush()
 {
     m_writer->flush();
@@ -312,27 +305,7 @@ QString RunStore::readConnection() const
     return name;
 }
 
-namespace {
-
-// A query on this thread's read connection; inactive (no rows) when there is none.
-QSqlQuery select(const QString &connection, const QString &sql, const QVariantList &values)
-{
-    if (connection.isEmpty())
-        return QSqlQuery();
-    QSqlQuery query(QSqlDatabase::database(connection, false));
-    query.setForwardOnly(true);
-    if (!query.prepare(sql)) {
-        qWarning("run store: %s", qUtf8Printable(runstoreschema::errorText(query.lastError())));
-        return query;
-    }
-    for (int i = 0; i < values.size(); ++i)
-        query.bindValue(i, values[i]);
-    if (!query.exec())
-        qWarning("run store: %s", qUtf8Printable(runstoreschema::errorText(query.lastError())));
-    return query;
-}
-
-} // namespace
+using runstoreschema::select;
 
 QList<RunRecord> RunStore::runs() const
 {
@@ -351,73 +324,6 @@ std::optional<RunRecord> RunStore::run(const QString &runId) const
     return recordFrom(q);
 }
 
-QList<MetricPoint> RunStore::metrics(const QString &runId, const QString &name) const
-{
-    QList<MetricPoint> result;
-    const QString sql =
-        u"SELECT name, step, value, wall_ms, epoch FROM metrics WHERE run = ? %1 ORDER BY name, step, rowid"_s;
-    QSqlQuery q = name.isEmpty() ? select(readConnection(), sql.arg(QString()), {runId})
-                                 : select(readConnection(), sql.arg(u"AND name = ?"_s), {runId, name});
-    QString last;
-    while (q.next())
-        result.append(pointFrom(q, 0, last));
-    return result;
-}
-
-QMap<QString, double> RunStore::lastValues(const QString &runId) const
-{
-    QMap<QString, double> result;
-    for (const QString &name : metricNames(runId)) {
-        QSqlQuery q =
-            select(readConnection(),
-                   u"SELECT value FROM metrics WHERE run = ? AND name = ? ORDER BY step DESC, rowid DESC LIMIT 1"_s,
-                   {runId, name});
-        if (q.next())
-            result.insert(name, nullableDouble(q.value(0)));
-    }
-    return result;
-}
-
-QList<MetricPoint> RunStore::metricsSnapshot(const QString &runId, qint64 &cursor) const
-{
-    const QString connection = readConnection();
-    if (connection.isEmpty())
-        return {};
-    QSqlDatabase db = QSqlDatabase::database(connection, false);
-    // One read transaction: the cursor and the points come from the same snapshot (WAL).
-    db.transaction();
-    QSqlQuery top = select(connection, u"SELECT coalesce(max(rowid), 0) FROM metrics"_s, {});
-    cursor = top.next() ? top.value(0).toLongLong() : 0;
-    top.finish();
-    QList<MetricPoint> result;
-    QSqlQuery q =
-        select(connection,
-               u"SELECT name, step, value, wall_ms, epoch FROM metrics WHERE run = ? AND rowid <= ? ORDER BY rowid"_s,
-               {runId, cursor});
-    QString last;
-    while (q.next())
-        result.append(pointFrom(q, 0, last));
-    q.finish();
-    db.commit();
-    return result;
-}
-
-QList<MetricPoint> RunStore::metricsAfter(const QString &runId, qint64 &cursor, qsizetype limit) const
-{
-    // "+run": no index on run here; the rowid range is the cheap part (rows newer than the cursor).
-    QSqlQuery q = select(readConnection(),
-                         u"SELECT rowid, name, step, value, wall_ms, epoch FROM metrics WHERE rowid > ? AND +run = ? "
-                         "ORDER BY rowid LIMIT ?"_s,
-                         {cursor, runId, static_cast<qint64>(limit)});
-    QList<MetricPoint> result;
-    QString last;
-    while (q.next()) {
-        cursor = q.value(0).toLongLong();
-        result.append(pointFrom(q, 1, last));
-    }
-    return result;
-}
-
 QHash<QString, qint64> RunStore::sourcePositions(const QString &runId) const
 {
     QHash<QString, qint64> result;
@@ -434,29 +340,6 @@ QStringList RunStore::claimedMetrics(const QString &runId) const
     while (q.next())
         result << q.value(0).toString();
     return result;
-}
-
-QStringList RunStore::metricNames(const QString &runId) const
-{
-    // Skips from name to name through the index instead of reading every point.
-    QStringList result;
-    QSqlQuery q = select(readConnection(),
-                         u"WITH RECURSIVE names(n) AS ("
-                         "  SELECT (SELECT min(name) FROM metrics WHERE run = ?)"
-                         "  UNION ALL"
-                         "  SELECT (SELECT min(name) FROM metrics WHERE run = ? AND name > n) FROM names"
-                         "  WHERE n IS NOT NULL) "
-                         "SELECT n FROM names WHERE n IS NOT NULL"_s,
-                         {runId, runId});
-    while (q.next())
-        result.append(q.value(0).toString());
-    return result;
-}
-
-qsizetype RunStore::metricCount(const QString &runId, const QString &name) const
-{
-    QSqlQuery q = select(readConnection(), u"SELECT count(*) FROM metrics WHERE run = ? AND name = ?"_s, {runId, name});
-    return q.next() ? q.value(0).toLongLong() : 0;
 }
 
 QList<Hyperparameter> RunStore::params(const QString &runId) const

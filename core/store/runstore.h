@@ -13,8 +13,10 @@
 #include <QStringList>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace ferry::run {
 
@@ -63,11 +65,14 @@ class RunStoreWriter;
 class RunStore : public QObject {
     Q_OBJECT
 public:
-    static constexpr int kSchemaVersion = 2;
+    static constexpr int kSchemaVersion = 3;
 
     // Creates or migrates the database. Refuses a file that is not a run database or is
-    // damaged, one written by a newer Ferry, and a folder that cannot be written.
-    static Expected<std::unique_ptr<RunStore>> open(const QString &databasePath);
+    // damaged, one written by a newer Ferry, and a folder that cannot be written. `progress`
+    // hears how far the conversion of a store of an older Ferry is (points done of all; -1, -1
+    // while the file is compacted after it), on another thread, before open returns.
+    using Progress = std::function<void(qint64 done, qint64 total)>;
+    static Expected<std::unique_ptr<RunStore>> open(const QString &databasePath, const Progress &progress = {});
     static QString pathInWorkspace(const QString &workspaceDir); // <workspace>/.ferry/runs.sqlite
 
     ~RunStore() override;
@@ -107,6 +112,21 @@ public:
     // on disk stays). Writes of the run queued before it are committed first, later ones fail.
     void deleteRun(const QString &runId);
 
+    // Gives the file system every free page of the file (VACUUM; ferry runs gc), after the writes
+    // queued before it. Waits; the file's size before and after.
+    struct Compaction {
+        qint64 bytesBefore = 0;
+        qint64 bytesAfter = 0;
+    };
+    Expected<Compaction> compact();
+    // Reads every block and checks it (checksum, structure, counts) beside PRAGMA
+    // integrity_check: what `ferry doctor --store` says.
+    struct Check {
+        qint64 runs = 0, series = 0, blocks = 0, points = 0, bytes = 0; // bytes: of the blocks
+        QStringList problems;                                           // empty: all is well
+    };
+    Check check() const;
+
     void flush(); // returns when every write queued before the call is committed (or failed)
     void close(); // flushes, then stops the writer; later writes fail, later reads are empty
 
@@ -119,11 +139,20 @@ public:
     // The last value of each metric (highest step, then latest), through the index: cheap
     // however many points a run has.
     QMap<QString, double> lastValues(const QString &runId) const;
-    // For a live view: every point of the run stored so far, in arrival order, read in one
-    // snapshot, and `cursor` set past them; then metricsAfter(runId, cursor) gives exactly the
-    // points stored since (each once), cheaply: it reads only rows newer than the cursor.
-    QList<MetricPoint> metricsSnapshot(const QString &runId, qint64 &cursor) const;
-    QList<MetricPoint> metricsAfter(const QString &runId, qint64 &cursor, qsizetype limit = 1000000) const;
+    // One series (one metric of the run) in arrival order, read straight from its blocks.
+    std::vector<SeriesPoint> series(const QString &runId, const QString &name) const;
+    // For a live view: the points of each of the run's series stored since `cursor` (from an
+    // empty cursor: all of them), read in one snapshot, and the cursor moved past them; each
+    // point comes once. Reads only the blocks that hold new points. A series that was replaced
+    // (a file's claim, see appendSourceMetrics) comes again whole under its new id.
+    struct MetricCursor {
+        QHash<qint64, qint64> read; // series id → its points already read
+    };
+    struct SeriesUpdate {
+        QString name;
+        std::vector<SeriesPoint> points;
+    };
+    QList<SeriesUpdate> metricsSince(const QString &runId, MetricCursor &cursor) const;
     QList<Hyperparameter> params(const QString &runId) const;
     QList<Artifact> artifacts(const QString &runId) const;
     bool integrityCheck() const; // PRAGMA integrity_check says "ok"

@@ -2,6 +2,8 @@
 
 #include "common/filesystem.h"
 #include "store/runstore.h"
+#include "store/seriesblock.h"
+#include "store/serieswriter.h"
 
 #include <QDir>
 #include <QFile>
@@ -10,6 +12,8 @@
 #include <QSqlQuery>
 
 #include <array>
+#include <cmath>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -19,6 +23,7 @@ namespace {
 
 // PRAGMA application_id: "FRRY". Tells Ferry's database from another program's.
 constexpr int kApplicationId = 0x46525259;
+constexpr int kFirstBlockVersion = 3; // the schema version that keeps points in series blocks
 
 Error databaseError(const QString &path, const QString &message, const QString &hint = {})
 {
@@ -35,7 +40,7 @@ Expected<QVariant> pragma(QSqlDatabase &db, const QString &sql)
 }
 
 // Version 1: experiments, runs, params, metrics, artifacts.
-Expected<void> createVersion1(QSqlDatabase &db)
+Expected<void> createVersion1(QSqlDatabase &db, const MigrationProgress &)
 {
     const std::array statements{
         u"CREATE TABLE experiments ("
@@ -93,7 +98,7 @@ Expected<void> createVersion1(QSqlDatabase &db)
 // beside its log (event files, metrics.csv, trainer_state.json): how far each is read
 // (`position`, committed with its points like the log offset), and the metric names files
 // give (`metric_claims`: such a metric is taken from its file only, never from the log).
-Expected<void> addEpochsAndSources(QSqlDatabase &db)
+Expected<void> addEpochsAndSources(QSqlDatabase &db, const MigrationProgress &)
 {
     const std::array statements{
         u"ALTER TABLE metrics ADD COLUMN epoch REAL"_s,
@@ -119,16 +124,114 @@ Expected<void> addEpochsAndSources(QSqlDatabase &db)
     return {};
 }
 
+// Version 3 (issue 17): a run's points as series blocks (store/seriesblock.h, docs/metric-store.md)
+// instead of a row each. `series` names each metric of a run once and keeps its count and last
+// value; `blocks` holds its points, kBlockPoints to a block, the newest block rewritten as points
+// come. The rows of `metrics` are converted series by series in arrival order (bit for bit: a
+// REAL column keeps a double as it is, NULL is NaN as before), then dropped.
+Expected<void> intoSeriesBlocks(QSqlDatabase &db, const MigrationProgress &progress)
+{
+    const std::array statements{
+        u"CREATE TABLE series ("
+        "  id INTEGER PRIMARY KEY,"
+        "  run TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+        "  name TEXT NOT NULL,"
+        "  points INTEGER NOT NULL DEFAULT 0,"
+        "  last_step REAL,"  // the point of the highest step (the later of equal ones)
+        "  last_value REAL," // NULL: NaN
+        "  UNIQUE (run, name))"_s,
+        u"CREATE TABLE blocks ("
+        "  series INTEGER NOT NULL REFERENCES series(id) ON DELETE CASCADE,"
+        "  first INTEGER NOT NULL," // the index of its first point in the series
+        "  count INTEGER NOT NULL,"
+        "  min_step REAL, max_step REAL," // NULL: no point of the block has a step
+        "  min_wall INTEGER, max_wall INTEGER,"
+        "  data BLOB NOT NULL,"
+        "  PRIMARY KEY (series, first))"_s,
+    };
+    for (const QString &sql : statements) {
+        if (auto done = exec(db, sql); !done)
+            return done;
+    }
+    const auto total = pragma(db, u"SELECT count(*) FROM metrics"_s);
+    if (!total)
+        return total.error();
+    SeriesWriter writer(db);
+    if (auto prepared = writer.prepare(); !prepared)
+        return prepared;
+    QSqlQuery pairs(db), rows(db);
+    pairs.setForwardOnly(true);
+    rows.setForwardOnly(true);
+    if (!pairs.exec(u"SELECT DISTINCT run, name FROM metrics ORDER BY run, name"_s) ||
+        !rows.prepare(u"SELECT step, value, wall_ms, epoch FROM metrics WHERE run = ? AND name = ? ORDER BY rowid"_s))
+        return Error{errorText((pairs.lastError().isValid() ? pairs : rows).lastError()), {}, 0, 0, {}};
+    const auto orNaN = [](const QVariant &v) {
+        return v.isNull() ? std::numeric_limits<double>::quiet_NaN() : v.toDouble();
+    };
+    const qint64 all = total->toLongLong();
+    qint64 done = 0;
+    std::vector<SeriesPoint> points;
+    while (pairs.next()) {
+        const QString run = pairs.value(0).toString(), name = pairs.value(1).toString();
+        rows.bindValue(0, run);
+        rows.bindValue(1, name);
+        if (!rows.exec())
+            return Error{errorText(rows.lastError()), {}, 0, 0, {}};
+        const auto write = [&]() -> Expected<void> {
+            auto appended = writer.append(run, name, points);
+            done += static_cast<qint64>(points.size());
+            points.clear();
+            if (progress)
+                progress(done, all);
+            return appended;
+        };
+        while (rows.next()) {
+            points.push_back(SeriesPoint{orNaN(rows.value(0)), rows.value(2).toLongLong(), orNaN(rows.value(1)),
+                                         orNaN(rows.value(3))});
+            if (points.size() == 1 << 16) {
+                if (auto appended = write(); !appended)
+                    return appended;
+            }
+        }
+        rows.finish();
+        if (auto appended = write(); !appended)
+            return appended;
+        if (auto flushed = writer.flush(); !flushed)
+            return flushed;
+        writer.forget();
+    }
+    pairs.finish();
+    return exec(db, u"DROP TABLE metrics"_s); // with its index
+}
+
 // kMigrations[v] brings the schema from version v to v + 1. A new version is one function
 // appended here and RunStore::kSchemaVersion raised by one.
-using Migration = Expected<void> (*)(QSqlDatabase &db);
-constexpr std::array<Migration, RunStore::kSchemaVersion> kMigrations{createVersion1, addEpochsAndSources};
+using Migration = Expected<void> (*)(QSqlDatabase &db, const MigrationProgress &progress);
+constexpr std::array<Migration, RunStore::kSchemaVersion> kMigrations{createVersion1, addEpochsAndSources,
+                                                                      intoSeriesBlocks};
 
 } // namespace
 
 QString errorText(const QSqlError &error)
 {
     return error.databaseText().isEmpty() ? error.text() : error.databaseText();
+}
+
+QSqlQuery select(const QString &connection, const QString &sql, const QVariantList &values)
+{
+    if (connection.isEmpty())
+        return QSqlQuery();
+    QSqlQuery query(QSqlDatabase::database(connection, false));
+    query.setForwardOnly(true);
+    if (!query.prepare(sql)) {
+        qWarning("run store: %s", qUtf8Printable(errorText(query.lastError())));
+        return query;
+    }
+    for (int i = 0; i < values.size(); ++i)
+        query.bindValue(i, values[i]);
+    if (!query.exec())
+        qWarning("run store: %s", qUtf8Printable(errorText(query.lastError())));
+    return query;
 }
 
 Expected<void> exec(QSqlDatabase &db, const QString &sql)
@@ -192,7 +295,7 @@ void closeConnection(const QString &connection)
     QSqlDatabase::removeDatabase(connection);
 }
 
-Expected<void> migrate(QSqlDatabase &db, const QString &path)
+Expected<void> migrate(QSqlDatabase &db, const QString &path, const MigrationProgress &progress)
 {
     const QString damaged = u"move it away (Ferry then starts a new, empty one) or restore it from a backup"_s;
     // The first statement reads the schema: a damaged file fails here.
@@ -216,6 +319,13 @@ Expected<void> migrate(QSqlDatabase &db, const QString &path)
         return databaseError(path, u"not a run database: the file belongs to another program"_s,
                              u"move it away; Ferry then starts a new, empty one"_s);
 
+    // A new store gives the pages of deleted runs back to the file system (it must say so before
+    // its first table).
+    if (current == 0) {
+        if (const auto done = exec(db, u"PRAGMA auto_vacuum = INCREMENTAL"_s); !done)
+            return databaseError(path, u"not a usable run database: %1"_s.arg(done.error().message), damaged);
+    }
+
     // WAL's shared memory works between processes of one host only: on a network file system (a
     // workspace on NFS that two machines open) the run store keeps a rollback journal (review L12).
     const QString network = networkFileSystem(path);
@@ -233,7 +343,7 @@ Expected<void> migrate(QSqlDatabase &db, const QString &path)
         if (!db.transaction())
             done = Error{errorText(db.lastError()), {}, 0, 0, {}};
         if (done)
-            done = kMigrations[static_cast<size_t>(v)](db);
+            done = kMigrations[static_cast<size_t>(v)](db, progress);
         if (done)
             done = exec(db, u"PRAGMA user_version = %1"_s.arg(v + 1));
         if (done && !db.commit())
@@ -242,6 +352,17 @@ Expected<void> migrate(QSqlDatabase &db, const QString &path)
             db.rollback();
             return databaseError(path, u"cannot update the run database to schema version %1: %2"_s.arg(v + 1).arg(
                                            done.error().message));
+        }
+    }
+    // The points of an older store moved into blocks: its rows' pages go back to the file system,
+    // and from now on a deleted run's pages do too (PRAGMA incremental_vacuum after a delete).
+    if (current > 0 && current < kFirstBlockVersion) {
+        if (progress)
+            progress(-1, -1);
+        for (const QString &sql : {u"PRAGMA auto_vacuum = INCREMENTAL"_s, u"VACUUM"_s}) {
+            if (const auto done = exec(db, sql); !done)
+                qWarning("run store %s: cannot compact it after the conversion: %s", qUtf8Printable(path),
+                         qUtf8Printable(done.error().message));
         }
     }
     return {};

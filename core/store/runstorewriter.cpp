@@ -1,8 +1,9 @@
 #include "store/runstorewriter.h"
 
-#include "store/runstorenative.h"
 #include "store/runstoreschema.h"
+#include "store/serieswriter.h"
 
+#include <QFileInfo>
 #include <QHash>
 #include <QJsonDocument>
 #include <QSqlError>
@@ -18,18 +19,6 @@ namespace {
 // Producers wait while this many points are queued: memory stays bounded when a run prints
 // faster than the disk takes it.
 constexpr qsizetype kMaxQueuedPoints = 1 << 18;
-// Rows per multi-row INSERT: one statement step carries many points.
-constexpr int kRowsPerInsert = 64;
-constexpr int kMetricColumns = 6;
-
-QString metricsInsert(int rows)
-{
-    QString sql = u"INSERT INTO metrics(run, name, step, wall_ms, value, epoch) VALUES "_s;
-    for (int i = 0; i < rows; ++i)
-        sql += i == 0 ? u"(?, ?, ?, ?, ?, ?)"_s : u", (?, ?, ?, ?, ?, ?)"_s;
-    return sql;
-}
-
 QVariant nonNull(const QString &text)
 {
     return text.isNull() ? QVariant(QString(u""_s)) : QVariant(text);
@@ -51,9 +40,9 @@ Error noSuchRun(const QString &doing)
 struct RunStoreWriter::Statements {
     explicit Statements(const QSqlDatabase &database)
         : db(database), begin(db), commit(db), rollback(db), ensureExperiment(db), insertRun(db), setStatus(db),
-          deleteParams(db), insertParam(db), insertArtifact(db), insertMetric(db), insertMetrics(db), setOffset(db),
-          swapOffset(db), readOffset(db), addSource(db), swapPosition(db), readPosition(db), addClaim(db),
-          dropClaimed(db)
+          deleteParams(db), insertParam(db), insertArtifact(db), setOffset(db), swapOffset(db), readOffset(db),
+          addSource(db), swapPosition(db), readPosition(db), addClaim(db), dataVersion(db), incrementalVacuum(db),
+          series(db)
     {
     }
 
@@ -76,8 +65,6 @@ struct RunStoreWriter::Statements {
                            "ON CONFLICT(run, name) DO UPDATE SET value = excluded.value"_s},
             {&insertArtifact, u"INSERT INTO artifacts(run, path, kind, size) VALUES (?, ?, ?, ?) "
                               "ON CONFLICT(run, path) DO UPDATE SET kind = excluded.kind, size = excluded.size"_s},
-            {&insertMetric, metricsInsert(1)},
-            {&insertMetrics, metricsInsert(kRowsPerInsert)},
             {&setOffset, u"UPDATE runs SET log_offset = ? WHERE id = ?"_s},
             // M5: two followers of one run (the window and `ferry runs attach`) never store a
             // line's points twice: the offset moves only from the one the follower read from.
@@ -89,14 +76,14 @@ struct RunStoreWriter::Statements {
                             "WHERE run = :id AND source = :source AND position = :expected"_s},
             {&readPosition, u"SELECT position FROM metric_sources WHERE run = ? AND source = ?"_s},
             {&addClaim, u"INSERT INTO metric_claims(run, name) VALUES (?, ?) ON CONFLICT(run, name) DO NOTHING"_s},
-            {&dropClaimed, u"DELETE FROM metrics WHERE run = ? AND name = ?"_s},
+            {&dataVersion, u"PRAGMA data_version"_s},
+            {&incrementalVacuum, u"PRAGMA incremental_vacuum"_s},
         };
         for (const auto &[query, sql] : all) {
             if (!query->prepare(sql))
                 return withContext(u"cannot prepare '%1'"_s.arg(sql), sqlError(*query));
         }
-        native = RunStoreNativeInsert::create(db);
-        return {};
+        return series.prepare();
     }
 
     static Expected<void> exec(QSqlQuery &query)
@@ -108,34 +95,22 @@ struct RunStoreWriter::Statements {
         return error;
     }
 
-    static void bindPoint(QSqlQuery &query, int first, const QVariant &run, const MetricPoint &p)
-    {
-        query.bindValue(first, run);
-        query.bindValue(first + 1, p.name);
-        query.bindValue(first + 2, p.step);
-        query.bindValue(first + 3, p.wallMs);
-        query.bindValue(first + 4, p.value);
-        query.bindValue(first + 5, p.epoch); // NaN is stored as NULL
-    }
-
     Expected<void> appendPoints(const QString &runId, const QList<MetricPoint> &points)
     {
-        if (native)
-            return native->append(runId, points);
-        const QVariant runValue(runId);
-        const qsizetype n = points.size();
-        qsizetype i = 0;
-        for (; i + kRowsPerInsert <= n; i += kRowsPerInsert) {
-            for (int r = 0; r < kRowsPerInsert; ++r)
-                bindPoint(insertMetrics, r * kMetricColumns, runValue, points[i + r]);
-            if (auto done = exec(insertMetrics); !done)
-                return done;
-        }
-        for (; i < n; ++i) {
-            bindPoint(insertMetric, 0, runValue, points[i]);
-            if (auto done = exec(insertMetric); !done)
-                return done;
-        }
+        return series.append(runId, points);
+    }
+
+    // Whether another connection (another process's writer) committed since this one last looked:
+    // then the open blocks kept in memory may be stale.
+    Expected<void> checkOthers()
+    {
+        if (auto done = exec(dataVersion); !done)
+            return done;
+        const qint64 version = dataVersion.next() ? dataVersion.value(0).toLongLong() : -1;
+        dataVersion.finish();
+        if (version != lastDataVersion)
+            series.forget();
+        lastDataVersion = version;
         return {};
     }
 
@@ -233,11 +208,8 @@ struct RunStoreWriter::Statements {
                 addClaim.bindValue(0, c.runId);
                 addClaim.bindValue(1, name);
                 auto done = exec(addClaim);
-                if (done && addClaim.numRowsAffected() == 1) { // new: what is stored of it came from the log
-                    dropClaimed.bindValue(0, c.runId);
-                    dropClaimed.bindValue(1, name);
-                    done = exec(dropClaimed);
-                }
+                if (done && addClaim.numRowsAffected() == 1) // new: what is stored of it came from the log
+                    done = series.dropSeries(c.runId, name);
                 if (!done)
                     return failed(u"take metric %1 from the log"_s.arg(name), done.error());
             }
@@ -260,13 +232,16 @@ struct RunStoreWriter::Statements {
     QSqlDatabase db;
     QSqlQuery begin, commit, rollback;
     QSqlQuery ensureExperiment, insertRun, setStatus, deleteParams, insertParam, insertArtifact;
-    QSqlQuery insertMetric, insertMetrics, setOffset, swapOffset, readOffset;
-    QSqlQuery addSource, swapPosition, readPosition, addClaim, dropClaimed;
+    QSqlQuery setOffset, swapOffset, readOffset;
+    QSqlQuery addSource, swapPosition, readPosition, addClaim, dataVersion;
+    QSqlQuery incrementalVacuum;
+    SeriesWriter series;
+    qint64 lastDataVersion = -1;
+    bool freedPages = false;        // a run was deleted in the transaction being built
     QHash<QString, qint64> offsets; // run → log offset, for the transaction being built
     std::vector<std::pair<std::shared_ptr<std::promise<Expected<runstorecommand::MetricsCommit>>>,
                           runstorecommand::MetricsCommit>>
         replies; // for the transaction being built
-    std::unique_ptr<RunStoreNativeInsert> native;
 };
 
 RunStoreWriter::RunStoreWriter(QString path, QString connection)
@@ -274,9 +249,11 @@ RunStoreWriter::RunStoreWriter(QString path, QString connection)
 {
 }
 
-Expected<std::unique_ptr<RunStoreWriter>> RunStoreWriter::start(const QString &path, const QString &connection)
+Expected<std::unique_ptr<RunStoreWriter>> RunStoreWriter::start(const QString &path, const QString &connection,
+                                                                const runstoreschema::MigrationProgress &progress)
 {
     std::unique_ptr<RunStoreWriter> writer(new RunStoreWriter(path, connection));
+    writer->m_progress = progress;
     std::promise<Expected<void>> opened;
     std::future<Expected<void>> result = opened.get_future();
     writer->m_running = true;
@@ -352,7 +329,8 @@ void RunStoreWriter::run(std::promise<Expected<void>> opened)
     Expected<void> ready = runstoreschema::openConnection(m_connection, m_path);
     if (ready) {
         QSqlDatabase db = QSqlDatabase::database(m_connection, false);
-        ready = runstoreschema::migrate(db, m_path);
+        ready = runstoreschema::migrate(db, m_path, m_progress);
+        m_progress = nullptr;
         // A bigger cache keeps the hot pages of the metrics index in memory; checkpoints
         // every 32 MiB of WAL instead of 4 MiB copy those pages back to the file less often.
         if (ready) {
@@ -390,7 +368,16 @@ void RunStoreWriter::run(std::promise<Expected<void>> opened)
             m_queuedPoints = 0;
         }
         m_space.notify_all();
-        commit(batch);
+        // Commands go in one transaction each run of them; a compaction comes between two.
+        auto first = batch.cbegin();
+        for (auto it = first; it != batch.cend(); ++it) {
+            if (const auto *c = std::get_if<runstorecommand::Compact>(&*it)) {
+                commit(first, it);
+                compact(*c);
+                first = it + 1;
+            }
+        }
+        commit(first, batch.cend());
         const auto done = static_cast<quint64>(batch.size());
         batch.clear();
         {
@@ -410,17 +397,21 @@ void RunStoreWriter::run(std::promise<Expected<void>> opened)
     m_space.notify_all();
 }
 
-void RunStoreWriter::commit(std::vector<RunStoreCommand> &batch)
+void RunStoreWriter::commit(Batch::const_iterator first, Batch::const_iterator last)
 {
+    if (first == last)
+        return;
     Statements &s = *m_statements;
-    const auto transaction = [&](auto first, auto last) -> Expected<void> {
+    const auto transaction = [&](auto from, auto to) -> Expected<void> {
         if (auto begun = Statements::exec(s.begin); !begun)
             return withContext(u"cannot start a transaction"_s, begun.error());
-        Expected<void> done;
-        for (auto it = first; it != last && done; ++it)
+        Expected<void> done = s.checkOthers();
+        for (auto it = from; it != to && done; ++it)
             done = execute(*it);
         if (done)
             done = s.applyOffsets();
+        if (done)
+            done = s.series.flush();
         if (done) {
             if (auto committed = Statements::exec(s.commit); !committed)
                 done = withContext(u"cannot commit"_s, committed.error());
@@ -428,27 +419,51 @@ void RunStoreWriter::commit(std::vector<RunStoreCommand> &batch)
         if (!done) {
             s.offsets.clear();
             s.replies.clear();
+            s.series.forget();
             Statements::exec(s.rollback);
         } else {
+            s.series.trim();
             s.deliverReplies();
+            if (s.freedPages) { // a deleted run's pages go back to the file system
+                Statements::exec(s.incrementalVacuum);
+                s.incrementalVacuum.finish();
+            }
         }
+        s.freedPages = false;
         return done;
     };
-    const auto done = transaction(batch.cbegin(), batch.cend());
+    const auto done = transaction(first, last);
     if (done)
         return;
-    if (batch.size() == 1) {
-        replyFailed(batch.front(), done.error());
+    if (last - first == 1) {
+        replyFailed(*first, done.error());
         fail(done.error());
         return;
     }
     // Something in the batch failed: commit what can be, one command at a time, and report the rest.
-    for (auto it = batch.cbegin(); it != batch.cend(); ++it) {
+    for (auto it = first; it != last; ++it) {
         if (const auto one = transaction(it, it + 1); !one) {
             replyFailed(*it, one.error());
             fail(one.error());
         }
     }
+}
+
+void RunStoreWriter::compact(const runstorecommand::Compact &command)
+{
+    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+    const auto fileBytes = [this, &db] {
+        runstoreschema::exec(db, u"PRAGMA wal_checkpoint(TRUNCATE)"_s); // the file as it is, WAL folded in
+        return QFileInfo(m_path).size();
+    };
+    RunStore::Compaction outcome{fileBytes(), 0};
+    m_statements->series.forget();
+    const auto done = runstoreschema::exec(db, u"VACUUM"_s);
+    outcome.bytesAfter = fileBytes();
+    if (done)
+        command.reply->set_value(outcome);
+    else
+        command.reply->set_value(withContext(u"cannot compact the run store"_s, done.error()));
 }
 
 void RunStoreWriter::replyFailed(const RunStoreCommand &command, const Error &error)
@@ -533,8 +548,10 @@ Expected<void> RunStoreWriter::execute(const RunStoreCommand &command)
         // Every table by name, not through ON DELETE CASCADE alone: nothing of the run stays
         // behind even where foreign keys are off. Queued metrics of the run are dropped with it.
         s.offsets.remove(c->runId);
-        for (const QString &table :
-             {u"metrics"_s, u"params"_s, u"artifacts"_s, u"metric_sources"_s, u"metric_claims"_s}) {
+        s.freedPages = true;
+        if (auto done = s.series.dropRun(c->runId); !done)
+            return withContext(u"run %1: cannot delete its metrics"_s.arg(c->runId), done.error());
+        for (const QString &table : {u"params"_s, u"artifacts"_s, u"metric_sources"_s, u"metric_claims"_s}) {
             QSqlQuery query(s.db);
             query.prepare(u"DELETE FROM %1 WHERE run = ?"_s.arg(table));
             query.bindValue(0, c->runId);

@@ -2,6 +2,7 @@
 
 #include "common/error.h"
 #include "store/runstore.h"
+#include "store/runstoreschema.h"
 
 #include <QString>
 #include <QStringList>
@@ -70,11 +71,16 @@ struct AppendSourceMetrics {
 struct DeleteRun {
     QString runId;
 };
+// VACUUM, between transactions: the file gives back every free page.
+struct Compact {
+    std::shared_ptr<std::promise<Expected<RunStore::Compaction>>> reply;
+};
 } // namespace runstorecommand
 
-using RunStoreCommand = std::variant<runstorecommand::CreateRun, runstorecommand::SetStatus, runstorecommand::SetParams,
-                                     runstorecommand::AddArtifact, runstorecommand::AppendMetrics,
-                                     runstorecommand::AppendSourceMetrics, runstorecommand::DeleteRun>;
+using RunStoreCommand =
+    std::variant<runstorecommand::CreateRun, runstorecommand::SetStatus, runstorecommand::SetParams,
+                 runstorecommand::AddArtifact, runstorecommand::AppendMetrics, runstorecommand::AppendSourceMetrics,
+                 runstorecommand::DeleteRun, runstorecommand::Compact>;
 
 // RunStore's writer: one thread with its own connection that commits queued commands. What
 // has queued up while a transaction ran goes into the next one, so a busy store commits
@@ -82,7 +88,9 @@ using RunStoreCommand = std::variant<runstorecommand::CreateRun, runstorecommand
 class RunStoreWriter {
 public:
     // Starts the thread, which opens the database and brings its schema up to date.
-    static Expected<std::unique_ptr<RunStoreWriter>> start(const QString &path, const QString &connection);
+    // `progress` hears of a conversion of an older store (on the writer thread, before start returns).
+    static Expected<std::unique_ptr<RunStoreWriter>> start(const QString &path, const QString &connection,
+                                                           const runstoreschema::MigrationProgress &progress = {});
     ~RunStoreWriter();
 
     // Called on the writer thread for each command that could not be committed.
@@ -98,7 +106,9 @@ public:
 private:
     RunStoreWriter(QString path, QString connection);
     void run(std::promise<Expected<void>> opened);
-    void commit(std::vector<RunStoreCommand> &batch);
+    using Batch = std::vector<RunStoreCommand>;
+    void commit(Batch::const_iterator first, Batch::const_iterator last);
+    void compact(const runstorecommand::Compact &command);
     static void replyFailed(const RunStoreCommand &command, const Error &error);
     Expected<void> execute(const RunStoreCommand &command);
     void fail(const Error &error);
@@ -106,7 +116,8 @@ private:
     const QString m_path;
     const QString m_connection;
     std::function<void(const Error &)> m_onFailure;
-    std::unique_ptr<Statements> m_statements; // the writer thread's alone
+    runstoreschema::MigrationProgress m_progress; // while the database is opened
+    std::unique_ptr<Statements> m_statements;     // the writer thread's alone
 
     std::mutex m_mutex;
     std::condition_variable m_wake;    // writer: work or stop

@@ -20,6 +20,8 @@
 
 using namespace Qt::StringLiterals;
 using namespace ferry::run;
+using ferry::crc32c;
+using ferry::crc32cPortable;
 
 namespace {
 

@@ -4,3 +4,4 @@ ferry_test(tst_runstore SOURCES store/tst_runstore.cpp)
 ferry_test(tst_runstore_crash SOURCES store/tst_runstore_crash.cpp)
 # RunStore::deleteRun (the window's delete is in ui/runs/).
 ferry_test(tst_runstore_delete SOURCES store/tst_runstore_delete.cpp)
+ferry_test(tst_seriesblock SOURCES store/tst_seriesblock.cpp)

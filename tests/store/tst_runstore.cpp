@@ -2,7 +2,9 @@
 // reads while the writer thread is busy.
 #include "store/runstore.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QSqlDatabase>
 #include <QSqlQuery>
@@ -10,6 +12,7 @@
 #include <QTest>
 
 #include <atomic>
+#include <bit>
 #include <cmath>
 #include <thread>
 #include <tuple>
@@ -97,21 +100,16 @@ private:
         return std::move(*store);
     }
 
-    static void insertPaths()
+    // A store as an older Ferry wrote it (tests/data/stores/: the empty schema of that version),
+    // copied to a fresh workspace.
+    QString oldStore(int version)
     {
-        QTest::addColumn<bool>("qtOnly");
-        QTest::newRow("sqlite api") << false;
-        QTest::newRow("qt only") << true;
+        const QString path = freshPath();
+        QDir().mkpath(QFileInfo(path).absolutePath());
+        QFile::copy(QStringLiteral(FERRY_TEST_DATA "/stores/runs-v%1.sqlite").arg(version), path);
+        QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+        return path;
     }
-
-    struct PathSetting {
-        explicit PathSetting(bool qtOnly)
-        {
-            if (qtOnly)
-                qputenv("FERRY_RUNSTORE_QT_ONLY", "1");
-        }
-        ~PathSetting() { qunsetenv("FERRY_RUNSTORE_QT_ONLY"); }
-    };
 
 private Q_SLOTS:
     void schemaAndWal()
@@ -124,10 +122,11 @@ private Q_SLOTS:
         RawDatabase raw(path);
         QCOMPARE(raw.value(u"PRAGMA user_version"_s).toInt(), RunStore::kSchemaVersion);
         QCOMPARE(raw.value(u"PRAGMA journal_mode"_s).toString(), u"wal"_s);
-        for (const QString &table : {u"experiments"_s, u"runs"_s, u"params"_s, u"metrics"_s, u"artifacts"_s})
+        for (const QString &table :
+             {u"experiments"_s, u"runs"_s, u"params"_s, u"series"_s, u"blocks"_s, u"artifacts"_s, u"metric_sources"_s})
             QVERIFY2(raw.db().tables().contains(table), qPrintable(table));
-        QCOMPARE(raw.value(u"SELECT sql FROM sqlite_master WHERE name = 'metrics_run_name_step'"_s).toString(),
-                 u"CREATE INDEX metrics_run_name_step ON metrics(run, name, step)"_s);
+        QVERIFY(!raw.db().tables().contains(u"metrics"_s));      // points live in blocks
+        QCOMPARE(raw.value(u"PRAGMA auto_vacuum"_s).toInt(), 2); // incremental: deleted runs give pages back
         QVERIFY(store->integrityCheck());
     }
 
@@ -164,21 +163,11 @@ private Q_SLOTS:
     // step logged before them; every other point stays as it was.
     void versionOneStoreGetsEpochs()
     {
-        const QString path = freshPath();
+        const QString path = oldStore(1);
         {
-            auto store = openStore(path);
-            QVERIFY(store);
-            RunRecord embedded = record(u"emb"_s, 1);
-            embedded.target = u"embedded"_s;
-            store->createRun(embedded);
-            store->createRun(record(u"script"_s, 2));
-        }
-        {
-            RawDatabase raw(path); // back to version 1, as the previous release wrote it
-            QVERIFY(raw.exec(u"ALTER TABLE metrics DROP COLUMN epoch"_s));
-            QVERIFY(raw.exec(u"DROP TABLE metric_sources"_s));
-            QVERIFY(raw.exec(u"DROP TABLE metric_claims"_s));
-            QVERIFY(raw.exec(u"PRAGMA user_version = 1"_s));
+            RawDatabase raw(path);
+            QVERIFY(raw.exec(u"INSERT INTO runs(id, status, target) VALUES ('emb', 'succeeded', 'embedded'), "
+                             "('script', 'succeeded', 'local')"_s));
             for (const auto &[run, name, step] : {std::tuple{"emb", "loss", 10},
                                                   {"emb", "loss", 20},
                                                   {"emb", "val_loss", 1},
@@ -206,6 +195,88 @@ private Q_SLOTS:
         const MetricPoint other = store->metrics(u"script"_s).at(0);
         QCOMPARE(other.step, 1.0);
         QVERIFY(std::isnan(other.epoch));
+        QVERIFY(store->integrityCheck());
+    }
+
+    // A store of schema version 2 (a row per point) converts into blocks on first open, with
+    // progress, every point kept bit for bit and in arrival order, its rows' space given back.
+    void versionTwoStoreConvertsBitForBit()
+    {
+        const QString path = oldStore(2);
+        const double specials[] = {0.2831,
+                                   -0.0,
+                                   std::numeric_limits<double>::infinity(),
+                                   -std::numeric_limits<double>::infinity(),
+                                   std::numeric_limits<double>::denorm_min(),
+                                   std::numeric_limits<double>::max(),
+                                   0.1 + 0.2,
+                                   double(0.2831f)};
+        std::vector<std::tuple<QString, QString, double, qint64, double, double>>
+            rows; // run, name, step, wall, value, epoch
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        {
+            RawDatabase raw(path);
+            QVERIFY(raw.exec(u"INSERT INTO runs(id, status) VALUES ('a', 'running'), ('b', 'succeeded')"_s));
+            QSqlQuery insert(raw.db());
+            QVERIFY(insert.prepare(
+                u"INSERT INTO metrics(run, name, step, wall_ms, value, epoch) VALUES (?, ?, ?, ?, ?, ?)"_s));
+            raw.exec(u"BEGIN"_s);
+            for (int i = 0; i < 5000; ++i) {
+                // Interleaved series, out-of-order and repeated steps, huge steps, NaN (NULL) steps.
+                const QString run = i % 3 ? u"a"_s : u"b"_s;
+                const QString name = i % 2 ? u"loss"_s : u"lr"_s;
+                const double step = i % 97 == 0 ? nan : i % 89 == 0 ? 1e300 : double((i * 7919) % 1000);
+                const double value = i % 11 == 0   ? specials[(i / 11) % std::size(specials)]
+                                     : i % 13 == 0 ? nan
+                                                   : 1.0 / (i + 1);
+                const double epoch = i % 5 == 0 ? nan : i / 1000.0;
+                const QVariant null(QMetaType::fromType<double>());
+                for (const auto &[index, v] : {std::pair{2, step}, {4, value}, {5, epoch}})
+                    insert.bindValue(index, std::isnan(v) ? null : QVariant(v));
+                insert.bindValue(0, run);
+                insert.bindValue(1, name);
+                insert.bindValue(3, qint64(1'764'000'000'000) + i * 37);
+                QVERIFY(insert.exec());
+            }
+            raw.exec(u"COMMIT"_s);
+            // What the old store gives back is what must come out of the new one (SQLite keeps a
+            // REAL as it is, but -0.0 as 0, as it always has).
+            QSqlQuery all(raw.db());
+            QVERIFY(all.exec(u"SELECT run, name, step, wall_ms, value, epoch FROM metrics ORDER BY rowid"_s));
+            const auto orNaN = [nan](const QVariant &v) { return v.isNull() ? nan : v.toDouble(); };
+            while (all.next())
+                rows.emplace_back(all.value(0).toString(), all.value(1).toString(), orNaN(all.value(2)),
+                                  all.value(3).toLongLong(), orNaN(all.value(4)), orNaN(all.value(5)));
+            QCOMPARE(rows.size(), size_t(5000));
+        }
+        QList<std::pair<qint64, qint64>> progress;
+        auto opened = RunStore::open(path, [&](qint64 done, qint64 total) { progress.append({done, total}); });
+        QVERIFY(opened);
+        auto &store = *opened;
+        QVERIFY(progress.size() >= 4); // one per series at least, then the compaction
+        QCOMPARE(progress.last(), (std::pair<qint64, qint64>{-1, -1}));
+        QCOMPARE(progress.at(progress.size() - 2), (std::pair<qint64, qint64>{5000, 5000}));
+        const auto sameBits = [](double a, double b) { return std::bit_cast<quint64>(a) == std::bit_cast<quint64>(b); };
+        for (const QString &run : {u"a"_s, u"b"_s}) {
+            for (const QString &name : {u"loss"_s, u"lr"_s}) {
+                const std::vector<SeriesPoint> stored = store->series(run, name);
+                size_t k = 0;
+                for (const auto &[r, n, step, wall, value, epoch] : rows) {
+                    if (r != run || n != name)
+                        continue;
+                    QVERIFY(k < stored.size());
+                    const SeriesPoint &p = stored[k++];
+                    QVERIFY2(sameBits(p.step, step) && p.wallMs == wall && sameBits(p.value, value) &&
+                                 sameBits(p.epoch, epoch),
+                             qPrintable(u"%1/%2 point %3"_s.arg(run, name).arg(k - 1)));
+                }
+                QCOMPARE(stored.size(), k);
+            }
+        }
+        RawDatabase raw(path);
+        QVERIFY(!raw.db().tables().contains(u"metrics"_s));
+        QCOMPARE(raw.value(u"PRAGMA auto_vacuum"_s).toInt(), 2);
+        QCOMPARE(raw.value(u"PRAGMA freelist_count"_s).toInt(), 0); // compacted
         QVERIFY(store->integrityCheck());
     }
 
@@ -405,11 +476,8 @@ private Q_SLOTS:
 
     // Points go in through SQLite's C API where Qt's driver allows it, else through QSqlQuery:
     // both paths must store the same.
-    void metricsOrderingAndNames_data() { insertPaths(); }
     void metricsOrderingAndNames()
     {
-        QFETCH(bool, qtOnly);
-        const PathSetting path(qtOnly);
         auto store = openStore(freshPath());
         QVERIFY(store);
         store->createRun(record(u"r1"_s, 1));
@@ -420,13 +488,13 @@ private Q_SLOTS:
         store->appendMetrics(u"r2"_s, {{u"loss"_s, 0, 1, 1}}, 5);
         store->appendMetrics(u"r3"_s, points(u"x"_s, 200), 5); // no such run: refused
         store->createRun(record(u"r4"_s, 4));
-        store->appendMetrics(u"r4"_s, points(u"x"_s, 150), 6); // more than one multi-row INSERT
+        store->appendMetrics(u"r4"_s, points(u"x"_s, 2500), 6); // two full blocks and an open one
         store->flush();
         const QList<MetricPoint> many = store->metrics(u"r4"_s);
-        QCOMPARE(many.size(), 150);
-        QCOMPARE(many.last().step, 149);
-        QCOMPARE(many.last().value, 1.0 / 150);
-        QCOMPARE(many.last().wallMs, 1149);
+        QCOMPARE(many.size(), 2500);
+        QCOMPARE(many.last().step, 2499);
+        QCOMPARE(many.last().value, 1.0 / 2500);
+        QCOMPARE(many.last().wallMs, 3499);
         // By step, then by arrival for equal steps; NaN survives.
         QCOMPARE(render(store->metrics(u"r1"_s, u"loss"_s)), u"loss@1=0.9 loss@2=0.5 loss@2=0.4"_s);
         QCOMPARE(render(store->metrics(u"r1"_s)), u"acc@2=0.7 loss@1=0.9 loss@2=0.5 loss@2=0.4 lr@0=nan"_s);
@@ -444,7 +512,7 @@ private Q_SLOTS:
         QCOMPARE(store->run(u"r2"_s)->logOffset, 5);
     }
 
-    // A live view: a snapshot, then only what came since, each point once, other runs left out.
+    // A live view: everything, then only what came since, each point once, other runs left out.
     void snapshotThenIncrements()
     {
         auto store = openStore(freshPath());
@@ -454,31 +522,61 @@ private Q_SLOTS:
         store->appendMetrics(u"a"_s, points(u"loss"_s, 5), 10);
         store->appendMetrics(u"b"_s, points(u"loss"_s, 3), 10);
         store->flush();
-        qint64 cursor = -1;
-        const QList<MetricPoint> first = store->metricsSnapshot(u"a"_s, cursor);
-        QCOMPARE(first.size(), 5);
-        QVERIFY(cursor > 0);
-        QVERIFY(store->metricsAfter(u"a"_s, cursor).isEmpty());
+        RunStore::MetricCursor cursor;
+        const auto first = store->metricsSince(u"a"_s, cursor);
+        QCOMPARE(first.size(), 1);
+        QCOMPARE(first[0].name, u"loss"_s);
+        QCOMPARE(first[0].points.size(), size_t(5));
+        QVERIFY(store->metricsSince(u"a"_s, cursor).isEmpty());
         store->appendMetrics(u"b"_s, points(u"loss"_s, 4, 10), 20);
         store->appendMetrics(u"a"_s, points(u"acc"_s, 2, 5), 20);
         store->appendMetrics(u"a"_s, points(u"loss"_s, 3, 5), 30);
         store->flush();
-        QCOMPARE(render(store->metricsAfter(u"a"_s, cursor, 3)), u"acc@5=1 acc@6=0.5 loss@5=1"_s);
-        QCOMPARE(render(store->metricsAfter(u"a"_s, cursor)), u"loss@6=0.5 loss@7=0.333333"_s);
-        QVERIFY(store->metricsAfter(u"a"_s, cursor).isEmpty());
-        qint64 other = 0;
-        QCOMPARE(store->metricsSnapshot(u"b"_s, other).size(), 7);
+        const auto since = store->metricsSince(u"a"_s, cursor);
+        QCOMPARE(since.size(), 2);
+        QCOMPARE(since[0].name, u"acc"_s);
+        QCOMPARE(since[0].points.size(), size_t(2));
+        QCOMPARE(since[1].name, u"loss"_s);
+        QCOMPARE(since[1].points.size(), size_t(3));
+        QCOMPARE(since[1].points[0].step, 5.0);
+        QCOMPARE(since[1].points[2].value, 1.0 / 3);
+        QVERIFY(store->metricsSince(u"a"_s, cursor).isEmpty());
+        RunStore::MetricCursor other;
+        QCOMPARE(store->metricsSince(u"b"_s, other).at(0).points.size(), size_t(7));
         const QMap<QString, double> last = store->lastValues(u"a"_s);
         QCOMPARE(last.keys(), (QStringList{u"acc"_s, u"loss"_s}));
         QCOMPARE(last.value(u"loss"_s), 1.0 / 3); // step 7, the highest
         QCOMPARE(last.value(u"acc"_s), 0.5);
     }
 
-    void failedBatchKeepsTheOthers_data() { insertPaths(); }
+    // Past a block's worth of points, a cursor in the middle of a block reads from there on; the
+    // whole series reads back in arrival order.
+    void incrementsAcrossBlocks()
+    {
+        auto store = openStore(freshPath());
+        QVERIFY(store);
+        store->createRun(record(u"a"_s, 1));
+        RunStore::MetricCursor cursor;
+        std::vector<double> seen;
+        for (int batch = 0; batch < 9; ++batch) {
+            store->appendMetrics(u"a"_s, points(u"loss"_s, 700, batch * 700.0), batch + 1);
+            store->flush();
+            for (const auto &update : store->metricsSince(u"a"_s, cursor)) {
+                for (const SeriesPoint &p : update.points)
+                    seen.push_back(p.step);
+            }
+        }
+        QCOMPARE(seen.size(), size_t(6300));
+        for (size_t i = 0; i < seen.size(); ++i)
+            QCOMPARE(seen[i], double(i));
+        const std::vector<SeriesPoint> all = store->series(u"a"_s, u"loss"_s);
+        QCOMPARE(all.size(), size_t(6300));
+        QCOMPARE(all.back().step, 6299.0);
+        QCOMPARE(store->metricCount(u"a"_s, u"loss"_s), 6300);
+    }
+
     void failedBatchKeepsTheOthers()
     {
-        QFETCH(bool, qtOnly);
-        const PathSetting path(qtOnly);
         auto store = openStore(freshPath());
         QVERIFY(store);
         QSignalSpy failed(store.get(), &RunStore::writeFailed);
@@ -543,7 +641,8 @@ private Q_SLOTS:
                 // One read transaction: the offset and the points must belong together.
                 raw.exec(u"BEGIN"_s);
                 const qint64 offset = raw.value(u"SELECT log_offset FROM runs WHERE id = 'r1'"_s).toLongLong();
-                const qint64 count = raw.value(u"SELECT count(*) FROM metrics WHERE run = 'r1'"_s).toLongLong();
+                const qint64 count =
+                    raw.value(u"SELECT coalesce(sum(points), 0) FROM series WHERE run = 'r1'"_s).toLongLong();
                 raw.exec(u"COMMIT"_s);
                 ++snapshots;
                 if (count != offset * kBatchPoints)

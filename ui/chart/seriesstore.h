@@ -1,5 +1,6 @@
 #pragma once
 
+#include "run/metricparser.h"
 #include "ui/chart/m4summary.h"
 
 #include <QHash>
@@ -21,12 +22,9 @@ enum class XAxisMode {
 };
 
 // One metric value as a producer reports it.
-struct ChartPoint {
-    double step = 0;   // training step
-    qint64 wallMs = 0; // wall clock, ms since the Unix epoch
-    double value = 0;
-    double epoch = std::numeric_limits<double>::quiet_NaN(); // NaN: the point has none
-};
+// A point as the store keeps it (step, wall clock in ms since the Unix epoch, value, epoch or
+// NaN): series are loaded from the store's blocks without a copy into another form.
+using ChartPoint = run::SeriesPoint;
 
 // What a series is: one metric of one run.
 struct SeriesKey {

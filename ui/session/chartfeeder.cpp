@@ -32,9 +32,9 @@ public:
         for (const QString &id : runs) {
             if (gen != generation.load())
                 return; // a newer selection came: this one is abandoned
-            qint64 cursor = 0;
-            append(id, m_store->metricsSnapshot(id, cursor));
-            m_cursors.insert(id, cursor);
+            run::RunStore::MetricCursor cursor;
+            append(id, m_store->metricsSince(id, cursor));
+            m_cursors.insert(id, std::move(cursor));
         }
         Q_EMIT loaded(gen, runs);
     }
@@ -47,7 +47,7 @@ public:
             auto it = m_cursors.find(id);
             if (it == m_cursors.end())
                 continue;
-            append(id, m_store->metricsAfter(id, it.value()));
+            append(id, m_store->metricsSince(id, it.value()));
         }
     }
 
@@ -55,31 +55,15 @@ Q_SIGNALS:
     void loaded(int generation, const QStringList &runs);
 
 private:
-    void append(const QString &runId, const QList<run::MetricPoint> &points)
+    void append(const QString &runId, const QList<run::RunStore::SeriesUpdate> &updates)
     {
-        // Consecutive points of one metric go in one append.
-        std::vector<ChartPoint> batch;
-        QString metric;
-        const auto flush = [&] {
-            if (batch.empty())
-                return;
-            const int series = m_series->series(runId, metric);
-            m_series->append(series, batch);
-            batch.clear();
-        };
-        for (const run::MetricPoint &p : points) {
-            if (p.name != metric) {
-                flush();
-                metric = p.name;
-            }
-            batch.push_back(ChartPoint{p.step, p.wallMs, p.value, p.epoch});
-        }
-        flush();
+        for (const run::RunStore::SeriesUpdate &update : updates)
+            m_series->append(m_series->series(runId, update.name), update.points);
     }
 
     run::RunStore *m_store = nullptr;
     std::shared_ptr<SeriesStore> m_series;
-    QHash<QString, qint64> m_cursors;
+    QHash<QString, run::RunStore::MetricCursor> m_cursors;
 };
 
 ChartFeeder::ChartFeeder(LossChart *chart, QObject *parent)
