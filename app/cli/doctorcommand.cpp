@@ -1,11 +1,13 @@
 // `ferry doctor`: checks this installation, loading the trainer plugin (and libtorch) on
 // purpose, which nothing else does at start-up, and looks for each optional tool, saying what it
-// enables and how to get it.
+// enables and how to get it. `ferry doctor --store` checks a workspace's run store instead.
 #include "cli/command.h"
+#include "cli/runsupport.h"
 
 #include "ferry/version.h"
 #include "secrets/keychainerror.h"
 #include "secrets/secretstore.h"
+#include "store/metricexport.h"
 #include "targets/containerengine.h"
 #include "targets/remoteshell.h"
 #include "training/trainerloader.h"
@@ -189,20 +191,66 @@ void printParts(const QList<OptionalPart> &parts, Io &io)
     io.out.flush();
 }
 
+// `ferry doctor --store`: every block of the workspace's run store read back, and SQLite's own
+// check of the file.
+int checkStore(const QString &workspace, bool json, Io &io)
+{
+    auto context = openRunContext(workspace, io);
+    if (!context)
+        return kExitUserError;
+    const QString path = context->store->databasePath();
+    const run::RunStore::Check check = context->store->check();
+    const int exitCode = check.problems.isEmpty() ? kExitOk : kExitUserError;
+    if (json) {
+        QJsonObject store = run::checkJson(check);
+        store[u"path"_s] = path;
+        const QJsonObject report{{u"version"_s, QString::fromLatin1(kVersion)},
+                                 {u"qt"_s, QString::fromLatin1(qVersion())},
+                                 {u"store"_s, store}};
+        io.out << QJsonDocument(report).toJson(QJsonDocument::Indented);
+        return exitCode;
+    }
+    io.out << "ferry " << kVersion << " (Qt " << qVersion() << ")\n"
+           << "run store: " << path << '\n'
+           << "  " << run::checkSummary(check) << '\n';
+    if (check.problems.isEmpty())
+        io.out << "  OK: every block reads back whole and SQLite finds the file intact\n";
+    for (const QString &problem : check.problems)
+        io.out << "  problem: " << problem << '\n';
+    io.out.flush();
+    if (!check.problems.isEmpty())
+        io.err << "ferry doctor: the run store has " << check.problems.size() << " problem(s); copy " << path
+               << " away before changing anything, then delete the runs named (ferry runs delete ID) or "
+                  "restore the file from a backup"
+               << Qt::endl;
+    return exitCode;
+}
+
 class DoctorCommand final : public Command {
 public:
     QString name() const override { return u"doctor"_s; }
     QString summary() const override
     {
-        return u"check this installation: the trainer (libtorch, BLAS, a tiny fit) and the optional tools"_s;
+        return u"check this installation: the trainer (libtorch, BLAS, a tiny fit) and the optional tools; "
+               u"--store: a workspace's run store"_s;
     }
     void configure(QCommandLineParser &parser) const override
     {
         parser.addOption({u"json"_s, u"Print the findings as one JSON object."_s});
+        parser.addOption({u"store"_s,
+                          u"Check the workspace's run store instead: every block of every run's metrics "
+                          u"read back, and SQLite's integrity check. Exit code 1 when it finds problems."_s});
+        parser.addOption({u"workspace"_s, u"--store: the workspace folder (default: the current folder)."_s, u"DIR"_s});
     }
 
     int run(const QCommandLineParser &parser, Io &io) override
     {
+        if (parser.isSet(u"store"_s))
+            return checkStore(parser.value(u"workspace"_s), parser.isSet(u"json"_s), io);
+        if (parser.isSet(u"workspace"_s)) {
+            io.err << "ferry doctor: --workspace goes with --store (ferry doctor --store --workspace DIR)" << Qt::endl;
+            return kExitUserError;
+        }
         QJsonObject report{{u"version"_s, QString::fromLatin1(kVersion)}, {u"qt"_s, QString::fromLatin1(qVersion())}};
         run::TrainerLoader loader(run::TrainerLoader::defaultSearchDirs(QCoreApplication::applicationDirPath()));
         int exitCode = kExitOk;

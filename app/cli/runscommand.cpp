@@ -1,8 +1,9 @@
-// `ferry runs list | show ID | metrics ID | cancel ID | attach ID | delete ID`: the runs of a workspace.
+// `ferry runs list | show ID | metrics ID | cancel ID | attach ID | delete ID | gc`: the runs of a workspace.
 #include "cli/command.h"
 #include "cli/runexport.h"
 #include "cli/runsupport.h"
 
+#include "store/metricexport.h"
 #include "targets/remotetarget.h"
 #include "tracking/runfollower.h"
 
@@ -12,9 +13,13 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QStringDecoder>
 #include <QThread>
 
+#include <cerrno>
 #include <cmath>
+#include <csignal>
+#include <cstring>
 
 using namespace Qt::StringLiterals;
 
@@ -60,7 +65,10 @@ QJsonObject toJson(const run::RunRecord &r)
 class RunsCommand final : public Command {
 public:
     QString name() const override { return u"runs"_s; }
-    QString summary() const override { return u"list, show, chart data, cancel, re-attach to and delete runs"_s; }
+    QString summary() const override
+    {
+        return u"list, show, chart data, cancel, re-attach to and delete runs; compact the run store"_s;
+    }
     int maxPositionalArguments() const override { return 2; }
 
     void configure(QCommandLineParser &parser) const override
@@ -69,7 +77,8 @@ public:
             u"The runs of a workspace.\n\n"
             u"  ferry runs list                  every run, newest first\n"
             u"  ferry runs show ID               one run: spec, parameters, artifacts, last metric values\n"
-            u"  ferry runs metrics ID [--csv]    every metric point (name, step, wall time, value)\n"
+            u"  ferry runs metrics ID [--csv]    every metric point (name, step, wall time, value, epoch),\n"
+            u"                                   the numbers exact\n"
             u"  ferry runs cancel ID             stop the run and everything it started\n"
             u"  ferry runs attach ID             follow the run's log until it ends\n"
             u"  ferry runs delete ID [--remote | --keep-remote]\n"
@@ -79,8 +88,9 @@ public:
             u"  ferry runs export ID --to azureml --compute NAME [-o job.yml]\n"
             u"  ferry runs export ID --to sagemaker [--instance-type T] [-o launch.py]\n"
             u"                                   the run as an AzureML command job or a SageMaker launcher\n"
+            u"  ferry runs gc                    give the space of deleted runs back to the file system\n"
             u"ID may be any unique start of a run id."_s);
-        parser.addPositionalArgument(u"action"_s, u"list, show, metrics, cancel, attach, export or delete"_s,
+        parser.addPositionalArgument(u"action"_s, u"list, show, metrics, cancel, attach, export, delete or gc"_s,
                                      u"ACTION"_s);
         parser.addPositionalArgument(u"id"_s, u"The run."_s, u"[ID]"_s);
         parser.addOption({u"workspace"_s, u"The workspace folder (default: the current folder)."_s, u"DIR"_s});
@@ -96,22 +106,29 @@ public:
         const QString action = parser.positionalArguments().value(0);
         const QString id = parser.positionalArguments().value(1);
         static const QStringList actions{u"list"_s,   u"show"_s,   u"metrics"_s, u"cancel"_s,
-                                         u"attach"_s, u"export"_s, u"delete"_s};
+                                         u"attach"_s, u"export"_s, u"delete"_s,  u"gc"_s};
+        const bool takesRun = action != "list"_L1 && action != "gc"_L1;
         if (!actions.contains(action)) {
             io.err << "ferry runs: "
                    << (action.isEmpty() ? u"say what to do"_s : u"unknown action '"_s + action + u'\'') << " ("
                    << actions.join(u", "_s) << "); see 'ferry help runs'" << Qt::endl;
             return kExitUserError;
         }
-        if (action != "list"_L1 && id.isEmpty()) {
+        if (takesRun && id.isEmpty()) {
             io.err << "ferry runs " << action << ": name the run (see 'ferry runs list')" << Qt::endl;
+            return kExitUserError;
+        }
+        if (!takesRun && !id.isEmpty()) {
+            io.err << "ferry runs " << action << ": takes no run, but was given '" << id << "'" << Qt::endl;
             return kExitUserError;
         }
         auto context = openRunContext(parser.value(u"workspace"_s), io);
         if (!context)
             return kExitUserError;
-        refreshUnfinishedRuns(*context, io);
         const bool json = parser.isSet(u"json"_s);
+        if (action == "gc"_L1)
+            return collectGarbage(*context, json, io);
+        refreshUnfinishedRuns(*context, io);
         if (action == "list"_L1)
             return list(*context, json, io);
         const auto record = findRun(*context->store, id, io);
@@ -217,10 +234,9 @@ private:
 
     static int metrics(RunContext &context, const run::RunRecord &r, bool csv, bool json, Io &io)
     {
-        const QList<run::MetricPoint> points = context.store->metrics(r.id);
         if (json) {
             QJsonArray array;
-            for (const run::MetricPoint &p : points) {
+            for (const run::MetricPoint &p : context.store->metrics(r.id)) {
                 QJsonObject point{
                     {u"name"_s, p.name}, {u"step"_s, p.step}, {u"wallMs"_s, p.wallMs}, {u"value"_s, p.value}};
                 if (!std::isnan(p.epoch))
@@ -230,14 +246,44 @@ private:
             io.out << QJsonDocument(array).toJson();
             return kExitOk;
         }
-        io.out << (csv ? "name,step,wall_ms,value,epoch\n" : "");
-        for (const run::MetricPoint &p : points) {
-            if (csv)
-                io.out << p.name << ',' << p.step << ',' << p.wallMs << ',' << QString::number(p.value, 'g', 17) << ','
-                       << (std::isnan(p.epoch) ? QString() : QString::number(p.epoch, 'g', 17)) << '\n';
-            else
-                io.out << p.name << '\t' << p.step << '\t' << p.value << '\n';
+        // The bytes go straight to stdout; a stream of text (a test's) takes them decoded.
+        const auto format = csv ? run::MetricTextFormat::Csv : run::MetricTextFormat::Tabs;
+        io.out.flush();
+        Expected<qint64> written = qint64(0);
+        if (QIODevice *device = io.out.device()) {
+            // A closed pipe (ferry runs metrics ID | head) is a write error to report, not a signal.
+            const auto previous = std::signal(SIGPIPE, SIG_IGN);
+            written = run::exportMetrics(*context.store, r.id, format, *device);
+            std::signal(SIGPIPE, previous);
+        } else {
+            QStringDecoder decoder(QStringDecoder::Utf8);
+            written = run::exportMetrics(*context.store, r.id, format, [&](QByteArrayView bytes) -> Expected<void> {
+                io.out << QString(decoder(bytes));
+                return {};
+            });
+            io.out.flush();
         }
+        // A reader that stopped reading (| head) ends the output as it does for any shell tool: quietly.
+        if (!written && !written.error().message.contains(QString::fromLocal8Bit(std::strerror(EPIPE)))) {
+            io.err << "ferry runs metrics: " << written.error().toString() << Qt::endl;
+            return kExitUserError;
+        }
+        return kExitOk;
+    }
+
+    static int collectGarbage(RunContext &context, bool json, Io &io)
+    {
+        const auto compaction = context.store->compact();
+        if (!compaction) {
+            io.err << "ferry runs gc: " << compaction.error().toString() << Qt::endl;
+            return kExitUserError;
+        }
+        if (json)
+            io.out << QJsonDocument(QJsonObject{{u"bytesBefore"_s, compaction->bytesBefore},
+                                                {u"bytesAfter"_s, compaction->bytesAfter}})
+                          .toJson();
+        else
+            io.out << run::compactionText(*compaction) << '\n';
         io.out.flush();
         return kExitOk;
     }

@@ -3,6 +3,7 @@
 
 #include "run/terminaltext.h"
 #include "secrets/secretstore.h"
+#include "store/metricexport.h"
 #include "targets/targetfactory.h"
 #include "tracking/runfollower.h"
 
@@ -36,7 +37,10 @@ std::optional<RunContext> openRunContext(const QString &dir, Io &io)
         io.err << "ferry: " << workspace.error().toString() << Qt::endl;
         return std::nullopt;
     }
-    auto store = run::RunStore::open(run::RunStore::pathInWorkspace(workspace->root()));
+    // A store of an older Ferry is converted first: that may take a while, and is said.
+    auto store = run::RunStore::open(
+        run::RunStore::pathInWorkspace(workspace->root()),
+        run::conversionProgressPrinter([&io](const QString &line) { io.err << "ferry: " << line << Qt::endl; }));
     if (!store) {
         io.err << "ferry: " << store.error().toString() << Qt::endl;
         return std::nullopt;

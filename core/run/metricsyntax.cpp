@@ -213,7 +213,10 @@ bool pythonDict(QStringView s, QList<std::pair<QStringView, double>> &fields)
 
 bool tqdmBar(QStringView s)
 {
-    return std::any_of(kTqdmBarMarkers.begin(), kTqdmBarMarkers.end(),
+    // Every marker holds a '|' or a '/': one scan rules out the lines that hold neither (most).
+    const auto mayHold = [](QChar c) { return c == u'|' || c == u'/'; };
+    return std::any_of(s.begin(), s.end(), mayHold) &&
+           std::any_of(kTqdmBarMarkers.begin(), kTqdmBarMarkers.end(),
                        [s](const char *marker) { return s.contains(QLatin1StringView(marker)); });
 }
 

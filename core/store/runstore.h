@@ -55,6 +55,10 @@ struct Artifact {
     bool operator==(const Artifact &) const = default;
 };
 
+// Puts one series' points (RunStore::series) in the order RunStore::metrics gives them: by step,
+// points without a step (NaN) first, equal steps in arrival order.
+void orderByStep(std::vector<SeriesPoint> &points);
+
 class RunStoreWriter;
 
 // The workspace's run database (.ferry/runs.sqlite): runs, their parameters, metrics and
@@ -153,6 +157,23 @@ public:
         std::vector<SeriesPoint> points;
     };
     QList<SeriesUpdate> metricsSince(const QString &runId, MetricCursor &cursor) const;
+    // The points of one series whose step is in [fromStep, toStep], in arrival order: only the
+    // blocks whose steps meet the range are read.
+    std::vector<SeriesPoint> seriesRange(const QString &runId, const QString &name, double fromStep,
+                                         double toStep) const;
+    // Per pixel column, what a line chart of one series draws there (M4: the least and greatest
+    // value, the values at the least and greatest x): x is the step, the epoch or the wall time
+    // (ms), [x0, x1) cut into `columns` equal columns. Folded block by block as they are decoded;
+    // blocks outside the range are not read (by their step or wall-time bounds).
+    enum class Axis { Step, Epoch, WallTime };
+    struct ColumnSummary {
+        qint64 count = 0; // points in the column; 0: the rest is meaningless
+        double min = 0, max = 0;
+        double first = 0, last = 0; // the values at the least and the greatest x (the later of equal ones)
+        double firstX = 0, lastX = 0;
+    };
+    std::vector<ColumnSummary> seriesSummary(const QString &runId, const QString &name, Axis axis, double x0, double x1,
+                                             int columns) const;
     QList<Hyperparameter> params(const QString &runId) const;
     QList<Artifact> artifacts(const QString &runId) const;
     bool integrityCheck() const; // PRAGMA integrity_check says "ok"

@@ -62,6 +62,12 @@ bool stepBefore(const SeriesPoint &a, const SeriesPoint &b)
 
 } // namespace
 
+void orderByStep(std::vector<SeriesPoint> &points)
+{
+    if (!std::is_sorted(points.begin(), points.end(), stepBefore))
+        std::stable_sort(points.begin(), points.end(), stepBefore);
+}
+
 std::vector<SeriesPoint> RunStore::series(const QString &runId, const QString &name) const
 {
     const QString connection = readConnection();
@@ -88,8 +94,7 @@ QList<MetricPoint> RunStore::metrics(const QString &runId, const QString &name) 
     QList<MetricPoint> result;
     for (const QString &n : names) {
         std::vector<SeriesPoint> points = series(runId, n);
-        if (!std::is_sorted(points.begin(), points.end(), stepBefore))
-            std::stable_sort(points.begin(), points.end(), stepBefore);
+        orderByStep(points);
         result.reserve(result.size() + static_cast<qsizetype>(points.size()));
         for (const SeriesPoint &p : points)
             result.append(MetricPoint{n, p.step, p.value, p.wallMs, p.epoch});

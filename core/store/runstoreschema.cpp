@@ -126,7 +126,7 @@ Expected<void> addEpochsAndSources(QSqlDatabase &db, const MigrationProgress &)
 
 // Version 3 (issue 17): a run's points as series blocks (store/seriesblock.h, docs/metric-store.md)
 // instead of a row each. `series` names each metric of a run once and keeps its count and last
-// value; `blocks` holds its points, kBlockPoints to a block, the newest block rewritten as points
+// value; `blocks` holds its points, a database page's worth to a block, the newest rewritten as points
 // come. The rows of `metrics` are converted series by series in arrival order (bit for bit: a
 // REAL column keeps a double as it is, NULL is NaN as before), then dropped.
 Expected<void> intoSeriesBlocks(QSqlDatabase &db, const MigrationProgress &progress)

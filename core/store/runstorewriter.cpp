@@ -42,7 +42,7 @@ struct RunStoreWriter::Statements {
         : db(database), begin(db), commit(db), rollback(db), ensureExperiment(db), insertRun(db), setStatus(db),
           deleteParams(db), insertParam(db), insertArtifact(db), setOffset(db), swapOffset(db), readOffset(db),
           addSource(db), swapPosition(db), readPosition(db), addClaim(db), dataVersion(db), incrementalVacuum(db),
-          series(db)
+          freelistCount(db), series(db)
     {
     }
 
@@ -77,7 +77,8 @@ struct RunStoreWriter::Statements {
             {&readPosition, u"SELECT position FROM metric_sources WHERE run = ? AND source = ?"_s},
             {&addClaim, u"INSERT INTO metric_claims(run, name) VALUES (?, ?) ON CONFLICT(run, name) DO NOTHING"_s},
             {&dataVersion, u"PRAGMA data_version"_s},
-            {&incrementalVacuum, u"PRAGMA incremental_vacuum"_s},
+            {&incrementalVacuum, u"PRAGMA incremental_vacuum(1)"_s},
+            {&freelistCount, u"PRAGMA freelist_count"_s},
         };
         for (const auto &[query, sql] : all) {
             if (!query->prepare(sql))
@@ -221,6 +222,22 @@ struct RunStoreWriter::Statements {
         return {};
     }
 
+    // PRAGMA incremental_vacuum gives back one page each time Qt runs it (one step of its
+    // statement): as many times as there are free pages, in one transaction.
+    void giveBackFreePages()
+    {
+        if (!exec(begin))
+            return;
+        qint64 free = 0;
+        if (exec(freelistCount) && freelistCount.next())
+            free = freelistCount.value(0).toLongLong();
+        freelistCount.finish();
+        for (qint64 i = 0; i < free && exec(incrementalVacuum); ++i)
+            incrementalVacuum.finish();
+        if (!exec(commit))
+            exec(rollback);
+    }
+
     // After a commit: the compare-and-swap appends learn what became of them.
     void deliverReplies()
     {
@@ -234,7 +251,7 @@ struct RunStoreWriter::Statements {
     QSqlQuery ensureExperiment, insertRun, setStatus, deleteParams, insertParam, insertArtifact;
     QSqlQuery setOffset, swapOffset, readOffset;
     QSqlQuery addSource, swapPosition, readPosition, addClaim, dataVersion;
-    QSqlQuery incrementalVacuum;
+    QSqlQuery incrementalVacuum, freelistCount;
     SeriesWriter series;
     qint64 lastDataVersion = -1;
     bool freedPages = false;        // a run was deleted in the transaction being built
@@ -424,10 +441,8 @@ void RunStoreWriter::commit(Batch::const_iterator first, Batch::const_iterator l
         } else {
             s.series.trim();
             s.deliverReplies();
-            if (s.freedPages) { // a deleted run's pages go back to the file system
-                Statements::exec(s.incrementalVacuum);
-                s.incrementalVacuum.finish();
-            }
+            if (s.freedPages) // a deleted run's pages go back to the file system
+                s.giveBackFreePages();
         }
         s.freedPages = false;
         return done;

@@ -10,7 +10,8 @@
 #include <span>
 #include <vector>
 
-// The metric store's block: up to kBlockPoints points of one series (one metric of one run), in
+// The metric store's block: points of one series (one metric of one run; as many as fill a
+// database page, see store/serieswriter.h), in
 // arrival order, as four compressed columns. The codecs and their measurements are in
 // docs/metric-store.md; every block decodes to its points bit for bit (NaN payloads, -0.0,
 // infinities, denormals and all), and carries a CRC-32C of its bytes.
@@ -18,9 +19,9 @@ namespace ferry::run {
 
 namespace seriesblock {
 
-constexpr int kBlockPoints = 1024; // a full block; the newest block of a series may hold fewer
+constexpr int kBlockPoints = 1024; // a typical block (the format has no limit)
 
-// The block of `points` (1..kBlockPoints of them, or more: the format has no limit).
+// The block of `points`.
 QByteArray encode(std::span<const SeriesPoint> points);
 
 // What a block holds without decoding it: its point count, and whether its bytes are intact.

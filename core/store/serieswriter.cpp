@@ -6,6 +6,7 @@
 #include <QSqlError>
 #include <QVariant>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -18,6 +19,15 @@ namespace {
 // Past this many series, the memory of written series is dropped after a commit (each keeps up to
 // a block of points decoded): a bulk import of many runs stays bounded.
 constexpr size_t kMaxKeptSeries = 512;
+// A block is sealed when it fills a database page: a row bigger than a page spills into overflow
+// pages, two of ~3 KB cannot share a 4 KB page, so a block of a fixed point count wastes a third of
+// the file (measured in docs/metric-store.md). The open block is re-encoded when it has grown by
+// its expected size; these bound its point count (and the work of a rewrite).
+constexpr qsizetype kMinBlockPoints = 64;
+constexpr qsizetype kMaxBlockPoints = 8192;
+constexpr qsizetype kRowOverhead = 96; // page and cell headers, the row's other columns (~50 B)
+constexpr double kFilled = 0.95;       // a block at least this full of its page is sealed
+constexpr double kAim = 0.98;          // the size a block's point count is estimated for
 
 Expected<void> exec(QSqlQuery &query)
 {
@@ -98,18 +108,12 @@ Expected<SeriesWriter::Series *> SeriesWriter::series(const QString &runId, cons
         m_lastBlock.bindValue(0, s.id);
         if (auto done = exec(m_lastBlock); !done)
             return done.error();
-        if (m_lastBlock.next()) {
-            const qint64 first = m_lastBlock.value(0).toLongLong();
-            const qint64 count = m_lastBlock.value(1).toLongLong();
-            if (count < seriesblock::kBlockPoints) { // the open block: its points go on
-                const QByteArray data = m_lastBlock.value(2).toByteArray();
-                if (auto decoded = seriesblock::decode(data, s.open); !decoded) {
-                    m_lastBlock.finish();
-                    return decoded.error();
-                }
-                s.openFirst = first;
-            } else {
-                s.openFirst = first + count;
+        if (m_lastBlock.next()) { // the last block is the open one: new points go on in it
+            s.openFirst = m_lastBlock.value(0).toLongLong();
+            const QByteArray data = m_lastBlock.value(2).toByteArray();
+            if (auto decoded = seriesblock::decode(data, s.open); !decoded) {
+                m_lastBlock.finish();
+                return decoded.error();
             }
         }
         m_lastBlock.finish();
@@ -131,15 +135,17 @@ Expected<SeriesWriter::Series *> SeriesWriter::series(const QString &runId, cons
         s.lastStep = std::numeric_limits<double>::quiet_NaN();
         s.lastValue = std::numeric_limits<double>::quiet_NaN();
     }
-    s.open.reserve(seriesblock::kBlockPoints);
+    s.target = std::max<qsizetype>(static_cast<qsizetype>(s.open.size()) + kMinBlockPoints, s.target);
     return &m_series.emplace(std::move(key), std::move(s)).first->second;
 }
 
-Expected<void> SeriesWriter::writeBlock(Series &s)
+// Stores the first `count` points of the open block as the block at openFirst, encoded as `data`.
+Expected<void> SeriesWriter::writeBlock(const Series &s, qsizetype count, const QByteArray &data)
 {
     double minStep = std::numeric_limits<double>::quiet_NaN(), maxStep = minStep;
     qint64 minWall = std::numeric_limits<qint64>::max(), maxWall = std::numeric_limits<qint64>::min();
-    for (const SeriesPoint &p : s.open) {
+    for (qsizetype i = 0; i < count; ++i) {
+        const SeriesPoint &p = s.open[static_cast<size_t>(i)];
         if (!std::isnan(p.step)) {
             minStep = std::isnan(minStep) ? p.step : std::min(minStep, p.step);
             maxStep = std::isnan(maxStep) ? p.step : std::max(maxStep, p.step);
@@ -147,12 +153,39 @@ Expected<void> SeriesWriter::writeBlock(Series &s)
         minWall = std::min(minWall, p.wallMs);
         maxWall = std::max(maxWall, p.wallMs);
     }
-    const QVariant values[]{
-        s.id,    s.openFirst, static_cast<qint64>(s.open.size()), nullable(minStep), nullable(maxStep),
-        minWall, maxWall,     seriesblock::encode(s.open)};
+    const QVariant values[]{s.id, s.openFirst, count, nullable(minStep), nullable(maxStep), minWall, maxWall, data};
     for (int i = 0; i < static_cast<int>(std::size(values)); ++i)
         m_putBlock.bindValue(i, values[i]);
     return exec(m_putBlock);
+}
+
+// The open block has reached the size it was expected to fill a page at: encoded, it is sealed
+// when it fills one (the points past what fits stay open), else it grows on.
+Expected<void> SeriesWriter::sealIfFull(Series &s)
+{
+    const qsizetype limit = m_pageBytes - kRowOverhead;
+    const auto open = static_cast<qsizetype>(s.open.size());
+    QByteArray block = seriesblock::encode(s.open);
+    const auto estimate = [&](qsizetype points, qsizetype bytes) {
+        const double perPoint = static_cast<double>(bytes) / static_cast<double>(std::max<qsizetype>(points, 1));
+        return std::clamp(static_cast<qsizetype>(kAim * static_cast<double>(limit) / std::max(perPoint, 1e-3)),
+                          kMinBlockPoints, kMaxBlockPoints);
+    };
+    if (block.size() < kFilled * static_cast<double>(limit) && open < kMaxBlockPoints) {
+        s.target = std::max(estimate(open, block.size()), open + kMinBlockPoints);
+        return {};
+    }
+    qsizetype count = open;
+    while (block.size() > limit && count > 1) {
+        count = std::min(count - 1, estimate(count, block.size()));
+        block = seriesblock::encode(std::span(s.open).first(static_cast<size_t>(count)));
+    }
+    if (auto done = writeBlock(s, count, block); !done)
+        return done;
+    s.open.erase(s.open.begin(), s.open.begin() + count);
+    s.openFirst += count;
+    s.target = estimate(count, block.size());
+    return {};
 }
 
 Expected<void> SeriesWriter::push(Series &s, const SeriesPoint &point)
@@ -160,17 +193,13 @@ Expected<void> SeriesWriter::push(Series &s, const SeriesPoint &point)
     s.open.push_back(point);
     ++s.points;
     s.dirty = true;
-    if (replacesLast(point.step, s.lastStep) || s.points == 1) {
+    if (replacesLast(point.step, s.lastStep)) {
         s.lastStep = point.step;
         s.lastValue = point.value;
     }
-    if (s.open.size() < static_cast<size_t>(seriesblock::kBlockPoints))
+    if (static_cast<qsizetype>(s.open.size()) < s.target)
         return {};
-    if (auto done = writeBlock(s); !done)
-        return done;
-    s.openFirst += static_cast<qint64>(s.open.size());
-    s.open.clear();
-    return {};
+    return sealIfFull(s);
 }
 
 Expected<void> SeriesWriter::append(const QString &runId, const QList<MetricPoint> &points)
@@ -232,7 +261,7 @@ Expected<void> SeriesWriter::flush()
         if (!s.dirty)
             continue;
         if (!s.open.empty()) {
-            if (auto done = writeBlock(s); !done)
+            if (auto done = writeBlock(s, static_cast<qsizetype>(s.open.size()), seriesblock::encode(s.open)); !done)
                 return withContext(u"metric %1"_s.arg(key.name), done.error());
         }
         const QVariant values[]{s.points, nullable(s.lastStep), nullable(s.lastValue), s.id};

@@ -17,8 +17,8 @@
 namespace ferry::run {
 
 // Writes metric points into the store's series blocks (store/seriesblock.h): a series (one
-// metric of one run) is a row of `series` and blocks of seriesblock::kBlockPoints points, the
-// last of which, the open block, is rewritten as points arrive. Everything happens inside the
+// metric of one run) is a row of `series` and blocks of as many points as fill a database page,
+// the last of which, the open block, is rewritten as points arrive. Everything happens inside the
 // caller's transaction, so the points commit with the log offset or file position they came
 // with. The open blocks of the series written lately are kept decoded in memory; flush() writes
 // them before the caller commits. Used by RunStore's writer thread and by the migration of an
@@ -47,15 +47,18 @@ private:
         qint64 points = 0;    // in the series, the open block's included
         qint64 openFirst = 0; // the open block's first point
         std::vector<SeriesPoint> open;
+        qsizetype target = 1024; // the open block's point count when it is next tried for sealing
         bool dirty = false;
         double lastStep = 0;
         double lastValue = 0;
     };
     Expected<Series *> series(const QString &runId, const QString &name);
     Expected<void> push(Series &s, const SeriesPoint &point);
-    Expected<void> writeBlock(Series &s);
+    Expected<void> sealIfFull(Series &s);
+    Expected<void> writeBlock(const Series &s, qsizetype count, const QByteArray &data);
 
     QSqlDatabase m_db;
+    qsizetype m_pageBytes = 4096;
     QSqlQuery m_find, m_insert, m_lastBlock, m_putBlock, m_update, m_dropBlocks, m_drop, m_dropRunBlocks, m_dropRun;
     struct Key {
         QString run, name;

@@ -6,9 +6,10 @@
 #   ferry   - MetricParser + RunStore::appendMetrics in batches (tests/bench/ingestbench.cpp);
 #   python  - the reference: /usr/bin/python3, a regex per line + sqlite3.executemany, WAL, batched;
 #   import  - the sqlite3 shell's .import of the same points as CSV (no log to parse).
-# All three write into the same schema, taken from Ferry's database. Each runs RUNS times
-# (default 3), interleaved; the medians give points/s and the ratios Ferry/Python (goal >= 2)
-# and Ferry/.import (goal >= 1).
+# Ferry stores series blocks (docs/metric-store.md); the two peers a row per point, in the schema of
+# the previous release (tests/data/stores/runs-v2.sqlite). Each runs RUNS times (default 3),
+# interleaved; the medians give points/s and the ratios Ferry/Python (goal >= 10) and
+# Ferry/.import (goal >= 5), and the files' bytes per point.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build}
@@ -34,9 +35,11 @@ for run in $(seq "$runs"); do
   echo "$s" >> "$work/ferry.s"
   db="$work/ferry/pipeline/.ferry/runs.sqlite"
   if [ "$run" = 1 ]; then
-    sqlite3 "$db" .schema | grep -v '^CREATE TABLE sqlite_' > "$work/schema.sql"
+    sqlite3 "$db" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null
+    ferry_bytes=$(stat -c %s "$db")
+    sqlite3 tests/data/stores/runs-v2.sqlite .schema | grep -v '^CREATE TABLE sqlite_' > "$work/schema.sql"
     # The points for .import, written untimed.
-    sqlite3 -csv "$db" "SELECT run, name, step, wall_ms, value FROM metrics" > "$work/points.csv"
+    "$bench" "$log" "$work" 4096 csv
   fi
 
   # 2. The Python reference, into the same schema.
@@ -54,6 +57,8 @@ for run in $(seq "$runs"); do
   sqlite3 "$work/import.sqlite" "PRAGMA synchronous=NORMAL;" ".import --csv $work/points.csv metrics"
   t1=$(now_ns)
   import_points=$(sqlite3 "$work/import.sqlite" "SELECT count(*) FROM metrics")
+  sqlite3 "$work/import.sqlite" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null
+  import_bytes=$(stat -c %s "$work/import.sqlite")
   awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }' >> "$work/import.s"
 done
 
@@ -61,13 +66,15 @@ done
   echo "note: point counts differ: ferry $ferry_points, python $python_points, import $import_points"
 awk -v fp="$ferry_points" -v fs="$(median < "$work/ferry.s")" \
     -v pp="$python_points" -v ps="$(median < "$work/python.s")" \
-    -v ip="$import_points" -v is="$(median < "$work/import.s")" 'BEGIN {
+    -v ip="$import_points" -v is="$(median < "$work/import.s")" \
+    -v fb="$ferry_bytes" -v ib="$import_bytes" 'BEGIN {
   f = fp / fs; p = pp / ps; i = ip / is
   printf "%-8s %10d points %8.3f s %12.0f points/s\n", "ferry", fp, fs, f
   printf "%-8s %10d points %8.3f s %12.0f points/s\n", "python", pp, ps, p
   printf "%-8s %10d points %8.3f s %12.0f points/s\n", ".import", ip, is, i
-  printf "ferry/python  %.2fx (goal >= 2)\n", f / p
-  printf "ferry/.import %.2fx (goal >= 1)\n", f / i
+  printf "ferry/python  %.2fx (goal >= 10)\n", f / p
+  printf "ferry/.import %.2fx (goal >= 5)\n", f / i
+  printf "bytes/point: ferry %.2f, a row per point %.2f\n", fb / fp, ib / ip
 }'
 # Where Ferry's time goes (the log parsed only, its points stored only).
 "$bench" "$log" "$work/ferry" 4096 all 2>&1 >/dev/null | sed 's/^ */ferry breakdown: /'

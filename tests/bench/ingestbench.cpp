@@ -1,8 +1,9 @@
 // Ingestion benchmark, run by tests/bench/ingest.sh (not by CI): reads a training log as
 // re-attach does, parses every line with MetricParser and stores the points with
 // RunStore::appendMetrics, one batch (and its log offset) per BATCH_LINES lines.
-//   ferry_ingestbench LOG WORKDIR [BATCH_LINES [all|pipeline|parse|store]]
+//   ferry_ingestbench LOG WORKDIR [BATCH_LINES [all|pipeline|parse|store|csv]]
 // stdout: "ferry POINTS SECONDS" for the whole pipeline (read + parse + store, flushed);
+// phase csv: writes WORKDIR/points.csv, the parsed points for the peers (untimed);
 // stderr: the same log parsed only, and its points stored only, to see where time goes.
 #include "run/metricparser.h"
 #include "store/runstore.h"
@@ -14,7 +15,9 @@
 #include <QFile>
 #include <QStringDecoder>
 
+#include <cmath>
 #include <cstdio>
+#include <utility>
 
 using namespace Qt::StringLiterals;
 using namespace ferry::run;
@@ -80,7 +83,7 @@ int main(int argc, char *argv[])
 {
     QCoreApplication app(argc, argv);
     if (argc < 3) {
-        std::fprintf(stderr, "usage: ferry_ingestbench LOG WORKDIR [BATCH_LINES [all|pipeline|parse|store]]\n");
+        std::fprintf(stderr, "usage: ferry_ingestbench LOG WORKDIR [BATCH_LINES [all|pipeline|parse|store|csv]]\n");
         return 1;
     }
     const QString log = QString::fromLocal8Bit(argv[1]);
@@ -119,6 +122,25 @@ int main(int argc, char *argv[])
     }
     if (phase == "pipeline")
         return 0;
+    if (phase == "csv") { // the points the peers load, as CSV (run,name,step,wall_ms,value,epoch), untimed
+        auto store = freshStore(work + u"/pipeline"_s);
+        MetricParser parser;
+        QList<MetricPoint> all;
+        forEachLine(log, [&](QStringView line, qint64 wallMs, qint64) { parser.parseLine(line, wallMs, all); });
+        QFile csv(work + u"/points.csv"_s);
+        if (!csv.open(QIODevice::WriteOnly))
+            return 2;
+        QByteArray text;
+        for (const MetricPoint &p : std::as_const(all)) {
+            text += kRun.toUtf8() + ',' + p.name.toUtf8() + ',' + QByteArray::number(p.step, 'g', 17) + ',' +
+                    QByteArray::number(p.wallMs) + ',' + QByteArray::number(p.value, 'g', 17) + ',' +
+                    (std::isnan(p.epoch) ? QByteArray() : QByteArray::number(p.epoch, 'g', 17)) + '\n';
+            if (text.size() > (1 << 20))
+                csv.write(std::exchange(text, {}));
+        }
+        csv.write(text);
+        return 0;
+    }
 
     // Where the time goes: parsing alone, then storing alone.
     QList<Batch> batches;

@@ -9,6 +9,11 @@ add_dependencies(tst_cli ferry)
 ferry_test(tst_runcli SOURCES cli/tst_runcli.cpp)
 add_dependencies(tst_runcli ferry)
 
+# The run store through `ferry runs metrics --csv`, `ferry runs gc`, `ferry doctor --store` and the
+# conversion of an older store, on real stores (tests/data/stores/ for the older one).
+ferry_test(tst_storecli SOURCES cli/tst_storecli.cpp)
+add_dependencies(tst_storecli ferry)
+
 # `ferry train`: the embedded trainer (issue 5), only where the libtorch plugin is built.
 if(FERRY_TRAINER)
   if(FERRY_GUI)

@@ -11,9 +11,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cmath>
+#include <iterator>
 #include <thread>
 #include <tuple>
 
@@ -573,6 +575,71 @@ private Q_SLOTS:
         QCOMPARE(all.size(), size_t(6300));
         QCOMPARE(all.back().step, 6299.0);
         QCOMPARE(store->metricCount(u"a"_s, u"loss"_s), 6300);
+    }
+
+    // A step range reads only what it asks for; a pixel column's summary is what the points in it
+    // give (checked against every point), on each x axis.
+    void rangesAndSummaries()
+    {
+        auto store = openStore(freshPath());
+        QVERIFY(store);
+        store->createRun(record(u"a"_s, 1));
+        QList<MetricPoint> list;
+        for (int i = 0; i < 20000; ++i) // out of order here and there, an epoch every 1,000 steps
+            list.append(MetricPoint{u"loss"_s, double(i % 997 == 0 ? i - 500 : i), std::sin(i / 300.0) + i * 1e-4,
+                                    1'764'000'000'000 + i * 100, double(i / 1000)});
+        store->appendMetrics(u"a"_s, list, 1);
+        store->flush();
+        const std::vector<SeriesPoint> all = store->series(u"a"_s, u"loss"_s);
+        const std::vector<SeriesPoint> range = store->seriesRange(u"a"_s, u"loss"_s, 5000, 5999.5);
+        std::vector<SeriesPoint> expected;
+        std::copy_if(all.begin(), all.end(), std::back_inserter(expected),
+                     [](const SeriesPoint &p) { return p.step >= 5000 && p.step <= 5999.5; });
+        QCOMPARE(range.size(), expected.size());
+        QVERIFY(range.size() > 990);
+        for (size_t i = 0; i < range.size(); ++i)
+            QCOMPARE(range[i].step, expected[i].step);
+        for (const auto axis : {RunStore::Axis::Step, RunStore::Axis::Epoch, RunStore::Axis::WallTime}) {
+            const auto xOf = [axis](const SeriesPoint &p) {
+                return axis == RunStore::Axis::Step    ? p.step
+                       : axis == RunStore::Axis::Epoch ? p.epoch
+                                                       : double(p.wallMs);
+            };
+            const double x0 = xOf(all[3000]), x1 = xOf(all[17000]);
+            const int columns = 37;
+            const auto summary = store->seriesSummary(u"a"_s, u"loss"_s, axis, x0, x1, columns);
+            QCOMPARE(summary.size(), size_t(columns));
+            std::vector<RunStore::ColumnSummary> brute(columns);
+            for (const SeriesPoint &p : all) {
+                const double x = xOf(p);
+                if (!(x >= x0 && x < x1))
+                    continue;
+                auto &c = brute[std::min(size_t((x - x0) * columns / (x1 - x0)), brute.size() - 1)];
+                if (c.count++ == 0) {
+                    c.min = c.max = c.first = c.last = p.value;
+                    c.firstX = c.lastX = x;
+                    continue;
+                }
+                c.min = std::min(c.min, p.value);
+                c.max = std::max(c.max, p.value);
+                if (x < c.firstX)
+                    std::tie(c.firstX, c.first) = std::pair{x, p.value};
+                if (x >= c.lastX)
+                    std::tie(c.lastX, c.last) = std::pair{x, p.value};
+            }
+            qint64 counted = 0;
+            for (int c = 0; c < columns; ++c) {
+                QCOMPARE(summary[c].count, brute[c].count);
+                counted += summary[c].count;
+                if (brute[c].count == 0)
+                    continue;
+                QCOMPARE(summary[c].min, brute[c].min);
+                QCOMPARE(summary[c].max, brute[c].max);
+                QCOMPARE(summary[c].first, brute[c].first);
+                QCOMPARE(summary[c].last, brute[c].last);
+            }
+            QVERIFY(counted > 10000);
+        }
     }
 
     void failedBatchKeepsTheOthers()

@@ -3,8 +3,12 @@
 #include "store/runstore.h"
 
 #include <QSignalSpy>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <cmath>
 
 using namespace Qt::StringLiterals;
 using namespace ferry::run;
@@ -40,6 +44,7 @@ private Q_SLOTS:
     void deletesEverythingOfOneRun();
     void deleteOfUnknownRunIsHarmless();
     void deleteAfterClosingFails();
+    void deleteGivesTheSpaceBack();
 };
 
 void TestRunStoreDelete::deletesEverythingOfOneRun()
@@ -127,4 +132,44 @@ void TestRunStoreDelete::deleteAfterClosingFails()
 }
 
 QTEST_APPLESS_MAIN(TestRunStoreDelete)
+// A deleted run's blocks go back to the file system at once (auto_vacuum incremental), not only
+// at the next `ferry runs gc`.
+void TestRunStoreDelete::deleteGivesTheSpaceBack()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"runs.sqlite"_s);
+    auto opened = RunStore::open(path);
+    QVERIFY(opened.hasValue());
+    std::unique_ptr<RunStore> store = std::move(*opened);
+    fill(*store, u"keep"_s, 1000);
+    store->createRun(record(u"big"_s, 2000));
+    QList<MetricPoint> points;
+    for (int i = 0; i < 300000; ++i)
+        points.append(
+            MetricPoint{i % 2 ? u"loss"_s : u"acc"_s, double(i), std::sin(i * 0.001) + i * 1e-7, 1000 + i * 37});
+    store->appendMetrics(u"big"_s, points, 1);
+    store->flush();
+    const auto pages = [&](const QString &pragma) {
+        QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"raw"_s);
+        db.setDatabaseName(path);
+        db.open();
+        QSqlQuery q(db);
+        q.exec(u"PRAGMA "_s + pragma);
+        const qint64 n = q.next() ? q.value(0).toLongLong() : -1;
+        q.finish();
+        db.close();
+        db = QSqlDatabase();
+        QSqlDatabase::removeDatabase(u"raw"_s);
+        return n;
+    };
+    const qint64 before = pages(u"page_count"_s);
+    QVERIFY(before > 200);
+    store->deleteRun(u"big"_s);
+    store->flush();
+    QCOMPARE(pages(u"freelist_count"_s), 0);
+    QVERIFY2(pages(u"page_count"_s) < before / 10, qPrintable(QString::number(pages(u"page_count"_s))));
+    QCOMPARE(store->metrics(u"keep"_s).size(), 3);
+    QVERIFY(store->check().problems.isEmpty());
+}
+
 #include "tst_runstore_delete.moc"

@@ -178,7 +178,7 @@ SeriesView SeriesData::view(XAxisMode x, double smoothing)
 }
 
 // The points with a non-NaN x, sorted by it (stable), with their values and EMA.
-SeriesView SeriesData::orderedView(Ordered &o, const std::vector<double> &x, double smoothing)
+SeriesView SeriesData::orderedView(Ordered &o, const Column &x, double smoothing)
 {
     const qsizetype n = size();
     if (o.builtFor != n || (smoothing > 0 && o.smoothing != smoothing)) {
@@ -243,6 +243,21 @@ void SeriesStore::append(int series, const ChartPoint *points, qsizetype count)
     pending.insert(pending.end(), points, points + count);
 }
 
+void SeriesStore::append(int series, std::vector<ChartPoint> &&points)
+{
+    if (points.empty())
+        return;
+    QMutexLocker lock(&m_mutex);
+    Q_ASSERT(series >= 0 && std::size_t(series) < m_pending.size());
+    if (series < 0 || std::size_t(series) >= m_pending.size())
+        return;
+    auto &pending = m_pending[std::size_t(series)];
+    if (pending.empty())
+        pending = std::move(points);
+    else
+        pending.insert(pending.end(), points.begin(), points.end());
+}
+
 void SeriesStore::addReader(const void *reader, std::function<bool(int)> reads)
 {
     removeReader(reader);
@@ -253,6 +268,11 @@ void SeriesStore::removeReader(const void *reader)
 {
     std::erase_if(m_readers, [reader](const auto &r) { return r.first == reader; });
 }
+
+namespace {
+// A drained buffer keeps its memory for the next points up to this many (a live series' batches).
+constexpr std::size_t kKeptPendingCapacity = 1 << 16;
+} // namespace
 
 bool SeriesStore::drain(const std::function<bool(int)> &hold)
 {
@@ -280,6 +300,8 @@ bool SeriesStore::drain(const std::function<bool(int)> &hold)
             continue;
         m_series[i]->append(points.data(), qsizetype(points.size()));
         points.clear();
+        if (points.capacity() > kKeptPendingCapacity) // a loaded series' memory is not kept twice
+            std::vector<ChartPoint>().swap(points);
         changed = true;
     }
     if (changed)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/largememory.h"
 #include "run/metricparser.h"
 #include "ui/chart/m4summary.h"
 
@@ -51,11 +52,12 @@ public:
 
     const SeriesKey &key() const { return m_key; }
     qsizetype size() const { return qsizetype(m_values.size()); }
-    const std::vector<double> &steps() const { return m_steps; }
-    const std::vector<double> &wallMs() const { return m_wallMs; }
-    const std::vector<double> &epochs() const { return m_epochs; }
+    using Column = LargeVector<double>; // a series of a million points: 8 MB a column
+    const Column &steps() const { return m_steps; }
+    const Column &wallMs() const { return m_wallMs; }
+    const Column &epochs() const { return m_epochs; }
     bool hasEpochs() const { return m_epochCount > 0; } // some point carries an epoch
-    const std::vector<double> &values() const { return m_values; }
+    const Column &values() const { return m_values; }
     qint64 firstWallMs() const { return m_firstWallMs; } // the smallest wall time; 0 when empty
 
     // x = step, epoch (only the points that carry one) or wall ms; y = value (smoothing 0) or
@@ -74,10 +76,10 @@ private:
     struct Ordered; // a copy sorted by wall time or epoch, for a series whose steps do not sort them
 
     void updateEma(double smoothing);
-    SeriesView orderedView(Ordered &o, const std::vector<double> &x, double smoothing);
+    SeriesView orderedView(Ordered &o, const Column &x, double smoothing);
 
     SeriesKey m_key;
-    std::vector<double> m_steps, m_wallMs, m_values, m_epochs;
+    Column m_steps, m_wallMs, m_values, m_epochs;
     qint64 m_firstWallMs = 0;
     bool m_wallSorted = true;
     bool m_epochSorted = true;  // finite epochs only and non-decreasing along the steps
@@ -115,6 +117,9 @@ public:
     {
         append(series, points.data(), qsizetype(points.size()));
     }
+    // The same, taking the points' memory when nothing is pending for the series (a series loaded
+    // from the store: no copy).
+    void append(int series, std::vector<ChartPoint> &&points);
 
     // Consumer thread. Moves pending points into the series; true when anything changed.
     // Points of series for which `hold` or a reader's predicate is true stay pending (another

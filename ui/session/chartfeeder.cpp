@@ -55,10 +55,10 @@ Q_SIGNALS:
     void loaded(int generation, const QStringList &runs);
 
 private:
-    void append(const QString &runId, const QList<run::RunStore::SeriesUpdate> &updates)
+    void append(const QString &runId, QList<run::RunStore::SeriesUpdate> updates)
     {
-        for (const run::RunStore::SeriesUpdate &update : updates)
-            m_series->append(m_series->series(runId, update.name), update.points);
+        for (run::RunStore::SeriesUpdate &update : updates)
+            m_series->append(m_series->series(runId, update.name), std::move(update.points));
     }
 
     run::RunStore *m_store = nullptr;

@@ -19,3 +19,11 @@ if(FERRY_GUI)
   endif()
   set_target_properties(chartbench PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/bench")
 endif()
+
+# The metric store's benchmark (tests/bench/metricstore.sh, by hand; docs/metric-store.md): bytes
+# per point, loading a series, a workspace of 1,000 runs, 32 runs from the store into the chart.
+if(FERRY_GUI)
+  add_executable(ferry_metricstorebench EXCLUDE_FROM_ALL bench/metricstorebench.cpp)
+  target_link_libraries(ferry_metricstorebench PRIVATE ferry_ui ferry_core ferry_warnings Qt6::Sql Qt6::Test)
+  target_compile_definitions(ferry_metricstorebench PRIVATE FERRY_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+endif()

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+namespace ferry {
+
+// Memory for big arrays (a chart's columns, a series read from the store: 8 MB a column for a
+// million points) on transparent huge pages where the kernel offers them (madvise mode): a 4 KB
+// page costs a fault each when first touched, and faulting in a gigabyte of columns took longer
+// than decoding the points into it (docs/metric-store.md). Small arrays use the ordinary heap.
+void *allocateLarge(std::size_t bytes);
+void freeLarge(void *p, std::size_t bytes);
+inline constexpr std::size_t kLargeBytes = std::size_t(2) << 20; // one huge page
+
+template <typename T> struct LargeAllocator {
+    using value_type = T;
+    LargeAllocator() = default;
+    template <typename U> LargeAllocator(const LargeAllocator<U> &) noexcept {}
+    T *allocate(std::size_t n)
+    {
+        if (n * sizeof(T) < kLargeBytes)
+            return std::allocator<T>().allocate(n);
+        return static_cast<T *>(allocateLarge(n * sizeof(T)));
+    }
+    void deallocate(T *p, std::size_t n) noexcept
+    {
+        if (n * sizeof(T) < kLargeBytes)
+            std::allocator<T>().deallocate(p, n);
+        else
+            freeLarge(p, n * sizeof(T));
+    }
+    template <typename U> bool operator==(const LargeAllocator<U> &) const noexcept { return true; }
+};
+
+template <typename T> using LargeVector = std::vector<T, LargeAllocator<T>>;
+
+} // namespace ferry
