@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/error.h"
+#include "common/largememory.h"
 #include "run/runspec.h"
 
 #include <QHash>
@@ -29,6 +30,13 @@ struct SeriesPoint {
     qint64 wallMs = 0;
     double value = 0;
     double epoch = std::numeric_limits<double>::quiet_NaN(); // NaN: the point has none
+};
+
+// The points of a series as columns, the form a chart keeps (wall times as doubles): read from
+// the store's blocks straight into them, handed to the chart without a copy.
+struct SeriesColumns {
+    LargeVector<double> steps, wallMs, values, epochs;
+    qsizetype size() const { return static_cast<qsizetype>(steps.size()); }
 };
 
 // Turns output lines into metric points. Without definitions it reads

@@ -516,19 +516,33 @@ bool getDoubles(Reader &in, Codec codec, qsizetype n, double *out, std::ptrdiff_
     return getDoubleColumn(in, codec, n, [out, stride](qsizetype i, double v) { out[i * stride] = v; });
 }
 
-bool getWallTimes(Reader &in, Codec codec, qsizetype n, qint64 *out, std::ptrdiff_t stride)
+namespace {
+
+template <typename T> bool getWallColumn(Reader &in, Codec codec, qsizetype n, T *out, std::ptrdiff_t stride)
 {
     if (codec == Codec::Delta || codec == Codec::DeltaOfDelta)
-        return getIntegers(in, codec, n, [out, stride](qsizetype i, qint64 v) { out[i * stride] = v; });
+        return getIntegers(in, codec, n, [out, stride](qsizetype i, qint64 v) { out[i * stride] = static_cast<T>(v); });
     if (codec != Codec::Raw)
         return false;
     for (qsizetype i = 0; i < n; ++i) {
         quint64 bits;
         if (!in.raw64(bits))
             return false;
-        out[i * stride] = static_cast<qint64>(bits);
+        out[i * stride] = static_cast<T>(static_cast<qint64>(bits));
     }
     return true;
+}
+
+} // namespace
+
+bool getWallTimes(Reader &in, Codec codec, qsizetype n, qint64 *out, std::ptrdiff_t stride)
+{
+    return getWallColumn(in, codec, n, out, stride);
+}
+
+bool getWallTimes(Reader &in, Codec codec, qsizetype n, double *out, std::ptrdiff_t stride)
+{
+    return getWallColumn(in, codec, n, out, stride);
 }
 
 } // namespace ferry::run::columncodec

@@ -96,5 +96,6 @@ Codec putWallTimes(Bytes &out, std::span<const qint64> walls);
 // the bytes do not decode to exactly n values (the caller says the block is damaged).
 bool getDoubles(Reader &in, Codec codec, qsizetype n, double *out, std::ptrdiff_t stride);
 bool getWallTimes(Reader &in, Codec codec, qsizetype n, qint64 *out, std::ptrdiff_t stride);
+bool getWallTimes(Reader &in, Codec codec, qsizetype n, double *out, std::ptrdiff_t stride); // as a chart keeps them
 
 } // namespace ferry::run::columncodec

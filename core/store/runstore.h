@@ -154,7 +154,7 @@ public:
     };
     struct SeriesUpdate {
         QString name;
-        std::vector<SeriesPoint> points;
+        SeriesColumns columns; // as a chart keeps them: no copy on the way in
     };
     QList<SeriesUpdate> metricsSince(const QString &runId, MetricCursor &cursor) const;
     // The points of one series whose step is in [fromStep, toStep], in arrival order: only the

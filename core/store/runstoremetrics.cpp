@@ -25,29 +25,55 @@ double nullableDouble(const QVariant &v)
     return v.isNull() ? std::numeric_limits<double>::quiet_NaN() : v.toDouble();
 }
 
+// Appends head[skip..] to out: points or columns.
+void appendTail(std::vector<SeriesPoint> &out, const std::vector<SeriesPoint> &head, size_t skip)
+{
+    out.insert(out.end(), head.begin() + static_cast<qsizetype>(skip), head.end());
+}
+
+void appendTail(SeriesColumns &out, const SeriesColumns &head, size_t skip)
+{
+    const auto tail = [skip](LargeVector<double> &to, const LargeVector<double> &from) {
+        to.insert(to.end(), from.begin() + static_cast<qsizetype>(skip), from.end());
+    };
+    tail(out.steps, head.steps);
+    tail(out.wallMs, head.wallMs);
+    tail(out.values, head.values);
+    tail(out.epochs, head.epochs);
+}
+
+qsizetype sizeOf(const std::vector<SeriesPoint> &points)
+{
+    return static_cast<qsizetype>(points.size());
+}
+
+qsizetype sizeOf(const SeriesColumns &columns)
+{
+    return columns.size();
+}
+
 // Appends the points of series `id` from index `from` on, decoding only the blocks that hold them.
 // A block that does not decode is said and skipped.
-void readSeries(const QString &connection, qint64 id, qint64 from, std::vector<SeriesPoint> &out)
+template <typename Out> void readSeries(const QString &connection, qint64 id, qint64 from, Out &out)
 {
     QSqlQuery q = select(connection,
                          u"SELECT first, data FROM blocks WHERE series = ? AND first >= "
                          "(SELECT coalesce(max(first), 0) FROM blocks WHERE series = ? AND first <= ?) "
                          "ORDER BY first"_s,
                          {id, id, from});
-    std::vector<SeriesPoint> head;
+    Out head;
     while (q.next()) {
         const qint64 first = q.value(0).toLongLong();
         const QByteArray data = q.value(1).toByteArray();
         const bool partly = first < from;
-        std::vector<SeriesPoint> &into = partly ? head : out;
+        Out &into = partly ? head : out;
         if (const auto decoded = seriesblock::decode(data, into); !decoded) {
             qWarning("run store: series %lld, points from %lld: %s", id, first, qPrintable(decoded.error().message));
             continue;
         }
         if (partly) {
-            const auto skip = static_cast<size_t>(std::min<qint64>(from - first, static_cast<qint64>(head.size())));
-            out.insert(out.end(), head.begin() + static_cast<qsizetype>(skip), head.end());
-            head.clear();
+            appendTail(out, head, static_cast<size_t>(std::min<qint64>(from - first, sizeOf(head))));
+            head = Out();
         }
     }
 }
@@ -127,9 +153,11 @@ QList<RunStore::SeriesUpdate> RunStore::metricsSince(const QString &runId, Metri
     q.finish();
     for (const Pending &p : pending) {
         SeriesUpdate update{p.name, {}};
-        update.points.reserve(static_cast<size_t>(p.to - p.from));
-        readSeries(connection, p.id, p.from, update.points);
-        if (!update.points.empty())
+        for (auto *column :
+             {&update.columns.steps, &update.columns.wallMs, &update.columns.values, &update.columns.epochs})
+            column->reserve(static_cast<size_t>(p.to - p.from));
+        readSeries(connection, p.id, p.from, update.columns);
+        if (update.columns.size() > 0)
             updates.append(std::move(update));
     }
     db.commit();

@@ -141,6 +141,31 @@ Expected<void> decode(QByteArrayView block, std::vector<SeriesPoint> &out)
     return {};
 }
 
+Expected<void> decode(QByteArrayView block, SeriesColumns &out)
+{
+    auto l = layout(block);
+    if (!l)
+        return l.error();
+    const qsizetype n = l->count;
+    const size_t base = out.steps.size(), total = base + static_cast<size_t>(n);
+    for (auto *column : {&out.steps, &out.wallMs, &out.values, &out.epochs})
+        column->resize(total);
+    auto &[stepCodec, steps] = l->columns[0];
+    auto &[wallCodec, walls] = l->columns[1];
+    auto &[valueCodec, values] = l->columns[2];
+    auto &[epochCodec, epochs] = l->columns[3];
+    const bool ok = columncodec::getDoubles(steps, stepCodec, n, out.steps.data() + base, 1) && steps.atEnd() &&
+                    columncodec::getWallTimes(walls, wallCodec, n, out.wallMs.data() + base, 1) && walls.atEnd() &&
+                    columncodec::getDoubles(values, valueCodec, n, out.values.data() + base, 1) && values.atEnd() &&
+                    columncodec::getDoubles(epochs, epochCodec, n, out.epochs.data() + base, 1) && epochs.atEnd();
+    if (!ok) {
+        for (auto *column : {&out.steps, &out.wallMs, &out.values, &out.epochs})
+            column->resize(base);
+        return damaged(u"a column does not decode to its %1 points"_s.arg(n));
+    }
+    return {};
+}
+
 Expected<std::array<ColumnStats, 4>> columnStats(QByteArrayView block)
 {
     const auto l = layout(block);

@@ -33,6 +33,8 @@ Expected<Header> header(QByteArrayView block);
 // Appends the block's points to `out`. Refuses a block whose checksum or structure is wrong
 // (nothing appended then).
 Expected<void> decode(QByteArrayView block, std::vector<SeriesPoint> &out);
+// The same into columns (what a chart keeps).
+Expected<void> decode(QByteArrayView block, SeriesColumns &out);
 
 // The column codecs, exposed for tests and the study of docs/metric-store.md.
 enum class Codec : quint8 {

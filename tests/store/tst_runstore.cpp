@@ -528,7 +528,7 @@ private Q_SLOTS:
         const auto first = store->metricsSince(u"a"_s, cursor);
         QCOMPARE(first.size(), 1);
         QCOMPARE(first[0].name, u"loss"_s);
-        QCOMPARE(first[0].points.size(), size_t(5));
+        QCOMPARE(first[0].columns.size(), 5);
         QVERIFY(store->metricsSince(u"a"_s, cursor).isEmpty());
         store->appendMetrics(u"b"_s, points(u"loss"_s, 4, 10), 20);
         store->appendMetrics(u"a"_s, points(u"acc"_s, 2, 5), 20);
@@ -537,14 +537,15 @@ private Q_SLOTS:
         const auto since = store->metricsSince(u"a"_s, cursor);
         QCOMPARE(since.size(), 2);
         QCOMPARE(since[0].name, u"acc"_s);
-        QCOMPARE(since[0].points.size(), size_t(2));
+        QCOMPARE(since[0].columns.size(), 2);
         QCOMPARE(since[1].name, u"loss"_s);
-        QCOMPARE(since[1].points.size(), size_t(3));
-        QCOMPARE(since[1].points[0].step, 5.0);
-        QCOMPARE(since[1].points[2].value, 1.0 / 3);
+        QCOMPARE(since[1].columns.size(), 3);
+        QCOMPARE(since[1].columns.steps[0], 5.0);
+        QCOMPARE(since[1].columns.values[2], 1.0 / 3);
+        QCOMPARE(since[1].columns.wallMs[2], 1002.0);
         QVERIFY(store->metricsSince(u"a"_s, cursor).isEmpty());
         RunStore::MetricCursor other;
-        QCOMPARE(store->metricsSince(u"b"_s, other).at(0).points.size(), size_t(7));
+        QCOMPARE(store->metricsSince(u"b"_s, other).at(0).columns.size(), 7);
         const QMap<QString, double> last = store->lastValues(u"a"_s);
         QCOMPARE(last.keys(), (QStringList{u"acc"_s, u"loss"_s}));
         QCOMPARE(last.value(u"loss"_s), 1.0 / 3); // step 7, the highest
@@ -563,10 +564,8 @@ private Q_SLOTS:
         for (int batch = 0; batch < 9; ++batch) {
             store->appendMetrics(u"a"_s, points(u"loss"_s, 700, batch * 700.0), batch + 1);
             store->flush();
-            for (const auto &update : store->metricsSince(u"a"_s, cursor)) {
-                for (const SeriesPoint &p : update.points)
-                    seen.push_back(p.step);
-            }
+            for (const auto &update : store->metricsSince(u"a"_s, cursor))
+                seen.insert(seen.end(), update.columns.steps.begin(), update.columns.steps.end());
         }
         QCOMPARE(seen.size(), size_t(6300));
         for (size_t i = 0; i < seen.size(); ++i)

@@ -120,6 +120,35 @@ void SeriesData::append(const ChartPoint *points, qsizetype count)
     }
 }
 
+void SeriesData::append(run::SeriesColumns &&c)
+{
+    const qsizetype count = c.size();
+    if (count == 0)
+        return;
+    bool inOrder = true;
+    for (qsizetype i = 1; inOrder && i < count; ++i)
+        inOrder = !(c.steps[std::size_t(i)] < c.steps[std::size_t(i - 1)]);
+    if (size() > 0 || !inOrder) { // merged as points
+        std::vector<ChartPoint> points(static_cast<std::size_t>(count));
+        for (std::size_t i = 0; i < points.size(); ++i)
+            points[i] = ChartPoint{c.steps[i], qint64(c.wallMs[i]), c.values[i], c.epochs[i]};
+        append(points.data(), count);
+        return;
+    }
+    // A series read from the store: its columns become the series'.
+    m_steps = std::move(c.steps);
+    m_wallMs = std::move(c.wallMs);
+    m_values = std::move(c.values);
+    m_epochs = std::move(c.epochs);
+    m_firstWallMs = qint64(*std::min_element(m_wallMs.begin(), m_wallMs.end()));
+    m_wallSorted = std::is_sorted(m_wallMs.begin(), m_wallMs.end());
+    m_epochCount = qsizetype(std::count_if(m_epochs.begin(), m_epochs.end(), [](double e) { return !std::isnan(e); }));
+    m_epochSorted = m_epochCount == count && std::is_sorted(m_epochs.begin(), m_epochs.end());
+    m_summary.invalidateFrom(0);
+    m_smoothCount = 0;
+    m_smoothSummary.invalidateFrom(0);
+}
+
 void SeriesData::updateEma(double smoothing)
 {
     const qsizetype n = size();
@@ -227,6 +256,7 @@ int SeriesStore::series(const QString &runId, const QString &metric)
     const int index = int(m_keys.size());
     m_keys.push_back(SeriesKey{runId, metric});
     m_pending.emplace_back();
+    m_pendingColumns.emplace_back();
     m_ids.insert(id, index);
     return index;
 }
@@ -243,19 +273,26 @@ void SeriesStore::append(int series, const ChartPoint *points, qsizetype count)
     pending.insert(pending.end(), points, points + count);
 }
 
-void SeriesStore::append(int series, std::vector<ChartPoint> &&points)
+void SeriesStore::append(int series, run::SeriesColumns &&columns)
 {
-    if (points.empty())
+    if (columns.size() == 0)
         return;
     QMutexLocker lock(&m_mutex);
-    Q_ASSERT(series >= 0 && std::size_t(series) < m_pending.size());
-    if (series < 0 || std::size_t(series) >= m_pending.size())
+    Q_ASSERT(series >= 0 && std::size_t(series) < m_pendingColumns.size());
+    if (series < 0 || std::size_t(series) >= m_pendingColumns.size())
         return;
-    auto &pending = m_pending[std::size_t(series)];
-    if (pending.empty())
-        pending = std::move(points);
-    else
-        pending.insert(pending.end(), points.begin(), points.end());
+    run::SeriesColumns &pending = m_pendingColumns[std::size_t(series)];
+    if (pending.size() == 0) {
+        pending = std::move(columns);
+        return;
+    }
+    const auto join = [](LargeVector<double> &to, const LargeVector<double> &from) {
+        to.insert(to.end(), from.begin(), from.end());
+    };
+    join(pending.steps, columns.steps);
+    join(pending.wallMs, columns.wallMs);
+    join(pending.values, columns.values);
+    join(pending.epochs, columns.epochs);
 }
 
 void SeriesStore::addReader(const void *reader, std::function<bool(int)> reads)
@@ -281,6 +318,7 @@ bool SeriesStore::drain(const std::function<bool(int)> &hold)
                std::any_of(m_readers.begin(), m_readers.end(), [id](const auto &r) { return r.second(id); });
     };
     bool changed = false;
+    std::vector<std::pair<std::size_t, run::SeriesColumns>> columns;
     {
         QMutexLocker lock(&m_mutex);
         for (std::size_t i = m_series.size(); i < m_keys.size(); ++i) {
@@ -290,9 +328,18 @@ bool SeriesStore::drain(const std::function<bool(int)> &hold)
         m_draining.resize(m_pending.size());
         // Swapping hands the producers the (empty) buffers of the last drain, capacity kept.
         for (std::size_t i = 0; i < m_pending.size(); ++i) {
-            if (!m_pending[i].empty() && !held(int(i)))
+            if (held(int(i)))
+                continue;
+            if (m_pendingColumns[i].size() > 0)
+                columns.emplace_back(i, std::move(m_pendingColumns[i]));
+            m_pendingColumns[i] = run::SeriesColumns();
+            if (!m_pending[i].empty())
                 m_pending[i].swap(m_draining[i]);
         }
+    }
+    for (auto &[i, c] : columns) {
+        m_series[i]->append(std::move(c));
+        changed = true;
     }
     for (std::size_t i = 0; i < m_draining.size(); ++i) {
         auto &points = m_draining[i];

@@ -71,6 +71,7 @@ public:
     static void ema(const double *values, qsizetype count, double weight, std::vector<double> &out);
 
     void append(const ChartPoint *points, qsizetype count);
+    void append(run::SeriesColumns &&columns);
 
 private:
     struct Ordered; // a copy sorted by wall time or epoch, for a series whose steps do not sort them
@@ -117,9 +118,9 @@ public:
     {
         append(series, points.data(), qsizetype(points.size()));
     }
-    // The same, taking the points' memory when nothing is pending for the series (a series loaded
-    // from the store: no copy).
-    void append(int series, std::vector<ChartPoint> &&points);
+    // Any thread. Points as columns (read from the store): a series that has no points yet takes
+    // the columns' memory as its own, without a copy.
+    void append(int series, run::SeriesColumns &&columns);
 
     // Consumer thread. Moves pending points into the series; true when anything changed.
     // Points of series for which `hold` or a reader's predicate is true stay pending (another
@@ -139,9 +140,10 @@ public:
 
 private:
     QMutex m_mutex;
-    QHash<QString, int> m_ids;                      // guarded; key: runId \x1f metric
-    std::vector<SeriesKey> m_keys;                  // guarded
-    std::vector<std::vector<ChartPoint>> m_pending; // guarded, by series id
+    QHash<QString, int> m_ids;                        // guarded; key: runId \x1f metric
+    std::vector<SeriesKey> m_keys;                    // guarded
+    std::vector<std::vector<ChartPoint>> m_pending;   // guarded, by series id
+    std::vector<run::SeriesColumns> m_pendingColumns; // guarded, by series id: drained before m_pending
 
     std::vector<std::unique_ptr<SeriesData>> m_series;                        // consumer thread
     std::vector<std::vector<ChartPoint>> m_draining;                          // consumer thread, reused buffers

@@ -58,7 +58,7 @@ private:
     void append(const QString &runId, QList<run::RunStore::SeriesUpdate> updates)
     {
         for (run::RunStore::SeriesUpdate &update : updates)
-            m_series->append(m_series->series(runId, update.name), std::move(update.points));
+            m_series->append(m_series->series(runId, update.name), std::move(update.columns));
     }
 
     run::RunStore *m_store = nullptr;

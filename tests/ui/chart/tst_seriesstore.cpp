@@ -97,6 +97,41 @@ private Q_SLOTS:
         }
     }
 
+    // Columns read from the store: an empty series takes them whole, a series with points merges
+    // them by step like points; either way the series holds exactly the points in step order.
+    void columnsAreTakenOrMerged()
+    {
+        SeriesStore store;
+        const int fresh = store.series(u"a"_s, u"loss"_s), merged = store.series(u"b"_s, u"loss"_s);
+        const auto columns = [](std::initializer_list<double> steps) {
+            ferry::run::SeriesColumns c;
+            for (double s : steps) {
+                c.steps.push_back(s);
+                c.wallMs.push_back(1000 + s);
+                c.values.push_back(s / 10);
+                c.epochs.push_back(std::floor(s / 2));
+            }
+            return c;
+        };
+        store.append(fresh, columns({1, 2, 3, 4}));
+        store.append(merged, std::vector<ChartPoint>{{2.5, 7, 0.25, NAN}, {10, 8, 1.0, NAN}});
+        store.append(merged, columns({1, 2, 3, 4}));
+        store.append(merged, columns({0})); // two column batches of one series before a drain
+        QVERIFY(store.drain());
+        const SeriesData &a = store.data(fresh);
+        QCOMPARE(a.size(), 4);
+        QCOMPARE(a.steps().back(), 4.0);
+        QCOMPARE(a.values().at(2), 0.3);
+        QCOMPARE(a.firstWallMs(), 1001);
+        QVERIFY(a.hasEpochs());
+        const SeriesData &b = store.data(merged);
+        QCOMPARE(std::vector<double>(b.steps().begin(), b.steps().end()),
+                 (std::vector<double>{0, 1, 2, 2.5, 3, 4, 10}));
+        QCOMPARE(b.values().at(3), 0.25);
+        QCOMPARE(b.firstWallMs(), 7);
+        QCOMPARE(store.pointCount(), 11);
+    }
+
     void emaMatchesAHandComputedSequence()
     {
         // TensorBoard's debiased EMA with weight 0.5, NaN skipped:
