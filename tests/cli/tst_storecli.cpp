@@ -4,6 +4,7 @@
 #include "store/metricexport.h"
 #include "store/runstore.h"
 #include "support/cli.h"
+#include "support/rawdatabase.h"
 #include "support/testenv.h"
 
 #include <QDir>
@@ -35,27 +36,7 @@ using Result = ferry::test::CliResult;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// A connection of the test's own, to the file as another program sees it.
-class RawDatabase {
-public:
-    explicit RawDatabase(const QString &path) : m_name(u"raw-%1"_s.arg(++s_count))
-    {
-        QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, m_name);
-        db.setDatabaseName(path);
-        db.open();
-    }
-    ~RawDatabase()
-    {
-        QSqlDatabase::database(m_name, false).close();
-        QSqlDatabase::removeDatabase(m_name);
-    }
-    QSqlDatabase db() const { return QSqlDatabase::database(m_name, false); }
-    bool exec(const QString &sql) const { return QSqlQuery(db()).exec(sql); }
-
-private:
-    QString m_name;
-    static inline int s_count = 0;
-};
+using ferry::test::RawDatabase;
 
 std::unique_ptr<RunStore> openStore(const QString &workspace)
 {

@@ -1,6 +1,7 @@
 // The run store: schema and migrations, runs, statuses, parameters, metrics, artifacts, and
 // reads while the writer thread is busy.
 #include "store/runstore.h"
+#include "support/rawdatabase.h"
 
 #include <QDir>
 #include <QFile>
@@ -24,34 +25,7 @@ using namespace ferry::run;
 
 namespace {
 
-// A connection of the test's own, to look at the file as another program would.
-class RawDatabase {
-public:
-    explicit RawDatabase(const QString &path) : m_name(u"raw-%1"_s.arg(++s_count))
-    {
-        QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, m_name);
-        db.setDatabaseName(path);
-        db.open();
-    }
-    ~RawDatabase()
-    {
-        QSqlDatabase::database(m_name, false).close();
-        QSqlDatabase::removeDatabase(m_name);
-    }
-    QVariant value(const QString &sql) const
-    {
-        QSqlQuery q(QSqlDatabase::database(m_name, false));
-        if (!q.exec(sql) || !q.next())
-            return {};
-        return q.value(0);
-    }
-    bool exec(const QString &sql) const { return QSqlQuery(QSqlDatabase::database(m_name, false)).exec(sql); }
-    QSqlDatabase db() const { return QSqlDatabase::database(m_name, false); }
-
-private:
-    QString m_name;
-    static inline int s_count = 0;
-};
+using ferry::test::RawDatabase;
 
 RunRecord record(const QString &id, qint64 createdMs)
 {
