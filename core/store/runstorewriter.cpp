@@ -96,11 +96,6 @@ struct RunStoreWriter::Statements {
         return error;
     }
 
-    Expected<void> appendPoints(const QString &runId, const QList<MetricPoint> &points)
-    {
-        return series.append(runId, points);
-    }
-
     // Whether another connection (another process's writer) committed since this one last looked:
     // then the open blocks kept in memory may be stale.
     Expected<void> checkOthers()
@@ -154,7 +149,7 @@ struct RunStoreWriter::Statements {
             return withContext(u"run %1: cannot store the log offset"_s.arg(c.runId), done.error());
         runstorecommand::MetricsCommit outcome;
         if (swapOffset.numRowsAffected() == 1) {
-            if (auto done = appendPoints(c.runId, c.points); !done)
+            if (auto done = series.append(c.runId, c.points); !done)
                 return withContext(u"run %1: cannot store metrics"_s.arg(c.runId), done.error());
             outcome = {true, c.logOffset};
         } else {
@@ -214,7 +209,7 @@ struct RunStoreWriter::Statements {
                 if (!done)
                     return failed(u"take metric %1 from the log"_s.arg(name), done.error());
             }
-            if (auto done = appendPoints(c.runId, c.points); !done)
+            if (auto done = series.append(c.runId, c.points); !done)
                 return failed(u"store the metrics"_s, done.error());
         }
         if (c.reply)
@@ -585,7 +580,7 @@ Expected<void> RunStoreWriter::execute(const RunStoreCommand &command)
     const auto &c = std::get<AppendMetrics>(command);
     if (c.expectedOffset)
         return s.swapAndAppend(c);
-    if (auto done = s.appendPoints(c.runId, c.points); !done)
+    if (auto done = s.series.append(c.runId, c.points); !done)
         return withContext(u"run %1: cannot store metrics"_s.arg(c.runId), done.error());
     s.offsets.insert(c.runId, c.logOffset);
     return {};

@@ -2,6 +2,7 @@
 
 #include "common/error.h"
 #include "run/metricparser.h"
+#include "store/seriesblock.h"
 
 #include <QHashFunctions>
 #include <QList>
@@ -47,7 +48,7 @@ private:
         qint64 points = 0;    // in the series, the open block's included
         qint64 openFirst = 0; // the open block's first point
         std::vector<SeriesPoint> open;
-        qsizetype target = 1024; // the open block's point count when it is next tried for sealing
+        qsizetype target = seriesblock::kBlockPoints; // the open block's point count when it is next tried for sealing
         bool dirty = false;
         double lastStep = 0;
         double lastValue = 0;
