@@ -311,6 +311,8 @@ void MetricParser::emitPoints(QList<std::pair<QString, double>> &values, const S
                               QList<MetricPoint> &out)
 {
     for (auto &[name, value] : values) {
+        if (name.isEmpty())
+            continue; // {"": 8}: a field without a name is no metric's
         const double step = where.found() ? where.x : nextCount(name);
         out.append(MetricPoint{name, step, value, wallMs, where.epoch});
     }

@@ -58,6 +58,10 @@ private Q_SLOTS:
         QTest::newRow("slashes and dots in names")
             << QStringList{u"iteration=5 train/loss=0.4 eval.acc=0.8"_s} << u"train/loss@5=0.4 eval.acc@5=0.8"_s;
         QTest::newRow("malformed json falls back") << QStringList{u"{epoch: 1, loss: 0.3}"_s} << u"loss@0/e1=0.3"_s;
+        // Found by fuzz_metric_lines: a field without a name made a metric named "".
+        QTest::newRow("fields without a name") << QStringList{u"{\"cer-at\": 8, \"\": 8, \"nbfl_type\": 5}"_s,
+                                                              u"{'': 1, 'a': 2}"_s, u"{\"\": 3, \"x\": {}}"_s}
+                                               << u"cer-at@0=8 nbfl_type@0=5"_s;
         QTest::newRow("empty and binary") << QStringList{QString(), u"\u0000\u0001\u00ff"_s} << QString();
         // Hugging Face's Trainer prints Python dicts, newer releases with quoted numbers.
         QTest::newRow("python dict")
