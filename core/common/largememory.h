@@ -7,12 +7,12 @@
 namespace ferry {
 
 // Memory for big arrays (a chart's columns, a series read from the store: 8 MB a column for a
-// million points) on transparent huge pages where the kernel offers them (madvise mode): a 4 KB
-// page costs a fault each when first touched, and faulting in a gigabyte of columns took longer
-// than decoding the points into it (docs/metric-store.md). Small arrays use the ordinary heap.
+// million points) mapped straight from the system and unmapped when freed, so a chart that lets
+// go of a gigabyte of columns gives it back at once instead of leaving it in the heap. Small
+// arrays use the ordinary heap.
 void *allocateLarge(std::size_t bytes);
 void freeLarge(void *p, std::size_t bytes);
-inline constexpr std::size_t kLargeBytes = std::size_t(2) << 20; // one huge page
+inline constexpr std::size_t kLargeBytes = std::size_t(2) << 20; // from here on an array is large
 
 template <typename T> struct LargeAllocator {
     using value_type = T;

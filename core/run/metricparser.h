@@ -34,9 +34,34 @@ struct SeriesPoint {
 
 // The points of a series as columns, the form a chart keeps (wall times as doubles): read from
 // the store's blocks straight into them, handed to the chart without a copy.
+// `epochs` is empty while no point carries one (most series: a NaN a point would be a quarter of
+// their memory), else as long as the others.
 struct SeriesColumns {
     LargeVector<double> steps, wallMs, values, epochs;
     qsizetype size() const { return static_cast<qsizetype>(steps.size()); }
+    double epoch(std::size_t i) const { return epochs.empty() ? std::numeric_limits<double>::quiet_NaN() : epochs[i]; }
+    // Gives the points so far their NaN epochs: the next point carries one.
+    void keepEpochs()
+    {
+        if (epochs.empty())
+            epochs.assign(steps.size(), std::numeric_limits<double>::quiet_NaN());
+    }
+    // Appends from's points from index `skip` on.
+    void append(const SeriesColumns &from, std::size_t skip = 0)
+    {
+        const auto tail = [skip](LargeVector<double> &to, const LargeVector<double> &of) {
+            to.insert(to.end(), of.begin() + static_cast<std::ptrdiff_t>(skip), of.end());
+        };
+        if (!from.epochs.empty()) {
+            keepEpochs();
+            tail(epochs, from.epochs);
+        } else if (!epochs.empty()) {
+            epochs.resize(epochs.size() + (from.steps.size() - skip), std::numeric_limits<double>::quiet_NaN());
+        }
+        tail(steps, from.steps);
+        tail(wallMs, from.wallMs);
+        tail(values, from.values);
+    }
 };
 
 // Turns output lines into metric points. Without definitions it reads

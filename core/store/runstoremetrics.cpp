@@ -33,13 +33,7 @@ void appendTail(std::vector<SeriesPoint> &out, const std::vector<SeriesPoint> &h
 
 void appendTail(SeriesColumns &out, const SeriesColumns &head, size_t skip)
 {
-    const auto tail = [skip](LargeVector<double> &to, const LargeVector<double> &from) {
-        to.insert(to.end(), from.begin() + static_cast<qsizetype>(skip), from.end());
-    };
-    tail(out.steps, head.steps);
-    tail(out.wallMs, head.wallMs);
-    tail(out.values, head.values);
-    tail(out.epochs, head.epochs);
+    out.append(head, skip);
 }
 
 qsizetype sizeOf(const std::vector<SeriesPoint> &points)
@@ -153,8 +147,7 @@ QList<RunStore::SeriesUpdate> RunStore::metricsSince(const QString &runId, Metri
     q.finish();
     for (const Pending &p : pending) {
         SeriesUpdate update{p.name, {}};
-        for (auto *column :
-             {&update.columns.steps, &update.columns.wallMs, &update.columns.values, &update.columns.epochs})
+        for (auto *column : {&update.columns.steps, &update.columns.wallMs, &update.columns.values})
             column->reserve(static_cast<size_t>(p.to - p.from));
         readSeries(connection, p.id, p.from, update.columns);
         if (update.columns.size() > 0)

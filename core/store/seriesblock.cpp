@@ -148,21 +148,32 @@ Expected<void> decode(QByteArrayView block, SeriesColumns &out)
         return l.error();
     const qsizetype n = l->count;
     const size_t base = out.steps.size(), total = base + static_cast<size_t>(n);
-    for (auto *column : {&out.steps, &out.wallMs, &out.values, &out.epochs})
+    // The epochs first, where they cost no memory yet: a block without any leaves them empty.
+    thread_local std::vector<double> blockEpochs;
+    blockEpochs.resize(static_cast<size_t>(n));
+    auto &[epochCodec, epochs] = l->columns[3];
+    if (!columncodec::getDoubles(epochs, epochCodec, n, blockEpochs.data(), 1) || !epochs.atEnd())
+        return damaged(u"the epoch column does not decode to its %1 points"_s.arg(n));
+    const bool anyEpoch = std::any_of(blockEpochs.begin(), blockEpochs.end(), [](double e) { return !std::isnan(e); });
+    if (anyEpoch)
+        out.keepEpochs();
+    for (auto *column : {&out.steps, &out.wallMs, &out.values})
         column->resize(total);
     auto &[stepCodec, steps] = l->columns[0];
     auto &[wallCodec, walls] = l->columns[1];
     auto &[valueCodec, values] = l->columns[2];
-    auto &[epochCodec, epochs] = l->columns[3];
     const bool ok = columncodec::getDoubles(steps, stepCodec, n, out.steps.data() + base, 1) && steps.atEnd() &&
                     columncodec::getWallTimes(walls, wallCodec, n, out.wallMs.data() + base, 1) && walls.atEnd() &&
-                    columncodec::getDoubles(values, valueCodec, n, out.values.data() + base, 1) && values.atEnd() &&
-                    columncodec::getDoubles(epochs, epochCodec, n, out.epochs.data() + base, 1) && epochs.atEnd();
+                    columncodec::getDoubles(values, valueCodec, n, out.values.data() + base, 1) && values.atEnd();
     if (!ok) {
-        for (auto *column : {&out.steps, &out.wallMs, &out.values, &out.epochs})
+        for (auto *column : {&out.steps, &out.wallMs, &out.values})
             column->resize(base);
+        if (out.epochs.size() > base)
+            out.epochs.resize(base);
         return damaged(u"a column does not decode to its %1 points"_s.arg(n));
     }
+    if (anyEpoch || !out.epochs.empty())
+        out.epochs.insert(out.epochs.end(), blockEpochs.begin(), blockEpochs.end());
     return {};
 }
 

@@ -3,8 +3,9 @@
 //   ferry_metricstorebench load WORK [POINTS]        one series into memory, against a row per point
 //   ferry_metricstorebench make WORK RUNS METRICS POINTS   a workspace of RUNS x METRICS x POINTS
 //   ferry_metricstorebench open WORK                 that workspace opened: the runs table's data
-//   ferry_metricstorebench overlay WORK RUNS POINTS  RUNS runs of POINTS from the store to the
-//                                                    chart's first exact frame, against memory
+//   ferry_metricstorebench overlay WORK RUNS POINTS [store]  RUNS runs of POINTS from the store
+//                                                    to the chart's first exact frame, against
+//                                                    memory (store: without that peer, to profile)
 // Every figure is printed as "name value unit" lines, peers beside Ferry in the same run.
 #include "run/eventfile.h"
 #include "run/metricfiles.h"
@@ -31,6 +32,8 @@
 #include <cstdio>
 #include <vector>
 
+#include <sys/resource.h>
+
 using namespace Qt::StringLiterals;
 using namespace ferry;
 using namespace ferry::run;
@@ -40,6 +43,15 @@ namespace {
 double seconds(const QElapsedTimer &t)
 {
     return double(t.nsecsElapsed()) / 1e9;
+}
+
+// This process's page faults so far and its system time in seconds: where memory is fresh,
+// touching it is most of a load's cost.
+std::pair<long, double> faults()
+{
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return {u.ru_minflt, double(u.ru_stime.tv_sec) + double(u.ru_stime.tv_usec) / 1e6};
 }
 
 std::unique_ptr<RunStore> freshStore(const QString &dir)
@@ -342,7 +354,7 @@ void openWorkspace(const QString &work)
 // From setRuns to the chart's first exact frame (a render of its picture), through the window's
 // own path (ChartFeeder reading the store on its thread); the peer gives the chart the same points
 // from memory (what the previous release did once it had read its rows).
-void overlay(const QString &work, int runs, qint64 points)
+void overlay(const QString &work, int runs, qint64 points, bool withPeer)
 {
     if (!QFile::exists(RunStore::pathInWorkspace(work)))
         makeWorkspace(work, runs, 1, points);
@@ -366,16 +378,23 @@ void overlay(const QString &work, int runs, qint64 points)
         ui::ChartFeeder feeder(&chart);
         feeder.setStore(store->get());
         QSignalSpy loaded(&feeder, &ui::ChartFeeder::loaded);
+        const auto [faults0, sys0] = faults();
         QElapsedTimer t;
         t.start();
         feeder.setRuns(ids, {});
         while (loaded.isEmpty())
             loaded.wait(10);
+        const double read = seconds(t);
+        const auto [faults1, sys1] = faults();
         firstFrame(chart);
         fromStore = seconds(t);
-        std::printf("overlay: %lld points in the chart\n", static_cast<long long>(chart.store()->pointCount()));
+        const auto [faults2, sys2] = faults();
+        std::printf("overlay: %lld points in the chart; read %.2f s (%ld page faults, %.2f s system), "
+                    "first frame %.2f s (%ld page faults, %.2f s system)\n",
+                    static_cast<long long>(chart.store()->pointCount()), read, faults1 - faults0, sys1 - sys0,
+                    fromStore - read, faults2 - faults1, sys2 - sys1);
     }
-    {
+    if (withPeer) {
         std::vector<std::vector<SeriesPoint>> all;
         for (const QString &id : std::as_const(ids))
             all.push_back((*store)->series(id, u"loss"_s));
@@ -411,7 +430,7 @@ int main(int argc, char *argv[])
     } else if (mode == u"open"_s && args.size() >= 2) {
         openWorkspace(args[1]);
     } else if (mode == u"overlay"_s && args.size() >= 4) {
-        overlay(args[1], args[2].toInt(), args[3].toLongLong());
+        overlay(args[1], args[2].toInt(), args[3].toLongLong(), args.value(4) != u"store"_s);
     } else {
         std::fprintf(stderr, "usage: see the head of tests/bench/metricstorebench.cpp\n");
         return 1;

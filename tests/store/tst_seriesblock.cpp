@@ -265,6 +265,49 @@ private Q_SLOTS:
         both.insert(both.end(), b.begin(), b.end());
         compareBits(both, out);
     }
+
+    // Decoded into columns, epochs take memory only once some point carries one: the points
+    // before it get NaN, and a damaged block leaves the columns as they were.
+    void columnsKeepEpochsOnlyWhenThereAreAny()
+    {
+        std::vector<SeriesPoint> plain = printedCurve(10, 4, 1), epochs = printedCurve(5, 4, 2);
+        for (SeriesPoint &p : plain)
+            p.epoch = std::nan("");
+        for (size_t i = 0; i < epochs.size(); ++i)
+            epochs[i].epoch = i < 2 ? std::nan("") : double(i);
+        SeriesColumns out;
+        QVERIFY(seriesblock::decode(seriesblock::encode(plain), out));
+        QCOMPARE(out.size(), 10);
+        QVERIFY(out.epochs.empty());
+        QVERIFY(std::isnan(out.epoch(3)));
+        QByteArray damaged = seriesblock::encode(epochs);
+        damaged[damaged.size() / 2] = char(damaged[damaged.size() / 2] ^ 0x5a);
+        QVERIFY(!seriesblock::decode(damaged, out));
+        QCOMPARE(out.size(), 10);
+        QVERIFY(out.epochs.empty());
+        QVERIFY(seriesblock::decode(seriesblock::encode(epochs), out));
+        QVERIFY(seriesblock::decode(seriesblock::encode(plain), out));
+        QCOMPARE(out.size(), 25);
+        QCOMPARE(out.epochs.size(), size_t(25));
+        for (size_t i = 0; i < 25; ++i) {
+            const bool carries = i >= 12 && i < 15;
+            QVERIFY2(carries != std::isnan(out.epochs[i]), qPrintable(QString::number(i)));
+        }
+        QCOMPARE(out.epochs[14], 4.0);
+        // Columns appended to columns: the same rule.
+        SeriesColumns none;
+        QVERIFY(seriesblock::decode(seriesblock::encode(plain), none));
+        SeriesColumns joined;
+        joined.append(none, 4);
+        QVERIFY(joined.epochs.empty());
+        joined.append(out, 10);
+        QCOMPARE(joined.size(), 21);
+        QCOMPARE(joined.epochs.size(), size_t(21));
+        QCOMPARE(joined.epochs[10], 4.0);
+        QVERIFY(std::isnan(joined.epochs[5]));
+        joined.append(none);
+        QCOMPARE(joined.epochs.size(), size_t(31));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSeriesBlock)

@@ -10,6 +10,11 @@ using namespace Qt::StringLiterals;
 
 namespace ferry::ui {
 
+namespace {
+// A drained buffer keeps its memory for the next points up to this many (a live series' batches).
+constexpr std::size_t kKeptPendingCapacity = 1 << 16;
+} // namespace
+
 // The series sorted by wall time or by epoch: only built for a series whose wall times are not
 // non-decreasing along its steps (a clock set back, merged restarts), or whose epochs are not
 // (or are missing on some points: those are left out).
@@ -59,7 +64,8 @@ void SeriesData::append(const ChartPoint *points, qsizetype count)
             m_steps.reserve(capacity);
             m_wallMs.reserve(capacity);
             m_values.reserve(capacity);
-            m_epochs.reserve(capacity);
+            if (m_epochCount > 0)
+                m_epochs.reserve(capacity);
         }
         for (qsizetype i = 0; i < count; ++i) {
             const ChartPoint &p = points[i];
@@ -67,11 +73,16 @@ void SeriesData::append(const ChartPoint *points, qsizetype count)
                 m_wallSorted = false;
             if (m_epochSorted && (std::isnan(p.epoch) || (!m_epochs.empty() && p.epoch < m_epochs.back())))
                 m_epochSorted = false;
+            if (!std::isnan(p.epoch) && m_epochCount == 0) {
+                m_epochs.reserve(m_steps.capacity());
+                m_epochs.assign(m_steps.size(), std::nan("")); // the points so far carry none
+            }
             m_epochCount += std::isnan(p.epoch) ? 0 : 1;
             m_steps.push_back(p.step);
             m_wallMs.push_back(double(p.wallMs));
             m_values.push_back(p.value);
-            m_epochs.push_back(p.epoch);
+            if (m_epochCount > 0)
+                m_epochs.push_back(p.epoch);
         }
     } else {
         // Sort the batch (stable), then merge it behind the existing points of equal step.
@@ -91,7 +102,7 @@ void SeriesData::append(const ChartPoint *points, qsizetype count)
                 steps.push_back(m_steps[i]);
                 walls.push_back(m_wallMs[i]);
                 values.push_back(m_values[i]);
-                epochs.push_back(m_epochs[i]);
+                epochs.push_back(m_epochs.empty() ? std::nan("") : m_epochs[i]);
                 ++i;
             } else {
                 steps.push_back(batch[j].step);
@@ -105,14 +116,18 @@ void SeriesData::append(const ChartPoint *points, qsizetype count)
         m_steps.resize(std::size_t(changedFrom));
         m_wallMs.resize(std::size_t(changedFrom));
         m_values.resize(std::size_t(changedFrom));
-        m_epochs.resize(std::size_t(changedFrom));
         m_steps.insert(m_steps.end(), steps.begin(), steps.end());
         m_wallMs.insert(m_wallMs.end(), walls.begin(), walls.end());
         m_values.insert(m_values.end(), values.begin(), values.end());
-        m_epochs.insert(m_epochs.end(), epochs.begin(), epochs.end());
+        if (m_epochCount > 0) {
+            if (m_epochs.empty())
+                m_epochs.assign(std::size_t(changedFrom), std::nan(""));
+            else
+                m_epochs.resize(std::size_t(changedFrom));
+            m_epochs.insert(m_epochs.end(), epochs.begin(), epochs.end());
+        }
         m_wallSorted = std::is_sorted(m_wallMs.begin(), m_wallMs.end());
-        m_epochSorted = std::none_of(m_epochs.begin(), m_epochs.end(), [](double e) { return std::isnan(e); }) &&
-                        std::is_sorted(m_epochs.begin(), m_epochs.end());
+        m_epochSorted = m_epochCount == size() && std::is_sorted(m_epochs.begin(), m_epochs.end());
         m_summary.invalidateFrom(changedFrom);
         // The EMA of everything behind the insertion changes; recomputed lazily from the start.
         m_smoothCount = 0;
@@ -131,7 +146,7 @@ void SeriesData::append(run::SeriesColumns &&c)
     if (size() > 0 || !inOrder) { // merged as points
         std::vector<ChartPoint> points(static_cast<std::size_t>(count));
         for (std::size_t i = 0; i < points.size(); ++i)
-            points[i] = ChartPoint{c.steps[i], qint64(c.wallMs[i]), c.values[i], c.epochs[i]};
+            points[i] = ChartPoint{c.steps[i], qint64(c.wallMs[i]), c.values[i], c.epoch(i)};
         append(points.data(), count);
         return;
     }
@@ -147,6 +162,18 @@ void SeriesData::append(run::SeriesColumns &&c)
     m_summary.invalidateFrom(0);
     m_smoothCount = 0;
     m_smoothSummary.invalidateFrom(0);
+}
+
+void SeriesData::prepare()
+{
+    m_summary.update(m_values.data(), size());
+}
+
+run::SeriesColumns SeriesData::takeColumns()
+{
+    run::SeriesColumns c{std::move(m_steps), std::move(m_wallMs), std::move(m_values), std::move(m_epochs)};
+    *this = SeriesData(m_key);
+    return c;
 }
 
 void SeriesData::updateEma(double smoothing)
@@ -197,6 +224,8 @@ SeriesView SeriesData::view(XAxisMode x, double smoothing)
             m_byWall = std::make_shared<Ordered>();
         return orderedView(*m_byWall, m_wallMs, smoothing);
     case XAxisMode::Epoch:
+        if (m_epochs.empty())
+            return SeriesView{m_steps.data(), y, 0, summary}; // no point carries an epoch
         if (m_epochSorted)
             return SeriesView{m_epochs.data(), y, n, summary};
         if (!m_byEpoch)
@@ -256,6 +285,7 @@ int SeriesStore::series(const QString &runId, const QString &metric)
     const int index = int(m_keys.size());
     m_keys.push_back(SeriesKey{runId, metric});
     m_pending.emplace_back();
+    m_prepared.emplace_back();
     m_pendingColumns.emplace_back();
     m_ids.insert(id, index);
     return index;
@@ -273,6 +303,23 @@ void SeriesStore::append(int series, const ChartPoint *points, qsizetype count)
     pending.insert(pending.end(), points, points + count);
 }
 
+void SeriesStore::append(int series, std::unique_ptr<SeriesData> prepared)
+{
+    if (!prepared || prepared->size() == 0)
+        return;
+    {
+        QMutexLocker lock(&m_mutex);
+        Q_ASSERT(series >= 0 && std::size_t(series) < m_prepared.size());
+        if (series < 0 || std::size_t(series) >= m_prepared.size())
+            return;
+        if (!m_prepared[std::size_t(series)] && m_pendingColumns[std::size_t(series)].size() == 0) {
+            m_prepared[std::size_t(series)] = std::move(prepared);
+            return;
+        }
+    }
+    append(series, prepared->takeColumns()); // points came before it: it follows them
+}
+
 void SeriesStore::append(int series, run::SeriesColumns &&columns)
 {
     if (columns.size() == 0)
@@ -286,13 +333,7 @@ void SeriesStore::append(int series, run::SeriesColumns &&columns)
         pending = std::move(columns);
         return;
     }
-    const auto join = [](LargeVector<double> &to, const LargeVector<double> &from) {
-        to.insert(to.end(), from.begin(), from.end());
-    };
-    join(pending.steps, columns.steps);
-    join(pending.wallMs, columns.wallMs);
-    join(pending.values, columns.values);
-    join(pending.epochs, columns.epochs);
+    pending.append(columns);
 }
 
 void SeriesStore::addReader(const void *reader, std::function<bool(int)> reads)
@@ -306,11 +347,6 @@ void SeriesStore::removeReader(const void *reader)
     std::erase_if(m_readers, [reader](const auto &r) { return r.first == reader; });
 }
 
-namespace {
-// A drained buffer keeps its memory for the next points up to this many (a live series' batches).
-constexpr std::size_t kKeptPendingCapacity = 1 << 16;
-} // namespace
-
 bool SeriesStore::drain(const std::function<bool(int)> &hold)
 {
     const auto held = [&](int id) {
@@ -318,6 +354,7 @@ bool SeriesStore::drain(const std::function<bool(int)> &hold)
                std::any_of(m_readers.begin(), m_readers.end(), [id](const auto &r) { return r.second(id); });
     };
     bool changed = false;
+    std::vector<std::pair<std::size_t, std::unique_ptr<SeriesData>>> prepared;
     std::vector<std::pair<std::size_t, run::SeriesColumns>> columns;
     {
         QMutexLocker lock(&m_mutex);
@@ -330,12 +367,21 @@ bool SeriesStore::drain(const std::function<bool(int)> &hold)
         for (std::size_t i = 0; i < m_pending.size(); ++i) {
             if (held(int(i)))
                 continue;
+            if (m_prepared[i])
+                prepared.emplace_back(i, std::move(m_prepared[i]));
             if (m_pendingColumns[i].size() > 0)
                 columns.emplace_back(i, std::move(m_pendingColumns[i]));
             m_pendingColumns[i] = run::SeriesColumns();
             if (!m_pending[i].empty())
                 m_pending[i].swap(m_draining[i]);
         }
+    }
+    for (auto &[i, data] : prepared) {
+        if (m_series[i]->size() == 0)
+            *m_series[i] = std::move(*data); // the same object: the chart may hold it
+        else
+            m_series[i]->append(data->takeColumns());
+        changed = true;
     }
     for (auto &[i, c] : columns) {
         m_series[i]->append(std::move(c));

@@ -55,7 +55,7 @@ public:
     using Column = LargeVector<double>; // a series of a million points: 8 MB a column
     const Column &steps() const { return m_steps; }
     const Column &wallMs() const { return m_wallMs; }
-    const Column &epochs() const { return m_epochs; }
+    const Column &epochs() const { return m_epochs; }   // empty while no point carries one
     bool hasEpochs() const { return m_epochCount > 0; } // some point carries an epoch
     const Column &values() const { return m_values; }
     qint64 firstWallMs() const { return m_firstWallMs; } // the smallest wall time; 0 when empty
@@ -72,6 +72,9 @@ public:
 
     void append(const ChartPoint *points, qsizetype count);
     void append(run::SeriesColumns &&columns);
+    // Builds what the first frame of it reads (its step summary), on whichever thread loads it.
+    void prepare();
+    run::SeriesColumns takeColumns(); // its points as columns; the series is empty after
 
 private:
     struct Ordered; // a copy sorted by wall time or epoch, for a series whose steps do not sort them
@@ -121,6 +124,9 @@ public:
     // Any thread. Points as columns (read from the store): a series that has no points yet takes
     // the columns' memory as its own, without a copy.
     void append(int series, run::SeriesColumns &&columns);
+    // Any thread. A series made and prepared (SeriesData::prepare) on the loader's thread, so the
+    // chart's thread has nothing left to do with it: a series that has no points yet becomes it.
+    void append(int series, std::unique_ptr<SeriesData> prepared);
 
     // Consumer thread. Moves pending points into the series; true when anything changed.
     // Points of series for which `hold` or a reader's predicate is true stay pending (another
@@ -140,10 +146,11 @@ public:
 
 private:
     QMutex m_mutex;
-    QHash<QString, int> m_ids;                        // guarded; key: runId \x1f metric
-    std::vector<SeriesKey> m_keys;                    // guarded
-    std::vector<std::vector<ChartPoint>> m_pending;   // guarded, by series id
-    std::vector<run::SeriesColumns> m_pendingColumns; // guarded, by series id: drained before m_pending
+    QHash<QString, int> m_ids;                           // guarded; key: runId \x1f metric
+    std::vector<SeriesKey> m_keys;                       // guarded
+    std::vector<std::vector<ChartPoint>> m_pending;      // guarded, by series id
+    std::vector<std::unique_ptr<SeriesData>> m_prepared; // guarded, by series id: drained first
+    std::vector<run::SeriesColumns> m_pendingColumns;    // guarded, by series id: drained before m_pending
 
     std::vector<std::unique_ptr<SeriesData>> m_series;                        // consumer thread
     std::vector<std::vector<ChartPoint>> m_draining;                          // consumer thread, reused buffers

@@ -7,9 +7,12 @@
 
 #include <QHash>
 #include <QThread>
+#include <QThreadPool>
+#include <QtConcurrent/QtConcurrentMap>
 
 #include <algorithm>
 #include <atomic>
+#include <numeric>
 #include <vector>
 
 using namespace Qt::StringLiterals;
@@ -29,12 +32,35 @@ public:
         m_store = store;
         m_series = std::move(series);
         m_cursors.clear();
-        for (const QString &id : runs) {
+        // The runs are read and made into chart series on every core (the store reads on each
+        // thread's own connection); they are handed to the chart in the selection's order.
+        struct Loaded {
+            run::RunStore::MetricCursor cursor;
+            std::vector<std::unique_ptr<SeriesData>> series;
+        };
+        std::vector<Loaded> done(static_cast<std::size_t>(runs.size()));
+        std::vector<qsizetype> order(done.size());
+        std::iota(order.begin(), order.end(), 0);
+        QtConcurrent::blockingMap(&m_pool, order, [&](qsizetype i) {
             if (gen != generation.load())
                 return; // a newer selection came: this one is abandoned
-            run::RunStore::MetricCursor cursor;
-            append(id, m_store->metricsSince(id, cursor));
-            m_cursors.insert(id, std::move(cursor));
+            Loaded &l = done[static_cast<std::size_t>(i)];
+            for (run::RunStore::SeriesUpdate &update : store->metricsSince(runs[i], l.cursor)) {
+                auto data = std::make_unique<SeriesData>(SeriesKey{runs[i], update.name});
+                data->append(std::move(update.columns));
+                data->prepare();
+                l.series.push_back(std::move(data));
+            }
+        });
+        if (gen != generation.load())
+            return;
+        for (qsizetype i = 0; i < runs.size(); ++i) {
+            Loaded &l = done[static_cast<std::size_t>(i)];
+            for (std::unique_ptr<SeriesData> &data : l.series) {
+                const int id = m_series->series(runs[i], data->key().metric);
+                m_series->append(id, std::move(data));
+            }
+            m_cursors.insert(runs[i], std::move(l.cursor));
         }
         Q_EMIT loaded(gen, runs);
     }
@@ -61,6 +87,7 @@ private:
             m_series->append(m_series->series(runId, update.name), std::move(update.columns));
     }
 
+    QThreadPool m_pool; // the first load's readers
     run::RunStore *m_store = nullptr;
     std::shared_ptr<SeriesStore> m_series;
     QHash<QString, run::RunStore::MetricCursor> m_cursors;

@@ -132,6 +132,49 @@ private Q_SLOTS:
         QCOMPARE(store.pointCount(), 11);
     }
 
+    void preparedSeriesAreTakenInOrder()
+    {
+        SeriesStore store;
+        const int fresh = store.series(u"a"_s, u"loss"_s), late = store.series(u"b"_s, u"loss"_s);
+        const auto prepared = [](const QString &run, std::initializer_list<double> steps) {
+            ferry::run::SeriesColumns c;
+            for (double s : steps) {
+                c.steps.push_back(s);
+                c.wallMs.push_back(1000 + s);
+                c.values.push_back(s / 10);
+                c.epochs.push_back(NAN);
+            }
+            auto data = std::make_unique<SeriesData>(SeriesKey{run, u"loss"_s});
+            data->append(std::move(c));
+            data->prepare();
+            return data;
+        };
+        QVERIFY(store.drain());
+        const SeriesData *before = &store.data(fresh);
+        store.append(fresh, prepared(u"a"_s, {1, 2, 3}));
+        store.append(fresh, std::vector<ChartPoint>{{2.5, 7, 0.25, NAN}}); // a live point after it
+        // Columns came first: the prepared series follows them.
+        ferry::run::SeriesColumns first;
+        first.steps = {5};
+        first.wallMs = {1};
+        first.values = {0.5};
+        first.epochs = {NAN};
+        store.append(late, std::move(first));
+        store.append(late, prepared(u"b"_s, {6, 7}));
+        QVERIFY(store.drain());
+        QCOMPARE(&store.data(fresh), before); // the chart's reference stays good
+        const SeriesData &a = store.data(fresh);
+        QCOMPARE(a.key().runId, u"a"_s);
+        QCOMPARE(std::vector<double>(a.steps().begin(), a.steps().end()), (std::vector<double>{1, 2, 2.5, 3}));
+        QCOMPARE(a.firstWallMs(), 7);
+        const SeriesView view = store.data(fresh).view(XAxisMode::Step, 0);
+        QCOMPARE(view.size, 4);
+        QCOMPARE(view.summary->query(view.y, 0, 4).max, 0.3);
+        const SeriesData &b = store.data(late);
+        QCOMPARE(std::vector<double>(b.steps().begin(), b.steps().end()), (std::vector<double>{5, 6, 7}));
+        QCOMPARE(store.pointCount(), 7);
+    }
+
     void emaMatchesAHandComputedSequence()
     {
         // TensorBoard's debiased EMA with weight 0.5, NaN skipped:
@@ -205,7 +248,33 @@ private Q_SLOTS:
         std::vector<ChartPoint> plain = {{0, 0, 1}, {1, 0, 2}};
         loss.append(plain.data(), 2);
         QVERIFY(!loss.hasEpochs());
+        QVERIFY(loss.epochs().empty()); // no memory for epochs nobody carries
         QCOMPARE(loss.view(XAxisMode::Epoch, 0).size, 0);
+        // The first epoch gives the points before it theirs (none), in order and merged.
+        std::vector<ChartPoint> late = {{2, 0, 3, 7}};
+        loss.append(late.data(), 1);
+        QCOMPARE(loss.epochs().size(), std::size_t(3));
+        QVERIFY(std::isnan(loss.epochs()[0]));
+        v = loss.view(XAxisMode::Epoch, 0);
+        QCOMPARE(std::vector<double>(v.x, v.x + v.size), (std::vector<double>{7}));
+        SeriesData merged(SeriesKey{u"r"_s, u"acc"_s});
+        merged.append(plain.data(), 2);
+        std::vector<ChartPoint> before = {{0.5, 0, 4, 2}};
+        merged.append(before.data(), 1);
+        QCOMPARE(std::vector<double>(merged.steps().begin(), merged.steps().end()), (std::vector<double>{0, 0.5, 1}));
+        QCOMPARE(merged.epochs().size(), std::size_t(3));
+        QCOMPARE(merged.epochs()[1], 2.0);
+        QVERIFY(merged.hasEpochs());
+        // Columns read from the store without epochs.
+        SeriesData loaded(SeriesKey{u"r"_s, u"lr"_s});
+        ferry::run::SeriesColumns c;
+        c.steps = {1, 2};
+        c.wallMs = {5, 6};
+        c.values = {0.1, 0.2};
+        loaded.append(std::move(c));
+        QVERIFY(!loaded.hasEpochs());
+        QCOMPARE(loaded.view(XAxisMode::Epoch, 0).size, 0);
+        QCOMPARE(loaded.view(XAxisMode::WallTime, 0).size, 2);
     }
 
     void runColorIsStableAndTellsRunsApart()
