@@ -54,7 +54,9 @@ test=(
 # Benchmarks (tests/bench/) measure Ferry against Debian's own Python torch and pandas.
 bench=(python3-torch python3-pandas sqlite3 xvfb xauth x11-utils
   # the loss chart benchmark's peer (tests/bench/chart.sh): QCustomPlot built for Qt 6
-  libqcustomplot-dev)
+  libqcustomplot-dev
+  # the sweep sampler benchmark's peer (tests/bench/sweepsampler.sh): Optuna's TPE
+  python3-optuna)
 
 groups=("$@")
 [ ${#groups[@]} -eq 0 ] && groups=(build test)

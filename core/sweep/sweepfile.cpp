@@ -1,0 +1,569 @@
+#include "sweep/sweepfile.h"
+
+#include "common/textfile.h"
+#include "env/yamlsupport.h"
+
+#include <QFile>
+#include <QRegularExpression>
+
+#include <cmath>
+#include <limits>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::sweep {
+
+namespace yaml = env::yaml;
+
+namespace {
+
+// Far beyond any real search space, short of what a crafted file could make us hold.
+constexpr int kMaxParameters = 64;
+constexpr int kMaxValues = 10000;
+constexpr int kMaxTrials = 100000;
+constexpr qint64 kMaxGrid = 1000000;
+
+const QStringList kTopKeys = {
+    u"ferry-sweep"_s,     u"script"_s,       u"environment"_s,    u"target"_s, u"arguments"_s,
+    u"hyperparameters"_s, u"data"_s,         u"method"_s,         u"metric"_s, u"parameters"_s,
+    u"max_trials"_s,      u"max_parallel"_s, u"early_stopping"_s, u"seed"_s};
+
+// Each key of `map` not in `known`, as its key node (where a message points).
+QList<YAML::Node> unknown(const YAML::Node &map, const QStringList &known)
+{
+    QList<YAML::Node> keys;
+    if (!map.IsMap())
+        return keys;
+    for (const auto &entry : map) {
+        if (!known.contains(yaml::scalar(entry.first)))
+            keys << entry.first;
+    }
+    return keys;
+}
+
+struct Named {
+    const char16_t *name;
+    int value;
+};
+
+template <typename E, size_t N> std::optional<E> byName(const Named (&table)[N], const QString &text)
+{
+    for (const Named &n : table) {
+        if (text == QStringView(n.name))
+            return static_cast<E>(n.value);
+    }
+    return std::nullopt;
+}
+
+template <size_t N> QString nameOf(const Named (&table)[N], int value)
+{
+    for (const Named &n : table) {
+        if (n.value == value)
+            return QString::fromUtf16(n.name);
+    }
+    return {};
+}
+
+template <size_t N> QString choices(const Named (&table)[N])
+{
+    QStringList names;
+    for (const Named &n : table)
+        names << QString::fromUtf16(n.name);
+    return names.join(u", "_s);
+}
+
+constexpr Named kMethods[] = {
+    {u"grid", int(Method::Grid)}, {u"random", int(Method::Random)}, {u"bayes", int(Method::Bayes)}};
+constexpr Named kGoals[] = {{u"minimize", int(Goal::Minimize)}, {u"maximize", int(Goal::Maximize)}};
+constexpr Named kSummaries[] = {{u"last", int(Summary::Last)}, {u"best", int(Summary::Best)}};
+constexpr Named kDistributions[] = {{u"values", int(Distribution::Values)},
+                                    {u"uniform", int(Distribution::Uniform)},
+                                    {u"log_uniform", int(Distribution::LogUniform)},
+                                    {u"int_uniform", int(Distribution::IntUniform)},
+                                    {u"log_int_uniform", int(Distribution::LogIntUniform)}};
+constexpr Named kRules[] = {{u"none", int(StoppingRule::None)},
+                            {u"median", int(StoppingRule::Median)},
+                            {u"asha", int(StoppingRule::Asha)},
+                            {u"bandit", int(StoppingRule::Bandit)}};
+
+// An option name the script can take as --name: letters, digits, '-', '_' and '.'.
+bool isOptionName(const QString &name)
+{
+    static const QRegularExpression pattern(u"^[A-Za-z_][A-Za-z0-9_.-]*$"_s);
+    return pattern.match(name).hasMatch();
+}
+
+class SweepReader {
+public:
+    SweepReader(yaml::Reader &r, SweepSpec &spec, YAML::Node root) : m_root(std::move(root)), m_r(r), m_spec(spec) {}
+
+    void read()
+    {
+        const YAML::Node &node = m_root;
+        version(node);
+        m_spec.script = m_r.string(node["script"], u"script"_s);
+        if (m_spec.script.isEmpty())
+            m_r.error(node["script"] ? node["script"] : node, u"a sweep needs the script its trials run"_s,
+                      u"add 'script: train.py' (relative to the workspace)"_s);
+        m_spec.environment = m_r.string(node["environment"], u"environment"_s);
+        if (node["target"]) {
+            m_spec.target = m_r.string(node["target"], u"target"_s);
+            if (const auto target = run::TargetSpec::parse(m_spec.target); !target)
+                m_r.error(node["target"], target.error().message, u"local, container, ssh:HOST or slurm:HOST"_s);
+        }
+        m_spec.arguments = m_r.strings(node["arguments"], u"arguments"_s);
+        fixed(node["hyperparameters"]);
+        data(node["data"]);
+        method(node["method"]);
+        metric(node, node["metric"]);
+        parameters(node["parameters"]);
+        m_spec.maxTrials = whole(node["max_trials"], u"max_trials"_s, 1, kMaxTrials, 0);
+        m_spec.maxParallel = whole(node["max_parallel"], u"max_parallel"_s, 1, 1024, 1);
+        earlyStopping(node["early_stopping"]);
+        if (node["seed"])
+            m_spec.seed = quint64(whole(node["seed"], u"seed"_s, 0, std::numeric_limits<int>::max(), 0));
+        plan(node);
+        for (const YAML::Node &key : unknown(node, kTopKeys))
+            m_r.warning(key, u"unknown key '%1' is ignored"_s.arg(yaml::scalar(key)),
+                        u"the keys are listed in docs/sweep-format.md"_s);
+    }
+
+private:
+    void version(const YAML::Node &node)
+    {
+        const YAML::Node v = node["ferry-sweep"];
+        if (!v) {
+            m_r.error(node, u"not a sweep file: no 'ferry-sweep' version"_s, u"start it with 'ferry-sweep: 1'"_s);
+            return;
+        }
+        bool ok = false;
+        const int version = m_r.string(v, u"ferry-sweep"_s).toInt(&ok);
+        if (!ok || version < 1)
+            m_r.error(v, u"'ferry-sweep' is the format version, a whole number such as 1"_s);
+        else if (version > kSweepFormatVersion)
+            m_r.error(v,
+                      u"written by a newer Ferry (sweep format %1; this one reads up to %2)"_s.arg(version).arg(
+                          kSweepFormatVersion),
+                      u"update Ferry"_s);
+    }
+
+    void fixed(const YAML::Node &node)
+    {
+        if (!node || !m_r.isMap(node, u"hyperparameters"_s))
+            return;
+        for (const auto &entry : node) {
+            const QString name = yaml::scalar(entry.first);
+            if (!isOptionName(name))
+                m_r.error(entry.first, u"'%1' cannot be an option name"_s.arg(name),
+                          u"letters, digits, '-', '_' and '.'"_s);
+            m_spec.fixed.append({name, m_r.string(entry.second, name)});
+        }
+    }
+
+    void data(const YAML::Node &node)
+    {
+        if (!node || !m_r.isMap(node, u"data"_s))
+            return;
+        static const QRegularExpression channel(u"^[a-z0-9_-]+$"_s);
+        for (const auto &entry : node) {
+            const QString name = yaml::scalar(entry.first);
+            if (!channel.match(name).hasMatch())
+                m_r.error(entry.first, u"'%1' cannot be a data channel's name"_s.arg(name),
+                          u"lower-case letters, digits, '-' and '_': training, validation"_s);
+            m_spec.data.append({name, m_r.string(entry.second, name)});
+        }
+    }
+
+    void method(const YAML::Node &node)
+    {
+        if (!node) {
+            m_r.error(m_root, u"a sweep needs a method"_s, u"method: grid, random or bayes"_s);
+            return;
+        }
+        const auto m = byName<Method>(kMethods, m_r.string(node, u"method"_s));
+        if (!m)
+            m_r.error(node, u"unknown method '%1'"_s.arg(yaml::scalar(node)), choices(kMethods));
+        else
+            m_spec.method = *m;
+    }
+
+    void metric(const YAML::Node &root, const YAML::Node &node)
+    {
+        const QString hint = u"metric: {name: val_loss, goal: minimize}"_s;
+        if (!node) {
+            m_r.error(root, u"a sweep needs the metric that scores its trials"_s, hint);
+            return;
+        }
+        if (node.IsScalar()) {
+            m_spec.metric = yaml::scalar(node);
+            return;
+        }
+        if (!m_r.isMap(node, u"metric"_s))
+            return;
+        m_spec.metric = m_r.string(node["name"], u"name"_s);
+        if (m_spec.metric.isEmpty())
+            m_r.error(node, u"the metric has no name"_s, hint);
+        if (node["goal"]) {
+            const auto goal = byName<Goal>(kGoals, m_r.string(node["goal"], u"goal"_s));
+            if (!goal)
+                m_r.error(node["goal"], u"unknown goal '%1'"_s.arg(yaml::scalar(node["goal"])), choices(kGoals));
+            else
+                m_spec.goal = *goal;
+        }
+        if (node["summary"]) {
+            const auto summary = byName<Summary>(kSummaries, m_r.string(node["summary"], u"summary"_s));
+            if (!summary)
+                m_r.error(node["summary"], u"unknown summary '%1'"_s.arg(yaml::scalar(node["summary"])),
+                          u"last (the trial's last value) or best (its best)"_s);
+            else
+                m_spec.summary = *summary;
+        }
+        for (const YAML::Node &key : unknown(node, {u"name"_s, u"goal"_s, u"summary"_s}))
+            m_r.warning(key, u"unknown key '%1' of the metric is ignored"_s.arg(yaml::scalar(key)));
+    }
+
+    void parameters(const YAML::Node &node)
+    {
+        if (!node || !node.IsMap() || node.size() == 0) {
+            m_r.error(node ? node : m_root, u"a sweep needs parameters to search"_s,
+                      u"parameters: {lr: {distribution: log_uniform, min: 1.0e-5, max: 0.1}}"_s);
+            return;
+        }
+        if (node.size() > size_t(kMaxParameters)) {
+            m_r.error(node, u"%1 parameters: at most %2"_s.arg(node.size()).arg(kMaxParameters));
+            return;
+        }
+        for (const auto &entry : node) {
+            Parameter p;
+            p.name = yaml::scalar(entry.first);
+            p.line = yaml::line(entry.first);
+            if (!isOptionName(p.name))
+                m_r.error(entry.first, u"'%1' cannot be an option name"_s.arg(p.name),
+                          u"letters, digits, '-', '_' and '.'"_s);
+            for (const Parameter &other : std::as_const(m_spec.parameters)) {
+                if (other.name == p.name)
+                    m_r.error(entry.first, u"parameter '%1' is defined twice (line %2)"_s.arg(p.name).arg(other.line));
+            }
+            for (const run::Hyperparameter &h : std::as_const(m_spec.fixed)) {
+                if (h.name == p.name)
+                    m_r.error(entry.first, u"'%1' is both a fixed hyperparameter and searched"_s.arg(p.name),
+                              u"remove it from hyperparameters or from parameters"_s);
+            }
+            parameter(entry.second, p);
+            m_spec.parameters.append(p);
+        }
+    }
+
+    void parameter(const YAML::Node &node, Parameter &p)
+    {
+        if (node.IsSequence()) { // lr: [0.1, 0.01]: shorthand for values
+            values(node, p);
+            return;
+        }
+        if (!node.IsMap()) {
+            m_r.error(node, u"parameter '%1' must be a mapping or a list of values"_s.arg(p.name),
+                      u"{values: [64, 128]} or {distribution: uniform, min: 0, max: 1}"_s);
+            return;
+        }
+        for (const YAML::Node &key : unknown(node, {u"values"_s, u"distribution"_s, u"min"_s, u"max"_s}))
+            m_r.error(key, u"unknown key '%1' of parameter '%2'"_s.arg(yaml::scalar(key), p.name),
+                      u"values, or distribution with min and max"_s);
+        if (node["values"]) {
+            if (node["distribution"] && m_r.string(node["distribution"], u"distribution"_s) != u"values"_s)
+                m_r.error(node["distribution"], u"parameter '%1' has values and a distribution"_s.arg(p.name),
+                          u"keep one of them"_s);
+            values(node["values"], p);
+            return;
+        }
+        const YAML::Node d = node["distribution"];
+        if (!d) {
+            m_r.error(node, u"parameter '%1' has neither values nor a distribution"_s.arg(p.name),
+                      choices(kDistributions));
+            return;
+        }
+        const auto distribution = byName<Distribution>(kDistributions, m_r.string(d, u"distribution"_s));
+        if (!distribution || *distribution == Distribution::Values) {
+            m_r.error(d, u"unknown distribution '%1'"_s.arg(yaml::scalar(d)), choices(kDistributions));
+            return;
+        }
+        p.distribution = *distribution;
+        const bool integer =
+            p.distribution == Distribution::IntUniform || p.distribution == Distribution::LogIntUniform;
+        const bool log = p.distribution == Distribution::LogUniform || p.distribution == Distribution::LogIntUniform;
+        const auto bound = [&](const char *key, double &out) {
+            const YAML::Node b = node[key];
+            if (!b) {
+                m_r.error(node, u"parameter '%1' needs '%2'"_s.arg(p.name, QLatin1String(key)));
+                return false;
+            }
+            bool ok = false;
+            out = m_r.string(b, QLatin1String(key)).toDouble(&ok);
+            if (!ok || !std::isfinite(out)) {
+                m_r.error(b, u"'%1' of parameter '%2' must be a number"_s.arg(QLatin1String(key), p.name));
+                return false;
+            }
+            if (integer && (out != std::floor(out) || std::abs(out) > 1e15)) {
+                m_r.error(b,
+                          u"'%1' of integer parameter '%2' must be a whole number"_s.arg(QLatin1String(key), p.name));
+                return false;
+            }
+            return true;
+        };
+        if (!bound("min", p.min) || !bound("max", p.max))
+            return;
+        if (!(p.min < p.max))
+            m_r.error(node["max"],
+                      u"parameter '%1': max (%2) must be above min (%3)"_s.arg(p.name).arg(p.max).arg(p.min));
+        else if (log && p.min <= 0)
+            m_r.error(node["min"], u"parameter '%1' is drawn in the logarithm: min must be above 0"_s.arg(p.name),
+                      u"use uniform for a range that includes 0"_s);
+    }
+
+    void values(const YAML::Node &list, Parameter &p)
+    {
+        p.distribution = Distribution::Values;
+        if (!list.IsSequence() || list.size() == 0) {
+            m_r.error(list, u"the values of parameter '%1' must be a non-empty list"_s.arg(p.name));
+            return;
+        }
+        if (list.size() > size_t(kMaxValues)) {
+            m_r.error(list, u"parameter '%1' has %2 values: at most %3"_s.arg(p.name).arg(list.size()).arg(kMaxValues));
+            return;
+        }
+        for (const YAML::Node &v : list) {
+            if (!v.IsScalar()) {
+                m_r.error(v, u"a value of parameter '%1' must be a number or text"_s.arg(p.name),
+                          u"quote a list to pass it as one value: \"64,32\""_s);
+                return;
+            }
+            const QString text = yaml::scalar(v);
+            if (p.values.contains(text))
+                m_r.warning(v, u"value '%1' of parameter '%2' is listed twice"_s.arg(text, p.name));
+            p.values << text;
+        }
+    }
+
+    void earlyStopping(const YAML::Node &node)
+    {
+        if (!node)
+            return;
+        const YAML::Node type = node.IsScalar() ? node : node["type"];
+        if (!type) {
+            m_r.error(node, u"early_stopping needs a type"_s, choices(kRules));
+            return;
+        }
+        const auto rule = byName<StoppingRule>(kRules, m_r.string(type, u"type"_s));
+        if (!rule) {
+            m_r.error(type, u"unknown early stopping '%1'"_s.arg(yaml::scalar(type)), choices(kRules));
+            return;
+        }
+        EarlyStopping &e = m_spec.earlyStopping;
+        e.rule = *rule;
+        if (!node.IsMap())
+            return;
+        e.minSteps = whole(node["min_steps"], u"min_steps"_s, 0, std::numeric_limits<int>::max(), 0);
+        if (node["reduction_factor"]) {
+            e.reductionFactor = number(node["reduction_factor"], u"reduction_factor"_s, 3);
+            if (!(e.reductionFactor >= 2))
+                m_r.error(node["reduction_factor"], u"reduction_factor must be 2 or more"_s);
+        }
+        if (node["slack"]) {
+            e.slack = number(node["slack"], u"slack"_s, 0.1);
+            if (!(e.slack >= 0))
+                m_r.error(node["slack"], u"slack must be 0 or more"_s);
+        }
+        const QStringList known = {u"type"_s, u"min_steps"_s, u"reduction_factor"_s, u"slack"_s};
+        for (const YAML::Node &key : unknown(node, known))
+            m_r.warning(key, u"unknown key '%1' of early_stopping is ignored"_s.arg(yaml::scalar(key)));
+    }
+
+    // What the method can do with the space, and how many trials it makes.
+    void plan(const YAML::Node &root)
+    {
+        if (m_spec.method == Method::Grid) {
+            for (const Parameter &p : std::as_const(m_spec.parameters)) {
+                if (p.distribution != Distribution::Values)
+                    m_r.error(root["parameters"][p.name.toStdString()],
+                              u"method grid needs values for every parameter; '%1' has a distribution"_s.arg(p.name),
+                              u"list its values, or use method random or bayes"_s);
+            }
+            if (m_spec.gridSize() > kMaxGrid)
+                m_r.error(root["parameters"], u"the grid has more than %1 combinations"_s.arg(kMaxGrid),
+                          u"fewer values, or method random with max_trials"_s);
+        } else if (m_spec.maxTrials == 0 && !root["max_trials"]) {
+            m_r.error(root, u"method %1 needs max_trials"_s.arg(methodName(m_spec.method)), u"max_trials: 40"_s);
+        }
+    }
+
+    int whole(const YAML::Node &node, const QString &key, int min, int max, int fallback)
+    {
+        if (!node)
+            return fallback;
+        bool ok = false;
+        const qint64 v = m_r.string(node, key).toLongLong(&ok);
+        if (!ok || v < min || v > max) {
+            m_r.error(node, u"'%1' must be a whole number from %2 to %3"_s.arg(key).arg(min).arg(max));
+            return fallback;
+        }
+        return int(v);
+    }
+
+    double number(const YAML::Node &node, const QString &key, double fallback)
+    {
+        bool ok = false;
+        const double v = m_r.string(node, key).toDouble(&ok);
+        if (!ok || !std::isfinite(v)) {
+            m_r.error(node, u"'%1' must be a number"_s.arg(key));
+            return fallback;
+        }
+        return v;
+    }
+
+    YAML::Node m_root;
+    yaml::Reader &m_r;
+    SweepSpec &m_spec;
+};
+
+} // namespace
+
+qint64 SweepSpec::gridSize() const
+{
+    qint64 size = parameters.isEmpty() ? 0 : 1;
+    for (const Parameter &p : parameters) {
+        if (p.distribution != Distribution::Values || p.values.isEmpty())
+            return 0;
+        size *= p.values.size();
+        if (size > std::numeric_limits<int>::max())
+            return std::numeric_limits<int>::max(); // saturated: over any limit
+    }
+    return size;
+}
+
+int SweepSpec::plannedTrials() const
+{
+    if (method == Method::Grid) {
+        const qint64 grid = gridSize();
+        return int(maxTrials > 0 ? std::min<qint64>(maxTrials, grid) : grid);
+    }
+    return maxTrials;
+}
+
+SweepRead parseSweepYaml(const QString &text, const QString &path)
+{
+    SweepRead result;
+    yaml::Reader r(path);
+    const auto root = yaml::loadMapping(text, r, u"start with 'ferry-sweep: 1' and 'script:'"_s,
+                                        u"a sweep file is a mapping (key: value lines)"_s);
+    if (!root) {
+        result.diagnostics = r.takeDiagnostics();
+        return result;
+    }
+    SweepReader(r, result.spec, *root).read();
+    result.diagnostics = r.takeDiagnostics();
+    return result;
+}
+
+SweepRead readSweepFile(const QString &path)
+{
+    const auto text = readTextFile(path);
+    if (!text) {
+        SweepRead result;
+        result.diagnostics << Diagnostic{Diagnostic::Severity::Error, text.error()};
+        return result;
+    }
+    return parseSweepYaml(*text, path);
+}
+
+QString methodName(Method method)
+{
+    return nameOf(kMethods, int(method));
+}
+
+QString distributionName(Distribution distribution)
+{
+    return nameOf(kDistributions, int(distribution));
+}
+
+QString stoppingRuleName(StoppingRule rule)
+{
+    return nameOf(kRules, int(rule));
+}
+
+QString toSweepYaml(const SweepSpec &spec)
+{
+    YAML::Emitter out;
+    out << YAML::BeginMap;
+    out << YAML::Key << "ferry-sweep" << YAML::Value << kSweepFormatVersion;
+    const auto text = [&out](const char *key, const QString &value) {
+        if (value.isEmpty())
+            return;
+        out << YAML::Key << key << YAML::Value;
+        yaml::emitString(out, value);
+    };
+    text("script", spec.script);
+    text("environment", spec.environment);
+    text("target", spec.target);
+    if (!spec.arguments.isEmpty()) {
+        out << YAML::Key << "arguments" << YAML::Value;
+        yaml::emitStrings(out, spec.arguments);
+    }
+    const auto pairs = [&out](const char *key, const auto &list) {
+        if (list.isEmpty())
+            return;
+        out << YAML::Key << key << YAML::Value << YAML::BeginMap;
+        for (const auto &item : list) {
+            yaml::emitKey(out, item.name);
+            out << YAML::Value;
+            if constexpr (requires { item.path; })
+                yaml::emitString(out, item.path);
+            else
+                yaml::emitString(out, item.value);
+        }
+        out << YAML::EndMap;
+    };
+    pairs("hyperparameters", spec.fixed);
+    pairs("data", spec.data);
+    text("method", methodName(spec.method));
+    out << YAML::Key << "metric" << YAML::Value << YAML::Flow << YAML::BeginMap;
+    out << YAML::Key << "name" << YAML::Value;
+    yaml::emitString(out, spec.metric);
+    out << YAML::Key << "goal" << YAML::Value << nameOf(kGoals, int(spec.goal)).toStdString();
+    if (spec.summary != Summary::Last)
+        out << YAML::Key << "summary" << YAML::Value << nameOf(kSummaries, int(spec.summary)).toStdString();
+    out << YAML::EndMap;
+    out << YAML::Key << "parameters" << YAML::Value << YAML::BeginMap;
+    for (const Parameter &p : spec.parameters) {
+        yaml::emitKey(out, p.name);
+        out << YAML::Value << YAML::Flow << YAML::BeginMap;
+        if (p.distribution == Distribution::Values) {
+            out << YAML::Key << "values" << YAML::Value;
+            yaml::emitStrings(out, p.values);
+        } else {
+            out << YAML::Key << "distribution" << YAML::Value << distributionName(p.distribution).toStdString();
+            out << YAML::Key << "min" << YAML::Value << QString::number(p.min, 'g', 17).toStdString();
+            out << YAML::Key << "max" << YAML::Value << QString::number(p.max, 'g', 17).toStdString();
+        }
+        out << YAML::EndMap;
+    }
+    out << YAML::EndMap;
+    if (spec.maxTrials > 0)
+        out << YAML::Key << "max_trials" << YAML::Value << spec.maxTrials;
+    out << YAML::Key << "max_parallel" << YAML::Value << spec.maxParallel;
+    if (spec.earlyStopping.rule != StoppingRule::None) {
+        const EarlyStopping &e = spec.earlyStopping;
+        out << YAML::Key << "early_stopping" << YAML::Value << YAML::Flow << YAML::BeginMap;
+        out << YAML::Key << "type" << YAML::Value << stoppingRuleName(e.rule).toStdString();
+        out << YAML::Key << "min_steps" << YAML::Value << e.minSteps;
+        if (e.rule == StoppingRule::Asha)
+            out << YAML::Key << "reduction_factor" << YAML::Value
+                << QString::number(e.reductionFactor, 'g', 17).toStdString();
+        if (e.rule == StoppingRule::Bandit)
+            out << YAML::Key << "slack" << YAML::Value << QString::number(e.slack, 'g', 17).toStdString();
+        out << YAML::EndMap;
+    }
+    out << YAML::Key << "seed" << YAML::Value << spec.seed;
+    out << YAML::EndMap;
+    return yaml::toText(out);
+}
+
+} // namespace ferry::sweep

@@ -1,0 +1,84 @@
+#pragma once
+
+// A sweep file (sweeps/NAME.yml in a workspace; docs/sweep-format.md): one script run many times
+// with its hyperparameters drawn from a search space, the trials scored by one metric.
+#include "common/diagnostic.h"
+#include "run/runspec.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace ferry::sweep {
+
+inline constexpr int kSweepFormatVersion = 1;
+
+enum class Method { Grid, Random, Bayes }; // Bayes: TPE (sweep/sampler.h)
+enum class Goal { Minimize, Maximize };
+// Which of a trial's values of the metric is its objective: the last it wrote or its best.
+enum class Summary { Last, Best };
+
+// How a parameter is drawn. Values: one of a list (grid and categorical); the others from
+// [min, max], LogUniform and LogIntUniform uniformly in the logarithm.
+enum class Distribution { Values, Uniform, LogUniform, IntUniform, LogIntUniform };
+
+struct Parameter {
+    QString name; // the script's option: --name value
+    Distribution distribution = Distribution::Values;
+    double min = 0, max = 0;
+    QStringList values; // Distribution::Values: each as the script receives it
+    int line = 0;       // where the file defines it, for later messages
+    bool operator==(const Parameter &) const = default;
+};
+
+enum class StoppingRule { None, Median, Asha, Bandit };
+
+struct EarlyStopping {
+    StoppingRule rule = StoppingRule::None;
+    qint64 minSteps = 0;        // no trial is judged before this step
+    double reductionFactor = 3; // ASHA: a rung keeps 1 / reductionFactor of the trials
+    double slack = 0.1;         // bandit: stop when worse than the best by more than this fraction
+    bool operator==(const EarlyStopping &) const = default;
+};
+
+struct SweepSpec {
+    // What each trial runs: the same fields as a run.
+    QString script;      // relative to the workspace
+    QString environment; // an environment file, relative to the workspace; may be empty
+    QString target = QStringLiteral("local");
+    QStringList arguments;            // fixed arguments, before the hyperparameters
+    QList<run::Hyperparameter> fixed; // hyperparameters every trial gets
+    QList<run::DataChannel> data;     // channels, paths relative to the workspace
+    // The search.
+    Method method = Method::Random;
+    QString metric;
+    Goal goal = Goal::Minimize;
+    Summary summary = Summary::Last;
+    QList<Parameter> parameters;
+    int maxTrials = 0; // 0 for a grid: every combination
+    int maxParallel = 1;
+    EarlyStopping earlyStopping;
+    quint64 seed = 0;
+    bool operator==(const SweepSpec &) const = default;
+
+    // The grid's size (the product of the value counts); 0 unless every parameter has values.
+    qint64 gridSize() const;
+    // The number of trials the sweep runs: max_trials, or for a grid without it, the grid.
+    int plannedTrials() const;
+};
+
+struct SweepRead {
+    SweepSpec spec;
+    Diagnostics diagnostics; // every problem with its line; the spec is usable when none is an error
+};
+
+SweepRead parseSweepYaml(const QString &text, const QString &path);
+SweepRead readSweepFile(const QString &path);
+// The file the sweep form saves; parseSweepYaml reads it back to the same spec.
+QString toSweepYaml(const SweepSpec &spec);
+
+QString methodName(Method method);
+QString distributionName(Distribution distribution);
+QString stoppingRuleName(StoppingRule rule);
+
+} // namespace ferry::sweep
