@@ -1,3 +1,4 @@
 # Sweeps: the sweep file and the samplers. Included by tests/CMakeLists.txt.
 ferry_test(tst_sweepfile SOURCES sweep/tst_sweepfile.cpp)
 ferry_test(tst_sampler SOURCES sweep/tst_sampler.cpp)
+ferry_test(tst_earlystopping SOURCES sweep/tst_earlystopping.cpp)
