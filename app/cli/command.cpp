@@ -10,12 +10,26 @@ QString parserError(const QCommandLineParser &parser)
     return text;
 }
 
+int usageError(const QString &command, const QString &message, Io &io)
+{
+    io.err << "ferry " << command << ": " << message << "; see 'ferry help " << command << "'" << Qt::endl;
+    return kExitUserError;
+}
+
+bool reportDiagnostics(const Diagnostics &diagnostics, Io &io)
+{
+    for (const Diagnostic &d : diagnostics)
+        io.err << d.toString() << Qt::endl;
+    return hasErrors(diagnostics);
+}
+
 CommandList allCommands()
 {
     CommandList commands;
     commands.push_back(makeEnvCommand());
     commands.push_back(makeRunCommand());
     commands.push_back(makeRunsCommand());
+    commands.push_back(makeSweepCommand());
     commands.push_back(makeTrainCommand());
     commands.push_back(makePredictCommand());
     commands.push_back(makeNotebookCommand());

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/diagnostic.h"
+
 #include <QCommandLineParser>
 #include <QString>
 #include <QTextStream>
@@ -42,6 +44,10 @@ using CommandList = std::vector<std::unique_ptr<Command>>;
 
 // QCommandLineParser's error text without its closing full stop, to be followed by a hint.
 QString parserError(const QCommandLineParser &parser);
+// "ferry COMMAND: MESSAGE; see 'ferry help COMMAND'" on stderr; returns kExitUserError.
+int usageError(const QString &command, const QString &message, Io &io);
+// Prints every diagnostic (file:line:column, then the hint) on stderr; true when one is an error.
+bool reportDiagnostics(const Diagnostics &diagnostics, Io &io);
 
 // Every subcommand, in the order `ferry --help` lists them.
 CommandList allCommands();
@@ -56,5 +62,6 @@ std::unique_ptr<Command> makePredictCommand();
 std::unique_ptr<Command> makeSuperviseCommand();
 std::unique_ptr<Command> makeSecretCommand();
 std::unique_ptr<Command> makeNotebookCommand();
+std::unique_ptr<Command> makeSweepCommand();
 
 } // namespace ferry::cli

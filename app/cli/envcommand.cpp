@@ -22,14 +22,6 @@ namespace {
 
 using namespace ferry::env;
 
-// Prints every diagnostic; returns true when there was an error among them.
-bool report(const Diagnostics &diagnostics, Io &io)
-{
-    for (const Diagnostic &d : diagnostics)
-        io.err << d.toString() << Qt::endl;
-    return hasErrors(diagnostics);
-}
-
 class EnvCommand final : public Command {
 public:
     QString name() const override { return u"env"_s; }
@@ -113,11 +105,7 @@ public:
     }
 
 private:
-    static int usage(const QString &message, Io &io)
-    {
-        io.err << "ferry env: " << message << "; see 'ferry help env'" << Qt::endl;
-        return kExitUserError;
-    }
+    static int usage(const QString &message, Io &io) { return usageError(u"env"_s, message, io); }
 
     static int importFiles(const QStringList &files, const QString &output, Io &io)
     {
@@ -126,7 +114,7 @@ private:
         EnvironmentRead read = importEnvironments(files);
         if (read.environment.name.isEmpty())
             read.environment.name = environmentNameFromPath(output.isEmpty() ? files.first() : output);
-        if (report(read.diagnostics, io))
+        if (reportDiagnostics(read.diagnostics, io))
             return kExitUserError;
         const QString text = writeEnvironmentYaml(read.environment);
         if (output.isEmpty()) {
@@ -150,7 +138,7 @@ private:
         if (!format)
             return usage(u"unknown format '%1' (%2)"_s.arg(formatText, exportFormatNames().join(u", "_s)), io);
         const EnvironmentRead read = readEnvironment(file);
-        if (report(read.diagnostics, io))
+        if (reportDiagnostics(read.diagnostics, io))
             return kExitUserError;
         const QString baseDir = QFileInfo(file).absolutePath();
         QString dir;
@@ -164,7 +152,7 @@ private:
             }
         }
         Export exported = exportEnvironment(read.environment, *format, baseDir, mainName);
-        if (report(exported.diagnostics, io))
+        if (reportDiagnostics(exported.diagnostics, io))
             return kExitUserError;
         if (output.isEmpty()) {
             io.out << exported.files.first().text;
@@ -191,7 +179,7 @@ private:
     static int check(const QString &file, Io &io)
     {
         const EnvironmentRead read = readEnvironment(file);
-        if (report(read.diagnostics, io))
+        if (reportDiagnostics(read.diagnostics, io))
             return kExitUserError;
         qsizetype warnings = read.diagnostics.size();
         io.out << file << ": ok"
@@ -208,7 +196,7 @@ private:
     static int build(const targets::ContainerEngine &engine, const QString &file, bool dev, bool json, Io &io)
     {
         const EnvironmentRead read = readEnvironment(file);
-        if (report(read.diagnostics, io))
+        if (reportDiagnostics(read.diagnostics, io))
             return kExitUserError;
         QTemporaryDir context;
         if (!context.isValid()) {
@@ -284,7 +272,7 @@ private:
     static int hash(const QString &file, bool json, Io &io)
     {
         const EnvironmentRead read = readEnvironment(file);
-        if (report(read.diagnostics, io))
+        if (reportDiagnostics(read.diagnostics, io))
             return kExitUserError;
         const Environment &env = read.environment;
         if (json) {

@@ -111,11 +111,7 @@ public:
     }
 
 private:
-    static int usage(const QString &message, Io &io)
-    {
-        io.err << "ferry notebook: " << message << "; see 'ferry help notebook'" << Qt::endl;
-        return kExitUserError;
-    }
+    static int usage(const QString &message, Io &io) { return usageError(u"notebook"_s, message, io); }
 
     static void printProposal(const notebook::Conversion &conversion, const QString &output, Io &io)
     {

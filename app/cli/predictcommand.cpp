@@ -202,11 +202,7 @@ public:
     }
 
 private:
-    static int usage(const QString &message, Io &io)
-    {
-        io.err << "ferry predict: " << message << "; see 'ferry help predict'" << Qt::endl;
-        return kExitUserError;
-    }
+    static int usage(const QString &message, Io &io) { return usageError(u"predict"_s, message, io); }
     static int fail(const Error &error, Io &io)
     {
         io.err << "ferry predict: " << error.toString() << Qt::endl;

@@ -147,11 +147,7 @@ public:
     }
 
 private:
-    static int usage(const QString &message, Io &io)
-    {
-        io.err << "ferry secret: " << message << "; see 'ferry help secret'" << Qt::endl;
-        return kExitUserError;
-    }
+    static int usage(const QString &message, Io &io) { return usageError(u"secret"_s, message, io); }
 
     static int fail(const Error &error, Io &io)
     {

@@ -286,15 +286,7 @@ EnvironmentRead parseEnvironmentYaml(const QString &text, const QString &path)
     if (!formatVersion) {
         r.warning(node, u"no format version: reading as 'ferry: 1'"_s, u"add 'ferry: 1' at the top"_s);
     } else {
-        bool ok = false;
-        const int version = r.string(formatVersion, u"ferry"_s).toInt(&ok);
-        if (!ok || version < 1)
-            r.error(formatVersion, u"'ferry' is the format version, a whole number such as 1"_s);
-        else if (version > kEnvironmentFormatVersion)
-            r.error(formatVersion,
-                    u"written by a newer Ferry (format %1; this one reads up to %2)"_s.arg(version).arg(
-                        kEnvironmentFormatVersion),
-                    u"update Ferry"_s);
+        r.formatVersion(formatVersion, u"ferry"_s, kEnvironmentFormatVersion);
     }
 
     Environment &env = result.environment;

@@ -177,6 +177,17 @@ QString Reader::string(const YAML::Node &node, const QString &key)
     return scalar(node);
 }
 
+void Reader::formatVersion(const YAML::Node &node, const QString &key, int supported)
+{
+    bool ok = false;
+    const int version = string(node, key).toInt(&ok);
+    if (!ok || version < 1)
+        error(node, u"'%1' is the format version, a whole number such as 1"_s.arg(key));
+    else if (version > supported)
+        error(node, u"written by a newer Ferry (format %1; this one reads up to %2)"_s.arg(version).arg(supported),
+              u"update Ferry"_s);
+}
+
 QStringList Reader::strings(const YAML::Node &node, const QString &key)
 {
     QStringList result;

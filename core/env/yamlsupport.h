@@ -37,6 +37,9 @@ public:
     // A list of strings; a single string is accepted as a one-element list.
     QStringList strings(const YAML::Node &node, const QString &key);
     bool boolean(const YAML::Node &node, const QString &key, bool fallback);
+    // A file's format version under `key` (`ferry: 1`, `ferry-sweep: 1`): an error unless it is a
+    // whole number from 1 to `supported` (a newer one: "update Ferry").
+    void formatVersion(const YAML::Node &node, const QString &key, int supported);
     bool isMap(const YAML::Node &node, const QString &key);
 
     const QString &path() const { return m_path; }

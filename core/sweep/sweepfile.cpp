@@ -136,15 +136,7 @@ private:
             m_r.error(node, u"not a sweep file: no 'ferry-sweep' version"_s, u"start it with 'ferry-sweep: 1'"_s);
             return;
         }
-        bool ok = false;
-        const int version = m_r.string(v, u"ferry-sweep"_s).toInt(&ok);
-        if (!ok || version < 1)
-            m_r.error(v, u"'ferry-sweep' is the format version, a whole number such as 1"_s);
-        else if (version > kSweepFormatVersion)
-            m_r.error(v,
-                      u"written by a newer Ferry (sweep format %1; this one reads up to %2)"_s.arg(version).arg(
-                          kSweepFormatVersion),
-                      u"update Ferry"_s);
+        m_r.formatVersion(v, u"ferry-sweep"_s, kSweepFormatVersion);
     }
 
     void fixed(const YAML::Node &node)

@@ -29,6 +29,15 @@ struct Parameter {
     QStringList values; // Distribution::Values: each as the script receives it
     int line = 0;       // where the file defines it, for later messages
     bool operator==(const Parameter &) const = default;
+
+    static Parameter range(QString name, Distribution distribution, double min, double max)
+    {
+        return Parameter{std::move(name), distribution, min, max, {}, 0};
+    }
+    static Parameter list(QString name, QStringList values)
+    {
+        return Parameter{std::move(name), Distribution::Values, 0, 0, std::move(values), 0};
+    }
 };
 
 enum class StoppingRule { None, Median, Asha, Bandit };

@@ -17,16 +17,6 @@ using namespace ferry::sweep;
 
 namespace {
 
-Parameter uniform(const QString &name, Distribution d, double min, double max)
-{
-    Parameter p;
-    p.name = name;
-    p.distribution = d;
-    p.min = min;
-    p.max = max;
-    return p;
-}
-
 struct Objective {
     const char *name;
     QList<Parameter> space;
@@ -57,7 +47,7 @@ read:
         SweepSpec spec;
         spec.method = Method::Bayes;
         for (int d = 0; d < dimensions; ++d)
-            spec.parameters << uniform(u"x%1"_s.arg(d), Distribution::Uniform, 0, 1);
+            spec.parameters << Parameter::range(u"x%1"_s.arg(d), Distribution::Uniform, 0, 1);
         spec.seed = quint64(s);
         const Point p = *Sampler(spec).sample(int(history.size()), history);
         for (double c : p)
@@ -74,13 +64,14 @@ int main(int argc, char *argv[])
     const int trials = argc > 1 ? std::atoi(argv[1]) : 50, seeds = argc > 2 ? std::atoi(argv[2]) : 20;
     QList<Parameter> unit;
     for (int i = 0; i < 6; ++i)
-        unit << uniform(u"x%1"_s.arg(i), Distribution::Uniform, 0, 1);
+        unit << Parameter::range(u"x%1"_s.arg(i), Distribution::Uniform, 0, 1);
     const std::vector<Objective> objectives = {
         {"branin",
-         {uniform(u"x1"_s, Distribution::Uniform, -5, 10), uniform(u"x2"_s, Distribution::Uniform, 0, 15)},
+         {Parameter::range(u"x1"_s, Distribution::Uniform, -5, 10),
+          Parameter::range(u"x2"_s, Distribution::Uniform, 0, 15)},
          [](const std::vector<double> &x) { return ferry::bench::branin(x[0], x[1]); }},
         {"log-lr",
-         {uniform(u"lr"_s, Distribution::LogUniform, 1e-6, 1)},
+         {Parameter::range(u"lr"_s, Distribution::LogUniform, 1e-6, 1)},
          [](const std::vector<double> &x) { return ferry::bench::ruggedLogQuadratic(x[0]); }},
         {"hartmann6", unit, [](const std::vector<double> &x) { return ferry::bench::hartmann6(x); }},
     };

@@ -2,3 +2,6 @@
 ferry_test(tst_sweepfile SOURCES sweep/tst_sweepfile.cpp)
 ferry_test(tst_sampler SOURCES sweep/tst_sampler.cpp)
 ferry_test(tst_earlystopping SOURCES sweep/tst_earlystopping.cpp)
+# `ferry sweep`, through the built binary as a user runs it.
+ferry_test(tst_sweepcli SOURCES sweep/tst_sweepcli.cpp)
+add_dependencies(tst_sweepcli ferry)

@@ -16,20 +16,12 @@ namespace {
 
 Parameter range(const QString &name, Distribution d, double min, double max)
 {
-    Parameter p;
-    p.name = name;
-    p.distribution = d;
-    p.min = min;
-    p.max = max;
-    return p;
+    return Parameter::range(name, d, min, max);
 }
 
 Parameter values(const QString &name, const QStringList &v)
 {
-    Parameter p;
-    p.name = name;
-    p.values = v;
-    return p;
+    return Parameter::list(name, v);
 }
 
 SweepSpec spec(Method method, QList<Parameter> parameters, quint64 seed = 1)

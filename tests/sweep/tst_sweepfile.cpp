@@ -137,7 +137,7 @@ parameters:
                                      << u"s.yml:1:1: error: not a sweep file: no 'ferry-sweep' version"_s;
         QTest::newRow("newer format")
             << u"ferry-sweep: 2\n"_s + head.mid(15) + u"method: grid\nparameters: {a: [1]}\n"_s
-            << u"s.yml:1:14: error: written by a newer Ferry (sweep format 2; this one reads up to 1)"_s;
+            << u"s.yml:1:14: error: written by a newer Ferry (format 2; this one reads up to 1)"_s;
         QTest::newRow("bad option name") << head + u"method: grid\nparameters:\n  \"--lr\": [1]\n"_s
                                          << u"s.yml:6:3: error: '--lr' cannot be an option name"_s;
         QTest::newRow("parallel of zero")
