@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <numbers>
 #include <numeric>
@@ -64,6 +66,15 @@ QString shortest(double v)
     char buffer[32];
     const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, v);
     return ec == std::errc() ? QString::fromLatin1(buffer, end - buffer) : QString::number(v, 'g', 17);
+}
+
+// A drawn value to 6 significant digits: what the script receives and the trial table shows
+// (0.00756919, not 0.007569192138731375); finer than any search tells apart.
+double significant(double v)
+{
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.6g", v);
+    return std::strtod(buffer, nullptr);
 }
 
 double normalCdf(double z)
@@ -206,9 +217,9 @@ double Sampler::snapped(int parameter, double c) const
     case Distribution::LogIntUniform:
         return std::log(std::clamp(std::round(std::exp(c)), p.min, p.max));
     case Distribution::Uniform:
-        return std::clamp(c, p.min, p.max);
+        return std::clamp(significant(c), p.min, p.max);
     case Distribution::LogUniform:
-        return std::clamp(c, std::log(p.min), std::log(p.max));
+        return std::log(std::clamp(significant(std::exp(c)), p.min, p.max));
     }
     return c;
 }
@@ -341,7 +352,7 @@ QList<run::Hyperparameter> Sampler::hyperparameters(const Point &point) const
             text = shortest(c);
             break;
         case Distribution::LogUniform:
-            text = shortest(std::exp(c));
+            text = shortest(significant(std::exp(c)));
             break;
         }
         result.append({p.name, text});

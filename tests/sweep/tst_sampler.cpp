@@ -97,6 +97,8 @@ private Q_SLOTS:
             differ += pa != c.hyperparameters(*c.sample(n, {}));
             const double lr = pa[0].value.toDouble();
             QVERIFY(lr >= 1e-5 && lr <= 1e-1);
+            QVERIFY2(pa[0].value.size() <= 12, qPrintable(pa[0].value)); // 6 significant digits
+            QCOMPARE(QString::number(lr, 'g', 6).toDouble(), lr);
             logLr.push_back(std::log10(lr));
             bool whole = false;
             const int batch = pa[1].value.toInt(&whole);
@@ -105,6 +107,7 @@ private Q_SLOTS:
             const int width = pa[2].value.toInt(&whole);
             QVERIFY2(whole && width >= 8 && width <= 1024, qPrintable(pa[2].value));
             const double dropout = pa[3].value.toDouble();
+            QCOMPARE(QString::number(dropout, 'g', 6).toDouble(), dropout);
             QVERIFY(dropout >= 0 && dropout <= 0.5);
             layers.insert(pa[4].value);
         }
