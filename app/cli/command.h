@@ -63,5 +63,6 @@ std::unique_ptr<Command> makeSuperviseCommand();
 std::unique_ptr<Command> makeSecretCommand();
 std::unique_ptr<Command> makeNotebookCommand();
 std::unique_ptr<Command> makeSweepCommand();
+std::unique_ptr<Command> makeSweepControllerCommand();
 
 } // namespace ferry::cli

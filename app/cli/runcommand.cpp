@@ -142,15 +142,7 @@ private:
             return false;
         }
         // Scripts inside the workspace run from its root, so they can import their neighbours.
-        const QString root = context.workspace.root();
-        const QString absolute = script.absoluteFilePath();
-        if (absolute.startsWith(root + u'/')) {
-            spec.sourceDir = root;
-            spec.script = QDir(root).relativeFilePath(absolute);
-        } else {
-            spec.sourceDir = script.absolutePath();
-            spec.script = script.fileName();
-        }
+        run::placeScript(spec, context.workspace.root(), script.absoluteFilePath());
         return true;
     }
 
@@ -214,17 +206,13 @@ private:
         if (parser.isSet(u"env"_s) || !spec.environmentFile.isEmpty()) {
             const QString file =
                 QFileInfo(parser.isSet(u"env"_s) ? parser.value(u"env"_s) : spec.environmentFile).absoluteFilePath();
-            const env::EnvironmentRead read = env::readEnvironment(file);
-            bool errors = false;
-            for (const env::Diagnostic &d : read.diagnostics) {
-                if (d.isError()) {
+            const Diagnostics diagnostics = run::applyEnvironmentFile(spec, file);
+            for (const Diagnostic &d : diagnostics) {
+                if (d.isError())
                     io.err << d.toString() << Qt::endl;
-                    errors = true;
-                }
             }
-            if (errors)
+            if (hasErrors(diagnostics))
                 return std::nullopt;
-            run::applyEnvironment(spec, read.environment, file);
             // Its secret variables reach the run as names; each secret must be in the keychain now.
             if (const auto secrets = run::checkRunSecrets(spec); !secrets) {
                 io.err << "ferry run: " << file << ": " << secrets.error().toString() << Qt::endl;

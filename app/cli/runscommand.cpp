@@ -31,26 +31,11 @@ namespace {
 // packs the archives after the end).
 constexpr int kCancelRecordMs = 30000;
 
-QString when(qint64 ms)
-{
-    return ms ? QDateTime::fromMSecsSinceEpoch(ms).toString(u"yyyy-MM-dd HH:mm:ss"_s) : u"-"_s;
-}
-
-QString duration(const run::RunRecord &r)
-{
-    if (!r.startedMs)
-        return u"-"_s;
-    const qint64 end = r.finishedMs ? r.finishedMs : QDateTime::currentMSecsSinceEpoch();
-    const qint64 s = std::max<qint64>(0, (end - r.startedMs) / 1000);
-    return s >= 3600 ? u"%1h%2m"_s.arg(s / 3600).arg((s % 3600) / 60, 2, 10, QChar(u'0'))
-                     : u"%1m%2s"_s.arg(s / 60).arg(s % 60, 2, 10, QChar(u'0'));
-}
-
 QJsonObject toJson(const run::RunRecord &r)
 {
     QJsonObject o{{u"id"_s, r.id},
                   {u"name"_s, r.name},
-                  {u"status"_s, run::runStatusText(r.status)},
+                  {u"status"_s, run::runStatusLabel(r)},
                   {u"target"_s, r.target},
                   {u"environmentTag"_s, r.environmentTag},
                   {u"createdMs"_s, r.createdMs},
@@ -172,10 +157,10 @@ private:
                << '\n';
         for (const run::RunRecord &r : runs)
             io.out << u"%1  %2  %3  %4  %5  %6"_s.arg(r.id, -34)
-                          .arg(run::runStatusText(r.status), -9)
+                          .arg(run::runStatusLabel(r), -9)
                           .arg(r.target, -10)
-                          .arg(when(r.startedMs), -19)
-                          .arg(duration(r), -7)
+                          .arg(timeText(r.startedMs), -19)
+                          .arg(durationText(r.startedMs, r.finishedMs), -7)
                           .arg(r.exitCode ? QString::number(*r.exitCode) : u"-"_s)
                    << '\n';
         return kExitOk;
@@ -208,11 +193,13 @@ private:
             return kExitOk;
         }
         io.out << "run:       " << r.id << '\n'
-               << "status:    " << run::runStatusText(r.status)
+               << "status:    " << run::runStatusLabel(r)
                << (r.exitCode ? u" (exit code %1)"_s.arg(*r.exitCode) : QString()) << '\n';
         if (!r.error.isEmpty()) // a running run's is what Ferry knows of it (still starting, ...)
             io.out << (run::isFinished(r.status) ? "error:     " : "detail:    ") << r.error << '\n';
         io.out << "target:    " << r.target << '\n';
+        if (const QJsonObject sweep = r.spec[u"sweep"_s].toObject(); !sweep.isEmpty())
+            io.out << "sweep:     " << sweep[u"id"_s].toString() << ", trial " << sweep[u"trial"_s].toInt() << '\n';
         if (r.spec[u"script"_s].toString().isEmpty()) // the embedded trainer
             io.out << "data:      " << r.spec[u"channels"_s][0][u"path"_s].toString() << '\n';
         else
@@ -220,7 +207,7 @@ private:
                    << '\n';
         if (!r.environmentTag.isEmpty())
             io.out << "image tag: " << r.environmentTag << '\n';
-        io.out << "started:   " << when(r.startedMs) << "  (" << duration(r) << ")\n"
+        io.out << "started:   " << timeText(r.startedMs) << "  (" << durationText(r.startedMs, r.finishedMs) << ")\n"
                << "folder:    " << runDirOf(context, r.id) << '\n';
         for (const run::Hyperparameter &hp : params)
             io.out << "param:     " << hp.name << " = " << hp.value << '\n';
@@ -303,7 +290,7 @@ private:
             const auto now = mayLive ? target->probe(runDirOf(context, r.id))
                                      : Expected<targets::RunProbe>(targets::RunProbe{}); // a lost one: over
             if (!mayLive || !now || now->finished()) {
-                io.err << "run " << r.id << " is already over (" << run::runStatusText(r.status) << ")" << Qt::endl;
+                io.err << "run " << r.id << " is already over (" << run::runStatusLabel(r) << ")" << Qt::endl;
                 return kExitOk;
             }
         }
@@ -333,7 +320,7 @@ private:
             return kExitUserError;
         }
         if (!run::isFinished(r.status)) {
-            io.err << "ferry runs delete: run " << r.id << " is " << run::runStatusText(r.status)
+            io.err << "ferry runs delete: run " << r.id << " is " << run::runStatusLabel(r)
                    << "; cancel it first (ferry runs cancel " << r.id << ")" << Qt::endl;
             return kExitUserError;
         }

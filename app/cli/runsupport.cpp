@@ -8,6 +8,7 @@
 #include "tracking/runfollower.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QDir>
 #include <QSettings>
 #include <QThread>
@@ -61,6 +62,21 @@ std::unique_ptr<targets::Target> makeTarget(const run::TargetSpec &spec, Io &io)
 QString runDirOf(const RunContext &context, const QString &runId)
 {
     return context.workspace.runsDir() + u'/' + runId;
+}
+
+QString timeText(qint64 ms)
+{
+    return ms ? QDateTime::fromMSecsSinceEpoch(ms).toString(u"yyyy-MM-dd HH:mm:ss"_s) : u"-"_s;
+}
+
+QString durationText(qint64 startedMs, qint64 finishedMs)
+{
+    if (!startedMs)
+        return u"-"_s;
+    const qint64 end = finishedMs ? finishedMs : QDateTime::currentMSecsSinceEpoch();
+    const qint64 s = std::max<qint64>(0, (end - startedMs) / 1000);
+    return s >= 3600 ? u"%1h%2m"_s.arg(s / 3600).arg((s % 3600) / 60, 2, 10, QChar(u'0'))
+                     : u"%1m%2s"_s.arg(s / 60).arg(s % 60, 2, 10, QChar(u'0'));
 }
 
 std::optional<run::RunRecord> findRun(const run::RunStore &store, const QString &idOrPrefix, Io &io)
@@ -144,7 +160,7 @@ int followRun(RunContext &context, const run::RunRecord &record, Io &io)
         io.out.flush();
         if (step->finished) {
             const run::RunRecord &end = follower.record();
-            io.err << "run " << end.id << ": " << run::runStatusText(end.status);
+            io.err << "run " << end.id << ": " << run::runStatusLabel(end);
             if (end.exitCode)
                 io.err << " (exit code " << *end.exitCode << ")";
             if (!end.error.isEmpty())

@@ -36,4 +36,9 @@ int followRun(RunContext &context, const run::RunRecord &record, Io &io);
 
 QString runDirOf(const RunContext &context, const QString &runId);
 
+// "2026-12-03 19:20:01", or "-" for 0.
+QString timeText(qint64 ms);
+// "3m07s", "1h05m" from a start to an end (0: still going, until now); "-" when not started.
+QString durationText(qint64 startedMs, qint64 finishedMs);
+
 } // namespace ferry::cli

@@ -265,6 +265,17 @@ QString RunDirectory::failureText() const
     return bytes->has_value() ? QString::fromUtf8((*bytes)->left(kMaxFailureBytes)).trimmed() : QString();
 }
 
+Expected<void> RunDirectory::writeStopReason(const QString &reason) const
+{
+    return replaceFileSafely(stopReasonFile(), reason.toUtf8(), 0600);
+}
+
+QString RunDirectory::stopReason() const
+{
+    const auto bytes = readRegularFile(stopReasonFile(), kMaxFailureBytes);
+    return bytes && bytes->has_value() ? QString::fromUtf8(**bytes).trimmed() : QString();
+}
+
 QString currentBootId()
 {
     return QString::fromLatin1(readSmallFile(u"/proc/sys/kernel/random/boot_id"_s).trimmed());

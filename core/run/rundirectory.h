@@ -71,6 +71,9 @@ public:
     // The targets' own records: the container a run runs in, the host folder of an SSH or Slurm run.
     QString containerRecordFile() const { return file(u"container.json"); }
     QString remoteRecordFile() const { return file(u"remote.json"); }
+    // Why a sweep stopped the run early (core/sweep), written before it is cancelled: a follower
+    // that sees the cancel stores it as `stopped early` with this reason.
+    QString stopReasonFile() const { return file(u"stop-reason"); }
 
     // Every file that says the folder holds or held a run: the records above, the log and the
     // archives. One list, so that no target refuses a used folder by fewer of them.
@@ -103,6 +106,8 @@ public:
     // none. Read (its first kMaxFailureBytes) only if it is a regular file: otherwise the text
     // says why it was not read (a link planted there never makes Ferry read its target).
     QString failureText() const;
+    Expected<void> writeStopReason(const QString &reason) const;
+    QString stopReason() const; // empty when the run was not stopped early
 
     static constexpr qint64 kMaxFailureBytes = 64 * 1024;
 

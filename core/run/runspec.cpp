@@ -102,7 +102,7 @@ QJsonObject RunSpec::toJson() const
     QJsonArray metrics;
     for (const MetricDefinition &m : metricDefinitions)
         metrics.append(QJsonObject{{u"Name"_s, m.name}, {u"Regex"_s, m.regex}});
-    return QJsonObject{
+    QJsonObject json{
         {u"format"_s, 1},
         {u"id"_s, id},
         {u"script"_s, script},
@@ -132,6 +132,9 @@ QJsonObject RunSpec::toJson() const
                                   {u"options"_s, target.options}}},
         {u"metricDefinitions"_s, metrics},
     };
+    if (!sweep.isEmpty())
+        json[u"sweep"_s] = QJsonObject{{u"id"_s, sweep}, {u"trial"_s, trial}};
+    return json;
 }
 
 Expected<RunSpec> RunSpec::fromJson(const QJsonObject &json)
@@ -166,6 +169,10 @@ Expected<RunSpec> RunSpec::fromJson(const QJsonObject &json)
     spec.target.options = target[u"options"_s].toObject();
     for (const QJsonValue &v : json[u"metricDefinitions"_s].toArray())
         spec.metricDefinitions << MetricDefinition{v[u"Name"_s].toString(), v[u"Regex"_s].toString()};
+    if (const QJsonObject sweep = json[u"sweep"_s].toObject(); !sweep.isEmpty()) {
+        spec.sweep = sweep[u"id"_s].toString();
+        spec.trial = sweep[u"trial"_s].toInt(-1);
+    }
     if (spec.id.isEmpty() || (spec.script.isEmpty() && spec.target.kind != TargetKind::Embedded))
         return Error{u"run spec without id or script"_s, {}, 0, 0, {}};
     return spec;

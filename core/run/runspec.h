@@ -68,6 +68,9 @@ struct RunSpec {
     QList<std::pair<QString, QString>> secretVariables;
     TargetSpec target;
     QList<MetricDefinition> metricDefinitions;
+    // A sweep's trial (core/sweep): the sweep's id and the trial's number; empty, -1: no sweep.
+    QString sweep;
+    int trial = -1;
     bool operator==(const RunSpec &) const = default;
 
     QJsonObject toJson() const;

@@ -132,12 +132,24 @@ bool isFinished(RunStatus status)
            status == RunStatus::Lost;
 }
 
+bool isStoppedEarly(const RunRecord &record)
+{
+    return record.status == RunStatus::Cancelled && record.error.startsWith(kStoppedEarly);
+}
+
+QString runStatusLabel(const RunRecord &record)
+{
+    return isStoppedEarly(record) ? QString(kStoppedEarly) : runStatusText(record.status);
+}
+
 RunRecord newRunRecord(const RunSpec &spec, const QString &experiment)
 {
     RunRecord r;
     r.id = spec.id;
-    r.experiment = experiment;
+    r.experiment = experiment.isEmpty() ? spec.sweep : experiment;
     r.name = QFileInfo(spec.script).completeBaseName();
+    if (!spec.sweep.isEmpty())
+        r.name += u" trial %1"_s.arg(spec.trial);
     r.target = spec.target.toString();
     r.environmentTag = spec.environmentTag;
     r.spec = spec.toJson();

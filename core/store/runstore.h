@@ -45,6 +45,13 @@ struct RunRecord {
     bool operator==(const RunRecord &) const = default;
 };
 
+// A run a sweep stopped early (its metric said it would not win) is cancelled, with an error
+// that begins "stopped early": it is shown so, never as failed.
+inline constexpr QLatin1String kStoppedEarly{"stopped early"};
+bool isStoppedEarly(const RunRecord &record);
+// The status as a person reads it: runStatusText, or "stopped early".
+QString runStatusLabel(const RunRecord &record);
+
 // A new record for a run about to start, named after its script.
 RunRecord newRunRecord(const RunSpec &spec, const QString &experiment = {});
 

@@ -193,6 +193,10 @@ void RunFollower::recordEnd(const targets::RunProbe &probe)
             error = u"ended by signal %1"_s.arg(probe.exit->signal);
         finished = probe.exit->finishedMs;
     }
+    if (status == RunStatus::Cancelled) {
+        if (const QString reason = RunDirectory(m_runDir).stopReason(); !reason.isEmpty())
+            error = u"%1: %2"_s.arg(kStoppedEarly, reason);
+    }
     error = m_redactor.redact(error);
     addArtifacts(); // before the status: whoever sees the run ended sees its artifacts
     m_store.setStatus(m_record.id, status, exitCode, error, finished);

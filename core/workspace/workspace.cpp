@@ -75,6 +75,16 @@ QString Workspace::runsDir() const
     return stateDir() + u"/runs"_s;
 }
 
+QString Workspace::sweepsDir() const
+{
+    return stateDir() + u"/sweeps"_s;
+}
+
+QString Workspace::sweepFilesDir() const
+{
+    return m_root + u"/sweeps"_s;
+}
+
 QString Workspace::environmentsDir() const
 {
     return m_root + u"/environments"_s;

@@ -20,6 +20,8 @@ public:
     QString stateDir() const;        // <root>/.ferry
     QString runsDir() const;         // <root>/.ferry/runs
     QString environmentsDir() const; // <root>/environments
+    QString sweepsDir() const;       // <root>/.ferry/sweeps: one folder per sweep (core/sweep)
+    QString sweepFilesDir() const;   // <root>/sweeps: the user's sweep files
 
     static QString stateDirName() { return QStringLiteral(".ferry"); }
 

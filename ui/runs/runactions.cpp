@@ -97,14 +97,12 @@ void RunActions::launch(const run::RunSpec &requested)
         return;
     run::RunSpec spec = requested;
     if (!spec.environmentFile.isEmpty()) {
-        const env::EnvironmentRead read = env::readEnvironment(spec.environmentFile);
-        if (env::hasErrors(read.diagnostics)) {
-            Q_EMIT problem(
-                atFirstError(tr("Environment %1 has errors: run 'ferry env check' on it").arg(spec.environmentFile),
-                             read.diagnostics));
+        const Diagnostics diagnostics = run::applyEnvironmentFile(spec, spec.environmentFile);
+        if (hasErrors(diagnostics)) { // secrets: checked in the worker
+            Q_EMIT problem(atFirstError(
+                tr("Environment %1 has errors: run 'ferry env check' on it").arg(spec.environmentFile), diagnostics));
             return;
         }
-        run::applyEnvironment(spec, read.environment, spec.environmentFile); // secrets: checked in the worker
     }
     Q_EMIT starting(spec.id);
     Q_EMIT message(tr("Starting %1 on %2 …").arg(spec.script, spec.target.toString()));

@@ -280,7 +280,7 @@ void RunDetailsView::setDetails(const RunDetails &details)
     if (spec)
         m_spec = *spec;
 
-    m_title->setText(u"%1 — %2"_s.arg(r.name.isEmpty() ? r.id : r.name, run::runStatusText(r.status)));
+    m_title->setText(u"%1 — %2"_s.arg(r.name.isEmpty() ? r.id : r.name, run::runStatusLabel(r)));
     m_id->setText(r.id);
 
     QStringList info;

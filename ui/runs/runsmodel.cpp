@@ -163,14 +163,14 @@ QVariant RunsModel::data(const QModelIndex &index, int role) const
     case RunIdRole:
         return r.id;
     case FilterRole:
-        return QStringList{r.id, r.name, r.target, run::runStatusText(r.status), r.environmentTag}.join(u'\n');
+        return QStringList{r.id, r.name, r.target, run::runStatusLabel(r), r.environmentTag}.join(u'\n');
     case Qt::DecorationRole:
         if (index.column() == StatusColumn)
             return statusIcon(r.status, r.id);
         return {};
     case Qt::ToolTipRole:
         if (index.column() == StatusColumn && !r.error.isEmpty())
-            return QString(run::runStatusText(r.status) + u": "_s + r.error);
+            return QString(run::runStatusLabel(r) + u": "_s + r.error);
         if (index.column() == NameColumn)
             return r.id;
         if (index.column() == StartedColumn && r.startedMs <= 0 && r.createdMs > 0)
@@ -209,7 +209,7 @@ QVariant RunsModel::displayData(const RunRow &row, int column) const
     switch (column) {
     case StatusColumn: {
         const QString detail = run::isFinished(r.status) ? QString() : m_details.value(r.id);
-        return detail.isEmpty() ? run::runStatusText(r.status) : run::runStatusText(r.status) + u" ("_s + detail + u')';
+        return detail.isEmpty() ? run::runStatusLabel(r) : run::runStatusLabel(r) + u" ("_s + detail + u')';
     }
     case NameColumn:
         return r.name.isEmpty() ? r.id : r.name;

@@ -1,0 +1,355 @@
+#include "sweep/sweepcontroller.h"
+
+#include "common/filelock.h"
+#include "run/rundirectory.h"
+#include "tracking/runfollower.h"
+#include "tracking/runlauncher.h"
+
+#include <QDateTime>
+#include <QFile>
+#include <QSet>
+#include <QThread>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::sweep {
+
+struct SweepController::Running {
+    std::unique_ptr<run::RunFollower> follower;
+    qsizetype judgedPoints = -1; // the curve's size when the rule last judged it
+};
+
+SweepController::SweepController(run::RunStore &store, workspace::Workspace workspace, SweepDirectory dir,
+                                 TargetFactory factory, ControllerOptions options)
+    : m_store(store), m_workspace(std::move(workspace)), m_dir(std::move(dir)), m_factory(std::move(factory)),
+      m_options(std::move(options))
+{
+}
+
+SweepController::~SweepController() = default;
+
+int SweepController::slots(const SweepSpec &spec, const ControllerOptions &options, QString *why)
+{
+    int slots = std::max(1, spec.maxParallel);
+    const auto target = run::TargetSpec::parse(spec.target);
+    const bool onThisMachine =
+        target && (target->kind == run::TargetKind::Local || target->kind == run::TargetKind::Container);
+    if (!onThisMachine)
+        return slots; // the cluster or the host holds its own queue
+    QStringList reasons;
+    if (options.cores > 0 && options.cores < slots) {
+        slots = options.cores;
+        reasons << u"this machine has %1 cores"_s.arg(options.cores);
+    }
+    if (!options.gpus.isEmpty() && options.gpus.size() < slots) {
+        slots = static_cast<int>(options.gpus.size());
+        reasons << u"%1 GPUs, one per trial"_s.arg(options.gpus.size());
+    }
+    if (why)
+        *why = reasons.join(u", "_s);
+    return slots;
+}
+
+Expected<void> SweepController::save()
+{
+    return m_dir.writeState(m_state);
+}
+
+QString SweepController::takeGpu()
+{
+    if (m_options.gpus.isEmpty())
+        return {};
+    QSet<QString> used;
+    for (const auto &[number, running] : m_running)
+        used.insert(m_state.trials[number].gpu);
+    for (const QString &gpu : m_options.gpus) {
+        if (!used.contains(gpu))
+            return gpu;
+    }
+    return {};
+}
+
+Expected<void> SweepController::prepare()
+{
+    auto state = m_dir.readState();
+    if (!state)
+        return state.error();
+    m_state = *state;
+    m_state.status = SweepStatus::Running;
+    m_state.error.clear();
+    const SweepRead read = m_dir.readSpec();
+    if (hasErrors(read.diagnostics)) {
+        for (const Diagnostic &d : read.diagnostics) {
+            if (d.isError())
+                return d.where;
+        }
+    }
+    m_spec = read.spec;
+    m_sampler = std::make_unique<Sampler>(m_spec);
+    auto base = trialTemplate(m_spec, m_state.sourceFile, m_workspace.root());
+    if (!base)
+        return base.error();
+    m_base = *base;
+    m_target = m_factory(m_base.target);
+    if (!m_target)
+        return Error{u"the %1 target is not available in this version"_s.arg(m_base.target.toString()),
+                     m_state.sourceFile, 0, 0, {}};
+    QString why;
+    m_slots = slots(m_spec, m_options, &why);
+    m_dir.log(why.isEmpty() ? u"controller started: %1 trials at a time"_s.arg(m_slots)
+                            : u"controller started: %1 trials at a time (%2)"_s.arg(m_slots).arg(why));
+    for (Trial &trial : m_state.trials) {
+        if (isOver(trial.status)) {
+            m_curves.insert(trial.number, trialCurve(m_store, trial.number, trial.runId, *m_sampler));
+            continue;
+        }
+        if (const auto adopted = adopt(trial); !adopted)
+            return adopted;
+    }
+    return save();
+}
+
+// A trial a previous controller left not over: followed again when its run exists, launched
+// (under the same run id) when it never got as far as its folder.
+Expected<void> SweepController::adopt(Trial &trial)
+{
+    const QString runDir = m_workspace.runsDir() + u'/' + trial.runId;
+    std::optional<run::RunRecord> record = m_store.run(trial.runId);
+    if (!record) {
+        const auto spec = run::RunDirectory(runDir).readSpec();
+        if (!spec) {
+            m_dir.log(u"trial %1 never started: starting it"_s.arg(trial.number));
+            return launch(trial);
+        }
+        // Its folder was claimed, but the controller died before the store had the record.
+        run::RunRecord made = run::newRunRecord(*spec);
+        m_store.createRun(made);
+        m_store.setParams(spec->id, spec->hyperparameters);
+        m_store.setStatus(spec->id, run::RunStatus::Running);
+        m_store.flush();
+        record = m_store.run(trial.runId);
+        if (!record)
+            return Error{u"cannot store trial %1's run"_s.arg(trial.number), runDir, 0, 0, {}};
+    }
+    m_dir.log(u"trial %1 (run %2): followed again"_s.arg(trial.number).arg(trial.runId));
+    auto running = std::make_unique<Running>();
+    running->follower = std::make_unique<run::RunFollower>(m_store, *m_target, runDir, *record);
+    m_running.emplace(trial.number, std::move(running));
+    trial.status = TrialStatus::Running;
+    return {};
+}
+
+Expected<void> SweepController::launch(Trial &trial)
+{
+    trial.status = TrialStatus::Starting;
+    if (const auto saved = save(); !saved) // before the run exists: a resume finds it by its id
+        return saved;
+    const run::RunSpec spec = trialSpec(m_base, m_state.id, trial);
+    const auto record = run::launchRun(m_store, *m_target, m_workspace.runsDir(), spec);
+    if (!record) {
+        trial.status = TrialStatus::Failed;
+        trial.detail = record.error().toString();
+        trial.finishedMs = QDateTime::currentMSecsSinceEpoch();
+        m_dir.log(u"trial %1 could not start: %2"_s.arg(trial.number).arg(trial.detail));
+        return save();
+    }
+    trial.status = TrialStatus::Running;
+    trial.startedMs = record->startedMs;
+    QStringList hp;
+    for (const run::Hyperparameter &h : trial.hyperparameters)
+        hp << u"--%1 %2"_s.arg(h.name, h.value);
+    m_dir.log(u"trial %1 started (run %2): %3%4"_s.arg(trial.number)
+                  .arg(trial.runId, hp.join(u' '), trial.gpu.isEmpty() ? QString() : u", GPU "_s + trial.gpu));
+    auto running = std::make_unique<Running>();
+    running->follower = std::make_unique<run::RunFollower>(m_store, *m_target,
+                                                           m_workspace.runsDir() + u'/' + trial.runId, *record);
+    m_running.emplace(trial.number, std::move(running));
+    return save();
+}
+
+// The next trial, when a slot is free and the plan has one: sampled (TPE from the trials over
+// so far) and launched. False when nothing was started.
+Expected<bool> SweepController::startNext()
+{
+    if (m_exhausted || static_cast<int>(m_running.size()) >= m_slots)
+        return false;
+    const int number = static_cast<int>(m_state.trials.size());
+    if (number >= m_spec.plannedTrials()) {
+        m_exhausted = true;
+        return false;
+    }
+    std::vector<Observation> finished;
+    for (const Trial &t : m_state.trials) {
+        if (!isOver(t.status))
+            continue;
+        const double objective =
+            t.objective ? m_sampler->minimized(*t.objective) : std::numeric_limits<double>::quiet_NaN();
+        finished.push_back(Observation{t.point, objective});
+    }
+    const auto point = m_sampler->sample(number, finished);
+    if (!point) {
+        m_exhausted = true;
+        return false;
+    }
+    Trial trial;
+    trial.number = number;
+    trial.runId = run::newRunId(m_base.script);
+    trial.point = *point;
+    trial.hyperparameters = m_sampler->hyperparameters(*point);
+    trial.gpu = takeGpu();
+    m_state.trials << trial;
+    if (const auto launched = launch(m_state.trials.last()); !launched)
+        return launched.error();
+    return true;
+}
+
+void SweepController::finishTrial(Trial &trial, const run::RunRecord &record)
+{
+    trial.status = trialStatusOf(record);
+    if (!isOver(trial.status))
+        trial.status = TrialStatus::Lost;
+    trial.objective = trialObjective(m_store, trial.runId, m_spec);
+    trial.finishedMs = record.finishedMs > 0 ? record.finishedMs : QDateTime::currentMSecsSinceEpoch();
+    if (!record.error.isEmpty())
+        trial.detail = record.error;
+    m_curves.insert(trial.number, trialCurve(m_store, trial.number, trial.runId, *m_sampler));
+    m_dir.log(u"trial %1 %2%3"_s.arg(trial.number)
+                  .arg(trialStatusText(trial.status),
+                       trial.objective ? u", %1 = %2"_s.arg(m_spec.metric).arg(*trial.objective) : QString()));
+}
+
+Expected<void> SweepController::followAll()
+{
+    bool changed = false;
+    for (auto it = m_running.begin(); it != m_running.end();) {
+        Trial &trial = m_state.trials[it->first];
+        const auto step = it->second->follower->poll();
+        if (!step) {
+            m_dir.log(u"trial %1: %2"_s.arg(trial.number).arg(step.error().toString()));
+            ++it;
+            continue;
+        }
+        if (!step->points.isEmpty() || step->finished)
+            m_curves.insert(trial.number, trialCurve(m_store, trial.number, trial.runId, *m_sampler));
+        if (step->finished) {
+            finishTrial(trial, it->second->follower->record());
+            it = m_running.erase(it);
+            changed = true;
+            continue;
+        }
+        ++it;
+    }
+    return changed ? save() : Expected<void>{};
+}
+
+// Early stopping: each running trial whose curve grew, against every other trial's curve.
+void SweepController::judgeAll()
+{
+    if (m_spec.earlyStopping.rule == StoppingRule::None)
+        return;
+    QList<int> stop;
+    QHash<int, QString> reasons;
+    for (auto it = m_running.begin(); it != m_running.end(); ++it) {
+        const TrialCurve curve = m_curves.value(it->first, TrialCurve{it->first, {}});
+        const auto size = static_cast<qsizetype>(curve.points.size());
+        if (size == it->second->judgedPoints)
+            continue;
+        it->second->judgedPoints = size;
+        std::vector<TrialCurve> others;
+        for (auto c = m_curves.cbegin(); c != m_curves.cend(); ++c) {
+            if (c.key() != it->first)
+                others.push_back(c.value());
+        }
+        const StoppingDecision decision = shouldStop(m_spec.earlyStopping, curve, others);
+        if (decision.stop) {
+            stop << it->first;
+            reasons.insert(it->first, decision.reason);
+        }
+    }
+    for (const int number : stop) {
+        Trial &trial = m_state.trials[number];
+        const QString runDir = m_workspace.runsDir() + u'/' + trial.runId;
+        m_dir.log(u"trial %1 stops early: %2"_s.arg(number).arg(reasons.value(number)));
+        (void)run::RunDirectory(runDir).writeStopReason(reasons.value(number));
+        if (const auto cancelled = m_target->cancel(runDir, m_options.cancelGraceMs); !cancelled)
+            m_dir.log(u"trial %1: %2"_s.arg(number).arg(cancelled.error().toString()));
+    }
+}
+
+Expected<void> SweepController::cancelAll()
+{
+    m_dir.log(u"cancelling: %1 trials running"_s.arg(m_running.size()));
+    for (auto it = m_running.begin(); it != m_running.end(); ++it) {
+        const Trial &trial = m_state.trials[it->first];
+        const QString runDir = m_workspace.runsDir() + u'/' + trial.runId;
+        if (const auto cancelled = m_target->cancel(runDir, m_options.cancelGraceMs); !cancelled)
+            m_dir.log(u"trial %1: %2"_s.arg(trial.number).arg(cancelled.error().toString()));
+    }
+    // Until each run's end is stored (a cancelled run's archives are packed first).
+    for (int round = 0; !m_running.empty() && round < 600; ++round) {
+        if (const auto followed = followAll(); !followed)
+            return followed;
+        if (!m_running.empty())
+            QThread::msleep(100);
+    }
+    for (auto it = m_running.cbegin(); it != m_running.cend(); ++it)
+        m_state.trials[it->first].status = TrialStatus::Cancelled;
+    m_running.clear();
+    return {};
+}
+
+Expected<SweepState> SweepController::run()
+{
+    const auto lock = FileLock::tryLock(m_dir.lockFile());
+    if (!lock)
+        return lock.error();
+    if (!lock->has_value())
+        return Error{u"another controller drives this sweep"_s, m_dir.path(), 0, 0, {}};
+    const auto end = [this](SweepStatus status, const QString &error = {}) -> Expected<SweepState> {
+        m_state.status = status;
+        m_state.error = error;
+        m_state.finishedMs = QDateTime::currentMSecsSinceEpoch();
+        m_dir.log(error.isEmpty() ? u"sweep %1"_s.arg(sweepStatusText(status))
+                                  : u"sweep %1: %2"_s.arg(sweepStatusText(status), error));
+        if (const auto saved = save(); !saved)
+            return saved.error();
+        m_store.flush();
+        return m_state;
+    };
+    if (const auto prepared = prepare(); !prepared) {
+        if (m_state.id.isEmpty())
+            return prepared.error(); // no state to record the failure in
+        return end(SweepStatus::Failed, prepared.error().toString());
+    }
+    while (true) {
+        if (m_dir.cancelRequested()) {
+            if (const auto cancelled = cancelAll(); !cancelled)
+                return cancelled.error();
+            (void)QFile::remove(m_dir.cancelFile());
+            return end(SweepStatus::Cancelled);
+        }
+        if (m_options.stop && m_options.stop()) {
+            m_dir.log(u"controller stopped; 'ferry sweep resume %1' goes on"_s.arg(m_state.id));
+            m_store.flush();
+            return m_state;
+        }
+        if (const auto followed = followAll(); !followed)
+            return followed.error();
+        judgeAll();
+        while (true) {
+            const auto started = startNext();
+            if (!started)
+                return started.error();
+            if (!*started)
+                break;
+        }
+        if (m_running.empty() && m_exhausted)
+            return end(SweepStatus::Finished);
+        QThread::msleep(static_cast<unsigned long>(m_options.pollMs));
+    }
+}
+
+} // namespace ferry::sweep
