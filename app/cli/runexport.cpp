@@ -1,6 +1,7 @@
 #include "cli/runexport.h"
 
 #include "cloud/cloudhandoff.h"
+#include "cloud/sweepexport.h"
 #include "env/formats.h"
 #include "env/spechash.h"
 
@@ -11,10 +12,13 @@ using namespace Qt::StringLiterals;
 
 namespace ferry::cli {
 
-void addExportOptions(QCommandLineParser &parser)
+void addExportOptions(QCommandLineParser &parser, const QString &command)
 {
-    parser.addOption(
-        {u"to"_s, u"export: azureml (CLI v2 command job YAML) or sagemaker (SDK launcher script)."_s, u"SERVICE"_s});
+    const bool sweep = command == u"sweep"_s;
+    parser.addOption({u"to"_s,
+                      sweep ? u"export: azureml (CLI v2 sweep job YAML) or sagemaker (SDK tuner launcher)."_s
+                            : u"export: azureml (CLI v2 command job YAML) or sagemaker (SDK launcher script)."_s,
+                      u"SERVICE"_s});
     parser.addOption({{u"o"_s, u"output"_s}, u"export: the file to write (default: print it)."_s, u"PATH"_s});
     parser.addOption({u"compute"_s, u"export azureml: the compute target, e.g. gpu-cluster."_s, u"NAME"_s});
     parser.addOption({u"experiment"_s, u"export azureml: the experiment name."_s, u"NAME"_s});
@@ -30,37 +34,43 @@ void addExportOptions(QCommandLineParser &parser)
     parser.addOption({u"name"_s, u"export: job display name / base job name."_s, u"NAME"_s});
 }
 
-int exportRun(const QCommandLineParser &parser, const run::RunRecord &record, Io &io)
-{
-    const QString to = parser.value(u"to"_s);
-    if (to != "azureml"_L1 && to != "sagemaker"_L1) {
-        io.err << "ferry runs export: say where to, --to azureml or --to sagemaker" << Qt::endl;
-        return kExitUserError;
-    }
-    const auto spec = run::RunSpec::fromJson(record.spec);
-    if (!spec) {
-        io.err << "ferry runs export: run " << record.id << ": " << spec.error().toString() << Qt::endl;
-        return kExitUserError;
-    }
+namespace {
+
+// What every export reads from the command line and the spec: the service, the environment
+// file's contents and the hand-off options. Nullopt after saying what is wrong.
+struct ExportRequest {
+    QString to;
     std::optional<env::Environment> environment;
-    if (!spec->environmentFile.isEmpty()) {
-        const env::EnvironmentRead read = env::readEnvironment(spec->environmentFile);
+    run::HandoffOptions options;
+};
+
+std::optional<ExportRequest> exportRequest(const QCommandLineParser &parser, const run::RunSpec &spec,
+                                           const QString &what, const QString &command, Io &io)
+{
+    const QString prefix = u"ferry %1 export: "_s.arg(command);
+    ExportRequest request;
+    request.to = parser.value(u"to"_s);
+    if (request.to != "azureml"_L1 && request.to != "sagemaker"_L1) {
+        io.err << prefix << "say where to, --to azureml or --to sagemaker" << Qt::endl;
+        return std::nullopt;
+    }
+    if (!spec.environmentFile.isEmpty()) {
+        const env::EnvironmentRead read = env::readEnvironment(spec.environmentFile);
         if (env::hasErrors(read.diagnostics)) {
             for (const env::Diagnostic &d : read.diagnostics) {
                 if (d.isError())
                     io.err << d.toString() << Qt::endl;
             }
-            io.err << "ferry runs export: run " << record.id << " needs its environment file to describe its image"
-                   << Qt::endl;
-            return kExitUserError;
+            io.err << prefix << what << " needs its environment file to describe its image" << Qt::endl;
+            return std::nullopt;
         }
-        if (env::imageTag(read.environment) != spec->environmentTag)
-            io.err << "ferry runs export: note: " << spec->environmentFile << " has changed since run " << record.id
-                   << " started (image " << spec->environmentTag << ", now " << env::imageTag(read.environment)
+        if (!spec.environmentTag.isEmpty() && env::imageTag(read.environment) != spec.environmentTag)
+            io.err << prefix << "note: " << spec.environmentFile << " has changed since " << what << " started (image "
+                   << spec.environmentTag << ", now " << env::imageTag(read.environment)
                    << "); exporting it as it is now" << Qt::endl;
-        environment = read.environment;
+        request.environment = read.environment;
     }
-    run::HandoffOptions options;
+    run::HandoffOptions &options = request.options;
     options.outputPath = parser.value(u"output"_s);
     options.jobName = parser.value(u"name"_s);
     options.experiment = parser.value(u"experiment"_s);
@@ -70,8 +80,8 @@ int exportRun(const QCommandLineParser &parser, const run::RunRecord &record, Io
     bool ok = false;
     options.instanceCount = parser.value(u"instance-count"_s).toInt(&ok);
     if (!ok || options.instanceCount < 1) {
-        io.err << "ferry runs export: --instance-count takes a whole number of at least 1" << Qt::endl;
-        return kExitUserError;
+        io.err << prefix << "--instance-count takes a whole number of at least 1" << Qt::endl;
+        return std::nullopt;
     }
     options.frameworkVersion = parser.value(u"framework-version"_s);
     options.pyVersion = parser.value(u"py-version"_s);
@@ -79,37 +89,77 @@ int exportRun(const QCommandLineParser &parser, const run::RunRecord &record, Io
     for (const QString &pair : parser.values(u"channel-uri"_s)) {
         const qsizetype eq = pair.indexOf(u'=');
         const QString name = pair.left(eq);
-        const bool known = std::any_of(spec->channels.begin(), spec->channels.end(),
+        const bool known = std::any_of(spec.channels.begin(), spec.channels.end(),
                                        [&](const run::DataChannel &c) { return c.name == name; });
         if (eq <= 0 || !known) {
-            io.err << "ferry runs export: --channel-uri takes NAME=URI for a channel of the run, not '" << pair << "'"
-                   << Qt::endl;
-            return kExitUserError;
+            io.err << prefix << "--channel-uri takes NAME=URI for a channel of the " << command << ", not '" << pair
+                   << "'" << Qt::endl;
+            return std::nullopt;
         }
         options.channels.insert(name, pair.mid(eq + 1));
     }
-    const Expected<QString> text = to == "azureml"_L1 ? run::writeAzureMlCommandJob(*spec, environment, options)
-                                                      : run::writeSageMakerLauncher(*spec, environment, options);
+    return request;
+}
+
+// The exported text printed, or written to --output (a launcher made executable) with how to
+// submit it.
+int writeExport(const ExportRequest &request, const Expected<QString> &text, const QString &command, Io &io)
+{
     if (!text) {
-        io.err << "ferry runs export: " << text.error().toString() << Qt::endl;
+        io.err << "ferry " << command << " export: " << text.error().toString() << Qt::endl;
         return kExitUserError;
     }
-    if (options.outputPath.isEmpty()) {
+    const QString &path = request.options.outputPath;
+    if (path.isEmpty()) {
         io.out << *text;
         return kExitOk;
     }
-    QSaveFile file(options.outputPath);
+    QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(text->toUtf8()) < 0 || !file.commit()) {
-        io.err << "ferry runs export: " << options.outputPath << ": " << file.errorString() << Qt::endl;
+        io.err << "ferry " << command << " export: " << path << ": " << file.errorString() << Qt::endl;
         return kExitUserError;
     }
-    if (to == "sagemaker"_L1)
-        QFile::setPermissions(options.outputPath, QFile::permissions(options.outputPath) | QFile::ExeOwner);
-    io.err << "wrote " << options.outputPath
-           << (to == "azureml"_L1 ? u"; submit it with: az ml job create --file "_s + options.outputPath
-                                  : u"; submit it with: python3 "_s + options.outputPath)
+    const bool azure = request.to == "azureml"_L1;
+    if (!azure)
+        QFile::setPermissions(path, QFile::permissions(path) | QFile::ExeOwner);
+    io.err << "wrote " << path
+           << (azure ? u"; submit it with: az ml job create --file "_s + path : u"; submit it with: python3 "_s + path)
            << Qt::endl;
     return kExitOk;
+}
+
+} // namespace
+
+int exportRun(const QCommandLineParser &parser, const run::RunRecord &record, Io &io)
+{
+    const auto spec = run::RunSpec::fromJson(record.spec);
+    if (!spec) {
+        io.err << "ferry runs export: run " << record.id << ": " << spec.error().toString() << Qt::endl;
+        return kExitUserError;
+    }
+    const auto request = exportRequest(parser, *spec, u"run "_s + record.id, u"runs"_s, io);
+    if (!request)
+        return kExitUserError;
+    const Expected<QString> text = request->to == "azureml"_L1
+                                       ? run::writeAzureMlCommandJob(*spec, request->environment, request->options)
+                                       : run::writeSageMakerLauncher(*spec, request->environment, request->options);
+    return writeExport(*request, text, u"runs"_s, io);
+}
+
+int exportSweep(const QCommandLineParser &parser, const sweep::SweepSpec &sweep, const run::RunSpec &trial, Io &io)
+{
+    const auto request = exportRequest(parser, trial, u"sweep "_s + trial.id, u"sweep"_s, io);
+    if (!request)
+        return kExitUserError;
+    const auto written = request->to == "azureml"_L1
+                             ? cloud::writeAzureMlSweepJob(sweep, trial, request->environment, request->options)
+                             : cloud::writeSageMakerTuner(sweep, trial, request->environment, request->options);
+    if (written) {
+        for (const QString &line : written->dropped)
+            io.err << "ferry sweep export: note: " << line << Qt::endl;
+    }
+    return writeExport(*request, written ? Expected<QString>(written->text) : Expected<QString>(written.error()),
+                       u"sweep"_s, io);
 }
 
 } // namespace ferry::cli

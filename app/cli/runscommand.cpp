@@ -83,7 +83,7 @@ public:
         parser.addOption({u"csv"_s, u"metrics: print CSV."_s});
         parser.addOption({u"remote"_s, u"delete: remove the run's folder on its host as well."_s});
         parser.addOption({u"keep-remote"_s, u"delete: leave the run's folder on its host."_s});
-        addExportOptions(parser);
+        addExportOptions(parser, u"runs"_s);
     }
 
     int run(const QCommandLineParser &parser, Io &io) override

@@ -4,13 +4,14 @@
 // the sweep and starts its detached controller (`ferry __sweep`, sweep/sweepcontroller.h);
 // the others read or steer a sweep by its id (or the start of it).
 #include "cli/command.h"
+#include "cli/runexport.h"
 #include "cli/runsupport.h"
 
+#include "common/textfile.h"
 #include "sweep/sampler.h"
 #include "sweep/sweepcontroller.h"
 #include "sweep/sweepfile.h"
 #include "targets/targetfactory.h"
-#include "common/textfile.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -49,7 +50,10 @@ QString describe(const SweepSpec &s)
 class SweepCommand final : public Command {
 public:
     QString name() const override { return u"sweep"_s; }
-    QString summary() const override { return u"sweeps: many trials of one script (grid, random, TPE), stopped early"_s; }
+    QString summary() const override
+    {
+        return u"sweeps: many trials of one script (grid, random, TPE), stopped early"_s;
+    }
     int maxPositionalArguments() const override { return 2; }
 
     void configure(QCommandLineParser &parser) const override
@@ -63,20 +67,25 @@ public:
             u"  ferry sweep list [--json]        the workspace's sweeps, newest first\n"
             u"  ferry sweep show ID [--json]     its trials: parameters, status, objective, duration\n"
             u"  ferry sweep cancel ID            cancel every running trial and end the sweep\n"
-            u"  ferry sweep resume ID            go on after the controller was killed or crashed\n\n"
+            u"  ferry sweep resume ID            go on after the controller was killed or crashed\n"
+            u"  ferry sweep export ID|FILE --to azureml|sagemaker [-o PATH]\n"
+            u"                                   the same search as an AzureML sweep job or a SageMaker\n"
+            u"                                   HyperparameterTuner launcher; what they drop is said\n\n"
             u"ID is a sweep's id, the start of one, or a sweep file's name (its newest sweep)."_s);
-        parser.addPositionalArgument(u"action"_s, u"plan, start, list, show, cancel or resume"_s, u"ACTION"_s);
+        parser.addPositionalArgument(u"action"_s, u"plan, start, list, show, cancel, resume or export"_s, u"ACTION"_s);
         parser.addPositionalArgument(u"what"_s, u"The sweep file (plan, start) or the sweep's id."_s, u"FILE|ID"_s);
         parser.addOption({u"json"_s, u"Print JSON (plan, list, show)."_s});
         parser.addOption({u"workspace"_s, u"The workspace folder (default: the current folder)."_s, u"DIR"_s});
         parser.addOption({u"wait"_s, u"start, resume, cancel: return once the sweep is over."_s});
+        addExportOptions(parser, u"sweep"_s);
     }
 
     int run(const QCommandLineParser &parser, Io &io) override
     {
         const QStringList args = parser.positionalArguments();
         const QString action = args.value(0);
-        static const QStringList kActions{u"plan"_s, u"start"_s, u"list"_s, u"show"_s, u"cancel"_s, u"resume"_s};
+        static const QStringList kActions{u"plan"_s,   u"start"_s,  u"list"_s,  u"show"_s,
+                                          u"cancel"_s, u"resume"_s, u"export"_s};
         if (!kActions.contains(action))
             return usageError(name(),
                               action.isEmpty() ? u"say what to do: %1"_s.arg(kActions.join(u", "_s))
@@ -87,7 +96,7 @@ public:
             return usageError(name(),
                               takesOne ? u"'ferry sweep %1' takes %2"_s.arg(
                                              action, action == u"plan"_s || action == u"start"_s ? u"one sweep file"_s
-                                                                                               : u"one sweep id"_s)
+                                                                                                 : u"one sweep id"_s)
                                        : u"'ferry sweep list' takes no argument"_s,
                               io);
         if (action == u"plan"_s) {
@@ -103,6 +112,8 @@ public:
             return start(*context, args[1], parser.isSet(u"wait"_s), io);
         if (action == u"list"_s)
             return list(*context, parser.isSet(u"json"_s), io);
+        if (action == u"export"_s && QFileInfo(args[1]).isFile())
+            return exportFile(*context, parser, args[1], io);
         const auto dir = findSweep(*context, args[1], io);
         if (!dir)
             return kExitUserError;
@@ -110,6 +121,8 @@ public:
             return show(*context, *dir, parser.isSet(u"json"_s), io);
         if (action == u"cancel"_s)
             return cancel(*context, *dir, io);
+        if (action == u"export"_s)
+            return exportSaved(*context, parser, *dir, io);
         return resume(*context, *dir, parser.isSet(u"wait"_s), io);
     }
 
@@ -157,6 +170,36 @@ private:
         }
         return kExitOk;
     }
+    // A sweep file, or a sweep's own copy of its file, as a cloud's tuner runs it; the job is
+    // named after the file or the sweep.
+    static int exportSpec(const RunContext &context, const QCommandLineParser &parser, const SweepRead &read,
+                          const QString &file, const QString &id, Io &io)
+    {
+        if (reportDiagnostics(read.diagnostics, io))
+            return kExitUserError;
+        auto trial = trialTemplate(read.spec, file, context.workspace.root());
+        if (!trial) {
+            io.err << "ferry sweep export: " << trial.error().toString() << Qt::endl;
+            return kExitUserError;
+        }
+        trial->id = id;
+        return exportSweep(parser, read.spec, *trial, io);
+    }
+    static int exportFile(const RunContext &context, const QCommandLineParser &parser, const QString &file, Io &io)
+    {
+        return exportSpec(context, parser, readSweepFile(file), file, QFileInfo(file).completeBaseName(), io);
+    }
+    static int exportSaved(const RunContext &context, const QCommandLineParser &parser, const SweepDirectory &dir,
+                           Io &io)
+    {
+        const auto state = dir.readState();
+        if (!state) {
+            io.err << "ferry sweep export: " << state.error().toString() << Qt::endl;
+            return kExitUserError;
+        }
+        return exportSpec(context, parser, dir.readSpec(), state->sourceFile, state->id, io);
+    }
+
     static std::optional<SweepDirectory> findSweep(const RunContext &context, const QString &idOrPrefix, Io &io)
     {
         QStringList matches;
@@ -252,8 +295,9 @@ private:
             QJsonObject hp;
             for (const run::Hyperparameter &h : t.hyperparameters)
                 hp[h.name] = h.value;
-            QJsonObject o{{u"trial"_s, t.number},  {u"run"_s, t.runId},         {u"status"_s, trialStatusText(t.status)},
-                          {u"hyperparameters"_s, hp}, {u"started"_s, t.startedMs}, {u"finished"_s, t.finishedMs}};
+            QJsonObject o{
+                {u"trial"_s, t.number},     {u"run"_s, t.runId},         {u"status"_s, trialStatusText(t.status)},
+                {u"hyperparameters"_s, hp}, {u"started"_s, t.startedMs}, {u"finished"_s, t.finishedMs}};
             o[u"objective"_s] = t.objective ? QJsonValue(*t.objective) : QJsonValue();
             if (!t.gpu.isEmpty())
                 o[u"gpu"_s] = t.gpu;
@@ -297,8 +341,8 @@ private:
                 out.append(toJson(now, spec, orphaned));
                 continue;
             }
-            const qsizetype over = std::count_if(now.trials.begin(), now.trials.end(),
-                                                 [](const Trial &t) { return isOver(t.status); });
+            const qsizetype over =
+                std::count_if(now.trials.begin(), now.trials.end(), [](const Trial &t) { return isOver(t.status); });
             io.out << u"%1  %2  %3  %4"_s.arg(s.id, -40)
                           .arg(orphaned ? u"stopped"_s : sweepStatusText(s.status), -9)
                           .arg(u"%1/%2"_s.arg(over).arg(spec.plannedTrials()), -11)

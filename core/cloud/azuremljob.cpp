@@ -1,4 +1,5 @@
 // AzureML CLI v2 command job YAML for a run (see cloudhandoff.h).
+#include "cloud/azuremlparts.h"
 #include "cloud/cloudhandoff.h"
 
 #include "env/condafile.h"
@@ -15,9 +16,8 @@ using namespace Qt::StringLiterals;
 
 namespace ferry::run {
 
-namespace {
+namespace azureml {
 
-// An AzureML input or output name: letters, digits and '_', not starting with a digit.
 QString inputName(const QString &name, const QStringList &taken)
 {
     QString key = name;
@@ -31,7 +31,6 @@ QString inputName(const QString &name, const QStringList &taken)
     return unique;
 }
 
-// A hyperparameter as an input literal: numbers stay numbers, the rest are strings.
 void emitHyperparameter(YAML::Emitter &out, const QString &value)
 {
     const QJsonValue decoded = decodedHyperparameter(value);
@@ -42,8 +41,6 @@ void emitHyperparameter(YAML::Emitter &out, const QString &value)
     env::yaml::emitString(out, value);
 }
 
-// One word of the bash command line AzureML runs; ${{...}} is replaced by AzureML before bash
-// reads the line, so a substituted value with spaces must be inside the quotes too.
 QString shellWord(const QString &word)
 {
     static const QRegularExpression plain(u"^[A-Za-z0-9_@%+=:,./{}$-]+$"_s);
@@ -57,13 +54,6 @@ QString relativeTo(const QString &dir, const QString &path)
     const QString relative = QDir(dir).relativeFilePath(QFileInfo(path).absoluteFilePath());
     return relative.isEmpty() ? u"."_s : relative;
 }
-
-// The job's inputs: one per hyperparameter (in the spec's order), then one per data channel,
-// each with a name unique among them.
-struct JobInputs {
-    QList<std::pair<QString, QString>> hyper; // hyperparameter name, input name
-    QList<std::pair<const DataChannel *, QString>> channels;
-};
 
 JobInputs jobInputs(const RunSpec &spec)
 {
@@ -80,15 +70,6 @@ JobInputs jobInputs(const RunSpec &spec)
     return inputs;
 }
 
-// The job's command line and its environment_variables.
-struct JobCommand {
-    QStringList words;
-    QList<std::pair<QString, QString>> variables;
-};
-
-// The contract as everywhere else (run/contract.h), with AzureML's paths: the ones only
-// known at run time go into the command (through `env`, which takes any variable name),
-// the rest into environment_variables. SM_NUM_GPUS is counted on the node.
 JobCommand jobCommand(const RunSpec &spec, const std::optional<env::Environment> &environment, const JobInputs &inputs)
 {
     ContractPaths paths;
@@ -124,8 +105,6 @@ JobCommand jobCommand(const RunSpec &spec, const std::optional<env::Environment>
     return job;
 }
 
-// inputs: the hyperparameters as literals, the channels as a file or folder (its uploaded URI
-// when given, else its path relative to the job file).
 void emitInputs(YAML::Emitter &out, const RunSpec &spec, const JobInputs &inputs, const HandoffOptions &options,
                 const QString &base)
 {
@@ -150,7 +129,6 @@ void emitInputs(YAML::Emitter &out, const RunSpec &spec, const JobInputs &inputs
     out << YAML::EndMap;
 }
 
-// environment: a registered one by reference, else the image and the conda file inline.
 void emitEnvironment(YAML::Emitter &out, const std::optional<env::Environment> &environment,
                      const HandoffOptions &options)
 {
@@ -173,10 +151,8 @@ void emitEnvironment(YAML::Emitter &out, const std::optional<env::Environment> &
     out << YAML::EndMap;
 }
 
-} // namespace
-
-Expected<QString> writeAzureMlCommandJob(const RunSpec &spec, const std::optional<env::Environment> &environment,
-                                         const HandoffOptions &options)
+Expected<void> checkJob(const RunSpec &spec, const std::optional<env::Environment> &environment,
+                        const HandoffOptions &options)
 {
     if (options.compute.isEmpty())
         return Error{u"name the AzureML compute target the job runs on"_s,
@@ -191,7 +167,66 @@ Expected<QString> writeAzureMlCommandJob(const RunSpec &spec, const std::optiona
                      0,
                      u"start the run with an environment file (--env), or name an environment registered in AzureML, "
                      u"e.g. azureml:NAME@latest (--environment)"_s};
-    const QString base = QFileInfo(options.outputPath.isEmpty() ? u"job.yml"_s : options.outputPath).absolutePath();
+    return {};
+}
+
+QString jobBase(const HandoffOptions &options)
+{
+    return QFileInfo(options.outputPath.isEmpty() ? u"job.yml"_s : options.outputPath).absolutePath();
+}
+
+void emitNames(YAML::Emitter &out, const RunSpec &spec, const HandoffOptions &options)
+{
+    out << YAML::Key << "display_name" << YAML::Value;
+    env::yaml::emitString(out, options.jobName.isEmpty() ? spec.id : options.jobName);
+    out << YAML::Key << "experiment_name" << YAML::Value;
+    env::yaml::emitString(out,
+                          options.experiment.isEmpty() ? QFileInfo(spec.sourceDir).fileName() : options.experiment);
+}
+
+void emitOutputs(YAML::Emitter &out)
+{
+    out << YAML::Key << "outputs" << YAML::Value << YAML::BeginMap;
+    for (const char *name : {"model", "output_data"})
+        out << YAML::Key << name << YAML::Value << YAML::BeginMap << YAML::Key << "type" << YAML::Value << "uri_folder"
+            << YAML::EndMap;
+    out << YAML::EndMap;
+}
+
+void emitVariables(YAML::Emitter &out, const JobCommand &command)
+{
+    out << YAML::Key << "environment_variables" << YAML::Value << YAML::BeginMap;
+    for (const auto &[name, value] : command.variables) {
+        env::yaml::emitKey(out, name);
+        out << YAML::Value;
+        env::yaml::emitString(out, value);
+    }
+    out << YAML::EndMap;
+}
+
+void emitCompute(YAML::Emitter &out, const HandoffOptions &options)
+{
+    out << YAML::Key << "compute" << YAML::Value;
+    env::yaml::emitString(out, options.compute.startsWith(u"azureml:"_s) || options.compute == "local"_L1
+                                   ? options.compute
+                                   : u"azureml:"_s + options.compute);
+}
+
+void emitResources(YAML::Emitter &out, const HandoffOptions &options)
+{
+    out << YAML::Key << "resources" << YAML::Value << YAML::BeginMap << YAML::Key << "instance_count" << YAML::Value
+        << std::max(1, options.instanceCount) << YAML::EndMap;
+}
+
+} // namespace azureml
+
+Expected<QString> writeAzureMlCommandJob(const RunSpec &spec, const std::optional<env::Environment> &environment,
+                                         const HandoffOptions &options)
+{
+    using namespace azureml;
+    if (const auto checked = checkJob(spec, environment, options); !checked)
+        return checked.error();
+    const QString base = jobBase(options);
     const JobInputs inputs = jobInputs(spec);
     const JobCommand command = jobCommand(spec, environment, inputs);
 
@@ -201,37 +236,17 @@ Expected<QString> writeAzureMlCommandJob(const RunSpec &spec, const std::optiona
     out << YAML::Key << "$schema" << YAML::Value
         << "https://azuremlschemas.azureedge.net/latest/commandJob.schema.json";
     out << YAML::Key << "type" << YAML::Value << "command";
-    out << YAML::Key << "display_name" << YAML::Value;
-    env::yaml::emitString(out, options.jobName.isEmpty() ? spec.id : options.jobName);
-    out << YAML::Key << "experiment_name" << YAML::Value;
-    env::yaml::emitString(out,
-                          options.experiment.isEmpty() ? QFileInfo(spec.sourceDir).fileName() : options.experiment);
+    emitNames(out, spec, options);
     out << YAML::Key << "code" << YAML::Value;
     env::yaml::emitString(out, relativeTo(base, spec.sourceDir));
     out << YAML::Key << "command" << YAML::Value;
     env::yaml::emitString(out, command.words.join(u' '));
     emitInputs(out, spec, inputs, options, base);
-    out << YAML::Key << "outputs" << YAML::Value << YAML::BeginMap;
-    for (const char *name : {"model", "output_data"})
-        out << YAML::Key << name << YAML::Value << YAML::BeginMap << YAML::Key << "type" << YAML::Value << "uri_folder"
-            << YAML::EndMap;
-    out << YAML::EndMap;
+    emitOutputs(out);
     emitEnvironment(out, environment, options);
-
-    out << YAML::Key << "environment_variables" << YAML::Value << YAML::BeginMap;
-    for (const auto &[name, value] : command.variables) {
-        env::yaml::emitKey(out, name);
-        out << YAML::Value;
-        env::yaml::emitString(out, value);
-    }
-    out << YAML::EndMap;
-
-    out << YAML::Key << "compute" << YAML::Value;
-    env::yaml::emitString(out, options.compute.startsWith(u"azureml:"_s) || options.compute == "local"_L1
-                                   ? options.compute
-                                   : u"azureml:"_s + options.compute);
-    out << YAML::Key << "resources" << YAML::Value << YAML::BeginMap << YAML::Key << "instance_count" << YAML::Value
-        << std::max(1, options.instanceCount) << YAML::EndMap;
+    emitVariables(out, command);
+    emitCompute(out, options);
+    emitResources(out, options);
     out << YAML::EndMap;
     return QString(env::yaml::toText(out) + u'\n');
 }

@@ -40,8 +40,8 @@ Expected<std::optional<FileLock>> FileLock::tryLock(const QString &path)
 {
     const int fd = openLockFile(path, O_RDWR | O_CREAT);
     if (fd < 0)
-        return Error{u"cannot open the lock file: %1"_s.arg(QString::fromLocal8Bit(std::strerror(errno))), path, 0, 0,
-                     {}};
+        return Error{
+            u"cannot open the lock file: %1"_s.arg(QString::fromLocal8Bit(std::strerror(errno))), path, 0, 0, {}};
     if (tryFlock(fd))
         return std::optional<FileLock>(FileLock(fd));
     const int why = errno;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 using namespace Qt::StringLiterals;
@@ -43,16 +44,29 @@ std::vector<double> peersAt(const std::vector<TrialCurve> &others, double step)
     return values;
 }
 
-StoppingDecision medianRule(const TrialCurve &trial, const std::vector<TrialCurve> &others, double step)
+// Judged at the trial's step, or at the furthest step before it that three others reached (a
+// trial ahead of its peers, or whose peers were stopped, is still judged where they can be).
+StoppingDecision medianRule(const TrialCurve &trial, const std::vector<TrialCurve> &others, double step, double minStep)
 {
-    const double mine = trial.bestUpTo(step);
-    const std::vector<double> peers = peersAt(others, step);
+    std::vector<double> reached;
+    for (const TrialCurve &o : others) {
+        if (!o.points.empty())
+            reached.push_back(o.lastStep());
+    }
+    if (reached.size() < 3)
+        return {};
+    std::nth_element(reached.begin(), reached.begin() + 2, reached.end(), std::greater<>());
+    const double at = std::min(step, reached[2]);
+    if (at < minStep)
+        return {};
+    const double mine = trial.bestUpTo(at);
+    const std::vector<double> peers = peersAt(others, at);
     if (std::isnan(mine) || peers.size() < 3)
         return {};
     const double m = median(peers);
     if (!(mine > m))
         return {};
-    return {true, u"at step %1 its best (%2) is worse than the median of %3 other trials (%4)"_s.arg(step)
+    return {true, u"at step %1 its best (%2) is worse than the median of %3 other trials (%4)"_s.arg(at)
                       .arg(mine)
                       .arg(peers.size())
                       .arg(m)};
@@ -112,7 +126,7 @@ StoppingDecision shouldStop(const EarlyStopping &rule, const TrialCurve &trial, 
     case StoppingRule::None:
         return {};
     case StoppingRule::Median:
-        return medianRule(trial, others, step);
+        return medianRule(trial, others, step, double(rule.minSteps));
     case StoppingRule::Asha:
         return ashaRule(rule, trial, others, step);
     case StoppingRule::Bandit:

@@ -28,7 +28,8 @@ struct StoppingDecision {
 // Whether `trial` (running) should stop now, against `others` (every other trial of the sweep,
 // running or finished). Never before the rule's min_steps, never on too few peers to judge:
 //   median: its best so far is worse than the median of the others' best up to its step (at
-//           least 3 others reached that step);
+//           least 3 others reached that step; when fewer did, at the furthest step of its own,
+//           from min_steps on, that 3 others reached);
 //   asha:   at the highest rung it has reached (rungs at min_steps x reduction_factor^k; the first
 //           at min_steps, or 1), it is not in the best 1 / reduction_factor of the trials that
 //           reached that rung (at least reduction_factor of them);

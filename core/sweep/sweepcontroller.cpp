@@ -2,6 +2,8 @@
 
 #include "common/filelock.h"
 #include "run/rundirectory.h"
+#include "targets/remoterun.h"
+#include "targets/slurmtarget.h"
 #include "tracking/runfollower.h"
 #include "tracking/runlauncher.h"
 
@@ -60,7 +62,7 @@ Expected<void> SweepController::save()
 
 QString SweepController::takeGpu()
 {
-    if (m_options.gpus.isEmpty())
+    if (m_options.gpus.isEmpty() || !m_onThisMachine)
         return {};
     QSet<QString> used;
     for (const auto &[number, running] : m_running)
@@ -96,7 +98,13 @@ Expected<void> SweepController::prepare()
     m_target = m_factory(m_base.target);
     if (!m_target)
         return Error{u"the %1 target is not available in this version"_s.arg(m_base.target.toString()),
-                     m_state.sourceFile, 0, 0, {}};
+                     m_state.sourceFile,
+                     0,
+                     0,
+                     {}};
+    m_onThisMachine = m_base.target.kind == run::TargetKind::Local || m_base.target.kind == run::TargetKind::Container;
+    if (auto *slurm = dynamic_cast<targets::SlurmTarget *>(m_target.get()))
+        m_array = std::make_unique<targets::SlurmArray>(slurm->shell());
     QString why;
     m_slots = slots(m_spec, m_options, &why);
     m_dir.log(why.isEmpty() ? u"controller started: %1 trials at a time"_s.arg(m_slots)
@@ -109,7 +117,61 @@ Expected<void> SweepController::prepare()
         if (const auto adopted = adopt(trial); !adopted)
             return adopted;
     }
+    if (m_array) {
+        if (const auto made = prepareArray(); !made)
+            return made;
+    }
     return save();
+}
+
+// The sweep's job array: its folder and its submission, each saved as soon as it is made, so a
+// controller that dies in between finds them (the folder records its job id: never twice).
+Expected<void> SweepController::prepareArray()
+{
+    if (m_state.arrayDir.isEmpty()) {
+        const auto dir = m_array->makeFolder(m_base, m_state.id);
+        if (!dir)
+            return dir.error();
+        m_state.arrayDir = *dir;
+        if (const auto saved = save(); !saved)
+            return saved;
+    }
+    if (m_state.arrayJob.isEmpty()) {
+        const auto job =
+            m_array->submit(m_base, m_state.arrayDir, m_state.id, m_spec.plannedTrials(), m_spec.maxParallel);
+        if (!job)
+            return job.error();
+        m_state.arrayJob = job->jobId;
+        m_dir.log(u"submitted as Slurm job array %1: %2 tasks, %3 at a time"_s.arg(job->jobId)
+                      .arg(m_spec.plannedTrials())
+                      .arg(m_spec.maxParallel));
+    }
+    m_arrayJob = targets::SlurmArrayJob{m_state.arrayJob, m_state.arrayDir};
+    return {};
+}
+
+// The array's tasks that started and wait: each gets its trial (the same number), sampled now
+// from the trials over so far. A task that starts before a lower one (Slurm may) has the lower
+// trials made first: trial n is always trials[n].
+Expected<void> SweepController::placeWaiting()
+{
+    const auto waiting = m_array->waitingTasks(m_arrayJob);
+    if (!waiting) {
+        m_dir.log(waiting.error().toString());
+        return {};
+    }
+    for (const int task : *waiting) {
+        while (!m_exhausted && task >= m_state.trials.size()) {
+            const auto added = addTrial();
+            if (!added)
+                return added.error();
+        }
+        if (m_exhausted && task >= m_state.trials.size())
+            break;
+    }
+    if (m_exhausted && !m_arrayClosed)
+        m_arrayClosed = m_array->closeRest(m_arrayJob).hasValue();
+    return {};
 }
 
 // A trial a previous controller left not over: followed again when its run exists, launched
@@ -147,13 +209,17 @@ Expected<void> SweepController::launch(Trial &trial)
     trial.status = TrialStatus::Starting;
     if (const auto saved = save(); !saved) // before the run exists: a resume finds it by its id
         return saved;
-    const run::RunSpec spec = trialSpec(m_base, m_state.id, trial);
+    run::RunSpec spec = trialSpec(m_base, m_state.id, trial);
+    if (m_array)
+        targets::SlurmArrayTask{m_arrayJob, trial.number}.addTo(spec);
     const auto record = run::launchRun(m_store, *m_target, m_workspace.runsDir(), spec);
     if (!record) {
         trial.status = TrialStatus::Failed;
         trial.detail = record.error().toString();
         trial.finishedMs = QDateTime::currentMSecsSinceEpoch();
         m_dir.log(u"trial %1 could not start: %2"_s.arg(trial.number).arg(trial.detail));
+        if (m_array) // its task would wait for it
+            (void)m_array->cancelTask(m_arrayJob, trial.number);
         return save();
     }
     trial.status = TrialStatus::Running;
@@ -164,8 +230,8 @@ Expected<void> SweepController::launch(Trial &trial)
     m_dir.log(u"trial %1 started (run %2): %3%4"_s.arg(trial.number)
                   .arg(trial.runId, hp.join(u' '), trial.gpu.isEmpty() ? QString() : u", GPU "_s + trial.gpu));
     auto running = std::make_unique<Running>();
-    running->follower = std::make_unique<run::RunFollower>(m_store, *m_target,
-                                                           m_workspace.runsDir() + u'/' + trial.runId, *record);
+    running->follower =
+        std::make_unique<run::RunFollower>(m_store, *m_target, m_workspace.runsDir() + u'/' + trial.runId, *record);
     m_running.emplace(trial.number, std::move(running));
     return save();
 }
@@ -176,6 +242,13 @@ Expected<bool> SweepController::startNext()
 {
     if (m_exhausted || static_cast<int>(m_running.size()) >= m_slots)
         return false;
+    return addTrial();
+}
+
+// Trial number trials.size(), when the plan has it: sampled and launched. False (and the plan
+// exhausted) when it has no more.
+Expected<bool> SweepController::addTrial()
+{
     const int number = static_cast<int>(m_state.trials.size());
     if (number >= m_spec.plannedTrials()) {
         m_exhausted = true;
@@ -203,6 +276,8 @@ Expected<bool> SweepController::startNext()
     m_state.trials << trial;
     if (const auto launched = launch(m_state.trials.last()); !launched)
         return launched.error();
+    if (number + 1 >= m_spec.plannedTrials())
+        m_exhausted = true;
     return true;
 }
 
@@ -282,7 +357,18 @@ void SweepController::judgeAll()
 Expected<void> SweepController::cancelAll()
 {
     m_dir.log(u"cancelling: %1 trials running"_s.arg(m_running.size()));
-    for (auto it = m_running.begin(); it != m_running.end(); ++it) {
+    if (m_array) { // one scancel of the array: its running and its waiting tasks
+        QStringList folders;
+        for (auto it = m_running.begin(); it != m_running.end(); ++it) {
+            const auto record =
+                targets::RemoteRecord::read(m_workspace.runsDir() + u'/' + m_state.trials[it->first].runId);
+            if (record && record->has_value())
+                folders << (*record)->dir;
+        }
+        if (const auto cancelled = m_array->cancel(m_arrayJob, folders); !cancelled)
+            m_dir.log(cancelled.error().toString());
+    }
+    for (auto it = m_running.begin(); !m_array && it != m_running.end(); ++it) {
         const Trial &trial = m_state.trials[it->first];
         const QString runDir = m_workspace.runsDir() + u'/' + trial.runId;
         if (const auto cancelled = m_target->cancel(runDir, m_options.cancelGraceMs); !cancelled)
@@ -339,15 +425,22 @@ Expected<SweepState> SweepController::run()
         if (const auto followed = followAll(); !followed)
             return followed.error();
         judgeAll();
-        while (true) {
+        if (m_array) {
+            if (const auto placed = placeWaiting(); !placed)
+                return placed.error();
+        }
+        while (!m_array) {
             const auto started = startNext();
             if (!started)
                 return started.error();
             if (!*started)
                 break;
         }
-        if (m_running.empty() && m_exhausted)
+        if (m_running.empty() && (m_exhausted || m_state.trials.size() >= m_spec.plannedTrials())) {
+            if (m_array) // nothing of the array is left in the queue
+                (void)m_array->cancel(m_arrayJob, {});
             return end(SweepStatus::Finished);
+        }
         QThread::msleep(static_cast<unsigned long>(m_options.pollMs));
     }
 }

@@ -14,6 +14,7 @@
 #include "sweep/sampler.h"
 #include "sweep/sweepfile.h"
 #include "sweep/sweepstate.h"
+#include "targets/slurmarray.h"
 #include "targets/target.h"
 #include "workspace/workspace.h"
 
@@ -77,6 +78,9 @@ public:
 private:
     struct Running;
     Expected<void> prepare();
+    Expected<void> prepareArray();
+    Expected<void> placeWaiting();
+    Expected<bool> addTrial();
     Expected<void> adopt(Trial &trial);
     Expected<bool> startNext();
     Expected<void> launch(Trial &trial);
@@ -98,9 +102,14 @@ private:
     run::RunSpec m_base;
     std::unique_ptr<targets::Target> m_target;
     std::map<int, std::unique_ptr<Running>> m_running; // trial number → its follower
-    QHash<int, TrialCurve> m_curves;                // every trial's metric so far
+    QHash<int, TrialCurve> m_curves;                   // every trial's metric so far
     int m_slots = 1;
-    bool m_exhausted = false; // the sampler has no more trials (a grid's end)
+    bool m_exhausted = false;    // the sampler has no more trials (a grid's end)
+    bool m_onThisMachine = true; // local and container trials: cores and GPUs shared out here
+    // A Slurm sweep: its trials are the tasks of one job array (targets/slurmarray.h).
+    std::unique_ptr<targets::SlurmArray> m_array;
+    targets::SlurmArrayJob m_arrayJob;
+    bool m_arrayClosed = false; // the tasks still to start were told there is no trial for them
 };
 
 // A new sweep of the file at `path` (its text `text`, read as `spec`): checked as its trials

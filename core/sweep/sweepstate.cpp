@@ -46,13 +46,10 @@ QJsonObject trialToJson(const Trial &t)
     QJsonArray order; // the script's order of options
     for (const run::Hyperparameter &h : t.hyperparameters)
         order.append(QJsonObject{{u"name"_s, h.name}, {u"value"_s, h.value}});
-    QJsonObject json{{u"trial"_s, t.number},
-                     {u"run"_s, t.runId},
-                     {u"status"_s, trialStatusText(t.status)},
-                     {u"point"_s, point},
-                     {u"hyperparameters"_s, order},
-                     {u"started"_s, t.startedMs},
-                     {u"finished"_s, t.finishedMs}};
+    QJsonObject json{
+        {u"trial"_s, t.number},       {u"run"_s, t.runId},           {u"status"_s, trialStatusText(t.status)},
+        {u"point"_s, point},          {u"hyperparameters"_s, order}, {u"started"_s, t.startedMs},
+        {u"finished"_s, t.finishedMs}};
     if (t.objective && std::isfinite(*t.objective))
         json[u"objective"_s] = *t.objective;
     if (!t.gpu.isEmpty())
@@ -125,11 +122,18 @@ QJsonObject SweepState::toJson() const
     QJsonArray list;
     for (const Trial &t : trials)
         list.append(trialToJson(t));
-    return QJsonObject{{u"format"_s, kStateFormat},   {u"id"_s, id},
-                       {u"name"_s, name},             {u"sourceFile"_s, sourceFile},
-                       {u"status"_s, sweepStatusText(status)}, {u"error"_s, error},
-                       {u"created"_s, createdMs},     {u"finished"_s, finishedMs},
-                       {u"trials"_s, list}};
+    QJsonObject json{{u"format"_s, kStateFormat},
+                     {u"id"_s, id},
+                     {u"name"_s, name},
+                     {u"sourceFile"_s, sourceFile},
+                     {u"status"_s, sweepStatusText(status)},
+                     {u"error"_s, error},
+                     {u"created"_s, createdMs},
+                     {u"finished"_s, finishedMs},
+                     {u"trials"_s, list}};
+    if (!arrayDir.isEmpty())
+        json.insert(u"slurmArray"_s, QJsonObject{{u"job"_s, arrayJob}, {u"dir"_s, arrayDir}});
+    return json;
 }
 
 Expected<SweepState> SweepState::fromJson(const QJsonObject &json)
@@ -143,6 +147,8 @@ Expected<SweepState> SweepState::fromJson(const QJsonObject &json)
     s.error = json[u"error"_s].toString();
     s.createdMs = json[u"created"_s].toInteger();
     s.finishedMs = json[u"finished"_s].toInteger();
+    s.arrayJob = json[u"slurmArray"_s][u"job"_s].toString();
+    s.arrayDir = json[u"slurmArray"_s][u"dir"_s].toString();
     bool known = false;
     for (const auto &[status, name] : kSweepStatusNames) {
         if (name == json[u"status"_s].toString()) {

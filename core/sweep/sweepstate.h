@@ -51,6 +51,10 @@ struct SweepState {
     qint64 createdMs = 0;
     qint64 finishedMs = 0;
     QList<Trial> trials; // by number: trial n is trials[n]
+    // A Slurm sweep's job array (targets/slurmarray.h): its folder on the host once made, its
+    // job id once submitted.
+    QString arrayJob;
+    QString arrayDir;
     bool operator==(const SweepState &) const = default;
 
     QJsonObject toJson() const;

@@ -7,6 +7,7 @@
 #include "run/runenvironment.h"
 #include "run/runsecrets.h"
 #include "targets/containerengine.h"
+#include "targets/slurmtarget.h"
 #include "tracking/runfollower.h"
 
 #include <QDateTime>
@@ -137,8 +138,11 @@ Expected<void> startController(const workspace::Workspace &workspace, const Swee
     process.setStandardOutputFile(dir.logFile(), QIODevice::Append);
     process.setStandardErrorFile(dir.logFile(), QIODevice::Append);
     if (!process.startDetached())
-        return Error{u"cannot start the sweep's controller '%1': %2"_s.arg(ferryProgram, process.errorString()), {},
-                     0, 0, u"reinstall Ferry"_s};
+        return Error{u"cannot start the sweep's controller '%1': %2"_s.arg(ferryProgram, process.errorString()),
+                     {},
+                     0,
+                     0,
+                     u"reinstall Ferry"_s};
     return {};
 }
 
@@ -195,6 +199,17 @@ Expected<SweepState> cancelOrphanedSweep(run::RunStore &store, const QString &ru
     if (!state)
         return state.error();
     QStringList problems;
+    if (!state->arrayJob.isEmpty()) { // a Slurm sweep: its tasks not started yet go with the array
+        const auto target = run::TargetSpec::parse(dir.readSpec().spec.target);
+        auto made = target ? factory(*target) : nullptr;
+        auto *slurm = dynamic_cast<targets::SlurmTarget *>(made.get());
+        if (!slurm)
+            problems << u"cannot reach the Slurm cluster of job array %1"_s.arg(state->arrayJob);
+        else if (const auto cancelled = targets::SlurmArray(slurm->shell())
+                                            .cancel(targets::SlurmArrayJob{state->arrayJob, state->arrayDir}, {});
+                 !cancelled)
+            problems << cancelled.error().toString();
+    }
     for (Trial &trial : state->trials) {
         if (isOver(trial.status))
             continue;

@@ -1,6 +1,8 @@
 #include "targets/slurmtarget.h"
 
 #include "run/supervisor.h"
+#include "targets/shellquote.h"
+#include "targets/slurmarray.h"
 #include "targets/slurmjob.h"
 
 #include <QDeadlineTimer>
@@ -105,20 +107,35 @@ Expected<void> SlurmTarget::start(const QString &runDir, const run::RunSpec &spe
     // A cancel during the upload: no sbatch, and the secrets are sent only now (M1, M2).
     if (const auto ready = readyToLaunch(runDir, *prepared); !ready)
         return ready.error();
-    // A cancel that reached the folder first (cancel-requested) stops the submission there.
-    const ShellResult submitted =
-        launchUnlessCancelled(record.dir, spec.id, "FERRY_RUN_ID=\"$2\" sbatch --parsable --export=ALL runner.sh");
+    // A cancel that reached the folder first (cancel-requested) stops the submission there. A
+    // task of a sweep's job array is not submitted: it is placed (slurmarray.h), its task runs it.
+    const auto task = SlurmArrayTask::of(spec);
+    QByteArray launch = "FERRY_RUN_ID=\"$2\" sbatch --parsable --export=ALL runner.sh";
+    static const QRegularExpression arrayJob(u"^[0-9]+$"_s);
+    if (task && !arrayJob.match(task->job.jobId).hasMatch())
+        return failStart(runDir, Error{u"'%1' is not a Slurm job id"_s.arg(task->job.jobId), {}, 0, 0, {}});
+    if (task) {
+        const auto placeFile = shellQuote(u"%1/tasks/%2.run"_s.arg(task->job.dir).arg(task->task));
+        if (!placeFile)
+            return failStart(runDir, placeFile.error());
+        launch = "f=" + placeFile->toUtf8() +
+                 "; printf '%s\\n' \"$1\" > \"$f.tmp\" && mv -f \"$f.tmp\" \"$f\" && echo " + task->job.jobId.toUtf8() +
+                 '_' + QByteArray::number(task->task);
+    }
+    const ShellResult submitted = launchUnlessCancelled(record.dir, spec.id, launch);
     if (launchWasCancelled(submitted))
         return cancelledStart(runDir, record.dir);
     const QString jobId = QString::fromUtf8(submitted.out).trimmed().section(u';', 0, 0);
     static const QRegularExpression number(u"^[0-9]+(_[0-9]+)?$"_s);
     if (!submitted.ok() || !number.match(jobId).hasMatch())
-        return failStart(runDir,
-                         Error{u"sbatch on %1 refused the job: %2"_s.arg(m_shell->place(), submitted.errorText()),
-                               {},
-                               0,
-                               0,
-                               u"check the partition, time and resources asked for"_s});
+        return failStart(
+            runDir, Error{task ? u"cannot place the trial in the sweep's job array on %1: %2"_s.arg(
+                                     m_shell->place(), submitted.errorText())
+                               : u"sbatch on %1 refused the job: %2"_s.arg(m_shell->place(), submitted.errorText()),
+                          {},
+                          0,
+                          0,
+                          u"check the partition, time and resources asked for"_s});
     record.jobId = jobId;
     if (const auto written = record.write(runDir); !written) {
         (void)m_shell->run({u"scancel"_s, jobId}); // a job Ferry cannot name would run untracked
@@ -131,7 +148,8 @@ Expected<void> SlurmTarget::start(const QString &runDir, const run::RunSpec &spe
         (void)m_shell->runScript("touch \"$1/cancel-requested\"; scancel \"$2\"\n", {record.dir, jobId});
         return cancelledStart(runDir, record.dir);
     }
-    progress(u"submitted as Slurm job %1"_s.arg(jobId));
+    progress(task ? u"placed as task %1 of Slurm job array %2"_s.arg(task->task).arg(task->job.jobId)
+                  : u"submitted as Slurm job %1"_s.arg(jobId));
     return {};
 }
 

@@ -57,8 +57,12 @@ private Q_SLOTS:
         QVERIFY2(late.reason.contains(u"median of 5 other trials"_s), qPrintable(late.reason));
         QVERIFY(!shouldStop(median, curve(1, 300), others).stop);
         QVERIFY(!shouldStop(median, curve(9, 300), finished({0, 1})).stop); // too few to judge
-        // Peers that have not reached the step are no peers.
-        QVERIFY(!shouldStop(median, curve(9, 300), finished({0, 1, 2, 3}, 250)).stop);
+        // Peers behind the trial: judged at the furthest step three of them reached, from min_steps on.
+        const StoppingDecision behind = shouldStop(median, curve(9, 300), finished({0, 1, 2, 3}, 250));
+        QVERIFY(behind.stop);
+        QVERIFY2(behind.reason.startsWith(u"at step 250 "_s), qPrintable(behind.reason));
+        QVERIFY(!shouldStop(median, curve(9, 300), finished({0, 1, 2, 3}, 150)).stop); // before min_steps
+        QVERIFY(!shouldStop(median, curve(1, 300), finished({0, 2, 3, 4}, 250)).stop); // better than them
         QVERIFY(!shouldStop(rule(StoppingRule::None, 0), curve(9, 1000), others).stop);
     }
 

@@ -1,0 +1,172 @@
+#pragma once
+
+// What the sweep tests on real targets share (tst_sweeprun, tst_sweepcontainer, tst_sweepslurm):
+// a workspace with a trial script that writes its own start and end times, pid and GPU into its
+// log (lines "stamp {json}": the log is on this machine for every target) and a val_loss curve whose final value is
+// |log10(lr) + 2| + 1/steps, `ferry sweep` through the built binary, and the checks on what the trials did.
+#include "support/cli.h"
+#include "support/files.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcessEnvironment>
+#include <QTest>
+
+#include <algorithm>
+#include <csignal>
+#include <utility>
+#include <vector>
+
+namespace ferry::test {
+
+inline const QByteArray kTrialScript = R"(import argparse, json, math, os, time
+p = argparse.ArgumentParser()
+p.add_argument("--lr", type=float, default=0.01)
+p.add_argument("--layers", default="64")
+p.add_argument("--steps", type=int, default=10)
+p.add_argument("--pause", type=float, default=0.1)
+a, _ = p.parse_known_args()
+stamp = {"start": time.time(), "pid": os.getpid(), "gpu": os.environ.get("CUDA_VISIBLE_DEVICES")}
+def save():
+    print("stamp " + json.dumps(stamp), flush=True)
+save()
+os.makedirs("checkpoints", exist_ok=True)  # each trial's own working folder: no shared ./checkpoints
+with open("checkpoints/lr.txt", "w") as f:
+    f.write(str(a.lr))
+for step in range(1, a.steps + 1):
+    loss = abs(math.log10(a.lr) + 2) + 1.0 / step
+    print(json.dumps({"step": step, "val_loss": loss}), flush=True)
+    time.sleep(a.pause)
+stamp["end"] = time.time()
+save()
+)";
+
+struct TrialStamp {
+    int trial = -1;
+    QString runId;
+    double start = 0, end = 0; // seconds since the epoch; end 0: none written
+    qint64 pid = 0;
+    QString gpu;
+};
+
+// A workspace in `root` with trial.py and the sweep file sweeps/NAME.yml.
+inline void writeSweepWorkspace(const QString &root, const QString &name, const QString &sweepYaml)
+{
+    QDir().mkpath(root + QStringLiteral("/sweeps"));
+    writeFileOrStop(root + QStringLiteral("/trial.py"), kTrialScript);
+    writeFileOrStop(root + QStringLiteral("/sweeps/") + name + QStringLiteral(".yml"), sweepYaml.toUtf8());
+}
+
+inline CliResult sweepCommand(const QString &root, const QStringList &arguments,
+                              const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment(),
+                              int timeoutMs = 300000)
+{
+    QStringList args{QStringLiteral("sweep")};
+    args << arguments;
+    return textOf(runCommand(ferryBinary(), args, root, {}, environment, timeoutMs));
+}
+
+inline QJsonObject sweepShow(const QString &root, const QString &id)
+{
+    const CliResult r = sweepCommand(root, {QStringLiteral("show"), id, QStringLiteral("--json")});
+    return QJsonDocument::fromJson(r.out.toUtf8()).object();
+}
+
+// Every trial's stamps, from the last stamp line of its run's log.
+inline std::vector<TrialStamp> trialStamps(const QString &root, const QJsonObject &sweep)
+{
+    std::vector<TrialStamp> stamps;
+    for (const QJsonValue &t : sweep[QStringLiteral("trials")].toArray()) {
+        TrialStamp s;
+        s.trial = t[QStringLiteral("trial")].toInt();
+        s.runId = t[QStringLiteral("run")].toString();
+        const QByteArray log = readFile(root + QStringLiteral("/.ferry/runs/") + s.runId + QStringLiteral("/log"));
+        QJsonObject o;
+        for (const QByteArray &line : log.split('\n')) {
+            if (line.startsWith("stamp {"))
+                o = QJsonDocument::fromJson(line.mid(6)).object();
+        }
+        s.start = o[QStringLiteral("start")].toDouble();
+        s.end = o[QStringLiteral("end")].toDouble();
+        s.pid = o[QStringLiteral("pid")].toInteger();
+        s.gpu = o[QStringLiteral("gpu")].toString();
+        stamps.push_back(s);
+    }
+    return stamps;
+}
+
+// The most trials whose scripts ran at the same moment, from their own start and end times.
+inline int mostAtOnce(const std::vector<TrialStamp> &stamps)
+{
+    std::vector<std::pair<double, int>> events; // (time, +1 start / -1 end); an end sorts first
+    for (const TrialStamp &s : stamps) {
+        if (s.start <= 0 || s.end <= 0)
+            continue;
+        events.emplace_back(s.start, 1);
+        events.emplace_back(s.end, -1);
+    }
+    std::sort(events.begin(), events.end());
+    int now = 0, most = 0;
+    for (const auto &[time, delta] : events) {
+        now += delta;
+        most = std::max(most, now);
+    }
+    return most;
+}
+
+inline bool processAlive(qint64 pid)
+{
+    if (pid <= 0)
+        return false;
+    const QByteArray stat = readFile(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (stat.isEmpty())
+        return false;
+    const qsizetype close = stat.lastIndexOf(')'); // the state follows the command's name
+    return close > 0 && stat.size() > close + 2 && stat[close + 2] != 'Z';
+}
+
+// The pid of the controller of sweep `id` (`ferry __sweep .../ID`), 0 when none runs.
+inline qint64 controllerPid(const QString &id)
+{
+    for (const QString &entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+        bool number = false;
+        const qint64 pid = entry.toLongLong(&number);
+        if (!number)
+            continue;
+        const QList<QByteArray> args = readFile(QStringLiteral("/proc/%1/cmdline").arg(pid)).split('\0');
+        if (args.size() > 2 && args[1] == "__sweep" && args[2].endsWith(id.toUtf8()) && processAlive(pid))
+            return pid;
+    }
+    return 0;
+}
+
+// The runs of the workspace that are trials of sweep `id`: trial number → run record (JSON).
+inline QMap<int, QJsonObject> sweepRuns(const QString &root, const QString &id)
+{
+    const CliResult r = runFerry(root, {QStringLiteral("runs"), QStringLiteral("list"), QStringLiteral("--json")});
+    QMap<int, QJsonObject> runs;
+    for (const QJsonValue &v : QJsonDocument::fromJson(r.out.toUtf8()).array()) {
+        const QJsonObject sweep = v[QStringLiteral("spec")][QStringLiteral("sweep")].toObject();
+        if (sweep[QStringLiteral("id")].toString() != id)
+            continue;
+        const int trial = sweep[QStringLiteral("trial")].toInt();
+        if (runs.contains(trial)) // a trial run twice: never
+            runs.insert(-1 - trial, v.toObject());
+        else
+            runs.insert(trial, v.toObject());
+    }
+    return runs;
+}
+
+inline QStringList trialStatuses(const QJsonObject &sweep)
+{
+    QStringList statuses;
+    for (const QJsonValue &t : sweep[QStringLiteral("trials")].toArray())
+        statuses << t[QStringLiteral("status")].toString();
+    return statuses;
+}
+
+} // namespace ferry::test
