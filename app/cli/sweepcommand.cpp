@@ -306,20 +306,23 @@ private:
             trials.append(o);
         }
         const auto best = s.best(spec.goal);
-        return QJsonObject{{u"id"_s, s.id},
-                           {u"name"_s, s.name},
-                           {u"file"_s, s.sourceFile},
-                           {u"status"_s, sweepStatusText(s.status)},
-                           {u"controllerGone"_s, orphaned},
-                           {u"error"_s, s.error},
-                           {u"metric"_s, spec.metric},
-                           {u"goal"_s, spec.goal == Goal::Minimize ? u"minimize"_s : u"maximize"_s},
-                           {u"planned"_s, spec.plannedTrials()},
-                           {u"maxParallel"_s, spec.maxParallel},
-                           {u"best"_s, best ? QJsonValue(*best) : QJsonValue()},
-                           {u"created"_s, s.createdMs},
-                           {u"finished"_s, s.finishedMs},
-                           {u"trials"_s, trials}};
+        QJsonObject json{{u"id"_s, s.id},
+                         {u"name"_s, s.name},
+                         {u"file"_s, s.sourceFile},
+                         {u"status"_s, sweepStatusText(s.status)},
+                         {u"controllerGone"_s, orphaned},
+                         {u"error"_s, s.error},
+                         {u"metric"_s, spec.metric},
+                         {u"goal"_s, spec.goal == Goal::Minimize ? u"minimize"_s : u"maximize"_s},
+                         {u"planned"_s, spec.plannedTrials()},
+                         {u"maxParallel"_s, spec.maxParallel},
+                         {u"best"_s, best ? QJsonValue(*best) : QJsonValue()},
+                         {u"created"_s, s.createdMs},
+                         {u"finished"_s, s.finishedMs},
+                         {u"trials"_s, trials}};
+        if (!s.arrayDir.isEmpty())
+            json[u"slurmArray"_s] = QJsonObject{{u"job"_s, s.arrayJob}, {u"dir"_s, s.arrayDir}};
+        return json;
     }
 
     static int list(const RunContext &context, bool json, Io &io)
@@ -377,6 +380,8 @@ private:
         if (orphaned)
             io.out << "           its controller is gone (killed or crashed): 'ferry sweep resume " << s.id
                    << "' goes on\n";
+        if (!s.arrayJob.isEmpty())
+            io.out << "slurm:     job array " << s.arrayJob << " (squeue -r -j " << s.arrayJob << ")\n";
         if (const auto best = s.best(spec.goal))
             io.out << "best:      trial " << *best << ", " << spec.metric << " = " << *s.trials[*best].objective
                    << " (run " << s.trials[*best].runId << ")\n";

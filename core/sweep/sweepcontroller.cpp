@@ -8,6 +8,7 @@
 #include "tracking/runlauncher.h"
 
 #include <QDateTime>
+#include <QDir>
 #include <QFile>
 #include <QSet>
 #include <QThread>
@@ -109,6 +110,10 @@ Expected<void> SweepController::prepare()
     m_slots = slots(m_spec, m_options, &why);
     m_dir.log(why.isEmpty() ? u"controller started: %1 trials at a time"_s.arg(m_slots)
                             : u"controller started: %1 trials at a time (%2)"_s.arg(m_slots).arg(why));
+    if (m_array) {
+        if (const auto made = prepareArray(); !made)
+            return made;
+    }
     for (Trial &trial : m_state.trials) {
         if (isOver(trial.status)) {
             m_curves.insert(trial.number, trialCurve(m_store, trial.number, trial.runId, *m_sampler));
@@ -116,10 +121,6 @@ Expected<void> SweepController::prepare()
         }
         if (const auto adopted = adopt(trial); !adopted)
             return adopted;
-    }
-    if (m_array) {
-        if (const auto made = prepareArray(); !made)
-            return made;
     }
     return save();
 }
@@ -196,12 +197,48 @@ Expected<void> SweepController::adopt(Trial &trial)
         if (!record)
             return Error{u"cannot store trial %1's run"_s.arg(trial.number), runDir, 0, 0, {}};
     }
+    if (m_array) { // a Slurm trial: placed in its task, or never
+        const auto placed = adoptArrayTrial(trial, runDir);
+        if (!placed)
+            return placed.error();
+        if (!*placed)
+            return launch(trial);
+        record = m_store.run(trial.runId);
+    }
     m_dir.log(u"trial %1 (run %2): followed again"_s.arg(trial.number).arg(trial.runId));
     auto running = std::make_unique<Running>();
     running->follower = std::make_unique<run::RunFollower>(m_store, *m_target, runDir, *record);
     m_running.emplace(trial.number, std::move(running));
     trial.status = TrialStatus::Running;
     return {};
+}
+
+// A Slurm trial a dead controller left: placed in its task (the task runs it; its run's job id
+// written now if the controller died before it did), or not placed, when nothing of it ran: its
+// run goes, here and on the host, and the trial is launched again under the same run id.
+Expected<bool> SweepController::adoptArrayTrial(const Trial &trial, const QString &runDir)
+{
+    const auto record = targets::RemoteRecord::read(runDir);
+    if (record && record->has_value() && !(*record)->jobId.isEmpty())
+        return true;
+    const auto placed = m_array->placed(m_arrayJob, trial.number);
+    if (!placed)
+        return placed.error();
+    if (*placed) {
+        targets::RemoteRecord made = record && record->has_value() ? **record : targets::RemoteRecord{};
+        made.jobId = u"%1_%2"_s.arg(m_arrayJob.jobId).arg(trial.number);
+        if (const auto written = made.write(runDir); !written)
+            return written.error();
+        return true;
+    }
+    m_dir.log(
+        u"trial %1 (run %2) was never placed in its task: starting it again"_s.arg(trial.number).arg(trial.runId));
+    if (auto *remote = dynamic_cast<targets::RemoteTarget *>(m_target.get()))
+        (void)remote->removeRemoteFolder(runDir);
+    m_store.deleteRun(trial.runId);
+    m_store.flush();
+    QDir(runDir).removeRecursively();
+    return false;
 }
 
 Expected<void> SweepController::launch(Trial &trial)

@@ -82,6 +82,7 @@ private:
     Expected<void> placeWaiting();
     Expected<bool> addTrial();
     Expected<void> adopt(Trial &trial);
+    Expected<bool> adoptArrayTrial(const Trial &trial, const QString &runDir);
     Expected<bool> startNext();
     Expected<void> launch(Trial &trial);
     Expected<void> followAll();

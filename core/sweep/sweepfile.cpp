@@ -6,7 +6,9 @@
 #include <QFile>
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 
 using namespace Qt::StringLiterals;
@@ -26,7 +28,23 @@ constexpr qint64 kMaxGrid = 1000000;
 const QStringList kTopKeys = {
     u"ferry-sweep"_s,     u"script"_s,       u"environment"_s,    u"target"_s, u"arguments"_s,
     u"hyperparameters"_s, u"data"_s,         u"method"_s,         u"metric"_s, u"parameters"_s,
-    u"max_trials"_s,      u"max_parallel"_s, u"early_stopping"_s, u"seed"_s};
+    u"max_trials"_s,      u"max_parallel"_s, u"early_stopping"_s, u"seed"_s,   u"target_options"_s};
+
+// target_options: the run's target options, named as `ferry run`'s flags (docs/sweep-format.md).
+enum class OptionKind { Count, Text, Flag };
+struct TargetOption {
+    const char *key;  // in the file
+    const char *name; // in the run's target options
+    OptionKind kind;
+};
+constexpr TargetOption kTargetOptions[] = {{"gpus", "gpus", OptionKind::Count},
+                                           {"cpus", "cpus", OptionKind::Count},
+                                           {"partition", "partition", OptionKind::Text},
+                                           {"time", "time", OptionKind::Text},
+                                           {"mem", "mem", OptionKind::Text},
+                                           {"requeue", "requeue", OptionKind::Flag},
+                                           {"remote-dir", "remoteDir", OptionKind::Text},
+                                           {"accept-host-key", "acceptHostKey", OptionKind::Text}};
 
 // Each key of `map` not in `known`, as its key node (where a message points).
 QList<YAML::Node> unknown(const YAML::Node &map, const QStringList &known)
@@ -111,6 +129,7 @@ public:
             if (const auto target = run::TargetSpec::parse(m_spec.target); !target)
                 m_r.error(node["target"], target.error().message, u"local, container, ssh:HOST or slurm:HOST"_s);
         }
+        targetOptions(node["target_options"]);
         m_spec.arguments = m_r.strings(node["arguments"], u"arguments"_s);
         fixed(node["hyperparameters"]);
         data(node["data"]);
@@ -137,6 +156,35 @@ private:
             return;
         }
         m_r.formatVersion(v, u"ferry-sweep"_s, kSweepFormatVersion);
+    }
+
+    void targetOptions(const YAML::Node &node)
+    {
+        if (!node || !m_r.isMap(node, u"target_options"_s))
+            return;
+        QStringList keys;
+        for (const TargetOption &o : kTargetOptions)
+            keys << QString::fromLatin1(o.key);
+        for (const auto &entry : node) {
+            const QString key = yaml::scalar(entry.first);
+            const auto *option = std::find_if(std::begin(kTargetOptions), std::end(kTargetOptions),
+                                              [&](const TargetOption &o) { return key == QLatin1String(o.key); });
+            if (option == std::end(kTargetOptions)) {
+                m_r.error(entry.first, u"'%1' is not a target option"_s.arg(key), keys.join(u", "_s));
+                continue;
+            }
+            const QString name = QString::fromLatin1(option->name);
+            const QString value = m_r.string(entry.second, key);
+            if (option->kind == OptionKind::Count) {
+                m_spec.targetOptions.insert(name, whole(entry.second, key, 0, 100000, 0));
+            } else if (option->kind == OptionKind::Flag) {
+                if (value != u"true"_s && value != u"false"_s)
+                    m_r.error(entry.second, u"%1 is true or false, not '%2'"_s.arg(key, value), u"requeue: true"_s);
+                m_spec.targetOptions.insert(name, value == u"true"_s);
+            } else {
+                m_spec.targetOptions.insert(name, value);
+            }
+        }
     }
 
     void fixed(const YAML::Node &node)
@@ -495,6 +543,22 @@ QString toSweepYaml(const SweepSpec &spec)
     text("script", spec.script);
     text("environment", spec.environment);
     text("target", spec.target);
+    if (!spec.targetOptions.isEmpty()) {
+        out << YAML::Key << "target_options" << YAML::Value << YAML::BeginMap;
+        for (const TargetOption &o : kTargetOptions) {
+            const QJsonValue v = spec.targetOptions.value(QString::fromLatin1(o.name));
+            if (v.isUndefined())
+                continue;
+            out << YAML::Key << o.key << YAML::Value;
+            if (o.kind == OptionKind::Count)
+                out << v.toInt();
+            else if (o.kind == OptionKind::Flag)
+                out << (v.toBool() ? "true" : "false");
+            else
+                yaml::emitString(out, v.toString());
+        }
+        out << YAML::EndMap;
+    }
     if (!spec.arguments.isEmpty()) {
         out << YAML::Key << "arguments" << YAML::Value;
         yaml::emitStrings(out, spec.arguments);

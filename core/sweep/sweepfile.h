@@ -5,6 +5,7 @@
 #include "common/diagnostic.h"
 #include "run/runspec.h"
 
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -55,6 +56,7 @@ struct SweepSpec {
     QString script;      // relative to the workspace
     QString environment; // an environment file, relative to the workspace; may be empty
     QString target = QStringLiteral("local");
+    QJsonObject targetOptions;        // target_options: gpus, cpus, partition, time, mem, requeue, remoteDir...
     QStringList arguments;            // fixed arguments, before the hyperparameters
     QList<run::Hyperparameter> fixed; // hyperparameters every trial gets
     QList<run::DataChannel> data;     // channels, paths relative to the workspace

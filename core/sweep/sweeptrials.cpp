@@ -39,6 +39,12 @@ Expected<run::RunSpec> trialTemplate(const SweepSpec &spec, const QString &sweep
         return Error{u"a sweep runs a script: the embedded trainer is no target for one"_s, sweepFile, 0, 0,
                      u"use local, container, ssh:HOST or slurm:HOST"_s};
     base.target = *target;
+    for (auto it = spec.targetOptions.begin(); it != spec.targetOptions.end(); ++it)
+        base.target.options.insert(it.key(), it.value());
+    if (base.target.kind == run::TargetKind::Slurm) { // the array's resources, checked before it is made
+        if (const auto checked = targets::SlurmTarget::sbatchOptions(base, u"/"_s); !checked)
+            return withContext(sweepFile, checked.error());
+    }
     base.arguments = spec.arguments;
     base.hyperparameters = spec.fixed;
     for (const run::DataChannel &c : spec.data)

@@ -163,6 +163,16 @@ Expected<void> SlurmArray::closeRest(const SlurmArrayJob &job)
     return {};
 }
 
+Expected<bool> SlurmArray::placed(const SlurmArrayJob &job, int task)
+{
+    const ShellResult r = m_shell.runScript("if [ -s \"$1/tasks/$2.run\" ]; then echo yes; else echo no; fi\n",
+                                            {job.dir, QString::number(task)});
+    if (!r.ok())
+        return Error{
+            u"cannot read the sweep's tasks on %1: %2"_s.arg(m_shell.place(), r.errorText()), job.dir, 0, 0, {}};
+    return r.out.trimmed() == "yes";
+}
+
 Expected<void> SlurmArray::cancelTask(const SlurmArrayJob &job, int task)
 {
     const QString id = u"%1_%2"_s.arg(job.jobId).arg(task);

@@ -52,6 +52,8 @@ public:
     // Every trial's run folder on the host told it is cancelled, then one scancel of the array;
     // returns once squeue lists none of its tasks (or after `waitMs`, an Error).
     Expected<void> cancel(const SlurmArrayJob &job, const QStringList &runFolders, int waitMs = 120000);
+    // Whether task `task`'s trial was placed (its task runs it, or will).
+    Expected<bool> placed(const SlurmArrayJob &job, int task);
     // One task ends without its trial (the trial could not be made).
     Expected<void> cancelTask(const SlurmArrayJob &job, int task);
     // The array's tasks squeue lists now, as squeue prints them ("12_3", "12_[4-11%2]").

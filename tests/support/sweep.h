@@ -29,7 +29,8 @@ p.add_argument("--layers", default="64")
 p.add_argument("--steps", type=int, default=10)
 p.add_argument("--pause", type=float, default=0.1)
 a, _ = p.parse_known_args()
-stamp = {"start": time.time(), "pid": os.getpid(), "gpu": os.environ.get("CUDA_VISIBLE_DEVICES")}
+stamp = {"start": time.time(), "pid": os.getpid(), "gpu": os.environ.get("CUDA_VISIBLE_DEVICES"),
+         "task": os.environ.get("SLURM_ARRAY_TASK_ID")}
 def save():
     print("stamp " + json.dumps(stamp), flush=True)
 save()
@@ -50,6 +51,7 @@ struct TrialStamp {
     double start = 0, end = 0; // seconds since the epoch; end 0: none written
     qint64 pid = 0;
     QString gpu;
+    QString task; // SLURM_ARRAY_TASK_ID
 };
 
 // A workspace in `root` with trial.py and the sweep file sweeps/NAME.yml.
@@ -69,10 +71,33 @@ inline CliResult sweepCommand(const QString &root, const QStringList &arguments,
     return textOf(runCommand(ferryBinary(), args, root, {}, environment, timeoutMs));
 }
 
+// `ferry sweep start FILE`: the new sweep's id, empty when it was refused.
+inline QString startSweep(const QString &root, const QString &file,
+                          const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment())
+{
+    const CliResult started = sweepCommand(root, {QStringLiteral("start"), file}, environment);
+    if (started.exitCode != 0)
+        qWarning("ferry sweep start: %s", qPrintable(started.err));
+    return started.out.trimmed();
+}
+
 inline QJsonObject sweepShow(const QString &root, const QString &id)
 {
     const CliResult r = sweepCommand(root, {QStringLiteral("show"), id, QStringLiteral("--json")});
     return QJsonDocument::fromJson(r.out.toUtf8()).object();
+}
+
+inline qint64 controllerPid(const QString &id);
+
+// Until the sweep's state is no longer running and its controller is gone.
+inline bool waitForSweep(const QString &root, const QString &id, int timeoutMs = 240000)
+{
+    return waitFor(
+        [&] {
+            return sweepShow(root, id)[QStringLiteral("status")].toString() != QStringLiteral("running") &&
+                   controllerPid(id) == 0;
+        },
+        timeoutMs, 200);
 }
 
 // Every trial's stamps, from the last stamp line of its run's log.
@@ -93,6 +118,7 @@ inline std::vector<TrialStamp> trialStamps(const QString &root, const QJsonObjec
         s.end = o[QStringLiteral("end")].toDouble();
         s.pid = o[QStringLiteral("pid")].toInteger();
         s.gpu = o[QStringLiteral("gpu")].toString();
+        s.task = o[QStringLiteral("task")].toString();
         stamps.push_back(s);
     }
     return stamps;

@@ -9,3 +9,11 @@ add_dependencies(tst_sweepcli ferry)
 ferry_test(tst_sweeprun SOURCES sweep/tst_sweeprun.cpp)
 add_dependencies(tst_sweeprun ferry)
 set_tests_properties(tst_sweeprun PROPERTIES TIMEOUT 900)
+# Sweeps on the real Slurm of the `slurm` fixture (tests/targets/tests.cmake): one job array.
+if(FERRY_GUI)
+  ferry_test(tst_sweepslurm SOURCES sweep/tst_sweepslurm.cpp)
+  add_dependencies(tst_sweepslurm ferry)
+  # The cluster's two cores are the trials' slots: nothing else may take them meanwhile.
+  set_tests_properties(tst_sweepslurm PROPERTIES FIXTURES_REQUIRED slurm RUN_SERIAL ON TIMEOUT 900
+                                      ENVIRONMENT "SLURM_CONF=${slurm_dir}/slurm.conf")
+endif()

@@ -2,6 +2,7 @@
 // to the same spec, and every mistake reported at its line with what to do.
 #include "sweep/sweepfile.h"
 
+#include <QJsonObject>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -75,6 +76,11 @@ private Q_SLOTS:
         spec.summary = Summary::Best;
         spec.earlyStopping = EarlyStopping{StoppingRule::Asha, 100, 4, 0.1};
         spec.parameters[1].values << u"yes"_s << u"0x10"_s << u"a: b"_s; // YAML 1.1 traps stay text
+        spec.targetOptions = QJsonObject{{u"gpus"_s, 1},
+                                         {u"partition"_s, u"gpu"_s},
+                                         {u"time"_s, u"01:00:00"_s},
+                                         {u"requeue"_s, true},
+                                         {u"remoteDir"_s, u"/scratch/runs"_s}};
         const QString text = toSweepYaml(spec);
         const SweepRead back = parseSweepYaml(text, u"s.yml"_s);
         QVERIFY2(back.diagnostics.isEmpty(), qPrintable(errorsOf(text)));
@@ -82,6 +88,22 @@ private Q_SLOTS:
         for (int i = 0; i < got.parameters.size(); ++i)
             got.parameters[i].line = spec.parameters[i].line; // where they are differs
         QCOMPARE(got, spec);
+    }
+
+    void targetOptionsAreTheRunsOptions()
+    {
+        const SweepRead read =
+            parseSweepYaml(u"ferry-sweep: 1\nscript: t.py\ntarget: slurm:local\nmethod: grid\nmetric: loss\n"
+                           u"parameters: {lr: [0.1]}\ntarget_options: {gpus: 1, mem: 4G, remote-dir: /tmp/r}\n"_s,
+                           u"s.yml"_s);
+        QVERIFY2(read.diagnostics.isEmpty(),
+                 qPrintable(read.diagnostics.isEmpty() ? QString() : read.diagnostics[0].toString()));
+        QCOMPARE(read.spec.targetOptions,
+                 (QJsonObject{{u"gpus"_s, 1}, {u"mem"_s, u"4G"_s}, {u"remoteDir"_s, u"/tmp/r"_s}}));
+        QCOMPARE(errorsOf(u"ferry-sweep: 1\nscript: t.py\nmethod: grid\nmetric: loss\nparameters: {lr: [0.1]}\n"
+                          u"target_options:\n  gpu: 1\n  requeue: maybe\n"_s),
+                 u"s.yml:7:3: error: 'gpu' is not a target option\n"
+                 u"s.yml:8:12: error: requeue is true or false, not 'maybe'"_s);
     }
 
     void gridPlansEveryCombination()

@@ -14,27 +14,6 @@
 using namespace Qt::StringLiterals;
 using namespace ferry::test;
 
-namespace {
-
-QString startSweep(const QString &root, const QString &file,
-                   const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment())
-{
-    const CliResult started = sweepCommand(root, {u"start"_s, file}, environment);
-    if (started.exitCode != 0)
-        qWarning("ferry sweep start: %s", qPrintable(started.err));
-    return started.out.trimmed();
-}
-
-// Until the sweep's state is no longer running and its controller is gone.
-bool waitForSweep(const QString &root, const QString &id, int timeoutMs = 240000)
-{
-    return waitFor(
-        [&] { return sweepShow(root, id)[u"status"_s].toString() != u"running"_s && controllerPid(id) == 0; },
-        timeoutMs, 200);
-}
-
-} // namespace
-
 class TestSweepRun : public QObject {
     Q_OBJECT
 private Q_SLOTS:
