@@ -17,3 +17,10 @@ if(FERRY_GUI)
   set_tests_properties(tst_sweepslurm PROPERTIES FIXTURES_REQUIRED slurm RUN_SERIAL ON TIMEOUT 900
                                       ENVIRONMENT "SLURM_CONF=${slurm_dir}/slurm.conf")
 endif()
+# Sweeps on the container target against the real engine of the `docker` fixture.
+if(FERRY_GUI)
+  ferry_test(tst_sweepcontainer SOURCES sweep/tst_sweepcontainer.cpp)
+  add_dependencies(tst_sweepcontainer ferry)
+  set_tests_properties(tst_sweepcontainer PROPERTIES FIXTURES_REQUIRED docker RESOURCE_LOCK container_builds
+                                          TIMEOUT 1200)
+endif()
