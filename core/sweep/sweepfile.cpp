@@ -4,6 +4,7 @@
 #include "env/yamlsupport.h"
 
 #include <QFile>
+#include <QLocale>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -596,8 +597,10 @@ QString toSweepYaml(const SweepSpec &spec)
             yaml::emitStrings(out, p.values);
         } else {
             out << YAML::Key << "distribution" << YAML::Value << distributionName(p.distribution).toStdString();
-            out << YAML::Key << "min" << YAML::Value << QString::number(p.min, 'g', 17).toStdString();
-            out << YAML::Key << "max" << YAML::Value << QString::number(p.max, 'g', 17).toStdString();
+            out << YAML::Key << "min" << YAML::Value
+                << QString::number(p.min, 'g', QLocale::FloatingPointShortest).toStdString();
+            out << YAML::Key << "max" << YAML::Value
+                << QString::number(p.max, 'g', QLocale::FloatingPointShortest).toStdString();
         }
         out << YAML::EndMap;
     }
@@ -612,9 +615,10 @@ QString toSweepYaml(const SweepSpec &spec)
         out << YAML::Key << "min_steps" << YAML::Value << e.minSteps;
         if (e.rule == StoppingRule::Asha)
             out << YAML::Key << "reduction_factor" << YAML::Value
-                << QString::number(e.reductionFactor, 'g', 17).toStdString();
+                << QString::number(e.reductionFactor, 'g', QLocale::FloatingPointShortest).toStdString();
         if (e.rule == StoppingRule::Bandit)
-            out << YAML::Key << "slack" << YAML::Value << QString::number(e.slack, 'g', 17).toStdString();
+            out << YAML::Key << "slack" << YAML::Value
+                << QString::number(e.slack, 'g', QLocale::FloatingPointShortest).toStdString();
         out << YAML::EndMap;
     }
     out << YAML::Key << "seed" << YAML::Value << spec.seed;

@@ -145,6 +145,14 @@ void LossChart::setRunLabel(const QString &runId, const QString &label)
     changed(true);
 }
 
+void LossChart::setPinnedRun(const QString &runId)
+{
+    if (m_pinnedRun == runId)
+        return;
+    m_pinnedRun = runId;
+    changed(true);
+}
+
 bool LossChart::seriesShown(const SeriesData &series) const
 {
     if (series.size() == 0 || (!m_metrics.isEmpty() && !m_metrics.contains(series.key().metric)))
@@ -458,7 +466,8 @@ void LossChart::paint(QPainter &p, bool exact)
     style.base = PlotMapping::fit(l.x0, l.x1, l.y0, l.y1, style.device, m_logY);
     style.x = m_mode;
     style.smoothing = m_smoothing;
-    style.highlightRun = m_hoverRun;
+    const QString highlighted = m_hoverRun.isEmpty() ? m_pinnedRun : m_hoverRun;
+    style.highlightRun = highlighted;
     style.background = background;
     style.grid = grid;
     const PlotMapping deviceAxis = PlotMapping::fit(l.x0, l.x1, l.y0, l.y1, style.device, false);
@@ -468,7 +477,8 @@ void LossChart::paint(QPainter &p, bool exact)
         style.gridRows.push_back(int(deviceAxis.row(v)));
     std::vector<DrawnSeries> shown = shownSeries();
     // The highlighted run last, on top.
-    std::stable_partition(shown.begin(), shown.end(), [this](const DrawnSeries &s) { return s.runId != m_hoverRun; });
+    std::stable_partition(shown.begin(), shown.end(),
+                          [&highlighted](const DrawnSeries &s) { return s.runId != highlighted; });
     p.save();
     p.scale(1 / dpr, 1 / dpr);
     p.setRenderHint(QPainter::Antialiasing, false);
@@ -494,7 +504,7 @@ void LossChart::paint(QPainter &p, bool exact)
     for (const auto &[run, r] : l.entries) {
         const bool visible = isRunVisible(run);
         const QColor color = visible ? runColor(run) : opaqueBlend(runColor(run), 0.3, background);
-        if (run == m_hoverRun)
+        if (run == highlighted)
             p.fillRect(r, pal.color(QPalette::AlternateBase));
         p.fillRect(QRect(r.left() + 4, r.center().y() - 1, 14, 3), color);
         p.setPen(visible ? text : opaqueBlend(text, 0.4, background));

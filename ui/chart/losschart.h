@@ -52,6 +52,9 @@ public:
     bool isRunVisible(const QString &runId) const { return !m_hiddenRuns.contains(runId); }
     // The name the legend and tooltip show for a run (default: its id).
     void setRunLabel(const QString &runId, const QString &label);
+    // A run drawn highlighted (thicker, on top) while no other is hovered; empty: none.
+    void setPinnedRun(const QString &runId);
+    QString pinnedRun() const { return m_pinnedRun; }
     QString runLabel(const QString &runId) const { return m_runLabels.value(runId, runId); }
 
     // The view, in axis units (x: step, epoch or seconds; y: value, or log10 of it on a log
@@ -150,6 +153,7 @@ private:
     QPoint m_hoverPos{-1, -1};
     QString m_hoverText;
     QString m_hoverRun;
+    QString m_pinnedRun;
 
     mutable std::unique_ptr<Layout> m_layout;
     mutable QHash<QString, double> m_runOrigins; // wall ms of each run's first point

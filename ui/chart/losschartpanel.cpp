@@ -124,6 +124,11 @@ void LossChartPanel::setStore(std::shared_ptr<SeriesStore> store)
     updateMetrics();
 }
 
+void LossChartPanel::setPinnedRun(const QString &runId)
+{
+    forEachChart([&runId](LossChart *chart) { chart->setPinnedRun(runId); });
+}
+
 void LossChartPanel::setCaption(const QString &text)
 {
     m_caption->setText(text);
@@ -163,6 +168,7 @@ LossChart *LossChartPanel::addPanel()
     chart->setLogY(m_chart->logY());
     chart->setSmoothing(m_chart->smoothing());
     chart->setStore(m_chart->store());
+    chart->setPinnedRun(m_chart->pinnedRun());
     connect(chart, &LossChart::runVisibilityChanged, this, &LossChartPanel::showRunEverywhere);
     m_others << chart;
     return chart;

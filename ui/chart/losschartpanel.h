@@ -27,6 +27,8 @@ public:
     // Every panel shown, chart() first (for tests and screenshots).
     QList<LossChart *> panels() const;
     void setStore(std::shared_ptr<SeriesStore> store);
+    // A run highlighted in every panel (LossChart::setPinnedRun).
+    void setPinnedRun(const QString &runId);
     // A line above the chart saying what it shows (empty: none).
     void setCaption(const QString &text);
     QString caption() const;

@@ -22,6 +22,7 @@
 #include "ui/session/runmonitorworker.h"
 #include "ui/session/workspacesession.h"
 #include "ui/settings/preferences.h"
+#include "ui/sweep/sweepview.h"
 #include "ui/train/trainpanel.h"
 #include "ui/window/aboutdialog.h"
 #include "ui/window/emptystatewidget.h"
@@ -179,6 +180,8 @@ void MainWindow::closeWorkspace()
     m_runs->setRows({});
     m_details->setStore(nullptr, {});
     m_train->setWorkspace(nullptr, {}, {});
+    if (m_sweepView)
+        m_sweepView->clearWorkspace();
     m_rows.clear();
     m_session.reset(); // the monitor joined, the chart emptied, the store closed (workspacesession.h)
     m_chart->setCaption({});

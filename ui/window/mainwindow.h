@@ -45,6 +45,7 @@ class RunActions;
 class ProblemsPanel;
 class RunDetailsView;
 class RunsView;
+class SweepView;
 class TrainPanel;
 class WindowPlacement;
 class WorkspaceOverview;
@@ -88,6 +89,7 @@ public:
     TrainPanel *trainPanel() const { return m_train; }
     DatasetPanel *datasetPanel() const { return m_datasets; }
     RunsView *runsView() const { return m_runs; }
+    SweepView *sweepView() const { return m_sweepView; } // nullptr until first shown
     LossChartPanel *chartPanel() const { return m_chart; }
     ProblemsPanel *problems() const { return m_problems; }
     EnvironmentEditors *environmentEditors() const { return m_environments; }
@@ -98,7 +100,10 @@ public:
 
 public Q_SLOTS:
     void startScriptRun();
-    void startScriptRunOf(const QString &script);  // the launch dialog, with this script chosen
+    void startScriptRunOf(const QString &script); // the launch dialog, with this script chosen
+    // The sweeps window (ui/sweep/sweepview.h), showing this sweep when one is named.
+    void showSweeps(const QString &sweepId = {});
+    void openSweepForm();                          // Run > New Sweep…: the sweep form, beside the launch dialog
     void reportProblem(const ferry::Error &error); // a part's problem, as it said it: to the list and the status bar
 
 protected:
@@ -144,6 +149,7 @@ private:
     LossChartPanel *m_chart;
     QTabWidget *m_bottomTabs;
     RunsView *m_runs;
+    SweepView *m_sweepView = nullptr;
     LogView *m_log;
     ProblemsPanel *m_problems;
     QTabWidget *m_sideTabs;

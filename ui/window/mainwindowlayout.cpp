@@ -73,6 +73,10 @@ void MainWindow::createMenus()
     QMenu *runMenu = menuBar()->addMenu(tr("&Run"));
     QAction *start = runMenu->addAction(tr("&Start a Script Run…"), this, &MainWindow::startScriptRun);
     start->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    runMenu->addAction(tr("New S&weep…"), this, &MainWindow::openSweepForm)
+        ->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    runMenu->addAction(tr("&Sweeps"), this, [this] { showSweeps(); })
+        ->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W));
     QAction *train = runMenu->addAction(tr("&Train on a Dataset"), this, [this] {
         m_sideTabs->setCurrentWidget(m_train);
         m_train->setFocus();

@@ -30,6 +30,7 @@ function(ferry_window_tool name source folder)
 endfunction()
 if(FERRY_GUI AND FERRY_TRAINER)
   ferry_window_tool(ferry_screenshots gui/screenshots.cpp gui)
+  ferry_window_tool(ferry_sweepscreenshots gui/sweepscreenshots.cpp gui) # tests/gui/sweep-screenshots.sh
   ferry_window_tool(ferry_guitrainbench bench/guitrainbench.cpp bench)
 endif()
 

@@ -1,0 +1,73 @@
+#pragma once
+
+// The sweep form (Run > New Sweep…, beside the launch dialog): what the trials run (script,
+// environment, target, fixed hyperparameters), the search (method, metric, the parameters in a
+// table, trials, at once, early stopping, seed). What it saves is the sweep file
+// (sweeps/NAME.yml, sweep/sweepfile.h), shown as it will be written and checked as `ferry sweep
+// plan` checks it; Save and Start also starts it (its detached controller).
+#include "sweep/sweepfile.h"
+#include "workspace/workspace.h"
+
+#include <QDialog>
+
+class QComboBox;
+class QDialogButtonBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+
+namespace ferry::ui {
+
+class SweepDialog : public QDialog {
+    Q_OBJECT
+public:
+    SweepDialog(const workspace::Workspace &workspace, QString ferryProgram, QWidget *parent = nullptr);
+
+    // Fills the form from a sweep file's spec (an existing file to edit, or a template).
+    void setSpec(const sweep::SweepSpec &spec, const QString &name);
+    // The spec the form describes now, and the file it writes.
+    sweep::SweepSpec spec() const;
+    QString yaml() const;
+    QString filePath() const;
+    // What `ferry sweep plan` would say of the file (empty: nothing).
+    QString problems() const;
+    // Writes the file; false (and says why) when it has errors or cannot be written.
+    bool save();
+
+    QTableWidget *parameters() const { return m_parameters; }
+    QPushButton *startButton() const { return m_start; }
+
+Q_SIGNALS:
+    void started(const QString &sweepId);
+
+private:
+    void addParameterRow(const sweep::Parameter &p);
+    void updatePreview();
+    void saveAndStart();
+
+    workspace::Workspace m_workspace;
+    QString m_ferryProgram;
+    QLineEdit *m_name;
+    QComboBox *m_script;
+    QLineEdit *m_environment;
+    QLineEdit *m_target;
+    QLineEdit *m_fixed;
+    QComboBox *m_method;
+    QLineEdit *m_metric;
+    QComboBox *m_goal;
+    QComboBox *m_summary;
+    QTableWidget *m_parameters;
+    QSpinBox *m_maxTrials;
+    QSpinBox *m_maxParallel;
+    QComboBox *m_stopping;
+    QSpinBox *m_minSteps;
+    QSpinBox *m_seed;
+    QPlainTextEdit *m_preview;
+    QLabel *m_problems;
+    QPushButton *m_start;
+};
+
+} // namespace ferry::ui

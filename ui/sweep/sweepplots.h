@@ -1,0 +1,76 @@
+#pragma once
+
+// The sweep view's plots, each drawing the one SweepPlotData the view owns (set with setData;
+// the view repaints them when it changes): the objective of each trial with the best so far,
+// the parallel coordinates (drag along an axis to keep the trials in that range, click the axis
+// to let all through again) and the objective against each parameter. Trials the filter leaves
+// out are drawn faint; the best is drawn over the rest.
+#include "ui/sweep/sweepplotdata.h"
+
+#include <QWidget>
+
+#include <optional>
+
+namespace ferry::ui {
+
+class SweepPlot : public QWidget {
+    Q_OBJECT
+public:
+    explicit SweepPlot(QWidget *parent = nullptr);
+    void setData(SweepPlotData *plotData);
+
+protected:
+    SweepPlotData *m_data = nullptr;
+    // A trial's colour: good objectives blue, bad ones orange, none grey; faint when filtered out.
+    QColor trialColor(const SweepPlotTrial &trial) const;
+};
+
+// y: the objective, x: the trial's number; a step line through the best so far.
+class ObjectivePlot final : public SweepPlot {
+    Q_OBJECT
+public:
+    using SweepPlot::SweepPlot;
+    QSize sizeHint() const override { return {480, 260}; }
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+};
+
+class ParallelCoordinates final : public SweepPlot {
+    Q_OBJECT
+public:
+    using SweepPlot::SweepPlot;
+    QSize sizeHint() const override { return {640, 300}; }
+    // Where axis `axis` is drawn, and its [0, 1] span in y (for tests driving it by mouse).
+    double axisX(int axis) const;
+    std::pair<double, double> axisSpan() const; // y of position 1 (top) and 0 (bottom)
+
+Q_SIGNALS:
+    void rangesChanged();
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+
+private:
+    std::optional<int> axisAt(double x) const;
+    double positionAt(double y) const;
+    std::optional<int> m_dragAxis;
+    double m_dragFrom = 0;
+    bool m_dragged = false;
+};
+
+// One small plot per parameter: the objective (y) against the parameter (x).
+class ParameterScatter final : public SweepPlot {
+    Q_OBJECT
+public:
+    using SweepPlot::SweepPlot;
+    QSize sizeHint() const override { return {640, 300}; }
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+};
+
+} // namespace ferry::ui
