@@ -478,7 +478,8 @@ Expected<SweepState> SweepController::run()
                 (void)m_array->cancel(m_arrayJob, {});
             return end(SweepStatus::Finished);
         }
-        QThread::msleep(static_cast<unsigned long>(m_options.pollMs));
+        QThread::msleep(static_cast<unsigned long>(m_onThisMachine ? std::min(m_options.pollMs, m_options.localPollMs)
+                                                                   : m_options.pollMs));
     }
 }
 

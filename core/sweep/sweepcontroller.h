@@ -52,7 +52,8 @@ QStringList machineGpus();
 
 struct ControllerOptions {
     QString ferryProgram;       // for the targets (the local supervisor)
-    int pollMs = 200;           // a round of the loop: follow, judge, start
+    int pollMs = 200;           // a round of the loop: follow, judge, start (remote targets: a call each)
+    int localPollMs = 50;       // the same for local and container trials: files on this machine
     int cancelGraceMs = 5000;   // TERM to KILL when a trial is cancelled
     QStringList gpus;           // see machineGpus()
     int cores = 1;              // local and container trials: at most this many at once

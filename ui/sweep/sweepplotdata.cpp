@@ -1,12 +1,19 @@
 #include "ui/sweep/sweepplotdata.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <functional>
 
 using namespace Qt::StringLiterals;
 
 namespace ferry::ui {
+
+quint64 SweepPlotData::nextGeneration()
+{
+    static std::atomic<quint64> next{1};
+    return next++;
+}
 
 std::optional<double> SweepAxis::position(const QString &value) const
 {
@@ -118,6 +125,7 @@ void SweepPlotData::setRange(int axis, std::optional<std::pair<double, double>> 
     if (range && range->first > range->second)
         std::swap(range->first, range->second);
     m_ranges[std::size_t(axis)] = range;
+    m_generation = nextGeneration();
 }
 
 std::optional<std::pair<double, double>> SweepPlotData::range(int axis) const
@@ -130,6 +138,7 @@ std::optional<std::pair<double, double>> SweepPlotData::range(int axis) const
 void SweepPlotData::clearRanges()
 {
     std::fill(m_ranges.begin(), m_ranges.end(), std::nullopt);
+    m_generation = nextGeneration();
 }
 
 bool SweepPlotData::filtered() const

@@ -60,8 +60,12 @@ public:
     bool passes(const SweepPlotTrial &trial) const;
     QSet<int> passingTrials() const; // trial numbers
     bool filtered() const;
+    // Changes with every new data or range: what a plot's cached picture is keyed by.
+    quint64 generation() const { return m_generation; }
 
 private:
+    static quint64 nextGeneration();
+    quint64 m_generation = nextGeneration();
     std::vector<SweepAxis> m_axes;
     std::vector<SweepPlotTrial> m_trials;
     std::vector<std::optional<std::pair<double, double>>> m_ranges;

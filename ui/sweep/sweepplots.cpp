@@ -168,30 +168,26 @@ double ParallelCoordinates::positionAt(double y) const
     return std::clamp((bottom - y) / (bottom - top), 0.0, 1.0);
 }
 
-void ParallelCoordinates::paintEvent(QPaintEvent *)
+// Many trials: cosmetic lines without antialiasing (a thousand antialiased polylines take a
+// second); the lines are drawn once per data, range and size, the axes over them each frame.
+constexpr int kSmoothLinesUpTo = 200;
+
+void ParallelCoordinates::drawLines(QPainter &p)
 {
-    QPainter p(this);
-    p.fillRect(rect(), palette().base());
-    if (!m_data || m_data->trials().empty()) {
-        drawEmpty(p, rect(), tr("No trials yet"));
-        return;
-    }
-    p.setRenderHint(QPainter::Antialiasing);
     const auto [top, bottom] = axisSpan();
     const auto &axes = m_data->axes();
     const auto yOf = [&](double t) { return bottom - t * (bottom - top); };
+    p.setRenderHint(QPainter::Antialiasing, m_data->trials().size() <= kSmoothLinesUpTo);
     // The lines: left out first, then the rest from worst to best, the best last.
-    std::vector<const SweepPlotTrial *> order;
+    std::vector<std::pair<double, const SweepPlotTrial *>> order;
     for (const SweepPlotTrial &t : m_data->trials())
-        order.push_back(&t);
-    std::stable_sort(order.begin(), order.end(), [&](const SweepPlotTrial *a, const SweepPlotTrial *b) {
-        const bool pa = m_data->passes(*a), pb = m_data->passes(*b);
-        if (pa != pb)
-            return !pa;
-        return m_data->quality(*a).value_or(-1) < m_data->quality(*b).value_or(-1);
-    });
+        order.emplace_back(m_data->passes(t) ? m_data->quality(t).value_or(-1) : -2.0, &t);
+    std::stable_sort(order.begin(), order.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
     const SweepPlotTrial *best = m_data->best() ? &m_data->trials()[std::size_t(*m_data->best())] : nullptr;
-    const auto drawTrial = [&](const SweepPlotTrial &t, const QPen &pen) {
+    const bool thin = m_data->trials().size() > kSmoothLinesUpTo;
+    const auto drawTrial = [&](const SweepPlotTrial &t, QPen pen) {
+        if (thin && &t != best)
+            pen.setWidth(0); // cosmetic: the fast path
         p.setPen(pen);
         QPolygonF line;
         for (std::size_t a = 0; a < axes.size(); ++a) {
@@ -206,12 +202,39 @@ void ParallelCoordinates::paintEvent(QPaintEvent *)
         if (line.size() > 1)
             p.drawPolyline(line);
     };
-    for (const SweepPlotTrial *t : order) {
+    for (const auto &[quality, t] : order) {
         if (t != best)
             drawTrial(*t, QPen(trialColor(*t), 1.2));
     }
-    if (best)
+    if (best) {
+        p.setRenderHint(QPainter::Antialiasing);
         drawTrial(*best, QPen(Qt::black, 2.5));
+    }
+}
+
+void ParallelCoordinates::paintEvent(QPaintEvent *)
+{
+    QPainter p(this);
+    if (!m_data || m_data->trials().empty()) {
+        p.fillRect(rect(), palette().base());
+        drawEmpty(p, rect(), tr("No trials yet"));
+        return;
+    }
+    const qreal dpr = devicePixelRatioF();
+    const QSize pixels = (QSizeF(size()) * dpr).toSize();
+    if (m_layer.size() != pixels || m_layerKey != m_data->generation()) {
+        m_layer = QImage(pixels, QImage::Format_ARGB32_Premultiplied);
+        m_layer.setDevicePixelRatio(dpr);
+        m_layer.fill(palette().base().color());
+        QPainter layer(&m_layer);
+        drawLines(layer);
+        m_layerKey = m_data->generation();
+    }
+    p.drawImage(QPoint(0, 0), m_layer);
+    p.setRenderHint(QPainter::Antialiasing);
+    const auto [top, bottom] = axisSpan();
+    const auto &axes = m_data->axes();
+    const auto yOf = [&](double t) { return bottom - t * (bottom - top); };
     // The axes, their names and ends, the brushed ranges.
     for (std::size_t a = 0; a < axes.size(); ++a) {
         const SweepAxis &axis = axes[a];

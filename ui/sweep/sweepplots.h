@@ -7,6 +7,7 @@
 // out are drawn faint; the best is drawn over the rest.
 #include "ui/sweep/sweepplotdata.h"
 
+#include <QImage>
 #include <QWidget>
 
 #include <optional>
@@ -56,6 +57,9 @@ protected:
 
 private:
     std::optional<int> axisAt(double x) const;
+    void drawLines(QPainter &p); // every trial's line, into the cached layer
+    QImage m_layer;              // the lines, for m_layerKey at this size
+    quint64 m_layerKey = 0;
     double positionAt(double y) const;
     std::optional<int> m_dragAxis;
     double m_dragFrom = 0;

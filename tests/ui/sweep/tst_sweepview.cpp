@@ -1,0 +1,210 @@
+// The sweep view and the sweep form (ui/sweep/) on a sweep of the test's own: the state a
+// controller writes (.ferry/sweeps/ID/state.json) and the trials' runs in a real run store. The
+// table sorts by objective; a range dragged on the parallel coordinates' objective axis (by the
+// mouse) keeps the table's rows and the plots to the trials in it, a click clears it; the curves
+// hold every trial's metric, the best pinned; "Re-run Best With…" hands out the best trial's
+// run without its sweep tags; a state the controller rewrites is shown within a refresh; the
+// form writes the file it previews, which reads back to the same spec, and refuses a bad one.
+#include "support/files.h"
+
+#include "store/runstore.h"
+#include "sweep/sweepstate.h"
+#include "ui/chart/losschartpanel.h"
+#include "ui/sweep/sweepdialog.h"
+#include "ui/sweep/sweepplots.h"
+#include "ui/sweep/sweeptrialsmodel.h"
+#include "ui/sweep/sweepview.h"
+
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+using namespace ferry;
+
+namespace {
+
+const char *const kSweep = R"(ferry-sweep: 1
+script: train.py
+method: random
+metric: val_loss
+parameters:
+  lr: {distribution: log_uniform, min: 1.0e-4, max: 1.0}
+  layers: {values: ["64", "128"]}
+max_trials: 12
+max_parallel: 2
+)";
+
+// Trial n: lr 10^(-4 + n/3), val_loss |log10(lr) + 2| + 0.1: trial 6 (lr 0.01) is the best.
+double objectiveOf(int n)
+{
+    return std::abs(-4.0 + n / 3.0 + 2.0) + 0.1;
+}
+
+struct Fixture {
+    QTemporaryDir dir;
+    std::unique_ptr<run::RunStore> store;
+    sweep::SweepDirectory sweepDir{dir.filePath(u".ferry/sweeps/s1"_s)};
+    sweep::SweepState state;
+
+    Fixture()
+    {
+        test::writeFileOrStop(dir.filePath(u"train.py"_s), "print(1)\n");
+        store = std::move(*run::RunStore::open(dir.filePath(u".ferry/runs.sqlite"_s)));
+        state.id = u"s1"_s;
+        state.name = u"tune"_s;
+        state.sourceFile = dir.filePath(u"sweeps/tune.yml"_s);
+        state.createdMs = 1000;
+        for (int n = 0; n < 12; ++n) {
+            sweep::Trial t;
+            t.number = n;
+            t.runId = u"run-%1"_s.arg(n);
+            t.status = sweep::TrialStatus::Succeeded;
+            const double lr = std::pow(10.0, -4.0 + n / 3.0);
+            t.point = {std::log(lr), double(n % 2)};
+            t.hyperparameters = {{u"lr"_s, QString::number(lr)}, {u"layers"_s, n % 2 ? u"128"_s : u"64"_s}};
+            t.objective = objectiveOf(n);
+            t.startedMs = 1000 + n * 100;
+            t.finishedMs = t.startedMs + 50;
+            state.trials << t;
+            run::RunSpec spec;
+            spec.id = t.runId;
+            spec.script = u"train.py"_s;
+            spec.sourceDir = dir.path();
+            spec.hyperparameters = t.hyperparameters;
+            spec.sweep = state.id;
+            spec.trial = n;
+            run::RunRecord record = run::newRunRecord(spec);
+            store->createRun(record);
+            QList<run::MetricPoint> points;
+            for (int step = 1; step <= 5; ++step)
+                points << run::MetricPoint{u"val_loss"_s, double(step), objectiveOf(n) + 1.0 / step, 0, NAN};
+            store->appendMetrics(t.runId, points, 0);
+            store->setStatus(t.runId, run::RunStatus::Succeeded, 0);
+        }
+        store->flush();
+        if (!sweepDir.create(kSweep, state))
+            qFatal("cannot make the sweep's folder");
+    }
+};
+
+int rowsOf(ui::SweepView &view)
+{
+    return view.table()->model()->rowCount();
+}
+
+} // namespace
+
+class TestSweepView : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void tableSortsAndTheParallelCoordinatesFilter()
+    {
+        Fixture f;
+        ui::SweepView view;
+        view.resize(1400, 800);
+        view.setWorkspace(*workspace::Workspace::open(f.dir.path()), f.store.get(), {});
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QCOMPARE(view.currentSweep(), u"s1"_s);
+        QCOMPARE(rowsOf(view), 12);
+        // Sorted by the objective: the best first.
+        view.table()->sortByColumn(ui::SweepTrialsModel::ObjectiveColumn, Qt::AscendingOrder);
+        QCOMPARE(view.table()->model()->index(0, 0).data(ui::SweepTrialsModel::TrialRole).toInt(), 6);
+        QVERIFY(view.table()->model()->index(0, 0).data().toString().contains(u"best"_s));
+
+        // A range dragged on the objective's axis, from its bottom (the least) up a quarter.
+        ui::ParallelCoordinates *parallel = view.parallelCoordinates();
+        view.tabs()->setCurrentWidget(parallel);
+        QTest::qWait(50);
+        const int axis = int(view.plotData().axes().size()) - 1;
+        const auto [top, bottom] = parallel->axisSpan();
+        const QPoint from(int(parallel->axisX(axis)), int(bottom));
+        const QPoint to(from.x(), int(bottom - 0.25 * (bottom - top)));
+        QSignalSpy changed(parallel, &ui::ParallelCoordinates::rangesChanged);
+        QTest::mousePress(parallel, Qt::LeftButton, {}, from);
+        QTest::mouseMove(parallel, QPoint(from.x(), (from.y() + to.y()) / 2));
+        QTest::mouseMove(parallel, to);
+        QTest::mouseRelease(parallel, Qt::LeftButton, {}, to);
+        QVERIFY(!changed.isEmpty());
+        // Objectives span 0.1 .. 2.1: a quarter keeps those up to 0.6 (trials 5, 6 and 7).
+        QCOMPARE(rowsOf(view), 3);
+        QSet<int> kept;
+        for (int r = 0; r < rowsOf(view); ++r)
+            kept.insert(view.table()->model()->index(r, 0).data(ui::SweepTrialsModel::TrialRole).toInt());
+        QCOMPARE(kept, (QSet<int>{5, 6, 7}));
+        QCOMPARE(view.plotData().passingTrials(), kept);
+        // A click on the axis lets every trial through again.
+        QTest::mouseClick(parallel, Qt::LeftButton, {}, QPoint(from.x(), int((top + bottom) / 2)));
+        QCOMPARE(rowsOf(view), 12);
+        QVERIFY(!view.plotData().filtered());
+    }
+
+    void curvesRerunAndRefresh()
+    {
+        Fixture f;
+        ui::SweepView view;
+        view.setWorkspace(*workspace::Workspace::open(f.dir.path()), f.store.get(), {});
+        // Every trial's curve, labelled by its trial, the best pinned.
+        ui::LossChart *chart = view.curves()->chart();
+        QTRY_COMPARE(chart->legendRuns().size(), 12);
+        QCOMPARE(chart->runLabel(u"run-3"_s), u"trial 3"_s);
+        QCOMPARE(chart->pinnedRun(), u"run-6"_s);
+
+        QSignalSpy rerun(&view, &ui::SweepView::rerunRequested);
+        QVERIFY(view.rerunButton()->isEnabled());
+        view.rerunButton()->click();
+        QCOMPARE(rerun.size(), 1);
+        const auto spec = rerun.first().first().value<run::RunSpec>();
+        QCOMPARE(spec.hyperparameters, f.state.trials[6].hyperparameters);
+        QVERIFY(spec.sweep.isEmpty());
+        QCOMPARE(spec.trial, -1);
+
+        // The controller writes a new state: a 13th trial, now the best.
+        sweep::Trial extra = f.state.trials[0];
+        extra.number = 12;
+        extra.runId = u"run-12"_s;
+        extra.objective = 0.01;
+        f.state.trials << extra;
+        QVERIFY(f.sweepDir.writeState(f.state));
+        view.refresh();
+        QCOMPARE(rowsOf(view), 13);
+        QCOMPARE(view.plotData().trials()[std::size_t(*view.plotData().best())].number, 12);
+    }
+
+    void formWritesWhatItShows()
+    {
+        QTemporaryDir dir;
+        test::writeFileOrStop(dir.filePath(u"train.py"_s), "print(1)\n");
+        const auto workspace = workspace::Workspace::open(dir.path());
+        ui::SweepDialog form(*workspace, {});
+        sweep::SweepSpec spec = sweep::parseSweepYaml(QString::fromUtf8(kSweep), u"s.yml"_s).spec;
+        for (sweep::Parameter &p : spec.parameters)
+            p.line = 0; // where a file defines it: the form's have none
+        form.setSpec(spec, u"tune"_s);
+        QCOMPARE(form.spec(), spec);
+        QVERIFY2(form.problems().isEmpty(), qPrintable(form.problems()));
+        QVERIFY(form.save());
+        const sweep::SweepRead back = sweep::readSweepFile(dir.filePath(u"sweeps/tune.yml"_s));
+        QVERIFY(back.diagnostics.isEmpty());
+        sweep::SweepSpec got = back.spec;
+        for (int i = 0; i < got.parameters.size(); ++i)
+            got.parameters[i].line = 0;
+        QCOMPARE(got, spec);
+        // A parameter whose range is upside down: the file:line error, and no start.
+        QTableWidget *table = form.parameters();
+        table->item(0, 2)->setText(u"1.0"_s);
+        table->item(0, 3)->setText(u"0.001"_s);
+        QVERIFY2(form.problems().contains(u"sweeps/tune.yml:"_s) && form.problems().contains(u"error"_s),
+                 qPrintable(form.problems()));
+        QVERIFY(!form.startButton()->isEnabled());
+    }
+};
+
+QTEST_MAIN(TestSweepView)
+#include "tst_sweepview.moc"
