@@ -1,4 +1,5 @@
 #include "sweep/sweepfile.h"
+#include "sweep/sweepfilenames.h"
 
 #include "common/textfile.h"
 #include "env/yamlsupport.h"
@@ -17,6 +18,7 @@ using namespace Qt::StringLiterals;
 namespace ferry::sweep {
 
 namespace yaml = env::yaml;
+using namespace names;
 
 namespace {
 
@@ -31,22 +33,6 @@ const QStringList kTopKeys = {
     u"hyperparameters"_s, u"data"_s,         u"method"_s,         u"metric"_s, u"parameters"_s,
     u"max_trials"_s,      u"max_parallel"_s, u"early_stopping"_s, u"seed"_s,   u"target_options"_s};
 
-// target_options: the run's target options, named as `ferry run`'s flags (docs/sweep-format.md).
-enum class OptionKind { Count, Text, Flag };
-struct TargetOption {
-    const char *key;  // in the file
-    const char *name; // in the run's target options
-    OptionKind kind;
-};
-constexpr TargetOption kTargetOptions[] = {{"gpus", "gpus", OptionKind::Count},
-                                           {"cpus", "cpus", OptionKind::Count},
-                                           {"partition", "partition", OptionKind::Text},
-                                           {"time", "time", OptionKind::Text},
-                                           {"mem", "mem", OptionKind::Text},
-                                           {"requeue", "requeue", OptionKind::Flag},
-                                           {"remote-dir", "remoteDir", OptionKind::Text},
-                                           {"accept-host-key", "acceptHostKey", OptionKind::Text}};
-
 // Each key of `map` not in `known`, as its key node (where a message points).
 QList<YAML::Node> unknown(const YAML::Node &map, const QStringList &known)
 {
@@ -59,51 +45,6 @@ QList<YAML::Node> unknown(const YAML::Node &map, const QStringList &known)
     }
     return keys;
 }
-
-struct Named {
-    const char16_t *name;
-    int value;
-};
-
-template <typename E, size_t N> std::optional<E> byName(const Named (&table)[N], const QString &text)
-{
-    for (const Named &n : table) {
-        if (text == QStringView(n.name))
-            return static_cast<E>(n.value);
-    }
-    return std::nullopt;
-}
-
-template <size_t N> QString nameOf(const Named (&table)[N], int value)
-{
-    for (const Named &n : table) {
-        if (n.value == value)
-            return QString::fromUtf16(n.name);
-    }
-    return {};
-}
-
-template <size_t N> QString choices(const Named (&table)[N])
-{
-    QStringList names;
-    for (const Named &n : table)
-        names << QString::fromUtf16(n.name);
-    return names.join(u", "_s);
-}
-
-constexpr Named kMethods[] = {
-    {u"grid", int(Method::Grid)}, {u"random", int(Method::Random)}, {u"bayes", int(Method::Bayes)}};
-constexpr Named kGoals[] = {{u"minimize", int(Goal::Minimize)}, {u"maximize", int(Goal::Maximize)}};
-constexpr Named kSummaries[] = {{u"last", int(Summary::Last)}, {u"best", int(Summary::Best)}};
-constexpr Named kDistributions[] = {{u"values", int(Distribution::Values)},
-                                    {u"uniform", int(Distribution::Uniform)},
-                                    {u"log_uniform", int(Distribution::LogUniform)},
-                                    {u"int_uniform", int(Distribution::IntUniform)},
-                                    {u"log_int_uniform", int(Distribution::LogIntUniform)}};
-constexpr Named kRules[] = {{u"none", int(StoppingRule::None)},
-                            {u"median", int(StoppingRule::Median)},
-                            {u"asha", int(StoppingRule::Asha)},
-                            {u"bandit", int(StoppingRule::Bandit)}};
 
 // An option name the script can take as --name: letters, digits, '-', '_' and '.'.
 bool isOptionName(const QString &name)
@@ -513,117 +454,6 @@ SweepRead readSweepFile(const QString &path)
         return result;
     }
     return parseSweepYaml(*text, path);
-}
-
-QString methodName(Method method)
-{
-    return nameOf(kMethods, int(method));
-}
-
-QString distributionName(Distribution distribution)
-{
-    return nameOf(kDistributions, int(distribution));
-}
-
-QString stoppingRuleName(StoppingRule rule)
-{
-    return nameOf(kRules, int(rule));
-}
-
-QString toSweepYaml(const SweepSpec &spec)
-{
-    YAML::Emitter out;
-    out << YAML::BeginMap;
-    out << YAML::Key << "ferry-sweep" << YAML::Value << kSweepFormatVersion;
-    const auto text = [&out](const char *key, const QString &value) {
-        if (value.isEmpty())
-            return;
-        out << YAML::Key << key << YAML::Value;
-        yaml::emitString(out, value);
-    };
-    text("script", spec.script);
-    text("environment", spec.environment);
-    text("target", spec.target);
-    if (!spec.targetOptions.isEmpty()) {
-        out << YAML::Key << "target_options" << YAML::Value << YAML::BeginMap;
-        for (const TargetOption &o : kTargetOptions) {
-            const QJsonValue v = spec.targetOptions.value(QString::fromLatin1(o.name));
-            if (v.isUndefined())
-                continue;
-            out << YAML::Key << o.key << YAML::Value;
-            if (o.kind == OptionKind::Count)
-                out << v.toInt();
-            else if (o.kind == OptionKind::Flag)
-                out << (v.toBool() ? "true" : "false");
-            else
-                yaml::emitString(out, v.toString());
-        }
-        out << YAML::EndMap;
-    }
-    if (!spec.arguments.isEmpty()) {
-        out << YAML::Key << "arguments" << YAML::Value;
-        yaml::emitStrings(out, spec.arguments);
-    }
-    const auto pairs = [&out](const char *key, const auto &list) {
-        if (list.isEmpty())
-            return;
-        out << YAML::Key << key << YAML::Value << YAML::BeginMap;
-        for (const auto &item : list) {
-            yaml::emitKey(out, item.name);
-            out << YAML::Value;
-            if constexpr (requires { item.path; })
-                yaml::emitString(out, item.path);
-            else
-                yaml::emitString(out, item.value);
-        }
-        out << YAML::EndMap;
-    };
-    pairs("hyperparameters", spec.fixed);
-    pairs("data", spec.data);
-    text("method", methodName(spec.method));
-    out << YAML::Key << "metric" << YAML::Value << YAML::Flow << YAML::BeginMap;
-    out << YAML::Key << "name" << YAML::Value;
-    yaml::emitString(out, spec.metric);
-    out << YAML::Key << "goal" << YAML::Value << nameOf(kGoals, int(spec.goal)).toStdString();
-    if (spec.summary != Summary::Last)
-        out << YAML::Key << "summary" << YAML::Value << nameOf(kSummaries, int(spec.summary)).toStdString();
-    out << YAML::EndMap;
-    out << YAML::Key << "parameters" << YAML::Value << YAML::BeginMap;
-    for (const Parameter &p : spec.parameters) {
-        yaml::emitKey(out, p.name);
-        out << YAML::Value << YAML::Flow << YAML::BeginMap;
-        if (p.distribution == Distribution::Values) {
-            out << YAML::Key << "values" << YAML::Value;
-            yaml::emitStrings(out, p.values);
-        } else {
-            out << YAML::Key << "distribution" << YAML::Value << distributionName(p.distribution).toStdString();
-            out << YAML::Key << "min" << YAML::Value
-                << QString::number(p.min, 'g', QLocale::FloatingPointShortest).toStdString();
-            out << YAML::Key << "max" << YAML::Value
-                << QString::number(p.max, 'g', QLocale::FloatingPointShortest).toStdString();
-        }
-        out << YAML::EndMap;
-    }
-    out << YAML::EndMap;
-    if (spec.maxTrials > 0)
-        out << YAML::Key << "max_trials" << YAML::Value << spec.maxTrials;
-    out << YAML::Key << "max_parallel" << YAML::Value << spec.maxParallel;
-    if (spec.earlyStopping.rule != StoppingRule::None) {
-        const EarlyStopping &e = spec.earlyStopping;
-        out << YAML::Key << "early_stopping" << YAML::Value << YAML::Flow << YAML::BeginMap;
-        out << YAML::Key << "type" << YAML::Value << stoppingRuleName(e.rule).toStdString();
-        out << YAML::Key << "min_steps" << YAML::Value << e.minSteps;
-        if (e.rule == StoppingRule::Asha)
-            out << YAML::Key << "reduction_factor" << YAML::Value
-                << QString::number(e.reductionFactor, 'g', QLocale::FloatingPointShortest).toStdString();
-        if (e.rule == StoppingRule::Bandit)
-            out << YAML::Key << "slack" << YAML::Value
-                << QString::number(e.slack, 'g', QLocale::FloatingPointShortest).toStdString();
-        out << YAML::EndMap;
-    }
-    out << YAML::Key << "seed" << YAML::Value << spec.seed;
-    out << YAML::EndMap;
-    return yaml::toText(out);
 }
 
 } // namespace ferry::sweep

@@ -187,6 +187,30 @@ inline QMap<int, QJsonObject> sweepRuns(const QString &root, const QString &id)
     return runs;
 }
 
+// Until the sweep's first two trials' scripts run (their pids stamped in their logs).
+inline bool waitForTwoRunningTrials(const QString &root, const QString &id, int timeoutMs = 120000)
+{
+    return waitFor(
+        [&] {
+            const auto stamps = trialStamps(root, sweepShow(root, id));
+            return stamps.size() == 2 && stamps[0].pid > 0 && stamps[1].pid > 0;
+        },
+        timeoutMs, 100);
+}
+
+// Each trial had one of `gpus` (CUDA_VISIBLE_DEVICES), and no two trials at once the same one.
+inline void checkOneGpuPerTrial(const std::vector<TrialStamp> &stamps, const QStringList &gpus)
+{
+    for (const TrialStamp &a : stamps) {
+        QVERIFY2(gpus.contains(a.gpu), qPrintable(a.gpu));
+        for (const TrialStamp &b : stamps) {
+            const bool overlap = a.trial != b.trial && a.start < b.end && b.start < a.end;
+            QVERIFY2(!overlap || a.gpu != b.gpu,
+                     qPrintable(QStringLiteral("trials %1 and %2 shared GPU %3").arg(a.trial).arg(b.trial).arg(a.gpu)));
+        }
+    }
+}
+
 inline QStringList trialStatuses(const QJsonObject &sweep)
 {
     QStringList statuses;

@@ -57,15 +57,11 @@ max_parallel: 2
         QCOMPARE(sweepRuns(dir.path(), id).keys(), (QList<int>{0, 1, 2, 3, 4, 5}));
         const auto stamps = trialStamps(dir.path(), sweep);
         QCOMPARE(mostAtOnce(stamps), 2);
-        for (const TrialStamp &a : stamps) {
-            QVERIFY2(a.gpu == u"3"_s || a.gpu == u"7"_s, qPrintable(a.gpu));
-            for (const TrialStamp &b : stamps) {
-                const bool overlap = a.trial != b.trial && a.start < b.end && b.start < a.end;
-                QVERIFY2(!overlap || a.gpu != b.gpu,
-                         qPrintable(u"trials %1 and %2 shared GPU %3"_s.arg(a.trial).arg(b.trial).arg(a.gpu)));
-            }
+        checkOneGpuPerTrial(stamps, {u"3"_s, u"7"_s});
+        if (QTest::currentTestFailed())
+            return;
+        for (const TrialStamp &a : stamps)
             QVERIFY(containersLabelled(a.runId).isEmpty());
-        }
         // The image was built by the first trial only; the others found it.
         int builds = 0;
         for (const TrialStamp &s : stamps) {
@@ -93,12 +89,7 @@ max_parallel: 2
 )"_s);
         const QString id = startSweep(dir.path(), u"sweeps/long.yml"_s);
         QVERIFY(!id.isEmpty());
-        QVERIFY(waitFor(
-            [&] {
-                const auto stamps = trialStamps(dir.path(), sweepShow(dir.path(), id));
-                return stamps.size() == 2 && stamps[0].pid > 0 && stamps[1].pid > 0;
-            },
-            600000, 200));
+        QVERIFY(waitForTwoRunningTrials(dir.path(), id, 600000));
         const auto running = trialStamps(dir.path(), sweepShow(dir.path(), id));
         for (const TrialStamp &s : running)
             QCOMPARE(containersLabelled(s.runId).size(), 1);

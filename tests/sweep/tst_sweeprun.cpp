@@ -200,12 +200,7 @@ max_parallel: 2
 )"_s);
         const QString id = startSweep(dir.path(), u"sweeps/long.yml"_s);
         QVERIFY(!id.isEmpty());
-        QVERIFY(waitFor(
-            [&] {
-                const auto stamps = trialStamps(dir.path(), sweepShow(dir.path(), id));
-                return stamps.size() == 2 && stamps[0].pid > 0 && stamps[1].pid > 0;
-            },
-            120000, 100));
+        QVERIFY(waitForTwoRunningTrials(dir.path(), id, 120000));
         const auto running = trialStamps(dir.path(), sweepShow(dir.path(), id));
         const CliResult cancelled = sweepCommand(dir.path(), {u"cancel"_s, id});
         QVERIFY2(cancelled.exitCode == 0, qPrintable(cancelled.err));
@@ -245,14 +240,9 @@ max_parallel: 4
         QCOMPARE(trialStatuses(sweep), QStringList(6, u"succeeded"_s));
         const auto stamps = trialStamps(dir.path(), sweep);
         QVERIFY(mostAtOnce(stamps) <= 2);
-        for (const TrialStamp &a : stamps) {
-            QVERIFY2(a.gpu == u"3"_s || a.gpu == u"7"_s, qPrintable(a.gpu));
-            for (const TrialStamp &b : stamps) {
-                const bool overlap = a.trial != b.trial && a.start < b.end && b.start < a.end;
-                QVERIFY2(!overlap || a.gpu != b.gpu,
-                         qPrintable(u"trials %1 and %2 shared GPU %3"_s.arg(a.trial).arg(b.trial).arg(a.gpu)));
-            }
-        }
+        checkOneGpuPerTrial(stamps, {u"3"_s, u"7"_s});
+        if (QTest::currentTestFailed())
+            return;
         // One GPU: one trial at a time, each given that GPU.
         environment.insert(u"FERRY_GPUS"_s, u"5"_s);
         const CliResult one = sweepCommand(dir.path(), {u"start"_s, u"sweeps/gpus.yml"_s, u"--wait"_s}, environment);

@@ -112,14 +112,9 @@ seed: 3
         const auto stamps = trialStamps(dir.path(), sweep);
         QVERIFY(mostAtOnce(stamps) <= 2);
         // One fake GPU per trial (--gres=gpu:1): never one for two trials at once.
-        for (const TrialStamp &a : stamps) {
-            QVERIFY2(a.gpu == u"0"_s || a.gpu == u"1"_s, qPrintable(a.gpu));
-            for (const TrialStamp &b : stamps) {
-                const bool overlap = a.trial != b.trial && a.start < b.end && b.start < a.end;
-                QVERIFY2(!overlap || a.gpu != b.gpu,
-                         qPrintable(u"trials %1 and %2 shared GPU %3"_s.arg(a.trial).arg(b.trial).arg(a.gpu)));
-            }
-        }
+        checkOneGpuPerTrial(stamps, {u"0"_s, u"1"_s});
+        if (QTest::currentTestFailed())
+            return;
         QVERIFY(squeue({u"-j"_s, job}).isEmpty());
     }
 
@@ -222,12 +217,7 @@ max_parallel: 2
 )"_s));
         const QString id = startSweep(dir.path(), u"sweeps/long.yml"_s);
         QVERIFY(!id.isEmpty());
-        QVERIFY(waitFor(
-            [&] {
-                const auto stamps = trialStamps(dir.path(), sweepShow(dir.path(), id));
-                return stamps.size() == 2 && stamps[0].pid > 0 && stamps[1].pid > 0;
-            },
-            120000, 100));
+        QVERIFY(waitForTwoRunningTrials(dir.path(), id, 120000));
         const QJsonObject before = sweepShow(dir.path(), id);
         const QString job = arrayJob(before);
         QVERIFY(!squeue({u"-j"_s, job}).isEmpty());
