@@ -1,7 +1,7 @@
 // Sweeps on the container target against the real Docker engine of the `docker` fixture,
-// through the built `ferry`: a grid of 6, two at a time (checked from the scripts' own start and
-// end times, stamped into the logs), one injected GPU per trial, the image built once for all;
-// a cancel that leaves no container.
+// through the built `ferry`: a grid of 6 and a random sweep of 12, two at a time (checked from
+// the scripts' own start and end times, stamped into the logs), one injected GPU per trial, the
+// image built once for all; a cancel that leaves no container.
 #include "support/container.h"
 #include "support/sweep.h"
 
@@ -69,6 +69,33 @@ max_parallel: 2
             builds += log.contains("is up to date: no build") ? 0 : 1;
         }
         QVERIFY2(builds <= 1, qPrintable(u"%1 trials built the image"_s.arg(builds)));
+    }
+
+    void randomTwelveInContainersTwoAtATime()
+    {
+        QTemporaryDir dir;
+        m_image = writeTestEnvironment(dir.filePath(u"env.yml"_s), u"sweep-container-test"_s);
+        QVERIFY(!m_image.isEmpty());
+        writeSweepWorkspace(dir.path(), u"random"_s, uR"(ferry-sweep: 1
+script: trial.py
+environment: env.yml
+target: container
+hyperparameters: {steps: 4, pause: 0.1}
+method: random
+metric: val_loss
+parameters:
+  lr: {distribution: log_uniform, min: 1.0e-4, max: 1.0}
+max_trials: 12
+max_parallel: 2
+seed: 11
+)"_s);
+        const CliResult run = sweepCommand(dir.path(), {u"start"_s, u"sweeps/random.yml"_s, u"--wait"_s},
+                                           QProcessEnvironment::systemEnvironment(), 900000);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const QJsonObject sweep = sweepShow(dir.path(), run.out.trimmed());
+        QCOMPARE(trialStatuses(sweep), QStringList(12, u"succeeded"_s));
+        QCOMPARE(sweepRuns(dir.path(), sweep[u"id"_s].toString()).size(), 12);
+        QVERIFY(mostAtOnce(trialStamps(dir.path(), sweep)) <= 2);
     }
 
     void cancelLeavesNoContainer()
