@@ -1,8 +1,11 @@
-// `ferry runs list | show ID | metrics ID | cancel ID | attach ID | delete ID | gc`: the runs of a workspace.
+// `ferry runs list | show ID | metrics ID | cancel ID | attach ID | delete ID | diff A B | gc`: the runs of
+// a workspace.
 #include "cli/command.h"
 #include "cli/runexport.h"
+#include "cli/runsdiff.h"
 #include "cli/runsupport.h"
 
+#include "snapshot/snapshot.h"
 #include "store/metricexport.h"
 #include "targets/remotetarget.h"
 #include "tracking/runfollower.h"
@@ -54,7 +57,7 @@ public:
     {
         return u"list, show, chart data, cancel, re-attach to and delete runs; compact the run store"_s;
     }
-    int maxPositionalArguments() const override { return 2; }
+    int maxPositionalArguments() const override { return 3; }
 
     void configure(QCommandLineParser &parser) const override
     {
@@ -73,11 +76,16 @@ public:
             u"  ferry runs export ID --to azureml --compute NAME [-o job.yml]\n"
             u"  ferry runs export ID --to sagemaker [--instance-type T] [-o launch.py]\n"
             u"                                   the run as an AzureML command job or a SageMaker launcher\n"
+            u"  ferry runs diff A B [--all]      why B differs from A: parameters (the differing ones;\n"
+            u"                                   --all: every one), code (a unified diff of the files\n"
+            u"                                   their snapshots hold), git, environment, metrics\n"
             u"  ferry runs gc                    give the space of deleted runs back to the file system\n"
             u"ID may be any unique start of a run id."_s);
-        parser.addPositionalArgument(u"action"_s, u"list, show, metrics, cancel, attach, export, delete or gc"_s,
+        parser.addPositionalArgument(u"action"_s, u"list, show, metrics, cancel, attach, export, delete, diff or gc"_s,
                                      u"ACTION"_s);
         parser.addPositionalArgument(u"id"_s, u"The run."_s, u"[ID]"_s);
+        parser.addPositionalArgument(u"other"_s, u"diff: the run compared with the first."_s, u"[ID]"_s);
+        parser.addOption({u"all"_s, u"diff: every parameter, not only the differing ones."_s});
         parser.addOption({u"workspace"_s, u"The workspace folder (default: the current folder)."_s, u"DIR"_s});
         parser.addOption({u"json"_s, u"Print JSON."_s});
         parser.addOption({u"csv"_s, u"metrics: print CSV."_s});
@@ -90,8 +98,15 @@ public:
     {
         const QString action = parser.positionalArguments().value(0);
         const QString id = parser.positionalArguments().value(1);
-        static const QStringList actions{u"list"_s,   u"show"_s,   u"metrics"_s, u"cancel"_s,
-                                         u"attach"_s, u"export"_s, u"delete"_s,  u"gc"_s};
+        static const QStringList actions{u"list"_s,   u"show"_s,   u"metrics"_s, u"cancel"_s, u"attach"_s,
+                                         u"export"_s, u"delete"_s, u"diff"_s,    u"gc"_s};
+        const QString other = parser.positionalArguments().value(2);
+        if ((action == "diff"_L1) != !other.isEmpty()) {
+            io.err << "ferry runs " << action
+                   << (action == "diff"_L1 ? ": name the two runs, ferry runs diff A B" : ": takes one run")
+                   << Qt::endl;
+            return kExitUserError;
+        }
         const bool takesRun = action != "list"_L1 && action != "gc"_L1;
         if (!actions.contains(action)) {
             io.err << "ferry runs: "
@@ -127,6 +142,12 @@ public:
             return cancel(*context, *record, io);
         if (action == "export"_L1)
             return exportRun(parser, *record, io);
+        if (action == "diff"_L1) {
+            const auto second = findRun(*context->store, other, io);
+            if (!second)
+                return kExitUserError;
+            return diffRuns(*context, *record, *second, parser.isSet(u"all"_s), json, io);
+        }
         if (action == "delete"_L1)
             return remove(*context, *record, parser.isSet(u"remote"_s), parser.isSet(u"keep-remote"_s), io);
         return followRun(*context, *record, io);
@@ -205,6 +226,18 @@ private:
         else
             io.out << "script:    " << r.spec[u"script"_s].toString() << " in " << r.spec[u"sourceDir"_s].toString()
                    << '\n';
+        if (const QJsonObject taken = r.spec[u"snapshot"_s].toObject(); !taken.isEmpty()) {
+            const snapshot::Snapshot s = snapshot::Snapshot::fromJson(taken);
+            if (!s.error.isEmpty())
+                io.out << "code:      no snapshot: " << s.error << '\n';
+            else
+                io.out << "code:      snapshot " << s.tree.left(12) << ", " << s.files << " files, " << s.bytes
+                       << " bytes (" << s.addedBytes << " new)" << '\n';
+            if (s.git.repository)
+                io.out << "git:       " << s.git.commit.left(12)
+                       << (s.git.branch.isEmpty() ? QString() : u" on "_s + s.git.branch)
+                       << (s.git.dirty ? " with uncommitted changes" : "") << '\n';
+        }
         if (!r.environmentTag.isEmpty())
             io.out << "image tag: " << r.environmentTag << '\n';
         io.out << "started:   " << timeText(r.startedMs) << "  (" << durationText(r.startedMs, r.finishedMs) << ")\n"

@@ -134,7 +134,17 @@ QJsonObject RunSpec::toJson() const
     };
     if (!sweep.isEmpty())
         json[u"sweep"_s] = QJsonObject{{u"id"_s, sweep}, {u"trial"_s, trial}};
+    if (snapshot)
+        json[u"snapshot"_s] = snapshot->toJson();
     return json;
+}
+
+snapshot::SourceExcludes sourceExcludes(const RunSpec &spec)
+{
+    QStringList patterns;
+    for (const QJsonValue &v : spec.target.options.value(u"exclude"_s).toArray())
+        patterns << v.toString();
+    return snapshot::SourceExcludes(patterns);
 }
 
 Expected<RunSpec> RunSpec::fromJson(const QJsonObject &json)
@@ -169,6 +179,8 @@ Expected<RunSpec> RunSpec::fromJson(const QJsonObject &json)
     spec.target.options = target[u"options"_s].toObject();
     for (const QJsonValue &v : json[u"metricDefinitions"_s].toArray())
         spec.metricDefinitions << MetricDefinition{v[u"Name"_s].toString(), v[u"Regex"_s].toString()};
+    if (const QJsonObject taken = json[u"snapshot"_s].toObject(); !taken.isEmpty())
+        spec.snapshot = snapshot::Snapshot::fromJson(taken);
     if (const QJsonObject sweep = json[u"sweep"_s].toObject(); !sweep.isEmpty()) {
         spec.sweep = sweep[u"id"_s].toString();
         spec.trial = sweep[u"trial"_s].toInt(-1);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/error.h"
+#include "snapshot/snapshot.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -71,11 +72,18 @@ struct RunSpec {
     // A sweep's trial (core/sweep): the sweep's id and the trial's number; empty, -1: no sweep.
     QString sweep;
     int trial = -1;
+    // What it ran: its source folder's files at launch (snapshot/snapshot.h); none for a run
+    // started before snapshots, or the embedded trainer's.
+    std::optional<snapshot::Snapshot> snapshot;
     bool operator==(const RunSpec &) const = default;
 
     QJsonObject toJson() const;
     static Expected<RunSpec> fromJson(const QJsonObject &json);
 };
+
+// What of the run's source folder is the run's (snapshot/sourcefiles.h): .git, .ferry and the
+// "exclude" target option's patterns left out; the upload and the snapshot use it alike.
+snapshot::SourceExcludes sourceExcludes(const RunSpec &spec);
 
 // A new id from the time and the script name, with a random suffix against collisions.
 QString newRunId(const QString &script);

@@ -189,11 +189,8 @@ Expected<void> RemoteRun::upload(const run::RunSpec &spec, const QString &remote
     // rsync -a carries modes over: the run folder and its runner stay the user's alone there.
     QFile::setPermissions(stage + u"/runner.sh"_s, QFile::ReadOwner | QFile::WriteOwner);
     QFile::setPermissions(stage, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-    QStringList excludes{u".git"_s, u".ferry"_s};
-    for (const QJsonValue &v : spec.target.options.value(u"exclude"_s).toArray())
-        excludes << v.toString();
     QStringList sourceOptions{u"-a"_s};
-    for (const QString &e : excludes)
+    for (const QString &e : run::sourceExcludes(spec).rsyncPatterns())
         sourceOptions << u"--exclude=%1"_s.arg(e);
     if (!parts.extraLocalDir.isEmpty()) {
         const QString extra = stage + u'/' + parts.extraRemoteName;

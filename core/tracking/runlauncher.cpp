@@ -20,6 +20,14 @@ Expected<RunRecord> launchRun(RunStore &store, targets::Target &target, const QS
     }
     if (spec.id.isEmpty())
         spec.id = newRunId(spec.script);
+    // What it runs, kept before it starts (a rerun brings its own).
+    if (!spec.snapshot && spec.target.kind != TargetKind::Embedded && !spec.sourceDir.isEmpty()) {
+        const auto taken =
+            snapshot::takeSnapshot(snapshot::objectsDirFor(runsDir), spec.sourceDir, sourceExcludes(spec));
+        spec.snapshot = taken ? *taken : snapshot::Snapshot{};
+        if (!taken)
+            spec.snapshot->error = taken.error().toString();
+    }
     target.recordIn(spec.target); // e.g. the container engine, so the run is cancelled with it later
     RunRecord record = newRunRecord(spec);
     store.createRun(record);

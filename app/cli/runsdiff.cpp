@@ -1,0 +1,140 @@
+#include "cli/runsdiff.h"
+
+#include "snapshot/snapshot.h"
+#include "tracking/rundiff.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::cli {
+
+namespace {
+
+QString valueText(const std::optional<QString> &v)
+{
+    return v ? *v : u"(none)"_s;
+}
+
+QString numberText(const std::optional<double> &v)
+{
+    return v ? QString::number(*v, 'g', 6) : u"-"_s;
+}
+
+QJsonValue jsonOf(const std::optional<double> &v)
+{
+    return v ? QJsonValue(*v) : QJsonValue();
+}
+
+QString gitText(const std::optional<snapshot::GitState> &git)
+{
+    if (!git)
+        return u"(not in git)"_s;
+    return git->commit.left(12) + (git->branch.isEmpty() ? QString() : u" on "_s + git->branch) +
+           (git->dirty ? u", with uncommitted changes"_s : QString());
+}
+
+const char *changeName(run::RunDiff::File::Change change)
+{
+    switch (change) {
+    case run::RunDiff::File::Change::Added:
+        return "added";
+    case run::RunDiff::File::Change::Removed:
+        return "removed";
+    case run::RunDiff::File::Change::Changed:
+        break;
+    }
+    return "changed";
+}
+
+QJsonObject toJson(const run::RunDiff &d, bool all)
+{
+    QJsonArray parameters;
+    for (const auto &p : d.parameters) {
+        if (!all && !p.differs())
+            continue;
+        parameters.append(QJsonObject{{u"name"_s, p.name},
+                                      {u"a"_s, p.a ? QJsonValue(*p.a) : QJsonValue()},
+                                      {u"b"_s, p.b ? QJsonValue(*p.b) : QJsonValue()},
+                                      {u"differs"_s, p.differs()}});
+    }
+    QJsonArray files;
+    for (const auto &f : d.files)
+        files.append(QJsonObject{{u"path"_s, f.path},
+                                 {u"change"_s, QString::fromLatin1(changeName(f.change))},
+                                 {u"text"_s, f.text},
+                                 {u"sizeA"_s, f.sizeA},
+                                 {u"sizeB"_s, f.sizeB},
+                                 {u"diff"_s, f.unified}});
+    QJsonArray other;
+    for (const auto &[field, change] : d.other)
+        other.append(QJsonObject{{u"field"_s, field}, {u"change"_s, change}});
+    QJsonArray metrics;
+    for (const auto &m : d.metrics)
+        metrics.append(QJsonObject{{u"name"_s, m.name},
+                                   {u"lastA"_s, jsonOf(m.lastA)},
+                                   {u"lastB"_s, jsonOf(m.lastB)},
+                                   {u"bestA"_s, jsonOf(m.bestA)},
+                                   {u"bestB"_s, jsonOf(m.bestB)}});
+    QJsonObject json{
+        {u"a"_s, d.a},       {u"b"_s, d.b},       {u"parameters"_s, parameters}, {u"codeKnown"_s, d.codeKnown},
+        {u"files"_s, files}, {u"other"_s, other}, {u"metrics"_s, metrics}};
+    if (!d.codeNote.isEmpty())
+        json[u"codeNote"_s] = d.codeNote;
+    return json;
+}
+
+} // namespace
+
+int diffRuns(RunContext &context, const run::RunRecord &a, const run::RunRecord &b, bool all, bool json, Io &io)
+{
+    const auto diff = run::diffRuns(*context.store, snapshot::objectsDirFor(context.workspace.runsDir()), a, b);
+    if (!diff) {
+        io.err << "ferry runs diff: " << diff.error().toString() << Qt::endl;
+        return kExitUserError;
+    }
+    if (json) {
+        io.out << QJsonDocument(toJson(*diff, all)).toJson(QJsonDocument::Compact) << Qt::endl;
+        return kExitOk;
+    }
+    io.out << "A: " << a.id << '\n' << "B: " << b.id << '\n';
+    QStringList parameterLines;
+    for (const auto &p : diff->parameters) {
+        if (all || p.differs())
+            parameterLines << u"  %1: %2%3"_s.arg(p.name, valueText(p.a),
+                                                  p.differs() ? u" → "_s + valueText(p.b) : QString());
+    }
+    io.out << (all ? "parameters:" : "parameters that differ:")
+           << (parameterLines.isEmpty() ? u" none"_s : u'\n' + parameterLines.join(u'\n')) << '\n';
+    for (const auto &[field, change] : diff->other)
+        io.out << field << ": " << change << '\n';
+    if (diff->gitA || diff->gitB)
+        io.out << "git:  A " << gitText(diff->gitA) << "\n      B " << gitText(diff->gitB) << '\n';
+    if (!diff->codeKnown)
+        io.out << "code: " << diff->codeNote << '\n';
+    else if (diff->files.isEmpty())
+        io.out << "code: the same files\n";
+    else {
+        io.out << "code: " << diff->files.size() << (diff->files.size() == 1 ? " file differs" : " files differ")
+               << '\n';
+        for (const auto &f : diff->files) {
+            if (!f.text || f.unified.isEmpty())
+                io.out << "  " << f.path << ": " << changeName(f.change) << " (" << f.sizeA << " → " << f.sizeB
+                       << " bytes" << (f.text ? "" : ", not text") << ")\n";
+            else
+                io.out << f.unified;
+        }
+    }
+    if (!diff->metrics.isEmpty()) {
+        io.out << "metrics (last; best):\n";
+        for (const auto &m : diff->metrics)
+            io.out << u"  %1: A %2; %3   B %4; %5"_s.arg(m.name, numberText(m.lastA), numberText(m.bestA),
+                                                         numberText(m.lastB), numberText(m.bestB))
+                   << '\n';
+    }
+    return kExitOk;
+}
+
+} // namespace ferry::cli

@@ -1,0 +1,179 @@
+#include "tracking/rundiff.h"
+
+#include "common/linediff.h"
+
+#include <QSet>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::run {
+
+namespace {
+
+constexpr qint64 kMostDiffBytes = 1 << 20; // a file larger than this is said to differ, not shown
+
+bool looksText(const QByteArray &bytes)
+{
+    return !bytes.left(8192).contains('\0');
+}
+
+QStringList linesOf(const QByteArray &bytes)
+{
+    QStringList lines = QString::fromUtf8(bytes).split(u'\n');
+    if (!lines.isEmpty() && lines.last().isEmpty())
+        lines.removeLast();
+    return lines;
+}
+
+// A metric where more is better (accuracy, F1, AUC...), else less (a loss, an error).
+bool higherIsBetter(const QString &name)
+{
+    static const QStringList higher{u"acc"_s, u"accuracy"_s, u"f1"_s,    u"auc"_s, u"precision"_s, u"recall"_s,
+                                    u"map"_s, u"bleu"_s,     u"rouge"_s, u"iou"_s, u"dice"_s,      u"r2"_s};
+    const QString lower = name.toLower();
+    return std::any_of(higher.cbegin(), higher.cend(), [&](const QString &h) { return lower.contains(h); });
+}
+
+std::optional<double> bestOf(const std::vector<SeriesPoint> &points, bool higher)
+{
+    std::optional<double> best;
+    for (const SeriesPoint &p : points) {
+        if (std::isfinite(p.value) && (!best || (higher ? p.value > *best : p.value < *best)))
+            best = p.value;
+    }
+    return best;
+}
+
+Expected<void> diffCode(RunDiff &diff, const QString &objectsDir, const RunSpec &a, const RunSpec &b)
+{
+    if (!a.snapshot || !b.snapshot || a.snapshot->tree.isEmpty() || b.snapshot->tree.isEmpty()) {
+        diff.codeNote = (!a.snapshot || a.snapshot->tree.isEmpty() ? u"run %1"_s.arg(a.id) : u"run %1"_s.arg(b.id)) +
+                        u" has no snapshot of its code (started before Ferry kept them, or it could not be taken)"_s;
+        return {};
+    }
+    diff.codeKnown = true;
+    if (a.snapshot->tree == b.snapshot->tree)
+        return {};
+    const snapshot::ObjectStore objects(objectsDir);
+    const auto filesA = objects.files(a.snapshot->tree);
+    const auto filesB = objects.files(b.snapshot->tree);
+    if (!filesA)
+        return filesA.error();
+    if (!filesB)
+        return filesB.error();
+    QStringList paths = filesA->keys() + filesB->keys();
+    paths.removeDuplicates();
+    paths.sort();
+    for (const QString &path : paths) {
+        const auto ea = filesA->constFind(path), eb = filesB->constFind(path);
+        const bool inA = ea != filesA->constEnd(), inB = eb != filesB->constEnd();
+        if (inA && inB && ea->hash == eb->hash && ea->type == eb->type)
+            continue;
+        RunDiff::File file;
+        file.path = path;
+        file.change = !inA   ? RunDiff::File::Change::Added
+                      : !inB ? RunDiff::File::Change::Removed
+                             : RunDiff::File::Change::Changed;
+        file.sizeA = inA ? ea->size : 0;
+        file.sizeB = inB ? eb->size : 0;
+        QByteArray bytesA, bytesB;
+        const bool kept = (!inA || ea->type != 'b') && (!inB || eb->type != 'b');
+        if (kept && std::max(file.sizeA, file.sizeB) <= kMostDiffBytes) {
+            if (inA) {
+                const auto got = objects.get(ea->hash);
+                if (!got)
+                    return got.error();
+                bytesA = *got;
+            }
+            if (inB) {
+                const auto got = objects.get(eb->hash);
+                if (!got)
+                    return got.error();
+                bytesB = *got;
+            }
+            file.text = looksText(bytesA) && looksText(bytesB);
+            if (file.text)
+                file.unified = unifiedDiff(linesOf(bytesA), linesOf(bytesB), inA ? u"a/"_s + path : u"/dev/null"_s,
+                                           inB ? u"b/"_s + path : u"/dev/null"_s);
+        } else {
+            file.text = false;
+        }
+        diff.files << file;
+    }
+    return {};
+}
+
+} // namespace
+
+Expected<RunDiff> diffRuns(const RunStore &store, const QString &objectsDir, const RunRecord &a, const RunRecord &b)
+{
+    const auto specA = RunSpec::fromJson(a.spec);
+    const auto specB = RunSpec::fromJson(b.spec);
+    if (!specA)
+        return withContext(u"run "_s + a.id, specA.error());
+    if (!specB)
+        return withContext(u"run "_s + b.id, specB.error());
+    RunDiff diff;
+    diff.a = a.id;
+    diff.b = b.id;
+    // Parameters: A's in its order, then those only B has.
+    QSet<QString> seen;
+    for (const Hyperparameter &h : specA->hyperparameters) {
+        RunDiff::Parameter p{h.name, h.value, std::nullopt};
+        for (const Hyperparameter &o : specB->hyperparameters) {
+            if (o.name == h.name)
+                p.b = o.value;
+        }
+        diff.parameters << p;
+        seen.insert(h.name);
+    }
+    for (const Hyperparameter &h : specB->hyperparameters) {
+        if (!seen.contains(h.name))
+            diff.parameters << RunDiff::Parameter{h.name, std::nullopt, h.value};
+    }
+    if (const auto code = diffCode(diff, objectsDir, *specA, *specB); !code)
+        return code.error();
+    if (specA->snapshot && specA->snapshot->git.repository)
+        diff.gitA = specA->snapshot->git;
+    if (specB->snapshot && specB->snapshot->git.repository)
+        diff.gitB = specB->snapshot->git;
+    const auto other = [&](const QString &field, const QString &va, const QString &vb) {
+        if (va != vb)
+            diff.other.append(
+                {field, u"%1 → %2"_s.arg(va.isEmpty() ? u"(none)"_s : va, vb.isEmpty() ? u"(none)"_s : vb)});
+    };
+    other(u"script"_s, specA->script, specB->script);
+    other(u"arguments"_s, specA->arguments.join(u' '), specB->arguments.join(u' '));
+    other(u"target"_s, specA->target.toString(), specB->target.toString());
+    other(u"environment"_s, specA->environmentTag, specB->environmentTag);
+    other(u"interpreter"_s, specA->interpreter, specB->interpreter);
+    QStringList channelsA, channelsB;
+    for (const DataChannel &c : specA->channels)
+        channelsA << c.name + u'=' + c.path;
+    for (const DataChannel &c : specB->channels)
+        channelsB << c.name + u'=' + c.path;
+    other(u"data"_s, channelsA.join(u", "_s), channelsB.join(u", "_s));
+    // Metrics: every name either run has, last and best of each.
+    QStringList names = store.metricNames(a.id) + store.metricNames(b.id);
+    names.removeDuplicates();
+    names.sort();
+    const QMap<QString, double> lastA = store.lastValues(a.id), lastB = store.lastValues(b.id);
+    for (const QString &name : names) {
+        if (name.startsWith(u"system/"_s))
+            continue;
+        RunDiff::Metric m{name, {}, {}, {}, {}};
+        if (lastA.contains(name))
+            m.lastA = lastA.value(name);
+        if (lastB.contains(name))
+            m.lastB = lastB.value(name);
+        const bool higher = higherIsBetter(name);
+        m.bestA = bestOf(store.series(a.id, name), higher);
+        m.bestB = bestOf(store.series(b.id, name), higher);
+        diff.metrics << m;
+    }
+    return diff;
+}
+
+} // namespace ferry::run

@@ -1,0 +1,45 @@
+#pragma once
+
+// Why run B differs from run A (`ferry runs diff A B`, the compare view): their parameters,
+// their code (the files of their snapshots, snapshot/snapshot.h, as unified diffs), where their
+// code stood in git, their environments and targets, and their metrics side by side.
+#include "store/runstore.h"
+
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace ferry::run {
+
+struct RunDiff {
+    struct Parameter {
+        QString name;
+        std::optional<QString> a, b; // nullopt: the run did not have it
+        bool differs() const { return a != b; }
+    };
+    struct File {
+        enum class Change { Added, Removed, Changed } change = Change::Changed;
+        QString path;
+        QString unified; // the unified diff of a text file; empty for a binary or large one
+        qint64 sizeA = 0, sizeB = 0;
+        bool text = true;
+    };
+    struct Metric {
+        QString name;
+        std::optional<double> lastA, lastB, bestA, bestB; // best: the least (a loss) or the most (an accuracy)
+    };
+    QString a, b;                // run ids
+    QList<Parameter> parameters; // every one, in A's order then B's new ones
+    QList<File> files;           // only the files that differ
+    bool codeKnown = false;      // both runs have a snapshot
+    QString codeNote;            // why the code cannot be compared, when it cannot
+    std::optional<snapshot::GitState> gitA, gitB;
+    QList<std::pair<QString, QString>> other; // what else differs: field, "A → B"
+    QList<Metric> metrics;
+};
+
+// `objectsDir`: the workspace's object store (snapshot::objectsDirFor).
+Expected<RunDiff> diffRuns(const RunStore &store, const QString &objectsDir, const RunRecord &a, const RunRecord &b);
+
+} // namespace ferry::run

@@ -1,0 +1,5 @@
+# core/snapshot: what a run ran, content-addressed. Included by tests/CMakeLists.txt.
+ferry_test(tst_snapshot SOURCES snapshot/tst_snapshot.cpp)
+# `ferry runs diff` on real runs in a git repository, through the built binary.
+ferry_test(tst_runsdiff SOURCES snapshot/tst_runsdiff.cpp)
+add_dependencies(tst_runsdiff ferry)

@@ -1,0 +1,142 @@
+// `ferry runs diff` through the built binary on real runs of a script in a git repository:
+// an uncommitted change and another parameter between two runs show as exactly those lines and
+// that parameter, nothing else; the git state of each run is its own; three runs of unchanged
+// code share one snapshot and the object store does not grow.
+#include "support/cli.h"
+#include "support/files.h"
+
+#include <QDirIterator>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace ferry;
+
+namespace {
+
+const char *const kScript = R"(import argparse, json
+p = argparse.ArgumentParser()
+p.add_argument("--lr", type=float)
+p.add_argument("--epochs", type=int)
+a = p.parse_args()
+scale = 1.0
+for step in range(1, 4):
+    print(json.dumps({"step": step, "loss": scale * a.lr / step}))
+print("done")
+)";
+
+void git(const QString &dir, const QStringList &args)
+{
+    QProcess p;
+    p.setWorkingDirectory(dir);
+    p.start(u"git"_s, QStringList{u"-c"_s, u"user.name=t"_s, u"-c"_s, u"user.email=t@t"_s} + args);
+    p.waitForFinished();
+    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+}
+
+QString startRun(const QString &ws, const QString &lr)
+{
+    const auto r = test::runFerry(
+        ws, {u"run"_s, u"train.py"_s, u"--hp"_s, u"lr="_s + lr, u"--hp"_s, u"epochs=3"_s, u"--follow"_s});
+    if (r.exitCode != 0)
+        qWarning("ferry run: %s", qPrintable(r.err));
+    // The newest run (runs list is newest first).
+    const auto list = test::runFerry(ws, {u"runs"_s, u"list"_s, u"--json"_s});
+    return QJsonDocument::fromJson(list.out.toUtf8()).array().first()[u"id"_s].toString();
+}
+
+qint64 objectCount(const QString &ws)
+{
+    qint64 n = 0;
+    QDirIterator it(ws + u"/.ferry/objects"_s, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext())
+        n += it.next().contains(u"/index/"_s) ? 0 : 1;
+    return n;
+}
+
+} // namespace
+
+class TestRunsDiff : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void anUncommittedChangeAndAParameter()
+    {
+        QTemporaryDir dir;
+        const QString ws = dir.path();
+        test::writeFileOrStop(ws + u"/train.py"_s, kScript);
+        test::writeFileOrStop(ws + u"/README.md"_s, "notes\n");
+        git(ws, {u"init"_s, u"-q"_s, u"-b"_s, u"main"_s});
+        git(ws, {u"add"_s, u"train.py"_s, u"README.md"_s});
+        git(ws, {u"commit"_s, u"-q"_s, u"-m"_s, u"first"_s});
+        const QString a = startRun(ws, u"0.01"_s);
+        QString script = QString::fromUtf8(kScript);
+        script.replace(u"scale = 1.0"_s, u"scale = 0.5"_s);
+        test::writeFileOrStop(ws + u"/train.py"_s, script.toUtf8()); // not committed
+        const QString b = startRun(ws, u"0.1"_s);
+        QVERIFY(!a.isEmpty() && !b.isEmpty() && a != b);
+
+        const auto diff = test::runFerry(ws, {u"runs"_s, u"diff"_s, a, b});
+        QVERIFY2(diff.exitCode == 0, qPrintable(diff.err));
+        const QString out = diff.out;
+        QVERIFY2(out.contains(u"parameters that differ:\n  lr: 0.01 → 0.1\n"_s), qPrintable(out));
+        QVERIFY2(!out.contains(u"  epochs:"_s), qPrintable(out)); // the same in both
+        QVERIFY2(out.contains(u"code: 1 file differs\n--- a/train.py\n+++ b/train.py\n"_s), qPrintable(out));
+        QVERIFY2(out.contains(u"\n-scale = 1.0\n+scale = 0.5\n"_s), qPrintable(out));
+        QCOMPARE(out.count(u"\n-"_s), 1 + 1); // "--- a/" and the one line
+        QVERIFY2(out.contains(u"with uncommitted changes"_s), qPrintable(out));
+        QVERIFY2(!out.contains(u"README"_s), qPrintable(out));
+
+        const auto json = test::runFerry(ws, {u"runs"_s, u"diff"_s, a, b, u"--json"_s});
+        const QJsonObject d = QJsonDocument::fromJson(json.out.toUtf8()).object();
+        QCOMPARE(d[u"parameters"_s].toArray().size(), 1);
+        QCOMPARE(d[u"files"_s].toArray().size(), 1);
+        QCOMPARE(d[u"other"_s].toArray().size(), 0); // same script, target, environment, data
+        const QJsonObject loss = d[u"metrics"_s].toArray()[0].toObject();
+        QCOMPARE(loss[u"name"_s].toString(), u"loss"_s);
+        QCOMPARE(loss[u"lastA"_s].toDouble(), 0.01 / 3);
+        QCOMPARE(loss[u"lastB"_s].toDouble(), 0.5 * 0.1 / 3);
+        // The first run's own git state: clean.
+        const auto show = test::runFerry(ws, {u"runs"_s, u"show"_s, a, u"--json"_s});
+        const QJsonObject spec = QJsonDocument::fromJson(show.out.toUtf8()).object()[u"spec"_s].toObject();
+        QVERIFY(!spec[u"snapshot"_s][u"git"_s][u"dirty"_s].toBool());
+        QCOMPARE(spec[u"snapshot"_s][u"git"_s][u"branch"_s].toString(), u"main"_s);
+        // --all: every parameter.
+        QVERIFY(test::runFerry(ws, {u"runs"_s, u"diff"_s, a, b, u"--all"_s}).out.contains(u"  epochs: 3\n"_s));
+    }
+
+    void unchangedCodeIsKeptOnce()
+    {
+        QTemporaryDir dir;
+        const QString ws = dir.path();
+        test::writeFileOrStop(ws + u"/train.py"_s, kScript);
+        const QString first = startRun(ws, u"0.01"_s);
+        const qint64 objects = objectCount(ws);
+        QVERIFY(objects >= 2);
+        const QString second = startRun(ws, u"0.02"_s);
+        const QString third = startRun(ws, u"0.03"_s);
+        QCOMPARE(objectCount(ws), objects);
+        const auto diff = test::runFerry(ws, {u"runs"_s, u"diff"_s, second, third});
+        QVERIFY2(diff.out.contains(u"code: the same files"_s), qPrintable(diff.out));
+        QVERIFY(!first.isEmpty());
+    }
+
+    void badRequests()
+    {
+        QTemporaryDir dir;
+        test::writeFileOrStop(dir.filePath(u"train.py"_s), kScript);
+        const QString a = startRun(dir.path(), u"0.01"_s);
+        const auto one = test::runFerry(dir.path(), {u"runs"_s, u"diff"_s, a});
+        QCOMPARE(one.exitCode, 1);
+        QVERIFY(one.err.contains(u"ferry runs diff A B"_s));
+        const auto unknown = test::runFerry(dir.path(), {u"runs"_s, u"diff"_s, a, u"nope"_s});
+        QCOMPARE(unknown.exitCode, 1);
+        QVERIFY(unknown.err.contains(u"nope"_s));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunsDiff)
+#include "tst_runsdiff.moc"
