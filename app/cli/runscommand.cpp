@@ -1,8 +1,9 @@
-// `ferry runs list | show ID | metrics ID | cancel ID | attach ID | delete ID | diff A B | gc`: the runs of
-// a workspace.
+// `ferry runs list | show ID | metrics ID | cancel ID | attach ID | delete ID | diff A B | rerun ID | gc`:
+// the runs of a workspace.
 #include "cli/command.h"
 #include "cli/runexport.h"
 #include "cli/runsdiff.h"
+#include "cli/runsrerun.h"
 #include "cli/runsupport.h"
 
 #include "snapshot/snapshot.h"
@@ -79,13 +80,20 @@ public:
             u"  ferry runs diff A B [--all]      why B differs from A: parameters (the differing ones;\n"
             u"                                   --all: every one), code (a unified diff of the files\n"
             u"                                   their snapshots hold), git, environment, metrics\n"
+            u"  ferry runs rerun ID [--hp K=V] [--target T] [--follow]\n"
+            u"                                   the run again with the code it ran (its snapshot, not the\n"
+            u"                                   source folder as it is now), its parameters but those --hp\n"
+            u"                                   names; on its target or another\n"
             u"  ferry runs gc                    give the space of deleted runs back to the file system\n"
             u"ID may be any unique start of a run id."_s);
-        parser.addPositionalArgument(u"action"_s, u"list, show, metrics, cancel, attach, export, delete, diff or gc"_s,
-                                     u"ACTION"_s);
+        parser.addPositionalArgument(
+            u"action"_s, u"list, show, metrics, cancel, attach, export, delete, diff, rerun or gc"_s, u"ACTION"_s);
         parser.addPositionalArgument(u"id"_s, u"The run."_s, u"[ID]"_s);
         parser.addPositionalArgument(u"other"_s, u"diff: the run compared with the first."_s, u"[ID]"_s);
         parser.addOption({u"all"_s, u"diff: every parameter, not only the differing ones."_s});
+        parser.addOption({u"hp"_s, u"rerun: a hyperparameter changed, e.g. lr=0.1 (repeatable)."_s, u"KEY=VALUE"_s});
+        parser.addOption({u"target"_s, u"rerun: another target (local, container, ssh:HOST, slurm:HOST)."_s, u"T"_s});
+        parser.addOption({u"follow"_s, u"rerun: follow the new run until it ends."_s});
         parser.addOption({u"workspace"_s, u"The workspace folder (default: the current folder)."_s, u"DIR"_s});
         parser.addOption({u"json"_s, u"Print JSON."_s});
         parser.addOption({u"csv"_s, u"metrics: print CSV."_s});
@@ -99,7 +107,7 @@ public:
         const QString action = parser.positionalArguments().value(0);
         const QString id = parser.positionalArguments().value(1);
         static const QStringList actions{u"list"_s,   u"show"_s,   u"metrics"_s, u"cancel"_s, u"attach"_s,
-                                         u"export"_s, u"delete"_s, u"diff"_s,    u"gc"_s};
+                                         u"export"_s, u"delete"_s, u"diff"_s,    u"rerun"_s,  u"gc"_s};
         const QString other = parser.positionalArguments().value(2);
         if ((action == "diff"_L1) != !other.isEmpty()) {
             io.err << "ferry runs " << action
@@ -142,6 +150,8 @@ public:
             return cancel(*context, *record, io);
         if (action == "export"_L1)
             return exportRun(parser, *record, io);
+        if (action == "rerun"_L1)
+            return rerunRun(parser, *context, *record, io);
         if (action == "diff"_L1) {
             const auto second = findRun(*context->store, other, io);
             if (!second)
@@ -226,6 +236,8 @@ private:
         else
             io.out << "script:    " << r.spec[u"script"_s].toString() << " in " << r.spec[u"sourceDir"_s].toString()
                    << '\n';
+        if (const QString of = r.spec[u"rerunOf"_s].toString(); !of.isEmpty())
+            io.out << "rerun of:  " << of << '\n';
         if (const QJsonObject taken = r.spec[u"snapshot"_s].toObject(); !taken.isEmpty()) {
             const snapshot::Snapshot s = snapshot::Snapshot::fromJson(taken);
             if (!s.error.isEmpty())

@@ -136,6 +136,8 @@ QJsonObject RunSpec::toJson() const
         json[u"sweep"_s] = QJsonObject{{u"id"_s, sweep}, {u"trial"_s, trial}};
     if (snapshot)
         json[u"snapshot"_s] = snapshot->toJson();
+    if (!rerunOf.isEmpty())
+        json[u"rerunOf"_s] = rerunOf;
     return json;
 }
 
@@ -181,6 +183,7 @@ Expected<RunSpec> RunSpec::fromJson(const QJsonObject &json)
         spec.metricDefinitions << MetricDefinition{v[u"Name"_s].toString(), v[u"Regex"_s].toString()};
     if (const QJsonObject taken = json[u"snapshot"_s].toObject(); !taken.isEmpty())
         spec.snapshot = snapshot::Snapshot::fromJson(taken);
+    spec.rerunOf = json[u"rerunOf"_s].toString();
     if (const QJsonObject sweep = json[u"sweep"_s].toObject(); !sweep.isEmpty()) {
         spec.sweep = sweep[u"id"_s].toString();
         spec.trial = sweep[u"trial"_s].toInt(-1);

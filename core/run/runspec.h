@@ -75,6 +75,7 @@ struct RunSpec {
     // What it ran: its source folder's files at launch (snapshot/snapshot.h); none for a run
     // started before snapshots, or the embedded trainer's.
     std::optional<snapshot::Snapshot> snapshot;
+    QString rerunOf; // the run this one reproduces (`ferry runs rerun`), its code from that run's snapshot
     bool operator==(const RunSpec &) const = default;
 
     QJsonObject toJson() const;

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <sys/stat.h>
+#include <unistd.h>
 
 using namespace Qt::StringLiterals;
 
@@ -388,6 +389,67 @@ Snapshot Snapshot::fromJson(const QJsonObject &json)
     s.git.branch = git[u"branch"_s].toString();
     s.git.dirty = git[u"dirty"_s].toBool();
     return s;
+}
+
+QString rerunSourceDir(const QString &sourceDir, const QString &tree)
+{
+    const QFileInfo source(QDir::cleanPath(sourceDir));
+    return source.absolutePath() + u"/."_s + source.fileName() + u"-ferry-"_s + tree.left(12);
+}
+
+Expected<void> materialize(const QString &objectsDir, const QString &tree, const QString &target,
+                           const QString &originalSource)
+{
+    const QString marker = target + u"/.ferry-snapshot"_s;
+    QFile existing(marker);
+    if (existing.open(QIODevice::ReadOnly) && existing.readAll().trimmed() == tree.toLatin1())
+        return {};
+    const ObjectStore store(objectsDir);
+    const auto files = store.files(tree);
+    if (!files)
+        return files.error();
+    if (!QDir().mkpath(target))
+        return Error{u"cannot make the folder"_s, target, 0, 0, u"check permissions there"_s};
+    for (auto it = files->cbegin(); it != files->cend(); ++it) {
+        const QString path = target + u'/' + it.key();
+        QDir().mkpath(QFileInfo(path).absolutePath());
+        QFile::remove(path);
+        const TreeEntry &e = it.value();
+        if (e.type == 'l') {
+            const auto link = store.get(e.hash);
+            if (!link)
+                return link.error();
+            if (::symlink(link->constData(), QFile::encodeName(path).constData()) != 0)
+                return Error{u"cannot make the link"_s, path, 0, 0, {}};
+            continue;
+        }
+        QByteArray bytes;
+        if (e.type == 'b') { // not kept: the original, if it is still the same
+            const QString original = originalSource + u'/' + it.key();
+            const auto now = hashFile(original);
+            if (!now || *now != e.hash)
+                return Error{u"%1 (%2 bytes) was not kept with the run's code, and the source folder's copy has "
+                             u"changed"_s.arg(it.key())
+                                 .arg(e.size),
+                             original, 0, 0, u"files over 32 MiB are fingerprinted, not kept (docs/snapshots.md)"_s};
+            if (!QFile::copy(original, path))
+                return Error{u"cannot copy it"_s, original, 0, 0, {}};
+            continue;
+        }
+        const auto got = store.get(e.hash);
+        if (!got)
+            return got.error();
+        QFile out(path);
+        if (!out.open(QIODevice::WriteOnly) || out.write(*got) != got->size())
+            return Error{u"cannot write it: "_s + out.errorString(), path, 0, 0, u"check free disk space"_s};
+        out.close();
+        if (e.type == 'x')
+            out.setPermissions(out.permissions() | QFile::ExeOwner | QFile::ExeGroup | QFile::ExeOther);
+    }
+    QSaveFile mark(marker);
+    if (!mark.open(QIODevice::WriteOnly) || mark.write(tree.toLatin1() + '\n') < 0 || !mark.commit())
+        return Error{u"cannot write it"_s, marker, 0, 0, {}};
+    return {};
 }
 
 Expected<Snapshot> takeSnapshot(const QString &objectsDir, const QString &sourceDir, const SourceExcludes &excludes)

@@ -78,6 +78,16 @@ private:
 // The objects folder of a workspace whose runs are in `runsDir` (<root>/.ferry/runs).
 QString objectsDirFor(const QString &runsDir);
 
+// Where a rerun of a run from `sourceDir` gets the code of its snapshot `tree`: beside the
+// source folder (so relative paths such as ../data mean what they meant), hidden and named by
+// the tree (`.NAME-ferry-TREE12`; two reruns of the same code share it).
+QString rerunSourceDir(const QString &sourceDir, const QString &tree);
+// Writes the files of `tree` into `target` (made if missing; one that holds this tree already,
+// by its marker file, is used as it is). A file over 32 MiB whose bytes were not kept is taken
+// from `originalSource` when its bytes there are still the same, else it is an Error naming it.
+Expected<void> materialize(const QString &objectsDir, const QString &tree, const QString &target,
+                           const QString &originalSource);
+
 // Takes the snapshot of `sourceDir` into the store at `objectsDir`: every file not excluded.
 Expected<Snapshot> takeSnapshot(const QString &objectsDir, const QString &sourceDir, const SourceExcludes &excludes);
 

@@ -124,6 +124,41 @@ private Q_SLOTS:
         QVERIFY(!first.isEmpty());
     }
 
+    // The rerun runs the code the first run ran, not the source folder as it is now, from a
+    // folder beside it (../data means what it meant), and says which run it reproduces.
+    void rerunRunsTheFirstVersion()
+    {
+        QTemporaryDir dir;
+        const QString ws = dir.filePath(u"project"_s);
+        QDir().mkpath(ws);
+        test::writeFileOrStop(dir.filePath(u"data.txt"_s), "beside the project\n");
+        // ../data.txt from where the script's file really is (a local run's working folder links it).
+        const QByteArray first =
+            "import argparse, os\np = argparse.ArgumentParser()\np.add_argument('--lr')\na, _ = p.parse_known_args()\n"
+            "here = os.path.dirname(os.path.realpath(__file__))\n"
+            "print('version 1, lr', a.lr, open(os.path.join(here, '..', 'data.txt')).read().strip())\n";
+        test::writeFileOrStop(ws + u"/train.py"_s, first);
+        const QString a = startRun(ws, u"0.01"_s);
+        QByteArray second = first;
+        second.replace("version 1", "version 2");
+        test::writeFileOrStop(ws + u"/train.py"_s, second);
+
+        const auto rerun = test::runFerry(ws, {u"runs"_s, u"rerun"_s, a, u"--hp"_s, u"lr=0.5"_s, u"--follow"_s});
+        QVERIFY2(rerun.exitCode == 0, qPrintable(rerun.err));
+        QVERIFY2(rerun.out.contains(u"version 1, lr 0.5 beside the project"_s), qPrintable(rerun.out));
+        QVERIFY(!rerun.out.contains(u"version 2"_s));
+        QVERIFY2(rerun.err.contains(u"rerun of "_s + a), qPrintable(rerun.err));
+        const auto list = test::runFerry(ws, {u"runs"_s, u"list"_s, u"--json"_s});
+        const QJsonObject newest = QJsonDocument::fromJson(list.out.toUtf8()).array().first().toObject();
+        QCOMPARE(newest[u"spec"_s][u"rerunOf"_s].toString(), a);
+        // The same code: the diff says so; the parameter differs.
+        const auto diff = test::runFerry(ws, {u"runs"_s, u"diff"_s, a, newest[u"id"_s].toString()});
+        QVERIFY2(diff.out.contains(u"code: the same files"_s), qPrintable(diff.out));
+        QVERIFY2(diff.out.contains(u"  lr: 0.01 → 0.5"_s), qPrintable(diff.out));
+        // The source folder itself was not touched.
+        QCOMPARE(test::readFile(ws + u"/train.py"_s), second);
+    }
+
     void badRequests()
     {
         QTemporaryDir dir;
