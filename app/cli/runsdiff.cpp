@@ -72,6 +72,8 @@ QJsonObject toJson(const run::RunDiff &d, bool all)
     for (const auto &[field, change] : d.other)
         other.append(QJsonObject{{u"field"_s, field}, {u"change"_s, change}});
     QJsonArray metrics;
+    for (const QString &line : d.environment)
+        other.append(QJsonObject{{u"field"_s, u"environment"_s}, {u"change"_s, line}});
     for (const auto &m : d.metrics)
         metrics.append(QJsonObject{{u"name"_s, m.name},
                                    {u"lastA"_s, jsonOf(m.lastA)},
@@ -110,6 +112,8 @@ int diffRuns(RunContext &context, const run::RunRecord &a, const run::RunRecord 
            << (parameterLines.isEmpty() ? u" none"_s : u'\n' + parameterLines.join(u'\n')) << '\n';
     for (const auto &[field, change] : diff->other)
         io.out << field << ": " << change << '\n';
+    for (const QString &line : diff->environment)
+        io.out << "  " << line << '\n';
     if (diff->gitA || diff->gitB)
         io.out << "git:  A " << gitText(diff->gitA) << "\n      B " << gitText(diff->gitB) << '\n';
     if (!diff->codeKnown)

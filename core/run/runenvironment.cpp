@@ -1,5 +1,6 @@
 #include "run/runenvironment.h"
 
+#include "env/environmentfile.h"
 #include "env/spechash.h"
 #include "run/runsecrets.h"
 
@@ -15,6 +16,7 @@ void applyEnvironment(RunSpec &spec, const env::Environment &environment, const 
 {
     spec.environmentFile = file;
     spec.environmentTag = env::imageTag(environment);
+    spec.environmentSpec = env::writeEnvironmentYaml(environment);
     spec.variables = environment.withoutSecretVariables().variables; // secrets: by the keychain, not here
     addEnvironmentSecrets(spec, environment);                        // names only
     // A local run uses the environment's interpreter when this machine has it.

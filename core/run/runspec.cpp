@@ -138,6 +138,10 @@ QJsonObject RunSpec::toJson() const
         json[u"snapshot"_s] = snapshot->toJson();
     if (!rerunOf.isEmpty())
         json[u"rerunOf"_s] = rerunOf;
+    if (!environmentSpec.isEmpty())
+        json[u"environmentSpec"_s] = environmentSpec;
+    if (!ferryVersion.isEmpty())
+        json[u"ferryVersion"_s] = ferryVersion;
     return json;
 }
 
@@ -184,6 +188,8 @@ Expected<RunSpec> RunSpec::fromJson(const QJsonObject &json)
     if (const QJsonObject taken = json[u"snapshot"_s].toObject(); !taken.isEmpty())
         spec.snapshot = snapshot::Snapshot::fromJson(taken);
     spec.rerunOf = json[u"rerunOf"_s].toString();
+    spec.environmentSpec = json[u"environmentSpec"_s].toString();
+    spec.ferryVersion = json[u"ferryVersion"_s].toString();
     if (const QJsonObject sweep = json[u"sweep"_s].toObject(); !sweep.isEmpty()) {
         spec.sweep = sweep[u"id"_s].toString();
         spec.trial = sweep[u"trial"_s].toInt(-1);

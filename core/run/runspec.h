@@ -62,6 +62,7 @@ struct RunSpec {
     QList<DataChannel> channels;
     QString environmentFile; // absolute path of the environment used; may be empty for a local run
     QString environmentTag;  // its image tag at launch (name-version-hash8)
+    QString environmentSpec; // the environment itself as it was then (its Ferry YAML), for a diff or a rebuild
     QString interpreter = QStringLiteral("python3");
     QList<std::pair<QString, QString>> variables; // the environment's variables, given at start, never baked in
     // Environment variables whose values are keychain secrets: (VARIABLE, secret name). Only the
@@ -75,7 +76,8 @@ struct RunSpec {
     // What it ran: its source folder's files at launch (snapshot/snapshot.h); none for a run
     // started before snapshots, or the embedded trainer's.
     std::optional<snapshot::Snapshot> snapshot;
-    QString rerunOf; // the run this one reproduces (`ferry runs rerun`), its code from that run's snapshot
+    QString ferryVersion; // the Ferry that started it
+    QString rerunOf;      // the run this one reproduces (`ferry runs rerun`), its code from that run's snapshot
     bool operator==(const RunSpec &) const = default;
 
     QJsonObject toJson() const;

@@ -1,6 +1,8 @@
 #include "tracking/rundiff.h"
 
 #include "common/linediff.h"
+#include "env/environmentdiff.h"
+#include "env/environmentfile.h"
 
 #include <QSet>
 
@@ -148,6 +150,21 @@ Expected<RunDiff> diffRuns(const RunStore &store, const QString &objectsDir, con
     other(u"arguments"_s, specA->arguments.join(u' '), specB->arguments.join(u' '));
     other(u"target"_s, specA->target.toString(), specB->target.toString());
     other(u"environment"_s, specA->environmentTag, specB->environmentTag);
+    if (!specA->environmentSpec.isEmpty() && !specB->environmentSpec.isEmpty()) {
+        const env::EnvironmentRead ea = env::parseEnvironmentYaml(specA->environmentSpec, u"run "_s + a.id);
+        const env::EnvironmentRead eb = env::parseEnvironmentYaml(specB->environmentSpec, u"run "_s + b.id);
+        for (const env::EnvironmentChange &c : env::diffEnvironments(ea.environment, eb.environment)) {
+            QString what;
+            if (c.kind == env::EnvironmentChange::Kind::Added)
+                what = c.after;
+            else if (c.kind == env::EnvironmentChange::Kind::Removed)
+                what = c.before;
+            else
+                what = c.before + u" → "_s + c.after;
+            diff.environment << u"%1 %2: %3 %4"_s.arg(c.section, c.key, env::changeKindName(c.kind), what);
+        }
+    }
+    other(u"Ferry"_s, specA->ferryVersion, specB->ferryVersion);
     other(u"interpreter"_s, specA->interpreter, specB->interpreter);
     QStringList channelsA, channelsB;
     for (const DataChannel &c : specA->channels)

@@ -36,6 +36,7 @@ struct RunDiff {
     QString codeNote;            // why the code cannot be compared, when it cannot
     std::optional<snapshot::GitState> gitA, gitB;
     QList<std::pair<QString, QString>> other; // what else differs: field, "A → B"
+    QStringList environment;                  // the environments' differences, "pip numpy: added 1.26"
     QList<Metric> metrics;
 };
 

@@ -2,6 +2,8 @@
 
 #include "run/rundirectory.h"
 
+#include <ferry/version.h>
+
 #include <QDateTime>
 #include <QDir>
 
@@ -20,6 +22,7 @@ Expected<RunRecord> launchRun(RunStore &store, targets::Target &target, const QS
     }
     if (spec.id.isEmpty())
         spec.id = newRunId(spec.script);
+    spec.ferryVersion = QString::fromLatin1(kVersion);
     // What it runs, kept before it starts (a rerun brings its own).
     if (!spec.snapshot && spec.target.kind != TargetKind::Embedded && !spec.sourceDir.isEmpty()) {
         const auto taken =

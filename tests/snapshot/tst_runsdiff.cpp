@@ -159,6 +159,33 @@ private Q_SLOTS:
         QCOMPARE(test::readFile(ws + u"/train.py"_s), second);
     }
 
+    // The environment each run had, as it was then: a package added between them is named.
+    void environmentsAreCompared()
+    {
+        QTemporaryDir dir;
+        const QString ws = dir.path();
+        test::writeFileOrStop(ws + u"/train.py"_s, kScript);
+        const QByteArray env = "ferry: 1\nname: tune\nversion: \"1\"\ndocker:\n  base_image: python:3.11-slim\n"
+                               "python:\n  version: \"3.11\"\n  pip: [\"numpy==1.26.4\"]\n";
+        test::writeFileOrStop(ws + u"/env.yml"_s, env);
+        const auto first = test::runFerry(
+            ws, {u"run"_s, u"train.py"_s, u"--env"_s, u"env.yml"_s, u"--hp"_s, u"lr=0.1"_s, u"--hp"_s, u"epochs=1"_s});
+        QVERIFY2(first.exitCode == 0, qPrintable(first.err));
+        QByteArray changed = env;
+        changed.replace("[\"numpy==1.26.4\"]", "[\"numpy==1.26.4\", \"pandas==2.1.4\"]");
+        test::writeFileOrStop(ws + u"/env.yml"_s, changed);
+        const auto second = test::runFerry(
+            ws, {u"run"_s, u"train.py"_s, u"--env"_s, u"env.yml"_s, u"--hp"_s, u"lr=0.1"_s, u"--hp"_s, u"epochs=1"_s});
+        QVERIFY2(second.exitCode == 0, qPrintable(second.err));
+        for (const auto &run : {first, second}) // until both have ended
+            (void)test::runFerry(ws, {u"runs"_s, u"attach"_s, run.out.trimmed()});
+        const auto diff = test::runFerry(ws, {u"runs"_s, u"diff"_s, first.out.trimmed(), second.out.trimmed()});
+        QVERIFY2(diff.out.contains(u"environment: tune-1-"_s), qPrintable(diff.out));
+        QVERIFY2(diff.out.contains(u"\n  pip pandas: added pandas==2.1.4\n"_s), qPrintable(diff.out));
+        QVERIFY2(!diff.out.contains(u"pip numpy"_s), qPrintable(diff.out)); // the same in both
+        QVERIFY2(diff.out.contains(u"parameters that differ: none"_s), qPrintable(diff.out));
+    }
+
     void badRequests()
     {
         QTemporaryDir dir;
