@@ -292,6 +292,20 @@ void RunDetailsView::setDetails(const RunDetails &details)
             info << tr("Data: %1").arg(m_spec->channels.isEmpty() ? u"—"_s : m_spec->channels.constFirst().path);
         else
             info << tr("Script: %1").arg(m_spec->script);
+        // What it ran (docs/snapshots.md): the code kept, where it stood in git, what it reproduces.
+        if (const auto &s = m_spec->snapshot; s && !s->error.isEmpty())
+            info << tr("Code: no snapshot (%1)").arg(s->error);
+        else if (s)
+            info << tr("Code: snapshot %1, %2 files").arg(s->tree.left(12)).arg(s->files);
+        if (const auto &s = m_spec->snapshot; s && s->git.repository)
+            info << tr("Git: %1%2%3")
+                        .arg(s->git.commit.left(12),
+                             s->git.branch.isEmpty() ? QString() : tr(" on %1").arg(s->git.branch),
+                             s->git.dirty ? tr(", with uncommitted changes") : QString());
+        if (!m_spec->rerunOf.isEmpty())
+            info << tr("Rerun of: %1").arg(m_spec->rerunOf);
+        if (m_spec->sweep.size())
+            info << tr("Sweep: %1, trial %2").arg(m_spec->sweep).arg(m_spec->trial);
     }
     info << tr("Started: %1    Finished: %2").arg(timeText(r.startedMs), timeText(r.finishedMs));
     if (r.exitCode)

@@ -120,7 +120,26 @@ void TestRunDetailsView::showsParamsAndContract()
     QCOMPARE(view.artifactsList()->topLevelItem(0)->text(1), u"model"_s);
     QVERIFY(!view.artifactsList()->topLevelItem(0)->text(2).isEmpty());
 
+    // What it ran: its snapshot, git state and the run it reproduces.
+    run::RunSpec withCode = spec(d.record.id);
+    withCode.snapshot = snapshot::Snapshot{};
+    withCode.snapshot->tree = u"2a59543f5bee00112233"_s;
+    withCode.snapshot->files = 12;
+    withCode.snapshot->git = {true, u"ceff83431723aabbccdd"_s, u"main"_s, true};
+    withCode.rerunOf = u"20261129-101010-train-0001"_s;
+    RunDetails rerun = d;
+    rerun.record.spec = withCode.toJson();
+    view.setDetails(rerun);
+    QStringList now;
+    for (const QLabel *label : view.findChildren<QLabel *>())
+        now << label->text();
+    const QString shownNow = now.join(u'\n');
+    QVERIFY2(shownNow.contains(u"Code: snapshot 2a59543f5bee, 12 files"_s), qPrintable(shownNow));
+    QVERIFY2(shownNow.contains(u"Git: ceff83431723 on main, with uncommitted changes"_s), qPrintable(shownNow));
+    QVERIFY2(shownNow.contains(u"Rerun of: 20261129-101010-train-0001"_s), qPrintable(shownNow));
+
     // Without stored parameters, those in the spec are shown.
+    view.setDetails(d);
     d.params.clear();
     view.setDetails(d);
     QCOMPARE(view.paramsTable()->rowCount(), 2);
