@@ -205,12 +205,13 @@ struct Walk {
 
     Expected<TreeEntry> link(const QString &full)
     {
-        const QByteArray target = QFile::encodeName(QFileInfo(full).symLinkTarget());
-        const QByteArray raw = [&] {
-            QByteArray buffer(4096, Qt::Uninitialized);
-            const ssize_t n = ::readlink(QFile::encodeName(full).constData(), buffer.data(), size_t(buffer.size()));
-            return n < 0 ? target : buffer.left(n);
-        }();
+        QByteArray raw(4096, Qt::Uninitialized); // the link's own text, as readlink gives it
+        const ssize_t n = ::readlink(QFile::encodeName(full).constData(), raw.data(), size_t(raw.size()));
+        if (n < 0) { // gone or unreadable meanwhile: left out, counted
+            ++snapshot.unreadable;
+            return TreeEntry{'?', 0, {}, {}};
+        }
+        raw.truncate(n);
         bool added = false;
         const auto hash = store.put(raw, &added);
         if (!hash)

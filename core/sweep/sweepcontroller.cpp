@@ -404,12 +404,13 @@ Expected<void> SweepController::cancelAll()
         }
         if (const auto cancelled = m_array->cancel(m_arrayJob, folders); !cancelled)
             m_dir.log(cancelled.error().toString());
-    }
-    for (auto it = m_running.begin(); !m_array && it != m_running.end(); ++it) {
-        const Trial &trial = m_state.trials[it->first];
-        const QString runDir = m_workspace.runsDir() + u'/' + trial.runId;
-        if (const auto cancelled = m_target->cancel(runDir, m_options.cancelGraceMs); !cancelled)
-            m_dir.log(u"trial %1: %2"_s.arg(trial.number).arg(cancelled.error().toString()));
+    } else {
+        for (auto it = m_running.begin(); it != m_running.end(); ++it) {
+            const Trial &trial = m_state.trials[it->first];
+            const QString runDir = m_workspace.runsDir() + u'/' + trial.runId;
+            if (const auto cancelled = m_target->cancel(runDir, m_options.cancelGraceMs); !cancelled)
+                m_dir.log(u"trial %1: %2"_s.arg(trial.number).arg(cancelled.error().toString()));
+        }
     }
     // Until each run's end is stored (a cancelled run's archives are packed first).
     for (int round = 0; !m_running.empty() && round < 600; ++round) {

@@ -4,12 +4,12 @@
 // code share one snapshot and the object store does not grow.
 #include "support/cli.h"
 #include "support/files.h"
+#include "support/git.h"
 
 #include <QDirIterator>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -28,15 +28,6 @@ for step in range(1, 4):
     print(json.dumps({"step": step, "loss": scale * a.lr / step}))
 print("done")
 )";
-
-void git(const QString &dir, const QStringList &args)
-{
-    QProcess p;
-    p.setWorkingDirectory(dir);
-    p.start(u"git"_s, QStringList{u"-c"_s, u"user.name=t"_s, u"-c"_s, u"user.email=t@t"_s} + args);
-    p.waitForFinished();
-    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
-}
 
 QString startRun(const QString &ws, const QString &lr)
 {
@@ -69,9 +60,9 @@ private Q_SLOTS:
         const QString ws = dir.path();
         test::writeFileOrStop(ws + u"/train.py"_s, kScript);
         test::writeFileOrStop(ws + u"/README.md"_s, "notes\n");
-        git(ws, {u"init"_s, u"-q"_s, u"-b"_s, u"main"_s});
-        git(ws, {u"add"_s, u"train.py"_s, u"README.md"_s});
-        git(ws, {u"commit"_s, u"-q"_s, u"-m"_s, u"first"_s});
+        QVERIFY(test::git(ws, {u"init"_s, u"-q"_s, u"-b"_s, u"main"_s}));
+        QVERIFY(test::git(ws, {u"add"_s, u"train.py"_s, u"README.md"_s}));
+        QVERIFY(test::git(ws, {u"commit"_s, u"-q"_s, u"-m"_s, u"first"_s}));
         const QString a = startRun(ws, u"0.01"_s);
         QString script = QString::fromUtf8(kScript);
         script.replace(u"scale = 1.0"_s, u"scale = 0.5"_s);

@@ -4,10 +4,10 @@
 // clean and of a dirty repository, and the files read back as they were.
 #include "snapshot/snapshot.h"
 #include "support/files.h"
+#include "support/git.h"
 
 #include <QDir>
 #include <QDirIterator>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -25,16 +25,6 @@ qint64 objectCount(const QString &objects)
             ++n;
     }
     return n;
-}
-
-void git(const QString &dir, const QStringList &args)
-{
-    QProcess p;
-    p.setWorkingDirectory(dir);
-    p.start(u"git"_s, QStringList{u"-c"_s, u"user.name=t"_s, u"-c"_s, u"user.email=t@t"_s} + args);
-    p.waitForFinished();
-    if (p.exitCode() != 0)
-        qFatal("git %s: %s", qPrintable(args.join(u' ')), p.readAllStandardError().constData());
 }
 
 // A source folder: 3 folders, code and a data file.
@@ -161,10 +151,10 @@ private Q_SLOTS:
         const QString source = dir.filePath(u"repo"_s);
         QDir().mkpath(source);
         QVERIFY(!snapshot::gitState(source).repository);
-        git(source, {u"init"_s, u"-q"_s, u"-b"_s, u"main"_s});
+        QVERIFY(test::git(source, {u"init"_s, u"-q"_s, u"-b"_s, u"main"_s}));
         test::writeFileOrStop(source + u"/train.py"_s, "print(1)\n");
-        git(source, {u"add"_s, u"."_s});
-        git(source, {u"commit"_s, u"-q"_s, u"-m"_s, u"first"_s});
+        QVERIFY(test::git(source, {u"add"_s, u"."_s}));
+        QVERIFY(test::git(source, {u"commit"_s, u"-q"_s, u"-m"_s, u"first"_s}));
         const snapshot::GitState clean = snapshot::gitState(source);
         QVERIFY(clean.repository);
         QCOMPARE(clean.commit.size(), 40);
