@@ -51,7 +51,8 @@ std::optional<ExportRequest> exportRequest(const QCommandLineParser &parser, con
     ExportRequest request;
     request.to = parser.value(u"to"_s);
     if (request.to != "azureml"_L1 && request.to != "sagemaker"_L1) {
-        io.err << prefix << "say where to, --to azureml or --to sagemaker" << Qt::endl;
+        io.err << prefix << "say where to, --to azureml or --to sagemaker"
+               << (command == "runs"_L1 ? " (or --bundle FILE: the run as one file to hand over)" : "") << Qt::endl;
         return std::nullopt;
     }
     if (!spec.environmentFile.isEmpty()) {

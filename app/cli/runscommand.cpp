@@ -1,7 +1,9 @@
-// `ferry runs list | show ID | metrics ID | cancel ID | attach ID | delete ID | diff A B | rerun ID | gc`:
+// `ferry runs list | show ID | metrics ID | cancel ID | attach ID | delete ID | diff A B | rerun ID |
+// export ID | import FILE | gc`:
 // the runs of a workspace.
 #include "cli/command.h"
 #include "cli/runexport.h"
+#include "cli/runsbundle.h"
 #include "cli/runsdiff.h"
 #include "cli/runsrerun.h"
 #include "cli/runsupport.h"
@@ -77,6 +79,10 @@ public:
             u"  ferry runs export ID --to azureml --compute NAME [-o job.yml]\n"
             u"  ferry runs export ID --to sagemaker [--instance-type T] [-o launch.py]\n"
             u"                                   the run as an AzureML command job or a SageMaker launcher\n"
+            u"  ferry runs export ID --bundle run.tar.gz [--include-secrets]\n"
+            u"                                   the run as one file to hand over: its code (without\n"
+            u"                                   .env, keys, credentials unless asked), metrics, log, model\n"
+            u"  ferry runs import run.tar.gz     such a file into this workspace (--workspace DIR)\n"
             u"  ferry runs diff A B [--all]      why B differs from A: parameters (the differing ones;\n"
             u"                                   --all: every one), code (a unified diff of the files\n"
             u"                                   their snapshots hold), git, environment, metrics\n"
@@ -87,7 +93,8 @@ public:
             u"  ferry runs gc                    give the space of deleted runs back to the file system\n"
             u"ID may be any unique start of a run id."_s);
         parser.addPositionalArgument(
-            u"action"_s, u"list, show, metrics, cancel, attach, export, delete, diff, rerun or gc"_s, u"ACTION"_s);
+            u"action"_s, u"list, show, metrics, cancel, attach, export, import, delete, diff, rerun or gc"_s,
+            u"ACTION"_s);
         parser.addPositionalArgument(u"id"_s, u"The run."_s, u"[ID]"_s);
         parser.addPositionalArgument(u"other"_s, u"diff: the run compared with the first."_s, u"[ID]"_s);
         parser.addOption({u"all"_s, u"diff: every parameter, not only the differing ones."_s});
@@ -100,14 +107,15 @@ public:
         parser.addOption({u"remote"_s, u"delete: remove the run's folder on its host as well."_s});
         parser.addOption({u"keep-remote"_s, u"delete: leave the run's folder on its host."_s});
         addExportOptions(parser, u"runs"_s);
+        addBundleOptions(parser);
     }
 
     int run(const QCommandLineParser &parser, Io &io) override
     {
         const QString action = parser.positionalArguments().value(0);
         const QString id = parser.positionalArguments().value(1);
-        static const QStringList actions{u"list"_s,   u"show"_s,   u"metrics"_s, u"cancel"_s, u"attach"_s,
-                                         u"export"_s, u"delete"_s, u"diff"_s,    u"rerun"_s,  u"gc"_s};
+        static const QStringList actions{u"list"_s,   u"show"_s,   u"metrics"_s, u"cancel"_s, u"attach"_s, u"export"_s,
+                                         u"import"_s, u"delete"_s, u"diff"_s,    u"rerun"_s,  u"gc"_s};
         const QString other = parser.positionalArguments().value(2);
         if ((action == "diff"_L1) != !other.isEmpty()) {
             io.err << "ferry runs " << action
@@ -115,6 +123,8 @@ public:
                    << Qt::endl;
             return kExitUserError;
         }
+        if (action == "import"_L1) // takes a file, not a run
+            return importBundle(parser, id, io);
         const bool takesRun = action != "list"_L1 && action != "gc"_L1;
         if (!actions.contains(action)) {
             io.err << "ferry runs: "
@@ -149,7 +159,8 @@ public:
         if (action == "cancel"_L1)
             return cancel(*context, *record, io);
         if (action == "export"_L1)
-            return exportRun(parser, *record, io);
+            return parser.isSet(u"bundle"_s) ? exportBundle(parser, *context, *record, io)
+                                             : exportRun(parser, *record, io);
         if (action == "rerun"_L1)
             return rerunRun(parser, *context, *record, io);
         if (action == "diff"_L1) {

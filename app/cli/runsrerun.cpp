@@ -3,6 +3,9 @@
 #include "snapshot/snapshot.h"
 #include "tracking/runlauncher.h"
 
+#include <QDir>
+#include <QFileInfo>
+
 using namespace Qt::StringLiterals;
 
 namespace ferry::cli {
@@ -21,7 +24,11 @@ int rerunRun(const QCommandLineParser &parser, RunContext &context, const run::R
                << "); start it again as the code is now with 'ferry run " << spec->script << "'" << Qt::endl;
         return kExitUserError;
     }
-    const QString original = spec->sourceDir;
+    // A run imported from another machine (ferry runs import) has its source folder there: the
+    // snapshot's files go into this workspace, under that folder's name.
+    const QString original = QFileInfo(spec->sourceDir).isDir()
+                                 ? spec->sourceDir
+                                 : QDir(context.workspace.root()).filePath(QFileInfo(spec->sourceDir).fileName());
     const QString tree = spec->snapshot->tree;
     const QString folder = snapshot::rerunSourceDir(original, tree);
     if (const auto written =

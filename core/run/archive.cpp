@@ -2,6 +2,7 @@
 
 #include "common/safefile.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -14,6 +15,7 @@
 #include <memory>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 using namespace Qt::StringLiterals;
 
@@ -273,6 +275,170 @@ Expected<QByteArray> readArchiveFile(const QString &archivePath, const QString &
     if (r != ARCHIVE_EOF)
         return archiveError(a.get(), archivePath, u"damaged archive"_s);
     return Error{u"no file '%1' in the archive"_s.arg(name), archivePath, 0, 0, {}};
+}
+
+// ---- ArchiveWriter
+
+ArchiveWriter::ArchiveWriter(QString archivePath, QString temp, int fd, archive *writer)
+    : m_path(std::move(archivePath)), m_temp(std::move(temp)), m_fd(fd), m_archive(writer)
+{
+}
+
+ArchiveWriter::~ArchiveWriter()
+{
+    if (m_archive)
+        archive_write_free(m_archive); // closes what is open; the file descriptor is ours
+    if (m_fd >= 0)
+        ::close(m_fd);
+    if (!m_committed)
+        ::unlink(QFile::encodeName(m_temp).constData());
+}
+
+Expected<std::unique_ptr<ArchiveWriter>> ArchiveWriter::create(const QString &archivePath)
+{
+    const QString temp = unpredictableTempName(archivePath);
+    const auto fd = openNewFile(temp, 0644);
+    if (!fd)
+        return fd.error();
+    archive *a = archive_write_new();
+    std::unique_ptr<ArchiveWriter> writer(new ArchiveWriter(archivePath, temp, *fd, a));
+    if (!a)
+        return Error{u"out of memory creating an archive"_s, temp, 0, 0, {}};
+    if (archive_write_add_filter_gzip(a) != ARCHIVE_OK || archive_write_set_format_pax_restricted(a) != ARCHIVE_OK ||
+        archive_write_open_fd(a, *fd) != ARCHIVE_OK)
+        return archiveError(a, temp, u"cannot create the archive"_s);
+    return writer;
+}
+
+namespace {
+
+Entry fileEntry(const QString &name, qint64 size, qint64 modifiedSeconds)
+{
+    Entry entry(archive_entry_new());
+    archive_entry_update_pathname_utf8(entry.get(), name.toUtf8().constData());
+    archive_entry_set_filetype(entry.get(), AE_IFREG);
+    archive_entry_set_perm(entry.get(), 0644);
+    archive_entry_set_size(entry.get(), size);
+    archive_entry_set_mtime(entry.get(), modifiedSeconds, 0);
+    return entry;
+}
+
+} // namespace
+
+Expected<void> ArchiveWriter::addBytes(const QString &name, const QByteArray &bytes)
+{
+    const Entry entry = fileEntry(name, bytes.size(), QDateTime::currentSecsSinceEpoch());
+    if (archive_write_header(m_archive, entry.get()) < ARCHIVE_WARN ||
+        archive_write_data(m_archive, bytes.constData(), size_t(bytes.size())) < 0)
+        return archiveError(m_archive, m_temp, u"cannot add %1 to the archive"_s.arg(name));
+    return {};
+}
+
+Expected<void> ArchiveWriter::addFile(const QString &name, const QString &path)
+{
+    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return posixError(path, u"cannot read"_s);
+    struct stat st {};
+    Expected<void> added;
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        added = Error{u"is not a regular file: not added to the archive"_s, path, 0, 0, {}};
+    } else {
+        const Entry entry = fileEntry(name, qint64(st.st_size), qint64(st.st_mtim.tv_sec));
+        if (archive_write_header(m_archive, entry.get()) < ARCHIVE_WARN)
+            added = archiveError(m_archive, path, u"cannot add to the archive"_s);
+        else
+            added = copyFileData(m_archive, fd, path, qint64(st.st_size));
+    }
+    ::close(fd);
+    return added;
+}
+
+Expected<void> ArchiveWriter::commit()
+{
+    if (archive_write_close(m_archive) != ARCHIVE_OK)
+        return archiveError(m_archive, m_temp, u"cannot finish the archive"_s);
+    if (::fsync(m_fd) != 0)
+        return posixError(m_temp, u"cannot write to disk"_s);
+    const int fd = std::exchange(m_fd, -1);
+    if (::close(fd) != 0)
+        return posixError(m_temp, u"cannot write to disk"_s);
+    if (::rename(QFile::encodeName(m_temp).constData(), QFile::encodeName(m_path).constData()) != 0)
+        return posixError(m_path, u"cannot rename into place"_s);
+    m_committed = true;
+    return {};
+}
+
+// ---- ArchiveReader
+
+ArchiveReader::ArchiveReader(QString archivePath, archive *reader, ArchiveLimits limits)
+    : m_path(std::move(archivePath)), m_archive(reader), m_limits(limits)
+{
+}
+
+ArchiveReader::~ArchiveReader()
+{
+    if (m_archive)
+        archive_read_free(m_archive);
+}
+
+Expected<std::unique_ptr<ArchiveReader>> ArchiveReader::open(const QString &archivePath, ArchiveLimits limits)
+{
+    Error error;
+    ReadArchive a = openForReading(archivePath, &error);
+    if (!a)
+        return error;
+    return std::unique_ptr<ArchiveReader>(new ArchiveReader(archivePath, a.release(), limits));
+}
+
+Expected<std::optional<ArchiveEntry>> ArchiveReader::next()
+{
+    archive_entry *entry = nullptr;
+    const int r = archive_read_next_header(m_archive, &entry);
+    if (r == ARCHIVE_EOF)
+        return std::optional<ArchiveEntry>();
+    if (r < ARCHIVE_WARN)
+        return archiveError(m_archive, m_path, u"damaged archive"_s);
+    const QString hint = u"this archive was not made by Ferry, or it was altered: do not use it"_s;
+    if (++m_entries > m_limits.maxEntries)
+        return Error{u"the archive holds more than %1 entries: refused"_s.arg(m_limits.maxEntries), m_path, 0, 0, hint};
+    ArchiveEntry e;
+    e.name = entryName(entry);
+    if (!staysInside(e.name))
+        return outsideError(e.name, m_path);
+    e.size = archive_entry_size_is_set(entry) ? archive_entry_size(entry) : 0;
+    if (archive_entry_hardlink(entry))
+        e.kind = ArchiveEntry::Kind::HardLink;
+    else if (archive_entry_filetype(entry) == AE_IFLNK)
+        e.kind = ArchiveEntry::Kind::SymbolicLink;
+    else if (archive_entry_filetype(entry) == AE_IFDIR)
+        e.kind = ArchiveEntry::Kind::Folder;
+    else if (archive_entry_filetype(entry) != AE_IFREG)
+        e.kind = ArchiveEntry::Kind::Other;
+    // The declared size is checked before a byte is read; read() counts what really comes.
+    if (e.size < 0 || e.size > m_limits.maxEntryBytes || e.size > m_limits.maxTotalBytes - m_total)
+        return Error{u"'%1' in the archive declares %2 bytes, more than Ferry reads from an archive (%3 in all): "
+                     u"refused"_s.arg(e.name)
+                         .arg(e.size)
+                         .arg(m_limits.maxTotalBytes),
+                     m_path, 0, 0, hint};
+    m_entryRead = 0;
+    m_entrySize = e.size;
+    return std::optional<ArchiveEntry>(e);
+}
+
+Expected<qint64> ArchiveReader::read(char *buffer, qint64 max)
+{
+    const la_ssize_t n = archive_read_data(m_archive, buffer, size_t(max));
+    if (n < 0)
+        return archiveError(m_archive, m_path, u"damaged archive"_s);
+    m_entryRead += n;
+    m_total += n;
+    if (m_entryRead > m_entrySize || m_total > m_limits.maxTotalBytes)
+        return Error{u"the archive inflates to more than it declares or Ferry reads (%1 bytes in all): refused"_s.arg(
+                         m_limits.maxTotalBytes),
+                     m_path, 0, 0, u"this archive was not made by Ferry, or it was altered: do not use it"_s};
+    return qint64(n);
 }
 
 } // namespace ferry::run

@@ -1,4 +1,5 @@
 #include "snapshot/snapshot.h"
+#include "snapshot/treeobject.h"
 
 #include "common/process.h"
 
@@ -226,6 +227,16 @@ struct Walk {
 };
 
 } // namespace
+
+QByteArray treeObject(QList<TreeEntry> entries)
+{
+    return treeText(std::move(entries));
+}
+
+QString objectHash(const QByteArray &bytes)
+{
+    return hashOf(bytes);
+}
 
 QString ObjectStore::pathOf(const QString &hash) const
 {

@@ -121,3 +121,6 @@ if(FERRY_GUI)
   ferry_test(tst_singleinstancesquat GUI SOURCES security/tst_singleinstancesquat.cpp LIBS ferry_ui)
   add_dependencies(tst_singleinstancesquat ferry)
 endif()
+# Issue 19: `ferry runs import` of crafted bundles (libarchive writes them as an attacker would).
+ferry_test(tst_runbundleimport SOURCES security/tst_runbundleimport.cpp LIBS LibArchive::LibArchive)
+add_dependencies(tst_runbundleimport ferry)

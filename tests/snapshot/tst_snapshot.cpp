@@ -2,6 +2,7 @@
 // unchanged tree adding nothing after the first, a one-line change adding that file and its
 // folders' listings only, a link kept as a link (its target never read), the git state of a
 // clean and of a dirty repository, and the files read back as they were.
+#include "snapshot/secretfiles.h"
 #include "snapshot/snapshot.h"
 #include "support/files.h"
 #include "support/git.h"
@@ -69,6 +70,26 @@ private Q_SLOTS:
         QFETCH(bool, excluded);
         const snapshot::SourceExcludes rule(pattern.isEmpty() ? QStringList() : QStringList{pattern});
         QCOMPARE(rule.excluded(path), excluded);
+    }
+    // What a run bundle leaves out unless asked: the exclude rule's matching, on names that hold secrets.
+    void secretLikeFiles_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<bool>("secret");
+        for (const char *path :
+             {".env", "app/.env.production", "prod.env", "certs/server.pem", "tls/site.key", "id_rsa",
+              "home/.ssh/config", ".aws/config", "keys/id_ed25519.pub", "store.p12", "gcp/service-account-prod.json",
+              "client_secret_123.json", ".netrc", "credentials", "config/secrets.yaml"})
+            QTest::newRow(path) << QString::fromLatin1(path) << true;
+        for (const char *path : {"train.py", "environment.yml", "keys.py", "README.md", "src/keyboard.py",
+                                 "docs/credential_guide.md", "data/envs.csv", "secret_sauce.py"})
+            QTest::newRow(path) << QString::fromLatin1(path) << false;
+    }
+    void secretLikeFiles()
+    {
+        QFETCH(QString, path);
+        QFETCH(bool, secret);
+        QCOMPARE(snapshot::looksSecret(path), secret);
     }
     void rsyncMeansTheSame()
     {

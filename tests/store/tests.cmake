@@ -5,3 +5,5 @@ ferry_test(tst_runstore_crash SOURCES store/tst_runstore_crash.cpp)
 # RunStore::deleteRun (the window's delete is in ui/runs/).
 ferry_test(tst_runstore_delete SOURCES store/tst_runstore_delete.cpp)
 ferry_test(tst_seriesblock SOURCES store/tst_seriesblock.cpp)
+# store/metriccsv.h: `ferry runs metrics --csv` read back bit for bit (what a run bundle carries).
+ferry_test(tst_metriccsv SOURCES store/tst_metriccsv.cpp)

@@ -3,3 +3,6 @@
 ferry_test(tst_runmonitor SOURCES tracking/tst_runmonitor.cpp)
 add_dependencies(tst_runmonitor ferry)
 ferry_test(tst_metricsources SOURCES tracking/tst_metricsources.cpp)
+# `ferry runs export --bundle` / `ferry runs import` between two workspaces, real runs.
+ferry_test(tst_runbundle SOURCES tracking/tst_runbundle.cpp)
+add_dependencies(tst_runbundle ferry)

@@ -1,0 +1,65 @@
+#pragma once
+
+// A run as one file to hand to a colleague (`ferry runs export ID --bundle run.tar.gz`, `ferry
+// runs import run.tar.gz`, docs/snapshots.md): its record and spec, every metric point, its log
+// and model, and the objects of its snapshot, so that another workspace shows it as it was and
+// can run it again from its code.
+//
+// The bundle is a gzip-compressed tar of regular files only:
+//   ferry-bundle.json      the manifest (first): format, the run's record, its parameters and
+//                          artifacts, the snapshot's tree and what was left out of it
+//   spec.json              the run's spec (run/runspec.h)
+//   metrics.csv            every point, as `ferry runs metrics --csv` writes it (store/metriccsv.h)
+//   run/NAME               the run folder's files worth keeping (kBundledRunFiles)
+//   objects/ab/cdef...     the snapshot's objects (snapshot/snapshot.h), each named by its SHA-256
+//
+// Importing is an archive extraction from elsewhere, held to docs/security.md: only those names,
+// only regular files, sizes and entries capped, every object checked against its name, the
+// snapshot's trees checked (names a single part, no duplicates), the spec validated; everything
+// is staged in a private folder of the workspace and moved into place only once all of it
+// passed, so a refused bundle leaves nothing behind.
+#include "common/error.h"
+#include "store/runstore.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace ferry::run {
+
+inline constexpr int kBundleFormat = 1;
+inline constexpr QLatin1String kBundleManifestName{"ferry-bundle.json"};
+
+// The files of a run folder a bundle carries (the rest say where and how it ran on its machine:
+// supervisor.json, heartbeat, container.json, ...).
+QStringList bundledRunFiles();
+
+struct BundleExportOptions {
+    bool includeSecrets = false; // keep the snapshot's secret-like files (snapshot::looksSecret)
+};
+
+struct BundleExport {
+    QStringList leftOut; // the snapshot's files left out as secret-like, by path
+    qint64 objects = 0;  // snapshot objects in the bundle
+    qint64 points = 0;   // metric points
+    QStringList runFiles;
+};
+
+// Writes the bundle of the ended run `record` (its folder under `runsDir`) to `bundlePath`
+// (complete or absent). Blocks: reads the whole run.
+Expected<BundleExport> exportRunBundle(const RunStore &store, const QString &runsDir, const RunRecord &record,
+                                       const QString &bundlePath, const BundleExportOptions &options = {});
+
+struct BundleImport {
+    RunRecord record;
+    QStringList leftOut; // what the exporter said it left out
+    qint64 points = 0;
+    qint64 objects = 0;      // snapshot objects in the bundle
+    qint64 addedObjects = 0; // of those, new to this workspace
+};
+
+// Imports the bundle at `bundlePath` into the workspace whose runs are in `runsDir` and whose
+// store is `store`. A run whose id the workspace has already is refused (import it again after
+// `ferry runs delete ID`). Blocks.
+Expected<BundleImport> importRunBundle(RunStore &store, const QString &runsDir, const QString &bundlePath);
+
+} // namespace ferry::run
