@@ -29,7 +29,11 @@ using namespace ferry;
 namespace {
 
 struct Entry {
-    enum Kind { File, Symlink, Hardlink, HugeFile };
+    enum Kind { File, Symlink, Hardlink };
+    Entry(QByteArray n = {}, QByteArray c = {}, Kind k = File, QByteArray t = {})
+        : name(std::move(n)), content(std::move(c)), kind(k), target(std::move(t))
+    {
+    }
     QByteArray name;
     QByteArray content;
     Kind kind = File;
@@ -86,7 +90,7 @@ bool writeHugeDeclaration(const QString &path, const QByteArray &name, qint64 de
     unsigned sum = 0;
     for (const char c : header)
         sum += static_cast<unsigned char>(c);
-    header.replace(148, 7, QByteArray::number(sum, 8).rightJustified(6, '0') + '\0');
+    header.replace(148, 7, QByteArray(QByteArray::number(sum, 8).rightJustified(6, '0') + '\0'));
     const QByteArray tar = header + QByteArray(1024, '\0');
     std::unique_ptr<archive, decltype(&archive_write_free)> a(archive_write_new(), archive_write_free);
     archive_write_add_filter_gzip(a.get());
