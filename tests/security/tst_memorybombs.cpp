@@ -6,6 +6,7 @@
 #include "common/memorybudget.h"
 #include "data/dataset.h"
 #include "support/files.h"
+#include "support/tarball.h"
 
 #include <QDir>
 #include <QFile>
@@ -13,34 +14,15 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <archive.h>
-#include <archive_entry.h>
-
 #include <limits>
 #include <memory>
 
 using namespace Qt::StringLiterals;
 using namespace ferry;
 using ferry::test::writeFile;
+using ferry::test::writeGzip;
 
 namespace {
-
-// `bytes` gzip-compressed, as `gzip` would write them (libarchive's raw format with the filter).
-bool writeGzip(const QString &path, const QByteArray &bytes)
-{
-    std::unique_ptr<archive, decltype(&archive_write_free)> a(archive_write_new(), archive_write_free);
-    archive_write_add_filter_gzip(a.get());
-    archive_write_set_format_raw(a.get());
-    if (archive_write_open_filename(a.get(), QFile::encodeName(path).constData()) != ARCHIVE_OK)
-        return false;
-    std::unique_ptr<archive_entry, decltype(&archive_entry_free)> entry(archive_entry_new(), archive_entry_free);
-    archive_entry_set_pathname(entry.get(), "data");
-    archive_entry_set_filetype(entry.get(), AE_IFREG);
-    archive_entry_set_size(entry.get(), bytes.size());
-    return archive_write_header(a.get(), entry.get()) == ARCHIVE_OK &&
-           archive_write_data(a.get(), bytes.constData(), size_t(bytes.size())) == la_ssize_t(bytes.size()) &&
-           archive_write_close(a.get()) == ARCHIVE_OK;
-}
 
 QByteArray bigEndian(quint32 v)
 {

@@ -2,6 +2,7 @@
 // temporary folder. Each case crafts a real model.tar.gz with libarchive, as an attacker would
 // share it, runs the real `ferry predict` on it, and checks the exit code, the message, that the
 // victim files are unchanged and that nothing new appeared where the archive aimed.
+#include "support/tarball.h"
 #include "support/testenv.h"
 
 #include <QDir>
@@ -14,60 +15,14 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <archive.h>
-#include <archive_entry.h>
-
-#include <memory>
-
 using namespace Qt::StringLiterals;
 
-namespace {
-
-struct Entry {
-    enum Kind { File, Symlink, Hardlink };
-    Entry(QByteArray n = {}, QByteArray c = {}, Kind k = File, QByteArray t = {})
-        : name(std::move(n)), content(std::move(c)), kind(k), target(std::move(t))
-    {
-    }
-    QByteArray name;
-    QByteArray content;
-    Kind kind = File;
-    QByteArray target; // links
-};
-
-} // namespace
-
+using Entry = ferry::test::TarEntry;
 Q_DECLARE_METATYPE(QList<Entry>)
 
 namespace {
 
-// A gzip-compressed tar holding `entries` exactly as named (libarchive's writer keeps `/` and
-// `..`; only extraction to disk would strip them).
-bool writeTarGz(const QString &path, const QList<Entry> &entries)
-{
-    std::unique_ptr<archive, decltype(&archive_write_free)> a(archive_write_new(), archive_write_free);
-    archive_write_add_filter_gzip(a.get());
-    archive_write_set_format_pax_restricted(a.get());
-    if (archive_write_open_filename(a.get(), QFile::encodeName(path).constData()) != ARCHIVE_OK)
-        return false;
-    for (const Entry &e : entries) {
-        std::unique_ptr<archive_entry, decltype(&archive_entry_free)> entry(archive_entry_new(), archive_entry_free);
-        archive_entry_set_pathname(entry.get(), e.name.constData());
-        archive_entry_set_perm(entry.get(), 0644);
-        archive_entry_set_filetype(entry.get(), e.kind == Entry::Symlink ? AE_IFLNK : AE_IFREG);
-        if (e.kind == Entry::Symlink)
-            archive_entry_set_symlink(entry.get(), e.target.constData());
-        if (e.kind == Entry::Hardlink)
-            archive_entry_set_hardlink(entry.get(), e.target.constData());
-        archive_entry_set_size(entry.get(), e.kind == Entry::File ? e.content.size() : 0);
-        if (archive_write_header(a.get(), entry.get()) != ARCHIVE_OK)
-            return false;
-        if (e.kind == Entry::File && archive_write_data(a.get(), e.content.constData(), size_t(e.content.size())) !=
-                                         la_ssize_t(e.content.size()))
-            return false;
-    }
-    return archive_write_close(a.get()) == ARCHIVE_OK;
-}
+using ferry::test::writeTarGz;
 
 // A card `ferry predict` accepts, naming `weights` as the weights file.
 QByteArray card(const QString &weights)

@@ -7,6 +7,7 @@
 #include "snapshot/treeobject.h"
 #include "support/cli.h"
 #include "support/files.h"
+#include "support/tarball.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -28,45 +29,9 @@ using namespace ferry;
 
 namespace {
 
-struct Entry {
-    enum Kind { File, Symlink, Hardlink };
-    Entry(QByteArray n = {}, QByteArray c = {}, Kind k = File, QByteArray t = {})
-        : name(std::move(n)), content(std::move(c)), kind(k), target(std::move(t))
-    {
-    }
-    QByteArray name;
-    QByteArray content;
-    Kind kind = File;
-    QByteArray target; // links
-};
-
+using Entry = test::TarEntry;
 using Entries = QList<Entry>;
-
-bool writeTarGz(const QString &path, const Entries &entries)
-{
-    std::unique_ptr<archive, decltype(&archive_write_free)> a(archive_write_new(), archive_write_free);
-    archive_write_add_filter_gzip(a.get());
-    archive_write_set_format_pax_restricted(a.get());
-    if (archive_write_open_filename(a.get(), QFile::encodeName(path).constData()) != ARCHIVE_OK)
-        return false;
-    for (const Entry &e : entries) {
-        std::unique_ptr<archive_entry, decltype(&archive_entry_free)> entry(archive_entry_new(), archive_entry_free);
-        archive_entry_set_pathname(entry.get(), e.name.constData());
-        archive_entry_set_perm(entry.get(), 0644);
-        archive_entry_set_filetype(entry.get(), e.kind == Entry::Symlink ? AE_IFLNK : AE_IFREG);
-        if (e.kind == Entry::Symlink)
-            archive_entry_set_symlink(entry.get(), e.target.constData());
-        if (e.kind == Entry::Hardlink)
-            archive_entry_set_hardlink(entry.get(), e.target.constData());
-        archive_entry_set_size(entry.get(), e.kind == Entry::File ? e.content.size() : 0);
-        if (archive_write_header(a.get(), entry.get()) != ARCHIVE_OK)
-            return false;
-        if (e.kind == Entry::File && archive_write_data(a.get(), e.content.constData(), size_t(e.content.size())) !=
-                                         la_ssize_t(e.content.size()))
-            return false;
-    }
-    return archive_write_close(a.get()) == ARCHIVE_OK;
-}
+using test::writeTarGz;
 
 // A tar whose one entry's header declares `declared` bytes (base-256, as GNU tar writes sizes
 // over 8 GiB) and holds none, gzip-compressed: a size no writer would let through.
@@ -91,18 +56,7 @@ bool writeHugeDeclaration(const QString &path, const QByteArray &name, qint64 de
     for (const char c : header)
         sum += static_cast<unsigned char>(c);
     header.replace(148, 7, QByteArray(QByteArray::number(sum, 8).rightJustified(6, '0') + '\0'));
-    const QByteArray tar = header + QByteArray(1024, '\0');
-    std::unique_ptr<archive, decltype(&archive_write_free)> a(archive_write_new(), archive_write_free);
-    archive_write_add_filter_gzip(a.get());
-    archive_write_set_format_raw(a.get());
-    if (archive_write_open_filename(a.get(), QFile::encodeName(path).constData()) != ARCHIVE_OK)
-        return false;
-    std::unique_ptr<archive_entry, decltype(&archive_entry_free)> entry(archive_entry_new(), archive_entry_free);
-    archive_entry_set_filetype(entry.get(), AE_IFREG);
-    archive_entry_set_size(entry.get(), tar.size());
-    return archive_write_header(a.get(), entry.get()) == ARCHIVE_OK &&
-           archive_write_data(a.get(), tar.constData(), size_t(tar.size())) == la_ssize_t(tar.size()) &&
-           archive_write_close(a.get()) == ARCHIVE_OK;
+    return test::writeGzip(path, header + QByteArray(1024, '\0'));
 }
 
 Entries readTarGz(const QString &path)
