@@ -5,3 +5,5 @@ ferry_test(tst_runstore_crash SOURCES store/tst_runstore_crash.cpp)
 # RunStore::deleteRun (the window's delete is in ui/runs/).
 ferry_test(tst_runstore_delete SOURCES store/tst_runstore_delete.cpp)
 ferry_test(tst_seriesblock SOURCES store/tst_seriesblock.cpp)
+# A run's tags and note (issue 19), and the migration to schema version 4.
+ferry_test(tst_runstore_tags SOURCES store/tst_runstore_tags.cpp)

@@ -3,3 +3,5 @@
 ferry_test(tst_runmonitor SOURCES tracking/tst_runmonitor.cpp)
 add_dependencies(tst_runmonitor ferry)
 ferry_test(tst_metricsources SOURCES tracking/tst_metricsources.cpp)
+# The run query (ferry runs list --where, the runs view's filter) over a real store.
+ferry_test(tst_runquery SOURCES tracking/tst_runquery.cpp)
