@@ -164,28 +164,19 @@ private:
         return node;
     }
 
-    Expected<NodePtr> disjunction()
-    {
-        auto left = conjunction();
-        while (left && peek().is(u"or")) {
-            take();
-            auto right = conjunction();
-            if (!right)
-                return right;
-            left = join(Node::Or, *left, *right);
-        }
-        return left;
-    }
+    Expected<NodePtr> disjunction() { return chain(Node::Or, u"or", &Parser::conjunction); }
+    Expected<NodePtr> conjunction() { return chain(Node::And, u"and", &Parser::negation); }
 
-    Expected<NodePtr> conjunction()
+    // operand (keyword operand)*, joined from the left.
+    Expected<NodePtr> chain(Node::Kind kind, QStringView keyword, Expected<NodePtr> (Parser::*operand)())
     {
-        auto left = negation();
-        while (left && peek().is(u"and")) {
+        auto left = (this->*operand)();
+        while (left && peek().is(keyword)) {
             take();
-            auto right = negation();
+            auto right = (this->*operand)();
             if (!right)
                 return right;
-            left = join(Node::And, *left, *right);
+            left = join(kind, *left, *right);
         }
         return left;
     }
