@@ -107,7 +107,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("where");
         QTest::addColumn<QString>("runs"); // s: the short run, l: the long one
         QTest::newRow("hp") << u"hp.steps > 5"_s << u"l"_s;
-        QTest::newRow("hp text") << u"hp.delay = 0"_s << u"l s"_s;
+        QTest::newRow("hp as text") << u"hp.steps ~ 1"_s << u"l"_s;
+        QTest::newRow("hp as a number") << u"hp.delay = 0.0"_s << u"l s"_s;
         QTest::newRow("last") << u"metrics.loss.last < 0.2"_s << u"l"_s;
         QTest::newRow("best accuracy") << u"metrics.acc.best >= 0.85"_s << u"l"_s;
         QTest::newRow("max") << u"metrics.loss.max = 1"_s << u"l s"_s;
