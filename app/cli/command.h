@@ -36,6 +36,9 @@ public:
     virtual int run(const QCommandLineParser &parser, Io &io) = 0;
     // How many positional arguments the command takes; -1 for any number.
     virtual int maxPositionalArguments() const { return 0; }
+    // The words after the command's name as the parser is to see them (`ferry runs tag ID -old`
+    // puts -old after `--`, where it is an argument, not an option).
+    virtual QStringList argumentsToParse(const QStringList &words) const { return words; }
     // Internal commands (started by Ferry itself) are left out of `ferry --help`.
     virtual bool hidden() const { return false; }
 };

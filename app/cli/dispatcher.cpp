@@ -102,7 +102,7 @@ int Dispatcher::run(const QStringList &arguments, Io &io)
     parser.addHelpOption();
     command->configure(parser);
     // QCommandLineParser treats the first entry as the program name.
-    QStringList rest = arguments.mid(2);
+    QStringList rest = command->argumentsToParse(arguments.mid(2));
     rest.prepend(u"ferry "_s + command->name());
     if (!parser.parse(rest)) {
         io.err << "ferry " << command->name() << ": " << parserError(parser) << "; see 'ferry help " << command->name()

@@ -1,10 +1,10 @@
 // `ferry runs list | show ID | metrics ID | cancel ID | attach ID | delete ID | diff A B | rerun ID |
-// export ID | import FILE | gc`:
-// the runs of a workspace.
+// export ID | import FILE | tag ID | note ID | gc`: the runs of a workspace.
 #include "cli/command.h"
 #include "cli/runexport.h"
 #include "cli/runsbundle.h"
 #include "cli/runsdiff.h"
+#include "cli/runsquery.h"
 #include "cli/runsrerun.h"
 #include "cli/runsupport.h"
 
@@ -48,6 +48,8 @@ QJsonObject toJson(const run::RunRecord &r)
                   {u"startedMs"_s, r.startedMs},
                   {u"finishedMs"_s, r.finishedMs},
                   {u"error"_s, r.error},
+                  {u"tags"_s, QJsonArray::fromStringList(r.tags)},
+                  {u"note"_s, r.note},
                   {u"spec"_s, r.spec}};
     o[u"exitCode"_s] = r.exitCode ? QJsonValue(*r.exitCode) : QJsonValue();
     return o;
@@ -60,13 +62,16 @@ public:
     {
         return u"list, show, chart data, cancel, re-attach to and delete runs; compact the run store"_s;
     }
-    int maxPositionalArguments() const override { return 3; }
+    int maxPositionalArguments() const override { return -1; } // tag: any number of tags
+    QStringList argumentsToParse(const QStringList &words) const override { return tagArgumentsToParse(words); }
 
     void configure(QCommandLineParser &parser) const override
     {
         parser.setApplicationDescription(
             u"The runs of a workspace.\n\n"
-            u"  ferry runs list                  every run, newest first\n"
+            u"  ferry runs list [--where QUERY]  every run, newest first; --where: those a query selects,\n"
+            u"                                   e.g. 'hp.lr < 0.01 and metrics.val_loss.last < 0.3 and\n"
+            u"                                   tag = baseline' (docs/run-queries.md)\n"
             u"  ferry runs show ID               one run: spec, parameters, artifacts, last metric values\n"
             u"  ferry runs metrics ID [--csv]    every metric point (name, step, wall time, value, epoch),\n"
             u"                                   the numbers exact\n"
@@ -90,13 +95,18 @@ public:
             u"                                   the run again with the code it ran (its snapshot, not the\n"
             u"                                   source folder as it is now), its parameters but those --hp\n"
             u"                                   names; on its target or another\n"
+            u"  ferry runs tag ID [+]TAG... [-TAG...]\n"
+            u"                                   add and remove tags; prints the run's tags\n"
+            u"  ferry runs note ID [TEXT | -]    the run's note: set (empty TEXT clears it, - reads stdin)\n"
+            u"                                   or, without TEXT, printed\n"
             u"  ferry runs gc                    give the space of deleted runs back to the file system\n"
             u"ID may be any unique start of a run id."_s);
         parser.addPositionalArgument(
-            u"action"_s, u"list, show, metrics, cancel, attach, export, import, delete, diff, rerun or gc"_s,
+            u"action"_s, u"list, show, metrics, cancel, attach, export, import, delete, diff, rerun, tag, note or gc"_s,
             u"ACTION"_s);
         parser.addPositionalArgument(u"id"_s, u"The run."_s, u"[ID]"_s);
         parser.addPositionalArgument(u"other"_s, u"diff: the run compared with the first."_s, u"[ID]"_s);
+        parser.addOption({u"where"_s, u"list: only the runs this query selects (docs/run-queries.md)."_s, u"QUERY"_s});
         parser.addOption({u"all"_s, u"diff: every parameter, not only the differing ones."_s});
         parser.addOption({u"hp"_s, u"rerun: a hyperparameter changed, e.g. lr=0.1 (repeatable)."_s, u"KEY=VALUE"_s});
         parser.addOption({u"target"_s, u"rerun: another target (local, container, ssh:HOST, slurm:HOST)."_s, u"T"_s});
@@ -114,8 +124,13 @@ public:
     {
         const QString action = parser.positionalArguments().value(0);
         const QString id = parser.positionalArguments().value(1);
-        static const QStringList actions{u"list"_s,   u"show"_s,   u"metrics"_s, u"cancel"_s, u"attach"_s, u"export"_s,
-                                         u"import"_s, u"delete"_s, u"diff"_s,    u"rerun"_s,  u"gc"_s};
+        static const QStringList actions{u"list"_s,   u"show"_s,   u"metrics"_s, u"cancel"_s, u"attach"_s,
+                                         u"export"_s, u"import"_s, u"delete"_s,  u"diff"_s,   u"rerun"_s,
+                                         u"tag"_s,    u"note"_s,   u"gc"_s};
+        if (action == "tag"_L1 || action == "note"_L1)
+            return tagOrNoteRun(parser, io);
+        if (parser.positionalArguments().size() > 3)
+            return usageError(u"runs"_s, u"unexpected argument '%1'"_s.arg(parser.positionalArguments().at(3)), io);
         const QString other = parser.positionalArguments().value(2);
         if ((action == "diff"_L1) != !other.isEmpty()) {
             io.err << "ferry runs " << action
@@ -147,8 +162,11 @@ public:
         if (action == "gc"_L1)
             return collectGarbage(*context, json, io);
         refreshUnfinishedRuns(*context, io);
-        if (action == "list"_L1)
-            return list(*context, json, io);
+        if (action == "list"_L1) {
+            const QString where = parser.value(u"where"_s);
+            const auto runs = runsWhere(*context->store, where, io);
+            return runs ? list(*context, *runs, !where.isEmpty(), json, io) : kExitUserError;
+        }
         const auto record = findRun(*context->store, id, io);
         if (!record)
             return kExitUserError;
@@ -175,14 +193,17 @@ public:
     }
 
 private:
-    static int list(RunContext &context, bool json, Io &io)
+    static int list(RunContext &context, const QList<run::RunRecord> &runs, bool filtered, bool json, Io &io)
     {
-        const QList<run::RunRecord> runs = context.store->runs();
         if (json) {
             QJsonArray array;
             for (const run::RunRecord &r : runs)
                 array.append(toJson(r));
             io.out << QJsonDocument(array).toJson();
+            return kExitOk;
+        }
+        if (runs.isEmpty() && filtered) {
+            io.err << "no run matches --where" << Qt::endl;
             return kExitOk;
         }
         if (runs.isEmpty()) {
@@ -240,6 +261,10 @@ private:
         if (!r.error.isEmpty()) // a running run's is what Ferry knows of it (still starting, ...)
             io.out << (run::isFinished(r.status) ? "error:     " : "detail:    ") << r.error << '\n';
         io.out << "target:    " << r.target << '\n';
+        if (!r.tags.isEmpty())
+            io.out << "tags:      " << r.tags.join(u' ') << '\n';
+        if (!r.note.isEmpty())
+            io.out << "note:      " << QString(r.note).replace(u'\n', u"\n           "_s) << '\n';
         if (const QJsonObject sweep = r.spec[u"sweep"_s].toObject(); !sweep.isEmpty())
             io.out << "sweep:     " << sweep[u"id"_s].toString() << ", trial " << sweep[u"trial"_s].toInt() << '\n';
         if (r.spec[u"script"_s].toString().isEmpty()) // the embedded trainer

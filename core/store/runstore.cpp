@@ -93,11 +93,17 @@ RunRecord recordFrom(const QSqlQuery &q)
         r.exitCode = q.value(10).toInt();
     r.error = q.value(11).toString();
     r.logOffset = q.value(12).toLongLong();
+    r.note = q.value(13).toString();
+    if (const QString tags = q.value(14).toString(); !tags.isEmpty()) {
+        r.tags = tags.split(u'\n');
+        r.tags.sort();
+    }
     return r;
 }
 
 const QString kSelectRuns = u"SELECT r.id, e.name, r.name, r.status, r.target, r.environment_tag, r.spec, "
-                            "r.created_ms, r.started_ms, r.finished_ms, r.exit_code, r.error, r.log_offset "
+                            "r.created_ms, r.started_ms, r.finished_ms, r.exit_code, r.error, r.log_offset, r.note, "
+                            "(SELECT group_concat(t.tag, char(10)) FROM tags t WHERE t.run = r.id) "
                             "FROM runs r LEFT JOIN experiments e ON e.id = r.experiment "_s;
 
 // A write posted after close(): `doing` says what was not stored.

@@ -42,6 +42,8 @@ struct RunRecord {
     std::optional<int> exitCode;
     QString error;
     qint64 logOffset = 0; // bytes of the run's log already turned into stored metric points
+    QStringList tags;     // sorted, each once (checkTag)
+    QString note;         // free text; empty: none
     bool operator==(const RunRecord &) const = default;
 };
 
@@ -76,7 +78,7 @@ class RunStoreWriter;
 class RunStore : public QObject {
     Q_OBJECT
 public:
-    static constexpr int kSchemaVersion = 3;
+    static constexpr int kSchemaVersion = 4;
 
     // Creates or migrates the database. Refuses a file that is not a run database or is
     // damaged, one written by a newer Ferry, and a folder that cannot be written. `progress`
@@ -122,6 +124,15 @@ public:
     // Removes the run with its parameters, metrics and artifacts from the database (its folder
     // on disk stays). Writes of the run queued before it are committed first, later ones fail.
     void deleteRun(const QString &runId);
+
+    // A run's tags (words a person gives it: "baseline", "paper/fig3") and its note (free text),
+    // stored with its record and deleted with it. A tag is letters, digits and _ . - / : + @,
+    // not starting with + or - (checkTag); a write with another is refused (writeFailed).
+    static Expected<void> checkTag(const QString &tag);
+    void setTags(const QString &runId, const QStringList &tags); // replaces all
+    void addTags(const QString &runId, const QStringList &tags);
+    void removeTags(const QString &runId, const QStringList &tags);
+    void setNote(const QString &runId, const QString &note); // empty: none
 
     // Gives the file system every free page of the file (VACUUM; ferry runs gc), after the writes
     // queued before it. Waits; the file's size before and after.
@@ -183,7 +194,12 @@ public:
                                              int columns) const;
     QList<Hyperparameter> params(const QString &runId) const;
     QList<Artifact> artifacts(const QString &runId) const;
-    bool integrityCheck() const; // PRAGMA integrity_check says "ok"
+    // For a query over every run (tracking/runquery.h), one read each: the value of one parameter
+    // of each run that has it, and the last value of one metric of each run that has one (NaN:
+    // the last point's value was NaN).
+    QHash<QString, QString> paramOfRuns(const QString &name) const;    // run id -> value
+    QHash<QString, double> lastValueOfRuns(const QString &name) const; // run id -> last value
+    bool integrityCheck() const;                                       // PRAGMA integrity_check says "ok"
 
 Q_SIGNALS:
     void writeFailed(const ferry::Error &error); // what could not be stored, and why

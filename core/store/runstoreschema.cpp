@@ -204,11 +204,29 @@ Expected<void> intoSeriesBlocks(QSqlDatabase &db, const MigrationProgress &progr
     return exec(db, u"DROP TABLE metrics"_s); // with its index
 }
 
+// Version 4 (issue 19): a run's tags (many, each once) and its note (free text), to find runs by.
+Expected<void> addTagsAndNotes(QSqlDatabase &db, const MigrationProgress &)
+{
+    const std::array statements{
+        u"CREATE TABLE tags ("
+        "  run TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+        "  tag TEXT NOT NULL,"
+        "  PRIMARY KEY (run, tag)) WITHOUT ROWID"_s,
+        u"CREATE INDEX tags_tag ON tags(tag)"_s,
+        u"ALTER TABLE runs ADD COLUMN note TEXT NOT NULL DEFAULT ''"_s,
+    };
+    for (const QString &sql : statements) {
+        if (auto done = exec(db, sql); !done)
+            return done;
+    }
+    return {};
+}
+
 // kMigrations[v] brings the schema from version v to v + 1. A new version is one function
 // appended here and RunStore::kSchemaVersion raised by one.
 using Migration = Expected<void> (*)(QSqlDatabase &db, const MigrationProgress &progress);
 constexpr std::array<Migration, RunStore::kSchemaVersion> kMigrations{createVersion1, addEpochsAndSources,
-                                                                      intoSeriesBlocks};
+                                                                      intoSeriesBlocks, addTagsAndNotes};
 
 } // namespace
 

@@ -42,7 +42,7 @@ struct RunStoreWriter::Statements {
         : db(database), begin(db), commit(db), rollback(db), ensureExperiment(db), insertRun(db), setStatus(db),
           deleteParams(db), insertParam(db), insertArtifact(db), setOffset(db), swapOffset(db), readOffset(db),
           addSource(db), swapPosition(db), readPosition(db), addClaim(db), dataVersion(db), incrementalVacuum(db),
-          freelistCount(db), series(db)
+          freelistCount(db), insertTag(db), deleteTag(db), deleteTags(db), setNote(db), series(db)
     {
     }
 
@@ -53,9 +53,10 @@ struct RunStoreWriter::Statements {
             {&commit, u"COMMIT"_s},
             {&rollback, u"ROLLBACK"_s},
             {&ensureExperiment, u"INSERT INTO experiments(name, created) VALUES (?, ?) ON CONFLICT(name) DO NOTHING"_s},
-            {&insertRun, u"INSERT INTO runs(id, experiment, name, status, target, environment_tag, spec, "
-                         "created_ms, started_ms, finished_ms, exit_code, error, log_offset) "
-                         "VALUES (?, (SELECT id FROM experiments WHERE name = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s},
+            {&insertRun,
+             u"INSERT INTO runs(id, experiment, name, status, target, environment_tag, spec, "
+             "created_ms, started_ms, finished_ms, exit_code, error, log_offset, note) "
+             "VALUES (?, (SELECT id FROM experiments WHERE name = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s},
             {&setStatus, u"UPDATE runs SET status = ?, exit_code = ?, error = ?, "
                          "finished_ms = CASE WHEN ? > 0 THEN ? ELSE finished_ms END, "
                          "started_ms = CASE WHEN ? > 0 AND started_ms = 0 THEN ? ELSE started_ms END "
@@ -79,6 +80,10 @@ struct RunStoreWriter::Statements {
             {&dataVersion, u"PRAGMA data_version"_s},
             {&incrementalVacuum, u"PRAGMA incremental_vacuum(1)"_s},
             {&freelistCount, u"PRAGMA freelist_count"_s},
+            {&insertTag, u"INSERT INTO tags(run, tag) VALUES (?, ?) ON CONFLICT(run, tag) DO NOTHING"_s},
+            {&deleteTag, u"DELETE FROM tags WHERE run = ? AND tag = ?"_s},
+            {&deleteTags, u"DELETE FROM tags WHERE run = ?"_s},
+            {&setNote, u"UPDATE runs SET note = ? WHERE id = ?"_s},
         };
         for (const auto &[query, sql] : all) {
             if (!query->prepare(sql))
@@ -233,6 +238,69 @@ struct RunStoreWriter::Statements {
             exec(rollback);
     }
 
+    Expected<void> createRun(const RunRecord &r)
+    {
+        if (!r.experiment.isEmpty()) {
+            ensureExperiment.bindValue(0, r.experiment);
+            ensureExperiment.bindValue(1, r.createdMs);
+            if (auto done = exec(ensureExperiment); !done)
+                return withContext(u"run %1: cannot store its experiment"_s.arg(r.id), done.error());
+        }
+        const QVariant values[]{r.id,
+                                nonNull(r.experiment),
+                                nonNull(r.name),
+                                runStatusText(r.status),
+                                nonNull(r.target),
+                                nonNull(r.environmentTag),
+                                QString::fromUtf8(QJsonDocument(r.spec).toJson(QJsonDocument::Compact)),
+                                r.createdMs,
+                                r.startedMs,
+                                r.finishedMs,
+                                r.exitCode ? QVariant(*r.exitCode) : QVariant(QMetaType::fromType<int>()),
+                                nonNull(r.error),
+                                r.logOffset,
+                                nonNull(r.note)};
+        for (int i = 0; i < static_cast<int>(std::size(values)); ++i)
+            insertRun.bindValue(i, values[i]);
+        if (auto done = exec(insertRun); !done)
+            return withContext(u"cannot store run %1"_s.arg(r.id), done.error());
+        return editTags(runstorecommand::EditTags{r.id, r.tags, {}, false});
+    }
+
+    Expected<void> editTags(const runstorecommand::EditTags &c)
+    {
+        const auto failed = [&c](const Error &error) {
+            return withContext(u"run %1: cannot store its tags"_s.arg(c.runId), error);
+        };
+        if (c.replace) {
+            deleteTags.bindValue(0, c.runId);
+            if (auto done = exec(deleteTags); !done)
+                return failed(done.error());
+        }
+        for (const auto &[query, tags] : {std::pair{&insertTag, &c.add}, {&deleteTag, &c.remove}}) {
+            for (const QString &tag : *tags) {
+                if (auto valid = RunStore::checkTag(tag); !valid)
+                    return failed(valid.error());
+                query->bindValue(0, c.runId);
+                query->bindValue(1, tag);
+                if (auto done = exec(*query); !done) // a run not in the store fails its foreign key
+                    return failed(done.error());
+            }
+        }
+        return {};
+    }
+
+    Expected<void> storeNote(const runstorecommand::SetNote &c)
+    {
+        setNote.bindValue(0, nonNull(c.note));
+        setNote.bindValue(1, c.runId);
+        if (auto done = exec(setNote); !done)
+            return withContext(u"run %1: cannot store its note"_s.arg(c.runId), done.error());
+        if (setNote.numRowsAffected() == 0)
+            return noSuchRun(u"run %1: cannot store its note"_s.arg(c.runId));
+        return {};
+    }
+
     // After a commit: the compare-and-swap appends learn what became of them.
     void deliverReplies()
     {
@@ -247,6 +315,7 @@ struct RunStoreWriter::Statements {
     QSqlQuery setOffset, swapOffset, readOffset;
     QSqlQuery addSource, swapPosition, readPosition, addClaim, dataVersion;
     QSqlQuery incrementalVacuum, freelistCount;
+    QSqlQuery insertTag, deleteTag, deleteTags, setNote;
     SeriesWriter series;
     qint64 lastDataVersion = -1;
     bool freedPages = false;        // a run was deleted in the transaction being built
@@ -488,33 +557,12 @@ Expected<void> RunStoreWriter::execute(const RunStoreCommand &command)
 {
     Statements &s = *m_statements;
     using namespace runstorecommand;
-    if (const auto *c = std::get_if<CreateRun>(&command)) {
-        const RunRecord &r = c->record;
-        if (!r.experiment.isEmpty()) {
-            s.ensureExperiment.bindValue(0, r.experiment);
-            s.ensureExperiment.bindValue(1, r.createdMs);
-            if (auto done = Statements::exec(s.ensureExperiment); !done)
-                return withContext(u"run %1: cannot store its experiment"_s.arg(r.id), done.error());
-        }
-        const QVariant values[]{r.id,
-                                nonNull(r.experiment),
-                                nonNull(r.name),
-                                runStatusText(r.status),
-                                nonNull(r.target),
-                                nonNull(r.environmentTag),
-                                QString::fromUtf8(QJsonDocument(r.spec).toJson(QJsonDocument::Compact)),
-                                r.createdMs,
-                                r.startedMs,
-                                r.finishedMs,
-                                r.exitCode ? QVariant(*r.exitCode) : QVariant(QMetaType::fromType<int>()),
-                                nonNull(r.error),
-                                r.logOffset};
-        for (int i = 0; i < static_cast<int>(std::size(values)); ++i)
-            s.insertRun.bindValue(i, values[i]);
-        if (auto done = Statements::exec(s.insertRun); !done)
-            return withContext(u"cannot store run %1"_s.arg(r.id), done.error());
-        return {};
-    }
+    if (const auto *c = std::get_if<CreateRun>(&command))
+        return s.createRun(c->record);
+    if (const auto *c = std::get_if<EditTags>(&command))
+        return s.editTags(*c);
+    if (const auto *c = std::get_if<SetNote>(&command))
+        return s.storeNote(*c);
     if (const auto *c = std::get_if<SetStatus>(&command)) {
         const QVariant values[]{runStatusText(c->status),
                                 c->exitCode ? QVariant(*c->exitCode) : QVariant(QMetaType::fromType<int>()),
@@ -561,7 +609,7 @@ Expected<void> RunStoreWriter::execute(const RunStoreCommand &command)
         s.freedPages = true;
         if (auto done = s.series.dropRun(c->runId); !done)
             return withContext(u"run %1: cannot delete its metrics"_s.arg(c->runId), done.error());
-        for (const QString &table : {u"params"_s, u"artifacts"_s, u"metric_sources"_s, u"metric_claims"_s}) {
+        for (const QString &table : {u"params"_s, u"artifacts"_s, u"metric_sources"_s, u"metric_claims"_s, u"tags"_s}) {
             QSqlQuery query(s.db);
             query.prepare(u"DELETE FROM %1 WHERE run = ?"_s.arg(table));
             query.bindValue(0, c->runId);

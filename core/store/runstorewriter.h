@@ -71,16 +71,27 @@ struct AppendSourceMetrics {
 struct DeleteRun {
     QString runId;
 };
+// A run's tags: all replaced by `add` when `replace`, else `add` added and `remove` removed.
+struct EditTags {
+    QString runId;
+    QStringList add;
+    QStringList remove;
+    bool replace = false;
+};
+struct SetNote {
+    QString runId;
+    QString note;
+};
 // VACUUM, between transactions: the file gives back every free page.
 struct Compact {
     std::shared_ptr<std::promise<Expected<RunStore::Compaction>>> reply;
 };
 } // namespace runstorecommand
 
-using RunStoreCommand =
-    std::variant<runstorecommand::CreateRun, runstorecommand::SetStatus, runstorecommand::SetParams,
-                 runstorecommand::AddArtifact, runstorecommand::AppendMetrics, runstorecommand::AppendSourceMetrics,
-                 runstorecommand::DeleteRun, runstorecommand::Compact>;
+using RunStoreCommand = std::variant<runstorecommand::CreateRun, runstorecommand::SetStatus, runstorecommand::SetParams,
+                                     runstorecommand::AddArtifact, runstorecommand::AppendMetrics,
+                                     runstorecommand::AppendSourceMetrics, runstorecommand::DeleteRun,
+                                     runstorecommand::Compact, runstorecommand::EditTags, runstorecommand::SetNote>;
 
 // RunStore's writer: one thread with its own connection that commits queued commands. What
 // has queued up while a transaction ran goes into the next one, so a busy store commits

@@ -29,15 +29,6 @@ QStringList linesOf(const QByteArray &bytes)
     return lines;
 }
 
-// A metric where more is better (accuracy, F1, AUC...), else less (a loss, an error).
-bool higherIsBetter(const QString &name)
-{
-    static const QStringList higher{u"acc"_s, u"accuracy"_s, u"f1"_s,    u"auc"_s, u"precision"_s, u"recall"_s,
-                                    u"map"_s, u"bleu"_s,     u"rouge"_s, u"iou"_s, u"dice"_s,      u"r2"_s};
-    const QString lower = name.toLower();
-    return std::any_of(higher.cbegin(), higher.cend(), [&](const QString &h) { return lower.contains(h); });
-}
-
 std::optional<double> bestOf(const std::vector<SeriesPoint> &points, bool higher)
 {
     std::optional<double> best;
@@ -108,6 +99,14 @@ Expected<void> diffCode(RunDiff &diff, const QString &objectsDir, const RunSpec 
 }
 
 } // namespace
+
+bool higherIsBetter(const QString &name)
+{
+    static const QStringList higher{u"acc"_s, u"accuracy"_s, u"f1"_s,    u"auc"_s, u"precision"_s, u"recall"_s,
+                                    u"map"_s, u"bleu"_s,     u"rouge"_s, u"iou"_s, u"dice"_s,      u"r2"_s};
+    const QString lower = name.toLower();
+    return std::any_of(higher.cbegin(), higher.cend(), [&](const QString &h) { return lower.contains(h); });
+}
 
 Expected<RunDiff> diffRuns(const RunStore &store, const QString &objectsDir, const RunRecord &a, const RunRecord &b)
 {

@@ -40,6 +40,10 @@ struct RunDiff {
     QList<Metric> metrics;
 };
 
+// A metric where more is better (accuracy, F1, AUC...: its best is its greatest value), else
+// less (a loss, an error: its least). The diff's and the run query's "best" (tracking/runquery.h).
+bool higherIsBetter(const QString &name);
+
 // `objectsDir`: the workspace's object store (snapshot::objectsDirFor).
 Expected<RunDiff> diffRuns(const RunStore &store, const QString &objectsDir, const RunRecord &a, const RunRecord &b);
 

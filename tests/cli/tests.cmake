@@ -23,3 +23,7 @@ if(FERRY_TRAINER)
   endif()
   add_dependencies(tst_traincli ferry ferry_trainer)
 endif()
+
+# `ferry runs tag`, `ferry runs note` and `ferry runs list --where` (issue 19) on real local runs.
+ferry_test(tst_runsquerycli SOURCES cli/tst_runsquerycli.cpp)
+add_dependencies(tst_runsquerycli ferry)

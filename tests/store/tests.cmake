@@ -7,3 +7,5 @@ ferry_test(tst_runstore_delete SOURCES store/tst_runstore_delete.cpp)
 ferry_test(tst_seriesblock SOURCES store/tst_seriesblock.cpp)
 # store/metriccsv.h: `ferry runs metrics --csv` read back bit for bit (what a run bundle carries).
 ferry_test(tst_metriccsv SOURCES store/tst_metriccsv.cpp)
+# A run's tags and note (issue 19), and the migration to schema version 4.
+ferry_test(tst_runstore_tags SOURCES store/tst_runstore_tags.cpp)

@@ -10,7 +10,9 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -68,7 +70,8 @@ RunDetailsView::RunDetailsView(QWidget *parent)
       m_tabs(new QTabWidget(this)), m_params(twoColumnTable(tr("Parameter"), tr("Value"), this)),
       m_contract(twoColumnTable(tr("Variable"), tr("Value"), this)), m_artifacts(new QTreeWidget(this)),
       m_openFolder(new QPushButton(tr("Open folder"), this)),
-      m_revealModel(new QPushButton(tr("Reveal model.tar.gz"), this))
+      m_revealModel(new QPushButton(tr("Reveal model.tar.gz"), this)), m_tags(new QLineEdit(this)),
+      m_note(new QPlainTextEdit(this)), m_saveNotes(new QPushButton(tr("Save"), this)), m_notesError(new QLabel(this))
 {
     QFont titleFont = m_title->font();
     titleFont.setBold(true);
@@ -157,6 +160,7 @@ RunDetailsView::RunDetailsView(QWidget *parent)
     m_tabs->addTab(m_params, tr("Parameters"));
     m_tabs->addTab(contractPage, tr("Contract variables"));
     m_tabs->addTab(artifactsPage, tr("Artifacts"));
+    m_tabs->addTab(notesPage(), tr("Tags and note"));
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_title);
@@ -266,6 +270,10 @@ void RunDetailsView::clear()
     m_params->setRowCount(0);
     m_contract->setRowCount(0);
     m_artifacts->clear();
+    m_notesOf.clear();
+    m_tags->clear();
+    m_note->clear();
+    m_notesError->hide();
     updateActions();
     Q_EMIT detailsShown(QString());
 }
@@ -329,6 +337,7 @@ void RunDetailsView::setDetails(const RunDetails &details)
         item->setTextAlignment(2, Qt::AlignRight | Qt::AlignVCenter);
     }
     m_artifacts->resizeColumnToContents(0);
+    showNotes(r);
     updateActions();
     Q_EMIT detailsShown(r.id);
 }
@@ -350,6 +359,73 @@ void RunDetailsView::updateActions()
     m_export->setEnabled(m_spec.has_value() && !embedded);
     m_openFolder->setEnabled(shown && m_details->runDirExists);
     m_revealModel->setEnabled(shown && m_details->modelArchiveExists);
+    m_tags->setEnabled(shown && m_store);
+    m_note->setEnabled(shown && m_store);
+}
+
+QWidget *RunDetailsView::notesPage()
+{
+    m_tags->setObjectName(u"tags"_s);
+    m_tags->setPlaceholderText(tr("baseline paper/fig3"));
+    m_tags->setToolTip(tr("Words to find the run by (tag = baseline in the runs filter), separated by spaces"));
+    m_note->setObjectName(u"note"_s);
+    m_note->setPlaceholderText(tr("What this run was for, what came of it"));
+    m_saveNotes->setObjectName(u"saveNotes"_s);
+    m_saveNotes->setEnabled(false);
+    m_notesError->setStyleSheet(u"color: #c62828;"_s);
+    m_notesError->setWordWrap(true);
+    m_notesError->hide();
+    const auto edited = [this] { m_saveNotes->setEnabled(m_details && m_store); };
+    connect(m_tags, &QLineEdit::textEdited, this, edited);
+    connect(m_note, &QPlainTextEdit::textChanged, this, [this, edited] {
+        if (m_note->document()->isModified()) // typed, not set by showNotes
+            edited();
+    });
+    connect(m_tags, &QLineEdit::returnPressed, this, &RunDetailsView::saveNotes);
+    connect(m_saveNotes, &QPushButton::clicked, this, &RunDetailsView::saveNotes);
+
+    auto *page = new QWidget(this);
+    auto *form = new QFormLayout(page);
+    form->addRow(tr("Tags:"), m_tags);
+    form->addRow(tr("Note:"), m_note);
+    form->addRow(m_notesError);
+    auto *buttons = new QHBoxLayout;
+    buttons->addStretch(1);
+    buttons->addWidget(m_saveNotes);
+    form->addRow(buttons);
+    return page;
+}
+
+// A run read again (its status changed) keeps what is being typed; another run shows its own.
+void RunDetailsView::showNotes(const run::RunRecord &record)
+{
+    if (record.id == m_notesOf && m_saveNotes->isEnabled())
+        return;
+    m_notesOf = record.id;
+    m_tags->setText(record.tags.join(u' '));
+    m_note->setPlainText(record.note);
+    m_note->document()->setModified(false);
+    m_notesError->hide();
+    m_saveNotes->setEnabled(false);
+}
+
+void RunDetailsView::saveNotes()
+{
+    if (!m_details || !m_store || m_notesOf != m_details->record.id)
+        return;
+    const QStringList tags = m_tags->text().split(u' ', Qt::SkipEmptyParts);
+    for (const QString &tag : tags) {
+        if (const auto valid = run::RunStore::checkTag(tag); !valid) {
+            m_notesError->setText(valid.error().message + u" ("_s + valid.error().hint + u')');
+            m_notesError->show();
+            return;
+        }
+    }
+    m_notesError->hide();
+    m_store->setTags(m_notesOf, tags);
+    m_store->setNote(m_notesOf, m_note->toPlainText());
+    m_note->document()->setModified(false);
+    m_saveNotes->setEnabled(false);
 }
 
 void RunDetailsView::openUrl(const QUrl &url, const QString &what)

@@ -9,6 +9,8 @@
 #include <QWidget>
 
 class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
 class QPushButton;
 class QTableWidget;
 class QTabWidget;
@@ -28,7 +30,8 @@ struct RunDetails {
 };
 
 // One run: its header (name, id, status, error), parameters, the training-contract variables
-// it was given, its artifacts, and the actions that apply to its state. The actions are only
+// it was given, its artifacts, its tags and note (edited here, saved to the store), and the
+// actions that apply to its state. The actions are only
 // requested here (signals); the window carries them out.
 class RunDetailsView : public QWidget {
     Q_OBJECT
@@ -58,6 +61,10 @@ public:
     QPushButton *exportButton() const { return m_export; }
     QPushButton *openFolderButton() const { return m_openFolder; }
     QPushButton *revealModelButton() const { return m_revealModel; }
+    QLineEdit *tagsEdit() const { return m_tags; } // the tags, separated by spaces
+    QPlainTextEdit *noteEdit() const { return m_note; }
+    QPushButton *saveNotesButton() const { return m_saveNotes; }
+    QLabel *notesError() const { return m_notesError; } // a tag that cannot be one
 
 public Q_SLOTS:
     void showRun(const QString &runId); // reads it on a worker thread; empty id: nothing shown
@@ -80,6 +87,9 @@ private:
     void loaded();
     void updateActions();
     void openUrl(const QUrl &url, const QString &what);
+    QWidget *notesPage();
+    void showNotes(const run::RunRecord &record);
+    void saveNotes();
 
     run::RunStore *m_store = nullptr;
     QString m_workspace;
@@ -104,6 +114,11 @@ private:
     QTreeWidget *m_artifacts;
     QPushButton *m_openFolder;
     QPushButton *m_revealModel;
+    QLineEdit *m_tags;
+    QPlainTextEdit *m_note;
+    QPushButton *m_saveNotes;
+    QLabel *m_notesError;
+    QString m_notesOf; // the run whose tags and note the edits hold
 };
 
 } // namespace ferry::ui

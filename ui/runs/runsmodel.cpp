@@ -25,7 +25,7 @@ using run::RunStatus;
 
 bool RunRow::operator==(const RunRow &other) const
 {
-    if (!(record == other.record) || lastMetrics.size() != other.lastMetrics.size())
+    if (!(record == other.record) || matches != other.matches || lastMetrics.size() != other.lastMetrics.size())
         return false;
     // NaN != NaN: compare bit for bit, so a NaN metric is not a change on every refresh.
     for (auto a = lastMetrics.cbegin(), b = other.lastMetrics.cbegin(); a != lastMetrics.cend(); ++a, ++b) {
@@ -163,7 +163,9 @@ QVariant RunsModel::data(const QModelIndex &index, int role) const
     case RunIdRole:
         return r.id;
     case FilterRole:
-        return QStringList{r.id, r.name, r.target, run::runStatusLabel(r), r.environmentTag}.join(u'\n');
+        return (QStringList{r.id, r.name, r.target, run::runStatusLabel(r), r.environmentTag} + r.tags).join(u'\n');
+    case MatchesRole:
+        return row.matches;
     case Qt::DecorationRole:
         if (index.column() == StatusColumn)
             return statusIcon(r.status, r.id);
@@ -505,10 +507,10 @@ void RunsLoader::reload()
     m_again = false;
     run::RunStore *store = m_store;
     MetricCache cache = m_cache;
-    m_watcher.setFuture(QtConcurrent::run([store, cache]() mutable {
+    m_watcher.setFuture(QtConcurrent::run([store, cache, query = m_query]() mutable {
         Result result;
         if (store)
-            result.rows = load(*store, cache);
+            result.rows = load(*store, cache, query);
         result.cache = std::move(cache);
         return result;
     }));
@@ -523,7 +525,13 @@ void RunsLoader::finished()
         reload();
 }
 
-QList<RunRow> RunsLoader::load(const run::RunStore &store, MetricCache &cache)
+void RunsLoader::setQuery(const run::RunQuery &query)
+{
+    m_query = query;
+    reload();
+}
+
+QList<RunRow> RunsLoader::load(const run::RunStore &store, MetricCache &cache, const run::RunQuery &query)
 {
     QList<RunRow> rows;
     MetricCache kept;
@@ -541,6 +549,13 @@ QList<RunRow> RunsLoader::load(const run::RunStore &store, MetricCache &cache)
         rows.append(std::move(row));
     }
     cache = std::move(kept);
+    if (!query.isEmpty()) {
+        QSet<QString> selected;
+        for (const RunRecord &record : query.filter(store, records))
+            selected.insert(record.id);
+        for (RunRow &row : rows)
+            row.matches = selected.contains(row.record.id);
+    }
     return rows;
 }
 

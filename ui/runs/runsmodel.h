@@ -1,6 +1,7 @@
 #pragma once
 
 #include "store/runstore.h"
+#include "tracking/runquery.h"
 
 #include <QAbstractTableModel>
 #include <QFutureWatcher>
@@ -14,10 +15,12 @@
 
 namespace ferry::ui {
 
-// One run as the runs table shows it: the stored record and the last value of each metric.
+// One run as the runs table shows it: the stored record, the last value of each metric, and
+// whether the runs view's query selects it (RunsLoader::setQuery).
 struct RunRow {
     run::RunRecord record;
     QMap<QString, double> lastMetrics;
+    bool matches = true;
     bool operator==(const RunRow &other) const;
 };
 
@@ -39,7 +42,8 @@ public:
     enum Role {
         SortRole = Qt::UserRole + 1, // raw values: status order, ms since the epoch, duration ms, ...
         RunIdRole,
-        FilterRole, // id, name, target, status and environment in one string
+        FilterRole,  // id, name, target, status, environment and tags in one string
+        MatchesRole, // bool: the query selects the run (RunRow::matches)
     };
 
     explicit RunsModel(QObject *parent = nullptr);
@@ -98,11 +102,14 @@ public:
     bool isLoading() const { return m_watcher.isRunning(); }
 
     // The blocking read itself; any thread. Finished runs found in `cache` are not read again.
+    // Each row says whether `query` selects its run.
     using MetricCache = QHash<QString, QMap<QString, double>>;
-    static QList<RunRow> load(const run::RunStore &store, MetricCache &cache);
+    static QList<RunRow> load(const run::RunStore &store, MetricCache &cache, const run::RunQuery &query = {});
 
 public Q_SLOTS:
     void reload(); // a read now; if one is running, one more right after it
+    // The query the rows are matched against from the next read on (which starts now).
+    void setQuery(const ferry::run::RunQuery &query);
 
 Q_SIGNALS:
     void loaded(const QList<ferry::ui::RunRow> &rows);
@@ -118,6 +125,7 @@ private:
     QTimer m_timer;
     QFutureWatcher<Result> m_watcher;
     MetricCache m_cache; // last metrics of finished runs: they no longer change
+    run::RunQuery m_query;
     bool m_again = false;
 };
 

@@ -2,6 +2,7 @@
 
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QLabel>
 #include <QLineEdit>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -30,9 +31,12 @@ void RunsFilterModel::setFilterWords(const QString &text)
 
 bool RunsFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
 {
+    const QModelIndex index = sourceModel()->index(sourceRow, 0, sourceParent);
+    if (!index.data(RunsModel::MatchesRole).toBool())
+        return false;
     if (m_words.isEmpty())
         return true;
-    const QString haystack = sourceModel()->index(sourceRow, 0, sourceParent).data(RunsModel::FilterRole).toString();
+    const QString haystack = index.data(RunsModel::FilterRole).toString();
     for (const QString &word : m_words) {
         if (!haystack.contains(word, Qt::CaseInsensitive))
             return false;
@@ -42,13 +46,21 @@ bool RunsFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceP
 
 RunsView::RunsView(QWidget *parent)
     : QWidget(parent), m_model(new RunsModel(this)), m_proxy(new RunsFilterModel(this)), m_filter(new QLineEdit(this)),
-      m_table(new QTableView(this))
+      m_filterError(new QLabel(this)), m_table(new QTableView(this))
 {
     m_proxy->setSourceModel(m_model);
 
-    m_filter->setPlaceholderText(tr("Filter runs by id, name, target, status or environment"));
+    m_filter->setPlaceholderText(tr("Filter runs by words, or a query: hp.lr < 0.01 and tag = baseline"));
+    m_filter->setToolTip(tr("Words: runs whose id, name, target, status, environment or tags contain them.\n"
+                            "A query: fields (hp.NAME, metrics.NAME.last|best|min|max, tag, status, target, id,\n"
+                            "name, script, sweep, note, created, started), = != < <= > >= ~ (contains),\n"
+                            "and, or, not, parentheses, quoted values."));
     m_filter->setClearButtonEnabled(true);
-    connect(m_filter, &QLineEdit::textChanged, m_proxy, &RunsFilterModel::setFilterWords);
+    connect(m_filter, &QLineEdit::textChanged, this, &RunsView::filterChanged);
+    m_filterError->setObjectName(u"filterError"_s);
+    m_filterError->setStyleSheet(u"color: #c62828;"_s);
+    m_filterError->setWordWrap(true);
+    m_filterError->hide();
 
     m_table->setModel(m_proxy);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -90,7 +102,34 @@ RunsView::RunsView(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(4);
     layout->addWidget(m_filter);
+    layout->addWidget(m_filterError);
     layout->addWidget(m_table, 1);
+}
+
+bool RunsView::isQuery(const QString &filterText)
+{
+    return std::any_of(filterText.cbegin(), filterText.cend(), [](QChar c) { return u"=<>~!()\"'"_s.contains(c); });
+}
+
+void RunsView::filterChanged(const QString &text)
+{
+    const bool query = isQuery(text);
+    m_proxy->setFilterWords(query ? QString() : text);
+    run::RunQuery parsed;
+    if (query) {
+        const auto result = run::RunQuery::parse(text);
+        m_filterError->setText(result ? QString() : run::RunQuery::errorText(result.error()));
+        m_filterError->setVisible(!result);
+        if (result)
+            parsed = *result;
+    } else {
+        m_filterError->hide();
+    }
+    // A query that does not parse filters nothing until it does.
+    if (parsed.text() == m_query)
+        return;
+    m_query = parsed.text();
+    Q_EMIT queryChanged(parsed);
 }
 
 void RunsView::setRows(const QList<RunRow> &rows)

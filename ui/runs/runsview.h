@@ -7,13 +7,14 @@
 #include <QTimer>
 #include <QWidget>
 
+class QLabel;
 class QLineEdit;
 class QTableView;
 
 namespace ferry::ui {
 
-// Sorts by RunsModel::SortRole and keeps the rows whose id, name, target, status or
-// environment contain every word of the filter (case-insensitive).
+// Sorts by RunsModel::SortRole and keeps the rows the query selects (RunsModel::MatchesRole) whose
+// id, name, target, status, environment or tags contain every word of the filter (case-insensitive).
 class RunsFilterModel : public QSortFilterProxyModel {
     Q_OBJECT
 public:
@@ -27,7 +28,9 @@ private:
     QStringList m_words;
 };
 
-// The runs table: a filter box above a sortable table with one row per run.
+// The runs table: a filter box above a sortable table with one row per run. The filter is words,
+// or a query (docs/run-queries.md: `hp.lr < 0.01 and tag = baseline`) when it has an operator or a
+// parenthesis; a query that does not parse is said below the box, with its column.
 class RunsView : public QWidget {
     Q_OBJECT
 public:
@@ -37,6 +40,9 @@ public:
     RunsFilterModel *proxy() const { return m_proxy; }
     QTableView *table() const { return m_table; }
     QLineEdit *filterEdit() const { return m_filter; }
+    QLabel *filterError() const { return m_filterError; }
+    // Whether the filter text is read as a query rather than as words.
+    static bool isQuery(const QString &filterText);
 
     QStringList selectedRunIds() const; // in table order
     QString currentRunId() const;
@@ -48,14 +54,19 @@ public Q_SLOTS:
 Q_SIGNALS:
     void selectionChanged(const QStringList &runIds); // the runs to overlay in the chart
     void currentRunChanged(const QString &runId);     // empty: none
+    // The filter's query changed (empty: none); connect RunsLoader::setQuery here.
+    void queryChanged(const ferry::run::RunQuery &query);
 
 private:
     void emitSelection();
     void emitCurrent();
+    void filterChanged(const QString &text);
 
     RunsModel *m_model;
     RunsFilterModel *m_proxy;
     QLineEdit *m_filter;
+    QLabel *m_filterError;
+    QString m_query; // the text of the query in force; empty: none
     QTableView *m_table;
     QTimer m_tick; // running runs' durations
     QStringList m_lastSelection;

@@ -239,6 +239,7 @@ void MainWindow::wireSession()
     // In this order: the table has the rows before the window selects a new run in it.
     RunsLoader *loader = m_session->loader();
     connect(loader, &RunsLoader::loaded, m_runs, &RunsView::setRows);
+    connect(m_runs, &RunsView::queryChanged, loader, &RunsLoader::setQuery);
     connect(loader, &RunsLoader::loaded, m_details, &RunDetailsView::runsUpdated);
     connect(loader, &RunsLoader::loaded, this, &MainWindow::runsLoaded);
     connect(m_session->monitor(), &RunMonitorWorker::detailChanged, m_runs->model(), &RunsModel::setDetail);
