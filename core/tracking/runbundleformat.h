@@ -4,6 +4,7 @@
 // the spot where a run's tags and note travel.
 #include "store/runstore.h"
 
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QString>
 
@@ -20,20 +21,32 @@ inline QString bundleObjectName(const QString &hash)
     return kBundleObjectsPrefix + hash.left(2) + u'/' + hash.mid(2);
 }
 
-// The manifest's "annotations": a run's tags and note (issue 19, `ferry runs tag|note`) travel
-// here, written by bundleAnnotations and given back by applyBundleAnnotations. Empty until the
-// store keeps them; a bundle's annotations a Ferry does not know are ignored, never refused.
+// The manifest's "annotations": a run's tags and note (`ferry runs tag|note`), written by
+// bundleAnnotations and given back by applyBundleAnnotations. Tags the store refuses (checkTag)
+// and annotations a Ferry does not know are ignored, never refused: they are a person's words.
 inline QJsonObject bundleAnnotations(const RunStore &store, const QString &runId)
 {
-    (void)store;
-    (void)runId;
-    return {};
+    using namespace Qt::StringLiterals;
+    const auto record = store.run(runId);
+    if (!record)
+        return {};
+    QJsonObject annotations{{u"tags"_s, QJsonArray::fromStringList(record->tags)}};
+    if (!record->note.isEmpty())
+        annotations[u"note"_s] = record->note;
+    return annotations;
 }
 inline void applyBundleAnnotations(RunStore &store, const QString &runId, const QJsonObject &annotations)
 {
-    (void)store;
-    (void)runId;
-    (void)annotations;
+    using namespace Qt::StringLiterals;
+    QStringList tags;
+    for (const QJsonValue &tag : annotations[u"tags"_s].toArray()) {
+        if (tag.isString() && RunStore::checkTag(tag.toString()))
+            tags << tag.toString();
+    }
+    if (!tags.isEmpty())
+        store.setTags(runId, tags);
+    if (const QString note = annotations[u"note"_s].toString(); !note.isEmpty())
+        store.setNote(runId, note);
 }
 
 } // namespace ferry::run

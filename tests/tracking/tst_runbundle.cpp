@@ -106,6 +106,11 @@ private Q_SLOTS:
         const QByteArray modelA = test::readFile(alice() + u"/.ferry/runs/"_s + a + u"/model.tar.gz"_s);
         QVERIFY(logA.contains("version A") && !modelA.isEmpty());
 
+        // Its tags and note travel with it.
+        QCOMPARE(test::runFerry(alice(), {u"runs"_s, u"tag"_s, a, u"baseline"_s, u"paper/fig3"_s}).exitCode, 0);
+        QCOMPARE(test::runFerry(alice(), {u"runs"_s, u"note"_s, a, u"lr from the paper"_s}).exitCode, 0);
+        const QJsonObject tagged = test::jsonObject(test::runFerry(alice(), {u"runs"_s, u"show"_s, a, u"--json"_s}));
+
         const QString bundle = m_dir.filePath(u"run.tar.gz"_s);
         const auto exported = test::runFerry(alice(), {u"runs"_s, u"export"_s, a, u"--bundle"_s, bundle});
         QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
@@ -138,6 +143,9 @@ private Q_SLOTS:
         for (const char *key : {"status", "exitCode", "target", "startedMs", "finishedMs", "createdMs", "name",
                                 "params", "artifacts", "lastMetrics", "error"})
             QCOMPARE(after[QLatin1String(key)], before[QLatin1String(key)]);
+        QCOMPARE(after[u"tags"_s].toArray(), (QJsonArray{u"baseline"_s, u"paper/fig3"_s}));
+        QCOMPARE(after[u"note"_s].toString(), u"lr from the paper"_s);
+        QCOMPARE(after[u"tags"_s], tagged[u"tags"_s]);
         QCOMPARE(withoutSnapshot(after[u"spec"_s].toObject()), withoutSnapshot(before[u"spec"_s].toObject()));
         QCOMPARE(test::runFerry(bob(), {u"runs"_s, u"metrics"_s, a, u"--csv"_s}).out, csvA);
         QCOMPARE(test::readFile(bob() + u"/.ferry/runs/"_s + a + u"/log"_s), logA);
