@@ -155,6 +155,7 @@ QWidget *CompareView::buildMetricsPage()
     split->addWidget(tablePart);
     split->addWidget(m_curves);
     split->setStretchFactor(1, 2);
+    split->setSizes({320, 480});
     auto *layout = new QVBoxLayout(page);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
@@ -218,8 +219,11 @@ void CompareView::showComparison(const Comparison &comparison)
     }
     showMetrics();
     m_curves->setStore(comparison.chart);
+    // Runs of one script share its name: the legend tells them apart by the end of their ids.
     for (const run::RunRecord &record : comparison.runs)
-        m_curves->chart()->setRunLabel(record.id, record.name.isEmpty() ? record.id : record.name);
+        m_curves->chart()->setRunLabel(record.id, record.name.isEmpty() || record.name == record.id
+                                                      ? record.id
+                                                      : record.name + u' ' + record.id.section(u'-', -1));
     {
         const QSignalBlocker block(m_against);
         m_against->clear();
