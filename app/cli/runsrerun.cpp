@@ -1,73 +1,48 @@
 #include "cli/runsrerun.h"
 
 #include "snapshot/snapshot.h"
+#include "tracking/rerun.h"
 #include "tracking/runlauncher.h"
-
-#include <QDir>
-#include <QFileInfo>
 
 using namespace Qt::StringLiterals;
 
 namespace ferry::cli {
 
-int rerunRun(const QCommandLineParser &parser, RunContext &context, const run::RunRecord &record, Io &io)
+namespace {
+
+// The --hp and --target options as a rerun's changes; an Error names the bad one.
+Expected<run::RerunChanges> changesOf(const QCommandLineParser &parser)
 {
-    auto spec = run::RunSpec::fromJson(record.spec);
-    if (!spec) {
-        io.err << "ferry runs rerun: run " << record.id << ": " << spec.error().toString() << Qt::endl;
-        return kExitUserError;
-    }
-    if (!spec->snapshot || spec->snapshot->tree.isEmpty()) {
-        io.err << "ferry runs rerun: run " << record.id
-               << " has no snapshot of its code (it started before Ferry kept them, or it could not be taken"
-               << (spec->snapshot && !spec->snapshot->error.isEmpty() ? u": "_s + spec->snapshot->error : QString())
-               << "); start it again as the code is now with 'ferry run " << spec->script << "'" << Qt::endl;
-        return kExitUserError;
-    }
-    // A run imported from another machine (ferry runs import) has its source folder there: the
-    // snapshot's files go into this workspace, under that folder's name.
-    const QString original = QFileInfo(spec->sourceDir).isDir()
-                                 ? spec->sourceDir
-                                 : QDir(context.workspace.root()).filePath(QFileInfo(spec->sourceDir).fileName());
-    const QString tree = spec->snapshot->tree;
-    const QString folder = snapshot::rerunSourceDir(original, tree);
-    if (const auto written =
-            snapshot::materialize(snapshot::objectsDirFor(context.workspace.runsDir()), tree, folder, original);
-        !written) {
-        io.err << "ferry runs rerun: " << written.error().toString() << Qt::endl;
-        return kExitUserError;
-    }
+    run::RerunChanges changes;
     for (const QString &pair : parser.values(u"hp"_s)) {
         const qsizetype eq = pair.indexOf(u'=');
-        if (eq <= 0) {
-            io.err << "ferry runs rerun: --hp takes NAME=VALUE, not '" << pair << "'" << Qt::endl;
-            return kExitUserError;
-        }
-        const QString name = pair.left(eq), value = pair.mid(eq + 1);
-        auto it = std::find_if(spec->hyperparameters.begin(), spec->hyperparameters.end(),
-                               [&](const run::Hyperparameter &h) { return h.name == name; });
-        if (it == spec->hyperparameters.end())
-            spec->hyperparameters << run::Hyperparameter{name, value};
-        else
-            it->value = value;
+        if (eq <= 0)
+            return Error{u"--hp takes NAME=VALUE, not '%1'"_s.arg(pair), {}, 0, 0, {}};
+        changes.hyperparameters << run::Hyperparameter{pair.left(eq), pair.mid(eq + 1)};
     }
     if (parser.isSet(u"target"_s)) {
-        const auto target = run::TargetSpec::parse(parser.value(u"target"_s));
-        if (!target) {
-            io.err << "ferry runs rerun: " << target.error().toString() << Qt::endl;
-            return kExitUserError;
-        }
-        if (target->kind != spec->target.kind || target->host != spec->target.host)
-            spec->target = *target; // another target: its own options, not the first one's
+        auto target = run::TargetSpec::parse(parser.value(u"target"_s));
+        if (!target)
+            return target.error();
+        changes.target = *target;
     }
-    spec->id.clear();
-    spec->sourceDir = folder;
-    spec->rerunOf = record.id;
-    spec->sweep.clear();
-    spec->trial = -1;
-    spec->target.options.remove(u"arrayTask"_s);
-    spec->snapshot->addedBytes = 0; // the same code: nothing new to keep
-    spec->snapshot->addedObjects = 0;
+    return changes;
+}
+
+} // namespace
+
+int rerunRun(const QCommandLineParser &parser, RunContext &context, const run::RunRecord &record, Io &io)
+{
+    const auto changes = changesOf(parser);
+    if (!changes) {
+        io.err << "ferry runs rerun: " << changes.error().toString() << Qt::endl;
+        return kExitUserError;
+    }
+    const auto spec = run::rerunSpec(record, snapshot::objectsDirFor(context.workspace.runsDir()), *changes);
+    if (!spec) {
+        io.err << "ferry runs rerun: " << spec.error().toString() << Qt::endl;
+        return kExitUserError;
+    }
     auto target = makeTarget(spec->target, io);
     if (!target)
         return kExitUserError;
@@ -76,8 +51,8 @@ int rerunRun(const QCommandLineParser &parser, RunContext &context, const run::R
         io.err << "ferry runs rerun: " << launched.error().toString() << Qt::endl;
         return kExitUserError;
     }
-    io.err << "rerun of " << record.id << ": run " << launched->id << ", the code of snapshot " << tree.left(12)
-           << " in " << folder << Qt::endl;
+    io.err << "rerun of " << record.id << ": run " << launched->id << ", the code of snapshot "
+           << spec->snapshot->tree.left(12) << " in " << spec->sourceDir << Qt::endl;
     if (!parser.isSet(u"follow"_s)) {
         io.out << launched->id << Qt::endl;
         return kExitOk;

@@ -3,6 +3,7 @@
 #include "env/environmentdiff.h"
 #include "env/environmentversions.h"
 #include "env/formats.h"
+#include "ui/env/environmentchangeitem.h"
 #include "ui/env/environmentdocument.h"
 
 #include <QComboBox>
@@ -114,26 +115,10 @@ void VersionsView::showDiff()
     int removed = 0;
     int changed = 0;
     for (const env::EnvironmentChange &c : changes) {
-        auto *item = new QTreeWidgetItem(m_diff, {c.section, c.key, env::changeKindName(c.kind), c.before, c.after});
-        QColor colour;
-        switch (c.kind) {
-        case env::EnvironmentChange::Kind::Added:
-            colour = QColor(214, 245, 214);
-            ++added;
-            break;
-        case env::EnvironmentChange::Kind::Removed:
-            colour = QColor(255, 220, 220);
-            ++removed;
-            break;
-        case env::EnvironmentChange::Kind::Changed:
-            colour = QColor(255, 243, 205);
-            ++changed;
-            break;
-        }
-        for (int column = 0; column < 5; ++column) {
-            item->setBackground(column, colour);
-            item->setToolTip(column, item->text(column));
-        }
+        m_diff->addTopLevelItem(environmentChangeItem(c));
+        added += c.kind == env::EnvironmentChange::Kind::Added ? 1 : 0;
+        removed += c.kind == env::EnvironmentChange::Kind::Removed ? 1 : 0;
+        changed += c.kind == env::EnvironmentChange::Kind::Changed ? 1 : 0;
     }
     m_summary->setText(changes.isEmpty() ? tr("No differences.")
                                          : tr("%1 added, %2 removed, %3 changed").arg(added).arg(removed).arg(changed));

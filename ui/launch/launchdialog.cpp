@@ -26,6 +26,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace ferry::ui {
@@ -212,6 +214,21 @@ void LaunchDialog::setChannels(const QList<run::DataChannel> &channels)
         m_channels->insertRow(row);
         m_channels->setItem(row, 0, new QTableWidgetItem(c.name));
         m_channels->setItem(row, 1, new QTableWidgetItem(c.path));
+    }
+}
+
+void LaunchDialog::setHyperparameters(const QList<run::Hyperparameter> &values)
+{
+    const QSignalBlocker blocker(m_hyperparameters);
+    for (int row = 0; row < m_hyperparameters->rowCount(); ++row) {
+        const QString name = m_hyperparameters->item(row, kName)->text();
+        const auto it =
+            std::find_if(values.cbegin(), values.cend(), [&](const run::Hyperparameter &h) { return h.name == name; });
+        if (it == values.cend())
+            continue;
+        m_hyperparameters->item(row, kValue)->setText(it->value);
+        if (m_hyperparameters->item(row, kUse)->flags() & Qt::ItemIsUserCheckable)
+            m_hyperparameters->item(row, kUse)->setCheckState(Qt::Checked);
     }
 }
 

@@ -26,6 +26,9 @@ public:
 
     void setScript(const QString &path);
     void setChannels(const QList<run::DataChannel> &channels);
+    // Values for the script's hyperparameters (a run re-run with changes): each one named is
+    // used with that value; after setScript, over the remembered choices.
+    void setHyperparameters(const QList<run::Hyperparameter> &values);
     // The keychain's secret names, offered for secret variables (names only, no keychain access).
     void setSecretNames(const QStringList &names);
     // The run as the dialog describes it (id, sourceDir and script filled in).

@@ -4,9 +4,11 @@
 #include "env/spechash.h"
 #include "run/runenvironment.h"
 #include "run/runsecrets.h"
+#include "snapshot/snapshot.h"
 #include "store/runstore.h"
 #include "targets/remotetarget.h"
 #include "targets/targetfactory.h"
+#include "tracking/rerun.h"
 #include "tracking/runlauncher.h"
 #include "ui/launch/launchdialog.h"
 #include "ui/runs/exportrundialog.h"
@@ -54,6 +56,7 @@ RunActions::~RunActions()
 void RunActions::setWorkspace(run::RunStore *store, const QString &root, const QString &runsDir)
 {
     finishLaunches();
+    ++m_workspaceCount;
     m_store = store;
     m_root = root;
     m_runsDir = runsDir;
@@ -61,12 +64,21 @@ void RunActions::setWorkspace(run::RunStore *store, const QString &root, const Q
 
 void RunActions::finishLaunches()
 {
+    for (QFuture<Expected<run::RunSpec>> &rerun : m_reruns)
+        rerun.waitForFinished();
+    m_reruns.clear();
     for (QFuture<Expected<void>> &launch : m_launches)
         launch.waitForFinished();
     m_launches.clear();
 }
 
 void RunActions::startScriptRun(const QString &script, const QList<run::DataChannel> &channels)
+{
+    openLaunchDialog(script, channels, {});
+}
+
+void RunActions::openLaunchDialog(const QString &script, const QList<run::DataChannel> &channels,
+                                  const QList<run::Hyperparameter> &values)
 {
     if (!m_store) {
         Q_EMIT problem(Error{tr("Open a workspace first: runs are kept in it"), {}, 0, 0, {}});
@@ -76,6 +88,7 @@ void RunActions::startScriptRun(const QString &script, const QList<run::DataChan
     if (!script.isEmpty())
         dialog.setScript(script);
     dialog.setChannels(channels);
+    dialog.setHyperparameters(values);
     if (m_secretNames)
         dialog.setSecretNames(m_secretNames());
     if (dialog.exec() != QDialog::Accepted)
@@ -88,7 +101,7 @@ void RunActions::rerun(const run::RunSpec &spec)
 {
     if (!m_store)
         return;
-    startScriptRun(QDir(spec.sourceDir).filePath(spec.script), spec.channels);
+    openLaunchDialog(QDir(spec.sourceDir).filePath(spec.script), spec.channels, spec.hyperparameters);
 }
 
 void RunActions::launch(const run::RunSpec &requested)
@@ -104,6 +117,34 @@ void RunActions::launch(const run::RunSpec &requested)
             return;
         }
     }
+    start(spec);
+}
+
+void RunActions::rerunExactly(const run::RunRecord &record)
+{
+    if (!m_store)
+        return;
+    Q_EMIT message(tr("Re-running %1 with the code of its snapshot …").arg(record.id));
+    auto *watcher = new QFutureWatcher<Expected<run::RunSpec>>(this);
+    connect(watcher, &QFutureWatcher<Expected<run::RunSpec>>::finished, this,
+            [this, watcher, id = record.id, workspace = m_workspaceCount] {
+                const Expected<run::RunSpec> spec = watcher->result();
+                watcher->deleteLater();
+                if (!spec)
+                    Q_EMIT problem(withContext(tr("Re-run %1").arg(id), spec.error()));
+                else if (workspace == m_workspaceCount) // not once another workspace is open
+                    start(*spec);
+            });
+    // Writing the snapshot's files: never on the GUI thread.
+    const QFuture<Expected<run::RunSpec>> prepared = QtConcurrent::run(
+        [record, objects = snapshot::objectsDirFor(m_runsDir)] { return run::rerunSpec(record, objects); });
+    m_reruns.removeIf([](const QFuture<Expected<run::RunSpec>> &f) { return f.isFinished(); });
+    m_reruns << prepared;
+    watcher->setFuture(prepared);
+}
+
+void RunActions::start(const run::RunSpec &spec)
+{
     Q_EMIT starting(spec.id);
     Q_EMIT message(tr("Starting %1 on %2 …").arg(spec.script, spec.target.toString()));
     auto *watcher = new QFutureWatcher<Expected<void>>(this);

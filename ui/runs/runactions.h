@@ -2,6 +2,7 @@
 
 #include "common/error.h"
 #include "run/runspec.h"
+#include "store/runstore.h"
 
 #include <QFuture>
 #include <QList>
@@ -12,10 +13,6 @@
 
 class QSettings;
 class QWidget;
-
-namespace ferry::run {
-class RunStore;
-}
 
 namespace ferry::ui {
 
@@ -38,9 +35,12 @@ public:
 
     // The launch dialog for `script` (empty: the user picks), with these data channels.
     void startScriptRun(const QString &script, const QList<run::DataChannel> &channels);
-    // The launch dialog filled from a script run's spec.
+    // The launch dialog filled from a script run's spec: its script, data and parameters.
     void rerun(const run::RunSpec &spec);
     void launch(const run::RunSpec &spec);
+    // The run again exactly as it was: the code of its snapshot, its parameters, target, data
+    // and environment (tracking/rerun.h, as `ferry runs rerun`), started like a launched run.
+    void rerunExactly(const run::RunRecord &record);
     void cancel(const QString &runId, const run::RunSpec &spec);
     void remove(const QString &runId);
     void exportRun(const run::RunSpec &spec);
@@ -52,6 +52,10 @@ Q_SIGNALS:
     void runsChanged();                  // the table should read the store again
 
 private:
+    void openLaunchDialog(const QString &script, const QList<run::DataChannel> &channels,
+                          const QList<run::Hyperparameter> &values);
+    void start(const run::RunSpec &spec); // in the background, with its secrets checked first
+
     QSettings &m_settings;
     QString m_ferryBinary;
     QWidget *m_parent;
@@ -59,6 +63,8 @@ private:
     QString m_root, m_runsDir;
     std::function<QStringList()> m_secretNames;
     QList<QFuture<Expected<void>>> m_launches;
+    QList<QFuture<Expected<run::RunSpec>>> m_reruns; // their snapshots being written
+    int m_workspaceCount = 0;                        // workspaces set so far: a rerun starts in its own
 };
 
 } // namespace ferry::ui

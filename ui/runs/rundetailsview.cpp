@@ -100,6 +100,9 @@ RunDetailsView::RunDetailsView(QWidget *parent)
     connect(m_cancel, &QPushButton::clicked, this, [this] { Q_EMIT cancelRequested(runId()); });
     connect(m_reattach, &QPushButton::clicked, this, [this] { Q_EMIT reattachRequested(runId()); });
     connect(m_delete, &QPushButton::clicked, this, [this] { Q_EMIT deleteRequested(runId()); });
+    m_rerunExactly = new QPushButton(tr("Re-run exactly"), this);
+    m_rerunExactly->setObjectName(u"rerunExactly"_s);
+    connect(m_rerunExactly, &QPushButton::clicked, this, [this] { Q_EMIT rerunExactlyRequested(runId()); });
     connect(m_rerun, &QPushButton::clicked, this, [this] {
         if (m_spec)
             Q_EMIT rerunRequested(*m_spec);
@@ -132,7 +135,7 @@ RunDetailsView::RunDetailsView(QWidget *parent)
         control->addWidget(button);
     control->addStretch(1);
     auto *next = new QHBoxLayout;
-    for (QPushButton *button : {m_rerun, m_export})
+    for (QPushButton *button : {m_rerunExactly, m_rerun, m_export})
         next->addWidget(button);
     next->addStretch(1);
     auto *actions = new QVBoxLayout;
@@ -354,6 +357,11 @@ void RunDetailsView::updateActions()
     m_rerun->setEnabled(m_spec.has_value());
     m_rerun->setToolTip(shown && !m_spec ? tr("This run's stored settings cannot be read")
                                          : tr("Start a new run from this run's settings, after changing them"));
+    const bool kept = m_spec && m_spec->snapshot && !m_spec->snapshot->tree.isEmpty();
+    m_rerunExactly->setEnabled(kept);
+    m_rerunExactly->setToolTip(kept ? tr("Start this run again with the code of its snapshot, its parameters, target "
+                                         "and environment")
+                                    : tr("This run kept no snapshot of its code"));
     m_delete->setEnabled(shown && run::isFinished(status));
     // A script run can be handed to the cloud; the embedded trainer's runs have no script.
     m_export->setEnabled(m_spec.has_value() && !embedded);

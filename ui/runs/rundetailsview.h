@@ -57,6 +57,7 @@ public:
     QPushButton *cancelButton() const { return m_cancel; }
     QPushButton *reattachButton() const { return m_reattach; }
     QPushButton *rerunButton() const { return m_rerun; }
+    QPushButton *rerunExactlyButton() const { return m_rerunExactly; }
     QPushButton *deleteButton() const { return m_delete; }
     QPushButton *exportButton() const { return m_export; }
     QPushButton *openFolderButton() const { return m_openFolder; }
@@ -78,6 +79,7 @@ Q_SIGNALS:
     void cancelRequested(const QString &runId);
     void reattachRequested(const QString &runId);
     void rerunRequested(const ferry::run::RunSpec &spec);  // open the launcher with this spec
+    void rerunExactlyRequested(const QString &runId);      // the run again, the code of its snapshot
     void exportRequested(const ferry::run::RunSpec &spec); // write it for AzureML or SageMaker
     void deleteRequested(const QString &runId);
     void problem(const ferry::Error &error);
@@ -106,6 +108,7 @@ private:
     QPushButton *m_cancel;
     QPushButton *m_reattach;
     QPushButton *m_rerun;
+    QPushButton *m_rerunExactly = nullptr;
     QPushButton *m_delete;
     QPushButton *m_export;
     QTabWidget *m_tabs;

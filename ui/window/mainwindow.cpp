@@ -8,6 +8,7 @@
 #include "store/runstore.h"
 #include "training/training.h"
 #include "ui/chart/losschartpanel.h"
+#include "ui/compare/compareview.h"
 #include "ui/data/datasetpanel.h"
 #include "ui/data/droprouter.h"
 #include "ui/env/environmenteditors.h"
@@ -119,6 +120,7 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
     connect(m_details, &RunDetailsView::cancelRequested, this, &MainWindow::cancelRun);
     connect(m_details, &RunDetailsView::deleteRequested, this, &MainWindow::deleteRun);
     connect(m_details, &RunDetailsView::rerunRequested, this, &MainWindow::rerun);
+    connect(m_details, &RunDetailsView::rerunExactlyRequested, this, &MainWindow::rerunExactly);
     connect(m_details, &RunDetailsView::exportRequested, m_actions, &RunActions::exportRun);
     connect(m_details, &RunDetailsView::reattachRequested, this, &MainWindow::reloadRuns);
     // Each part reports its problems the same way: one list, and the status bar.
@@ -182,6 +184,10 @@ void MainWindow::closeWorkspace()
     m_train->setWorkspace(nullptr, {}, {});
     if (m_sweepView)
         m_sweepView->clearWorkspace();
+    if (m_compareView) { // its runs were this workspace's
+        m_compareView->setStore(nullptr, {});
+        m_compareView->hide();
+    }
     m_rows.clear();
     m_session.reset(); // the monitor joined, the chart emptied, the store closed (workspacesession.h)
     m_chart->setCaption({});

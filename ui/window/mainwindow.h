@@ -35,6 +35,7 @@ class SecretStore;
 namespace ferry::ui {
 
 struct DropPlan;
+class CompareView;
 class DatasetPanel;
 class EmptyStateWidget;
 class EnvironmentEditors;
@@ -89,7 +90,8 @@ public:
     TrainPanel *trainPanel() const { return m_train; }
     DatasetPanel *datasetPanel() const { return m_datasets; }
     RunsView *runsView() const { return m_runs; }
-    SweepView *sweepView() const { return m_sweepView; } // nullptr until first shown
+    SweepView *sweepView() const { return m_sweepView; }       // nullptr until first shown
+    CompareView *compareView() const { return m_compareView; } // nullptr until first shown
     LossChartPanel *chartPanel() const { return m_chart; }
     ProblemsPanel *problems() const { return m_problems; }
     EnvironmentEditors *environmentEditors() const { return m_environments; }
@@ -105,6 +107,10 @@ public Q_SLOTS:
     void showSweeps(const QString &sweepId = {});
     void openSweepForm();                          // Run > New Sweep…: the sweep form, beside the launch dialog
     void reportProblem(const ferry::Error &error); // a part's problem, as it said it: to the list and the status bar
+    // The compare view (ui/compare/) for these runs, the first the baseline (mainwindowcompare.cpp).
+    void compareRuns(const QStringList &runIds);
+    // The run again with the code of its snapshot (RunActions::rerunExactly).
+    void rerunExactly(const QString &runId);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -133,6 +139,7 @@ private:
     void cancelRun(const QString &runId);
     void deleteRun(const QString &runId);
     void rerun(const run::RunSpec &spec);
+    void addCompareActions(QMenu *runMenu); // Run menu entries and the runs table's context menu
     void importEnvironment(const QString &path);
     QString runsDir() const;
 
@@ -150,6 +157,7 @@ private:
     QTabWidget *m_bottomTabs;
     RunsView *m_runs;
     SweepView *m_sweepView = nullptr;
+    CompareView *m_compareView = nullptr;
     LogView *m_log;
     ProblemsPanel *m_problems;
     QTabWidget *m_sideTabs;

@@ -90,6 +90,7 @@ void MainWindow::createMenus()
     setStandardShortcut(find, QKeySequence::Find, QKeySequence(Qt::CTRL | Qt::Key_F));
     // F5 only: GNOME's second Refresh key, Ctrl+R, starts a script run here.
     runMenu->addAction(tr("&Refresh Runs"), this, &MainWindow::reloadRuns)->setShortcut(QKeySequence(Qt::Key_F5));
+    addCompareActions(runMenu);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Ferry"), this, &MainWindow::showAbout)->setMenuRole(QAction::AboutRole);

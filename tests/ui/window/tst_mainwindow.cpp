@@ -142,9 +142,10 @@ private Q_SLOTS:
                  (QStringList{u"&New Workspace…"_s, u"&Open Workspace…"_s, u"Open &Recent"_s, u"&Close Workspace"_s,
                               u"&Settings…"_s, u"&Quit"_s}));
         QCOMPARE(actionTexts(topMenu(window, u"&Help"_s)), QStringList{u"&About Ferry"_s});
-        QCOMPARE(actionTexts(topMenu(window, u"&Run"_s)),
-                 (QStringList{u"&Start a Script Run…"_s, u"New S&weep…"_s, u"&Sweeps"_s, u"&Train on a Dataset"_s,
-                              u"&Find a Run"_s, u"&Refresh Runs"_s}));
+        QCOMPARE(
+            actionTexts(topMenu(window, u"&Run"_s)),
+            (QStringList{u"&Start a Script Run…"_s, u"New S&weep…"_s, u"&Sweeps"_s, u"&Train on a Dataset"_s,
+                         u"&Find a Run"_s, u"&Refresh Runs"_s, u"&Compare Selected Runs"_s, u"Re-run E&xactly"_s}));
         QVERIFY(!window.recentMenu()->isEnabled()); // nothing opened yet
 
         const QImage frame = window.grab().toImage();

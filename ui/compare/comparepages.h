@@ -1,0 +1,30 @@
+#pragma once
+
+// The compare view's tables, filled from a Comparison: one column per run (the baseline first)
+// for parameters, where each run stood (target, snapshot, git) and metrics; per pair (the
+// baseline against each other run) the environments' changes and whatever else RunDiff found
+// different (its `other` list, shown as it comes, so a new kind of difference needs no code here).
+#include "ui/compare/comparison.h"
+
+class QTableWidget;
+class QTreeWidget;
+
+namespace ferry::ui {
+
+// A run's column title: its name and id.
+QString comparedRunLabel(const run::RunRecord &record);
+
+// Rows of parameters: the differing ones, or every one (`all`); a value unlike the baseline's
+// is marked.
+void fillParameterTable(QTableWidget *table, const Comparison &comparison, bool all);
+// Per run: status, script, target, environment, snapshot, git commit, branch, uncommitted
+// changes, the run it reproduces.
+void fillSetupTable(QTableWidget *table, const Comparison &comparison);
+// Per pair: RunDiff's `other` rows (field, "A → B").
+void fillOtherDifferences(QTreeWidget *tree, const Comparison &comparison);
+// Per pair: the environments' changes, as the environment editor's versions view shows them.
+void fillEnvironmentTree(QTreeWidget *tree, const Comparison &comparison);
+// For each metric three rows (last, best, at `step`), one column per run.
+void fillMetricTable(QTableWidget *table, const Comparison &comparison, double step);
+
+} // namespace ferry::ui
