@@ -38,12 +38,13 @@ QString newestRun(const QString &ws)
         .toString();
 }
 
-// name@step → the value's bits, of every stored point but the system's.
+// name@step → the value's bits, of every stored point of the losses and metrics.
 QMap<QString, std::uint64_t> pointBits(const run::RunStore &store, const QString &id)
 {
     QMap<QString, std::uint64_t> bits;
     for (const run::MetricPoint &p : store.metrics(id)) {
-        if (!p.name.startsWith(u"system/"_s))
+        // Not the machine's (system/...) nor the clock's (samples_per_s): what the training computed.
+        if (!p.name.startsWith(u"system/"_s) && !p.name.contains(u"per_s"_s))
             bits.insert(p.name + u'@' + QString::number(p.step, 'g', 17), std::bit_cast<std::uint64_t>(p.value));
     }
     return bits;
