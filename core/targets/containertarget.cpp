@@ -216,8 +216,9 @@ Expected<QStringList> containerRunFor(const RunDirectory &dir, const run::RunSpe
     // memory and GPUs (remotescripts.h), into single-file mounts like the log. With secrets, the
     // entry (containersecrets.h) gives them to the script and redacts the log.
     // The host as the container sees it (run/hostfacts.h): its OS, the machine's CPU and GPUs.
+    // Before the script, not beside it: the container ends with the script, and with it the facts.
     const QString watch = QString::fromLatin1(scripts::watcher) + QString::fromLatin1(run::kHostFactsScript) +
-                          u"ferry_host_facts > %1/host.txt 2>/dev/null &\n"_s.arg(kFerryMount) +
+                          u"ferry_host_facts > %1/host.txt 2>/dev/null\n"_s.arg(kFerryMount) +
                           u"ferry_watch %1/log %1/log.times %1/system.samples '' $$ &\n"_s.arg(kFerryMount);
     if (secretValues.isEmpty())
         container.command = {u"sh"_s, u"-c"_s, watch + u"exec \"$@\" >>%1/log 2>&1"_s.arg(kFerryMount), u"sh"_s};
