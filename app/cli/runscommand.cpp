@@ -4,6 +4,7 @@
 #include "cli/runexport.h"
 #include "cli/runsbundle.h"
 #include "cli/runsdiff.h"
+#include "cli/runsprovenance.h"
 #include "cli/runsquery.h"
 #include "cli/runsrerun.h"
 #include "cli/runsupport.h"
@@ -288,6 +289,8 @@ private:
         }
         if (!r.environmentTag.isEmpty())
             io.out << "image tag: " << r.environmentTag << '\n';
+        if (const auto spec = run::RunSpec::fromJson(r.spec)) // data, host, image (cli/runsprovenance.h)
+            printProvenance(*spec, runDirOf(context, r.id), io.out);
         io.out << "started:   " << timeText(r.startedMs) << "  (" << durationText(r.startedMs, r.finishedMs) << ")\n"
                << "folder:    " << runDirOf(context, r.id) << '\n';
         for (const run::Hyperparameter &hp : params)

@@ -1,5 +1,6 @@
 #include "cli/runsdiff.h"
 
+#include "cli/runsprovenance.h"
 #include "snapshot/snapshot.h"
 #include "tracking/rundiff.h"
 
@@ -85,6 +86,7 @@ QJsonObject toJson(const run::RunDiff &d, bool all)
         {u"files"_s, files}, {u"other"_s, other}, {u"metrics"_s, metrics}};
     if (!d.codeNote.isEmpty())
         json[u"codeNote"_s] = d.codeNote;
+    addProvenanceJson(d, json);
     return json;
 }
 
@@ -114,6 +116,7 @@ int diffRuns(RunContext &context, const run::RunRecord &a, const run::RunRecord 
         io.out << field << ": " << change << '\n';
     for (const QString &line : diff->environment)
         io.out << "  " << line << '\n';
+    printProvenanceDiff(*diff, all, io.out);
     if (diff->gitA || diff->gitB)
         io.out << "git:  A " << gitText(diff->gitA) << "\n      B " << gitText(diff->gitB) << '\n';
     if (!diff->codeKnown)

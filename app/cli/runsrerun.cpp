@@ -1,5 +1,7 @@
 #include "cli/runsrerun.h"
 
+#include "cli/rerunprovenance.h"
+#include "cli/trainrerun.h"
 #include "snapshot/snapshot.h"
 #include "tracking/rerun.h"
 #include "tracking/runlauncher.h"
@@ -38,11 +40,24 @@ int rerunRun(const QCommandLineParser &parser, RunContext &context, const run::R
         io.err << "ferry runs rerun: " << changes.error().toString() << Qt::endl;
         return kExitUserError;
     }
-    const auto spec = run::rerunSpec(record, snapshot::objectsDirFor(context.workspace.runsDir()), *changes);
+    auto original = run::RunSpec::fromJson(record.spec);
+    if (!original) {
+        io.err << "ferry runs rerun: run " << record.id << ": " << original.error().toString() << Qt::endl;
+        return kExitUserError;
+    }
+    // The embedded trainer has no code to keep: its settings and data are the run.
+    if (original->target.kind == run::TargetKind::Embedded && !changes->target) {
+        run::RunSpec spec = *original;
+        run::applyHyperparameters(spec, changes->hyperparameters);
+        return rerunTraining(context, record, spec, io);
+    }
+    auto spec = run::rerunSpec(record, snapshot::objectsDirFor(context.workspace.runsDir()), *changes);
     if (!spec) {
         io.err << "ferry runs rerun: " << spec.error().toString() << Qt::endl;
         return kExitUserError;
     }
+    if (!prepareContainerRerun(record, *spec, original->sourceDir, spec->sourceDir, io))
+        return kExitUserError;
     auto target = makeTarget(spec->target, io);
     if (!target)
         return kExitUserError;
@@ -53,6 +68,10 @@ int rerunRun(const QCommandLineParser &parser, RunContext &context, const run::R
     }
     io.err << "rerun of " << record.id << ": run " << launched->id << ", the code of snapshot "
            << spec->snapshot->tree.left(12) << " in " << spec->sourceDir << Qt::endl;
+    if (const auto rerun = run::RunSpec::fromJson(launched->spec))
+        compareData(*original, *rerun, io);
+    if (spec->target.kind == run::TargetKind::Container)
+        comparePackages(context, record.id, launched->id, io);
     if (!parser.isSet(u"follow"_s)) {
         io.out << launched->id << Qt::endl;
         return kExitOk;

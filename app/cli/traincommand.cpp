@@ -1,7 +1,9 @@
 // `ferry train --data PATH ...`: the embedded libtorch trainer on a dataset, recorded as a run
 // (target `embedded`) like any script run.
 #include "cli/command.h"
+#include "cli/rerunprovenance.h"
 #include "cli/runsupport.h"
+#include "cli/trainrerun.h"
 
 #include "data/dataset.h"
 #include "targets/embeddedtarget.h"
@@ -285,13 +287,19 @@ public:
         auto request = readRequest(parser, *context, io);
         if (!request)
             return kExitUserError;
-        const auto outcome = train(*context, std::move(*request), io);
+        return trainAndReport(*context, std::move(*request), parser.value(u"out"_s), io);
+    }
+
+    // The training of `request`, its result printed; the exit code.
+    int trainAndReport(RunContext &context, run::TrainingSession::Request request, const QString &out, Io &io)
+    {
+        const auto outcome = train(context, std::move(request), io);
         if (!outcome) {
             io.err << "ferry train: " << outcome.error().toString() << Qt::endl;
             return kExitUserError;
         }
-        if (parser.isSet(u"out"_s) && outcome->result.epochsDone > 0)
-            copyModel(outcome->modelDir, parser.value(u"out"_s), io);
+        if (!out.isEmpty() && outcome->result.epochsDone > 0)
+            copyModel(outcome->modelDir, out, io);
         printResult(*outcome, io);
         switch (outcome->result.outcome) {
         case run::TrainingResult::Outcome::Completed:
@@ -302,6 +310,17 @@ public:
             break;
         }
         return kExitUserError;
+    }
+
+    // A recorded run's settings and data options (its parameters) and its data, into `request`.
+    static void applyRunSettings(const run::RunSpec &spec, run::TrainingSession::Request &request)
+    {
+        for (const run::Hyperparameter &hp : spec.hyperparameters) {
+            if (!request.config.set(hp.name, hp.value))
+                (void)run::setDataOption(request.load, hp.name, hp.value);
+        }
+        if (request.dataPath.isEmpty() && !spec.channels.isEmpty())
+            request.dataPath = spec.channels.first().path;
     }
 
 private:
@@ -355,12 +374,7 @@ private:
                 return false;
             }
             resumeFile = runDirOf(context, previous->id) + u"/checkpoints/checkpoint.pt"_s;
-            for (const run::Hyperparameter &hp : spec->hyperparameters) {
-                if (!request.config.set(hp.name, hp.value))
-                    (void)run::setDataOption(request.load, hp.name, hp.value);
-            }
-            if (request.dataPath.isEmpty() && !spec->channels.isEmpty())
-                request.dataPath = spec->channels.first().path;
+            applyRunSettings(*spec, request);
         }
         if (!QFileInfo(resumeFile).isFile()) {
             io.err << "ferry train: no checkpoint to resume from at " << resumeFile
@@ -433,6 +447,25 @@ private:
 };
 
 } // namespace
+
+int rerunTraining(RunContext &context, const run::RunRecord &record, const run::RunSpec &spec, Io &io)
+{
+    run::TrainingSession::Request request;
+    TrainCommand::applyRunSettings(spec, request);
+    if (request.dataPath.isEmpty()) {
+        io.err << "ferry runs rerun: run " << record.id << " names no data to train on" << Qt::endl;
+        return kExitUserError;
+    }
+    request.rerunOf = record.id;
+    io.err << "rerun of " << record.id << ": the embedded trainer with its settings (seed " << request.config.seed
+           << ") on " << request.dataPath << Qt::endl;
+    const auto data = run::fingerprintChannels(spec.channels);
+    run::RunSpec now = spec;
+    now.data = data;
+    compareData(spec, now, io);
+    TrainCommand command;
+    return command.trainAndReport(context, std::move(request), {}, io);
+}
 
 std::unique_ptr<Command> makeTrainCommand()
 {

@@ -142,6 +142,12 @@ QJsonObject RunSpec::toJson() const
         json[u"environmentSpec"_s] = environmentSpec;
     if (!ferryVersion.isEmpty())
         json[u"ferryVersion"_s] = ferryVersion;
+    if (!data.isEmpty()) {
+        QJsonArray list;
+        for (const snapshot::DataFingerprint &d : data)
+            list.append(d.toJson());
+        json[u"data"_s] = list;
+    }
     return json;
 }
 
@@ -190,6 +196,8 @@ Expected<RunSpec> RunSpec::fromJson(const QJsonObject &json)
     spec.rerunOf = json[u"rerunOf"_s].toString();
     spec.environmentSpec = json[u"environmentSpec"_s].toString();
     spec.ferryVersion = json[u"ferryVersion"_s].toString();
+    for (const QJsonValue &v : json[u"data"_s].toArray()) // absent in runs of earlier Ferry versions
+        spec.data << snapshot::DataFingerprint::fromJson(v.toObject());
     if (const QJsonObject sweep = json[u"sweep"_s].toObject(); !sweep.isEmpty()) {
         spec.sweep = sweep[u"id"_s].toString();
         spec.trial = sweep[u"trial"_s].toInt(-1);
@@ -197,6 +205,14 @@ Expected<RunSpec> RunSpec::fromJson(const QJsonObject &json)
     if (spec.id.isEmpty() || (spec.script.isEmpty() && spec.target.kind != TargetKind::Embedded))
         return Error{u"run spec without id or script"_s, {}, 0, 0, {}};
     return spec;
+}
+
+QList<snapshot::DataFingerprint> fingerprintChannels(const QList<DataChannel> &channels)
+{
+    QList<snapshot::DataFingerprint> data;
+    for (const DataChannel &c : channels)
+        data << snapshot::fingerprintData(c.name, c.path);
+    return data;
 }
 
 QString newRunId(const QString &script)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/error.h"
+#include "snapshot/datafingerprint.h"
 #include "snapshot/snapshot.h"
 
 #include <QJsonObject>
@@ -77,7 +78,9 @@ struct RunSpec {
     // started before snapshots, or the embedded trainer's.
     std::optional<snapshot::Snapshot> snapshot;
     QString ferryVersion; // the Ferry that started it
-    QString rerunOf;      // the run this one reproduces (`ferry runs rerun`), its code from that run's snapshot
+    // Each channel's data at launch (snapshot/datafingerprint.h); empty for a run started before.
+    QList<snapshot::DataFingerprint> data;
+    QString rerunOf; // the run this one reproduces (`ferry runs rerun`), its code from that run's snapshot
     bool operator==(const RunSpec &) const = default;
 
     QJsonObject toJson() const;
@@ -87,6 +90,9 @@ struct RunSpec {
 // What of the run's source folder is the run's (snapshot/sourcefiles.h): .git, .ferry and the
 // "exclude" target option's patterns left out; the upload and the snapshot use it alike.
 snapshot::SourceExcludes sourceExcludes(const RunSpec &spec);
+
+// Each channel's data as it is now (blocking: reads every file's ends, snapshot/datafingerprint.h).
+QList<snapshot::DataFingerprint> fingerprintChannels(const QList<DataChannel> &channels);
 
 // A new id from the time and the script name, with a random suffix against collisions.
 QString newRunId(const QString &script);

@@ -343,6 +343,11 @@ QString objectsDirFor(const QString &runsDir)
     return QDir::cleanPath(runsDir + u"/../objects"_s);
 }
 
+QString runsDirFor(const QString &objectsDir)
+{
+    return QDir::cleanPath(objectsDir + u"/../runs"_s);
+}
+
 GitState gitState(const QString &folder)
 {
     GitState git;

@@ -77,6 +77,8 @@ private:
 
 // The objects folder of a workspace whose runs are in `runsDir` (<root>/.ferry/runs).
 QString objectsDirFor(const QString &runsDir);
+// Its inverse: the runs folder beside an object store.
+QString runsDirFor(const QString &objectsDir);
 
 // Where a rerun of a run from `sourceDir` gets the code of its snapshot `tree`: beside the
 // source folder (so relative paths such as ../data mean what they meant), hidden and named by

@@ -3,6 +3,7 @@
 #include "targets/containerarguments.h"
 #include "targets/containerengine.h"
 #include "targets/containersecrets.h"
+#include "targets/imagerecord.h"
 
 #include "common/safefile.h"
 #include "env/exportwriter.h"
@@ -10,6 +11,7 @@
 #include "env/imagegenerator.h"
 #include "env/spechash.h"
 #include "run/contract.h"
+#include "run/hostfacts.h"
 #include "run/runsecrets.h"
 #include "run/supervisor.h"
 #include "run/workfolder.h"
@@ -167,7 +169,8 @@ Expected<QStringList> containerRunFor(const RunDirectory &dir, const run::RunSpe
         QDir().mkpath(local.inputDir + u"/data/"_s + c.name); // mount points, inside the input mount
     if (const auto created = dir.appendToLog({}); !created)
         return created.error();
-    for (const QString &file : {dir.logTimesFile(), dir.systemSamplesFile()}) { // mount points
+    const QString hostFile = QDir(dir.path()).filePath(run::kHostFactsFile);
+    for (const QString &file : {dir.logTimesFile(), dir.systemSamplesFile(), hostFile}) { // mount points
         if (const auto created = appendToFileSafely(file, {}); !created)
             return created.error();
     }
@@ -189,6 +192,7 @@ Expected<QStringList> containerRunFor(const RunDirectory &dir, const run::RunSpe
                         {dir.logFile(), kFerryMount + u"/log"_s, false},
                         {dir.logTimesFile(), kFerryMount + u"/log.times"_s, false},
                         {dir.systemSamplesFile(), kFerryMount + u"/system.samples"_s, false},
+                        {hostFile, kFerryMount + u'/' + run::kHostFactsFile, false},
                         // The working folder (run/workfolder.h): links into the read-only source.
                         {local.codeDir, inside.codeDir, false},
                         {absolute.sourceDir, kSourceMount, true}};
@@ -211,7 +215,10 @@ Expected<QStringList> containerRunFor(const RunDirectory &dir, const run::RunSpe
     // Beside the script, Ferry's watcher dates the log's growth and samples the container's CPU,
     // memory and GPUs (remotescripts.h), into single-file mounts like the log. With secrets, the
     // entry (containersecrets.h) gives them to the script and redacts the log.
-    const QString watch = QString::fromLatin1(scripts::watcher) +
+    // The host as the container sees it (run/hostfacts.h): its OS, the machine's CPU and GPUs.
+    // Before the script, not beside it: the container ends with the script, and with it the facts.
+    const QString watch = QString::fromLatin1(scripts::watcher) + QString::fromLatin1(run::kHostFactsScript) +
+                          u"ferry_host_facts > %1/host.txt 2>/dev/null\n"_s.arg(kFerryMount) +
                           u"ferry_watch %1/log %1/log.times %1/system.samples '' $$ &\n"_s.arg(kFerryMount);
     if (secretValues.isEmpty())
         container.command = {u"sh"_s, u"-c"_s, watch + u"exec \"$@\" >>%1/log 2>&1"_s.arg(kFerryMount), u"sh"_s};
@@ -328,6 +335,11 @@ Expected<void> ContainerTarget::start(const QString &runDir, const run::RunSpec 
     record[u"built"_s] = built->built;
     record[u"buildSteps"_s] = built->buildSteps;
     record[u"buildMs"_s] = static_cast<double>(built->elapsedMs);
+    // What the image is: its id and resolved packages (imagerecord.h), for a rerun to compare.
+    if (const auto facts = recordImageFacts(ContainerEngine(m_engine), built->reference, dir.path()); facts)
+        record[u"imageId"_s] = facts->id;
+    else
+        note(dir, u"the image's id and packages are not recorded: "_s + facts.error().message);
 
     // 2. The contract folders and the script's working folder.
     if (const auto prepared = run::prepareContractFolders(dir.path(), absolute, *resources); !prepared)

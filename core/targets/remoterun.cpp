@@ -1,5 +1,6 @@
 #include "targets/remoterun.h"
 
+#include "run/hostfacts.h"
 #include "run/supervisor.h"
 #include "run/workfolder.h"
 #include "targets/containersecrets.h"
@@ -159,6 +160,7 @@ Expected<QByteArray> RemoteRun::runnerScript(const run::RunSpec &spec, const QSt
     script += "export FERRY_RUN_ID=" + quotedId->toUtf8() + '\n';
     script += "COMMAND=(" + quotedCommand->toUtf8() + ")\n";
     script += scripts::watcher;
+    script += run::kHostFactsScript;
     script += scripts::runnerBody;
     return script;
 }
@@ -366,6 +368,8 @@ Expected<RemoteStatus> RemoteRun::status(const RemoteRecord &record, ShellResult
             s.logTimes = QByteArray(value).replace(';', '\n');
         else if (key == "samples")
             s.systemSamples = QByteArray(value).replace(';', '\n');
+        else if (key == "host")
+            s.hostFacts = QByteArray::fromBase64(value);
         else if (key == "file" || key == "whole")
             s.metricFiles << metricFileOf(key == "whole", value);
         else if (key == "exit") {
@@ -377,6 +381,12 @@ Expected<RemoteStatus> RemoteRun::status(const RemoteRecord &record, ShellResult
     }
     writeLogBytes(offset, s.logBytes);
     writeMetricFiles(s.metricFiles);
+    // The host as the runner saw it (run/hostfacts.h), kept once.
+    if (const QString hostFile = m_dir.path() + u'/' + run::kHostFactsFile;
+        !s.hostFacts.isEmpty() && !QFileInfo::exists(hostFile)) {
+        if (!replaceFileSafely(hostFile, s.hostFacts))
+            qWarning("cannot write the local copy of %s", qPrintable(hostFile));
+    }
     // Appended as they came: the host's file is only ever appended to.
     for (const auto &[bytes, path] :
          {std::pair{&s.logTimes, m_dir.logTimesFile()}, std::pair{&s.systemSamples, m_dir.systemSamplesFile()}}) {

@@ -40,6 +40,7 @@ struct RemoteStatus {
     QByteArray logBytes;      // the log from the requested offset
     QByteArray logTimes;      // log.times (run/logtimes.h) from the local copy's end
     QByteArray systemSamples; // system.samples (run/systemsamples.h) from the local copy's end
+    QByteArray hostFacts;     // host.txt (run/hostfacts.h), as the runner wrote it on the node
     // The script's metric files (tracking/metricsources.h): new bytes of each from the local
     // copy's size (an event file), or the whole file (a rewritten metrics.csv).
     struct MetricFile {

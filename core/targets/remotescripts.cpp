@@ -54,6 +54,8 @@ if [ -e "$RUN/cancel-requested" ]; then
   exit 0
 fi
 rm -f "$RUN/child"
+# The node as the run sees it (run/hostfacts.h), beside the start: nvidia-smi may take a while.
+( ferry_host_facts > "$RUN/host.txt.$$" 2>/dev/null && mv -f "$RUN/host.txt.$$" "$RUN/host.txt" ) &
 # The heartbeat, log.times and system.samples end with the runner ($$ is the runner's pid in the
 # subshell too).
 ( trap 'exit 0' TERM; ferry_watch "$RUN/log" "$RUN/log.times" "$RUN/system.samples" "$RUN/child" $$ "$RUN/heartbeat" ) &
@@ -132,6 +134,7 @@ fi
 echo "attempt $(head -c 32 attempt 2>/dev/null | tr -dc 0-9)"
 echo "heartbeat $(head -c 32 heartbeat 2>/dev/null | tr -dc 0-9)"
 [ -f exit.json ] && echo "exit $(head -c 65536 exit.json | tr -d '\n\r')"
+[ -f host.txt ] && echo "host $(head -c 16384 host.txt | base64 -w0)"
 # log.times and system.samples from where the local copies end, their lines joined by ';' (the
 # characters their writers use only: no value can end its line early).
 [ -f log.times ] && echo "times $(tail -c "+$((TOFF + 1))" log.times | head -c 65536 | tr -dc '0-9 \n' | tr '\n' ';')"

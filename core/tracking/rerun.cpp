@@ -11,6 +11,18 @@ using namespace Qt::StringLiterals;
 
 namespace ferry::run {
 
+void applyHyperparameters(RunSpec &spec, const QList<Hyperparameter> &changes)
+{
+    for (const Hyperparameter &change : changes) {
+        auto it = std::find_if(spec.hyperparameters.begin(), spec.hyperparameters.end(),
+                               [&](const Hyperparameter &h) { return h.name == change.name; });
+        if (it == spec.hyperparameters.end())
+            spec.hyperparameters << change;
+        else
+            it->value = change.value;
+    }
+}
+
 Expected<RunSpec> rerunSpec(const RunRecord &record, const QString &objectsDir, const RerunChanges &changes)
 {
     auto spec = RunSpec::fromJson(record.spec);
@@ -36,14 +48,7 @@ Expected<RunSpec> rerunSpec(const RunRecord &record, const QString &objectsDir, 
     const QString folder = snapshot::rerunSourceDir(original, tree);
     if (const auto written = snapshot::materialize(objectsDir, tree, folder, original); !written)
         return written.error();
-    for (const Hyperparameter &change : changes.hyperparameters) {
-        auto it = std::find_if(spec->hyperparameters.begin(), spec->hyperparameters.end(),
-                               [&](const Hyperparameter &h) { return h.name == change.name; });
-        if (it == spec->hyperparameters.end())
-            spec->hyperparameters << change;
-        else
-            it->value = change.value;
-    }
+    applyHyperparameters(*spec, changes.hyperparameters);
     if (changes.target && (changes.target->kind != spec->target.kind || changes.target->host != spec->target.host))
         spec->target = *changes.target; // another target: its own options, not the first one's
     spec->id = newRunId(spec->script);

@@ -18,6 +18,10 @@ struct RerunChanges {
     std::optional<TargetSpec> target;      // another target (with its own options), or the run's
 };
 
+// The hyperparameters `changes` names set on `spec` (a name it had takes the value, a new one is
+// added): what every rerun applies, the embedded trainer's too.
+void applyHyperparameters(RunSpec &spec, const QList<Hyperparameter> &changes);
+
 // The new run's spec: the first run's parameters (as `changes` says), target, data, environment
 // and snapshot, its source folder the snapshot's files, a new id, and `rerunOf` the first run.
 // A run without a snapshot (from before Ferry kept them, or one that could not be taken) is an

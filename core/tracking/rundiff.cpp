@@ -3,6 +3,8 @@
 #include "common/linediff.h"
 #include "env/environmentdiff.h"
 #include "env/environmentfile.h"
+#include "run/hostfacts.h"
+#include "targets/containertarget.h"
 
 #include <QSet>
 
@@ -98,6 +100,63 @@ Expected<void> diffCode(RunDiff &diff, const QString &objectsDir, const RunSpec 
     return {};
 }
 
+// Each channel of either run, matched by name (a rename is a removed and an added channel).
+void diffData(RunDiff &diff, const RunSpec &specA, const RunSpec &specB)
+{
+    const auto find = [](const RunSpec &spec, const QString &channel) -> const snapshot::DataFingerprint * {
+        for (const snapshot::DataFingerprint &d : spec.data) {
+            if (d.channel == channel)
+                return &d;
+        }
+        return nullptr;
+    };
+    QStringList channels;
+    for (const RunSpec *spec : {&specA, &specB}) {
+        for (const snapshot::DataFingerprint &d : spec->data) {
+            if (!channels.contains(d.channel))
+                channels << d.channel;
+        }
+    }
+    for (const QString &channel : channels) {
+        RunDiff::Data entry;
+        entry.channel = channel;
+        const snapshot::DataFingerprint *a = find(specA, channel), *b = find(specB, channel);
+        if (a) {
+            entry.pathA = a->path;
+            entry.bytesA = a->bytes;
+            entry.filesA = a->files;
+            entry.fingerprintA = a->fingerprint;
+        }
+        if (b) {
+            entry.pathB = b->path;
+            entry.bytesB = b->bytes;
+            entry.filesB = b->files;
+            entry.fingerprintB = b->fingerprint;
+        }
+        entry.same = a && b && a->sameData(*b);
+        diff.data << entry;
+    }
+}
+
+// The host facts of each run's folder, and its container image's id.
+void diffHost(RunDiff &diff, const QString &runsDir, const RunRecord &a, const RunRecord &b)
+{
+    const std::optional<HostFacts> hostA = readHostFacts(runsDir + u'/' + a.id);
+    const std::optional<HostFacts> hostB = readHostFacts(runsDir + u'/' + b.id);
+    if (hostA || hostB) {
+        const auto fieldsA = hostA ? hostA->fields() : QList<std::pair<QString, QString>>{};
+        const auto fieldsB = hostB ? hostB->fields() : QList<std::pair<QString, QString>>{};
+        const auto fields = fieldsA.isEmpty() ? fieldsB : fieldsA;
+        for (qsizetype i = 0; i < fields.size(); ++i)
+            diff.host << RunDiff::HostField{fields.at(i).first, fieldsA.isEmpty() ? QString() : fieldsA.at(i).second,
+                                            fieldsB.isEmpty() ? QString() : fieldsB.at(i).second};
+    }
+    const QString imageA = targets::ContainerTarget::readRecord(runsDir + u'/' + a.id).value(u"imageId"_s).toString();
+    const QString imageB = targets::ContainerTarget::readRecord(runsDir + u'/' + b.id).value(u"imageId"_s).toString();
+    if (!imageA.isEmpty() || !imageB.isEmpty())
+        diff.host << RunDiff::HostField{u"image"_s, imageA, imageB};
+}
+
 } // namespace
 
 bool higherIsBetter(const QString &name)
@@ -171,6 +230,8 @@ Expected<RunDiff> diffRuns(const RunStore &store, const QString &objectsDir, con
     for (const DataChannel &c : specB->channels)
         channelsB << c.name + u'=' + c.path;
     other(u"data"_s, channelsA.join(u", "_s), channelsB.join(u", "_s));
+    diffData(diff, *specA, *specB);
+    diffHost(diff, snapshot::runsDirFor(objectsDir), a, b);
     // Metrics: every name either run has, last and best of each.
     QStringList names = store.metricNames(a.id) + store.metricNames(b.id);
     names.removeDuplicates();

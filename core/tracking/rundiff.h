@@ -29,6 +29,22 @@ struct RunDiff {
         QString name;
         std::optional<double> lastA, lastB, bestA, bestB; // best: the least (a loss) or the most (an accuracy)
     };
+    // A data channel of either run: its size, file count and fingerprint in each
+    // (snapshot/datafingerprint.h); -1 and empty where the run had no such channel or no record.
+    struct Data {
+        QString channel;
+        QString pathA, pathB;
+        qint64 bytesA = -1, bytesB = -1, filesA = -1, filesB = -1;
+        QString fingerprintA, fingerprintB;
+        bool same = false; // both fingerprinted and alike
+    };
+    // A fact of the host as each run saw it (run/hostfacts.h): gpu, cpu, memory, os, hostname,
+    // and the container image's id; empty where the run did not record it.
+    struct HostField {
+        QString name;
+        QString a, b;
+        bool differs() const { return a != b; }
+    };
     QString a, b;                // run ids
     QList<Parameter> parameters; // every one, in A's order then B's new ones
     QList<File> files;           // only the files that differ
@@ -38,13 +54,16 @@ struct RunDiff {
     QList<std::pair<QString, QString>> other; // what else differs: field, "A → B"
     QStringList environment;                  // the environments' differences, "pip numpy: added 1.26"
     QList<Metric> metrics;
+    QList<Data> data;      // every channel, in A's order then B's new ones
+    QList<HostField> host; // every fact, the same ones too; empty when neither run recorded its host
 };
 
 // A metric where more is better (accuracy, F1, AUC...: its best is its greatest value), else
 // less (a loss, an error: its least). The diff's and the run query's "best" (tracking/runquery.h).
 bool higherIsBetter(const QString &name);
 
-// `objectsDir`: the workspace's object store (snapshot::objectsDirFor).
+// `objectsDir`: the workspace's object store (snapshot::objectsDirFor); the runs' folders (their
+// host.txt, container.json) are beside it (snapshot::runsDirFor).
 Expected<RunDiff> diffRuns(const RunStore &store, const QString &objectsDir, const RunRecord &a, const RunRecord &b);
 
 } // namespace ferry::run

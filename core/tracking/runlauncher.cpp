@@ -1,5 +1,6 @@
 #include "tracking/runlauncher.h"
 
+#include "run/hostfacts.h"
 #include "run/rundirectory.h"
 
 #include <ferry/version.h>
@@ -31,7 +32,8 @@ Expected<RunRecord> launchRun(RunStore &store, targets::Target &target, const QS
         if (!taken)
             spec.snapshot->error = taken.error().toString();
     }
-    target.recordIn(spec.target); // e.g. the container engine, so the run is cancelled with it later
+    spec.data = fingerprintChannels(spec.channels); // the data as it is now, a rerun's too
+    target.recordIn(spec.target);                   // e.g. the container engine, so the run is cancelled with it later
     RunRecord record = newRunRecord(spec);
     store.createRun(record);
     store.setParams(spec.id, spec.hyperparameters);
@@ -57,6 +59,12 @@ Expected<RunRecord> launchRun(RunStore &store, targets::Target &target, const QS
             return started.error();
         }
         record.error = started.error().toString() + u" (it is still starting: Ferry follows it)"_s;
+    }
+    // The host as the run sees it: this one for a local run; a container's entry, a remote
+    // runner write their own (run/hostfacts.h).
+    if (spec.target.kind == TargetKind::Local) {
+        if (const auto facts = writeLocalHostFacts(runDir); !facts)
+            qWarning("%s", qPrintable(facts.error().toString()));
     }
     store.setStatus(spec.id, RunStatus::Running, std::nullopt, record.error);
     store.flush();

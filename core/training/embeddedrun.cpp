@@ -1,7 +1,10 @@
 #include "training/embeddedrun.h"
 
 #include "run/contract.h"
+#include "run/hostfacts.h"
 #include "run/supervisor.h"
+
+#include <ferry/version.h>
 
 #include <QDir>
 #include <QFile>
@@ -41,6 +44,8 @@ RunSpec embeddedRunSpec(const QString &dataPath, const TrainingConfig &config, c
     spec.target.kind = TargetKind::Embedded;
     spec.channels << DataChannel{u"training"_s, QFileInfo(dataPath).absoluteFilePath()};
     spec.hyperparameters = config.toHyperparameters() + dataOptionsToHyperparameters(load);
+    spec.data = fingerprintChannels(spec.channels);
+    spec.ferryVersion = QString::fromLatin1(kVersion);
     return spec;
 }
 
@@ -56,6 +61,9 @@ Expected<std::unique_ptr<EmbeddedRun>> EmbeddedRun::start(RunStore &store, const
         store.setStatus(record.id, RunStatus::Failed, std::nullopt, run.error().toString());
         return run.error();
     }
+    // The host it trains on: this one (run/hostfacts.h).
+    if (const auto facts = writeLocalHostFacts((*run)->runDir()); !facts)
+        (*run)->message(u"note: "_s + facts.error().message);
     store.setStatus(record.id, RunStatus::Running);
     return run;
 }

@@ -60,7 +60,8 @@ Expected<data::Dataset> TrainingSession::loadData(Request &request, const Events
 Expected<std::shared_ptr<EmbeddedRun>> TrainingSession::beginRun(const Request &request, const data::Dataset &dataset,
                                                                  const Events &events)
 {
-    const RunSpec spec = embeddedRunSpec(request.dataPath, request.config, request.load, m_root);
+    RunSpec spec = embeddedRunSpec(request.dataPath, request.config, request.load, m_root);
+    spec.rerunOf = request.rerunOf;
     auto started = EmbeddedRun::start(m_store, m_runsDir, spec, runName(request.dataPath));
     if (!started)
         return started.error();

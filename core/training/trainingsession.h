@@ -32,6 +32,7 @@ public:
         QString dataPath;
         TrainingConfig config;  // its model and checkpoint folders are the run's
         data::LoadOptions load; // its `cancelled` is the session's own
+        QString rerunOf;        // the run this one repeats (`ferry runs rerun`), if any
     };
 
     // The run has been recorded and its training begins.

@@ -9,6 +9,17 @@ add_dependencies(tst_cli ferry)
 ferry_test(tst_runcli SOURCES cli/tst_runcli.cpp)
 add_dependencies(tst_runcli ferry)
 
+# What a run records besides its code: its data's fingerprints and its host, shown and compared.
+ferry_test(tst_runprovenance SOURCES cli/tst_runprovenance.cpp)
+add_dependencies(tst_runprovenance ferry)
+
+# A container run's image id and packages; its rerun once the image is gone (the docker fixture).
+if(FERRY_GUI)
+  ferry_test(tst_containerrerun SOURCES cli/tst_containerrerun.cpp)
+  add_dependencies(tst_containerrerun ferry)
+  set_tests_properties(tst_containerrerun PROPERTIES FIXTURES_REQUIRED docker RESOURCE_LOCK container_builds TIMEOUT 900)
+endif()
+
 # The run store through `ferry runs metrics --csv`, `ferry runs gc`, `ferry doctor --store` and the
 # conversion of an older store, on real stores (tests/data/stores/ for the older one).
 ferry_test(tst_storecli SOURCES cli/tst_storecli.cpp)
@@ -22,6 +33,9 @@ if(FERRY_TRAINER)
     ferry_test(tst_traincli SOURCES cli/tst_traincli.cpp)
   endif()
   add_dependencies(tst_traincli ferry ferry_trainer)
+  # `ferry runs rerun` of a training: the same losses, bit for bit.
+  ferry_test(tst_trainrerun SOURCES cli/tst_trainrerun.cpp)
+  add_dependencies(tst_trainrerun ferry ferry_trainer)
 endif()
 
 # `ferry runs tag`, `ferry runs note` and `ferry runs list --where` (issue 19) on real local runs.

@@ -74,6 +74,12 @@ if(FERRY_GUI)
   # The SageMaker-style script in the environment's image, built on the host by its engine.
   set_tests_properties(tst_sshimage PROPERTIES FIXTURES_REQUIRED "sshd;docker" RUN_SERIAL ON TIMEOUT 1200)
   set_property(TEST tst_slurmtarget APPEND PROPERTY ENVIRONMENT "SLURM_CONF=${slurm_dir}/slurm.conf")
+  # The host as an SSH or Slurm run saw it, reported by the runner on the node.
+  ferry_test(tst_remotehostfacts SOURCES targets/tst_remotehostfacts.cpp)
+  add_dependencies(tst_remotehostfacts ferry)
+  target_compile_definitions(tst_remotehostfacts PRIVATE FERRY_SSHD_DIR="${sshd_dir}" FERRY_SLURM_DIR="${slurm_dir}")
+  set_tests_properties(tst_remotehostfacts PROPERTIES FIXTURES_REQUIRED "sshd;slurm" TIMEOUT 300
+                       ENVIRONMENT "SLURM_CONF=${slurm_dir}/slurm.conf")
   # A key whose passphrase is a keychain secret (a real gnome-keyring), logging in to the sshd.
   ferry_test(tst_sshpassphrase SOURCES targets/tst_sshpassphrase.cpp)
   add_dependencies(tst_sshpassphrase ferry)

@@ -2,6 +2,7 @@
 
 #include "run/contract.h"
 #include "run/rundirectory.h"
+#include "targets/containertarget.h"
 
 #include <QDateTime>
 #include <QDesktopServices>
@@ -201,6 +202,8 @@ std::optional<RunDetails> RunDetailsView::load(const run::RunStore &store, const
     d.runDir = run::RunDirectory::pathFor(workspaceDir, runId);
     d.runDirExists = QFileInfo(d.runDir).isDir();
     d.modelArchiveExists = QFileInfo(run::RunDirectory(d.runDir).modelArchive()).isFile();
+    d.host = run::readHostFacts(d.runDir);
+    d.imageId = targets::ContainerTarget::readRecord(d.runDir).value(u"imageId"_s).toString();
     return d;
 }
 
@@ -315,6 +318,25 @@ void RunDetailsView::setDetails(const RunDetails &details)
                              s->git.dirty ? tr(", with uncommitted changes") : QString());
         if (!m_spec->rerunOf.isEmpty())
             info << tr("Rerun of: %1").arg(m_spec->rerunOf);
+        // What it read and where (docs/snapshots.md): each channel's data, the host, the image.
+        for (const snapshot::DataFingerprint &d : m_spec->data)
+            info << (d.error.isEmpty() ? tr("Data %1: %2 files, %3, %4")
+                                             .arg(d.channel)
+                                             .arg(d.files)
+                                             .arg(QLocale().formattedDataSize(d.bytes), d.fingerprint.left(16))
+                                       : tr("Data %1: %2").arg(d.channel, d.error));
+    }
+    if (details.host) {
+        QStringList parts;
+        for (const auto &[field, value] : details.host->fields()) {
+            if (!value.isEmpty())
+                parts << field + u' ' + value;
+        }
+        info << tr("Host: %1").arg(parts.join(u"; "_s));
+    }
+    if (!details.imageId.isEmpty())
+        info << tr("Image: %1").arg(details.imageId.left(19));
+    if (m_spec) {
         if (m_spec->sweep.size())
             info << tr("Sweep: %1, trial %2").arg(m_spec->sweep).arg(m_spec->trial);
     }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/error.h"
+#include "run/hostfacts.h"
 #include "run/runspec.h"
 #include "store/runstore.h"
 #include "ui/runs/runsmodel.h"
@@ -27,6 +28,8 @@ struct RunDetails {
     QString runDir; // <workspace>/.ferry/runs/<id>
     bool runDirExists = false;
     bool modelArchiveExists = false;
+    std::optional<run::HostFacts> host; // the host as the run saw it (run/hostfacts.h)
+    QString imageId;                    // a container run's image (targets/imagerecord.h)
 };
 
 // One run: its header (name, id, status, error), parameters, the training-contract variables
