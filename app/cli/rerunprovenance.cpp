@@ -9,7 +9,6 @@
 #include "targets/imagerecord.h"
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QSettings>
 
@@ -18,12 +17,6 @@ using namespace Qt::StringLiterals;
 namespace ferry::cli {
 
 namespace {
-
-QByteArray readSmall(const QString &path)
-{
-    const auto bytes = readRegularFile(path, 16 * 1024 * 1024);
-    return bytes && bytes->has_value() ? **bytes : QByteArray();
-}
 
 // Where the rerun's environment file goes: at the original's place in the snapshot's folder
 // when it was in the source folder (its relative paths then mean the snapshot's files), else
@@ -67,11 +60,11 @@ bool prepareContainerRerun(const run::RunRecord &original, run::RunSpec &spec, c
 
 void comparePackages(const RunContext &context, const QString &originalId, const QString &rerunId, Io &io)
 {
-    const QString before = runDirOf(context, originalId) + u'/' + targets::kPackagesFile;
-    const QString after = runDirOf(context, rerunId) + u'/' + targets::kPackagesFile;
-    if (!QFileInfo::exists(before) || !QFileInfo::exists(after))
+    const auto before = targets::readRunPackages(runDirOf(context, originalId));
+    const auto after = targets::readRunPackages(runDirOf(context, rerunId));
+    if (!before || !after)
         return;
-    const QStringList changes = targets::packageChanges(readSmall(before), readSmall(after));
+    const QStringList changes = targets::packageChanges(*before, *after);
     if (changes.isEmpty())
         return;
     io.err << "warning: the image resolved other packages than run " << originalId << "'s (" << changes.size()

@@ -4,8 +4,6 @@
 #include "targets/containertarget.h"
 #include "targets/imagerecord.h"
 
-#include <QDir>
-#include <QFile>
 #include <QJsonArray>
 #include <QLocale>
 
@@ -38,20 +36,11 @@ void printProvenance(const run::RunSpec &spec, const QString &runDir, QTextStrea
         out << "data:      " << d.channel << ": " << d.path << ", "
             << (d.error.isEmpty() ? dataText(d.files, d.bytes, d.fingerprint) : d.error) << '\n';
     }
-    if (const auto host = run::readHostFacts(runDir)) {
-        QStringList parts;
-        for (const auto &[field, value] : host->fields()) {
-            if (!value.isEmpty())
-                parts << field + u' ' + value;
-        }
-        out << "host:      " << parts.join(u"; "_s) << '\n';
-    }
+    if (const auto host = run::readHostFacts(runDir))
+        out << "host:      " << host->summary() << '\n';
     if (const QString id = targets::ContainerTarget::readRecord(runDir).value(u"imageId"_s).toString(); !id.isEmpty()) {
-        const QByteArray packages = [&] {
-            QFile file(QDir(runDir).filePath(targets::kPackagesFile));
-            return file.open(QIODevice::ReadOnly) ? file.read(16 * 1024 * 1024) : QByteArray();
-        }();
-        out << "image:     " << id << " (" << packages.count('\n') << " packages resolved)\n";
+        out << "image:     " << id << " (" << targets::readRunPackages(runDir).value_or(QByteArray()).count('\n')
+            << " packages resolved)\n";
     }
 }
 

@@ -48,6 +48,16 @@ QList<std::pair<QString, QString>> HostFacts::fields() const
             {u"hostname"_s, hostname}};
 }
 
+QString HostFacts::summary() const
+{
+    QStringList parts;
+    for (const auto &[field, value] : fields()) {
+        if (!value.isEmpty())
+            parts << field + u' ' + value;
+    }
+    return parts.join(u"; "_s);
+}
+
 HostFacts HostFacts::parse(const QByteArray &text)
 {
     HostFacts facts;

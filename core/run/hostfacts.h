@@ -38,6 +38,9 @@ struct HostFacts {
     QString gpuText() const;
     // (field, value) for show and diff: gpu, cpu, memory, os, hostname.
     QList<std::pair<QString, QString>> fields() const;
+    // The known fields on one line, "gpu none; cpu Xeon (2 cores); memory 23.4 GiB; ...": what
+    // `ferry runs show` and the run details pane print.
+    QString summary() const;
     static HostFacts parse(const QByteArray &text);
 };
 

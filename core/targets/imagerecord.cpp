@@ -15,6 +15,8 @@ namespace ferry::targets {
 
 namespace {
 
+constexpr qint64 kMostPackageBytes = 16 * 1024 * 1024;
+
 // What the image resolved: pip's and conda's lists, whichever it has (sh: any image has it).
 const char kListPackages[] = R"SH(
 for p in python3 python; do
@@ -67,7 +69,7 @@ Expected<ImageFacts> recordImageFacts(const ContainerEngine &engine, const QStri
     const QString name = QString(*id).remove(u"sha256:"_s).remove(QRegularExpression(u"[^0-9a-f]"_s));
     const QString cacheDir = QDir::cleanPath(runDir + u"/../../images"_s);
     const QString cached = cacheDir + u'/' + name + u".txt"_s;
-    if (const auto kept = readRegularFile(cached, 16 * 1024 * 1024); kept && kept->has_value() && !name.isEmpty()) {
+    if (const auto kept = readRegularFile(cached, kMostPackageBytes); kept && kept->has_value() && !name.isEmpty()) {
         facts.packages = **kept;
     } else {
         const auto listed = listPackages(engine, image);
@@ -80,6 +82,12 @@ Expected<ImageFacts> recordImageFacts(const ContainerEngine &engine, const QStri
     if (const auto written = replaceFileSafely(QDir(runDir).filePath(kPackagesFile), facts.packages); !written)
         return written.error();
     return facts;
+}
+
+std::optional<QByteArray> readRunPackages(const QString &runDir)
+{
+    const auto bytes = readRegularFile(QDir(runDir).filePath(kPackagesFile), kMostPackageBytes);
+    return bytes ? *bytes : std::nullopt;
 }
 
 QStringList packageChanges(const QByteArray &before, const QByteArray &after)

@@ -12,6 +12,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 namespace ferry::targets {
 
 inline constexpr QLatin1String kPackagesFile{"packages.txt"};
@@ -28,6 +30,10 @@ Expected<QString> imageIdOf(const ContainerEngine &engine, const QString &image)
 // from the workspace's list for that id (runDir's ../../images/) or, the first time, from a
 // container of the image (no network, at most 2 minutes).
 Expected<ImageFacts> recordImageFacts(const ContainerEngine &engine, const QString &image, const QString &runDir);
+
+// The packages a run's image resolved (`runDir`/packages.txt, read without following a link);
+// nullopt when the run has none.
+std::optional<QByteArray> readRunPackages(const QString &runDir);
 
 // What differs between two package lists: "+name==2.0", "-name==1.0" lines, sorted.
 QStringList packageChanges(const QByteArray &before, const QByteArray &after);

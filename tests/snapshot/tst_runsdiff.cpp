@@ -3,6 +3,7 @@
 // that parameter, nothing else; the git state of each run is its own; three runs of unchanged
 // code share one snapshot and the object store does not grow.
 #include "support/cli.h"
+#include "support/diffruns.h"
 #include "support/files.h"
 #include "support/git.h"
 
@@ -17,28 +18,6 @@ using namespace Qt::StringLiterals;
 using namespace ferry;
 
 namespace {
-
-const char *const kScript = R"(import argparse, json
-p = argparse.ArgumentParser()
-p.add_argument("--lr", type=float)
-p.add_argument("--epochs", type=int)
-a = p.parse_args()
-scale = 1.0
-for step in range(1, 4):
-    print(json.dumps({"step": step, "loss": scale * a.lr / step}))
-print("done")
-)";
-
-QString startRun(const QString &ws, const QString &lr)
-{
-    const auto r = test::runFerry(
-        ws, {u"run"_s, u"train.py"_s, u"--hp"_s, u"lr="_s + lr, u"--hp"_s, u"epochs=3"_s, u"--follow"_s});
-    if (r.exitCode != 0)
-        qWarning("ferry run: %s", qPrintable(r.err));
-    // The newest run (runs list is newest first).
-    const auto list = test::runFerry(ws, {u"runs"_s, u"list"_s, u"--json"_s});
-    return QJsonDocument::fromJson(list.out.toUtf8()).array().first()[u"id"_s].toString();
-}
 
 qint64 objectCount(const QString &ws)
 {
@@ -58,16 +37,16 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString ws = dir.path();
-        test::writeFileOrStop(ws + u"/train.py"_s, kScript);
+        test::writeFileOrStop(ws + u"/train.py"_s, test::kDiffScript);
         test::writeFileOrStop(ws + u"/README.md"_s, "notes\n");
         QVERIFY(test::git(ws, {u"init"_s, u"-q"_s, u"-b"_s, u"main"_s}));
         QVERIFY(test::git(ws, {u"add"_s, u"train.py"_s, u"README.md"_s}));
         QVERIFY(test::git(ws, {u"commit"_s, u"-q"_s, u"-m"_s, u"first"_s}));
-        const QString a = startRun(ws, u"0.01"_s);
-        QString script = QString::fromUtf8(kScript);
+        const QString a = test::startDiffRun(ws, u"0.01"_s);
+        QString script = QString::fromUtf8(test::kDiffScript);
         script.replace(u"scale = 1.0"_s, u"scale = 0.5"_s);
         test::writeFileOrStop(ws + u"/train.py"_s, script.toUtf8()); // not committed
-        const QString b = startRun(ws, u"0.1"_s);
+        const QString b = test::startDiffRun(ws, u"0.1"_s);
         QVERIFY(!a.isEmpty() && !b.isEmpty() && a != b);
 
         const auto diff = test::runFerry(ws, {u"runs"_s, u"diff"_s, a, b});
@@ -103,12 +82,12 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString ws = dir.path();
-        test::writeFileOrStop(ws + u"/train.py"_s, kScript);
-        const QString first = startRun(ws, u"0.01"_s);
+        test::writeFileOrStop(ws + u"/train.py"_s, test::kDiffScript);
+        const QString first = test::startDiffRun(ws, u"0.01"_s);
         const qint64 objects = objectCount(ws);
         QVERIFY(objects >= 2);
-        const QString second = startRun(ws, u"0.02"_s);
-        const QString third = startRun(ws, u"0.03"_s);
+        const QString second = test::startDiffRun(ws, u"0.02"_s);
+        const QString third = test::startDiffRun(ws, u"0.03"_s);
         QCOMPARE(objectCount(ws), objects);
         const auto diff = test::runFerry(ws, {u"runs"_s, u"diff"_s, second, third});
         QVERIFY2(diff.out.contains(u"code: the same files"_s), qPrintable(diff.out));
@@ -129,7 +108,7 @@ private Q_SLOTS:
             "here = os.path.dirname(os.path.realpath(__file__))\n"
             "print('version 1, lr', a.lr, open(os.path.join(here, '..', 'data.txt')).read().strip())\n";
         test::writeFileOrStop(ws + u"/train.py"_s, first);
-        const QString a = startRun(ws, u"0.01"_s);
+        const QString a = test::startDiffRun(ws, u"0.01"_s);
         QByteArray second = first;
         second.replace("version 1", "version 2");
         test::writeFileOrStop(ws + u"/train.py"_s, second);
@@ -155,7 +134,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString ws = dir.path();
-        test::writeFileOrStop(ws + u"/train.py"_s, kScript);
+        test::writeFileOrStop(ws + u"/train.py"_s, test::kDiffScript);
         const QByteArray env = "ferry: 1\nname: tune\nversion: \"1\"\ndocker:\n  base_image: python:3.11-slim\n"
                                "python:\n  version: \"3.11\"\n  pip: [\"numpy==1.26.4\"]\n";
         test::writeFileOrStop(ws + u"/env.yml"_s, env);
@@ -180,8 +159,8 @@ private Q_SLOTS:
     void badRequests()
     {
         QTemporaryDir dir;
-        test::writeFileOrStop(dir.filePath(u"train.py"_s), kScript);
-        const QString a = startRun(dir.path(), u"0.01"_s);
+        test::writeFileOrStop(dir.filePath(u"train.py"_s), test::kDiffScript);
+        const QString a = test::startDiffRun(dir.path(), u"0.01"_s);
         const auto one = test::runFerry(dir.path(), {u"runs"_s, u"diff"_s, a});
         QCOMPARE(one.exitCode, 1);
         QVERIFY(one.err.contains(u"ferry runs diff A B"_s));

@@ -326,14 +326,8 @@ void RunDetailsView::setDetails(const RunDetails &details)
                                              .arg(QLocale().formattedDataSize(d.bytes), d.fingerprint.left(16))
                                        : tr("Data %1: %2").arg(d.channel, d.error));
     }
-    if (details.host) {
-        QStringList parts;
-        for (const auto &[field, value] : details.host->fields()) {
-            if (!value.isEmpty())
-                parts << field + u' ' + value;
-        }
-        info << tr("Host: %1").arg(parts.join(u"; "_s));
-    }
+    if (details.host)
+        info << tr("Host: %1").arg(details.host->summary());
     if (!details.imageId.isEmpty())
         info << tr("Image: %1").arg(details.imageId.left(19));
     if (m_spec) {

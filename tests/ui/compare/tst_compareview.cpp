@@ -6,6 +6,7 @@
 // the first version's code, recording which run it reproduces.
 #include "store/runstore.h"
 #include "support/cli.h"
+#include "support/diffruns.h"
 #include "support/files.h"
 #include "support/git.h"
 #include "support/testenv.h"
@@ -42,30 +43,9 @@ using namespace ferry;
 
 namespace {
 
-const char *const kScript = R"(import argparse, json
-p = argparse.ArgumentParser()
-p.add_argument("--lr", type=float)
-p.add_argument("--epochs", type=int)
-a = p.parse_args()
-scale = 1.0
-for step in range(1, 4):
-    print(json.dumps({"step": step, "loss": scale * a.lr / step}))
-print("done")
-)";
-
-QString startRun(const QString &ws, const QString &lr)
-{
-    const auto r = test::runFerry(
-        ws, {u"run"_s, u"train.py"_s, u"--hp"_s, u"lr="_s + lr, u"--hp"_s, u"epochs=3"_s, u"--follow"_s});
-    if (r.exitCode != 0)
-        qWarning("ferry run: %s", qPrintable(r.err));
-    const auto list = test::runFerry(ws, {u"runs"_s, u"list"_s, u"--json"_s});
-    return QJsonDocument::fromJson(list.out.toUtf8()).array().first()[u"id"_s].toString();
-}
-
 void changeScale(const QString &ws, const QString &scale)
 {
-    QString script = QString::fromUtf8(kScript);
+    QString script = QString::fromUtf8(test::kDiffScript);
     script.replace(u"scale = 1.0"_s, u"scale = "_s + scale);
     test::writeFileOrStop(ws + u"/train.py"_s, script.toUtf8()); // not committed
 }
@@ -106,16 +86,16 @@ private Q_SLOTS:
     {
         m_ws = m_dir.filePath(u"project"_s);
         QDir().mkpath(m_ws);
-        test::writeFileOrStop(m_ws + u"/train.py"_s, kScript);
+        test::writeFileOrStop(m_ws + u"/train.py"_s, test::kDiffScript);
         test::writeFileOrStop(m_ws + u"/README.md"_s, "notes\n");
         QVERIFY(test::git(m_ws, {u"init"_s, u"-q"_s, u"-b"_s, u"main"_s}));
         QVERIFY(test::git(m_ws, {u"add"_s, u"train.py"_s, u"README.md"_s}));
         QVERIFY(test::git(m_ws, {u"commit"_s, u"-q"_s, u"-m"_s, u"first"_s}));
-        m_a = startRun(m_ws, u"0.01"_s);
+        m_a = test::startDiffRun(m_ws, u"0.01"_s);
         changeScale(m_ws, u"0.5"_s);
-        m_b = startRun(m_ws, u"0.1"_s);
+        m_b = test::startDiffRun(m_ws, u"0.1"_s);
         changeScale(m_ws, u"0.25"_s);
-        m_c = startRun(m_ws, u"0.1"_s);
+        m_c = test::startDiffRun(m_ws, u"0.1"_s);
         QVERIFY(!m_a.isEmpty() && m_a != m_b && m_b != m_c);
     }
 
@@ -222,7 +202,7 @@ private Q_SLOTS:
         const QByteArray first = "import argparse\np = argparse.ArgumentParser()\np.add_argument('--lr')\n"
                                  "a, _ = p.parse_known_args()\nprint('version 1, lr', a.lr)\n";
         test::writeFileOrStop(ws + u"/train.py"_s, first);
-        const QString a = startRun(ws, u"0.01"_s);
+        const QString a = test::startDiffRun(ws, u"0.01"_s);
         QByteArray second = first;
         second.replace("version 1", "version 2");
         test::writeFileOrStop(ws + u"/train.py"_s, second);
