@@ -3,8 +3,11 @@
 #include "cli/rerunprovenance.h"
 #include "cli/trainrerun.h"
 #include "snapshot/snapshot.h"
+#include "targets/containerengine.h"
 #include "tracking/rerun.h"
 #include "tracking/runlauncher.h"
+
+#include <QSettings>
 
 using namespace Qt::StringLiterals;
 
@@ -56,8 +59,8 @@ int rerunRun(const QCommandLineParser &parser, RunContext &context, const run::R
         io.err << "ferry runs rerun: " << spec.error().toString() << Qt::endl;
         return kExitUserError;
     }
-    if (!prepareContainerRerun(record, *spec, original->sourceDir, spec->sourceDir, io))
-        return kExitUserError;
+    if (const QString image = run::imageToRebuild(*spec, targets::kContainerEngineSetting.get(QSettings())); !image.isEmpty())
+        io.err << "image " << image << " is gone: rebuilding it from the run's environment" << Qt::endl;
     auto target = makeTarget(spec->target, io);
     if (!target)
         return kExitUserError;

@@ -312,17 +312,6 @@ public:
         return kExitUserError;
     }
 
-    // A recorded run's settings and data options (its parameters) and its data, into `request`.
-    static void applyRunSettings(const run::RunSpec &spec, run::TrainingSession::Request &request)
-    {
-        for (const run::Hyperparameter &hp : spec.hyperparameters) {
-            if (!request.config.set(hp.name, hp.value))
-                (void)run::setDataOption(request.load, hp.name, hp.value);
-        }
-        if (request.dataPath.isEmpty() && !spec.channels.isEmpty())
-            request.dataPath = spec.channels.first().path;
-    }
-
 private:
     bool json = false;
 
@@ -374,7 +363,7 @@ private:
                 return false;
             }
             resumeFile = runDirOf(context, previous->id) + u"/checkpoints/checkpoint.pt"_s;
-            applyRunSettings(*spec, request);
+            run::TrainingSession::applyRunSettings(*spec, request);
         }
         if (!QFileInfo(resumeFile).isFile()) {
             io.err << "ferry train: no checkpoint to resume from at " << resumeFile
@@ -451,7 +440,7 @@ private:
 int rerunTraining(RunContext &context, const run::RunRecord &record, const run::RunSpec &spec, Io &io)
 {
     run::TrainingSession::Request request;
-    TrainCommand::applyRunSettings(spec, request);
+    run::TrainingSession::applyRunSettings(spec, request);
     if (request.dataPath.isEmpty()) {
         io.err << "ferry runs rerun: run " << record.id << " names no data to train on" << Qt::endl;
         return kExitUserError;

@@ -243,9 +243,14 @@ ContainerTarget::ContainerTarget(const QString &engine, int buildTimeoutMs) : m_
 
 QString ContainerTarget::engineSettingFor(const run::TargetSpec &target, const QSettings &settings)
 {
+    return engineSettingFor(target, kContainerEngineSetting.get(settings));
+}
+
+QString ContainerTarget::engineSettingFor(const run::TargetSpec &target, const QString &configured)
+{
     const QJsonValue recorded = target.options.value(kEngineOption);
     if (recorded.isUndefined())
-        return kContainerEngineSetting.get(settings);
+        return configured;
     // A recorded value that is no string is refused like any other bad engine.
     return recorded.isString() ? recorded.toString() : u"(not a program name)"_s;
 }

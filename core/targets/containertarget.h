@@ -30,6 +30,8 @@ public:
     // The engine value for a run of `target`: the one recorded in its options when it started,
     // else (a new run, or one from before the engine was recorded) the settings' choice.
     static QString engineSettingFor(const run::TargetSpec &target, const QSettings &settings);
+    // The same with the settings' choice read beforehand (`configured`): off the GUI thread.
+    static QString engineSettingFor(const run::TargetSpec &target, const QString &configured);
     static constexpr QLatin1StringView kEngineOption{"engine"};
     // Records the engine in the run's target options (and so in the run store).
     void recordIn(run::TargetSpec &target) const override;

@@ -25,8 +25,22 @@ void applyHyperparameters(RunSpec &spec, const QList<Hyperparameter> &changes);
 // The new run's spec: the first run's parameters (as `changes` says), target, data, environment
 // and snapshot, its source folder the snapshot's files, a new id, and `rerunOf` the first run.
 // A run without a snapshot (from before Ferry kept them, or one that could not be taken) is an
-// Error saying so. Blocking: writes the snapshot's files (objectsDir: snapshot::objectsDirFor);
-// make it off the GUI thread.
+// Error saying so. A container run's rerun gets its environment as the run recorded it
+// (RunSpec::environmentSpec) in a hidden environment file named after its image tag: at the
+// original file's place in the snapshot's folder when that file was in the source folder (its
+// relative paths then mean the snapshot's files), else beside the original file. Blocking: writes
+// the snapshot's files (objectsDir: snapshot::objectsDirFor); make it off the GUI thread.
 Expected<RunSpec> rerunSpec(const RunRecord &record, const QString &objectsDir, const RerunChanges &changes = {});
+
+// The image a container run's rerun (from rerunSpec) will build first because its engine no
+// longer has it; empty when it has it, or for any other target. `configuredEngine`: the
+// settings' engine (targets::kContainerEngineSetting), used when the run recorded none. Said by
+// the command line and the window alike. Blocking (asks the engine).
+QString imageToRebuild(const RunSpec &rerun, const QString &configuredEngine);
+
+// Each channel whose data the rerun (its spec as launched, with its fingerprints) did not find as
+// the original run read it: one line for each, what it was then and is now. The command line
+// and the window say them as warnings.
+QStringList dataChanges(const RunSpec &original, const RunSpec &rerun);
 
 } // namespace ferry::run

@@ -35,6 +35,16 @@ TrainingSession::TrainingSession(RunStore &store, QString runsDir, QString works
 
 TrainingSession::~TrainingSession() = default;
 
+void TrainingSession::applyRunSettings(const RunSpec &spec, Request &request)
+{
+    for (const Hyperparameter &hp : spec.hyperparameters) {
+        if (!request.config.set(hp.name, hp.value))
+            (void)setDataOption(request.load, hp.name, hp.value);
+    }
+    if (request.dataPath.isEmpty() && !spec.channels.isEmpty())
+        request.dataPath = spec.channels.first().path;
+}
+
 QString TrainingSession::runName(const QString &dataPath)
 {
     return u"train "_s + QFileInfo(dataPath).fileName();

@@ -75,6 +75,12 @@ public:
     // The training's last report; zero until it has one.
     TrainingProgress progress() const;
 
+    // The request that trains as the embedded run of `spec` did: its settings (the seed among
+    // them) and data options from its hyperparameters, and its first channel's data unless
+    // `request` names other data. What `ferry train --resume`, `ferry runs rerun` and the
+    // window's "Re-run exactly" share.
+    static void applyRunSettings(const RunSpec &spec, Request &request);
+
     // The run's name in the runs table: "train <file>".
     static QString runName(const QString &dataPath);
 

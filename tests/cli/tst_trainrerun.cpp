@@ -4,6 +4,7 @@
 #include "store/runstore.h"
 #include "support/cli.h"
 #include "support/files.h"
+#include "support/trainbits.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -11,24 +12,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <bit>
-#include <cstdint>
-
 using namespace Qt::StringLiterals;
 using namespace ferry;
 
 namespace {
-
-// Two classes split by a line, 200 rows: a second's training.
-QByteArray tinyCsv()
-{
-    QByteArray csv = "a,b,label\n";
-    for (int i = 0; i < 200; ++i) {
-        const double a = (i * 37 % 101) / 10.0, b = (i * 53 % 97) / 10.0;
-        csv += QByteArray::number(a, 'f', 2) + ',' + QByteArray::number(b, 'f', 2) + (a > b ? ",yes\n" : ",no\n");
-    }
-    return csv;
-}
 
 QString newestRun(const QString &ws)
 {
@@ -36,18 +23,6 @@ QString newestRun(const QString &ws)
         .array()
         .first()[u"id"_s]
         .toString();
-}
-
-// name@step → the value's bits, of every stored point of the losses and metrics.
-QMap<QString, std::uint64_t> pointBits(const run::RunStore &store, const QString &id)
-{
-    QMap<QString, std::uint64_t> bits;
-    for (const run::MetricPoint &p : store.metrics(id)) {
-        // Not the machine's (system/...) nor the clock's (samples_per_s): what the training computed.
-        if (!p.name.startsWith(u"system/"_s) && !p.name.contains(u"per_s"_s))
-            bits.insert(p.name + u'@' + QString::number(p.step, 'g', 17), std::bit_cast<std::uint64_t>(p.value));
-    }
-    return bits;
 }
 
 } // namespace
@@ -59,7 +34,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString ws = dir.path();
-        QVERIFY(test::writeFile(dir.filePath(u"tiny.csv"_s), tinyCsv()));
+        QVERIFY(test::writeFile(dir.filePath(u"tiny.csv"_s), test::tinyTrainingCsv()));
         const auto first =
             test::runFerry(ws, {u"train"_s, u"--data"_s, u"tiny.csv"_s, u"--epochs"_s, u"2"_s, u"--dropout"_s, u"0.2"_s,
                                 u"--seed"_s, u"11"_s, u"--log-every"_s, u"1"_s});
@@ -82,7 +57,7 @@ private Q_SLOTS:
         auto store = run::RunStore::open(run::RunStore::pathInWorkspace(ws));
         QVERIFY(store);
         QCOMPARE((*store)->params(b), (*store)->params(a));
-        const auto bitsA = pointBits(**store, a), bitsB = pointBits(**store, b);
+        const auto bitsA = test::trainingPointBits(**store, a), bitsB = test::trainingPointBits(**store, b);
         QVERIFY(bitsA.size() >= 2 * 8); // a loss point per step, and the epochs' metrics
         QVERIFY(bitsA.keys().contains(u"loss@1"_s));
         QCOMPARE(bitsB.keys(), bitsA.keys());

@@ -3,7 +3,8 @@
 // What the sweep tests on real targets share (tst_sweeprun, tst_sweepcontainer, tst_sweepslurm):
 // a workspace with a trial script that writes its own start and end times, pid and GPU into its
 // log (lines "stamp {json}": the log is on this machine for every target) and a val_loss curve whose final value is
-// |log10(lr) + 2| + 1/steps, `ferry sweep` through the built binary, and the checks on what the trials did.
+// |log10(lr) + 2| + 1/steps (a hopeless trial, above 2, may be made slower: on a loaded machine its
+// early stop must still come before its end), `ferry sweep` through the built binary, and the checks on what the trials did.
 #include "support/cli.h"
 #include "support/files.h"
 
@@ -28,6 +29,7 @@ p.add_argument("--lr", type=float, default=0.01)
 p.add_argument("--layers", default="64")
 p.add_argument("--steps", type=int, default=10)
 p.add_argument("--pause", type=float, default=0.1)
+p.add_argument("--hopeless_pause", type=float, default=None)  # the pause of a trial whose loss stays above 2
 a, _ = p.parse_known_args()
 stamp = {"start": time.time(), "pid": os.getpid(), "gpu": os.environ.get("CUDA_VISIBLE_DEVICES"),
          "task": os.environ.get("SLURM_ARRAY_TASK_ID")}
@@ -40,7 +42,7 @@ with open("checkpoints/lr.txt", "w") as f:
 for step in range(1, a.steps + 1):
     loss = abs(math.log10(a.lr) + 2) + 1.0 / step
     print(json.dumps({"step": step, "val_loss": loss}), flush=True)
-    time.sleep(a.pause)
+    time.sleep(a.hopeless_pause if a.hopeless_pause is not None and loss > 2 else a.pause)
 stamp["end"] = time.time()
 save()
 )";

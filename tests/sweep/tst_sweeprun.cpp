@@ -114,7 +114,7 @@ seed: 11
         QTemporaryDir dir;
         writeSweepWorkspace(dir.path(), u"median"_s, uR"(ferry-sweep: 1
 script: trial.py
-hyperparameters: {steps: 30, pause: 0.08}
+hyperparameters: {steps: 30, pause: 0.08, hopeless_pause: 0.5}
 method: grid
 metric: val_loss
 parameters:

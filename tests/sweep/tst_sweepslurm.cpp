@@ -149,7 +149,7 @@ max_parallel: 1
     {
         QTemporaryDir dir;
         writeSweepWorkspace(dir.path(), u"median"_s,
-                            sweepFile(m_cluster.path(), uR"(hyperparameters: {steps: 30, pause: 0.15}
+                            sweepFile(m_cluster.path(), uR"(hyperparameters: {steps: 30, pause: 0.15, hopeless_pause: 1.0}
 method: grid
 metric: val_loss
 parameters:

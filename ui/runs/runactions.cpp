@@ -6,6 +6,7 @@
 #include "run/runsecrets.h"
 #include "snapshot/snapshot.h"
 #include "store/runstore.h"
+#include "targets/containerengine.h"
 #include "targets/remotetarget.h"
 #include "targets/targetfactory.h"
 #include "tracking/rerun.h"
@@ -64,10 +65,10 @@ void RunActions::setWorkspace(run::RunStore *store, const QString &root, const Q
 
 void RunActions::finishLaunches()
 {
-    for (QFuture<Expected<run::RunSpec>> &rerun : m_reruns)
+    for (QFuture<Expected<PreparedRerun>> &rerun : m_reruns)
         rerun.waitForFinished();
     m_reruns.clear();
-    for (QFuture<Expected<void>> &launch : m_launches)
+    for (QFuture<Expected<QStringList>> &launch : m_launches)
         launch.waitForFinished();
     m_launches.clear();
 }
@@ -125,38 +126,55 @@ void RunActions::rerunExactly(const run::RunRecord &record)
     if (!m_store)
         return;
     Q_EMIT message(tr("Re-running %1 with the code of its snapshot …").arg(record.id));
-    auto *watcher = new QFutureWatcher<Expected<run::RunSpec>>(this);
-    connect(watcher, &QFutureWatcher<Expected<run::RunSpec>>::finished, this,
-            [this, watcher, id = record.id, workspace = m_workspaceCount] {
-                const Expected<run::RunSpec> spec = watcher->result();
+    auto *watcher = new QFutureWatcher<Expected<PreparedRerun>>(this);
+    connect(watcher, &QFutureWatcher<Expected<PreparedRerun>>::finished, this,
+            [this, watcher, record, workspace = m_workspaceCount] {
+                const Expected<PreparedRerun> prepared = watcher->result();
                 watcher->deleteLater();
-                if (!spec)
-                    Q_EMIT problem(withContext(tr("Re-run %1").arg(id), spec.error()));
-                else if (workspace == m_workspaceCount) // not once another workspace is open
-                    start(*spec);
+                if (!prepared) {
+                    Q_EMIT problem(withContext(tr("Re-run %1").arg(record.id), prepared.error()));
+                    return;
+                }
+                if (workspace != m_workspaceCount) // not once another workspace is open
+                    return;
+                if (!prepared->rebuild.isEmpty())
+                    Q_EMIT message(tr("Image %1 is gone: rebuilding it from the environment of run %2")
+                                       .arg(prepared->rebuild, record.id));
+                const auto original = run::RunSpec::fromJson(record.spec);
+                start(prepared->spec, original ? std::optional<run::RunSpec>(*original) : std::nullopt);
             });
-    // Writing the snapshot's files: never on the GUI thread.
-    const QFuture<Expected<run::RunSpec>> prepared = QtConcurrent::run(
-        [record, objects = snapshot::objectsDirFor(m_runsDir)] { return run::rerunSpec(record, objects); });
-    m_reruns.removeIf([](const QFuture<Expected<run::RunSpec>> &f) { return f.isFinished(); });
+    // Writing the snapshot's files and asking the engine for the image: never on the GUI thread.
+    const QFuture<Expected<PreparedRerun>> prepared = QtConcurrent::run(
+        [record, objects = snapshot::objectsDirFor(m_runsDir),
+         engine = targets::kContainerEngineSetting.get(m_settings)]() -> Expected<PreparedRerun> {
+            auto spec = run::rerunSpec(record, objects);
+            if (!spec)
+                return spec.error();
+            const QString rebuild = run::imageToRebuild(*spec, engine);
+            return PreparedRerun{std::move(*spec), rebuild};
+        });
+    m_reruns.removeIf([](const QFuture<Expected<PreparedRerun>> &f) { return f.isFinished(); });
     m_reruns << prepared;
     watcher->setFuture(prepared);
 }
 
-void RunActions::start(const run::RunSpec &spec)
+void RunActions::start(const run::RunSpec &spec, const std::optional<run::RunSpec> &original)
 {
     Q_EMIT starting(spec.id);
     Q_EMIT message(tr("Starting %1 on %2 …").arg(spec.script, spec.target.toString()));
-    auto *watcher = new QFutureWatcher<Expected<void>>(this);
-    connect(watcher, &QFutureWatcher<Expected<void>>::finished, this, [this, watcher] {
-        if (const Expected<void> started = watcher->result(); !started)
+    auto *watcher = new QFutureWatcher<Expected<QStringList>>(this);
+    connect(watcher, &QFutureWatcher<Expected<QStringList>>::finished, this, [this, watcher] {
+        if (const Expected<QStringList> started = watcher->result(); !started)
             Q_EMIT problem(withContext(tr("Run"), started.error()));
+        else
+            for (const QString &warning : *started)
+                Q_EMIT problem(Error{tr("Re-run: %1").arg(warning), {}, 0, 0, {}});
         Q_EMIT runsChanged();
         watcher->deleteLater();
     });
     // A container run may build its image first: minutes, never on the GUI thread.
-    const QFuture<Expected<void>> launch =
-        QtConcurrent::run([store = m_store, spec, ferry = m_ferryBinary, dir = m_runsDir]() -> Expected<void> {
+    const QFuture<Expected<QStringList>> launch = QtConcurrent::run(
+        [store = m_store, spec, original, ferry = m_ferryBinary, dir = m_runsDir]() -> Expected<QStringList> {
             auto target = targets::makeTarget(spec.target, ferry);
             if (!target)
                 return cannotDrive(spec.target);
@@ -168,9 +186,10 @@ void RunActions::start(const run::RunSpec &spec)
                 return launched.error();
             if (!launched->error.isEmpty()) // a start not confirmed: the run stays, with the reason
                 return Error{launched->error, {}, 0, 0, {}};
-            return {};
+            const auto started = run::RunSpec::fromJson(launched->spec); // with its data's fingerprints
+            return original && started ? run::dataChanges(*original, *started) : QStringList{};
         });
-    m_launches.removeIf([](const QFuture<Expected<void>> &f) { return f.isFinished(); });
+    m_launches.removeIf([](const QFuture<Expected<QStringList>> &f) { return f.isFinished(); });
     m_launches << launch;
     watcher->setFuture(launch);
     Q_EMIT runsChanged();

@@ -10,6 +10,7 @@
 #include <QStringList>
 
 #include <functional>
+#include <optional>
 
 class QSettings;
 class QWidget;
@@ -54,7 +55,14 @@ Q_SIGNALS:
 private:
     void openLaunchDialog(const QString &script, const QList<run::DataChannel> &channels,
                           const QList<run::Hyperparameter> &values);
-    void start(const run::RunSpec &spec); // in the background, with its secrets checked first
+    // In the background, with its secrets checked first; a rerun's `original` (the run it
+    // repeats): the data that changed since it are said as warnings once started.
+    void start(const run::RunSpec &spec, const std::optional<run::RunSpec> &original = std::nullopt);
+
+    struct PreparedRerun {
+        run::RunSpec spec;
+        QString rebuild; // the image to build again first (run::imageToRebuild), if any
+    };
 
     QSettings &m_settings;
     QString m_ferryBinary;
@@ -62,8 +70,8 @@ private:
     run::RunStore *m_store = nullptr;
     QString m_root, m_runsDir;
     std::function<QStringList()> m_secretNames;
-    QList<QFuture<Expected<void>>> m_launches;
-    QList<QFuture<Expected<run::RunSpec>>> m_reruns; // their snapshots being written
+    QList<QFuture<Expected<QStringList>>> m_launches; // their warnings
+    QList<QFuture<Expected<PreparedRerun>>> m_reruns; // their snapshots being written
     int m_workspaceCount = 0;                        // workspaces set so far: a rerun starts in its own
 };
 

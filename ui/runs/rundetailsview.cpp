@@ -374,10 +374,11 @@ void RunDetailsView::updateActions()
     m_rerun->setToolTip(shown && !m_spec ? tr("This run's stored settings cannot be read")
                                          : tr("Start a new run from this run's settings, after changing them"));
     const bool kept = m_spec && m_spec->snapshot && !m_spec->snapshot->tree.isEmpty();
-    m_rerunExactly->setEnabled(kept);
-    m_rerunExactly->setToolTip(kept ? tr("Start this run again with the code of its snapshot, its parameters, target "
-                                         "and environment")
-                                    : tr("This run kept no snapshot of its code"));
+    m_rerunExactly->setEnabled(kept || (m_spec && embedded));
+    m_rerunExactly->setToolTip(embedded ? tr("Train again with this run's settings, seed and data")
+                               : kept   ? tr("Start this run again with the code of its snapshot, its parameters, "
+                                           "target and environment")
+                                        : tr("This run kept no snapshot of its code"));
     m_delete->setEnabled(shown && run::isFinished(status));
     // A script run can be handed to the cloud; the embedded trainer's runs have no script.
     m_export->setEnabled(m_spec.has_value() && !embedded);

@@ -222,6 +222,28 @@ void TrainPanel::train()
         Q_EMIT problem(withContext(tr("Train"), layers.error()));
         return;
     }
+    start(std::move(request));
+}
+
+void TrainPanel::trainAgain(const run::RunSpec &spec, const QString &rerunOf)
+{
+    if (isTraining() || !m_store)
+        return;
+    run::TrainingSession::Request request;
+    request.config.threads = m_threads; // this machine's, as for every training started here
+    run::TrainingSession::applyRunSettings(spec, request);
+    if (request.dataPath.isEmpty()) {
+        Q_EMIT problem(Error{tr("Re-run %1: it names no data to train on").arg(rerunOf), {}, 0, 0, {}});
+        return;
+    }
+    request.rerunOf = rerunOf;
+    setConfig(request.config); // shown as it trains
+    setDataset(request.dataPath);
+    start(std::move(request));
+}
+
+void TrainPanel::start(run::TrainingSession::Request request)
+{
     m_session = std::make_shared<run::TrainingSession>(*m_store, m_runsDir, m_root);
     m_runId.clear();
     m_progress->setValue(0);

@@ -3,6 +3,7 @@
 #include "common/error.h"
 #include "training/trainerengine.h"
 #include "training/training.h"
+#include "training/trainingsession.h"
 
 #include <QPointer>
 #include <QWidget>
@@ -22,7 +23,6 @@ class QTimer;
 
 namespace ferry::run {
 class RunStore;
-class TrainingSession;
 } // namespace ferry::run
 
 namespace ferry::ui {
@@ -50,6 +50,10 @@ public:
     // Torch threads for the trainings started here (the settings); 0: the plugin's choice.
     void setThreads(int threads) { m_threads = threads; }
 
+    // The embedded run of `spec` trained again as it was (its settings, seed and data: the
+    // store records it as a rerun of `rerunOf`); nothing while a training is under way.
+    void trainAgain(const run::RunSpec &spec, const QString &rerunOf);
+
 public Q_SLOTS:
     void train();
     void togglePause();
@@ -62,6 +66,7 @@ Q_SIGNALS:
     void datasetChanged(const QString &path);
 
 private:
+    void start(run::TrainingSession::Request request); // on the worker thread
     void updateState();
     void showHint(); // what to do next, from the workspace and dataset (not while training)
     void showProgress();

@@ -6,6 +6,7 @@
 #include "ui/compare/compareview.h"
 #include "ui/runs/runactions.h"
 #include "ui/runs/runsview.h"
+#include "ui/train/trainpanel.h"
 
 #include <QAction>
 #include <QKeySequence>
@@ -47,6 +48,16 @@ void MainWindow::rerunExactly(const QString &runId)
     const auto row = m_rows.constFind(runId);
     if (runId.isEmpty() || row == m_rows.constEnd()) {
         reportProblem(Error{tr("Select the run to re-run in the runs table"), {}, 0, 0, {}});
+        return;
+    }
+    // The embedded trainer has no code to keep: its settings and data are the run.
+    if (const auto spec = run::RunSpec::fromJson(row->record.spec); spec && spec->target.kind == run::TargetKind::Embedded) {
+        if (m_train->isTraining()) {
+            reportProblem(Error{tr("A training is under way: re-run %1 once it ends").arg(runId), {}, 0, 0, {}});
+            return;
+        }
+        m_sideTabs->setCurrentWidget(m_train);
+        m_train->trainAgain(*spec, runId);
         return;
     }
     m_actions->rerunExactly(row->record);

@@ -6,3 +6,11 @@ if(FERRY_GUI)
   ferry_test(tst_runsqueryview GUI SOURCES ui/runs/tst_runsqueryview.cpp LIBS ferry_ui)
   ferry_test(tst_exportrundialog GUI SOURCES ui/runs/tst_exportrundialog.cpp LIBS ferry_ui)
 endif()
+
+# The window's "Re-run exactly" of a container run whose image is gone (issue 19), on the real
+# Docker engine of the `docker` fixture.
+if(FERRY_GUI)
+  ferry_test(tst_rerunactions GUI SOURCES ui/runs/tst_rerunactions.cpp LIBS ferry_ui)
+  add_dependencies(tst_rerunactions ferry)
+  set_tests_properties(tst_rerunactions PROPERTIES FIXTURES_REQUIRED docker RESOURCE_LOCK container_builds TIMEOUT 900)
+endif()

@@ -4,6 +4,7 @@
 #include "store/runstore.h"
 #include "support/files.h"
 #include "support/testenv.h"
+#include "support/trainbits.h"
 #include "training/trainerloader.h"
 #include "ui/chart/losschart.h"
 #include "ui/chart/losschartpanel.h"
@@ -288,6 +289,58 @@ private Q_SLOTS:
         QTest::mouseClick(window.trainPanel()->findChild<QPushButton *>(u"cancel"_s), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(!window.trainPanel()->isTraining(), 30000);
         QTRY_VERIFY_WITH_TIMEOUT(window.store()->run(id)->status == ferry::run::RunStatus::Cancelled, 30000);
+    }
+
+    // Re-run exactly of a training (the details pane's button): the same training again, its
+    // settings and seed from the run, not from the form, every computed point bit for bit.
+    void rerunExactlyOfATrainingTrainsItAgainBitForBit()
+    {
+        if (!FERRY_HAS_TRAINER)
+            QSKIP("this build has no trainer plugin (FERRY_TRAINER=OFF)");
+        QSettings settings(settingsFile(), QSettings::IniFormat);
+        RecentWorkspaces recent(settings);
+        ferry::run::TrainerLoader loader({(ferry::test::buildDir() + QStringLiteral("/bin"))});
+        ferry::ui::WorkbenchServices services{[&loader] { return loader.load(); }, ferry::test::ferryBinary()};
+        MainWindow window(settings, recent, services);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const QString path = folder(u"rerun-training"_s);
+        QVERIFY(window.openWorkspaceAt(path));
+        QVERIFY(writeFile(path + u"/tiny.csv"_s, ferry::test::tinyTrainingCsv()));
+        window.trainPanel()->setDataset(path + u"/tiny.csv"_s);
+        ferry::run::TrainingConfig c = window.trainPanel()->config();
+        c.epochs = 2;
+        c.seed = 11;
+        c.layers = {8};
+        window.trainPanel()->setConfig(c);
+        QTest::mouseClick(window.trainPanel()->findChild<QPushButton *>(u"train"_s), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.runsView()->selectedRunIds().isEmpty(), 30000);
+        const QString a = window.runsView()->selectedRunIds().first();
+        QTRY_VERIFY_WITH_TIMEOUT(!window.trainPanel()->isTraining(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.store()->run(a)->status == ferry::run::RunStatus::Succeeded, 30000);
+
+        c.seed = 99; // the form changed since: the rerun is the run's, not the form's
+        c.epochs = 1;
+        window.trainPanel()->setConfig(c);
+        auto *button = window.findChild<QPushButton *>(u"rerunExactly"_s);
+        QVERIFY(button);
+        QTRY_VERIFY_WITH_TIMEOUT(button->isEnabled(), 10000);
+        QTest::mouseClick(button, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(window.runsView()->selectedRunIds().value(0) != a, 30000);
+        const QString b = window.runsView()->selectedRunIds().first();
+        QCOMPARE(window.trainPanel()->config().seed, 11u); // the form shows what trains
+        QTRY_VERIFY_WITH_TIMEOUT(!window.trainPanel()->isTraining(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.store()->run(b)->status == ferry::run::RunStatus::Succeeded, 30000);
+        const auto spec = ferry::run::RunSpec::fromJson(window.store()->run(b)->spec);
+        QVERIFY(spec);
+        QCOMPARE(spec->rerunOf, a);
+        QCOMPARE(window.store()->params(b), window.store()->params(a));
+        const auto bitsA = ferry::test::trainingPointBits(*window.store(), a);
+        QVERIFY2(bitsA.size() >= 4, qPrintable(QStringList(bitsA.keys()).join(u", "_s))); // losses and epoch metrics
+        QTRY_COMPARE_WITH_TIMEOUT(ferry::test::trainingPointBits(*window.store(), b).keys(), bitsA.keys(), 30000);
+        const auto bitsB = ferry::test::trainingPointBits(*window.store(), b);
+        for (auto it = bitsA.begin(); it != bitsA.end(); ++it)
+            QVERIFY2(bitsB.value(it.key()) == it.value(), qPrintable(it.key()));
     }
 
     void geometryPersists()

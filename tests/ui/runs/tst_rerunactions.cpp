@@ -1,0 +1,113 @@
+// The window's "Re-run exactly" of a container run (RunActions::rerunExactly), against the real
+// Docker engine of the `docker` fixture: the rerun uses the environment the run recorded, not
+// the environment file as it has been edited since, says that the image is gone and rebuilds
+// it, and runs the code of the snapshot.
+#include "run/runspec.h"
+#include "store/runstore.h"
+#include "support/container.h"
+#include "ui/runs/runactions.h"
+
+#include <QApplication>
+#include <QDirIterator>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace ferry;
+using namespace ferry::test;
+
+class TestRerunActions : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_image, m_edited;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        const QString missing = connectToDocker();
+        QVERIFY2(missing.isEmpty(), qPrintable(missing));
+    }
+
+    void cleanupTestCase()
+    {
+        for (const QString &image : {m_image, m_edited}) {
+            if (!image.isEmpty())
+                docker({u"rmi"_s, u"-f"_s, image});
+        }
+        // The snapshot's files are written read-only: writable again, for the temporary folder to go.
+        for (QDirIterator it(m_dir.path(), QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot,
+                             QDirIterator::Subdirectories);
+             it.hasNext();)
+            QFile::setPermissions(it.next(), QFile::permissions(it.filePath()) | QFileDevice::WriteOwner);
+    }
+
+    void aGoneImageIsRebuiltFromTheRecordedEnvironment()
+    {
+        const QString ws = m_dir.filePath(u"project"_s); // the snapshot's files go beside it
+        QDir().mkpath(ws);
+        const QString name = u"tst-gui-rerun-%1"_s.arg(QCoreApplication::applicationPid());
+        m_image = writeTestEnvironment(ws + u"/env.yml"_s, name);
+        QVERIFY(!m_image.isEmpty());
+        QVERIFY(writeFile(ws + u"/hello.py"_s, "print('version 1 in the image')\n"));
+        const auto first = runFerry(ws, {u"run"_s, u"hello.py"_s, u"--target"_s, u"container"_s, u"--env"_s,
+                                         u"env.yml"_s, u"--follow"_s});
+        QVERIFY2(first.exitCode == 0, qPrintable(first.err + first.out));
+        const QString a = QJsonDocument::fromJson(runFerry(ws, {u"runs"_s, u"list"_s, u"--json"_s}).out.toUtf8())
+                              .array()
+                              .first()[u"id"_s]
+                              .toString();
+        // Since: the code and the environment file changed, and the run's image is gone.
+        QVERIFY(writeFile(ws + u"/hello.py"_s, "print('version 2')\n"));
+        m_edited = writeTestEnvironment(ws + u"/env.yml"_s, name + u"-edited"_s);
+        QVERIFY(m_edited != m_image);
+        QCOMPARE(docker({u"rmi"_s, u"-f"_s, m_image}).exitCode, 0);
+
+        auto opened = run::RunStore::open(run::RunStore::pathInWorkspace(ws));
+        QVERIFY(opened);
+        std::unique_ptr<run::RunStore> store = std::move(*opened);
+        const auto record = store->run(a);
+        QVERIFY(record);
+        QSettings settings(m_dir.filePath(u"settings.ini"_s), QSettings::IniFormat);
+        ui::RunActions actions(settings, ferryBinary(), nullptr);
+        const QString runsDir = ws + u"/.ferry/runs"_s;
+        actions.setWorkspace(store.get(), ws, runsDir);
+        QSignalSpy messages(&actions, &ui::RunActions::message);
+        QSignalSpy starting(&actions, &ui::RunActions::starting);
+        QSignalSpy problems(&actions, &ui::RunActions::problem);
+        actions.rerunExactly(*record);
+        QVERIFY(starting.wait(60000));
+        QStringList said;
+        for (const QList<QVariant> &m : messages)
+            said << m.first().toString();
+        QVERIFY2(said.contains(u"Image %1 is gone: rebuilding it from the environment of run %2"_s.arg(m_image, a)),
+                 qPrintable(said.join(u'\n')));
+        const QString b = starting.first().first().toString();
+        const QString log = runsDir + u'/' + b + u"/log"_s;
+        QVERIFY2(waitFor([&] { return readFile(log).contains("version 1 in the image"); }, 600000),
+                 readFile(log).constData());
+        actions.finishLaunches();
+        for (const QList<QVariant> &p : problems)
+            QFAIL(qPrintable(p.first().value<Error>().toString()));
+        store->flush();
+        const auto rerun = store->run(b);
+        QVERIFY(rerun);
+        const auto spec = run::RunSpec::fromJson(rerun->spec);
+        QVERIFY(spec);
+        QCOMPARE(spec->rerunOf, a);
+        // The recorded environment, in a hidden file in the snapshot's folder; its image built again.
+        QCOMPARE(QFileInfo(spec->environmentFile).fileName(), u".ferry-env-"_s + spec->environmentTag + u".yml"_s);
+        QVERIFY2(spec->environmentFile.startsWith(spec->sourceDir + u'/'), qPrintable(spec->environmentFile));
+        QCOMPARE(spec->environmentSpec, run::RunSpec::fromJson(record->spec)->environmentSpec);
+        QCOMPARE(docker({u"image"_s, u"inspect"_s, m_image}).exitCode, 0);
+        QVERIFY(docker({u"image"_s, u"inspect"_s, m_edited}).exitCode != 0); // never the edited file's
+    }
+};
+
+QTEST_MAIN(TestRerunActions)
+#include "tst_rerunactions.moc"
