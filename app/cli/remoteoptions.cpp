@@ -1,5 +1,6 @@
 #include "cli/remoteoptions.h"
 
+#include "run/distribution.h"
 #include "targets/remotetarget.h"
 
 #include <QFileInfo>
@@ -39,6 +40,12 @@ void addRemoteOptions(QCommandLineParser &parser)
     parser.addOption({u"cpus"_s, u"slurm: CPUs per task."_s, u"N"_s});
     parser.addOption({u"mem"_s, u"slurm: memory, e.g. 16G."_s, u"SIZE"_s});
     parser.addOption({u"requeue"_s, u"slurm: let Slurm requeue the job (preemption, node failure)."_s});
+    parser.addOption({u"nodes"_s,
+                      u"slurm: one run across N nodes, one job whose ranks get RANK, WORLD_SIZE, MASTER_ADDR, "
+                      u"SM_HOSTS... (default 1)."_s,
+                      u"N"_s});
+    parser.addOption({u"tasks-per-node"_s, u"slurm: ranks on each node (default 1)."_s, u"T"_s});
+    parser.addOption({u"gpus-per-node"_s, u"slurm: --gres=gpu:G on each node of the run."_s, u"G"_s});
 }
 
 bool applyRemoteOptions(const QCommandLineParser &parser, run::TargetSpec &target, Io &io)
@@ -48,7 +55,8 @@ bool applyRemoteOptions(const QCommandLineParser &parser, run::TargetSpec &targe
     const QStringList remoteOnly{
         u"accept-host-key"_s, u"remote-dir"_s, u"exclude"_s,          u"remote-data"_s, u"gpus"_s,
         u"host-python"_s,     u"identity"_s,   u"passphrase-secret"_s};
-    const QStringList slurmOnly{u"partition"_s, u"time"_s, u"cpus"_s, u"mem"_s, u"requeue"_s};
+    const QStringList slurmOnly{u"partition"_s,      u"time"_s,          u"cpus"_s,         u"mem"_s,
+                                u"requeue"_s,        u"nodes"_s,         u"tasks-per-node"_s, u"gpus-per-node"_s};
     for (const QString &name : remoteOnly + slurmOnly) {
         if (!parser.isSet(name))
             continue;
@@ -75,6 +83,20 @@ bool applyRemoteOptions(const QCommandLineParser &parser, run::TargetSpec &targe
             return false;
         }
         o[count] = n;
+    }
+    for (const auto &[option, key] : {std::pair{u"nodes"_s, run::kNodesOption},
+                                      std::pair{u"tasks-per-node"_s, run::kTasksPerNodeOption},
+                                      std::pair{u"gpus-per-node"_s, run::kGpusPerNodeOption}}) {
+        if (!parser.isSet(option))
+            continue;
+        bool ok = false;
+        const int n = parser.value(option).toInt(&ok);
+        o[key] = ok ? QJsonValue(n) : QJsonValue(parser.value(option)); // checked below, with the others
+
+    }
+    if (const auto distribution = run::Distribution::of(target); !distribution) {
+        io.err << "ferry run: " << distribution.error().toString() << Qt::endl;
+        return false;
     }
     if (parser.isSet(u"identity"_s)) {
         const QFileInfo key(parser.value(u"identity"_s));

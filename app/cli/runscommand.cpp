@@ -4,6 +4,7 @@
 #include "cli/runexport.h"
 #include "cli/runsbundle.h"
 #include "cli/runsdiff.h"
+#include "cli/runslogs.h"
 #include "cli/runsprovenance.h"
 #include "cli/runsquery.h"
 #include "cli/runsrerun.h"
@@ -78,6 +79,8 @@ public:
             u"                                   the numbers exact\n"
             u"  ferry runs cancel ID             stop the run and everything it started\n"
             u"  ferry runs attach ID             follow the run's log until it ends\n"
+            u"  ferry runs logs ID [--rank K]    the run's log as it is now; --rank: rank K's of a run\n"
+            u"                                   across nodes (rank 0's is the run's log)\n"
             u"  ferry runs delete ID [--remote | --keep-remote]\n"
             u"                                   remove an ended run (its record, folder and artifacts);\n"
             u"                                   an SSH or Slurm run needs one of the two: --remote removes\n"
@@ -103,7 +106,8 @@ public:
             u"  ferry runs gc                    give the space of deleted runs back to the file system\n"
             u"ID may be any unique start of a run id."_s);
         parser.addPositionalArgument(
-            u"action"_s, u"list, show, metrics, cancel, attach, export, import, delete, diff, rerun, tag, note or gc"_s,
+            u"action"_s,
+            u"list, show, metrics, logs, cancel, attach, export, import, delete, diff, rerun, tag, note or gc"_s,
             u"ACTION"_s);
         parser.addPositionalArgument(u"id"_s, u"The run."_s, u"[ID]"_s);
         parser.addPositionalArgument(u"other"_s, u"diff: the run compared with the first."_s, u"[ID]"_s);
@@ -113,6 +117,7 @@ public:
         parser.addOption({u"target"_s, u"rerun: another target (local, container, ssh:HOST, slurm:HOST)."_s, u"T"_s});
         parser.addOption({u"follow"_s, u"rerun: follow the new run until it ends."_s});
         parser.addOption({u"workspace"_s, u"The workspace folder (default: the current folder)."_s, u"DIR"_s});
+        parser.addOption({u"rank"_s, u"logs: rank K's log of a run across nodes."_s, u"K"_s});
         parser.addOption({u"json"_s, u"Print JSON."_s});
         parser.addOption({u"csv"_s, u"metrics: print CSV."_s});
         parser.addOption({u"remote"_s, u"delete: remove the run's folder on its host as well."_s});
@@ -125,9 +130,9 @@ public:
     {
         const QString action = parser.positionalArguments().value(0);
         const QString id = parser.positionalArguments().value(1);
-        static const QStringList actions{u"list"_s,   u"show"_s,   u"metrics"_s, u"cancel"_s, u"attach"_s,
-                                         u"export"_s, u"import"_s, u"delete"_s,  u"diff"_s,   u"rerun"_s,
-                                         u"tag"_s,    u"note"_s,   u"gc"_s};
+        static const QStringList actions{u"list"_s,   u"show"_s,   u"metrics"_s, u"logs"_s,  u"cancel"_s,
+                                         u"attach"_s, u"export"_s, u"import"_s,  u"delete"_s, u"diff"_s,
+                                         u"rerun"_s,  u"tag"_s,    u"note"_s,    u"gc"_s};
         if (action == "tag"_L1 || action == "note"_L1)
             return tagOrNoteRun(parser, io);
         if (parser.positionalArguments().size() > 3)
@@ -175,6 +180,8 @@ public:
             return show(*context, *record, json, io);
         if (action == "metrics"_L1)
             return metrics(*context, *record, parser.isSet(u"csv"_s), json, io);
+        if (action == "logs"_L1)
+            return printRunLog(parser, *context, *record, io);
         if (action == "cancel"_L1)
             return cancel(*context, *record, io);
         if (action == "export"_L1)

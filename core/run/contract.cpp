@@ -1,6 +1,7 @@
 #include "run/contract.h"
 
 #include "common/textfile.h"
+#include "run/distribution.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -109,6 +110,8 @@ QList<std::pair<QString, QString>> contractEnvironment(const RunSpec &spec, cons
     env.append({u"SM_NUM_CPUS"_s, QString::number(resources.cpus)});
     env.append({u"SM_CURRENT_HOST"_s, resources.currentHost});
     env.append({u"SM_HOSTS"_s, compact(QJsonArray{resources.currentHost})});
+    // The distribution, as SageMaker's toolkit passes it ({} for one process).
+    env.append({u"SM_FRAMEWORK_PARAMS"_s, compact(Distribution::orSingle(spec.target).frameworkParams())});
     env.append({u"SM_TRAINING_ENV"_s, compact(QJsonObject{{u"hyperparameters"_s, hps},
                                                           {u"channel_input_dirs"_s,
                                                            [&] {

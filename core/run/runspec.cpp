@@ -1,5 +1,7 @@
 #include "run/runspec.h"
 
+#include "run/distribution.h"
+
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
@@ -241,6 +243,9 @@ QList<Error> validateRunSpec(const RunSpec &spec)
         if (const auto named = hostNameProblem(spec.target.host); !named)
             errors << named.error();
     }
+    // A run across nodes only where it can run (a Slurm cluster), with counts that make sense.
+    if (const auto distribution = Distribution::of(spec.target); !distribution)
+        errors << distribution.error();
     QStringList seen;
     for (const DataChannel &c : spec.channels) {
         if (!channelName.match(c.name).hasMatch())

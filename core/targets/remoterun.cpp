@@ -1,5 +1,6 @@
 #include "targets/remoterun.h"
 
+#include "run/distribution.h"
 #include "run/hostfacts.h"
 #include "run/supervisor.h"
 #include "run/workfolder.h"
@@ -27,6 +28,9 @@ using namespace Qt::StringLiterals;
 namespace ferry::targets {
 
 namespace {
+
+// The contract's names a rank of a run across nodes sets itself (scripts::ranks).
+const QStringList kPerRankNames{u"SM_CURRENT_HOST"_s, u"SM_HOSTS"_s, u"SM_NUM_GPUS"_s, u"SM_TRAINING_ENV"_s};
 
 const QStringList kCollectOptions{u"-a"_s, u"--no-links"_s, u"--no-D"_s, u"--no-inc-recursive"_s};
 
@@ -118,20 +122,36 @@ Expected<QString> RemoteRun::createRemoteDir(const QString &givenRoot, const QSt
     return dir;
 }
 
-QStringList RemoteRun::hostCommand(const run::RunSpec &spec, const QString &remoteDir, const run::Resources &resources)
+namespace {
+
+// The contract's paths in the run folder on the host: uploaded channels under input/data,
+// those already there (remoteChannels) where they are.
+run::ContractPaths hostContractPaths(const run::RunSpec &spec, const run::RunSpec &contract, const QString &remoteDir)
 {
-    const run::RunSpec s = contractSpec(spec);
     run::ContractPaths paths = run::localContractPaths(remoteDir, run::RunSpec{});
     paths.codeDir = remoteDir + u"/code"_s;
-    for (const run::DataChannel &c : s.channels) {
+    for (const run::DataChannel &c : contract.channels) {
         const bool uploaded = spec.channels.contains(c);
         paths.channelDirs.append({c.name, uploaded ? remoteDir + u"/input/data/"_s + c.name : c.path});
     }
+    return paths;
+}
+
+} // namespace
+
+QStringList RemoteRun::hostCommand(const run::RunSpec &spec, const QString &remoteDir, const run::Resources &resources)
+{
+    const run::RunSpec s = contractSpec(spec);
+    const run::ContractPaths paths = hostContractPaths(spec, s, remoteDir);
     QStringList command{u"env"_s, u"--"_s};
     for (const auto &[name, value] : spec.variables)
         command << name + u'=' + value;
-    for (const auto &[name, value] : run::contractEnvironment(s, paths, resources))
-        command << name + u'=' + value;
+    // A run across nodes: each rank sets its own host, hosts, GPUs and training env (scripts::ranks).
+    const bool distributed = run::Distribution::orSingle(spec.target).isDistributed();
+    for (const auto &[name, value] : run::contractEnvironment(s, paths, resources)) {
+        if (!distributed || !kPerRankNames.contains(name))
+            command << name + u'=' + value;
+    }
     command << u"FERRY_RUN_ID="_s + spec.id << spec.interpreter << spec.script << run::scriptArguments(spec);
     if (spec.secretVariables.isEmpty())
         return command;
@@ -161,6 +181,30 @@ Expected<QByteArray> RemoteRun::runnerScript(const run::RunSpec &spec, const QSt
     script += "COMMAND=(" + quotedCommand->toUtf8() + ")\n";
     script += scripts::watcher;
     script += run::kHostFactsScript;
+    const auto distribution = run::Distribution::of(spec.target);
+    if (!distribution)
+        return distribution.error();
+    if (distribution->isDistributed()) {
+        if (parts.sbatchLines.isEmpty() || !parts.command.isEmpty())
+            return Error{u"a run across nodes runs on a Slurm cluster, with the host's Python"_s, {}, 0, 0, {}};
+        // SM_TRAINING_ENV as a template the ranks fill in (their host, the job's hosts, their GPUs).
+        run::Resources template_ = resources;
+        template_.currentHost = u"@FERRY_CURRENT_HOST@"_s;
+        template_.gpus = 0;
+        QString trainingEnv;
+        const run::RunSpec contract = contractSpec(spec);
+        for (const auto &[name, value] :
+             run::contractEnvironment(contract, hostContractPaths(spec, contract, remoteDir), template_))
+            if (name == u"SM_TRAINING_ENV"_s)
+                trainingEnv = value;
+        const auto quotedEnv = shellQuote(trainingEnv);
+        if (!quotedEnv)
+            return quotedEnv.error();
+        script += "export FERRY_NODES=" + QByteArray::number(distribution->nodes) +
+                  " FERRY_TASKS_PER_NODE=" + QByteArray::number(distribution->tasksPerNode) + '\n';
+        script += "export FERRY_TRAINING_ENV=" + quotedEnv->toUtf8() + '\n';
+        script += scripts::ranks;
+    }
     script += scripts::runnerBody;
     return script;
 }
@@ -418,11 +462,12 @@ Expected<void> RemoteRun::collect(const RemoteRecord &record, run::ExitRecord ex
     // (--no-links: one planted as output/failure -> ~/.aws/credentials, or ../../.., is skipped
     // with rsync's "skipping non-regular file"), nor a fifo or device (--no-D); no incremental
     // recursion, whose file lists a malicious sender has abused (CVE-2024-12087).
-    for (const QString &folder : {u"model"_s, u"output"_s}) {
-        QDir().mkpath(m_dir.path() + u'/' + folder);
-        if (auto got = m_shell.rsync(kCollectOptions, {m_shell.remotePath(record.dir + u'/' + folder + u'/')},
-                                     m_dir.path() + u'/' + folder + u'/');
-            !got)
+    QStringList folders{u"model"_s, u"output"_s};
+    if (const auto spec = m_dir.readSpec();
+        spec && run::Distribution::orSingle(spec->target).isDistributed())
+        folders << u"ranks"_s; // every rank's log but rank 0's (the run's log)
+    for (const QString &folder : folders) {
+        if (auto got = fetchFolder(record, folder); !got)
             return got.error();
     }
     if (exit.error.isEmpty()) // a regular file only, never followed: the one rule of every target
@@ -432,6 +477,16 @@ Expected<void> RemoteRun::collect(const RemoteRecord &record, run::ExitRecord ex
     if (const auto written = m_dir.writeExit(exit); !written && !QFileInfo::exists(m_dir.exitFile()))
         return written.error();
     return run::finalize(m_dir.path());
+}
+
+Expected<void> RemoteRun::fetchFolder(const RemoteRecord &record, const QString &folder)
+{
+    QDir().mkpath(m_dir.path() + u'/' + folder);
+    if (auto got = m_shell.rsync(kCollectOptions, {m_shell.remotePath(record.dir + u'/' + folder + u'/')},
+                                 m_dir.path() + u'/' + folder + u'/');
+        !got)
+        return got.error();
+    return {};
 }
 
 Expected<QList<qint64>> RemoteRun::markedProcesses(const RemoteRecord &record)

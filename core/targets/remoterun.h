@@ -113,6 +113,9 @@ public:
     // then the local exit.json (`exit`, its error filled from the failure file), then the
     // archives. The local exit.json is written last: once it exists, everything is here.
     Expected<void> collect(const RemoteRecord &record, run::ExitRecord exit);
+    // One folder of the run on the host (model, output, ranks) copied into the local run folder,
+    // as collect() does: regular files only, no link, fifo or device (M10).
+    Expected<void> fetchFolder(const RemoteRecord &record, const QString &folder);
     // Kills every process of the run on the host: the groups named by the runner's pid files
     // and any process carrying the run's marker (FERRY_RUN_ID) in its environment; TERM,
     // `graceMs`, KILL; checks nothing is left. Returns the pids that survived (none: empty).

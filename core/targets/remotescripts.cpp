@@ -61,7 +61,8 @@ rm -f "$RUN/child"
 ( trap 'exit 0' TERM; ferry_watch "$RUN/log" "$RUN/log.times" "$RUN/system.samples" "$RUN/child" $$ "$RUN/heartbeat" ) &
 beat=$!
 child=
-stop() { [ -n "$child" ] && kill -TERM -- "-$child" 2>/dev/null; }
+signalled=0
+stop() { signalled=1; [ -n "$child" ] && kill -TERM -- "-$child" 2>/dev/null; }
 trap stop TERM INT HUP
 # Secret variables (remoterun.h): the entry takes a copy and deletes it. An SSH run's file goes
 # now; a Slurm job keeps it for a requeued attempt until the run ends.
@@ -70,8 +71,9 @@ if [ -e "$RUN/secrets/variables.json" ]; then
   [ -z "${SLURM_JOB_ID:-}" ] && rm -f "$RUN/secrets/variables.json"
 fi
 cd "$RUN/code" || { note "no code folder in $RUN"; exit 1; }
-# Its own session and process group, as a local run: a cancel stops the group.
-setsid "${COMMAND[@]}" &
+# Its own session and process group, as a local run: a cancel stops the group. A run across
+# nodes starts its ranks with srun instead (ferry_ranks_start, scripts::ranks).
+if declare -F ferry_ranks_start >/dev/null; then ferry_ranks_start; else setsid "${COMMAND[@]}" & fi
 child=$!
 echo "$child" > "$RUN/child"
 while :; do
@@ -86,20 +88,97 @@ sleep 0.2
 kill -KILL -- "-$child" 2>/dev/null
 cancelled=false
 [ -e "$RUN/cancel-requested" ] && cancelled=true
+# A rank that failed (not stopped by Slurm or a cancel) fails the run with its own reason.
+why=
+if [ "$rc" != 0 ] && [ "$cancelled" = false ] && [ "$signalled" = 0 ] && declare -F ferry_ranks_failure >/dev/null; then
+  read -r frank fcode fnode < <(ferry_ranks_failure) || true
+  if [ -n "${frank:-}" ]; then
+    rc=$fcode
+    if [ "$fcode" -gt 128 ]; then why="rank $frank on $fnode was killed by signal $((fcode - 128))"
+    else why="rank $frank on $fnode exited with code $fcode"; fi
+    note "$why: the other ranks were stopped (its log: ferry runs logs ID --rank $frank)"
+  fi
+fi
 # Under Slurm a signal we did not ask for is the scheduler's (time limit, preemption, a
 # requeue): Ferry reads the outcome from Slurm, and a requeued job runs this again.
-if [ "$rc" -gt 128 ] && [ "$cancelled" = false ] && [ -n "${SLURM_JOB_ID:-}" ]; then
+if [ "$rc" -gt 128 ] && [ "$cancelled" = false ] && [ -z "$why" ] && [ -n "${SLURM_JOB_ID:-}" ]; then
   note "stopped by signal $((rc - 128)) from Slurm"
   exit "$rc"
 fi
 code=$rc; sig=0
 if [ "$rc" -gt 128 ]; then code=-1; sig=$((rc - 128)); fi
-printf '{"exitCode": %d, "signal": %d, "finishedMs": %s, "cancelled": %s, "error": ""}\n' \
-  "$code" "$sig" "$(stamp)" "$cancelled" > "$RUN/exit.json.$$"
+printf '{"exitCode": %d, "signal": %d, "finishedMs": %s, "cancelled": %s, "error": "%s"}\n' \
+  "$code" "$sig" "$(stamp)" "$cancelled" "$why" > "$RUN/exit.json.$$"
 ln "$RUN/exit.json.$$" "$RUN/exit.json" 2>/dev/null
 rm -f "$RUN/exit.json.$$"
 rm -rf "$RUN/secrets"
 exit 0
+)BASH";
+
+const char ranks[] = R"BASH(
+# A run across nodes (run/distribution.h). The batch script (this file, on the first node)
+# starts every rank with srun; each rank runs this file again with --ferry-rank.
+ferry_ranks_start() {
+  local nodes first addr port
+  nodes=$(scontrol show hostnames "$SLURM_JOB_NODELIST" 2>/dev/null | tr -dc 'A-Za-z0-9._\n-')
+  first=$(printf '%s\n' "$nodes" | head -1)
+  FERRY_HOSTS_JSON="[$(printf '%s\n' "$nodes" | awk 'NF { printf "%s\"%s\"", (n++ ? "," : ""), $0 }')]"
+  # Slurm's address of the first node (a node name may not resolve: several share a host).
+  addr=$(scontrol show node "$first" -o 2>/dev/null | tr ' ' '\n' | sed -n 's/^NodeAddr=//p' | head -1 | tr -dc 'A-Za-z0-9.:_-')
+  [ -n "$addr" ] || addr=$first
+  # A port of this job's own that nothing listens on there (rank 0 runs on this node).
+  port=$((29500 + ${SLURM_JOB_ID:-0} % 2000))
+  for _ in $(seq 200); do
+    (exec 3<>"/dev/tcp/$addr/$port") 2>/dev/null || break
+    port=$((port + 1))
+  done
+  export MASTER_ADDR=$addr MASTER_PORT=$port FERRY_HOSTS_JSON
+  export WORLD_SIZE=$((FERRY_NODES * FERRY_TASKS_PER_NODE)) LOCAL_WORLD_SIZE=$FERRY_TASKS_PER_NODE
+  mkdir -p "$RUN/ranks"
+  rm -f "$RUN"/ranks/*.exit
+  note "$FERRY_NODES nodes ($(echo $nodes)), $FERRY_TASKS_PER_NODE task(s) each: WORLD_SIZE=$WORLD_SIZE MASTER_ADDR=$addr MASTER_PORT=$port"
+  setsid srun --kill-on-bad-exit=1 --nodes="$FERRY_NODES" --ntasks="$WORLD_SIZE" \
+    --ntasks-per-node="$FERRY_TASKS_PER_NODE" bash "$RUN/runner.sh" --ferry-rank &
+}
+# The first rank that failed, by the time it ended: "RANK CODE NODE".
+ferry_ranks_failure() {
+  local f c t n
+  for f in "$RUN"/ranks/*.exit; do
+    [ -f "$f" ] || continue
+    read -r c t n < "$f" || continue
+    [ "$c" != 0 ] && echo "$t $(basename "$f" .exit) $c $n"
+  done | sort -n | head -1 | awk '{ print $2, $3, $4 }'
+}
+# One rank, on its node: rank 0 writes the run's log (its metrics), rank K ranks/K.log. The
+# contract's names of this task, its own copy of the secret variables, the script.
+ferry_rank() {
+  local rank=${SLURM_PROCID:-0} node n cmd i te
+  node=$(printf '%s' "${SLURMD_NODENAME:-$(hostname -s)}" | tr -dc 'A-Za-z0-9._-')
+  if [ "$rank" = 0 ]; then exec >>"$RUN/log" 2>&1; else exec >>"$RUN/ranks/$rank.log" 2>&1; fi
+  exec </dev/null
+  n=0
+  if [ -n "${CUDA_VISIBLE_DEVICES:-}" ] && [ "${CUDA_VISIBLE_DEVICES}" != NoDevFiles ]; then
+    n=$(printf '%s\n' "$CUDA_VISIBLE_DEVICES" | tr ',' '\n' | grep -c .)
+  fi
+  te=${FERRY_TRAINING_ENV//'"hosts":["@FERRY_CURRENT_HOST@"]'/"\"hosts\":$FERRY_HOSTS_JSON"}
+  te=${te//'@FERRY_CURRENT_HOST@'/"$node"}
+  te=${te//'"num_gpus":0'/"\"num_gpus\":$n"}
+  export RANK=$rank LOCAL_RANK=${SLURM_LOCALID:-0} NODE_RANK=${SLURM_NODEID:-0} SM_CURRENT_HOST=$node \
+    SM_HOSTS=$FERRY_HOSTS_JSON SM_NUM_GPUS=$n SM_TRAINING_ENV=$te
+  cmd=("${COMMAND[@]}")
+  if [ -e "$RUN/secrets/variables.json" ]; then # each rank its own copy, which its entry deletes
+    cp -f "$RUN/secrets/variables.json" "$RUN/secrets/rank-$rank.json"
+    for i in "${!cmd[@]}"; do
+      [ "${cmd[$i]}" = "$RUN/secrets/attempt.json" ] && cmd[$i]=$RUN/secrets/rank-$rank.json
+    done
+  fi
+  cd "$RUN/code" || exit 1
+  "${cmd[@]}"
+  local rc=$?
+  echo "$rc $(date +%s%3N) $node" > "$RUN/ranks/$rank.exit"
+  return "$rc"
+}
+[ "${1:-}" = --ferry-rank ] && { ferry_rank; exit $?; }
 )BASH";
 
 const char status[] = R"BASH(

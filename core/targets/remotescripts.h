@@ -16,6 +16,13 @@ extern const char runnerBody[];
 // script: the SSH and Slurm runners, a container's entry.
 extern const char watcher[];
 
+// A run across nodes (run/distribution.h), after the runner's variables and FERRY_NODES,
+// FERRY_TASKS_PER_NODE and FERRY_TRAINING_ENV (SM_TRAINING_ENV with @FERRY_CURRENT_HOST@ and 0 GPUs,
+// made per rank): ferry_ranks_start (srun of every rank, MASTER_ADDR from Slurm's node address,
+// a free MASTER_PORT), ferry_ranks_failure, and the rank's own part, run by srun as
+// `runner.sh --ferry-rank`.
+extern const char ranks[];
+
 // ARGS: RUN OFFSET MAX TIMES_OFFSET SAMPLES_OFFSET JOBID [PATH SIZE]... "key value" lines, then
 // "--ferry-log--", then log bytes.
 extern const char status[];

@@ -109,6 +109,17 @@ std::optional<QString> RemoteTarget::remoteFolderOf(const QString &runDir)
     return (*record)->dir;
 }
 
+Expected<void> RemoteTarget::fetchRankLogs(const QString &runDir)
+{
+    const auto record = RemoteRecord::read(runDir);
+    if (!record)
+        return record.error();
+    if (!record->has_value())
+        return Error{u"the run has no folder on a host yet"_s, runDir, 0, 0, {}};
+    RemoteRun run(*m_shell, runDir);
+    return run.fetchFolder(**record, u"ranks"_s);
+}
+
 Expected<void> RemoteTarget::removeRemoteFolder(const QString &runDir)
 {
     const auto record = RemoteRecord::read(runDir);

@@ -35,6 +35,9 @@ public:
     Expected<void> removeRemoteFolder(const QString &runDir);
     // The host folder of a run, if it has one (remote.json): for the question before a delete.
     static std::optional<QString> remoteFolderOf(const QString &runDir);
+    // The logs of every rank but 0 of a run across nodes, as they are now on the host, into the
+    // local run folder's ranks/ (collected at the end in any case).
+    Expected<void> fetchRankLogs(const QString &runDir);
 
 protected:
     RemoteTarget(std::unique_ptr<RemoteShell> shell, run::TargetKind kind, QString place);

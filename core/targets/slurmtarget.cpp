@@ -1,5 +1,6 @@
 #include "targets/slurmtarget.h"
 
+#include "run/distribution.h"
 #include "run/supervisor.h"
 #include "targets/shellquote.h"
 #include "targets/slurmarray.h"
@@ -62,9 +63,16 @@ Expected<QStringList> SlurmTarget::sbatchOptions(const run::RunSpec &spec, const
         if (!*checked)
             return checked->error();
     }
+    const auto distribution = run::Distribution::of(spec.target);
+    if (!distribution)
+        return distribution.error();
     QStringList lines{u"--job-name=ferry-%1"_s.arg(spec.id.left(100)), u"--output=%1/slurm-%j.out"_s.arg(remoteDir),
                       u"--chdir=%1"_s.arg(remoteDir)};
-    if (!gpus->isEmpty())
+    if (distribution->isDistributed()) // one batch script; its srun starts the ranks (scripts::ranks)
+        lines << u"--nodes=%1"_s.arg(distribution->nodes) << u"--ntasks-per-node=%1"_s.arg(distribution->tasksPerNode);
+    if (distribution->gpusPerNode > 0) // Slurm's --gres is per node
+        lines << u"--gres=gpu:%1"_s.arg(distribution->gpusPerNode);
+    else if (!gpus->isEmpty() && distribution->gpusPerNode < 0)
         lines << u"--gres=gpu:"_s + *gpus;
     if (!partition->isEmpty())
         lines << u"--partition="_s + *partition;
@@ -92,7 +100,10 @@ Expected<void> SlurmTarget::start(const QString &runDir, const run::RunSpec &spe
     if (const auto checked = sbatchOptions(spec, u"/"_s); !checked)
         return checked.error();
     const QJsonValue gpus = spec.target.options.value(u"gpus"_s);
-    const int gpuCount = gpus.isDouble() ? gpus.toInt() : gpus.toString().toInt();
+    const run::Distribution distribution = run::Distribution::orSingle(spec.target);
+    const int gpuCount = distribution.gpusPerNode >= 0 ? distribution.gpusPerNode
+                         : gpus.isDouble()            ? gpus.toInt()
+                                                      : gpus.toString().toInt();
     const auto shape = [&spec](const QString &remoteDir, const HostInfo &, run::Resources &) -> Expected<RunnerParts> {
         const auto lines = sbatchOptions(spec, remoteDir);
         if (!lines)

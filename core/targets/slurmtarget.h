@@ -13,7 +13,11 @@ namespace ferry::targets {
 // (sacct once the controller has forgotten the job), cancel is scancel. A requeued job is the
 // same run again: the log goes on, `attempt` counts SLURM_RESTART_COUNT.
 // Target options: "gpus" (--gres=gpu:N), "partition", "time" (HH:MM:SS or D-HH:MM:SS),
-// "cpus" (--cpus-per-task), "mem" (e.g. 4G), "requeue" (bool), and those of SshTarget.
+// "cpus" (--cpus-per-task), "mem" (e.g. 4G), "requeue" (bool), and those of SshTarget. A run
+// across nodes (run/distribution.h: "nodes", "tasksPerNode", "gpusPerNode") is one job with
+// --nodes and --ntasks-per-node whose batch script starts every rank with srun, each with the
+// contract's names of its own (RANK, WORLD_SIZE, MASTER_ADDR, SM_CURRENT_HOST, ...); rank 0's log
+// is the run's, rank K's is ranks/K.log; a rank that fails stops the others and fails the run.
 class SlurmTarget final : public RemoteTarget {
 public:
     explicit SlurmTarget(const QString &host, SshOptions options = SshOptions::defaults());

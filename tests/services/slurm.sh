@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
-# A private single-node Slurm (Debian 12 slurm-wlm 22.05 + munge) for the Slurm target tests,
-# without systemd: its own munged socket, slurmctld and slurmd on 127.0.0.1, two fake GPUs
+# A private Slurm (Debian 12 slurm-wlm 22.05 + munge) for the Slurm target tests, without
+# systemd: its own munged socket, slurmctld and slurmd on 127.0.0.1, two fake GPUs per node
 # (character devices cloned from /dev/null, so --gres=gpu:N sets CUDA_VISIBLE_DEVICES), no
 # accounting database (sacct -c reads the jobcomp log), state in one folder.
-#   slurm.sh start DIR   start it unless it runs; clients need SLURM_CONF=DIR/slurm.conf
-#   slurm.sh stop DIR    cancel its jobs and stop the daemons this script started, by pid
+#   slurm.sh start DIR [NODES]  start it unless it runs; clients need SLURM_CONF=DIR/slurm.conf
+#   slurm.sh stop DIR           cancel its jobs and stop the daemons this script started, by pid
+# NODES (default 1): one node named after the host; 2 or more: nodes n1..nN, each its own slurmd
+# (`slurmd -N nK`, Debian's build has MULTIPLE_SLURMD) on 127.0.0.1 with its own port, spool,
+# pid and log (%n), sharing the host name localhost: multi-node jobs on one machine.
 # Needs root, slurm-wlm and munge (packaging/install-deps.sh test).
 set -euo pipefail
 
 D=${2:-}
-[ -n "$D" ] || { echo "usage: $0 start|stop DIR" >&2; exit 2; }
+[ -n "$D" ] || { echo "usage: $0 start|stop DIR [NODES]" >&2; exit 2; }
+NODES=${3:-1}
+[[ "$NODES" =~ ^[1-8]$ ]] || { echo "slurm.sh: NODES is 1 to 8, not '$NODES'" >&2; exit 2; }
 mkdir -p "$D"; D=$(cd "$D" && pwd)
 export SLURM_CONF=$D/slurm.conf
 
@@ -18,16 +23,40 @@ alive() { # alive PIDFILE NAME: the pid in the file is a live NAME
   [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$2" ]
 }
 
+# The slurmd pid files: one, or one per node.
+slurmd_pids() {
+  if [ "$NODES" = 1 ]; then echo "$D/slurmd.pid"; else for n in $(seq "$NODES"); do echo "$D/slurmd-n$n.pid"; done; fi
+}
+
+running() {
+  alive "$D/slurmctld.pid" slurmctld || return 1
+  local p; for p in $(slurmd_pids); do alive "$p" slurmd || return 1; done
+  [ "$(sinfo -h -o %T 2>/dev/null | sort -u)" = idle ]
+}
+
+node_names() {
+  if [ "$NODES" = 1 ]; then hostname -s; else for n in $(seq "$NODES"); do echo "n$n"; done; fi
+}
+
+# One node named after the host, or n1..nN sharing the host name localhost, each on its own
+# slurmd port after the controller's (BASE + 1 + K).
+node_lines() {
+  local spec; spec=$(slurmd -C | head -1 | sed 's/^NodeName=[^ ]* //')
+  if [ "$NODES" = 1 ]; then echo "NodeName=$(hostname -s) $spec NodeAddr=127.0.0.1 Gres=gpu:2 State=UNKNOWN"; return; fi
+  for n in $(seq "$NODES"); do
+    echo "NodeName=n$n NodeHostname=localhost NodeAddr=127.0.0.1 Port=$(( $1 + 1 + n )) $spec Gres=gpu:2 State=UNKNOWN"
+  done
+}
+
 start() {
-  if alive "$D/slurmctld.pid" slurmctld && alive "$D/slurmd.pid" slurmd && \
-     [ "$(sinfo -h -o %T 2>/dev/null)" = idle ]; then return 0; fi
+  if running; then return 0; fi
   command -v slurmctld >/dev/null || { echo "slurm.sh: slurm-wlm missing (packaging/install-deps.sh test)" >&2; return 1; }
   [ "$(id -u)" -eq 0 ] || { echo "slurm.sh: needs root" >&2; return 1; }
   stop
   local H base; H=$(hostname -s)
   # Ports from the folder's name, so two build folders never share a cluster.
-  base=$(( 30000 + ($(printf %s "$D" | cksum | cut -d' ' -f1) % 1000) * 4 ))
-  mkdir -p "$D"/{munge,state,spool,log,fakegpu}
+  base=$(( 30000 + ($(printf %s "$D" | cksum | cut -d' ' -f1) % 1000) * 10 ))
+  mkdir -p "$D"/{munge,state,log,fakegpu}
   chmod 755 "$D/munge"
   [ -f "$D/munge/munge.key" ] || mungekey --create --keyfile="$D/munge/munge.key"
   alive "$D/munge/munged.pid" munged || \
@@ -44,11 +73,13 @@ AuthInfo=socket=$D/munge/munge.sock
 SlurmctldPort=$base
 SlurmdPort=$((base + 1))
 StateSaveLocation=$D/state
-SlurmdSpoolDir=$D/spool
 SlurmctldPidFile=$D/slurmctld.pid
-SlurmdPidFile=$D/slurmd.pid
 SlurmctldLogFile=$D/log/slurmctld.log
-SlurmdLogFile=$D/log/slurmd.log
+$(if [ "$NODES" = 1 ]; then
+    printf 'SlurmdSpoolDir=%s/spool\nSlurmdPidFile=%s/slurmd.pid\nSlurmdLogFile=%s/log/slurmd.log\n' "$D" "$D" "$D"
+  else
+    printf 'SlurmdSpoolDir=%s/spool-%%n\nSlurmdPidFile=%s/slurmd-%%n.pid\nSlurmdLogFile=%s/log/slurmd-%%n.log\n' "$D" "$D" "$D"
+  fi)
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 AccountingStorageType=accounting_storage/none
@@ -65,19 +96,21 @@ MinJobAge=3600
 KillWait=5
 ReturnToService=2
 GresTypes=gpu
-$(slurmd -C | head -1) NodeAddr=127.0.0.1 Gres=gpu:2 State=UNKNOWN
+$(node_lines "$base")
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF
-  cat > "$D/gres.conf" <<CONF
-AutoDetect=off
-NodeName=$H Name=gpu File=$D/fakegpu/nvidia[0-1]
-CONF
+  { echo AutoDetect=off
+    for n in $(node_names); do echo "NodeName=$n Name=gpu File=$D/fakegpu/nvidia[0-1]"; done; } > "$D/gres.conf"
   slurmctld
-  slurmd
+  if [ "$NODES" = 1 ]; then
+    mkdir -p "$D/spool"; slurmd
+  else
+    for n in $(node_names); do mkdir -p "$D/spool-$n"; slurmd -N "$n"; done
+  fi
   for _ in $(seq 120); do
-    [ "$(sinfo -h -o %T 2>/dev/null)" = idle ] && return 0; sleep 0.5
+    [ "$(sinfo -h -o %T 2>/dev/null | sort -u)" = idle ] && return 0; sleep 0.5
   done
-  echo "slurm.sh: the node did not become idle" >&2; tail -20 "$D"/log/*.log >&2; return 1
+  echo "slurm.sh: the nodes did not become idle" >&2; tail -20 "$D"/log/*.log >&2; return 1
 }
 
 stop() {
@@ -85,7 +118,8 @@ stop() {
     squeue -h -o %i 2>/dev/null | xargs -r scancel 2>/dev/null || true
   fi
   local p name pid
-  for p in slurmd:"$D/slurmd.pid" slurmctld:"$D/slurmctld.pid" munged:"$D/munge/munged.pid"; do
+  for p in $(for f in "$D"/slurmd.pid "$D"/slurmd-*.pid; do [ -f "$f" ] && echo "slurmd:$f"; done) \
+           slurmctld:"$D/slurmctld.pid" munged:"$D/munge/munged.pid"; do
     name=${p%%:*}; p=${p#*:}
     alive "$p" "$name" || continue
     pid=$(cat "$p"); kill "$pid" 2>/dev/null || continue
@@ -100,5 +134,5 @@ stop() {
 case "$1" in
   start) start ;;
   stop) stop ;;
-  *) echo "usage: $0 start|stop DIR" >&2; exit 2 ;;
+  *) echo "usage: $0 start|stop DIR [NODES]" >&2; exit 2 ;;
 esac
