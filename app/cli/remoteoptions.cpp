@@ -55,8 +55,8 @@ bool applyRemoteOptions(const QCommandLineParser &parser, run::TargetSpec &targe
     const QStringList remoteOnly{
         u"accept-host-key"_s, u"remote-dir"_s, u"exclude"_s,          u"remote-data"_s, u"gpus"_s,
         u"host-python"_s,     u"identity"_s,   u"passphrase-secret"_s};
-    const QStringList slurmOnly{u"partition"_s,      u"time"_s,          u"cpus"_s,         u"mem"_s,
-                                u"requeue"_s,        u"nodes"_s,         u"tasks-per-node"_s, u"gpus-per-node"_s};
+    const QStringList slurmOnly{u"partition"_s, u"time"_s,  u"cpus"_s,           u"mem"_s,
+                                u"requeue"_s,   u"nodes"_s, u"tasks-per-node"_s, u"gpus-per-node"_s};
     for (const QString &name : remoteOnly + slurmOnly) {
         if (!parser.isSet(name))
             continue;
@@ -84,15 +84,14 @@ bool applyRemoteOptions(const QCommandLineParser &parser, run::TargetSpec &targe
         }
         o[count] = n;
     }
-    for (const auto &[option, key] : {std::pair{u"nodes"_s, run::kNodesOption},
-                                      std::pair{u"tasks-per-node"_s, run::kTasksPerNodeOption},
-                                      std::pair{u"gpus-per-node"_s, run::kGpusPerNodeOption}}) {
+    for (const auto &[option, key] :
+         {std::pair{u"nodes"_s, run::kNodesOption}, std::pair{u"tasks-per-node"_s, run::kTasksPerNodeOption},
+          std::pair{u"gpus-per-node"_s, run::kGpusPerNodeOption}}) {
         if (!parser.isSet(option))
             continue;
         bool ok = false;
         const int n = parser.value(option).toInt(&ok);
         o[key] = ok ? QJsonValue(n) : QJsonValue(parser.value(option)); // checked below, with the others
-
     }
     if (const auto distribution = run::Distribution::of(target); !distribution) {
         io.err << "ferry run: " << distribution.error().toString() << Qt::endl;

@@ -59,7 +59,8 @@ int rerunRun(const QCommandLineParser &parser, RunContext &context, const run::R
         io.err << "ferry runs rerun: " << spec.error().toString() << Qt::endl;
         return kExitUserError;
     }
-    if (const QString image = run::imageToRebuild(*spec, targets::kContainerEngineSetting.get(QSettings())); !image.isEmpty())
+    if (const QString image = run::imageToRebuild(*spec, targets::kContainerEngineSetting.get(QSettings()));
+        !image.isEmpty())
         io.err << "image " << image << " is gone: rebuilding it from the run's environment" << Qt::endl;
     auto target = makeTarget(spec->target, io);
     if (!target)

@@ -17,8 +17,8 @@ Expected<int> count(const QJsonObject &options, QLatin1StringView name, int fall
     if (v.isDouble() && double(n) != v.toDouble())
         ok = false;
     if (!ok || n < 1 || n > 10000)
-        return Error{u"--%1 takes a count from 1 to 10000, not '%2'"_s.arg(flag, v.isDouble() ? QString::number(v.toDouble())
-                                                                                               : v.toString()),
+        return Error{u"--%1 takes a count from 1 to 10000, not '%2'"_s.arg(
+                         flag, v.isDouble() ? QString::number(v.toDouble()) : v.toString()),
                      {},
                      0,
                      0,

@@ -463,8 +463,7 @@ Expected<void> RemoteRun::collect(const RemoteRecord &record, run::ExitRecord ex
     // with rsync's "skipping non-regular file"), nor a fifo or device (--no-D); no incremental
     // recursion, whose file lists a malicious sender has abused (CVE-2024-12087).
     QStringList folders{u"model"_s, u"output"_s};
-    if (const auto spec = m_dir.readSpec();
-        spec && run::Distribution::orSingle(spec->target).isDistributed())
+    if (const auto spec = m_dir.readSpec(); spec && run::Distribution::orSingle(spec->target).isDistributed())
         folders << u"ranks"_s; // every rank's log but rank 0's (the run's log)
     for (const QString &folder : folders) {
         if (auto got = fetchFolder(record, folder); !got)

@@ -102,8 +102,8 @@ Expected<void> SlurmTarget::start(const QString &runDir, const run::RunSpec &spe
     const QJsonValue gpus = spec.target.options.value(u"gpus"_s);
     const run::Distribution distribution = run::Distribution::orSingle(spec.target);
     const int gpuCount = distribution.gpusPerNode >= 0 ? distribution.gpusPerNode
-                         : gpus.isDouble()            ? gpus.toInt()
-                                                      : gpus.toString().toInt();
+                         : gpus.isDouble()             ? gpus.toInt()
+                                                       : gpus.toString().toInt();
     const auto shape = [&spec](const QString &remoteDir, const HostInfo &, run::Resources &) -> Expected<RunnerParts> {
         const auto lines = sbatchOptions(spec, remoteDir);
         if (!lines)

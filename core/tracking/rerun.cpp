@@ -126,9 +126,9 @@ QStringList dataChanges(const RunSpec &original, const RunSpec &rerun)
             if (then.channel == now.channel && !then.sameData(now))
                 lines << u"the data of channel %1 (%2) is not what run %3 read: %4 files, %5 bytes, %6 then; %7 files, "
                          "%8 bytes, %9 now"_s.arg(now.channel, now.path, original.id, QString::number(then.files),
-                                                 QString::number(then.bytes), then.fingerprint.left(16),
-                                                 QString::number(now.files), QString::number(now.bytes),
-                                                 now.fingerprint.left(16));
+                                                  QString::number(then.bytes), then.fingerprint.left(16),
+                                                  QString::number(now.files), QString::number(now.bytes),
+                                                  now.fingerprint.left(16));
         }
     }
     return lines;

@@ -86,4 +86,16 @@ if(FERRY_GUI)
   target_compile_definitions(tst_sshpassphrase PRIVATE FERRY_SSHD_DIR="${sshd_dir}"
                              FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh")
   set_tests_properties(tst_sshpassphrase PROPERTIES FIXTURES_REQUIRED sshd)
+
+  # One run across two nodes (issue 20): a second cluster of two slurmd (n1, n2) on this machine,
+  # beside the single-node one, with DDP on Debian's python3-torch.
+  set(slurm2_dir "${CMAKE_CURRENT_BINARY_DIR}/services/slurm2")
+  add_test(NAME slurm2_service_start COMMAND ${BASH} "${services}/slurm.sh" start "${slurm2_dir}" 2)
+  set_tests_properties(slurm2_service_start PROPERTIES FIXTURES_SETUP slurm2 TIMEOUT 120)
+  add_test(NAME slurm2_service_stop COMMAND ${BASH} "${services}/slurm.sh" stop "${slurm2_dir}" 2)
+  set_tests_properties(slurm2_service_stop PROPERTIES FIXTURES_CLEANUP slurm2 TIMEOUT 120)
+  ferry_test(tst_slurmmultinode SOURCES targets/tst_slurmmultinode.cpp)
+  add_dependencies(tst_slurmmultinode ferry)
+  set_tests_properties(tst_slurmmultinode PROPERTIES FIXTURES_REQUIRED slurm2 TIMEOUT 900
+                       ENVIRONMENT "SLURM_CONF=${slurm2_dir}/slurm.conf")
 endif()

@@ -144,9 +144,9 @@ void RunActions::rerunExactly(const run::RunRecord &record)
                 start(prepared->spec, original ? std::optional<run::RunSpec>(*original) : std::nullopt);
             });
     // Writing the snapshot's files and asking the engine for the image: never on the GUI thread.
-    const QFuture<Expected<PreparedRerun>> prepared = QtConcurrent::run(
-        [record, objects = snapshot::objectsDirFor(m_runsDir),
-         engine = targets::kContainerEngineSetting.get(m_settings)]() -> Expected<PreparedRerun> {
+    const QFuture<Expected<PreparedRerun>> prepared =
+        QtConcurrent::run([record, objects = snapshot::objectsDirFor(m_runsDir),
+                           engine = targets::kContainerEngineSetting.get(m_settings)]() -> Expected<PreparedRerun> {
             auto spec = run::rerunSpec(record, objects);
             if (!spec)
                 return spec.error();

@@ -72,7 +72,7 @@ private:
     std::function<QStringList()> m_secretNames;
     QList<QFuture<Expected<QStringList>>> m_launches; // their warnings
     QList<QFuture<Expected<PreparedRerun>>> m_reruns; // their snapshots being written
-    int m_workspaceCount = 0;                        // workspaces set so far: a rerun starts in its own
+    int m_workspaceCount = 0;                         // workspaces set so far: a rerun starts in its own
 };
 
 } // namespace ferry::ui

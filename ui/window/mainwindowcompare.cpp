@@ -51,7 +51,8 @@ void MainWindow::rerunExactly(const QString &runId)
         return;
     }
     // The embedded trainer has no code to keep: its settings and data are the run.
-    if (const auto spec = run::RunSpec::fromJson(row->record.spec); spec && spec->target.kind == run::TargetKind::Embedded) {
+    if (const auto spec = run::RunSpec::fromJson(row->record.spec);
+        spec && spec->target.kind == run::TargetKind::Embedded) {
         if (m_train->isTraining()) {
             reportProblem(Error{tr("A training is under way: re-run %1 once it ends").arg(runId), {}, 0, 0, {}});
             return;

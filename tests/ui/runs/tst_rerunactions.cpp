@@ -55,8 +55,8 @@ private Q_SLOTS:
         m_image = writeTestEnvironment(ws + u"/env.yml"_s, name);
         QVERIFY(!m_image.isEmpty());
         QVERIFY(writeFile(ws + u"/hello.py"_s, "print('version 1 in the image')\n"));
-        const auto first = runFerry(ws, {u"run"_s, u"hello.py"_s, u"--target"_s, u"container"_s, u"--env"_s,
-                                         u"env.yml"_s, u"--follow"_s});
+        const auto first = runFerry(
+            ws, {u"run"_s, u"hello.py"_s, u"--target"_s, u"container"_s, u"--env"_s, u"env.yml"_s, u"--follow"_s});
         QVERIFY2(first.exitCode == 0, qPrintable(first.err + first.out));
         const QString a = QJsonDocument::fromJson(runFerry(ws, {u"runs"_s, u"list"_s, u"--json"_s}).out.toUtf8())
                               .array()

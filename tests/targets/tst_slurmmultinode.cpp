@@ -1,0 +1,269 @@
+// One run across two nodes (issue 20) on a real two-node Slurm (tests/services/slurm.sh with
+// NODES=2: slurmd n1 and n2 on this machine) with Debian's python3-torch: a DDP script (gloo,
+// init_process_group from the environment) trains a small model; each rank sees the contract's
+// names of its own, both ranks' logs are kept, the all-reduced gradients keep the ranks' weights
+// equal, rank 0's model is in model.tar.gz. Killing rank 1's process fails the run with that
+// rank's reason and leaves nothing running; a cancel mid-run leaves nothing in squeue.
+#include "support/cli.h"
+#include "support/files.h"
+#include "support/wait.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+
+using namespace Qt::StringLiterals;
+using namespace ferry::test;
+
+namespace {
+
+// The contract as "contract|NAME|VALUE|..." (no JSON object: the log's metric parser would take
+// it for metrics), the weights' checksum as hex doubles, rank 0's loss as metrics, and the
+// all-reduce bandwidth.
+const QByteArray kDdpScript = R"PY(import argparse, json, os, struct, time
+import torch
+import torch.distributed as dist
+
+p = argparse.ArgumentParser()
+p.add_argument("--steps", type=int, default=20)
+p.add_argument("--pause", type=float, default=0.0)
+a, _ = p.parse_known_args()
+names = ["RANK", "WORLD_SIZE", "LOCAL_RANK", "NODE_RANK", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT",
+         "SM_HOSTS", "SM_CURRENT_HOST", "SM_NUM_GPUS", "SM_FRAMEWORK_PARAMS", "SM_TRAINING_ENV", "SECRET_TOKEN"]
+print("contract|" + "|".join(n + "|" + os.environ.get(n, "(unset)") for n in names), flush=True)
+dist.init_process_group("gloo")
+rank, world = dist.get_rank(), dist.get_world_size()
+torch.manual_seed(1000 + rank)  # each rank starts elsewhere: DDP makes them rank 0's
+model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.Tanh(), torch.nn.Linear(16, 1))
+ddp = torch.nn.parallel.DistributedDataParallel(model)
+opt = torch.optim.SGD(ddp.parameters(), lr=0.05)
+data = torch.Generator().manual_seed(rank)  # and each its own batches
+for step in range(1, a.steps + 1):
+    x = torch.randn(64, 8, generator=data)
+    y = x.sum(dim=1, keepdim=True).sin()
+    loss = ((ddp(x) - y) ** 2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(json.dumps({"step": step, "loss": loss.item()}), flush=True)
+    time.sleep(a.pause)
+flat = torch.cat([p.detach().double().flatten() for p in model.parameters()])
+print("checksum " + struct.pack("<d", float(flat.sum())).hex() + struct.pack("<d", float((flat * flat).sum())).hex(),
+      flush=True)
+t = torch.ones(4 * 1024 * 1024)
+dist.all_reduce(t)
+start = time.perf_counter()
+for _ in range(3):
+    dist.all_reduce(t)
+seconds = (time.perf_counter() - start) / 3
+print("allreduce 16 MB in %.4f s: bus bandwidth %.1f MB/s" % (seconds, 16 * 2 * (world - 1) / world / seconds), flush=True)
+if rank == 0:
+    torch.save(model.state_dict(), os.path.join(os.environ["SM_MODEL_DIR"], "model.pt"))
+dist.barrier()
+dist.destroy_process_group()
+)PY";
+
+// NAME → VALUE of the contract line a rank printed.
+QMap<QString, QString> contractOf(const QString &log)
+{
+    QMap<QString, QString> values;
+    for (const QString &line : log.split(u'\n')) {
+        if (!line.startsWith(u"contract|"_s))
+            continue;
+        const QStringList parts = line.mid(9).split(u'|');
+        for (qsizetype i = 0; i + 1 < parts.size(); i += 2)
+            values.insert(parts[i], parts[i + 1]);
+    }
+    return values;
+}
+
+QString lineStartingWith(const QString &log, const QString &start)
+{
+    for (const QString &line : log.split(u'\n'))
+        if (line.startsWith(start))
+            return line;
+    return {};
+}
+
+// Processes on this machine (both nodes' slurmd run here) carrying the run's marker, with their
+// RANK ("" for the runner and srun).
+QMap<qint64, QString> markedProcesses(const QString &runId)
+{
+    QMap<qint64, QString> found;
+    for (const QString &pid : QDir(u"/proc"_s).entryList(QDir::Dirs)) {
+        bool number = false;
+        const qint64 n = pid.toLongLong(&number);
+        if (!number)
+            continue;
+        QFile environ(u"/proc/%1/environ"_s.arg(pid));
+        if (!environ.open(QIODevice::ReadOnly))
+            continue;
+        const QList<QByteArray> variables = environ.readAll().split('\0');
+        if (!variables.contains("FERRY_RUN_ID=" + runId.toUtf8()))
+            continue;
+        const QString state = QString::fromUtf8(readFile(u"/proc/%1/stat"_s.arg(pid))).section(u") "_s, 1).left(1);
+        if (state == u"Z"_s)
+            continue;
+        QString rank;
+        for (const QByteArray &v : variables)
+            if (v.startsWith("RANK="))
+                rank = QString::fromUtf8(v.mid(5));
+        found.insert(n, rank);
+    }
+    return found;
+}
+
+// The python process of one rank (its command line names the script).
+qint64 rankProcess(const QString &runId, const QString &rank)
+{
+    const auto marked = markedProcesses(runId);
+    for (auto it = marked.begin(); it != marked.end(); ++it) {
+        if (it.value() != rank)
+            continue;
+        if (readFile(u"/proc/%1/cmdline"_s.arg(it.key())).contains("ddp.py") &&
+            !readFile(u"/proc/%1/cmdline"_s.arg(it.key())).startsWith("env"))
+            return it.key();
+    }
+    return 0;
+}
+
+QStringList queue()
+{
+    return runProgram(u"squeue"_s, {u"-h"_s, u"-o"_s, u"%i"_s}, {}, 30000).out.split(u'\n', Qt::SkipEmptyParts);
+}
+
+} // namespace
+
+class TestSlurmMultiNode : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_ws;
+    QTemporaryDir m_cluster; // the run folders "on the cluster", which both nodes share
+
+    QStringList runArguments(const QStringList &extra) const
+    {
+        return QStringList{u"run"_s,          u"ddp.py"_s,     u"--env"_s, u"env.yml"_s,         u"--target"_s,
+                           u"slurm:local"_s,  u"--nodes"_s,    u"2"_s,     u"--gpus-per-node"_s, u"1"_s,
+                           u"--remote-dir"_s, m_cluster.path()} +
+               extra;
+    }
+    QString newestRun() const
+    {
+        return jsonArray(runFerry(m_ws.path(), {u"runs"_s, u"list"_s, u"--json"_s})).first()[u"id"_s].toString();
+    }
+    QJsonObject show(const QString &id) const
+    {
+        return jsonObject(runFerry(m_ws.path(), {u"runs"_s, u"show"_s, id, u"--json"_s}));
+    }
+    QString logOf(const QString &id, int rank) const
+    {
+        return runFerry(m_ws.path(), {u"runs"_s, u"logs"_s, id, u"--rank"_s, QString::number(rank)}).out;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(!qEnvironmentVariableIsEmpty("SLURM_CONF"), "the slurm2 fixture sets SLURM_CONF");
+        const auto nodes = runProgram(u"sinfo"_s, {u"-h"_s, u"-N"_s, u"-o"_s, u"%N"_s}, {}, 30000).out;
+        QVERIFY2(nodes.split(u'\n', Qt::SkipEmptyParts).size() == 2, qPrintable(nodes));
+        QVERIFY(writeFile(m_ws.filePath(u"ddp.py"_s), kDdpScript));
+        // The host's own Python, with Debian's torch.
+        QVERIFY(writeFile(m_ws.filePath(u"env.yml"_s),
+                          "ferry: 1\nname: host\npython:\n  interpreter: /usr/bin/python3\n  user_managed: true\n"));
+    }
+
+    void cleanup()
+    {
+        for (const QString &job : queue())
+            runProgram(u"scancel"_s, {job}, {}, 30000);
+    }
+
+    void ddpTrainsAcrossTwoNodes()
+    {
+        const auto run = runFerry(m_ws.path(), runArguments({u"--follow"_s}), 300000);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
+        const QString id = newestRun();
+        const QString first = logOf(id, 0), second = logOf(id, 1);
+        const auto zero = contractOf(first), one = contractOf(second);
+        QCOMPARE(zero.value(u"RANK"_s), u"0"_s);
+        QCOMPARE(one.value(u"RANK"_s), u"1"_s);
+        for (const auto *c : {&zero, &one}) {
+            QCOMPARE(c->value(u"WORLD_SIZE"_s), u"2"_s);
+            QCOMPARE(c->value(u"LOCAL_RANK"_s), u"0"_s);
+            QCOMPARE(c->value(u"LOCAL_WORLD_SIZE"_s), u"1"_s);
+            QCOMPARE(c->value(u"MASTER_ADDR"_s), u"127.0.0.1"_s); // Slurm's address of n1, not its name
+            QCOMPARE(c->value(u"SM_HOSTS"_s), uR"(["n1","n2"])"_s);
+            QCOMPARE(c->value(u"SM_NUM_GPUS"_s), u"1"_s); // one fake GPU per node (--gres=gpu:1)
+            const QJsonObject params = QJsonDocument::fromJson(c->value(u"SM_FRAMEWORK_PARAMS"_s).toUtf8()).object();
+            QCOMPARE(params[u"sagemaker_torch_distributed_enabled"_s].toBool(), true);
+            QCOMPARE(params[u"sagemaker_instance_count"_s].toInt(), 2);
+        }
+        QCOMPARE(zero.value(u"MASTER_PORT"_s), one.value(u"MASTER_PORT"_s));
+        QVERIFY(zero.value(u"MASTER_PORT"_s).toInt() > 1024);
+        QCOMPARE(zero.value(u"NODE_RANK"_s), u"0"_s);
+        QCOMPARE(one.value(u"NODE_RANK"_s), u"1"_s);
+        QCOMPARE(zero.value(u"SM_CURRENT_HOST"_s), u"n1"_s);
+        QCOMPARE(one.value(u"SM_CURRENT_HOST"_s), u"n2"_s);
+        const QJsonObject training = QJsonDocument::fromJson(one.value(u"SM_TRAINING_ENV"_s).toUtf8()).object();
+        QCOMPARE(training[u"current_host"_s].toString(), u"n2"_s);
+        QCOMPARE(training[u"hosts"_s].toArray().size(), 2);
+        // The gradients were all-reduced: both ranks end with rank 0's weights, bit for bit.
+        const QString sum0 = lineStartingWith(first, u"checksum "_s), sum1 = lineStartingWith(second, u"checksum "_s);
+        QVERIFY2(!sum0.isEmpty(), qPrintable(first));
+        QCOMPARE(sum1, sum0);
+        qInfo().noquote() << lineStartingWith(first, u"allreduce "_s);
+        // Rank 0's log is the run's: its losses are the run's metrics; its model is model.tar.gz.
+        const QString csv = runFerry(m_ws.path(), {u"runs"_s, u"metrics"_s, id, u"--csv"_s}).out;
+        QVERIFY2(csv.count(u"\nloss,"_s) == 20 || csv.count(u"loss,"_s) >= 20, qPrintable(csv.left(400)));
+        const QString model = m_ws.filePath(u".ferry/runs/"_s + id + u"/model.tar.gz"_s);
+        const auto listed = runProgram(u"tar"_s, {u"-tzf"_s, model}, {}, 30000);
+        QVERIFY2(listed.out.contains(u"model.pt"_s), qPrintable(listed.out + listed.err));
+        QVERIFY(QFile::exists(m_ws.filePath(u".ferry/runs/"_s + id + u"/ranks/1.log"_s))); // kept here
+        QVERIFY(queue().isEmpty());
+        QVERIFY(markedProcesses(id).isEmpty());
+    }
+
+    void aKilledRankFailsTheRunAndStopsTheOthers()
+    {
+        const auto started =
+            runFerry(m_ws.path(), runArguments({u"--hp"_s, u"steps=100000"_s, u"--hp"_s, u"pause=0.05"_s}));
+        QVERIFY2(started.exitCode == 0, qPrintable(started.err));
+        const QString id = newestRun();
+        qint64 victim = 0;
+        QVERIFY2(waitFor([&] { return (victim = rankProcess(id, u"1"_s)) != 0 && rankProcess(id, u"0"_s) != 0; },
+                         120000, 500),
+                 qPrintable(logOf(id, 0)));
+        QVERIFY(waitFor([&] { return logOf(id, 0).contains(u"\"step\": 3,"_s); }, 120000, 500));
+        QCOMPARE(::kill(pid_t(victim), SIGKILL), 0);
+        const auto attached = runFerry(m_ws.path(), {u"runs"_s, u"attach"_s, id}, 300000);
+        QVERIFY(attached.exitCode != 0);
+        const QJsonObject run = show(id);
+        QCOMPARE(run[u"status"_s].toString(), u"failed"_s);
+        QVERIFY2(run[u"error"_s].toString().contains(u"rank 1 on n2 was killed by signal 9"_s),
+                 qPrintable(run[u"error"_s].toString()));
+        QVERIFY(waitFor([&] { return queue().isEmpty() && markedProcesses(id).isEmpty(); }, 60000, 500));
+    }
+
+    void cancelStopsEveryRank()
+    {
+        const auto started =
+            runFerry(m_ws.path(), runArguments({u"--hp"_s, u"steps=100000"_s, u"--hp"_s, u"pause=0.05"_s}));
+        QVERIFY2(started.exitCode == 0, qPrintable(started.err));
+        const QString id = newestRun();
+        QVERIFY2(waitFor([&] { return rankProcess(id, u"0"_s) != 0 && rankProcess(id, u"1"_s) != 0; }, 120000, 500),
+                 qPrintable(logOf(id, 0)));
+        const auto cancelled = runFerry(m_ws.path(), {u"runs"_s, u"cancel"_s, id}, 300000);
+        QVERIFY2(cancelled.exitCode == 0, qPrintable(cancelled.err));
+        QVERIFY(queue().isEmpty());
+        QVERIFY(waitFor([&] { return markedProcesses(id).isEmpty(); }, 30000, 500));
+        QCOMPARE(show(id)[u"status"_s].toString(), u"cancelled"_s);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSlurmMultiNode)
+#include "tst_slurmmultinode.moc"
