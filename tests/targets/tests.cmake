@@ -96,6 +96,8 @@ if(FERRY_GUI)
   set_tests_properties(slurm2_service_stop PROPERTIES FIXTURES_CLEANUP slurm2 TIMEOUT 120)
   ferry_test(tst_slurmmultinode SOURCES targets/tst_slurmmultinode.cpp)
   add_dependencies(tst_slurmmultinode ferry)
+  target_compile_definitions(tst_slurmmultinode PRIVATE
+    FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh")
   set_tests_properties(tst_slurmmultinode PROPERTIES FIXTURES_REQUIRED slurm2 TIMEOUT 900
                        ENVIRONMENT "SLURM_CONF=${slurm2_dir}/slurm.conf")
 endif()

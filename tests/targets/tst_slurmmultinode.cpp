@@ -2,16 +2,20 @@
 // NODES=2: slurmd n1 and n2 on this machine) with Debian's python3-torch: a DDP script (gloo,
 // init_process_group from the environment) trains a small model; each rank sees the contract's
 // names of its own, both ranks' logs are kept, the all-reduced gradients keep the ranks' weights
-// equal, rank 0's model is in model.tar.gz. Killing rank 1's process fails the run with that
-// rank's reason and leaves nothing running; a cancel mid-run leaves nothing in squeue.
+// equal, rank 0's model is in model.tar.gz; a secret variable reaches every rank, redacted in
+// every log. Killing rank 1's process fails the run with that rank's reason and leaves nothing
+// running; a requeue starts every rank again; a cancel mid-run leaves nothing in squeue.
+#include "secrets/secretstore.h"
 #include "support/cli.h"
 #include "support/files.h"
+#include "support/keyring.h"
 #include "support/wait.h"
 
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -228,6 +232,27 @@ private Q_SLOTS:
         QVERIFY(markedProcesses(id).isEmpty());
     }
 
+    // A secret variable reaches every rank (each its own copy of the file, which its entry
+    // deletes) and every rank's log has it redacted; no file here or on the cluster holds it.
+    void aSecretReachesEveryRankRedacted()
+    {
+        const QString canary = u"canary-ranks-5d1e09b3-secret"_s;
+        QSettings settings; // the same settings the ferry processes use (XDG_CONFIG_HOME)
+        ferry::secrets::SecretStore store(settings);
+        QVERIFY(store.writeNow(u"MN_CANARY"_s, canary));
+        const auto run = runFerry(
+            m_ws.path(), runArguments({u"--secret-env"_s, u"SECRET_TOKEN=MN_CANARY"_s, u"--follow"_s}), 300000);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
+        const QString id = newestRun();
+        for (int rank : {0, 1}) {
+            const QString log = logOf(id, rank);
+            QCOMPARE(contractOf(log).value(u"SECRET_TOKEN"_s), u"***"_s);
+            QVERIFY(!lineStartingWith(log, u"checksum "_s).isEmpty());
+        }
+        QCOMPARE(filesHolding(m_ws.path(), canary), QStringList());
+        QCOMPARE(filesHolding(m_cluster.path(), canary), QStringList());
+    }
+
     void aKilledRankFailsTheRunAndStopsTheOthers()
     {
         const auto started =
@@ -249,6 +274,42 @@ private Q_SLOTS:
         QVERIFY(waitFor([&] { return queue().isEmpty() && markedProcesses(id).isEmpty(); }, 60000, 500));
     }
 
+    // A requeued job (preemption, a node lost) starts every rank again as one new attempt.
+    void aRequeueRestartsEveryRank()
+    {
+        const auto started =
+            runFerry(m_ws.path(), runArguments({u"--requeue"_s, u"--hp"_s, u"steps=60"_s, u"--hp"_s, u"pause=0.1"_s}));
+        QVERIFY2(started.exitCode == 0, qPrintable(started.err));
+        const QString id = newestRun();
+        QVERIFY2(waitFor([&] { return logOf(id, 0).contains(u"\"step\": 3,"_s); }, 120000, 500),
+                 qPrintable(logOf(id, 0)));
+        const QString job = QJsonDocument::fromJson(readFile(m_ws.filePath(u".ferry/runs/"_s + id + u"/remote.json"_s)))
+                                .object()[u"jobId"_s]
+                                .toString();
+        QVERIFY(!job.isEmpty());
+        QCOMPARE(runProgram(u"scontrol"_s, {u"requeue"_s, job}, {}, 30000).exitCode, 0);
+        QVERIFY(waitFor(
+            [&] {
+                return !runProgram(u"squeue"_s, {u"-h"_s, u"-j"_s, job, u"-t"_s, u"PD"_s}, {}, 30000)
+                            .out.trimmed()
+                            .isEmpty();
+            },
+            60000, 200));
+        // Slurm holds a requeued job for two minutes (BeginTime); let it go, after the second in
+        // which its old credential was revoked (tst_slurmtarget says why).
+        QTest::qWait(2100);
+        QCOMPARE(runProgram(u"scontrol"_s, {u"update"_s, u"JobId="_s + job, u"StartTime=now"_s}, {}, 30000).exitCode,
+                 0);
+        const auto attached = runFerry(m_ws.path(), {u"runs"_s, u"attach"_s, id}, 300000);
+        QVERIFY2(attached.exitCode == 0, qPrintable(attached.err + logOf(id, 0)));
+        const QString first = logOf(id, 0), second = logOf(id, 1);
+        QVERIFY2(first.contains(u"ferry: attempt 2: the job was requeued"_s), qPrintable(first));
+        QCOMPARE(first.count(u"contract|"_s), 2); // both ranks ran twice
+        QCOMPARE(second.count(u"contract|"_s), 2);
+        QCOMPARE(lineStartingWith(second, u"checksum "_s), lineStartingWith(first, u"checksum "_s));
+        QCOMPARE(show(id)[u"status"_s].toString(), u"succeeded"_s);
+    }
+
     void cancelStopsEveryRank()
     {
         const auto started =
@@ -265,5 +326,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSlurmMultiNode)
+FERRY_KEYRING_TEST_MAIN(TestSlurmMultiNode)
 #include "tst_slurmmultinode.moc"
