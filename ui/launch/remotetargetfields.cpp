@@ -1,5 +1,6 @@
 #include "ui/launch/remotetargetfields.h"
 
+#include "run/distribution.h"
 #include "ui/launch/hostdialog.h"
 
 #include <QCheckBox>
@@ -12,6 +13,8 @@
 #include <QPushButton>
 #include <QSpinBox>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace ferry::ui {
@@ -22,8 +25,15 @@ RemoteTargetFields::RemoteTargetFields(QWidget *parent)
       m_requeue(new QCheckBox(tr("Requeue on preemption or node failure"), this)),
       m_hostPython(new QCheckBox(tr("Run in the host's Python, not in the environment's image"), this)),
       m_remoteDir(new QLineEdit(this)), m_exclude(new QLineEdit(this)), m_remoteData(new QLineEdit(this)),
-      m_form(nullptr)
+      m_nodes(new QSpinBox(this)), m_tasksPerNode(new QSpinBox(this)), m_form(nullptr)
 {
+    // A run across nodes (run/distribution.h): one job, a rank per task; the GPUs are per node.
+    m_nodes->setObjectName(u"slurmNodes"_s);
+    m_nodes->setRange(1, 10000);
+    m_nodes->setToolTip(tr("One run across this many nodes: each rank gets RANK, WORLD_SIZE, MASTER_ADDR, SM_HOSTS …"));
+    m_tasksPerNode->setObjectName(u"slurmTasksPerNode"_s);
+    m_tasksPerNode->setRange(1, 10000);
+    m_tasksPerNode->setToolTip(tr("Ranks on each node (e.g. one per GPU)"));
     m_remoteDir->setObjectName(u"remoteDir"_s);
     m_remoteDir->setPlaceholderText(tr("~/.ferry/runs (relative to the login's home)"));
     m_exclude->setObjectName(u"remoteExclude"_s);
@@ -63,6 +73,8 @@ RemoteTargetFields::RemoteTargetFields(QWidget *parent)
     m_form->addRow(tr("CPUs per task"), m_cpus);
     m_form->addRow(tr("Memory"), m_memory);
     m_form->addRow(QString(), m_requeue);
+    m_form->addRow(tr("Nodes"), m_nodes);
+    m_form->addRow(tr("Tasks per node"), m_tasksPerNode);
     setKind(run::TargetKind::Local);
 }
 
@@ -73,7 +85,8 @@ void RemoteTargetFields::setKind(run::TargetKind kind)
     setVisible(kind == run::TargetKind::Ssh || slurm);
     for (QWidget *field :
          {static_cast<QWidget *>(m_partition), static_cast<QWidget *>(m_time), static_cast<QWidget *>(m_cpus),
-          static_cast<QWidget *>(m_memory), static_cast<QWidget *>(m_requeue)})
+          static_cast<QWidget *>(m_memory), static_cast<QWidget *>(m_requeue), static_cast<QWidget *>(m_nodes),
+          static_cast<QWidget *>(m_tasksPerNode)})
         m_form->setRowVisible(field, slurm);
     m_form->setRowVisible(m_hostPython, kind == run::TargetKind::Ssh);
     m_host->setPlaceholderText(slurm ? tr("the login node (~/.ssh/config), or 'local' for this machine")
@@ -125,6 +138,14 @@ QString RemoteTargetFields::apply(run::TargetSpec &target) const
         target.options[u"mem"_s] = m_memory->text().trimmed();
     if (m_requeue->isChecked())
         target.options[u"requeue"_s] = true;
+    run::Distribution distribution;
+    distribution.nodes = m_nodes->value();
+    distribution.tasksPerNode = m_tasksPerNode->value();
+    if (distribution.isDistributed() && m_gpus->value() > 0) { // --gres is per node
+        distribution.gpusPerNode = m_gpus->value();
+        target.options.remove(u"gpus"_s);
+    }
+    distribution.writeTo(target.options);
     return {};
 }
 
@@ -137,6 +158,8 @@ QJsonObject RemoteTargetFields::saved() const
                        {u"cpus"_s, m_cpus->value()},
                        {u"mem"_s, m_memory->text()},
                        {u"requeue"_s, m_requeue->isChecked()},
+                       {u"nodes"_s, m_nodes->value()},
+                       {u"tasksPerNode"_s, m_tasksPerNode->value()},
                        {u"hostPython"_s, m_hostPython->isChecked()},
                        {u"remoteDir"_s, m_remoteDir->text()},
                        {u"exclude"_s, m_exclude->text()},
@@ -152,6 +175,8 @@ void RemoteTargetFields::restore(const QJsonObject &saved)
     m_cpus->setValue(saved[u"cpus"_s].toInt());
     m_memory->setText(saved[u"mem"_s].toString());
     m_requeue->setChecked(saved[u"requeue"_s].toBool());
+    m_nodes->setValue(std::max(1, saved[u"nodes"_s].toInt()));
+    m_tasksPerNode->setValue(std::max(1, saved[u"tasksPerNode"_s].toInt()));
     m_hostPython->setChecked(saved[u"hostPython"_s].toBool());
     m_remoteDir->setText(saved[u"remoteDir"_s].toString());
     m_exclude->setText(saved[u"exclude"_s].toString());

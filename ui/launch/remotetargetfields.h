@@ -38,6 +38,8 @@ public:
     QLineEdit *remoteDirEdit() const { return m_remoteDir; }
     QLineEdit *excludeEdit() const { return m_exclude; }
     QLineEdit *remoteDataEdit() const { return m_remoteData; }
+    QSpinBox *nodesBox() const { return m_nodes; }
+    QSpinBox *tasksPerNodeBox() const { return m_tasksPerNode; }
 
 private:
     void checkHost();
@@ -54,6 +56,8 @@ private:
     QLineEdit *m_remoteDir;
     QLineEdit *m_exclude;    // patterns separated by spaces
     QLineEdit *m_remoteData; // NAME=/path entries separated by ';'
+    QSpinBox *m_nodes;       // a run across nodes (Slurm)
+    QSpinBox *m_tasksPerNode;
     QFormLayout *m_form;
 };
 

@@ -1,6 +1,9 @@
 #include "ui/log/logview.h"
 
+#include "run/ranklogs.h"
+
 #include <QCheckBox>
+#include <QComboBox>
 #include <QFile>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -36,8 +39,14 @@ LogView::LogView(QWidget *parent)
     : QWidget(parent), m_editor(new QPlainTextEdit(this)), m_earlierButton(new QPushButton(tr("Load earlier"), this)),
       m_follow(new QCheckBox(tr("Follow"), this)), m_search(new QLineEdit(this)),
       m_next(new QPushButton(tr("Next"), this)), m_previous(new QPushButton(tr("Previous"), this)),
-      m_status(new QLabel(this))
+      m_status(new QLabel(this)), m_rank(new QComboBox(this))
 {
+    // A run across nodes: which rank's log (rank 0's is the run's); hidden for one process.
+    m_rank->setObjectName(u"logRank"_s);
+    m_rank->setToolTip(tr("Which rank's log of this run across nodes"));
+    m_rank->hide();
+    connect(m_rank, &QComboBox::activated, this,
+            [this] { setLogFile(run::rankLogFile(m_runDir, m_rank->currentData().toInt())); });
     m_editor->setReadOnly(true);
     m_editor->setUndoRedoEnabled(false);
     m_editor->setLineWrapMode(QPlainTextEdit::NoWrap); // one block, one scroll step
@@ -79,6 +88,7 @@ LogView::LogView(QWidget *parent)
     connect(&m_highlight, &QTimer::timeout, this, &LogView::highlightMatches);
 
     auto *bar = new QHBoxLayout;
+    bar->addWidget(m_rank);
     bar->addWidget(m_earlierButton);
     bar->addWidget(m_follow);
     bar->addSpacing(12);
@@ -101,6 +111,16 @@ LogView::~LogView()
 bool LogView::follows() const
 {
     return m_follow->isChecked();
+}
+
+void LogView::setRun(const QString &runDir, int ranks)
+{
+    m_runDir = runDir;
+    m_rank->clear();
+    for (int rank = 0; rank < ranks; ++rank)
+        m_rank->addItem(rank == 0 ? tr("Rank 0 (the run's log)") : tr("Rank %1").arg(rank), rank);
+    m_rank->setVisible(ranks > 1);
+    setLogFile(runDir.isEmpty() ? QString() : run::rankLogFile(runDir, 0));
 }
 
 void LogView::setLogFile(const QString &path)

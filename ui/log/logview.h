@@ -10,6 +10,7 @@
 #include <functional>
 
 class QCheckBox;
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -61,6 +62,12 @@ public:
     static LogSlice readFrom(const QString &path, qint64 offset, qint64 maxBytes = kFollowBytes);
     static QString displayLine(QByteArrayView bytes, qint64 fullLength); // one line as shown
 
+    QComboBox *rankBox() const { return m_rank; }
+
+    // A run's log: its folder (empty: nothing shown) and how many ranks it has; more than one
+    // (a run across nodes) shows a rank selector, rank 0's log (the run's) first.
+    void setRun(const QString &runDir, int ranks = 1);
+
 public Q_SLOTS:
     void setLogFile(const QString &path); // empty: nothing shown
     void loadEarlier();
@@ -91,6 +98,7 @@ private:
     bool atBottom() const;
 
     QString m_path;
+    QString m_runDir;         // setRun's
     quint64 m_generation = 0; // a read for an older file is dropped
     Request m_request = Request::Open;
     quint64 m_requestGeneration = 0;
@@ -111,6 +119,7 @@ private:
     QPushButton *m_next;
     QPushButton *m_previous;
     QLabel *m_status;
+    QComboBox *m_rank; // a run across nodes: its ranks
     QTimer m_poll;
     QTimer m_highlight; // debounced: big documents
 };

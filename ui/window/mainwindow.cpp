@@ -4,6 +4,7 @@
 #include "env/formats.h"
 #include "env/spechash.h"
 #include "ferry/version.h"
+#include "run/distribution.h"
 #include "secrets/secretstore.h"
 #include "store/runstore.h"
 #include "training/training.h"
@@ -353,7 +354,9 @@ void MainWindow::selectionChanged(const QStringList &runIds)
 void MainWindow::currentRunChanged(const QString &runId)
 {
     m_details->showRun(runId);
-    m_log->setLogFile(runId.isEmpty() ? QString() : QDir(runsDir()).filePath(runId + u"/log"_s));
+    const auto spec = run::RunSpec::fromJson(m_rows.value(runId).record.spec);
+    m_log->setRun(runId.isEmpty() ? QString() : QDir(runsDir()).filePath(runId),
+                  spec ? run::Distribution::orSingle(spec->target).worldSize() : 1);
 }
 
 void MainWindow::cancelRun(const QString &runId)

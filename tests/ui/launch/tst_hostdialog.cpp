@@ -1,6 +1,7 @@
 // The GUI for remote targets: the launch dialog's SSH and Slurm fields become the target's
 // host and options (and are remembered per script), and a host's page asks before trusting an
 // unknown host key, then shows what the host offers (against the real test sshd).
+#include "run/distribution.h"
 #include "ui/launch/hostdialog.h"
 #include "ui/launch/launchdialog.h"
 #include "ui/launch/remotetargetfields.h"
@@ -67,6 +68,23 @@ private Q_SLOTS:
         QCOMPARE(spec.target.toString(), u"slurm:gpu-box"_s);
         QCOMPARE(spec.target.options[u"partition"_s].toString(), u"debug"_s);
         QCOMPARE(spec.target.options[u"gpus"_s].toInt(), 2);
+        QVERIFY(!spec.target.options.contains(u"nodes"_s)); // one node, one task: today's run
+
+        // A run across nodes: the GPUs asked are each node's.
+        QVERIFY(fields->nodesBox()->isVisibleTo(&dialog));
+        fields->nodesBox()->setValue(2);
+        fields->tasksPerNodeBox()->setValue(2);
+        spec = dialog.spec();
+        QCOMPARE(spec.target.options[u"nodes"_s].toInt(), 2);
+        QCOMPARE(spec.target.options[u"tasksPerNode"_s].toInt(), 2);
+        QCOMPARE(spec.target.options[u"gpusPerNode"_s].toInt(), 2);
+        QVERIFY(!spec.target.options.contains(u"gpus"_s));
+        const auto distribution = ferry::run::Distribution::of(spec.target);
+        QVERIFY(distribution && distribution->worldSize() == 4);
+        dialog.targetBox()->setCurrentIndex(dialog.targetBox()->findData(u"ssh"_s));
+        QVERIFY(!fields->nodesBox()->isVisibleTo(&dialog)); // a Slurm field only
+        QVERIFY(!dialog.spec().target.options.contains(u"nodes"_s));
+        dialog.targetBox()->setCurrentIndex(dialog.targetBox()->findData(u"slurm"_s));
 
         dialog.remember();
         LaunchDialog again(settings, ws.path());
@@ -74,6 +92,7 @@ private Q_SLOTS:
         QCOMPARE(again.spec().target.options[u"partition"_s].toString(), u"debug"_s);
         QCOMPARE(again.spec().target.options[u"remoteDir"_s].toString(), u"/scratch/me/runs"_s);
         QCOMPARE(again.remoteFields()->remoteDataEdit()->text(), fields->remoteDataEdit()->text());
+        QCOMPARE(again.spec().target.options[u"nodes"_s].toInt(), 2);
     }
 
     void unknownKeyIsTrustedOnlyWhenAsked()

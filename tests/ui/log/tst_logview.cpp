@@ -4,6 +4,8 @@
 // UTF-8, NULs, terminal colours) load.
 #include "ui/log/logview.h"
 
+#include <QComboBox>
+#include <QDir>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
@@ -86,6 +88,7 @@ private Q_SLOTS:
     void searchReachesEarlierChunks();
     void oddLogsLoad();
     void missingLogAppears();
+    void rankSelectorShowsEachRanksLog();
 
 private:
     QTemporaryDir m_dir;
@@ -325,6 +328,32 @@ void TestLogView::missingLogAppears()
     QVERIFY(changed.wait(5000));
     QCOMPARE(view.editor()->toPlainText(), u"hello"_s);
     QCOMPARE(problems.size(), 0);
+}
+
+// A run across nodes (run/ranklogs.h): the selector lists its ranks, rank 0's log (the run's)
+// first; picking rank 1 shows ranks/1.log. A run of one process shows no selector.
+void TestLogView::rankSelectorShowsEachRanksLog()
+{
+    const QString run = m_dir.filePath(u"run-across-nodes"_s);
+    QVERIFY(QDir().mkpath(run + u"/ranks"_s));
+    QVERIFY(append(run + u"/log"_s, "rank zero says hello\n"));
+    QVERIFY(append(run + u"/ranks/1.log"_s, "rank one says hello\n"));
+    LogView view;
+    view.show();
+    QSignalSpy changed(&view, &LogView::contentChanged);
+    view.setRun(run, 2);
+    QVERIFY(changed.wait(5000));
+    QVERIFY(view.rankBox()->isVisible());
+    QCOMPARE(view.rankBox()->count(), 2);
+    QCOMPARE(view.editor()->toPlainText(), u"rank zero says hello"_s);
+    view.rankBox()->setCurrentIndex(1);
+    Q_EMIT view.rankBox()->activated(1); // as a click on the item does
+    QVERIFY(changed.wait(5000));
+    QCOMPARE(view.logFile(), run + u"/ranks/1.log"_s);
+    QCOMPARE(view.editor()->toPlainText(), u"rank one says hello"_s);
+    view.setRun(run, 1);
+    QVERIFY(!view.rankBox()->isVisible());
+    QCOMPARE(view.logFile(), run + u"/log"_s);
 }
 
 QTEST_MAIN(TestLogView)
