@@ -1,6 +1,7 @@
 #include "cli/runexport.h"
 
 #include "cloud/cloudhandoff.h"
+#include "cloud/handoffscale.h"
 #include "cloud/sweepexport.h"
 #include "env/formats.h"
 #include "env/spechash.h"
@@ -25,7 +26,7 @@ void addExportOptions(QCommandLineParser &parser, const QString &command)
     parser.addOption({u"environment"_s, u"export azureml: a registered environment instead of the inline one."_s,
                       u"azureml:NAME@latest"_s});
     parser.addOption({u"instance-type"_s, u"export sagemaker: e.g. ml.g5.xlarge."_s, u"TYPE"_s});
-    parser.addOption({u"instance-count"_s, u"export: instances (default 1)."_s, u"N"_s, u"1"_s});
+    parser.addOption({u"instance-count"_s, u"export: instances (default 1; a run across nodes: its nodes)."_s, u"N"_s});
     parser.addOption({u"framework-version"_s, u"export sagemaker: PyTorch container version (default 2.1)."_s,
                       u"VERSION"_s, u"2.1"_s});
     parser.addOption({u"py-version"_s, u"export sagemaker: e.g. py310."_s, u"VERSION"_s, u"py310"_s});
@@ -42,6 +43,7 @@ struct ExportRequest {
     QString to;
     std::optional<env::Environment> environment;
     run::HandoffOptions options;
+    QString note; // an --instance-count that differs from a distributed run's nodes (handoffscale.h)
 };
 
 std::optional<ExportRequest> exportRequest(const QCommandLineParser &parser, const run::RunSpec &spec,
@@ -78,11 +80,13 @@ std::optional<ExportRequest> exportRequest(const QCommandLineParser &parser, con
     options.compute = parser.value(u"compute"_s);
     options.environmentReference = parser.value(u"environment"_s);
     options.instanceType = parser.value(u"instance-type"_s);
-    bool ok = false;
-    options.instanceCount = parser.value(u"instance-count"_s).toInt(&ok);
-    if (!ok || options.instanceCount < 1) {
-        io.err << prefix << "--instance-count takes a whole number of at least 1" << Qt::endl;
-        return std::nullopt;
+    if (parser.isSet(u"instance-count"_s)) { // else the run's own: its nodes, or 1
+        bool ok = false;
+        options.instanceCount = parser.value(u"instance-count"_s).toInt(&ok);
+        if (!ok || options.instanceCount < 1) {
+            io.err << prefix << "--instance-count takes a whole number of at least 1" << Qt::endl;
+            return std::nullopt;
+        }
     }
     options.frameworkVersion = parser.value(u"framework-version"_s);
     options.pyVersion = parser.value(u"py-version"_s);
@@ -99,6 +103,7 @@ std::optional<ExportRequest> exportRequest(const QCommandLineParser &parser, con
         }
         options.channels.insert(name, pair.mid(eq + 1));
     }
+    request.note = run::handoffScale(spec, options).note;
     return request;
 }
 
@@ -110,6 +115,8 @@ int writeExport(const ExportRequest &request, const Expected<QString> &text, con
         io.err << "ferry " << command << " export: " << text.error().toString() << Qt::endl;
         return kExitUserError;
     }
+    if (!request.note.isEmpty())
+        io.err << "ferry " << command << " export: note: " << request.note << Qt::endl;
     const QString &path = request.options.outputPath;
     if (path.isEmpty()) {
         io.out << *text;

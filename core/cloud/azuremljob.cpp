@@ -212,10 +212,19 @@ void emitCompute(YAML::Emitter &out, const HandoffOptions &options)
                                    : u"azureml:"_s + options.compute);
 }
 
-void emitResources(YAML::Emitter &out, const HandoffOptions &options)
+void emitResources(YAML::Emitter &out, const HandoffScale &scale)
 {
     out << YAML::Key << "resources" << YAML::Value << YAML::BeginMap << YAML::Key << "instance_count" << YAML::Value
-        << std::max(1, options.instanceCount) << YAML::EndMap;
+        << scale.instances << YAML::EndMap;
+}
+
+void emitDistribution(YAML::Emitter &out, const HandoffScale &scale)
+{
+    if (!scale.distributed)
+        return;
+    out << YAML::Key << "distribution" << YAML::Value << YAML::BeginMap << YAML::Key << "type" << YAML::Value
+        << "pytorch" << YAML::Key << "process_count_per_instance" << YAML::Value << scale.processesPerInstance
+        << YAML::EndMap;
 }
 
 } // namespace azureml
@@ -246,7 +255,9 @@ Expected<QString> writeAzureMlCommandJob(const RunSpec &spec, const std::optiona
     emitEnvironment(out, environment, options);
     emitVariables(out, command);
     emitCompute(out, options);
-    emitResources(out, options);
+    const HandoffScale scale = handoffScale(spec, options);
+    emitDistribution(out, scale);
+    emitResources(out, scale);
     out << YAML::EndMap;
     return QString(env::yaml::toText(out) + u'\n');
 }

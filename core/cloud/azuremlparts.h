@@ -3,6 +3,7 @@
 // The parts of an AzureML CLI v2 job file that a command job (azuremljob.cpp) and a sweep job
 // (azuremlsweep.cpp) share. Internal to core/cloud.
 #include "cloud/cloudhandoff.h"
+#include "cloud/handoffscale.h"
 
 #include <QList>
 #include <QString>
@@ -59,6 +60,9 @@ void emitEnvironment(YAML::Emitter &out, const std::optional<env::Environment> &
                      const HandoffOptions &options);
 void emitVariables(YAML::Emitter &out, const JobCommand &command);
 void emitCompute(YAML::Emitter &out, const HandoffOptions &options);
-void emitResources(YAML::Emitter &out, const HandoffOptions &options);
+// resources: the instance count; distribution: PyTorch's, with the processes per instance, for a
+// run across nodes (nothing for one process).
+void emitResources(YAML::Emitter &out, const HandoffScale &scale);
+void emitDistribution(YAML::Emitter &out, const HandoffScale &scale);
 
 } // namespace ferry::run::azureml

@@ -2,6 +2,7 @@
 
 #include "env/azuremlcommandjob.h"
 #include "run/contract.h"
+#include "run/distribution.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -128,17 +129,44 @@ QString interpreterFor(const QString &interpreter, run::TargetKind target)
     return interpreter;
 }
 
+// A PyTorch job across instances on a Slurm target: a run across as many nodes, with the
+// job's processes on each (run/distribution.h), unless --nodes or --tasks-per-node say otherwise.
+// True when the run takes the job's distribution.
+bool takeDistribution(const env::AzureMlCommandJob &job, run::TargetSpec &target)
+{
+    const bool pytorch = job.distributionType == "pytorch"_L1;
+    if (target.kind != run::TargetKind::Slurm || (job.distributed ? !pytorch : job.instanceCount == 1))
+        return false;
+    if (target.options.contains(run::kNodesOption) || target.options.contains(run::kTasksPerNodeOption))
+        return true; // --nodes, --tasks-per-node: the command line's own
+    auto distribution = run::Distribution::of(target);
+    if (!distribution)
+        return false; // the start says why
+    distribution->nodes = job.instanceCount;
+    distribution->tasksPerNode = job.processesPerInstance;
+    run::TargetSpec taken = target;
+    distribution->writeTo(taken.options);
+    if (!run::Distribution::of(taken))
+        return false; // more than a run takes: one process, warned
+    target = taken;
+    return true;
+}
+
 void warnAboutWhatStaysWithAzureMl(const env::AzureMlCommandJob &job, const env::AzureMlJobCommand &command,
-                                   env::Diagnostics &warnings)
+                                   bool distributionTaken, env::Diagnostics &warnings)
 {
     auto warn = [&](const QString &message, const QString &hint) {
         warnings << env::Diagnostic{env::Diagnostic::Severity::Warning, Error{message, job.path, 0, 0, hint}};
     };
-    if (job.instanceCount > 1)
-        warn(u"the job asks for %1 instances; the run is one process"_s.arg(job.instanceCount),
-             u"distributed training stays with AzureML"_s);
-    if (job.distributed)
-        warn(u"the job's distribution is left out: the run is one process"_s, {});
+    const QString acrossNodes = u"run it across nodes on Slurm: --target slurm:HOST (the job's instances as "
+                                u"--nodes, its processes per instance as --tasks-per-node)"_s;
+    if (job.distributed && !distributionTaken && job.distributionType != "pytorch"_L1)
+        warn(u"the job's %1 distribution is left out: the run is one process"_s.arg(job.distributionType),
+             u"Ferry runs PyTorch's (RANK, WORLD_SIZE, MASTER_ADDR) on Slurm"_s);
+    else if (!distributionTaken && job.instanceCount > 1)
+        warn(u"the job asks for %1 instances; the run is one process"_s.arg(job.instanceCount), acrossNodes);
+    else if (!distributionTaken && job.distributed)
+        warn(u"the job's distribution is left out: the run is one process"_s, acrossNodes);
     for (const env::AzureMlJobInput &input : job.inputs)
         if (!input.isPath() && !command.inputsUsed.contains(input.name))
             warn(u"input %1 is not in the command: left out, as AzureML leaves it out"_s.arg(input.name),
@@ -183,7 +211,8 @@ Expected<AzureMlRunDraft> runFromAzureMlJob(const AzureMlRunRequest &request)
     spec.hyperparameters << extraHyperparameters;
     if (job.environment && !request.localEnvironment)
         spec.environmentFile = job.path;
-    warnAboutWhatStaysWithAzureMl(job, *command, draft.warnings);
+    const bool distributionTaken = takeDistribution(job, spec.target);
+    warnAboutWhatStaysWithAzureMl(job, *command, distributionTaken, draft.warnings);
     return draft;
 }
 

@@ -157,11 +157,13 @@ Expected<SweepExport> writeAzureMlSweepJob(const SweepSpec &sweep, const run::Ru
     env::yaml::emitString(out, command.words.join(u' '));
     emitEnvironment(out, environment, options);
     emitVariables(out, command);
+    const run::HandoffScale scale = run::handoffScale(trial, options);
+    emitDistribution(out, scale); // each trial's
     out << YAML::EndMap;
     emitInputs(out, trial, inputs, options, base);
     emitOutputs(out);
     emitCompute(out, options);
-    emitResources(out, options);
+    emitResources(out, scale);
     emitSampling(out, sweep, result.dropped);
     out << YAML::Key << "search_space" << YAML::Value << YAML::BeginMap;
     for (qsizetype i = 0; i < sweep.parameters.size(); ++i) {

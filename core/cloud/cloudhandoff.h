@@ -20,7 +20,7 @@ struct HandoffOptions {
     QString compute;              // AzureML compute target name ("gpu-cluster"); required for AzureML
     QString environmentReference; // AzureML "azureml:NAME@latest" instead of the inline environment
     QString instanceType;         // SageMaker; default ml.g5.xlarge when the environment wants a GPU, else ml.m5.xlarge
-    int instanceCount = 1;
+    int instanceCount = 0;        // 0: the run's own (a run across nodes: its nodes; else 1), handoffscale.h
     QString frameworkVersion = QStringLiteral("2.1"); // SageMaker PyTorch container
     QString pyVersion = QStringLiteral("py310");
     QString role;                    // SageMaker execution role ARN; default: $SAGEMAKER_ROLE at launch

@@ -1,5 +1,6 @@
 // A SageMaker SDK launcher script for a run (see cloudhandoff.h).
 #include "cloud/cloudhandoff.h"
+#include "cloud/handoffscale.h"
 #include "cloud/sagemakerparts.h"
 
 #include "run/contract.h"
@@ -125,7 +126,13 @@ Expected<QStringList> estimatorLines(const RunSpec &spec, const std::optional<en
     s << u"    framework_version=%1,"_s.arg(py(options.frameworkVersion));
     s << u"    py_version=%1,"_s.arg(py(options.pyVersion));
     s << u"    instance_type=%1,"_s.arg(py(instanceType));
-    s << u"    instance_count=%1,"_s.arg(std::max(1, options.instanceCount));
+    const HandoffScale scale = handoffScale(spec, options);
+    s << u"    instance_count=%1,"_s.arg(scale.instances);
+    if (scale.distributed) { // torchrun on every instance, one process per GPU
+        s << u"    # the run: %1 process(es) on each instance; torch_distributed starts one per GPU"_s.arg(
+            scale.processesPerInstance);
+        s << u"    distribution={\"torch_distributed\": {\"enabled\": True}},"_s;
+    }
     s << u"    hyperparameters=HYPERPARAMETERS,"_s;
     s << u"    metric_definitions=METRIC_DEFINITIONS,"_s;
     s << u"    environment=ENVIRONMENT,"_s;

@@ -113,6 +113,23 @@ void readResources(yaml::Reader &r, const YAML::Node &root, AzureMlCommandJob &j
     job.instanceType = r.string(resources["instance_type"], u"instance_type"_s);
 }
 
+void readDistribution(yaml::Reader &r, const YAML::Node &root, AzureMlCommandJob &job)
+{
+    const YAML::Node distribution = root["distribution"];
+    job.distributed = distribution && !distribution.IsNull();
+    if (!job.distributed || !r.isMap(distribution, u"distribution"_s))
+        return;
+    job.distributionType = r.string(distribution["type"], u"type"_s).toLower();
+    if (const YAML::Node count = distribution["process_count_per_instance"]) {
+        bool ok = false;
+        job.processesPerInstance = r.string(count, u"process_count_per_instance"_s).toInt(&ok);
+        if (!ok || job.processesPerInstance < 1) {
+            r.error(count, u"process_count_per_instance must be a whole number of at least 1"_s);
+            job.processesPerInstance = 1;
+        }
+    }
+}
+
 Error commandError(const QString &message, const QString &hint)
 {
     return Error{message, {}, 0, 0, hint};
@@ -266,7 +283,7 @@ AzureMlCommandJob parseAzureMlCommandJob(const QString &text, const QString &pat
     readEnvironment(r, node, path, job);
     job.compute = r.string(node["compute"], u"compute"_s);
     readResources(r, node, job);
-    job.distributed = node["distribution"] && !node["distribution"].IsNull();
+    readDistribution(r, node, job);
     job.diagnostics = r.takeDiagnostics();
     return job;
 }

@@ -43,9 +43,11 @@ struct AzureMlCommandJob {
     QString compute; // as written: "azureml:gpu-cluster", "local"; empty: the workspace's default
     int instanceCount = 1;
     QString instanceType;
-    bool distributed = false; // a `distribution:` (PyTorch, MPI, TensorFlow)
-    QStringList outputs;      // the names under `outputs:`
-    Diagnostics diagnostics;  // reading the job file (an error: do not run it)
+    bool distributed = false;     // a `distribution:` (PyTorch, MPI, TensorFlow)
+    QString distributionType;     // its `type:` in lower case (pytorch, mpi, tensorflow)
+    int processesPerInstance = 1; // its `process_count_per_instance:` (PyTorch, MPI)
+    QStringList outputs;          // the names under `outputs:`
+    Diagnostics diagnostics;      // reading the job file (an error: do not run it)
 
     const AzureMlJobInput *input(const QString &name) const;
     bool hasClusterCompute() const { return !compute.isEmpty() && compute != QStringLiteral("local"); }

@@ -3,6 +3,7 @@
 
 #include "common/textfile.h"
 #include "env/yamlsupport.h"
+#include "run/distribution.h"
 
 #include <QFile>
 #include <QLocale>
@@ -12,6 +13,7 @@
 #include <cmath>
 #include <iterator>
 #include <limits>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 
@@ -72,6 +74,7 @@ public:
                 m_r.error(node["target"], target.error().message, u"local, container, ssh:HOST or slurm:HOST"_s);
         }
         targetOptions(node["target_options"]);
+        distribution(node["target_options"]);
         m_spec.arguments = m_r.strings(node["arguments"], u"arguments"_s);
         fixed(node["hyperparameters"]);
         data(node["data"]);
@@ -109,8 +112,11 @@ private:
             keys << QString::fromLatin1(o.key);
         for (const auto &entry : node) {
             const QString key = yaml::scalar(entry.first);
-            const auto *option = std::find_if(std::begin(kTargetOptions), std::end(kTargetOptions),
-                                              [&](const TargetOption &o) { return key == QLatin1String(o.key); });
+            // Named as the flag; the run's own option name (tasksPerNode) is taken too.
+            const auto *option =
+                std::find_if(std::begin(kTargetOptions), std::end(kTargetOptions), [&](const TargetOption &o) {
+                    return key == QLatin1String(o.key) || key == QLatin1String(o.name);
+                });
             if (option == std::end(kTargetOptions)) {
                 m_r.error(entry.first, u"'%1' is not a target option"_s.arg(key), keys.join(u", "_s));
                 continue;
@@ -127,6 +133,45 @@ private:
                 m_spec.targetOptions.insert(name, value);
             }
         }
+    }
+
+    // A trial across nodes: counts in range (each at its line) and a Slurm target, as a run's
+    // (run::Distribution::of, which the trials' start checks again).
+    void distribution(const YAML::Node &node)
+    {
+        if (!node || !node.IsMap())
+            return;
+        std::optional<YAML::Node> first; // the first distribution option, where a wrong target is pointed out
+        for (const auto &entry : node) {
+            const QString key = yaml::scalar(entry.first);
+            for (const QLatin1StringView name :
+                 {run::kNodesOption, run::kTasksPerNodeOption, run::kGpusPerNodeOption}) {
+                const TargetOption *option =
+                    std::find_if(std::begin(kTargetOptions), std::end(kTargetOptions),
+                                 [&](const TargetOption &o) { return name == QLatin1StringView(o.name); });
+                if (key != QLatin1String(option->key) && key != name)
+                    continue;
+                if (!first)
+                    first.emplace(entry.first);
+                bool ok = false;
+                const qint64 written = yaml::scalar(entry.second).toLongLong(&ok);
+                if (!ok || written != m_spec.targetOptions.value(name).toInteger())
+                    continue; // not a whole number from 0 to 100000: said already
+                run::TargetSpec alone{run::TargetKind::Slurm, {}, {{name, m_spec.targetOptions.value(name)}}};
+                if (const auto one = run::Distribution::of(alone); !one)
+                    m_r.error(entry.second, one.error().message, u"%1: 2"_s.arg(key));
+            }
+        }
+        const auto target = run::TargetSpec::parse(m_spec.target);
+        if (!first || !target)
+            return;
+        run::TargetSpec spec = *target;
+        spec.options = m_spec.targetOptions;
+        const auto whole = run::Distribution::of(spec);
+        if (!whole && target->kind != run::TargetKind::Slurm)
+            m_r.error(*first, whole.error().message,
+                      u"target: slurm:HOST, or leave nodes, tasks-per-node and "
+                      u"gpus-per-node out"_s);
     }
 
     void fixed(const YAML::Node &node)

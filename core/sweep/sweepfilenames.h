@@ -72,6 +72,10 @@ inline constexpr TargetOption kTargetOptions[] = {{"gpus", "gpus", OptionKind::C
                                                   {"mem", "mem", OptionKind::Text},
                                                   {"requeue", "requeue", OptionKind::Flag},
                                                   {"remote-dir", "remoteDir", OptionKind::Text},
-                                                  {"accept-host-key", "acceptHostKey", OptionKind::Text}};
+                                                  {"accept-host-key", "acceptHostKey", OptionKind::Text},
+                                                  // a trial across nodes (Slurm only, run/distribution.h)
+                                                  {"nodes", "nodes", OptionKind::Count},
+                                                  {"tasks-per-node", "tasksPerNode", OptionKind::Count},
+                                                  {"gpus-per-node", "gpusPerNode", OptionKind::Count}};
 
 } // namespace ferry::sweep::names

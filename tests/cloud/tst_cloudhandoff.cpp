@@ -4,6 +4,7 @@
 #include "support/cli.h"
 
 #include "cloud/cloudhandoff.h"
+#include "cloud/handoffscale.h"
 #include "env/environmentfile.h"
 
 #include <QDir>
@@ -61,6 +62,20 @@ print(json.dumps(out))
 QString scalar(const YAML::Node &node)
 {
     return QString::fromStdString(node.as<std::string>());
+}
+
+// A launcher written to `path` and read back by kReadLauncher ({} when Python fails).
+QJsonObject readLauncher(const QString &path, const QString &text)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.toUtf8()) < 0)
+        return {};
+    file.close();
+    QProcess python;
+    python.start(u"python3"_s, {u"-c"_s, QString::fromUtf8(kReadLauncher), path});
+    if (!python.waitForFinished(60000) || python.exitCode() != 0)
+        qWarning("%s", python.readAllStandardError().constData());
+    return QJsonDocument::fromJson(python.readAllStandardOutput()).object();
 }
 
 } // namespace
@@ -285,6 +300,60 @@ private Q_SLOTS:
         const QJsonObject channels = read.value(u"CHANNELS"_s).toObject();
         QCOMPARE(channels.value(u"training"_s).toString(), m_spec.channels[0].path); // uploaded at launch
         QCOMPARE(channels.value(u"labels"_s).toString(), u"s3://bucket/labels.csv"_s);
+    }
+
+    // A run across 2 nodes with 2 tasks each (issue 20): AzureML's PyTorch distribution with 2
+    // processes on each of 2 instances, SageMaker's torch_distributed on 2 instances; an instance
+    // count given is honoured and said; one process has neither.
+    void aRunAcrossNodesIsDistributed()
+    {
+        run::RunSpec spec = m_spec;
+        spec.target = *run::TargetSpec::parse(u"slurm:cluster"_s);
+        spec.target.options = {{u"nodes"_s, 2}, {u"tasksPerNode"_s, 2}, {u"gpusPerNode"_s, 2}};
+        run::HandoffOptions options;
+        options.compute = u"gpu-cluster"_s;
+        const auto text = run::writeAzureMlCommandJob(spec, m_env, options);
+        QVERIFY2(text, qPrintable(text ? QString() : text.error().toString()));
+        const YAML::Node job = YAML::Load(text->toStdString());
+        QCOMPARE(scalar(job["distribution"]["type"]), u"pytorch"_s);
+        QCOMPARE(job["distribution"]["process_count_per_instance"].as<int>(), 2);
+        QCOMPARE(job["distribution"].size(), std::size_t(2));
+        QCOMPARE(job["resources"]["instance_count"].as<int>(), 2);
+        QVERIFY(run::handoffScale(spec, options).note.isEmpty());
+
+        options.outputPath = m_dir.filePath(u"launch-multi.py"_s);
+        const auto launcher = run::writeSageMakerLauncher(spec, m_env, options);
+        QVERIFY(launcher);
+        const QJsonObject estimator = readLauncher(options.outputPath, *launcher).value(u"estimator"_s).toObject();
+        QCOMPARE(estimator.value(u"instance_count"_s).toInt(), 2);
+        QCOMPARE(estimator.value(u"distribution"_s).toObject(),
+                 (QJsonObject{{u"torch_distributed"_s, QJsonObject{{u"enabled"_s, true}}}}));
+
+        options.instanceCount = 4; // given: 4 instances of 2 processes each
+        const YAML::Node four = YAML::Load(run::writeAzureMlCommandJob(spec, m_env, options)->toStdString());
+        QCOMPARE(four["resources"]["instance_count"].as<int>(), 4);
+        QCOMPARE(four["distribution"]["process_count_per_instance"].as<int>(), 2);
+        QCOMPARE(readLauncher(options.outputPath, *run::writeSageMakerLauncher(spec, m_env, options))
+                     .value(u"estimator"_s)
+                     .toObject()
+                     .value(u"instance_count"_s)
+                     .toInt(),
+                 4);
+        const QString note = run::handoffScale(spec, options).note;
+        QVERIFY2(note.contains(u"runs on 2 node(s) with 2 task(s) each; the job asks for 4 instance(s)"_s),
+                 qPrintable(note));
+
+        run::HandoffOptions single; // one process: as before, with no distribution
+        single.compute = u"gpu-cluster"_s;
+        const YAML::Node one = YAML::Load(run::writeAzureMlCommandJob(m_spec, m_env, single)->toStdString());
+        QVERIFY(!one["distribution"]);
+        QCOMPARE(one["resources"]["instance_count"].as<int>(), 1);
+        const QJsonObject oneEstimator =
+            readLauncher(options.outputPath, *run::writeSageMakerLauncher(m_spec, m_env, {}))
+                .value(u"estimator"_s)
+                .toObject();
+        QVERIFY(!oneEstimator.contains(u"distribution"_s));
+        QCOMPARE(oneEstimator.value(u"instance_count"_s).toInt(), 1);
     }
 
     // A run's fixed arguments (from an imported AzureML job) go into the job's command; SageMaker

@@ -254,6 +254,56 @@ private Q_SLOTS:
         QVERIFY(written->text.contains(u"\"steps\": 300,"_s));
     }
 
+    // Trials across 2 nodes with 2 tasks each (issue 20): each AzureML trial a PyTorch
+    // distribution of 2 processes on 2 instances, the SageMaker estimator torch_distributed on
+    // 2 instances; an --instance-count given is honoured and said.
+    void trialsAcrossNodesExportDistributed()
+    {
+        const Workspace ws(u"random"_s, u"none"_s);
+        test::writeFileOrStop(ws.dir.filePath(u"sweeps/multi.yml"_s), R"(ferry-sweep: 1
+script: train.py
+environment: env.yml
+target: slurm:local
+target_options: {nodes: 2, tasks-per-node: 2, gpus-per-node: 2}
+method: grid
+metric: val_loss
+parameters:
+  lr: [0.1, 0.01]
+)");
+        const auto azure = test::runFerry(ws.dir.path(), {u"sweep"_s, u"export"_s, u"sweeps/multi.yml"_s, u"--to"_s,
+                                                          u"azureml"_s, u"--compute"_s, u"gpu"_s});
+        QVERIFY2(azure.exitCode == 0, qPrintable(azure.err));
+        const YAML::Node job = YAML::Load(azure.out.toStdString());
+        QCOMPARE(job["trial"]["distribution"]["type"].as<std::string>(), "pytorch");
+        QCOMPARE(job["trial"]["distribution"]["process_count_per_instance"].as<int>(), 2);
+        QCOMPARE(job["resources"]["instance_count"].as<int>(), 2);
+        QVERIFY(!job["distribution"]);
+
+        const QString out = ws.dir.filePath(u"multi.py"_s);
+        const auto sagemaker =
+            test::runFerry(ws.dir.path(), {u"sweep"_s, u"export"_s, u"sweeps/multi.yml"_s, u"--to"_s, u"sagemaker"_s,
+                                           u"--instance-count"_s, u"3"_s, u"-o"_s, out});
+        QVERIFY2(sagemaker.exitCode == 0, qPrintable(sagemaker.err));
+        QVERIFY2(sagemaker.err.contains(u"note: tune runs on 2 node(s) with 2 task(s) each; the job asks for 3 "_s) ||
+                     sagemaker.err.contains(u"runs on 2 node(s) with 2 task(s) each; the job asks for 3 instance(s) "
+                                            u"(--instance-count), each starting 2 process(es): 6 in all"_s),
+                 qPrintable(sagemaker.err));
+        QProcess python; // the PyTorch(...) keywords, as Python reads them
+        python.start(u"python3"_s, {u"-c"_s,
+                                    u"import ast, json, sys\n"
+                                    u"for n in ast.walk(ast.parse(open(sys.argv[1]).read())):\n"
+                                    u"    if isinstance(n, ast.Call) and getattr(n.func, 'id', '') == 'PyTorch':\n"
+                                    u"        print(json.dumps({k.arg: ast.literal_eval(k.value) for k in n.keywords\n"
+                                    u"                          if k.arg in ('instance_count', 'distribution')}))\n"_s,
+                                    out});
+        QVERIFY(python.waitForFinished(60000));
+        QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
+        const QJsonObject estimator = QJsonDocument::fromJson(python.readAllStandardOutput()).object();
+        QCOMPARE(estimator.value(u"instance_count"_s).toInt(), 3);
+        QCOMPARE(estimator.value(u"distribution"_s).toObject(),
+                 (QJsonObject{{u"torch_distributed"_s, QJsonObject{{u"enabled"_s, true}}}}));
+    }
+
     void exportCommandOnAFileAndOnASweep()
     {
         const Workspace ws(u"grid"_s, u"{type: median, min_steps: 1}"_s);

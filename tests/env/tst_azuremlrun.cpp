@@ -3,8 +3,13 @@
 // their placeholders filled for the target, and what only AzureML can resolve asked for.
 #include "cloud/azuremlrun.h"
 #include "support/env.h"
+#include "support/files.h"
 
+#include "run/distribution.h"
+
+#include <QDir>
 #include <QFileInfo>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -90,6 +95,46 @@ private Q_SLOTS:
                  (QStringList{u"epochs=7"_s, u"lr=0.5"_s, u"seed=3"_s, u"momentum=0.9"_s}));
         QCOMPARE(draft->spec.arguments.mid(0, 2), (QStringList{u"--data"_s, other}));
         QCOMPARE(draft->spec.channels, (QList<run::DataChannel>{{u"training"_s, other}, {u"extra"_s, other}}));
+    }
+
+    // A PyTorch job across instances (issue 20): on Slurm a run across as many nodes with the
+    // job's processes on each, unless --nodes says otherwise; elsewhere one process, warned.
+    void aDistributedJobOnSlurm()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(u"src"_s));
+        test::writeFileOrStop(dir.filePath(u"src/train.py"_s), "print('hi')\n");
+        test::writeFileOrStop(dir.filePath(u"job.yml"_s),
+                              "code: src\ncommand: python train.py --epochs ${{inputs.epochs}}\n"
+                              "inputs: {epochs: 3}\nenvironment: {image: python:3.11}\n"
+                              "compute: azureml:gpu\nresources: {instance_count: 2}\n"
+                              "distribution: {type: pytorch, process_count_per_instance: 4}\n");
+        cloud::AzureMlRunRequest r = request(u"slurm:cluster"_s);
+        r.jobFile = dir.filePath(u"job.yml"_s);
+        r.target.options.insert(run::kGpusPerNodeOption, 4);
+        const auto draft = cloud::runFromAzureMlJob(r);
+        QVERIFY2(draft, qPrintable(message(draft)));
+        QVERIFY2(draft->warnings.isEmpty(), qPrintable(draft->warnings.value(0).toString()));
+        const auto distribution = run::Distribution::of(draft->spec.target);
+        QVERIFY(distribution);
+        QCOMPARE(distribution->nodes, 2);
+        QCOMPARE(distribution->tasksPerNode, 4);
+        QCOMPARE(distribution->gpusPerNode, 4); // the command line's, kept
+
+        r.target.options.insert(run::kNodesOption, 3); // --nodes 3: the command line's own
+        const auto given = cloud::runFromAzureMlJob(r);
+        QVERIFY(given);
+        QCOMPARE(run::Distribution::of(given->spec.target)->nodes, 3);
+        QCOMPARE(run::Distribution::of(given->spec.target)->tasksPerNode, 1);
+
+        r.target = *run::TargetSpec::parse(u"local"_s);
+        const auto local = cloud::runFromAzureMlJob(r);
+        QVERIFY(local);
+        QVERIFY(!run::Distribution::of(local->spec.target)->isDistributed());
+        QCOMPARE(local->warnings.size(), 1);
+        QCOMPARE(local->warnings[0].where.message, u"the job asks for 2 instances; the run is one process"_s);
+        QVERIFY2(local->warnings[0].where.hint.contains(u"--target slurm:HOST"_s),
+                 qPrintable(local->warnings[0].where.hint));
     }
 
     void whatOnlyAzureMlKnows_data()

@@ -106,6 +106,34 @@ private Q_SLOTS:
                  u"s.yml:8:12: error: requeue is true or false, not 'maybe'"_s);
     }
 
+    // A trial across nodes (issue 20): the run's own options, on a Slurm target only, each count
+    // checked at its line; written back under the flags' names.
+    void trialsAcrossNodesOnSlurm()
+    {
+        const QString head = u"ferry-sweep: 1\nscript: t.py\nmethod: grid\nmetric: loss\nparameters: {lr: [0.1]}\n"_s;
+        const SweepRead read = parseSweepYaml(
+            head + u"target: slurm:local\ntarget_options: {nodes: 2, tasksPerNode: 1, gpus-per-node: 1}\n"_s,
+            u"s.yml"_s);
+        QVERIFY2(read.diagnostics.isEmpty(),
+                 qPrintable(read.diagnostics.isEmpty() ? QString() : read.diagnostics[0].toString()));
+        QCOMPARE(read.spec.targetOptions,
+                 (QJsonObject{{u"nodes"_s, 2}, {u"tasksPerNode"_s, 1}, {u"gpusPerNode"_s, 1}}));
+        const QString written = toSweepYaml(read.spec);
+        QVERIFY2(written.contains(u"tasks-per-node: 1"_s), qPrintable(written));
+        QCOMPARE(parseSweepYaml(written, u"w.yml"_s).spec.targetOptions, read.spec.targetOptions);
+
+        QCOMPARE(errorsOf(head + u"target: slurm:local\ntarget_options:\n  nodes: 0\n  tasks-per-node: 2\n"_s),
+                 u"s.yml:8:10: error: --nodes takes a count from 1 to 10000, not '0'"_s);
+        QCOMPARE(errorsOf(head + u"target: slurm:local\ntarget_options: {gpus-per-node: 65}\n"_s),
+                 u"s.yml:7:33: error: --gpus-per-node takes a count from 0 to 64"_s);
+        QCOMPARE(errorsOf(head + u"target: ssh:box\ntarget_options:\n  mem: 4G\n  nodes: 2\n"_s),
+                 u"s.yml:9:3: error: a run across nodes or tasks (--nodes, --tasks-per-node, --gpus-per-node) runs "
+                 u"on a Slurm target, not ssh:box"_s);
+        QCOMPARE(errorsOf(head + u"target_options: {tasks-per-node: 4}\n"_s), // the default target: local
+                 u"s.yml:6:18: error: a run across nodes or tasks (--nodes, --tasks-per-node, --gpus-per-node) "
+                 u"runs on a Slurm target, not local"_s);
+    }
+
     void gridPlansEveryCombination()
     {
         const QString grid = uR"(ferry-sweep: 1

@@ -1,5 +1,7 @@
 #include "ui/runs/exportrundialog.h"
 
+#include "cloud/handoffscale.h"
+
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -41,6 +43,7 @@ ExportRunDialog::ExportRunDialog(run::RunSpec spec, std::optional<env::Environme
         m_environment && m_environment->docker.gpu == env::GpuMode::On ? u"ml.g5.xlarge"_s : u"ml.m5.xlarge"_s);
     m_instanceType->setObjectName(u"instanceType"_s);
     m_instances->setRange(1, 256);
+    m_instances->setValue(run::handoffScale(m_spec, {}).instances); // a run across nodes: its nodes
     m_output->setObjectName(u"output"_s);
     m_previewView->setReadOnly(true);
     m_previewView->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
