@@ -97,6 +97,23 @@ void addRunWithLoss(ferry::run::RunStore &store, const QString &id, qint64 start
     store.appendMetrics(id, points, 100);
 }
 
+// The window with the built trainer plugin, shown (the tests that train in it).
+struct TrainerWindow {
+    explicit TrainerWindow(const QString &settingsFile)
+        : settings(settingsFile, QSettings::IniFormat), recent(settings),
+          loader({ferry::test::buildDir() + QStringLiteral("/bin")}), services{[this] { return loader.load(); },
+                                                                               ferry::test::ferryBinary()},
+          window(settings, recent, services)
+    {
+        window.show();
+    }
+    QSettings settings;
+    RecentWorkspaces recent;
+    ferry::run::TrainerLoader loader;
+    ferry::ui::WorkbenchServices services;
+    MainWindow window;
+};
+
 } // namespace
 
 class TestMainWindow : public QObject {
@@ -248,12 +265,8 @@ private Q_SLOTS:
     {
         if (!FERRY_HAS_TRAINER)
             QSKIP("this build has no trainer plugin (FERRY_TRAINER=OFF)");
-        QSettings settings(settingsFile(), QSettings::IniFormat);
-        RecentWorkspaces recent(settings);
-        ferry::run::TrainerLoader loader({(ferry::test::buildDir() + QStringLiteral("/bin"))});
-        ferry::ui::WorkbenchServices services{[&loader] { return loader.load(); }, ferry::test::ferryBinary()};
-        MainWindow window(settings, recent, services);
-        window.show();
+        TrainerWindow trainer(settingsFile());
+        MainWindow &window = trainer.window;
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         const QString path = folder(u"trainme"_s);
         QVERIFY(window.openWorkspaceAt(path));
@@ -297,12 +310,8 @@ private Q_SLOTS:
     {
         if (!FERRY_HAS_TRAINER)
             QSKIP("this build has no trainer plugin (FERRY_TRAINER=OFF)");
-        QSettings settings(settingsFile(), QSettings::IniFormat);
-        RecentWorkspaces recent(settings);
-        ferry::run::TrainerLoader loader({(ferry::test::buildDir() + QStringLiteral("/bin"))});
-        ferry::ui::WorkbenchServices services{[&loader] { return loader.load(); }, ferry::test::ferryBinary()};
-        MainWindow window(settings, recent, services);
-        window.show();
+        TrainerWindow trainer(settingsFile());
+        MainWindow &window = trainer.window;
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         const QString path = folder(u"rerun-training"_s);
         QVERIFY(window.openWorkspaceAt(path));
