@@ -4,7 +4,8 @@
 // a workspace with a trial script that writes its own start and end times, pid and GPU into its
 // log (lines "stamp {json}": the log is on this machine for every target) and a val_loss curve whose final value is
 // |log10(lr) + 2| + 1/steps (a hopeless trial, above 2, may be made slower: on a loaded machine its
-// early stop must still come before its end), `ferry sweep` through the built binary, and the checks on what the trials did.
+// early stop must still come before its end), `ferry sweep` through the built binary, and the checks on what the trials
+// did.
 #include "support/cli.h"
 #include "support/files.h"
 

@@ -148,8 +148,9 @@ max_parallel: 1
     void medianStoppingCancelsArrayTasks()
     {
         QTemporaryDir dir;
-        writeSweepWorkspace(dir.path(), u"median"_s,
-                            sweepFile(m_cluster.path(), uR"(hyperparameters: {steps: 30, pause: 0.15, hopeless_pause: 1.0}
+        writeSweepWorkspace(
+            dir.path(), u"median"_s,
+            sweepFile(m_cluster.path(), uR"(hyperparameters: {steps: 30, pause: 0.15, hopeless_pause: 1.0}
 method: grid
 metric: val_loss
 parameters:

@@ -377,7 +377,7 @@ void RunDetailsView::updateActions()
     m_rerunExactly->setEnabled(kept || (m_spec && embedded));
     m_rerunExactly->setToolTip(embedded ? tr("Train again with this run's settings, seed and data")
                                : kept   ? tr("Start this run again with the code of its snapshot, its parameters, "
-                                           "target and environment")
+                                               "target and environment")
                                         : tr("This run kept no snapshot of its code"));
     m_delete->setEnabled(shown && run::isFinished(status));
     // A script run can be handed to the cloud; the embedded trainer's runs have no script.
