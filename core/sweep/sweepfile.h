@@ -3,6 +3,7 @@
 // A sweep file (sweeps/NAME.yml in a workspace; docs/sweep-format.md): one script run many times
 // with its hyperparameters drawn from a search space, the trials scored by one metric.
 #include "common/diagnostic.h"
+#include "common/error.h"
 #include "run/runspec.h"
 
 #include <QJsonObject>
@@ -87,6 +88,13 @@ SweepRead parseSweepYaml(const QString &text, const QString &path);
 SweepRead readSweepFile(const QString &path);
 // The file the sweep form saves; parseSweepYaml reads it back to the same spec.
 QString toSweepYaml(const SweepSpec &spec);
+
+// The sweep form's one line of target options, "nodes=2 gpus-per-node=1 partition=gpu": the
+// target_options keys (or the run's names), a count as a whole number, a flag as true or false.
+// An unknown key or a value of the wrong kind is an error naming the pair; the ranges are the
+// file's (parseSweepYaml says them at their line).
+Expected<QJsonObject> targetOptionsFromText(const QString &text);
+QString targetOptionsText(const QJsonObject &options);
 
 QString methodName(Method method);
 QString distributionName(Distribution distribution);

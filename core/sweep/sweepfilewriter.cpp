@@ -6,7 +6,11 @@
 #include "env/yamlsupport.h"
 
 #include <QJsonValue>
+#include <QStringList>
+
 #include <QLocale>
+#include <algorithm>
+#include <iterator>
 
 using namespace Qt::StringLiterals;
 
@@ -28,6 +32,56 @@ QString distributionName(Distribution distribution)
 QString stoppingRuleName(StoppingRule rule)
 {
     return nameOf(kRules, int(rule));
+}
+
+Expected<QJsonObject> targetOptionsFromText(const QString &text)
+{
+    QJsonObject options;
+    QStringList keys;
+    for (const TargetOption &o : kTargetOptions)
+        keys << QString::fromLatin1(o.key);
+    for (const QString &pair : text.split(u' ', Qt::SkipEmptyParts)) {
+        const qsizetype eq = pair.indexOf(u'=');
+        const QString key = pair.left(eq), value = eq < 0 ? QString() : pair.mid(eq + 1);
+        const auto *option =
+            std::find_if(std::begin(kTargetOptions), std::end(kTargetOptions), [&](const TargetOption &o) {
+                return key == QLatin1String(o.key) || key == QLatin1String(o.name);
+            });
+        if (option == std::end(kTargetOptions))
+            return Error{u"'%1' is not a target option"_s.arg(key), {}, 0, 0, u"one of "_s + keys.join(u", "_s)};
+        if (eq < 0 || value.isEmpty())
+            return Error{u"target option '%1' has no value"_s.arg(key), {}, 0, 0, u"%1=VALUE"_s.arg(key)};
+        const QString name = QString::fromLatin1(option->name);
+        if (option->kind == OptionKind::Count) {
+            bool ok = false;
+            const int n = value.toInt(&ok);
+            if (!ok)
+                return Error{u"%1 is a whole number, not '%2'"_s.arg(key, value), {}, 0, 0, u"%1=2"_s.arg(key)};
+            options.insert(name, n);
+        } else if (option->kind == OptionKind::Flag) {
+            if (value != u"true"_s && value != u"false"_s)
+                return Error{u"%1 is true or false, not '%2'"_s.arg(key, value), {}, 0, 0, u"%1=true"_s.arg(key)};
+            options.insert(name, value == u"true"_s);
+        } else {
+            options.insert(name, value);
+        }
+    }
+    return options;
+}
+
+QString targetOptionsText(const QJsonObject &options)
+{
+    QStringList pairs;
+    for (const TargetOption &o : kTargetOptions) {
+        const QJsonValue v = options.value(QString::fromLatin1(o.name));
+        if (v.isUndefined())
+            continue;
+        const QString value = o.kind == OptionKind::Count  ? QString::number(v.toInt())
+                              : o.kind == OptionKind::Flag ? (v.toBool() ? u"true"_s : u"false"_s)
+                                                           : v.toString();
+        pairs << QString::fromLatin1(o.key) + u'=' + value;
+    }
+    return pairs.join(u' ');
 }
 
 QString toSweepYaml(const SweepSpec &spec)

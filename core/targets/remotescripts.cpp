@@ -133,6 +133,12 @@ ferry_ranks_start() {
     port=$((port + 1))
   done
   export MASTER_ADDR=$addr MASTER_PORT=$port FERRY_HOSTS_JSON
+  # The job's hosts in the contract's resourceconfig.json: one file all nodes share, so its
+  # current_host is the first node's (each rank's own is SM_CURRENT_HOST).
+  if [ -d "$RUN/input/config" ]; then
+    printf '{"current_host": "%s", "hosts": %s, "network_interface_name": "eth0"}\n' "$first" "$FERRY_HOSTS_JSON" \
+      > "$RUN/input/config/resourceconfig.json.tmp" && mv -f "$RUN/input/config/resourceconfig.json.tmp" "$RUN/input/config/resourceconfig.json"
+  fi
   export WORLD_SIZE=$((FERRY_NODES * FERRY_TASKS_PER_NODE)) LOCAL_WORLD_SIZE=$FERRY_TASKS_PER_NODE
   mkdir -p "$RUN/ranks"
   rm -f "$RUN"/ranks/*.exit

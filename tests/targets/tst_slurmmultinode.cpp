@@ -40,6 +40,8 @@ a, _ = p.parse_known_args()
 names = ["RANK", "WORLD_SIZE", "LOCAL_RANK", "NODE_RANK", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT",
          "SM_HOSTS", "SM_CURRENT_HOST", "SM_NUM_GPUS", "SM_FRAMEWORK_PARAMS", "SM_TRAINING_ENV", "SECRET_TOKEN"]
 print("contract|" + "|".join(n + "|" + os.environ.get(n, "(unset)") for n in names), flush=True)
+with open(os.path.join(os.environ["SM_INPUT_CONFIG_DIR"], "resourceconfig.json")) as f:
+    print("resourceconfig hosts " + ",".join(json.load(f)["hosts"]), flush=True)
 dist.init_process_group("gloo")
 rank, world = dist.get_rank(), dist.get_world_size()
 torch.manual_seed(1000 + rank)  # each rank starts elsewhere: DDP makes them rank 0's
@@ -211,6 +213,7 @@ private Q_SLOTS:
         QVERIFY(zero.value(u"MASTER_PORT"_s).toInt() > 1024);
         QCOMPARE(zero.value(u"NODE_RANK"_s), u"0"_s);
         QCOMPARE(one.value(u"NODE_RANK"_s), u"1"_s);
+        QCOMPARE(lineStartingWith(second, u"resourceconfig "_s), u"resourceconfig hosts n1,n2"_s);
         QCOMPARE(zero.value(u"SM_CURRENT_HOST"_s), u"n1"_s);
         QCOMPARE(one.value(u"SM_CURRENT_HOST"_s), u"n2"_s);
         const QJsonObject training = QJsonDocument::fromJson(one.value(u"SM_TRAINING_ENV"_s).toUtf8()).object();
@@ -308,6 +311,50 @@ private Q_SLOTS:
         QCOMPARE(second.count(u"contract|"_s), 2);
         QCOMPARE(lineStartingWith(second, u"checksum "_s), lineStartingWith(first, u"checksum "_s));
         QCOMPARE(show(id)[u"status"_s].toString(), u"succeeded"_s);
+    }
+
+    // A sweep whose trials each span both nodes: still one job array (each task asks for both
+    // nodes), each trial a run with both ranks' logs and the contract of a run across nodes.
+    void aSweepRunsEachTrialAcrossTheNodes()
+    {
+        QVERIFY(writeFile(m_ws.filePath(u"sweeps/ddp.yml"_s), uR"(ferry-sweep: 1
+script: ddp.py
+env: env.yml
+target: slurm:local
+target_options: {nodes: 2, gpus-per-node: 1, remote-dir: %1}
+hyperparameters: {steps: 5}
+method: grid
+metric: loss
+parameters:
+  lr: [0.05, 0.1]
+max_parallel: 1
+)"_s.arg(m_cluster.path())
+                                                                  .toUtf8()));
+        const auto started = runFerry(m_ws.path(), {u"sweep"_s, u"start"_s, u"sweeps/ddp.yml"_s, u"--wait"_s}, 600000);
+        QVERIFY2(started.exitCode == 0, qPrintable(started.err));
+        const QJsonObject sweep = jsonObject(
+            runFerry(m_ws.path(), {u"sweep"_s, u"show"_s, started.out.trimmed().section(u'\n', -1), u"--json"_s}));
+        const QString job = sweep[u"slurmArray"_s][u"job"_s].toString();
+        QVERIFY2(!job.isEmpty(), qPrintable(QString::fromUtf8(QJsonDocument(sweep).toJson())));
+        const QJsonArray trials = sweep[u"trials"_s].toArray();
+        QCOMPARE(trials.size(), 2);
+        for (const QJsonValue &trial : trials) {
+            const QString id = trial[u"run"_s].toString();
+            QCOMPARE(trial[u"status"_s].toString(), u"succeeded"_s);
+            const QJsonObject remote =
+                QJsonDocument::fromJson(readFile(m_ws.filePath(u".ferry/runs/"_s + id + u"/remote.json"_s))).object();
+            QCOMPARE(remote[u"jobId"_s].toString(), u"%1_%2"_s.arg(job).arg(trial[u"trial"_s].toInt()));
+            const QString first = logOf(id, 0), second = logOf(id, 1);
+            const auto zero = contractOf(first), one = contractOf(second);
+            QCOMPARE(zero.value(u"WORLD_SIZE"_s), u"2"_s);
+            QCOMPARE(one.value(u"RANK"_s), u"1"_s);
+            QCOMPARE(zero.value(u"SM_HOSTS"_s), uR"(["n1","n2"])"_s);
+            QCOMPARE(one.value(u"SM_CURRENT_HOST"_s), u"n2"_s);
+            QCOMPARE(one.value(u"SM_NUM_GPUS"_s), u"1"_s);
+            QVERIFY2(!lineStartingWith(first, u"checksum "_s).isEmpty(), qPrintable(first));
+            QCOMPARE(lineStartingWith(second, u"checksum "_s), lineStartingWith(first, u"checksum "_s));
+        }
+        QVERIFY(queue().isEmpty());
     }
 
     void cancelStopsEveryRank()

@@ -45,8 +45,11 @@ LogView::LogView(QWidget *parent)
     m_rank->setObjectName(u"logRank"_s);
     m_rank->setToolTip(tr("Which rank's log of this run across nodes"));
     m_rank->hide();
-    connect(m_rank, &QComboBox::activated, this,
-            [this] { setLogFile(run::rankLogFile(m_runDir, m_rank->currentData().toInt())); });
+    connect(m_rank, &QComboBox::activated, this, [this] {
+        const int rank = m_rank->currentData().toInt();
+        setLogFile(run::rankLogFile(m_runDir, rank));
+        Q_EMIT rankChosen(rank);
+    });
     m_editor->setReadOnly(true);
     m_editor->setUndoRedoEnabled(false);
     m_editor->setLineWrapMode(QPlainTextEdit::NoWrap); // one block, one scroll step

@@ -81,6 +81,7 @@ Q_SIGNALS:
     void contentChanged();           // a read was shown (opened, prepended or appended)
     void searchFinished(bool found); // the match is selected when found
     void problem(const ferry::Error &error);
+    void rankChosen(int rank); // the rank selector shows another rank's log
 
 private:
     enum class Request { Open, Earlier, Follow };

@@ -216,6 +216,29 @@ void RunActions::cancel(const QString &runId, const run::RunSpec &spec)
         }));
 }
 
+void RunActions::fetchRankLogs(const QString &runId, const run::RunSpec &spec)
+{
+    if (m_fetchingRanks.contains(runId))
+        return;
+    m_fetchingRanks.insert(runId);
+    auto *watcher = new QFutureWatcher<Expected<void>>(this);
+    connect(watcher, &QFutureWatcher<Expected<void>>::finished, this, [this, watcher, runId] {
+        m_fetchingRanks.remove(runId);
+        // Quietly: the run's own log says what went wrong on the host, and the next try may pass.
+        if (watcher->result())
+            Q_EMIT rankLogsFetched(runId);
+        watcher->deleteLater();
+    });
+    watcher->setFuture(QtConcurrent::run(
+        [target = spec.target, dir = QDir(m_runsDir).filePath(runId), ferry = m_ferryBinary]() -> Expected<void> {
+            auto driver = targets::makeTarget(target, ferry);
+            auto *remote = dynamic_cast<targets::RemoteTarget *>(driver.get());
+            if (!remote)
+                return cannotDrive(target);
+            return remote->fetchRankLogs(dir);
+        }));
+}
+
 void RunActions::remove(const QString &runId)
 {
     if (!m_store)

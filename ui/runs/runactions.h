@@ -7,6 +7,7 @@
 #include <QFuture>
 #include <QList>
 #include <QObject>
+#include <QSet>
 #include <QStringList>
 
 #include <functional>
@@ -46,11 +47,16 @@ public:
     void remove(const QString &runId);
     void exportRun(const run::RunSpec &spec);
 
+    // The logs of ranks 1.. of a run across nodes still going are on its host: copied into its
+    // folder here (ranks/K.log), as `ferry runs logs --rank K` does; one copy at a time a run.
+    void fetchRankLogs(const QString &runId, const run::RunSpec &spec);
+
 Q_SIGNALS:
     void problem(const ferry::Error &error);
     void message(const QString &text);
     void starting(const QString &runId); // the window selects it once the table has it
     void runsChanged();                  // the table should read the store again
+    void rankLogsFetched(const QString &runId);
 
 private:
     void openLaunchDialog(const QString &script, const QList<run::DataChannel> &channels,
@@ -66,6 +72,7 @@ private:
 
     QSettings &m_settings;
     QString m_ferryBinary;
+    QSet<QString> m_fetchingRanks; // runs whose rank logs are being copied
     QWidget *m_parent;
     run::RunStore *m_store = nullptr;
     QString m_root, m_runsDir;

@@ -80,8 +80,8 @@ QString valuesText(const QStringList &values)
 SweepDialog::SweepDialog(const workspace::Workspace &workspace, QString ferryProgram, QWidget *parent)
     : QDialog(parent), m_workspace(workspace), m_ferryProgram(std::move(ferryProgram)), m_name(new QLineEdit(this)),
       m_script(new QComboBox(this)), m_environment(new QLineEdit(this)), m_target(new QLineEdit(u"local"_s, this)),
-      m_fixed(new QLineEdit(this)), m_method(new QComboBox(this)), m_metric(new QLineEdit(u"val_loss"_s, this)),
-      m_goal(new QComboBox(this)), m_summary(new QComboBox(this)),
+      m_options(new QLineEdit(this)), m_fixed(new QLineEdit(this)), m_method(new QComboBox(this)),
+      m_metric(new QLineEdit(u"val_loss"_s, this)), m_goal(new QComboBox(this)), m_summary(new QComboBox(this)),
       m_parameters(new QTableWidget(0, ParameterColumns, this)), m_maxTrials(new QSpinBox(this)),
       m_maxParallel(new QSpinBox(this)), m_stopping(new QComboBox(this)), m_minSteps(new QSpinBox(this)),
       m_seed(new QSpinBox(this)), m_preview(new QPlainTextEdit(this)), m_problems(new QLabel(this)),
@@ -94,6 +94,8 @@ SweepDialog::SweepDialog(const workspace::Workspace &workspace, QString ferryPro
     m_script->addItems(workspaceScripts(workspace.root()));
     m_environment->setPlaceholderText(tr("optional: an environment file, e.g. environments/torch.yml"));
     m_target->setPlaceholderText(tr("local, container, ssh:HOST or slurm:HOST"));
+    m_options->setObjectName(u"sweepTargetOptions"_s);
+    m_options->setPlaceholderText(tr("optional: e.g. gpus=1 partition=gpu, or nodes=2 gpus-per-node=4 on Slurm"));
     m_fixed->setPlaceholderText(tr("optional: the same for every trial, e.g. epochs=5 steps=200"));
     m_method->addItems({u"random"_s, u"grid"_s, u"bayes"_s});
     m_goal->addItems({u"minimize"_s, u"maximize"_s});
@@ -123,6 +125,7 @@ SweepDialog::SweepDialog(const workspace::Workspace &workspace, QString ferryPro
     form->addRow(tr("Script:"), m_script);
     form->addRow(tr("Environment:"), m_environment);
     form->addRow(tr("Target:"), m_target);
+    form->addRow(tr("Target options:"), m_options);
     form->addRow(tr("Fixed:"), m_fixed);
     form->addRow(tr("Method:"), m_method);
     auto *metric = new QHBoxLayout;
@@ -188,7 +191,7 @@ SweepDialog::SweepDialog(const workspace::Workspace &workspace, QString ferryPro
     connect(m_start, &QPushButton::clicked, this, &SweepDialog::saveAndStart);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_parameters, &QTableWidget::cellChanged, this, &SweepDialog::updatePreview);
-    for (QLineEdit *edit : {m_name, m_environment, m_target, m_fixed, m_metric})
+    for (QLineEdit *edit : {m_name, m_environment, m_target, m_options, m_fixed, m_metric})
         connect(edit, &QLineEdit::textChanged, this, &SweepDialog::updatePreview);
     for (QComboBox *box : {m_script, m_method, m_goal, m_summary, m_stopping})
         connect(box, &QComboBox::currentTextChanged, this, &SweepDialog::updatePreview);
@@ -222,6 +225,7 @@ void SweepDialog::setSpec(const sweep::SweepSpec &spec, const QString &name)
     m_script->setCurrentText(spec.script);
     m_environment->setText(spec.environment);
     m_target->setText(spec.target);
+    m_options->setText(sweep::targetOptionsText(spec.targetOptions));
     QStringList fixed;
     for (const run::Hyperparameter &h : spec.fixed)
         fixed << h.name + u'=' + h.value;
@@ -247,6 +251,8 @@ sweep::SweepSpec SweepDialog::spec() const
     s.script = m_script->currentText().trimmed();
     s.environment = m_environment->text().trimmed();
     s.target = m_target->text().trimmed().isEmpty() ? u"local"_s : m_target->text().trimmed();
+    if (const auto options = sweep::targetOptionsFromText(m_options->text()))
+        s.targetOptions = *options; // else problems() says why
     for (const QString &pair : m_fixed->text().split(u' ', Qt::SkipEmptyParts)) {
         const qsizetype eq = pair.indexOf(u'=');
         s.fixed.append({eq < 0 ? pair : pair.left(eq), eq < 0 ? QString() : pair.mid(eq + 1)});
@@ -294,6 +300,8 @@ QString SweepDialog::problems() const
     static const QRegularExpression name(u"^[A-Za-z0-9_.-]+$"_s);
     if (!name.match(m_name->text().trimmed()).hasMatch())
         lines << tr("error: a sweep's name is letters, digits, '-', '_' and '.' (its file is sweeps/NAME.yml)");
+    if (const auto options = sweep::targetOptionsFromText(m_options->text()); !options)
+        lines << u"error: "_s + options.error().message + u" ("_s + options.error().hint + u')';
     const QString relative = u"sweeps/"_s + m_name->text().trimmed() + u".yml"_s;
     for (const Diagnostic &d : sweep::parseSweepYaml(yaml(), relative).diagnostics)
         lines << d.toString();

@@ -54,6 +54,7 @@ private:
     QComboBox *m_script;
     QLineEdit *m_environment;
     QLineEdit *m_target;
+    QLineEdit *m_options; // target_options as "key=value" pairs (sweep::targetOptionsFromText)
     QLineEdit *m_fixed;
     QComboBox *m_method;
     QLineEdit *m_metric;

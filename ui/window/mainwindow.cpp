@@ -70,10 +70,10 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
       m_centre(new QStackedWidget(this)), m_emptyState(new EmptyStateWidget(this)),
       m_workspaceTree(new WorkspaceTree(this)), m_overview(new WorkspaceOverview(this)),
       m_chart(new LossChartPanel(this)), m_bottomTabs(new QTabWidget(this)), m_runs(new RunsView(this)),
-      m_log(new LogView(this)), m_problems(new ProblemsPanel(this)), m_sideTabs(new QTabWidget(this)),
-      m_details(new RunDetailsView(this)), m_train(new TrainPanel(m_services.trainer, this)),
-      m_datasets(new DatasetPanel(this)), m_environments(new EnvironmentEditors(this)),
-      m_workspaceLabel(new QLabel(this))
+      m_log(new LogView(this)), m_rankLogs(new QTimer(this)), m_problems(new ProblemsPanel(this)),
+      m_sideTabs(new QTabWidget(this)), m_details(new RunDetailsView(this)),
+      m_train(new TrainPanel(m_services.trainer, this)), m_datasets(new DatasetPanel(this)),
+      m_environments(new EnvironmentEditors(this)), m_workspaceLabel(new QLabel(this))
 {
     setObjectName(u"mainWindow"_s);
     setWindowTitle(u"Ferry"_s);
@@ -104,6 +104,12 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
             [this](const QString &text) { statusBar()->showMessage(text, 5000); });
     connect(m_actions, &RunActions::starting, this, [this](const QString &id) { m_selectAfterLoad = id; });
     connect(m_actions, &RunActions::runsChanged, this, &MainWindow::reloadRuns);
+    m_rankLogs->setInterval(3000);
+    connect(m_rankLogs, &QTimer::timeout, this, &MainWindow::fetchShownRankLog);
+    connect(m_log, &LogView::rankChosen, this, [this](int rank) {
+        m_shownRank = rank;
+        fetchShownRankLog();
+    });
     createMenus();
     createDocks();
     statusBar()->addPermanentWidget(m_workspaceLabel);
@@ -353,10 +359,26 @@ void MainWindow::selectionChanged(const QStringList &runIds)
 
 void MainWindow::currentRunChanged(const QString &runId)
 {
+    m_currentRun = runId;
+    m_shownRank = 0;
+    m_rankLogs->stop();
     m_details->showRun(runId);
     const auto spec = run::RunSpec::fromJson(m_rows.value(runId).record.spec);
     m_log->setRun(runId.isEmpty() ? QString() : QDir(runsDir()).filePath(runId),
                   spec ? run::Distribution::orSingle(spec->target).worldSize() : 1);
+}
+
+void MainWindow::fetchShownRankLog()
+{
+    const run::RunRecord record = m_rows.value(m_currentRun).record;
+    const auto spec = run::RunSpec::fromJson(record.spec);
+    // Rank 0's log is the run's own (followed as any run's); a finished run's ranks were collected.
+    if (m_shownRank == 0 || !spec || run::isFinished(record.status)) {
+        m_rankLogs->stop();
+        return;
+    }
+    m_actions->fetchRankLogs(m_currentRun, *spec);
+    m_rankLogs->start();
 }
 
 void MainWindow::cancelRun(const QString &runId)

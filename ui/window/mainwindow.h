@@ -21,6 +21,7 @@ class QMenu;
 class QSettings;
 class QStackedWidget;
 class QTabWidget;
+class QTimer;
 
 namespace ferry::run {
 class RunStore;
@@ -136,6 +137,7 @@ private:
     void runsLoaded(const QList<RunRow> &rows);
     void selectionChanged(const QStringList &runIds);
     void currentRunChanged(const QString &runId);
+    void fetchShownRankLog(); // a run across nodes still going: the shown rank's log, from its host
     void cancelRun(const QString &runId);
     void deleteRun(const QString &runId);
     void rerun(const run::RunSpec &spec);
@@ -159,6 +161,9 @@ private:
     SweepView *m_sweepView = nullptr;
     CompareView *m_compareView = nullptr;
     LogView *m_log;
+    QString m_currentRun; // the run whose log and details are shown
+    int m_shownRank = 0;  // which of its ranks' logs the log view shows
+    QTimer *m_rankLogs;   // while rank K > 0 of a run still going is shown: copies its log here
     ProblemsPanel *m_problems;
     QTabWidget *m_sideTabs;
     RunDetailsView *m_details;

@@ -15,6 +15,8 @@
 #include "ui/sweep/sweeptrialsmodel.h"
 #include "ui/sweep/sweepview.h"
 
+#include <QJsonObject>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
@@ -39,6 +41,15 @@ parameters:
 max_trials: 12
 max_parallel: 2
 )";
+
+// kSweep as the form holds it: its parameters have no line (where a file defines them).
+sweep::SweepSpec formSpec()
+{
+    sweep::SweepSpec spec = sweep::parseSweepYaml(QString::fromUtf8(kSweep), u"s.yml"_s).spec;
+    for (sweep::Parameter &p : spec.parameters)
+        p.line = 0;
+    return spec;
+}
 
 // Trial n: lr 10^(-4 + n/3), val_loss |log10(lr) + 2| + 0.1: trial 6 (lr 0.01) is the best.
 double objectiveOf(int n)
@@ -183,9 +194,7 @@ private Q_SLOTS:
         test::writeFileOrStop(dir.filePath(u"train.py"_s), "print(1)\n");
         const auto workspace = workspace::Workspace::open(dir.path());
         ui::SweepDialog form(*workspace, {});
-        sweep::SweepSpec spec = sweep::parseSweepYaml(QString::fromUtf8(kSweep), u"s.yml"_s).spec;
-        for (sweep::Parameter &p : spec.parameters)
-            p.line = 0; // where a file defines it: the form's have none
+        const sweep::SweepSpec spec = formSpec();
         form.setSpec(spec, u"tune"_s);
         QCOMPARE(form.spec(), spec);
         QVERIFY2(form.problems().isEmpty(), qPrintable(form.problems()));
@@ -201,6 +210,45 @@ private Q_SLOTS:
         table->item(0, 2)->setText(u"1.0"_s);
         table->item(0, 3)->setText(u"0.001"_s);
         QVERIFY2(form.problems().contains(u"sweeps/tune.yml:"_s) && form.problems().contains(u"error"_s),
+                 qPrintable(form.problems()));
+        QVERIFY(!form.startButton()->isEnabled());
+    }
+
+    // A sweep across Slurm nodes: the options line shows the file's target_options and writes
+    // them back; a wrong one is an error, and nodes off Slurm the file's error at its line.
+    void formKeepsTargetOptions()
+    {
+        QTemporaryDir dir;
+        test::writeFileOrStop(dir.filePath(u"train.py"_s), "print(1)\n");
+        const auto workspace = workspace::Workspace::open(dir.path());
+        ui::SweepDialog form(*workspace, {});
+        sweep::SweepSpec spec = formSpec();
+        spec.target = u"slurm:local"_s;
+        spec.targetOptions = QJsonObject{{u"nodes"_s, 2}, {u"gpusPerNode"_s, 1}, {u"partition"_s, u"gpu"_s}};
+        form.setSpec(spec, u"nodes"_s);
+        auto *options = form.findChild<QLineEdit *>(u"sweepTargetOptions"_s);
+        QVERIFY(options);
+        QCOMPARE(options->text(), u"partition=gpu nodes=2 gpus-per-node=1"_s);
+        QCOMPARE(form.spec(), spec);
+        QVERIFY2(form.problems().isEmpty(), qPrintable(form.problems()));
+        QVERIFY(form.save());
+        QCOMPARE(sweep::readSweepFile(dir.filePath(u"sweeps/nodes.yml"_s)).spec.targetOptions, spec.targetOptions);
+
+        options->setText(u"nodes=two"_s);
+        QVERIFY2(form.problems().contains(u"error: nodes is a whole number, not 'two'"_s), qPrintable(form.problems()));
+        QVERIFY(!form.startButton()->isEnabled());
+        options->setText(u"node=2"_s);
+        QVERIFY2(form.problems().contains(u"'node' is not a target option"_s), qPrintable(form.problems()));
+        options->setText(u"nodes=2"_s);
+        QVERIFY(form.problems().isEmpty());
+        form.setSpec(
+            [&] {
+                sweep::SweepSpec local = spec;
+                local.target = u"local"_s;
+                return local;
+            }(),
+            u"nodes"_s);
+        QVERIFY2(form.problems().contains(u"sweeps/nodes.yml:"_s) && form.problems().contains(u"Slurm"_s),
                  qPrintable(form.problems()));
         QVERIFY(!form.startButton()->isEnabled());
     }
