@@ -267,6 +267,9 @@ private Q_SLOTS:
                          120000, 500),
                  qPrintable(logOf(id, 0)));
         QVERIFY(waitFor([&] { return logOf(id, 0).contains(u"\"step\": 3,"_s); }, 120000, 500));
+        // Rank 1's log while the run goes on: copied from the cluster as it is now.
+        QVERIFY2(waitFor([&] { return logOf(id, 1).contains(u"\"step\": 3,"_s); }, 60000, 500),
+                 qPrintable(logOf(id, 1)));
         QCOMPARE(::kill(pid_t(victim), SIGKILL), 0);
         const auto attached = runFerry(m_ws.path(), {u"runs"_s, u"attach"_s, id}, 300000);
         QVERIFY(attached.exitCode != 0);
