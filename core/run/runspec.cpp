@@ -158,6 +158,16 @@ snapshot::SourceExcludes sourceExcludes(const RunSpec &spec)
     QStringList patterns;
     for (const QJsonValue &v : spec.target.options.value(u"exclude"_s).toArray())
         patterns << v.toString();
+    // Runs on this machine's Slurm kept inside the source folder (slurm:local --remote-dir ./runs):
+    // those runs are not the code (the upload would copy that folder into itself, the snapshot
+    // every run before it).
+    const QString root = QDir::cleanPath(spec.target.options.value(u"remoteDir"_s).toString());
+    if (spec.target.kind == TargetKind::Slurm && spec.target.host == u"local"_s && QDir::isAbsolutePath(root) &&
+        !spec.sourceDir.isEmpty()) {
+        const QString inside = QDir(QDir::cleanPath(spec.sourceDir)).relativeFilePath(root);
+        if (inside != u"."_s && !inside.startsWith(u"../"_s) && inside != u".."_s && !QDir::isAbsolutePath(inside))
+            patterns << u'/' + inside;
+    }
     return snapshot::SourceExcludes(patterns);
 }
 

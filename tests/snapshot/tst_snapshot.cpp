@@ -2,6 +2,7 @@
 // unchanged tree adding nothing after the first, a one-line change adding that file and its
 // folders' listings only, a link kept as a link (its target never read), the git state of a
 // clean and of a dirty repository, and the files read back as they were.
+#include "run/runspec.h"
 #include "snapshot/secretfiles.h"
 #include "snapshot/snapshot.h"
 #include "support/files.h"
@@ -95,6 +96,23 @@ private Q_SLOTS:
     {
         const snapshot::SourceExcludes rule({u"*.ckpt"_s, u"data/raw/"_s, u"/cache"_s});
         QCOMPARE(rule.rsyncPatterns(), (QStringList{u".git"_s, u".ferry"_s, u"*.ckpt"_s, u"/data/raw"_s, u"/cache"_s}));
+    }
+
+    // Runs on this machine's Slurm kept inside the source folder are left out of its code (the
+    // upload would copy the folder into itself); a remote host's folder of the same name is not.
+    void runsKeptInsideTheSourceAreNotCode()
+    {
+        run::RunSpec spec;
+        spec.sourceDir = u"/work/project"_s;
+        spec.target = run::TargetSpec{run::TargetKind::Slurm, u"local"_s, {{u"remoteDir"_s, u"/work/project/runs"_s}}};
+        const auto here = run::sourceExcludes(spec);
+        QVERIFY(here.excluded(u"runs/20261206-bench/code/train.py"_s));
+        QVERIFY(!here.excluded(u"src/runs/notes.txt"_s));
+        QVERIFY(here.rsyncPatterns().contains(u"/runs"_s));
+        spec.target.options[u"remoteDir"_s] = u"/work/elsewhere"_s;
+        QCOMPARE(run::sourceExcludes(spec).patterns(), (QStringList{u".git"_s, u".ferry"_s}));
+        spec.target = run::TargetSpec{run::TargetKind::Slurm, u"login"_s, {{u"remoteDir"_s, u"/work/project/runs"_s}}};
+        QVERIFY(!run::sourceExcludes(spec).excluded(u"runs/x"_s));
     }
 
     void aHundredUnchangedSnapshotsCostOneCopy()
