@@ -67,7 +67,12 @@ private Q_SLOTS:
         Result r = runFerry(ws, {u"runs"_s, u"tag"_s, m_short, u"baseline"_s, u"+paper"_s, u"+old"_s});
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.out, u"baseline old paper\n"_s);
-        r = runFerry(ws, {u"runs"_s, u"tag"_s, m_short.left(20), u"-old"_s, u"keep"_s, u"-paper"_s});
+        // A prefix of the id works: the shortest that tells it from the other run (both may have
+        // started in the same second).
+        qsizetype common = 0;
+        while (common < m_short.size() && common < m_long.size() && m_short[common] == m_long[common])
+            ++common;
+        r = runFerry(ws, {u"runs"_s, u"tag"_s, m_short.left(common + 1), u"-old"_s, u"keep"_s, u"-paper"_s});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QCOMPARE(r.out, u"baseline keep\n"_s);
         r = runFerry(ws, {u"runs"_s, u"tag"_s, m_short, u"--json"_s});

@@ -90,7 +90,7 @@ private Q_SLOTS:
 
         answerNextQuestion(u"Delete here, keep"_s);
         actions.remove(kept);
-        QVERIFY(!stored(kept));
+        QVERIFY(QTest::qWaitFor([&] { return !stored(kept); }, 60000)); // the store's writer deletes it
         QVERIFY(QFile::exists(hostFolder(kept) + u"/log"_s));
 
         answerNextQuestion(u"Delete here and on the host"_s);

@@ -127,15 +127,15 @@ inline std::vector<TrialStamp> trialStamps(const QString &root, const QJsonObjec
     return stamps;
 }
 
-// The most trials whose scripts ran at the same moment, from their own start and end times.
-inline int mostAtOnce(const std::vector<TrialStamp> &stamps)
+// The most of these [start, end] intervals open at one moment (an end before a start at a tie).
+inline int mostOverlapping(const std::vector<std::pair<double, double>> &intervals)
 {
     std::vector<std::pair<double, int>> events; // (time, +1 start / -1 end); an end sorts first
-    for (const TrialStamp &s : stamps) {
-        if (s.start <= 0 || s.end <= 0)
+    for (const auto &[start, end] : intervals) {
+        if (start <= 0 || end <= 0)
             continue;
-        events.emplace_back(s.start, 1);
-        events.emplace_back(s.end, -1);
+        events.emplace_back(start, 1);
+        events.emplace_back(end, -1);
     }
     std::sort(events.begin(), events.end());
     int now = 0, most = 0;
@@ -144,6 +144,25 @@ inline int mostAtOnce(const std::vector<TrialStamp> &stamps)
         most = std::max(most, now);
     }
     return most;
+}
+
+// The most trials whose scripts ran at the same moment, from their own start and end times.
+inline int mostAtOnce(const std::vector<TrialStamp> &stamps)
+{
+    std::vector<std::pair<double, double>> intervals;
+    for (const TrialStamp &s : stamps)
+        intervals.emplace_back(s.start, s.end);
+    return mostOverlapping(intervals);
+}
+
+// The most trials the controller had going at once (from their runs' start to their end, as
+// `sweep show` records them): what max_parallel caps, whatever the scripts' own start-up took.
+inline int mostInFlight(const QJsonObject &sweep)
+{
+    std::vector<std::pair<double, double>> intervals;
+    for (const QJsonValue &t : sweep[QStringLiteral("trials")].toArray())
+        intervals.emplace_back(t[QStringLiteral("started")].toDouble(), t[QStringLiteral("finished")].toDouble());
+    return mostOverlapping(intervals);
 }
 
 inline bool processAlive(qint64 pid)

@@ -56,7 +56,10 @@ max_parallel: 2
         QCOMPARE(sweep[u"best"_s].toInt(), 2); // lr 0.01
         QCOMPARE(sweepRuns(dir.path(), id).keys(), (QList<int>{0, 1, 2, 3, 4, 5}));
         const auto stamps = trialStamps(dir.path(), sweep);
-        QCOMPARE(mostAtOnce(stamps), 2);
+        // Two at once: the scripts never more (a container's start-up may keep two short scripts
+        // apart on a loaded machine), the controller exactly two.
+        QVERIFY(mostAtOnce(stamps) <= 2);
+        QCOMPARE(mostInFlight(sweep), 2);
         checkOneGpuPerTrial(stamps, {u"3"_s, u"7"_s});
         if (QTest::currentTestFailed())
             return;
