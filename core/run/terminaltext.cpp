@@ -153,6 +153,10 @@ bool isProgressBar(QStringView text)
 QStringList metricRecords(QByteArrayView line)
 {
     QByteArrayView view = line;
+    // Ferry's own notes in a run's log ("ferry: attempt 2: ...", "ferry: 2 nodes ...": the
+    // supervisor's and the remote runners') are not the script's output: no metrics in them.
+    if (view.startsWith("ferry: "))
+        return {};
     if (view.endsWith('\r'))
         view.chop(1);
     QStringList records;

@@ -18,7 +18,8 @@ QString terminalText(QByteArrayView line, bool redraws = true);
 // sequences dropped, a backspace erasing the character before it, invalid UTF-8 as U+FFFD),
 // empty parts left out, and of a progress bar's redraws only the last (tqdm and Keras redraw
 // their bar with '\r': its postfix's values count once, not once per redraw). Text that is no
-// progress bar (a record printed between two redraws) is kept wherever it stands.
+// progress bar (a record printed between two redraws) is kept wherever it stands. Ferry's own
+// notes ("ferry: ..." lines) give none.
 QStringList metricRecords(QByteArrayView line);
 
 // Whether `text` is a progress bar's redraw: tqdm's "45%|███▌  | 45/100 [00:01<00:01, 30.1it/s]"

@@ -142,7 +142,8 @@ ferry_ranks_start() {
   export WORLD_SIZE=$((FERRY_NODES * FERRY_TASKS_PER_NODE)) LOCAL_WORLD_SIZE=$FERRY_TASKS_PER_NODE
   mkdir -p "$RUN/ranks"
   rm -f "$RUN"/ranks/*.exit
-  note "$FERRY_NODES nodes ($(echo $nodes)), $FERRY_TASKS_PER_NODE task(s) each: WORLD_SIZE=$WORLD_SIZE MASTER_ADDR=$addr MASTER_PORT=$port"
+  # (No NAME=NUMBER in a note: the run's log is its metrics' source.)
+  note "$FERRY_NODES nodes ($(echo $nodes)), $FERRY_TASKS_PER_NODE task(s) each, $WORLD_SIZE ranks; rendezvous at $addr port $port"
   setsid srun --kill-on-bad-exit=1 --nodes="$FERRY_NODES" --ntasks="$WORLD_SIZE" \
     --ntasks-per-node="$FERRY_TASKS_PER_NODE" bash "$RUN/runner.sh" --ferry-rank &
 }

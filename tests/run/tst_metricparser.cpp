@@ -146,6 +146,11 @@ private Q_SLOTS:
             << QStringList{u"313/313 [======] - 351s 1s/step - loss: 0.6"_s};
         QTest::newRow("colours") << QByteArray("\x1b[32mloss=0.5\x1b[0m") << QStringList{u"loss=0.5"_s};
         QTest::newRow("backspaces") << QByteArray("acc=0.123\b\b\b456") << QStringList{u"acc=0.456"_s};
+        // Ferry's own notes in a run's log (the supervisor's, the remote runner's) are no script's.
+        QTest::newRow("ferry's note") << QByteArray("ferry: 2 nodes (n1 n2), 1 task(s) each, 2 ranks; rendezvous at "
+                                                    "127.0.0.1 port 29512")
+                                      << QStringList{};
+        QTest::newRow("ferry's attempt note") << QByteArray("ferry: attempt 2: the job was requeued") << QStringList{};
     }
     void recordsOfALine()
     {

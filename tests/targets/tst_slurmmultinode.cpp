@@ -226,6 +226,11 @@ private Q_SLOTS:
         qInfo().noquote() << lineStartingWith(first, u"allreduce "_s);
         // Rank 0's log is the run's: its losses are the run's metrics; its model is model.tar.gz.
         const QString csv = runFerry(m_ws.path(), {u"runs"_s, u"metrics"_s, id, u"--csv"_s}).out;
+        // The runner's note about the ranks is in the log, and is no metric.
+        QVERIFY2(first.contains(u"ferry: 2 nodes (n1 n2), 1 task(s) each, 2 ranks; rendezvous at 127.0.0.1 port "_s),
+                 qPrintable(first.left(2000)));
+        for (const QString &name : {u"WORLD_SIZE"_s, u"MASTER_PORT"_s, u"port"_s, u"ferry"_s})
+            QVERIFY2(!csv.contains(u'\n' + name + u','), qPrintable(name));
         QVERIFY2(csv.count(u"\nloss,"_s) == 20 || csv.count(u"loss,"_s) >= 20, qPrintable(csv.left(400)));
         const QString model = m_ws.filePath(u".ferry/runs/"_s + id + u"/model.tar.gz"_s);
         const auto listed = runProgram(u"tar"_s, {u"-tzf"_s, model}, {}, 30000);
