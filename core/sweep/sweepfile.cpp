@@ -107,18 +107,12 @@ private:
     {
         if (!node || !m_r.isMap(node, u"target_options"_s))
             return;
-        QStringList keys;
-        for (const TargetOption &o : kTargetOptions)
-            keys << QString::fromLatin1(o.key);
         for (const auto &entry : node) {
             const QString key = yaml::scalar(entry.first);
             // Named as the flag; the run's own option name (tasksPerNode) is taken too.
-            const auto *option =
-                std::find_if(std::begin(kTargetOptions), std::end(kTargetOptions), [&](const TargetOption &o) {
-                    return key == QLatin1String(o.key) || key == QLatin1String(o.name);
-                });
-            if (option == std::end(kTargetOptions)) {
-                m_r.error(entry.first, u"'%1' is not a target option"_s.arg(key), keys.join(u", "_s));
+            const TargetOption *option = findTargetOption(key);
+            if (!option) {
+                m_r.error(entry.first, u"'%1' is not a target option"_s.arg(key), targetOptionKeys());
                 continue;
             }
             const QString name = QString::fromLatin1(option->name);
@@ -144,23 +138,19 @@ private:
         std::optional<YAML::Node> first; // the first distribution option, where a wrong target is pointed out
         for (const auto &entry : node) {
             const QString key = yaml::scalar(entry.first);
-            for (const QLatin1StringView name :
-                 {run::kNodesOption, run::kTasksPerNodeOption, run::kGpusPerNodeOption}) {
-                const TargetOption *option =
-                    std::find_if(std::begin(kTargetOptions), std::end(kTargetOptions),
-                                 [&](const TargetOption &o) { return name == QLatin1StringView(o.name); });
-                if (key != QLatin1String(option->key) && key != name)
-                    continue;
-                if (!first)
-                    first.emplace(entry.first);
-                bool ok = false;
-                const qint64 written = yaml::scalar(entry.second).toLongLong(&ok);
-                if (!ok || written != m_spec.targetOptions.value(name).toInteger())
-                    continue; // not a whole number from 0 to 100000: said already
-                run::TargetSpec alone{run::TargetKind::Slurm, {}, {{name, m_spec.targetOptions.value(name)}}};
-                if (const auto one = run::Distribution::of(alone); !one)
-                    m_r.error(entry.second, one.error().message, u"%1: 2"_s.arg(key));
-            }
+            const TargetOption *option = findTargetOption(key);
+            const QLatin1StringView name(option ? option->name : "");
+            if (name != run::kNodesOption && name != run::kTasksPerNodeOption && name != run::kGpusPerNodeOption)
+                continue;
+            if (!first)
+                first.emplace(entry.first);
+            bool ok = false;
+            const qint64 written = yaml::scalar(entry.second).toLongLong(&ok);
+            if (!ok || written != m_spec.targetOptions.value(name).toInteger())
+                continue; // not a whole number from 0 to 100000: said already
+            run::TargetSpec alone{run::TargetKind::Slurm, {}, {{name, m_spec.targetOptions.value(name)}}};
+            if (const auto one = run::Distribution::of(alone); !one)
+                m_r.error(entry.second, one.error().message, u"%1: 2"_s.arg(key));
         }
         const auto target = run::TargetSpec::parse(m_spec.target);
         if (!first || !target)

@@ -78,4 +78,23 @@ inline constexpr TargetOption kTargetOptions[] = {{"gpus", "gpus", OptionKind::C
                                                   {"tasks-per-node", "tasksPerNode", OptionKind::Count},
                                                   {"gpus-per-node", "gpusPerNode", OptionKind::Count}};
 
+// The option a key names: its key in the file or its name in the run's options (tasksPerNode).
+inline const TargetOption *findTargetOption(const QString &key)
+{
+    for (const TargetOption &o : kTargetOptions) {
+        if (key == QLatin1String(o.key) || key == QLatin1String(o.name))
+            return &o;
+    }
+    return nullptr;
+}
+
+// The keys, for an error's hint.
+inline QString targetOptionKeys()
+{
+    QStringList keys;
+    for (const TargetOption &o : kTargetOptions)
+        keys << QString::fromLatin1(o.key);
+    return keys.join(u", "_s);
+}
+
 } // namespace ferry::sweep::names

@@ -6,11 +6,8 @@
 #include "env/yamlsupport.h"
 
 #include <QJsonValue>
-#include <QStringList>
-
 #include <QLocale>
-#include <algorithm>
-#include <iterator>
+#include <QStringList>
 
 using namespace Qt::StringLiterals;
 
@@ -37,18 +34,12 @@ QString stoppingRuleName(StoppingRule rule)
 Expected<QJsonObject> targetOptionsFromText(const QString &text)
 {
     QJsonObject options;
-    QStringList keys;
-    for (const TargetOption &o : kTargetOptions)
-        keys << QString::fromLatin1(o.key);
     for (const QString &pair : text.split(u' ', Qt::SkipEmptyParts)) {
         const qsizetype eq = pair.indexOf(u'=');
         const QString key = pair.left(eq), value = eq < 0 ? QString() : pair.mid(eq + 1);
-        const auto *option =
-            std::find_if(std::begin(kTargetOptions), std::end(kTargetOptions), [&](const TargetOption &o) {
-                return key == QLatin1String(o.key) || key == QLatin1String(o.name);
-            });
-        if (option == std::end(kTargetOptions))
-            return Error{u"'%1' is not a target option"_s.arg(key), {}, 0, 0, u"one of "_s + keys.join(u", "_s)};
+        const TargetOption *option = findTargetOption(key);
+        if (!option)
+            return Error{u"'%1' is not a target option"_s.arg(key), {}, 0, 0, u"one of "_s + targetOptionKeys()};
         if (eq < 0 || value.isEmpty())
             return Error{u"target option '%1' has no value"_s.arg(key), {}, 0, 0, u"%1=VALUE"_s.arg(key)};
         const QString name = QString::fromLatin1(option->name);

@@ -46,9 +46,8 @@ LogView::LogView(QWidget *parent)
     m_rank->setToolTip(tr("Which rank's log of this run across nodes"));
     m_rank->hide();
     connect(m_rank, &QComboBox::activated, this, [this] {
-        const int rank = m_rank->currentData().toInt();
-        setLogFile(run::rankLogFile(m_runDir, rank));
-        Q_EMIT rankChosen(rank);
+        setLogFile(run::rankLogFile(m_runDir, shownRank()));
+        Q_EMIT rankChosen();
     });
     m_editor->setReadOnly(true);
     m_editor->setUndoRedoEnabled(false);
@@ -114,6 +113,11 @@ LogView::~LogView()
 bool LogView::follows() const
 {
     return m_follow->isChecked();
+}
+
+int LogView::shownRank() const
+{
+    return m_rank->currentData().toInt();
 }
 
 void LogView::setRun(const QString &runDir, int ranks)

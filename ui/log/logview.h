@@ -63,6 +63,7 @@ public:
     static QString displayLine(QByteArrayView bytes, qint64 fullLength); // one line as shown
 
     QComboBox *rankBox() const { return m_rank; }
+    int shownRank() const; // 0: the run's own log
 
     // A run's log: its folder (empty: nothing shown) and how many ranks it has; more than one
     // (a run across nodes) shows a rank selector, rank 0's log (the run's) first.
@@ -81,7 +82,7 @@ Q_SIGNALS:
     void contentChanged();           // a read was shown (opened, prepended or appended)
     void searchFinished(bool found); // the match is selected when found
     void problem(const ferry::Error &error);
-    void rankChosen(int rank); // the rank selector shows another rank's log
+    void rankChosen(); // the rank selector shows another rank's log (shownRank)
 
 private:
     enum class Request { Open, Earlier, Follow };

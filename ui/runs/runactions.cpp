@@ -42,6 +42,17 @@ Error cannotDrive(const run::TargetSpec &target)
     return Error{QStringLiteral("this Ferry cannot drive the %1 target").arg(target.toString()), {}, 0, 0, {}};
 }
 
+// `work` on the SSH or Slurm host of a run's target (in a worker thread: it reaches the host).
+Expected<void> onRemoteHost(const run::TargetSpec &target, const QString &ferry,
+                            const std::function<Expected<void>(targets::RemoteTarget &)> &work)
+{
+    auto driver = targets::makeTarget(target, ferry);
+    auto *remote = dynamic_cast<targets::RemoteTarget *>(driver.get());
+    if (!remote)
+        return cannotDrive(target);
+    return work(*remote);
+}
+
 } // namespace
 
 RunActions::RunActions(QSettings &settings, QString ferryBinary, QWidget *dialogParent)
@@ -224,19 +235,14 @@ void RunActions::fetchRankLogs(const QString &runId, const run::RunSpec &spec)
     auto *watcher = new QFutureWatcher<Expected<void>>(this);
     connect(watcher, &QFutureWatcher<Expected<void>>::finished, this, [this, watcher, runId] {
         m_fetchingRanks.remove(runId);
-        // Quietly: the run's own log says what went wrong on the host, and the next try may pass.
-        if (watcher->result())
-            Q_EMIT rankLogsFetched(runId);
+        // Quietly: the log view shows the copy when it comes; the run's own log says what went
+        // wrong on the host, and the next try may pass.
         watcher->deleteLater();
     });
-    watcher->setFuture(QtConcurrent::run(
-        [target = spec.target, dir = QDir(m_runsDir).filePath(runId), ferry = m_ferryBinary]() -> Expected<void> {
-            auto driver = targets::makeTarget(target, ferry);
-            auto *remote = dynamic_cast<targets::RemoteTarget *>(driver.get());
-            if (!remote)
-                return cannotDrive(target);
-            return remote->fetchRankLogs(dir);
-        }));
+    watcher->setFuture(QtConcurrent::run([target = spec.target, dir = QDir(m_runsDir).filePath(runId),
+                                          ferry = m_ferryBinary]() -> Expected<void> {
+        return onRemoteHost(target, ferry, [&](targets::RemoteTarget &remote) { return remote.fetchRankLogs(dir); });
+    }));
 }
 
 void RunActions::remove(const QString &runId)
@@ -286,11 +292,8 @@ void RunActions::remove(const QString &runId)
         watcher->deleteLater();
     });
     watcher->setFuture(QtConcurrent::run([target = spec->target, dir, ferry = m_ferryBinary]() -> Expected<void> {
-        auto driver = targets::makeTarget(target, ferry);
-        auto *remote = dynamic_cast<targets::RemoteTarget *>(driver.get());
-        if (!remote)
-            return cannotDrive(target);
-        return remote->removeRemoteFolder(dir);
+        return onRemoteHost(target, ferry,
+                            [&](targets::RemoteTarget &remote) { return remote.removeRemoteFolder(dir); });
     }));
 }
 

@@ -56,7 +56,6 @@ Q_SIGNALS:
     void message(const QString &text);
     void starting(const QString &runId); // the window selects it once the table has it
     void runsChanged();                  // the table should read the store again
-    void rankLogsFetched(const QString &runId);
 
 private:
     void openLaunchDialog(const QString &script, const QList<run::DataChannel> &channels,

@@ -106,10 +106,7 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
     connect(m_actions, &RunActions::runsChanged, this, &MainWindow::reloadRuns);
     m_rankLogs->setInterval(3000);
     connect(m_rankLogs, &QTimer::timeout, this, &MainWindow::fetchShownRankLog);
-    connect(m_log, &LogView::rankChosen, this, [this](int rank) {
-        m_shownRank = rank;
-        fetchShownRankLog();
-    });
+    connect(m_log, &LogView::rankChosen, this, &MainWindow::fetchShownRankLog);
     createMenus();
     createDocks();
     statusBar()->addPermanentWidget(m_workspaceLabel);
@@ -360,7 +357,6 @@ void MainWindow::selectionChanged(const QStringList &runIds)
 void MainWindow::currentRunChanged(const QString &runId)
 {
     m_currentRun = runId;
-    m_shownRank = 0;
     m_rankLogs->stop();
     m_details->showRun(runId);
     const auto spec = run::RunSpec::fromJson(m_rows.value(runId).record.spec);
@@ -373,7 +369,7 @@ void MainWindow::fetchShownRankLog()
     const run::RunRecord record = m_rows.value(m_currentRun).record;
     const auto spec = run::RunSpec::fromJson(record.spec);
     // Rank 0's log is the run's own (followed as any run's); a finished run's ranks were collected.
-    if (m_shownRank == 0 || !spec || run::isFinished(record.status)) {
+    if (m_log->shownRank() == 0 || !spec || run::isFinished(record.status)) {
         m_rankLogs->stop();
         return;
     }
