@@ -190,6 +190,13 @@ SweepDialog::SweepDialog(const workspace::Workspace &workspace, QString ferryPro
     });
     connect(m_start, &QPushButton::clicked, this, &SweepDialog::saveAndStart);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    previewEveryChange();
+    addParameterRow(sweep::Parameter::range(u"lr"_s, sweep::Distribution::LogUniform, 1e-5, 1e-1));
+    updatePreview();
+}
+
+void SweepDialog::previewEveryChange()
+{
     connect(m_parameters, &QTableWidget::cellChanged, this, &SweepDialog::updatePreview);
     for (QLineEdit *edit : {m_name, m_environment, m_target, m_options, m_fixed, m_metric})
         connect(edit, &QLineEdit::textChanged, this, &SweepDialog::updatePreview);
@@ -197,8 +204,6 @@ SweepDialog::SweepDialog(const workspace::Workspace &workspace, QString ferryPro
         connect(box, &QComboBox::currentTextChanged, this, &SweepDialog::updatePreview);
     for (QSpinBox *box : {m_maxTrials, m_maxParallel, m_minSteps, m_seed})
         connect(box, &QSpinBox::valueChanged, this, &SweepDialog::updatePreview);
-    addParameterRow(sweep::Parameter::range(u"lr"_s, sweep::Distribution::LogUniform, 1e-5, 1e-1));
-    updatePreview();
 }
 
 void SweepDialog::addParameterRow(const sweep::Parameter &p)

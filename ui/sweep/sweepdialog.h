@@ -46,6 +46,7 @@ Q_SIGNALS:
 private:
     void addParameterRow(const sweep::Parameter &p);
     void updatePreview();
+    void previewEveryChange(); // each field, when it changes, redraws the file's preview
     void saveAndStart();
 
     workspace::Workspace m_workspace;
