@@ -31,9 +31,9 @@ constexpr int kMaxTrials = 100000;
 constexpr qint64 kMaxGrid = 1000000;
 
 const QStringList kTopKeys = {
-    u"ferry-sweep"_s,     u"script"_s,       u"environment"_s,    u"target"_s, u"arguments"_s,
-    u"hyperparameters"_s, u"data"_s,         u"method"_s,         u"metric"_s, u"parameters"_s,
-    u"max_trials"_s,      u"max_parallel"_s, u"early_stopping"_s, u"seed"_s,   u"target_options"_s};
+    u"ferry-sweep"_s,     u"script"_s,         u"environment"_s, u"env"_s,           u"target"_s,     u"arguments"_s,
+    u"hyperparameters"_s, u"data"_s,           u"method"_s,      u"metric"_s,        u"parameters"_s, u"max_trials"_s,
+    u"max_parallel"_s,    u"early_stopping"_s, u"seed"_s,        u"target_options"_s};
 
 // Each key of `map` not in `known`, as its key node (where a message points).
 QList<YAML::Node> unknown(const YAML::Node &map, const QStringList &known)
@@ -67,7 +67,7 @@ public:
         if (m_spec.script.isEmpty())
             m_r.error(node["script"] ? node["script"] : node, u"a sweep needs the script its trials run"_s,
                       u"add 'script: train.py' (relative to the workspace)"_s);
-        m_spec.environment = m_r.string(node["environment"], u"environment"_s);
+        environment(node);
         if (node["target"]) {
             m_spec.target = m_r.string(node["target"], u"target"_s);
             if (const auto target = run::TargetSpec::parse(m_spec.target); !target)
@@ -93,6 +93,17 @@ public:
     }
 
 private:
+    // `environment: FILE`, or `env: FILE` as a run names it (`ferry run --env`); not both.
+    void environment(const YAML::Node &node)
+    {
+        if (node["env"] && node["environment"])
+            m_r.error(node["env"], u"both 'env' and 'environment' name the trials' environment"_s,
+                      u"keep one of them"_s);
+        const bool shortName = node["env"] && !node["environment"];
+        m_spec.environment =
+            m_r.string(shortName ? node["env"] : node["environment"], shortName ? u"env"_s : u"environment"_s);
+    }
+
     void version(const YAML::Node &node)
     {
         const YAML::Node v = node["ferry-sweep"];

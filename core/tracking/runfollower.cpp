@@ -139,11 +139,14 @@ Expected<void> RunFollower::drainLog(Step &step, bool untilEnd)
 
 // Lines the run's watcher has not dated yet wait for their stamp, which follows the log by at
 // most 200 ms (the local supervisor) or a second (an SSH or Slurm runner): the chunk ends
-// before them, for up to kStampWaitMs (a watcher that stopped stamping holds nothing up for
-// long). A run without log.times, and the end of a run, take every line as it is.
+// before them, for kStampWaitMs and at least kStampWaitReads fresh reads of log.times (a
+// watcher that stopped stamping holds nothing up for long; a follower whose every read over
+// a slow connection takes seconds does not give up before it has looked again). A run without
+// log.times, and the end of a run, take every line as it is.
 void RunFollower::awaitStamps(LogChunk &chunk, qint64 now)
 {
     constexpr qint64 kStampWaitMs = 3000;
+    constexpr qint64 kStampWaitReads = 3;
     if (m_times.bytesRead() == 0)
         return;
     qsizetype keep = chunk.lines.size();
@@ -155,8 +158,9 @@ void RunFollower::awaitStamps(LogChunk &chunk, qint64 now)
     if (m_waitingAt != cut) {
         m_waitingAt = cut;
         m_waitingSinceMs = now;
+        m_waitingSinceRead = m_timesReads;
     }
-    if (now - m_waitingSinceMs >= kStampWaitMs)
+    if (now - m_waitingSinceMs >= kStampWaitMs && m_timesReads - m_waitingSinceRead >= kStampWaitReads)
         return;
     chunk.lines.resize(keep);
     chunk.nextOffset = cut;
@@ -166,6 +170,7 @@ void RunFollower::awaitStamps(LogChunk &chunk, qint64 now)
 // What is new in log.times (run/logtimes.h): when the lines about to be parsed were written.
 void RunFollower::readLogTimes()
 {
+    ++m_timesReads;
     for (int round = 0; round < 16; ++round) {
         const auto bytes =
             readTreeFile(m_runDir, QString::fromUtf16(RunDirectory::kLogTimesName), m_times.bytesRead(), 1 << 20);

@@ -69,6 +69,8 @@ private:
     LogTimes m_times;                         // when the log's lines were written
     qint64 m_waitingAt = -1;                  // the first line waiting for its stamp, and since when
     qint64 m_waitingSinceMs = 0;
+    qint64 m_timesReads = 0; // reads of log.times so far, and how many when the wait began
+    qint64 m_waitingSinceRead = 0;
     secrets::Redactor m_redactor;
     std::optional<secrets::StreamRedactor> m_lines; // the redaction of returned lines
 };

@@ -151,6 +151,19 @@ parameters:
         QCOMPARE(read.spec.metric, u"loss"_s);
     }
 
+    // The environment is named as a run names it (`env:`, like `ferry run --env`) or in full.
+    void environmentByEitherName()
+    {
+        const QString head = u"ferry-sweep: 1\nscript: t.py\nmetric: loss\nmethod: grid\nparameters: {a: [1]}\n"_s;
+        for (const QString &key : {u"env"_s, u"environment"_s}) {
+            const SweepRead read = parseSweepYaml(head + key + u": envs/torch.yml\n"_s, u"s.yml"_s);
+            QVERIFY2(read.diagnostics.isEmpty(), qPrintable(errorsOf(head + key + u": envs/torch.yml\n"_s)));
+            QCOMPARE(read.spec.environment, u"envs/torch.yml"_s);
+        }
+        QVERIFY(errorsOf(head + u"env: a.yml\nenvironment: b.yml\n"_s)
+                    .contains(u"s.yml:6:6: error: both 'env' and 'environment' name the trials' environment"_s));
+    }
+
     void mistakesAreReportedAtTheirLine_data()
     {
         QTest::addColumn<QString>("text");

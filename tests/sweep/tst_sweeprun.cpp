@@ -54,9 +54,10 @@ max_parallel: 2
             QCOMPARE(runs[i][u"id"_s].toString(), trials[i][u"run"_s].toString());
             QCOMPARE(runs[i][u"name"_s].toString(), u"trial trial %1"_s.arg(i));
         }
-        // Two at a time: never more, and the two slots were used.
-        const auto stamps = trialStamps(dir.path(), sweep);
-        QCOMPARE(mostAtOnce(stamps), 2);
+        // Two at a time: the controller kept both slots busy, and no more than two scripts ran at
+        // once (whether two scripts' own lines overlap depends on the machine's load).
+        QCOMPARE(mostInFlight(sweep), 2);
+        QVERIFY(mostAtOnce(trialStamps(dir.path(), sweep)) <= 2);
         // Each trial wrote ./checkpoints in its own working folder.
         for (int i = 0; i < 6; ++i) {
             const QString checkpoint =
@@ -91,7 +92,8 @@ seed: 11
         for (int i = 0; i < 12; ++i) // the same file and seed: the plan's trials
             QCOMPARE(trials[i][u"hyperparameters"_s].toObject(), planned[i][u"hyperparameters"_s].toObject());
         QCOMPARE(trialStatuses(sweep), QStringList(12, u"succeeded"_s));
-        QCOMPARE(mostAtOnce(trialStamps(dir.path(), sweep)), 2);
+        QCOMPARE(mostInFlight(sweep), 2);
+        QVERIFY(mostAtOnce(trialStamps(dir.path(), sweep)) <= 2);
         // The best is the trial of the least objective.
         int best = 0;
         for (int i = 1; i < 12; ++i) {
@@ -180,7 +182,8 @@ seed: 5
         QCOMPARE(trialStatuses(sweep), QStringList(8, u"succeeded"_s));
         const QMap<int, QJsonObject> runs = sweepRuns(dir.path(), id);
         QCOMPARE(runs.keys(), (QList<int>{0, 1, 2, 3, 4, 5, 6, 7})); // none twice (a second run is < 0)
-        QCOMPARE(mostAtOnce(trialStamps(dir.path(), sweep)), 2);
+        QCOMPARE(mostInFlight(sweep), 2);
+        QVERIFY(mostAtOnce(trialStamps(dir.path(), sweep)) <= 2);
         // A finished sweep is not resumed again.
         QCOMPARE(sweepCommand(dir.path(), {u"resume"_s, id}).exitCode, 1);
     }

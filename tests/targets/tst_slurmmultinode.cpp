@@ -348,11 +348,13 @@ max_parallel: 1
         QCOMPARE(trials.size(), 2);
         for (const QJsonValue &trial : trials) {
             const QString id = trial[u"run"_s].toString();
-            QCOMPARE(trial[u"status"_s].toString(), u"succeeded"_s);
+            const QString first = logOf(id, 0), second = logOf(id, 1);
+            QVERIFY2(trial[u"status"_s].toString() == u"succeeded"_s,
+                     qPrintable(show(id)[u"error"_s].toString() + u"\n"_s + first + u"\n"_s + second +
+                                QString::fromUtf8(readFile(m_ws.filePath(u".ferry/runs/"_s + id + u"/spec.json"_s)))));
             const QJsonObject remote =
                 QJsonDocument::fromJson(readFile(m_ws.filePath(u".ferry/runs/"_s + id + u"/remote.json"_s))).object();
             QCOMPARE(remote[u"jobId"_s].toString(), u"%1_%2"_s.arg(job).arg(trial[u"trial"_s].toInt()));
-            const QString first = logOf(id, 0), second = logOf(id, 1);
             const auto zero = contractOf(first), one = contractOf(second);
             QCOMPARE(zero.value(u"WORLD_SIZE"_s), u"2"_s);
             QCOMPARE(one.value(u"RANK"_s), u"1"_s);
