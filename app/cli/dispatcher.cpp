@@ -1,5 +1,6 @@
 #include "cli/dispatcher.h"
 
+#include "common/closestname.h"
 #include "ferry/version.h"
 
 #include <QCoreApplication>
@@ -21,24 +22,6 @@ bool isHelpFlag(const QString &arg)
 bool isVersionFlag(const QString &arg)
 {
     return arg == "--version"_L1 || arg == "-v"_L1;
-}
-
-int editDistance(const QString &a, const QString &b)
-{
-    std::vector<int> row(static_cast<size_t>(b.size()) + 1);
-    for (size_t j = 0; j < row.size(); ++j)
-        row[j] = static_cast<int>(j);
-    for (qsizetype i = 1; i <= a.size(); ++i) {
-        int diagonal = row[0];
-        row[0] = static_cast<int>(i);
-        for (qsizetype j = 1; j <= b.size(); ++j) {
-            const int above = row[static_cast<size_t>(j)];
-            const int cost = a.at(i - 1) == b.at(j - 1) ? 0 : 1;
-            row[static_cast<size_t>(j)] = std::min({above + 1, row[static_cast<size_t>(j - 1)] + 1, diagonal + cost});
-            diagonal = above;
-        }
-    }
-    return row.back();
 }
 
 } // namespace
@@ -139,18 +122,12 @@ int Dispatcher::unknownCommand(const QString &word, Io &io) const
 
 QString Dispatcher::closestCommand(const QString &word) const
 {
-    QString best;
-    int bestDistance = 3; // suggest only near misses
+    QStringList names;
     for (const auto &command : m_commands) {
-        if (command->hidden())
-            continue;
-        const int d = editDistance(word, command->name());
-        if (d < bestDistance) {
-            bestDistance = d;
-            best = command->name();
-        }
+        if (!command->hidden())
+            names << command->name();
     }
-    return best;
+    return closestName(word, names); // only near misses
 }
 
 QString Dispatcher::globalHelp() const

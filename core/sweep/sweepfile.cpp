@@ -1,6 +1,7 @@
 #include "sweep/sweepfile.h"
 #include "sweep/sweepfilenames.h"
 
+#include "common/closestname.h"
 #include "common/textfile.h"
 #include "env/yamlsupport.h"
 #include "run/distribution.h"
@@ -48,6 +49,13 @@ QList<YAML::Node> unknown(const YAML::Node &map, const QStringList &known)
     return keys;
 }
 
+// "; did you mean 'max_trials'?" when an unknown key is a near miss of a known one.
+QString nearMiss(const YAML::Node &key, const QStringList &known)
+{
+    const QString close = closestName(yaml::scalar(key), known);
+    return close.isEmpty() ? QString() : u"; did you mean '%1'?"_s.arg(close);
+}
+
 // An option name the script can take as --name: letters, digits, '-', '_' and '.'.
 bool isOptionName(const QString &name)
 {
@@ -88,7 +96,7 @@ public:
             m_spec.seed = quint64(whole(node["seed"], u"seed"_s, 0, std::numeric_limits<int>::max(), 0));
         plan(node);
         for (const YAML::Node &key : unknown(node, kTopKeys))
-            m_r.warning(key, u"unknown key '%1' is ignored"_s.arg(yaml::scalar(key)),
+            m_r.warning(key, u"unknown key '%1' is ignored%2"_s.arg(yaml::scalar(key), nearMiss(key, kTopKeys)),
                         u"the keys are listed in docs/sweep-format.md"_s);
     }
 
@@ -246,8 +254,10 @@ private:
             else
                 m_spec.summary = *summary;
         }
-        for (const YAML::Node &key : unknown(node, {u"name"_s, u"goal"_s, u"summary"_s}))
-            m_r.warning(key, u"unknown key '%1' of the metric is ignored"_s.arg(yaml::scalar(key)));
+        const QStringList known = {u"name"_s, u"goal"_s, u"summary"_s};
+        for (const YAML::Node &key : unknown(node, known))
+            m_r.warning(key,
+                        u"unknown key '%1' of the metric is ignored%2"_s.arg(yaml::scalar(key), nearMiss(key, known)));
     }
 
     void parameters(const YAML::Node &node)
@@ -293,8 +303,10 @@ private:
                       u"{values: [64, 128]} or {distribution: uniform, min: 0, max: 1}"_s);
             return;
         }
-        for (const YAML::Node &key : unknown(node, {u"values"_s, u"distribution"_s, u"min"_s, u"max"_s}))
-            m_r.error(key, u"unknown key '%1' of parameter '%2'"_s.arg(yaml::scalar(key), p.name),
+        const QStringList known = {u"values"_s, u"distribution"_s, u"min"_s, u"max"_s};
+        for (const YAML::Node &key : unknown(node, known))
+            m_r.error(key,
+                      u"unknown key '%1' of parameter '%2'%3"_s.arg(yaml::scalar(key), p.name, nearMiss(key, known)),
                       u"values, or distribution with min and max"_s);
         if (node["values"]) {
             if (node["distribution"] && m_r.string(node["distribution"], u"distribution"_s) != u"values"_s)
@@ -402,7 +414,8 @@ private:
         }
         const QStringList known = {u"type"_s, u"min_steps"_s, u"reduction_factor"_s, u"slack"_s};
         for (const YAML::Node &key : unknown(node, known))
-            m_r.warning(key, u"unknown key '%1' of early_stopping is ignored"_s.arg(yaml::scalar(key)));
+            m_r.warning(
+                key, u"unknown key '%1' of early_stopping is ignored%2"_s.arg(yaml::scalar(key), nearMiss(key, known)));
     }
 
     // What the method can do with the space, and how many trials it makes.

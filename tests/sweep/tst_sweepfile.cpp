@@ -164,6 +164,19 @@ parameters:
                     .contains(u"s.yml:6:6: error: both 'env' and 'environment' name the trials' environment"_s));
     }
 
+    // A typo is named with the key meant; a key far from every known one is not.
+    void nearMissesAreNamed()
+    {
+        const QString head = u"ferry-sweep: 1\nscript: t.py\nmethod: grid\nparameters: {a: [1]}\n"_s;
+        QVERIFY(errorsOf(head + u"metric: {name: loss, gaol: maximize}\n"_s)
+                    .contains(u"unknown key 'gaol' of the metric is ignored; did you mean 'goal'?"_s));
+        QVERIFY(errorsOf(head + u"metric: loss\nearly_stopping: {type: median, min_step: 5}\n"_s)
+                    .contains(u"unknown key 'min_step' of early_stopping is ignored; did you mean 'min_steps'?"_s));
+        const QString far = errorsOf(head + u"metric: loss\nflavour: vanilla\n"_s);
+        QVERIFY2(far.contains(u"unknown key 'flavour' is ignored"_s) && !far.contains(u"did you mean"_s),
+                 qPrintable(far));
+    }
+
     void mistakesAreReportedAtTheirLine_data()
     {
         QTest::addColumn<QString>("text");
@@ -210,7 +223,12 @@ parameters:
             << head + u"method: grid\nparameters: {a: [1]}\nearly_stopping: {type: patience}\n"_s
             << u"s.yml:6:24: error: unknown early stopping 'patience'"_s;
         QTest::newRow("unknown key") << head + u"method: grid\nmax_trails: 3\nparameters: {a: [1]}\n"_s
-                                     << u"s.yml:5:1: warning: unknown key 'max_trails' is ignored"_s;
+                                     << u"s.yml:5:1: warning: unknown key 'max_trails' is ignored; did you mean "
+                                        u"'max_trials'?"_s;
+        QTest::newRow("unknown parameter key")
+            << head + u"method: random\nmax_trials: 3\nparameters: {a: {distribution: uniform, min: 0, mx: 1}}\n"_s
+            << u"s.yml:6:49: error: unknown key 'mx' of parameter 'a'; did you mean 'max'?"_s;
+
         QTest::newRow("syntax") << u"ferry-sweep: 1\nparameters: [\n"_s << u"s.yml:3:1: error: "_s;
     }
     void mistakesAreReportedAtTheirLine()
