@@ -29,14 +29,17 @@ phase_done() {
 }
 phase_done "packages"
 
+# Ferry's own code with line tables (-g1: a backtrace names the file and line) rather than the
+# whole debug information: a quarter less compile time (README.md, Build times).
+flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DFERRY_WERROR=ON "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG")
+
 echo "== full build"
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFERRY_WERROR=ON
+cmake -S . -B build -G Ninja "${flags[@]}"
 cmake --build build -j "$jobs"
 phase_done "full build"
 
 echo "== core and command line without widgets"
-cmake -S . -B build-nogui -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFERRY_WERROR=ON \
-  -DFERRY_GUI=OFF -DFERRY_TRAINER=OFF
+cmake -S . -B build-nogui -G Ninja "${flags[@]}" -DFERRY_GUI=OFF -DFERRY_TRAINER=OFF
 cmake --build build-nogui -j "$jobs"
 phase_done "GUI-less build"
 

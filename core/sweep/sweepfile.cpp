@@ -49,11 +49,15 @@ QList<YAML::Node> unknown(const YAML::Node &map, const QStringList &known)
     return keys;
 }
 
-// "; did you mean 'max_trials'?" when an unknown key is a near miss of a known one.
+// "; did you mean 'max_trials'?" when an unknown key or name is a near miss of a known one.
+QString nearMiss(const QString &word, const QStringList &known)
+{
+    const QString close = closestName(word, known);
+    return close.isEmpty() ? QString() : u"; did you mean '%1'?"_s.arg(close);
+}
 QString nearMiss(const YAML::Node &key, const QStringList &known)
 {
-    const QString close = closestName(yaml::scalar(key), known);
-    return close.isEmpty() ? QString() : u"; did you mean '%1'?"_s.arg(close);
+    return nearMiss(yaml::scalar(key), known);
 }
 
 // An option name the script can take as --name: letters, digits, '-', '_' and '.'.
@@ -101,6 +105,20 @@ public:
     }
 
 private:
+    // The value of one of a table's names at `node`; else an error there, with the name meant
+    // when it is a near miss ("unknown method 'grdi'; did you mean 'grid'?").
+    template <typename E, size_t N>
+    std::optional<E> named(const YAML::Node &node, const QString &key, const QString &what, const Named (&table)[N],
+                           const QString &hint = {})
+    {
+        const QString text = m_r.string(node, key);
+        if (const auto value = byName<E>(table, text))
+            return value;
+        m_r.error(node, u"unknown %1 '%2'%3"_s.arg(what, yaml::scalar(node), nearMiss(text, namesOf(table))),
+                  hint.isEmpty() ? choices(table) : hint);
+        return std::nullopt;
+    }
+
     // `environment: FILE`, or `env: FILE` as a run names it (`ferry run --env`); not both.
     void environment(const YAML::Node &node)
     {
@@ -216,11 +234,10 @@ private:
             m_r.error(m_root, u"a sweep needs a method"_s, u"method: grid, random or bayes"_s);
             return;
         }
-        const auto m = byName<Method>(kMethods, m_r.string(node, u"method"_s));
-        if (!m)
-            m_r.error(node, u"unknown method '%1'"_s.arg(yaml::scalar(node)), choices(kMethods));
-        else
+        if (const auto m = named<Method>(node, u"method"_s, u"method"_s, kMethods)) {
             m_spec.method = *m;
+            m_methodKnown = true;
+        }
     }
 
     void metric(const YAML::Node &root, const YAML::Node &node)
@@ -240,18 +257,12 @@ private:
         if (m_spec.metric.isEmpty())
             m_r.error(node, u"the metric has no name"_s, hint);
         if (node["goal"]) {
-            const auto goal = byName<Goal>(kGoals, m_r.string(node["goal"], u"goal"_s));
-            if (!goal)
-                m_r.error(node["goal"], u"unknown goal '%1'"_s.arg(yaml::scalar(node["goal"])), choices(kGoals));
-            else
+            if (const auto goal = named<Goal>(node["goal"], u"goal"_s, u"goal"_s, kGoals))
                 m_spec.goal = *goal;
         }
         if (node["summary"]) {
-            const auto summary = byName<Summary>(kSummaries, m_r.string(node["summary"], u"summary"_s));
-            if (!summary)
-                m_r.error(node["summary"], u"unknown summary '%1'"_s.arg(yaml::scalar(node["summary"])),
-                          u"last (the trial's last value) or best (its best)"_s);
-            else
+            if (const auto summary = named<Summary>(node["summary"], u"summary"_s, u"summary"_s, kSummaries,
+                                                    u"last (the trial's last value) or best (its best)"_s))
                 m_spec.summary = *summary;
         }
         const QStringList known = {u"name"_s, u"goal"_s, u"summary"_s};
@@ -321,9 +332,11 @@ private:
                       choices(kDistributions));
             return;
         }
-        const auto distribution = byName<Distribution>(kDistributions, m_r.string(d, u"distribution"_s));
-        if (!distribution || *distribution == Distribution::Values) {
-            m_r.error(d, u"unknown distribution '%1'"_s.arg(yaml::scalar(d)), choices(kDistributions));
+        const auto distribution = named<Distribution>(d, u"distribution"_s, u"distribution"_s, kDistributions);
+        if (!distribution)
+            return;
+        if (*distribution == Distribution::Values) {
+            m_r.error(d, u"distribution values needs the values"_s, u"values: [64, 128]"_s);
             return;
         }
         p.distribution = *distribution;
@@ -392,11 +405,9 @@ private:
             m_r.error(node, u"early_stopping needs a type"_s, choices(kRules));
             return;
         }
-        const auto rule = byName<StoppingRule>(kRules, m_r.string(type, u"type"_s));
-        if (!rule) {
-            m_r.error(type, u"unknown early stopping '%1'"_s.arg(yaml::scalar(type)), choices(kRules));
+        const auto rule = named<StoppingRule>(type, u"type"_s, u"early stopping"_s, kRules);
+        if (!rule)
             return;
-        }
         EarlyStopping &e = m_spec.earlyStopping;
         e.rule = *rule;
         if (!node.IsMap())
@@ -421,6 +432,8 @@ private:
     // What the method can do with the space, and how many trials it makes.
     void plan(const YAML::Node &root)
     {
+        if (!m_methodKnown)
+            return; // said already: what the method needs follows from which it is
         if (m_spec.method == Method::Grid) {
             for (const Parameter &p : std::as_const(m_spec.parameters)) {
                 if (p.distribution != Distribution::Values)
@@ -463,6 +476,7 @@ private:
     YAML::Node m_root;
     yaml::Reader &m_r;
     SweepSpec &m_spec;
+    bool m_methodKnown = false; // plan() checks what the method needs only when it is known
 };
 
 } // namespace

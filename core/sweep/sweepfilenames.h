@@ -36,12 +36,17 @@ template <size_t N> QString nameOf(const Named (&table)[N], int value)
     return {};
 }
 
-template <size_t N> QString choices(const Named (&table)[N])
+template <size_t N> QStringList namesOf(const Named (&table)[N])
 {
     QStringList names;
     for (const Named &n : table)
         names << QString::fromUtf16(n.name);
-    return names.join(u", "_s);
+    return names;
+}
+
+template <size_t N> QString choices(const Named (&table)[N])
+{
+    return namesOf(table).join(u", "_s);
 }
 
 inline constexpr Named kMethods[] = {

@@ -172,6 +172,16 @@ parameters:
                     .contains(u"unknown key 'gaol' of the metric is ignored; did you mean 'goal'?"_s));
         QVERIFY(errorsOf(head + u"metric: loss\nearly_stopping: {type: median, min_step: 5}\n"_s)
                     .contains(u"unknown key 'min_step' of early_stopping is ignored; did you mean 'min_steps'?"_s));
+        // A name mistyped, as W&B and Optuna spell some of them: the meant one, and no error
+        // that follows only from the unknown method.
+        const QString method =
+            errorsOf(u"ferry-sweep: 1\nscript: t.py\nmetric: loss\nmethod: grdi\nparameters: {a: [1]}\n"_s);
+        QCOMPARE(method, u"s.yml:4:9: error: unknown method 'grdi'; did you mean 'grid'?"_s);
+        QVERIFY(errorsOf(u"ferry-sweep: 1\nscript: t.py\nmetric: loss\nmethod: random\nmax_trials: 2\n"
+                         u"parameters: {lr: {distribution: loguniform, min: 0.001, max: 1}}\n"_s)
+                    .contains(u"unknown distribution 'loguniform'; did you mean 'log_uniform'?"_s));
+        QVERIFY(errorsOf(head + u"metric: {name: loss, goal: minimise}\n"_s)
+                    .contains(u"unknown goal 'minimise'; did you mean 'minimize'?"_s));
         const QString far = errorsOf(head + u"metric: loss\nflavour: vanilla\n"_s);
         QVERIFY2(far.contains(u"unknown key 'flavour' is ignored"_s) && !far.contains(u"did you mean"_s),
                  qPrintable(far));
