@@ -135,6 +135,12 @@ namespace {
 using Node = RunQuery::Node;
 using NodePtr = std::shared_ptr<const Node>;
 
+// How deep `not` and parentheses nest, and how many conditions a query holds: far beyond a query
+// a person writes, short of a pasted or crafted one whose parse (recursive), evaluation and
+// destruction would overflow the stack.
+constexpr int kMaxNesting = 64;
+constexpr int kMaxConditions = 1000;
+
 // Recursive descent: or < and < not < comparison; parentheses group.
 class Parser {
 public:
@@ -183,6 +189,24 @@ private:
 
     Expected<NodePtr> negation()
     {
+        if (peek().is(u"not") || peek().kind == Token::Open) {
+            if (m_nesting == kMaxNesting)
+                return errorAt(
+                    peek().column,
+                    u"more than %1 nested 'not' and parentheses: write the query flatter"_s.arg(kMaxNesting));
+            ++m_nesting;
+            auto inner = nested();
+            --m_nesting;
+            return inner;
+        }
+        if (++m_conditions > kMaxConditions)
+            return errorAt(peek().column, u"more than %1 conditions in one query"_s.arg(kMaxConditions));
+        return comparison();
+    }
+
+    // `not` a negation, or a parenthesised query.
+    Expected<NodePtr> nested()
+    {
         if (peek().is(u"not")) {
             take();
             auto inner = negation();
@@ -190,16 +214,13 @@ private:
                 return inner;
             return join(Node::Not, *inner, nullptr);
         }
-        if (peek().kind == Token::Open) {
-            const Token open = take();
-            auto inner = disjunction();
-            if (inner && peek().kind != Token::Close)
-                return errorAt(peek().column, u"expected ')' to close the '(' at column %1"_s.arg(open.column));
-            if (inner)
-                take();
-            return inner;
-        }
-        return comparison();
+        const Token open = take();
+        auto inner = disjunction();
+        if (inner && peek().kind != Token::Close)
+            return errorAt(peek().column, u"expected ')' to close the '(' at column %1"_s.arg(open.column));
+        if (inner)
+            take();
+        return inner;
     }
 
     Expected<NodePtr> comparison();
@@ -208,6 +229,8 @@ private:
 
     QList<Token> m_tokens;
     qsizetype m_at = 0;
+    int m_nesting = 0;    // `not` and '(' open around the operand being read
+    int m_conditions = 0; // comparisons read so far
 };
 
 Expected<NodePtr> Parser::comparison()

@@ -19,6 +19,16 @@ qint64 at(const QString &localTime)
     return QDateTime::fromString(localTime, Qt::ISODate).toMSecsSinceEpoch();
 }
 
+// The runs' ids, sorted, one space apart.
+QString ids(const QList<RunRecord> &runs)
+{
+    QStringList names;
+    for (const RunRecord &r : runs)
+        names << r.id;
+    names.sort();
+    return names.join(u' ');
+}
+
 QList<MetricPoint> series(const QString &name, const QList<double> &values)
 {
     QList<MetricPoint> points;
@@ -150,11 +160,7 @@ private Q_SLOTS:
         QFETCH(QString, runs);
         const auto parsed = RunQuery::parse(query);
         QVERIFY2(parsed, qPrintable(parsed ? QString() : RunQuery::errorText(parsed.error())));
-        QStringList ids;
-        for (const RunRecord &r : parsed->filter(*m_store, m_store->runs()))
-            ids << r.id;
-        ids.sort();
-        QCOMPARE(ids.join(u' '), runs);
+        QCOMPARE(ids(parsed->filter(*m_store, m_store->runs())), runs);
     }
 
     void badQueriesSayWhereAndWhat_data()
@@ -201,6 +207,33 @@ private Q_SLOTS:
         QVERIFY2(parsed.error().message.contains(message), qPrintable(parsed.error().message));
         QCOMPARE(parsed.error().column, column);
         QVERIFY(RunQuery::errorText(parsed.error()).startsWith(u"column %1: "_s.arg(column)));
+    }
+
+    // A pasted or crafted query nested or chained beyond reason is refused at the column where
+    // it goes too far; before, its recursive parse overflowed the stack (SIGSEGV) in
+    // `ferry runs list --where` and in the runs view's filter box.
+    void deepQueriesAreRefusedNotCrashed()
+    {
+        const QString condition = u"tag = a"_s;
+        const auto deepNot = RunQuery::parse(u"not "_s.repeated(200000) + condition);
+        QVERIFY(!deepNot);
+        QCOMPARE(deepNot.error().column, 64 * 4 + 1);
+        QVERIFY2(deepNot.error().message.contains(u"more than 64 nested"_s), qPrintable(deepNot.error().message));
+        const auto deepParentheses = RunQuery::parse(u"("_s.repeated(200000) + condition + u")"_s.repeated(200000));
+        QVERIFY(!deepParentheses);
+        QCOMPARE(deepParentheses.error().column, 65);
+        QStringList many(5000, condition);
+        const auto longChain = RunQuery::parse(many.join(u" and "_s));
+        QVERIFY(!longChain);
+        QVERIFY(longChain.error().message.contains(u"more than 1000 conditions"_s));
+        QCOMPARE(longChain.error().column, 1000 * 12 + 1);
+        // Up to the limits a query still parses and runs.
+        const auto deepest = RunQuery::parse(u"not "_s.repeated(64) + u"tag = paper"_s);
+        QVERIFY2(deepest, deepest ? "" : qPrintable(deepest.error().message));
+        QCOMPARE(ids(deepest->filter(*m_store, m_store->runs())), u"r2"_s); // an even number of nots
+        const auto longest = RunQuery::parse(QStringList(1000, u"tag = baseline"_s).join(u" or "_s));
+        QVERIFY(longest);
+        QCOMPARE(ids(longest->filter(*m_store, m_store->runs())), u"r1 r2"_s);
     }
 
     void blankQueryMatchesEveryRun()
