@@ -24,16 +24,6 @@ namespace ferry::run {
 
 namespace {
 
-constexpr std::array<std::pair<RunStatus, QStringView>, 7> kStatusNames{{
-    {RunStatus::Created, u"created"},
-    {RunStatus::Building, u"building"},
-    {RunStatus::Running, u"running"},
-    {RunStatus::Succeeded, u"succeeded"},
-    {RunStatus::Failed, u"failed"},
-    {RunStatus::Cancelled, u"cancelled"},
-    {RunStatus::Lost, u"lost"},
-}};
-
 std::atomic<quint64> g_nextSerial{1};
 std::atomic<quint64> g_nextConnection{1};
 
@@ -113,40 +103,6 @@ Error closedStore(const QString &doing)
 }
 
 } // namespace
-
-QString runStatusText(RunStatus status)
-{
-    for (const auto &[s, name] : kStatusNames) {
-        if (s == status)
-            return name.toString();
-    }
-    return u"lost"_s;
-}
-
-std::optional<RunStatus> runStatusFromText(QStringView text)
-{
-    for (const auto &[s, name] : kStatusNames) {
-        if (name == text)
-            return s;
-    }
-    return std::nullopt;
-}
-
-bool isFinished(RunStatus status)
-{
-    return status == RunStatus::Succeeded || status == RunStatus::Failed || status == RunStatus::Cancelled ||
-           status == RunStatus::Lost;
-}
-
-bool isStoppedEarly(const RunRecord &record)
-{
-    return record.status == RunStatus::Cancelled && record.error.startsWith(kStoppedEarly);
-}
-
-QString runStatusLabel(const RunRecord &record)
-{
-    return isStoppedEarly(record) ? QString(kStoppedEarly) : runStatusText(record.status);
-}
 
 RunRecord newRunRecord(const RunSpec &spec, const QString &experiment)
 {

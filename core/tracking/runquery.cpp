@@ -1,25 +1,19 @@
 #include "tracking/runquery.h"
-
-#include "tracking/rundiff.h"
+#include "tracking/runquerynode.h"
 
 #include <QDateTime>
-#include <QHash>
 
 #include <algorithm>
-#include <cmath>
 #include <iterator>
 #include <optional>
 #include <vector>
 
 using namespace Qt::StringLiterals;
+using namespace ferry::run::query;
 
 namespace ferry::run {
 
 namespace {
-
-enum class Field { Param, Metric, Tag, Status, Target, Id, Name, Script, Sweep, Experiment, Note, Created, Started };
-enum class Aggregate { Last, Best, Min, Max };
-enum class Op { Eq, Ne, Lt, Le, Gt, Ge, Contains };
 
 constexpr std::pair<QStringView, Field> kFields[]{
     {u"tag", Field::Tag},         {u"status", Field::Status},
@@ -108,27 +102,7 @@ std::optional<qint64> timeOf(const QString &value)
     return std::nullopt;
 }
 
-std::optional<double> numberOf(const QString &text)
-{
-    bool ok = false;
-    const double value = text.trimmed().toDouble(&ok);
-    return ok ? std::optional<double>(value) : std::nullopt;
-}
-
 } // namespace
-
-// One comparison, or `and`/`or` of two nodes, or `not` of one.
-struct RunQuery::Node {
-    enum Kind { And, Or, Not, Compare } kind = Compare;
-    std::shared_ptr<const Node> left, right;
-    Field field = Field::Id;
-    QString name; // hp.NAME, metrics.NAME
-    Aggregate aggregate = Aggregate::Last;
-    Op op = Op::Eq;
-    QString value;
-    std::optional<double> number; // the value as a number, when it is one
-    qint64 timeMs = 0;            // created, started
-};
 
 namespace {
 
@@ -325,175 +299,6 @@ Expected<void> Parser::checkOperand(Node &node, const Token &op, const Token &va
     }
 }
 
-template <typename T> bool ordered(Op op, const T &a, const T &b)
-{
-    switch (op) {
-    case Op::Eq:
-        return a == b;
-    case Op::Ne:
-        return a != b;
-    case Op::Lt:
-        return a < b;
-    case Op::Le:
-        return a <= b;
-    case Op::Gt:
-        return a > b;
-    case Op::Ge:
-        return a >= b;
-    case Op::Contains:
-        break;
-    }
-    return false;
-}
-
-// A field that is text: `~` contains (ignoring case), the others compare as text.
-bool compareText(const Node &n, const QString &text)
-{
-    if (n.op == Op::Contains)
-        return text.contains(n.value, Qt::CaseInsensitive);
-    return ordered(n.op, QString::compare(text, n.value), 0);
-}
-
-// A field with several values (a run's tags, a status and its label): = and ~ hold when one
-// value does, != when none is equal.
-bool compareAny(const Node &n, const QStringList &values)
-{
-    if (n.op == Op::Ne)
-        return !values.contains(n.value);
-    return std::any_of(values.cbegin(), values.cend(), [&](const QString &v) { return compareText(n, v); });
-}
-
-// What a query reads of the store, each read once: a parameter or a metric's last value of every
-// run, a series' best, min and max of one run.
-class Facts {
-public:
-    explicit Facts(const RunStore &store) : m_store(store) {}
-
-    std::optional<QString> param(const QString &runId, const QString &name)
-    {
-        auto it = m_params.find(name);
-        if (it == m_params.end())
-            it = m_params.insert(name, m_store.paramOfRuns(name));
-        if (const auto value = it->constFind(runId); value != it->cend())
-            return *value;
-        return std::nullopt;
-    }
-
-    std::optional<double> metric(const QString &runId, const QString &name, Aggregate aggregate)
-    {
-        double value = std::nan("");
-        if (aggregate == Aggregate::Last) {
-            auto it = m_last.find(name);
-            if (it == m_last.end())
-                it = m_last.insert(name, m_store.lastValueOfRuns(name));
-            value = it->value(runId, std::nan(""));
-        } else {
-            const auto [min, max] = range(runId, name);
-            const bool higher = aggregate == Aggregate::Max || (aggregate == Aggregate::Best && higherIsBetter(name));
-            value = higher ? max : min;
-        }
-        return std::isnan(value) ? std::nullopt : std::optional<double>(value);
-    }
-
-private:
-    // The least and the greatest value of one series that are not NaN (NaN, NaN: none).
-    std::pair<double, double> range(const QString &runId, const QString &name)
-    {
-        const QString key = runId + u'\n' + name;
-        if (const auto it = m_ranges.constFind(key); it != m_ranges.cend())
-            return *it;
-        std::pair<double, double> r{std::nan(""), std::nan("")};
-        for (const SeriesPoint &p : m_store.series(runId, name)) {
-            if (std::isnan(p.value))
-                continue;
-            r.first = std::isnan(r.first) ? p.value : std::min(r.first, p.value);
-            r.second = std::isnan(r.second) ? p.value : std::max(r.second, p.value);
-        }
-        m_ranges.insert(key, r);
-        return r;
-    }
-
-    const RunStore &m_store;
-    QHash<QString, QHash<QString, QString>> m_params; // name -> run -> value
-    QHash<QString, QHash<QString, double>> m_last;    // name -> run -> last value
-    QHash<QString, std::pair<double, double>> m_ranges;
-};
-
-std::optional<QString> textOf(const RunRecord &r, Field field)
-{
-    QString text;
-    switch (field) {
-    case Field::Target:
-        text = r.target;
-        break;
-    case Field::Id:
-        text = r.id;
-        break;
-    case Field::Name:
-        text = r.name;
-        break;
-    case Field::Script:
-        text = r.spec[u"script"_s].toString();
-        break;
-    case Field::Sweep:
-        text = r.spec[u"sweep"_s][u"id"_s].toString();
-        break;
-    case Field::Experiment:
-        text = r.experiment;
-        break;
-    default: // Note
-        text = r.note;
-        break;
-    }
-    return text.isEmpty() ? std::nullopt : std::optional<QString>(text);
-}
-
-bool compare(const Node &n, const RunRecord &r, Facts &facts)
-{
-    switch (n.field) {
-    case Field::Param: {
-        const auto value = facts.param(r.id, n.name);
-        if (!value)
-            return false;
-        if (const auto number = numberOf(*value); number && n.number && n.op != Op::Contains)
-            return ordered(n.op, *number, *n.number);
-        return compareText(n, *value);
-    }
-    case Field::Metric: {
-        const auto value = facts.metric(r.id, n.name, n.aggregate);
-        return value && ordered(n.op, *value, *n.number);
-    }
-    case Field::Tag:
-        return compareAny(n, r.tags);
-    case Field::Status:
-        return compareAny(n, {runStatusText(r.status), runStatusLabel(r)});
-    case Field::Created:
-    case Field::Started: {
-        const qint64 ms = n.field == Field::Created ? r.createdMs : r.startedMs;
-        return ms > 0 && ordered(n.op, ms, n.timeMs);
-    }
-    default: {
-        const auto text = textOf(r, n.field);
-        return text && compareText(n, *text);
-    }
-    }
-}
-
-bool evaluate(const Node &n, const RunRecord &r, Facts &facts)
-{
-    switch (n.kind) {
-    case Node::And:
-        return evaluate(*n.left, r, facts) && evaluate(*n.right, r, facts);
-    case Node::Or:
-        return evaluate(*n.left, r, facts) || evaluate(*n.right, r, facts);
-    case Node::Not:
-        return !evaluate(*n.left, r, facts);
-    case Node::Compare:
-        break;
-    }
-    return compare(n, r, facts);
-}
-
 } // namespace
 
 RunQuery::RunQuery() = default;
@@ -517,19 +322,6 @@ Expected<RunQuery> RunQuery::parse(const QString &text)
         return root.error();
     query.m_root = std::move(*root);
     return query;
-}
-
-QList<RunRecord> RunQuery::filter(const RunStore &store, const QList<RunRecord> &runs) const
-{
-    if (!m_root)
-        return runs;
-    Facts facts(store);
-    QList<RunRecord> result;
-    for (const RunRecord &r : runs) {
-        if (evaluate(*m_root, r, facts))
-            result.append(r);
-    }
-    return result;
 }
 
 } // namespace ferry::run
