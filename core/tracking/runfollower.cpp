@@ -43,6 +43,8 @@ RunFollower::RunFollower(RunStore &store, targets::Target &target, QString runDi
       m_sources(std::make_unique<MetricSources>(m_store, m_runDir, m_record.id))
 {
     resetCounts();
+    const auto kind = TargetSpec::parse(m_record.target);
+    m_awaitStamps = !kind || kind->kind != TargetKind::Embedded;
 }
 
 RunFollower::~RunFollower() = default;
@@ -141,13 +143,15 @@ Expected<void> RunFollower::drainLog(Step &step, bool untilEnd)
 // most 200 ms (the local supervisor) or a second (an SSH or Slurm runner): the chunk ends
 // before them, for kStampWaitMs and at least kStampWaitReads fresh reads of log.times (a
 // watcher that stopped stamping holds nothing up for long; a follower whose every read over
-// a slow connection takes seconds does not give up before it has looked again). A run without
-// log.times, and the end of a run, take every line as it is.
+// a slow connection takes seconds does not give up before it has looked again). A run's first
+// lines can come before its log.times does (the watcher's first stamp follows them): they wait
+// the same; a run whose log.times never comes, the embedded trainer's, and the end of a run
+// take every line as it is.
 void RunFollower::awaitStamps(LogChunk &chunk, qint64 now)
 {
     constexpr qint64 kStampWaitMs = 3000;
     constexpr qint64 kStampWaitReads = 3;
-    if (m_times.bytesRead() == 0)
+    if (!m_awaitStamps)
         return;
     qsizetype keep = chunk.lines.size();
     while (keep > 0 && chunk.lines.at(keep - 1).isWhole() && !m_times.timeOf(chunk.lines.at(keep - 1).offset + 1))
@@ -160,8 +164,10 @@ void RunFollower::awaitStamps(LogChunk &chunk, qint64 now)
         m_waitingSinceMs = now;
         m_waitingSinceRead = m_timesReads;
     }
-    if (now - m_waitingSinceMs >= kStampWaitMs && m_timesReads - m_waitingSinceRead >= kStampWaitReads)
+    if (now - m_waitingSinceMs >= kStampWaitMs && m_timesReads - m_waitingSinceRead >= kStampWaitReads) {
+        m_awaitStamps = m_times.bytesRead() > 0; // none came at all: this run has none
         return;
+    }
     chunk.lines.resize(keep);
     chunk.nextOffset = cut;
     chunk.atEnd = true;

@@ -71,6 +71,9 @@ private:
     qint64 m_waitingSinceMs = 0;
     qint64 m_timesReads = 0; // reads of log.times so far, and how many when the wait began
     qint64 m_waitingSinceRead = 0;
+    // Whether lines wait for their stamps at all: every target's watcher stamps, not the
+    // embedded trainer; and not a run whose log.times never came (an older Ferry's runner).
+    bool m_awaitStamps = true;
     secrets::Redactor m_redactor;
     std::optional<secrets::StreamRedactor> m_lines; // the redaction of returned lines
 };

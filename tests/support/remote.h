@@ -209,7 +209,11 @@ template <typename MakeTarget> inline void eventFilesComeBackFromTheHost(const Q
     }
     QVERIFY(stamps.size() >= 2);
     for (const run::MetricPoint &p : (*store)->metrics(spec.id, QStringLiteral("samples_per_s")))
-        QVERIFY2(stamps.contains(p.wallMs), qPrintable(QString::number(p.wallMs)));
+        QVERIFY2(stamps.contains(p.wallMs),
+                 qPrintable(QStringLiteral("step %1 at %2 is no stamp of log.times:\n").arg(p.step).arg(p.wallMs) +
+                            QString::fromUtf8(readFile(run::RunDirectory(runDir).logTimesFile())) +
+                            QStringLiteral("log:\n") +
+                            QString::fromUtf8(readFile(run::RunDirectory(runDir).logFile()))));
 }
 
 // Kill -9 the following `ferry` mid-run, attach again: the right status, every metric exactly once.
