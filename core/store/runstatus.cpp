@@ -3,7 +3,7 @@
 // fuzz target, tests/fuzz/).
 #include "store/runstore.h"
 
-#include <array>
+#include "common/enumnames.h"
 
 using namespace Qt::StringLiterals;
 
@@ -11,7 +11,7 @@ namespace ferry::run {
 
 namespace {
 
-constexpr std::array<std::pair<RunStatus, QStringView>, 7> kStatusNames{{
+constexpr EnumNames<RunStatus, 7> kStatusNames{{
     {RunStatus::Created, u"created"},
     {RunStatus::Building, u"building"},
     {RunStatus::Running, u"running"},
@@ -25,20 +25,13 @@ constexpr std::array<std::pair<RunStatus, QStringView>, 7> kStatusNames{{
 
 QString runStatusText(RunStatus status)
 {
-    for (const auto &[s, name] : kStatusNames) {
-        if (s == status)
-            return name.toString();
-    }
-    return u"lost"_s;
+    const QString name = enumName(kStatusNames, status);
+    return name.isEmpty() ? u"lost"_s : name;
 }
 
 std::optional<RunStatus> runStatusFromText(QStringView text)
 {
-    for (const auto &[s, name] : kStatusNames) {
-        if (name == text)
-            return s;
-    }
-    return std::nullopt;
+    return enumValue(kStatusNames, text);
 }
 
 bool isFinished(RunStatus status)

@@ -1,5 +1,6 @@
 #include "sweep/sweepstate.h"
 
+#include "common/enumnames.h"
 #include "common/filelock.h"
 #include "common/safefile.h"
 
@@ -9,7 +10,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
-#include <array>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -21,7 +21,7 @@ namespace {
 constexpr int kStateFormat = 1;
 constexpr qint64 kMaxStateBytes = 256LL * 1024 * 1024;
 
-constexpr std::array<std::pair<TrialStatus, QStringView>, 7> kTrialStatusNames{{
+constexpr EnumNames<TrialStatus, 7> kTrialStatusNames{{
     {TrialStatus::Starting, u"starting"},
     {TrialStatus::Running, u"running"},
     {TrialStatus::Succeeded, u"succeeded"},
@@ -31,7 +31,7 @@ constexpr std::array<std::pair<TrialStatus, QStringView>, 7> kTrialStatusNames{{
     {TrialStatus::Lost, u"lost"},
 }};
 
-constexpr std::array<std::pair<SweepStatus, QStringView>, 4> kSweepStatusNames{{
+constexpr EnumNames<SweepStatus, 4> kSweepStatusNames{{
     {SweepStatus::Running, u"running"},
     {SweepStatus::Finished, u"finished"},
     {SweepStatus::Cancelled, u"cancelled"},
@@ -87,20 +87,12 @@ Expected<Trial> trialFromJson(const QJsonObject &json, int expectedNumber)
 
 QString trialStatusText(TrialStatus status)
 {
-    for (const auto &[s, name] : kTrialStatusNames) {
-        if (s == status)
-            return name.toString();
-    }
-    return {};
+    return enumName(kTrialStatusNames, status);
 }
 
 std::optional<TrialStatus> trialStatusFromText(QStringView text)
 {
-    for (const auto &[s, name] : kTrialStatusNames) {
-        if (name == text)
-            return s;
-    }
-    return std::nullopt;
+    return enumValue(kTrialStatusNames, text);
 }
 
 bool isOver(TrialStatus status)
@@ -110,11 +102,7 @@ bool isOver(TrialStatus status)
 
 QString sweepStatusText(SweepStatus status)
 {
-    for (const auto &[s, name] : kSweepStatusNames) {
-        if (s == status)
-            return name.toString();
-    }
-    return {};
+    return enumName(kSweepStatusNames, status);
 }
 
 QJsonObject SweepState::toJson() const
@@ -149,15 +137,10 @@ Expected<SweepState> SweepState::fromJson(const QJsonObject &json)
     s.finishedMs = json[u"finished"_s].toInteger();
     s.arrayJob = json[u"slurmArray"_s][u"job"_s].toString();
     s.arrayDir = json[u"slurmArray"_s][u"dir"_s].toString();
-    bool known = false;
-    for (const auto &[status, name] : kSweepStatusNames) {
-        if (name == json[u"status"_s].toString()) {
-            s.status = status;
-            known = true;
-        }
-    }
-    if (!known || s.id.isEmpty())
+    const auto status = enumValue(kSweepStatusNames, json[u"status"_s].toString());
+    if (!status || s.id.isEmpty())
         return Error{u"sweep state without id or known status"_s, {}, 0, 0, {}};
+    s.status = *status;
     const QJsonArray list = json[u"trials"_s].toArray();
     for (qsizetype i = 0; i < list.size(); ++i) {
         auto trial = trialFromJson(list[i].toObject(), static_cast<int>(i));
