@@ -83,11 +83,12 @@ OptionalPart probeContainerEngine(const QSettings &settings)
                               u"environment editor, ferry env build"_s,
                               u"install Docker (apt install docker.io, then add yourself to the docker group) or "
                               u"Podman (apt install podman); File > Settings chooses between them"_s);
-    const auto program = targets::validatedEngineProgram(targets::kContainerEngineSetting.get(settings));
-    if (!program) {
-        found.detail = program.error().message;
+    const auto engine = targets::ContainerEngine::open(targets::kContainerEngineSetting.get(settings));
+    if (!engine) {
+        found.detail = engine.error().message;
         return found;
     }
+    const QString *program = &engine->program();
     found = probeProgram(found, *program, {u"--version"_s});
     if (!found.found)
         return found;
@@ -101,7 +102,7 @@ OptionalPart probeContainerEngine(const QSettings &settings)
         return found;
     }
     if (targets::hostGpuCount() > 0)
-        found.detail += targets::ContainerEngine(*program).gpuRuntimePresent()
+        found.detail += engine->gpuRuntimePresent()
                             ? u"; containers get the GPUs"_s
                             : u"; no GPU runtime: install the NVIDIA Container Toolkit for GPUs in containers"_s;
     return found;

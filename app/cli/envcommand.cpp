@@ -79,19 +79,24 @@ public:
         if (oneFile.contains(action)) {
             if (args.size() != 1)
                 return usage(u"'ferry env %1' takes one environment file"_s.arg(action), io);
-            const targets::ContainerEngine engine(parser.value(u"engine"_s));
-            if (action == "build"_L1)
-                return build(engine, args.first(), parser.isSet(u"dev"_s), parser.isSet(u"json"_s), io);
-            if (action == "devcontainer-up"_L1) {
-                targets::DevcontainerRequest request;
-                request.environmentFile = args.first();
-                request.workspaceFolder = parser.value(u"workspace"_s);
-                request.cli = parser.value(u"cli"_s);
-                request.useCli = !parser.isSet(u"no-cli"_s);
-                return devcontainerUp(engine, request, parser.isSet(u"json"_s), io);
+            if (action == "build"_L1 || action.startsWith("devcontainer-"_L1)) {
+                const auto engine = targets::ContainerEngine::open(parser.value(u"engine"_s));
+                if (!engine) {
+                    io.err << "ferry env " << action << ": " << engine.error().toString() << Qt::endl;
+                    return kExitUserError;
+                }
+                if (action == "build"_L1)
+                    return build(*engine, args.first(), parser.isSet(u"dev"_s), parser.isSet(u"json"_s), io);
+                if (action == "devcontainer-up"_L1) {
+                    targets::DevcontainerRequest request;
+                    request.environmentFile = args.first();
+                    request.workspaceFolder = parser.value(u"workspace"_s);
+                    request.cli = parser.value(u"cli"_s);
+                    request.useCli = !parser.isSet(u"no-cli"_s);
+                    return devcontainerUp(*engine, request, parser.isSet(u"json"_s), io);
+                }
+                return devcontainerDown(*engine, args.first(), parser.value(u"workspace"_s), io);
             }
-            if (action == "devcontainer-down"_L1)
-                return devcontainerDown(engine, args.first(), parser.value(u"workspace"_s), io);
             if (action == "export"_L1)
                 return exportFile(args.first(), parser.value(u"format"_s), parser.value(u"output"_s), io);
             if (action == "check"_L1)

@@ -1,11 +1,13 @@
 #include "cli/remoteoptions.h"
 
 #include "run/distribution.h"
+#include "secrets/secretstore.h"
 #include "targets/remotetarget.h"
 
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QSettings>
 
 using namespace Qt::StringLiterals;
 
@@ -128,6 +130,70 @@ bool applyRemoteOptions(const QCommandLineParser &parser, run::TargetSpec &targe
     if (!channels.isEmpty())
         o[u"remoteChannels"_s] = channels;
     return true;
+}
+
+void addGrantOptions(QCommandLineParser &parser)
+{
+    parser.addOption({u"data"_s, u"A data channel, e.g. training=./data (repeatable)."_s, u"NAME=PATH"_s});
+    parser.addOption({u"secret-env"_s,
+                      u"Give the script environment variable NAME the keychain secret SECRET (default: NAME); "
+                      u"local and container runs (repeatable). See 'ferry secret'."_s,
+                      u"NAME[=SECRET]"_s});
+    parser.addOption({u"allow-run-arguments"_s,
+                      u"Use the environment's docker.run_arguments even where they undo the container's "
+                      u"isolation (--privileged, host mounts, a network, another user): only for an "
+                      u"environment you trust."_s});
+}
+
+std::optional<QList<std::pair<QString, QString>>> optionPairs(const QStringList &values, const QString &option,
+                                                              const QString &command, Io &io)
+{
+    QList<std::pair<QString, QString>> result;
+    for (const QString &value : values) {
+        const qsizetype eq = value.indexOf(u'=');
+        if (eq <= 0) {
+            io.err << "ferry " << command << ": --" << option << " takes NAME=VALUE, not '" << value << "'"
+                   << Qt::endl;
+            return std::nullopt;
+        }
+        result.append({value.left(eq), value.mid(eq + 1)});
+    }
+    return result;
+}
+
+std::optional<Grants> grantOptions(const QCommandLineParser &parser, run::TargetSpec &target, const QString &command,
+                                   Io &io)
+{
+    Grants grants;
+    if (parser.isSet(u"allow-run-arguments"_s))
+        target.options[run::kAllowRunArgumentsOption] = true;
+    const auto data = optionPairs(parser.values(u"data"_s), u"data"_s, command, io);
+    if (!data)
+        return std::nullopt;
+    for (const auto &[name, path] : *data)
+        grants.channels << run::DataChannel{name, QFileInfo(path).absoluteFilePath()};
+    const QStringList secrets = parser.values(u"secret-env"_s);
+    if (secrets.isEmpty())
+        return grants;
+    QSettings settings;
+    secrets::SecretStore store(settings);
+    for (const QString &value : secrets) {
+        const qsizetype eq = value.indexOf(u'=');
+        const QString variable = eq < 0 ? value : value.left(eq);
+        const QString secret = eq < 0 ? value : value.mid(eq + 1);
+        if (const auto named = secrets::SecretStore::checkName(secret); !named) {
+            io.err << "ferry " << command << ": --secret-env " << value << ": " << named.error().toString()
+                   << Qt::endl;
+            return std::nullopt;
+        }
+        if (const auto found = store.readNow(secret); !found) {
+            io.err << "ferry " << command << ": --secret-env " << variable << ": " << found.error().toString()
+                   << Qt::endl;
+            return std::nullopt;
+        }
+        grants.secretVariables.append({variable, secret});
+    }
+    return grants;
 }
 
 void reportProgress(targets::Target &target, Io &io)

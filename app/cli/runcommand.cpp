@@ -21,21 +21,6 @@ namespace ferry::cli {
 
 namespace {
 
-// "NAME=VALUE" pairs from a repeated option; prints the first malformed one.
-std::optional<QList<std::pair<QString, QString>>> pairs(const QStringList &values, const QString &option, Io &io)
-{
-    QList<std::pair<QString, QString>> result;
-    for (const QString &value : values) {
-        const qsizetype eq = value.indexOf(u'=');
-        if (eq <= 0) {
-            io.err << "ferry run: --" << option << " takes NAME=VALUE, not '" << value << "'" << Qt::endl;
-            return std::nullopt;
-        }
-        result.append({value.left(eq), value.mid(eq + 1)});
-    }
-    return result;
-}
-
 class RunCommand final : public Command {
 public:
     QString name() const override { return u"run"_s; }
@@ -52,14 +37,9 @@ public:
         parser.addOption({u"env"_s, u"Environment file (its variables and interpreter are used)."_s, u"ENV.yml"_s});
         parser.addOption({u"target"_s, u"local (default), container, ssh:HOST or slurm:HOST (slurm:local)."_s,
                           u"TARGET"_s, u"local"_s});
-        parser.addOption({u"data"_s, u"A data channel, e.g. training=./data (repeatable)."_s, u"NAME=PATH"_s});
         parser.addOption({u"hp"_s, u"A hyperparameter, e.g. epochs=10 (repeatable)."_s, u"KEY=VALUE"_s});
         parser.addOption({u"metric-def"_s, u"A metric regex with one group, e.g. loss=loss: ([0-9.]+) (repeatable)."_s,
                           u"NAME=REGEX"_s});
-        parser.addOption({u"secret-env"_s,
-                          u"Give the script environment variable NAME the keychain secret SECRET (default: NAME); "
-                          u"local and container runs (repeatable). See 'ferry secret'."_s,
-                          u"NAME[=SECRET]"_s});
         parser.addOption({u"from-azureml"_s,
                           u"Run an AzureML command job here instead of SCRIPT: its code, command, inputs (literals "
                           u"as hyperparameters, paths as data channels; --hp/--data set them) and inline "
@@ -67,10 +47,7 @@ public:
                           u"JOB.yml"_s});
         parser.addOption({u"workspace"_s, u"The workspace folder (default: the current folder)."_s, u"DIR"_s});
         parser.addOption({u"follow"_s, u"Print the log until the run ends (Ctrl-C stops following, not the run)."_s});
-        parser.addOption({u"allow-run-arguments"_s,
-                          u"Use the environment's docker.run_arguments even where they undo the container's "
-                          u"isolation (--privileged, host mounts, a network, another user): only for an "
-                          u"environment you trust."_s});
+        addGrantOptions(parser);
         addRemoteOptions(parser);
     }
 
@@ -109,31 +86,6 @@ public:
     }
 
 private:
-    // --secret-env NAME[=SECRET]: checked against the keychain now (a missing secret or keychain is
-    // reported before the run starts); the supervisor reads the value again when it starts the script.
-    static bool addSecretVariables(const QStringList &values, run::RunSpec &spec, Io &io)
-    {
-        if (values.isEmpty())
-            return true;
-        QSettings settings;
-        secrets::SecretStore store(settings);
-        for (const QString &value : values) {
-            const qsizetype eq = value.indexOf(u'=');
-            const QString variable = eq < 0 ? value : value.left(eq);
-            const QString secret = eq < 0 ? value : value.mid(eq + 1);
-            if (const auto named = secrets::SecretStore::checkName(secret); !named) {
-                io.err << "ferry run: --secret-env " << value << ": " << named.error().toString() << Qt::endl;
-                return false;
-            }
-            if (const auto found = store.readNow(secret); !found) {
-                io.err << "ferry run: --secret-env " << variable << ": " << found.error().toString() << Qt::endl;
-                return false;
-            }
-            spec.secretVariables.append({variable, secret});
-        }
-        return true;
-    }
-
     static bool setScript(const QString &file, const RunContext &context, run::RunSpec &spec, Io &io)
     {
         const QFileInfo script(file);
@@ -186,23 +138,19 @@ private:
         spec.target = *target;
         if (!applyRemoteOptions(parser, spec.target, io))
             return std::nullopt;
-        if (parser.isSet(u"allow-run-arguments"_s))
-            spec.target.options[run::kAllowRunArgumentsOption] = true;
-        const auto data = pairs(parser.values(u"data"_s), u"data"_s, io);
-        const auto hps = pairs(parser.values(u"hp"_s), u"hp"_s, io);
-        const auto metrics = pairs(parser.values(u"metric-def"_s), u"metric-def"_s, io);
-        if (!data || !hps || !metrics)
+        const auto grants = grantOptions(parser, spec.target, u"run"_s, io);
+        const auto hps = optionPairs(parser.values(u"hp"_s), u"hp"_s, u"run"_s, io);
+        const auto metrics = optionPairs(parser.values(u"metric-def"_s), u"metric-def"_s, u"run"_s, io);
+        if (!grants || !hps || !metrics)
             return std::nullopt;
-        for (const auto &[name, path] : *data)
-            spec.channels << run::DataChannel{name, QFileInfo(path).absoluteFilePath()};
+        spec.channels = grants->channels;
         for (const auto &[name, value] : *hps)
             spec.hyperparameters << run::Hyperparameter{name, value};
         if (fromJob && !setAzureMlJob(parser, spec.target, spec, io))
             return std::nullopt;
         for (const auto &[name, regex] : *metrics)
             spec.metricDefinitions << run::MetricDefinition{name, regex};
-        if (!addSecretVariables(parser.values(u"secret-env"_s), spec, io))
-            return std::nullopt;
+        spec.secretVariables = grants->secretVariables;
         if (parser.isSet(u"env"_s) || !spec.environmentFile.isEmpty()) {
             const QString file =
                 QFileInfo(parser.isSet(u"env"_s) ? parser.value(u"env"_s) : spec.environmentFile).absoluteFilePath();

@@ -1,6 +1,7 @@
 // `ferry runs list | show ID | metrics ID | cancel ID | attach ID | delete ID | diff A B | rerun ID |
 // export ID | import FILE | tag ID | note ID | gc`: the runs of a workspace.
 #include "cli/command.h"
+#include "cli/remoteoptions.h"
 #include "cli/runexport.h"
 #include "cli/runsbundle.h"
 #include "cli/runsdiff.h"
@@ -98,7 +99,11 @@ public:
             u"  ferry runs rerun ID [--hp K=V] [--target T] [--follow]\n"
             u"                                   the run again with the code it ran (its snapshot, not the\n"
             u"                                   source folder as it is now), its parameters but those --hp\n"
-            u"                                   names; on its target or another\n"
+            u"                                   names; on its target or another (--data, --secret-env,\n"
+            u"                                   --allow-run-arguments and the ssh/slurm options as for\n"
+            u"                                   'ferry run'). A run from elsewhere (imported) is printed\n"
+            u"                                   first and needs --accept-foreign; it takes nothing that\n"
+            u"                                   grants or trusts from its bundle\n"
             u"  ferry runs tag ID [+]TAG... [-TAG...]\n"
             u"                                   add and remove tags; prints the run's tags\n"
             u"  ferry runs note ID [TEXT | -]    the run's note: set (empty TEXT clears it, - reads stdin)\n"
@@ -116,6 +121,11 @@ public:
         parser.addOption({u"hp"_s, u"rerun: a hyperparameter changed, e.g. lr=0.1 (repeatable)."_s, u"KEY=VALUE"_s});
         parser.addOption({u"target"_s, u"rerun: another target (local, container, ssh:HOST, slurm:HOST)."_s, u"T"_s});
         parser.addOption({u"follow"_s, u"rerun: follow the new run until it ends."_s});
+        parser.addOption({u"accept-foreign"_s,
+                          u"rerun: a run from elsewhere (imported): run its code here as the rerun prints it; "
+                          u"its host, data, secrets and consents are never taken from it (give them again)."_s});
+        addGrantOptions(parser);
+        addRemoteOptions(parser);
         parser.addOption({u"workspace"_s, u"The workspace folder (default: the current folder)."_s, u"DIR"_s});
         parser.addOption({u"rank"_s, u"logs: rank K's log of a run across nodes."_s, u"K"_s});
         parser.addOption({u"json"_s, u"Print JSON."_s});

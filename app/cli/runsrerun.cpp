@@ -1,12 +1,18 @@
 #include "cli/runsrerun.h"
 
+#include "cli/remoteoptions.h"
 #include "cli/rerunprovenance.h"
 #include "cli/trainrerun.h"
 #include "snapshot/snapshot.h"
 #include "targets/containerengine.h"
+#include "run/terminaltext.h"
+#include "tracking/foreignrun.h"
 #include "tracking/rerun.h"
 #include "tracking/runlauncher.h"
 
+#include <QDateTime>
+#include <QDir>
+#include <QJsonArray>
 #include <QSettings>
 
 using namespace Qt::StringLiterals;
@@ -15,49 +21,97 @@ namespace ferry::cli {
 
 namespace {
 
-// The --hp and --target options as a rerun's changes; an Error names the bad one.
-Expected<run::RerunChanges> changesOf(const QCommandLineParser &parser)
+// The --hp, --target, remote and grant options as a rerun's changes; prints the first bad one.
+// A run from elsewhere takes its target's kind from its record unless --target names one, and
+// every option from the command line alone.
+std::optional<run::RerunChanges> changesOf(const QCommandLineParser &parser, const run::RunSpec &original, Io &io)
 {
     run::RerunChanges changes;
-    for (const QString &pair : parser.values(u"hp"_s)) {
-        const qsizetype eq = pair.indexOf(u'=');
-        if (eq <= 0)
-            return Error{u"--hp takes NAME=VALUE, not '%1'"_s.arg(pair), {}, 0, 0, {}};
-        changes.hyperparameters << run::Hyperparameter{pair.left(eq), pair.mid(eq + 1)};
-    }
+    const auto hps = optionPairs(parser.values(u"hp"_s), u"hp"_s, u"runs rerun"_s, io);
+    if (!hps)
+        return std::nullopt;
+    for (const auto &[name, value] : *hps)
+        changes.hyperparameters << run::Hyperparameter{name, value};
+    run::TargetSpec target{original.target.kind, {}, {}};
     if (parser.isSet(u"target"_s)) {
-        auto target = run::TargetSpec::parse(parser.value(u"target"_s));
-        if (!target)
-            return target.error();
-        changes.target = *target;
+        auto parsed = run::TargetSpec::parse(parser.value(u"target"_s));
+        if (!parsed) {
+            io.err << "ferry runs rerun: " << parsed.error().toString() << Qt::endl;
+            return std::nullopt;
+        }
+        target = *parsed;
+    } else if (!original.fromElsewhere()) {
+        target = original.target;
     }
+    const bool remote = target.kind == run::TargetKind::Ssh || target.kind == run::TargetKind::Slurm;
+    if ((parser.isSet(u"target"_s) || original.fromElsewhere()) && (!remote || !target.host.isEmpty())) {
+        if (!applyRemoteOptions(parser, target, io))
+            return std::nullopt;
+    }
+    const auto grants = grantOptions(parser, target, u"runs rerun"_s, io);
+    if (!grants)
+        return std::nullopt;
+    if (parser.isSet(u"target"_s) || original.fromElsewhere()) {
+        if (!remote || !target.host.isEmpty())
+            changes.target = target;
+    } else if (target.options != original.target.options) {
+        changes.target = target; // --allow-run-arguments on the run's own target
+    }
+    if (parser.isSet(u"data"_s) || original.fromElsewhere())
+        changes.channels = grants->channels;
+    changes.secretVariables = grants->secretVariables;
     return changes;
+}
+
+// What a run from elsewhere is, and what a rerun of it will run: said before it starts.
+void describeForeign(const run::RunSpec &original, const run::RunSpec &rerun, const QStringList &notes, Io &io)
+{
+    const QJsonObject imported = original.imported;
+    io.err << "run " << original.id << " came from elsewhere (bundle "
+           << run::terminalText(imported[u"bundle"_s].toString().toUtf8()) << ", imported "
+           << QDateTime::fromMSecsSinceEpoch(imported[u"importedMs"_s].toInteger()).toString(Qt::ISODate)
+           << "): a rerun runs its code here, with only what you give it" << Qt::endl;
+    for (const QJsonValue &note : imported[u"notes"_s].toArray())
+        io.err << "  kept aside: " << run::terminalText(note.toString().toUtf8()) << Qt::endl;
+    for (const QString &note : notes)
+        io.err << "  " << run::terminalText(note.toUtf8()) << Qt::endl;
+    io.err << "it will run:" << Qt::endl;
+    for (const QString &line : run::launchSummary(rerun))
+        io.err << "  " << run::terminalText(line.toUtf8()) << Qt::endl;
 }
 
 } // namespace
 
 int rerunRun(const QCommandLineParser &parser, RunContext &context, const run::RunRecord &record, Io &io)
 {
-    const auto changes = changesOf(parser);
-    if (!changes) {
-        io.err << "ferry runs rerun: " << changes.error().toString() << Qt::endl;
-        return kExitUserError;
-    }
     auto original = run::RunSpec::fromJson(record.spec);
     if (!original) {
         io.err << "ferry runs rerun: run " << record.id << ": " << original.error().toString() << Qt::endl;
         return kExitUserError;
     }
+    const auto changes = changesOf(parser, *original, io);
+    if (!changes)
+        return kExitUserError;
     // The embedded trainer has no code to keep: its settings and data are the run.
     if (original->target.kind == run::TargetKind::Embedded && !changes->target) {
         run::RunSpec spec = *original;
         run::applyHyperparameters(spec, changes->hyperparameters);
         return rerunTraining(context, record, spec, io);
     }
-    auto spec = run::rerunSpec(record, snapshot::objectsDirFor(context.workspace.runsDir()), *changes);
+    QStringList notes;
+    auto spec = run::rerunSpec(record, snapshot::objectsDirFor(context.workspace.runsDir()), *changes, &notes);
     if (!spec) {
-        io.err << "ferry runs rerun: " << spec.error().toString() << Qt::endl;
+        io.err << "ferry runs rerun: " << run::terminalText(spec.error().toString().toUtf8()) << Qt::endl;
         return kExitUserError;
+    }
+    if (original->fromElsewhere()) {
+        describeForeign(*original, *spec, notes, io);
+        if (!parser.isSet(u"accept-foreign"_s)) {
+            QDir(spec->sourceDir).removeRecursively();
+            io.err << "ferry runs rerun: nothing started; read its code first (ferry runs show " << record.id
+                   << "), then add --accept-foreign to run it as shown" << Qt::endl;
+            return kExitUserError;
+        }
     }
     if (const QString image = run::imageToRebuild(*spec, targets::kContainerEngineSetting.get(QSettings()));
         !image.isEmpty())

@@ -45,12 +45,23 @@ Expected<void> writeAll(int fd, const QByteArray &bytes, const QString &path)
     return {};
 }
 
+// A path as the system takes it; one holding a NUL is refused (the system would cut the name
+// there: review H2, a ".yml" suffix dropped).
+Expected<QByteArray> nativePath(const QString &path)
+{
+    if (path.contains(QChar(0)))
+        return Error{u"the path holds a NUL character"_s, QString(path).replace(QChar(0), u"\\0"_s), 0, 0,
+                     u"a file name never holds one: where it came from is not to be trusted"_s};
+    return QFile::encodeName(path);
+}
+
 } // namespace
 
 EntryKind entryKind(const QString &path)
 {
     struct stat st {};
-    if (::lstat(QFile::encodeName(path).constData(), &st) != 0)
+    const auto native = nativePath(path);
+    if (!native || ::lstat(native->constData(), &st) != 0)
         return EntryKind::Missing;
     if (S_ISLNK(st.st_mode))
         return EntryKind::Symlink;
@@ -67,7 +78,10 @@ namespace {
 // (O_NONBLOCK), and only a regular file. -1: there is nothing at the name (ENOENT).
 Expected<int> openRegular(const QString &path, int flags, mode_t mode, const QString &verb)
 {
-    const int fd = ::open(QFile::encodeName(path).constData(), flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode);
+    const auto native = nativePath(path);
+    if (!native)
+        return native.error();
+    const int fd = ::open(native->constData(), flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode);
     if (fd < 0) {
         const int error = errno;
         if (error == ENOENT)
@@ -132,8 +146,10 @@ Expected<std::optional<QByteArray>> readRegularFileHead(const QString &path, qin
 
 Expected<int> openNewFile(const QString &path, mode_t mode)
 {
-    const int fd =
-        ::open(QFile::encodeName(path).constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+    const auto native = nativePath(path);
+    if (!native)
+        return native.error();
+    const int fd = ::open(native->constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
     if (fd < 0) {
         const int error = errno;
         if (error == EEXIST)
@@ -156,8 +172,56 @@ Expected<void> createNewFile(const QString &path, const QByteArray &bytes, mode_
     return written;
 }
 
+Expected<void> createNewFileBeneath(const QString &root, const QString &relative, const QByteArray &bytes,
+                                    mode_t mode)
+{
+    const QString path = root + u'/' + relative;
+    const QStringList parts = relative.split(u'/');
+    for (const QString &part : parts) {
+        if (part.isEmpty() || part == "."_L1 || part == ".."_L1 || part.contains(QChar(0)))
+            return Error{u"'%1' is not a path inside its folder"_s.arg(relative), root, 0, 0,
+                         u"where it came from is not to be trusted"_s};
+    }
+    const auto native = nativePath(root);
+    if (!native)
+        return native.error();
+    int dir = ::open(native->constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dir < 0)
+        return Error{u"cannot open the folder: "_s + errnoText(errno), root, 0, 0, {}};
+    for (qsizetype i = 0; i + 1 < parts.size(); ++i) {
+        const QByteArray name = QFile::encodeName(parts[i]);
+        if (::mkdirat(dir, name.constData(), 0700) != 0 && errno != EEXIST) {
+            const int error = errno;
+            ::close(dir);
+            return Error{u"cannot make the folder: "_s + errnoText(error), path, 0, 0, {}};
+        }
+        const int next = ::openat(dir, name.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        const int error = errno;
+        ::close(dir);
+        if (next < 0)
+            return Error{error == ELOOP || error == ENOTDIR
+                             ? u"'%1' on the way is a link or no folder, which Ferry does not follow here"_s.arg(parts[i])
+                             : u"cannot open the folder: "_s + errnoText(error),
+                         path, 0, 0, {}};
+        dir = next;
+    }
+    const int fd = ::openat(dir, QFile::encodeName(parts.last()).constData(),
+                            O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+    const int error = errno;
+    ::close(dir);
+    if (fd < 0)
+        return Error{error == EEXIST ? u"already exists (a file or link is at this name)"_s
+                                     : u"cannot create: "_s + errnoText(error),
+                     path, 0, 0, {}};
+    const auto written = writeAll(fd, bytes, path);
+    ::close(fd);
+    return written;
+}
+
 Expected<void> replaceFileSafely(const QString &path, const QByteArray &bytes, mode_t mode)
 {
+    if (const auto native = nativePath(path); !native)
+        return native.error();
     const QString temp = unpredictableTempName(path);
     const auto created = createNewFile(temp, bytes, mode);
     if (!created)

@@ -16,7 +16,8 @@ namespace ferry {
 // symbolic link at the file's own name (O_NOFOLLOW) and refuse what is not a regular file, so
 // a link planted there can neither redirect a write nor make Ferry read another file.
 // The folders above the name are trusted: callers pass paths whose parents Ferry made.
-// (docs/security.md: the threat model.)
+// (docs/security.md: the threat model.) A path holding a NUL character is refused by each of
+// them, never cut at the NUL.
 
 // What is at a path, by lstat(2): a link is a link, not what it points to.
 enum class EntryKind { Missing, RegularFile, Directory, Symlink, Other };
@@ -36,6 +37,14 @@ Expected<void> createNewFile(const QString &path, const QByteArray &bytes, mode_
 // Opens `path` as a new file for writing (O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC): the file
 // descriptor, for writers that take one (libarchive). The caller closes it.
 Expected<int> openNewFile(const QString &path, mode_t mode = 0600);
+
+// Creates the file `relative` ('/'-separated, no '.', '..' or empty part) new beneath the folder
+// `root` (which Ferry made) with `mode`, and writes `bytes`: each folder on the way opened from its
+// parent's descriptor without following a link (made 0700 when missing), the file created with
+// O_EXCL | O_NOFOLLOW. A link anywhere on the way, or anything at the name, is refused: nothing
+// is written outside `root` (review H2).
+Expected<void> createNewFileBeneath(const QString &root, const QString &relative, const QByteArray &bytes,
+                                    mode_t mode = 0600);
 
 // Replaces `path` atomically: a new temp file beside it with an unpredictable name (created as
 // above), synced, then rename(2), which replaces a link at `path` itself, never its target.

@@ -140,6 +140,8 @@ QJsonObject RunSpec::toJson() const
         json[u"snapshot"_s] = snapshot->toJson();
     if (!rerunOf.isEmpty())
         json[u"rerunOf"_s] = rerunOf;
+    if (!imported.isEmpty())
+        json[u"imported"_s] = imported;
     if (!environmentSpec.isEmpty())
         json[u"environmentSpec"_s] = environmentSpec;
     if (!ferryVersion.isEmpty())
@@ -206,6 +208,7 @@ Expected<RunSpec> RunSpec::fromJson(const QJsonObject &json)
     if (const QJsonObject taken = json[u"snapshot"_s].toObject(); !taken.isEmpty())
         spec.snapshot = snapshot::Snapshot::fromJson(taken);
     spec.rerunOf = json[u"rerunOf"_s].toString();
+    spec.imported = json[u"imported"_s].toObject();
     spec.environmentSpec = json[u"environmentSpec"_s].toString();
     spec.ferryVersion = json[u"ferryVersion"_s].toString();
     for (const QJsonValue &v : json[u"data"_s].toArray()) // absent in runs of earlier Ferry versions
@@ -239,13 +242,14 @@ QString newRunId(const QString &script)
     return QDateTime::currentDateTimeUtc().toString(u"yyyyMMdd-HHmmss"_s) + u'-' + stem + u'-' + suffix;
 }
 
-QList<Error> validateRunSpec(const RunSpec &spec)
+QList<Error> validateRunSpec(const RunSpec &spec, SpecChecks checks)
 {
+    const bool paths = checks == SpecChecks::NamesAndPaths;
     QList<Error> errors;
     static const QRegularExpression channelName(u"^[a-z0-9][a-z0-9_-]{0,63}$"_s);
     static const QRegularExpression hpName(u"^[A-Za-z_][A-Za-z0-9_-]{0,127}$"_s);
     const QFileInfo script(QDir(spec.sourceDir).filePath(spec.script));
-    if (spec.target.kind != TargetKind::Embedded && !script.isFile())
+    if (paths && spec.target.kind != TargetKind::Embedded && !script.isFile())
         errors << Error{u"no such script"_s, script.filePath(), 0, 0,
                         u"check the path; it is relative to the source folder"_s};
     // Wherever the spec came from (the launch dialog, a copied spec.json), its host is checked.
@@ -267,7 +271,7 @@ QList<Error> validateRunSpec(const RunSpec &spec)
         if (seen.contains(c.name))
             errors << Error{u"channel '%1' is given twice"_s.arg(c.name), {}, 0, 0, u"give each channel once"_s};
         seen << c.name;
-        if (!QFileInfo::exists(c.path))
+        if (paths && !QFileInfo::exists(c.path))
             errors << Error{u"data for channel '%1' does not exist"_s.arg(c.name), c.path, 0, 0, u"check the path"_s};
     }
     // Data already on the host (target option remoteChannels): named like channels, and a path

@@ -81,7 +81,12 @@ struct RunSpec {
     // Each channel's data at launch (snapshot/datafingerprint.h); empty for a run started before.
     QList<snapshot::DataFingerprint> data;
     QString rerunOf; // the run this one reproduces (`ferry runs rerun`), its code from that run's snapshot
+    // A run from elsewhere (`ferry runs import`, tracking/foreignrun.h): the bundle it came in and
+    // what of the original was kept aside, shown and never applied. Empty: a run of this workspace.
+    QJsonObject imported;
     bool operator==(const RunSpec &) const = default;
+
+    bool fromElsewhere() const { return !imported.isEmpty(); }
 
     QJsonObject toJson() const;
     static Expected<RunSpec> fromJson(const QJsonObject &json);
@@ -97,8 +102,10 @@ QList<snapshot::DataFingerprint> fingerprintChannels(const QList<DataChannel> &c
 // A new id from the time and the script name, with a random suffix against collisions.
 QString newRunId(const QString &script);
 
-// Checks names (channels, hyperparameters) and paths; every problem, not just the first.
-QList<Error> validateRunSpec(const RunSpec &spec);
+// Checks names (channels, hyperparameters) and, with `paths`, that the script and the data are
+// there; every problem, not just the first.
+enum class SpecChecks { NamesAndPaths, NamesOnly };
+QList<Error> validateRunSpec(const RunSpec &spec, SpecChecks checks = SpecChecks::NamesAndPaths);
 
 // Why `host` cannot name an SSH or Slurm host (a leading '-', a blank or a control
 // character); nullopt when it can. TargetSpec::parse applies it.

@@ -1,6 +1,7 @@
 #include "snapshot/snapshot.h"
 #include "snapshot/treeobject.h"
 
+#include "common/privatedir.h"
 #include "common/process.h"
 
 #include <QCryptographicHash>
@@ -14,6 +15,9 @@
 #include <QUrl>
 
 #include <algorithm>
+#include <cerrno>
+#include <fcntl.h>
+#include <utility>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -24,9 +28,6 @@ namespace ferry::snapshot {
 namespace {
 
 constexpr char kTreeHeader[] = "ferry-tree 1\n";
-// A file larger than this (a dataset, a checkpoint left in the source folder) is fingerprinted,
-// not kept: its entry has its hash and size, the store not its bytes (type 'b').
-constexpr qint64 kMostKeptBytes = 32 * 1024 * 1024;
 
 QString hashOf(const QByteArray &bytes)
 {
@@ -109,6 +110,17 @@ private:
     QHash<QString, std::pair<Stamp, QString>> m_entries;
     QHash<QString, std::pair<Stamp, QString>> m_next; // what this snapshot saw: the next index
 };
+
+// `dir` and the folders above it that are missing, each made 0700.
+bool makePrivatePath(const QString &dir)
+{
+    if (QFileInfo(dir).isDir())
+        return true;
+    const QString parent = QFileInfo(dir).absolutePath();
+    if (parent != dir && !makePrivatePath(parent))
+        return false;
+    return ::mkdir(QFile::encodeName(dir).constData(), 0700) == 0 || errno == EEXIST;
+}
 
 QByteArray treeText(QList<TreeEntry> entries)
 {
@@ -248,6 +260,23 @@ bool ObjectStore::has(const QString &hash) const
     return QFileInfo::exists(pathOf(hash));
 }
 
+// The object store holds copies of a source folder's files, secret ones too (.env, keys): its
+// folders are 0700 and its objects 0600, whatever the umask (review M7). The store's own folder is
+// made private too, which also closes stores an earlier Ferry made with 0755 folders.
+
+Expected<void> ObjectStore::prepare(const QString &path) const
+{
+    if (!m_private) {
+        if (!makePrivatePath(m_dir) || ::chmod(QFile::encodeName(m_dir).constData(), 0700) != 0)
+            return Error{u"cannot make the object store: "_s + errnoText(errno), m_dir, 0, 0, u"check permissions"_s};
+        m_private = true;
+    }
+    if (!makePrivatePath(QFileInfo(path).absolutePath()))
+        return Error{u"cannot make a folder of the object store: "_s + errnoText(errno), path, 0, 0,
+                     u"check free disk space"_s};
+    return {};
+}
+
 Expected<QString> ObjectStore::put(const QByteArray &bytes, bool *added)
 {
     const QString hash = hashOf(bytes);
@@ -256,9 +285,11 @@ Expected<QString> ObjectStore::put(const QByteArray &bytes, bool *added)
     if (has(hash))
         return hash;
     const QString path = pathOf(hash);
-    QDir().mkpath(QFileInfo(path).absolutePath());
+    if (auto ready = prepare(path); !ready)
+        return ready.error();
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
+    if (!file.open(QIODevice::WriteOnly) || !file.setPermissions(QFile::ReadOwner | QFile::WriteOwner) ||
+        file.write(bytes) != bytes.size() || !file.commit())
         return Error{u"cannot store an object: "_s + file.errorString(), path, 0, 0, u"check free disk space"_s};
     if (added)
         *added = true;
@@ -270,12 +301,13 @@ Expected<bool> ObjectStore::putFile(const QString &source, const QString &hash)
     if (has(hash))
         return false;
     const QString path = pathOf(hash);
-    QDir().mkpath(QFileInfo(path).absolutePath());
+    if (auto ready = prepare(path); !ready)
+        return ready.error();
     QFile in(source);
     QSaveFile out(path);
     if (!in.open(QIODevice::ReadOnly))
         return Error{u"cannot read it: "_s + in.errorString(), source, 0, 0, {}};
-    if (!out.open(QIODevice::WriteOnly))
+    if (!out.open(QIODevice::WriteOnly) || !out.setPermissions(QFile::ReadOwner | QFile::WriteOwner))
         return Error{u"cannot store an object: "_s + out.errorString(), path, 0, 0, u"check free disk space"_s};
     QByteArray buffer(1 << 20, Qt::Uninitialized);
     QCryptographicHash check(QCryptographicHash::Sha256);
@@ -290,6 +322,20 @@ Expected<bool> ObjectStore::putFile(const QString &source, const QString &hash)
     }
     if (!out.commit())
         return Error{u"cannot store an object: "_s + out.errorString(), path, 0, 0, u"check free disk space"_s};
+    return true;
+}
+
+Expected<bool> ObjectStore::adopt(const QString &file, const QString &hash)
+{
+    if (has(hash))
+        return false;
+    const QString path = pathOf(hash);
+    if (auto ready = prepare(path); !ready)
+        return ready.error();
+    if (::chmod(QFile::encodeName(file).constData(), 0600) != 0 ||
+        ::rename(QFile::encodeName(file).constData(), QFile::encodeName(path).constData()) != 0)
+        return Error{u"cannot move an object into place: "_s + errnoText(errno), path, 0, 0,
+                     u"check free space and permissions"_s};
     return true;
 }
 
@@ -321,13 +367,24 @@ Expected<QList<TreeEntry>> ObjectStore::tree(const QString &hash) const
 Expected<QMap<QString, TreeEntry>> ObjectStore::files(const QString &root) const
 {
     QMap<QString, TreeEntry> out;
+    QHash<QString, QList<TreeEntry>> trees; // each listing read once, however often it is reached
     QList<std::pair<QString, QString>> pending{{QString(), root}};
+    qint64 entries = 0;
     while (!pending.isEmpty()) {
         const auto [prefix, hash] = pending.takeLast();
-        const auto entries = tree(hash);
-        if (!entries)
-            return entries.error();
-        for (const TreeEntry &e : *entries) {
+        auto known = trees.constFind(hash);
+        if (known == trees.constEnd()) {
+            auto listing = tree(hash);
+            if (!listing)
+                return listing.error();
+            known = trees.insert(hash, std::move(*listing));
+        }
+        entries += known->size();
+        if (entries > kMostSnapshotEntries)
+            return Error{u"the snapshot %1 spells out more than %2 files and folders: not walked"_s.arg(root.left(12))
+                             .arg(kMostSnapshotEntries),
+                         pathOf(root), 0, 0, u"a folder of folders made to blow up a walk; do not use this run"_s};
+        for (const TreeEntry &e : *known) {
             const QString path = prefix.isEmpty() ? e.name : prefix + u'/' + e.name;
             if (e.type == 'd')
                 pending.append({path, e.hash});
@@ -408,65 +465,195 @@ Snapshot Snapshot::fromJson(const QJsonObject &json)
     return s;
 }
 
-QString rerunSourceDir(const QString &sourceDir, const QString &tree)
+QString rerunsDirFor(const QString &objectsDir)
 {
-    const QFileInfo source(QDir::cleanPath(sourceDir));
-    return source.absolutePath() + u"/."_s + source.fileName() + u"-ferry-"_s + tree.left(12);
+    return QDir::cleanPath(objectsDir + u"/../reruns"_s);
 }
 
-Expected<void> materialize(const QString &objectsDir, const QString &tree, const QString &target,
-                           const QString &originalSource)
-{
-    const QString marker = target + u"/.ferry-snapshot"_s;
-    QFile existing(marker);
-    if (existing.open(QIODevice::ReadOnly) && existing.readAll().trimmed() == tree.toLatin1())
-        return {};
-    const ObjectStore store(objectsDir);
-    const auto files = store.files(tree);
-    if (!files)
-        return files.error();
-    if (!QDir().mkpath(target))
-        return Error{u"cannot make the folder"_s, target, 0, 0, u"check permissions there"_s};
-    for (auto it = files->cbegin(); it != files->cend(); ++it) {
-        const QString path = target + u'/' + it.key();
-        QDir().mkpath(QFileInfo(path).absolutePath());
-        QFile::remove(path);
-        const TreeEntry &e = it.value();
-        if (e.type == 'l') {
-            const auto link = store.get(e.hash);
-            if (!link)
-                return link.error();
-            if (::symlink(link->constData(), QFile::encodeName(path).constData()) != 0)
-                return Error{u"cannot make the link"_s, path, 0, 0, {}};
-            continue;
-        }
-        QByteArray bytes;
-        if (e.type == 'b') { // not kept: the original, if it is still the same
-            const QString original = originalSource + u'/' + it.key();
-            const auto now = hashFile(original);
-            if (!now || *now != e.hash)
-                return Error{u"%1 (%2 bytes) was not kept with the run's code, and the source folder's copy has "
-                             u"changed"_s.arg(it.key())
-                                 .arg(e.size),
-                             original, 0, 0, u"files over 32 MiB are fingerprinted, not kept (docs/snapshots.md)"_s};
-            if (!QFile::copy(original, path))
-                return Error{u"cannot copy it"_s, original, 0, 0, {}};
-            continue;
-        }
-        const auto got = store.get(e.hash);
-        if (!got)
-            return got.error();
-        QFile out(path);
-        if (!out.open(QIODevice::WriteOnly) || out.write(*got) != got->size())
-            return Error{u"cannot write it: "_s + out.errorString(), path, 0, 0, u"check free disk space"_s};
-        out.close();
-        if (e.type == 'x')
-            out.setPermissions(out.permissions() | QFile::ExeOwner | QFile::ExeGroup | QFile::ExeOther);
+namespace {
+
+// A descriptor that closes itself.
+struct Fd {
+    int fd = -1;
+    Fd() = default;
+    explicit Fd(int f) : fd(f) {}
+    Fd(Fd &&o) noexcept : fd(std::exchange(o.fd, -1)) {}
+    Fd &operator=(Fd &&o) noexcept
+    {
+        std::swap(fd, o.fd);
+        return *this;
     }
-    QSaveFile mark(marker);
-    if (!mark.open(QIODevice::WriteOnly) || mark.write(tree.toLatin1() + '\n') < 0 || !mark.commit())
-        return Error{u"cannot write it"_s, marker, 0, 0, {}};
+    ~Fd()
+    {
+        if (fd >= 0)
+            ::close(fd);
+    }
+    explicit operator bool() const { return fd >= 0; }
+};
+
+bool oneName(const QString &name)
+{
+    return !name.isEmpty() && name != "."_L1 && name != ".."_L1 && !name.contains(u'/') && !name.contains(QChar(0));
+}
+
+Expected<void> writeFd(int fd, const char *data, qint64 size, const QString &path)
+{
+    while (size > 0) {
+        const ssize_t n = ::write(fd, data, size_t(size));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return Error{u"cannot write it: "_s + errnoText(errno), path, 0, 0, u"check free disk space"_s};
+        data += n;
+        size -= n;
+    }
     return {};
+}
+
+// A file not kept ('b'), taken from the user's own source folder: `relative` opened beneath
+// `sourceRoot` one part at a time, no link followed at any part, a regular file of the recorded
+// size whose bytes hash to the recorded hash (review N2). Copied into `out` as it is read.
+Expected<void> copyFromSource(const QString &sourceRoot, const QString &relative, const TreeEntry &e, int out,
+                              const QString &outPath)
+{
+    const QString original = sourceRoot + u'/' + relative;
+    const Error changed{u"%1 (%2 bytes) was not kept with the run's code, and the source folder's copy is not that "
+                        u"file any more"_s.arg(relative)
+                            .arg(e.size),
+                        original, 0, 0, u"files over 32 MiB are fingerprinted, not kept (docs/snapshots.md)"_s};
+    if (sourceRoot.isEmpty())
+        return Error{u"%1 (%2 bytes) was not kept with the run's code, and this run came from elsewhere: its source "
+                     u"folder is not read"_s.arg(relative)
+                         .arg(e.size),
+                     relative, 0, 0, u"files over 32 MiB are fingerprinted, not kept (docs/snapshots.md)"_s};
+    Fd dir(::open(QFile::encodeName(sourceRoot).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!dir)
+        return changed;
+    const QStringList parts = relative.split(u'/');
+    for (qsizetype i = 0; i + 1 < parts.size(); ++i) {
+        Fd next(::openat(dir.fd, QFile::encodeName(parts[i]).constData(),
+                         O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+        if (!next)
+            return changed;
+        dir = std::move(next);
+    }
+    Fd in(::openat(dir.fd, QFile::encodeName(parts.last()).constData(),
+                   O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+    struct stat st {};
+    if (!in || ::fstat(in.fd, &st) != 0 || !S_ISREG(st.st_mode) || qint64(st.st_size) != e.size)
+        return changed;
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    QByteArray buffer(1 << 20, Qt::Uninitialized);
+    qint64 total = 0;
+    for (;;) {
+        const ssize_t n = ::read(in.fd, buffer.data(), size_t(buffer.size()));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return changed;
+        if (n == 0)
+            break;
+        total += n;
+        if (total > e.size)
+            return changed;
+        hash.addData(QByteArrayView(buffer.constData(), n));
+        if (auto written = writeFd(out, buffer.constData(), n, outPath); !written)
+            return written;
+    }
+    if (total != e.size || QString::fromLatin1(hash.result().toHex()) != e.hash)
+        return changed;
+    return {};
+}
+
+// Fills the folder open at `dir` (new, made by Ferry) with the entries of `tree`: every name
+// created new beneath its folder's descriptor (mkdirat, O_CREAT | O_EXCL | O_NOFOLLOW,
+// symlinkat), so nothing is written through a link, whatever the tree names.
+struct Filler {
+    const ObjectStore &store;
+    const QString &ownSource;
+    const QString &top;
+    qint64 entries = 0;
+
+    Expected<void> fill(int dir, const QString &tree, const QString &prefix)
+    {
+        const auto listing = store.tree(tree);
+        if (!listing)
+            return listing.error();
+        entries += listing->size();
+        if (entries > kMostSnapshotEntries)
+            return Error{u"the snapshot spells out more than %1 files and folders: not written"_s.arg(
+                             kMostSnapshotEntries),
+                         top, 0, 0, u"a folder of folders made to blow up a walk; do not use this run"_s};
+        for (const TreeEntry &e : *listing) {
+            const QString relative = prefix.isEmpty() ? e.name : prefix + u'/' + e.name;
+            const QString path = top + u'/' + relative;
+            if (!oneName(e.name))
+                return Error{u"the snapshot names '%1', which is not one file name"_s.arg(relative), top, 0, 0,
+                             u"do not use this run"_s};
+            const QByteArray name = QFile::encodeName(e.name);
+            if (e.type == 'd') {
+                if (::mkdirat(dir, name.constData(), 0700) != 0)
+                    return Error{u"cannot make the folder: "_s + errnoText(errno), path, 0, 0, {}};
+                Fd sub(::openat(dir, name.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+                if (!sub)
+                    return Error{u"cannot open the folder just made: "_s + errnoText(errno), path, 0, 0, {}};
+                if (auto filled = fill(sub.fd, e.hash, relative); !filled)
+                    return filled;
+                continue;
+            }
+            if (e.type == 'l') {
+                const auto link = store.get(e.hash);
+                if (!link)
+                    return link.error();
+                if (link->contains('\0') || ::symlinkat(link->constData(), dir, name.constData()) != 0)
+                    return Error{u"cannot make the link"_s, path, 0, 0, {}};
+                continue;
+            }
+            Fd out(::openat(dir, name.constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                            e.type == 'x' ? 0700 : 0600));
+            if (!out)
+                return Error{u"cannot write it: "_s + errnoText(errno), path, 0, 0, u"check free disk space"_s};
+            if (e.type == 'b') {
+                if (auto copied = copyFromSource(ownSource, relative, e, out.fd, path); !copied)
+                    return copied;
+                continue;
+            }
+            const auto bytes = store.get(e.hash);
+            if (!bytes)
+                return bytes.error();
+            if (auto written = writeFd(out.fd, bytes->constData(), bytes->size(), path); !written)
+                return written;
+        }
+        return {};
+    }
+};
+
+} // namespace
+
+Expected<QString> materialize(const QString &objectsDir, const QString &tree, const QString &parentDir,
+                              const QString &ownSource)
+{
+    if (!makePrivatePath(parentDir))
+        return Error{u"cannot make the folder: "_s + errnoText(errno), parentDir, 0, 0, u"check permissions there"_s};
+    if (auto checked = checkPrivateDir(parentDir); !checked)
+        return checked.error();
+    QByteArray pattern = QFile::encodeName(parentDir + u'/' + tree.left(12) + u"-XXXXXX"_s);
+    if (::mkdtemp(pattern.data()) == nullptr)
+        return Error{u"cannot make a folder for the run's code: "_s + errnoText(errno), parentDir, 0, 0,
+                     u"check free space and permissions"_s};
+    const QString target = QFile::decodeName(pattern);
+    Fd top(::open(pattern.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    Expected<void> filled = Error{u"cannot open the folder just made: "_s + errnoText(errno), target, 0, 0, {}};
+    if (top) {
+        const ObjectStore store(objectsDir);
+        Filler filler{store, ownSource, target};
+        filled = filler.fill(top.fd, tree, {});
+    }
+    if (!filled) {
+        QDir(target).removeRecursively();
+        return filled.error();
+    }
+    return target;
 }
 
 Expected<Snapshot> takeSnapshot(const QString &objectsDir, const QString &sourceDir, const SourceExcludes &excludes)

@@ -56,6 +56,16 @@ struct TreeEntry {
     bool operator==(const TreeEntry &) const = default;
 };
 
+// A file larger than this (a dataset, a checkpoint left in the source folder) is fingerprinted,
+// not kept: its entry has its hash and size, the store not its bytes (type 'b').
+inline constexpr qint64 kMostKeptBytes = 32 * 1024 * 1024;
+
+// Every walk of a snapshot's trees is held to this many entries (files, links, folders and files
+// not kept, counted each time a walk reaches them): a folder of folders built to blow up a walk
+// is an Error, never hours of work or all memory (review M3). A bundle's import counts the same.
+inline constexpr qint64 kMostSnapshotEntries = 1000000;
+
+// Objects are private to the user: folders 0700, objects 0600 (they copy .env files and keys).
 class ObjectStore {
 public:
     explicit ObjectStore(QString dir) : m_dir(std::move(dir)) {}
@@ -66,13 +76,19 @@ public:
     Expected<QString> put(const QByteArray &bytes, bool *added = nullptr);
     // Stores a file's bytes under the hash given (computed by the caller); true when new.
     Expected<bool> putFile(const QString &path, const QString &hash);
+    // Moves `file` (whose bytes the caller checked against `hash`, on the same file system) into
+    // the store as that object; true when it was new (else `file` stays where it is).
+    Expected<bool> adopt(const QString &file, const QString &hash);
     Expected<QByteArray> get(const QString &hash) const;
     Expected<QList<TreeEntry>> tree(const QString &hash) const;
-    // Every file and link under a tree, by its '/'-separated path.
+    // Every file and link under a tree, by its '/'-separated path; each listing is read once
+    // however often it is reached; an Error past kMostSnapshotEntries.
     Expected<QMap<QString, TreeEntry>> files(const QString &tree) const;
 
 private:
+    Expected<void> prepare(const QString &objectPath) const;
     QString m_dir;
+    mutable bool m_private = false;
 };
 
 // The objects folder of a workspace whose runs are in `runsDir` (<root>/.ferry/runs).
@@ -80,15 +96,20 @@ QString objectsDirFor(const QString &runsDir);
 // Its inverse: the runs folder beside an object store.
 QString runsDirFor(const QString &objectsDir);
 
-// Where a rerun of a run from `sourceDir` gets the code of its snapshot `tree`: beside the
-// source folder (so relative paths such as ../data mean what they meant), hidden and named by
-// the tree (`.NAME-ferry-TREE12`; two reruns of the same code share it).
-QString rerunSourceDir(const QString &sourceDir, const QString &tree);
-// Writes the files of `tree` into `target` (made if missing; one that holds this tree already,
-// by its marker file, is used as it is). A file over 32 MiB whose bytes were not kept is taken
-// from `originalSource` when its bytes there are still the same, else it is an Error naming it.
-Expected<void> materialize(const QString &objectsDir, const QString &tree, const QString &target,
-                           const QString &originalSource);
+// Where reruns get the code of their snapshots: <root>/.ferry/reruns, beside the objects.
+QString rerunsDirFor(const QString &objectsDir);
+
+// Writes the files of `tree` into a new folder under `parentDir` (made 0700 when missing; a folder
+// that is a link, someone else's or open to others is refused), named TREE12-XXXXXX by mkdtemp(3):
+// the new folder's path. Every rerun gets a folder of its own; nothing already there is reused.
+// Files are 0600 (0700 when executable), folders 0700, links are made as links; every name is
+// created new beneath its folder's descriptor, so nothing is written through a link, nor outside
+// the new folder. A file over 32 MiB whose bytes were not kept is copied from `ownSource` (the
+// user's own run's source folder; empty for a run from elsewhere) when it is a regular file there,
+// reached through no link, of the recorded size and hash; else it is an Error naming it. On an
+// Error the new folder is removed.
+Expected<QString> materialize(const QString &objectsDir, const QString &tree, const QString &parentDir,
+                              const QString &ownSource);
 
 // Takes the snapshot of `sourceDir` into the store at `objectsDir`: every file not excluded.
 Expected<Snapshot> takeSnapshot(const QString &objectsDir, const QString &sourceDir, const SourceExcludes &excludes);

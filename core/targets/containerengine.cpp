@@ -8,6 +8,7 @@
 #include "secrets/secretstore.h"
 
 #include <QDir>
+#include <QFile>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QProcessEnvironment>
@@ -15,6 +16,9 @@
 #include <QStandardPaths>
 
 #include <utility>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace Qt::StringLiterals;
 
@@ -99,13 +103,40 @@ int hostGpuCount()
     return static_cast<int>(QDir(u"/proc/driver/nvidia/gpus"_s).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size());
 }
 
+namespace {
+
+// Whether only root or this user can change `path` (the program, or the folder that holds it).
+Expected<void> ownedSafely(const QString &path, const QString &what, const QString &hint)
+{
+    struct stat st {};
+    if (::stat(QFile::encodeName(path).constData(), &st) != 0)
+        return Error{u"cannot check %1: %2"_s.arg(what, errnoText(errno)), path, 0, 0, hint};
+    if ((st.st_uid != 0 && st.st_uid != ::getuid()) || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
+        return Error{u"the container engine's %1 can be changed by another user (owner %2, mode %3): not run"_s.arg(what)
+                         .arg(st.st_uid)
+                         .arg(st.st_mode & 07777, 4, 8, QChar(u'0')),
+                     path, 0, 0, hint};
+    return {};
+}
+
+Expected<QString> checkedProgram(const QString &program, const QString &hint)
+{
+    if (auto file = ownedSafely(program, u"program"_s, hint); !file)
+        return file.error();
+    if (auto folder = ownedSafely(QFileInfo(program).absolutePath(), u"folder"_s, hint); !folder)
+        return folder.error();
+    return program;
+}
+
+} // namespace
+
 Expected<QString> validatedEngineProgram(const QString &value)
 {
     const QString hint = u"choose docker or podman (a name on PATH, or the absolute path of one) in the settings"_s;
     if (value.isEmpty()) {
         for (const QString &name : {u"docker"_s, u"podman"_s})
             if (const QString found = QStandardPaths::findExecutable(name); !found.isEmpty())
-                return found;
+                return checkedProgram(found, hint);
         return Error{u"no container engine: neither docker nor podman is on PATH"_s,
                      {},
                      0,
@@ -120,25 +151,22 @@ Expected<QString> validatedEngineProgram(const QString &value)
         const QString found = QStandardPaths::findExecutable(name);
         if (found.isEmpty())
             return Error{u"the container engine '%1' is not on PATH"_s.arg(name), {}, 0, 0, hint};
-        return found;
+        return checkedProgram(found, hint);
     }
     if (!given.isAbsolute() || QDir::cleanPath(value) != value)
         return Error{
             u"the container engine '%1' is neither a name on PATH nor an absolute path"_s.arg(value), {}, 0, 0, hint};
     if (!given.isFile() || !given.isExecutable())
         return Error{u"the container engine '%1' is not an executable file"_s.arg(value), {}, 0, 0, hint};
-    return value;
+    return checkedProgram(value, hint);
 }
 
-ContainerEngine::ContainerEngine(QString program) : m_program(std::move(program))
+Expected<ContainerEngine> ContainerEngine::open(const QString &setting)
 {
-    if (m_program.isEmpty()) {
-        m_program = QStandardPaths::findExecutable(u"docker"_s);
-        if (m_program.isEmpty())
-            m_program = QStandardPaths::findExecutable(u"podman"_s);
-        if (m_program.isEmpty())
-            m_program = u"docker"_s; // fails with a clear message when used
-    }
+    const auto program = validatedEngineProgram(setting);
+    if (!program)
+        return program.error();
+    return ContainerEngine(*program);
 }
 
 bool ContainerEngine::isPodman() const

@@ -34,9 +34,11 @@ int hostGpuCount();
 inline const Setting<QString> kContainerEngineSetting{"containers/engine"};
 
 // The container engine program a run may use, from the settings or a run's record in the run
-// store (never from a file in a run folder, which a container could write: review H1). Empty:
-// `docker` on PATH, else `podman`. A bare `docker` or `podman` is looked up on PATH; an absolute
-// path must be an executable file named `docker` or `podman`. Anything else is refused.
+// store (never from a file in a run folder, which a container could write, nor from a bundle:
+// reviews H1). Empty: `docker` on PATH, else `podman`. A bare `docker` or `podman` is looked up
+// on PATH; an absolute path must be an executable file named `docker` or `podman`. The program
+// and its folder must not be writable by others than their owner, who is root or this user (a
+// program anyone can replace runs as anyone's engine). Anything else is refused.
 Expected<QString> validatedEngineProgram(const QString &value);
 
 // The registry to log in to for an environment's base image: its registry address when set,
@@ -50,8 +52,9 @@ class ContainerEngine {
 public:
     static constexpr int kQuickMs = 60000; // inspect, ps, rm, run: anything but a build or a stop
 
-    // `program`: docker or podman (a name or a path); empty: `docker` if on PATH, else `podman`.
-    explicit ContainerEngine(QString program = {});
+    // The one way to an engine (review H1): `setting` (docker or podman, a name or a path; empty:
+    // `docker` on PATH, else `podman`) checked by validatedEngineProgram.
+    static Expected<ContainerEngine> open(const QString &setting = {});
 
     const QString &program() const { return m_program; }
     bool isPodman() const;
@@ -98,6 +101,8 @@ public:
                                 const CancelCheck &cancelled = {}) const;
 
 private:
+    explicit ContainerEngine(QString validatedProgram) : m_program(std::move(validatedProgram)) {}
+
     // A call of the engine with its environment, nothing on stdin.
     ProgramCall engineCall(const QStringList &args, int timeoutMs) const;
     QProcessEnvironment environment() const;

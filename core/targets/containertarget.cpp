@@ -48,14 +48,14 @@ const QString kFerryMount = u"/opt/ml/ferry"_s;
 // The source folder, read-only; the working folder /opt/ml/code links into it.
 const QString kSourceMount = u"/opt/ml/source"_s;
 
-EngineResult runEngine(const QString &engine, const QStringList &args, int timeoutMs)
+EngineResult runEngine(const ContainerEngine &engine, const QStringList &args, int timeoutMs)
 {
-    return ContainerEngine(engine).run(args, timeoutMs);
+    return engine.run(args, timeoutMs);
 }
 
-Error engineError(const QString &engine, const QString &what, const QStringList &args, const EngineResult &r)
+Error engineError(const ContainerEngine &engine, const QString &what, const QStringList &args, const EngineResult &r)
 {
-    return ContainerEngine(engine).error(what, args, r);
+    return engine.error(what, args, r);
 }
 
 void appendToLog(const RunDirectory &dir, const QByteArray &bytes)
@@ -75,7 +75,7 @@ bool writeRecord(const QString &runDir, const QJsonObject &record)
 }
 
 // The containers labelled with the run's id (normally one; none once it has been removed).
-Expected<QStringList> containersOf(const QString &engine, const QString &runId)
+Expected<QStringList> containersOf(const ContainerEngine &engine, const QString &runId)
 {
     const QStringList args{u"ps"_s, u"-a"_s, u"-q"_s, u"--no-trunc"_s, u"--filter"_s, u"label=ferry.run-id="_s + runId};
     const EngineResult r = runEngine(engine, args, kQuickMs);
@@ -84,7 +84,7 @@ Expected<QStringList> containersOf(const QString &engine, const QString &runId)
     return QString::fromUtf8(r.out).split(u'\n', Qt::SkipEmptyParts);
 }
 
-Expected<QJsonObject> containerState(const QString &engine, const QString &id)
+Expected<QJsonObject> containerState(const ContainerEngine &engine, const QString &id)
 {
     const QStringList args{u"inspect"_s, u"--type"_s, u"container"_s, u"--format"_s, u"{{json .State}}"_s, id};
     const EngineResult r = runEngine(engine, args, kQuickMs);
@@ -137,7 +137,7 @@ Error failRun(const RunDirectory &dir, const Error &error)
 }
 
 // What the script gets: CPUs, and GPUs when the environment wants them and the engine can.
-Expected<run::Resources> containerResources(const QString &engine, const env::Environment &e,
+Expected<run::Resources> containerResources(const ContainerEngine &engine, const env::Environment &e,
                                             const QString &environmentFile)
 {
     run::Resources resources;
@@ -145,12 +145,12 @@ Expected<run::Resources> containerResources(const QString &engine, const env::En
     resources.cpus = cpus > 0 ? static_cast<int>(cpus) : 1;
     bool gpus = false;
     if (e.docker.gpu == env::GpuMode::On) {
-        if (!ContainerEngine(engine).gpuRuntimePresent())
+        if (!engine.gpuRuntimePresent())
             return Error{u"the environment asks for a GPU (gpu: on), but the container engine has no GPU runtime"_s,
                          environmentFile, 0, 0, u"install the NVIDIA Container Toolkit, or set gpu: auto or off"_s};
         gpus = true;
     } else if (e.docker.gpu == env::GpuMode::Auto && hostGpuCount() > 0) {
-        gpus = ContainerEngine(engine).gpuRuntimePresent();
+        gpus = engine.gpuRuntimePresent();
     }
     resources.gpus = gpus ? std::max(1, hostGpuCount()) : 0;
     return resources;
@@ -235,10 +235,12 @@ Expected<QStringList> containerRunFor(const RunDirectory &dir, const run::RunSpe
 
 ContainerTarget::ContainerTarget(const QString &engine, int buildTimeoutMs) : m_buildTimeoutMs(buildTimeoutMs)
 {
-    if (auto program = validatedEngineProgram(engine))
-        m_engine = *program;
-    else
-        m_engineError = program.error();
+    if (auto opened = ContainerEngine::open(engine)) {
+        m_cli = *opened;
+        m_engine = m_cli->program();
+    } else {
+        m_engineError = opened.error();
+    }
 }
 
 QString ContainerTarget::engineSettingFor(const run::TargetSpec &target, const QSettings &settings)
@@ -320,7 +322,7 @@ Expected<void> ContainerTarget::start(const QString &runDir, const run::RunSpec 
     record[u"image"_s] = image;
     if (!writeRecord(dir.path(), record))
         return failRun(dir, Error{u"cannot write container.json"_s, dir.path(), 0, 0, u"check permissions"_s});
-    const auto resources = containerResources(m_engine, e, absolute.environmentFile);
+    const auto resources = containerResources(*m_cli, e, absolute.environmentFile);
     if (!resources)
         return failRun(dir, resources.error());
     // The secrets are read now (a missing one fails the run before anything is built).
@@ -331,7 +333,7 @@ Expected<void> ContainerTarget::start(const QString &runDir, const run::RunSpec 
     // 1. The image: built only when its tag is missing.
     QElapsedTimer clock;
     clock.start();
-    const auto built = ContainerEngine(m_engine).ensureImage(
+    const auto built = m_cli->ensureImage(
         e, absolute.environmentFile, QDir(dir.path()).filePath(u"image"_s), ImageStage::Runtime,
         [&dir](const QByteArray &lines) { appendToLog(dir, lines); }, m_buildTimeoutMs,
         [&dir] { return QFileInfo::exists(dir.exitFile()); }); // cancelled meanwhile
@@ -341,7 +343,7 @@ Expected<void> ContainerTarget::start(const QString &runDir, const run::RunSpec 
     record[u"buildSteps"_s] = built->buildSteps;
     record[u"buildMs"_s] = static_cast<double>(built->elapsedMs);
     // What the image is: its id and resolved packages (imagerecord.h), for a rerun to compare.
-    if (const auto facts = recordImageFacts(ContainerEngine(m_engine), built->reference, dir.path()); facts)
+    if (const auto facts = recordImageFacts(*m_cli, built->reference, dir.path()); facts)
         record[u"imageId"_s] = facts->id;
     else
         note(dir, u"the image's id and packages are not recorded: "_s + facts.error().message);
@@ -366,10 +368,10 @@ Expected<void> ContainerTarget::start(const QString &runDir, const run::RunSpec 
     }
     const QString name = u"ferry-"_s + absolute.id;
     note(dir, u"starting container %1"_s.arg(name));
-    const EngineResult started = runEngine(m_engine, *args, kQuickMs);
+    const EngineResult started = runEngine(*m_cli, *args, kQuickMs);
     if (!started.ok()) {
-        (void)runEngine(m_engine, {u"rm"_s, u"-f"_s, name}, kQuickMs); // one that was created but did not start
-        return failRun(dir, engineError(m_engine, u"cannot start the container"_s, *args, started));
+        (void)runEngine(*m_cli, {u"rm"_s, u"-f"_s, name}, kQuickMs); // one that was created but did not start
+        return failRun(dir, engineError(*m_cli, u"cannot start the container"_s, *args, started));
     }
     if (!secretValues->isEmpty() && !secrets.waitUntilTaken(kSecretsTakenMs))
         note(dir,
@@ -396,7 +398,7 @@ Expected<RunProbe> ContainerTarget::probe(const QString &runDir)
     if (const auto usable = engineProblem(); !usable)
         return usable.error();
     const QJsonObject record = readRecord(dir.path());
-    const QString &engine = m_engine; // from the settings or the run store, never from the run folder
+    const ContainerEngine &engine = *m_cli; // from the settings or the run store, never from the run folder
     const auto exitBefore = dir.readExit();
     if (!exitBefore)
         return exitBefore.error();
@@ -477,7 +479,7 @@ Expected<RunProbe> ContainerTarget::cancel(const QString &runDir, int graceMs)
         return usable.error();
     if (*hasEnded)
         return probe(runDir);         // it has ended already (probe removes what is left)
-    const QString &engine = m_engine; // from the settings or the run store, never from the run folder
+    const ContainerEngine &engine = *m_cli; // from the settings or the run store, never from the run folder
     const auto containers = containersOf(engine, spec->id);
     if (!containers)
         return containers.error();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "targets/containerengine.h"
 #include "targets/target.h"
 
 #include <QJsonObject>
@@ -50,6 +51,7 @@ private:
     Expected<void> engineProblem() const;
 
     QString m_engine;
+    std::optional<ContainerEngine> m_cli; // set when m_engine passed the check
     std::optional<Error> m_engineError;
     int m_buildTimeoutMs;
 };

@@ -3,13 +3,18 @@
 #include "common/safefile.h"
 #include "env/environmentfile.h"
 #include "env/formats.h"
+#include "env/environmentfile.h"
 #include "env/spechash.h"
+#include "run/runenvironment.h"
+#include "tracking/foreignrun.h"
 #include "snapshot/snapshot.h"
 #include "targets/containerengine.h"
 #include "targets/containertarget.h"
 
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonObject>
+#include <QRegularExpression>
 
 #include <algorithm>
 
@@ -19,34 +24,86 @@ namespace ferry::run {
 
 namespace {
 
-// Where a container rerun's environment file goes (see rerunSpec): `recordedSourceDir` is the
-// source folder the run recorded, `folder` the snapshot's. An original file whose folder is gone
-// (a run imported from another machine) puts it at the snapshot folder's top.
-QString rerunEnvironmentFile(const RunSpec &spec, const QString &recordedSourceDir, const QString &folder)
+// Where in the rerun's folder a container rerun's environment file goes: at the original file's
+// place when that was inside the source folder (its relative paths then mean the snapshot's
+// files), else at the folder's top. Only a clean relative path of single names is taken.
+QString environmentPlace(const QString &sourceDir, const QString &environmentFile)
 {
-    const QFileInfo original(spec.environmentFile);
-    const QString name = u".ferry-env-"_s + spec.environmentTag + u".yml"_s;
-    if (spec.environmentFile.startsWith(recordedSourceDir + u'/')) {
-        const QString relative = QDir(recordedSourceDir).relativeFilePath(original.absolutePath());
-        return QDir::cleanPath(folder + u'/' + relative + u'/' + name);
-    }
-    if (!QFileInfo(original.absolutePath()).isDir())
-        return folder + u'/' + name;
-    return original.absolutePath() + u'/' + name;
+    if (sourceDir.isEmpty() || !environmentFile.startsWith(sourceDir + u'/'))
+        return {};
+    const QString relative = QDir(sourceDir).relativeFilePath(QFileInfo(environmentFile).absolutePath());
+    if (relative == u"."_s || QDir::isAbsolutePath(relative) || relative.split(u'/').contains(u".."_s))
+        return {};
+    return relative;
 }
 
-// The recorded environment of a container run written where its rerun reads it; a run of an
-// earlier Ferry (none recorded) keeps its environment file as it is now.
-Expected<void> useRecordedEnvironment(RunSpec &spec, const QString &recordedSourceDir, const QString &folder)
+// The run's recorded environment (RunSpec::environmentSpec) as a file of the rerun's own folder,
+// validated before it is written, named after the image tag computed here from its content, and
+// created beneath the folder with no link followed (review H2). The path written.
+Expected<QString> writeRecordedEnvironment(const RunSpec &spec, const QString &folder, const QString &place)
 {
-    if (spec.target.kind != TargetKind::Container || spec.environmentSpec.isEmpty())
-        return {};
-    const QString file = rerunEnvironmentFile(spec, recordedSourceDir, folder);
-    if (const auto written = replaceFileSafely(file, spec.environmentSpec.toUtf8()); !written)
+    const env::EnvironmentRead read = env::parseEnvironmentYaml(spec.environmentSpec, u"environmentSpec"_s);
+    for (const env::Diagnostic &d : read.diagnostics) {
+        if (d.isError())
+            return Error{u"its recorded environment is not valid here: "_s + d.toString(), {}, 0, 0,
+                         u"start it again with an environment of yours (ferry run --env FILE)"_s};
+    }
+    static const QRegularExpression tagShape(u"^[a-z0-9][a-z0-9_.-]{0,127}$"_s);
+    const QString tag = env::imageTag(read.environment);
+    if (!tagShape.match(tag).hasMatch())
+        return Error{u"its environment's image tag '%1' is not one Ferry makes"_s.arg(tag), {}, 0, 0, {}};
+    const QString relative = (place.isEmpty() ? QString() : place + u'/') + u".ferry-env-"_s + tag + u".yml"_s;
+    if (auto written = createNewFileBeneath(folder, relative, spec.environmentSpec.toUtf8()); !written)
         return withContext(u"cannot write the run's environment"_s, written.error());
-    if (env::hasErrors(env::readEnvironment(file).diagnostics))
-        return Error{u"the run's recorded environment cannot be read back from %1"_s.arg(file), file, 0, 0, {}};
-    spec.environmentFile = file;
+    return QString(folder + u'/' + relative);
+}
+
+// A rerun of a run from elsewhere (foreignrun.h): nothing that grants or trusts comes from it.
+// Its target, options, data and secrets are the ones the user gave now; its environment is its
+// recorded content, whose variables that would run hidden code are left out.
+Expected<void> takeOnlyWhatTheUserGave(RunSpec &spec, const RerunChanges &changes, const QString &folder,
+                                       QStringList &notes)
+{
+    const bool remote = spec.target.kind == TargetKind::Ssh || spec.target.kind == TargetKind::Slurm;
+    if (!changes.target && remote)
+        return Error{u"run %1 came from elsewhere and ran on %2 there: name where its rerun runs"_s.arg(
+                         spec.id, spec.target.toString()),
+                     {}, 0, 0,
+                     u"give the target (--target ssh:HOST or slurm:HOST, or local, or container): the original's "
+                     u"host and options are never used"_s};
+    spec.target = changes.target ? *changes.target : TargetSpec{spec.target.kind, {}, {}};
+    spec.channels = changes.channels.value_or(QList<DataChannel>{});
+    spec.variables.clear();
+    spec.secretVariables.clear();
+    spec.interpreter = u"python3"_s;
+    spec.environmentFile.clear();
+    if (spec.environmentSpec.isEmpty())
+        return {};
+    const QJsonObject original = spec.imported[u"original"_s].toObject();
+    const QString place = environmentPlace(original[u"sourceDir"_s].toString(),
+                                           original[u"environmentFile"_s].toString());
+    const auto file = writeRecordedEnvironment(spec, folder, place);
+    if (!file)
+        return file.error();
+    const env::EnvironmentRead read = env::readEnvironment(*file);
+    applyEnvironment(spec, read.environment, *file);
+    QStringList hidden;
+    spec.variables.removeIf([&](const std::pair<QString, QString> &v) {
+        if (!runsHiddenCode(v.first))
+            return false;
+        hidden << v.first;
+        return true;
+    });
+    if (!hidden.isEmpty())
+        notes << u"left out its environment's variables %1: they would run code the script does not show"_s.arg(
+            hidden.join(u", "_s));
+    QStringList unnamed;
+    for (const auto &[variable, secret] : spec.secretVariables)
+        unnamed << u"%1 (keychain secret %2)"_s.arg(variable, secret);
+    spec.secretVariables.clear();
+    if (!unnamed.isEmpty())
+        notes << u"its environment's secret variables %1 are not given: name the ones you mean it to have "
+                 u"(--secret-env VARIABLE=SECRET)"_s.arg(unnamed.join(u", "_s));
     return {};
 }
 
@@ -64,7 +121,8 @@ void applyHyperparameters(RunSpec &spec, const QList<Hyperparameter> &changes)
     }
 }
 
-Expected<RunSpec> rerunSpec(const RunRecord &record, const QString &objectsDir, const RerunChanges &changes)
+Expected<RunSpec> rerunSpec(const RunRecord &record, const QString &objectsDir, const RerunChanges &changes,
+                           QStringList *notes)
 {
     auto spec = RunSpec::fromJson(record.spec);
     if (!spec)
@@ -79,30 +137,54 @@ Expected<RunSpec> rerunSpec(const RunRecord &record, const QString &objectsDir, 
                      0,
                      u"start it again as the code is now with 'ferry run %1'"_s.arg(spec->script)};
     }
-    // A run imported from another machine (ferry runs import) has its source folder there: the
-    // snapshot's files go into this workspace (<root>/.ferry/objects), under that folder's name.
-    const QString original =
-        QFileInfo(spec->sourceDir).isDir()
-            ? spec->sourceDir
-            : QDir(QDir::cleanPath(objectsDir + u"/../.."_s)).filePath(QFileInfo(spec->sourceDir).fileName());
+    // The code of its snapshot, in a new folder of this workspace's own (.ferry/reruns). A file not
+    // kept is taken from the run's own source folder, never from one a run from elsewhere names.
+    const bool foreign = spec->fromElsewhere();
     const QString tree = spec->snapshot->tree;
-    const QString folder = snapshot::rerunSourceDir(original, tree);
-    if (const auto written = snapshot::materialize(objectsDir, tree, folder, original); !written)
-        return written.error();
+    const auto folder =
+        snapshot::materialize(objectsDir, tree, snapshot::rerunsDirFor(objectsDir), foreign ? QString() : spec->sourceDir);
+    if (!folder)
+        return withContext(u"run "_s + record.id, folder.error());
+    const auto failed = [&](const Error &e) -> Expected<RunSpec> {
+        QDir(*folder).removeRecursively();
+        return withContext(u"run "_s + record.id, e);
+    };
+    QStringList said;
     applyHyperparameters(*spec, changes.hyperparameters);
-    if (changes.target && (changes.target->kind != spec->target.kind || changes.target->host != spec->target.host))
-        spec->target = *changes.target; // another target: its own options, not the first one's
-    spec->id = newRunId(spec->script);
     const QString recordedSourceDir = spec->sourceDir;
-    spec->sourceDir = folder;
+    spec->sourceDir = *folder;
+    if (foreign) {
+        if (auto taken = takeOnlyWhatTheUserGave(*spec, changes, *folder, said); !taken)
+            return failed(taken.error());
+    } else {
+        if (changes.target &&
+            (changes.target->kind != spec->target.kind || changes.target->host != spec->target.host))
+            spec->target = *changes.target; // another target: its own options, not the first one's
+        if (changes.channels)
+            spec->channels = *changes.channels;
+        // A container run's image from its environment as it recorded it.
+        if (spec->target.kind == TargetKind::Container && !spec->environmentSpec.isEmpty()) {
+            const auto file = writeRecordedEnvironment(
+                *spec, *folder, environmentPlace(recordedSourceDir, spec->environmentFile));
+            if (!file)
+                return failed(file.error());
+            spec->environmentFile = *file;
+        }
+    }
+    for (const auto &secret : changes.secretVariables)
+        spec->secretVariables.append(secret);
+    // The container engine is this machine's setting's, never one a run recorded (review H1).
+    spec->target.options.remove(targets::ContainerTarget::kEngineOption);
+    spec->target.options.remove(u"arrayTask"_s);
+    spec->id = newRunId(spec->script);
     spec->rerunOf = record.id;
+    spec->imported = {};
     spec->sweep.clear();
     spec->trial = -1;
-    spec->target.options.remove(u"arrayTask"_s);
     spec->snapshot->addedBytes = 0; // the same code: nothing new to keep
     spec->snapshot->addedObjects = 0;
-    if (const auto environment = useRecordedEnvironment(*spec, recordedSourceDir, folder); !environment)
-        return withContext(u"run "_s + record.id, environment.error());
+    if (notes)
+        *notes = said;
     return *spec;
 }
 
@@ -114,8 +196,8 @@ QString imageToRebuild(const RunSpec &rerun, const QString &configuredEngine)
     if (env::hasErrors(read.diagnostics))
         return {};
     const QString image = env::imageReference(read.environment);
-    const targets::ContainerEngine engine(targets::ContainerTarget::engineSettingFor(rerun.target, configuredEngine));
-    return engine.imageExists(image) ? QString() : image;
+    const auto engine = targets::ContainerEngine::open(configuredEngine); // the settings', never a recorded one
+    return engine && !engine->imageExists(image) ? image : QString();
 }
 
 QStringList dataChanges(const RunSpec &original, const RunSpec &rerun)

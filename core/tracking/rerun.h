@@ -16,6 +16,8 @@ namespace ferry::run {
 struct RerunChanges {
     QList<Hyperparameter> hyperparameters; // a name the run had takes this value; a new one is added
     std::optional<TargetSpec> target;      // another target (with its own options), or the run's
+    std::optional<QList<DataChannel>> channels;          // data channels instead of the run's
+    QList<std::pair<QString, QString>> secretVariables; // (VARIABLE, keychain secret) added
 };
 
 // The hyperparameters `changes` names set on `spec` (a name it had takes the value, a new one is
@@ -23,14 +25,21 @@ struct RerunChanges {
 void applyHyperparameters(RunSpec &spec, const QList<Hyperparameter> &changes);
 
 // The new run's spec: the first run's parameters (as `changes` says), target, data, environment
-// and snapshot, its source folder the snapshot's files, a new id, and `rerunOf` the first run.
-// A run without a snapshot (from before Ferry kept them, or one that could not be taken) is an
+// and snapshot, its source folder a new folder of the workspace's own (<root>/.ferry/reruns/,
+// snapshot::materialize) holding the snapshot's files, a new id, and `rerunOf` the first run. A
+// run without a snapshot (from before Ferry kept them, or one that could not be taken) is an
 // Error saying so. A container run's rerun gets its environment as the run recorded it
-// (RunSpec::environmentSpec) in a hidden environment file named after its image tag: at the
-// original file's place in the snapshot's folder when that file was in the source folder (its
-// relative paths then mean the snapshot's files), else beside the original file. Blocking: writes
-// the snapshot's files (objectsDir: snapshot::objectsDirFor); make it off the GUI thread.
-Expected<RunSpec> rerunSpec(const RunRecord &record, const QString &objectsDir, const RerunChanges &changes = {});
+// (RunSpec::environmentSpec, validated again) in a hidden file of that folder named after its
+// image tag, at the original file's place when it was in the source folder. The container engine
+// is always this machine's setting's.
+// A run from elsewhere (RunSpec::fromElsewhere, foreignrun.h) takes nothing that grants or
+// trusts from its record: its target, options, data channels and secrets are `changes`' alone
+// (a remote original without `changes.target` is an Error); its interpreter and variables come
+// from its recorded environment, less those that run hidden code (foreignrun.h). `notes` gets
+// what was left out, for the user. Blocking: writes the snapshot's files (objectsDir:
+// snapshot::objectsDirFor); make it off the GUI thread.
+Expected<RunSpec> rerunSpec(const RunRecord &record, const QString &objectsDir, const RerunChanges &changes = {},
+                            QStringList *notes = nullptr);
 
 // The image a container run's rerun (from rerunSpec) will build first because its engine no
 // longer has it; empty when it has it, or for any other target. `configuredEngine`: the

@@ -52,6 +52,7 @@ Expected<BundleExport> exportRunBundle(const RunStore &store, const QString &run
 struct BundleImport {
     RunRecord record;
     QStringList leftOut; // what the exporter said it left out
+    QStringList notes;   // what of its spec was kept aside as the original's (tracking/foreignrun.h)
     qint64 points = 0;
     qint64 objects = 0;      // snapshot objects in the bundle
     qint64 addedObjects = 0; // of those, new to this workspace

@@ -9,9 +9,11 @@
 #include "snapshot/snapshot.h"
 #include "snapshot/treeobject.h"
 #include "store/metriccsv.h"
+#include "tracking/foreignrun.h"
 #include "tracking/runbundleformat.h"
 
 #include <QCryptographicHash>
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -38,7 +40,6 @@ constexpr qint64 kChunk = 256 * 1024;
 constexpr qint64 kMostJsonBytes = 16 * 1024 * 1024;   // the manifest, the spec
 constexpr qint64 kMostObjectBytes = 64 * 1024 * 1024; // a kept file is at most 32 MiB; a tree's listing
 constexpr qint64 kMostEntries = 500000;
-constexpr qint64 kMostSnapshotPaths = 1000000; // paths a snapshot's trees spell out, shared folders counted each time
 // What a bundle may inflate to: this, and 100 times its own size (gzip reaches about 1000).
 constexpr qint64 kBaseInflatedBytes = 256 * 1024 * 1024;
 constexpr qint64 kInflationRatio = 100;
@@ -48,6 +49,20 @@ const QString kAlteredHint = u"this bundle was not made by Ferry, or it was alte
 Error refused(const QString &bundle, const QString &what)
 {
     return Error{what + u": refused"_s, bundle, 0, 0, kAlteredHint};
+}
+
+// A name from the bundle as a message may quote it: control characters escaped (review L3), at
+// most 200 characters.
+QString shown(const QString &name)
+{
+    QString out;
+    for (const QChar c : name.left(200)) {
+        if (c.unicode() < 0x20 || (c.unicode() >= 0x7f && c.unicode() < 0xa0) || c.category() == QChar::Other_Format)
+            out += u"\\u%1"_s.arg(static_cast<uint>(c.unicode()), 4, 16, QChar(u'0'));
+        else
+            out += c;
+    }
+    return name.size() > 200 ? out + u"..."_s : out;
 }
 
 // What the staging folder holds once the bundle was read through.
@@ -98,7 +113,7 @@ Expected<void> writeAll(int fd, const char *data, qint64 size, const QString &pa
 // The current entry's bytes into a new file at `path` (O_EXCL | O_NOFOLLOW); their SHA-256.
 Expected<QString> streamEntry(ArchiveReader &reader, const QString &path)
 {
-    const auto fd = openNewFile(path, 0644);
+    const auto fd = openNewFile(path, 0600);
     if (!fd)
         return fd.error();
     QCryptographicHash hash(QCryptographicHash::Sha256);
@@ -157,17 +172,19 @@ Expected<void> stageEntry(ArchiveReader &reader, const ArchiveEntry &entry, cons
 {
     if (entry.kind != ArchiveEntry::Kind::File)
         return refused(bundle,
-                       u"'%1' in the bundle is %2; a bundle holds only files"_s.arg(entry.name, kindText(entry.kind)));
+                       u"'%1' in the bundle is %2; a bundle holds only files"_s.arg(shown(entry.name), kindText(entry.kind)));
     const Part part = partOf(entry.name);
     if (part == Part::Unknown)
-        return refused(bundle, u"'%1' is not part of a run bundle"_s.arg(entry.name));
+        return refused(bundle, u"'%1' is not part of a run bundle"_s.arg(shown(entry.name)));
     const qint64 most = part == Part::Object                           ? kMostObjectBytes
                         : part == Part::Manifest || part == Part::Spec ? kMostJsonBytes
                                                                        : std::numeric_limits<qint64>::max();
     if (entry.size > most)
         return refused(
             bundle,
-            u"'%1' declares %2 bytes, more than such a part may hold (%3)"_s.arg(entry.name).arg(entry.size).arg(most));
+            u"'%1' declares %2 bytes, more than such a part may hold (%3)"_s.arg(shown(entry.name))
+                .arg(entry.size)
+                .arg(most));
     if (part == Part::Manifest || part == Part::Spec) {
         auto bytes = readEntry(reader, entry.size);
         if (!bytes)
@@ -221,7 +238,7 @@ Expected<void> stageBundle(const QString &bundle, Staged &staged)
         if (!*entry)
             break;
         if (seen.contains((*entry)->name))
-            return refused(bundle, u"'%1' appears twice in the bundle"_s.arg((*entry)->name));
+            return refused(bundle, u"'%1' appears twice in the bundle"_s.arg(shown((*entry)->name)));
         seen.insert((*entry)->name);
         if (auto done = stageEntry(**reader, **entry, bundle, staged); !done)
             return done;
@@ -241,18 +258,26 @@ bool safeName(const QString &name)
 }
 
 // The snapshot's trees: each one as Ferry writes them (canonical), names single parts without
-// duplicates, every object they need in the bundle. `paths` counts what they spell out (shared
-// folders each time they are reached), against a tree of trees built to blow up a walk.
+// duplicates, every object they need in the bundle, every size the length of its object (a
+// folder's the sum below it, a file not kept's more than Ferry keeps: review N3). `entries`
+// counts every entry a walk would reach (folders and files not kept too, a shared folder each
+// time it is reached), against a tree of trees built to blow up a walk (review M3).
 struct TreeCheck {
     const snapshot::ObjectStore &store;
     const Staged &staged;
     const QString &bundle;
     QSet<QString> referenced;
-    QHash<QString, qint64> paths; // tree → paths under it
+    struct Under {
+        qint64 entries = 0;
+        qint64 bytes = 0;
+    };
+    QHash<QString, Under> seen; // tree → what is under it
 
-    Expected<qint64> check(const QString &hash, int depth)
+    qint64 objectSize(const QString &hash) const { return QFileInfo(store.pathOf(hash)).size(); }
+
+    Expected<Under> check(const QString &hash, int depth)
     {
-        if (const auto known = paths.constFind(hash); known != paths.constEnd())
+        if (const auto known = seen.constFind(hash); known != seen.constEnd())
             return *known;
         if (depth > 256 || !staged.objects.contains(hash))
             return refused(bundle, depth > 256 ? u"the snapshot's folders nest too deep"_s
@@ -264,31 +289,42 @@ struct TreeCheck {
         referenced.insert(hash);
         static const QRegularExpression hex(u"^[0-9a-f]{64}$"_s);
         QSet<QString> names;
-        qint64 count = 0;
+        Under under;
         for (const snapshot::TreeEntry &e : *entries) {
             if (!safeName(e.name) || names.contains(e.name) || !QByteArrayView("fxbld").contains(e.type) ||
                 !hex.match(e.hash).hasMatch())
-                return refused(
-                    bundle,
-                    u"the snapshot's folder listing %1 names '%2' (a name must be one part, once)"_s.arg(hash, e.name));
+                return refused(bundle, u"the snapshot's folder listing %1 names '%2' (a name must be one part, "
+                                       u"once)"_s.arg(hash, shown(e.name)));
             names.insert(e.name);
+            ++under.entries;
+            qint64 size = e.size;
             if (e.type == 'd') {
-                const auto under = check(e.hash, depth + 1);
-                if (!under)
-                    return under;
-                count += *under;
-            } else if (e.type != 'b') {
+                const auto below = check(e.hash, depth + 1);
+                if (!below)
+                    return below;
+                under.entries += below->entries;
+                size = below->bytes;
+            } else if (e.type == 'b') {
+                size = std::max(e.size, snapshot::kMostKeptBytes + 1);
+            } else {
                 if (!staged.objects.contains(e.hash))
-                    return refused(bundle,
-                                   u"object %1 of the snapshot's %2 is not in the bundle"_s.arg(e.hash, e.name));
+                    return refused(bundle, u"object %1 of the snapshot's %2 is not in the bundle"_s.arg(
+                                               e.hash, shown(e.name)));
                 referenced.insert(e.hash);
-                ++count;
+                size = objectSize(e.hash);
             }
-            if (count > kMostSnapshotPaths)
-                return refused(bundle, u"the snapshot spells out more than %1 paths"_s.arg(kMostSnapshotPaths));
+            if (size != e.size)
+                return refused(bundle, u"the snapshot's folder listing %1 says '%2' holds %3 bytes; it holds %4"_s.arg(
+                                           hash, shown(e.name))
+                                           .arg(e.size)
+                                           .arg(size));
+            under.bytes += size;
+            if (under.entries > snapshot::kMostSnapshotEntries)
+                return refused(bundle, u"the snapshot spells out more than %1 files and folders"_s.arg(
+                                           snapshot::kMostSnapshotEntries));
         }
-        paths.insert(hash, count);
-        return count;
+        seen.insert(hash, under);
+        return under;
     }
 };
 
@@ -302,7 +338,7 @@ Expected<void> checkSnapshot(const Staged &staged, const RunSpec &spec, const QS
     const snapshot::ObjectStore store(staged.objectsDir());
     TreeCheck walk{store, staged, bundle, {}, {}};
     if (!tree.isEmpty()) {
-        if (auto checked = walk.check(tree, 0); !checked)
+        if (const auto checked = walk.check(tree, 0); !checked)
             return checked.error();
     }
     for (const QString &hash : staged.objects) {
@@ -319,33 +355,38 @@ bool validRunId(const QString &id)
     return shape.match(id).hasMatch();
 }
 
-Expected<RunSpec> checkSpec(const Staged &staged, const QString &bundle)
+// The spec as data (foreignrun.h): every text checked, what a rerun may reuse kept, the rest
+// kept aside as the original's; its names checked as for a run about to start.
+Expected<ForeignSpec> checkSpec(const Staged &staged, const QString &bundle)
 {
     QJsonParseError parse{};
     const QJsonDocument document = QJsonDocument::fromJson(staged.spec, &parse);
     if (!document.isObject())
         return refused(bundle, u"its %1 is not a JSON object (%2)"_s.arg(kBundleSpecName, parse.errorString()));
+    if (auto text = checkForeignText(document.object(), {}, {u"environmentSpec"_s}); !text)
+        return refused(bundle, u"its %1, %2"_s.arg(kBundleSpecName, text.error().message));
     auto spec = RunSpec::fromJson(document.object());
     if (!spec)
         return refused(bundle, u"its %1 is not a run spec (%2)"_s.arg(kBundleSpecName, spec.error().message));
     if (!validRunId(spec->id))
-        return refused(bundle, u"its run id '%1' is not one Ferry makes"_s.arg(spec->id));
+        return refused(bundle, u"its run id '%1' is not one Ferry makes"_s.arg(shown(spec->id)));
     if (staged.manifest[u"run"_s][u"id"_s].toString() != spec->id)
         return refused(bundle, u"its manifest and its spec name different runs"_s);
-    // Names are checked as for a run about to start; paths are the exporter's machine's, and
-    // need not exist here (the errors about them name a path).
+    auto kept = keepForeignSpec(*spec, QFileInfo(bundle).fileName(), QDateTime::currentMSecsSinceEpoch());
+    if (!kept)
+        return refused(bundle, u"its %1, %2"_s.arg(kBundleSpecName, kept.error().message));
     QStringList problems;
-    for (const Error &e : validateRunSpec(*spec)) {
-        if (e.path.isEmpty())
-            problems << e.message;
-    }
+    for (const Error &e : validateRunSpec(kept->spec, SpecChecks::NamesOnly))
+        problems << e.message;
     if (!problems.isEmpty())
         return refused(bundle, u"its spec is not valid: "_s + problems.join(u"; "_s));
-    return spec;
+    return kept;
 }
 
 Expected<RunRecord> checkRecord(const Staged &staged, const RunSpec &spec, const QString &bundle)
 {
+    if (auto text = checkForeignText(staged.manifest, {}, {u"run.error"_s, u"annotations.note"_s}); !text)
+        return refused(bundle, u"its %1, %2"_s.arg(kBundleManifestName, text.error().message));
     const QJsonObject run = staged.manifest[u"run"_s].toObject();
     const auto status = runStatusFromText(run[u"status"_s].toString());
     if (!status || !isFinished(*status))
@@ -391,17 +432,14 @@ Expected<void> checkNew(const RunStore &store, const QString &runsDir, const QSt
 // like a deleted run's, they are unused copies, never a half run.
 Expected<qint64> moveObjects(const Staged &staged, const QString &objectsDir)
 {
-    const snapshot::ObjectStore from(staged.objectsDir()), to(objectsDir);
+    const snapshot::ObjectStore from(staged.objectsDir());
+    snapshot::ObjectStore to(objectsDir);
     qint64 added = 0;
     for (const QString &hash : staged.objects) {
-        if (to.has(hash))
-            continue;
-        const QString target = to.pathOf(hash);
-        QDir().mkpath(QFileInfo(target).absolutePath());
-        if (::rename(QFile::encodeName(from.pathOf(hash)).constData(), QFile::encodeName(target).constData()) != 0)
-            return Error{u"cannot move an object into place: "_s + errnoText(), target, 0, 0,
-                         u"check free space and permissions"_s};
-        ++added;
+        const auto adopted = to.adopt(from.pathOf(hash), hash);
+        if (!adopted)
+            return adopted.error();
+        added += *adopted ? 1 : 0;
     }
     return added;
 }
@@ -481,9 +519,10 @@ Expected<BundleImport> importRunBundle(RunStore &store, const QString &runsDir, 
     if (const int format = staged.manifest[u"format"_s].toInt(); format != kBundleFormat)
         return Error{u"bundle format %1; this Ferry reads format %2"_s.arg(format).arg(kBundleFormat), bundlePath, 0, 0,
                      format > kBundleFormat ? u"import it with a newer Ferry"_s : kAlteredHint};
-    const auto spec = checkSpec(staged, bundlePath);
-    if (!spec)
-        return spec.error();
+    const auto foreign = checkSpec(staged, bundlePath);
+    if (!foreign)
+        return foreign.error();
+    const RunSpec *spec = &foreign->spec;
     const auto record = checkRecord(staged, *spec, bundlePath);
     if (!record)
         return record.error();
@@ -498,6 +537,7 @@ Expected<BundleImport> importRunBundle(RunStore &store, const QString &runsDir, 
 
     BundleImport result;
     result.record = *record;
+    result.notes = foreign->notes;
     result.objects = staged.objects.size();
     for (const QJsonValue &path : staged.manifest[u"snapshot"_s][u"leftOut"_s].toArray())
         result.leftOut << path.toString();

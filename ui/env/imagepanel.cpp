@@ -43,6 +43,14 @@ ImageActionStates imageActionStates(const ImageActionInputs &in)
 
 namespace {
 
+// The program the settings' engine value names (ContainerEngine::open checks it), or the value as
+// given when it is refused (shown, and every use of it fails with the reason).
+QString engineProgramOf(const QString &setting)
+{
+    const auto engine = targets::ContainerEngine::open(setting);
+    return engine ? engine->program() : setting.isEmpty() ? u"docker"_s : setting;
+}
+
 bool engineInstalled(const QString &program)
 {
     return !program.isEmpty() && (QFileInfo(program).isAbsolute() ? QFileInfo(program).isExecutable()
@@ -74,7 +82,7 @@ ImagePanel::ImagePanel(EnvironmentDocument *document, QWidget *parent)
     m_progress->setTextVisible(false); // until there is something to say
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
-    m_engine = targets::ContainerEngine().program();
+    m_engine = engineProgramOf({});
 
     connect(m_build, &QPushButton::clicked, this, &ImagePanel::build);
     connect(m_cancelButton, &QPushButton::clicked, this, &ImagePanel::cancel);
@@ -163,7 +171,7 @@ void ImagePanel::setTerminalProgram(const QString &program)
 
 void ImagePanel::setEngineProgram(const QString &program)
 {
-    m_engine = targets::ContainerEngine(program).program();
+    m_engine = engineProgramOf(program);
     updateButtons();
     checkImage();
 }
@@ -260,9 +268,11 @@ void ImagePanel::build()
                          0,
                          0,
                          tr("check that the temporary folder ($TMPDIR) exists and has space")};
-        const targets::ContainerEngine engineCli(engine);
+        const auto engineCli = targets::ContainerEngine::open(engine);
+        if (!engineCli)
+            return engineCli.error();
         const auto image =
-            engineCli.ensureImage(environment, file, context.filePath(u"image"_s), targets::ImageStage::Runtime, sink,
+            engineCli->ensureImage(environment, file, context.filePath(u"image"_s), targets::ImageStage::Runtime, sink,
                                   60 * 60 * 1000, [this] { return m_cancel.load(); });
         if (!image)
             return image.error();
@@ -309,7 +319,10 @@ void ImagePanel::startDevcontainer()
             this, [this, text = QString::fromUtf8(lines)] { appendLog(text); }, Qt::QueuedConnection);
     };
     m_work.setFuture(QtConcurrent::run([this, request, engine, sink]() -> Expected<void> {
-        const auto up = targets::devcontainerUp(targets::ContainerEngine(engine), request, sink);
+        const auto engineCli = targets::ContainerEngine::open(engine);
+        if (!engineCli)
+            return engineCli.error();
+        const auto up = targets::devcontainerUp(*engineCli, request, sink);
         if (!up)
             return up.error();
         const targets::Devcontainer dc = *up;
@@ -354,7 +367,8 @@ void ImagePanel::checkImage()
     m_check.setFuture(QtConcurrent::run([engine, image]() -> int {
         if (!engineInstalled(engine))
             return -1;
-        return targets::ContainerEngine(engine).imageExists(image) ? 1 : 0;
+        const auto engineCli = targets::ContainerEngine::open(engine);
+        return engineCli && engineCli->imageExists(image) ? 1 : 0;
     }));
 }
 

@@ -107,11 +107,10 @@ void SettingsDialog::checkEngine()
         m_engine->currentIndex() >= 0 && m_engine->currentText() == m_engine->itemText(m_engine->currentIndex())
             ? m_engine->currentData().toString()
             : m_engine->currentText().trimmed();
-    const QString program = targets::ContainerEngine(chosen).program();
-    const bool found = QFileInfo(program).isAbsolute() ? QFileInfo(program).isExecutable()
-                                                       : !QStandardPaths::findExecutable(program).isEmpty();
-    m_engineStatus->setText(found ? tr("Uses %1").arg(program)
-                                  : tr("%1 is not installed: container runs and image builds will fail").arg(program));
+    const auto engine = targets::ContainerEngine::open(chosen);
+    const bool found = engine.hasValue();
+    m_engineStatus->setText(found ? tr("Uses %1").arg(engine->program())
+                                  : tr("%1: container runs and image builds will fail").arg(engine.error().message));
     m_engineStatus->setStyleSheet(found ? QString() : u"color: #c62828;"_s);
 }
 
