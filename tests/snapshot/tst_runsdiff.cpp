@@ -95,18 +95,17 @@ private Q_SLOTS:
     }
 
     // The rerun runs the code the first run ran, not the source folder as it is now, from a
-    // folder beside it (../data means what it meant), and says which run it reproduces.
+    // folder of the workspace's own (.ferry/reruns), and says which run it reproduces.
     void rerunRunsTheFirstVersion()
     {
         QTemporaryDir dir;
         const QString ws = dir.filePath(u"project"_s);
         QDir().mkpath(ws);
-        test::writeFileOrStop(dir.filePath(u"data.txt"_s), "beside the project\n");
-        // ../data.txt from where the script's file really is (a local run's working folder links it).
+        // Where the script's file really is (a local run's working folder links it).
         const QByteArray first =
             "import argparse, os\np = argparse.ArgumentParser()\np.add_argument('--lr')\na, _ = p.parse_known_args()\n"
             "here = os.path.dirname(os.path.realpath(__file__))\n"
-            "print('version 1, lr', a.lr, open(os.path.join(here, '..', 'data.txt')).read().strip())\n";
+            "print('version 1, lr', a.lr, 'in', here)\n";
         test::writeFileOrStop(ws + u"/train.py"_s, first);
         const QString a = test::startDiffRun(ws, u"0.01"_s);
         QByteArray second = first;
@@ -115,7 +114,8 @@ private Q_SLOTS:
 
         const auto rerun = test::runFerry(ws, {u"runs"_s, u"rerun"_s, a, u"--hp"_s, u"lr=0.5"_s, u"--follow"_s});
         QVERIFY2(rerun.exitCode == 0, qPrintable(rerun.err));
-        QVERIFY2(rerun.out.contains(u"version 1, lr 0.5 beside the project"_s), qPrintable(rerun.out));
+        QVERIFY2(rerun.out.contains(u"version 1, lr 0.5 in "_s + QDir(ws).canonicalPath() + u"/.ferry/reruns/"_s),
+                 qPrintable(rerun.out));
         QVERIFY(!rerun.out.contains(u"version 2"_s));
         QVERIFY2(rerun.err.contains(u"rerun of "_s + a), qPrintable(rerun.err));
         const auto list = test::runFerry(ws, {u"runs"_s, u"list"_s, u"--json"_s});

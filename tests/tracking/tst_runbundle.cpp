@@ -146,7 +146,16 @@ private Q_SLOTS:
         QCOMPARE(after[u"tags"_s].toArray(), (QJsonArray{u"baseline"_s, u"paper/fig3"_s}));
         QCOMPARE(after[u"note"_s].toString(), u"lr from the paper"_s);
         QCOMPARE(after[u"tags"_s], tagged[u"tags"_s]);
-        QCOMPARE(withoutSnapshot(after[u"spec"_s].toObject()), withoutSnapshot(before[u"spec"_s].toObject()));
+        // The spec as data (tracking/foreignrun.h): what a rerun may reuse kept, Alice's source
+        // folder and interpreter kept aside as the original's, never applied.
+        const QJsonObject specBefore = before[u"spec"_s].toObject(), specAfter = after[u"spec"_s].toObject();
+        for (const char *key : {"id", "script", "arguments", "hyperparameters", "environmentSpec", "ferryVersion"})
+            QCOMPARE(specAfter[QLatin1String(key)], specBefore[QLatin1String(key)]);
+        QCOMPARE(specAfter[u"sourceDir"_s].toString(), QString());
+        const QJsonObject importedAs = specAfter[u"imported"_s].toObject();
+        QCOMPARE(importedAs[u"bundle"_s].toString(), QFileInfo(bundle).fileName());
+        QCOMPARE(importedAs[u"original"_s][u"sourceDir"_s], specBefore[u"sourceDir"_s]);
+        QCOMPARE(withoutSnapshot(specAfter)[u"target"_s][u"options"_s].toObject(), QJsonObject());
         QCOMPARE(test::runFerry(bob(), {u"runs"_s, u"metrics"_s, a, u"--csv"_s}).out, csvA);
         QCOMPARE(test::readFile(bob() + u"/.ferry/runs/"_s + a + u"/log"_s), logA);
         QCOMPARE(test::readFile(bob() + u"/.ferry/runs/"_s + a + u"/model.tar.gz"_s), modelA);
@@ -162,8 +171,15 @@ private Q_SLOTS:
         QVERIFY2(diff.out.contains(u"\n-print(\"version A, lr\", a.lr)\n+print(\"version B, lr\", a.lr)\n"_s),
                  qPrintable(diff.out));
 
-        // Run again in Bob's workspace from the imported code: the first version's output.
-        const auto rerun = test::runFerry(bob(), {u"runs"_s, u"rerun"_s, a, u"--follow"_s});
+        // Run again in Bob's workspace from the imported code: said first, started once Bob
+        // accepts it (--accept-foreign), and then the first version's output.
+        const auto asked = test::runFerry(bob(), {u"runs"_s, u"rerun"_s, a, u"--follow"_s});
+        QCOMPARE(asked.exitCode, 1);
+        QVERIFY2(asked.err.contains(u"came from elsewhere"_s) && asked.err.contains(u"script: train.py"_s) &&
+                     asked.err.contains(u"--accept-foreign"_s),
+                 qPrintable(asked.err));
+        QCOMPARE(QDir(bob() + u"/.ferry/reruns"_s).entryList(QDir::Dirs | QDir::NoDotAndDotDot), QStringList());
+        const auto rerun = test::runFerry(bob(), {u"runs"_s, u"rerun"_s, a, u"--follow"_s, u"--accept-foreign"_s});
         QVERIFY2(rerun.exitCode == 0, qPrintable(rerun.err));
         QVERIFY2(rerun.out.contains(u"version A, lr 0.01"_s), qPrintable(rerun.out));
         QVERIFY2(rerun.err.contains(bob()), qPrintable(rerun.err)); // its code written in the workspace

@@ -234,7 +234,7 @@ private Q_SLOTS:
         const auto spec = run::RunSpec::fromJson(rerun->spec);
         QVERIFY(spec);
         QCOMPARE(spec->rerunOf, a);
-        QVERIFY2(spec->sourceDir.contains(u"-ferry-"_s), qPrintable(spec->sourceDir)); // the snapshot, beside it
+        QVERIFY2(spec->sourceDir.startsWith(ws + u"/.ferry/reruns/"_s), qPrintable(spec->sourceDir)); // the snapshot
         QCOMPARE(spec->hyperparameters.first().name, u"lr"_s);
         QCOMPARE(spec->hyperparameters.first().value, u"0.01"_s);
         QCOMPARE(test::readFile(ws + u"/train.py"_s), second); // the source folder was not touched
