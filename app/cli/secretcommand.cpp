@@ -3,6 +3,7 @@
 // `ps`, shell history and logs).
 #include "cli/command.h"
 
+#include "secrets/secretbinding.h"
 #include "secrets/secretstore.h"
 
 #include <QFile>
@@ -95,12 +96,18 @@ public:
             u"  ferry secret set NAME       read the value from a hidden prompt (asked twice) or from standard input\n"
             u"  ferry secret get NAME       print the value (on a terminal only with --reveal)\n"
             u"  ferry secret delete NAME    remove it from the keychain\n"
-            u"  ferry secret list [--json]  the names Ferry has stored (never the values)\n\n"
+            u"  ferry secret list [--json]  the names Ferry has stored (never the values)\n"
+            u"  ferry secret bind NAME --registry ADDRESS\n"
+            u"                              let NAME go to that registry as its password (an environment\n"
+            u"                              naming a secret sends it only to registries it is bound to)\n\n"
             u"Without a working keychain every action fails with exit code 1 and says what is missing."_s);
         parser.addPositionalArgument(u"action"_s, u"set, get, delete or list"_s, u"ACTION"_s);
         parser.addPositionalArgument(u"name"_s, u"The secret's name, e.g. HF_TOKEN."_s, u"NAME"_s);
         parser.addOption({u"reveal"_s, u"get: print the value even when standard output is a terminal."_s});
         parser.addOption({u"json"_s, u"list: print a JSON array of names."_s});
+        parser.addOption({u"registry"_s, u"bind, set: the registry (e.g. ghcr.io; docker.io for Docker Hub) the "
+                                         u"secret may be sent to."_s,
+                          u"ADDRESS"_s});
     }
 
     int run(const QCommandLineParser &parser, Io &io) override
@@ -121,10 +128,10 @@ public:
             return usage(u"'ferry secret %1' takes only the secret's name: a value is read from a prompt or standard "
                          u"input, never from an argument (arguments show in ps and shell history)"_s.arg(action),
                          io);
-        static const QStringList withName{u"set"_s, u"get"_s, u"delete"_s};
+        static const QStringList withName{u"set"_s, u"get"_s, u"delete"_s, u"bind"_s};
         if (!withName.contains(action)) {
             return usage(action.isEmpty() ? u"say what to do: set, get, delete or list"_s
-                                          : u"unknown action '%1' (set, get, delete or list)"_s.arg(action),
+                                          : u"unknown action '%1' (set, get, delete, list or bind)"_s.arg(action),
                          io);
         }
         if (args.size() != 2)
@@ -132,6 +139,21 @@ public:
                          io);
         if (const auto named = secrets::SecretStore::checkName(secretName); !named)
             return fail(named.error(), io);
+        if (action == "bind"_L1 || (action == "set"_L1 && parser.isSet(u"registry"_s))) {
+            const QString registry = parser.value(u"registry"_s).trimmed();
+            if (registry.isEmpty() || registry.contains(u'/') || registry.contains(u' '))
+                return usage(u"'ferry secret %1' binds a secret with --registry ADDRESS (a host such as ghcr.io)"_s.arg(
+                                 action),
+                             io);
+            if (action == "set"_L1) {
+                if (const int stored = set(store, secretName, io); stored != kExitOk)
+                    return stored;
+            }
+            const QString destination = secrets::registryDestination(registry);
+            secrets::bindSecret(settings, secretName, destination);
+            io.err << "secret " << secretName << " may go to " << destination << Qt::endl;
+            return kExitOk;
+        }
         if (action == "set"_L1)
             return set(store, secretName, io);
         if (action == "get"_L1)

@@ -5,6 +5,7 @@
 #include "env/exportwriter.h"
 #include "env/imagegenerator.h"
 #include "env/spechash.h"
+#include "secrets/secretbinding.h"
 #include "secrets/secretstore.h"
 
 #include <QDir>
@@ -13,6 +14,7 @@
 #include <QFileInfo>
 #include <QProcessEnvironment>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QStandardPaths>
 
 #include <utility>
@@ -275,6 +277,15 @@ Expected<ContainerEngine::Image> ContainerEngine::ensureImage(const env::Environ
     const QString passwordSecret = environment.docker.registry.passwordSecret.trimmed();
     if (!passwordSecret.isEmpty() && !m_config) {
         const QString address = registryAddress(environment.docker);
+        // Only to a registry the user sent this secret to (review N1): the environment file is
+        // data from wherever it came, and nothing is read from the keychain for it otherwise.
+        const QString destination = secrets::registryDestination(address);
+        if (!secrets::isBound(QSettings(), passwordSecret, destination))
+            return Error{u"the environment sends keychain secret %1 to registry %2, where you have not sent it: "
+                         u"nothing was read from the keychain"_s.arg(passwordSecret, destination.mid(9)),
+                         environmentFile, 0, 0,
+                         u"if that registry is yours, allow it once: ferry secret bind %1 --registry %2 (or choose "
+                         u"the secret for it in the environment editor)"_s.arg(passwordSecret, destination.mid(9))};
         const auto password = secrets::readSecretNow(passwordSecret);
         if (!password)
             return Error{u"the password of registry %1 (keychain secret %2): %3"_s.arg(

@@ -269,7 +269,9 @@ private Q_SLOTS:
     void secretsThroughTheCommandLine()
     {
         QVERIFY(ferry({u"secret"_s, u"set"_s, u"CANARY_TOKEN"_s}, kCanary.toUtf8()).code == 0);
-        QVERIFY(ferry({u"secret"_s, u"set"_s, u"REGISTRY_PASSWORD"_s}, m_password.toUtf8()).code == 0);
+        // Stored for the test registry (the user sends it there): ferry secret set NAME --registry ADDRESS.
+        QVERIFY(ferry({u"secret"_s, u"set"_s, u"REGISTRY_PASSWORD"_s, u"--registry"_s, m_address}, m_password.toUtf8())
+                    .code == 0);
         const Result got = ferry({u"secret"_s, u"get"_s, u"CANARY_TOKEN"_s});
         QCOMPARE(got.code, 0);
         QCOMPARE(QString::fromUtf8(got.out).trimmed(), kCanary);

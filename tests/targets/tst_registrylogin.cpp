@@ -2,12 +2,14 @@
 // the real Docker engine and a real gnome-keyring (support/keyring.h): an environment whose base
 // image lives there builds once its password is in the keychain (ensureImage logs in), the
 // password never reaches an argument or ~/.docker/config.json, and a missing secret or a wrong
-// password is a clear error.
+// password is a clear error. An environment naming the secret for a registry the user never sent
+// it to (review N1) reads nothing from the keychain and contacts nothing.
 #include "support/keyring.h"
 #include "support/process.h"
 
 #include "env/formats.h"
 #include "env/spechash.h"
+#include "secrets/secretbinding.h"
 #include "secrets/secretstore.h"
 #include "targets/containerengine.h"
 
@@ -16,6 +18,7 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -89,6 +92,36 @@ private Q_SLOTS:
         const Result pushed = command(u"docker"_s, {u"push"_s, m_baseImage}, {}, env);
         QVERIFY2(pushed.code == 0, qPrintable(pushed.out));
         QVERIFY(command(u"docker"_s, {u"rmi"_s, m_baseImage}).code == 0); // builds must pull it
+        // The user sent REGISTRY_PASSWORD to this registry (as the editor or `ferry secret bind` does).
+        QSettings settings;
+        secrets::bindSecret(settings, u"REGISTRY_PASSWORD"_s, secrets::registryDestination(m_address));
+    }
+
+    // N1: an environment from elsewhere names the user's secret and a registry of its choosing.
+    // Nothing is read from the keychain (a secret that is not there would be named as missing by
+    // a read) and nothing connects to that registry (a listener counts connections).
+    void aSecretGoesOnlyToTheRegistryItWasSentTo()
+    {
+        QTcpServer attacker;
+        QVERIFY(attacker.listen(QHostAddress::LocalHost));
+        const QString address = u"127.0.0.1:%1"_s.arg(attacker.serverPort());
+        for (const QString &secret : {u"REGISTRY_PASSWORD"_s, u"NOT_IN_THE_KEYCHAIN"_s}) {
+            env::Environment e = environment(u"registry-unbound-%1"_s.arg(QCoreApplication::applicationPid()));
+            e.docker.baseImage = address + u"/ferry-base:bookworm"_s;
+            e.docker.registry.address = address;
+            e.docker.registry.passwordSecret = secret;
+            const auto built = targets::ContainerEngine::open()->ensureImage(
+                e, m_dir.filePath(u"env.yml"_s), m_dir.filePath(u"ctx4"_s), targets::ImageStage::Runtime, {}, 300000);
+            QVERIFY(!built);
+            QVERIFY2(built.error().message.contains(u"where you have not sent it: nothing was read"_s),
+                     qPrintable(built.error().toString()));
+            QVERIFY2(built.error().hint.contains(u"ferry secret bind %1 --registry %2"_s.arg(secret, address)),
+                     qPrintable(built.error().hint));
+            QVERIFY(!attacker.waitForNewConnection(200));
+        }
+        QSettings settings;
+        QCOMPARE(secrets::boundDestinations(settings, u"REGISTRY_PASSWORD"_s),
+                 QStringList{secrets::registryDestination(m_address)});
     }
 
     void registryAddressFromTheEnvironment_data()
@@ -118,7 +151,7 @@ private Q_SLOTS:
     {
         env::Environment e = environment(u"registry-none-%1"_s.arg(QCoreApplication::applicationPid()));
         e.docker.registry = {};
-        const auto built = targets::ContainerEngine().ensureImage(
+        const auto built = targets::ContainerEngine::open()->ensureImage(
             e, m_dir.filePath(u"env.yml"_s), m_dir.filePath(u"ctx1"_s), targets::ImageStage::Runtime, {}, 300000);
         QVERIFY(!built);
         QVERIFY2(built.error().message.contains(u"no basic auth credentials"_s) ||
@@ -129,7 +162,7 @@ private Q_SLOTS:
     void aMissingSecretIsNamed()
     {
         const env::Environment e = environment(u"registry-missing-%1"_s.arg(QCoreApplication::applicationPid()));
-        const auto built = targets::ContainerEngine().ensureImage(
+        const auto built = targets::ContainerEngine::open()->ensureImage(
             e, m_dir.filePath(u"env.yml"_s), m_dir.filePath(u"ctx3"_s), targets::ImageStage::Runtime, {}, 300000);
         QVERIFY(!built);
         QVERIFY2(built.error().message.startsWith(
@@ -139,7 +172,7 @@ private Q_SLOTS:
 
     void aWrongPasswordIsAClearError()
     {
-        targets::ContainerEngine engine;
+        auto engine = *targets::ContainerEngine::open();
         const auto login = engine.login(m_address, m_user, u"not-the-password"_s);
         QVERIFY(!login);
         QVERIFY2(login.error().message.startsWith(u"cannot log in to %1 as %2"_s.arg(m_address, m_user)),
@@ -160,7 +193,7 @@ private Q_SLOTS:
         }
         const QStringList configsBefore = QDir::temp().entryList({u"ferry-engine-*"_s}, QDir::Dirs);
         QByteArray log;
-        const targets::ContainerEngine engine;
+        const auto engine = *targets::ContainerEngine::open();
         const auto built = engine.ensureImage(
             e, m_dir.filePath(u"env.yml"_s), m_dir.filePath(u"ctx2"_s), targets::ImageStage::Runtime,
             [&log](const QByteArray &lines) { log += lines; }, 300000);
