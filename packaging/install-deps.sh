@@ -25,6 +25,8 @@ build=(
 )
 test=(
   clang-format
+  # the wall time and peak memory of hostile inputs (tests/support/measure.h, tests/bench/hostile.sh)
+  time
   xvfb xauth x11-utils imagemagick fonts-dejavu-core
   desktop-file-utils appstream dpkg-dev
   # reference implementations the parsers are checked against

@@ -124,3 +124,4 @@ endif()
 # Issue 19: `ferry runs import` of crafted bundles (libarchive writes them as an attacker would).
 ferry_test(tst_runbundleimport SOURCES security/tst_runbundleimport.cpp LIBS LibArchive::LibArchive)
 add_dependencies(tst_runbundleimport ferry)
+set_tests_properties(tst_runbundleimport PROPERTIES LABELS "security")
