@@ -11,6 +11,7 @@
 #include <QFileInfo>
 #include <QHash>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QUrl>
 
@@ -629,6 +630,101 @@ struct Filler {
 };
 
 } // namespace
+
+namespace {
+
+// Shown in a message: control characters escaped, at most 200 characters.
+QString shownName(const QString &name)
+{
+    QString out;
+    for (const QChar c : name.left(200)) {
+        if (c.unicode() < 0x20 || (c.unicode() >= 0x7f && c.unicode() < 0xa0) || c.category() == QChar::Other_Format)
+            out += u"\\u%1"_s.arg(static_cast<uint>(c.unicode()), 4, 16, QChar(u'0'));
+        else
+            out += c;
+    }
+    return name.size() > 200 ? out + u"..."_s : out;
+}
+
+struct TreeChecker {
+    const ObjectStore &store;
+    const std::function<bool(const QString &)> &available;
+    CheckedTrees result;
+    struct Under {
+        qint64 entries = 0;
+        qint64 bytes = 0;
+    };
+    QHash<QString, Under> seen; // tree → what is under it
+
+    Expected<Under> check(const QString &hash, int depth)
+    {
+        if (const auto known = seen.constFind(hash); known != seen.constEnd())
+            return *known;
+        if (depth > 256)
+            return Error{u"the snapshot's folders nest too deep"_s, {}, 0, 0, {}};
+        if (!available(hash))
+            return Error{u"the snapshot's tree %1 is not in the bundle"_s.arg(hash), {}, 0, 0, {}};
+        const auto bytes = store.get(hash);
+        const auto entries = store.tree(hash);
+        if (!bytes || !entries || treeObject(*entries) != *bytes)
+            return Error{u"object %1 is not a folder listing as Ferry writes one"_s.arg(hash), {}, 0, 0, {}};
+        result.referenced.insert(hash);
+        static const QRegularExpression hex(u"^[0-9a-f]{64}$"_s);
+        QSet<QString> names;
+        Under under;
+        for (const TreeEntry &e : *entries) {
+            if (!oneName(e.name) || names.contains(e.name) || !QByteArrayView("fxbld").contains(e.type) ||
+                !hex.match(e.hash).hasMatch())
+                return Error{u"the snapshot's folder listing %1 names '%2' (a name must be one part, once)"_s.arg(
+                                 hash, shownName(e.name)),
+                             {}, 0, 0, {}};
+            names.insert(e.name);
+            ++under.entries;
+            qint64 size = e.size;
+            if (e.type == 'd') {
+                const auto below = check(e.hash, depth + 1);
+                if (!below)
+                    return below;
+                under.entries += below->entries;
+                size = below->bytes;
+            } else if (e.type == 'b') {
+                size = std::max(e.size, kMostKeptBytes + 1);
+            } else {
+                if (!available(e.hash))
+                    return Error{u"object %1 of the snapshot's %2 is not in the bundle"_s.arg(e.hash, shownName(e.name)),
+                                 {}, 0, 0, {}};
+                result.referenced.insert(e.hash);
+                size = QFileInfo(store.pathOf(e.hash)).size();
+            }
+            if (size != e.size)
+                return Error{u"the snapshot's folder listing %1 says '%2' holds %3 bytes; it holds %4"_s
+                                 .arg(hash, shownName(e.name))
+                                 .arg(e.size)
+                                 .arg(size),
+                             {}, 0, 0, {}};
+            under.bytes += size;
+            if (under.entries > kMostSnapshotEntries)
+                return Error{u"the snapshot spells out more than %1 files and folders"_s.arg(kMostSnapshotEntries), {},
+                             0, 0, {}};
+        }
+        seen.insert(hash, under);
+        return under;
+    }
+};
+
+} // namespace
+
+Expected<CheckedTrees> checkTrees(const ObjectStore &store, const QString &root,
+                                  const std::function<bool(const QString &hash)> &available)
+{
+    TreeChecker checker{store, available, {}, {}};
+    const auto under = checker.check(root, 0);
+    if (!under)
+        return under.error();
+    checker.result.entries = under->entries;
+    checker.result.bytes = under->bytes;
+    return checker.result;
+}
 
 Expected<QString> materialize(const QString &objectsDir, const QString &tree, const QString &parentDir,
                               const QString &ownSource)

@@ -15,7 +15,10 @@
 #include <QJsonObject>
 #include <QList>
 #include <QMap>
+#include <QSet>
 #include <QString>
+
+#include <functional>
 
 namespace ferry::snapshot {
 
@@ -95,6 +98,20 @@ private:
 QString objectsDirFor(const QString &runsDir);
 // Its inverse: the runs folder beside an object store.
 QString runsDirFor(const QString &objectsDir);
+
+// What a snapshot's trees from elsewhere were found to be (checkTrees).
+struct CheckedTrees {
+    QSet<QString> referenced; // every object they need: listings, files, link targets
+    qint64 entries = 0;       // entries a walk reaches, each shared folder each time
+    qint64 bytes = 0;         // the bytes under the root
+};
+// Checks the trees under `root` in `store` as a bundle brings them (reviews M3, N3): each listing
+// as Ferry writes one (canonical), its names single parts once each, its types known, every object
+// it needs `available`, every size the length of its object (a folder's the sum below it, a file
+// not kept's over kMostKeptBytes), folders at most 256 deep and kMostSnapshotEntries entries in
+// all. Each listing is read once. The Error says what is wrong (never a path of the store).
+Expected<CheckedTrees> checkTrees(const ObjectStore &store, const QString &root,
+                                  const std::function<bool(const QString &hash)> &available);
 
 // Where reruns get the code of their snapshots: <root>/.ferry/reruns, beside the objects.
 QString rerunsDirFor(const QString &objectsDir);

@@ -53,6 +53,12 @@ bool insideSource(const QString &path)
     return true;
 }
 
+// A value as a note quotes it: at most 200 characters (a note is read again on a re-import).
+QString brief(const QString &text)
+{
+    return text.size() > 200 ? text.left(200) + u"..."_s : text;
+}
+
 } // namespace
 
 Expected<void> checkForeignText(const QJsonValue &value, const QString &field, const QStringList &multiline)
@@ -128,12 +134,12 @@ Expected<ForeignSpec> keepForeignSpec(const RunSpec &spec, const QString &bundle
     if (spec.interpreter != k.interpreter) {
         original[u"interpreter"_s] = spec.interpreter;
         notes << u"its interpreter %1 is the original's: a rerun uses python3 or its environment's"_s.arg(
-            spec.interpreter);
+            brief(spec.interpreter));
     }
     if (!spec.target.options.isEmpty()) {
         original[u"targetOptions"_s] = spec.target.options;
         notes << u"its target options (%1) are the original's: a rerun takes them from you"_s.arg(
-            spec.target.options.keys().join(u", "_s));
+            brief(spec.target.options.keys().join(u", "_s)));
     }
     if (!spec.channels.isEmpty()) {
         QJsonArray channels;
@@ -144,7 +150,7 @@ Expected<ForeignSpec> keepForeignSpec(const RunSpec &spec, const QString &bundle
         }
         original[u"channels"_s] = channels;
         notes << u"its data channels (%1) are the original's paths: a rerun takes its data from you"_s.arg(
-            names.join(u", "_s));
+            brief(names.join(u", "_s)));
     }
     if (!spec.variables.isEmpty()) {
         original[u"variables"_s] = pairsJson(spec.variables, u"value"_s);
@@ -157,7 +163,7 @@ Expected<ForeignSpec> keepForeignSpec(const RunSpec &spec, const QString &bundle
         for (const auto &[variable, secret] : spec.secretVariables)
             names << variable + u'=' + secret;
         notes << u"its keychain secrets (%1) are never read for it: a rerun names its secrets again"_s.arg(
-            names.join(u", "_s));
+            brief(names.join(u", "_s)));
     }
     if (!spec.sweep.isEmpty()) {
         original[u"sweep"_s] = QJsonObject{{u"id"_s, spec.sweep}, {u"trial"_s, spec.trial}};
@@ -168,11 +174,10 @@ Expected<ForeignSpec> keepForeignSpec(const RunSpec &spec, const QString &bundle
     if (!spec.environmentSpec.isEmpty()) {
         const env::EnvironmentRead read = env::parseEnvironmentYaml(spec.environmentSpec, u"environmentSpec"_s);
         if (env::hasErrors(read.diagnostics)) {
-            original[u"environmentSpec"_s] = spec.environmentSpec;
             for (const env::Diagnostic &d : read.diagnostics) {
                 if (d.isError()) {
                     notes << u"its environment does not validate here (%1): left out, a rerun cannot rebuild "
-                             u"its image"_s.arg(d.toString());
+                             u"its image"_s.arg(brief(d.toString()));
                     break;
                 }
             }
@@ -184,20 +189,20 @@ Expected<ForeignSpec> keepForeignSpec(const RunSpec &spec, const QString &bundle
     if (!spec.environmentTag.isEmpty() && spec.environmentTag != k.environmentTag) {
         original[u"environmentTag"_s] = spec.environmentTag;
         notes << u"its image tag '%1' is not the one its environment has here ('%2'): the bundle's is not used"_s.arg(
-            spec.environmentTag, k.environmentTag);
+            brief(spec.environmentTag), k.environmentTag);
     }
     // Metric definitions within limits: each one a valid expression of one capture group.
     for (const MetricDefinition &m : spec.metricDefinitions) {
         const QRegularExpression regex(m.regex);
         if (k.metricDefinitions.size() >= kMostMetricDefinitions)
-            notes << u"metric definition '%1' left out: a run keeps at most %2"_s.arg(m.name).arg(
+            notes << u"metric definition '%1' left out: a run keeps at most %2"_s.arg(brief(m.name)).arg(
                 kMostMetricDefinitions);
         else if (m.regex.size() > kMostMetricRegexChars)
-            notes << u"metric definition '%1' left out: its expression is longer than %2 characters"_s.arg(m.name).arg(
+            notes << u"metric definition '%1' left out: its expression is longer than %2 characters"_s.arg(brief(m.name)).arg(
                 kMostMetricRegexChars);
         else if (!regex.isValid() || regex.captureCount() < 1)
             notes << u"metric definition '%1' left out: its expression is not valid with one capture group"_s.arg(
-                m.name);
+                brief(m.name));
         else
             k.metricDefinitions << m;
     }

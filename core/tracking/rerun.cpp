@@ -71,8 +71,8 @@ Expected<void> takeOnlyWhatTheUserGave(RunSpec &spec, const RerunChanges &change
                      {}, 0, 0,
                      u"give the target (--target ssh:HOST or slurm:HOST, or local, or container): the original's "
                      u"host and options are never used"_s};
-    spec.target = changes.target ? *changes.target : TargetSpec{spec.target.kind, {}, {}};
-    spec.channels = changes.channels.value_or(QList<DataChannel>{});
+    spec.target = TargetSpec{spec.target.kind, {}, {}};
+    spec.channels.clear();
     spec.variables.clear();
     spec.secretVariables.clear();
     spec.interpreter = u"python3"_s;
@@ -156,12 +156,13 @@ Expected<RunSpec> rerunSpec(const RunRecord &record, const QString &objectsDir, 
     if (foreign) {
         if (auto taken = takeOnlyWhatTheUserGave(*spec, changes, *folder, said); !taken)
             return failed(taken.error());
+        applyGrants(*spec, changes);
     } else {
-        if (changes.target &&
-            (changes.target->kind != spec->target.kind || changes.target->host != spec->target.host))
-            spec->target = *changes.target; // another target: its own options, not the first one's
-        if (changes.channels)
-            spec->channels = *changes.channels;
+        RerunChanges grants = changes;
+        if (grants.target && grants.target->kind == spec->target.kind && grants.target->host == spec->target.host &&
+            grants.target->options.isEmpty())
+            grants.target.reset(); // the same target: its own options
+        applyGrants(*spec, grants);
         // A container run's image from its environment as it recorded it.
         if (spec->target.kind == TargetKind::Container && !spec->environmentSpec.isEmpty()) {
             const auto file = writeRecordedEnvironment(
@@ -171,8 +172,6 @@ Expected<RunSpec> rerunSpec(const RunRecord &record, const QString &objectsDir, 
             spec->environmentFile = *file;
         }
     }
-    for (const auto &secret : changes.secretVariables)
-        spec->secretVariables.append(secret);
     // The container engine is this machine's setting's, never one a run recorded (review H1).
     spec->target.options.remove(targets::ContainerTarget::kEngineOption);
     spec->target.options.remove(u"arrayTask"_s);
@@ -186,6 +185,16 @@ Expected<RunSpec> rerunSpec(const RunRecord &record, const QString &objectsDir, 
     if (notes)
         *notes = said;
     return *spec;
+}
+
+void applyGrants(RunSpec &rerun, const RerunChanges &changes)
+{
+    if (changes.target)
+        rerun.target = *changes.target; // another target: its own options, not the first one's
+    if (changes.channels)
+        rerun.channels = *changes.channels;
+    for (const auto &secret : changes.secretVariables)
+        rerun.secretVariables.append(secret);
 }
 
 QString imageToRebuild(const RunSpec &rerun, const QString &configuredEngine)

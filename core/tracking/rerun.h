@@ -41,6 +41,12 @@ void applyHyperparameters(RunSpec &spec, const QList<Hyperparameter> &changes);
 Expected<RunSpec> rerunSpec(const RunRecord &record, const QString &objectsDir, const RerunChanges &changes = {},
                             QStringList *notes = nullptr);
 
+// What the user gives a rerun (the command line's flags, the window's question): `changes`'
+// target with its options instead of the run's, its data channels instead of the run's, its
+// secret variables added. rerunSpec applies it; the window applies the answers to a rerun it
+// prepared with rerunSpec.
+void applyGrants(RunSpec &rerun, const RerunChanges &changes);
+
 // The image a container run's rerun (from rerunSpec) will build first because its engine no
 // longer has it; empty when it has it, or for any other target. `configuredEngine`: the
 // settings' engine (targets::kContainerEngineSetting), used when the run recorded none. Said by

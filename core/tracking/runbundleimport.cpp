@@ -252,81 +252,6 @@ Expected<void> stageBundle(const QString &bundle, Staged &staged)
 
 // ---- checks
 
-bool safeName(const QString &name)
-{
-    return !name.isEmpty() && name != "."_L1 && name != ".."_L1 && !name.contains(u'/') && !name.contains(QChar(0));
-}
-
-// The snapshot's trees: each one as Ferry writes them (canonical), names single parts without
-// duplicates, every object they need in the bundle, every size the length of its object (a
-// folder's the sum below it, a file not kept's more than Ferry keeps: review N3). `entries`
-// counts every entry a walk would reach (folders and files not kept too, a shared folder each
-// time it is reached), against a tree of trees built to blow up a walk (review M3).
-struct TreeCheck {
-    const snapshot::ObjectStore &store;
-    const Staged &staged;
-    const QString &bundle;
-    QSet<QString> referenced;
-    struct Under {
-        qint64 entries = 0;
-        qint64 bytes = 0;
-    };
-    QHash<QString, Under> seen; // tree → what is under it
-
-    qint64 objectSize(const QString &hash) const { return QFileInfo(store.pathOf(hash)).size(); }
-
-    Expected<Under> check(const QString &hash, int depth)
-    {
-        if (const auto known = seen.constFind(hash); known != seen.constEnd())
-            return *known;
-        if (depth > 256 || !staged.objects.contains(hash))
-            return refused(bundle, depth > 256 ? u"the snapshot's folders nest too deep"_s
-                                               : u"the snapshot's tree %1 is not in the bundle"_s.arg(hash));
-        const auto bytes = store.get(hash);
-        const auto entries = store.tree(hash);
-        if (!bytes || !entries || snapshot::treeObject(*entries) != *bytes)
-            return refused(bundle, u"object %1 is not a folder listing as Ferry writes one"_s.arg(hash));
-        referenced.insert(hash);
-        static const QRegularExpression hex(u"^[0-9a-f]{64}$"_s);
-        QSet<QString> names;
-        Under under;
-        for (const snapshot::TreeEntry &e : *entries) {
-            if (!safeName(e.name) || names.contains(e.name) || !QByteArrayView("fxbld").contains(e.type) ||
-                !hex.match(e.hash).hasMatch())
-                return refused(bundle, u"the snapshot's folder listing %1 names '%2' (a name must be one part, "
-                                       u"once)"_s.arg(hash, shown(e.name)));
-            names.insert(e.name);
-            ++under.entries;
-            qint64 size = e.size;
-            if (e.type == 'd') {
-                const auto below = check(e.hash, depth + 1);
-                if (!below)
-                    return below;
-                under.entries += below->entries;
-                size = below->bytes;
-            } else if (e.type == 'b') {
-                size = std::max(e.size, snapshot::kMostKeptBytes + 1);
-            } else {
-                if (!staged.objects.contains(e.hash))
-                    return refused(bundle, u"object %1 of the snapshot's %2 is not in the bundle"_s.arg(
-                                               e.hash, shown(e.name)));
-                referenced.insert(e.hash);
-                size = objectSize(e.hash);
-            }
-            if (size != e.size)
-                return refused(bundle, u"the snapshot's folder listing %1 says '%2' holds %3 bytes; it holds %4"_s.arg(
-                                           hash, shown(e.name))
-                                           .arg(e.size)
-                                           .arg(size));
-            under.bytes += size;
-            if (under.entries > snapshot::kMostSnapshotEntries)
-                return refused(bundle, u"the snapshot spells out more than %1 files and folders"_s.arg(
-                                           snapshot::kMostSnapshotEntries));
-        }
-        seen.insert(hash, under);
-        return under;
-    }
-};
 
 Expected<void> checkSnapshot(const Staged &staged, const RunSpec &spec, const QString &bundle)
 {
@@ -336,13 +261,16 @@ Expected<void> checkSnapshot(const Staged &staged, const RunSpec &spec, const QS
         return refused(bundle,
                        u"the spec's snapshot (%1) is not the one the manifest names (%2)"_s.arg(tree, declared));
     const snapshot::ObjectStore store(staged.objectsDir());
-    TreeCheck walk{store, staged, bundle, {}, {}};
+    QSet<QString> referenced;
     if (!tree.isEmpty()) {
-        if (const auto checked = walk.check(tree, 0); !checked)
-            return checked.error();
+        const auto checked =
+            snapshot::checkTrees(store, tree, [&](const QString &hash) { return staged.objects.contains(hash); });
+        if (!checked)
+            return refused(bundle, checked.error().message);
+        referenced = checked->referenced;
     }
     for (const QString &hash : staged.objects) {
-        if (!walk.referenced.contains(hash))
+        if (!referenced.contains(hash))
             return refused(bundle, u"object %1 is not part of the run's snapshot"_s.arg(hash));
     }
     return {};

@@ -15,7 +15,8 @@ add_dependencies(tst_runprovenance ferry)
 
 # A container run's image id and packages; its rerun once the image is gone (the docker fixture).
 if(FERRY_GUI)
-  ferry_test(tst_containerrerun SOURCES cli/tst_containerrerun.cpp)
+  find_package(LibArchive 3.3 REQUIRED)
+  ferry_test(tst_containerrerun SOURCES cli/tst_containerrerun.cpp LIBS LibArchive::LibArchive)
   add_dependencies(tst_containerrerun ferry)
   set_tests_properties(tst_containerrerun PROPERTIES FIXTURES_REQUIRED docker RESOURCE_LOCK container_builds TIMEOUT 900)
 endif()

@@ -2,13 +2,17 @@
 // the run records its image's id, its resolved packages and the host as the container saw it;
 // `ferry runs rerun` of it once the image is gone rebuilds the image from the run's environment,
 // says so, and warns that the rebuilt image's packages differ from the first run's list (here
-// made to differ by a line written into that list, as a newer release would).
+// made to differ by a line written into that list, as a newer release would). A container run from
+// elsewhere (second review H1, H3) never names the engine nor carries the consent its
+// environment's isolation-breaking run arguments need.
 #include "run/hostfacts.h"
+#include "support/bundle.h"
 #include "support/container.h"
 #include "targets/containertarget.h"
 #include "targets/imagerecord.h"
 
 #include <QJsonArray>
+#include <QJsonObject>
 #include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QTest>
@@ -83,6 +87,56 @@ private Q_SLOTS:
         QVERIFY(b != a);
         QVERIFY(docker({u"image"_s, u"inspect"_s, m_image}).exitCode == 0); // built again
         QVERIFY(!targets::ContainerTarget::readRecord(runDir(b)).value(u"imageId"_s).toString().isEmpty());
+    }
+
+    // H1: a bundle of a container run naming the engine (a program of the attacker's, outside or
+    // where an earlier Ferry wrote a rerun's code) never runs it: the rerun uses this machine's
+    // engine. H3: the bundle's consent to its environment's `-v /:/host --privileged` is never
+    // taken: the rerun refuses them until the user allows them.
+    void aContainerRunFromElsewhereNamesNoEngineAndNoConsent()
+    {
+        const QString a = newestRun();
+        const QString bundle = m_ws.filePath(u"a.tar.gz"_s);
+        QVERIFY(runFerry(m_ws.path(), {u"runs"_s, u"export"_s, a, u"--bundle"_s, bundle}).exitCode == 0);
+        const QString marker = m_ws.filePath(u"engine-ran"_s);
+        const QString tree = jsonOf(readTarGz(bundle), "spec.json")[u"snapshot"_s][u"tree"_s].toString();
+        const QStringList engines{m_ws.filePath(u"attacker/docker"_s),
+                                  QDir::tempPath() + u"/..X11-unix-ferry-"_s + tree.left(12) + u"/docker"_s};
+        for (const QString &engine : engines) {
+            QVERIFY(writeFile(engine, "#!/bin/sh\ntouch '" + QFile::encodeName(marker) + "'\nexit 1\n"));
+            QFile(engine).setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        }
+        for (const bool breaksIsolation : {true, false}) {
+            for (const QString &engine : engines) {
+                const auto crafted = withSpec(readTarGz(bundle), [&](QJsonObject &spec, QJsonObject &) {
+                    QJsonObject target = spec[u"target"_s].toObject();
+                    target[u"options"_s] = QJsonObject{{u"engine"_s, engine}, {u"allowRunArguments"_s, true}};
+                    spec[u"target"_s] = target;
+                    if (breaksIsolation)
+                        spec[u"environmentSpec"_s] =
+                            spec[u"environmentSpec"_s].toString().replace(
+                                u"docker:\n"_s, u"docker:\n  run_arguments: [\"-v\", \"/:/host\", \"--privileged\"]\n"_s);
+                });
+                const QString other = m_ws.filePath(u"colleague"_s);
+                QDir(other).removeRecursively();
+                QDir().mkpath(other);
+                QVERIFY(writeTarGz(bundle + u".crafted.tar.gz"_s, crafted));
+                const auto imported = runFerry(other, {u"runs"_s, u"import"_s, bundle + u".crafted.tar.gz"_s});
+                QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
+                QVERIFY2(imported.err.contains(u"engine"_s), qPrintable(imported.err));
+                const auto rerun = runFerry(other, {u"runs"_s, u"rerun"_s, a, u"--accept-foreign"_s, u"--follow"_s});
+                QVERIFY(!QFileInfo::exists(marker));
+                if (breaksIsolation) {
+                    QVERIFY2(rerun.exitCode != 0, qPrintable(rerun.out));
+                    QVERIFY2((rerun.err + rerun.out).contains(u"--allow-run-arguments"_s), qPrintable(rerun.err + rerun.out));
+                    QVERIFY(!(rerun.err + rerun.out).contains(u"hello from the image"_s));
+                } else {
+                    QVERIFY2(rerun.exitCode == 0, qPrintable(rerun.err + rerun.out));
+                    QVERIFY2(rerun.out.contains(u"hello from the image"_s), qPrintable(rerun.out));
+                }
+            }
+        }
+        QDir(QFileInfo(engines.last()).absolutePath()).removeRecursively();
     }
 };
 

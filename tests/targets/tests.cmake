@@ -25,7 +25,7 @@ if(FERRY_GUI)
   set_tests_properties(registry_service_stop PROPERTIES FIXTURES_CLEANUP registry TIMEOUT 60)
   add_test(NAME registry_service_start COMMAND bash "${PROJECT_SOURCE_DIR}/tests/services/registry.sh" start)
   set_tests_properties(registry_service_start PROPERTIES FIXTURES_SETUP registry TIMEOUT 120)
-  ferry_test(tst_registrylogin SOURCES targets/tst_registrylogin.cpp LIBS Qt6::Network)
+  ferry_test(tst_registrylogin SOURCES targets/tst_registrylogin.cpp)
   target_compile_definitions(tst_registrylogin PRIVATE
     FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh")
   set_tests_properties(tst_registrylogin PROPERTIES FIXTURES_REQUIRED "docker;registry" RESOURCE_LOCK container_builds TIMEOUT 900)

@@ -13,6 +13,7 @@
 #include "tracking/runlauncher.h"
 #include "ui/launch/launchdialog.h"
 #include "ui/runs/exportrundialog.h"
+#include "ui/runs/foreignrerundialog.h"
 
 #include <QDir>
 #include <QFutureWatcher>
@@ -148,25 +149,52 @@ void RunActions::rerunExactly(const run::RunRecord &record)
                 }
                 if (workspace != m_workspaceCount) // not once another workspace is open
                     return;
+                const auto original = run::RunSpec::fromJson(record.spec);
+                run::RunSpec spec = prepared->spec;
+                if (original && original->fromElsewhere()) {
+                    const auto answered = askForeignRerun(*prepared, *original);
+                    if (!answered)
+                        return;
+                    spec = *answered;
+                }
                 if (!prepared->rebuild.isEmpty())
                     Q_EMIT message(tr("Image %1 is gone: rebuilding it from the environment of run %2")
                                        .arg(prepared->rebuild, record.id));
-                const auto original = run::RunSpec::fromJson(record.spec);
-                start(prepared->spec, original ? std::optional<run::RunSpec>(*original) : std::nullopt);
+                start(spec, original ? std::optional<run::RunSpec>(*original) : std::nullopt);
             });
     // Writing the snapshot's files and asking the engine for the image: never on the GUI thread.
     const QFuture<Expected<PreparedRerun>> prepared =
         QtConcurrent::run([record, objects = snapshot::objectsDirFor(m_runsDir),
                            engine = targets::kContainerEngineSetting.get(m_settings)]() -> Expected<PreparedRerun> {
-            auto spec = run::rerunSpec(record, objects);
+            // A run from elsewhere is prepared on its kind of target, or this machine for a remote
+            // one, with nothing granted: the question that follows gives the rest.
+            run::RerunChanges changes;
+            if (const auto original = run::RunSpec::fromJson(record.spec); original && original->fromElsewhere()) {
+                const bool remote = original->target.kind == run::TargetKind::Ssh ||
+                                    original->target.kind == run::TargetKind::Slurm;
+                changes.target = run::TargetSpec{remote ? run::TargetKind::Local : original->target.kind, {}, {}};
+            }
+            QStringList notes;
+            auto spec = run::rerunSpec(record, objects, changes, &notes);
             if (!spec)
                 return spec.error();
             const QString rebuild = run::imageToRebuild(*spec, engine);
-            return PreparedRerun{std::move(*spec), rebuild};
+            return PreparedRerun{std::move(*spec), rebuild, notes};
         });
     m_reruns.removeIf([](const QFuture<Expected<PreparedRerun>> &f) { return f.isFinished(); });
     m_reruns << prepared;
     watcher->setFuture(prepared);
+}
+
+std::optional<run::RunSpec> RunActions::askForeignRerun(const PreparedRerun &prepared, const run::RunSpec &original)
+{
+    ForeignRerunDialog dialog(prepared.spec, original, prepared.notes, m_secretNames ? m_secretNames() : QStringList(),
+                              m_parent);
+    if (dialog.exec() == QDialog::Accepted)
+        return dialog.rerun();
+    (void)QtConcurrent::run([folder = prepared.spec.sourceDir] { QDir(folder).removeRecursively(); });
+    Q_EMIT message(tr("Re-run of %1 not started").arg(original.id));
+    return std::nullopt;
 }
 
 void RunActions::start(const run::RunSpec &spec, const std::optional<run::RunSpec> &original)

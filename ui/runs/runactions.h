@@ -66,8 +66,11 @@ private:
 
     struct PreparedRerun {
         run::RunSpec spec;
-        QString rebuild; // the image to build again first (run::imageToRebuild), if any
+        QString rebuild;   // the image to build again first (run::imageToRebuild), if any
+        QStringList notes; // what a rerun of a run from elsewhere left out
     };
+    // A run from elsewhere: asked (ForeignRerunDialog) before it starts; its folder goes on Cancel.
+    std::optional<run::RunSpec> askForeignRerun(const PreparedRerun &prepared, const run::RunSpec &original);
 
     QSettings &m_settings;
     QString m_ferryBinary;

@@ -10,7 +10,8 @@ endif()
 # The window's "Re-run exactly" of a container run whose image is gone (issue 19), on the real
 # Docker engine of the `docker` fixture.
 if(FERRY_GUI)
-  ferry_test(tst_rerunactions GUI SOURCES ui/runs/tst_rerunactions.cpp LIBS ferry_ui)
+  find_package(LibArchive 3.3 REQUIRED)
+  ferry_test(tst_rerunactions GUI SOURCES ui/runs/tst_rerunactions.cpp LIBS ferry_ui LibArchive::LibArchive)
   add_dependencies(tst_rerunactions ferry)
   set_tests_properties(tst_rerunactions PROPERTIES FIXTURES_REQUIRED docker RESOURCE_LOCK container_builds TIMEOUT 900)
 endif()

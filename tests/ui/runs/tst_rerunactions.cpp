@@ -1,13 +1,23 @@
 // The window's "Re-run exactly" of a container run (RunActions::rerunExactly), against the real
 // Docker engine of the `docker` fixture: the rerun uses the environment the run recorded, not
 // the environment file as it has been edited since, says that the image is gone and rebuilds
-// it, and runs the code of the snapshot.
+// it, and runs the code of the snapshot. A run from elsewhere (imported) asks first
+// (ForeignRerunDialog): nothing of its bundle's engine, secrets, data or consents is prefilled or
+// used; its code runs once the user answers, and nothing runs when the user cancels.
 #include "run/runspec.h"
 #include "store/runstore.h"
+#include "support/bundle.h"
 #include "support/container.h"
+#include "ui/launch/remotetargetfields.h"
+#include "ui/runs/foreignrerundialog.h"
 #include "ui/runs/runactions.h"
 
 #include <QApplication>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QTableWidget>
+#include <QTimer>
 #include <QDirIterator>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -106,6 +116,101 @@ private Q_SLOTS:
         QCOMPARE(spec->environmentSpec, run::RunSpec::fromJson(record->spec)->environmentSpec);
         QCOMPARE(docker({u"image"_s, u"inspect"_s, m_image}).exitCode, 0);
         QVERIFY(docker({u"image"_s, u"inspect"_s, m_edited}).exitCode != 0); // never the edited file's
+    }
+
+    // H1, H3 in the window: the rerun of a run from elsewhere asks, shows what it will run, and
+    // takes nothing the bundle granted; a cancelled question starts nothing and leaves no folder.
+    void aRunFromElsewhereAsksFirstAndTakesNothingItGranted()
+    {
+        QVERIFY(!m_image.isEmpty()); // the run of the test before, its image rebuilt
+        const QString ws = m_dir.filePath(u"project"_s);
+        const QString a = QJsonDocument::fromJson(runFerry(ws, {u"runs"_s, u"list"_s, u"--json"_s}).out.toUtf8())
+                              .array()
+                              .last()[u"id"_s]
+                              .toString();
+        const QString bundle = m_dir.filePath(u"a.tar.gz"_s);
+        QVERIFY(runFerry(ws, {u"runs"_s, u"export"_s, a, u"--bundle"_s, bundle}).exitCode == 0);
+        const QString marker = m_dir.filePath(u"engine-ran"_s);
+        QVERIFY(writeFile(m_dir.filePath(u"bin/docker"_s), "#!/bin/sh\ntouch '" + QFile::encodeName(marker) + "'\n"));
+        QFile(m_dir.filePath(u"bin/docker"_s)).setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        const auto crafted = withSpec(readTarGz(bundle), [&](QJsonObject &spec, QJsonObject &) {
+            QJsonObject target = spec[u"target"_s].toObject();
+            target[u"options"_s] = QJsonObject{{u"engine"_s, m_dir.filePath(u"bin/docker"_s)},
+                                               {u"allowRunArguments"_s, true}};
+            spec[u"target"_s] = target;
+            spec[u"channels"_s] = QJsonArray{QJsonObject{{u"name"_s, u"training"_s}, {u"path"_s, u"/home"_s}}};
+            spec[u"secretVariables"_s] =
+                QJsonArray{QJsonObject{{u"name"_s, u"HF_TOKEN"_s}, {u"secret"_s, u"github-token"_s}}};
+        });
+        QVERIFY(writeTarGz(bundle, crafted));
+        const QString other = m_dir.filePath(u"colleague"_s);
+        QDir().mkpath(other);
+        const auto imported = runFerry(other, {u"runs"_s, u"import"_s, bundle});
+        QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
+
+        auto opened = run::RunStore::open(run::RunStore::pathInWorkspace(other));
+        QVERIFY(opened);
+        std::unique_ptr<run::RunStore> store = std::move(*opened);
+        const auto record = store->run(a);
+        QVERIFY(record);
+        QSettings settings(m_dir.filePath(u"settings-colleague.ini"_s), QSettings::IniFormat);
+        ui::RunActions actions(settings, ferryBinary(), nullptr);
+        const QString runsDir = other + u"/.ferry/runs"_s;
+        actions.setWorkspace(store.get(), other, runsDir);
+        QSignalSpy starting(&actions, &ui::RunActions::starting);
+        QSignalSpy problems(&actions, &ui::RunActions::problem);
+        // The question: answered (or cancelled) as a person would, once it is up.
+        QString summary, kept;
+        bool hostEmpty = false, answer = false;
+        QStringList channelRows;
+        QTimer poll;
+        connect(&poll, &QTimer::timeout, this, [&] {
+            auto *dialog = qobject_cast<ui::ForeignRerunDialog *>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            summary = dialog->summaryView()->toPlainText();
+            kept = dialog->findChild<QLabel *>(u"keptAside"_s)->text();
+            hostEmpty = dialog->remoteFields()->hostEdit()->text().isEmpty();
+            channelRows.clear();
+            for (int row = 0; row < dialog->channelTable()->rowCount(); ++row)
+                channelRows << dialog->channelTable()->item(row, 0)->text() + u'=' +
+                                   dialog->channelTable()->item(row, 1)->text();
+            answer ? dialog->accept() : dialog->reject();
+        });
+        poll.start(50);
+        actions.rerunExactly(*record);
+        QVERIFY(waitFor([&] { return !summary.isEmpty(); }, 60000));
+        QVERIFY(waitFor([&] { return QApplication::activeModalWidget() == nullptr; }, 10000));
+        QTest::qWait(200);
+        QCOMPARE(starting.size(), 0); // cancelled: nothing started
+        QVERIFY(waitFor([&] { return QDir(other + u"/.ferry/reruns"_s).isEmpty(); }, 10000));
+        for (const QString &said : {u"target: container"_s, u"keychain secrets: none"_s, u"interpreter: python3"_s})
+            QVERIFY2(summary.contains(said), qPrintable(summary));
+        QVERIFY2(!summary.contains(u"consent:"_s) && !summary.contains(u"/home"_s), qPrintable(summary));
+        QVERIFY2(kept.contains(u"engine"_s) && kept.contains(u"HF_TOKEN=github-token"_s), qPrintable(kept));
+        QVERIFY(hostEmpty);
+        QCOMPARE(channelRows, QStringList{u"training="_s});
+
+        summary.clear();
+        answer = true;
+        actions.rerunExactly(*record);
+        QVERIFY(starting.wait(60000));
+        const QString b = starting.first().first().toString();
+        const QString log = runsDir + u'/' + b + u"/log"_s;
+        QVERIFY2(waitFor([&] { return readFile(log).contains("version 1 in the image"); }, 600000),
+                 readFile(log).constData());
+        actions.finishLaunches();
+        for (const QList<QVariant> &p : problems)
+            QFAIL(qPrintable(p.first().value<Error>().toString()));
+        store->flush();
+        const auto spec = run::RunSpec::fromJson(store->run(b)->spec);
+        QVERIFY(spec);
+        QCOMPARE(spec->rerunOf, a);
+        QVERIFY(spec->secretVariables.isEmpty() && spec->channels.isEmpty() && !spec->fromElsewhere());
+        QVERIFY(!spec->target.options.contains(u"allowRunArguments"_s));
+        QVERIFY2(spec->target.options.value(u"engine"_s).toString() != m_dir.filePath(u"bin/docker"_s),
+                 qPrintable(spec->target.options.value(u"engine"_s).toString()));
+        QVERIFY(!QFileInfo::exists(marker));
     }
 };
 
