@@ -1,6 +1,8 @@
 // The environment editor (issue 7), offscreen against the real model: edits through the widgets,
 // undo/redo, merging, validation as you type, drop import, live preview and hash, versions,
 // keyboard-only tables, secret variables, the file on disk and exports.
+#include "secrets/secretbinding.h"
+#include "targets/containerengine.h"
 #include "support/editor.h"
 
 #include "common/textfile.h"
@@ -399,8 +401,16 @@ private Q_SLOTS:
         f.editor.setSecretNames({u"acr-password"_s, u"hf-token"_s});
         auto *credential = f.child<QComboBox>(u"registryCredential"_s);
         QCOMPARE(credential->count(), 3);
+        // Chosen by the user (the combo's activated): the secret may go to the environment's registry
+        // (review N1). Setting it programmatically, as opening a file does, binds nothing.
+        QSettings bindings;
         credential->setCurrentIndex(credential->findData(u"acr-password"_s));
         QCOMPARE(f.env().docker.registry.passwordSecret, u"acr-password"_s);
+        QVERIFY(secrets::boundDestinations(bindings, u"acr-password"_s).isEmpty());
+        Q_EMIT credential->activated(credential->currentIndex());
+        QCOMPARE(secrets::boundDestinations(bindings, u"acr-password"_s),
+                 QStringList{secrets::registryDestination(
+                     targets::registryAddress(f.env().docker))});
 
         QVERIFY(f.editor.save());
         const QString text = *ferry::readTextFile(f.path);

@@ -543,6 +543,39 @@ private Q_SLOTS:
         QCOMPARE(entriesOf(workspace() + u"/.ferry/reruns"_s), QStringList()); // the half-written folder went
     }
 
+    // H2, its third form: a clean tag, but the environment file's folder is a link in the
+    // snapshot (to a folder of the user's): the environment file is not written through it.
+    void theEnvironmentFileIsNotWrittenThroughALink()
+    {
+        initForeign();
+        using snapshot::TreeEntry;
+        QByteArray script;
+        for (const Entry &e : m_good) {
+            if (e.name.startsWith("objects/") && e.content.startsWith("import json"))
+                script = e.content;
+        }
+        const QByteArray link = QFile::encodeName(outside());
+        const QByteArray top = snapshot::treeObject(
+            {TreeEntry{'l', link.size(), snapshot::objectHash(link), u"environments"_s},
+             TreeEntry{'f', script.size(), snapshot::objectHash(script), u"train.py"_s}});
+        Entries entries = test::withSnapshot(m_good, snapshot::objectHash(top), {script, link, top});
+        entries = test::withSpec(entries, [](QJsonObject &spec, QJsonObject &) {
+            spec[u"sourceDir"_s] = u"/src"_s;
+            spec[u"environmentFile"_s] = u"/src/environments/e.yml"_s;
+            spec[u"environmentSpec"_s] = u"ferry: 1\nname: clean\nversion: \"1\"\npython:\n  interpreter: python3\n"
+                                         u"  user_managed: true\n"_s;
+        });
+        const QString id = importedId(entries);
+        QVERIFY(!id.isEmpty());
+        const auto r = test::runFerry(workspace(), {u"runs"_s, u"rerun"_s, id, u"--accept-foreign"_s});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(u"cannot write the run's environment"_s) &&
+                     r.err.contains(u"'environments' on the way is a link or no folder"_s),
+                 qPrintable(r.err));
+        QCOMPARE(entriesOf(workspace() + u"/.ferry/reruns"_s), QStringList()); // the prepared folder went
+        checkNothingOutside();
+    }
+
     // M2: the reruns folder is Ferry's own: one planted as a link, or open to others, is refused.
     void aPlantedRerunsFolderIsRefused()
     {

@@ -1,5 +1,7 @@
 #include "ui/env/dockersectionform.h"
 
+#include "secrets/secretbinding.h"
+#include "targets/containerengine.h"
 #include "ui/env/environmentdocument.h"
 #include "ui/env/environmenttablemodel.h"
 #include "ui/env/formbinder.h"
@@ -11,6 +13,7 @@
 #include <QGroupBox>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QSettings>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
@@ -64,6 +67,21 @@ DockerSectionForm::DockerSectionForm(EnvironmentDocument *document, QWidget *par
         m_credential, env::Field::RegistrySecret, tr("registry credential"),
         [](const Environment &e) { return e.docker.registry.passwordSecret; },
         [](Environment &e, const QString &v) { e.docker.registry.passwordSecret = v; });
+    // The user choosing a credential for a registry here (or typing the registry of a credential
+    // chosen) sends that secret there: the binding a build needs (secrets/secretbinding.h). A
+    // file opened and saved binds nothing: only these two user actions do.
+    const auto bindChosen = [document] {
+        const env::DockerSection &docker = document->environment().docker;
+        if (docker.registry.passwordSecret.trimmed().isEmpty())
+            return;
+        QSettings settings;
+        secrets::bindSecret(settings, docker.registry.passwordSecret.trimmed(),
+                            secrets::registryDestination(targets::registryAddress(docker)));
+    };
+    connect(m_credential, &QComboBox::activated, this, bindChosen);
+    connect(registry, &QLineEdit::textEdited, this, [registry, bindChosen] {
+        connect(registry, &QLineEdit::editingFinished, registry, bindChosen, Qt::SingleShotConnection);
+    });
     b.text(
         shm, env::Field::ShmSize, tr("shm size"), [](const Environment &e) { return e.docker.shmSize; },
         [](Environment &e, const QString &v) { e.docker.shmSize = v.trimmed(); });
