@@ -406,11 +406,11 @@ private Q_SLOTS:
         QSettings bindings;
         credential->setCurrentIndex(credential->findData(u"acr-password"_s));
         QCOMPARE(f.env().docker.registry.passwordSecret, u"acr-password"_s);
-        QVERIFY(secrets::boundDestinations(bindings, u"acr-password"_s).isEmpty());
+        QVERIFY(ferry::secrets::boundDestinations(bindings, u"acr-password"_s).isEmpty());
         Q_EMIT credential->activated(credential->currentIndex());
-        QCOMPARE(secrets::boundDestinations(bindings, u"acr-password"_s),
-                 QStringList{secrets::registryDestination(
-                     targets::registryAddress(f.env().docker))});
+        QCOMPARE(ferry::secrets::boundDestinations(bindings, u"acr-password"_s),
+                 QStringList{ferry::secrets::registryDestination(
+                     ferry::targets::registryAddress(f.env().docker))});
 
         QVERIFY(f.editor.save());
         const QString text = *ferry::readTextFile(f.path);

@@ -114,6 +114,13 @@ void RunActions::rerun(const run::RunSpec &spec)
 {
     if (!m_store)
         return;
+    if (spec.fromElsewhere()) { // no source folder here: its code is its snapshot's, asked for as exactly
+        Q_EMIT problem(Error{tr("Run %1 came from elsewhere: re-run it exactly (you choose where, with what data "
+                                "and secrets), then re-run that run with changes")
+                                 .arg(spec.id),
+                             {}, 0, 0, {}});
+        return;
+    }
     openLaunchDialog(QDir(spec.sourceDir).filePath(spec.script), spec.channels, spec.hyperparameters);
 }
 
