@@ -284,6 +284,18 @@ Expected<PackResult> writeArchiveInPlace(const QString &dir, const QString &arch
     return result;
 }
 
+// Why an archive could not be opened or its next header read: one of another format (none was
+// recognised, so nothing of it was parsed) is named so, anything else is `what` (damage, a file
+// that cannot be read).
+Error readingError(archive *a, const QString &archivePath, const QString &what)
+{
+    // libarchive's ARCHIVE_ERRNO_FILE_FORMAT (archive_private.h) is EILSEQ.
+    if (archive_format(a) == 0 && archive_errno(a) == EILSEQ)
+        return Error{u"not a gzip-compressed tar, the only archive format Ferry reads"_s, archivePath, 0, 0,
+                     u"give a model.tar.gz or a run bundle made by Ferry (zip, 7z, xz and others are refused)"_s};
+    return archiveError(a, archivePath, what);
+}
+
 // Only the format Ferry writes and documents: tar (ustar, pax, GNU), gzip-compressed or not
 // (review L4). Every other reader of libarchive (zip, 7-Zip, RAR, ISO, CAB, cpio, mtree, ...)
 // stays out of reach of an archive from elsewhere.
@@ -297,20 +309,16 @@ ReadArchive openForReading(const QString &archivePath, Error *error)
     archive_read_support_filter_gzip(a.get());
     archive_read_support_format_tar(a.get());
     if (archive_read_open_filename(a.get(), QFile::encodeName(archivePath).constData(), kChunk) != ARCHIVE_OK) {
-        *error = archiveError(a.get(), archivePath, u"cannot open the archive"_s);
+        *error = readingError(a.get(), archivePath, u"cannot open the archive"_s);
         return nullptr;
     }
     return a;
 }
 
-// Why the next header could not be read: an archive of another format (none was recognised, so
-// nothing of it was parsed) is named so, anything else is damage.
+// Why the next header could not be read.
 Error headerError(archive *a, const QString &archivePath)
 {
-    if (archive_format(a) == 0)
-        return Error{u"not a gzip-compressed tar, the only archive format Ferry reads"_s, archivePath, 0, 0,
-                     u"give a model.tar.gz or a run bundle made by Ferry (zip, 7z, xz and others are refused)"_s};
-    return archiveError(a, archivePath, u"damaged archive"_s);
+    return readingError(a, archivePath, u"damaged archive"_s);
 }
 
 // Reading: an entry name must stay inside the archive's folder (relative, no `..`). Ferry never

@@ -145,6 +145,22 @@ QString terminalText(QByteArrayView line, bool redraws)
     return shownText(view, false);
 }
 
+QString terminalLines(QByteArrayView text)
+{
+    QString shown;
+    shown.reserve(text.size());
+    for (qsizetype from = 0; from <= text.size();) {
+        qsizetype end = text.indexOf('\n', from);
+        if (end < 0)
+            end = text.size();
+        shown += shownText(text.sliced(from, end - from), false);
+        if (end < text.size())
+            shown += u'\n';
+        from = end + 1;
+    }
+    return shown;
+}
+
 bool isProgressBar(QStringView text)
 {
     return progressBar(text);
