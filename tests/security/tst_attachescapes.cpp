@@ -61,6 +61,18 @@ Printed ferryIn(const QString &ws, const QStringList &arguments)
             p.readAllStandardError()};
 }
 
+// A workspace in `dir` with a local environment of /usr/bin/python3; its folder.
+QString workspaceIn(const QTemporaryDir &dir)
+{
+    const QString ws = dir.filePath(u"ws"_s);
+    QDir().mkpath(ws + u"/environments"_s);
+    QFile env(ws + u"/environments/local.yml"_s);
+    if (!env.open(QIODevice::WriteOnly) ||
+        env.write("ferry: 1\nname: local\npython:\n  interpreter: /usr/bin/python3\n  user_managed: true\n") < 0)
+        return {};
+    return ws;
+}
+
 bool clean(const QByteArray &bytes)
 {
     return !bytes.contains('\x1b') && !bytes.contains('\x07') && !bytes.contains("\xc2\x9b");
@@ -75,16 +87,12 @@ private Q_SLOTS:
     void attachPrintsNoControlSequence()
     {
         QTemporaryDir dir;
-        const QString ws = dir.filePath(u"ws"_s);
-        QVERIFY(QDir().mkpath(ws + u"/environments"_s));
+        const QString ws = workspaceIn(dir);
+        QVERIFY(!ws.isEmpty());
         QFile script(ws + u"/escapes.py"_s);
         QVERIFY(script.open(QIODevice::WriteOnly));
         script.write(kScript);
         script.close();
-        QFile env(ws + u"/environments/local.yml"_s);
-        QVERIFY(env.open(QIODevice::WriteOnly));
-        env.write("ferry: 1\nname: l7-local\npython:\n  interpreter: /usr/bin/python3\n  user_managed: true\n");
-        env.close();
 
         QProcess start;
         start.setWorkingDirectory(ws);
@@ -116,12 +124,8 @@ private Q_SLOTS:
     void logsShowAndDiffPrintNoControlSequence()
     {
         QTemporaryDir dir;
-        const QString ws = dir.filePath(u"ws"_s);
-        QVERIFY(QDir().mkpath(ws + u"/environments"_s));
-        QFile env(ws + u"/environments/local.yml"_s);
-        QVERIFY(env.open(QIODevice::WriteOnly));
-        env.write("ferry: 1\nname: l3-local\npython:\n  interpreter: /usr/bin/python3\n  user_managed: true\n");
-        env.close();
+        const QString ws = workspaceIn(dir);
+        QVERIFY(!ws.isEmpty());
         const auto runIt = [&](const QByteArray &script) {
             QFile file(ws + u"/hostile.py"_s);
             if (!file.open(QIODevice::WriteOnly) || file.write(script) != script.size())
@@ -145,7 +149,8 @@ private Q_SLOTS:
         QVERIFY2(logs.out.contains("clipboard\n") && logs.out.contains("cleared\n"), logs.out.constData());
         const Printed raw = ferryIn(ws, {u"runs"_s, u"logs"_s, a, u"--raw"_s});
         QCOMPARE(raw.code, 0);
-        QVERIFY2(raw.out.contains("\x1b]52;c;ZWNobyBwd25lZA==\x07" "clipboard\n") &&
+        QVERIFY2(raw.out.contains("\x1b]52;c;ZWNobyBwd25lZA==\x07"
+                                  "clipboard\n") &&
                      raw.out.contains("\x1b]0;log title\x07\x1b[2Jcleared\n"),
                  raw.out.toHex(' ').constData());
 
@@ -173,7 +178,9 @@ private Q_SLOTS:
         QCOMPARE(ferry::run::terminalText("1/3\r2/3", false), u"1/3\uFFFD2/3"_s);
         // Lines as the command line prints run-derived text: each line so, newlines kept, a return
         // shown rather than hiding what came before it.
-        QCOMPARE(ferry::run::terminalLines("a\x1b]0;t\x07" "b\n\x1b[2Jc\r\n\nd"), u"ab\nc\uFFFD\n\nd"_s);
+        QCOMPARE(ferry::run::terminalLines("a\x1b]0;t\x07"
+                                           "b\n\x1b[2Jc\r\n\nd"),
+                 u"ab\nc\uFFFD\n\nd"_s);
         QCOMPARE(ferry::run::terminalLines(u"x\ny\n"_s), u"x\ny\n"_s);
     }
 };

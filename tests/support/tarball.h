@@ -27,13 +27,10 @@ struct TarEntry {
     QByteArray target; // links
 };
 
-// A gzip-compressed tar holding `entries` exactly as named.
-inline bool writeTarGz(const QString &path, const QList<TarEntry> &entries)
+// `entries` exactly as named, in the archive `a` (its format and filter chosen) at `path`.
+inline bool writeEntries(archive *a, const QString &path, const QList<TarEntry> &entries)
 {
-    std::unique_ptr<archive, decltype(&archive_write_free)> a(archive_write_new(), archive_write_free);
-    archive_write_add_filter_gzip(a.get());
-    archive_write_set_format_pax_restricted(a.get());
-    if (archive_write_open_filename(a.get(), QFile::encodeName(path).constData()) != ARCHIVE_OK)
+    if (archive_write_open_filename(a, QFile::encodeName(path).constData()) != ARCHIVE_OK)
         return false;
     for (const TarEntry &e : entries) {
         std::unique_ptr<archive_entry, decltype(&archive_entry_free)> entry(archive_entry_new(), archive_entry_free);
@@ -45,13 +42,22 @@ inline bool writeTarGz(const QString &path, const QList<TarEntry> &entries)
         if (e.kind == TarEntry::Hardlink)
             archive_entry_set_hardlink(entry.get(), e.target.constData());
         archive_entry_set_size(entry.get(), e.kind == TarEntry::File ? e.content.size() : 0);
-        if (archive_write_header(a.get(), entry.get()) != ARCHIVE_OK)
+        if (archive_write_header(a, entry.get()) != ARCHIVE_OK)
             return false;
-        if (e.kind == TarEntry::File && archive_write_data(a.get(), e.content.constData(), size_t(e.content.size())) !=
-                                            la_ssize_t(e.content.size()))
+        if (e.kind == TarEntry::File &&
+            archive_write_data(a, e.content.constData(), size_t(e.content.size())) != la_ssize_t(e.content.size()))
             return false;
     }
-    return archive_write_close(a.get()) == ARCHIVE_OK;
+    return archive_write_close(a) == ARCHIVE_OK;
+}
+
+// A gzip-compressed tar holding `entries` exactly as named.
+inline bool writeTarGz(const QString &path, const QList<TarEntry> &entries)
+{
+    std::unique_ptr<archive, decltype(&archive_write_free)> a(archive_write_new(), archive_write_free);
+    archive_write_add_filter_gzip(a.get());
+    archive_write_set_format_pax_restricted(a.get());
+    return writeEntries(a.get(), path, entries);
 }
 
 // `bytes` gzip-compressed, as `gzip` would write them (libarchive's raw format with the filter).
@@ -102,25 +108,12 @@ inline QByteArray tarBlocks(QByteArray bytes)
     return bytes;
 }
 
-// A ZIP archive holding `entries` (regular files), whatever its name says.
+// A ZIP archive holding `entries`, whatever its name says.
 inline bool writeZip(const QString &path, const QList<TarEntry> &entries)
 {
     std::unique_ptr<archive, decltype(&archive_write_free)> a(archive_write_new(), archive_write_free);
     archive_write_set_format_zip(a.get());
-    if (archive_write_open_filename(a.get(), QFile::encodeName(path).constData()) != ARCHIVE_OK)
-        return false;
-    for (const TarEntry &e : entries) {
-        std::unique_ptr<archive_entry, decltype(&archive_entry_free)> entry(archive_entry_new(), archive_entry_free);
-        archive_entry_set_pathname(entry.get(), e.name.constData());
-        archive_entry_set_perm(entry.get(), 0644);
-        archive_entry_set_filetype(entry.get(), AE_IFREG);
-        archive_entry_set_size(entry.get(), e.content.size());
-        if (archive_write_header(a.get(), entry.get()) != ARCHIVE_OK ||
-            archive_write_data(a.get(), e.content.constData(), size_t(e.content.size())) !=
-                la_ssize_t(e.content.size()))
-            return false;
-    }
-    return archive_write_close(a.get()) == ARCHIVE_OK;
+    return writeEntries(a.get(), path, entries);
 }
 
 } // namespace ferry::test
