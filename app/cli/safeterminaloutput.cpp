@@ -36,7 +36,8 @@ SafeTerminalOutput::SafeTerminalOutput(int fd) : m_fd(fd)
 
 qint64 SafeTerminalOutput::writeData(const char *data, qint64 size)
 {
-    return writeAll(m_fd, run::terminalLines(QByteArrayView(data, size)).toUtf8()) ? size : -1;
+    // A '\r' stays: a build's progress line redraws itself in place.
+    return writeAll(m_fd, run::terminalLines(QByteArrayView(data, size), true).toUtf8()) ? size : -1;
 }
 
 void showQtMessagesSafely()

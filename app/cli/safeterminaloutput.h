@@ -7,7 +7,8 @@ namespace ferry::cli {
 // What the command line writes to standard error, shown as run::terminalLines shows it: an
 // Error's message may echo what came from elsewhere (an archive's entry names, a run's error, a
 // host's answer), so no escape sequence, BEL or other control character of it reaches the
-// terminal; newlines and tabs do (review L3). Unbuffered: the QTextStream over it buffers.
+// terminal; newlines, tabs and carriage returns (a progress line) do (review L3). Unbuffered: the
+// QTextStream over it buffers.
 class SafeTerminalOutput final : public QIODevice {
 public:
     explicit SafeTerminalOutput(int fd);

@@ -182,6 +182,8 @@ private Q_SLOTS:
                                            "b\n\x1b[2Jc\r\n\nd"),
                  u"ab\nc\uFFFD\n\nd"_s);
         QCOMPARE(ferry::run::terminalLines(u"x\ny\n"_s), u"x\ny\n"_s);
+        // The command line's own stderr keeps a progress line's returns.
+        QCOMPARE(ferry::run::terminalLines("45%\r\x1b[K50%\rdone\n", true), u"45%\r50%\rdone\n"_s);
     }
 };
 
