@@ -1,11 +1,13 @@
 // Entry point: the command line or the window, decided from the first argument.
 #include "cli/dispatcher.h"
+#include "cli/safeterminaloutput.h"
 #include "common/leftovers.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
 
 #include <cstdio>
+#include <unistd.h>
 
 #ifdef FERRY_WITH_GUI
 int runGui(int argc, char **argv, const QString &commands);
@@ -38,7 +40,10 @@ int main(int argc, char **argv)
         QCoreApplication::setOrganizationName(QStringLiteral("Ferry"));
         QCoreApplication::setApplicationName(QStringLiteral("ferry"));
         QTextStream out(stdout);
-        QTextStream err(stderr);
+        // Messages may echo what came from elsewhere: shown without its control sequences (L3).
+        ferry::cli::SafeTerminalOutput errors(STDERR_FILENO);
+        QTextStream err(&errors);
+        ferry::cli::showQtMessagesSafely();
         ferry::cli::Io io{out, err};
         return dispatcher.run(askpass ? arguments : app.arguments(), io);
     }

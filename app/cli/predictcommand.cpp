@@ -26,14 +26,15 @@ namespace {
 
 // The model folder: as it is, or unpacked from model.tar.gz into `unpacked`. The card is
 // checked before anything is written (its file names are plain names), and the files are
-// created new in the temporary folder, never through a link (security review H2).
+// created new in the temporary folder, never through a link (security review H2). The weights
+// are streamed into their file: memory never grows with what the archive declares (review L2).
 Expected<QString> modelFolder(const QString &model, const QTemporaryDir &unpacked)
 {
     if (!QFileInfo(model).isFile())
         return model;
     if (!unpacked.isValid())
         return Error{u"cannot create a temporary folder"_s, {}, 0, 0, u"check TMPDIR"_s};
-    const auto cardText = run::readArchiveFile(model, u"model.json"_s);
+    const auto cardText = run::readArchiveFile(model, u"model.json"_s, run::ModelCard::kMaxFileBytes);
     if (!cardText)
         return Error{u"cannot read model.json: "_s + cardText.error().message, model, 0, 0,
                      cardText.error().hint.isEmpty() ? u"give a model.tar.gz made by 'ferry train'"_s
@@ -41,13 +42,12 @@ Expected<QString> modelFolder(const QString &model, const QTemporaryDir &unpacke
     const auto card = run::ModelCard::parse(*cardText, model);
     if (!card)
         return card.error();
-    const auto weights = run::readArchiveFile(model, card->weightsFile, qint64(4) << 30);
-    if (!weights)
-        return weights.error();
     const QDir into(unpacked.path());
+    if (const auto weights = run::copyArchiveFile(model, card->weightsFile, into.filePath(card->weightsFile),
+                                                  run::ModelCard::kMaxWeightsBytes);
+        !weights)
+        return weights.error();
     if (const auto written = createNewFile(into.filePath(u"model.json"_s), *cardText); !written)
-        return written.error();
-    if (const auto written = createNewFile(into.filePath(card->weightsFile), *weights); !written)
         return written.error();
     return unpacked.path();
 }

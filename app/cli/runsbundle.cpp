@@ -15,6 +15,8 @@ void addBundleOptions(QCommandLineParser &parser)
         {u"bundle"_s, u"export: the run as one file to hand over (its code, metrics, log and model)."_s, u"FILE"_s});
     parser.addOption(
         {u"include-secrets"_s, u"export --bundle: keep the snapshot's secret-like files (.env, keys, credentials)."_s});
+    parser.addOption({u"include-values"_s, u"export --bundle: keep the environment's variable values and this "
+                                           u"machine's paths (source folder, environment file, data, SSH key)."_s});
 }
 
 int exportBundle(const QCommandLineParser &parser, RunContext &context, const run::RunRecord &record, Io &io)
@@ -26,6 +28,7 @@ int exportBundle(const QCommandLineParser &parser, RunContext &context, const ru
     }
     run::BundleExportOptions options;
     options.includeSecrets = parser.isSet(u"include-secrets"_s);
+    options.includeValues = parser.isSet(u"include-values"_s);
     const auto written = run::exportRunBundle(*context.store, context.workspace.runsDir(), record, path, options);
     if (!written) {
         io.err << "ferry runs export: " << written.error().toString() << Qt::endl;
@@ -36,6 +39,9 @@ int exportBundle(const QCommandLineParser &parser, RunContext &context, const ru
                << written->leftOut.join(u", "_s) << Qt::endl;
     else if (options.includeSecrets)
         io.err << "--include-secrets: the snapshot's secret-like files, if any, are in the bundle" << Qt::endl;
+    if (!written->leftOutValues.isEmpty())
+        io.err << "left out of the bundle as this machine's (--include-values keeps them): "
+               << written->leftOutValues.join(u", "_s) << Qt::endl;
     io.err << "wrote " << path << ": run " << record.id << ", " << written->points << " metric points, "
            << written->objects << " snapshot objects"
            << (written->runFiles.isEmpty() ? QString() : u", "_s + written->runFiles.join(u", "_s))

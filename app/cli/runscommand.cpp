@@ -11,6 +11,7 @@
 #include "cli/runsrerun.h"
 #include "cli/runsupport.h"
 
+#include "run/terminaltext.h"
 #include "snapshot/snapshot.h"
 #include "store/metricexport.h"
 #include "targets/remotetarget.h"
@@ -80,8 +81,11 @@ public:
             u"                                   the numbers exact\n"
             u"  ferry runs cancel ID             stop the run and everything it started\n"
             u"  ferry runs attach ID             follow the run's log until it ends\n"
-            u"  ferry runs logs ID [--rank K]    the run's log as it is now; --rank: rank K's of a run\n"
-            u"                                   across nodes (rank 0's is the run's log)\n"
+            u"  ferry runs logs ID [--rank K] [--raw]\n"
+            u"                                   the run's log as it is now, as a terminal shows it\n"
+            u"                                   (control sequences dropped; --raw: the bytes as they\n"
+            u"                                   are); --rank: rank K's of a run across nodes (rank 0's\n"
+            u"                                   is the run's log)\n"
             u"  ferry runs delete ID [--remote | --keep-remote]\n"
             u"                                   remove an ended run (its record, folder and artifacts);\n"
             u"                                   an SSH or Slurm run needs one of the two: --remote removes\n"
@@ -89,9 +93,11 @@ public:
             u"  ferry runs export ID --to azureml --compute NAME [-o job.yml]\n"
             u"  ferry runs export ID --to sagemaker [--instance-type T] [-o launch.py]\n"
             u"                                   the run as an AzureML command job or a SageMaker launcher\n"
-            u"  ferry runs export ID --bundle run.tar.gz [--include-secrets]\n"
+            u"  ferry runs export ID --bundle run.tar.gz [--include-secrets] [--include-values]\n"
             u"                                   the run as one file to hand over: its code (without\n"
-            u"                                   .env, keys, credentials unless asked), metrics, log, model\n"
+            u"                                   .env, keys, credentials unless asked), metrics, log, model;\n"
+            u"                                   its spec without variable values and local paths unless\n"
+            u"                                   asked\n"
             u"  ferry runs import run.tar.gz     such a file into this workspace (--workspace DIR)\n"
             u"  ferry runs diff A B [--all]      why B differs from A: parameters (the differing ones;\n"
             u"                                   --all: every one), code (a unified diff of the files\n"
@@ -128,6 +134,7 @@ public:
         addRemoteOptions(parser);
         parser.addOption({u"workspace"_s, u"The workspace folder (default: the current folder)."_s, u"DIR"_s});
         parser.addOption({u"rank"_s, u"logs: rank K's log of a run across nodes."_s, u"K"_s});
+        parser.addOption({u"raw"_s, u"logs: the log's bytes as they are, terminal control sequences and all."_s});
         parser.addOption({u"json"_s, u"Print JSON."_s});
         parser.addOption({u"csv"_s, u"metrics: print CSV."_s});
         parser.addOption({u"remote"_s, u"delete: remove the run's folder on its host as well."_s});
@@ -273,49 +280,57 @@ private:
             io.out << QJsonDocument(o).toJson();
             return kExitOk;
         }
-        io.out << "run:       " << r.id << '\n'
-               << "status:    " << run::runStatusLabel(r)
-               << (r.exitCode ? u" (exit code %1)"_s.arg(*r.exitCode) : QString()) << '\n';
+        // Everything below comes from the run (its error, note, script, parameters, metric names,
+        // the host's answer; an imported run's from elsewhere): printed as a terminal is to show
+        // it, no control sequence of it reaching the terminal (L3).
+        QString text;
+        QTextStream shown(&text);
+        shown << "run:       " << r.id << '\n'
+              << "status:    " << run::runStatusLabel(r)
+              << (r.exitCode ? u" (exit code %1)"_s.arg(*r.exitCode) : QString()) << '\n';
         if (!r.error.isEmpty()) // a running run's is what Ferry knows of it (still starting, ...)
-            io.out << (run::isFinished(r.status) ? "error:     " : "detail:    ") << r.error << '\n';
-        io.out << "target:    " << r.target << '\n';
+            shown << (run::isFinished(r.status) ? "error:     " : "detail:    ")
+                  << QString(r.error).replace(u'\n', u"\n           "_s) << '\n';
+        shown << "target:    " << r.target << '\n';
         if (!r.tags.isEmpty())
-            io.out << "tags:      " << r.tags.join(u' ') << '\n';
+            shown << "tags:      " << r.tags.join(u' ') << '\n';
         if (!r.note.isEmpty())
-            io.out << "note:      " << QString(r.note).replace(u'\n', u"\n           "_s) << '\n';
+            shown << "note:      " << QString(r.note).replace(u'\n', u"\n           "_s) << '\n';
         if (const QJsonObject sweep = r.spec[u"sweep"_s].toObject(); !sweep.isEmpty())
-            io.out << "sweep:     " << sweep[u"id"_s].toString() << ", trial " << sweep[u"trial"_s].toInt() << '\n';
+            shown << "sweep:     " << sweep[u"id"_s].toString() << ", trial " << sweep[u"trial"_s].toInt() << '\n';
         if (r.spec[u"script"_s].toString().isEmpty()) // the embedded trainer
-            io.out << "data:      " << r.spec[u"channels"_s][0][u"path"_s].toString() << '\n';
+            shown << "data:      " << r.spec[u"channels"_s][0][u"path"_s].toString() << '\n';
         else
-            io.out << "script:    " << r.spec[u"script"_s].toString() << " in " << r.spec[u"sourceDir"_s].toString()
-                   << '\n';
+            shown << "script:    " << r.spec[u"script"_s].toString() << " in " << r.spec[u"sourceDir"_s].toString()
+                  << '\n';
         if (const QString of = r.spec[u"rerunOf"_s].toString(); !of.isEmpty())
-            io.out << "rerun of:  " << of << '\n';
+            shown << "rerun of:  " << of << '\n';
         if (const QJsonObject taken = r.spec[u"snapshot"_s].toObject(); !taken.isEmpty()) {
             const snapshot::Snapshot s = snapshot::Snapshot::fromJson(taken);
             if (!s.error.isEmpty())
-                io.out << "code:      no snapshot: " << s.error << '\n';
+                shown << "code:      no snapshot: " << s.error << '\n';
             else
-                io.out << "code:      snapshot " << s.tree.left(12) << ", " << s.files << " files, " << s.bytes
-                       << " bytes (" << s.addedBytes << " new)" << '\n';
+                shown << "code:      snapshot " << s.tree.left(12) << ", " << s.files << " files, " << s.bytes
+                      << " bytes (" << s.addedBytes << " new)" << '\n';
             if (s.git.repository)
-                io.out << "git:       " << s.git.commit.left(12)
-                       << (s.git.branch.isEmpty() ? QString() : u" on "_s + s.git.branch)
-                       << (s.git.dirty ? " with uncommitted changes" : "") << '\n';
+                shown << "git:       " << s.git.commit.left(12)
+                      << (s.git.branch.isEmpty() ? QString() : u" on "_s + s.git.branch)
+                      << (s.git.dirty ? " with uncommitted changes" : "") << '\n';
         }
         if (!r.environmentTag.isEmpty())
-            io.out << "image tag: " << r.environmentTag << '\n';
+            shown << "image tag: " << r.environmentTag << '\n';
         if (const auto spec = run::RunSpec::fromJson(r.spec)) // data, host, image (cli/runsprovenance.h)
-            printProvenance(*spec, runDirOf(context, r.id), io.out);
-        io.out << "started:   " << timeText(r.startedMs) << "  (" << durationText(r.startedMs, r.finishedMs) << ")\n"
-               << "folder:    " << runDirOf(context, r.id) << '\n';
+            printProvenance(*spec, runDirOf(context, r.id), shown);
+        shown << "started:   " << timeText(r.startedMs) << "  (" << durationText(r.startedMs, r.finishedMs) << ")\n"
+              << "folder:    " << runDirOf(context, r.id) << '\n';
         for (const run::Hyperparameter &hp : params)
-            io.out << "param:     " << hp.name << " = " << hp.value << '\n';
+            shown << "param:     " << hp.name << " = " << hp.value << '\n';
         for (auto it = last.begin(); it != last.end(); ++it)
-            io.out << "metric:    " << it.key() << " = " << it.value().toDouble() << " (last)\n";
+            shown << "metric:    " << it.key() << " = " << it.value().toDouble() << " (last)\n";
         for (const run::Artifact &a : artifacts)
-            io.out << "artifact:  " << a.path << " (" << a.kind << ", " << a.size << " bytes)\n";
+            shown << "artifact:  " << a.path << " (" << a.kind << ", " << a.size << " bytes)\n";
+        shown.flush();
+        io.out << run::terminalLines(text);
         io.out.flush();
         return kExitOk;
     }

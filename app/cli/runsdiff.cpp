@@ -1,6 +1,7 @@
 #include "cli/runsdiff.h"
 
 #include "cli/runsprovenance.h"
+#include "run/terminaltext.h"
 #include "snapshot/snapshot.h"
 #include "tracking/rundiff.h"
 
@@ -103,44 +104,51 @@ int diffRuns(RunContext &context, const run::RunRecord &a, const run::RunRecord 
         io.out << QJsonDocument(toJson(*diff, all)).toJson(QJsonDocument::Compact) << Qt::endl;
         return kExitOk;
     }
-    io.out << "A: " << a.id << '\n' << "B: " << b.id << '\n';
+    // The code's lines, parameters, metric names and the rest come from the runs (one may be
+    // imported): printed as a terminal is to show them, no control sequence reaching it (L3).
+    QString text;
+    QTextStream shown(&text);
+    shown << "A: " << a.id << '\n' << "B: " << b.id << '\n';
     QStringList parameterLines;
     for (const auto &p : diff->parameters) {
         if (all || p.differs())
             parameterLines << u"  %1: %2%3"_s.arg(p.name, valueText(p.a),
                                                   p.differs() ? u" → "_s + valueText(p.b) : QString());
     }
-    io.out << (all ? "parameters:" : "parameters that differ:")
-           << (parameterLines.isEmpty() ? u" none"_s : u'\n' + parameterLines.join(u'\n')) << '\n';
+    shown << (all ? "parameters:" : "parameters that differ:")
+          << (parameterLines.isEmpty() ? u" none"_s : u'\n' + parameterLines.join(u'\n')) << '\n';
     for (const auto &[field, change] : diff->other)
-        io.out << field << ": " << change << '\n';
+        shown << field << ": " << change << '\n';
     for (const QString &line : diff->environment)
-        io.out << "  " << line << '\n';
-    printProvenanceDiff(*diff, all, io.out);
+        shown << "  " << line << '\n';
+    printProvenanceDiff(*diff, all, shown);
     if (diff->gitA || diff->gitB)
-        io.out << "git:  A " << gitText(diff->gitA) << "\n      B " << gitText(diff->gitB) << '\n';
+        shown << "git:  A " << gitText(diff->gitA) << "\n      B " << gitText(diff->gitB) << '\n';
     if (!diff->codeKnown)
-        io.out << "code: " << diff->codeNote << '\n';
+        shown << "code: " << diff->codeNote << '\n';
     else if (diff->files.isEmpty())
-        io.out << "code: the same files\n";
+        shown << "code: the same files\n";
     else {
-        io.out << "code: " << diff->files.size() << (diff->files.size() == 1 ? " file differs" : " files differ")
-               << '\n';
+        shown << "code: " << diff->files.size() << (diff->files.size() == 1 ? " file differs" : " files differ")
+              << '\n';
         for (const auto &f : diff->files) {
             if (!f.text || f.unified.isEmpty())
-                io.out << "  " << f.path << ": " << changeName(f.change) << " (" << f.sizeA << " → " << f.sizeB
-                       << " bytes" << (f.text ? "" : ", not text") << ")\n";
+                shown << "  " << f.path << ": " << changeName(f.change) << " (" << f.sizeA << " → " << f.sizeB
+                      << " bytes" << (f.text ? "" : ", not text") << ")\n";
             else
-                io.out << f.unified;
+                shown << f.unified;
         }
     }
     if (!diff->metrics.isEmpty()) {
-        io.out << "metrics (last; best):\n";
+        shown << "metrics (last; best):\n";
         for (const auto &m : diff->metrics)
-            io.out << u"  %1: A %2; %3   B %4; %5"_s.arg(m.name, numberText(m.lastA), numberText(m.bestA),
-                                                         numberText(m.lastB), numberText(m.bestB))
-                   << '\n';
+            shown << u"  %1: A %2; %3   B %4; %5"_s.arg(m.name, numberText(m.lastA), numberText(m.bestA),
+                                                        numberText(m.lastB), numberText(m.bestB))
+                  << '\n';
     }
+    shown.flush();
+    io.out << run::terminalLines(text);
+    io.out.flush();
     return kExitOk;
 }
 

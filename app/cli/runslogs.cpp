@@ -3,6 +3,7 @@
 #include "common/safefile.h"
 #include "run/distribution.h"
 #include "run/ranklogs.h"
+#include "run/terminaltext.h"
 #include "targets/remotetarget.h"
 
 #include <QFile>
@@ -54,7 +55,28 @@ int printRunLog(const QCommandLineParser &parser, RunContext &context, const run
         io.err << "ferry runs logs: " << what << " is not there yet (" << file << ")" << Qt::endl;
         return kExitUserError;
     }
-    io.out << QString::fromUtf8(**bytes);
+    const QByteArray &log = **bytes;
+    if (parser.isSet(u"raw"_s)) { // the bytes as the script wrote them, control sequences and all
+        io.out.flush();
+        if (QIODevice *device = io.out.device())
+            device->write(log);
+        else
+            io.out << QString::fromUtf8(log);
+        io.out.flush();
+        return kExitOk;
+    }
+    // L3: each line as `ferry runs attach` and the window show it, so nothing a script printed
+    // reaches the terminal as a control sequence.
+    for (qsizetype from = 0; from < log.size();) {
+        qsizetype end = log.indexOf('\n', from);
+        const bool whole = end >= 0;
+        if (!whole)
+            end = log.size();
+        io.out << run::terminalText(QByteArrayView(log).sliced(from, end - from));
+        if (whole)
+            io.out << '\n';
+        from = end + 1;
+    }
     io.out.flush();
     return kExitOk;
 }

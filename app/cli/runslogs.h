@@ -1,7 +1,8 @@
 #pragma once
 
-// `ferry runs logs ID [--rank K]`: a run's log as it is now, or one rank's of a run across nodes
-// (rank 0's is the run's log; rank K's comes from the host while the run goes on).
+// `ferry runs logs ID [--rank K] [--raw]`: a run's log as it is now, each line as a terminal shows
+// it (run::terminalText; --raw: the bytes as they are), or one rank's of a run across nodes (rank
+// 0's is the run's log; rank K's comes from the host while the run goes on).
 #include "cli/command.h"
 #include "cli/runsupport.h"
 

@@ -1,5 +1,6 @@
 #include "cli/runsquery.h"
 
+#include "run/terminaltext.h"
 #include "tracking/runquery.h"
 
 #include <QFile>
@@ -58,17 +59,17 @@ int tagRun(RunContext &context, const run::RunRecord &record, const QStringList 
     const QStringList tags = context.store->run(record.id).value_or(record).tags;
     if (json)
         io.out << QJsonDocument(QJsonArray::fromStringList(tags)).toJson();
-    else if (!tags.isEmpty())
-        io.out << tags.join(u' ') << '\n';
+    else if (!tags.isEmpty()) // an imported run's tags came from elsewhere (L3)
+        io.out << run::terminalLines(tags.join(u' ')) << '\n';
     io.out.flush();
     return kExitOk;
 }
 
 int noteRun(RunContext &context, const run::RunRecord &record, const QStringList &words, Io &io)
 {
-    if (words.isEmpty()) { // no text: the note as it is
-        if (!record.note.isEmpty())
-            io.out << record.note << '\n';
+    if (words.isEmpty()) {          // no text: the note as it is
+        if (!record.note.isEmpty()) // an imported run's note came from elsewhere (L3)
+            io.out << run::terminalLines(record.note) << '\n';
         io.out.flush();
         return kExitOk;
     }

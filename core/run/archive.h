@@ -3,9 +3,11 @@
 #include "common/error.h"
 
 #include <QByteArray>
+#include <QList>
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -13,24 +15,53 @@ struct archive;
 
 namespace ferry::run {
 
+// What packing a run's folder may take (review L1: a run can make a file of 8 TiB that holds
+// nothing). A regular file larger than `maxFileBytes` (its apparent size: what the entry would
+// inflate to) is left out, and said in the result. `cancelled`, when set, is asked between chunks:
+// true stops packing at once.
+struct PackLimits {
+    static constexpr qint64 kDefaultMaxFileBytes = qint64(16) << 30;
+    qint64 maxFileBytes = kDefaultMaxFileBytes;
+    std::function<bool()> cancelled;
+};
+
+// What packing did not put into the archive.
+struct PackResult {
+    struct LeftOut {
+        QString name; // relative to the packed folder
+        qint64 bytes = 0;
+    };
+    QList<LeftOut> tooLarge; // regular files over PackLimits::maxFileBytes
+    bool cancelled = false;  // stopped by PackLimits::cancelled: no archive was written
+};
+
 // Packs what is inside `dir` into a gzip-compressed tar at `archivePath`, entry names relative
 // to `dir` (as SageMaker's model.tar.gz: `model.pth` at the top). Symbolic links are stored
 // as links, never followed. The archive is written beside and renamed into place, so
-// `archivePath` is either absent or complete. Files are streamed: memory stays small.
+// `archivePath` is either absent or complete. Files are streamed: memory stays small. A file
+// with holes (SEEK_DATA, SEEK_HOLE) is stored sparse (GNU tar's pax format 1.0): its holes are
+// neither read nor compressed, and a reader gets them back as zeros.
 // `dir` itself must be a folder, not a link to one (lstat). The temp file has an unpredictable
 // name and is created without following links (common/safefile.h).
-Expected<void> packDirectory(const QString &dir, const QString &archivePath);
+Expected<PackResult> packDirectory(const QString &dir, const QString &archivePath, const PackLimits &limits = {});
 // The same with no entries: what a run gets for a folder that could not be packed.
 Expected<void> packEmptyArchive(const QString &archivePath);
 
-// Reading never extracts and never follows a link. An entry whose name leads out of a folder
-// (absolute, or with a `..` part) makes the archive refused.
+// Reading never extracts and never follows a link. Ferry reads one archive format: tar
+// (ustar, pax, GNU), gzip-compressed or not; anything else (zip, 7-Zip, RAR, ISO, cpio, mtree,
+// xz, ...) is refused as "not a gzip-compressed tar" before any of it is parsed (review L4). An
+// entry whose name leads out of a folder (absolute, or with a `..` part) makes the archive refused.
 // The entry names of a tar.gz (folders end in '/'), in archive order.
 Expected<QStringList> archiveEntries(const QString &archivePath);
 // The content of one regular file in a tar.gz, refused if it is over `maxBytes`, or if the
-// entry at that name is a link (symbolic or hard) or a folder.
+// entry at that name is a link (symbolic or hard) or a folder. Memory grows with the bytes
+// really read, never with what the entry's header declares (review L2).
 Expected<QByteArray> readArchiveFile(const QString &archivePath, const QString &entry,
                                      qint64 maxBytes = 64 * 1024 * 1024);
+// The same streamed into a new file at `destination` (created O_EXCL | O_NOFOLLOW, 0600; removed
+// again when anything fails): for entries too large to hold in memory. Returns the bytes written.
+Expected<qint64> copyArchiveFile(const QString &archivePath, const QString &entry, const QString &destination,
+                                 qint64 maxBytes);
 
 // A gzip-compressed tar written entry by entry (a run bundle, tracking/runbundle.h): regular
 // files only, under the names the caller gives. Written to a temp file beside `archivePath`

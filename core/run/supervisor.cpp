@@ -12,7 +12,9 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QLocale>
 #include <QProcessEnvironment>
+#include <QSettings>
 
 #include <algorithm>
 #include <cerrno>
@@ -196,13 +198,21 @@ private:
     sigset_t m_signals{};
 };
 
+// A cancel that came while the archives are packed (the supervisor blocks TERM and INT: they wait,
+// pending, until taken).
+bool cancelPending()
+{
+    sigset_t pending;
+    return sigpending(&pending) == 0 && (sigismember(&pending, SIGTERM) == 1 || sigismember(&pending, SIGINT) == 1);
+}
+
 int Supervision::end(ExitRecord record)
 {
     record.finishedMs = nowMs();
     const auto written = m_dir.writeExit(record);
     if (!written)
         note(written.error().toString());
-    const auto packed = finalize(m_dir.path());
+    const auto packed = finalize(m_dir.path(), cancelPending);
     if (!packed)
         note(packed.error().toString());
     return written && packed ? 0 : 2;
@@ -290,9 +300,12 @@ int Supervision::run()
     const int status = waitForScript();
     // A cancel signals the supervisor before the script's group, so its TERM is pending by
     // the time the script has died of the group's.
-    sigset_t pending;
-    if (sigpending(&pending) == 0 && (sigismember(&pending, SIGTERM) == 1 || sigismember(&pending, SIGINT) == 1))
+    if (cancelPending())
         m_cancelled = true;
+    // Taken now: that TERM cancelled the script, and its model (saved on TERM) is still packed;
+    // only a TERM that comes while the archives are packed stops packing.
+    for (signalfd_siginfo info{}; ::read(m_signalFd, &info, sizeof info) == static_cast<ssize_t>(sizeof info);) {
+    }
     drainOutput();
     stopLeftovers();
     drainOutput();
@@ -542,7 +555,45 @@ int superviseRun(const QString &runDir)
     return Supervision(runDir).run();
 }
 
-Expected<void> finalize(const QString &runDir)
+qint64 maxPackedFileBytes(const QSettings &settings)
+{
+    const qint64 gib = kMaxPackedFileGiBSetting.get(settings);
+    if (gib <= 0)
+        return PackLimits::kDefaultMaxFileBytes;
+    return std::min<qint64>(gib, qint64(1) << 32) << 30;
+}
+
+namespace {
+
+QString sizeText(qint64 bytes)
+{
+    return u"%1 (%2 bytes)"_s.arg(QLocale::c().formattedDataSize(bytes, 1, QLocale::DataSizeIecFormat)).arg(bytes);
+}
+
+// Packs `folder` into `archivePath`; what was left out, or a cancel, is said in the run's log.
+Expected<void> packRunFolder(const RunDirectory &dir, const QString &folder, const QString &archivePath,
+                             const PackLimits &limits)
+{
+    const QByteArray name = QDir(dir.path()).relativeFilePath(folder).toUtf8();
+    const QByteArray archive = QFileInfo(archivePath).fileName().toUtf8();
+    const auto packed = packDirectory(folder, archivePath, limits);
+    if (!packed)
+        return packed.error();
+    for (const PackResult::LeftOut &file : packed->tooLarge)
+        (void)dir.appendToLog("ferry: " + name + '/' + file.name.toUtf8() + " is not in " + archive + ": it is " +
+                              sizeText(file.bytes).toUtf8() + ", more than the " +
+                              sizeText(limits.maxFileBytes).toUtf8() + " a packed file may have (setting " +
+                              kMaxPackedFileGiBSetting.key().toUtf8() + "); it stays in the run's folder\n");
+    if (!packed->cancelled)
+        return {};
+    (void)dir.appendToLog("ferry: packing " + name + "/ was cancelled: " + archive +
+                          " holds nothing; the files are still in the run's folder\n");
+    return packEmptyArchive(archivePath);
+}
+
+} // namespace
+
+Expected<void> finalize(const QString &runDir, const std::function<bool()> &cancelled)
 {
     const RunDirectory dir(runDir);
     const auto exit = dir.readExit();
@@ -550,6 +601,9 @@ Expected<void> finalize(const QString &runDir)
         return exit.error();
     if (!exit->has_value())
         return Error{u"the run has not ended yet"_s, dir.path(), 0, 0, u"wait for exit.json"_s};
+    PackLimits limits;
+    limits.maxFileBytes = maxPackedFileBytes(QSettings());
+    limits.cancelled = cancelled;
     const ContractPaths paths = localContractPaths(dir.path(), RunSpec{});
     for (const auto &[folder, archivePath] :
          {std::pair{paths.modelDir, dir.modelArchive()}, std::pair{paths.outputDataDir, dir.outputArchive()}}) {
@@ -573,8 +627,7 @@ Expected<void> finalize(const QString &runDir)
         }
         if (!QDir().mkpath(folder)) // a run that never started still gets (empty) archives
             return Error{u"cannot create the folder"_s, folder, 0, 0, u"check permissions"_s};
-        const auto packed = packDirectory(folder, archivePath);
-        if (!packed)
+        if (const auto packed = packRunFolder(dir, folder, archivePath, limits); !packed)
             return packed;
     }
     return {};

@@ -1,10 +1,14 @@
 #pragma once
 
 #include "common/error.h"
+#include "common/setting.h"
+#include "run/archive.h"
 #include "run/contract.h"
 #include "run/runspec.h"
 
 #include <QString>
+
+#include <functional>
 
 namespace ferry::run {
 
@@ -14,13 +18,24 @@ namespace ferry::run {
 // folder with the contract variables, in a process group of its own, its output appended to
 // `log`; records supervisor.json, touches `heartbeat` every 2 s, forwards SIGTERM (a cancel)
 // to the script's group, and when the script ends stops what it left behind in its group,
-// writes exit.json and packs the archives (finalize). Returns the supervisor's exit code.
+// writes exit.json and packs the archives (finalize; a SIGTERM while it packs, a cancel of a run
+// that has ended, stops packing at once). Returns the supervisor's exit code.
 int superviseRun(const QString &runDir);
+
+// The largest file packed into a run's model.tar.gz and output.tar.gz, in GiB (its apparent
+// size: a sparse file counts whole). A larger one stays in the run's folder, and the run's log
+// says so (review L1). Read by every finalize, so a change holds for the next run that ends.
+inline const Setting<qint64> kMaxPackedFileGiBSetting{"runs/maxPackedFileGiB", PackLimits::kDefaultMaxFileBytes >> 30};
+// kMaxPackedFileGiBSetting in bytes; the default for a value that is not a positive number.
+qint64 maxPackedFileBytes(const QSettings &settings);
 
 // Packs model/ into model.tar.gz and output/data/ into output.tar.gz once exit.json exists.
 // Idempotent and safe to run concurrently: whoever notices a finished run without its
-// archives (the supervisor, a probe after a crash, a cancel) calls it.
-Expected<void> finalize(const QString &runDir);
+// archives (the supervisor, a probe after a crash, a cancel) calls it. Files over
+// kMaxPackedFileGiBSetting are left out, with a note in the run's log. `cancelled`, when set, is
+// asked while packing: true stops it at once, and the folder's archive is left empty, with a note
+// (the files stay in the run's folder).
+Expected<void> finalize(const QString &runDir, const std::function<bool()> &cancelled = {});
 
 // How often the supervisor touches the heartbeat file.
 inline constexpr int kHeartbeatIntervalMs = 2000;

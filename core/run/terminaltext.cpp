@@ -145,6 +145,27 @@ QString terminalText(QByteArrayView line, bool redraws)
     return shownText(view, false);
 }
 
+QString terminalLines(QByteArrayView text, bool keepReturns)
+{
+    QString shown;
+    shown.reserve(text.size());
+    for (qsizetype from = 0; from <= text.size();) {
+        qsizetype end = text.indexOf('\n', from);
+        if (keepReturns) {
+            const qsizetype ret = text.indexOf('\r', from);
+            if (ret >= 0 && (end < 0 || ret < end))
+                end = ret;
+        }
+        if (end < 0)
+            end = text.size();
+        shown += shownText(text.sliced(from, end - from), false);
+        if (end < text.size())
+            shown += QChar::fromLatin1(text[end]);
+        from = end + 1;
+    }
+    return shown;
+}
+
 bool isProgressBar(QStringView text)
 {
     return progressBar(text);

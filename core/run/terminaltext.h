@@ -13,6 +13,18 @@ namespace ferry::run {
 // nothing a script prints reaches the user's terminal as a control sequence.
 QString terminalText(QByteArrayView line, bool redraws = true);
 
+// Text of several lines as the terminal is to show it, whatever wrote it (a run's error, note,
+// parameters or code, an archive's entry names in a message): each line as terminalText shows it
+// without redraws (a '\r' shown as U+FFFD, so nothing hides what comes before it), the newlines
+// kept. The command line prints everything run-derived through it (L3). With `keepReturns` a '\r'
+// stays itself: a progress line redrawn in place (the command line's own stderr, where a build's
+// progress passes).
+QString terminalLines(QByteArrayView text, bool keepReturns = false);
+inline QString terminalLines(QStringView text)
+{
+    return terminalLines(QByteArrayView(text.toUtf8()));
+}
+
 // What a metric parser reads of one log line (without its newline): the line split at each bare
 // '\r' (a terminal's return to the line's start), each part as a terminal shows it (escape
 // sequences dropped, a backspace erasing the character before it, invalid UTF-8 as U+FFFD),

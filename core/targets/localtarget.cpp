@@ -78,6 +78,22 @@ Expected<void> stopUnconfirmed(const RunDirectory &dir, int graceMs)
     return {};
 }
 
+// A run that has ended while its supervisor still packs its archives: TERM stops packing at once
+// (the supervisor's finalize asks between chunks, review L1); waits for the supervisor to leave
+// its (empty) archives and end.
+void stopPacking(const RunDirectory &dir)
+{
+    const auto supervisor = dir.readSupervisor();
+    if (!supervisor || !supervisor->has_value() || !run::supervisorAlive(**supervisor))
+        return;
+    if (QFile::exists(dir.modelArchive()) && QFile::exists(dir.outputArchive()))
+        return;
+    const SupervisorRecord &s = **supervisor;
+    if (::kill(static_cast<pid_t>(s.supervisorPid), SIGTERM) != 0)
+        return;
+    waitUntil([&] { return !run::supervisorAlive(s); }, kSupervisorExitMs);
+}
+
 } // namespace
 
 Expected<RunProbe> LocalTarget::cancelUnconfirmed(const RunDirectory &dir, int graceMs)
@@ -174,8 +190,10 @@ Expected<RunProbe> LocalTarget::cancel(const QString &runDir, int graceMs)
     const auto start = cancelStart<SupervisorRecord>(dir, [&] { return dir.readSupervisor(); });
     if (!start)
         return start.error();
-    if (start->ended)
-        return probe(runDir); // it has ended already
+    if (start->ended) { // it has ended already; what is left is packing
+        stopPacking(dir);
+        return probe(runDir);
+    }
     if (!start->record)
         return cancelUnconfirmed(dir, graceMs);
     const SupervisorRecord &s = *start->record;

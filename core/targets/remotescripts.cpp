@@ -6,7 +6,7 @@ const char watcher[] = R"SH(
 ferry_watch() {
   w_log=$1; w_times=$2; w_samples=$3; w_group=$4; w_alive=$5; w_beat=${6:-}
   w_hz=$(getconf CLK_TCK 2>/dev/null || echo 100); w_page=$(getconf PAGESIZE 2>/dev/null || echo 4096)
-  w_block="${TMPDIR:-/tmp}/ferry-sample.$$"; w_last=; w_i=0; w_n=0
+  w_last=; w_i=0; w_n=0
   while kill -0 "$w_alive" 2>/dev/null; do
     w_now=$(date +%s%3N)
     [ -n "$w_beat" ] && echo "$w_now" > "$w_beat.tmp" && mv -f "$w_beat.tmp" "$w_beat"
@@ -17,13 +17,14 @@ ferry_watch() {
       if [ -z "$w_group" ] || [ -n "$w_g" ]; then
         # /proc/PID/stat after "(comm) ": state, ppid, pgrp; utime stime cutime cstime; rss. Read
         # by cat: a process gone since the glob is skipped (mawk would stop at its missing file).
-        { cat /proc/[0-9]*/stat 2>/dev/null | awk -v g="$w_g" -v n="$w_n" -v ms="$w_now" -v hz="$w_hz" -v page="$w_page" '
+        # The block is gathered in memory, then appended: no temp file, so no name in a folder
+        # shared with other users that one of them could plant a link at (review L5).
+        w_block=$({ cat /proc/[0-9]*/stat 2>/dev/null | awk -v g="$w_g" -v n="$w_n" -v ms="$w_now" -v hz="$w_hz" -v page="$w_page" '
             { sub(/^.*\) /, ""); if (g == "" || $3 == g) { t += $12 + $13 + $14 + $15; r += $22 } }
             END { printf "sample %d %s %.3f %d\n", n, ms, t / hz, r * page }'
           command -v nvidia-smi >/dev/null 2>&1 &&
             timeout 3 nvidia-smi --query-gpu=index,utilization.gpu,memory.used,power.draw --format=csv,nounits 2>/dev/null
-          echo end; } > "$w_block" && cat "$w_block" >> "$w_samples" && w_n=$((w_n + 1))
-        rm -f "$w_block"
+          echo end; }) && printf '%s\n' "$w_block" >> "$w_samples" && w_n=$((w_n + 1))
       fi
     fi
     w_i=$((w_i + 1)); sleep 1

@@ -35,14 +35,32 @@ QStringList bundledRunFiles();
 
 struct BundleExportOptions {
     bool includeSecrets = false; // keep the snapshot's secret-like files (snapshot::looksSecret)
+    // Keep the spec's variable values and this machine's paths (specForBundle), and the run's
+    // environment file in its code.
+    bool includeValues = false;
 };
 
 struct BundleExport {
     QStringList leftOut; // the snapshot's files left out as secret-like, by path
-    qint64 objects = 0;  // snapshot objects in the bundle
-    qint64 points = 0;   // metric points
+    // What was left out as this machine's (without includeValues): the spec's fields
+    // (specForBundle), e.g. "variables.API_KEY", then "snapshot:PATH" for the run's environment
+    // file in its code when that holds the variables' values. The manifest's valuesLeftOut.
+    QStringList leftOutValues;
+    qint64 objects = 0; // snapshot objects in the bundle
+    qint64 points = 0;  // metric points
     QStringList runFiles;
 };
+
+// The spec as a bundle carries it unless asked for more (review N7): what it says of this machine
+// is left out. The values of the environment's variables (the spec's and its recorded
+// environment's: names are kept, values empty), the source folder's path (its name is kept: a
+// rerun elsewhere uses only that), the environment file's path, the data channels (their paths
+// are this machine's; each channel's name, size and fingerprint stay in `data`, its path
+// emptied), an interpreter's folder (its file name is kept), the SSH key's path and a container
+// engine's path (target options identityFile and engine). `leftOut` gets the name of each field
+// left out, as the manifest lists it ("variables.API_KEY", "sourceDir", "channels.training", ...).
+// Import and rerun take such a spec as they take any: a field left out is one they never had.
+RunSpec specForBundle(RunSpec spec, QStringList &leftOut);
 
 // Writes the bundle of the ended run `record` (its folder under `runsDir`) to `bundlePath`
 // (complete or absent). Blocks: reads the whole run.

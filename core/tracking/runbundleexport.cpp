@@ -3,6 +3,7 @@
 #include "tracking/runbundle.h"
 
 #include "common/safefile.h"
+#include "env/environmentfile.h"
 #include "run/archive.h"
 #include "run/rundirectory.h"
 #include "snapshot/secretfiles.h"
@@ -15,16 +16,93 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QMap>
 #include <QTemporaryFile>
 
+#include <algorithm>
+#include <functional>
 #include <optional>
 
 using namespace Qt::StringLiterals;
 
 namespace ferry::run {
+
+namespace {
+
+// The recorded environment with its variables' values emptied (a secret variable's value is the
+// name of a keychain secret, not a value: kept) and its interpreter's folder left out; the text
+// as it was when there is nothing to leave out, none when it cannot be read back.
+QString environmentForBundle(const QString &text, QStringList &leftOut)
+{
+    env::EnvironmentRead read = env::parseEnvironmentYaml(text, u"environmentSpec"_s);
+    if (hasErrors(read.diagnostics)) {
+        leftOut << u"environmentSpec"_s;
+        return {};
+    }
+    env::Environment &e = read.environment;
+    bool changed = false;
+    for (auto &[name, value] : e.variables) {
+        if (!e.isSecretVariable(name) && !value.isEmpty()) {
+            value.clear();
+            leftOut << u"environmentSpec.variables."_s + name;
+            changed = true;
+        }
+    }
+    if (QDir::isAbsolutePath(e.python.interpreterPath)) {
+        e.python.interpreterPath = QFileInfo(e.python.interpreterPath).fileName();
+        leftOut << u"environmentSpec.python.interpreter"_s;
+        changed = true;
+    }
+    return changed ? env::writeEnvironmentYaml(e) : text;
+}
+
+} // namespace
+
+RunSpec specForBundle(RunSpec spec, QStringList &leftOut)
+{
+    for (auto &[name, value] : spec.variables) {
+        if (!value.isEmpty())
+            leftOut << u"variables."_s + name;
+        value.clear();
+    }
+    if (!spec.environmentSpec.isEmpty())
+        spec.environmentSpec = environmentForBundle(spec.environmentSpec, leftOut);
+    if (QDir::isAbsolutePath(spec.sourceDir)) {
+        spec.sourceDir = QFileInfo(QDir::cleanPath(spec.sourceDir)).fileName();
+        leftOut << u"sourceDir"_s;
+    }
+    if (!spec.environmentFile.isEmpty()) {
+        spec.environmentFile.clear();
+        leftOut << u"environmentFile"_s;
+    }
+    for (const DataChannel &c : std::as_const(spec.channels))
+        leftOut << u"channels."_s + c.name;
+    spec.channels.clear();
+    for (snapshot::DataFingerprint &d : spec.data) {
+        if (d.path.isEmpty())
+            continue;
+        if (!d.error.isEmpty())
+            d.error.replace(d.path, u"(its path)"_s);
+        d.path.clear();
+        leftOut << u"data.%1.path"_s.arg(d.channel);
+    }
+    if (QDir::isAbsolutePath(spec.interpreter)) {
+        spec.interpreter = QFileInfo(spec.interpreter).fileName();
+        leftOut << u"interpreter"_s;
+    }
+    for (const QString &option : {u"identityFile"_s, u"engine"_s}) {
+        // An engine named without a folder ("podman") says nothing of this machine.
+        const QString value = spec.target.options.value(option).toString();
+        if (spec.target.options.contains(option) && (option == u"identityFile"_s || value.contains(u'/'))) {
+            spec.target.options.remove(option);
+            leftOut << u"target.options."_s + option;
+        }
+    }
+    return spec;
+}
 
 QStringList bundledRunFiles()
 {
@@ -49,7 +127,7 @@ struct BundledSnapshot {
 };
 
 Expected<snapshot::TreeEntry> keepTree(const snapshot::ObjectStore &store, const QString &hash, const QString &prefix,
-                                       bool includeSecrets, BundledSnapshot &out)
+                                       const std::function<bool(const QString &)> &leaveOut, BundledSnapshot &out)
 {
     const auto entries = store.tree(hash);
     if (!entries)
@@ -58,7 +136,7 @@ Expected<snapshot::TreeEntry> keepTree(const snapshot::ObjectStore &store, const
     qint64 size = 0;
     for (const snapshot::TreeEntry &e : *entries) {
         const QString path = prefix.isEmpty() ? e.name : prefix + u'/' + e.name;
-        if (!includeSecrets && snapshot::looksSecret(path)) {
+        if (leaveOut(path)) {
             out.leftOut << (e.type == 'd' ? path + u'/' : path);
             if (e.type == 'd') {
                 const auto under = store.files(e.hash);
@@ -70,7 +148,7 @@ Expected<snapshot::TreeEntry> keepTree(const snapshot::ObjectStore &store, const
             continue;
         }
         if (e.type == 'd') {
-            auto folder = keepTree(store, e.hash, path, includeSecrets, out);
+            auto folder = keepTree(store, e.hash, path, leaveOut, out);
             if (!folder)
                 return folder;
             folder->name = e.name;
@@ -110,7 +188,8 @@ QJsonObject recordJson(const RunRecord &r)
 }
 
 QJsonObject manifestJson(const RunStore &store, const RunRecord &record, const RunSpec &spec,
-                         const BundledSnapshot &snap, qint64 points, const QStringList &runFiles, bool secretsIncluded)
+                         const BundledSnapshot &snap, qint64 points, const QStringList &runFiles,
+                         const BundleExportOptions &options, const QStringList &leftOutValues)
 {
     QJsonArray params, artifacts;
     for (const Hyperparameter &hp : store.params(record.id))
@@ -127,12 +206,15 @@ QJsonObject manifestJson(const RunStore &store, const RunRecord &record, const R
                          {u"artifacts"_s, artifacts},
                          {u"metrics"_s, QJsonObject{{u"file"_s, kBundleMetricsName}, {u"points"_s, points}}},
                          {u"runFiles"_s, QJsonArray::fromStringList(runFiles)},
-                         {u"annotations"_s, bundleAnnotations(store, record.id)}};
+                         {u"annotations"_s, bundleAnnotations(store, record.id)},
+                         // What the bundle does not say of where and with what it ran here (review N7).
+                         {u"valuesLeftOut"_s, QJsonArray::fromStringList(leftOutValues)},
+                         {u"valuesIncluded"_s, options.includeValues}};
     if (spec.snapshot && !spec.snapshot->tree.isEmpty())
         manifest[u"snapshot"_s] = QJsonObject{{u"tree"_s, snap.tree},
                                               {u"originalTree"_s, record.spec[u"snapshot"_s][u"tree"_s].toString()},
                                               {u"leftOut"_s, QJsonArray::fromStringList(snap.leftOut)},
-                                              {u"secretsIncluded"_s, secretsIncluded},
+                                              {u"secretsIncluded"_s, options.includeSecrets},
                                               {u"objects"_s, qint64(snap.objects.size())}};
     return manifest;
 }
@@ -162,6 +244,21 @@ Expected<void> writeBundle(ArchiveWriter &writer, const QJsonObject &manifest, c
     return writer.commit();
 }
 
+// The run's environment file as its path in the snapshot, when it holds values the bundle leaves
+// out (the spec's variables come from it); empty when it holds none or is outside the source folder.
+QString environmentFileInSnapshot(const RunSpec &spec)
+{
+    const bool values = std::any_of(spec.variables.cbegin(), spec.variables.cend(),
+                                    [](const auto &variable) { return !variable.second.isEmpty(); });
+    if (!values || spec.environmentFile.isEmpty() || !QDir::isAbsolutePath(spec.sourceDir))
+        return {};
+    const QString relative =
+        QDir(QDir::cleanPath(spec.sourceDir)).relativeFilePath(QDir::cleanPath(spec.environmentFile));
+    if (relative == ".."_L1 || relative.startsWith(u"../"_s) || QDir::isAbsolutePath(relative))
+        return {};
+    return relative;
+}
+
 } // namespace
 
 Expected<BundleExport> exportRunBundle(const RunStore &store, const QString &runsDir, const RunRecord &record,
@@ -178,8 +275,14 @@ Expected<BundleExport> exportRunBundle(const RunStore &store, const QString &run
         return withContext(u"run %1"_s.arg(record.id), spec.error());
     const snapshot::ObjectStore objects(snapshot::objectsDirFor(runsDir));
     BundledSnapshot snap;
+    // Secret-like files by their names; the run's environment file, which holds the values that
+    // the spec leaves out, with them.
+    const QString environmentFile = options.includeValues ? QString() : environmentFileInSnapshot(*spec);
+    const auto leaveOut = [&](const QString &path) {
+        return path == environmentFile || (!options.includeSecrets && snapshot::looksSecret(path));
+    };
     if (spec->snapshot && !spec->snapshot->tree.isEmpty()) {
-        const auto root = keepTree(objects, spec->snapshot->tree, {}, options.includeSecrets, snap);
+        const auto root = keepTree(objects, spec->snapshot->tree, {}, leaveOut, snap);
         if (!root)
             return root.error();
         snap.tree = root->hash;
@@ -197,12 +300,17 @@ Expected<BundleExport> exportRunBundle(const RunStore &store, const QString &run
     metrics.close();
     const QString runDir = QDir(runsDir).filePath(record.id);
     BundleExport result;
+    if (!options.includeValues)
+        *spec = specForBundle(*spec, result.leftOutValues);
+    result.leftOut = snap.leftOut;
+    if (!environmentFile.isEmpty() && result.leftOut.removeAll(environmentFile) > 0)
+        result.leftOutValues << u"snapshot:"_s + environmentFile;
     for (const QString &name : bundledRunFiles()) {
         if (entryKind(runDir + u'/' + name) == EntryKind::RegularFile)
             result.runFiles << name;
     }
     const QJsonObject manifest =
-        manifestJson(store, record, *spec, snap, *points, result.runFiles, options.includeSecrets);
+        manifestJson(store, record, *spec, snap, *points, result.runFiles, options, result.leftOutValues);
     const auto writer = ArchiveWriter::create(bundlePath);
     if (!writer)
         return writer.error();
@@ -210,7 +318,6 @@ Expected<BundleExport> exportRunBundle(const RunStore &store, const QString &run
             writeBundle(**writer, manifest, *spec, metrics.fileName(), runDir, result.runFiles, objects, snap);
         !written)
         return written.error();
-    result.leftOut = snap.leftOut;
     result.objects = snap.objects.size();
     result.points = *points;
     return result;

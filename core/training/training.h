@@ -159,6 +159,12 @@ QString outcomeName(TrainingResult::Outcome outcome); // "completed", "stopped-e
 // model.json beside the weights: what the model is, what input it takes (and how that input
 // is normalised), what it predicts, and how well it did.
 struct ModelCard {
+    // model.json is text of a few KiB (a wide table's columns and their normalisation: some
+    // hundreds); no more of one is read from an archive (review L2).
+    static constexpr qint64 kMaxFileBytes = 1024 * 1024;
+    // The weights read from an archive: at most this many bytes (streamed to a file, never held).
+    static constexpr qint64 kMaxWeightsBytes = qint64(4) << 30;
+
     int format = 1;
     TrainingConfig config;
     data::DatasetKind inputKind = data::DatasetKind::Table;

@@ -11,10 +11,14 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <QElapsedTimer>
+
 #include <csignal>
+#include <fcntl.h>
 #include <unistd.h>
 
 using namespace Qt::StringLiterals;
@@ -284,6 +288,90 @@ private Q_SLOTS:
         const QString listing = QString::fromUtf8(tar.readAllStandardOutput());
         QVERIFY2(listing.contains(u"link -> /etc/passwd"_s), qPrintable(listing));
         QVERIFY(listing.contains(u"nested/deeper/a.bin"_s));
+    }
+
+    // L1 (security review 2026-12-06): a run's model/ held a sparse file of 8 TiB, packed at its
+    // apparent size (hours of zeros) while SIGTERM went unheard. Holes are now stored as holes
+    // (GNU tar's sparse pax entries), a file over the limit is left out and named, and a cancel
+    // stops packing at once, leaving no archive and no temp file.
+    void sparseFilesArePackedByTheirData()
+    {
+        QTemporaryDir ws;
+        QDir root(ws.filePath(u"model"_s));
+        QVERIFY(root.mkpath(u"."_s));
+        const auto sparse = [&](const QString &name, qint64 size, const QList<std::pair<qint64, QByteArray>> &data) {
+            const int fd = ::open(QFile::encodeName(root.filePath(name)).constData(), O_WRONLY | O_CREAT, 0644);
+            bool ok = fd >= 0 && ::ftruncate(fd, size) == 0;
+            for (const auto &[offset, bytes] : data)
+                ok = ok && ::pwrite(fd, bytes.constData(), size_t(bytes.size()), offset) == bytes.size();
+            return ::close(fd) == 0 && ok;
+        };
+        QVERIFY(sparse(u"holes.bin"_s, qint64(8) << 30, {{0, "head"}, {(qint64(8) << 30) - 4, "tail"}}));
+        QVERIFY(sparse(u"empty-but-large.bin"_s, qint64(4) << 30, {}));
+        QVERIFY(sparse(u"small.bin"_s, 3 << 20, {{0, "A"}, {(2 << 20) + 7, "B"}}));
+        QVERIFY(sparse(u"too-large.bin"_s, qint64(1) << 40, {}));
+        const QString archive = ws.filePath(u"model.tar.gz"_s);
+        PackLimits limits;
+        limits.maxFileBytes = qint64(10) << 30;
+        QElapsedTimer timer;
+        timer.start();
+        const auto packed = packDirectory(root.path(), archive, limits);
+        qInfo("8 GiB + 4 GiB + 3 MiB of sparse files packed, 1 TiB left out, in %lld ms", timer.elapsed());
+        QVERIFY2(packed, qPrintable(packed ? QString() : packed.error().toString()));
+        QVERIFY(!packed->cancelled);
+        QCOMPARE(packed->tooLarge.size(), 1);
+        QCOMPARE(packed->tooLarge.first().name, u"too-large.bin"_s);
+        QCOMPARE(packed->tooLarge.first().bytes, qint64(1) << 40);
+        QCOMPARE(*archiveEntries(archive), (QStringList{u"empty-but-large.bin"_s, u"holes.bin"_s, u"small.bin"_s}));
+        QVERIFY2(QFileInfo(archive).size() < 64 * 1024, qPrintable(QString::number(QFileInfo(archive).size())));
+        // Read back, the holes are zeros and the data is where it was.
+        QByteArray expected(3 << 20, '\0');
+        expected[0] = 'A';
+        expected[(2 << 20) + 7] = 'B';
+        QCOMPARE(*readArchiveFile(archive, u"small.bin"_s), expected);
+        // GNU tar reads them with their apparent sizes.
+        QProcess tar;
+        tar.start(u"tar"_s, {u"tzvf"_s, archive});
+        QVERIFY(tar.waitForFinished(60000));
+        const QString listing = QString::fromUtf8(tar.readAllStandardOutput());
+        QVERIFY2(listing.contains(u"8589934592"_s) && listing.contains(u"4294967296"_s), qPrintable(listing));
+    }
+
+    void cancelStopsPackingAtOnce()
+    {
+        QTemporaryDir ws;
+        QDir root(ws.filePath(u"model"_s));
+        QVERIFY(root.mkpath(u"."_s));
+        QFile data(root.filePath(u"data.bin"_s));
+        QVERIFY(data.open(QIODevice::WriteOnly));
+        QVERIFY(data.write(QByteArray(8 << 20, 'x')) == 8 << 20);
+        data.close();
+        for (int i = 0; i < 20; ++i)
+            QVERIFY(QFile::copy(data.fileName(), root.filePath(u"copy-%1.bin"_s.arg(i, 2, 10, QChar(u'0')))));
+        int asked = 0;
+        PackLimits limits;
+        limits.cancelled = [&asked] { return ++asked > 10; }; // a cancel while the first file is read
+        const QString archive = ws.filePath(u"model.tar.gz"_s);
+        const auto packed = packDirectory(root.path(), archive, limits);
+        QVERIFY(packed);
+        QVERIFY(packed->cancelled);
+        QCOMPARE(asked, 11); // not asked again: nothing more was read
+        QVERIFY(!QFileInfo::exists(archive));
+        QCOMPARE(QDir(ws.path()).entryList(QDir::Files | QDir::Hidden), QStringList()); // no temp file left
+    }
+
+    // The limit is a setting; what is not a positive number of GiB is the default.
+    void packedFileLimitIsASetting()
+    {
+        QTemporaryDir dir;
+        QSettings settings(dir.filePath(u"ferry.conf"_s), QSettings::IniFormat);
+        QCOMPARE(maxPackedFileBytes(settings), qint64(16) << 30);
+        settings.setValue(kMaxPackedFileGiBSetting.key(), u"2"_s);
+        QCOMPARE(maxPackedFileBytes(settings), qint64(2) << 30);
+        settings.setValue(kMaxPackedFileGiBSetting.key(), u"-1"_s);
+        QCOMPARE(maxPackedFileBytes(settings), qint64(16) << 30);
+        settings.setValue(kMaxPackedFileGiBSetting.key(), u"lots"_s);
+        QCOMPARE(maxPackedFileBytes(settings), qint64(16) << 30);
     }
 
     void firstExitRecordStands()

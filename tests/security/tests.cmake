@@ -44,6 +44,11 @@ add_dependencies(tst_attachescapes ferry)
 ferry_test(tst_twofollowers SOURCES security/tst_twofollowers.cpp)
 add_dependencies(tst_twofollowers ferry)
 set_tests_properties(tst_twofollowers PROPERTIES TIMEOUT 600)
+# L1 (review 2026-12-06): a run's model folder that would take hours to pack (a 1 TiB sparse file,
+# 8 GiB of hard links) through the real `ferry run` and supervisor: bounded, and a cancel stops it.
+ferry_test(tst_runpacking SOURCES security/tst_runpacking.cpp)
+add_dependencies(tst_runpacking ferry)
+set_tests_properties(tst_runpacking PROPERTIES LABELS "security")
 # L5: a model that takes seconds to pack after the exit record is still listed as an artifact.
 ferry_test(tst_artifactrace SOURCES security/tst_artifactrace.cpp)
 add_dependencies(tst_artifactrace ferry)

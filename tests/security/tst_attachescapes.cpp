@@ -2,11 +2,16 @@
 // (a window title, clearing the screen, an OSC 52 clipboard write, 8-bit CSI) reached the user's
 // terminal. Now attach shows the lines as the window does (one rule: run::terminalText): no
 // escape, BEL or C1 control is printed, and the visible text of every line is.
+// L3 (review 2026-12-06): the same held for `ferry runs logs`, `runs show` (the run's error,
+// parameters, metric names) and `runs diff` (the code's lines): they print through the same rule
+// (run::terminalLines), and `ferry runs logs --raw` gives the bytes as they are.
 #include "run/terminaltext.h"
 #include "support/testenv.h"
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -27,6 +32,52 @@ const QByteArray kScript = "import sys, time\n"
                            "out.write(b'50%\\r100% done\\n')\n"
                            "out.flush()\n";
 
+// A run whose log, error (its failure file), a parameter, a metric name and code carry an OSC 52
+// clipboard write, a window title and a screen clear.
+const QByteArray kHostile = "import json, os, sys\n"
+                            "# code line \x1b]0;code title\x07\x1b[2Jkept\n"
+                            "out = sys.stdout.buffer\n"
+                            "out.write(b'\\x1b]52;c;ZWNobyBwd25lZA==\\x07clipboard\\n')\n"
+                            "out.write(b'\\x1b]0;log title\\x07\\x1b[2Jcleared\\n')\n"
+                            "print(json.dumps({'\\x1b]0;metric title\\x07loss': 0.5}), flush=True)\n"
+                            "with open(os.path.join(os.environ['SM_OUTPUT_DIR'], 'failure'), 'wb') as f:\n"
+                            "    f.write(b'failed \\x1b]52;c;cHduZWQ=\\x07\\x1b]0;error title\\x07\\x1b[2Jhere')\n"
+                            "sys.exit(3)\n";
+
+struct Printed {
+    int code = -1;
+    QByteArray out, err;
+};
+
+Printed ferryIn(const QString &ws, const QStringList &arguments)
+{
+    QProcess p;
+    p.setWorkingDirectory(ws);
+    p.start(ferry::test::ferryBinary(), arguments);
+    if (!p.waitForFinished(120000))
+        p.kill();
+    p.waitForFinished();
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
+
+// A workspace in `dir` with a local environment of /usr/bin/python3; its folder.
+QString workspaceIn(const QTemporaryDir &dir)
+{
+    const QString ws = dir.filePath(u"ws"_s);
+    QDir().mkpath(ws + u"/environments"_s);
+    QFile env(ws + u"/environments/local.yml"_s);
+    if (!env.open(QIODevice::WriteOnly) ||
+        env.write("ferry: 1\nname: local\npython:\n  interpreter: /usr/bin/python3\n  user_managed: true\n") < 0)
+        return {};
+    return ws;
+}
+
+bool clean(const QByteArray &bytes)
+{
+    return !bytes.contains('\x1b') && !bytes.contains('\x07') && !bytes.contains("\xc2\x9b");
+}
+
 } // namespace
 
 class TestAttachEscapes : public QObject {
@@ -36,16 +87,12 @@ private Q_SLOTS:
     void attachPrintsNoControlSequence()
     {
         QTemporaryDir dir;
-        const QString ws = dir.filePath(u"ws"_s);
-        QVERIFY(QDir().mkpath(ws + u"/environments"_s));
+        const QString ws = workspaceIn(dir);
+        QVERIFY(!ws.isEmpty());
         QFile script(ws + u"/escapes.py"_s);
         QVERIFY(script.open(QIODevice::WriteOnly));
         script.write(kScript);
         script.close();
-        QFile env(ws + u"/environments/local.yml"_s);
-        QVERIFY(env.open(QIODevice::WriteOnly));
-        env.write("ferry: 1\nname: l7-local\npython:\n  interpreter: /usr/bin/python3\n  user_managed: true\n");
-        env.close();
 
         QProcess start;
         start.setWorkingDirectory(ws);
@@ -74,6 +121,53 @@ private Q_SLOTS:
         QVERIFY(log.readAll().contains("\x1b[31mred"));
     }
 
+    void logsShowAndDiffPrintNoControlSequence()
+    {
+        QTemporaryDir dir;
+        const QString ws = workspaceIn(dir);
+        QVERIFY(!ws.isEmpty());
+        const auto runIt = [&](const QByteArray &script) {
+            QFile file(ws + u"/hostile.py"_s);
+            if (!file.open(QIODevice::WriteOnly) || file.write(script) != script.size())
+                return QString();
+            file.close();
+            ferryIn(ws, {u"run"_s, u"hostile.py"_s, u"--env"_s, u"environments/local.yml"_s, u"--hp"_s,
+                         u"title=\x1b]0;param title\x07\x1b[2Jvalue"_s, u"--follow"_s});
+            const QJsonArray runs =
+                QJsonDocument::fromJson(ferryIn(ws, {u"runs"_s, u"list"_s, u"--json"_s}).out).array();
+            return runs.isEmpty() ? QString() : runs.first()[u"id"_s].toString();
+        };
+        const QString a = runIt(kHostile);
+        QByteArray changed = kHostile;
+        changed.replace("kept", "changed \x1b]52;c;ZGlmZg==\x07");
+        const QString b = runIt(changed);
+        QVERIFY(!a.isEmpty() && !b.isEmpty() && a != b);
+
+        const Printed logs = ferryIn(ws, {u"runs"_s, u"logs"_s, a});
+        QCOMPARE(logs.code, 0);
+        QVERIFY2(clean(logs.out) && clean(logs.err), logs.out.toHex(' ').constData());
+        QVERIFY2(logs.out.contains("clipboard\n") && logs.out.contains("cleared\n"), logs.out.constData());
+        const Printed raw = ferryIn(ws, {u"runs"_s, u"logs"_s, a, u"--raw"_s});
+        QCOMPARE(raw.code, 0);
+        QVERIFY2(raw.out.contains("\x1b]52;c;ZWNobyBwd25lZA==\x07"
+                                  "clipboard\n") &&
+                     raw.out.contains("\x1b]0;log title\x07\x1b[2Jcleared\n"),
+                 raw.out.toHex(' ').constData());
+
+        const Printed show = ferryIn(ws, {u"runs"_s, u"show"_s, a});
+        QCOMPARE(show.code, 0);
+        QVERIFY2(clean(show.out) && clean(show.err), show.out.toHex(' ').constData());
+        for (const char *visible : {"error:     failed here", "param:     title = value", "loss = 0.5"})
+            QVERIFY2(show.out.contains(visible), show.out.constData());
+        QVERIFY2(!show.out.contains("title\n") && !show.out.contains("pwned"), show.out.constData());
+
+        const Printed diff = ferryIn(ws, {u"runs"_s, u"diff"_s, a, b});
+        QCOMPARE(diff.code, 0);
+        QVERIFY2(clean(diff.out) && clean(diff.err), diff.out.toHex(' ').constData());
+        QVERIFY2(diff.out.contains("-# code line kept\n") && diff.out.contains("+# code line changed \n"),
+                 diff.out.constData());
+    }
+
     void theRule()
     {
         QCOMPARE(ferry::run::terminalText("\x1b[1;32mok\x1b[0m"), u"ok"_s);
@@ -82,6 +176,14 @@ private Q_SLOTS:
         QCOMPARE(ferry::run::terminalText("x\x01y"), u"x\uFFFDy"_s);
         QCOMPARE(ferry::run::terminalText("1/3\r2/3\r3/3\r"), u"3/3"_s);
         QCOMPARE(ferry::run::terminalText("1/3\r2/3", false), u"1/3\uFFFD2/3"_s);
+        // Lines as the command line prints run-derived text: each line so, newlines kept, a return
+        // shown rather than hiding what came before it.
+        QCOMPARE(ferry::run::terminalLines("a\x1b]0;t\x07"
+                                           "b\n\x1b[2Jc\r\n\nd"),
+                 u"ab\nc\uFFFD\n\nd"_s);
+        QCOMPARE(ferry::run::terminalLines(u"x\ny\n"_s), u"x\ny\n"_s);
+        // The command line's own stderr keeps a progress line's returns.
+        QCOMPARE(ferry::run::terminalLines("45%\r\x1b[K50%\rdone\n", true), u"45%\r50%\rdone\n"_s);
     }
 };
 

@@ -2,6 +2,9 @@
 // temporary folder. Each case crafts a real model.tar.gz with libarchive, as an attacker would
 // share it, runs the real `ferry predict` on it, and checks the exit code, the message, that the
 // victim files are unchanged and that nothing new appeared where the archive aimed.
+// Review 2026-12-06: L2, entries declaring sizes they do not hold are not allocated at that size;
+// L4, only a gzip-compressed tar is read (a ZIP named .tar.gz is refused by predict and by
+// `ferry runs import`); L3, entry names with terminal control sequences are echoed without them.
 #include "support/tarball.h"
 #include "support/testenv.h"
 
@@ -14,6 +17,8 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <sys/resource.h>
 
 using namespace Qt::StringLiterals;
 
@@ -61,23 +66,43 @@ class TestPredictArchive : public QObject {
     struct Result {
         int exitCode = -1;
         QString err;
+        QByteArray rawErr;
     };
 
-    // `ferry predict ARCHIVE --data new.csv`, run from the project folder with TMPDIR set.
-    Result predict(const QString &archivePath) const
+    // `ferry ARGUMENTS`, run from the project folder with TMPDIR set; `addressSpace` bytes at most
+    // (RLIMIT_AS) when given.
+    Result ferry(const QStringList &arguments, rlim_t addressSpace = RLIM_INFINITY) const
     {
         QProcess process;
         process.setWorkingDirectory(project());
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(u"TMPDIR"_s, tmp());
         process.setProcessEnvironment(env);
-        process.start(ferry::test::ferryBinary(), {u"predict"_s, archivePath, u"--data"_s, u"new.csv"_s});
+        process.setChildProcessModifier([addressSpace] {
+            const rlimit limit{addressSpace, addressSpace};
+            ::setrlimit(RLIMIT_AS, &limit);
+        });
+        process.start(ferry::test::ferryBinary(), arguments);
         if (!process.waitForFinished(60000)) {
             process.kill();
             process.waitForFinished();
         }
-        return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-                QString::fromUtf8(process.readAllStandardError())};
+        const QByteArray err = process.readAllStandardError();
+        return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, QString::fromUtf8(err), err};
+    }
+
+    // `ferry predict ARCHIVE --data new.csv`.
+    Result predict(const QString &archivePath, rlim_t addressSpace = RLIM_INFINITY) const
+    {
+        return ferry({u"predict"_s, archivePath, u"--data"_s, u"new.csv"_s}, addressSpace);
+    }
+
+    // Nothing was left in the temporary folder, and no victim changed.
+    void nothingWritten() const
+    {
+        QCOMPARE(contents(climbed()), QByteArray("the user's x\n"));
+        QCOMPARE(contents(absoluteVictim()), QByteArray("export PATH=/usr/bin\n"));
+        QCOMPARE(QDir(tmp()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), QStringList());
     }
 
     static bool write(const QString &path, const QByteArray &bytes)
@@ -180,6 +205,85 @@ private Q_SLOTS:
                      !r.err.contains(u"must be a file name"_s) && !r.err.contains(u"already exists"_s),
                  qPrintable(r.err));
         QCOMPARE(contents(climbed()), QByteArray("the user's x\n"));
+    }
+
+    // L2: entries were allocated at the size their header declares (up to 64 MiB for model.json,
+    // 4 GiB for the weights) before a byte was read. A weights entry declaring almost 4 GiB that
+    // holds 10 bytes, read with 1 GiB of address space: the allocation alone would fail (bad_alloc,
+    // the process dies); now predict reads what is there and says the archive is damaged.
+    void declaredSizesAreNotAllocated()
+    {
+        const QByteArray cardText = card(u"model.pt"_s);
+        const QString lying = m_root.filePath(u"downloads/lying.tar.gz"_s);
+        QVERIFY(QDir().mkpath(QFileInfo(lying).absolutePath()));
+        QVERIFY(ferry::test::writeGzip(
+            lying, ferry::test::ustarHeader("model.json", cardText.size()) + ferry::test::tarBlocks(cardText) +
+                       ferry::test::ustarHeader("model.pt", (qint64(4) << 30) - 512) + "0123456789"));
+        const Result r = predict(lying, rlim_t(1) << 30);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(u"damaged archive"_s) && r.err.contains(lying), qPrintable(r.err));
+        nothingWritten();
+
+        // The card: about 1 MiB at most, refused by its header before anything is read.
+        const QString bigCard = m_root.filePath(u"downloads/big-card.tar.gz"_s);
+        QVERIFY(ferry::test::writeGzip(bigCard, ferry::test::ustarHeader("model.json", 8 << 20) + "{}"));
+        const Result card = predict(bigCard, rlim_t(1) << 30);
+        QCOMPARE(card.exitCode, 1);
+        QVERIFY2(card.err.contains(u"'model.json' is too large to read (8388608 bytes, at most 1048576)"_s),
+                 qPrintable(card.err));
+        nothingWritten();
+    }
+
+    // L4: every libarchive format was enabled: a ZIP named .tar.gz was read as a model and imported
+    // as a run bundle, and the RAR, 7-Zip, ISO and CAB parsers were within reach of a shared file.
+    void onlyAGzipCompressedTarIsRead()
+    {
+        const QString model = m_root.filePath(u"downloads/zip-model.tar.gz"_s);
+        QVERIFY(QDir().mkpath(QFileInfo(model).absolutePath()));
+        QVERIFY(ferry::test::writeZip(model, {{"model.json", card(u"model.pt"_s)}, {"model.pt", "weights"}}));
+        const Result predicted = predict(model);
+        QCOMPARE(predicted.exitCode, 1);
+        QVERIFY2(predicted.err.contains(u"not a gzip-compressed tar, the only archive format Ferry reads"_s),
+                 qPrintable(predicted.err));
+        nothingWritten();
+
+        const QString bundle = m_root.filePath(u"downloads/zip-bundle.tar.gz"_s);
+        QVERIFY(ferry::test::writeZip(bundle, {{"ferry-bundle.json", "{\"format\": 1}"},
+                                               {"spec.json", "{}"},
+                                               {"metrics.csv", "name,step,wallMs,value,epoch\n"}}));
+        const QString workspace = m_root.filePath(u"workspace"_s);
+        QVERIFY(QDir().mkpath(workspace));
+        const Result imported = ferry({u"runs"_s, u"import"_s, bundle, u"--workspace"_s, workspace});
+        QCOMPARE(imported.exitCode, 1);
+        QVERIFY2(imported.err.contains(u"not a gzip-compressed tar, the only archive format Ferry reads"_s),
+                 qPrintable(imported.err));
+        QCOMPARE(QDir(workspace + u"/.ferry/runs"_s).entryList(QDir::AllEntries | QDir::NoDotAndDotDot), QStringList());
+    }
+
+    // L3: an error echoes an archive's entry names; one holding an OSC 52 clipboard write, a window
+    // title and a screen clear reached the terminal as control sequences. Now what the command line
+    // prints on stderr goes through the rule of run/terminaltext.h.
+    void entryNamesAreEchoedWithoutControlSequences()
+    {
+        const QByteArray name = "../\x1b]52;c;ZWNobyBwd25lZA==\x07\x1b]0;owned\x07\x1b[2Jclimbing";
+        const QString archivePath = m_root.filePath(u"downloads/escapes.tar.gz"_s);
+        QVERIFY(QDir().mkpath(QFileInfo(archivePath).absolutePath()));
+        QVERIFY(writeTarGz(archivePath, {{name, "x"}, {"model.json", card(u"model.pt"_s)}}));
+        const Result predicted = predict(archivePath);
+        QCOMPARE(predicted.exitCode, 1);
+        QVERIFY2(!predicted.rawErr.contains('\x1b') && !predicted.rawErr.contains('\x07'),
+                 predicted.rawErr.toHex(' ').constData());
+        QVERIFY2(predicted.err.contains(u"climbing', which leads out of its folder"_s), qPrintable(predicted.err));
+
+        const QString bundle = m_root.filePath(u"downloads/escapes-bundle.tar.gz"_s);
+        QVERIFY(writeTarGz(bundle, {{"\x1b]0;owned\x07\x1b[2Jnot-a-part", "x"}}));
+        const QString workspace = m_root.filePath(u"workspace"_s);
+        QVERIFY(QDir().mkpath(workspace));
+        const Result imported = ferry({u"runs"_s, u"import"_s, bundle, u"--workspace"_s, workspace});
+        QCOMPARE(imported.exitCode, 1);
+        QVERIFY2(!imported.rawErr.contains('\x1b') && !imported.rawErr.contains('\x07'),
+                 imported.rawErr.toHex(' ').constData());
+        QVERIFY2(imported.err.contains(u"not-a-part' is not part of a run bundle"_s), qPrintable(imported.err));
     }
 };
 

@@ -27,13 +27,10 @@ struct TarEntry {
     QByteArray target; // links
 };
 
-// A gzip-compressed tar holding `entries` exactly as named.
-inline bool writeTarGz(const QString &path, const QList<TarEntry> &entries)
+// `entries` exactly as named, in the archive `a` (its format and filter chosen) at `path`.
+inline bool writeEntries(archive *a, const QString &path, const QList<TarEntry> &entries)
 {
-    std::unique_ptr<archive, decltype(&archive_write_free)> a(archive_write_new(), archive_write_free);
-    archive_write_add_filter_gzip(a.get());
-    archive_write_set_format_pax_restricted(a.get());
-    if (archive_write_open_filename(a.get(), QFile::encodeName(path).constData()) != ARCHIVE_OK)
+    if (archive_write_open_filename(a, QFile::encodeName(path).constData()) != ARCHIVE_OK)
         return false;
     for (const TarEntry &e : entries) {
         std::unique_ptr<archive_entry, decltype(&archive_entry_free)> entry(archive_entry_new(), archive_entry_free);
@@ -45,13 +42,22 @@ inline bool writeTarGz(const QString &path, const QList<TarEntry> &entries)
         if (e.kind == TarEntry::Hardlink)
             archive_entry_set_hardlink(entry.get(), e.target.constData());
         archive_entry_set_size(entry.get(), e.kind == TarEntry::File ? e.content.size() : 0);
-        if (archive_write_header(a.get(), entry.get()) != ARCHIVE_OK)
+        if (archive_write_header(a, entry.get()) != ARCHIVE_OK)
             return false;
-        if (e.kind == TarEntry::File && archive_write_data(a.get(), e.content.constData(), size_t(e.content.size())) !=
-                                            la_ssize_t(e.content.size()))
+        if (e.kind == TarEntry::File &&
+            archive_write_data(a, e.content.constData(), size_t(e.content.size())) != la_ssize_t(e.content.size()))
             return false;
     }
-    return archive_write_close(a.get()) == ARCHIVE_OK;
+    return archive_write_close(a) == ARCHIVE_OK;
+}
+
+// A gzip-compressed tar holding `entries` exactly as named.
+inline bool writeTarGz(const QString &path, const QList<TarEntry> &entries)
+{
+    std::unique_ptr<archive, decltype(&archive_write_free)> a(archive_write_new(), archive_write_free);
+    archive_write_add_filter_gzip(a.get());
+    archive_write_set_format_pax_restricted(a.get());
+    return writeEntries(a.get(), path, entries);
 }
 
 // `bytes` gzip-compressed, as `gzip` would write them (libarchive's raw format with the filter).
@@ -69,6 +75,45 @@ inline bool writeGzip(const QString &path, const QByteArray &bytes)
     return archive_write_header(a.get(), entry.get()) == ARCHIVE_OK &&
            archive_write_data(a.get(), bytes.constData(), size_t(bytes.size())) == la_ssize_t(bytes.size()) &&
            archive_write_close(a.get()) == ARCHIVE_OK;
+}
+
+// A ustar header for a regular file `name` whose size field says `declaredSize`, whatever follows
+// it: libarchive's writer would pad the entry to that size, an attacker's file need not.
+inline QByteArray ustarHeader(const QByteArray &name, qint64 declaredSize)
+{
+    QByteArray header(512, '\0');
+    const auto put = [&header](int at, const QByteArray &field) { header.replace(at, field.size(), field); };
+    put(0, name.left(99));
+    put(100, "0000644");
+    put(108, "0000000");
+    put(116, "0000000");
+    put(124, QByteArray::number(declaredSize, 8).rightJustified(11, '0'));
+    put(136, "00000000000");
+    put(148, "        ");
+    put(156, "0");
+    put(257, QByteArray("ustar\0"
+                        "00",
+                        8));
+    unsigned sum = 0;
+    for (const char c : std::as_const(header))
+        sum += static_cast<unsigned char>(c);
+    put(148, QByteArray::number(sum, 8).rightJustified(6, '0') + QByteArray("\0 ", 2));
+    return header;
+}
+
+// `bytes` padded to the tar's 512-byte blocks.
+inline QByteArray tarBlocks(QByteArray bytes)
+{
+    bytes.append(QByteArray((512 - bytes.size() % 512) % 512, '\0'));
+    return bytes;
+}
+
+// A ZIP archive holding `entries`, whatever its name says.
+inline bool writeZip(const QString &path, const QList<TarEntry> &entries)
+{
+    std::unique_ptr<archive, decltype(&archive_write_free)> a(archive_write_new(), archive_write_free);
+    archive_write_set_format_zip(a.get());
+    return writeEntries(a.get(), path, entries);
 }
 
 } // namespace ferry::test

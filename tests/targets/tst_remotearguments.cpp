@@ -1,9 +1,16 @@
 // The argument lists of ssh and rsync without a host (core/targets/sshshell.h, remoteshell.h):
 // never a prompt, never an unknown host key, the key Ferry was told to use, and no path read as
-// an option. The real ssh and rsync run in tst_sshtarget and tests/security.
+// an option. The real ssh and rsync run in tst_sshtarget and tests/security. And the watcher the
+// SSH and Slurm runners and a container's entry run (remotescripts.h), run here by sh and bash:
+// it writes nowhere but the run's own files.
+#include "targets/remotescripts.h"
 #include "targets/remoteshell.h"
 #include "targets/sshshell.h"
 
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -104,6 +111,45 @@ private Q_SLOTS:
         QVERIFY(line);
         QCOMPARE(*line, u"'ssh' '-o' 'UserKnownHostsFile=/a b/it''s'"_s);
         QVERIFY(!rsyncCommandLine({u"a\0b"_s}));
+    }
+
+    // L5 (review 2026-12-06): the watcher wrote each sample block to ${TMPDIR:-/tmp}/ferry-sample.$$
+    // with '>' on shared SSH and Slurm hosts, where another user's link at that predictable name
+    // was truncated and written through (fs.protected_symlinks off). Now it makes no temp file at
+    // all: the block is gathered in memory and appended to the run's system.samples.
+    void theWatcherWritesOnlyTheRunsFiles_data()
+    {
+        QTest::addColumn<QString>("shell");
+        QTest::newRow("sh (a container's entry)") << u"sh"_s;
+        QTest::newRow("bash (the SSH and Slurm runners)") << u"bash"_s;
+    }
+
+    void theWatcherWritesOnlyTheRunsFiles()
+    {
+        QFETCH(QString, shell);
+        const QString script = QString::fromLatin1(scripts::watcher);
+        QVERIFY(!script.contains(u"/tmp"_s) && !script.contains(u"TMPDIR"_s) && !script.contains(u"mktemp"_s));
+        QTemporaryDir run, tmp;
+        QFile log(run.filePath(u"log"_s));
+        QVERIFY(log.open(QIODevice::WriteOnly) && log.write("a line\n") == 7);
+        log.close();
+        QProcess watcher;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"TMPDIR"_s, tmp.path());
+        watcher.setProcessEnvironment(env);
+        watcher.start(shell, {u"-c"_s,
+                              script + u"sleep 1.5 & ferry_watch \"$1/log\" \"$1/log.times\" \"$1/system.samples\" '' "
+                                       u"$! \"$1/heartbeat\""_s,
+                              shell, run.path()});
+        QVERIFY(watcher.waitForFinished(30000));
+        QCOMPARE(watcher.exitCode(), 0);
+        QFile samples(run.filePath(u"system.samples"_s));
+        QVERIFY(samples.open(QIODevice::ReadOnly));
+        const QByteArray block = samples.readAll();
+        QVERIFY2(block.startsWith("sample 0 ") && block.endsWith("\nend\n"), block.constData());
+        QCOMPARE(QDir(run.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
+                 (QStringList{u"heartbeat"_s, u"log"_s, u"log.times"_s, u"system.samples"_s}));
+        QCOMPARE(QDir(tmp.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), QStringList());
     }
 };
 

@@ -3,10 +3,14 @@
 // (record, parameters, every metric point to the bit, log, model, snapshot files), the source
 // workspace can be gone, `ferry runs diff` compares it with a run of the new workspace, and
 // `ferry runs rerun` runs its code there. Secret-like files are left out and said so, or kept
-// when asked.
+// when asked. So are (review 2026-12-06 N7) the environment's variable values and this machine's
+// paths: the spec travels without them unless `--include-values`, and what was left out is said
+// on stderr and listed in the manifest; the import takes such a bundle as any other.
+#include "run/archive.h"
 #include "snapshot/snapshot.h"
 #include "support/cli.h"
 #include "support/files.h"
+#include "tracking/runbundle.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -120,8 +124,12 @@ private Q_SLOTS:
             QVERIFY2(exported.err.contains(secret), qPrintable(exported.err));
         QVERIFY2(!exported.err.contains(u"settings.yaml"_s), qPrintable(exported.err));
         const QString withSecrets = m_dir.filePath(u"with-secrets.tar.gz"_s);
-        const auto kept =
-            test::runFerry(alice(), {u"runs"_s, u"export"_s, a, u"--bundle"_s, withSecrets, u"--include-secrets"_s});
+        // Of the spec, this machine's path to the source folder (its name is kept).
+        QVERIFY2(exported.err.contains(u"left out of the bundle as this machine's (--include-values keeps "
+                                       u"them): sourceDir"_s),
+                 qPrintable(exported.err));
+        const auto kept = test::runFerry(alice(), {u"runs"_s, u"export"_s, a, u"--bundle"_s, withSecrets,
+                                                   u"--include-secrets"_s, u"--include-values"_s});
         QVERIFY2(kept.exitCode == 0 && !kept.err.contains(u"left out"_s), qPrintable(kept.err));
 
         // Bob's workspace has a run of its own, of other code; Alice's is gone altogether.
@@ -154,7 +162,8 @@ private Q_SLOTS:
         QCOMPARE(specAfter[u"sourceDir"_s].toString(), QString());
         const QJsonObject importedAs = specAfter[u"imported"_s].toObject();
         QCOMPARE(importedAs[u"bundle"_s].toString(), QFileInfo(bundle).fileName());
-        QCOMPARE(importedAs[u"original"_s][u"sourceDir"_s], specBefore[u"sourceDir"_s]);
+        // The source folder travels by its name only (review N7), and is kept aside here.
+        QCOMPARE(importedAs[u"original"_s][u"sourceDir"_s].toString(), u"project"_s);
         QCOMPARE(withoutSnapshot(specAfter)[u"target"_s][u"options"_s].toObject(), QJsonObject());
         QCOMPARE(test::runFerry(bob(), {u"runs"_s, u"metrics"_s, a, u"--csv"_s}).out, csvA);
         QCOMPARE(test::readFile(bob() + u"/.ferry/runs/"_s + a + u"/log"_s), logA);
@@ -197,6 +206,115 @@ private Q_SLOTS:
         QVERIFY2(withAll.exitCode == 0 && !withAll.err.contains(u"note:"_s), qPrintable(withAll.err));
         QCOMPARE(snapshotFiles(carol, a), sourceFiles());
         QCOMPARE(test::runFerry(carol, {u"runs"_s, u"metrics"_s, a, u"--csv"_s}).out, csvA);
+    }
+
+    // N7: a run of an environment whose variables hold a token and a path, with a data channel:
+    // the bundle carries the variables' names without their values, no path of this machine, and
+    // says so; imported, the run is there with what the bundle had. `--include-values` keeps all.
+    void valuesAndLocalPathsStayHomeUnlessAsked()
+    {
+        QTemporaryDir dir;
+        const QString home = dir.filePath(u"alice-home"_s);
+        const QString ws = home + u"/project"_s;
+        test::writeFileOrStop(ws + u"/train.py"_s, "import os\nprint('token set:', bool(os.environ['API_TOKEN']))\n");
+        test::writeFileOrStop(ws + u"/environments/local.yml"_s,
+                              "ferry: 1\nname: n7-local\npython:\n  interpreter: /usr/bin/python3\n"
+                              "  user_managed: true\nvariables:\n  API_TOKEN: tok-5f3a9c1e77\n"
+                              "  DATA_ROOT: " +
+                                  home.toUtf8() + "/datasets\n");
+        test::writeFileOrStop(home + u"/datasets/train.csv"_s, "a,b\n1,2\n");
+        const auto ran = test::runFerry(ws, {u"run"_s, u"train.py"_s, u"--env"_s, u"environments/local.yml"_s,
+                                             u"--data"_s, u"training="_s + home + u"/datasets"_s, u"--follow"_s});
+        QVERIFY2(ran.exitCode == 0 && ran.out.contains(u"token set: True"_s), qPrintable(ran.err + ran.out));
+        const QString id =
+            test::jsonArray(test::runFerry(ws, {u"runs"_s, u"list"_s, u"--json"_s})).first()[u"id"_s].toString();
+
+        const QString bundle = dir.filePath(u"run.tar.gz"_s);
+        const auto exported = test::runFerry(ws, {u"runs"_s, u"export"_s, id, u"--bundle"_s, bundle});
+        QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
+        const QStringList leftOut{u"variables.API_TOKEN"_s,
+                                  u"variables.DATA_ROOT"_s,
+                                  u"environmentSpec.variables.API_TOKEN"_s,
+                                  u"environmentSpec.variables.DATA_ROOT"_s,
+                                  u"environmentSpec.python.interpreter"_s,
+                                  u"sourceDir"_s,
+                                  u"environmentFile"_s,
+                                  u"channels.training"_s,
+                                  u"data.training.path"_s,
+                                  u"interpreter"_s,
+                                  u"snapshot:environments/local.yml"_s};
+        QVERIFY2(exported.err.contains(u"left out of the bundle as this machine's (--include-values keeps them): "_s +
+                                       leftOut.join(u", "_s)),
+                 qPrintable(exported.err));
+        const QByteArray specText = *run::readArchiveFile(bundle, u"spec.json"_s);
+        const QJsonObject manifest =
+            QJsonDocument::fromJson(*run::readArchiveFile(bundle, u"ferry-bundle.json"_s)).object();
+        QCOMPARE(manifest[u"valuesLeftOut"_s].toArray(), QJsonArray::fromStringList(leftOut));
+        QCOMPARE(manifest[u"valuesIncluded"_s].toBool(), false);
+        QVERIFY2(!specText.contains(home.toUtf8()) && !specText.contains("alice-home"), specText.constData());
+        // Nowhere in the bundle: the token.
+        const auto entries = run::archiveEntries(bundle);
+        QVERIFY(entries);
+        for (const QString &entry : *entries)
+            QVERIFY2(!run::readArchiveFile(bundle, entry)->contains("tok-5f3a9c1e77"), qPrintable(entry));
+        const QJsonObject spec = QJsonDocument::fromJson(specText).object();
+        QCOMPARE(spec[u"sourceDir"_s].toString(), u"project"_s);
+        QCOMPARE(spec[u"variables"_s].toArray(),
+                 (QJsonArray{QJsonObject{{u"name"_s, u"API_TOKEN"_s}, {u"value"_s, QString()}},
+                             QJsonObject{{u"name"_s, u"DATA_ROOT"_s}, {u"value"_s, QString()}}}));
+        QVERIFY2(spec[u"environmentSpec"_s].toString().contains(u"API_TOKEN: \"\""_s) ||
+                     spec[u"environmentSpec"_s].toString().contains(u"API_TOKEN: ''"_s),
+                 qPrintable(spec[u"environmentSpec"_s].toString()));
+        QCOMPARE(spec[u"data"_s][0][u"channel"_s].toString(), u"training"_s);
+        QVERIFY(spec[u"data"_s][0][u"fingerprint"_s].toString().startsWith(u"fp1:"_s));
+
+        // Asked for, everything travels.
+        const QString all = dir.filePath(u"all.tar.gz"_s);
+        const auto withValues =
+            test::runFerry(ws, {u"runs"_s, u"export"_s, id, u"--bundle"_s, all, u"--include-values"_s});
+        QVERIFY2(withValues.exitCode == 0 && !withValues.err.contains(u"as this machine's"_s),
+                 qPrintable(withValues.err));
+        const QByteArray allSpec = *run::readArchiveFile(all, u"spec.json"_s);
+        QVERIFY(allSpec.contains("tok-5f3a9c1e77") && allSpec.contains(home.toUtf8()));
+        const QJsonObject allManifest =
+            QJsonDocument::fromJson(*run::readArchiveFile(all, u"ferry-bundle.json"_s)).object();
+        QCOMPARE(allManifest[u"valuesLeftOut"_s].toArray(), QJsonArray());
+        QCOMPARE(allManifest[u"valuesIncluded"_s].toBool(), true);
+
+        // Imported elsewhere, the run is there with what the bundle had.
+        QVERIFY(QDir(home).removeRecursively());
+        const QString bob = dir.filePath(u"bob"_s);
+        QVERIFY(QDir().mkpath(bob));
+        const auto imported = test::runFerry(bob, {u"runs"_s, u"import"_s, bundle});
+        QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
+        const QJsonObject shown = test::jsonObject(test::runFerry(bob, {u"runs"_s, u"show"_s, id, u"--json"_s}));
+        QCOMPARE(shown[u"status"_s].toString(), u"succeeded"_s);
+        QCOMPARE(shown[u"spec"_s][u"variables"_s].toArray(), spec[u"variables"_s].toArray());
+        QCOMPARE(shown[u"spec"_s][u"channels"_s].toArray(), QJsonArray());
+    }
+
+    // The same rule on what only a unit test can name: an SSH key's and an engine's paths.
+    void specForBundleLeavesOutKeysAndEngines()
+    {
+        run::RunSpec spec;
+        spec.id = u"r1"_s;
+        spec.script = u"train.py"_s;
+        spec.sourceDir = u"/home/alice/project/"_s;
+        spec.interpreter = u"python3"_s;
+        spec.target.kind = run::TargetKind::Ssh;
+        spec.target.host = u"gpu1"_s;
+        spec.target.options = {{u"identityFile"_s, u"/home/alice/.ssh/id_gpu"_s},
+                               {u"engine"_s, u"/opt/docker/bin/docker"_s},
+                               {u"gpus"_s, 2}};
+        QStringList leftOut;
+        const run::RunSpec bundled = run::specForBundle(spec, leftOut);
+        QCOMPARE(leftOut, (QStringList{u"sourceDir"_s, u"target.options.identityFile"_s, u"target.options.engine"_s}));
+        QCOMPARE(bundled.sourceDir, u"project"_s);
+        QCOMPARE(bundled.interpreter, u"python3"_s);
+        QCOMPARE(bundled.target.options, (QJsonObject{{u"gpus"_s, 2}}));
+        spec.target.options = {{u"engine"_s, u"podman"_s}}; // a name says nothing of this machine
+        leftOut.clear();
+        QCOMPARE(run::specForBundle(spec, leftOut).target.options, spec.target.options);
     }
 
     void onlyAnEndedRunIsBundledAndBadRequestsAreSaid()

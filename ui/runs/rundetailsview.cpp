@@ -2,6 +2,7 @@
 
 #include "run/contract.h"
 #include "run/rundirectory.h"
+#include "run/terminaltext.h"
 #include "targets/containertarget.h"
 
 #include <QDateTime>
@@ -42,13 +43,16 @@ QTableWidget *twoColumnTable(const QString &first, const QString &second, QWidge
     return table;
 }
 
+// Names and values as the log view and the command line show them: no control character of a
+// run's (an imported one's) shows as a raw glyph or box (review 2026-12-06 L3).
 void fill(QTableWidget *table, const QList<std::pair<QString, QString>> &rows)
 {
     table->setRowCount(static_cast<int>(rows.size()));
     for (int i = 0; i < rows.size(); ++i) {
-        table->setItem(i, 0, new QTableWidgetItem(rows.at(i).first));
-        auto *value = new QTableWidgetItem(rows.at(i).second);
-        value->setToolTip(rows.at(i).second);
+        table->setItem(i, 0, new QTableWidgetItem(run::terminalLines(rows.at(i).first)));
+        const QString shown = run::terminalLines(rows.at(i).second);
+        auto *value = new QTableWidgetItem(shown);
+        value->setToolTip(shown);
         table->setItem(i, 1, value);
     }
     table->resizeColumnToContents(0);
@@ -294,7 +298,7 @@ void RunDetailsView::setDetails(const RunDetails &details)
     if (spec)
         m_spec = *spec;
 
-    m_title->setText(u"%1 — %2"_s.arg(r.name.isEmpty() ? r.id : r.name, run::runStatusLabel(r)));
+    m_title->setText(run::terminalLines(u"%1 — %2"_s.arg(r.name.isEmpty() ? r.id : r.name, run::runStatusLabel(r))));
     m_id->setText(r.id);
 
     QStringList info;
@@ -337,8 +341,9 @@ void RunDetailsView::setDetails(const RunDetails &details)
     info << tr("Started: %1    Finished: %2").arg(timeText(r.startedMs), timeText(r.finishedMs));
     if (r.exitCode)
         info << tr("Exit code: %1").arg(*r.exitCode);
-    m_info->setText(info.join(u'\n'));
-    m_error->setText(r.error);
+    // What the run says of itself (an imported run's came from elsewhere), shown as the log is.
+    m_info->setText(run::terminalLines(info.join(u'\n')));
+    m_error->setText(run::terminalLines(r.error));
     m_error->setVisible(!r.error.isEmpty());
 
     // The stored parameters are what the run was given; older records only have them in the spec.

@@ -1,5 +1,6 @@
 #include "ui/runs/runsmodel.h"
 
+#include "run/terminaltext.h"
 #include "training/training.h"
 #include "ui/chart/runcolors.h"
 
@@ -172,7 +173,7 @@ QVariant RunsModel::data(const QModelIndex &index, int role) const
         return {};
     case Qt::ToolTipRole:
         if (index.column() == StatusColumn && !r.error.isEmpty())
-            return QString(run::runStatusLabel(r) + u": "_s + r.error);
+            return run::terminalLines(QString(run::runStatusLabel(r) + u": "_s + r.error)); // as the details show it
         if (index.column() == NameColumn)
             return r.id;
         if (index.column() == StartedColumn && r.startedMs <= 0 && r.createdMs > 0)

@@ -78,6 +78,7 @@ private Q_SLOTS:
     void embeddedRun();
     void openFolderAndModel();
     void readsFromStore();
+    void controlSequencesAreNotShown();
 };
 
 void TestRunDetailsView::showsParamsAndContract()
@@ -151,6 +152,30 @@ void TestRunDetailsView::showsParamsAndContract()
     QVERIFY(!view.cancelButton()->isEnabled());
     QVERIFY(!view.deleteButton()->isEnabled());
     QVERIFY(!view.rerunButton()->isEnabled());
+}
+
+// Review 2026-12-06 L3: a run's error, name and parameters (an imported run's come from elsewhere)
+// holding an OSC 52 clipboard write, a window title and a screen clear are shown as the log view
+// and the command line show them: the visible text, no control character.
+void TestRunDetailsView::controlSequencesAreNotShown()
+{
+    QTemporaryDir workspace;
+    RunDetailsView view;
+    RunDetails d = details(workspace.path(), run::RunStatus::Failed);
+    d.record.name = u"run \x1b]0;title\x07named"_s;
+    d.record.error = u"failed \x1b]52;c;cHduZWQ=\x07\x1b[2Jhere"_s;
+    d.params = {{u"note"_s, u"\x1b]0;param title\x07value"_s}};
+    view.setDetails(d);
+    QStringList labels;
+    for (const QLabel *label : view.findChildren<QLabel *>())
+        labels << label->text();
+    const QString all = labels.join(u'\n');
+    QVERIFY2(all.contains(u"failed here"_s) && all.contains(u"run named"_s), qPrintable(all));
+    QCOMPARE(cell(view.paramsTable(), u"note"_s), u"value"_s);
+    for (const QString &text : {all, cell(view.paramsTable(), u"note"_s)}) {
+        for (const QChar c : text)
+            QVERIFY2(c == u'\n' || c == u'\t' || c.unicode() >= 0x20, qPrintable(text));
+    }
 }
 
 void TestRunDetailsView::actionsFollowState_data()
