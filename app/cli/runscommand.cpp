@@ -301,10 +301,29 @@ private:
         if (r.spec[u"script"_s].toString().isEmpty()) // the embedded trainer
             shown << "data:      " << r.spec[u"channels"_s][0][u"path"_s].toString() << '\n';
         else
-            shown << "script:    " << r.spec[u"script"_s].toString() << " in " << r.spec[u"sourceDir"_s].toString()
+            shown << "script:    " << r.spec[u"script"_s].toString() << " in "
+                  << (r.spec[u"sourceDir"_s].toString().isEmpty()
+                          ? u"its snapshot (the original's folder: %1)"_s.arg(
+                                r.spec[u"imported"_s][u"original"_s][u"sourceDir"_s].toString())
+                          : r.spec[u"sourceDir"_s].toString())
                   << '\n';
         if (const QString of = r.spec[u"rerunOf"_s].toString(); !of.isEmpty())
             shown << "rerun of:  " << of << '\n';
+        // What it runs besides its code (review N6): the interpreter, arguments and variables.
+        shown << "runs:      " << r.spec[u"interpreter"_s].toString(u"python3"_s);
+        for (const QJsonValue &argument : r.spec[u"arguments"_s].toArray())
+            shown << ' ' << argument.toString();
+        shown << '\n';
+        for (const QJsonValue &v : r.spec[u"variables"_s].toArray())
+            shown << "variable:  " << v[u"name"_s].toString() << '=' << v[u"value"_s].toString() << '\n';
+        // A run from elsewhere (tracking/foreignrun.h): where it came from, what was kept aside.
+        if (const QJsonObject imported = r.spec[u"imported"_s].toObject(); !imported.isEmpty()) {
+            shown << "imported:  from " << imported[u"bundle"_s].toString() << ", "
+                  << timeText(imported[u"importedMs"_s].toInteger())
+                  << "; a rerun asks first (ferry runs rerun ID --accept-foreign)\n";
+            for (const QJsonValue &note : imported[u"notes"_s].toArray())
+                shown << "kept aside: " << note.toString() << '\n';
+        }
         if (const QJsonObject taken = r.spec[u"snapshot"_s].toObject(); !taken.isEmpty()) {
             const snapshot::Snapshot s = snapshot::Snapshot::fromJson(taken);
             if (!s.error.isEmpty())

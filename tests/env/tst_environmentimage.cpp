@@ -63,7 +63,7 @@ private Q_SLOTS:
         QVERIFY2(status.exitCode() == 0, "no Docker engine: run the docker_service_start test first");
         qputenv("DOCKER_HOST", status.readAllStandardOutput().trimmed());
         qputenv("DOCKER_BUILDKIT", "0"); // the classic builder: "Step n/m" is the progress
-        QVERIFY2(ferry::targets::ContainerEngine(u"docker"_s).imageExists(u"ferry-base:bookworm"_s),
+        QVERIFY2(ferry::targets::ContainerEngine::open(u"docker"_s).value().imageExists(u"ferry-base:bookworm"_s),
                  "no base image: run 'tests/services/docker.sh base-image'");
     }
 
@@ -93,7 +93,7 @@ private Q_SLOTS:
         QCOMPARE(progress->value(), progress->maximum());
         QVERIFY(checked.wait(30000));
         QTRY_VERIFY(panel->imageStatus().contains(u"built, ready to run"_s));
-        QVERIFY(ferry::targets::ContainerEngine(u"docker"_s).imageExists(m_images.last()));
+        QVERIFY(ferry::targets::ContainerEngine::open(u"docker"_s).value().imageExists(m_images.last()));
         QVERIFY(build->isEnabled());
     }
 
@@ -113,7 +113,7 @@ private Q_SLOTS:
         QVERIFY(timer.elapsed() < 60000);
         QCOMPARE(finished.first().at(0).toBool(), false);
         QCOMPARE(editor->findChild<QProgressBar *>()->format(), u"Cancelled"_s);
-        QVERIFY(!ferry::targets::ContainerEngine(u"docker"_s).imageExists(m_images.last()));
+        QVERIFY(!ferry::targets::ContainerEngine::open(u"docker"_s).value().imageExists(m_images.last()));
         QCOMPARE(problems.size(), 0); // the user's own cancel is no problem
     }
 
@@ -134,7 +134,7 @@ private Q_SLOTS:
         QCOMPARE(problems.size(), 1);
         const auto error = problems.first().at(0).value<ferry::Error>();
         QVERIFY2(error.message.startsWith(u"Image: "_s), qPrintable(error.toString()));
-        QVERIFY(!ferry::targets::ContainerEngine(u"docker"_s).imageExists(m_images.last()));
+        QVERIFY(!ferry::targets::ContainerEngine::open(u"docker"_s).value().imageExists(m_images.last()));
     }
 
     void devcontainerStartsFromTheFile()
@@ -151,14 +151,14 @@ private Q_SLOTS:
         QVERIFY2(panel->log().contains(u"Devcontainer "_s), qPrintable(panel->log()));
         QVERIFY(QFileInfo::exists(m_dir.filePath(u".devcontainer/ferry-editor-dev/devcontainer.json"_s)));
         m_images << m_images.last() + u"-dev"_s;
-        const auto down = ferry::targets::devcontainerDown(ferry::targets::ContainerEngine(u"docker"_s),
+        const auto down = ferry::targets::devcontainerDown(ferry::targets::ContainerEngine::open(u"docker"_s).value(),
                                                            editor->document()->path(), m_dir.path());
         QVERIFY2(down && !down->isEmpty(), down ? "nothing to remove" : qPrintable(down.error().toString()));
     }
 
     void cleanupTestCase()
     {
-        const ferry::targets::ContainerEngine engine(u"docker"_s);
+        const auto engine = ferry::targets::ContainerEngine::open(u"docker"_s).value();
         for (const QString &image : std::as_const(m_images))
             engine.run({u"rmi"_s, u"-f"_s, image});
     }

@@ -36,6 +36,15 @@ QString shown(const QString &text)
     return run::terminalText(text.toUtf8(), false);
 }
 
+// The kind the target box names ("ssh" and "slurm" take their host from the remote fields).
+run::TargetKind kindOf(const QComboBox *box)
+{
+    const QString kind = box->currentData().toString();
+    const bool remote = kind == u"ssh"_s || kind == u"slurm"_s;
+    const auto parsed = run::TargetSpec::parse(remote ? kind + u":x"_s : kind);
+    return parsed ? parsed->kind : run::TargetKind::Local;
+}
+
 } // namespace
 
 ForeignRerunDialog::ForeignRerunDialog(const run::RunSpec &prepared, const run::RunSpec &original,
@@ -79,8 +88,7 @@ ForeignRerunDialog::ForeignRerunDialog(const run::RunSpec &prepared, const run::
     m_target->setCurrentIndex(std::max(0, m_target->findData(kind)));
     m_remote->setKind(original.target.kind); // its host field stays empty: the original's is never used
     connect(m_target, &QComboBox::currentIndexChanged, this, [this] {
-        const auto parsed = run::TargetSpec::parse(m_target->currentData().toString() + u":x"_s);
-        m_remote->setKind(parsed ? parsed->kind : run::TargetKind::Local);
+        m_remote->setKind(kindOf(m_target));
         update();
     });
 
@@ -166,8 +174,7 @@ run::RerunChanges ForeignRerunDialog::changes() const
 {
     run::RerunChanges changes;
     run::TargetSpec target;
-    if (const auto parsed = run::TargetSpec::parse(m_target->currentData().toString() + u":x"_s))
-        target.kind = parsed->kind;
+    target.kind = kindOf(m_target);
     (void)m_remote->apply(target);
     if (m_allowRunArguments->isVisible() && m_allowRunArguments->isChecked())
         target.options[run::kAllowRunArgumentsOption] = true;
@@ -194,8 +201,7 @@ run::RunSpec ForeignRerunDialog::rerun() const
 QString ForeignRerunDialog::problem() const
 {
     run::TargetSpec target;
-    if (const auto parsed = run::TargetSpec::parse(m_target->currentData().toString() + u":x"_s))
-        target.kind = parsed->kind;
+    target.kind = kindOf(m_target);
     return m_remote->apply(target);
 }
 
