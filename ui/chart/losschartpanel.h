@@ -2,6 +2,8 @@
 
 #include "ui/chart/losschart.h"
 
+#include <QSet>
+
 #include <functional>
 
 class QCheckBox;
@@ -53,7 +55,7 @@ private:
     QGridLayout *m_grid;
     QList<LossChart *> m_others; // the panels after the first
     int m_shownOthers = 0;
-    QStringList m_knownMetrics;
+    QSet<QString> m_knownMetrics; // those in the metric box
     QList<QStringList> m_groups;                 // the panels' metrics as laid out (Panels only)
     const SeriesStore *m_groupedStore = nullptr; // what m_groups was worked out from
     int m_groupedSeries = -1;
