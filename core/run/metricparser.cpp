@@ -325,11 +325,10 @@ bool MetricParser::takes(const QString &name)
             m_warnings << refusedMetricName(name, problem);
         return false;
     }
-    if (m_counts.size() >= kMostSeriesPerRun) {
-        if (!std::exchange(m_saidCount, true))
-            m_warnings << tooManyMetrics(name);
+    // Past the run's cap the parser stops growing; what the run keeps, and saying so, is the
+    // follower's (MetricNames, which also counts the files' and the system's series).
+    if (m_counts.size() >= kMostSeriesPerRun)
         return false;
-    }
     m_counts.insert(name, 0);
     return true;
 }

@@ -78,8 +78,9 @@ struct SeriesColumns {
 // redraws.
 // with definitions (SageMaker MetricDefinitions: a name and a regex with one capture group)
 // only those, in place of the defaults, each with a bounded cost per line (run/metricregex.h).
-// Nothing is sampled away. A name that is no metric's, or one past the run's
-// kMostSeriesPerRun (run/metricnames.h), gives no point, and is said once (takeWarnings).
+// Nothing is sampled away. A name that is no metric's (run/metricnames.h) gives no point, said
+// once (takeWarnings); past kMostSeriesPerRun names, new ones give none (the follower's
+// MetricNames, which counts every series of the run, says so).
 class MetricParser {
 public:
     explicit MetricParser(const QList<MetricDefinition> &definitions = {});
@@ -87,8 +88,8 @@ public:
     // Problems with the definitions (bad regex, no capture group, a regex or a name too long,
     // more than kMostMetricDefinitions), one per entry; those definitions are not used.
     const QList<Error> &definitionErrors() const { return m_definitionErrors; }
-    // What the lines parsed so far gave no point for, each kind once: a name refused, a
-    // definition past its cost on a line. Empty after the call.
+    // What the lines parsed so far gave no point for: a name refused, a definition past its cost
+    // on a line (each said once). Empty after the call.
     QStringList takeWarnings() { return std::exchange(m_warnings, {}); }
 
     // Points of `name` without a step get x = n, n+1, ...: how a follower that re-attaches
@@ -116,7 +117,7 @@ private:
     QList<Error> m_definitionErrors;
     QHash<QString, double> m_counts; // per metric, for lines that carry no step
     QStringList m_warnings;
-    bool m_saidName = false, m_saidCount = false;
+    bool m_saidName = false;
 };
 
 } // namespace ferry::run
