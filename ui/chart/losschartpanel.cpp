@@ -28,6 +28,9 @@ namespace {
 enum MetricChoice : int { Panels = 0, AllMetrics = 1 };
 
 constexpr int kPanelMinimumHeight = 230;
+// Each panel is a chart widget: past this many groups (a run of thousands of names, review M6)
+// the others are left to the metric box, which lists every metric.
+constexpr qsizetype kMostPanels = 48;
 
 // A panel's metrics in drawing order: the first solid, the others dashed and dotted; the
 // training quantity first.
@@ -237,6 +240,8 @@ void LossChartPanel::applyMetricChoice()
     }
     if (metrics.isEmpty())
         metrics << QStringList{};
+    if (metrics.size() > kMostPanels)
+        metrics.resize(kMostPanels);
     if (metrics == m_groups)
         return; // as drawn: setting the same metrics again would redraw every panel
     m_groups = metrics;
