@@ -11,6 +11,13 @@ bool isControl(char16_t c)
     return c < 0x20 || (c >= 0x7f && c < 0xa0);
 }
 
+// "a run keeps at most 10000 metrics: 'NAME' and any later new name are not kept".
+QString tooManyMetrics(QStringView name)
+{
+    return u"a run keeps at most %1 metrics: '%2' and any later new name are not kept"_s.arg(kMostSeriesPerRun)
+        .arg(name.left(40));
+}
+
 } // namespace
 
 QString metricNameProblem(QStringView name)
@@ -39,12 +46,6 @@ QString refusedMetricName(QStringView name, const QString &problem)
             c = QChar::ReplacementCharacter;
     }
     return u"metric name '%1%2' is not kept: %3"_s.arg(shown, name.size() > 40 ? u"…"_s : QString(), problem);
-}
-
-QString tooManyMetrics(QStringView name)
-{
-    return u"a run keeps at most %1 metrics: '%2' and any later new name are not kept"_s.arg(kMostSeriesPerRun)
-        .arg(name.left(40));
 }
 
 QString MetricNames::admit(const QString &name)

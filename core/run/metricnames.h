@@ -26,8 +26,6 @@ inline bool isMetricName(QStringView name)
 // "metric name 'NAME' is not kept: PROBLEM", the name cut short and its control characters
 // shown as U+FFFD: what is said instead of the points of a refused name.
 QString refusedMetricName(QStringView name, const QString &problem);
-// "a run keeps at most 10000 metrics: 'NAME' and any later new name are not kept".
-QString tooManyMetrics(QStringView name);
 
 // The names of one run's series as its points come: a point is kept when its name is a metric's
 // and the run has it already or has fewer than kMostSeriesPerRun. Cheap for a name seen before
@@ -36,7 +34,6 @@ class MetricNames {
 public:
     // A name the run has already (stored before): kept from now on, and counted.
     void know(const QString &name) { m_names.insert(name); }
-    qsizetype count() const { return m_names.size(); }
 
     // Empty when a point of `name` is kept (a new name is counted); else why not.
     QString admit(const QString &name);
