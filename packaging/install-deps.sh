@@ -8,6 +8,8 @@ runtime=(
   libqt6core6 libqt6gui6 libqt6widgets6 libqt6charts6 libqt6sql6 libqt6sql6-sqlite
   libqt6concurrent6 libqt6svg6 libqt6svgwidgets6 libqt6network6 qt6-qpa-plugins libqt6keychain1
   libyaml-cpp0.7 libarchive13
+  # metric definitions' regexes with a match limit (Qt's QRegularExpression sets none)
+  libpcre2-16-0
   # TensorBoard event files' Event messages (issue 16)
   libprotobuf32
   libtorch1.13
@@ -19,7 +21,7 @@ runtime=(
 build=(
   build-essential cmake ninja-build ccache pkg-config file
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev libxkbcommon-dev
-  qtkeychain-qt6-dev nlohmann-json3-dev libyaml-cpp-dev libarchive-dev
+  qtkeychain-qt6-dev nlohmann-json3-dev libyaml-cpp-dev libarchive-dev libpcre2-dev
   libprotobuf-dev protobuf-compiler
   libtorch-dev
 )

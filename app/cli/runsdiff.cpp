@@ -63,13 +63,17 @@ QJsonObject toJson(const run::RunDiff &d, bool all)
                                       {u"differs"_s, p.differs()}});
     }
     QJsonArray files;
-    for (const auto &f : d.files)
-        files.append(QJsonObject{{u"path"_s, f.path},
-                                 {u"change"_s, QString::fromLatin1(changeName(f.change))},
-                                 {u"text"_s, f.text},
-                                 {u"sizeA"_s, f.sizeA},
-                                 {u"sizeB"_s, f.sizeB},
-                                 {u"diff"_s, f.unified}});
+    for (const auto &f : d.files) {
+        QJsonObject file{{u"path"_s, f.path},   {u"change"_s, QString::fromLatin1(changeName(f.change))},
+                         {u"text"_s, f.text},   {u"sizeA"_s, f.sizeA},
+                         {u"sizeB"_s, f.sizeB}, {u"diff"_s, f.unified}};
+        if (f.tooLarge) {
+            file[u"tooLarge"_s] = true;
+            file[u"linesA"_s] = f.linesA;
+            file[u"linesB"_s] = f.linesB;
+        }
+        files.append(file);
+    }
     QJsonArray other;
     for (const auto &[field, change] : d.other)
         other.append(QJsonObject{{u"field"_s, field}, {u"change"_s, change}});
@@ -132,7 +136,9 @@ int diffRuns(RunContext &context, const run::RunRecord &a, const run::RunRecord 
         shown << "code: " << diff->files.size() << (diff->files.size() == 1 ? " file differs" : " files differ")
               << '\n';
         for (const auto &f : diff->files) {
-            if (!f.text || f.unified.isEmpty())
+            if (f.tooLarge)
+                shown << "  " << f.path << ": " << f.tooLargeNote() << '\n';
+            else if (!f.text || f.unified.isEmpty())
                 shown << "  " << f.path << ": " << changeName(f.change) << " (" << f.sizeA << " → " << f.sizeB
                       << " bytes" << (f.text ? "" : ", not text") << ")\n";
             else

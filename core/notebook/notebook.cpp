@@ -51,130 +51,388 @@ QString cellName(std::size_t index)
     return u"cell %1"_s.arg(index + 1);
 }
 
-// `source` is a string or a list of strings (Jupyter writes lines with their '\n').
-std::optional<QString> sourceText(const json &source)
+// Containers deeper than this are no notebook's (nbformat's own schema nests about 10 deep).
+constexpr int kMostDepth = 64;
+// Tags kept per cell; the others are read past (a cell's tags are a word or two).
+constexpr qsizetype kMostTags = 256;
+
+// The byte offset of the container that opens deeper than `most`, or -1: brackets outside
+// strings, as the parser counts them.
+qsizetype tooDeepAt(const QByteArray &bytes, int most)
 {
-    if (source.is_string())
-        return fromStd(source.get<std::string>());
-    if (!source.is_array())
-        return std::nullopt;
+    int depth = 0;
+    bool inString = false, escaped = false;
+    for (qsizetype i = 0; i < bytes.size(); ++i) {
+        const char c = bytes[i];
+        if (inString) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > most)
+                return i;
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return -1;
+}
+
+// What a cell says, as its keys come (the last of a repeated key wins, as in a JSON object).
+struct CellRead {
+    bool object = true;
+    std::optional<std::string> type; // nullopt: none, or not a string
+    enum class Source { Missing, Text, Invalid } source = Source::Missing;
     QString text;
-    for (const json &line : source) {
-        if (!line.is_string())
-            return std::nullopt;
-        text += fromStd(line.get<std::string>());
-    }
-    return text;
-}
+    QStringList tags;
+};
 
-QString languageOf(const json &metadata)
+Expected<NotebookCell> cellOf(const CellRead &read, std::size_t index, const QString &path)
 {
-    if (!metadata.is_object())
-        return {};
-    const auto kernel = metadata.find("kernelspec");
-    if (kernel != metadata.end() && kernel->is_object()) {
-        const auto language = kernel->find("language");
-        if (language != kernel->end() && language->is_string())
-            return fromStd(language->get<std::string>());
-    }
-    const auto info = metadata.find("language_info");
-    if (info != metadata.end() && info->is_object()) {
-        const auto name = info->find("name");
-        if (name != info->end() && name->is_string())
-            return fromStd(name->get<std::string>());
-    }
-    return {};
-}
-
-Expected<NotebookCell> readCell(const json &cell, std::size_t index, const QString &path)
-{
-    if (!cell.is_object())
+    if (!read.object)
         return errorAt(path, u"%1 is not a JSON object"_s.arg(cellName(index)));
     NotebookCell result;
     result.index = static_cast<int>(index);
-    const auto type = cell.find("cell_type");
-    if (type == cell.end() || !type->is_string())
+    if (!read.type)
         return errorAt(path, u"%1 has no 'cell_type'"_s.arg(cellName(index)),
                        u"every cell needs \"cell_type\": \"code\", \"markdown\" or \"raw\""_s);
-    const std::string kind = type->get<std::string>();
-    if (kind == "code")
+    if (*read.type == "code")
         result.kind = CellKind::Code;
-    else if (kind == "markdown")
+    else if (*read.type == "markdown")
         result.kind = CellKind::Markdown;
-    else if (kind == "raw")
+    else if (*read.type == "raw")
         result.kind = CellKind::Raw;
     else
-        return errorAt(path, u"%1 has the unknown cell_type '%2'"_s.arg(cellName(index), fromStd(kind)),
+        return errorAt(path, u"%1 has the unknown cell_type '%2'"_s.arg(cellName(index), fromStd(*read.type)),
                        u"nbformat 4 knows code, markdown and raw cells"_s);
-    const auto source = cell.find("source");
-    if (source == cell.end())
+    if (read.source == CellRead::Source::Missing)
         return errorAt(path, u"%1 has no 'source'"_s.arg(cellName(index)));
-    const auto text = sourceText(*source);
-    if (!text)
+    if (read.source == CellRead::Source::Invalid)
         return errorAt(path, u"%1: 'source' must be a string or a list of strings"_s.arg(cellName(index)));
-    result.source = *text;
-    const auto metadata = cell.find("metadata");
-    if (metadata != cell.end() && metadata->is_object()) {
-        const auto tags = metadata->find("tags");
-        if (tags != metadata->end() && tags->is_array()) {
-            for (const json &tag : *tags) {
-                if (tag.is_string())
-                    result.tags << fromStd(tag.get<std::string>());
-            }
-        }
-    }
+    result.source = read.text;
+    result.tags = read.tags;
     return result;
 }
+
+// Reads a notebook as the parser goes (nlohmann's SAX interface), keeping only what conversion
+// needs: the versions, the language, and each cell's type, source and tags. Outputs (images as
+// base64), other metadata and anything else are read past, never held: the memory is the file's
+// and its sources', whatever the file holds (review N5: 20 MB of nested '[' took 1.6 GB as a DOM).
+class NotebookReader : public json::json_sax_t {
+public:
+    explicit NotebookReader(QString path) : m_path(std::move(path)) {}
+
+    // What was read, checked as a notebook: its versions first, then its cells, in order.
+    Expected<Notebook> notebook()
+    {
+        if (!m_root.object)
+            return errorAt(m_path, u"not a Jupyter notebook: the file is JSON but not an object"_s);
+        if (!m_major)
+            return errorAt(m_path, u"not a Jupyter notebook: no 'nbformat' version number"_s,
+                           u"Ferry converts .ipynb files written by Jupyter (nbformat 4)"_s);
+        Notebook notebook;
+        notebook.path = m_path;
+        notebook.major = int(*m_major);
+        notebook.minor = int(m_minor.value_or(0));
+        if (notebook.major != 4)
+            return errorAt(
+                m_path,
+                u"nbformat %1 notebooks are not supported; Ferry reads nbformat 4 (any minor version)"_s.arg(
+                    notebook.major),
+                u"upgrade it first: jupyter nbconvert --to notebook --nbformat 4 --output NEW.ipynb '%1'"_s.arg(
+                    QFileInfo(m_path).fileName()));
+        notebook.language = m_kernelLanguage.value_or(m_infoName.value_or(QString()));
+        if (!m_cellsListed)
+            return errorAt(m_path, u"not an nbformat 4 notebook: no 'cells' list"_s);
+        if (m_cellError)
+            return *m_cellError;
+        notebook.cells = std::move(m_cells);
+        return notebook;
+    }
+
+    bool tooDeep() const { return m_tooDeep; }
+
+    bool null() override { return scalar(Scalar::Other); }
+    bool boolean(bool) override { return scalar(Scalar::Other); }
+    bool number_integer(number_integer_t value) override { return integer(value); }
+    bool number_unsigned(number_unsigned_t value) override { return integer(number_integer_t(value)); }
+    bool number_float(number_float_t, const string_t &) override { return scalar(Scalar::Other); }
+    bool binary(binary_t &) override { return scalar(Scalar::Other); }
+    bool string(string_t &value) override
+    {
+        m_string = &value;
+        return scalar(Scalar::String);
+    }
+    bool start_object(std::size_t) override { return open(true); }
+    bool start_array(std::size_t) override { return open(false); }
+    bool end_object() override { return close(); }
+    bool end_array() override { return close(); }
+    bool key(string_t &name) override
+    {
+        m_stack.back().key = std::move(name);
+        return true;
+    }
+    bool parse_error(std::size_t position, const std::string &, const nlohmann::detail::exception &e) override
+    {
+        m_parseError = {position, QString::fromUtf8(e.what()), e.id >= 100 && e.id < 200};
+        return false;
+    }
+
+    struct ParseError {
+        std::size_t position = 0;
+        QString what;
+        bool syntax = true; // a parse_error; else the JSON cannot be read (a number too large)
+    };
+    const std::optional<ParseError> &parseError() const { return m_parseError; }
+
+private:
+    // What a container is to the notebook.
+    enum class Part {
+        Root,
+        Document,
+        Metadata,
+        Kernelspec,
+        LanguageInfo,
+        Cells,
+        Cell,
+        CellMetadata,
+        Tags,
+        Source,
+        Other
+    };
+    struct Frame {
+        Part part = Part::Other;
+        std::string key; // an object's key of the value being read
+    };
+    enum class Scalar { String, Integer, Other };
+
+    // The part a value at the current place is, given whether it is an object, an array or
+    // neither; and, for a scalar, what it sets.
+    Part partOf(bool container, bool object)
+    {
+        const Frame &at = m_stack.back();
+        const std::string &key = at.key;
+        switch (at.part) {
+        case Part::Root:
+            m_root.object = object;
+            return object ? Part::Document : Part::Other;
+        case Part::Document:
+            if (key == "metadata") {
+                m_kernelLanguage.reset();
+                m_infoName.reset();
+                return object ? Part::Metadata : Part::Other;
+            }
+            if (key == "cells") { // a repeated list: the last one counts
+                m_cells.clear();
+                m_cellError.reset();
+                m_cellCount = 0;
+                m_cellsListed = container && !object;
+                return m_cellsListed ? Part::Cells : Part::Other;
+            }
+            if (key == "nbformat")
+                m_major.reset();
+            if (key == "nbformat_minor")
+                m_minor.reset();
+            return Part::Other;
+        case Part::Metadata:
+            if (key == "kernelspec") {
+                m_kernelLanguage.reset();
+                return object ? Part::Kernelspec : Part::Other;
+            }
+            if (key == "language_info") {
+                m_infoName.reset();
+                return object ? Part::LanguageInfo : Part::Other;
+            }
+            return Part::Other;
+        case Part::Cells:
+            m_cell = CellRead{};
+            m_cell.object = object;
+            if (!object)
+                endCell();
+            return object ? Part::Cell : Part::Other;
+        case Part::Cell:
+            if (key == "cell_type")
+                m_cell.type.reset();
+            if (key == "source") {
+                m_cell.text.clear();
+                m_cell.source = container && !object ? CellRead::Source::Text : CellRead::Source::Invalid;
+                return container && !object ? Part::Source : Part::Other;
+            }
+            if (key == "metadata") {
+                m_cell.tags.clear();
+                return object ? Part::CellMetadata : Part::Other;
+            }
+            return Part::Other;
+        case Part::CellMetadata:
+            if (key == "tags") {
+                m_cell.tags.clear();
+                return container && !object ? Part::Tags : Part::Other;
+            }
+            return Part::Other;
+        case Part::Source:
+            if (container)
+                m_cell.source = CellRead::Source::Invalid;
+            return Part::Other;
+        case Part::Kernelspec:
+            if (key == "language")
+                m_kernelLanguage.reset();
+            return Part::Other;
+        case Part::LanguageInfo:
+            if (key == "name")
+                m_infoName.reset();
+            return Part::Other;
+        case Part::Tags:
+        case Part::Other:
+            break;
+        }
+        return Part::Other;
+    }
+
+    bool open(bool object)
+    {
+        if (m_stack.size() > kMostDepth) {
+            m_tooDeep = true;
+            return false;
+        }
+        const Part part = partOf(true, object);
+        m_stack.push_back({part, {}});
+        return true;
+    }
+
+    bool close()
+    {
+        const Part part = m_stack.back().part;
+        m_stack.pop_back();
+        if (part == Part::Cell)
+            endCell();
+        return true;
+    }
+
+    bool integer(number_integer_t value)
+    {
+        m_integer = value;
+        return scalar(Scalar::Integer);
+    }
+
+    bool scalar(Scalar kind)
+    {
+        const Frame &at = m_stack.back();
+        if (at.part == Part::Cells || at.part == Part::Root || at.part == Part::Source) {
+            // A cell that is no object, a document that is none, a line of source.
+            if (at.part != Part::Source)
+                partOf(false, false);
+            else if (kind == Scalar::String)
+                m_cell.text += fromStd(*m_string);
+            else
+                m_cell.source = CellRead::Source::Invalid;
+            return true;
+        }
+        const bool string = kind == Scalar::String;
+        switch (at.part) {
+        case Part::Document:
+            if (at.key == "nbformat")
+                m_major = kind == Scalar::Integer ? std::optional(m_integer) : std::nullopt;
+            else if (at.key == "nbformat_minor")
+                m_minor = kind == Scalar::Integer ? std::optional(m_integer) : std::nullopt;
+            else
+                partOf(false, false);
+            break;
+        case Part::Kernelspec:
+            if (at.key == "language")
+                m_kernelLanguage = string ? std::optional(fromStd(*m_string)) : std::nullopt;
+            break;
+        case Part::LanguageInfo:
+            if (at.key == "name")
+                m_infoName = string ? std::optional(fromStd(*m_string)) : std::nullopt;
+            break;
+        case Part::Cell:
+            if (at.key == "cell_type")
+                m_cell.type = string ? std::optional(*m_string) : std::nullopt;
+            else if (at.key == "source") {
+                m_cell.source = string ? CellRead::Source::Text : CellRead::Source::Invalid;
+                m_cell.text = string ? fromStd(*m_string) : QString();
+            } else if (at.key == "metadata")
+                m_cell.tags.clear();
+            break;
+        case Part::CellMetadata:
+            if (at.key == "tags")
+                m_cell.tags.clear();
+            break;
+        case Part::Tags:
+            if (string && m_cell.tags.size() < kMostTags)
+                m_cell.tags << fromStd(*m_string);
+            break;
+        default:
+            break;
+        }
+        return true;
+    }
+
+    // A cell is read: kept, or the first cell's error (the cells after it are read past).
+    void endCell()
+    {
+        const std::size_t index = m_cellCount++;
+        if (m_cellError)
+            return;
+        auto cell = cellOf(m_cell, index, m_path);
+        if (cell)
+            m_cells.append(std::move(*cell));
+        else
+            m_cellError = cell.error();
+        m_cell = CellRead{};
+    }
+
+    QString m_path;
+    std::vector<Frame> m_stack{Frame{Part::Root, {}}};
+    struct {
+        bool object = false;
+    } m_root;
+    std::optional<number_integer_t> m_major, m_minor;
+    std::optional<QString> m_kernelLanguage, m_infoName;
+    bool m_cellsListed = false;
+    QList<NotebookCell> m_cells;
+    std::size_t m_cellCount = 0;
+    std::optional<Error> m_cellError;
+    CellRead m_cell;
+    number_integer_t m_integer = 0;
+    string_t *m_string = nullptr;
+    bool m_tooDeep = false;
+    std::optional<ParseError> m_parseError;
+};
 
 } // namespace
 
 Expected<Notebook> parseNotebook(const QByteArray &bytes, const QString &path)
 {
-    json document;
+    NotebookReader reader(path);
+    bool read = false;
     try {
-        document = json::parse(bytes.constData(), bytes.constData() + bytes.size());
-    } catch (const json::parse_error &e) {
-        Error error =
-            errorAt(path, u"not a Jupyter notebook: the JSON is broken (%1)"_s.arg(QString::fromUtf8(e.what())),
-                    u"open and save it in Jupyter, or fix the JSON at this place"_s);
-        std::tie(error.line, error.column) = lineAndColumn(bytes, e.byte > 0 ? e.byte - 1 : 0);
+        read = json::sax_parse(bytes.constData(), bytes.constData() + bytes.size(), &reader);
+    } catch (const std::bad_alloc &) {
+        return errorAt(path, u"not enough memory to read the notebook"_s,
+                       u"close other programs, or clear its outputs in Jupyter and save it"_s);
+    }
+    if (!read && reader.tooDeep()) {
+        Error error = errorAt(path, u"not a Jupyter notebook: lists or objects nested deeper than %1"_s.arg(kMostDepth),
+                              u"a notebook nests about ten deep; is this file a notebook?"_s);
+        std::tie(error.line, error.column) =
+            lineAndColumn(bytes, std::size_t(std::max<qsizetype>(0, tooDeepAt(bytes, kMostDepth))));
         return error;
-    } catch (const json::exception &e) {
-        // e.g. a number too large for a double (found by fuzz_notebook)
-        return errorAt(path,
-                       u"not a Jupyter notebook: the JSON cannot be read (%1)"_s.arg(QString::fromUtf8(e.what())));
     }
-    if (!document.is_object())
-        return errorAt(path, u"not a Jupyter notebook: the file is JSON but not an object"_s);
-    const auto major = document.find("nbformat");
-    if (major == document.end() || !major->is_number_integer())
-        return errorAt(path, u"not a Jupyter notebook: no 'nbformat' version number"_s,
-                       u"Ferry converts .ipynb files written by Jupyter (nbformat 4)"_s);
-    Notebook notebook;
-    notebook.path = path;
-    notebook.major = major->get<int>();
-    const auto minor = document.find("nbformat_minor");
-    if (minor != document.end() && minor->is_number_integer())
-        notebook.minor = minor->get<int>();
-    if (notebook.major != 4)
-        return errorAt(path,
-                       u"nbformat %1 notebooks are not supported; Ferry reads nbformat 4 (any minor version)"_s.arg(
-                           notebook.major),
-                       u"upgrade it first: jupyter nbconvert --to notebook --nbformat 4 --output NEW.ipynb '%1'"_s.arg(
-                           QFileInfo(path).fileName()));
-    const auto metadata = document.find("metadata");
-    if (metadata != document.end())
-        notebook.language = languageOf(*metadata);
-    const auto cells = document.find("cells");
-    if (cells == document.end() || !cells->is_array())
-        return errorAt(path, u"not an nbformat 4 notebook: no 'cells' list"_s);
-    for (std::size_t i = 0; i < cells->size(); ++i) {
-        auto cell = readCell((*cells)[i], i, path);
-        if (!cell)
-            return cell.error();
-        notebook.cells.append(std::move(*cell));
+    if (const auto &broken = reader.parseError()) {
+        if (!broken->syntax) // e.g. a number too large for a double (found by fuzz_notebook)
+            return errorAt(path, u"not a Jupyter notebook: the JSON cannot be read (%1)"_s.arg(broken->what));
+        Error error = errorAt(path, u"not a Jupyter notebook: the JSON is broken (%1)"_s.arg(broken->what),
+                              u"open and save it in Jupyter, or fix the JSON at this place"_s);
+        std::tie(error.line, error.column) = lineAndColumn(bytes, broken->position > 0 ? broken->position - 1 : 0);
+        return error;
     }
-    return notebook;
+    return reader.notebook();
 }
 
 Expected<Notebook> readNotebook(const QString &path)

@@ -1,5 +1,6 @@
 #include "run/metricparser.h"
 
+#include "run/metricnames.h"
 #include "run/metricsyntax.h"
 
 #include <QJsonDocument>
@@ -276,28 +277,32 @@ bool parseFlatJsonObject(QStringView s, QList<std::pair<QString, double>> &value
 
 MetricParser::MetricParser(const QList<MetricDefinition> &definitions)
 {
-    for (const MetricDefinition &d : definitions) {
-        QRegularExpression regex(d.regex);
-        if (!regex.isValid()) {
-            m_definitionErrors << Error{u"metric '%1': bad regex at offset %2: %3"_s.arg(d.name)
-                                            .arg(regex.patternErrorOffset())
-                                            .arg(regex.errorString()),
+    for (qsizetype i = 0; i < definitions.size(); ++i) {
+        const MetricDefinition &d = definitions.at(i);
+        if (i == kMostMetricDefinitions) {
+            m_definitionErrors << Error{
+                u"more than %1 metric definitions: '%2' and those after it are not used"_s.arg(kMostMetricDefinitions)
+                    .arg(d.name.left(40)),
+                {},
+                0,
+                0,
+                u"define at most %1 metrics"_s.arg(kMostMetricDefinitions)};
+            break;
+        }
+        if (const QString problem = metricNameProblem(d.name); !problem.isEmpty()) {
+            m_definitionErrors << Error{refusedMetricName(d.name, problem),
                                         {},
                                         0,
                                         0,
-                                        u"fix the Regex of this metric definition"_s};
+                                        u"name the metric with a few printable words, e.g. train:loss"_s};
             continue;
         }
-        if (regex.captureCount() < 1) {
-            m_definitionErrors << Error{u"metric '%1': the regex has no capture group"_s.arg(d.name),
-                                        {},
-                                        0,
-                                        0,
-                                        u"put the value in parentheses, e.g. loss=([0-9.]+)"_s};
+        auto regex = MetricRegex::compile(d.regex);
+        if (!regex) {
+            m_definitionErrors << withContext(u"metric '%1'"_s.arg(d.name), regex.error());
             continue;
         }
-        regex.optimize();
-        m_definitions << Definition{d.name, regex};
+        m_definitions << Definition{d.name, std::move(*regex)};
     }
 }
 
@@ -307,12 +312,33 @@ double MetricParser::nextCount(const QString &name)
     return count++;
 }
 
+// Whether a point of `name` is kept: a metric's name (run/metricnames.h), and one of the first
+// kMostSeriesPerRun names of this parser. A name seen before costs one lookup.
+bool MetricParser::takes(const QString &name)
+{
+    if (m_counts.contains(name))
+        return true;
+    if (name.isEmpty())
+        return false; // {"": 8}: a field without a name is no metric's, and not worth a word
+    if (const QString problem = metricNameProblem(name); !problem.isEmpty()) {
+        if (!std::exchange(m_saidName, true))
+            m_warnings << refusedMetricName(name, problem);
+        return false;
+    }
+    // Past the run's cap the parser stops growing; what the run keeps, and saying so, is the
+    // follower's (MetricNames, which also counts the files' and the system's series).
+    if (m_counts.size() >= kMostSeriesPerRun)
+        return false;
+    m_counts.insert(name, 0);
+    return true;
+}
+
 void MetricParser::emitPoints(QList<std::pair<QString, double>> &values, const StepChoice &where, qint64 wallMs,
                               QList<MetricPoint> &out)
 {
     for (auto &[name, value] : values) {
-        if (name.isEmpty())
-            continue; // {"": 8}: a field without a name is no metric's
+        if (!takes(name))
+            continue;
         const double step = where.found() ? where.x : nextCount(name);
         out.append(MetricPoint{name, step, value, wallMs, where.epoch});
     }
@@ -322,12 +348,16 @@ void MetricParser::emitPoints(QList<std::pair<QString, double>> &values, const S
 void MetricParser::parseLine(QStringView line, qint64 wallMs, QList<MetricPoint> &out)
 {
     if (!m_definitions.isEmpty()) {
-        for (const Definition &d : std::as_const(m_definitions)) {
-            const QRegularExpressionMatch m = d.regex.match(line.toString());
-            if (!m.hasMatch())
+        for (Definition &d : m_definitions) {
+            QStringView captured;
+            const MetricRegex::Match found = d.regex.match(line, captured);
+            if (found == MetricRegex::Match::TooCostly && !std::exchange(d.saidCostly, true))
+                m_warnings << u"metric '%1': its regex took too long on a line, which gave no point (said once)"_s.arg(
+                    d.name);
+            if (found != MetricRegex::Match::Found)
                 continue;
             bool ok = false;
-            const double value = m.capturedView(1).toDouble(&ok);
+            const double value = captured.toDouble(&ok);
             if (ok)
                 out.append(MetricPoint{d.name, nextCount(d.name), value, wallMs});
         }

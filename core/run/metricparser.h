@@ -2,14 +2,16 @@
 
 #include "common/error.h"
 #include "common/largememory.h"
+#include "run/metricregex.h"
 #include "run/runspec.h"
 
 #include <QHash>
 #include <QList>
-#include <QRegularExpression>
 #include <QString>
+#include <QStringList>
 
 #include <limits>
+#include <utility>
 
 namespace ferry::run {
 
@@ -75,13 +77,20 @@ struct SeriesColumns {
 // feed it metricRecords() of the log's lines (run/terminaltext.h), which splits progress bars'
 // redraws.
 // with definitions (SageMaker MetricDefinitions: a name and a regex with one capture group)
-// only those, in place of the defaults. Nothing is sampled away.
+// only those, in place of the defaults, each with a bounded cost per line (run/metricregex.h).
+// Nothing is sampled away. A name that is no metric's (run/metricnames.h) gives no point, said
+// once (takeWarnings); past kMostSeriesPerRun names, new ones give none (the follower's
+// MetricNames, which counts every series of the run, says so).
 class MetricParser {
 public:
     explicit MetricParser(const QList<MetricDefinition> &definitions = {});
 
-    // Problems with the definitions (bad regex, not exactly one capture group), one per entry.
+    // Problems with the definitions (bad regex, no capture group, a regex or a name too long,
+    // more than kMostMetricDefinitions), one per entry; those definitions are not used.
     const QList<Error> &definitionErrors() const { return m_definitionErrors; }
+    // What the lines parsed so far gave no point for: a name refused, a definition past its cost
+    // on a line (each said once). Empty after the call.
+    QStringList takeWarnings() { return std::exchange(m_warnings, {}); }
 
     // Points of `name` without a step get x = n, n+1, ...: how a follower that re-attaches
     // carries on after the points already stored.
@@ -95,16 +104,20 @@ private:
     bool parsePythonDict(QStringView dict, qint64 wallMs, QList<MetricPoint> &out);
     void parseTokens(QStringView line, qint64 wallMs, QList<MetricPoint> &out);
     double nextCount(const QString &name);
+    bool takes(const QString &name);
     void emitPoints(QList<std::pair<QString, double>> &values, const StepChoice &where, qint64 wallMs,
                     QList<MetricPoint> &out);
 
     struct Definition {
         QString name;
-        QRegularExpression regex;
+        MetricRegex regex;
+        bool saidCostly = false;
     };
     QList<Definition> m_definitions;
     QList<Error> m_definitionErrors;
     QHash<QString, double> m_counts; // per metric, for lines that carry no step
+    QStringList m_warnings;
+    bool m_saidName = false;
 };
 
 } // namespace ferry::run

@@ -17,7 +17,9 @@ class QIODevice;
 namespace ferry::run {
 
 // Hands the points to `batch` in the file's order, a few thousand at a time; an error from it
-// stops the reading. A malformed line is an Error naming `path` and the line. Returns the points read.
+// stops the reading. A malformed line is an Error naming `path` and the line, and so are a record
+// longer than 4 KiB or 4 lines, a name that is no metric's and more names than a run may have
+// (run/metricnames.h). Linear in the file's length. Returns the points read.
 using MetricBatchSink = std::function<Expected<void>(QList<MetricPoint> points)>;
 Expected<qint64> readMetricsCsv(QIODevice &device, const QString &path, const MetricBatchSink &batch);
 

@@ -2,10 +2,10 @@
 
 #include "env/environmentfile.h"
 #include "env/spechash.h"
+#include "run/metricnames.h"
 
 #include <QDir>
 #include <QJsonArray>
-#include <QRegularExpression>
 
 using namespace Qt::StringLiterals;
 
@@ -191,20 +191,19 @@ Expected<ForeignSpec> keepForeignSpec(const RunSpec &spec, const QString &bundle
         notes << u"its image tag '%1' is not the one its environment has here ('%2'): the bundle's is not used"_s.arg(
             brief(spec.environmentTag), k.environmentTag);
     }
-    // Metric definitions within limits: each one a valid expression of one capture group.
+    // Metric definitions within limits (run/metricregex.h, run/metricnames.h); the others said.
     for (const MetricDefinition &m : spec.metricDefinitions) {
-        const QRegularExpression regex(m.regex);
-        if (k.metricDefinitions.size() >= kMostMetricDefinitions)
-            notes << u"metric definition '%1' left out: a run keeps at most %2"_s.arg(brief(m.name)).arg(
-                kMostMetricDefinitions);
-        else if (m.regex.size() > kMostMetricRegexChars)
-            notes << u"metric definition '%1' left out: its expression is longer than %2 characters"_s.arg(brief(m.name)).arg(
-                kMostMetricRegexChars);
-        else if (!regex.isValid() || regex.captureCount() < 1)
-            notes << u"metric definition '%1' left out: its expression is not valid with one capture group"_s.arg(
-                brief(m.name));
-        else
+        QString problem = metricNameProblem(m.name);
+        if (problem.isEmpty() && k.metricDefinitions.size() >= kMostMetricDefinitions)
+            problem = u"a run keeps at most %1"_s.arg(kMostMetricDefinitions);
+        if (problem.isEmpty()) {
+            if (const auto compiled = MetricRegex::compile(m.regex); !compiled)
+                problem = compiled.error().message;
+        }
+        if (problem.isEmpty())
             k.metricDefinitions << m;
+        else
+            notes << u"metric definition '%1' left out: %2"_s.arg(brief(m.name), brief(problem));
     }
     k.imported = QJsonObject{{u"bundle"_s, bundleName}, {u"importedMs"_s, importedMs}, {u"original"_s, original}};
     if (!notes.isEmpty())

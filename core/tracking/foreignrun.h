@@ -8,6 +8,7 @@
 // run-arguments consent, secret names, data paths, the source folder, the interpreter, variables'
 // values, the target's options) is kept aside in RunSpec::imported as the original's: shown,
 // never applied. A rerun of such a run asks for those again (rerun.h).
+#include "run/metricregex.h"
 #include "run/runspec.h"
 
 #include <QJsonObject>
@@ -20,8 +21,6 @@ namespace ferry::run {
 inline constexpr qsizetype kMostForeignChars = 4096;            // a name, a path, a value
 inline constexpr qsizetype kMostForeignTextChars = 256 * 1024;  // the environment's YAML, a note, an error
 inline constexpr qsizetype kMostForeignItems = 10000;           // items of a list, keys of an object
-inline constexpr qsizetype kMostMetricDefinitions = 64;         // a run's metric regexes
-inline constexpr qsizetype kMostMetricRegexChars = 1024;
 
 // Why `value` (a bundle's spec.json or manifest, or a part of it at `field`) cannot be read as
 // data: the first string holding a control character or longer than the limit, a list or object

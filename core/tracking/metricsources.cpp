@@ -93,6 +93,9 @@ void MetricSources::reload()
 {
     const QStringList claims = m_store.claimedMetrics(m_runId);
     m_claimed = QSet<QString>(claims.begin(), claims.end());
+    m_names = MetricNames();
+    for (const QString &name : m_store.metricNames(m_runId))
+        m_names.know(name);
     const QHash<QString, qint64> positions = m_store.sourcePositions(m_runId);
     for (const auto &source : m_sources)
         source->resumeAt(positions.value(source->key), m_runDir);
@@ -216,13 +219,17 @@ Expected<void> MetricSources::readSource(Source &source, Read &read)
             read.problems << points.error();
             return {};
         }
+        read.notes << m_names.filter(*points);
         if (position == source.position && points->isEmpty())
             return {}; // nothing new (or a record still being written)
         // The system's samples are no script's metrics: the log never gives them, nothing to claim.
         QStringList claims;
+        QSet<QString> claiming;
         for (const MetricPoint &p : std::as_const(*points)) {
-            if (!system && !m_claimed.contains(p.name) && !claims.contains(p.name))
+            if (!system && !m_claimed.contains(p.name) && !claiming.contains(p.name)) {
+                claiming.insert(p.name);
                 claims << p.name;
+            }
         }
         const auto stored =
             m_store.appendSourceMetrics(m_runId, source.key, *points, source.position, position, claims);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/error.h"
+#include "run/metricnames.h"
 #include "run/metricparser.h"
 #include "store/runstore.h"
 
@@ -30,7 +31,9 @@ namespace ferry::run {
 //
 // How far each file is read is stored with its points (RunStore::appendSourceMetrics), so a
 // follower that starts again neither loses nor doubles a point. A metric a file gives is taken
-// from that file only: the log's points of it are dropped (claimed()).
+// from that file only: the log's points of it are dropped (claimed()). The run's metric names,
+// those stored and those that come, files and log together, are held to run/metricnames.h's
+// rule (names()): a point of a name past it is not stored, and said once.
 class MetricSources {
 public:
     MetricSources(RunStore &store, QString runDir, QString runId);
@@ -42,6 +45,7 @@ public:
         QList<MetricPoint> points; // stored
         QStringList newClaims;     // names the files took over from the log in this read
         QList<Error> problems;     // files given up (a damaged record, a refused link): said once each
+        QStringList notes;         // points not stored (a name refused, past the cap): said once each
     };
     // Looks for new files (`scan`: now; else at most every few seconds) and stores what is new
     // in each. An Error only when the store refused to write.
@@ -49,6 +53,8 @@ public:
 
     // The names the log must not give (a file gives them).
     const QSet<QString> &claimed() const { return m_claimed; }
+    // The run's metric names so far, which the log's points pass too.
+    MetricNames &names() { return m_names; }
 
 private:
     struct Source;
@@ -61,6 +67,7 @@ private:
     const QString m_runId;
     std::vector<std::unique_ptr<Source>> m_sources;
     QSet<QString> m_claimed;
+    MetricNames m_names;
     qint64 m_lastScanMs = 0;
 };
 

@@ -9,6 +9,7 @@
 #include <QSet>
 
 #include <cmath>
+#include <new>
 
 using namespace Qt::StringLiterals;
 
@@ -89,9 +90,15 @@ Expected<void> diffCode(RunDiff &diff, const QString &objectsDir, const RunSpec 
                 bytesB = *got;
             }
             file.text = looksText(bytesA) && looksText(bytesB);
-            if (file.text)
-                file.unified = unifiedDiff(linesOf(bytesA), linesOf(bytesB), inA ? u"a/"_s + path : u"/dev/null"_s,
-                                           inB ? u"b/"_s + path : u"/dev/null"_s);
+            if (file.text) {
+                const QStringList linesA = linesOf(bytesA), linesB = linesOf(bytesB);
+                const auto unified = unifiedDiff(linesA, linesB, inA ? u"a/"_s + path : u"/dev/null"_s,
+                                                 inB ? u"b/"_s + path : u"/dev/null"_s);
+                file.unified = unified.value_or(QString());
+                file.tooLarge = !unified;
+                file.linesA = linesA.size();
+                file.linesB = linesB.size();
+            }
         } else {
             file.text = false;
         }
@@ -159,6 +166,20 @@ void diffHost(RunDiff &diff, const QString &runsDir, const RunRecord &a, const R
 
 } // namespace
 
+QString RunDiff::File::tooLargeNote() const
+{
+    return u"differs, too large to show (%1 and %2 lines)"_s.arg(linesA).arg(linesB);
+}
+
+Error notEnoughMemoryToCompare(const QStringList &runIds)
+{
+    return Error{u"not enough memory to compare runs %1"_s.arg(runIds.join(u", "_s)),
+                 {},
+                 0,
+                 0,
+                 u"close other programs, or compare them on a machine with more free memory"_s};
+}
+
 bool higherIsBetter(const QString &name)
 {
     static const QStringList higher{u"acc"_s, u"accuracy"_s, u"f1"_s,    u"auc"_s, u"precision"_s, u"recall"_s,
@@ -167,7 +188,8 @@ bool higherIsBetter(const QString &name)
     return std::any_of(higher.cbegin(), higher.cend(), [&](const QString &h) { return lower.contains(h); });
 }
 
-Expected<RunDiff> diffRuns(const RunStore &store, const QString &objectsDir, const RunRecord &a, const RunRecord &b)
+static Expected<RunDiff> compareRuns(const RunStore &store, const QString &objectsDir, const RunRecord &a,
+                                     const RunRecord &b)
 {
     const auto specA = RunSpec::fromJson(a.spec);
     const auto specB = RunSpec::fromJson(b.spec);
@@ -251,6 +273,15 @@ Expected<RunDiff> diffRuns(const RunStore &store, const QString &objectsDir, con
         diff.metrics << m;
     }
     return diff;
+}
+
+Expected<RunDiff> diffRuns(const RunStore &store, const QString &objectsDir, const RunRecord &a, const RunRecord &b)
+{
+    try {
+        return compareRuns(store, objectsDir, a, b);
+    } catch (const std::bad_alloc &) {
+        return notEnoughMemoryToCompare({a.id, b.id});
+    }
 }
 
 } // namespace ferry::run

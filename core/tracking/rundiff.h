@@ -24,6 +24,11 @@ struct RunDiff {
         QString unified; // the unified diff of a text file; empty for a binary or large one
         qint64 sizeA = 0, sizeB = 0;
         bool text = true;
+        // A text file whose lines differ in more places than a diff shows (common/linediff.h),
+        // with the lines of each side.
+        bool tooLarge = false;
+        qsizetype linesA = 0, linesB = 0;
+        QString tooLargeNote() const; // "differs, too large to show (N and M lines)"
     };
     struct Metric {
         QString name;
@@ -63,7 +68,13 @@ struct RunDiff {
 bool higherIsBetter(const QString &name);
 
 // `objectsDir`: the workspace's object store (snapshot::objectsDirFor); the runs' folders (their
-// host.txt, container.json) are beside it (snapshot::runsDirFor).
+// host.txt, container.json) are beside it (snapshot::runsDirFor). A file whose lines differ in
+// too many places is said to (File::tooLarge); memory running out is an Error
+// (notEnoughMemoryToCompare), never an exception.
 Expected<RunDiff> diffRuns(const RunStore &store, const QString &objectsDir, const RunRecord &a, const RunRecord &b);
+
+// The Error for a std::bad_alloc caught while comparing these runs (runs from elsewhere can ask
+// for more than there is): what diffRuns returns then, and the window's comparison.
+Error notEnoughMemoryToCompare(const QStringList &runIds);
 
 } // namespace ferry::run

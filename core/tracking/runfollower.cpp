@@ -114,6 +114,9 @@ Expected<void> RunFollower::drainLog(Step &step, bool untilEnd)
             // One source per metric: what a file beside the log gives is not taken from the log.
             if (const QSet<QString> &claimed = m_sources->claimed(); !claimed.isEmpty())
                 points.removeIf([&claimed](const MetricPoint &p) { return claimed.contains(p.name); });
+            // Names the parser or the run's cap refused (run/metricnames.h): said beside the log's lines.
+            for (const QString &note : m_parser.takeWarnings() + m_sources->names().filter(points))
+                step.lines << (u"ferry: "_s + note).toUtf8();
             const auto swapped = m_store.appendMetricsAt(m_record.id, points, m_storedOffset, chunk->nextOffset);
             if (!swapped) { // nothing moved (L13): the next poll reads these lines again
                 resetCounts();
@@ -253,6 +256,8 @@ Expected<RunFollower::Step> RunFollower::poll()
     // A file given up (a damaged record, a link) is said once, beside the log's lines.
     for (const Error &problem : files->problems)
         step.lines << u"ferry: metrics from %1 are not read further: %2"_s.arg(problem.path, problem.message).toUtf8();
+    for (const QString &note : files->notes)
+        step.lines << (u"ferry: "_s + note).toUtf8();
     if (over) {
         if (m_record.status != storedStatus(probe->state) || !isFinished(m_record.status))
             recordEnd(*probe);

@@ -3,6 +3,7 @@
 // nbconvert --to script` gives every code cell's code, and Python compiles what Ferry writes.
 #include "notebook/conversion.h"
 #include "notebook/pythonsource.h"
+#include "support/cost.h"
 
 #include <QDir>
 #include <QFile>
@@ -14,6 +15,8 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <cstdio>
 
 using namespace Qt::StringLiterals;
 using namespace ferry::notebook;
@@ -198,6 +201,71 @@ private Q_SLOTS:
     }
 
     // The fixtures are what Jupyter accepts, and Ferry agrees with nbformat's validator on each.
+    // Review N5: 20 MB of nested '[' took 1.6 GB as a DOM. Nesting past 64 is refused where it
+    // starts, the whole file read in memory that is the file's.
+    void deepNestingIsRefusedWhereItIs()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"deep.ipynb"_s);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        const QByteArray head = "{\"nbformat\": 4,\n \"metadata\": {\"x\": ";
+        file.write(head + QByteArray(20'000'000, '['));
+        file.close();
+        ferry::Expected<Notebook> notebook = Notebook{};
+        const auto cost =
+            ferry::test::measure("nested '['", u"20,000,035 bytes"_s, [&] { notebook = readNotebook(path); });
+        QVERIFY(!notebook);
+        QVERIFY2(notebook.error().message.contains(u"nested deeper than 64"_s),
+                 qPrintable(notebook.error().toString()));
+        QCOMPARE(notebook.error().path, path);
+        QCOMPARE(notebook.error().line, 2);
+        QCOMPARE(notebook.error().column, 20 + 62); // the 65th: two objects, then the 63rd '['
+        QVERIFY2(cost.peakBytes < 3 * 20'000'000 + (16 << 20), "about the file's size expected");
+        QVERIFY2(cost.seconds < 10, "a fraction of a second expected");
+        // As deep as 64 is read (the cells' nesting is nbformat's, the rest is read past).
+        QByteArray deep = "{\"nbformat\": 4, \"cells\": [], \"metadata\": {\"x\": ";
+        deep += QByteArray(62, '[') + QByteArray(62, ']') + "}}";
+        QVERIFY(parseNotebook(deep, u"64.ipynb"_s));
+    }
+
+    // A notebook's memory is a small multiple of its file, whatever it holds: 30,000 cells of two
+    // lines and two tags each, with outputs of many small values (held as a DOM: each value its
+    // own node, about ten times the file); only the sources and tags are kept.
+    void memoryIsASmallMultipleOfTheFile()
+    {
+        QByteArray text = "{\"nbformat\": 4, \"nbformat_minor\": 5, \"metadata\": {\"kernelspec\": "
+                          "{\"language\": \"python\"}}, \"cells\": [";
+        QByteArray zeros = "0";
+        for (int i = 0; i < 300; ++i)
+            zeros += ",0";
+        for (int i = 0; i < 30000; ++i) {
+            text += i == 0 ? "" : ",";
+            text += "{\"cell_type\": \"code\", \"metadata\": {\"tags\": [\"a\", \"b\"]}, \"outputs\": "
+                    "[{\"data\": [" +
+                    zeros + "]}], \"source\": [\"x = " + QByteArray::number(i) + "\\n\", \"y = x\"]}";
+        }
+        text += "]}";
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"big.ipynb"_s);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(text);
+        file.close();
+        const qint64 size = text.size();
+        text = {};
+        ferry::Expected<Notebook> notebook = Notebook{};
+        const auto cost = ferry::test::measure("a notebook of 30,000 cells", u"%1 bytes"_s.arg(size),
+                                               [&] { notebook = readNotebook(path); });
+        QVERIFY2(notebook, qPrintable(notebook ? QString() : notebook.error().toString()));
+        QCOMPARE(notebook->cells.size(), 30000);
+        QCOMPARE(notebook->cells.last().source, u"x = 29999\ny = x"_s);
+        QCOMPARE(notebook->cells.last().tags, (QStringList{u"a"_s, u"b"_s}));
+        QCOMPARE(notebook->language, u"python"_s);
+        std::printf("         %.2f times the file\n", double(cost.peakBytes) / double(size));
+        QVERIFY2(cost.peakBytes < 4 * size, "about 1.5 times the file expected");
+    }
+
     void agreesWithNbformatValidator_data()
     {
         QTest::addColumn<QString>("name");

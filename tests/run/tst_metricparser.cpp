@@ -1,6 +1,8 @@
 // Metric lines as training scripts print them.
+#include "run/metricnames.h"
 #include "run/metricparser.h"
 #include "run/terminaltext.h"
+#include "support/cost.h"
 
 #include <QTest>
 
@@ -173,6 +175,79 @@ private Q_SLOTS:
         QCOMPARE(parser.definitionErrors().size(), 2);
         QVERIFY(parser.definitionErrors().at(0).message.startsWith(u"metric 'a': bad regex"_s));
         QVERIFY(parser.definitionErrors().at(1).message.contains(u"no capture group"_s));
+    }
+
+    // Review N8: a bundle's definitions run on every line of its rerun. Too many, too long, or a
+    // name that is no metric's: said, not used.
+    void definitionsAreCapped()
+    {
+        QList<MetricDefinition> many;
+        for (int i = 0; i < 70; ++i)
+            many << MetricDefinition{u"m%1"_s.arg(i), u"m%1=([0-9.]+)"_s.arg(i)};
+        many[3].regex = u"x=([0-9])"_s + QString(1100, u'y');
+        many[4].name = u"bad\nname"_s;
+        MetricParser parser(many);
+        const QList<ferry::Error> &errors = parser.definitionErrors();
+        QCOMPARE(errors.size(), 3);
+        QVERIFY2(errors.at(0).message.contains(u"longer than 1024 characters"_s), qPrintable(errors.at(0).message));
+        QVERIFY2(errors.at(1).message.contains(u"control character (U+000A)"_s), qPrintable(errors.at(1).message));
+        QVERIFY2(errors.at(2).message.startsWith(u"more than 64 metric definitions: 'm64'"_s),
+                 qPrintable(errors.at(2).message));
+        QList<MetricPoint> points;
+        parser.parseLine(u"m0=1 m5=2 m63=3 m64=4"_s, 0, points);
+        QCOMPARE(render(points), u"m0@0=1 m5@0=2 m63@0=3"_s);
+    }
+
+    // N8: `(a+)+$` on a line of 3,000 a's and a 'b' (100 times a line that already takes a
+    // backtracking engine 2^30 steps), and on a line of 1 MiB, the most a log line can be: no
+    // point, one warning for the definition, at once; its other lines still match.
+    void catastrophicRegexIsBounded()
+    {
+        MetricParser parser({{u"evil"_s, u"(a+)+$"_s}, {u"loss"_s, u"loss=([0-9.]+)"_s}});
+        QVERIFY(parser.definitionErrors().isEmpty());
+        QList<MetricPoint> points;
+        const QString line = QString(3000, u'a') + u'b';
+        const QString huge = QString(1 << 20, u'a') + u'b';
+        const auto cost = ferry::test::measure("(a+)+$ on 100 lines", u"3,001 and 1,048,577 characters"_s, [&] {
+            for (int i = 0; i < 50; ++i) {
+                parser.parseLine(line, 0, points);
+                parser.parseLine(huge, 0, points);
+            }
+        });
+        QVERIFY(points.isEmpty());
+        const QStringList warnings = parser.takeWarnings();
+        QCOMPARE(warnings.size(), 1);
+        QVERIFY2(warnings.first().startsWith(u"metric 'evil': its regex took too long"_s),
+                 qPrintable(warnings.first()));
+        QVERIFY2(cost.seconds < 10, "about 0.1 s expected (a millisecond a line)");
+        parser.parseLine(u"aaa loss=0.5"_s, 0, points);
+        QCOMPARE(render(points), u"loss@0=0.5"_s);
+        QVERIFY(parser.takeWarnings().isEmpty()); // said once
+    }
+
+    // M6 in a log: a key of 1 MiB, a key with a control character (a bell): no points, said
+    // once; more distinct names than a run may have (200,000: the review's count): the parser
+    // stops at 10,000 (the follower says so: tst_hostiletext).
+    void namesAreCapped()
+    {
+        MetricParser parser;
+        QList<MetricPoint> points;
+        parser.parseLine(u"{\"loss\": 1, \"be\u0007ll\": 2}"_s, 0, points);
+        parser.parseLine(QString(QString(1 << 20, u'k') + u"=3 acc=0.5"_s), 0, points);
+        QCOMPARE(render(points), u"loss@0=1 acc@0=0.5"_s);
+        QStringList warnings = parser.takeWarnings();
+        QCOMPARE(warnings.size(), 1); // one kind of refusal: said once
+        QVERIFY2(warnings.first().contains(u"control character (U+0007)"_s), qPrintable(warnings.first()));
+        points.clear();
+        const auto cost = ferry::test::measure("200,000 distinct names", u"200,000 lines"_s, [&] {
+            for (int i = 0; i < 200000; ++i)
+                parser.parseLine(u"name%1=1"_s.arg(i), 0, points);
+        });
+        QCOMPARE(points.size(), ferry::run::kMostSeriesPerRun - 2); // loss and acc are two of them
+        QCOMPARE(points.last().name, u"name9997"_s);
+        QVERIFY(parser.takeWarnings().isEmpty()); // the run's cap is said where all its series are counted
+        QVERIFY2(cost.seconds < 10, "a fraction of a second expected");
+        QVERIFY2(cost.peakBytes < 256 << 20, "a few MiB expected");
     }
 
     void hugeLineIsHandled()

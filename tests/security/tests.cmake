@@ -35,6 +35,11 @@ add_dependencies(tst_notebookinjection ferry)
 ferry_test(tst_importname SOURCES security/tst_importname.cpp)
 add_dependencies(tst_importname ferry)
 ferry_test(tst_memorybombs SOURCES security/tst_memorybombs.cpp LIBS LibArchive::LibArchive)
+# M5, M6, N8 of the second review (issue 33): hostile metrics.csv, metric names and metric regexes
+# through the real `ferry`, each at 100 times the review's size, timed and bounded.
+ferry_test(tst_hostiletext SOURCES security/tst_hostiletext.cpp LIBS LibArchive::LibArchive)
+add_dependencies(tst_hostiletext ferry)
+set_tests_properties(tst_hostiletext PROPERTIES LABELS "security")
 # L7: `ferry runs attach` prints a run's lines as the window shows them (terminal control sequences
 # dropped), through the one rule in core/run/terminaltext.
 ferry_test(tst_attachescapes SOURCES security/tst_attachescapes.cpp)

@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QScrollArea>
+#include <QSet>
 #include <QSlider>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -27,6 +28,9 @@ namespace {
 enum MetricChoice : int { Panels = 0, AllMetrics = 1 };
 
 constexpr int kPanelMinimumHeight = 230;
+// Each panel is a chart widget: past this many groups (a run of thousands of names, review M6)
+// the others are left to the metric box, which lists every metric.
+constexpr qsizetype kMostPanels = 48;
 
 // A panel's metrics in drawing order: the first solid, the others dashed and dotted; the
 // training quantity first.
@@ -207,18 +211,23 @@ void LossChartPanel::applyMetricChoice()
         layOutPanels({index == AllMetrics ? QStringList() : QStringList{m_metric->itemText(index)}});
         return;
     }
-    // The groups of the metrics the store has now, by section, then as they came.
+    // The groups of the metrics the store has now, by section, then as they came. Each metric
+    // once, looked up in a set: linear in the series (review M6: a run of 200,000 names).
     QList<std::pair<MetricPanel, QStringList>> groups;
     QHash<QString, qsizetype> byKey;
+    QSet<QString> grouped;
     const auto &store = m_chart->store();
     for (int i = 0; store && i < store->seriesCount(); ++i) {
         const QString &metric = store->data(i).key().metric;
+        if (grouped.contains(metric))
+            continue; // another run's series of it
+        grouped.insert(metric);
         const MetricPanel panel = metricPanelOf(metric);
         const auto it = byKey.constFind(panel.key);
         if (it == byKey.cend()) {
             byKey.insert(panel.key, groups.size());
             groups.append({panel, {metric}});
-        } else if (!groups[*it].second.contains(metric)) {
+        } else {
             groups[*it].second << metric;
         }
     }
@@ -231,6 +240,8 @@ void LossChartPanel::applyMetricChoice()
     }
     if (metrics.isEmpty())
         metrics << QStringList{};
+    if (metrics.size() > kMostPanels)
+        metrics.resize(kMostPanels);
     if (metrics == m_groups)
         return; // as drawn: setting the same metrics again would redraw every panel
     m_groups = metrics;
@@ -251,7 +262,7 @@ void LossChartPanel::updateMetrics()
     for (int i = 0; i < store->seriesCount(); ++i) {
         const QString &metric = store->data(i).key().metric;
         if (!m_knownMetrics.contains(metric)) {
-            m_knownMetrics.append(metric);
+            m_knownMetrics.insert(metric);
             m_metric->addItem(metric);
         }
     }

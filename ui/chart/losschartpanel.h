@@ -2,6 +2,8 @@
 
 #include "ui/chart/losschart.h"
 
+#include <QSet>
+
 #include <functional>
 
 class QCheckBox;
@@ -15,7 +17,8 @@ namespace ferry::ui {
 
 // The metric charts with their controls. By default a grid of panels, one per metric group
 // (ui/chart/metricgroups.h: losses first, then accuracies, learning rates, the rest, the
-// system's), each with its own y range, in a scroll area; chart() is the first panel's, which
+// system's; the first 48 groups, the box lists every metric), each with its own y range, in a
+// scroll area; chart() is the first panel's, which
 // the others follow (store, run labels, hidden runs). A metric chosen in the box, or all of
 // them, is one chart instead. x axis, log y, smoothing and reset apply to every panel.
 class LossChartPanel : public QWidget {
@@ -53,7 +56,7 @@ private:
     QGridLayout *m_grid;
     QList<LossChart *> m_others; // the panels after the first
     int m_shownOthers = 0;
-    QStringList m_knownMetrics;
+    QSet<QString> m_knownMetrics;                // those in the metric box
     QList<QStringList> m_groups;                 // the panels' metrics as laid out (Panels only)
     const SeriesStore *m_groupedStore = nullptr; // what m_groups was worked out from
     int m_groupedSeries = -1;

@@ -278,7 +278,9 @@ void CompareView::showFile(int row)
         return;
     const run::RunDiff::File &file = diff.files.at(row);
     m_highlighter->setPython(file.path.endsWith(u".py"_s) || file.path.endsWith(u".pyi"_s));
-    if (!file.text || file.unified.isEmpty())
+    if (file.tooLarge)
+        m_diff->setPlainText(file.path + u": "_s + file.tooLargeNote());
+    else if (!file.text || file.unified.isEmpty())
         m_diff->setPlainText(tr("%1: a binary or large file (%2 → %3 bytes); its lines are not compared")
                                  .arg(file.path)
                                  .arg(file.sizeA)

@@ -4,6 +4,7 @@
 #include "ui/chart/seriesstore.h"
 
 #include <algorithm>
+#include <new>
 
 using namespace Qt::StringLiterals;
 
@@ -104,7 +105,9 @@ QList<ComparedParameter> comparedParameters(const Comparison &comparison)
     return rows;
 }
 
-Expected<Comparison> loadComparison(const run::RunStore &store, const QString &objectsDir, const QStringList &runIds)
+namespace {
+
+Expected<Comparison> compareRuns(const run::RunStore &store, const QString &objectsDir, const QStringList &runIds)
 {
     Comparison c;
     for (const QString &id : runIds) {
@@ -135,6 +138,19 @@ Expected<Comparison> loadComparison(const run::RunStore &store, const QString &o
     c.metrics.removeDuplicates();
     c.metrics.sort();
     return c;
+}
+
+} // namespace
+
+Expected<Comparison> loadComparison(const run::RunStore &store, const QString &objectsDir, const QStringList &runIds)
+{
+    // Runs from elsewhere may ask for more memory than there is (review M4): said, never an
+    // exception that QtConcurrent would rethrow on the GUI thread.
+    try {
+        return compareRuns(store, objectsDir, runIds);
+    } catch (const std::bad_alloc &) {
+        return run::notEnoughMemoryToCompare(runIds);
+    }
 }
 
 } // namespace ferry::ui

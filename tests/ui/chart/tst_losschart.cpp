@@ -1,8 +1,11 @@
 // The loss chart widget, driven offscreen: zoom, pan, reset, legend, log y, smoothing,
-// tooltip, export, x axis modes, live refresh.
+// tooltip, export, x axis modes, live refresh; the panel of charts with thousands of metrics.
+#include "support/cost.h"
 #include "ui/chart/losschart.h"
+#include "ui/chart/losschartpanel.h"
 #include "ui/chart/runcolors.h"
 
+#include <QComboBox>
 #include <QFile>
 #include <QImage>
 #include <QSignalSpy>
@@ -418,6 +421,24 @@ private Q_SLOTS:
     }
 
     // Hiding a run is never shown from an old layer: the frame after it leaves the run out.
+    // Review M6: 10,000 metric names, the most a run may have, each a group of its own (with 200,000
+    // the window froze: a list's `contains` per series, a panel per group). Grouped in time linear
+    // in the series, at most 48 panels laid out, every metric in the box.
+    void thousandsOfMetricsAreListedNotAllDrawn()
+    {
+        auto store = std::make_shared<SeriesStore>();
+        for (int i = 0; i < 10000; ++i)
+            store->append(store->series(u"run-a"_s, u"metric%1"_s.arg(i)), std::vector<ChartPoint>{{0, T0, 1.0}});
+        LossChartPanel panel;
+        panel.resize(900, 700);
+        const auto cost =
+            ferry::test::measure("chart panel", u"10,000 metrics"_s, [&] { panel.setStore(std::move(store)); });
+        QCOMPARE(panel.panels().size(), 48);
+        const QList<QComboBox *> boxes = panel.findChildren<QComboBox *>();
+        QVERIFY(std::any_of(boxes.cbegin(), boxes.cend(), [](const QComboBox *box) { return box->count() == 10002; }));
+        QVERIFY2(cost.seconds < 10, "a fraction of a second expected");
+    }
+
     void hidingARunRedrawsTheLayerAtOnce()
     {
         m_chart->repaint();

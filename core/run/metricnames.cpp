@@ -1,0 +1,79 @@
+#include "run/metricnames.h"
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::run {
+
+namespace {
+
+bool isControl(char16_t c)
+{
+    return c < 0x20 || (c >= 0x7f && c < 0xa0);
+}
+
+// "a run keeps at most 10000 metrics: 'NAME' and any later new name are not kept".
+QString tooManyMetrics(QStringView name)
+{
+    return u"a run keeps at most %1 metrics: '%2' and any later new name are not kept"_s.arg(kMostSeriesPerRun)
+        .arg(name.left(40));
+}
+
+} // namespace
+
+QString metricNameProblem(QStringView name)
+{
+    if (name.isEmpty())
+        return u"it is empty"_s;
+    qsizetype bytes = 0;
+    for (const QChar c : name) {
+        const char16_t u = c.unicode();
+        if (isControl(u))
+            return u"it holds a control character (U+%1)"_s.arg(
+                QString::number(u, 16).toUpper().rightJustified(4, u'0'));
+        // UTF-8: one byte below U+0080, two below U+0800, else three (a surrogate pair: 4 for 2)
+        bytes += u < 0x80 ? 1 : u < 0x800 ? 2 : c.isSurrogate() ? 2 : 3;
+    }
+    if (bytes > kMostMetricNameBytes)
+        return u"it is longer than %1 bytes (%2)"_s.arg(kMostMetricNameBytes).arg(bytes);
+    return {};
+}
+
+QString refusedMetricName(QStringView name, const QString &problem)
+{
+    QString shown = name.left(40).toString();
+    for (QChar &c : shown) {
+        if (isControl(c.unicode()))
+            c = QChar::ReplacementCharacter;
+    }
+    return u"metric name '%1%2' is not kept: %3"_s.arg(shown, name.size() > 40 ? u"…"_s : QString(), problem);
+}
+
+QString MetricNames::admit(const QString &name)
+{
+    if (m_names.contains(name))
+        return {};
+    if (const QString problem = metricNameProblem(name); !problem.isEmpty())
+        return refusedMetricName(name, problem);
+    if (m_names.size() >= kMostSeriesPerRun)
+        return tooManyMetrics(name);
+    m_names.insert(name);
+    return {};
+}
+
+QStringList MetricNames::filter(QList<MetricPoint> &points)
+{
+    QStringList said;
+    points.removeIf([&](const MetricPoint &p) {
+        const QString refused = admit(p.name);
+        if (refused.isEmpty())
+            return false;
+        bool &once = isMetricName(p.name) ? m_saidCount : m_saidName;
+        if (!once)
+            said << refused;
+        once = true;
+        return true;
+    });
+    return said;
+}
+
+} // namespace ferry::run

@@ -1,0 +1,52 @@
+#pragma once
+
+// What a piece of work costs this process: its wall time and how far it raised the peak of the
+// resident memory. The peak is reset first (Linux: "5" to /proc/self/clear_refs sets VmHWM to
+// the current RSS), so work after a larger one is measured on its own. The hostile-input tests
+// print both and assert a generous bound.
+#include <QElapsedTimer>
+#include <QFile>
+#include <QString>
+#include <QtGlobal>
+
+#include <cstdio>
+
+namespace ferry::test {
+
+struct Cost {
+    double seconds = 0;
+    qint64 peakBytes = 0; // the peak's rise over the resident memory at the start
+};
+
+// VmHWM or VmRSS of /proc/self/status, in bytes; -1 when it cannot be read.
+inline qint64 processMemory(const char *field)
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : status.readAll().split('\n')) {
+        if (line.startsWith(field))
+            return line.mid(qsizetype(qstrlen(field))).trimmed().split(' ').value(0).toLongLong() * 1024;
+    }
+    return -1;
+}
+
+// Runs `work`, printing "WHAT: SIZE, S s, P MiB peak" (SIZE says how large the input was).
+template <typename Work> Cost measure(const char *what, const QString &size, Work &&work)
+{
+    if (QFile clear(QStringLiteral("/proc/self/clear_refs")); clear.open(QIODevice::WriteOnly))
+        clear.write("5");
+    const qint64 start = processMemory("VmRSS:");
+    QElapsedTimer timer;
+    timer.start();
+    work();
+    Cost cost;
+    cost.seconds = double(timer.nsecsElapsed()) / 1e9;
+    cost.peakBytes = processMemory("VmHWM:") - start;
+    std::printf("COST   : %s: %s, %.3f s, %.1f MiB peak\n", what, qPrintable(size), cost.seconds,
+                double(cost.peakBytes) / (1 << 20));
+    std::fflush(stdout);
+    return cost;
+}
+
+} // namespace ferry::test
