@@ -152,8 +152,7 @@ std::optional<QList<std::pair<QString, QString>>> optionPairs(const QStringList 
     for (const QString &value : values) {
         const qsizetype eq = value.indexOf(u'=');
         if (eq <= 0) {
-            io.err << "ferry " << command << ": --" << option << " takes NAME=VALUE, not '" << value << "'"
-                   << Qt::endl;
+            io.err << "ferry " << command << ": --" << option << " takes NAME=VALUE, not '" << value << "'" << Qt::endl;
             return std::nullopt;
         }
         result.append({value.left(eq), value.mid(eq + 1)});
@@ -182,8 +181,7 @@ std::optional<Grants> grantOptions(const QCommandLineParser &parser, run::Target
         const QString variable = eq < 0 ? value : value.left(eq);
         const QString secret = eq < 0 ? value : value.mid(eq + 1);
         if (const auto named = secrets::SecretStore::checkName(secret); !named) {
-            io.err << "ferry " << command << ": --secret-env " << value << ": " << named.error().toString()
-                   << Qt::endl;
+            io.err << "ferry " << command << ": --secret-env " << value << ": " << named.error().toString() << Qt::endl;
             return std::nullopt;
         }
         if (const auto found = store.readNow(secret); !found) {

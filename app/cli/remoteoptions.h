@@ -18,7 +18,7 @@ bool applyRemoteOptions(const QCommandLineParser &parser, run::TargetSpec &targe
 // --data NAME=PATH, --secret-env NAME[=SECRET], --allow-run-arguments.
 void addGrantOptions(QCommandLineParser &parser);
 struct Grants {
-    QList<run::DataChannel> channels;                    // paths made absolute
+    QList<run::DataChannel> channels;                   // paths made absolute
     QList<std::pair<QString, QString>> secretVariables; // (VARIABLE, secret), each in the keychain now
 };
 // The grant options given: --allow-run-arguments into `target`'s options; each secret checked in

@@ -105,8 +105,9 @@ public:
         parser.addPositionalArgument(u"name"_s, u"The secret's name, e.g. HF_TOKEN."_s, u"NAME"_s);
         parser.addOption({u"reveal"_s, u"get: print the value even when standard output is a terminal."_s});
         parser.addOption({u"json"_s, u"list: print a JSON array of names."_s});
-        parser.addOption({u"registry"_s, u"bind, set: the registry (e.g. ghcr.io; docker.io for Docker Hub) the "
-                                         u"secret may be sent to."_s,
+        parser.addOption({u"registry"_s,
+                          u"bind, set: the registry (e.g. ghcr.io; docker.io for Docker Hub) the "
+                          u"secret may be sent to."_s,
                           u"ADDRESS"_s});
     }
 
@@ -142,9 +143,9 @@ public:
         if (action == "bind"_L1 || (action == "set"_L1 && parser.isSet(u"registry"_s))) {
             const QString registry = parser.value(u"registry"_s).trimmed();
             if (registry.isEmpty() || registry.contains(u'/') || registry.contains(u' '))
-                return usage(u"'ferry secret %1' binds a secret with --registry ADDRESS (a host such as ghcr.io)"_s.arg(
-                                 action),
-                             io);
+                return usage(
+                    u"'ferry secret %1' binds a secret with --registry ADDRESS (a host such as ghcr.io)"_s.arg(action),
+                    io);
             if (action == "set"_L1) {
                 if (const int stored = set(store, secretName, io); stored != kExitOk)
                     return stored;

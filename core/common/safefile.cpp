@@ -172,8 +172,7 @@ Expected<void> createNewFile(const QString &path, const QByteArray &bytes, mode_
     return written;
 }
 
-Expected<void> createNewFileBeneath(const QString &root, const QString &relative, const QByteArray &bytes,
-                                    mode_t mode)
+Expected<void> createNewFileBeneath(const QString &root, const QString &relative, const QByteArray &bytes, mode_t mode)
 {
     const QString path = root + u'/' + relative;
     const QStringList parts = relative.split(u'/');
@@ -199,10 +198,14 @@ Expected<void> createNewFileBeneath(const QString &root, const QString &relative
         const int error = errno;
         ::close(dir);
         if (next < 0)
-            return Error{error == ELOOP || error == ENOTDIR
-                             ? u"'%1' on the way is a link or no folder, which Ferry does not follow here"_s.arg(parts[i])
-                             : u"cannot open the folder: "_s + errnoText(error),
-                         path, 0, 0, {}};
+            return Error{
+                error == ELOOP || error == ENOTDIR
+                    ? u"'%1' on the way is a link or no folder, which Ferry does not follow here"_s.arg(parts[i])
+                    : u"cannot open the folder: "_s + errnoText(error),
+                path,
+                0,
+                0,
+                {}};
         dir = next;
     }
     const int fd = ::openat(dir, QFile::encodeName(parts.last()).constData(),
@@ -212,7 +215,10 @@ Expected<void> createNewFileBeneath(const QString &root, const QString &relative
     if (fd < 0)
         return Error{error == EEXIST ? u"already exists (a file or link is at this name)"_s
                                      : u"cannot create: "_s + errnoText(error),
-                     path, 0, 0, {}};
+                     path,
+                     0,
+                     0,
+                     {}};
     const auto written = writeAll(fd, bytes, path);
     ::close(fd);
     return written;

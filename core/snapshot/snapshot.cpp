@@ -18,9 +18,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <fcntl.h>
-#include <utility>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 using namespace Qt::StringLiterals;
 
@@ -532,14 +532,14 @@ Expected<void> copyFromSource(const QString &sourceRoot, const QString &relative
         return changed;
     const QStringList parts = relative.split(u'/');
     for (qsizetype i = 0; i + 1 < parts.size(); ++i) {
-        Fd next(::openat(dir.fd, QFile::encodeName(parts[i]).constData(),
-                         O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+        Fd next(
+            ::openat(dir.fd, QFile::encodeName(parts[i]).constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
         if (!next)
             return changed;
         dir = std::move(next);
     }
-    Fd in(::openat(dir.fd, QFile::encodeName(parts.last()).constData(),
-                   O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+    Fd in(
+        ::openat(dir.fd, QFile::encodeName(parts.last()).constData(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
     struct stat st {};
     if (!in || ::fstat(in.fd, &st) != 0 || !S_ISREG(st.st_mode) || qint64(st.st_size) != e.size)
         return changed;
@@ -582,9 +582,9 @@ struct Filler {
             return listing.error();
         entries += listing->size();
         if (entries > kMostSnapshotEntries)
-            return Error{u"the snapshot spells out more than %1 files and folders: not written"_s.arg(
-                             kMostSnapshotEntries),
-                         top, 0, 0, u"a folder of folders made to blow up a walk; do not use this run"_s};
+            return Error{
+                u"the snapshot spells out more than %1 files and folders: not written"_s.arg(kMostSnapshotEntries), top,
+                0, 0, u"a folder of folders made to blow up a walk; do not use this run"_s};
         for (const TreeEntry &e : *listing) {
             const QString relative = prefix.isEmpty() ? e.name : prefix + u'/' + e.name;
             const QString path = top + u'/' + relative;
@@ -677,7 +677,10 @@ struct TreeChecker {
                 !hex.match(e.hash).hasMatch())
                 return Error{u"the snapshot's folder listing %1 names '%2' (a name must be one part, once)"_s.arg(
                                  hash, shownName(e.name)),
-                             {}, 0, 0, {}};
+                             {},
+                             0,
+                             0,
+                             {}};
             names.insert(e.name);
             ++under.entries;
             qint64 size = e.size;
@@ -691,8 +694,12 @@ struct TreeChecker {
                 size = std::max(e.size, kMostKeptBytes + 1);
             } else {
                 if (!available(e.hash))
-                    return Error{u"object %1 of the snapshot's %2 is not in the bundle"_s.arg(e.hash, shownName(e.name)),
-                                 {}, 0, 0, {}};
+                    return Error{
+                        u"object %1 of the snapshot's %2 is not in the bundle"_s.arg(e.hash, shownName(e.name)),
+                        {},
+                        0,
+                        0,
+                        {}};
                 result.referenced.insert(e.hash);
                 size = QFileInfo(store.pathOf(e.hash)).size();
             }
@@ -701,11 +708,17 @@ struct TreeChecker {
                                  .arg(hash, shownName(e.name))
                                  .arg(e.size)
                                  .arg(size),
-                             {}, 0, 0, {}};
+                             {},
+                             0,
+                             0,
+                             {}};
             under.bytes += size;
             if (under.entries > kMostSnapshotEntries)
-                return Error{u"the snapshot spells out more than %1 files and folders"_s.arg(kMostSnapshotEntries), {},
-                             0, 0, {}};
+                return Error{u"the snapshot spells out more than %1 files and folders"_s.arg(kMostSnapshotEntries),
+                             {},
+                             0,
+                             0,
+                             {}};
         }
         seen.insert(hash, under);
         return under;

@@ -9,8 +9,8 @@
 #include "secrets/secretstore.h"
 
 #include <QDir>
-#include <QFile>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QFileInfo>
 #include <QProcessEnvironment>
 #include <QRegularExpression>
@@ -114,10 +114,11 @@ Expected<void> ownedSafely(const QString &path, const QString &what, const QStri
     if (::stat(QFile::encodeName(path).constData(), &st) != 0)
         return Error{u"cannot check %1: %2"_s.arg(what, errnoText(errno)), path, 0, 0, hint};
     if ((st.st_uid != 0 && st.st_uid != ::getuid()) || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
-        return Error{u"the container engine's %1 can be changed by another user (owner %2, mode %3): not run"_s.arg(what)
-                         .arg(st.st_uid)
-                         .arg(st.st_mode & 07777, 4, 8, QChar(u'0')),
-                     path, 0, 0, hint};
+        return Error{
+            u"the container engine's %1 can be changed by another user (owner %2, mode %3): not run"_s.arg(what)
+                .arg(st.st_uid)
+                .arg(st.st_mode & 07777, 4, 8, QChar(u'0')),
+            path, 0, 0, hint};
     return {};
 }
 

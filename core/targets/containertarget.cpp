@@ -478,7 +478,7 @@ Expected<RunProbe> ContainerTarget::cancel(const QString &runDir, int graceMs)
     if (const auto usable = engineProblem(); !usable)
         return usable.error();
     if (*hasEnded)
-        return probe(runDir);         // it has ended already (probe removes what is left)
+        return probe(runDir);               // it has ended already (probe removes what is left)
     const ContainerEngine &engine = *m_cli; // from the settings or the run store, never from the run folder
     const auto containers = containersOf(engine, spec->id);
     if (!containers)

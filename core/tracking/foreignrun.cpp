@@ -29,7 +29,10 @@ bool controlChar(QChar c, bool multiline)
 
 Error refusedField(const QString &field, const QString &why)
 {
-    return Error{u"field '%1' %2"_s.arg(field, why), {}, 0, 0,
+    return Error{u"field '%1' %2"_s.arg(field, why),
+                 {},
+                 0,
+                 0,
                  u"this bundle was not made by Ferry, or it was altered: do not use it"_s};
 }
 

@@ -18,9 +18,9 @@
 namespace ferry::run {
 
 // The limits every text of an imported spec or manifest is held to.
-inline constexpr qsizetype kMostForeignChars = 4096;            // a name, a path, a value
-inline constexpr qsizetype kMostForeignTextChars = 256 * 1024;  // the environment's YAML, a note, an error
-inline constexpr qsizetype kMostForeignItems = 10000;           // items of a list, keys of an object
+inline constexpr qsizetype kMostForeignChars = 4096;           // a name, a path, a value
+inline constexpr qsizetype kMostForeignTextChars = 256 * 1024; // the environment's YAML, a note, an error
+inline constexpr qsizetype kMostForeignItems = 10000;          // items of a list, keys of an object
 
 // Why `value` (a bundle's spec.json or manifest, or a part of it at `field`) cannot be read as
 // data: the first string holding a control character or longer than the limit, a list or object

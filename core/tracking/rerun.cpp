@@ -3,13 +3,12 @@
 #include "common/safefile.h"
 #include "env/environmentfile.h"
 #include "env/formats.h"
-#include "env/environmentfile.h"
 #include "env/spechash.h"
 #include "run/runenvironment.h"
-#include "tracking/foreignrun.h"
 #include "snapshot/snapshot.h"
 #include "targets/containerengine.h"
 #include "targets/containertarget.h"
+#include "tracking/foreignrun.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -45,7 +44,10 @@ Expected<QString> writeRecordedEnvironment(const RunSpec &spec, const QString &f
     const env::EnvironmentRead read = env::parseEnvironmentYaml(spec.environmentSpec, u"environmentSpec"_s);
     for (const env::Diagnostic &d : read.diagnostics) {
         if (d.isError())
-            return Error{u"its recorded environment is not valid here: "_s + d.toString(), {}, 0, 0,
+            return Error{u"its recorded environment is not valid here: "_s + d.toString(),
+                         {},
+                         0,
+                         0,
                          u"start it again with an environment of yours (ferry run --env FILE)"_s};
     }
     static const QRegularExpression tagShape(u"^[a-z0-9][a-z0-9_.-]{0,127}$"_s);
@@ -68,7 +70,9 @@ Expected<void> takeOnlyWhatTheUserGave(RunSpec &spec, const RerunChanges &change
     if (!changes.target && remote)
         return Error{u"run %1 came from elsewhere and ran on %2 there: name where its rerun runs"_s.arg(
                          spec.id, spec.target.toString()),
-                     {}, 0, 0,
+                     {},
+                     0,
+                     0,
                      u"give the target (--target ssh:HOST or slurm:HOST, or local, or container): the original's "
                      u"host and options are never used"_s};
     spec.target = TargetSpec{spec.target.kind, {}, {}};
@@ -80,8 +84,8 @@ Expected<void> takeOnlyWhatTheUserGave(RunSpec &spec, const RerunChanges &change
     if (spec.environmentSpec.isEmpty())
         return {};
     const QJsonObject original = spec.imported[u"original"_s].toObject();
-    const QString place = environmentPlace(original[u"sourceDir"_s].toString(),
-                                           original[u"environmentFile"_s].toString());
+    const QString place =
+        environmentPlace(original[u"sourceDir"_s].toString(), original[u"environmentFile"_s].toString());
     const auto file = writeRecordedEnvironment(spec, folder, place);
     if (!file)
         return file.error();
@@ -122,7 +126,7 @@ void applyHyperparameters(RunSpec &spec, const QList<Hyperparameter> &changes)
 }
 
 Expected<RunSpec> rerunSpec(const RunRecord &record, const QString &objectsDir, const RerunChanges &changes,
-                           QStringList *notes)
+                            QStringList *notes)
 {
     auto spec = RunSpec::fromJson(record.spec);
     if (!spec)
@@ -141,8 +145,8 @@ Expected<RunSpec> rerunSpec(const RunRecord &record, const QString &objectsDir, 
     // kept is taken from the run's own source folder, never from one a run from elsewhere names.
     const bool foreign = spec->fromElsewhere();
     const QString tree = spec->snapshot->tree;
-    const auto folder =
-        snapshot::materialize(objectsDir, tree, snapshot::rerunsDirFor(objectsDir), foreign ? QString() : spec->sourceDir);
+    const auto folder = snapshot::materialize(objectsDir, tree, snapshot::rerunsDirFor(objectsDir),
+                                              foreign ? QString() : spec->sourceDir);
     if (!folder)
         return withContext(u"run "_s + record.id, folder.error());
     const auto failed = [&](const Error &e) -> Expected<RunSpec> {
@@ -165,8 +169,8 @@ Expected<RunSpec> rerunSpec(const RunRecord &record, const QString &objectsDir, 
         applyGrants(*spec, grants);
         // A container run's image from its environment as it recorded it.
         if (spec->target.kind == TargetKind::Container && !spec->environmentSpec.isEmpty()) {
-            const auto file = writeRecordedEnvironment(
-                *spec, *folder, environmentPlace(recordedSourceDir, spec->environmentFile));
+            const auto file =
+                writeRecordedEnvironment(*spec, *folder, environmentPlace(recordedSourceDir, spec->environmentFile));
             if (!file)
                 return failed(file.error());
             spec->environmentFile = *file;

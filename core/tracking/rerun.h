@@ -14,9 +14,9 @@ namespace ferry::run {
 
 // What a rerun changes; nothing by default (an exact rerun).
 struct RerunChanges {
-    QList<Hyperparameter> hyperparameters; // a name the run had takes this value; a new one is added
-    std::optional<TargetSpec> target;      // another target (with its own options), or the run's
-    std::optional<QList<DataChannel>> channels;          // data channels instead of the run's
+    QList<Hyperparameter> hyperparameters;              // a name the run had takes this value; a new one is added
+    std::optional<TargetSpec> target;                   // another target (with its own options), or the run's
+    std::optional<QList<DataChannel>> channels;         // data channels instead of the run's
     QList<std::pair<QString, QString>> secretVariables; // (VARIABLE, keychain secret) added
 };
 

@@ -171,8 +171,8 @@ QString kindText(ArchiveEntry::Kind kind)
 Expected<void> stageEntry(ArchiveReader &reader, const ArchiveEntry &entry, const QString &bundle, Staged &staged)
 {
     if (entry.kind != ArchiveEntry::Kind::File)
-        return refused(bundle,
-                       u"'%1' in the bundle is %2; a bundle holds only files"_s.arg(shown(entry.name), kindText(entry.kind)));
+        return refused(bundle, u"'%1' in the bundle is %2; a bundle holds only files"_s.arg(shown(entry.name),
+                                                                                            kindText(entry.kind)));
     const Part part = partOf(entry.name);
     if (part == Part::Unknown)
         return refused(bundle, u"'%1' is not part of a run bundle"_s.arg(shown(entry.name)));
@@ -180,11 +180,9 @@ Expected<void> stageEntry(ArchiveReader &reader, const ArchiveEntry &entry, cons
                         : part == Part::Manifest || part == Part::Spec ? kMostJsonBytes
                                                                        : std::numeric_limits<qint64>::max();
     if (entry.size > most)
-        return refused(
-            bundle,
-            u"'%1' declares %2 bytes, more than such a part may hold (%3)"_s.arg(shown(entry.name))
-                .arg(entry.size)
-                .arg(most));
+        return refused(bundle, u"'%1' declares %2 bytes, more than such a part may hold (%3)"_s.arg(shown(entry.name))
+                                   .arg(entry.size)
+                                   .arg(most));
     if (part == Part::Manifest || part == Part::Spec) {
         auto bytes = readEntry(reader, entry.size);
         if (!bytes)
@@ -251,7 +249,6 @@ Expected<void> stageBundle(const QString &bundle, Staged &staged)
 }
 
 // ---- checks
-
 
 Expected<void> checkSnapshot(const Staged &staged, const RunSpec &spec, const QString &bundle)
 {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Hostile-input benchmark, run by hand (not by CI):
-#   tests/bench/hostile.sh [BUILD_DIR] [SECTION...]     (sections: diff metrics notebook; default all)
+#   tests/bench/hostile.sh [BUILD_DIR] [SECTION...]
+#       (sections: import snapshot diff metrics notebook; default all)
 # The security review of 2026-12-06 found inputs whose cost grew faster than their size (M4 the
 # line diff, M5 metrics.csv, M6 metric names, N5 notebook import, N8 metric regexes). This runs
 # each of them through the real `ferry`, scaled x1, x10 and x100 (x1 is the review's size where
@@ -17,7 +18,7 @@ cd "$(dirname "$0")/../.."
 build=${1:-build}
 shift || true
 sections=("$@")
-[ ${#sections[@]} -eq 0 ] && sections=(diff metrics notebook)
+[ ${#sections[@]} -eq 0 ] && sections=(import snapshot diff metrics notebook)
 read -ra scales <<<"${HOSTILE_SCALES:-1 10 100}" # e.g. HOSTILE_SCALES="1 10" for a quick look
 first=${scales[0]} last=${scales[-1]}
 ferry=${HOSTILE_FERRY:-$(pwd)/$build/bin/ferry} # HOSTILE_FERRY: another build's, to compare
@@ -212,6 +213,37 @@ EOF
   measure "notebook: cells with outputs" "$scale" "" -- "$ferry" notebook convert cells.ipynb --dry-run
   echo "$(printf '%50s' '')$((3000 * scale)) cells, $(( $(stat -c %s cells.ipynb) / 1000000 )) MB: $(answer)"
   rm -f cells.ipynb
+  cd "$work"
+}
+
+# M3, N3: a bundle whose snapshot is six levels of 64 x SCALE folders, each level the same listing
+# (2.5 KB at x1: the review's rerun, diff and export then hung and took all memory); refused at
+# import by the walk's budget. And a real snapshot of 500 x SCALE files in folders of 100, which
+# import checks in full (every object and size): linear work.
+bench_import() {
+  local scale=$1
+  template_bundle
+  python3 tests/bench/hostile_bundle.py "$work/template.tar.gz" "$work/crafted.tar.gz" folders "$scale"
+  import_row "import: folders of folders" "$scale" "$((64 * scale)) folders a level, 6 levels"
+  python3 tests/bench/hostile_bundle.py "$work/template.tar.gz" "$work/crafted.tar.gz" files "$((scale * 5))"
+  import_row "import: a snapshot of many files" "$scale" "$((500 * scale)) files"
+}
+
+# The snapshot walk: a rerun of that imported run writes its 500 x SCALE files into a fresh
+# folder (snapshot::materialize, each name beneath its folder's descriptor), and `runs diff` of
+# the run with its rerun walks both trees.
+bench_snapshot() {
+  local scale=$1 ws="$work/snapshot-$scale" id rerun
+  template_bundle
+  python3 tests/bench/hostile_bundle.py "$work/template.tar.gz" "$work/crafted.tar.gz" files "$((scale * 5))"
+  mkdir -p "$ws" && cd "$ws"
+  id=$("$ferry" runs import "$work/crafted.tar.gz" 2>/dev/null)
+  measure "snapshot: a rerun writes its files" "$scale" "" -- "$ferry" runs rerun "$id" --accept-foreign
+  echo "$(printf '%50s' '')$((500 * scale)) files: $(answer)"
+  rerun=$(tail -1 "$work/out")
+  "$ferry" runs attach "$rerun" >/dev/null 2>&1 || true
+  measure "snapshot: runs diff walks two trees" "$scale" "" -- "$ferry" runs diff "$id" "$rerun"
+  echo "$(printf '%50s' '')$((500 * scale)) files each: $(answer)"
   cd "$work"
 }
 

@@ -4,8 +4,8 @@
 
   hostile_bundle.py GOOD.tar.gz OUT.tar.gz folders SCALE  six levels of 64*SCALE folders, each
                                                           level the same listing (review M3)
-  hostile_bundle.py GOOD.tar.gz OUT.tar.gz files SCALE    a real snapshot of 1000*SCALE small
-                                                          files in folders of 100 (a walk's cost)
+  hostile_bundle.py GOOD.tar.gz OUT.tar.gz files SCALE    a real snapshot of SCALE folders of 100
+                                                          small files (a walk's cost)
   hostile_bundle.py GOOD.tar.gz OUT.tar.gz quote SCALE    metrics.csv: a quote, then 400000*SCALE
                                                           line breaks (review M5)
 """
@@ -72,7 +72,7 @@ def main():
     elif kind == "files":
         objects, folders = [], []
         total = 0
-        for f in range(10 * scale):
+        for f in range(scale):
             files = []
             for i in range(100):
                 data = b"# file %d of folder %d\nprint(%d)\n" % (i, f, i)
@@ -83,7 +83,7 @@ def main():
             size = sum(e[1] for e in files)
             total += size
             folders.append(("d", size, sha(listing), "pkg%05d" % f))
-        train = [d for n, d in entries if n.startswith("objects/") and d.startswith(b"import")][0]
+        train = b'print("done")\n'  # the script the bundle's spec names
         objects.append(train)
         folders.append(("f", len(train), sha(train), "train.py"))
         root = tree(folders)

@@ -12,8 +12,8 @@
 #include "targets/imagerecord.h"
 
 #include <QJsonArray>
-#include <QJsonObject>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -113,9 +113,8 @@ private Q_SLOTS:
                     target[u"options"_s] = QJsonObject{{u"engine"_s, engine}, {u"allowRunArguments"_s, true}};
                     spec[u"target"_s] = target;
                     if (breaksIsolation)
-                        spec[u"environmentSpec"_s] =
-                            spec[u"environmentSpec"_s].toString().replace(
-                                u"docker:\n"_s, u"docker:\n  run_arguments: [\"-v\", \"/:/host\", \"--privileged\"]\n"_s);
+                        spec[u"environmentSpec"_s] = spec[u"environmentSpec"_s].toString().replace(
+                            u"docker:\n"_s, u"docker:\n  run_arguments: [\"-v\", \"/:/host\", \"--privileged\"]\n"_s);
                 });
                 const QString other = m_ws.filePath(u"colleague"_s);
                 QDir(other).removeRecursively();

@@ -2,8 +2,8 @@
 // undo/redo, merging, validation as you type, drop import, live preview and hash, versions,
 // keyboard-only tables, secret variables, the file on disk and exports.
 #include "secrets/secretbinding.h"
-#include "targets/containerengine.h"
 #include "support/editor.h"
+#include "targets/containerengine.h"
 
 #include "common/textfile.h"
 #include "env/environmentfile.h"
@@ -409,8 +409,7 @@ private Q_SLOTS:
         QVERIFY(ferry::secrets::boundDestinations(bindings, u"acr-password"_s).isEmpty());
         Q_EMIT credential->activated(credential->currentIndex());
         QCOMPARE(ferry::secrets::boundDestinations(bindings, u"acr-password"_s),
-                 QStringList{ferry::secrets::registryDestination(
-                     ferry::targets::registryAddress(f.env().docker))});
+                 QStringList{ferry::secrets::registryDestination(ferry::targets::registryAddress(f.env().docker))});
 
         QVERIFY(f.editor.save());
         const QString text = *ferry::readTextFile(f.path);

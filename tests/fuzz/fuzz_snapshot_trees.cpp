@@ -44,7 +44,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const QList<QByteArray> parts =
         QByteArray(reinterpret_cast<const char *>(data), qsizetype(size)).split(char(0xff)).mid(0, 10);
     if (parts.isEmpty() || !parts.first().startsWith("ferry-tree 1\n"))
-        return 0; // no listing: nothing to check (the seed corpus's other files)
+        return 0;                 // no listing: nothing to check (the seed corpus's other files)
     static QTemporaryDir scratch; // one per process: objects, and an outside folder that stays empty
     const QString objects = scratch.filePath(QStringLiteral("objects"));
     const QString outside = scratch.filePath(QStringLiteral("outside"));

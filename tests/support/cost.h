@@ -4,8 +4,11 @@
 // resident memory. The peak is reset first (Linux: "5" to /proc/self/clear_refs sets VmHWM to
 // the current RSS), so work after a larger one is measured on its own. The hostile-input tests
 // print both and assert a generous bound.
+#include "support/cli.h"
+
 #include <QElapsedTimer>
 #include <QFile>
+#include <QRegularExpression>
 #include <QString>
 #include <QtGlobal>
 
@@ -47,6 +50,37 @@ template <typename Work> Cost measure(const char *what, const QString &size, Wor
                 double(cost.peakBytes) / (1 << 20));
     std::fflush(stdout);
     return cost;
+}
+
+// What a command cost: `ferry ARGUMENTS` in `folder` under GNU time (its %e and %M), printed as
+// "COST   : WHAT: S s, M MiB peak"; `result` is the command's, its error output without time's line.
+struct CommandCost {
+    CliResult result;
+    double seconds = -1;
+    double mib = -1;
+};
+inline CommandCost measureFerry(const QString &what, const QString &folder, const QStringList &arguments,
+                                int timeoutMs = 240000)
+{
+    CommandCost cost;
+    cost.result =
+        runProgram(QStringLiteral("/usr/bin/time"),
+                   QStringList{QStringLiteral("-f"), QStringLiteral("ferry-cost %e %M"), ferryBinary()} + arguments,
+                   folder, timeoutMs);
+    static const QRegularExpression line(QStringLiteral("ferry-cost ([0-9.]+) ([0-9]+)\\s*$"));
+    if (const QRegularExpressionMatch match = line.match(cost.result.err); match.hasMatch()) {
+        cost.seconds = match.captured(1).toDouble();
+        cost.mib = match.captured(2).toDouble() / 1024;
+        cost.result.err.truncate(match.capturedStart());
+    }
+    std::printf("COST   : %s: %.2f s, %.1f MiB peak\n", qPrintable(what), cost.seconds, cost.mib);
+    std::fflush(stdout);
+    return cost;
+}
+inline CommandCost measureFerry(const char *what, const QString &folder, const QStringList &arguments,
+                                int timeoutMs = 240000)
+{
+    return measureFerry(QString::fromUtf8(what), folder, arguments, timeoutMs);
 }
 
 } // namespace ferry::test

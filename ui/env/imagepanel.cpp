@@ -273,7 +273,7 @@ void ImagePanel::build()
             return engineCli.error();
         const auto image =
             engineCli->ensureImage(environment, file, context.filePath(u"image"_s), targets::ImageStage::Runtime, sink,
-                                  60 * 60 * 1000, [this] { return m_cancel.load(); });
+                                   60 * 60 * 1000, [this] { return m_cancel.load(); });
         if (!image)
             return image.error();
         QMetaObject::invokeMethod(

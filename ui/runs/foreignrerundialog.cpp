@@ -71,10 +71,10 @@ ForeignRerunDialog::ForeignRerunDialog(const run::RunSpec &prepared, const run::
         this);
     header->setWordWrap(true);
     header->setTextFormat(Qt::RichText);
-    auto *keptLabel = new QLabel(kept.isEmpty() ? tr("Nothing was kept aside.")
-                                                : tr("Kept aside as the original's, not applied:\n%1")
-                                                      .arg(kept.join(u'\n')),
-                                 this);
+    auto *keptLabel =
+        new QLabel(kept.isEmpty() ? tr("Nothing was kept aside.")
+                                  : tr("Kept aside as the original's, not applied:\n%1").arg(kept.join(u'\n')),
+                   this);
     keptLabel->setWordWrap(true);
     keptLabel->setObjectName(u"keptAside"_s);
     keptLabel->setTextFormat(Qt::PlainText);

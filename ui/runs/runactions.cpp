@@ -118,7 +118,10 @@ void RunActions::rerun(const run::RunSpec &spec)
         Q_EMIT problem(Error{tr("Run %1 came from elsewhere: re-run it exactly (you choose where, with what data "
                                 "and secrets), then re-run that run with changes")
                                  .arg(spec.id),
-                             {}, 0, 0, {}});
+                             {},
+                             0,
+                             0,
+                             {}});
         return;
     }
     openLaunchDialog(QDir(spec.sourceDir).filePath(spec.script), spec.channels, spec.hyperparameters);
@@ -177,8 +180,8 @@ void RunActions::rerunExactly(const run::RunRecord &record)
             // one, with nothing granted: the question that follows gives the rest.
             run::RerunChanges changes;
             if (const auto original = run::RunSpec::fromJson(record.spec); original && original->fromElsewhere()) {
-                const bool remote = original->target.kind == run::TargetKind::Ssh ||
-                                    original->target.kind == run::TargetKind::Slurm;
+                const bool remote =
+                    original->target.kind == run::TargetKind::Ssh || original->target.kind == run::TargetKind::Slurm;
                 changes.target = run::TargetSpec{remote ? run::TargetKind::Local : original->target.kind, {}, {}};
             }
             QStringList notes;

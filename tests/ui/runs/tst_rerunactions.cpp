@@ -14,18 +14,18 @@
 
 #include <QApplication>
 #include <QComboBox>
-#include <QLineEdit>
-#include <QPlainTextEdit>
-#include <QTableWidget>
-#include <QTimer>
 #include <QDirIterator>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 using namespace Qt::StringLiterals;
 using namespace ferry;
@@ -135,8 +135,8 @@ private Q_SLOTS:
         QFile(m_dir.filePath(u"bin/docker"_s)).setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
         const auto crafted = withSpec(readTarGz(bundle), [&](QJsonObject &spec, QJsonObject &) {
             QJsonObject target = spec[u"target"_s].toObject();
-            target[u"options"_s] = QJsonObject{{u"engine"_s, m_dir.filePath(u"bin/docker"_s)},
-                                               {u"allowRunArguments"_s, true}};
+            target[u"options"_s] =
+                QJsonObject{{u"engine"_s, m_dir.filePath(u"bin/docker"_s)}, {u"allowRunArguments"_s, true}};
             spec[u"target"_s] = target;
             spec[u"channels"_s] = QJsonArray{QJsonObject{{u"name"_s, u"training"_s}, {u"path"_s, u"/home"_s}}};
             spec[u"secretVariables"_s] =
