@@ -35,4 +35,16 @@ QString errnoText(int code)
     return QString::fromLocal8Bit(std::strerror(code));
 }
 
+QString quotedName(QStringView name)
+{
+    QString out;
+    for (const QChar c : name.left(200)) {
+        if (c.unicode() < 0x20 || (c.unicode() >= 0x7f && c.unicode() < 0xa0) || c.category() == QChar::Other_Format)
+            out += QStringLiteral("\\u%1").arg(static_cast<uint>(c.unicode()), 4, 16, QChar(u'0'));
+        else
+            out += c;
+    }
+    return name.size() > 200 ? out + QStringLiteral("...") : out;
+}
+
 } // namespace ferry

@@ -28,6 +28,10 @@ Error withContext(const QString &context, Error error);
 // The system's words for an errno value ("No such file or directory"), for an Error's message.
 QString errnoText(int code = errno);
 
+// A name from elsewhere (an archive's entry, a folder listing's name) as a message quotes it:
+// control and format characters written \uXXXX, at most 200 characters ("..." after them).
+QString quotedName(QStringView name);
+
 // The value or the reason there is none (std::expected arrives with C++23).
 template <typename T> class Expected {
 public:

@@ -1,5 +1,7 @@
 #include "common/untrustedtree.h"
 
+#include "common/uniquefd.h"
+
 #include <QFile>
 #include <QStringList>
 
@@ -15,30 +17,6 @@ using namespace Qt::StringLiterals;
 namespace ferry {
 
 namespace {
-
-// A descriptor closed when it goes out of scope.
-class Fd {
-public:
-    explicit Fd(int fd = -1) : m_fd(fd) {}
-    Fd(const Fd &) = delete;
-    Fd &operator=(const Fd &) = delete;
-    Fd(Fd &&other) noexcept : m_fd(std::exchange(other.m_fd, -1)) {}
-    Fd &operator=(Fd &&other) noexcept
-    {
-        std::swap(m_fd, other.m_fd);
-        return *this;
-    }
-    ~Fd()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-    }
-    int get() const { return m_fd; }
-    bool valid() const { return m_fd >= 0; }
-
-private:
-    int m_fd;
-};
 
 constexpr int kFolderFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 
@@ -108,7 +86,7 @@ Expected<std::optional<QByteArray>> readTreeFile(const QString &root, const QStr
                                                  qint64 maxBytes)
 {
     const QString full = root + u'/' + path;
-    Fd folder(::open(QFile::encodeName(root).constData(), kFolderFlags));
+    UniqueFd folder(::open(QFile::encodeName(root).constData(), kFolderFlags));
     if (!folder.valid())
         return errno == ENOENT ? Expected<std::optional<QByteArray>>(std::nullopt)
                                : Error{u"cannot open the folder: "_s + errnoText(errno), root, 0, 0, {}};
@@ -116,7 +94,7 @@ Expected<std::optional<QByteArray>> readTreeFile(const QString &root, const QStr
     if (parts.isEmpty() || parts.contains(u".."_s))
         return Error{u"not a path inside the folder"_s, full, 0, 0, {}};
     for (qsizetype i = 0; i + 1 < parts.size(); ++i) {
-        Fd next(::openat(folder.get(), QFile::encodeName(parts.at(i)).constData(), kFolderFlags));
+        UniqueFd next(::openat(folder.get(), QFile::encodeName(parts.at(i)).constData(), kFolderFlags));
         if (!next.valid()) {
             const int error = errno;
             if (error == ENOENT)
@@ -130,8 +108,8 @@ Expected<std::optional<QByteArray>> readTreeFile(const QString &root, const QStr
         }
         folder = std::move(next);
     }
-    Fd file(::openat(folder.get(), QFile::encodeName(parts.last()).constData(),
-                     O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
+    UniqueFd file(::openat(folder.get(), QFile::encodeName(parts.last()).constData(),
+                           O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
     if (!file.valid()) {
         const int error = errno;
         if (error == ENOENT)

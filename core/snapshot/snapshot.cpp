@@ -3,6 +3,7 @@
 
 #include "common/privatedir.h"
 #include "common/process.h"
+#include "common/uniquefd.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -473,25 +474,6 @@ QString rerunsDirFor(const QString &objectsDir)
 
 namespace {
 
-// A descriptor that closes itself.
-struct Fd {
-    int fd = -1;
-    Fd() = default;
-    explicit Fd(int f) : fd(f) {}
-    Fd(Fd &&o) noexcept : fd(std::exchange(o.fd, -1)) {}
-    Fd &operator=(Fd &&o) noexcept
-    {
-        std::swap(fd, o.fd);
-        return *this;
-    }
-    ~Fd()
-    {
-        if (fd >= 0)
-            ::close(fd);
-    }
-    explicit operator bool() const { return fd >= 0; }
-};
-
 bool oneName(const QString &name)
 {
     return !name.isEmpty() && name != "."_L1 && name != ".."_L1 && !name.contains(u'/') && !name.contains(QChar(0));
@@ -527,27 +509,27 @@ Expected<void> copyFromSource(const QString &sourceRoot, const QString &relative
                      u"folder is not read"_s.arg(relative)
                          .arg(e.size),
                      relative, 0, 0, u"files over 32 MiB are fingerprinted, not kept (docs/snapshots.md)"_s};
-    Fd dir(::open(QFile::encodeName(sourceRoot).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (!dir)
+    UniqueFd dir(::open(QFile::encodeName(sourceRoot).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!dir.valid())
         return changed;
     const QStringList parts = relative.split(u'/');
     for (qsizetype i = 0; i + 1 < parts.size(); ++i) {
-        Fd next(
-            ::openat(dir.fd, QFile::encodeName(parts[i]).constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-        if (!next)
+        UniqueFd next(::openat(dir.get(), QFile::encodeName(parts[i]).constData(),
+                               O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+        if (!next.valid())
             return changed;
         dir = std::move(next);
     }
-    Fd in(
-        ::openat(dir.fd, QFile::encodeName(parts.last()).constData(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+    UniqueFd in(::openat(dir.get(), QFile::encodeName(parts.last()).constData(),
+                         O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
     struct stat st {};
-    if (!in || ::fstat(in.fd, &st) != 0 || !S_ISREG(st.st_mode) || qint64(st.st_size) != e.size)
+    if (!in.valid() || ::fstat(in.get(), &st) != 0 || !S_ISREG(st.st_mode) || qint64(st.st_size) != e.size)
         return changed;
     QCryptographicHash hash(QCryptographicHash::Sha256);
     QByteArray buffer(1 << 20, Qt::Uninitialized);
     qint64 total = 0;
     for (;;) {
-        const ssize_t n = ::read(in.fd, buffer.data(), size_t(buffer.size()));
+        const ssize_t n = ::read(in.get(), buffer.data(), size_t(buffer.size()));
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0)
@@ -595,10 +577,10 @@ struct Filler {
             if (e.type == 'd') {
                 if (::mkdirat(dir, name.constData(), 0700) != 0)
                     return Error{u"cannot make the folder: "_s + errnoText(errno), path, 0, 0, {}};
-                Fd sub(::openat(dir, name.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-                if (!sub)
+                UniqueFd sub(::openat(dir, name.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+                if (!sub.valid())
                     return Error{u"cannot open the folder just made: "_s + errnoText(errno), path, 0, 0, {}};
-                if (auto filled = fill(sub.fd, e.hash, relative); !filled)
+                if (auto filled = fill(sub.get(), e.hash, relative); !filled)
                     return filled;
                 continue;
             }
@@ -610,41 +592,24 @@ struct Filler {
                     return Error{u"cannot make the link"_s, path, 0, 0, {}};
                 continue;
             }
-            Fd out(::openat(dir, name.constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                            e.type == 'x' ? 0700 : 0600));
-            if (!out)
+            UniqueFd out(::openat(dir, name.constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                                  e.type == 'x' ? 0700 : 0600));
+            if (!out.valid())
                 return Error{u"cannot write it: "_s + errnoText(errno), path, 0, 0, u"check free disk space"_s};
             if (e.type == 'b') {
-                if (auto copied = copyFromSource(ownSource, relative, e, out.fd, path); !copied)
+                if (auto copied = copyFromSource(ownSource, relative, e, out.get(), path); !copied)
                     return copied;
                 continue;
             }
             const auto bytes = store.get(e.hash);
             if (!bytes)
                 return bytes.error();
-            if (auto written = writeFd(out.fd, bytes->constData(), bytes->size(), path); !written)
+            if (auto written = writeFd(out.get(), bytes->constData(), bytes->size(), path); !written)
                 return written;
         }
         return {};
     }
 };
-
-} // namespace
-
-namespace {
-
-// Shown in a message: control characters escaped, at most 200 characters.
-QString shownName(const QString &name)
-{
-    QString out;
-    for (const QChar c : name.left(200)) {
-        if (c.unicode() < 0x20 || (c.unicode() >= 0x7f && c.unicode() < 0xa0) || c.category() == QChar::Other_Format)
-            out += u"\\u%1"_s.arg(static_cast<uint>(c.unicode()), 4, 16, QChar(u'0'));
-        else
-            out += c;
-    }
-    return name.size() > 200 ? out + u"..."_s : out;
-}
 
 struct TreeChecker {
     const ObjectStore &store;
@@ -676,7 +641,7 @@ struct TreeChecker {
             if (!oneName(e.name) || names.contains(e.name) || !QByteArrayView("fxbld").contains(e.type) ||
                 !hex.match(e.hash).hasMatch())
                 return Error{u"the snapshot's folder listing %1 names '%2' (a name must be one part, once)"_s.arg(
-                                 hash, shownName(e.name)),
+                                 hash, quotedName(e.name)),
                              {},
                              0,
                              0,
@@ -695,7 +660,7 @@ struct TreeChecker {
             } else {
                 if (!available(e.hash))
                     return Error{
-                        u"object %1 of the snapshot's %2 is not in the bundle"_s.arg(e.hash, shownName(e.name)),
+                        u"object %1 of the snapshot's %2 is not in the bundle"_s.arg(e.hash, quotedName(e.name)),
                         {},
                         0,
                         0,
@@ -705,7 +670,7 @@ struct TreeChecker {
             }
             if (size != e.size)
                 return Error{u"the snapshot's folder listing %1 says '%2' holds %3 bytes; it holds %4"_s
-                                 .arg(hash, shownName(e.name))
+                                 .arg(hash, quotedName(e.name))
                                  .arg(e.size)
                                  .arg(size),
                              {},
@@ -751,12 +716,12 @@ Expected<QString> materialize(const QString &objectsDir, const QString &tree, co
         return Error{u"cannot make a folder for the run's code: "_s + errnoText(errno), parentDir, 0, 0,
                      u"check free space and permissions"_s};
     const QString target = QFile::decodeName(pattern);
-    Fd top(::open(pattern.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    UniqueFd top(::open(pattern.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     Expected<void> filled = Error{u"cannot open the folder just made: "_s + errnoText(errno), target, 0, 0, {}};
-    if (top) {
+    if (top.valid()) {
         const ObjectStore store(objectsDir);
         Filler filler{store, ownSource, target};
-        filled = filler.fill(top.fd, tree, {});
+        filled = filler.fill(top.get(), tree, {});
     }
     if (!filled) {
         QDir(target).removeRecursively();

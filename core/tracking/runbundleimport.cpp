@@ -51,20 +51,6 @@ Error refused(const QString &bundle, const QString &what)
     return Error{what + u": refused"_s, bundle, 0, 0, kAlteredHint};
 }
 
-// A name from the bundle as a message may quote it: control characters escaped (review L3), at
-// most 200 characters.
-QString shown(const QString &name)
-{
-    QString out;
-    for (const QChar c : name.left(200)) {
-        if (c.unicode() < 0x20 || (c.unicode() >= 0x7f && c.unicode() < 0xa0) || c.category() == QChar::Other_Format)
-            out += u"\\u%1"_s.arg(static_cast<uint>(c.unicode()), 4, 16, QChar(u'0'));
-        else
-            out += c;
-    }
-    return name.size() > 200 ? out + u"..."_s : out;
-}
-
 // What the staging folder holds once the bundle was read through.
 struct Staged {
     QString dir;
@@ -171,18 +157,19 @@ QString kindText(ArchiveEntry::Kind kind)
 Expected<void> stageEntry(ArchiveReader &reader, const ArchiveEntry &entry, const QString &bundle, Staged &staged)
 {
     if (entry.kind != ArchiveEntry::Kind::File)
-        return refused(bundle, u"'%1' in the bundle is %2; a bundle holds only files"_s.arg(shown(entry.name),
+        return refused(bundle, u"'%1' in the bundle is %2; a bundle holds only files"_s.arg(quotedName(entry.name),
                                                                                             kindText(entry.kind)));
     const Part part = partOf(entry.name);
     if (part == Part::Unknown)
-        return refused(bundle, u"'%1' is not part of a run bundle"_s.arg(shown(entry.name)));
+        return refused(bundle, u"'%1' is not part of a run bundle"_s.arg(quotedName(entry.name)));
     const qint64 most = part == Part::Object                           ? kMostObjectBytes
                         : part == Part::Manifest || part == Part::Spec ? kMostJsonBytes
                                                                        : std::numeric_limits<qint64>::max();
     if (entry.size > most)
-        return refused(bundle, u"'%1' declares %2 bytes, more than such a part may hold (%3)"_s.arg(shown(entry.name))
-                                   .arg(entry.size)
-                                   .arg(most));
+        return refused(bundle,
+                       u"'%1' declares %2 bytes, more than such a part may hold (%3)"_s.arg(quotedName(entry.name))
+                           .arg(entry.size)
+                           .arg(most));
     if (part == Part::Manifest || part == Part::Spec) {
         auto bytes = readEntry(reader, entry.size);
         if (!bytes)
@@ -236,7 +223,7 @@ Expected<void> stageBundle(const QString &bundle, Staged &staged)
         if (!*entry)
             break;
         if (seen.contains((*entry)->name))
-            return refused(bundle, u"'%1' appears twice in the bundle"_s.arg(shown((*entry)->name)));
+            return refused(bundle, u"'%1' appears twice in the bundle"_s.arg(quotedName((*entry)->name)));
         seen.insert((*entry)->name);
         if (auto done = stageEntry(**reader, **entry, bundle, staged); !done)
             return done;
@@ -294,7 +281,7 @@ Expected<ForeignSpec> checkSpec(const Staged &staged, const QString &bundle)
     if (!spec)
         return refused(bundle, u"its %1 is not a run spec (%2)"_s.arg(kBundleSpecName, spec.error().message));
     if (!validRunId(spec->id))
-        return refused(bundle, u"its run id '%1' is not one Ferry makes"_s.arg(shown(spec->id)));
+        return refused(bundle, u"its run id '%1' is not one Ferry makes"_s.arg(quotedName(spec->id)));
     if (staged.manifest[u"run"_s][u"id"_s].toString() != spec->id)
         return refused(bundle, u"its manifest and its spec name different runs"_s);
     auto kept = keepForeignSpec(*spec, QFileInfo(bundle).fileName(), QDateTime::currentMSecsSinceEpoch());

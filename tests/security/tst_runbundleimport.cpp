@@ -299,6 +299,15 @@ private:
                 u"  HF_TOKEN: {secret: github-token}\n"_s;
         });
     }
+    // The good bundle's train.py, as its snapshot holds it.
+    QByteArray goodScript() const
+    {
+        for (const Entry &e : m_good) {
+            if (e.name.startsWith("objects/") && e.content.startsWith("import json"))
+                return e.content;
+        }
+        return {};
+    }
     void initForeign()
     {
         test::writeFileOrStop(engineMarker(), "#!/bin/sh\ntouch '" + QFile::encodeName(marker()) + "'\n");
@@ -501,11 +510,7 @@ private Q_SLOTS:
     {
         initForeign();
         using snapshot::TreeEntry;
-        QByteArray script;
-        for (const Entry &e : m_good) {
-            if (e.name.startsWith("objects/") && e.content.startsWith("import json"))
-                script = e.content;
-        }
+        const QByteArray script = goodScript();
         QVERIFY(!script.isEmpty());
         const QByteArray link = QFile::encodeName(victim());
         const QByteArray tool = "#!/bin/sh\n";
@@ -550,11 +555,7 @@ private Q_SLOTS:
     {
         initForeign();
         using snapshot::TreeEntry;
-        QByteArray script;
-        for (const Entry &e : m_good) {
-            if (e.name.startsWith("objects/") && e.content.startsWith("import json"))
-                script = e.content;
-        }
+        const QByteArray script = goodScript();
         const QByteArray link = QFile::encodeName(outside());
         const QByteArray top =
             snapshot::treeObject({TreeEntry{'l', link.size(), snapshot::objectHash(link), u"environments"_s},

@@ -37,6 +37,27 @@ class TestRerunActions : public QObject {
     QTemporaryDir m_dir;
     QString m_image, m_edited;
 
+    // A workspace's run store and the window's run actions on it, as the main window wires them.
+    struct Wired {
+        std::unique_ptr<run::RunStore> store;
+        std::unique_ptr<QSettings> settings;
+        std::unique_ptr<ui::RunActions> actions;
+        QString runsDir;
+    };
+    Wired wire(const QString &ws, const QString &settingsFile) const
+    {
+        Wired wired;
+        auto opened = run::RunStore::open(run::RunStore::pathInWorkspace(ws));
+        if (!opened)
+            return wired;
+        wired.store = std::move(*opened);
+        wired.settings = std::make_unique<QSettings>(m_dir.filePath(settingsFile), QSettings::IniFormat);
+        wired.actions = std::make_unique<ui::RunActions>(*wired.settings, ferryBinary(), nullptr);
+        wired.runsDir = ws + u"/.ferry/runs"_s;
+        wired.actions->setWorkspace(wired.store.get(), ws, wired.runsDir);
+        return wired;
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -78,15 +99,13 @@ private Q_SLOTS:
         QVERIFY(m_edited != m_image);
         QCOMPARE(docker({u"rmi"_s, u"-f"_s, m_image}).exitCode, 0);
 
-        auto opened = run::RunStore::open(run::RunStore::pathInWorkspace(ws));
-        QVERIFY(opened);
-        std::unique_ptr<run::RunStore> store = std::move(*opened);
+        Wired wired = wire(ws, u"settings.ini"_s);
+        QVERIFY(wired.store);
+        run::RunStore *store = wired.store.get();
+        ui::RunActions &actions = *wired.actions;
+        const QString &runsDir = wired.runsDir;
         const auto record = store->run(a);
         QVERIFY(record);
-        QSettings settings(m_dir.filePath(u"settings.ini"_s), QSettings::IniFormat);
-        ui::RunActions actions(settings, ferryBinary(), nullptr);
-        const QString runsDir = ws + u"/.ferry/runs"_s;
-        actions.setWorkspace(store.get(), ws, runsDir);
         QSignalSpy messages(&actions, &ui::RunActions::message);
         QSignalSpy starting(&actions, &ui::RunActions::starting);
         QSignalSpy problems(&actions, &ui::RunActions::problem);
@@ -148,15 +167,13 @@ private Q_SLOTS:
         const auto imported = runFerry(other, {u"runs"_s, u"import"_s, bundle});
         QVERIFY2(imported.exitCode == 0, qPrintable(imported.err));
 
-        auto opened = run::RunStore::open(run::RunStore::pathInWorkspace(other));
-        QVERIFY(opened);
-        std::unique_ptr<run::RunStore> store = std::move(*opened);
+        Wired wired = wire(other, u"settings-colleague.ini"_s);
+        QVERIFY(wired.store);
+        run::RunStore *store = wired.store.get();
+        ui::RunActions &actions = *wired.actions;
+        const QString &runsDir = wired.runsDir;
         const auto record = store->run(a);
         QVERIFY(record);
-        QSettings settings(m_dir.filePath(u"settings-colleague.ini"_s), QSettings::IniFormat);
-        ui::RunActions actions(settings, ferryBinary(), nullptr);
-        const QString runsDir = other + u"/.ferry/runs"_s;
-        actions.setWorkspace(store.get(), other, runsDir);
         QSignalSpy starting(&actions, &ui::RunActions::starting);
         QSignalSpy problems(&actions, &ui::RunActions::problem);
         // The question: answered (or cancelled) as a person would, once it is up.
