@@ -125,6 +125,9 @@ ForeignRerunDialog::ForeignRerunDialog(const run::RunSpec &prepared, const run::
     m_allowRunArguments->setToolTip(env::describeIsolationBreaks(breaks));
     connect(m_allowRunArguments, &QCheckBox::toggled, this, &ForeignRerunDialog::update);
     m_secrets->setSecretNames(secretNames);
+    // Its environment's secret variables are rows to pick a secret for, not the environment's own.
+    m_secrets->environmentLabel()->setText(
+        tr("None is given unless you pick a keychain secret for it: the original's names are never used."));
     for (const auto &[variable, secret] : run::secretVariablesOf(environment))
         m_secrets->addVariable(variable, QString()); // the variable it names; the secret is picked here
     connect(m_secrets->table(), &QTableWidget::itemChanged, this, &ForeignRerunDialog::update);
@@ -161,10 +164,13 @@ ForeignRerunDialog::ForeignRerunDialog(const run::RunSpec &prepared, const run::
     layout->addWidget(new QLabel(tr("Data channels"), this));
     layout->addWidget(m_channels);
     layout->addWidget(addChannel, 0, Qt::AlignLeft);
-    layout->addWidget(new QLabel(tr("Keychain secrets for its variables (none is given unless you pick it)"), this));
     layout->addWidget(m_secrets);
     layout->addWidget(new QLabel(tr("It will run:"), this));
     layout->addWidget(m_summary, 1);
+    // The tables hold a few rows; what it will run gets the room.
+    m_channels->setMaximumHeight(110);
+    m_secrets->setMaximumHeight(170);
+    m_summary->setMinimumHeight(180);
     layout->addWidget(m_problem);
     layout->addWidget(buttons);
     update();
