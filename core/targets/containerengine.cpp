@@ -133,6 +133,15 @@ Expected<QString> checkedProgram(const QString &program, const QString &hint)
 
 } // namespace
 
+QString unboundRegistry(const env::Environment &environment, const QSettings &settings)
+{
+    const QString secret = environment.docker.registry.passwordSecret.trimmed();
+    if (secret.isEmpty())
+        return {};
+    const QString destination = secrets::registryDestination(registryAddress(environment.docker));
+    return secrets::isBound(settings, secret, destination) ? QString() : destination;
+}
+
 Expected<QString> validatedEngineProgram(const QString &value)
 {
     const QString hint = u"choose docker or podman (a name on PATH, or the absolute path of one) in the settings"_s;
@@ -280,8 +289,8 @@ Expected<ContainerEngine::Image> ContainerEngine::ensureImage(const env::Environ
         const QString address = registryAddress(environment.docker);
         // Only to a registry the user sent this secret to (review N1): the environment file is
         // data from wherever it came, and nothing is read from the keychain for it otherwise.
-        const QString destination = secrets::registryDestination(address);
-        if (!secrets::isBound(QSettings(), passwordSecret, destination))
+        const QString destination = unboundRegistry(environment, QSettings());
+        if (!destination.isEmpty())
             return Error{u"the environment sends keychain secret %1 to registry %2, where you have not sent it: "
                          u"nothing was read from the keychain"_s.arg(passwordSecret, destination.mid(9)),
                          environmentFile, 0, 0,

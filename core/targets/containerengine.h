@@ -8,6 +8,7 @@
 #include <QByteArray>
 
 #include <QProcessEnvironment>
+#include <QSettings>
 #include <QString>
 #include <QStringList>
 #include <QTemporaryDir>
@@ -40,6 +41,12 @@ inline const Setting<QString> kContainerEngineSetting{"containers/engine"};
 // and its folder must not be writable by others than their owner, who is root or this user (a
 // program anyone can replace runs as anyone's engine). Anything else is refused.
 Expected<QString> validatedEngineProgram(const QString &value);
+
+// The registry (a destination of secrets/secretbinding.h, "registry:ADDRESS") that `environment`
+// would send its registry password secret to while the user has not bound that secret there;
+// empty when it names no secret or the binding is there. ensureImage refuses to read the secret
+// then (review N1); the window asks first (ui/secrets/registrysecretquestion.h).
+QString unboundRegistry(const env::Environment &environment, const QSettings &settings);
 
 // The registry to log in to for an environment's base image: its registry address when set,
 // else the host part of the base image ("myacr.azurecr.io/x:1" -> "myacr.azurecr.io"), else

@@ -22,6 +22,7 @@
 #include "ui/env/variablesmodel.h"
 #include "ui/env/versionsview.h"
 #include "ui/problems/problemspanel.h"
+#include "ui/secrets/registrysecretquestion.h"
 #include "ui/window/mainwindow.h"
 #include "ui/workspace/workspaceoverview.h"
 #include "workspace/recentworkspaces.h"
@@ -410,6 +411,24 @@ private Q_SLOTS:
         Q_EMIT credential->activated(credential->currentIndex());
         QCOMPARE(ferry::secrets::boundDestinations(bindings, u"acr-password"_s),
                  QStringList{ferry::secrets::registryDestination(ferry::targets::registryAddress(f.env().docker))});
+        // An environment from elsewhere naming the secret for another registry: asked before
+        // anything is read (the window's question, ui/secrets/registrysecretquestion.h).
+        ferry::env::Environment elsewhere = f.env();
+        elsewhere.docker.registry.address = u"registry.attacker.example"_s;
+        QStringList asked;
+        QVERIFY(!ferry::ui::allowRegistrySecret(elsewhere, bindings, [&](const QString &q) {
+            asked << q;
+            return false;
+        }));
+        QCOMPARE(asked.size(), 1);
+        QVERIFY2(asked.first().contains(u"acr-password"_s) && asked.first().contains(u"registry.attacker.example"_s),
+                 qPrintable(asked.first()));
+        QVERIFY(!ferry::secrets::isBound(bindings, u"acr-password"_s, u"registry:registry.attacker.example"_s));
+        QVERIFY(ferry::ui::allowRegistrySecret(elsewhere, bindings, [](const QString &) { return true; }));
+        QVERIFY(ferry::secrets::isBound(bindings, u"acr-password"_s, u"registry:registry.attacker.example"_s));
+        QVERIFY(ferry::ui::allowRegistrySecret(elsewhere, bindings, [](const QString &) -> bool {
+            qFatal("asked again for a bound secret");
+        }));
 
         QVERIFY(f.editor.save());
         const QString text = *ferry::readTextFile(f.path);

@@ -1,5 +1,7 @@
 #include "ui/env/imagepanel.h"
 
+#include "ui/secrets/registrysecretquestion.h"
+
 #include "env/spechash.h"
 #include "targets/containerengine.h"
 #include "targets/devcontainer.h"
@@ -7,6 +9,7 @@
 #include "ui/env/terminallauncher.h"
 
 #include <QDir>
+#include <QSettings>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -251,6 +254,8 @@ void ImagePanel::build()
         !m_confirm(tr("The environment has problems (see the Problems list). Build the image anyway?")))
         return;
     const env::Environment environment = m_document->environment();
+    if (QSettings settings; !allowRegistrySecret(environment, settings, m_confirm))
+        return appendLog(tr("Not built: its registry password stays in the keychain.\n"));
     const QString file = environmentFile();
     const QString engine = m_engine;
     m_log->clear();
@@ -302,6 +307,8 @@ void ImagePanel::startDevcontainer()
     if (m_document->hasErrors() && m_confirm &&
         !m_confirm(tr("The environment has problems (see the Problems list). Start its devcontainer anyway?")))
         return;
+    if (QSettings settings; !allowRegistrySecret(m_document->environment(), settings, m_confirm))
+        return appendLog(tr("Not started: its registry password stays in the keychain.\n"));
     if (m_ensureSaved && !m_ensureSaved())
         return;
     if (m_document->path().isEmpty())

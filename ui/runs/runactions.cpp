@@ -14,11 +14,13 @@
 #include "ui/launch/launchdialog.h"
 #include "ui/runs/exportrundialog.h"
 #include "ui/runs/foreignrerundialog.h"
+#include "ui/secrets/registrysecretquestion.h"
 
 #include <QDir>
 #include <QFutureWatcher>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSettings>
 #include <QtConcurrent/QtConcurrentRun>
 
 using namespace Qt::StringLiterals;
@@ -209,6 +211,17 @@ std::optional<run::RunSpec> RunActions::askForeignRerun(const PreparedRerun &pre
 
 void RunActions::start(const run::RunSpec &spec, const std::optional<run::RunSpec> &original)
 {
+    // A container run's image may need its registry's password: sent only where the user says.
+    if (spec.target.kind == run::TargetKind::Container && !spec.environmentFile.isEmpty()) {
+        const auto confirm = m_confirm ? m_confirm : [this](const QString &question) {
+            return QMessageBox::question(m_parent, tr("Send a keychain secret"), question) == QMessageBox::Yes;
+        };
+        QSettings bindings; // where ensureImage looks for them (the user's settings)
+        if (!allowRegistrySecret(env::readEnvironment(spec.environmentFile).environment, bindings, confirm)) {
+            Q_EMIT message(tr("Not started: %1's registry password stays in the keychain").arg(spec.script));
+            return;
+        }
+    }
     Q_EMIT starting(spec.id);
     Q_EMIT message(tr("Starting %1 on %2 …").arg(spec.script, spec.target.toString()));
     auto *watcher = new QFutureWatcher<Expected<QStringList>>(this);

@@ -34,6 +34,8 @@ public:
     void finishLaunches();
     // The keychain's secret names, offered by the launch dialog.
     void setSecretNames(std::function<QStringList()> names) { m_secretNames = std::move(names); }
+    // How a yes/no question is asked (a message box by default; tests answer it).
+    void setConfirm(std::function<bool(const QString &question)> confirm) { m_confirm = std::move(confirm); }
 
     // The launch dialog for `script` (empty: the user picks), with these data channels.
     void startScriptRun(const QString &script, const QList<run::DataChannel> &channels);
@@ -79,6 +81,7 @@ private:
     run::RunStore *m_store = nullptr;
     QString m_root, m_runsDir;
     std::function<QStringList()> m_secretNames;
+    std::function<bool(const QString &)> m_confirm;
     QList<QFuture<Expected<QStringList>>> m_launches; // their warnings
     QList<QFuture<Expected<PreparedRerun>>> m_reruns; // their snapshots being written
     int m_workspaceCount = 0;                         // workspaces set so far: a rerun starts in its own
