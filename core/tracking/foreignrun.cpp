@@ -56,10 +56,12 @@ bool insideSource(const QString &path)
     return true;
 }
 
-// A value as a note quotes it: at most 200 characters (a note is read again on a re-import).
+// A value as a note quotes it: on one line, at most 200 characters (a note is read again, and
+// checked like any field, when the run is exported and imported once more).
 QString brief(const QString &text)
 {
-    return text.size() > 200 ? text.left(200) + u"..."_s : text;
+    const QString line = text.simplified();
+    return line.size() > 200 ? line.left(200) + u"..."_s : line;
 }
 
 } // namespace

@@ -405,6 +405,7 @@ private Q_SLOTS:
         // Chosen by the user (the combo's activated): the secret may go to the environment's registry
         // (review N1). Setting it programmatically, as opening a file does, binds nothing.
         QSettings bindings;
+        bindings.remove(u"secrets/bindings"_s); // a run of this test before left its own
         credential->setCurrentIndex(credential->findData(u"acr-password"_s));
         QCOMPARE(f.env().docker.registry.passwordSecret, u"acr-password"_s);
         QVERIFY(ferry::secrets::boundDestinations(bindings, u"acr-password"_s).isEmpty());
@@ -426,9 +427,8 @@ private Q_SLOTS:
         QVERIFY(!ferry::secrets::isBound(bindings, u"acr-password"_s, u"registry:registry.attacker.example"_s));
         QVERIFY(ferry::ui::allowRegistrySecret(elsewhere, bindings, [](const QString &) { return true; }));
         QVERIFY(ferry::secrets::isBound(bindings, u"acr-password"_s, u"registry:registry.attacker.example"_s));
-        QVERIFY(ferry::ui::allowRegistrySecret(elsewhere, bindings, [](const QString &) -> bool {
-            qFatal("asked again for a bound secret");
-        }));
+        QVERIFY(ferry::ui::allowRegistrySecret(
+            elsewhere, bindings, [](const QString &) -> bool { qFatal("asked again for a bound secret"); }));
 
         QVERIFY(f.editor.save());
         const QString text = *ferry::readTextFile(f.path);
