@@ -12,8 +12,8 @@ if(FERRY_GUI)
   # one container build at a time (RESOURCE_LOCK container_builds), tests without the engine beside it.
   set_tests_properties(tst_package PROPERTIES RESOURCE_LOCK container_builds TIMEOUT 900 FIXTURES_REQUIRED docker)
 
-  find_program(DESKTOP_FILE_VALIDATE desktop-file-validate REQUIRED)
-  find_program(APPSTREAMCLI appstreamcli REQUIRED)
+  ferry_test_program(DESKTOP_FILE_VALIDATE desktop-file-validate)
+  ferry_test_program(APPSTREAMCLI appstreamcli)
   add_test(NAME desktop_file_valid
            COMMAND ${DESKTOP_FILE_VALIDATE} "${PROJECT_SOURCE_DIR}/packaging/${FERRY_APP_ID}.desktop")
   add_test(NAME metainfo_valid
