@@ -52,7 +52,7 @@ void addRemoteOptions(QCommandLineParser &parser)
 
 bool applyRemoteOptions(const QCommandLineParser &parser, run::TargetSpec &target, Io &io)
 {
-    const bool remote = target.kind == run::TargetKind::Ssh || target.kind == run::TargetKind::Slurm;
+    const bool remote = target.onHost();
     const bool slurm = target.kind == run::TargetKind::Slurm;
     const QStringList remoteOnly{
         u"accept-host-key"_s, u"remote-dir"_s, u"exclude"_s,          u"remote-data"_s, u"gpus"_s,

@@ -1,6 +1,5 @@
 #include "cli/runsbundle.h"
 
-#include "run/terminaltext.h"
 #include "tracking/runbundle.h"
 
 #include <QFileInfo>
@@ -68,7 +67,7 @@ int importBundle(const QCommandLineParser &parser, const QString &bundlePath, Io
         io.err << "note: the bundle was made without the snapshot's secret-like files ("
                << imported->leftOut.join(u", "_s) << "); a rerun runs without them" << Qt::endl;
     for (const QString &note : imported->notes)
-        io.err << "kept aside as the original's, not applied: " << run::terminalText(note.toUtf8()) << Qt::endl;
+        io.err << "kept aside as the original's, not applied: " << note << Qt::endl;
     io.err << "imported run " << imported->record.id << " (" << run::runStatusLabel(imported->record)
            << "): " << imported->points << " metric points, " << imported->objects << " snapshot objects ("
            << imported->addedObjects << " new here)" << Qt::endl;

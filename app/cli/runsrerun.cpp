@@ -3,7 +3,6 @@
 #include "cli/remoteoptions.h"
 #include "cli/rerunprovenance.h"
 #include "cli/trainrerun.h"
-#include "run/terminaltext.h"
 #include "snapshot/snapshot.h"
 #include "targets/containerengine.h"
 #include "tracking/foreignrun.h"
@@ -43,41 +42,39 @@ std::optional<run::RerunChanges> changesOf(const QCommandLineParser &parser, con
     } else if (!original.fromElsewhere()) {
         target = original.target;
     }
-    const bool remote = target.kind == run::TargetKind::Ssh || target.kind == run::TargetKind::Slurm;
-    if ((parser.isSet(u"target"_s) || original.fromElsewhere()) && (!remote || !target.host.isEmpty())) {
-        if (!applyRemoteOptions(parser, target, io))
-            return std::nullopt;
-    }
+    // A target of the user's: the one --target names, or a run from elsewhere's kind (a host it
+    // ran on is never taken: rerunSpec then asks for one).
+    const bool chosen = parser.isSet(u"target"_s) || original.fromElsewhere();
+    const bool named = !target.onHost() || !target.host.isEmpty();
+    if (chosen && named && !applyRemoteOptions(parser, target, io))
+        return std::nullopt;
     const auto grants = grantOptions(parser, target, u"runs rerun"_s, io);
     if (!grants)
         return std::nullopt;
-    if (parser.isSet(u"target"_s) || original.fromElsewhere()) {
-        if (!remote || !target.host.isEmpty())
-            changes.target = target;
-    } else if (target.options != original.target.options) {
-        changes.target = target; // --allow-run-arguments on the run's own target
-    }
+    if ((chosen && named) || (!chosen && target.options != original.target.options))
+        changes.target = target; // or --allow-run-arguments on the run's own target
     if (parser.isSet(u"data"_s) || original.fromElsewhere())
         changes.channels = grants->channels;
     changes.secretVariables = grants->secretVariables;
     return changes;
 }
 
-// What a run from elsewhere is, and what a rerun of it will run: said before it starts.
+// What a run from elsewhere is, and what a rerun of it will run: said before it starts (on stderr,
+// which shows control characters escaped, cli/safeterminaloutput.h).
 void describeForeign(const run::RunSpec &original, const run::RunSpec &rerun, const QStringList &notes, Io &io)
 {
     const QJsonObject imported = original.imported;
-    io.err << "run " << original.id << " came from elsewhere (bundle "
-           << run::terminalText(imported[u"bundle"_s].toString().toUtf8()) << ", imported "
+    io.err << "run " << original.id << " came from elsewhere (bundle " << imported[u"bundle"_s].toString()
+           << ", imported "
            << QDateTime::fromMSecsSinceEpoch(imported[u"importedMs"_s].toInteger()).toString(Qt::ISODate)
            << "): a rerun runs its code here, with only what you give it" << Qt::endl;
     for (const QJsonValue &note : imported[u"notes"_s].toArray())
-        io.err << "  kept aside: " << run::terminalText(note.toString().toUtf8()) << Qt::endl;
+        io.err << "  kept aside: " << note.toString() << Qt::endl;
     for (const QString &note : notes)
-        io.err << "  " << run::terminalText(note.toUtf8()) << Qt::endl;
+        io.err << "  " << note << Qt::endl;
     io.err << "it will run:" << Qt::endl;
     for (const QString &line : run::launchSummary(rerun))
-        io.err << "  " << run::terminalText(line.toUtf8()) << Qt::endl;
+        io.err << "  " << line << Qt::endl;
 }
 
 } // namespace
@@ -101,7 +98,7 @@ int rerunRun(const QCommandLineParser &parser, RunContext &context, const run::R
     QStringList notes;
     auto spec = run::rerunSpec(record, snapshot::objectsDirFor(context.workspace.runsDir()), *changes, &notes);
     if (!spec) {
-        io.err << "ferry runs rerun: " << run::terminalText(spec.error().toString().toUtf8()) << Qt::endl;
+        io.err << "ferry runs rerun: " << spec.error().toString() << Qt::endl;
         return kExitUserError;
     }
     if (original->fromElsewhere()) {

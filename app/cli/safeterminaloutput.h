@@ -1,5 +1,6 @@
 #pragma once
 
+// The command line's standard error, safe to print to a terminal (SafeTerminalOutput, below).
 #include <QIODevice>
 
 namespace ferry::cli {

@@ -35,11 +35,21 @@ QString errnoText(int code)
     return QString::fromLocal8Bit(std::strerror(code));
 }
 
+bool isControlCharacter(QChar c)
+{
+    return c.unicode() < 0x20 || (c.unicode() >= 0x7f && c.unicode() < 0xa0) || c.category() == QChar::Other_Format;
+}
+
+QString codePoint(QChar c)
+{
+    return u"U+"_s + QString::number(c.unicode(), 16).toUpper().rightJustified(4, u'0');
+}
+
 QString quotedName(QStringView name)
 {
     QString out;
     for (const QChar c : name.left(200)) {
-        if (c.unicode() < 0x20 || (c.unicode() >= 0x7f && c.unicode() < 0xa0) || c.category() == QChar::Other_Format)
+        if (isControlCharacter(c))
             out += QStringLiteral("\\u%1").arg(static_cast<uint>(c.unicode()), 4, 16, QChar(u'0'));
         else
             out += c;

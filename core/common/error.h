@@ -28,6 +28,12 @@ Error withContext(const QString &context, Error error);
 // The system's words for an errno value ("No such file or directory"), for an Error's message.
 QString errnoText(int code = errno);
 
+// A character a terminal or a file name acts on, or that makes a shown name differ from the real
+// one: C0, DEL, C1, and format characters (bidirectional marks, zero-width).
+bool isControlCharacter(QChar c);
+// "U+001B": a character as a message names it.
+QString codePoint(QChar c);
+
 // A name from elsewhere (an archive's entry, a folder listing's name) as a message quotes it:
 // control and format characters written \uXXXX, at most 200 characters ("..." after them).
 QString quotedName(QStringView name);

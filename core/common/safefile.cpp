@@ -57,6 +57,20 @@ Expected<QByteArray> nativePath(const QString &path)
 
 } // namespace
 
+bool isSingleName(QStringView name)
+{
+    return !name.isEmpty() && name != "."_L1 && name != ".."_L1 && !name.contains(u'/') && !name.contains(QChar(0));
+}
+
+bool isPathOfNames(QStringView path)
+{
+    for (const QStringView part : path.split(u'/')) {
+        if (!isSingleName(part))
+            return false;
+    }
+    return true;
+}
+
 EntryKind entryKind(const QString &path)
 {
     struct stat st {};
@@ -175,12 +189,10 @@ Expected<void> createNewFile(const QString &path, const QByteArray &bytes, mode_
 Expected<void> createNewFileBeneath(const QString &root, const QString &relative, const QByteArray &bytes, mode_t mode)
 {
     const QString path = root + u'/' + relative;
+    if (!isPathOfNames(relative))
+        return Error{u"'%1' is not a path inside its folder"_s.arg(relative), root, 0, 0,
+                     u"where it came from is not to be trusted"_s};
     const QStringList parts = relative.split(u'/');
-    for (const QString &part : parts) {
-        if (part.isEmpty() || part == "."_L1 || part == ".."_L1 || part.contains(QChar(0)))
-            return Error{u"'%1' is not a path inside its folder"_s.arg(relative), root, 0, 0,
-                         u"where it came from is not to be trusted"_s};
-    }
     const auto native = nativePath(root);
     if (!native)
         return native.error();

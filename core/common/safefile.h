@@ -19,6 +19,11 @@ namespace ferry {
 // (docs/security.md: the threat model.) A path holding a NUL character is refused by each of
 // them, never cut at the NUL.
 
+// Whether `name` is one name in a folder: not empty, not "." or "..", without '/' or NUL.
+bool isSingleName(QStringView name);
+// Whether `path` is a relative path of such names, '/'-separated ("a/b.py"; not "/a", "a//b", "../a").
+bool isPathOfNames(QStringView path);
+
 // What is at a path, by lstat(2): a link is a link, not what it points to.
 enum class EntryKind { Missing, RegularFile, Directory, Symlink, Other };
 EntryKind entryKind(const QString &path);

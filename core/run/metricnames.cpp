@@ -28,8 +28,7 @@ QString metricNameProblem(QStringView name)
     for (const QChar c : name) {
         const char16_t u = c.unicode();
         if (isControl(u))
-            return u"it holds a control character (U+%1)"_s.arg(
-                QString::number(u, 16).toUpper().rightJustified(4, u'0'));
+            return u"it holds a control character (%1)"_s.arg(codePoint(c));
         // UTF-8: one byte below U+0080, two below U+0800, else three (a surrogate pair: 4 for 2)
         bytes += u < 0x80 ? 1 : u < 0x800 ? 2 : c.isSurrogate() ? 2 : 3;
     }

@@ -54,7 +54,7 @@ Expected<TargetSpec> TargetSpec::parse(const QString &text)
     }
     if (spec.toString().section(u':', 0, 0) != kindText)
         return Error{u"unknown target '%1'"_s.arg(text), {}, 0, 0, u"use local, container, ssh:HOST or slurm:HOST"_s};
-    const bool remote = spec.kind == TargetKind::Ssh || spec.kind == TargetKind::Slurm;
+    const bool remote = spec.onHost();
     if (remote && spec.host.isEmpty())
         return Error{u"target '%1' needs a host"_s.arg(text), {}, 0, 0, u"write %1:HOST"_s.arg(kindText)};
     if (!remote && !spec.host.isEmpty())
@@ -254,7 +254,7 @@ QList<Error> validateRunSpec(const RunSpec &spec, SpecChecks checks)
         errors << Error{u"no such script"_s, script.filePath(), 0, 0,
                         u"check the path; it is relative to the source folder"_s};
     // Wherever the spec came from (the launch dialog, a copied spec.json), its host is checked.
-    if (spec.target.kind == TargetKind::Ssh || spec.target.kind == TargetKind::Slurm) {
+    if (spec.target.onHost()) {
         if (const auto named = hostNameProblem(spec.target.host); !named)
             errors << named.error();
     }

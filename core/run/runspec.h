@@ -43,6 +43,8 @@ struct TargetSpec {
     bool operator==(const TargetSpec &) const = default;
 
     QString toString() const; // "local", "container", "ssh:HOST", "slurm:HOST", "embedded"
+    // Whether it runs on a host (ssh or slurm), which it names.
+    bool onHost() const { return kind == TargetKind::Ssh || kind == TargetKind::Slurm; }
     static Expected<TargetSpec> parse(const QString &text);
 };
 

@@ -1,5 +1,6 @@
 #include "tracking/foreignrun.h"
 
+#include "common/safefile.h"
 #include "env/environmentfile.h"
 #include "env/spechash.h"
 #include "run/metricnames.h"
@@ -13,18 +14,10 @@ namespace ferry::run {
 
 namespace {
 
-QString codePoint(QChar c)
-{
-    return u"U+"_s + QString::number(c.unicode(), 16).toUpper().rightJustified(4, u'0');
-}
-
-// A control character a terminal or a file name would act on: C0, DEL, C1, and the bidirectional
-// and zero-width format characters that make a shown name differ from the real one.
+// A control character (common/error.h) but, in `multiline` text, line breaks and tabs.
 bool controlChar(QChar c, bool multiline)
 {
-    if (multiline && (c == u'\n' || c == u'\t' || c == u'\r'))
-        return false;
-    return c.unicode() < 0x20 || (c.unicode() >= 0x7f && c.unicode() < 0xa0) || c.category() == QChar::Other_Format;
+    return !(multiline && (c == u'\n' || c == u'\t' || c == u'\r')) && isControlCharacter(c);
 }
 
 Error refusedField(const QString &field, const QString &why)
@@ -42,18 +35,6 @@ QJsonArray pairsJson(const QList<std::pair<QString, QString>> &pairs, const QStr
     for (const auto &[name, value] : pairs)
         list.append(QJsonObject{{u"name"_s, name}, {second, value}});
     return list;
-}
-
-// The script as a path inside the snapshot's folder: relative, one name per part, never '..'.
-bool insideSource(const QString &path)
-{
-    if (path.isEmpty() || path.startsWith(u'/') || path.contains(QChar(0)))
-        return false;
-    for (const QString &part : path.split(u'/')) {
-        if (part.isEmpty() || part == "."_L1 || part == ".."_L1)
-            return false;
-    }
-    return true;
 }
 
 // A value as a note quotes it: on one line, at most 200 characters (a note is read again, and
@@ -114,7 +95,7 @@ bool runsHiddenCode(const QString &variable)
 
 Expected<ForeignSpec> keepForeignSpec(const RunSpec &spec, const QString &bundleName, qint64 importedMs)
 {
-    if (spec.target.kind != TargetKind::Embedded && !insideSource(spec.script))
+    if (spec.target.kind != TargetKind::Embedded && !isPathOfNames(spec.script))
         return refusedField(u"script"_s, u"'%1' is not a path inside the run's source folder"_s.arg(spec.script));
     ForeignSpec kept;
     RunSpec &k = kept.spec;

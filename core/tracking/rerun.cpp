@@ -31,15 +31,18 @@ QString environmentPlace(const QString &sourceDir, const QString &environmentFil
     if (sourceDir.isEmpty() || !environmentFile.startsWith(sourceDir + u'/'))
         return {};
     const QString relative = QDir(sourceDir).relativeFilePath(QFileInfo(environmentFile).absolutePath());
-    if (relative == u"."_s || QDir::isAbsolutePath(relative) || relative.split(u'/').contains(u".."_s))
-        return {};
-    return relative;
+    return isPathOfNames(relative) ? relative : QString();
 }
 
 // The run's recorded environment (RunSpec::environmentSpec) as a file of the rerun's own folder,
 // validated before it is written, named after the image tag computed here from its content, and
-// created beneath the folder with no link followed (review H2). The path written.
-Expected<QString> writeRecordedEnvironment(const RunSpec &spec, const QString &folder, const QString &place)
+// created beneath the folder with no link followed (review H2): the file written and the
+// environment it holds.
+struct WrittenEnvironment {
+    QString file;
+    env::Environment environment;
+};
+Expected<WrittenEnvironment> writeRecordedEnvironment(const RunSpec &spec, const QString &folder, const QString &place)
 {
     const env::EnvironmentRead read = env::parseEnvironmentYaml(spec.environmentSpec, u"environmentSpec"_s);
     for (const env::Diagnostic &d : read.diagnostics) {
@@ -57,7 +60,7 @@ Expected<QString> writeRecordedEnvironment(const RunSpec &spec, const QString &f
     const QString relative = (place.isEmpty() ? QString() : place + u'/') + u".ferry-env-"_s + tag + u".yml"_s;
     if (auto written = createNewFileBeneath(folder, relative, spec.environmentSpec.toUtf8()); !written)
         return withContext(u"cannot write the run's environment"_s, written.error());
-    return QString(folder + u'/' + relative);
+    return WrittenEnvironment{folder + u'/' + relative, read.environment};
 }
 
 // A rerun of a run from elsewhere (foreignrun.h): nothing that grants or trusts comes from it.
@@ -66,8 +69,7 @@ Expected<QString> writeRecordedEnvironment(const RunSpec &spec, const QString &f
 Expected<void> takeOnlyWhatTheUserGave(RunSpec &spec, const RerunChanges &changes, const QString &folder,
                                        QStringList &notes)
 {
-    const bool remote = spec.target.kind == TargetKind::Ssh || spec.target.kind == TargetKind::Slurm;
-    if (!changes.target && remote)
+    if (!changes.target && spec.target.onHost())
         return Error{u"run %1 came from elsewhere and ran on %2 there: name where its rerun runs"_s.arg(
                          spec.id, spec.target.toString()),
                      {},
@@ -86,11 +88,10 @@ Expected<void> takeOnlyWhatTheUserGave(RunSpec &spec, const RerunChanges &change
     const QJsonObject original = spec.imported[u"original"_s].toObject();
     const QString place =
         environmentPlace(original[u"sourceDir"_s].toString(), original[u"environmentFile"_s].toString());
-    const auto file = writeRecordedEnvironment(spec, folder, place);
-    if (!file)
-        return file.error();
-    const env::EnvironmentRead read = env::readEnvironment(*file);
-    applyEnvironment(spec, read.environment, *file);
+    const auto written = writeRecordedEnvironment(spec, folder, place);
+    if (!written)
+        return written.error();
+    applyEnvironment(spec, written->environment, written->file);
     QStringList hidden;
     spec.variables.removeIf([&](const std::pair<QString, QString> &v) {
         if (!runsHiddenCode(v.first))
@@ -169,11 +170,11 @@ Expected<RunSpec> rerunSpec(const RunRecord &record, const QString &objectsDir, 
         applyGrants(*spec, grants);
         // A container run's image from its environment as it recorded it.
         if (spec->target.kind == TargetKind::Container && !spec->environmentSpec.isEmpty()) {
-            const auto file =
+            const auto written =
                 writeRecordedEnvironment(*spec, *folder, environmentPlace(recordedSourceDir, spec->environmentFile));
-            if (!file)
-                return failed(file.error());
-            spec->environmentFile = *file;
+            if (!written)
+                return failed(written.error());
+            spec->environmentFile = written->file;
         }
     }
     // The container engine is this machine's setting's, never one a run recorded (review H1).

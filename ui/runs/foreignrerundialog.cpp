@@ -56,6 +56,53 @@ ForeignRerunDialog::ForeignRerunDialog(const run::RunSpec &prepared, const run::
     setWindowTitle(tr("Re-run a run from elsewhere"));
     setObjectName(u"foreignRerunDialog"_s);
     resize(820, 760);
+    auto *layout = new QVBoxLayout(this);
+    addWhereItCameFrom(layout, original, notes);
+    setUpTarget(original);
+    setUpChannels(original);
+    setUpEnvironmentQuestions(secretNames);
+
+    m_summary->setObjectName(u"summary"_s);
+    m_summary->setReadOnly(true);
+    m_summary->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    m_problem->setObjectName(u"problem"_s);
+    m_problem->setWordWrap(true);
+    m_problem->setStyleSheet(u"color: #c62828;"_s);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Run Its Code Here"));
+    connect(buttons, &QDialogButtonBox::accepted, this, [this] {
+        if (const QString why = problem(); !why.isEmpty())
+            m_problem->setText(why);
+        else
+            accept();
+    });
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("Target"), m_target);
+    form->addRow(m_remote);
+    form->addRow(QString(), m_allowRunArguments);
+    auto *addChannel = new QPushButton(tr("Add channel"), this);
+    connect(addChannel, &QPushButton::clicked, this, [this] { m_channels->insertRow(m_channels->rowCount()); });
+    layout->addLayout(form);
+    layout->addWidget(new QLabel(tr("Data channels"), this));
+    layout->addWidget(m_channels);
+    layout->addWidget(addChannel, 0, Qt::AlignLeft);
+    layout->addWidget(m_secrets);
+    layout->addWidget(new QLabel(tr("It will run:"), this));
+    layout->addWidget(m_summary, 1);
+    // The tables hold a few rows; what it will run gets the room.
+    m_channels->setMaximumHeight(110);
+    m_secrets->setMaximumHeight(170);
+    m_summary->setMinimumHeight(180);
+    layout->addWidget(m_problem);
+    layout->addWidget(buttons);
+    update();
+}
+
+// Where the run came from and what was kept aside of it (the import's notes and the rerun's).
+void ForeignRerunDialog::addWhereItCameFrom(QVBoxLayout *layout, const run::RunSpec &original, const QStringList &notes)
+{
     const QJsonObject imported = original.imported;
     QStringList kept;
     for (const QJsonValue &note : imported[u"notes"_s].toArray())
@@ -78,7 +125,13 @@ ForeignRerunDialog::ForeignRerunDialog(const run::RunSpec &prepared, const run::
     keptLabel->setWordWrap(true);
     keptLabel->setObjectName(u"keptAside"_s);
     keptLabel->setTextFormat(Qt::PlainText);
+    layout->addWidget(header);
+    layout->addWidget(keptLabel);
+}
 
+// The target's kind preset to the original's; its host and options are the user's alone.
+void ForeignRerunDialog::setUpTarget(const run::RunSpec &original)
+{
     m_target->setObjectName(u"target"_s);
     m_target->addItem(tr("local (this machine)"), u"local"_s);
     m_target->addItem(tr("container (the environment's image)"), u"container"_s);
@@ -91,14 +144,19 @@ ForeignRerunDialog::ForeignRerunDialog(const run::RunSpec &prepared, const run::
         m_remote->setKind(kindOf(m_target));
         update();
     });
+    for (QLineEdit *edit : m_remote->findChildren<QLineEdit *>())
+        connect(edit, &QLineEdit::textChanged, this, &ForeignRerunDialog::update);
+}
 
-    // Data: the original's channel names, paths given here.
+// Data: the original's channel names, paths given here.
+void ForeignRerunDialog::setUpChannels(const run::RunSpec &original)
+{
     m_channels->setObjectName(u"channels"_s);
     m_channels->setColumnCount(2);
     m_channels->setHorizontalHeaderLabels({tr("Channel"), tr("Path on this machine (empty: none)")});
     m_channels->horizontalHeader()->setStretchLastSection(true);
     m_channels->verticalHeader()->setVisible(false);
-    for (const QJsonValue &c : imported[u"original"_s][u"channels"_s].toArray()) {
+    for (const QJsonValue &c : original.imported[u"original"_s][u"channels"_s].toArray()) {
         const int row = m_channels->rowCount();
         m_channels->insertRow(row);
         auto *name = new QTableWidgetItem(shown(c[u"name"_s].toString()));
@@ -106,14 +164,15 @@ ForeignRerunDialog::ForeignRerunDialog(const run::RunSpec &prepared, const run::
         m_channels->setItem(row, 0, name);
         m_channels->setItem(row, 1, new QTableWidgetItem);
     }
-    auto *addChannel = new QPushButton(tr("Add channel"), this);
-    connect(addChannel, &QPushButton::clicked, this, [this] { m_channels->insertRow(m_channels->rowCount()); });
     connect(m_channels, &QTableWidget::itemChanged, this, &ForeignRerunDialog::update);
+}
 
-    // Its environment's consent and secrets, asked, never taken.
-    const env::Environment environment = prepared.environmentFile.isEmpty()
+// Its environment's consent and secrets: asked, never taken.
+void ForeignRerunDialog::setUpEnvironmentQuestions(const QStringList &secretNames)
+{
+    const env::Environment environment = m_prepared.environmentFile.isEmpty()
                                              ? env::Environment{}
-                                             : env::readEnvironment(prepared.environmentFile).environment;
+                                             : env::readEnvironment(m_prepared.environmentFile).environment;
     const QList<env::IsolationBreak> breaks = env::isolationBreakingArguments(environment.docker.runArguments);
     QStringList arguments;
     for (const env::IsolationBreak &b : breaks)
@@ -131,57 +190,19 @@ ForeignRerunDialog::ForeignRerunDialog(const run::RunSpec &prepared, const run::
     for (const auto &[variable, secret] : run::secretVariablesOf(environment))
         m_secrets->addVariable(variable, QString()); // the variable it names; the secret is picked here
     connect(m_secrets->table(), &QTableWidget::itemChanged, this, &ForeignRerunDialog::update);
+}
 
-    m_summary->setObjectName(u"summary"_s);
-    m_summary->setReadOnly(true);
-    m_summary->setLineWrapMode(QPlainTextEdit::WidgetWidth);
-    m_problem->setObjectName(u"problem"_s);
-    m_problem->setWordWrap(true);
-    m_problem->setStyleSheet(u"color: #c62828;"_s);
-
-    auto *form = new QFormLayout;
-    form->addRow(tr("Target"), m_target);
-    form->addRow(m_remote);
-    form->addRow(QString(), m_allowRunArguments);
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    m_run = buttons->button(QDialogButtonBox::Ok);
-    m_run->setText(tr("Run Its Code Here"));
-    connect(buttons, &QDialogButtonBox::accepted, this, [this] {
-        if (const QString why = problem(); !why.isEmpty())
-            m_problem->setText(why);
-        else
-            accept();
-    });
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    for (QObject *field : m_remote->findChildren<QWidget *>())
-        if (auto *edit = qobject_cast<QLineEdit *>(field))
-            connect(edit, &QLineEdit::textChanged, this, &ForeignRerunDialog::update);
-
-    auto *layout = new QVBoxLayout(this);
-    layout->addWidget(header);
-    layout->addWidget(keptLabel);
-    layout->addLayout(form);
-    layout->addWidget(new QLabel(tr("Data channels"), this));
-    layout->addWidget(m_channels);
-    layout->addWidget(addChannel, 0, Qt::AlignLeft);
-    layout->addWidget(m_secrets);
-    layout->addWidget(new QLabel(tr("It will run:"), this));
-    layout->addWidget(m_summary, 1);
-    // The tables hold a few rows; what it will run gets the room.
-    m_channels->setMaximumHeight(110);
-    m_secrets->setMaximumHeight(170);
-    m_summary->setMinimumHeight(180);
-    layout->addWidget(m_problem);
-    layout->addWidget(buttons);
-    update();
+QString ForeignRerunDialog::applyTarget(run::TargetSpec &target) const
+{
+    target.kind = kindOf(m_target);
+    return m_remote->apply(target);
 }
 
 run::RerunChanges ForeignRerunDialog::changes() const
 {
     run::RerunChanges changes;
     run::TargetSpec target;
-    target.kind = kindOf(m_target);
-    (void)m_remote->apply(target);
+    (void)applyTarget(target);
     if (m_allowRunArguments->isVisible() && m_allowRunArguments->isChecked())
         target.options[run::kAllowRunArgumentsOption] = true;
     changes.target = target;
@@ -207,8 +228,7 @@ run::RunSpec ForeignRerunDialog::rerun() const
 QString ForeignRerunDialog::problem() const
 {
     run::TargetSpec target;
-    target.kind = kindOf(m_target);
-    return m_remote->apply(target);
+    return applyTarget(target);
 }
 
 void ForeignRerunDialog::update()

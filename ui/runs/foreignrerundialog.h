@@ -1,5 +1,6 @@
 #pragma once
 
+// The window's question before a run from elsewhere runs again (ForeignRerunDialog, below).
 #include "run/runspec.h"
 #include "tracking/rerun.h"
 
@@ -9,7 +10,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPlainTextEdit;
-class QPushButton;
+class QVBoxLayout;
 class QTableWidget;
 
 namespace ferry::ui {
@@ -48,6 +49,12 @@ public:
     QPlainTextEdit *summaryView() const { return m_summary; }
 
 private:
+    void addWhereItCameFrom(QVBoxLayout *layout, const run::RunSpec &original, const QStringList &notes);
+    void setUpTarget(const run::RunSpec &original);
+    void setUpChannels(const run::RunSpec &original);
+    void setUpEnvironmentQuestions(const QStringList &secretNames);
+    // The target as the box and the remote fields say; the first problem with it, if any.
+    QString applyTarget(run::TargetSpec &target) const;
     void update();
 
     run::RunSpec m_prepared;
@@ -58,7 +65,6 @@ private:
     SecretVariablesBox *m_secrets;
     QPlainTextEdit *m_summary;
     QLabel *m_problem;
-    QPushButton *m_run = nullptr;
 };
 
 } // namespace ferry::ui

@@ -182,9 +182,8 @@ void RunActions::rerunExactly(const run::RunRecord &record)
             // one, with nothing granted: the question that follows gives the rest.
             run::RerunChanges changes;
             if (const auto original = run::RunSpec::fromJson(record.spec); original && original->fromElsewhere()) {
-                const bool remote =
-                    original->target.kind == run::TargetKind::Ssh || original->target.kind == run::TargetKind::Slurm;
-                changes.target = run::TargetSpec{remote ? run::TargetKind::Local : original->target.kind, {}, {}};
+                const run::TargetKind kind = original->target.onHost() ? run::TargetKind::Local : original->target.kind;
+                changes.target = run::TargetSpec{kind, {}, {}};
             }
             QStringList notes;
             auto spec = run::rerunSpec(record, objects, changes, &notes);

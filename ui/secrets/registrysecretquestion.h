@@ -1,5 +1,6 @@
 #pragma once
 
+// The window's question before a registry password goes where the user never sent it (review N1).
 #include "env/environment.h"
 
 #include <QSettings>
