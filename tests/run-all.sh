@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds Ferry twice and runs every test:
-#   build/        the full application (GUI, trainer plugin, package), warnings are errors
-#   build-nogui/  core + command line only (FERRY_GUI=OFF, FERRY_TRAINER=OFF): the command line
-#                 works without the GUI and the plugin; it compiles nothing the full build has not
-#                 (ccache), so it costs its links and its tests
-#   build-fuzz/   the parsers under clang with libFuzzer, built and run beside the tests
+#   build/        the full application (GUI, trainer plugin, package) under gcc, warnings are
+#                 errors; every test (CTest, `ctest -j`, the slowest first)
+#   build-asan/   core and the command line under clang with AddressSanitizer and
+#                 UndefinedBehaviorSanitizer (FERRY_GUI=OFF, FERRY_TRAINER=OFF: it proves the
+#                 command line needs neither): core's unit tests and the fuzz corpus, then each
+#                 libFuzzer target for FERRY_FUZZ_SECONDS (default here 20)
+# The sanitizer build, its tests and the fuzzing run beside the full build's tests (which mostly
+# wait on containers, ssh and Slurm), at the lowest priority; the services the tests need start
+# while the full build compiles. Each phase's time is printed at the end (README.md, Build times).
 # Usage: tests/run-all.sh            (from anywhere; needs root or sudo for missing packages)
 set -euo pipefail # pipefail: a failing ctest or fuzz run fails its `| tee`
 cd "$(dirname "$0")/.."
@@ -13,9 +17,7 @@ started=$(date +%s)
 packaging/install-deps.sh test
 
 jobs=${FERRY_JOBS:-$(nproc)}
-# Cache hits across clones in different folders and across the build folders of one clone (the
-# GUI-less build compiles core, the command line and the tests exactly as the full build does);
-# the precompiled headers of the GUI and the trainer are cacheable too.
+# Cache hits across clones in different folders; the precompiled headers are cacheable too.
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 export CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
 # Each phase's wall time, for the closing summary (README.md, Build times).
@@ -29,53 +31,86 @@ phase_done() {
 }
 phase_done "packages"
 
-# Ferry's own code with line tables (-g1: a backtrace names the file and line) rather than the
-# whole debug information: a quarter less compile time (README.md, Build times).
-flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DFERRY_WERROR=ON "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG")
+work=$(mktemp -d "${TMPDIR:-/tmp}/ferry-run-all.XXXXXX")
+holder="$PWD/run-all"
+cleanup() {
+  tests/services/docker.sh stop "$holder" >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# The services the tests share, while the compiler works: the Docker engine and its debootstrap
+# base image, and the Dev Containers CLI (on a fresh machine, downloads and disk, no compiler).
+# Their CTest fixtures then find them ready; a failure here is reported by those fixtures.
+(
+  s=$(date +%s)
+  { tests/services/docker.sh start "$holder" && tests/services/docker.sh base-image &&
+    tests/services/devcontainer-cli.sh; } >"$work/services.log" 2>&1 || true
+  echo "services_seconds=$(($(date +%s) - s))" >>"$work/services.log"
+) &
+services_pid=$!
 
 echo "== full build"
-cmake -S . -B build -G Ninja "${flags[@]}"
+cmake --preset dev >/dev/null
 cmake --build build -j "$jobs"
 phase_done "full build"
+wait "$services_pid" || true
+phases+=("services (beside the build) $(sed -n 's/^services_seconds=//p' "$work/services.log") s")
 
-echo "== core and command line without widgets"
-cmake -S . -B build-nogui -G Ninja "${flags[@]}" -DFERRY_GUI=OFF -DFERRY_TRAINER=OFF
-cmake --build build-nogui -j "$jobs"
-phase_done "GUI-less build"
+# The second build, its tests and the fuzzing, beside the full tests (lowest priority, so a test
+# never waits for it). Its phases are written to $work/asan.phases.
+(
+  s=$(date +%s)
+  rc=0
+  {
+    echo "== sanitizer build (clang, ASan and UBSan, no GUI, no trainer)"
+    nice -n 19 cmake --preset asan >/dev/null && nice -n 19 cmake --build build-asan -j "$jobs"
+  } >"$work/asan-build.log" 2>&1 || rc=1
+  echo "sanitizer build $(($(date +%s) - s)) s" >>"$work/asan.phases"
+  s=$(date +%s)
+  if [ $rc -eq 0 ]; then
+    echo "== tests: core's unit tests and the fuzz corpus under the sanitizers" >"$work/asan-tests.log"
+    nice -n 19 ctest --preset asan -j "$jobs" >>"$work/asan-tests.log" 2>&1 || rc=1
+  fi
+  echo "sanitizer tests $(($(date +%s) - s)) s" >>"$work/asan.phases"
+  s=$(date +%s)
+  if [ $rc -eq 0 ] || [ -x build-asan/bin/fuzz_notebook ]; then
+    FERRY_FUZZ_SECONDS=${FERRY_FUZZ_SECONDS:-20} nice -n 19 tests/fuzz/run.sh >"$work/fuzz.log" 2>&1 || rc=1
+  fi
+  echo "fuzzing $(($(date +%s) - s)) s" >>"$work/asan.phases"
+  exit $rc
+) &
+asan_pid=$!
 
 status=0
-log=$(mktemp)
-fuzz_log=$(mktemp)
-trap 'rm -f "$log" "$fuzz_log"' EXIT
-# Fuzzing (its own clang build, then each target for 30 s) runs beside the tests, which mostly
-# wait on containers, ssh and Slurm; at the lowest priority, so a test never waits for it.
-echo "== fuzzing, beside the tests (its output follows them)"
-fuzz_started=$(date +%s)
-(
-  rc=0
-  nice -n 19 tests/fuzz/run.sh >"$fuzz_log" 2>&1 || rc=$?
-  echo "fuzz_status=$rc fuzz_seconds=$(($(date +%s) - fuzz_started))" >>"$fuzz_log"
-) &
-fuzz_pid=$!
-echo "== tests: core and command line without widgets"
-ctest --test-dir build-nogui --output-on-failure -j "$jobs" 2>&1 | tee -a "$log" || status=1
-phase_done "GUI-less tests"
-echo "== tests: full build"
-ctest --test-dir build --output-on-failure -j "$jobs" 2>&1 | tee -a "$log" || status=1
+log="$work/ctest.log"
+echo "== tests: full build (the sanitizer build, its tests and the fuzzing beside them)"
+ctest --preset dev -j "$jobs" 2>&1 | tee -a "$log" || status=1
 phase_done "full tests"
-echo "== fuzzing"
-wait "$fuzz_pid" || true
-tee -a "$log" <"$fuzz_log"
-grep -q '^fuzz_status=0 ' "$fuzz_log" || status=1
-phase_done "fuzzing (after the tests: what was left of it)"
-phases+=("fuzzing in all (beside the tests) $(sed -n 's/.* fuzz_seconds=\([0-9]*\)$/\1/p' "$fuzz_log") s")
+asan_status=0
+wait "$asan_pid" || asan_status=1
+phase_done "sanitizer lane (after the tests: what was left of it)"
+while read -r line; do phases+=("  $line (beside the tests)"); done <"$work/asan.phases"
+
+for part in asan-build asan-tests fuzz; do
+  [ -f "$work/$part.log" ] || continue
+  if [ "$part" = asan-build ] && [ $asan_status -eq 0 ]; then
+    tail -n 1 "$work/$part.log" # the build's last line is enough when all went well
+  else
+    cat "$work/$part.log"
+  fi
+done | tee -a "$log"
+[ $asan_status -eq 0 ] || status=1
 
 # One closing line for everything: ctest's test counts plus one per fuzz target.
 total=$(sed -n 's/.* tests failed out of \([0-9]*\)$/\1/p' "$log" | awk '{s += $1} END {print s + 0}')
 failed=$(sed -n 's/.*, \([0-9]*\) tests failed out of [0-9]*$/\1/p' "$log" | awk '{s += $1} END {print s + 0}')
 fuzz_ok=$(grep -c 'nothing found$' "$log" || true)
 fuzz_failed=$(grep -c ': FAILED (libFuzzer' "$log" || true)
-echo "== run-all: $(( $(date +%s) - started )) s"
+if [ $asan_status -ne 0 ] && [ $((failed + fuzz_failed)) -eq 0 ]; then
+  fuzz_failed=1 # the sanitizer build itself failed: counted once
+fi
+echo "== run-all: $(($(date +%s) - started)) s"
 printf '   %s\n' "${phases[@]}"
-echo "$(( total - failed + fuzz_ok )) passed, $(( failed + fuzz_failed )) failed"
+echo "$((total - failed + fuzz_ok)) passed, $((failed + fuzz_failed)) failed"
 exit $status

@@ -1,6 +1,7 @@
 #include "common/leftovers.h"
 
 #include "common/processclock.h"
+#include "common/untrustedtree.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -21,11 +22,6 @@ std::optional<struct stat> linkStat(const QString &path)
     if (::lstat(QFile::encodeName(path).constData(), &st) != 0)
         return std::nullopt;
     return st;
-}
-
-qint64 modifiedMs(const struct stat &st)
-{
-    return static_cast<qint64>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
 }
 
 bool makerAlive(qint64 pid, quint64 startTicks)

@@ -20,11 +20,6 @@ namespace {
 
 constexpr int kFolderFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 
-qint64 modifiedMs(const struct stat &st)
-{
-    return qint64(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
-}
-
 struct Walk {
     const std::function<bool(QStringView)> &wanted;
     TreeLimits limits;
@@ -135,6 +130,11 @@ Expected<std::optional<QByteArray>> readTreeFile(const QString &root, const QStr
     }
     bytes.truncate(done);
     return std::optional<QByteArray>(std::move(bytes));
+}
+
+qint64 modifiedMs(const struct stat &st)
+{
+    return qint64(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
 }
 
 } // namespace ferry

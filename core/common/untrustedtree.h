@@ -9,6 +9,8 @@
 #include <functional>
 #include <optional>
 
+struct stat;
+
 namespace ferry {
 
 // A folder tree that something untrusted writes while Ferry reads it: a run's working folder,
@@ -39,5 +41,9 @@ QList<TreeFile> listRegularFiles(const QString &root, const std::function<bool(Q
 // nullopt when it is missing. A link or a non-regular file anywhere on the path is an Error.
 Expected<std::optional<QByteArray>> readTreeFile(const QString &root, const QString &path, qint64 offset,
                                                  qint64 maxBytes);
+
+// The modification time of a file whose stat() or lstat() filled `st`, in milliseconds since the
+// epoch (one rule for every walk that compares file ages).
+qint64 modifiedMs(const struct stat &st);
 
 } // namespace ferry

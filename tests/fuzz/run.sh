@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang in build-fuzz/ and runs each for FERRY_FUZZ_SECONDS
+# Builds the libFuzzer targets in the sanitizer build (build-asan/: clang, ASan and UBSan, the
+# "asan" preset of CMakePresets.json, CI's second build) and runs each for FERRY_FUZZ_SECONDS
 # (default 30). The seeds are the files under tests/data/env/ (whole, line by line and field by
 # field), plus whatever fuzzing found before (tests/data/fuzz-regressions/<target>/); they are
 # copied into a temporary corpus, so the repository is never written while fuzzing.
@@ -21,9 +22,8 @@ if [ ${#targets[@]} -eq 0 ]; then
   mapfile -t targets < <(sed -n 's/^ferry_fuzz_target(\([A-Za-z0-9_]*\).*/\1/p' tests/fuzz/targets.cmake)
 fi
 
-CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DFERRY_FUZZ=ON -DFERRY_GUI=OFF -DFERRY_TRAINER=OFF \
-  -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build-fuzz -j "$jobs" --target "${targets[@]}"
+[ -f build-asan/CMakeCache.txt ] || cmake --preset asan >/dev/null
+cmake --build build-asan -j "$jobs" --target "${targets[@]}"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/ferry-fuzz.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -61,7 +61,7 @@ fuzz_one() {
   if [ -f "tests/fuzz/$target.dict" ]; then dict=(-dict="tests/fuzz/$target.dict"); fi
   log="$work/$target/log"
   result=0
-  "build-fuzz/bin/$target" "${options[@]}" "${dict[@]}" -artifact_prefix="$artifacts" \
+  "build-asan/bin/$target" "${options[@]}" "${dict[@]}" -artifact_prefix="$artifacts" \
     "$corpus" "$work/seeds" "$work/$target/regressions" >"$log" 2>&1 || result=$?
   runs=$(grep -o 'Done [0-9]* runs in [0-9]* second(s)' "$log" | tail -n 1 || true)
   found=$(find "$artifacts" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \))

@@ -18,4 +18,12 @@ if(FERRY_GUI)
            COMMAND ${DESKTOP_FILE_VALIDATE} "${PROJECT_SOURCE_DIR}/packaging/${FERRY_APP_ID}.desktop")
   add_test(NAME metainfo_valid
            COMMAND ${APPSTREAMCLI} validate --no-net "${PROJECT_SOURCE_DIR}/packaging/${FERRY_APP_ID}.metainfo.xml")
+
+  # The README's first command on a clean Debian 12 (a container of the debootstrap base): its
+  # install-deps.sh and configure steps as the README writes them, then one small target.
+  add_test(NAME readme_first_command_fresh_machine
+           COMMAND ${BASH} "${CMAKE_CURRENT_SOURCE_DIR}/packaging/fresh-machine.sh")
+  set_tests_properties(readme_first_command_fresh_machine PROPERTIES
+    FIXTURES_REQUIRED docker TIMEOUT 1200 LABELS "containers;slow")
 endif()
+
