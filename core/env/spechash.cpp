@@ -11,27 +11,27 @@ namespace ferry::env {
 
 namespace {
 
-using Json = nlohmann::json; // std::map underneath: keys always sorted
+using SortedJson = nlohmann::json; // std::map underneath: keys always sorted
 
-Json sorted(QStringList values)
+SortedJson sorted(QStringList values)
 {
     values.sort();
     values.removeDuplicates();
-    Json array = Json::array();
+    SortedJson array = SortedJson::array();
     for (const QString &v : std::as_const(values))
         array.push_back(v.toStdString());
     return array;
 }
 
-Json inOrder(const QStringList &values)
+SortedJson inOrder(const QStringList &values)
 {
-    Json array = Json::array();
+    SortedJson array = SortedJson::array();
     for (const QString &v : values)
         array.push_back(v.trimmed().toStdString());
     return array;
 }
 
-Json pipList(const QList<PipRequirement> &requirements)
+SortedJson pipList(const QList<PipRequirement> &requirements)
 {
     QStringList canonical;
     for (const PipRequirement &r : requirements)
@@ -40,7 +40,7 @@ Json pipList(const QList<PipRequirement> &requirements)
 }
 
 // Dockerfile steps: line endings and trailing blanks do not change what the image holds.
-QString normalisedSteps(QString steps)
+QString hashedSteps(QString steps)
 {
     steps.replace(u"\r\n"_s, u"\n"_s);
     QStringList lines = steps.split(u'\n');
@@ -79,12 +79,12 @@ QString canonicalImageSpec(const Environment &env)
     for (const QString &tool : p.devTools)
         devTools << tool.trimmed();
 
-    Json spec;
+    SortedJson spec;
     spec["generator"] = kImageGeneratorVersion;
     spec["base_image"] = d.baseImage.trimmed().toStdString();
     spec["registry"] = d.registry.address.trimmed().toLower().toStdString();
     spec["system_packages"] = sorted(systemPackages);
-    spec["steps"] = normalisedSteps(d.dockerfileSteps).toStdString();
+    spec["steps"] = hashedSteps(d.dockerfileSteps).toStdString();
     spec["python"] = p.version.trimmed().toStdString();
     spec["interpreter"] = p.interpreterPath.trimmed().toStdString();
     spec["user_managed"] = p.userManaged;
@@ -93,7 +93,7 @@ QString canonicalImageSpec(const Environment &env)
     spec["pip"] = pipList(p.pipRequirements);
     spec["pip_constraints"] = pipList(p.pipConstraints);
     const PipOptions &o = p.pipOptions;
-    spec["pip_options"] = Json{{"index_url", o.indexUrl.trimmed().toStdString()},
+    spec["pip_options"] = SortedJson{{"index_url", o.indexUrl.trimmed().toStdString()},
                                {"extra_index_urls", sorted(o.extraIndexUrls)},
                                {"find_links", sorted(o.findLinks)},
                                {"trusted_hosts", sorted(o.trustedHosts)},

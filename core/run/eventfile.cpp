@@ -35,7 +35,6 @@ constexpr std::size_t kArenaBytes = 1 << 20; // emptied when it holds more
 constexpr std::size_t kMaxTags = 1 << 16;    // tags whose names and plugins are remembered
 constexpr int kDtFloat = 1;                  // TensorFlow's DataType
 constexpr int kDtDouble = 2;
-constexpr double kNoEpoch = std::numeric_limits<double>::quiet_NaN();
 
 // Milliseconds since the epoch of a wall time in seconds; 0 for one no clock gives.
 qint64 wallMsOf(double seconds)

@@ -17,7 +17,6 @@ namespace {
 
 // A history entry's or a row's step: its "step" (Hugging Face, Lightning), else "global_step".
 constexpr std::array<QStringView, 2> kFileStepKeys{u"step", u"global_step"};
-constexpr double kNoEpoch = std::numeric_limits<double>::quiet_NaN();
 
 // Where a record is: its own step when it has one, else the metric's next index.
 double stepOf(std::optional<double> step, QHash<QString, double> &counts, const QString &name)

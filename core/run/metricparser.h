@@ -17,12 +17,15 @@ namespace ferry::run {
 
 struct StepChoice; // metricparser.cpp: a record's coordinates
 
+// A point's epoch when its record gave none.
+inline constexpr double kNoEpoch = std::numeric_limits<double>::quiet_NaN();
+
 struct MetricPoint {
     QString name;
     double step = 0; // x: the record's step / global_step / iteration / iter / batch, else the metric's own count
     double value = 0;
-    qint64 wallMs = 0;                                       // when the script wrote it (ms since the epoch)
-    double epoch = std::numeric_limits<double>::quiet_NaN(); // the record's epoch; NaN: it gave none
+    qint64 wallMs = 0;       // when the script wrote it (ms since the epoch)
+    double epoch = kNoEpoch; // the record's epoch; NaN: it gave none
 };
 
 // A point of one series (one metric of one run), whose name is the series' own: what the metric
@@ -31,7 +34,7 @@ struct SeriesPoint {
     double step = 0;
     qint64 wallMs = 0;
     double value = 0;
-    double epoch = std::numeric_limits<double>::quiet_NaN(); // NaN: the point has none
+    double epoch = kNoEpoch; // NaN: the point has none
 };
 
 // The points of a series as columns, the form a chart keeps (wall times as doubles): read from
@@ -41,12 +44,12 @@ struct SeriesPoint {
 struct SeriesColumns {
     LargeVector<double> steps, wallMs, values, epochs;
     qsizetype size() const { return static_cast<qsizetype>(steps.size()); }
-    double epoch(std::size_t i) const { return epochs.empty() ? std::numeric_limits<double>::quiet_NaN() : epochs[i]; }
+    double epoch(std::size_t i) const { return epochs.empty() ? kNoEpoch : epochs[i]; }
     // Gives the points so far their NaN epochs: the next point carries one.
     void keepEpochs()
     {
         if (epochs.empty())
-            epochs.assign(steps.size(), std::numeric_limits<double>::quiet_NaN());
+            epochs.assign(steps.size(), kNoEpoch);
     }
     // Appends from's points from index `skip` on.
     void append(const SeriesColumns &from, std::size_t skip = 0)
@@ -58,7 +61,7 @@ struct SeriesColumns {
             keepEpochs();
             tail(epochs, from.epochs);
         } else if (!epochs.empty()) {
-            epochs.resize(epochs.size() + (from.steps.size() - skip), std::numeric_limits<double>::quiet_NaN());
+            epochs.resize(epochs.size() + (from.steps.size() - skip), kNoEpoch);
         }
         tail(steps, from.steps);
         tail(wallMs, from.wallMs);

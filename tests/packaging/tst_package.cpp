@@ -135,7 +135,9 @@ private Q_SLOTS:
         }
         int code = -1;
         const QString script =
-            u"set -e; apt-get update -qq; dpkg -i /deb/%1 >/dev/null 2>&1 || true; "
+            // dpkg without fsync in this throwaway container: the same files, a third less time.
+            u"set -e; echo force-unsafe-io >/etc/dpkg/dpkg.cfg.d/unsafe-io; apt-get update -qq; "
+            u"dpkg -i /deb/%1 >/dev/null 2>&1 || true; "
             u"DEBIAN_FRONTEND=noninteractive apt-get -f install -y -qq >/dev/null; "
             u"dpkg-query -W -f='${Status}\\n' ferry; ferry --version; "
             // What a double-click on an environment file runs (Exec=ferry %F).
@@ -143,11 +145,14 @@ private Q_SLOTS:
             u"QT_QPA_PLATFORM=offscreen ferry --exit-after-first-frame /tmp/p/environments/x.yml; "
             u"test -d /tmp/p/.ferry/runs && echo opened its workspace; "
             u"ferry doctor --json"_s.arg(QFileInfo(m_deb).fileName());
-        const QString out =
-            run(u"docker"_s,
-                {u"run"_s, u"--rm"_s, u"--network"_s, u"host"_s, u"-v"_s,
-                 QFileInfo(m_deb).absolutePath() + u":/deb:ro"_s, u"ferry-base:bookworm"_s, u"sh"_s, u"-c"_s, script},
-                &code, env);
+        const QString out = run(u"docker"_s,
+                                // This machine's cache of downloaded .debs: each Depends is downloaded once per machine
+                                // (tests/packaging/fresh-machine.sh shares it); installing them still happens here.
+                                {u"run"_s, u"--rm"_s, u"--network"_s, u"host"_s, u"-v"_s,
+                                 QFileInfo(m_deb).absolutePath() + u":/deb:ro"_s, u"-v"_s,
+                                 u"/var/cache/apt/archives:/var/cache/apt/archives"_s, u"ferry-base:bookworm"_s,
+                                 u"sh"_s, u"-c"_s, script},
+                                &code, env);
         QVERIFY2(code == 0, qPrintable(out));
         QVERIFY2(out.contains(u"install ok installed"_s), qPrintable(out));
         QVERIFY2(out.contains(u"ferry 0."_s), qPrintable(out));
