@@ -98,7 +98,7 @@ private Q_SLOTS:
         }
     }
 
-    // What the GUI drop does (MainWindow::importEnvironment → env::importEnvironmentsInto).
+    // What the GUI drop does (Workbench::importEnvironment → env::importEnvironmentsInto).
     void importStaysInEnvironments()
     {
         QFETCH(QString, format);

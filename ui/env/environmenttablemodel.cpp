@@ -13,7 +13,12 @@ EnvironmentTableModel::EnvironmentTableModel(EnvironmentDocument *document, env:
     : QAbstractTableModel(parent), m_document(document), m_field(field)
 {
     connect(document, &EnvironmentDocument::changed, this, &EnvironmentTableModel::documentChanged);
-    connect(document, &EnvironmentDocument::problemsChanged, this, &EnvironmentTableModel::problemsChanged);
+    connect(document, &EnvironmentDocument::problemsChanged, this, &EnvironmentTableModel::documentProblemsChanged);
+}
+
+env::Findings EnvironmentTableModel::problems() const
+{
+    return m_document->problemsOf(m_field);
 }
 
 int EnvironmentTableModel::rowCount(const QModelIndex &parent) const
@@ -40,11 +45,12 @@ void EnvironmentTableModel::documentChanged()
     }
 }
 
-void EnvironmentTableModel::problemsChanged()
+void EnvironmentTableModel::documentProblemsChanged()
 {
     if (m_rows > 0 && !m_applying)
         Q_EMIT dataChanged(index(0, 0), index(m_rows - 1, columnCount() - 1),
                            {Qt::BackgroundRole, Qt::ToolTipRole, Qt::DecorationRole});
+    Q_EMIT problemsChanged();
 }
 
 QVariant EnvironmentTableModel::data(const QModelIndex &index, int role) const

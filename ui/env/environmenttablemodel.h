@@ -1,3 +1,4 @@
+// The table models over the lists of an environment being edited (ui/env), each edit an undoable edit of its document.
 #pragma once
 
 #include "env/environment.h"
@@ -23,6 +24,8 @@ public:
 
     EnvironmentDocument *document() const { return m_document; }
     env::Field field() const { return m_field; } // the list it shows, for its problems and merge keys
+    // What env::validate finds in the list it shows (the document's findings for its field).
+    env::Findings problems() const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
@@ -36,6 +39,10 @@ public:
 
     // The column a new row is edited in first.
     virtual int firstEditableColumn() const { return 0; }
+
+Q_SIGNALS:
+    // The document's findings changed (problems() may differ): also during the model's own edits.
+    void problemsChanged();
 
 protected:
     void initRows(); // derived constructors call it: the rows of the document as it is
@@ -53,7 +60,7 @@ protected:
 
 private:
     void documentChanged();
-    void problemsChanged();
+    void documentProblemsChanged();
 
     EnvironmentDocument *m_document;
     env::Field m_field;

@@ -1,7 +1,7 @@
 #include "ui/env/environmenttemplates.h"
 
 #include "env/environmentfile.h"
-#include "ui/window/resources.h"
+#include "ui/resources/resources.h"
 
 #include <QCoreApplication>
 #include <QFile>

@@ -1,6 +1,5 @@
 #include "ui/env/tableeditor.h"
 
-#include "ui/env/environmentdocument.h"
 #include "ui/env/environmenttablemodel.h"
 
 #include <QHeaderView>
@@ -86,7 +85,7 @@ TableEditor::TableEditor(EnvironmentTableModel *model, const QString &objectName
     layout->setSpacing(2);
     layout->addLayout(row, 1);
     layout->addWidget(m_problems);
-    connect(model->document(), &EnvironmentDocument::problemsChanged, this, &TableEditor::showProblems);
+    connect(model, &EnvironmentTableModel::problemsChanged, this, &TableEditor::showProblems);
     updateButtons();
     showProblems();
 }
@@ -156,7 +155,7 @@ QString TableEditor::problemText() const
 void TableEditor::showProblems()
 {
     QStringList lines;
-    for (const env::Finding &p : m_model->document()->problemsOf(m_model->field()))
+    for (const env::Finding &p : m_model->problems())
         lines << tr("Row %1: %2%3").arg(p.row + 1).arg(p.isError() ? QString() : tr("warning: "), p.text());
     m_problems->setText(lines.join(u'\n'));
     m_problems->setVisible(!lines.isEmpty());

@@ -1,3 +1,4 @@
+// A table editor for one list of an environment: it knows the list's model only, never the document behind it.
 #pragma once
 
 #include <QWidget>

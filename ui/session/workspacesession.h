@@ -32,7 +32,8 @@ class RunsLoader;
 // For one open workspace: the run store, the loader that reads the runs table from it, the
 // feeder that puts the shown runs' points into the chart, the run monitor on its own thread
 // (re-attach, live metrics, lost runs) and the reader of the secrets the monitor asks for.
-// MainWindow holds one while a workspace is open and connects its widgets to the parts.
+// The Workbench (ui/window/workbench.h) holds one while a workspace is open; its RunsController
+// connects the window's panels to the parts.
 // The destructor takes them down in order: the monitor's thread is stopped and joined, the
 // loader and the feeder let go of the store (the chart is emptied), then the store flushes
 // and closes.

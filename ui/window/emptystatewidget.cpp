@@ -1,6 +1,6 @@
 #include "ui/window/emptystatewidget.h"
 
-#include "ui/window/resources.h"
+#include "ui/resources/resources.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

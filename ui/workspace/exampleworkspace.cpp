@@ -1,6 +1,6 @@
 #include "ui/workspace/exampleworkspace.h"
 
-#include "ui/window/resources.h"
+#include "ui/resources/resources.h"
 
 #include <QDir>
 #include <QDirIterator>

@@ -1,4 +1,4 @@
-#include "ui/window/resources.h"
+#include "ui/resources/resources.h"
 
 #include <QtGlobal>
 

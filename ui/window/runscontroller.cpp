@@ -1,0 +1,332 @@
+#include "ui/window/runscontroller.h"
+
+#include "run/distribution.h"
+#include "secrets/secretstore.h"
+#include "store/runstore.h"
+#include "training/training.h"
+#include "ui/chart/losschartpanel.h"
+#include "ui/compare/compareview.h"
+#include "ui/data/datasetpanel.h"
+#include "ui/log/logview.h"
+#include "ui/runs/runactions.h"
+#include "ui/runs/rundetailsview.h"
+#include "ui/runs/runsview.h"
+#include "ui/session/chartfeeder.h"
+#include "ui/session/runmonitorworker.h"
+#include "ui/session/workspacesession.h"
+#include "ui/sweep/sweepdialog.h"
+#include "ui/sweep/sweepview.h"
+#include "ui/train/trainpanel.h"
+
+#include <QAction>
+#include <QDir>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
+#include <QTableView>
+#include <QTimer>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::ui {
+
+namespace {
+constexpr int kNewestRunsCharted = 10; // shown in the chart while no run is selected
+} // namespace
+
+RunsController::RunsController(QSettings &settings, const WorkbenchServices &services, const WorkbenchPanels &panels,
+                               const std::optional<workspace::Workspace> &workspace, QWidget *window, QObject *parent)
+    : QObject(parent), m_panels(panels), m_workspace(workspace), m_ferryBinary(services.ferryBinary), m_window(window),
+      m_actions(new RunActions(settings, services.ferryBinary, window)), m_rankLogs(new QTimer(this))
+{
+    m_actions->setSecretNames([secrets = services.secrets] { return secrets ? secrets->names() : QStringList(); });
+    connect(m_actions, &RunActions::problem, this, &RunsController::problem);
+    connect(m_actions, &RunActions::message, this, [this](const QString &text) { Q_EMIT statusMessage(text, 5000); });
+    connect(m_actions, &RunActions::starting, this, [this](const QString &id) { m_selectAfterLoad = id; });
+    connect(m_actions, &RunActions::runsChanged, this, &RunsController::reload);
+    m_rankLogs->setInterval(3000);
+    connect(m_rankLogs, &QTimer::timeout, this, &RunsController::fetchShownRankLog);
+    connect(panels.log, &LogView::rankChosen, this, &RunsController::fetchShownRankLog);
+
+    connect(panels.runs, &RunsView::selectionChanged, this, &RunsController::selectionChanged);
+    connect(panels.runs, &RunsView::currentRunChanged, this, &RunsController::currentRunChanged);
+    // The runs table's own menu: compare, re-run exactly and a re-run with changes.
+    panels.runs->table()->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(panels.runs->table(), &QWidget::customContextMenuRequested, this, &RunsController::showTableMenu);
+    connect(panels.details, &RunDetailsView::cancelRequested, this, &RunsController::cancelRun);
+    connect(panels.details, &RunDetailsView::deleteRequested, m_actions, &RunActions::remove);
+    connect(panels.details, &RunDetailsView::rerunRequested, this, &RunsController::rerun);
+    connect(panels.details, &RunDetailsView::rerunExactlyRequested, this, &RunsController::rerunExactly);
+    connect(panels.details, &RunDetailsView::exportRequested, m_actions, &RunActions::exportRun);
+    connect(panels.details, &RunDetailsView::reattachRequested, this, &RunsController::reload);
+    connect(panels.details, &RunDetailsView::problem, this, &RunsController::problem);
+    connect(panels.log, &LogView::problem, this, &RunsController::problem);
+    connect(panels.train, &TrainPanel::runStarted, this, [this](const QString &id) {
+        m_selectAfterLoad = id;
+        reload();
+    });
+    connect(panels.train, &TrainPanel::runFinished, this, &RunsController::reload);
+}
+
+QString RunsController::runsDir() const
+{
+    return m_workspace ? m_workspace->runsDir() : QString();
+}
+
+run::RunStore *RunsController::store() const
+{
+    return m_session ? m_session->store() : nullptr;
+}
+
+void RunsController::attach(WorkspaceSession *session)
+{
+    m_session = session;
+    connect(store(), &run::RunStore::writeFailed, this, &RunsController::problem);
+    // In this order: the table has the rows before a new run is selected in it.
+    RunsLoader *loader = session->loader();
+    connect(loader, &RunsLoader::loaded, m_panels.runs, &RunsView::setRows);
+    connect(m_panels.runs, &RunsView::queryChanged, loader, &RunsLoader::setQuery);
+    connect(loader, &RunsLoader::loaded, m_panels.details, &RunDetailsView::runsUpdated);
+    connect(loader, &RunsLoader::loaded, this, &RunsController::runsLoaded);
+    connect(session->monitor(), &RunMonitorWorker::detailChanged, m_panels.runs->model(), &RunsModel::setDetail);
+    m_panels.details->setStore(store(), m_workspace->root());
+    m_panels.train->setWorkspace(store(), m_workspace->runsDir(), m_workspace->root());
+    m_actions->setWorkspace(store(), m_workspace->root(), m_workspace->runsDir());
+}
+
+void RunsController::detach()
+{
+    // A run being started writes to this store: let it finish (a container build can take a while).
+    m_actions->setWorkspace(nullptr, {}, {});
+    // The table and chart empty now (a workspace reopened at once would keep the old rows and
+    // their selection over an empty chart).
+    m_newestRuns.clear();
+    m_panels.runs->setRows({});
+    m_panels.details->setStore(nullptr, {});
+    m_panels.train->setWorkspace(nullptr, {}, {});
+    if (m_sweepView)
+        m_sweepView->clearWorkspace();
+    if (m_compareView) { // its runs were this workspace's
+        m_compareView->setStore(nullptr, {});
+        m_compareView->hide();
+    }
+    m_rows.clear();
+    m_session = nullptr;
+}
+
+void RunsController::reload()
+{
+    if (m_session)
+        m_session->loader()->reload();
+}
+
+void RunsController::runsLoaded(const QList<RunRow> &rows)
+{
+    m_rows.clear();
+    for (const RunRow &row : rows)
+        m_rows.insert(row.record.id, row);
+    m_newestRuns = RunsModel::newestRunsWithMetrics(rows, kNewestRunsCharted);
+    if (!m_selectAfterLoad.isEmpty() && m_rows.contains(m_selectAfterLoad)) {
+        m_panels.runs->selectRuns({m_selectAfterLoad});
+        m_selectAfterLoad.clear();
+    }
+    if (m_panels.runs->selectedRunIds().isEmpty())
+        selectionChanged({});
+}
+
+void RunsController::selectionChanged(const QStringList &runIds)
+{
+    // Nothing selected: the newest runs, so a workspace opens on its latest curves.
+    const QStringList shown = runIds.isEmpty() ? m_newestRuns : runIds;
+    m_panels.chart->setCaption(runIds.isEmpty() && !shown.isEmpty()
+                                   ? tr("The newest runs (select runs in the table to compare others)")
+                                   : QString());
+    if (!m_session || shown == m_session->feeder()->runs())
+        return; // no runs to read, or the same runs: their points are in the chart already
+    QHash<QString, QString> labels;
+    for (const QString &id : shown) {
+        const RunRow row = m_rows.value(id);
+        labels.insert(id, row.record.name.isEmpty() ? id : u"%1 (%2)"_s.arg(row.record.name, id.right(4)));
+    }
+    m_session->feeder()->setRuns(shown, labels);
+}
+
+void RunsController::currentRunChanged(const QString &runId)
+{
+    m_currentRun = runId;
+    m_rankLogs->stop();
+    m_panels.details->showRun(runId);
+    const auto spec = run::RunSpec::fromJson(m_rows.value(runId).record.spec);
+    m_panels.log->setRun(runId.isEmpty() ? QString() : QDir(runsDir()).filePath(runId),
+                         spec ? run::Distribution::orSingle(spec->target).worldSize() : 1);
+}
+
+void RunsController::fetchShownRankLog()
+{
+    const run::RunRecord record = m_rows.value(m_currentRun).record;
+    const auto spec = run::RunSpec::fromJson(record.spec);
+    // Rank 0's log is the run's own (followed as any run's); a finished run's ranks were collected.
+    if (m_panels.log->shownRank() == 0 || !spec || run::isFinished(record.status)) {
+        m_rankLogs->stop();
+        return;
+    }
+    m_actions->fetchRankLogs(m_currentRun, *spec);
+    m_rankLogs->start();
+}
+
+void RunsController::startScriptRun(const QString &script)
+{
+    m_actions->startScriptRun(script, m_panels.datasets->channels());
+}
+
+void RunsController::findRun()
+{
+    Q_EMIT panelRequested(m_panels.runs);
+    m_panels.runs->filterEdit()->setFocus(Qt::ShortcutFocusReason);
+    m_panels.runs->filterEdit()->selectAll();
+}
+
+void RunsController::cancelRun(const QString &runId)
+{
+    const RunRow row = m_rows.value(runId);
+    const auto spec = run::RunSpec::fromJson(row.record.spec);
+    if (!spec) {
+        Q_EMIT problem(withContext(tr("Cancel %1").arg(runId), spec.error()));
+        return;
+    }
+    if (spec->target.kind == run::TargetKind::Embedded && m_panels.train->isTraining()) {
+        m_panels.train->cancel(); // this window's own training
+        return;
+    }
+    m_actions->cancel(runId, *spec);
+}
+
+void RunsController::rerun(const run::RunSpec &spec)
+{
+    if (spec.target.kind == run::TargetKind::Embedded) {
+        // The same training, in the train panel, to change and start again.
+        run::TrainingConfig config;
+        for (const run::Hyperparameter &hp : spec.hyperparameters)
+            (void)config.set(hp.name, hp.value);
+        m_panels.train->setConfig(config);
+        if (!spec.channels.isEmpty())
+            m_panels.train->setDataset(spec.channels.first().path);
+        Q_EMIT panelRequested(m_panels.train);
+        return;
+    }
+    m_actions->rerun(spec);
+}
+
+void RunsController::rerunExactly(const QString &runId)
+{
+    const auto row = m_rows.constFind(runId);
+    if (runId.isEmpty() || row == m_rows.constEnd()) {
+        reportText(tr("Select the run to re-run in the runs table"));
+        return;
+    }
+    // The embedded trainer has no code to keep: its settings and data are the run.
+    if (const auto spec = run::RunSpec::fromJson(row->record.spec);
+        spec && spec->target.kind == run::TargetKind::Embedded) {
+        if (m_panels.train->isTraining()) {
+            reportText(tr("A training is under way: re-run %1 once it ends").arg(runId));
+            return;
+        }
+        Q_EMIT panelRequested(m_panels.train);
+        m_panels.train->trainAgain(*spec, runId);
+        return;
+    }
+    m_actions->rerunExactly(row->record);
+}
+
+void RunsController::compareRuns(const QStringList &runIds)
+{
+    if (!store() || runIds.size() < 2) {
+        reportText(tr("Select two or more runs in the runs table to compare them (the first one selected is the "
+                      "baseline)"));
+        return;
+    }
+    if (!m_compareView) {
+        m_compareView = new CompareView(m_window);
+        m_compareView->setObjectName(u"compareView"_s);
+        m_compareView->setWindowFlag(Qt::Window);
+        m_compareView->resize(1280, 820);
+        connect(m_compareView, &CompareView::problem, this, &RunsController::problem);
+    }
+    m_compareView->setWindowTitle(tr("Compare %n run(s) — %1", nullptr, int(runIds.size())).arg(m_workspace->name()));
+    m_compareView->setStore(store(), runsDir());
+    m_compareView->compare(runIds);
+    m_compareView->show();
+    m_compareView->raise();
+    m_compareView->activateWindow();
+}
+
+void RunsController::compareSelectedRuns()
+{
+    compareRuns(m_panels.runs->selectedRunIds());
+}
+
+void RunsController::rerunCurrentExactly()
+{
+    rerunExactly(m_panels.runs->currentRunId());
+}
+
+void RunsController::showTableMenu(const QPoint &at)
+{
+    const QStringList selected = m_panels.runs->selectedRunIds();
+    const QString current = m_panels.runs->currentRunId();
+    QMenu menu(m_window);
+    QAction *compare = menu.addAction(tr("Compare %n Run(s)", nullptr, int(selected.size())), this,
+                                      [this, selected] { compareRuns(selected); });
+    compare->setEnabled(selected.size() >= 2);
+    menu.addSeparator();
+    QAction *exact = menu.addAction(tr("Re-run Exactly"), this, [this, current] { rerunExactly(current); });
+    QAction *changes = menu.addAction(tr("Re-run with Changes…"), this, [this, current] {
+        if (const auto spec = run::RunSpec::fromJson(m_rows.value(current).record.spec))
+            rerun(*spec);
+    });
+    for (QAction *one : {exact, changes})
+        one->setEnabled(!current.isEmpty());
+    menu.exec(m_panels.runs->table()->viewport()->mapToGlobal(at));
+}
+
+void RunsController::showSweeps(const QString &sweepId)
+{
+    if (!m_workspace) {
+        QMessageBox::information(m_window, tr("Sweeps"), tr("Open a workspace first: its sweeps are shown here."));
+        return;
+    }
+    if (!m_sweepView) {
+        m_sweepView = new SweepView(m_window);
+        m_sweepView->setWindowFlag(Qt::Window);
+        m_sweepView->resize(1280, 760);
+        connect(m_sweepView, &SweepView::rerunRequested, this, &RunsController::rerun);
+        connect(m_sweepView, &SweepView::problem, this, &RunsController::reportText);
+    }
+    m_sweepView->setWindowTitle(tr("Sweeps — %1").arg(m_workspace->name()));
+    if (m_sweepView->currentSweep().isEmpty() || !m_sweepView->isVisible())
+        m_sweepView->setWorkspace(*m_workspace, store(), m_ferryBinary);
+    if (!sweepId.isEmpty())
+        m_sweepView->showSweep(sweepId);
+    m_sweepView->show();
+    m_sweepView->raise();
+    m_sweepView->activateWindow();
+}
+
+void RunsController::openSweepForm()
+{
+    if (!m_workspace) {
+        QMessageBox::information(m_window, tr("New Sweep"),
+                                 tr("Open a workspace first: a sweep runs one of its scripts."));
+        return;
+    }
+    SweepDialog dialog(*m_workspace, m_ferryBinary, m_window);
+    connect(&dialog, &SweepDialog::started, this, [this](const QString &id) { showSweeps(id); });
+    dialog.exec();
+}
+
+void RunsController::reportText(const QString &text)
+{
+    Q_EMIT problem(Error{text, {}, 0, 0, {}});
+}
+
+} // namespace ferry::ui

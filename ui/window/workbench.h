@@ -1,0 +1,129 @@
+// What the window does: the open workspace and its session, the menus' actions, and the wiring between its panels.
+#pragma once
+
+#include "common/error.h"
+#include "ui/window/workbenchparts.h"
+#include "workspace/workspace.h"
+
+#include <QList>
+#include <QObject>
+#include <QPointer>
+#include <QStringList>
+
+#include <memory>
+#include <optional>
+
+class QAction;
+class QMenu;
+class QSettings;
+class QWidget;
+
+namespace ferry::run {
+class RunStore;
+}
+namespace ferry::workspace {
+class RecentWorkspaces;
+}
+
+namespace ferry::ui {
+
+struct DropPlan;
+class Preferences;
+class RunsController;
+class WorkspaceSession;
+
+// The menus' actions, made by the Workbench with their keys; the window puts them in its menus.
+struct WorkbenchActions {
+    QAction *newWorkspace = nullptr;
+    QAction *openWorkspace = nullptr;
+    QAction *closeWorkspace = nullptr; // enabled while a workspace is open
+    QAction *settings = nullptr;
+    QAction *quit = nullptr;
+    QList<QAction *> environment; // the environment editors' New… and Open…
+    QAction *startRun = nullptr;
+    QAction *newSweep = nullptr;
+    QAction *sweeps = nullptr;
+    QAction *train = nullptr;
+    QAction *findRun = nullptr;
+    QAction *refreshRuns = nullptr;
+    QAction *compareRuns = nullptr;
+    QAction *rerunExactly = nullptr;
+    QAction *about = nullptr;
+};
+
+// The workbench behind the window's layout. It owns the open workspace and its session (the
+// run store and the threads that read it), the menus' actions and Preferences, and connects the
+// panels the window made: to the session, to each other (a dataset to the train panel, an
+// overview entry to where it opens, a problem to the problems panel), and what a path or a drop
+// opens. Everything about runs is its RunsController's. Outcomes for the window's own parts go
+// out as signals (the status bar, a panel to bring forward, the title); a new panel (a notebook
+// tab) is made and placed by the window and wired here, without touching the run code.
+class Workbench : public QObject {
+    Q_OBJECT
+public:
+    // `window`: the parent of the dialogs and windows it opens; the QActions are its children.
+    Workbench(QSettings &settings, workspace::RecentWorkspaces &recent, WorkbenchServices services,
+              const WorkbenchPanels &panels, QWidget *window);
+    // Closes the workspace: delete it before the panels (MainWindow's destructor does).
+    ~Workbench() override;
+
+    const WorkbenchActions &actions() const { return m_actions; }
+    // File > Open Recent: filled from the recent workspaces each time it opens.
+    void setRecentMenu(QMenu *menu);
+    RunsController *runsController() const { return m_runs; }
+    Preferences *preferences() const { return m_preferences; }
+
+    void setWorkspace(const workspace::Workspace &workspace);
+    const std::optional<workspace::Workspace> &workspace() const { return m_workspace; }
+    run::RunStore *store() const; // nullptr: no workspace, or its runs could not be opened
+    // Opens the folder as a workspace; on failure tells the user and returns false.
+    bool openWorkspaceAt(const QString &path);
+    // The workspace open when Ferry last closed (the first of the recent ones); false: none.
+    bool reopenLastWorkspace();
+    // Copies the example workspace to `folder` (unless it is there already) and opens it.
+    bool openExample(const QString &folder);
+    // See MainWindow::openPaths.
+    void openPaths(const QStringList &paths);
+    // A drop on the window: datasets, environments (imported) and notebooks (the import dialog).
+    void openDrop(const DropPlan &plan);
+    // Opens the environment file in the editor (which then asks to be brought into view).
+    void openEnvironment(const QString &path);
+    // Before the window closes: asks about unsaved environment edits (false: the user stays),
+    // then cancels the window's own training (scripts run on).
+    bool prepareToClose();
+
+public Q_SLOTS:
+    void reportProblem(const ferry::Error &error); // a part's problem, as it said it: to the list and the status bar
+
+Q_SIGNALS:
+    // A workspace was opened or left, or its runs could not be opened: the title, the status
+    // bar's workspace and the centre (the runs, or the empty state) follow.
+    void workspaceChanged();
+    void statusMessage(const QString &text, int timeoutMs);
+    void panelRequested(QWidget *panel); // the window brings it into view (its tab, its dock)
+
+private:
+    void createActions();
+    void closeWorkspace();
+    void leaveWorkspace(); // File > Close Workspace: back to the empty state
+    void openWorkspaceFor(const QString &file);
+    void chooseWorkspaceToOpen();
+    void chooseWorkspaceToCreate();
+    void rebuildRecentMenu();
+    void importEnvironment(const QString &path);
+    void reportError(const QString &what, const Error &error);
+
+    QSettings &m_settings;
+    workspace::RecentWorkspaces &m_recent;
+    WorkbenchServices m_services;
+    WorkbenchPanels m_panels;
+    QWidget *m_window;
+    std::optional<workspace::Workspace> m_workspace;
+    std::unique_ptr<WorkspaceSession> m_session; // nullptr: no workspace, or its runs could not be opened
+    Preferences *m_preferences;
+    RunsController *m_runs;
+    WorkbenchActions m_actions;
+    QPointer<QMenu> m_recentMenu;
+};
+
+} // namespace ferry::ui
