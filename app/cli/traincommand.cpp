@@ -22,6 +22,7 @@
 #include <QThread>
 
 #include <atomic>
+#include <cmath>
 #include <csignal>
 #include <mutex>
 #include <optional>
@@ -56,12 +57,14 @@ QString seconds(double s)
 }
 
 // An epoch record of the log, for people: "epoch 3/10  train_loss 0.2512  val_loss 0.2710 ...".
-QString epochLine(const QJsonObject &record, int epochs)
+QString epochLine(const run::MetricRecord &record, int epochs)
 {
-    QString line = u"epoch %1/%2"_s.arg(record.value(u"epoch"_s).toInt()).arg(epochs);
+    QString line = u"epoch %1/%2"_s.arg(static_cast<int>(record.epoch)).arg(epochs);
     for (const QLatin1StringView key : {run::kTrainLoss, run::kValLoss, run::kValAccuracy}) {
-        if (record.contains(key))
-            line += u"  %1 %2"_s.arg(key).arg(record.value(key).toDouble(), 0, 'f', 4);
+        for (const auto &[name, value] : record.values) {
+            if (name == key)
+                line += u"  %1 %2"_s.arg(key).arg(value, 0, 'f', 4);
+        }
     }
     return line;
 }
@@ -203,9 +206,10 @@ private:
         for (const QByteArray &line : step.lines) {
             if (m_json)
                 continue;
-            if (line.startsWith("{\"epoch\"")) {
+            // The record read, not its first bytes: its keys' order is the writer's to choose.
+            if (const auto record = run::readMetricRecordLine(line); record && !std::isnan(record->epoch)) {
                 clearLine();
-                m_io.out << epochLine(QJsonDocument::fromJson(line).object(), m_epochs) << Qt::endl;
+                m_io.out << epochLine(*record, m_epochs) << Qt::endl;
             } else if (line.startsWith("ferry: ") && !line.startsWith("ferry: note: ")) { // notes: shown above
                 clearLine();
                 m_io.err << QString::fromUtf8(line.mid(7)) << Qt::endl;

@@ -9,6 +9,8 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLocale>
 
 #include <cmath>
@@ -33,6 +35,23 @@ QByteArray metricRecordLine(const MetricRecord &record)
         line += ", \"" + name.toUtf8() + "\": " + number(value); // names are the trainer's own
     }
     return line + "}\n";
+}
+
+std::optional<MetricRecord> readMetricRecordLine(QByteArrayView line)
+{
+    const QJsonDocument document = QJsonDocument::fromJson(line.toByteArray());
+    const QJsonObject object = document.object();
+    if (!object.value(u"step"_s).isDouble())
+        return std::nullopt;
+    MetricRecord record;
+    record.step = object.value(u"step"_s).toDouble();
+    if (const QJsonValue epoch = object.value(u"epoch"_s); epoch.isDouble())
+        record.epoch = epoch.toDouble();
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        if (it.value().isDouble() && it.key() != u"step"_s && it.key() != u"epoch"_s)
+            record.values.append({it.key(), it.value().toDouble()});
+    }
+    return record;
 }
 
 RunSpec embeddedRunSpec(const QString &dataPath, const TrainingConfig &config, const data::LoadOptions &load,

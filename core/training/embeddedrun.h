@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 
 namespace ferry::run {
 
@@ -56,7 +57,12 @@ private:
 RunSpec embeddedRunSpec(const QString &dataPath, const TrainingConfig &config, const data::LoadOptions &load,
                         const QString &workspaceRoot);
 
-// The JSON line of a metric record, as the metric parser reads it back.
+// The JSON line of a metric record, as the metric parser reads it back: {"step": 120, "loss": 0.31}
+// for a step's record, {"step": 150, "epoch": 3, "train_loss": 0.25, ...} for an epoch's.
 QByteArray metricRecordLine(const MetricRecord &record);
+// A line of the log read back as the record metricRecordLine wrote (its values in no particular
+// order; epoch NaN for a step's record); nothing for any other line (Ferry's messages, a line cut
+// short). What shows a run's epochs reads them with this, never by the line's first bytes.
+std::optional<MetricRecord> readMetricRecordLine(QByteArrayView line);
 
 } // namespace ferry::run

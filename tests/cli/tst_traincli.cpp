@@ -11,7 +11,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMap>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
@@ -126,6 +128,98 @@ private Q_SLOTS:
         QVERIFY2(entries->contains(u"model.pt"_s) && entries->contains(u"model.json"_s) &&
                      entries->contains(u"model.ts"_s),
                  qPrintable(entries->join(u' ')));
+    }
+
+    // `ferry train` as a newcomer runs it at a terminal (no --json): a line per epoch on stdout
+    // with its number, its losses and its validation accuracy, as each epoch ends; then, on
+    // stderr, how the training ended and where the model is.
+    void trainPrintsEachEpochAtTheTerminal()
+    {
+        // "epoch 3/4  train_loss 0.2512  val_loss 0.2710  val_accuracy 0.9850"
+        const auto epochLines = [](const QByteArray &out, int epochs) {
+            const QRegularExpression line(
+                u"^epoch ([0-9]+)/%1  train_loss ([0-9]+\\.[0-9]{4})  "
+                u"val_loss ([0-9]+\\.[0-9]{4})  val_accuracy ([01]\\.[0-9]{4})$"_s.arg(epochs));
+            QList<QRegularExpressionMatch> matches;
+            for (const QString &text : QString::fromUtf8(out).split(u'\n', Qt::SkipEmptyParts)) {
+                const QRegularExpressionMatch m = line.match(text);
+                if (!m.hasMatch())
+                    return QList<QRegularExpressionMatch>{}; // stdout holds the epoch lines only
+                matches << m;
+            }
+            return matches;
+        };
+
+        // To the end: one line per epoch, in order, its numbers the run's stored metrics.
+        const Result done = runFerry(ws(), {u"train"_s, u"--data"_s, u"train.csv"_s, u"--epochs"_s, u"4"_s, u"--lr"_s,
+                                            u"0.01"_s, u"--layers"_s, u"16"_s});
+        QVERIFY2(done.exitCode == 0, qPrintable(done.err));
+        const QList<QRegularExpressionMatch> lines = epochLines(done.out.toUtf8(), 4);
+        QVERIFY2(lines.size() == 4, qPrintable(done.out + done.err));
+        for (int i = 0; i < 4; ++i)
+            QCOMPARE(lines[i].captured(1).toInt(), i + 1);
+        QVERIFY2(lines.last().captured(4).toDouble() > 0.95, qPrintable(done.out));
+        // stderr: what was read, the run and what it trains on, Ferry's messages, the summary.
+        const QStringList err = done.err.split(u'\n', Qt::SkipEmptyParts);
+        const QStringList started = err.filter(QRegularExpression(u"^run [^ ]+: training on "_s));
+        QVERIFY2(started.size() == 1, qPrintable(done.err));
+        const QString id = started.first().section(u' ', 1, 1).chopped(1);
+        QCOMPARE(started.first(),
+                 u"run %1: training on 2000 samples of table data (classification, 2 classes)"_s.arg(id));
+        QCOMPARE(show(id)[u"status"_s].toString(), u"succeeded"_s);
+        QMap<QString, QStringList> stored; // name: the epochs' values, as printed
+        for (const QJsonValue &p : metrics(id)) {
+            if (p[u"epoch"_s].isDouble())
+                stored[p[u"name"_s].toString()] << QString::number(p[u"value"_s].toDouble(), 'f', 4);
+        }
+        const QList<std::pair<int, QString>> columns{{2, u"train_loss"_s}, {3, u"val_loss"_s}, {4, u"val_accuracy"_s}};
+        for (const auto &[column, name] : columns) {
+            QStringList printed;
+            for (const QRegularExpressionMatch &m : lines)
+                printed << m.captured(column);
+            QCOMPARE(printed, stored.value(name));
+        }
+        // The summary comes last: the outcome, then the model to predict with.
+        const QString archive = u".ferry/runs/%1/model.tar.gz"_s.arg(id);
+        QCOMPARE(err.mid(err.size() - 2),
+                 (QStringList{u"run %1: completed"_s.arg(id),
+                              u"model: %1 (predict with 'ferry predict %1 --data FILE')"_s.arg(archive)}));
+        QVERIFY(QFile::exists(ws(archive)));
+
+        // While it trains: the lines of the first epochs arrive with the training far from its
+        // end (400 epochs of 16000 rows); Ctrl-C then cancels it, and the summary says so.
+        QVERIFY(writeFile(ws(u"long.csv"_s), twoClassCsv(20000, 5)));
+        QProcess trainer;
+        trainer.setWorkingDirectory(ws());
+        trainer.start(ferry::test::ferryBinary(), {u"train"_s, u"--data"_s, u"long.csv"_s, u"--epochs"_s, u"400"_s});
+        QVERIFY(trainer.waitForStarted());
+        QByteArray out, errBytes;
+        QVERIFY(waitFor(
+            [&] {
+                out += trainer.readAllStandardOutput();
+                errBytes += trainer.readAllStandardError();
+                return epochLines(out, 400).size() >= 2 || trainer.state() == QProcess::NotRunning;
+            },
+            120000, 50));
+        QVERIFY2(trainer.state() == QProcess::Running, QByteArray(out + errBytes).constData());
+        ::kill(static_cast<pid_t>(trainer.processId()), SIGINT);
+        QVERIFY(trainer.waitForFinished(60000));
+        out += trainer.readAllStandardOutput();
+        errBytes += trainer.readAllStandardError();
+        QCOMPARE(trainer.exitCode(), 1);
+        const QList<QRegularExpressionMatch> seen = epochLines(out, 400);
+        QVERIFY2(seen.size() >= 2 && seen.size() < 400, out.constData());
+        for (qsizetype i = 0; i < seen.size(); ++i)
+            QCOMPARE(seen[i].captured(1).toInt(), i + 1);
+        const QStringList cancelled = QString::fromUtf8(errBytes).split(u'\n', Qt::SkipEmptyParts);
+        QVERIFY2(cancelled.contains(u"cancelling (the trainer stops within one step)"_s), errBytes.constData());
+        const QStringList longStarted = cancelled.filter(QRegularExpression(u"^run [^ ]+: training on "_s));
+        QVERIFY2(longStarted.size() == 1, errBytes.constData());
+        const QString longId = longStarted.first().section(u' ', 1, 1).chopped(1);
+        QVERIFY2(cancelled.size() >= 2 && cancelled.at(cancelled.size() - 2) == u"run %1: cancelled"_s.arg(longId) &&
+                     cancelled.last().startsWith(u"model: .ferry/runs/%1/model.tar.gz"_s.arg(longId)),
+                 errBytes.constData());
+        QCOMPARE(show(longId)[u"status"_s].toString(), u"cancelled"_s);
     }
 
     void predictFromTheArchive()

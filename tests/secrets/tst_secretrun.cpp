@@ -2,6 +2,7 @@
 // gives the script its environment variable, read from the keychain by the supervisor; the
 // canary sweep then finds the value nowhere Ferry writes (run store, run folder, spec, log,
 // settings) nor in any process's command line while the run goes.
+#include "support/files.h"
 #include "support/keyring.h"
 #include "support/testenv.h"
 
@@ -24,11 +25,16 @@ using namespace ferry;
 
 namespace {
 
+// Prints the hash of its token, then waits --sleep seconds, or until the file --release names
+// exists (the test says when it has looked at the running script).
 const QByteArray kScript =
     "import hashlib, json, os, sys, time\n"
     "value = os.environ['HF_TOKEN']\n"
     "print(json.dumps({'token_sha256': hashlib.sha256(value.encode()).hexdigest()}), flush=True)\n"
-    "time.sleep(float(sys.argv[sys.argv.index('--sleep') + 1]))\n";
+    "release = sys.argv[sys.argv.index('--release') + 1] if '--release' in sys.argv else None\n"
+    "end = time.time() + float(sys.argv[sys.argv.index('--sleep') + 1])\n"
+    "while time.time() < end and not (release and os.path.exists(release)):\n"
+    "    time.sleep(0.05)\n";
 
 } // namespace
 
@@ -70,13 +76,17 @@ private Q_SLOTS:
 
     void secretReachesTheScriptAndNothingElse()
     {
-        const Result started = ferry(
-            {u"run"_s, u"uses_token.py"_s, u"--secret-env"_s, u"HF_TOKEN=CANARY_TOKEN"_s, u"--hp"_s, u"sleep=1.5"_s});
+        const QString release = m_ws.filePath(u"release"_s);
+        const Result started = ferry({u"run"_s, u"uses_token.py"_s, u"--secret-env"_s, u"HF_TOKEN=CANARY_TOKEN"_s,
+                                      u"--hp"_s, u"sleep=120"_s, u"--hp"_s, u"release="_s + release});
         QVERIFY2(started.exitCode == 0, qPrintable(started.err));
         const QString id = started.out.trimmed();
         const QString runDir = m_ws.filePath(u".ferry/runs/"_s + id);
-        // While the script runs: no command line shows the value.
-        QTest::qWait(700);
+        const QByteArray expected = QCryptographicHash::hash(m_canary.toUtf8(), QCryptographicHash::Sha256).toHex();
+        // While the script runs (it has its token, and waits for the release): no command line
+        // shows the value.
+        QTRY_VERIFY2_WITH_TIMEOUT(ferry::test::readFile(runDir + u"/log"_s).contains(expected),
+                                  "the script did not get the secret", 60000);
         QProcess ps;
         ps.start(u"ps"_s, {u"-eo"_s, u"args"_s});
         QVERIFY(ps.waitForFinished());
@@ -84,15 +94,16 @@ private Q_SLOTS:
         QVERIFY(processes.contains(u"uses_token.py"_s));
         QVERIFY(!processes.contains(m_canary));
 
-        for (int i = 0; i < 600 && !QFile::exists(runDir + u"/exit.json"_s); ++i)
-            QTest::qWait(100);
+        QVERIFY(ferry::test::writeFile(release, {}));
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(runDir + u"/exit.json"_s), 60000);
         const Result show = ferry({u"runs"_s, u"show"_s, id, u"--json"_s});
         QCOMPARE(QJsonDocument::fromJson(show.out.toUtf8()).object()[u"status"_s].toString(), u"succeeded"_s);
-        QFile log(runDir + u"/log"_s);
-        QVERIFY(log.open(QIODevice::ReadOnly));
-        const QByteArray expected = QCryptographicHash::hash(m_canary.toUtf8(), QCryptographicHash::Sha256).toHex();
-        QVERIFY2(log.readAll().contains(expected), "the script did not get the secret");
-        QVERIFY(QFile(runDir + u"/spec.json"_s).exists() || QDir(runDir).exists());
+        // The run's spec keeps which secret the variable came from (what a rerun asks the
+        // keychain for): its name, and not its value (the sweep below reads spec.json too).
+        const auto spec =
+            run::RunSpec::fromJson(QJsonDocument::fromJson(ferry::test::readFile(runDir + u"/spec.json"_s)).object());
+        QVERIFY2(spec, qPrintable(spec ? QString() : spec.error().toString()));
+        QCOMPARE(spec->secretVariables, (QList<std::pair<QString, QString>>{{u"HF_TOKEN"_s, u"CANARY_TOKEN"_s}}));
 
         // The sweep: the workspace (run store, run folder, spec, log) and the settings.
         QVERIFY2(filesWithCanary(m_ws.path()).isEmpty(), qPrintable(filesWithCanary(m_ws.path()).join(u", "_s)));

@@ -2,6 +2,7 @@
 
 // Waiting in a test for something that happens elsewhere (another process, a run's thread).
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QDeadlineTimer>
 #include <QTest>
 #include <QThread>
@@ -23,6 +24,14 @@ template <typename Condition> bool waitFor(Condition condition, int timeoutMs = 
             QThread::msleep(pollMs);
     }
     return true;
+}
+
+// Until the clock's whole second is past `second` (seconds since the epoch), for a service that
+// compares whole seconds: slurmd refuses a job's credential made in the second (or before) its
+// earlier one was revoked. A second at most; the time-out only bounds a clock gone wrong.
+inline bool waitPastSecond(qint64 second)
+{
+    return waitFor([second] { return QDateTime::currentSecsSinceEpoch() > second; }, 5000, 20);
 }
 
 } // namespace ferry::test

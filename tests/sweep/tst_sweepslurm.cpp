@@ -6,6 +6,7 @@
 // array; cancel is one scancel and leaves no job and no process.
 #include "support/sweep.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -193,7 +194,19 @@ seed: 9
         QVERIFY(controller > 0);
         QCOMPARE(::kill(static_cast<pid_t>(controller), SIGKILL), 0);
         QVERIFY(waitFor([&] { return controllerPid(id) == 0; }, 10000));
-        QTest::qWait(3000); // tasks start and wait for trials meanwhile
+        // Meanwhile a task starts and waits for a trial no controller places (tasks/T.waiting in
+        // the array's folder, no tasks/T.run): the resume must place it.
+        const QDir tasks(sweepShow(dir.path(), id)[u"slurmArray"_s][u"dir"_s].toString() + u"/tasks"_s);
+        QVERIFY2(waitFor(
+                     [&] {
+                         for (const QString &waiting : tasks.entryList({u"*.waiting"_s}, QDir::Files)) {
+                             if (!tasks.exists(waiting.chopped(8) + u".run"_s))
+                                 return true;
+                         }
+                         return false;
+                     },
+                     120000, 100),
+                 qPrintable(tasks.entryList(QDir::Files).join(u' ')));
         const CliResult resumed = sweepCommand(dir.path(), {u"resume"_s, id, u"--wait"_s});
         QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
         const QJsonObject sweep = sweepShow(dir.path(), id);

@@ -308,9 +308,10 @@ private Q_SLOTS:
                             .isEmpty();
             },
             60000, 200));
+        const qint64 requeuedBy = QDateTime::currentSecsSinceEpoch(); // pending: its credential revoked
         // Slurm holds a requeued job for two minutes (BeginTime); let it go, after the second in
         // which its old credential was revoked (tst_slurmtarget says why).
-        QTest::qWait(2100);
+        QVERIFY(waitPastSecond(requeuedBy));
         QCOMPARE(runProgram(u"scontrol"_s, {u"update"_s, u"JobId="_s + job, u"StartTime=now"_s}, {}, 30000).exitCode,
                  0);
         const auto attached = runFerry(m_ws.path(), {u"runs"_s, u"attach"_s, id}, 300000);

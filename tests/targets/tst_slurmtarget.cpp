@@ -223,12 +223,14 @@ private Q_SLOTS:
                 return requeued.detail.startsWith(u"pending"_s);
             },
             60000, 200));
+        // The requeue revoked the old credential in this second or before (it is pending now).
+        const qint64 requeuedBy = QDateTime::currentSecsSinceEpoch();
         QCOMPARE(requeued.state, RunState::Running);
         QVERIFY2(requeued.detail.endsWith(u"attempt 2"_s), qPrintable(requeued.detail));
         // Slurm holds a requeued job for two minutes (Reason=BeginTime); an admin may let it go.
         // Not within the second its old credential was revoked: slurmd compares whole seconds and
         // kills a restart in that second ("Job credential revoked"), which the hold exists to avoid.
-        QTest::qWait(2100);
+        QVERIFY(waitPastSecond(requeuedBy));
         QCOMPARE(runProcess(u"scontrol"_s, {u"update"_s, u"JobId="_s + jobOf(runDir), u"StartTime=now"_s}, {}, 30000)
                      .exitCode,
                  0);
