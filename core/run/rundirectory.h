@@ -1,3 +1,4 @@
+// A run's folder and the records in it (spec, launch, supervisor, exit), read and written.
 #pragma once
 
 #include "common/error.h"
