@@ -11,7 +11,7 @@
 #include "cli/runsrerun.h"
 #include "cli/runsupport.h"
 
-#include "run/terminaltext.h"
+#include "metrics/terminaltext.h"
 #include "snapshot/snapshot.h"
 #include "store/metricexport.h"
 #include "targets/remotetarget.h"

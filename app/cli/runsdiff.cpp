@@ -1,7 +1,7 @@
 #include "cli/runsdiff.h"
 
 #include "cli/runsprovenance.h"
-#include "run/terminaltext.h"
+#include "metrics/terminaltext.h"
 #include "snapshot/snapshot.h"
 #include "tracking/rundiff.h"
 

@@ -1,9 +1,9 @@
 #include "cli/runslogs.h"
 
 #include "common/safefile.h"
+#include "metrics/terminaltext.h"
 #include "run/distribution.h"
 #include "run/ranklogs.h"
-#include "run/terminaltext.h"
 #include "targets/remotetarget.h"
 
 #include <QFile>

@@ -1,6 +1,6 @@
 #include "cli/runsquery.h"
 
-#include "run/terminaltext.h"
+#include "metrics/terminaltext.h"
 #include "tracking/runquery.h"
 
 #include <QFile>

@@ -1,7 +1,7 @@
 #include "cli/runsupport.h"
 #include "common/leftovers.h"
 
-#include "run/terminaltext.h"
+#include "metrics/terminaltext.h"
 #include "secrets/secretstore.h"
 #include "store/metricexport.h"
 #include "targets/targetfactory.h"

@@ -1,6 +1,6 @@
 #include "cli/safeterminaloutput.h"
 
-#include "run/terminaltext.h"
+#include "metrics/terminaltext.h"
 
 #include <cerrno>
 #include <unistd.h>

@@ -1,3 +1,4 @@
+// Packing a run's folders into gzip-compressed tar archives (model.tar.gz, output.tar.gz).
 #pragma once
 
 #include "common/error.h"

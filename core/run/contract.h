@@ -1,3 +1,4 @@
+// The SageMaker script-mode contract a run's script sees: paths, arguments, SM_* variables.
 #pragma once
 
 #include "run/runspec.h"

@@ -1,3 +1,4 @@
+// One run across several nodes and tasks, read from and written to its target's options.
 #pragma once
 
 // One run across several processes (issue 20): N nodes with T tasks on each, as SageMaker's

@@ -1,3 +1,4 @@
+// The host a run ran on (hostname, OS, CPU, memory, GPUs), gathered and read back.
 #pragma once
 
 // The host as a run saw it: hostname, OS, CPU model and cores, memory, GPUs (model, count).

@@ -1,3 +1,4 @@
+// Reading a run's growing log from a stored offset, complete lines only.
 #pragma once
 
 #include "common/error.h"

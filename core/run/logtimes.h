@@ -1,3 +1,4 @@
+// When each part of a run's log was written (log.times), written and read.
 #pragma once
 
 #include <QByteArray>

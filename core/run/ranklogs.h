@@ -1,3 +1,4 @@
+// Where each rank's log of a run across nodes is in its run folder.
 #pragma once
 
 // The logs of a run across nodes (run/distribution.h), one per rank.

@@ -1,3 +1,4 @@
+// A run's folder and the records in it (spec, launch, supervisor, exit), read and written.
 #pragma once
 
 #include "common/error.h"
@@ -59,7 +60,7 @@ public:
     QString logFile() const { return file(u"log"); }
     // Beside the log, named here once: readers that open them below the run folder use the names.
     static constexpr const char16_t *kLogTimesName = u"log.times";           // run/logtimes.h
-    static constexpr const char16_t *kSystemSamplesName = u"system.samples"; // run/systemsamples.h
+    static constexpr const char16_t *kSystemSamplesName = u"system.samples"; // metrics/systemsamples.h
     QString logTimesFile() const { return file(kLogTimesName); }
     QString systemSamplesFile() const { return file(kSystemSamplesName); }
     QString supervisorFile() const { return file(u"supervisor.json"); }

@@ -1,3 +1,4 @@
+// What an environment file gives a run, applied one way for every launch.
 #pragma once
 
 #include "env/environment.h"

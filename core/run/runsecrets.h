@@ -1,3 +1,4 @@
+// The keychain secrets a run gets as environment variables: named, checked, read.
 #pragma once
 
 #include "common/error.h"

@@ -1,7 +1,7 @@
 #include "run/runspec.h"
 
+#include "metrics/metricparser.h"
 #include "run/distribution.h"
-#include "run/metricparser.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -320,7 +320,7 @@ QList<Error> validateRunSpec(const RunSpec &spec, SpecChecks checks)
                             u"give the name of a keychain secret (ferry secret set NAME)"_s};
     }
     // Metric definitions as the log parser takes them: at most 64, names and regexes of bounded
-    // length, regexes that compile with a capture group (run/metricparser.h).
+    // length, regexes that compile with a capture group (metrics/metricparser.h).
     errors << MetricParser(spec.metricDefinitions).definitionErrors();
     QStringList hpSeen;
     for (const Hyperparameter &hp : spec.hyperparameters) {

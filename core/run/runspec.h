@@ -1,6 +1,8 @@
+// A run's spec: everything needed to start it on any target, stored as its spec.json.
 #pragma once
 
 #include "common/error.h"
+#include "metrics/metricdefinition.h"
 #include "snapshot/datafingerprint.h"
 #include "snapshot/snapshot.h"
 
@@ -23,13 +25,6 @@ struct DataChannel {
     QString name; // "training", "validation": lower-case letters, digits, '-' and '_'
     QString path; // a local file or folder
     bool operator==(const DataChannel &) const = default;
-};
-
-// A SageMaker MetricDefinitions entry: `Regex` has one capture group holding the value.
-struct MetricDefinition {
-    QString name;
-    QString regex;
-    bool operator==(const MetricDefinition &) const = default;
 };
 
 // Embedded: the libtorch trainer inside the Ferry process that started it (`ferry train`, the

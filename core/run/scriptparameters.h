@@ -1,3 +1,4 @@
+// A training script's argparse arguments, read from its source as hyperparameters.
 #pragma once
 
 #include "common/error.h"

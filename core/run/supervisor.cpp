@@ -1,11 +1,11 @@
 #include "run/supervisor.h"
 
 #include "common/safefile.h"
+#include "metrics/systemsamples.h"
 #include "run/archive.h"
 #include "run/logtimes.h"
 #include "run/rundirectory.h"
 #include "run/runsecrets.h"
-#include "run/systemsamples.h"
 #include "run/workfolder.h"
 #include "secrets/streamredactor.h"
 
@@ -507,7 +507,7 @@ void Supervision::stampLog()
         m_stampedSize = st.st_size;
 }
 
-// A block of system.samples (run/systemsamples.h): what the script's process group uses, and
+// A block of system.samples (metrics/systemsamples.h): what the script's process group uses, and
 // the GPUs' load when nvidia-smi is there.
 void Supervision::sampleSystem()
 {

@@ -1,3 +1,4 @@
+// The supervisor that owns one local run: starts the script, records it, packs its archives.
 #pragma once
 
 #include "common/error.h"

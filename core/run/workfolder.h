@@ -1,3 +1,4 @@
+// A run's working folder (code/): links to the source folder's entries, its own log folders.
 #pragma once
 
 #include "common/error.h"

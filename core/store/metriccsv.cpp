@@ -1,6 +1,6 @@
 #include "store/metriccsv.h"
 
-#include "run/metricnames.h"
+#include "metrics/metricnames.h"
 
 #include <QIODevice>
 

@@ -6,7 +6,7 @@
 // through this text loses nothing but a NaN's sign and payload. What a run bundle carries its
 // points in (tracking/runbundle.h).
 #include "common/error.h"
-#include "run/metricparser.h"
+#include "metrics/metricparser.h"
 
 #include <QList>
 
@@ -19,7 +19,7 @@ namespace ferry::run {
 // Hands the points to `batch` in the file's order, a few thousand at a time; an error from it
 // stops the reading. A malformed line is an Error naming `path` and the line, and so are a record
 // longer than 4 KiB or 4 lines, a name that is no metric's and more names than a run may have
-// (run/metricnames.h). Linear in the file's length. Returns the points read.
+// (metrics/metricnames.h). Linear in the file's length. Returns the points read.
 using MetricBatchSink = std::function<Expected<void>(QList<MetricPoint> points)>;
 Expected<qint64> readMetricsCsv(QIODevice &device, const QString &path, const MetricBatchSink &batch);
 

@@ -175,7 +175,7 @@ struct RunStoreWriter::Statements {
     }
 
     // A file's points: its position moves by compare-and-swap, its new claims take their
-    // metrics from the log (run/metricsources.h), then its points are appended.
+    // metrics from the log (tracking/metricsources.h), then its points are appended.
     Expected<void> appendFromSource(const runstorecommand::AppendSourceMetrics &c)
     {
         if (const auto pending = offsets.constFind(c.runId); pending != offsets.cend()) {

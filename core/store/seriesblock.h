@@ -1,7 +1,7 @@
 #pragma once
 
 #include "common/error.h"
-#include "run/metricparser.h"
+#include "metrics/metricparser.h"
 
 #include <QByteArray>
 #include <QByteArrayView>

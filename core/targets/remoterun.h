@@ -39,7 +39,7 @@ struct RemoteStatus {
     QString accounting;       // `sacct` State|ExitCode when scontrol no longer knows the job
     QByteArray logBytes;      // the log from the requested offset
     QByteArray logTimes;      // log.times (run/logtimes.h) from the local copy's end
-    QByteArray systemSamples; // system.samples (run/systemsamples.h) from the local copy's end
+    QByteArray systemSamples; // system.samples (metrics/systemsamples.h) from the local copy's end
     QByteArray hostFacts;     // host.txt (run/hostfacts.h), as the runner wrote it on the node
     // The script's metric files (tracking/metricsources.h): new bytes of each from the local
     // copy's size (an event file), or the whole file (a rewritten metrics.csv).

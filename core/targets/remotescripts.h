@@ -11,7 +11,7 @@ extern const char runnerBody[];
 
 // POSIX sh: defines ferry_watch LOG TIMES SAMPLES GROUPFILE ALIVE_PID [HEARTBEAT], which runs
 // while ALIVE_PID lives: every second the log's size in TIMES (run/logtimes.h) and the time in
-// HEARTBEAT, every 5 s a block of SAMPLES (run/systemsamples.h) for the process group in
+// HEARTBEAT, every 5 s a block of SAMPLES (metrics/systemsamples.h) for the process group in
 // GROUPFILE (no file: every process it sees, a container's). Where no supervisor watches the
 // script: the SSH and Slurm runners, a container's entry.
 extern const char watcher[];

@@ -3,7 +3,7 @@
 #include "common/safefile.h"
 #include "env/environmentfile.h"
 #include "env/spechash.h"
-#include "run/metricnames.h"
+#include "metrics/metricnames.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -177,7 +177,7 @@ Expected<ForeignSpec> keepForeignSpec(const RunSpec &spec, const QString &bundle
         notes << u"its image tag '%1' is not the one its environment has here ('%2'): the bundle's is not used"_s.arg(
             brief(spec.environmentTag), k.environmentTag);
     }
-    // Metric definitions within limits (run/metricregex.h, run/metricnames.h); the others said.
+    // Metric definitions within limits (metrics/metricregex.h, metrics/metricnames.h); the others said.
     for (const MetricDefinition &m : spec.metricDefinitions) {
         QString problem = metricNameProblem(m.name);
         if (problem.isEmpty() && k.metricDefinitions.size() >= kMostMetricDefinitions)

@@ -8,7 +8,7 @@
 // run-arguments consent, secret names, data paths, the source folder, the interpreter, variables'
 // values, the target's options) is kept aside in RunSpec::imported as the original's: shown,
 // never applied. A rerun of such a run asks for those again (rerun.h).
-#include "run/metricregex.h"
+#include "metrics/metricregex.h"
 #include "run/runspec.h"
 
 #include <QJsonObject>

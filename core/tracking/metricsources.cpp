@@ -1,10 +1,10 @@
 #include "tracking/metricsources.h"
 
 #include "common/untrustedtree.h"
-#include "run/eventfile.h"
-#include "run/metricfiles.h"
+#include "metrics/eventfile.h"
+#include "metrics/metricfiles.h"
+#include "metrics/systemsamples.h"
 #include "run/rundirectory.h"
-#include "run/systemsamples.h"
 #include "run/workfolder.h"
 
 #include <QDateTime>
@@ -79,7 +79,7 @@ struct MetricSources::Source {
 MetricSources::MetricSources(RunStore &store, QString runDir, QString runId)
     : m_store(store), m_runDir(std::move(runDir)), m_runId(std::move(runId))
 {
-    // The run's own system metrics (run/systemsamples.h), beside its log.
+    // The run's own system metrics (metrics/systemsamples.h), beside its log.
     auto system = std::make_unique<Source>();
     system->kind = Source::Kind::SystemSamples;
     system->key = system->path = QString::fromUtf16(RunDirectory::kSystemSamplesName);

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "common/error.h"
-#include "run/metricnames.h"
-#include "run/metricparser.h"
+#include "metrics/metricnames.h"
+#include "metrics/metricparser.h"
 #include "store/runstore.h"
 
 #include <QHash>
@@ -32,7 +32,7 @@ namespace ferry::run {
 // How far each file is read is stored with its points (RunStore::appendSourceMetrics), so a
 // follower that starts again neither loses nor doubles a point. A metric a file gives is taken
 // from that file only: the log's points of it are dropped (claimed()). The run's metric names,
-// those stored and those that come, files and log together, are held to run/metricnames.h's
+// those stored and those that come, files and log together, are held to metrics/metricnames.h's
 // rule (names()): a point of a name past it is not stored, and said once.
 class MetricSources {
 public:

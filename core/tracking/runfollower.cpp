@@ -1,7 +1,7 @@
 #include "tracking/runfollower.h"
 
 #include "common/untrustedtree.h"
-#include "run/terminaltext.h"
+#include "metrics/terminaltext.h"
 
 #include <QDateTime>
 #include <QFileInfo>
@@ -114,7 +114,7 @@ Expected<void> RunFollower::drainLog(Step &step, bool untilEnd)
             // One source per metric: what a file beside the log gives is not taken from the log.
             if (const QSet<QString> &claimed = m_sources->claimed(); !claimed.isEmpty())
                 points.removeIf([&claimed](const MetricPoint &p) { return claimed.contains(p.name); });
-            // Names the parser or the run's cap refused (run/metricnames.h): said beside the log's lines.
+            // Names the parser or the run's cap refused (metrics/metricnames.h): said beside the log's lines.
             for (const QString &note : m_parser.takeWarnings() + m_sources->names().filter(points))
                 step.lines << (u"ferry: "_s + note).toUtf8();
             const auto swapped = m_store.appendMetricsAt(m_record.id, points, m_storedOffset, chunk->nextOffset);

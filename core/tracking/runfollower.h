@@ -1,7 +1,7 @@
 #pragma once
 
+#include "metrics/metricparser.h"
 #include "run/logtimes.h"
-#include "run/metricparser.h"
 #include "secrets/redactor.h"
 #include "secrets/streamredactor.h"
 #include "store/runstore.h"

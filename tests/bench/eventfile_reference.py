@@ -2,7 +2,7 @@
 """The peer of tests/bench/eventfilebench.cpp: a TensorBoard event file read in pure Python, as a
 script without TensorFlow would: the TFRecord framing with struct, both CRCs checked with a
 table-driven CRC-32C in Python, each record parsed with python3-protobuf (classes protoc makes
-from core/run/tensorboard_event.proto), its scalars counted by Ferry's rules (simple_value, or a
+from core/metrics/tensorboard_event.proto), its scalars counted by Ferry's rules (simple_value, or a
 one-element float/double tensor of the scalars plugin or none). Prints "python POINTS SECONDS"
 (file reading included; interpreter start and protoc left out).
     eventfile_reference.py FILE [PROTO]"""

@@ -1,7 +1,7 @@
 // TensorBoard event file throughput, run by tests/bench/eventfile.sh (not by CI): a file read as a
 // follower reads a growing one, in blocks of 4 MiB (or what the next record needs) into one buffer,
 // each handed to EventFileReader from its offset on. Prints "ferry POINTS SECONDS" (file reading included).
-#include "run/eventfile.h"
+#include "metrics/eventfile.h"
 
 #include <QElapsedTimer>
 #include <QFile>

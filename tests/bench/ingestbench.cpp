@@ -5,7 +5,7 @@
 // stdout: "ferry POINTS SECONDS" for the whole pipeline (read + parse + store, flushed);
 // phase csv: writes WORKDIR/points.csv, the parsed points for the peers (untimed);
 // stderr: the same log parsed only, and its points stored only, to see where time goes.
-#include "run/metricparser.h"
+#include "metrics/metricparser.h"
 #include "store/runstore.h"
 
 #include <QCoreApplication>

@@ -1,8 +1,8 @@
 // Log parsing throughput, run by tests/bench/logparse.sh (not by CI): a log read as a run's
 // follower reads it, each line split into its records (metricRecords: carriage returns,
 // escapes) and parsed (MetricParser). Prints "ferry POINTS SECONDS" (file reading included).
-#include "run/metricparser.h"
-#include "run/terminaltext.h"
+#include "metrics/metricparser.h"
+#include "metrics/terminaltext.h"
 
 #include <QElapsedTimer>
 #include <QFile>

@@ -4,7 +4,7 @@ SummaryWriter and Keras write them: the file version first, then one value per e
 train/loss, train/lr and train/grad_norm as simple_value, every 50 steps epoch_loss and
 epoch_accuracy as rank-0 float tensors of the scalars plugin (Keras: tensor_content), every 500
 steps val/loss and val/accuracy; steps counting up, wall times 40 ms apart. Written with
-python3-protobuf from core/run/tensorboard_event.proto, framed with masked CRC-32Cs.
+python3-protobuf from core/metrics/tensorboard_event.proto, framed with masked CRC-32Cs.
     make_event_file.py MB OUT"""
 import random
 import struct

@@ -7,9 +7,9 @@
 //                                                    to the chart's first exact frame, against
 //                                                    memory (store: without that peer, to profile)
 // Every figure is printed as "name value unit" lines, peers beside Ferry in the same run.
-#include "run/eventfile.h"
-#include "run/metricfiles.h"
-#include "run/metricparser.h"
+#include "metrics/eventfile.h"
+#include "metrics/metricfiles.h"
+#include "metrics/metricparser.h"
 #include "store/runstore.h"
 #include "ui/chart/losschart.h"
 #include "ui/chart/seriesstore.h"

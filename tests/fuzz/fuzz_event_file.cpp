@@ -1,11 +1,11 @@
-// Fuzz target for TensorBoard's event file reader (run/eventfile.h), on whatever a script wrote:
+// Fuzz target for TensorBoard's event file reader (metrics/eventfile.h), on whatever a script wrote:
 // untrusted. The input is read twice over: as an event file itself, and as the payloads of records
 // this target frames with valid CRCs (so that the fuzzer reaches the Event parsing beyond the
 // checksums). Each file is read whole, then as a file growing in pieces (their size from the
 // input's first byte), which must give the same points, offset and error; then with every record
 // walked field by field as long ones are (EventFileLimits), which must not crash
 // (tests/fuzz/run.sh; replayed by fuzz_event_file_replay).
-#include "run/eventfile.h"
+#include "metrics/eventfile.h"
 
 #include <QByteArray>
 #include <QtEndian>

@@ -2,8 +2,8 @@
 // '\n', each line's records (metricRecords: carriage returns, escapes, backspaces) parsed by
 // MetricParser (tests/fuzz/run.sh; replayed by fuzz_metric_lines_replay). The log is whatever
 // the script printed: untrusted.
-#include "run/metricparser.h"
-#include "run/terminaltext.h"
+#include "metrics/metricparser.h"
+#include "metrics/terminaltext.h"
 
 #include <QByteArray>
 

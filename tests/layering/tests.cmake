@@ -11,8 +11,10 @@ function(ferry_layering_probe name library probe expect)
 endfunction()
 ferry_layering_probe(layering_common_cannot_include_run ferry_common common_includes_run.cpp fails run/runspec.h)
 ferry_layering_probe(layering_run_cannot_include_targets ferry_run run_includes_targets.cpp fails targets/target.h)
+ferry_layering_probe(layering_metrics_cannot_include_run ferry_metrics metrics_includes_run.cpp fails run/runspec.h)
 ferry_layering_probe(layering_pip_cannot_include_env ferry_env_pip pip_includes_env.cpp fails env/environment.h)
 ferry_layering_probe(layering_run_includes_env ferry_run run_includes_env.cpp compiles)
+ferry_layering_probe(layering_run_includes_metrics ferry_run run_includes_metrics.cpp compiles)
 
 find_program(OBJDUMP objdump REQUIRED)
 add_test(NAME layering_core_needs_no_widgets COMMAND "${CMAKE_COMMAND}"

@@ -41,7 +41,7 @@ ferry_test(tst_hostiletext SOURCES security/tst_hostiletext.cpp LIBS LibArchive:
 add_dependencies(tst_hostiletext ferry)
 set_tests_properties(tst_hostiletext PROPERTIES LABELS "security")
 # L7: `ferry runs attach` prints a run's lines as the window shows them (terminal control sequences
-# dropped), through the one rule in core/run/terminaltext.
+# dropped), through the one rule in core/metrics/terminaltext.
 ferry_test(tst_attachescapes SOURCES security/tst_attachescapes.cpp)
 add_dependencies(tst_attachescapes ferry)
 # M5, L13: two `ferry runs attach` processes and repeated `ferry runs list` calls on one live run

@@ -5,7 +5,7 @@
 // L3 (review 2026-12-06): the same held for `ferry runs logs`, `runs show` (the run's error,
 // parameters, metric names) and `runs diff` (the code's lines): they print through the same rule
 // (run::terminalLines), and `ferry runs logs --raw` gives the bytes as they are.
-#include "run/terminaltext.h"
+#include "metrics/terminaltext.h"
 #include "support/testenv.h"
 
 #include <QDir>

@@ -262,7 +262,7 @@ private Q_SLOTS:
 
     // L3: an error echoes an archive's entry names; one holding an OSC 52 clipboard write, a window
     // title and a screen clear reached the terminal as control sequences. Now what the command line
-    // prints on stderr goes through the rule of run/terminaltext.h.
+    // prints on stderr goes through the rule of metrics/terminaltext.h.
     void entryNamesAreEchoedWithoutControlSequences()
     {
         const QByteArray name = "../\x1b]52;c;ZWNobyBwd25lZA==\x07\x1b]0;owned\x07\x1b[2Jclimbing";

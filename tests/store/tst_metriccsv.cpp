@@ -3,7 +3,7 @@
 // quotes), and a malformed file is an Error naming its line. Hostile files (review M5, M6) at a
 // hundred times the review's size are refused in time linear in what is read, made as they are
 // read (GeneratedText) so that the test holds none of them.
-#include "run/metricnames.h"
+#include "metrics/metricnames.h"
 #include "store/metriccsv.h"
 #include "store/metricexport.h"
 #include "store/runstore.h"
@@ -175,7 +175,7 @@ private Q_SLOTS:
         QCOMPARE(error.path, u"metrics.csv"_s);
     }
 
-    // Names of 256 bytes, as many as 10,000: kept (run/metricnames.h's caps are limits, not less).
+    // Names of 256 bytes, as many as 10,000: kept (metrics/metricnames.h's caps are limits, not less).
     void namesUpToTheCapsAreRead()
     {
         QByteArray text = "name,step,wall_ms,value,epoch\n";

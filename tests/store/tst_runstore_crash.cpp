@@ -4,7 +4,7 @@
 // kill the database passes integrity_check, its log offset is the end of a whole batch, and its
 // points are exactly those of the log up to that offset, each once. A last round lets the
 // child finish the grown log: then every point of the whole log is stored exactly once.
-#include "run/metricparser.h"
+#include "metrics/metricparser.h"
 #include "store/runstore.h"
 
 #include <QCoreApplication>

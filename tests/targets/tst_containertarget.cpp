@@ -3,8 +3,8 @@
 // environment starts without any build step, cancel stops and removes the container.
 #include "env/formats.h"
 #include "env/spechash.h"
+#include "metrics/eventfile.h"
 #include "run/archive.h"
-#include "run/eventfile.h"
 #include "run/rundirectory.h"
 #include "store/runstore.h"
 #include "support/container.h"

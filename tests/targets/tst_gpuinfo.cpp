@@ -1,5 +1,5 @@
 // The nvidia-smi CSV parser on recorded outputs: no GPU, one, several, and garbage.
-#include "run/systemsamples.h"
+#include "metrics/systemsamples.h"
 #include "targets/gpuinfo.h"
 
 #include <QTest>

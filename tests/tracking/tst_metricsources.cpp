@@ -6,8 +6,8 @@
 #include "support/corpus.h"
 
 #include "common/untrustedtree.h"
-#include "run/eventfile.h"
-#include "run/metricfiles.h"
+#include "metrics/eventfile.h"
+#include "metrics/metricfiles.h"
 #include "run/workfolder.h"
 #include "store/runstore.h"
 #include "tracking/metricsources.h"

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "common/largememory.h"
-#include "run/metricparser.h"
+#include "metrics/metricparser.h"
 #include "ui/chart/m4summary.h"
 
 #include <QHash>

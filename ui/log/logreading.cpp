@@ -1,6 +1,6 @@
 #include "ui/log/logview.h"
 
-#include "run/terminaltext.h"
+#include "metrics/terminaltext.h"
 
 // LogView's file side: slices of a log read by byte offset off the GUI thread (the tail, what
 // comes before, what was appended), whole lines only, each line capped for display.

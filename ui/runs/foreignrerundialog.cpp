@@ -2,8 +2,8 @@
 
 #include "env/formats.h"
 #include "env/runarguments.h"
+#include "metrics/terminaltext.h"
 #include "run/runsecrets.h"
-#include "run/terminaltext.h"
 #include "tracking/foreignrun.h"
 #include "ui/launch/remotetargetfields.h"
 #include "ui/launch/secretvariablesbox.h"

@@ -1,8 +1,8 @@
 #include "ui/runs/rundetailsview.h"
 
+#include "metrics/terminaltext.h"
 #include "run/contract.h"
 #include "run/rundirectory.h"
-#include "run/terminaltext.h"
 #include "targets/containertarget.h"
 
 #include <QDateTime>

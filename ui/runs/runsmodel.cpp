@@ -1,6 +1,6 @@
 #include "ui/runs/runsmodel.h"
 
-#include "run/terminaltext.h"
+#include "metrics/terminaltext.h"
 #include "training/training.h"
 #include "ui/chart/runcolors.h"
 

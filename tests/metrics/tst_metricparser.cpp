@@ -1,7 +1,7 @@
 // Metric lines as training scripts print them.
-#include "run/metricnames.h"
-#include "run/metricparser.h"
-#include "run/terminaltext.h"
+#include "metrics/metricnames.h"
+#include "metrics/metricparser.h"
+#include "metrics/terminaltext.h"
 #include "support/cost.h"
 
 #include <QTest>

@@ -1,11 +1,11 @@
-// The files training libraries write beside the log (run/metricfiles.h), from the corpus
+// The files training libraries write beside the log (metrics/metricfiles.h), from the corpus
 // (../shared/corpus/logs/: a transformers trainer_state.json, a Lightning metrics.csv): every
 // point with its step, as Python's json and csv modules read the same file (the oracle below),
 // and, read again as the file grows or is rewritten, nothing lost and nothing doubled.
 #include "support/corpus.h"
 #include "support/process.h"
 
-#include "run/metricfiles.h"
+#include "metrics/metricfiles.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -1,4 +1,4 @@
-#include "run/metricnames.h"
+#include "metrics/metricnames.h"
 
 using namespace Qt::StringLiterals;
 

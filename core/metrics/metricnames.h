@@ -1,10 +1,11 @@
+// The limits on a metric's name and on the number of series a run may have.
 #pragma once
 
 // What may name a metric, and how many series a run may have (security review M6: 200,000
 // names or one 8 MiB name froze the window and took `runs show` 10 s). One rule for every way
 // points come in: a bundle's metrics.csv (store/metriccsv.h), the log parser
-// (run/metricparser.h), the files beside the log and what a follower stores (tracking/).
-#include "run/metricparser.h"
+// (metrics/metricparser.h), the files beside the log and what a follower stores (tracking/).
+#include "metrics/metricparser.h"
 
 #include <QSet>
 #include <QString>

@@ -1,7 +1,7 @@
-#include "run/metricparser.h"
+#include "metrics/metricparser.h"
 
-#include "run/metricnames.h"
-#include "run/metricsyntax.h"
+#include "metrics/metricnames.h"
+#include "metrics/metricsyntax.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -312,7 +312,7 @@ double MetricParser::nextCount(const QString &name)
     return count++;
 }
 
-// Whether a point of `name` is kept: a metric's name (run/metricnames.h), and one of the first
+// Whether a point of `name` is kept: a metric's name (metrics/metricnames.h), and one of the first
 // kMostSeriesPerRun names of this parser. A name seen before costs one lookup.
 bool MetricParser::takes(const QString &name)
 {

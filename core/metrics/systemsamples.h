@@ -1,7 +1,8 @@
+// A run's system metrics (system.samples): the blocks written, and their reader.
 #pragma once
 
 #include "common/error.h"
-#include "run/metricparser.h"
+#include "metrics/metricparser.h"
 
 #include <QByteArray>
 #include <QByteArrayView>

@@ -1,12 +1,12 @@
-// TensorBoard event files (run/eventfile.h): the real files of the corpus (../shared/corpus/logs/
+// TensorBoard event files (metrics/eventfile.h): the real files of the corpus (../shared/corpus/logs/
 // tfevents/: Lightning's logger, tensorboardX, YOLOv5's SummaryWriter) read as
-// tests/run/event_oracle.py reads them (Python's protobuf and struct, its own CRC-32C); files it
+// tests/metrics/event_oracle.py reads them (Python's protobuf and struct, its own CRC-32C); files it
 // writes with python3-protobuf (simple values, Keras' tensors, doubles, no step, what is no scalar,
 // records over 1 MiB); the same files fed in small pieces as a growing file is; damaged files.
 #include "support/corpus.h"
 #include "support/process.h"
 
-#include "run/eventfile.h"
+#include "metrics/eventfile.h"
 
 #include <QFile>
 #include <QRandomGenerator>
@@ -25,8 +25,8 @@ using ferry::crc32cPortable;
 
 namespace {
 
-const QString kProto = QStringLiteral(FERRY_SOURCE_DIR "/core/run/tensorboard_event.proto");
-const QString kOracle = QStringLiteral(FERRY_SOURCE_DIR "/tests/run/event_oracle.py");
+const QString kProto = QStringLiteral(FERRY_SOURCE_DIR "/core/metrics/tensorboard_event.proto");
+const QString kOracle = QStringLiteral(FERRY_SOURCE_DIR "/tests/metrics/event_oracle.py");
 
 const QString kLightning = u"logs/tfevents/Abdul-AA__Text-Generation-With-LSTM/lightning_logs/version_0/"
                            u"events.out.tfevents.1716735746.99c8c45923de.3769.0"_s;

@@ -1,6 +1,6 @@
-#include "run/terminaltext.h"
+#include "metrics/terminaltext.h"
 
-#include "run/metricsyntax.h"
+#include "metrics/metricsyntax.h"
 
 #include <QByteArray>
 

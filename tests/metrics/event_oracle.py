@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""TensorBoard event files read independently of Ferry's reader (core/run/eventfile.cpp), and the
-synthetic ones tests/run/tst_eventfile.cpp needs, written with python3-protobuf (Debian has no
+"""TensorBoard event files read independently of Ferry's reader (core/metrics/eventfile.cpp), and the
+synthetic ones tests/metrics/tst_eventfile.cpp needs, written with python3-protobuf (Debian has no
 TensorFlow, TensorBoard or tensorboardX to write them).
 
     event_oracle.py points PROTO FILE [PREFIX]   one line per scalar point, in the file's order:
@@ -8,7 +8,7 @@ TensorFlow, TensorBoard or tensorboardX to write them).
                                                  then "damaged AT" if a record at byte AT is
     event_oracle.py write PROTO FOLDER           writes FOLDER/<case>.tfevents for every case below
 
-PROTO is core/run/tensorboard_event.proto: protoc turns it into Python classes in a temporary
+PROTO is core/metrics/tensorboard_event.proto: protoc turns it into Python classes in a temporary
 folder, so that this script shares the field numbers with Ferry and nothing else. The framing is
 read with struct, both CRCs checked with a byte-at-a-time CRC-32C table (Ferry's slices by 8 or
 uses the CPU). The rules: a point is a value's simple_value, or its tensor when the tag's plugin

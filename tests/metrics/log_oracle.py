@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The metrics a person reading a training log would chart, counted independently of Ferry's
-parser (tests/run/tst_logcorpus.cpp compares the two): for each metric, how many points, and the
+parser (tests/metrics/tst_logcorpus.cpp compares the two): for each metric, how many points, and the
 step, value and epoch of its last one.
 
     log_oracle.py FILE

@@ -1,8 +1,9 @@
+// TensorBoard's event files (events.out.tfevents.*) read as they grow into metric points.
 #pragma once
 
 #include "common/crc32c.h"
 #include "common/error.h"
-#include "run/metricparser.h"
+#include "metrics/metricparser.h"
 
 #include <QByteArrayView>
 #include <QList>
@@ -39,7 +40,7 @@ struct EventFileLimits {
 // TensorBoard's event files (events.out.tfevents.*, written by torch's SummaryWriter, tensorboardX,
 // Keras' TensorBoard callback, Lightning's TensorBoardLogger): TFRecord framing, each record
 //   u64 length, u32 masked CRC-32C of those 8 bytes, `length` bytes of data, u32 masked CRC-32C of the data
-// (all little-endian), the data an Event message (run/tensorboard_event.proto). Read as the file
+// (all little-endian), the data an Event message (metrics/tensorboard_event.proto). Read as the file
 // grows: each call is handed the bytes from offset() on and consumes only complete records. The
 // file is untrusted (EventFileLimits).
 //

@@ -1,4 +1,4 @@
-#include "run/metricsyntax.h"
+#include "metrics/metricsyntax.h"
 
 #include <QString>
 

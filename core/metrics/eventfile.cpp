@@ -1,6 +1,6 @@
-#include "run/eventfile.h"
+#include "metrics/eventfile.h"
 
-#include "run/tensorboard_event.pb.h"
+#include "metrics/tensorboard_event.pb.h"
 
 #include <google/protobuf/arena.h>
 #include <google/protobuf/io/coded_stream.h>

@@ -1,7 +1,8 @@
+// The pieces of text a metric record is made of, read in place for the metric parser.
 #pragma once
 
 // The pieces of text a metric record is made of, read in place (internal to the metric parser,
-// run/metricparser.cpp): numbers, Python dict reprs, tqdm postfixes, counters and fractions.
+// metrics/metricparser.cpp): numbers, Python dict reprs, tqdm postfixes, counters and fractions.
 
 #include <QList>
 #include <QStringView>

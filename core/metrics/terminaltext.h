@@ -1,3 +1,4 @@
+// A log line as a terminal shows it, and as the metric parser reads it (records).
 #pragma once
 
 #include <QByteArrayView>

@@ -1,3 +1,4 @@
+// A metric definition's regex, run on a log line with a bounded cost (PCRE2).
 #pragma once
 
 // A metric definition's regex (SageMaker's MetricDefinitions: the value in its first capture

@@ -1,7 +1,8 @@
+// The metric files training libraries write beside a log (trainer_state.json, metrics.csv).
 #pragma once
 
 #include "common/error.h"
-#include "run/metricparser.h"
+#include "metrics/metricparser.h"
 
 #include <QByteArray>
 #include <QHash>

@@ -1,13 +1,13 @@
 // Real training logs (../shared/corpus/logs/: Hugging Face Trainer and Keras stdout, progress
 // bars and all), read line by line as a run's follower reads them (metricRecords, then the
 // metric parser): the metrics a person reading the file would chart, with the right counts,
-// steps, epochs and last values. What to expect is computed independently, by tests/run/log_oracle.py
+// steps, epochs and last values. What to expect is computed independently, by tests/metrics/log_oracle.py
 // (Python's ast.literal_eval on the printed dicts, a regex on Keras' final redraws).
 #include "support/corpus.h"
 #include "support/process.h"
 
-#include "run/metricparser.h"
-#include "run/terminaltext.h"
+#include "metrics/metricparser.h"
+#include "metrics/terminaltext.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -87,7 +87,7 @@ private Q_SLOTS:
         const QMap<QString, Curve> found = ferryCurves(log.readAll());
 
         const auto oracle = ferry::test::runCommand(
-            u"/usr/bin/python3"_s, {QStringLiteral(FERRY_SOURCE_DIR "/tests/run/log_oracle.py"), path});
+            u"/usr/bin/python3"_s, {QStringLiteral(FERRY_SOURCE_DIR "/tests/metrics/log_oracle.py"), path});
         QVERIFY2(oracle.code == 0, oracle.err.constData());
         const QJsonObject expected = QJsonDocument::fromJson(oracle.out).object();
         QVERIFY(!expected.isEmpty());

@@ -1,4 +1,4 @@
-#include "run/systemsamples.h"
+#include "metrics/systemsamples.h"
 
 #include <QDeadlineTimer>
 #include <QDir>

@@ -1,7 +1,7 @@
-// A run's system metrics (run/systemsamples.h): the blocks the supervisor and the remote
+// A run's system metrics (metrics/systemsamples.h): the blocks the supervisor and the remote
 // runners write, read into system/ metrics (CPU % from two samples, nvidia-smi's columns by
 // name, a block being written waits), and a real process group's CPU time and memory.
-#include "run/systemsamples.h"
+#include "metrics/systemsamples.h"
 
 #include <QElapsedTimer>
 #include <QTest>

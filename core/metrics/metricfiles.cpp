@@ -1,7 +1,7 @@
-#include "run/metricfiles.h"
+#include "metrics/metricfiles.h"
 
 #include "data/csvsyntax.h"
-#include "run/metricsyntax.h"
+#include "metrics/metricsyntax.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

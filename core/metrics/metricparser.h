@@ -1,9 +1,10 @@
+// A metric point and series, and the parser that finds metric points in log lines.
 #pragma once
 
 #include "common/error.h"
 #include "common/largememory.h"
-#include "run/metricregex.h"
-#include "run/runspec.h"
+#include "metrics/metricdefinition.h"
+#include "metrics/metricregex.h"
 
 #include <QHash>
 #include <QList>
@@ -77,11 +78,11 @@ struct SeriesColumns {
 //   - key=value and key: value tokens: "epoch 3 loss=0.25 acc: 0.91", Keras' "- loss: 0.51";
 //     a fraction with its percentage, "Accuracy: 9801/10000 (98%)", as 0.9801;
 // never progress counters ("12/500"), rates, ETAs or Lightning's v_num. One line is one record:
-// feed it metricRecords() of the log's lines (run/terminaltext.h), which splits progress bars'
+// feed it metricRecords() of the log's lines (metrics/terminaltext.h), which splits progress bars'
 // redraws.
 // with definitions (SageMaker MetricDefinitions: a name and a regex with one capture group)
-// only those, in place of the defaults, each with a bounded cost per line (run/metricregex.h).
-// Nothing is sampled away. A name that is no metric's (run/metricnames.h) gives no point, said
+// only those, in place of the defaults, each with a bounded cost per line (metrics/metricregex.h).
+// Nothing is sampled away. A name that is no metric's (metrics/metricnames.h) gives no point, said
 // once (takeWarnings); past kMostSeriesPerRun names, new ones give none (the follower's
 // MetricNames, which counts every series of the run, says so).
 class MetricParser {
