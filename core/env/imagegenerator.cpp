@@ -220,19 +220,19 @@ ImageBuild generateImageBuild(const Environment &env, const ImageBuildOptions &o
 
 QString generateDevcontainerJson(const Environment &env, const QString &image)
 {
-    using Json = nlohmann::ordered_json;
-    Json dc = Json::object();
+    using OrderedJson = nlohmann::ordered_json;
+    OrderedJson dc = OrderedJson::object();
     dc["name"] = QString(env.name + u" ("_s + imageTag(env) + u')').toStdString();
     if (image.isEmpty())
-        dc["build"] = Json{{"dockerfile", "Dockerfile"}, {"context", "."}, {"target", "dev"}};
+        dc["build"] = OrderedJson{{"dockerfile", "Dockerfile"}, {"context", "."}, {"target", "dev"}};
     else
         dc["image"] = image.toStdString();
-    Json containerEnv = Json::object();
+    OrderedJson containerEnv = OrderedJson::object();
     for (const auto &[key, value] : env.variables)
         if (!env.isSecretVariable(key)) // a keychain secret's name is no value: injected at launch
             containerEnv[key.toStdString()] = value.toStdString();
     dc["containerEnv"] = containerEnv;
-    Json runArgs = Json::array();
+    OrderedJson runArgs = OrderedJson::array();
     if (!env.docker.shmSize.isEmpty())
         runArgs.push_back(QString(u"--shm-size="_s + env.docker.shmSize).toStdString());
     if (env.docker.gpu == GpuMode::On) {
@@ -243,10 +243,12 @@ QString generateDevcontainerJson(const Environment &env, const QString &image)
         runArgs.push_back(arg.toStdString());
     dc["runArgs"] = runArgs;
     if (env.docker.gpu != GpuMode::Off)
-        dc["hostRequirements"] = Json{{"gpu", env.docker.gpu == GpuMode::On ? Json(true) : Json("optional")}};
-    dc["customizations"] = Json{
-        {"vscode", Json{{"settings", Json{{"python.defaultInterpreterPath", interpreter(env.python).toStdString()}}},
-                        {"extensions", Json::array({"ms-python.python"})}}}};
+        dc["hostRequirements"] =
+            OrderedJson{{"gpu", env.docker.gpu == GpuMode::On ? OrderedJson(true) : OrderedJson("optional")}};
+    dc["customizations"] = OrderedJson{
+        {"vscode", OrderedJson{{"settings",
+                                OrderedJson{{"python.defaultInterpreterPath", interpreter(env.python).toStdString()}}},
+                               {"extensions", OrderedJson::array({"ms-python.python"})}}}};
     dc["remoteUser"] = env.docker.remoteUser.isEmpty() ? "root" : env.docker.remoteUser.toStdString();
     return QString::fromStdString(dc.dump(2)) + u'\n';
 }

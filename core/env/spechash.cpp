@@ -94,12 +94,12 @@ QString canonicalImageSpec(const Environment &env)
     spec["pip_constraints"] = pipList(p.pipConstraints);
     const PipOptions &o = p.pipOptions;
     spec["pip_options"] = SortedJson{{"index_url", o.indexUrl.trimmed().toStdString()},
-                               {"extra_index_urls", sorted(o.extraIndexUrls)},
-                               {"find_links", sorted(o.findLinks)},
-                               {"trusted_hosts", sorted(o.trustedHosts)},
-                               {"pre", o.pre},
-                               {"no_index", o.noIndex},
-                               {"other", sorted(o.other)}};
+                                     {"extra_index_urls", sorted(o.extraIndexUrls)},
+                                     {"find_links", sorted(o.findLinks)},
+                                     {"trusted_hosts", sorted(o.trustedHosts)},
+                                     {"pre", o.pre},
+                                     {"no_index", o.noIndex},
+                                     {"other", sorted(o.other)}};
     spec["dev_tools"] = sorted(devTools);
     return QString::fromStdString(spec.dump());
 }

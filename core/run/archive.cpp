@@ -25,7 +25,7 @@ namespace ferry::run {
 
 namespace {
 
-constexpr qint64 kChunk = 256 * 1024;
+constexpr qint64 kArchiveChunk = 256 * 1024;
 
 struct WriteDeleter {
     void operator()(archive *a) const { archive_write_free(a); }
@@ -120,14 +120,14 @@ Expected<void> writeZeros(archive *a, const QString &path, qint64 length, const 
 Expected<void> copyExtent(archive *a, int fd, const QString &path, qint64 offset, qint64 length,
                           const PackLimits &limits, bool &cancelled)
 {
-    QByteArray buffer(kChunk, Qt::Uninitialized);
+    QByteArray buffer(kArchiveChunk, Qt::Uninitialized);
     while (length > 0) {
         if (stopRequested(limits)) {
             cancelled = true;
             return {};
         }
-        const ssize_t n =
-            ::pread(fd, buffer.data(), static_cast<size_t>(std::min(length, kChunk)), static_cast<off_t>(offset));
+        const ssize_t n = ::pread(fd, buffer.data(), static_cast<size_t>(std::min(length, kArchiveChunk)),
+                                  static_cast<off_t>(offset));
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0)
@@ -308,7 +308,7 @@ ReadArchive openForReading(const QString &archivePath, Error *error)
     }
     archive_read_support_filter_gzip(a.get());
     archive_read_support_format_tar(a.get());
-    if (archive_read_open_filename(a.get(), QFile::encodeName(archivePath).constData(), kChunk) != ARCHIVE_OK) {
+    if (archive_read_open_filename(a.get(), QFile::encodeName(archivePath).constData(), kArchiveChunk) != ARCHIVE_OK) {
         *error = readingError(a.get(), archivePath, u"cannot open the archive"_s);
         return nullptr;
     }
@@ -425,7 +425,7 @@ Expected<void> readEntry(const QString &archivePath, const QString &name, qint64
         };
         if (archive_entry_size(entry) > maxBytes)
             return tooLarge(archive_entry_size(entry));
-        QByteArray buffer(kChunk, Qt::Uninitialized);
+        QByteArray buffer(kArchiveChunk, Qt::Uninitialized);
         qint64 done = 0;
         for (;;) {
             const la_ssize_t n = archive_read_data(a.get(), buffer.data(), size_t(buffer.size()));

@@ -34,7 +34,7 @@ namespace ferry::ui {
 
 namespace {
 
-enum HpColumn { kUse, kName, kValue, kType, kDefault, kHelp, kHpColumns };
+enum HpColumn { kHpUse, kHpName, kHpValue, kHpType, kHpDefault, kHpHelp, kHpColumns };
 
 QString settingsKey(const QString &script)
 {
@@ -163,8 +163,8 @@ LaunchDialog::LaunchDialog(QSettings &settings, const QString &workspaceRoot, QW
     connect(m_environment, &QComboBox::currentIndexChanged, this, &LaunchDialog::environmentChanged);
     // A value typed in is a value to pass.
     connect(m_hyperparameters, &QTableWidget::itemChanged, this, [this](QTableWidgetItem *item) {
-        if (item->column() == kValue) {
-            if (QTableWidgetItem *use = m_hyperparameters->item(item->row(), kUse);
+        if (item->column() == kHpValue) {
+            if (QTableWidgetItem *use = m_hyperparameters->item(item->row(), kHpUse);
                 use && (use->flags() & Qt::ItemIsUserCheckable))
                 use->setCheckState(Qt::Checked);
         }
@@ -221,14 +221,14 @@ void LaunchDialog::setHyperparameters(const QList<run::Hyperparameter> &values)
 {
     const QSignalBlocker blocker(m_hyperparameters);
     for (int row = 0; row < m_hyperparameters->rowCount(); ++row) {
-        const QString name = m_hyperparameters->item(row, kName)->text();
+        const QString name = m_hyperparameters->item(row, kHpName)->text();
         const auto it =
             std::find_if(values.cbegin(), values.cend(), [&](const run::Hyperparameter &h) { return h.name == name; });
         if (it == values.cend())
             continue;
-        m_hyperparameters->item(row, kValue)->setText(it->value);
-        if (m_hyperparameters->item(row, kUse)->flags() & Qt::ItemIsUserCheckable)
-            m_hyperparameters->item(row, kUse)->setCheckState(Qt::Checked);
+        m_hyperparameters->item(row, kHpValue)->setText(it->value);
+        if (m_hyperparameters->item(row, kHpUse)->flags() & Qt::ItemIsUserCheckable)
+            m_hyperparameters->item(row, kHpUse)->setCheckState(Qt::Checked);
     }
 }
 
@@ -255,12 +255,12 @@ void LaunchDialog::scriptChanged()
             use->setFlags(use->flags() | Qt::ItemIsUserCheckable);
             use->setCheckState(p.required ? Qt::Checked : Qt::Unchecked);
         }
-        m_hyperparameters->setItem(row, kUse, use);
-        m_hyperparameters->setItem(row, kName, readOnly(p.name));
-        m_hyperparameters->setItem(row, kValue, new QTableWidgetItem(p.isFlag ? QString() : p.defaultText()));
-        m_hyperparameters->setItem(row, kType, readOnly(p.isFlag ? tr("flag") : p.type));
-        m_hyperparameters->setItem(row, kDefault, readOnly(p.defaultText()));
-        m_hyperparameters->setItem(row, kHelp, readOnly(p.help));
+        m_hyperparameters->setItem(row, kHpUse, use);
+        m_hyperparameters->setItem(row, kHpName, readOnly(p.name));
+        m_hyperparameters->setItem(row, kHpValue, new QTableWidgetItem(p.isFlag ? QString() : p.defaultText()));
+        m_hyperparameters->setItem(row, kHpType, readOnly(p.isFlag ? tr("flag") : p.type));
+        m_hyperparameters->setItem(row, kHpDefault, readOnly(p.defaultText()));
+        m_hyperparameters->setItem(row, kHpHelp, readOnly(p.help));
     }
     m_hyperparameters->resizeColumnsToContents();
     m_note->setText(!found ? found.error().toString()
@@ -287,11 +287,11 @@ void LaunchDialog::restore()
     const QJsonObject values = saved[u"hyperparameters"_s].toObject();
     const QSignalBlocker blocker(m_hyperparameters);
     for (int row = 0; row < m_hyperparameters->rowCount(); ++row) {
-        const QString name = m_hyperparameters->item(row, kName)->text();
+        const QString name = m_hyperparameters->item(row, kHpName)->text();
         if (values.contains(name)) {
-            m_hyperparameters->item(row, kValue)->setText(values[name].toString());
-            if (m_hyperparameters->item(row, kUse)->flags() & Qt::ItemIsUserCheckable)
-                m_hyperparameters->item(row, kUse)->setCheckState(Qt::Checked);
+            m_hyperparameters->item(row, kHpValue)->setText(values[name].toString());
+            if (m_hyperparameters->item(row, kHpUse)->flags() & Qt::ItemIsUserCheckable)
+                m_hyperparameters->item(row, kHpUse)->setCheckState(Qt::Checked);
         }
     }
     m_metrics->setRowCount(0);
@@ -318,11 +318,11 @@ run::RunSpec LaunchDialog::spec() const
         m_target->currentData().toString() == u"container"_s ? run::TargetKind::Container : run::TargetKind::Local;
     m_remote->apply(spec.target); // SSH and Slurm: kind, host and options
     for (int row = 0; row < m_hyperparameters->rowCount(); ++row) {
-        const QTableWidgetItem *use = m_hyperparameters->item(row, kUse);
+        const QTableWidgetItem *use = m_hyperparameters->item(row, kHpUse);
         if (!(use->flags() & Qt::ItemIsUserCheckable) || use->checkState() != Qt::Checked)
             continue;
-        spec.hyperparameters << run::Hyperparameter{m_hyperparameters->item(row, kName)->text(),
-                                                    m_hyperparameters->item(row, kValue)->text()};
+        spec.hyperparameters << run::Hyperparameter{m_hyperparameters->item(row, kHpName)->text(),
+                                                    m_hyperparameters->item(row, kHpValue)->text()};
     }
     for (int row = 0; row < m_channels->rowCount(); ++row) {
         const QTableWidgetItem *name = m_channels->item(row, 0);
