@@ -123,7 +123,10 @@ Expected<void> decode(QByteArrayView block, std::vector<SeriesPoint> &out)
     const qsizetype n = l->count;
     const size_t base = out.size();
     out.resize(base + static_cast<size_t>(n));
-    SeriesPoint *p = out.data() + base;
+    // An empty block's columns still decode (and must end); with no point to write, they are
+    // pointed at one of their own (out.data() may be null, and a member of null is no address).
+    SeriesPoint none;
+    SeriesPoint *p = n > 0 ? out.data() + base : &none;
     auto &[stepCodec, steps] = l->columns[0];
     auto &[wallCodec, walls] = l->columns[1];
     auto &[valueCodec, values] = l->columns[2];

@@ -93,8 +93,8 @@ ferry::Error refusal(const char *what, const QString &size, GeneratedText &text)
     std::printf("         %s read of it, refused: %s\n", qPrintable(QLocale::c().toString(text.bytesMade())),
                 qPrintable(error.toString()));
     [&] {
-        QVERIFY2(cost.seconds < 5, "milliseconds expected");
-        QVERIFY2(cost.peakBytes < 64 << 20, "a few MiB expected");
+        QVERIFY2(ferry::test::secondsWithin(cost.seconds, 5), "milliseconds expected");
+        QVERIFY2(ferry::test::peakWithin(cost.peakBytes, 64 << 20), "a few MiB expected");
     }();
     return error;
 }

@@ -16,6 +16,35 @@
 
 namespace ferry::test {
 
+// Whether this build runs under AddressSanitizer (the "asan" preset): its allocator keeps freed
+// blocks in quarantine and pads every block, and it reserves terabytes of address space for its
+// shadow, so a process's peak memory is not the program's own and an address-space limit
+// (RLIMIT_AS) cannot be set. The memory bounds are the full build's checks.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool kAddressSanitizer = true;
+#else
+inline constexpr bool kAddressSanitizer = false;
+#endif
+#else
+inline constexpr bool kAddressSanitizer = false;
+#endif
+
+// Whether `peakBytes` is under `bound`, or not measurable in this build (kAddressSanitizer).
+inline bool peakWithin(qint64 peakBytes, qint64 bound)
+{
+    return kAddressSanitizer || peakBytes < bound;
+}
+
+// Whether `seconds` is under `bound`: the hostile-input tests' generous bounds (a quadratic walk
+// would take hours), ten times as generous under the sanitizers, which run the code 3-5x slower.
+inline bool secondsWithin(double seconds, double bound)
+{
+    return seconds < (kAddressSanitizer ? 10 * bound : bound);
+}
+
 struct Cost {
     double seconds = 0;
     qint64 peakBytes = 0; // the peak's rise over the resident memory at the start
