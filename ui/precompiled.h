@@ -1,3 +1,5 @@
+// The Qt and standard headers precompiled once for all of ui/ (no Ferry header, so edits do not
+// rebuild everything).
 #pragma once
 
 // The Qt headers most of ui/ includes, parsed once for the whole library (FERRY_PCH=OFF builds

@@ -1,3 +1,5 @@
+// The command-line subcommand interface: the Command base class, its Io streams and the exit codes
+// every command shares.
 #pragma once
 
 #include "common/diagnostic.h"

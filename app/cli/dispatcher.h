@@ -1,3 +1,5 @@
+// Decides whether Ferry's arguments ask for the command line or the window, and dispatches
+// subcommands with their help.
 #pragma once
 
 #include "cli/command.h"

@@ -1,3 +1,5 @@
+// The options `ferry run` and `ferry runs rerun` share for SSH and Slurm targets and for granting
+// data, keychain secrets and run-argument consent.
 #pragma once
 
 // What `ferry run` and `ferry runs rerun` are told about where and with what a run runs: the

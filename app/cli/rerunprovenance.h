@@ -1,3 +1,5 @@
+// What `ferry runs rerun` warns of after launching: the rebuilt image's packages or a data channel
+// differing from the original run's.
 #pragma once
 
 // What `ferry runs rerun` says after its launch (the rerun itself: tracking/rerun.h): a container

@@ -1,3 +1,5 @@
+// `ferry runs export --to` and `ferry sweep export --to`: a run or sweep written as the file
+// AzureML's or SageMaker's own tools submit.
 #pragma once
 
 #include "cli/command.h"

@@ -1,3 +1,5 @@
+// `ferry runs export --bundle` and `ferry runs import`: a run packed as one file for a colleague,
+// and such a file unpacked into a workspace.
 #pragma once
 
 #include "cli/command.h"

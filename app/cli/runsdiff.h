@@ -1,3 +1,4 @@
+// `ferry runs diff A B`: prints what differs between two runs, as text or JSON.
 #pragma once
 
 #include "cli/command.h"

@@ -1,3 +1,5 @@
+// `ferry runs logs`: prints a run's log (or one rank's of a multi-node run) as a terminal shows it,
+// or raw.
 #pragma once
 
 // `ferry runs logs ID [--rank K] [--raw]`: a run's log as it is now, each line as a terminal shows

@@ -1,3 +1,5 @@
+// Prints what a run saw besides its code (data fingerprints, host facts, container image) for
+// `ferry runs show` and `ferry runs diff`.
 #pragma once
 
 // What a run saw besides its code, as `ferry runs show` and `ferry runs diff` print it: each

@@ -1,3 +1,5 @@
+// `ferry runs tag`, `ferry runs note` and `ferry runs list --where`: annotating runs and finding
+// them by tags, parameters and metrics.
 #pragma once
 
 // `ferry runs tag`, `ferry runs note` and `ferry runs list --where`: what a person says of a run,

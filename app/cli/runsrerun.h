@@ -1,3 +1,5 @@
+// `ferry runs rerun`: runs a recorded run again from its snapshot's code, with changed parameters
+// or on another target if asked.
 #pragma once
 
 #include "cli/command.h"

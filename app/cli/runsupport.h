@@ -1,3 +1,5 @@
+// What `ferry run` and `ferry runs` share: opening the workspace's run store, making targets,
+// finding runs by id prefix and following them.
 #pragma once
 
 // What `ferry run` and `ferry runs` share: the workspace's run store, the target a run

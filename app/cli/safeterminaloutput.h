@@ -1,3 +1,5 @@
+// The command line's standard error as a device that lets no escape sequence or other control
+// character reach the terminal.
 #pragma once
 
 // The command line's standard error, safe to print to a terminal (SafeTerminalOutput, below).

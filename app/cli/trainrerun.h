@@ -1,3 +1,5 @@
+// `ferry runs rerun` of an embedded-trainer run: the training repeated in-process with the run's
+// settings, seed and data.
 #pragma once
 
 // `ferry runs rerun ID` of an embedded-trainer run (cli/traincommand.cpp): the training again

@@ -1,3 +1,5 @@
+// The pieces of an AzureML CLI v2 job file (inputs, command line, environment variables) that
+// command and sweep jobs share; internal to core/cloud.
 #pragma once
 
 // The parts of an AzureML CLI v2 job file that a command job (azuremljob.cpp) and a sweep job

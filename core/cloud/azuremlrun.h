@@ -1,3 +1,5 @@
+// `ferry run --from-azureml`: an AzureML command job file turned into a Ferry run, with what only
+// AzureML resolves given locally.
 #pragma once
 
 // `ferry run --from-azureml job.yml`: an AzureML command job offered as a Ferry run. The job's

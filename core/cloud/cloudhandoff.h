@@ -1,3 +1,5 @@
+// Writes a run as the job file AzureML's CLI or SageMaker's SDK submits, with the same script,
+// parameters, data and environment.
 #pragma once
 
 #include "common/error.h"

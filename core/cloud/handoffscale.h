@@ -1,3 +1,5 @@
+// How many instances and processes per instance a run handed to a cloud asks for, a multi-node
+// run's nodes and tasks included.
 #pragma once
 
 // How big the job a run is handed off as (cloudhandoff.h) is: a run across nodes (issue 20,

@@ -1,3 +1,5 @@
+// The Python pieces (literals, the PyTorch estimator) that SageMaker training and tuning launchers
+// share; internal to core/cloud.
 #pragma once
 
 // The parts of a SageMaker SDK launcher that a training job (sagemakerlauncher.cpp) and a

@@ -1,3 +1,5 @@
+// Writes a sweep as an AzureML sweep job or a SageMaker HyperparameterTuner launcher, saying what
+// the cloud's tuner cannot express.
 #pragma once
 
 // A sweep (sweep/sweepfile.h) handed to a cloud's own tuner, for the same search space: an

@@ -1,3 +1,4 @@
+// Edit distance and the "did you mean" lookup of the nearest name to a mistyped word.
 #pragma once
 
 #include <QString>

@@ -1,3 +1,5 @@
+// CRC-32C checksums (hardware-accelerated where possible) for TFRecord files and the metric store's
+// blocks.
 #pragma once
 
 #include <QByteArrayView>

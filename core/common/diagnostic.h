@@ -1,3 +1,5 @@
+// Diagnostic: an error or warning found while reading a file, with its location and hint, as the
+// readers return them.
 #pragma once
 
 #include "common/error.h"

@@ -1,3 +1,5 @@
+// Tables of an enum's values and their names, with lookups in both directions, so each name is
+// written once.
 #pragma once
 
 // An enum's names in a file or a table, kept as one table of (value, name) pairs: each value's

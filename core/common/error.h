@@ -1,3 +1,5 @@
+// Error: a problem the user can act on (what, where, what to do), plus helpers for errno text and
+// control characters.
 #pragma once
 
 #include <QString>

@@ -1,3 +1,5 @@
+// FileLock: an exclusive flock(2) held while the object lives, released by the kernel however the
+// process dies.
 #pragma once
 
 #include "common/error.h"

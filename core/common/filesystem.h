@@ -1,3 +1,5 @@
+// Detects whether a path lies on a network file system, where the run store must not use SQLite's
+// WAL.
 #pragma once
 
 #include <QString>

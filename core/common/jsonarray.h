@@ -1,3 +1,4 @@
+// Converts lists of numbers or strings to JSON arrays and back.
 #pragma once
 
 #include <QJsonArray>

@@ -1,3 +1,5 @@
+// An allocator that maps big arrays straight from the system, so freeing a chart's columns returns
+// the memory at once.
 #pragma once
 
 #include <cstddef>

@@ -1,3 +1,5 @@
+// Names Ferry's private temp folders by their maker and sweeps the ones a crashed process left
+// behind, secrets included.
 #pragma once
 
 #include <QDir>

@@ -1,3 +1,5 @@
+// Line diffs by Myers' linear-space algorithm, written as unified diffs, with a bound on how many
+// changed lines are worked out.
 #pragma once
 
 // A line diff written as a unified diff: hunks of changed lines with `context` lines around them,

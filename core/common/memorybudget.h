@@ -1,3 +1,5 @@
+// Checks a loader's allocation against the memory available before it is made, instead of letting
+// the process be killed.
 #pragma once
 
 #include "common/error.h"

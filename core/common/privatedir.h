@@ -1,3 +1,5 @@
+// Creates and checks folders no other local user can reach (SSH control sockets, the
+// single-instance socket).
 #pragma once
 
 #include "common/error.h"

@@ -1,3 +1,5 @@
+// runProgram: the one way Ferry runs an external program to its end, with time-out, cancel, line
+// sink and bounded output.
 #pragma once
 
 // One way to run an external program to its end: program, arguments, environment, working

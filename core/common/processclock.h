@@ -1,3 +1,5 @@
+// Identifies a process across pid reuse (start ticks, group, session from /proc) and measures time
+// since it started.
 #pragma once
 
 #include <optional>

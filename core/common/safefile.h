@@ -1,3 +1,5 @@
+// File operations that never follow a link at the file's name, for folders untrusted code can write
+// (run folders, downloads).
 #pragma once
 
 #include "common/error.h"

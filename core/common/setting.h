@@ -1,3 +1,5 @@
+// Setting<T>: a typed QSettings entry declared once, next to the feature that owns it, with its key
+// and default.
 #pragma once
 
 #include <QSettings>

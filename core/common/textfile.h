@@ -1,3 +1,5 @@
+// Reads a user's file as UTF-8 text, refusing binary, oversized or badly encoded files, and writes
+// text atomically.
 #pragma once
 
 #include "common/error.h"

@@ -1,3 +1,5 @@
+// UniqueFd: a file descriptor closed when it goes out of scope, for walks that open folders
+// relative to their parent.
 #pragma once
 
 // A file descriptor closed when it goes out of scope: for the walks that open each folder from

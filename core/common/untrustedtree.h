@@ -1,3 +1,5 @@
+// Lists and reads a folder tree that untrusted code writes, opening every level with openat(2) so
+// no link is followed.
 #pragma once
 
 #include "common/error.h"

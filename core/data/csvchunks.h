@@ -1,3 +1,5 @@
+// The CSV reader's middle stage: a mapped file's data rows split into chunks and parsed into floats
+// on several threads.
 #pragma once
 
 #include "common/error.h"

@@ -1,3 +1,5 @@
+// Sniffs a table's dialect (delimiter, header, column names) and samples its first records, for
+// loading and detection.
 #pragma once
 
 #include "data/csvsyntax.h"

@@ -1,3 +1,4 @@
+// Loads and detects CSV/TSV tables for the trainer, parsing unquoted files on several threads.
 #pragma once
 
 #include "data/dataset.h"

@@ -1,3 +1,5 @@
+// Inline primitives that scan one CSV field and read the number in it, called once per field by the
+// table parser.
 #pragma once
 
 #include <QByteArray>

@@ -1,3 +1,5 @@
+// The trainer's datasets as plain value types (no torch): loading, detection, train/validation
+// splits and normalization.
 #pragma once
 
 #include "common/error.h"

@@ -1,3 +1,4 @@
+// Tells from a path's name (and an idx file's magic number) which dataset reader it is for.
 #pragma once
 
 #include "data/dataset.h"

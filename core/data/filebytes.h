@@ -1,3 +1,4 @@
+// FileBytes: a whole file's bytes, memory-mapped where possible, for parsers that read in place.
 #pragma once
 
 #include "common/error.h"

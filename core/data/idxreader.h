@@ -1,3 +1,4 @@
+// Loads and detects MNIST idx image/label file pairs, gzip-compressed or not.
 #pragma once
 
 #include "data/dataset.h"

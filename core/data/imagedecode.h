@@ -1,3 +1,5 @@
+// Image decoding and header reading, the data module's only use of Qt Gui (refused clearly in
+// GUI-less builds).
 #pragma once
 
 #include "data/dataset.h"

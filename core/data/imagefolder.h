@@ -1,3 +1,5 @@
+// Loads and detects image datasets laid out as one subfolder per class, decoding on several
+// threads.
 #pragma once
 
 #include "data/dataset.h"

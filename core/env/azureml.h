@@ -1,3 +1,5 @@
+// Reads and writes AzureML environments: SDK v1's azureml_environment.json and v2's environment
+// YAML with its conda file.
 #pragma once
 
 #include "env/environmentfile.h"

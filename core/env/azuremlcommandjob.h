@@ -1,3 +1,5 @@
+// Reads an AzureML CLI v2 command job file: its environment for import, and its command, code and
+// inputs for a run.
 #pragma once
 
 // AzureML CLI v2 command jobs (`az ml job create --file job.yml`, commandJob.schema.json) read

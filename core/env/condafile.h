@@ -1,3 +1,4 @@
+// Reads and writes conda's environment.yml, its nested pip list and variables included.
 #pragma once
 
 #include "env/environmentfile.h"

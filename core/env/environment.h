@@ -1,3 +1,5 @@
+// Environment: the value type holding everything a run's image and process need (Docker, Python,
+// conda, pip, variables).
 #pragma once
 
 #include "env/conda/matchspec.h"

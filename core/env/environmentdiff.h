@@ -1,3 +1,5 @@
+// Lists what changed between two versions of an environment (settings, dependencies, variables), as
+// the versions view shows it.
 #pragma once
 
 #include "env/environment.h"

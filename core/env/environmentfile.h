@@ -1,3 +1,5 @@
+// Reads and writes Ferry's own environment file format, and turns validator findings into file
+// diagnostics.
 #pragma once
 
 #include "common/diagnostic.h"

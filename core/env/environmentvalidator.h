@@ -1,3 +1,5 @@
+// The rules an environment must meet beyond its file's syntax, written once for the reader, the
+// editor and the dialogs.
 #pragma once
 
 // The rules an environment must meet beyond its file's syntax (names, versions, sizes, the

@@ -1,3 +1,5 @@
+// Keeps earlier versions of an environment file beside it, and numbers the next version when what
+// the image or a run gets changes.
 #pragma once
 
 #include "common/error.h"

@@ -1,3 +1,4 @@
+// Writes an export's or generator's files under a folder, each atomically.
 #pragma once
 
 #include "common/error.h"

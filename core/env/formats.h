@@ -1,3 +1,5 @@
+// The environment file formats Ferry reads and writes: detection, import (merging several files),
+// naming and export.
 #pragma once
 
 #include "common/error.h"

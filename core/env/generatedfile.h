@@ -1,3 +1,4 @@
+// GeneratedFile: one file (or copied folder) that an export or the image generator produces.
 #pragma once
 
 #include <QList>

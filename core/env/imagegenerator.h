@@ -1,3 +1,5 @@
+// Generates a layered Dockerfile and devcontainer.json from an environment, so Docker's cache is
+// used well.
 #pragma once
 
 #include "common/diagnostic.h"

@@ -1,3 +1,5 @@
+// Finds `docker run` arguments in an environment that break a container run's isolation, refused
+// unless the user allows them.
 #pragma once
 
 #include "common/error.h"

@@ -1,3 +1,5 @@
+// The canonical image spec of an environment, its hash, and the Docker image tag and reference
+// derived from it.
 #pragma once
 
 #include "env/environment.h"

@@ -1,3 +1,5 @@
+// yaml-cpp glue the YAML formats share: positioned load errors, scalars as QString, unknown keys
+// kept, safe emitting.
 #pragma once
 
 // yaml-cpp glue shared by the YAML formats: loading with positioned errors, scalars as

@@ -1,3 +1,5 @@
+// Converts a Jupyter notebook into a runnable Python script, offering its first cells' constants as
+// hyperparameters.
 #pragma once
 
 #include "notebook/notebook.h"

@@ -1,3 +1,5 @@
+// Reads a Jupyter notebook (nbformat 4) into the cells its conversion to a script needs, outputs
+// dropped.
 #pragma once
 
 #include "common/error.h"

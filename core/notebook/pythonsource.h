@@ -1,3 +1,5 @@
+// Splits a notebook cell into logical Python and IPython lines, and finds literal assignments among
+// them.
 #pragma once
 
 #include <QList>

@@ -1,3 +1,5 @@
+// Turns QtKeychain's error codes into Errors a user can act on, a missing or locked Secret Service
+// included.
 #pragma once
 
 #include "common/error.h"

@@ -1,3 +1,5 @@
+// Redactor: hides secret values, and their URL, base64 and JSON encodings, as "***" in text that
+// leaves Ferry.
 #pragma once
 
 #include <QByteArray>

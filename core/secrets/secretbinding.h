@@ -1,3 +1,5 @@
+// Binds keychain secrets to the registries the user chose, so a file from elsewhere cannot send a
+// password anywhere else.
 #pragma once
 
 // Where a keychain secret may go (second review N1): a registry password is sent only to the

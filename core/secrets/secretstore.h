@@ -1,3 +1,5 @@
+// SecretStore: Ferry's secrets in the system keychain, read and written asynchronously through
+// QtKeychain.
 #pragma once
 
 #include "common/error.h"

@@ -1,3 +1,5 @@
+// Redacts secrets from a byte stream arriving in reads of any size, holding back only what may
+// still be part of one.
 #pragma once
 
 #include "secrets/redactor.h"

@@ -1,3 +1,5 @@
+// Records what data a run read: each channel's size, file count and a fast content fingerprint
+// taken at launch.
 #pragma once
 
 // What data a run read: each data channel's path, its size, its file count and a fast content

@@ -1,3 +1,5 @@
+// The file-name patterns (.env, keys, credentials) a run bundle leaves out of a snapshot unless
+// asked.
 #pragma once
 
 // What a run bundle leaves out of a snapshot unless asked (`ferry runs export --bundle

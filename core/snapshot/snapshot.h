@@ -1,3 +1,5 @@
+// A run's source folder kept as a content-addressed snapshot in the workspace's object store, and
+// materialized for reruns.
 #pragma once
 
 // What a run ran: its source folder's files as they were at launch, kept content-addressed in

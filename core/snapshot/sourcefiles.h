@@ -1,3 +1,5 @@
+// SourceExcludes: which files of a run's source folder belong to the run, one rule for uploads,
+// snapshots and bundles.
 #pragma once
 
 // What of a run's source folder is the run's: every file and folder but the ones an exclude

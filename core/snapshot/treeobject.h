@@ -1,3 +1,4 @@
+// A snapshot folder listing as the bytes it is stored as, and an object's SHA-256 name.
 #pragma once
 
 // The objects of a snapshot as bytes (snapshot.h): a folder's listing as the object it is stored

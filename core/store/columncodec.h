@@ -1,3 +1,5 @@
+// The column codecs that compress the metric store's blocks: varint deltas for integers, and
+// constants, scaled decimals, Gorilla XOR or raw bits for doubles.
 #pragma once
 
 #include "store/seriesblock.h"

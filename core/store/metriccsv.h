@@ -1,3 +1,5 @@
+// Reads back the metric CSV that `ferry runs metrics --csv` writes, losslessly, as run bundles
+// carry their points.
 #pragma once
 
 // Reads back what `ferry runs metrics --csv` writes (store/metricexport.h, MetricTextFormat::Csv):

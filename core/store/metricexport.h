@@ -1,3 +1,5 @@
+// The run store as the command line reports it: metric points as text, compaction, checks and
+// converting an older store.
 #pragma once
 
 // The run store as the command line tells of it: a run's metric points as text (ferry runs metrics),

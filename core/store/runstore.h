@@ -1,3 +1,5 @@
+// RunStore: the workspace's run database of runs, parameters, metrics and artifacts, written by one
+// thread and read from any.
 #pragma once
 
 #include "common/error.h"

@@ -1,3 +1,4 @@
+// The run database's file, connections, schema and migrations, shared by RunStore and its writer.
 #pragma once
 
 #include "common/error.h"

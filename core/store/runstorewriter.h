@@ -1,3 +1,5 @@
+// RunStore's writer thread and the commands it commits, batching whatever queued up during a
+// transaction.
 #pragma once
 
 #include "common/error.h"

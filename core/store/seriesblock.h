@@ -1,3 +1,5 @@
+// The metric store's block format: one series' points as four compressed columns with a CRC-32C,
+// decoded bit for bit.
 #pragma once
 
 #include "common/error.h"

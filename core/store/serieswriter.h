@@ -1,3 +1,4 @@
+// SeriesWriter: appends metric points to the store's series blocks inside the caller's transaction.
 #pragma once
 
 #include "common/error.h"

@@ -1,3 +1,5 @@
+// Early stopping of a sweep's trials: decides from every trial's live metric curve whether a
+// running one should be cancelled.
 #pragma once
 
 // Early stopping of a sweep's trials from their live metric (docs/sweep-format.md): whether a

@@ -1,3 +1,5 @@
+// Draws the trials' hyperparameters by grid, seeded random search or TPE, reproducibly on every
+// platform.
 #pragma once
 
 // The trials' parameters: grid, seeded random search and TPE (docs/sweep-format.md).

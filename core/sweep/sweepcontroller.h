@@ -1,3 +1,5 @@
+// SweepController: the detached process that launches a sweep's trials, follows and early-stops
+// them, and resumes after a crash.
 #pragma once
 
 // Drives a sweep (docs/sweep-format.md): the detached controller `ferry __sweep` runs

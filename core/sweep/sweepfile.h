@@ -1,3 +1,5 @@
+// The sweep file (sweeps/NAME.yml): a script, its search space and the metric that scores the
+// trials, read and written.
 #pragma once
 
 // A sweep file (sweeps/NAME.yml in a workspace; docs/sweep-format.md): one script run many times

@@ -1,3 +1,5 @@
+// The names a sweep file uses for its enums and target options, shared by its reader and writer;
+// internal to core/sweep.
 #pragma once
 
 // The names a sweep file uses for its enums and its target options, shared by its reader

@@ -1,3 +1,5 @@
+// What a sweep has done so far (state.json, the file as started, the lock and log), written only by
+// its controller.
 #pragma once
 
 // What a sweep has done so far, kept in its folder `<workspace>/.ferry/sweeps/<id>/`

@@ -1,3 +1,5 @@
+// Builds the `docker run` command line of a run's container as a pure function of what the run
+// needs.
 #pragma once
 
 // The `docker run` command line of a run's container, as a pure function of what the run needs:

@@ -1,3 +1,5 @@
+// ContainerEngine: the validated docker or podman program, called one command at a time, plus image
+// stages and registries.
 #pragma once
 
 #include "common/error.h"

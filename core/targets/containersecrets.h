@@ -1,3 +1,5 @@
+// Hands a container run its secret variables through a private file and an entry program, never its
+// configuration or log.
 #pragma once
 
 #include "common/error.h"

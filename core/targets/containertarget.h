@@ -1,3 +1,5 @@
+// ContainerTarget: runs a script in a detached Docker or Podman container built from the run's
+// environment.
 #pragma once
 
 #include "targets/containerengine.h"

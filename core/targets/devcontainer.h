@@ -1,3 +1,5 @@
+// Starts an environment's interactive development container (its training image plus dev tools),
+// labelled so the Dev Containers CLI finds it too.
 #pragma once
 
 #include "common/error.h"

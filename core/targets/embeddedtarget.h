@@ -1,3 +1,5 @@
+// EmbeddedTarget: probes and cancels embedded-trainer runs, which live in the Ferry process that
+// trains them.
 #pragma once
 
 #include "targets/target.h"

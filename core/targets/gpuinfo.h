@@ -1,3 +1,4 @@
+// Queries nvidia-smi and parses its answer into each GPU's name, memory and driver version.
 #pragma once
 
 #include "common/error.h"

@@ -1,3 +1,5 @@
+// Probes in one call what a host offers a run: OS, CPUs, disk, Python, container engine, Slurm and
+// GPUs.
 #pragma once
 
 #include "common/error.h"

@@ -1,3 +1,5 @@
+// Records the image a container run used (its id and resolved packages), cached per image in the
+// workspace.
 #pragma once
 
 // The image a container run used, as it was: its id (`docker image inspect`'s Id, in the run's

@@ -1,3 +1,4 @@
+// LocalTarget: runs a script on this machine under a detached supervisor that outlives Ferry.
 #pragma once
 
 #include "targets/target.h"

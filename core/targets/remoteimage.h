@@ -1,3 +1,4 @@
+// Builds the run's environment image on an SSH host and runs the script in it with `docker run`.
 #pragma once
 
 #include "common/error.h"

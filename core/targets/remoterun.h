@@ -1,3 +1,5 @@
+// What SSH and Slurm runs share before and after they start: the host's run folder, upload, runner,
+// status and results.
 #pragma once
 
 #include "common/error.h"

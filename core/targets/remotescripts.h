@@ -1,3 +1,5 @@
+// The bash scripts Ferry runs on a host (runner, watcher, multi-node launch), kept together to be
+// read as scripts.
 #pragma once
 
 // The bash scripts Ferry runs on a host, kept together so they can be read as scripts. Each

@@ -1,3 +1,5 @@
+// RemoteShell: runs argument lists and rsync transfers on an SSH host or on this machine, with
+// results and failures.
 #pragma once
 
 #include "common/error.h"

@@ -1,3 +1,5 @@
+// RemoteTarget: the probe, log mirroring and reconnect-with-backoff that SSH and Slurm targets
+// share once a run started.
 #pragma once
 
 #include "targets/hostprobe.h"

@@ -1,3 +1,5 @@
+// The one place a remote shell's command line is made: every word quoted, safe even through a
+// non-POSIX login shell.
 #pragma once
 
 #include "common/error.h"

@@ -1,3 +1,5 @@
+// Runs a sweep's trials as one Slurm job array, the cluster's scheduler holding the queue and the
+// cap on trials at once.
 #pragma once
 
 // A sweep's trials as one Slurm job array (`sbatch --array=0-N%P`): the cluster's scheduler,

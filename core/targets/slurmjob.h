@@ -1,3 +1,4 @@
+// Parses what scontrol and sacct say about a Slurm job and how its state reads as a Ferry run.
 #pragma once
 
 #include "targets/target.h"

@@ -1,3 +1,5 @@
+// SlurmTarget: submits a run as an sbatch job (across nodes with srun), follows it and cancels it
+// with scancel.
 #pragma once
 
 #include "targets/remotetarget.h"

@@ -1,3 +1,5 @@
+// SshShell: Ferry's calls of the system OpenSSH client, with batch mode, its known_hosts, control
+// sockets and key passphrases.
 #pragma once
 
 #include "targets/remoteshell.h"

@@ -1,3 +1,5 @@
+// SshTarget: runs a script detached on an SSH host, in the environment's image or the host's
+// Python.
 #pragma once
 
 #include "targets/remotetarget.h"

@@ -1,3 +1,5 @@
+// Target: where a run executes (this machine, a container, SSH, Slurm), started detached and probed
+// from its folder alone.
 #pragma once
 
 #include "common/error.h"

@@ -1,3 +1,4 @@
+// Makes the Target that drives runs of a given target kind.
 #pragma once
 
 #include "run/runspec.h"

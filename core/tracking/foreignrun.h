@@ -1,3 +1,5 @@
+// How an imported run from elsewhere is held: what a rerun may reuse, and what grants or trusts
+// kept aside, never applied.
 #pragma once
 
 // A run from elsewhere (`ferry runs import`) is a description of what ran there, never a launch

@@ -1,3 +1,5 @@
+// Finds and incrementally reads the metric files a run writes beside its log: TensorBoard events,
+// Lightning and Hugging Face files.
 #pragma once
 
 #include "common/error.h"

@@ -1,3 +1,5 @@
+// Makes the spec of a run started again exactly as it was (or with given changes), its snapshot's
+// code written for it.
 #pragma once
 
 // A run started again exactly as it was (`ferry runs rerun`, the window's "Re-run exactly"): the

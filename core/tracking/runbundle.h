@@ -1,3 +1,5 @@
+// Exports a run as one tar.gz bundle (record, metrics, log, model, snapshot) and imports one safely
+// into a workspace.
 #pragma once
 
 // A run as one file to hand to a colleague (`ferry runs export ID --bundle run.tar.gz`, `ferry

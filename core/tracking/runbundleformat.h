@@ -1,3 +1,5 @@
+// The entry names of a run bundle and how a run's tags and note travel in it, shared by its writer
+// and reader.
 #pragma once
 
 // What the writer and the reader of a run bundle share (runbundle.h): the names inside it, and

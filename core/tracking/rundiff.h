@@ -1,3 +1,5 @@
+// RunDiff: why two runs differ (parameters, code, git state, environments, targets and metrics) for
+// `ferry runs diff` and the compare view.
 #pragma once
 
 // Why run B differs from run A (`ferry runs diff A B`, the compare view): their parameters,

@@ -1,3 +1,5 @@
+// RunFollower: keeps a run's stored record in step with its folder, its log's metric points stored
+// exactly once.
 #pragma once
 
 #include "metrics/metricparser.h"

@@ -1,3 +1,5 @@
+// launchRun: checks a run's spec, records it in the store, creates its folder and starts it on its
+// target.
 #pragma once
 
 #include "store/runstore.h"

@@ -1,3 +1,5 @@
+// RunMonitor: follows every unfinished run of a workspace, so a restarted Ferry re-attaches to what
+// still runs.
 #pragma once
 
 #include "secrets/redactor.h"

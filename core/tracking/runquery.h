@@ -1,3 +1,5 @@
+// RunQuery: parses and evaluates the query language that finds runs by parameters, metrics, tags
+// and fields.
 #pragma once
 
 // A query that finds runs: `hp.lr < 0.01 and metrics.val_loss.last < 0.3 and tag = baseline`

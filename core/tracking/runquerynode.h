@@ -1,3 +1,5 @@
+// A run query's parsed tree, shared by its parser and its evaluation over the store; internal to
+// core/tracking.
 #pragma once
 
 // A run query's parsed form, shared by its parser (runquery.cpp) and its evaluation over the

@@ -1,3 +1,5 @@
+// Saves and restores training checkpoints (weights, optimiser, position, random state) atomically,
+// for resumed runs.
 #pragma once
 
 #include "trainer/flatoptimizer.h"

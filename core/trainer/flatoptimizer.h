@@ -1,3 +1,5 @@
+// FlatOptimizer: libtorch's SGD, Adam and AdamW over one flat buffer of all weights, for fast steps
+// on small models.
 #pragma once
 
 #include "trainer/models.h"

@@ -1,3 +1,4 @@
+// The embedded trainer's torch models: an MLP and a small CNN with an MLP head.
 #pragma once
 
 #include "training/training.h"

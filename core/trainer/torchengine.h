@@ -1,3 +1,5 @@
+// Plain functions around the torch calls the plugin needs, so Qt and torch headers never meet in
+// one translation unit.
 #pragma once
 
 #include "common/error.h"

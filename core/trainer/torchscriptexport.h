@@ -1,3 +1,4 @@
+// Writes a trained net as self-contained TorchScript that standardises raw samples itself.
 #pragma once
 
 #include "common/error.h"

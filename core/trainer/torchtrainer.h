@@ -1,3 +1,4 @@
+// The libtorch training loop and prediction behind the trainer plugin.
 #pragma once
 
 #include "training/training.h"

@@ -1,3 +1,4 @@
+// TrainerPlugin: the Qt plugin's root object, implementing core's TrainerEngine on libtorch.
 #pragma once
 
 #include "training/trainerengine.h"

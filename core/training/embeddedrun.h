@@ -1,3 +1,5 @@
+// EmbeddedRun: the run folder an in-process training writes, so it is followed and shown like any
+// script run.
 #pragma once
 
 #include "common/error.h"

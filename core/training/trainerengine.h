@@ -1,3 +1,5 @@
+// TrainerEngine: the interface core declares for the libtorch trainer plugin, so only the plugin
+// links torch.
 #pragma once
 
 #include "common/error.h"

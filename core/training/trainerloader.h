@@ -1,3 +1,4 @@
+// TrainerLoader: finds and loads the trainer plugin on first use, and never unloads it.
 #pragma once
 
 #include "common/error.h"

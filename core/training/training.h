@@ -1,3 +1,5 @@
+// The embedded trainer's vocabulary as plain value types: configuration, progress, control and
+// model cards.
 #pragma once
 
 #include "common/error.h"

@@ -1,3 +1,5 @@
+// TrainingSession: one embedded training from loading the plugin and the data to the recorded end
+// of the run.
 #pragma once
 
 #include "common/error.h"

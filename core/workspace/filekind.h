@@ -1,3 +1,4 @@
+// Tells what kind of file a path handed to Ferry is and which workspace it opens in.
 #pragma once
 
 // What a path handed to Ferry is (`ferry PATH`, a double-click in a file manager through the

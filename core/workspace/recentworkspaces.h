@@ -1,3 +1,4 @@
+// RecentWorkspaces: the most recently opened workspaces, newest first, kept in the settings.
 #pragma once
 
 #include <QSettings>

@@ -1,3 +1,5 @@
+// Workspace: a user's folder plus Ferry's own state in .ferry/, and where each kind of file lives
+// in it.
 #pragma once
 
 #include "common/error.h"

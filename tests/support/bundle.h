@@ -1,3 +1,5 @@
+// Reads, tampers with and rewrites run bundles as an attacker would share them, for the security
+// tests.
 #pragma once
 
 // Run bundles as an attacker would share them (tests/security/): a real bundle, read back into

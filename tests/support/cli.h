@@ -1,3 +1,5 @@
+// Runs the built `ferry` (or any program) from a test as a user would, its exit code and output as
+// text.
 #pragma once
 
 // What the command-line tests share: the built `ferry` run as a user runs it, in a folder.

@@ -1,3 +1,5 @@
+// Helpers for the tests against the real Docker engine: its base image, a test environment on it,
+// docker calls.
 #pragma once
 
 // Shared by the tests against the real Docker engine of the `docker` fixture

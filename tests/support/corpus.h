@@ -1,3 +1,4 @@
+// Finds the corpus of real files from public repositories that some tests read.
 #pragma once
 
 // Real files from public repositories: ../shared/corpus beside the checkout (its README says

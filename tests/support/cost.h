@@ -1,3 +1,5 @@
+// Measures a piece of work's wall time and peak resident memory, for the hostile-input tests'
+// bounds.
 #pragma once
 
 // What a piece of work costs this process: its wall time and how far it raised the peak of the

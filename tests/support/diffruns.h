@@ -1,3 +1,5 @@
+// Real runs to compare, made through the built `ferry`, shared by the run-diff and compare-view
+// tests.
 #pragma once
 
 // Real runs to compare: a script whose loss scales with --lr (and a `scale` line a test edits to

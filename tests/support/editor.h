@@ -1,3 +1,5 @@
+// An environment editor on a realistic environment, with scripted answers instead of dialogs, for
+// the editor's tests.
 #pragma once
 
 // Shared by the environment editor's tests: an editor on a copy of a realistic environment, with

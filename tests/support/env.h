@@ -1,3 +1,4 @@
+// Small helpers the environment tests share: test data paths and diagnostics as text.
 #pragma once
 
 // Small helpers shared by the environment tests.

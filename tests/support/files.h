@@ -1,3 +1,4 @@
+// Whole-file writes and reads for a test's set-up.
 #pragma once
 
 #include <QByteArray>

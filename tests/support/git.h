@@ -1,3 +1,4 @@
+// Runs git in a test's own repository as a fixed user.
 #pragma once
 
 // git in a test's own repository, as a fixed user; false (with git's stderr as a warning) when

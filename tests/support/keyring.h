@@ -1,3 +1,5 @@
+// Runs keychain tests inside a private, unlocked gnome-keyring session, re-launching the test
+// there.
 #pragma once
 
 // Keychain tests run inside a private, unlocked gnome-keyring (tests/services/keyring.sh). A test

@@ -1,3 +1,5 @@
+// The Qt and standard headers precompiled once for all tests (no Ferry header, so edits do not
+// rebuild every test).
 #pragma once
 
 // The Qt headers most tests include, parsed once for all of them (tests/CMakeLists.txt, two

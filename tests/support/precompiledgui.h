@@ -1,3 +1,4 @@
+// The precompiled headers of the GUI tests: precompiled.h plus the widget headers they use.
 #pragma once
 
 // precompiled.h and the widgets the GUI tests and the ui/ headers they include use

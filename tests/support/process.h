@@ -1,3 +1,5 @@
+// runCommand: the tests' own way to run a program to its end, apart from the process runner under
+// test.
 #pragma once
 
 // A program run to its end from a test: its exit code and output, with what it reads on stdin,

@@ -1,3 +1,5 @@
+// RawDatabase: a test's own SQLite connection to a run store, to inspect or damage the file
+// directly.
 #pragma once
 
 #include <QSqlDatabase>

@@ -1,3 +1,5 @@
+// What the SSH and Slurm tests share: the fixtures' sshd and Slurm, SSH options for them, and
+// commands on the host.
 #pragma once
 
 // What the SSH and Slurm tests share: the private sshd and Slurm started by the fixtures

@@ -1,3 +1,4 @@
+// A workspace, trial script and checks that the sweep tests on real targets share.
 #pragma once
 
 // What the sweep tests on real targets share (tst_sweeprun, tst_sweepcontainer, tst_sweepslurm):

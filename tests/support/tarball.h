@@ -1,3 +1,5 @@
+// Writes tar archives exactly as asked (odd names, links, sizes) with libarchive, for the security
+// tests.
 #pragma once
 
 // Archives as an attacker would share them (tests/security/): libarchive's writer keeps names

@@ -1,3 +1,5 @@
+// Helpers the target tests share: readable RunState failures, probing a run, reading its log,
+// waiting.
 #pragma once
 
 // Shared by the target tests: readable QCOMPARE failures for RunState, a target's probe of a

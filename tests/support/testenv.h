@@ -1,3 +1,5 @@
+// Finds the build under test (its folder and binaries) from the environment CTest gives or the
+// executable's place.
 #pragma once
 
 #include <QCoreApplication>

@@ -1,3 +1,4 @@
+// A tiny training CSV and the stored points' bits, shared by the embedded-trainer rerun tests.
 #pragma once
 
 // What the tests of an embedded-trainer rerun share (tst_trainrerun, tst_mainwindow): a tiny

@@ -1,3 +1,5 @@
+// waitFor: polls a condition in a test until it holds or a time-out passes, running the event loop
+// if there is one.
 #pragma once
 
 // Waiting in a test for something that happens elsewhere (another process, a run's thread).

@@ -1,3 +1,5 @@
+// Chooses an axis's tick positions and labels: "nice" 1-2-5 steps on linear axes, decades on log
+// axes.
 #pragma once
 
 #include <QString>

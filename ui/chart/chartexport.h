@@ -1,3 +1,4 @@
+// Exports charted series as full-resolution CSV and the chart as a PNG, both written atomically.
 #pragma once
 
 #include "common/error.h"

@@ -1,3 +1,5 @@
+// LossChart: the live chart of many runs' metric points, drawn per pixel column from
+// multi-resolution summaries.
 #pragma once
 
 #include "common/error.h"

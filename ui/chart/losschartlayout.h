@@ -1,3 +1,4 @@
+// Where the loss chart's plot, legend and ticks are, shared by its painting and its mouse handling.
 #pragma once
 
 // Where the loss chart's parts are for the current size and view; shared by its painting

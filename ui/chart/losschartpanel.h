@@ -1,3 +1,5 @@
+// The metric charts with their controls: a grid of panels, one per metric group, or one chart of a
+// chosen metric.
 #pragma once
 
 #include "ui/chart/losschart.h"

@@ -1,3 +1,5 @@
+// M4Summary: a multi-resolution min/max/first/last summary of a series, so a chart column is
+// queried in O(log n).
 #pragma once
 
 #include <QtGlobal>

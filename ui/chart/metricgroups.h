@@ -1,3 +1,5 @@
+// Groups metrics into chart panels by quantity (losses, accuracies, learning rates, the rest,
+// system) as TensorBoard does.
 #pragma once
 
 #include <QString>

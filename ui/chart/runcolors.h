@@ -1,3 +1,5 @@
+// Gives each run a stable colour from a hash of its id, the same everywhere in the app and across
+// sessions.
 #pragma once
 
 #include <QColor>

@@ -1,3 +1,5 @@
+// SeriesPainter: draws the chart's series, finished ones from a cached layer redrawn off-thread
+// when the view moves.
 #pragma once
 
 #include "ui/chart/seriespath.h"

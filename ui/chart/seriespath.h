@@ -1,3 +1,5 @@
+// Maps series data onto the device's pixel grid and builds the per-column M4 polylines the chart
+// draws.
 #pragma once
 
 #include "ui/chart/seriesstore.h"

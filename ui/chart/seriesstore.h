@@ -1,3 +1,5 @@
+// SeriesStore: the chart's series data, appended to from any thread and drained by the chart's
+// thread.
 #pragma once
 
 #include "common/largememory.h"

@@ -1,3 +1,5 @@
+// Fills the compare view's tables (parameters, where each run stood, metrics, differences) from a
+// Comparison.
 #pragma once
 
 // The compare view's tables, filled from a Comparison: one column per run (the baseline first)

@@ -1,3 +1,5 @@
+// CompareView: two or more runs side by side against a baseline, with parameters, code diffs,
+// environments and metrics.
 #pragma once
 
 // Two or more runs side by side (Run ▸ Compare, the runs table's context menu): the first

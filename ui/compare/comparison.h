@@ -1,3 +1,4 @@
+// Comparison: everything the compare view shows of two or more runs, read off the GUI thread.
 #pragma once
 
 // What the compare view shows of two or more runs, read off the GUI thread: the first run (the

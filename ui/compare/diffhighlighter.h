@@ -1,3 +1,5 @@
+// DiffHighlighter: colours a unified diff's added, removed and header lines, and Python code within
+// them.
 #pragma once
 
 // Colours a unified diff in a text document (the compare view's code diff): added lines green,

@@ -1,3 +1,4 @@
+// DatasetPanel: detects, previews and binds dropped datasets as named data channels for runs.
 #pragma once
 
 #include "common/error.h"

@@ -1,3 +1,5 @@
+// Decides from names alone where each path dropped on the window goes (dataset, environment,
+// notebook) or why not.
 #pragma once
 
 #include <QList>

@@ -1,3 +1,4 @@
+// HostDialog: what an SSH host offers a run, and trusting its host key on first contact.
 #pragma once
 
 #include "targets/hostprobe.h"

@@ -1,3 +1,5 @@
+// LaunchDialog: starts a script run with its environment, target, hyperparameters, data and
+// metrics, remembered per script.
 #pragma once
 
 #include "run/runspec.h"

@@ -1,3 +1,5 @@
+// The launch dialog's fields for an SSH host or Slurm cluster, the same options as `ferry run
+// --target ssh:|slurm:`.
 #pragma once
 
 #include "run/runspec.h"

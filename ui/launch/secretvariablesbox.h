@@ -1,3 +1,5 @@
+// The launch dialog's secret variables: environment variables mapped to keychain secret names,
+// never values.
 #pragma once
 
 #include <QList>

@@ -1,3 +1,5 @@
+// LogView: a run's log, opened on its tail and followed as it grows, safe against huge lines and
+// escape codes.
 #pragma once
 
 #include "common/error.h"

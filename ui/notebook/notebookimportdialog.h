@@ -1,3 +1,5 @@
+// NotebookImportDialog: previews the script a notebook import will write (hyperparameters, IPython
+// lines) before writing it.
 #pragma once
 
 #include "common/error.h"

@@ -1,3 +1,4 @@
+// FileAtLineView: a read-only view of a file opened at the line a problem points to.
 #pragma once
 
 #include <QDialog>

@@ -1,3 +1,4 @@
+// ProblemsModel: the session's problems, newest first, repeats counted in one row.
 #pragma once
 
 #include "common/diagnostic.h"

@@ -1,3 +1,4 @@
+// ProblemsPanel: every error and warning of the session in one list instead of modal boxes.
 #pragma once
 
 #include "common/diagnostic.h"

@@ -1,3 +1,5 @@
+// ExportRunDialog: previews and writes a run as the AzureML or SageMaker job file their own tools
+// submit.
 #pragma once
 
 #include "cloud/cloudhandoff.h"

@@ -1,3 +1,5 @@
+// ForeignRerunDialog: what a rerun of a run from elsewhere asks (target, data, secrets, consent)
+// before anything runs.
 #pragma once
 
 // The window's question before a run from elsewhere runs again (ForeignRerunDialog, below).

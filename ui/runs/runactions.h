@@ -1,3 +1,5 @@
+// RunActions: what the window does with script runs: launching, re-running, cancelling, deleting
+// and exporting.
 #pragma once
 
 #include "common/error.h"

@@ -1,3 +1,5 @@
+// RunDetailsView: one run's header, parameters, contract variables, artifacts, tags and note, with
+// its actions.
 #pragma once
 
 #include "common/error.h"

@@ -1,3 +1,5 @@
+// The runs table's model and the loader that reads runs and their last metric values on a worker
+// thread.
 #pragma once
 
 #include "store/runstore.h"

@@ -1,3 +1,4 @@
+// RunsView: the sortable runs table with a filter box that takes words or a run query.
 #pragma once
 
 #include "ui/runs/runsmodel.h"

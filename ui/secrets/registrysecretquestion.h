@@ -1,3 +1,4 @@
+// Asks before a registry password secret is sent to a registry the user never bound it to.
 #pragma once
 
 // The window's question before a registry password goes where the user never sent it (review N1).

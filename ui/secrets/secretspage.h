@@ -1,3 +1,4 @@
+// SecretsPage: the settings page that lists, stores and deletes Ferry's keychain secrets.
 #pragma once
 
 #include "secrets/secretstore.h"

@@ -1,3 +1,5 @@
+// ChartFeeder: feeds the selected runs' stored and new metric points into the chart from its own
+// thread.
 #pragma once
 
 #include <QHash>

@@ -1,3 +1,5 @@
+// RunMonitorWorker: drives run::RunMonitor on its own thread, so the GUI thread never reads a log
+// or probes a run.
 #pragma once
 
 #include "tracking/runmonitor.h"

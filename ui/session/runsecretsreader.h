@@ -1,3 +1,5 @@
+// RunSecretsReader: reads a run's secret values asynchronously, so what the window shows of it can
+// be redacted.
 #pragma once
 
 #include <QHash>

@@ -1,3 +1,5 @@
+// WorkspaceSession: an open workspace's run store with the workers and threads reading it, started
+// and stopped in order.
 #pragma once
 
 // The run side of one open workspace: its run store and the workers and threads that read it,

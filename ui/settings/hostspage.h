@@ -1,3 +1,5 @@
+// HostsPage: the settings page of SSH hosts and Slurm clusters, with each host's login key and
+// passphrase secret.
 #pragma once
 
 #include "common/setting.h"

@@ -1,3 +1,5 @@
+// Preferences: applies what the settings change to the window's parts (container engine, terminal,
+// trainer, secrets).
 #pragma once
 
 #include "common/error.h"

@@ -1,3 +1,4 @@
+// SettingsDialog: Edit > Settings, one page per concern, its General page editing typed settings.
 #pragma once
 
 #include <QDialog>

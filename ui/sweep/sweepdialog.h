@@ -1,3 +1,5 @@
+// SweepDialog: the form that writes a sweep file, checked as `ferry sweep plan` checks it, and can
+// start the sweep.
 #pragma once
 
 // The sweep form (Run > New Sweep…, beside the launch dialog): what the trials run (script,

@@ -1,3 +1,5 @@
+// SweepPlotData: the sweep view's plots' axes and trial positions, made from a sweep's state and
+// file.
 #pragma once
 
 // What the sweep view's plots draw (ui/sweep/sweepplots.h), made from a sweep's state and file:

@@ -1,3 +1,5 @@
+// The sweep view's plots: objective over trials, parallel coordinates with range filters, objective
+// per parameter.
 #pragma once
 
 // The sweep view's plots, each drawing the one SweepPlotData the view owns (set with setData;

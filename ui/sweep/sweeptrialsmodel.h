@@ -1,3 +1,5 @@
+// The sweep view's table model of trials, and the filter that keeps those the parallel coordinates
+// let through.
 #pragma once
 
 // A sweep's trials as the sweep view's table shows them: trial, status, objective, duration and

@@ -1,3 +1,5 @@
+// SweepView: a workspace's sweeps with their trials, plots and curves, read from what each
+// controller writes.
 #pragma once
 
 // The sweep view: a workspace's sweeps (the newest first), and for the one chosen its trials

@@ -1,3 +1,5 @@
+// TrainPanel: the embedded trainer's panel, choosing dataset, model and settings and running
+// training on a worker thread.
 #pragma once
 
 #include "common/error.h"

@@ -1,3 +1,5 @@
+// Copies the built-in example workspace (a dataset, a training script, an environment) into a
+// folder.
 #pragma once
 
 #include "common/error.h"

@@ -1,3 +1,5 @@
+// WorkspaceOverview: the open workspace's environments, training scripts and datasets, rescanned as
+// the folder changes.
 #pragma once
 
 #include "env/environmentfile.h"

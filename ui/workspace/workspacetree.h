@@ -1,3 +1,5 @@
+// WorkspaceTree: the open workspace's files without Ferry's .ferry/ state, long names elided in the
+// middle.
 #pragma once
 
 #include <QTreeView>

@@ -1,3 +1,4 @@
+// MatchSpec: a conda dependency specification, parsed and written back in one canonical spelling.
 #pragma once
 
 #include "common/error.h"

@@ -1,3 +1,5 @@
+// Text helpers and the version-expression reader behind MatchSpec parsing; internal to
+// matchspec.cpp.
 #pragma once
 
 // Internal to matchspec.cpp: the text helpers and the reader of a MatchSpec's version

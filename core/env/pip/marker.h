@@ -1,3 +1,5 @@
+// PEP 508 environment markers and Python string literals, read as packaging 23.0 reads them;
+// internal to the parser.
 #pragma once
 
 // Internal to the PEP 508 parser: environment markers as packaging 23.0 reads and prints

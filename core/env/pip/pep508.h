@@ -1,3 +1,5 @@
+// PEP 508 version specifiers and URLs checked and normalised as packaging 23.0 does; internal to
+// the parser.
 #pragma once
 
 // Internal to the PEP 508 parser: version specifiers and URLs checked the way packaging

@@ -1,3 +1,4 @@
+// The context-sensitive PEP 508 tokenizer of packaging 23.0, rule for rule; internal to the parser.
 #pragma once
 
 // Internal to the PEP 508 parser: the context-sensitive tokenizer of packaging 23.0

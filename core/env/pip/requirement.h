@@ -1,3 +1,5 @@
+// Requirement: a PEP 508 dependency specification parsed as pip's packaging library does, with its
+// canonical form.
 #pragma once
 
 #include "common/error.h"

@@ -1,3 +1,5 @@
+// Reads and writes pip requirements files: entries, editable and archive lines, hashes and global
+// options.
 #pragma once
 
 #include "common/diagnostic.h"

@@ -1,3 +1,5 @@
+// Reads one logical line of a requirements.txt as pip 23 does; internal to the requirements-file
+// reader.
 #pragma once
 
 // Internal to the requirements-file reader: what one logical line of a requirements.txt says,
