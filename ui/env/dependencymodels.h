@@ -1,3 +1,4 @@
+// The environment editor's tables of conda and pip dependencies, one column per part of a spec.
 #pragma once
 
 #include "ui/env/environmenttablemodel.h"

@@ -1,3 +1,4 @@
+// The environment editor's Docker section: base image, registry, run arguments, GPU and steps.
 #pragma once
 
 #include <QStringList>

@@ -1,3 +1,4 @@
+// One environment change as a coloured row of a tree, shared by the versions and compare views.
 #pragma once
 
 // One environment change as a row of a tree (section, what, change, before, after), coloured by

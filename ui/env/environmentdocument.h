@@ -1,3 +1,4 @@
+// One environment being edited: its model, undo stack, file and the problems it has.
 #pragma once
 
 #include "common/error.h"

@@ -1,3 +1,4 @@
+// The environment editor: the forms, tables, preview and image actions of one environment file.
 #pragma once
 
 #include "common/diagnostic.h"

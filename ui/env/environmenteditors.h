@@ -1,3 +1,4 @@
+// The open environment editors as tabs, one per file.
 #pragma once
 
 #include "common/diagnostic.h"

@@ -1,3 +1,4 @@
+// What an environment becomes as you type: the files Ferry would write and the image they name.
 #pragma once
 
 #include "env/environment.h"

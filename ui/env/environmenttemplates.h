@@ -1,3 +1,4 @@
+// The compiled-in templates "New Environment" starts from (PyTorch CPU, PyTorch CUDA, Python).
 #pragma once
 
 #include "common/error.h"

@@ -1,3 +1,4 @@
+// Keeps the environment editor's form widgets and the document's fields in step, with undo.
 #pragma once
 
 #include "env/environment.h"

@@ -1,3 +1,4 @@
+// The environment editor's image panel: build the image, start a devcontainer, open a terminal.
 #pragma once
 
 #include "common/error.h"

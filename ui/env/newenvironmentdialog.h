@@ -1,3 +1,4 @@
+// The "New Environment" dialog: a name and a template or an existing file to start from.
 #pragma once
 
 #include <QDialog>

@@ -1,3 +1,4 @@
+// The environment editor's Python section: version, channels, conda and pip dependencies.
 #pragma once
 
 #include <QWidget>

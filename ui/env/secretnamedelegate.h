@@ -1,3 +1,4 @@
+// The table editor for a secret variable's value: the name of a keychain secret, from a list.
 #pragma once
 
 #include <QStyledItemDelegate>

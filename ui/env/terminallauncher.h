@@ -1,3 +1,4 @@
+// How to open a command in the user's terminal emulator (the setting, $TERMINAL, the desktop's).
 #pragma once
 
 #include "common/setting.h"

@@ -1,3 +1,4 @@
+// The environment editor's table of variables, a secret one holding a keychain secret's name.
 #pragma once
 
 #include "ui/env/environmenttablemodel.h"

@@ -1,3 +1,4 @@
+// The kept versions of an environment and, side by side, what changed between two of them.
 #pragma once
 
 #include "env/environment.h"

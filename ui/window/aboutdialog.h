@@ -1,3 +1,4 @@
+// Help > About: what Ferry is and the versions a bug report needs.
 #pragma once
 
 #include <QDialog>

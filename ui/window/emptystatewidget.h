@@ -1,3 +1,4 @@
+// What the centre of the window shows before there is anything to show.
 #pragma once
 
 #include <QWidget>

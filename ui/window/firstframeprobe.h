@@ -1,3 +1,4 @@
+// For start-up benchmarks: the milliseconds to the window's first paint, then quit.
 #pragma once
 
 #include <QObject>

@@ -1,3 +1,4 @@
+// One Ferry window per user: a second `ferry PATH...` hands its paths to the running one.
 #pragma once
 
 #include "common/error.h"

@@ -1,3 +1,4 @@
+// Where the main window sits and how its docks share the width, kept from one start to the next.
 #pragma once
 
 #include <QList>
