@@ -5,9 +5,10 @@
 # Ferry" is the one place the command lives); then builds one small target, to show the
 # compiler it installed works. Fails, with the step's output, when a step fails.
 #   fresh-machine.sh         (the docker fixture running: DOCKER_HOST from docker.sh)
-# The container uses this machine's apt configuration (its mirror: none is written here) and its
-# cache of downloaded .debs (/var/cache/apt/archives, mounted), so a package is downloaded once
-# per machine; installing and configuring every package still happens in the container.
+# The container uses this machine's apt configuration (its mirror: none is written here) and the
+# .debs this machine downloaded (/var/cache/apt/archives, mounted read-only and linked into the
+# container's own cache, so two containers never share apt's lock), so what the machine has is
+# not downloaded again; installing and configuring every package still happens in the container.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 services=tests/services
@@ -43,14 +44,14 @@ esac
 name="ferry-fresh-machine-$$"
 cleanup() { docker rm -f "$name" >/dev/null 2>&1 || true; }
 trap cleanup EXIT
-mkdir -p /var/cache/apt/archives/partial
 docker run -d --name "$name" --network host \
-  -v /var/cache/apt/archives:/var/cache/apt/archives \
+  -v /var/cache/apt/archives:/var/cache/apt/host-archives:ro \
   "$IMAGE" sleep infinity >/dev/null
 
 # This machine's apt configuration: its sources and settings (the mirror is whatever it names).
 tar -C /etc/apt -c sources.list.d apt.conf.d $( [ -f /etc/apt/sources.list ] && echo sources.list) 2>/dev/null |
   docker exec -i "$name" sh -c 'rm -f /etc/apt/sources.list && tar -C /etc/apt -x'
+docker exec "$name" sh -c 'for f in /var/cache/apt/host-archives/*.deb; do [ -e "$f" ] && ln -s "$f" /var/cache/apt/archives/; done; true'
 # dpkg without fsync in this throwaway container (what is installed is the same; a third of the
 # install's time went to syncing on the container's file system).
 docker exec "$name" sh -c 'echo force-unsafe-io >/etc/dpkg/dpkg.cfg.d/ferry-unsafe-io'
