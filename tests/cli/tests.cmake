@@ -2,43 +2,35 @@
 # Included by tests/CMakeLists.txt. Each area's own subcommand tests (ferry env, ferry secret,
 # ferry notebook) stand with that area's tests.
 ferry_test(tst_cli SOURCES cli/tst_cli.cpp)
-add_dependencies(tst_cli ferry)
 
 # `ferry run` and `ferry runs`: real processes (`ferry __supervise`, Python scripts from
 # data/runs/), no mocks. The scripts run under /usr/bin/python3.
 ferry_test(tst_runcli SOURCES cli/tst_runcli.cpp)
-add_dependencies(tst_runcli ferry)
 
 # What a run records besides its code: its data's fingerprints and its host, shown and compared.
 ferry_test(tst_runprovenance SOURCES cli/tst_runprovenance.cpp)
-add_dependencies(tst_runprovenance ferry)
 
 # A container run's image id and packages; its rerun once the image is gone (the docker fixture).
 if(FERRY_GUI)
   find_package(LibArchive 3.3 REQUIRED)
   ferry_test(tst_containerrerun SOURCES cli/tst_containerrerun.cpp LIBS LibArchive::LibArchive)
-  add_dependencies(tst_containerrerun ferry)
   set_tests_properties(tst_containerrerun PROPERTIES FIXTURES_REQUIRED docker RESOURCE_LOCK container_builds TIMEOUT 900)
 endif()
 
 # The run store through `ferry runs metrics --csv`, `ferry runs gc`, `ferry doctor --store` and the
 # conversion of an older store, on real stores (tests/data/stores/ for the older one).
 ferry_test(tst_storecli SOURCES cli/tst_storecli.cpp)
-add_dependencies(tst_storecli ferry)
 
 # `ferry train`: the embedded trainer (issue 5), only where the libtorch plugin is built.
 if(FERRY_TRAINER)
   if(FERRY_GUI)
-    ferry_test(tst_traincli SOURCES cli/tst_traincli.cpp LIBS Qt6::Gui)
+    ferry_test(tst_traincli SOURCES cli/tst_traincli.cpp LIBS Qt6::Gui DEPENDS ferry_trainer)
   else()
-    ferry_test(tst_traincli SOURCES cli/tst_traincli.cpp)
+    ferry_test(tst_traincli SOURCES cli/tst_traincli.cpp DEPENDS ferry_trainer)
   endif()
-  add_dependencies(tst_traincli ferry ferry_trainer)
   # `ferry runs rerun` of a training: the same losses, bit for bit.
-  ferry_test(tst_trainrerun SOURCES cli/tst_trainrerun.cpp)
-  add_dependencies(tst_trainrerun ferry ferry_trainer)
+  ferry_test(tst_trainrerun SOURCES cli/tst_trainrerun.cpp DEPENDS ferry_trainer)
 endif()
 
 # `ferry runs tag`, `ferry runs note` and `ferry runs list --where` (issue 19) on real local runs.
 ferry_test(tst_runsquerycli SOURCES cli/tst_runsquerycli.cpp)
-add_dependencies(tst_runsquerycli ferry)

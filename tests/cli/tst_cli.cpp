@@ -1,6 +1,7 @@
 // The command line as a user meets it: the built `ferry` binary, run as a process.
 #include "support/cli.h"
 #include "support/testenv.h"
+#include "support/testmain.h"
 #include "training/training.h"
 
 #include <QDir>
@@ -309,5 +310,5 @@ private Q_SLOTS:
 #endif
 };
 
-QTEST_GUILESS_MAIN(TestCli)
+FERRY_TEST_GUILESS_MAIN(TestCli)
 #include "tst_cli.moc"

@@ -8,6 +8,7 @@
 #include "run/hostfacts.h"
 #include "support/bundle.h"
 #include "support/container.h"
+#include "support/testmain.h"
 #include "targets/containertarget.h"
 #include "targets/imagerecord.h"
 
@@ -140,5 +141,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestContainerRerun)
+FERRY_TEST_APPLESS_MAIN(TestContainerRerun)
 #include "tst_containerrerun.moc"

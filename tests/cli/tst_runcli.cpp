@@ -3,6 +3,7 @@
 #include "store/runstore.h"
 #include "support/cli.h"
 #include "support/testenv.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -33,11 +34,6 @@ QJsonArray metricsOf(const QString &workspace, const QString &id)
 {
     return QJsonDocument::fromJson(runFerry(workspace, {u"runs"_s, u"metrics"_s, id, u"--json"_s}).out.toUtf8())
         .array();
-}
-
-QJsonObject showOf(const QString &workspace, const QString &id)
-{
-    return QJsonDocument::fromJson(runFerry(workspace, {u"runs"_s, u"show"_s, id, u"--json"_s}).out.toUtf8()).object();
 }
 
 // Every (name, step) at most once, and the expected count per metric.
@@ -97,7 +93,7 @@ private Q_SLOTS:
         QVERIFY2(attach.err.contains(u"succeeded"_s), qPrintable(attach.err));
 
         verifyExactlyOnce(metricsOf(ws.path(), id), kSteps);
-        const QJsonObject show = showOf(ws.path(), id);
+        const QJsonObject show = ferry::test::shownRun(ws.path(), id);
         QCOMPARE(show[u"status"_s].toString(), u"succeeded"_s);
         QStringList artifacts;
         for (const QJsonValue &a : show[u"artifacts"_s].toArray())
@@ -124,7 +120,7 @@ private Q_SLOTS:
                        QFile::exists(dir + u"output.tar.gz"_s);
             },
             120000, 100));
-        QCOMPARE(showOf(ws.path(), id)[u"status"_s].toString(), u"succeeded"_s);
+        QCOMPARE(ferry::test::shownRun(ws.path(), id)[u"status"_s].toString(), u"succeeded"_s);
         verifyExactlyOnce(metricsOf(ws.path(), id), 10);
         verifyExactlyOnce(metricsOf(ws.path(), id), 10); // reading again changes nothing
     }
@@ -137,7 +133,7 @@ private Q_SLOTS:
         const QString id = started.out.trimmed();
         const Result cancelled = runFerry(ws.path(), {u"runs"_s, u"cancel"_s, id.left(20)});
         QCOMPARE(cancelled.exitCode, 0);
-        QCOMPARE(showOf(ws.path(), id)[u"status"_s].toString(), u"cancelled"_s);
+        QCOMPARE(ferry::test::shownRun(ws.path(), id)[u"status"_s].toString(), u"cancelled"_s);
     }
 
     void userErrors_data()
@@ -166,5 +162,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunCli)
+FERRY_TEST_GUILESS_MAIN(TestRunCli)
 #include "tst_runcli.moc"

@@ -6,6 +6,7 @@
 #include "run/hostfacts.h"
 #include "support/cli.h"
 #include "support/files.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -99,5 +100,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestRunProvenance)
+FERRY_TEST_APPLESS_MAIN(TestRunProvenance)
 #include "tst_runprovenance.moc"

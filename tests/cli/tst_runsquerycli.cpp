@@ -3,6 +3,7 @@
 // acc step/steps for --steps steps).
 #include "support/cli.h"
 #include "support/process.h"
+#include "support/testmain.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -16,11 +17,6 @@ namespace {
 using ferry::test::runFerry;
 using Result = ferry::test::CliResult;
 
-QJsonObject showOf(const QString &workspace, const QString &id)
-{
-    return ferry::test::jsonObject(runFerry(workspace, {u"runs"_s, u"show"_s, id, u"--json"_s}));
-}
-
 // Starts metrics.py for `steps` steps and waits until it succeeded; its id.
 QString finishedRun(const QString &workspace, int steps)
 {
@@ -32,7 +28,7 @@ QString finishedRun(const QString &workspace, int steps)
     }
     const QString id = started.out.trimmed();
     const bool over = ferry::test::waitFor(
-        [&] { return showOf(workspace, id)[u"status"_s].toString() == "succeeded"_L1; }, 120000, 200);
+        [&] { return ferry::test::shownRun(workspace, id)[u"status"_s].toString() == "succeeded"_L1; }, 120000, 200);
     return over ? id : QString();
 }
 
@@ -77,14 +73,14 @@ private Q_SLOTS:
         QCOMPARE(r.out, u"baseline keep\n"_s);
         r = runFerry(ws, {u"runs"_s, u"tag"_s, m_short, u"--json"_s});
         QCOMPARE(ferry::test::jsonArray(r), (QJsonArray{u"baseline"_s, u"keep"_s}));
-        QCOMPARE(showOf(ws, m_short)[u"tags"_s].toArray(), (QJsonArray{u"baseline"_s, u"keep"_s}));
+        QCOMPARE(ferry::test::shownRun(ws, m_short)[u"tags"_s].toArray(), (QJsonArray{u"baseline"_s, u"keep"_s}));
         const Result shown = runFerry(ws, {u"runs"_s, u"show"_s, m_short});
         QVERIFY2(shown.out.contains(u"tags:      baseline keep\n"_s), qPrintable(shown.out));
         // A bad tag changes nothing.
         r = runFerry(ws, {u"runs"_s, u"tag"_s, m_short, u"+fine"_s, u"two words"_s});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(u"tag 'two words' has a character a tag cannot have"_s), qPrintable(r.err));
-        QCOMPARE(showOf(ws, m_short)[u"tags"_s].toArray(), (QJsonArray{u"baseline"_s, u"keep"_s}));
+        QCOMPARE(ferry::test::shownRun(ws, m_short)[u"tags"_s].toArray(), (QJsonArray{u"baseline"_s, u"keep"_s}));
         r = runFerry(ws, {u"runs"_s, u"tag"_s, u"nosuchrun"_s, u"x"_s});
         QCOMPARE(r.exitCode, 1);
     }
@@ -94,17 +90,17 @@ private Q_SLOTS:
         const QString ws = m_ws.path();
         Result r = runFerry(ws, {u"runs"_s, u"note"_s, m_long, u"lr too high; see step 7"_s});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        QCOMPARE(showOf(ws, m_long)[u"note"_s].toString(), u"lr too high; see step 7"_s);
+        QCOMPARE(ferry::test::shownRun(ws, m_long)[u"note"_s].toString(), u"lr too high; see step 7"_s);
         QCOMPARE(runFerry(ws, {u"runs"_s, u"note"_s, m_long}).out, u"lr too high; see step 7\n"_s);
         const Result shown = runFerry(ws, {u"runs"_s, u"show"_s, m_long});
         QVERIFY2(shown.out.contains(u"note:      lr too high; see step 7\n"_s), qPrintable(shown.out));
         r = ferry::test::textOf(ferry::test::runCommand(ferry::test::ferryBinary(),
                                                         {u"runs"_s, u"note"_s, m_long, u"-"_s}, ws, "two\nlines\n"));
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        QCOMPARE(showOf(ws, m_long)[u"note"_s].toString(), u"two\nlines"_s);
+        QCOMPARE(ferry::test::shownRun(ws, m_long)[u"note"_s].toString(), u"two\nlines"_s);
         r = runFerry(ws, {u"runs"_s, u"note"_s, m_long, QString()});
         QCOMPARE(r.exitCode, 0);
-        QCOMPARE(showOf(ws, m_long)[u"note"_s].toString(), QString());
+        QCOMPARE(ferry::test::shownRun(ws, m_long)[u"note"_s].toString(), QString());
     }
 
     void whereSelectsRuns_data()
@@ -163,5 +159,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunsQueryCli)
+FERRY_TEST_GUILESS_MAIN(TestRunsQueryCli)
 #include "tst_runsquerycli.moc"

@@ -6,6 +6,7 @@
 #include "support/cli.h"
 #include "support/rawdatabase.h"
 #include "support/testenv.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -48,7 +49,7 @@ std::unique_ptr<RunStore> openStore(const QString &workspace)
     return std::move(*store);
 }
 
-RunRecord finishedRun(const QString &id)
+RunRecord finishedRecord(const QString &id)
 {
     RunRecord r;
     r.id = id;
@@ -139,7 +140,7 @@ void TestStoreCli::csvIsExactToTheBit()
     QTemporaryDir ws;
     auto store = openStore(ws.path());
     QVERIFY(store);
-    store->createRun(finishedRun(u"r1"_s));
+    store->createRun(finishedRecord(u"r1"_s));
     store->appendMetrics(u"r1"_s, awkwardPoints(), 1);
     store->flush();
 
@@ -176,7 +177,7 @@ void TestStoreCli::plainAndFailedOutput()
     {
         auto store = openStore(ws.path());
         QVERIFY(store);
-        store->createRun(finishedRun(u"r1"_s));
+        store->createRun(finishedRecord(u"r1"_s));
         store->appendMetrics(u"r1"_s, awkwardPoints(), 1);
     }
     const Result plain = runFerry(ws.path(), {u"runs"_s, u"metrics"_s, u"r1"_s});
@@ -207,7 +208,7 @@ void TestStoreCli::gcGivesBackADeletedRunsSpace()
         std::mt19937_64 random(7);
         std::uniform_real_distribution<double> noise(0.0, 1.0);
         for (const QString &id : {u"big"_s, u"kept"_s}) {
-            store->createRun(finishedRun(id));
+            store->createRun(finishedRecord(id));
             const int count = id == "big"_L1 ? 300'000 : 1000;
             for (int first = 0; first < count; first += 500) { // a follower's batches
                 QList<MetricPoint> batch;
@@ -258,7 +259,7 @@ void TestStoreCli::doctorChecksTheStore()
     {
         auto store = openStore(ws.path());
         QVERIFY(store);
-        store->createRun(finishedRun(u"r1"_s));
+        store->createRun(finishedRecord(u"r1"_s));
         store->appendMetrics(u"r1"_s, awkwardPoints(), 1);
     }
     const Result good = runFerry(ws.path(), {u"doctor"_s, u"--store"_s});
@@ -365,5 +366,5 @@ void TestStoreCli::progressLinesAreThrottled()
     QCOMPARE(compactionText({116'200'000, 3'100'000}), u"run store: 116.2 MB \u2192 3.1 MB (113.1 MB given back)"_s);
 }
 
-QTEST_GUILESS_MAIN(TestStoreCli)
+FERRY_TEST_GUILESS_MAIN(TestStoreCli)
 #include "tst_storecli.moc"

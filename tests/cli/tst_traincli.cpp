@@ -5,6 +5,7 @@
 #include "support/cli.h"
 #include "support/files.h"
 #include "support/testenv.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -492,5 +493,5 @@ for i in range(len(rows)):
     }
 };
 
-QTEST_GUILESS_MAIN(TestTrainCli)
+FERRY_TEST_GUILESS_MAIN(TestTrainCli)
 #include "tst_traincli.moc"

@@ -4,6 +4,7 @@
 #include "store/runstore.h"
 #include "support/cli.h"
 #include "support/files.h"
+#include "support/testmain.h"
 #include "support/trainbits.h"
 
 #include <QJsonArray>
@@ -72,5 +73,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTrainRerun)
+FERRY_TEST_APPLESS_MAIN(TestTrainRerun)
 #include "tst_trainrerun.moc"

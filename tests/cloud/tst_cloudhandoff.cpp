@@ -2,6 +2,7 @@
 // and as a SageMaker SDK launcher (parsed back with Python's own ast module), field by field;
 // and `ferry runs export` on a real run.
 #include "support/cli.h"
+#include "support/testmain.h"
 
 #include "cloud/cloudhandoff.h"
 #include "cloud/handoffscale.h"
@@ -22,7 +23,7 @@ using namespace ferry;
 
 namespace {
 
-const char *const kEnvironment = R"(ferry: 1
+const char *const kMnistEnvironment = R"(ferry: 1
 name: mnist
 version: "3"
 docker:
@@ -107,7 +108,8 @@ private Q_SLOTS:
         m_spec.channels = {{u"training"_s, m_dir.filePath(u"project/data"_s)},
                            {u"labels"_s, m_dir.filePath(u"labels.csv"_s)}};
         m_spec.metricDefinitions = {{u"loss"_s, u"loss=([0-9.]+)"_s}};
-        const env::EnvironmentRead read = env::parseEnvironmentYaml(QString::fromUtf8(kEnvironment), u"mnist.yml"_s);
+        const env::EnvironmentRead read =
+            env::parseEnvironmentYaml(QString::fromUtf8(kMnistEnvironment), u"mnist.yml"_s);
         QVERIFY(!env::hasErrors(read.diagnostics));
         m_env = read.environment;
         m_spec.variables = m_env.variables;
@@ -389,7 +391,7 @@ private Q_SLOTS:
         QVERIFY(QDir(ws.path()).mkpath(u"environments"_s));
         QFile env(ws.filePath(u"environments/mnist.yml"_s));
         QVERIFY(env.open(QIODevice::WriteOnly));
-        env.write(kEnvironment);
+        env.write(kMnistEnvironment);
         env.close();
         QFile script(ws.filePath(u"train.py"_s));
         QVERIFY(script.open(QIODevice::WriteOnly));
@@ -422,5 +424,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCloudHandoff)
+FERRY_TEST_GUILESS_MAIN(TestCloudHandoff)
 #include "tst_cloudhandoff.moc"

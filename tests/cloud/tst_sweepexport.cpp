@@ -4,6 +4,7 @@
 // thing dropped said; and `ferry sweep export` on a sweep file and on a sweep that ran.
 #include "support/cli.h"
 #include "support/files.h"
+#include "support/testmain.h"
 
 #include "cloud/sweepexport.h"
 #include "env/formats.h"
@@ -26,8 +27,8 @@ using namespace ferry;
 
 namespace {
 
-const char *const kEnvironment = "ferry: 1\nname: tune\nversion: \"1\"\ndocker:\n  base_image: python:3.11-slim\n"
-                                 "python:\n  version: \"3.11\"\n  pip: [\"numpy\"]\n";
+const char *const kTuneEnvironment = "ferry: 1\nname: tune\nversion: \"1\"\ndocker:\n  base_image: python:3.11-slim\n"
+                                     "python:\n  version: \"3.11\"\n  pip: [\"numpy\"]\n";
 
 const char *const kScript = "import argparse\np = argparse.ArgumentParser()\n"
                             "for n in ('--lr', '--layers', '--dropout', '--batch-size', '--width', '--steps'):\n"
@@ -90,7 +91,7 @@ struct Workspace {
     Workspace(const QString &method, const QString &stopping)
     {
         QDir().mkpath(dir.filePath(u"sweeps"_s));
-        test::writeFileOrStop(dir.filePath(u"env.yml"_s), kEnvironment);
+        test::writeFileOrStop(dir.filePath(u"env.yml"_s), kTuneEnvironment);
         test::writeFileOrStop(dir.filePath(u"train.py"_s), kScript);
         file = dir.filePath(u"sweeps/tune.yml"_s);
         test::writeFileOrStop(file, sweepYaml(method, stopping).toUtf8());
@@ -352,5 +353,5 @@ max_parallel: 2
     }
 };
 
-QTEST_GUILESS_MAIN(TestSweepExport)
+FERRY_TEST_GUILESS_MAIN(TestSweepExport)
 #include "tst_sweepexport.moc"

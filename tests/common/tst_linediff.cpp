@@ -4,6 +4,7 @@
 // past kMostChangedLines changes are "too large" at once.
 #include "common/linediff.h"
 #include "support/cost.h"
+#include "support/testmain.h"
 
 #include <QProcess>
 #include <QRandomGenerator>
@@ -178,5 +179,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLineDiff)
+FERRY_TEST_GUILESS_MAIN(TestLineDiff)
 #include "tst_linediff.moc"

@@ -1,6 +1,7 @@
 // The one process runner (core/common/process.h): exit codes, stdin, environment, working
 // folder, the time-out, cancel, the output bounds and the line sink, on real programs.
 #include "common/process.h"
+#include "support/testmain.h"
 
 #include <QElapsedTimer>
 #include <QTemporaryDir>
@@ -170,5 +171,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(ProcessTest)
+FERRY_TEST_APPLESS_MAIN(ProcessTest)
 #include "tst_process.moc"

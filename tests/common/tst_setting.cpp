@@ -1,4 +1,5 @@
 #include "common/setting.h"
+#include "support/testmain.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -38,5 +39,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestSetting)
+FERRY_TEST_APPLESS_MAIN(TestSetting)
 #include "tst_setting.moc"

@@ -3,6 +3,7 @@
 #include "data/csvreader.h"
 #include "data/csvsyntax.h"
 #include "data/dataset.h"
+#include "support/testmain.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -568,5 +569,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestCsvReader)
+FERRY_TEST_APPLESS_MAIN(TestCsvReader)
 #include "tst_csvreader.moc"

@@ -2,6 +2,7 @@
 // idx files, found without a full parse; unknown files get the list of supported formats.
 #include "data/dataset.h"
 #include "support/files.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -195,5 +196,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestDatasetDetect)
+FERRY_TEST_APPLESS_MAIN(TestDatasetDetect)
 #include "tst_datasetdetect.moc"

@@ -1,6 +1,7 @@
 // Train/validation splits and standardisation (core/data/dataset.cpp): the same split on every
 // machine for a seed, statistics from the training rows only.
 #include "data/dataset.h"
+#include "support/testmain.h"
 
 #include <QTest>
 
@@ -160,5 +161,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestDataSplit)
+FERRY_TEST_APPLESS_MAIN(TestDataSplit)
 #include "tst_datasplit.moc"

@@ -2,6 +2,7 @@
 // back exactly; every broken file gets its own error.
 #include "data/dataset.h"
 #include "support/files.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -235,5 +236,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestIdxReader)
+FERRY_TEST_APPLESS_MAIN(TestIdxReader)
 #include "tst_idxreader.moc"

@@ -3,6 +3,7 @@
 // Qt Gui refuses images with one clear message.
 #include "data/dataset.h"
 #include "support/files.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -271,5 +272,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestImageFolder)
+FERRY_TEST_APPLESS_MAIN(TestImageFolder)
 #include "tst_imagefolder.moc"

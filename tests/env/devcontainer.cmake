@@ -19,7 +19,6 @@ if(FERRY_GUI)
   set_tests_properties(devcontainer_cli_install PROPERTIES FIXTURES_SETUP devcontainer_cli TIMEOUT 600)
 
   ferry_test(tst_devcontainer SOURCES env/tst_devcontainer.cpp)
-  add_dependencies(tst_devcontainer ferry)
   # Builds on the vfs storage driver are slow and disk-hungry: one at a time (container_builds),
   # with time to spare.
   set_tests_properties(tst_devcontainer PROPERTIES

@@ -6,6 +6,7 @@
 #include "env/azuremlcommandjob.h"
 #include "env/formats.h"
 #include "support/env.h"
+#include "support/testmain.h"
 
 #include <QTest>
 
@@ -201,5 +202,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestAzureMlCommandJob)
+FERRY_TEST_APPLESS_MAIN(TestAzureMlCommandJob)
 #include "tst_azuremlcommandjob.moc"

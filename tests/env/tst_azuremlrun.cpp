@@ -4,6 +4,7 @@
 #include "cloud/azuremlrun.h"
 #include "support/env.h"
 #include "support/files.h"
+#include "support/testmain.h"
 
 #include "run/distribution.h"
 
@@ -175,5 +176,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestAzureMlRun)
+FERRY_TEST_APPLESS_MAIN(TestAzureMlRun)
 #include "tst_azuremlrun.moc"

@@ -4,6 +4,7 @@
 // The engine and the CLI come from tests/services/ (CTest fixtures docker and devcontainer_cli).
 #include "support/files.h"
 #include "support/testenv.h"
+#include "support/testmain.h"
 
 #include <QCryptographicHash>
 #include <QDataStream>
@@ -23,7 +24,7 @@ namespace {
 constexpr int kQuick = 120 * 1000;
 constexpr int kBuild = 900 * 1000; // the vfs storage driver copies the whole image per layer
 
-struct Result {
+struct CommandResult {
     QString command;
     int exitCode = -1;
     QString out;
@@ -39,17 +40,17 @@ struct Result {
 
 // QVERIFY2 cuts its message short, so a failed check prints the whole command result first:
 //   QVERIFY2(explained(r.ok(), r), qPrintable(r.command));
-bool explained(bool condition, const Result &r)
+bool explained(bool condition, const CommandResult &r)
 {
     if (!condition)
         qWarning().noquote() << r.describe();
     return condition;
 }
 
-Result run(const QString &program, const QStringList &arguments, const QProcessEnvironment &env,
-           const QString &workingDirectory = {}, int timeoutMs = kQuick)
+CommandResult runTool(const QString &program, const QStringList &arguments, const QProcessEnvironment &env,
+                      const QString &workingDirectory = {}, int timeoutMs = kQuick)
 {
-    Result r;
+    CommandResult r;
     r.command = program + u' ' + arguments.join(u' ');
     QProcess process;
     process.setProcessEnvironment(env);
@@ -189,22 +190,22 @@ class TestDevcontainer : public QObject {
     {
         return relative.isEmpty() ? m_workspace.path() : m_workspace.filePath(relative);
     }
-    Result ferry(const QStringList &arguments, int timeoutMs = kQuick) const
+    CommandResult ferry(const QStringList &arguments, int timeoutMs = kQuick) const
     {
-        return run(ferry::test::ferryBinary(), arguments, m_env, ws(), timeoutMs);
+        return runTool(ferry::test::ferryBinary(), arguments, m_env, ws(), timeoutMs);
     }
-    QJsonObject json(const Result &r) const { return QJsonDocument::fromJson(r.out.toUtf8()).object(); }
+    QJsonObject json(const CommandResult &r) const { return QJsonDocument::fromJson(r.out.toUtf8()).object(); }
     QStringList layers(const QString &image) const
     {
         QStringList list;
-        const Result r = docker({u"image"_s, u"inspect"_s, u"-f"_s, u"{{json .RootFS.Layers}}"_s, image});
+        const CommandResult r = docker({u"image"_s, u"inspect"_s, u"-f"_s, u"{{json .RootFS.Layers}}"_s, image});
         for (const QJsonValue &layer : QJsonDocument::fromJson(r.out.toUtf8()).array())
             list << layer.toString();
         return list;
     }
-    Result docker(const QStringList &arguments, int timeoutMs = kQuick) const
+    CommandResult docker(const QStringList &arguments, int timeoutMs = kQuick) const
     {
-        return run(u"docker"_s, arguments, m_env, ws(), timeoutMs);
+        return runTool(u"docker"_s, arguments, m_env, ws(), timeoutMs);
     }
     QStringList imageIds(const QStringList &filter) const
     {
@@ -213,7 +214,7 @@ class TestDevcontainer : public QObject {
     // The engine's labels of an image, as JSON.
     QJsonObject labels(const QString &image) const
     {
-        const Result r = docker({u"image"_s, u"inspect"_s, u"-f"_s, u"{{json .Config.Labels}}"_s, image});
+        const CommandResult r = docker({u"image"_s, u"inspect"_s, u"-f"_s, u"{{json .Config.Labels}}"_s, image});
         return QJsonDocument::fromJson(r.out.toUtf8()).object();
     }
 
@@ -223,16 +224,16 @@ private Q_SLOTS:
         QVERIFY(m_workspace.isValid());
         // The services report where they are; the fixtures have started and installed them.
         const QString services = QStringLiteral(FERRY_SOURCE_DIR) + u"/tests/services/"_s;
-        const Result engine = run(u"bash"_s, {services + u"docker.sh"_s, u"status"_s}, m_env);
+        const CommandResult engine = runTool(u"bash"_s, {services + u"docker.sh"_s, u"status"_s}, m_env);
         QVERIFY2(explained(engine.ok(), engine), "no Docker engine: run the docker_service_start test first");
         m_env.insert(u"DOCKER_HOST"_s, engine.out.trimmed());
         // No buildx here: the legacy builder, without the CLI's hint about BuildKit.
         m_env.insert(u"DOCKER_BUILDKIT"_s, u"0"_s);
-        const Result cli = run(u"bash"_s, {services + u"devcontainer-cli.sh"_s}, m_env);
+        const CommandResult cli = runTool(u"bash"_s, {services + u"devcontainer-cli.sh"_s}, m_env);
         QVERIFY2(explained(cli.ok(), cli), qPrintable(cli.command));
         m_devcontainer = cli.out.trimmed();
 
-        const Result base = docker({u"image"_s, u"inspect"_s, u"ferry-base:bookworm"_s});
+        const CommandResult base = docker({u"image"_s, u"inspect"_s, u"ferry-base:bookworm"_s});
         QVERIFY2(explained(base.ok(), base), "no base image: run 'tests/services/docker.sh base-image'");
         m_imagesBefore = imageIds({u"-a"_s});
 
@@ -250,7 +251,7 @@ private Q_SLOTS:
     // is the export's, not this test's fixture.
     void wheelsInstallWithPlainPip()
     {
-        const Result r =
+        const CommandResult r =
             docker({u"run"_s, u"--rm"_s, u"--network"_s, u"none"_s, u"-v"_s, ws(u"wheels"_s) + u":/wheels:ro"_s,
                     u"-e"_s, u"PIP_BREAK_SYSTEM_PACKAGES=1"_s, u"ferry-base:bookworm"_s, u"sh"_s, u"-c"_s,
                     u"python3 -m pip install -q --no-cache-dir --no-index --find-links /wheels pkg_b black "
@@ -262,8 +263,8 @@ private Q_SLOTS:
 
     void exportDevcontainer()
     {
-        const Result r = ferry({u"env"_s, u"export"_s, u"environments/demo.yml"_s, u"--format"_s, u"devcontainer"_s,
-                                u"-o"_s, u".devcontainer"_s});
+        const CommandResult r = ferry({u"env"_s, u"export"_s, u"environments/demo.yml"_s, u"--format"_s,
+                                       u"devcontainer"_s, u"-o"_s, u".devcontainer"_s});
         QVERIFY2(explained(r.ok(), r), qPrintable(r.command));
         for (const QString &file : {u"devcontainer.json"_s, u"Dockerfile"_s})
             QVERIFY2(QFileInfo(ws(u".devcontainer/"_s + file)).isFile(), qPrintable(file));
@@ -285,7 +286,8 @@ private Q_SLOTS:
     {
         if (!m_exported)
             QSKIP("the export failed");
-        const Result r = run(m_devcontainer, {u"read-configuration"_s, u"--workspace-folder"_s, ws()}, m_env);
+        const CommandResult r =
+            runTool(m_devcontainer, {u"read-configuration"_s, u"--workspace-folder"_s, ws()}, m_env);
         QVERIFY2(explained(r.ok(), r), qPrintable(r.command));
         const QJsonObject configuration = QJsonDocument::fromJson(r.out.toUtf8())[u"configuration"_s].toObject();
         QVERIFY2(explained(!configuration.isEmpty(), r), "no configuration in its output");
@@ -312,8 +314,9 @@ private Q_SLOTS:
     {
         if (!m_exported)
             QSKIP("the export failed");
-        const Result r = run(m_devcontainer, {u"build"_s, u"--workspace-folder"_s, ws(), u"--image-name"_s, m_devImage},
-                             m_env, ws(), kBuild);
+        const CommandResult r =
+            runTool(m_devcontainer, {u"build"_s, u"--workspace-folder"_s, ws(), u"--image-name"_s, m_devImage}, m_env,
+                    ws(), kBuild);
         QVERIFY2(explained(r.ok(), r), qPrintable(r.command));
         QVERIFY2(explained(r.out.contains(u"\"outcome\":\"success\""_s), r), "no success in its output");
         m_devBuilt = true;
@@ -324,8 +327,8 @@ private Q_SLOTS:
     {
         if (!m_devBuilt)
             QSKIP("the dev image was not built");
-        Result r = docker({u"run"_s, u"--rm"_s, u"--network"_s, u"none"_s, m_devImage, u"python3"_s, u"-c"_s,
-                           u"import pkg_a, pkg_b; print(pkg_a.VERSION)"_s});
+        CommandResult r = docker({u"run"_s, u"--rm"_s, u"--network"_s, u"none"_s, m_devImage, u"python3"_s, u"-c"_s,
+                                  u"import pkg_a, pkg_b; print(pkg_a.VERSION)"_s});
         QVERIFY2(explained(r.ok(), r), qPrintable(r.command));
         QCOMPARE(r.out.trimmed(), u"1.2.0"_s);
 
@@ -341,15 +344,15 @@ private Q_SLOTS:
     // the image says which spec it was built from.
     void buildRuntimeStage()
     {
-        const Result exported = ferry({u"env"_s, u"export"_s, u"environments/demo.yml"_s, u"--format"_s,
-                                       u"dockerfile"_s, u"-o"_s, u"image/Dockerfile"_s});
+        const CommandResult exported = ferry({u"env"_s, u"export"_s, u"environments/demo.yml"_s, u"--format"_s,
+                                              u"dockerfile"_s, u"-o"_s, u"image/Dockerfile"_s});
         QVERIFY2(explained(exported.ok(), exported), qPrintable(exported.command));
-        const Result hash = ferry({u"env"_s, u"hash"_s, u"environments/demo.yml"_s, u"--json"_s});
+        const CommandResult hash = ferry({u"env"_s, u"hash"_s, u"environments/demo.yml"_s, u"--json"_s});
         QVERIFY2(explained(hash.ok(), hash), qPrintable(hash.command));
         const QString specHash = QJsonDocument::fromJson(hash.out.toUtf8())[u"hash"_s].toString();
         QVERIFY2(explained(!specHash.isEmpty(), hash), "no hash in its output");
 
-        const Result built =
+        const CommandResult built =
             docker({u"build"_s, u"--force-rm"_s, u"--target"_s, u"runtime"_s, u"-t"_s, m_runtimeImage, ws(u"image"_s)},
                    kBuild);
         QVERIFY2(explained(built.ok(), built), qPrintable(built.command));
@@ -361,9 +364,10 @@ private Q_SLOTS:
             QCOMPARE(labels(m_devImage)[u"dev.ferry.spec-hash"_s].toString(), specHash);
 
         // Dev tools belong to the dev stage only.
-        const Result r = docker({u"run"_s, u"--rm"_s, u"--network"_s, u"none"_s, m_runtimeImage, u"python3"_s, u"-c"_s,
-                                 u"import importlib.util, pkg_b; "
-                                 u"print(pkg_b.VERSION, importlib.util.find_spec('black') is not None)"_s});
+        const CommandResult r =
+            docker({u"run"_s, u"--rm"_s, u"--network"_s, u"none"_s, m_runtimeImage, u"python3"_s, u"-c"_s,
+                    u"import importlib.util, pkg_b; "
+                    u"print(pkg_b.VERSION, importlib.util.find_spec('black') is not None)"_s});
         QVERIFY2(explained(r.ok(), r), qPrintable(r.command));
         QCOMPARE(r.out.trimmed(), u"0.3.1 False"_s);
     }
@@ -375,12 +379,12 @@ private Q_SLOTS:
         QFile marker(ws(u"marker.txt"_s));
         QVERIFY(marker.open(QIODevice::WriteOnly) && marker.write("from the workspace\n") > 0);
         marker.close();
-        const Result hash = ferry({u"env"_s, u"hash"_s, u"environments/demo.yml"_s, u"--json"_s});
+        const CommandResult hash = ferry({u"env"_s, u"hash"_s, u"environments/demo.yml"_s, u"--json"_s});
         QVERIFY2(explained(hash.ok(), hash), qPrintable(hash.command));
         m_ferryImage = json(hash)[u"image"_s].toString();
         QVERIFY(m_ferryImage.startsWith(u"ferry:demo-1-"_s));
 
-        const Result up =
+        const CommandResult up =
             ferry({u"env"_s, u"devcontainer-up"_s, u"environments/demo.yml"_s, u"--cli"_s, m_devcontainer, u"--json"_s},
                   kBuild);
         QVERIFY2(explained(up.ok(), up), qPrintable(up.command));
@@ -402,12 +406,12 @@ private Q_SLOTS:
         // The workspace is mounted where the CLI mounts it, the variables are set, the tools are there.
         const QString folder = dc[u"remoteWorkspaceFolder"_s].toString();
         QCOMPARE(folder, u"/workspaces/"_s + QFileInfo(ws()).fileName());
-        const Result inside = docker({u"exec"_s, u"-w"_s, folder, m_containerId, u"sh"_s, u"-c"_s,
-                                      u"cat marker.txt; echo \"flag=$DEMO_FLAG\"; "
-                                      u"python3 -c 'import pkg_b, black; print(pkg_b.VERSION)'"_s});
+        const CommandResult inside = docker({u"exec"_s, u"-w"_s, folder, m_containerId, u"sh"_s, u"-c"_s,
+                                             u"cat marker.txt; echo \"flag=$DEMO_FLAG\"; "
+                                             u"python3 -c 'import pkg_b, black; print(pkg_b.VERSION)'"_s});
         QVERIFY2(explained(inside.ok(), inside), qPrintable(inside.command));
         QCOMPARE(inside.out, u"from the workspace\nflag=1\n0.3.1\n"_s);
-        const Result label =
+        const CommandResult label =
             docker({u"inspect"_s, u"-f"_s, u"{{index .Config.Labels \"devcontainer.local_folder\"}}"_s, m_containerId});
         QCOMPARE(label.out.trimmed(), ws());
     }
@@ -421,7 +425,7 @@ private Q_SLOTS:
             QSKIP("devcontainer-up with the CLI failed");
         const QStringList up{u"env"_s, u"devcontainer-up"_s, ws(u"environments/demo.yml"_s), u"--no-cli"_s,
                              u"--json"_s};
-        Result r = ferry(up);
+        CommandResult r = ferry(up);
         QVERIFY2(explained(r.ok(), r), qPrintable(r.command));
         QCOMPARE(json(r)[u"method"_s].toString(), u"docker"_s);
         QCOMPARE(json(r)[u"containerId"_s].toString(), m_containerId);
@@ -460,8 +464,8 @@ private Q_SLOTS:
 
     void devcontainerUpRefusesAMissingWorkspace()
     {
-        const Result r = ferry({u"env"_s, u"devcontainer-up"_s, u"environments/demo.yml"_s, u"--no-cli"_s,
-                                u"--workspace"_s, ws(u"no-such-folder"_s)});
+        const CommandResult r = ferry({u"env"_s, u"devcontainer-up"_s, u"environments/demo.yml"_s, u"--no-cli"_s,
+                                       u"--workspace"_s, ws(u"no-such-folder"_s)});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(u"no-such-folder: the workspace folder does not exist"_s), qPrintable(r.err));
     }
@@ -480,7 +484,7 @@ private Q_SLOTS:
             if (image.isEmpty())
                 continue;
             if (docker({u"image"_s, u"inspect"_s, image}).ok()) {
-                const Result r = docker({u"rmi"_s, u"-f"_s, image});
+                const CommandResult r = docker({u"rmi"_s, u"-f"_s, image});
                 if (!r.ok())
                     qWarning().noquote() << r.describe();
             }
@@ -496,5 +500,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDevcontainer)
+FERRY_TEST_GUILESS_MAIN(TestDevcontainer)
 #include "tst_devcontainer.moc"

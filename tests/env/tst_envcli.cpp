@@ -1,8 +1,10 @@
 // `ferry env` as a user runs it.
 #include "support/cli.h"
 #include "support/corpus.h"
+#include "support/env.h"
 #include "support/files.h"
 #include "support/testenv.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -26,11 +28,6 @@ Result runCli(const QStringList &arguments, const QString &workingDir = {})
     return ferry::test::runFerry(workingDir, arguments, 120000);
 }
 
-QString data(const QString &relative)
-{
-    return QStringLiteral(FERRY_TEST_DATA "/env/") + relative;
-}
-
 } // namespace
 
 class TestEnvCli : public QObject {
@@ -41,7 +38,8 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString out = dir.filePath(u"environments/nested.yml"_s);
         QVERIFY(QDir().mkpath(dir.filePath(u"environments"_s)));
-        const Result r = runCli({u"env"_s, u"import"_s, data(u"conda/nested-pip.yml"_s), u"-o"_s, out});
+        const Result r =
+            runCli({u"env"_s, u"import"_s, ferry::test::dataPath(u"conda/nested-pip.yml"_s), u"-o"_s, out});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY(r.err.contains(u"wrote "_s + out));
         const Result check = runCli({u"env"_s, u"check"_s, out});
@@ -51,7 +49,7 @@ private Q_SLOTS:
 
     void checkListsEveryError()
     {
-        const QString file = data(u"ferry/errors.yml"_s);
+        const QString file = ferry::test::dataPath(u"ferry/errors.yml"_s);
         const Result r = runCli({u"env"_s, u"check"_s, file});
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.out.isEmpty());
@@ -61,7 +59,7 @@ private Q_SLOTS:
 
     void hashIsStableAndMachineReadable()
     {
-        const QString file = data(u"ferry/full.yml"_s);
+        const QString file = ferry::test::dataPath(u"ferry/full.yml"_s);
         const Result plain = runCli({u"env"_s, u"hash"_s, file});
         QCOMPARE(plain.exitCode, 0);
         const Result json = runCli({u"env"_s, u"hash"_s, file, u"--json"_s});
@@ -94,7 +92,7 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(dir.filePath(u"wheels"_s)));
         QVERIFY(QDir().mkpath(dir.filePath(u"environments"_s)));
         const QString env = dir.filePath(u"environments/mnist.yml"_s);
-        QVERIFY(QFile::copy(data(u"ferry/full.yml"_s), env));
+        QVERIFY(QFile::copy(ferry::test::dataPath(u"ferry/full.yml"_s), env));
         const Result r = runCli({u"env"_s, u"export"_s, env, u"--format"_s, format});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY2(r.out.contains(expected), qPrintable(r.out));
@@ -109,7 +107,7 @@ private Q_SLOTS:
         wheel.close();
         QVERIFY(QDir().mkpath(dir.filePath(u"environments"_s)));
         const QString env = dir.filePath(u"environments/mnist.yml"_s);
-        QVERIFY(QFile::copy(data(u"ferry/full.yml"_s), env));
+        QVERIFY(QFile::copy(ferry::test::dataPath(u"ferry/full.yml"_s), env));
         const Result r = runCli(
             {u"env"_s, u"export"_s, env, u"--format"_s, u"devcontainer"_s, u"-o"_s, dir.filePath(u".devcontainer"_s)});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
@@ -148,18 +146,18 @@ private Q_SLOTS:
         QTest::addColumn<QString>("file");
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<QString>("message");
-        QTest::newRow("inline, conda file beside it")
-            << data(u"azureml-jobs/tiny-job.yml"_s) << 0 << u"its environment is imported, not its command"_s;
+        QTest::newRow("inline, conda file beside it") << ferry::test::dataPath(u"azureml-jobs/tiny-job.yml"_s) << 0
+                                                      << u"its environment is imported, not its command"_s;
         QTest::newRow("corpus: inline image") << corpusPath(u"env/azureml/v2_job_hello-world-env-var.yml"_s) << 0
                                               << u"its environment is imported, not its command"_s;
         QTest::newRow("corpus: registered")
             << corpusPath(u"env/azureml/v2_job_pytorch_word-language-model.yml"_s) << 1
             << u"error: the job's environment azureml:AzureML-acpt-pytorch-2.8-cuda12.6@latest is registered in "
                "AzureML"_s;
-        QTest::newRow("none") << data(u"azureml-jobs/no-environment.yml"_s) << 1
+        QTest::newRow("none") << ferry::test::dataPath(u"azureml-jobs/no-environment.yml"_s) << 1
                               << u"error: this AzureML job holds no environment"_s;
-        QTest::newRow("v1 inference config")
-            << data(u"azureml-jobs/inferenceconfig.json"_s) << 0 << u"its environment is imported, not entryScript"_s;
+        QTest::newRow("v1 inference config") << ferry::test::dataPath(u"azureml-jobs/inferenceconfig.json"_s) << 0
+                                             << u"its environment is imported, not entryScript"_s;
     }
     void importsWhatAnAzureMlJobHolds()
     {
@@ -200,7 +198,7 @@ private Q_SLOTS:
     void runsAnAzureMlJobHere()
     {
         QTemporaryDir workspace;
-        const QString job = data(u"azureml-jobs/tiny-job.yml"_s);
+        const QString job = ferry::test::dataPath(u"azureml-jobs/tiny-job.yml"_s);
         const Result cluster = runCli({u"run"_s, u"--from-azureml"_s, job, u"--workspace"_s, workspace.path()});
         QCOMPARE(cluster.exitCode, 1);
         QVERIFY2(cluster.err.contains(u"the job runs on the AzureML compute 'azureml:cpu-cluster'"_s),
@@ -216,12 +214,12 @@ private Q_SLOTS:
         const QJsonObject args = seen[u"args"_s].toObject();
         QCOMPARE(args[u"epochs"_s].toInt(), 3);
         QCOMPARE(args[u"lr"_s].toDouble(), 0.5);
-        QCOMPARE(args[u"data"_s].toString(), data(u"azureml-jobs/data"_s));
+        QCOMPARE(args[u"data"_s].toString(), ferry::test::dataPath(u"azureml-jobs/data"_s));
         QCOMPARE(args[u"seed"_s].toInt(), -1); // an optional input the job does not give
         QCOMPARE(args[u"tag"_s].toString(), u"tiny Tiny"_s);
         QVERIFY(args[u"verbose"_s].toBool());
         QCOMPARE(seen[u"files"_s].toArray().first().toString(), u"values.csv"_s);
-        QCOMPARE(seen[u"channel"_s].toString(), data(u"azureml-jobs/data"_s));
+        QCOMPARE(seen[u"channel"_s].toString(), ferry::test::dataPath(u"azureml-jobs/data"_s));
         QCOMPARE(seen[u"hps"_s].toObject()[u"epochs"_s].toInt(), 3);
         QCOMPARE(seen[u"mode"_s].toString(), u"fast"_s); // the job's environment_variables
         QVERIFY2(r.out.contains(u"\"loss\": 0.5"_s) || r.err.contains(u"\"loss\": 0.5"_s), qPrintable(r.out));
@@ -233,10 +231,10 @@ private Q_SLOTS:
         QTest::addColumn<QString>("message");
         QTest::newRow("no action") << QStringList{u"env"_s} << u"ferry env: say what to do"_s;
         QTest::newRow("bad action") << QStringList{u"env"_s, u"frob"_s} << u"unknown action 'frob'"_s;
-        QTest::newRow("no format") << QStringList{u"env"_s, u"export"_s, data(u"ferry/full.yml"_s)}
+        QTest::newRow("no format") << QStringList{u"env"_s, u"export"_s, ferry::test::dataPath(u"ferry/full.yml"_s)}
                                    << u"give --format"_s;
-        QTest::newRow("bad format") << QStringList{u"env"_s, u"export"_s, data(u"ferry/full.yml"_s), u"--format"_s,
-                                                   u"toml"_s}
+        QTest::newRow("bad format") << QStringList{u"env"_s, u"export"_s, ferry::test::dataPath(u"ferry/full.yml"_s),
+                                                   u"--format"_s, u"toml"_s}
                                     << u"unknown format 'toml'"_s;
         QTest::newRow("missing file") << QStringList{u"env"_s, u"check"_s, u"/nonexistent/env.yml"_s}
                                       << u"/nonexistent/env.yml: error: no such file"_s;
@@ -252,5 +250,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestEnvCli)
+FERRY_TEST_GUILESS_MAIN(TestEnvCli)
 #include "tst_envcli.moc"

@@ -4,6 +4,7 @@
 #include "env/exportwriter.h"
 #include "env/formats.h"
 #include "support/env.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -380,5 +381,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestEnvFormats)
+FERRY_TEST_GUILESS_MAIN(TestEnvFormats)
 #include "tst_envformats.moc"

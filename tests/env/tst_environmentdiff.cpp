@@ -1,6 +1,7 @@
 // The core of the editor's versions view and of secret variables (issue 7): the diff of two
 // versions, versioned saves, and variables whose value is a keychain secret's name.
 #include "support/env.h"
+#include "support/testmain.h"
 
 #include "common/textfile.h"
 #include "env/environmentdiff.h"
@@ -239,5 +240,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestEnvironmentDiff)
+FERRY_TEST_APPLESS_MAIN(TestEnvironmentDiff)
 #include "tst_environmentdiff.moc"

@@ -3,6 +3,7 @@
 // keyboard-only tables, secret variables, the file on disk and exports.
 #include "secrets/secretbinding.h"
 #include "support/editor.h"
+#include "support/testmain.h"
 #include "targets/containerengine.h"
 
 #include "common/textfile.h"
@@ -509,5 +510,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestEnvironmentEditor)
+FERRY_TEST_MAIN(TestEnvironmentEditor)
 #include "tst_environmenteditor.moc"

@@ -1,6 +1,7 @@
 // The environment editor's surroundings (issue 7), offscreen: templates and new environments,
 // imported files, the image actions' states, the terminal command, and the window's wiring.
 #include "support/editor.h"
+#include "support/testmain.h"
 
 #include "common/textfile.h"
 #include "env/environmentvalidator.h"
@@ -263,5 +264,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestEnvironmentEditorParts)
+FERRY_TEST_MAIN(TestEnvironmentEditorParts)
 #include "tst_environmenteditorparts.moc"

@@ -3,6 +3,7 @@
 #include "env/environmentfile.h"
 #include "env/formats.h"
 #include "support/env.h"
+#include "support/testmain.h"
 
 #include "common/textfile.h"
 
@@ -240,5 +241,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestEnvironmentFile)
+FERRY_TEST_APPLESS_MAIN(TestEnvironmentFile)
 #include "tst_environmentfile.moc"

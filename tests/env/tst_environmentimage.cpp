@@ -2,6 +2,7 @@
 // streams its log and progress and ends with the image present; a cancelled build stops; the
 // devcontainer starts from the saved file.
 #include "env/spechash.h"
+#include "support/testmain.h"
 #include "targets/containerengine.h"
 #include "targets/devcontainer.h"
 #include "ui/env/environmentdocument.h"
@@ -164,5 +165,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestEnvironmentImage)
+FERRY_TEST_MAIN(TestEnvironmentImage)
 #include "tst_environmentimage.moc"

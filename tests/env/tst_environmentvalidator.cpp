@@ -6,6 +6,7 @@
 #include "env/environmentvalidator.h"
 #include "env/spechash.h"
 #include "support/env.h"
+#include "support/testmain.h"
 
 #include <QSet>
 #include <QTest>
@@ -195,5 +196,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestEnvironmentValidator)
+FERRY_TEST_APPLESS_MAIN(TestEnvironmentValidator)
 #include "tst_environmentvalidator.moc"

@@ -3,6 +3,7 @@
 #include "env/environmentfile.h"
 #include "env/imagegenerator.h"
 #include "env/spechash.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -231,5 +232,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestImageGenerator)
+FERRY_TEST_APPLESS_MAIN(TestImageGenerator)
 #include "tst_imagegenerator.moc"

@@ -1,4 +1,5 @@
 #include "env/conda/matchspec.h"
+#include "support/testmain.h"
 
 #include <QFile>
 #include <QRandomGenerator>
@@ -381,5 +382,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestMatchSpec)
+FERRY_TEST_APPLESS_MAIN(TestMatchSpec)
 #include "tst_matchspec.moc"

@@ -1,4 +1,5 @@
 #include "env/pip/requirement.h"
+#include "support/testmain.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -265,5 +266,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestRequirement)
+FERRY_TEST_APPLESS_MAIN(TestRequirement)
 #include "tst_requirement.moc"

@@ -1,4 +1,5 @@
 #include "env/pip/requirementsfile.h"
+#include "support/testmain.h"
 
 #include <QDirIterator>
 #include <QFile>
@@ -17,7 +18,7 @@ namespace {
 
 const QString dataDir = QStringLiteral(FERRY_TEST_DATA "/env/requirements");
 
-QString data(const QString &name)
+QString requirementsData(const QString &name)
 {
     return dataDir + u'/' + name;
 }
@@ -300,7 +301,7 @@ private Q_SLOTS:
     void files()
     {
         QFETCH(QString, file);
-        const RequirementsFile parsed = readRequirementsFile(data(file));
+        const RequirementsFile parsed = readRequirementsFile(requirementsData(file));
         QTEST(dump(parsed.requirements), "requirements");
         QTEST(dump(parsed.constraints), "constraints");
         QTEST(dump(parsed.diagnostics), "diagnostics");
@@ -310,7 +311,7 @@ private Q_SLOTS:
 
     void options()
     {
-        const RequirementsFile parsed = readRequirementsFile(data(u"options.txt"_s));
+        const RequirementsFile parsed = readRequirementsFile(requirementsData(u"options.txt"_s));
         QVERIFY(parsed.diagnostics.isEmpty());
         const PipOptions &o = parsed.options;
         QCOMPARE(o.indexUrl, u"https://pypi.example.com/simple"_s);
@@ -323,7 +324,7 @@ private Q_SLOTS:
         QCOMPARE(o.other, QStringList({u"--no-binary :all:"_s, u"--prefer-binary"_s, u"--only-binary=numpy,scipy"_s}));
         QCOMPARE(dump(parsed.requirements), QStringList{u"R torch==2.1+cu121"_s});
 
-        const RequirementsFile env = readRequirementsFile(data(u"envvars.txt"_s));
+        const RequirementsFile env = readRequirementsFile(requirementsData(u"envvars.txt"_s));
         QCOMPARE(env.options.indexUrl, u"https://${PIP_USER}:${PIP_TOKEN}@pypi.example.com/simple"_s);
     }
 
@@ -483,7 +484,7 @@ private Q_SLOTS:
         if (kind == u"directory"_s) {
             path = dir.path();
         } else if (kind == u"binary"_s) {
-            path = data(u"binary.bin"_s);
+            path = requirementsData(u"binary.bin"_s);
         } else if (kind == u"huge"_s) {
             QFile file(path);
             QVERIFY(file.open(QIODevice::WriteOnly));
@@ -631,5 +632,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestRequirementsFile)
+FERRY_TEST_APPLESS_MAIN(TestRequirementsFile)
 #include "tst_requirementsfile.moc"

@@ -2,6 +2,7 @@
 // into the image always does, and what only affects running (name, variables, ...) never does.
 #include "env/environmentfile.h"
 #include "env/spechash.h"
+#include "support/testmain.h"
 
 #include <QRandomGenerator>
 #include <QRegularExpression>
@@ -220,5 +221,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestSpecHash)
+FERRY_TEST_APPLESS_MAIN(TestSpecHash)
 #include "tst_spechash.moc"

@@ -5,6 +5,7 @@
 // records over 1 MiB); the same files fed in small pieces as a growing file is; damaged files.
 #include "support/corpus.h"
 #include "support/process.h"
+#include "support/testmain.h"
 
 #include "metrics/eventfile.h"
 
@@ -428,5 +429,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestEventFile)
+FERRY_TEST_APPLESS_MAIN(TestEventFile)
 #include "tst_eventfile.moc"

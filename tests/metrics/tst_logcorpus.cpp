@@ -5,6 +5,7 @@
 // (Python's ast.literal_eval on the printed dicts, a regex on Keras' final redraws).
 #include "support/corpus.h"
 #include "support/process.h"
+#include "support/testmain.h"
 
 #include "metrics/metricparser.h"
 #include "metrics/terminaltext.h"
@@ -114,5 +115,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestLogCorpus)
+FERRY_TEST_APPLESS_MAIN(TestLogCorpus)
 #include "tst_logcorpus.moc"

@@ -3,7 +3,9 @@
 // point with its step, as Python's json and csv modules read the same file (the oracle below),
 // and, read again as the file grows or is rewritten, nothing lost and nothing doubled.
 #include "support/corpus.h"
+#include "support/files.h"
 #include "support/process.h"
+#include "support/testmain.h"
 
 #include "metrics/metricfiles.h"
 
@@ -26,7 +28,7 @@ const QString kTrainerState = u"logs/hf/trainer_state/Tashu014__lora-imdb-distil
 const QString kMetricsCsv = u"logs/lightning_csv/DanyaSH759__MLOps_homework/lightning_logs/version_0/metrics.csv"_s;
 
 // "name@step=value" of every point, in order: what Python reads, for comparing.
-const char *const kOracle = R"PY(
+const char *const kFileOracle = R"PY(
 import csv, json, sys
 kind, path = sys.argv[1], sys.argv[2]
 out = []
@@ -43,9 +45,10 @@ else:
 print("\n".join(out))
 )PY";
 
-QStringList oracle(const QString &kind, const QString &path)
+QStringList fileOracle(const QString &kind, const QString &path)
 {
-    const auto r = ferry::test::runCommand(u"/usr/bin/python3"_s, {u"-c"_s, QString::fromUtf8(kOracle), kind, path});
+    const auto r =
+        ferry::test::runCommand(u"/usr/bin/python3"_s, {u"-c"_s, QString::fromUtf8(kFileOracle), kind, path});
     if (r.code != 0)
         qFatal("oracle failed: %s", r.err.constData());
     return QString::fromUtf8(r.out).split(u'\n', Qt::SkipEmptyParts);
@@ -66,18 +69,12 @@ QList<Triple> triples(const QStringList &lines)
     return out;
 }
 
-QList<Triple> rendered(const QList<MetricPoint> &points)
+QList<Triple> renderedTriples(const QList<MetricPoint> &points)
 {
     QList<Triple> out;
     for (const MetricPoint &p : points)
         out.append({p.name, p.step, p.value});
     return out;
-}
-
-QByteArray contents(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 } // namespace
@@ -90,10 +87,10 @@ private Q_SLOTS:
     {
         const QString path = corpusPath(kTrainerState);
         TrainerStateReader reader;
-        const auto points = reader.read(contents(path), path, 0);
+        const auto points = reader.read(ferry::test::readFile(path), path, 0);
         QVERIFY2(points, qPrintable(points ? QString() : points.error().toString()));
-        QList<Triple> got = rendered(*points);
-        QList<Triple> want = triples(oracle(u"state"_s, path));
+        QList<Triple> got = renderedTriples(*points);
+        QList<Triple> want = triples(fileOracle(u"state"_s, path));
         std::sort(got.begin(), got.end()); // QJsonObject orders an entry's keys; Python keeps the file's
         std::sort(want.begin(), want.end());
         QVERIFY(got == want);
@@ -104,7 +101,7 @@ private Q_SLOTS:
     void trainerStateGrowsWithoutDoubles()
     {
         const QString path = corpusPath(kTrainerState);
-        QJsonObject state = QJsonDocument::fromJson(contents(path)).object();
+        QJsonObject state = QJsonDocument::fromJson(ferry::test::readFile(path)).object();
         const QJsonArray all = state.value(u"log_history"_s).toArray();
         QJsonArray first;
         for (qsizetype i = 0; i < 7; ++i)
@@ -119,7 +116,8 @@ private Q_SLOTS:
         QVERIFY(!a->isEmpty() && !b->isEmpty());
         QVERIFY(again->isEmpty());
         TrainerStateReader once;
-        QVERIFY(rendered(*a) + rendered(*b) == rendered(*once.read(contents(path), path, 0)));
+        QVERIFY(renderedTriples(*a) + renderedTriples(*b) ==
+                renderedTriples(*once.read(ferry::test::readFile(path), path, 0)));
     }
 
     void trainerStateThatIsNoneIsAnError()
@@ -135,9 +133,9 @@ private Q_SLOTS:
     {
         const QString path = corpusPath(kMetricsCsv);
         LightningCsvReader reader;
-        const auto points = reader.read(contents(path), path, 0);
+        const auto points = reader.read(ferry::test::readFile(path), path, 0);
         QVERIFY2(points, qPrintable(points ? QString() : points.error().toString()));
-        QVERIFY(rendered(*points) == triples(oracle(u"csv"_s, path)));
+        QVERIFY(renderedTriples(*points) == triples(fileOracle(u"csv"_s, path)));
     }
 
     // The file as Lightning writes it live: rows appended, a row half written, then the whole
@@ -145,7 +143,7 @@ private Q_SLOTS:
     void lightningCsvRewrittenLosesAndDoublesNothing()
     {
         const QString path = corpusPath(kMetricsCsv);
-        const QByteArray full = contents(path);
+        const QByteArray full = ferry::test::readFile(path);
         QList<QByteArray> lines = full.split('\n');
         for (QByteArray &line : lines) { // the file's lines end in "\r\n"
             if (line.endsWith('\r'))
@@ -174,9 +172,9 @@ private Q_SLOTS:
         QVERIFY(a->isEmpty());
         QCOMPARE(b->size(), rows);
         QVERIFY(d->isEmpty());
-        QVERIFY(rendered(*b) + rendered(*c) == triples(oracle(u"csv"_s, path)));
+        QVERIFY(renderedTriples(*b) + renderedTriples(*c) == triples(fileOracle(u"csv"_s, path)));
     }
 };
 
-QTEST_APPLESS_MAIN(TestMetricFiles)
+FERRY_TEST_APPLESS_MAIN(TestMetricFiles)
 #include "tst_metricfiles.moc"

@@ -3,6 +3,7 @@
 #include "metrics/metricparser.h"
 #include "metrics/terminaltext.h"
 #include "support/cost.h"
+#include "support/testmain.h"
 
 #include <QTest>
 
@@ -257,5 +258,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestMetricParser)
+FERRY_TEST_APPLESS_MAIN(TestMetricParser)
 #include "tst_metricparser.moc"

@@ -2,6 +2,7 @@
 // runners write, read into system/ metrics (CPU % from two samples, nvidia-smi's columns by
 // name, a block being written waits), and a real process group's CPU time and memory.
 #include "metrics/systemsamples.h"
+#include "support/testmain.h"
 
 #include <QElapsedTimer>
 #include <QTest>
@@ -99,5 +100,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSystemSamples)
+FERRY_TEST_GUILESS_MAIN(TestSystemSamples)
 #include "tst_systemsamples.moc"

@@ -2,7 +2,6 @@
 # (python3-nbformat, jupyter-nbconvert), and the converted script run by `ferry run`.
 ferry_test(tst_notebook SOURCES notebook/tst_notebook.cpp)
 ferry_test(tst_notebookcli SOURCES notebook/tst_notebookcli.cpp)
-add_dependencies(tst_notebookcli ferry)
 if(FERRY_GUI)
   ferry_test(tst_notebookimportdialog GUI SOURCES notebook/tst_notebookimportdialog.cpp LIBS ferry_ui)
 endif()

@@ -4,6 +4,8 @@
 #include "notebook/conversion.h"
 #include "notebook/pythonsource.h"
 #include "support/cost.h"
+#include "support/files.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -20,15 +22,11 @@
 
 using namespace Qt::StringLiterals;
 using namespace ferry::notebook;
+using ferry::test::testData;
 
 namespace {
 
 const QString kPython = u"/usr/bin/python3"_s;
-
-QString fixture(const QString &name)
-{
-    return QStringLiteral(FERRY_TEST_DATA) + u"/notebooks/"_s + name;
-}
 
 struct ProcessResult {
     int exitCode = -1;
@@ -119,7 +117,7 @@ class TestNotebook : public QObject {
 private Q_SLOTS:
     void readsSourceAsStringOrList()
     {
-        const auto listed = readNotebook(fixture(u"linear_regression.ipynb"_s));
+        const auto listed = readNotebook(testData(u"notebooks/linear_regression.ipynb"_s));
         QVERIFY2(listed, qPrintable(listed ? QString() : listed.error().toString()));
         QCOMPARE(listed->cells.size(), 9);
         QCOMPARE(listed->cells[0].kind, CellKind::Markdown);
@@ -127,7 +125,7 @@ private Q_SLOTS:
         QCOMPARE(listed->language, u"python"_s);
         QCOMPARE(listed->minor, 5);
 
-        const auto joined = readNotebook(fixture(u"tricky_syntax.ipynb"_s));
+        const auto joined = readNotebook(testData(u"notebooks/tricky_syntax.ipynb"_s));
         QVERIFY(joined);
         QCOMPARE(joined->minor, 2);
         QCOMPARE(joined->cells[2].tags, QStringList{u"parameters"_s});
@@ -290,10 +288,10 @@ private Q_SLOTS:
                                  u"import sys, nbformat\n"
                                  u"nb = nbformat.read(sys.argv[1], as_version=nbformat.NO_CONVERT)\n"
                                  u"nbformat.validate(nb)"_s,
-                                 fixture(name)});
+                                 testData(u"notebooks/"_s + name)});
         QVERIFY2(!validated.err.contains("No module named"_L1), qPrintable(validated.err));
         QCOMPARE(validated.exitCode == 0, validForNbformat);
-        QCOMPARE(readNotebook(fixture(name)).hasValue(), readByFerry);
+        QCOMPARE(readNotebook(testData(u"notebooks/"_s + name)).hasValue(), readByFerry);
     }
 
     void splitsLogicalLines()
@@ -336,7 +334,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, name);
         QFETCH(QStringList, expected);
-        const auto notebook = readNotebook(fixture(name));
+        const auto notebook = readNotebook(testData(u"notebooks/"_s + name));
         QVERIFY(notebook);
         QStringList found;
         for (const Hyperparameter &hp : discoverHyperparameters(*notebook))
@@ -346,7 +344,7 @@ private Q_SLOTS:
 
     void writesPercentFormat()
     {
-        const auto notebook = readNotebook(fixture(u"linear_regression.ipynb"_s));
+        const auto notebook = readNotebook(testData(u"notebooks/linear_regression.ipynb"_s));
         QVERIFY(notebook);
         const Conversion conversion = convertNotebook(*notebook, options(true, u"linear_regression.ipynb"_s));
         const QString &script = conversion.script;
@@ -452,7 +450,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, name);
         QFETCH(bool, hyperparameters);
-        const auto notebook = readNotebook(fixture(name + u".ipynb"_s));
+        const auto notebook = readNotebook(testData(u"notebooks/"_s + name + u".ipynb"_s));
         QVERIFY(notebook);
         QTemporaryDir dir;
         QFile file(dir.filePath(u"train.py"_s));
@@ -477,7 +475,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         // A copy with a raw boundary cell before each code cell (nbconvert writes raw cells as they
         // are), so its script splits back into cells.
-        QFile original(fixture(name + u".ipynb"_s));
+        QFile original(testData(u"notebooks/"_s + name + u".ipynb"_s));
         QVERIFY(original.open(QIODevice::ReadOnly));
         QJsonObject document = QJsonDocument::fromJson(original.readAll()).object();
         const QString boundary = u"#### ferry-test cell boundary ####"_s;
@@ -500,7 +498,7 @@ private Q_SLOTS:
         QStringList theirChunks = converted.out.split(boundary);
         theirChunks.removeFirst(); // before the first code cell: the header, if any
 
-        const auto notebook = readNotebook(fixture(name + u".ipynb"_s));
+        const auto notebook = readNotebook(testData(u"notebooks/"_s + name + u".ipynb"_s));
         QVERIFY(notebook);
         const QList<QStringList> ours = percentCodeCells(convertNotebook(*notebook, options(true, name)).script);
         QCOMPARE(ours.size(), theirChunks.size());
@@ -518,5 +516,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestNotebook)
+FERRY_TEST_GUILESS_MAIN(TestNotebook)
 #include "tst_notebook.moc"

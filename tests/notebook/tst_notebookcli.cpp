@@ -2,6 +2,8 @@
 // local target with --hp values: the argparse cell really takes them, and the contract's
 // SM_MODEL_DIR really is where the model goes.
 #include "support/cli.h"
+#include "support/files.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -14,13 +16,9 @@
 using namespace Qt::StringLiterals;
 using ferry::test::CliResult;
 using ferry::test::runFerry;
+using ferry::test::testData;
 
 namespace {
-
-QString fixture(const QString &name)
-{
-    return QStringLiteral(FERRY_TEST_DATA) + u"/notebooks/"_s + name;
-}
 
 QString readAll(const QString &path)
 {
@@ -37,7 +35,7 @@ private Q_SLOTS:
     void convertsBesideTheNotebook()
     {
         QTemporaryDir dir;
-        QVERIFY(QFile::copy(fixture(u"linear_regression.ipynb"_s), dir.filePath(u"nb.ipynb"_s)));
+        QVERIFY(QFile::copy(testData(u"notebooks/linear_regression.ipynb"_s), dir.filePath(u"nb.ipynb"_s)));
         const CliResult r = runFerry(dir.path(), {u"notebook"_s, u"convert"_s, u"nb.ipynb"_s});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY(r.err.contains(u"nb.ipynb: cell 2, line 5: warning: magic '%matplotlib inline' is IPython syntax"_s));
@@ -48,8 +46,9 @@ private Q_SLOTS:
     void dryRunAndJsonWriteNothing()
     {
         QTemporaryDir dir;
-        const CliResult json = runFerry(dir.path(), {u"notebook"_s, u"convert"_s, fixture(u"rich_outputs.ipynb"_s),
-                                                     u"-o"_s, u"train.py"_s, u"--dry-run"_s, u"--json"_s});
+        const CliResult json =
+            runFerry(dir.path(), {u"notebook"_s, u"convert"_s, testData(u"notebooks/rich_outputs.ipynb"_s), u"-o"_s,
+                                  u"train.py"_s, u"--dry-run"_s, u"--json"_s});
         QVERIFY2(json.exitCode == 0, qPrintable(json.err));
         const QJsonObject proposal = QJsonDocument::fromJson(json.out.toUtf8()).object();
         const QJsonArray hps = proposal[u"hyperparameters"_s].toArray();
@@ -61,8 +60,8 @@ private Q_SLOTS:
         QVERIFY(proposal[u"script"_s].isNull());
         QVERIFY(!QFile::exists(dir.filePath(u"train.py"_s)));
 
-        const CliResult text =
-            runFerry(dir.path(), {u"notebook"_s, u"convert"_s, fixture(u"rich_outputs.ipynb"_s), u"--dry-run"_s});
+        const CliResult text = runFerry(
+            dir.path(), {u"notebook"_s, u"convert"_s, testData(u"notebooks/rich_outputs.ipynb"_s), u"--dry-run"_s});
         QCOMPARE(text.exitCode, 0);
         QVERIFY2(text.out.contains(u"1:3  hidden_units  int  1_024"_s), qPrintable(text.out));
         QVERIFY(QDir(dir.path()).isEmpty());
@@ -76,11 +75,11 @@ private Q_SLOTS:
         QTest::newRow("no notebook") << QStringList{u"notebook"_s, u"convert"_s} << u"name the notebook"_s;
         QTest::newRow("missing") << QStringList{u"notebook"_s, u"convert"_s, u"nope.ipynb"_s}
                                  << u"nope.ipynb: no such notebook"_s;
-        QTest::newRow("v3") << QStringList{u"notebook"_s, u"convert"_s, fixture(u"nbformat3.ipynb"_s)}
+        QTest::newRow("v3") << QStringList{u"notebook"_s, u"convert"_s, testData(u"notebooks/nbformat3.ipynb"_s)}
                             << u"nbformat 3 notebooks are not supported"_s;
-        QTest::newRow("broken") << QStringList{u"notebook"_s, u"convert"_s, fixture(u"broken_json.ipynb"_s)}
+        QTest::newRow("broken") << QStringList{u"notebook"_s, u"convert"_s, testData(u"notebooks/broken_json.ipynb"_s)}
                                 << u"broken_json.ipynb:4:27: not a Jupyter notebook"_s;
-        QTest::newRow("R") << QStringList{u"notebook"_s, u"convert"_s, fixture(u"r_kernel.ipynb"_s)}
+        QTest::newRow("R") << QStringList{u"notebook"_s, u"convert"_s, testData(u"notebooks/r_kernel.ipynb"_s)}
                            << u"r_kernel.ipynb: the notebook's language is R; only Python notebooks"_s;
     }
     void userErrors()
@@ -99,8 +98,9 @@ private Q_SLOTS:
     void convertedScriptRunsWithHyperparameters()
     {
         QTemporaryDir ws;
-        const CliResult converted = runFerry(
-            ws.path(), {u"notebook"_s, u"convert"_s, fixture(u"linear_regression.ipynb"_s), u"-o"_s, u"train.py"_s});
+        const CliResult converted =
+            runFerry(ws.path(), {u"notebook"_s, u"convert"_s, testData(u"notebooks/linear_regression.ipynb"_s), u"-o"_s,
+                                 u"train.py"_s});
         QVERIFY2(converted.exitCode == 0, qPrintable(converted.err));
         // One more cell, as a user would add: what the contract gave the script.
         QFile script(ws.filePath(u"train.py"_s));
@@ -143,5 +143,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestNotebookCli)
+FERRY_TEST_GUILESS_MAIN(TestNotebookCli)
 #include "tst_notebookcli.moc"

@@ -1,5 +1,6 @@
 // The notebook import dialog a dropped .ipynb opens: the proposal shows before anything is
 // written, a constant can be left out, and Convert writes a script Python compiles.
+#include "support/testmain.h"
 #include "ui/notebook/notebookimportdialog.h"
 
 #include <QDialogButtonBox>
@@ -101,5 +102,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestNotebookImportDialog)
+FERRY_TEST_MAIN(TestNotebookImportDialog)
 #include "tst_notebookimportdialog.moc"

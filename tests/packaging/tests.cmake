@@ -1,13 +1,10 @@
 # The package (packaging/): the .deb installed in a clean system, its desktop file and metainfo.
 # Included by tests/CMakeLists.txt; only in the full build.
 if(FERRY_GUI)
-  ferry_test(tst_package SOURCES packaging/tst_package.cpp)
-  add_dependencies(tst_package ferry)
-  target_compile_definitions(tst_package PRIVATE CPACK_COMMAND="${CMAKE_CPACK_COMMAND}")
   add_executable(tst_package_mimeprobe fixtures/mimeprobe.cpp)
   target_link_libraries(tst_package_mimeprobe PRIVATE Qt6::Core ferry_warnings)
-  target_compile_definitions(tst_package PRIVATE FERRY_MIME_PROBE="$<TARGET_FILE:tst_package_mimeprobe>")
-  add_dependencies(tst_package tst_package_mimeprobe)
+  ferry_test(tst_package SOURCES packaging/tst_package.cpp DEPENDS tst_package_mimeprobe
+             DEFINES CPACK_COMMAND="${CMAKE_CPACK_COMMAND}" FERRY_MIME_PROBE="$<TARGET_FILE:tst_package_mimeprobe>")
   # Installs the package in a clean Debian 12 container (the docker fixture, tests/env/devcontainer.cmake);
   # one container build at a time (RESOURCE_LOCK container_builds), tests without the engine beside it.
   set_tests_properties(tst_package PROPERTIES RESOURCE_LOCK container_builds TIMEOUT 900 FIXTURES_REQUIRED docker)

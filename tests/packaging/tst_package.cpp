@@ -1,6 +1,7 @@
 // The Debian package: built with cpack from this build, unpacked, and its files, metadata
 // and installed binary checked.
 #include "support/testenv.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QJsonDocument>
@@ -198,5 +199,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPackage)
+FERRY_TEST_GUILESS_MAIN(TestPackage)
 #include "tst_package.moc"

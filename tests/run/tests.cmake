@@ -8,7 +8,6 @@ ferry_test(tst_logtimes SOURCES run/tst_logtimes.cpp)
 # The scripts run under /usr/bin/python3.
 foreach(name tst_logtail tst_supervisor tst_rundirectory)
   ferry_test(${name} SOURCES run/${name}.cpp)
-  add_dependencies(${name} ferry)
 endforeach()
 
 # The launch dialog's hyperparameters, read from a script's argparse calls.

@@ -1,5 +1,6 @@
 // The SageMaker training contract, the same for every target.
 #include "run/contract.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -167,5 +168,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestContract)
+FERRY_TEST_APPLESS_MAIN(TestContract)
 #include "tst_contract.moc"

@@ -2,7 +2,9 @@
 // lines held back, huge and binary lines handled with bounded memory.
 #include "run/logtail.h"
 #include "run/rundirectory.h"
+#include "support/targets.h" // readable QCOMPARE failures of RunState
 #include "support/testenv.h"
+#include "support/testmain.h"
 #include "targets/localtarget.h"
 
 #include <QDeadlineTimer>
@@ -10,14 +12,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
-
-// Readable QCOMPARE failures.
-namespace ferry::targets {
-char *toString(RunState state)
-{
-    return qstrdup(qPrintable(stateName(state)));
-}
-} // namespace ferry::targets
 
 using namespace Qt::StringLiterals;
 using namespace ferry::run;
@@ -282,5 +276,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLogTail)
+FERRY_TEST_GUILESS_MAIN(TestLogTail)
 #include "tst_logtail.moc"

@@ -1,6 +1,7 @@
 // log.times (run/logtimes.h): samples read as the file grows, a line dated by the first sample
 // that covers it, malformed or out-of-order lines skipped.
 #include "run/logtimes.h"
+#include "support/testmain.h"
 
 #include <QTest>
 
@@ -36,5 +37,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLogTimes)
+FERRY_TEST_GUILESS_MAIN(TestLogTimes)
 #include "tst_logtimes.moc"

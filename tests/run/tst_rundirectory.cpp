@@ -6,6 +6,7 @@
 #include "run/rundirectory.h"
 #include "support/files.h"
 #include "support/testenv.h"
+#include "support/testmain.h"
 #include "targets/containertarget.h"
 #include "targets/localtarget.h"
 #include "targets/remoterun.h"
@@ -187,5 +188,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunDirectory)
+FERRY_TEST_GUILESS_MAIN(TestRunDirectory)
 #include "tst_rundirectory.moc"

@@ -5,6 +5,7 @@
 #include "env/formats.h"
 #include "env/spechash.h"
 #include "run/runenvironment.h"
+#include "support/testmain.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -64,5 +65,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestRunEnvironment)
+FERRY_TEST_APPLESS_MAIN(TestRunEnvironment)
 #include "tst_runenvironment.moc"

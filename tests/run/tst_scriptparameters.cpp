@@ -1,6 +1,7 @@
 // Hyperparameters read from a script's argparse calls (never by running it): names, types,
 // defaults, help, choices, flags, contract defaults from SM_* variables, and odd source text.
 #include "run/scriptparameters.h"
+#include "support/testmain.h"
 
 #include <QRandomGenerator>
 #include <QTest>
@@ -125,5 +126,5 @@ p.add_argument("--weights", type=lambda s: [float(x) for x in s.split(",")], def
     }
 };
 
-QTEST_GUILESS_MAIN(TestScriptParameters)
+FERRY_TEST_GUILESS_MAIN(TestScriptParameters)
 #include "tst_scriptparameters.moc"

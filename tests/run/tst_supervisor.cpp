@@ -4,6 +4,7 @@
 #include "run/rundirectory.h"
 #include "run/supervisor.h"
 #include "support/testenv.h"
+#include "support/testmain.h"
 #include "support/wait.h"
 
 #include <QDir>
@@ -401,5 +402,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSupervisor)
+FERRY_TEST_GUILESS_MAIN(TestSupervisor)
 #include "tst_supervisor.moc"

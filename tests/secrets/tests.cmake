@@ -3,27 +3,15 @@
 ferry_test(tst_redactor SOURCES secrets/tst_redactor.cpp)
 ferry_test(tst_streamredactor SOURCES secrets/tst_streamredactor.cpp)
 ferry_test(tst_redactedfollower SOURCES secrets/tst_redactedfollower.cpp)
-add_dependencies(tst_redactedfollower ferry)
 foreach(name tst_secretstore tst_secretcli tst_secretrun)
   ferry_test(${name} SOURCES secrets/${name}.cpp)
-  target_compile_definitions(${name} PRIVATE
-    FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh")
 endforeach()
-add_dependencies(tst_secretcli ferry)
-add_dependencies(tst_secretrun ferry)
 if(FERRY_GUI)
   ferry_test(tst_secretspage GUI SOURCES secrets/tst_secretspage.cpp LIBS ferry_ui)
-  target_compile_definitions(tst_secretspage PRIVATE
-    FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh")
   # The launch dialog's secret variables, and the run monitor redacting with the window's keychain.
   ferry_test(tst_launchsecrets GUI SOURCES secrets/tst_launchsecrets.cpp LIBS ferry_ui)
-  target_compile_definitions(tst_launchsecrets PRIVATE
-    FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh")
-  add_dependencies(tst_launchsecrets ferry)
   # The settings dialog and what it changes in the window, secrets included.
   ferry_test(tst_preferences GUI SOURCES secrets/tst_preferences.cpp LIBS ferry_ui)
-  target_compile_definitions(tst_preferences PRIVATE
-    FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh")
 endif()
 
 # The canary sweep (issue 9): a canary secret through local, container, SSH (host Python and
@@ -32,10 +20,6 @@ endif()
 # tests/targets/tests.cmake (registry, sshd, slurm).
 if(FERRY_GUI)
   ferry_test(tst_secretsweep SOURCES secrets/tst_secretsweep.cpp)
-  target_compile_definitions(tst_secretsweep PRIVATE
-    FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh"
-    FERRY_SSHD_DIR="${CMAKE_CURRENT_BINARY_DIR}/services/sshd")
-  add_dependencies(tst_secretsweep ferry)
   set_tests_properties(tst_secretsweep PROPERTIES FIXTURES_REQUIRED "docker;registry;sshd;slurm" RUN_SERIAL ON
                                                   TIMEOUT 1200)
 endif()

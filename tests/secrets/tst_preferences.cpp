@@ -32,15 +32,6 @@
 using namespace Qt::StringLiterals;
 using namespace ferry;
 
-namespace {
-
-QString lookup(const QString &name)
-{
-    return ferry::test::keychainLookup(name);
-}
-
-} // namespace
-
 class TestPreferences : public QObject {
     Q_OBJECT
 
@@ -157,7 +148,7 @@ private Q_SLOTS:
         QSignalSpy finished(&store, &secrets::SecretStore::finished);
         Q_EMIT editors.secretValueOffered(u"API_KEY"_s, u"canary-4711"_s);
         QVERIFY(finished.wait(30000));
-        QCOMPARE(lookup(u"API_KEY"_s), u"canary-4711"_s);
+        QCOMPARE(ferry::test::keychainLookup(u"API_KEY"_s), u"canary-4711"_s);
         QTRY_VERIFY(credential->findText(u"API_KEY"_s) >= 0);
     }
 

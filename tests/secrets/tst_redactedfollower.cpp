@@ -2,6 +2,7 @@
 // URL-encoded, base64) shows only "***" in the lines its RunFollower returns and in its stored
 // error, while its metrics are still read.
 #include "support/testenv.h"
+#include "support/testmain.h"
 #include "targets/targetfactory.h"
 #include "tracking/runfollower.h"
 #include "tracking/runlauncher.h"
@@ -72,5 +73,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRedactedFollower)
+FERRY_TEST_GUILESS_MAIN(TestRedactedFollower)
 #include "tst_redactedfollower.moc"

@@ -1,5 +1,6 @@
 // The one redaction filter every log line, stored command line and error message goes through.
 #include "secrets/redactor.h"
+#include "support/testmain.h"
 
 #include <QTest>
 #include <QUrl>
@@ -64,5 +65,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestRedactor)
+FERRY_TEST_APPLESS_MAIN(TestRedactor)
 #include "tst_redactor.moc"

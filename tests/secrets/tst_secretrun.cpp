@@ -27,7 +27,7 @@ namespace {
 
 // Prints the hash of its token, then waits --sleep seconds, or until the file --release names
 // exists (the test says when it has looked at the running script).
-const QByteArray kScript =
+const QByteArray kTokenScript =
     "import hashlib, json, os, sys, time\n"
     "value = os.environ['HF_TOKEN']\n"
     "print(json.dumps({'token_sha256': hashlib.sha256(value.encode()).hexdigest()}), flush=True)\n"
@@ -67,7 +67,7 @@ private Q_SLOTS:
     {
         QFile script(m_ws.filePath(u"uses_token.py"_s));
         QVERIFY(script.open(QIODevice::WriteOnly));
-        script.write(kScript);
+        script.write(kTokenScript);
         script.close();
         QSettings settings; // the same settings the ferry processes use (XDG_CONFIG_HOME)
         secrets::SecretStore store(settings);

@@ -19,15 +19,6 @@ using namespace Qt::StringLiterals;
 using ferry::secrets::SecretStore;
 using ferry::ui::SecretsPage;
 
-namespace {
-
-QString lookup(const QString &name)
-{
-    return ferry::test::keychainLookup(name);
-}
-
-} // namespace
-
 class TestSecretsPage : public QObject {
     Q_OBJECT
 
@@ -55,14 +46,14 @@ private Q_SLOTS:
                  qPrintable(page.statusLabel()->text()));
         QCOMPARE(page.valueEdit()->text(), QString());
         QCOMPARE(page.nameList()->count(), 1);
-        QCOMPARE(lookup(u"DOCKER_PASSWORD"_s), u"d0cker-pa55"_s);
+        QCOMPARE(ferry::test::keychainLookup(u"DOCKER_PASSWORD"_s), u"d0cker-pa55"_s);
 
         page.nameList()->setCurrentRow(0);
         QVERIFY(page.deleteButton()->isEnabled());
         page.deleteButton()->click();
         QVERIFY(idle.wait(30000));
         QCOMPARE(page.nameList()->count(), 0);
-        QCOMPARE(lookup(u"DOCKER_PASSWORD"_s), QString());
+        QCOMPARE(ferry::test::keychainLookup(u"DOCKER_PASSWORD"_s), QString());
     }
 
     void refusalShowsInline()

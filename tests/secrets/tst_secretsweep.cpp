@@ -35,27 +35,28 @@ namespace {
 // Characters that encode differently in URLs and base64 on purpose.
 const QString kCanary = u"canary/sweep+7f3a Q=d9e1-secret"_s;
 
-const QByteArray kScript = "import base64, hashlib, os, sys, time, urllib.parse\n"
-                           "value = os.environ['HF_TOKEN']\n"
-                           "print('plain', value, flush=True)\n"
-                           "print('base64', base64.b64encode(value.encode()).decode(), flush=True)\n"
-                           "print('url', urllib.parse.quote(value, safe=''), flush=True)\n"
-                           "sys.stdout.write('split ' + value[:5])\n"
-                           "sys.stdout.flush()\n"
-                           "time.sleep(0.3)\n"
-                           "print(value[5:], flush=True)\n"
-                           "model = os.environ['SM_MODEL_DIR']\n"
-                           "with open(os.path.join(model, 'token.sha256'), 'w') as f:\n"
-                           "    f.write(hashlib.sha256(value.encode()).hexdigest())\n"
-                           "with open(os.path.join(os.environ['SM_OUTPUT_DIR'], 'failure'), 'w') as f:\n"
-                           "    f.write('warning: token ' + value + ' looked odd')\n"
-                           "time.sleep(4)\n"
-                           "print('done', flush=True)\n";
+const QByteArray kCanaryScript = "import base64, hashlib, os, sys, time, urllib.parse\n"
+                                 "value = os.environ['HF_TOKEN']\n"
+                                 "print('plain', value, flush=True)\n"
+                                 "print('base64', base64.b64encode(value.encode()).decode(), flush=True)\n"
+                                 "print('url', urllib.parse.quote(value, safe=''), flush=True)\n"
+                                 "sys.stdout.write('split ' + value[:5])\n"
+                                 "sys.stdout.flush()\n"
+                                 "time.sleep(0.3)\n"
+                                 "print(value[5:], flush=True)\n"
+                                 "model = os.environ['SM_MODEL_DIR']\n"
+                                 "with open(os.path.join(model, 'token.sha256'), 'w') as f:\n"
+                                 "    f.write(hashlib.sha256(value.encode()).hexdigest())\n"
+                                 "with open(os.path.join(os.environ['SM_OUTPUT_DIR'], 'failure'), 'w') as f:\n"
+                                 "    f.write('warning: token ' + value + ' looked odd')\n"
+                                 "time.sleep(4)\n"
+                                 "print('done', flush=True)\n";
 
-using Result = ferry::test::ProgramOutput;
+using ferry::test::ProgramOutput;
 
-Result command(const QString &program, const QStringList &arguments, const QString &cwd = {},
-               const QByteArray &input = {}, const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
+ProgramOutput command(const QString &program, const QStringList &arguments, const QString &cwd = {},
+                      const QByteArray &input = {},
+                      const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
 {
     return ferry::test::runCommand(program, arguments, cwd, input, env, 900000);
 }
@@ -83,7 +84,7 @@ class TestSecretSweep : public QObject {
     int m_samples = 0;
     int m_inspected = 0;
 
-    Result ferry(const QStringList &arguments, const QByteArray &input = {}) const
+    ProgramOutput ferry(const QStringList &arguments, const QByteArray &input = {}) const
     {
         return command(ferry::test::ferryBinary(), arguments, m_ws, input);
     }
@@ -116,15 +117,15 @@ class TestSecretSweep : public QObject {
     // While a run goes: every command line, and Ferry's containers as the engine describes them.
     void sample()
     {
-        const Result ps = command(u"ps"_s, {u"-eo"_s, u"args"_s});
+        const ProgramOutput ps = command(u"ps"_s, {u"-eo"_s, u"args"_s});
         if (const QString form = hitIn(ps.out); !form.isEmpty())
             m_commandLineHits << form;
         ++m_samples;
-        const Result ids = command(u"docker"_s, {u"ps"_s, u"-q"_s, u"--filter"_s, u"label=ferry.run-id"_s});
+        const ProgramOutput ids = command(u"docker"_s, {u"ps"_s, u"-q"_s, u"--filter"_s, u"label=ferry.run-id"_s});
         for (const QByteArray &id : ids.out.split('\n')) {
             if (id.trimmed().isEmpty())
                 continue;
-            const Result inspect = command(u"docker"_s, {u"inspect"_s, QString::fromUtf8(id.trimmed())});
+            const ProgramOutput inspect = command(u"docker"_s, {u"inspect"_s, QString::fromUtf8(id.trimmed())});
             if (inspect.code != 0)
                 continue;
             ++m_inspected;
@@ -219,11 +220,11 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(m_ws));
         const QString services = QStringLiteral(FERRY_SOURCE_DIR) + u"/tests/services/"_s;
         if (qEnvironmentVariableIsEmpty("DOCKER_HOST")) {
-            const Result engine = command(u"bash"_s, {services + u"docker.sh"_s, u"status"_s});
+            const ProgramOutput engine = command(u"bash"_s, {services + u"docker.sh"_s, u"status"_s});
             QVERIFY2(engine.code == 0, "no Docker engine: run the docker_service_start test first");
             qputenv("DOCKER_HOST", engine.out.trimmed().split('\n').last());
         }
-        const Result registry = command(u"bash"_s, {services + u"registry.sh"_s, u"start"_s});
+        const ProgramOutput registry = command(u"bash"_s, {services + u"registry.sh"_s, u"start"_s});
         QVERIFY2(registry.code == 0, registry.err.constData());
         const QList<QByteArray> parts = registry.out.trimmed().split('\n').last().split(' ');
         QCOMPARE(parts.size(), 3);
@@ -239,20 +240,20 @@ private Q_SLOTS:
                         m_password.toUtf8(), pusher)
                     .code == 0);
         QVERIFY(command(u"docker"_s, {u"tag"_s, u"ferry-base:bookworm"_s, m_baseImage}).code == 0);
-        const Result pushed = command(u"docker"_s, {u"push"_s, m_baseImage}, {}, {}, pusher);
+        const ProgramOutput pushed = command(u"docker"_s, {u"push"_s, m_baseImage}, {}, {}, pusher);
         QVERIFY2(pushed.code == 0, pushed.err.constData());
         QVERIFY(command(u"docker"_s, {u"rmi"_s, m_baseImage}).code == 0); // the build must pull it
         QDir(m_dir.filePath(u"pusher"_s)).removeRecursively();
 
         // Ferry reaches the test's sshd (and through it the Slurm cluster) as `ferrytest`, its key trusted.
-        qputenv("FERRY_SSH_CONFIG", QByteArrayLiteral(FERRY_SSHD_DIR "/config"));
+        qputenv("FERRY_SSH_CONFIG", (ferry::test::sshdDir() + u"/config"_s).toLocal8Bit());
         const QString knownHosts = qEnvironmentVariable("XDG_CONFIG_HOME") + u"/ferry/known_hosts"_s;
         QVERIFY(QDir().mkpath(QFileInfo(knownHosts).absolutePath()));
         QFile::remove(knownHosts);
-        QVERIFY(QFile::copy(QStringLiteral(FERRY_SSHD_DIR "/known_hosts"), knownHosts));
+        QVERIFY(QFile::copy(ferry::test::sshdDir() + u"/known_hosts"_s, knownHosts));
         QVERIFY(QDir().mkpath(remoteRoot()));
 
-        writeFile(u"train.py"_s, kScript);
+        writeFile(u"train.py"_s, kCanaryScript);
         writeFile(u"environments/local.yml"_s, "ferry: 1\nname: sweep-local\npython:\n  interpreter: /usr/bin/python3\n"
                                                "  user_managed: true\nvariables:\n  PLAIN: visible\n"
                                                "  HF_TOKEN: {secret: CANARY_TOKEN}\n");
@@ -272,7 +273,7 @@ private Q_SLOTS:
         // Stored for the test registry (the user sends it there): ferry secret set NAME --registry ADDRESS.
         QVERIFY(ferry({u"secret"_s, u"set"_s, u"REGISTRY_PASSWORD"_s, u"--registry"_s, m_address}, m_password.toUtf8())
                     .code == 0);
-        const Result got = ferry({u"secret"_s, u"get"_s, u"CANARY_TOKEN"_s});
+        const ProgramOutput got = ferry({u"secret"_s, u"get"_s, u"CANARY_TOKEN"_s});
         QCOMPARE(got.code, 0);
         QCOMPARE(QString::fromUtf8(got.out).trimmed(), kCanary);
     }
@@ -370,7 +371,7 @@ private Q_SLOTS:
         (void)ferry({u"secret"_s, u"delete"_s, u"REGISTRY_PASSWORD"_s});
         command(u"docker"_s, {u"rmi"_s, u"-f"_s, m_baseImage});
         // The run's image (its name is this test's own, so that every run really logs in and pulls).
-        const Result images =
+        const ProgramOutput images =
             command(u"docker"_s, {u"images"_s, u"-q"_s, u"--filter"_s,
                                   u"reference=ferry:sweep-container-%1-*"_s.arg(QCoreApplication::applicationPid())});
         for (const QByteArray &image : images.out.split('\n'))

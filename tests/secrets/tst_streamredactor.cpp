@@ -4,6 +4,7 @@
 // stream is cut, lines that cannot begin it flow at once, and base64("user:" + token) (HTTP
 // Basic) is caught at every alignment.
 #include "secrets/streamredactor.h"
+#include "support/testmain.h"
 
 #include <QRandomGenerator>
 #include <QTest>
@@ -150,5 +151,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestStreamRedactor)
+FERRY_TEST_APPLESS_MAIN(TestStreamRedactor)
 #include "tst_streamredactor.moc"

@@ -5,7 +5,9 @@
 // first refresh after exit.json recorded the run as ended with the artifacts that existed then
 // (none), and later calls never looked again: model.tar.gz was never listed. Now the run is over
 // for Ferry once its archives are there, and `ferry runs show` lists model.tar.gz with its size.
+#include "support/process.h"
 #include "support/testenv.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -21,18 +23,14 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-const QByteArray kScript = "import os\n"
-                           "model = os.environ['SM_MODEL_DIR']\n"
-                           "with open(os.path.join(model, 'weights.bin'), 'wb') as f:\n"
-                           "    for _ in range(300):\n"
-                           "        f.write(os.urandom(1 << 20))\n"
-                           "print('written', flush=True)\n";
+const QByteArray kBigModelScript = "import os\n"
+                                   "model = os.environ['SM_MODEL_DIR']\n"
+                                   "with open(os.path.join(model, 'weights.bin'), 'wb') as f:\n"
+                                   "    for _ in range(300):\n"
+                                   "        f.write(os.urandom(1 << 20))\n"
+                                   "print('written', flush=True)\n";
 
-struct Result {
-    int code = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using ferry::test::ProgramOutput;
 
 } // namespace
 
@@ -42,7 +40,7 @@ class TestArtifactRace : public QObject {
     QTemporaryDir m_dir;
     QString m_ws;
 
-    Result ferry(const QStringList &arguments) const
+    ProgramOutput ferry(const QStringList &arguments) const
     {
         QProcess p;
         p.setWorkingDirectory(m_ws);
@@ -59,7 +57,7 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(m_ws + u"/environments"_s));
         QFile script(m_ws + u"/big.py"_s);
         QVERIFY(script.open(QIODevice::WriteOnly));
-        script.write(kScript);
+        script.write(kBigModelScript);
         script.close();
         QFile env(m_ws + u"/environments/local.yml"_s);
         QVERIFY(env.open(QIODevice::WriteOnly));
@@ -68,7 +66,7 @@ private Q_SLOTS:
 
     void bigModelIsListed()
     {
-        const Result started = ferry({u"run"_s, u"big.py"_s, u"--env"_s, u"environments/local.yml"_s});
+        const ProgramOutput started = ferry({u"run"_s, u"big.py"_s, u"--env"_s, u"environments/local.yml"_s});
         QVERIFY2(started.code == 0, started.err.constData());
         const QString id = QString::fromUtf8(started.out).trimmed();
         const QString runDir = m_ws + u"/.ferry/runs/"_s + id;
@@ -109,5 +107,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestArtifactRace)
+FERRY_TEST_GUILESS_MAIN(TestArtifactRace)
 #include "tst_artifactrace.moc"

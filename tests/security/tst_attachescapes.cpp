@@ -7,6 +7,7 @@
 // (run::terminalLines), and `ferry runs logs --raw` gives the bytes as they are.
 #include "metrics/terminaltext.h"
 #include "support/testenv.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -20,17 +21,17 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-const QByteArray kScript = "import sys, time\n"
-                           "time.sleep(4)  # attach is following by now\n"
-                           "out = sys.stdout.buffer\n"
-                           "out.write(b'\\x1b]0;pwned title\\x07title set\\n')\n"
-                           "out.write(b'\\x1b]52;c;ZWNobyBwd25lZA==\\x1b\\\\clipboard written\\n')\n"
-                           "out.write(b'\\x1b[2J\\x1b[Hscreen cleared\\n')\n"
-                           "out.write(b'\\x1b[31mred\\x1b[0m text\\n')\n"
-                           "out.write(b'\\xc2\\x9b31meight-bit csi\\n')\n"
-                           "out.write(b'bell\\x07 and backspace\\x08\\n')\n"
-                           "out.write(b'50%\\r100% done\\n')\n"
-                           "out.flush()\n";
+const QByteArray kEscapesScript = "import sys, time\n"
+                                  "time.sleep(4)  # attach is following by now\n"
+                                  "out = sys.stdout.buffer\n"
+                                  "out.write(b'\\x1b]0;pwned title\\x07title set\\n')\n"
+                                  "out.write(b'\\x1b]52;c;ZWNobyBwd25lZA==\\x1b\\\\clipboard written\\n')\n"
+                                  "out.write(b'\\x1b[2J\\x1b[Hscreen cleared\\n')\n"
+                                  "out.write(b'\\x1b[31mred\\x1b[0m text\\n')\n"
+                                  "out.write(b'\\xc2\\x9b31meight-bit csi\\n')\n"
+                                  "out.write(b'bell\\x07 and backspace\\x08\\n')\n"
+                                  "out.write(b'50%\\r100% done\\n')\n"
+                                  "out.flush()\n";
 
 // A run whose log, error (its failure file), a parameter, a metric name and code carry an OSC 52
 // clipboard write, a window title and a screen clear.
@@ -91,7 +92,7 @@ private Q_SLOTS:
         QVERIFY(!ws.isEmpty());
         QFile script(ws + u"/escapes.py"_s);
         QVERIFY(script.open(QIODevice::WriteOnly));
-        script.write(kScript);
+        script.write(kEscapesScript);
         script.close();
 
         QProcess start;
@@ -187,5 +188,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestAttachEscapes)
+FERRY_TEST_GUILESS_MAIN(TestAttachEscapes)
 #include "tst_attachescapes.moc"

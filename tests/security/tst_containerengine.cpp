@@ -8,6 +8,7 @@
 // refused and never run.
 #include "support/container.h"
 #include "support/testenv.h"
+#include "support/testmain.h"
 
 #include "run/rundirectory.h"
 #include "store/runstore.h"
@@ -264,5 +265,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestContainerEngine)
+FERRY_TEST_GUILESS_MAIN(TestContainerEngine)
 #include "tst_containerengine.moc"

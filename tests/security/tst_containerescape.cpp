@@ -42,7 +42,7 @@ namespace {
 
 // Inside the container, as the run's user. argv: --marker M --victim-file F --victim-dir D
 // (host paths: a planted program run on the host would write M).
-constexpr char kAttack[] = R"PY(import hashlib, json, os, sys
+constexpr char kEscapeAttack[] = R"PY(import hashlib, json, os, sys
 args = dict(zip(sys.argv[1::2], sys.argv[2::2]))
 marker, victim_file, victim_dir = args['--marker'], args['--victim-file'], args['--victim-dir']
 print('token-sha256 ' + hashlib.sha256(os.environ.get('ESCAPE_TOKEN', '').encode()).hexdigest(), flush=True)
@@ -171,7 +171,7 @@ private Q_SLOTS:
 
         const QString src = m_ws.filePath(u"src"_s);
         QVERIFY(QDir().mkpath(src));
-        QVERIFY(writeFile(src + u"/attack.py"_s, kAttack));
+        QVERIFY(writeFile(src + u"/attack.py"_s, kEscapeAttack));
         RunSpec spec;
         spec.script = u"attack.py"_s;
         spec.sourceDir = src;

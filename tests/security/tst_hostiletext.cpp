@@ -7,6 +7,7 @@
 #include "support/cost.h"
 #include "support/files.h"
 #include "support/tarball.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -203,5 +204,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestHostileText)
+FERRY_TEST_GUILESS_MAIN(TestHostileText)
 #include "tst_hostiletext.moc"

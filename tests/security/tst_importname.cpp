@@ -8,6 +8,7 @@
 
 #include "support/cli.h"
 #include "support/files.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -25,8 +26,7 @@ using ferry::test::writeFile;
 
 namespace {
 
-// What a missing file reads as: a failed comparison then says so.
-const QByteArray kMissing = "<missing>";
+using ferry::test::kMissing;
 
 // Every file below `root`, relative, sorted.
 QStringList filesBelow(const QString &root)
@@ -151,5 +151,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestImportName)
+FERRY_TEST_GUILESS_MAIN(TestImportName)
 #include "tst_importname.moc"

@@ -1,6 +1,7 @@
 // Review L15 in the window: the launch dialog shows a check box, unchecked, naming the run
 // arguments of the chosen environment that undo the container's isolation; only a click puts
 // the permission into the run spec, and choosing another environment takes it back.
+#include "support/testmain.h"
 #include "ui/launch/launchdialog.h"
 
 #include <QCheckBox>
@@ -61,5 +62,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestLaunchRunArguments)
+FERRY_TEST_MAIN(TestLaunchRunArguments)
 #include "tst_launchrunarguments.moc"

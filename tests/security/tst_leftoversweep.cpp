@@ -8,6 +8,7 @@
 #include "secrets/redactor.h"
 #include "support/files.h"
 #include "support/testenv.h"
+#include "support/testmain.h"
 #include "targets/containersecrets.h"
 
 #include <QDir>
@@ -169,5 +170,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLeftoverSweep)
+FERRY_TEST_GUILESS_MAIN(TestLeftoverSweep)
 #include "tst_leftoversweep.moc"

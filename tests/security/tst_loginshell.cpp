@@ -7,6 +7,7 @@
 #include "targets/shellquote.h"
 
 #include "support/remote.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -63,16 +64,16 @@ private Q_SLOTS:
         const QString home = QString::fromUtf8(out.trimmed()).section(u':', 5, 5);
         QVERIFY(QDir().mkpath(home + u"/.ssh"_s));
         QVERIFY(QFile::remove(home + u"/.ssh/authorized_keys"_s) || !QFile::exists(home + u"/.ssh/authorized_keys"_s));
-        QVERIFY(QFile::copy(kSshdDir + u"/id_ed25519.pub"_s, home + u"/.ssh/authorized_keys"_s));
+        QVERIFY(QFile::copy(sshdDir() + u"/id_ed25519.pub"_s, home + u"/.ssh/authorized_keys"_s));
         QVERIFY(runLocal(u"chown"_s, {u"-R"_s, kUser + u':' + kUser, home + u"/.ssh"_s}) == 0);
 
-        QFile port(kSshdDir + u"/port"_s);
+        QFile port(sshdDir() + u"/port"_s);
         QVERIFY(port.open(QIODevice::ReadOnly));
         m_config = m_dir.filePath(u"ssh_config"_s);
         QFile config(m_config);
         QVERIFY(config.open(QIODevice::WriteOnly));
         config.write("Host " + kFishHost.toUtf8() + "\n  HostName 127.0.0.1\n  Port " + port.readAll().trimmed() +
-                     "\n  User " + kUser.toUtf8() + "\n  IdentityFile " + kSshdDir.toUtf8() +
+                     "\n  User " + kUser.toUtf8() + "\n  IdentityFile " + sshdDir().toUtf8() +
                      "/id_ed25519\n  IdentitiesOnly yes\n");
         config.close();
         m_marker = u"/tmp/ferry-loginshell-marker-"_s + QString::number(QCoreApplication::applicationPid());
@@ -132,5 +133,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLoginShell)
+FERRY_TEST_GUILESS_MAIN(TestLoginShell)
 #include "tst_loginshell.moc"

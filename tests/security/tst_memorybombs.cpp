@@ -7,6 +7,7 @@
 #include "data/dataset.h"
 #include "support/files.h"
 #include "support/tarball.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -145,5 +146,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestMemoryBombs)
+FERRY_TEST_GUILESS_MAIN(TestMemoryBombs)
 #include "tst_memorybombs.moc"

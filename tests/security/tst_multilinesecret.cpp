@@ -44,35 +44,35 @@ const QByteArrayList kKeyLines = QByteArray("-----BEGIN FERRY TEST KEY-----\n"
                                             "-----END FERRY TEST KEY-----")
                                      .split('\n');
 
-const QByteArray kScript = "import os, sys, time\n"
-                           "key = os.environ['PEM_KEY']\n"
-                           "time.sleep(5)  # `ferry runs attach` is following by now\n"
-                           "print('m3 start', flush=True)\n"
-                           "for line in key.split('\\n'):\n"
-                           "    print(line, flush=True)\n"
-                           "    time.sleep(0.4)\n"
-                           "print('m3 after lines', flush=True)\n"
-                           "print(key, flush=True)\n"
-                           "print('m3 after whole', flush=True)\n"
-                           "cut = key.index('m3bodyline1') + 4\n"
-                           "sys.stdout.write(key[:cut])\n"
-                           "sys.stdout.flush()\n"
-                           "time.sleep(0.6)\n"
-                           "sys.stdout.write(key[cut:] + '\\n')\n"
-                           "sys.stdout.flush()\n"
-                           "print('m3 after split', flush=True)\n"
-                           "for i in range(3):\n"
-                           "    print('loss=%d' % i, flush=True)\n"
-                           "print('m3 end', flush=True)\n";
+const QByteArray kPemScript = "import os, sys, time\n"
+                              "key = os.environ['PEM_KEY']\n"
+                              "time.sleep(5)  # `ferry runs attach` is following by now\n"
+                              "print('m3 start', flush=True)\n"
+                              "for line in key.split('\\n'):\n"
+                              "    print(line, flush=True)\n"
+                              "    time.sleep(0.4)\n"
+                              "print('m3 after lines', flush=True)\n"
+                              "print(key, flush=True)\n"
+                              "print('m3 after whole', flush=True)\n"
+                              "cut = key.index('m3bodyline1') + 4\n"
+                              "sys.stdout.write(key[:cut])\n"
+                              "sys.stdout.flush()\n"
+                              "time.sleep(0.6)\n"
+                              "sys.stdout.write(key[cut:] + '\\n')\n"
+                              "sys.stdout.flush()\n"
+                              "print('m3 after split', flush=True)\n"
+                              "for i in range(3):\n"
+                              "    print('loss=%d' % i, flush=True)\n"
+                              "print('m3 end', flush=True)\n";
 
 // What the log shows of the script's output, in order.
 const QByteArray kExpected = "m3 start\n***\nm3 after lines\n***\nm3 after whole\n***\nm3 after split\n"
                              "loss=0\nloss=1\nloss=2\nm3 end\n";
 
-using Result = ferry::test::ProgramOutput;
+using ferry::test::ProgramOutput;
 
-Result command(const QString &program, const QStringList &arguments, const QString &cwd = {},
-               const QByteArray &input = {})
+ProgramOutput command(const QString &program, const QStringList &arguments, const QString &cwd = {},
+                      const QByteArray &input = {})
 {
     return ferry::test::runCommand(program, arguments, cwd, input, QProcessEnvironment::systemEnvironment(), 900000);
 }
@@ -111,7 +111,7 @@ class TestMultilineSecret : public QObject {
     QTemporaryDir m_dir;
     QString m_ws;
 
-    Result ferry(const QStringList &arguments, const QByteArray &input = {}) const
+    ProgramOutput ferry(const QStringList &arguments, const QByteArray &input = {}) const
     {
         return command(ferry::test::ferryBinary(), arguments, m_ws, input);
     }
@@ -142,11 +142,11 @@ class TestMultilineSecret : public QObject {
     // store and what attach printed.
     void runAndCheck(const QStringList &arguments, const QString &hostFolder = {})
     {
-        const Result started = ferry(QStringList{u"run"_s, u"key.py"_s} + arguments);
+        const ProgramOutput started = ferry(QStringList{u"run"_s, u"key.py"_s} + arguments);
         QVERIFY2(started.code == 0, started.err.constData());
         const QString id = QString::fromUtf8(started.out).trimmed();
         QVERIFY(!id.isEmpty());
-        const Result attached = ferry({u"runs"_s, u"attach"_s, id});
+        const ProgramOutput attached = ferry({u"runs"_s, u"attach"_s, id});
         QVERIFY2(attached.code == 0, attached.err.constData());
         const QJsonObject shown = QJsonDocument::fromJson(ferry({u"runs"_s, u"show"_s, id, u"--json"_s}).out).object();
         QCOMPARE(shown[u"status"_s].toString(), u"succeeded"_s);
@@ -172,7 +172,7 @@ private Q_SLOTS:
         m_ws = m_dir.filePath(u"ws"_s);
         QVERIFY(QDir().mkpath(m_ws));
         QVERIFY(QDir().mkpath(remoteRoot()));
-        writeFile(u"key.py"_s, kScript);
+        writeFile(u"key.py"_s, kPemScript);
         writeFile(u"environments/local.yml"_s, "ferry: 1\nname: m3-local\npython:\n  interpreter: /usr/bin/python3\n"
                                                "  user_managed: true\nvariables:\n  PEM_KEY: {secret: M3_PEM_KEY}\n");
         writeFile(u"environments/container.yml"_s,
@@ -180,7 +180,7 @@ private Q_SLOTS:
                   u"python:\n  interpreter: python3\n  user_managed: true\nvariables:\n"
                   u"  PEM_KEY: {secret: M3_PEM_KEY}\n"_s.arg(QCoreApplication::applicationPid())
                       .toUtf8());
-        const Result set = ferry({u"secret"_s, u"set"_s, u"M3_PEM_KEY"_s}, kKey.toUtf8());
+        const ProgramOutput set = ferry({u"secret"_s, u"set"_s, u"M3_PEM_KEY"_s}, kKey.toUtf8());
         QVERIFY2(set.code == 0, set.err.constData());
         // The keychain holds the key with its inner newlines.
         QCOMPARE(ferry::test::keychainLookup(u"M3_PEM_KEY"_s), kKey);
@@ -192,7 +192,7 @@ private Q_SLOTS:
     {
         const QString services = QStringLiteral(FERRY_SOURCE_DIR) + u"/tests/services/"_s;
         if (qEnvironmentVariableIsEmpty("DOCKER_HOST")) {
-            const Result engine = command(u"bash"_s, {services + u"docker.sh"_s, u"status"_s});
+            const ProgramOutput engine = command(u"bash"_s, {services + u"docker.sh"_s, u"status"_s});
             QVERIFY2(engine.code == 0, "no Docker engine: run the docker_service_start test first");
             qputenv("DOCKER_HOST", engine.out.trimmed().split('\n').last());
         }
@@ -201,11 +201,11 @@ private Q_SLOTS:
 
     void sshRun()
     {
-        qputenv("FERRY_SSH_CONFIG", QByteArrayLiteral(FERRY_SSHD_DIR "/config"));
+        qputenv("FERRY_SSH_CONFIG", (ferry::test::sshdDir() + u"/config"_s).toLocal8Bit());
         const QString knownHosts = qEnvironmentVariable("XDG_CONFIG_HOME") + u"/ferry/known_hosts"_s;
         QVERIFY(QDir().mkpath(QFileInfo(knownHosts).absolutePath()));
         QFile::remove(knownHosts);
-        QVERIFY(QFile::copy(QStringLiteral(FERRY_SSHD_DIR "/known_hosts"), knownHosts));
+        QVERIFY(QFile::copy(ferry::test::sshdDir() + u"/known_hosts"_s, knownHosts));
         runAndCheck({u"--env"_s, u"environments/local.yml"_s, u"--target"_s, u"ssh:ferrytest"_s, u"--host-python"_s,
                      u"--remote-dir"_s, remoteRoot()},
                     remoteRoot());
@@ -268,7 +268,7 @@ private Q_SLOTS:
     void cleanupTestCase()
     {
         (void)ferry({u"secret"_s, u"delete"_s, u"M3_PEM_KEY"_s});
-        const Result images =
+        const ProgramOutput images =
             command(u"docker"_s, {u"images"_s, u"-q"_s, u"--filter"_s,
                                   u"reference=ferry:m3-container-%1-*"_s.arg(QCoreApplication::applicationPid())});
         for (const QByteArray &image : images.out.split('\n'))

@@ -6,6 +6,8 @@
 #include "run/runspec.h"
 #include "store/runstore.h"
 #include "support/cli.h"
+#include "support/testenv.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QProcess>
@@ -52,7 +54,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        const QString sshd = QStringLiteral(FERRY_SSHD_DIR);
+        const QString sshd = ferry::test::sshdDir();
         QVERIFY(QDir(m_dir.path()).mkpath(u"remote"_s) && QDir(m_dir.path()).mkpath(u"mnt"_s));
         m_mount = m_dir.filePath(u"mnt"_s);
         QString out;
@@ -120,5 +122,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestNetworkStore)
+FERRY_TEST_GUILESS_MAIN(TestNetworkStore)
 #include "tst_networkstore.moc"

@@ -6,6 +6,7 @@
 // L8: `ferry notebook convert` never silently replaces an existing script (--force replaces).
 #include "support/cli.h"
 #include "support/files.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -51,8 +52,7 @@ QString plant(const QString &marker)
     return u"import os; open('%1', 'w').write('ran')"_s.arg(marker);
 }
 
-// What a missing file reads as: a failed comparison then says so.
-const QByteArray kMissing = "<missing>";
+using ferry::test::kMissing;
 
 } // namespace
 
@@ -176,5 +176,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestNotebookInjection)
+FERRY_TEST_GUILESS_MAIN(TestNotebookInjection)
 #include "tst_notebookinjection.moc"

@@ -8,6 +8,7 @@
 #include "support/cost.h"
 #include "support/tarball.h"
 #include "support/testenv.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -295,5 +296,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPredictArchive)
+FERRY_TEST_GUILESS_MAIN(TestPredictArchive)
 #include "tst_predictarchive.moc"

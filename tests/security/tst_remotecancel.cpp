@@ -9,6 +9,7 @@
 #include "remotegate.h"
 #include "support/remote.h"
 #include "support/targets.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -231,5 +232,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRemoteCancel)
+FERRY_TEST_GUILESS_MAIN(TestRemoteCancel)
 #include "tst_remotecancel.moc"

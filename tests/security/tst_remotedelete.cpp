@@ -3,6 +3,7 @@
 // against the real test sshd: without --remote or --keep-remote it deletes nothing and names
 // both (CI has no terminal to ask); --keep-remote leaves the host's folder, --remote removes it.
 #include "support/remote.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -103,5 +104,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRemoteDelete)
+FERRY_TEST_GUILESS_MAIN(TestRemoteDelete)
 #include "tst_remotedelete.moc"

@@ -4,6 +4,7 @@
 // host's folder, "keep it on the host" leaves it, Cancel deletes nothing.
 #include "store/runstore.h"
 #include "support/testenv.h"
+#include "support/testmain.h"
 #include "ui/runs/runactions.h"
 
 #include "support/remote.h"
@@ -102,5 +103,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestRemoteDeleteWindow)
+FERRY_TEST_MAIN(TestRemoteDeleteWindow)
 #include "tst_remotedeletewindow.moc"

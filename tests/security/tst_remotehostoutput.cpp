@@ -17,6 +17,7 @@
 #include "support/keyring.h"
 #include "support/remote.h"
 #include "support/targets.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -155,5 +156,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRemoteHostOutput)
+FERRY_TEST_GUILESS_MAIN(TestRemoteHostOutput)
 #include "tst_remotehostoutput.moc"

@@ -11,6 +11,7 @@
 
 #include "support/remote.h"
 #include "support/targets.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -169,5 +170,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRemoteNames)
+FERRY_TEST_GUILESS_MAIN(TestRemoteNames)
 #include "tst_remotenames.moc"

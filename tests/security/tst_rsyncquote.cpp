@@ -4,6 +4,7 @@
 // in a folder named o'brien, and a whole `ferry run --target ssh:...` against the real test
 // sshd uploads, runs and fetches its model back.
 #include "support/testenv.h"
+#include "support/testmain.h"
 #include "targets/remoteshell.h"
 
 #include "support/remote.h"
@@ -16,7 +17,7 @@
 
 using namespace Qt::StringLiterals;
 using ferry::test::kHost;
-using ferry::test::kSshdDir;
+using ferry::test::sshdDir;
 using ferry::test::SshSandbox;
 
 class TestRsyncQuote : public QObject {
@@ -29,10 +30,10 @@ private Q_SLOTS:
         const QString obrien = ws.filePath(u"o'brien"_s);
         QVERIFY(QDir().mkpath(obrien + u"/config-home/ferry"_s));
         // The key, the config naming it and the known_hosts, all under the quote.
-        QVERIFY(QFile::copy(kSshdDir + u"/id_ed25519"_s, obrien + u"/id_ed25519"_s));
+        QVERIFY(QFile::copy(sshdDir() + u"/id_ed25519"_s, obrien + u"/id_ed25519"_s));
         QVERIFY(QFile::setPermissions(obrien + u"/id_ed25519"_s, QFile::ReadOwner | QFile::WriteOwner));
-        QVERIFY(QFile::copy(kSshdDir + u"/known_hosts"_s, obrien + u"/config-home/ferry/known_hosts"_s));
-        QFile original(kSshdDir + u"/config"_s);
+        QVERIFY(QFile::copy(sshdDir() + u"/known_hosts"_s, obrien + u"/config-home/ferry/known_hosts"_s));
+        QFile original(sshdDir() + u"/config"_s);
         QVERIFY(original.open(QIODevice::ReadOnly));
         QByteArray config;
         for (const QByteArray &line : original.readAll().split('\n')) {
@@ -100,5 +101,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRsyncQuote)
+FERRY_TEST_GUILESS_MAIN(TestRsyncQuote)
 #include "tst_rsyncquote.moc"

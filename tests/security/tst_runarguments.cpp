@@ -4,6 +4,7 @@
 // (tst_containerescape) refused by a container run unless the user allows them for that run.
 #include "env/environmentfile.h"
 #include "env/runarguments.h"
+#include "support/testmain.h"
 
 #include <QTest>
 
@@ -86,5 +87,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunArguments)
+FERRY_TEST_GUILESS_MAIN(TestRunArguments)
 #include "tst_runarguments.moc"

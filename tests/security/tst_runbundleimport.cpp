@@ -9,6 +9,7 @@
 #include "support/cli.h"
 #include "support/cost.h"
 #include "support/files.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -599,5 +600,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunBundleImport)
+FERRY_TEST_GUILESS_MAIN(TestRunBundleImport)
 #include "tst_runbundleimport.moc"

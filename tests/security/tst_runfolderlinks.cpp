@@ -9,6 +9,7 @@
 #include "run/rundirectory.h"
 #include "support/targets.h"
 #include "support/testenv.h"
+#include "support/testmain.h"
 #include "targets/localtarget.h"
 
 #include <QDir>
@@ -31,7 +32,7 @@ RunProbe probe(const QString &runDir)
 }
 
 // What the script does, from its own folders (SM_MODEL_DIR is <run>/model).
-constexpr char kAttack[] = R"PY(import glob, os, shutil, sys
+constexpr char kLinkAttack[] = R"PY(import glob, os, shutil, sys
 victim_file, victim_dir = sys.argv[2], sys.argv[4]
 model, output = os.environ['SM_MODEL_DIR'], os.environ['SM_OUTPUT_DIR']
 run = os.path.dirname(model)
@@ -74,7 +75,7 @@ private Q_SLOTS:
 
         const QString src = m_ws.filePath(u"src"_s);
         QVERIFY(QDir().mkpath(src));
-        QVERIFY(writeFile(src + u"/attack.py"_s, kAttack));
+        QVERIFY(writeFile(src + u"/attack.py"_s, kLinkAttack));
         RunSpec spec;
         spec.id = newRunId(u"attack.py"_s);
         spec.script = u"attack.py"_s;
@@ -136,5 +137,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunFolderLinks)
+FERRY_TEST_GUILESS_MAIN(TestRunFolderLinks)
 #include "tst_runfolderlinks.moc"

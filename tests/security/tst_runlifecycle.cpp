@@ -5,7 +5,10 @@
 #include "run/rundirectory.h"
 #include "store/runstore.h"
 #include "support/cli.h"
+#include "support/process.h"
+#include "support/targets.h"
 #include "support/testenv.h"
+#include "support/testmain.h"
 #include "targets/localtarget.h"
 #include "tracking/runfollower.h"
 #include "tracking/runlauncher.h"
@@ -27,7 +30,7 @@ using ferry::test::waitFor;
 
 namespace {
 
-const QString kScripts = QStringLiteral(FERRY_TEST_DATA "/runs/scripts");
+using ferry::test::kScripts;
 
 // Live processes, by an independent scan of /proc, whose group (or session) is `id`.
 QList<qint64> liveWith(qint64 id, bool session)
@@ -43,11 +46,7 @@ QList<qint64> liveWith(qint64 id, bool session)
     return found;
 }
 
-bool alive(qint64 pid)
-{
-    const auto state = processState(pid);
-    return state && !state->zombie;
-}
+using ferry::test::processAlive;
 
 QJsonObject shown(const QString &ws, const QString &id)
 {
@@ -133,7 +132,7 @@ private Q_SLOTS:
         QVERIFY2(cancel.err.contains(u"cancelled"_s), qPrintable(cancel.err));
         QCOMPARE(liveWith(s.processGroup, false), QList<qint64>());
         for (const qint64 pid : family)
-            QVERIFY2(!alive(pid) || processState(pid)->processGroup != s.processGroup,
+            QVERIFY2(!processAlive(pid) || processState(pid)->processGroup != s.processGroup,
                      qPrintable(QString::number(pid)));
         QCOMPARE(shown(ws.path(), id)[u"status"_s].toString(), u"cancelled"_s);
         QVERIFY((*dir.readExit())->cancelled);
@@ -219,5 +218,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunLifecycle)
+FERRY_TEST_GUILESS_MAIN(TestRunLifecycle)
 #include "tst_runlifecycle.moc"

@@ -13,6 +13,8 @@
 #include "run/rundirectory.h"
 #include "support/cli.h"
 #include "support/files.h"
+#include "support/process.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -61,13 +63,7 @@ qint64 supervisorPid(const QString &runDir)
     return record[u"supervisorPid"_s].toInteger();
 }
 
-// Whether the process runs (a zombie waiting for whoever reaps it does not).
-bool alive(qint64 pid)
-{
-    const QByteArray stat = test::readFile(u"/proc/%1/stat"_s.arg(pid));
-    const qsizetype end = stat.lastIndexOf(')');
-    return pid > 0 && end > 0 && stat.mid(end + 2, 1) != "Z";
-}
+using ferry::test::processAlive;
 
 } // namespace
 
@@ -101,7 +97,7 @@ private Q_SLOTS:
     void cleanupTestCase()
     {
         for (const qint64 pid : std::as_const(m_supervisors))
-            if (alive(pid))
+            if (processAlive(pid))
                 ::kill(static_cast<pid_t>(pid), SIGKILL);
         QFile::remove(settingsFile());
     }
@@ -160,7 +156,7 @@ private Q_SLOTS:
         const auto cancelled = test::runFerry(m_ws, {u"runs"_s, u"cancel"_s, id}, 120000);
         qInfo("ferry runs cancel while 8 GiB were being packed: %lld ms", timer.elapsed());
         QVERIFY2(cancelled.exitCode == 0, qPrintable(cancelled.err));
-        QVERIFY(!alive(supervisor));
+        QVERIFY(!processAlive(supervisor));
         // Stopped, not finished: the archive holds nothing, and the log says why.
         QCOMPARE(*run::archiveEntries(dir.modelArchive()), QStringList());
         const QByteArray log = test::readFile(dir.logFile());
@@ -173,5 +169,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunPacking)
+FERRY_TEST_GUILESS_MAIN(TestRunPacking)
 #include "tst_runpacking.moc"

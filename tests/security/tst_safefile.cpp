@@ -2,6 +2,7 @@
 // planted at the name neither redirects a write nor makes Ferry read another file, and a
 // planted fifo never blocks a read. Each case plants the link or fifo and checks the target.
 #include "common/safefile.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -125,5 +126,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSafeFile)
+FERRY_TEST_GUILESS_MAIN(TestSafeFile)
 #include "tst_safefile.moc"

@@ -6,6 +6,7 @@
 #include "common/privatedir.h"
 #include "squatter.h"
 #include "support/testenv.h"
+#include "support/testmain.h"
 #include "ui/window/singleinstance.h"
 
 #include <QDir>
@@ -135,5 +136,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestSingleInstanceSquat)
+FERRY_TEST_MAIN(TestSingleInstanceSquat)
 #include "tst_singleinstancesquat.moc"

@@ -9,6 +9,7 @@
 #include "common/safefile.h"
 #include "squatter.h"
 #include "support/remote.h"
+#include "support/testmain.h"
 
 #include <QCryptographicHash>
 #include <QFileInfo>
@@ -209,5 +210,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSshControlSquat)
+FERRY_TEST_GUILESS_MAIN(TestSshControlSquat)
 #include "tst_sshcontrolsquat.moc"

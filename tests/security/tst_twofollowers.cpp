@@ -9,6 +9,7 @@
 // line of the run, in order.
 #include "store/runstore.h"
 #include "support/testenv.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -28,16 +29,16 @@ namespace {
 
 constexpr int kPoints = 6000;
 
-const QByteArray kScript = "import json, sys, time\n"
-                           "n = int(sys.argv[sys.argv.index('--points') + 1])\n"
-                           "time.sleep(3)  # the followers are started by now\n"
-                           "for i in range(n):\n"
-                           "    print(json.dumps({'step': i, 'loss': 1.0 / (i + 1)}))\n"
-                           "    print('tick=%d' % i)\n"
-                           "    if i % 100 == 99:\n"
-                           "        sys.stdout.flush()\n"
-                           "        time.sleep(0.05)\n"
-                           "print('done', flush=True)\n";
+const QByteArray kPointsScript = "import json, sys, time\n"
+                                 "n = int(sys.argv[sys.argv.index('--points') + 1])\n"
+                                 "time.sleep(3)  # the followers are started by now\n"
+                                 "for i in range(n):\n"
+                                 "    print(json.dumps({'step': i, 'loss': 1.0 / (i + 1)}))\n"
+                                 "    print('tick=%d' % i)\n"
+                                 "    if i % 100 == 99:\n"
+                                 "        sys.stdout.flush()\n"
+                                 "        time.sleep(0.05)\n"
+                                 "print('done', flush=True)\n";
 
 } // namespace
 
@@ -62,7 +63,7 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(m_ws + u"/environments"_s));
         QFile script(m_ws + u"/points.py"_s);
         QVERIFY(script.open(QIODevice::WriteOnly));
-        script.write(kScript);
+        script.write(kPointsScript);
         script.close();
         QFile env(m_ws + u"/environments/local.yml"_s);
         QVERIFY(env.open(QIODevice::WriteOnly));
@@ -148,5 +149,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTwoFollowers)
+FERRY_TEST_GUILESS_MAIN(TestTwoFollowers)
 #include "tst_twofollowers.moc"

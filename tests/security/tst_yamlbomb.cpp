@@ -6,6 +6,7 @@
 #include "env/formats.h"
 
 #include "support/cli.h"
+#include "support/testmain.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -109,5 +110,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestYamlBomb)
+FERRY_TEST_GUILESS_MAIN(TestYamlBomb)
 #include "tst_yamlbomb.moc"

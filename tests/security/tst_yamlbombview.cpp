@@ -5,6 +5,7 @@
 // without it (a parse on the GUI thread would have to pass the gate first: the test would see
 // labels, not "reading…").
 #include "env/formats.h"
+#include "support/testmain.h"
 #include "ui/workspace/workspaceoverview.h"
 
 #include <QApplication>
@@ -143,5 +144,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestYamlBombView)
+FERRY_TEST_MAIN(TestYamlBombView)
 #include "tst_yamlbombview.moc"

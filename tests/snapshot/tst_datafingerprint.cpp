@@ -6,6 +6,7 @@
 #include "run/runspec.h"
 #include "snapshot/datafingerprint.h"
 #include "support/files.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -164,5 +165,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestDataFingerprint)
+FERRY_TEST_APPLESS_MAIN(TestDataFingerprint)
 #include "tst_datafingerprint.moc"

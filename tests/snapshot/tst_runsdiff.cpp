@@ -6,6 +6,7 @@
 #include "support/diffruns.h"
 #include "support/files.h"
 #include "support/git.h"
+#include "support/testmain.h"
 
 #include <QDirIterator>
 #include <QJsonArray>
@@ -21,7 +22,7 @@ using namespace ferry;
 
 namespace {
 
-qint64 objectCount(const QString &ws)
+qint64 workspaceObjectCount(const QString &ws)
 {
     qint64 n = 0;
     QDirIterator it(ws + u"/.ferry/objects"_s, QDir::Files, QDirIterator::Subdirectories);
@@ -86,11 +87,11 @@ private Q_SLOTS:
         const QString ws = dir.path();
         test::writeFileOrStop(ws + u"/train.py"_s, test::kDiffScript);
         const QString first = test::startDiffRun(ws, u"0.01"_s);
-        const qint64 objects = objectCount(ws);
+        const qint64 objects = workspaceObjectCount(ws);
         QVERIFY(objects >= 2);
         const QString second = test::startDiffRun(ws, u"0.02"_s);
         const QString third = test::startDiffRun(ws, u"0.03"_s);
-        QCOMPARE(objectCount(ws), objects);
+        QCOMPARE(workspaceObjectCount(ws), objects);
         const auto diff = test::runFerry(ws, {u"runs"_s, u"diff"_s, second, third});
         QVERIFY2(diff.out.contains(u"code: the same files"_s), qPrintable(diff.out));
         QVERIFY(!first.isEmpty());
@@ -221,5 +222,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunsDiff)
+FERRY_TEST_GUILESS_MAIN(TestRunsDiff)
 #include "tst_runsdiff.moc"

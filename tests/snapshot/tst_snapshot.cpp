@@ -7,6 +7,7 @@
 #include "snapshot/snapshot.h"
 #include "support/files.h"
 #include "support/git.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -210,5 +211,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSnapshot)
+FERRY_TEST_GUILESS_MAIN(TestSnapshot)
 #include "tst_snapshot.moc"

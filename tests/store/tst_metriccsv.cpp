@@ -8,6 +8,7 @@
 #include "store/metricexport.h"
 #include "store/runstore.h"
 #include "support/cost.h"
+#include "support/testmain.h"
 
 #include <QBuffer>
 #include <QLocale>
@@ -25,7 +26,7 @@ using namespace ferry::run;
 
 namespace {
 
-bool sameBits(double a, double b)
+bool sameBitsOrBothNaN(double a, double b)
 {
     if (std::isnan(a) || std::isnan(b))
         return std::isnan(a) && std::isnan(b); // the text keeps no NaN's sign or payload (documented)
@@ -138,8 +139,9 @@ private Q_SLOTS:
         QCOMPARE(back.size(), stored.size());
         for (qsizetype i = 0; i < back.size(); ++i) {
             QCOMPARE(back[i].name, stored[i].name);
-            QVERIFY2(sameBits(back[i].step, stored[i].step) && sameBits(back[i].value, stored[i].value) &&
-                         sameBits(back[i].epoch, stored[i].epoch) && back[i].wallMs == stored[i].wallMs,
+            QVERIFY2(sameBitsOrBothNaN(back[i].step, stored[i].step) &&
+                         sameBitsOrBothNaN(back[i].value, stored[i].value) &&
+                         sameBitsOrBothNaN(back[i].epoch, stored[i].epoch) && back[i].wallMs == stored[i].wallMs,
                      qPrintable(u"point %1 of %2"_s.arg(i).arg(back[i].name)));
         }
     }
@@ -219,5 +221,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestMetricCsv)
+FERRY_TEST_APPLESS_MAIN(TestMetricCsv)
 #include "tst_metriccsv.moc"

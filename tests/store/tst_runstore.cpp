@@ -2,6 +2,7 @@
 // reads while the writer thread is busy.
 #include "store/runstore.h"
 #include "support/rawdatabase.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -716,5 +717,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunStore)
+FERRY_TEST_GUILESS_MAIN(TestRunStore)
 #include "tst_runstore.moc"

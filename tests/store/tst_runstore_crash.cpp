@@ -6,6 +6,7 @@
 // child finish the grown log: then every point of the whole log is stored exactly once.
 #include "metrics/metricparser.h"
 #include "store/runstore.h"
+#include "support/testmain.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -198,7 +199,8 @@ private:
     void startChild(QProcess &child)
     {
         child.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        child.start(QCoreApplication::applicationFilePath(), {u"--append-child"_s, m_db, m_log});
+        child.start(QCoreApplication::applicationFilePath(),
+                    ferry::test::testArguments({u"--append-child"_s, m_db, m_log}));
         QVERIFY(child.waitForStarted());
     }
 
@@ -270,7 +272,8 @@ private Q_SLOTS:
     }
 };
 
-int main(int argc, char *argv[])
+// QTEST_GUILESS_MAIN, and the child that appends (startChild).
+static int runStoreCrashMain(int argc, char *argv[])
 {
     QCoreApplication app(argc, argv);
     if (argc == 4 && qstrcmp(argv[1], "--append-child") == 0)
@@ -279,5 +282,6 @@ int main(int argc, char *argv[])
     QTEST_SET_MAIN_SOURCE_PATH
     return QTest::qExec(&test, argc, argv);
 }
+FERRY_TEST_MAIN_FUNCTION(runStoreCrashMain)
 
 #include "tst_runstore_crash.moc"

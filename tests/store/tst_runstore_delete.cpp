@@ -1,6 +1,7 @@
 // RunStore::deleteRun: the run leaves every table (runs, params, metrics, artifacts), other runs
 // stay untouched, and the database stays sound.
 #include "store/runstore.h"
+#include "support/testmain.h"
 
 #include <QSignalSpy>
 #include <QSqlDatabase>
@@ -15,7 +16,7 @@ using namespace ferry::run;
 
 namespace {
 
-RunRecord record(const QString &id, qint64 createdMs)
+RunRecord recordAt(const QString &id, qint64 createdMs)
 {
     RunRecord r;
     r.id = id;
@@ -28,7 +29,7 @@ RunRecord record(const QString &id, qint64 createdMs)
 
 void fill(RunStore &store, const QString &id, qint64 createdMs)
 {
-    store.createRun(record(id, createdMs));
+    store.createRun(recordAt(id, createdMs));
     store.setStatus(id, RunStatus::Running);
     store.setParams(id, {{u"epochs"_s, u"10"_s}, {u"lr"_s, u"0.01"_s}});
     store.appendMetrics(id, {{u"loss"_s, 0, 0.9, 1000}, {u"loss"_s, 1, 0.4, 2000}, {u"acc"_s, 1, 0.8, 2000}}, 42);
@@ -85,7 +86,7 @@ void TestRunStoreDelete::deletesEverythingOfOneRun()
     QVERIFY(store->integrityCheck());
 
     // The id can be used again, and writes queued right after the delete land on the new run.
-    store->createRun(record(u"gone"_s, 3000));
+    store->createRun(recordAt(u"gone"_s, 3000));
     store->appendMetrics(u"gone"_s, {{u"loss"_s, 0, 0.1, 3000}}, 7);
     store->flush();
     QCOMPARE(failed.size(), 0);
@@ -131,7 +132,7 @@ void TestRunStoreDelete::deleteAfterClosingFails()
     QVERIFY(failed.at(0).at(0).value<ferry::Error>().message.contains(u"closed"_s));
 }
 
-QTEST_APPLESS_MAIN(TestRunStoreDelete)
+FERRY_TEST_APPLESS_MAIN(TestRunStoreDelete)
 // A deleted run's blocks go back to the file system at once (auto_vacuum incremental), not only
 // at the next `ferry runs gc`.
 void TestRunStoreDelete::deleteGivesTheSpaceBack()
@@ -142,7 +143,7 @@ void TestRunStoreDelete::deleteGivesTheSpaceBack()
     QVERIFY(opened.hasValue());
     std::unique_ptr<RunStore> store = std::move(*opened);
     fill(*store, u"keep"_s, 1000);
-    store->createRun(record(u"big"_s, 2000));
+    store->createRun(recordAt(u"big"_s, 2000));
     QList<MetricPoint> points;
     for (int i = 0; i < 300000; ++i)
         points.append(

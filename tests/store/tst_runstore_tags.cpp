@@ -3,6 +3,7 @@
 // deleted run's tags going with it.
 #include "store/runstore.h"
 #include "support/rawdatabase.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -17,7 +18,7 @@ using ferry::test::RawDatabase;
 
 namespace {
 
-RunRecord record(const QString &id)
+RunRecord recordOf(const QString &id)
 {
     RunRecord r;
     r.id = id;
@@ -88,8 +89,8 @@ private Q_SLOTS:
     {
         auto store = openStore(freshPath());
         QVERIFY(store);
-        store->createRun(record(u"a"_s));
-        store->createRun(record(u"b"_s));
+        store->createRun(recordOf(u"a"_s));
+        store->createRun(recordOf(u"b"_s));
         store->addTags(u"a"_s, {u"zeta"_s, u"baseline"_s, u"baseline"_s, u"paper/fig3"_s});
         store->addTags(u"b"_s, {u"other"_s});
         store->flush();
@@ -111,7 +112,7 @@ private Q_SLOTS:
     {
         auto store = openStore(freshPath());
         QVERIFY(store);
-        store->createRun(record(u"a"_s));
+        store->createRun(recordOf(u"a"_s));
         store->setNote(u"a"_s, u"lr too high?\nsee the spike at step 300"_s);
         store->flush();
         QCOMPARE(store->run(u"a"_s)->note, u"lr too high?\nsee the spike at step 300"_s);
@@ -126,7 +127,7 @@ private Q_SLOTS:
         {
             auto store = openStore(path);
             QVERIFY(store);
-            RunRecord r = record(u"a"_s);
+            RunRecord r = recordOf(u"a"_s);
             r.tags = {u"imported"_s, u"baseline"_s};
             r.note = u"from the cluster"_s;
             store->createRun(r);
@@ -156,7 +157,7 @@ private Q_SLOTS:
         QVERIFY2(checked.error().message.contains(message), qPrintable(checked.error().message));
         auto store = openStore(freshPath());
         QVERIFY(store);
-        store->createRun(record(u"a"_s));
+        store->createRun(recordOf(u"a"_s));
         QSignalSpy failed(store.get(), &RunStore::writeFailed);
         store->addTags(u"a"_s, {u"good"_s, tag});
         store->addTags(u"nosuchrun"_s, {u"good"_s});
@@ -172,8 +173,8 @@ private Q_SLOTS:
         const QString path = freshPath();
         auto store = openStore(path);
         QVERIFY(store);
-        store->createRun(record(u"a"_s));
-        store->createRun(record(u"b"_s));
+        store->createRun(recordOf(u"a"_s));
+        store->createRun(recordOf(u"b"_s));
         store->addTags(u"a"_s, {u"x"_s, u"y"_s});
         store->addTags(u"b"_s, {u"x"_s});
         store->deleteRun(u"a"_s);
@@ -188,7 +189,7 @@ private Q_SLOTS:
         auto store = openStore(freshPath());
         QVERIFY(store);
         for (const QString &id : {u"a"_s, u"b"_s, u"c"_s})
-            store->createRun(record(id));
+            store->createRun(recordOf(id));
         store->setParams(u"a"_s, {{u"lr"_s, u"0.1"_s}});
         store->setParams(u"b"_s, {{u"lr"_s, u"0.01"_s}, {u"opt"_s, u"adam"_s}});
         store->appendMetrics(u"a"_s, {MetricPoint{u"loss"_s, 1, 0.5, 1}, MetricPoint{u"loss"_s, 2, 0.25, 2}}, 10);
@@ -205,5 +206,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestRunStoreTags)
+FERRY_TEST_APPLESS_MAIN(TestRunStoreTags)
 #include "tst_runstore_tags.moc"

@@ -1,6 +1,7 @@
 // The metric store's block codec (core/store/seriesblock.h): every point decodes bit for bit,
 // whatever it holds, and a block's size on the curves scripts log.
 #include "store/seriesblock.h"
+#include "support/testmain.h"
 
 #include <QRandomGenerator>
 #include <QTest>
@@ -310,5 +311,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSeriesBlock)
+FERRY_TEST_GUILESS_MAIN(TestSeriesBlock)
 #include "tst_seriesblock.moc"

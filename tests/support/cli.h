@@ -49,4 +49,11 @@ inline QJsonArray jsonArray(const CliResult &r)
     return QJsonDocument::fromJson(r.out.toUtf8()).array();
 }
 
+// `ferry runs show ID --json` in `workspace`: the run as the command line reports it.
+inline QJsonObject shownRun(const QString &workspace, const QString &id)
+{
+    return jsonObject(
+        runFerry(workspace, {QStringLiteral("runs"), QStringLiteral("show"), id, QStringLiteral("--json")}));
+}
+
 } // namespace ferry::test

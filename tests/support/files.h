@@ -25,8 +25,15 @@ inline void writeFileOrStop(const QString &path, const QByteArray &bytes)
         qFatal("cannot write %s", qPrintable(path));
 }
 
+// A file of the tests' data (tests/data/, FERRY_TEST_DATA): testData(u"notebooks/x.ipynb"_s).
+inline QString testData(const QString &relative)
+{
+    return QStringLiteral(FERRY_TEST_DATA "/") + relative;
+}
+
 // What `path` holds; `whenMissing` (empty unless given) when it cannot be read, so that a
-// comparison's failure can say the file was not there.
+// comparison's failure can say the file was not there (kMissing).
+inline const QByteArray kMissing = QByteArrayLiteral("<missing>");
 inline QByteArray readFile(const QString &path, const QByteArray &whenMissing = {})
 {
     QFile f(path);

@@ -5,6 +5,8 @@
 // Keychain tests run inside a private, unlocked gnome-keyring (tests/services/keyring.sh). A test
 // started on its own (by CTest, or by hand) runs itself again inside one; the copy inside sees
 // FERRY_KEYRING_SESSION and runs the tests.
+#include "support/testmain.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QDirIterator>
@@ -12,6 +14,9 @@
 #include <QProcess>
 #include <QStringList>
 #include <QTest>
+
+// tests/services/keyring.sh: starts a private D-Bus session with an unlocked gnome-keyring.
+#define FERRY_KEYRING_SCRIPT FERRY_SOURCE_DIR "/tests/services/keyring.sh"
 
 namespace ferry::test {
 
@@ -64,10 +69,10 @@ inline QStringList filesHolding(const QString &root, const QString &secret)
 
 } // namespace ferry::test
 
-// QTEST_MAIN with application class App (QCoreApplication, QApplication), but inside a keyring
-// session: started on its own, the test runs itself again inside one.
+// FERRY_TEST_MAIN with application class App (QCoreApplication, QApplication), but inside a
+// keyring session: started on its own, the test runs itself again inside one.
 #define FERRY_KEYRING_TEST_MAIN_APP(App, TestObject)                                                                   \
-    int main(int argc, char **argv)                                                                                    \
+    static int ferryKeyringTestMain_##TestObject(int argc, char **argv)                                                \
     {                                                                                                                  \
         if (!ferry::test::insideKeyringSession()) {                                                                    \
             QStringList arguments;                                                                                     \
@@ -75,13 +80,14 @@ inline QStringList filesHolding(const QString &root, const QString &secret)
                 arguments << QString::fromLocal8Bit(argv[i]);                                                          \
             QCoreApplication app(argc, argv);                                                                          \
             return ferry::test::runInKeyringSession(QStringLiteral("run"), QCoreApplication::applicationFilePath(),    \
-                                                    arguments);                                                        \
+                                                    ferry::test::testArguments(arguments));                            \
         }                                                                                                              \
         App app(argc, argv);                                                                                           \
         TestObject test;                                                                                               \
         QTEST_SET_MAIN_SOURCE_PATH                                                                                     \
         return QTest::qExec(&test, argc, argv);                                                                        \
-    }
+    }                                                                                                                  \
+    FERRY_TEST_MAIN_FUNCTION(ferryKeyringTestMain_##TestObject)
 
-// QTEST_GUILESS_MAIN, but inside a keyring session.
+// FERRY_TEST_GUILESS_MAIN, but inside a keyring session.
 #define FERRY_KEYRING_TEST_MAIN(TestObject) FERRY_KEYRING_TEST_MAIN_APP(QCoreApplication, TestObject)

@@ -6,6 +6,7 @@
 // its folder and its environment. The tests' own runner, apart from the code under test
 // (core/common/process.h): a test of the runner must not run its programs through it.
 #include <QByteArray>
+#include <QFile>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QString>
@@ -40,6 +41,17 @@ inline ProgramOutput runCommand(const QString &program, const QStringList &argum
     }
     return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, process.readAllStandardOutput(),
             process.readAllStandardError()};
+}
+
+// Whether process `pid` runs (a zombie waiting for whoever reaps it does not).
+inline bool processAlive(qint64 pid)
+{
+    QFile file(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (pid <= 0 || !file.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray stat = file.readAll();
+    const qsizetype close = stat.lastIndexOf(')'); // the state follows the command's name
+    return close > 0 && stat.size() > close + 2 && stat[close + 2] != 'Z';
 }
 
 } // namespace ferry::test

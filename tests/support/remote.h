@@ -30,10 +30,7 @@
 
 namespace ferry::test {
 
-inline const QString kSshdDir = QStringLiteral(FERRY_SSHD_DIR);
-inline const QString kScripts = QStringLiteral(FERRY_TEST_DATA "/runs/scripts");
-inline const QString kSageMaker = QStringLiteral(FERRY_TEST_DATA "/runs/sagemaker");
-inline const QString kHost = QStringLiteral("ferrytest"); // the Host in kSshdDir/config
+inline const QString kHost = QStringLiteral("ferrytest"); // the Host in sshdDir()/config
 
 inline QString sshdScript()
 {
@@ -42,7 +39,7 @@ inline QString sshdScript()
 
 inline bool sshdCommand(const QString &command)
 {
-    return QProcess::execute(QStringLiteral("bash"), {sshdScript(), command, kSshdDir}) == 0;
+    return QProcess::execute(QStringLiteral("bash"), {sshdScript(), command, sshdDir()}) == 0;
 }
 
 // The SHA256 fingerprint of the test sshd's host key.
@@ -50,7 +47,7 @@ inline QString hostFingerprint()
 {
     QProcess p;
     p.start(QStringLiteral("ssh-keygen"), {QStringLiteral("-l"), QStringLiteral("-E"), QStringLiteral("sha256"),
-                                           QStringLiteral("-f"), kSshdDir + QStringLiteral("/host_ed25519.pub")});
+                                           QStringLiteral("-f"), sshdDir() + QStringLiteral("/host_ed25519.pub")});
     p.waitForFinished();
     return QString::fromUtf8(p.readAllStandardOutput()).section(QLatin1Char(' '), 1, 1);
 }
@@ -67,7 +64,7 @@ struct SshSandbox {
         QFile::setPermissions(state.filePath(QStringLiteral("rt")),
                               QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
         if (trusted)
-            QFile::copy(kSshdDir + QStringLiteral("/known_hosts"), knownHosts());
+            QFile::copy(sshdDir() + QStringLiteral("/known_hosts"), knownHosts());
     }
     ~SshSandbox() { shell().closeMaster(); }
     SshSandbox(const SshSandbox &) = delete;
@@ -78,7 +75,7 @@ struct SshSandbox {
     targets::SshOptions options() const
     {
         targets::SshOptions o;
-        o.configFile = kSshdDir + QStringLiteral("/config");
+        o.configFile = sshdDir() + QStringLiteral("/config");
         o.knownHostsFile = knownHosts();
         o.controlDir = state.filePath(QStringLiteral("rt/ferry-ssh")); // as SshOptions::defaults() finds it
         o.aliveIntervalS = 2;
@@ -89,7 +86,7 @@ struct SshSandbox {
     QProcessEnvironment environment() const
     {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("FERRY_SSH_CONFIG"), kSshdDir + QStringLiteral("/config"));
+        env.insert(QStringLiteral("FERRY_SSH_CONFIG"), sshdDir() + QStringLiteral("/config"));
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), state.filePath(QStringLiteral("config")));
         env.insert(QStringLiteral("XDG_RUNTIME_DIR"), state.filePath(QStringLiteral("rt")));
         return env;

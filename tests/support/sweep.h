@@ -166,17 +166,6 @@ inline int mostInFlight(const QJsonObject &sweep)
     return mostOverlapping(intervals);
 }
 
-inline bool processAlive(qint64 pid)
-{
-    if (pid <= 0)
-        return false;
-    const QByteArray stat = readFile(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (stat.isEmpty())
-        return false;
-    const qsizetype close = stat.lastIndexOf(')'); // the state follows the command's name
-    return close > 0 && stat.size() > close + 2 && stat[close + 2] != 'Z';
-}
-
 // The pid of the controller of sweep `id` (`ferry __sweep .../ID`), 0 when none runs.
 inline qint64 controllerPid(const QString &id)
 {

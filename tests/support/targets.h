@@ -2,12 +2,14 @@
 // waiting.
 #pragma once
 
-// Shared by the target tests: readable QCOMPARE failures for RunState, a target's probe of a
-// run, its log, and the polling wait (support/wait.h).
+// Shared by the target tests: the scripts they run, readable QCOMPARE failures for RunState, a
+// target's probe of a run, its log, and the polling wait (support/wait.h).
 #include "run/rundirectory.h"
 #include "run/runspec.h"
 #include "support/files.h"
+#include "support/testenv.h"
 #include "support/wait.h"
+#include "targets/localtarget.h"
 #include "targets/target.h"
 
 #include <QTest>
@@ -20,6 +22,16 @@ inline char *toString(RunState state)
 } // namespace ferry::targets
 
 namespace ferry::test {
+
+// The scripts runs run (tests/data/runs/scripts) and the SageMaker example (its train.py and data).
+inline const QString kScripts = QStringLiteral(FERRY_TEST_DATA "/runs/scripts");
+inline const QString kSageMaker = QStringLiteral(FERRY_TEST_DATA "/runs/sagemaker");
+
+// The local target, starting runs with the built `ferry`.
+inline targets::LocalTarget localTarget()
+{
+    return targets::LocalTarget(ferryBinary());
+}
 
 // The hyperparameters of the SageMaker example (tests/data/runs/sagemaker/train.py): its
 // settings, and where it must find its run folder and its two channels on the target (the

@@ -34,4 +34,11 @@ inline QString ferryBinary()
     return given.isEmpty() ? buildDir() + QStringLiteral("/bin/ferry") : given;
 }
 
+// The folder of that build's test sshd (the `sshd` fixture of tests/targets/tests.cmake): its
+// config, keys, known_hosts and port.
+inline QString sshdDir()
+{
+    return buildDir() + QStringLiteral("/tests/services/sshd");
+}
+
 } // namespace ferry::test

@@ -4,15 +4,12 @@ ferry_test(tst_sampler SOURCES sweep/tst_sampler.cpp)
 ferry_test(tst_earlystopping SOURCES sweep/tst_earlystopping.cpp)
 # `ferry sweep`, through the built binary as a user runs it.
 ferry_test(tst_sweepcli SOURCES sweep/tst_sweepcli.cpp)
-add_dependencies(tst_sweepcli ferry)
 # Sweeps on the local target with real processes (the built `ferry`, its detached controller).
 ferry_test(tst_sweeprun SOURCES sweep/tst_sweeprun.cpp)
-add_dependencies(tst_sweeprun ferry)
 set_tests_properties(tst_sweeprun PROPERTIES TIMEOUT 900)
 # Sweeps on the real Slurm of the `slurm` fixture (tests/targets/tests.cmake): one job array.
 if(FERRY_GUI)
   ferry_test(tst_sweepslurm SOURCES sweep/tst_sweepslurm.cpp)
-  add_dependencies(tst_sweepslurm ferry)
   # The cluster's two cores are the trials' slots: nothing else may take them meanwhile.
   set_tests_properties(tst_sweepslurm PROPERTIES FIXTURES_REQUIRED slurm RUN_SERIAL ON TIMEOUT 900
                                       ENVIRONMENT "SLURM_CONF=${slurm_dir}/slurm.conf")
@@ -20,7 +17,6 @@ endif()
 # Sweeps on the container target against the real engine of the `docker` fixture.
 if(FERRY_GUI)
   ferry_test(tst_sweepcontainer SOURCES sweep/tst_sweepcontainer.cpp)
-  add_dependencies(tst_sweepcontainer ferry)
   set_tests_properties(tst_sweepcontainer PROPERTIES FIXTURES_REQUIRED docker RESOURCE_LOCK container_builds
                                           TIMEOUT 1200)
 endif()

@@ -1,5 +1,6 @@
 // Early stopping (core/sweep/earlystopping.h) on synthetic learning curves: value(step) =
 // q + 1 / (1 + step / 100), trial t's floor q = t / 10, so trial 9 is hopeless and trial 0 the best.
+#include "support/testmain.h"
 #include "sweep/earlystopping.h"
 
 #include <QTest>
@@ -128,5 +129,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestEarlyStopping)
+FERRY_TEST_GUILESS_MAIN(TestEarlyStopping)
 #include "tst_earlystopping.moc"

@@ -1,5 +1,6 @@
 // The samplers: grid order, seeded random search (the same seed, the same trials), TPE learning
 // from finished trials on known functions, and the parameters as the script receives them.
+#include "support/testmain.h"
 #include "sweep/sampler.h"
 
 #include <QTest>
@@ -184,5 +185,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSampler)
+FERRY_TEST_GUILESS_MAIN(TestSampler)
 #include "tst_sampler.moc"

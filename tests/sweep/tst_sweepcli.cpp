@@ -1,6 +1,7 @@
 // `ferry sweep plan` as a user runs it: the planned trials of a file, the same on every run,
 // as text and JSON; a bad file's problems with their lines and exit code 1.
 #include "support/cli.h"
+#include "support/testmain.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -86,5 +87,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSweepCli)
+FERRY_TEST_GUILESS_MAIN(TestSweepCli)
 #include "tst_sweepcli.moc"

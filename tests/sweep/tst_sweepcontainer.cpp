@@ -4,6 +4,7 @@
 // image built once for all; a cancel that leaves no container.
 #include "support/container.h"
 #include "support/sweep.h"
+#include "support/testmain.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -135,5 +136,5 @@ max_parallel: 2
     }
 };
 
-QTEST_GUILESS_MAIN(TestSweepContainer)
+FERRY_TEST_GUILESS_MAIN(TestSweepContainer)
 #include "tst_sweepcontainer.moc"

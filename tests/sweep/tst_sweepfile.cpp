@@ -1,5 +1,6 @@
 // The sweep file (docs/sweep-format.md): the example read field by field, written back
 // to the same spec, and every mistake reported at its line with what to do.
+#include "support/testmain.h"
 #include "sweep/sweepfile.h"
 
 #include <QJsonObject>
@@ -273,5 +274,5 @@ parameters:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSweepFile)
+FERRY_TEST_GUILESS_MAIN(TestSweepFile)
 #include "tst_sweepfile.moc"

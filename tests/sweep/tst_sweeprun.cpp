@@ -4,6 +4,7 @@
 // that runs exactly the planned trials, none twice; a cancel that leaves no process; one GPU
 // per trial from an injected GPU list.
 #include "support/sweep.h"
+#include "support/testmain.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -276,5 +277,5 @@ max_parallel: 4
     }
 };
 
-QTEST_GUILESS_MAIN(TestSweepRun)
+FERRY_TEST_GUILESS_MAIN(TestSweepRun)
 #include "tst_sweeprun.moc"

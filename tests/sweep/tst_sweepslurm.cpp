@@ -5,6 +5,7 @@
 // array tasks; kill -9 of the controller and a resume give exactly the planned trials on the same
 // array; cancel is one scancel and leaves no job and no process.
 #include "support/sweep.h"
+#include "support/testmain.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -250,5 +251,5 @@ max_parallel: 2
     }
 };
 
-QTEST_GUILESS_MAIN(TestSweepSlurm)
+FERRY_TEST_GUILESS_MAIN(TestSweepSlurm)
 #include "tst_sweepslurm.moc"

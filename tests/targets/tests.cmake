@@ -9,7 +9,6 @@ ferry_test(tst_cancelstart SOURCES targets/tst_cancelstart.cpp)
 # mocks. The scripts run under /usr/bin/python3.
 foreach(name tst_localtarget tst_localtarget_cancel)
   ferry_test(${name} SOURCES targets/${name}.cpp)
-  add_dependencies(${name} ferry)
 endforeach()
 
 # The container target against a real Docker engine: the private dockerd and the base image
@@ -26,8 +25,6 @@ if(FERRY_GUI)
   add_test(NAME registry_service_start COMMAND bash "${PROJECT_SOURCE_DIR}/tests/services/registry.sh" start)
   set_tests_properties(registry_service_start PROPERTIES FIXTURES_SETUP registry TIMEOUT 120)
   ferry_test(tst_registrylogin SOURCES targets/tst_registrylogin.cpp)
-  target_compile_definitions(tst_registrylogin PRIVATE
-    FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh")
   set_tests_properties(tst_registrylogin PROPERTIES FIXTURES_REQUIRED "docker;registry" RESOURCE_LOCK container_builds TIMEOUT 900)
 endif()
 
@@ -63,8 +60,6 @@ if(FERRY_GUI)
 
   foreach(name tst_shellquote tst_sshtarget tst_slurmtarget tst_sshimage)
     ferry_test(${name} SOURCES targets/${name}.cpp)
-    add_dependencies(${name} ferry)
-    target_compile_definitions(${name} PRIVATE FERRY_SSHD_DIR="${sshd_dir}" FERRY_SLURM_DIR="${slurm_dir}")
   endforeach()
   set_tests_properties(tst_shellquote PROPERTIES FIXTURES_REQUIRED sshd)
   # It stops and restarts the sshd (a cut connection): nothing else may use it meanwhile.
@@ -76,15 +71,10 @@ if(FERRY_GUI)
   set_property(TEST tst_slurmtarget APPEND PROPERTY ENVIRONMENT "SLURM_CONF=${slurm_dir}/slurm.conf")
   # The host as an SSH or Slurm run saw it, reported by the runner on the node.
   ferry_test(tst_remotehostfacts SOURCES targets/tst_remotehostfacts.cpp)
-  add_dependencies(tst_remotehostfacts ferry)
-  target_compile_definitions(tst_remotehostfacts PRIVATE FERRY_SSHD_DIR="${sshd_dir}" FERRY_SLURM_DIR="${slurm_dir}")
   set_tests_properties(tst_remotehostfacts PROPERTIES FIXTURES_REQUIRED "sshd;slurm" TIMEOUT 300
                        ENVIRONMENT "SLURM_CONF=${slurm_dir}/slurm.conf")
   # A key whose passphrase is a keychain secret (a real gnome-keyring), logging in to the sshd.
   ferry_test(tst_sshpassphrase SOURCES targets/tst_sshpassphrase.cpp)
-  add_dependencies(tst_sshpassphrase ferry)
-  target_compile_definitions(tst_sshpassphrase PRIVATE FERRY_SSHD_DIR="${sshd_dir}"
-                             FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh")
   set_tests_properties(tst_sshpassphrase PROPERTIES FIXTURES_REQUIRED sshd)
 
   # One run across two nodes (issue 20): a second cluster of two slurmd (n1, n2) on this machine,
@@ -95,9 +85,6 @@ if(FERRY_GUI)
   add_test(NAME slurm2_service_stop COMMAND ${BASH} "${services}/slurm.sh" stop "${slurm2_dir}" 2)
   set_tests_properties(slurm2_service_stop PROPERTIES FIXTURES_CLEANUP slurm2 TIMEOUT 120)
   ferry_test(tst_slurmmultinode SOURCES targets/tst_slurmmultinode.cpp)
-  add_dependencies(tst_slurmmultinode ferry)
-  target_compile_definitions(tst_slurmmultinode PRIVATE
-    FERRY_KEYRING_SCRIPT="${PROJECT_SOURCE_DIR}/tests/services/keyring.sh")
   set_tests_properties(tst_slurmmultinode PROPERTIES FIXTURES_REQUIRED slurm2 TIMEOUT 900
                        ENVIRONMENT "SLURM_CONF=${slurm2_dir}/slurm.conf")
 endif()

@@ -3,6 +3,7 @@
 // otherwise the target's record of what to stop, or none, or why it cannot be read.
 #include "run/rundirectory.h"
 #include "run/runspec.h"
+#include "support/testmain.h"
 #include "targets/target.h"
 
 #include <QDir>
@@ -107,5 +108,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestCancelStart)
+FERRY_TEST_APPLESS_MAIN(TestCancelStart)
 #include "tst_cancelstart.moc"

@@ -1,6 +1,7 @@
 // The container command line without an engine (core/targets/containerarguments.h): what a run's
 // container gets and what it never gets, the order variables win in, and the refusal of an
 // environment's isolation-breaking run arguments unless the run allows them (review L15).
+#include "support/testmain.h"
 #include "targets/containerarguments.h"
 
 #include <QTest>
@@ -142,5 +143,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(ContainerArgumentsTest)
+FERRY_TEST_APPLESS_MAIN(ContainerArgumentsTest)
 #include "tst_containerarguments.moc"

@@ -10,6 +10,7 @@
 #include "support/container.h"
 #include "support/corpus.h"
 #include "support/targets.h"
+#include "support/testmain.h"
 #include "targets/containertarget.h"
 #include "tracking/metricsources.h"
 
@@ -26,9 +27,7 @@ using namespace ferry::test;
 
 namespace {
 
-const QString kSageMaker = QStringLiteral(FERRY_TEST_DATA "/runs/sagemaker");
-
-RunProbe probe(const QString &runDir)
+RunProbe containerProbe(const QString &runDir)
 {
     return probeOf(ContainerTarget(), runDir);
 }
@@ -109,8 +108,8 @@ private Q_SLOTS:
         QVERIFY(record.value(u"buildSteps"_s).toInt() > 0);
         QVERIFY(!record.value(u"containerId"_s).toString().isEmpty());
 
-        QVERIFY(waitFor([&] { return probe(runDir).finished(); }, 300000, 100));
-        const RunProbe status = probe(runDir);
+        QVERIFY(waitFor([&] { return containerProbe(runDir).finished(); }, 300000, 100));
+        const RunProbe status = containerProbe(runDir);
         QVERIFY2(status.state == RunState::Succeeded,
                  qPrintable(status.detail + u" / "_s + (status.exit ? status.exit->error : QString()) + u"\n"_s +
                             QString::fromUtf8(logOf(runDir))));
@@ -152,8 +151,8 @@ private Q_SLOTS:
               record.value(u"buildSteps"_s).toInt());
         QCOMPARE(record.value(u"built"_s).toBool(true), false);
         QCOMPARE(record.value(u"buildSteps"_s).toInt(-1), 0);
-        QVERIFY(waitFor([&] { return probe(runDir).finished(); }, 300000, 100));
-        const RunProbe status = probe(runDir);
+        QVERIFY(waitFor([&] { return containerProbe(runDir).finished(); }, 300000, 100));
+        const RunProbe status = containerProbe(runDir);
         const QByteArray log = logOf(runDir);
         QVERIFY2(status.state == RunState::Succeeded, log.constData());
         QVERIFY(log.contains("no build"));
@@ -183,8 +182,8 @@ private Q_SLOTS:
         spec.hyperparameters = {{u"copy"_s, u"/opt/ml/input/data/events/%1=lightning_logs/version_0/%1"_s.arg(name)}};
         const QString runDir = RunDirectory::pathFor(m_ws.filePath(u"tb"_s), spec.id);
         QVERIFY(ContainerTarget().start(runDir, spec));
-        QVERIFY(waitFor([&] { return probe(runDir).finished(); }, 300000, 100));
-        QVERIFY2(probe(runDir).state == RunState::Succeeded, logOf(runDir).constData());
+        QVERIFY(waitFor([&] { return containerProbe(runDir).finished(); }, 300000, 100));
+        QVERIFY2(containerProbe(runDir).state == RunState::Succeeded, logOf(runDir).constData());
         QVERIFY(!QDir(src + u"/lightning_logs"_s).exists());
         const QString written = runDir + u"/code/lightning_logs/version_0/"_s + name;
         QFile copy(written), original(events + u'/' + name);
@@ -221,8 +220,8 @@ private Q_SLOTS:
         const RunSpec spec = specFor(u"fail-%1"_s.arg(QCoreApplication::applicationPid()), src, u"fail.py"_s);
         const QString runDir = RunDirectory::pathFor(m_ws.filePath(u"c"_s), spec.id);
         QVERIFY(ContainerTarget().start(runDir, spec));
-        QVERIFY(waitFor([&] { return probe(runDir).finished(); }, 300000, 100));
-        const RunProbe status = probe(runDir);
+        QVERIFY(waitFor([&] { return containerProbe(runDir).finished(); }, 300000, 100));
+        const RunProbe status = containerProbe(runDir);
         QCOMPARE(status.state, RunState::Failed);
         QCOMPARE(status.exit->exitCode, 3);
         QCOMPARE(status.exit->error, u"bad data"_s);
@@ -242,8 +241,8 @@ private Q_SLOTS:
         const QString runDir = RunDirectory::pathFor(m_ws.filePath(u"d"_s), spec.id);
         QVERIFY(ContainerTarget().start(runDir, spec));
         QVERIFY(waitFor([&] { return logOf(runDir).contains("waiting\n"); }, 60000, 100));
-        QCOMPARE(probe(runDir).state, RunState::Running);
-        QVERIFY(probe(runDir).heartbeatMs.has_value());
+        QCOMPARE(containerProbe(runDir).state, RunState::Running);
+        QVERIFY(containerProbe(runDir).heartbeatMs.has_value());
         QCOMPARE(containersLabelled(spec.id).size(), 1);
 
         const auto cancelled = ContainerTarget().cancel(runDir, 2000);
@@ -251,7 +250,7 @@ private Q_SLOTS:
         QCOMPARE(cancelled->state, RunState::Cancelled);
         QVERIFY(cancelled->archived);
         QVERIFY(containersLabelled(spec.id).isEmpty());
-        QCOMPARE(probe(runDir).state, RunState::Cancelled);
+        QCOMPARE(containerProbe(runDir).state, RunState::Cancelled);
     }
 
     // GPU on, but no GPU runtime in the engine: a clear error before anything is built or run.
@@ -270,7 +269,7 @@ private Q_SLOTS:
         const auto started = ContainerTarget().start(runDir, spec);
         QVERIFY(!started);
         QVERIFY2(started.error().message.contains(u"no GPU runtime"_s), qPrintable(started.error().toString()));
-        const RunProbe status = probe(runDir);
+        const RunProbe status = containerProbe(runDir);
         QCOMPARE(status.state, RunState::Failed);
         QVERIFY(status.exit->error.contains(u"no GPU runtime"_s));
         QVERIFY(containersLabelled(spec.id).isEmpty());
@@ -296,7 +295,7 @@ private Q_SLOTS:
         const auto refused = ContainerTarget().start(refusedDir, spec);
         QVERIFY(!refused);
         QVERIFY2(refused.error().message.contains(u"-v /etc:/host-etc:ro"_s), qPrintable(refused.error().toString()));
-        QCOMPARE(probe(refusedDir).state, RunState::Failed);
+        QCOMPARE(containerProbe(refusedDir).state, RunState::Failed);
         QVERIFY(containersLabelled(spec.id).isEmpty());
         QVERIFY(!logOf(refusedDir).contains("host etc:"));
 
@@ -306,8 +305,8 @@ private Q_SLOTS:
         const QString allowedDir = RunDirectory::pathFor(m_ws.filePath(u"g"_s), spec.id);
         const auto started = ContainerTarget().start(allowedDir, spec);
         QVERIFY2(started, qPrintable(started ? QString() : started.error().toString()));
-        QVERIFY(waitFor([&] { return probe(allowedDir).finished(); }, 120000, 100));
-        QCOMPARE(probe(allowedDir).state, RunState::Succeeded);
+        QVERIFY(waitFor([&] { return containerProbe(allowedDir).finished(); }, 120000, 100));
+        QCOMPARE(containerProbe(allowedDir).state, RunState::Succeeded);
         QVERIFY2(logOf(allowedDir).contains("host etc: True"), logOf(allowedDir).constData());
     }
 
@@ -319,11 +318,11 @@ private Q_SLOTS:
         const QString runDir = RunDirectory::pathFor(m_ws.filePath(u"e"_s), spec.id);
         QVERIFY(ContainerTarget().start(runDir, spec));
         QCOMPARE(docker({u"rm"_s, u"-f"_s, u"ferry-"_s + spec.id}).exitCode, 0);
-        const RunProbe status = probe(runDir);
+        const RunProbe status = containerProbe(runDir);
         QCOMPARE(status.state, RunState::Lost);
         QVERIFY(!status.exit.has_value());
     }
 };
 
-QTEST_GUILESS_MAIN(TestContainerTarget)
+FERRY_TEST_GUILESS_MAIN(TestContainerTarget)
 #include "tst_containertarget.moc"

@@ -1,5 +1,6 @@
 // The nvidia-smi CSV parser on recorded outputs: no GPU, one, several, and garbage.
 #include "metrics/systemsamples.h"
+#include "support/testmain.h"
 #include "targets/gpuinfo.h"
 
 #include <QTest>
@@ -122,5 +123,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestGpuInfo)
+FERRY_TEST_APPLESS_MAIN(TestGpuInfo)
 #include "tst_gpuinfo.moc"

@@ -4,6 +4,7 @@
 #include "run/rundirectory.h"
 #include "support/targets.h"
 #include "support/testenv.h"
+#include "support/testmain.h"
 #include "targets/localtarget.h"
 
 #include <QCoreApplication>
@@ -23,8 +24,9 @@ using namespace ferry::targets;
 
 namespace {
 
-const QString kScripts = QStringLiteral(FERRY_TEST_DATA "/runs/scripts");
-const QString kSageMaker = QStringLiteral(FERRY_TEST_DATA "/runs/sagemaker");
+using ferry::test::kSageMaker;
+using ferry::test::kScripts;
+using ferry::test::localTarget;
 
 using ferry::test::waitFor;
 
@@ -39,15 +41,10 @@ RunSpec specFor(const QString &sourceDir, const QString &script, QList<Hyperpara
     return spec;
 }
 
-LocalTarget target()
-{
-    return LocalTarget(ferry::test::ferryBinary());
-}
-
 // The state, or Lost with the error as detail when probing failed.
 RunProbe probe(const QString &runDir)
 {
-    return ferry::test::probeOf(target(), runDir);
+    return ferry::test::probeOf(localTarget(), runDir);
 }
 
 bool finishedAndArchived(const QString &runDir)
@@ -74,7 +71,7 @@ int startRunAndHang(const QString &runDir, const QString &goFile)
     if (::setpgid(0, 0) != 0) // a group of its own, so the test can kill it and its group
         return 3;
     const RunSpec spec = specFor(kScripts, u"waiter.py"_s, {{u"go-file"_s, goFile}});
-    const auto started = target().start(runDir, spec);
+    const auto started = localTarget().start(runDir, spec);
     if (!started) {
         std::fprintf(stderr, "%s\n", qPrintable(started.error().toString()));
         return 2;
@@ -101,7 +98,7 @@ private Q_SLOTS:
         const QString validation = kSageMaker + u"/data/validation"_s;
         spec.channels = {{u"training"_s, training}, {u"validation"_s, validation}};
         spec.hyperparameters = ferry::test::sageMakerHyperparameters(runDir, training, validation);
-        const auto started = target().start(runDir, spec);
+        const auto started = localTarget().start(runDir, spec);
         QVERIFY2(started, qPrintable(started ? QString() : started.error().toString()));
         QVERIFY(waitFor([&] { return finishedAndArchived(runDir); }));
         const RunProbe status = probe(runDir);
@@ -116,7 +113,7 @@ private Q_SLOTS:
         tar.start(u"tar"_s, {u"tzf"_s, dir.modelArchive()});
         QVERIFY(tar.waitForFinished(60000));
         QCOMPARE(tar.readAllStandardOutput(), QByteArray("model.pth\n"));
-        const auto log = target().readLog(runDir, 0, {});
+        const auto log = localTarget().readLog(runDir, 0, {});
         QVERIFY(log);
         QCOMPARE(log->lines.size(), 3);
         QVERIFY(log->lines.at(2).text.startsWith("epoch=3 loss="));
@@ -132,7 +129,8 @@ private Q_SLOTS:
         const QString runDir = RunDirectory::pathFor(ws.path(), u"survivor"_s);
         const QString go = ws.filePath(u"go"_s);
         QProcess starter;
-        starter.start(QCoreApplication::applicationFilePath(), {u"--start-run"_s, runDir, go});
+        starter.start(QCoreApplication::applicationFilePath(),
+                      ferry::test::testArguments({u"--start-run"_s, runDir, go}));
         QVERIFY(waitFor([&] {
             starter.waitForReadyRead(100);
             return starter.canReadLine() || starter.state() == QProcess::NotRunning;
@@ -161,7 +159,7 @@ private Q_SLOTS:
         QTemporaryDir ws;
         const RunSpec spec = specFor(kScripts, u"waiter.py"_s, {{u"go-file"_s, ws.filePath(u"never"_s)}});
         const QString runDir = RunDirectory::pathFor(ws.path(), spec.id);
-        QVERIFY(target().start(runDir, spec));
+        QVERIFY(localTarget().start(runDir, spec));
         QCOMPARE(probe(runDir).state, RunState::Running);
         const SupervisorRecord s = supervisorOf(runDir);
         QCOMPARE(::kill(static_cast<pid_t>(s.supervisorPid), SIGKILL), 0);
@@ -207,7 +205,7 @@ private Q_SLOTS:
         QTemporaryDir ws;
         const RunSpec spec = specFor(kScripts, u"fail.py"_s);
         const QString runDir = RunDirectory::pathFor(ws.path(), spec.id);
-        QVERIFY(target().start(runDir, spec));
+        QVERIFY(localTarget().start(runDir, spec));
         QVERIFY(waitFor([&] { return finishedAndArchived(runDir); }));
         const RunProbe status = probe(runDir);
         QCOMPARE(status.state, RunState::Failed);
@@ -222,7 +220,7 @@ private Q_SLOTS:
         RunSpec spec = specFor(kScripts, u"report.py"_s);
         spec.interpreter = u"/opt/nowhere/bin/python3.99"_s;
         const QString runDir = RunDirectory::pathFor(ws.path(), spec.id);
-        const auto started = target().start(runDir, spec);
+        const auto started = localTarget().start(runDir, spec);
         QVERIFY(!started);
         QVERIFY2(started.error().toString().contains(u"cannot start the interpreter '/opt/nowhere/bin/python3.99'"_s),
                  qPrintable(started.error().toString()));
@@ -253,7 +251,7 @@ private Q_SLOTS:
         QVERIFY(QDir::setCurrent(QStringLiteral(FERRY_TEST_DATA "/runs")));
         const RunSpec spec = specFor(u"scripts"_s, u"report.py"_s);
         const QString runDir = RunDirectory::pathFor(ws.path(), spec.id);
-        const auto started = target().start(runDir, spec);
+        const auto started = localTarget().start(runDir, spec);
         QVERIFY(QDir::setCurrent(before));
         QVERIFY2(started, qPrintable(started ? QString() : started.error().toString()));
         QVERIFY(waitFor([&] { return finishedAndArchived(runDir); }));
@@ -266,26 +264,27 @@ private Q_SLOTS:
         QTemporaryDir ws;
         RunSpec spec = specFor(kScripts, u"no-such.py"_s);
         const QString runDir = RunDirectory::pathFor(ws.path(), spec.id);
-        auto started = target().start(runDir, spec);
+        auto started = localTarget().start(runDir, spec);
         QVERIFY(!started);
         QCOMPARE(started.error().message, u"no such script"_s);
         QVERIFY(!QFileInfo::exists(runDir));
 
         spec = specFor(kScripts, u"report.py"_s);
         spec.target = *TargetSpec::parse(u"container"_s);
-        QVERIFY(!target().start(runDir, spec));
+        QVERIFY(!localTarget().start(runDir, spec));
 
         spec.target = TargetSpec{};
-        QVERIFY(target().start(runDir, spec));
-        started = target().start(runDir, spec); // the same folder twice
+        QVERIFY(localTarget().start(runDir, spec));
+        started = localTarget().start(runDir, spec); // the same folder twice
         QVERIFY(!started);
         QVERIFY(started.error().message.contains(u"holds a run already"_s));
         QVERIFY(waitFor([&] { return finishedAndArchived(runDir); }));
-        QVERIFY(!target().probe(ws.path())); // not a run folder
+        QVERIFY(!localTarget().probe(ws.path())); // not a run folder
     }
 };
 
-int main(int argc, char **argv)
+// QTEST_GUILESS_MAIN, and the child that starts a run (runSurvivesItsStarter).
+static int localTargetMain(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     if (argc == 4 && qstrcmp(argv[1], "--start-run") == 0)
@@ -294,5 +293,6 @@ int main(int argc, char **argv)
     QTEST_SET_MAIN_SOURCE_PATH
     return QTest::qExec(&test, argc, argv);
 }
+FERRY_TEST_MAIN_FUNCTION(localTargetMain)
 
 #include "tst_localtarget.moc"

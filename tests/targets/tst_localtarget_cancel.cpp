@@ -4,6 +4,7 @@
 #include "run/rundirectory.h"
 #include "support/targets.h"
 #include "support/testenv.h"
+#include "support/testmain.h"
 #include "targets/localtarget.h"
 
 #include <QDir>
@@ -22,15 +23,11 @@ using namespace ferry::targets;
 
 namespace {
 
-const QString kScripts = QStringLiteral(FERRY_TEST_DATA "/runs/scripts");
+using ferry::test::kScripts;
+using ferry::test::localTarget;
 constexpr int kGraceMs = 1000;
 
 using ferry::test::waitFor;
-
-LocalTarget target()
-{
-    return LocalTarget(ferry::test::ferryBinary());
-}
 
 struct Family {
     QString runDir;
@@ -50,7 +47,7 @@ Family startFamily(const QTemporaryDir &ws, bool handleTerm = false)
     const QString ready = ws.filePath(spec.id + u".ready"_s);
     spec.hyperparameters = {{u"ready-file"_s, ready}, {u"handle-term"_s, handleTerm ? u"true"_s : u"false"_s}};
     f.runDir = RunDirectory::pathFor(ws.path(), spec.id);
-    const auto started = target().start(f.runDir, spec);
+    const auto started = localTarget().start(f.runDir, spec);
     if (!started) {
         qWarning("%s", qPrintable(started.error().toString()));
         return f;
@@ -103,7 +100,7 @@ private Q_SLOTS:
         const qint64 group = f.supervisor.processGroup;
         QVERIFY(survivorsInGroup(group).size() >= 4); // script, child, two sh, sleeps
 
-        const auto cancelled = target().cancel(f.runDir, kGraceMs);
+        const auto cancelled = localTarget().cancel(f.runDir, kGraceMs);
         QVERIFY2(cancelled, qPrintable(cancelled ? QString() : cancelled.error().toString()));
         QCOMPARE(cancelled->state, RunState::Cancelled);
         QCOMPARE(survivorsInGroup(group), QList<qint64>());
@@ -114,7 +111,7 @@ private Q_SLOTS:
         QVERIFY(exit && exit->has_value());
         QVERIFY((*exit)->cancelled);
         QVERIFY((*exit)->signal == SIGTERM || (*exit)->signal == SIGKILL);
-        QVERIFY(waitFor([&] { return target().probe(f.runDir)->archived; }));
+        QVERIFY(waitFor([&] { return localTarget().probe(f.runDir)->archived; }));
         QVERIFY(waitFor([&] { return !supervisorAlive(f.supervisor); }));
     }
 
@@ -127,12 +124,12 @@ private Q_SLOTS:
         QCOMPARE(f.pids.size(), 3);
         QCOMPARE(::kill(static_cast<pid_t>(f.supervisor.supervisorPid), SIGKILL), 0);
         QVERIFY(waitFor([&] { return !supervisorAlive(f.supervisor); }));
-        const auto orphaned = target().probe(f.runDir);
+        const auto orphaned = localTarget().probe(f.runDir);
         QCOMPARE(orphaned->state, RunState::Running);
         QVERIFY2(orphaned->detail.contains(u"is gone"_s), qPrintable(orphaned->detail));
         QVERIFY(!survivorsInGroup(f.supervisor.processGroup).isEmpty()); // the script goes on
 
-        const auto cancelled = target().cancel(f.runDir, kGraceMs);
+        const auto cancelled = localTarget().cancel(f.runDir, kGraceMs);
         QVERIFY2(cancelled, qPrintable(cancelled ? QString() : cancelled.error().toString()));
         QCOMPARE(cancelled->state, RunState::Cancelled);
         QVERIFY(cancelled->archived);
@@ -147,11 +144,11 @@ private Q_SLOTS:
         QTemporaryDir ws;
         const Family f = startFamily(ws, true);
         QCOMPARE(f.pids.size(), 3);
-        const auto cancelled = target().cancel(f.runDir, kGraceMs);
+        const auto cancelled = localTarget().cancel(f.runDir, kGraceMs);
         QVERIFY(cancelled);
         QCOMPARE(cancelled->state, RunState::Cancelled);
         QCOMPARE(survivorsInGroup(f.supervisor.processGroup), QList<qint64>());
-        QVERIFY(waitFor([&] { return target().probe(f.runDir)->archived; }));
+        QVERIFY(waitFor([&] { return localTarget().probe(f.runDir)->archived; }));
         const QString model = RunDirectory(f.runDir).modelArchive();
         QCOMPARE(*readArchiveFile(model, u"model.pth"_s), QByteArray("saved on SIGTERM"));
     }
@@ -165,15 +162,15 @@ private Q_SLOTS:
         spec.sourceDir = kScripts;
         spec.interpreter = u"/usr/bin/python3"_s;
         const QString runDir = RunDirectory::pathFor(ws.path(), spec.id);
-        QVERIFY(target().start(runDir, spec));
-        QVERIFY(waitFor([&] { return target().probe(runDir)->archived; }));
+        QVERIFY(localTarget().start(runDir, spec));
+        QVERIFY(waitFor([&] { return localTarget().probe(runDir)->archived; }));
         const auto before = *RunDirectory(runDir).readExit();
-        const auto cancelled = target().cancel(runDir, kGraceMs);
+        const auto cancelled = localTarget().cancel(runDir, kGraceMs);
         QVERIFY(cancelled);
         QCOMPARE(cancelled->state, RunState::Failed);
         QCOMPARE(*RunDirectory(runDir).readExit(), before);
     }
 };
 
-QTEST_GUILESS_MAIN(TestLocalTargetCancel)
+FERRY_TEST_GUILESS_MAIN(TestLocalTargetCancel)
 #include "tst_localtarget_cancel.moc"

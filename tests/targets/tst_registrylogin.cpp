@@ -37,7 +37,7 @@ struct Result {
     QString out;
 };
 
-Result command(const QString &program, const QStringList &arguments, const QByteArray &input = {},
+Result runTool(const QString &program, const QStringList &arguments, const QByteArray &input = {},
                const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
 {
     const ferry::test::ProgramOutput r = ferry::test::runCommand(program, arguments, {}, input, env, 300000);
@@ -104,11 +104,11 @@ private Q_SLOTS:
         QCoreApplication::setApplicationName(u"tst_registrylogin"_s);
         const QString services = QStringLiteral(FERRY_SOURCE_DIR) + u"/tests/services/"_s;
         if (qEnvironmentVariableIsEmpty("DOCKER_HOST")) {
-            const Result engine = command(u"bash"_s, {services + u"docker.sh"_s, u"status"_s});
+            const Result engine = runTool(u"bash"_s, {services + u"docker.sh"_s, u"status"_s});
             QVERIFY2(engine.code == 0, "no Docker engine: run the docker_service_start test first");
             qputenv("DOCKER_HOST", engine.out.trimmed().split(u'\n').last().toUtf8());
         }
-        const Result registry = command(u"bash"_s, {services + u"registry.sh"_s, u"start"_s});
+        const Result registry = runTool(u"bash"_s, {services + u"registry.sh"_s, u"start"_s});
         QVERIFY2(registry.code == 0, qPrintable(registry.out));
         const QStringList parts = registry.out.trimmed().split(u'\n').last().split(u' ');
         QCOMPARE(parts.size(), 3);
@@ -119,13 +119,13 @@ private Q_SLOTS:
         m_baseImage = m_address + u"/ferry-base:bookworm"_s;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(u"DOCKER_CONFIG"_s, m_dir.filePath(u"pusher"_s));
-        QVERIFY(command(u"docker"_s, {u"login"_s, m_address, u"-u"_s, m_user, u"--password-stdin"_s},
+        QVERIFY(runTool(u"docker"_s, {u"login"_s, m_address, u"-u"_s, m_user, u"--password-stdin"_s},
                         m_password.toUtf8(), env)
                     .code == 0);
-        QVERIFY(command(u"docker"_s, {u"tag"_s, u"ferry-base:bookworm"_s, m_baseImage}).code == 0);
-        const Result pushed = command(u"docker"_s, {u"push"_s, m_baseImage}, {}, env);
+        QVERIFY(runTool(u"docker"_s, {u"tag"_s, u"ferry-base:bookworm"_s, m_baseImage}).code == 0);
+        const Result pushed = runTool(u"docker"_s, {u"push"_s, m_baseImage}, {}, env);
         QVERIFY2(pushed.code == 0, qPrintable(pushed.out));
-        QVERIFY(command(u"docker"_s, {u"rmi"_s, m_baseImage}).code == 0); // builds must pull it
+        QVERIFY(runTool(u"docker"_s, {u"rmi"_s, m_baseImage}).code == 0); // builds must pull it
         // The user sent REGISTRY_PASSWORD to this registry (as the editor or `ferry secret bind` does).
         QSettings settings;
         secrets::bindSecret(settings, u"REGISTRY_PASSWORD"_s, secrets::registryDestination(m_address));
@@ -240,7 +240,7 @@ private Q_SLOTS:
         QCOMPARE(QDir::temp().entryList({u"ferry-engine-*"_s}, QDir::Dirs), configsBefore);
         QFile after(home);
         QCOMPARE(after.open(QIODevice::ReadOnly) ? after.readAll() : QByteArray(), homeConfig);
-        command(u"docker"_s, {u"rmi"_s, u"-f"_s, env::imageReference(e), m_baseImage});
+        runTool(u"docker"_s, {u"rmi"_s, u"-f"_s, env::imageReference(e), m_baseImage});
     }
 };
 

@@ -3,6 +3,7 @@
 // an option. The real ssh and rsync run in tst_sshtarget and tests/security. And the watcher the
 // SSH and Slurm runners and a container's entry run (remotescripts.h), run here by sh and bash:
 // it writes nowhere but the run's own files.
+#include "support/testmain.h"
 #include "targets/remotescripts.h"
 #include "targets/remoteshell.h"
 #include "targets/sshshell.h"
@@ -153,5 +154,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(RemoteArgumentsTest)
+FERRY_TEST_APPLESS_MAIN(RemoteArgumentsTest)
 #include "tst_remotearguments.moc"

@@ -5,6 +5,7 @@
 #include "run/hostfacts.h"
 #include "support/remote.h"
 #include "support/targets.h"
+#include "support/testmain.h"
 #include "targets/slurmtarget.h"
 #include "targets/sshtarget.h"
 
@@ -65,5 +66,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestRemoteHostFacts)
+FERRY_TEST_APPLESS_MAIN(TestRemoteHostFacts)
 #include "tst_remotehostfacts.moc"

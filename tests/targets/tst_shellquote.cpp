@@ -4,6 +4,7 @@
 #include "targets/shellquote.h"
 
 #include "support/remote.h"
+#include "support/testmain.h"
 
 #include <QTest>
 
@@ -191,5 +192,5 @@ private:
     ferry::test::SshSandbox m_sandbox;
 };
 
-QTEST_GUILESS_MAIN(TestShellQuote)
+FERRY_TEST_GUILESS_MAIN(TestShellQuote)
 #include "tst_shellquote.moc"

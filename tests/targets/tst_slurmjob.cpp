@@ -2,6 +2,7 @@
 #include "targets/slurmjob.h"
 
 #include "support/targets.h"
+#include "support/testmain.h"
 
 #include <QTest>
 
@@ -87,5 +88,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestSlurmJob)
+FERRY_TEST_APPLESS_MAIN(TestSlurmJob)
 #include "tst_slurmjob.moc"

@@ -10,6 +10,7 @@
 #include "store/runstore.h"
 #include "support/remote.h"
 #include "support/targets.h"
+#include "support/testmain.h"
 #include "tracking/runmonitor.h"
 
 #include <QTemporaryDir>
@@ -23,7 +24,7 @@ using namespace ferry::test;
 
 namespace {
 
-RunSpec specFor(const QString &host, const QString &sourceDir, const QString &script, const QString &remoteRoot)
+RunSpec slurmSpec(const QString &host, const QString &sourceDir, const QString &script, const QString &remoteRoot)
 {
     return ferry::test::remoteSpec(u"slurm:"_s + host, sourceDir, script, remoteRoot);
 }
@@ -60,7 +61,7 @@ private Q_SLOTS:
 
     void sbatchOptionsAreChecked()
     {
-        RunSpec spec = specFor(u"local"_s, kScripts, u"x.py"_s, u"/tmp"_s);
+        RunSpec spec = slurmSpec(u"local"_s, kScripts, u"x.py"_s, u"/tmp"_s);
         spec.target.options[u"gpus"_s] = 2;
         spec.target.options[u"partition"_s] = u"debug"_s;
         spec.target.options[u"time"_s] = u"01:30:00"_s;
@@ -91,7 +92,7 @@ private Q_SLOTS:
         const SshSandbox sandbox;
         QTemporaryDir ws;
         const QString root = ws.filePath(u"cluster"_s);
-        RunSpec spec = specFor(host, kSageMaker, u"train.py"_s, root);
+        RunSpec spec = slurmSpec(host, kSageMaker, u"train.py"_s, root);
         spec.target.options[u"gpus"_s] = 1;
         const QString remoteDir = root + u'/' + spec.id;
         spec.channels = {{u"training"_s, kSageMaker + u"/data/training"_s},
@@ -111,7 +112,7 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(remoteDir + u"/slurm-%1.out"_s.arg(jobOf(runDir))));
 
         // A script that prints what it sees: one GPU of the two, by CUDA_VISIBLE_DEVICES.
-        RunSpec gpu = specFor(host, kScripts, u"attempts.py"_s, root);
+        RunSpec gpu = slurmSpec(host, kScripts, u"attempts.py"_s, root);
         gpu.target.options[u"gpus"_s] = 1;
         const QString gpuDir = ws.filePath(u"gpu"_s);
         QVERIFY2(target.start(gpuDir, gpu), "started");
@@ -131,7 +132,7 @@ private Q_SLOTS:
         // Both GPUs taken by the first job: the second waits for resources.
         QStringList dirs;
         for (int i = 0; i < 2; ++i) {
-            RunSpec spec = specFor(u"local"_s, kScripts, u"waiter.py"_s, root);
+            RunSpec spec = slurmSpec(u"local"_s, kScripts, u"waiter.py"_s, root);
             spec.hyperparameters = {{u"go-file"_s, ws.filePath(u"never"_s)}};
             spec.target.options[u"gpus"_s] = 2;
             dirs << ws.filePath(u"run%1"_s.arg(i));
@@ -201,7 +202,7 @@ private Q_SLOTS:
     {
         const SshSandbox sandbox;
         QTemporaryDir ws;
-        RunSpec spec = specFor(u"local"_s, kScripts, u"attempts.py"_s, ws.filePath(u"cluster"_s));
+        RunSpec spec = slurmSpec(u"local"_s, kScripts, u"attempts.py"_s, ws.filePath(u"cluster"_s));
         spec.target.options[u"requeue"_s] = true;
         spec.hyperparameters = {{u"wait-for-requeue"_s, u"yes"_s}};
         const QString runDir = ws.filePath(u"run"_s);
@@ -266,5 +267,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSlurmTarget)
+FERRY_TEST_GUILESS_MAIN(TestSlurmTarget)
 #include "tst_slurmtarget.moc"

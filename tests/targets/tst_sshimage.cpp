@@ -9,6 +9,7 @@
 #include "run/archive.h"
 #include "support/remote.h"
 #include "support/targets.h"
+#include "support/testmain.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -110,5 +111,5 @@ private:
     QString m_image;
 };
 
-QTEST_GUILESS_MAIN(TestSshImage)
+FERRY_TEST_GUILESS_MAIN(TestSshImage)
 #include "tst_sshimage.moc"

@@ -26,17 +26,17 @@ const QString kHostAlias = u"ferrypass"_s;
 const QString kSecret = u"FERRYPASS_KEY_PASSPHRASE"_s;
 const QString kPassphrase = u"a passphrase: with 'quotes' & $(no expansion)"_s;
 
-using Result = ferry::test::ProgramOutput;
+using ferry::test::ProgramOutput;
 
-Result command(const QString &program, const QStringList &arguments, const QByteArray &input = {},
-               const QString &cwd = {})
+ProgramOutput runWithInput(const QString &program, const QStringList &arguments, const QByteArray &input = {},
+                           const QString &cwd = {})
 {
     return ferry::test::runCommand(program, arguments, cwd, input);
 }
 
-Result ferryCli(const QStringList &arguments, const QByteArray &input = {}, const QString &cwd = {})
+ProgramOutput ferryCli(const QStringList &arguments, const QByteArray &input = {}, const QString &cwd = {})
 {
-    return command(ferry::test::ferryBinary(), arguments, input, cwd);
+    return runWithInput(ferry::test::ferryBinary(), arguments, input, cwd);
 }
 
 } // namespace
@@ -65,19 +65,20 @@ private Q_SLOTS:
         QCoreApplication::setApplicationName(u"ferry"_s);
         // The key, protected by the passphrase, authorized on the test sshd.
         m_key = m_dir.filePath(u"id_pass"_s);
-        const Result keygen = command(u"ssh-keygen"_s, {u"-q"_s, u"-t"_s, u"ed25519"_s, u"-N"_s, kPassphrase, u"-C"_s,
-                                                        u"ferry-pass-test"_s, u"-f"_s, m_key});
+        const ProgramOutput keygen =
+            runWithInput(u"ssh-keygen"_s, {u"-q"_s, u"-t"_s, u"ed25519"_s, u"-N"_s, kPassphrase, u"-C"_s,
+                                           u"ferry-pass-test"_s, u"-f"_s, m_key});
         QVERIFY2(keygen.code == 0, keygen.err.constData());
         QFile pub(m_key + u".pub"_s);
         QVERIFY(pub.open(QIODevice::ReadOnly));
         m_authorizedLine = pub.readAll().trimmed() + '\n';
-        QFile authorized(ferry::test::kSshdDir + u"/authorized_keys"_s);
+        QFile authorized(ferry::test::sshdDir() + u"/authorized_keys"_s);
         QVERIFY(authorized.open(QIODevice::Append));
         authorized.write(m_authorizedLine);
         authorized.close();
 
         // `ferrypass`: the fixture's host entry without its unprotected key.
-        QFile fixture(ferry::test::kSshdDir + u"/config"_s);
+        QFile fixture(ferry::test::sshdDir() + u"/config"_s);
         QVERIFY(fixture.open(QIODevice::ReadOnly));
         QByteArray config;
         for (const QByteArray &line : fixture.readAll().split('\n')) {
@@ -93,7 +94,7 @@ private Q_SLOTS:
         const QString knownHosts = SshOptions::defaults().knownHostsFile;
         QVERIFY(QDir().mkpath(QFileInfo(knownHosts).absolutePath()));
         QFile::remove(knownHosts);
-        QVERIFY(QFile::copy(ferry::test::kSshdDir + u"/known_hosts"_s, knownHosts));
+        QVERIFY(QFile::copy(ferry::test::sshdDir() + u"/known_hosts"_s, knownHosts));
         (void)ferryCli({u"secret"_s, u"delete"_s, kSecret});
     }
 
@@ -158,7 +159,7 @@ private Q_SLOTS:
         QVERIFY(script.open(QIODevice::WriteOnly));
         script.write("print('hello over a locked key', flush=True)\n");
         script.close();
-        const Result started =
+        const ProgramOutput started =
             ferryCli({u"run"_s, u"hello.py"_s, u"--target"_s, u"ssh:"_s + kHostAlias, u"--identity"_s, m_key,
                       u"--passphrase-secret"_s, kSecret, u"--remote-dir"_s, m_dir.filePath(u"remote"_s)},
                      {}, ws);
@@ -186,7 +187,7 @@ private Q_SLOTS:
     void cleanupTestCase()
     {
         (void)ferryCli({u"secret"_s, u"delete"_s, kSecret});
-        QFile authorized(ferry::test::kSshdDir + u"/authorized_keys"_s);
+        QFile authorized(ferry::test::sshdDir() + u"/authorized_keys"_s);
         if (authorized.open(QIODevice::ReadOnly)) {
             QByteArray keys = authorized.readAll();
             authorized.close();

@@ -10,6 +10,7 @@
 #include "support/cli.h"
 #include "support/remote.h"
 #include "support/targets.h"
+#include "support/testmain.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -27,7 +28,7 @@ using namespace ferry::test;
 
 namespace {
 
-RunSpec specFor(const QString &sourceDir, const QString &script, const QString &remoteRoot)
+RunSpec sshSpec(const QString &sourceDir, const QString &script, const QString &remoteRoot)
 {
     return ferry::test::remoteSpec(u"ssh:"_s + kHost, sourceDir, script, remoteRoot);
 }
@@ -45,7 +46,7 @@ struct WaitingRun {
 
     bool start()
     {
-        RunSpec spec = specFor(kScripts, u"waiter.py"_s, ws.filePath(u"on-the-host"_s));
+        RunSpec spec = sshSpec(kScripts, u"waiter.py"_s, ws.filePath(u"on-the-host"_s));
         spec.hyperparameters = {{u"go-file"_s, ws.filePath(u"never"_s)}};
         if (!target.start(runDir, spec))
             return false;
@@ -102,7 +103,7 @@ private Q_SLOTS:
         QFile pub(sandbox.state.filePath(u"other.pub"_s));
         QVERIFY(pub.open(QIODevice::ReadOnly));
         const QList<QByteArray> key = pub.readAll().split(' ');
-        QFile real(ferry::test::kSshdDir + u"/known_hosts"_s);
+        QFile real(ferry::test::sshdDir() + u"/known_hosts"_s);
         QVERIFY(real.open(QIODevice::ReadOnly));
         const QByteArray hostField = real.readAll().split(' ').first();
         QFile known(sandbox.knownHosts());
@@ -120,7 +121,7 @@ private Q_SLOTS:
         // The target refuses to start a run there, with the same message.
         QTemporaryDir ws;
         SshTarget target(kHost, sandbox.options());
-        const RunSpec spec = specFor(kScripts, u"metrics.py"_s, ws.filePath(u"remote"_s));
+        const RunSpec spec = sshSpec(kScripts, u"metrics.py"_s, ws.filePath(u"remote"_s));
         const auto started = target.start(ws.filePath(u"run"_s), spec);
         QVERIFY(!started);
         QVERIFY2(started.error().message.contains(u"CHANGED"_s), qPrintable(started.error().message));
@@ -146,7 +147,7 @@ private Q_SLOTS:
         const SshSandbox sandbox;
         QTemporaryDir ws;
         const QString root = ws.filePath(u"on-the-host"_s);
-        RunSpec spec = specFor(kSageMaker, u"train.py"_s, root);
+        RunSpec spec = sshSpec(kSageMaker, u"train.py"_s, root);
         const QString runDir = RunDirectory::pathFor(ws.filePath(u"ws"_s), spec.id);
         const QString remoteDir = root + u'/' + spec.id;
         const QString training = kSageMaker + u"/data/training"_s;
@@ -185,7 +186,7 @@ private Q_SLOTS:
         const SshSandbox sandbox;
         QTemporaryDir ws;
         const QString root = ws.filePath(u"on-the-host"_s);
-        RunSpec spec = specFor(kScripts, u"waiter.py"_s, root);
+        RunSpec spec = sshSpec(kScripts, u"waiter.py"_s, root);
         spec.hyperparameters = {{u"go-file"_s, ws.filePath(u"never"_s)}};
         const QString runDir = ws.filePath(u"run"_s);
         SshTarget target(kHost, sandbox.options());
@@ -256,5 +257,5 @@ private Q_SLOTS:
     void cutConnectionResumesWithoutGaps() { ferry::test::cutConnectionResumesWithoutGaps(u"ssh:"_s + kHost); }
 };
 
-QTEST_GUILESS_MAIN(TestSshTarget)
+FERRY_TEST_GUILESS_MAIN(TestSshTarget)
 #include "tst_sshtarget.moc"

@@ -1,10 +1,8 @@
 # core/tracking: a run followed wherever it runs (the real `ferry` supervising a local run).
 # Included by tests/CMakeLists.txt.
 ferry_test(tst_runmonitor SOURCES tracking/tst_runmonitor.cpp)
-add_dependencies(tst_runmonitor ferry)
 ferry_test(tst_metricsources SOURCES tracking/tst_metricsources.cpp)
 # `ferry runs export --bundle` / `ferry runs import` between two workspaces, real runs.
 ferry_test(tst_runbundle SOURCES tracking/tst_runbundle.cpp)
-add_dependencies(tst_runbundle ferry)
 # The run query (ferry runs list --where, the runs view's filter) over a real store.
 ferry_test(tst_runquery SOURCES tracking/tst_runquery.cpp)

@@ -4,6 +4,7 @@
 // only, links planted in the run folder never followed; and the script's working folder
 // (run/workfolder.h) that keeps what a run writes in its own folder.
 #include "support/corpus.h"
+#include "support/testmain.h"
 
 #include "common/untrustedtree.h"
 #include "metrics/eventfile.h"
@@ -230,5 +231,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestMetricSources)
+FERRY_TEST_GUILESS_MAIN(TestMetricSources)
 #include "tst_metricsources.moc"

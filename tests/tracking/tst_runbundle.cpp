@@ -10,6 +10,7 @@
 #include "snapshot/snapshot.h"
 #include "support/cli.h"
 #include "support/files.h"
+#include "support/testmain.h"
 #include "tracking/runbundle.h"
 
 #include <QDir>
@@ -339,5 +340,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunBundle)
+FERRY_TEST_GUILESS_MAIN(TestRunBundle)
 #include "tst_runbundle.moc"

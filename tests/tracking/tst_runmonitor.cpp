@@ -1,6 +1,7 @@
 // RunMonitor, as the window uses it: it picks up runs started by others, stores their metric
 // points once, records how they end, and marks a run whose processes vanished as lost.
 #include "support/testenv.h"
+#include "support/testmain.h"
 #include "targets/targetfactory.h"
 #include "tracking/runlauncher.h"
 #include "tracking/runmonitor.h"
@@ -250,5 +251,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunMonitor)
+FERRY_TEST_GUILESS_MAIN(TestRunMonitor)
 #include "tst_runmonitor.moc"

@@ -1,6 +1,7 @@
 // The run query's grammar (tracking/runquery.h, docs/run-queries.md) on a table of cases over a
 // real store of three runs: what each field matches, numbers against text, missing fields,
 // precedence, and every error with its column.
+#include "support/testmain.h"
 #include "tracking/runquery.h"
 
 #include <QDateTime>
@@ -245,5 +246,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestRunQuery)
+FERRY_TEST_APPLESS_MAIN(TestRunQuery)
 #include "tst_runquery.moc"

@@ -1,8 +1,7 @@
 # The embedded trainer (issue 5, core/trainer/): only where the libtorch plugin is built.
 # Its command line (`ferry train`) is tested in tests/cli. Included by tests/CMakeLists.txt.
 if(FERRY_TRAINER)
-  ferry_test(tst_trainer SOURCES trainer/tst_trainer.cpp)
-  add_dependencies(tst_trainer ferry_trainer)
+  ferry_test(tst_trainer SOURCES trainer/tst_trainer.cpp DEPENDS ferry_trainer)
 endif()
 
 # Benchmark (tests/bench/trainer.sh, by hand): links libtorch itself for the bare loop.

@@ -3,6 +3,7 @@
 // checkpoint to the same losses, stops early, writes a model that predicts, and says why
 // when it cannot train.
 #include "support/testenv.h"
+#include "support/testmain.h"
 #include "training/trainerloader.h"
 
 #include <QDir>
@@ -440,5 +441,5 @@ private:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTrainer)
+FERRY_TEST_GUILESS_MAIN(TestTrainer)
 #include "tst_trainer.moc"

@@ -1,6 +1,7 @@
 // The trainer plugin is loaded only when asked, and every way it can be missing or wrong
 // ends in a message the user can act on.
 #include "support/testenv.h"
+#include "support/testmain.h"
 #include "training/trainerloader.h"
 
 #include <QFile>
@@ -100,5 +101,5 @@ private Q_SLOTS:
 #endif
 };
 
-QTEST_GUILESS_MAIN(TestTrainerLoader)
+FERRY_TEST_GUILESS_MAIN(TestTrainerLoader)
 #include "tst_trainerloader.moc"

@@ -5,6 +5,7 @@
 #include "run/rundirectory.h"
 #include "store/runstore.h"
 #include "support/files.h"
+#include "support/testmain.h"
 #include "training/embeddedrun.h"
 #include "training/trainingsession.h"
 
@@ -193,5 +194,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTrainingSession)
+FERRY_TEST_GUILESS_MAIN(TestTrainingSession)
 #include "tst_trainingsession.moc"

@@ -1,5 +1,6 @@
 // What `ferry PATH` (and a double-click through the desktop file) takes a path for, and the
 // workspace it opens in.
+#include "support/testmain.h"
 #include "workspace/filekind.h"
 
 #include <QDir>
@@ -110,5 +111,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestFileKind)
+FERRY_TEST_APPLESS_MAIN(TestFileKind)
 #include "tst_filekind.moc"

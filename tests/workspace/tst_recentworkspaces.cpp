@@ -1,3 +1,4 @@
+#include "support/testmain.h"
 #include "workspace/recentworkspaces.h"
 
 #include <QDir>
@@ -75,5 +76,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestRecentWorkspaces)
+FERRY_TEST_APPLESS_MAIN(TestRecentWorkspaces)
 #include "tst_recentworkspaces.moc"

@@ -1,4 +1,5 @@
 #include "common/error.h"
+#include "support/testmain.h"
 #include "workspace/workspace.h"
 
 #include <QDir>
@@ -122,5 +123,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestWorkspace)
+FERRY_TEST_APPLESS_MAIN(TestWorkspace)
 #include "tst_workspace.moc"

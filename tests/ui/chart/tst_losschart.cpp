@@ -1,6 +1,7 @@
 // The loss chart widget, driven offscreen: zoom, pan, reset, legend, log y, smoothing,
 // tooltip, export, x axis modes, live refresh; the panel of charts with thousands of metrics.
 #include "support/cost.h"
+#include "support/testmain.h"
 #include "ui/chart/losschart.h"
 #include "ui/chart/losschartpanel.h"
 #include "ui/chart/runcolors.h"
@@ -459,5 +460,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestLossChart)
+FERRY_TEST_MAIN(TestLossChart)
 #include "tst_losschart.moc"

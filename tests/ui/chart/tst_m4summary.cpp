@@ -1,5 +1,6 @@
 // The multi-resolution summary against brute force, and the M4 path against the polyline
 // through every point, pixel for pixel.
+#include "support/testmain.h"
 #include "ui/chart/m4summary.h"
 #include "ui/chart/seriespath.h"
 #include "ui/chart/seriesstore.h"
@@ -257,5 +258,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestM4Summary)
+FERRY_TEST_MAIN(TestM4Summary)
 #include "tst_m4summary.moc"

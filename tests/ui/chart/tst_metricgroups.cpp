@@ -1,5 +1,6 @@
 // Which panel a metric is drawn in (ui/chart/metricgroups.h): the splits of one quantity share
 // a panel, the sections come in order, every GPU's utilisation is one panel.
+#include "support/testmain.h"
 #include "ui/chart/metricgroups.h"
 
 #include <QTest>
@@ -47,5 +48,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestMetricGroups)
+FERRY_TEST_APPLESS_MAIN(TestMetricGroups)
 #include "tst_metricgroups.moc"

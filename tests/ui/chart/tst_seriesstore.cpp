@@ -1,4 +1,5 @@
 // The chart's data: concurrent producers, the EMA, run colours.
+#include "support/testmain.h"
 #include "ui/chart/losschart.h"
 #include "ui/chart/runcolors.h"
 #include "ui/chart/seriesstore.h"
@@ -291,5 +292,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestSeriesStore)
+FERRY_TEST_MAIN(TestSeriesStore)
 #include "tst_seriesstore.moc"

@@ -1,5 +1,4 @@
 # The compare view and "Re-run exactly" (ui/compare/, RunActions). Included by tests/CMakeLists.txt.
 if(FERRY_GUI)
   ferry_test(tst_compareview GUI SOURCES ui/compare/tst_compareview.cpp LIBS ferry_ui)
-  add_dependencies(tst_compareview ferry)
 endif()

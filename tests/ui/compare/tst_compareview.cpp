@@ -10,6 +10,7 @@
 #include "support/files.h"
 #include "support/git.h"
 #include "support/testenv.h"
+#include "support/testmain.h"
 #include "support/wait.h"
 #include "ui/chart/chartaxis.h"
 #include "ui/chart/losschartpanel.h"
@@ -273,5 +274,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestCompareView)
+FERRY_TEST_MAIN(TestCompareView)
 #include "tst_compareview.moc"

@@ -3,6 +3,5 @@
 if(FERRY_GUI)
   # The launch dialog's remote fields and a host's page (trusting a key) against the sshd.
   ferry_test(tst_hostdialog GUI SOURCES ui/launch/tst_hostdialog.cpp LIBS ferry_ui)
-  target_compile_definitions(tst_hostdialog PRIVATE FERRY_SSHD_DIR="${sshd_dir}")
   set_tests_properties(tst_hostdialog PROPERTIES FIXTURES_REQUIRED sshd)
 endif()

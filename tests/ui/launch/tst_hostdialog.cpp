@@ -7,6 +7,7 @@
 #include "ui/launch/remotetargetfields.h"
 
 #include "support/remote.h"
+#include "support/testmain.h"
 
 #include <QComboBox>
 #include <QJsonArray>
@@ -118,5 +119,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestHostDialog)
+FERRY_TEST_MAIN(TestHostDialog)
 #include "tst_hostdialog.moc"

@@ -2,6 +2,7 @@
 // duplicate, following shows lines written later (an unfinished line exactly once), search
 // finds, highlights and reaches into earlier chunks, and odd logs (a 5 MB line, invalid
 // UTF-8, NULs, terminal colours) load.
+#include "support/testmain.h"
 #include "ui/log/logview.h"
 
 #include <QComboBox>
@@ -356,5 +357,5 @@ void TestLogView::rankSelectorShowsEachRanksLog()
     QCOMPARE(view.logFile(), run + u"/log"_s);
 }
 
-QTEST_MAIN(TestLogView)
+FERRY_TEST_MAIN(TestLogView)
 #include "tst_logview.moc"

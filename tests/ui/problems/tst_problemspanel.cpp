@@ -1,5 +1,6 @@
 // The Problems panel keeps the structure core gives a problem: severity, source, file, line and
 // hint; the same problem twice is one row that counts; a row with a file opens it at its line.
+#include "support/testmain.h"
 #include "ui/problems/fileatlineview.h"
 #include "ui/problems/problemsmodel.h"
 #include "ui/problems/problemspanel.h"
@@ -118,5 +119,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestProblemsPanel)
+FERRY_TEST_MAIN(TestProblemsPanel)
 #include "tst_problemspanel.moc"

@@ -1,6 +1,7 @@
 // The export dialog: the AzureML job or SageMaker launcher shown as it will be written, kept
 // up to date as settings change, refused while a needed setting is missing, and saved.
 #include "env/environmentfile.h"
+#include "support/testmain.h"
 #include "ui/runs/exportrundialog.h"
 
 #include <QComboBox>
@@ -91,5 +92,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestExportRunDialog)
+FERRY_TEST_MAIN(TestExportRunDialog)
 #include "tst_exportrundialog.moc"

@@ -8,6 +8,7 @@
 #include "store/runstore.h"
 #include "support/bundle.h"
 #include "support/container.h"
+#include "support/testmain.h"
 #include "ui/launch/remotetargetfields.h"
 #include "ui/runs/foreignrerundialog.h"
 #include "ui/runs/runactions.h"
@@ -231,5 +232,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestRerunActions)
+FERRY_TEST_MAIN(TestRerunActions)
 #include "tst_rerunactions.moc"

@@ -3,6 +3,7 @@
 // run from a real store.
 #include "run/contract.h"
 #include "run/rundirectory.h"
+#include "support/testmain.h"
 #include "ui/runs/rundetailsview.h"
 
 #include <QDesktopServices>
@@ -344,5 +345,5 @@ void TestRunDetailsView::readsFromStore()
     view.setStore(nullptr, {});
 }
 
-QTEST_MAIN(TestRunDetailsView)
+FERRY_TEST_MAIN(TestRunDetailsView)
 #include "tst_rundetailsview.moc"

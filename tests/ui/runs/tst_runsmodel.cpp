@@ -2,6 +2,7 @@
 // through the sorting/filtering proxy), numeric sorting, the filter, selections that survive
 // refreshes, and RunsLoader against a real run store.
 #include "store/runstore.h"
+#include "support/testmain.h"
 #include "ui/runs/runsmodel.h"
 #include "ui/runs/runsview.h"
 
@@ -425,5 +426,5 @@ void TestRunsModel::loaderReadsStore()
     QVERIFY(loaded.last().at(0).value<QList<RunRow>>().isEmpty());
 }
 
-QTEST_MAIN(TestRunsModel)
+FERRY_TEST_MAIN(TestRunsModel)
 #include "tst_runsmodel.moc"

@@ -1,6 +1,7 @@
 // Finding runs in the window (issue 19): the runs view's filter takes the query grammar
 // (tracking/runquery.h), matched by the loader against a real store, with a bad query's column
 // said below the box; the details pane edits a run's tags and note and saves them to the store.
+#include "support/testmain.h"
 #include "ui/runs/rundetailsview.h"
 #include "ui/runs/runsview.h"
 
@@ -143,5 +144,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestRunsQueryView)
+FERRY_TEST_MAIN(TestRunsQueryView)
 #include "tst_runsqueryview.moc"

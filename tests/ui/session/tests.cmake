@@ -2,5 +2,4 @@
 # Included by tests/CMakeLists.txt.
 if(FERRY_GUI)
   ferry_test(tst_workspacesession GUI SOURCES ui/session/tst_workspacesession.cpp LIBS ferry_ui)
-  add_dependencies(tst_workspacesession ferry)
 endif()

@@ -4,6 +4,7 @@
 #include "store/runstore.h"
 #include "support/files.h"
 #include "support/testenv.h"
+#include "support/testmain.h"
 #include "targets/targetfactory.h"
 #include "tracking/runlauncher.h"
 #include "ui/chart/losschart.h"
@@ -190,5 +191,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestWorkspaceSession)
+FERRY_TEST_MAIN(TestWorkspaceSession)
 #include "tst_workspacesession.moc"

@@ -6,6 +6,7 @@
 // run without its sweep tags; a state the controller rewrites is shown within a refresh; the
 // form writes the file it previews, which reads back to the same spec, and refuses a bad one.
 #include "support/files.h"
+#include "support/testmain.h"
 
 #include "store/runstore.h"
 #include "sweep/sweepstate.h"
@@ -254,5 +255,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestSweepView)
+FERRY_TEST_MAIN(TestSweepView)
 #include "tst_sweepview.moc"

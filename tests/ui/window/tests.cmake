@@ -1,20 +1,17 @@
 # The window (ui/window/) and the workbench's parts it assembles, offscreen.
 # Included by tests/CMakeLists.txt.
+# Both load the trainer plugin where it is built.
+set(window_trainer "")
+if(FERRY_TRAINER)
+  set(window_trainer ferry_trainer)
+endif()
 if(FERRY_GUI)
-  ferry_test(tst_mainwindow GUI SOURCES ui/window/tst_mainwindow.cpp LIBS ferry_ui)
-  add_dependencies(tst_mainwindow ferry)
-  if(FERRY_TRAINER)
-    add_dependencies(tst_mainwindow ferry_trainer)
-  endif()
+  ferry_test(tst_mainwindow GUI SOURCES ui/window/tst_mainwindow.cpp LIBS ferry_ui DEPENDS ${window_trainer})
 endif()
 
 # The workbench window's parts (issue 6), offscreen.
 if(FERRY_GUI)
-  ferry_test(tst_workbenchparts GUI SOURCES ui/window/tst_workbenchparts.cpp LIBS ferry_ui)
-  add_dependencies(tst_workbenchparts ferry)
-  if(FERRY_TRAINER)
-    add_dependencies(tst_workbenchparts ferry_trainer)
-  endif()
+  ferry_test(tst_workbenchparts GUI SOURCES ui/window/tst_workbenchparts.cpp LIBS ferry_ui DEPENDS ${window_trainer})
 endif()
 
 # By-hand tools that drive the real window (they need the trainer plugin):
@@ -38,5 +35,4 @@ endif()
 # One window per user: the real `ferry` binary hands its paths to the running instance.
 if(FERRY_GUI)
   ferry_test(tst_singleinstance GUI SOURCES ui/window/tst_singleinstance.cpp LIBS ferry_ui)
-  add_dependencies(tst_singleinstance ferry)
 endif()

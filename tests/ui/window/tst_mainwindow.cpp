@@ -4,6 +4,7 @@
 #include "store/runstore.h"
 #include "support/files.h"
 #include "support/testenv.h"
+#include "support/testmain.h"
 #include "support/trainbits.h"
 #include "training/trainerloader.h"
 #include "ui/chart/losschart.h"
@@ -639,7 +640,7 @@ private Q_SLOTS:
 
 // A laptop's 1366×768 screen rather than the offscreen platform's 800×600: what a window that
 // "fits the screen" has to fit.
-int main(int argc, char **argv)
+static int mainWindowMain(int argc, char **argv)
 {
     QTemporaryDir screens;
     if (qgetenv("QT_QPA_PLATFORM") == "offscreen") {
@@ -656,5 +657,6 @@ int main(int argc, char **argv)
     QTEST_SET_MAIN_SOURCE_PATH
     return QTest::qExec(&test, argc, argv);
 }
+FERRY_TEST_MAIN_FUNCTION(mainWindowMain)
 
 #include "tst_mainwindow.moc"

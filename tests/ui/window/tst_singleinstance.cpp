@@ -3,6 +3,7 @@
 // files as drops.
 #include "gui/windowharness.h"
 #include "support/testenv.h"
+#include "support/testmain.h"
 #include "ui/data/datasetpanel.h"
 #include "ui/problems/problemspanel.h"
 #include "ui/window/singleinstance.h"
@@ -124,5 +125,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestSingleInstance)
+FERRY_TEST_MAIN(TestSingleInstance)
 #include "tst_singleinstance.moc"

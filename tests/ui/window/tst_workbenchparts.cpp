@@ -7,6 +7,7 @@
 #include "store/runstore.h"
 #include "support/files.h"
 #include "support/testenv.h"
+#include "support/testmain.h"
 #include "targets/targetfactory.h"
 #include "tracking/runmonitor.h"
 #include "training/trainerloader.h"
@@ -393,5 +394,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestWorkbenchParts)
+FERRY_TEST_MAIN(TestWorkbenchParts)
 #include "tst_workbenchparts.moc"
