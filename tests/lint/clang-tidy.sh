@@ -11,10 +11,11 @@
 #   FERRY_JOBS      clang-tidy processes at once (default: nproc)
 #   CLANG_TIDY      the clang-tidy program (default: clang-tidy, else clang-tidy-14)
 #   FERRY_TIDY_LOG  a file to write clang-tidy's whole output to (notes and suggested fixes)
-#   FERRY_TIDY_ONLY an extended regex on the path from the repository's top: only the files it
-#                   matches are checked (e.g. '^ui/' for one phase of CI, '^core/store/' by hand)
+#   FERRY_TIDY_ONLY a regular expression (Python's) on the path from the repository's top: only
+#                   the files it matches are checked ('^ui/' for one phase of CI, '^core/store/')
 # A build folder must be configured and its generated headers made: a built tree has them; else
-# build its *_autogen targets and core/proto/run/tensorboard_event.pb.h.
+# build its *_autogen targets and the protobuf header (tensorboard_event.pb.h). A unity build's
+# folder (FERRY_UNITY) does too: each source of a batch is checked alone. Needs python3.
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd -P)
@@ -47,15 +48,46 @@ for given in "$@"; do
   dirs+=("$dir")
 done
 
-# "FILE<TAB>BUILD_DIR" for each of Ferry's own sources; the first build folder listing it wins.
-for dir in "${dirs[@]}"; do
-  # CMake writes one `"file": "PATH"` line per entry.
-  sed -n 's/^ *"file": "\(.*\)",\{0,1\}$/\1/p' "$dir/compile_commands.json" |
-    grep -E "^$root/(core|ui|app)/.*\.cpp$" | sed "s|^$root/||" | grep -v '^core/trainer/' |
-    grep -E "${FERRY_TIDY_ONLY:-.}" |
-    sed "s|^|$root/|; s|\$|\t$dir|"
-done | sort -t $'\t' -k1,1 -s -u >"$work/files"
-count=$(wc -l <"$work/files")
+# The files to check, and one compile database of their commands: the first build folder that
+# compiles a file gives its command. A unity build's batch (Unity/unity_N_cxx.cxx, FERRY_UNITY)
+# stands for the sources it includes, each checked alone with the batch's command.
+mkdir "$work/db" "$work/logs"
+if ! python3 - "$root" "$work/db" "${FERRY_TIDY_ONLY:-}" "${dirs[@]}" >"$work/files" \
+  <<'EOF_PY'; then
+import json, os, re, shlex, sys
+
+root, db, only, *dirs = sys.argv[1:]
+picked = {}
+for d in dirs:
+    with open(os.path.join(d, "compile_commands.json"), encoding="utf-8") as f:
+        entries = json.load(f)
+    for e in entries:
+        given = os.path.join(e["directory"], e["file"])
+        sources = [given]
+        if re.search(r"/Unity/unity_[^/]*\.cxx$", given):
+            with open(given, encoding="utf-8") as batch:
+                sources = re.findall(r'^#include "([^"]+)"', batch.read(), re.M)
+        for source in sources:
+            rel = os.path.relpath(source, root)
+            if not re.match(r"(core|ui|app)/.*\.cpp$", rel) or rel.startswith("core/trainer/"):
+                continue
+            if (only and not re.search(only, rel)) or source in picked:
+                continue
+            entry = dict(e, file=source)
+            if "arguments" in entry:
+                entry["arguments"] = [source if a == e["file"] else a for a in entry["arguments"]]
+            else:
+                words = shlex.split(e["command"])
+                entry["command"] = shlex.join(source if a == e["file"] else a for a in words)
+            picked[source] = entry
+with open(os.path.join(db, "compile_commands.json"), "w", encoding="utf-8") as f:
+    json.dump(list(picked.values()), f, indent=1)
+print("\n".join(sorted(picked)))
+EOF_PY
+  echo "clang-tidy.sh: cannot read the compile_commands.json of ${dirs[*]} (python3 is needed)" >&2
+  exit 2
+fi
+count=$(grep -c . "$work/files")
 if ((count == 0)); then
   echo "clang-tidy.sh: none of Ferry's sources is in the compile_commands.json of ${dirs[*]}" >&2
   exit 2
@@ -66,14 +98,13 @@ export FERRY_TIDY_WORK=$work FERRY_TIDY_PROGRAM=$tidy FERRY_TIDY_CONFIG=$root/.c
 check_one() {
   local log
   log="$FERRY_TIDY_WORK/logs/$(printf '%s' "$1" | tr '/' '_')"
-  "$FERRY_TIDY_PROGRAM" -p "$2" --config-file="$FERRY_TIDY_CONFIG" --quiet "$1" >"$log" 2>&1 ||
-    echo "$1" >"$log.failed"
+  "$FERRY_TIDY_PROGRAM" -p "$FERRY_TIDY_WORK/db" --config-file="$FERRY_TIDY_CONFIG" --quiet "$1" \
+    >"$log" 2>&1 || echo "$1" >"$log.failed"
 }
 export -f check_one
-mkdir "$work/logs"
 started=$(date +%s)
-# shellcheck disable=SC2016 # $1 and $2 are the inner bash's
-tr '\t' '\n' <"$work/files" | tr '\n' '\0' | xargs -0 -n 2 -P "$jobs" bash -c 'check_one "$1" "$2"' _
+# shellcheck disable=SC2016 # $1 is the inner bash's
+tr '\n' '\0' <"$work/files" | xargs -0 -n 1 -P "$jobs" bash -c 'check_one "$1"' _
 seconds=$(($(date +%s) - started))
 
 cat "$work"/logs/* >"$work/all"
@@ -90,10 +121,11 @@ cat "$work/findings"
 findings=$(wc -l <"$work/findings")
 failed=$(find "$work/logs" -name '*.failed' | wc -l)
 files_with=$(cut -d: -f1 "$work/findings" | sort -u | wc -l)
-echo "clang-tidy: $findings finding(s) in $files_with file(s); $count files checked in ${seconds} s with $jobs jobs"
+echo "clang-tidy: $findings finding(s) in $files_with file(s);" \
+  "$count files checked in $seconds s with $jobs jobs"
 if ((findings > 0 || failed > 0)); then
   if ((findings == 0)); then
-    echo "clang-tidy: $failed file(s) failed without a finding; FERRY_TIDY_LOG=FILE keeps the output" >&2
+    echo "clang-tidy: $failed file(s) failed without a finding (FERRY_TIDY_LOG=FILE keeps why)" >&2
   fi
   exit 1
 fi
