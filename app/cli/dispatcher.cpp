@@ -64,7 +64,7 @@ int Dispatcher::run(const QStringList &arguments, Io &io)
         return kExitOk;
     }
     if (first == "help"_L1) {
-        const QString topic = arguments.at(2);
+        const QString &topic = arguments.at(2);
         if (Command *command = find(topic)) {
             io.out << commandHelp(*command);
             return kExitOk;

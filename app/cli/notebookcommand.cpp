@@ -52,7 +52,7 @@ public:
         }
         if (args.size() != 2)
             return usage(u"name the notebook to convert"_s, io);
-        const QString input = args[1];
+        const QString &input = args[1];
         const auto notebook = notebook::readNotebook(input);
         if (!notebook) {
             io.err << "ferry notebook: " << notebook.error().toString() << Qt::endl;

@@ -44,7 +44,7 @@ extern "C" void onStopSignal(int)
 
 QString bar(double fraction, int width)
 {
-    const int filled = std::clamp(static_cast<int>(fraction * width + 0.5), 0, width);
+    const int filled = std::clamp(static_cast<int>(std::lround(fraction * width)), 0, width);
     return QString(filled, u'#') + QString(width - filled, u'.');
 }
 
@@ -52,7 +52,7 @@ QString seconds(double s)
 {
     if (s < 0)
         return u"?"_s;
-    const auto total = static_cast<qint64>(s + 0.5);
+    const qint64 total = std::llround(s);
     return total >= 60 ? u"%1m%2s"_s.arg(total / 60).arg(total % 60, 2, 10, QChar(u'0')) : u"%1s"_s.arg(total);
 }
 

@@ -142,6 +142,7 @@ Expected<void> decodeImages(const QStringList &files, float *const x, qsizetype 
     if (options.cancelled && options.cancelled())
         return Error{u"loading was cancelled"_s, path, 0, 0, {}};
     std::vector<std::thread> workers;
+    workers.reserve(static_cast<size_t>(threads));
     for (int t = 0; t < threads; ++t)
         workers.emplace_back(work);
     bool cancelled = false;

@@ -137,7 +137,7 @@ void SecretStore::jobFinished(quint64 request)
         }
         job->deleteLater();
     }
-    finish(request, std::move(reply));
+    finish(request, reply);
 }
 
 void SecretStore::timedOut(quint64 request)
@@ -152,10 +152,10 @@ void SecretStore::timedOut(quint64 request)
         it->job = nullptr;
     }
     reply.error = keychainTimeout(reply.operation, reply.name, m_options.timeoutMs);
-    finish(request, std::move(reply));
+    finish(request, reply);
 }
 
-void SecretStore::finish(quint64 request, SecretReply reply)
+void SecretStore::finish(quint64 request, const SecretReply &reply)
 {
     const auto it = m_pending.find(request);
     if (it != m_pending.end()) {

@@ -91,7 +91,7 @@ private:
     quint64 start(SecretOperation operation, const QString &name, const QString &value);
     void jobFinished(quint64 request);
     void timedOut(quint64 request);
-    void finish(quint64 request, SecretReply reply);
+    void finish(quint64 request, const SecretReply &reply);
     void remember(const QString &name, bool present);
     SecretReply wait(const std::function<quint64()> &startRequest);
 

@@ -374,7 +374,7 @@ Expected<QMap<QString, TreeEntry>> ObjectStore::files(const QString &root) const
             auto listing = tree(hash);
             if (!listing)
                 return listing.error();
-            known = trees.insert(hash, std::move(*listing));
+            known = trees.emplace(hash, std::move(*listing));
         }
         entries += known->size();
         if (entries > kMostSnapshotEntries)

@@ -187,7 +187,8 @@ bool bestDecimal(Bytes &out, std::span<const double> values, bool float32)
     int e = 0;
     for (double v : values) {
         const int least = leastExponent(v, e, float32);
-        ++histogram[static_cast<size_t>(least + 1)];
+        const int slot = least + 1;
+        ++histogram[static_cast<size_t>(slot)];
         if (least >= 0)
             e = least;
     }
@@ -197,8 +198,9 @@ bool bestDecimal(Bytes &out, std::span<const double> values, bool float32)
     int all = -1, most = -1;
     qsizetype covered = 0;
     for (int x = 0; x <= kMaxExponent; ++x) {
-        covered += histogram[static_cast<size_t>(x + 1)];
-        if (histogram[static_cast<size_t>(x + 1)] > 0)
+        const qsizetype scaled = histogram[static_cast<size_t>(x) + 1];
+        covered += scaled;
+        if (scaled > 0)
             all = x;
         if (most < 0 && covered * 20 >= n * 19)
             most = x;

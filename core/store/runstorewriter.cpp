@@ -170,7 +170,7 @@ struct RunStoreWriter::Statements {
             outcome = {false, stored};
         }
         if (c.reply)
-            replies.emplace_back(c.reply, std::move(outcome));
+            replies.emplace_back(c.reply, outcome);
         return {};
     }
 
@@ -218,7 +218,7 @@ struct RunStoreWriter::Statements {
                 return failed(u"store the metrics"_s, done.error());
         }
         if (c.reply)
-            replies.emplace_back(c.reply, std::move(outcome));
+            replies.emplace_back(c.reply, outcome);
         return {};
     }
 
@@ -305,7 +305,7 @@ struct RunStoreWriter::Statements {
     void deliverReplies()
     {
         for (auto &[reply, outcome] : replies)
-            reply->set_value(std::move(outcome));
+            reply->set_value(outcome);
         replies.clear();
     }
 

@@ -171,7 +171,7 @@ Expected<void> SeriesWriter::sealIfFull(Series &s)
         return std::clamp(static_cast<qsizetype>(kAim * static_cast<double>(limit) / std::max(perPoint, 1e-3)),
                           kMinBlockPoints, kMaxBlockPoints);
     };
-    if (block.size() < kFilled * static_cast<double>(limit) && open < kMaxBlockPoints) {
+    if (static_cast<double>(block.size()) < kFilled * static_cast<double>(limit) && open < kMaxBlockPoints) {
         s.target = std::max(estimate(open, block.size()), open + kMinBlockPoints);
         return {};
     }

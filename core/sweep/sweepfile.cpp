@@ -69,7 +69,7 @@ bool isOptionName(const QString &name)
 
 class SweepReader {
 public:
-    SweepReader(yaml::Reader &r, SweepSpec &spec, YAML::Node root) : m_root(std::move(root)), m_r(r), m_spec(spec) {}
+    SweepReader(yaml::Reader &r, SweepSpec &spec, const YAML::Node &root) : m_root(root), m_r(r), m_spec(spec) {}
 
     void read()
     {

@@ -89,7 +89,7 @@ Expected<std::optional<RemoteRecord>> RemoteRecord::read(const QString &runDir)
     return std::optional<RemoteRecord>(r);
 }
 
-RemoteRun::RemoteRun(RemoteShell &shell, QString localRunDir) : m_shell(shell), m_dir(std::move(localRunDir)) {}
+RemoteRun::RemoteRun(RemoteShell &shell, const QString &localRunDir) : m_shell(shell), m_dir(localRunDir) {}
 
 Expected<QString> RemoteRun::createRemoteDir(const QString &givenRoot, const QString &runId)
 {

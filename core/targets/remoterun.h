@@ -85,7 +85,7 @@ inline constexpr char16_t kRemoteEntryMount[] = u"/run/ferry-secret-entry.py";
 // remote one, so stored offsets mean the same on both sides) and the results fetched back.
 class RemoteRun {
 public:
-    RemoteRun(RemoteShell &shell, QString localRunDir);
+    RemoteRun(RemoteShell &shell, const QString &localRunDir);
 
     // The run folder on the host: `root` (relative to home, or absolute) + `/` + run id, made
     // there now; refused if it exists.

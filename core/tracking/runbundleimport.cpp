@@ -326,7 +326,7 @@ Expected<qint64> checkMetrics(const Staged &staged)
     QFile file(staged.metricsFile());
     if (!file.open(QIODevice::ReadOnly))
         return Error{u"cannot read it: "_s + file.errorString(), file.fileName(), 0, 0, {}};
-    return readMetricsCsv(file, kBundleMetricsName, [](QList<MetricPoint>) -> Expected<void> { return {}; });
+    return readMetricsCsv(file, kBundleMetricsName, [](const QList<MetricPoint> &) -> Expected<void> { return {}; });
 }
 
 Expected<void> checkNew(const RunStore &store, const QString &runsDir, const QString &id, const QString &bundle)

@@ -114,7 +114,7 @@ int M4Summary::alignedLevel(qsizetype i, qsizetype limit, bool forward) const
     if (i & (LeafSize - 1))
         return -1;
     int k = -1;
-    while (std::size_t(k + 1) < m_levels.size()) {
+    while (k + 1 < static_cast<int>(m_levels.size())) {
         const int next = k + 1;
         const qsizetype size = LeafSize << next;
         const bool inside = forward ? i + size <= limit : i - size >= limit;

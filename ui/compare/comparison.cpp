@@ -131,7 +131,7 @@ Expected<Comparison> compareRuns(const run::RunStore &store, const QString &obje
             std::vector<run::SeriesPoint> points = store.series(record.id, metric);
             run::orderByStep(points);
             c.chart->append(c.chart->series(record.id, metric), points);
-            c.points.insert(Comparison::seriesKey(record.id, metric), std::move(points));
+            c.points.emplace(Comparison::seriesKey(record.id, metric), std::move(points));
             c.metrics << metric;
         }
     }

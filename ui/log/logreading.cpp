@@ -110,7 +110,7 @@ bool readLines(QFile &file, qint64 from, qint64 to, qint64 budget, LogSlice &sli
     return true;
 }
 
-LogSlice readRange(const QString &path, std::function<bool(QFile &, LogSlice &)> read)
+LogSlice readRange(const QString &path, const std::function<bool(QFile &, LogSlice &)> &read)
 {
     LogSlice slice;
     QFile file(path);

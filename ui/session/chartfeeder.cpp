@@ -60,7 +60,7 @@ public:
                 const int id = m_series->series(runs[i], data->key().metric);
                 m_series->append(id, std::move(data));
             }
-            m_cursors.insert(runs[i], std::move(l.cursor));
+            m_cursors.emplace(runs[i], std::move(l.cursor));
         }
         Q_EMIT loaded(gen, runs);
     }

@@ -29,7 +29,7 @@ bool isDestination(const QString &host)
 
 } // namespace
 
-HostsPage::HostsPage(QStringList hosts, QHash<QString, targets::SshKeySetting> keys, QStringList secretNames,
+HostsPage::HostsPage(const QStringList &hosts, QHash<QString, targets::SshKeySetting> keys, QStringList secretNames,
                      QWidget *parent)
     : QWidget(parent), m_list(new QListWidget(this)), m_edit(new QLineEdit(this)),
       m_add(new QPushButton(tr("Add"), this)), m_remove(new QPushButton(tr("Remove"), this)),

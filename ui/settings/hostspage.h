@@ -27,7 +27,7 @@ inline const Setting<QStringList> kRemoteHostsSetting{"remote/hosts"};
 class HostsPage : public QWidget {
     Q_OBJECT
 public:
-    explicit HostsPage(QStringList hosts, QHash<QString, targets::SshKeySetting> keys = {},
+    explicit HostsPage(const QStringList &hosts, QHash<QString, targets::SshKeySetting> keys = {},
                        QStringList secretNames = {}, QWidget *parent = nullptr);
 
     QStringList hosts() const;

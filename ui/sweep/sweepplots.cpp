@@ -174,7 +174,9 @@ constexpr int kSmoothLinesUpTo = 200;
 
 void ParallelCoordinates::drawLines(QPainter &p)
 {
-    const auto [top, bottom] = axisSpan();
+    // Not `const auto [top, bottom]`: clang before 16 cannot capture a structured binding.
+    const auto span = axisSpan();
+    const double top = span.first, bottom = span.second;
     const auto &axes = m_data->axes();
     const auto yOf = [&](double t) { return bottom - t * (bottom - top); };
     p.setRenderHint(QPainter::Antialiasing, m_data->trials().size() <= kSmoothLinesUpTo);
@@ -232,7 +234,9 @@ void ParallelCoordinates::paintEvent(QPaintEvent *)
     }
     p.drawImage(QPoint(0, 0), m_layer);
     p.setRenderHint(QPainter::Antialiasing);
-    const auto [top, bottom] = axisSpan();
+    // Not `const auto [top, bottom]`: clang before 16 cannot capture a structured binding.
+    const auto span = axisSpan();
+    const double top = span.first, bottom = span.second;
     const auto &axes = m_data->axes();
     const auto yOf = [&](double t) { return bottom - t * (bottom - top); };
     // The axes, their names and ends, the brushed ranges.
@@ -322,7 +326,8 @@ void ParameterScatter::paintEvent(QPaintEvent *)
     const double cellW = double(width()) / columns, cellH = double(height()) / rows;
     const std::size_t objective = axes.size() - 1;
     for (int i = 0; i < count; ++i) {
-        const QRectF cell((i % columns) * cellW, (i / columns) * cellH, cellW, cellH);
+        const int row = i / columns, column = i % columns;
+        const QRectF cell(column * cellW, row * cellH, cellW, cellH);
         const QRectF plot = cell.adjusted(44, 22, -10, -22);
         if (plot.width() < 20 || plot.height() < 20)
             continue;

@@ -195,6 +195,7 @@ void SweepView::loadSweep(const QString &id)
     }
     // The ranges brushed so far stay (the axes are the same parameters).
     std::vector<std::optional<std::pair<double, double>>> ranges;
+    ranges.reserve(m_data.axes().size());
     for (int a = 0; a < int(m_data.axes().size()); ++a)
         ranges.push_back(m_data.range(a));
     m_shownId = id;

@@ -22,6 +22,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <cmath>
+
 using namespace Qt::StringLiterals;
 
 namespace ferry::ui {
@@ -32,7 +34,7 @@ QString duration(double seconds)
 {
     if (seconds < 0)
         return u"…"_s;
-    const auto s = static_cast<qint64>(seconds + 0.5);
+    const qint64 s = std::llround(seconds);
     return s >= 60 ? u"%1 min %2 s"_s.arg(s / 60).arg(s % 60) : u"%1 s"_s.arg(s);
 }
 
@@ -222,7 +224,7 @@ void TrainPanel::train()
         Q_EMIT problem(withContext(tr("Train"), layers.error()));
         return;
     }
-    start(std::move(request));
+    start(request);
 }
 
 void TrainPanel::trainAgain(const run::RunSpec &spec, const QString &rerunOf)
@@ -239,10 +241,10 @@ void TrainPanel::trainAgain(const run::RunSpec &spec, const QString &rerunOf)
     request.rerunOf = rerunOf;
     setConfig(request.config); // shown as it trains
     setDataset(request.dataPath);
-    start(std::move(request));
+    start(request);
 }
 
-void TrainPanel::start(run::TrainingSession::Request request)
+void TrainPanel::start(const run::TrainingSession::Request &request)
 {
     m_session = std::make_shared<run::TrainingSession>(*m_store, m_runsDir, m_root);
     m_runId.clear();

@@ -68,7 +68,7 @@ Q_SIGNALS:
     void datasetChanged(const QString &path);
 
 private:
-    void start(run::TrainingSession::Request request); // on the worker thread
+    void start(const run::TrainingSession::Request &request); // on the worker thread
     void updateState();
     void showHint(); // what to do next, from the workspace and dataset (not while training)
     void showProgress();
