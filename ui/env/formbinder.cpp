@@ -8,6 +8,8 @@
 #include <QPlainTextEdit>
 #include <QRegularExpression>
 
+#include <utility>
+
 using namespace Qt::StringLiterals;
 
 namespace ferry::ui {
@@ -63,10 +65,10 @@ void FormBinder::markProblems()
 
 void FormBinder::text(QLineEdit *edit, env::Field field, const QString &label, Getter<QString> get, Setter<QString> set)
 {
-    connect(edit, &QLineEdit::textEdited, this, [this, field, label, set](const QString &value) {
+    connect(edit, &QLineEdit::textEdited, this, [this, field, label, set = std::move(set)](const QString &value) {
         m_document->edit(tr("Edit %1").arg(label), EditKey{field}, [&](env::Environment &env) { set(env, value); });
     });
-    add(edit, field, [this, edit, get] {
+    add(edit, field, [this, edit, get = std::move(get)] {
         const QString value = get(m_document->environment());
         if (edit->text() != value)
             edit->setText(value);
@@ -76,11 +78,11 @@ void FormBinder::text(QLineEdit *edit, env::Field field, const QString &label, G
 void FormBinder::words(QLineEdit *edit, env::Field field, const QString &label, Getter<QStringList> get,
                        Setter<QStringList> set)
 {
-    connect(edit, &QLineEdit::textEdited, this, [this, field, label, set](const QString &value) {
+    connect(edit, &QLineEdit::textEdited, this, [this, field, label, set = std::move(set)](const QString &value) {
         m_document->edit(tr("Edit %1").arg(label), EditKey{field},
                          [&](env::Environment &env) { set(env, splitWords(value)); });
     });
-    add(edit, field, [this, edit, get] {
+    add(edit, field, [this, edit, get = std::move(get)] {
         const QStringList value = get(m_document->environment());
         if (splitWords(edit->text()) != value) // keeps the space the user is typing
             edit->setText(value.join(u' '));
@@ -90,13 +92,13 @@ void FormBinder::words(QLineEdit *edit, env::Field field, const QString &label, 
 void FormBinder::plainText(QPlainTextEdit *edit, env::Field field, const QString &label, Getter<QString> get,
                            Setter<QString> set)
 {
-    connect(edit, &QPlainTextEdit::textChanged, this, [this, edit, field, label, set] {
+    connect(edit, &QPlainTextEdit::textChanged, this, [this, edit, field, label, set = std::move(set)] {
         if (m_refreshing)
             return;
         const QString value = edit->toPlainText();
         m_document->edit(tr("Edit %1").arg(label), EditKey{field}, [&](env::Environment &env) { set(env, value); });
     });
-    add(edit, field, [this, edit, get] {
+    add(edit, field, [this, edit, get = std::move(get)] {
         const QString value = get(m_document->environment());
         if (edit->toPlainText() != value)
             edit->setPlainText(value);
@@ -105,24 +107,24 @@ void FormBinder::plainText(QPlainTextEdit *edit, env::Field field, const QString
 
 void FormBinder::check(QCheckBox *box, env::Field field, const QString &label, Getter<bool> get, Setter<bool> set)
 {
-    connect(box, &QCheckBox::toggled, this, [this, field, label, set](bool value) {
+    connect(box, &QCheckBox::toggled, this, [this, field, label, set = std::move(set)](bool value) {
         if (m_refreshing)
             return;
         m_document->edit(tr("Edit %1").arg(label), EditKey{field}, [&](env::Environment &env) { set(env, value); });
     });
-    add(box, field, [this, box, get] { box->setChecked(get(m_document->environment())); });
+    add(box, field, [this, box, get = std::move(get)] { box->setChecked(get(m_document->environment())); });
 }
 
 void FormBinder::choice(QComboBox *combo, env::Field field, const QString &label, Getter<QString> get,
                         Setter<QString> set)
 {
-    connect(combo, &QComboBox::currentIndexChanged, this, [this, combo, field, label, set](int index) {
+    connect(combo, &QComboBox::currentIndexChanged, this, [this, combo, field, label, set = std::move(set)](int index) {
         if (m_refreshing || index < 0)
             return;
         const QString value = combo->itemData(index).toString();
         m_document->edit(tr("Edit %1").arg(label), EditKey{field}, [&](env::Environment &env) { set(env, value); });
     });
-    add(combo, field, [this, combo, get] {
+    add(combo, field, [this, combo, get = std::move(get)] {
         const QString value = get(m_document->environment());
         int index = combo->findData(value);
         if (index < 0) { // a value the list does not offer (a secret not in the keychain): shown as it is

@@ -332,7 +332,7 @@ void ImagePanel::startDevcontainer()
         const auto up = targets::devcontainerUp(*engineCli, request, sink);
         if (!up)
             return up.error();
-        const targets::Devcontainer dc = *up;
+        const targets::Devcontainer &dc = *up;
         QMetaObject::invokeMethod(
             this,
             [this, dc] {
