@@ -6,9 +6,9 @@
 #                 UndefinedBehaviorSanitizer (FERRY_GUI=OFF, FERRY_TRAINER=OFF: it proves the
 #                 command line needs neither): core's unit tests and the fuzz corpus, then each
 #                 libFuzzer target for FERRY_FUZZ_SECONDS (default here 20)
-# The sanitizer build, its tests and the fuzzing run beside the full build's tests (which mostly
-# wait on containers, ssh and Slurm), at the lowest priority; the services the tests need start
-# while the full build compiles. Each phase's time is printed at the end (README.md, Build times).
+# The sanitizer build, its tests and the fuzzing start with the full build at the lowest priority
+# (they take what the full build and its tests, which mostly wait on containers, ssh and Slurm,
+# leave idle); the services the tests need start while the full build compiles. Each phase's time is printed at the end (README.md, Build times).
 # Usage: tests/run-all.sh            (from anywhere; needs root or sudo for missing packages)
 set -euo pipefail # pipefail: a failing ctest or fuzz run fails its `| tee`
 cd "$(dirname "$0")/.."
@@ -50,15 +50,10 @@ trap cleanup EXIT
 ) &
 services_pid=$!
 
-echo "== full build"
-cmake --preset dev >/dev/null
-cmake --build build -j "$jobs"
-phase_done "full build"
-wait "$services_pid" || true
-phases+=("services (beside the build) $(sed -n 's/^services_seconds=//p' "$work/services.log") s")
-
-# The second build, its tests and the fuzzing, beside the full tests (lowest priority, so a test
-# never waits for it). Its phases are written to $work/asan.phases.
+# The second build, its tests and the fuzzing, from the start at the lowest priority: during the
+# full build it takes only the moments the compiler leaves a core idle (a link, a configure), then
+# it runs beside the full tests, which mostly wait on containers, ssh and Slurm; neither waits for
+# it. Its phases are written to $work/asan.phases.
 (
   s=$(date +%s)
   rc=0
@@ -82,6 +77,13 @@ phases+=("services (beside the build) $(sed -n 's/^services_seconds=//p' "$work/
 ) &
 asan_pid=$!
 
+echo "== full build"
+cmake --preset dev >/dev/null
+cmake --build build -j "$jobs"
+phase_done "full build"
+wait "$services_pid" || true
+phases+=("services (beside the build) $(sed -n 's/^services_seconds=//p' "$work/services.log") s")
+
 status=0
 log="$work/ctest.log"
 echo "== tests: full build (the sanitizer build, its tests and the fuzzing beside them)"
@@ -90,7 +92,7 @@ phase_done "full tests"
 asan_status=0
 wait "$asan_pid" || asan_status=1
 phase_done "sanitizer lane (after the tests: what was left of it)"
-while read -r line; do phases+=("  $line (beside the tests)"); done <"$work/asan.phases"
+while read -r line; do phases+=("  $line (from the start, at the lowest priority)"); done <"$work/asan.phases"
 
 for part in asan-build asan-tests fuzz; do
   [ -f "$work/$part.log" ] || continue

@@ -20,6 +20,6 @@ endif()
 # tests/targets/tests.cmake (registry, sshd, slurm).
 if(FERRY_GUI)
   ferry_test(tst_secretsweep SOURCES secrets/tst_secretsweep.cpp)
-  set_tests_properties(tst_secretsweep PROPERTIES FIXTURES_REQUIRED "docker;registry;sshd;slurm" RUN_SERIAL ON
-                                                  TIMEOUT 1200)
+  set_tests_properties(tst_secretsweep PROPERTIES FIXTURES_REQUIRED "docker;registry;sshd;slurm"
+                                                  RESOURCE_LOCK container_builds TIMEOUT 1200)
 endif()

@@ -51,8 +51,8 @@ set_tests_properties(tst_artifactrace PROPERTIES TIMEOUT 600)
 # redacted on every target: local, container (Docker fixture), SSH (sshd) and Slurm.
 if(FERRY_GUI)
   ferry_test(tst_multilinesecret SOURCES security/tst_multilinesecret.cpp)
-  set_tests_properties(tst_multilinesecret PROPERTIES FIXTURES_REQUIRED "docker;sshd;slurm" RUN_SERIAL ON
-                                                      TIMEOUT 1200)
+  set_tests_properties(tst_multilinesecret PROPERTIES FIXTURES_REQUIRED "docker;sshd;slurm"
+                                                      RESOURCE_LOCK container_builds TIMEOUT 1200)
 endif()
 
 # H1, the run folder shared by every target: links planted by a run (the real local supervisor).
@@ -76,15 +76,15 @@ if(FERRY_GUI)
   foreach(name tst_remotecancel tst_remotesecrets tst_remotedelete tst_remotehostoutput tst_rsyncquote
                tst_remotenames)
     ferry_test(${name} SOURCES security/${name}.cpp)
-    # They share the sshd and the Slurm node with the remote tests, which stop and restart them.
-    set_tests_properties(${name} PROPERTIES FIXTURES_REQUIRED "sshd;slurm" RUN_SERIAL ON TIMEOUT 600
+    # They share the sshd and the Slurm node with the remote tests (ferry_service_owner).
+    set_tests_properties(${name} PROPERTIES FIXTURES_REQUIRED "sshd;slurm" TIMEOUT 600
                          ENVIRONMENT_MODIFICATION "SLURM_CONF=set:${slurm_dir}/slurm.conf")
   endforeach()
 endif()
 if(FERRY_GUI)
   # The window's delete of an SSH run asks about its folder on the host (M2).
   ferry_test(tst_remotedeletewindow GUI SOURCES security/tst_remotedeletewindow.cpp LIBS ferry_ui)
-  set_tests_properties(tst_remotedeletewindow PROPERTIES FIXTURES_REQUIRED sshd RUN_SERIAL ON TIMEOUT 600)
+  set_tests_properties(tst_remotedeletewindow PROPERTIES FIXTURES_REQUIRED sshd TIMEOUT 600)
 endif()
 
 # M4: a start not confirmed in time, and a killed supervisor, leave a run that is followed and

@@ -41,10 +41,12 @@ inline bool peakWithin(qint64 peakBytes, qint64 bound)
 }
 
 // Whether `seconds` is under `bound`: the hostile-input tests' generous bounds (a quadratic walk
-// would take hours), ten times as generous under the sanitizers, which run the code 3-5x slower.
+// would take hours), forty times as generous under the sanitizers: their build is unoptimised
+// (-O0, CMakePresets.json) and runs at the lowest priority beside the full suite, where
+// `ferry runs diff` of two 64 KB files took 30 s against 1 s (12-07).
 inline bool secondsWithin(double seconds, double bound)
 {
-    return seconds < (kAddressSanitizer ? 10 * bound : bound);
+    return seconds < (kAddressSanitizer ? 40 * bound : bound);
 }
 
 struct Cost {

@@ -11,7 +11,8 @@ set_tests_properties(tst_sweeprun PROPERTIES TIMEOUT 900)
 if(FERRY_GUI)
   ferry_test(tst_sweepslurm SOURCES sweep/tst_sweepslurm.cpp)
   # The cluster's two cores are the trials' slots: nothing else may take them meanwhile.
-  set_tests_properties(tst_sweepslurm PROPERTIES FIXTURES_REQUIRED slurm RUN_SERIAL ON TIMEOUT 900
+  ferry_service_owner(tst_sweepslurm slurm)
+  set_tests_properties(tst_sweepslurm PROPERTIES FIXTURES_REQUIRED slurm TIMEOUT 900
                                       ENVIRONMENT "SLURM_CONF=${slurm_dir}/slurm.conf")
 endif()
 # Sweeps on the container target against the real engine of the `docker` fixture.

@@ -63,11 +63,14 @@ if(FERRY_GUI)
   endforeach()
   set_tests_properties(tst_shellquote PROPERTIES FIXTURES_REQUIRED sshd)
   # It stops and restarts the sshd (a cut connection): nothing else may use it meanwhile.
-  set_tests_properties(tst_sshtarget PROPERTIES FIXTURES_REQUIRED sshd RUN_SERIAL ON TIMEOUT 600)
+  set_tests_properties(tst_sshtarget PROPERTIES FIXTURES_REQUIRED sshd TIMEOUT 600)
+  ferry_service_owner(tst_sshtarget sshd)
   # It stops and restarts the sshd too (a cut connection to the cluster).
-  set_tests_properties(tst_slurmtarget PROPERTIES FIXTURES_REQUIRED "sshd;slurm" RUN_SERIAL ON TIMEOUT 600)
+  set_tests_properties(tst_slurmtarget PROPERTIES FIXTURES_REQUIRED "sshd;slurm" TIMEOUT 600)
+  ferry_service_owner(tst_slurmtarget sshd slurm)
   # The SageMaker-style script in the environment's image, built on the host by its engine.
-  set_tests_properties(tst_sshimage PROPERTIES FIXTURES_REQUIRED "sshd;docker" RUN_SERIAL ON TIMEOUT 1200)
+  set_tests_properties(tst_sshimage PROPERTIES FIXTURES_REQUIRED "sshd;docker" RESOURCE_LOCK container_builds
+                                               TIMEOUT 1200)
   set_property(TEST tst_slurmtarget APPEND PROPERTY ENVIRONMENT "SLURM_CONF=${slurm_dir}/slurm.conf")
   # The host as an SSH or Slurm run saw it, reported by the runner on the node.
   ferry_test(tst_remotehostfacts SOURCES targets/tst_remotehostfacts.cpp)
