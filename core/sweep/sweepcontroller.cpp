@@ -10,6 +10,7 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QSet>
 #include <QThread>
 
@@ -20,9 +21,21 @@ using namespace Qt::StringLiterals;
 
 namespace ferry::sweep {
 
+namespace {
+
+// How long an adopted run whose start was never confirmed may go without a sign of it (its
+// supervisor's record, its exit) before it is lost: as long as a start waits for one
+// (targets/localtarget.h).
+constexpr qint64 kUnconfirmedStartMs = 60000;
+
+} // namespace
+
 struct SweepController::Running {
     std::unique_ptr<run::RunFollower> follower;
     qsizetype judgedPoints = -1; // the curve's size when the rule last judged it
+    // An adopted run whose start a killed controller never saw confirmed: until then (ms since
+    // the epoch) a probe that finds nothing of it yet is waited out, not taken for its loss.
+    qint64 unconfirmedUntilMs = 0;
 };
 
 SweepController::SweepController(run::RunStore &store, workspace::Workspace workspace, SweepDirectory dir,
@@ -181,6 +194,23 @@ Expected<void> SweepController::adopt(Trial &trial)
 {
     const QString runDir = m_workspace.runsDir() + u'/' + trial.runId;
     std::optional<run::RunRecord> record = m_store.run(trial.runId);
+    // Every target claims the run's folder (writes its spec.json) before it starts anything of
+    // the run, and launchRun stores the record before that: a controller killed in between
+    // leaves a record, perhaps an empty folder, and nothing that runs. Followed, such a run
+    // would never end (there is no run folder to probe): its record goes, and it is launched
+    // again under the same run id, so it runs once.
+    if (!QFileInfo::exists(run::RunDirectory(runDir).specFile())) {
+        if (record) {
+            m_store.deleteRun(trial.runId);
+            m_store.flush();
+        }
+        m_dir.log(u"trial %1 never started: starting it"_s.arg(trial.number));
+        return launch(trial);
+    }
+    // launchRun stores the run as running once its target's start returned: before that, the
+    // controller was killed inside the start, and what it started may not have reported yet.
+    const bool unconfirmed =
+        !record || record->status == run::RunStatus::Created || record->status == run::RunStatus::Building;
     if (!record) {
         const auto spec = run::RunDirectory(runDir).readSpec();
         if (!spec) {
@@ -205,9 +235,12 @@ Expected<void> SweepController::adopt(Trial &trial)
             return launch(trial);
         record = m_store.run(trial.runId);
     }
-    m_dir.log(u"trial %1 (run %2): followed again"_s.arg(trial.number).arg(trial.runId));
+    m_dir.log(u"trial %1 (run %2): followed again%3"_s.arg(trial.number)
+                  .arg(trial.runId, unconfirmed ? u" (its start was never confirmed)"_s : QString()));
     auto running = std::make_unique<Running>();
     running->follower = std::make_unique<run::RunFollower>(m_store, *m_target, runDir, *record);
+    if (unconfirmed)
+        running->unconfirmedUntilMs = QDateTime::currentMSecsSinceEpoch() + kUnconfirmedStartMs;
     m_running.emplace(trial.number, std::move(running));
     trial.status = TrialStatus::Running;
     return {};
@@ -328,9 +361,12 @@ void SweepController::finishTrial(Trial &trial, const run::RunRecord &record)
     if (!record.error.isEmpty())
         trial.detail = record.error;
     m_curves.insert(trial.number, trialCurve(m_store, trial.number, trial.runId, *m_sampler));
-    m_dir.log(u"trial %1 %2%3"_s.arg(trial.number)
+    const bool why =
+        (trial.status == TrialStatus::Lost || trial.status == TrialStatus::Failed) && !trial.detail.isEmpty();
+    m_dir.log(u"trial %1 %2%3%4"_s.arg(trial.number)
                   .arg(trialStatusText(trial.status),
-                       trial.objective ? u", %1 = %2"_s.arg(m_spec.metric).arg(*trial.objective) : QString()));
+                       trial.objective ? u", %1 = %2"_s.arg(m_spec.metric).arg(*trial.objective) : QString(),
+                       why ? u": "_s + trial.detail : QString()));
 }
 
 Expected<void> SweepController::followAll()
@@ -338,9 +374,33 @@ Expected<void> SweepController::followAll()
     bool changed = false;
     for (auto it = m_running.begin(); it != m_running.end();) {
         Trial &trial = m_state.trials[it->first];
+        if (it->second->unconfirmedUntilMs > 0) {
+            // Nothing of it yet (no supervisor's record, no exit): its start may still come.
+            const auto probe = m_target->probe(m_workspace.runsDir() + u'/' + trial.runId);
+            if (probe && probe->state == targets::RunState::Lost &&
+                QDateTime::currentMSecsSinceEpoch() < it->second->unconfirmedUntilMs) {
+                ++it;
+                continue;
+            }
+            it->second->unconfirmedUntilMs = 0; // seen, or waited for long enough: followed as it is
+        }
         const auto step = it->second->follower->poll();
         if (!step) {
             m_dir.log(u"trial %1: %2"_s.arg(trial.number).arg(step.error().toString()));
+            // A run whose folder is gone (deleted meanwhile) never ends: the trial is lost, not
+            // followed forever. Other errors (a host out of reach) are tried again next round.
+            const QString runDir = m_workspace.runsDir() + u'/' + trial.runId;
+            if (!QFileInfo::exists(run::RunDirectory(runDir).specFile())) {
+                trial.status = TrialStatus::Lost;
+                trial.detail = u"its run folder is gone: "_s + step.error().toString();
+                trial.finishedMs = QDateTime::currentMSecsSinceEpoch();
+                if (m_store.run(trial.runId))
+                    m_store.setStatus(trial.runId, run::RunStatus::Lost, std::nullopt, trial.detail);
+                m_dir.log(u"trial %1 lost: %2"_s.arg(trial.number).arg(trial.detail));
+                it = m_running.erase(it);
+                changed = true;
+                continue;
+            }
             ++it;
             continue;
         }

@@ -104,6 +104,30 @@ inline bool waitForSweep(const QString &root, const QString &id, int timeoutMs =
         timeoutMs, 200);
 }
 
+// `ferry sweep resume ID --wait`, bounded: a resume that has not ended in `timeoutMs` (under the
+// test function's own watchdog, which would say nothing) comes back with exit code -1 and, in
+// `err`, the sweep's state.json and its controller's log; its controller is killed and the
+// sweep cancelled, so nothing of it outlives the test.
+inline CliResult resumeSweep(const QString &root, const QString &id, int timeoutMs = 180000)
+{
+    CliResult resumed = sweepCommand(root, {QStringLiteral("resume"), id, QStringLiteral("--wait")},
+                                     QProcessEnvironment::systemEnvironment(), timeoutMs);
+    if (resumed.exitCode != -1)
+        return resumed;
+    const QString folder = root + QStringLiteral("/.ferry/sweeps/") + id;
+    resumed.err +=
+        QStringLiteral("\n'ferry sweep resume %1 --wait' did not end in %2 s\n--- state.json\n%3\n--- log\n%4")
+            .arg(id)
+            .arg(timeoutMs / 1000)
+            .arg(QString::fromUtf8(readFile(folder + QStringLiteral("/state.json"))),
+                 QString::fromUtf8(readFile(folder + QStringLiteral("/log"))));
+    if (const qint64 controller = controllerPid(id); controller > 0)
+        ::kill(static_cast<pid_t>(controller), SIGKILL);
+    waitFor([&] { return controllerPid(id) == 0; }, 10000);
+    sweepCommand(root, {QStringLiteral("cancel"), id}, QProcessEnvironment::systemEnvironment(), 60000);
+    return resumed;
+}
+
 // Every trial's stamps, from the last stamp line of its run's log.
 inline std::vector<TrialStamp> trialStamps(const QString &root, const QJsonObject &sweep)
 {

@@ -1,19 +1,104 @@
 // Sweeps on the local target with real processes, through the built `ferry` as a user runs it:
 // a grid of 6 and a random sweep of 12, two at a time (checked from the scripts' own start and
 // end times); median stopping of the hopeless trials; kill -9 of the controller and a resume
-// that runs exactly the planned trials, none twice; a cancel that leaves no process; one GPU
-// per trial from an injected GPU list.
+// that runs exactly the planned trials, none twice (and, made by hand, the states a controller
+// killed inside a trial's launch leaves: a resume starts or waits for those trials and ends); a
+// cancel that leaves no process; one GPU per trial from an injected GPU list.
 #include "support/sweep.h"
 #include "support/testmain.h"
 
+#include "run/rundirectory.h"
+#include "store/runstore.h"
+#include "sweep/sampler.h"
+#include "sweep/sweepcontroller.h"
+#include "sweep/sweepfile.h"
+#include "sweep/sweepstate.h"
+#include "workspace/workspace.h"
+
+#include <QDateTime>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
 #include <csignal>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 using namespace ferry::test;
+
+namespace {
+
+// The log of sweep `id` in workspace `root`.
+QString sweepLog(const QString &root, const QString &id)
+{
+    return root + u"/.ferry/sweeps/"_s + id + u"/log"_s;
+}
+
+// A sweep of `planned` random trials, two at a time, as a controller killed while it launched
+// its first `made` trials leaves it: each of them starting in state.json under its run id, with
+// what `leave(n, store, its run's spec)` made of its run; no controller runs. Nullopt (said) when
+// it cannot be made.
+template <typename Leave>
+std::optional<ferry::sweep::SweepState> crashedSweep(const QString &root, int planned, int made, Leave leave)
+{
+    writeSweepWorkspace(root, u"crashed"_s, uR"(ferry-sweep: 1
+script: trial.py
+hyperparameters: {steps: 3, pause: 0.05}
+method: random
+metric: val_loss
+parameters:
+  lr: {distribution: log_uniform, min: 1.0e-4, max: 1.0}
+max_trials: %1
+max_parallel: 2
+seed: 3
+)"_s.arg(planned));
+    const auto failed = [](const QString &what) {
+        qWarning("crashedSweep: %s", qPrintable(what));
+        return std::nullopt;
+    };
+    const auto workspace = ferry::workspace::Workspace::open(root);
+    if (!workspace)
+        return failed(workspace.error().toString());
+    const QString file = root + u"/sweeps/crashed.yml"_s;
+    const ferry::sweep::SweepRead read = ferry::sweep::readSweepFile(file);
+    if (ferry::hasErrors(read.diagnostics))
+        return failed(u"the sweep file"_s);
+    const auto base = ferry::sweep::trialTemplate(read.spec, file, root);
+    if (!base)
+        return failed(base.error().toString());
+    ferry::sweep::SweepState state;
+    state.name = u"crashed"_s;
+    state.id = ferry::run::newRunId(state.name);
+    state.sourceFile = file;
+    state.createdMs = QDateTime::currentMSecsSinceEpoch();
+    const ferry::sweep::Sampler sampler(read.spec);
+    {
+        auto store = ferry::run::RunStore::open(ferry::run::RunStore::pathInWorkspace(root));
+        if (!store)
+            return failed(store.error().toString());
+        for (int n = 0; n < made; ++n) {
+            ferry::sweep::Trial trial; // starting
+            trial.number = n;
+            trial.runId = ferry::run::newRunId(base->script);
+            const auto point = sampler.sample(n, {});
+            if (!point)
+                return failed(u"no trial %1"_s.arg(n));
+            trial.point = *point;
+            trial.hyperparameters = sampler.hyperparameters(*point);
+            state.trials << trial;
+            if (!leave(n, **store, ferry::sweep::trialSpec(*base, state.id, trial)))
+                return failed(u"trial %1's run"_s.arg(n));
+        }
+        (*store)->flush();
+    }
+    const ferry::sweep::SweepDirectory sweepDir(workspace->sweepsDir() + u'/' + state.id);
+    if (const auto created = sweepDir.create(readFile(file), state); !created)
+        return failed(created.error().toString());
+    return state;
+}
+
+} // namespace
 
 class TestSweepRun : public QObject {
     Q_OBJECT
@@ -182,7 +267,7 @@ seed: 5
         QCOMPARE(orphaned[u"status"_s].toString(), u"running"_s);
         QVERIFY(sweepCommand(dir.path(), {u"show"_s, id}).out.contains(u"ferry sweep resume"_s));
 
-        const CliResult resumed = sweepCommand(dir.path(), {u"resume"_s, id, u"--wait"_s});
+        const CliResult resumed = resumeSweep(dir.path(), id);
         QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
         const QJsonObject sweep = sweepShow(dir.path(), id);
         QCOMPARE(sweep[u"status"_s].toString(), u"finished"_s);
@@ -193,6 +278,73 @@ seed: 5
         QVERIFY(mostAtOnce(trialStamps(dir.path(), sweep)) <= 2);
         // A finished sweep is not resumed again.
         QCOMPARE(sweepCommand(dir.path(), {u"resume"_s, id}).exitCode, 1);
+    }
+
+    // A controller killed inside a trial's launch, after the store had the trial's run and before
+    // the run's folder was claimed (its spec.json; every target claims it before it starts
+    // anything): nothing of the run ran. The state such a controller leaves, made here: trial 0
+    // with a stored run and no folder, trial 1 with a stored run and an empty folder, trial 2 with
+    // neither, all three starting. The resume starts each once, under its run id, and ends.
+    void resumeStartsTrialsWhoseRunsNeverGotTheirFolder()
+    {
+        QTemporaryDir dir;
+        const auto state =
+            crashedSweep(dir.path(), 4, 3, [&](int n, ferry::run::RunStore &store, const ferry::run::RunSpec &spec) {
+                if (n < 2)
+                    store.createRun(ferry::run::newRunRecord(spec));
+                return n != 1 || QDir().mkpath(dir.filePath(u".ferry/runs/"_s + spec.id));
+            });
+        QVERIFY(state);
+        const CliResult resumed = resumeSweep(dir.path(), state->id, 120000);
+        QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
+        const QJsonObject sweep = sweepShow(dir.path(), state->id);
+        QCOMPARE(sweep[u"status"_s].toString(), u"finished"_s);
+        QCOMPARE(trialStatuses(sweep), QStringList(4, u"succeeded"_s));
+        const QMap<int, QJsonObject> runs = sweepRuns(dir.path(), state->id);
+        QCOMPARE(runs.keys(), (QList<int>{0, 1, 2, 3})); // each once (a second run is < 0)
+        for (int n = 0; n < 3; ++n)
+            QCOMPARE(runs[n][u"id"_s].toString(), state->trials[n].runId);
+        QVERIFY(readFile(sweepLog(dir.path(), state->id)).contains("trial 0 never started: starting it"));
+    }
+
+    // A controller killed inside a trial's start, its run's folder claimed and its supervisor
+    // started, before the supervisor reported (launchRun never stored the run as running): the
+    // resume finds nothing of the run yet. Made here: trial 0's run stored and claimed, its
+    // supervisor started by hand only once the resumed controller follows it. The resume waits
+    // for that start instead of taking the trial for lost, and starts no second run of it.
+    void resumeWaitsForAStartNeverConfirmed()
+    {
+        QTemporaryDir dir;
+        QString runDir;
+        const auto state =
+            crashedSweep(dir.path(), 3, 1, [&](int, ferry::run::RunStore &store, const ferry::run::RunSpec &spec) {
+                store.createRun(ferry::run::newRunRecord(spec));
+                runDir = dir.filePath(u".ferry/runs/"_s + spec.id);
+                return ferry::run::RunDirectory(runDir).claim(spec).hasValue();
+            });
+        QVERIFY(state);
+        const CliResult resumed = sweepCommand(dir.path(), {u"resume"_s, state->id});
+        QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
+        const QByteArray followed = "trial 0 (run " + state->trials[0].runId.toUtf8() + "): followed again";
+        QVERIFY(waitFor([&] { return readFile(sweepLog(dir.path(), state->id)).contains(followed); }, 60000, 50));
+        QTest::qWait(1000); // rounds of the controller that find nothing of the run
+        QProcess supervisor;
+        supervisor.setProgram(ferryBinary());
+        supervisor.setArguments({u"__supervise"_s, runDir});
+        supervisor.setWorkingDirectory(runDir);
+        supervisor.setStandardInputFile(QProcess::nullDevice());
+        supervisor.setStandardOutputFile(runDir + u"/log"_s, QIODevice::Append);
+        supervisor.setStandardErrorFile(runDir + u"/log"_s, QIODevice::Append);
+        QVERIFY(supervisor.startDetached());
+        const bool ended = waitForSweep(dir.path(), state->id, 120000);
+        QVERIFY2(ended, readFile(sweepLog(dir.path(), state->id)).constData());
+        const QJsonObject sweep = sweepShow(dir.path(), state->id);
+        QCOMPARE(sweep[u"status"_s].toString(), u"finished"_s);
+        QVERIFY2(trialStatuses(sweep) == QStringList(3, u"succeeded"_s),
+                 readFile(sweepLog(dir.path(), state->id)).constData());
+        const QMap<int, QJsonObject> runs = sweepRuns(dir.path(), state->id);
+        QCOMPARE(runs.keys(), (QList<int>{0, 1, 2})); // each once (a second run is < 0)
+        QCOMPARE(runs[0][u"id"_s].toString(), state->trials[0].runId);
     }
 
     void cancelLeavesNoProcess()
