@@ -7,9 +7,10 @@
 #                 command line needs neither): core's unit tests and the fuzz corpus, then each
 #                 libFuzzer target for FERRY_FUZZ_SECONDS (default here 10; a fixed seed, so CI
 #                 explores the same inputs each time: fuzz longer by hand, tests/fuzz/run.sh)
-# The sanitizer build, its tests and the fuzzing start with the full build at the lowest priority
-# (they take what the full build and its tests, which mostly wait on containers, ssh and Slurm,
-# leave idle); the services the tests need start while the full build compiles. Each phase's time is printed at the end (README.md, Build times).
+# The sanitizer build, its tests and the fuzzing start with the full build, the build and the
+# fuzzing at the lowest priority (they take what the full build and its tests, which mostly wait
+# on containers, ssh and Slurm, leave idle); the services the tests need start while the full
+# build compiles. Each phase's time is printed at the end (README.md, Build times).
 # Usage: tests/run-all.sh            (from anywhere; needs root or sudo for missing packages)
 set -euo pipefail # pipefail: a failing ctest or fuzz run fails its `| tee`
 cd "$(dirname "$0")/.."
@@ -54,10 +55,10 @@ trap cleanup EXIT
 ) &
 services_pid=$!
 
-# The second build, its tests and the fuzzing, from the start at the lowest priority: during the
-# full build it takes only the moments the compiler leaves a core idle (a link, a configure), then
-# it runs beside the full tests, which mostly wait on containers, ssh and Slurm; neither waits for
-# it. Its phases are written to $work/asan.phases.
+# The second build, its tests and the fuzzing, from the start: at the lowest priority, the build
+# takes only the moments the full build leaves a core idle (a link, a configure), then runs beside
+# the full tests, which mostly wait on containers, ssh and Slurm; neither waits for it. Its
+# phases are written to $work/asan.phases.
 (
   s=$(date +%s)
   rc=0
@@ -69,7 +70,9 @@ services_pid=$!
   s=$(date +%s)
   if [ $rc -eq 0 ]; then
     echo "== tests: core's unit tests and the fuzz corpus under the sanitizers" >"$work/asan-tests.log"
-    nice -n 19 ctest --preset asan -j "$jobs" >>"$work/asan-tests.log" 2>&1 || rc=1
+    # At the normal priority: a test waits for its processes with time limits, which a starved
+    # test could miss (the build and the fuzzing have none and stay at the lowest).
+    ctest --preset asan -j "$jobs" >>"$work/asan-tests.log" 2>&1 || rc=1
   fi
   echo "sanitizer tests $(($(date +%s) - s)) s" >>"$work/asan.phases"
   s=$(date +%s)
@@ -96,7 +99,7 @@ phase_done "full tests"
 asan_status=0
 wait "$asan_pid" || asan_status=1
 phase_done "sanitizer lane (after the tests: what was left of it)"
-while read -r line; do phases+=("  $line (from the start, at the lowest priority)"); done <"$work/asan.phases"
+while read -r line; do phases+=("  $line (from the start, beside the rest)"); done <"$work/asan.phases"
 
 for part in asan-build asan-tests fuzz; do
   [ -f "$work/$part.log" ] || continue
