@@ -29,8 +29,8 @@ build=(
 )
 test=(
   clang-format
-  # .clang-tidy's checks (tests/lint/clang-tidy.sh, the clang_tidy test)
-  clang-tidy
+  # .clang-tidy's checks and clazy's Qt checks (tests/lint/clang-tidy.sh, the clang_tidy test)
+  clang-tidy clazy
   # the wall time and peak memory of hostile inputs (tests/support/measure.h, tests/bench/hostile.sh)
   time
   xvfb xauth x11-utils imagemagick fonts-dejavu-core

@@ -158,7 +158,7 @@ public:
         if (parser.positionalArguments().isEmpty() || !parser.isSet(u"data"_s))
             return usage(u"give the model and the data: ferry predict MODEL --data FILE"_s, io);
         const QTemporaryDir unpacked;
-        const auto modelDir = modelFolder(parser.positionalArguments().first(), unpacked);
+        const auto modelDir = modelFolder(parser.positionalArguments().constFirst(), unpacked);
         if (!modelDir)
             return fail(modelDir.error(), io);
         const auto card = run::ModelCard::read(*modelDir);

@@ -124,7 +124,7 @@ private:
     {
         run::RunSpec spec;
         const bool fromJob = parser.isSet(u"from-azureml"_s);
-        if (!fromJob && !setScript(parser.positionalArguments().first(), context, spec, io))
+        if (!fromJob && !setScript(parser.positionalArguments().constFirst(), context, spec, io))
             return std::nullopt;
         const auto target = run::TargetSpec::parse(parser.value(u"target"_s));
         if (!target) {

@@ -239,7 +239,7 @@ private Q_SLOTS:
         // Double-click in the workspace overview.
         auto *overview = window.findChild<WorkspaceOverview *>();
         QVERIFY(overview);
-        Q_EMIT overview->activated(WorkspaceOverview::Kind::Environment, root + u"/environments/vision.yml"_s);
+        Q_EMIT overview->entryActivated(WorkspaceOverview::Kind::Environment, root + u"/environments/vision.yml"_s);
         QVERIFY(dock->isVisible());
         EnvironmentEditors *editors = window.environmentEditors();
         QCOMPARE(editors->count(), 1);

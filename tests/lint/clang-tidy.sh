@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs clang-tidy with the repository's .clang-tidy over Ferry's own .cpp files (core/, ui/,
-# app/; not tests/, not what the build generates) listed in the given build folders'
-# compile_commands.json, each file once (with the first folder that lists it), in parallel.
+# Runs clang-tidy with the repository's .clang-tidy, and clazy (Qt's own checks) with
+# tests/lint/clazy.checks, over Ferry's own .cpp files (core/, ui/, app/; not tests/, not what the
+# build generates) listed in the given build folders' compile_commands.json, each file once (with
+# the first folder that lists it), in parallel.
 # core/trainer/ is left out: libtorch's headers do not parse under clang 14 in C++20
 # (std::vector<c10::IValue> of an incomplete type), so its files are checked by gcc alone.
 # Prints each finding once (a header's finding comes from every file that includes it), then one
@@ -10,6 +11,7 @@
 # Usage: tests/lint/clang-tidy.sh [BUILD_DIR...]   (default: build; e.g. build build-nogui)
 #   FERRY_JOBS      clang-tidy processes at once (default: nproc)
 #   CLANG_TIDY      the clang-tidy program (default: clang-tidy, else clang-tidy-14)
+#   CLAZY           the clazy program (default: clazy-standalone)
 #   FERRY_TIDY_LOG  a file to write clang-tidy's whole output to (notes and suggested fixes)
 #   FERRY_TIDY_ONLY a regular expression (Python's) on the path from the repository's top: only
 #                   the files it matches are checked ('^ui/' for one phase of CI, '^core/store/')
@@ -38,6 +40,13 @@ if [[ -z $tidy ]] || ! command -v "$tidy" >/dev/null; then
   echo "clang-tidy.sh: clang-tidy is not installed (Debian: apt-get install clang-tidy)" >&2
   exit 2
 fi
+
+clazy=${CLAZY:-clazy-standalone}
+if ! command -v "$clazy" >/dev/null; then
+  echo "clang-tidy.sh: clazy is not installed (Debian: apt-get install clazy)" >&2
+  exit 2
+fi
+clazy_checks=$(grep -v '^#' "$root/tests/lint/clazy.checks" | tr -d ' \n')
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/ferry-tidy.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -127,6 +136,7 @@ fi
 
 # One clang-tidy per file, each into its own log, so that parallel runs do not interleave.
 export FERRY_TIDY_WORK=$work FERRY_TIDY_PROGRAM=$tidy FERRY_TIDY_CONFIG=$root/.clang-tidy
+export FERRY_CLAZY_PROGRAM=$clazy FERRY_CLAZY_CHECKS=$clazy_checks
 check_one() {
   local log rc=0
   log="$FERRY_TIDY_WORK/logs/$(printf '%s' "$1" | tr '/' '_')"
@@ -141,6 +151,10 @@ check_one() {
     "$FERRY_TIDY_PROGRAM" -p "$FERRY_TIDY_WORK/db" --config-file="$FERRY_TIDY_CONFIG" --quiet "$1" \
       >"$log" 2>&1 || echo "$1" >"$log.failed"
   fi
+  # clazy's findings are warnings (its status stays 0): counted from the log like clang-tidy's.
+  "$FERRY_CLAZY_PROGRAM" -p "$FERRY_TIDY_WORK/db" -checks="$FERRY_CLAZY_CHECKS" \
+    --header-filter='/(core|ui|app)/([a-z0-9_]+/)*[a-z0-9_]+\.(h|cpp)$' "$1" >>"$log" 2>&1 ||
+    echo "$1" >"$log.failed"
 }
 export -f check_one
 started=$(date +%s)
@@ -164,7 +178,7 @@ cat "$work/findings"
 findings=$(wc -l <"$work/findings")
 failed=$(find "$work/logs" -name '*.failed' | wc -l)
 files_with=$(cut -d: -f1 "$work/findings" | sort -u | wc -l)
-echo "clang-tidy: $findings finding(s) in $files_with file(s);" \
+echo "clang-tidy and clazy: $findings finding(s) in $files_with file(s);" \
   "$count files checked in $seconds s with $jobs jobs"
 if ((findings > 0 || failed > 0)); then
   if ((findings == 0)); then

@@ -70,7 +70,7 @@ Workbench::Workbench(QSettings &settings, workspace::RecentWorkspaces &recent, W
         const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
         openExample(QDir(documents.isEmpty() ? QDir::homePath() : documents).filePath(u"Ferry Example"_s));
     });
-    connect(panels.overview, &WorkspaceOverview::activated, this,
+    connect(panels.overview, &WorkspaceOverview::entryActivated, this,
             [this](WorkspaceOverview::Kind kind, const QString &path) {
                 switch (kind) {
                 case WorkspaceOverview::Kind::Script:

@@ -109,8 +109,8 @@ WorkspaceOverview::WorkspaceOverview(QWidget *parent)
     connect(this, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
         if (!item->parent())
             return;
-        Q_EMIT activated(static_cast<Kind>(item->parent()->data(0, Qt::UserRole).toInt()),
-                         QDir(m_root).filePath(item->data(0, Qt::UserRole).toString()));
+        Q_EMIT entryActivated(static_cast<Kind>(item->parent()->data(0, Qt::UserRole).toInt()),
+                              QDir(m_root).filePath(item->data(0, Qt::UserRole).toString()));
     });
     rescan(); // no workspace yet: says what will be listed
 }

@@ -37,7 +37,7 @@ public Q_SLOTS:
     void rescan();
 
 Q_SIGNALS:
-    void activated(ferry::ui::WorkspaceOverview::Kind kind, const QString &path);
+    void entryActivated(ferry::ui::WorkspaceOverview::Kind kind, const QString &path);
     // The environments of the latest scan are labelled (image tag, or their first error).
     void environmentsRead();
 

@@ -147,7 +147,7 @@ private Q_SLOTS:
                               u"mnist/train-labels-idx1-ubyte"_s}));
         // The image tag, once the file is read (off the GUI thread).
         QTRY_VERIFY(overview.topLevelItem(0)->child(0)->text(0).contains(u"demo-1-"_s));
-        QSignalSpy activated(&overview, &ui::WorkspaceOverview::activated);
+        QSignalSpy activated(&overview, &ui::WorkspaceOverview::entryActivated);
         Q_EMIT overview.itemActivated(overview.topLevelItem(1)->child(0), 0);
         QCOMPARE(activated.size(), 1);
         QCOMPARE(activated.first().at(1).toString(), ws(u"train.py"_s));
