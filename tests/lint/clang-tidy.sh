@@ -66,7 +66,7 @@ done
 mkdir "$work/db" "$work/logs"
 if ! python3 - "$root" "$work/db" "${FERRY_TIDY_ONLY:-}" "${dirs[@]}" >"$work/files" \
   <<'EOF_PY'; then
-import json, os, re, shlex, sys
+import json, os, re, shlex, shutil, sys
 
 root, db, only, *dirs = sys.argv[1:]
 picked = {}
@@ -109,9 +109,9 @@ def without_gch(entry):
     for w in words:
         if w.endswith("/cmake_pch.hxx") and os.path.exists(w + ".gch"):
             copy = os.path.join(db, "pch", w.strip("/").replace("/", "_"))
-            os.makedirs(os.path.dirname(copy), exist_ok=True)
-            with open(w, encoding="utf-8") as src, open(copy, "w", encoding="utf-8") as dst:
-                dst.write(src.read())
+            if not os.path.exists(copy):  # once per header, however many batches use it
+                os.makedirs(os.path.dirname(copy), exist_ok=True)
+                shutil.copyfile(w, copy)
             w = copy
         out.append(w)
     entry = dict(entry)
@@ -136,6 +136,8 @@ fi
 
 # One clang-tidy per file, each into its own log, so that parallel runs do not interleave.
 export FERRY_TIDY_WORK=$work FERRY_TIDY_PROGRAM=$tidy FERRY_TIDY_CONFIG=$root/.clang-tidy
+# Findings in Ferry's own files only; .cpp too, for a unity batch's sources are included files.
+export FERRY_TIDY_FILTER='/(core|ui|app)/([a-z0-9_]+/)*[a-z0-9_]+\.(h|cpp)$'
 export FERRY_CLAZY_PROGRAM=$clazy FERRY_CLAZY_CHECKS=$clazy_checks
 check_one() {
   local log rc=0
@@ -145,7 +147,7 @@ check_one() {
     # lines (the #include of each .cpp, bugprone-suspicious-include) are left out below; a
     # compile error is a finding, so only a crash (a status other than 1) is a failure here.
     "$FERRY_TIDY_PROGRAM" -p "$FERRY_TIDY_WORK/db" --config-file="$FERRY_TIDY_CONFIG" --quiet \
-      --header-filter='/(core|ui|app)/([a-z0-9_]+/)*[a-z0-9_]+\.(h|cpp)$' "$1" >"$log" 2>&1 || rc=$?
+      --header-filter="$FERRY_TIDY_FILTER" "$1" >"$log" 2>&1 || rc=$?
     ((rc <= 1)) || echo "$1" >"$log.failed"
   else
     "$FERRY_TIDY_PROGRAM" -p "$FERRY_TIDY_WORK/db" --config-file="$FERRY_TIDY_CONFIG" --quiet "$1" \
@@ -153,7 +155,7 @@ check_one() {
   fi
   # clazy's findings are warnings (its status stays 0): counted from the log like clang-tidy's.
   "$FERRY_CLAZY_PROGRAM" -p "$FERRY_TIDY_WORK/db" -checks="$FERRY_CLAZY_CHECKS" \
-    --header-filter='/(core|ui|app)/([a-z0-9_]+/)*[a-z0-9_]+\.(h|cpp)$' "$1" >>"$log" 2>&1 ||
+    --header-filter="$FERRY_TIDY_FILTER" "$1" >>"$log" 2>&1 ||
     echo "$1" >"$log.failed"
 }
 export -f check_one
