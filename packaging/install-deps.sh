@@ -8,6 +8,8 @@ runtime=(
   libqt6core6 libqt6gui6 libqt6widgets6 libqt6charts6 libqt6sql6 libqt6sql6-sqlite
   libqt6concurrent6 libqt6svg6 libqt6svgwidgets6 libqt6network6 qt6-qpa-plugins libqt6keychain1
   libyaml-cpp0.7 libarchive13
+  # kernels: the Jupyter messaging protocol over ZeroMQ (issue 35)
+  libzmq5
   # metric definitions' regexes with a match limit (Qt's QRegularExpression sets none)
   libpcre2-16-0
   # TensorBoard event files' Event messages (issue 16)
@@ -26,6 +28,7 @@ build=(
   qtkeychain-qt6-dev nlohmann-json3-dev libyaml-cpp-dev libarchive-dev libpcre2-dev
   libprotobuf-dev protobuf-compiler
   libtorch-dev
+  libzmq3-dev cppzmq-dev
 )
 test=(
   clang-format
@@ -52,6 +55,8 @@ test=(
   # notebook import is checked against Jupyter's own converter and nbformat's validator; the
   # kernels' wire format against jupyter_client's Session
   jupyter-nbconvert python3-nbformat python3-jupyter-client
+  # kernels run against Debian's ipykernel, and a cell plots with matplotlib (a PNG comes back)
+  python3-ipykernel python3-matplotlib
   # a real sshd on 127.0.0.1 and a single-node Slurm with fake GPUs (tests/services/)
   openssh-server slurm-wlm munge
   # a network file system for the run store's journal test: sshfs over the test sshd

@@ -1,0 +1,116 @@
+#include "kernels/celloutputs.h"
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::kernels {
+
+std::optional<QJsonObject> CellOutputs::outputOf(const JupyterMessage &message, std::optional<int> executionCount)
+{
+    const QString type = message.type();
+    const QJsonObject &c = message.content;
+    if (type == u"stream")
+        return QJsonObject{{u"output_type"_s, u"stream"_s},
+                           {u"name"_s, c.value(u"name"_s).toString()},
+                           {u"text"_s, c.value(u"text"_s).toString()}};
+    if (type == u"display_data" || type == u"update_display_data")
+        return QJsonObject{{u"output_type"_s, u"display_data"_s},
+                           {u"data"_s, c.value(u"data"_s).toObject()},
+                           {u"metadata"_s, c.value(u"metadata"_s).toObject()}};
+    if (type == u"execute_result") {
+        const QJsonValue count = c.contains(u"execution_count"_s) ? c.value(u"execution_count"_s)
+                                 : executionCount                 ? QJsonValue(*executionCount)
+                                                                  : QJsonValue();
+        return QJsonObject{{u"output_type"_s, u"execute_result"_s},
+                           {u"execution_count"_s, count},
+                           {u"data"_s, c.value(u"data"_s).toObject()},
+                           {u"metadata"_s, c.value(u"metadata"_s).toObject()}};
+    }
+    if (type == u"error")
+        return QJsonObject{{u"output_type"_s, u"error"_s},
+                           {u"ename"_s, c.value(u"ename"_s).toString()},
+                           {u"evalue"_s, c.value(u"evalue"_s).toString()},
+                           {u"traceback"_s, c.value(u"traceback"_s).toArray()}};
+    return std::nullopt;
+}
+
+void CellOutputs::append(QJsonObject output, const QString &displayId)
+{
+    if (m_clearOnNext) {
+        m_outputs = QJsonArray();
+        m_displays.clear();
+        m_clearOnNext = false;
+    }
+    if (output.value(u"output_type"_s).toString() == u"stream" && !m_outputs.isEmpty()) {
+        QJsonObject last = m_outputs.last().toObject();
+        if (last.value(u"output_type"_s).toString() == u"stream" && last.value(u"name"_s).toString() == output.value(u"name"_s).toString()) {
+            last.insert(u"text"_s, QString(last.value(u"text"_s).toString() + output.value(u"text"_s).toString()));
+            m_outputs.replace(m_outputs.size() - 1, last);
+            return;
+        }
+    }
+    if (!displayId.isEmpty())
+        m_displays[displayId] << int(m_outputs.size());
+    m_outputs.append(output);
+}
+
+bool CellOutputs::update(const JupyterMessage &message)
+{
+    if (message.type() != u"update_display_data")
+        return false;
+    const QString displayId = message.content.value(u"transient"_s).toObject().value(u"display_id"_s).toString();
+    const auto found = m_displays.constFind(displayId);
+    if (displayId.isEmpty() || found == m_displays.constEnd())
+        return false;
+    const auto output = outputOf(message, m_executionCount);
+    for (const int index : *found)
+        if (index < m_outputs.size())
+            m_outputs.replace(index, *output);
+    return true;
+}
+
+bool CellOutputs::take(Channel channel, const JupyterMessage &message)
+{
+    if (message.parentId() != m_requestId)
+        return false;
+    if (channel == Channel::Shell) {
+        if (message.type() == u"execute_reply") {
+            m_reply = message.content;
+            if (message.content.value(u"execution_count"_s).isDouble())
+                m_executionCount = message.content.value(u"execution_count"_s).toInt();
+        }
+        return true;
+    }
+    if (channel != Channel::IOPub)
+        return true;
+    const QString type = message.type();
+    if (type == u"status") {
+        if (message.content.value(u"execution_state"_s).toString() == u"idle")
+            m_idle = true;
+    } else if (type == u"execute_input") {
+        if (message.content.value(u"execution_count"_s).isDouble())
+            m_executionCount = message.content.value(u"execution_count"_s).toInt();
+    } else if (type == u"clear_output") {
+        if (message.content.value(u"wait"_s).toBool()) {
+            m_clearOnNext = true;
+        } else {
+            m_outputs = QJsonArray();
+            m_displays.clear();
+            m_clearOnNext = false;
+        }
+    } else if (type == u"update_display_data") {
+        update(message);
+    } else if (auto output = outputOf(message, m_executionCount)) {
+        append(std::move(*output), message.content.value(u"transient"_s).toObject().value(u"display_id"_s).toString());
+    }
+    return true;
+}
+
+std::optional<QJsonObject> CellOutputs::error() const
+{
+    for (const QJsonValue &output : m_outputs)
+        if (output.toObject().value(u"output_type"_s).toString() == u"error")
+            return output.toObject();
+    return std::nullopt;
+}
+
+} // namespace ferry::kernels

@@ -1,0 +1,59 @@
+// CellOutputs: what one execute_request produced, as a notebook cell's outputs (nbformat 4).
+#pragma once
+
+#include "kernels/connectionfile.h"
+#include "kernels/jupytermessage.h"
+
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QString>
+
+#include <optional>
+
+namespace ferry::kernels {
+
+// Collects the messages of one execution (those whose parent is the request): its outputs as
+// nbformat 4 writes them (stream, display_data, execute_result, error; consecutive streams of
+// one name merged, as Jupyter's front ends show them; clear_output honoured, with wait=True
+// deferred to the next output; update_display_data replacing the output of its display_id),
+// its reply, and whether it is over: the reply has come and the kernel went idle after it.
+class CellOutputs {
+public:
+    explicit CellOutputs(QString requestId) : m_requestId(std::move(requestId)) {}
+
+    // Takes `message` when it belongs to this execution (true), else leaves it (false).
+    bool take(Channel channel, const JupyterMessage &message);
+    // An update_display_data for another cell's display may still concern one of ours.
+    bool update(const JupyterMessage &message);
+
+    bool replied() const { return m_reply.has_value(); }
+    bool idle() const { return m_idle; }
+    bool done() const { return replied() && m_idle; }
+    const QString &requestId() const { return m_requestId; }
+
+    const QJsonArray &outputs() const { return m_outputs; }
+    // execute_reply's execution_count (also the execute_input's), when known.
+    std::optional<int> executionCount() const { return m_executionCount; }
+    // "ok", "error", "aborted"; empty before the reply.
+    QString status() const { return m_reply ? m_reply->value(QStringLiteral("status")).toString() : QString(); }
+    const std::optional<QJsonObject> &reply() const { return m_reply; }
+    // The error output, when the cell raised (its ename, evalue, traceback).
+    std::optional<QJsonObject> error() const;
+
+    // An iopub message as an nbformat 4 output (nullopt for messages that are no output).
+    static std::optional<QJsonObject> outputOf(const JupyterMessage &message, std::optional<int> executionCount);
+
+private:
+    void append(QJsonObject output, const QString &displayId);
+
+    QString m_requestId;
+    QJsonArray m_outputs;
+    QHash<QString, QList<int>> m_displays; // display_id -> output indexes
+    std::optional<QJsonObject> m_reply;
+    std::optional<int> m_executionCount;
+    bool m_idle = false;
+    bool m_clearOnNext = false;
+};
+
+} // namespace ferry::kernels
