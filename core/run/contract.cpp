@@ -197,4 +197,14 @@ Resources localResources(const RunSpec &spec)
     return resources;
 }
 
+QStringList runCommand(const RunSpec &spec, const QString &interpreter, const QString &runFolder)
+{
+    if (!spec.isKernel())
+        return QStringList{interpreter, spec.script} + scriptArguments(spec);
+    QStringList command{interpreter, runFolder + u'/' + kKeeperFile};
+    for (QString argument : spec.keeperArguments)
+        command << argument.replace(u"{run}"_s, runFolder).replace(u"{interpreter}"_s, interpreter);
+    return command;
+}
+
 } // namespace ferry::run

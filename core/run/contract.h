@@ -48,6 +48,9 @@ Resources localResources(const RunSpec &spec);
 // The spec's fixed arguments, then `--name value` for every hyperparameter, in order: what
 // SageMaker passes to the script.
 QStringList scriptArguments(const RunSpec &spec);
+// What a target starts, as the run sees it: `interpreter script arguments...`, or for a kernel
+// `interpreter <runFolder>/keeper.py keeperArguments...` (placeholders filled in).
+QStringList runCommand(const RunSpec &spec, const QString &interpreter, const QString &runFolder);
 // SM_* variables (SM_MODEL_DIR, SM_CHANNELS, SM_HPS, SM_HP_<NAME>, ...), in a stable order.
 QList<std::pair<QString, QString>> contractEnvironment(const RunSpec &spec, const ContractPaths &paths,
                                                        const Resources &resources);

@@ -141,6 +141,8 @@ QJsonObject RunSpec::toJson() const
         json[u"snapshot"_s] = snapshot->toJson();
     if (!rerunOf.isEmpty())
         json[u"rerunOf"_s] = rerunOf;
+    if (isKernel())
+        json[u"keeperArguments"_s] = QJsonArray::fromStringList(keeperArguments);
     if (!imported.isEmpty())
         json[u"imported"_s] = imported;
     if (!environmentSpec.isEmpty())
@@ -209,6 +211,8 @@ Expected<RunSpec> RunSpec::fromJson(const QJsonObject &json)
     if (const QJsonObject taken = json[u"snapshot"_s].toObject(); !taken.isEmpty())
         spec.snapshot = snapshot::Snapshot::fromJson(taken);
     spec.rerunOf = json[u"rerunOf"_s].toString();
+    for (const QJsonValue &v : json[u"keeperArguments"_s].toArray())
+        spec.keeperArguments << v.toString();
     spec.imported = json[u"imported"_s].toObject();
     spec.environmentSpec = json[u"environmentSpec"_s].toString();
     spec.ferryVersion = json[u"ferryVersion"_s].toString();
@@ -218,10 +222,11 @@ Expected<RunSpec> RunSpec::fromJson(const QJsonObject &json)
         spec.sweep = sweep[u"id"_s].toString();
         spec.trial = sweep[u"trial"_s].toInt(-1);
     }
-    if (spec.id.isEmpty() || (spec.script.isEmpty() && spec.target.kind != TargetKind::Embedded))
+    if (spec.id.isEmpty() || (spec.script.isEmpty() && spec.target.kind != TargetKind::Embedded && !spec.isKernel()))
         return Error{u"run spec without id or script"_s, {}, 0, 0, {}};
     return spec;
 }
+
 
 QList<snapshot::DataFingerprint> fingerprintChannels(const QList<DataChannel> &channels)
 {
@@ -250,7 +255,7 @@ QList<Error> validateRunSpec(const RunSpec &spec, SpecChecks checks)
     static const QRegularExpression channelName(u"^[a-z0-9][a-z0-9_-]{0,63}$"_s);
     static const QRegularExpression hpName(u"^[A-Za-z_][A-Za-z0-9_-]{0,127}$"_s);
     const QFileInfo script(QDir(spec.sourceDir).filePath(spec.script));
-    if (paths && spec.target.kind != TargetKind::Embedded && !script.isFile())
+    if (paths && spec.target.kind != TargetKind::Embedded && !spec.isKernel() && !script.isFile())
         errors << Error{u"no such script"_s, script.filePath(), 0, 0,
                         u"check the path; it is relative to the source folder"_s};
     // Wherever the spec came from (the launch dialog, a copied spec.json), its host is checked.

@@ -247,7 +247,7 @@ int Supervision::run()
     if (!spec)
         return fail(-1, spec.error());
     const QFileInfo script(QDir(spec->sourceDir).filePath(spec->script));
-    if (!script.isFile())
+    if (!spec->isKernel() && !script.isFile())
         return fail(-1, Error{u"no such script"_s, script.filePath(), 0, 0,
                               u"check the path; it is relative to the source folder"_s});
     const Resources resources = localResources(*spec);
@@ -377,9 +377,9 @@ Expected<pid_t> Supervision::spawnScript(const RunSpec &spec, const ContractPath
                                          const QList<std::pair<QString, QString>> &secretValues, int outputFd)
 {
     const QString interpreter = spec.interpreter.isEmpty() ? u"python3"_s : spec.interpreter;
-    QList<QByteArray> argStore{QFile::encodeName(interpreter), QFile::encodeName(spec.script)};
-    for (const QString &arg : scriptArguments(spec))
-        argStore << arg.toUtf8();
+    QList<QByteArray> argStore;
+    for (const QString &arg : runCommand(spec, interpreter, m_dir.path()))
+        argStore << QFile::encodeName(arg);
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     // The environment's variables first: the contract's names always win.
     for (const auto &[name, value] : spec.variables)
