@@ -50,8 +50,8 @@ test=(
   # a real Secret Service for the keychain tests: gnome-keyring in a private D-Bus session
   gnome-keyring dbus-daemon dbus-bin libsecret-tools
   # notebook import is checked against Jupyter's own converter and nbformat's validator; the
-  # kernels' wire format against jupyter_client's Session
-  jupyter-nbconvert python3-nbformat python3-jupyter-client
+  # kernels' wire format against jupyter_client's Session, the kernel keeper against ipykernel
+  jupyter-nbconvert python3-nbformat python3-jupyter-client python3-ipykernel
   # a real sshd on 127.0.0.1 and a single-node Slurm with fake GPUs (tests/services/)
   openssh-server slurm-wlm munge
   # a network file system for the run store's journal test: sshfs over the test sshd

@@ -18,7 +18,6 @@ import json
 import os
 import resource
 import select
-import shutil
 import signal
 import socket
 import stat
@@ -565,6 +564,28 @@ def ensure_socket_dir(path):
         raise Refused("others may write in the socket folder's parent %s" % parent)
 
 
+def remove_socket_dir(path, prefix):
+    """Removes the socket folder: its sockets and the kernel's `<ip>-<port>` names, then the folder
+    itself when that leaves it empty (anything else in it is not the keeper's to delete)."""
+    if not path:
+        return
+    try:
+        names = os.listdir(path)
+    except OSError:
+        return
+    for name in names:
+        entry = os.path.join(path, name)
+        try:
+            if name.startswith(prefix + "-") or stat.S_ISSOCK(os.lstat(entry).st_mode):
+                os.unlink(entry)
+        except OSError:
+            pass
+    try:
+        os.rmdir(path)
+    except OSError as e:
+        sys.stderr.write("keeper.py: the socket folder %s is left: %s\n" % (path, e.strerror))
+
+
 def read_connection(path):
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
@@ -688,6 +709,7 @@ class Keeper:
         self.exit_info = None  # set once waitid sees it ended (not yet reaped)
         self.exit_cgroup_files = []
         self.restart_status = None
+        self.keeper_json_due = False
         self.oom_before = {}
         self.restarts = 0
         self.subscribed = False
@@ -737,8 +759,13 @@ class Keeper:
                 raise Refused("%s exists: this folder has had a keeper (a kernel's folder serves "
                               "one)" % name)
         if self.connection["transport"] == "ipc":
-            self.socket_dir = os.path.dirname(self.connection["ip"])
-            ensure_socket_dir(self.socket_dir)
+            socket_dir = os.path.dirname(self.connection["ip"])
+            inside = os.path.join(os.path.realpath(socket_dir), "")
+            if os.path.join(os.path.realpath(self.dir), "").startswith(inside):
+                raise Refused("the socket folder %s holds the kernel's folder (it is removed when "
+                              "the kernel ends)" % socket_dir)
+            ensure_socket_dir(socket_dir)
+            self.socket_dir = socket_dir
         flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
         self.log_fd = os.open(os.path.join(self.dir, "kernel.log"), flags, 0o600)
         if not stat.S_ISREG(os.fstat(self.log_fd).st_mode):
@@ -969,15 +996,15 @@ class Keeper:
                 if isinstance(state, str) and state != self.state:
                     self.state = state
                     self.state_changed = True
-            elif msg_type == "stream":
-                self.note_stream(c)
             if redactor:
                 h2, p2, m2, c2 = (redactor.redact(h), redactor.redact(p), redactor.redact(m),
                                   redactor.redact(c))
-                if (h2, p2, m2, c2) != (h, p, m, c):
+                if h2 is not h or p2 is not p or m2 is not m or c2 is not c:
                     h, p, m, c = h2, p2, m2, c2
                     signature = signer.sign(h, p, m, c)
                 buffers = [redactor.redact(b) for b in buffers]
+            if msg_type == "stream":
+                self.note_stream(c)
             try:
                 records.append(encode_record([signature, h, p, m, c] + buffers))
             except ValueError:
@@ -1166,8 +1193,7 @@ class Keeper:
                   "lastLines": log_lines + stream_lines, "logLines": log_lines,
                   "streamLines": stream_lines, "restarts": self.restarts}
         write_file_once(self.dir, "exit.json", json.dumps(record, ensure_ascii=False).encode())
-        if self.socket_dir:
-            shutil.rmtree(self.socket_dir, ignore_errors=True)
+        remove_socket_dir(self.socket_dir, os.path.basename(self.connection["ip"]))
         os.close(self.jfd)
         return 0
 
@@ -1216,10 +1242,7 @@ class Keeper:
             except (ValueError, AttributeError):
                 continue
             if isinstance(value, str):
-                if self.redactor:
-                    value = self.redactor.redact(value.encode("utf-8", "surrogateescape")).decode(
-                        "utf-8", "replace")
-                text.append(value)
+                text.append(value)  # redacted already, as journalled
         return tail_lines("".join(text), STREAM_TAIL_LINES)
 
     # -- files -----------------------------------------------------------------------------------
@@ -1234,6 +1257,8 @@ class Keeper:
         self.peak = max(self.peak, self.memory)
 
     def write_status(self):
+        if self.keeper_json_due:
+            self.write_keeper_json()
         self.sample_memory()
         status = {"state": self.state, "lastActivityMs": self.last_activity_ms,
                   "updatedMs": now_ms(), "memoryBytes": self.memory,
@@ -1250,11 +1275,17 @@ class Keeper:
         self.state_changed = False
 
     def write_keeper_json(self):
+        """keeper.json, or a note to try again with the next status.json (a full disk)."""
+        self.keeper_json_due = True
         record = {"keeperPid": os.getpid(), "keeperStartTicks": self.keeper_ticks,
                   "kernelPid": self.pid, "kernelStartTicks": self.kernel_ticks,
                   "bootId": self.boot, "host": self.host, "startedMs": self.started_ms,
                   "restarts": self.restarts, "socketDir": self.socket_dir}
-        write_file_atomic(self.dir, "keeper.json", json.dumps(record).encode())
+        try:
+            write_file_atomic(self.dir, "keeper.json", json.dumps(record).encode())
+            self.keeper_json_due = False
+        except OSError as e:
+            sys.stderr.write("keeper.py: keeper.json: %s (trying again)\n" % e.strerror)
 
     def emergency_stop(self, error):
         """After a fault of the keeper's own: the kernel is not left running unrecorded."""
@@ -1275,8 +1306,7 @@ class Keeper:
                       "lastLines": [], "logLines": [], "streamLines": [],
                       "restarts": self.restarts}
             write_file_once(self.dir, "exit.json", json.dumps(record).encode())
-            if self.socket_dir:
-                shutil.rmtree(self.socket_dir, ignore_errors=True)
+            remove_socket_dir(self.socket_dir, os.path.basename(self.connection["ip"]))
         except Exception:
             traceback.print_exc()
 

@@ -94,11 +94,23 @@ def group_members(pgid):
     return [pid for pid, _ in keeper.group_processes(pgid)]
 
 
+def free_tcp_ports(count):
+    import socket
+    holders = [socket.socket() for _ in range(count)]
+    try:
+        for s in holders:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in holders]
+    finally:
+        for s in holders:
+            s.close()
+
+
 class KernelFolder:
     """A kernel's folder (0700, connection.json with ipc sockets in a private folder the keeper
     makes) and its keeper, started on ARGV."""
 
-    def __init__(self, options=(), argv=None, redact=(), start=True):
+    def __init__(self, options=(), argv=None, redact=(), start=True, transport="ipc"):
         self.dir = tempfile.mkdtemp(prefix="ferry-keeper-check-")
         os.chmod(self.dir, 0o700)
         self.sockroot = tempfile.mkdtemp(prefix="fk", dir="/tmp")
@@ -106,11 +118,14 @@ class KernelFolder:
         self.key = secrets.token_hex(32)
         self.connection = os.path.join(self.dir, "connection.json")
         fd = os.open(self.connection, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        if transport == "ipc":
+            ip, ports = os.path.join(self.socket_dir, "k"), [1, 2, 3, 4, 5]
+        else:
+            ip, ports = "127.0.0.1", free_tcp_ports(5)
+        names = ["shell_port", "iopub_port", "stdin_port", "control_port", "hb_port"]
         with os.fdopen(fd, "w") as f:
-            json.dump({"transport": "ipc", "ip": os.path.join(self.socket_dir, "k"),
-                       "shell_port": 1, "iopub_port": 2, "stdin_port": 3, "control_port": 4,
-                       "hb_port": 5, "key": self.key, "signature_scheme": "hmac-sha256",
-                       "kernel_name": "python3"}, f)
+            json.dump(dict(zip(names, ports), transport=transport, ip=ip, key=self.key,
+                           signature_scheme="hmac-sha256", kernel_name="python3"), f)
         if redact:
             fd = os.open(os.path.join(self.dir, "redact"), os.O_WRONLY | os.O_CREAT, 0o600)
             with os.fdopen(fd, "w") as f:
@@ -448,10 +463,15 @@ def check_main_kernel(figures):
 
 
 def check_killed_from_outside():
+    """A kernel on TCP (127.0.0.1), killed with SIGKILL by someone else."""
     before = keeper.oom_counters(os.getpid())
-    k = KernelFolder()
+    k = KernelFolder(transport="tcp")
     try:
         info = k.wait_keeper()
+        check(info["socketDir"] is None, "a TCP kernel has a socket folder: %r" % info)
+        k.connect()
+        msg_id, _ = execute_seen(k, "print('over tcp')")
+        check(stream_text(k.wait_idle_in_journal(msg_id)) == "over tcp\n", "TCP: no stream")
         os.kill(info["kernelPid"], signal.SIGKILL)
         record = k.wait_exit()
         after = keeper.oom_counters(os.getpid())
@@ -461,7 +481,44 @@ def check_killed_from_outside():
               "a kernel killed with SIGKILL: exit.json %r" % record)
         check(record["logLines"] == record["lastLines"][:len(record["logLines"])],
               "lastLines does not start with the log's lines")
-        check(not os.path.lexists(k.socket_dir), "the socket folder is still there")
+    finally:
+        k.close()
+
+
+# A kernel stand-in whose iopub socket goes away and comes back while it lives, then exits 0.
+REBINDING_KERNEL = r'''
+import json, sys, time, zmq
+from jupyter_client.session import Session
+connection = json.load(open(sys.argv[1]))
+session = Session(key=connection["key"].encode())
+endpoint = "ipc://%s-%d" % (connection["ip"], connection["iopub_port"])
+ctx = zmq.Context()
+for text in ("one", "two"):
+    pub = ctx.socket(zmq.XPUB)
+    pub.setsockopt(zmq.LINGER, 2000)
+    pub.bind(endpoint)
+    pub.recv()  # a subscriber
+    session.send(pub, "stream", {"name": "stdout", "text": text + "\n"}, ident=b"kernel.x.stream")
+    time.sleep(0.1)
+    pub.close()
+    time.sleep(0.2)
+ctx.term()
+'''
+
+
+def check_reconnect():
+    k = KernelFolder(argv=[sys.executable, "-c", REBINDING_KERNEL, "{connection_file}"])
+    try:
+        record = k.wait_exit()
+        check(record["reason"] == "exited" and record["exitCode"] == 0 and record["signal"] == 0,
+              "a kernel that exits 0: exit.json %r" % record)
+        records = k.journal()
+        check(stream_text(records) == "one\ntwo\n", "across the reconnection the journal has %r"
+              % stream_text(records))
+        events = [r["content"]["event"] for r in records if r["header"]["msg_type"] == "ferry_keeper"]
+        check(events == ["started", "reconnected", "ended"], "events %r" % events)
+        check(record["streamLines"] == ["one", "two"], "exit.json's stream lines %r"
+              % record["streamLines"])
     finally:
         k.close()
 
@@ -515,6 +572,16 @@ def check_failures():
         check(proc.returncode == 2 and b"symbolic link" in proc.stderr,
               "a linked folder: rc %d, %s" % (proc.returncode, proc.stderr))
         check(not os.path.exists(k.path("journal")), "a refused keeper wrote a journal")
+        # a socket folder that holds the kernel's folder (it would be removed at the end)
+        with open(k.connection) as f:
+            connection = json.load(f)
+        connection["ip"] = os.path.join(os.path.dirname(k.dir), "k")
+        with open(k.connection, "w") as f:
+            json.dump(connection, f)
+        k.start()
+        k.proc.wait(10)
+        check(k.proc.returncode == 2 and "holds the kernel's folder" in k.stderr(),
+              "a socket folder above the kernel's: rc %s, %s" % (k.proc.returncode, k.stderr()))
     finally:
         if os.path.lexists(link):
             os.unlink(link)
@@ -527,7 +594,8 @@ def main():
     steps = [("parsers and signatures", check_parsers),
              ("ZMTP against libzmq's PUB", check_zmtp_against_libzmq),
              ("a kernel's life", lambda: check_main_kernel(figures)),
-             ("a kernel killed from outside", check_killed_from_outside),
+             ("a kernel on TCP killed from outside", check_killed_from_outside),
+             ("iopub lost and found again", check_reconnect),
              ("the idle stop", lambda: check_idle_stop(figures)),
              ("kernels that fail, folders refused", check_failures)]
     for name, step in steps:

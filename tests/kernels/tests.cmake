@@ -1,3 +1,6 @@
 # core/kernels: the Jupyter messaging protocol, against Jupyter's own client library
 # (python3-jupyter-client's Session signs and checks the same frames). Included by tests/CMakeLists.txt.
 ferry_test(tst_jupytermessage SOURCES kernels/tst_jupytermessage.cpp)
+# The kernel keeper (core/kernels/keeper.py, standard-library Python) against a real ipykernel and
+# jupyter_client's own client (Debian's, under /usr/bin/python3): journal, signals, stop, follow.
+add_test(NAME keeper_check COMMAND /usr/bin/python3 "${CMAKE_CURRENT_SOURCE_DIR}/kernels/keeper_check.py")
