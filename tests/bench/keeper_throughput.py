@@ -19,6 +19,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "kernels"))
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import keeper_check as kc  # noqa: E402  (its KernelFolder and journal reader)
 
 FLOOD = r'''

@@ -23,6 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 KEEPER = os.path.join(ROOT, "core", "kernels", "keeper.py")
 sys.path.insert(0, os.path.dirname(KEEPER))
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import keeper  # noqa: E402  (the module under test)
 
 KEEPER_PYTHON = os.environ.get("FERRY_KEEPER_PYTHON", sys.executable)
