@@ -4,3 +4,6 @@ ferry_test(tst_jupytermessage SOURCES kernels/tst_jupytermessage.cpp)
 # The kernel client against a real ipykernel (python3-ipykernel), and a fake kernel's bad signature.
 find_package(cppzmq REQUIRED)
 ferry_test(tst_kernelclient SOURCES kernels/tst_kernelclient.cpp LIBS cppzmq)
+# The kernel keeper (core/kernels/keeper.py, standard-library Python) against a real ipykernel and
+# jupyter_client's own client (Debian's, under /usr/bin/python3): journal, signals, stop, follow.
+add_test(NAME keeper_check COMMAND /usr/bin/python3 "${CMAKE_CURRENT_SOURCE_DIR}/kernels/keeper_check.py")
