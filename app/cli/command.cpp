@@ -33,6 +33,7 @@ CommandList allCommands()
     commands.push_back(makeTrainCommand());
     commands.push_back(makePredictCommand());
     commands.push_back(makeNotebookCommand());
+    commands.push_back(makeKernelCommand());
     commands.push_back(makeSecretCommand());
     commands.push_back(makeDoctorCommand());
     commands.push_back(makeSuperviseCommand());

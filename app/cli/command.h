@@ -67,6 +67,7 @@ std::unique_ptr<Command> makePredictCommand();
 std::unique_ptr<Command> makeSuperviseCommand();
 std::unique_ptr<Command> makeSecretCommand();
 std::unique_ptr<Command> makeNotebookCommand();
+std::unique_ptr<Command> makeKernelCommand();
 std::unique_ptr<Command> makeSweepCommand();
 std::unique_ptr<Command> makeSweepControllerCommand();
 

@@ -145,4 +145,28 @@ Expected<JournalContents> readJournal(const QString &path, const QByteArray &key
     return contents;
 }
 
+Expected<qint64> journalEnd(const QString &path)
+{
+    if (entryKind(path) != EntryKind::RegularFile)
+        return Error{u"no journal"_s, path, 0, 0, {}};
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return Error{u"cannot read the journal: "_s + file.errorString(), path, 0, 0, {}};
+    if (file.read(kJournalMagicSize) != QByteArrayView(kJournalMagic))
+        return file.size() == 0 ? Expected<qint64>(0)
+                                : Expected<qint64>(Error{u"not a kernel journal"_s, path, 0, 0, {}});
+    qint64 offset = kJournalMagicSize;
+    const qint64 size = file.size();
+    while (size - offset >= 4) {
+        char bytes[4];
+        if (!file.seek(offset) || file.read(bytes, 4) != 4)
+            break;
+        const quint32 length = qFromLittleEndian<quint32>(bytes);
+        if (length > kMaxJournalRecord || offset + 4 + qint64(length) > size)
+            break;
+        offset += 4 + qint64(length);
+    }
+    return offset;
+}
+
 } // namespace ferry::kernels

@@ -67,4 +67,8 @@ struct JournalContents {
 };
 Expected<JournalContents> readJournal(const QString &path, const QByteArray &key, qint64 offset = 0);
 
+// Where the record after the journal's last whole record would start (reading lengths only):
+// where a client that wants only what comes next begins.
+Expected<qint64> journalEnd(const QString &path);
+
 } // namespace ferry::kernels

@@ -75,6 +75,11 @@ QString Workspace::runsDir() const
     return stateDir() + u"/runs"_s;
 }
 
+QString Workspace::kernelsDir() const
+{
+    return stateDir() + u"/kernels"_s;
+}
+
 QString Workspace::sweepsDir() const
 {
     return stateDir() + u"/sweeps"_s;

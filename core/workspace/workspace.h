@@ -23,6 +23,7 @@ public:
     QString runsDir() const;         // <root>/.ferry/runs
     QString environmentsDir() const; // <root>/environments
     QString sweepsDir() const;       // <root>/.ferry/sweeps: one folder per sweep (core/sweep)
+    QString kernelsDir() const;      // <root>/.ferry/kernels: one folder per kernel (core/kernelhost)
     QString sweepFilesDir() const;   // <root>/sweeps: the user's sweep files
 
     static QString stateDirName() { return QStringLiteral(".ferry"); }

@@ -1,0 +1,140 @@
+#include "kernelhost/kernelconnection.h"
+
+#include "kernels/journal.h"
+
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QTimer>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::kernels {
+
+KernelConnection::KernelConnection(KernelFolder folder, std::unique_ptr<KernelClient> client)
+    : m_folder(std::move(folder)), m_client(std::move(client))
+{
+    connect(m_client.get(), &KernelClient::messageReceived, this, [this](Channel channel, const JupyterMessage &message) {
+        if (channel == Channel::IOPub)
+            m_anyIopub = true;
+        if (channel == Channel::Shell || channel == Channel::Control)
+            m_replies.insert(message.parentId(), message);
+        const bool ours = m_cell && m_cell->take(channel, message);
+        if (channel == Channel::IOPub && m_onMessage && (ours || !m_cell))
+            m_onMessage(message);
+    });
+}
+
+KernelConnection::~KernelConnection() = default;
+
+Expected<std::unique_ptr<KernelConnection>> KernelConnection::open(const QString &folderPath, qint64 journalOffset)
+{
+    KernelFolder folder(folderPath);
+    const auto connection = ConnectionInfo::read(folder.connectionFile());
+    if (!connection)
+        return connection.error();
+    KernelClient::Options options;
+    options.journalPath = folder.journalFile();
+    if (journalOffset < 0) {
+        const auto end = journalEnd(folder.journalFile());
+        if (!end)
+            return end.error();
+        options.journalOffset = *end;
+    } else {
+        options.journalOffset = journalOffset;
+    }
+    auto client = std::make_unique<KernelClient>(*connection, options);
+    if (auto started = client->start(); !started)
+        return started.error();
+    return std::unique_ptr<KernelConnection>(new KernelConnection(std::move(folder), std::move(client)));
+}
+
+std::optional<KernelEnd> KernelConnection::ended() const
+{
+    const auto end = m_folder.readEnd();
+    return end ? *end : std::nullopt;
+}
+
+bool KernelConnection::waitFor(const std::function<bool()> &done, int timeoutMs)
+{
+    QElapsedTimer clock;
+    clock.start();
+    QEventLoop loop;
+    QTimer tick;
+    tick.setInterval(100);
+    QObject::connect(&tick, &QTimer::timeout, &loop, &QEventLoop::quit);
+    QObject::connect(m_client.get(), &KernelClient::messageReceived, &loop, &QEventLoop::quit);
+    tick.start();
+    while (!done()) {
+        if (timeoutMs >= 0 && clock.elapsed() >= timeoutMs)
+            return false;
+        if (ended()) {
+            // What the journal still holds of the end is delivered before giving up.
+            loop.processEvents(QEventLoop::AllEvents, 200);
+            return done();
+        }
+        loop.exec();
+    }
+    return true;
+}
+
+Expected<QJsonObject> KernelConnection::waitReady(int timeoutMs)
+{
+    QElapsedTimer clock;
+    clock.start();
+    QString request;
+    while (clock.elapsed() < timeoutMs) {
+        request = m_client->kernelInfo();
+        if (waitFor([&] { return m_replies.contains(request); }, 1000))
+            return m_replies.value(request).content;
+        if (const auto end = ended())
+            return Error{u"the kernel %1 before it answered%2"_s.arg(endText(*end),
+                                                                   end->lastLines.isEmpty() ? QString() : u":\n"_s + end->lastLines.join(u'\n')),
+                         m_folder.path(), 0, 0, {}};
+    }
+    return Error{u"the kernel did not answer kernel_info within %1 s (its keeper runs; the kernel hung while starting)"_s.arg(timeoutMs / 1000),
+                 m_folder.kernelLogFile(), 0, 0, u"its log (kernel.log) says what it did"_s};
+}
+
+Expected<CellOutputs> KernelConnection::execute(const QString &code, const MessageHandler &onMessage, int timeoutMs)
+{
+    CellOutputs cell(m_client->execute(code));
+    m_cell = &cell;
+    m_onMessage = onMessage;
+    const bool finished = waitFor([&] { return cell.done(); }, timeoutMs);
+    if (!finished && !ended() && timeoutMs >= 0) {
+        m_client->interrupt();
+        waitFor([&] { return cell.done(); }, 10000);
+        m_cell = nullptr;
+        m_onMessage = nullptr;
+        return Error{u"the cell did not finish within %1 s: it was interrupted%2"_s.arg(timeoutMs / 1000).arg(
+                         cell.done() ? QString() : u" and did not stop"_s),
+                     {}, 0, 0, {}};
+    }
+    m_cell = nullptr;
+    m_onMessage = nullptr;
+    if (!finished) {
+        const auto end = ended();
+        return Error{u"the kernel %1 while the cell ran%2"_s.arg(end ? endText(*end) : u"stopped"_s,
+                                                                end && !end->lastLines.isEmpty() ? u":\n"_s + end->lastLines.join(u'\n') : QString()),
+                     m_folder.path(), 0, 0, {}};
+    }
+    return cell;
+}
+
+void KernelConnection::follow(const MessageHandler &onMessage, const std::function<bool()> &stop)
+{
+    m_cell = nullptr;
+    m_onMessage = onMessage;
+    waitFor([&] { return stop(); }, -1);
+    // The end was seen: the rest of the journal (its records are written before kernel-exit.json).
+    if (const auto end = journalEnd(m_folder.journalFile())) {
+        QElapsedTimer clock;
+        clock.start();
+        QEventLoop loop;
+        while (m_client->journalOffset() < *end && clock.elapsed() < 60000)
+            loop.processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 50);
+    }
+    m_onMessage = nullptr;
+}
+
+} // namespace ferry::kernels

@@ -1,0 +1,61 @@
+// KernelConnection: one client of a kept kernel (its folder's connection file and journal), with the
+// waits a command line or a test needs: ready, one cell run to its end, the journal followed.
+#pragma once
+
+#include "common/error.h"
+#include "kernelhost/kernelfolder.h"
+#include "kernels/celloutputs.h"
+#include "kernels/kernelclient.h"
+
+#include <QJsonObject>
+#include <QObject>
+#include <QString>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+namespace ferry::kernels {
+
+class KernelConnection : public QObject {
+    Q_OBJECT
+public:
+    // The kernel in `folder`, its iopub read from the journal from `journalOffset` (-1: from its
+    // end now, for what comes next; 0: everything, for a replay).
+    static Expected<std::unique_ptr<KernelConnection>> open(const QString &folder, qint64 journalOffset = -1);
+    ~KernelConnection() override;
+
+    KernelClient &client() { return *m_client; }
+    const KernelFolder &folder() const { return m_folder; }
+
+    // kernel_info until the kernel answers; an Error that names the step when it does not within
+    // `timeoutMs`, or says how the kernel ended meanwhile. Runs the event loop while it waits.
+    Expected<QJsonObject> waitReady(int timeoutMs = 60000);
+
+    // Runs `code` and returns its outputs once the kernel is idle after it. `onMessage` sees each
+    // iopub message of the cell as it comes. Past `timeoutMs` (-1: none) the cell is interrupted,
+    // and the Error says so; when the kernel ends meanwhile, the Error says how.
+    using MessageHandler = std::function<void(const JupyterMessage &)>;
+    Expected<CellOutputs> execute(const QString &code, const MessageHandler &onMessage, int timeoutMs = -1);
+
+    // Every iopub message from the journal, in order, until `stop` returns true (asked after each
+    // message and every 100 ms) or the kernel has ended and its journal is read to the end.
+    void follow(const MessageHandler &onMessage, const std::function<bool()> &stop);
+
+    // How the kernel ended, once it has (kernel-exit.json).
+    std::optional<KernelEnd> ended() const;
+
+private:
+    KernelConnection(KernelFolder folder, std::unique_ptr<KernelClient> client);
+    // Runs the event loop until `done` or `timeoutMs` (-1: no limit) or the kernel's end; true when done.
+    bool waitFor(const std::function<bool()> &done, int timeoutMs);
+
+    KernelFolder m_folder;
+    std::unique_ptr<KernelClient> m_client;
+    QHash<QString, JupyterMessage> m_replies; // by the request's msg_id
+    CellOutputs *m_cell = nullptr;
+    MessageHandler m_onMessage;
+    bool m_anyIopub = false;
+};
+
+} // namespace ferry::kernels

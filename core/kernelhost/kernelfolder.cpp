@@ -1,0 +1,130 @@
+#include "kernelhost/kernelfolder.h"
+
+#include "common/safefile.h"
+
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <csignal>
+#include <cstring>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::kernels {
+
+namespace {
+
+Expected<std::optional<QJsonObject>> readObject(const QString &path)
+{
+    const auto bytes = readRegularFile(path, 4 << 20);
+    if (!bytes)
+        return bytes.error();
+    if (!*bytes)
+        return std::optional<QJsonObject>();
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(**bytes, &error);
+    if (!doc.isObject())
+        return Error{u"not a JSON object: "_s + error.errorString(), path, 0, 0, {}};
+    return std::optional<QJsonObject>(doc.object());
+}
+
+qint64 number(const QJsonObject &o, const char16_t *key)
+{
+    return qint64(o.value(QString::fromUtf16(key)).toDouble());
+}
+
+} // namespace
+
+QString KernelFolder::id() const
+{
+    return QFileInfo(m_path).fileName();
+}
+
+Expected<std::optional<KeeperRecord>> KernelFolder::readKeeper() const
+{
+    const auto o = readObject(keeperRecordFile());
+    if (!o)
+        return o.error();
+    if (!*o)
+        return std::optional<KeeperRecord>();
+    KeeperRecord r;
+    r.keeperPid = number(**o, u"keeperPid");
+    r.keeperStartTicks = quint64(number(**o, u"keeperStartTicks"));
+    r.kernelPid = number(**o, u"kernelPid");
+    r.kernelStartTicks = quint64(number(**o, u"kernelStartTicks"));
+    r.bootId = (*o)->value(u"bootId"_s).toString();
+    r.host = (*o)->value(u"host"_s).toString();
+    r.startedMs = number(**o, u"startedMs");
+    r.restarts = int(number(**o, u"restarts"));
+    r.socketDir = (*o)->value(u"socketDir"_s).toString();
+    return std::optional<KeeperRecord>(r);
+}
+
+Expected<std::optional<KernelStatus>> KernelFolder::readStatus() const
+{
+    const auto o = readObject(statusFile());
+    if (!o)
+        return o.error();
+    if (!*o)
+        return std::optional<KernelStatus>();
+    KernelStatus s;
+    s.state = (*o)->value(u"state"_s).toString();
+    s.lastActivityMs = number(**o, u"lastActivityMs");
+    s.updatedMs = number(**o, u"updatedMs");
+    s.memoryBytes = number(**o, u"memoryBytes");
+    s.peakMemoryBytes = number(**o, u"peakMemoryBytes");
+    s.journalBytes = number(**o, u"journalBytes");
+    s.journalRecords = number(**o, u"journalRecords");
+    s.droppedMessages = number(**o, u"droppedMessages");
+    return std::optional<KernelStatus>(s);
+}
+
+Expected<std::optional<KernelEnd>> KernelFolder::readEnd() const
+{
+    const auto o = readObject(endFile());
+    if (!o)
+        return o.error();
+    if (!*o)
+        return std::optional<KernelEnd>();
+    KernelEnd e;
+    e.reason = (*o)->value(u"reason"_s).toString();
+    e.exitCode = int((*o)->value(u"exitCode"_s).toDouble(-1));
+    e.signal = int(number(**o, u"signal"));
+    e.finishedMs = number(**o, u"finishedMs");
+    e.peakMemoryBytes = number(**o, u"peakMemoryBytes");
+    e.detail = (*o)->value(u"detail"_s).toString();
+    for (const QJsonValue &line : (*o)->value(u"lastLines"_s).toArray())
+        e.lastLines << line.toString();
+    return std::optional<KernelEnd>(e);
+}
+
+QString endText(const KernelEnd &end)
+{
+    const QString signal = end.signal > 0 ? u"signal %1 (SIG%2)"_s.arg(end.signal).arg(QString::fromLatin1(sigabbrev_np(end.signal)))
+                                          : QString();
+    if (end.reason == u"out-of-memory")
+        return u"out of memory"_s;
+    if (end.reason == u"stopped")
+        return u"stopped"_s;
+    if (end.reason == u"idle")
+        return u"stopped after being idle"_s;
+    if (end.reason == u"time-limit")
+        return u"time limit reached"_s;
+    if (end.reason == u"node-failure")
+        return u"its node failed"_s;
+    if (end.reason == u"terminated")
+        return u"terminated from outside (%1)"_s.arg(signal.isEmpty() ? u"SIGTERM"_s : signal);
+    if (end.reason == u"failed-to-start")
+        return u"failed to start"_s;
+    if (end.reason == u"keeper-failed")
+        return u"its keeper failed"_s;
+    if (end.signal > 0)
+        return u"killed by "_s + signal;
+    if (end.reason == u"exited")
+        return u"exited with code %1"_s.arg(end.exitCode);
+    return end.reason.isEmpty() ? u"ended"_s : end.reason;
+}
+
+} // namespace ferry::kernels

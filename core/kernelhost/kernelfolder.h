@@ -1,0 +1,80 @@
+// KernelFolder: a kernel's folder, `<workspace>/.ferry/kernels/<id>/`, and the keeper's records in
+// it (docs/kernels.md), read in one place.
+#pragma once
+
+#include "common/error.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace ferry::kernels {
+
+// keeper.json: who runs (the keeper's and the kernel's pids with their start ticks, the boot).
+struct KeeperRecord {
+    qint64 keeperPid = 0;
+    quint64 keeperStartTicks = 0;
+    qint64 kernelPid = 0;
+    quint64 kernelStartTicks = 0;
+    QString bootId;
+    QString host;
+    qint64 startedMs = 0;
+    int restarts = 0;
+    QString socketDir;
+};
+
+// status.json: the kernel's execution state and what it holds, kept by the keeper.
+struct KernelStatus {
+    QString state; // starting, idle, busy
+    qint64 lastActivityMs = 0;
+    qint64 updatedMs = 0;
+    qint64 memoryBytes = 0;
+    qint64 peakMemoryBytes = 0;
+    qint64 journalBytes = 0;
+    qint64 journalRecords = 0;
+    qint64 droppedMessages = 0;
+};
+
+// kernel-exit.json: how the kernel ended.
+struct KernelEnd {
+    QString reason; // exited, signal, out-of-memory, stopped, idle, terminated, failed-to-start, keeper-failed, ...
+    int exitCode = -1;
+    int signal = 0;
+    qint64 finishedMs = 0;
+    qint64 peakMemoryBytes = 0;
+    QString detail;
+    QStringList lastLines;
+};
+
+class KernelFolder {
+public:
+    explicit KernelFolder(QString path) : m_path(std::move(path)) {}
+    static QString pathFor(const QString &kernelsDir, const QString &id) { return kernelsDir + u'/' + id; }
+
+    const QString &path() const { return m_path; }
+    QString id() const;
+    QString connectionFile() const { return file(u"connection.json"); }
+    QString journalFile() const { return file(u"journal"); }
+    QString keeperRecordFile() const { return file(u"keeper.json"); }
+    QString statusFile() const { return file(u"status.json"); }
+    QString endFile() const { return file(u"kernel-exit.json"); }
+    QString kernelLogFile() const { return file(u"kernel.log"); }
+    QString stopRequestFile() const { return file(u"stop-request"); }
+    QString redactFile() const { return file(u"redact"); }
+
+    // Empty while the file is not there; an Error when it is there but unreadable or not JSON.
+    Expected<std::optional<KeeperRecord>> readKeeper() const;
+    Expected<std::optional<KernelStatus>> readStatus() const;
+    Expected<std::optional<KernelEnd>> readEnd() const;
+
+private:
+    QString file(const char16_t *name) const { return m_path + u'/' + QString::fromUtf16(name); }
+    QString m_path;
+};
+
+// "out of memory", "stopped", "exited with code 1", "killed by signal 9 (SIGKILL)": a kernel's
+// end in words, never just "dead".
+QString endText(const KernelEnd &end);
+
+} // namespace ferry::kernels

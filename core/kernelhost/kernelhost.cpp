@@ -1,0 +1,338 @@
+#include "kernelhost/kernelhost.h"
+
+#include "common/privatedir.h"
+#include "common/safefile.h"
+#include "kernels/connectionfile.h"
+#include "kernels/keeper.h"
+#include "run/rundirectory.h"
+#include "run/runenvironment.h"
+#include "run/runsecrets.h"
+#include "secrets/redactor.h"
+#include "targets/targetfactory.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QDirIterator>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QThread>
+
+#include <csignal>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::kernels {
+
+namespace {
+
+// The last lines of a file for a message (what a kernel or its keeper said before it ended).
+QString lastLinesOf(const QString &path, int lines = 12)
+{
+    const auto bytes = readRegularFileHead(path, 4 << 20);
+    if (!bytes || !*bytes)
+        return {};
+    QStringList all = QString::fromUtf8(**bytes).split(u'\n', Qt::SkipEmptyParts);
+    return all.mid(std::max<qsizetype>(0, all.size() - lines)).join(u'\n');
+}
+
+// Whether the kernel's Python lacked ipykernel: its words, in the lines it left.
+bool lacksIpykernel(const QString &text)
+{
+    return text.contains(u"No module named ipykernel"_s) || text.contains(u"No module named 'ipykernel"_s);
+}
+
+Error kernelEndedError(const KernelFolder &folder, const KernelEnd &end, const run::RunSpec &spec)
+{
+    const QString lines = end.lastLines.isEmpty() ? lastLinesOf(folder.kernelLogFile()) : end.lastLines.join(u'\n');
+    if (lacksIpykernel(lines))
+        return Error{u"the environment's Python (%1) has no ipykernel, which a kernel needs"_s.arg(spec.interpreter),
+                     spec.environmentFile.isEmpty() ? folder.path() : spec.environmentFile, 0, 0,
+                     u"add ipykernel to the environment (`ferry env add %1 ipykernel` makes a new version of it), "
+                     "or pick an environment that has it; Ferry never installs it on its own"_s.arg(
+                         spec.environmentFile.isEmpty() ? u"ENV.yml"_s : spec.environmentFile)};
+    return Error{u"the kernel %1 before it was ready%2"_s.arg(endText(end), lines.isEmpty() ? QString() : u":\n"_s + lines),
+                 folder.kernelLogFile(), 0, 0, {}};
+}
+
+// A local keeper's pid, when it is still the process keeper.json names.
+std::optional<KeeperRecord> liveLocalKeeper(const KernelFolder &folder)
+{
+    const auto keeper = folder.readKeeper();
+    if (!keeper || !*keeper)
+        return std::nullopt;
+    if ((*keeper)->bootId != run::currentBootId() ||
+        !run::isSameLiveProcess((*keeper)->keeperPid, (*keeper)->keeperStartTicks))
+        return std::nullopt;
+    return **keeper;
+}
+
+// What is left of the kernel's processes (its own session, which the keeper made) after a stop:
+// killed, so a stop leaves nothing behind even when the keeper could not finish.
+void killKernelLeftovers(const KernelFolder &folder)
+{
+    const auto keeper = folder.readKeeper();
+    if (!keeper || !*keeper || (*keeper)->bootId != run::currentBootId())
+        return;
+    const qint64 pid = (*keeper)->kernelPid;
+    for (const qint64 member : run::liveGroupMembers(pid, pid))
+        ::kill(pid_t(member), SIGKILL);
+}
+
+Expected<void> signalLocalKeeper(const QString &path, int signal)
+{
+    const KernelFolder folder(path);
+    const auto spec = run::RunDirectory(path).readSpec();
+    if (!spec)
+        return spec.error();
+    if (spec->target.kind != run::TargetKind::Local)
+        return Error{u"signals reach only kernels on this machine so far (this one runs on %1)"_s.arg(spec->target.toString()),
+                     path, 0, 0, {}};
+    const auto keeper = liveLocalKeeper(folder);
+    if (!keeper)
+        return Error{u"the kernel's keeper is not running"_s, path, 0, 0, u"`ferry kernel show` says how it ended"_s};
+    if (::kill(pid_t(keeper->keeperPid), signal) != 0)
+        return Error{u"cannot signal the kernel's keeper: "_s + errnoText(), path, 0, 0, {}};
+    return {};
+}
+
+} // namespace
+
+int defaultIdleStopMinutes(run::TargetKind kind)
+{
+    return kind == run::TargetKind::Ssh || kind == run::TargetKind::Slurm ? 60 : 0;
+}
+
+QString newKernelId()
+{
+    return run::newRunId(u"kernel"_s);
+}
+
+Expected<run::RunSpec> kernelSpec(const QString &id, const KernelRequest &request)
+{
+    run::RunSpec spec;
+    spec.id = id;
+    spec.sourceDir = QFileInfo(request.workingFolder.isEmpty() ? QDir::currentPath() : request.workingFolder).absoluteFilePath();
+    spec.channels = request.channels;
+    spec.target = request.target;
+    if (!request.environmentFile.isEmpty()) {
+        const Diagnostics diagnostics = run::applyEnvironmentFile(spec, request.environmentFile);
+        for (const Diagnostic &d : diagnostics)
+            if (d.isError())
+                return d.where.path.isEmpty() ? Error{d.where.message, request.environmentFile, 0, 0, d.where.hint} : d.where;
+    }
+    spec.secretVariables << request.secretVariables;
+    const int idle = request.idleStopMinutes >= 0 ? request.idleStopMinutes : defaultIdleStopMinutes(spec.target.kind);
+    spec.keeperArguments = QStringList{u"run"_s, u"{run}"_s, u"--idle-stop"_s, QString::number(qint64(idle) * 60), u"--"_s,
+                                       u"{interpreter}"_s} +
+                           request.kernelArguments;
+    return spec;
+}
+
+Expected<KernelFolder> startKernel(const QString &kernelsDir, const KernelRequest &request, const QString &ferryBinary,
+                                   int timeoutMs)
+{
+    const QString id = newKernelId();
+    auto spec = kernelSpec(id, request);
+    if (!spec)
+        return spec.error();
+    if (spec->target.kind != run::TargetKind::Local)
+        return Error{u"kernels on %1 come in a later version; this one starts kernels on this machine"_s.arg(
+                         spec->target.toString()),
+                     {}, 0, 0, u"use --target local"_s};
+    if (!QDir().mkpath(kernelsDir))
+        return Error{u"cannot create the kernels' folder"_s, kernelsDir, 0, 0, {}};
+    const KernelFolder folder(KernelFolder::pathFor(kernelsDir, id));
+    if (auto made = ensurePrivateDir(folder.path()); !made)
+        return made.error();
+    // The sockets: a short private folder on the kernel's machine (a socket path holds ~100 bytes).
+    const auto runtime = privateRuntimeDir();
+    if (!runtime)
+        return runtime.error();
+    const QString socketDir = *runtime + u"/ferry-kernels/"_s + id;
+    const ConnectionInfo connection = ConnectionInfo::ipc(socketDir + u"/k"_s, u"python3"_s);
+    if (auto written = connection.write(folder.connectionFile()); !written)
+        return written.error();
+    if (auto written = createNewFile(folder.path() + u'/' + run::kKeeperFile, keeperSource(), 0600); !written)
+        return written.error();
+    if (!spec->secretVariables.isEmpty()) {
+        // The keeper hides the secrets' values (every encoding Ferry's redactor knows) in the journal.
+        const auto values = run::readRunSecrets(*spec);
+        if (!values)
+            return values.error();
+        QByteArray lines;
+        const secrets::Redactor redactor = run::redactorOf(*values);
+        for (const QByteArray &pattern : redactor.patterns())
+            lines += pattern.toHex() + '\n';
+        if (auto written = createNewFile(folder.redactFile(), lines, 0600); !written)
+            return written.error();
+    }
+
+    const auto target = targets::makeTarget(spec->target, ferryBinary);
+    if (!target)
+        return Error{u"no target for %1"_s.arg(spec->target.toString()), {}, 0, 0, {}};
+    if (auto started = target->start(folder.path(), *spec); !started)
+        return withContext(u"the kernel's run did not start"_s, started.error());
+
+    QElapsedTimer clock;
+    clock.start();
+    while (clock.elapsed() < timeoutMs) {
+        if (auto end = folder.readEnd(); end && *end)
+            return kernelEndedError(folder, **end, *spec);
+        if (auto keeper = folder.readKeeper(); keeper && *keeper)
+            return folder;
+        if (auto probe = target->probe(folder.path()); probe && probe->finished()) {
+            if (auto end = folder.readEnd(); end && *end)
+                return kernelEndedError(folder, **end, *spec);
+            const QString log = lastLinesOf(run::RunDirectory(folder.path()).logFile());
+            return Error{u"the kernel's keeper ended before it started the kernel%1"_s.arg(
+                             log.isEmpty() ? (probe->detail.isEmpty() ? QString() : u": "_s + probe->detail) : u":\n"_s + log),
+                         run::RunDirectory(folder.path()).logFile(), 0, 0, {}};
+        }
+        QThread::msleep(50);
+    }
+    (void)target->cancel(folder.path(), 2000);
+    return Error{u"the kernel's keeper did not report within %1 s (no keeper.json): it was stopped"_s.arg(timeoutMs / 1000),
+                 folder.path(), 0, 0, u"the run's log in the kernel's folder says what it did"_s};
+}
+
+Expected<KernelSummary> describeKernel(const QString &path, const QString &ferryBinary)
+{
+    const KernelFolder folder(path);
+    const auto spec = run::RunDirectory(path).readSpec();
+    if (!spec)
+        return spec.error();
+    if (!spec->isKernel())
+        return Error{u"not a kernel's folder (its spec starts no keeper)"_s, path, 0, 0, {}};
+    KernelSummary summary;
+    summary.id = spec->id;
+    summary.folder = path;
+    summary.target = spec->target;
+    summary.environmentFile = spec->environmentFile;
+    summary.interpreter = spec->interpreter;
+    summary.workingFolder = spec->sourceDir;
+    if (const auto keeper = folder.readKeeper(); keeper && *keeper) {
+        summary.startedMs = (*keeper)->startedMs;
+        summary.restarts = (*keeper)->restarts;
+    }
+    if (const auto status = folder.readStatus(); status && *status) {
+        summary.state = (*status)->state;
+        summary.lastActivityMs = (*status)->lastActivityMs;
+        summary.memoryBytes = (*status)->memoryBytes;
+        summary.peakMemoryBytes = (*status)->peakMemoryBytes;
+    }
+    if (auto end = folder.readEnd(); end && *end) {
+        summary.end = **end;
+        summary.state = u"dead"_s;
+        summary.memoryBytes = 0;
+        summary.peakMemoryBytes = std::max(summary.peakMemoryBytes, (*end)->peakMemoryBytes);
+        return summary;
+    }
+    const auto target = targets::makeTarget(spec->target, ferryBinary);
+    const auto probe = target ? target->probe(path) : Expected<targets::RunProbe>(Error{});
+    if (probe && !probe->finished()) {
+        if (summary.state.isEmpty())
+            summary.state = u"starting"_s;
+        return summary;
+    }
+    // The keeper is gone without its record: what the run's records say.
+    KernelEnd end;
+    end.reason = u"keeper-failed"_s;
+    if (probe && probe->exit) {
+        end.exitCode = probe->exit->exitCode;
+        end.signal = probe->exit->signal;
+        end.finishedMs = probe->exit->finishedMs;
+        if (probe->exit->cancelled)
+            end.reason = u"stopped"_s;
+    }
+    end.detail = probe ? (probe->detail.isEmpty() ? u"the keeper ended without recording the kernel's end"_s : probe->detail)
+                       : probe.error().message;
+    end.lastLines = lastLinesOf(folder.kernelLogFile()).split(u'\n', Qt::SkipEmptyParts);
+    summary.end = end;
+    summary.state = u"dead"_s;
+    summary.memoryBytes = 0;
+    return summary;
+}
+
+QList<KernelSummary> listKernels(const QString &kernelsDir, const QString &ferryBinary, QList<Error> *problems)
+{
+    QList<KernelSummary> kernels;
+    const QStringList ids = QDir(kernelsDir).entryList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::NoSymLinks, QDir::Name);
+    for (const QString &id : ids) {
+        auto summary = describeKernel(KernelFolder::pathFor(kernelsDir, id), ferryBinary);
+        if (summary)
+            kernels << *summary;
+        else if (problems)
+            *problems << summary.error();
+    }
+    return kernels;
+}
+
+Expected<QString> findKernel(const QString &kernelsDir, const QString &idOrPrefix)
+{
+    const QStringList ids = QDir(kernelsDir).entryList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::NoSymLinks, QDir::Name);
+    if (ids.contains(idOrPrefix))
+        return KernelFolder::pathFor(kernelsDir, idOrPrefix);
+    QStringList matches;
+    for (const QString &id : ids)
+        if (!idOrPrefix.isEmpty() && (id.startsWith(idOrPrefix) || id.endsWith(idOrPrefix)))
+            matches << id;
+    if (matches.size() == 1)
+        return KernelFolder::pathFor(kernelsDir, matches.first());
+    if (matches.isEmpty())
+        return Error{u"no kernel '%1'"_s.arg(idOrPrefix), kernelsDir, 0, 0, u"`ferry kernel list` shows the kernels"_s};
+    return Error{u"'%1' names %2 kernels: %3"_s.arg(idOrPrefix).arg(matches.size()).arg(matches.join(u", "_s)), kernelsDir,
+                 0, 0, u"give more of the id"_s};
+}
+
+Expected<KernelSummary> stopKernel(const QString &path, const QString &ferryBinary, int graceMs)
+{
+    const KernelFolder folder(path);
+    const auto before = describeKernel(path, ferryBinary);
+    if (!before)
+        return before.error();
+    if (!before->alive()) {
+        killKernelLeftovers(folder);
+        return before;
+    }
+    // The keeper says "stopped" (not "terminated") when this file is there.
+    if (entryKind(folder.stopRequestFile()) == EntryKind::Missing)
+        (void)createNewFile(folder.stopRequestFile(), QByteArray::number(run::nowMs()), 0600);
+    const auto target = targets::makeTarget(before->target, ferryBinary);
+    if (!target)
+        return Error{u"no target for %1"_s.arg(before->target.toString()), path, 0, 0, {}};
+    const auto cancelled = target->cancel(path, graceMs);
+    killKernelLeftovers(folder);
+    if (!cancelled)
+        return cancelled.error();
+    if (auto end = folder.readEnd(); end && !*end) {
+        // The keeper could not record it (killed within the grace): Ferry does.
+        const QByteArray record = QByteArrayLiteral("{\"reason\": \"stopped\", \"exitCode\": -1, \"signal\": 9, \"finishedMs\": ") +
+                                  QByteArray::number(run::nowMs()) +
+                                  QByteArrayLiteral(", \"detail\": \"stopped by Ferry; its keeper did not record the end\"}");
+        (void)createNewFile(folder.endFile(), record, 0600);
+    }
+    return describeKernel(path, ferryBinary);
+}
+
+Expected<void> restartKernel(const QString &folder)
+{
+    return signalLocalKeeper(folder, SIGHUP);
+}
+
+Expected<void> interruptKernelBySignal(const QString &folder)
+{
+    return signalLocalKeeper(folder, SIGUSR1);
+}
+
+Expected<void> removeKernel(const QString &path, const QString &ferryBinary)
+{
+    if (const auto summary = describeKernel(path, ferryBinary); summary && summary->alive()) {
+        if (auto stopped = stopKernel(path, ferryBinary); !stopped)
+            return stopped.error();
+    }
+    if (!QDir(path).removeRecursively()) // links inside (the work folder's) are removed as links
+        return Error{u"cannot remove the kernel's folder"_s, path, 0, 0, {}};
+    return {};
+}
+
+} // namespace ferry::kernels

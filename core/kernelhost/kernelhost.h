@@ -1,0 +1,87 @@
+// Kernels started, listed, stopped and removed the way runs are: a kernel is a run whose program is
+// the keeper (docs/kernels.md), on the run's targets.
+#pragma once
+
+#include "common/error.h"
+#include "kernelhost/kernelfolder.h"
+#include "run/runspec.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace ferry::kernels {
+
+// What a new kernel gets: the environment a run would get (its interpreter, variables and
+// secrets), the target, the data channels (SM_CHANNEL_<NAME>, /opt/ml/input/data/<name> where
+// a run gets them), the folder it works in (a work folder linking to its entries, as a run's).
+struct KernelRequest {
+    QString environmentFile; // empty: this machine's python3
+    run::TargetSpec target;
+    QList<run::DataChannel> channels;
+    QString workingFolder;
+    int idleStopMinutes = -1; // -1: the target's default (defaultIdleStopMinutes)
+    // The kernel's command after the interpreter; "{connection_file}" is filled in by the keeper.
+    QStringList kernelArguments{QStringLiteral("-m"), QStringLiteral("ipykernel_launcher"), QStringLiteral("-f"),
+                                QStringLiteral("{connection_file}")};
+    // Keychain secrets the kernel gets as variables (VARIABLE, secret name); none unless asked.
+    QList<std::pair<QString, QString>> secretVariables;
+};
+
+// Off (0) where the kernel costs nothing while it waits (this machine, a container), an hour on
+// an SSH host or a Slurm allocation, which someone pays for.
+int defaultIdleStopMinutes(run::TargetKind kind);
+
+// The kernel's spec as its run sees it: keeperArguments naming the kernel's command, the
+// environment applied, the idle stop. Its diagnostics when the environment file has errors.
+Expected<run::RunSpec> kernelSpec(const QString &id, const KernelRequest &request);
+
+// A new kernel's id: "20261207-071500-kernel-3f2a".
+QString newKernelId();
+
+// Starts a kernel in `kernelsDir` and returns its folder once its keeper listens (keeper.json),
+// or the step that failed and why: the start on the target, the keeper, the kernel (its last
+// lines; a Python without ipykernel is named as such). Blocks up to `timeoutMs`: call it off the
+// GUI thread.
+Expected<KernelFolder> startKernel(const QString &kernelsDir, const KernelRequest &request, const QString &ferryBinary,
+                                   int timeoutMs = 60000);
+
+// A kernel as a list shows it.
+struct KernelSummary {
+    QString id;
+    QString folder;
+    run::TargetSpec target;
+    QString environmentFile;
+    QString interpreter;
+    QString workingFolder;
+    QString state; // starting, idle, busy, dead
+    qint64 startedMs = 0;
+    qint64 lastActivityMs = 0;
+    qint64 memoryBytes = 0;
+    qint64 peakMemoryBytes = 0;
+    int restarts = 0;
+    std::optional<KernelEnd> end; // when dead: why (never just "dead")
+    bool alive() const { return state != u"dead"; }
+};
+
+// The kernel in `folder` now (its target probed: blocking).
+Expected<KernelSummary> describeKernel(const QString &folder, const QString &ferryBinary);
+// Every kernel of `kernelsDir`, oldest first; a folder that cannot be read is left out and named in `problems`.
+QList<KernelSummary> listKernels(const QString &kernelsDir, const QString &ferryBinary, QList<Error> *problems = nullptr);
+// The folder of the kernel whose id is `idOrSuffixOrPrefix` (or starts or ends with it); why not when none or several.
+Expected<QString> findKernel(const QString &kernelsDir, const QString &idOrPrefix);
+
+// Stops the kernel and releases what it held (the keeper stops it: TERM, grace, KILL; then its
+// target's cancel, as a run's; anything left of the kernel's processes is killed). Returns it as
+// it ended.
+Expected<KernelSummary> stopKernel(const QString &folder, const QString &ferryBinary, int graceMs = 10000);
+// Restarts the kernel in place (same connection, same journal, a `restarted` event in it).
+Expected<void> restartKernel(const QString &folder);
+// SIGINT to the kernel through its keeper (for a kernel that does not take interrupt_request).
+Expected<void> interruptKernelBySignal(const QString &folder);
+// Removes a kernel's record and folder, stopping it first when it runs.
+Expected<void> removeKernel(const QString &folder, const QString &ferryBinary);
+
+} // namespace ferry::kernels

@@ -1,0 +1,3 @@
+# core/kernelhost: kernels started, kept and stopped as runs are, through `ferry kernel` and a real
+# ipykernel (python3-ipykernel) under its keeper. Included by tests/CMakeLists.txt.
+ferry_test(tst_localkernel SOURCES kernelhost/tst_localkernel.cpp)
