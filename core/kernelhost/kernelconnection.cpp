@@ -95,13 +95,16 @@ Expected<QJsonObject> KernelConnection::waitReady(int timeoutMs)
                  m_folder.kernelLogFile(), 0, 0, u"its log (kernel.log) says what it did"_s};
 }
 
-Expected<CellOutputs> KernelConnection::execute(const QString &code, const MessageHandler &onMessage, int timeoutMs)
+Expected<CellOutputs> KernelConnection::execute(const QString &code, const MessageHandler &onMessage, int timeoutMs,
+                                                bool stopOnError)
 {
-    CellOutputs cell(m_client->execute(code));
+    CellOutputs cell(m_client->execute(code, false, true, false, stopOnError));
+    m_timedOut = false;
     m_cell = &cell;
     m_onMessage = onMessage;
     const bool finished = waitFor([&] { return cell.done(); }, timeoutMs);
     if (!finished && !ended() && timeoutMs >= 0) {
+        m_timedOut = true;
         m_client->interrupt();
         waitFor([&] { return cell.done(); }, 10000);
         m_cell = nullptr;

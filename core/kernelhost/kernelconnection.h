@@ -36,11 +36,17 @@ public:
     // iopub message of the cell as it comes. Past `timeoutMs` (-1: none) the cell is interrupted,
     // and the Error says so; when the kernel ends meanwhile, the Error says how.
     using MessageHandler = std::function<void(const JupyterMessage &)>;
-    Expected<CellOutputs> execute(const QString &code, const MessageHandler &onMessage, int timeoutMs = -1);
+    // `stopOnError`: the kernel drops what was queued after a cell that raised (the protocol's
+    // stop_on_error; nbclient turns it off with allow_errors).
+    Expected<CellOutputs> execute(const QString &code, const MessageHandler &onMessage, int timeoutMs = -1,
+                                  bool stopOnError = true);
 
     // Every iopub message from the journal, in order, until `stop` returns true (asked after each
     // message and every 100 ms) or the kernel has ended and its journal is read to the end.
     void follow(const MessageHandler &onMessage, const std::function<bool()> &stop);
+
+    // Whether the last execute ran past its time and was interrupted.
+    bool timedOut() const { return m_timedOut; }
 
     // How the kernel ended, once it has (kernel-exit.json).
     std::optional<KernelEnd> ended() const;
@@ -56,6 +62,7 @@ private:
     CellOutputs *m_cell = nullptr;
     MessageHandler m_onMessage;
     bool m_anyIopub = false;
+    bool m_timedOut = false;
 };
 
 } // namespace ferry::kernels

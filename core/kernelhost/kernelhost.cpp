@@ -326,13 +326,30 @@ Expected<void> interruptKernelBySignal(const QString &folder)
 
 Expected<void> removeKernel(const QString &path, const QString &ferryBinary)
 {
-    if (const auto summary = describeKernel(path, ferryBinary); summary && summary->alive()) {
+    const auto summary = describeKernel(path, ferryBinary);
+    if (summary && summary->alive()) {
         if (auto stopped = stopKernel(path, ferryBinary); !stopped)
             return stopped.error();
     }
-    if (!QDir(path).removeRecursively()) // links inside (the work folder's) are removed as links
-        return Error{u"cannot remove the kernel's folder"_s, path, 0, 0, {}};
-    return {};
+    // The run's own end (its supervisor writing exit.json and packing) finishes before the folder goes.
+    if (summary) {
+        if (const auto target = targets::makeTarget(summary->target, ferryBinary)) {
+            QElapsedTimer clock;
+            clock.start();
+            for (;;) {
+                const auto probe = target->probe(path);
+                if (!probe || (probe->finished() && probe->archived) || clock.elapsed() > 30000)
+                    break;
+                QThread::msleep(50);
+            }
+        }
+    }
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        if (QDir(path).removeRecursively()) // links inside (the work folder's) are removed as links
+            return {};
+        QThread::msleep(200);
+    }
+    return Error{u"cannot remove the kernel's folder"_s, path, 0, 0, {}};
 }
 
 } // namespace ferry::kernels

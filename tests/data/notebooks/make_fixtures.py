@@ -91,3 +91,29 @@ nb.cells = [
     new_markdown_cell("Done."),
 ]
 save(nb, "rich_outputs.ipynb")
+
+
+# `ferry notebook execute` against `jupyter nbconvert --execute` (tests/kernelhost/tst_notebookexecute):
+# state, both streams, rich outputs, a plot, clear_output(wait=True), an updated display, a file
+# read from the notebook's folder (numbers.txt), an error with cells after it.
+nb = new_notebook(metadata=PY)
+nb.cells = [
+    new_markdown_cell("# Exploring\nState, streams, rich outputs, a plot, an error."),
+    new_code_cell("x = 41\nprint(x + 1)"),
+    new_code_cell("import sys\nprint('to stderr', file=sys.stderr)\nprint('to stdout')\nx * 2"),
+    new_code_cell("from IPython.display import display, Markdown\ndisplay(Markdown('**bold**'))\n"
+                  "display({'application/json': {'a': [1, 2]}, 'text/plain': 'a: 1, 2'}, raw=True)"),
+    new_code_cell("import matplotlib.pyplot as plt\nplt.plot([1, 3, 2])\nplt.title('loss')\nplt.show()"),
+    new_code_cell("from IPython.display import clear_output\nfor i in range(5):\n    clear_output(wait=True)\n"
+                  "    print('step', i)\n"),
+    new_code_cell("h = display('one', display_id=True)\nh.update('two')\n'done'"),
+    new_code_cell("with open('numbers.txt') as f:\n    total = sum(int(line) for line in f)\ntotal"),
+    new_code_cell("raise ValueError('bad value')"),
+    new_code_cell("print('after the error', x)"),
+]
+save(nb, "explore.ipynb")
+
+# Stops at its second cell unless errors are allowed (nbformat 4.4: no cell ids).
+nb = new_notebook(metadata=PY)
+nb.cells = [new_code_cell("print('first')"), new_code_cell("1 / 0"), new_code_cell("print('never')")]
+save(nb, "stops.ipynb", minor=4)
