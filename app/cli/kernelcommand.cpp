@@ -296,7 +296,7 @@ private:
         });
         interruptWatch.start(100);
         const auto cell = (*connection)->execute(
-            code, [&](const kernels::JupyterMessage &m) { printer.print(m); }, timeoutMs);
+            code, [&](const kernels::JupyterMessage &m) { printer.print(m); }, timeoutMs, true, false);
         std::signal(SIGINT, previous);
         if (!cell)
             return fail(cell.error(), io);

@@ -96,9 +96,9 @@ Expected<QJsonObject> KernelConnection::waitReady(int timeoutMs)
 }
 
 Expected<CellOutputs> KernelConnection::execute(const QString &code, const MessageHandler &onMessage, int timeoutMs,
-                                                bool stopOnError)
+                                                bool stopOnError, bool keepOutputs)
 {
-    CellOutputs cell(m_client->execute(code, false, true, false, stopOnError));
+    CellOutputs cell(m_client->execute(code, false, true, false, stopOnError), keepOutputs);
     m_timedOut = false;
     m_cell = &cell;
     m_onMessage = onMessage;

@@ -38,8 +38,9 @@ public:
     using MessageHandler = std::function<void(const JupyterMessage &)>;
     // `stopOnError`: the kernel drops what was queued after a cell that raised (the protocol's
     // stop_on_error; nbclient turns it off with allow_errors).
+    // `keepOutputs` false: the result holds the reply and an error only (CellOutputs).
     Expected<CellOutputs> execute(const QString &code, const MessageHandler &onMessage, int timeoutMs = -1,
-                                  bool stopOnError = true);
+                                  bool stopOnError = true, bool keepOutputs = true);
 
     // Every iopub message from the journal, in order, until `stop` returns true (asked after each
     // message and every 100 ms) or the kernel has ended and its journal is read to the end.

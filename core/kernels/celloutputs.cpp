@@ -99,6 +99,8 @@ bool CellOutputs::take(Channel channel, const JupyterMessage &message)
         }
     } else if (type == u"update_display_data") {
         update(message);
+    } else if (!m_keepOutputs && type != u"error") {
+        // not kept
     } else if (auto output = outputOf(message, m_executionCount)) {
         append(std::move(*output), message.content.value(u"transient"_s).toObject().value(u"display_id"_s).toString());
     }

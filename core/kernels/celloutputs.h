@@ -20,7 +20,12 @@ namespace ferry::kernels {
 // its reply, and whether it is over: the reply has come and the kernel went idle after it.
 class CellOutputs {
 public:
-    explicit CellOutputs(QString requestId) : m_requestId(std::move(requestId)) {}
+    // `keepOutputs` false: only the reply, the state and an error are kept (a cell that prints
+    // a million lines costs no memory; its output stays in the journal).
+    explicit CellOutputs(QString requestId, bool keepOutputs = true)
+        : m_requestId(std::move(requestId)), m_keepOutputs(keepOutputs)
+    {
+    }
 
     // Takes `message` when it belongs to this execution (true), else leaves it (false).
     bool take(Channel channel, const JupyterMessage &message);
@@ -48,6 +53,7 @@ private:
     void append(QJsonObject output, const QString &displayId);
 
     QString m_requestId;
+    bool m_keepOutputs = true;
     QJsonArray m_outputs;
     QHash<QString, QList<int>> m_displays; // display_id -> output indexes
     std::optional<QJsonObject> m_reply;

@@ -49,7 +49,7 @@ Expected<JupyterMessage> messageOf(const JournalRecord &record, const QByteArray
     return fromFrames(frames, key);
 }
 
-void JournalReader::feed(const QByteArray &bytes)
+void JournalReader::feed(QByteArrayView bytes)
 {
     if (m_error)
         return;

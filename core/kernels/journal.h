@@ -38,7 +38,7 @@ class JournalReader {
 public:
     explicit JournalReader(qint64 startOffset = 0) : m_offset(startOffset) {}
 
-    void feed(const QByteArray &bytes);
+    void feed(QByteArrayView bytes);
     // The next complete record, or nullopt when more bytes are needed (or after an error).
     std::optional<JournalRecord> next();
     // Set once the bytes cannot be a journal (wrong magic, a length past kMaxJournalRecord, a

@@ -30,8 +30,8 @@ using Clock = std::chrono::steady_clock;
 
 // At most this much undelivered iopub is held: past it the journal waits (it is on disk), so
 // a slow owner (a busy window) never makes the client's memory grow with the kernel's output.
-constexpr qsizetype kMaxHeldMessages = 2000;
-constexpr qint64 kMaxHeldBytes = 64 << 20;
+constexpr qsizetype kMaxHeldMessages = 1000;
+constexpr qint64 kMaxHeldBytes = 8 << 20; // one larger message still passes, alone
 
 qint64 sizeOf(const QList<QByteArray> &frames)
 {
@@ -105,6 +105,7 @@ private:
     int m_inotifyFd = -1;
     qint64 m_fileOffset = 0;
     JournalReader m_reader;
+    QByteArray m_chunk; // the read buffer, made once
     bool m_journalDone = false;
 
     // The heartbeat (I/O thread only).
@@ -294,10 +295,10 @@ void KernelClientIo::readJournal()
 {
     if (m_journalFd < 0 || m_journalDone)
         return;
-    QByteArray chunk;
+    if (m_chunk.isEmpty())
+        m_chunk.resize(1 << 20);
     while (!m_stopping && !holdingTooMuch()) {
-        chunk.resize(1 << 20);
-        const ssize_t n = ::pread(m_journalFd, chunk.data(), size_t(chunk.size()), m_fileOffset);
+        const ssize_t n = ::pread(m_journalFd, m_chunk.data(), size_t(m_chunk.size()), m_fileOffset);
         if (n < 0) {
             if (errno == EINTR)
                 continue;
@@ -310,9 +311,8 @@ void KernelClientIo::readJournal()
         }
         if (n == 0)
             return;
-        chunk.resize(n);
         m_fileOffset += n;
-        m_reader.feed(chunk);
+        m_reader.feed(QByteArrayView(m_chunk.constData(), n));
         while (auto record = m_reader.next()) {
             auto message = messageOf(*record, m_connection.key);
             if (!message) {
