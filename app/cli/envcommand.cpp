@@ -1,6 +1,8 @@
 // `ferry env import|export|check|hash|build|devcontainer-up|devcontainer-down`: environments on
 // the command line.
 #include "cli/command.h"
+#include "env/environmentdiff.h"
+#include "env/environmentversions.h"
 
 #include "common/textfile.h"
 #include "env/exportwriter.h"
@@ -50,9 +52,11 @@ public:
             u"                                          the container engine otherwise; writes\n"
             u"                                          .devcontainer/ferry-NAME/devcontainer.json for VS Code\n"
             u"  ferry env devcontainer-down ENV.yml [--workspace DIR]\n"
-            u"                                          stop and remove it"_s.arg(exportFormatNames().join(u'|')));
+            u"                                          stop and remove it\n"
+            u"  ferry env add ENV.yml PACKAGE...        add pip requirements (ipykernel, numpy>=2) as a new\n"
+            u"                                          version; the earlier one is kept, the change shown"_s.arg(exportFormatNames().join(u'|')));
         parser.addPositionalArgument(
-            u"action"_s, u"import, export, check, hash, build, devcontainer-up or devcontainer-down"_s, u"ACTION"_s);
+            u"action"_s, u"import, export, check, hash, build, devcontainer-up, devcontainer-down or add"_s, u"ACTION"_s);
         parser.addPositionalArgument(u"files"_s, u"Environment file(s)."_s, u"FILE..."_s);
         parser.addOption({{u"o"_s, u"output"_s}, u"Write to PATH instead of standard output."_s, u"PATH"_s});
         parser.addOption({u"format"_s, u"Export format: "_s + exportFormatNames().join(u", "_s) + u'.', u"FORMAT"_s});
@@ -74,6 +78,8 @@ public:
             args.removeFirst();
         if (action == "import"_L1)
             return importFiles(args, parser.value(u"output"_s), io);
+        if (action == "add"_L1)
+            return addPackages(args, io);
         static const QStringList oneFile{u"export"_s, u"check"_s,           u"hash"_s,
                                          u"build"_s,  u"devcontainer-up"_s, u"devcontainer-down"_s};
         if (oneFile.contains(action)) {
@@ -103,7 +109,7 @@ public:
                 return check(args.first(), io);
             return hash(args.first(), parser.isSet(u"json"_s), io);
         }
-        const QString actions = u"import, export, check, hash, build, devcontainer-up or devcontainer-down"_s;
+        const QString actions = u"import, export, check, hash, build, devcontainer-up, devcontainer-down or add"_s;
         return usage(action.isEmpty() ? u"say what to do: "_s + actions
                                       : u"unknown action '%1' (%2)"_s.arg(action, actions),
                      io);
@@ -111,6 +117,29 @@ public:
 
 private:
     static int usage(const QString &message, Io &io) { return usageError(u"env"_s, message, io); }
+
+    static int addPackages(const QStringList &args, Io &io)
+    {
+        if (args.size() < 2)
+            return usage(u"name the environment file and the package(s) to add"_s, io);
+        const auto added = addPipPackages(args.first(), args.mid(1));
+        if (!added) {
+            io.err << "ferry env add: " << added.error().toString() << Qt::endl;
+            return kExitUserError;
+        }
+        for (const QString &present : added->present)
+            io.err << args.first() << ": " << present << " is there already" << Qt::endl;
+        if (added->added.isEmpty())
+            return kExitOk;
+        io.out << args.first() << ": version " << added->before.version << " -> " << added->saved.written.version;
+        if (!added->saved.storedVersion.isEmpty())
+            io.out << " (version " << added->saved.storedVersion << " kept in " << versionsFolder(args.first()) << ')';
+        io.out << '\n';
+        for (const EnvironmentChange &change : diffEnvironments(added->before, added->saved.written))
+            io.out << "  " << changeKindName(change.kind) << ' ' << change.section << ' ' << change.key
+                   << (change.after.isEmpty() ? QString() : u": "_s + change.after) << '\n';
+        return kExitOk;
+    }
 
     static int importFiles(const QStringList &files, const QString &output, Io &io)
     {

@@ -2,6 +2,7 @@
 
 #include "common/textfile.h"
 #include "env/environmentfile.h"
+#include "env/pip/requirementsfile.h"
 #include "env/spechash.h"
 
 #include <QDir>
@@ -109,6 +110,44 @@ Expected<VersionedSave> saveVersioned(const QString &environmentFile, const Envi
     }
     if (const auto written = writeTextFileAtomically(environmentFile, writeEnvironmentYaml(result.written)); !written)
         return written.error();
+    return result;
+}
+
+Expected<PackagesAdded> addPipPackages(const QString &environmentFile, const QStringList &requirements)
+{
+    const auto text = readTextFile(environmentFile);
+    if (!text)
+        return text.error();
+    const EnvironmentRead read = parseEnvironmentYaml(*text, environmentFile);
+    for (const Diagnostic &d : read.diagnostics)
+        if (d.isError())
+            return d.where;
+    PackagesAdded result;
+    result.before = read.environment;
+    Environment edited = read.environment;
+    for (const QString &line : requirements) {
+        const auto parsed = parsePipLine(line);
+        if (!parsed)
+            return Error{u"'%1' is no pip requirement: %2"_s.arg(line, parsed.error().message), environmentFile, 0, 0,
+                         u"write it as pip does: ipykernel, ipykernel>=6"_s};
+        const QString name = parsed->requirement.normalizedName();
+        const bool named = std::any_of(edited.python.pipRequirements.cbegin(), edited.python.pipRequirements.cend(),
+                                       [&](const PipRequirement &r) { return r.requirement.normalizedName() == name; });
+        if (named) {
+            result.present << line;
+            continue;
+        }
+        edited.python.pipRequirements << *parsed;
+        result.added << line;
+    }
+    if (result.added.isEmpty()) {
+        result.saved = VersionedSave{read.environment, {}};
+        return result;
+    }
+    const auto saved = saveVersioned(environmentFile, edited);
+    if (!saved)
+        return saved.error();
+    result.saved = *saved;
     return result;
 }
 

@@ -45,4 +45,16 @@ struct VersionedSave {
 // the next one.
 Expected<VersionedSave> saveVersioned(const QString &environmentFile, const Environment &edited);
 
+// The pip requirements (PEP 508 lines) added to the environment in `environmentFile` that it does
+// not name yet (by normalized name), saved as a new version (saveVersioned: the earlier one kept,
+// its diff shown by the versions view): what a kernel that lacks ipykernel is offered, never done
+// silently. `added` names what was added; nothing is written when it is empty.
+struct PackagesAdded {
+    QStringList added;
+    QStringList present; // named already: left as they were
+    Environment before;
+    VersionedSave saved;
+};
+Expected<PackagesAdded> addPipPackages(const QString &environmentFile, const QStringList &requirements);
+
 } // namespace ferry::env

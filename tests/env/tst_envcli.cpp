@@ -47,6 +47,33 @@ private Q_SLOTS:
         QVERIFY(check.out.startsWith(out + u": ok"_s));
     }
 
+    // What a kernel that lacks ipykernel is offered: the package added as a new version, the
+    // earlier one kept, the change named; one named already changes nothing; a bad line is refused.
+    void addMakesANewVersion()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir().mkpath(dir.filePath(u"environments"_s)));
+        const QString env = dir.filePath(u"environments/demo.yml"_s);
+        QFile file(env);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("name: demo\nversion: 1\npython:\n  interpreter: python3\n  pip:\n    - numpy\n");
+        file.close();
+        const Result added = runCli({u"env"_s, u"add"_s, env, u"ipykernel"_s, u"NumPy"_s});
+        QVERIFY2(added.exitCode == 0, qPrintable(added.err));
+        QVERIFY2(added.out.contains(u"version 1 -> 2"_s) && added.out.contains(u"added pip ipykernel"_s), qPrintable(added.out));
+        QVERIFY(added.err.contains(u"NumPy is there already"_s));
+        const QByteArray text = readFile(env);
+        QVERIFY(text.contains("- ipykernel") && text.contains("version: \"2\""));
+        QVERIFY(readFile(dir.filePath(u"environments/.versions/demo/1.yml"_s)).contains("- numpy"));
+        const Result again = runCli({u"env"_s, u"add"_s, env, u"ipykernel"_s});
+        QCOMPARE(again.exitCode, 0);
+        QVERIFY(again.out.isEmpty());
+        QCOMPARE(readFile(env), text);
+        const Result bad = runCli({u"env"_s, u"add"_s, env, u"not a requirement!"_s});
+        QCOMPARE(bad.exitCode, 1);
+        QCOMPARE(readFile(env), text);
+    }
+
     void checkListsEveryError()
     {
         const QString file = ferry::test::dataPath(u"ferry/errors.yml"_s);
