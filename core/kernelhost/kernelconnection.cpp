@@ -29,7 +29,7 @@ KernelConnection::~KernelConnection() = default;
 Expected<std::unique_ptr<KernelConnection>> KernelConnection::open(const QString &folderPath, qint64 journalOffset)
 {
     KernelFolder folder(folderPath);
-    const auto connection = ConnectionInfo::read(folder.connectionFile());
+    const auto connection = folder.connectionForFerry();
     if (!connection)
         return connection.error();
     KernelClient::Options options;

@@ -1,6 +1,7 @@
 #include "kernelhost/kernelfolder.h"
 
 #include "common/safefile.h"
+#include "kernels/connectionfile.h"
 
 #include <QFileInfo>
 #include <QJsonArray>
@@ -40,6 +41,26 @@ qint64 number(const QJsonObject &o, const char16_t *key)
 QString KernelFolder::id() const
 {
     return QFileInfo(m_path).fileName();
+}
+
+QString KernelFolder::ferrySocketDir() const
+{
+    const auto bytes = readRegularFile(socketsFile(), 4096);
+    return bytes && *bytes ? QString::fromUtf8(**bytes).trimmed() : QString();
+}
+
+Expected<ConnectionInfo> KernelFolder::connectionForFerry() const
+{
+    auto connection = ConnectionInfo::read(connectionFile());
+    if (!connection)
+        return connection.error();
+    if (connection->transport == u"ipc") {
+        const QString dir = ferrySocketDir();
+        if (dir.isEmpty())
+            return Error{u"the kernel's folder does not say where its sockets are"_s, socketsFile(), 0, 0, {}};
+        connection->ip = dir + u'/' + QFileInfo(connection->ip).fileName();
+    }
+    return connection;
 }
 
 Expected<std::optional<KeeperRecord>> KernelFolder::readKeeper() const

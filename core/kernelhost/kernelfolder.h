@@ -11,6 +11,8 @@
 
 namespace ferry::kernels {
 
+struct ConnectionInfo;
+
 // keeper.json: who runs (the keeper's and the kernel's pids with their start ticks, the boot).
 struct KeeperRecord {
     qint64 keeperPid = 0;
@@ -47,13 +49,26 @@ struct KernelEnd {
     QStringList lastLines;
 };
 
+// A kernel's folder is a run's folder (spec.json, supervisor.json, log, exit.json: the keeper's
+// run), with the keeper's own folder in it, `kernel/` (kKeeperFolder), which is what the keeper
+// sees and writes (mounted into a container, on the host for SSH and Slurm) and the file
+// `sockets`: the folder where Ferry reaches the kernel's sockets (the kernel's own on this
+// machine, a container's mounted, or SSH's forwards of a host's).
 class KernelFolder {
 public:
+    static constexpr const char16_t *kKeeperFolder = u"kernel";
+
     explicit KernelFolder(QString path) : m_path(std::move(path)) {}
     static QString pathFor(const QString &kernelsDir, const QString &id) { return kernelsDir + u'/' + id; }
 
     const QString &path() const { return m_path; }
     QString id() const;
+    QString keeperDir() const { return m_path + u'/' + QString::fromUtf16(kKeeperFolder); }
+    QString socketsFile() const { return m_path + QStringLiteral("/sockets"); }
+    // Where Ferry reaches the sockets (the `sockets` file); empty when it cannot be read.
+    QString ferrySocketDir() const;
+    // connection.json as Ferry uses it: the socket prefix moved to ferrySocketDir().
+    Expected<ConnectionInfo> connectionForFerry() const;
     QString connectionFile() const { return file(u"connection.json"); }
     QString journalFile() const { return file(u"journal"); }
     QString keeperRecordFile() const { return file(u"keeper.json"); }
@@ -69,7 +84,7 @@ public:
     Expected<std::optional<KernelEnd>> readEnd() const;
 
 private:
-    QString file(const char16_t *name) const { return m_path + u'/' + QString::fromUtf16(name); }
+    QString file(const char16_t *name) const { return keeperDir() + u'/' + QString::fromUtf16(name); }
     QString m_path;
 };
 

@@ -122,7 +122,7 @@ Expected<run::RunSpec> kernelSpec(const QString &id, const KernelRequest &reques
     }
     spec.secretVariables << request.secretVariables;
     const int idle = request.idleStopMinutes >= 0 ? request.idleStopMinutes : defaultIdleStopMinutes(spec.target.kind);
-    spec.keeperArguments = QStringList{u"run"_s, u"{run}"_s, u"--idle-stop"_s, QString::number(qint64(idle) * 60), u"--"_s,
+    spec.keeperArguments = QStringList{u"run"_s, u"{kernel}"_s, u"--idle-stop"_s, QString::number(qint64(idle) * 60), u"--"_s,
                                        u"{interpreter}"_s} +
                            request.kernelArguments;
     return spec;
@@ -144,6 +144,8 @@ Expected<KernelFolder> startKernel(const QString &kernelsDir, const KernelReques
     const KernelFolder folder(KernelFolder::pathFor(kernelsDir, id));
     if (auto made = ensurePrivateDir(folder.path()); !made)
         return made.error();
+    if (auto made = ensurePrivateDir(folder.keeperDir()); !made)
+        return made.error();
     // The sockets: a short private folder on the kernel's machine (a socket path holds ~100 bytes).
     const auto runtime = privateRuntimeDir();
     if (!runtime)
@@ -152,7 +154,9 @@ Expected<KernelFolder> startKernel(const QString &kernelsDir, const KernelReques
     const ConnectionInfo connection = ConnectionInfo::ipc(socketDir + u"/k"_s, u"python3"_s);
     if (auto written = connection.write(folder.connectionFile()); !written)
         return written.error();
-    if (auto written = createNewFile(folder.path() + u'/' + run::kKeeperFile, keeperSource(), 0600); !written)
+    if (auto written = createNewFile(folder.socketsFile(), socketDir.toUtf8() + '\n', 0600); !written)
+        return written.error();
+    if (auto written = createNewFile(folder.keeperDir() + u'/' + run::kKeeperFile, keeperSource(), 0600); !written)
         return written.error();
     if (!spec->secretVariables.isEmpty()) {
         // The keeper hides the secrets' values (every encoding Ferry's redactor knows) in the journal.

@@ -197,13 +197,13 @@ Resources localResources(const RunSpec &spec)
     return resources;
 }
 
-QStringList runCommand(const RunSpec &spec, const QString &interpreter, const QString &runFolder)
+QStringList runCommand(const RunSpec &spec, const QString &interpreter, const QString &keeperFolder)
 {
     if (!spec.isKernel())
         return QStringList{interpreter, spec.script} + scriptArguments(spec);
-    QStringList command{interpreter, runFolder + u'/' + kKeeperFile};
+    QStringList command{interpreter, keeperFolder + u'/' + kKeeperFile};
     for (QString argument : spec.keeperArguments)
-        command << argument.replace(u"{run}"_s, runFolder).replace(u"{interpreter}"_s, interpreter);
+        command << argument.replace(u"{kernel}"_s, keeperFolder).replace(u"{interpreter}"_s, interpreter);
     return command;
 }
 

@@ -49,8 +49,11 @@ Resources localResources(const RunSpec &spec);
 // SageMaker passes to the script.
 QStringList scriptArguments(const RunSpec &spec);
 // What a target starts, as the run sees it: `interpreter script arguments...`, or for a kernel
-// `interpreter <runFolder>/keeper.py keeperArguments...` (placeholders filled in).
-QStringList runCommand(const RunSpec &spec, const QString &interpreter, const QString &runFolder);
+// `interpreter <keeperFolder>/keeper.py keeperArguments...` ("{kernel}": the keeper's folder as
+// the run sees it, "{interpreter}" filled in).
+QStringList runCommand(const RunSpec &spec, const QString &interpreter, const QString &keeperFolder);
+// The keeper's folder in a kernel's run folder (docs/kernels.md).
+inline constexpr QLatin1StringView kKeeperFolder{"kernel"};
 // SM_* variables (SM_MODEL_DIR, SM_CHANNELS, SM_HPS, SM_HP_<NAME>, ...), in a stable order.
 QList<std::pair<QString, QString>> contractEnvironment(const RunSpec &spec, const ContractPaths &paths,
                                                        const Resources &resources);

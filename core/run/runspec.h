@@ -78,9 +78,9 @@ struct RunSpec {
     // Each channel's data at launch (snapshot/datafingerprint.h); empty for a run started before.
     QList<snapshot::DataFingerprint> data;
     QString rerunOf; // the run this one reproduces (`ferry runs rerun`), its code from that run's snapshot
-    // A kernel (docs/kernels.md): what runs is the keeper the run folder holds (kKeeperFile), with
-    // these arguments ("{run}": the run folder as the run sees it, "{interpreter}": the run's
-    // interpreter), instead of a script; `script` is empty. Started, followed and stopped as a run.
+    // A kernel (docs/kernels.md): what runs is the keeper its run folder holds (kKeeperFolder/
+    // kKeeperFile), with these arguments (run/contract.h: runCommand's placeholders), instead of a
+    // script; `script` is empty. Started, followed and stopped as a run.
     QStringList keeperArguments;
     // A run from elsewhere (`ferry runs import`, tracking/foreignrun.h): the bundle it came in and
     // what of the original was kept aside, shown and never applied. Empty: a run of this workspace.
@@ -101,7 +101,7 @@ snapshot::SourceExcludes sourceExcludes(const RunSpec &spec);
 // Each channel's data as it is now (blocking: reads every file's ends, snapshot/datafingerprint.h).
 QList<snapshot::DataFingerprint> fingerprintChannels(const QList<DataChannel> &channels);
 
-// The keeper's file in a kernel's run folder.
+// The keeper's file in a kernel's keeper folder.
 inline constexpr QLatin1StringView kKeeperFile{"keeper.py"};
 // A new id from the time and the script name, with a random suffix against collisions.
 QString newRunId(const QString &script);

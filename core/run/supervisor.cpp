@@ -378,7 +378,7 @@ Expected<pid_t> Supervision::spawnScript(const RunSpec &spec, const ContractPath
 {
     const QString interpreter = spec.interpreter.isEmpty() ? u"python3"_s : spec.interpreter;
     QList<QByteArray> argStore;
-    for (const QString &arg : runCommand(spec, interpreter, m_dir.path()))
+    for (const QString &arg : runCommand(spec, interpreter, m_dir.path() + u'/' + kKeeperFolder))
         argStore << QFile::encodeName(arg);
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     // The environment's variables first: the contract's names always win.
