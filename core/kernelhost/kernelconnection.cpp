@@ -1,6 +1,10 @@
 #include "kernelhost/kernelconnection.h"
 
+#include "kernelhost/kernellink.h"
 #include "kernels/journal.h"
+#include "run/rundirectory.h"
+
+#include <QCoreApplication>
 
 #include <QElapsedTimer>
 #include <QEventLoop>
@@ -10,8 +14,9 @@ using namespace Qt::StringLiterals;
 
 namespace ferry::kernels {
 
-KernelConnection::KernelConnection(KernelFolder folder, std::unique_ptr<KernelClient> client)
-    : m_folder(std::move(folder)), m_client(std::move(client))
+KernelConnection::KernelConnection(KernelFolder folder, std::unique_ptr<KernelLink> link,
+                                   std::unique_ptr<KernelClient> client)
+    : m_folder(std::move(folder)), m_link(std::move(link)), m_client(std::move(client))
 {
     connect(m_client.get(), &KernelClient::messageReceived, this, [this](Channel channel, const JupyterMessage &message) {
         if (channel == Channel::IOPub)
@@ -26,9 +31,16 @@ KernelConnection::KernelConnection(KernelFolder folder, std::unique_ptr<KernelCl
 
 KernelConnection::~KernelConnection() = default;
 
-Expected<std::unique_ptr<KernelConnection>> KernelConnection::open(const QString &folderPath, qint64 journalOffset)
+Expected<std::unique_ptr<KernelConnection>> KernelConnection::open(const QString &folderPath, qint64 journalOffset,
+                                                                   const QString &ferryBinary)
 {
     KernelFolder folder(folderPath);
+    const auto spec = run::RunDirectory(folderPath).readSpec();
+    if (!spec)
+        return spec.error();
+    auto link = openKernelLink(folder, *spec, ferryBinary.isEmpty() ? QCoreApplication::applicationFilePath() : ferryBinary);
+    if (!link)
+        return link.error();
     const auto connection = folder.connectionForFerry();
     if (!connection)
         return connection.error();
@@ -45,7 +57,7 @@ Expected<std::unique_ptr<KernelConnection>> KernelConnection::open(const QString
     auto client = std::make_unique<KernelClient>(*connection, options);
     if (auto started = client->start(); !started)
         return started.error();
-    return std::unique_ptr<KernelConnection>(new KernelConnection(std::move(folder), std::move(client)));
+    return std::unique_ptr<KernelConnection>(new KernelConnection(std::move(folder), std::move(*link), std::move(client)));
 }
 
 std::optional<KernelEnd> KernelConnection::ended() const

@@ -17,12 +17,16 @@
 
 namespace ferry::kernels {
 
+class KernelLink;
+
 class KernelConnection : public QObject {
     Q_OBJECT
 public:
     // The kernel in `folder`, its iopub read from the journal from `journalOffset` (-1: from its
     // end now, for what comes next; 0: everything, for a replay).
-    static Expected<std::unique_ptr<KernelConnection>> open(const QString &folder, qint64 journalOffset = -1);
+    // `ferryBinary` makes the link to a kernel on a host (kernellink.h); empty: this program.
+    static Expected<std::unique_ptr<KernelConnection>> open(const QString &folder, qint64 journalOffset = -1,
+                                                            const QString &ferryBinary = {});
     ~KernelConnection() override;
 
     KernelClient &client() { return *m_client; }
@@ -53,11 +57,12 @@ public:
     std::optional<KernelEnd> ended() const;
 
 private:
-    KernelConnection(KernelFolder folder, std::unique_ptr<KernelClient> client);
+    KernelConnection(KernelFolder folder, std::unique_ptr<KernelLink> link, std::unique_ptr<KernelClient> client);
     // Runs the event loop until `done` or `timeoutMs` (-1: no limit) or the kernel's end; true when done.
     bool waitFor(const std::function<bool()> &done, int timeoutMs);
 
     KernelFolder m_folder;
+    std::unique_ptr<KernelLink> m_link; // before the client: it outlives the client's sockets
     std::unique_ptr<KernelClient> m_client;
     QHash<QString, JupyterMessage> m_replies; // by the request's msg_id
     CellOutputs *m_cell = nullptr;

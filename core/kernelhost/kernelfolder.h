@@ -64,7 +64,7 @@ public:
     const QString &path() const { return m_path; }
     QString id() const;
     QString keeperDir() const { return m_path + u'/' + QString::fromUtf16(kKeeperFolder); }
-    QString socketsFile() const { return m_path + QStringLiteral("/sockets"); }
+    QString socketsFile() const { return m_path + QStringLiteral("/sockets"); } // run::kSocketsFile
     // Where Ferry reaches the sockets (the `sockets` file); empty when it cannot be read.
     QString ferrySocketDir() const;
     // connection.json as Ferry uses it: the socket prefix moved to ferrySocketDir().

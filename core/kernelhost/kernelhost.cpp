@@ -4,6 +4,7 @@
 #include "common/safefile.h"
 #include "kernels/connectionfile.h"
 #include "kernels/keeper.h"
+#include "kernelhost/kernellink.h"
 #include "run/rundirectory.h"
 #include "run/runenvironment.h"
 #include "run/runsecrets.h"
@@ -135,10 +136,6 @@ Expected<KernelFolder> startKernel(const QString &kernelsDir, const KernelReques
     auto spec = kernelSpec(id, request);
     if (!spec)
         return spec.error();
-    if (spec->target.kind != run::TargetKind::Local)
-        return Error{u"kernels on %1 come in a later version; this one starts kernels on this machine"_s.arg(
-                         spec->target.toString()),
-                     {}, 0, 0, u"use --target local"_s};
     if (!QDir().mkpath(kernelsDir))
         return Error{u"cannot create the kernels' folder"_s, kernelsDir, 0, 0, {}};
     const KernelFolder folder(KernelFolder::pathFor(kernelsDir, id));
@@ -151,7 +148,13 @@ Expected<KernelFolder> startKernel(const QString &kernelsDir, const KernelReques
     if (!runtime)
         return runtime.error();
     const QString socketDir = *runtime + u"/ferry-kernels/"_s + id;
-    const ConnectionInfo connection = ConnectionInfo::ipc(socketDir + u"/k"_s, u"python3"_s);
+    if (spec->target.kind != run::TargetKind::Local) { // the kernel binds elsewhere: Ferry's side is made here
+        if (auto made = ensurePrivateDir(*runtime + u"/ferry-kernels"_s); !made)
+            return made.error();
+        if (auto made = ensurePrivateDir(socketDir); !made)
+            return made.error();
+    }
+    const ConnectionInfo connection = ConnectionInfo::ipc(kernelSideSocketDir(*spec, socketDir) + u"/k"_s, u"python3"_s);
     if (auto written = connection.write(folder.connectionFile()); !written)
         return written.error();
     if (auto written = createNewFile(folder.socketsFile(), socketDir.toUtf8() + '\n', 0600); !written)
@@ -207,6 +210,7 @@ Expected<KernelSummary> describeKernel(const QString &path, const QString &ferry
         return spec.error();
     if (!spec->isKernel())
         return Error{u"not a kernel's folder (its spec starts no keeper)"_s, path, 0, 0, {}};
+    refreshKernelRecords(folder, *spec, ferryBinary);
     KernelSummary summary;
     summary.id = spec->id;
     summary.folder = path;

@@ -52,8 +52,13 @@ QStringList scriptArguments(const RunSpec &spec);
 // `interpreter <keeperFolder>/keeper.py keeperArguments...` ("{kernel}": the keeper's folder as
 // the run sees it, "{interpreter}" filled in).
 QStringList runCommand(const RunSpec &spec, const QString &interpreter, const QString &keeperFolder);
-// The keeper's folder in a kernel's run folder (docs/kernels.md).
+// The keeper's folder in a kernel's run folder (docs/kernels.md), and the file there naming the
+// folder where Ferry reaches the kernel's sockets.
 inline constexpr QLatin1StringView kKeeperFolder{"kernel"};
+inline constexpr QLatin1StringView kSocketsFile{"sockets"};
+// In a container: where the keeper's folder and the sockets' folder are mounted.
+inline constexpr QLatin1StringView kContainerKeeperMount{"/opt/ml/ferry/kernel"};
+inline constexpr QLatin1StringView kContainerSocketsMount{"/opt/ml/ferry/sockets"};
 // SM_* variables (SM_MODEL_DIR, SM_CHANNELS, SM_HPS, SM_HP_<NAME>, ...), in a stable order.
 QList<std::pair<QString, QString>> contractEnvironment(const RunSpec &spec, const ContractPaths &paths,
                                                        const Resources &resources);

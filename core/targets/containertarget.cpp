@@ -227,7 +227,15 @@ Expected<QStringList> containerRunFor(const RunDirectory &dir, const run::RunSpe
                             secrets.entryCommand(interpreter, kFerryMount, inside.failureFile());
     if (!variables.unshellable.isEmpty())
         container.command << u"env"_s << variables.unshellable;
-    container.command << interpreter << absolute.script << run::scriptArguments(absolute);
+    if (absolute.isKernel()) {
+        // A kernel (docs/kernels.md): its keeper's folder and the sockets' folder Ferry made, mounted.
+        const auto sockets = readRegularFile(QDir(dir.path()).filePath(run::kSocketsFile), 4096);
+        if (!sockets || !*sockets)
+            return Error{u"a kernel's run without its sockets' folder"_s, dir.path(), 0, 0, {}};
+        container.mounts << ContainerMount{QDir(dir.path()).filePath(run::kKeeperFolder), run::kContainerKeeperMount, false}
+                         << ContainerMount{QString::fromUtf8(**sockets).trimmed(), run::kContainerSocketsMount, false};
+    }
+    container.command << run::runCommand(absolute, interpreter, run::kContainerKeeperMount);
     return containerRunArguments(container);
 }
 
