@@ -43,7 +43,9 @@ QJsonObject endJson(const kernels::KernelEnd &end)
             {u"finishedMs"_s, end.finishedMs},
             {u"peakMemoryBytes"_s, end.peakMemoryBytes},
             {u"detail"_s, end.detail},
-            {u"lastLines"_s, QJsonArray::fromStringList(end.lastLines)}};
+            {u"lastLines"_s, QJsonArray::fromStringList(end.lastLines)},
+            {u"logLines"_s, QJsonArray::fromStringList(end.logLines)},
+            {u"streamLines"_s, QJsonArray::fromStringList(end.streamLines)}};
 }
 
 QJsonObject kernelJson(const kernels::KernelSummary &k)
@@ -138,9 +140,9 @@ public:
         if (action == "interrupt"_L1)
             return interrupt(*folder, io);
         if (action == "restart"_L1) {
-            if (auto restarted = kernels::restartKernel(*folder); !restarted)
+            if (auto restarted = kernels::restartKernel(*folder, m_ferry); !restarted)
                 return fail(restarted.error(), io);
-            io.err << "restarting " << QFileInfo(*folder).fileName() << Qt::endl;
+            io.err << "restarted " << QFileInfo(*folder).fileName() << Qt::endl;
             return kExitOk;
         }
         if (action == "stop"_L1) {
@@ -258,8 +260,10 @@ private:
         if (k->end) {
             if (!k->end->detail.isEmpty())
                 io.out << "why          " << run::terminalLines(k->end->detail) << '\n';
-            if (!k->end->lastLines.isEmpty())
-                io.out << "last lines:\n" << run::terminalLines(k->end->lastLines.join(u'\n')) << '\n';
+            if (!k->end->streamLines.isEmpty())
+                io.out << "last output:\n" << run::terminalLines(k->end->streamLines.join(u'\n')) << '\n';
+            if (!k->end->logLines.isEmpty())
+                io.out << "kernel log:\n" << run::terminalLines(k->end->logLines.join(u'\n')) << '\n';
         }
         return kExitOk;
     }
@@ -282,7 +286,7 @@ private:
         if (!connection)
             return fail(connection.error(), io);
         if (const auto end = (*connection)->ended())
-            return fail(Error{u"the kernel has ended: "_s + kernels::endText(*end), folder, 0, 0,
+            return fail(Error{kernels::endSentence(*end), folder, 0, 0,
                               u"`ferry kernel start` starts a new one"_s},
                         io);
         KernelOutputPrinter printer(io, folder + u"/outputs"_s);

@@ -128,7 +128,7 @@ ProcessResult runProgram(const ProgramCall &call)
         const QByteArray bytes = process.readAllStandardOutput();
         lines.take(bytes);
         const bool within = out.take(bytes);
-        return err.take(process.readAllStandardError()) && within;
+        return (call.mergeChannels || err.take(process.readAllStandardError())) && within;
     };
     const auto stop = [&](ProcessResult::End end) {
         process.kill();

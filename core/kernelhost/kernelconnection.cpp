@@ -99,8 +99,8 @@ Expected<QJsonObject> KernelConnection::waitReady(int timeoutMs)
         if (waitFor([&] { return m_replies.contains(request); }, 1000))
             return m_replies.value(request).content;
         if (const auto end = ended())
-            return Error{u"the kernel %1 before it answered%2"_s.arg(endText(*end),
-                                                                   end->lastLines.isEmpty() ? QString() : u":\n"_s + end->lastLines.join(u'\n')),
+            return Error{endSentence(*end) + u", before it answered"_s +
+                             (end->logLines.isEmpty() ? QString() : u":\n"_s + end->logLines.join(u'\n')),
                          m_folder.path(), 0, 0, {}};
     }
     return Error{u"the kernel did not answer kernel_info within %1 s (its keeper runs; the kernel hung while starting)"_s.arg(timeoutMs / 1000),
@@ -129,9 +129,8 @@ Expected<CellOutputs> KernelConnection::execute(const QString &code, const Messa
     m_onMessage = nullptr;
     if (!finished) {
         const auto end = ended();
-        return Error{u"the kernel %1 while the cell ran%2"_s.arg(end ? endText(*end) : u"stopped"_s,
-                                                                end && !end->lastLines.isEmpty() ? u":\n"_s + end->lastLines.join(u'\n') : QString()),
-                     m_folder.path(), 0, 0, {}};
+        return Error{(end ? endSentence(*end) : u"the kernel ended"_s) + u", while the cell ran"_s, m_folder.path(), 0, 0,
+                     u"`ferry kernel show %1` shows its last lines"_s.arg(m_folder.id())};
     }
     return cell;
 }

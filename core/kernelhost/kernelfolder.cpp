@@ -116,9 +116,26 @@ Expected<std::optional<KernelEnd>> KernelFolder::readEnd() const
     e.finishedMs = number(**o, u"finishedMs");
     e.peakMemoryBytes = number(**o, u"peakMemoryBytes");
     e.detail = (*o)->value(u"detail"_s).toString();
-    for (const QJsonValue &line : (*o)->value(u"lastLines"_s).toArray())
-        e.lastLines << line.toString();
+    const auto lines = [&](const QString &key) {
+        QStringList list;
+        for (const QJsonValue &line : (*o)->value(key).toArray())
+            list << line.toString();
+        return list;
+    };
+    e.lastLines = lines(u"lastLines"_s);
+    e.logLines = lines(u"logLines"_s);
+    e.streamLines = lines(u"streamLines"_s);
     return std::optional<KernelEnd>(e);
+}
+
+QString endSentence(const KernelEnd &end)
+{
+    QString text = u"the kernel ended: "_s + endText(end);
+    if (end.peakMemoryBytes > 0)
+        text += u" (peak memory %1 MB)"_s.arg(end.peakMemoryBytes >> 20);
+    if (!end.detail.isEmpty() && end.reason != u"stopped")
+        text += u"; "_s + end.detail;
+    return text;
 }
 
 QString endText(const KernelEnd &end)

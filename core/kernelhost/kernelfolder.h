@@ -46,7 +46,9 @@ struct KernelEnd {
     qint64 finishedMs = 0;
     qint64 peakMemoryBytes = 0;
     QString detail;
-    QStringList lastLines;
+    QStringList lastLines;   // the log's, then the output's
+    QStringList logLines;    // the last lines of the kernel's own log (kernel.log)
+    QStringList streamLines; // the last lines the kernel's cells printed
 };
 
 // A kernel's folder is a run's folder (spec.json, supervisor.json, log, exit.json: the keeper's
@@ -91,5 +93,7 @@ private:
 // "out of memory", "stopped", "exited with code 1", "killed by signal 9 (SIGKILL)": a kernel's
 // end in words, never just "dead".
 QString endText(const KernelEnd &end);
+// "the kernel ended: out of memory (peak 302 MB)": what a command says when a kernel it used ended.
+QString endSentence(const KernelEnd &end);
 
 } // namespace ferry::kernels

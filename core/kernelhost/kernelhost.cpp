@@ -4,6 +4,7 @@
 #include "common/safefile.h"
 #include "kernels/connectionfile.h"
 #include "kernels/keeper.h"
+#include "kernelhost/kernelconnection.h"
 #include "kernelhost/kernellink.h"
 #include "run/rundirectory.h"
 #include "run/runenvironment.h"
@@ -11,6 +12,7 @@
 #include "secrets/redactor.h"
 #include "targets/targetfactory.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QDirIterator>
@@ -44,14 +46,14 @@ bool lacksIpykernel(const QString &text)
 
 Error kernelEndedError(const KernelFolder &folder, const KernelEnd &end, const run::RunSpec &spec)
 {
-    const QString lines = end.lastLines.isEmpty() ? lastLinesOf(folder.kernelLogFile()) : end.lastLines.join(u'\n');
+    const QString lines = end.logLines.isEmpty() ? lastLinesOf(folder.kernelLogFile()) : end.logLines.join(u'\n');
     if (lacksIpykernel(lines))
         return Error{u"the environment's Python (%1) has no ipykernel, which a kernel needs"_s.arg(spec.interpreter),
                      spec.environmentFile.isEmpty() ? folder.path() : spec.environmentFile, 0, 0,
                      u"add ipykernel to the environment (`ferry env add %1 ipykernel` makes a new version of it), "
                      "or pick an environment that has it; Ferry never installs it on its own"_s.arg(
                          spec.environmentFile.isEmpty() ? u"ENV.yml"_s : spec.environmentFile)};
-    return Error{u"the kernel %1 before it was ready%2"_s.arg(endText(end), lines.isEmpty() ? QString() : u":\n"_s + lines),
+    return Error{endSentence(end) + u", before it was ready"_s + (lines.isEmpty() ? QString() : u":\n"_s + lines),
                  folder.kernelLogFile(), 0, 0, {}};
 }
 
@@ -310,6 +312,9 @@ Expected<KernelSummary> stopKernel(const QString &path, const QString &ferryBina
         return Error{u"no target for %1"_s.arg(before->target.toString()), path, 0, 0, {}};
     const auto cancelled = target->cancel(path, graceMs);
     killKernelLeftovers(folder);
+    // Ferry's own socket folder for a kernel elsewhere (a container's mount, SSH's forwards): empty now.
+    if (before->target.kind != run::TargetKind::Local && !folder.ferrySocketDir().isEmpty())
+        QDir().rmdir(folder.ferrySocketDir());
     if (!cancelled)
         return cancelled.error();
     if (auto end = folder.readEnd(); end && !*end) {
@@ -322,9 +327,31 @@ Expected<KernelSummary> stopKernel(const QString &path, const QString &ferryBina
     return describeKernel(path, ferryBinary);
 }
 
-Expected<void> restartKernel(const QString &folder)
+Expected<void> restartKernel(const QString &path, const QString &ferryBinary, int timeoutMs)
 {
-    return signalLocalKeeper(folder, SIGHUP);
+    const KernelFolder folder(path);
+    const auto before = describeKernel(path, ferryBinary);
+    if (!before)
+        return before.error();
+    if (!before->alive())
+        return Error{endSentence(*before->end), path, 0, 0, u"`ferry kernel start` starts a new one"_s};
+    auto connection = KernelConnection::open(path, -1, ferryBinary);
+    if (!connection)
+        return connection.error();
+    (*connection)->client().shutdown(true);
+    QElapsedTimer clock;
+    clock.start();
+    while (clock.elapsed() < timeoutMs) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 100);
+        QThread::msleep(50);
+        const auto now = describeKernel(path, ferryBinary);
+        if (now && !now->alive())
+            return Error{endSentence(*now->end) + u", instead of restarting"_s, path, 0, 0, {}};
+        if (now && now->restarts > before->restarts)
+            return {};
+    }
+    return Error{u"the kernel did not restart within %1 s"_s.arg(timeoutMs / 1000), path, 0, 0,
+                 u"`ferry kernel stop` stops it"_s};
 }
 
 Expected<void> interruptKernelBySignal(const QString &folder)

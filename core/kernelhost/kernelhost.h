@@ -77,8 +77,10 @@ Expected<QString> findKernel(const QString &kernelsDir, const QString &idOrPrefi
 // target's cancel, as a run's; anything left of the kernel's processes is killed). Returns it as
 // it ended.
 Expected<KernelSummary> stopKernel(const QString &folder, const QString &ferryBinary, int graceMs = 10000);
-// Restarts the kernel in place (same connection, same journal, a `restarted` event in it).
-Expected<void> restartKernel(const QString &folder);
+// Restarts the kernel in place, on any target: a shutdown_request with restart, after which its
+// keeper starts the same kernel again (same sockets, same journal, a `restarted` event in it).
+// Returns once the new kernel runs, or why not.
+Expected<void> restartKernel(const QString &folder, const QString &ferryBinary, int timeoutMs = 60000);
 // SIGINT to the kernel through its keeper (for a kernel that does not take interrupt_request).
 Expected<void> interruptKernelBySignal(const QString &folder);
 // Removes a kernel's record and folder, stopping it first when it runs.

@@ -709,6 +709,10 @@ class Keeper:
         self.exit_info = None  # set once waitid sees it ended (not yet reaped)
         self.exit_cgroup_files = []
         self.restart_status = None
+        # A client's shutdown_request, as the kernel broadcasts its reply on iopub: with restart,
+        # the kernel's exit is a restart (the keeper starts it again), without, a stop.
+        self.restart_asked = False
+        self.shutdown_asked = False
         self.keeper_json_due = False
         self.oom_before = {}
         self.restarts = 0
@@ -1004,6 +1008,15 @@ class Keeper:
                 buffers = [redactor.redact(b) for b in buffers]
             if msg_type == "stream":
                 self.note_stream(c)
+            elif msg_type == "shutdown_reply":
+                try:
+                    restart = bool(loads(c).get("restart"))
+                except (ValueError, AttributeError):
+                    restart = False
+                if restart:
+                    self.restart_asked = True
+                else:
+                    self.shutdown_asked = True
             try:
                 records.append(encode_record([signature, h, p, m, c] + buffers))
             except ValueError:
@@ -1138,6 +1151,19 @@ class Keeper:
                 self.drain()
                 status = self.reap()
                 self.clear_group(time.monotonic() + self.grace, self.sig_stop)
+                if self.restart_asked and not self.sig_stop:
+                    # shutdown_request with restart: the same kernel command again
+                    self.restart_asked = False
+                    code, number = _decode_status(status)
+                    self.restarts += 1
+                    self.journal_event("restarted", {"restarts": self.restarts, "exitCode": code,
+                                                     "signal": number})
+                    failure = self.start_kernel()
+                    if failure is not None:
+                        return self.finish("failed-to-start", None, failure)
+                    continue
+                if self.shutdown_asked:
+                    return self.finish("stopped", status)
                 return self.finish(None if subscribed else "failed-to-start", status)
             if self.idle_due(time.monotonic()) <= 0:
                 return self.finish("idle", self.kill_kernel())

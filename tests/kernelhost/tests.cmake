@@ -3,3 +3,6 @@
 ferry_test(tst_localkernel SOURCES kernelhost/tst_localkernel.cpp)
 # `ferry notebook execute` against Debian's `jupyter nbconvert --execute` on the same notebooks.
 ferry_test(tst_notebookexecute SOURCES kernelhost/tst_notebookexecute.cpp)
+# Kernels in containers (the docker fixture; ferry-kernel:bookworm, made by tests/services/docker.sh).
+ferry_test(tst_containerkernel SOURCES kernelhost/tst_containerkernel.cpp)
+set_tests_properties(tst_containerkernel PROPERTIES FIXTURES_REQUIRED docker RESOURCE_LOCK container_builds TIMEOUT 900)

@@ -8,6 +8,8 @@
 #                             started less than 6 hours ago) still uses it.
 #   docker.sh status      prints the DOCKER_HOST and exits 0 if it answers, exits 1 if not
 #   docker.sh base-image  builds ferry-base:bookworm (Debian 12 + python3 + pip) unless present
+#   docker.sh kernel-image  builds ferry-kernel:bookworm (the base + Debian's python3-ipykernel, for
+#                         the kernel tests) unless present: apt in a container on the host's network
 # State: ${FERRY_DOCKER_DIR:-/var/tmp/ferry-docker} (in /var/tmp so the base image survives reboots).
 # Storage driver: overlay2 where an overlay mount works in that folder (seconds less per build
 # step and per container), vfs otherwise (every layer a full copy); FERRY_DOCKER_STORAGE
@@ -167,10 +169,29 @@ base_image() {
   rm -rf "$root"
 }
 
+# The base image with Debian's ipykernel, for kernels in containers (tests/kernelhost): apt-get in a
+# container of the base image on the host's network (the base's sources are the mirror it came from).
+kernel_image() {
+  base_image || return 1
+  local image=${FERRY_KERNEL_IMAGE:-ferry-kernel:bookworm} name="ferry-kernel-image-$$"
+  exec 9>"$D/kernel-image.lock"; flock 9
+  if docker image inspect "$image" >/dev/null 2>&1; then return 0; fi
+  log "building $image (apt-get install python3-ipykernel)"
+  if ! docker run --name "$name" --network host "$IMAGE" sh -c \
+      'apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends python3-ipykernel && rm -rf /var/lib/apt/lists/* /var/cache/apt/archives/*.deb /usr/share/doc/*' \
+      >"$D/kernel-image.log" 2>&1; then
+    log "apt-get failed; the end of $D/kernel-image.log:"; tail -20 "$D/kernel-image.log" >&2
+    docker rm -f "$name" >/dev/null 2>&1 || true; return 1
+  fi
+  docker commit --change 'CMD ["/bin/bash"]' "$name" "$image" >/dev/null
+  docker rm -f "$name" >/dev/null
+}
+
 case "${1:-}" in
   start) start "${2:-}" ;;
+  kernel-image) kernel_image ;;
   stop) stop "${2:-}" ;;
   status) status ;;
   base-image) base_image ;;
-  *) echo "usage: $0 start|stop|status|base-image" >&2; exit 2 ;;
+  *) echo "usage: $0 start|stop|status|base-image|kernel-image" >&2; exit 2 ;;
 esac
