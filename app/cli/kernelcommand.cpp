@@ -185,7 +185,7 @@ private:
         request.workingFolder = parser.isSet(u"cwd"_s) ? QFileInfo(parser.value(u"cwd"_s)).absoluteFilePath() : ws.root();
         if (parser.isSet(u"idle-stop"_s)) {
             bool ok = false;
-            request.idleStopMinutes = parser.value(u"idle-stop"_s).toInt(&ok);
+            request.idleStopMinutes = parser.value(u"idle-stop"_s).toDouble(&ok);
             if (!ok || request.idleStopMinutes < 0)
                 return usageError(name(), u"--idle-stop takes minutes (0: never)"_s, io);
         }

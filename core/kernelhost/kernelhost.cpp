@@ -124,8 +124,8 @@ Expected<run::RunSpec> kernelSpec(const QString &id, const KernelRequest &reques
                 return d.where.path.isEmpty() ? Error{d.where.message, request.environmentFile, 0, 0, d.where.hint} : d.where;
     }
     spec.secretVariables << request.secretVariables;
-    const int idle = request.idleStopMinutes >= 0 ? request.idleStopMinutes : defaultIdleStopMinutes(spec.target.kind);
-    spec.keeperArguments = QStringList{u"run"_s, u"{kernel}"_s, u"--idle-stop"_s, QString::number(qint64(idle) * 60), u"--"_s,
+    const double idle = request.idleStopMinutes >= 0 ? request.idleStopMinutes : defaultIdleStopMinutes(spec.target.kind);
+    spec.keeperArguments = QStringList{u"run"_s, u"{kernel}"_s, u"--idle-stop"_s, QString::number(qRound64(idle * 60)), u"--"_s,
                                        u"{interpreter}"_s} +
                            request.kernelArguments;
     return spec;
@@ -199,9 +199,19 @@ Expected<KernelFolder> startKernel(const QString &kernelsDir, const KernelReques
         }
         QThread::msleep(50);
     }
+    // Which step hung: the keeper (no status.json: it never ran) or the kernel (it never opened
+    // its sockets, so the keeper could not subscribe).
+    const bool keeperRan = entryKind(folder.statusFile()) == EntryKind::RegularFile;
     (void)target->cancel(folder.path(), 2000);
-    return Error{u"the kernel's keeper did not report within %1 s (no keeper.json): it was stopped"_s.arg(timeoutMs / 1000),
-                 folder.path(), 0, 0, u"the run's log in the kernel's folder says what it did"_s};
+    killKernelLeftovers(folder);
+    if (keeperRan) {
+        const QString log = lastLinesOf(folder.kernelLogFile());
+        return Error{u"the kernel did not open its sockets within %1 s, so it was stopped%2"_s.arg(timeoutMs / 1000).arg(
+                         log.isEmpty() ? QString() : u"; its last lines:\n"_s + log),
+                     folder.kernelLogFile(), 0, 0, u"its command: %1"_s.arg(request.kernelArguments.join(u' '))};
+    }
+    return Error{u"the kernel's keeper did not start within %1 s, so the run was stopped"_s.arg(timeoutMs / 1000),
+                 run::RunDirectory(folder.path()).logFile(), 0, 0, u"the run's log says what it did"_s};
 }
 
 Expected<KernelSummary> describeKernel(const QString &path, const QString &ferryBinary)

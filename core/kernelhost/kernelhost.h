@@ -22,7 +22,7 @@ struct KernelRequest {
     run::TargetSpec target;
     QList<run::DataChannel> channels;
     QString workingFolder;
-    int idleStopMinutes = -1; // -1: the target's default (defaultIdleStopMinutes)
+    double idleStopMinutes = -1; // -1: the target's default (defaultIdleStopMinutes); 0: never
     // The kernel's command after the interpreter; "{connection_file}" is filled in by the keeper.
     QStringList kernelArguments{QStringLiteral("-m"), QStringLiteral("ipykernel_launcher"), QStringLiteral("-f"),
                                 QStringLiteral("{connection_file}")};

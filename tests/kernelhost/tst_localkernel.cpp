@@ -5,6 +5,7 @@
 // nothing behind.
 #include "kernelhost/kernelconnection.h"
 #include "kernelhost/kernelfolder.h"
+#include "kernelhost/kernelhost.h"
 #include "run/rundirectory.h"
 
 #include "support/cli.h"
@@ -192,6 +193,33 @@ private Q_SLOTS:
         QCOMPARE(end.value(u"signal"_s).toInt(), 9);
         QVERIFY(end.value(u"peakMemoryBytes"_s).toDouble() > 1e6);
         QCOMPARE(kernel({u"remove"_s, id}).exitCode, 0);
+    }
+
+    // A kernel idle past its idle stop (minutes; 0.05 is 3 s) is stopped, and says why.
+    void idleStop()
+    {
+        const CliResult started = kernel({u"start"_s, u"--env"_s, m_env, u"--idle-stop"_s, u"0.05"_s});
+        QCOMPARE(started.exitCode, 0);
+        const QString id = started.out.trimmed();
+        QTRY_COMPARE_WITH_TIMEOUT(shown(id).value(u"state"_s).toString(), u"dead"_s, 60000);
+        QCOMPARE(shown(id).value(u"end"_s).toObject().value(u"reason"_s).toString(), u"idle"_s);
+        QCOMPARE(kernel({u"remove"_s, id}).exitCode, 0);
+    }
+
+    // A kernel that never opens its sockets: the start says which step hung, and stops it.
+    void neverReady()
+    {
+        ferry::kernels::KernelRequest request;
+        request.environmentFile = m_env;
+        request.workingFolder = m_ws;
+        request.kernelArguments = {u"-c"_s, u"import time; print('stuck', flush=True); time.sleep(600)"_s};
+        const auto started = ferry::kernels::startKernel(m_ws + u"/.ferry/kernels"_s, request, ferryBinary(), 4000);
+        QVERIFY(!started);
+        QVERIFY2(started.error().message.contains(u"did not open its sockets within 4 s"_s) &&
+                     started.error().message.contains(u"stuck"_s),
+                 qPrintable(started.error().toString()));
+        for (const auto &k : ferry::kernels::listKernels(m_ws + u"/.ferry/kernels"_s, ferryBinary()))
+            QVERIFY2(!k.alive(), qPrintable(k.id));
     }
 
     void pythonWithoutIpykernel()
