@@ -347,6 +347,9 @@ class Redactor:
     def __bool__(self):
         return bool(self.patterns)
 
+    def longest(self):
+        return len(self.patterns[0]) if self.patterns else 0
+
     def redact(self, frame):
         for pattern in self.patterns:
             if pattern in frame:
@@ -691,6 +694,9 @@ class Keeper:
         self.socket_dir = None
         self.signer = None
         self.redactor = None
+        # With secrets, the kernel's own output reaches kernel.log through the keeper, redacted.
+        self.out_r = None
+        self.out_held = b""
         self.session = uuid.uuid4().hex
         try:
             self.username = getpass.getuser()
@@ -804,14 +810,27 @@ class Keeper:
         self.subscribed = False
         self.state = "starting"
         self.state_changed = True
+        out = self.log_fd
+        pipe = None
+        if self.redactor:
+            self.read_output(final=True)  # what a kernel before this one left
+            pipe = os.pipe()
+            os.set_blocking(pipe[0], False)
+            out = pipe[1]
         try:
-            self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=self.log_fd,
-                                         stderr=self.log_fd, start_new_session=True,
+            self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out,
+                                         stderr=out, start_new_session=True,
                                          close_fds=True)
         except (OSError, ValueError) as e:
             self.proc = None
             self.pid = None
+            if pipe:
+                os.close(pipe[0])
+                os.close(pipe[1])
             return "%s: %s" % (argv[0] if argv else "ARGV", getattr(e, "strerror", None) or e)
+        if pipe:
+            os.close(pipe[1])
+            self.out_r = pipe[0]
         self.pid = self.proc.pid
         self.pgid = self.pid
         self.kernel_ticks = start_ticks(self.pid)
@@ -842,6 +861,38 @@ class Keeper:
         self.exit_cgroup_files = _cgroup_event_files(self.pid)
         return True
 
+    def read_output(self, final=False):
+        """Copies the kernel's output from its pipe to kernel.log, secrets hidden; holds back the
+        bytes that may begin a secret until the next read (all of them when `final`)."""
+        if self.out_r is None:
+            return
+        while True:
+            try:
+                data = os.read(self.out_r, 65536)
+            except BlockingIOError:
+                break
+            except InterruptedError:
+                continue
+            if not data:
+                final = True
+                break
+            self.out_held += data
+            if len(self.out_held) > (1 << 20):
+                break
+        text = self.redactor.redact(self.out_held)
+        keep = 0 if final else max(0, self.redactor.longest() - 1)
+        cut = len(text) - keep
+        if cut > 0:
+            try:
+                os.write(self.log_fd, text[:cut])
+            except OSError:
+                pass
+        self.out_held = text[cut:] if cut > 0 else text
+        if final:
+            os.close(self.out_r)
+            self.out_r = None
+            self.out_held = b""
+
     def reap(self):
         """The kernel's wait status (None when there is no kernel to reap)."""
         if self.pid is None:
@@ -853,6 +904,7 @@ class Keeper:
         if self.proc is not None:
             self.proc.returncode = -1 if status is None else status  # Popen must not wait for it
         self.pid = None
+        self.read_output(final=True)
         return status
 
     def signal_group(self, number):
@@ -1097,6 +1149,8 @@ class Keeper:
         readers = [self.wake_r]
         if self.sock is not None:
             readers.append(self.sock)
+        if self.out_r is not None:
+            readers.append(self.out_r)
         try:
             ready, _, _ = select.select(readers, [], [], max(0.0, timeout))
         except InterruptedError:
@@ -1109,6 +1163,8 @@ class Keeper:
                 pass
         if self.sock is not None and self.sock in ready:
             self.read_iopub()
+        if self.out_r is not None and self.out_r in ready:
+            self.read_output()
         if self.status_due(time.monotonic()) <= 0:
             self.write_status()
 

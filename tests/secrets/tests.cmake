@@ -3,7 +3,7 @@
 ferry_test(tst_redactor SOURCES secrets/tst_redactor.cpp)
 ferry_test(tst_streamredactor SOURCES secrets/tst_streamredactor.cpp)
 ferry_test(tst_redactedfollower SOURCES secrets/tst_redactedfollower.cpp)
-foreach(name tst_secretstore tst_secretcli tst_secretrun)
+foreach(name tst_secretstore tst_secretcli tst_secretrun tst_kernelsecret)
   ferry_test(${name} SOURCES secrets/${name}.cpp)
 endforeach()
 if(FERRY_GUI)

@@ -1,0 +1,76 @@
+// Secrets reaching a kernel (support/keyring.h: a real gnome-keyring): `ferry kernel start
+// --secret-env` gives the kernel its variable, read from the keychain where the kernel starts; what
+// the kernel prints of it (its cells, and a subprocess writing to the kernel's own output) is
+// "***" in the output Ferry shows, and the canary is in no file of the workspace (the journal,
+// the kernel's log, its records). A kernel started without it has no such variable.
+#include "support/cli.h"
+#include "support/keyring.h"
+#include "support/testenv.h"
+
+#include "secrets/secretstore.h"
+
+#include <QDir>
+#include <QFile>
+#include <QSettings>
+#include <QTemporaryDir>
+
+using namespace Qt::StringLiterals;
+using namespace ferry::test;
+
+class TestKernelSecret : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_ws;
+    const QString m_canary = u"canary-kernel-5e0b7f19-secret"_s;
+    QString m_env;
+
+    CliResult kernel(const QStringList &args)
+    {
+        return runFerry(m_ws.path(), QStringList{u"kernel"_s} + args + QStringList{u"--workspace"_s, m_ws.path()}, 120000);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QSettings settings; // the same settings the ferry processes use (XDG_CONFIG_HOME)
+        ferry::secrets::SecretStore store(settings);
+        QVERIFY(store.writeNow(u"CANARY_TOKEN"_s, m_canary));
+        m_env = m_ws.filePath(u"debian.yml"_s);
+        QFile env(m_env);
+        QVERIFY(env.open(QIODevice::WriteOnly));
+        env.write("name: debian\nversion: 1\npython:\n  interpreter: /usr/bin/python3\n  user_managed: true\n");
+    }
+
+    void theKernelGetsItRedacted()
+    {
+        const CliResult started = kernel({u"start"_s, u"--env"_s, m_env, u"--secret-env"_s, u"HF_TOKEN=CANARY_TOKEN"_s});
+        QVERIFY2(started.exitCode == 0, qPrintable(started.err));
+        const QString id = started.out.trimmed();
+        const CliResult printed = kernel({u"exec"_s, id,
+                                          u"import os, subprocess\nprint(os.environ['HF_TOKEN'])\nprint(len(os.environ['HF_TOKEN']))\n"
+                                          "subprocess.run(['sh', '-c', 'echo \"$HF_TOKEN\"; echo \"$HF_TOKEN\" >&2'])\n"
+                                          "import sys; print(repr(os.environ['HF_TOKEN']), file=sys.stderr)"_s});
+        QVERIFY2(printed.exitCode == 0, qPrintable(printed.err));
+        QVERIFY2(printed.out.startsWith(u"***\n%1\n"_s.arg(m_canary.size())), qPrintable(printed.out));
+        QVERIFY(!printed.out.contains(m_canary) && !printed.err.contains(m_canary));
+        QCOMPARE(kernel({u"stop"_s, id}).exitCode, 0);
+        // The subprocess wrote to the kernel's own output: kernel.log has it, hidden.
+        QFile log(m_ws.filePath(u".ferry/kernels/"_s + id + u"/kernel/kernel.log"_s));
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        QVERIFY2(log.readAll().contains("***\n"), "the kernel's own output went through the keeper's redaction");
+        const QStringList holding = filesHolding(m_ws.path(), m_canary);
+        QVERIFY2(holding.isEmpty(), qPrintable(holding.join(u", "_s)));
+    }
+
+    void onlyWhenAsked()
+    {
+        const CliResult started = kernel({u"start"_s, u"--env"_s, m_env});
+        QVERIFY2(started.exitCode == 0, qPrintable(started.err));
+        const QString id = started.out.trimmed();
+        QCOMPARE(kernel({u"exec"_s, id, u"import os\nprint('HF_TOKEN' in os.environ)"_s}).out, u"False\n"_s);
+        QCOMPARE(kernel({u"remove"_s, id}).exitCode, 0);
+    }
+};
+
+FERRY_KEYRING_TEST_MAIN(TestKernelSecret)
+#include "tst_kernelsecret.moc"
