@@ -62,6 +62,10 @@ QJsonObject kernelJson(const kernels::KernelSummary &k)
             {u"memoryBytes"_s, k.memoryBytes},
             {u"peakMemoryBytes"_s, k.peakMemoryBytes},
             {u"restarts"_s, k.restarts},
+            {u"gpu"_s, k.gpu ? QJsonValue(QJsonObject{{u"gpus"_s, k.gpu->gpus},
+                                                      {u"memoryUsedMiB"_s, k.gpu->memoryUsedMiB},
+                                                      {u"utilizationPercent"_s, k.gpu->utilizationPercent}})
+                             : QJsonValue()},
             {u"end"_s, k.end ? QJsonValue(endJson(*k.end)) : QJsonValue()}};
 }
 
@@ -226,13 +230,13 @@ private:
             io.err << "no kernels in this workspace; `ferry kernel start` starts one" << Qt::endl;
             return kExitOk;
         }
-        io.out << u"%1  %2  %3  %4  %5  %6\n"_s.arg(u"ID"_s, -34).arg(u"STATE"_s, -8).arg(u"TARGET"_s, -12)
-                      .arg(u"STARTED"_s, -19).arg(u"LAST ACTIVITY"_s, -19).arg(u"MEMORY"_s);
+        io.out << u"%1  %2  %3  %4  %5  %6  %7\n"_s.arg(u"ID"_s, -34).arg(u"STATE"_s, -8).arg(u"TARGET"_s, -12)
+                      .arg(u"STARTED"_s, -19).arg(u"LAST ACTIVITY"_s, -19).arg(u"MEMORY"_s, -8).arg(u"GPU MEMORY"_s);
         for (const auto &k : kernelList) {
-            const QString state = k.end ? u"dead: "_s + kernels::endText(*k.end) : k.state;
-            io.out << u"%1  %2  %3  %4  %5  %6\n"_s.arg(k.id, -34).arg(k.alive() ? k.state : u"dead"_s, -8)
+            io.out << u"%1  %2  %3  %4  %5  %6  %7\n"_s.arg(k.id, -34).arg(k.alive() ? k.state : u"dead"_s, -8)
                           .arg(k.target.toString(), -12).arg(timeText(k.startedMs), -19).arg(timeText(k.lastActivityMs), -19)
-                          .arg(k.alive() ? megabytes(k.memoryBytes) : kernels::endText(*k.end));
+                          .arg(k.alive() ? megabytes(k.memoryBytes) : kernels::endText(*k.end), -8)
+                          .arg(k.gpu ? u"%1 MiB"_s.arg(k.gpu->memoryUsedMiB, 0, 'f', 0) : u"-"_s);
         }
         return kExitOk;
     }
@@ -255,6 +259,11 @@ private:
                << "started      " << timeText(k->startedMs) << '\n'
                << "last active  " << timeText(k->lastActivityMs) << '\n'
                << "memory       " << megabytes(k->memoryBytes) << " (peak " << megabytes(k->peakMemoryBytes) << ")\n"
+               << "gpu          "
+               << (k->gpu ? u"%1 GPU(s), %2 MiB used, %3 % busy"_s.arg(k->gpu->gpus).arg(k->gpu->memoryUsedMiB, 0, 'f', 0)
+                                .arg(k->gpu->utilizationPercent, 0, 'f', 0)
+                          : u"-"_s)
+               << '\n'
                << "restarts     " << k->restarts << '\n'
                << "folder       " << k->folder << '\n';
         if (k->end) {

@@ -1,6 +1,7 @@
 #include "kernelhost/kernelhost.h"
 
 #include "common/privatedir.h"
+#include "metrics/systemsamples.h"
 #include "common/safefile.h"
 #include "kernels/connectionfile.h"
 #include "kernels/keeper.h"
@@ -18,8 +19,10 @@
 #include <QDirIterator>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QThread>
 
+#include <cmath>
 #include <csignal>
 
 using namespace Qt::StringLiterals;
@@ -252,6 +255,7 @@ Expected<KernelSummary> describeKernel(const QString &path, const QString &ferry
     if (probe && !probe->finished()) {
         if (summary.state.isEmpty())
             summary.state = u"starting"_s;
+        summary.gpu = lastGpuUse(run::RunDirectory(path).systemSamplesFile());
         return summary;
     }
     // The keeper is gone without its record: what the run's records say.
@@ -271,6 +275,48 @@ Expected<KernelSummary> describeKernel(const QString &path, const QString &ferry
     summary.state = u"dead"_s;
     summary.memoryBytes = 0;
     return summary;
+}
+
+std::optional<GpuUse> lastGpuUse(const QString &samplesFile)
+{
+    QFile file(samplesFile);
+    if (entryKind(samplesFile) != EntryKind::RegularFile || !file.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    // The last blocks only: from the first block that starts in the file's last 64 KiB.
+    const qint64 from = std::max<qint64>(0, file.size() - (64 << 10));
+    file.seek(from);
+    QByteArray tail = file.readAll();
+    if (from > 0) {
+        const qsizetype start = tail.indexOf("\nsample ");
+        if (start < 0)
+            return std::nullopt;
+        tail.remove(0, start + 1);
+    }
+    run::SystemSamplesReader reader;
+    const QList<run::MetricPoint> points = reader.feed(tail);
+    if (points.isEmpty())
+        return std::nullopt;
+    const double lastStep = points.last().step;
+    GpuUse use;
+    double utilization = 0;
+    static const QRegularExpression gpuMetric(u"^system/gpu(\\d+)/(memory_used_mib|utilization_percent)$"_s);
+    for (const run::MetricPoint &point : points) {
+        if (point.step != lastStep)
+            continue;
+        const auto match = gpuMetric.match(point.name);
+        if (!match.hasMatch())
+            continue;
+        if (match.captured(2) == u"memory_used_mib") {
+            ++use.gpus;
+            use.memoryUsedMiB += point.value;
+        } else if (!std::isnan(point.value)) {
+            utilization += point.value;
+        }
+    }
+    if (use.gpus == 0)
+        return std::nullopt;
+    use.utilizationPercent = utilization / use.gpus;
+    return use;
 }
 
 QList<KernelSummary> listKernels(const QString &kernelsDir, const QString &ferryBinary, QList<Error> *problems)

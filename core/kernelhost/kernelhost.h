@@ -48,6 +48,16 @@ QString newKernelId();
 Expected<KernelFolder> startKernel(const QString &kernelsDir, const KernelRequest &request, const QString &ferryBinary,
                                    int timeoutMs = 60000);
 
+// What the kernel's run used at its last system sample (system.samples, written beside its log
+// every 5 s as for any run): its GPUs as nvidia-smi saw them.
+struct GpuUse {
+    int gpus = 0;
+    double memoryUsedMiB = 0;      // summed over them
+    double utilizationPercent = 0; // their mean
+};
+// The last sample's GPUs in a run's system.samples (read from its end); nullopt without one.
+std::optional<GpuUse> lastGpuUse(const QString &samplesFile);
+
 // A kernel as a list shows it.
 struct KernelSummary {
     QString id;
@@ -62,6 +72,7 @@ struct KernelSummary {
     qint64 memoryBytes = 0;
     qint64 peakMemoryBytes = 0;
     int restarts = 0;
+    std::optional<GpuUse> gpu; // while it runs, on a machine with NVIDIA GPUs
     std::optional<KernelEnd> end; // when dead: why (never just "dead")
     bool alive() const { return state != u"dead"; }
 };

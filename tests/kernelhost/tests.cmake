@@ -1,5 +1,7 @@
 # core/kernelhost: kernels started, kept and stopped as runs are, through `ferry kernel` and a real
 # ipykernel (python3-ipykernel) under its keeper. Included by tests/CMakeLists.txt.
+# The records of a kernel read and said in words (unit).
+ferry_test(tst_kernelrecords SOURCES kernelhost/tst_kernelrecords.cpp)
 ferry_test(tst_localkernel SOURCES kernelhost/tst_localkernel.cpp)
 # `ferry notebook execute` against Debian's `jupyter nbconvert --execute` on the same notebooks.
 ferry_test(tst_notebookexecute SOURCES kernelhost/tst_notebookexecute.cpp)
