@@ -1410,6 +1410,10 @@ def keeper_gone(directory, started):
     try:
         with open(os.path.join(directory, "keeper.json"), "rb") as f:
             record = json.loads(f.read().decode("utf-8"))
+        # A keeper on another machine (a Slurm node, the journal on a shared file system): its
+        # heartbeat says, not a pid of this one.
+        if record.get("host") and record.get("host") != socket.gethostname():
+            raise ValueError("another host")
         if record.get("bootId") and record.get("bootId") != boot_id():
             return True
         return start_ticks(record.get("keeperPid")) != record.get("keeperStartTicks")
@@ -1477,7 +1481,8 @@ def follow(directory, offset, out_fd=1):
 # --- the command line -----------------------------------------------------------------------------
 
 USAGE = ("usage: keeper.py run KERNEL_DIR [--idle-stop SECONDS] [--grace SECONDS] -- ARGV...\n"
-         "       keeper.py follow KERNEL_DIR OFFSET\n")
+         "       keeper.py follow KERNEL_DIR OFFSET\n"
+         "       keeper.py bridge SOCKET\n")
 
 
 def _seconds(text, option):
@@ -1556,9 +1561,58 @@ def follow_command(args):
     return follow(os.path.abspath(args[0]), offset)
 
 
+def bridge(path, in_fd=0, out_fd=1):
+    """Joins this process's stdin and stdout to the Unix socket at `path` (a kernel's socket on a
+    node Ferry reaches only through a command, as `srun --overlap`): bytes both ways until either
+    side closes. Returns 0, or 1 when the socket cannot be reached."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.connect(path)
+    except OSError as e:
+        sys.stderr.write("keeper.py bridge: %s: %s\n" % (path, e.strerror or e))
+        return 1
+    open_in = True
+    while True:
+        readers = [sock] + ([in_fd] if open_in else [])
+        try:
+            ready, _, _ = select.select(readers, [], [])
+        except InterruptedError:
+            continue
+        if sock in ready:
+            try:
+                data = sock.recv(65536)
+            except OSError:
+                data = b""
+            if not data:
+                return 0
+            _write_all(out_fd, data)
+        if open_in and in_fd in ready:
+            data = os.read(in_fd, 65536)
+            if not data:
+                open_in = False
+                try:
+                    sock.shutdown(socket.SHUT_WR)
+                except OSError:
+                    return 0
+                continue
+            sock.sendall(data)
+
+
+def _write_all(fd, data):
+    view = memoryview(data)
+    while view:
+        try:
+            written = os.write(fd, view)
+        except InterruptedError:
+            continue
+        view = view[written:]
+
+
 def main(argv):
     if len(argv) >= 2 and argv[1] == "run":
         return run_command(argv[2:])
+    if len(argv) == 3 and argv[1] == "bridge":
+        return bridge(argv[2])
     if len(argv) >= 2 and argv[1] == "follow":
         return follow_command(argv[2:])
     sys.stderr.write(USAGE)

@@ -589,6 +589,41 @@ def check_failures():
         k.close()
 
 
+def check_bridge():
+    """`keeper.py bridge SOCKET`: stdin to a Unix socket and back (an echo server here), bytes
+    intact both ways, ending when the socket closes; a socket that is not there is an exit 1."""
+    import socket as socketlib
+    import tempfile
+    import threading
+    folder = tempfile.mkdtemp(prefix="kbridge-")
+    path = os.path.join(folder, "echo")
+    server = socketlib.socket(socketlib.AF_UNIX, socketlib.SOCK_STREAM)
+    server.bind(path)
+    server.listen(1)
+
+    def echo():
+        conn, _ = server.accept()
+        while True:
+            data = conn.recv(65536)
+            if not data:
+                break
+            conn.sendall(data)
+        conn.close()
+    thread = threading.Thread(target=echo)
+    thread.start()
+    payload = bytes(range(256)) * 4096  # 1 MiB, every byte value
+    done = subprocess.run([KEEPER_PYTHON, KEEPER, "bridge", path], input=payload,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
+    thread.join(10)
+    server.close()
+    check(done.returncode == 0, "bridge exited %d: %s" % (done.returncode, done.stderr.decode()))
+    check(done.stdout == payload, "bridge changed the bytes (%d of %d back)" % (len(done.stdout), len(payload)))
+    missing = subprocess.run([KEEPER_PYTHON, KEEPER, "bridge", path + "-none"], input=b"",
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
+    check(missing.returncode == 1 and b"bridge" in missing.stderr, "a missing socket is not an error")
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 def main():
     started = time.monotonic()
     figures = {}
@@ -598,7 +633,8 @@ def main():
              ("a kernel on TCP killed from outside", check_killed_from_outside),
              ("iopub lost and found again", check_reconnect),
              ("the idle stop", lambda: check_idle_stop(figures)),
-             ("kernels that fail, folders refused", check_failures)]
+             ("kernels that fail, folders refused", check_failures),
+             ("bridge to a Unix socket", check_bridge)]
     for name, step in steps:
         t = time.monotonic()
         try:
