@@ -37,14 +37,12 @@ void KernelOutputPrinter::printData(const QJsonObject &data, const QString &mess
         const QString path = m_imageDir + u'/' + messageId.left(36) + u'-' + QString::number(m_images + 1) + u'.' +
                              QString::fromUtf16(image.extension);
         // A replay (`attach`) meets the images it saved before: the same message, the same file.
-        if (entryKind(path) == EntryKind::RegularFile) {
-            ++m_images;
-            m_io.out << '[' << mime << ": " << path << "]\n";
-        } else if (const auto written = createNewFile(path, bytes, 0600); written) {
+        const auto saved = entryKind(path) == EntryKind::RegularFile ? Expected<void>() : createNewFile(path, bytes, 0600);
+        if (saved) {
             ++m_images;
             m_io.out << '[' << mime << ": " << path << "]\n";
         } else {
-            m_io.err << "cannot save an image: " << written.error().toString() << '\n';
+            m_io.err << "cannot save an image: " << saved.error().toString() << '\n';
         }
         m_io.out.flush();
         return;

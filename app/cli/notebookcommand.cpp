@@ -152,7 +152,7 @@ private:
         const QStringList args = parser.positionalArguments();
         if (args.size() != 2)
             return usage(u"name the notebook to execute"_s, io);
-        const QString input = args[1];
+        const QString &input = args[1];
         // Checked whole first (nbformat 4, its cells): a bad notebook changes nothing, starts nothing.
         if (const auto checked = notebook::readNotebook(input); !checked)
             return fail(checked.error(), io);

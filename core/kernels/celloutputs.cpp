@@ -33,7 +33,7 @@ std::optional<QJsonObject> CellOutputs::outputOf(const JupyterMessage &message, 
     return std::nullopt;
 }
 
-void CellOutputs::append(QJsonObject output, const QString &displayId)
+void CellOutputs::append(const QJsonObject &output, const QString &displayId)
 {
     if (m_clearOnNext) {
         m_outputs = QJsonArray();
@@ -102,7 +102,7 @@ bool CellOutputs::take(Channel channel, const JupyterMessage &message)
     } else if (!m_keepOutputs && type != u"error") {
         // not kept
     } else if (auto output = outputOf(message, m_executionCount)) {
-        append(std::move(*output), message.content.value(u"transient"_s).toObject().value(u"display_id"_s).toString());
+        append(*output, message.content.value(u"transient"_s).toObject().value(u"display_id"_s).toString());
     }
     return true;
 }

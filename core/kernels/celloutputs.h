@@ -50,7 +50,7 @@ public:
     static std::optional<QJsonObject> outputOf(const JupyterMessage &message, std::optional<int> executionCount);
 
 private:
-    void append(QJsonObject output, const QString &displayId);
+    void append(const QJsonObject &output, const QString &displayId);
 
     QString m_requestId;
     bool m_keepOutputs = true;

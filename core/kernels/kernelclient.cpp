@@ -65,7 +65,7 @@ public:
     ~KernelClientIo() { stop(); }
 
     Expected<void> start();
-    void stop();
+    void stop() noexcept;
     void post(Channel channel, QList<QByteArray> frames);
     std::vector<Event> takeEvents();
 
@@ -162,15 +162,20 @@ Expected<void> KernelClientIo::start()
     return {};
 }
 
-void KernelClientIo::stop()
+void KernelClientIo::stop() noexcept
 {
     if (m_thread.joinable()) {
         m_stopping = true;
-        {
+        try {
             std::lock_guard lock(m_wakeMutex);
             m_wakeOwnerSide.send(zmq::str_buffer("x"), zmq::send_flags::dontwait);
+        } catch (...) { // the thread also looks at m_stopping every 100 ms
         }
-        m_thread.join();
+        try {
+            m_thread.join();
+        } catch (...) {
+            m_thread.detach(); // cannot happen for a joinable thread of ours; never throw from here
+        }
     }
     if (m_journalFd >= 0)
         ::close(m_journalFd);
