@@ -243,8 +243,19 @@ Expected<KernelSummary> describeKernel(const QString &path, const QString &ferry
         summary.memoryBytes = (*status)->memoryBytes;
         summary.peakMemoryBytes = (*status)->peakMemoryBytes;
     }
+    // Why the place it ran ended the run (a Slurm time limit, memory, node), which the keeper,
+    // killed with it, could only call "terminated" or a signal.
+    const auto placeCause = [&](KernelEnd &end) {
+        const auto exit = run::RunDirectory(path).readExit();
+        static const QStringList vague{u"terminated"_s, u"signal"_s, u"keeper-failed"_s};
+        if (exit && *exit && !(*exit)->cause.isEmpty() && vague.contains(end.reason)) {
+            end.reason = (*exit)->cause;
+            end.detail = (*exit)->error;
+        }
+    };
     if (auto end = folder.readEnd(); end && *end) {
         summary.end = **end;
+        placeCause(*summary.end);
         summary.state = u"dead"_s;
         summary.memoryBytes = 0;
         summary.peakMemoryBytes = std::max(summary.peakMemoryBytes, (*end)->peakMemoryBytes);
@@ -271,6 +282,8 @@ Expected<KernelSummary> describeKernel(const QString &path, const QString &ferry
     end.detail = probe ? (probe->detail.isEmpty() ? u"the keeper ended without recording the kernel's end"_s : probe->detail)
                        : probe.error().message;
     end.lastLines = lastLinesOf(folder.kernelLogFile()).split(u'\n', Qt::SkipEmptyParts);
+    end.logLines = end.lastLines;
+    placeCause(end);
     summary.end = end;
     summary.state = u"dead"_s;
     summary.memoryBytes = 0;

@@ -184,10 +184,12 @@ Expected<std::optional<LaunchRecord>> RunDirectory::readLaunch() const
 
 Expected<void> RunDirectory::writeExit(const ExitRecord &r) const
 {
-    const QJsonObject json{
+    QJsonObject json{
         {u"exitCode"_s, r.exitCode},   {u"signal"_s, r.signal}, {u"finishedMs"_s, r.finishedMs},
         {u"cancelled"_s, r.cancelled}, {u"error"_s, r.error},
     };
+    if (!r.cause.isEmpty())
+        json.insert(u"cause"_s, r.cause);
     // Written beside, then linked into place: link() refuses an existing name, so of two
     // writers (the supervisor, a cancel that found it gone) exactly one wins, atomically.
     // The temp name is unpredictable and created new (O_EXCL | O_NOFOLLOW): no link planted
@@ -231,6 +233,7 @@ Expected<std::optional<ExitRecord>> RunDirectory::readExit() const
     r.finishedMs = o[u"finishedMs"_s].toInteger();
     r.cancelled = o[u"cancelled"_s].toBool();
     r.error = o[u"error"_s].toString();
+    r.cause = o[u"cause"_s].toString();
     return std::optional<ExitRecord>(r);
 }
 

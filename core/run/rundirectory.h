@@ -43,6 +43,9 @@ struct ExitRecord {
     qint64 finishedMs = 0;
     bool cancelled = false;
     QString error; // the contract's failure file, or why the script could not start
+    // Why the place it ran ended it, as a word (Slurm's: "time-limit", "out-of-memory",
+    // "node-failure", "preempted"); empty when it ended by itself or was cancelled.
+    QString cause = {};
     bool operator==(const ExitRecord &) const = default;
 
     bool succeeded() const { return !cancelled && exitCode == 0 && signal == 0; }

@@ -104,6 +104,12 @@ SlurmVerdict judgeSlurmJob(const SlurmJob &job, int queuePosition, bool requeue)
         {u"BOOT_FAIL"_s, u"the job's node failed to boot"_s},
         {u"DEADLINE"_s, u"the job missed its deadline"_s},
     };
+    static const QHash<QString, QString> causes{{u"TIMEOUT"_s, u"time-limit"_s},
+                                                {u"OUT_OF_MEMORY"_s, u"out-of-memory"_s},
+                                                {u"NODE_FAIL"_s, u"node-failure"_s},
+                                                {u"BOOT_FAIL"_s, u"node-failure"_s},
+                                                {u"PREEMPTED"_s, u"preempted"_s}};
+    v.cause = causes.value(s);
     v.detail = why.value(s, u"Slurm ended the job in state %1"_s.arg(s));
     if (v.detail.contains(u"%1"_s))
         v.detail = v.detail.arg(job.exitCode);

@@ -31,6 +31,7 @@ struct SlurmVerdict {
     RunState state = RunState::Running;
     bool ended = false;
     QString detail;
+    QString cause; // run::ExitRecord::cause: time-limit, out-of-memory, node-failure, preempted
 };
 SlurmVerdict judgeSlurmJob(const SlurmJob &job, int queuePosition, bool requeue);
 

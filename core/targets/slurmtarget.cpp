@@ -196,6 +196,7 @@ Expected<RunProbe> SlurmTarget::judge(const QString &runDir, RemoteRun &run, con
     run::ExitRecord exit{job.signal == 0 ? job.exitCode : -1, job.signal, 0, verdict.state == RunState::Cancelled, {}};
     if (verdict.state == RunState::Failed) {
         exit.error = verdict.detail;
+        exit.cause = verdict.cause;
         if (exit.exitCode == 0 && exit.signal == 0)
             exit.exitCode = 1; // TIMEOUT, NODE_FAIL...: Slurm may report 0:0 for those
     }
