@@ -4,6 +4,7 @@
 #include "kernelhost/kernelfolder.h"
 #include "kernelhost/kernelhost.h"
 #include "metrics/systemsamples.h"
+#include "run/rundirectory.h"
 
 #include "support/testmain.h"
 
@@ -48,6 +49,32 @@ private Q_SLOTS:
         const auto end = folder.readEnd();
         QVERIFY(end && *end);
         QCOMPARE(endSentence(**end), text);
+    }
+
+    // A kernel whose Slurm job hit its time limit: the keeper, killed with it, wrote "terminated";
+    // the run's exit record says why in a word, and that is the kernel's end.
+    void theJobsCauseWins()
+    {
+        QTemporaryDir dir;
+        const ferry::run::RunDirectory run(dir.path());
+        ferry::run::RunSpec spec;
+        spec.id = u"20261207-080000-kernel-0001"_s;
+        spec.sourceDir = dir.path();
+        spec.target = *ferry::run::TargetSpec::parse(u"slurm:login"_s);
+        spec.keeperArguments = {u"run"_s, u"{kernel}"_s};
+        QVERIFY(run.writeSpec(spec));
+        const KernelFolder folder(dir.path());
+        QVERIFY(QDir().mkpath(folder.keeperDir()));
+        QFile end(folder.endFile());
+        QVERIFY(end.open(QIODevice::WriteOnly));
+        end.write("{\"reason\": \"terminated\", \"signal\": 15}");
+        end.close();
+        QVERIFY(run.writeExit({1, 0, 0, false, u"the job reached its time limit (--time)"_s, u"time-limit"_s}));
+        const auto summary = describeKernel(dir.path(), u"ferry"_s);
+        QVERIFY(summary);
+        QCOMPARE(summary->state, u"dead"_s);
+        QCOMPARE(summary->end->reason, u"time-limit"_s);
+        QCOMPARE(endSentence(*summary->end), u"the kernel ended: time limit reached; the job reached its time limit (--time)"_s);
     }
 
     void gpusOfTheLastSample()
