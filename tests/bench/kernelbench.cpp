@@ -1,6 +1,7 @@
 // The kernel engine's figures for tests/bench/kernels.sh (run by hand): a local kernel started
 // through Ferry's kernel host (keeper, journal) on Debian's ipykernel.
-//   ferry_kernelbench WORKSPACE ENV.yml start N      start to ready, N times (seconds, one a line)
+//   ferry_kernelbench WORKSPACE ENV.yml start N [TARGET]  start to ready, N times (seconds, one
+//        a line), on this machine or TARGET (container: ENV.yml's image)
 //   ferry_kernelbench WORKSPACE ENV.yml roundtrip N  `1+1` sent to result and idle, N times (ms)
 //   ferry_kernelbench WORKSPACE ENV.yml lines N [PAUSE_S]
 //        a cell printing N numbered lines: the wall time from send to idle, the kernel's own loop
@@ -48,9 +49,10 @@ struct Kernel {
     std::unique_ptr<KernelConnection> connection;
 };
 
-Kernel start(const QString &workspace, const QString &env)
+Kernel start(const QString &workspace, const QString &env, const QString &target = u"local"_s)
 {
     KernelRequest request;
+    request.target = *ferry::run::TargetSpec::parse(target);
     request.environmentFile = env;
     request.workingFolder = workspace;
     const auto folder = startKernel(workspace + u"/.ferry/kernels"_s, request, ferryBinary());
@@ -90,7 +92,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < n; ++i) {
             QElapsedTimer clock;
             clock.start();
-            Kernel kernel = start(workspace, env);
+            Kernel kernel = start(workspace, env, args.value(5, u"local"_s));
             out << clock.nsecsElapsed() / 1e9 << Qt::endl;
             kernel.connection.reset();
             stop(kernel);

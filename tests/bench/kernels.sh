@@ -3,7 +3,9 @@
 #   tests/bench/kernels.sh [BUILD_DIR] [RUNS]          (a RelWithDebInfo or Release build)
 # In the same run, alternating (tests/bench/kernelbench.cpp, tests/bench/kernels_reference.py):
 #   start      a local kernel started to ready (Ferry: the kernel's run, its keeper, kernel_info
-#              answered; jupyter_client: KernelManager.start_kernel to wait_for_ready), RUNS each
+#              answered; jupyter_client: KernelManager.start_kernel to wait_for_ready), RUNS each;
+#              and Ferry's in a container (ferry-kernel:bookworm, tests/services/docker.sh
+#              kernel-image) when the test Docker engine answers
 #   roundtrip  `1+1` sent to its result and idle: p50 and p99 over 200 cells
 #   lines      a cell printing 1,000,000 lines: wall time against the kernel's own loop time
 #              (goal <= 1.05), every line received in order, the client's peak memory (and with
@@ -32,6 +34,13 @@ for _ in $(seq "$runs"); do
 done
 fs=$(median <"$work/start.ferry"); rs=$(median <"$work/start.ref")
 printf 'start to ready (s, median of %d)   ferry %.3f   jupyter_client %.3f   ratio %.2f\n' "$runs" "$fs" "$rs" "$(echo "$fs / $rs" | bc -l)"
+if docker_host=$(bash tests/services/docker.sh status 2>/dev/null) && bash tests/services/docker.sh kernel-image 2>/dev/null; then
+  export DOCKER_HOST=$docker_host
+  printf 'ferry: 1\nname: bench-kernel\nversion: "1"\ndocker:\n  base_image: ferry-kernel:bookworm\n  gpu: "off"\npython:\n  interpreter: python3\n  user_managed: true\n' >"$work/container.yml"
+  "$build/bin/ferry_kernelbench" "$work" "$work/container.yml" start 1 container >/dev/null # its image built once
+  "$build/bin/ferry_kernelbench" "$work" "$work/container.yml" start "$runs" container >"$work/start.container"
+  printf 'start to ready in a container (s, median of %d)   ferry %.3f\n' "$runs" "$(median <"$work/start.container")"
+fi
 
 "${ferry[@]}" roundtrip 200 >"$work/rt.ferry"
 "${ref[@]}" roundtrip 200 2>/dev/null >"$work/rt.ref"
