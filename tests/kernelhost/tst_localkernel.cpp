@@ -90,7 +90,15 @@ private Q_SLOTS:
         QCOMPARE(k.value(u"environment"_s).toString(), m_env);
         QVERIFY(k.value(u"memoryBytes"_s).toDouble() > 1e6);
         QVERIFY(k.value(u"end"_s).isNull());
-        QVERIFY(QStringList({u"idle"_s, u"busy"_s}).contains(k.value(u"state"_s).toString()));
+        // status.json follows the kernel's state within a quarter of a second.
+        QTRY_VERIFY_WITH_TIMEOUT(QStringList({u"idle"_s, u"busy"_s}).contains(shown(m_id).value(u"state"_s).toString()), 10000);
+        // Private: the folders 0700, the connection file (its key) 0600.
+        const KernelFolder folder(folderOf(m_id));
+        QCOMPARE(QFileInfo(folder.path()).permissions() & 0x0077, QFile::Permissions());
+        QCOMPARE(QFileInfo(folder.keeperDir()).permissions() & 0x0077, QFile::Permissions());
+        QCOMPARE(QFileInfo(folder.ferrySocketDir()).permissions() & 0x0077, QFile::Permissions());
+        QCOMPARE(QFileInfo(folder.connectionFile()).permissions() & 0x0777,
+                 QFile::ReadOwner | QFile::WriteOwner | QFile::ReadUser | QFile::WriteUser);
         // A prefix or the last characters name it too.
         QCOMPARE(shown(m_id.right(4)).value(u"id"_s).toString(), m_id);
     }

@@ -195,6 +195,31 @@ private Q_SLOTS:
         QCOMPARE(run(u"print(x)"_s).outputs()[0].toObject().value(u"text"_s).toString(), u"41\n"_s);
     }
 
+    // comm messages both ways (what widgets speak): a target the kernel registers echoes what the
+    // client sends on a comm it opened, with a binary buffer.
+    void commsPassThrough()
+    {
+        run(u"def echo(comm, opened):\n"
+            "    comm.send({'opened': opened['content']['data']})\n"
+            "    comm.on_msg(lambda m: comm.send({'echo': m['content']['data']}, buffers=m['buffers']))\n"
+            "get_ipython().kernel.comm_manager.register_target('ferry.echo', echo)"_s);
+        const QString commId = u"c0ffee"_s;
+        m_client->sendComm(u"comm_open"_s, {{u"comm_id"_s, commId}, {u"target_name"_s, u"ferry.echo"_s}, {u"data"_s, QJsonObject{{u"x"_s, 1}}}});
+        m_client->sendComm(u"comm_msg"_s, {{u"comm_id"_s, commId}, {u"data"_s, QJsonObject{{u"y"_s, 2}}}}, {QByteArray("\x00\x01\x02", 3)});
+        const auto comms = [&] {
+            QList<JupyterMessage> found;
+            for (const auto &[channel, message] : m_received.messages)
+                if (channel == Channel::IOPub && message.type() == u"comm_msg" &&
+                    message.content.value(u"comm_id"_s).toString() == commId)
+                    found << message;
+            return found;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(comms().size(), 2, 20000);
+        QCOMPARE(comms()[0].content.value(u"data"_s).toObject().value(u"opened"_s).toObject().value(u"x"_s).toInt(), 1);
+        QCOMPARE(comms()[1].content.value(u"data"_s).toObject().value(u"echo"_s).toObject().value(u"y"_s).toInt(), 2);
+        QCOMPARE(comms()[1].buffers, QList<QByteArray>{QByteArray("\x00\x01\x02", 3)});
+    }
+
     void heartbeatOfAStoppedKernel()
     {
         QSignalSpy beats(m_client.get(), &KernelClient::heartbeatChanged);
