@@ -98,7 +98,9 @@ private Q_SLOTS:
         const KernelFolder folder(folderOf(m_id));
         const auto mode = [](const QString &path) {
             struct stat st {};
-            return ::lstat(QFile::encodeName(path).constData(), &st) == 0 ? int(st.st_mode & 07777) : -1;
+            // (jupyter_client, which ipykernel rewrites its connection file with, adds the sticky
+            // bit to the file's folder, against cleaners of temporary folders: the access bits matter)
+            return ::lstat(QFile::encodeName(path).constData(), &st) == 0 ? int(st.st_mode & 0777) : -1;
         };
         QCOMPARE(mode(folder.path()), 0700);
         QCOMPARE(mode(folder.keeperDir()), 0700);
