@@ -2,15 +2,17 @@
 
 #include "common/privatedir.h"
 #include "common/safefile.h"
+#include "kernelhost/kernellink.h"
 #include "kernels/connectionfile.h"
 #include "kernels/keeper.h"
-#include "kernelhost/kernellink.h"
 #include "run/rundirectory.h"
 #include "run/runenvironment.h"
 #include "run/runsecrets.h"
 #include "secrets/redactor.h"
+#include "targets/remotetarget.h"
 #include "targets/targetfactory.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QDirIterator>
@@ -19,6 +21,7 @@
 #include <QThread>
 
 #include <csignal>
+#include <cstring>
 
 using namespace Qt::StringLiterals;
 
@@ -51,8 +54,12 @@ Error kernelEndedError(const KernelFolder &folder, const KernelEnd &end, const r
                      u"add ipykernel to the environment (`ferry env add %1 ipykernel` makes a new version of it), "
                      "or pick an environment that has it; Ferry never installs it on its own"_s.arg(
                          spec.environmentFile.isEmpty() ? u"ENV.yml"_s : spec.environmentFile)};
-    return Error{u"the kernel %1 before it was ready%2"_s.arg(endText(end), lines.isEmpty() ? QString() : u":\n"_s + lines),
-                 folder.kernelLogFile(), 0, 0, {}};
+    return Error{
+        u"the kernel %1 before it was ready%2"_s.arg(endText(end), lines.isEmpty() ? QString() : u":\n"_s + lines),
+        folder.kernelLogFile(),
+        0,
+        0,
+        {}};
 }
 
 // A local keeper's pid, when it is still the process keeper.json names.
@@ -69,8 +76,10 @@ std::optional<KeeperRecord> liveLocalKeeper(const KernelFolder &folder)
 
 // What is left of the kernel's processes (its own session, which the keeper made) after a stop:
 // killed, so a stop leaves nothing behind even when the keeper could not finish.
-void killKernelLeftovers(const KernelFolder &folder)
+void killKernelLeftovers(const KernelFolder &folder, const run::RunSpec &spec)
 {
+    if (spec.target.kind != run::TargetKind::Local) // a container's end, a host's cancel: theirs
+        return;
     const auto keeper = folder.readKeeper();
     if (!keeper || !*keeper || (*keeper)->bootId != run::currentBootId())
         return;
@@ -79,21 +88,41 @@ void killKernelLeftovers(const KernelFolder &folder)
         ::kill(pid_t(member), SIGKILL);
 }
 
-Expected<void> signalLocalKeeper(const QString &path, int signal)
+// The keeper's signal, where it runs: this machine's keeper directly, a host's through SSH.
+Expected<void> signalKeeper(const QString &path, int signal, const QString &ferryBinary)
 {
     const KernelFolder folder(path);
     const auto spec = run::RunDirectory(path).readSpec();
     if (!spec)
         return spec.error();
+    if (spec->target.onHost())
+        return signalHostKeeper(folder, *spec, QString::fromLatin1(sigabbrev_np(signal)),
+                                ferryBinary.isEmpty() ? QCoreApplication::applicationFilePath() : ferryBinary);
     if (spec->target.kind != run::TargetKind::Local)
-        return Error{u"signals reach only kernels on this machine so far (this one runs on %1)"_s.arg(spec->target.toString()),
-                     path, 0, 0, {}};
+        return Error{u"signals reach only kernels on this machine and on SSH hosts so far (this one runs on %1)"_s.arg(
+                         spec->target.toString()),
+                     path,
+                     0,
+                     0,
+                     {}};
     const auto keeper = liveLocalKeeper(folder);
     if (!keeper)
         return Error{u"the kernel's keeper is not running"_s, path, 0, 0, u"`ferry kernel show` says how it ended"_s};
     if (::kill(pid_t(keeper->keeperPid), signal) != 0)
         return Error{u"cannot signal the kernel's keeper: "_s + errnoText(), path, 0, 0, {}};
     return {};
+}
+
+// The folder Ferry made for the kernel's sockets (a container's mount, an SSH link's forwards):
+// removed with the kernel, when it is Ferry's own (in the runtime folder's ferry-kernels/).
+void removeLocalSocketDir(const KernelFolder &folder)
+{
+    const QString dir = folder.ferrySocketDir();
+    const auto runtime = privateRuntimeDir();
+    if (dir.isEmpty() || !runtime || QDir::cleanPath(dir) != *runtime + u"/ferry-kernels/"_s + folder.id())
+        return;
+    if (entryKind(dir) == EntryKind::Directory)
+        QDir(dir).removeRecursively();
 }
 
 } // namespace
@@ -112,20 +141,23 @@ Expected<run::RunSpec> kernelSpec(const QString &id, const KernelRequest &reques
 {
     run::RunSpec spec;
     spec.id = id;
-    spec.sourceDir = QFileInfo(request.workingFolder.isEmpty() ? QDir::currentPath() : request.workingFolder).absoluteFilePath();
+    spec.sourceDir =
+        QFileInfo(request.workingFolder.isEmpty() ? QDir::currentPath() : request.workingFolder).absoluteFilePath();
     spec.channels = request.channels;
     spec.target = request.target;
     if (!request.environmentFile.isEmpty()) {
         const Diagnostics diagnostics = run::applyEnvironmentFile(spec, request.environmentFile);
         for (const Diagnostic &d : diagnostics)
             if (d.isError())
-                return d.where.path.isEmpty() ? Error{d.where.message, request.environmentFile, 0, 0, d.where.hint} : d.where;
+                return d.where.path.isEmpty() ? Error{d.where.message, request.environmentFile, 0, 0, d.where.hint}
+                                              : d.where;
     }
     spec.secretVariables << request.secretVariables;
     const int idle = request.idleStopMinutes >= 0 ? request.idleStopMinutes : defaultIdleStopMinutes(spec.target.kind);
-    spec.keeperArguments = QStringList{u"run"_s, u"{kernel}"_s, u"--idle-stop"_s, QString::number(qint64(idle) * 60), u"--"_s,
-                                       u"{interpreter}"_s} +
-                           request.kernelArguments;
+    spec.keeperArguments =
+        QStringList{u"run"_s, u"{kernel}"_s,     u"--idle-stop"_s, QString::number(qint64(idle) * 60),
+                    u"--"_s,  u"{interpreter}"_s} +
+        request.kernelArguments;
     return spec;
 }
 
@@ -136,6 +168,8 @@ Expected<KernelFolder> startKernel(const QString &kernelsDir, const KernelReques
     auto spec = kernelSpec(id, request);
     if (!spec)
         return spec.error();
+    if (const auto checked = checkKernelTarget(*spec); !checked)
+        return checked.error();
     if (!QDir().mkpath(kernelsDir))
         return Error{u"cannot create the kernels' folder"_s, kernelsDir, 0, 0, {}};
     const KernelFolder folder(KernelFolder::pathFor(kernelsDir, id));
@@ -154,7 +188,8 @@ Expected<KernelFolder> startKernel(const QString &kernelsDir, const KernelReques
         if (auto made = ensurePrivateDir(socketDir); !made)
             return made.error();
     }
-    const ConnectionInfo connection = ConnectionInfo::ipc(kernelSideSocketDir(*spec, socketDir) + u"/k"_s, u"python3"_s);
+    const ConnectionInfo connection =
+        ConnectionInfo::ipc(kernelSideSocketDir(*spec, socketDir) + u"/k"_s, u"python3"_s);
     if (auto written = connection.write(folder.connectionFile()); !written)
         return written.error();
     if (auto written = createNewFile(folder.socketsFile(), socketDir.toUtf8() + '\n', 0600); !written)
@@ -183,6 +218,7 @@ Expected<KernelFolder> startKernel(const QString &kernelsDir, const KernelReques
     QElapsedTimer clock;
     clock.start();
     while (clock.elapsed() < timeoutMs) {
+        refreshKernelRecords(folder, *spec, ferryBinary); // a host's records: their copies here
         if (auto end = folder.readEnd(); end && *end)
             return kernelEndedError(folder, **end, *spec);
         if (auto keeper = folder.readKeeper(); keeper && *keeper)
@@ -191,15 +227,20 @@ Expected<KernelFolder> startKernel(const QString &kernelsDir, const KernelReques
             if (auto end = folder.readEnd(); end && *end)
                 return kernelEndedError(folder, **end, *spec);
             const QString log = lastLinesOf(run::RunDirectory(folder.path()).logFile());
-            return Error{u"the kernel's keeper ended before it started the kernel%1"_s.arg(
-                             log.isEmpty() ? (probe->detail.isEmpty() ? QString() : u": "_s + probe->detail) : u":\n"_s + log),
-                         run::RunDirectory(folder.path()).logFile(), 0, 0, {}};
+            return Error{
+                u"the kernel's keeper ended before it started the kernel%1"_s.arg(
+                    log.isEmpty() ? (probe->detail.isEmpty() ? QString() : u": "_s + probe->detail) : u":\n"_s + log),
+                run::RunDirectory(folder.path()).logFile(),
+                0,
+                0,
+                {}};
         }
-        QThread::msleep(50);
+        QThread::msleep(spec->target.onHost() ? 200 : 50);
     }
     (void)target->cancel(folder.path(), 2000);
-    return Error{u"the kernel's keeper did not report within %1 s (no keeper.json): it was stopped"_s.arg(timeoutMs / 1000),
-                 folder.path(), 0, 0, u"the run's log in the kernel's folder says what it did"_s};
+    return Error{
+        u"the kernel's keeper did not report within %1 s (no keeper.json): it was stopped"_s.arg(timeoutMs / 1000),
+        folder.path(), 0, 0, u"the run's log in the kernel's folder says what it did"_s};
 }
 
 Expected<KernelSummary> describeKernel(const QString &path, const QString &ferryBinary)
@@ -252,8 +293,9 @@ Expected<KernelSummary> describeKernel(const QString &path, const QString &ferry
         if (probe->exit->cancelled)
             end.reason = u"stopped"_s;
     }
-    end.detail = probe ? (probe->detail.isEmpty() ? u"the keeper ended without recording the kernel's end"_s : probe->detail)
-                       : probe.error().message;
+    end.detail =
+        probe ? (probe->detail.isEmpty() ? u"the keeper ended without recording the kernel's end"_s : probe->detail)
+              : probe.error().message;
     end.lastLines = lastLinesOf(folder.kernelLogFile()).split(u'\n', Qt::SkipEmptyParts);
     summary.end = end;
     summary.state = u"dead"_s;
@@ -264,7 +306,8 @@ Expected<KernelSummary> describeKernel(const QString &path, const QString &ferry
 QList<KernelSummary> listKernels(const QString &kernelsDir, const QString &ferryBinary, QList<Error> *problems)
 {
     QList<KernelSummary> kernels;
-    const QStringList ids = QDir(kernelsDir).entryList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::NoSymLinks, QDir::Name);
+    const QStringList ids =
+        QDir(kernelsDir).entryList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::NoSymLinks, QDir::Name);
     for (const QString &id : ids) {
         auto summary = describeKernel(KernelFolder::pathFor(kernelsDir, id), ferryBinary);
         if (summary)
@@ -277,7 +320,8 @@ QList<KernelSummary> listKernels(const QString &kernelsDir, const QString &ferry
 
 Expected<QString> findKernel(const QString &kernelsDir, const QString &idOrPrefix)
 {
-    const QStringList ids = QDir(kernelsDir).entryList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::NoSymLinks, QDir::Name);
+    const QStringList ids =
+        QDir(kernelsDir).entryList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::NoSymLinks, QDir::Name);
     if (ids.contains(idOrPrefix))
         return KernelFolder::pathFor(kernelsDir, idOrPrefix);
     QStringList matches;
@@ -288,48 +332,57 @@ Expected<QString> findKernel(const QString &kernelsDir, const QString &idOrPrefi
         return KernelFolder::pathFor(kernelsDir, matches.first());
     if (matches.isEmpty())
         return Error{u"no kernel '%1'"_s.arg(idOrPrefix), kernelsDir, 0, 0, u"`ferry kernel list` shows the kernels"_s};
-    return Error{u"'%1' names %2 kernels: %3"_s.arg(idOrPrefix).arg(matches.size()).arg(matches.join(u", "_s)), kernelsDir,
-                 0, 0, u"give more of the id"_s};
+    return Error{u"'%1' names %2 kernels: %3"_s.arg(idOrPrefix).arg(matches.size()).arg(matches.join(u", "_s)),
+                 kernelsDir, 0, 0, u"give more of the id"_s};
 }
 
 Expected<KernelSummary> stopKernel(const QString &path, const QString &ferryBinary, int graceMs)
 {
     const KernelFolder folder(path);
+    const auto spec = run::RunDirectory(path).readSpec();
+    if (!spec)
+        return spec.error();
     const auto before = describeKernel(path, ferryBinary);
     if (!before)
         return before.error();
     if (!before->alive()) {
-        killKernelLeftovers(folder);
+        killKernelLeftovers(folder, *spec);
+        (void)releaseKernelHost(folder, *spec, ferryBinary);
         return before;
     }
-    // The keeper says "stopped" (not "terminated") when this file is there.
+    // The keeper says "stopped" (not "terminated") when this file is there (on a host: there too).
     if (entryKind(folder.stopRequestFile()) == EntryKind::Missing)
         (void)createNewFile(folder.stopRequestFile(), QByteArray::number(run::nowMs()), 0600);
+    (void)requestStopOnHost(folder, *spec, ferryBinary); // unreachable: the cancel says so
     const auto target = targets::makeTarget(before->target, ferryBinary);
     if (!target)
         return Error{u"no target for %1"_s.arg(before->target.toString()), path, 0, 0, {}};
     const auto cancelled = target->cancel(path, graceMs);
-    killKernelLeftovers(folder);
+    killKernelLeftovers(folder, *spec);
     if (!cancelled)
         return cancelled.error();
+    // On a host: its socket folder gone, the journal's and the records' copies brought to the end.
+    if (const auto released = releaseKernelHost(folder, *spec, ferryBinary); !released)
+        return released.error();
     if (auto end = folder.readEnd(); end && !*end) {
         // The keeper could not record it (killed within the grace): Ferry does.
-        const QByteArray record = QByteArrayLiteral("{\"reason\": \"stopped\", \"exitCode\": -1, \"signal\": 9, \"finishedMs\": ") +
-                                  QByteArray::number(run::nowMs()) +
-                                  QByteArrayLiteral(", \"detail\": \"stopped by Ferry; its keeper did not record the end\"}");
+        const QByteArray record =
+            QByteArrayLiteral("{\"reason\": \"stopped\", \"exitCode\": -1, \"signal\": 9, \"finishedMs\": ") +
+            QByteArray::number(run::nowMs()) +
+            QByteArrayLiteral(", \"detail\": \"stopped by Ferry; its keeper did not record the end\"}");
         (void)createNewFile(folder.endFile(), record, 0600);
     }
     return describeKernel(path, ferryBinary);
 }
 
-Expected<void> restartKernel(const QString &folder)
+Expected<void> restartKernel(const QString &folder, const QString &ferryBinary)
 {
-    return signalLocalKeeper(folder, SIGHUP);
+    return signalKeeper(folder, SIGHUP, ferryBinary);
 }
 
-Expected<void> interruptKernelBySignal(const QString &folder)
+Expected<void> interruptKernelBySignal(const QString &folder, const QString &ferryBinary)
 {
-    return signalLocalKeeper(folder, SIGUSR1);
+    return signalKeeper(folder, SIGUSR1, ferryBinary);
 }
 
 Expected<void> removeKernel(const QString &path, const QString &ferryBinary)
@@ -352,6 +405,15 @@ Expected<void> removeKernel(const QString &path, const QString &ferryBinary)
             }
         }
     }
+    if (summary && summary->target.onHost()) { // the run's folder on the host, journal and all
+        if (const auto target = targets::makeTarget(summary->target, ferryBinary)) {
+            if (auto *remote = dynamic_cast<targets::RemoteTarget *>(target.get())) {
+                if (const auto removed = remote->removeRemoteFolder(path); !removed)
+                    return removed.error();
+            }
+        }
+    }
+    removeLocalSocketDir(KernelFolder(path));
     for (int attempt = 0; attempt < 3; ++attempt) {
         if (QDir(path).removeRecursively()) // links inside (the work folder's) are removed as links
             return {};

@@ -69,7 +69,8 @@ struct KernelSummary {
 // The kernel in `folder` now (its target probed: blocking).
 Expected<KernelSummary> describeKernel(const QString &folder, const QString &ferryBinary);
 // Every kernel of `kernelsDir`, oldest first; a folder that cannot be read is left out and named in `problems`.
-QList<KernelSummary> listKernels(const QString &kernelsDir, const QString &ferryBinary, QList<Error> *problems = nullptr);
+QList<KernelSummary> listKernels(const QString &kernelsDir, const QString &ferryBinary,
+                                 QList<Error> *problems = nullptr);
 // The folder of the kernel whose id is `idOrSuffixOrPrefix` (or starts or ends with it); why not when none or several.
 Expected<QString> findKernel(const QString &kernelsDir, const QString &idOrPrefix);
 
@@ -77,11 +78,14 @@ Expected<QString> findKernel(const QString &kernelsDir, const QString &idOrPrefi
 // target's cancel, as a run's; anything left of the kernel's processes is killed). Returns it as
 // it ended.
 Expected<KernelSummary> stopKernel(const QString &folder, const QString &ferryBinary, int graceMs = 10000);
-// Restarts the kernel in place (same connection, same journal, a `restarted` event in it).
-Expected<void> restartKernel(const QString &folder);
+// Restarts the kernel in place (same connection, same journal, a `restarted` event in it): its
+// keeper's HUP, on this machine or its SSH host (`ferryBinary` answers a key's passphrase
+// question; empty: this program).
+Expected<void> restartKernel(const QString &folder, const QString &ferryBinary = {});
 // SIGINT to the kernel through its keeper (for a kernel that does not take interrupt_request).
-Expected<void> interruptKernelBySignal(const QString &folder);
-// Removes a kernel's record and folder, stopping it first when it runs.
+Expected<void> interruptKernelBySignal(const QString &folder, const QString &ferryBinary = {});
+// Removes a kernel's record and folder, stopping it first when it runs; on a host, its run's
+// folder there too.
 Expected<void> removeKernel(const QString &folder, const QString &ferryBinary);
 
 } // namespace ferry::kernels
