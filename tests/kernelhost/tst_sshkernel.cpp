@@ -147,6 +147,13 @@ private Q_SLOTS:
         QVERIFY2(m_id.contains(u"-kernel-"_s), qPrintable(m_id));
     }
 
+    // Whatever a failed (or a chosen few) test function left: stopped there, removed.
+    void cleanupTestCase()
+    {
+        for (const QJsonValue &k : jsonObject(kernel({u"list"_s, u"--json"_s})).value(u"kernels"_s).toArray())
+            (void)kernel({u"remove"_s, k.toObject().value(u"id"_s).toString()});
+    }
+
     // The keeper's folder on the host as the keeper wants it; its sockets in a private folder
     // of their own there.
     void theHostHoldsTheKernel()
