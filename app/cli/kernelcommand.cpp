@@ -13,11 +13,11 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
-#include <QTimer>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTimer>
 
 #include <atomic>
 #include <csignal>
@@ -83,7 +83,8 @@ public:
     void configure(QCommandLineParser &parser) const override
     {
         parser.setApplicationDescription(
-            u"  ferry kernel start [--env ENV.yml] [--target local] [--data NAME=PATH]... [--idle-stop MIN]\n"
+            u"  ferry kernel start [--env ENV.yml] [--target local|container|ssh:HOST] [--data NAME=PATH]...\n"
+            u"                     [--idle-stop MIN]\n"
             u"  ferry kernel list [--json]            ferry kernel show ID [--json]\n"
             u"  ferry kernel exec ID (CODE | -f FILE) [--timeout S]\n"
             u"  ferry kernel attach ID                ferry kernel interrupt|restart|stop|remove ID\n\n"
@@ -91,16 +92,20 @@ public:
             u"Ferry: its keeper journals every output, so `attach` shows what ran while nobody watched.\n"
             u"`exec` prints the cell's outputs as they come (images as the name of the saved file) and exits\n"
             u"1 when the cell raised. ID may be the id's start or its last characters."_s);
-        parser.addPositionalArgument(u"action"_s, u"start, list, show, exec, attach, interrupt, restart, stop, remove"_s,
-                                     u"ACTION"_s);
+        parser.addPositionalArgument(
+            u"action"_s, u"start, list, show, exec, attach, interrupt, restart, stop, remove"_s, u"ACTION"_s);
         parser.addPositionalArgument(u"id"_s, u"The kernel."_s, u"[ID]"_s);
         parser.addPositionalArgument(u"code"_s, u"exec: the code of the cell."_s, u"[CODE]"_s);
         parser.addOption({u"workspace"_s, u"The workspace folder (default: the current folder)."_s, u"DIR"_s});
         parser.addOption({u"env"_s, u"start: the environment file (default: this machine's python3)."_s, u"ENV.yml"_s});
-        parser.addOption({u"target"_s, u"start: where the kernel runs (local)."_s, u"TARGET"_s, u"local"_s});
+        parser.addOption(
+            {u"target"_s,
+             u"start: where the kernel runs: local, container, ssh:HOST (with --env, add --host-python)."_s,
+             u"TARGET"_s, u"local"_s});
         parser.addOption({u"cwd"_s, u"start: the folder the kernel works in (default: the workspace)."_s, u"DIR"_s});
-        parser.addOption({u"idle-stop"_s, u"start: stop the kernel after MIN idle minutes (0: never; default: off on this "
-                                          u"machine, 60 on SSH hosts and Slurm)."_s,
+        parser.addOption({u"idle-stop"_s,
+                          u"start: stop the kernel after MIN idle minutes (0: never; default: off on this "
+                          u"machine, 60 on SSH hosts and Slurm)."_s,
                           u"MIN"_s});
         parser.addOption({{u"f"_s, u"file"_s}, u"exec: run the code in FILE."_s, u"FILE"_s});
         parser.addOption({u"timeout"_s, u"exec: interrupt the cell after S seconds."_s, u"S"_s});
@@ -113,7 +118,8 @@ public:
     {
         const QStringList args = parser.positionalArguments();
         const QString action = args.value(0);
-        auto ws = workspace::Workspace::open(parser.value(u"workspace"_s).isEmpty() ? u"."_s : parser.value(u"workspace"_s));
+        auto ws =
+            workspace::Workspace::open(parser.value(u"workspace"_s).isEmpty() ? u"."_s : parser.value(u"workspace"_s));
         if (!ws) {
             io.err << "ferry kernel: " << ws.error().toString() << Qt::endl;
             return kExitUserError;
@@ -124,11 +130,13 @@ public:
             return start(parser, *ws, io);
         if (action == "list"_L1)
             return list(parser, io);
-        static const QStringList withId{u"show"_s, u"exec"_s, u"attach"_s, u"interrupt"_s, u"restart"_s, u"stop"_s, u"remove"_s};
+        static const QStringList withId{u"show"_s,    u"exec"_s, u"attach"_s, u"interrupt"_s,
+                                        u"restart"_s, u"stop"_s, u"remove"_s};
         if (!withId.contains(action))
-            return usageError(name(), action.isEmpty() ? u"say what to do: start, list, show, exec, attach, interrupt, "
-                                                         u"restart, stop or remove"_s
-                                                       : u"unknown action '%1'"_s.arg(action),
+            return usageError(name(),
+                              action.isEmpty() ? u"say what to do: start, list, show, exec, attach, interrupt, "
+                                                 u"restart, stop or remove"_s
+                                               : u"unknown action '%1'"_s.arg(action),
                               io);
         if (args.size() < 2)
             return usageError(name(), u"name the kernel (`ferry kernel list` shows them)"_s, io);
@@ -186,7 +194,8 @@ private:
         request.secretVariables = grants->secretVariables;
         if (parser.isSet(u"env"_s))
             request.environmentFile = QFileInfo(parser.value(u"env"_s)).absoluteFilePath();
-        request.workingFolder = parser.isSet(u"cwd"_s) ? QFileInfo(parser.value(u"cwd"_s)).absoluteFilePath() : ws.root();
+        request.workingFolder =
+            parser.isSet(u"cwd"_s) ? QFileInfo(parser.value(u"cwd"_s)).absoluteFilePath() : ws.root();
         if (parser.isSet(u"idle-stop"_s)) {
             bool ok = false;
             request.idleStopMinutes = parser.value(u"idle-stop"_s).toDouble(&ok);
@@ -253,7 +262,8 @@ private:
         io.out << "kernel       " << k->id << '\n'
                << "state        " << (k->end ? u"dead: "_s + kernels::endText(*k->end) : k->state) << '\n'
                << "target       " << k->target.toString() << '\n'
-               << "environment  " << (k->environmentFile.isEmpty() ? u"(this machine's "_s + k->interpreter + u')' : k->environmentFile)
+               << "environment  "
+               << (k->environmentFile.isEmpty() ? u"(this machine's "_s + k->interpreter + u')' : k->environmentFile)
                << '\n'
                << "works in     " << k->workingFolder << '\n'
                << "started      " << timeText(k->startedMs) << '\n'
@@ -308,8 +318,10 @@ private:
                 (*connection)->client().interrupt();
         });
         interruptWatch.start(100);
-        const auto cell = (*connection)->execute(
-            code, [&](const kernels::JupyterMessage &m) { printer.print(m); }, timeoutMs, true, false);
+        const auto cell =
+            (*connection)
+                ->execute(
+                    code, [&](const kernels::JupyterMessage &m) { printer.print(m); }, timeoutMs, true, false);
         std::signal(SIGINT, previous);
         if (!cell)
             return fail(cell.error(), io);
@@ -324,8 +336,9 @@ private:
         KernelOutputPrinter printer(io, folder + u"/outputs"_s);
         g_interrupted = false;
         const auto previous = std::signal(SIGINT, onInterrupt);
-        (*connection)->follow([&](const kernels::JupyterMessage &m) { printer.print(m, true); },
-                              [&] { return g_interrupted.load() || (*connection)->ended().has_value(); });
+        (*connection)
+            ->follow([&](const kernels::JupyterMessage &m) { printer.print(m, true); },
+                     [&] { return g_interrupted.load() || (*connection)->ended().has_value(); });
         std::signal(SIGINT, previous);
         if (const auto end = (*connection)->ended())
             io.err << "the kernel has ended: " << kernels::endText(*end) << Qt::endl;
@@ -340,14 +353,16 @@ private:
         const QString request = (*connection)->client().interrupt();
         bool answered = false;
         QObject::connect(&(*connection)->client(), &kernels::KernelClient::messageReceived,
-                         [&](kernels::Channel, const kernels::JupyterMessage &m) { answered = answered || m.parentId() == request; });
+                         [&](kernels::Channel, const kernels::JupyterMessage &m) {
+                             answered = answered || m.parentId() == request;
+                         });
         QElapsedTimer clock;
         clock.start();
         while (!answered && clock.elapsed() < 5000)
             QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 100);
         if (!answered) {
             // A kernel that does not take interrupt_request gets SIGINT from its keeper.
-            if (auto signalled = kernels::interruptKernelBySignal(folder); !signalled)
+            if (auto signalled = kernels::interruptKernelBySignal(folder, m_ferry); !signalled)
                 return fail(signalled.error(), io);
         }
         io.err << "interrupted" << Qt::endl;

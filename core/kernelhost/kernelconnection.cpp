@@ -18,15 +18,16 @@ KernelConnection::KernelConnection(KernelFolder folder, std::unique_ptr<KernelLi
                                    std::unique_ptr<KernelClient> client)
     : m_folder(std::move(folder)), m_link(std::move(link)), m_client(std::move(client))
 {
-    connect(m_client.get(), &KernelClient::messageReceived, this, [this](Channel channel, const JupyterMessage &message) {
-        if (channel == Channel::IOPub)
-            m_anyIopub = true;
-        if (channel == Channel::Shell || channel == Channel::Control)
-            m_replies.insert(message.parentId(), message);
-        const bool ours = m_cell && m_cell->take(channel, message);
-        if (channel == Channel::IOPub && m_onMessage && (ours || !m_cell))
-            m_onMessage(message);
-    });
+    connect(m_client.get(), &KernelClient::messageReceived, this,
+            [this](Channel channel, const JupyterMessage &message) {
+                if (channel == Channel::IOPub)
+                    m_anyIopub = true;
+                if (channel == Channel::Shell || channel == Channel::Control)
+                    m_replies.insert(message.parentId(), message);
+                const bool ours = m_cell && m_cell->take(channel, message);
+                if (channel == Channel::IOPub && m_onMessage && (ours || !m_cell))
+                    m_onMessage(message);
+            });
 }
 
 KernelConnection::~KernelConnection() = default;
@@ -38,10 +39,11 @@ Expected<std::unique_ptr<KernelConnection>> KernelConnection::open(const QString
     const auto spec = run::RunDirectory(folderPath).readSpec();
     if (!spec)
         return spec.error();
-    auto link = openKernelLink(folder, *spec, ferryBinary.isEmpty() ? QCoreApplication::applicationFilePath() : ferryBinary);
+    auto link =
+        openKernelLink(folder, *spec, ferryBinary.isEmpty() ? QCoreApplication::applicationFilePath() : ferryBinary);
     if (!link)
         return link.error();
-    const auto connection = folder.connectionForFerry();
+    const auto connection = folder.connectionForFerry(*link ? (*link)->ferrySocketDir() : QString());
     if (!connection)
         return connection.error();
     KernelClient::Options options;
@@ -57,7 +59,8 @@ Expected<std::unique_ptr<KernelConnection>> KernelConnection::open(const QString
     auto client = std::make_unique<KernelClient>(*connection, options);
     if (auto started = client->start(); !started)
         return started.error();
-    return std::unique_ptr<KernelConnection>(new KernelConnection(std::move(folder), std::move(*link), std::move(client)));
+    return std::unique_ptr<KernelConnection>(
+        new KernelConnection(std::move(folder), std::move(*link), std::move(client)));
 }
 
 std::optional<KernelEnd> KernelConnection::ended() const
@@ -77,6 +80,8 @@ bool KernelConnection::waitFor(const std::function<bool()> &done, int timeoutMs)
     QObject::connect(m_client.get(), &KernelClient::messageReceived, &loop, &QEventLoop::quit);
     tick.start();
     while (!done()) {
+        if (m_link) // a forward or the journal's copy that died (a cut connection) starts again
+            (void)m_link->ensure();
         if (timeoutMs >= 0 && clock.elapsed() >= timeoutMs)
             return false;
         if (ended()) {
@@ -103,8 +108,10 @@ Expected<QJsonObject> KernelConnection::waitReady(int timeoutMs)
                              (end->logLines.isEmpty() ? QString() : u":\n"_s + end->logLines.join(u'\n')),
                          m_folder.path(), 0, 0, {}};
     }
-    return Error{u"the kernel did not answer kernel_info within %1 s (its keeper runs; the kernel hung while starting)"_s.arg(timeoutMs / 1000),
-                 m_folder.kernelLogFile(), 0, 0, u"its log (kernel.log) says what it did"_s};
+    return Error{
+        u"the kernel did not answer kernel_info within %1 s (its keeper runs; the kernel hung while starting)"_s.arg(
+            timeoutMs / 1000),
+        m_folder.kernelLogFile(), 0, 0, u"its log (kernel.log) says what it did"_s};
 }
 
 Expected<CellOutputs> KernelConnection::execute(const QString &code, const MessageHandler &onMessage, int timeoutMs,
@@ -121,9 +128,12 @@ Expected<CellOutputs> KernelConnection::execute(const QString &code, const Messa
         waitFor([&] { return cell.done(); }, 10000);
         m_cell = nullptr;
         m_onMessage = nullptr;
-        return Error{u"the cell did not finish within %1 s: it was interrupted%2"_s.arg(timeoutMs / 1000).arg(
-                         cell.done() ? QString() : u" and did not stop"_s),
-                     {}, 0, 0, {}};
+        return Error{u"the cell did not finish within %1 s: it was interrupted%2"_s.arg(timeoutMs / 1000)
+                         .arg(cell.done() ? QString() : u" and did not stop"_s),
+                     {},
+                     0,
+                     0,
+                     {}};
     }
     m_cell = nullptr;
     m_onMessage = nullptr;
@@ -145,8 +155,11 @@ void KernelConnection::follow(const MessageHandler &onMessage, const std::functi
         QElapsedTimer clock;
         clock.start();
         QEventLoop loop;
-        while (m_client->journalOffset() < *end && clock.elapsed() < 60000)
+        while (m_client->journalOffset() < *end && clock.elapsed() < 60000) {
+            if (m_link)
+                (void)m_link->ensure();
             loop.processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 50);
+        }
     }
     m_onMessage = nullptr;
 }

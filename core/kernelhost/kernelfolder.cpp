@@ -49,13 +49,13 @@ QString KernelFolder::ferrySocketDir() const
     return bytes && *bytes ? QString::fromUtf8(**bytes).trimmed() : QString();
 }
 
-Expected<ConnectionInfo> KernelFolder::connectionForFerry() const
+Expected<ConnectionInfo> KernelFolder::connectionForFerry(const QString &socketDir) const
 {
     auto connection = ConnectionInfo::read(connectionFile());
     if (!connection)
         return connection.error();
     if (connection->transport == u"ipc") {
-        const QString dir = ferrySocketDir();
+        const QString dir = socketDir.isEmpty() ? ferrySocketDir() : socketDir;
         if (dir.isEmpty())
             return Error{u"the kernel's folder does not say where its sockets are"_s, socketsFile(), 0, 0, {}};
         connection->ip = dir + u'/' + QFileInfo(connection->ip).fileName();
@@ -140,8 +140,9 @@ QString endSentence(const KernelEnd &end)
 
 QString endText(const KernelEnd &end)
 {
-    const QString signal = end.signal > 0 ? u"signal %1 (SIG%2)"_s.arg(end.signal).arg(QString::fromLatin1(sigabbrev_np(end.signal)))
-                                          : QString();
+    const QString signal =
+        end.signal > 0 ? u"signal %1 (SIG%2)"_s.arg(end.signal).arg(QString::fromLatin1(sigabbrev_np(end.signal)))
+                       : QString();
     if (end.reason == u"out-of-memory")
         return u"out of memory"_s;
     if (end.reason == u"stopped")

@@ -69,8 +69,9 @@ public:
     QString socketsFile() const { return m_path + QStringLiteral("/sockets"); } // run::kSocketsFile
     // Where Ferry reaches the sockets (the `sockets` file); empty when it cannot be read.
     QString ferrySocketDir() const;
-    // connection.json as Ferry uses it: the socket prefix moved to ferrySocketDir().
-    Expected<ConnectionInfo> connectionForFerry() const;
+    // connection.json as Ferry uses it: the socket prefix moved to ferrySocketDir(), or to
+    // `socketDir` when given (a link's own folder of forwards, kernellink.h).
+    Expected<ConnectionInfo> connectionForFerry(const QString &socketDir = {}) const;
     QString connectionFile() const { return file(u"connection.json"); }
     QString journalFile() const { return file(u"journal"); }
     QString keeperRecordFile() const { return file(u"keeper.json"); }

@@ -3,6 +3,7 @@
 #include "common/privatedir.h"
 #include "metrics/systemsamples.h"
 #include "common/safefile.h"
+#include "kernelhost/kernellink.h"
 #include "kernels/connectionfile.h"
 #include "kernels/keeper.h"
 #include "kernelhost/kernelconnection.h"
@@ -11,6 +12,7 @@
 #include "run/runenvironment.h"
 #include "run/runsecrets.h"
 #include "secrets/redactor.h"
+#include "targets/remotetarget.h"
 #include "targets/targetfactory.h"
 
 #include <QCoreApplication>
@@ -24,6 +26,7 @@
 
 #include <cmath>
 #include <csignal>
+#include <cstring>
 
 using namespace Qt::StringLiterals;
 
@@ -74,8 +77,10 @@ std::optional<KeeperRecord> liveLocalKeeper(const KernelFolder &folder)
 
 // What is left of the kernel's processes (its own session, which the keeper made) after a stop:
 // killed, so a stop leaves nothing behind even when the keeper could not finish.
-void killKernelLeftovers(const KernelFolder &folder)
+void killKernelLeftovers(const KernelFolder &folder, const run::RunSpec &spec)
 {
+    if (spec.target.kind != run::TargetKind::Local) // a container's end, a host's cancel: theirs
+        return;
     const auto keeper = folder.readKeeper();
     if (!keeper || !*keeper || (*keeper)->bootId != run::currentBootId())
         return;
@@ -84,21 +89,41 @@ void killKernelLeftovers(const KernelFolder &folder)
         ::kill(pid_t(member), SIGKILL);
 }
 
-Expected<void> signalLocalKeeper(const QString &path, int signal)
+// The keeper's signal, where it runs: this machine's keeper directly, a host's through SSH.
+Expected<void> signalKeeper(const QString &path, int signal, const QString &ferryBinary)
 {
     const KernelFolder folder(path);
     const auto spec = run::RunDirectory(path).readSpec();
     if (!spec)
         return spec.error();
+    if (spec->target.onHost())
+        return signalHostKeeper(folder, *spec, QString::fromLatin1(sigabbrev_np(signal)),
+                                ferryBinary.isEmpty() ? QCoreApplication::applicationFilePath() : ferryBinary);
     if (spec->target.kind != run::TargetKind::Local)
-        return Error{u"signals reach only kernels on this machine so far (this one runs on %1)"_s.arg(spec->target.toString()),
-                     path, 0, 0, {}};
+        return Error{u"signals reach only kernels on this machine and on SSH hosts so far (this one runs on %1)"_s.arg(
+                         spec->target.toString()),
+                     path,
+                     0,
+                     0,
+                     {}};
     const auto keeper = liveLocalKeeper(folder);
     if (!keeper)
         return Error{u"the kernel's keeper is not running"_s, path, 0, 0, u"`ferry kernel show` says how it ended"_s};
     if (::kill(pid_t(keeper->keeperPid), signal) != 0)
         return Error{u"cannot signal the kernel's keeper: "_s + errnoText(), path, 0, 0, {}};
     return {};
+}
+
+// The folder Ferry made for the kernel's sockets (a container's mount, an SSH link's forwards):
+// removed with the kernel, when it is Ferry's own (in the runtime folder's ferry-kernels/).
+void removeLocalSocketDir(const KernelFolder &folder)
+{
+    const QString dir = folder.ferrySocketDir();
+    const auto runtime = privateRuntimeDir();
+    if (dir.isEmpty() || !runtime || QDir::cleanPath(dir) != *runtime + u"/ferry-kernels/"_s + folder.id())
+        return;
+    if (entryKind(dir) == EntryKind::Directory)
+        QDir(dir).removeRecursively();
 }
 
 } // namespace
@@ -117,14 +142,16 @@ Expected<run::RunSpec> kernelSpec(const QString &id, const KernelRequest &reques
 {
     run::RunSpec spec;
     spec.id = id;
-    spec.sourceDir = QFileInfo(request.workingFolder.isEmpty() ? QDir::currentPath() : request.workingFolder).absoluteFilePath();
+    spec.sourceDir =
+        QFileInfo(request.workingFolder.isEmpty() ? QDir::currentPath() : request.workingFolder).absoluteFilePath();
     spec.channels = request.channels;
     spec.target = request.target;
     if (!request.environmentFile.isEmpty()) {
         const Diagnostics diagnostics = run::applyEnvironmentFile(spec, request.environmentFile);
         for (const Diagnostic &d : diagnostics)
             if (d.isError())
-                return d.where.path.isEmpty() ? Error{d.where.message, request.environmentFile, 0, 0, d.where.hint} : d.where;
+                return d.where.path.isEmpty() ? Error{d.where.message, request.environmentFile, 0, 0, d.where.hint}
+                                              : d.where;
     }
     spec.secretVariables << request.secretVariables;
     const double idle = request.idleStopMinutes >= 0 ? request.idleStopMinutes : defaultIdleStopMinutes(spec.target.kind);
@@ -141,6 +168,8 @@ Expected<KernelFolder> startKernel(const QString &kernelsDir, const KernelReques
     auto spec = kernelSpec(id, request);
     if (!spec)
         return spec.error();
+    if (const auto checked = checkKernelTarget(*spec); !checked)
+        return checked.error();
     if (!QDir().mkpath(kernelsDir))
         return Error{u"cannot create the kernels' folder"_s, kernelsDir, 0, 0, {}};
     const KernelFolder folder(KernelFolder::pathFor(kernelsDir, id));
@@ -159,7 +188,8 @@ Expected<KernelFolder> startKernel(const QString &kernelsDir, const KernelReques
         if (auto made = ensurePrivateDir(socketDir); !made)
             return made.error();
     }
-    const ConnectionInfo connection = ConnectionInfo::ipc(kernelSideSocketDir(*spec, socketDir) + u"/k"_s, u"python3"_s);
+    const ConnectionInfo connection =
+        ConnectionInfo::ipc(kernelSideSocketDir(*spec, socketDir) + u"/k"_s, u"python3"_s);
     if (auto written = connection.write(folder.connectionFile()); !written)
         return written.error();
     if (auto written = createNewFile(folder.socketsFile(), socketDir.toUtf8() + '\n', 0600); !written)
@@ -188,6 +218,7 @@ Expected<KernelFolder> startKernel(const QString &kernelsDir, const KernelReques
     QElapsedTimer clock;
     clock.start();
     while (clock.elapsed() < timeoutMs) {
+        refreshKernelRecords(folder, *spec, ferryBinary); // a host's records: their copies here
         if (auto end = folder.readEnd(); end && *end)
             return kernelEndedError(folder, **end, *spec);
         if (auto keeper = folder.readKeeper(); keeper && *keeper)
@@ -196,17 +227,21 @@ Expected<KernelFolder> startKernel(const QString &kernelsDir, const KernelReques
             if (auto end = folder.readEnd(); end && *end)
                 return kernelEndedError(folder, **end, *spec);
             const QString log = lastLinesOf(run::RunDirectory(folder.path()).logFile());
-            return Error{u"the kernel's keeper ended before it started the kernel%1"_s.arg(
-                             log.isEmpty() ? (probe->detail.isEmpty() ? QString() : u": "_s + probe->detail) : u":\n"_s + log),
-                         run::RunDirectory(folder.path()).logFile(), 0, 0, {}};
+            return Error{
+                u"the kernel's keeper ended before it started the kernel%1"_s.arg(
+                    log.isEmpty() ? (probe->detail.isEmpty() ? QString() : u": "_s + probe->detail) : u":\n"_s + log),
+                run::RunDirectory(folder.path()).logFile(),
+                0,
+                0,
+                {}};
         }
-        QThread::msleep(50);
+        QThread::msleep(spec->target.onHost() ? 200 : 50);
     }
     // Which step hung: the keeper (no status.json: it never ran) or the kernel (it never opened
     // its sockets, so the keeper could not subscribe).
     const bool keeperRan = entryKind(folder.statusFile()) == EntryKind::RegularFile;
     (void)target->cancel(folder.path(), 2000);
-    killKernelLeftovers(folder);
+    killKernelLeftovers(folder, *spec);
     if (keeperRan) {
         const QString log = lastLinesOf(folder.kernelLogFile());
         return Error{u"the kernel did not open its sockets within %1 s, so it was stopped%2"_s.arg(timeoutMs / 1000).arg(
@@ -279,8 +314,9 @@ Expected<KernelSummary> describeKernel(const QString &path, const QString &ferry
         if (probe->exit->cancelled)
             end.reason = u"stopped"_s;
     }
-    end.detail = probe ? (probe->detail.isEmpty() ? u"the keeper ended without recording the kernel's end"_s : probe->detail)
-                       : probe.error().message;
+    end.detail =
+        probe ? (probe->detail.isEmpty() ? u"the keeper ended without recording the kernel's end"_s : probe->detail)
+              : probe.error().message;
     end.lastLines = lastLinesOf(folder.kernelLogFile()).split(u'\n', Qt::SkipEmptyParts);
     end.logLines = end.lastLines;
     placeCause(end);
@@ -335,7 +371,8 @@ std::optional<GpuUse> lastGpuUse(const QString &samplesFile)
 QList<KernelSummary> listKernels(const QString &kernelsDir, const QString &ferryBinary, QList<Error> *problems)
 {
     QList<KernelSummary> kernels;
-    const QStringList ids = QDir(kernelsDir).entryList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::NoSymLinks, QDir::Name);
+    const QStringList ids =
+        QDir(kernelsDir).entryList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::NoSymLinks, QDir::Name);
     for (const QString &id : ids) {
         auto summary = describeKernel(KernelFolder::pathFor(kernelsDir, id), ferryBinary);
         if (summary)
@@ -348,7 +385,8 @@ QList<KernelSummary> listKernels(const QString &kernelsDir, const QString &ferry
 
 Expected<QString> findKernel(const QString &kernelsDir, const QString &idOrPrefix)
 {
-    const QStringList ids = QDir(kernelsDir).entryList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::NoSymLinks, QDir::Name);
+    const QStringList ids =
+        QDir(kernelsDir).entryList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::NoSymLinks, QDir::Name);
     if (ids.contains(idOrPrefix))
         return KernelFolder::pathFor(kernelsDir, idOrPrefix);
     QStringList matches;
@@ -359,38 +397,47 @@ Expected<QString> findKernel(const QString &kernelsDir, const QString &idOrPrefi
         return KernelFolder::pathFor(kernelsDir, matches.first());
     if (matches.isEmpty())
         return Error{u"no kernel '%1'"_s.arg(idOrPrefix), kernelsDir, 0, 0, u"`ferry kernel list` shows the kernels"_s};
-    return Error{u"'%1' names %2 kernels: %3"_s.arg(idOrPrefix).arg(matches.size()).arg(matches.join(u", "_s)), kernelsDir,
-                 0, 0, u"give more of the id"_s};
+    return Error{u"'%1' names %2 kernels: %3"_s.arg(idOrPrefix).arg(matches.size()).arg(matches.join(u", "_s)),
+                 kernelsDir, 0, 0, u"give more of the id"_s};
 }
 
 Expected<KernelSummary> stopKernel(const QString &path, const QString &ferryBinary, int graceMs)
 {
     const KernelFolder folder(path);
+    const auto spec = run::RunDirectory(path).readSpec();
+    if (!spec)
+        return spec.error();
     const auto before = describeKernel(path, ferryBinary);
     if (!before)
         return before.error();
     if (!before->alive()) {
-        killKernelLeftovers(folder);
+        killKernelLeftovers(folder, *spec);
+        (void)releaseKernelHost(folder, *spec, ferryBinary);
         return before;
     }
-    // The keeper says "stopped" (not "terminated") when this file is there.
+    // The keeper says "stopped" (not "terminated") when this file is there (on a host: there too).
     if (entryKind(folder.stopRequestFile()) == EntryKind::Missing)
         (void)createNewFile(folder.stopRequestFile(), QByteArray::number(run::nowMs()), 0600);
+    (void)requestStopOnHost(folder, *spec, ferryBinary); // unreachable: the cancel says so
     const auto target = targets::makeTarget(before->target, ferryBinary);
     if (!target)
         return Error{u"no target for %1"_s.arg(before->target.toString()), path, 0, 0, {}};
     const auto cancelled = target->cancel(path, graceMs);
-    killKernelLeftovers(folder);
-    // Ferry's own socket folder for a kernel elsewhere (a container's mount, SSH's forwards): empty now.
+    killKernelLeftovers(folder, *spec);
+    // Ferry's own socket folder for a kernel elsewhere (a container's mount): empty now.
     if (before->target.kind != run::TargetKind::Local && !folder.ferrySocketDir().isEmpty())
         QDir().rmdir(folder.ferrySocketDir());
     if (!cancelled)
         return cancelled.error();
+    // On a host: its socket folder gone, the journal's and the records' copies brought to the end.
+    if (const auto released = releaseKernelHost(folder, *spec, ferryBinary); !released)
+        return released.error();
     if (auto end = folder.readEnd(); end && !*end) {
         // The keeper could not record it (killed within the grace): Ferry does.
-        const QByteArray record = QByteArrayLiteral("{\"reason\": \"stopped\", \"exitCode\": -1, \"signal\": 9, \"finishedMs\": ") +
-                                  QByteArray::number(run::nowMs()) +
-                                  QByteArrayLiteral(", \"detail\": \"stopped by Ferry; its keeper did not record the end\"}");
+        const QByteArray record =
+            QByteArrayLiteral("{\"reason\": \"stopped\", \"exitCode\": -1, \"signal\": 9, \"finishedMs\": ") +
+            QByteArray::number(run::nowMs()) +
+            QByteArrayLiteral(", \"detail\": \"stopped by Ferry; its keeper did not record the end\"}");
         (void)createNewFile(folder.endFile(), record, 0600);
     }
     return describeKernel(path, ferryBinary);
@@ -423,9 +470,9 @@ Expected<void> restartKernel(const QString &path, const QString &ferryBinary, in
                  u"`ferry kernel stop` stops it"_s};
 }
 
-Expected<void> interruptKernelBySignal(const QString &folder)
+Expected<void> interruptKernelBySignal(const QString &folder, const QString &ferryBinary)
 {
-    return signalLocalKeeper(folder, SIGUSR1);
+    return signalKeeper(folder, SIGUSR1, ferryBinary);
 }
 
 Expected<void> removeKernel(const QString &path, const QString &ferryBinary)
@@ -448,6 +495,15 @@ Expected<void> removeKernel(const QString &path, const QString &ferryBinary)
             }
         }
     }
+    if (summary && summary->target.onHost()) { // the run's folder on the host, journal and all
+        if (const auto target = targets::makeTarget(summary->target, ferryBinary)) {
+            if (auto *remote = dynamic_cast<targets::RemoteTarget *>(target.get())) {
+                if (const auto removed = remote->removeRemoteFolder(path); !removed)
+                    return removed.error();
+            }
+        }
+    }
+    removeLocalSocketDir(KernelFolder(path));
     for (int attempt = 0; attempt < 3; ++attempt) {
         if (QDir(path).removeRecursively()) // links inside (the work folder's) are removed as links
             return {};

@@ -80,7 +80,8 @@ struct KernelSummary {
 // The kernel in `folder` now (its target probed: blocking).
 Expected<KernelSummary> describeKernel(const QString &folder, const QString &ferryBinary);
 // Every kernel of `kernelsDir`, oldest first; a folder that cannot be read is left out and named in `problems`.
-QList<KernelSummary> listKernels(const QString &kernelsDir, const QString &ferryBinary, QList<Error> *problems = nullptr);
+QList<KernelSummary> listKernels(const QString &kernelsDir, const QString &ferryBinary,
+                                 QList<Error> *problems = nullptr);
 // The folder of the kernel whose id is `idOrSuffixOrPrefix` (or starts or ends with it); why not when none or several.
 Expected<QString> findKernel(const QString &kernelsDir, const QString &idOrPrefix);
 
@@ -93,8 +94,9 @@ Expected<KernelSummary> stopKernel(const QString &folder, const QString &ferryBi
 // Returns once the new kernel runs, or why not.
 Expected<void> restartKernel(const QString &folder, const QString &ferryBinary, int timeoutMs = 60000);
 // SIGINT to the kernel through its keeper (for a kernel that does not take interrupt_request).
-Expected<void> interruptKernelBySignal(const QString &folder);
-// Removes a kernel's record and folder, stopping it first when it runs.
+Expected<void> interruptKernelBySignal(const QString &folder, const QString &ferryBinary = {});
+// Removes a kernel's record and folder, stopping it first when it runs; on a host, its run's
+// folder there too.
 Expected<void> removeKernel(const QString &folder, const QString &ferryBinary);
 
 } // namespace ferry::kernels

@@ -1,36 +1,586 @@
 #include "kernelhost/kernellink.h"
 
+#include "common/privatedir.h"
+#include "common/safefile.h"
+#include "common/uniquefd.h"
+#include "kernels/connectionfile.h"
 #include "run/contract.h"
+#include "run/rundirectory.h"
+#include "targets/remoterun.h"
+#include "targets/remotescripts.h"
+#include "targets/sshshell.h"
+#include "targets/sshtarget.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QProcess>
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <fcntl.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace Qt::StringLiterals;
 
 namespace ferry::kernels {
+
+namespace {
+
+// keeper.json, status.json and kernel-exit.json are small; what a host sends past this is no record.
+constexpr qint64 kMaxRecordBytes = 1 << 20;
+// stderr of the mirror: a line longer than this is dropped (the records are base64 of 1 MiB at most).
+constexpr qsizetype kMaxLineBytes = 2 << 20;
+constexpr int kFirstPauseMs = 250;
+constexpr int kMaxPauseMs = 5000;
+constexpr int kHealthyAfterMs = 5000; // a forward that lived this long was well: its pause starts again
+constexpr int kQuickCallMs = 20000;
+constexpr int kSyncToEndMs = 120000;  // the journal's rest, once the kernel has ended
+constexpr int kSocketPathLimit = 100; // sun_path is 108 bytes
+
+const QStringList kRecordNames{u"keeper.json"_s, u"status.json"_s, u"kernel-exit.json"_s};
+
+// Where a kernel's run is on its SSH host, and how to reach it.
+struct HostKernel {
+    targets::SshShell shell;
+    QString kernelDir;   // the keeper's folder there
+    QString socketDir;   // the kernel's sockets there
+    QString interpreter; // the run's, which runs the keeper there
+};
+
+Expected<HostKernel> hostKernel(const KernelFolder &folder, const run::RunSpec &spec, const QString &ferryBinary)
+{
+    if (const auto checked = checkKernelTarget(spec); !checked)
+        return checked.error();
+    const auto record = targets::RemoteRecord::read(folder.path());
+    if (!record)
+        return record.error();
+    if (!*record)
+        return Error{u"the kernel's run has no folder on %1: it did not start there"_s.arg(spec.target.toString()),
+                     folder.path(), 0, 0, u"`ferry kernel show` says how it ended"_s};
+    const auto connection = ConnectionInfo::read(folder.connectionFile());
+    if (!connection)
+        return connection.error();
+    return HostKernel{targets::SshShell(spec.target.host, targets::SshOptions::forHost(
+                                                              spec.target.host, spec.target.options, ferryBinary)),
+                      (*record)->dir + u'/' + run::kKeeperFolder,
+                      connection->transport == u"ipc" ? QFileInfo(connection->ip).path() : QString(),
+                      spec.interpreter.isEmpty() ? u"python3"_s : spec.interpreter};
+}
+
+// A record the host sent, kept here when it changed: JSON, bounded, written with the safe-file
+// helpers (a link at the name is replaced, never followed). kernel-exit.json is written once,
+// never over one (Ferry's own, for a keeper that is gone, included).
+void keepRecord(const KernelFolder &folder, const QString &name, const QByteArray &bytes)
+{
+    if (!kRecordNames.contains(name) || bytes.size() > kMaxRecordBytes || !QJsonDocument::fromJson(bytes).isObject())
+        return;
+    const QString path = folder.keeperDir() + u'/' + name;
+    if (name == u"kernel-exit.json") {
+        if (entryKind(path) == EntryKind::Missing)
+            (void)createNewFile(path, bytes, 0600);
+        return;
+    }
+    if (const auto now = readRegularFile(path, kMaxRecordBytes); now && *now && **now == bytes)
+        return;
+    (void)replaceFileSafely(path, bytes, 0600);
+}
+
+// A "ferry-record NAME BASE64" line of scripts::kernelMirror.
+std::optional<std::pair<QString, QByteArray>> recordOf(const QByteArray &line)
+{
+    const QList<QByteArray> parts = line.trimmed().split(' ');
+    if (parts.size() != 3 || parts.at(0) != "ferry-record")
+        return std::nullopt;
+    const auto decoded = QByteArray::fromBase64Encoding(parts.at(2), QByteArray::AbortOnBase64DecodingErrors);
+    if (!decoded)
+        return std::nullopt;
+    return std::pair{QString::fromUtf8(parts.at(1)), *decoded};
+}
+
+qint64 localJournalSize(const KernelFolder &folder)
+{
+    return entryKind(folder.journalFile()) == EntryKind::RegularFile ? QFileInfo(folder.journalFile()).size() : 0;
+}
+
+// An ssh of a link ends with the process that started it, however that one ends (a crash, a
+// kill): no forward is left running for nobody. (A ControlMaster that ssh forks off does not
+// inherit this: it outlives it, serving the runs' commands, as always.)
+void endWithThisProcess(QProcess &process)
+{
+    process.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
+}
+
+// A pause that grows while something keeps failing: kFirstPauseMs, twice that ... kMaxPauseMs.
+struct Pause {
+    int failures = 0;
+    qint64 untilMs = 0;
+    bool due() const { return run::nowMs() >= untilMs; }
+    void failed()
+    {
+        untilMs = run::nowMs() + std::min(kMaxPauseMs, kFirstPauseMs << std::min(failures, 5));
+        ++failures;
+    }
+    void reset() { failures = 0; }
+};
+
+// The copy of the journal on the host into the local one: `keeper.py follow` from the local
+// copy's size, through scripts::kernelMirror, which brings the records along. Each byte is
+// written where it was read from (pwrite at its offset), so two Ferry processes copying the same
+// journal write the same bytes at the same places and the copy stays an exact prefix of the
+// host's. kernel-exit.json is held until `follow` has ended well (the journal is whole here).
+//
+// A process that lives as long as the link does, fed by the event loop: not a program run to
+// its end, so QProcess and not runProgram (core/common/process.h).
+class JournalMirror {
+public:
+    JournalMirror(KernelFolder folder, HostKernel host) : m_folder(std::move(folder)), m_host(std::move(host)) {}
+    ~JournalMirror() { stop(); }
+    JournalMirror(const JournalMirror &) = delete;
+    JournalMirror &operator=(const JournalMirror &) = delete;
+
+    bool running() const { return m_process && m_process->state() != QProcess::NotRunning; }
+    // The kernel has ended and its journal is whole here, or its keeper has gone (follow's 0 and 3).
+    bool done() const { return m_done; }
+    // Whether it brought anything since it was started.
+    bool heard() const { return m_heard; }
+    const QString &lastError() const { return m_error; }
+
+    Expected<void> start()
+    {
+        stop();
+        m_heard = false;
+        const QByteArray path = QFile::encodeName(m_folder.journalFile());
+        m_fd = UniqueFd(::open(path.constData(), O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600));
+        struct stat st {};
+        if (!m_fd.valid() || ::fstat(m_fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) {
+            m_error = u"cannot write the kernel's journal here: "_s + QString::fromLocal8Bit(strerror(errno));
+            closeJournal();
+            return Error{m_error, m_folder.journalFile(), 0, 0, {}};
+        }
+        m_offset = st.st_size;
+        // The script on stdin, as RemoteShell::runScript sends one.
+        const auto args = m_host.shell.commandArguments(
+            {u"bash"_s, u"-s"_s, u"--"_s, m_host.kernelDir, QString::number(m_offset), m_host.interpreter});
+        if (!args) {
+            m_error = args.error().message;
+            closeJournal();
+            return args.error();
+        }
+        m_process = std::make_unique<QProcess>();
+        endWithThisProcess(*m_process);
+        m_process->setProcessEnvironment(m_host.shell.environment());
+        QObject::connect(m_process.get(), &QProcess::readyReadStandardOutput, m_process.get(),
+                         [this] { takeJournal(); });
+        QObject::connect(m_process.get(), &QProcess::readyReadStandardError, m_process.get(),
+                         [this] { takeRecords(); });
+        QObject::connect(m_process.get(), &QProcess::finished, m_process.get(),
+                         [this](int code, QProcess::ExitStatus status) { ended(code, status); });
+        m_process->start(u"ssh"_s, *args);
+        // stdin stays open: its end tells the host that this copy has gone (scripts::kernelMirror).
+        m_process->write(targets::scripts::kernelMirror);
+        return {};
+    }
+
+    void stop()
+    {
+        if (m_process) {
+            m_process->disconnect();
+            if (m_process->state() != QProcess::NotRunning) {
+                m_process->kill();
+                m_process->waitForFinished(2000);
+            }
+            m_process.reset();
+        }
+        closeJournal();
+    }
+
+    // Runs until follow has ended (the kernel has ended there), at most `timeoutMs`: for a copy
+    // made without an event loop. True when the journal is whole here.
+    bool waitDone(int timeoutMs)
+    {
+        if (!m_process)
+            return m_done;
+        m_process->waitForFinished(timeoutMs);
+        return m_done;
+    }
+
+private:
+    void closeJournal() { m_fd = UniqueFd(); }
+
+    void takeJournal()
+    {
+        const QByteArray bytes = m_process->readAllStandardOutput();
+        qsizetype at = 0;
+        while (at < bytes.size() && m_fd.valid()) {
+            const ssize_t n = ::pwrite(m_fd.get(), bytes.constData() + at, size_t(bytes.size() - at), m_offset);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0) { // a full disk: stop here; the next start goes on from the local size
+                m_error = u"cannot write the kernel's journal here: "_s + QString::fromLocal8Bit(strerror(errno));
+                m_process->kill();
+                return;
+            }
+            at += n;
+            m_offset += n;
+        }
+        m_heard = m_heard || !bytes.isEmpty();
+    }
+
+    void takeRecords()
+    {
+        m_line += m_process->readAllStandardError();
+        qsizetype end;
+        while ((end = m_line.indexOf('\n')) >= 0) {
+            const QByteArray line = m_line.left(end);
+            m_line.remove(0, end + 1);
+            if (const auto record = recordOf(line)) {
+                m_heard = true;
+                if (record->first == u"kernel-exit.json")
+                    m_end = record->second; // once the journal is whole
+                else
+                    keepRecord(m_folder, record->first, record->second);
+            } else if (!line.trimmed().isEmpty()) {
+                m_said = QString::fromUtf8(line.left(500)).trimmed();
+            }
+        }
+        if (m_line.size() > kMaxLineBytes)
+            m_line.clear();
+    }
+
+    void ended(int code, QProcess::ExitStatus status)
+    {
+        takeJournal();
+        takeRecords();
+        closeJournal();
+        // follow: 0 once kernel-exit.json exists there and the journal is copied; 3 when the
+        // keeper has gone without it. Either way nothing more will come.
+        if (status == QProcess::NormalExit && (code == 0 || code == 3)) {
+            m_done = true;
+            m_error.clear();
+            if (m_end)
+                keepRecord(m_folder, u"kernel-exit.json"_s, *m_end);
+            return;
+        }
+        m_error = u"the copy of the kernel's journal from %1 ended (%2)%3"_s.arg(
+            m_host.shell.place(), status == QProcess::NormalExit ? u"exit code %1"_s.arg(code) : u"killed"_s,
+            m_said.isEmpty() ? QString() : u": "_s + m_said);
+    }
+
+    KernelFolder m_folder;
+    HostKernel m_host;
+    std::unique_ptr<QProcess> m_process;
+    UniqueFd m_fd; // the local journal
+    qint64 m_offset = 0;
+    QByteArray m_line; // stderr not yet a whole line
+    std::optional<QByteArray> m_end;
+    QString m_said; // the last line that was no record (ssh's or follow's complaint)
+    QString m_error;
+    bool m_done = false;
+    bool m_heard = false;
+};
+
+// A kernel on an SSH host: one `ssh -N` forwarding this link's socket folder to the kernel's
+// shell, stdin, control and heartbeat sockets there (iopub comes through the journal), and the
+// journal mirror through the host's shared connection (ControlMaster).
+class SshKernelLink final : public KernelLink {
+public:
+    SshKernelLink(const KernelFolder &folder, const HostKernel &host, const ConnectionInfo &connection, QString linkDir)
+        : m_folder(folder), m_host(host), m_linkDir(std::move(linkDir)), m_mirror(folder, host)
+    {
+        const QString name = QFileInfo(connection.ip).fileName();
+        for (const Channel channel : {Channel::Shell, Channel::Stdin, Channel::Control, Channel::Heartbeat}) {
+            const QString socket = u"%1-%2"_s.arg(name).arg(connection.port(channel));
+            m_sockets.append({m_linkDir + u'/' + socket, m_host.socketDir + u'/' + socket});
+        }
+    }
+
+    ~SshKernelLink() override
+    {
+        stopForward();
+        m_mirror.stop();
+        QDir(m_linkDir).removeRecursively(); // the forwards' sockets: this link's own folder
+    }
+
+    QString ferrySocketDir() const override { return m_linkDir; }
+
+    Expected<void> ensure() override
+    {
+        if (!m_mirror.done() && !m_mirror.running()) {
+            if (m_mirror.heard())
+                m_mirrorPause.reset();
+            if (m_mirrorPause.due()) {
+                m_mirrorPause.failed(); // until it is heard from
+                (void)m_mirror.start();
+            }
+        }
+        const bool ended = m_mirror.done();
+        const bool forwarding = m_forward && m_forward->state() != QProcess::NotRunning;
+        if (ended && forwarding) {
+            stopForward(); // nothing to talk to
+        } else if (!ended && !forwarding) {
+            if (m_forward && run::nowMs() - m_forwardStartedMs > kHealthyAfterMs)
+                m_forwardPause.reset();
+            if (m_forwardPause.due()) {
+                m_forwardPause.failed();
+                startForward();
+            }
+        }
+        if (!m_mirror.done() && !m_mirror.running() && !m_mirror.lastError().isEmpty())
+            return Error{m_mirror.lastError(), m_folder.path(), 0, 0, u"Ferry tries again by itself"_s};
+        if (!ended && !m_forwardError.isEmpty() && (!m_forward || m_forward->state() == QProcess::NotRunning))
+            return Error{m_forwardError, m_folder.path(), 0, 0, u"Ferry tries again by itself"_s};
+        return {};
+    }
+
+private:
+    void startForward()
+    {
+        stopForward();
+        m_forward = std::make_unique<QProcess>();
+        endWithThisProcess(*m_forward);
+        m_forward->setProcessEnvironment(m_host.shell.environment());
+        m_forward->setStandardInputFile(QProcess::nullDevice());
+        m_forward->setStandardOutputFile(QProcess::nullDevice());
+        QObject::connect(m_forward.get(), &QProcess::finished, m_forward.get(), [this](int code, QProcess::ExitStatus) {
+            const QString said = QString::fromUtf8(m_forward->readAllStandardError().right(2000)).trimmed();
+            m_forwardError = u"the forwards to the kernel's sockets on %1 ended (exit code %2)%3"_s.arg(
+                m_host.shell.place(), QString::number(code),
+                said.isEmpty() ? QString() : u": "_s + said.section(u'\n', -2));
+        });
+        m_forwardStartedMs = run::nowMs();
+        m_forward->start(u"ssh"_s,
+                         targets::sshForwardArguments(m_host.shell.options(), m_host.shell.host(), m_sockets));
+    }
+
+    void stopForward()
+    {
+        if (!m_forward)
+            return;
+        m_forward->disconnect();
+        if (m_forward->state() != QProcess::NotRunning) {
+            m_forward->terminate();
+            if (!m_forward->waitForFinished(1000)) {
+                m_forward->kill();
+                m_forward->waitForFinished(1000);
+            }
+        }
+        m_forward.reset();
+    }
+
+    KernelFolder m_folder;
+    HostKernel m_host;
+    QString m_linkDir;
+    QList<std::pair<QString, QString>> m_sockets; // here, there
+    JournalMirror m_mirror;
+    std::unique_ptr<QProcess> m_forward;
+    qint64 m_forwardStartedMs = 0;
+    QString m_forwardError;
+    Pause m_mirrorPause;
+    Pause m_forwardPause;
+};
+
+// One of the kernel's scripts (targets/remotescripts.h) on its host: what it printed, or an Error
+// saying what could not be done there (`what`: "signal the kernel's keeper").
+Expected<QByteArray> runOnHost(HostKernel &host, const KernelFolder &folder, const char *script,
+                               const QStringList &args, const QString &what)
+{
+    const targets::ShellResult r = host.shell.runScript(script, args, kQuickCallMs);
+    if (!r.ok())
+        return Error{u"cannot %1 on %2: %3"_s.arg(what, host.shell.place(), r.errorText()), folder.path(), 0, 0,
+                     u"try again once the host answers"_s};
+    return r.out;
+}
+
+// This link's own folder in the kernel's local socket folder: `l<pid>-<n>`, 0700.
+Expected<QString> makeLinkDir(const KernelFolder &folder)
+{
+    static std::atomic<int> links{0};
+    const QString base = folder.ferrySocketDir();
+    if (base.isEmpty())
+        return Error{u"the kernel's folder does not say where its sockets are"_s, folder.socketsFile(), 0, 0, {}};
+    if (const auto own = checkPrivateDir(base); !own)
+        return own.error();
+    // What links of processes that died left (their forwards' sockets).
+    for (const QString &name : QDir(base).entryList({u"l*-*"_s}, QDir::Dirs | QDir::NoSymLinks)) {
+        const qint64 pid = name.mid(1).section(u'-', 0, 0).toLongLong();
+        if (pid > 0 && pid != ::getpid() && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH)
+            QDir(base + u'/' + name).removeRecursively();
+    }
+    const QString dir = u"%1/l%2-%3"_s.arg(base).arg(::getpid()).arg(++links);
+    if (const auto made = ensurePrivateDir(dir); !made)
+        return made.error();
+    return dir;
+}
+
+} // namespace
+
+QString hostSocketDir(const QString &id)
+{
+    return u"/tmp/ferry-k-"_s + id;
+}
 
 QString kernelSideSocketDir(const run::RunSpec &spec, const QString &ferrySocketDir)
 {
     switch (spec.target.kind) {
     case run::TargetKind::Container:
         return QString(run::kContainerSocketsMount); // the host's folder, mounted (targets/containertarget.cpp)
+    case run::TargetKind::Ssh:
+        return hostSocketDir(spec.id);
     default:
         return ferrySocketDir;
     }
 }
 
+Expected<void> checkKernelTarget(const run::RunSpec &spec)
+{
+    if (spec.target.kind == run::TargetKind::Slurm)
+        return Error{u"kernels on Slurm (%1) come in a later version"_s.arg(spec.target.toString()),
+                     {},
+                     0,
+                     0,
+                     u"start it on the login host for now (--target ssh:HOST), or as a run"_s};
+    if (spec.target.kind == run::TargetKind::Ssh && targets::SshTarget::runsInImage(spec))
+        return targets::kernelInImageRefused(spec);
+    return {};
+}
+
 Expected<std::unique_ptr<KernelLink>> openKernelLink(const KernelFolder &folder, const run::RunSpec &spec,
                                                      const QString &ferryBinary)
 {
-    (void)folder;
-    (void)ferryBinary;
-    if (spec.target.onHost())
-        return Error{u"kernels on %1 come in a later version"_s.arg(spec.target.toString()), folder.path(), 0, 0, {}};
-    return std::unique_ptr<KernelLink>();
+    if (!spec.target.onHost())
+        return std::unique_ptr<KernelLink>();
+    if (const auto end = folder.readEnd(); end && *end) // the whole journal is here
+        return std::unique_ptr<KernelLink>();
+    const auto host = hostKernel(folder, spec, ferryBinary);
+    if (!host)
+        return host.error();
+    const auto connection = ConnectionInfo::read(folder.connectionFile());
+    if (!connection)
+        return connection.error();
+    if (connection->transport != u"ipc")
+        return Error{u"a kernel on a host is reached through its ipc sockets; this one has none"_s,
+                     folder.connectionFile(),
+                     0,
+                     0,
+                     {}};
+    // The local copy of the journal, which the client follows: the host's bytes from offset 0,
+    // its header included.
+    if (entryKind(folder.journalFile()) == EntryKind::Missing) {
+        if (const auto made = createNewFile(folder.journalFile(), {}, 0600); !made)
+            return made.error();
+    }
+    const auto dir = makeLinkDir(folder);
+    if (!dir)
+        return dir.error();
+    const QString longest = *dir + u'/' + QFileInfo(connection->ip).fileName() + u"-65535"_s;
+    if (QFile::encodeName(longest).size() > kSocketPathLimit) {
+        QDir(*dir).removeRecursively();
+        return Error{u"the kernel's local socket folder is too deep for a socket's path (%1)"_s.arg(*dir),
+                     {},
+                     0,
+                     0,
+                     u"set XDG_RUNTIME_DIR to a shorter folder"_s};
+    }
+    auto link = std::make_unique<SshKernelLink>(folder, *host, *connection, *dir);
+    // The processes start: what fails now is this machine's (a connection's failure comes later,
+    // and the next calls try again).
+    if (const auto started = link->ensure(); !started)
+        return started.error();
+    return std::unique_ptr<KernelLink>(std::move(link));
 }
 
 void refreshKernelRecords(const KernelFolder &folder, const run::RunSpec &spec, const QString &ferryBinary)
 {
-    (void)folder;
-    (void)spec;
-    (void)ferryBinary;
+    if (!spec.target.onHost())
+        return;
+    if (const auto end = folder.readEnd(); end && *end)
+        return;
+    auto host = hostKernel(folder, spec, ferryBinary);
+    if (!host)
+        return;
+    const auto said =
+        runOnHost(*host, folder, targets::scripts::kernelMirror, {host->kernelDir, u"0"_s}, u"read the records"_s);
+    if (!said) // unreachable: the copies stay as they are (a probe says why)
+        return;
+    std::optional<QByteArray> end;
+    qint64 journalThere = 0;
+    for (const QByteArray &line : said->split('\n')) {
+        if (line.startsWith("ferry-journal "))
+            journalThere = line.mid(14).trimmed().toLongLong();
+        else if (const auto record = recordOf(line); record && record->first == u"kernel-exit.json")
+            end = record->second;
+        else if (record)
+            keepRecord(folder, record->first, record->second);
+    }
+    if (!end)
+        return;
+    // Ended there: the journal's rest first (kernel-exit.json comes with its end), then the record.
+    if (localJournalSize(folder) < journalThere) {
+        JournalMirror mirror(folder, *host);
+        if (mirror.start() && mirror.waitDone(kSyncToEndMs))
+            return;
+        if (localJournalSize(folder) < journalThere)
+            return; // not whole yet: the next refresh goes on
+    }
+    keepRecord(folder, u"kernel-exit.json"_s, *end);
+}
+
+Expected<void> signalHostKeeper(const KernelFolder &folder, const run::RunSpec &spec, const QString &signal,
+                                const QString &ferryBinary)
+{
+    auto host = hostKernel(folder, spec, ferryBinary);
+    if (!host)
+        return host.error();
+    refreshKernelRecords(folder, spec, ferryBinary);
+    const auto keeper = folder.readKeeper();
+    if (!keeper)
+        return keeper.error();
+    if (!*keeper)
+        return Error{u"the kernel's keeper has not reported yet (no keeper.json)"_s, folder.path(), 0, 0, {}};
+    const auto said = runOnHost(*host, folder, targets::scripts::kernelSignal,
+                                {QString::number((*keeper)->keeperPid), QString::number((*keeper)->keeperStartTicks),
+                                 (*keeper)->bootId, signal},
+                                u"signal the kernel's keeper"_s);
+    if (!said)
+        return said.error();
+    if (said->trimmed() != "sent")
+        return Error{u"the kernel's keeper is not running on %1"_s.arg(host->shell.place()), folder.path(), 0, 0,
+                     u"`ferry kernel show` says how it ended"_s};
+    return {};
+}
+
+Expected<void> requestStopOnHost(const KernelFolder &folder, const run::RunSpec &spec, const QString &ferryBinary)
+{
+    if (!spec.target.onHost())
+        return {};
+    auto host = hostKernel(folder, spec, ferryBinary);
+    if (!host)
+        return host.error();
+    const auto said = runOnHost(*host, folder, targets::scripts::kernelStopRequest,
+                                {host->kernelDir, QString::number(run::nowMs())}, u"ask the kernel's keeper to stop"_s);
+    return said ? Expected<void>() : Expected<void>(said.error());
+}
+
+Expected<void> releaseKernelHost(const KernelFolder &folder, const run::RunSpec &spec, const QString &ferryBinary)
+{
+    if (!spec.target.onHost())
+        return {};
+    auto host = hostKernel(folder, spec, ferryBinary);
+    if (!host)
+        return host.error();
+    if (!host->socketDir.isEmpty()) {
+        const auto said = runOnHost(*host, folder, targets::scripts::kernelSocketsRemove, {host->socketDir},
+                                    u"remove the kernel's socket folder %1"_s.arg(host->socketDir));
+        if (!said)
+            return said.error();
+    }
+    refreshKernelRecords(folder, spec, ferryBinary);
+    return {};
 }
 
 } // namespace ferry::kernels

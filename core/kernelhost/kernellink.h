@@ -1,6 +1,6 @@
 // How Ferry reaches a kernel's files and sockets on its target: nothing to do for this machine and a
 // container (the files are here, the sockets too or mounted), forwards and a journal mirror for a
-// kernel on an SSH host or a Slurm node.
+// kernel on an SSH host.
 #pragma once
 
 #include "common/error.h"
@@ -14,26 +14,59 @@
 namespace ferry::kernels {
 
 // Where the kernel binds its sockets, as the kernel sees it (connection.json's folder), given the
-// folder where Ferry reaches them (`ferrySocketDir`, the `sockets` file).
+// folder where Ferry reaches them (`ferrySocketDir`, the `sockets` file): the same folder on this
+// machine, the mount of it in a container, a short private folder of its own on an SSH host
+// (hostSocketDir()).
 QString kernelSideSocketDir(const run::RunSpec &spec, const QString &ferrySocketDir);
+
+// The socket folder of the kernel `id` on an SSH host: `/tmp/ferry-k-<id>` (a socket path holds
+// about 100 bytes; the keeper makes it 0700 and refuses one that is not its own, and /tmp's
+// sticky bit keeps others from renaming it).
+QString hostSocketDir(const QString &id);
+
+// Why a kernel cannot be started on this target (yet), checked before anything is made: Slurm,
+// an SSH host with the environment's image.
+Expected<void> checkKernelTarget(const run::RunSpec &spec);
 
 // What must run while a client talks to a kernel whose files or sockets are elsewhere: on an SSH
 // host, the socket forwards and the copy of the journal and records into the local keeper folder.
-// Ends what it started when destroyed.
+// Its processes are driven by the owner's event loop (QProcess signals): call ensure() now and
+// then (KernelConnection does, ten times a second). Ends what it started when destroyed.
 class KernelLink {
 public:
     virtual ~KernelLink() = default;
-    // Whether the link works now (a cut connection is re-made by the next call).
+    // Whether the link works now; what died (a cut connection) is started again, after a pause
+    // that grows while it keeps failing. The journal's copy goes on from its local size, so
+    // nothing is copied twice.
     virtual Expected<void> ensure() = 0;
+    // The folder where this link's forwards are (each link has its own, so two clients of one
+    // kernel never take each other's sockets); empty: the kernel folder's `sockets` one.
+    virtual QString ferrySocketDir() const { return {}; }
 };
 
-// The link the kernel in `folder` needs: nullptr where none is (this machine, a container); an
-// Error when it cannot be made.
+// The link the kernel in `folder` needs: nullptr where none is (this machine, a container, a
+// kernel whose end, and so its whole journal, is here already); an Error when it cannot be made.
 Expected<std::unique_ptr<KernelLink>> openKernelLink(const KernelFolder &folder, const run::RunSpec &spec,
                                                      const QString &ferryBinary);
 
-// Brings the local copies of the keeper's small records (keeper.json, status.json,
-// kernel-exit.json) up to date for a kernel on a host; nothing for this machine and a container.
+// Brings the local copies of the keeper's small records (keeper.json, status.json) up to date for
+// a kernel on a host, and once the kernel has ended there the journal's copy to its end, then
+// kernel-exit.json (so whoever sees it here has the whole journal, as on the kernel's machine).
+// Nothing for this machine and a container. Blocks (one or two SSH calls).
 void refreshKernelRecords(const KernelFolder &folder, const run::RunSpec &spec, const QString &ferryBinary);
+
+// Sends the keeper a signal ("HUP": restart, "USR1": interrupt) on the kernel's host, when
+// keeper.json's keeper still runs there. An Error for a kernel that is not on a host.
+Expected<void> signalHostKeeper(const KernelFolder &folder, const run::RunSpec &spec, const QString &signal,
+                                const QString &ferryBinary);
+
+// Before a stop: `stop-request` where the keeper reads it (written here already; on a host, also
+// there), so that its kernel-exit.json says "stopped".
+Expected<void> requestStopOnHost(const KernelFolder &folder, const run::RunSpec &spec, const QString &ferryBinary);
+
+// After a stop on a host (the run cancelled): the socket folder there removed (the keeper removes
+// it as it ends; not when it was killed), the local copies brought to the end
+// (refreshKernelRecords). Nothing for this machine and a container.
+Expected<void> releaseKernelHost(const KernelFolder &folder, const run::RunSpec &spec, const QString &ferryBinary);
 
 } // namespace ferry::kernels

@@ -152,7 +152,9 @@ QStringList RemoteRun::hostCommand(const run::RunSpec &spec, const QString &remo
         if (!distributed || !kPerRankNames.contains(name))
             command << name + u'=' + value;
     }
-    command << u"FERRY_RUN_ID="_s + spec.id << spec.interpreter << spec.script << run::scriptArguments(spec);
+    // A kernel's run starts its keeper on the keeper's folder in the run folder (run::runCommand).
+    command << u"FERRY_RUN_ID="_s + spec.id
+            << run::runCommand(spec, spec.interpreter, remoteDir + u'/' + run::kKeeperFolder);
     if (spec.secretVariables.isEmpty())
         return command;
     const QString secrets = remoteDir + u'/' + QString::fromUtf16(kRemoteSecretsFolder) + u'/';
@@ -232,6 +234,10 @@ Expected<void> RemoteRun::upload(const run::RunSpec &spec, const QString &remote
         QDir().mkpath(folder);
         QFile::setPermissions(folder, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     }
+    if (spec.isKernel()) {
+        if (const auto staged = stageKeeperFolder(stage); !staged)
+            return staged.error();
+    }
     // rsync -a carries modes over: the run folder and its runner stay the user's alone there.
     QFile::setPermissions(stage + u"/runner.sh"_s, QFile::ReadOwner | QFile::WriteOwner);
     QFile::setPermissions(stage, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
@@ -243,9 +249,12 @@ Expected<void> RemoteRun::upload(const run::RunSpec &spec, const QString &remote
         if (!QDir().rename(parts.extraLocalDir, extra))
             return Error{u"cannot stage %1"_s.arg(parts.extraLocalDir), extra, 0, 0, {}};
     }
-    if (auto sent = m_shell.rsync({u"-a"_s}, {stage + u'/'}, m_shell.remotePath(remoteDir + u'/')); !sent)
-        return sent.error();
-    QDir(stage).removeRecursively();
+    const auto staged = m_shell.rsync({u"-a"_s}, {stage + u'/'}, m_shell.remotePath(remoteDir + u'/'));
+    QDir(stage).removeRecursively(); // sent or not: the runner (and a kernel's redact file) go
+    if (!staged)
+        return staged.error();
+    if (spec.isKernel()) // the keeper on the host reads (and removes) its own copy
+        (void)QFile::remove(m_dir.path() + u'/' + run::kKeeperFolder + u"/redact"_s);
     if (auto sent = m_shell.rsync(sourceOptions, {QDir::cleanPath(spec.sourceDir) + u'/'},
                                   m_shell.remotePath(remoteDir + u"/code/"_s));
         !sent)
@@ -279,6 +288,30 @@ Expected<void> RemoteRun::sendSecrets(const QString &remoteDir, const QByteArray
                      0,
                      0,
                      u"check free disk space there, then start the run again"_s};
+    return {};
+}
+
+// A kernel's run (docs/kernels.md): the keeper's folder Ferry wrote here (keeper.py,
+// connection.json, redact) staged as `kernel/`, the folder 0700 and its files 0600 (rsync -a
+// keeps the modes), as the keeper wants them. Regular files only, none followed.
+Expected<void> RemoteRun::stageKeeperFolder(const QString &stage) const
+{
+    const QString from = m_dir.path() + u'/' + run::kKeeperFolder;
+    const QString to = stage + u'/' + run::kKeeperFolder;
+    if (!QDir().mkpath(to) || !QFile::setPermissions(to, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner))
+        return Error{u"cannot stage the kernel's folder"_s, to, 0, 0, {}};
+    const QStringList names = QDir(from).entryList(QDir::Files | QDir::Hidden | QDir::NoSymLinks, QDir::Name);
+    if (!names.contains(run::kKeeperFile))
+        return Error{u"a kernel's run without its keeper (%1)"_s.arg(run::kKeeperFile), from, 0, 0, {}};
+    for (const QString &name : names) {
+        const auto bytes = readRegularFile(from + u'/' + name, 64 << 20);
+        if (!bytes)
+            return bytes.error();
+        if (!*bytes)
+            continue;
+        if (const auto written = createNewFile(to + u'/' + name, **bytes, 0600); !written)
+            return written.error();
+    }
     return {};
 }
 

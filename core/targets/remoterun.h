@@ -100,8 +100,9 @@ public:
     // The runner script: `#SBATCH` lines (if any), then what every run does (see remotescripts.cpp).
     static Expected<QByteArray> runnerScript(const run::RunSpec &spec, const QString &remoteDir,
                                              const run::Resources &resources, const RunnerParts &parts);
-    // The host's interpreter with the contract's variables: `env -- NAME=VALUE... python3 script args`;
-    // with secret variables, behind the entry program (`python3 RUN/secret-entry.py ...`).
+    // The host's interpreter with the contract's variables: `env -- NAME=VALUE... python3 script args`
+    // (a kernel's run: `python3 RUN/kernel/keeper.py run RUN/kernel ...`, run::runCommand); with
+    // secret variables, behind the entry program (`python3 RUN/secret-entry.py ...`).
     static QStringList hostCommand(const run::RunSpec &spec, const QString &remoteDir, const run::Resources &resources);
     // The spec as the script sees it: channels already on the host (option remoteChannels) added.
     static run::RunSpec contractSpec(const run::RunSpec &spec);
@@ -129,6 +130,7 @@ public:
     static constexpr qint64 kChunkBytes = 4 * 1024 * 1024;
 
 private:
+    Expected<void> stageKeeperFolder(const QString &stage) const;
     void writeLogBytes(qint64 offset, const QByteArray &bytes) const;
     QList<TreeFile> localMetricFiles() const;
     static RemoteStatus::MetricFile metricFileOf(bool whole, const QByteArray &value);

@@ -318,6 +318,64 @@ fi
 exit 0
 )BASH";
 
+const char kernelMirror[] = R"BASH(
+records() {
+  for n in keeper.json status.json kernel-exit.json; do
+    if [ -f "$K/$n" ] && [ ! -L "$K/$n" ]; then
+      printf 'ferry-record %s %s\n' "$n" "$(head -c 1048576 "$K/$n" | base64 -w0)" >&2
+    fi
+  done
+}
+mirror() {
+  K=$1; OFF=$2; shift 2
+  if [ $# = 0 ]; then
+    records 2>&1
+    echo "ferry-journal $(wc -c < "$K/journal" 2>/dev/null | tr -dc 0-9)"
+    return 0
+  fi
+  "$@" "$K/keeper.py" follow "$K" "$OFF" &
+  f=$!
+  # Ferry keeps stdin open (after this script) while it reads: its end, whoever's side closed
+  # the connection, ends `follow` and us; so does a write that fails.
+  exec 3<&0
+  ( cat <&3 >/dev/null 2>&1; kill "$f" 2>/dev/null ) >/dev/null 2>&1 &
+  w=$!
+  exec 3<&-
+  trap 'kill "$f" "$w" 2>/dev/null; exit 1' PIPE HUP TERM INT
+  i=0
+  while kill -0 "$f" 2>/dev/null; do
+    [ $((i % 5)) = 0 ] && records
+    i=$((i + 1)); sleep 0.2
+  done
+  wait "$f"; rc=$?
+  kill "$w" 2>/dev/null
+  records
+  return "$rc"
+}
+# Read whole before it runs (bash reads a script on stdin as it goes): the rest of stdin is Ferry's.
+mirror "$@"; exit $?
+)BASH";
+
+const char kernelSignal[] = R"BASH(
+PID=$1; TICKS=$2; BOOT=$3; SIG=$4
+case "$PID$TICKS" in *[!0-9]*) echo gone; exit 0 ;; esac
+[ "$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)" = "$BOOT" ] || { echo gone; exit 0; }
+# Field 22 of /proc/PID/stat (the 20th after the command's name, which may hold spaces).
+now=$(sed 's/^.*) //' "/proc/$PID/stat" 2>/dev/null | awk '{ print $20 }')
+[ -n "$now" ] && [ "$now" = "$TICKS" ] || { echo gone; exit 0; }
+kill "-$SIG" "$PID" && echo sent
+)BASH";
+
+const char kernelStopRequest[] = R"BASH(
+[ -d "$1" ] || exit 0
+[ -e "$1/stop-request" ] || [ -L "$1/stop-request" ] || printf '%s' "$2" > "$1/stop-request"
+)BASH";
+
+const char kernelSocketsRemove[] = R"BASH(
+if [ -d "$1" ] && [ ! -L "$1" ] && [ -O "$1" ]; then rm -rf -- "$1"; fi
+[ ! -e "$1" ]
+)BASH";
+
 const char hostProbe[] = R"BASH(
 echo "os=$(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME")"
 echo "kernel=$(uname -sr)"

@@ -36,6 +36,26 @@ extern const char kill[];
 // ARGS: RUNID. Prints the pids of processes carrying FERRY_RUN_ID=RUNID.
 extern const char marked[];
 
+// A kernel's run on a host (kernelhost/kernellink.h, docs/kernels.md). ARGS: KERNEL_DIR OFFSET
+// [INTERPRETER...]. With an interpreter: `INTERPRETER KERNEL_DIR/keeper.py follow KERNEL_DIR
+// OFFSET` in the background, the journal's bytes on stdout, and the keeper's records on stderr,
+// each as a line "ferry-record NAME BASE64" (keeper.json, status.json, kernel-exit.json; at most
+// 1 MiB each), every second and once more after `follow` ended; its exit code is follow's. Sent
+// on stdin, which the caller then keeps open: its end (the caller or its connection gone) ends
+// `follow` and the script, as does a write that fails. Without an interpreter: the records once
+// on stdout, then "ferry-journal SIZE" (the journal's size there).
+extern const char kernelMirror[];
+
+// ARGS: PID START_TICKS BOOT_ID SIGNAL. Sends SIGNAL (HUP, USR1...) to PID when it is still the
+// process keeper.json names (its start ticks, this boot) and prints "sent"; "gone" otherwise.
+extern const char kernelSignal[];
+
+// ARGS: KERNEL_DIR MS. Writes KERNEL_DIR/stop-request (MS: when), unless one is there.
+extern const char kernelStopRequest[];
+
+// ARGS: SOCKET_DIR. Removes a kernel's socket folder, when it is a folder of this user's (not a link).
+extern const char kernelSocketsRemove[];
+
 // No ARGS. "key=value" lines about the host, then "--gpus--" and nvidia-smi's answer.
 extern const char hostProbe[];
 

@@ -182,7 +182,8 @@ Expected<RemoteTarget::Prepared> RemoteTarget::prepare(const QString &runDir, co
     prepared.resources.cpus = host->cpus;
     prepared.resources.gpus = gpusOffered >= 0 ? gpusOffered : static_cast<int>(host->gpus.size());
 
-    const QString root = spec.target.options.value(u"remoteDir"_s).toString(u".ferry/runs"_s);
+    const QString root =
+        spec.target.options.value(u"remoteDir"_s).toString(spec.isKernel() ? u".ferry/kernels"_s : u".ferry/runs"_s);
     RemoteRun run(*m_shell, runDir);
     const auto remoteDir = run.createRemoteDir(root, spec.id);
     if (!remoteDir)

@@ -144,20 +144,37 @@ QStringList SshShell::sshOptions() const
     return sshArguments(m_options);
 }
 
-ShellResult SshShell::run(const QStringList &argv, const QByteArray &input, int timeoutMs)
+QStringList sshForwardArguments(SshOptions options, const QString &host,
+                                const QList<std::pair<QString, QString>> &sockets)
+{
+    options.controlDir.clear();
+    // First: ssh takes the first value of an option, so no ControlPath of ~/.ssh/config applies.
+    QStringList args{u"-o"_s, u"ControlPath=none"_s, u"-o"_s, u"ControlMaster=no"_s};
+    args << sshArguments(options) << u"-o"_s << u"ExitOnForwardFailure=yes"_s << u"-o"_s
+         << u"StreamLocalBindUnlink=yes"_s << u"-N"_s;
+    for (const auto &[local, remote] : sockets)
+        args << u"-L"_s << local + u':' + remote;
+    return args << u"--"_s << host;
+}
+
+Expected<QStringList> SshShell::commandArguments(const QStringList &argv) const
 {
     const auto line = loginShellCommandLine(argv);
     if (!line)
-        return ShellResult{false, false, -1, {}, {}, line.error().toString()};
+        return line.error();
     if (!m_options.controlDir.isEmpty()) {
-        if (const auto own = ensurePrivateDir(m_options.controlDir); !own) {
-            ShellResult refused;
-            refused.failure = u"the SSH control folder is unsafe: "_s + own.error().toString();
-            return refused;
-        }
+        if (const auto own = ensurePrivateDir(m_options.controlDir); !own)
+            return Error{u"the SSH control folder is unsafe: "_s + own.error().toString(), {}, 0, 0, {}};
     }
-    ShellResult result =
-        runProcess(u"ssh"_s, sshOptions() << u"--"_s << m_host << *line, input, timeoutMs, {}, processEnvironment());
+    return sshOptions() << u"--"_s << m_host << *line;
+}
+
+ShellResult SshShell::run(const QStringList &argv, const QByteArray &input, int timeoutMs)
+{
+    const auto args = commandArguments(argv);
+    if (!args)
+        return ShellResult{false, false, -1, {}, {}, args.error().toString()};
+    ShellResult result = runProcess(u"ssh"_s, *args, input, timeoutMs, {}, processEnvironment());
     interpret(result);
     return result;
 }

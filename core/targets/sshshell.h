@@ -53,6 +53,14 @@ struct SshOptions {
 // (`-i`, IdentitiesOnly), the shared connection and the keep-alives.
 QStringList sshArguments(const SshOptions &options);
 
+// ssh's arguments for a connection of its own that only forwards local Unix sockets to the host's
+// (`-N`, each pair `-L LOCAL:REMOTE`): the host-key rules and key of sshArguments(), but no
+// ControlMaster (a master would keep the forwards after this ssh ends; here they live and die
+// with it), and it ends when a forward cannot be bound. A local socket left at the name is
+// replaced. For a kernel's sockets on a host (kernelhost/kernellink.h).
+QStringList sshForwardArguments(SshOptions options, const QString &host,
+                                const QList<std::pair<QString, QString>> &sockets);
+
 // A host key as ssh-keyscan reads it from the host, with its SHA256 fingerprint.
 struct HostKey {
     QString knownHostsLine; // "[127.0.0.1]:2222 ssh-ed25519 AAAA..."
@@ -66,6 +74,11 @@ public:
 
     QString place() const override;
     ShellResult run(const QStringList &argv, const QByteArray &input = {}, int timeoutMs = 60000) override;
+    // The ssh arguments that run `argv` on the host as run() does, for a caller that keeps the
+    // process while it lives (a kernel's journal mirror); the control folder checked as for run().
+    Expected<QStringList> commandArguments(const QStringList &argv) const;
+    // The environment of the ssh processes (the passphrase helper, when a key needs one).
+    QProcessEnvironment environment() const { return processEnvironment(); }
     QString remotePath(const QString &path) const override;
     const QString &host() const { return m_host; }
     const SshOptions &options() const { return m_options; }

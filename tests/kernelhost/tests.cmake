@@ -8,3 +8,8 @@ ferry_test(tst_notebookexecute SOURCES kernelhost/tst_notebookexecute.cpp)
 # Kernels in containers (the docker fixture; ferry-kernel:bookworm, made by tests/services/docker.sh).
 ferry_test(tst_containerkernel SOURCES kernelhost/tst_containerkernel.cpp)
 set_tests_properties(tst_containerkernel PROPERTIES FIXTURES_REQUIRED docker RESOURCE_LOCK container_builds TIMEOUT 900)
+# The same on an SSH host: the test sshd (tests/targets/tests.cmake), the host being this machine.
+if(FERRY_GUI)
+  ferry_test(tst_sshkernel SOURCES kernelhost/tst_sshkernel.cpp)
+  set_tests_properties(tst_sshkernel PROPERTIES FIXTURES_REQUIRED sshd)
+endif()

@@ -9,6 +9,7 @@
 #include "run/rundirectory.h"
 
 #include "support/cli.h"
+#include "support/kernel.h"
 #include "support/testmain.h"
 
 #include <QDir>
@@ -63,24 +64,7 @@ private Q_SLOTS:
         QVERIFY2(m_id.contains(u"-kernel-"_s), qPrintable(m_id));
     }
 
-    void cellsKeepStateAndShowOutputs()
-    {
-        QCOMPARE(kernel({u"exec"_s, m_id, u"x = 41"_s}).exitCode, 0);
-        const CliResult printed = kernel({u"exec"_s, m_id, u"print(x + 1)\nx * 2"_s});
-        QCOMPARE(printed.exitCode, 0);
-        QCOMPARE(printed.out, u"42\n82\n"_s);
-        const CliResult raised = kernel({u"exec"_s, m_id, u"1 / 0"_s});
-        QCOMPARE(raised.exitCode, 1);
-        QVERIFY2(raised.err.contains(u"ZeroDivisionError"_s), qPrintable(raised.err));
-        const CliResult plotted =
-            kernel({u"exec"_s, m_id, u"import matplotlib.pyplot as plt\nplt.plot([1, 3, 2])\nplt.show()"_s});
-        QCOMPARE(plotted.exitCode, 0);
-        const QString line = plotted.out.trimmed();
-        QVERIFY2(line.startsWith(u"[image/png: "_s) && line.endsWith(u".png]"_s), qPrintable(line));
-        QFile png(line.mid(12).chopped(1));
-        QVERIFY(png.open(QIODevice::ReadOnly));
-        QVERIFY(png.read(8).startsWith("\x89PNG"));
-    }
+    void cellsKeepStateAndShowOutputs() { ferry::test::cellsKeepStateAndShowOutputs(KernelCli{m_ws}, m_id); }
 
     void listAndShow()
     {
@@ -110,73 +94,23 @@ private Q_SLOTS:
         QCOMPARE(shown(m_id.right(4)).value(u"id"_s).toString(), m_id);
     }
 
-    void interruptsASleep()
-    {
-        QProcess exec;
-        exec.setWorkingDirectory(m_ws);
-        exec.start(ferryBinary(), {u"kernel"_s, u"exec"_s, m_id, u"import time\nprint('asleep', flush=True)\ntime.sleep(600)"_s,
-                                   u"--workspace"_s, m_ws});
-        QVERIFY(exec.waitForStarted());
-        QByteArray out;
-        QTRY_VERIFY2_WITH_TIMEOUT((out += exec.readAllStandardOutput()).contains("asleep"),
-                                  qPrintable(QString::fromUtf8(out + exec.readAllStandardError())), 30000);
-        QCOMPARE(kernel({u"interrupt"_s, m_id}).exitCode, 0);
-        QVERIFY(exec.waitForFinished(30000));
-        QCOMPARE(exec.exitCode(), 1);
-        QVERIFY(exec.readAllStandardError().contains("KeyboardInterrupt"));
-        QCOMPARE(kernel({u"exec"_s, m_id, u"print(x)"_s}).out, u"41\n"_s);
-    }
+    void interruptsASleep() { ferry::test::interruptsASleep(KernelCli{m_ws}, m_id); }
 
     // Ferry's side killed while a cell prints 200,000 lines: the cell goes on, and a replay of the
     // journal has every line once, in order.
     void replayAfterFerryKilled()
     {
         QProcess exec;
-        exec.setWorkingDirectory(m_ws);
-        exec.start(ferryBinary(), {u"kernel"_s, u"exec"_s, m_id,
-                                   u"import time\nfor i in range(200000):\n    print(i)\n    if i % 20000 == 0: time.sleep(0.1)"_s,
-                                   u"--workspace"_s, m_ws});
-        QVERIFY(exec.waitForStarted());
+        KernelCli{m_ws}.startExec(exec, m_id, numberedLinesCell(0.1));
         QByteArray out;
         QTRY_VERIFY2_WITH_TIMEOUT((out += exec.readAllStandardOutput()).contains("\n"),
                                   qPrintable(QString::fromUtf8(out + exec.readAllStandardError())), 30000);
         exec.kill();
         QVERIFY(exec.waitForFinished());
-
-        auto connection = KernelConnection::open(folderOf(m_id), 0);
-        QVERIFY(connection);
-        QString requestId;
-        QString text;
-        bool idle = false;
-        (*connection)->follow(
-            [&](const JupyterMessage &m) {
-                if (m.type() == u"execute_input" && m.content.value(u"code"_s).toString().contains(u"range(200000)"_s))
-                    requestId = m.parentId();
-                else if (!requestId.isEmpty() && m.parentId() == requestId && m.type() == u"stream")
-                    text += m.content.value(u"text"_s).toString();
-                else if (!requestId.isEmpty() && m.parentId() == requestId && m.type() == u"status" &&
-                         m.content.value(u"execution_state"_s).toString() == u"idle")
-                    idle = true;
-            },
-            [&] { return idle; });
-        QVERIFY(idle);
-        const QStringList lines = text.split(u'\n', Qt::SkipEmptyParts);
-        QCOMPARE(lines.size(), 200000);
-        for (int i = 0; i < lines.size(); ++i)
-            if (lines[i] != QString::number(i))
-                QFAIL(qPrintable(u"line %1 is '%2'"_s.arg(i).arg(lines[i])));
-        QCOMPARE((*connection)->client().droppedMessages(), quint64(0));
+        replayHasEveryLineOnce(folderOf(m_id));
     }
 
-    void restartGivesAFreshKernel()
-    {
-        QCOMPARE(kernel({u"restart"_s, m_id}).exitCode, 0);
-        QTRY_COMPARE_WITH_TIMEOUT(shown(m_id).value(u"restarts"_s).toInt(), 1, 30000);
-        const CliResult after = kernel({u"exec"_s, m_id, u"print(x)"_s});
-        QCOMPARE(after.exitCode, 1);
-        QVERIFY2(after.err.contains(u"NameError"_s), qPrintable(after.err));
-        QCOMPARE(kernel({u"exec"_s, m_id, u"print('back')"_s}).out, u"back\n"_s);
-    }
+    void restartGivesAFreshKernel() { ferry::test::restartGivesAFreshKernel(KernelCli{m_ws}, m_id); }
 
     void stopLeavesNothing()
     {
@@ -253,7 +187,8 @@ private Q_SLOTS:
         file.close();
         const CliResult started = kernel({u"start"_s, u"--env"_s, env});
         QCOMPARE(started.exitCode, 1);
-        QVERIFY2(started.err.contains(u"has no ipykernel"_s) && started.err.contains(u"ferry env add"_s), qPrintable(started.err));
+        QVERIFY2(started.err.contains(u"has no ipykernel"_s) && started.err.contains(u"ferry env add"_s),
+                 qPrintable(started.err));
         const QJsonArray kernels = jsonObject(kernel({u"list"_s, u"--json"_s})).value(u"kernels"_s).toArray();
         for (const QJsonValue &k : kernels)
             QCOMPARE(k.toObject().value(u"state"_s).toString(), u"dead"_s);

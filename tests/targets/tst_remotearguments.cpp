@@ -89,6 +89,28 @@ private Q_SLOTS:
         QVERIFY(!optionsOf(sshArguments(plainOptions())).contains(u"ControlMaster=auto"_s));
     }
 
+    // A kernel's forwards (kernelhost/kernellink.h): a connection of their own, whatever master
+    // the options or ~/.ssh/config name, with the same host-key rules and key; only forwards.
+    void forwardsHaveAConnectionOfTheirOwn()
+    {
+        SshOptions options = plainOptions();
+        options.controlDir = u"/run/user/1000/ferry-ssh"_s;
+        options.key.identityFile = u"/home/u/.ssh/id_gpu"_s;
+        const QStringList args = sshForwardArguments(
+            options, u"-gpu1"_s,
+            {{u"/run/l/k-1"_s, u"/tmp/ferry-k-x/k-1"_s}, {u"/run/l/k-5"_s, u"/tmp/ferry-k-x/k-5"_s}});
+        QCOMPARE(args.mid(0, 4), (QStringList{u"-o"_s, u"ControlPath=none"_s, u"-o"_s, u"ControlMaster=no"_s}));
+        const QStringList o = optionsOf(args);
+        QVERIFY(!o.contains(u"ControlMaster=auto"_s));
+        for (const QString &on : {u"StrictHostKeyChecking=yes"_s, u"BatchMode=yes"_s, u"IdentitiesOnly=yes"_s,
+                                  u"ExitOnForwardFailure=yes"_s, u"StreamLocalBindUnlink=yes"_s})
+            QVERIFY2(o.contains(on), qPrintable(on));
+        QVERIFY(args.contains(u"-N"_s));
+        QCOMPARE(args.at(args.indexOf(u"-L"_s) + 1), u"/run/l/k-1:/tmp/ferry-k-x/k-1"_s);
+        QCOMPARE(args.at(args.lastIndexOf(u"-L"_s) + 1), u"/run/l/k-5:/tmp/ferry-k-x/k-5"_s);
+        QCOMPARE(args.mid(args.size() - 2), (QStringList{u"--"_s, u"-gpu1"_s})); // no host read as an option
+    }
+
     void rsyncReadsNoPathAsAnOption()
     {
         const QStringList args = rsyncArguments({u"-a"_s}, u"'ssh' '-o' 'BatchMode=yes'"_s, false,

@@ -1,0 +1,133 @@
+// What the kernel tests of every target share: `ferry kernel` run as a user runs it, and the checks
+// each target's kernel passes (cells, an interrupted sleep, a replay, a restart).
+#pragma once
+
+#include "kernelhost/kernelconnection.h"
+
+#include "support/cli.h"
+#include "support/process.h"
+
+#include <QJsonObject>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QTest>
+
+namespace ferry::test {
+
+// `ferry kernel ...` in one workspace, with the environment a target needs (an SSH sandbox's).
+struct KernelCli {
+    QString workspace;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+
+    QStringList arguments(const QStringList &args) const
+    {
+        return QStringList{QStringLiteral("kernel")} + args + QStringList{QStringLiteral("--workspace"), workspace};
+    }
+    CliResult operator()(const QStringList &args) const
+    {
+        return textOf(runCommand(ferryBinary(), arguments(args), workspace, {}, environment));
+    }
+    // `ferry kernel exec ID CODE` running beside the test.
+    void startExec(QProcess &exec, const QString &id, const QString &code) const
+    {
+        exec.setProcessEnvironment(environment);
+        exec.setWorkingDirectory(workspace);
+        exec.start(ferryBinary(), arguments({QStringLiteral("exec"), id, code}));
+        QVERIFY(exec.waitForStarted());
+    }
+    QJsonObject shown(const QString &id) const
+    {
+        return jsonObject((*this)({QStringLiteral("show"), id, QStringLiteral("--json")}));
+    }
+};
+
+// State kept between cells (x is 41 after), printed output and a value, an error, a plot whose PNG
+// comes back as a file.
+inline void cellsKeepStateAndShowOutputs(const KernelCli &kernel, const QString &id)
+{
+    QCOMPARE(kernel({QStringLiteral("exec"), id, QStringLiteral("x = 41")}).exitCode, 0);
+    const CliResult printed = kernel({QStringLiteral("exec"), id, QStringLiteral("print(x + 1)\nx * 2")});
+    QCOMPARE(printed.exitCode, 0);
+    QCOMPARE(printed.out, QStringLiteral("42\n82\n"));
+    const CliResult raised = kernel({QStringLiteral("exec"), id, QStringLiteral("1 / 0")});
+    QCOMPARE(raised.exitCode, 1);
+    QVERIFY2(raised.err.contains(QStringLiteral("ZeroDivisionError")), qPrintable(raised.err));
+    const CliResult plotted =
+        kernel({QStringLiteral("exec"), id,
+                QStringLiteral("import matplotlib.pyplot as plt\nplt.plot([1, 3, 2])\nplt.show()")});
+    QCOMPARE(plotted.exitCode, 0);
+    const QString line = plotted.out.trimmed();
+    QVERIFY2(line.startsWith(QStringLiteral("[image/png: ")) && line.endsWith(QStringLiteral(".png]")),
+             qPrintable(line + plotted.err));
+    QFile png(line.mid(12).chopped(1));
+    QVERIFY(png.open(QIODevice::ReadOnly));
+    QVERIFY(png.read(8).startsWith("\x89PNG"));
+}
+
+// A cell asleep in time.sleep(600), `ferry kernel interrupt`: it ends with KeyboardInterrupt and the
+// kernel keeps its state (x from cellsKeepStateAndShowOutputs).
+inline void interruptsASleep(const KernelCli &kernel, const QString &id)
+{
+    QProcess exec;
+    kernel.startExec(exec, id, QStringLiteral("import time\nprint('asleep', flush=True)\ntime.sleep(600)"));
+    QByteArray out;
+    QTRY_VERIFY2_WITH_TIMEOUT((out += exec.readAllStandardOutput()).contains("asleep"),
+                              qPrintable(QString::fromUtf8(out + exec.readAllStandardError())), 30000);
+    QCOMPARE(kernel({QStringLiteral("interrupt"), id}).exitCode, 0);
+    QVERIFY(exec.waitForFinished(30000));
+    QCOMPARE(exec.exitCode(), 1);
+    QVERIFY(exec.readAllStandardError().contains("KeyboardInterrupt"));
+    QCOMPARE(kernel({QStringLiteral("exec"), id, QStringLiteral("print(x)")}).out, QStringLiteral("41\n"));
+}
+
+// The code of the cell that prints 200,000 numbered lines (kLines), pausing `pauseS` ten times.
+inline constexpr int kLines = 200000;
+inline QString numberedLinesCell(double pauseS)
+{
+    return QStringLiteral("import time\nfor i in range(200000):\n    print(i)\n    if i % 20000 == 0: time.sleep(%1)")
+        .arg(pauseS);
+}
+
+// The kernel in `folder` attached again, its journal replayed from the start until the
+// numberedLinesCell() cell is idle: every line once, in order, and no message dropped.
+inline void replayHasEveryLineOnce(const QString &folder)
+{
+    auto connection = kernels::KernelConnection::open(folder, 0, ferryBinary());
+    QVERIFY2(connection, qPrintable(connection ? QString() : connection.error().toString()));
+    QString requestId;
+    QString text;
+    bool idle = false;
+    (*connection)
+        ->follow(
+            [&](const kernels::JupyterMessage &m) {
+                if (m.type() == u"execute_input" &&
+                    m.content.value(QStringLiteral("code")).toString().contains(QStringLiteral("range(200000)")))
+                    requestId = m.parentId();
+                else if (!requestId.isEmpty() && m.parentId() == requestId && m.type() == u"stream")
+                    text += m.content.value(QStringLiteral("text")).toString();
+                else if (!requestId.isEmpty() && m.parentId() == requestId && m.type() == u"status" &&
+                         m.content.value(QStringLiteral("execution_state")).toString() == u"idle")
+                    idle = true;
+            },
+            [&] { return idle; });
+    QVERIFY(idle);
+    const QStringList lines = text.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), kLines);
+    for (int i = 0; i < lines.size(); ++i)
+        if (lines[i] != QString::number(i))
+            QFAIL(qPrintable(QStringLiteral("line %1 is '%2'").arg(i).arg(lines[i])));
+    QCOMPARE((*connection)->client().droppedMessages(), quint64(0));
+}
+
+// `ferry kernel restart`: keeper.json counts it, the state is gone, the kernel answers.
+inline void restartGivesAFreshKernel(const KernelCli &kernel, const QString &id)
+{
+    QCOMPARE(kernel({QStringLiteral("restart"), id}).exitCode, 0);
+    QTRY_COMPARE_WITH_TIMEOUT(kernel.shown(id).value(QStringLiteral("restarts")).toInt(), 1, 30000);
+    const CliResult after = kernel({QStringLiteral("exec"), id, QStringLiteral("print(x)")});
+    QCOMPARE(after.exitCode, 1);
+    QVERIFY2(after.err.contains(QStringLiteral("NameError")), qPrintable(after.err));
+    QCOMPARE(kernel({QStringLiteral("exec"), id, QStringLiteral("print('back')")}).out, QStringLiteral("back\n"));
+}
+
+} // namespace ferry::test
