@@ -54,9 +54,11 @@ public:
             u"  ferry env devcontainer-down ENV.yml [--workspace DIR]\n"
             u"                                          stop and remove it\n"
             u"  ferry env add ENV.yml PACKAGE...        add pip requirements (ipykernel, numpy>=2) as a new\n"
-            u"                                          version; the earlier one is kept, the change shown"_s.arg(exportFormatNames().join(u'|')));
-        parser.addPositionalArgument(
-            u"action"_s, u"import, export, check, hash, build, devcontainer-up, devcontainer-down or add"_s, u"ACTION"_s);
+            u"                                          version; the earlier one is kept, the change shown"_s.arg(
+                exportFormatNames().join(u'|')));
+        parser.addPositionalArgument(u"action"_s,
+                                     u"import, export, check, hash, build, devcontainer-up, devcontainer-down or add"_s,
+                                     u"ACTION"_s);
         parser.addPositionalArgument(u"files"_s, u"Environment file(s)."_s, u"FILE..."_s);
         parser.addOption({{u"o"_s, u"output"_s}, u"Write to PATH instead of standard output."_s, u"PATH"_s});
         parser.addOption({u"format"_s, u"Export format: "_s + exportFormatNames().join(u", "_s) + u'.', u"FORMAT"_s});

@@ -239,11 +239,19 @@ private:
             io.err << "no kernels in this workspace; `ferry kernel start` starts one" << Qt::endl;
             return kExitOk;
         }
-        io.out << u"%1  %2  %3  %4  %5  %6  %7\n"_s.arg(u"ID"_s, -34).arg(u"STATE"_s, -8).arg(u"TARGET"_s, -12)
-                      .arg(u"STARTED"_s, -19).arg(u"LAST ACTIVITY"_s, -19).arg(u"MEMORY"_s, -8).arg(u"GPU MEMORY"_s);
+        io.out << u"%1  %2  %3  %4  %5  %6  %7\n"_s.arg(u"ID"_s, -34)
+                      .arg(u"STATE"_s, -8)
+                      .arg(u"TARGET"_s, -12)
+                      .arg(u"STARTED"_s, -19)
+                      .arg(u"LAST ACTIVITY"_s, -19)
+                      .arg(u"MEMORY"_s, -8)
+                      .arg(u"GPU MEMORY"_s);
         for (const auto &k : kernelList) {
-            io.out << u"%1  %2  %3  %4  %5  %6  %7\n"_s.arg(k.id, -34).arg(k.alive() ? k.state : u"dead"_s, -8)
-                          .arg(k.target.toString(), -12).arg(timeText(k.startedMs), -19).arg(timeText(k.lastActivityMs), -19)
+            io.out << u"%1  %2  %3  %4  %5  %6  %7\n"_s.arg(k.id, -34)
+                          .arg(k.alive() ? k.state : u"dead"_s, -8)
+                          .arg(k.target.toString(), -12)
+                          .arg(timeText(k.startedMs), -19)
+                          .arg(timeText(k.lastActivityMs), -19)
                           .arg(k.alive() ? megabytes(k.memoryBytes) : kernels::endText(*k.end), -8)
                           .arg(k.gpu ? u"%1 MiB"_s.arg(k.gpu->memoryUsedMiB, 0, 'f', 0) : u"-"_s);
         }
@@ -270,7 +278,8 @@ private:
                << "last active  " << timeText(k->lastActivityMs) << '\n'
                << "memory       " << megabytes(k->memoryBytes) << " (peak " << megabytes(k->peakMemoryBytes) << ")\n"
                << "gpu          "
-               << (k->gpu ? u"%1 GPU(s), %2 MiB used, %3 % busy"_s.arg(k->gpu->gpus).arg(k->gpu->memoryUsedMiB, 0, 'f', 0)
+               << (k->gpu ? u"%1 GPU(s), %2 MiB used, %3 % busy"_s.arg(k->gpu->gpus)
+                                .arg(k->gpu->memoryUsedMiB, 0, 'f', 0)
                                 .arg(k->gpu->utilizationPercent, 0, 'f', 0)
                           : u"-"_s)
                << '\n'
@@ -305,8 +314,7 @@ private:
         if (!connection)
             return fail(connection.error(), io);
         if (const auto end = (*connection)->ended())
-            return fail(Error{kernels::endSentence(*end), folder, 0, 0,
-                              u"`ferry kernel start` starts a new one"_s},
+            return fail(Error{kernels::endSentence(*end), folder, 0, 0, u"`ferry kernel start` starts a new one"_s},
                         io);
         KernelOutputPrinter printer(io, folder + u"/outputs"_s);
         g_interrupted = false;

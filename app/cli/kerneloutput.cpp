@@ -31,13 +31,15 @@ void KernelOutputPrinter::printData(const QJsonObject &data, const QString &mess
         const QString mime = QString::fromUtf16(image.mime);
         if (!data.contains(mime))
             continue;
-        const QByteArray bytes = mime == u"image/svg+xml" ? data.value(mime).toString().toUtf8()
-                                                          : QByteArray::fromBase64(data.value(mime).toString().toLatin1());
+        const QByteArray bytes = mime == u"image/svg+xml"
+                                     ? data.value(mime).toString().toUtf8()
+                                     : QByteArray::fromBase64(data.value(mime).toString().toLatin1());
         QDir().mkpath(m_imageDir);
         const QString path = m_imageDir + u'/' + messageId.left(36) + u'-' + QString::number(m_images + 1) + u'.' +
                              QString::fromUtf16(image.extension);
         // A replay (`attach`) meets the images it saved before: the same message, the same file.
-        const auto saved = entryKind(path) == EntryKind::RegularFile ? Expected<void>() : createNewFile(path, bytes, 0600);
+        const auto saved =
+            entryKind(path) == EntryKind::RegularFile ? Expected<void>() : createNewFile(path, bytes, 0600);
         if (saved) {
             ++m_images;
             m_io.out << '[' << mime << ": " << path << "]\n";

@@ -11,8 +11,8 @@
 #include "kernelhost/kernelhost.h"
 #include "kernelhost/notebookrun.h"
 #include "metrics/terminaltext.h"
-#include "workspace/workspace.h"
 #include "notebook/conversion.h"
+#include "workspace/workspace.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -46,7 +46,8 @@ public:
             u"works on every target. Without -o the script is written beside the notebook (NB.py); -o - prints it.\n"
             u"An existing script is never replaced without --force.\n"
             u"--dry-run writes nothing and shows the proposal; --json prints it as JSON.\n\n"
-            u"  ferry notebook execute NB.ipynb [--env ENV.yml] [-o OUT.ipynb] [--allow-errors] [--timeout S] [--cwd DIR]\n\n"
+            u"  ferry notebook execute NB.ipynb [--env ENV.yml] [-o OUT.ipynb] [--allow-errors] [--timeout S] [--cwd "
+            u"DIR]\n\n"
             u"Runs every code cell in order in a fresh kernel (`ferry kernel`) in the environment, in the\n"
             u"notebook's folder unless --cwd says otherwise, and writes the notebook with its outputs and\n"
             u"execution counts (nbformat 4), as `jupyter nbconvert --to notebook --execute` does: to\n"
@@ -60,13 +61,14 @@ public:
         parser.addOption({u"dry-run"_s, u"Write nothing; show what would be converted."_s});
         parser.addOption({u"json"_s, u"Print the proposal (hyperparameters, commented IPython lines) as JSON."_s});
         parser.addOption({u"force"_s, u"Replace the script if it exists already."_s});
-        parser.addOption({u"env"_s, u"execute: the environment file (default: this machine's python3)."_s, u"ENV.yml"_s});
+        parser.addOption(
+            {u"env"_s, u"execute: the environment file (default: this machine's python3)."_s, u"ENV.yml"_s});
         parser.addOption({u"target"_s, u"execute: where the kernel runs (local)."_s, u"TARGET"_s, u"local"_s});
         parser.addOption({u"allow-errors"_s, u"execute: go on after a cell that raised."_s});
         parser.addOption({u"timeout"_s, u"execute: interrupt a cell after S seconds, and stop there."_s, u"S"_s});
         parser.addOption({u"cwd"_s, u"execute: the folder the kernel works in (default: the notebook's)."_s, u"DIR"_s});
-        parser.addOption({u"workspace"_s, u"execute: the workspace that keeps the kernel (default: the current folder)."_s,
-                          u"DIR"_s});
+        parser.addOption({u"workspace"_s,
+                          u"execute: the workspace that keeps the kernel (default: the current folder)."_s, u"DIR"_s});
     }
 
     int run(const QCommandLineParser &parser, Io &io) override
@@ -172,7 +174,8 @@ private:
                 return usage(u"--timeout takes seconds"_s, io);
             timeoutMs = int(seconds * 1000);
         }
-        auto ws = workspace::Workspace::open(parser.value(u"workspace"_s).isEmpty() ? u"."_s : parser.value(u"workspace"_s));
+        auto ws =
+            workspace::Workspace::open(parser.value(u"workspace"_s).isEmpty() ? u"."_s : parser.value(u"workspace"_s));
         if (!ws)
             return fail(ws.error(), io);
 
@@ -183,8 +186,8 @@ private:
         request.target = *target;
         if (parser.isSet(u"env"_s))
             request.environmentFile = QFileInfo(parser.value(u"env"_s)).absoluteFilePath();
-        request.workingFolder = parser.isSet(u"cwd"_s) ? QFileInfo(parser.value(u"cwd"_s)).absoluteFilePath()
-                                                       : info.absolutePath();
+        request.workingFolder =
+            parser.isSet(u"cwd"_s) ? QFileInfo(parser.value(u"cwd"_s)).absoluteFilePath() : info.absolutePath();
         const QString ferry = QCoreApplication::applicationFilePath();
         io.err << "starting a kernel on " << request.target.toString() << "..." << Qt::endl;
         const auto folder = kernels::startKernel(ws->kernelsDir(), request, ferry);
@@ -209,7 +212,8 @@ private:
         if (!result)
             return fail(result.error(), io);
         QJsonObject written = result->notebook;
-        const auto saved = writeTextFileAtomically(output, QString::fromUtf8(QJsonDocument(written).toJson(QJsonDocument::Indented)));
+        const auto saved =
+            writeTextFileAtomically(output, QString::fromUtf8(QJsonDocument(written).toJson(QJsonDocument::Indented)));
         if (!saved)
             return fail(saved.error(), io);
         io.err << "wrote " << output << " (" << result->cellsRun << " cells run";

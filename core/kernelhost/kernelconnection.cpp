@@ -106,7 +106,10 @@ Expected<QJsonObject> KernelConnection::waitReady(int timeoutMs)
         if (const auto end = ended())
             return Error{endSentence(*end) + u", before it answered"_s +
                              (end->logLines.isEmpty() ? QString() : u":\n"_s + end->logLines.join(u'\n')),
-                         m_folder.path(), 0, 0, {}};
+                         m_folder.path(),
+                         0,
+                         0,
+                         {}};
     }
     return Error{
         u"the kernel did not answer kernel_info within %1 s (its keeper runs; the kernel hung while starting)"_s.arg(
@@ -139,8 +142,8 @@ Expected<CellOutputs> KernelConnection::execute(const QString &code, const Messa
     m_onMessage = nullptr;
     if (!finished) {
         const auto end = ended();
-        return Error{(end ? endSentence(*end) : u"the kernel ended"_s) + u", while the cell ran"_s, m_folder.path(), 0, 0,
-                     u"`ferry kernel show %1` shows its last lines"_s.arg(m_folder.id())};
+        return Error{(end ? endSentence(*end) : u"the kernel ended"_s) + u", while the cell ran"_s, m_folder.path(), 0,
+                     0, u"`ferry kernel show %1` shows its last lines"_s.arg(m_folder.id())};
     }
     return cell;
 }

@@ -1,13 +1,12 @@
 #include "kernelhost/kernelhost.h"
 
 #include "common/privatedir.h"
-#include "metrics/systemsamples.h"
 #include "common/safefile.h"
+#include "kernelhost/kernelconnection.h"
 #include "kernelhost/kernellink.h"
 #include "kernels/connectionfile.h"
 #include "kernels/keeper.h"
-#include "kernelhost/kernelconnection.h"
-#include "kernelhost/kernellink.h"
+#include "metrics/systemsamples.h"
 #include "run/rundirectory.h"
 #include "run/runenvironment.h"
 #include "run/runsecrets.h"
@@ -60,7 +59,10 @@ Error kernelEndedError(const KernelFolder &folder, const KernelEnd &end, const r
                      "or pick an environment that has it; Ferry never installs it on its own"_s.arg(
                          spec.environmentFile.isEmpty() ? u"ENV.yml"_s : spec.environmentFile)};
     return Error{endSentence(end) + u", before it was ready"_s + (lines.isEmpty() ? QString() : u":\n"_s + lines),
-                 folder.kernelLogFile(), 0, 0, {}};
+                 folder.kernelLogFile(),
+                 0,
+                 0,
+                 {}};
 }
 
 // A local keeper's pid, when it is still the process keeper.json names.
@@ -154,10 +156,12 @@ Expected<run::RunSpec> kernelSpec(const QString &id, const KernelRequest &reques
                                               : d.where;
     }
     spec.secretVariables << request.secretVariables;
-    const double idle = request.idleStopMinutes >= 0 ? request.idleStopMinutes : defaultIdleStopMinutes(spec.target.kind);
-    spec.keeperArguments = QStringList{u"run"_s, u"{kernel}"_s, u"--idle-stop"_s, QString::number(qRound64(idle * 60)), u"--"_s,
-                                       u"{interpreter}"_s} +
-                           request.kernelArguments;
+    const double idle =
+        request.idleStopMinutes >= 0 ? request.idleStopMinutes : defaultIdleStopMinutes(spec.target.kind);
+    spec.keeperArguments =
+        QStringList{u"run"_s, u"{kernel}"_s,     u"--idle-stop"_s, QString::number(qRound64(idle * 60)),
+                    u"--"_s,  u"{interpreter}"_s} +
+        request.kernelArguments;
     return spec;
 }
 
@@ -244,8 +248,8 @@ Expected<KernelFolder> startKernel(const QString &kernelsDir, const KernelReques
     killKernelLeftovers(folder, *spec);
     if (keeperRan) {
         const QString log = lastLinesOf(folder.kernelLogFile());
-        return Error{u"the kernel did not open its sockets within %1 s, so it was stopped%2"_s.arg(timeoutMs / 1000).arg(
-                         log.isEmpty() ? QString() : u"; its last lines:\n"_s + log),
+        return Error{u"the kernel did not open its sockets within %1 s, so it was stopped%2"_s.arg(timeoutMs / 1000)
+                         .arg(log.isEmpty() ? QString() : u"; its last lines:\n"_s + log),
                      folder.kernelLogFile(), 0, 0, u"its command: %1"_s.arg(request.kernelArguments.join(u' '))};
     }
     return Error{u"the kernel's keeper did not start within %1 s, so the run was stopped"_s.arg(timeoutMs / 1000),

@@ -72,7 +72,7 @@ struct KernelSummary {
     qint64 memoryBytes = 0;
     qint64 peakMemoryBytes = 0;
     int restarts = 0;
-    std::optional<GpuUse> gpu; // while it runs, on a machine with NVIDIA GPUs
+    std::optional<GpuUse> gpu;    // while it runs, on a machine with NVIDIA GPUs
     std::optional<KernelEnd> end; // when dead: why (never just "dead")
     bool alive() const { return state != u"dead"; }
 };

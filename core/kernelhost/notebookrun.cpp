@@ -49,9 +49,10 @@ Expected<NotebookRunResult> runNotebook(const QJsonObject &notebook, KernelConne
             ++result.errors;
             if (!options.allowErrors) {
                 const auto error = ran->error();
-                result.stoppedAt = name + u" raised "_s +
-                                   (error ? error->value(u"ename"_s).toString() + u": "_s + error->value(u"evalue"_s).toString()
-                                          : ran->status());
+                result.stoppedAt =
+                    name + u" raised "_s +
+                    (error ? error->value(u"ename"_s).toString() + u": "_s + error->value(u"evalue"_s).toString()
+                           : ran->status());
                 break;
             }
         }

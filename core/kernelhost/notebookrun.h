@@ -21,8 +21,8 @@ struct NotebookRunOptions {
 struct NotebookRunResult {
     QJsonObject notebook; // the notebook with the outputs of the cells that ran
     int cellsRun = 0;
-    int errors = 0;       // cells that raised
-    QString stoppedAt;    // "cell 4 raised ZeroDivisionError: division by zero": why the run stopped early
+    int errors = 0;    // cells that raised
+    QString stoppedAt; // "cell 4 raised ZeroDivisionError: division by zero": why the run stopped early
 };
 
 // Runs the code cells of `notebook` (the JSON of an nbformat 4 file, checked by the caller) in

@@ -42,7 +42,8 @@ void CellOutputs::append(const QJsonObject &output, const QString &displayId)
     }
     if (output.value(u"output_type"_s).toString() == u"stream" && !m_outputs.isEmpty()) {
         QJsonObject last = m_outputs.last().toObject();
-        if (last.value(u"output_type"_s).toString() == u"stream" && last.value(u"name"_s).toString() == output.value(u"name"_s).toString()) {
+        if (last.value(u"output_type"_s).toString() == u"stream" &&
+            last.value(u"name"_s).toString() == output.value(u"name"_s).toString()) {
             last.insert(u"text"_s, QString(last.value(u"text"_s).toString() + output.value(u"text"_s).toString()));
             m_outputs.replace(m_outputs.size() - 1, last);
             return;

@@ -53,10 +53,14 @@ QString ConnectionInfo::endpoint(Channel channel) const
 
 QByteArray ConnectionInfo::toJson() const
 {
-    QJsonObject o{{u"transport"_s, transport},       {u"ip"_s, ip},
-                  {u"shell_port"_s, shellPort},      {u"iopub_port"_s, iopubPort},
-                  {u"stdin_port"_s, stdinPort},      {u"control_port"_s, controlPort},
-                  {u"hb_port"_s, hbPort},            {u"key"_s, QString::fromLatin1(key)},
+    QJsonObject o{{u"transport"_s, transport},
+                  {u"ip"_s, ip},
+                  {u"shell_port"_s, shellPort},
+                  {u"iopub_port"_s, iopubPort},
+                  {u"stdin_port"_s, stdinPort},
+                  {u"control_port"_s, controlPort},
+                  {u"hb_port"_s, hbPort},
+                  {u"key"_s, QString::fromLatin1(key)},
                   {u"signature_scheme"_s, signatureScheme}};
     if (!kernelName.isEmpty())
         o.insert(u"kernel_name"_s, kernelName);

@@ -79,7 +79,12 @@ std::optional<JournalRecord> JournalReader::next()
         return std::nullopt;
     const quint32 length = u32At(m_buffer, m_pos);
     if (length > kMaxJournalRecord || length < 4) {
-        m_error = Error{u"a record at byte %1 claims %2 bytes: the journal is damaged there"_s.arg(m_offset).arg(length), {}, 0, 0, {}};
+        m_error =
+            Error{u"a record at byte %1 claims %2 bytes: the journal is damaged there"_s.arg(m_offset).arg(length),
+                  {},
+                  0,
+                  0,
+                  {}};
         return std::nullopt;
     }
     if (available < 4 + qsizetype(length))
@@ -90,7 +95,8 @@ std::optional<JournalRecord> JournalReader::next()
     JournalRecord record;
     qsizetype at = start + 4;
     if (count > length / 4) {
-        m_error = Error{u"a record at byte %1 claims %2 frames in %3 bytes"_s.arg(m_offset).arg(count).arg(length), {}, 0, 0, {}};
+        m_error = Error{
+            u"a record at byte %1 claims %2 frames in %3 bytes"_s.arg(m_offset).arg(count).arg(length), {}, 0, 0, {}};
         return std::nullopt;
     }
     record.frames.reserve(count);
@@ -117,7 +123,11 @@ std::optional<JournalRecord> JournalReader::next()
 Expected<JournalContents> readJournal(const QString &path, const QByteArray &key, qint64 offset)
 {
     if (entryKind(path) != EntryKind::RegularFile)
-        return Error{entryKind(path) == EntryKind::Missing ? u"no journal"_s : u"the journal is not a regular file"_s, path, 0, 0, {}};
+        return Error{entryKind(path) == EntryKind::Missing ? u"no journal"_s : u"the journal is not a regular file"_s,
+                     path,
+                     0,
+                     0,
+                     {}};
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return Error{u"cannot read the journal: "_s + file.errorString(), path, 0, 0, {}};

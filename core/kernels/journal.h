@@ -62,7 +62,7 @@ private:
 struct JournalContents {
     QList<JupyterMessage> messages;
     qint64 dropped = 0;
-    qint64 endOffset = 0; // where the next record starts
+    qint64 endOffset = 0;  // where the next record starts
     bool cutShort = false; // bytes after the last whole record
 };
 Expected<JournalContents> readJournal(const QString &path, const QByteArray &key, qint64 offset = 0);

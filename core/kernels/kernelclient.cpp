@@ -136,7 +136,8 @@ Expected<void> KernelClientIo::start()
             m_iopub.set(zmq::sockopt::subscribe, "");
             m_iopub.connect(m_connection.endpoint(Channel::IOPub).toStdString());
         }
-        const std::string wake = "inproc://ferry-kernel-client-" + QUuid::createUuid().toString(QUuid::Id128).toStdString();
+        const std::string wake =
+            "inproc://ferry-kernel-client-" + QUuid::createUuid().toString(QUuid::Id128).toStdString();
         m_wakeIoSide = zmq::socket_t(m_context, zmq::socket_type::pair);
         m_wakeIoSide.bind(wake);
         m_wakeOwnerSide = zmq::socket_t(m_context, zmq::socket_type::pair);
@@ -144,7 +145,10 @@ Expected<void> KernelClientIo::start()
         m_wakeOwnerSide.connect(wake);
     } catch (const zmq::error_t &e) {
         return Error{u"cannot open the kernel's sockets: "_s + QString::fromLocal8Bit(e.what()),
-                     m_connection.endpoint(Channel::Shell), 0, 0, {}};
+                     m_connection.endpoint(Channel::Shell),
+                     0,
+                     0,
+                     {}};
     }
     if (m_options.iopub == KernelClient::IopubSource::Journal) {
         const QByteArray path = QFile::encodeName(m_options.journalPath);

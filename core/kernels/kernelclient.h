@@ -31,7 +31,7 @@ public:
     enum class IopubSource { Journal, Socket };
     struct Options {
         IopubSource iopub = IopubSource::Journal;
-        QString journalPath;     // with Journal
+        QString journalPath;      // with Journal
         qint64 journalOffset = 0; // 0: from the start; else a record's start (a previous endOffset)
         int heartbeatIntervalMs = 1000;
         int heartbeatTimeoutMs = 3000; // a missed beat after this: heartbeatChanged(false), a fresh socket
@@ -47,8 +47,8 @@ public:
 
     // Sends a request on `channel` (Shell, Control or Stdin); returns its msg_id. The reply and
     // the iopub messages it causes carry it as their parent's msg_id.
-    QString send(Channel channel, const QString &type, const QJsonObject &content,
-                 const QJsonObject &metadata = {}, const QList<QByteArray> &buffers = {});
+    QString send(Channel channel, const QString &type, const QJsonObject &content, const QJsonObject &metadata = {},
+                 const QList<QByteArray> &buffers = {});
     QString execute(const QString &code, bool silent = false, bool storeHistory = true, bool allowStdin = false,
                     bool stopOnError = true);
     QString complete(const QString &code, int cursorPos);

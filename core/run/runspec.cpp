@@ -227,7 +227,6 @@ Expected<RunSpec> RunSpec::fromJson(const QJsonObject &json)
     return spec;
 }
 
-
 QList<snapshot::DataFingerprint> fingerprintChannels(const QList<DataChannel> &channels)
 {
     QList<snapshot::DataFingerprint> data;

@@ -232,7 +232,8 @@ Expected<QStringList> containerRunFor(const RunDirectory &dir, const run::RunSpe
         const auto sockets = readRegularFile(QDir(dir.path()).filePath(run::kSocketsFile), 4096);
         if (!sockets || !*sockets)
             return Error{u"a kernel's run without its sockets' folder"_s, dir.path(), 0, 0, {}};
-        container.mounts << ContainerMount{QDir(dir.path()).filePath(run::kKeeperFolder), run::kContainerKeeperMount, false}
+        container.mounts << ContainerMount{QDir(dir.path()).filePath(run::kKeeperFolder), run::kContainerKeeperMount,
+                                           false}
                          << ContainerMount{QString::fromUtf8(**sockets).trimmed(), run::kContainerSocketsMount, false};
     }
     container.command << run::runCommand(absolute, interpreter, run::kContainerKeeperMount);

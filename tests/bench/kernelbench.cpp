@@ -118,33 +118,38 @@ int main(int argc, char **argv)
         bool inOrder = true;
         QString pending;
         double loopSeconds = -1;
-        const QString code = u"import sys, time\nt = time.perf_counter()\nfor i in range(%1):\n    print(i)\nsys.stdout.flush()\n"
-                             "print('LOOP', time.perf_counter() - t, file=sys.stderr)"_s.arg(n);
+        const QString code =
+            u"import sys, time\nt = time.perf_counter()\nfor i in range(%1):\n    print(i)\nsys.stdout.flush()\n"
+            "print('LOOP', time.perf_counter() - t, file=sys.stderr)"_s.arg(n);
         if (pause > 0) // stopped from outside while the kernel prints: nothing may be lost
             QProcess::startDetached(u"/bin/sh"_s, {u"-c"_s, u"sleep 0.3; kill -STOP %1; sleep %2; kill -CONT %1"_s
-                                                             .arg(QCoreApplication::applicationPid()).arg(pause)});
+                                                                .arg(QCoreApplication::applicationPid())
+                                                                .arg(pause)});
         QElapsedTimer clock;
         clock.start();
-        const auto cell = kernel.connection->execute(code, [&](const JupyterMessage &m) {
-            if (m.type() != u"stream")
-                return;
-            const QString text = m.content.value(u"text"_s).toString();
-            if (m.content.value(u"name"_s).toString() == u"stderr") {
-                if (text.startsWith(u"LOOP "_s))
-                    loopSeconds = text.mid(5).trimmed().toDouble();
-                return;
-            }
-            pending += text;
-            qsizetype start = 0;
-            for (qsizetype nl = pending.indexOf(u'\n'); nl >= 0; nl = pending.indexOf(u'\n', start)) {
-                if (QStringView(pending).sliced(start, nl - start).toLongLong() != expected)
-                    inOrder = false;
-                ++expected;
-                ++received;
-                start = nl + 1;
-            }
-            pending.remove(0, start);
-        }, -1, true, false);
+        const auto cell = kernel.connection->execute(
+            code,
+            [&](const JupyterMessage &m) {
+                if (m.type() != u"stream")
+                    return;
+                const QString text = m.content.value(u"text"_s).toString();
+                if (m.content.value(u"name"_s).toString() == u"stderr") {
+                    if (text.startsWith(u"LOOP "_s))
+                        loopSeconds = text.mid(5).trimmed().toDouble();
+                    return;
+                }
+                pending += text;
+                qsizetype start = 0;
+                for (qsizetype nl = pending.indexOf(u'\n'); nl >= 0; nl = pending.indexOf(u'\n', start)) {
+                    if (QStringView(pending).sliced(start, nl - start).toLongLong() != expected)
+                        inOrder = false;
+                    ++expected;
+                    ++received;
+                    start = nl + 1;
+                }
+                pending.remove(0, start);
+            },
+            -1, true, false);
         const double wall = clock.nsecsElapsed() / 1e9;
         if (!cell)
             return 1;
@@ -171,8 +176,8 @@ int main(int argc, char **argv)
                 idleSeen = (*replay)->client().journalOffset() >= journal;
             },
             [&] { return idleSeen; });
-        out << "journalBytes " << journal << "\nreplaySeconds " << clock.nsecsElapsed() / 1e9 << "\nmessages " << messages
-            << "\nstreamChars " << bytes << "\npeakRssKiB " << peakRssKiB() << Qt::endl;
+        out << "journalBytes " << journal << "\nreplaySeconds " << clock.nsecsElapsed() / 1e9 << "\nmessages "
+            << messages << "\nstreamChars " << bytes << "\npeakRssKiB " << peakRssKiB() << Qt::endl;
     }
     kernel.connection.reset();
     stop(kernel);

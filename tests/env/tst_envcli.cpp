@@ -60,7 +60,8 @@ private Q_SLOTS:
         file.close();
         const Result added = runCli({u"env"_s, u"add"_s, env, u"ipykernel"_s, u"NumPy"_s});
         QVERIFY2(added.exitCode == 0, qPrintable(added.err));
-        QVERIFY2(added.out.contains(u"version 1 -> 2"_s) && added.out.contains(u"added pip ipykernel"_s), qPrintable(added.out));
+        QVERIFY2(added.out.contains(u"version 1 -> 2"_s) && added.out.contains(u"added pip ipykernel"_s),
+                 qPrintable(added.out));
         QVERIFY(added.err.contains(u"NumPy is there already"_s));
         const QByteArray text = readFile(env);
         QVERIFY(text.contains("- ipykernel") && text.contains("version: \"2\""));

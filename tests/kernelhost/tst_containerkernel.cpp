@@ -53,9 +53,10 @@ class TestContainerKernel : public QObject {
         QFile file(path);
         if (!file.open(QIODevice::WriteOnly))
             return {};
-        file.write(u"ferry: 1\nname: %1\nversion: \"1\"\ndocker:\n  base_image: ferry-kernel:bookworm\n  gpu: \"off\"\n%2"
-                   "python:\n  interpreter: python3\n  user_managed: true\n"_s.arg(name, extra)
-                       .toUtf8());
+        file.write(
+            u"ferry: 1\nname: %1\nversion: \"1\"\ndocker:\n  base_image: ferry-kernel:bookworm\n  gpu: \"off\"\n%2"
+            "python:\n  interpreter: python3\n  user_managed: true\n"_s.arg(name, extra)
+                .toUtf8());
         return path;
     }
 
@@ -64,7 +65,8 @@ private Q_SLOTS:
     {
         if (const QString missing = connectToDocker(); !missing.isEmpty())
             QFAIL(qPrintable(missing));
-        const CliResult image = command(u"bash"_s, {QStringLiteral(FERRY_SOURCE_DIR "/tests/services/docker.sh"), u"kernel-image"_s}, 600000);
+        const CliResult image = command(
+            u"bash"_s, {QStringLiteral(FERRY_SOURCE_DIR "/tests/services/docker.sh"), u"kernel-image"_s}, 600000);
         QVERIFY2(image.exitCode == 0, qPrintable(image.err));
         QVERIFY(m_dir.isValid());
         m_ws = m_dir.filePath(u"ws"_s);
@@ -74,8 +76,8 @@ private Q_SLOTS:
         data.write("from the channel\n");
         data.close();
         m_env = writeEnvironment(u"tst-containerkernel"_s, {});
-        const CliResult started =
-            kernel({u"start"_s, u"--env"_s, m_env, u"--target"_s, u"container"_s, u"--data"_s, u"training="_s + m_ws + u"/data"_s});
+        const CliResult started = kernel({u"start"_s, u"--env"_s, m_env, u"--target"_s, u"container"_s, u"--data"_s,
+                                          u"training="_s + m_ws + u"/data"_s});
         QVERIFY2(started.exitCode == 0, qPrintable(started.err));
         m_id = started.out.trimmed();
         QCOMPARE(containersLabelled(m_id).size(), 1);
@@ -83,9 +85,10 @@ private Q_SLOTS:
 
     void theRunsContract()
     {
-        const CliResult seen = kernel({u"exec"_s, m_id,
-                                       u"import os\nprint(open('/opt/ml/input/data/training/a.txt').read().strip())\n"
-                                       "print(os.environ['SM_CHANNEL_TRAINING'], os.environ['SM_MODEL_DIR'], os.getcwd())"_s});
+        const CliResult seen =
+            kernel({u"exec"_s, m_id,
+                    u"import os\nprint(open('/opt/ml/input/data/training/a.txt').read().strip())\n"
+                    "print(os.environ['SM_CHANNEL_TRAINING'], os.environ['SM_MODEL_DIR'], os.getcwd())"_s});
         QVERIFY2(seen.exitCode == 0, qPrintable(seen.err));
         QCOMPARE(seen.out, u"from the channel\n/opt/ml/input/data/training /opt/ml/model /opt/ml/code\n"_s);
     }
@@ -109,10 +112,12 @@ private Q_SLOTS:
     void interruptsASleepAndRestarts()
     {
         QProcess exec;
-        exec.start(ferryBinary(), {u"kernel"_s, u"exec"_s, m_id, u"import time\nprint('asleep', flush=True)\ntime.sleep(600)"_s,
-                                   u"--workspace"_s, m_ws});
+        exec.start(ferryBinary(),
+                   {u"kernel"_s, u"exec"_s, m_id, u"import time\nprint('asleep', flush=True)\ntime.sleep(600)"_s,
+                    u"--workspace"_s, m_ws});
         QByteArray out;
-        QTRY_VERIFY2_WITH_TIMEOUT((out += exec.readAllStandardOutput()).contains("asleep"), qPrintable(QString::fromUtf8(out)), 60000);
+        QTRY_VERIFY2_WITH_TIMEOUT((out += exec.readAllStandardOutput()).contains("asleep"),
+                                  qPrintable(QString::fromUtf8(out)), 60000);
         QCOMPARE(kernel({u"interrupt"_s, m_id}).exitCode, 0);
         QVERIFY(exec.waitForFinished(60000));
         QVERIFY(exec.readAllStandardError().contains("KeyboardInterrupt"));
@@ -138,9 +143,11 @@ private Q_SLOTS:
     // goes past it: the kernel is killed by the out-of-memory killer, and says so.
     void outOfMemory()
     {
-        const QString env = writeEnvironment(u"tst-containerkernel-oom"_s,
-                                             u"  run_arguments: [\"--memory\", \"300m\", \"--memory-swap\", \"300m\"]\n"_s);
-        const CliResult started = kernel({u"start"_s, u"--env"_s, env, u"--target"_s, u"container"_s, u"--allow-run-arguments"_s});
+        const QString env =
+            writeEnvironment(u"tst-containerkernel-oom"_s,
+                             u"  run_arguments: [\"--memory\", \"300m\", \"--memory-swap\", \"300m\"]\n"_s);
+        const CliResult started =
+            kernel({u"start"_s, u"--env"_s, env, u"--target"_s, u"container"_s, u"--allow-run-arguments"_s});
         QVERIFY2(started.exitCode == 0, qPrintable(started.err));
         const QString id = started.out.trimmed();
         const CliResult killed =

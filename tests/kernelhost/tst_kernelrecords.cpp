@@ -23,7 +23,8 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("record");
         QTest::addColumn<QString>("text");
-        QTest::newRow("oom") << QByteArray("{\"reason\": \"out-of-memory\", \"signal\": 9, \"peakMemoryBytes\": 314572800}")
+        QTest::newRow("oom") << QByteArray(
+                                    "{\"reason\": \"out-of-memory\", \"signal\": 9, \"peakMemoryBytes\": 314572800}")
                              << u"the kernel ended: out of memory (peak memory 300 MB)"_s;
         QTest::newRow("signal") << QByteArray("{\"reason\": \"signal\", \"exitCode\": -1, \"signal\": 11}")
                                 << u"the kernel ended: killed by signal 11 (SIGSEGV)"_s;
@@ -31,7 +32,8 @@ private Q_SLOTS:
                                 << u"the kernel ended: exited with code 3"_s;
         QTest::newRow("time limit") << QByteArray("{\"reason\": \"time-limit\", \"detail\": \"Slurm: TIMEOUT\"}")
                                     << u"the kernel ended: time limit reached; Slurm: TIMEOUT"_s;
-        QTest::newRow("idle") << QByteArray("{\"reason\": \"idle\"}") << u"the kernel ended: stopped after being idle"_s;
+        QTest::newRow("idle") << QByteArray("{\"reason\": \"idle\"}")
+                              << u"the kernel ended: stopped after being idle"_s;
         QTest::newRow("stopped") << QByteArray("{\"reason\": \"stopped\", \"detail\": \"at Ferry's request\"}")
                                  << u"the kernel ended: stopped"_s;
     }
@@ -74,7 +76,8 @@ private Q_SLOTS:
         QVERIFY(summary);
         QCOMPARE(summary->state, u"dead"_s);
         QCOMPARE(summary->end->reason, u"time-limit"_s);
-        QCOMPARE(endSentence(*summary->end), u"the kernel ended: time limit reached; the job reached its time limit (--time)"_s);
+        QCOMPARE(endSentence(*summary->end),
+                 u"the kernel ended: time limit reached; the job reached its time limit (--time)"_s);
     }
 
     void gpusOfTheLastSample()

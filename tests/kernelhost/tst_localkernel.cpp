@@ -77,7 +77,8 @@ private Q_SLOTS:
         QVERIFY(k.value(u"memoryBytes"_s).toDouble() > 1e6);
         QVERIFY(k.value(u"end"_s).isNull());
         // status.json follows the kernel's state within a quarter of a second.
-        QTRY_VERIFY_WITH_TIMEOUT(QStringList({u"idle"_s, u"busy"_s}).contains(shown(m_id).value(u"state"_s).toString()), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(QStringList({u"idle"_s, u"busy"_s}).contains(shown(m_id).value(u"state"_s).toString()),
+                                 10000);
         // Private: the folders 0700, the connection file (its key) 0600.
         const KernelFolder folder(folderOf(m_id));
         const auto mode = [](const QString &path) {

@@ -61,10 +61,11 @@ private Q_SLOTS:
         const CliResult ran = execute({m_books + u"/explore.ipynb"_s, u"--allow-errors"_s, u"-o"_s, ours});
         QVERIFY2(ran.exitCode == 0, qPrintable(ran.err));
         QVERIFY(noKernelsLeft());
-        const CliResult theirs = runProgram(u"/usr/bin/jupyter-nbconvert"_s,
-                                            {u"--to"_s, u"notebook"_s, u"--execute"_s, u"--allow-errors"_s, u"--output"_s,
-                                             m_dir.filePath(u"nbconvert"_s), m_books + u"/explore.ipynb"_s},
-                                            m_ws);
+        const CliResult theirs =
+            runProgram(u"/usr/bin/jupyter-nbconvert"_s,
+                       {u"--to"_s, u"notebook"_s, u"--execute"_s, u"--allow-errors"_s, u"--output"_s,
+                        m_dir.filePath(u"nbconvert"_s), m_books + u"/explore.ipynb"_s},
+                       m_ws);
         QVERIFY2(theirs.exitCode == 0, qPrintable(theirs.err));
         const CliResult compared =
             runProgram(u"/usr/bin/python3"_s, {QStringLiteral(FERRY_TEST_DATA "/notebooks/compare_executed.py"), ours,
@@ -81,7 +82,8 @@ private Q_SLOTS:
         QVERIFY2(ran.err.contains(u"cell 2 raised ZeroDivisionError: division by zero"_s), qPrintable(ran.err));
         const QJsonArray cells = cellsOf(ours);
         QCOMPARE(cells.size(), 3);
-        QCOMPARE(cells[0].toObject().value(u"outputs"_s).toArray()[0].toObject().value(u"text"_s).toString(), u"first\n"_s);
+        QCOMPARE(cells[0].toObject().value(u"outputs"_s).toArray()[0].toObject().value(u"text"_s).toString(),
+                 u"first\n"_s);
         QCOMPARE(cells[1].toObject().value(u"outputs"_s).toArray()[0].toObject().value(u"ename"_s).toString(),
                  u"ZeroDivisionError"_s);
         QVERIFY(cells[2].toObject().value(u"outputs"_s).toArray().isEmpty());
@@ -111,7 +113,8 @@ private Q_SLOTS:
         file.close();
         const CliResult ran = execute({book, u"--timeout"_s, u"2"_s, u"-o"_s, m_dir.filePath(u"sleeps-out.ipynb"_s)});
         QCOMPARE(ran.exitCode, 1);
-        QVERIFY2(ran.err.contains(u"cell 2: the cell did not finish within 2 s: it was interrupted"_s), qPrintable(ran.err));
+        QVERIFY2(ran.err.contains(u"cell 2: the cell did not finish within 2 s: it was interrupted"_s),
+                 qPrintable(ran.err));
         const QJsonArray cells = cellsOf(m_dir.filePath(u"sleeps-out.ipynb"_s));
         QCOMPARE(cells[0].toObject().value(u"outputs"_s).toArray().size(), 1);
         QVERIFY(cells[2].toObject().value(u"outputs"_s).toArray().isEmpty());

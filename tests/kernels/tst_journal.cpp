@@ -97,8 +97,8 @@ private Q_SLOTS:
         QVERIFY(!reader.next());
         QVERIFY2(reader.error() && reader.error()->message.contains(u"damaged"_s), "a damaged length is named");
         QByteArray frameTooLong(kJournalMagic);
-        frameTooLong += QByteArray::fromHex("0c000000") + QByteArray::fromHex("01000000") + QByteArray::fromHex("ff000000") +
-                        "abcd";
+        frameTooLong += QByteArray::fromHex("0c000000") + QByteArray::fromHex("01000000") +
+                        QByteArray::fromHex("ff000000") + "abcd";
         JournalReader frames;
         frames.feed(frameTooLong);
         QVERIFY(!frames.next());
@@ -111,7 +111,8 @@ private Q_SLOTS:
         const QString path = dir.filePath(u"journal"_s);
         QFile file(path);
         QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(journalOf({streamFrames(u"ok\n"_s), streamFrames(u"forged\n"_s, "another key"), streamFrames(u"ok too\n"_s)}));
+        file.write(journalOf(
+            {streamFrames(u"ok\n"_s), streamFrames(u"forged\n"_s, "another key"), streamFrames(u"ok too\n"_s)}));
         file.close();
         const auto contents = readJournal(path, kKey);
         QVERIFY(contents);

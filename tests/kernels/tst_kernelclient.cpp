@@ -92,7 +92,9 @@ private Q_SLOTS:
         QVERIFY(m_kernel.waitForStarted());
         m_client = std::make_unique<KernelClient>(m_connection, socketOptions());
         connect(m_client.get(), &KernelClient::messageReceived, this,
-                [this](Channel channel, const JupyterMessage &message) { m_received.messages.append({channel, message}); });
+                [this](Channel channel, const JupyterMessage &message) {
+                    m_received.messages.append({channel, message});
+                });
         QVERIFY(m_client->start());
         // The slow joiner: until iopub delivers, the subscription may not be in place (kernel_info
         // until a status arrives, as jupyter_client's wait_for_ready does).
@@ -154,8 +156,7 @@ private Q_SLOTS:
 
     void plotsPng()
     {
-        const CellOutputs cell =
-            run(u"import matplotlib.pyplot as plt\nplt.plot([1, 3, 2])\nplt.show()"_s, 60000);
+        const CellOutputs cell = run(u"import matplotlib.pyplot as plt\nplt.plot([1, 3, 2])\nplt.show()"_s, 60000);
         QCOMPARE(cell.status(), u"ok"_s);
         bool png = false;
         for (const QJsonValue &output : cell.outputs()) {
@@ -204,8 +205,11 @@ private Q_SLOTS:
             "    comm.on_msg(lambda m: comm.send({'echo': m['content']['data']}, buffers=m['buffers']))\n"
             "get_ipython().kernel.comm_manager.register_target('ferry.echo', echo)"_s);
         const QString commId = u"c0ffee"_s;
-        m_client->sendComm(u"comm_open"_s, {{u"comm_id"_s, commId}, {u"target_name"_s, u"ferry.echo"_s}, {u"data"_s, QJsonObject{{u"x"_s, 1}}}});
-        m_client->sendComm(u"comm_msg"_s, {{u"comm_id"_s, commId}, {u"data"_s, QJsonObject{{u"y"_s, 2}}}}, {QByteArray("\x00\x01\x02", 3)});
+        m_client->sendComm(
+            u"comm_open"_s,
+            {{u"comm_id"_s, commId}, {u"target_name"_s, u"ferry.echo"_s}, {u"data"_s, QJsonObject{{u"x"_s, 1}}}});
+        m_client->sendComm(u"comm_msg"_s, {{u"comm_id"_s, commId}, {u"data"_s, QJsonObject{{u"y"_s, 2}}}},
+                           {QByteArray("\x00\x01\x02", 3)});
         const auto comms = [&] {
             QList<JupyterMessage> found;
             for (const auto &[channel, message] : m_received.messages)
@@ -240,8 +244,9 @@ private Q_SLOTS:
         shell.bind(fake.endpoint(Channel::Shell).toStdString());
         KernelClient client(fake, socketOptions(0));
         Received received;
-        connect(&client, &KernelClient::messageReceived, this,
-                [&](Channel channel, const JupyterMessage &message) { received.messages.append({channel, message}); });
+        connect(&client, &KernelClient::messageReceived, this, [&](Channel channel, const JupyterMessage &message) {
+            received.messages.append({channel, message});
+        });
         QVERIFY(client.start());
         const QString id = client.kernelInfo();
         std::vector<zmq::message_t> request;

@@ -26,7 +26,8 @@ class TestKernelSecret : public QObject {
 
     CliResult kernel(const QStringList &args)
     {
-        return runFerry(m_ws.path(), QStringList{u"kernel"_s} + args + QStringList{u"--workspace"_s, m_ws.path()}, 120000);
+        return runFerry(m_ws.path(), QStringList{u"kernel"_s} + args + QStringList{u"--workspace"_s, m_ws.path()},
+                        120000);
     }
 
 private Q_SLOTS:
@@ -43,13 +44,15 @@ private Q_SLOTS:
 
     void theKernelGetsItRedacted()
     {
-        const CliResult started = kernel({u"start"_s, u"--env"_s, m_env, u"--secret-env"_s, u"HF_TOKEN=CANARY_TOKEN"_s});
+        const CliResult started =
+            kernel({u"start"_s, u"--env"_s, m_env, u"--secret-env"_s, u"HF_TOKEN=CANARY_TOKEN"_s});
         QVERIFY2(started.exitCode == 0, qPrintable(started.err));
         const QString id = started.out.trimmed();
-        const CliResult printed = kernel({u"exec"_s, id,
-                                          u"import os, subprocess\nprint(os.environ['HF_TOKEN'])\nprint(len(os.environ['HF_TOKEN']))\n"
-                                          "subprocess.run(['sh', '-c', 'echo \"$HF_TOKEN\"; echo \"$HF_TOKEN\" >&2'])\n"
-                                          "import sys; print(repr(os.environ['HF_TOKEN']), file=sys.stderr)"_s});
+        const CliResult printed =
+            kernel({u"exec"_s, id,
+                    u"import os, subprocess\nprint(os.environ['HF_TOKEN'])\nprint(len(os.environ['HF_TOKEN']))\n"
+                    "subprocess.run(['sh', '-c', 'echo \"$HF_TOKEN\"; echo \"$HF_TOKEN\" >&2'])\n"
+                    "import sys; print(repr(os.environ['HF_TOKEN']), file=sys.stderr)"_s});
         QVERIFY2(printed.exitCode == 0, qPrintable(printed.err));
         QVERIFY2(printed.out.startsWith(u"***\n%1\n"_s.arg(m_canary.size())), qPrintable(printed.out));
         QVERIFY(!printed.out.contains(m_canary) && !printed.err.contains(m_canary));

@@ -80,8 +80,10 @@ private Q_SLOTS:
         QCOMPARE(verdict.ended, ended);
         QVERIFY2(verdict.detail.contains(detail), qPrintable(verdict.detail));
         // The cause in a word, which a kernel's death is said with.
-        static const QHash<QString, QString> causes{{u"TIMEOUT"_s, u"time-limit"_s}, {u"OUT_OF_MEMORY"_s, u"out-of-memory"_s},
-                                                    {u"NODE_FAIL"_s, u"node-failure"_s}, {u"BOOT_FAIL"_s, u"node-failure"_s}};
+        static const QHash<QString, QString> causes{{u"TIMEOUT"_s, u"time-limit"_s},
+                                                    {u"OUT_OF_MEMORY"_s, u"out-of-memory"_s},
+                                                    {u"NODE_FAIL"_s, u"node-failure"_s},
+                                                    {u"BOOT_FAIL"_s, u"node-failure"_s}};
         QCOMPARE(verdict.cause, (state == u"PREEMPTED"_s && !requeue) ? u"preempted"_s : causes.value(state));
     }
 
