@@ -105,6 +105,18 @@ private Q_SLOTS:
         QVERIFY(frames.error());
     }
 
+    // Found by fuzz_kernel_journal: a record whose frames do not fill it (0 frames in 8 bytes) was
+    // read as a record with no frames; its leftover bytes are damage.
+    void bytesAfterTheFramesAreDamage()
+    {
+        QByteArray bytes(kJournalMagic);
+        bytes += QByteArray::fromHex("08000000" "00000000" "00000000");
+        JournalReader reader;
+        reader.feed(bytes);
+        QVERIFY(!reader.next());
+        QVERIFY2(reader.error() && reader.error()->message.contains(u"after its frames"_s), "leftover bytes are named");
+    }
+
     void aForgedRecordIsDroppedAndCounted()
     {
         QTemporaryDir dir;
