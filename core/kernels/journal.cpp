@@ -115,7 +115,8 @@ std::optional<JournalRecord> JournalReader::next()
         at += size;
     }
     if (at != end) { // the keeper writes exact records: bytes left over are damage, not data
-        m_error = Error{u"a record at byte %1 has %2 bytes after its frames"_s.arg(m_offset).arg(end - at), {}, 0, 0, {}};
+        m_error =
+            Error{u"a record at byte %1 has %2 bytes after its frames"_s.arg(m_offset).arg(end - at), {}, 0, 0, {}};
         return std::nullopt;
     }
     m_pos = end;

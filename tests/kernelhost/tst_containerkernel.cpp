@@ -7,6 +7,7 @@
 
 #include "support/cli.h"
 #include "support/container.h"
+#include "support/kernel.h"
 #include "support/testmain.h"
 
 #include <QDir>
@@ -42,11 +43,8 @@ class TestContainerKernel : public QObject {
     QString m_env;
     QString m_id;
 
-    CliResult kernel(const QStringList &args, int timeoutMs = 180000)
-    {
-        return runFerry(m_ws, QStringList{u"kernel"_s} + args + QStringList{u"--workspace"_s, m_ws}, timeoutMs);
-    }
-    QJsonObject shown(const QString &id) { return jsonObject(kernel({u"show"_s, id, u"--json"_s})); }
+    KernelCli kernel; // `ferry kernel ...` in m_ws (support/kernel.h)
+    QJsonObject shown(const QString &id) const { return kernel.shown(id); }
     QString writeEnvironment(const QString &name, const QString &extra)
     {
         const QString path = m_dir.filePath(name + u".yml"_s);
@@ -70,6 +68,8 @@ private Q_SLOTS:
         QVERIFY2(image.exitCode == 0, qPrintable(image.err));
         QVERIFY(m_dir.isValid());
         m_ws = m_dir.filePath(u"ws"_s);
+        kernel.workspace = m_ws;
+        kernel.environment = QProcessEnvironment::systemEnvironment(); // DOCKER_HOST, as connectToDocker set it
         QVERIFY(QDir().mkpath(m_ws + u"/data"_s));
         QFile data(m_ws + u"/data/a.txt"_s);
         QVERIFY(data.open(QIODevice::WriteOnly));

@@ -34,11 +34,8 @@ class TestLocalKernel : public QObject {
     QString m_env;
     QString m_id;
 
-    CliResult kernel(const QStringList &args, int timeoutMs = 120000)
-    {
-        return runFerry(m_ws, QStringList{u"kernel"_s} + args + QStringList{u"--workspace"_s, m_ws}, timeoutMs);
-    }
-    QJsonObject shown(const QString &id) { return jsonObject(kernel({u"show"_s, id, u"--json"_s})); }
+    KernelCli kernel; // `ferry kernel ...` in m_ws (support/kernel.h)
+    QJsonObject shown(const QString &id) const { return kernel.shown(id); }
     QString folderOf(const QString &id) { return m_ws + u"/.ferry/kernels/"_s + id; }
 
     QString startKernel(const QString &env)
@@ -54,12 +51,10 @@ private Q_SLOTS:
     {
         QVERIFY(m_dir.isValid());
         m_ws = m_dir.filePath(u"ws"_s);
+        kernel.workspace = m_ws;
         QVERIFY(QDir().mkpath(m_ws));
-        m_env = m_dir.filePath(u"debian.yml"_s);
-        QFile env(m_env);
-        QVERIFY(env.open(QIODevice::WriteOnly));
-        env.write("name: debian\nversion: 1\npython:\n  interpreter: /usr/bin/python3\n  user_managed: true\n");
-        env.close();
+        m_env = ferry::test::writeDebianPythonEnvironment(m_dir.filePath(u"debian.yml"_s));
+        QVERIFY(!m_env.isEmpty());
         m_id = startKernel(m_env);
         QVERIFY2(m_id.contains(u"-kernel-"_s), qPrintable(m_id));
     }
@@ -175,17 +170,8 @@ private Q_SLOTS:
     void pythonWithoutIpykernel()
     {
         // A Python that cannot import ipykernel (no site packages): named as such, nothing left running.
-        const QString wrapper = m_dir.filePath(u"bare-python"_s);
-        QFile script(wrapper);
-        QVERIFY(script.open(QIODevice::WriteOnly));
-        script.write("#!/bin/sh\nexec /usr/bin/python3 -S \"$@\"\n");
-        script.close();
-        QVERIFY(script.setPermissions(script.permissions() | QFile::ExeOwner));
-        const QString env = m_dir.filePath(u"bare.yml"_s);
-        QFile file(env);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("name: bare\nversion: 1\npython:\n  interpreter: " + wrapper.toUtf8() + "\n  user_managed: true\n");
-        file.close();
+        const QString env = ferry::test::writePythonWithoutIpykernelEnvironment(m_dir.path());
+        QVERIFY(!env.isEmpty());
         const CliResult started = kernel({u"start"_s, u"--env"_s, env});
         QCOMPARE(started.exitCode, 1);
         QVERIFY2(started.err.contains(u"has no ipykernel"_s) && started.err.contains(u"ferry env add"_s),

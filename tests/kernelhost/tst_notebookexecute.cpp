@@ -3,6 +3,7 @@
 // values, images, error names; ours passes nbformat.validate); a notebook that stops at its first
 // error, one that is not nbformat 4, and a cell that never finishes.
 #include "support/cli.h"
+#include "support/kernel.h"
 #include "support/testmain.h"
 
 #include <QDir>
@@ -49,10 +50,8 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(m_ws) && QDir().mkpath(m_books));
         for (const QString &name : {u"explore.ipynb"_s, u"stops.ipynb"_s, u"numbers.txt"_s, u"nbformat3.ipynb"_s})
             QVERIFY(QFile::copy(QStringLiteral(FERRY_TEST_DATA "/notebooks/") + name, m_books + u'/' + name));
-        m_env = m_dir.filePath(u"debian.yml"_s);
-        QFile env(m_env);
-        QVERIFY(env.open(QIODevice::WriteOnly));
-        env.write("name: debian\nversion: 1\npython:\n  interpreter: /usr/bin/python3\n  user_managed: true\n");
+        m_env = ferry::test::writeDebianPythonEnvironment(m_dir.filePath(u"debian.yml"_s));
+        QVERIFY(!m_env.isEmpty());
     }
 
     void matchesNbconvert()

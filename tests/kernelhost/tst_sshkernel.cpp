@@ -135,11 +135,8 @@ private Q_SLOTS:
         for (const QString &name : {u"FERRY_SSH_CONFIG"_s, u"XDG_CONFIG_HOME"_s, u"XDG_RUNTIME_DIR"_s})
             qputenv(name.toLocal8Bit().constData(), env.value(name).toLocal8Bit());
         // The host's Python with ipykernel and matplotlib (Debian's): the one on PATH may lack them.
-        m_env = m_dir.filePath(u"debian.yml"_s);
-        QFile file(m_env);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("name: debian\nversion: 1\npython:\n  interpreter: /usr/bin/python3\n  user_managed: true\n");
-        file.close();
+        m_env = ferry::test::writeDebianPythonEnvironment(m_dir.filePath(u"debian.yml"_s));
+        QVERIFY(!m_env.isEmpty());
         const CliResult started = kernel({u"start"_s, u"--target"_s, u"ssh:"_s + kHost, u"--env"_s, m_env,
                                           u"--host-python"_s, u"--remote-dir"_s, hostRoot()});
         QVERIFY2(started.exitCode == 0, qPrintable(started.err));
@@ -248,17 +245,8 @@ private Q_SLOTS:
     // it; nothing left running there.
     void pythonWithoutIpykernelIsNamed()
     {
-        const QString wrapper = m_dir.filePath(u"bare-python"_s);
-        QFile script(wrapper);
-        QVERIFY(script.open(QIODevice::WriteOnly));
-        script.write("#!/bin/sh\nexec /usr/bin/python3 -S \"$@\"\n");
-        script.close();
-        QVERIFY(script.setPermissions(script.permissions() | QFile::ExeOwner));
-        const QString env = m_dir.filePath(u"bare.yml"_s);
-        QFile file(env);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("name: bare\nversion: 1\npython:\n  interpreter: " + wrapper.toUtf8() + "\n  user_managed: true\n");
-        file.close();
+        const QString env = ferry::test::writePythonWithoutIpykernelEnvironment(m_dir.path());
+        QVERIFY(!env.isEmpty());
         const CliResult started = kernel({u"start"_s, u"--target"_s, u"ssh:"_s + kHost, u"--env"_s, env,
                                           u"--host-python"_s, u"--remote-dir"_s, hostRoot()});
         QCOMPARE(started.exitCode, 1);

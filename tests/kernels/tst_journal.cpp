@@ -110,7 +110,9 @@ private Q_SLOTS:
     void bytesAfterTheFramesAreDamage()
     {
         QByteArray bytes(kJournalMagic);
-        bytes += QByteArray::fromHex("08000000" "00000000" "00000000");
+        bytes += QByteArray::fromHex("08000000"
+                                     "00000000"
+                                     "00000000");
         JournalReader reader;
         reader.feed(bytes);
         QVERIFY(!reader.next());

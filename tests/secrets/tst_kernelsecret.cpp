@@ -4,6 +4,7 @@
 // "***" in the output Ferry shows, and the canary is in no file of the workspace (the journal,
 // the kernel's log, its records). A kernel started without it has no such variable.
 #include "support/cli.h"
+#include "support/kernel.h"
 #include "support/keyring.h"
 #include "support/testenv.h"
 
@@ -36,10 +37,8 @@ private Q_SLOTS:
         QSettings settings; // the same settings the ferry processes use (XDG_CONFIG_HOME)
         ferry::secrets::SecretStore store(settings);
         QVERIFY(store.writeNow(u"CANARY_TOKEN"_s, m_canary));
-        m_env = m_ws.filePath(u"debian.yml"_s);
-        QFile env(m_env);
-        QVERIFY(env.open(QIODevice::WriteOnly));
-        env.write("name: debian\nversion: 1\npython:\n  interpreter: /usr/bin/python3\n  user_managed: true\n");
+        m_env = ferry::test::writeDebianPythonEnvironment(m_ws.filePath(u"debian.yml"_s));
+        QVERIFY(!m_env.isEmpty());
     }
 
     void theKernelGetsItRedacted()

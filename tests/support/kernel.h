@@ -7,6 +7,7 @@
 #include "support/cli.h"
 #include "support/process.h"
 
+#include <QFile>
 #include <QJsonObject>
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -40,6 +41,37 @@ struct KernelCli {
         return jsonObject((*this)({QStringLiteral("show"), id, QStringLiteral("--json")}));
     }
 };
+
+// An environment of Debian's own Python at `path` (/usr/bin/python3, with python3-ipykernel and
+// matplotlib: the python3 on PATH may lack them); its path, empty when it could not be written.
+inline QString writeDebianPythonEnvironment(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return {};
+    file.write("name: debian\nversion: 1\npython:\n  interpreter: /usr/bin/python3\n  user_managed: true\n");
+    return path;
+}
+
+// An environment in `folder` whose Python cannot import ipykernel (Debian's, without its site
+// packages: `-S`, through a wrapper script); its path, empty when it could not be written.
+inline QString writePythonWithoutIpykernelEnvironment(const QString &folder)
+{
+    const QString wrapper = folder + QStringLiteral("/bare-python");
+    QFile script(wrapper);
+    if (!script.open(QIODevice::WriteOnly))
+        return {};
+    script.write("#!/bin/sh\nexec /usr/bin/python3 -S \"$@\"\n");
+    script.close();
+    if (!script.setPermissions(script.permissions() | QFile::ExeOwner))
+        return {};
+    const QString path = folder + QStringLiteral("/bare.yml");
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return {};
+    file.write("name: bare\nversion: 1\npython:\n  interpreter: " + wrapper.toUtf8() + "\n  user_managed: true\n");
+    return path;
+}
 
 // State kept between cells (x is 41 after), printed output and a value, an error, a plot whose PNG
 // comes back as a file.
