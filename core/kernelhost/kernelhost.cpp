@@ -52,12 +52,19 @@ bool lacksIpykernel(const QString &text)
 Error kernelEndedError(const KernelFolder &folder, const KernelEnd &end, const run::RunSpec &spec)
 {
     const QString lines = end.logLines.isEmpty() ? lastLinesOf(folder.kernelLogFile()) : end.logLines.join(u'\n');
-    if (lacksIpykernel(lines))
+    if (lacksIpykernel(lines)) {
+        if (spec.environmentFile.isEmpty()) // this machine's Python, no environment file to change
+            return Error{u"this machine's %1 has no ipykernel, which a kernel needs"_s.arg(spec.interpreter),
+                         folder.kernelLogFile(), 0, 0,
+                         u"give an environment that has it (--env ENV.yml; `ferry env add ENV.yml ipykernel` adds it "
+                         "as a new version), or install it for %1 (python3 -m pip install ipykernel, or Debian's "
+                         "python3-ipykernel); Ferry never installs it on its own"_s.arg(spec.interpreter)};
         return Error{u"the environment's Python (%1) has no ipykernel, which a kernel needs"_s.arg(spec.interpreter),
-                     spec.environmentFile.isEmpty() ? folder.path() : spec.environmentFile, 0, 0,
-                     u"add ipykernel to the environment (`ferry env add %1 ipykernel` makes a new version of it), "
-                     "or pick an environment that has it; Ferry never installs it on its own"_s.arg(
-                         spec.environmentFile.isEmpty() ? u"ENV.yml"_s : spec.environmentFile)};
+                     spec.environmentFile, 0, 0,
+                     u"add it: `ferry env add %1 ipykernel` makes a new version of the environment (the earlier one "
+                     "is kept); or pick an environment that has it. Ferry never installs it on its own"_s.arg(
+                         spec.environmentFile)};
+    }
     return Error{endSentence(end) + u", before it was ready"_s + (lines.isEmpty() ? QString() : u":\n"_s + lines),
                  folder.kernelLogFile(),
                  0,
