@@ -178,7 +178,8 @@ private Q_SLOTS:
                  qPrintable(started.err));
         const QJsonArray kernels = jsonObject(kernel({u"list"_s, u"--json"_s})).value(u"kernels"_s).toArray();
         for (const QJsonValue &k : kernels)
-            QCOMPARE(k.toObject().value(u"state"_s).toString(), u"dead"_s);
+            if (k.toObject().value(u"id"_s).toString() != m_id) // the test case's own kernel may still run
+                QCOMPARE(k.toObject().value(u"state"_s).toString(), u"dead"_s);
     }
 };
 
