@@ -442,7 +442,9 @@ public:
     // The link's sockets, listening (a name left by a link that died is replaced).
     Expected<void> listen()
     {
-        for (const auto &[here, there] : m_sockets) {
+        for (const auto &socket : m_sockets) {
+            const QString &here = socket.first;
+            const QString &there = socket.second;
             QLocalServer::removeServer(here);
             auto server = std::make_unique<QLocalServer>();
             server->setSocketOptions(QLocalServer::UserAccessOption);
