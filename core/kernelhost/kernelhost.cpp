@@ -357,7 +357,7 @@ Expected<KernelSummary> describeKernel(const QString &path, const QString &ferry
 KernelEnd explainedEnd(const QString &path, const KernelEnd &end, const QString &ferryBinary, int waitMs)
 {
     const auto spec = run::RunDirectory(path).readSpec();
-    if (!isVague(end) || !spec || !spec->target.onHost())
+    if (!isVague(end) || !spec || spec->target.kind != run::TargetKind::Slurm) // the place with words of its own
         return end;
     QElapsedTimer clock;
     clock.start();

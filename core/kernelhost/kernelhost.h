@@ -85,8 +85,8 @@ struct KernelSummary {
 Expected<KernelSummary> describeKernel(const QString &folder, const QString &ferryBinary);
 // How the kernel in `folder` ended, as well as its place can say: `end` (its kernel-exit.json)
 // when that is precise; when its keeper could only say "terminated" or name a signal, the cause
-// its target recorded (a Slurm job's time limit, memory, node), waiting up to `waitMs` for the
-// place to be done with the run (a Slurm job completing). Blocking.
+// Slurm recorded (the job's time limit, memory, node), waiting up to `waitMs` for it to be done
+// with the job (completing). Blocking.
 KernelEnd explainedEnd(const QString &folder, const KernelEnd &end, const QString &ferryBinary, int waitMs = 15000);
 // Every kernel of `kernelsDir`, oldest first; a folder that cannot be read is left out and named in `problems`.
 QList<KernelSummary> listKernels(const QString &kernelsDir, const QString &ferryBinary,
