@@ -83,8 +83,9 @@ public:
     void configure(QCommandLineParser &parser) const override
     {
         parser.setApplicationDescription(
-            u"  ferry kernel start [--env ENV.yml] [--target local|container|ssh:HOST] [--data NAME=PATH]...\n"
-            u"                     [--idle-stop MIN]\n"
+            u"  ferry kernel start [--env ENV.yml] [--target local|container|ssh:HOST|slurm:HOST]\n"
+            u"                     [--data NAME=PATH]... [--idle-stop MIN] [--gpus N] [--time H:MM:SS]\n"
+            u"                     [--partition P] [--mem M]\n"
             u"  ferry kernel list [--json]            ferry kernel show ID [--json]\n"
             u"  ferry kernel exec ID (CODE | -f FILE) [--timeout S]\n"
             u"  ferry kernel attach ID                ferry kernel interrupt|restart|stop|remove ID\n\n"
@@ -98,10 +99,10 @@ public:
         parser.addPositionalArgument(u"code"_s, u"exec: the code of the cell."_s, u"[CODE]"_s);
         parser.addOption({u"workspace"_s, u"The workspace folder (default: the current folder)."_s, u"DIR"_s});
         parser.addOption({u"env"_s, u"start: the environment file (default: this machine's python3)."_s, u"ENV.yml"_s});
-        parser.addOption(
-            {u"target"_s,
-             u"start: where the kernel runs: local, container, ssh:HOST (with --env, add --host-python)."_s,
-             u"TARGET"_s, u"local"_s});
+        parser.addOption({u"target"_s,
+                          u"start: where the kernel runs: local, container, ssh:HOST (with --env, add --host-python), "
+                          u"slurm:HOST (an allocation of the cluster whose login host is HOST)."_s,
+                          u"TARGET"_s, u"local"_s});
         parser.addOption({u"cwd"_s, u"start: the folder the kernel works in (default: the workspace)."_s, u"DIR"_s});
         parser.addOption({u"idle-stop"_s,
                           u"start: stop the kernel after MIN idle minutes (0: never; default: off on this "
@@ -203,6 +204,7 @@ private:
                 return usageError(name(), u"--idle-stop takes minutes (0: never)"_s, io);
         }
         io.err << "starting a kernel on " << request.target.toString() << "..." << Qt::endl;
+        request.progress = [&io](const QString &text) { io.err << text << Qt::endl; };
         const auto folder = kernels::startKernel(m_kernelsDir, request, m_ferry);
         if (!folder)
             return fail(folder.error(), io);
@@ -313,7 +315,7 @@ private:
         auto connection = kernels::KernelConnection::open(folder, -1);
         if (!connection)
             return fail(connection.error(), io);
-        if (const auto end = (*connection)->ended())
+        if (const auto end = (*connection)->explainedEnd())
             return fail(Error{kernels::endSentence(*end), folder, 0, 0, u"`ferry kernel start` starts a new one"_s},
                         io);
         KernelOutputPrinter printer(io, folder + u"/outputs"_s);
@@ -348,7 +350,7 @@ private:
             ->follow([&](const kernels::JupyterMessage &m) { printer.print(m, true); },
                      [&] { return g_interrupted.load() || (*connection)->ended().has_value(); });
         std::signal(SIGINT, previous);
-        if (const auto end = (*connection)->ended())
+        if (const auto end = (*connection)->explainedEnd())
             io.err << "the kernel has ended: " << kernels::endText(*end) << Qt::endl;
         return kExitOk;
     }

@@ -1,5 +1,6 @@
 #include "kernelhost/kernelconnection.h"
 
+#include "kernelhost/kernelhost.h"
 #include "kernelhost/kernellink.h"
 #include "kernels/journal.h"
 #include "run/rundirectory.h"
@@ -14,9 +15,10 @@ using namespace Qt::StringLiterals;
 
 namespace ferry::kernels {
 
-KernelConnection::KernelConnection(KernelFolder folder, std::unique_ptr<KernelLink> link,
+KernelConnection::KernelConnection(KernelFolder folder, QString ferryBinary, std::unique_ptr<KernelLink> link,
                                    std::unique_ptr<KernelClient> client)
-    : m_folder(std::move(folder)), m_link(std::move(link)), m_client(std::move(client))
+    : m_folder(std::move(folder)), m_ferryBinary(std::move(ferryBinary)), m_link(std::move(link)),
+      m_client(std::move(client))
 {
     connect(m_client.get(), &KernelClient::messageReceived, this,
             [this](Channel channel, const JupyterMessage &message) {
@@ -39,8 +41,8 @@ Expected<std::unique_ptr<KernelConnection>> KernelConnection::open(const QString
     const auto spec = run::RunDirectory(folderPath).readSpec();
     if (!spec)
         return spec.error();
-    auto link =
-        openKernelLink(folder, *spec, ferryBinary.isEmpty() ? QCoreApplication::applicationFilePath() : ferryBinary);
+    const QString ferry = ferryBinary.isEmpty() ? QCoreApplication::applicationFilePath() : ferryBinary;
+    auto link = openKernelLink(folder, *spec, ferry);
     if (!link)
         return link.error();
     const auto connection = folder.connectionForFerry(*link ? (*link)->ferrySocketDir() : QString());
@@ -60,13 +62,21 @@ Expected<std::unique_ptr<KernelConnection>> KernelConnection::open(const QString
     if (auto started = client->start(); !started)
         return started.error();
     return std::unique_ptr<KernelConnection>(
-        new KernelConnection(std::move(folder), std::move(*link), std::move(client)));
+        new KernelConnection(std::move(folder), ferry, std::move(*link), std::move(client)));
 }
 
 std::optional<KernelEnd> KernelConnection::ended() const
 {
     const auto end = m_folder.readEnd();
     return end ? *end : std::nullopt;
+}
+
+std::optional<KernelEnd> KernelConnection::explainedEnd() const
+{
+    const auto end = ended();
+    if (!end)
+        return end;
+    return kernels::explainedEnd(m_folder.path(), *end, m_ferryBinary);
 }
 
 bool KernelConnection::waitFor(const std::function<bool()> &done, int timeoutMs)
@@ -141,7 +151,7 @@ Expected<CellOutputs> KernelConnection::execute(const QString &code, const Messa
     m_cell = nullptr;
     m_onMessage = nullptr;
     if (!finished) {
-        const auto end = ended();
+        const auto end = explainedEnd();
         return Error{(end ? endSentence(*end) : u"the kernel ended"_s) + u", while the cell ran"_s, m_folder.path(), 0,
                      0, u"`ferry kernel show %1` shows its last lines"_s.arg(m_folder.id())};
     }

@@ -55,13 +55,17 @@ public:
 
     // How the kernel ended, once it has (kernel-exit.json).
     std::optional<KernelEnd> ended() const;
+    // The same, as well as its place can say (explainedEnd(): a Slurm time limit...). Blocking.
+    std::optional<KernelEnd> explainedEnd() const;
 
 private:
-    KernelConnection(KernelFolder folder, std::unique_ptr<KernelLink> link, std::unique_ptr<KernelClient> client);
+    KernelConnection(KernelFolder folder, QString ferryBinary, std::unique_ptr<KernelLink> link,
+                     std::unique_ptr<KernelClient> client);
     // Runs the event loop until `done` or `timeoutMs` (-1: no limit) or the kernel's end; true when done.
     bool waitFor(const std::function<bool()> &done, int timeoutMs);
 
     KernelFolder m_folder;
+    QString m_ferryBinary;
     std::unique_ptr<KernelLink> m_link; // before the client: it outlives the client's sockets
     std::unique_ptr<KernelClient> m_client;
     QHash<QString, JupyterMessage> m_replies; // by the request's msg_id

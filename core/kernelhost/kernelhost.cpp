@@ -72,6 +72,13 @@ Error kernelEndedError(const KernelFolder &folder, const KernelEnd &end, const r
                  {}};
 }
 
+// An end the keeper could not say better: killed with the kernel, or by what it could not see.
+bool isVague(const KernelEnd &end)
+{
+    static const QStringList vague{u"terminated"_s, u"signal"_s, u"keeper-failed"_s};
+    return vague.contains(end.reason);
+}
+
 // A local keeper's pid, when it is still the process keeper.json names.
 std::optional<KeeperRecord> liveLocalKeeper(const KernelFolder &folder)
 {
@@ -109,12 +116,13 @@ Expected<void> signalKeeper(const QString &path, int signal, const QString &ferr
         return signalHostKeeper(folder, *spec, QString::fromLatin1(sigabbrev_np(signal)),
                                 ferryBinary.isEmpty() ? QCoreApplication::applicationFilePath() : ferryBinary);
     if (spec->target.kind != run::TargetKind::Local)
-        return Error{u"signals reach only kernels on this machine and on SSH hosts so far (this one runs on %1)"_s.arg(
-                         spec->target.toString()),
-                     path,
-                     0,
-                     0,
-                     {}};
+        return Error{
+            u"signals reach only kernels on this machine, SSH hosts and Slurm nodes so far (this one runs on %1)"_s.arg(
+                spec->target.toString()),
+            path,
+            0,
+            0,
+            {}};
     const auto keeper = liveLocalKeeper(folder);
     if (!keeper)
         return Error{u"the kernel's keeper is not running"_s, path, 0, 0, u"`ferry kernel show` says how it ended"_s};
@@ -223,18 +231,28 @@ Expected<KernelFolder> startKernel(const QString &kernelsDir, const KernelReques
     const auto target = targets::makeTarget(spec->target, ferryBinary);
     if (!target)
         return Error{u"no target for %1"_s.arg(spec->target.toString()), {}, 0, 0, {}};
+    if (auto *remote = dynamic_cast<targets::RemoteTarget *>(target.get()); remote && request.progress)
+        remote->setProgress(request.progress);
     if (auto started = target->start(folder.path(), *spec); !started)
         return withContext(u"the kernel's run did not start"_s, started.error());
 
     QElapsedTimer clock;
     clock.start();
+    QString queued; // what Slurm said of the job while it waited, last
     while (clock.elapsed() < timeoutMs) {
         refreshKernelRecords(folder, *spec, ferryBinary); // a host's records: their copies here
         if (auto end = folder.readEnd(); end && *end)
             return kernelEndedError(folder, **end, *spec);
         if (auto keeper = folder.readKeeper(); keeper && *keeper)
             return folder;
-        if (auto probe = target->probe(folder.path()); probe && probe->finished()) {
+        auto probe = target->probe(folder.path());
+        if (probe && probe->queued) { // the allocation is not there yet: its wait is not the kernel's
+            clock.restart();
+            if (request.progress && probe->detail != queued)
+                request.progress(u"waiting in Slurm's queue: "_s + probe->detail);
+            queued = probe->detail;
+        }
+        if (probe && probe->finished()) {
             if (auto end = folder.readEnd(); end && *end)
                 return kernelEndedError(folder, **end, *spec);
             const QString log = lastLinesOf(run::RunDirectory(folder.path()).logFile());
@@ -293,14 +311,20 @@ Expected<KernelSummary> describeKernel(const QString &path, const QString &ferry
     // killed with it, could only call "terminated" or a signal.
     const auto placeCause = [&](KernelEnd &end) {
         const auto exit = run::RunDirectory(path).readExit();
-        static const QStringList vague{u"terminated"_s, u"signal"_s, u"keeper-failed"_s};
-        if (exit && *exit && !(*exit)->cause.isEmpty() && vague.contains(end.reason)) {
+        if (exit && *exit && !(*exit)->cause.isEmpty() && isVague(end)) {
             end.reason = (*exit)->cause;
             end.detail = (*exit)->error;
         }
     };
     if (auto end = folder.readEnd(); end && *end) {
         summary.end = **end;
+        // A vague end on a host whose run's record is not here yet: the target's probe collects it
+        // once the place is done with the run (a Slurm job's state says why it ended).
+        if (spec->target.onHost() && isVague(*summary.end) &&
+            entryKind(run::RunDirectory(path).exitFile()) == EntryKind::Missing) {
+            if (const auto target = targets::makeTarget(spec->target, ferryBinary))
+                (void)target->probe(path);
+        }
         placeCause(*summary.end);
         summary.state = u"dead"_s;
         summary.memoryBytes = 0;
@@ -335,6 +359,24 @@ Expected<KernelSummary> describeKernel(const QString &path, const QString &ferry
     summary.state = u"dead"_s;
     summary.memoryBytes = 0;
     return summary;
+}
+
+KernelEnd explainedEnd(const QString &path, const KernelEnd &end, const QString &ferryBinary, int waitMs)
+{
+    const auto spec = run::RunDirectory(path).readSpec();
+    if (!isVague(end) || !spec || spec->target.kind != run::TargetKind::Slurm) // the place with words of its own
+        return end;
+    QElapsedTimer clock;
+    clock.start();
+    KernelEnd best = end;
+    for (;;) {
+        if (const auto now = describeKernel(path, ferryBinary); now && now->end)
+            best = *now->end;
+        if (!isVague(best) || entryKind(run::RunDirectory(path).exitFile()) != EntryKind::Missing ||
+            clock.elapsed() >= waitMs)
+            return best;
+        QThread::msleep(500);
+    }
 }
 
 std::optional<GpuUse> lastGpuUse(const QString &samplesFile)

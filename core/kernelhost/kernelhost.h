@@ -10,6 +10,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <optional>
 
 namespace ferry::kernels {
@@ -28,6 +29,8 @@ struct KernelRequest {
                                 QStringLiteral("{connection_file}")};
     // Keychain secrets the kernel gets as variables (VARIABLE, secret name); none unless asked.
     QList<std::pair<QString, QString>> secretVariables;
+    // What the start is doing, as it goes (on a host: the upload, the submission, Slurm's queue).
+    std::function<void(const QString &)> progress;
 };
 
 // Off (0) where the kernel costs nothing while it waits (this machine, a container), an hour on
@@ -43,8 +46,9 @@ QString newKernelId();
 
 // Starts a kernel in `kernelsDir` and returns its folder once its keeper listens (keeper.json),
 // or the step that failed and why: the start on the target, the keeper, the kernel (its last
-// lines; a Python without ipykernel is named as such). Blocks up to `timeoutMs`: call it off the
-// GUI thread.
+// lines; a Python without ipykernel is named as such). Blocks up to `timeoutMs` (and while a Slurm
+// job waits in the queue, however long that is: that time is not counted): call it off the GUI
+// thread.
 Expected<KernelFolder> startKernel(const QString &kernelsDir, const KernelRequest &request, const QString &ferryBinary,
                                    int timeoutMs = 60000);
 
@@ -79,6 +83,11 @@ struct KernelSummary {
 
 // The kernel in `folder` now (its target probed: blocking).
 Expected<KernelSummary> describeKernel(const QString &folder, const QString &ferryBinary);
+// How the kernel in `folder` ended, as well as its place can say: `end` (its kernel-exit.json)
+// when that is precise; when its keeper could only say "terminated" or name a signal, the cause
+// Slurm recorded (the job's time limit, memory, node), waiting up to `waitMs` for it to be done
+// with the job (completing). Blocking.
+KernelEnd explainedEnd(const QString &folder, const KernelEnd &end, const QString &ferryBinary, int waitMs = 15000);
 // Every kernel of `kernelsDir`, oldest first; a folder that cannot be read is left out and named in `problems`.
 QList<KernelSummary> listKernels(const QString &kernelsDir, const QString &ferryBinary,
                                  QList<Error> *problems = nullptr);

@@ -5,9 +5,11 @@
 #include "common/uniquefd.h"
 #include "kernels/connectionfile.h"
 #include "run/contract.h"
+#include "run/distribution.h"
 #include "run/rundirectory.h"
 #include "targets/remoterun.h"
 #include "targets/remotescripts.h"
+#include "targets/shellquote.h"
 #include "targets/sshshell.h"
 #include "targets/sshtarget.h"
 
@@ -15,12 +17,16 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QLocalServer>
+#include <QLocalSocket>
 #include <QProcess>
+#include <QTimer>
 
 #include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <fcntl.h>
+#include <list>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -39,17 +45,35 @@ constexpr int kFirstPauseMs = 250;
 constexpr int kMaxPauseMs = 5000;
 constexpr int kHealthyAfterMs = 5000; // a forward that lived this long was well: its pause starts again
 constexpr int kQuickCallMs = 20000;
-constexpr int kSyncToEndMs = 120000;  // the journal's rest, once the kernel has ended
-constexpr int kSocketPathLimit = 100; // sun_path is 108 bytes
+constexpr int kSyncToEndMs = 120000;        // the journal's rest, once the kernel has ended
+constexpr int kSocketPathLimit = 100;       // sun_path is 108 bytes
+constexpr int kBridgeLingerMs = 3000;       // a bridge whose connection here has closed gets this long to end by itself
+constexpr int kLinkConnectionPersistS = 10; // the bridges' own SSH connection, after their last session
 
 const QStringList kRecordNames{u"keeper.json"_s, u"status.json"_s, u"kernel-exit.json"_s};
 
-// Where a kernel's run is on its SSH host, and how to reach it.
+// Where a kernel's run is on its SSH host or Slurm cluster, and how to reach it. The shell lands on
+// the SSH host, or on the cluster's login host, whose file system the compute nodes share: the
+// run's folder (the keeper's, the journal) is read there; the kernel's processes and sockets are on
+// its node, reached through a step of its job.
 struct HostKernel {
     targets::SshShell shell;
     QString kernelDir;   // the keeper's folder there
-    QString socketDir;   // the kernel's sockets there
+    QString socketDir;   // the kernel's sockets on its machine
     QString interpreter; // the run's, which runs the keeper there
+    QString jobId;       // the kernel's Slurm job; empty: an SSH host (the kernel runs where the shell lands)
+
+    // The words that run a command on the kernel's machine from where the shell lands: none on an
+    // SSH host; a step of the kernel's job on Slurm (`--overlap`: beside the batch step, sharing its
+    // resources; the job has one node, which srun picks).
+    QStringList onKernelMachine() const
+    {
+        if (jobId.isEmpty())
+            return {};
+        return {u"srun"_s, u"--jobid="_s + jobId, u"--overlap"_s, u"--nodes=1"_s, u"--ntasks=1"_s, u"--mpi=none"_s};
+    }
+    // Where the kernel is, for messages: "host 'gpu1'", "Slurm job 42 (host 'login')".
+    QString place() const { return jobId.isEmpty() ? shell.place() : u"Slurm job %1 (%2)"_s.arg(jobId, shell.place()); }
 };
 
 Expected<HostKernel> hostKernel(const KernelFolder &folder, const run::RunSpec &spec, const QString &ferryBinary)
@@ -62,6 +86,9 @@ Expected<HostKernel> hostKernel(const KernelFolder &folder, const run::RunSpec &
     if (!*record)
         return Error{u"the kernel's run has no folder on %1: it did not start there"_s.arg(spec.target.toString()),
                      folder.path(), 0, 0, u"`ferry kernel show` says how it ended"_s};
+    if (spec.target.kind == run::TargetKind::Slurm && (*record)->jobId.isEmpty())
+        return Error{u"the kernel's job was not submitted to %1"_s.arg(spec.target.toString()), folder.path(), 0, 0,
+                     u"`ferry kernel show` says how it ended"_s};
     const auto connection = ConnectionInfo::read(folder.connectionFile());
     if (!connection)
         return connection.error();
@@ -69,7 +96,8 @@ Expected<HostKernel> hostKernel(const KernelFolder &folder, const run::RunSpec &
                                                               spec.target.host, spec.target.options, ferryBinary)),
                       (*record)->dir + u'/' + run::kKeeperFolder,
                       connection->transport == u"ipc" ? QFileInfo(connection->ip).path() : QString(),
-                      spec.interpreter.isEmpty() ? u"python3"_s : spec.interpreter};
+                      spec.interpreter.isEmpty() ? u"python3"_s : spec.interpreter,
+                      spec.target.kind == run::TargetKind::Slurm ? (*record)->jobId : QString()};
 }
 
 // A record the host sent, kept here when it changed: JSON, bounded, written with the safe-file
@@ -113,6 +141,44 @@ qint64 localJournalSize(const KernelFolder &folder)
 void endWithThisProcess(QProcess &process)
 {
     process.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
+}
+
+// An ssh of a link on its way, fed by the event loop: ends with this process, talks to the host
+// as the shell does (the passphrase helper).
+std::unique_ptr<QProcess> linkProcess(const HostKernel &host)
+{
+    auto process = std::make_unique<QProcess>();
+    endWithThisProcess(*process);
+    process->setProcessEnvironment(host.shell.environment());
+    return process;
+}
+
+// TERM, a second, KILL: ssh ends its connection (or its session of a shared one) at once.
+void endProcess(QProcess &process)
+{
+    process.disconnect();
+    if (process.state() == QProcess::NotRunning)
+        return;
+    process.terminate();
+    if (!process.waitForFinished(1000)) {
+        process.kill();
+        process.waitForFinished(1000);
+    }
+}
+
+// The end of what a process said on stderr, kept as it goes (the last 2,000 bytes).
+void keepEnd(QByteArray &said, const QByteArray &more)
+{
+    said += more;
+    if (said.size() > 2000)
+        said = said.right(2000);
+}
+
+// The last lines of what an ssh said, for a message.
+QString saidOf(const QByteArray &stderrEnd)
+{
+    const QString said = QString::fromUtf8(stderrEnd).trimmed();
+    return said.isEmpty() ? QString() : u": "_s + said.section(u'\n', -2).trimmed();
 }
 
 // A pause that grows while something keeps failing: kFirstPauseMs, twice that ... kMaxPauseMs.
@@ -171,9 +237,7 @@ public:
             closeJournal();
             return args.error();
         }
-        m_process = std::make_unique<QProcess>();
-        endWithThisProcess(*m_process);
-        m_process->setProcessEnvironment(m_host.shell.environment());
+        m_process = linkProcess(m_host);
         QObject::connect(m_process.get(), &QProcess::readyReadStandardOutput, m_process.get(),
                          [this] { takeJournal(); });
         QObject::connect(m_process.get(), &QProcess::readyReadStandardError, m_process.get(),
@@ -284,26 +348,313 @@ private:
     bool m_heard = false;
 };
 
-// A kernel on an SSH host: one `ssh -N` forwarding this link's socket folder to the kernel's
-// shell, stdin, control and heartbeat sockets there (iopub comes through the journal), and the
-// journal mirror through the host's shared connection (ControlMaster).
-class SshKernelLink final : public KernelLink {
+// How a link reaches the kernel's shell, stdin, control and heartbeat sockets (iopub comes through
+// the journal) from its own folder here, where ZeroMQ connects.
+class SocketReach {
 public:
-    SshKernelLink(const KernelFolder &folder, const HostKernel &host, const ConnectionInfo &connection, QString linkDir)
-        : m_folder(folder), m_host(host), m_linkDir(std::move(linkDir)), m_mirror(folder, host)
+    virtual ~SocketReach() = default;
+    // Keeps the way open while the kernel lives, trying again (after a pause that grows while it
+    // keeps failing) what died; closes it once the kernel has ended. What is wrong now, if anything.
+    virtual QString ensure(bool kernelEnded) = 0;
+};
+
+// A kernel on an SSH host: one `ssh -N` with a connection of its own (not the shared one: its
+// forwards live exactly as long as this process) forwarding the link's sockets to the kernel's.
+class ForwardReach final : public SocketReach {
+public:
+    ForwardReach(HostKernel host, QList<std::pair<QString, QString>> sockets)
+        : m_host(std::move(host)), m_sockets(std::move(sockets))
     {
-        const QString name = QFileInfo(connection.ip).fileName();
-        for (const Channel channel : {Channel::Shell, Channel::Stdin, Channel::Control, Channel::Heartbeat}) {
-            const QString socket = u"%1-%2"_s.arg(name).arg(connection.port(channel));
-            m_sockets.append({m_linkDir + u'/' + socket, m_host.socketDir + u'/' + socket});
+    }
+    ~ForwardReach() override { stop(); }
+
+    QString ensure(bool kernelEnded) override
+    {
+        const bool forwarding = m_forward && m_forward->state() != QProcess::NotRunning;
+        if (kernelEnded && forwarding) {
+            stop(); // nothing to talk to
+        } else if (!kernelEnded && !forwarding) {
+            if (m_forward && run::nowMs() - m_startedMs > kHealthyAfterMs)
+                m_pause.reset();
+            if (m_pause.due()) {
+                m_pause.failed();
+                start();
+            }
+        }
+        if (!kernelEnded && (!m_forward || m_forward->state() == QProcess::NotRunning))
+            return m_error;
+        return {};
+    }
+
+private:
+    void start()
+    {
+        stop();
+        m_forward = linkProcess(m_host);
+        m_forward->setStandardInputFile(QProcess::nullDevice());
+        m_forward->setStandardOutputFile(QProcess::nullDevice());
+        QObject::connect(m_forward.get(), &QProcess::finished, m_forward.get(), [this](int code, QProcess::ExitStatus) {
+            m_error = u"the forwards to the kernel's sockets on %1 ended (exit code %2)%3"_s.arg(
+                m_host.shell.place(), QString::number(code), saidOf(m_forward->readAllStandardError().right(2000)));
+        });
+        m_startedMs = run::nowMs();
+        m_forward->start(u"ssh"_s,
+                         targets::sshForwardArguments(m_host.shell.options(), m_host.shell.host(), m_sockets));
+    }
+
+    void stop()
+    {
+        if (m_forward)
+            endProcess(*m_forward);
+        m_forward.reset();
+    }
+
+    HostKernel m_host;
+    QList<std::pair<QString, QString>> m_sockets; // here, there
+    std::unique_ptr<QProcess> m_forward;
+    qint64 m_startedMs = 0;
+    QString m_error;
+    Pause m_pause;
+};
+
+// A kernel on a Slurm node. ssh forwards a Unix socket only to the machine it logs in to (the
+// login host), and the node's sockets are the node's: so the link listens on its folder itself,
+// one socket per channel, and joins each connection ZeroMQ makes to the kernel's socket on the
+// node through a command, `ssh LOGIN -- srun --jobid=JOB --overlap ... keeper.py bridge --lines
+// SOCKET` (the bytes from the node as base64 lines: slurmstepd passes a task's output on by whole
+// lines only; the bytes to it as they are). The bridges' sessions share an SSH connection of this
+// link's own (sshSessionArguments: a server allows only so many sessions on one connection, and
+// the host's shared one serves the runs' commands), which ends shortly after the last of them.
+// A bridge that ends closes its connection here, so ZeroMQ connects again: a new bridge. One
+// that ends without a byte from the kernel counts as failed: the next waits a pause that grows.
+class BridgeReach final : public SocketReach {
+public:
+    BridgeReach(HostKernel host, QList<std::pair<QString, QString>> sockets, QString controlPath)
+        : m_host(std::move(host)), m_sockets(std::move(sockets)), m_controlPath(std::move(controlPath))
+    {
+        m_retry.setSingleShot(true);
+        QObject::connect(&m_retry, &QTimer::timeout, [this] { startDue(); });
+    }
+    ~BridgeReach() override { close(); }
+    BridgeReach(const BridgeReach &) = delete;
+    BridgeReach &operator=(const BridgeReach &) = delete;
+
+    // The link's sockets, listening (a name left by a link that died is replaced).
+    Expected<void> listen()
+    {
+        for (const auto &socket : m_sockets) {
+            const QString &here = socket.first;
+            const QString &there = socket.second;
+            QLocalServer::removeServer(here);
+            auto server = std::make_unique<QLocalServer>();
+            server->setSocketOptions(QLocalServer::UserAccessOption);
+            if (!server->listen(here))
+                return Error{
+                    u"cannot listen for the kernel's connections here: "_s + server->errorString(), here, 0, 0, {}};
+            QLocalServer *raw = server.get();
+            QObject::connect(raw, &QLocalServer::newConnection, raw, [this, raw, there] { accept(*raw, there); });
+            m_servers.push_back(std::move(server));
+        }
+        return {};
+    }
+
+    QString ensure(bool kernelEnded) override
+    {
+        if (kernelEnded) {
+            close();
+            return {};
+        }
+        const qint64 now = run::nowMs();
+        for (auto it = m_bridges.begin(); it != m_bridges.end();) {
+            Bridge &b = **it;
+            const bool running = b.process && b.process->state() != QProcess::NotRunning;
+            if (running && b.socketGoneMs > 0 && now - b.socketGoneMs > kBridgeLingerMs)
+                b.process->kill(); // its remote end did not notice the close
+            if (b.socket->state() == QLocalSocket::UnconnectedState && !running) {
+                if (b.process)
+                    b.process->disconnect();
+                it = m_bridges.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        startDue();
+        const bool anyHeard = std::any_of(m_bridges.begin(), m_bridges.end(), [](const auto &b) {
+            return b->heard && b->process && b->process->state() != QProcess::NotRunning;
+        });
+        return anyHeard ? QString() : m_error;
+    }
+
+private:
+    struct Bridge {
+        std::unique_ptr<QLocalSocket> socket; // ZeroMQ's connection here
+        std::unique_ptr<QProcess> process;    // the bridge there; null until started (after a pause)
+        QString there;                        // the kernel's socket on the node
+        QByteArray line;                      // the bridge's output not yet a whole line
+        QByteArray said;                      // the end of what ssh, srun or the bridge said
+        qint64 socketGoneMs = 0;
+        bool heard = false; // the kernel's socket answered through it
+    };
+
+    void accept(QLocalServer &server, const QString &there)
+    {
+        while (QLocalSocket *raw = server.nextPendingConnection()) {
+            raw->setParent(nullptr);
+            auto bridge = std::make_unique<Bridge>();
+            bridge->socket.reset(raw);
+            bridge->there = there;
+            Bridge *b = bridge.get();
+            QObject::connect(raw, &QLocalSocket::readyRead, raw, [b] {
+                if (b->process && b->process->state() != QProcess::NotRunning)
+                    b->process->write(b->socket->readAll());
+            });
+            QObject::connect(raw, &QLocalSocket::disconnected, raw, [b] {
+                b->socketGoneMs = run::nowMs();
+                if (b->process)
+                    b->process->closeWriteChannel(); // the bridge there closes the kernel's side, and ends
+            });
+            m_bridges.push_back(std::move(bridge));
+            if (m_pause.due())
+                start(*b);
+        }
+        startDue();
+    }
+
+    // Connections that waited for a pause to pass: their bridges now, or a timer for when it has.
+    void startDue()
+    {
+        const bool waiting = std::any_of(m_bridges.begin(), m_bridges.end(), [](const auto &b) {
+            return !b->process && b->socket->state() == QLocalSocket::ConnectedState;
+        });
+        if (!waiting)
+            return;
+        if (!m_pause.due()) {
+            m_retry.start(int(std::max<qint64>(1, m_pause.untilMs - run::nowMs())));
+            return;
+        }
+        for (const auto &b : m_bridges) {
+            if (!b->process && b->socket->state() == QLocalSocket::ConnectedState)
+                start(*b);
         }
     }
 
-    ~SshKernelLink() override
+    void start(Bridge &b)
     {
-        stopForward();
+        const auto line = targets::loginShellCommandLine(
+            m_host.onKernelMachine() + QStringList{m_host.interpreter, m_host.kernelDir + u'/' + run::kKeeperFile,
+                                                   u"bridge"_s, u"--lines"_s, b.there});
+        if (!line) {
+            m_error = line.error().message;
+            b.socket->abort();
+            return;
+        }
+        b.process = linkProcess(m_host);
+        QProcess *process = b.process.get();
+        Bridge *bridge = &b;
+        QObject::connect(process, &QProcess::readyReadStandardOutput, process, [this, bridge] { relay(*bridge); });
+        QObject::connect(process, &QProcess::readyReadStandardError, process,
+                         [bridge] { keepEnd(bridge->said, bridge->process->readAllStandardError()); });
+        QObject::connect(process, &QProcess::finished, process,
+                         [this, bridge](int code, QProcess::ExitStatus status) { ended(*bridge, code, status); });
+        QObject::connect(process, &QProcess::errorOccurred, process, [this, bridge](QProcess::ProcessError error) {
+            if (error != QProcess::FailedToStart) // no finished() comes after this one
+                return;
+            keepEnd(bridge->said, u"ssh did not start: "_s.toUtf8() + bridge->process->errorString().toUtf8());
+            ended(*bridge, -1, QProcess::CrashExit);
+        });
+        process->start(u"ssh"_s,
+                       targets::sshSessionArguments(m_host.shell.options(), m_controlPath, kLinkConnectionPersistS)
+                           << u"--"_s << m_host.shell.host() << *line);
+        // What ZeroMQ sent before the bridge started (its greeting) goes first.
+        process->write(b.socket->readAll());
+    }
+
+    // The kernel's bytes, base64 lines from the bridge, to ZeroMQ's connection.
+    void relay(Bridge &b)
+    {
+        b.line += b.process->readAllStandardOutput();
+        qsizetype end;
+        qsizetype from = 0;
+        while ((end = b.line.indexOf('\n', from)) >= 0) {
+            const auto bytes =
+                QByteArray::fromBase64Encoding(b.line.mid(from, end - from), QByteArray::AbortOnBase64DecodingErrors);
+            from = end + 1;
+            if (!bytes) { // not the bridge speaking (a login shell's greeting?): this connection is lost
+                b.said = u"the bridge's output is not what keeper.py writes"_s.toUtf8();
+                b.process->kill();
+                return;
+            }
+            if (!bytes.decoded.isEmpty() && b.socket->state() == QLocalSocket::ConnectedState) {
+                b.socket->write(bytes.decoded);
+                b.heard = true;
+            }
+        }
+        b.line.remove(0, from);
+        if (b.heard) {
+            m_pause.reset();
+            m_error.clear();
+        }
+    }
+
+    void ended(Bridge &b, int code, QProcess::ExitStatus status)
+    {
+        relay(b);
+        keepEnd(b.said, b.process->readAllStandardError());
+        if (!b.heard && b.socketGoneMs == 0) {
+            m_pause.failed();
+            m_error = u"the bridge to the kernel's socket in %1 ended (%2)%3"_s.arg(
+                m_host.place(), status == QProcess::NormalExit ? u"exit code %1"_s.arg(code) : u"killed"_s,
+                saidOf(b.said));
+        }
+        // ZeroMQ sees its connection close, and connects again: a new bridge.
+        if (b.socket->state() == QLocalSocket::ConnectedState)
+            b.socket->disconnectFromServer();
+    }
+
+    void close()
+    {
+        m_retry.stop();
+        for (auto &server : m_servers)
+            server->close();
+        m_servers.clear();
+        for (auto &b : m_bridges) {
+            b->socket->disconnect();
+            if (b->process)
+                b->process->terminate();
+        }
+        for (auto &b : m_bridges) {
+            if (b->process)
+                endProcess(*b->process);
+            b->socket->abort();
+        }
+        m_bridges.clear();
+    }
+
+    HostKernel m_host;
+    QList<std::pair<QString, QString>> m_sockets; // here, there
+    QString m_controlPath;
+    std::vector<std::unique_ptr<QLocalServer>> m_servers;
+    std::list<std::unique_ptr<Bridge>> m_bridges;
+    QTimer m_retry;
+    Pause m_pause;
+    QString m_error;
+};
+
+// A kernel on an SSH host or a Slurm node: the way to its sockets (SocketReach) and the journal
+// mirror through the host's shared connection (ControlMaster).
+class HostKernelLink final : public KernelLink {
+public:
+    HostKernelLink(const KernelFolder &folder, const HostKernel &host, QString linkDir,
+                   std::unique_ptr<SocketReach> reach)
+        : m_folder(folder), m_linkDir(std::move(linkDir)), m_mirror(folder, host), m_reach(std::move(reach))
+    {
+    }
+
+    ~HostKernelLink() override
+    {
+        m_reach.reset();
         m_mirror.stop();
-        QDir(m_linkDir).removeRecursively(); // the forwards' sockets: this link's own folder
+        QDir(m_linkDir).removeRecursively(); // the link's sockets: its own folder
     }
 
     QString ferrySocketDir() const override { return m_linkDir; }
@@ -318,81 +669,36 @@ public:
                 (void)m_mirror.start();
             }
         }
-        const bool ended = m_mirror.done();
-        const bool forwarding = m_forward && m_forward->state() != QProcess::NotRunning;
-        if (ended && forwarding) {
-            stopForward(); // nothing to talk to
-        } else if (!ended && !forwarding) {
-            if (m_forward && run::nowMs() - m_forwardStartedMs > kHealthyAfterMs)
-                m_forwardPause.reset();
-            if (m_forwardPause.due()) {
-                m_forwardPause.failed();
-                startForward();
-            }
-        }
+        const QString unreachable = m_reach->ensure(m_mirror.done());
         if (!m_mirror.done() && !m_mirror.running() && !m_mirror.lastError().isEmpty())
             return Error{m_mirror.lastError(), m_folder.path(), 0, 0, u"Ferry tries again by itself"_s};
-        if (!ended && !m_forwardError.isEmpty() && (!m_forward || m_forward->state() == QProcess::NotRunning))
-            return Error{m_forwardError, m_folder.path(), 0, 0, u"Ferry tries again by itself"_s};
+        if (!unreachable.isEmpty())
+            return Error{unreachable, m_folder.path(), 0, 0, u"Ferry tries again by itself"_s};
         return {};
     }
 
 private:
-    void startForward()
-    {
-        stopForward();
-        m_forward = std::make_unique<QProcess>();
-        endWithThisProcess(*m_forward);
-        m_forward->setProcessEnvironment(m_host.shell.environment());
-        m_forward->setStandardInputFile(QProcess::nullDevice());
-        m_forward->setStandardOutputFile(QProcess::nullDevice());
-        QObject::connect(m_forward.get(), &QProcess::finished, m_forward.get(), [this](int code, QProcess::ExitStatus) {
-            const QString said = QString::fromUtf8(m_forward->readAllStandardError().right(2000)).trimmed();
-            m_forwardError = u"the forwards to the kernel's sockets on %1 ended (exit code %2)%3"_s.arg(
-                m_host.shell.place(), QString::number(code),
-                said.isEmpty() ? QString() : u": "_s + said.section(u'\n', -2));
-        });
-        m_forwardStartedMs = run::nowMs();
-        m_forward->start(u"ssh"_s,
-                         targets::sshForwardArguments(m_host.shell.options(), m_host.shell.host(), m_sockets));
-    }
-
-    void stopForward()
-    {
-        if (!m_forward)
-            return;
-        m_forward->disconnect();
-        if (m_forward->state() != QProcess::NotRunning) {
-            m_forward->terminate();
-            if (!m_forward->waitForFinished(1000)) {
-                m_forward->kill();
-                m_forward->waitForFinished(1000);
-            }
-        }
-        m_forward.reset();
-    }
-
     KernelFolder m_folder;
-    HostKernel m_host;
     QString m_linkDir;
-    QList<std::pair<QString, QString>> m_sockets; // here, there
     JournalMirror m_mirror;
-    std::unique_ptr<QProcess> m_forward;
-    qint64 m_forwardStartedMs = 0;
-    QString m_forwardError;
+    std::unique_ptr<SocketReach> m_reach;
     Pause m_mirrorPause;
-    Pause m_forwardPause;
 };
 
-// One of the kernel's scripts (targets/remotescripts.h) on its host: what it printed, or an Error
-// saying what could not be done there (`what`: "signal the kernel's keeper").
+// One of the kernel's scripts (targets/remotescripts.h) where the shell lands (the SSH host, the
+// cluster's login host: the run's folder is there) or, `onKernelMachine`, where the kernel runs
+// (its node: its processes): what it printed, or an Error saying what could not be done there
+// (`what`: "signal the kernel's keeper").
 Expected<QByteArray> runOnHost(HostKernel &host, const KernelFolder &folder, const char *script,
-                               const QStringList &args, const QString &what)
+                               const QStringList &args, const QString &what, bool onKernelMachine = false)
 {
-    const targets::ShellResult r = host.shell.runScript(script, args, kQuickCallMs);
+    const QStringList where = onKernelMachine ? host.onKernelMachine() : QStringList();
+    const targets::ShellResult r =
+        host.shell.run(where + QStringList{u"bash"_s, u"-s"_s, u"--"_s} + args, script, kQuickCallMs);
     if (!r.ok())
-        return Error{u"cannot %1 on %2: %3"_s.arg(what, host.shell.place(), r.errorText()), folder.path(), 0, 0,
-                     u"try again once the host answers"_s};
+        return Error{
+            u"cannot %1 in %2: %3"_s.arg(what, onKernelMachine ? host.place() : host.shell.place(), r.errorText()),
+            folder.path(), 0, 0, u"try again once the host answers"_s};
     return r.out;
 }
 
@@ -430,6 +736,7 @@ QString kernelSideSocketDir(const run::RunSpec &spec, const QString &ferrySocket
     case run::TargetKind::Container:
         return QString(run::kContainerSocketsMount); // the host's folder, mounted (targets/containertarget.cpp)
     case run::TargetKind::Ssh:
+    case run::TargetKind::Slurm: // on the node, /tmp being the node's own
         return hostSocketDir(spec.id);
     default:
         return ferrySocketDir;
@@ -438,12 +745,28 @@ QString kernelSideSocketDir(const run::RunSpec &spec, const QString &ferrySocket
 
 Expected<void> checkKernelTarget(const run::RunSpec &spec)
 {
-    if (spec.target.kind == run::TargetKind::Slurm)
-        return Error{u"kernels on Slurm (%1) come in a later version"_s.arg(spec.target.toString()),
-                     {},
-                     0,
-                     0,
-                     u"start it on the login host for now (--target ssh:HOST), or as a run"_s};
+    if (spec.target.kind == run::TargetKind::Slurm) {
+        if (spec.target.host == u"local"_s)
+            return Error{u"a kernel on this machine's Slurm (slurm:local) comes in a later version"_s,
+                         {},
+                         0,
+                         0,
+                         u"name the cluster's login host (--target slurm:HOST, reached through SSH), even when it "
+                         "is this machine"_s};
+        if (run::Distribution::orSingle(spec.target).isDistributed() ||
+            spec.target.options.contains(run::kGpusPerNodeOption))
+            return Error{u"a kernel runs on one node: --nodes, --tasks-per-node and --gpus-per-node are for runs"_s,
+                         {},
+                         0,
+                         0,
+                         u"ask for its GPUs with --gpus N"_s};
+        if (spec.target.options.value(u"requeue"_s).toBool())
+            return Error{u"a kernel cannot be requeued: what it holds in memory would be lost"_s,
+                         {},
+                         0,
+                         0,
+                         u"leave out --requeue"_s};
+    }
     if (spec.target.kind == run::TargetKind::Ssh && targets::SshTarget::runsInImage(spec))
         return targets::kernelInImageRefused(spec);
     return {};
@@ -486,7 +809,36 @@ Expected<std::unique_ptr<KernelLink>> openKernelLink(const KernelFolder &folder,
                      0,
                      u"set XDG_RUNTIME_DIR to a shorter folder"_s};
     }
-    auto link = std::make_unique<SshKernelLink>(folder, *host, *connection, *dir);
+    // The channels but iopub (the journal carries it): the link's socket here, the kernel's there.
+    QList<std::pair<QString, QString>> sockets;
+    const QString name = QFileInfo(connection->ip).fileName();
+    for (const Channel channel : {Channel::Shell, Channel::Stdin, Channel::Control, Channel::Heartbeat}) {
+        const QString socket = u"%1-%2"_s.arg(name).arg(connection->port(channel));
+        sockets.append({*dir + u'/' + socket, host->socketDir + u'/' + socket});
+    }
+    std::unique_ptr<SocketReach> reach;
+    if (host->jobId.isEmpty()) {
+        reach = std::make_unique<ForwardReach>(*host, sockets);
+    } else {
+        // The bridges' own connection: a control socket beside the shared ones (its folder is
+        // short enough for ssh's names, and private), named after this link.
+        QString controlPath;
+        if (const QString controlDir = host->shell.options().controlDir; !controlDir.isEmpty()) {
+            if (const auto own = ensurePrivateDir(controlDir); !own) {
+                QDir(*dir).removeRecursively();
+                return Error{u"the SSH control folder is unsafe: "_s + own.error().toString(), {}, 0, 0, {}};
+            }
+            controlPath = controlDir + u"/k"_s + QFileInfo(*dir).fileName();
+        }
+        auto bridges = std::make_unique<BridgeReach>(*host, sockets, controlPath);
+        if (const auto listening = bridges->listen(); !listening) {
+            bridges.reset();
+            QDir(*dir).removeRecursively();
+            return listening.error();
+        }
+        reach = std::move(bridges);
+    }
+    auto link = std::make_unique<HostKernelLink>(folder, *host, *dir, std::move(reach));
     // The processes start: what fails now is this machine's (a connection's failure comes later,
     // and the next calls try again).
     if (const auto started = link->ensure(); !started)
@@ -545,11 +897,11 @@ Expected<void> signalHostKeeper(const KernelFolder &folder, const run::RunSpec &
     const auto said = runOnHost(*host, folder, targets::scripts::kernelSignal,
                                 {QString::number((*keeper)->keeperPid), QString::number((*keeper)->keeperStartTicks),
                                  (*keeper)->bootId, signal},
-                                u"signal the kernel's keeper"_s);
+                                u"signal the kernel's keeper"_s, true);
     if (!said)
         return said.error();
     if (said->trimmed() != "sent")
-        return Error{u"the kernel's keeper is not running on %1"_s.arg(host->shell.place()), folder.path(), 0, 0,
+        return Error{u"the kernel's keeper is not running in %1"_s.arg(host->place()), folder.path(), 0, 0,
                      u"`ferry kernel show` says how it ended"_s};
     return {};
 }
@@ -573,7 +925,9 @@ Expected<void> releaseKernelHost(const KernelFolder &folder, const run::RunSpec 
     auto host = hostKernel(folder, spec, ferryBinary);
     if (!host)
         return host.error();
-    if (!host->socketDir.isEmpty()) {
+    // On a Slurm node its keeper removes it as it ends (Slurm's KillWait gives it the time); once
+    // the job has ended, nothing reaches the node.
+    if (!host->socketDir.isEmpty() && host->jobId.isEmpty()) {
         const auto said = runOnHost(*host, folder, targets::scripts::kernelSocketsRemove, {host->socketDir},
                                     u"remove the kernel's socket folder %1"_s.arg(host->socketDir));
         if (!said)

@@ -1,6 +1,7 @@
 // How Ferry reaches a kernel's files and sockets on its target: nothing to do for this machine and a
 // container (the files are here, the sockets too or mounted), forwards and a journal mirror for a
-// kernel on an SSH host.
+// kernel on an SSH host, bridges through Slurm steps and the same mirror for a kernel on a Slurm
+// node.
 #pragma once
 
 #include "common/error.h"
@@ -15,21 +16,24 @@ namespace ferry::kernels {
 
 // Where the kernel binds its sockets, as the kernel sees it (connection.json's folder), given the
 // folder where Ferry reaches them (`ferrySocketDir`, the `sockets` file): the same folder on this
-// machine, the mount of it in a container, a short private folder of its own on an SSH host
-// (hostSocketDir()).
+// machine, the mount of it in a container, a short private folder of its own on an SSH host or a
+// Slurm node (hostSocketDir()).
 QString kernelSideSocketDir(const run::RunSpec &spec, const QString &ferrySocketDir);
 
-// The socket folder of the kernel `id` on an SSH host: `/tmp/ferry-k-<id>` (a socket path holds
+// The socket folder of the kernel `id` on an SSH host or a Slurm node: `/tmp/ferry-k-<id>` (a socket path holds
 // about 100 bytes; the keeper makes it 0700 and refuses one that is not its own, and /tmp's
 // sticky bit keeps others from renaming it).
 QString hostSocketDir(const QString &id);
 
-// Why a kernel cannot be started on this target (yet), checked before anything is made: Slurm,
-// an SSH host with the environment's image.
+// Why a kernel cannot be started on this target (yet), checked before anything is made: an SSH
+// host with the environment's image, this machine's Slurm (slurm:local), a Slurm job across
+// nodes or one Slurm may requeue.
 Expected<void> checkKernelTarget(const run::RunSpec &spec);
 
 // What must run while a client talks to a kernel whose files or sockets are elsewhere: on an SSH
-// host, the socket forwards and the copy of the journal and records into the local keeper folder.
+// host, the socket forwards, on a Slurm node, a bridge (a step of the kernel's job, through the
+// login host) for each connection to its sockets; on both, the copy of the journal and records
+// into the local keeper folder.
 // Its processes are driven by the owner's event loop (QProcess signals): call ensure() now and
 // then (KernelConnection does, ten times a second). Ends what it started when destroyed.
 class KernelLink {
@@ -39,7 +43,7 @@ public:
     // that grows while it keeps failing. The journal's copy goes on from its local size, so
     // nothing is copied twice.
     virtual Expected<void> ensure() = 0;
-    // The folder where this link's forwards are (each link has its own, so two clients of one
+    // The folder where this link's sockets are (each link has its own, so two clients of one
     // kernel never take each other's sockets); empty: the kernel folder's `sockets` one.
     virtual QString ferrySocketDir() const { return {}; }
 };
@@ -55,8 +59,9 @@ Expected<std::unique_ptr<KernelLink>> openKernelLink(const KernelFolder &folder,
 // Nothing for this machine and a container. Blocks (one or two SSH calls).
 void refreshKernelRecords(const KernelFolder &folder, const run::RunSpec &spec, const QString &ferryBinary);
 
-// Sends the keeper a signal ("HUP": restart, "USR1": interrupt) on the kernel's host, when
-// keeper.json's keeper still runs there. An Error for a kernel that is not on a host.
+// Sends the keeper a signal ("HUP": restart, "USR1": interrupt) on the kernel's host (a Slurm
+// node: through a step of its job), when keeper.json's keeper still runs there. An Error for a kernel that is not on a
+// host.
 Expected<void> signalHostKeeper(const KernelFolder &folder, const run::RunSpec &spec, const QString &signal,
                                 const QString &ferryBinary);
 
@@ -64,8 +69,9 @@ Expected<void> signalHostKeeper(const KernelFolder &folder, const run::RunSpec &
 // there), so that its kernel-exit.json says "stopped".
 Expected<void> requestStopOnHost(const KernelFolder &folder, const run::RunSpec &spec, const QString &ferryBinary);
 
-// After a stop on a host (the run cancelled): the socket folder there removed (the keeper removes
-// it as it ends; not when it was killed), the local copies brought to the end
+// After a stop on a host (the run cancelled): the socket folder on an SSH host removed (the keeper
+// removes it as it ends; not when it was killed; a Slurm node is out of reach once the job has
+// ended), the local copies brought to the end
 // (refreshKernelRecords). Nothing for this machine and a container.
 Expected<void> releaseKernelHost(const KernelFolder &folder, const run::RunSpec &spec, const QString &ferryBinary);
 

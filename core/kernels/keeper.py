@@ -10,6 +10,7 @@ with the NULL mechanism) itself.
     keeper.py follow KERNEL_DIR OFFSET
 """
 
+import base64
 import datetime
 import getpass
 import hashlib
@@ -1482,7 +1483,7 @@ def follow(directory, offset, out_fd=1):
 
 USAGE = ("usage: keeper.py run KERNEL_DIR [--idle-stop SECONDS] [--grace SECONDS] -- ARGV...\n"
          "       keeper.py follow KERNEL_DIR OFFSET\n"
-         "       keeper.py bridge SOCKET\n")
+         "       keeper.py bridge [--lines] SOCKET\n")
 
 
 def _seconds(text, option):
@@ -1561,10 +1562,12 @@ def follow_command(args):
     return follow(os.path.abspath(args[0]), offset)
 
 
-def bridge(path, in_fd=0, out_fd=1):
+def bridge(path, in_fd=0, out_fd=1, lines=False):
     """Joins this process's stdin and stdout to the Unix socket at `path` (a kernel's socket on a
     node Ferry reaches only through a command, as `srun --overlap`): bytes both ways until either
-    side closes. Returns 0, or 1 when the socket cannot be reached."""
+    side closes. With `lines`, what comes from the socket is written as base64 lines, one per read
+    (slurmstepd passes a task's output on only in whole lines); stdin is taken as it is. Returns 0,
+    or 1 when the socket cannot be reached."""
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         sock.connect(path)
@@ -1585,7 +1588,7 @@ def bridge(path, in_fd=0, out_fd=1):
                 data = b""
             if not data:
                 return 0
-            _write_all(out_fd, data)
+            _write_all(out_fd, base64.b64encode(data) + b"\n" if lines else data)
         if open_in and in_fd in ready:
             data = os.read(in_fd, 65536)
             if not data:
@@ -1613,6 +1616,8 @@ def main(argv):
         return run_command(argv[2:])
     if len(argv) == 3 and argv[1] == "bridge":
         return bridge(argv[2])
+    if len(argv) == 4 and argv[1] == "bridge" and argv[2] == "--lines":
+        return bridge(argv[3], lines=True)
     if len(argv) >= 2 and argv[1] == "follow":
         return follow_command(argv[2:])
     sys.stderr.write(USAGE)

@@ -65,6 +65,7 @@ SlurmVerdict judgeSlurmJob(const SlurmJob &job, int queuePosition, bool requeue)
     const QString reason = job.reason.isEmpty() || job.reason == u"None"_s ? QString() : job.reason;
     if (s == u"PENDING"_s || s == u"CONFIGURING"_s || s == u"REQUEUED"_s || s == u"REQUEUE_HOLD"_s ||
         s == u"REQUEUE_FED"_s || s == u"RESV_DEL_HOLD"_s) {
+        v.pending = true;
         v.detail = u"pending"_s;
         if (queuePosition > 0)
             v.detail += u", position %1 in the queue"_s.arg(queuePosition);

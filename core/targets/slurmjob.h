@@ -30,6 +30,7 @@ SlurmJob parseSacctLine(const QString &line);
 struct SlurmVerdict {
     RunState state = RunState::Running;
     bool ended = false;
+    bool pending = false; // waiting in the queue (PENDING, CONFIGURING, requeued): nothing of it runs yet
     QString detail;
     QString cause; // run::ExitRecord::cause: time-limit, out-of-memory, node-failure, preempted
 };

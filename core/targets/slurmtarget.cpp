@@ -186,6 +186,7 @@ Expected<RunProbe> SlurmTarget::judge(const QString &runDir, RemoteRun &run, con
     if (!verdict.ended) {
         p.state = RunState::Running;
         p.detail = verdict.detail;
+        p.queued = verdict.pending;
         return p;
     }
     // The job's own record when it wrote one; else what Slurm says (time limit, memory, node).

@@ -144,17 +144,37 @@ QStringList SshShell::sshOptions() const
     return sshArguments(m_options);
 }
 
+namespace {
+
+// sshArguments() after `control`, Ferry's shared connection left out: ssh takes the first value
+// of an option, so neither it nor a ControlPath of ~/.ssh/config applies.
+QStringList ownConnectionArguments(SshOptions options, QStringList control)
+{
+    options.controlDir.clear();
+    return control << sshArguments(options);
+}
+
+} // namespace
+
 QStringList sshForwardArguments(SshOptions options, const QString &host,
                                 const QList<std::pair<QString, QString>> &sockets)
 {
-    options.controlDir.clear();
-    // First: ssh takes the first value of an option, so no ControlPath of ~/.ssh/config applies.
-    QStringList args{u"-o"_s, u"ControlPath=none"_s, u"-o"_s, u"ControlMaster=no"_s};
-    args << sshArguments(options) << u"-o"_s << u"ExitOnForwardFailure=yes"_s << u"-o"_s
-         << u"StreamLocalBindUnlink=yes"_s << u"-N"_s;
+    QStringList args =
+        ownConnectionArguments(std::move(options), {u"-o"_s, u"ControlPath=none"_s, u"-o"_s, u"ControlMaster=no"_s});
+    args << u"-o"_s << u"ExitOnForwardFailure=yes"_s << u"-o"_s << u"StreamLocalBindUnlink=yes"_s << u"-N"_s;
     for (const auto &[local, remote] : sockets)
         args << u"-L"_s << local + u':' + remote;
     return args << u"--"_s << host;
+}
+
+QStringList sshSessionArguments(SshOptions options, const QString &controlPath, int persistS)
+{
+    if (controlPath.isEmpty())
+        return ownConnectionArguments(std::move(options),
+                                      {u"-o"_s, u"ControlPath=none"_s, u"-o"_s, u"ControlMaster=no"_s});
+    return ownConnectionArguments(std::move(options),
+                                  {u"-o"_s, u"ControlPath="_s + controlPath, u"-o"_s, u"ControlMaster=auto"_s, u"-o"_s,
+                                   u"ControlPersist=%1"_s.arg(persistS)});
 }
 
 Expected<QStringList> SshShell::commandArguments(const QStringList &argv) const

@@ -61,6 +61,13 @@ QStringList sshArguments(const SshOptions &options);
 QStringList sshForwardArguments(SshOptions options, const QString &host,
                                 const QList<std::pair<QString, QString>> &sockets);
 
+// ssh's arguments for the commands of one long-lived client (a kernel's bridges on a Slurm node,
+// kernelhost/kernellink.h): the host-key rules and key of sshArguments(), their sessions sharing a
+// connection of the client's own at `controlPath` (not the host's shared one, whose server allows
+// only so many sessions, MaxSessions: 10 by default), which ends `persistS` seconds after its
+// last session. Empty `controlPath`: each command a connection of its own.
+QStringList sshSessionArguments(SshOptions options, const QString &controlPath, int persistS);
+
 // A host key as ssh-keyscan reads it from the host, with its SHA256 fingerprint.
 struct HostKey {
     QString knownHostsLine; // "[127.0.0.1]:2222 ssh-ed25519 AAAA..."

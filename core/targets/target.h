@@ -29,6 +29,7 @@ struct RunProbe {
     bool archived = false;               // model.tar.gz and output.tar.gz are in the run folder
     std::optional<qint64> heartbeatMs;   // the run's last sign of life (ms since the epoch)
     QString detail;                      // why a run is lost, or what failed while finishing it
+    bool queued = false;                 // running, but still waiting for its resources (a pending Slurm job)
 
     bool finished() const { return state != RunState::Running; }
 };

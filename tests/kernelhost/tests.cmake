@@ -12,4 +12,7 @@ set_tests_properties(tst_containerkernel PROPERTIES FIXTURES_REQUIRED docker RES
 if(FERRY_GUI)
   ferry_test(tst_sshkernel SOURCES kernelhost/tst_sshkernel.cpp)
   set_tests_properties(tst_sshkernel PROPERTIES FIXTURES_REQUIRED sshd)
+  # And on the test Slurm, through the test sshd as its login host (its node is this machine).
+  ferry_test(tst_slurmkernel SOURCES kernelhost/tst_slurmkernel.cpp)
+  set_tests_properties(tst_slurmkernel PROPERTIES FIXTURES_REQUIRED "sshd;slurm")
 endif()

@@ -7,6 +7,7 @@ cannot be made to come out of a kernel). Run with /usr/bin/python3 (python3-ipyk
 python3-jupyter-client, pyzmq); the keeper runs under FERRY_KEEPER_PYTHON when set (any Python 3.7+,
 standard library only), else the same interpreter. Exits 1 at the first failure, saying which."""
 
+import base64
 import hashlib
 import hmac
 import json
@@ -609,15 +610,21 @@ def check_bridge():
                 break
             conn.sendall(data)
         conn.close()
-    thread = threading.Thread(target=echo)
-    thread.start()
     payload = bytes(range(256)) * 4096  # 1 MiB, every byte value
-    done = subprocess.run([KEEPER_PYTHON, KEEPER, "bridge", path], input=payload,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
-    thread.join(10)
+    # As it is, and as base64 lines (--lines: a Slurm node's output goes on by lines only).
+    for lines in (False, True):
+        thread = threading.Thread(target=echo)
+        thread.start()
+        done = subprocess.run([KEEPER_PYTHON, KEEPER, "bridge"] + (["--lines"] if lines else []) + [path],
+                              input=payload, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
+        thread.join(10)
+        check(done.returncode == 0, "bridge exited %d: %s" % (done.returncode, done.stderr.decode()))
+        back = done.stdout
+        if lines:
+            check(back.endswith(b"\n"), "bridge --lines left a line open")
+            back = b"".join(base64.b64decode(line) for line in back.split(b"\n") if line)
+        check(back == payload, "bridge changed the bytes (%d of %d back)" % (len(back), len(payload)))
     server.close()
-    check(done.returncode == 0, "bridge exited %d: %s" % (done.returncode, done.stderr.decode()))
-    check(done.stdout == payload, "bridge changed the bytes (%d of %d back)" % (len(done.stdout), len(payload)))
     missing = subprocess.run([KEEPER_PYTHON, KEEPER, "bridge", path + "-none"], input=b"",
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
     check(missing.returncode == 1 and b"bridge" in missing.stderr, "a missing socket is not an error")

@@ -7,11 +7,15 @@
 #include "support/cli.h"
 #include "support/process.h"
 
+#include <QCoreApplication>
+#include <QDir>
 #include <QFile>
 #include <QJsonObject>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QTest>
+
+#include <algorithm>
 
 namespace ferry::test {
 
@@ -71,6 +75,88 @@ inline QString writePythonWithoutIpykernelEnvironment(const QString &folder)
         return {};
     file.write("name: bare\nversion: 1\npython:\n  interpreter: " + wrapper.toUtf8() + "\n  user_managed: true\n");
     return path;
+}
+
+// The processes of this machine (the test's host and node) whose command line passes `keep`
+// (its words, as /proc/PID/cmdline has them), zombies left out.
+template <typename Keep> inline QList<qint64> processesWhere(const Keep &keep)
+{
+    QList<qint64> pids;
+    for (const QString &entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        bool number = false;
+        const qint64 pid = entry.toLongLong(&number);
+        QFile cmdline(QStringLiteral("/proc/") + entry + QStringLiteral("/cmdline"));
+        QFile stat(QStringLiteral("/proc/") + entry + QStringLiteral("/stat"));
+        if (!number || pid == QCoreApplication::applicationPid() || !cmdline.open(QIODevice::ReadOnly))
+            continue;
+        const QList<QByteArray> words = cmdline.readAll().split('\0');
+        const bool zombie = stat.open(QIODevice::ReadOnly) && stat.readAll().contains(") Z ");
+        if (!zombie && keep(words))
+            pids << pid;
+    }
+    return pids;
+}
+
+// Processes whose command line holds `text` in one of its words (ssh's control master names its
+// socket in its title).
+inline QList<qint64> processesWith(const QByteArray &text)
+{
+    return processesWhere([&](const QList<QByteArray> &words) {
+        return std::any_of(words.begin(), words.end(), [&](const QByteArray &w) { return w.contains(text); });
+    });
+}
+
+// `keeper.py ACTION` (follow, bridge) at work on something in `path` (the kernel's folder on the
+// host, its socket folder on the node).
+inline QList<qint64> keeperProcesses(const QByteArray &action, const QString &path)
+{
+    const QByteArray prefix = QFile::encodeName(path);
+    return processesWhere([&](const QList<QByteArray> &words) {
+        return words.contains(action) &&
+               std::any_of(words.begin(), words.end(), [&](const QByteArray &w) { return w.startsWith(prefix); }) &&
+               std::any_of(words.begin(), words.end(), [](const QByteArray &w) { return w.endsWith("keeper.py"); });
+    });
+}
+
+// Processes of this machine whose environment carries FERRY_RUN_ID=id (a kernel's keeper, the
+// kernel, its run's runner).
+inline QList<qint64> markedProcesses(const QString &id)
+{
+    QList<qint64> pids;
+    const QByteArray marker = "FERRY_RUN_ID=" + id.toUtf8();
+    for (const QString &entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        bool number = false;
+        const qint64 pid = entry.toLongLong(&number);
+        QFile environ(QStringLiteral("/proc/") + entry + QStringLiteral("/environ"));
+        if (!number || !environ.open(QIODevice::ReadOnly))
+            continue;
+        const QList<QByteArray> variables = environ.readAll().split('\0');
+        QFile stat(QStringLiteral("/proc/") + entry + QStringLiteral("/stat"));
+        const bool zombie = stat.open(QIODevice::ReadOnly) && stat.readAll().contains(") Z ");
+        if (variables.contains(marker) && !zombie)
+            pids << pid;
+    }
+    return pids;
+}
+
+// The children of `parent` whose command is `name` (the link's ssh processes of a `ferry`).
+inline QList<qint64> childrenNamed(qint64 parent, const QByteArray &name)
+{
+    QList<qint64> pids;
+    for (const QString &entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile stat(QStringLiteral("/proc/") + entry + QStringLiteral("/stat"));
+        if (!stat.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray line = stat.readAll();
+        const qsizetype open = line.indexOf('(');
+        const qsizetype close = line.lastIndexOf(')');
+        if (open < 0 || close < open)
+            continue;
+        const QList<QByteArray> fields = line.mid(close + 2).split(' ');
+        if (line.mid(open + 1, close - open - 1) == name && fields.size() > 1 && fields.at(1).toLongLong() == parent)
+            pids << entry.toLongLong();
+    }
+    return pids;
 }
 
 // State kept between cells (x is 41 after), printed output and a value, an error, a plot whose PNG

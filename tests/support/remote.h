@@ -92,6 +92,22 @@ struct SshSandbox {
         return env;
     }
     targets::SshShell shell() const { return targets::SshShell(kHost, options()); }
+    // The shared ControlMaster's pid (`ssh -O check`), 0 when none runs.
+    qint64 controlMaster() const
+    {
+        QProcess check;
+        check.start(QStringLiteral("ssh"), shell().sshOptions() << QStringLiteral("-O") << QStringLiteral("check")
+                                                                << QStringLiteral("--") << kHost);
+        check.waitForFinished(10000);
+        const QString said = QString::fromUtf8(check.readAllStandardError());
+        const qsizetype at = said.indexOf(QStringLiteral("pid="));
+        if (at < 0)
+            return 0;
+        qsizetype end = at + 4;
+        while (end < said.size() && said.at(end).isDigit())
+            ++end;
+        return said.mid(at + 4, end - at - 4).toLongLong();
+    }
 };
 
 // A run of `script` in `sourceDir` on `target` ("ssh:HOST", "slurm:HOST"), its folders on the

@@ -85,6 +85,8 @@ private Q_SLOTS:
                                                     {u"NODE_FAIL"_s, u"node-failure"_s},
                                                     {u"BOOT_FAIL"_s, u"node-failure"_s}};
         QCOMPARE(verdict.cause, (state == u"PREEMPTED"_s && !requeue) ? u"preempted"_s : causes.value(state));
+        // Waiting for its resources (a kernel's start waits as long as the queue takes).
+        QCOMPARE(verdict.pending, state == u"PENDING"_s || state == u"REQUEUED"_s);
     }
 
     void countsAttempts()
