@@ -6,6 +6,7 @@
 #include "run/rundirectory.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 
 #include <QElapsedTimer>
 #include <QEventLoop>
@@ -14,6 +15,11 @@
 using namespace Qt::StringLiterals;
 
 namespace ferry::kernels {
+
+namespace {
+// How long a cell idle without its execute_reply waits for it before its outputs count as all.
+constexpr qint64 kLostReplyGraceMs = 3000;
+} // namespace
 
 KernelConnection::KernelConnection(KernelFolder folder, QString ferryBinary, std::unique_ptr<KernelLink> link,
                                    std::unique_ptr<KernelClient> client)
@@ -134,15 +140,20 @@ Expected<CellOutputs> KernelConnection::execute(const QString &code, const Messa
     m_timedOut = false;
     m_cell = &cell;
     m_onMessage = onMessage;
-    const bool finished = waitFor([&] { return cell.done(); }, timeoutMs);
+    // A reply lost with a cut connection (the journal still has every output) does not hang the
+    // cell: idle for a while without one is the end.
+    const auto settled = [&] { return cell.settled(QDateTime::currentMSecsSinceEpoch(), kLostReplyGraceMs); };
+    const bool finished = waitFor(settled, timeoutMs);
     if (!finished && !ended() && timeoutMs >= 0) {
         m_timedOut = true;
         m_client->interrupt();
-        waitFor([&] { return cell.done(); }, 10000);
+        waitFor(settled, 10000);
         m_cell = nullptr;
         m_onMessage = nullptr;
         return Error{u"the cell did not finish within %1 s: it was interrupted%2"_s.arg(timeoutMs / 1000)
-                         .arg(cell.done() ? QString() : u" and did not stop"_s),
+                         .arg(cell.settled(QDateTime::currentMSecsSinceEpoch(), kLostReplyGraceMs)
+                                  ? QString()
+                                  : u" and did not stop"_s),
                      {},
                      0,
                      0,

@@ -1,5 +1,7 @@
 #include "kernels/celloutputs.h"
 
+#include <QDateTime>
+
 using namespace Qt::StringLiterals;
 
 namespace ferry::kernels {
@@ -84,9 +86,13 @@ bool CellOutputs::take(Channel channel, const JupyterMessage &message)
     if (channel != Channel::IOPub)
         return true;
     const QString type = message.type();
+    if (type == u"error")
+        m_errorSeen = true;
     if (type == u"status") {
-        if (message.content.value(u"execution_state"_s).toString() == u"idle")
+        if (message.content.value(u"execution_state"_s).toString() == u"idle" && !m_idle) {
             m_idle = true;
+            m_idleAtMs = QDateTime::currentMSecsSinceEpoch();
+        }
     } else if (type == u"execute_input") {
         if (message.content.value(u"execution_count"_s).isDouble())
             m_executionCount = message.content.value(u"execution_count"_s).toInt();
@@ -106,6 +112,15 @@ bool CellOutputs::take(Channel channel, const JupyterMessage &message)
         append(*output, message.content.value(u"transient"_s).toObject().value(u"display_id"_s).toString());
     }
     return true;
+}
+
+QString CellOutputs::status() const
+{
+    if (m_reply)
+        return m_reply->value(u"status"_s).toString();
+    if (m_idle)
+        return m_errorSeen ? u"error"_s : u"ok"_s;
+    return {};
 }
 
 std::optional<QJsonObject> CellOutputs::error() const

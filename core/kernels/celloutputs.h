@@ -35,13 +35,19 @@ public:
     bool replied() const { return m_reply.has_value(); }
     bool idle() const { return m_idle; }
     bool done() const { return replied() && m_idle; }
+    // Over as far as anyone can know: done, or idle for `graceMs` without a reply (a reply lost
+    // with a cut connection: the outputs, from the journal, are whole; status() then says "ok", or
+    // "error" when an error output came).
+    bool settled(qint64 nowMs, qint64 graceMs) const { return done() || (m_idle && nowMs - m_idleAtMs >= graceMs); }
+    bool replyLost() const { return m_idle && !replied(); }
     const QString &requestId() const { return m_requestId; }
 
     const QJsonArray &outputs() const { return m_outputs; }
     // execute_reply's execution_count (also the execute_input's), when known.
     std::optional<int> executionCount() const { return m_executionCount; }
-    // "ok", "error", "aborted"; empty before the reply.
-    QString status() const { return m_reply ? m_reply->value(QStringLiteral("status")).toString() : QString(); }
+    // "ok", "error", "aborted" (the reply's; without one, once idle: "error" when an error output
+    // came, else "ok"); empty before either.
+    QString status() const;
     const std::optional<QJsonObject> &reply() const { return m_reply; }
     // The error output, when the cell raised (its ename, evalue, traceback).
     std::optional<QJsonObject> error() const;
@@ -59,6 +65,8 @@ private:
     std::optional<QJsonObject> m_reply;
     std::optional<int> m_executionCount;
     bool m_idle = false;
+    qint64 m_idleAtMs = 0;
+    bool m_errorSeen = false;
     bool m_clearOnNext = false;
 };
 

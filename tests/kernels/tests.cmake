@@ -3,6 +3,8 @@
 ferry_test(tst_jupytermessage SOURCES kernels/tst_jupytermessage.cpp)
 # The keeper's journal as Ferry reads it.
 ferry_test(tst_journal SOURCES kernels/tst_journal.cpp)
+# One execution's outputs as nbformat writes them.
+ferry_test(tst_celloutputs SOURCES kernels/tst_celloutputs.cpp)
 # The kernel client against a real ipykernel (python3-ipykernel), and a fake kernel's bad signature.
 find_package(cppzmq REQUIRED)
 ferry_test(tst_kernelclient SOURCES kernels/tst_kernelclient.cpp LIBS cppzmq)
