@@ -6,6 +6,8 @@ ferry_test(tst_redactedfollower SOURCES secrets/tst_redactedfollower.cpp)
 foreach(name tst_secretstore tst_secretcli tst_secretrun tst_kernelsecret)
   ferry_test(${name} SOURCES secrets/${name}.cpp)
 endforeach()
+# A kernel's secrets on this machine and in a container (the docker fixture).
+set_tests_properties(tst_kernelsecret PROPERTIES FIXTURES_REQUIRED docker RESOURCE_LOCK container_builds)
 if(FERRY_GUI)
   ferry_test(tst_secretspage GUI SOURCES secrets/tst_secretspage.cpp LIBS ferry_ui)
   # The launch dialog's secret variables, and the run monitor redacting with the window's keychain.
