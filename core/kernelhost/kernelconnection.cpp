@@ -28,8 +28,6 @@ KernelConnection::KernelConnection(KernelFolder folder, QString ferryBinary, std
 {
     connect(m_client.get(), &KernelClient::messageReceived, this,
             [this](Channel channel, const JupyterMessage &message) {
-                if (channel == Channel::IOPub)
-                    m_anyIopub = true;
                 if (channel == Channel::Shell || channel == Channel::Control)
                     m_replies.insert(message.parentId(), message);
                 const bool ours = m_cell && m_cell->take(channel, message);

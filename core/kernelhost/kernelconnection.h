@@ -71,7 +71,6 @@ private:
     QHash<QString, JupyterMessage> m_replies; // by the request's msg_id
     CellOutputs *m_cell = nullptr;
     MessageHandler m_onMessage;
-    bool m_anyIopub = false;
     bool m_timedOut = false;
 };
 

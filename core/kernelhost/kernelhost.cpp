@@ -508,15 +508,20 @@ Expected<void> restartKernel(const QString &path, const QString &ferryBinary, in
     if (!connection)
         return connection.error();
     (*connection)->client().shutdown(true);
+    // The keeper's records (on a host: copied here each turn), not the whole description: no probe of
+    // the target each turn.
+    const auto spec = run::RunDirectory(path).readSpec();
+    if (!spec)
+        return spec.error();
     QElapsedTimer clock;
     clock.start();
     while (clock.elapsed() < timeoutMs) {
         QCoreApplication::processEvents(QEventLoop::AllEvents, 100);
         QThread::msleep(50);
-        const auto now = describeKernel(path, ferryBinary);
-        if (now && !now->alive())
-            return Error{endSentence(*now->end) + u", instead of restarting"_s, path, 0, 0, {}};
-        if (now && now->restarts > before->restarts)
+        refreshKernelRecords(folder, *spec, ferryBinary);
+        if (const auto end = folder.readEnd(); end && *end)
+            return Error{endSentence(**end) + u", instead of restarting"_s, path, 0, 0, {}};
+        if (const auto keeper = folder.readKeeper(); keeper && *keeper && (*keeper)->restarts > before->restarts)
             return {};
     }
     return Error{u"the kernel did not restart within %1 s"_s.arg(timeoutMs / 1000), path, 0, 0,

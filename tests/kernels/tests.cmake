@@ -6,7 +6,6 @@ ferry_test(tst_journal SOURCES kernels/tst_journal.cpp)
 # One execution's outputs as nbformat writes them.
 ferry_test(tst_celloutputs SOURCES kernels/tst_celloutputs.cpp)
 # The kernel client against a real ipykernel (python3-ipykernel), and a fake kernel's bad signature.
-find_package(cppzmq REQUIRED)
 ferry_test(tst_kernelclient SOURCES kernels/tst_kernelclient.cpp LIBS cppzmq)
 # The kernel keeper (core/kernels/keeper.py, standard-library Python) against a real ipykernel and
 # jupyter_client's own client (Debian's, under /usr/bin/python3): journal, signals, stop, follow.
