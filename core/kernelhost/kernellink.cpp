@@ -1,5 +1,8 @@
 #include "kernelhost/kernellink.h"
 
+#include "kernelhost/hostkernel.h"
+#include "kernelhost/socketreach.h"
+
 #include "common/privatedir.h"
 #include "common/safefile.h"
 #include "common/uniquefd.h"
@@ -35,70 +38,19 @@ using namespace Qt::StringLiterals;
 
 namespace ferry::kernels {
 
+using namespace hostlink;
+
 namespace {
 
 // keeper.json, status.json and kernel-exit.json are small; what a host sends past this is no record.
 constexpr qint64 kMaxRecordBytes = 1 << 20;
 // stderr of the mirror: a line longer than this is dropped (the records are base64 of 1 MiB at most).
 constexpr qsizetype kMaxLineBytes = 2 << 20;
-constexpr int kFirstPauseMs = 250;
-constexpr int kMaxPauseMs = 5000;
-constexpr int kHealthyAfterMs = 5000; // a forward that lived this long was well: its pause starts again
 constexpr int kQuickCallMs = 20000;
-constexpr int kSyncToEndMs = 120000;        // the journal's rest, once the kernel has ended
-constexpr int kSocketPathLimit = 100;       // sun_path is 108 bytes
-constexpr int kBridgeLingerMs = 3000;       // a bridge whose connection here has closed gets this long to end by itself
-constexpr int kLinkConnectionPersistS = 10; // the bridges' own SSH connection, after their last session
+constexpr int kSyncToEndMs = 120000;  // the journal's rest, once the kernel has ended
+constexpr int kSocketPathLimit = 100; // sun_path is 108 bytes
 
 const QStringList kRecordNames{u"keeper.json"_s, u"status.json"_s, u"kernel-exit.json"_s};
-
-// Where a kernel's run is on its SSH host or Slurm cluster, and how to reach it. The shell lands on
-// the SSH host, or on the cluster's login host, whose file system the compute nodes share: the
-// run's folder (the keeper's, the journal) is read there; the kernel's processes and sockets are on
-// its node, reached through a step of its job.
-struct HostKernel {
-    targets::SshShell shell;
-    QString kernelDir;   // the keeper's folder there
-    QString socketDir;   // the kernel's sockets on its machine
-    QString interpreter; // the run's, which runs the keeper there
-    QString jobId;       // the kernel's Slurm job; empty: an SSH host (the kernel runs where the shell lands)
-
-    // The words that run a command on the kernel's machine from where the shell lands: none on an
-    // SSH host; a step of the kernel's job on Slurm (`--overlap`: beside the batch step, sharing its
-    // resources; the job has one node, which srun picks).
-    QStringList onKernelMachine() const
-    {
-        if (jobId.isEmpty())
-            return {};
-        return {u"srun"_s, u"--jobid="_s + jobId, u"--overlap"_s, u"--nodes=1"_s, u"--ntasks=1"_s, u"--mpi=none"_s};
-    }
-    // Where the kernel is, for messages: "host 'gpu1'", "Slurm job 42 (host 'login')".
-    QString place() const { return jobId.isEmpty() ? shell.place() : u"Slurm job %1 (%2)"_s.arg(jobId, shell.place()); }
-};
-
-Expected<HostKernel> hostKernel(const KernelFolder &folder, const run::RunSpec &spec, const QString &ferryBinary)
-{
-    if (const auto checked = checkKernelTarget(spec); !checked)
-        return checked.error();
-    const auto record = targets::RemoteRecord::read(folder.path());
-    if (!record)
-        return record.error();
-    if (!*record)
-        return Error{u"the kernel's run has no folder on %1: it did not start there"_s.arg(spec.target.toString()),
-                     folder.path(), 0, 0, u"`ferry kernel show` says how it ended"_s};
-    if (spec.target.kind == run::TargetKind::Slurm && (*record)->jobId.isEmpty())
-        return Error{u"the kernel's job was not submitted to %1"_s.arg(spec.target.toString()), folder.path(), 0, 0,
-                     u"`ferry kernel show` says how it ended"_s};
-    const auto connection = ConnectionInfo::read(folder.connectionFile());
-    if (!connection)
-        return connection.error();
-    return HostKernel{targets::SshShell(spec.target.host, targets::SshOptions::forHost(
-                                                              spec.target.host, spec.target.options, ferryBinary)),
-                      (*record)->dir + u'/' + run::kKeeperFolder,
-                      connection->transport == u"ipc" ? QFileInfo(connection->ip).path() : QString(),
-                      spec.interpreter.isEmpty() ? u"python3"_s : spec.interpreter,
-                      spec.target.kind == run::TargetKind::Slurm ? (*record)->jobId : QString()};
-}
 
 // A record the host sent, kept here when it changed: JSON, bounded, written with the safe-file
 // helpers (a link at the name is replaced, never followed). kernel-exit.json is written once,
@@ -134,65 +86,6 @@ qint64 localJournalSize(const KernelFolder &folder)
 {
     return entryKind(folder.journalFile()) == EntryKind::RegularFile ? QFileInfo(folder.journalFile()).size() : 0;
 }
-
-// An ssh of a link ends with the process that started it, however that one ends (a crash, a
-// kill): no forward is left running for nobody. (A ControlMaster that ssh forks off does not
-// inherit this: it outlives it, serving the runs' commands, as always.)
-void endWithThisProcess(QProcess &process)
-{
-    process.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
-}
-
-// An ssh of a link on its way, fed by the event loop: ends with this process, talks to the host
-// as the shell does (the passphrase helper).
-std::unique_ptr<QProcess> linkProcess(const HostKernel &host)
-{
-    auto process = std::make_unique<QProcess>();
-    endWithThisProcess(*process);
-    process->setProcessEnvironment(host.shell.environment());
-    return process;
-}
-
-// TERM, a second, KILL: ssh ends its connection (or its session of a shared one) at once.
-void endProcess(QProcess &process)
-{
-    process.disconnect();
-    if (process.state() == QProcess::NotRunning)
-        return;
-    process.terminate();
-    if (!process.waitForFinished(1000)) {
-        process.kill();
-        process.waitForFinished(1000);
-    }
-}
-
-// The end of what a process said on stderr, kept as it goes (the last 2,000 bytes).
-void keepEnd(QByteArray &said, const QByteArray &more)
-{
-    said += more;
-    if (said.size() > 2000)
-        said = said.right(2000);
-}
-
-// The last lines of what an ssh said, for a message.
-QString saidOf(const QByteArray &stderrEnd)
-{
-    const QString said = QString::fromUtf8(stderrEnd).trimmed();
-    return said.isEmpty() ? QString() : u": "_s + said.section(u'\n', -2).trimmed();
-}
-
-// A pause that grows while something keeps failing: kFirstPauseMs, twice that ... kMaxPauseMs.
-struct Pause {
-    int failures = 0;
-    qint64 untilMs = 0;
-    bool due() const { return run::nowMs() >= untilMs; }
-    void failed()
-    {
-        untilMs = run::nowMs() + std::min(kMaxPauseMs, kFirstPauseMs << std::min(failures, 5));
-        ++failures;
-    }
-    void reset() { failures = 0; }
-};
 
 // The copy of the journal on the host into the local one: `keeper.py follow` from the local
 // copy's size, through scripts::kernelMirror, which brings the records along. Each byte is
@@ -346,298 +239,6 @@ private:
     QString m_error;
     bool m_done = false;
     bool m_heard = false;
-};
-
-// How a link reaches the kernel's shell, stdin, control and heartbeat sockets (iopub comes through
-// the journal) from its own folder here, where ZeroMQ connects.
-class SocketReach {
-public:
-    virtual ~SocketReach() = default;
-    // Keeps the way open while the kernel lives, trying again (after a pause that grows while it
-    // keeps failing) what died; closes it once the kernel has ended. What is wrong now, if anything.
-    virtual QString ensure(bool kernelEnded) = 0;
-};
-
-// A kernel on an SSH host: one `ssh -N` with a connection of its own (not the shared one: its
-// forwards live exactly as long as this process) forwarding the link's sockets to the kernel's.
-class ForwardReach final : public SocketReach {
-public:
-    ForwardReach(HostKernel host, QList<std::pair<QString, QString>> sockets)
-        : m_host(std::move(host)), m_sockets(std::move(sockets))
-    {
-    }
-    ~ForwardReach() override { stop(); }
-
-    QString ensure(bool kernelEnded) override
-    {
-        const bool forwarding = m_forward && m_forward->state() != QProcess::NotRunning;
-        if (kernelEnded && forwarding) {
-            stop(); // nothing to talk to
-        } else if (!kernelEnded && !forwarding) {
-            if (m_forward && run::nowMs() - m_startedMs > kHealthyAfterMs)
-                m_pause.reset();
-            if (m_pause.due()) {
-                m_pause.failed();
-                start();
-            }
-        }
-        if (!kernelEnded && (!m_forward || m_forward->state() == QProcess::NotRunning))
-            return m_error;
-        return {};
-    }
-
-private:
-    void start()
-    {
-        stop();
-        m_forward = linkProcess(m_host);
-        m_forward->setStandardInputFile(QProcess::nullDevice());
-        m_forward->setStandardOutputFile(QProcess::nullDevice());
-        QObject::connect(m_forward.get(), &QProcess::finished, m_forward.get(), [this](int code, QProcess::ExitStatus) {
-            m_error = u"the forwards to the kernel's sockets on %1 ended (exit code %2)%3"_s.arg(
-                m_host.shell.place(), QString::number(code), saidOf(m_forward->readAllStandardError().right(2000)));
-        });
-        m_startedMs = run::nowMs();
-        m_forward->start(u"ssh"_s,
-                         targets::sshForwardArguments(m_host.shell.options(), m_host.shell.host(), m_sockets));
-    }
-
-    void stop()
-    {
-        if (m_forward)
-            endProcess(*m_forward);
-        m_forward.reset();
-    }
-
-    HostKernel m_host;
-    QList<std::pair<QString, QString>> m_sockets; // here, there
-    std::unique_ptr<QProcess> m_forward;
-    qint64 m_startedMs = 0;
-    QString m_error;
-    Pause m_pause;
-};
-
-// A kernel on a Slurm node. ssh forwards a Unix socket only to the machine it logs in to (the
-// login host), and the node's sockets are the node's: so the link listens on its folder itself,
-// one socket per channel, and joins each connection ZeroMQ makes to the kernel's socket on the
-// node through a command, `ssh LOGIN -- srun --jobid=JOB --overlap ... keeper.py bridge --lines
-// SOCKET` (the bytes from the node as base64 lines: slurmstepd passes a task's output on by whole
-// lines only; the bytes to it as they are). The bridges' sessions share an SSH connection of this
-// link's own (sshSessionArguments: a server allows only so many sessions on one connection, and
-// the host's shared one serves the runs' commands), which ends shortly after the last of them.
-// A bridge that ends closes its connection here, so ZeroMQ connects again: a new bridge. One
-// that ends without a byte from the kernel counts as failed: the next waits a pause that grows.
-class BridgeReach final : public SocketReach {
-public:
-    BridgeReach(HostKernel host, QList<std::pair<QString, QString>> sockets, QString controlPath)
-        : m_host(std::move(host)), m_sockets(std::move(sockets)), m_controlPath(std::move(controlPath))
-    {
-        m_retry.setSingleShot(true);
-        QObject::connect(&m_retry, &QTimer::timeout, [this] { startDue(); });
-    }
-    ~BridgeReach() override { close(); }
-    BridgeReach(const BridgeReach &) = delete;
-    BridgeReach &operator=(const BridgeReach &) = delete;
-
-    // The link's sockets, listening (a name left by a link that died is replaced).
-    Expected<void> listen()
-    {
-        for (const auto &socket : m_sockets) {
-            const QString &here = socket.first;
-            const QString &there = socket.second;
-            QLocalServer::removeServer(here);
-            auto server = std::make_unique<QLocalServer>();
-            server->setSocketOptions(QLocalServer::UserAccessOption);
-            if (!server->listen(here))
-                return Error{
-                    u"cannot listen for the kernel's connections here: "_s + server->errorString(), here, 0, 0, {}};
-            QLocalServer *raw = server.get();
-            QObject::connect(raw, &QLocalServer::newConnection, raw, [this, raw, there] { accept(*raw, there); });
-            m_servers.push_back(std::move(server));
-        }
-        return {};
-    }
-
-    QString ensure(bool kernelEnded) override
-    {
-        if (kernelEnded) {
-            close();
-            return {};
-        }
-        const qint64 now = run::nowMs();
-        for (auto it = m_bridges.begin(); it != m_bridges.end();) {
-            Bridge &b = **it;
-            const bool running = b.process && b.process->state() != QProcess::NotRunning;
-            if (running && b.socketGoneMs > 0 && now - b.socketGoneMs > kBridgeLingerMs)
-                b.process->kill(); // its remote end did not notice the close
-            if (b.socket->state() == QLocalSocket::UnconnectedState && !running) {
-                if (b.process)
-                    b.process->disconnect();
-                it = m_bridges.erase(it);
-            } else {
-                ++it;
-            }
-        }
-        startDue();
-        const bool anyHeard = std::any_of(m_bridges.begin(), m_bridges.end(), [](const auto &b) {
-            return b->heard && b->process && b->process->state() != QProcess::NotRunning;
-        });
-        return anyHeard ? QString() : m_error;
-    }
-
-private:
-    struct Bridge {
-        std::unique_ptr<QLocalSocket> socket; // ZeroMQ's connection here
-        std::unique_ptr<QProcess> process;    // the bridge there; null until started (after a pause)
-        QString there;                        // the kernel's socket on the node
-        QByteArray line;                      // the bridge's output not yet a whole line
-        QByteArray said;                      // the end of what ssh, srun or the bridge said
-        qint64 socketGoneMs = 0;
-        bool heard = false; // the kernel's socket answered through it
-    };
-
-    void accept(QLocalServer &server, const QString &there)
-    {
-        while (QLocalSocket *raw = server.nextPendingConnection()) {
-            raw->setParent(nullptr);
-            auto bridge = std::make_unique<Bridge>();
-            bridge->socket.reset(raw);
-            bridge->there = there;
-            Bridge *b = bridge.get();
-            QObject::connect(raw, &QLocalSocket::readyRead, raw, [b] {
-                if (b->process && b->process->state() != QProcess::NotRunning)
-                    b->process->write(b->socket->readAll());
-            });
-            QObject::connect(raw, &QLocalSocket::disconnected, raw, [b] {
-                b->socketGoneMs = run::nowMs();
-                if (b->process)
-                    b->process->closeWriteChannel(); // the bridge there closes the kernel's side, and ends
-            });
-            m_bridges.push_back(std::move(bridge));
-            if (m_pause.due())
-                start(*b);
-        }
-        startDue();
-    }
-
-    // Connections that waited for a pause to pass: their bridges now, or a timer for when it has.
-    void startDue()
-    {
-        const bool waiting = std::any_of(m_bridges.begin(), m_bridges.end(), [](const auto &b) {
-            return !b->process && b->socket->state() == QLocalSocket::ConnectedState;
-        });
-        if (!waiting)
-            return;
-        if (!m_pause.due()) {
-            m_retry.start(int(std::max<qint64>(1, m_pause.untilMs - run::nowMs())));
-            return;
-        }
-        for (const auto &b : m_bridges) {
-            if (!b->process && b->socket->state() == QLocalSocket::ConnectedState)
-                start(*b);
-        }
-    }
-
-    void start(Bridge &b)
-    {
-        const auto line = targets::loginShellCommandLine(
-            m_host.onKernelMachine() + QStringList{m_host.interpreter, m_host.kernelDir + u'/' + run::kKeeperFile,
-                                                   u"bridge"_s, u"--lines"_s, b.there});
-        if (!line) {
-            m_error = line.error().message;
-            b.socket->abort();
-            return;
-        }
-        b.process = linkProcess(m_host);
-        QProcess *process = b.process.get();
-        Bridge *bridge = &b;
-        QObject::connect(process, &QProcess::readyReadStandardOutput, process, [this, bridge] { relay(*bridge); });
-        QObject::connect(process, &QProcess::readyReadStandardError, process,
-                         [bridge] { keepEnd(bridge->said, bridge->process->readAllStandardError()); });
-        QObject::connect(process, &QProcess::finished, process,
-                         [this, bridge](int code, QProcess::ExitStatus status) { ended(*bridge, code, status); });
-        QObject::connect(process, &QProcess::errorOccurred, process, [this, bridge](QProcess::ProcessError error) {
-            if (error != QProcess::FailedToStart) // no finished() comes after this one
-                return;
-            keepEnd(bridge->said, u"ssh did not start: "_s.toUtf8() + bridge->process->errorString().toUtf8());
-            ended(*bridge, -1, QProcess::CrashExit);
-        });
-        process->start(u"ssh"_s,
-                       targets::sshSessionArguments(m_host.shell.options(), m_controlPath, kLinkConnectionPersistS)
-                           << u"--"_s << m_host.shell.host() << *line);
-        // What ZeroMQ sent before the bridge started (its greeting) goes first.
-        process->write(b.socket->readAll());
-    }
-
-    // The kernel's bytes, base64 lines from the bridge, to ZeroMQ's connection.
-    void relay(Bridge &b)
-    {
-        b.line += b.process->readAllStandardOutput();
-        qsizetype end;
-        qsizetype from = 0;
-        while ((end = b.line.indexOf('\n', from)) >= 0) {
-            const auto bytes =
-                QByteArray::fromBase64Encoding(b.line.mid(from, end - from), QByteArray::AbortOnBase64DecodingErrors);
-            from = end + 1;
-            if (!bytes) { // not the bridge speaking (a login shell's greeting?): this connection is lost
-                b.said = u"the bridge's output is not what keeper.py writes"_s.toUtf8();
-                b.process->kill();
-                return;
-            }
-            if (!bytes.decoded.isEmpty() && b.socket->state() == QLocalSocket::ConnectedState) {
-                b.socket->write(bytes.decoded);
-                b.heard = true;
-            }
-        }
-        b.line.remove(0, from);
-        if (b.heard) {
-            m_pause.reset();
-            m_error.clear();
-        }
-    }
-
-    void ended(Bridge &b, int code, QProcess::ExitStatus status)
-    {
-        relay(b);
-        keepEnd(b.said, b.process->readAllStandardError());
-        if (!b.heard && b.socketGoneMs == 0) {
-            m_pause.failed();
-            m_error = u"the bridge to the kernel's socket in %1 ended (%2)%3"_s.arg(
-                m_host.place(), status == QProcess::NormalExit ? u"exit code %1"_s.arg(code) : u"killed"_s,
-                saidOf(b.said));
-        }
-        // ZeroMQ sees its connection close, and connects again: a new bridge.
-        if (b.socket->state() == QLocalSocket::ConnectedState)
-            b.socket->disconnectFromServer();
-    }
-
-    void close()
-    {
-        m_retry.stop();
-        for (auto &server : m_servers)
-            server->close();
-        m_servers.clear();
-        for (auto &b : m_bridges) {
-            b->socket->disconnect();
-            if (b->process)
-                b->process->terminate();
-        }
-        for (auto &b : m_bridges) {
-            if (b->process)
-                endProcess(*b->process);
-            b->socket->abort();
-        }
-        m_bridges.clear();
-    }
-
-    HostKernel m_host;
-    QList<std::pair<QString, QString>> m_sockets; // here, there
-    QString m_controlPath;
-    std::vector<std::unique_ptr<QLocalServer>> m_servers;
-    std::list<std::unique_ptr<Bridge>> m_bridges;
-    QTimer m_retry;
-    Pause m_pause;
-    QString m_error;
 };
 
 // A kernel on an SSH host or a Slurm node: the way to its sockets (SocketReach) and the journal
@@ -818,7 +419,7 @@ Expected<std::unique_ptr<KernelLink>> openKernelLink(const KernelFolder &folder,
     }
     std::unique_ptr<SocketReach> reach;
     if (host->jobId.isEmpty()) {
-        reach = std::make_unique<ForwardReach>(*host, sockets);
+        reach = forwardReach(*host, sockets);
     } else {
         // The bridges' own connection: a control socket beside the shared ones (its folder is
         // short enough for ssh's names, and private), named after this link.
@@ -830,13 +431,12 @@ Expected<std::unique_ptr<KernelLink>> openKernelLink(const KernelFolder &folder,
             }
             controlPath = controlDir + u"/k"_s + QFileInfo(*dir).fileName();
         }
-        auto bridges = std::make_unique<BridgeReach>(*host, sockets, controlPath);
-        if (const auto listening = bridges->listen(); !listening) {
-            bridges.reset();
+        auto bridges = bridgeReach(*host, sockets, controlPath);
+        if (!bridges) {
             QDir(*dir).removeRecursively();
-            return listening.error();
+            return bridges.error();
         }
-        reach = std::move(bridges);
+        reach = std::move(*bridges);
     }
     auto link = std::make_unique<HostKernelLink>(folder, *host, *dir, std::move(reach));
     // The processes start: what fails now is this machine's (a connection's failure comes later,
