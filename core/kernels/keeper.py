@@ -407,7 +407,10 @@ def _read_all(fd):
 def _write_all(fd, data):
     view = memoryview(data)
     while view:
-        written = os.write(fd, view)
+        try:
+            written = os.write(fd, view)
+        except InterruptedError:
+            continue
         view = view[written:]
 
 
@@ -691,6 +694,9 @@ class Keeper:
         self.idle_stop = idle_stop
         self.grace = grace
         self.conn_path = os.path.join(self.dir, "connection.json")
+        # The kernel gets a copy of its own: ipykernel removes and rewrites the file it is given,
+        # and Ferry must never read connection.json while it is missing or half written.
+        self.kernel_conn_path = os.path.join(self.dir, "kernel-connection.json")
         self.connection = None
         self.socket_dir = None
         self.signer = None
@@ -804,9 +810,18 @@ class Keeper:
 
     # -- the kernel ------------------------------------------------------------------------------
 
+    def write_kernel_connection(self):
+        """A fresh copy of connection.json for the kernel (each start: a kernel may rewrite it)."""
+        write_file_atomic(self.dir, os.path.basename(self.kernel_conn_path),
+                          json.dumps(self.connection, indent=1).encode("utf-8"))
+
     def start_kernel(self):
         """Starts ARGV; None, or why it could not be started."""
-        argv = [a.replace("{connection_file}", self.conn_path) for a in self.argv]
+        try:
+            self.write_kernel_connection()
+        except OSError as e:
+            return "kernel-connection.json: %s" % e.strerror
+        argv = [a.replace("{connection_file}", self.kernel_conn_path) for a in self.argv]
         self.exit_info = None
         self.subscribed = False
         self.state = "starting"
@@ -1599,16 +1614,6 @@ def bridge(path, in_fd=0, out_fd=1, lines=False):
                     return 0
                 continue
             sock.sendall(data)
-
-
-def _write_all(fd, data):
-    view = memoryview(data)
-    while view:
-        try:
-            written = os.write(fd, view)
-        except InterruptedError:
-            continue
-        view = view[written:]
 
 
 def main(argv):

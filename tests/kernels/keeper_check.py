@@ -128,6 +128,8 @@ class KernelFolder:
         with os.fdopen(fd, "w") as f:
             json.dump(dict(zip(names, ports), transport=transport, ip=ip, key=self.key,
                            signature_scheme="hmac-sha256", kernel_name="python3"), f)
+        with open(self.connection, "rb") as f:
+            self.connection_bytes = f.read()
         if redact:
             fd = os.open(os.path.join(self.dir, "redact"), os.O_WRONLY | os.O_CREAT, 0o600)
             with os.fdopen(fd, "w") as f:
@@ -348,6 +350,14 @@ def check_main_kernel(figures):
         follow_all = subprocess.Popen([KEEPER_PYTHON, KEEPER, "follow", k.dir, "0"],
                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         k.connect()
+        # ipykernel removes and rewrites the file it is given: that is the keeper's copy, never
+        # the connection.json that Ferry reads while the kernel starts
+        with open(k.connection, "rb") as f:
+            check(f.read() == k.connection_bytes, "connection.json was rewritten")
+        given = read_json(k.path("kernel-connection.json"))
+        check(given is not None and given["key"] == k.key, "kernel-connection.json: %r" % given)
+        check(os.stat(k.path("kernel-connection.json")).st_mode & 0o777 == 0o600,
+              "kernel-connection.json is not 0600")
 
         # two cells: the journal holds what jupyter_client saw on its own iopub, in order
         for code in ("x = 41", "print(x+1)"):
