@@ -53,11 +53,15 @@ Expected<HostKernel> hostKernel(const KernelFolder &folder, const run::RunSpec &
     const auto connection = ConnectionInfo::read(folder.connectionFile());
     if (!connection)
         return connection.error();
+    // In the environment's image, the keeper's folder and the sockets' are mounted from the host,
+    // where the host's Python copies the journal.
+    const bool inImage = spec.target.kind == run::TargetKind::Ssh && targets::SshTarget::runsInImage(spec);
     return HostKernel{targets::SshShell(spec.target.host, targets::SshOptions::forHost(
                                                               spec.target.host, spec.target.options, ferryBinary)),
                       (*record)->dir + u'/' + run::kKeeperFolder,
-                      connection->transport == u"ipc" ? QFileInfo(connection->ip).path() : QString(),
-                      spec.interpreter.isEmpty() ? u"python3"_s : spec.interpreter,
+                      connection->transport == u"ipc" ? run::hostKernelSocketDir(spec.id) : QString(),
+                      spec.interpreter.isEmpty() || inImage ? u"python3"_s : spec.interpreter,
+                      inImage ? spec.id : QString(),
                       spec.target.kind == run::TargetKind::Slurm ? (*record)->jobId : QString()};
 }
 

@@ -29,8 +29,9 @@ inline constexpr int kMaxPauseMs = 5000;
 struct HostKernel {
     targets::SshShell shell;
     QString kernelDir;   // the keeper's folder there
-    QString socketDir;   // the kernel's sockets on its machine
-    QString interpreter; // the run's, which runs the keeper there
+    QString socketDir;   // the kernel's sockets on its machine (mounted into the container, in an image)
+    QString interpreter; // what runs keeper.py on the host: the run's, or python3 when the kernel is in an image
+    QString runId;       // in the environment's image on an SSH host: the run whose container (ferry-<id>) holds it
     QString jobId;       // the kernel's Slurm job; empty: an SSH host (the kernel runs where the shell lands)
 
     // The words that run a command on the kernel's machine from where the shell lands: none on an

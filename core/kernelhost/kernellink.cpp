@@ -326,19 +326,17 @@ Expected<QString> makeLinkDir(const KernelFolder &folder)
 
 } // namespace
 
-QString hostSocketDir(const QString &id)
-{
-    return u"/tmp/ferry-k-"_s + id;
-}
-
 QString kernelSideSocketDir(const run::RunSpec &spec, const QString &ferrySocketDir)
 {
     switch (spec.target.kind) {
     case run::TargetKind::Container:
         return QString(run::kContainerSocketsMount); // the host's folder, mounted (targets/containertarget.cpp)
     case run::TargetKind::Ssh:
+        if (targets::SshTarget::runsInImage(spec)) // the host's folder, mounted (targets/remoteimage.cpp)
+            return QString(run::kContainerSocketsMount);
+        return run::hostKernelSocketDir(spec.id);
     case run::TargetKind::Slurm: // on the node, /tmp being the node's own
-        return hostSocketDir(spec.id);
+        return run::hostKernelSocketDir(spec.id);
     default:
         return ferrySocketDir;
     }
@@ -368,8 +366,6 @@ Expected<void> checkKernelTarget(const run::RunSpec &spec)
                          0,
                          u"leave out --requeue"_s};
     }
-    if (spec.target.kind == run::TargetKind::Ssh && targets::SshTarget::runsInImage(spec))
-        return targets::kernelInImageRefused(spec);
     return {};
 }
 
@@ -496,7 +492,7 @@ Expected<void> signalHostKeeper(const KernelFolder &folder, const run::RunSpec &
         return Error{u"the kernel's keeper has not reported yet (no keeper.json)"_s, folder.path(), 0, 0, {}};
     const auto said = runOnHost(*host, folder, targets::scripts::kernelSignal,
                                 {QString::number((*keeper)->keeperPid), QString::number((*keeper)->keeperStartTicks),
-                                 (*keeper)->bootId, signal},
+                                 (*keeper)->bootId, signal, host->runId},
                                 u"signal the kernel's keeper"_s, true);
     if (!said)
         return said.error();

@@ -16,18 +16,12 @@ namespace ferry::kernels {
 
 // Where the kernel binds its sockets, as the kernel sees it (connection.json's folder), given the
 // folder where Ferry reaches them (`ferrySocketDir`, the `sockets` file): the same folder on this
-// machine, the mount of it in a container, a short private folder of its own on an SSH host or a
-// Slurm node (hostSocketDir()).
+// machine, the mount of it in a container (here or on an SSH host), a short private folder of its
+// own on an SSH host or a Slurm node (run::hostKernelSocketDir()).
 QString kernelSideSocketDir(const run::RunSpec &spec, const QString &ferrySocketDir);
 
-// The socket folder of the kernel `id` on an SSH host or a Slurm node: `/tmp/ferry-k-<id>` (a socket path holds
-// about 100 bytes; the keeper makes it 0700 and refuses one that is not its own, and /tmp's
-// sticky bit keeps others from renaming it).
-QString hostSocketDir(const QString &id);
-
-// Why a kernel cannot be started on this target (yet), checked before anything is made: an SSH
-// host with the environment's image, this machine's Slurm (slurm:local), a Slurm job across
-// nodes or one Slurm may requeue.
+// Why a kernel cannot be started on this target (yet), checked before anything is made: this
+// machine's Slurm (slurm:local), a Slurm job across nodes or one Slurm may requeue.
 Expected<void> checkKernelTarget(const run::RunSpec &spec);
 
 // What must run while a client talks to a kernel whose files or sockets are elsewhere: on an SSH

@@ -197,6 +197,11 @@ Resources localResources(const RunSpec &spec)
     return resources;
 }
 
+QString hostKernelSocketDir(const QString &id)
+{
+    return u"/tmp/ferry-k-"_s + id;
+}
+
 QStringList runCommand(const RunSpec &spec, const QString &interpreter, const QString &keeperFolder)
 {
     if (!spec.isKernel())

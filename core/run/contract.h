@@ -59,6 +59,11 @@ inline constexpr QLatin1StringView kSocketsFile{"sockets"};
 // In a container: where the keeper's folder and the sockets' folder are mounted.
 inline constexpr QLatin1StringView kContainerKeeperMount{"/opt/ml/ferry/kernel"};
 inline constexpr QLatin1StringView kContainerSocketsMount{"/opt/ml/ferry/sockets"};
+// The socket folder of the kernel `id` on an SSH host or a Slurm node: `/tmp/ferry-k-<id>` (a
+// socket path holds about 100 bytes; the keeper makes it 0700 and refuses one that is not its own,
+// and /tmp's sticky bit keeps others from renaming it). A kernel in the environment's image on an
+// SSH host has it mounted at kContainerSocketsMount.
+QString hostKernelSocketDir(const QString &id);
 // SM_* variables (SM_MODEL_DIR, SM_CHANNELS, SM_HPS, SM_HP_<NAME>, ...), in a stable order.
 QList<std::pair<QString, QString>> contractEnvironment(const RunSpec &spec, const ContractPaths &paths,
                                                        const Resources &resources);

@@ -89,11 +89,19 @@ Expected<std::pair<RunnerParts, RemoteImage>> remoteImageParts(const run::RunSpe
         container.command << interpreter << QString::fromUtf16(kRemoteEntryMount)
                           << QString::fromUtf16(kRemoteSecretsMount) + u'/' + QString::fromUtf16(kRemoteSecretsAttempt)
                           << u"-"_s << inside.failureFile();
+    QString socketDir;
+    if (spec.isKernel()) { // its keeper's folder, and its sockets' folder on the host (docs/kernels.md)
+        socketDir = run::hostKernelSocketDir(spec.id);
+        container.mounts << ContainerMount{remoteDir + u'/' + run::kKeeperFolder, run::kContainerKeeperMount, false}
+                         << ContainerMount{socketDir, run::kContainerSocketsMount, false};
+    }
     container.command << shellPrefix();
     if (!variables.unshellable.isEmpty())
         container.command << u"env"_s << variables.unshellable;
-    container.command << interpreter << spec.script << run::scriptArguments(spec);
-    const QStringList args = QStringList{u"docker"_s} + containerRunArguments(container);
+    container.command << run::runCommand(spec, interpreter, run::kContainerKeeperMount);
+    QStringList args = QStringList{u"docker"_s} + containerRunArguments(container);
+    if (!socketDir.isEmpty()) // made by the login first: an engine makes a missing one root's
+        args = QStringList{u"sh"_s, u"-c"_s, u"mkdir -m 0700 -p -- \"$0\" && exec \"$@\""_s, socketDir} + args;
     return std::pair{RunnerParts{{}, args, stageDir, QString::fromUtf16(kImageContextName)}, image};
 }
 

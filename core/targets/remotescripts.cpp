@@ -357,7 +357,12 @@ mirror "$@"; exit $?
 )BASH";
 
 const char kernelSignal[] = R"BASH(
-PID=$1; TICKS=$2; BOOT=$3; SIG=$4
+PID=$1; TICKS=$2; BOOT=$3; SIG=$4; ID=$5
+if [ -n "$ID" ]; then
+  running=$(command -v docker >/dev/null && docker ps -q --filter "label=ferry.run-id=$ID" 2>/dev/null)
+  if [ -n "$running" ] && docker kill --signal "$SIG" "ferry-$ID" >/dev/null 2>&1; then echo sent; else echo gone; fi
+  exit 0
+fi
 case "$PID$TICKS" in *[!0-9]*) echo gone; exit 0 ;; esac
 [ "$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)" = "$BOOT" ] || { echo gone; exit 0; }
 # Field 22 of /proc/PID/stat (the 20th after the command's name, which may hold spaces).

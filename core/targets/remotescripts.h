@@ -46,8 +46,10 @@ extern const char marked[];
 // on stdout, then "ferry-journal SIZE" (the journal's size there).
 extern const char kernelMirror[];
 
-// ARGS: PID START_TICKS BOOT_ID SIGNAL. Sends SIGNAL (HUP, USR1...) to PID when it is still the
-// process keeper.json names (its start ticks, this boot) and prints "sent"; "gone" otherwise.
+// ARGS: PID START_TICKS BOOT_ID SIGNAL [RUNID]. Sends SIGNAL (HUP, USR1...) to PID when it is still
+// the process keeper.json names (its start ticks, this boot) and prints "sent"; "gone" otherwise.
+// With RUNID (a keeper in the environment's image, whose pid is the container's): to the running
+// container labelled with it, `docker kill --signal` (its init hands the signal to the keeper).
 extern const char kernelSignal[];
 
 // ARGS: KERNEL_DIR MS. Writes KERNEL_DIR/stop-request (MS: when), unless one is there.

@@ -19,12 +19,6 @@ bool SshTarget::runsInImage(const run::RunSpec &spec)
     return !spec.environmentFile.isEmpty() && !spec.target.options.value(u"hostPython"_s).toBool();
 }
 
-Error kernelInImageRefused(const run::RunSpec &spec)
-{
-    return Error{u"a kernel in the environment's image on an SSH host comes in a later version"_s, spec.environmentFile,
-                 0, 0, u"start it in the host's Python with the environment's interpreter: --host-python"_s};
-}
-
 SshTarget::SshTarget(const QString &host, SshOptions options, int startTimeoutMs)
     : RemoteTarget(std::make_unique<SshShell>(host, std::move(options)), run::TargetKind::Ssh,
                    u"host '%1'"_s.arg(host)),
@@ -37,8 +31,6 @@ Expected<void> SshTarget::start(const QString &runDir, const run::RunSpec &spec)
     const QJsonValue gpus = spec.target.options.value(u"gpus"_s);
     // With an environment, in its image (built there); else, or when asked, in the host's Python.
     const bool inImage = SshTarget::runsInImage(spec);
-    if (inImage && spec.isKernel())
-        return kernelInImageRefused(spec);
     std::optional<RemoteImage> image;
     const QString context = runDir + u"/image-context"_s;
     const auto shape = [&](const QString &remoteDir, const HostInfo &host,

@@ -33,8 +33,4 @@ private:
     int m_startTimeoutMs;
 };
 
-// A kernel (docs/kernels.md) runs in the host's Python so far: one that would go in the
-// environment's image is refused with this.
-Error kernelInImageRefused(const run::RunSpec &spec);
-
 } // namespace ferry::targets

@@ -12,6 +12,10 @@ set_tests_properties(tst_containerkernel PROPERTIES FIXTURES_REQUIRED docker RES
 if(FERRY_GUI)
   ferry_test(tst_sshkernel SOURCES kernelhost/tst_sshkernel.cpp)
   set_tests_properties(tst_sshkernel PROPERTIES FIXTURES_REQUIRED sshd)
+  # In the environment's image on that host, built there by the docker fixture's engine.
+  ferry_test(tst_sshimagekernel SOURCES kernelhost/tst_sshimagekernel.cpp)
+  set_tests_properties(tst_sshimagekernel PROPERTIES FIXTURES_REQUIRED "sshd;docker" RESOURCE_LOCK container_builds
+                                                     TIMEOUT 900)
   # And on the test Slurm, through the test sshd as its login host (its node is this machine).
   ferry_test(tst_slurmkernel SOURCES kernelhost/tst_slurmkernel.cpp)
   set_tests_properties(tst_slurmkernel PROPERTIES FIXTURES_REQUIRED "sshd;slurm")

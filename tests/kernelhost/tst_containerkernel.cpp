@@ -20,21 +20,6 @@
 using namespace Qt::StringLiterals;
 using namespace ferry::test;
 
-namespace {
-
-// A PNG made with the standard library (the image has no plotting library): displayed as one.
-const char *const kPngCell = R"PY(import struct, zlib
-from IPython.display import Image, display
-def chunk(kind, data):
-    return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data))
-rows = b''.join(b'\x00' + bytes([x * 16, 0, 255 - x * 16]) * 16 for x in range(16))
-png = b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', 16, 16, 8, 2, 0, 0, 0)) + \
-      chunk(b'IDAT', zlib.compress(rows)) + chunk(b'IEND', b'')
-display(Image(data=png))
-)PY";
-
-} // namespace
-
 class TestContainerKernel : public QObject {
     Q_OBJECT
 
@@ -61,11 +46,8 @@ class TestContainerKernel : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        if (const QString missing = connectToDocker(); !missing.isEmpty())
+        if (const QString missing = connectToKernelImage(); !missing.isEmpty())
             QFAIL(qPrintable(missing));
-        const CliResult image = command(
-            u"bash"_s, {QStringLiteral(FERRY_SOURCE_DIR "/tests/services/docker.sh"), u"kernel-image"_s}, 600000);
-        QVERIFY2(image.exitCode == 0, qPrintable(image.err));
         QVERIFY(m_dir.isValid());
         m_ws = m_dir.filePath(u"ws"_s);
         kernel.workspace = m_ws;
@@ -95,18 +77,7 @@ private Q_SLOTS:
 
     void cellsKeepStateAndShowOutputs()
     {
-        QCOMPARE(kernel({u"exec"_s, m_id, u"x = 41"_s}).exitCode, 0);
-        QCOMPARE(kernel({u"exec"_s, m_id, u"print(x + 1)"_s}).out, u"42\n"_s);
-        const CliResult raised = kernel({u"exec"_s, m_id, u"1 / 0"_s});
-        QCOMPARE(raised.exitCode, 1);
-        QVERIFY(raised.err.contains(u"ZeroDivisionError"_s));
-        const CliResult image = kernel({u"exec"_s, m_id, QString::fromUtf8(kPngCell)});
-        QVERIFY2(image.exitCode == 0, qPrintable(image.err));
-        const QString line = image.out.trimmed();
-        QVERIFY2(line.startsWith(u"[image/png: "_s), qPrintable(line));
-        QFile png(line.mid(12).chopped(1));
-        QVERIFY(png.open(QIODevice::ReadOnly));
-        QVERIFY(png.read(8).startsWith("\x89PNG"));
+        ferry::test::cellsKeepStateAndShowOutputs(kernel, m_id, ferry::test::kStandardLibraryPngCell);
     }
 
     void interruptsASleepAndRestarts()

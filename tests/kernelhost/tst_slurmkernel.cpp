@@ -112,10 +112,10 @@ private Q_SLOTS:
         QCOMPARE(inside.exitCode, 0);
         QCOMPARE(inside.out, u"%1 0 %2\n"_s.arg(m_job, m_id));
         QVERIFY(QFileInfo(m_case.keeperThere() + u"/journal"_s).isFile());
-        QVERIFY(QFileInfo(hostSocketDir(m_id)).isDir());
+        QVERIFY(QFileInfo(ferry::run::hostKernelSocketDir(m_id)).isDir());
         const auto keeper = KernelFolder(folderOf(m_id)).readKeeper(); // the copy here
         QVERIFY(keeper && *keeper);
-        QCOMPARE((*keeper)->socketDir, hostSocketDir(m_id));
+        QCOMPARE((*keeper)->socketDir, ferry::run::hostKernelSocketDir(m_id));
         const auto spec = ferry::run::RunDirectory(folderOf(m_id)).readSpec();
         QVERIFY(spec);
         QVERIFY2(spec->keeperArguments.join(u' ').contains(u"--idle-stop 3600"_s),
@@ -147,7 +147,7 @@ private Q_SLOTS:
             // The journal's copy and a bridge for each of shell, stdin, control and heartbeat.
             QTRY_COMPARE_WITH_TIMEOUT(childrenNamed(exec.processId(), "ssh").size(), 5, 10000);
             QCOMPARE(keeperProcesses("follow", m_case.keeperThere()).size(), 1);
-            QTRY_VERIFY_WITH_TIMEOUT(keeperProcesses("bridge", hostSocketDir(m_id)).size() >= 4, 10000);
+            QTRY_VERIFY_WITH_TIMEOUT(keeperProcesses("bridge", ferry::run::hostKernelSocketDir(m_id)).size() >= 4, 10000);
             // The bridges' connection: its master, "ssh: .../kl<pid>-1 [mux]", is no child of the exec.
             const QList<qint64> links = childrenNamed(exec.processId(), "ssh");
             QList<qint64> linkConnection = processesWith("/kl" + QByteArray::number(exec.processId()) + '-');
@@ -158,7 +158,7 @@ private Q_SLOTS:
             for (const qint64 pid : links + linkConnection + QList<qint64>{master})
                 ::kill(pid_t(pid), SIGKILL);
         });
-        QTRY_COMPARE_WITH_TIMEOUT(keeperProcesses("bridge", hostSocketDir(m_id)).size(), 0, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(keeperProcesses("bridge", ferry::run::hostKernelSocketDir(m_id)).size(), 0, 10000);
     }
 
     void restartGivesAFreshKernel() { ferry::test::restartGivesAFreshKernel(cli(), m_id); }
@@ -171,7 +171,7 @@ private Q_SLOTS:
         QCOMPARE(onLoginHost({u"squeue"_s, u"-h"_s, u"-j"_s, m_job, u"-o"_s, u"%i"_s}), QString());
         QVERIFY2(jobLine().contains(u"JobState=CANCELLED"_s), qPrintable(jobLine()));
         QCOMPARE(processesWith("--jobid=" + m_job.toUtf8()), QList<qint64>());
-        QCOMPARE(keeperProcesses("bridge", hostSocketDir(m_id)), QList<qint64>());
+        QCOMPARE(keeperProcesses("bridge", ferry::run::hostKernelSocketDir(m_id)), QList<qint64>());
     }
 
     // What a kernel cannot be is refused before anything is made or submitted: a job across nodes

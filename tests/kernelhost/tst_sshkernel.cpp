@@ -4,8 +4,9 @@
 // plot, an interrupted sleep(600), a restart; a cell of 200,000 lines while the connection is cut
 // (the link's ssh processes and the ControlMaster killed) and Ferry's side killed after, which
 // ends with every line once, in order, when Ferry attaches again; a stop that leaves nothing on
-// the host; a Python without ipykernel named as such; an image refused before anything starts
-// (Slurm: tst_slurmkernel).
+// the host; a Python without ipykernel named as such; this machine's Slurm refused before anything
+// starts (a kernel in the environment's image on the host: tst_sshimagekernel; Slurm:
+// tst_slurmkernel).
 #include "kernelhost/kernelfolder.h"
 #include "kernelhost/kernellink.h"
 
@@ -70,10 +71,10 @@ private Q_SLOTS:
         QCOMPARE(::lstat(QFile::encodeName(there + u"/connection.json"_s).constData(), &st), 0);
         QCOMPARE(st.st_mode & 0777, 0600u);
         QVERIFY(QFileInfo::exists(there + u"/journal"_s));
-        QVERIFY(QFileInfo(hostSocketDir(m_id)).isDir());
+        QVERIFY(QFileInfo(ferry::run::hostKernelSocketDir(m_id)).isDir());
         const auto keeper = KernelFolder(folderOf(m_id)).readKeeper(); // the copy here
         QVERIFY(keeper && *keeper);
-        QCOMPARE((*keeper)->socketDir, hostSocketDir(m_id));
+        QCOMPARE((*keeper)->socketDir, ferry::run::hostKernelSocketDir(m_id));
         QVERIFY(!markedProcesses(m_id).isEmpty());
     }
 
@@ -123,13 +124,12 @@ private Q_SLOTS:
         QVERIFY(!id.isEmpty());
         // The runner's own end (its watcher's last second) and nothing else.
         QTRY_COMPARE_WITH_TIMEOUT(markedProcesses(id), QList<qint64>(), 10000);
-        QVERIFY(!QFileInfo::exists(hostSocketDir(id)));
+        QVERIFY(!QFileInfo::exists(ferry::run::hostKernelSocketDir(id)));
         QCOMPARE(kernel({u"remove"_s, id}).exitCode, 0);
         QVERIFY(!QFileInfo::exists(hostRoot() + u'/' + id));
     }
 
-    // An SSH host with the environment's image, and this machine's Slurm, are refused before
-    // anything starts.
+    // This machine's Slurm is refused before anything starts.
     void notYetTargetsAreRefused()
     {
         const auto kernels = [&] { return jsonObject(kernel({u"list"_s, u"--json"_s})).value(u"kernels"_s).toArray(); };
@@ -137,9 +137,6 @@ private Q_SLOTS:
         const CliResult slurm = kernel({u"start"_s, u"--target"_s, u"slurm:local"_s});
         QCOMPARE(slurm.exitCode, 1);
         QVERIFY2(slurm.err.contains(u"later version"_s), qPrintable(slurm.err));
-        const CliResult image = kernel({u"start"_s, u"--target"_s, u"ssh:"_s + kHost, u"--env"_s, m_case.env});
-        QCOMPARE(image.exitCode, 1);
-        QVERIFY2(image.err.contains(u"--host-python"_s), qPrintable(image.err));
         QCOMPARE(kernels().size(), before.size()); // nothing made
     }
 };

@@ -69,11 +69,8 @@ private Q_SLOTS:
     // workspace, the container gone once stopped.
     void inAContainer()
     {
-        if (const QString missing = ferry::test::connectToDocker(); !missing.isEmpty())
+        if (const QString missing = ferry::test::connectToKernelImage(); !missing.isEmpty())
             QFAIL(qPrintable(missing));
-        const ferry::test::CliResult image = ferry::test::command(
-            u"bash"_s, {QStringLiteral(FERRY_SOURCE_DIR "/tests/services/docker.sh"), u"kernel-image"_s}, 600000);
-        QVERIFY2(image.exitCode == 0, qPrintable(image.err));
         const QString env = m_ws.filePath(u"tst-kernelsecret.yml"_s);
         QFile file(env);
         QVERIFY(file.open(QIODevice::WriteOnly));

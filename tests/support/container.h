@@ -55,6 +55,18 @@ inline QString connectToDocker()
     return {};
 }
 
+// connectToDocker(), then ferry-kernel:bookworm (the base image with Debian's ipykernel, made once by
+// tests/services/docker.sh): an empty string when it is there, else why not.
+inline QString connectToKernelImage()
+{
+    if (const QString missing = connectToDocker(); !missing.isEmpty())
+        return missing;
+    const CliResult image =
+        command(QStringLiteral("bash"),
+                {QStringLiteral(FERRY_SOURCE_DIR "/tests/services/docker.sh"), QStringLiteral("kernel-image")}, 600000);
+    return image.exitCode == 0 ? QString() : QStringLiteral("no kernel image: ") + image.err;
+}
+
 // An environment file of the test's own at `path` (so its image is the test's to remove);
 // returns its image reference, empty if the file is not usable.
 inline QString writeTestEnvironment(const QString &path, const QString &name)

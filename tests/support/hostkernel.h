@@ -5,6 +5,7 @@
 
 #include "kernelhost/kernelfolder.h"
 #include "kernelhost/kernellink.h"
+#include "run/contract.h"
 
 #include "support/files.h"
 #include "support/kernel.h"
@@ -63,9 +64,9 @@ struct HostKernelCase {
 
     // The cells every target's kernel runs (cellsKeepStateAndShowOutputs), then `list`: this kernel
     // alone, on `target`, idle, its memory measured where it runs.
-    void cellsRunAndTheListSaysSo(const QString &target) const
+    void cellsRunAndTheListSaysSo(const QString &target, const char *plotCell = kMatplotlibCell) const
     {
-        cellsKeepStateAndShowOutputs(cli(), id);
+        cellsKeepStateAndShowOutputs(cli(), id, plotCell);
         const QJsonArray kernels = jsonObject(kernel({QStringLiteral("list"), QStringLiteral("--json")}))
                                        .value(QStringLiteral("kernels"))
                                        .toArray();
@@ -123,7 +124,7 @@ struct HostKernelCase {
         QCOMPARE(k.value(QStringLiteral("end")).toObject().value(QStringLiteral("reason")).toString(),
                  QStringLiteral("stopped"));
         QCOMPARE(markedProcesses(id), QList<qint64>());
-        QVERIFY(!QFileInfo::exists(kernels::hostSocketDir(id)));
+        QVERIFY(!QFileInfo::exists(ferry::run::hostKernelSocketDir(id)));
         const auto [there, here] = journals();
         QVERIFY(here == there);
         QCOMPARE(kernel({QStringLiteral("exec"), id, QStringLiteral("1")}).exitCode, 1);
