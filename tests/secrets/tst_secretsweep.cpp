@@ -10,6 +10,7 @@
 // The same secret variable then reaches runs on a real OpenSSH server on 127.0.0.1 (the `sshd`
 // fixture) in the host's Python and in the environment's image, and a job on a real Slurm (the
 // `slurm` fixture): the run folders on the host are swept too, and their secrets folder is gone.
+// Kernels on that host and on that Slurm get it too, and their folders are swept as well.
 #include "support/files.h"
 #include "support/keyring.h"
 #include "support/process.h"
@@ -347,6 +348,29 @@ private Q_SLOTS:
         QVERIFY(!id.isEmpty());
         checkRun(id, waitForEnd(id));
         checkRemoteFolder(id);
+    }
+
+    // Kernels on the SSH host (its Python) and on a Slurm node get the environment's secret variable
+    // as runs do: the cell's output and the kernel's own (a subprocess) are '***' in what Ferry
+    // shows; stopped, their folders here and on the host are swept below with the runs'.
+    void kernelsOnHosts()
+    {
+        for (const QString &target : {u"ssh:ferrytest"_s, u"slurm:ferrytest"_s}) {
+            const QString id = startRun({u"kernel"_s, u"start"_s, u"--env"_s, u"environments/local.yml"_s,
+                                         u"--target"_s, target, u"--host-python"_s, u"--remote-dir"_s, remoteRoot()});
+            QVERIFY2(!id.isEmpty(), qPrintable(target));
+            const ProgramOutput printed =
+                ferry({u"kernel"_s, u"exec"_s, id,
+                       u"import os, subprocess\nprint(os.environ['HF_TOKEN'])\nprint(len(os.environ['HF_TOKEN']))\n"
+                       "_ = subprocess.run(['sh', '-c', 'echo \"$HF_TOKEN\" >&2'])"_s});
+            QVERIFY2(printed.code == 0, printed.err.constData());
+            QCOMPARE(printed.out, u"***\n%1\n"_s.arg(kCanary.size()).toUtf8());
+            QVERIFY(hitIn(printed.out + printed.err).isEmpty());
+            QCOMPARE(ferry({u"kernel"_s, u"stop"_s, id}).code, 0);
+            // The subprocess wrote to the kernel's own output: kernel.log on the host has it, hidden.
+            QVERIFY(ferry::test::readFile(remoteRoot() + u'/' + id + u"/kernel/kernel.log"_s).contains("***\n"));
+            QVERIFY2(!QFileInfo::exists(remoteRoot() + u'/' + id + u"/secrets"_s), qPrintable(target));
+        }
     }
 
     void sweepFindsNothing()
