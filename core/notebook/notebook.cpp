@@ -12,9 +12,6 @@ namespace ferry::notebook {
 
 namespace {
 
-// Notebooks carry their outputs (images as base64): allow far more than a text file.
-constexpr qint64 kMaxNotebookBytes = 512LL * 1024 * 1024;
-
 QString fromStd(const std::string &text)
 {
     return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));

@@ -11,6 +11,9 @@
 
 namespace ferry::notebook {
 
+// Notebooks carry their outputs (images as base64): allow far more than a text file.
+inline constexpr qint64 kMaxNotebookBytes = 512LL * 1024 * 1024;
+
 enum class CellKind { Code, Markdown, Raw };
 
 struct NotebookCell {

@@ -2,6 +2,8 @@
 # (python3-nbformat, jupyter-nbconvert), and the converted script run by `ferry run`.
 ferry_test(tst_notebook SOURCES notebook/tst_notebook.cpp)
 ferry_test(tst_notebookcli SOURCES notebook/tst_notebookcli.cpp)
+# The notebook the window edits: saved as nbformat writes it, the percent format, bad files.
+ferry_test(tst_notebookdocument SOURCES notebook/tst_notebookdocument.cpp)
 if(FERRY_GUI)
   ferry_test(tst_notebookimportdialog GUI SOURCES notebook/tst_notebookimportdialog.cpp LIBS ferry_ui)
 endif()
