@@ -147,7 +147,8 @@ private Q_SLOTS:
             // The journal's copy and a bridge for each of shell, stdin, control and heartbeat.
             QTRY_COMPARE_WITH_TIMEOUT(childrenNamed(exec.processId(), "ssh").size(), 5, 10000);
             QCOMPARE(keeperProcesses("follow", m_case.keeperThere()).size(), 1);
-            QTRY_VERIFY_WITH_TIMEOUT(keeperProcesses("bridge", ferry::run::hostKernelSocketDir(m_id)).size() >= 4, 10000);
+            QTRY_VERIFY_WITH_TIMEOUT(keeperProcesses("bridge", ferry::run::hostKernelSocketDir(m_id)).size() >= 4,
+                                     10000);
             // The bridges' connection: its master, "ssh: .../kl<pid>-1 [mux]", is no child of the exec.
             const QList<qint64> links = childrenNamed(exec.processId(), "ssh");
             QList<qint64> linkConnection = processesWith("/kl" + QByteArray::number(exec.processId()) + '-');

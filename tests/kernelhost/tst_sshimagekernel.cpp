@@ -92,7 +92,8 @@ private Q_SLOTS:
         QByteArray out;
         QTRY_VERIFY2_WITH_TIMEOUT((out += exec.readAllStandardOutput()).contains("asleep"),
                                   qPrintable(QString::fromUtf8(out + exec.readAllStandardError())), 30000);
-        const auto sent = ferry::kernels::interruptKernelBySignal(m_case.folderOf(m_case.id), ferry::test::ferryBinary());
+        const auto sent =
+            ferry::kernels::interruptKernelBySignal(m_case.folderOf(m_case.id), ferry::test::ferryBinary());
         QVERIFY2(sent, qPrintable(sent ? QString() : sent.error().toString()));
         QVERIFY(exec.waitForFinished(30000));
         QCOMPARE(exec.exitCode(), 1);
