@@ -83,6 +83,12 @@ std::optional<KernelEnd> KernelConnection::explainedEnd() const
     return kernels::explainedEnd(m_folder.path(), *end, m_ferryBinary);
 }
 
+void KernelConnection::keepLinked()
+{
+    if (m_link)
+        (void)m_link->ensure();
+}
+
 bool KernelConnection::waitFor(const std::function<bool()> &done, int timeoutMs)
 {
     QElapsedTimer clock;
@@ -94,8 +100,7 @@ bool KernelConnection::waitFor(const std::function<bool()> &done, int timeoutMs)
     QObject::connect(m_client.get(), &KernelClient::messageReceived, &loop, &QEventLoop::quit);
     tick.start();
     while (!done()) {
-        if (m_link) // a forward or the journal's copy that died (a cut connection) starts again
-            (void)m_link->ensure();
+        keepLinked(); // a forward or the journal's copy that died (a cut connection) starts again
         if (timeoutMs >= 0 && clock.elapsed() >= timeoutMs)
             return false;
         if (ended()) {
@@ -178,8 +183,7 @@ void KernelConnection::follow(const MessageHandler &onMessage, const std::functi
         clock.start();
         QEventLoop loop;
         while (m_client->journalOffset() < *end && clock.elapsed() < 60000) {
-            if (m_link)
-                (void)m_link->ensure();
+            keepLinked();
             loop.processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 50);
         }
     }

@@ -50,6 +50,9 @@ public:
     // message and every 100 ms) or the kernel has ended and its journal is read to the end.
     void follow(const MessageHandler &onMessage, const std::function<bool()> &stop);
 
+    // Starts again what the link to a kernel on a host runs and has died (a cut connection): call
+    // it now and then (the waits here do, ten times a second) when driving the client yourself.
+    void keepLinked();
     // Whether the last execute ran past its time and was interrupted.
     bool timedOut() const { return m_timedOut; }
 

@@ -1,0 +1,227 @@
+// The notebook in the window (ui/notebook/notebookeditor.h), driven with keys as a user of
+// JupyterLab would, with a real ipykernel (Debian's) under its keeper: command and edit mode,
+// cell operations and their undo, Run All, then the saved notebook against `jupyter nbconvert
+// --execute` on the same notebook (tests/data/notebooks/compare_executed.py); cells queued while
+// the kernel starts, an interrupted sleep, a restart.
+#include "ui/notebook/cellwidget.h"
+#include "ui/notebook/codeeditor.h"
+#include "ui/notebook/notebookeditor.h"
+#include "ui/notebook/outputarea.h"
+
+#include "kernelhost/kernelhost.h"
+
+#include "support/files.h"
+#include "support/kernel.h"
+#include "support/process.h"
+#include "support/testmain.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using ferry::notebook::CellKind;
+using ferry::ui::CellWidget;
+using ferry::ui::NotebookEditor;
+
+namespace {
+
+QString textOf(const QJsonArray &outputs)
+{
+    QString text;
+    for (const QJsonValue &o : outputs) {
+        const QJsonObject output = o.toObject();
+        if (output.value(u"output_type"_s).toString() == u"stream"_s)
+            text += ferry::ui::OutputArea::plainText(output.value(u"text"_s).toString());
+        else if (output.value(u"output_type"_s).toString() == u"error"_s)
+            text += output.value(u"ename"_s).toString() + u'\n';
+        else
+            text += output.value(u"data"_s).toObject().value(u"text/plain"_s).toString() + u'\n';
+    }
+    return text;
+}
+
+} // namespace
+
+class TestNotebookEditor : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_book;
+    QString m_env;
+    std::unique_ptr<NotebookEditor> m_editor;
+
+    QString kernelsDir() const { return m_dir.filePath(u"ws/.ferry/kernels"_s); }
+    // Idle with nothing to run, or dead (which the caller then says).
+    bool kernelSettled() const
+    {
+        if (m_editor->kernel().state() == ferry::kernels::NotebookKernel::State::Dead)
+            return true;
+        return m_editor->kernel().state() == ferry::kernels::NotebookKernel::State::Idle &&
+               m_editor->kernel().pendingCells().isEmpty();
+    }
+    void key(int k, Qt::KeyboardModifiers mods = Qt::NoModifier)
+    {
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key(k), mods);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        const QString books = m_dir.filePath(u"books"_s);
+        QVERIFY(QDir().mkpath(books));
+        QVERIFY(QFile::copy(QStringLiteral(FERRY_TEST_DATA "/notebooks/numbers.txt"), books + u"/numbers.txt"_s));
+        // explore.ipynb without its last cell: the error ends it, so Run All (which stops at an
+        // error, as JupyterLab's does) and nbconvert run the same cells.
+        m_book = books + u"/explore.ipynb"_s;
+        const auto trimmed = ferry::test::runCommand(
+            u"/usr/bin/python3"_s,
+            {u"-c"_s,
+             u"import json,sys; nb=json.load(open(sys.argv[1])); nb['cells'].pop(); "
+             "json.dump(nb, open(sys.argv[2], 'w'), indent=1); open(sys.argv[2], 'a').write('\\n')"_s,
+             QStringLiteral(FERRY_TEST_DATA "/notebooks/explore.ipynb"), m_book});
+        QVERIFY2(trimmed.code == 0, trimmed.err.constData());
+        m_env = ferry::test::writeDebianPythonEnvironment(books + u"/debian.yml"_s);
+        m_editor = std::make_unique<NotebookEditor>(kernelsDir(), ferry::test::ferryBinary());
+        m_editor->resize(900, 700);
+        QVERIFY(m_editor->open(m_book));
+        m_editor->show();
+        QVERIFY(QTest::qWaitForWindowActive(m_editor.get()));
+        m_editor->setFocus();
+    }
+
+    void cleanupTestCase()
+    {
+        m_editor.reset();
+        for (const QString &k : QDir(kernelsDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+            (void)ferry::kernels::stopKernel(kernelsDir() + u'/' + k, ferry::test::ferryBinary());
+    }
+
+    // It opens in command mode on the first cell, as JupyterLab's does; A/B insert, M/Y change
+    // the type, D,D deletes, Z undoes each, Enter edits, Esc leaves.
+    void cellOperationsWithTheKeys()
+    {
+        QCOMPARE(m_editor->currentIndex(), 0);
+        QVERIFY(!m_editor->editing());
+        const int cells = int(m_editor->cells().size());
+        QCOMPARE(cells, 9);
+        QVERIFY(!m_editor->isModified());
+        key(Qt::Key_J);
+        QCOMPARE(m_editor->currentIndex(), 1);
+        key(Qt::Key_B);
+        QCOMPARE(m_editor->cells().size(), cells + 1);
+        QCOMPARE(m_editor->currentIndex(), 2);
+        QVERIFY(m_editor->isModified());
+        key(Qt::Key_M);
+        QCOMPARE(m_editor->cells().at(2)->kind(), CellKind::Markdown);
+        key(Qt::Key_Z);
+        QCOMPARE(m_editor->cells().at(2)->kind(), CellKind::Code);
+        key(Qt::Key_D);
+        key(Qt::Key_D);
+        QCOMPARE(m_editor->cells().size(), cells);
+        key(Qt::Key_Z); // the inserted cell back
+        QCOMPARE(m_editor->cells().size(), cells + 1);
+        key(Qt::Key_Z); // and gone
+        QCOMPARE(m_editor->cells().size(), cells);
+        key(Qt::Key_Return);
+        QVERIFY(m_editor->editing());
+        QCOMPARE(QApplication::focusWidget(), m_editor->cells().at(m_editor->currentIndex())->editor());
+        key(Qt::Key_Escape);
+        QVERIFY(!m_editor->editing());
+        QCOMPARE(m_editor->document().cells.at(1).source, u"x = 41\nprint(x + 1)"_s);
+    }
+
+    // Run All while the kernel is still starting: every cell waits its turn and runs; the saved
+    // notebook has what nbconvert's has, cell by cell, and passes nbformat.validate.
+    void runAllMatchesNbconvert()
+    {
+        m_editor->setKernelChoice(m_env, u"local"_s);
+        m_editor->runAll();
+        QTRY_VERIFY_WITH_TIMEOUT(kernelSettled(), 90000);
+        QVERIFY2(m_editor->kernel().state() != ferry::kernels::NotebookKernel::State::Dead,
+                 qPrintable(m_editor->kernel().stateText()));
+        QCOMPARE(m_editor->cells().at(1)->executionCount(), 1);
+        QCOMPARE(textOf(m_editor->cells().at(1)->outputArea()->outputs()), u"42\n"_s);
+        QCOMPARE(m_editor->cells().last()->run(), CellWidget::Run::Failed);
+        QVERIFY(m_editor->save());
+        QVERIFY(!m_editor->isModified());
+    }
+
+    void savedNotebookMatchesNbconvert()
+    {
+        // nbconvert on the notebook as it was (its copy before the run), in its folder.
+        const QString original = m_dir.filePath(u"books/original.ipynb"_s);
+        const auto trimmed = ferry::test::runCommand(
+            u"/usr/bin/python3"_s, {u"-c"_s,
+                                    u"import json,sys; nb=json.load(open(sys.argv[1])); nb['cells'].pop(); "
+                                    "json.dump(nb, open(sys.argv[2], 'w'), indent=1)"_s,
+                                    QStringLiteral(FERRY_TEST_DATA "/notebooks/explore.ipynb"), original});
+        QVERIFY(trimmed.code == 0);
+        const auto converted =
+            ferry::test::runCommand(u"/usr/bin/jupyter-nbconvert"_s,
+                                    {u"--to"_s, u"notebook"_s, u"--execute"_s, u"--allow-errors"_s, u"--output"_s,
+                                     m_dir.filePath(u"books/nbconvert"_s), original},
+                                    m_dir.filePath(u"books"_s), {}, QProcessEnvironment::systemEnvironment(), 180000);
+        QVERIFY2(converted.code == 0, converted.err.constData());
+        const auto compared = ferry::test::runCommand(u"/usr/bin/python3"_s,
+                                                      {QStringLiteral(FERRY_TEST_DATA "/notebooks/compare_executed.py"),
+                                                       m_book, m_dir.filePath(u"books/nbconvert.ipynb"_s)});
+        QVERIFY2(compared.code == 0, QByteArray(compared.out + compared.err).constData());
+        QCOMPARE(compared.out.trimmed(), QByteArray("8 code cells alike"));
+    }
+
+    // A cell typed below (B, Enter) and run with Ctrl+Enter keeps the kernel's state; Shift+Enter on
+    // the last cell runs it and adds one in edit mode; a sleep is interrupted (I, I); a restart
+    // (0, 0) forgets the state.
+    void typeRunInterruptRestart()
+    {
+        m_editor->setCurrentIndex(int(m_editor->cells().size()) - 1);
+        m_editor->enterCommandMode();
+        key(Qt::Key_B);
+        key(Qt::Key_Return);
+        QVERIFY(m_editor->editing());
+        CellWidget *cell = m_editor->cells().last();
+        QCOMPARE(QApplication::focusWidget(), cell->editor());
+        QTest::keyClicks(cell->editor(), u"print(x * 3)"_s);
+        key(Qt::Key_Return, Qt::ControlModifier);
+        QTRY_COMPARE_WITH_TIMEOUT(textOf(cell->outputArea()->outputs()), u"123\n"_s, 30000);
+        QVERIFY(!m_editor->editing());
+        const qsizetype cells = m_editor->cells().size();
+        key(Qt::Key_Return, Qt::ShiftModifier);
+        QCOMPARE(m_editor->cells().size(), cells + 1);
+        QVERIFY(m_editor->editing());
+        cell = m_editor->cells().last();
+        QCOMPARE(QApplication::focusWidget(), cell->editor());
+        for (const QString &line : {u"import time"_s, u"print('asleep', flush=True)"_s, u"time.sleep(600)"_s}) {
+            QTest::keyClicks(cell->editor(), line); // lines typed, and Enter between them
+            if (!line.startsWith(u"time.sleep"_s))
+                QTest::keyClick(cell->editor(), Qt::Key_Return);
+        }
+        key(Qt::Key_Return, Qt::ControlModifier);
+        QTRY_VERIFY_WITH_TIMEOUT(textOf(cell->outputArea()->outputs()).contains(u"asleep"_s), 30000);
+        key(Qt::Key_I);
+        key(Qt::Key_I);
+        QTRY_VERIFY_WITH_TIMEOUT(textOf(cell->outputArea()->outputs()).contains(u"KeyboardInterrupt"_s), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(kernelSettled(), 30000);
+        QVERIFY2(m_editor->kernel().state() != ferry::kernels::NotebookKernel::State::Dead,
+                 qPrintable(m_editor->kernel().stateText()));
+
+        key(Qt::Key_0);
+        key(Qt::Key_0);
+        QTRY_VERIFY_WITH_TIMEOUT(kernelSettled(), 60000);
+        QVERIFY2(m_editor->kernel().state() != ferry::kernels::NotebookKernel::State::Dead,
+                 qPrintable(m_editor->kernel().stateText()));
+        m_editor->setCurrentIndex(int(m_editor->cells().size()) - 2); // print(x * 3)
+        m_editor->runCurrent();
+        cell = m_editor->cells().at(m_editor->cells().size() - 2);
+        QCOMPARE(cell->source(), u"print(x * 3)"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(textOf(cell->outputArea()->outputs()).contains(u"NameError"_s), 30000);
+    }
+};
+
+FERRY_TEST_MAIN(TestNotebookEditor)
+#include "tst_notebookeditor.moc"

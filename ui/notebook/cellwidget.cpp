@@ -1,0 +1,169 @@
+#include "ui/notebook/cellwidget.h"
+
+#include "ui/notebook/codeeditor.h"
+#include "ui/notebook/outputarea.h"
+
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::ui {
+
+CellWidget::CellWidget(const notebook::DocumentCell &cell, QWidget *parent)
+    : QFrame(parent), m_cell(cell), m_prompt(new QLabel(this)), m_editor(new CodeEditor(this)),
+      m_rendered(new QTextBrowser(this)), m_outputs(new OutputArea(this))
+{
+    setObjectName(u"cell"_s);
+    setFrameShape(QFrame::NoFrame);
+    auto *row = new QHBoxLayout(this);
+    row->setContentsMargins(4, 2, 4, 2);
+    m_prompt->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_prompt->setAlignment(Qt::AlignRight | Qt::AlignTop);
+    m_prompt->setMinimumWidth(m_prompt->fontMetrics().horizontalAdvance(u"[999]:*"_s) + 6);
+    m_prompt->setObjectName(u"prompt"_s);
+    row->addWidget(m_prompt, 0, Qt::AlignTop);
+    auto *column = new QVBoxLayout;
+    column->setSpacing(2);
+    row->addLayout(column, 1);
+    m_editor->setPlainText(cell.source);
+    m_editor->setStyleSheet(u"QPlainTextEdit { background: #f7f7f7; border: 1px solid #e0e0e0; }"_s);
+    column->addWidget(m_editor);
+    m_rendered->setFrameShape(QFrame::NoFrame);
+    m_rendered->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_rendered->setOpenLinks(false);
+    column->addWidget(m_rendered);
+    column->addWidget(m_outputs);
+    m_outputs->setOutputs(cell.outputs);
+    setKind(cell.kind);
+    connect(m_editor->document(), &QTextDocument::contentsChanged, this, [this] {
+        const bool edited = m_run != Run::Never && m_editor->toPlainText() != m_sourceAtRun;
+        if (edited != m_editedSinceRun) {
+            m_editedSinceRun = edited;
+            updatePrompt();
+        }
+    });
+    m_sourceAtRun = cell.source;
+    updatePrompt();
+}
+
+notebook::DocumentCell CellWidget::cell() const
+{
+    notebook::DocumentCell cell = m_cell;
+    cell.source = m_editor->toPlainText();
+    cell.outputs = m_outputs->outputs();
+    return cell;
+}
+
+QString CellWidget::source() const
+{
+    return m_editor->toPlainText();
+}
+
+void CellWidget::setKind(notebook::CellKind kind)
+{
+    m_cell.kind = kind;
+    m_editor->setPythonHighlighting(kind == notebook::CellKind::Code);
+    if (kind != notebook::CellKind::Code) {
+        m_cell.outputs = {};
+        m_cell.executionCount = QJsonValue();
+        m_outputs->setOutputs({});
+    }
+    setRendered(kind == notebook::CellKind::Markdown && !m_editor->toPlainText().isEmpty());
+    updatePrompt();
+}
+
+void CellWidget::setRendered(bool rendered)
+{
+    rendered = rendered && m_cell.kind == notebook::CellKind::Markdown;
+    if (rendered) {
+        m_rendered->setMarkdown(m_editor->toPlainText());
+        m_rendered->document()->setTextWidth(m_rendered->viewport()->width() > 50 ? m_rendered->viewport()->width()
+                                                                                  : 800);
+        m_rendered->setFixedHeight(int(m_rendered->document()->size().height()) + 6);
+    }
+    m_rendered->setVisible(rendered);
+    m_editor->setVisible(!rendered);
+}
+
+bool CellWidget::rendered() const
+{
+    return m_rendered->isVisibleTo(this);
+}
+
+void CellWidget::setSelected(bool selected, bool editing)
+{
+    const QString bar = !selected ? u"transparent"_s : editing ? u"#66bb6a"_s : u"#1e88e5"_s;
+    setStyleSheet(u"QFrame#cell { border-left: 4px solid %1; %2 }"_s.arg(
+        bar, selected && !editing ? u"background: #eef5fd;"_s : QString()));
+}
+
+void CellWidget::setOutputs(const QJsonArray &outputs)
+{
+    m_cell.outputs = outputs;
+    m_outputs->setOutputs(outputs);
+}
+
+void CellWidget::setRun(Run run, int executionCount)
+{
+    m_run = run;
+    if (executionCount >= 0)
+        m_cell.executionCount = executionCount;
+    if (run == Run::Running || run == Run::Queued) {
+        m_sourceAtRun = m_editor->toPlainText();
+        m_editedSinceRun = false;
+    }
+    updatePrompt();
+}
+
+int CellWidget::executionCount() const
+{
+    return m_cell.executionCount.isDouble() ? m_cell.executionCount.toInt() : -1;
+}
+
+void CellWidget::setOutOfOrder(bool outOfOrder)
+{
+    if (outOfOrder == m_outOfOrder)
+        return;
+    m_outOfOrder = outOfOrder;
+    updatePrompt();
+}
+
+void CellWidget::updatePrompt()
+{
+    if (m_cell.kind != notebook::CellKind::Code) {
+        m_prompt->clear();
+        m_prompt->setToolTip({});
+        return;
+    }
+    QString count = u" "_s;
+    if (m_run == Run::Queued || m_run == Run::Running)
+        count = u"*"_s;
+    else if (executionCount() >= 0)
+        count = QString::number(executionCount());
+    QString text = u"[%1]:"_s.arg(count);
+    QStringList why;
+    if (m_editedSinceRun)
+        why << tr("edited since it ran");
+    if (m_outOfOrder)
+        why << tr("ran out of order: a cell above ran after it");
+    if (!why.isEmpty())
+        text += u"•"_s;
+    m_prompt->setText(text);
+    m_prompt->setToolTip(why.join(u"; "_s));
+    m_prompt->setStyleSheet(m_run == Run::Failed ? u"color: #c62828;"_s
+                            : why.isEmpty()      ? u"color: #303f9f;"_s
+                                                 : u"color: #ef6c00;"_s);
+}
+
+void CellWidget::mousePressEvent(QMouseEvent *event)
+{
+    Q_EMIT clicked();
+    QFrame::mousePressEvent(event);
+}
+
+} // namespace ferry::ui

@@ -1,0 +1,66 @@
+// One cell of the notebook view: its prompt ("[3]:", "[*]:" while it runs, a mark when edited after
+// it ran or run out of order), its editor (code, or markdown rendered when not edited) and outputs.
+#pragma once
+
+#include "notebook/notebookdocument.h"
+
+#include <QFrame>
+
+class QLabel;
+class QTextBrowser;
+
+namespace ferry::ui {
+
+class CodeEditor;
+class OutputArea;
+
+class CellWidget : public QFrame {
+    Q_OBJECT
+public:
+    enum class Run { Never, Queued, Running, Done, Failed };
+
+    explicit CellWidget(const notebook::DocumentCell &cell, QWidget *parent = nullptr);
+
+    notebook::DocumentCell cell() const; // as it is now: its source, outputs, count
+    QString id() const { return m_cell.id; }
+    notebook::CellKind kind() const { return m_cell.kind; }
+    void setKind(notebook::CellKind kind);
+    QString source() const;
+    CodeEditor *editor() const { return m_editor; }
+    OutputArea *outputArea() const { return m_outputs; }
+
+    // Selected (command mode) and, within that, edited (edit mode): drawn as JupyterLab does.
+    void setSelected(bool selected, bool editing);
+    // Markdown: rendered unless edited.
+    void setRendered(bool rendered);
+    bool rendered() const;
+
+    void setOutputs(const QJsonArray &outputs);
+    void setRun(Run run, int executionCount = -1);
+    Run run() const { return m_run; }
+    int executionCount() const;
+    // Marks: edited since it ran; ran out of order (before a cell above it ran last).
+    void setOutOfOrder(bool outOfOrder);
+    bool editedSinceRun() const { return m_editedSinceRun; }
+
+Q_SIGNALS:
+    void clicked();
+
+protected:
+    void mousePressEvent(QMouseEvent *event) override;
+
+private:
+    void updatePrompt();
+
+    notebook::DocumentCell m_cell;
+    QLabel *m_prompt = nullptr;
+    CodeEditor *m_editor = nullptr;
+    QTextBrowser *m_rendered = nullptr;
+    OutputArea *m_outputs = nullptr;
+    Run m_run = Run::Never;
+    bool m_editedSinceRun = false;
+    bool m_outOfOrder = false;
+    QString m_sourceAtRun;
+};
+
+} // namespace ferry::ui

@@ -1,0 +1,509 @@
+#include "ui/notebook/notebookeditor.h"
+
+#include "ui/notebook/cellwidget.h"
+#include "ui/notebook/codeeditor.h"
+#include "ui/notebook/outputarea.h"
+
+#include "run/runspec.h"
+
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::ui {
+
+namespace {
+
+constexpr int kFlushMs = 100; // outputs drawn at most this often while a cell prints
+constexpr int kMostUndo = 100;
+
+} // namespace
+
+NotebookEditor::NotebookEditor(QString kernelsDir, const QString &ferryBinary, QWidget *parent)
+    : QWidget(parent), m_kernelsDir(std::move(kernelsDir)), m_scroll(new QScrollArea(this)), m_column(new QWidget),
+      m_layout(new QVBoxLayout(m_column)), m_state(new QLabel(this)),
+      m_kernel(std::make_unique<kernels::NotebookKernel>(m_kernelsDir, ferryBinary))
+{
+    setObjectName(u"notebookEditor"_s);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto *bar = new QToolBar(this);
+    bar->setObjectName(u"notebookToolBar"_s);
+    const auto add = [&](const QString &text, const QString &tip, void (NotebookEditor::*slot)()) {
+        QAction *action = bar->addAction(text, this, slot);
+        action->setToolTip(tip);
+        return action;
+    };
+    add(tr("Run"), tr("Run the cell and select the next (Shift+Enter)"), &NotebookEditor::runCurrentAndAdvance);
+    add(tr("Run All"), tr("Run every cell in order"), &NotebookEditor::runAll);
+    add(tr("Interrupt"), tr("Interrupt the kernel (I, I)"), &NotebookEditor::interruptKernel);
+    add(tr("Restart"), tr("Restart the kernel (0, 0)"), &NotebookEditor::restartKernel);
+    add(tr("Restart && Run All"), tr("Restart the kernel, then run every cell"), &NotebookEditor::restartAndRunAll);
+    bar->addSeparator();
+    m_state->setObjectName(u"kernelState"_s);
+    bar->addWidget(m_state);
+    layout->addWidget(bar);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setWidget(m_column);
+    m_scroll->setFocusPolicy(Qt::NoFocus);
+    m_column->setFocusPolicy(Qt::StrongFocus);
+    m_column->installEventFilter(this);
+    m_layout->setContentsMargins(8, 8, 8, 8);
+    m_layout->setSpacing(4);
+    m_layout->addStretch(1);
+    layout->addWidget(m_scroll, 1);
+    setFocusProxy(m_column);
+
+    m_flush.setInterval(kFlushMs);
+    m_flush.setSingleShot(true);
+    connect(&m_flush, &QTimer::timeout, this, &NotebookEditor::flushOutputs);
+    using K = kernels::NotebookKernel;
+    connect(m_kernel.get(), &K::stateChanged, this, [this](K::State, const QString &text) {
+        m_state->setText(tr("Kernel: %1").arg(text));
+        Q_EMIT kernelStateChanged(text);
+    });
+    connect(m_kernel.get(), &K::cellStarted, this, [this](const QString &id, int count) {
+        m_outputs.remove(id);
+        if (CellWidget *cell = cellById(id)) {
+            cell->setOutputs({});
+            cell->setRun(CellWidget::Run::Running, count);
+            m_ranAt.insert(id, ++m_runOrder);
+            markOutOfOrder();
+            setModified(true);
+        }
+    });
+    connect(m_kernel.get(), &K::cellMessage, this, [this](const QString &id, const kernels::JupyterMessage &message) {
+        if (message.type() == u"update_display_data"_s) { // a display of any cell
+            for (auto it = m_outputs.begin(); it != m_outputs.end(); ++it) {
+                if (it.value()->update(message))
+                    m_dirty.insert(it.key());
+            }
+        }
+        auto &outputs = m_outputs[id];
+        if (!outputs || outputs->requestId() != message.parentId())
+            outputs = std::make_shared<kernels::CellOutputs>(message.parentId());
+        if (outputs->take(kernels::Channel::IOPub, message))
+            m_dirty.insert(id);
+        if (!m_flush.isActive())
+            m_flush.start();
+    });
+    connect(m_kernel.get(), &K::cellFinished, this, [this](const QString &id, const QString &status, int count) {
+        flushOutputs();
+        if (CellWidget *cell = cellById(id))
+            cell->setRun(status == u"ok"_s ? CellWidget::Run::Done : CellWidget::Run::Failed, count);
+    });
+    connect(m_kernel.get(), &K::progress, this, &NotebookEditor::message);
+    m_state->setText(tr("Kernel: none (starts with the first cell run)"));
+}
+
+NotebookEditor::~NotebookEditor() = default;
+
+Expected<void> NotebookEditor::open(const QString &path)
+{
+    auto document = notebook::NotebookDocument::read(path);
+    if (!document)
+        return document.error();
+    m_document = std::move(*document);
+    m_undo.clear();
+    build();
+    setModified(false);
+    if (!m_document.warning.isEmpty())
+        Q_EMIT message(m_document.warning);
+    return {};
+}
+
+void NotebookEditor::build()
+{
+    for (CellWidget *cell : std::as_const(m_cells))
+        delete cell;
+    m_cells.clear();
+    for (qsizetype i = 0; i < m_document.cells.size(); ++i)
+        addCellWidget(m_document.cells.at(i), int(i));
+    m_current = std::clamp(m_current, 0, int(m_cells.size()) - 1);
+    setCurrentIndex(m_current);
+}
+
+CellWidget *NotebookEditor::addCellWidget(const notebook::DocumentCell &cell, int index)
+{
+    auto *widget = new CellWidget(cell, m_column);
+    m_layout->insertWidget(index, widget);
+    m_cells.insert(index, widget);
+    widget->editor()->installEventFilter(this);
+    connect(widget, &CellWidget::clicked, this, [this, widget] {
+        setCurrentIndex(int(m_cells.indexOf(widget)));
+        enterCommandMode();
+    });
+    // The text's own flag (highlighting changes formats, never it).
+    connect(widget->editor()->document(), &QTextDocument::modificationChanged, this, [this](bool changed) {
+        if (changed)
+            setModified(true);
+    });
+    connect(widget->editor(), &CodeEditor::escapePressed, this, &NotebookEditor::enterCommandMode);
+    return widget;
+}
+
+QString NotebookEditor::title() const
+{
+    return m_document.path.isEmpty() ? tr("Untitled.ipynb") : QFileInfo(m_document.path).fileName();
+}
+
+notebook::NotebookDocument NotebookEditor::document() const
+{
+    notebook::NotebookDocument document = m_document;
+    document.cells.clear();
+    for (const CellWidget *cell : m_cells)
+        document.cells << cell->cell();
+    return document;
+}
+
+Expected<void> NotebookEditor::save()
+{
+    return saveAs(m_document.path);
+}
+
+Expected<void> NotebookEditor::saveAs(const QString &path)
+{
+    flushOutputs();
+    notebook::NotebookDocument document = this->document();
+    if (auto saved = document.save(path); !saved)
+        return saved.error();
+    m_document = document;
+    for (CellWidget *cell : std::as_const(m_cells))
+        cell->editor()->document()->setModified(false);
+    setModified(false);
+    return {};
+}
+
+void NotebookEditor::setModified(bool modified)
+{
+    if (modified == m_modified)
+        return;
+    m_modified = modified;
+    Q_EMIT modificationChanged(modified);
+}
+
+void NotebookEditor::setKernelChoice(const QString &environmentFile, const QString &target)
+{
+    m_document.setKernelChoice(environmentFile, target);
+    setModified(true);
+}
+
+void NotebookEditor::setCurrentIndex(int index)
+{
+    if (m_cells.isEmpty())
+        return;
+    index = std::clamp(index, 0, int(m_cells.size()) - 1);
+    m_current = index;
+    for (int i = 0; i < m_cells.size(); ++i)
+        m_cells.at(i)->setSelected(i == index, m_editing && i == index);
+    m_scroll->ensureWidgetVisible(m_cells.at(index), 0, 40);
+}
+
+void NotebookEditor::enterEditMode()
+{
+    if (m_cells.isEmpty())
+        return;
+    m_editing = true;
+    CellWidget *cell = m_cells.at(m_current);
+    cell->setRendered(false);
+    cell->setSelected(true, true);
+    cell->editor()->setFocus();
+}
+
+void NotebookEditor::enterCommandMode()
+{
+    m_editing = false;
+    if (!m_cells.isEmpty())
+        m_cells.at(m_current)->setSelected(true, false);
+    m_column->setFocus();
+}
+
+CellWidget *NotebookEditor::cellById(const QString &id) const
+{
+    for (CellWidget *cell : m_cells)
+        if (cell->id() == id)
+            return cell;
+    return nullptr;
+}
+
+bool NotebookEditor::ensureKernel()
+{
+    using K = kernels::NotebookKernel;
+    if (m_kernel->state() != K::State::None && m_kernel->state() != K::State::Dead)
+        return true;
+    kernels::KernelRequest request;
+    const QString folder = m_document.path.isEmpty() ? QString() : QFileInfo(m_document.path).absolutePath();
+    request.workingFolder = folder;
+    if (const QString env = m_document.environment(); !env.isEmpty())
+        request.environmentFile = QFileInfo(env).isAbsolute() ? env : folder + u'/' + env;
+    const QString target = m_document.target().isEmpty() ? u"local"_s : m_document.target();
+    const auto spec = run::TargetSpec::parse(target);
+    if (!spec) {
+        Q_EMIT message(tr("The notebook's target '%1' is not one Ferry knows").arg(target));
+        return false;
+    }
+    request.target = *spec;
+    m_kernel->start(request);
+    return true;
+}
+
+void NotebookEditor::run(int index)
+{
+    CellWidget *cell = m_cells.at(index);
+    if (cell->kind() == notebook::CellKind::Markdown) {
+        cell->setRendered(true);
+        return;
+    }
+    if (cell->kind() != notebook::CellKind::Code)
+        return;
+    if (cell->source().trimmed().isEmpty()) {
+        cell->setOutputs({});
+        return;
+    }
+    if (!ensureKernel())
+        return;
+    cell->setRun(CellWidget::Run::Queued);
+    if (!m_kernel->execute(cell->id(), cell->source()))
+        cell->setRun(CellWidget::Run::Failed);
+}
+
+void NotebookEditor::runCurrent()
+{
+    if (m_cells.isEmpty())
+        return;
+    run(m_current);
+    enterCommandMode();
+}
+
+void NotebookEditor::runCurrentAndAdvance()
+{
+    if (m_cells.isEmpty())
+        return;
+    run(m_current);
+    if (m_current == m_cells.size() - 1) { // the last cell: a new one below, in edit mode
+        insertCell(true);
+        enterEditMode();
+        return;
+    }
+    setCurrentIndex(m_current + 1);
+    enterCommandMode();
+}
+
+void NotebookEditor::runCurrentAndInsert()
+{
+    if (m_cells.isEmpty())
+        return;
+    run(m_current);
+    insertCell(true);
+    enterEditMode();
+}
+
+void NotebookEditor::runAll()
+{
+    for (int i = 0; i < m_cells.size(); ++i)
+        run(i);
+}
+
+void NotebookEditor::interruptKernel()
+{
+    m_kernel->interrupt();
+}
+
+void NotebookEditor::restartKernel()
+{
+    m_kernel->restart();
+}
+
+void NotebookEditor::restartAndRunAll()
+{
+    if (m_kernel->state() == kernels::NotebookKernel::State::None ||
+        m_kernel->state() == kernels::NotebookKernel::State::Dead) {
+        runAll();
+        return;
+    }
+    m_kernel->restart();
+    runAll(); // queued until the restarted kernel answers
+}
+
+void NotebookEditor::remember()
+{
+    m_undo << document().cells;
+    if (m_undo.size() > kMostUndo)
+        m_undo.removeFirst();
+}
+
+void NotebookEditor::restore(const QList<notebook::DocumentCell> &cells)
+{
+    m_document.cells = cells;
+    build();
+    setModified(true);
+}
+
+void NotebookEditor::insertCell(bool below)
+{
+    remember();
+    notebook::DocumentCell cell;
+    cell.id = notebook::DocumentCell::newId();
+    const int index = m_cells.isEmpty() ? 0 : m_current + (below ? 1 : 0);
+    addCellWidget(cell, index);
+    setCurrentIndex(index);
+    setModified(true);
+}
+
+void NotebookEditor::deleteCurrent()
+{
+    if (m_cells.isEmpty())
+        return;
+    remember();
+    delete m_cells.takeAt(m_current);
+    if (m_cells.isEmpty()) {
+        notebook::DocumentCell cell;
+        cell.id = notebook::DocumentCell::newId();
+        addCellWidget(cell, 0);
+    }
+    setCurrentIndex(std::min(m_current, int(m_cells.size()) - 1));
+    setModified(true);
+}
+
+void NotebookEditor::setCurrentKind(notebook::CellKind kind)
+{
+    if (m_cells.isEmpty() || m_cells.at(m_current)->kind() == kind)
+        return;
+    remember();
+    m_cells.at(m_current)->setKind(kind);
+    setModified(true);
+}
+
+void NotebookEditor::undoCellOperation()
+{
+    if (m_undo.isEmpty())
+        return;
+    restore(m_undo.takeLast());
+}
+
+void NotebookEditor::flushOutputs()
+{
+    for (const QString &id : std::exchange(m_dirty, {})) {
+        CellWidget *cell = cellById(id);
+        const auto outputs = m_outputs.value(id);
+        if (cell && outputs)
+            cell->setOutputs(outputs->outputs());
+    }
+}
+
+// A cell ran before a cell above it last ran: what it shows may rest on state it did not see.
+void NotebookEditor::markOutOfOrder()
+{
+    int latestAbove = 0;
+    for (CellWidget *cell : std::as_const(m_cells)) {
+        const int at = m_ranAt.value(cell->id(), 0);
+        cell->setOutOfOrder(at > 0 && at < latestAbove);
+        latestAbove = std::max(latestAbove, at);
+    }
+}
+
+bool NotebookEditor::commandKey(QKeyEvent *event)
+{
+    const Qt::KeyboardModifiers mods = event->modifiers() & ~Qt::KeypadModifier;
+    const int key = event->key();
+    const int last = std::exchange(m_lastKey, 0);
+    if (mods != Qt::NoModifier && mods != Qt::ShiftModifier)
+        return false;
+    switch (key) {
+    case Qt::Key_Up:
+    case Qt::Key_K:
+        setCurrentIndex(m_current - 1);
+        return true;
+    case Qt::Key_Down:
+    case Qt::Key_J:
+        setCurrentIndex(m_current + 1);
+        return true;
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+        if (mods != Qt::NoModifier)
+            return false;
+        enterEditMode();
+        return true;
+    case Qt::Key_A:
+        insertCell(false);
+        return true;
+    case Qt::Key_B:
+        insertCell(true);
+        return true;
+    case Qt::Key_M:
+        setCurrentKind(notebook::CellKind::Markdown);
+        return true;
+    case Qt::Key_Y:
+        setCurrentKind(notebook::CellKind::Code);
+        return true;
+    case Qt::Key_R:
+        setCurrentKind(notebook::CellKind::Raw);
+        return true;
+    case Qt::Key_Z:
+        undoCellOperation();
+        return true;
+    case Qt::Key_D:
+    case Qt::Key_I:
+    case Qt::Key_0:
+        if (last != key) { // the second press does it
+            m_lastKey = key;
+            return true;
+        }
+        if (key == Qt::Key_D)
+            deleteCurrent();
+        else if (key == Qt::Key_I)
+            interruptKernel();
+        else
+            restartKernel();
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool NotebookEditor::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() != QEvent::KeyPress)
+        return QWidget::eventFilter(watched, event);
+    auto *key = static_cast<QKeyEvent *>(event);
+    const Qt::KeyboardModifiers mods = key->modifiers() & ~Qt::KeypadModifier;
+    const bool enter = key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter;
+    if (enter && mods == Qt::ShiftModifier) {
+        runCurrentAndAdvance();
+        return true;
+    }
+    if (enter && mods == Qt::ControlModifier) {
+        runCurrent();
+        return true;
+    }
+    if (enter && mods == Qt::AltModifier) {
+        runCurrentAndInsert();
+        return true;
+    }
+    if (watched == m_column)
+        return commandKey(key);
+    // In an editor: the cell it belongs to is the current one.
+    for (int i = 0; i < m_cells.size(); ++i) {
+        if (m_cells.at(i)->editor() == watched && i != m_current) {
+            m_current = i;
+            m_editing = true;
+            setCurrentIndex(i);
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void NotebookEditor::keyPressEvent(QKeyEvent *event)
+{
+    if (!commandKey(event))
+        QWidget::keyPressEvent(event);
+}
+
+} // namespace ferry::ui

@@ -1,0 +1,112 @@
+// A notebook open in the window: its cells, run in a kernel of the notebook's environment on the
+// notebook's target (core/kernelhost/notebookkernel.h), with JupyterLab's keys: command mode
+// (A/B insert, D,D delete, M/Y markdown/code, Z undo, Enter edit, I,I interrupt, 0,0 restart,
+// up/down or J/K move) and edit mode (Esc to command mode); Shift+Enter runs and goes on,
+// Ctrl+Enter runs in place, Alt+Enter runs and inserts below; Ctrl+S saves.
+#pragma once
+
+#include "kernelhost/notebookkernel.h"
+#include "kernels/celloutputs.h"
+#include "notebook/notebookdocument.h"
+
+#include <QHash>
+#include <QPointer>
+#include <QSet>
+#include <QTimer>
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QScrollArea;
+class QVBoxLayout;
+class QAction;
+
+namespace ferry::ui {
+
+class CellWidget;
+
+class NotebookEditor : public QWidget {
+    Q_OBJECT
+public:
+    // Kernels go to `kernelsDir` (the workspace's .ferry/kernels); `ferryBinary` starts their runs
+    // (empty: this program).
+    explicit NotebookEditor(QString kernelsDir, const QString &ferryBinary = {}, QWidget *parent = nullptr);
+    ~NotebookEditor() override;
+
+    // Opens `path` (.ipynb, or a percent-format .py); an Error (nothing shown) when it cannot be read.
+    Expected<void> open(const QString &path);
+    Expected<void> save();
+    Expected<void> saveAs(const QString &path);
+    QString path() const { return m_document.path; }
+    QString title() const;
+    bool isModified() const { return m_modified; }
+    // The notebook as it is now (cells with their outputs and counts).
+    notebook::NotebookDocument document() const;
+
+    QList<CellWidget *> cells() const { return m_cells; }
+    int currentIndex() const { return m_current; }
+    void setCurrentIndex(int index);
+    bool editing() const { return m_editing; }
+    kernels::NotebookKernel &kernel() { return *m_kernel; }
+    // The environment file and target the kernel starts with (kept in the notebook's metadata).
+    void setKernelChoice(const QString &environmentFile, const QString &target);
+
+public Q_SLOTS:
+    void runCurrent();           // Ctrl+Enter
+    void runCurrentAndAdvance(); // Shift+Enter
+    void runCurrentAndInsert();  // Alt+Enter
+    void runAll();
+    void interruptKernel();
+    void restartKernel();
+    void restartAndRunAll();
+    void insertCell(bool below);
+    void deleteCurrent();
+    void setCurrentKind(notebook::CellKind kind);
+    void undoCellOperation();
+    void enterEditMode();
+    void enterCommandMode();
+
+Q_SIGNALS:
+    void modificationChanged(bool modified);
+    void kernelStateChanged(const QString &text);
+    void message(const QString &text);
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+
+private:
+    void build();
+    CellWidget *addCellWidget(const notebook::DocumentCell &cell, int index);
+    void run(int index);
+    bool ensureKernel();
+    void setModified(bool modified);
+    void remember(); // the cells before a cell operation, for Z
+    void restore(const QList<notebook::DocumentCell> &cells);
+    CellWidget *cellById(const QString &id) const;
+    void flushOutputs();
+    void markOutOfOrder();
+    bool commandKey(QKeyEvent *event);
+
+    QString m_kernelsDir;
+    notebook::NotebookDocument m_document;
+    QList<CellWidget *> m_cells;
+    int m_current = 0;
+    bool m_editing = false;
+    bool m_modified = false;
+    QScrollArea *m_scroll = nullptr;
+    QWidget *m_column = nullptr;
+    QVBoxLayout *m_layout = nullptr;
+    QLabel *m_state = nullptr;
+    std::unique_ptr<kernels::NotebookKernel> m_kernel;
+    QHash<QString, std::shared_ptr<kernels::CellOutputs>> m_outputs; // by cell id: its current execution
+    QSet<QString> m_dirty;                                           // cells whose outputs changed
+    QTimer m_flush;
+    QList<QList<notebook::DocumentCell>> m_undo;
+    int m_lastKey = 0; // D,D / I,I / 0,0
+    int m_runOrder = 0;
+    QHash<QString, int> m_ranAt; // cell id -> when it last ran (m_runOrder)
+};
+
+} // namespace ferry::ui
