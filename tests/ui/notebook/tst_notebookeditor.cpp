@@ -97,8 +97,10 @@ private Q_SLOTS:
     void cleanupTestCase()
     {
         m_editor.reset();
-        for (const QString &k : QDir(kernelsDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot))
-            (void)ferry::kernels::stopKernel(kernelsDir() + u'/' + k, ferry::test::ferryBinary());
+        for (const QString &k : QDir(kernelsDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+            const auto stopped = ferry::kernels::stopKernel(kernelsDir() + u'/' + k, ferry::test::ferryBinary());
+            QVERIFY2(stopped, qPrintable(stopped ? QString() : stopped.error().toString()));
+        }
     }
 
     // It opens in command mode on the first cell, as JupyterLab's does; A/B insert, M/Y change
