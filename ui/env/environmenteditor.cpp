@@ -76,7 +76,7 @@ QStringList localFiles(const QMimeData *mime)
 } // namespace
 
 EnvironmentEditor::EnvironmentEditor(QWidget *parent)
-    : QWidget(parent), m_document(new EnvironmentDocument(this)), m_toolBar(new QToolBar(this)),
+    : Document(parent), m_document(new EnvironmentDocument(this)), m_toolBar(new QToolBar(this)),
       m_name(new QLineEdit(this)), m_version(new QLineEdit(this)), m_description(new QLineEdit(this)),
       m_sections(new QTabWidget(this)), m_docker(new DockerSectionForm(m_document, this)),
       m_python(new PythonSectionForm(m_document, this)),
@@ -176,8 +176,12 @@ EnvironmentEditor::EnvironmentEditor(QWidget *parent)
 
     connect(m_document, &EnvironmentDocument::problemsChanged, this, &EnvironmentEditor::reportProblems);
     connect(m_document, &EnvironmentDocument::pathChanged, this, &EnvironmentEditor::reportProblems);
-    connect(m_document, &EnvironmentDocument::dirtyChanged, this, [this] { Q_EMIT titleChanged(title()); });
-    connect(m_document, &EnvironmentDocument::pathChanged, this, [this] { Q_EMIT titleChanged(title()); });
+    connect(m_document, &EnvironmentDocument::dirtyChanged, this, &Document::modifiedChanged);
+    connect(m_document, &EnvironmentDocument::pathChanged, this, &Document::titleChanged);
+    connect(m_document, &EnvironmentDocument::changed, this, [this] {
+        if (m_document->path().isEmpty()) // named by the environment's name until it has a file
+            Q_EMIT titleChanged();
+    });
     connect(m_document, &EnvironmentDocument::changedOnDisk, this, &EnvironmentEditor::onChangedOnDisk);
     connect(m_document, &EnvironmentDocument::reloadedFromDisk, this, [this] {
         m_versions->refresh();
@@ -191,11 +195,8 @@ void EnvironmentEditor::createActions()
 {
     m_toolBar->setObjectName(u"environmentToolBar"_s);
     m_toolBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    QAction *save = m_toolBar->addAction(tr("&Save"), this, [this] { this->save(); });
-    save->setObjectName(u"saveEnvironment"_s);
-    save->setShortcut(QKeySequence::Save);
-    save->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    addAction(save);
+    // Its key (Ctrl+S) is the window's Save, which saves the document in view.
+    m_toolBar->addAction(tr("&Save"), this, [this] { this->save(); })->setObjectName(u"saveEnvironment"_s);
     // Short texts, so the tool bar does not jump; what would be undone is the tooltip.
     QUndoStack *stack = m_document->undoStack();
     auto *undo = new QAction(tr("&Undo"), this);
@@ -240,7 +241,9 @@ env::Diagnostics EnvironmentEditor::open(const QString &path)
     m_fileDiagnostics = m_document->load(path);
     m_versions->refresh();
     reportProblems();
-    Q_EMIT titleChanged(title());
+    for (QLineEdit *field : {m_name, m_version, m_description})
+        field->setCursorPosition(0); // a long description shows its start
+    Q_EMIT titleChanged();
     return m_fileDiagnostics;
 }
 
@@ -250,7 +253,7 @@ void EnvironmentEditor::startNew(const env::Environment &environment, const QStr
     m_document->setNew(environment, path);
     m_versions->refresh();
     reportProblems();
-    Q_EMIT titleChanged(title());
+    Q_EMIT titleChanged();
 }
 
 void EnvironmentEditor::setSecretNames(const QStringList &names)
@@ -274,9 +277,24 @@ void EnvironmentEditor::setChooseSavePath(std::function<QString(const QString &)
     m_chooseSavePath = std::move(choose);
 }
 
+QString EnvironmentEditor::path() const
+{
+    return m_document->path();
+}
+
 QString EnvironmentEditor::title() const
 {
     return m_document->title();
+}
+
+bool EnvironmentEditor::isModified() const
+{
+    return m_document->isDirty();
+}
+
+bool EnvironmentEditor::isOpenAt(const QString &absolutePath) const
+{
+    return Document::isOpenAt(absolutePath) || (!absolutePath.isEmpty() && m_document->sourcePath() == absolutePath);
 }
 
 env::Diagnostics EnvironmentEditor::problems() const
