@@ -26,6 +26,8 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -141,27 +143,38 @@ EnvironmentEditor::EnvironmentEditor(QWidget *parent)
 
     createActions();
 
-    auto *header = new QHBoxLayout;
-    header->addWidget(new QLabel(tr("Name:"), this));
-    header->addWidget(m_name, 2);
-    header->addWidget(new QLabel(tr("Version:"), this));
-    header->addWidget(m_version);
-    header->addWidget(new QLabel(tr("Description:"), this));
-    header->addWidget(m_description, 3);
+    // Two rows: the forms beside the preview are narrow, and a name cut short reads wrong.
+    auto *nameRow = new QHBoxLayout;
+    nameRow->addWidget(m_name, 1);
+    nameRow->addWidget(new QLabel(tr("Version:"), this));
+    nameRow->addWidget(m_version);
+    auto *header = new QFormLayout;
+    header->addRow(tr("Name:"), nameRow);
+    header->addRow(tr("Description:"), m_description);
 
     auto *left = new QWidget(this);
     auto *leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
     leftLayout->addLayout(header);
     leftLayout->addWidget(m_sections, 1);
+    // The forms scroll up and down when the window is low, rather than hold the window to their
+    // height; they keep their width, and the preview beside them takes the rest.
+    auto *leftScroll = new QScrollArea(this);
+    leftScroll->setObjectName(u"environmentForms"_s);
+    leftScroll->setWidgetResizable(true);
+    leftScroll->setFrameShape(QFrame::NoFrame);
+    leftScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    leftScroll->setWidget(left);
+    leftScroll->setMinimumWidth(left->minimumSizeHint().width() + leftScroll->verticalScrollBar()->sizeHint().width());
 
     auto *top = new QSplitter(Qt::Horizontal, this);
     top->setObjectName(u"editorSplitter"_s);
-    top->addWidget(left);
+    top->setChildrenCollapsible(false);
+    top->addWidget(leftScroll);
     top->addWidget(m_preview);
-    top->setStretchFactor(0, 3);
-    top->setStretchFactor(1, 2);
-    top->setSizes({900, 600}); // in proportion: the preview gets room for a Dockerfile's lines
+    top->setStretchFactor(0, 1);
+    top->setStretchFactor(1, 1);
+    top->setSizes({1000, 1000}); // in proportion: the preview gets room for a Dockerfile's lines and the image tag
     auto *vertical = new QSplitter(Qt::Vertical, this);
     vertical->addWidget(top);
     vertical->addWidget(m_image);
