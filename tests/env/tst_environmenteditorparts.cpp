@@ -7,6 +7,7 @@
 #include "env/environmentvalidator.h"
 #include "env/formats.h"
 #include "env/spechash.h"
+#include "ui/document/documentarea.h"
 #include "ui/env/dependencymodels.h"
 #include "ui/env/environmenteditors.h"
 #include "ui/env/environmenttemplates.h"
@@ -19,7 +20,6 @@
 #include "workspace/recentworkspaces.h"
 
 #include <QDialogButtonBox>
-#include <QDockWidget>
 #include <QFile>
 #include <QLabel>
 #include <QListView>
@@ -89,7 +89,8 @@ private Q_SLOTS:
     void importedFileSavesAsFerryFile()
     {
         QTemporaryDir dir;
-        EnvironmentEditors editors;
+        DocumentArea area;
+        EnvironmentEditors editors(&area);
         editors.setWorkspaceRoot(dir.path());
         EnvironmentEditor *editor = editors.open(dataPath(u"conda/basic.yml"_s));
         QCOMPARE(editors.open(dataPath(u"conda/basic.yml"_s)), editor); // once
@@ -108,7 +109,8 @@ private Q_SLOTS:
         const QString path = dir.filePath(u"environments/errors.yml"_s);
         QVERIFY(QDir().mkpath(dir.filePath(u"environments"_s)));
         QVERIFY(QFile::copy(dataPath(u"ferry/errors.yml"_s), path));
-        EnvironmentEditors editors;
+        DocumentArea area;
+        EnvironmentEditors editors(&area);
         ProblemsPanel problems;
         connect(&editors, &EnvironmentEditors::problemsChanged, &problems, &ProblemsPanel::setProblems);
         EnvironmentEditor *editor = editors.open(path);
@@ -154,8 +156,8 @@ private Q_SLOTS:
         QVERIFY(questions.first().contains(u"had errors when it was read"_s));
         QVERIFY(ferry::readTextFile(path)->contains(u"password: hunter2"_s)); // untouched
         // Closing the editor takes its problems off the list.
-        Q_EMIT editors.tabCloseRequested(0);
-        QCOMPARE(editors.count(), 0);
+        Q_EMIT area.tabCloseRequested(0);
+        QCOMPARE(editors.editors().size(), 0);
         QCOMPARE(problems.count(), 0);
     }
 
@@ -232,18 +234,16 @@ private Q_SLOTS:
         const QString root = dir.filePath(u"ws"_s);
         QVERIFY(writeFile(root + u"/environments/vision.yml"_s, kVision));
         QVERIFY(window.openWorkspaceAt(root));
-        auto *dock = window.findChild<QDockWidget *>(u"environmentDock"_s);
-        QVERIFY(dock);
-        QVERIFY(!dock->isVisible());
+        QVERIFY(window.documentArea()->documents().isEmpty());
 
         // Double-click in the workspace overview.
         auto *overview = window.findChild<WorkspaceOverview *>();
         QVERIFY(overview);
         Q_EMIT overview->entryActivated(WorkspaceOverview::Kind::Environment, root + u"/environments/vision.yml"_s);
-        QVERIFY(dock->isVisible());
         EnvironmentEditors *editors = window.environmentEditors();
-        QCOMPARE(editors->count(), 1);
+        QCOMPARE(editors->editors().size(), 1);
         EnvironmentEditor *editor = editors->currentEditor();
+        QVERIFY(editor && editor->isVisible()); // a tab of the middle of the window, in view
         QCOMPARE(editor->document()->environment().name, u"vision"_s);
 
         // Its problems reach the window's list, and leave it when fixed.
@@ -259,7 +259,7 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(dir.filePath(u"incoming"_s)));
         QVERIFY(QFile::copy(dataPath(u"conda/basic.yml"_s), conda2));
         drop(&window, {conda2});
-        QTRY_VERIFY2(editors->count() == 2, qPrintable(window.problems()->text(0)));
+        QTRY_VERIFY2(editors->editors().size() == 2, qPrintable(window.problems()->text(0)));
         QCOMPARE(editors->currentEditor()->document()->path(), root + u"/environments/mnist.yml"_s);
     }
 };

@@ -139,7 +139,7 @@ int main(int argc, char **argv)
     ok = save(editor, out, u"env-versions.png"_s) && ok;
     editor.hide();
 
-    // The editor where the user finds it: docked in the window.
+    // The editor where the user finds it: a tab in the middle of the window.
     QSettings settings(temp.filePath(u"settings.ini"_s), QSettings::IniFormat);
     ferry::workspace::RecentWorkspaces recent(settings);
     MainWindow window(settings, recent, {});

@@ -17,7 +17,7 @@
 #include "training/trainerloader.h"
 #include "ui/chart/losschart.h"
 #include "ui/chart/losschartpanel.h"
-#include "ui/env/environmenteditors.h"
+#include "ui/document/documentarea.h"
 #include "ui/launch/launchdialog.h"
 #include "ui/launch/remotetargetfields.h"
 #include "ui/runs/exportrundialog.h"
@@ -33,7 +33,6 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
-#include <QDockWidget>
 #include <QFile>
 #include <QLineEdit>
 #include <QListWidget>
@@ -129,11 +128,7 @@ int main(int argc, char **argv)
     if (auto *preview = window.findChild<QTabWidget *>(u"previewTabs"_s))
         preview->setCurrentIndex(2);
     ok = ferry::test::saveScreenshot(window, out, u"environment-editor.png"_s, 3000) && ok;
-    window.environmentEditors()->removeAll();
-    if (auto *experiment = window.findChild<QDockWidget *>(u"experimentDock"_s)) {
-        experiment->lower(); // raise() makes a dock the current tab only when it was not on top
-        experiment->raise();
-    }
+    window.documentArea()->closeAll();
     window.resize(1600, 900);
 
     QStringList ids;

@@ -7,6 +7,7 @@
 #include "secrets/secretstore.h"
 #include "targets/containerengine.h"
 #include "training/training.h"
+#include "ui/document/documentarea.h"
 #include "ui/env/environmenteditor.h"
 #include "ui/env/environmenteditors.h"
 #include "ui/env/terminallauncher.h"
@@ -134,7 +135,8 @@ private Q_SLOTS:
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write("ferry: 1\nname: env\ndocker:\n  base_image: python:3.11-slim\n");
         file.close();
-        ui::EnvironmentEditors editors;
+        ui::DocumentArea area;
+        ui::EnvironmentEditors editors(&area);
         ui::TrainPanel train(nullptr); // no trainer: nothing is trained here
         ui::Preferences preferences(settings, &store, &editors, &train);
         QCOMPARE(train.config().threads, 1);
@@ -156,7 +158,8 @@ private Q_SLOTS:
     {
         QSettings settings(m_dir.filePath(u"c.conf"_s), QSettings::IniFormat);
         secrets::SecretStore store(settings);
-        ui::EnvironmentEditors editors;
+        ui::DocumentArea area;
+        ui::EnvironmentEditors editors(&area);
         ui::TrainPanel train(nullptr); // no trainer: nothing is trained here
         ui::Preferences preferences(settings, &store, &editors, &train);
         QSignalSpy problem(&preferences, &ui::Preferences::problem);

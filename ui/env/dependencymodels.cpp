@@ -43,9 +43,11 @@ QVariant textCell(const QString &text, int role, bool monospace)
     return {};
 }
 
-bool parsed(const env::MatchSpec &spec)
+// Whether the spec has parts to show and edit: read from its text, or typed in its cells (kept
+// when the whole does not parse, so that what was typed stays in its cell).
+bool hasParts(const env::MatchSpec &spec)
 {
-    return !spec.name.isEmpty();
+    return !spec.name.isEmpty() || !spec.version.isEmpty() || !spec.build.isEmpty() || !spec.channel.isEmpty();
 }
 
 } // namespace
@@ -105,8 +107,8 @@ bool CondaDependencyModel::setCell(env::Environment &environment, int row, int c
         spec = matchSpecFromText(text);
         return true;
     }
-    // A part: the other parts stay as they are read (nothing when the text does not parse yet).
-    env::MatchSpec parts = parsed(spec) ? spec : env::MatchSpec();
+    // A part: the other parts stay as they are (nothing when only a text that does not parse is there).
+    env::MatchSpec parts = hasParts(spec) ? spec : env::MatchSpec();
     switch (column) {
     case Name:
         parts.name = text;
@@ -124,7 +126,11 @@ bool CondaDependencyModel::setCell(env::Environment &environment, int row, int c
     default:
         return false;
     }
-    spec = matchSpecFromText(parts.canonical());
+    // Written again from the parts; when that does not parse (a version typed wrong), the parts
+    // stay as typed and the text, which validation reads, is marked.
+    parts.text = parts.canonical();
+    const auto whole = env::parseMatchSpec(parts.text);
+    spec = whole ? *whole : parts;
     return true;
 }
 
@@ -267,8 +273,12 @@ bool PipRequirementModel::setCell(env::Environment &environment, int row, int co
     default:
         return false;
     }
-    parts.text.clear(); // written again from the parts
-    r = pipRequirementFromText(parts.toLine());
+    // Written again from the parts; when that does not parse (a version typed wrong), the parts
+    // stay as typed and the line, which validation reads, is marked.
+    parts.text.clear(); // toLine() writes the line from the parts
+    parts.text = parts.toLine();
+    const auto whole = env::parsePipLine(parts.text);
+    r = whole ? *whole : parts;
     return true;
 }
 

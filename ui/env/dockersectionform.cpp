@@ -36,6 +36,9 @@ DockerSectionForm::DockerSectionForm(EnvironmentDocument *document, QWidget *par
     gpu->addItem(tr("Auto: use GPUs when the machine has them"), u"auto"_s);
     gpu->addItem(tr("On: require GPUs"), u"on"_s);
     gpu->addItem(tr("Off: never"), u"off"_s);
+    // Its longest item would hold the form (and the editor) wide; the list shows them whole.
+    gpu->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    gpu->setMinimumContentsLength(10);
     auto *packages = formLineEdit(this, u"systemPackages"_s, tr("apt packages, separated by spaces"));
     auto *remoteUser = formLineEdit(this, u"remoteUser"_s, tr("root"));
     auto *steps = new QPlainTextEdit(this);

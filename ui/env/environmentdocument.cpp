@@ -119,9 +119,8 @@ QString EnvironmentDocument::baseDir() const
 
 QString EnvironmentDocument::title() const
 {
-    QString name = m_path.isEmpty() ? (m_environment.name.isEmpty() ? tr("new environment") : m_environment.name)
-                                    : QFileInfo(m_path).fileName();
-    return isDirty() ? name + u'*' : name;
+    return m_path.isEmpty() ? (m_environment.name.isEmpty() ? tr("new environment") : m_environment.name)
+                            : QFileInfo(m_path).fileName();
 }
 
 bool EnvironmentDocument::isDirty() const

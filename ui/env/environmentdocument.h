@@ -53,7 +53,7 @@ public:
     void setSuggestedPath(const QString &path) { m_suggestedPath = path; }
     QString sourcePath() const { return m_sourcePath; } // the file read (an imported file), or path()
     QString baseDir() const;                            // where relative paths in the environment start
-    QString title() const;                              // "name.yml", with "*" when there are unsaved edits
+    QString title() const;                              // "name.yml"; its name until it has a file
     bool isDirty() const;
     bool existsOnDisk() const;
 

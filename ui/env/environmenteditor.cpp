@@ -26,6 +26,8 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -76,7 +78,7 @@ QStringList localFiles(const QMimeData *mime)
 } // namespace
 
 EnvironmentEditor::EnvironmentEditor(QWidget *parent)
-    : QWidget(parent), m_document(new EnvironmentDocument(this)), m_toolBar(new QToolBar(this)),
+    : Document(parent), m_document(new EnvironmentDocument(this)), m_toolBar(new QToolBar(this)),
       m_name(new QLineEdit(this)), m_version(new QLineEdit(this)), m_description(new QLineEdit(this)),
       m_sections(new QTabWidget(this)), m_docker(new DockerSectionForm(m_document, this)),
       m_python(new PythonSectionForm(m_document, this)),
@@ -141,27 +143,38 @@ EnvironmentEditor::EnvironmentEditor(QWidget *parent)
 
     createActions();
 
-    auto *header = new QHBoxLayout;
-    header->addWidget(new QLabel(tr("Name:"), this));
-    header->addWidget(m_name, 2);
-    header->addWidget(new QLabel(tr("Version:"), this));
-    header->addWidget(m_version);
-    header->addWidget(new QLabel(tr("Description:"), this));
-    header->addWidget(m_description, 3);
+    // Two rows: the forms beside the preview are narrow, and a name cut short reads wrong.
+    auto *nameRow = new QHBoxLayout;
+    nameRow->addWidget(m_name, 1);
+    nameRow->addWidget(new QLabel(tr("Version:"), this));
+    nameRow->addWidget(m_version);
+    auto *header = new QFormLayout;
+    header->addRow(tr("Name:"), nameRow);
+    header->addRow(tr("Description:"), m_description);
 
     auto *left = new QWidget(this);
     auto *leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
     leftLayout->addLayout(header);
     leftLayout->addWidget(m_sections, 1);
+    // The forms scroll up and down when the window is low, rather than hold the window to their
+    // height; they keep their width, and the preview beside them takes the rest.
+    auto *leftScroll = new QScrollArea(this);
+    leftScroll->setObjectName(u"environmentForms"_s);
+    leftScroll->setWidgetResizable(true);
+    leftScroll->setFrameShape(QFrame::NoFrame);
+    leftScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    leftScroll->setWidget(left);
+    leftScroll->setMinimumWidth(left->minimumSizeHint().width() + leftScroll->verticalScrollBar()->sizeHint().width());
 
     auto *top = new QSplitter(Qt::Horizontal, this);
     top->setObjectName(u"editorSplitter"_s);
-    top->addWidget(left);
+    top->setChildrenCollapsible(false);
+    top->addWidget(leftScroll);
     top->addWidget(m_preview);
-    top->setStretchFactor(0, 3);
-    top->setStretchFactor(1, 2);
-    top->setSizes({900, 600}); // in proportion: the preview gets room for a Dockerfile's lines
+    top->setStretchFactor(0, 1);
+    top->setStretchFactor(1, 1);
+    top->setSizes({1000, 1000}); // in proportion: the preview gets room for a Dockerfile's lines and the image tag
     auto *vertical = new QSplitter(Qt::Vertical, this);
     vertical->addWidget(top);
     vertical->addWidget(m_image);
@@ -176,8 +189,12 @@ EnvironmentEditor::EnvironmentEditor(QWidget *parent)
 
     connect(m_document, &EnvironmentDocument::problemsChanged, this, &EnvironmentEditor::reportProblems);
     connect(m_document, &EnvironmentDocument::pathChanged, this, &EnvironmentEditor::reportProblems);
-    connect(m_document, &EnvironmentDocument::dirtyChanged, this, [this] { Q_EMIT titleChanged(title()); });
-    connect(m_document, &EnvironmentDocument::pathChanged, this, [this] { Q_EMIT titleChanged(title()); });
+    connect(m_document, &EnvironmentDocument::dirtyChanged, this, &Document::modifiedChanged);
+    connect(m_document, &EnvironmentDocument::pathChanged, this, &Document::titleChanged);
+    connect(m_document, &EnvironmentDocument::changed, this, [this] {
+        if (m_document->path().isEmpty()) // named by the environment's name until it has a file
+            Q_EMIT titleChanged();
+    });
     connect(m_document, &EnvironmentDocument::changedOnDisk, this, &EnvironmentEditor::onChangedOnDisk);
     connect(m_document, &EnvironmentDocument::reloadedFromDisk, this, [this] {
         m_versions->refresh();
@@ -191,11 +208,8 @@ void EnvironmentEditor::createActions()
 {
     m_toolBar->setObjectName(u"environmentToolBar"_s);
     m_toolBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    QAction *save = m_toolBar->addAction(tr("&Save"), this, [this] { this->save(); });
-    save->setObjectName(u"saveEnvironment"_s);
-    save->setShortcut(QKeySequence::Save);
-    save->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    addAction(save);
+    // Its key (Ctrl+S) is the window's Save, which saves the document in view.
+    m_toolBar->addAction(tr("&Save"), this, [this] { this->save(); })->setObjectName(u"saveEnvironment"_s);
     // Short texts, so the tool bar does not jump; what would be undone is the tooltip.
     QUndoStack *stack = m_document->undoStack();
     auto *undo = new QAction(tr("&Undo"), this);
@@ -240,7 +254,9 @@ env::Diagnostics EnvironmentEditor::open(const QString &path)
     m_fileDiagnostics = m_document->load(path);
     m_versions->refresh();
     reportProblems();
-    Q_EMIT titleChanged(title());
+    for (QLineEdit *field : {m_name, m_version, m_description})
+        field->setCursorPosition(0); // a long description shows its start
+    Q_EMIT titleChanged();
     return m_fileDiagnostics;
 }
 
@@ -250,7 +266,7 @@ void EnvironmentEditor::startNew(const env::Environment &environment, const QStr
     m_document->setNew(environment, path);
     m_versions->refresh();
     reportProblems();
-    Q_EMIT titleChanged(title());
+    Q_EMIT titleChanged();
 }
 
 void EnvironmentEditor::setSecretNames(const QStringList &names)
@@ -274,9 +290,24 @@ void EnvironmentEditor::setChooseSavePath(std::function<QString(const QString &)
     m_chooseSavePath = std::move(choose);
 }
 
+QString EnvironmentEditor::path() const
+{
+    return m_document->path();
+}
+
 QString EnvironmentEditor::title() const
 {
     return m_document->title();
+}
+
+bool EnvironmentEditor::isModified() const
+{
+    return m_document->isDirty();
+}
+
+bool EnvironmentEditor::isOpenAt(const QString &absolutePath) const
+{
+    return Document::isOpenAt(absolutePath) || (!absolutePath.isEmpty() && m_document->sourcePath() == absolutePath);
 }
 
 env::Diagnostics EnvironmentEditor::problems() const

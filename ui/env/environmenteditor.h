@@ -5,9 +5,9 @@
 #include "common/error.h"
 #include "env/environment.h"
 #include "env/formats.h"
+#include "ui/document/document.h"
 
 #include <QStringList>
-#include <QWidget>
 
 #include <functional>
 
@@ -31,7 +31,9 @@ class VersionsView;
 // One environment in the editor: the Docker and Python sections and the variables as forms
 // and tables, the live preview beside them, the image actions and build log below, and the
 // versions with their differences. Files dropped on it are imported into it (several merge).
-class EnvironmentEditor : public QWidget {
+// A document of the window's document area: its file is the Ferry file (an imported one answers
+// to the file it came from too).
+class EnvironmentEditor : public Document {
     Q_OBJECT
 public:
     explicit EnvironmentEditor(QWidget *parent = nullptr);
@@ -57,12 +59,16 @@ public:
     // file); with problems in the environment the user is asked first. The paths written.
     Expected<QStringList> exportTo(env::Format format, const QString &path);
 
+    // Document: the file, its name, unsaved edits.
+    QString path() const override;
+    QString title() const override;
+    bool isModified() const override;
+    bool isOpenAt(const QString &absolutePath) const override;
     // Saves (asking where for a new or imported environment); false when not saved.
-    bool save();
+    bool save() override;
     // Asks about unsaved edits; false: the user wants to keep the editor open.
-    bool maybeClose();
+    bool maybeClose() override;
 
-    QString title() const;
     QString problemSource() const { return m_problemSource; }
     // What reading the file found (listed until it is saved), then what the fields show.
     env::Diagnostics problems() const;
@@ -77,7 +83,6 @@ public:
     QToolBar *toolBar() const { return m_toolBar; }
 
 Q_SIGNALS:
-    void titleChanged(const QString &title);
     // The editor's problems, listed under `source` (its file): replaces what was listed before.
     void problemsChanged(const QString &source, const ferry::Diagnostics &problems);
     void message(const QString &text);

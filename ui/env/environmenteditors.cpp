@@ -1,6 +1,7 @@
 #include "ui/env/environmenteditors.h"
 
 #include "env/formats.h"
+#include "ui/document/documentarea.h"
 #include "ui/env/environmentdocument.h"
 #include "ui/env/environmenteditor.h"
 #include "ui/env/environmenttemplates.h"
@@ -16,13 +17,8 @@ using namespace Qt::StringLiterals;
 
 namespace ferry::ui {
 
-EnvironmentEditors::EnvironmentEditors(QWidget *parent) : QTabWidget(parent)
+EnvironmentEditors::EnvironmentEditors(DocumentArea *area, QObject *parent) : QObject(parent), m_area(area)
 {
-    setObjectName(u"environmentEditors"_s);
-    setTabsClosable(true);
-    setDocumentMode(true);
-    setMovable(true);
-    connect(this, &QTabWidget::tabCloseRequested, this, &EnvironmentEditors::closeEditor);
     auto *newAction = new QAction(tr("&New Environment…"), this);
     newAction->setObjectName(u"newEnvironment"_s);
     connect(newAction, &QAction::triggered, this, &EnvironmentEditors::newEnvironment);
@@ -30,34 +26,35 @@ EnvironmentEditors::EnvironmentEditors(QWidget *parent) : QTabWidget(parent)
     openAction->setObjectName(u"openEnvironmentFile"_s);
     connect(openAction, &QAction::triggered, this, &EnvironmentEditors::chooseFileToOpen);
     m_actions << newAction << openAction;
+    // A closed editor's problems go with it.
+    connect(m_area, &DocumentArea::documentClosed, this, [this](Document *document) {
+        if (auto *editor = qobject_cast<EnvironmentEditor *>(document))
+            Q_EMIT problemsChanged(editor->problemSource(), {});
+    });
 }
 
 QList<EnvironmentEditor *> EnvironmentEditors::editors() const
 {
     QList<EnvironmentEditor *> out;
-    for (int i = 0; i < count(); ++i)
-        if (auto *editor = qobject_cast<EnvironmentEditor *>(widget(i)))
+    for (Document *document : m_area->documents())
+        if (auto *editor = qobject_cast<EnvironmentEditor *>(document))
             out << editor;
     return out;
 }
 
 EnvironmentEditor *EnvironmentEditors::currentEditor() const
 {
-    return qobject_cast<EnvironmentEditor *>(currentWidget());
+    return qobject_cast<EnvironmentEditor *>(m_area->currentDocument());
 }
 
 EnvironmentEditor *EnvironmentEditors::editorFor(const QString &path) const
 {
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    for (EnvironmentEditor *editor : editors())
-        if (editor->document()->path() == absolute || editor->document()->sourcePath() == absolute)
-            return editor;
-    return nullptr;
+    return qobject_cast<EnvironmentEditor *>(m_area->documentFor(path));
 }
 
-EnvironmentEditor *EnvironmentEditors::add()
+EnvironmentEditor *EnvironmentEditors::make()
 {
-    auto *editor = new EnvironmentEditor(this);
+    auto *editor = new EnvironmentEditor(m_area);
     editor->setWorkspaceRoot(m_workspaceRoot);
     editor->setSecretNames(m_secretNames);
     editor->imagePanel()->setEngineProgram(m_engine);
@@ -66,33 +63,23 @@ EnvironmentEditor *EnvironmentEditors::add()
     connect(editor, &EnvironmentEditor::message, this, &EnvironmentEditors::message);
     connect(editor->imagePanel(), &ImagePanel::problem, this, &EnvironmentEditors::problem);
     connect(editor, &EnvironmentEditor::secretValueOffered, this, &EnvironmentEditors::secretValueOffered);
-    connect(editor, &EnvironmentEditor::titleChanged, this, [this, editor](const QString &title) {
-        const int index = indexOf(editor);
-        if (index >= 0) {
-            setTabText(index, title);
-            setTabToolTip(index, editor->document()->path());
-        }
-    });
-    addTab(editor, QString());
     return editor;
 }
 
 EnvironmentEditor *EnvironmentEditors::open(const QString &path)
 {
-    EnvironmentEditor *editor = editorFor(path);
-    if (!editor) {
-        editor = add();
+    // Another kind of document open at the path is not an environment's editor.
+    if (Document *open = m_area->documentFor(path); open && !qobject_cast<EnvironmentEditor *>(open))
+        return nullptr;
+    return qobject_cast<EnvironmentEditor *>(m_area->open(path, [this, path] {
+        EnvironmentEditor *editor = make();
         editor->open(path);
         if (editor->document()->path().isEmpty() && !m_workspaceRoot.isEmpty()) // an imported file
             editor->document()->setSuggestedPath(
                 QDir(m_workspaceRoot)
                     .filePath(u"environments/"_s + editor->document()->environment().name + u".yml"_s));
-        setTabText(indexOf(editor), editor->title());
-        setTabToolTip(indexOf(editor), editor->document()->sourcePath());
-    }
-    setCurrentWidget(editor);
-    Q_EMIT opened();
-    return editor;
+        return editor;
+    }));
 }
 
 void EnvironmentEditors::setWorkspaceRoot(const QString &root)
@@ -123,7 +110,7 @@ void EnvironmentEditors::newEnvironment()
 {
     const QString folder =
         m_workspaceRoot.isEmpty() ? QDir::homePath() : QDir(m_workspaceRoot).filePath(u"environments"_s);
-    NewEnvironmentDialog dialog(folder, this);
+    NewEnvironmentDialog dialog(folder, m_area);
     if (dialog.exec() != QDialog::Accepted)
         return;
     env::Environment environment;
@@ -144,10 +131,9 @@ void EnvironmentEditors::newEnvironment()
         environment = *made;
     }
     QDir().mkpath(folder);
-    EnvironmentEditor *editor = add();
+    EnvironmentEditor *editor = make();
     editor->startNew(environment, dialog.targetPath());
-    setCurrentWidget(editor);
-    Q_EMIT opened();
+    m_area->add(editor);
     editor->save(); // the file exists from the start: the workspace lists it
 }
 
@@ -156,39 +142,9 @@ void EnvironmentEditors::chooseFileToOpen()
     const QString start =
         m_workspaceRoot.isEmpty() ? QDir::homePath() : QDir(m_workspaceRoot).filePath(u"environments"_s);
     const QString file = QFileDialog::getOpenFileName(
-        this, tr("Open Environment File"), start, tr("Environment files (*.yml *.yaml *.txt *.json);;All files (*)"));
+        m_area, tr("Open Environment File"), start, tr("Environment files (*.yml *.yaml *.txt *.json);;All files (*)"));
     if (!file.isEmpty())
         open(file);
-}
-
-bool EnvironmentEditors::closeEditor(int index)
-{
-    auto *editor = qobject_cast<EnvironmentEditor *>(widget(index));
-    if (!editor)
-        return false;
-    if (!editor->maybeClose())
-        return false;
-    Q_EMIT problemsChanged(editor->problemSource(), {}); // its problems go with it
-    removeTab(index);
-    delete editor;
-    return true;
-}
-
-void EnvironmentEditors::removeAll()
-{
-    while (count() > 0) {
-        QWidget *editor = widget(0);
-        removeTab(0);
-        editor->deleteLater();
-    }
-}
-
-bool EnvironmentEditors::closeAll()
-{
-    for (EnvironmentEditor *editor : editors())
-        if (!editor->maybeClose())
-            return false;
-    return true;
 }
 
 } // namespace ferry::ui

@@ -1,28 +1,32 @@
-// The open environment editors as tabs, one per file.
+// The environments open in the window: an editor per file, each a tab of the document area.
 #pragma once
 
 #include "common/diagnostic.h"
 
+#include <QObject>
 #include <QStringList>
-#include <QTabWidget>
 
 class QAction;
 
 namespace ferry::ui {
 
+class DocumentArea;
 class EnvironmentEditor;
 
-// The open environment editors, one tab each (a file opens once). The window puts this where
-// it likes and connects its signals: problems to the problems panel, messages to the status bar.
-class EnvironmentEditors : public QTabWidget {
+// The environment documents: opens a file in an editor, a tab of the document area (a file
+// opens once), with what every editor is given (the workspace's root, the secret names, the
+// container engine and terminal from the settings), and passes on what the editors report:
+// the window connects problems to the problems panel, messages to the status bar. Closing,
+// saving and the unsaved-edits question are the area's (ui/document/documentarea.h).
+class EnvironmentEditors : public QObject {
     Q_OBJECT
 public:
-    explicit EnvironmentEditors(QWidget *parent = nullptr);
+    explicit EnvironmentEditors(DocumentArea *area, QObject *parent = nullptr);
 
     // Opens `path` (or shows its tab when it is open already).
     EnvironmentEditor *open(const QString &path);
     EnvironmentEditor *editorFor(const QString &path) const;
-    EnvironmentEditor *currentEditor() const;
+    EnvironmentEditor *currentEditor() const; // nullptr: another tab is current
     QList<EnvironmentEditor *> editors() const;
 
     void setWorkspaceRoot(const QString &root); // new environments go to its environments/
@@ -31,11 +35,6 @@ public:
     void setTools(const QString &engine, const QString &terminal);
     // "New Environment…" and "Open Environment File…", for the window's menu.
     QList<QAction *> menuActions() const { return m_actions; }
-
-    // Asks about unsaved edits in each; false when the user wants to stay.
-    bool closeAll();
-    // Closes every editor without asking (after closeAll() said yes).
-    void removeAll();
 
 public Q_SLOTS:
     void newEnvironment();
@@ -46,12 +45,11 @@ Q_SIGNALS:
     void message(const QString &text);
     void problem(const ferry::Error &error); // an editor's image build or dev container failed
     void secretValueOffered(const QString &secretName, const QString &value);
-    void opened(); // an editor was opened or shown: the window brings this into view
 
 private:
-    EnvironmentEditor *add();
-    bool closeEditor(int index);
+    EnvironmentEditor *make();
 
+    DocumentArea *m_area;
     QString m_workspaceRoot;
     QStringList m_secretNames;
     QString m_engine, m_terminal;

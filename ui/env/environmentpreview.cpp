@@ -70,7 +70,7 @@ void showText(QPlainTextEdit *view, const QString &text)
 } // namespace
 
 EnvironmentPreview::EnvironmentPreview(EnvironmentDocument *document, QWidget *parent)
-    : QWidget(parent), m_document(document), m_timer(new QTimer(this)), m_tag(new QLabel(this)),
+    : QWidget(parent), m_document(document), m_timer(new QTimer(this)), m_tag(new QLineEdit(this)),
       m_hash(new QLineEdit(this)), m_notes(new QLabel(this)), m_tabs(new QTabWidget(this)),
       m_conda(codeView(this, u"previewConda"_s)), m_pip(codeView(this, u"previewPip"_s)),
       m_dockerfile(codeView(this, u"previewDockerfile"_s)), m_devcontainer(codeView(this, u"previewDevcontainer"_s))
@@ -83,16 +83,19 @@ EnvironmentPreview::EnvironmentPreview(EnvironmentDocument *document, QWidget *p
     connect(document, &EnvironmentDocument::changed, this, &EnvironmentPreview::schedule);
 
     const QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    // Both selectable, and scrolled where the preview is narrower than they are: never holding
+    // the editor wider than the window.
+    for (QLineEdit *field : {m_tag, m_hash}) {
+        field->setReadOnly(true);
+        field->setFrame(false);
+        field->setStyleSheet(u"background: transparent;"_s);
+        field->setFont(fixed);
+    }
     m_tag->setObjectName(u"imageTag"_s);
-    m_tag->setTextInteractionFlags(Qt::TextSelectableByMouse);
     QFont bold = fixed;
     bold.setBold(true);
     m_tag->setFont(bold);
     m_hash->setObjectName(u"specHash"_s);
-    m_hash->setReadOnly(true); // selectable, and scrolls where the 64 digits do not fit
-    m_hash->setFrame(false);
-    m_hash->setStyleSheet(u"background: transparent;"_s);
-    m_hash->setFont(fixed);
     m_hash->setToolTip(tr("SHA-256 of the canonical spec: reordering lines never changes it"));
     m_notes->setObjectName(u"previewNotes"_s);
     m_notes->setWordWrap(true);
@@ -156,6 +159,8 @@ void EnvironmentPreview::finished()
     m_texts = m_watcher.result();
     m_shown = m_started;
     m_tag->setText(m_texts.image);
+    m_tag->setCursorPosition(0);
+    m_tag->setToolTip(m_texts.image);
     m_hash->setText(m_texts.hash);
     m_hash->setCursorPosition(0);
     showNotes();

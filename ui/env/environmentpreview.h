@@ -64,7 +64,7 @@ private:
     quint64 m_started = 0;
     quint64 m_shown = 0;
     PreviewTexts m_texts;
-    QLabel *m_tag;
+    QLineEdit *m_tag;
     QLineEdit *m_hash;
     QLabel *m_notes;
     QTabWidget *m_tabs;

@@ -61,8 +61,9 @@ PythonSectionForm::PythonSectionForm(EnvironmentDocument *document, QWidget *par
     auto *binder = new FormBinder(document, this);
     auto *version = formLineEdit(this, u"pythonVersion"_s, tr("the base image's"));
     auto *interpreter = formLineEdit(this, u"interpreter"_s, u"python"_s);
-    auto *userManaged = new QCheckBox(tr("&User-managed: the image has everything, Ferry installs nothing"), this);
+    auto *userManaged = new QCheckBox(tr("&User-managed: Ferry installs nothing"), this);
     userManaged->setObjectName(u"userManaged"_s);
+    userManaged->setToolTip(tr("The image has everything the scripts need: Ferry installs no packages into it"));
     auto *devTools = formLineEdit(this, u"devTools"_s, tr("pip packages for the devcontainer, e.g. black pytest"));
     binder->text(
         version, env::Field::PythonVersion, tr("Python version"), [](const Environment &e) { return e.python.version; },
@@ -86,8 +87,9 @@ PythonSectionForm::PythonSectionForm(EnvironmentDocument *document, QWidget *par
     auto *trusted = formLineEdit(this, u"trustedHosts"_s, tr("host names separated by spaces"));
     auto *pre = new QCheckBox(tr("Allow &pre-releases (--pre)"), this);
     pre->setObjectName(u"pre"_s);
-    auto *noIndex = new QCheckBox(tr("&No index: only the local wheels (--no-index)"), this);
+    auto *noIndex = new QCheckBox(tr("&No index (--no-index)"), this);
     noIndex->setObjectName(u"noIndex"_s);
+    noIndex->setToolTip(tr("Only the local wheels (find links): pip asks no package index"));
     binder->text(
         indexUrl, env::Field::IndexUrl, tr("index URL"),
         [](const Environment &e) { return e.python.pipOptions.indexUrl; },

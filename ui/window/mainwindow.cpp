@@ -3,6 +3,8 @@
 #include "ui/chart/losschartpanel.h"
 #include "ui/data/datasetpanel.h"
 #include "ui/data/droprouter.h"
+#include "ui/document/document.h"
+#include "ui/document/documentarea.h"
 #include "ui/env/environmenteditors.h"
 #include "ui/log/logview.h"
 #include "ui/problems/problemspanel.h"
@@ -23,15 +25,11 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMimeData>
-#include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QTimer>
-
-#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
@@ -45,6 +43,7 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
     setWindowTitle(u"Ferry"_s);
     setAcceptDrops(true);
     // In this order: it is the order of the keyboard focus chain.
+    m_panels.documents = new DocumentArea(this);
     m_centre = new QStackedWidget(this);
     m_panels.emptyState = new EmptyStateWidget(this);
     m_panels.workspaceTree = new WorkspaceTree(this);
@@ -58,7 +57,7 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
     m_panels.details = new RunDetailsView(this);
     m_panels.train = new TrainPanel(services.trainer, this);
     m_panels.datasets = new DatasetPanel(this);
-    m_panels.environments = new EnvironmentEditors(this);
+    m_panels.environments = new EnvironmentEditors(m_panels.documents, this);
     m_workspaceLabel = new QLabel(this);
     createCentre();
 
@@ -70,6 +69,8 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
     connect(m_workbench, &Workbench::statusMessage, statusBar(), &QStatusBar::showMessage);
     connect(m_workbench, &Workbench::panelRequested, this, &MainWindow::bringForward);
     connect(m_workbench, &Workbench::workspaceChanged, this, &MainWindow::showWorkspace);
+    connect(m_panels.documents, &DocumentArea::currentDocumentChanged, this, &MainWindow::showTitle);
+    connect(m_panels.documents, &DocumentArea::documentChanged, this, &MainWindow::showTitle);
     connect(m_panels.problems, &ProblemsPanel::countChanged, this, [this](int count) {
         m_bottomTabs->setTabText(m_bottomTabs->indexOf(m_panels.problems),
                                  count ? tr("Problems (%1)").arg(count) : tr("Problems"));
@@ -78,7 +79,7 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
     m_placement = std::make_unique<WindowPlacement>(
         *this, m_settings,
         QList<QPair<QDockWidget *, double>>{{findChild<QDockWidget *>(u"workspaceDock"_s), 0.17},
-                                            {findChild<QDockWidget *>(u"experimentDock"_s), kExperimentShare}});
+                                            {findChild<QDockWidget *>(u"experimentDock"_s), 0.22}});
     m_placement->restore();
 }
 
@@ -89,7 +90,8 @@ MainWindow::~MainWindow()
 
 void MainWindow::createCentre()
 {
-    // The centre: the chart above, runs / log / problems below.
+    // The centre: tabs, the first the chart above runs / log / problems below (or the empty
+    // state), then the documents open (environments, notebooks).
     m_bottomTabs->setObjectName(u"bottomTabs"_s);
     m_bottomTabs->addTab(m_panels.runs, tr("Runs"));
     m_bottomTabs->addTab(m_panels.log, tr("Log"));
@@ -103,7 +105,8 @@ void MainWindow::createCentre()
     m_runsArea->setSizes({2000, 1000}); // the chart two thirds of the height, whatever the table's size hint
     m_centre->addWidget(m_panels.emptyState);
     m_centre->addWidget(m_runsArea);
-    setCentralWidget(m_centre);
+    m_panels.documents->setHome(m_centre, tr("Runs"));
+    setCentralWidget(m_panels.documents);
 }
 
 void MainWindow::createMenus()
@@ -114,7 +117,8 @@ void MainWindow::createMenus()
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     m_recentMenu->setObjectName(u"recentMenu"_s);
     m_workbench->setRecentMenu(m_recentMenu);
-    file->addAction(actions.closeWorkspace);
+    file->addSeparator();
+    file->addActions({actions.save, actions.closeTab, actions.closeWorkspace});
     file->addSeparator();
     file->addAction(actions.settings);
     file->addSeparator();
@@ -129,6 +133,7 @@ void MainWindow::createMenus()
     run->addActions({actions.compareRuns, actions.rerunExactly});
 
     menuBar()->addMenu(tr("&Help"))->addAction(actions.about);
+    addActions({actions.nextTab, actions.previousTab}); // in no menu, as in a browser
 }
 
 void MainWindow::createDocks()
@@ -149,86 +154,45 @@ void MainWindow::createDocks()
     m_sideTabs->addTab(m_panels.train, tr("Train"));
     m_sideTabs->addTab(m_panels.datasets, tr("Datasets"));
     m_sideTabs->addTab(m_panels.details, tr("Run"));
-    QDockWidget *experiment = addDock(tr("Experiment"), u"experimentDock"_s, m_sideTabs, Qt::RightDockWidgetArea);
-    experiment->setMinimumWidth(300);
-    // The environment editor shares the right side; opening an environment brings it forward, wide.
-    // In a scroll area: tabbed docks share one width, at least the widest one's minimum, and the
-    // editor's would keep the Experiment tab as wide as the editor (it scrolls when narrow).
-    auto *environmentScroll = new QScrollArea(this);
-    environmentScroll->setObjectName(u"environmentScroll"_s);
-    environmentScroll->setWidgetResizable(true);
-    environmentScroll->setFrameShape(QFrame::NoFrame);
-    environmentScroll->setWidget(m_panels.environments);
-    m_environmentDock = addDock(tr("Environment"), u"environmentDock"_s, environmentScroll, Qt::RightDockWidgetArea);
-    tabifyDockWidget(experiment, m_environmentDock);
-    m_environmentDock->hide(); // until an environment is opened
-    experiment->raise();
-    connect(experiment, &QDockWidget::visibilityChanged, this, [this, experiment](bool visible) {
-        if (!visible || !m_experimentNarrowsBack || experiment->isFloating())
-            return;
-        m_experimentNarrowsBack = false;
-        m_environmentDock->widget()->setMinimumWidth(0); // the side may narrow again
-        // After the tab switch is laid out: resizing during it is undone by the layout.
-        QTimer::singleShot(0, this, [this, experiment] {
-            const int share = static_cast<int>(width() * kExperimentShare);
-            if (experiment->isVisible() && experiment->width() > share)
-                resizeDocks({experiment}, {share}, Qt::Horizontal);
-        });
-    });
-    connect(m_panels.environments, &EnvironmentEditors::opened, this, &MainWindow::bringEnvironmentsForward);
-    // While the editor is in front its own minimum keeps the side wide (the scroll area would let
-    // the layout narrow it); the Experiment tab drops it when it comes forward.
-    connect(m_environmentDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
-        if (!visible || m_environmentDock->isFloating())
-            return;
-        m_experimentNarrowsBack = true;
-        m_environmentDock->widget()->setMinimumWidth(
-            std::min(m_panels.environments->minimumSizeHint().width(), width() * 3 / 5));
-    });
+    addDock(tr("Experiment"), u"experimentDock"_s, m_sideTabs, Qt::RightDockWidgetArea)->setMinimumWidth(300);
 }
 
 void MainWindow::showWorkspace()
 {
     const std::optional<workspace::Workspace> &workspace = m_workbench->workspace();
-    setWindowTitle(workspace ? workspace->name() + u" — Ferry"_s : u"Ferry"_s);
+    showTitle();
     m_workspaceLabel->setText(workspace ? workspace->root() : tr("No workspace"));
     // A workspace whose runs could not be opened stays on the empty state (it names the workspace).
     m_centre->setCurrentWidget(m_workbench->store() ? static_cast<QWidget *>(m_runsArea) : m_panels.emptyState);
 }
 
+void MainWindow::showTitle()
+{
+    // The document in view, with Qt's mark while it has unsaved edits; else the workspace.
+    if (const Document *document = m_panels.documents->currentDocument()) {
+        setWindowTitle(document->title() + u"[*] — Ferry"_s);
+        setWindowModified(document->isModified());
+        return;
+    }
+    const std::optional<workspace::Workspace> &workspace = m_workbench->workspace();
+    setWindowTitle(workspace ? workspace->name() + u" — Ferry"_s : u"Ferry"_s);
+    setWindowModified(false);
+}
+
 void MainWindow::bringForward(QWidget *panel)
 {
+    if (m_bottomTabs->indexOf(panel) >= 0)
+        m_panels.documents->setCurrentWidget(m_centre); // the runs' tab, over any document
     for (QTabWidget *tabs : {m_sideTabs, m_bottomTabs}) {
         if (tabs->indexOf(panel) >= 0)
             tabs->setCurrentWidget(panel);
     }
 }
 
-void MainWindow::bringEnvironmentsForward()
-{
-    m_environmentDock->show();
-    // Opened before the window is shown (`ferry environments/x.yml`): a tabified dock is raised,
-    // and sized, only once the window is laid out (showEvent asks again).
-    m_environmentsForwardOnShow = !isVisible();
-    // A dock becomes the current tab when raise() makes it its parent's last child; a dock that
-    // is the last child already is left where it is, so it is lowered first.
-    m_environmentDock->lower();
-    m_environmentDock->raise();
-    if (m_environmentDock->width() >= width() / 2 || m_environmentDock->isFloating())
-        return;
-    // Wide, but never by squeezing the workspace dock or the chart below what they need.
-    const auto *workspaceDock = findChild<QDockWidget *>(u"workspaceDock"_s);
-    const int room = width() - centralWidget()->minimumSizeHint().width() -
-                     (workspaceDock->isVisible() ? workspaceDock->width() : 0) - 24;
-    resizeDocks({m_environmentDock}, {std::min(width() * 3 / 5, room)}, Qt::Horizontal);
-}
-
 void MainWindow::showEvent(QShowEvent *event)
 {
     QMainWindow::showEvent(event);
     m_placement->shown();
-    if (m_environmentsForwardOnShow)
-        QTimer::singleShot(0, this, &MainWindow::bringEnvironmentsForward);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)

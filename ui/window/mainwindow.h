@@ -8,7 +8,6 @@
 
 #include <memory>
 
-class QDockWidget;
 class QLabel;
 class QMenu;
 class QSettings;
@@ -20,11 +19,14 @@ namespace ferry::ui {
 
 class WindowPlacement;
 
-// Lays out the workbench: menus, docks, the chart with the runs, log and problems below it, the
-// run details, train panel and datasets beside, the environment editor tabbed with them. Each
-// concern is its own widget; the window makes and places them and hands them to its Workbench
+// Lays out the workbench: menus, docks, and tabs in the middle: first the chart with the runs,
+// log and problems below it (or the empty state), then the documents open (environments,
+// notebooks: ui/document/); the run details, train panel and datasets beside, the workspace's
+// files on the other side. The title names the document in view, or the workspace. Each concern
+// is its own widget; the window makes and places them and hands them to its Workbench
 // (ui/window/workbench.h), which owns the open workspace's session and the menus' actions and
-// connects the panels. A new panel (a notebook tab) is placed here and wired there.
+// connects the panels. A new panel is placed here and wired there; a new kind of document opens
+// in the document area.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -48,7 +50,7 @@ public:
     // own workspace, the one a file lies in, the one open, or the last one). Environments open in
     // the editor; everything else goes where a drop of it would (datasets, notebooks).
     void openPaths(const QStringList &paths) { m_workbench->openPaths(paths); }
-    // Opens the environment file in the editor and brings the editor into view.
+    // Opens the environment file in an editor, a tab of the middle of the window, and shows it.
     void openEnvironment(const QString &path) { m_workbench->openEnvironment(path); }
     run::RunStore *store() const { return m_workbench->store(); } // nullptr: no workspace, or no runs
     Preferences *preferences() const { return m_workbench->preferences(); }
@@ -68,6 +70,8 @@ public:
     LossChartPanel *chartPanel() const { return m_panels.chart; }
     ProblemsPanel *problems() const { return m_panels.problems; }
     EnvironmentEditors *environmentEditors() const { return m_panels.environments; }
+    // The middle of the window: the runs' tab, then the documents (ui/document/documentarea.h).
+    DocumentArea *documentArea() const { return m_panels.documents; }
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -80,22 +84,15 @@ private:
     void createMenus();
     void createDocks();
     void showWorkspace();              // the title, the status bar's workspace, the centre
+    void showTitle();                  // the document in view (with its unsaved mark), or the workspace
     void bringForward(QWidget *panel); // the tab that holds it
-    void bringEnvironmentsForward();   // the environment editors' dock, raised over the Experiment tab
 
     QSettings &m_settings;
-    WorkbenchPanels m_panels; // made and placed here; the Workbench connects them
-    QStackedWidget *m_centre = nullptr;
-    QSplitter *m_runsArea = nullptr; // the chart above, runs / log / problems below
+    WorkbenchPanels m_panels;           // made and placed here; the Workbench connects them
+    QStackedWidget *m_centre = nullptr; // the home tab: the empty state, or the runs area
+    QSplitter *m_runsArea = nullptr;    // the chart above, runs / log / problems below
     QTabWidget *m_bottomTabs = nullptr;
     QTabWidget *m_sideTabs = nullptr;
-    QDockWidget *m_environmentDock = nullptr;
-    // The Experiment dock's share of the window's width (the workspace dock has 0.17), which it
-    // takes back when it comes forward after the environment editor widened the side: the chart
-    // stays the largest part.
-    static constexpr double kExperimentShare = 0.22;
-    bool m_experimentNarrowsBack = false;
-    bool m_environmentsForwardOnShow = false;
     QMenu *m_recentMenu = nullptr;
     QLabel *m_workspaceLabel = nullptr;
     Workbench *m_workbench = nullptr; // a child, deleted first: it closes the workspace while the panels are there

@@ -7,6 +7,7 @@
 #include "ui/chart/losschartpanel.h"
 #include "ui/data/datasetpanel.h"
 #include "ui/data/droprouter.h"
+#include "ui/document/documentarea.h"
 #include "ui/env/environmenteditors.h"
 #include "ui/notebook/notebookimportdialog.h"
 #include "ui/problems/fileatlineview.h"
@@ -127,8 +128,29 @@ void Workbench::createActions()
     connect(a.newWorkspace, &QAction::triggered, this, &Workbench::chooseWorkspaceToCreate);
     a.openWorkspace = make(tr("&Open Workspace…"), QKeySequence::Open);
     connect(a.openWorkspace, &QAction::triggered, this, &Workbench::chooseWorkspaceToOpen);
-    a.closeWorkspace = make(tr("&Close Workspace"));
-    setStandardShortcut(a.closeWorkspace, QKeySequence::Close, QKeySequence(Qt::CTRL | Qt::Key_W));
+    // The documents in the middle of the window: the current one, and moving between the tabs.
+    DocumentArea *documents = m_panels.documents;
+    a.save = make(tr("&Save"));
+    setStandardShortcut(a.save, QKeySequence::Save, QKeySequence(Qt::CTRL | Qt::Key_S));
+    connect(a.save, &QAction::triggered, documents, &DocumentArea::saveCurrent);
+    a.closeTab = make(tr("Close &Tab"));
+    setStandardShortcut(a.closeTab, QKeySequence::Close, QKeySequence(Qt::CTRL | Qt::Key_W));
+    connect(a.closeTab, &QAction::triggered, documents, &DocumentArea::closeCurrent);
+    const auto documentInView = [this](Document *document) {
+        m_actions.save->setEnabled(document);
+        m_actions.closeTab->setEnabled(document);
+    };
+    documentInView(nullptr);
+    connect(documents, &DocumentArea::currentDocumentChanged, this, documentInView);
+    a.nextTab = make(tr("&Next Tab"));
+    a.nextTab->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Tab), QKeySequence(Qt::CTRL | Qt::Key_PageDown)});
+    connect(a.nextTab, &QAction::triggered, documents, &DocumentArea::showNext);
+    a.previousTab = make(tr("&Previous Tab"));
+    a.previousTab->setShortcuts(
+        {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Backtab), QKeySequence(Qt::CTRL | Qt::Key_PageUp)});
+    connect(a.previousTab, &QAction::triggered, documents, &DocumentArea::showPrevious);
+    // Ctrl+W closes a tab; VS Code's key for closing the folder.
+    a.closeWorkspace = make(tr("&Close Workspace"), QKeySequence(Qt::CTRL | Qt::Key_K, QKeyCombination(Qt::Key_F)));
     a.closeWorkspace->setEnabled(false);
     connect(a.closeWorkspace, &QAction::triggered, this, &Workbench::leaveWorkspace);
     a.settings = make(tr("&Settings…"));
@@ -190,12 +212,9 @@ void Workbench::setWorkspace(const workspace::Workspace &workspace)
             tr("A training is running in this window: cancel it before opening another workspace"), {}, 0, 0, {}});
         return;
     }
-    // The environments being edited belong to the workspace left (unsaved edits: asked first).
-    if (m_workspace && m_workspace->root() != workspace.root()) {
-        if (!m_panels.environments->closeAll())
-            return;
-        m_panels.environments->removeAll();
-    }
+    // The documents open belong to the workspace left (unsaved edits: asked first).
+    if (m_workspace && m_workspace->root() != workspace.root() && !m_panels.documents->closeAll())
+        return;
     closeWorkspace();
     m_workspace = workspace;
     m_actions.closeWorkspace->setEnabled(true);
@@ -234,9 +253,8 @@ void Workbench::leaveWorkspace()
             Error{tr("A training is running in this window: cancel it before closing the workspace"), {}, 0, 0, {}});
         return;
     }
-    if (!m_panels.environments->closeAll())
+    if (!m_panels.documents->closeAll())
         return;
-    m_panels.environments->removeAll();
     closeWorkspace();
     m_workspace.reset();
     m_actions.closeWorkspace->setEnabled(false);
@@ -443,7 +461,7 @@ void Workbench::reportError(const QString &what, const Error &error)
 
 bool Workbench::prepareToClose()
 {
-    if (!m_panels.environments->closeAll()) // the user keeps the window for unsaved environment edits
+    if (!m_panels.documents->mayCloseAll()) // the user keeps the window for unsaved edits
         return false;
     if (m_panels.train->isTraining()) {
         // The embedded training lives in this process: closing cancels it (scripts run on).

@@ -36,6 +36,10 @@ class WorkspaceSession;
 struct WorkbenchActions {
     QAction *newWorkspace = nullptr;
     QAction *openWorkspace = nullptr;
+    QAction *save = nullptr;     // the current document; enabled while one is
+    QAction *closeTab = nullptr; // the current document's tab; enabled while one is
+    QAction *nextTab = nullptr;  // the tabs of the middle of the window, in turn
+    QAction *previousTab = nullptr;
     QAction *closeWorkspace = nullptr; // enabled while a workspace is open
     QAction *settings = nullptr;
     QAction *quit = nullptr;
@@ -56,8 +60,10 @@ struct WorkbenchActions {
 // panels the window made: to the session, to each other (a dataset to the train panel, an
 // overview entry to where it opens, a problem to the problems panel), and what a path or a drop
 // opens. Everything about runs is its RunsController's. Outcomes for the window's own parts go
-// out as signals (the status bar, a panel to bring forward, the title); a new panel (a notebook
-// tab) is made and placed by the window and wired here, without touching the run code.
+// out as signals (the status bar, a panel to bring forward, the title); a new panel is made and
+// placed by the window and wired here, a new kind of document (a notebook) opened in the document
+// area (ui/document/) from here, without touching the run code. The documents belong to the
+// workspace: leaving it closes them (unsaved edits asked about first).
 class Workbench : public QObject {
     Q_OBJECT
 public:
@@ -86,9 +92,9 @@ public:
     void openPaths(const QStringList &paths);
     // A drop on the window: datasets, environments (imported) and notebooks (the import dialog).
     void openDrop(const DropPlan &plan);
-    // Opens the environment file in the editor (which then asks to be brought into view).
+    // Opens the environment file in an editor, a tab of the middle of the window, and shows it.
     void openEnvironment(const QString &path);
-    // Before the window closes: asks about unsaved environment edits (false: the user stays),
+    // Before the window closes: asks about unsaved edits in the documents (false: the user stays),
     // then cancels the window's own training (scripts run on).
     bool prepareToClose();
 

@@ -17,6 +17,7 @@ class SecretStore;
 namespace ferry::ui {
 
 class DatasetPanel;
+class DocumentArea;
 class EmptyStateWidget;
 class EnvironmentEditors;
 class LogView;
@@ -37,9 +38,10 @@ struct WorkbenchServices {
 };
 
 // The panels the window made and laid out (it owns them): the workbench connects them to one
-// another and to the open workspace. A new panel (a notebook tab) is one more member here, made
+// another and to the open workspace. A new panel is one more member here, made
 // and placed by the window, wired by the Workbench.
 struct WorkbenchPanels {
+    DocumentArea *documents = nullptr; // the middle of the window: the runs, then the open files
     EmptyStateWidget *emptyState = nullptr;
     WorkspaceOverview *overview = nullptr;
     WorkspaceTree *workspaceTree = nullptr;

@@ -122,12 +122,18 @@ void WorkspaceOverview::setRoot(const QString &path)
         m_watcher->removePaths(m_watcher->directories());
     if (!m_watcher->files().isEmpty())
         m_watcher->removePaths(m_watcher->files());
-    if (!path.isEmpty()) {
+    if (!path.isEmpty())
         m_watcher->addPath(path);
-        if (QFileInfo(path + u"/environments"_s).isDir())
-            m_watcher->addPath(path + u"/environments"_s);
-    }
-    rescan();
+    rescan(); // watches environments/ too
+}
+
+void WorkspaceOverview::watchEnvironments()
+{
+    // Also when it was made after the workspace was opened (its first new environment): a version
+    // saved there later changes the labels (UX review 2026-12-06, finding 9).
+    const QString environments = m_root + u"/environments"_s;
+    if (QFileInfo(environments).isDir() && !m_watcher->directories().contains(environments))
+        m_watcher->addPath(environments);
 }
 
 void WorkspaceOverview::rescan()
@@ -143,6 +149,7 @@ void WorkspaceOverview::rescan()
         hint->setForeground(0, palette().placeholderText());
         return;
     }
+    watchEnvironments();
     Scan scan;
     walk(QDir(m_root), QDir(m_root), 0, scan);
     const auto group = [this](Kind kind, const QString &title, const QStringList &paths, const QString &empty) {

@@ -48,6 +48,7 @@ private:
         QString problem; // the first error, empty when none
     };
     void showLabels(quint64 scan, const QList<Label> &labels);
+    void watchEnvironments();
 
     QString m_root;
     EnvironmentReader m_reader;

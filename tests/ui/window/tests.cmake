@@ -36,3 +36,8 @@ endif()
 if(FERRY_GUI)
   ferry_test(tst_singleinstance GUI SOURCES ui/window/tst_singleinstance.cpp LIBS ferry_ui)
 endif()
+
+# The documents in the middle of the window (issue 36): environments as tabs beside the runs.
+if(FERRY_GUI)
+  ferry_test(tst_documents GUI SOURCES ui/window/tst_documents.cpp LIBS ferry_ui)
+endif()

@@ -10,6 +10,8 @@
 #include "ui/chart/losschart.h"
 #include "ui/chart/losschartpanel.h"
 #include "ui/data/datasetpanel.h"
+#include "ui/document/document.h"
+#include "ui/document/documentarea.h"
 #include "ui/env/environmenteditors.h"
 #include "ui/problems/problemsmodel.h"
 #include "ui/problems/problemspanel.h"
@@ -140,7 +142,8 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
 
         QCOMPARE(window.windowTitle(), u"Ferry"_s);
-        auto *centre = qobject_cast<QStackedWidget *>(window.centralWidget());
+        QCOMPARE(window.centralWidget(), window.documentArea());
+        auto *centre = qobject_cast<QStackedWidget *>(window.documentArea()->home());
         QVERIFY(centre);
         auto *empty = qobject_cast<ferry::ui::EmptyStateWidget *>(centre->currentWidget());
         QVERIFY(empty);
@@ -158,8 +161,8 @@ private Q_SLOTS:
             QVERIFY2(widget && widget->isVisible(), qPrintable(dock));
         }
         QCOMPARE(actionTexts(topMenu(window, u"&File"_s)),
-                 (QStringList{u"&New Workspace…"_s, u"&Open Workspace…"_s, u"Open &Recent"_s, u"&Close Workspace"_s,
-                              u"&Settings…"_s, u"&Quit"_s}));
+                 (QStringList{u"&New Workspace…"_s, u"&Open Workspace…"_s, u"Open &Recent"_s, u"&Save"_s,
+                              u"Close &Tab"_s, u"&Close Workspace"_s, u"&Settings…"_s, u"&Quit"_s}));
         QCOMPARE(actionTexts(topMenu(window, u"&Help"_s)), QStringList{u"&About Ferry"_s});
         QCOMPARE(
             actionTexts(topMenu(window, u"&Run"_s)),
@@ -214,9 +217,9 @@ private Q_SLOTS:
         env.close();
         QVERIFY(window.openWorkspaceAt(first));
         QVERIFY(window.environmentEditors()->open(env.fileName()));
-        QCOMPARE(window.environmentEditors()->count(), 1);
+        QCOMPARE(window.documentArea()->documents().size(), 1);
         QVERIFY(window.openWorkspaceAt(folder(u"second"_s)));
-        QCOMPARE(window.environmentEditors()->count(), 0);
+        QCOMPARE(window.documentArea()->documents().size(), 0);
     }
 
     void missingWorkspaceIsReportedAndForgotten()
@@ -487,7 +490,8 @@ private Q_SLOTS:
         };
         QVERIFY(hasStandardKey(u"&File"_s, u"&New Workspace…"_s, QKeySequence::New));
         QVERIFY(hasStandardKey(u"&File"_s, u"&Open Workspace…"_s, QKeySequence::Open));
-        QVERIFY(hasStandardKey(u"&File"_s, u"&Close Workspace"_s, QKeySequence::Close));
+        QVERIFY(hasStandardKey(u"&File"_s, u"&Save"_s, QKeySequence::Save));
+        QVERIFY(hasStandardKey(u"&File"_s, u"Close &Tab"_s, QKeySequence::Close));
         QVERIFY(hasStandardKey(u"&File"_s, u"&Settings…"_s, QKeySequence::Preferences));
         QVERIFY(hasStandardKey(u"&File"_s, u"&Quit"_s, QKeySequence::Quit));
         QVERIFY(hasStandardKey(u"&Run"_s, u"&Find a Run"_s, QKeySequence::Find));
@@ -513,7 +517,7 @@ private Q_SLOTS:
     }
 
     // `ferry environments/x.yml`: the folder above environments/ is the workspace and the file
-    // is in the editor, in view; a dataset or notebook of that workspace opens in it.
+    // is in an editor, the tab in view; a dataset or notebook of that workspace opens in it.
     void commandLineEnvironmentOpensInItsWorkspace()
     {
         QSettings settings(settingsFile(), QSettings::IniFormat);
@@ -527,19 +531,11 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(window.workspace());
         QCOMPARE(window.workspace()->root(), root);
-        QCOMPARE(window.environmentEditors()->count(), 1);
-        auto *dock = window.findChild<QDockWidget *>(u"environmentDock"_s);
-        QTRY_VERIFY(dock->isVisible() && !dock->visibleRegion().isEmpty()); // raised over the Experiment tab
-        QVERIFY(!QFileInfo::exists(root + u"/environments/x-2.yml"_s));     // opened, not imported again
-        // Wide for the editor; back on the Experiment tab the chart is the largest part again.
-        QTRY_VERIFY2(dock->width() > window.width() / 3,
-                     qPrintable(u"editor %1 of %2"_s.arg(dock->width()).arg(window.width())));
-        auto *experiment = window.findChild<QDockWidget *>(u"experimentDock"_s);
-        experiment->raise();
-        QTRY_VERIFY(experiment->isVisible() && !experiment->visibleRegion().isEmpty());
-        QTRY_VERIFY2(
-            experiment->width() < window.centralWidget()->width(),
-            qPrintable(u"experiment %1, chart %2"_s.arg(experiment->width()).arg(window.centralWidget()->width())));
+        QCOMPARE(window.environmentEditors()->editors().size(), 1);
+        auto *editor = window.documentArea()->currentDocument();
+        QVERIFY(editor && editor->isVisible() && !editor->visibleRegion().isEmpty());
+        QCOMPARE(editor->path(), file);
+        QVERIFY(!QFileInfo::exists(root + u"/environments/x-2.yml"_s)); // opened, not imported again
 
         // A file of another workspace switches to it; one outside any stays in the open one.
         const QString other = folder(u"otherproject"_s);
