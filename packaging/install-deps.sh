@@ -37,6 +37,8 @@ test=(
   # the wall time and peak memory of hostile inputs (tests/support/measure.h, tests/bench/hostile.sh)
   time
   xvfb xauth x11-utils imagemagick fonts-dejavu-core
+  # the real window driven by keys under Xvfb (tests/gui/notebook-window.sh)
+  xdotool
   desktop-file-utils appstream dpkg-dev
   # reference implementations the parsers are checked against
   python3-packaging python3-yaml

@@ -2,14 +2,17 @@
 
 #include "ui/notebook/cellwidget.h"
 #include "ui/notebook/codeeditor.h"
+#include "ui/notebook/notebookimportdialog.h"
 #include "ui/notebook/outputarea.h"
 
 #include "run/runspec.h"
 
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QMessageBox>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QToolBar>
@@ -27,7 +30,7 @@ constexpr int kMostUndo = 100;
 } // namespace
 
 NotebookEditor::NotebookEditor(QString kernelsDir, const QString &ferryBinary, QWidget *parent)
-    : QWidget(parent), m_kernelsDir(std::move(kernelsDir)), m_scroll(new QScrollArea(this)), m_column(new QWidget),
+    : Document(parent), m_kernelsDir(std::move(kernelsDir)), m_scroll(new QScrollArea(this)), m_column(new QWidget),
       m_layout(new QVBoxLayout(m_column)), m_state(new QLabel(this)),
       m_kernel(std::make_unique<kernels::NotebookKernel>(m_kernelsDir, ferryBinary))
 {
@@ -46,6 +49,9 @@ NotebookEditor::NotebookEditor(QString kernelsDir, const QString &ferryBinary, Q
     add(tr("Interrupt"), tr("Interrupt the kernel (I, I)"), &NotebookEditor::interruptKernel);
     add(tr("Restart"), tr("Restart the kernel (0, 0)"), &NotebookEditor::restartKernel);
     add(tr("Restart && Run All"), tr("Restart the kernel, then run every cell"), &NotebookEditor::restartAndRunAll);
+    bar->addSeparator();
+    add(tr("Convert to Script…"), tr("Write the notebook as a training script, its constants as hyperparameters"),
+        &NotebookEditor::convertToScript);
     bar->addSeparator();
     m_state->setObjectName(u"kernelState"_s);
     bar->addWidget(m_state);
@@ -163,9 +169,45 @@ notebook::NotebookDocument NotebookEditor::document() const
     return document;
 }
 
-Expected<void> NotebookEditor::save()
+bool NotebookEditor::save()
 {
-    return saveAs(m_document.path);
+    QString target = m_document.path;
+    if (target.isEmpty()) {
+        target = QFileDialog::getSaveFileName(this, tr("Save Notebook"), {}, tr("Notebooks (*.ipynb)"));
+        if (target.isEmpty())
+            return false;
+    }
+    if (const auto saved = saveAs(target); !saved) {
+        QMessageBox::warning(this, tr("Cannot save the notebook"), saved.error().toString());
+        return false;
+    }
+    return true;
+}
+
+bool NotebookEditor::maybeClose()
+{
+    if (!m_modified)
+        return true;
+    const auto answer = QMessageBox::question(
+        this, tr("Unsaved changes"), tr("%1 has changes that are not saved. Save them?").arg(title()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Cancel)
+        return false;
+    return answer == QMessageBox::Discard || save();
+}
+
+void NotebookEditor::convertToScript()
+{
+    if (m_modified && !save())
+        return;
+    if (m_document.path.isEmpty())
+        return;
+    auto *dialog =
+        new NotebookImportDialog(m_document.path, NotebookImportDialog::defaultOutputPath(m_document.path, {}), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this,
+            [this, dialog] { Q_EMIT message(tr("Wrote %1").arg(dialog->outputPath())); });
+    dialog->open();
 }
 
 Expected<void> NotebookEditor::saveAs(const QString &path)
@@ -174,7 +216,10 @@ Expected<void> NotebookEditor::saveAs(const QString &path)
     notebook::NotebookDocument document = this->document();
     if (auto saved = document.save(path); !saved)
         return saved.error();
+    const bool newPath = document.path != m_document.path;
     m_document = document;
+    if (newPath)
+        Q_EMIT titleChanged();
     for (CellWidget *cell : std::as_const(m_cells))
         cell->editor()->document()->setModified(false);
     setModified(false);
@@ -186,7 +231,7 @@ void NotebookEditor::setModified(bool modified)
     if (modified == m_modified)
         return;
     m_modified = modified;
-    Q_EMIT modificationChanged(modified);
+    Q_EMIT modifiedChanged(modified);
 }
 
 void NotebookEditor::setKernelChoice(const QString &environmentFile, const QString &target)

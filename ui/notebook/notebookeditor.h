@@ -8,6 +8,7 @@
 #include "kernelhost/notebookkernel.h"
 #include "kernels/celloutputs.h"
 #include "notebook/notebookdocument.h"
+#include "ui/document/document.h"
 
 #include <QHash>
 #include <QPointer>
@@ -26,7 +27,7 @@ namespace ferry::ui {
 
 class CellWidget;
 
-class NotebookEditor : public QWidget {
+class NotebookEditor : public Document {
     Q_OBJECT
 public:
     // Kernels go to `kernelsDir` (the workspace's .ferry/kernels); `ferryBinary` starts their runs
@@ -36,11 +37,15 @@ public:
 
     // Opens `path` (.ipynb, or a percent-format .py); an Error (nothing shown) when it cannot be read.
     Expected<void> open(const QString &path);
-    Expected<void> save();
+    // Writes the notebook to `path` (its own: save()); an Error when it cannot.
     Expected<void> saveAs(const QString &path);
-    QString path() const { return m_document.path; }
-    QString title() const;
-    bool isModified() const { return m_modified; }
+
+    // Document: the tab of the window's document area.
+    QString path() const override { return m_document.path; }
+    QString title() const override;
+    bool isModified() const override { return m_modified; }
+    bool save() override;       // says what failed in a message box
+    bool maybeClose() override; // save, discard or stay
     // The notebook as it is now (cells with their outputs and counts).
     notebook::NotebookDocument document() const;
 
@@ -66,9 +71,10 @@ public Q_SLOTS:
     void undoCellOperation();
     void enterEditMode();
     void enterCommandMode();
+    // The notebook as a training script with its constants as hyperparameters (the import dialog).
+    void convertToScript();
 
 Q_SIGNALS:
-    void modificationChanged(bool modified);
     void kernelStateChanged(const QString &text);
     void message(const QString &text);
 

@@ -126,6 +126,12 @@ void MainWindow::createMenus()
 
     menuBar()->addMenu(tr("&Environment"))->addActions(actions.environment);
 
+    QMenu *notebook = menuBar()->addMenu(tr("&Notebook"));
+    notebook->setObjectName(u"notebookMenu"_s);
+    notebook->addAction(actions.openNotebook);
+    notebook->addSeparator();
+    notebook->addActions(actions.notebook);
+
     QMenu *run = menuBar()->addMenu(tr("&Run"));
     run->addActions(
         {actions.startRun, actions.newSweep, actions.sweeps, actions.train, actions.findRun, actions.refreshRuns});

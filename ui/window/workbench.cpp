@@ -9,7 +9,7 @@
 #include "ui/data/droprouter.h"
 #include "ui/document/documentarea.h"
 #include "ui/env/environmenteditors.h"
-#include "ui/notebook/notebookimportdialog.h"
+#include "ui/notebook/notebookeditor.h"
 #include "ui/problems/fileatlineview.h"
 #include "ui/problems/problemspanel.h"
 #include "ui/session/workspacesession.h"
@@ -83,6 +83,9 @@ Workbench::Workbench(QSettings &settings, workspace::RecentWorkspaces &recent, W
                     break;
                 case WorkspaceOverview::Kind::Environment:
                     openEnvironment(path);
+                    break;
+                case WorkspaceOverview::Kind::Notebook:
+                    openNotebook(path);
                     break;
                 }
             });
@@ -167,6 +170,40 @@ void Workbench::createActions()
                                               QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O)};
     for (qsizetype i = 0; i < a.environment.size() && i < environmentKeys.size(); ++i)
         a.environment.at(i)->setShortcut(environmentKeys.at(i));
+
+    // The notebook in front: its kernel and cells (its own keys are JupyterLab's, in the notebook).
+    a.openNotebook = make(tr("&Open Notebook…"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_O));
+    connect(a.openNotebook, &QAction::triggered, this, [this] {
+        const QString path =
+            QFileDialog::getOpenFileName(m_window, tr("Open Notebook"), m_workspace ? m_workspace->root() : QString(),
+                                         tr("Notebooks (*.ipynb *.py)"));
+        if (!path.isEmpty())
+            openNotebook(path);
+    });
+    // JupyterLab binds none of these in its menus; in the notebook, I,I and 0,0 do the same.
+    const auto notebookAction = [&](const QString &text, const QKeySequence &key, void (NotebookEditor::*slot)()) {
+        QAction *action = make(text, key);
+        connect(action, &QAction::triggered, this, [this, slot] {
+            if (auto *notebook = qobject_cast<NotebookEditor *>(m_panels.documents->currentDocument()))
+                (notebook->*slot)();
+        });
+        a.notebook << action;
+    };
+    notebookAction(tr("Run &All Cells"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Return), &NotebookEditor::runAll);
+    notebookAction(tr("&Interrupt the Kernel"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_C),
+                   &NotebookEditor::interruptKernel);
+    notebookAction(tr("&Restart the Kernel"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_0),
+                   &NotebookEditor::restartKernel);
+    notebookAction(tr("Restart the Kernel and Run All &Cells"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_R),
+                   &NotebookEditor::restartAndRunAll);
+    notebookAction(tr("Convert to a Training &Script…"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_E),
+                   &NotebookEditor::convertToScript);
+    const auto notebookInView = [this](Document *document) {
+        for (QAction *action : std::as_const(m_actions.notebook))
+            action->setEnabled(qobject_cast<NotebookEditor *>(document));
+    };
+    notebookInView(nullptr);
+    connect(documents, &DocumentArea::currentDocumentChanged, this, notebookInView);
 
     a.startRun = make(tr("&Start a Script Run…"), QKeySequence(Qt::CTRL | Qt::Key_R));
     connect(a.startRun, &QAction::triggered, m_runs, [this] { m_runs->startScriptRun(); });
@@ -400,18 +437,9 @@ void Workbench::openDrop(const DropPlan &plan)
         case DropPlan::Kind::Environment:
             importEnvironment(item.path);
             break;
-        case DropPlan::Kind::Notebook: {
-            // The proposal shows before anything is written.
-            auto *dialog = new NotebookImportDialog(
-                item.path,
-                NotebookImportDialog::defaultOutputPath(item.path, m_workspace ? m_workspace->root() : QString()),
-                m_window);
-            dialog->setAttribute(Qt::WA_DeleteOnClose);
-            connect(dialog, &QDialog::accepted, this,
-                    [this, dialog] { Q_EMIT statusMessage(tr("Wrote %1").arg(dialog->outputPath()), 10000); });
-            dialog->open();
+        case DropPlan::Kind::Notebook: // in a tab; its conversion to a script is an action there
+            openNotebook(item.path);
             break;
-        }
         }
     }
 }
@@ -438,6 +466,31 @@ void Workbench::importEnvironment(const QString &path)
 void Workbench::openEnvironment(const QString &path)
 {
     m_panels.environments->open(path);
+}
+
+void Workbench::openNotebook(const QString &path)
+{
+    // Its kernels are the workspace's (or, with none open, kept beside the notebook).
+    const QString kernels =
+        m_workspace ? m_workspace->kernelsDir() : QFileInfo(path).absolutePath() + u"/.ferry/kernels"_s;
+    std::optional<Error> failed;
+    m_panels.documents->open(QFileInfo(path).absoluteFilePath(), [&]() -> Document * {
+        auto *editor = new NotebookEditor(kernels, m_services.ferryBinary);
+        if (const auto opened = editor->open(QFileInfo(path).absoluteFilePath()); !opened) {
+            failed = opened.error();
+            delete editor;
+            return nullptr;
+        }
+        connect(editor, &NotebookEditor::message, this,
+                [this](const QString &text) { Q_EMIT statusMessage(text, 10000); });
+        return editor;
+    });
+    if (failed) {
+        reportProblem(*failed);
+        return;
+    }
+    if (Document *document = m_panels.documents->currentDocument()) // keys go to its first cell
+        document->setFocus();
 }
 
 void Workbench::reportProblem(const Error &error)

@@ -44,6 +44,8 @@ struct WorkbenchActions {
     QAction *settings = nullptr;
     QAction *quit = nullptr;
     QList<QAction *> environment; // the environment editors' New… and Open…
+    QAction *openNotebook = nullptr;
+    QList<QAction *> notebook; // the current notebook's: run all, interrupt, restart...; enabled while one is
     QAction *startRun = nullptr;
     QAction *newSweep = nullptr;
     QAction *sweeps = nullptr;
@@ -94,6 +96,8 @@ public:
     void openDrop(const DropPlan &plan);
     // Opens the environment file in an editor, a tab of the middle of the window, and shows it.
     void openEnvironment(const QString &path);
+    // A notebook (.ipynb, or a percent-format .py) in a tab of its own (or its tab, when open).
+    void openNotebook(const QString &path);
     // Before the window closes: asks about unsaved edits in the documents (false: the user stays),
     // then cancels the window's own training (scripts run on).
     bool prepareToClose();

@@ -4,6 +4,7 @@
 #include "env/spechash.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
 #include <QFutureWatcher>
@@ -57,8 +58,18 @@ QString environmentTitle(const QString &relative)
     return relative.startsWith(folder) ? relative.mid(folder.size()) : relative;
 }
 
+// A percent-format script (`# %%` cells) opens as a notebook too: a line of its first 64 KiB starts so.
+bool isPercentNotebook(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray head = file.read(64 * 1024);
+    return head.startsWith("# %%") || head.contains("\n# %%");
+}
+
 struct Scan {
-    QStringList environments, scripts, datasets;
+    QStringList environments, scripts, datasets, notebooks;
     int seen = 0;
 };
 
@@ -83,9 +94,13 @@ void walk(const QDir &root, const QDir &dir, int depth, Scan &scan)
         const QString name = entry.fileName();
         if (relative.startsWith(u"environments/"_s) && (name.endsWith(u".yml"_s) || name.endsWith(u".yaml"_s)))
             scan.environments << relative;
-        else if (name.endsWith(u".py"_s))
+        else if (name.endsWith(u".ipynb"_s))
+            scan.notebooks << relative;
+        else if (name.endsWith(u".py"_s)) {
             scan.scripts << relative;
-        else if (isDataFile(name))
+            if (isPercentNotebook(entry.absoluteFilePath()))
+                scan.notebooks << relative;
+        } else if (isDataFile(name))
             scan.datasets << relative;
     }
 }
@@ -172,6 +187,7 @@ void WorkspaceOverview::rescan()
     };
     group(Kind::Environment, tr("Environments"), scan.environments, tr("drop an environment.yml or requirements.txt"));
     group(Kind::Script, tr("Scripts"), scan.scripts, tr("no Python scripts yet"));
+    group(Kind::Notebook, tr("Notebooks"), scan.notebooks, tr("drop a .ipynb, or write a .py with # %% cells"));
     group(Kind::Dataset, tr("Datasets"), scan.datasets, tr("drop a CSV, an image folder or MNIST files"));
 
     // The files are read on a worker; a newer scan makes this one's labels stale.

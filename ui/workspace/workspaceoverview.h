@@ -21,7 +21,7 @@ namespace ferry::ui {
 class WorkspaceOverview : public QTreeWidget {
     Q_OBJECT
 public:
-    enum class Kind { Environment, Script, Dataset };
+    enum class Kind { Environment, Script, Dataset, Notebook };
     explicit WorkspaceOverview(QWidget *parent = nullptr);
 
     void setRoot(const QString &path); // empty: nothing shown

@@ -3,3 +3,9 @@
 if(FERRY_GUI)
   ferry_test(tst_notebookeditor GUI SOURCES ui/notebook/tst_notebookeditor.cpp LIBS ferry_ui)
 endif()
+# The real window under Xvfb: `ferry NB.ipynb`, Notebook ▸ Run All Cells by the menu's keys
+# (xdotool), saved, against nbconvert (tests/gui/notebook-window.sh).
+if(FERRY_GUI)
+  add_test(NAME notebook_window COMMAND bash "${PROJECT_SOURCE_DIR}/tests/gui/notebook-window.sh" $<TARGET_FILE:ferry>)
+  set_tests_properties(notebook_window PROPERTIES LABELS gui TIMEOUT 300)
+endif()
