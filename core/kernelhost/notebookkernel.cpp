@@ -3,6 +3,7 @@
 #include "common/safefile.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QFile>
 #include <QPointer>
 #include <QThread>
@@ -105,7 +106,28 @@ void NotebookKernel::started(const Expected<KernelFolder> &folder)
         failAll(u"aborted"_s);
         return;
     }
+    if (!m_notebook.isEmpty())
+        (void)createNewFile(folder->path() + u"/notebook"_s, m_notebook.toUtf8(), 0600);
     connectTo(folder->path(), 0);
+}
+
+QString NotebookKernel::runningKernelFor(const QString &kernelsDir, const QString &notebookPath)
+{
+    const QDir dir(kernelsDir);
+    QStringList names = dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+    std::reverse(names.begin(), names.end()); // ids start with their time: the newest first
+    for (const QString &name : std::as_const(names)) {
+        const QString folder = dir.filePath(name);
+        const auto owner = readRegularFile(folder + u"/notebook"_s, 64 * 1024);
+        if (!owner || !*owner || QString::fromUtf8(**owner) != notebookPath)
+            continue;
+        const KernelFolder kernel(folder);
+        const auto end = kernel.readEnd();
+        const auto keeper = kernel.readKeeper();
+        if (end && !*end && keeper && *keeper)
+            return folder;
+    }
+    return {};
 }
 
 void NotebookKernel::attach(const QString &folder)
@@ -163,6 +185,7 @@ void NotebookKernel::send(const QString &cellId, const QString &code)
     const QString request = m_connection->client().execute(code, false, true, false, true);
     m_cells.insert(request, cellId);
     m_running << request;
+    m_sent.insert(request);
     rememberRequest(request, cellId);
 }
 
@@ -221,6 +244,12 @@ void NotebookKernel::onMessage(Channel channel, const JupyterMessage &message)
         return;
     if (type == u"status"_s) {
         const QString state = message.content.value(u"execution_state"_s).toString();
+        // An execution another client sent (one replayed from the journal after a reattach): its
+        // reply went to that client; idle after it is its end.
+        if (state == u"idle"_s && m_cells.contains(parent) && !m_sent.contains(parent)) {
+            const int count = m_counts.take(parent);
+            Q_EMIT cellFinished(m_cells.value(parent), m_errors.remove(parent) ? u"error"_s : u"ok"_s, count);
+        }
         if (m_readyRequest.isEmpty() && (m_state == State::Idle || m_state == State::Busy)) {
             if (state == u"busy"_s)
                 setState(State::Busy);
@@ -233,9 +262,14 @@ void NotebookKernel::onMessage(Channel channel, const JupyterMessage &message)
     if (cell.isEmpty())
         return;
     if (type == u"execute_input"_s) {
-        Q_EMIT cellStarted(cell, message.content.value(u"execution_count"_s).toInt(-1));
+        const int count = message.content.value(u"execution_count"_s).toInt(-1);
+        if (!m_sent.contains(parent))
+            m_counts.insert(parent, count);
+        Q_EMIT cellStarted(cell, count);
         return;
     }
+    if (type == u"error"_s && !m_sent.contains(parent))
+        m_errors.insert(parent);
     Q_EMIT cellMessage(cell, message);
 }
 

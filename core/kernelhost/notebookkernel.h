@@ -11,6 +11,7 @@
 #include <QHash>
 #include <QJsonObject>
 #include <QObject>
+#include <QSet>
 #include <QString>
 #include <QStringList>
 #include <QTimer>
@@ -28,6 +29,13 @@ public:
     // Kernels go to `kernelsDir` (the workspace's); `ferryBinary` reaches hosts (empty: this program).
     NotebookKernel(QString kernelsDir, QString ferryBinary, QObject *parent = nullptr);
     ~NotebookKernel() override;
+
+    // The notebook whose kernel this is (its absolute path): written beside the kernel's records
+    // (`notebook` in its folder), so that the notebook opened again finds it (runningKernelFor).
+    void setNotebook(const QString &path) { m_notebook = path; }
+    // The kernel in `kernelsDir` that `notebookPath` started and that has not ended (by its
+    // records), the newest when there are several; empty when none.
+    static QString runningKernelFor(const QString &kernelsDir, const QString &notebookPath);
 
     // Starts a kernel for the notebook (off this thread); cells asked meanwhile wait their turn.
     void start(const KernelRequest &request);
@@ -85,12 +93,16 @@ private:
     QString m_kernelsDir;
     QString m_ferryBinary;
     QString m_folder;
+    QString m_notebook;
     std::unique_ptr<KernelConnection> m_connection;
     State m_state = State::None;
     QString m_detail;
     QList<std::pair<QString, QString>> m_queue; // (cell, code) waiting for the kernel
     QHash<QString, QString> m_cells;            // request msg_id -> cell id
     QStringList m_running;                      // request ids sent, not finished, in order
+    QSet<QString> m_sent;                       // request ids this client sent (the others: replayed)
+    QHash<QString, int> m_counts;               // replayed executions: their count, until idle
+    QSet<QString> m_errors;                     // replayed executions that raised
     QString m_readyRequest;                     // the kernel_info that says it is ready
     int m_restartsSeen = 0;
     QTimer m_tick;

@@ -120,6 +120,12 @@ Expected<void> NotebookEditor::open(const QString &path)
     m_undo.clear();
     build();
     setModified(false);
+    // Its kernel still runs (the window was closed, or Ferry ended): attached again, what ran
+    // meanwhile replayed into its cells.
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    m_kernel->setNotebook(absolute);
+    if (const QString running = kernels::NotebookKernel::runningKernelFor(m_kernelsDir, absolute); !running.isEmpty())
+        m_kernel->attach(running);
     if (!m_document.warning.isEmpty())
         Q_EMIT message(m_document.warning);
     return {};

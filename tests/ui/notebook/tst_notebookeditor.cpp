@@ -223,6 +223,31 @@ private Q_SLOTS:
         QCOMPARE(cell->source(), u"print(x * 3)"_s);
         QTRY_VERIFY_WITH_TIMEOUT(textOf(cell->outputArea()->outputs()).contains(u"NameError"_s), 30000);
     }
+
+    // The notebook closed while a cell runs (its window gone, its kernel not): opened again, it
+    // attaches to the kernel and the cell's output is whole, once, in order, with its count.
+    void reopenedWhileItRunsReattaches()
+    {
+        CellWidget *cell = m_editor->cells().last();
+        m_editor->setCurrentIndex(int(m_editor->cells().size()) - 1);
+        cell->editor()->setPlainText(
+            u"import time\nfor i in range(6):\n    print(i, flush=True)\n    time.sleep(0.4)"_s);
+        const QString id = cell->id();
+        QVERIFY(m_editor->save());
+        m_editor->runCurrent();
+        QTRY_VERIFY_WITH_TIMEOUT(textOf(cell->outputArea()->outputs()).startsWith(u"0\n"_s), 30000);
+        m_editor.reset(); // the window closes; the kernel goes on
+        QTest::qWait(1500);
+        m_editor = std::make_unique<NotebookEditor>(kernelsDir(), ferry::test::ferryBinary());
+        QVERIFY(m_editor->open(m_book));
+        QCOMPARE(m_editor->kernel().state(), ferry::kernels::NotebookKernel::State::Starting); // attaching
+        cell = m_editor->cells().last();
+        QCOMPARE(cell->id(), id);
+        QTRY_COMPARE_WITH_TIMEOUT(textOf(cell->outputArea()->outputs()), u"0\n1\n2\n3\n4\n5\n"_s, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(cell->run(), CellWidget::Run::Done, 10000);
+        QVERIFY(cell->executionCount() > 0);
+        QCOMPARE(QDir(kernelsDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), 1); // the same kernel
+    }
 };
 
 FERRY_TEST_MAIN(TestNotebookEditor)
