@@ -7,11 +7,15 @@
 
 #include "run/runspec.h"
 
+#include <QComboBox>
+#include <QDateTime>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
 #include <QMessageBox>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -26,6 +30,8 @@ namespace {
 
 constexpr int kFlushMs = 100; // outputs drawn at most this often while a cell prints
 constexpr int kMostUndo = 100;
+constexpr int kAutosaveMs = 30000;
+constexpr char16_t kNoEnvironment[] = u"python3 on PATH";
 
 } // namespace
 
@@ -53,6 +59,23 @@ NotebookEditor::NotebookEditor(QString kernelsDir, const QString &ferryBinary, Q
     add(tr("Convert to Script…"), tr("Write the notebook as a training script, its constants as hyperparameters"),
         &NotebookEditor::convertToScript);
     bar->addSeparator();
+    // Where the kernel runs: the environment and the target (kept in the notebook's metadata).
+    m_environment = new QComboBox(bar);
+    m_environment->setObjectName(u"kernelEnvironment"_s);
+    m_environment->setToolTip(tr("The environment the kernel runs in"));
+    m_environment->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    bar->addWidget(m_environment);
+    m_target = new QComboBox(bar);
+    m_target->setObjectName(u"kernelTarget"_s);
+    m_target->setEditable(true);
+    m_target->addItems({u"local"_s, u"container"_s});
+    m_target->setToolTip(tr("Where the kernel runs: local, container, ssh:HOST or slurm:HOST"));
+    m_target->setMinimumContentsLength(12);
+    bar->addWidget(m_target);
+    connect(m_environment, &QComboBox::activated, this, &NotebookEditor::kernelChoiceChanged);
+    connect(m_target->lineEdit(), &QLineEdit::editingFinished, this, &NotebookEditor::kernelChoiceChanged);
+    connect(m_target, &QComboBox::activated, this, &NotebookEditor::kernelChoiceChanged);
+    bar->addSeparator();
     m_state->setObjectName(u"kernelState"_s);
     bar->addWidget(m_state);
     layout->addWidget(bar);
@@ -67,6 +90,16 @@ NotebookEditor::NotebookEditor(QString kernelsDir, const QString &ferryBinary, Q
     layout->addWidget(m_scroll, 1);
     setFocusProxy(m_column);
 
+    m_autosave.setInterval(kAutosaveMs);
+    connect(&m_autosave, &QTimer::timeout, this, &NotebookEditor::autosaveNow);
+    m_autosave.start();
+    askRestore = [this](const QDateTime &savedAt) {
+        return QMessageBox::question(this, tr("Restore unsaved changes?"),
+                                     tr("%1 has changes from %2 that were never saved (Ferry ended before). "
+                                        "Open them?")
+                                         .arg(title(), QLocale().toString(savedAt, QLocale::ShortFormat)),
+                                     QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes) == QMessageBox::Yes;
+    };
     m_flush.setInterval(kFlushMs);
     m_flush.setSingleShot(true);
     connect(&m_flush, &QTimer::timeout, this, &NotebookEditor::flushOutputs);
@@ -116,10 +149,23 @@ Expected<void> NotebookEditor::open(const QString &path)
     auto document = notebook::NotebookDocument::read(path);
     if (!document)
         return document.error();
+    bool restored = false;
+    const QFileInfo side(autosavePath(path));
+    if (side.exists() && side.lastModified() >= QFileInfo(path).lastModified() && askRestore &&
+        askRestore(side.lastModified())) {
+        auto autosaved = notebook::NotebookDocument::read(side.filePath());
+        if (autosaved) {
+            // The file's own bytes stay what "unchanged" compares with; the cells are the autosave's.
+            document->cells = autosaved->cells;
+            document->metadata = autosaved->metadata;
+            restored = true;
+        }
+    }
     m_document = std::move(*document);
     m_undo.clear();
     build();
-    setModified(false);
+    showKernelChoice();
+    setModified(restored);
     // Its kernel still runs (the window was closed, or Ferry ended): attached again, what ran
     // meanwhile replayed into its cells.
     const QString absolute = QFileInfo(path).absoluteFilePath();
@@ -129,6 +175,75 @@ Expected<void> NotebookEditor::open(const QString &path)
     if (!m_document.warning.isEmpty())
         Q_EMIT message(m_document.warning);
     return {};
+}
+
+QString NotebookEditor::autosavePath(const QString &notebookPath)
+{
+    const QFileInfo file(notebookPath);
+    return file.absolutePath() + u"/."_s + file.fileName() + u".ferry-autosave"_s;
+}
+
+void NotebookEditor::autosaveNow()
+{
+    if (!m_modified || m_document.path.isEmpty())
+        return;
+    notebook::NotebookDocument document = this->document();
+    document.format = notebook::NotebookDocument::Format::Ipynb; // outputs too, whatever the file's format
+    (void)document.save(autosavePath(m_document.path));
+}
+
+void NotebookEditor::setEnvironmentChoices(const QStringList &environmentFiles)
+{
+    const QString current = m_environment->currentData().toString();
+    m_environment->clear();
+    m_environment->addItem(QString::fromUtf16(kNoEnvironment), QString());
+    for (const QString &file : environmentFiles)
+        m_environment->addItem(QFileInfo(file).completeBaseName(), QFileInfo(file).absoluteFilePath());
+    showKernelChoice();
+    if (m_environment->findData(current) >= 0 && m_document.environment().isEmpty())
+        m_environment->setCurrentIndex(m_environment->findData(current));
+}
+
+// The notebook's choice in the toolbar (an environment not among the choices is added).
+void NotebookEditor::showKernelChoice()
+{
+    if (m_environment->count() == 0)
+        m_environment->addItem(QString::fromUtf16(kNoEnvironment), QString());
+    QString env = m_document.environment();
+    if (!env.isEmpty() && QFileInfo(env).isRelative() && !m_document.path.isEmpty())
+        env = QFileInfo(QFileInfo(m_document.path).absolutePath() + u'/' + env).absoluteFilePath();
+    int index = m_environment->findData(env);
+    if (index < 0) {
+        m_environment->addItem(QFileInfo(env).completeBaseName(), env);
+        index = m_environment->count() - 1;
+    }
+    m_environment->setCurrentIndex(index);
+    m_target->setCurrentText(m_document.target().isEmpty() ? u"local"_s : m_document.target());
+}
+
+void NotebookEditor::kernelChoiceChanged()
+{
+    const QString env = m_environment->currentData().toString();
+    const QString target = m_target->currentText().trimmed();
+    QString currentEnv = m_document.environment();
+    if (!currentEnv.isEmpty() && QFileInfo(currentEnv).isRelative() && !m_document.path.isEmpty())
+        currentEnv = QFileInfo(QFileInfo(m_document.path).absolutePath() + u'/' + currentEnv).absoluteFilePath();
+    const QString currentTarget = m_document.target().isEmpty() ? u"local"_s : m_document.target();
+    if (env == currentEnv && target == currentTarget)
+        return;
+    if (!run::TargetSpec::parse(target)) {
+        Q_EMIT message(tr("'%1' is no target: local, container, ssh:HOST or slurm:HOST").arg(target));
+        m_target->setCurrentText(currentTarget);
+        return;
+    }
+    setKernelChoice(env, target);
+    // The kernel that runs is the old choice's: stopped, the next cell starts one in the new.
+    using K = kernels::NotebookKernel;
+    if (m_kernel->state() != K::State::None && m_kernel->state() != K::State::Dead) {
+        m_kernel->stop();
+        Q_EMIT message(tr("The kernel was stopped: the next cell you run starts one in %1 on %2")
+                           .arg(m_environment->currentText(), target));
+    }
 }
 
 void NotebookEditor::build()
@@ -199,7 +314,11 @@ bool NotebookEditor::maybeClose()
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     if (answer == QMessageBox::Cancel)
         return false;
-    return answer == QMessageBox::Discard || save();
+    if (answer == QMessageBox::Discard) {
+        QFile::remove(autosavePath(m_document.path));
+        return true;
+    }
+    return save();
 }
 
 void NotebookEditor::convertToScript()
@@ -224,6 +343,7 @@ Expected<void> NotebookEditor::saveAs(const QString &path)
         return saved.error();
     const bool newPath = document.path != m_document.path;
     m_document = document;
+    QFile::remove(autosavePath(path));
     if (newPath)
         Q_EMIT titleChanged();
     for (CellWidget *cell : std::as_const(m_cells))

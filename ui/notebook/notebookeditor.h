@@ -16,8 +16,11 @@
 #include <QTimer>
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 
+class QComboBox;
+class QDateTime;
 class QLabel;
 class QScrollArea;
 class QVBoxLayout;
@@ -36,7 +39,18 @@ public:
     ~NotebookEditor() override;
 
     // Opens `path` (.ipynb, or a percent-format .py); an Error (nothing shown) when it cannot be read.
+    // When an autosave newer than the file is beside it (Ferry ended with unsaved edits), `askRestore`
+    // (by default a question to the user) says whether to take it: then it is what opens, unsaved.
     Expected<void> open(const QString &path);
+    std::function<bool(const QDateTime &savedAt)> askRestore;
+    // The side file of unsaved edits: `.NAME.ferry-autosave` beside the notebook, written every
+    // `autosaveMs` while there are unsaved edits, removed by a save or a discard.
+    static QString autosavePath(const QString &notebookPath);
+    void autosaveNow();
+    void setAutosaveInterval(int ms) { m_autosave.setInterval(ms); }
+
+    // The environments the kernel may run in (the workspace's), offered beside "python3 on PATH".
+    void setEnvironmentChoices(const QStringList &environmentFiles);
     // Writes the notebook to `path` (its own: save()); an Error when it cannot.
     Expected<void> saveAs(const QString &path);
 
@@ -84,6 +98,8 @@ protected:
 
 private:
     void build();
+    void showKernelChoice();
+    void kernelChoiceChanged();
     CellWidget *addCellWidget(const notebook::DocumentCell &cell, int index);
     void run(int index);
     bool ensureKernel();
@@ -105,6 +121,9 @@ private:
     QWidget *m_column = nullptr;
     QVBoxLayout *m_layout = nullptr;
     QLabel *m_state = nullptr;
+    QComboBox *m_environment = nullptr;
+    QComboBox *m_target = nullptr;
+    QTimer m_autosave;
     std::unique_ptr<kernels::NotebookKernel> m_kernel;
     QHash<QString, std::shared_ptr<kernels::CellOutputs>> m_outputs; // by cell id: its current execution
     QSet<QString> m_dirty;                                           // cells whose outputs changed

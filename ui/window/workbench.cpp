@@ -483,6 +483,13 @@ void Workbench::openNotebook(const QString &path)
         }
         connect(editor, &NotebookEditor::message, this,
                 [this](const QString &text) { Q_EMIT statusMessage(text, 10000); });
+        if (m_workspace) { // the kernel's environment: one of the workspace's
+            const QDir environments(m_workspace->root() + u"/environments"_s);
+            QStringList files;
+            for (const QString &name : environments.entryList({u"*.yml"_s, u"*.yaml"_s}, QDir::Files, QDir::Name))
+                files << environments.filePath(name);
+            editor->setEnvironmentChoices(files);
+        }
         return editor;
     });
     if (failed) {

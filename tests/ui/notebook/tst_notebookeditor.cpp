@@ -248,6 +248,35 @@ private Q_SLOTS:
         QVERIFY(cell->executionCount() > 0);
         QCOMPARE(QDir(kernelsDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), 1); // the same kernel
     }
+
+    // Unsaved edits survive a crash: the autosave beside the notebook is offered when it opens
+    // again (the file itself untouched), and a save removes it.
+    void autosaveRestoresAfterACrash()
+    {
+        const QString path = m_dir.filePath(u"books/crash.ipynb"_s);
+        QVERIFY(QFile::copy(QStringLiteral(FERRY_TEST_DATA "/notebooks/stops.ipynb"), path));
+        QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+        const QByteArray before = ferry::test::readFile(path);
+        {
+            NotebookEditor editor(kernelsDir(), ferry::test::ferryBinary());
+            QVERIFY(editor.open(path));
+            editor.cells().first()->editor()->setPlainText(u"# edited, never saved"_s);
+            QVERIFY(editor.isModified());
+            editor.autosaveNow();
+        } // Ferry ends without saving
+        QVERIFY(QFileInfo::exists(NotebookEditor::autosavePath(path)));
+        QCOMPARE(ferry::test::readFile(path), before);
+        NotebookEditor again(kernelsDir(), ferry::test::ferryBinary());
+        int asked = 0;
+        again.askRestore = [&](const QDateTime &) { return ++asked > 0; };
+        QVERIFY(again.open(path));
+        QCOMPARE(asked, 1);
+        QCOMPARE(again.cells().first()->source(), u"# edited, never saved"_s);
+        QVERIFY(again.isModified());
+        QVERIFY(again.save());
+        QVERIFY(!QFileInfo::exists(NotebookEditor::autosavePath(path)));
+        QVERIFY(ferry::test::readFile(path).contains("# edited, never saved"));
+    }
 };
 
 FERRY_TEST_MAIN(TestNotebookEditor)
