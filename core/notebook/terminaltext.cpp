@@ -491,20 +491,23 @@ void TerminalText::eraseInLine(int mode)
     }
 }
 
-QString TerminalText::plainText() const
+QString TerminalText::joinedLines(const std::function<void(QString &, const TerminalRun &)> &run,
+                                  const std::function<void(QString &, const QString &)> &mark) const
 {
     QString text;
-    const auto add = [&text](const TerminalLine &line) {
-        for (const TerminalRun &run : line.runs)
-            text += run.text;
+    const auto add = [&](const TerminalLine &line) {
+        for (const TerminalRun &r : line.runs)
+            run(text, r);
         if (line.cut)
             text += QChar(kCutMark);
         text += u'\n';
     };
     for (const TerminalLine &line : m_head)
         add(line);
-    if (m_hidden > 0)
-        text += hiddenMark(m_hidden) + u'\n';
+    if (m_hidden > 0) {
+        mark(text, hiddenMark(m_hidden));
+        text += u'\n';
+    }
     for (const TerminalLine &line : m_tail)
         add(line);
     if (m_row < m_lineCount || m_lineCount == 0)
@@ -512,41 +515,33 @@ QString TerminalText::plainText() const
     return text;
 }
 
+QString TerminalText::plainText() const
+{
+    return joinedLines([](QString &text, const TerminalRun &run) { text += run.text; },
+                       [](QString &text, const QString &mark) { text += mark; });
+}
+
 QString TerminalText::html(const TerminalPalette &palette) const
 {
-    QString html = u"<pre>"_s;
-    const auto add = [&html, &palette](const TerminalLine &line) {
-        for (const TerminalRun &run : line.runs) {
-            const QString text = run.text.toHtmlEscaped();
-            if (run.style.isDefault()) {
-                html += text;
-                continue;
-            }
-            const TerminalColors colors = colorsOf(run.style, palette);
-            QString style = u"color:"_s + colorName(colors.foreground);
-            if (colors.background)
-                style += u";background-color:"_s + colorName(*colors.background);
-            if (run.style.bold)
-                style += u";font-weight:bold"_s;
-            if (run.style.italic)
-                style += u";font-style:italic"_s;
-            if (run.style.underline)
-                style += u";text-decoration:underline"_s;
-            html += u"<span style=\""_s + style + u"\">"_s + text + u"</span>"_s;
+    const auto span = [&palette](QString &html, const TerminalRun &run) {
+        if (run.style.isDefault()) {
+            html += run.text.toHtmlEscaped();
+            return;
         }
-        if (line.cut)
-            html += QChar(kCutMark);
-        html += u'\n';
+        const TerminalColors colors = colorsOf(run.style, palette);
+        QString style = u"color:"_s + colorName(colors.foreground);
+        if (colors.background)
+            style += u";background-color:"_s + colorName(*colors.background);
+        if (run.style.bold)
+            style += u";font-weight:bold"_s;
+        if (run.style.italic)
+            style += u";font-style:italic"_s;
+        if (run.style.underline)
+            style += u";text-decoration:underline"_s;
+        html += u"<span style=\""_s + style + u"\">"_s + run.text.toHtmlEscaped() + u"</span>"_s;
     };
-    for (const TerminalLine &line : m_head)
-        add(line);
-    if (m_hidden > 0)
-        html += u"<i>"_s + hiddenMark(m_hidden).toHtmlEscaped() + u"</i>\n"_s;
-    for (const TerminalLine &line : m_tail)
-        add(line);
-    if (m_row < m_lineCount || m_lineCount == 0)
-        html.chop(1);
-    return html + u"</pre>"_s;
+    const auto italic = [](QString &html, const QString &mark) { html += u"<i>"_s + mark.toHtmlEscaped() + u"</i>"_s; };
+    return u"<pre>"_s + joinedLines(span, italic) + u"</pre>"_s;
 }
 
 QString TerminalText::hiddenMark(qsizetype count)

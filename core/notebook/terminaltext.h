@@ -8,6 +8,7 @@
 
 #include <array>
 #include <deque>
+#include <functional>
 #include <optional>
 
 namespace ferry::notebook {
@@ -153,6 +154,9 @@ private:
     TerminalLine *lineForWrite();
     TerminalLine *mutableLine(qsizetype index);
     void changed(qsizetype index);
+    // The shown lines joined as plainText() says, each run and the hidden lines' mark as given.
+    QString joinedLines(const std::function<void(QString &, const TerminalRun &)> &run,
+                        const std::function<void(QString &, const QString &)> &mark) const;
 
     TerminalLimits m_limits;
     QList<TerminalLine> m_head;

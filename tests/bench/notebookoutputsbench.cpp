@@ -7,6 +7,7 @@
 // all).
 #include "notebook/safehtml.h"
 #include "notebook/terminaltext.h"
+#include "support/cost.h"
 
 #include <QFile>
 #include <QString>
@@ -30,19 +31,6 @@ double cpuSeconds()
     return double(now.tv_sec) + double(now.tv_nsec) / 1e9;
 }
 
-// A field of /proc/self/status ("VmRSS:", "VmHWM:") in bytes.
-qint64 statusBytes(const char *field)
-{
-    QFile status(u"/proc/self/status"_s);
-    if (!status.open(QIODevice::ReadOnly))
-        return 0;
-    for (const QByteArray &line : status.readAll().split('\n')) {
-        if (line.startsWith(field))
-            return line.mid(qsizetype(qstrlen(field))).trimmed().split(' ').value(0).toLongLong() * 1024;
-    }
-    return 0;
-}
-
 struct Measured {
     double seconds = 0; // median CPU time
     double mib = 0;     // how far the last round raised the resident memory's peak
@@ -55,11 +43,11 @@ Measured measure(const std::function<void()> &work, int rounds)
     for (int i = 0; i < rounds; ++i) {
         if (QFile clear(u"/proc/self/clear_refs"_s); clear.open(QIODevice::WriteOnly))
             clear.write("5"); // the peak back to the current resident memory
-        const qint64 before = statusBytes("VmRSS:");
+        const qint64 before = ferry::test::processMemory("VmRSS:");
         const double start = cpuSeconds();
         work();
         times.push_back(cpuSeconds() - start);
-        measured.mib = double(statusBytes("VmHWM:") - before) / (1 << 20);
+        measured.mib = double(ferry::test::processMemory("VmHWM:") - before) / (1 << 20);
     }
     std::sort(times.begin(), times.end());
     measured.seconds = times[times.size() / 2];
