@@ -659,9 +659,10 @@ private:
 
     void end(const QString &name)
     {
+        const ElementRule *rule = name.size() <= 16 ? elementRule(name) : nullptr;
         const qsizetype last = static_cast<qsizetype>(m_open.size()) - 1;
-        for (qsizetype i = last; i >= 0 && last - i < kSearchWindow; --i) {
-            if (m_open[size_t(i)].rule->name == name) {
+        for (qsizetype i = last; rule != nullptr && i >= 0 && last - i < kSearchWindow; --i) {
+            if (m_open[size_t(i)].rule == rule) {
                 while (static_cast<qsizetype>(m_open.size()) > i)
                     pop();
                 return;
@@ -672,27 +673,34 @@ private:
     // The ends HTML implies: a new <li> ends the open one, a cell the open cell, a block the open <p>.
     void closeImplied(const QString &name)
     {
+        using Rules = QList<const ElementRule *>;
         struct Implied {
             QStringList starts; // a start tag of one of these
-            QStringList closes; // closes the nearest open one of these
-            QStringList stops;  // unless one of these is open nearer
+            Rules closes;       // closes the nearest open one of these
+            Rules stops;        // unless one of these is open nearer
         };
         const auto words = [](const char *text) { return QString::fromLatin1(text).split(u' '); };
-        static const std::vector<Implied> rules = {
-            {words("li"), words("li"), words("ul ol table")},
-            {words("dt dd"), words("dt dd"), words("dl table")},
-            {words("tr"), words("tr"), words("table thead tbody tfoot")},
-            {words("td th"), words("td th"), words("tr table")},
-            {words("thead tbody tfoot"), words("thead tbody tfoot"), words("table")},
-            {words("p div table ul ol dl h1 h2 h3 h4 h5 h6 pre blockquote hr"), words("p"),
-             words("table td th caption")},
+        const auto rules = [&words](const char *text) {
+            Rules found;
+            for (const QString &word : words(text))
+                found << elementRule(word);
+            return found;
         };
-        for (const Implied &rule : rules) {
+        static const std::vector<Implied> implied = {
+            {words("li"), rules("li"), rules("ul ol table")},
+            {words("dt dd"), rules("dt dd"), rules("dl table")},
+            {words("tr"), rules("tr"), rules("table thead tbody tfoot")},
+            {words("td th"), rules("td th"), rules("tr table")},
+            {words("thead tbody tfoot"), rules("thead tbody tfoot"), rules("table")},
+            {words("p div table ul ol dl h1 h2 h3 h4 h5 h6 pre blockquote hr"), rules("p"),
+             rules("table td th caption")},
+        };
+        for (const Implied &rule : implied) {
             if (!rule.starts.contains(name))
                 continue;
             const qsizetype last = static_cast<qsizetype>(m_open.size()) - 1;
             for (qsizetype i = last; i >= 0 && last - i < kSearchWindow; --i) {
-                const QString &open = m_open[size_t(i)].rule->name;
+                const ElementRule *open = m_open[size_t(i)].rule;
                 if (rule.closes.contains(open)) {
                     while (static_cast<qsizetype>(m_open.size()) > i)
                         pop();

@@ -123,7 +123,8 @@ public:
     // Lines left out between the head and the tail (headLineCount() .. firstTailLine() - 1).
     qsizetype hiddenLineCount() const { return m_hidden; }
     qsizetype firstTailLine() const { return headLineCount() + m_hidden; }
-    // Line `index` (absolute); nullptr when it is hidden or out of range.
+    // Line `index` (absolute); nullptr when it is hidden or out of range. Valid until the next
+    // append() or clear().
     const TerminalLine *line(qsizetype index) const;
 
     // The cursor: the line ('\n' at the end: lineCount()) and column the next text goes to.
