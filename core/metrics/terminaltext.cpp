@@ -1,5 +1,6 @@
 #include "metrics/terminaltext.h"
 
+#include "common/escapesequence.h"
 #include "metrics/metricsyntax.h"
 
 #include <QByteArray>
@@ -46,21 +47,7 @@ QString shownText(QByteArrayView view, bool backspaces)
         clean.append(view.sliced(i, (escape < 0 ? view.size() : escape) - i));
         if (escape < 0)
             break;
-        i = escape;
-        if (i + 1 < view.size() && view[i + 1] == '[') { // CSI: parameters up to a final byte
-            i += 2;
-            while (i < view.size() && !(view[i] >= '@' && view[i] <= '~'))
-                ++i;
-        } else if (i + 1 < view.size() && view[i + 1] == ']') { // OSC (a window title): up to BEL or ESC '\'
-            i += 2;
-            while (i < view.size() && view[i] != '\a' &&
-                   !(view[i] == '\x1b' && i + 1 < view.size() && view[i + 1] == '\\'))
-                ++i;
-            if (i < view.size() && view[i] == '\x1b')
-                ++i;
-        } else {
-            ++i; // a two-byte escape
-        }
+        i = escape + escapeSequenceAt(view, escape).length - 1; // the loop steps past its last
     }
     return controlsShown(QString::fromUtf8(clean), backspaces);
 }

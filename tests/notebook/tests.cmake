@@ -7,3 +7,10 @@ ferry_test(tst_notebookdocument SOURCES notebook/tst_notebookdocument.cpp)
 if(FERRY_GUI)
   ferry_test(tst_notebookimportdialog GUI SOURCES notebook/tst_notebookimportdialog.cpp LIBS ferry_ui)
 endif()
+# What a notebook's outputs look like without a widget: streams drawn as a terminal, HTML made
+# safe (core/notebook/terminaltext.h, safehtml.h); a QTextDocument renders the safe HTML.
+ferry_test(tst_terminaltext SOURCES notebook/tst_terminaltext.cpp)
+ferry_test(tst_safehtml SOURCES notebook/tst_safehtml.cpp)
+if(FERRY_GUI)
+  ferry_test(tst_safehtmldocument GUI SOURCES notebook/tst_safehtmldocument.cpp LIBS Qt6::Gui)
+endif()
