@@ -2,6 +2,7 @@
 
 #include "ui/notebook/codeeditor.h"
 #include "ui/notebook/outputarea.h"
+#include "ui/notebook/safebrowser.h"
 
 #include <QFontDatabase>
 #include <QHBoxLayout>
@@ -16,7 +17,7 @@ namespace ferry::ui {
 
 CellWidget::CellWidget(const notebook::DocumentCell &cell, QWidget *parent)
     : QFrame(parent), m_cell(cell), m_prompt(new QLabel(this)), m_editor(new CodeEditor(this)),
-      m_rendered(new QTextBrowser(this)), m_outputs(new OutputArea(this))
+      m_rendered(new SafeBrowser(this)), m_outputs(new OutputArea(this))
 {
     setObjectName(u"cell"_s);
     setFrameShape(QFrame::NoFrame);
@@ -33,9 +34,6 @@ CellWidget::CellWidget(const notebook::DocumentCell &cell, QWidget *parent)
     m_editor->setPlainText(cell.source);
     m_editor->setStyleSheet(u"QPlainTextEdit { background: #f7f7f7; border: 1px solid #e0e0e0; }"_s);
     column->addWidget(m_editor);
-    m_rendered->setFrameShape(QFrame::NoFrame);
-    m_rendered->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_rendered->setOpenLinks(false);
     column->addWidget(m_rendered);
     column->addWidget(m_outputs);
     m_outputs->setOutputs(cell.outputs);
@@ -81,10 +79,8 @@ void CellWidget::setRendered(bool rendered)
 {
     rendered = rendered && m_cell.kind == notebook::CellKind::Markdown;
     if (rendered) {
-        m_rendered->setMarkdown(m_editor->toPlainText());
-        m_rendered->document()->setTextWidth(m_rendered->viewport()->width() > 50 ? m_rendered->viewport()->width()
-                                                                                  : 800);
-        m_rendered->setFixedHeight(int(m_rendered->document()->size().height()) + 6);
+        m_rendered->showMarkdown(m_editor->toPlainText(),
+                                 m_rendered->viewport()->width() > 50 ? m_rendered->viewport()->width() : 800);
     }
     m_rendered->setVisible(rendered);
     m_editor->setVisible(!rendered);

@@ -7,12 +7,12 @@
 #include <QFrame>
 
 class QLabel;
-class QTextBrowser;
 
 namespace ferry::ui {
 
 class CodeEditor;
 class OutputArea;
+class SafeBrowser;
 
 class CellWidget : public QFrame {
     Q_OBJECT
@@ -55,7 +55,7 @@ private:
     notebook::DocumentCell m_cell;
     QLabel *m_prompt = nullptr;
     CodeEditor *m_editor = nullptr;
-    QTextBrowser *m_rendered = nullptr;
+    SafeBrowser *m_rendered = nullptr;
     OutputArea *m_outputs = nullptr;
     Run m_run = Run::Never;
     bool m_editedSinceRun = false;

@@ -1,13 +1,15 @@
 #include "ui/notebook/outputarea.h"
 
 #include "notebook/jupyterjson.h"
+#include "notebook/terminaltext.h"
+#include "ui/notebook/safebrowser.h"
 
 #include <QFontDatabase>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
 #include <QPainter>
-#include <QRegularExpression>
+#include <QPlainTextEdit>
 #include <QSvgRenderer>
 #include <QTextBrowser>
 #include <QTreeWidget>
@@ -18,68 +20,6 @@ using namespace Qt::StringLiterals;
 namespace ferry::ui {
 
 namespace {
-
-// Lines of one text output shown before "… lines not shown"; the rest stays in the outputs.
-constexpr int kShownHead = 400;
-constexpr int kShownTail = 100;
-
-// A text browser that never loads anything: no file, no network; only data: images inline.
-class OfflineBrowser : public QTextBrowser {
-public:
-    using QTextBrowser::QTextBrowser;
-    QVariant loadResource(int type, const QUrl &url) override
-    {
-        if (type == QTextDocument::ImageResource && url.scheme() == u"data"_s) {
-            const QString encoded = url.toString(QUrl::FullyEncoded);
-            const qsizetype comma = encoded.indexOf(u',');
-            if (comma > 0 && encoded.left(comma).endsWith(u";base64"_s)) {
-                QImage image;
-                image.loadFromData(QByteArray::fromBase64(encoded.mid(comma + 1).toLatin1()));
-                return image;
-            }
-        }
-        return {};
-    }
-};
-
-QString boundedText(const QString &text)
-{
-    const QStringList lines = text.split(u'\n');
-    if (lines.size() <= kShownHead + kShownTail)
-        return text;
-    return lines.mid(0, kShownHead).join(u'\n') +
-           u"\n… %1 lines not shown …\n"_s.arg(lines.size() - kShownHead - kShownTail) +
-           lines.mid(lines.size() - kShownTail).join(u'\n');
-}
-
-QLabel *textLabel(const QString &text, const QString &style)
-{
-    auto *label = new QLabel;
-    label->setTextFormat(Qt::PlainText);
-    label->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
-    label->setWordWrap(false);
-    label->setText(boundedText(text.endsWith(u'\n') ? text.chopped(1) : text));
-    label->setStyleSheet(style);
-    label->setAlignment(Qt::AlignLeft | Qt::AlignTop);
-    return label;
-}
-
-QTextBrowser *browser(bool markdown, const QString &text)
-{
-    auto *view = new OfflineBrowser;
-    view->setOpenLinks(false);
-    view->setOpenExternalLinks(false);
-    view->setFrameShape(QFrame::NoFrame);
-    view->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    if (markdown)
-        view->setMarkdown(text);
-    else
-        view->setHtml(text);
-    view->document()->setTextWidth(800);
-    view->setFixedHeight(int(view->document()->size().height()) + 8);
-    return view;
-}
 
 void addJson(QTreeWidgetItem *parent, const QString &key, const QJsonValue &value)
 {
@@ -106,7 +46,29 @@ QWidget *imageView(const QImage &image)
     return label;
 }
 
+QString streamText(const QJsonObject &output)
+{
+    if (output.value(u"output_type"_s).toString() == u"error"_s) {
+        QStringList lines;
+        for (const QJsonValue &line : output.value(u"traceback"_s).toArray())
+            lines << line.toString();
+        if (lines.isEmpty())
+            lines << output.value(u"ename"_s).toString() + u": "_s + output.value(u"evalue"_s).toString();
+        return lines.join(u'\n');
+    }
+    return notebook::joinedText(output.value(u"text"_s));
+}
+
 } // namespace
+
+// What one output shows: its JSON, and for a stream or a traceback the terminal it is drawn from.
+struct OutputArea::Shown {
+    QJsonObject output;
+    QWidget *view = nullptr;
+    QLabel *text = nullptr; // a stream's or a traceback's lines
+    notebook::TerminalText terminal{notebook::TerminalLimits{kShownHead, kShownTail, 10000}};
+    qsizetype consumed = 0; // of the stream's text
+};
 
 OutputArea::OutputArea(QWidget *parent) : QWidget(parent), m_layout(new QVBoxLayout(this))
 {
@@ -116,16 +78,9 @@ OutputArea::OutputArea(QWidget *parent) : QWidget(parent), m_layout(new QVBoxLay
 
 QString OutputArea::plainText(const QString &text)
 {
-    static const QRegularExpression escapes(u"\x1b\\[[0-9;?]*[A-Za-z]|\x1b\\][^\x07]*\x07"_s);
-    QString plain = text;
-    plain.remove(escapes);
-    // A carriage return redraws its line: what is shown is what came last on it.
-    QStringList lines = plain.split(u'\n');
-    for (QString &line : lines) {
-        if (const qsizetype cr = line.lastIndexOf(u'\r', line.endsWith(u'\r') ? -2 : -1); cr >= 0)
-            line = line.mid(cr + 1);
-    }
-    return lines.join(u'\n');
+    notebook::TerminalText terminal{notebook::TerminalLimits{1 << 30, 1 << 30, 1 << 20}};
+    terminal.append(text);
+    return terminal.plainText();
 }
 
 QString OutputArea::shownType(const QJsonObject &data)
@@ -138,31 +93,62 @@ QString OutputArea::shownType(const QJsonObject &data)
     return {};
 }
 
-QWidget *OutputArea::viewOf(const QJsonObject &output)
+void OutputArea::drawStream(Shown &shown)
+{
+    const QString text = streamText(shown.output);
+    if (text.size() < shown.consumed) { // not the same stream grown: drawn again
+        shown.terminal.clear();
+        shown.consumed = 0;
+    }
+    shown.terminal.append(QStringView(text).mid(shown.consumed));
+    shown.consumed = text.size();
+    (void)shown.terminal.takeChanges();
+    QString html = shown.terminal.html();
+    if (shown.terminal.hiddenLineCount() > 0)
+        html += u"<p><a href=\"show-all\">%1</a></p>"_s.arg(tr("Show all %1 lines").arg(shown.terminal.lineCount()));
+    shown.text->setText(html);
+}
+
+QWidget *OutputArea::viewOf(const QJsonObject &output, Shown &shown)
 {
     const QString type = output.value(u"output_type"_s).toString();
-    if (type == u"stream"_s) {
-        const bool err = output.value(u"name"_s).toString() == u"stderr"_s;
-        return textLabel(plainText(notebook::joinedText(output.value(u"text"_s))),
-                         err ? u"background: #fdd; padding: 2px;"_s : u"padding: 2px;"_s);
-    }
-    if (type == u"error"_s) {
-        QStringList lines;
-        for (const QJsonValue &line : output.value(u"traceback"_s).toArray())
-            lines << plainText(line.toString());
-        if (lines.isEmpty())
-            lines << output.value(u"ename"_s).toString() + u": "_s + output.value(u"evalue"_s).toString();
-        return textLabel(lines.join(u'\n'), u"background: #fdd; color: #a00; padding: 2px;"_s);
+    if (type == u"stream"_s || type == u"error"_s) {
+        auto *label = new QLabel;
+        label->setTextFormat(Qt::RichText);
+        label->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse);
+        label->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+        const bool alarming = type == u"error"_s || output.value(u"name"_s).toString() == u"stderr"_s;
+        label->setStyleSheet(alarming ? u"background: #fdd; padding: 2px;"_s : u"padding: 2px;"_s);
+        // "Show all": every line the output keeps, as text, in a window of its own.
+        connect(label, &QLabel::linkActivated, this, [this, label] {
+            for (const auto &s : std::as_const(m_shown)) {
+                if (s->text != label)
+                    continue;
+                auto *all = new QPlainTextEdit;
+                all->setAttribute(Qt::WA_DeleteOnClose);
+                all->setReadOnly(true);
+                all->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+                all->setPlainText(plainText(streamText(s->output)));
+                all->setWindowTitle(tr("All of the output"));
+                all->resize(900, 600);
+                all->show();
+            }
+        });
+        shown.text = label;
+        drawStream(shown);
+        return label;
     }
     const QJsonObject bundle = output.value(u"data"_s).toObject();
-    const QString shown = shownType(bundle);
-    const QString text = notebook::joinedText(bundle.value(shown));
-    if (shown == u"image/png"_s || shown == u"image/jpeg"_s) {
+    const QString shownMime = shownType(bundle);
+    const QString text = notebook::joinedText(bundle.value(shownMime));
+    if (shownMime == u"image/png"_s || shownMime == u"image/jpeg"_s) {
         QImage image;
         image.loadFromData(QByteArray::fromBase64(text.toLatin1()));
         return imageView(image);
     }
-    if (shown == u"image/svg+xml"_s) {
+    if (shownMime == u"image/svg+xml"_s) {
+        // Drawn here, never fetched: an SVG's external references are not followed by QtSvg.
         QSvgRenderer svg(text.toUtf8());
         QImage image(svg.defaultSize().boundedTo(QSize(2000, 2000)), QImage::Format_ARGB32_Premultiplied);
         image.fill(Qt::white);
@@ -170,28 +156,63 @@ QWidget *OutputArea::viewOf(const QJsonObject &output)
         svg.render(&painter);
         return imageView(image);
     }
-    if (shown == u"text/html"_s || shown == u"text/markdown"_s)
-        return browser(shown == u"text/markdown"_s, text);
-    if (shown == u"application/json"_s) {
+    if (shownMime == u"text/html"_s || shownMime == u"text/markdown"_s) {
+        auto *view = new SafeBrowser;
+        if (shownMime == u"text/markdown"_s)
+            view->showMarkdown(text);
+        else
+            view->showHtml(text);
+        return view;
+    }
+    if (shownMime == u"application/json"_s) {
         auto *tree = new QTreeWidget;
         tree->setHeaderLabels({tr("Key"), tr("Value")});
-        addJson(tree->invisibleRootItem(), u"json"_s, bundle.value(shown));
+        addJson(tree->invisibleRootItem(), u"json"_s, bundle.value(shownMime));
         tree->expandToDepth(1);
         tree->setMinimumHeight(160);
         return tree;
     }
-    return textLabel(plainText(text), u"padding: 2px;"_s);
+    auto *label = new QLabel;
+    label->setTextFormat(Qt::PlainText);
+    label->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    label->setText(plainText(text));
+    return label;
 }
 
 void OutputArea::setOutputs(const QJsonArray &outputs)
 {
-    m_outputs = outputs;
-    while (QLayoutItem *item = m_layout->takeAt(0)) {
-        delete item->widget();
-        delete item;
+    // Outputs that did not change keep their view; a stream that grew is drawn on.
+    qsizetype same = 0;
+    while (same < outputs.size() && same < m_shown.size()) {
+        const QJsonObject next = outputs.at(same).toObject();
+        Shown &shown = *m_shown.at(same);
+        const QString type = next.value(u"output_type"_s).toString();
+        if (next == shown.output) {
+            ++same;
+            continue;
+        }
+        if (type == u"stream"_s && shown.output.value(u"output_type"_s).toString() == type &&
+            shown.output.value(u"name"_s) == next.value(u"name"_s) && shown.text) {
+            shown.output = next;
+            drawStream(shown);
+            ++same;
+            continue;
+        }
+        break;
     }
-    for (const QJsonValue &output : outputs)
-        m_layout->addWidget(viewOf(output.toObject()));
+    while (m_shown.size() > same) {
+        delete m_shown.last()->view;
+        m_shown.removeLast();
+    }
+    for (qsizetype i = same; i < outputs.size(); ++i) {
+        auto shown = std::make_shared<Shown>();
+        shown->output = outputs.at(i).toObject();
+        m_shown << shown;
+        shown->view = viewOf(shown->output, *shown);
+        m_layout->addWidget(shown->view);
+    }
+    m_outputs = outputs;
     setVisible(!outputs.isEmpty());
 }
 

@@ -2,6 +2,8 @@
 # keeper. Included by tests/CMakeLists.txt.
 if(FERRY_GUI)
   ferry_test(tst_notebookeditor GUI SOURCES ui/notebook/tst_notebookeditor.cpp LIBS ferry_ui)
+  # A cell's outputs drawn: colours, redraws, a growing stream cut, hostile HTML, an image, JSON.
+  ferry_test(tst_outputarea GUI SOURCES ui/notebook/tst_outputarea.cpp LIBS ferry_ui)
 endif()
 # The real window under Xvfb: `ferry NB.ipynb`, Notebook ▸ Run All Cells by the menu's keys
 # (xdotool), saved, against nbconvert (tests/gui/notebook-window.sh).

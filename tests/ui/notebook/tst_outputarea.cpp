@@ -1,0 +1,116 @@
+// A cell's outputs as the notebook draws them (ui/notebook/outputarea.h): a stream in colour with
+// a tqdm bar redrawn in place, a stream that grows drawn on in the same view and cut to its first
+// and last lines, hostile HTML shown without what could reach out, an image, JSON as a tree.
+#include "ui/notebook/outputarea.h"
+
+#include "support/testmain.h"
+
+#include <QBuffer>
+#include <QImage>
+#include <QJsonObject>
+#include <QLabel>
+#include <QTest>
+#include <QTextBrowser>
+#include <QTreeWidget>
+
+using namespace Qt::StringLiterals;
+using ferry::ui::OutputArea;
+
+namespace {
+
+QJsonObject stream(const QString &text, const QString &name = u"stdout"_s)
+{
+    return {{u"output_type"_s, u"stream"_s}, {u"name"_s, name}, {u"text"_s, text}};
+}
+
+QJsonObject display(const QJsonObject &data)
+{
+    return {{u"output_type"_s, u"display_data"_s}, {u"data"_s, data}, {u"metadata"_s, QJsonObject()}};
+}
+
+} // namespace
+
+class TestOutputArea : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void colouredStreamAndProgressBar()
+    {
+        OutputArea area;
+        area.setOutputs(
+            {stream(u"\x1b[31mred\x1b[0m plain\n 10%|#         |\r 50%|#####     |\r100%|##########|\n"_s)});
+        auto *label = area.findChild<QLabel *>();
+        QVERIFY(label);
+        const QString html = label->text();
+        QVERIFY2(html.contains(u"red"_s) && html.contains(u"100%|##########|"_s), qPrintable(html));
+        QVERIFY2(!html.contains(u"50%"_s) && !html.contains(u"\x1b"_s), qPrintable(html)); // redrawn in place
+        QVERIFY2(html.contains(u"#e75c58"_s, Qt::CaseInsensitive), qPrintable(html));      // Jupyter's red
+        QCOMPARE(OutputArea::plainText(u"a\r b\n\x1b[1mc\x1b[0m"_s), u" b\nc"_s);
+    }
+
+    // A cell printing 100,000 lines: its stream grows message by message; the view is drawn on
+    // (the same label), holds its first and last lines and says how many it hides.
+    void growingStreamIsDrawnOnAndCut()
+    {
+        OutputArea area;
+        QString text;
+        QLabel *first = nullptr;
+        for (int chunk = 0; chunk < 100; ++chunk) {
+            for (int i = 0; i < 1000; ++i)
+                text += QString::number(chunk * 1000 + i) + u'\n';
+            area.setOutputs({stream(text)});
+            auto *label = area.findChild<QLabel *>();
+            QVERIFY(label);
+            if (!first)
+                first = label;
+            QCOMPARE(label, first);
+        }
+        const QString html = first->text();
+        QVERIFY(html.contains(u">0\n"_s) || html.contains(u"0\n1\n"_s));
+        QVERIFY2(html.contains(u"99999"_s), qPrintable(html.right(200)));
+        QVERIFY2(!html.contains(u"\n50000\n"_s), "the middle is hidden");
+        QVERIFY2(html.contains(u"Show all 100000 lines"_s) || html.contains(u"Show all 100001 lines"_s),
+                 qPrintable(html.right(300)));
+        QVERIFY(html.size() < 200000);
+    }
+
+    void hostileHtmlIsShownSafely()
+    {
+        OutputArea area;
+        area.setOutputs({display(
+            {{u"text/html"_s, u"<p>ok</p><script>alert('x')</script><img src=\"http://example.com/a.png\">"
+                              "<a href=\"javascript:alert(1)\">link</a><iframe src=\"file:///etc/passwd\"></iframe>"_s},
+             {u"text/plain"_s, u"fallback"_s}})});
+        auto *view = area.findChild<QTextBrowser *>();
+        QVERIFY(view);
+        const QString shown = view->toPlainText();
+        QVERIFY2(shown.contains(u"ok"_s) && !shown.contains(u"alert"_s), qPrintable(shown));
+        QVERIFY2(!view->toHtml().contains(u"javascript:"_s) &&
+                     !view->toHtml().contains(u"http://example.com/a.png\""_s),
+                 qPrintable(view->toHtml()));
+        QVERIFY(!view->toolTip().isEmpty()); // it says something was not shown
+    }
+
+    void imageAndJson()
+    {
+        QImage image(30, 20, QImage::Format_RGB32);
+        image.fill(Qt::red);
+        QByteArray png;
+        QBuffer buffer(&png);
+        QVERIFY(buffer.open(QIODevice::WriteOnly) && image.save(&buffer, "PNG"));
+        OutputArea area;
+        area.setOutputs(
+            {display({{u"image/png"_s, QString::fromLatin1(png.toBase64())}, {u"text/plain"_s, u"<Figure>"_s}}),
+             display({{u"application/json"_s, QJsonObject{{u"a"_s, 1}}}, {u"text/plain"_s, u"{}"_s}})});
+        const auto labels = area.findChildren<QLabel *>();
+        QVERIFY(
+            std::any_of(labels.begin(), labels.end(), [](QLabel *l) { return l->pixmap().size() == QSize(30, 20); }));
+        auto *tree = area.findChild<QTreeWidget *>();
+        QVERIFY(tree);
+        QCOMPARE(tree->topLevelItem(0)->child(0)->text(0), u"a"_s);
+        QCOMPARE(tree->topLevelItem(0)->child(0)->text(1), u"1"_s);
+        QCOMPARE(OutputArea::shownType({{u"text/plain"_s, u"x"_s}, {u"image/png"_s, u""_s}}), u"image/png"_s);
+    }
+};
+
+FERRY_TEST_MAIN(TestOutputArea)
+#include "tst_outputarea.moc"

@@ -1,0 +1,61 @@
+#include "ui/notebook/safebrowser.h"
+
+#include "notebook/safehtml.h"
+
+#include <QImage>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::ui {
+
+SafeBrowser::SafeBrowser(QWidget *parent) : QTextBrowser(parent)
+{
+    setOpenLinks(false);
+    setOpenExternalLinks(false);
+    setFrameShape(QFrame::NoFrame);
+    setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+}
+
+QVariant SafeBrowser::loadResource(int type, const QUrl &url)
+{
+    const QString encoded = url.toString(QUrl::FullyEncoded);
+    if (type != QTextDocument::ImageResource || !notebook::isInlineImage(encoded))
+        return {};
+    QImage image;
+    image.loadFromData(QByteArray::fromBase64(encoded.mid(encoded.indexOf(u',') + 1).toLatin1()));
+    return image;
+}
+
+void SafeBrowser::fit(int width)
+{
+    document()->setTextWidth(width);
+    setFixedHeight(int(document()->size().height()) + 8);
+}
+
+void SafeBrowser::sayRemoved(bool removed)
+{
+    setToolTip(removed ? tr("Some of this was not shown: scripts, remote content and forms never run") : QString());
+}
+
+bool SafeBrowser::showHtml(const QString &html, int width)
+{
+    const notebook::SafeHtml safe = notebook::sanitizeHtml(html);
+    setHtml(safe.html);
+    fit(width);
+    sayRemoved(safe.removed);
+    return safe.removed;
+}
+
+bool SafeBrowser::showMarkdown(const QString &markdown, int width)
+{
+    // Markdown may hold HTML, which Qt's reader passes through: that part is made safe too.
+    notebook::SafeHtmlOptions options;
+    options.keepAttachments = true;
+    const notebook::SafeHtml safe = notebook::sanitizeHtml(markdown, options);
+    setMarkdown(safe.html);
+    fit(width);
+    sayRemoved(safe.removed);
+    return safe.removed;
+}
+
+} // namespace ferry::ui

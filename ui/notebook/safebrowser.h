@@ -1,0 +1,27 @@
+// Rich text from a notebook (an HTML or markdown output, a markdown cell): untrusted, so made safe
+// first (core/notebook/safehtml.h) and drawn by a browser that loads nothing but the inline images
+// it holds (data: PNG, JPEG, GIF): no file, no network, no link followed.
+#pragma once
+
+#include <QTextBrowser>
+
+namespace ferry::ui {
+
+class SafeBrowser : public QTextBrowser {
+    Q_OBJECT
+public:
+    explicit SafeBrowser(QWidget *parent = nullptr);
+
+    // Shows `text` (HTML, or markdown with the HTML in it) made safe; true when something was
+    // left out (its tooltip then says so). The browser is as tall as what it shows at `width`.
+    bool showHtml(const QString &html, int width = 800);
+    bool showMarkdown(const QString &markdown, int width = 800);
+
+    QVariant loadResource(int type, const QUrl &url) override;
+
+private:
+    void fit(int width);
+    void sayRemoved(bool removed);
+};
+
+} // namespace ferry::ui
