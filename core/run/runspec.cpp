@@ -141,6 +141,9 @@ QJsonObject RunSpec::toJson() const
         json[u"snapshot"_s] = snapshot->toJson();
     if (!rerunOf.isEmpty())
         json[u"rerunOf"_s] = rerunOf;
+    if (!notebook.isEmpty())
+        json[u"notebook"_s] =
+            QJsonObject{{u"path"_s, notebook}, {u"cells"_s, QJsonArray::fromStringList(notebookCells)}};
     if (isKernel())
         json[u"keeperArguments"_s] = QJsonArray::fromStringList(keeperArguments);
     if (!imported.isEmpty())
@@ -211,6 +214,9 @@ Expected<RunSpec> RunSpec::fromJson(const QJsonObject &json)
     if (const QJsonObject taken = json[u"snapshot"_s].toObject(); !taken.isEmpty())
         spec.snapshot = snapshot::Snapshot::fromJson(taken);
     spec.rerunOf = json[u"rerunOf"_s].toString();
+    spec.notebook = json[u"notebook"_s][u"path"_s].toString();
+    for (const QJsonValue &cell : json[u"notebook"_s][u"cells"_s].toArray())
+        spec.notebookCells << cell.toString();
     for (const QJsonValue &v : json[u"keeperArguments"_s].toArray())
         spec.keeperArguments << v.toString();
     spec.imported = json[u"imported"_s].toObject();

@@ -78,6 +78,10 @@ struct RunSpec {
     // Each channel's data at launch (snapshot/datafingerprint.h); empty for a run started before.
     QList<snapshot::DataFingerprint> data;
     QString rerunOf; // the run this one reproduces (`ferry runs rerun`), its code from that run's snapshot
+    // A notebook's job (the window's Run as Job): the notebook (relative to sourceDir) and the ids of
+    // the cells its script was made from, in order. Empty: a script's run.
+    QString notebook;
+    QStringList notebookCells;
     // A kernel (docs/kernels.md): what runs is the keeper its run folder holds (kKeeperFolder/
     // kKeeperFile), with these arguments (run/contract.h: runCommand's placeholders), instead of a
     // script; `script` is empty. Started, followed and stopped as a run.

@@ -339,7 +339,36 @@ run::RunSpec LaunchDialog::spec() const
     spec.secretVariables = m_secrets->launchSecrets(); // the environment's come when the run is launched
     if (m_allowRunArguments->isChecked())
         spec.target.options[run::kAllowRunArgumentsOption] = true;
+    spec.notebook = m_notebook;
+    spec.notebookCells = m_notebookCells;
     return spec;
+}
+
+void LaunchDialog::setEnvironmentAndTarget(const QString &environmentFile, const run::TargetSpec &target)
+{
+    int env = m_environment->findData(environmentFile);
+    if (env < 0 && !environmentFile.isEmpty()) {
+        m_environment->addItem(QDir(m_root).relativeFilePath(environmentFile), environmentFile);
+        env = m_environment->count() - 1;
+    }
+    if (env >= 0)
+        m_environment->setCurrentIndex(env);
+    const QString kind = target.kind == run::TargetKind::Ssh         ? u"ssh"_s
+                         : target.kind == run::TargetKind::Slurm     ? u"slurm"_s
+                         : target.kind == run::TargetKind::Container ? u"container"_s
+                                                                     : u"local"_s;
+    m_target->setCurrentIndex(std::max(0, m_target->findData(kind)));
+    if (target.onHost()) {
+        QJsonObject remote = m_remote->saved();
+        remote[u"host"_s] = target.host;
+        m_remote->restore(remote);
+    }
+}
+
+void LaunchDialog::setNotebookOrigin(const QString &notebook, const QStringList &cells)
+{
+    m_notebook = notebook;
+    m_notebookCells = cells;
 }
 
 QString LaunchDialog::problem() const

@@ -31,6 +31,11 @@ public:
     // Values for the script's hyperparameters (a run re-run with changes): each one named is
     // used with that value; after setScript, over the remembered choices.
     void setHyperparameters(const QList<run::Hyperparameter> &values);
+    // The environment and the target to start with (a notebook's job: the notebook's own), over
+    // what was remembered for the script.
+    void setEnvironmentAndTarget(const QString &environmentFile, const run::TargetSpec &target);
+    // Recorded in the spec: the notebook and cells the script was made from.
+    void setNotebookOrigin(const QString &notebook, const QStringList &cells);
     // The keychain's secret names, offered for secret variables (names only, no keychain access).
     void setSecretNames(const QStringList &names);
     // The run as the dialog describes it (id, sourceDir and script filled in).
@@ -64,6 +69,8 @@ private:
     SecretVariablesBox *m_secrets;
     QCheckBox *m_allowRunArguments;
     QList<run::ScriptParameter> m_parameters;
+    QString m_notebook;
+    QStringList m_notebookCells;
 };
 
 } // namespace ferry::ui

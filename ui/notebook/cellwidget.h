@@ -42,6 +42,7 @@ public:
     // Marks: edited since it ran; ran out of order (before a cell above it ran last).
     void setOutOfOrder(bool outOfOrder);
     bool editedSinceRun() const { return m_editedSinceRun; }
+    bool outOfOrder() const { return m_outOfOrder; }
 
 Q_SIGNALS:
     void clicked();

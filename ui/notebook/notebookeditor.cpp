@@ -5,10 +5,12 @@
 #include "ui/notebook/notebookimportdialog.h"
 #include "ui/notebook/outputarea.h"
 
-#include "run/runspec.h"
+#include "common/safefile.h"
+#include "notebook/conversion.h"
 
 #include <QComboBox>
 #include <QDateTime>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -17,6 +19,7 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QToolBar>
@@ -56,6 +59,8 @@ NotebookEditor::NotebookEditor(QString kernelsDir, const QString &ferryBinary, Q
     add(tr("Restart"), tr("Restart the kernel (0, 0)"), &NotebookEditor::restartKernel);
     add(tr("Restart && Run All"), tr("Restart the kernel, then run every cell"), &NotebookEditor::restartAndRunAll);
     bar->addSeparator();
+    add(tr("Run as Job…"), tr("Run the notebook as a tracked run, on any target, its constants as hyperparameters"),
+        &NotebookEditor::runAsJob);
     add(tr("Convert to Script…"), tr("Write the notebook as a training script, its constants as hyperparameters"),
         &NotebookEditor::convertToScript);
     bar->addSeparator();
@@ -244,6 +249,76 @@ void NotebookEditor::kernelChoiceChanged()
         Q_EMIT message(tr("The kernel was stopped: the next cell you run starts one in %1 on %2")
                            .arg(m_environment->currentText(), target));
     }
+}
+
+Expected<NotebookJob> NotebookEditor::prepareJob()
+{
+    if (m_document.path.isEmpty())
+        return Error{tr("Save the notebook first: its job runs from its folder"), {}, 0, 0, {}};
+    const notebook::NotebookDocument current = document();
+    const notebook::Notebook cells = current.toNotebook();
+    if (const auto python = notebook::checkPythonNotebook(cells); !python)
+        return python.error();
+    const QFileInfo file(m_document.path);
+    notebook::ConversionOptions options;
+    options.sourceName = file.fileName();
+    const notebook::Conversion conversion = notebook::convertNotebook(cells, options);
+    NotebookJob job;
+    job.notebook = file.absoluteFilePath();
+    job.script = file.absolutePath() + u"/notebook-jobs/"_s + file.completeBaseName() + u".py"_s;
+    if (!QDir().mkpath(QFileInfo(job.script).absolutePath()))
+        return Error{tr("cannot make the folder of the job's script"), job.script, 0, 0, {}};
+    if (const auto written = replaceFileSafely(job.script, conversion.script.toUtf8()); !written)
+        return written.error();
+    for (const notebook::Hyperparameter &hp : conversion.hyperparameters) {
+        QString value = hp.value; // as Python source: a string's quotes go, the script's argparse reads text
+        if (hp.type == u"str"_s && value.size() >= 2 && (value.front() == u'\'' || value.front() == u'"'))
+            value = value.mid(1, value.size() - 2);
+        job.hyperparameters << run::Hyperparameter{hp.name, value};
+    }
+    QString env = m_document.environment();
+    if (!env.isEmpty() && QFileInfo(env).isRelative())
+        env = QFileInfo(file.absolutePath() + u'/' + env).absoluteFilePath();
+    job.environmentFile = env;
+    const auto target = run::TargetSpec::parse(m_document.target().isEmpty() ? u"local"_s : m_document.target());
+    if (!target)
+        return target.error();
+    job.target = *target;
+    for (const notebook::DocumentCell &cell : current.cells)
+        if (cell.kind == notebook::CellKind::Code)
+            job.cells << cell.id;
+    return job;
+}
+
+void NotebookEditor::runAsJob()
+{
+    const bool drifted = std::any_of(m_cells.begin(), m_cells.end(), [](const CellWidget *cell) {
+        return cell->editedSinceRun() || cell->outOfOrder();
+    });
+    if (drifted) {
+        QMessageBox ask(QMessageBox::Question, tr("Run as Job"),
+                        tr("Cells ran out of order or were edited after they ran: the job runs every cell from the "
+                           "top, which may not give what you see. Restart the kernel and run all first?"),
+                        QMessageBox::NoButton, this);
+        QPushButton *restart = ask.addButton(tr("Restart and Run All"), QMessageBox::AcceptRole);
+        QPushButton *anyway = ask.addButton(tr("Launch Anyway"), QMessageBox::DestructiveRole);
+        ask.addButton(QMessageBox::Cancel);
+        ask.exec();
+        if (ask.clickedButton() == restart) {
+            restartAndRunAll();
+            return;
+        }
+        if (ask.clickedButton() != anyway)
+            return;
+    }
+    if (m_modified && !save())
+        return;
+    const auto job = prepareJob();
+    if (!job) {
+        QMessageBox::warning(this, tr("Run as Job"), job.error().toString());
+        return;
+    }
+    Q_EMIT jobRequested(*job);
 }
 
 void NotebookEditor::build()

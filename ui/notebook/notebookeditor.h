@@ -8,6 +8,7 @@
 #include "kernelhost/notebookkernel.h"
 #include "kernels/celloutputs.h"
 #include "notebook/notebookdocument.h"
+#include "run/runspec.h"
 #include "ui/document/document.h"
 
 #include <QHash>
@@ -29,6 +30,17 @@ class QAction;
 namespace ferry::ui {
 
 class CellWidget;
+
+// What Run as Job launches: the notebook's code cells as a script (core/notebook/conversion.h),
+// its constants as hyperparameters, in the notebook's environment and on its target.
+struct NotebookJob {
+    QString script; // absolute: <notebook's folder>/notebook-jobs/<name>.py, written
+    QList<run::Hyperparameter> hyperparameters;
+    QString environmentFile; // absolute; empty: this machine's Python
+    run::TargetSpec target;
+    QString notebook;  // absolute
+    QStringList cells; // the code cells' ids, in order
+};
 
 class NotebookEditor : public Document {
     Q_OBJECT
@@ -60,6 +72,9 @@ public:
     bool isModified() const override { return m_modified; }
     bool save() override;       // says what failed in a message box
     bool maybeClose() override; // save, discard or stay
+    // Writes the job's script (prepareJob: no question asked); an Error when the notebook cannot
+    // become one (not Python, no file yet).
+    Expected<NotebookJob> prepareJob();
     // The notebook as it is now (cells with their outputs and counts).
     notebook::NotebookDocument document() const;
 
@@ -87,9 +102,14 @@ public Q_SLOTS:
     void enterCommandMode();
     // The notebook as a training script with its constants as hyperparameters (the import dialog).
     void convertToScript();
+    // Run as Job: when cells ran out of order or were edited since, offers Restart and Run All
+    // first (so the job does what the user saw); then writes the job's script and asks for it to
+    // be launched (jobRequested).
+    void runAsJob();
 
 Q_SIGNALS:
     void kernelStateChanged(const QString &text);
+    void jobRequested(const ferry::ui::NotebookJob &job);
     void message(const QString &text);
 
 protected:

@@ -92,8 +92,19 @@ void RunActions::startScriptRun(const QString &script, const QList<run::DataChan
     openLaunchDialog(script, channels, {});
 }
 
+void RunActions::startNotebookJob(const QString &script, const QList<run::DataChannel> &channels,
+                                  const QList<run::Hyperparameter> &hyperparameters, const QString &environmentFile,
+                                  const run::TargetSpec &target, const QString &notebook, const QStringList &cells)
+{
+    openLaunchDialog(script, channels, hyperparameters, [&](LaunchDialog &dialog) {
+        dialog.setEnvironmentAndTarget(environmentFile, target);
+        dialog.setNotebookOrigin(QDir(m_root).relativeFilePath(notebook), cells);
+    });
+}
+
 void RunActions::openLaunchDialog(const QString &script, const QList<run::DataChannel> &channels,
-                                  const QList<run::Hyperparameter> &values)
+                                  const QList<run::Hyperparameter> &values,
+                                  const std::function<void(LaunchDialog &)> &configure)
 {
     if (!m_store) {
         Q_EMIT problem(Error{tr("Open a workspace first: runs are kept in it"), {}, 0, 0, {}});
@@ -104,6 +115,8 @@ void RunActions::openLaunchDialog(const QString &script, const QList<run::DataCh
         dialog.setScript(script);
     dialog.setChannels(channels);
     dialog.setHyperparameters(values);
+    if (configure)
+        configure(dialog);
     if (m_secretNames)
         dialog.setSecretNames(m_secretNames());
     if (dialog.exec() != QDialog::Accepted)

@@ -20,6 +20,8 @@ class QWidget;
 
 namespace ferry::ui {
 
+class LaunchDialog;
+
 // What the window does with script runs: the launch dialog, starting a run in the background
 // (a container run may build its image first; secrets are checked in the keychain before it
 // starts), re-running with changes, cancelling through the run's target, deleting, and the
@@ -41,6 +43,11 @@ public:
 
     // The launch dialog for `script` (empty: the user picks), with these data channels.
     void startScriptRun(const QString &script, const QList<run::DataChannel> &channels);
+    // A notebook's job (the notebook's Run as Job): the launch dialog with its script, its
+    // hyperparameters, its environment and target chosen, and the notebook and cells recorded.
+    void startNotebookJob(const QString &script, const QList<run::DataChannel> &channels,
+                          const QList<run::Hyperparameter> &hyperparameters, const QString &environmentFile,
+                          const run::TargetSpec &target, const QString &notebook, const QStringList &cells);
     // The launch dialog filled from a script run's spec: its script, data and parameters.
     void rerun(const run::RunSpec &spec);
     void launch(const run::RunSpec &spec);
@@ -62,8 +69,10 @@ Q_SIGNALS:
     void runsChanged();                  // the table should read the store again
 
 private:
+    // `configure` sets what a caller presets (a notebook's environment, target and origin).
     void openLaunchDialog(const QString &script, const QList<run::DataChannel> &channels,
-                          const QList<run::Hyperparameter> &values);
+                          const QList<run::Hyperparameter> &values,
+                          const std::function<void(LaunchDialog &)> &configure = {});
     // In the background, with its secrets checked first; a rerun's `original` (the run it
     // repeats): the data that changed since it are said as warnings once started.
     void start(const run::RunSpec &spec, const std::optional<run::RunSpec> &original = std::nullopt);

@@ -196,6 +196,7 @@ void Workbench::createActions()
                    &NotebookEditor::restartKernel);
     notebookAction(tr("Restart the Kernel and Run All &Cells"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_R),
                    &NotebookEditor::restartAndRunAll);
+    notebookAction(tr("Run as &Job…"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_J), &NotebookEditor::runAsJob);
     notebookAction(tr("Convert to a Training &Script…"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_E),
                    &NotebookEditor::convertToScript);
     const auto notebookInView = [this](Document *document) {
@@ -483,6 +484,10 @@ void Workbench::openNotebook(const QString &path)
         }
         connect(editor, &NotebookEditor::message, this,
                 [this](const QString &text) { Q_EMIT statusMessage(text, 10000); });
+        connect(editor, &NotebookEditor::jobRequested, this, [this](const NotebookJob &job) {
+            m_runs->runActions()->startNotebookJob(job.script, m_panels.datasets->channels(), job.hyperparameters,
+                                                   job.environmentFile, job.target, job.notebook, job.cells);
+        });
         if (m_workspace) { // the kernel's environment: one of the workspace's
             const QDir environments(m_workspace->root() + u"/environments"_s);
             QStringList files;

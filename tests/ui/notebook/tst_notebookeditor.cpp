@@ -9,18 +9,26 @@
 #include "ui/notebook/outputarea.h"
 
 #include "kernelhost/kernelhost.h"
+#include "store/runstore.h"
+#include "ui/launch/launchdialog.h"
+#include "ui/runs/runactions.h"
 
 #include "support/files.h"
 #include "support/kernel.h"
 #include "support/process.h"
 #include "support/testmain.h"
 
+#include <QAbstractButton>
 #include <QApplication>
 #include <QDir>
+#include <QDirIterator>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QMessageBox>
+#include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 using namespace Qt::StringLiterals;
 using ferry::notebook::CellKind;
@@ -97,6 +105,11 @@ private Q_SLOTS:
     void cleanupTestCase()
     {
         m_editor.reset();
+        // A run's snapshot is written read-only: writable again, for the temporary folder to go.
+        for (QDirIterator it(m_dir.path(), QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot,
+                             QDirIterator::Subdirectories);
+             it.hasNext();)
+            QFile::setPermissions(it.next(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
         for (const QString &k : QDir(kernelsDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
             const auto stopped = ferry::kernels::stopKernel(kernelsDir() + u'/' + k, ferry::test::ferryBinary());
             QVERIFY2(stopped, qPrintable(stopped ? QString() : stopped.error().toString()));
@@ -276,6 +289,58 @@ private Q_SLOTS:
         QVERIFY(again.save());
         QVERIFY(!QFileInfo::exists(NotebookEditor::autosavePath(path)));
         QVERIFY(ferry::test::readFile(path).contains("# edited, never saved"));
+    }
+
+    // Run as Job (local): past the question about cells run out of order ("Launch Anyway"), the
+    // launch dialog comes with the job's script, the notebook's environment and target; started,
+    // the run runs the notebook's cells top to bottom and records the notebook and its cells.
+    void runAsJobLocal()
+    {
+        const QString root = m_dir.filePath(u"books"_s);
+        auto store = ferry::run::RunStore::open(ferry::run::RunStore::pathInWorkspace(root));
+        QVERIFY(store);
+        QSettings settings(m_dir.filePath(u"job-settings.ini"_s), QSettings::IniFormat);
+        ferry::ui::RunActions actions(settings, ferry::test::ferryBinary(), m_editor.get());
+        actions.setWorkspace(store->get(), root, root + u"/.ferry/runs"_s);
+        connect(m_editor.get(), &NotebookEditor::jobRequested, &actions, [&](const ferry::ui::NotebookJob &job) {
+            actions.startNotebookJob(job.script, {}, job.hyperparameters, job.environmentFile, job.target, job.notebook,
+                                     job.cells);
+        });
+        QStringList answered;
+        QTimer answer;
+        connect(&answer, &QTimer::timeout, this, [&] {
+            QWidget *modal = QApplication::activeModalWidget();
+            if (auto *box = qobject_cast<QMessageBox *>(modal)) {
+                for (QAbstractButton *button : box->buttons())
+                    if (button->text() == u"Launch Anyway"_s) {
+                        answered << u"question"_s;
+                        button->click();
+                    }
+            } else if (auto *dialog = qobject_cast<ferry::ui::LaunchDialog *>(modal)) {
+                answered << u"launch"_s;
+                dialog->accept();
+            }
+        });
+        answer.start(50);
+        m_editor->cells().last()->editor()->setPlainText(u"y = 1"_s); // edited since it ran
+        m_editor->runAsJob();
+        answer.stop();
+        QCOMPARE(answered, (QStringList{u"question"_s, u"launch"_s}));
+        QTRY_VERIFY_WITH_TIMEOUT(!(*store)->runs().isEmpty(), 10000);
+        const ferry::run::RunRecord record = (*store)->runs().first();
+        const auto spec = ferry::run::RunSpec::fromJson(record.spec);
+        QVERIFY(spec);
+        QCOMPARE(spec->notebook, u"explore.ipynb"_s);
+        QCOMPARE(spec->notebookCells.size(), 8 + 2); // the code cells, with the two typed in earlier tests
+        QCOMPARE(spec->script, u"notebook-jobs/explore.py"_s);
+        QCOMPARE(spec->environmentFile, m_env);
+        const QString log = root + u"/.ferry/runs/"_s + record.id + u"/log"_s;
+        // The cells in order, as a script: the first cell's print first, later cells' output after
+        // it, until one stops it (here display(..., display_id=True), which is None outside IPython).
+        QTRY_VERIFY2_WITH_TIMEOUT(ferry::test::readFile(log).contains("Traceback"),
+                                  ferry::test::readFile(log).right(2000).constData(), 60000);
+        const QByteArray ran = ferry::test::readFile(log);
+        QVERIFY2(ran.startsWith("42\n") && ran.contains("step 4"), ran.constData());
     }
 };
 
