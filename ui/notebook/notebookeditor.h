@@ -30,6 +30,7 @@ class QAction;
 namespace ferry::ui {
 
 class CellWidget;
+class FindBar;
 
 // What Run as Job launches: the notebook's code cells as a script (core/notebook/conversion.h),
 // its constants as hyperparameters, in the notebook's environment and on its target.
@@ -98,6 +99,16 @@ public Q_SLOTS:
     void deleteCurrent();
     void setCurrentKind(notebook::CellKind kind);
     void undoCellOperation();
+    void moveCurrent(int by);    // Ctrl+Shift+Up / Down
+    void splitCurrentAtCursor(); // Ctrl+Shift+- in edit mode
+    void mergeWithBelow();       // Shift+M
+    void openFind();             // Ctrl+F
+    // The next (or previous) match of the find bar's text after the cursor, across cells; false: none.
+    bool findNext(bool backwards = false);
+    // Replaces the match selected, then finds the next; replaceAll: every match in every cell, one
+    // cell operation (Z undoes it); returns how many.
+    void replaceOne();
+    int replaceAll();
     void enterEditMode();
     void enterCommandMode();
     // The notebook as a training script with its constants as hyperparameters (the import dialog).
@@ -141,6 +152,7 @@ private:
     QWidget *m_column = nullptr;
     QVBoxLayout *m_layout = nullptr;
     QLabel *m_state = nullptr;
+    FindBar *m_find = nullptr;
     QComboBox *m_environment = nullptr;
     QComboBox *m_target = nullptr;
     QTimer m_autosave;

@@ -24,6 +24,7 @@
 #include <QDirIterator>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QSettings>
 #include <QTemporaryDir>
@@ -341,6 +342,61 @@ private Q_SLOTS:
                                   ferry::test::readFile(log).right(2000).constData(), 60000);
         const QByteArray ran = ferry::test::readFile(log);
         QVERIFY2(ran.startsWith("42\n") && ran.contains("step 4"), ran.constData());
+    }
+
+    // Cells moved (Ctrl+Shift+Up/Down), split at the cursor (Ctrl+Shift+-), merged (Shift+M), and
+    // found and replaced across cells (Ctrl+F): each a cell operation Z undoes.
+    void moveSplitMergeFindReplace()
+    {
+        NotebookEditor editor(kernelsDir(), ferry::test::ferryBinary());
+        const QString path = m_dir.filePath(u"books/edit.ipynb"_s);
+        QVERIFY(QFile::copy(QStringLiteral(FERRY_TEST_DATA "/notebooks/stops.ipynb"), path));
+        QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+        QVERIFY(editor.open(path));
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowActive(&editor));
+        const auto sources = [&] {
+            QStringList list;
+            for (const CellWidget *cell : editor.cells())
+                list << cell->source();
+            return list;
+        };
+        const QStringList original = sources();
+        QVERIFY(original.size() >= 3);
+        editor.setCurrentIndex(0);
+        editor.enterCommandMode();
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Down, Qt::ControlModifier | Qt::ShiftModifier);
+        QCOMPARE(sources().at(1), original.at(0));
+        QCOMPARE(sources().at(0), original.at(1));
+        QCOMPARE(editor.currentIndex(), 1);
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Z);
+        QCOMPARE(sources(), original);
+        // Split: the first cell, in edit mode, at the start of its second line.
+        editor.setCurrentIndex(0);
+        editor.enterEditMode();
+        editor.cells().at(0)->editor()->setPlainText(u"a = 1\nb = 2"_s);
+        QTextCursor cursor = editor.cells().at(0)->editor()->textCursor();
+        cursor.setPosition(6);
+        editor.cells().at(0)->editor()->setTextCursor(cursor);
+        QTest::keyClick(editor.cells().at(0)->editor(), Qt::Key_Minus, Qt::ControlModifier | Qt::ShiftModifier);
+        QCOMPARE(editor.cells().at(0)->source(), u"a = 1"_s);
+        QCOMPARE(editor.cells().at(1)->source(), u"b = 2"_s);
+        editor.setCurrentIndex(0);
+        editor.enterCommandMode();
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_M, Qt::ShiftModifier);
+        QCOMPARE(editor.cells().at(0)->source(), u"a = 1\nb = 2"_s);
+        // Ctrl+F: the find bar; "b = 2" found, replaced in every cell.
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_F, Qt::ControlModifier);
+        auto *findText = editor.findChild<QLineEdit *>(u"findText"_s);
+        QVERIFY(findText && findText->isVisible() && findText->hasFocus());
+        findText->setText(u"b = 2"_s);
+        editor.findChild<QLineEdit *>(u"replaceText"_s)->setText(u"b = 3"_s);
+        QVERIFY(editor.findNext());
+        QCOMPARE(editor.cells().at(editor.currentIndex())->editor()->textCursor().selectedText(), u"b = 2"_s);
+        QCOMPARE(editor.replaceAll(), 1);
+        QCOMPARE(editor.cells().at(0)->source(), u"a = 1\nb = 3"_s);
+        findText->setText(u"no such text"_s);
+        QVERIFY(!editor.findNext());
     }
 };
 
