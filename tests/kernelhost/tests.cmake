@@ -2,6 +2,8 @@
 # ipykernel (python3-ipykernel) under its keeper. Included by tests/CMakeLists.txt.
 # The records of a kernel read and said in words (unit).
 ferry_test(tst_kernelrecords SOURCES kernelhost/tst_kernelrecords.cpp)
+# Data dropped on a notebook's cell: the path its kernel sees on its target, the code that loads it (unit).
+ferry_test(tst_kerneldata SOURCES kernelhost/tst_kerneldata.cpp)
 ferry_test(tst_localkernel SOURCES kernelhost/tst_localkernel.cpp)
 # `ferry notebook execute` against Debian's `jupyter nbconvert --execute` on the same notebooks.
 ferry_test(tst_notebookexecute SOURCES kernelhost/tst_notebookexecute.cpp)

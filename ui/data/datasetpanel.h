@@ -4,14 +4,11 @@
 #include "common/error.h"
 #include "data/dataset.h"
 #include "run/runspec.h"
+#include "ui/data/datasetpreview.h"
 
-#include <QImage>
 #include <QWidget>
 
-class QLabel;
 class QListWidget;
-class QStackedWidget;
-class QTableWidget;
 
 namespace ferry::ui {
 
@@ -36,23 +33,13 @@ Q_SIGNALS:
     void problem(const ferry::Error &error); // "Dataset: " and why it cannot be read, at its file
 
 private:
-    struct Detected {
-        QString path;
-        Expected<data::DatasetInfo> info = Error{};
-        QList<QPair<QString, QImage>> thumbnails; // image folders: a few per class
-    };
-    static Detected detect(const QString &path);
-    void detected(const Detected &result);
+    void detected(const DetectedDataset &result);
     void showPreview(int row);
     QString channelNameFor(const QString &path) const;
 
     QListWidget *m_list;
-    QLabel *m_summary;
-    QLabel *m_problems;
-    QStackedWidget *m_details;
-    QTableWidget *m_head;
-    QListWidget *m_thumbnails;
-    QList<Detected> m_datasets; // parallel to m_list's rows
+    DatasetPreview *m_preview;
+    QList<DetectedDataset> m_datasets; // parallel to m_list's rows
 };
 
 } // namespace ferry::ui

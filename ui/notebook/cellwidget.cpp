@@ -7,6 +7,7 @@
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMimeData>
 #include <QMouseEvent>
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -20,6 +21,7 @@ CellWidget::CellWidget(const notebook::DocumentCell &cell, QWidget *parent)
       m_rendered(new SafeBrowser(this)), m_outputs(new OutputArea(this))
 {
     setObjectName(u"cell"_s);
+    setAcceptDrops(true);
     setFrameShape(QFrame::NoFrame);
     auto *row = new QHBoxLayout(this);
     row->setContentsMargins(4, 2, 4, 2);
@@ -46,6 +48,7 @@ CellWidget::CellWidget(const notebook::DocumentCell &cell, QWidget *parent)
         }
     });
     m_sourceAtRun = cell.source;
+    connect(m_editor, &CodeEditor::filesDropped, this, &CellWidget::filesDropped);
     updatePrompt();
 }
 
@@ -154,6 +157,24 @@ void CellWidget::updatePrompt()
     m_prompt->setStyleSheet(m_run == Run::Failed ? u"color: #c62828;"_s
                             : why.isEmpty()      ? u"color: #303f9f;"_s
                                                  : u"color: #ef6c00;"_s);
+}
+
+void CellWidget::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void CellWidget::dropEvent(QDropEvent *event)
+{
+    QStringList paths;
+    for (const QUrl &url : event->mimeData()->urls())
+        if (url.isLocalFile())
+            paths << url.toLocalFile();
+    if (paths.isEmpty())
+        return;
+    event->acceptProposedAction();
+    Q_EMIT filesDropped(paths);
 }
 
 void CellWidget::mousePressEvent(QMouseEvent *event)

@@ -46,9 +46,13 @@ public:
 
 Q_SIGNALS:
     void clicked();
+    // Files or folders dropped on the cell (its editor or around it).
+    void filesDropped(const QStringList &paths);
 
 protected:
     void mousePressEvent(QMouseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
 
 private:
     void updatePrompt();

@@ -4,6 +4,7 @@
 
 #include <QFontDatabase>
 #include <QKeyEvent>
+#include <QMimeData>
 #include <QTextBlock>
 
 using namespace Qt::StringLiterals;
@@ -160,6 +161,24 @@ void CodeEditor::keyPressEvent(QKeyEvent *event)
         }
     }
     QPlainTextEdit::keyPressEvent(event);
+}
+
+bool CodeEditor::canInsertFromMimeData(const QMimeData *source) const
+{
+    return source->hasUrls() || QPlainTextEdit::canInsertFromMimeData(source);
+}
+
+void CodeEditor::insertFromMimeData(const QMimeData *source)
+{
+    QStringList paths;
+    for (const QUrl &url : source->urls())
+        if (url.isLocalFile())
+            paths << url.toLocalFile();
+    if (!paths.isEmpty()) {
+        Q_EMIT filesDropped(paths);
+        return;
+    }
+    QPlainTextEdit::insertFromMimeData(source);
 }
 
 void CodeEditor::focusInEvent(QFocusEvent *event)

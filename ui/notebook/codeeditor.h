@@ -23,9 +23,13 @@ Q_SIGNALS:
     void inspectRequested(int cursor);
     // Esc: the notebook goes to command mode.
     void escapePressed();
+    // Files or folders of this machine dropped on the editor (not inserted as text).
+    void filesDropped(const QStringList &paths);
 
 protected:
     void keyPressEvent(QKeyEvent *event) override;
+    bool canInsertFromMimeData(const QMimeData *source) const override;
+    void insertFromMimeData(const QMimeData *source) override;
     void focusInEvent(QFocusEvent *event) override;
     void focusOutEvent(QFocusEvent *event) override;
 

@@ -1,5 +1,6 @@
 #include "ui/notebook/notebookeditor.h"
 
+#include "ui/data/datasetpreview.h"
 #include "ui/notebook/cellwidget.h"
 #include "ui/notebook/codeeditor.h"
 #include "ui/notebook/findbar.h"
@@ -7,19 +8,25 @@
 #include "ui/notebook/outputarea.h"
 
 #include "common/safefile.h"
+#include "kernelhost/kerneldata.h"
 #include "notebook/conversion.h"
+#include "run/rundirectory.h"
 
 #include <QComboBox>
 #include <QDateTime>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -108,6 +115,27 @@ NotebookEditor::NotebookEditor(QString kernelsDir, const QString &ferryBinary, Q
     m_autosave.setInterval(kAutosaveMs);
     connect(&m_autosave, &QTimer::timeout, this, &NotebookEditor::autosaveNow);
     m_autosave.start();
+    askInsert = [this](const QString &path, const QString &code, const QString &problem) {
+        QDialog dialog(this);
+        dialog.setWindowTitle(tr("Load %1 in the notebook").arg(QFileInfo(path).fileName()));
+        auto *column = new QVBoxLayout(&dialog);
+        auto *preview = new DatasetPreview(&dialog);
+        preview->show(detectDatasetWithThumbnails(path));
+        column->addWidget(preview, 1);
+        auto *text = new QPlainTextEdit(problem.isEmpty() ? code : problem, &dialog);
+        text->setReadOnly(true);
+        text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+        text->setMaximumHeight(140);
+        column->addWidget(text);
+        auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, &dialog);
+        if (problem.isEmpty())
+            buttons->addButton(tr("Insert the Code"), QDialogButtonBox::AcceptRole);
+        column->addWidget(buttons);
+        connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+        connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+        dialog.resize(700, 480);
+        return dialog.exec() == QDialog::Accepted;
+    };
     askRestore = [this](const QDateTime &savedAt) {
         return QMessageBox::question(this, tr("Restore unsaved changes?"),
                                      tr("%1 has changes from %2 that were never saved (Ferry ended before). "
@@ -358,6 +386,10 @@ CellWidget *NotebookEditor::addCellWidget(const notebook::DocumentCell &cell, in
             setModified(true);
     });
     connect(widget->editor(), &CodeEditor::escapePressed, this, &NotebookEditor::enterCommandMode);
+    connect(widget, &CellWidget::filesDropped, this, [this, widget](const QStringList &paths) {
+        for (const QString &path : paths)
+            dropDataset(int(m_cells.indexOf(widget)), path);
+    });
     return widget;
 }
 
@@ -489,11 +521,8 @@ CellWidget *NotebookEditor::cellById(const QString &id) const
     return nullptr;
 }
 
-bool NotebookEditor::ensureKernel()
+Expected<kernels::KernelRequest> NotebookEditor::kernelRequest() const
 {
-    using K = kernels::NotebookKernel;
-    if (m_kernel->state() != K::State::None && m_kernel->state() != K::State::Dead)
-        return true;
     kernels::KernelRequest request;
     const QString folder = m_document.path.isEmpty() ? QString() : QFileInfo(m_document.path).absolutePath();
     request.workingFolder = folder;
@@ -501,13 +530,57 @@ bool NotebookEditor::ensureKernel()
         request.environmentFile = QFileInfo(env).isAbsolute() ? env : folder + u'/' + env;
     const QString target = m_document.target().isEmpty() ? u"local"_s : m_document.target();
     const auto spec = run::TargetSpec::parse(target);
-    if (!spec) {
-        Q_EMIT message(tr("The notebook's target '%1' is not one Ferry knows").arg(target));
+    if (!spec)
+        return Error{tr("The notebook's target '%1' is not one Ferry knows").arg(target), {}, 0, 0, {}};
+    request.target = *spec;
+    return request;
+}
+
+bool NotebookEditor::ensureKernel()
+{
+    using K = kernels::NotebookKernel;
+    if (m_kernel->state() != K::State::None && m_kernel->state() != K::State::Dead)
+        return true;
+    const auto request = kernelRequest();
+    if (!request) {
+        Q_EMIT message(request.error().message);
         return false;
     }
-    request.target = *spec;
-    m_kernel->start(request);
+    m_kernel->start(*request);
     return true;
+}
+
+void NotebookEditor::dropDataset(int index, const QString &path)
+{
+    // Where the kernel sees it: the running kernel's own spec, else the one it would start with.
+    Expected<run::RunSpec> spec = Error{};
+    if (!m_kernel->folder().isEmpty() && m_kernel->state() != kernels::NotebookKernel::State::Dead)
+        spec = run::RunDirectory(m_kernel->folder()).readSpec();
+    if (!spec) {
+        const auto request = kernelRequest();
+        spec = request ? kernels::kernelSpec(u"preview"_s, *request) : Expected<run::RunSpec>(request.error());
+    }
+    const DetectedDataset dataset = detectDatasetWithThumbnails(path);
+    QString code;
+    QString problem;
+    const auto expression = spec ? kernels::kernelPathExpression(*spec, path) : Expected<QString>(spec.error());
+    if (!expression)
+        problem = expression.error().toString();
+    else if (dataset.info)
+        code = kernels::datasetLoadingCode(*dataset.info, *expression);
+    else
+        code = *expression; // no dataset Ferry knows: its path, to use as the user likes
+    const bool insert = askInsert ? askInsert(path, code, problem) : false;
+    if (!insert || code.isEmpty())
+        return;
+    remember();
+    notebook::DocumentCell cell;
+    cell.id = notebook::DocumentCell::newId();
+    cell.source = code;
+    addCellWidget(cell, index + 1);
+    setCurrentIndex(index + 1);
+    enterCommandMode();
+    setModified(true);
 }
 
 void NotebookEditor::run(int index)

@@ -56,6 +56,7 @@ public:
     // (by default a question to the user) says whether to take it: then it is what opens, unsaved.
     Expected<void> open(const QString &path);
     std::function<bool(const QDateTime &savedAt)> askRestore;
+    std::function<bool(const QString &path, const QString &code, const QString &problem)> askInsert;
     // The side file of unsaved edits: `.NAME.ferry-autosave` beside the notebook, written every
     // `autosaveMs` while there are unsaved edits, removed by a save or a discard.
     static QString autosavePath(const QString &notebookPath);
@@ -117,6 +118,10 @@ public Q_SLOTS:
     // first (so the job does what the user saw); then writes the job's script and asks for it to
     // be launched (jobRequested).
     void runAsJob();
+    // Data dropped on the cell at `index`: the preview (as the data panel shows it) and the code
+    // that loads it where the kernel sees it (core/kernelhost/kerneldata.h); accepted, the code
+    // goes in a new cell below. `askInsert` (by default the preview dialog) says yes or no.
+    void dropDataset(int index, const QString &path);
 
 Q_SIGNALS:
     void kernelStateChanged(const QString &text);
@@ -134,6 +139,9 @@ private:
     CellWidget *addCellWidget(const notebook::DocumentCell &cell, int index);
     void run(int index);
     bool ensureKernel();
+    // The kernel's start as the notebook chooses it (environment, target, its folder); an Error
+    // for a target that is none.
+    Expected<kernels::KernelRequest> kernelRequest() const;
     void setModified(bool modified);
     void remember(); // the cells before a cell operation, for Z
     void restore(const QList<notebook::DocumentCell> &cells);

@@ -22,10 +22,14 @@
 #include <QApplication>
 #include <QDir>
 #include <QDirIterator>
+#include <QDropEvent>
+#include <QImage>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
@@ -342,6 +346,42 @@ private Q_SLOTS:
                                   ferry::test::readFile(log).right(2000).constData(), 60000);
         const QByteArray ran = ferry::test::readFile(log);
         QVERIFY2(ran.startsWith("42\n") && ran.contains("step 4"), ran.constData());
+    }
+
+    // An image folder dropped on a cell: the preview's question answered, a cell below loads it
+    // from where the kernel sees it (on this machine: where it is), and runs.
+    void droppedFolderIsLoaded()
+    {
+        const QString pets = m_dir.filePath(u"books/pets"_s);
+        for (const QString &file : {u"cat/a.png"_s, u"cat/b.png"_s, u"dog/c.png"_s}) {
+            QImage image(4, 4, QImage::Format_RGB32);
+            image.fill(Qt::blue);
+            QVERIFY(QDir().mkpath(QFileInfo(pets + u'/' + file).absolutePath()));
+            QVERIFY(image.save(pets + u'/' + file));
+        }
+        QString shown;
+        m_editor->askInsert = [&](const QString &, const QString &code, const QString &problem) {
+            shown = problem.isEmpty() ? code : problem;
+            return true;
+        };
+        const qsizetype before = m_editor->cells().size();
+        CellWidget *target = m_editor->cells().at(1);
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(pets)});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(target, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(target, &drop);
+        QVERIFY2(m_editor->cells().size() == before + 1, qPrintable(u"asked: "_s + shown));
+        CellWidget *cell = m_editor->cells().at(2);
+        QCOMPARE(cell->source(), shown);
+        QVERIFY2(shown.contains(u"Path(\"%1\")"_s.arg(pets)), qPrintable(shown));
+        m_editor->setCurrentIndex(2);
+        m_editor->runCurrent();
+        QTRY_VERIFY_WITH_TIMEOUT(!cell->outputArea()->outputs().isEmpty(), 30000);
+        QVERIFY2(textOf(cell->outputArea()->outputs()) == u"{'cat': 2, 'dog': 1}\n"_s,
+                 QJsonDocument(cell->outputArea()->outputs()).toJson().constData());
     }
 
     // Cells moved (Ctrl+Shift+Up/Down), split at the cursor (Ctrl+Shift+-), merged (Shift+M), and
