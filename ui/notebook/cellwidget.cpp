@@ -30,7 +30,8 @@ CellWidget::CellWidget(const notebook::DocumentCell &cell, QWidget *parent)
     m_prompt->setMinimumWidth(m_prompt->fontMetrics().horizontalAdvance(u"[999]:*"_s) + 6);
     m_prompt->setObjectName(u"prompt"_s);
     row->addWidget(m_prompt, 0, Qt::AlignTop);
-    auto *column = new QVBoxLayout;
+    m_column = new QVBoxLayout;
+    QVBoxLayout *column = m_column;
     column->setSpacing(2);
     row->addLayout(column, 1);
     m_editor->setPlainText(cell.source);
@@ -105,6 +106,14 @@ void CellWidget::setOutputs(const QJsonArray &outputs)
 {
     m_cell.outputs = outputs;
     m_outputs->setOutputs(outputs);
+}
+
+void CellWidget::setChart(QWidget *chart)
+{
+    delete m_chart;
+    m_chart = chart;
+    if (chart)
+        m_column->addWidget(chart);
 }
 
 void CellWidget::setRun(Run run, int executionCount)

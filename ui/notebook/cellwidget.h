@@ -7,6 +7,7 @@
 #include <QFrame>
 
 class QLabel;
+class QVBoxLayout;
 
 namespace ferry::ui {
 
@@ -36,6 +37,9 @@ public:
     bool rendered() const;
 
     void setOutputs(const QJsonArray &outputs);
+    // The live chart of what the cell printed (CellMetrics), under its outputs; nullptr: none.
+    void setChart(QWidget *chart);
+    QWidget *chart() const { return m_chart; }
     void setRun(Run run, int executionCount = -1);
     Run run() const { return m_run; }
     int executionCount() const;
@@ -62,6 +66,8 @@ private:
     CodeEditor *m_editor = nullptr;
     SafeBrowser *m_rendered = nullptr;
     OutputArea *m_outputs = nullptr;
+    QWidget *m_chart = nullptr;
+    QVBoxLayout *m_column = nullptr; // editor, rendered markdown, outputs, chart
     Run m_run = Run::Never;
     bool m_editedSinceRun = false;
     bool m_outOfOrder = false;

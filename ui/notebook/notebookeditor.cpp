@@ -1,6 +1,8 @@
 #include "ui/notebook/notebookeditor.h"
 
+#include "ui/chart/losschartpanel.h"
 #include "ui/data/datasetpreview.h"
+#include "ui/notebook/cellmetrics.h"
 #include "ui/notebook/cellwidget.h"
 #include "ui/notebook/codeeditor.h"
 #include "ui/notebook/findbar.h"
@@ -155,6 +157,12 @@ NotebookEditor::NotebookEditor(QString kernelsDir, const QString &ferryBinary, Q
         m_outputs.remove(id);
         if (CellWidget *cell = cellById(id)) {
             cell->setOutputs({});
+            // A chart of what this run of it prints, once it prints a metric.
+            delete m_metrics.take(id);
+            cell->setChart(nullptr);
+            auto *metrics = new CellMetrics(id, tr("cell [%1]").arg(count), cell);
+            connect(metrics, &CellMetrics::chartMade, cell, [cell](LossChartPanel *chart) { cell->setChart(chart); });
+            m_metrics.insert(id, metrics);
             cell->setRun(CellWidget::Run::Running, count);
             m_ranAt.insert(id, ++m_runOrder);
             markOutOfOrder();
@@ -167,6 +175,10 @@ NotebookEditor::NotebookEditor(QString kernelsDir, const QString &ferryBinary, Q
                 if (it.value()->update(message))
                     m_dirty.insert(it.key());
             }
+        }
+        if (message.type() == u"stream"_s) {
+            if (CellMetrics *metrics = m_metrics.value(id))
+                metrics->feed(message.content.value(u"text"_s).toString());
         }
         auto &outputs = m_outputs[id];
         if (!outputs || outputs->requestId() != message.parentId())

@@ -29,6 +29,7 @@ class QAction;
 
 namespace ferry::ui {
 
+class CellMetrics;
 class CellWidget;
 class FindBar;
 
@@ -166,6 +167,7 @@ private:
     QTimer m_autosave;
     std::unique_ptr<kernels::NotebookKernel> m_kernel;
     QHash<QString, std::shared_ptr<kernels::CellOutputs>> m_outputs; // by cell id: its current execution
+    QHash<QString, QPointer<CellMetrics>> m_metrics;                 // by cell id: its live chart's reader
     QSet<QString> m_dirty;                                           // cells whose outputs changed
     QTimer m_flush;
     QList<QList<notebook::DocumentCell>> m_undo;

@@ -3,6 +3,8 @@
 // cell operations and their undo, Run All, then the saved notebook against `jupyter nbconvert
 // --execute` on the same notebook (tests/data/notebooks/compare_executed.py); cells queued while
 // the kernel starts, an interrupted sleep, a restart.
+#include "ui/chart/losschartpanel.h"
+#include "ui/notebook/cellmetrics.h"
 #include "ui/notebook/cellwidget.h"
 #include "ui/notebook/codeeditor.h"
 #include "ui/notebook/notebookeditor.h"
@@ -382,6 +384,30 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!cell->outputArea()->outputs().isEmpty(), 30000);
         QVERIFY2(textOf(cell->outputArea()->outputs()) == u"{'cat': 2, 'dog': 1}\n"_s,
                  QJsonDocument(cell->outputArea()->outputs()).toJson().constData());
+    }
+
+    // A cell that prints metrics (JSON lines, a Hugging Face dict) gets a live chart under it, the
+    // chart of runs, with every point; run again, the chart starts over.
+    void liveChartFromACell()
+    {
+        m_editor->setCurrentIndex(int(m_editor->cells().size()) - 1);
+        m_editor->insertCell(true);
+        CellWidget *cell = m_editor->cells().at(m_editor->currentIndex());
+        cell->editor()->setPlainText(
+            u"import json, time\nfor step in range(30):\n    print(json.dumps({'step': step, 'loss': 1 / (step + 1)}), "
+            "flush=True)\n    time.sleep(0.01)\nprint({'eval_accuracy': 0.9, 'epoch': 1.0})"_s);
+        m_editor->runCurrent();
+        QTRY_VERIFY_WITH_TIMEOUT(cell->run() == CellWidget::Run::Done, 30000);
+        QVERIFY(qobject_cast<ferry::ui::LossChartPanel *>(cell->chart()));
+        auto *metrics = cell->findChild<ferry::ui::CellMetrics *>();
+        QVERIFY(metrics);
+        QCOMPARE(metrics->points(u"loss"_s), 30);
+        QCOMPARE(metrics->points(u"eval_accuracy"_s), 1);
+        m_editor->runCurrent();
+        QTRY_VERIFY_WITH_TIMEOUT(cell->findChild<ferry::ui::CellMetrics *>() != metrics, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(cell->run() == CellWidget::Run::Done, 30000);
+        QCOMPARE(cell->findChild<ferry::ui::CellMetrics *>()->points(u"loss"_s), 30); // not 60
+        QCOMPARE(cell->findChildren<ferry::ui::LossChartPanel *>().size(), 1);
     }
 
     // Cells moved (Ctrl+Shift+Up/Down), split at the cursor (Ctrl+Shift+-), merged (Shift+M), and
