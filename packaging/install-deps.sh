@@ -69,6 +69,8 @@ test=(
 
 # Benchmarks (tests/bench/) measure Ferry against Debian's own Python torch and pandas.
 bench=(python3-torch python3-pandas sqlite3 xvfb xauth x11-utils
+  # the notebook's screenshots (tests/gui/notebook-screenshots.sh): a tqdm bar, a pandas table
+  python3-tqdm xdotool imagemagick
   # the loss chart benchmark's peer (tests/bench/chart.sh): QCustomPlot built for Qt 6
   libqcustomplot-dev
   # the sweep sampler benchmark's peer (tests/bench/sweepsampler.sh): Optuna's TPE

@@ -103,7 +103,8 @@ void OutputArea::drawStream(Shown &shown)
     shown.terminal.append(QStringView(text).mid(shown.consumed));
     shown.consumed = text.size();
     (void)shown.terminal.takeChanges();
-    QString html = shown.terminal.html();
+    // Long lines wrap, as JupyterLab's output does, instead of widening the notebook.
+    QString html = shown.terminal.html().replace(u"<pre>"_s, u"<pre style=\"white-space: pre-wrap\">"_s);
     if (shown.terminal.hiddenLineCount() > 0)
         html += u"<p><a href=\"show-all\">%1</a></p>"_s.arg(tr("Show all %1 lines").arg(shown.terminal.lineCount()));
     shown.text->setText(html);
@@ -117,6 +118,7 @@ QWidget *OutputArea::viewOf(const QJsonObject &output, Shown &shown)
         label->setTextFormat(Qt::RichText);
         label->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
         label->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse);
+        label->setWordWrap(true);
         label->setAlignment(Qt::AlignLeft | Qt::AlignTop);
         const bool alarming = type == u"error"_s || output.value(u"name"_s).toString() == u"stderr"_s;
         label->setStyleSheet(alarming ? u"background: #fdd; padding: 2px;"_s : u"padding: 2px;"_s);

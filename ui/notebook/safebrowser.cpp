@@ -29,7 +29,16 @@ QVariant SafeBrowser::loadResource(int type, const QUrl &url)
 void SafeBrowser::fit(int width)
 {
     document()->setTextWidth(width);
-    setFixedHeight(int(document()->size().height()) + 8);
+    const int height = int(document()->size().height()) + 8;
+    if (height != this->height())
+        setFixedHeight(height);
+}
+
+void SafeBrowser::resizeEvent(QResizeEvent *event)
+{
+    QTextBrowser::resizeEvent(event);
+    if (viewport()->width() > 0 && viewport()->width() != int(document()->textWidth()))
+        fit(viewport()->width());
 }
 
 void SafeBrowser::sayRemoved(bool removed)

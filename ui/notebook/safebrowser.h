@@ -19,6 +19,9 @@ public:
 
     QVariant loadResource(int type, const QUrl &url) override;
 
+protected:
+    void resizeEvent(QResizeEvent *event) override; // as tall as the text at the new width
+
 private:
     void fit(int width);
     void sayRemoved(bool removed);
