@@ -4,8 +4,12 @@
 #include "ui/notebook/outputarea.h"
 #include "ui/notebook/safebrowser.h"
 
+#include "notebook/jupyterjson.h"
+
 #include <QFontDatabase>
 #include <QHBoxLayout>
+#include <QImage>
+#include <QJsonObject>
 #include <QLabel>
 #include <QMimeData>
 #include <QMouseEvent>
@@ -83,8 +87,22 @@ void CellWidget::setRendered(bool rendered)
 {
     rendered = rendered && m_cell.kind == notebook::CellKind::Markdown;
     if (rendered) {
+        // Its attachments (images pasted into the cell: `![](attachment:name.png)`), from the cell.
+        QHash<QString, QImage> images;
+        const QJsonObject attachments = m_cell.other.value(u"attachments"_s).toObject();
+        for (auto it = attachments.begin(); it != attachments.end(); ++it) {
+            const QJsonObject bundle = it.value().toObject();
+            for (const QString &mime : bundle.keys()) {
+                QImage image;
+                if (mime.startsWith(u"image/"_s) &&
+                    image.loadFromData(QByteArray::fromBase64(notebook::joinedText(bundle.value(mime)).toLatin1()))) {
+                    images.insert(it.key(), image);
+                    break;
+                }
+            }
+        }
         m_rendered->showMarkdown(m_editor->toPlainText(),
-                                 m_rendered->viewport()->width() > 50 ? m_rendered->viewport()->width() : 800);
+                                 m_rendered->viewport()->width() > 50 ? m_rendered->viewport()->width() : 800, images);
     }
     m_rendered->setVisible(rendered);
     m_editor->setVisible(!rendered);

@@ -55,13 +55,17 @@ bool SafeBrowser::showHtml(const QString &html, int width)
     return safe.removed;
 }
 
-bool SafeBrowser::showMarkdown(const QString &markdown, int width)
+bool SafeBrowser::showMarkdown(const QString &markdown, int width, const QHash<QString, QImage> &attachments)
 {
     // Markdown may hold HTML, which Qt's reader passes through: that part is made safe too.
     notebook::SafeHtmlOptions options;
     options.keepAttachments = true;
     const notebook::SafeHtml safe = notebook::sanitizeHtml(markdown, options);
-    setMarkdown(safe.html);
+    setMarkdown(safe.html); // clears the document's resources: the attachments come after
+    for (auto it = attachments.begin(); it != attachments.end(); ++it)
+        document()->addResource(QTextDocument::ImageResource, QUrl(u"attachment:"_s + it.key()), it.value());
+    if (!attachments.isEmpty())
+        document()->markContentsDirty(0, document()->characterCount());
     fit(width);
     sayRemoved(safe.removed);
     return safe.removed;

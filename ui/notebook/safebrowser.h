@@ -3,6 +3,8 @@
 // it holds (data: PNG, JPEG, GIF): no file, no network, no link followed.
 #pragma once
 
+#include <QHash>
+#include <QImage>
 #include <QTextBrowser>
 
 namespace ferry::ui {
@@ -15,7 +17,9 @@ public:
     // Shows `text` (HTML, or markdown with the HTML in it) made safe; true when something was
     // left out (its tooltip then says so). The browser is as tall as what it shows at `width`.
     bool showHtml(const QString &html, int width = 800);
-    bool showMarkdown(const QString &markdown, int width = 800);
+    // `attachments`: images by name, drawn where the text names "attachment:NAME" (a markdown
+    // cell's own, from the notebook).
+    bool showMarkdown(const QString &markdown, int width = 800, const QHash<QString, QImage> &attachments = {});
 
     QVariant loadResource(int type, const QUrl &url) override;
 

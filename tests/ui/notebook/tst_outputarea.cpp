@@ -1,7 +1,9 @@
 // A cell's outputs as the notebook draws them (ui/notebook/outputarea.h): a stream in colour with
 // a tqdm bar redrawn in place, a stream that grows drawn on in the same view and cut to its first
 // and last lines, hostile HTML shown without what could reach out, an image, JSON as a tree.
+#include "ui/notebook/cellwidget.h"
 #include "ui/notebook/outputarea.h"
+#include "ui/notebook/safebrowser.h"
 
 #include "support/testmain.h"
 
@@ -11,6 +13,7 @@
 #include <QLabel>
 #include <QTest>
 #include <QTextBrowser>
+#include <QTextDocument>
 #include <QTreeWidget>
 
 using namespace Qt::StringLiterals;
@@ -109,6 +112,30 @@ private Q_SLOTS:
         QCOMPARE(tree->topLevelItem(0)->child(0)->text(0), u"a"_s);
         QCOMPARE(tree->topLevelItem(0)->child(0)->text(1), u"1"_s);
         QCOMPARE(OutputArea::shownType({{u"text/plain"_s, u"x"_s}, {u"image/png"_s, u""_s}}), u"image/png"_s);
+    }
+
+    // A markdown cell draws its attachments (an image pasted into it), never a remote image.
+    void markdownCellAttachments()
+    {
+        QImage image(12, 8, QImage::Format_RGB32);
+        image.fill(Qt::green);
+        QByteArray png;
+        QBuffer buffer(&png);
+        QVERIFY(buffer.open(QIODevice::WriteOnly) && image.save(&buffer, "PNG"));
+        ferry::notebook::DocumentCell cell;
+        cell.kind = ferry::notebook::CellKind::Markdown;
+        cell.source = u"# Pasted\n![plot](attachment:plot.png) ![remote](http://example.com/x.png)"_s;
+        cell.other[u"attachments"_s] =
+            QJsonObject{{u"plot.png"_s, QJsonObject{{u"image/png"_s, QString::fromLatin1(png.toBase64())}}}};
+        ferry::ui::CellWidget widget(cell);
+        widget.setRendered(true);
+        auto *view = widget.findChild<ferry::ui::SafeBrowser *>();
+        QVERIFY(view && widget.rendered());
+        const QVariant attached =
+            view->document()->resource(QTextDocument::ImageResource, QUrl(u"attachment:plot.png"_s));
+        QCOMPARE(attached.value<QImage>().size(), QSize(12, 8));
+        QVERIFY(view->document()->resource(QTextDocument::ImageResource, QUrl(u"http://example.com/x.png"_s)).isNull());
+        QVERIFY(view->toPlainText().contains(u"Pasted"_s));
     }
 };
 
