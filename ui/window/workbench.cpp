@@ -12,6 +12,7 @@
 #include "ui/notebook/notebookeditor.h"
 #include "ui/problems/fileatlineview.h"
 #include "ui/problems/problemspanel.h"
+#include "ui/runs/runactions.h"
 #include "ui/session/workspacesession.h"
 #include "ui/settings/preferences.h"
 #include "ui/train/trainpanel.h"
