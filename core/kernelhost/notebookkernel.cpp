@@ -231,10 +231,21 @@ void NotebookKernel::onMessage(Channel channel, const JupyterMessage &message)
         }
         if (type == u"execute_reply"_s) {
             const QString cell = m_cells.value(parent);
-            m_running.removeAll(parent);
-            if (!cell.isEmpty())
-                Q_EMIT cellFinished(cell, message.content.value(u"status"_s).toString(),
-                                    message.content.value(u"execution_count"_s).toInt(-1));
+            if (cell.isEmpty()) {
+                Q_EMIT replyReceived(parent, message); // evaluate()'s
+                return;
+            }
+            const Reply reply{message.content.value(u"status"_s).toString(),
+                              message.content.value(u"execution_count"_s).toInt(-1)};
+            // The reply comes straight from the kernel, its iopub through the journal, often later:
+            // the cell ends once both came (its execute_input, its outputs, its idle).
+            if (m_sent.contains(parent) && m_running.contains(parent) && !m_idle.remove(parent)) {
+                m_replies.insert(parent, reply);
+                return;
+            }
+            finish(parent, reply);
+            if (m_running.isEmpty() && m_state == State::Busy && m_readyRequest.isEmpty())
+                setState(State::Idle);
             return;
         }
         Q_EMIT replyReceived(parent, message);
@@ -249,6 +260,12 @@ void NotebookKernel::onMessage(Channel channel, const JupyterMessage &message)
         if (state == u"idle"_s && m_cells.contains(parent) && !m_sent.contains(parent)) {
             const int count = m_counts.take(parent);
             Q_EMIT cellFinished(m_cells.value(parent), m_errors.remove(parent) ? u"error"_s : u"ok"_s, count);
+        }
+        if (state == u"idle"_s && m_sent.contains(parent) && m_running.contains(parent)) {
+            if (m_replies.contains(parent))
+                finish(parent, m_replies.take(parent));
+            else
+                m_idle.insert(parent); // its reply is still on the way
         }
         if (m_readyRequest.isEmpty() && (m_state == State::Idle || m_state == State::Busy)) {
             if (state == u"busy"_s)
@@ -300,8 +317,16 @@ void NotebookKernel::tick()
     }
 }
 
+void NotebookKernel::finish(const QString &request, const Reply &reply)
+{
+    m_running.removeAll(request);
+    Q_EMIT cellFinished(m_cells.value(request), reply.status, reply.executionCount);
+}
+
 void NotebookKernel::failAll(const QString &status)
 {
+    m_replies.clear();
+    m_idle.clear();
     const QStringList running = std::exchange(m_running, {});
     for (const QString &request : running)
         Q_EMIT cellFinished(m_cells.value(request), status, -1);
@@ -356,6 +381,13 @@ QString NotebookKernel::complete(const QString &code, int cursorPos)
 QString NotebookKernel::inspect(const QString &code, int cursorPos)
 {
     return m_connection && m_readyRequest.isEmpty() ? m_connection->client().inspect(code, cursorPos, 0) : QString();
+}
+
+QString NotebookKernel::evaluate(const QJsonObject &userExpressions)
+{
+    if (!m_connection || !m_readyRequest.isEmpty() || m_state == State::Dead)
+        return {};
+    return m_connection->client().execute(QString(), true, false, false, false, userExpressions);
 }
 
 } // namespace ferry::kernels

@@ -56,6 +56,10 @@ public:
     // complete_request / inspect_request: the answer comes as replyReceived with the returned id.
     QString complete(const QString &code, int cursorPos);
     QString inspect(const QString &code, int cursorPos);
+    // A silent execute_request of `userExpressions` alone (no code, no history, no count, no
+    // output): the kernel evaluates them after what it runs now; its execute_reply comes as
+    // replyReceived with the returned id. Empty when the kernel is not ready (starting, dead).
+    QString evaluate(const QJsonObject &userExpressions);
 
     State state() const { return m_state; }
     QString stateText() const; // "idle", "busy", "dead: killed by the OOM killer (...)", ...
@@ -70,10 +74,10 @@ Q_SIGNALS:
     // An iopub message of the cell's current execution (stream, display_data, execute_result,
     // error, clear_output, update_display_data...).
     void cellMessage(const QString &cellId, const ferry::kernels::JupyterMessage &message);
-    // The execution's end: "ok", "error" or "aborted" (the kernel dropped it after an error, or
-    // it died, or restarted, meanwhile).
+    // The execution's end, after its outputs (its reply and its idle both came): "ok", "error" or
+    // "aborted" (the kernel dropped it after an error, or it died, or restarted, meanwhile).
     void cellFinished(const QString &cellId, const QString &status, int executionCount);
-    // A shell reply that is no execute_reply (complete, inspect...).
+    // A shell reply to complete, inspect or evaluate.
     void replyReceived(const QString &requestId, const ferry::kernels::JupyterMessage &reply);
     // The kernel's first folder, once it started (to reattach later).
     void folderChanged(const QString &folder);
@@ -85,6 +89,11 @@ private:
     void tick();
     void setState(State state, const QString &detail = {});
     void send(const QString &cellId, const QString &code);
+    struct Reply {
+        QString status;
+        int executionCount = -1;
+    };
+    void finish(const QString &request, const Reply &reply);
     void failAll(const QString &status);
     void rememberRequest(const QString &requestId, const QString &cellId);
     void readRequests();
@@ -103,6 +112,8 @@ private:
     QSet<QString> m_sent;                       // request ids this client sent (the others: replayed)
     QHash<QString, int> m_counts;               // replayed executions: their count, until idle
     QSet<QString> m_errors;                     // replayed executions that raised
+    QHash<QString, Reply> m_replies;            // sent executions answered, their idle not read yet
+    QSet<QString> m_idle;                       // sent executions idle, their reply not read yet
     QString m_readyRequest;                     // the kernel_info that says it is ready
     int m_restartsSeen = 0;
     QTimer m_tick;

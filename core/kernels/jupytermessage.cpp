@@ -6,6 +6,7 @@
 #include <QRandomGenerator>
 #include <QUuid>
 
+#include <algorithm>
 #include <array>
 
 using namespace Qt::StringLiterals;
@@ -122,6 +123,27 @@ Expected<JupyterMessage> fromFrames(const QList<QByteArray> &frames, const QByte
     }
     message.buffers = frames.mid(delimiter + 2 + kJsonFrames);
     return message;
+}
+
+int codePointPosition(QStringView text, qsizetype utf16)
+{
+    utf16 = std::clamp<qsizetype>(utf16, 0, text.size());
+    if (utf16 > 0 && utf16 < text.size() && text[utf16].isLowSurrogate() && text[utf16 - 1].isHighSurrogate())
+        --utf16;
+    qsizetype pairs = 0;
+    for (qsizetype i = 1; i < utf16; ++i) {
+        if (text[i].isLowSurrogate() && text[i - 1].isHighSurrogate())
+            ++pairs;
+    }
+    return int(utf16 - pairs);
+}
+
+qsizetype utf16Position(QStringView text, qsizetype codePoints)
+{
+    qsizetype i = 0;
+    for (qsizetype n = 0; n < codePoints && i < text.size(); ++n)
+        i += text[i].isHighSurrogate() && i + 1 < text.size() && text[i + 1].isLowSurrogate() ? 2 : 1;
+    return i;
 }
 
 } // namespace ferry::kernels

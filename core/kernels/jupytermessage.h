@@ -12,6 +12,7 @@
 #include <QJsonObject>
 #include <QList>
 #include <QString>
+#include <QStringView>
 
 namespace ferry::kernels {
 
@@ -52,5 +53,11 @@ QList<QByteArray> toFrames(const JupyterMessage &message, const QByteArray &key)
 // on where it differs). Errors: no delimiter, too few frames, a signature that does not match
 // (the message is refused, never half-read), a JSON frame that is not an object.
 Expected<JupyterMessage> fromFrames(const QList<QByteArray> &frames, const QByteArray &key);
+
+// Positions in code (complete and inspect's cursor_pos, cursor_start, cursor_end) count Unicode
+// code points; a QString counts UTF-16 units (a character past U+FFFF is two). `utf16` inside a
+// surrogate pair counts the pair as before it; both clamp to the text.
+int codePointPosition(QStringView text, qsizetype utf16);
+qsizetype utf16Position(QStringView text, qsizetype codePoints);
 
 } // namespace ferry::kernels

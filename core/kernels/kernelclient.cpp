@@ -465,13 +465,14 @@ QString KernelClient::send(Channel channel, const QString &type, const QJsonObje
     return id;
 }
 
-QString KernelClient::execute(const QString &code, bool silent, bool storeHistory, bool allowStdin, bool stopOnError)
+QString KernelClient::execute(const QString &code, bool silent, bool storeHistory, bool allowStdin, bool stopOnError,
+                              const QJsonObject &userExpressions)
 {
     return send(Channel::Shell, u"execute_request"_s,
                 {{u"code"_s, code},
                  {u"silent"_s, silent},
                  {u"store_history"_s, storeHistory},
-                 {u"user_expressions"_s, QJsonObject()},
+                 {u"user_expressions"_s, userExpressions},
                  {u"allow_stdin"_s, allowStdin},
                  {u"stop_on_error"_s, stopOnError}});
 }

@@ -50,7 +50,7 @@ public:
     QString send(Channel channel, const QString &type, const QJsonObject &content, const QJsonObject &metadata = {},
                  const QList<QByteArray> &buffers = {});
     QString execute(const QString &code, bool silent = false, bool storeHistory = true, bool allowStdin = false,
-                    bool stopOnError = true);
+                    bool stopOnError = true, const QJsonObject &userExpressions = {});
     QString complete(const QString &code, int cursorPos);
     QString inspect(const QString &code, int cursorPos, int detailLevel = 0);
     QString isComplete(const QString &code);

@@ -146,6 +146,25 @@ private Q_SLOTS:
                  QByteArray("5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"));
         QCOMPARE(ferry::kernels::signature({}, {"anything"}), QByteArray());
     }
+
+    // Completion's cursor_pos, cursor_start and cursor_end count code points, as Python's str does
+    // (two emoji, a newline and "impor": 10 for Python, 12 UTF-16 units for a QString).
+    void cursorPositionsCountCodePoints()
+    {
+        const QString code = u"# \U0001F600\U0001F600\nimpor"_s;
+        QCOMPARE(code.size(), 12);
+        QCOMPARE(ferry::kernels::codePointPosition(code, 12), 10);
+        QCOMPARE(ferry::kernels::codePointPosition(code, 2), 2);
+        QCOMPARE(ferry::kernels::codePointPosition(code, 4), 3);   // after the first emoji
+        QCOMPARE(ferry::kernels::codePointPosition(code, 3), 2);   // inside it: before it
+        QCOMPARE(ferry::kernels::codePointPosition(code, 99), 10); // clamped
+        QCOMPARE(ferry::kernels::utf16Position(code, 5), 7);       // "impor" starts there
+        QCOMPARE(ferry::kernels::utf16Position(code, 10), 12);
+        QCOMPARE(ferry::kernels::utf16Position(code, 99), 12);
+        QCOMPARE(ferry::kernels::utf16Position(code, 0), 0);
+        for (int i = 0; i <= 10; ++i)
+            QCOMPARE(ferry::kernels::codePointPosition(code, ferry::kernels::utf16Position(code, i)), i);
+    }
 };
 
 FERRY_TEST_APPLESS_MAIN(TestJupyterMessage)

@@ -14,3 +14,7 @@ ferry_test(tst_safehtml SOURCES notebook/tst_safehtml.cpp)
 if(FERRY_GUI)
   ferry_test(tst_safehtmldocument GUI SOURCES notebook/tst_safehtmldocument.cpp LIBS Qt6::Gui)
 endif()
+# What a notebook asks its kernel, its Python run by Debian's python3 as IPython runs it: the names
+# of tricky cells, a thousand variables; which cells those names make stale.
+ferry_test(tst_kernelquery SOURCES notebook/tst_kernelquery.cpp)
+ferry_test(tst_celldependencies SOURCES notebook/tst_celldependencies.cpp)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "kernelhost/kernelconnection.h"
+#include "kernelhost/kernelhost.h"
 
 #include "support/cli.h"
 #include "support/process.h"
@@ -55,6 +56,19 @@ inline QString writeDebianPythonEnvironment(const QString &path)
         return {};
     file.write("name: debian\nversion: 1\npython:\n  interpreter: /usr/bin/python3\n  user_managed: true\n");
     return path;
+}
+
+// Stops every kernel in `kernelsDir` (a test's workspace's .ferry/kernels, at its end); what
+// could not be stopped, in words.
+inline QStringList stopKernelsIn(const QString &kernelsDir)
+{
+    QStringList failed;
+    for (const QString &kernel : QDir(kernelsDir).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        const auto stopped = kernels::stopKernel(kernelsDir + QLatin1Char('/') + kernel, ferryBinary());
+        if (!stopped)
+            failed << stopped.error().toString();
+    }
+    return failed;
 }
 
 // An environment in `folder` whose Python cannot import ipykernel (Debian's, without its site

@@ -159,6 +159,14 @@ void CellWidget::setOutOfOrder(bool outOfOrder)
     updatePrompt();
 }
 
+void CellWidget::setStale(const QStringList &names)
+{
+    if (names == m_staleNames)
+        return;
+    m_staleNames = names;
+    updatePrompt();
+}
+
 void CellWidget::updatePrompt()
 {
     if (m_cell.kind != notebook::CellKind::Code) {
@@ -177,8 +185,12 @@ void CellWidget::updatePrompt()
         why << tr("edited since it ran");
     if (m_outOfOrder)
         why << tr("ran out of order: a cell above ran after it");
-    if (!why.isEmpty())
+    if (!m_staleNames.isEmpty())
+        why << tr("stale: %1 changed since it ran (Run Stale Cells: Shift+R)").arg(m_staleNames.join(u", "_s));
+    if (m_editedSinceRun || m_outOfOrder)
         text += u"•"_s;
+    if (!m_staleNames.isEmpty())
+        text += u"~"_s; // stale: what it read changed
     m_prompt->setText(text);
     m_prompt->setToolTip(why.join(u"; "_s));
     m_prompt->setStyleSheet(m_run == Run::Failed ? u"color: #c62828;"_s

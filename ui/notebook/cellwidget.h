@@ -1,10 +1,11 @@
 // One cell of the notebook view: its prompt ("[3]:", "[*]:" while it runs, a mark when edited after
-// it ran or run out of order), its editor (code, or markdown rendered when not edited) and outputs.
+// it ran, run out of order, or stale), its editor (code, or markdown rendered when not edited) and outputs.
 #pragma once
 
 #include "notebook/notebookdocument.h"
 
 #include <QFrame>
+#include <QStringList>
 
 class QLabel;
 class QVBoxLayout;
@@ -47,6 +48,9 @@ public:
     void setOutOfOrder(bool outOfOrder);
     bool editedSinceRun() const { return m_editedSinceRun; }
     bool outOfOrder() const { return m_outOfOrder; }
+    // Stale: a cell that ran after it bound again `names`, which it read (namespacewatcher.h).
+    void setStale(const QStringList &names);
+    QStringList staleNames() const { return m_staleNames; }
 
 Q_SIGNALS:
     void clicked();
@@ -71,6 +75,7 @@ private:
     Run m_run = Run::Never;
     bool m_editedSinceRun = false;
     bool m_outOfOrder = false;
+    QStringList m_staleNames;
     QString m_sourceAtRun;
 };
 

@@ -4,10 +4,13 @@
 #include "ui/data/datasetpreview.h"
 #include "ui/notebook/cellmetrics.h"
 #include "ui/notebook/cellwidget.h"
+#include "ui/notebook/codeassist.h"
 #include "ui/notebook/codeeditor.h"
 #include "ui/notebook/findbar.h"
+#include "ui/notebook/namespacewatcher.h"
 #include "ui/notebook/notebookimportdialog.h"
 #include "ui/notebook/outputarea.h"
+#include "ui/notebook/variablespane.h"
 
 #include "common/safefile.h"
 #include "kernelhost/kerneldata.h"
@@ -32,6 +35,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSplitter>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -68,6 +72,13 @@ NotebookEditor::NotebookEditor(QString kernelsDir, const QString &ferryBinary, Q
     add(tr("Interrupt"), tr("Interrupt the kernel (I, I)"), &NotebookEditor::interruptKernel);
     add(tr("Restart"), tr("Restart the kernel (0, 0)"), &NotebookEditor::restartKernel);
     add(tr("Restart && Run All"), tr("Restart the kernel, then run every cell"), &NotebookEditor::restartAndRunAll);
+    add(tr("Run Stale"), tr("Run the stale cells: those that read a name a later run bound again (Shift+R)"),
+        &NotebookEditor::runStaleCells)
+        ->setObjectName(u"runStaleCells"_s);
+    QAction *variables = bar->addAction(tr("Variables"), this, &NotebookEditor::showVariables);
+    variables->setObjectName(u"showVariables"_s);
+    variables->setCheckable(true);
+    variables->setToolTip(tr("Show the kernel's variables beside the cells"));
     bar->addSeparator();
     add(tr("Run as Job…"), tr("Run the notebook as a tracked run, on any target, its constants as hyperparameters"),
         &NotebookEditor::runAsJob);
@@ -111,7 +122,13 @@ NotebookEditor::NotebookEditor(QString kernelsDir, const QString &ferryBinary, Q
     m_layout->setContentsMargins(8, 8, 8, 8);
     m_layout->setSpacing(4);
     m_layout->addStretch(1);
-    layout->addWidget(m_scroll, 1);
+    auto *split = new QSplitter(this); // the cells, the variables pane beside them
+    split->addWidget(m_scroll);
+    m_variables = new VariablesPane(split);
+    m_variables->hide();
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    layout->addWidget(split, 1);
     setFocusProxy(m_column);
 
     m_autosave.setInterval(kAutosaveMs);
@@ -194,6 +211,8 @@ NotebookEditor::NotebookEditor(QString kernelsDir, const QString &ferryBinary, Q
             cell->setRun(status == u"ok"_s ? CellWidget::Run::Done : CellWidget::Run::Failed, count);
     });
     connect(m_kernel.get(), &K::progress, this, &NotebookEditor::message);
+    m_watcher = new NamespaceWatcher(*this, *m_kernel, *m_variables);
+    m_assist = new CodeAssist(*m_kernel, this);
     m_state->setText(tr("Kernel: none (starts with the first cell run)"));
 }
 
@@ -402,6 +421,7 @@ CellWidget *NotebookEditor::addCellWidget(const notebook::DocumentCell &cell, in
         for (const QString &path : paths)
             dropDataset(int(m_cells.indexOf(widget)), path);
     });
+    m_assist->attach(widget->editor());
     return widget;
 }
 
@@ -673,6 +693,22 @@ void NotebookEditor::restartAndRunAll()
     runAll(); // queued until the restarted kernel answers
 }
 
+void NotebookEditor::runStaleCells()
+{
+    const QStringList stale = m_watcher->cellsToRun();
+    for (int i = 0; i < m_cells.size(); ++i) {
+        if (stale.contains(m_cells.at(i)->id()))
+            run(i);
+    }
+}
+
+void NotebookEditor::showVariables(bool shown)
+{
+    m_variables->setVisible(shown);
+    if (shown)
+        m_watcher->refresh();
+}
+
 void NotebookEditor::remember()
 {
     m_undo << document().cells;
@@ -895,6 +931,10 @@ bool NotebookEditor::commandKey(QKeyEvent *event)
     }
     if (mods != Qt::NoModifier && mods != Qt::ShiftModifier)
         return false;
+    if (key == Qt::Key_R && mods == Qt::ShiftModifier) {
+        runStaleCells();
+        return true;
+    }
     switch (key) {
     case Qt::Key_Up:
     case Qt::Key_K:

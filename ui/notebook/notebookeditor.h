@@ -2,7 +2,9 @@
 // notebook's target (core/kernelhost/notebookkernel.h), with JupyterLab's keys: command mode
 // (A/B insert, D,D delete, M/Y markdown/code, Z undo, Enter edit, I,I interrupt, 0,0 restart,
 // up/down or J/K move) and edit mode (Esc to command mode); Shift+Enter runs and goes on,
-// Ctrl+Enter runs in place, Alt+Enter runs and inserts below; Ctrl+S saves.
+// Ctrl+Enter runs in place, Alt+Enter runs and inserts below; Ctrl+S saves. Hidden state made
+// visible: stale cells (Shift+R in command mode runs them) and the variables pane
+// (namespacewatcher.h); Tab and Shift+Tab ask the kernel (codeassist.h).
 #pragma once
 
 #include "kernelhost/notebookkernel.h"
@@ -31,7 +33,10 @@ namespace ferry::ui {
 
 class CellMetrics;
 class CellWidget;
+class CodeAssist;
 class FindBar;
+class NamespaceWatcher;
+class VariablesPane;
 
 // What Run as Job launches: the notebook's code cells as a script (core/notebook/conversion.h),
 // its constants as hyperparameters, in the notebook's environment and on its target.
@@ -88,6 +93,9 @@ public:
     kernels::NotebookKernel &kernel() { return *m_kernel; }
     // The environment file and target the kernel starts with (kept in the notebook's metadata).
     void setKernelChoice(const QString &environmentFile, const QString &target);
+    NamespaceWatcher &namespaceWatcher() { return *m_watcher; }
+    CodeAssist &codeAssist() { return *m_assist; }
+    VariablesPane *variablesPane() const { return m_variables; }
 
 public Q_SLOTS:
     void runCurrent();           // Ctrl+Enter
@@ -97,6 +105,8 @@ public Q_SLOTS:
     void interruptKernel();
     void restartKernel();
     void restartAndRunAll();
+    void runStaleCells(); // Shift+R
+    void showVariables(bool shown);
     void insertCell(bool below);
     void deleteCurrent();
     void setCurrentKind(notebook::CellKind kind);
@@ -174,6 +184,9 @@ private:
     int m_lastKey = 0; // D,D / I,I / 0,0
     int m_runOrder = 0;
     QHash<QString, int> m_ranAt; // cell id -> when it last ran (m_runOrder)
+    VariablesPane *m_variables = nullptr;
+    NamespaceWatcher *m_watcher = nullptr;
+    CodeAssist *m_assist = nullptr;
 };
 
 } // namespace ferry::ui

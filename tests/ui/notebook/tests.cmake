@@ -4,6 +4,9 @@ if(FERRY_GUI)
   ferry_test(tst_notebookeditor GUI SOURCES ui/notebook/tst_notebookeditor.cpp LIBS ferry_ui)
   # A cell's outputs drawn: colours, redraws, a growing stream cut, hostile HTML, an image, JSON.
   ferry_test(tst_outputarea GUI SOURCES ui/notebook/tst_outputarea.cpp LIBS ferry_ui)
+  # Hidden state made visible with a real ipykernel: stale cells and Run Stale Cells, the
+  # variables pane, no trace of the queries, completion (a stale reply dropped) and inspect.
+  ferry_test(tst_notebookstate GUI SOURCES ui/notebook/tst_notebookstate.cpp LIBS ferry_ui)
 endif()
 # The real window under Xvfb: `ferry NB.ipynb`, Notebook ▸ Run All Cells by the menu's keys
 # (xdotool), saved, against nbconvert (tests/gui/notebook-window.sh).
