@@ -14,3 +14,11 @@ if(FERRY_GUI)
   add_test(NAME notebook_window COMMAND bash "${PROJECT_SOURCE_DIR}/tests/gui/notebook-window.sh" $<TARGET_FILE:ferry>)
   set_tests_properties(notebook_window PROPERTIES LABELS gui TIMEOUT 300)
 endif()
+# The benchmark (tests/bench/notebookview.sh, by hand; never built by CI): a 20 MB notebook opened
+# and scrolled, a million printed lines streamed into a cell, against one QTextBrowser and a
+# QPlainTextEdit.
+if(FERRY_GUI)
+  add_executable(notebookviewbench EXCLUDE_FROM_ALL bench/notebookviewbench.cpp)
+  target_link_libraries(notebookviewbench PRIVATE ferry_ui ferry_test_support ferry_warnings)
+  set_target_properties(notebookviewbench PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/bench")
+endif()
