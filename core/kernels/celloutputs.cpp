@@ -38,22 +38,47 @@ std::optional<QJsonObject> CellOutputs::outputOf(const JupyterMessage &message, 
 void CellOutputs::append(const QJsonObject &output, const QString &displayId)
 {
     if (m_clearOnNext) {
-        m_outputs = QJsonArray();
-        m_displays.clear();
+        clear();
         m_clearOnNext = false;
     }
-    if (output.value(u"output_type"_s).toString() == u"stream" && !m_outputs.isEmpty()) {
-        QJsonObject last = m_outputs.last().toObject();
-        if (last.value(u"output_type"_s).toString() == u"stream" &&
-            last.value(u"name"_s).toString() == output.value(u"name"_s).toString()) {
-            last.insert(u"text"_s, QString(last.value(u"text"_s).toString() + output.value(u"text"_s).toString()));
-            m_outputs.replace(m_outputs.size() - 1, last);
-            return;
+    if (output.value(u"output_type"_s).toString() == u"stream") {
+        const QString name = output.value(u"name"_s).toString();
+        if (!m_stream || m_outputs.last().toObject().value(u"name"_s).toString() != name) {
+            (void)outputs(); // the stream before, written out
+            m_outputs.append(QJsonObject{{u"output_type"_s, u"stream"_s}, {u"name"_s, name}});
+            m_stream.emplace(m_streamLimits);
         }
+        m_stream->append(output.value(u"text"_s).toString());
+        m_streamChanged = true;
+        return;
     }
+    (void)outputs();
+    m_stream.reset();
     if (!displayId.isEmpty())
         m_displays[displayId] << int(m_outputs.size());
     m_outputs.append(output);
+}
+
+void CellOutputs::clear()
+{
+    m_outputs = QJsonArray();
+    m_displays.clear();
+    m_stream.reset();
+    m_streamChanged = false;
+}
+
+const QJsonArray &CellOutputs::outputs() const
+{
+    if (m_streamChanged) {
+        // A new object, not the last one changed: a JSON object keeps the bytes of a value it
+        // replaced, and this one is replaced at every read while a cell prints.
+        const QString name = m_outputs.last().toObject().value(u"name"_s).toString();
+        m_outputs.replace(
+            m_outputs.size() - 1,
+            QJsonObject{{u"output_type"_s, u"stream"_s}, {u"name"_s, name}, {u"text"_s, m_stream->text()}});
+        m_streamChanged = false;
+    }
+    return m_outputs;
 }
 
 bool CellOutputs::update(const JupyterMessage &message)
@@ -100,8 +125,7 @@ bool CellOutputs::take(Channel channel, const JupyterMessage &message)
         if (message.content.value(u"wait"_s).toBool()) {
             m_clearOnNext = true;
         } else {
-            m_outputs = QJsonArray();
-            m_displays.clear();
+            clear();
             m_clearOnNext = false;
         }
     } else if (type == u"update_display_data") {
@@ -125,7 +149,7 @@ QString CellOutputs::status() const
 
 std::optional<QJsonObject> CellOutputs::error() const
 {
-    for (const QJsonValue &output : m_outputs)
+    for (const QJsonValue &output : outputs())
         if (output.toObject().value(u"output_type"_s).toString() == u"error")
             return output.toObject();
     return std::nullopt;

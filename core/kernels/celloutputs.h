@@ -3,6 +3,7 @@
 
 #include "kernels/connectionfile.h"
 #include "kernels/jupytermessage.h"
+#include "kernels/streamtext.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -18,12 +19,15 @@ namespace ferry::kernels {
 // one name merged, as Jupyter's front ends show them; clear_output honoured, with wait=True
 // deferred to the next output; update_display_data replacing the output of its display_id),
 // its reply, and whether it is over: the reply has come and the kernel went idle after it.
+// A stream keeps its first and last lines within `streamLimits` (kernels/streamtext.h: a cell
+// that prints a million lines holds ten thousand, and says how many it left out), and costs the
+// same for each chunk however long it grew.
 class CellOutputs {
 public:
     // `keepOutputs` false: only the reply, the state and an error are kept (a cell that prints
     // a million lines costs no memory; its output stays in the journal).
-    explicit CellOutputs(QString requestId, bool keepOutputs = true)
-        : m_requestId(std::move(requestId)), m_keepOutputs(keepOutputs)
+    explicit CellOutputs(QString requestId, bool keepOutputs = true, StreamLimits streamLimits = {})
+        : m_requestId(std::move(requestId)), m_keepOutputs(keepOutputs), m_streamLimits(streamLimits)
     {
     }
 
@@ -42,7 +46,7 @@ public:
     bool replyLost() const { return m_idle && !replied(); }
     const QString &requestId() const { return m_requestId; }
 
-    const QJsonArray &outputs() const { return m_outputs; }
+    const QJsonArray &outputs() const;
     // execute_reply's execution_count (also the execute_input's), when known.
     std::optional<int> executionCount() const { return m_executionCount; }
     // "ok", "error", "aborted" (the reply's; without one, once idle: "error" when an error output
@@ -57,10 +61,16 @@ public:
 
 private:
     void append(const QJsonObject &output, const QString &displayId);
+    void clear();
 
     QString m_requestId;
     bool m_keepOutputs = true;
-    QJsonArray m_outputs;
+    StreamLimits m_streamLimits;
+    mutable QJsonArray m_outputs;
+    // The last output's text while it is a stream that may grow; written into m_outputs when
+    // they are read (m_streamChanged).
+    std::optional<StreamText> m_stream;
+    mutable bool m_streamChanged = false;
     QHash<QString, QList<int>> m_displays; // display_id -> output indexes
     std::optional<QJsonObject> m_reply;
     std::optional<int> m_executionCount;

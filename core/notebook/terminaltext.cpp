@@ -232,6 +232,20 @@ void TerminalText::clear()
     *this = TerminalText(m_limits);
 }
 
+void TerminalText::skipLines(qsizetype count)
+{
+    if (count <= 0)
+        return;
+    if (m_row < m_lineCount || m_column > 0)
+        lineFeed();
+    changed(firstTailLine());
+    m_hidden += static_cast<qsizetype>(m_tail.size()) + count;
+    m_tail.clear();
+    m_lineCount += count;
+    m_row = m_lineCount;
+    m_column = 0;
+}
+
 const TerminalLine *TerminalText::line(qsizetype index) const
 {
     if (index < 0)
@@ -420,7 +434,7 @@ void TerminalText::applySgr(QStringView parameters)
 TerminalLine *TerminalText::lineForWrite()
 {
     if (m_row == m_lineCount) {
-        if (m_tail.empty() && headLineCount() < m_limits.headLines) {
+        if (m_tail.empty() && m_hidden == 0 && headLineCount() < m_limits.headLines) {
             m_head.append(TerminalLine{});
         } else {
             m_tail.emplace_back();

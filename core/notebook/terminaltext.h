@@ -114,6 +114,11 @@ public:
     TerminalChanges takeChanges();
     // Forgets everything (clear_output), the style and cursor included.
     void clear();
+    // Counts `count` lines that never reach it as written here and hidden (a view that draws only
+    // the first and last lines of a long text skips the rest; a kernel left lines out of a long
+    // stream: kernels/streamtext.h). The lines written so far past the head are hidden with them;
+    // what comes next starts a new line.
+    void skipLines(qsizetype count);
 
     // Lines written, hidden ones included. A '\n' at the end starts no line until something is
     // written after it.

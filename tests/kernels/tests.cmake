@@ -5,6 +5,8 @@ ferry_test(tst_jupytermessage SOURCES kernels/tst_jupytermessage.cpp)
 ferry_test(tst_journal SOURCES kernels/tst_journal.cpp)
 # One execution's outputs as nbformat writes them.
 ferry_test(tst_celloutputs SOURCES kernels/tst_celloutputs.cpp)
+# A stream's text kept bounded: its first and last lines, the cut marked.
+ferry_test(tst_streamtext SOURCES kernels/tst_streamtext.cpp)
 # The kernel client against a real ipykernel (python3-ipykernel), and a fake kernel's bad signature.
 ferry_test(tst_kernelclient SOURCES kernels/tst_kernelclient.cpp LIBS cppzmq)
 # The kernel keeper (core/kernels/keeper.py, standard-library Python) against a real ipykernel and

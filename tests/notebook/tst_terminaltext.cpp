@@ -380,6 +380,28 @@ private Q_SLOTS:
         QVERIFY(ferry::test::peakWithin(cost.peakBytes, 64 << 20));
     }
 
+    // Lines that never came (a view drawing the first and last lines only, a kernel that left
+    // lines out) counted as hidden where they were: the lines already past the head with them.
+    void skippedLines()
+    {
+        TerminalText terminal({3, 2, 100});
+        terminal.append(u"0\n1\n2\n3\n4"_s);
+        terminal.skipLines(1000);
+        QCOMPARE(terminal.hiddenLineCount(), 1002);
+        QCOMPARE(terminal.lineCount(), 1005);
+        terminal.append(u"1005\n1006\n"_s);
+        QCOMPARE(terminal.lineCount(), 1007);
+        QCOMPARE(terminal.plainText(), u"0\n1\n2\n… 1,002 lines hidden …\n1005\n1006\n"_s);
+        QCOMPARE(terminal.line(1005)->text(), u"1005"_s);
+        // Before the head is full: what comes after the skip is past it, not in the head.
+        TerminalText early({3, 2, 100});
+        early.append(u"a\n"_s);
+        early.skipLines(5);
+        early.append(u"g\n"_s);
+        QCOMPARE(early.headLineCount(), 1);
+        QCOMPARE(early.plainText(), u"a\n… 5 lines hidden …\ng\n"_s);
+    }
+
     void longLinesCut()
     {
         TerminalText terminal({10, 10, 10});

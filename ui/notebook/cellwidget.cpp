@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QMimeData>
 #include <QMouseEvent>
+#include <QPainter>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
@@ -28,7 +29,7 @@ CellWidget::CellWidget(const notebook::DocumentCell &cell, QWidget *parent)
     setAcceptDrops(true);
     setFrameShape(QFrame::NoFrame);
     auto *row = new QHBoxLayout(this);
-    row->setContentsMargins(4, 2, 4, 2);
+    row->setContentsMargins(kBar + 4, 2, 4, 2);
     m_prompt->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_prompt->setAlignment(Qt::AlignRight | Qt::AlignTop);
     m_prompt->setMinimumWidth(m_prompt->fontMetrics().horizontalAdvance(u"[999]:*"_s) + 6);
@@ -39,7 +40,12 @@ CellWidget::CellWidget(const notebook::DocumentCell &cell, QWidget *parent)
     column->setSpacing(2);
     row->addLayout(column, 1);
     m_editor->setPlainText(cell.source);
-    m_editor->setStyleSheet(u"QPlainTextEdit { background: #f7f7f7; border: 1px solid #e0e0e0; }"_s);
+    // Coloured by its palette: a style sheet per cell makes opening a notebook of hundreds slow.
+    QPalette look = m_editor->palette();
+    look.setColor(QPalette::Base, QColor(0xf7, 0xf7, 0xf7));
+    look.setColor(QPalette::WindowText, QColor(0xe0, 0xe0, 0xe0)); // the frame's line
+    m_editor->setPalette(look);
+    m_editor->setFrameStyle(QFrame::Box | QFrame::Plain);
     column->addWidget(m_editor);
     column->addWidget(m_rendered);
     column->addWidget(m_outputs);
@@ -101,8 +107,7 @@ void CellWidget::setRendered(bool rendered)
                 }
             }
         }
-        m_rendered->showMarkdown(m_editor->toPlainText(),
-                                 m_rendered->viewport()->width() > 50 ? m_rendered->viewport()->width() : 800, images);
+        m_rendered->showMarkdown(m_editor->toPlainText(), images);
     }
     m_rendered->setVisible(rendered);
     m_editor->setVisible(!rendered);
@@ -115,9 +120,25 @@ bool CellWidget::rendered() const
 
 void CellWidget::setSelected(bool selected, bool editing)
 {
-    const QString bar = !selected ? u"transparent"_s : editing ? u"#66bb6a"_s : u"#1e88e5"_s;
-    setStyleSheet(u"QFrame#cell { border-left: 4px solid %1; %2 }"_s.arg(
-        bar, selected && !editing ? u"background: #eef5fd;"_s : QString()));
+    const Look look = !selected ? Look::Plain : editing ? Look::Edited : Look::Selected;
+    if (look != m_look) {
+        m_look = look;
+        update();
+    }
+}
+
+// The selection drawn, not styled: a style sheet on each of hundreds of cells costs the notebook's
+// opening and every move more than the cells' drawing.
+void CellWidget::paintEvent(QPaintEvent *event)
+{
+    QFrame::paintEvent(event);
+    if (m_look == Look::Plain)
+        return;
+    QPainter painter(this);
+    if (m_look == Look::Selected)
+        painter.fillRect(rect(), QColor(0xee, 0xf5, 0xfd));
+    painter.fillRect(QRect(0, 0, kBar, height()),
+                     m_look == Look::Edited ? QColor(0x66, 0xbb, 0x6a) : QColor(0x1e, 0x88, 0xe5));
 }
 
 void CellWidget::setOutputs(const QJsonArray &outputs)
@@ -193,9 +214,11 @@ void CellWidget::updatePrompt()
         text += u"~"_s; // stale: what it read changed
     m_prompt->setText(text);
     m_prompt->setToolTip(why.join(u"; "_s));
-    m_prompt->setStyleSheet(m_run == Run::Failed ? u"color: #c62828;"_s
-                            : why.isEmpty()      ? u"color: #303f9f;"_s
-                                                 : u"color: #ef6c00;"_s);
+    QPalette look = m_prompt->palette();
+    look.setColor(QPalette::WindowText, m_run == Run::Failed ? QColor(0xc6, 0x28, 0x28)
+                                        : why.isEmpty()      ? QColor(0x30, 0x3f, 0x9f)
+                                                             : QColor(0xef, 0x6c, 0x00));
+    m_prompt->setPalette(look);
 }
 
 void CellWidget::dragEnterEvent(QDragEnterEvent *event)

@@ -61,6 +61,7 @@ protected:
     void mousePressEvent(QMouseEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
+    void paintEvent(QPaintEvent *event) override;
 
 private:
     void updatePrompt();
@@ -77,6 +78,9 @@ private:
     bool m_outOfOrder = false;
     QStringList m_staleNames;
     QString m_sourceAtRun;
+    enum class Look { Plain, Selected, Edited }; // the selection drawn (a bar at the left)
+    Look m_look = Look::Plain;
+    static constexpr int kBar = 4;
 };
 
 } // namespace ferry::ui

@@ -113,6 +113,9 @@ NotebookEditor::NotebookEditor(QString kernelsDir, const QString &ferryBinary, Q
     });
     connect(m_find, &FindBar::closed, this, &NotebookEditor::enterCommandMode);
     m_scroll->setWidgetResizable(true);
+    // Always there: a bar that comes once the cells fill the view would narrow them all, and every
+    // rendered cell would be laid out again.
+    m_scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
     m_scroll->setWidget(m_column);
     m_scroll->setFocusPolicy(Qt::NoFocus);
     m_column->setFocusPolicy(Qt::StrongFocus);
@@ -130,7 +133,11 @@ NotebookEditor::NotebookEditor(QString kernelsDir, const QString &ferryBinary, Q
     setFocusProxy(m_column);
 
     m_autosave.setInterval(kAutosaveMs);
-    connect(&m_autosave, &QTimer::timeout, this, &NotebookEditor::autosaveNow);
+    connect(&m_autosave, &QTimer::timeout, this, &NotebookEditor::autosaveInBackground);
+    connect(&m_autosaving, &QFutureWatcher<void>::finished, this, [this] {
+        if (m_saves != m_savesAtAutosave) // saved or discarded meanwhile: the side file is stale
+            QFile::remove(m_autosavingTo);
+    });
     m_autosave.start();
     askInsert = [this](const QString &path, const QString &code, const QString &problem) {
         QDialog dialog(this);
@@ -323,6 +330,8 @@ bool NotebookEditor::maybeClose()
     if (answer == QMessageBox::Cancel)
         return false;
     if (answer == QMessageBox::Discard) {
+        m_autosaving.waitForFinished();
+        ++m_saves;
         QFile::remove(autosavePath(m_document.path));
         return true;
     }
@@ -351,6 +360,8 @@ Expected<void> NotebookEditor::saveAs(const QString &path)
         return saved.error();
     const bool newPath = document.path != m_document.path;
     m_document = document;
+    m_autosaving.waitForFinished();
+    ++m_saves;
     QFile::remove(autosavePath(path));
     if (newPath)
         Q_EMIT titleChanged();

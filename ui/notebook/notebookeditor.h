@@ -13,6 +13,7 @@
 #include "run/runspec.h"
 #include "ui/document/document.h"
 
+#include <QFutureWatcher>
 #include <QHash>
 #include <QPointer>
 #include <QSet>
@@ -64,7 +65,8 @@ public:
     std::function<bool(const QDateTime &savedAt)> askRestore;
     std::function<bool(const QString &path, const QString &code, const QString &problem)> askInsert;
     // The side file of unsaved edits: `.NAME.ferry-autosave` beside the notebook, written every
-    // `autosaveMs` while there are unsaved edits, removed by a save or a discard.
+    // `autosaveMs` while there are unsaved edits (on another thread; autosaveNow() writes it at
+    // once), removed by a save or a discard.
     static QString autosavePath(const QString &notebookPath);
     void autosaveNow();
     void setAutosaveInterval(int ms) { m_autosave.setInterval(ms); }
@@ -158,6 +160,7 @@ private:
     void restore(const QList<notebook::DocumentCell> &cells);
     CellWidget *cellById(const QString &id) const;
     void flushOutputs();
+    void autosaveInBackground();
     void markOutOfOrder();
     bool commandKey(QKeyEvent *event);
 
@@ -175,6 +178,10 @@ private:
     QComboBox *m_environment = nullptr;
     QComboBox *m_target = nullptr;
     QTimer m_autosave;
+    QFutureWatcher<void> m_autosaving; // the timer's autosave, written on another thread
+    QString m_autosavingTo;
+    int m_saves = 0; // saves and discards: one during an autosave makes its file stale
+    int m_savesAtAutosave = 0;
     std::unique_ptr<kernels::NotebookKernel> m_kernel;
     QHash<QString, std::shared_ptr<kernels::CellOutputs>> m_outputs; // by cell id: its current execution
     QHash<QString, QPointer<CellMetrics>> m_metrics;                 // by cell id: its live chart's reader

@@ -1,13 +1,16 @@
 #include "ui/notebook/outputarea.h"
 
+#include "kernels/streamtext.h"
 #include "notebook/jupyterjson.h"
 #include "notebook/terminaltext.h"
+#include "ui/notebook/imageview.h"
 #include "ui/notebook/safebrowser.h"
 
 #include <QFontDatabase>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLocale>
 #include <QPainter>
 #include <QPlainTextEdit>
 #include <QSvgRenderer>
@@ -96,16 +99,40 @@ QString OutputArea::shownType(const QJsonObject &data)
 void OutputArea::drawStream(Shown &shown)
 {
     const QString text = streamText(shown.output);
-    if (text.size() < shown.consumed) { // not the same stream grown: drawn again
+    const auto cut = kernels::StreamText::findCut(text);
+    if (cut) {
+        // The kernel left lines out (its first and last kept): drawn again from the lines shown,
+        // the first and the last, the others counted (what changed is the tail, which moves).
+        const QStringView head = QStringView(text).first(cut->start);
+        const QStringView tail = QStringView(text).sliced(cut->end);
+        qsizetype headEnd = 0;
+        for (qsizetype n = 0; n < kShownHead && headEnd < head.size(); ++n) {
+            const qsizetype newline = head.indexOf(u'\n', headEnd);
+            headEnd = newline < 0 ? head.size() : newline + 1;
+        }
+        qsizetype tailStart = tail.size();
+        for (qsizetype n = 0; n <= kShownTail && tailStart > 0; ++n)
+            tailStart = tailStart < 2 ? 0 : tail.lastIndexOf(u'\n', tailStart - 2) + 1;
         shown.terminal.clear();
+        shown.terminal.append(head.first(headEnd));
+        shown.terminal.skipLines(head.sliced(headEnd).count(u'\n') + cut->lines + tail.first(tailStart).count(u'\n'));
+        shown.terminal.append(tail.sliced(tailStart));
         shown.consumed = 0;
+    } else {
+        if (text.size() < shown.consumed) { // not the same stream grown: drawn again
+            shown.terminal.clear();
+            shown.consumed = 0;
+        }
+        shown.terminal.append(QStringView(text).mid(shown.consumed));
+        shown.consumed = text.size();
     }
-    shown.terminal.append(QStringView(text).mid(shown.consumed));
-    shown.consumed = text.size();
     (void)shown.terminal.takeChanges();
     // Long lines wrap, as JupyterLab's output does, instead of widening the notebook.
     QString html = shown.terminal.html().replace(u"<pre>"_s, u"<pre style=\"white-space: pre-wrap\">"_s);
-    if (shown.terminal.hiddenLineCount() > 0)
+    if (cut)
+        html += u"<p><a href=\"show-all\">%1</a></p>"_s.arg(tr("Show the first and last lines (%1 lines not kept)")
+                                                                .arg(QLocale(QLocale::English).toString(cut->lines)));
+    else if (shown.terminal.hiddenLineCount() > 0)
         html += u"<p><a href=\"show-all\">%1</a></p>"_s.arg(tr("Show all %1 lines").arg(shown.terminal.lineCount()));
     shown.text->setText(html);
 }
@@ -143,12 +170,9 @@ QWidget *OutputArea::viewOf(const QJsonObject &output, Shown &shown)
     }
     const QJsonObject bundle = output.value(u"data"_s).toObject();
     const QString shownMime = shownType(bundle);
+    if (shownMime == u"image/png"_s || shownMime == u"image/jpeg"_s)
+        return new ImageView(bundle.value(shownMime)); // decoded when first drawn
     const QString text = notebook::joinedText(bundle.value(shownMime));
-    if (shownMime == u"image/png"_s || shownMime == u"image/jpeg"_s) {
-        QImage image;
-        image.loadFromData(QByteArray::fromBase64(text.toLatin1()));
-        return imageView(image);
-    }
     if (shownMime == u"image/svg+xml"_s) {
         // Drawn here, never fetched: an SVG's external references are not followed by QtSvg.
         QSvgRenderer svg(text.toUtf8());

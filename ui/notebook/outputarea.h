@@ -1,6 +1,7 @@
 // The outputs of a notebook cell as Jupyter shows them, from nbformat outputs: streams and
 // tracebacks as a terminal draws them (colours, '\r' redraws: core/notebook/terminaltext.h; the
-// first and last lines of a long one, with "show all"), images, HTML made safe
+// first and last lines of a long one, with "show all"; of one the kernel cut, every line printed
+// counted: core/kernels/streamtext.h), images decoded when drawn (imageview.h), HTML made safe
 // (core/notebook/safehtml.h: nothing fetched, nothing run), markdown, JSON as a tree, and plain
 // text for what has no richer view. The whole bundle stays in the cell for saving.
 #pragma once

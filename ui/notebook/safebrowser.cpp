@@ -3,6 +3,7 @@
 #include "notebook/safehtml.h"
 
 #include <QImage>
+#include <QResizeEvent>
 
 using namespace Qt::StringLiterals;
 
@@ -26,19 +27,28 @@ QVariant SafeBrowser::loadResource(int type, const QUrl &url)
     return image;
 }
 
-void SafeBrowser::fit(int width)
+void SafeBrowser::fit()
 {
-    document()->setTextWidth(width);
+    if (!isVisible())
+        return;                                         // showEvent() fits it
+    if (document()->textWidth() != viewport()->width()) // set again, it is laid out again
+        document()->setTextWidth(viewport()->width());
     const int height = int(document()->size().height()) + 8;
-    if (height != this->height())
+    if (height != maximumHeight() || height != minimumHeight())
         setFixedHeight(height);
+}
+
+void SafeBrowser::showEvent(QShowEvent *event)
+{
+    QTextBrowser::showEvent(event);
+    fit();
 }
 
 void SafeBrowser::resizeEvent(QResizeEvent *event)
 {
     QTextBrowser::resizeEvent(event);
-    if (viewport()->width() > 0 && viewport()->width() != int(document()->textWidth()))
-        fit(viewport()->width());
+    if (event->size().width() != event->oldSize().width())
+        fit();
 }
 
 void SafeBrowser::sayRemoved(bool removed)
@@ -46,16 +56,16 @@ void SafeBrowser::sayRemoved(bool removed)
     setToolTip(removed ? tr("Some of this was not shown: scripts, remote content and forms never run") : QString());
 }
 
-bool SafeBrowser::showHtml(const QString &html, int width)
+bool SafeBrowser::showHtml(const QString &html)
 {
     const notebook::SafeHtml safe = notebook::sanitizeHtml(html);
     setHtml(safe.html);
-    fit(width);
+    fit();
     sayRemoved(safe.removed);
     return safe.removed;
 }
 
-bool SafeBrowser::showMarkdown(const QString &markdown, int width, const QHash<QString, QImage> &attachments)
+bool SafeBrowser::showMarkdown(const QString &markdown, const QHash<QString, QImage> &attachments)
 {
     // Markdown may hold HTML, which Qt's reader passes through: that part is made safe too.
     notebook::SafeHtmlOptions options;
@@ -66,7 +76,7 @@ bool SafeBrowser::showMarkdown(const QString &markdown, int width, const QHash<Q
         document()->addResource(QTextDocument::ImageResource, QUrl(u"attachment:"_s + it.key()), it.value());
     if (!attachments.isEmpty())
         document()->markContentsDirty(0, document()->characterCount());
-    fit(width);
+    fit();
     sayRemoved(safe.removed);
     return safe.removed;
 }

@@ -15,19 +15,22 @@ public:
     explicit SafeBrowser(QWidget *parent = nullptr);
 
     // Shows `text` (HTML, or markdown with the HTML in it) made safe; true when something was
-    // left out (its tooltip then says so). The browser is as tall as what it shows at `width`.
-    bool showHtml(const QString &html, int width = 800);
+    // left out (its tooltip then says so). The browser is as tall as what it shows at its width,
+    // laid out once it is shown (a notebook's hidden or unshown browsers cost no layout) and again
+    // when its width changes.
+    bool showHtml(const QString &html);
     // `attachments`: images by name, drawn where the text names "attachment:NAME" (a markdown
     // cell's own, from the notebook).
-    bool showMarkdown(const QString &markdown, int width = 800, const QHash<QString, QImage> &attachments = {});
+    bool showMarkdown(const QString &markdown, const QHash<QString, QImage> &attachments = {});
 
     QVariant loadResource(int type, const QUrl &url) override;
 
 protected:
+    void showEvent(QShowEvent *event) override;
     void resizeEvent(QResizeEvent *event) override; // as tall as the text at the new width
 
 private:
-    void fit(int width);
+    void fit();
     void sayRemoved(bool removed);
 };
 

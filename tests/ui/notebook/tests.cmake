@@ -7,6 +7,8 @@ if(FERRY_GUI)
   # Hidden state made visible with a real ipykernel: stale cells and Run Stale Cells, the
   # variables pane, no trace of the queries, completion (a stale reply dropped) and inspect.
   ferry_test(tst_notebookstate GUI SOURCES ui/notebook/tst_notebookstate.cpp LIBS ferry_ui)
+  # An image output decoded when drawn, the decoded ones kept within a budget.
+  ferry_test(tst_imageview GUI SOURCES ui/notebook/tst_imageview.cpp LIBS ferry_ui)
 endif()
 # The real window under Xvfb: `ferry NB.ipynb`, Notebook ▸ Run All Cells by the menu's keys
 # (xdotool), saved, against nbconvert (tests/gui/notebook-window.sh).

@@ -1,9 +1,13 @@
 // A cell's outputs as the notebook draws them (ui/notebook/outputarea.h): a stream in colour with
 // a tqdm bar redrawn in place, a stream that grows drawn on in the same view and cut to its first
-// and last lines, hostile HTML shown without what could reach out, an image, JSON as a tree.
+// and last lines, one the kernel cut counted whole, hostile HTML shown without what could reach
+// out, HTML as tall as its width needs, an image, JSON as a tree.
 #include "ui/notebook/cellwidget.h"
 #include "ui/notebook/outputarea.h"
 #include "ui/notebook/safebrowser.h"
+
+#include "kernels/streamtext.h"
+#include "ui/notebook/imageview.h"
 
 #include "support/testmain.h"
 
@@ -76,6 +80,57 @@ private Q_SLOTS:
         QVERIFY(html.size() < 200000);
     }
 
+    // A stream the kernel cut (core/kernels/streamtext.h: its first and last lines kept, one
+    // line for those left out): the view counts every line printed, draws its first and last,
+    // offers what was kept, and follows the tail as it moves.
+    void keptStreamSaysWhatWasLeftOut()
+    {
+        ferry::kernels::StreamText kept({300, 300, 1 << 20});
+        QString chunk;
+        for (int i = 0; i < 100000; ++i)
+            chunk += QString::number(i) + u'\n';
+        kept.append(chunk);
+        OutputArea area;
+        area.setOutputs({stream(kept.text())});
+        auto *label = area.findChild<QLabel *>();
+        QVERIFY(label);
+        QString html = label->text();
+        QVERIFY2(html.contains(u">0\n1\n"_s), qPrintable(html.left(200)));
+        QVERIFY2(html.contains(u"\n199\n<i>"_s) && !html.contains(u"\n200\n"_s), qPrintable(html.left(2000)));
+        QVERIFY2(html.contains(u"… 99,600 lines hidden …"_s), qPrintable(html.right(3000)));
+        QVERIFY2(html.contains(u"\n99800\n"_s) && html.contains(u"\n99999\n"_s) && !html.contains(u"\n99799\n"_s),
+                 qPrintable(html.right(3000)));
+        QVERIFY2(html.contains(u"99,400 lines not kept"_s), qPrintable(html.right(300)));
+        kept.append(u"100000\n100001\n"_s);
+        area.setOutputs({stream(kept.text())});
+        QCOMPARE(area.findChild<QLabel *>(), label);
+        html = label->text();
+        QVERIFY2(html.contains(u"… 99,602 lines hidden …"_s) && html.contains(u"\n100001\n"_s),
+                 qPrintable(html.right(300)));
+        QVERIFY(html.contains(u"99,402 lines not kept"_s));
+    }
+
+    // HTML is as tall as it needs at the width it has, and follows a new width.
+    void htmlAsTallAsItsWidthNeeds()
+    {
+        OutputArea area;
+        QString words;
+        for (int i = 0; i < 300; ++i)
+            words += u"word%1 "_s.arg(i);
+        area.setOutputs({display({{u"text/html"_s, u"<p>%1</p>"_s.arg(words)}, {u"text/plain"_s, u"p"_s}})});
+        area.resize(300, 400);
+        area.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&area));
+        auto *view = area.findChild<QTextBrowser *>();
+        QVERIFY(view);
+        QTRY_VERIFY(view->height() >= view->document()->size().height());
+        const int narrow = view->height();
+        area.resize(1200, 400);
+        QTRY_VERIFY(view->height() < narrow);
+        QVERIFY(view->height() >= view->document()->size().height());
+        QCOMPARE(view->document()->textWidth(), qreal(view->viewport()->width()));
+    }
+
     void hostileHtmlIsShownSafely()
     {
         OutputArea area;
@@ -104,9 +159,14 @@ private Q_SLOTS:
         area.setOutputs(
             {display({{u"image/png"_s, QString::fromLatin1(png.toBase64())}, {u"text/plain"_s, u"<Figure>"_s}}),
              display({{u"application/json"_s, QJsonObject{{u"a"_s, 1}}}, {u"text/plain"_s, u"{}"_s}})});
-        const auto labels = area.findChildren<QLabel *>();
-        QVERIFY(
-            std::any_of(labels.begin(), labels.end(), [](QLabel *l) { return l->pixmap().size() == QSize(30, 20); }));
+        // Decoded when drawn (ui/notebook/imageview.h): its size known before.
+        auto *view = area.findChild<ferry::ui::ImageView *>();
+        QVERIFY(view);
+        QCOMPARE(view->imageSize(), QSize(30, 20));
+        area.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&area));
+        QTRY_VERIFY(view->isDecoded());
+        QCOMPARE(view->image().pixelColor(5, 5), QColor(Qt::red));
         auto *tree = area.findChild<QTreeWidget *>();
         QVERIFY(tree);
         QCOMPARE(tree->topLevelItem(0)->child(0)->text(0), u"a"_s);
