@@ -64,11 +64,47 @@ QString streamText(const QJsonObject &output)
 
 } // namespace
 
+// A stream's or a traceback's lines: a word-wrapped rich-text label whose height at a width is
+// worked out once for each text. QLabel lays its text out twice for each size it is asked, and a
+// layout asks several, at several widths, at every change anywhere in the notebook: a notebook
+// whose cell printed spent ~100 ms a draw measuring its streams again.
+class OutputArea::StreamLabel : public QLabel {
+public:
+    void setLines(const QString &html)
+    {
+        m_heights.clear();
+        setText(html);
+    }
+    int heightForWidth(int width) const override
+    {
+        for (const auto &[w, h] : m_heights)
+            if (w == width)
+                return h;
+        if (m_heights.size() == 4)
+            m_heights.removeFirst();
+        m_heights.append({width, QLabel::heightForWidth(width)});
+        return m_heights.last().second;
+    }
+    // At the width last measured (the layout's), not the label's own (640 until it is laid out).
+    QSize sizeHint() const override
+    {
+        const int width = m_heights.isEmpty() ? 80 * fontMetrics().averageCharWidth() : m_heights.last().first;
+        return {width, heightForWidth(width)};
+    }
+    QSize minimumSizeHint() const override // not QLabel's: every word on a line of its own
+    {
+        return {10 * fontMetrics().averageCharWidth(), fontMetrics().lineSpacing()};
+    }
+
+private:
+    mutable QList<std::pair<int, int>> m_heights; // (width, height) for this text
+};
+
 // What one output shows: its JSON, and for a stream or a traceback the terminal it is drawn from.
 struct OutputArea::Shown {
     QJsonObject output;
     QWidget *view = nullptr;
-    QLabel *text = nullptr; // a stream's or a traceback's lines
+    StreamLabel *text = nullptr; // a stream's or a traceback's lines
     notebook::TerminalText terminal{notebook::TerminalLimits{kShownHead, kShownTail, 10000}};
     qsizetype consumed = 0; // of the stream's text
 };
@@ -134,14 +170,14 @@ void OutputArea::drawStream(Shown &shown)
                                                                 .arg(QLocale(QLocale::English).toString(cut->lines)));
     else if (shown.terminal.hiddenLineCount() > 0)
         html += u"<p><a href=\"show-all\">%1</a></p>"_s.arg(tr("Show all %1 lines").arg(shown.terminal.lineCount()));
-    shown.text->setText(html);
+    shown.text->setLines(html);
 }
 
 QWidget *OutputArea::viewOf(const QJsonObject &output, Shown &shown)
 {
     const QString type = output.value(u"output_type"_s).toString();
     if (type == u"stream"_s || type == u"error"_s) {
-        auto *label = new QLabel;
+        auto *label = new StreamLabel;
         label->setTextFormat(Qt::RichText);
         label->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
         label->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse);

@@ -35,6 +35,7 @@ public:
 
 private:
     struct Shown;
+    class StreamLabel;
     QWidget *viewOf(const QJsonObject &output, Shown &shown);
     void drawStream(Shown &shown);
 
