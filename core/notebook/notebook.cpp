@@ -432,6 +432,18 @@ Expected<Notebook> parseNotebook(const QByteArray &bytes, const QString &path)
     return reader.notebook();
 }
 
+Error notebookTooLarge(const QString &path, qint64 size)
+{
+    const double mib = double(size) / (1024 * 1024);
+    const QString shown = mib >= 1024 ? u"%1 GiB"_s.arg(mib / 1024, 0, 'f', 1) : u"%1 MiB"_s.arg(qRound(mib));
+    return errorAt(path,
+                   u"the notebook is %1, more than the %2 MiB Ferry opens (its outputs, most likely)"_s.arg(shown).arg(
+                       kMaxNotebookBytes / (1024 * 1024)),
+                   u"clear its outputs and open it again: jupyter nbconvert --clear-output --inplace %1 (Jupyter's "
+                   "Edit > Clear All Outputs does the same); its code and markdown stay"_s.arg(
+                       QFileInfo(path).fileName()));
+}
+
 Expected<Notebook> readNotebook(const QString &path)
 {
     QFile file(path);
@@ -441,8 +453,7 @@ Expected<Notebook> readNotebook(const QString &path)
     if (info.isDir())
         return errorAt(path, u"is a folder, not a notebook"_s);
     if (info.size() > kMaxNotebookBytes)
-        return errorAt(path, u"the notebook is larger than %1 MiB"_s.arg(kMaxNotebookBytes / (1024 * 1024)),
-                       u"clear its outputs in Jupyter (Edit > Clear All Outputs) and save it"_s);
+        return notebookTooLarge(path, info.size());
     if (!file.open(QIODevice::ReadOnly))
         return errorAt(path, u"cannot read the notebook: %1"_s.arg(file.errorString()));
     return parseNotebook(file.readAll(), path);

@@ -13,6 +13,9 @@ namespace ferry::notebook {
 
 // Notebooks carry their outputs (images as base64): allow far more than a text file.
 inline constexpr qint64 kMaxNotebookBytes = 512LL * 1024 * 1024;
+// A notebook of `size` bytes over that limit (one output of gigabytes): its size, the limit, and
+// how to make it readable without losing its code.
+Error notebookTooLarge(const QString &path, qint64 size);
 
 enum class CellKind { Code, Markdown, Raw };
 

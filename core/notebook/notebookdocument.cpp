@@ -117,6 +117,8 @@ NotebookDocument::Format NotebookDocument::formatFor(const QString &path)
 
 Expected<NotebookDocument> NotebookDocument::read(const QString &path)
 {
+    if (const QFileInfo info(path); info.isFile() && info.size() > kMaxNotebookBytes)
+        return notebookTooLarge(path, info.size()); // said before a byte is read
     const auto bytes = readRegularFile(path, kMaxNotebookBytes);
     if (!bytes)
         return bytes.error();

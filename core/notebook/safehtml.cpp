@@ -632,6 +632,12 @@ private:
             const QStringView url = decodedUrl.isNull() ? attribute.value : QStringView(decodedUrl);
             source = inlineImage(url, m_limits.imageLength); // base64: nothing to escape
             if (!source && m_options.keepAttachments && startsWith(trimmedUrl(url), "attachment:"_L1)) {
+                const QStringView name = trimmedUrl(url).sliced(11);
+                if (!m_options.attachments.contains(name)) {
+                    text(attachmentMissingText(name));
+                    return; // what it says is all there is to say: nothing was taken out
+
+                }
                 source = trimmedUrl(url).toString().toHtmlEscaped();
                 if (source->size() > m_limits.attributeLength)
                     source.reset();
@@ -763,6 +769,11 @@ QString imageNotLoadedText(QStringView url)
         return u"[local image not loaded: %1]"_s.arg(name);
     }
     return u"[image not loaded]"_s;
+}
+
+QString attachmentMissingText(QStringView name)
+{
+    return name.isEmpty() || name.size() > 100 ? u"[attachment missing]"_s : u"[attachment missing: %1]"_s.arg(name);
 }
 
 QString truncationMark()

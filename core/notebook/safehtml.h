@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 #include <QStringView>
 
 namespace ferry::notebook {
@@ -20,8 +21,10 @@ struct SafeHtmlLimits {
 
 struct SafeHtmlOptions {
     // Keep `attachment:NAME` image sources (a markdown cell's attachments, which the view
-    // resolves from the notebook itself); otherwise they are shown as not loaded.
+    // resolves from the notebook itself) for the NAMEs the view has; another is said to be
+    // missing. Otherwise they are shown as not loaded.
     bool keepAttachments = false;
+    QStringList attachments;
     SafeHtmlLimits limits;
 };
 
@@ -53,6 +56,9 @@ bool isInlineImage(QStringView url);
 // What stands for an image that is not loaded: "[remote image not loaded: example.com]",
 // "[local image not loaded: plot.png]", "[image not loaded]".
 QString imageNotLoadedText(QStringView url);
+// What stands for `attachment:NAME` when the cell has no attachment of that name:
+// "[attachment missing: NAME]".
+QString attachmentMissingText(QStringView name);
 // What ends an output cut at a limit.
 QString truncationMark();
 

@@ -12,8 +12,10 @@
 #include "support/process.h"
 #include "support/testmain.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -197,6 +199,24 @@ private Q_SLOTS:
         QCOMPARE(opened->cells[0].other.value(u"new_key"_s).toInt(), 1);
         const auto missing = NotebookDocument::read(m_dir.filePath(u"none.ipynb"_s));
         QVERIFY(!missing);
+        // A notebook with an output of 2 GB (sparse here: its size is what is refused, before a
+        // byte is read): its size, the limit and the way out; the file is as it was.
+        const QString huge = m_dir.filePath(u"huge.ipynb"_s);
+        {
+            QFile file(huge);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write("{\"cells\": [{\"cell_type\": \"code\", \"outputs\": [{\"text\": \"");
+            QVERIFY(file.resize(2LL * 1024 * 1024 * 1024 + 10));
+        }
+        const QDateTime written = QFileInfo(huge).lastModified();
+        const auto tooLarge = NotebookDocument::read(huge);
+        QVERIFY(!tooLarge);
+        QVERIFY2(tooLarge.error().message.contains(u"2.0 GiB"_s) && tooLarge.error().message.contains(u"512 MiB"_s),
+                 qPrintable(tooLarge.error().toString()));
+        QVERIFY(tooLarge.error().hint.contains(u"nbconvert --clear-output --inplace huge.ipynb"_s));
+        QCOMPARE(QFileInfo(huge).size(), 2LL * 1024 * 1024 * 1024 + 10);
+        QCOMPARE(QFileInfo(huge).lastModified(), written);
+        QVERIFY(QFile::remove(huge));
     }
 
     void pythonsSplitLines()

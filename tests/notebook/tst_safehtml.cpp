@@ -203,7 +203,12 @@ private Q_SLOTS:
         QCOMPARE(sanitizeHtml(html).html, u"[image not loaded]"_s);
         SafeHtmlOptions options;
         options.keepAttachments = true;
+        options.attachments = {u"plot.png"_s};
         QCOMPARE(sanitizeHtml(html, options).html, u"<img src=\"attachment:plot.png\" alt=\"plot\">"_s);
+        // One the notebook does not have (lost on a copy, or a name mistyped) is said to be missing.
+        const auto missing = sanitizeHtml(u"<img src=\"attachment:lost.png\" alt=\"plot\">"_s, options);
+        QCOMPARE(missing.html, u"[attachment missing: lost.png]"_s);
+        QVERIFY(!missing.removed);
     }
 
     // HTML bombs: one linear pass whatever they hold, the output bounded and closed, a clear mark

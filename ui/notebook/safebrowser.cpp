@@ -4,6 +4,8 @@
 
 #include <QImage>
 #include <QResizeEvent>
+#include <QTextBlock>
+#include <QTextCursor>
 
 using namespace Qt::StringLiterals;
 
@@ -25,6 +27,43 @@ QVariant SafeBrowser::loadResource(int type, const QUrl &url)
     QImage image;
     image.loadFromData(QByteArray::fromBase64(encoded.mid(encoded.indexOf(u',') + 1).toLatin1()));
     return image;
+}
+
+// Markdown's own images (`![alt](url)`) are made by Qt's reader, not by the HTML made safe: those
+// the view will not load (remote, a local file, an attachment the cell lacks) become the text
+// that says so, as in HTML, instead of an empty box.
+void SafeBrowser::sayUnloadedImages(const QStringList &attachments)
+{
+    struct Unloaded {
+        int position;
+        QString text;
+    };
+    QList<Unloaded> unloaded;
+    for (QTextBlock block = document()->begin(); block.isValid(); block = block.next())
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            if (!fragment.charFormat().isImageFormat())
+                continue;
+            const QString name = fragment.charFormat().toImageFormat().name();
+            if (notebook::isInlineImage(name))
+                continue;
+            QString text;
+            if (name.startsWith(u"attachment:"_s)) {
+                if (attachments.contains(name.sliced(11)))
+                    continue;
+                text = notebook::attachmentMissingText(QStringView(name).sliced(11));
+            } else {
+                text = notebook::imageNotLoadedText(name);
+            }
+            for (int i = 0; i < fragment.length(); ++i) // the same image twice is one fragment
+                unloaded.append({fragment.position() + i, text});
+        }
+    QTextCursor cursor(document());
+    for (auto it = unloaded.crbegin(); it != unloaded.crend(); ++it) { // from the end: positions hold
+        cursor.setPosition(it->position);
+        cursor.setPosition(it->position + 1, QTextCursor::KeepAnchor);
+        cursor.insertText(it->text, QTextCharFormat());
+    }
 }
 
 void SafeBrowser::fit()
@@ -70,10 +109,12 @@ bool SafeBrowser::showMarkdown(const QString &markdown, const QHash<QString, QIm
     // Markdown may hold HTML, which Qt's reader passes through: that part is made safe too.
     notebook::SafeHtmlOptions options;
     options.keepAttachments = true;
+    options.attachments = attachments.keys();
     const notebook::SafeHtml safe = notebook::sanitizeHtml(markdown, options);
     setMarkdown(safe.html); // clears the document's resources: the attachments come after
     for (auto it = attachments.begin(); it != attachments.end(); ++it)
         document()->addResource(QTextDocument::ImageResource, QUrl(u"attachment:"_s + it.key()), it.value());
+    sayUnloadedImages(options.attachments);
     if (!attachments.isEmpty())
         document()->markContentsDirty(0, document()->characterCount());
     fit();

@@ -32,6 +32,7 @@ protected:
 private:
     void fit();
     void sayRemoved(bool removed);
+    void sayUnloadedImages(const QStringList &attachments);
 };
 
 } // namespace ferry::ui

@@ -184,7 +184,8 @@ private Q_SLOTS:
         QVERIFY(buffer.open(QIODevice::WriteOnly) && image.save(&buffer, "PNG"));
         ferry::notebook::DocumentCell cell;
         cell.kind = ferry::notebook::CellKind::Markdown;
-        cell.source = u"# Pasted\n![plot](attachment:plot.png) ![remote](http://example.com/x.png)"_s;
+        cell.source =
+            u"# Pasted\n![plot](attachment:plot.png) ![remote](http://example.com/x.png) ![gone](attachment:gone.png)"_s;
         cell.other[u"attachments"_s] =
             QJsonObject{{u"plot.png"_s, QJsonObject{{u"image/png"_s, QString::fromLatin1(png.toBase64())}}}};
         ferry::ui::CellWidget widget(cell);
@@ -196,6 +197,9 @@ private Q_SLOTS:
         QCOMPARE(attached.value<QImage>().size(), QSize(12, 8));
         QVERIFY(view->document()->resource(QTextDocument::ImageResource, QUrl(u"http://example.com/x.png"_s)).isNull());
         QVERIFY(view->toPlainText().contains(u"Pasted"_s));
+        // What is not drawn says so, as in HTML, instead of an empty box.
+        QVERIFY2(view->toPlainText().contains(u"[attachment missing: gone.png]"_s), qPrintable(view->toPlainText()));
+        QVERIFY(view->toPlainText().contains(u"[remote image not loaded: example.com]"_s));
     }
 };
 
