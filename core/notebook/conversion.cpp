@@ -303,6 +303,10 @@ Conversion convertNotebook(const Notebook &notebook, const ConversionOptions &op
     conversion.hyperparameters = hps;
 
     QStringList cells;
+    if (options.fromNotebookFolder)
+        cells << u"# %% The notebook's folder, where its relative paths point (added by Ferry's Run as Job)\n"
+                 "import os as _ferry_os\n"
+                 "_ferry_os.chdir(_ferry_os.path.dirname(_ferry_os.path.dirname(_ferry_os.path.abspath(__file__))))"_s;
     bool contractWritten = !options.hyperparameters;
     const QString contract = contractCell(hps, folders, options.sourceName);
     for (const NotebookCell &cell : notebook.cells) {

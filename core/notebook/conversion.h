@@ -34,6 +34,10 @@ struct ConversionOptions {
     bool hyperparameters = true; // add the argparse block
     QString sourceName;          // shown in the script's header (the notebook's file name)
     QStringList skipped;         // constants found but not to be offered (the user said no)
+    // The script is written one folder below the notebook's (Run as Job's notebook-jobs/): it
+    // changes into the notebook's folder first, where the cells' relative paths point, as in
+    // Jupyter, whatever folder it is started from.
+    bool fromNotebookFolder = false;
 };
 
 struct Conversion {

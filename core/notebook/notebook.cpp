@@ -436,12 +436,12 @@ Error notebookTooLarge(const QString &path, qint64 size)
 {
     const double mib = double(size) / (1024 * 1024);
     const QString shown = mib >= 1024 ? u"%1 GiB"_s.arg(mib / 1024, 0, 'f', 1) : u"%1 MiB"_s.arg(qRound(mib));
-    return errorAt(path,
-                   u"the notebook is %1, more than the %2 MiB Ferry opens (its outputs, most likely)"_s.arg(shown).arg(
-                       kMaxNotebookBytes / (1024 * 1024)),
-                   u"clear its outputs and open it again: jupyter nbconvert --clear-output --inplace %1 (Jupyter's "
-                   "Edit > Clear All Outputs does the same); its code and markdown stay"_s.arg(
-                       QFileInfo(path).fileName()));
+    return errorAt(
+        path,
+        u"the notebook is %1, more than the %2 MiB Ferry opens (its outputs, most likely)"_s.arg(shown).arg(
+            kMaxNotebookBytes / (1024 * 1024)),
+        u"clear its outputs and open it again: jupyter nbconvert --clear-output --inplace %1 (Jupyter's "
+        "Edit > Clear All Outputs does the same); its code and markdown stay"_s.arg(QFileInfo(path).fileName()));
 }
 
 Expected<Notebook> readNotebook(const QString &path)

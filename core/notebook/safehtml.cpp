@@ -636,7 +636,6 @@ private:
                 if (!m_options.attachments.contains(name)) {
                     text(attachmentMissingText(name));
                     return; // what it says is all there is to say: nothing was taken out
-
                 }
                 source = trimmedUrl(url).toString().toHtmlEscaped();
                 if (source->size() > m_limits.attributeLength)

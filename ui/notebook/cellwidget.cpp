@@ -241,7 +241,7 @@ void CellWidget::dropEvent(QDropEvent *event)
 
 void CellWidget::mousePressEvent(QMouseEvent *event)
 {
-    Q_EMIT clicked();
+    Q_EMIT clicked(event->modifiers());
     QFrame::mousePressEvent(event);
 }
 

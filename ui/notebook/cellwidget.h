@@ -53,7 +53,7 @@ public:
     QStringList staleNames() const { return m_staleNames; }
 
 Q_SIGNALS:
-    void clicked();
+    void clicked(Qt::KeyboardModifiers modifiers);
     // Files or folders dropped on the cell (its editor or around it).
     void filesDropped(const QStringList &paths);
 

@@ -79,13 +79,15 @@ void NotebookEditor::deleteCurrent()
     if (m_cells.isEmpty())
         return;
     remember();
-    delete m_cells.takeAt(m_current);
+    const QList<int> selected = selectedIndexes();
+    for (auto it = selected.crbegin(); it != selected.crend(); ++it)
+        delete m_cells.takeAt(*it);
     if (m_cells.isEmpty()) {
         notebook::DocumentCell cell;
         cell.id = notebook::DocumentCell::newId();
         addCellWidget(cell, 0);
     }
-    setCurrentIndex(std::min(m_current, int(m_cells.size()) - 1));
+    setCurrentIndex(std::min(int(selected.first()), int(m_cells.size()) - 1));
     setModified(true);
 }
 
@@ -252,6 +254,13 @@ bool NotebookEditor::commandKey(QKeyEvent *event)
         return false;
     if (key == Qt::Key_R && mods == Qt::ShiftModifier) {
         runStaleCells();
+        return true;
+    }
+    if (mods == Qt::ShiftModifier &&
+        (key == Qt::Key_Up || key == Qt::Key_K || key == Qt::Key_Down || key == Qt::Key_J)) {
+        if (m_anchor < 0)
+            m_anchor = m_current;
+        extendSelection(m_current + (key == Qt::Key_Up || key == Qt::Key_K ? -1 : 1));
         return true;
     }
     switch (key) {

@@ -273,8 +273,16 @@ CellWidget *NotebookEditor::addCellWidget(const notebook::DocumentCell &cell, in
     m_layout->insertWidget(index, widget);
     m_cells.insert(index, widget);
     widget->editor()->installEventFilter(this);
-    connect(widget, &CellWidget::clicked, this, [this, widget] {
-        setCurrentIndex(int(m_cells.indexOf(widget)));
+    connect(widget, &CellWidget::clicked, this, [this, widget](Qt::KeyboardModifiers modifiers) {
+        const int at = int(m_cells.indexOf(widget));
+        if (modifiers & Qt::ShiftModifier) { // from the current cell to this one
+            if (m_anchor < 0)
+                m_anchor = m_current;
+            m_editing = false;
+            extendSelection(at);
+        } else {
+            setCurrentIndex(at);
+        }
         enterCommandMode();
     });
     // The text's own flag (highlighting changes formats, never it).
@@ -389,11 +397,31 @@ void NotebookEditor::setCurrentIndex(int index)
 {
     if (m_cells.isEmpty())
         return;
+    m_anchor = -1;
+    extendSelection(index);
+}
+
+void NotebookEditor::extendSelection(int index)
+{
+    if (m_cells.isEmpty())
+        return;
     index = std::clamp(index, 0, int(m_cells.size()) - 1);
     m_current = index;
+    const QList<int> selected = selectedIndexes();
     for (int i = 0; i < m_cells.size(); ++i)
-        m_cells.at(i)->setSelected(i == index, m_editing && i == index);
+        m_cells.at(i)->setSelected(selected.contains(i), m_editing && i == index);
     m_scroll->ensureWidgetVisible(m_cells.at(index), 0, 40);
+}
+
+QList<int> NotebookEditor::selectedIndexes() const
+{
+    if (m_cells.isEmpty())
+        return {};
+    const int anchor = m_anchor < 0 || m_anchor >= m_cells.size() ? m_current : m_anchor;
+    QList<int> selected;
+    for (int i = std::min(anchor, m_current); i <= std::max(anchor, m_current); ++i)
+        selected << i;
+    return selected;
 }
 
 void NotebookEditor::enterEditMode()
@@ -401,9 +429,9 @@ void NotebookEditor::enterEditMode()
     if (m_cells.isEmpty())
         return;
     m_editing = true;
+    setCurrentIndex(m_current); // one cell is edited: a selection of several ends
     CellWidget *cell = m_cells.at(m_current);
     cell->setRendered(false);
-    cell->setSelected(true, true);
     cell->editor()->setFocus();
 }
 
@@ -476,7 +504,8 @@ void NotebookEditor::runCurrent()
 {
     if (m_cells.isEmpty())
         return;
-    run(m_current);
+    for (const int index : selectedIndexes())
+        run(index);
     enterCommandMode();
 }
 
@@ -484,7 +513,10 @@ void NotebookEditor::runCurrentAndAdvance()
 {
     if (m_cells.isEmpty())
         return;
-    run(m_current);
+    const QList<int> selected = selectedIndexes();
+    for (const int index : selected)
+        run(index);
+    m_current = selected.last();           // then the cell below the selection
     if (m_current == m_cells.size() - 1) { // the last cell: a new one below, in edit mode
         insertCell(true);
         enterEditMode();

@@ -42,7 +42,9 @@ class VariablesPane;
 // What Run as Job launches: the notebook's code cells as a script (core/notebook/conversion.h),
 // its constants as hyperparameters, in the notebook's environment and on its target.
 struct NotebookJob {
-    QString script; // absolute: <notebook's folder>/notebook-jobs/<name>.py, written
+    // absolute: <notebook's folder>/notebook-jobs/<name>.py (cells chosen: <name>.cells-3-5.py),
+    // written; it runs in the notebook's folder (ConversionOptions::fromNotebookFolder).
+    QString script;
     QList<run::Hyperparameter> hyperparameters;
     QString environmentFile; // absolute; empty: this machine's Python
     run::TargetSpec target;
@@ -82,15 +84,21 @@ public:
     bool isModified() const override { return m_modified; }
     bool save() override;       // says what failed in a message box
     bool maybeClose() override; // save, discard or stay
-    // Writes the job's script (prepareJob: no question asked); an Error when the notebook cannot
-    // become one (not Python, no file yet).
-    Expected<NotebookJob> prepareJob();
+    // Writes the job's script (prepareJob: no question asked) of the cells at `chosen` (their
+    // order; empty: every cell); an Error when the notebook cannot become one (not Python, no file
+    // yet, no code cell chosen).
+    Expected<NotebookJob> prepareJob(const QList<int> &chosen = {});
     // The notebook as it is now (cells with their outputs and counts).
     notebook::NotebookDocument document() const;
 
     QList<CellWidget *> cells() const { return m_cells; }
     int currentIndex() const { return m_current; }
-    void setCurrentIndex(int index);
+    void setCurrentIndex(int index); // the selection: that cell alone
+    // Shift+Up/Down (or J/K) and Shift+click, as in JupyterLab: the selection grows from the cell
+    // it started on to `index`, which becomes the current cell.
+    void extendSelection(int index);
+    // The cells selected, in order: the current one, or the range Shift made.
+    QList<int> selectedIndexes() const;
     bool editing() const { return m_editing; }
     kernels::NotebookKernel &kernel() { return *m_kernel; }
     // The environment file and target the kernel starts with (kept in the notebook's metadata).
@@ -100,8 +108,8 @@ public:
     VariablesPane *variablesPane() const { return m_variables; }
 
 public Q_SLOTS:
-    void runCurrent();           // Ctrl+Enter
-    void runCurrentAndAdvance(); // Shift+Enter
+    void runCurrent();           // Ctrl+Enter: the selected cells
+    void runCurrentAndAdvance(); // Shift+Enter: the selected cells, then the one below them
     void runCurrentAndInsert();  // Alt+Enter
     void runAll();
     void interruptKernel();
@@ -110,7 +118,7 @@ public Q_SLOTS:
     void runStaleCells(); // Shift+R
     void showVariables(bool shown);
     void insertCell(bool below);
-    void deleteCurrent();
+    void deleteCurrent(); // D,D: the selected cells
     void setCurrentKind(notebook::CellKind kind);
     void undoCellOperation();
     void moveCurrent(int by);    // Ctrl+Shift+Up / Down
@@ -127,7 +135,8 @@ public Q_SLOTS:
     void enterCommandMode();
     // The notebook as a training script with its constants as hyperparameters (the import dialog).
     void convertToScript();
-    // Run as Job: when cells ran out of order or were edited since, offers Restart and Run All
+    // Run as Job: the selected cells when several are (Shift+Up/Down, Shift+click), else the whole
+    // notebook. When those cells ran out of order or were edited since, offers Restart and Run All
     // first (so the job does what the user saw); then writes the job's script and asks for it to
     // be launched (jobRequested).
     void runAsJob();
@@ -168,6 +177,7 @@ private:
     notebook::NotebookDocument m_document;
     QList<CellWidget *> m_cells;
     int m_current = 0;
+    int m_anchor = -1; // where a selection of several cells started; -1: the current cell alone
     bool m_editing = false;
     bool m_modified = false;
     QScrollArea *m_scroll = nullptr;

@@ -133,21 +133,43 @@ void NotebookEditor::kernelChoiceChanged()
     }
 }
 
-Expected<NotebookJob> NotebookEditor::prepareJob()
+Expected<NotebookJob> NotebookEditor::prepareJob(const QList<int> &chosen)
 {
     if (m_document.path.isEmpty())
         return Error{tr("Save the notebook first: its job runs from its folder"), {}, 0, 0, {}};
     const notebook::NotebookDocument current = document();
-    const notebook::Notebook cells = current.toNotebook();
+    notebook::Notebook cells = current.toNotebook();
     if (const auto python = notebook::checkPythonNotebook(cells); !python)
         return python.error();
+    QList<notebook::DocumentCell> kept = current.cells;
+    QString suffix;
+    if (!chosen.isEmpty()) { // those cells alone, each keeping its place in the notebook
+        QList<notebook::NotebookCell> some;
+        kept.clear();
+        for (const int index : chosen)
+            if (index >= 0 && index < current.cells.size()) {
+                some << cells.cells.at(index);
+                kept << current.cells.at(index);
+            }
+        cells.cells = some;
+        if (std::none_of(kept.begin(), kept.end(),
+                         [](const notebook::DocumentCell &cell) { return cell.kind == notebook::CellKind::Code; }))
+            return Error{tr("No code cell is selected: select the cells to run (Shift+Up/Down), or one cell for the "
+                            "whole notebook"),
+                         m_document.path,
+                         0,
+                         0,
+                         {}};
+        suffix = u".cells-%1-%2"_s.arg(chosen.first() + 1).arg(chosen.last() + 1);
+    }
     const QFileInfo file(m_document.path);
     notebook::ConversionOptions options;
     options.sourceName = file.fileName();
+    options.fromNotebookFolder = true;
     const notebook::Conversion conversion = notebook::convertNotebook(cells, options);
     NotebookJob job;
     job.notebook = file.absoluteFilePath();
-    job.script = file.absolutePath() + u"/notebook-jobs/"_s + file.completeBaseName() + u".py"_s;
+    job.script = file.absolutePath() + u"/notebook-jobs/"_s + file.completeBaseName() + suffix + u".py"_s;
     if (!QDir().mkpath(QFileInfo(job.script).absolutePath()))
         return Error{tr("cannot make the folder of the job's script"), job.script, 0, 0, {}};
     if (const auto written = replaceFileSafely(job.script, conversion.script.toUtf8()); !written)
@@ -166,7 +188,7 @@ Expected<NotebookJob> NotebookEditor::prepareJob()
     if (!target)
         return target.error();
     job.target = *target;
-    for (const notebook::DocumentCell &cell : current.cells)
+    for (const notebook::DocumentCell &cell : std::as_const(kept))
         if (cell.kind == notebook::CellKind::Code)
             job.cells << cell.id;
     return job;
@@ -174,8 +196,11 @@ Expected<NotebookJob> NotebookEditor::prepareJob()
 
 void NotebookEditor::runAsJob()
 {
-    const bool drifted = std::any_of(m_cells.begin(), m_cells.end(), [](const CellWidget *cell) {
-        return cell->editedSinceRun() || cell->outOfOrder();
+    const QList<int> selected = selectedIndexes();
+    const QList<int> chosen = selected.size() > 1 ? selected : QList<int>{};
+    const bool drifted = std::any_of(m_cells.begin(), m_cells.end(), [&](const CellWidget *cell) {
+        return (chosen.isEmpty() || chosen.contains(int(m_cells.indexOf(cell)))) &&
+               (cell->editedSinceRun() || cell->outOfOrder());
     });
     if (drifted) {
         QMessageBox ask(QMessageBox::Question, tr("Run as Job"),
@@ -195,7 +220,7 @@ void NotebookEditor::runAsJob()
     }
     if (m_modified && !save())
         return;
-    const auto job = prepareJob();
+    const auto job = prepareJob(chosen);
     if (!job) {
         QMessageBox::warning(this, tr("Run as Job"), job.error().toString());
         return;

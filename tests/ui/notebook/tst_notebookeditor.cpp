@@ -464,6 +464,62 @@ private Q_SLOTS:
         findText->setText(u"no such text"_s);
         QVERIFY(!editor.findNext());
     }
+
+    // Cells chosen as JupyterLab chooses them (Shift+J, Shift+click): D,D deletes them all (Z
+    // brings them back); Run as Job of them is a script of those cells alone, recording their ids,
+    // that runs in the notebook's folder (its relative paths) from wherever it is started.
+    void chosenCellsAsAJob()
+    {
+        const QString folder = m_dir.filePath(u"books/sub"_s);
+        QVERIFY(QDir().mkpath(folder));
+        QVERIFY(QFile::copy(QStringLiteral(FERRY_TEST_DATA "/notebooks/numbers.txt"), folder + u"/numbers.txt"_s));
+        auto book = ferry::notebook::NotebookDocument::blank(folder + u"/pick.ipynb"_s);
+        book.cells.clear();
+        const QList<std::pair<CellKind, QString>> cells{
+            {CellKind::Code, u"import json"_s},
+            {CellKind::Markdown, u"# Load the numbers"_s},
+            {CellKind::Code, u"data = open(\"numbers.txt\").read().split()"_s},
+            {CellKind::Code, u"print(\"sum\", sum(int(x) for x in data))"_s},
+            {CellKind::Code, u"raise SystemExit(\"not chosen\")"_s}};
+        for (const auto &[kind, source] : cells) {
+            ferry::notebook::DocumentCell cell;
+            cell.kind = kind;
+            cell.id = ferry::notebook::DocumentCell::newId();
+            cell.source = source;
+            book.cells << cell;
+        }
+        QVERIFY(book.save(book.path));
+        NotebookEditor editor(kernelsDir(), ferry::test::ferryBinary());
+        QVERIFY(editor.open(book.path));
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowActive(&editor));
+        editor.setCurrentIndex(1);
+        editor.enterCommandMode();
+        key(Qt::Key_J, Qt::ShiftModifier);
+        key(Qt::Key_Down, Qt::ShiftModifier);
+        QCOMPARE(editor.selectedIndexes(), (QList<int>{1, 2, 3}));
+        QCOMPARE(editor.currentIndex(), 3);
+        key(Qt::Key_D);
+        key(Qt::Key_D);
+        QCOMPARE(editor.cells().size(), 2);
+        key(Qt::Key_Z);
+        QCOMPARE(editor.cells().size(), 5);
+        // A click chooses one cell; Shift+click, from it to the cell clicked.
+        QTest::mouseClick(editor.cells().at(1), Qt::LeftButton, Qt::NoModifier, QPoint(4, 4));
+        QCOMPARE(editor.selectedIndexes(), (QList<int>{1}));
+        QTest::mouseClick(editor.cells().at(3), Qt::LeftButton, Qt::ShiftModifier, QPoint(4, 4));
+        QCOMPARE(editor.selectedIndexes(), (QList<int>{1, 2, 3}));
+        const auto job = editor.prepareJob(editor.selectedIndexes());
+        QVERIFY2(job, job ? "" : qPrintable(job.error().toString()));
+        QCOMPARE(job->script, folder + u"/notebook-jobs/pick.cells-2-4.py"_s);
+        QCOMPARE(job->cells, (QStringList{book.cells.at(2).id, book.cells.at(3).id}));
+        // Started from the workspace's root, as a local run is: the chosen cells, in the notebook's folder.
+        const auto ran = ferry::test::runCommand(u"/usr/bin/python3"_s, {job->script}, m_dir.filePath(u"books"_s));
+        QVERIFY2(ran.code == 0, ran.err.constData());
+        QCOMPARE(ran.out, QByteArray("sum 6\n"));
+        // A markdown cell alone is no job.
+        QVERIFY(!editor.prepareJob({1}));
+    }
 };
 
 FERRY_TEST_MAIN(TestNotebookEditor)
