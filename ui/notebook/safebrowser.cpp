@@ -6,6 +6,7 @@
 #include <QResizeEvent>
 #include <QTextBlock>
 #include <QTextCursor>
+#include <QTextTable>
 
 using namespace Qt::StringLiterals;
 
@@ -17,6 +18,12 @@ SafeBrowser::SafeBrowser(QWidget *parent) : QTextBrowser(parent)
     setOpenExternalLinks(false);
     setFrameShape(QFrame::NoFrame);
     setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Tables as JupyterLab draws a DataFrame (pandas writes border="1"): no grid, a rule under the
+    // header, numbers to the right, room between the columns.
+    document()->setDefaultStyleSheet(u"table { border-collapse: collapse; border-width: 0; } "
+                                     "th, td { border-width: 0; padding: 2px 10px; text-align: right; } "
+                                     "thead th { border-bottom: 1px solid #9e9e9e; } "
+                                     "tbody th { font-weight: bold; }"_s);
 }
 
 QVariant SafeBrowser::loadResource(int type, const QUrl &url)
@@ -99,6 +106,13 @@ bool SafeBrowser::showHtml(const QString &html)
 {
     const notebook::SafeHtml safe = notebook::sanitizeHtml(html);
     setHtml(safe.html);
+    // pandas' border="1" draws a grid over the style sheet's rule: a DataFrame has none in Jupyter.
+    for (QTextFrame *frame : document()->rootFrame()->childFrames())
+        if (auto *table = qobject_cast<QTextTable *>(frame)) {
+            QTextTableFormat format = table->format();
+            format.setBorder(0);
+            table->setFormat(format);
+        }
     fit();
     sayRemoved(safe.removed);
     return safe.removed;

@@ -18,6 +18,7 @@
 #include <QTest>
 #include <QTextBrowser>
 #include <QTextDocument>
+#include <QTextTable>
 #include <QTreeWidget>
 
 using namespace Qt::StringLiterals;
@@ -146,6 +147,24 @@ private Q_SLOTS:
                      !view->toHtml().contains(u"http://example.com/a.png\""_s),
                  qPrintable(view->toHtml()));
         QVERIFY(!view->toolTip().isEmpty()); // it says something was not shown
+    }
+
+    // A DataFrame as JupyterLab draws it: pandas' border="1" grid gone, numbers to the right.
+    void dataFrameWithoutItsGrid()
+    {
+        OutputArea area;
+        area.setOutputs({display({{u"text/html"_s, u"<table border=\"1\" class=\"dataframe\"><thead><tr><th></th>"
+                                                   "<th>lr</th></tr></thead><tbody><tr><th>0</th><td>0.1</td></tr>"
+                                                   "</tbody></table>"_s}})});
+        auto *view = area.findChild<QTextBrowser *>();
+        QVERIFY(view);
+        QTextTable *table = nullptr;
+        for (QTextFrame *frame : view->document()->rootFrame()->childFrames())
+            table = table ? table : qobject_cast<QTextTable *>(frame);
+        QVERIFY(table);
+        QCOMPARE(table->format().border(), 0.0);
+        QCOMPARE(table->cellAt(1, 1).firstCursorPosition().blockFormat().alignment() & Qt::AlignHorizontal_Mask,
+                 Qt::AlignRight);
     }
 
     void imageAndJson()
