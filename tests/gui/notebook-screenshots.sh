@@ -33,8 +33,8 @@ cells = [
     new_code_cell("import matplotlib.pyplot as plt\nplt.figure(figsize=(5, 3))\n"
                   "plt.plot(df['lr'], df['val_loss'], 'o-')\nplt.xscale('log'); plt.title('val_loss by lr')\nplt.show()"),
     new_code_cell("from tqdm import tqdm\nimport time\nfor _ in tqdm(range(40), desc='epoch 1'):\n    time.sleep(0.02)"),
-    new_code_cell("import json, math, time\nfor step in range(60):\n"
-                  "    loss = 2.0 * math.exp(-step / 15) + 0.05 * math.sin(step)\n"
+    new_code_cell("import json, math, time\nfor step in range(30):\n"
+                  "    loss = 2.0 * math.exp(-step / 8) + 0.05 * math.sin(step)\n"
                   "    print(json.dumps({'step': step, 'loss': round(loss, 4), 'accuracy': round(1 - loss / 2.2, 4)}), flush=True)\n"
                   "    time.sleep(0.02)"),
     new_code_cell("best = df.loc[df.val_loss.idxmin()]\nbest['learning_rate']"),
