@@ -1,8 +1,10 @@
 // `ferry runs list | show ID | metrics ID | cancel ID | attach ID | delete ID | diff A B | rerun ID |
-// export ID | import FILE | tag ID | note ID | gc`: the runs of a workspace.
+// export ID | import FILE | tag ID | note ID | aggregate ID... | importance ID... | gc`: the runs of a
+// workspace.
 #include "cli/command.h"
 #include "cli/remoteoptions.h"
 #include "cli/runexport.h"
+#include "cli/runsanalysis.h"
 #include "cli/runsbundle.h"
 #include "cli/runsdiff.h"
 #include "cli/runslogs.h"
@@ -114,15 +116,18 @@ public:
             u"                                   add and remove tags; prints the run's tags\n"
             u"  ferry runs note ID [TEXT | -]    the run's note: set (empty TEXT clears it, - reads stdin)\n"
             u"                                   or, without TEXT, printed\n"
-            u"  ferry runs gc                    give the space of deleted runs back to the file system\n"
-            u"ID may be any unique start of a run id."_s);
+            u"  ferry runs gc                    give the space of deleted runs back to the file system\n"_s +
+            analysisUsage() + u"ID may be any unique start of a run id."_s);
         parser.addPositionalArgument(
             u"action"_s,
-            u"list, show, metrics, logs, cancel, attach, export, import, delete, diff, rerun, tag, note or gc"_s,
+            u"list, show, metrics, logs, cancel, attach, export, import, delete, diff, rerun, tag, note, aggregate, "
+            "importance or gc"_s,
             u"ACTION"_s);
         parser.addPositionalArgument(u"id"_s, u"The run."_s, u"[ID]"_s);
         parser.addPositionalArgument(u"other"_s, u"diff: the run compared with the first."_s, u"[ID]"_s);
-        parser.addOption({u"where"_s, u"list: only the runs this query selects (docs/run-queries.md)."_s, u"QUERY"_s});
+        parser.addOption({u"where"_s,
+                          u"list, aggregate, importance: only the runs this query selects (docs/run-queries.md)."_s,
+                          u"QUERY"_s});
         parser.addOption({u"all"_s, u"diff: every parameter, not only the differing ones."_s});
         parser.addOption({u"hp"_s, u"rerun: a hyperparameter changed, e.g. lr=0.1 (repeatable)."_s, u"KEY=VALUE"_s});
         parser.addOption({u"target"_s, u"rerun: another target (local, container, ssh:HOST, slurm:HOST)."_s, u"T"_s});
@@ -136,22 +141,30 @@ public:
         parser.addOption({u"rank"_s, u"logs: rank K's log of a run across nodes."_s, u"K"_s});
         parser.addOption({u"raw"_s, u"logs: the log's bytes as they are, terminal control sequences and all."_s});
         parser.addOption({u"json"_s, u"Print JSON."_s});
-        parser.addOption({u"csv"_s, u"metrics: print CSV."_s});
+        parser.addOption({u"csv"_s, u"metrics, aggregate: print CSV."_s});
         parser.addOption({u"remote"_s, u"delete: remove the run's folder on its host as well."_s});
         parser.addOption({u"keep-remote"_s, u"delete: leave the run's folder on its host."_s});
         addExportOptions(parser, u"runs"_s);
         addBundleOptions(parser);
+        addAnalysisOptions(parser);
     }
 
     int run(const QCommandLineParser &parser, Io &io) override
     {
         const QString action = parser.positionalArguments().value(0);
         const QString id = parser.positionalArguments().value(1);
-        static const QStringList actions{u"list"_s,   u"show"_s,   u"metrics"_s, u"logs"_s,   u"cancel"_s,
-                                         u"attach"_s, u"export"_s, u"import"_s,  u"delete"_s, u"diff"_s,
-                                         u"rerun"_s,  u"tag"_s,    u"note"_s,    u"gc"_s};
+        static const QStringList actions{
+            u"list"_s,   u"show"_s, u"metrics"_s, u"logs"_s, u"cancel"_s, u"attach"_s,    u"export"_s,     u"import"_s,
+            u"delete"_s, u"diff"_s, u"rerun"_s,   u"tag"_s,  u"note"_s,   u"aggregate"_s, u"importance"_s, u"gc"_s};
         if (action == "tag"_L1 || action == "note"_L1)
             return tagOrNoteRun(parser, io);
+        if (action == "aggregate"_L1 || action == "importance"_L1) { // any number of runs
+            auto context = openRunContext(parser.value(u"workspace"_s), io);
+            if (!context)
+                return kExitUserError;
+            refreshUnfinishedRuns(*context, io);
+            return analyseRuns(action, parser, *context, io);
+        }
         if (parser.positionalArguments().size() > 3)
             return usageError(u"runs"_s, u"unexpected argument '%1'"_s.arg(parser.positionalArguments().at(3)), io);
         const QString other = parser.positionalArguments().value(2);

@@ -119,11 +119,12 @@ int tagOrNoteRun(const QCommandLineParser &parser, Io &io)
     return noteRun(*context, *record, words, io);
 }
 
-std::optional<QList<run::RunRecord>> runsWhere(const run::RunStore &store, const QString &where, Io &io)
+std::optional<QList<run::RunRecord>> runsWhere(const run::RunStore &store, const QString &where, Io &io,
+                                               const QString &action)
 {
     const auto query = run::RunQuery::parse(where);
     if (!query) {
-        io.err << "ferry runs list: --where: " << run::RunQuery::errorText(query.error()) << Qt::endl
+        io.err << "ferry runs " << action << ": --where: " << run::RunQuery::errorText(query.error()) << Qt::endl
                << "  " << where << Qt::endl
                << "  " << QString(qMax(0, query.error().column - 1), u' ') << '^' << Qt::endl;
         return std::nullopt;

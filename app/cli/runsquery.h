@@ -17,8 +17,10 @@ namespace ferry::cli {
 // `ferry runs tag ID [+]TAG... [-TAG...]` and `ferry runs note ID [TEXT | -]`.
 int tagOrNoteRun(const QCommandLineParser &parser, Io &io);
 
-// The runs `--where` selects (all for an empty text), newest first; prints why not.
-std::optional<QList<run::RunRecord>> runsWhere(const run::RunStore &store, const QString &where, Io &io);
+// The runs `--where` selects (all for an empty text), newest first; prints why not, as
+// `ferry runs ACTION` says it.
+std::optional<QList<run::RunRecord>> runsWhere(const run::RunStore &store, const QString &where, Io &io,
+                                               const QString &action = QStringLiteral("list"));
 
 // `ferry runs tag ID -old`: the words of `ferry runs` with a tag's `-TAG` put after `--`, where
 // the parser takes it as an argument, not as an option.

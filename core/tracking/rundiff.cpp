@@ -32,16 +32,6 @@ QStringList linesOf(const QByteArray &bytes)
     return lines;
 }
 
-std::optional<double> bestOf(const std::vector<SeriesPoint> &points, bool higher)
-{
-    std::optional<double> best;
-    for (const SeriesPoint &p : points) {
-        if (std::isfinite(p.value) && (!best || (higher ? p.value > *best : p.value < *best)))
-            best = p.value;
-    }
-    return best;
-}
-
 Expected<void> diffCode(RunDiff &diff, const QString &objectsDir, const RunSpec &a, const RunSpec &b)
 {
     if (!a.snapshot || !b.snapshot || a.snapshot->tree.isEmpty() || b.snapshot->tree.isEmpty()) {
@@ -186,6 +176,16 @@ bool higherIsBetter(const QString &name)
                                     u"map"_s, u"bleu"_s,     u"rouge"_s, u"iou"_s, u"dice"_s,      u"r2"_s};
     const QString lower = name.toLower();
     return std::any_of(higher.cbegin(), higher.cend(), [&](const QString &h) { return lower.contains(h); });
+}
+
+std::optional<double> bestOf(const std::vector<SeriesPoint> &points, bool higher)
+{
+    std::optional<double> best;
+    for (const SeriesPoint &p : points) {
+        if (std::isfinite(p.value) && (!best || (higher ? p.value > *best : p.value < *best)))
+            best = p.value;
+    }
+    return best;
 }
 
 static Expected<RunDiff> compareRuns(const RunStore &store, const QString &objectsDir, const RunRecord &a,

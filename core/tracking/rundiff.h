@@ -68,6 +68,10 @@ struct RunDiff {
 // A metric where more is better (accuracy, F1, AUC...: its best is its greatest value), else
 // less (a loss, an error: its least). The diff's and the run query's "best" (tracking/runquery.h).
 bool higherIsBetter(const QString &name);
+// The best value of a series: its greatest finite value when `higher`, else its least; none when
+// no value is finite. The diff's best, the run query's best, min and max, and a run's value in
+// analysis/runvalues.h.
+std::optional<double> bestOf(const std::vector<SeriesPoint> &points, bool higher);
 
 // `objectsDir`: the workspace's object store (snapshot::objectsDirFor); the runs' folders (their
 // host.txt, container.json) are beside it (snapshot::runsDirFor). A file whose lines differ in

@@ -12,8 +12,22 @@
 #include <QString>
 
 #include <memory>
+#include <optional>
 
 namespace ferry::run {
+
+namespace query {
+
+// The text as a number, when it is one ("1e-3", " 12 "): how a parameter's value compares in a
+// query, sorts in a group and counts in parameter importance.
+inline std::optional<double> numberOf(const QString &text)
+{
+    bool ok = false;
+    const double value = text.trimmed().toDouble(&ok);
+    return ok ? std::optional<double>(value) : std::nullopt;
+}
+
+} // namespace query
 
 class RunQuery {
 public:

@@ -89,19 +89,15 @@ public:
     }
 
 private:
-    // The least and the greatest value of one series that are not NaN (NaN, NaN: none).
+    // The least and the greatest finite value of one series (bestOf; NaN, NaN: none).
     std::pair<double, double> range(const QString &runId, const QString &name)
     {
         const QString key = runId + u'\n' + name;
         if (const auto it = m_ranges.constFind(key); it != m_ranges.cend())
             return *it;
-        std::pair<double, double> r{std::nan(""), std::nan("")};
-        for (const SeriesPoint &p : m_store.series(runId, name)) {
-            if (std::isnan(p.value))
-                continue;
-            r.first = std::isnan(r.first) ? p.value : std::min(r.first, p.value);
-            r.second = std::isnan(r.second) ? p.value : std::max(r.second, p.value);
-        }
+        const std::vector<SeriesPoint> points = m_store.series(runId, name);
+        const std::pair<double, double> r{bestOf(points, false).value_or(std::nan("")),
+                                          bestOf(points, true).value_or(std::nan(""))};
         m_ranges.insert(key, r);
         return r;
     }

@@ -19,14 +19,6 @@ enum class Field { Param, Metric, Tag, Status, Target, Id, Name, Script, Sweep, 
 enum class Aggregate { Last, Best, Min, Max };
 enum class Op { Eq, Ne, Lt, Le, Gt, Ge, Contains };
 
-// The text as a number, when it is one ("1e-3", " 12 ").
-inline std::optional<double> numberOf(const QString &text)
-{
-    bool ok = false;
-    const double value = text.trimmed().toDouble(&ok);
-    return ok ? std::optional<double>(value) : std::nullopt;
-}
-
 } // namespace query
 
 // One comparison, or `and`/`or` of two nodes, or `not` of one.

@@ -34,3 +34,7 @@ endif()
 
 # `ferry runs tag`, `ferry runs note` and `ferry runs list --where` (issue 19) on real local runs.
 ferry_test(tst_runsquerycli SOURCES cli/tst_runsquerycli.cpp)
+
+# `ferry runs aggregate` (its CSV checked against numpy, /usr/bin/python3) and `ferry runs importance`
+# (issue 37) on a real store.
+ferry_test(tst_runsanalysiscli SOURCES cli/tst_runsanalysiscli.cpp)

@@ -14,6 +14,10 @@ ferry_layering_probe(layering_run_cannot_include_targets ferry_run run_includes_
 ferry_layering_probe(layering_metrics_cannot_include_run ferry_metrics metrics_includes_run.cpp fails run/runspec.h)
 ferry_layering_probe(layering_kernels_cannot_include_run ferry_kernels kernels_includes_run.cpp fails run/runspec.h)
 ferry_layering_probe(layering_pip_cannot_include_env ferry_env_pip pip_includes_env.cpp fails env/environment.h)
+ferry_layering_probe(layering_tracking_cannot_include_analysis ferry_tracking tracking_includes_analysis.cpp fails
+  analysis/curves.h)
+ferry_layering_probe(layering_store_cannot_include_analysis ferry_store store_includes_analysis.cpp fails
+  analysis/rungroups.h)
 ferry_layering_probe(layering_run_includes_env ferry_run run_includes_env.cpp compiles)
 ferry_layering_probe(layering_run_includes_metrics ferry_run run_includes_metrics.cpp compiles)
 

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Groups benchmark, run by hand (not by CI):
+#   tests/bench/groups.sh [BUILD_DIR] [--points N] [--columns C] [--changes K] [--store]
+# 32 runs x 1,000,000 points (in memory, as the chart keeps them) grouped into 4 bands: the time of
+# a view change (regroup, zoom) to the picture at a chart's columns, p50 and p99 (goal p99 <= 100 ms),
+# against the exact aggregate over every step of the union measured in the same run; --store also
+# times `ferry runs aggregate`'s exact work from a real run store. See groupsbench.cpp. (The
+# histogram half of issue 37's benchmark comes with its view.)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build=${1:-build}
+shift || true
+cmake --build "$build" --target ferry_groupsbench >/dev/null
+exec "$build/tests/bench/ferry_groupsbench" "$@"
