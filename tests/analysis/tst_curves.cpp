@@ -202,6 +202,90 @@ private Q_SLOTS:
         QCOMPARE(reversed[1].mean, aggregateAt(views, std::span<const double>(back + 1, 1))[0].mean);
     }
 
+    // Irregular grids (gaps of every size, repeated steps, NaN holes, a leading point without a
+    // step), walked at random sorted x by the galloping cursor: each value is the rule's, found
+    // by a plain search.
+    void walksAgreeWithAPlainSearch()
+    {
+        std::mt19937_64 random(2027);
+        std::uniform_real_distribution<double> unit(0, 1);
+        std::vector<std::vector<double>> xs(6), ys(6);
+        for (std::size_t c = 0; c < xs.size(); ++c) {
+            xs[c].push_back(kCurveNaN);
+            ys[c].push_back(1);
+            double x = std::floor(unit(random) * 50);
+            const int count = 50 + int(unit(random) * 3000);
+            for (int i = 0; i < count; ++i) {
+                const double r = unit(random);
+                x += r < 0.1 ? 0 : r < 0.8 ? 1 : std::floor(unit(random) * 200);
+                xs[c].push_back(x);
+                ys[c].push_back(unit(random) < 0.02 ? kCurveNaN : unit(random));
+            }
+        }
+        // The rule by a plain search: the last point at or before t, the first after it.
+        const auto plain = [](const std::vector<double> &x, const std::vector<double> &y,
+                              double t) -> std::optional<double> {
+            qsizetype i = -1;
+            for (qsizetype k = 1; k < qsizetype(x.size()); ++k) {
+                if (x[std::size_t(k)] <= t)
+                    i = k;
+            }
+            if (i < 0)
+                return std::nullopt;
+            if (x[std::size_t(i)] == t)
+                return std::isfinite(y[std::size_t(i)]) ? std::optional<double>(y[std::size_t(i)]) : std::nullopt;
+            if (i + 1 >= qsizetype(x.size()))
+                return std::nullopt;
+            qsizetype j = i + 1;
+            while (j + 1 < qsizetype(x.size()) && x[std::size_t(j + 1)] == x[std::size_t(i + 1)])
+                ++j;
+            const double y0 = y[std::size_t(i)], y1 = y[std::size_t(j)];
+            if (!std::isfinite(y0) || !std::isfinite(y1))
+                return std::nullopt;
+            const double x0 = x[std::size_t(i)], x1 = x[std::size_t(i + 1)];
+            return y0 + (y1 - y0) * (t - x0) / (x1 - x0);
+        };
+        std::vector<CurveView> views;
+        double end = 0;
+        for (std::size_t c = 0; c < xs.size(); ++c) {
+            views.push_back(viewOf(xs[c], ys[c]));
+            end = std::max(end, xs[c].back());
+        }
+        std::vector<double> ts;
+        for (int i = 0; i < 3000; ++i)
+            ts.push_back(unit(random) < 0.3 ? std::floor(unit(random) * (end + 20)) : unit(random) * (end + 20) - 10);
+        std::sort(ts.begin(), ts.end());
+        const std::vector<GroupStats> walked = aggregateAt(views, ts);
+        int counted = 0, partial = 0;
+        for (const GroupStats &w : walked) {
+            counted += w.n;
+            partial += w.n > 0 && w.n < 6 ? 1 : 0;
+        }
+        QVERIFY2(counted > 6000 && partial > 100,
+                 qPrintable(QStringLiteral("%1 values, %2 partly").arg(counted).arg(partial)));
+        for (std::size_t i = 0; i < ts.size(); ++i) {
+            std::vector<double> values;
+            for (std::size_t c = 0; c < xs.size(); ++c) {
+                if (const auto v = plain(xs[c], ys[c], ts[i]))
+                    values.push_back(*v);
+            }
+            const GroupStats expected = statsOf(ts[i], values);
+            QCOMPARE(walked[i].n, expected.n);
+            if (expected.n > 0)
+                QCOMPARE(walked[i].mean, expected.mean);
+        }
+        // The exact walk visits every distinct step once.
+        std::vector<double> all;
+        for (const auto &x : xs)
+            all.insert(all.end(), x.begin() + 1, x.end());
+        std::sort(all.begin(), all.end());
+        all.erase(std::unique(all.begin(), all.end()), all.end());
+        const std::vector<GroupStats> exact = aggregate(views);
+        QCOMPARE(exact.size(), all.size());
+        for (std::size_t i = 0; i < all.size(); i += 97)
+            QCOMPARE(exact[i].x, all[i]);
+    }
+
     void evenGridEndsExactly()
     {
         const std::vector<double> g = evenGrid(0.1, 0.7, 7);

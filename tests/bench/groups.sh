@@ -11,4 +11,4 @@ cd "$(dirname "$0")/../.."
 build=${1:-build}
 shift || true
 cmake --build "$build" --target ferry_groupsbench >/dev/null
-exec "$build/tests/bench/ferry_groupsbench" "$@"
+exec "$build/bin/ferry_groupsbench" "$@"

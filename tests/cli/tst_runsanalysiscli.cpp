@@ -215,6 +215,10 @@ private Q_SLOTS:
         QCOMPARE(points[u"median"_s].toArray().size(), steps.size());
         QCOMPARE(points[u"n"_s].toArray()[0].toInt(), 2);
         QCOMPARE(points[u"median"_s].toArray()[0].toDouble(), points[u"mean"_s].toArray()[0].toDouble());
+        // Another x: its column is named after it.
+        const Result time = aggregate({u"grp-a1"_s, u"--metric"_s, u"val_loss"_s, u"--x"_s, u"time"_s, u"--csv"_s});
+        QCOMPARE(time.exitCode, 0);
+        QVERIFY2(time.out.startsWith(u"time_s,group,n,mean"_s), qPrintable(time.out.left(100)));
         // Without --group-by: every run one group.
         const Result all = aggregate({u"grp-a1"_s, u"grp-b1"_s, u"--metric"_s, u"val_loss"_s, u"--csv"_s});
         QCOMPARE(all.exitCode, 0);
