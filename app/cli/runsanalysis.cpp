@@ -7,6 +7,7 @@
 #include "analysis/rungroups.h"
 #include "store/metricexport.h"
 
+#include <QIODevice>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
