@@ -111,6 +111,7 @@ void refreshUnfinishedRuns(RunContext &context, Io &io)
         if (!target)
             continue;
         run::RunFollower follower(*context.store, *target, runDirOf(context, record.id), record);
+        follower.setReturnLines(false); // the store brought up to date, nothing shown
         (void)follower.poll();
     }
     context.store->flush();

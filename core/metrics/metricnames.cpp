@@ -1,5 +1,7 @@
 #include "metrics/metricnames.h"
 
+#include <array>
+
 using namespace Qt::StringLiterals;
 
 namespace ferry::run {
@@ -62,8 +64,20 @@ QString MetricNames::admit(const QString &name)
 QStringList MetricNames::filter(QList<MetricPoint> &points)
 {
     QStringList said;
+    // Points share a few name strings: one admitted in this call is known again by its address
+    // (kept here, so it is still that name), without hashing it.
+    std::array<QString, 8> admitted;
+    size_t next = 0;
     points.removeIf([&](const MetricPoint &p) {
+        for (const QString &known : admitted) {
+            if (sameNameString(known, p.name))
+                return false;
+        }
         const QString refused = admit(p.name);
+        if (refused.isEmpty()) {
+            admitted[next] = p.name;
+            next = (next + 1) % admitted.size();
+        }
         if (refused.isEmpty())
             return false;
         bool &once = isMetricName(p.name) ? m_saidCount : m_saidName;

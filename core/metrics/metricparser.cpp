@@ -53,20 +53,36 @@ int stepRank(QStringView key)
     if (n != 4 && n != 5 && n != 9 && n != 11)
         return -1;
     for (size_t i = 0; i < kStepKeys.size(); ++i) {
-        if (key.compare(kStepKeys[i], Qt::CaseInsensitive) == 0)
+        if (n == kStepKeys[i].size() && key.compare(kStepKeys[i], Qt::CaseInsensitive) == 0)
             return static_cast<int>(i);
     }
-    return key.compare(u"epoch", Qt::CaseInsensitive) == 0 ? StepChoice::kEpochRank : -1;
+    return n == 5 && key.compare(u"epoch", Qt::CaseInsensitive) == 0 ? StepChoice::kEpochRank : -1;
 }
 
-bool isKeyStart(QChar c)
+// What a key's characters are, for ASCII (1: may start a key, 2: may be in one); the rest is
+// asked of QChar.
+constexpr auto kKeyClass = [] {
+    std::array<quint8, 128> c{};
+    for (int i = 0; i < 128; ++i) {
+        const bool letter = (i >= 'a' && i <= 'z') || (i >= 'A' && i <= 'Z');
+        const bool digit = i >= '0' && i <= '9';
+        c[static_cast<size_t>(i)] =
+            static_cast<quint8>(((letter || i == '_') ? 1 : 0) |
+                                ((letter || digit || i == '_' || i == '.' || i == '/' || i == '-') ? 2 : 0));
+    }
+    return c;
+}();
+
+inline bool isKeyStart(QChar c)
 {
-    return c.isLetter() || c == u'_';
+    const char16_t u = c.unicode();
+    return u < 128 ? (kKeyClass[u] & 1) != 0 : c.isLetter();
 }
 
-bool isKeyChar(QChar c)
+inline bool isKeyChar(QChar c)
 {
-    return c.isLetterOrNumber() || c == u'_' || c == u'.' || c == u'/' || c == u'-';
+    const char16_t u = c.unicode();
+    return u < 128 ? (kKeyClass[u] & 2) != 0 : c.isLetterOrNumber();
 }
 
 // Points of one log share a handful of names: each point gets a shared copy of one string
@@ -153,7 +169,8 @@ private:
         if (m_s[m_i] == u'"') {
             if (!string(false, ignored))
                 return false;
-        } else if (!word(u"true") && !word(u"false") && !word(u"null")) {
+        } else if (const char16_t c = m_s[m_i].unicode();
+                   (c != u't' || !word(u"true")) && (c != u'f' || !word(u"false")) && (c != u'n' || !word(u"null"))) {
             if (!number(f.value))
                 return false;
             f.number = true;
@@ -316,8 +333,17 @@ double MetricParser::nextCount(const QString &name)
 // kMostSeriesPerRun names of this parser. A name seen before costs one lookup.
 bool MetricParser::takes(const QString &name)
 {
-    if (m_counts.contains(name))
+    // The names of a log's points are the few strings of NameCache: one taken lately is known by
+    // its address (kept here, so it is still that name), without hashing it.
+    for (const QString &taken : m_taken) {
+        if (sameNameString(taken, name))
+            return true;
+    }
+    if (m_counts.contains(name)) {
+        m_taken[m_nextTaken] = name;
+        m_nextTaken = (m_nextTaken + 1) % m_taken.size();
         return true;
+    }
     if (name.isEmpty())
         return false; // {"": 8}: a field without a name is no metric's, and not worth a word
     if (const QString problem = metricNameProblem(name); !problem.isEmpty()) {

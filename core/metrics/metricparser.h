@@ -11,6 +11,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <array>
 #include <limits>
 #include <utility>
 
@@ -28,6 +29,14 @@ struct MetricPoint {
     qint64 wallMs = 0;       // when the script wrote it (ms since the epoch)
     double epoch = kNoEpoch; // the record's epoch; NaN: it gave none
 };
+
+// Whether `name` is the very string `known` (one text at one address): the few names a log's
+// points share are told apart so, without comparing or hashing them. Only for a `known` that is a
+// copy kept by the caller: its text then lives, unchanged, as long as that copy.
+inline bool sameNameString(const QString &known, const QString &name)
+{
+    return known.constData() == name.constData() && known.size() == name.size() && !known.isNull();
+}
 
 // A point of one series (one metric of one run), whose name is the series' own: what the metric
 // store keeps (store/seriesblock.h) and the chart draws.
@@ -120,6 +129,8 @@ private:
     QList<Definition> m_definitions;
     QList<Error> m_definitionErrors;
     QHash<QString, double> m_counts; // per metric, for lines that carry no step
+    std::array<QString, 8> m_taken;  // names takes() said yes to lately
+    size_t m_nextTaken = 0;
     QStringList m_warnings;
     bool m_saidName = false;
 };

@@ -3,8 +3,10 @@
 #include <QString>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 using namespace Qt::StringLiterals;
@@ -52,12 +54,88 @@ qsizetype bareWord(QStringView s, qsizetype i)
     return j;
 }
 
+constexpr auto kExactPowersOfTen = [] {
+    std::array<double, 23> p{};
+    double v = 1;
+    for (double &x : p) {
+        x = v;
+        v *= 10;
+    }
+    return p;
+}();
+
+// The common number ("0.031250", "-12", "5e-05") the fast way: digits m (below 2^53) and a power of
+// ten 10^k (|k| <= 22), both exact as doubles, so m * 10^k or m / 10^-k is one correctly rounded
+// operation: the double from_chars gives (Clinger's fast path). False for anything else, which
+// from_chars then reads.
+bool exactDecimal(QStringView text, double &value)
+{
+    const qsizetype n = text.size();
+    qsizetype i = 0;
+    bool negative = false;
+    if (i < n && (text[i] == u'-' || text[i] == u'+')) {
+        negative = text[i] == u'-';
+        ++i;
+    }
+    quint64 m = 0;
+    int digits = 0, scale = 0;
+    const qsizetype intStart = i;
+    for (; i < n && isDigit(text[i]); ++i) {
+        if (++digits > 15)
+            return false;
+        m = m * 10 + (text[i].unicode() - u'0');
+    }
+    bool any = i > intStart;
+    if (i < n && text[i] == u'.') {
+        const qsizetype fraction = ++i;
+        for (; i < n && isDigit(text[i]); ++i) {
+            if (++digits > 15)
+                return false;
+            m = m * 10 + (text[i].unicode() - u'0');
+            --scale;
+        }
+        any = any || i > fraction;
+    }
+    if (!any)
+        return false;
+    if (i < n && (text[i] == u'e' || text[i] == u'E')) {
+        ++i;
+        bool negativeExponent = false;
+        if (i < n && (text[i] == u'-' || text[i] == u'+')) {
+            negativeExponent = text[i] == u'-';
+            ++i;
+        }
+        const qsizetype expStart = i;
+        int exponent = 0;
+        for (; i < n && isDigit(text[i]); ++i) {
+            if (i - expStart >= 3)
+                return false;
+            exponent = exponent * 10 + (text[i].unicode() - u'0');
+        }
+        if (i == expStart)
+            return false;
+        scale += negativeExponent ? -exponent : exponent;
+    }
+    if (i != n || scale < -22 || scale > 22)
+        return false;
+    // At most 15 digits: m < 10^15 < 2^53 is exact, and so is 10^|scale|.
+    double v = static_cast<double>(m);
+    if (scale < 0)
+        v /= kExactPowersOfTen[static_cast<size_t>(-scale)];
+    else
+        v *= kExactPowersOfTen[static_cast<size_t>(scale)];
+    value = negative ? -v : v;
+    return true;
+}
+
 } // namespace
 
 // A plain decimal number (ASCII, no nan/inf) converted without going through QString; false
 // when it is anything else, or out of range: the caller then takes the general path.
 bool plainNumber(QStringView text, double &value)
 {
+    if (exactDecimal(text, value))
+        return true;
     char buffer[64];
     qsizetype n = 0;
     qsizetype i = !text.isEmpty() && text[0] == u'+' ? 1 : 0;
@@ -213,11 +291,35 @@ bool pythonDict(QStringView s, QList<std::pair<QStringView, double>> &fields)
 
 bool tqdmBar(QStringView s)
 {
-    // Every marker holds a '|' or a '/': one scan rules out the lines that hold neither (most).
-    const auto mayHold = [](QChar c) { return c == u'|' || c == u'/'; };
-    return std::any_of(s.begin(), s.end(), mayHold) &&
-           std::any_of(kTqdmBarMarkers.begin(), kTqdmBarMarkers.end(),
-                       [s](const char *marker) { return s.contains(QLatin1StringView(marker)); });
+    // Every marker holds one '|' or '/' (its pivot): those characters are found by a fast search
+    // (most lines have none), and each is tried as the pivot of each marker, compared in place.
+    struct Marker {
+        const char *text;
+        qsizetype length, pivot;
+    };
+    static const auto markers = [] {
+        std::array<Marker, kTqdmBarMarkers.size()> m{};
+        for (size_t i = 0; i < m.size(); ++i) {
+            const char *text = kTqdmBarMarkers[i];
+            m[i] = {text, static_cast<qsizetype>(std::strlen(text)), static_cast<qsizetype>(std::strcspn(text, "|/"))};
+        }
+        return m;
+    }();
+    for (const char16_t c : {u'|', u'/'}) {
+        for (qsizetype i = s.indexOf(QChar(c)); i >= 0; i = s.indexOf(QChar(c), i + 1)) {
+            for (const Marker &m : markers) {
+                const qsizetype start = i - m.pivot;
+                if (static_cast<uchar>(m.text[m.pivot]) != c || start < 0 || start + m.length > s.size())
+                    continue;
+                qsizetype k = 0;
+                while (k < m.length && s[start + k].unicode() == static_cast<uchar>(m.text[k]))
+                    ++k;
+                if (k == m.length)
+                    return true;
+            }
+        }
+    }
+    return false;
 }
 
 QStringView tqdmPostfix(QStringView s)
@@ -268,6 +370,8 @@ Ratio ratioAfter(QStringView s, qsizetype end, double &denominator, qsizetype &l
 
 bool neverMetric(QStringView key)
 {
+    if (key.size() != 5 && key.size() != 3) // most keys: told by their length
+        return false;
     return key.compare(u"v_num", Qt::CaseInsensitive) == 0 || key.compare(u"eta", Qt::CaseInsensitive) == 0;
 }
 

@@ -153,6 +153,41 @@ QString terminalLines(QByteArrayView text, bool keepReturns)
     return shown;
 }
 
+bool plainMetricRecord(QByteArrayView line, QString &buffer, QStringView &record)
+{
+    record = {};
+    QByteArrayView view = line;
+    if (view.startsWith("ferry: "))
+        return true; // Ferry's own notes: no record
+    if (view.endsWith('\r'))
+        view.chop(1);
+    const qsizetype n = view.size();
+    buffer.resize(n); // reuses its memory
+    char16_t *out = reinterpret_cast<char16_t *>(buffer.data());
+    const auto *in = reinterpret_cast<const uchar *>(view.data());
+    // ASCII as metricRecords' common path shows it (controlsShown): a C0 control but tab, or DEL,
+    // as U+FFFD; a return, escape or backspace, or any byte past ASCII, is for the general path.
+    for (qsizetype i = 0; i < n; ++i) {
+        const uchar c = in[i];
+        if (c >= 0x20 && c < 0x7f) {
+            out[i] = c;
+            continue;
+        }
+        if (c == '\r' || c == '\x1b' || c == '\b')
+            return false;
+        if (c >= 0x80) { // UTF-8: decoded as metricRecords decodes it
+            if (view.contains('\r') || view.contains('\x1b') || view.contains('\b'))
+                return false;
+            buffer = controlsShown(QString::fromUtf8(view), true);
+            record = buffer;
+            return true;
+        }
+        out[i] = c == '\t' ? u'\t' : char16_t(QChar::ReplacementCharacter);
+    }
+    record = QStringView(buffer.constData(), n);
+    return true;
+}
+
 bool isProgressBar(QStringView text)
 {
     return progressBar(text);

@@ -34,6 +34,11 @@ inline QString terminalLines(QStringView text)
 // progress bar (a record printed between two redraws) is kept wherever it stands. Ferry's own
 // notes ("ferry: ..." lines) give none.
 QStringList metricRecords(QByteArrayView line);
+// The same for a reader of many lines, without an allocation per line: the common line (no '\r'
+// but a last one, no escape, no backspace) is decoded into `buffer`, which the next call reuses;
+// `record` is then its one record, or empty when it has none, and the result true. False: the
+// line is not that common one; take metricRecords(line).
+bool plainMetricRecord(QByteArrayView line, QString &buffer, QStringView &record);
 
 // Whether `text` is a progress bar's redraw: tqdm's "45%|███▌  | 45/100 [00:01<00:01, 30.1it/s]"
 // (or "45it [00:01, 30.1it/s]" without a total), Keras' "12/313 [==>.....] - ETA: 5s".

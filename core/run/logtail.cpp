@@ -108,6 +108,8 @@ Expected<LogChunk> LogTail::read(const QString &path, qint64 offset, Limits limi
         return Error{u"cannot read the log: "_s + file.errorString(), path, 0, 0, {}};
     }
 
+    // Room for the lines at once (a guess of 32 bytes a line; pages never written cost nothing).
+    chunk.lines.reserve(static_cast<qsizetype>(std::min(size - offset, limits.maxBytes) / 32 + 1));
     LineSplitter splitter(chunk, offset, startsLine, limits);
     QByteArray buffer(kReadSize, Qt::Uninitialized);
     qint64 pos = offset;

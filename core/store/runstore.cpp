@@ -186,20 +186,31 @@ void RunStore::appendMetrics(const QString &runId, QList<MetricPoint> points, qi
 
 namespace {
 
-// Posts a compare-and-swap append (made with its reply promise) and waits for its commit.
+// Posts a compare-and-swap append (made with its reply promise); the function waits for its commit.
+template <typename Make>
+std::function<Expected<RunStore::OffsetSwap>()> commitLater(RunStoreWriter &writer, const QString &path,
+                                                            const QString &runId, Make make)
+{
+    auto reply = std::make_shared<std::promise<Expected<runstorecommand::MetricsCommit>>>();
+    auto outcome = std::make_shared<std::future<Expected<runstorecommand::MetricsCommit>>>(reply->get_future());
+    if (!writer.post(make(reply))) {
+        return [error = Error{u"run %1: cannot store metrics: the run store is closed"_s.arg(runId), path, 0, 0, {}}]()
+                   -> Expected<RunStore::OffsetSwap> { return error; };
+    }
+    return [outcome, path]() -> Expected<RunStore::OffsetSwap> {
+        const Expected<runstorecommand::MetricsCommit> done = outcome->get();
+        if (!done)
+            return Error{done.error().message, path, 0, 0,
+                         u"check that the disk has space and the workspace is writable"_s};
+        return RunStore::OffsetSwap{done->applied, done->storedOffset};
+    };
+}
+
 template <typename Make>
 Expected<RunStore::OffsetSwap> commitAndWait(RunStoreWriter &writer, const QString &path, const QString &runId,
                                              Make make)
 {
-    auto reply = std::make_shared<std::promise<Expected<runstorecommand::MetricsCommit>>>();
-    auto outcome = reply->get_future();
-    if (!writer.post(make(reply)))
-        return Error{u"run %1: cannot store metrics: the run store is closed"_s.arg(runId), path, 0, 0, {}};
-    const Expected<runstorecommand::MetricsCommit> done = outcome.get();
-    if (!done)
-        return Error{done.error().message, path, 0, 0,
-                     u"check that the disk has space and the workspace is writable"_s};
-    return RunStore::OffsetSwap{done->applied, done->storedOffset};
+    return commitLater(writer, path, runId, make)();
 }
 
 } // namespace
@@ -207,9 +218,24 @@ Expected<RunStore::OffsetSwap> commitAndWait(RunStoreWriter &writer, const QStri
 Expected<RunStore::OffsetSwap> RunStore::appendMetricsAt(const QString &runId, QList<MetricPoint> points,
                                                          qint64 expectedOffset, qint64 newLogOffset)
 {
-    return commitAndWait(*m_writer, m_path, runId, [&](auto reply) {
+    return postMetricsAt(runId, std::move(points), expectedOffset, newLogOffset).wait();
+}
+
+RunStore::PendingSwap RunStore::postMetricsAt(const QString &runId, QList<MetricPoint> points, qint64 expectedOffset,
+                                              qint64 newLogOffset)
+{
+    PendingSwap pending;
+    pending.m_wait = commitLater(*m_writer, m_path, runId, [&](auto reply) {
         return runstorecommand::AppendMetrics{runId, std::move(points), newLogOffset, expectedOffset, reply};
     });
+    return pending;
+}
+
+Expected<RunStore::OffsetSwap> RunStore::PendingSwap::wait()
+{
+    if (!m_wait)
+        return Error{u"no append to wait for"_s, {}, 0, 0, {}};
+    return std::exchange(m_wait, nullptr)();
 }
 
 Expected<RunStore::OffsetSwap> RunStore::appendSourceMetrics(const QString &runId, const QString &source,

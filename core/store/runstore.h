@@ -114,6 +114,20 @@ public:
     };
     Expected<OffsetSwap> appendMetricsAt(const QString &runId, QList<MetricPoint> points, qint64 expectedOffset,
                                          qint64 newLogOffset);
+    // appendMetricsAt without the wait: the points are queued at once and wait() gives the answer
+    // once they are committed (or failed), so a follower parses its next lines while the writer
+    // stores these. A follower waits for one answer before it queues the next append of its run.
+    class PendingSwap {
+    public:
+        bool valid() const { return bool(m_wait); }
+        Expected<OffsetSwap> wait(); // once; then no longer valid
+
+    private:
+        friend class RunStore;
+        std::function<Expected<OffsetSwap>()> m_wait;
+    };
+    PendingSwap postMetricsAt(const QString &runId, QList<MetricPoint> points, qint64 expectedOffset,
+                              qint64 newLogOffset);
     // The same for points read from a file beside the log (`source`: its path in the run
     // folder), with how far that file is read (`position`: bytes, rows or entries, as its reader
     // counts). `claims`: the metric names the file gives; from the first time a file gives a

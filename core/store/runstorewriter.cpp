@@ -450,15 +450,15 @@ void RunStoreWriter::run(std::promise<Expected<void>> opened)
         }
         m_space.notify_all();
         // Commands go in one transaction each run of them; a compaction comes between two.
-        auto first = batch.cbegin();
-        for (auto it = first; it != batch.cend(); ++it) {
+        auto first = batch.begin();
+        for (auto it = first; it != batch.end(); ++it) {
             if (const auto *c = std::get_if<runstorecommand::Compact>(&*it)) {
                 commit(first, it);
                 compact(*c);
                 first = it + 1;
             }
         }
-        commit(first, batch.cend());
+        commit(first, batch.end());
         const auto done = static_cast<quint64>(batch.size());
         batch.clear();
         {
@@ -478,7 +478,7 @@ void RunStoreWriter::run(std::promise<Expected<void>> opened)
     m_space.notify_all();
 }
 
-void RunStoreWriter::commit(Batch::const_iterator first, Batch::const_iterator last)
+void RunStoreWriter::commit(Batch::iterator first, Batch::iterator last)
 {
     if (first == last)
         return;
@@ -504,6 +504,12 @@ void RunStoreWriter::commit(Batch::const_iterator first, Batch::const_iterator l
             Statements::exec(s.rollback);
         } else {
             s.series.trim();
+            // The points are stored: this thread lets go of them before their poster hears so, and
+            // a follower that keeps its list frees them itself and reuses its memory.
+            for (auto it = from; it != to; ++it) {
+                if (auto *append = std::get_if<runstorecommand::AppendMetrics>(&*it))
+                    append->points = {};
+            }
             s.deliverReplies();
             if (s.freedPages) // a deleted run's pages go back to the file system
                 s.giveBackFreePages();

@@ -120,7 +120,7 @@ private:
     RunStoreWriter(QString path, QString connection);
     void run(std::promise<Expected<void>> opened);
     using Batch = std::vector<RunStoreCommand>;
-    void commit(Batch::const_iterator first, Batch::const_iterator last);
+    void commit(Batch::iterator first, Batch::iterator last);
     void compact(const runstorecommand::Compact &command);
     static void replyFailed(const RunStoreCommand &command, const Error &error);
     Expected<void> execute(const RunStoreCommand &command);

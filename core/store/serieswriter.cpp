@@ -7,6 +7,7 @@
 #include <QVariant>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -204,14 +205,31 @@ Expected<void> SeriesWriter::push(Series &s, const SeriesPoint &point)
 
 Expected<void> SeriesWriter::append(const QString &runId, const QList<MetricPoint> &points)
 {
+    // A log's points take turns among a few names (loss, acc, loss, ...): each name of the call is
+    // looked up in m_series once, then found here by its text (the parser's points share it).
+    struct Seen {
+        const QString *name;
+        Series *series;
+    };
+    std::array<Seen, 32> seen;
+    size_t seenCount = 0;
     Series *current = nullptr;
     const QString *currentName = nullptr;
     for (const MetricPoint &p : points) {
-        if (!current || p.name != *currentName) {
-            auto found = series(runId, p.name);
-            if (!found)
-                return withContext(u"metric %1"_s.arg(p.name), found.error());
-            current = *found;
+        if (!current || !(sameNameString(*currentName, p.name) || p.name == *currentName)) {
+            current = nullptr;
+            for (size_t i = 0; i < seenCount && !current; ++i) {
+                if (sameNameString(*seen[i].name, p.name) || p.name == *seen[i].name)
+                    current = seen[i].series;
+            }
+            if (!current) {
+                auto found = series(runId, p.name);
+                if (!found)
+                    return withContext(u"metric %1"_s.arg(p.name), found.error());
+                current = *found;
+                if (seenCount < seen.size())
+                    seen[seenCount++] = Seen{&p.name, current};
+            }
             currentName = &p.name;
         }
         if (auto done = push(*current, SeriesPoint{p.step, p.wallMs, p.value, p.epoch}); !done)

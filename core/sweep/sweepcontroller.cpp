@@ -404,7 +404,7 @@ Expected<void> SweepController::followAll()
             ++it;
             continue;
         }
-        if (!step->points.isEmpty() || step->finished)
+        if (step->points > 0 || step->finished)
             m_curves.insert(trial.number, trialCurve(m_store, trial.number, trial.runId, *m_sampler));
         if (step->finished) {
             finishTrial(trial, it->second->follower->record());

@@ -6,6 +6,8 @@
 #include <QDateTime>
 #include <QFileInfo>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace ferry::run {
@@ -67,6 +69,8 @@ void RunFollower::resetCounts()
 
 void RunFollower::show(Step &step, const QList<LogLine> &lines, bool last)
 {
+    if (!m_returnLines)
+        return;
     if (!m_lines) {
         for (const LogLine &line : lines) {
             if (line.isWhole()) // a piece of a huge line is not shown
@@ -89,35 +93,75 @@ void RunFollower::show(Step &step, const QList<LogLine> &lines, bool last)
     step.lines << text.split('\n');
 }
 
+// A chunk of the log read and parsed: its points queued for the store (`swap`) while the next
+// chunk is read and parsed, its lines shown once they are stored.
+struct RunFollower::Parsed {
+    LogChunk chunk;
+    QList<MetricPoint> points;
+    qsizetype count = 0;        // the points queued
+    RunStore::PendingSwap swap; // not valid: nothing to store (another follower stored these lines)
+};
+
+// The points of the chunk's lines from `storedFrom` on: the lines before it were stored by
+// another follower, and are only shown. A line is as old as its first byte.
+RunFollower::Parsed RunFollower::parse(LogChunk chunk, qint64 storedFrom, qint64 now, Step &step)
+{
+    Parsed parsed;
+    // The memory of a chunk's points stored before (the writer gave it back): no fresh pages.
+    parsed.points = std::exchange(m_spare, {});
+    parsed.points.clear();
+    if (chunk.nextOffset > storedFrom) {
+        const auto lines = static_cast<double>(chunk.lines.size());
+        // Room for them at once, with some to spare: the next chunk's likely fit too.
+        const auto room = static_cast<qsizetype>(lines * std::max(2.0, 1.25 * m_pointsPerLine)) + 16;
+        if (parsed.points.capacity() < room)
+            parsed.points.reserve(room + room / 2);
+        QStringView record;
+        for (const LogLine &line : std::as_const(chunk.lines)) {
+            // A piece of a huge line carries no metrics worth reading.
+            if (line.isWhole() && line.offset >= storedFrom) {
+                const qint64 written = m_times.timeOf(line.offset + 1).value_or(now);
+                if (run::plainMetricRecord(line.text, m_recordText, record)) { // most lines
+                    if (!record.isEmpty())
+                        m_parser.parseLine(record, written, parsed.points);
+                    continue;
+                }
+                for (const QString &text : run::metricRecords(line.text))
+                    m_parser.parseLine(text, written, parsed.points);
+            }
+        }
+        if (lines > 0)
+            m_pointsPerLine = static_cast<double>(parsed.points.size()) / lines;
+        // One source per metric: what a file beside the log gives is not taken from the log.
+        if (const QSet<QString> &claimed = m_sources->claimed(); !claimed.isEmpty())
+            parsed.points.removeIf([&claimed](const MetricPoint &p) { return claimed.contains(p.name); });
+        // Names the parser or the run's cap refused (metrics/metricnames.h): said beside the log's lines.
+        for (const QString &note : m_parser.takeWarnings() + m_sources->names().filter(parsed.points))
+            step.lines << (u"ferry: "_s + note).toUtf8();
+    }
+    parsed.chunk = std::move(chunk);
+    return parsed;
+}
+
+// Reads, parses and stores the log chunk by chunk, the store committing one chunk's points while
+// the next is read and parsed (the follower's thread and the writer's at once). Each chunk's
+// points go in by compare-and-swap on the offset the chunk before it ends at (M5): when that one
+// was not stored (another follower was faster) or failed, the chunk parsed meanwhile is dropped
+// and the log read again from where the store says. Lines are shown, and the offsets move, only
+// once their points are committed (L13).
 Expected<void> RunFollower::drainLog(Step &step, bool untilEnd)
 {
     const run::LogTail::Limits limits;
-    do {
-        auto chunk = m_target.readLog(m_runDir, m_offset, limits);
-        if (!chunk)
-            return chunk.error();
-        const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        readLogTimes();
-        if (!untilEnd)
-            awaitStamps(*chunk, now);
-        if (chunk->nextOffset > m_storedOffset) {
-            QList<MetricPoint> points;
-            for (const LogLine &line : chunk->lines) {
-                // Lines another follower stored already are only shown; a piece of a huge line
-                // carries no metrics worth reading. A line is as old as its first byte.
-                if (line.isWhole() && line.offset >= m_storedOffset) {
-                    const qint64 written = m_times.timeOf(line.offset + 1).value_or(now);
-                    for (const QString &record : run::metricRecords(line.text))
-                        m_parser.parseLine(record, written, points);
-                }
-            }
-            // One source per metric: what a file beside the log gives is not taken from the log.
-            if (const QSet<QString> &claimed = m_sources->claimed(); !claimed.isEmpty())
-                points.removeIf([&claimed](const MetricPoint &p) { return claimed.contains(p.name); });
-            // Names the parser or the run's cap refused (metrics/metricnames.h): said beside the log's lines.
-            for (const QString &note : m_parser.takeWarnings() + m_sources->names().filter(points))
-                step.lines << (u"ferry: "_s + note).toUtf8();
-            const auto swapped = m_store.appendMetricsAt(m_record.id, points, m_storedOffset, chunk->nextOffset);
+    std::optional<Parsed> queued;
+    qint64 expected = m_storedOffset; // the stored offset once the queued chunk is committed
+    // What became of the queued chunk: true when stored (or nothing to store), false when another
+    // follower stored its lines first.
+    const auto settle = [&]() -> Expected<bool> {
+        Parsed done = std::move(*queued);
+        queued.reset();
+        if (done.swap.valid()) {
+            const auto swapped = done.swap.wait();
+            m_spare = std::exchange(done.points, {});
             if (!swapped) { // nothing moved (L13): the next poll reads these lines again
                 resetCounts();
                 return swapped.error();
@@ -127,17 +171,57 @@ Expected<void> RunFollower::drainLog(Step &step, bool untilEnd)
                 // only what comes after its offset, counted on from its points.
                 m_storedOffset = swapped->storedOffset;
                 resetCounts();
+                return false;
+            }
+            m_storedOffset = done.chunk.nextOffset;
+            m_times.dropBefore(m_storedOffset);
+            step.points += done.count;
+        }
+        m_offset = done.chunk.nextOffset;
+        show(step, done.chunk.lines, untilEnd && done.chunk.atEnd);
+        return true;
+    };
+    bool reading = true;
+    while (reading || queued) {
+        std::optional<Parsed> next;
+        if (reading) {
+            auto chunk = m_target.readLog(m_runDir, queued ? queued->chunk.nextOffset : m_offset, limits);
+            if (!chunk) {
+                if (queued) {
+                    if (const auto settled = settle(); !settled)
+                        return settled.error();
+                }
+                m_record.logOffset = m_storedOffset;
+                return chunk.error();
+            }
+            const qint64 now = QDateTime::currentMSecsSinceEpoch();
+            readLogTimes();
+            if (!untilEnd)
+                awaitStamps(*chunk, now);
+            next = parse(std::move(*chunk), expected, now, step);
+        }
+        if (queued) {
+            const auto settled = settle();
+            if (!settled)
+                return settled.error();
+            if (!*settled) { // the chunk parsed meanwhile counted on from the wrong points
+                expected = m_storedOffset;
+                reading = true;
                 continue;
             }
-            m_storedOffset = chunk->nextOffset;
-            m_times.dropBefore(m_storedOffset);
-            step.points << points;
         }
-        m_offset = chunk->nextOffset;
-        show(step, chunk->lines, untilEnd && chunk->atEnd);
-        if (chunk->atEnd)
+        if (!next)
             break;
-    } while (untilEnd || step.lines.size() < 100000);
+        if (next->chunk.nextOffset > expected) {
+            next->count = next->points.size();
+            // The list is shared with the writer, which lets go of it before it answers: then the
+            // follower has it alone again, its points are freed on this thread and its memory reused.
+            next->swap = m_store.postMetricsAt(m_record.id, next->points, expected, next->chunk.nextOffset);
+            expected = next->chunk.nextOffset;
+        }
+        reading = !next->chunk.atEnd && (untilEnd || step.lines.size() + next->chunk.lines.size() < 100000);
+        queued = std::move(next);
+    }
     m_record.logOffset = m_storedOffset;
     return {};
 }
@@ -251,7 +335,7 @@ Expected<RunFollower::Step> RunFollower::poll()
     const auto files = m_sources->poll(over); // the run's end: one last look for files
     if (!files)
         return files.error();
-    step.points << files->points;
+    step.points += files->points.size();
     step.replaced = files->newClaims;
     // A file given up (a damaged record, a link) is said once, beside the log's lines.
     for (const Error &problem : files->problems)

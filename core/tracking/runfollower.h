@@ -35,9 +35,9 @@ public:
     ~RunFollower();
 
     struct Step {
-        QList<QByteArray> lines;   // whole log lines read in this step; Ferry's notes (a metric file given up)
-        QList<MetricPoint> points; // from the log and from the files beside it (MetricSources)
-        QStringList replaced;      // metrics a file took over from the log: their stored points changed
+        QList<QByteArray> lines; // whole log lines read in this step; Ferry's notes (a metric file given up)
+        qsizetype points = 0;    // points stored in this step, from the log and the files beside it (MetricSources)
+        QStringList replaced;    // metrics a file took over from the log: their stored points changed
         targets::RunProbe probe;
         bool finished = false; // the run is over and everything of it is stored
     };
@@ -50,9 +50,14 @@ public:
     // the error stored when the run ends, multi-line ones too (lines that may begin one are
     // returned once it is clear they do not). Metric parsing still sees the lines as written.
     void setRedactor(secrets::Redactor redactor);
+    // Whether a step returns the log's lines (the default); a follower that only brings the store
+    // up to date (refreshUnfinishedRuns) does without: a long log is then never held in memory.
+    void setReturnLines(bool returnLines) { m_returnLines = returnLines; }
 
 private:
     Expected<void> drainLog(Step &step, bool untilEnd);
+    struct Parsed; // a chunk of the log with its points, on the way to the store
+    Parsed parse(LogChunk chunk, qint64 storedFrom, qint64 now, Step &step);
     void show(Step &step, const QList<LogLine> &lines, bool last);
     void resetCounts();
     void readLogTimes();
@@ -76,6 +81,10 @@ private:
     // Whether lines wait for their stamps at all: every target's watcher stamps, not the
     // embedded trainer; and not a run whose log.times never came (an older Ferry's runner).
     bool m_awaitStamps = true;
+    bool m_returnLines = true;
+    QString m_recordText;       // the line being parsed, decoded (reused: no allocation per line)
+    QList<MetricPoint> m_spare; // a list of points the store is done with, for the next chunk
+    double m_pointsPerLine = 0; // in the last chunk: how much room the next one's points need
     secrets::Redactor m_redactor;
     std::optional<secrets::StreamRedactor> m_lines; // the redaction of returned lines
 };

@@ -58,7 +58,7 @@ QList<RunMonitor::Change> RunMonitor::poll()
         change.runId = it.key();
         if (step) {
             change.status = f.follower->record().status;
-            change.newPoints = step->points.size();
+            change.newPoints = step->points;
             change.lines = step->lines;
             change.finished = step->finished;
             change.replaced = !step->replaced.isEmpty();

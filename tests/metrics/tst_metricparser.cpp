@@ -1,12 +1,17 @@
 // Metric lines as training scripts print them.
 #include "metrics/metricnames.h"
 #include "metrics/metricparser.h"
+#include "metrics/metricsyntax.h"
 #include "metrics/terminaltext.h"
 #include "support/cost.h"
 #include "support/testmain.h"
 
+#include <QRandomGenerator>
 #include <QTest>
 
+#include <algorithm>
+#include <bit>
+#include <charconv>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -255,6 +260,117 @@ private Q_SLOTS:
     {
         const QString line = u"loss=0.5 "_s + QString(10 * 1024 * 1024, u'x');
         QCOMPARE(parse({line}), u"loss@0=0.5"_s);
+    }
+
+    // The follower's fast path for the common line (plainMetricRecord, decoded into a reused
+    // buffer) gives what metricRecords gives, or hands the line to it: the table's lines, and
+    // random lines of bytes a terminal treats specially (controls, returns, escapes, backspaces,
+    // UTF-8 and invalid UTF-8).
+    void plainRecordIsMetricRecords()
+    {
+        QList<QByteArray> lines{"loss=0.5",
+                                "loss=0.5\r",
+                                "\r",
+                                "",
+                                "ferry: loss=1",
+                                "a\tb=1",
+                                "x=1\x01\x7f",
+                                "gr\xc3\xb6\xc3\x9f"
+                                "e=2",
+                                "bad\xff\xfe=3",
+                                "\x1b[32mloss=0.5",
+                                "acc=0.1\b2",
+                                " 10%|#  | 1/10 [00:00<00:01, 9.9it/s]\rval_loss=0.7",
+                                "\xc2\x85loss=1"};
+        QRandomGenerator rng(5);
+        const QByteArray alphabet("ab=1.5 {}'\"\t\r\b\x1b\x01\x7f\xc3\xb6\x80\xff|/%");
+        for (int i = 0; i < 20000; ++i) {
+            QByteArray line;
+            for (int n = rng.bounded(12); n > 0; --n)
+                line += alphabet[rng.bounded(static_cast<int>(alphabet.size()))];
+            lines << line;
+        }
+        QString buffer;
+        int fast = 0;
+        for (const QByteArray &line : std::as_const(lines)) {
+            QStringView record;
+            if (!plainMetricRecord(line, buffer, record))
+                continue;
+            ++fast;
+            const QStringList records = record.isEmpty() ? QStringList{} : QStringList{record.toString()};
+            QVERIFY2(records == metricRecords(line), line.toPercentEncoding().constData());
+        }
+        QVERIFY(fast > 1000); // the fast path was taken, and compared
+    }
+
+    // Numbers read by the parser's fast path (digits and a power of ten, both exact) are the
+    // doubles std::from_chars reads, bit for bit; what it does not take goes to from_chars.
+    void numbersAsFromChars()
+    {
+        QStringList texts{u"0"_s,
+                          u"-0"_s,
+                          u"-0.0"_s,
+                          u"+1.5"_s,
+                          u".5"_s,
+                          u"5."_s,
+                          u"0.1"_s,
+                          u"0.30000000000000004"_s,
+                          u"1e22"_s,
+                          u"1e23"_s,
+                          u"1e-22"_s,
+                          u"1e-23"_s,
+                          u"123456789012345"_s,
+                          u"1234567890123456"_s,
+                          u"9007199254740993"_s,
+                          u"4.9e-324"_s,
+                          u"1.7976931348623157e308"_s,
+                          u"2.5E+10"_s,
+                          u"1e0005"_s,
+                          u"000000000000000001.5"_s,
+                          u"1e"_s,
+                          u"e5"_s,
+                          u"."_s,
+                          u"-"_s,
+                          u"+-1"_s,
+                          u"0x10"_s};
+        QRandomGenerator rng(9);
+        for (int i = 0; i < 100000; ++i) {
+            QString t = rng.bounded(4) == 0 ? u"-"_s : QString();
+            for (int n = rng.bounded(1, 18); n > 0; --n)
+                t += QChar(u'0' + rng.bounded(10));
+            if (rng.bounded(3))
+                t.insert(rng.bounded(1, static_cast<int>(t.size()) + 1), u'.');
+            if (rng.bounded(3) == 0)
+                t += u"e"_s + (rng.bounded(2) ? u"-"_s : u"+"_s) + QString::number(rng.bounded(40));
+            texts << t;
+        }
+        for (const QString &text : std::as_const(texts)) {
+            double fast = 0, reference = 0;
+            const bool read = metricsyntax::plainNumber(text, fast);
+            const QByteArray latin = text.toLatin1();
+            const char *begin = latin.constData() + (latin.startsWith('+') ? 1 : 0);
+            const auto [end, ec] = std::from_chars(begin, latin.constData() + latin.size(), reference);
+            const bool expected = ec == std::errc() && end == latin.constData() + latin.size();
+            QVERIFY2(read == expected, qPrintable(text));
+            if (read)
+                QVERIFY2(std::bit_cast<quint64>(fast) == std::bit_cast<quint64>(reference), qPrintable(text));
+        }
+    }
+
+    // tqdmBar, which looks for the markers' '|' and '/' first, says what searching for each
+    // marker says.
+    void tqdmBarIsAMarker()
+    {
+        QRandomGenerator rng(3);
+        const QString alphabet = u"it/s],%|ab"_s;
+        for (int i = 0; i < 50000; ++i) {
+            QString s;
+            for (int n = rng.bounded(10); n > 0; --n)
+                s += alphabet[rng.bounded(static_cast<int>(alphabet.size()))];
+            const bool marked = std::any_of(metricsyntax::kTqdmBarMarkers.begin(), metricsyntax::kTqdmBarMarkers.end(),
+                                            [&](const char *m) { return s.contains(QLatin1StringView(m)); });
+            QVERIFY2(metricsyntax::tqdmBar(s) == marked, qPrintable(s));
+        }
     }
 };
 

@@ -6,3 +6,6 @@ ferry_test(tst_metricsources SOURCES tracking/tst_metricsources.cpp)
 ferry_test(tst_runbundle SOURCES tracking/tst_runbundle.cpp)
 # The run query (ferry runs list --where, the runs view's filter) over a real store.
 ferry_test(tst_runquery SOURCES tracking/tst_runquery.cpp)
+# A finished run's log collected as `ferry runs attach` collects it (the follower's pipeline, its
+# fast paths), against the plain path line by line, bit for bit.
+ferry_test(tst_followeringest SOURCES tracking/tst_followeringest.cpp)
