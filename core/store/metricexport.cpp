@@ -8,12 +8,18 @@
 #include <QIODevice>
 #include <QJsonArray>
 #include <QMutex>
+#include <QThread>
 
 #include <charconv>
 #include <cmath>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <span>
+#include <thread>
 #include <vector>
 
 using namespace Qt::StringLiterals;
@@ -72,19 +78,27 @@ char *put(char *at, QByteArrayView bytes)
     return at + bytes.size();
 }
 
-// The lines of one series. Csv: name,step,wall_ms,value,epoch; else name<TAB>step<TAB>value.
-template <bool kCsv> bool writeSeries(Output &out, QByteArrayView name, const std::vector<SeriesPoint> &points)
-{
-    const qsizetype line = name.size() + 4 * kNumberChars + 8;
-    for (const SeriesPoint &p : points) {
-        if (!out.reserve(line))
-            return false;
-        char *at = put(out.at(), name);
+// Writes the lines of points one after the other. Csv: name,step,wall_ms,value,epoch; else
+// name<TAB>step<TAB>value. A wall time equal to the line before's (the metrics of one log line,
+// the lines of one log.times sample) is that line's text again.
+template <bool kCsv> class LineWriter {
+public:
+    explicit LineWriter(QByteArrayView name) : m_name(name) {}
+    // The most one line takes.
+    qsizetype lineBytes() const { return m_name.size() + 4 * kNumberChars + 8; }
+    char *write(char *at, const SeriesPoint &p)
+    {
+        at = put(at, m_name);
         *at++ = kCsv ? ',' : '\t';
         at = writeNumber(at, p.step);
         *at++ = kCsv ? ',' : '\t';
         if constexpr (kCsv) {
-            at = std::to_chars(at, at + kNumberChars, p.wallMs).ptr;
+            if (p.wallMs != m_wall || m_wallLength == 0) {
+                m_wall = p.wallMs;
+                m_wallLength =
+                    static_cast<int>(std::to_chars(m_wallText, m_wallText + kNumberChars, p.wallMs).ptr - m_wallText);
+            }
+            at = put(at, QByteArrayView(m_wallText, m_wallLength));
             *at++ = ',';
             at = writeNumber(at, p.value);
             *at++ = ',';
@@ -94,10 +108,161 @@ template <bool kCsv> bool writeSeries(Output &out, QByteArrayView name, const st
             at = writeNumber(at, p.value);
         }
         *at++ = '\n';
-        out.at() = at;
+        return at;
+    }
+
+private:
+    QByteArrayView m_name;
+    qint64 m_wall = 0;
+    char m_wallText[kNumberChars];
+    int m_wallLength = 0;
+};
+
+// The lines of one series, into `out` (one thread).
+template <bool kCsv> bool writeSeries(Output &out, QByteArrayView name, std::span<const SeriesPoint> points)
+{
+    LineWriter<kCsv> lines(name);
+    for (const SeriesPoint &p : points) {
+        if (!out.reserve(lines.lineBytes()))
+            return false;
+        out.at() = lines.write(out.at(), p);
     }
     return true;
 }
+
+// The text of a run's series made on several threads: each series is cut into slices of
+// `slicePoints` points, which worker threads turn into text while the caller hands the finished
+// ones to the sink in order. At most a few slices per thread wait, made or being made: memory
+// stays bounded whatever the run holds.
+class ParallelText {
+public:
+    ParallelText(bool csv, int threads, qsizetype slicePoints)
+        : m_csv(csv), m_slicePoints(std::max<qsizetype>(1, slicePoints)), m_window(3 * static_cast<size_t>(threads))
+    {
+        for (int i = 0; i < threads; ++i)
+            m_workers.emplace_back([this] { work(); });
+    }
+    ~ParallelText()
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            m_stopping = true;
+        }
+        m_work.notify_all();
+        for (std::thread &t : m_workers)
+            t.join();
+    }
+
+    // Queues the series' slices (handing finished ones to `sink` to make room); false once the
+    // sink refused one.
+    bool add(std::shared_ptr<const std::vector<SeriesPoint>> points, const QByteArray &name, const ByteSink &sink)
+    {
+        const auto n = static_cast<qsizetype>(points->size());
+        for (qsizetype first = 0; first < n; first += m_slicePoints) {
+            while (m_order.size() >= m_window) {
+                if (!writeFirst(sink))
+                    return false;
+            }
+            auto slice = std::make_shared<Slice>();
+            if (!m_spare.empty()) { // the memory of a slice written: no fresh pages
+                slice->text = std::move(m_spare.back());
+                m_spare.pop_back();
+            }
+            slice->points = points;
+            slice->name = name;
+            slice->span = std::span(*points).subspan(static_cast<size_t>(first),
+                                                     static_cast<size_t>(std::min(m_slicePoints, n - first)));
+            m_order.push_back(slice);
+            {
+                std::lock_guard lock(m_mutex);
+                m_queue.push_back(std::move(slice));
+            }
+            m_work.notify_one();
+        }
+        return true;
+    }
+    // Hands the rest to `sink`; false once it refused some.
+    bool finish(const ByteSink &sink)
+    {
+        while (!m_order.empty()) {
+            if (!writeFirst(sink))
+                return false;
+        }
+        return true;
+    }
+    const Error &failure() const { return *m_failed; }
+
+private:
+    struct Slice {
+        std::shared_ptr<const std::vector<SeriesPoint>> points; // kept while the slice is made
+        std::span<const SeriesPoint> span;
+        QByteArray name; // the field as written
+        std::vector<char> text;
+        bool ready = false;
+    };
+
+    template <bool kCsv> static void make(Slice &slice)
+    {
+        LineWriter<kCsv> lines(slice.name);
+        slice.text.resize(slice.span.size() * static_cast<size_t>(lines.lineBytes()));
+        char *at = slice.text.data();
+        for (const SeriesPoint &p : slice.span)
+            at = lines.write(at, p);
+        slice.text.resize(static_cast<size_t>(at - slice.text.data()));
+    }
+
+    void work()
+    {
+        for (;;) {
+            std::shared_ptr<Slice> slice;
+            {
+                std::unique_lock lock(m_mutex);
+                m_work.wait(lock, [this] { return m_stopping || !m_queue.empty(); });
+                if (m_queue.empty())
+                    return;
+                slice = std::move(m_queue.front());
+                m_queue.pop_front();
+            }
+            m_csv ? make<true>(*slice) : make<false>(*slice);
+            slice->points.reset(); // made: a series' points go once its last slice is made
+            {
+                std::lock_guard lock(m_mutex);
+                slice->ready = true;
+            }
+            m_made.notify_all();
+        }
+    }
+
+    bool writeFirst(const ByteSink &sink)
+    {
+        std::shared_ptr<Slice> first = std::move(m_order.front());
+        m_order.pop_front();
+        {
+            std::unique_lock lock(m_mutex);
+            m_made.wait(lock, [&] { return first->ready; });
+        }
+        if (m_failed)
+            return false;
+        if (auto taken = sink(QByteArrayView(first->text.data(), static_cast<qsizetype>(first->text.size()))); !taken) {
+            m_failed = taken.error();
+            return false;
+        }
+        m_spare.push_back(std::move(first->text));
+        return true;
+    }
+
+    const bool m_csv;
+    const qsizetype m_slicePoints;
+    const size_t m_window;
+    std::deque<std::shared_ptr<Slice>> m_order; // queued, in the text's order (the caller's alone)
+    std::vector<std::vector<char>> m_spare;     // the text of slices written, for the next ones (the caller's)
+    std::mutex m_mutex;
+    std::condition_variable m_work, m_made;
+    std::deque<std::shared_ptr<Slice>> m_queue; // to be made
+    bool m_stopping = false;
+    std::vector<std::thread> m_workers;
+    std::optional<Error> m_failed;
+};
 
 QString oneDecimal(double value, const char *unit)
 {
@@ -125,27 +290,50 @@ QByteArray csvField(QStringView text)
 }
 
 Expected<qint64> exportMetrics(const RunStore &store, const QString &runId, MetricTextFormat format,
-                               const ByteSink &sink)
+                               const ByteSink &sink, const ExportThreads &threads)
 {
     const bool csv = format == MetricTextFormat::Csv;
-    Output out(sink);
+    const int workers = threads.workers > 0 ? threads.workers : std::min(8, QThread::idealThreadCount());
+    const auto failed = [&runId](const Error &error) {
+        return withContext(u"cannot write the metrics of run %1"_s.arg(runId), error);
+    };
     qint64 written = 0;
-    if (csv && out.reserve(64))
-        out.at() = put(out.at(), "name,step,wall_ms,value,epoch\n");
-    for (const QString &name : store.metricNames(runId)) {
-        std::vector<SeriesPoint> points = store.series(runId, name);
-        orderByStep(points);
-        const QByteArray field = csv ? csvField(name) : name.toUtf8();
-        if (!(csv ? writeSeries<true>(out, field, points) : writeSeries<false>(out, field, points)))
-            break;
-        written += static_cast<qint64>(points.size());
+    if (workers <= 1) { // one thread: the text made where it is written
+        Output out(sink);
+        if (csv && out.reserve(64))
+            out.at() = put(out.at(), "name,step,wall_ms,value,epoch\n");
+        for (const QString &name : store.metricNames(runId)) {
+            std::vector<SeriesPoint> points = store.series(runId, name);
+            orderByStep(points);
+            const QByteArray field = csv ? csvField(name) : name.toUtf8();
+            if (!(csv ? writeSeries<true>(out, field, points) : writeSeries<false>(out, field, points)))
+                break;
+            written += static_cast<qint64>(points.size());
+        }
+        if (!out.flush())
+            return failed(out.failure());
+        return written;
     }
-    if (!out.flush())
-        return withContext(u"cannot write the metrics of run %1"_s.arg(runId), out.failure());
+    // Several: this thread reads the series and writes the text that workers make of them.
+    if (csv) {
+        if (auto taken = sink("name,step,wall_ms,value,epoch\n"); !taken)
+            return failed(taken.error());
+    }
+    ParallelText text(csv, workers, threads.slicePoints);
+    for (const QString &name : store.metricNames(runId)) {
+        auto points = std::make_shared<std::vector<SeriesPoint>>(store.series(runId, name));
+        orderByStep(*points);
+        written += static_cast<qint64>(points->size());
+        if (!text.add(std::move(points), csv ? csvField(name) : name.toUtf8(), sink))
+            return failed(text.failure());
+    }
+    if (!text.finish(sink))
+        return failed(text.failure());
     return written;
 }
 
-Expected<qint64> exportMetrics(const RunStore &store, const QString &runId, MetricTextFormat format, QIODevice &device)
+Expected<qint64> exportMetrics(const RunStore &store, const QString &runId, MetricTextFormat format, QIODevice &device,
+                               const ExportThreads &threads)
 {
     const auto failed = [&device] {
         return Error{
@@ -160,7 +348,7 @@ Expected<qint64> exportMetrics(const RunStore &store, const QString &runId, Metr
         }
         return {};
     };
-    auto written = exportMetrics(store, runId, format, sink);
+    auto written = exportMetrics(store, runId, format, sink, threads);
     if (!written)
         return written;
     if (auto *file = qobject_cast<QFileDevice *>(&device); file && !file->flush())

@@ -34,10 +34,19 @@ using ByteSink = std::function<Expected<void>(QByteArrayView bytes)>;
 // and payload are not kept), the infinities "inf" and "-inf", -0.0 "-0". A point without an epoch
 // (NaN) has an empty epoch field. A name holding a comma, quote or line break is quoted. The text
 // goes to `sink` in chunks of about 1 MiB. Returns how many points were written.
+// The text is made on `threads.workers` threads (0: one a core, at most 8), slices of
+// `threads.slicePoints` points of a series each, while the calling thread reads the series and
+// hands the text to `sink` in order; with 1 it is made on the calling thread alone, as it is
+// written. Either way the same bytes.
+struct ExportThreads {
+    int workers = 0;
+    qsizetype slicePoints = 32768;
+};
 Expected<qint64> exportMetrics(const RunStore &store, const QString &runId, MetricTextFormat format,
-                               const ByteSink &sink);
+                               const ByteSink &sink, const ExportThreads &threads = {});
 // The same into a device (stdout, a file), flushed at the end when it is a file.
-Expected<qint64> exportMetrics(const RunStore &store, const QString &runId, MetricTextFormat format, QIODevice &device);
+Expected<qint64> exportMetrics(const RunStore &store, const QString &runId, MetricTextFormat format, QIODevice &device,
+                               const ExportThreads &threads = {});
 
 // One double as exportMetrics writes it, at `out`, which has room for kNumberChars; returns the
 // end of what was written.

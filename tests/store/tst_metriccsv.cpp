@@ -146,6 +146,72 @@ private Q_SLOTS:
         }
     }
 
+    // The text made on worker threads, slice by slice, is the text made on one thread, byte for
+    // byte, whatever the slices' size: every series, in order, NaN, infinities, -0, the largest and
+    // smallest doubles, repeated wall times, names that are quoted. A sink that refuses the text
+    // ends the export with its error, however many slices are under way.
+    void textOfThreadsIsTextOfOne()
+    {
+        QTemporaryDir dir;
+        auto opened = RunStore::open(dir.filePath(u"runs.sqlite"_s));
+        QVERIFY(opened.hasValue());
+        RunStore &store = **opened;
+        RunRecord r;
+        r.id = u"r1"_s;
+        store.createRun(r);
+        const double special[]{std::numeric_limits<double>::quiet_NaN(),
+                               std::numeric_limits<double>::infinity(),
+                               -std::numeric_limits<double>::infinity(),
+                               -0.0,
+                               5e-324,
+                               1.7976931348623157e308,
+                               0.1 + 0.2,
+                               1e22,
+                               123456789012345678.0,
+                               -2.5e-300};
+        QList<MetricPoint> points;
+        const QStringList names{u"loss"_s, u"a,b"_s, u"say \"hi\""_s, u"\u00fcn\u00ef/acc"_s, u"lr"_s};
+        for (int i = 0; i < 20000; ++i) {
+            const double value = i % 7 == 0 ? special[(i / 7) % std::size(special)] : std::sqrt(double(i)) / 3;
+            const double step = i % 11 == 0 ? special[(i / 11) % std::size(special)] : double(i / 3);
+            points << MetricPoint{names[i % names.size()], step, value, 1733390000000 + i / 5,
+                                  i % 13 == 0 ? double(i) / 9 : kNoEpoch};
+        }
+        store.appendMetrics(r.id, points, 0);
+        store.flush();
+        for (const MetricTextFormat format : {MetricTextFormat::Csv, MetricTextFormat::Tabs}) {
+            const auto text = [&](ExportThreads threads) {
+                QByteArray all;
+                const auto written = exportMetrics(
+                    store, r.id, format,
+                    [&](QByteArrayView bytes) -> ferry::Expected<void> {
+                        all += bytes;
+                        return {};
+                    },
+                    threads);
+                return written && *written == points.size() ? all : QByteArray("export failed");
+            };
+            const QByteArray one = text({1, 0});
+            QVERIFY(one.count('\n') >= points.size());
+            for (const ExportThreads threads : {ExportThreads{2, 1}, ExportThreads{3, 7}, ExportThreads{4, 4096},
+                                                ExportThreads{2, 1 << 20}, ExportThreads{}})
+                QVERIFY2(text(threads) == one,
+                         qPrintable(u"%1 threads, %2 points a slice"_s.arg(threads.workers).arg(threads.slicePoints)));
+        }
+        int calls = 0;
+        const auto refused = exportMetrics(
+            store, r.id, MetricTextFormat::Csv,
+            [&](QByteArrayView) -> ferry::Expected<void> {
+                if (++calls < 5)
+                    return {};
+                return ferry::Error{u"disk full"_s, {}, 0, 0, {}};
+            },
+            ExportThreads{3, 100});
+        QVERIFY(!refused);
+        QVERIFY2(refused.error().message.contains(u"disk full"_s), qPrintable(refused.error().toString()));
+        QCOMPARE(calls, 5);
+    }
+
     void malformedLinesAreNamed_data()
     {
         QTest::addColumn<QByteArray>("text");
