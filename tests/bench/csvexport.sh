@@ -9,7 +9,10 @@
 #   ferry    - the build's `ferry runs metrics bench --csv` (series blocks, exact numbers);
 #   sqlite3  - `sqlite3 -csv -header` of the rows in the same order, through the index on
 #              (run, name, step) (numbers to 15 significant digits, not exact).
-# Prints the medians in points/s and the ratio ferry/sqlite3 (goal: ferry >= 5 M points/s).
+# Prints the medians in points/s and the ratio ferry/sqlite3 (goal: ferry >= 5 M points/s), the
+# store's bytes per point, and the machine's load. BENCH_BASELINE=path/to/another/ferry times that
+# build's export too, interleaved; BENCH_RT=1 runs the timed commands at real-time priority
+# (chrt -f 10, root), as on a quiet machine (tests/bench/ingest.sh says more).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build}
@@ -39,21 +42,39 @@ echo "run: $stored points; store $(stat -c %s "$store") bytes ($(awk -v b="$(sta
   'BEGIN { printf "%.2f", b / n }') a point), rows $(stat -c %s "$work/rows.sqlite") bytes; csv $(
   "$ferry" runs metrics bench --csv --workspace "$work/ws" | wc -c) bytes; $runs runs each, alternating, medians"
 
+rt=()
+if [ -n "${BENCH_RT:-}" ]; then
+  rt=(chrt -f 10)
+  "${rt[@]}" true || { echo "BENCH_RT: chrt -f needs root" >&2; exit 1; }
+fi
+echo "load before: $(uptime)${BENCH_RT:+; timed commands at real-time priority (BENCH_RT)}"
+
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 now_ns() { date +%s%N; }
 seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }'; }
 for run in $(seq "$runs"); do
+  if [ -n "${BENCH_BASELINE:-}" ]; then
+    t0=$(now_ns)
+    "${rt[@]}" "$BENCH_BASELINE" runs metrics bench --csv --workspace "$work/ws" > /dev/null
+    t1=$(now_ns)
+    seconds "$t0" "$t1" >> "$work/baseline.s"
+  fi
   t0=$(now_ns)
-  "$ferry" runs metrics bench --csv --workspace "$work/ws" > /dev/null
+  "${rt[@]}" "$ferry" runs metrics bench --csv --workspace "$work/ws" > /dev/null
   t1=$(now_ns)
-  sqlite3 -csv -header "$work/rows.sqlite" "$query" > /dev/null
+  "${rt[@]}" sqlite3 -csv -header "$work/rows.sqlite" "$query" > /dev/null
   t2=$(now_ns)
   seconds "$t0" "$t1" >> "$work/ferry.s"
   seconds "$t1" "$t2" >> "$work/sqlite.s"
-  echo "run $run: ferry $(tail -1 "$work/ferry.s") s, sqlite3 $(tail -1 "$work/sqlite.s") s"
+  echo "run $run: ferry $(tail -1 "$work/ferry.s") s, sqlite3 $(tail -1 "$work/sqlite.s") s${BENCH_BASELINE:+, baseline $(tail -1 "$work/baseline.s") s}"
 done
 awk -v n="$stored" -v fs="$(median < "$work/ferry.s")" -v ss="$(median < "$work/sqlite.s")" 'BEGIN {
   printf "%-8s %8.3f s %12.0f points/s\n", "ferry", fs, n / fs
   printf "%-8s %8.3f s %12.0f points/s\n", "sqlite3", ss, n / ss
   printf "ferry/sqlite3 %.2fx; ferry %s the goal of 5 M points/s\n", ss / fs, (n / fs >= 5e6 ? "meets" : "misses")
 }'
+if [ -n "${BENCH_BASELINE:-}" ]; then
+  awk -v n="$stored" -v bs="$(median < "$work/baseline.s")" 'BEGIN {
+    printf "baseline (%s) %8.3f s %12.0f points/s\n", ENVIRON["BENCH_BASELINE"], bs, n / bs }'
+fi
+echo "load after: $(uptime)"

@@ -16,7 +16,11 @@
 # interleaved; the medians give points/s, the ratios to the peers and the goals (attach >= 3 M
 # points/s and >= 5x .import; metrics --csv >= 5 M points/s), and the stores' bytes per point.
 # The machine's load (uptime) is printed before and after: on a busy machine the times are not
-# the figures.
+# the figures (the CPU seconds of attach and metrics --csv, user + system, are printed beside them).
+# BENCH_BASELINE=path/to/another/ferry times that build's attach and metrics --csv too, in the
+# same runs, interleaved: a change measured against what it changed. BENCH_RT=1 runs every timed
+# command (Ferry's and the peers') at real-time priority (chrt -f 10, root): on a machine busy with
+# others' builds they get the cores as on a quiet machine (caches and memory stay shared).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build}
@@ -34,7 +38,13 @@ export XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data" XDG_CACHE_HOME=
 log="$work/train.log"
 /usr/bin/python3 tests/bench/make_training_log.py "$lines" "$log"
 echo "log: $lines lines, $(( $(stat -c %s "$log") / 1024 / 1024 )) MiB; $runs runs each, medians"
-echo "load before: $(uptime)"
+echo "load before: $(uptime)${BENCH_RT:+; timed commands at real-time priority (BENCH_RT)}"
+
+rt=()
+if [ -n "${BENCH_RT:-}" ]; then
+  rt=(chrt -f 10)
+  "${rt[@]}" true || { echo "BENCH_RT: chrt -f needs root" >&2; exit 1; }
+fi
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 now_ns() { date +%s%N; }
@@ -57,23 +67,38 @@ done
 sleep 1
 cmp -s "$log" "$rundir/log" || { echo "the run's log is not the generated log" >&2; exit 1; }
 
-for run in $(seq "$runs"); do
-  # 1. Ferry: `ferry runs attach` of the finished run.
+# timed NAME COMMAND...: runs it, its wall seconds to $work/NAME.s, its CPU seconds to $work/NAME.cpu.
+timed() {
+  local name=$1 t0 t1
+  shift
+  t0=$(now_ns)
+  if [ -x /usr/bin/time ]; then
+    "${rt[@]}" /usr/bin/time -f '%U %S' -o "$work/time" "$@" || return 1
+    awk '{ printf "%.2f\n", $1 + $2 }' "$work/time" >> "$work/$name.cpu"
+  else
+    "${rt[@]}" "$@" || return 1
+    echo 0 >> "$work/$name.cpu"
+  fi
+  t1=$(now_ns)
+  seconds "$t0" "$t1" >> "$work/$name.s"
+}
+# attach_and_export PREFIX FERRY: `ferry runs attach` of a fresh copy of the finished run, then
+# `ferry runs metrics --csv` of what it stored.
+attach_and_export() {
   rm -rf "$work/ws" && cp -a "$template" "$work/ws"
-  t0=$(now_ns)
-  (cd "$work/ws" && "$ferry" runs attach "$id" > /dev/null 2> "$work/attach.err") ||
+  (cd "$work/ws" && timed "$1attach" "$2" runs attach "$id" > /dev/null 2> "$work/attach.err") ||
     { cat "$work/attach.err" >&2; exit 1; }
-  t1=$(now_ns)
-  seconds "$t0" "$t1" >> "$work/attach.s"
+  timed "$1csv" "$2" runs metrics "$id" --csv --workspace "$work/ws" > /dev/null
+}
+
+for run in $(seq "$runs"); do
+  # 1. and 2. Ferry: `ferry runs attach`, `ferry runs metrics --csv` (and the baseline's).
+  [ -n "${BENCH_BASELINE:-}" ] && attach_and_export baseline- "$BENCH_BASELINE"
+  attach_and_export "" "$ferry"
   store="$work/ws/.ferry/runs.sqlite"
-  # 2. `ferry runs metrics --csv` of what it stored.
-  t0=$(now_ns)
-  "$ferry" runs metrics "$id" --csv --workspace "$work/ws" > /dev/null
-  t1=$(now_ns)
-  seconds "$t0" "$t1" >> "$work/csv.s"
 
   # 3. The same in process, flushed.
-  "$bench" "$log" "$work/ferry" 4096 pipeline > "$work/ferry.out"
+  "${rt[@]}" "$bench" "$log" "$work/ferry" 4096 pipeline > "$work/ferry.out"
   read -r _ ferry_points s < "$work/ferry.out"
   echo "$s" >> "$work/ferry.s"
   if [ "$run" = 1 ]; then
@@ -90,7 +115,8 @@ for run in $(seq "$runs"); do
 
   # 4. The Python reference, into the same schema.
   rm -f "$work"/python.sqlite*
-  /usr/bin/python3 tests/bench/ingest_reference.py "$log" "$work/python.sqlite" "$work/schema.sql" > "$work/python.out"
+  "${rt[@]}" /usr/bin/python3 tests/bench/ingest_reference.py "$log" "$work/python.sqlite" "$work/schema.sql" \
+    > "$work/python.out"
   read -r _ python_points s < "$work/python.out"
   echo "$s" >> "$work/python.s"
 
@@ -100,14 +126,15 @@ for run in $(seq "$runs"); do
   sqlite3 "$work/import.sqlite" < "$work/schema.sql"
   sqlite3 "$work/import.sqlite" "INSERT INTO runs(id, status) VALUES ('bench', 'running')"
   t0=$(now_ns)
-  sqlite3 "$work/import.sqlite" "PRAGMA synchronous=NORMAL;" ".import --csv $work/points.csv metrics"
+  "${rt[@]}" sqlite3 "$work/import.sqlite" "PRAGMA synchronous=NORMAL;" ".import --csv $work/points.csv metrics"
   t1=$(now_ns)
   import_points=$(sqlite3 "$work/import.sqlite" "SELECT count(*) FROM metrics")
   sqlite3 "$work/import.sqlite" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null
   import_bytes=$(stat -c %s "$work/import.sqlite")
   seconds "$t0" "$t1" >> "$work/import.s"
-  echo "run $run: attach $(tail -1 "$work/attach.s") s, metrics --csv $(tail -1 "$work/csv.s") s," \
-    "in process $(tail -1 "$work/ferry.s") s, python $(tail -1 "$work/python.s") s, .import $(tail -1 "$work/import.s") s"
+  echo "run $run: attach $(tail -1 "$work/attach.s") s (cpu $(tail -1 "$work/attach.cpu") s), metrics --csv" \
+    "$(tail -1 "$work/csv.s") s (cpu $(tail -1 "$work/csv.cpu") s), in process $(tail -1 "$work/ferry.s") s," \
+    "python $(tail -1 "$work/python.s") s, .import $(tail -1 "$work/import.s") s"
 done
 
 [ "$ferry_points" = "$python_points" ] && [ "$ferry_points" = "$import_points" ] && [ "$ferry_points" = "$attach_points" ] ||
@@ -132,6 +159,15 @@ awk -v ap="$attach_points" -v as="$(median < "$work/attach.s")" -v cs="$(median 
   printf "in process: ferry/python %.2fx (goal >= 10), ferry/.import %.2fx (goal >= 5)\n", f / p, f / i
   printf "bytes/point: attach %.2f in the file, %.2f in the blocks; a row per point %.2f\n", ab / cp, bb / cp, ib / ip
 }'
+echo "cpu seconds (user + system), medians: attach $(median < "$work/attach.cpu"), metrics --csv $(median < "$work/csv.cpu")"
+if [ -n "${BENCH_BASELINE:-}" ]; then
+  awk -v ap="$attach_points" -v cp="$((attach_points + system_points))" -v is="$(median < "$work/import.s")" \
+      -v ip="$import_points" -v bs="$(median < "$work/baseline-attach.s")" -v bc="$(median < "$work/baseline-csv.s")" \
+      -v bac="$(median < "$work/baseline-attach.cpu")" -v bcc="$(median < "$work/baseline-csv.cpu")" 'BEGIN {
+    printf "baseline (%s): attach %.3f s, %.2f M points/s, %.2fx .import (cpu %.2f s); metrics --csv %.3f s, %.2f M points/s (cpu %.2f s)\n",
+      ENVIRON["BENCH_BASELINE"], bs, ap / bs / 1e6, (ap / bs) / (ip / is), bac, bc, cp / bc / 1e6, bcc
+  }'
+fi
 # Where the in-process pipeline's time goes (the log parsed only, its points stored only).
-"$bench" "$log" "$work/ferry" 4096 all 2>&1 >/dev/null | sed 's/^ */ferry breakdown: /'
+"${rt[@]}" "$bench" "$log" "$work/ferry" 4096 all 2>&1 >/dev/null | sed 's/^ */ferry breakdown: /'
 echo "load after: $(uptime)"

@@ -5,7 +5,9 @@
 #   bytes    bytes per point of the corpus' logs (event files; text logs, trainer_state.json,
 #            metrics.csv), a synthetic 1 M-step run printed at 4, 5 and 6 significant digits, and
 #            full-entropy noise; in the blocks and on disk (the previous release: 64.6 on disk)
-#   ingest   tests/bench/ingest.sh: parse + store, against Python + sqlite3 and sqlite3's .import
+#   ingest   tests/bench/ingest.sh: `ferry runs attach` of a finished run's 2 M points and its
+#            `ferry runs metrics --csv`; parse + store in process; against Python + sqlite3 and
+#            sqlite3's .import
 #   load     one series of 1 M points into memory, against reading its rows from a row per point
 #   workspace  a workspace of RUNS x METRICS x POINTS (default 1,000 x 10 x 100,000 = 1 G points,
 #            about 3 GB and a quarter of an hour to write; it is kept in $FERRY_BENCH_WORKSPACE
@@ -29,8 +31,8 @@ trap 'rm -rf "$work"' EXIT
 echo "== bytes per point"
 "$bench" bytes "$corpus" "$work/bytes"
 rm -rf "$work/bytes"
-echo "== ingest (tests/bench/ingest.sh $build 1000000 3)"
-tests/bench/ingest.sh "$build" 1000000 3
+echo "== ingest (tests/bench/ingest.sh $build: 2 M points, attach and metrics --csv, 5 runs)"
+tests/bench/ingest.sh "$build"
 echo "== load one series"
 "$bench" load "$work/load" 1000000
 rm -rf "$work/load"
