@@ -454,7 +454,9 @@ void MetricParser::parseTokens(QStringView line, qint64 wallMs, QList<MetricPoin
     StepChoice step;
     const qsizetype n = line.size();
     qsizetype i = 0;
-    int callDepth = 0; // inside "Namespace(lr=0.1, ...)": a call's keyword arguments, no record
+    int callDepth = 0;       // inside "Namespace(lr=0.1, ...)": a call's keyword arguments, no record
+    qsizetype firstKey = -1; // where the first pair taken starts
+    bool firstByEquals = false;
     while (i < n) {
         // A key starts at a word boundary.
         if (!isKeyStart(line[i]) || (i > 0 && isKeyChar(line[i - 1]))) {
@@ -474,6 +476,7 @@ void MetricParser::parseTokens(QStringView line, qint64 wallMs, QList<MetricPoin
         qsizetype j = i;
         while (j < n && line[j] == u' ')
             ++j;
+        const qsizetype j0 = j; // the separator, if any
         const bool separator = j < n && (line[j] == u'=' || line[j] == u':');
         const int rank = stepRank(key);
         if (separator) {
@@ -499,9 +502,16 @@ void MetricParser::parseTokens(QStringView line, qint64 wallMs, QList<MetricPoin
             continue;
         if (neverMetric(key) || callDepth > 0)
             continue;
+        if (firstKey < 0) {
+            firstKey = keyStart;
+            firstByEquals = separator && line[j0] == u'=';
+        }
         if (!step.take(rank, value))
             values.append({t_names.intern(key), value});
     }
+    // "starting lr=0.01 seed=1": settings said once, no record (UX review 2026-12-06, finding 4).
+    if (firstByEquals && !step.found() && bannerPrefix(line.first(firstKey)))
+        values.clear();
     emitPoints(values, step, wallMs, out);
 }
 

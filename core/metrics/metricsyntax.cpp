@@ -375,4 +375,44 @@ bool neverMetric(QStringView key)
     return key.compare(u"v_num", Qt::CaseInsensitive) == 0 || key.compare(u"eta", Qt::CaseInsensitive) == 0;
 }
 
+bool bannerPrefix(QStringView prefix)
+{
+    static constexpr std::array<const char16_t *, 16> qualifiers{
+        u"train",   u"training", u"val",  u"valid",   u"validation", u"eval", u"evaluation", u"test",
+        u"testing", u"final",    u"best", u"average", u"avg",        u"mean", u"total",      u"overall"};
+    static constexpr std::array<const char16_t *, 11> settingsLabels{
+        u"config", u"configuration", u"args",       u"arguments", u"hyperparameters", u"hparams",
+        u"hp",     u"params",        u"parameters", u"settings",  u"options"};
+    const auto isOneOf = [](QStringView word, const auto &words) {
+        return std::any_of(words.begin(), words.end(), [word](const char16_t *w) {
+            return word.compare(QStringView(w), Qt::CaseInsensitive) == 0;
+        });
+    };
+    bool prose = false, settings = false;
+    qsizetype i = 0;
+    const qsizetype n = prefix.size();
+    while (i < n) {
+        const QChar c = prefix[i];
+        if (c == u' ' || c == u'\t' || c == u',') {
+            ++i;
+            continue;
+        }
+        if (!c.isLetter())
+            return false; // a number, a bracket, a call: no banner's words
+        qsizetype end = i;
+        while (end < n && (prefix[end].isLetter() || prefix[end] == u'-' || prefix[end] == u'\''))
+            ++end;
+        const QStringView word = prefix.sliced(i, end - i);
+        const bool label = end < n && prefix[end] == u':';
+        if (end < n && !label && prefix[end] != u' ' && prefix[end] != u'\t' && prefix[end] != u',')
+            return false;
+        if (isOneOf(word, qualifiers))
+            return false;
+        settings = label && isOneOf(word, settingsLabels);
+        prose = prose || !label;
+        i = end + (label ? 1 : 0);
+    }
+    return prose || settings;
+}
+
 } // namespace ferry::run::metricsyntax

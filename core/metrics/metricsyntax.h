@@ -49,4 +49,14 @@ Ratio ratioAfter(QStringView s, qsizetype end, double &denominator, qsizetype &l
 // progress estimates (eta).
 bool neverMetric(QStringView key);
 
+// Whether the text before a line's first key=value pair makes the line a banner, a setting
+// printed once, rather than a record: "starting lr=0.01 seed=1", "Using device cuda, lr=0.001",
+// "Hyperparameters: lr=0.01". It is when that text is words alone (letters, commas, a label's
+// colon) and one of them is prose or the last is a settings label (config, args, params, ...).
+// Words that qualify a quantity keep a record a record: a split ("train", "val", "test", "eval")
+// or "final", "best", "average", "mean", "total" ("val loss=0.3", "final test_acc=0.98"); so do
+// a step or an epoch on the line, and "key: value" pairs ("Test set: Average loss: 0.03"),
+// which the caller does not ask about.
+bool bannerPrefix(QStringView prefix);
+
 } // namespace ferry::run::metricsyntax

@@ -71,10 +71,11 @@ private Q_SLOTS:
         QTest::newRow("hf: LMSYS, tqdm bars with the dicts glued after them")
             << u"logs/hf/stdout/2200xiaohu__LMSYS/train.log"_s << QStringList{u"params"_s};
         // "Perplexity: 1.00", "Num of classes: 19", "Train dataset length:  1802", the datasets'
-        // "num_rows: 4358", "original model block size =  512".
+        // "num_rows: 4358"; not "original model block size =  512", a banner (words before a
+        // key=value pair, no step: metricsyntax::bannerPrefix).
         QTest::newRow("hf: language modelling, train and eval dicts")
             << u"logs/hf/stdout/EshaUbale__Language-Modeling-with-Huggiingface/train_log.txt"_s
-            << QStringList{u"Perplexity"_s, u"classes"_s, u"length"_s, u"num_rows"_s, u"size"_s};
+            << QStringList{u"Perplexity"_s, u"classes"_s, u"length"_s, u"num_rows"_s};
         QTest::newRow("keras: cat or dog, one final redraw per epoch")
             << u"logs/text/AntoineDW__cat-or-dog-keras/training_log.txt"_s << QStringList{};
     }

@@ -108,6 +108,15 @@ private Q_SLOTS:
                            u"Train Epoch: 1 [640/60000 (1%)]\tLoss: 1.28"_s,
                            u"Train Epoch: 2 [0/60000 (0%)]\tLoss: 0.31"_s}
             << u"Loss@0/e1=2.3 Loss@1/e1=1.28 Loss@2/e2=0.31"_s;
+        // A banner: settings printed once before the records (UX review 2026-12-06, finding 4).
+        QTest::newRow("a banner is no record")
+            << QStringList{u"starting lr=0.01 seed=1"_s, u"Using device cuda, lr=0.001"_s,
+                           u"Hyperparameters: lr=0.01 batch_size=32"_s, u"INFO: starting run lr=0.01"_s}
+            << QString();
+        QTest::newRow("words that qualify a quantity keep a record")
+            << QStringList{u"val loss=0.3"_s, u"final test_acc=0.98"_s, u"Results: acc=0.9"_s, u"Epoch 2 lr=0.01"_s,
+                           u"starting step=3 loss=0.5"_s}
+            << u"loss@0=0.3 test_acc@0=0.98 acc@0=0.9 lr@0/e2=0.01 loss@3=0.5"_s;
         QTest::newRow("batch is a step") << QStringList{u"batch=12 loss=0.4"_s} << u"loss@12=0.4"_s;
         QTest::newRow("thousands separators")
             << QStringList{u"trainable params: 25,460,736 || all params: 9,267,166,720"_s, u"{'a': 1,'b': 2}"_s}

@@ -18,11 +18,11 @@ namespace ferry::ui {
 namespace {
 
 constexpr int RefreshMs = 40; // 25 Hz
-constexpr int Gap = 6;
+constexpr int Gap = kLossChartGap;
 
 } // namespace
 
-LossChart::LossChart(QWidget *parent) : QWidget(parent)
+LossChart::LossChart(QWidget *parent) : QWidget(parent), m_ownColors(new RunColors(this))
 {
     setMouseTracking(true);
     setMinimumSize(240, 160);
@@ -87,6 +87,8 @@ void LossChart::changed(bool rangesToo)
 
 void LossChart::setMetrics(const QStringList &metrics)
 {
+    if (metrics == m_metrics && m_layout)
+        return;
     forgetAutoRanges();
     m_metrics = metrics;
     changed(true);
@@ -98,6 +100,32 @@ void LossChart::setXAxisMode(XAxisMode mode)
         return;
     m_painter.finishLayer(); // the views it reads change
     m_mode = mode;
+    m_xView.reset();
+    forgetAutoRanges();
+    changed(true);
+    Q_EMIT viewChanged();
+}
+
+void LossChart::setXMetric(const QString &metric)
+{
+    if (metric == m_xMetric)
+        return;
+    m_painter.finishLayer(); // the paired views it reads are rebuilt
+    m_xMetric = metric;
+    if (m_mode == XAxisMode::Metric) {
+        m_xView.reset();
+        forgetAutoRanges();
+        changed(true);
+        Q_EMIT viewChanged();
+    }
+}
+
+void LossChart::setLogX(bool on)
+{
+    if (on == m_logX)
+        return;
+    m_painter.finishLayer();
+    m_logX = on;
     m_xView.reset();
     forgetAutoRanges();
     changed(true);
@@ -122,6 +150,31 @@ void LossChart::setSmoothing(double weight)
     forgetAutoRanges();
     m_smoothing = std::clamp(weight, 0.0, 0.99);
     changed(true);
+}
+
+void LossChart::setTitle(const QString &title)
+{
+    if (title == m_title)
+        return;
+    m_title = title;
+    changed(true);
+}
+
+void LossChart::setRunColors(RunColors *colors)
+{
+    if (colors == m_colors)
+        return;
+    if (m_colors)
+        disconnect(m_colors, nullptr, this, nullptr);
+    m_colors = colors;
+    if (m_colors)
+        connect(m_colors, &RunColors::changed, this, [this] { changed(false); });
+    changed(true);
+}
+
+QColor LossChart::runColor(const QString &runId) const
+{
+    return m_colors ? m_colors->color(runId) : m_ownColors->color(runId);
 }
 
 void LossChart::setRunVisible(const QString &runId, bool visible)
@@ -157,6 +210,8 @@ bool LossChart::seriesShown(const SeriesData &series) const
 {
     if (series.size() == 0 || (!m_metrics.isEmpty() && !m_metrics.contains(series.key().metric)))
         return false;
+    if (m_mode == XAxisMode::Metric)
+        return series.key().metric != m_xMetric && m_store->find(series.key().runId, m_xMetric) >= 0;
     return m_mode != XAxisMode::Epoch || series.hasEpochs();
 }
 
@@ -179,29 +234,72 @@ double LossChart::runOrigin(const QString &runId) const
     return m_runOrigins.value(runId);
 }
 
+QHash<QString, int> LossChart::metricOrder() const
+{
+    // The metrics set, in their order (a panel's: the training quantity first); else as the
+    // store has them.
+    QHash<QString, int> order;
+    for (const QString &metric : m_metrics)
+        order.insert(metric, int(order.size()));
+    if (!m_metrics.isEmpty() || !m_store)
+        return order;
+    for (int i = 0; i < m_store->seriesCount(); ++i) {
+        const SeriesData &d = m_store->data(i);
+        if (!order.contains(d.key().metric) && seriesShown(d))
+            order.insert(d.key().metric, int(order.size()));
+    }
+    return order;
+}
+
 std::vector<DrawnSeries> LossChart::shownSeries() const
 {
     std::vector<DrawnSeries> shown;
     if (!m_store)
         return shown;
-    QStringList metricsSeen = m_metrics;
+    const QHash<QString, int> order = metricOrder();
     for (int i = 0; i < m_store->seriesCount(); ++i) {
         const SeriesData &d = m_store->data(i);
         if (!seriesShown(d) || m_hiddenRuns.contains(d.key().runId))
             continue;
-        if (!metricsSeen.contains(d.key().metric))
-            metricsSeen.append(d.key().metric);
         DrawnSeries s;
         s.id = i;
         s.runId = d.key().runId;
-        s.metricIndex = int(metricsSeen.indexOf(d.key().metric));
+        s.color = runColor(s.runId);
+        s.metricIndex = order.value(d.key().metric);
         if (m_mode == XAxisMode::WallTime) {
             s.origin = runOrigin(s.runId);
             s.unit = 1000;
+        } else if (m_mode == XAxisMode::Clock) {
+            s.unit = 1000;
+        } else if (m_mode == XAxisMode::Metric) {
+            s.xSeries = m_store->find(s.runId, m_xMetric);
         }
         shown.push_back(s);
     }
     return shown;
+}
+
+SeriesView LossChart::viewOf(const DrawnSeries &s, double smoothing) const
+{
+    return seriesView(*m_store, s, m_mode, smoothing);
+}
+
+double LossChart::toAxisX(const DrawnSeries &s, double raw) const
+{
+    const double v = (raw - s.origin) / s.unit;
+    if (!logXShown())
+        return v;
+    return v > 0 ? std::log10(v) : -std::numeric_limits<double>::infinity();
+}
+
+double LossChart::toRawX(const DrawnSeries &s, double axis) const
+{
+    return s.origin + (logXShown() ? std::pow(10.0, axis) : axis) * s.unit;
+}
+
+bool LossChart::logXShown() const
+{
+    return m_logX && m_mode != XAxisMode::Clock; // the wall clock has no log axis
 }
 
 std::vector<int> LossChart::visibleSeries() const
@@ -212,31 +310,51 @@ std::vector<int> LossChart::visibleSeries() const
     return ids;
 }
 
-QStringList LossChart::legendRuns() const
+std::vector<double> LossChart::drawnX(int series) const
 {
-    QStringList runs;
-    if (!m_store)
-        return runs;
-    for (int i = 0; i < m_store->seriesCount(); ++i) {
-        const SeriesData &d = m_store->data(i);
-        if (seriesShown(d) && !runs.contains(d.key().runId))
-            runs.append(d.key().runId);
+    for (const DrawnSeries &s : shownSeries()) {
+        if (s.id != series)
+            continue;
+        const SeriesView v = viewOf(s, 0);
+        std::vector<double> x;
+        for (qsizetype i = 0; i < v.size; ++i)
+            x.push_back((v.x[i] - s.origin) / s.unit);
+        return x;
     }
-    return runs;
+    return {};
+}
+
+ValueUnit LossChart::valueUnit() const
+{
+    const QStringList metrics = drawnMetrics();
+    if (metrics.isEmpty())
+        return ValueUnit::Plain;
+    const ValueUnit unit = valueUnitOf(metrics.front());
+    for (const QString &metric : metrics) {
+        if (valueUnitOf(metric) != unit)
+            return ValueUnit::Plain;
+    }
+    return unit;
 }
 
 std::pair<double, double> LossChart::autoX() const
 {
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     for (const DrawnSeries &s : shownSeries()) {
-        const SeriesView v = m_store->data(s.id).view(m_mode, 0);
-        lo = std::min(lo, (v.x[0] - s.origin) / s.unit);
-        hi = std::max(hi, (v.x[v.size - 1] - s.origin) / s.unit);
+        const SeriesView v = viewOf(s, 0);
+        if (v.size == 0)
+            continue;
+        // On a log axis, from the first x above 0 (x is sorted).
+        const double *first = logXShown() ? std::upper_bound(v.x, v.x + v.size, s.origin) : v.x;
+        if (first == v.x + v.size)
+            continue;
+        lo = std::min(lo, toAxisX(s, *first));
+        hi = std::max(hi, toAxisX(s, v.x[v.size - 1]));
     }
     if (!(lo <= hi))
         return {0, 1};
     if (lo == hi)
-        return {lo - 0.5, hi + 0.5};
+        return logXShown() ? std::pair{lo - 0.5, hi + 0.5} : std::pair{lo - 0.5, hi + 0.5};
     return {lo, hi};
 }
 
@@ -244,11 +362,10 @@ std::pair<double, double> LossChart::autoY(double xLo, double xHi) const
 {
     YExtremes all;
     for (const DrawnSeries &s : shownSeries()) {
-        SeriesData &d = m_store->data(s.id);
         for (const double weight : {0.0, m_smoothing}) {
-            const SeriesView v = d.view(m_mode, weight);
-            const double *b = std::lower_bound(v.x, v.x + v.size, s.origin + xLo * s.unit);
-            const double *e = std::upper_bound(b, v.x + v.size, s.origin + xHi * s.unit);
+            const SeriesView v = viewOf(s, weight);
+            const double *b = std::lower_bound(v.x, v.x + v.size, toRawX(s, xLo));
+            const double *e = std::upper_bound(b, v.x + v.size, toRawX(s, xHi));
             all.merge(v.summary->query(v.y, b - v.x, e - v.x));
             if (weight == m_smoothing)
                 break;
@@ -259,7 +376,9 @@ std::pair<double, double> LossChart::autoY(double xLo, double xHi) const
     if (!(m_logY ? all.hasPositive() : all.hasFinite()))
         return m_logY ? std::pair{-1.0, 1.0} : std::pair{0.0, 1.0};
     if (lo == hi) {
-        const double pad = m_logY ? 0.5 : std::max(std::abs(lo) * 0.1, 0.5);
+        // A constant: a tenth of its size either side, so its ticks read it (0.001, not 0.0 on
+        // -0.4..0.4); zero gets ±0.5.
+        const double pad = m_logY ? 0.5 : lo != 0 ? std::abs(lo) * 0.1 : 0.5;
         return {lo - pad, hi + pad};
     }
     const double pad = (hi - lo) * 0.04;
@@ -312,31 +431,35 @@ QRect LossChart::plotRect() const
     return m_layout->plot;
 }
 
-QRect LossChart::legendEntryRect(const QString &runId) const
+std::vector<QString> LossChart::yTickLabels() const
 {
     updateLayout();
-    for (const auto &[run, rect] : m_layout->entries) {
-        if (run == runId)
-            return rect;
-    }
-    return {};
+    return m_layout->yTicks.labels;
+}
+
+std::vector<QString> LossChart::xTickLabels() const
+{
+    updateLayout();
+    return m_layout->xTicks.labels;
 }
 
 void LossChart::updateLayout() const
 {
     if (m_layout)
         return;
+    if (!m_colors) // the chart's own colours: different for the runs it draws
+        m_ownColors->assign(legendRuns());
     auto l = std::make_unique<Layout>();
     const QFontMetrics fm(font());
     const int line = fm.height();
 
-    // Legend on the right, one entry per run.
-    const QStringList runs = legendRuns();
-    int legendWidth = 0;
-    for (const QString &run : runs)
-        legendWidth = std::max(legendWidth, fm.horizontalAdvance(runLabel(run)));
-    if (!runs.isEmpty())
-        legendWidth = std::min(legendWidth + 26, width() / 4);
+    int top = Gap / 2;
+    if (!m_title.isEmpty()) {
+        l->title = QRect(Gap, top, width() - 2 * Gap, line + 2);
+        top = l->title.bottom() + Gap / 2;
+    }
+    const QSize legend = layOutLegend(*l, top);
+    top += legend.height() > 0 ? legend.height() + Gap / 2 : line / 2;
 
     l->empty = shownSeries().empty();
     if (!m_xView) {
@@ -359,28 +482,29 @@ void LossChart::updateLayout() const
     const auto [y0, y1] = m_yView ? *m_yView : *m_autoY;
     l->y0 = y0;
     l->y1 = y1;
-    l->yTicks = m_logY ? logTicks(y0, y1, std::max(2, height() / (3 * line)))
-                       : linearTicks(y0, y1, std::max(2, height() / (3 * line)));
+    const int bottomSpace = Gap + line + Gap + line + Gap;
+    const int maxYTicks = std::max(2, (height() - top - bottomSpace) / (2 * line));
+    l->yTicks = m_logY ? logTicks(y0, y1, maxYTicks) : linearTicks(y0, y1, maxYTicks, valueUnit());
     int labelWidth = 0;
     for (const QString &label : l->yTicks.labels)
         labelWidth = std::max(labelWidth, fm.horizontalAdvance(label));
 
+    // Room for labels as wide as the mode's widest, with a gap; the last one is centred on the
+    // plot's right edge, so half of one is kept free there when no legend is beside the plot.
+    const QString widest = m_mode == XAxisMode::Clock ? u"00:00:00000"_s : u"00000000"_s;
     const int left = Gap + line + Gap + labelWidth + Gap;
-    const int right = width() - Gap - (legendWidth ? legendWidth + Gap : 0);
-    const int top = Gap + line / 2;
-    const int bottom = height() - (Gap + line + Gap + line + Gap);
+    const int right = width() - Gap - (legend.width() > 0 ? legend.width() : fm.horizontalAdvance(widest) / 3);
+    const int bottom = height() - bottomSpace;
     l->plot = QRect(QPoint(left, top), QPoint(std::max(left + 10, right), std::max(top + 10, bottom)));
-    const int maxXTicks = std::max(2, l->plot.width() / (fm.horizontalAdvance(u"00000000"_s)));
-    l->xTicks = m_mode == XAxisMode::WallTime ? timeTicks(x0, x1, maxXTicks) : linearTicks(x0, x1, maxXTicks);
-
-    if (legendWidth) {
-        l->legend = QRect(right + Gap, top, legendWidth, int(runs.size()) * (line + 4) + 4);
-        int y = top + 2;
-        for (const QString &run : runs) {
-            l->entries.emplace_back(run, QRect(right + Gap, y, legendWidth, line + 4));
-            y += line + 4;
-        }
-    }
+    const int maxXTicks = std::max(2, l->plot.width() / fm.horizontalAdvance(widest));
+    if (logXShown())
+        l->xTicks = logTicks(x0, x1, maxXTicks);
+    else if (m_mode == XAxisMode::WallTime)
+        l->xTicks = timeTicks(x0, x1, maxXTicks);
+    else if (m_mode == XAxisMode::Clock)
+        l->xTicks = clockTicks(x0, x1, maxXTicks);
+    else
+        l->xTicks = linearTicks(x0, x1, maxXTicks);
     m_layout = std::move(l);
 }
 
@@ -398,6 +522,29 @@ double LossChart::yAtPixel(double py) const
     return l.y1 - (py - l.plot.top()) / std::max(1, l.plot.height() - 1) * (l.y1 - l.y0);
 }
 
+QString LossChart::xTitle() const
+{
+    QString title;
+    switch (m_mode) {
+    case XAxisMode::Step:
+        title = tr("step");
+        break;
+    case XAxisMode::Epoch:
+        title = tr("epoch");
+        break;
+    case XAxisMode::WallTime:
+        title = tr("time since start");
+        break;
+    case XAxisMode::Clock:
+        title = tr("wall time");
+        break;
+    case XAxisMode::Metric:
+        title = m_xMetric;
+        break;
+    }
+    return logXShown() ? title + tr(" (log)") : title;
+}
+
 void LossChart::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
@@ -410,6 +557,63 @@ void LossChart::render(QImage &image)
     paint(p, true);
 }
 
+void LossChart::paintAxes(QPainter &p, const QColor &text)
+{
+    const Layout &l = *m_layout;
+    const QFontMetrics fm(font());
+    const PlotMapping axis = PlotMapping::fit(l.x0, l.x1, l.y0, l.y1, l.plot, false);
+    p.setPen(text);
+    int lastRight = std::numeric_limits<int>::min();
+    for (std::size_t i = 0; i < l.xTicks.values.size(); ++i) {
+        const int x = int(axis.column(l.xTicks.values[i]));
+        const int w = fm.horizontalAdvance(l.xTicks.labels[i]);
+        if (x - w / 2 < lastRight + Gap)
+            continue; // would overlap the one before
+        p.drawText(x - w / 2, l.plot.bottom() + Gap + fm.ascent(), l.xTicks.labels[i]);
+        lastRight = x - w / 2 + w;
+    }
+    for (std::size_t i = 0; i < l.yTicks.values.size(); ++i) {
+        const int y = int(axis.row(l.yTicks.values[i]));
+        const int w = fm.horizontalAdvance(l.yTicks.labels[i]);
+        p.drawText(l.plot.left() - Gap - w, y + fm.ascent() / 2 - 1, l.yTicks.labels[i]);
+    }
+    p.drawText(QRect(l.plot.left(), height() - Gap - fm.height(), l.plot.width(), fm.height()), Qt::AlignHCenter,
+               xTitle());
+    const QStringList metrics = drawnMetrics();
+    // The metric's name, or the panel's title (for several, and for the system's long names).
+    const bool named = metrics.size() == 1 && !(metrics.front().startsWith(u"system/"_s) && !m_title.isEmpty());
+    const QString yTitle = (named               ? metrics.front()
+                            : m_title.isEmpty() ? tr("value")
+                                                : m_title) +
+                           (m_logY ? tr(" (log)") : QString());
+    // Rotated text is drawn as paths, slowly: the title is rendered once, turned, and blitted.
+    const qreal titleDpr = p.device()->devicePixelRatioF();
+    const QString titleKey = yTitle + u'\x1f' + font().key() + u'\x1f' + QString::number(titleDpr) + text.name();
+    if (titleKey != m_yTitleKey) {
+        const QSize textSize(std::min(fm.horizontalAdvance(yTitle) + 2, std::max(10, l.plot.height())), fm.height());
+        m_yTitle = QImage(QSize(textSize.height(), textSize.width()) * titleDpr, QImage::Format_ARGB32_Premultiplied);
+        m_yTitle.setDevicePixelRatio(titleDpr);
+        m_yTitle.fill(Qt::transparent);
+        QPainter tp(&m_yTitle);
+        tp.setFont(font());
+        tp.setPen(text);
+        tp.translate(0, textSize.width());
+        tp.rotate(-90);
+        tp.drawText(QRect(QPoint(0, 0), textSize), Qt::AlignCenter,
+                    fm.elidedText(yTitle, Qt::ElideMiddle, textSize.width()));
+        m_yTitleKey = titleKey;
+    }
+    p.drawImage(QPoint(Gap, l.plot.center().y() - int(m_yTitle.deviceIndependentSize().height() / 2)), m_yTitle);
+    if (!l.title.isEmpty()) {
+        QFont bold = font();
+        bold.setBold(true);
+        p.setFont(bold);
+        p.drawText(l.title, Qt::AlignLeft | Qt::AlignVCenter,
+                   QFontMetrics(bold).elidedText(m_title, Qt::ElideRight, l.title.width()));
+        p.setFont(font());
+    }
+}
+
 void LossChart::paint(QPainter &p, bool exact)
 {
     updateLayout();
@@ -419,51 +623,13 @@ void LossChart::paint(QPainter &p, bool exact)
     const QColor text = pal.color(QPalette::Text);
     const QColor background = pal.color(QPalette::Base);
     const QColor grid = opaqueBlend(text, 0.12, background);
-    const QFontMetrics fm(font());
-
-    // Grid and tick labels.
-    const PlotMapping axis = PlotMapping::fit(l.x0, l.x1, l.y0, l.y1, l.plot, false);
-    p.setPen(text);
-    for (std::size_t i = 0; i < l.xTicks.values.size(); ++i) {
-        const int x = int(axis.column(l.xTicks.values[i]));
-        const int w = fm.horizontalAdvance(l.xTicks.labels[i]);
-        p.drawText(x - w / 2, l.plot.bottom() + Gap + fm.ascent(), l.xTicks.labels[i]);
-    }
-    for (std::size_t i = 0; i < l.yTicks.values.size(); ++i) {
-        const int y = int(axis.row(l.yTicks.values[i]));
-        const int w = fm.horizontalAdvance(l.yTicks.labels[i]);
-        p.drawText(l.plot.left() - Gap - w, y + fm.ascent() / 2 - 1, l.yTicks.labels[i]);
-    }
-    const QString xTitle = m_mode == XAxisMode::Step    ? tr("step")
-                           : m_mode == XAxisMode::Epoch ? tr("epoch")
-                                                        : tr("wall time");
-    p.drawText(QRect(l.plot.left(), height() - Gap - fm.height(), l.plot.width(), fm.height()), Qt::AlignHCenter,
-               xTitle);
-    const QString yTitle =
-        (m_metrics.size() == 1 ? m_metrics.front() : tr("value")) + (m_logY ? tr(" (log)") : QString());
-    // Rotated text is drawn as paths, slowly: the title is rendered once, turned, and blitted.
-    const qreal titleDpr = p.device()->devicePixelRatioF();
-    const QString titleKey = yTitle + u'\x1f' + font().key() + u'\x1f' + QString::number(titleDpr) + text.name();
-    if (titleKey != m_yTitleKey) {
-        const QSize textSize(fm.horizontalAdvance(yTitle) + 2, fm.height());
-        m_yTitle = QImage(QSize(textSize.height(), textSize.width()) * titleDpr, QImage::Format_ARGB32_Premultiplied);
-        m_yTitle.setDevicePixelRatio(titleDpr);
-        m_yTitle.fill(Qt::transparent);
-        QPainter tp(&m_yTitle);
-        tp.setFont(font());
-        tp.setPen(text);
-        tp.translate(0, textSize.width());
-        tp.rotate(-90);
-        tp.drawText(QRect(QPoint(0, 0), textSize), Qt::AlignCenter, yTitle);
-        m_yTitleKey = titleKey;
-    }
-    p.drawImage(QPoint(Gap, l.plot.center().y() - int(m_yTitle.deviceIndependentSize().height() / 2)), m_yTitle);
+    paintAxes(p, text);
 
     // The plot area, in device pixels: the mapping rounds to the pixel grid the rasteriser uses.
     const qreal dpr = p.device()->devicePixelRatioF();
     PlotStyle style;
     style.device = QRectF(QPointF(l.plot.topLeft()) * dpr, QSizeF(l.plot.size()) * dpr).toAlignedRect();
-    style.base = PlotMapping::fit(l.x0, l.x1, l.y0, l.y1, style.device, m_logY);
+    style.base = PlotMapping::fit(l.x0, l.x1, l.y0, l.y1, style.device, m_logY, logXShown());
     style.x = m_mode;
     style.smoothing = m_smoothing;
     const QString highlighted = m_hoverRun.isEmpty() ? m_pinnedRun : m_hoverRun;
@@ -490,27 +656,20 @@ void LossChart::paint(QPainter &p, bool exact)
 
     if (l.empty) {
         p.setPen(pal.color(QPalette::PlaceholderText));
-        const QString message = !m_store || m_store->seriesCount() == 0
-                                    ? tr("No metrics yet.\nLoss curves appear here as soon as a run reports them.")
-                                    : tr("Nothing to show for this metric and x axis.");
-        p.drawText(rect().adjusted(0, 0, -(l.legend.isEmpty() ? 0 : l.legend.width()), 0), Qt::AlignCenter, message);
+        QString message = tr("Nothing to show for this metric and x axis.");
+        if (!m_store || m_store->seriesCount() == 0)
+            message = tr("No metrics yet.\nLoss curves appear here as soon as a run reports them.");
+        else if (m_mode == XAxisMode::Metric && m_metrics == QStringList{m_xMetric})
+            message = tr("%1 is the x axis.").arg(m_xMetric);
+        else if (m_mode == XAxisMode::Metric)
+            message = tr("No run shown has both this metric and %1.").arg(m_xMetric);
+        p.drawText(l.plot, Qt::AlignCenter | Qt::TextWordWrap, message);
     }
 
     p.setPen(opaqueBlend(text, 0.35, background));
     p.setBrush(Qt::NoBrush);
     p.drawRect(l.plot.adjusted(0, 0, -1, -1));
-
-    // Legend.
-    for (const auto &[run, r] : l.entries) {
-        const bool visible = isRunVisible(run);
-        const QColor color = visible ? runColor(run) : opaqueBlend(runColor(run), 0.3, background);
-        if (run == highlighted)
-            p.fillRect(r, pal.color(QPalette::AlternateBase));
-        p.fillRect(QRect(r.left() + 4, r.center().y() - 1, 14, 3), color);
-        p.setPen(visible ? text : opaqueBlend(text, 0.4, background));
-        p.drawText(r.adjusted(22, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                   fm.elidedText(runLabel(run), Qt::ElideMiddle, r.width() - 24));
-    }
+    paintLegend(p, highlighted);
 
     // Hover line, rubber band.
     if (!l.empty && l.plot.contains(m_hoverPos) && m_drag == Drag::None) {

@@ -3,11 +3,13 @@
 #pragma once
 
 #include "common/error.h"
+#include "ui/chart/chartaxis.h"
 #include "ui/chart/seriespainter.h"
 #include "ui/chart/seriesstore.h"
 
 #include <QHash>
 #include <QImage>
+#include <QPointer>
 #include <QSet>
 #include <QStringList>
 #include <QTimer>
@@ -18,6 +20,8 @@
 
 namespace ferry::ui {
 
+class RunColors;
+
 // The live loss chart: every point of many runs overlaid, drawn from a SeriesStore.
 //
 // Producers append to the store from any thread; the chart drains it on a timer (25 Hz) and
@@ -26,9 +30,15 @@ namespace ferry::ui {
 // O(columns * series * log n) whatever the number of points, and shows exactly the pixels
 // of the polyline through all of them.
 //
-// Mouse: drag to zoom to a rectangle, wheel to zoom x (over the y axis: y), middle-drag or
-// Shift-drag to pan, double-click to reset. Hovering shows the nearest value of every visible
-// run; clicking a legend entry hides or shows its run, hovering it highlights the run.
+// Above the plot its title (the panel's metric); beside it, or below it when the panel is narrow,
+// the legend: a key of line styles when it draws several metrics (solid, dashed, dotted, ...),
+// then one entry per run in the run's colour (RunColors), names whole where they fit.
+//
+// Mouse: drag to zoom to a rectangle, Ctrl+wheel to zoom x (over the y axis: y), middle-drag or
+// Shift-drag to pan, double-click to reset; the plain wheel is left to what holds the chart (the
+// list of panels scrolls). Hovering shows the value of every visible run at that x (none for a
+// run whose points end before it); clicking a legend entry hides or shows its run, hovering it
+// highlights the run.
 class LossChart : public QWidget {
     Q_OBJECT
 public:
@@ -43,6 +53,20 @@ public:
     QStringList metrics() const { return m_metrics; }
     void setXAxisMode(XAxisMode mode);
     XAxisMode xAxisMode() const { return m_mode; }
+    // The metric on the x axis in XAxisMode::Metric: each series drawn against this metric of its
+    // run, at the same step (metrics/metricpairs.h); runs without it are not drawn.
+    void setXMetric(const QString &metric);
+    QString xMetric() const { return m_xMetric; }
+    // Log x: points at x <= 0 are not drawn (a step 0, the first moment of a run).
+    void setLogX(bool on);
+    bool logX() const { return m_logX; }
+    // The title above the plot (empty: none).
+    void setTitle(const QString &title);
+    QString title() const { return m_title; }
+    // Where each run's colour comes from (nullptr: the chart's own, which gives the runs it
+    // draws different colours). Not owned.
+    void setRunColors(RunColors *colors);
+    QColor runColor(const QString &runId) const;
     // Log y: points <= 0 are skipped (the line joins their neighbours).
     void setLogY(bool on);
     bool logY() const { return m_logY; }
@@ -70,6 +94,14 @@ public:
     // Runs in the legend, in order, and the legend entry of one (for tests and accessibility).
     QStringList legendRuns() const;
     QRect legendEntryRect(const QString &runId) const;
+    // The metrics drawn, in line-style order (solid, dashed, dotted, dash-dot, dash-dot-dot).
+    QStringList drawnMetrics() const;
+    // What the legend says, one line per entry as drawn (a metric's style key: "style: metric";
+    // a run: its label; "+N more" when they do not all fit).
+    QStringList legendText() const;
+    // The y axis' tick labels as drawn (tests).
+    std::vector<QString> yTickLabels() const;
+    std::vector<QString> xTickLabels() const;
     QRect plotRect() const;
     // What the hover tooltip shows for the x under a widget position: the nearest point of
     // every visible series, one line each. Over a legend entry: the run's full name (the
@@ -89,6 +121,8 @@ public:
     // Whether the last frame painted was exact (false for the few frames after a pan or zoom
     // that show the previous picture moved and scaled while the new one is drawn).
     bool lastFrameExact() const { return m_painter.lastFrameExact(); }
+    // The raw x values drawn for a series now (the x axis' choice applied), for tests.
+    std::vector<double> drawnX(int series) const;
     // How often the cached layer of settled series was redrawn (benchmarks, tests).
     int layerBuilds() const { return m_painter.layerBuilds(); }
 
@@ -119,12 +153,24 @@ protected:
 
 private:
     struct Layout;
+    struct LegendEntry;
 
     // exact: no frame shown from a moved layer (see SeriesPainter); for render() and export.
     void paint(QPainter &p, bool exact);
     void updateLayout() const;
     bool seriesShown(const SeriesData &series) const;
     std::vector<DrawnSeries> shownSeries() const;
+    QSize layOutLegend(Layout &l, int top) const;
+    void paintAxes(QPainter &p, const QColor &text);
+    void paintLegend(QPainter &p, const QString &highlighted);
+    QString xTitle() const;
+    QHash<QString, int> metricOrder() const; // each drawn metric's line style
+    SeriesView viewOf(const DrawnSeries &s, double smoothing) const;
+    ValueUnit valueUnit() const;
+    bool logXShown() const;
+    double toAxisX(const DrawnSeries &s, double raw) const;
+    double toRawX(const DrawnSeries &s, double axis) const;
+    QString xText(double x) const; // an x as the tooltip says it
     std::pair<double, double> autoX() const;
     std::pair<double, double> autoY(double xLo, double xHi) const;
     double runOrigin(const QString &runId) const;
@@ -140,7 +186,12 @@ private:
     QTimer m_timer;
     QStringList m_metrics;
     XAxisMode m_mode = XAxisMode::Step;
+    QString m_xMetric;
+    bool m_logX = false;
     bool m_logY = false;
+    QString m_title;
+    QPointer<RunColors> m_colors;
+    RunColors *m_ownColors; // used without m_colors; a child
     double m_smoothing = 0;
     QSet<QString> m_hiddenRuns;
     QHash<QString, QString> m_runLabels;

@@ -4,6 +4,7 @@
 #include "ui/chart/chartaxis.h"
 #include "ui/chart/losschartlayout.h"
 
+#include <QDateTime>
 #include <QMouseEvent>
 #include <QToolTip>
 #include <QWheelEvent>
@@ -15,28 +16,64 @@ using namespace Qt::StringLiterals;
 
 namespace ferry::ui {
 
+QString LossChart::xText(double x) const
+{
+    switch (m_mode) {
+    case XAxisMode::Step:
+        return std::abs(x) < 1e15 ? tr("step %1").arg(std::llround(x)) : tr("step %1").arg(formatValue(x));
+    case XAxisMode::Epoch:
+        return tr("epoch %1").arg(formatValue(x));
+    case XAxisMode::WallTime:
+        return formatDuration(x);
+    case XAxisMode::Clock:
+        return QDateTime::fromMSecsSinceEpoch(qint64(std::llround(x * 1000))).toString(u"yyyy-MM-dd HH:mm:ss"_s);
+    case XAxisMode::Metric:
+        return u"%1 %2"_s.arg(m_xMetric, formatValue(x));
+    }
+    return formatValue(x);
+}
+
 QString LossChart::hoverText(const QPoint &pos) const
 {
     updateLayout();
-    for (const auto &[run, r] : m_layout->entries) {
-        if (r.contains(pos))
-            return runLabel(run) + u'\n' + (isRunVisible(run) ? tr("Click to hide") : tr("Click to show"));
+    for (const LegendEntry &e : m_layout->entries) {
+        if (!e.rect.contains(pos))
+            continue;
+        switch (e.kind) {
+        case LegendEntry::Run:
+            return runLabel(e.key) + u'\n' + (isRunVisible(e.key) ? tr("Click to hide") : tr("Click to show"));
+        case LegendEntry::Metric:
+            return tr("%1: the lines drawn like this one").arg(e.key);
+        case LegendEntry::More: {
+            QStringList names;
+            for (const QString &run : m_layout->moreRuns)
+                names << runLabel(run);
+            return tr("Not listed here (each is drawn):\n%1").arg(names.join(u'\n'));
+        }
+        }
     }
     if (m_layout->empty || !m_layout->plot.contains(pos))
         return {};
     const double x = xAtPixel(pos.x());
-    const QString unit = m_mode == XAxisMode::Step ? tr("step") : m_mode == XAxisMode::Epoch ? tr("epoch") : tr("s");
+    // A run whose points end (or begin) further than a few pixels away has no value here.
+    const double slack = 3 * (m_layout->x1 - m_layout->x0) / std::max(1, m_layout->plot.width() - 1);
     QStringList lines;
-    lines << (m_mode == XAxisMode::WallTime ? u"%1 s"_s.arg(formatValue(x)) : u"%1 %2"_s.arg(unit, formatValue(x)));
+    lines << xText(logXShown() ? std::pow(10.0, x) : x);
     const std::vector<DrawnSeries> shown = shownSeries();
-    const bool manyMetrics =
-        std::any_of(shown.begin(), shown.end(), [](const DrawnSeries &s) { return s.metricIndex > 0; });
+    const bool manyMetrics = std::any_of(shown.begin(), shown.end(),
+                                         [&](const DrawnSeries &s) { return s.metricIndex != shown[0].metricIndex; });
     for (const QString &run : legendRuns()) {
         for (const DrawnSeries &s : shown) {
             if (s.runId != run)
                 continue;
-            const SeriesView v = m_store->data(s.id).view(m_mode, m_smoothing);
-            const double target = s.origin + x * s.unit;
+            const SeriesView v = viewOf(s, m_smoothing);
+            if (v.size == 0)
+                continue;
+            const double *firstShown = logXShown() ? std::upper_bound(v.x, v.x + v.size, s.origin) : v.x;
+            if (firstShown == v.x + v.size || x < toAxisX(s, *firstShown) - slack ||
+                x > toAxisX(s, v.x[v.size - 1]) + slack)
+                continue;
+            const double target = toRawX(s, x);
             const qsizetype at = std::lower_bound(v.x, v.x + v.size, target) - v.x;
             const qsizetype before = v.summary->lastValid(v.y, 0, at, m_logY);
             const qsizetype after = v.summary->firstValid(v.y, at, v.size, m_logY);
@@ -45,10 +82,10 @@ QString LossChart::hoverText(const QPoint &pos) const
                 best = after;
             if (best < 0)
                 continue;
-            const QString name =
-                manyMetrics ? runLabel(run) + u" · "_s + m_store->data(s.id).key().metric : runLabel(run);
-            const double bx = (v.x[best] - s.origin) / s.unit;
-            lines << u"%1: %2 (%3 %4)"_s.arg(name, formatValue(v.y[best]), unit, formatValue(bx));
+            const QString &metric = m_store->data(s.id).key().metric;
+            const QString name = manyMetrics ? runLabel(run) + u" · "_s + metric : runLabel(run);
+            lines << u"%1: %2 (%3)"_s.arg(name, formatValue(v.y[best], valueUnitOf(metric)),
+                                          xText((v.x[best] - s.origin) / s.unit));
         }
     }
     return lines.size() > 1 ? lines.join(u'\n') : QString();
@@ -60,9 +97,9 @@ void LossChart::mousePressEvent(QMouseEvent *event)
     const QPoint pos = event->position().toPoint();
     m_pressPos = m_lastPos = pos;
     if (event->button() == Qt::LeftButton) {
-        for (const auto &[run, r] : m_layout->entries) {
-            if (r.contains(pos)) {
-                setRunVisible(run, !isRunVisible(run));
+        for (const LegendEntry &e : m_layout->entries) {
+            if (e.kind == LegendEntry::Run && e.rect.contains(pos)) {
+                setRunVisible(e.key, !isRunVisible(e.key));
                 return;
             }
         }
@@ -99,9 +136,9 @@ void LossChart::mouseMoveEvent(QMouseEvent *event)
     m_hoverPos = pos;
     QString run;
     updateLayout();
-    for (const auto &[id, r] : m_layout->entries) {
-        if (r.contains(pos))
-            run = id;
+    for (const LegendEntry &e : m_layout->entries) {
+        if (e.kind == LegendEntry::Run && e.rect.contains(pos))
+            run = e.key;
     }
     if (run != m_hoverRun) {
         m_hoverRun = run;
@@ -154,9 +191,12 @@ void LossChart::zoomY(double center, double factor)
 
 void LossChart::wheelEvent(QWheelEvent *event)
 {
+    // The plain wheel scrolls what holds the chart (the list of panels); Ctrl+wheel zooms.
     const double steps = event->angleDelta().y() / 120.0;
-    if (steps == 0)
+    if (!(event->modifiers() & Qt::ControlModifier) || steps == 0) {
+        event->ignore();
         return;
+    }
     const double factor = std::pow(0.8, steps);
     const QPointF pos = event->position();
     const QRect plot = plotRect();

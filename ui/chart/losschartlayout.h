@@ -12,10 +12,24 @@
 
 namespace ferry::ui {
 
+// The space between the chart's parts (title, legend, plot, labels), in pixels.
+inline constexpr int kLossChartGap = 6;
+
+// One entry of the legend: a run (its colour, its label; a click hides or shows it), a metric's
+// line style (when the chart draws several), or the runs that did not fit.
+struct LossChart::LegendEntry {
+    enum Kind { Run, Metric, More } kind = Run;
+    QString key;  // the run id, or the metric
+    QString text; // as drawn: elided only when one entry is wider than the whole legend
+    QRect rect;
+    int style = 0; // Metric: its index (metricPenStyle)
+};
+
 struct LossChart::Layout {
-    QRect plot, legend;
-    std::vector<std::pair<QString, QRect>> entries;
-    double x0 = 0, x1 = 1, y0 = 0, y1 = 1; // axis units
+    QRect plot, legend, title;
+    std::vector<LegendEntry> entries;
+    QStringList moreRuns;                  // the runs "+N more" stands for
+    double x0 = 0, x1 = 1, y0 = 0, y1 = 1; // axis units (log10 of the value on a log axis)
     AxisTicks xTicks, yTicks;
     bool empty = true;
 };

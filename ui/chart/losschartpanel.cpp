@@ -1,6 +1,6 @@
 #include "ui/chart/losschartpanel.h"
 
-#include "ui/chart/metricgroups.h"
+#include "ui/chart/runcolors.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -9,12 +9,15 @@
 #include <QHBoxLayout>
 #include <QHash>
 #include <QLabel>
+#include <QMenu>
 #include <QMessageBox>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSet>
 #include <QSlider>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <QWheelEvent>
 
 #include <algorithm>
 #include <tuple>
@@ -26,8 +29,10 @@ namespace ferry::ui {
 namespace {
 // The metric box's first entries; then one entry per metric seen.
 enum MetricChoice : int { Panels = 0, AllMetrics = 1 };
+// The x box's entries: these modes, a separator, then one entry per metric (its name as data).
+constexpr int kXMetricRole = Qt::UserRole + 1;
 
-constexpr int kPanelMinimumHeight = 230;
+constexpr int kPanelMinimumHeight = 250;
 // Each panel is a chart widget: past this many groups (a run of thousands of names, review M6)
 // the others are left to the metric box, which lists every metric.
 constexpr qsizetype kMostPanels = 48;
@@ -45,42 +50,67 @@ void sortForDrawing(QStringList &metrics)
 
 LossChartPanel::LossChartPanel(QWidget *parent)
     : QWidget(parent), m_chart(new LossChart(this)), m_metric(new QComboBox(this)), m_xAxis(new QComboBox(this)),
-      m_logY(new QCheckBox(tr("Log y"), this)), m_smoothing(new QSlider(Qt::Horizontal, this)),
-      m_smoothingValue(new QLabel(u"0.00"_s, this)), m_caption(new QLabel(this)), m_scroll(new QScrollArea(this)),
-      m_grid(new QGridLayout)
+      m_logX(new QCheckBox(tr("Log x"), this)), m_logY(new QCheckBox(tr("Log y"), this)),
+      m_smoothing(new QSlider(Qt::Horizontal, this)), m_smoothingValue(new QLabel(u"0.00"_s, this)),
+      m_hidden(new QToolButton(this)), m_caption(new QLabel(this)), m_scroll(new QScrollArea(this)),
+      m_grid(new QGridLayout), m_systemHeading(new QLabel(this)), m_colors(new RunColors(this))
 {
+    m_ownColors = m_colors;
     m_caption->setObjectName(u"chartCaption"_s);
     m_caption->setForegroundRole(QPalette::PlaceholderText);
+    m_caption->setWordWrap(true);
     m_caption->hide();
     // Panels: one axis for a loss and a throughput of 100000 samples/s would draw the loss flat.
     m_metric->addItem(tr("Panels"));
     m_metric->setItemData(Panels, tr("A panel per metric group, each with its own y range: losses first"),
                           Qt::ToolTipRole);
     m_metric->addItem(tr("All metrics"));
+    m_xAxis->setObjectName(u"xAxis"_s);
     m_xAxis->addItem(tr("Step"), int(XAxisMode::Step));
     m_xAxis->addItem(tr("Epoch"), int(XAxisMode::Epoch));
-    m_xAxis->addItem(tr("Wall time"), int(XAxisMode::WallTime));
+    m_xAxis->addItem(tr("Time since start"), int(XAxisMode::WallTime));
+    m_xAxis->addItem(tr("Wall time"), int(XAxisMode::Clock));
+    m_xAxis->insertSeparator(m_xAxis->count());
+    m_xAxis->setToolTip(tr("The x axis: step, epoch, time, or another metric of each run (at the same step)"));
+    m_xAxis->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_xAxis->setMinimumContentsLength(10);
+    m_logX->setObjectName(u"logX"_s);
     m_smoothing->setRange(0, 99);
+    m_smoothing->setMinimumWidth(50);
     m_smoothing->setToolTip(tr("EMA smoothing; the raw curve stays faint behind"));
+    m_hidden->setObjectName(u"hiddenPanels"_s);
+    m_hidden->setPopupMode(QToolButton::InstantPopup);
+    m_hidden->setMenu(new QMenu(m_hidden));
+    m_hidden->setToolTip(tr("Panels hidden from their context menu: show them again"));
+    m_hidden->hide();
     auto *reset = new QToolButton(this);
     reset->setText(tr("Reset zoom"));
-    auto *png = new QToolButton(this);
-    png->setText(tr("PNG…"));
-    auto *csv = new QToolButton(this);
-    csv->setText(tr("CSV…"));
+    // One button for both exports: the row of controls stays narrow enough for the chart to
+    // have the window's width (issue 37: a third of it was left to the chart).
+    auto *exportButton = new QToolButton(this);
+    exportButton->setObjectName(u"export"_s);
+    exportButton->setText(tr("Export"));
+    exportButton->setPopupMode(QToolButton::InstantPopup);
+    auto *exportMenu = new QMenu(exportButton);
+    QAction *png = exportMenu->addAction(tr("Chart as PNG…"));
+    QAction *csv = exportMenu->addAction(tr("Points as CSV…"));
+    exportButton->setMenu(exportMenu);
+    m_metric->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_metric->setMinimumContentsLength(10);
 
     auto *controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Metric"), this));
     controls->addWidget(m_metric);
     controls->addWidget(new QLabel(tr("x"), this));
     controls->addWidget(m_xAxis);
+    controls->addWidget(m_logX);
     controls->addWidget(m_logY);
     controls->addWidget(new QLabel(tr("Smoothing"), this));
     controls->addWidget(m_smoothing, 1);
     controls->addWidget(m_smoothingValue);
+    controls->addWidget(m_hidden);
     controls->addWidget(reset);
-    controls->addWidget(png);
-    controls->addWidget(csv);
+    controls->addWidget(exportButton);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(controls);
@@ -89,6 +119,10 @@ LossChartPanel::LossChartPanel(QWidget *parent)
     grid->setLayout(m_grid);
     m_grid->setContentsMargins(0, 0, 0, 0);
     m_grid->addWidget(m_chart, 0, 0, 1, 2);
+    m_systemHeading->setObjectName(u"systemHeading"_s);
+    m_systemHeading->setText(tr("<b>System</b> &nbsp;the run's processes, by time since its start"));
+    m_systemHeading->setContentsMargins(6, 10, 6, 2);
+    m_systemHeading->hide();
     m_scroll->setWidget(grid);
     m_scroll->setWidgetResizable(true);
     m_scroll->setFrameShape(QFrame::NoFrame);
@@ -96,9 +130,8 @@ LossChartPanel::LossChartPanel(QWidget *parent)
     layout->addWidget(m_scroll, 1);
 
     connect(m_metric, &QComboBox::currentIndexChanged, this, &LossChartPanel::applyMetricChoice);
-    connect(m_xAxis, &QComboBox::currentIndexChanged, this, [this](int) {
-        forEachChart([this](LossChart *c) { c->setXAxisMode(XAxisMode(m_xAxis->currentData().toInt())); });
-    });
+    connect(m_xAxis, &QComboBox::currentIndexChanged, this, &LossChartPanel::applyXAxis);
+    connect(m_logX, &QCheckBox::toggled, this, &LossChartPanel::applyXAxis);
     connect(m_logY, &QCheckBox::toggled, this,
             [this](bool on) { forEachChart([on](LossChart *c) { c->setLogY(on); }); });
     connect(m_smoothing, &QSlider::valueChanged, this, [this](int value) {
@@ -117,9 +150,14 @@ LossChartPanel::LossChartPanel(QWidget *parent)
             other->setRunLabel(run, label);
     });
     connect(m_chart, &LossChart::runVisibilityChanged, this, &LossChartPanel::showRunEverywhere);
-    connect(png, &QToolButton::clicked, this, [this] { exportTo(true); });
-    connect(csv, &QToolButton::clicked, this, [this] { exportTo(false); });
+    connect(png, &QAction::triggered, this, [this] { exportTo(true); });
+    connect(csv, &QAction::triggered, this, [this] { exportTo(false); });
     connect(m_chart, &LossChart::dataChanged, this, &LossChartPanel::updateMetrics);
+    m_chart->setRunColors(m_colors);
+    m_chart->installEventFilter(this);
+    m_chart->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_chart, &QWidget::customContextMenuRequested, this,
+            [this](const QPoint &at) { panelMenu(m_chart)->popup(m_chart->mapToGlobal(at)); });
 }
 
 void LossChartPanel::setStore(std::shared_ptr<SeriesStore> store)
@@ -144,11 +182,54 @@ QString LossChartPanel::caption() const
     return m_caption->text();
 }
 
+void LossChartPanel::setRunColors(RunColors *colors)
+{
+    m_colors = colors ? colors : m_ownColors;
+    forEachChart([this](LossChart *c) { c->setRunColors(m_colors); });
+    assignColors();
+}
+
+// The runs of the store, different colours among them (in the window's RunColors, where they
+// keep them for every other view).
+void LossChartPanel::assignColors()
+{
+    const auto &store = m_chart->store();
+    if (!store || !m_colors)
+        return;
+    QStringList runs;
+    QSet<QString> seen;
+    for (int i = 0; i < store->seriesCount(); ++i) {
+        const QString &run = store->data(i).key().runId;
+        if (!seen.contains(run)) {
+            seen.insert(run);
+            runs << run;
+        }
+    }
+    m_colors->assign(runs);
+}
+
 QList<LossChart *> LossChartPanel::panels() const
 {
     QList<LossChart *> shown{m_chart};
     shown << m_others.mid(0, m_shownOthers);
     return shown;
+}
+
+// The wheel over a panel scrolls the list of panels; Ctrl+wheel is the panel's (it zooms).
+bool LossChartPanel::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() == QEvent::Wheel && qobject_cast<LossChart *>(watched) &&
+        !(static_cast<QWheelEvent *>(event)->modifiers() & Qt::ControlModifier)) {
+        QCoreApplication::sendEvent(m_scroll->verticalScrollBar(), event);
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+QString LossChartPanel::panelKey(const LossChart *chart) const
+{
+    const qsizetype index = chart == m_chart ? 0 : m_others.indexOf(chart) + 1;
+    return index >= 0 && index <= m_shownOthers && index < m_groups.size() ? m_groups[index].panel.key : QString();
 }
 
 // A run hidden or shown in one panel's legend is so in all of them.
@@ -168,24 +249,90 @@ LossChart *LossChartPanel::addPanel()
 {
     auto *chart = new LossChart(m_scroll->widget());
     chart->setMinimumHeight(kPanelMinimumHeight);
-    chart->setXAxisMode(m_chart->xAxisMode());
     chart->setLogY(m_chart->logY());
     chart->setSmoothing(m_chart->smoothing());
+    chart->setRunColors(m_colors);
     chart->setStore(m_chart->store());
     chart->setPinnedRun(m_chart->pinnedRun());
+    chart->setContextMenuPolicy(Qt::CustomContextMenu);
+    chart->installEventFilter(this);
     connect(chart, &LossChart::runVisibilityChanged, this, &LossChartPanel::showRunEverywhere);
+    connect(chart, &QWidget::customContextMenuRequested, this,
+            [this, chart](const QPoint &at) { panelMenu(chart)->popup(chart->mapToGlobal(at)); });
     m_others << chart;
     return chart;
 }
 
-// The first group in the first panel, the others two by two below it; one panel alone fills
-// the area.
-void LossChartPanel::layOutPanels(const QList<QStringList> &groups)
+QMenu *LossChartPanel::panelMenu(LossChart *chart)
 {
-    m_chart->setMetrics(groups.value(0));
+    if (!m_panelMenu)
+        m_panelMenu = new QMenu(this);
+    m_panelMenu->clear();
+    const QString key = panelKey(chart);
+    if (!key.isEmpty() && m_metric->currentIndex() == Panels) {
+        QAction *hide = m_panelMenu->addAction(tr("Hide Panel “%1”").arg(chart->title()));
+        hide->setObjectName(u"hidePanel"_s);
+        connect(hide, &QAction::triggered, this, [this, key] { setPanelHidden(key, true); });
+    }
+    QAction *reset = m_panelMenu->addAction(tr("Reset Zoom"));
+    connect(reset, &QAction::triggered, chart, &LossChart::resetZoom);
+    if (!m_hiddenPanels.isEmpty()) {
+        m_panelMenu->addSeparator();
+        m_panelMenu->addMenu(m_hidden->menu())->setText(tr("Show Hidden Panels"));
+    }
+    return m_panelMenu;
+}
+
+void LossChartPanel::setPanelHidden(const QString &key, bool hidden)
+{
+    if (hidden == m_hiddenPanels.contains(key))
+        return;
+    if (hidden)
+        m_hiddenPanels.insert(key);
+    else
+        m_hiddenPanels.remove(key);
+    updateHiddenButton();
+    m_groups.clear(); // laid out again without (or with) it
+    applyMetricChoice();
+}
+
+void LossChartPanel::updateHiddenButton()
+{
+    QMenu *menu = m_hidden->menu();
+    menu->clear();
+    for (const Group &group : std::as_const(m_allGroups)) {
+        if (!m_hiddenPanels.contains(group.panel.key))
+            continue;
+        const QString key = group.panel.key;
+        connect(menu->addAction(tr("Show “%1”").arg(group.panel.title)), &QAction::triggered, this,
+                [this, key] { setPanelHidden(key, false); });
+    }
+    if (!menu->isEmpty()) {
+        menu->addSeparator();
+        connect(menu->addAction(tr("Show All Panels")), &QAction::triggered, this, [this] {
+            m_hiddenPanels.clear();
+            updateHiddenButton();
+            m_groups.clear();
+            applyMetricChoice();
+        });
+    }
+    m_hidden->setText(tr("Hidden panels (%1)").arg(m_hiddenPanels.size()));
+    m_hidden->setVisible(!m_hiddenPanels.isEmpty());
+}
+
+// The first group in the first panel, the others two by two below it, the system's under their
+// heading; one panel alone fills the area.
+void LossChartPanel::layOutPanels(const QList<Group> &groups)
+{
+    const Group first = groups.value(0);
+    m_chart->setMetrics(first.metrics);
+    m_chart->setTitle(first.panel.title);
     const int others = int(groups.size()) - 1;
     while (m_others.size() < others)
         addPanel();
+    m_grid->removeWidget(m_systemHeading);
+    m_systemHeading->hide();
+    int row = 1, column = 0;
     for (int i = 0; i < m_others.size(); ++i) {
         LossChart *chart = m_others[i];
         m_grid->removeWidget(chart);
@@ -193,14 +340,29 @@ void LossChartPanel::layOutPanels(const QList<QStringList> &groups)
             chart->hide();
             continue;
         }
-        chart->setMetrics(groups[i + 1]);
+        const Group &group = groups[i + 1];
+        const bool system = group.panel.section == MetricPanel::System;
+        if (system && m_systemHeading->isHidden() && first.panel.section != MetricPanel::System) {
+            // The system's panels start a row of their own, under their heading.
+            row += column > 0 ? 1 : 0;
+            column = 0;
+            m_grid->addWidget(m_systemHeading, row++, 0, 1, 2);
+            m_systemHeading->show();
+        }
+        chart->setMetrics(group.metrics);
+        chart->setTitle(group.panel.title);
         for (const QString &run : m_chart->legendRuns())
             chart->setRunLabel(run, m_chart->runLabel(run));
-        m_grid->addWidget(chart, 1 + i / 2, i % 2);
+        m_grid->addWidget(chart, row, column);
         chart->show();
+        if (++column == 2) {
+            column = 0;
+            ++row;
+        }
     }
     m_shownOthers = std::max(0, others);
     m_chart->setMinimumHeight(m_shownOthers > 0 ? kPanelMinimumHeight + 60 : 0);
+    applyXAxis();
 }
 
 void LossChartPanel::applyMetricChoice()
@@ -208,12 +370,17 @@ void LossChartPanel::applyMetricChoice()
     const int index = m_metric->currentIndex();
     if (index != Panels) {
         m_groups.clear();
-        layOutPanels({index == AllMetrics ? QStringList() : QStringList{m_metric->itemText(index)}});
+        const QString metric = index == AllMetrics ? QString() : m_metric->itemText(index);
+        MetricPanel panel =
+            metric.isEmpty() ? MetricPanel{{}, tr("All metrics"), MetricPanel::Other} : metricPanelOf(metric);
+        panel.key.clear(); // no panel of the grid: nothing to hide
+        panel.title = metric.isEmpty() ? tr("All metrics") : metric;
+        layOutPanels({Group{panel, metric.isEmpty() ? QStringList() : QStringList{metric}}});
         return;
     }
     // The groups of the metrics the store has now, by section, then as they came. Each metric
     // once, looked up in a set: linear in the series (review M6: a run of 200,000 names).
-    QList<std::pair<MetricPanel, QStringList>> groups;
+    QList<Group> groups;
     QHash<QString, qsizetype> byKey;
     QSet<QString> grouped;
     const auto &store = m_chart->store();
@@ -228,24 +395,59 @@ void LossChartPanel::applyMetricChoice()
             byKey.insert(panel.key, groups.size());
             groups.append({panel, {metric}});
         } else {
-            groups[*it].second << metric;
+            groups[*it].metrics << metric;
         }
     }
     std::stable_sort(groups.begin(), groups.end(),
-                     [](const auto &a, const auto &b) { return a.first.section < b.first.section; });
-    QList<QStringList> metrics;
-    for (auto &[panel, names] : groups) {
-        sortForDrawing(names);
-        metrics << names;
+                     [](const Group &a, const Group &b) { return a.panel.section < b.panel.section; });
+    for (Group &group : groups)
+        sortForDrawing(group.metrics);
+    if (groups.size() > kMostPanels)
+        groups.resize(kMostPanels);
+    if (m_allGroups != groups) {
+        m_allGroups = groups;
+        updateHiddenButton();
     }
-    if (metrics.isEmpty())
-        metrics << QStringList{};
-    if (metrics.size() > kMostPanels)
-        metrics.resize(kMostPanels);
-    if (metrics == m_groups)
+    groups.removeIf([this](const Group &g) { return m_hiddenPanels.contains(g.panel.key); });
+    if (groups.isEmpty())
+        groups << Group{{}, {}};
+    if (groups == m_groups)
         return; // as drawn: setting the same metrics again would redraw every panel
-    m_groups = metrics;
-    layOutPanels(metrics);
+    m_groups = groups;
+    layOutPanels(groups);
+}
+
+void LossChartPanel::setXAxis(XAxisMode mode, const QString &metric)
+{
+    for (int i = 0; i < m_xAxis->count(); ++i) {
+        const bool isMetric = m_xAxis->itemData(i, kXMetricRole).isValid();
+        if (mode == XAxisMode::Metric
+                ? isMetric && m_xAxis->itemData(i, kXMetricRole).toString() == metric
+                : !isMetric && m_xAxis->itemData(i).isValid() && m_xAxis->itemData(i).toInt() == int(mode)) {
+            m_xAxis->setCurrentIndex(i);
+            return;
+        }
+    }
+}
+
+void LossChartPanel::applyXAxis()
+{
+    const QVariant metric = m_xAxis->currentData(kXMetricRole);
+    const XAxisMode mode = metric.isValid() ? XAxisMode::Metric : XAxisMode(m_xAxis->currentData().toInt());
+    const bool clock = mode == XAxisMode::Clock;
+    m_logX->setEnabled(!clock);
+    for (int i = 0; i <= m_shownOthers && i < int(m_groups.size()); ++i) {
+        LossChart *chart = i == 0 ? m_chart : m_others[i - 1];
+        // The system's metrics are sampled in time, not at steps: time is their x, always.
+        if (m_groups[i].panel.section == MetricPanel::System) {
+            chart->setXAxisMode(clock ? XAxisMode::Clock : XAxisMode::WallTime);
+            chart->setLogX(false);
+            continue;
+        }
+        chart->setXMetric(metric.toString());
+        chart->setXAxisMode(mode);
+        chart->setLogX(m_logX->isChecked());
+    }
 }
 
 void LossChartPanel::updateMetrics()
@@ -259,15 +461,24 @@ void LossChartPanel::updateMetrics()
         return;
     m_groupedStore = store.get();
     m_groupedSeries = store->seriesCount();
+    assignColors();
     for (int i = 0; i < store->seriesCount(); ++i) {
         const QString &metric = store->data(i).key().metric;
         if (!m_knownMetrics.contains(metric)) {
             m_knownMetrics.insert(metric);
             m_metric->addItem(metric);
+            if (metricPanelOf(metric).section != MetricPanel::System) {
+                m_xAxis->addItem(metric);
+                m_xAxis->setItemData(m_xAxis->count() - 1, metric, kXMetricRole);
+                m_xAxis->setItemData(m_xAxis->count() - 1, tr("Each run's metrics against its %1").arg(metric),
+                                     Qt::ToolTipRole);
+            }
         }
     }
     if (m_metric->currentIndex() == Panels)
         applyMetricChoice();
+    else
+        applyXAxis();
 }
 
 void LossChartPanel::exportTo(bool png)

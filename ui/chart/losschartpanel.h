@@ -3,6 +3,7 @@
 #pragma once
 
 #include "ui/chart/losschart.h"
+#include "ui/chart/metricgroups.h"
 
 #include <QSet>
 
@@ -12,17 +13,25 @@ class QCheckBox;
 class QComboBox;
 class QGridLayout;
 class QLabel;
+class QMenu;
 class QScrollArea;
 class QSlider;
+class QToolButton;
 
 namespace ferry::ui {
 
+class RunColors;
+
 // The metric charts with their controls. By default a grid of panels, one per metric group
-// (ui/chart/metricgroups.h: losses first, then accuracies, learning rates, the rest, the
-// system's; the first 48 groups, the box lists every metric), each with its own y range, in a
-// scroll area; chart() is the first panel's, which
-// the others follow (store, run labels, hidden runs). A metric chosen in the box, or all of
-// them, is one chart instead. x axis, log y, smoothing and reset apply to every panel.
+// (ui/chart/metricgroups.h: losses first, then accuracies, learning rates, the rest; the first 48
+// groups, the box lists every metric), each titled by its metric and with its own y range, in a
+// scroll area that the mouse wheel scrolls (Ctrl+wheel zooms a panel); the system's metrics
+// follow under a heading of their own, on a time axis of their own (time since the run's start,
+// or the wall clock when that is the x axis chosen). chart() is the first panel's, which the
+// others follow (store, run labels, hidden runs). A panel's context menu hides it; the "Hidden
+// panels" button brings them back. A metric chosen in the box, or all of them, is one chart
+// instead. x axis (step, epoch, time since start, wall time or any metric of the run), log x,
+// log y, smoothing and reset apply to every panel.
 class LossChartPanel : public QWidget {
     Q_OBJECT
 public:
@@ -37,31 +46,68 @@ public:
     // A line above the chart saying what it shows (empty: none).
     void setCaption(const QString &text);
     QString caption() const;
+    // Where the runs' colours come from (the window's, shared by every view); nullptr: the
+    // panel's own. The runs of the store are given different colours in it as they arrive.
+    void setRunColors(RunColors *colors);
+    RunColors *runColors() const { return m_colors; }
+
+    // The x axis of every panel: a mode, and in XAxisMode::Metric the metric (for tests, and
+    // what the x box sets).
+    void setXAxis(XAxisMode mode, const QString &metric = {});
+    // Panels: hidden by the key of their group (MetricPanel::key), shown again.
+    void setPanelHidden(const QString &key, bool hidden);
+    QSet<QString> hiddenPanels() const { return m_hiddenPanels; }
+    // The group key of a panel shown (empty: not a panel of the grid).
+    QString panelKey(const LossChart *chart) const;
+    // The menu a panel's right click opens (for tests: its actions, triggered).
+    QMenu *panelMenu(LossChart *chart);
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    struct Group {
+        MetricPanel panel;
+        QStringList metrics;
+        friend bool operator==(const Group &a, const Group &b)
+        {
+            return a.panel.key == b.panel.key && a.metrics == b.metrics;
+        }
+    };
     void updateMetrics();
     void applyMetricChoice(); // the metric box's choice, to the charts
-    void layOutPanels(const QList<QStringList> &groups);
+    void applyXAxis();        // the x box and log x, to the charts (the system's: time)
+    void layOutPanels(const QList<Group> &groups);
     LossChart *addPanel();
     void forEachChart(const std::function<void(LossChart *)> &apply);
     void showRunEverywhere(const QString &runId, bool visible);
     void exportTo(bool png);
+    void updateHiddenButton();
+    void assignColors();
 
     LossChart *m_chart;
     QComboBox *m_metric;
     QComboBox *m_xAxis;
+    QCheckBox *m_logX;
     QCheckBox *m_logY;
     QSlider *m_smoothing;
     QLabel *m_smoothingValue;
+    QToolButton *m_hidden; // "Hidden panels (N)": a menu that shows them again
     QLabel *m_caption;
     QScrollArea *m_scroll;
     QGridLayout *m_grid;
+    QLabel *m_systemHeading;
+    RunColors *m_colors;
+    RunColors *m_ownColors;      // m_colors until setRunColors
     QList<LossChart *> m_others; // the panels after the first
     int m_shownOthers = 0;
     QSet<QString> m_knownMetrics;                // those in the metric box
-    QList<QStringList> m_groups;                 // the panels' metrics as laid out (Panels only)
+    QList<Group> m_groups;                       // the panels as laid out (Panels only), chart() first
+    QList<Group> m_allGroups;                    // every group, hidden ones too
+    QSet<QString> m_hiddenPanels;                // group keys
     const SeriesStore *m_groupedStore = nullptr; // what m_groups was worked out from
     int m_groupedSeries = -1;
+    QMenu *m_panelMenu = nullptr;
 };
 
 } // namespace ferry::ui

@@ -1,5 +1,6 @@
 #include "ui/chart/metricgroups.h"
 
+#include <QHash>
 #include <QRegularExpression>
 #include <QStringList>
 
@@ -45,8 +46,16 @@ MetricPanel metricPanelOf(const QString &metric)
         parts.removeIf([](const QString &p) { return kGpu.match(p).hasMatch(); });
         const bool gpu = metric.contains(u"/gpu"_s);
         const QString quantity = parts.join(u'/');
-        return {u"system:"_s + (gpu ? u"gpu/"_s : QString()) + quantity,
-                u"system · "_s + (gpu ? u"GPU "_s : QString()) + quantity, MetricPanel::System};
+        // The names system.samples gives (metrics/systemsamples.h), as a person reads them.
+        static const QHash<QString, QString> titles{
+            {u"cpu_percent"_s, u"CPU"_s},
+            {u"memory_rss_mib"_s, u"memory (resident)"_s},
+            {u"gpu/utilization_percent"_s, u"GPU utilization"_s},
+            {u"gpu/memory_used_mib"_s, u"GPU memory"_s},
+            {u"gpu/power_watts"_s, u"GPU power (W)"_s},
+        };
+        const QString key = (gpu ? u"gpu/"_s : QString()) + quantity;
+        return {u"system:"_s + key, titles.value(key, (gpu ? u"GPU "_s : QString()) + quantity), MetricPanel::System};
     }
     QString base = metric;
     base.remove(kSplitPrefix);

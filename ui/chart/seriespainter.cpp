@@ -1,13 +1,12 @@
 #include "ui/chart/seriespainter.h"
 
-#include "ui/chart/runcolors.h"
-
 #include <QPainter>
 #include <QThread>
 #include <QtConcurrent/QtConcurrentMap>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <array>
 #ifdef Q_OS_LINUX
 #include <sys/resource.h>
 #include <unistd.h>
@@ -58,6 +57,14 @@ AxisMove moveOf(double oldScale, double oldOffset, double newScale, double newOf
     return {scale, newOffset - oldOffset * scale};
 }
 
+// Whether a polyline is one point inside the plot: a series drawn as no line at all.
+bool isLonePoint(const QPolygonF &line, const QRect &plot)
+{
+    if (line.isEmpty() || !plot.contains(line.first().toPoint()))
+        return false;
+    return std::all_of(line.begin(), line.end(), [&line](const QPointF &p) { return p == line.first(); });
+}
+
 } // namespace
 
 struct SeriesPainter::Job {
@@ -66,6 +73,21 @@ struct SeriesPainter::Job {
     SeriesView raw, shown;
     QPolygonF rawLine, line;
 };
+
+Qt::PenStyle metricPenStyle(int metricIndex)
+{
+    static constexpr std::array<Qt::PenStyle, 5> styles = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine,
+                                                           Qt::DashDotDotLine};
+    return styles[std::size_t(std::max(0, metricIndex)) % styles.size()];
+}
+
+SeriesView seriesView(SeriesStore &store, const DrawnSeries &s, XAxisMode x, double smoothing)
+{
+    SeriesData &d = store.data(s.id);
+    if (s.xSeries >= 0)
+        return d.pairedView(store.data(s.xSeries), smoothing);
+    return d.view(x, smoothing);
+}
 
 QColor opaqueBlend(const QColor &color, qreal alpha, const QColor &background)
 {
@@ -101,11 +123,10 @@ SeriesPainter::prepare(SeriesStore &store, const std::vector<const DrawnSeries *
     for (const DrawnSeries *s : series) {
         // view() brings the summaries up to date: here, on the store's thread, so that what
         // follows only reads.
-        SeriesData &d = store.data(s->id);
         Job job{*s, style.base.forRawX(s->origin, s->unit), {}, {}, {}, {}};
         if (style.smoothing > 0)
-            job.raw = d.view(style.x, 0);
-        job.shown = d.view(style.x, style.smoothing);
+            job.raw = seriesView(store, *s, style.x, 0);
+        job.shown = seriesView(store, *s, style.x, style.smoothing);
         jobs.push_back(std::move(job));
     }
     return jobs;
@@ -127,11 +148,10 @@ void SeriesPainter::render(QPainter &p, std::vector<Job> &jobs, const PlotStyle 
         std::for_each(jobs.begin(), jobs.end(), polylines);
 
     for (const Job &job : jobs) {
-        const QColor color = runColor(job.series.runId);
+        const QColor color = job.series.color;
         QPen pen(color, job.series.runId == style.highlightRun ? 2 : 1);
         pen.setCapStyle(Qt::SquareCap);
-        if (job.series.metricIndex > 0)
-            pen.setStyle(job.series.metricIndex == 1 ? Qt::DashLine : Qt::DotLine);
+        pen.setStyle(metricPenStyle(job.series.metricIndex));
         if (style.smoothing > 0) {
             QPen raw = pen;
             raw.setColor(opaqueBlend(color, 0.25, style.background));
@@ -140,6 +160,11 @@ void SeriesPainter::render(QPainter &p, std::vector<Job> &jobs, const PlotStyle 
         }
         p.setPen(pen);
         p.drawPolyline(job.line);
+        // A series of one point (a value logged once) has no line: a dot shows it.
+        if (isLonePoint(job.line, style.device)) {
+            const QPointF at = job.line.first();
+            p.fillRect(QRectF(at.x() - 2, at.y() - 2, 5, 5), color);
+        }
     }
 }
 
@@ -197,7 +222,7 @@ void SeriesPainter::reset()
 bool SeriesPainter::reads(int id) const
 {
     return m_building && std::any_of(m_pendingKey.series.begin(), m_pendingKey.series.end(),
-                                     [id](const auto &e) { return e.first.id == id; });
+                                     [id](const auto &e) { return e.first.id == id || e.first.xSeries == id; });
 }
 
 bool SeriesPainter::previewable(const LayerKey &wanted, const std::vector<DrawnSeries> &shown) const

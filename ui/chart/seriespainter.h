@@ -23,16 +23,25 @@ namespace ferry::ui {
 // the raster engine to its slow, threaded blending path.
 QColor opaqueBlend(const QColor &color, qreal alpha, const QColor &background);
 
-// A series as the chart draws it: which one, its run, and how its raw x maps to the axis.
+// A series as the chart draws it: which one, its run and colour, and how its raw x maps to the axis.
 struct DrawnSeries {
     int id = -1;
     QString runId;
-    int metricIndex = 0; // 0 solid, 1 dashed, 2+ dotted
+    QColor color;
+    int metricIndex = 0; // its line style: metricPenStyle(metricIndex)
     double origin = 0;   // raw x at axis 0
     double unit = 1;     // raw x per axis unit
+    int xSeries = -1;    // XAxisMode::Metric: the series of the run whose values are x
 
     friend bool operator==(const DrawnSeries &, const DrawnSeries &) = default;
 };
+
+// The line style of the i-th metric of a chart: solid, dashed, dotted, dash-dot, dash-dot-dot,
+// then again.
+Qt::PenStyle metricPenStyle(int metricIndex);
+
+// What a series is drawn from: its points by the chart's x (view()), or against its x series.
+SeriesView seriesView(SeriesStore &store, const DrawnSeries &s, XAxisMode x, double smoothing);
 
 // How the plot area looks; everything in device pixels.
 struct PlotStyle {

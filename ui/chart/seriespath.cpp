@@ -115,10 +115,11 @@ qsizetype appendColumn(const SeriesView &v, const PlotMapping &m, double column,
 
 } // namespace
 
-PlotMapping PlotMapping::fit(double x0, double x1, double y0, double y1, const QRect &pixels, bool logY)
+PlotMapping PlotMapping::fit(double x0, double x1, double y0, double y1, const QRect &pixels, bool logY, bool logX)
 {
     PlotMapping m;
     m.logY = logY;
+    m.logX = logX;
     const double xSpan = x1 > x0 ? x1 - x0 : 1;
     const double ySpan = y1 > y0 ? y1 - y0 : 1;
     // x0 lands in the middle of the first column, x1 in the middle of the last.
@@ -132,6 +133,11 @@ PlotMapping PlotMapping::fit(double x0, double x1, double y0, double y1, const Q
 PlotMapping PlotMapping::forRawX(double origin, double unit) const
 {
     PlotMapping m = *this;
+    if (logX) { // the log of (x - origin) / unit: no linear fold
+        m.xOrigin = origin;
+        m.xUnit = unit;
+        return m;
+    }
     m.xScale = xScale / unit;
     m.xOffset = xOffset - origin * m.xScale;
     return m;
@@ -139,6 +145,10 @@ PlotMapping PlotMapping::forRawX(double origin, double unit) const
 
 double PlotMapping::column(double x) const
 {
+    if (logX) {
+        const double v = (x - xOrigin) / xUnit;
+        return v > 0 ? clampPixel(std::floor(std::log10(v) * xScale + xOffset)) : -Limit;
+    }
     return clampPixel(std::floor(x * xScale + xOffset));
 }
 
@@ -185,8 +195,8 @@ void appendM4Polyline(const SeriesView &v, const PlotMapping &m, int left, int r
         last = p;
     };
 
-    // The line that enters from the left.
-    if (const qsizetype before = s.lastValid(y, 0, begin, positive); before >= 0)
+    // The line that enters from the left (on a log x axis, not from x <= 0: nowhere on it).
+    if (const qsizetype before = s.lastValid(y, 0, begin, positive); before >= 0 && m.validX(x[before]))
         push(m.column(x[before]), y[before]);
     qsizetype width = 1; // points in the last column: where the next one likely ends
     for (qsizetype b = begin; b < end;) {

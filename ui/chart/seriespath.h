@@ -13,15 +13,21 @@ namespace ferry::ui {
 // log10 y) to a pixel row, both rounded to whole pixels. Both maps are monotone, so the
 // extreme rows of a column's points are the rows of its extreme values.
 struct PlotMapping {
-    double xScale = 1, xOffset = 0;  // column = floor(x * xScale + xOffset)
+    double xScale = 1, xOffset = 0;  // column = floor(g(x) * xScale + xOffset), g = log10 on a log x axis
     double yScale = -1, yOffset = 0; // row = floor(f(y) * yScale + yOffset), f = log10 on a log axis
     bool logY = false;
+    // A log x axis: raw x is first made axis units, (x - xOrigin) / xUnit; x <= 0 lies far left.
+    bool logX = false;
+    double xOrigin = 0, xUnit = 1;
 
     // x in [x0, x1] onto the columns of pixels, f(y) in [y0, y1] onto its rows (y1 on top).
-    // On a log axis y0 and y1 are log10 of the range.
-    static PlotMapping fit(double x0, double x1, double y0, double y1, const QRect &pixels, bool logY);
+    // On a log axis the range is log10 of it.
+    static PlotMapping fit(double x0, double x1, double y0, double y1, const QRect &pixels, bool logY,
+                           bool logX = false);
     // The same mapping for raw x values that are `origin + x * unit` (e.g. ms for seconds).
     PlotMapping forRawX(double origin, double unit) const;
+    // Whether a raw x can be shown (on a log x axis: above 0).
+    bool validX(double x) const { return !logX || (x - xOrigin) / xUnit > 0; }
 
     double column(double x) const;
     double row(double y) const;

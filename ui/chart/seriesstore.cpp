@@ -1,5 +1,7 @@
 #include "ui/chart/seriesstore.h"
 
+#include "metrics/metricpairs.h"
+
 #include <QMutexLocker>
 
 #include <algorithm>
@@ -218,11 +220,14 @@ SeriesView SeriesData::view(XAxisMode x, double smoothing)
     case XAxisMode::Step:
         return SeriesView{m_steps.data(), y, n, summary};
     case XAxisMode::WallTime:
+    case XAxisMode::Clock:
         if (m_wallSorted)
             return SeriesView{m_wallMs.data(), y, n, summary};
         if (!m_byWall)
             m_byWall = std::make_shared<Ordered>();
         return orderedView(*m_byWall, m_wallMs, smoothing);
+    case XAxisMode::Metric: // pairedView(); without the other series, by step
+        break;
     case XAxisMode::Epoch:
         if (m_epochs.empty())
             return SeriesView{m_steps.data(), y, 0, summary}; // no point carries an epoch
@@ -273,7 +278,56 @@ SeriesView SeriesData::orderedView(Ordered &o, const Column &x, double smoothing
     return SeriesView{o.x.data(), o.y.data(), m, &o.summary};
 }
 
+SeriesView SeriesData::pairedView(const SeriesData &xs, double smoothing)
+{
+    const qsizetype n = size();
+    updateEma(smoothing);
+    if (!m_byMetric)
+        m_byMetric = std::make_shared<Ordered>();
+    Ordered &o = *m_byMetric;
+    if (o.builtFor != n || m_pairedWith != &xs || m_pairedWithSize != xs.size() ||
+        (smoothing > 0 && o.smoothing != smoothing)) {
+        std::vector<qsizetype> index;
+        std::vector<double> x;
+        run::pairByStep(xs.m_steps.data(), xs.m_values.data(), xs.size(), m_steps.data(), n, index, x);
+        std::vector<std::size_t> order(index.size());
+        std::iota(order.begin(), order.end(), std::size_t(0));
+        std::stable_sort(order.begin(), order.end(), [&x](std::size_t a, std::size_t b) { return x[a] < x[b]; });
+        const std::size_t m = order.size();
+        o.x.resize(m);
+        o.y.resize(m);
+        o.smooth.resize(smoothing > 0 ? m : 0);
+        for (std::size_t i = 0; i < m; ++i) {
+            const std::size_t from = std::size_t(index[order[i]]);
+            o.x[i] = x[order[i]];
+            o.y[i] = m_values[from];
+            if (smoothing > 0)
+                o.smooth[i] = m_smooth[from];
+        }
+        o.summary.clear();
+        o.summary.update(o.y.data(), qsizetype(m));
+        o.smoothSummary.clear();
+        if (smoothing > 0)
+            o.smoothSummary.update(o.smooth.data(), qsizetype(m));
+        o.builtFor = n;
+        o.smoothing = smoothing;
+        m_pairedWith = &xs;
+        m_pairedWithSize = xs.size();
+    }
+    const qsizetype m = qsizetype(o.x.size());
+    if (smoothing > 0)
+        return SeriesView{o.x.data(), o.smooth.data(), m, &o.smoothSummary};
+    return SeriesView{o.x.data(), o.y.data(), m, &o.summary};
+}
+
 SeriesStore::~SeriesStore() = default;
+
+int SeriesStore::find(const QString &runId, const QString &metric) const
+{
+    QMutexLocker lock(&m_mutex);
+    const int id = m_ids.value(runId % u'\x1f' % metric, -1);
+    return id < seriesCount() ? id : -1;
+}
 
 int SeriesStore::series(const QString &runId, const QString &metric)
 {

@@ -21,7 +21,9 @@ namespace ferry::ui {
 enum class XAxisMode {
     Step,     // every series, by step
     Epoch,    // the series whose points carry an epoch, by epoch
-    WallTime, // every series, by seconds since its run's first point
+    WallTime, // every series, by seconds since its run's first point (time since start)
+    Clock,    // every series, by the wall clock (seconds since the Unix epoch)
+    Metric,   // every series, against another metric of its run at the same step (LossChart::setXMetric)
 };
 
 // One metric value as a producer reports it.
@@ -66,6 +68,9 @@ public:
     // its EMA with that weight (TensorBoard's debiased EMA, see ema()). Summaries are brought up
     // to date lazily.
     SeriesView view(XAxisMode x, double smoothing);
+    // x = the value of another series of the run (`xs`) at each point's step (run::pairByStep),
+    // the points sorted by it; y as in view(). Rebuilt when either series grows.
+    SeriesView pairedView(const SeriesData &xs, double smoothing);
 
     // The debiased exponential moving average TensorBoard draws: last = last * w + (1 - w) * v,
     // shown as last / (1 - w^n) after n finite values. Non-finite values stay NaN and leave the
@@ -98,7 +103,9 @@ private:
     double m_smoothLast = 0;
     qsizetype m_smoothN = 0;
     M4Summary m_smoothSummary;
-    std::shared_ptr<Ordered> m_byWall, m_byEpoch;
+    std::shared_ptr<Ordered> m_byWall, m_byEpoch, m_byMetric;
+    const SeriesData *m_pairedWith = nullptr; // the x series m_byMetric was built from
+    qsizetype m_pairedWithSize = -1;
 };
 
 // The chart's data: producers append from any thread, the chart's thread drains.
@@ -117,6 +124,8 @@ public:
 
     // Any thread. The id of the series for (runId, metric), created on first use.
     int series(const QString &runId, const QString &metric);
+    // Consumer thread. The id of a drained series for (runId, metric); -1: none (yet).
+    int find(const QString &runId, const QString &metric) const;
     // Any thread. Points in any order (in x order is the fast path).
     void append(int series, const ChartPoint *points, qsizetype count);
     void append(int series, const std::vector<ChartPoint> &points)
@@ -147,7 +156,7 @@ public:
     qsizetype pointCount() const; // over every drained series
 
 private:
-    QMutex m_mutex;
+    mutable QMutex m_mutex;
     QHash<QString, int> m_ids;                           // guarded; key: runId \x1f metric
     std::vector<SeriesKey> m_keys;                       // guarded
     std::vector<std::vector<ChartPoint>> m_pending;      // guarded, by series id

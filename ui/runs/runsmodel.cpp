@@ -169,7 +169,7 @@ QVariant RunsModel::data(const QModelIndex &index, int role) const
         return row.matches;
     case Qt::DecorationRole:
         if (index.column() == StatusColumn)
-            return statusIcon(r.status, r.id);
+            return statusIcon(r.status, m_colors ? m_colors->color(r.id) : runPaletteColor(preferredColorSlot(r.id)));
         return {};
     case Qt::ToolTipRole:
         if (index.column() == StatusColumn && !r.error.isEmpty())
@@ -441,11 +441,24 @@ int RunsModel::statusOrder(RunStatus status)
     return 7;
 }
 
-QIcon RunsModel::statusIcon(RunStatus status, const QString &runId)
+void RunsModel::setRunColors(RunColors *colors)
+{
+    if (m_colors)
+        disconnect(m_colors, nullptr, this, nullptr);
+    m_colors = colors;
+    const auto repaint = [this] {
+        if (!m_rows.isEmpty())
+            Q_EMIT dataChanged(index(0, StatusColumn), index(rowCount() - 1, StatusColumn), {Qt::DecorationRole});
+    };
+    if (m_colors)
+        connect(m_colors, &RunColors::changed, this, repaint);
+    repaint();
+}
+
+QIcon RunsModel::statusIcon(RunStatus status, const QColor &colour)
 {
     // Cached per colour and status: a table repaint asks for every visible row's icon.
     static QHash<QString, QIcon> cache;
-    const QColor colour = runColor(runId);
     const QString key = colour.name() + QString::number(static_cast<int>(status));
     if (const auto it = cache.constFind(key); it != cache.cend())
         return it.value();

@@ -12,10 +12,13 @@
 #include <QList>
 #include <QMap>
 #include <QObject>
+#include <QPointer>
 #include <QString>
 #include <QTimer>
 
 namespace ferry::ui {
+
+class RunColors;
 
 // One run as the runs table shows it: the stored record, the last value of each metric, and
 // whether the runs view's query selects it (RunsLoader::setQuery).
@@ -56,6 +59,9 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     void setRows(QList<RunRow> rows);
+    // Where the runs' colours come from (the chart's; ui/chart/runcolors.h): their swatches are
+    // the colours their curves have. Not owned; nullptr: each run's preferred colour.
+    void setRunColors(RunColors *colors);
     // What the target says about a run not over yet, shown beside its status ("pending,
     // position 2 in the queue, waiting for: Resources"); empty clears it.
     void setDetail(const QString &runId, const QString &detail);
@@ -71,7 +77,7 @@ public:
     static QString keyMetricsText(const QMap<QString, double> &lastMetrics); // "val_accuracy 0.982 · loss 0.041"
     static QString durationText(qint64 ms);                                  // "2h 05m", "3m 07s", "12s", "0.4s"
     static int statusOrder(run::RunStatus status);                           // running first, lost last
-    static QIcon statusIcon(run::RunStatus status, const QString &runId);    // run colour swatch + status glyph
+    static QIcon statusIcon(run::RunStatus status, const QColor &colour);    // run colour swatch + status glyph
     std::optional<qint64> durationMs(const run::RunRecord &record) const;    // empty: not started
 
     // The ids of the `count` most recently started (else created) runs that have metrics, newest first.
@@ -82,6 +88,7 @@ private:
     QVariant sortData(const RunRow &row, int column) const;
 
     QList<RunRow> m_rows;
+    QPointer<RunColors> m_colors;
     qint64 m_nowMs = 0;
     QHash<QString, QString> m_details; // run id -> detail, while the run is not over
 };

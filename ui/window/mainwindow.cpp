@@ -78,8 +78,8 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
 
     m_placement = std::make_unique<WindowPlacement>(
         *this, m_settings,
-        QList<QPair<QDockWidget *, double>>{{findChild<QDockWidget *>(u"workspaceDock"_s), 0.17},
-                                            {findChild<QDockWidget *>(u"experimentDock"_s), 0.22}});
+        QList<QPair<QDockWidget *, double>>{{findChild<QDockWidget *>(u"workspaceDock"_s), 0.14},
+                                            {findChild<QDockWidget *>(u"experimentDock"_s), 0.2}});
     m_placement->restore();
 }
 
@@ -155,6 +155,10 @@ void MainWindow::createDocks()
     workspaceTabs->setObjectName(u"workspaceTabs"_s);
     workspaceTabs->addTab(m_panels.overview, tr("Overview"));
     workspaceTabs->addTab(m_panels.workspaceTree, tr("Files"));
+    // The docks' contents have fixed least widths: a long line in one of them (a path, an image
+    // tag) must not widen the dock and leave the chart a third of the window (issue 37).
+    workspaceTabs->setMinimumWidth(170);
+    m_sideTabs->setMinimumWidth(300);
     addDock(tr("Workspace"), u"workspaceDock"_s, workspaceTabs, Qt::LeftDockWidgetArea);
     m_sideTabs->setObjectName(u"sideTabs"_s);
     m_sideTabs->addTab(m_panels.train, tr("Train"));

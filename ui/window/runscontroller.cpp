@@ -5,6 +5,7 @@
 #include "store/runstore.h"
 #include "training/training.h"
 #include "ui/chart/losschartpanel.h"
+#include "ui/chart/runcolors.h"
 #include "ui/compare/compareview.h"
 #include "ui/data/datasetpanel.h"
 #include "ui/log/logview.h"
@@ -37,8 +38,21 @@ constexpr int kNewestRunsCharted = 10; // shown in the chart while no run is sel
 RunsController::RunsController(QSettings &settings, const WorkbenchServices &services, const WorkbenchPanels &panels,
                                const std::optional<workspace::Workspace> &workspace, QWidget *window, QObject *parent)
     : QObject(parent), m_panels(panels), m_workspace(workspace), m_ferryBinary(services.ferryBinary), m_window(window),
-      m_actions(new RunActions(settings, services.ferryBinary, window)), m_rankLogs(new QTimer(this))
+      m_actions(new RunActions(settings, services.ferryBinary, window)), m_rankLogs(new QTimer(this)),
+      m_colors(new RunColors(this)), m_followTable(new QTimer(this))
 {
+    // One colour per run wherever it is drawn: the chart, the table's swatches, compare, sweeps.
+    panels.chart->setRunColors(m_colors);
+    panels.runs->model()->setRunColors(m_colors);
+    // With nothing selected the chart shows the newest runs the table shows: it follows the
+    // filter (words at once, a query once the rows are read again).
+    m_followTable->setSingleShot(true);
+    m_followTable->setInterval(0);
+    connect(m_followTable, &QTimer::timeout, this, &RunsController::followTable);
+    for (const auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
+        connect(panels.runs->proxy(), signal, m_followTable, qOverload<>(&QTimer::start));
+    connect(panels.runs->proxy(), &QAbstractItemModel::modelReset, m_followTable, qOverload<>(&QTimer::start));
+    connect(panels.runs->proxy(), &QAbstractItemModel::layoutChanged, m_followTable, qOverload<>(&QTimer::start));
     m_actions->setSecretNames([secrets = services.secrets] { return secrets ? secrets->names() : QStringList(); });
     connect(m_actions, &RunActions::problem, this, &RunsController::problem);
     connect(m_actions, &RunActions::message, this, [this](const QString &text) { Q_EMIT statusMessage(text, 5000); });
@@ -92,6 +106,9 @@ void RunsController::attach(WorkspaceSession *session)
     m_panels.details->setStore(store(), m_workspace->root());
     m_panels.train->setWorkspace(store(), m_workspace->runsDir(), m_workspace->root());
     m_actions->setWorkspace(store(), m_workspace->root(), m_workspace->runsDir());
+    // The runs' colours from the last session: each run keeps its own.
+    if (const auto read = m_colors->setFile(QDir(m_workspace->stateDir()).filePath(u"run-colors.json"_s)); !read)
+        Q_EMIT problem(read.error());
 }
 
 void RunsController::detach()
@@ -112,6 +129,7 @@ void RunsController::detach()
     }
     m_rows.clear();
     m_session = nullptr;
+    (void)m_colors->setFile({});
 }
 
 void RunsController::reload()
@@ -123,24 +141,68 @@ void RunsController::reload()
 void RunsController::runsLoaded(const QList<RunRow> &rows)
 {
     m_rows.clear();
-    for (const RunRow &row : rows)
+    QStringList ids;
+    for (const RunRow &row : rows) {
         m_rows.insert(row.record.id, row);
-    m_newestRuns = RunsModel::newestRunsWithMetrics(rows, kNewestRunsCharted);
+        ids << row.record.id;
+    }
+    m_colors->retain(ids);
+    m_colors->know(ids); // a new run has its colour from its first row on
+
     if (!m_selectAfterLoad.isEmpty() && m_rows.contains(m_selectAfterLoad)) {
         m_panels.runs->selectRuns({m_selectAfterLoad});
         m_selectAfterLoad.clear();
     }
+    followTable();
+}
+
+// The runs the table shows (the filter applied), newest first: the chart's while none is selected.
+void RunsController::followTable()
+{
+    QList<RunRow> shown;
+    const QAbstractItemModel *proxy = m_panels.runs->proxy();
+    for (int row = 0; row < proxy->rowCount(); ++row) {
+        const auto it = m_rows.constFind(proxy->index(row, 0).data(RunsModel::RunIdRole).toString());
+        if (it != m_rows.cend())
+            shown << *it;
+    }
+    m_newestRuns = RunsModel::newestRunsWithMetrics(shown, kNewestRunsCharted);
+    m_tableRunsWithMetrics = int(RunsModel::newestRunsWithMetrics(shown, int(shown.size())).size());
     if (m_panels.runs->selectedRunIds().isEmpty())
         selectionChanged({});
 }
 
+QString RunsController::chartCaption(const QStringList &selected) const
+{
+    if (selected.size() == 1)
+        return tr("Showing the selected run");
+    if (!selected.isEmpty())
+        return tr("Showing the %1 selected runs").arg(selected.size());
+    const bool filtered = !m_panels.runs->filterEdit()->text().trimmed().isEmpty();
+    const int all = m_tableRunsWithMetrics, shown = int(m_newestRuns.size());
+    if (all == 0)
+        return filtered ? tr("No run the filter keeps has metrics yet") : QString();
+    if (shown < all)
+        return (filtered ? tr("Showing the %1 newest of the %2 runs the filter keeps (%3 left out): select runs in "
+                              "the table to chart others")
+                         : tr("Showing the %1 newest of the %2 runs (%3 left out): select runs in the table to chart "
+                              "others"))
+            .arg(shown)
+            .arg(all)
+            .arg(all - shown);
+    if (shown == 1)
+        return filtered ? tr("Showing the one run the filter keeps") : tr("Showing the one run with metrics");
+    return (filtered ? tr("Showing the %1 runs the filter keeps: select runs in the table to chart only those")
+                     : tr("Showing the %1 newest runs: select runs in the table to chart only those"))
+        .arg(shown);
+}
+
 void RunsController::selectionChanged(const QStringList &runIds)
 {
-    // Nothing selected: the newest runs, so a workspace opens on its latest curves.
+    // Nothing selected: the newest runs the table shows, so a workspace opens on its latest curves
+    // and a filter narrows the chart as it narrows the table.
     const QStringList shown = runIds.isEmpty() ? m_newestRuns : runIds;
-    m_panels.chart->setCaption(runIds.isEmpty() && !shown.isEmpty()
-                                   ? tr("The newest runs (select runs in the table to compare others)")
-                                   : QString());
+    m_panels.chart->setCaption(chartCaption(runIds));
     if (!m_session || shown == m_session->feeder()->runs())
         return; // no runs to read, or the same runs: their points are in the chart already
     QHash<QString, QString> labels;
@@ -251,6 +313,7 @@ void RunsController::compareRuns(const QStringList &runIds)
         m_compareView->setWindowFlag(Qt::Window);
         m_compareView->resize(1280, 820);
         connect(m_compareView, &CompareView::problem, this, &RunsController::problem);
+        m_compareView->curves()->setRunColors(m_colors);
     }
     m_compareView->setWindowTitle(tr("Compare %n run(s) — %1", nullptr, int(runIds.size())).arg(m_workspace->name()));
     m_compareView->setStore(store(), runsDir());
@@ -301,6 +364,7 @@ void RunsController::showSweeps(const QString &sweepId)
         m_sweepView->resize(1280, 760);
         connect(m_sweepView, &SweepView::rerunRequested, this, &RunsController::rerun);
         connect(m_sweepView, &SweepView::problem, this, &RunsController::reportText);
+        m_sweepView->curves()->setRunColors(m_colors);
     }
     m_sweepView->setWindowTitle(tr("Sweeps — %1").arg(m_workspace->name()));
     if (m_sweepView->currentSweep().isEmpty() || !m_sweepView->isVisible())

@@ -26,6 +26,7 @@ namespace ferry::ui {
 
 class CompareView;
 class RunActions;
+class RunColors;
 class SweepView;
 class WorkspaceSession;
 
@@ -78,6 +79,8 @@ Q_SIGNALS:
 private:
     void runsLoaded(const QList<RunRow> &rows);
     void selectionChanged(const QStringList &runIds);
+    void followTable();
+    QString chartCaption(const QStringList &selected) const; // what the chart shows, and what it leaves out
     void currentRunChanged(const QString &runId);
     void fetchShownRankLog(); // a run across nodes still going: the shown rank's log, from its host
     void cancelRun(const QString &runId);
@@ -96,10 +99,13 @@ private:
     CompareView *m_compareView = nullptr;
 
     QHash<QString, RunRow> m_rows;
-    QStringList m_newestRuns;  // charted while no run is selected
-    QString m_selectAfterLoad; // a run just started: selected once the table has it
-    QString m_currentRun;      // the run whose log and details are shown
-    QTimer *m_rankLogs;        // while rank K > 0 of a run still going is shown: copies its log here
+    QStringList m_newestRuns;       // charted while no run is selected
+    QString m_selectAfterLoad;      // a run just started: selected once the table has it
+    QString m_currentRun;           // the run whose log and details are shown
+    QTimer *m_rankLogs;             // while rank K > 0 of a run still going is shown: copies its log here
+    RunColors *m_colors;            // every run's colour, for every view (kept in .ferry/run-colors.json)
+    QTimer *m_followTable;          // the table's rows changed: the chart follows (once per burst)
+    int m_tableRunsWithMetrics = 0; // of the runs the table shows
 };
 
 } // namespace ferry::ui

@@ -4,6 +4,7 @@ if(FERRY_GUI)
   ferry_test(tst_seriesstore GUI SOURCES ui/chart/tst_seriesstore.cpp LIBS ferry_ui)
   ferry_test(tst_losschart GUI SOURCES ui/chart/tst_losschart.cpp LIBS ferry_ui)
   ferry_test(tst_metricgroups GUI SOURCES ui/chart/tst_metricgroups.cpp LIBS ferry_ui)
+  ferry_test(tst_runcolors GUI SOURCES ui/chart/tst_runcolors.cpp LIBS ferry_ui)
 endif()
 
 # Benchmark (tests/bench/chart.sh, by hand; never built by CI): the chart against Qt Charts and,

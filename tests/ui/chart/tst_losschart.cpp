@@ -2,6 +2,7 @@
 // tooltip, export, x axis modes, live refresh; the panel of charts with thousands of metrics.
 #include "support/cost.h"
 #include "support/testmain.h"
+#include "ui/chart/chartaxis.h"
 #include "ui/chart/losschart.h"
 #include "ui/chart/losschartpanel.h"
 #include "ui/chart/runcolors.h"
@@ -9,9 +10,14 @@
 #include <QComboBox>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
+#include <QMenu>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <QWheelEvent>
 
 #include <cmath>
@@ -50,12 +56,14 @@ class TestLossChart : public QObject {
     std::unique_ptr<LossChart> m_chart;
     QTemporaryDir m_dir;
 
-    void wheel(const QPoint &pos, int delta)
+    static bool wheel(QWidget *widget, const QPoint &pos, int delta, Qt::KeyboardModifiers modifiers)
     {
-        QWheelEvent event(pos, m_chart->mapToGlobal(pos), QPoint(), QPoint(0, delta), Qt::NoButton, Qt::NoModifier,
+        QWheelEvent event(pos, widget->mapToGlobal(pos), QPoint(), QPoint(0, delta), Qt::NoButton, modifiers,
                           Qt::NoScrollPhase, false);
-        QApplication::sendEvent(m_chart.get(), &event);
+        QApplication::sendEvent(widget, &event);
+        return event.isAccepted();
     }
+    void wheel(const QPoint &pos, int delta) { wheel(m_chart.get(), pos, delta, Qt::ControlModifier); }
     // The widget x of an axis value (inverse of the chart's pixel mapping).
     int pixelAtX(double x) const
     {
@@ -176,14 +184,17 @@ private Q_SLOTS:
         QCOMPARE(m_chart->xRange(), (std::pair{x0, x1}));
     }
 
-    // A long run name is elided in the middle in the legend; hovering its entry shows it whole.
+    // A long run name is not cut: too wide to go beside the plot, the legend goes in rows above
+    // it, where the name is whole; hovering its entry shows it too.
     void legendTooltipHasTheFullName()
     {
         const QString name = u"resnet50-finetune-imagenet-subset-lr0.003-batch256-seed7-final"_s;
         m_chart->setRunLabel(u"run-b"_s, name);
         const QRect entry = m_chart->legendEntryRect(u"run-b"_s);
         QVERIFY(entry.isValid());
-        QVERIFY(m_chart->fontMetrics().horizontalAdvance(name) > entry.width()); // it is elided there
+        QVERIFY(m_chart->legendText().contains(name));
+        QVERIFY(entry.bottom() < m_chart->plotRect().top()); // above the plot
+        QVERIFY(m_chart->fontMetrics().horizontalAdvance(name) < entry.width());
         const QString text = m_chart->hoverText(entry.center());
         QVERIFY2(text.startsWith(name + u'\n'), qPrintable(text));
         QVERIFY(text.contains(u"Click to hide"_s));
@@ -218,7 +229,7 @@ private Q_SLOTS:
         m_chart->render(image);
         const QRect plot = m_chart->plotRect();
         for (const QString &run : {u"run-a"_s, u"run-b"_s, u"run-c"_s}) {
-            const QRgb color = runColor(run).rgb();
+            const QRgb color = m_chart->runColor(run).rgb();
             int found = 0;
             for (int y = plot.top(); y <= plot.bottom(); ++y)
                 for (int x = plot.left(); x <= plot.right(); ++x)
@@ -263,7 +274,7 @@ private Q_SLOTS:
         // The raw curve stays, faint: run-a's colour at 25 % over white somewhere in the plot.
         QImage image(m_chart->size(), QImage::Format_RGB32);
         m_chart->render(image);
-        const QColor c = runColor(u"run-a"_s);
+        const QColor c = m_chart->runColor(u"run-a"_s);
         auto faint = [](int v) { return 255 + (v - 255) * 64 / 255; }; // alpha 0.25 = 64/255
         int found = 0;
         for (int y = 0; y < image.height(); ++y)
@@ -449,7 +460,7 @@ private Q_SLOTS:
         QVERIFY(m_chart->lastFrameExact());
         QCOMPARE(m_chart->layerBuilds(), builds + 1);
         const QImage image = m_chart->grab().toImage();
-        const QRgb hidden = runColor(u"run-b"_s).rgb();
+        const QRgb hidden = m_chart->runColor(u"run-b"_s).rgb();
         for (int y = 0; y < image.height(); ++y) {
             const QRect plot = m_chart->plotRect();
             if (y < plot.top() || y > plot.bottom())
@@ -457,6 +468,258 @@ private Q_SLOTS:
             for (int x = plot.left(); x <= plot.right(); ++x)
                 QVERIFY(image.pixel(x, y) != hidden);
         }
+    }
+
+    // The wheel over a chart is the list's: without Ctrl it changes nothing and is left to the
+    // scroll area holding the panels, which scrolls (UX review 2026-12-06, finding 5).
+    void plainWheelScrollsThePanelListCtrlZooms()
+    {
+        const QPoint at = m_chart->plotRect().center();
+        QVERIFY(!wheel(m_chart.get(), at, -120, Qt::NoModifier));
+        QVERIFY(!m_chart->isZoomed());
+
+        auto store = std::make_shared<SeriesStore>();
+        for (const QString &metric :
+             {u"loss"_s, u"acc"_s, u"lr"_s, u"grad_norm"_s, u"tokens"_s, u"perplexity"_s, u"throughput"_s})
+            store->append(store->series(u"run-a"_s, metric), std::vector<ChartPoint>{{0, T0, 1.0}, {1, T0, 2.0}});
+        LossChartPanel panel;
+        panel.resize(900, 500);
+        panel.setStore(store);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QCOMPARE(panel.panels().size(), 7);
+        auto *scroll = panel.findChild<QScrollArea *>();
+        QVERIFY(scroll->verticalScrollBar()->maximum() > 0);
+        QCOMPARE(scroll->verticalScrollBar()->value(), 0);
+        LossChart *second = panel.panels().at(1);
+        const QPoint over = second->plotRect().center();
+        wheel(second, over, -360, Qt::NoModifier);
+        QVERIFY(scroll->verticalScrollBar()->value() > 0);
+        QVERIFY(!second->isZoomed());
+        QVERIFY(wheel(second, second->plotRect().center(), 120, Qt::ControlModifier));
+        QVERIFY(second->isZoomed());
+    }
+
+    // A panel says what it draws: its title, and a legend that explains the line styles of its
+    // metrics beside the runs (UX review 2026-12-06, finding 3; issue 37's loss panel).
+    void titleAndLegendNameRunAndMetric()
+    {
+        m_chart->setMetrics({u"loss"_s, u"val_loss"_s});
+        m_chart->setTitle(u"loss"_s);
+        m_chart->setRunLabel(u"run-a"_s, u"train (0eaa)"_s);
+        QCOMPARE(m_chart->drawnMetrics(), (QStringList{u"loss"_s, u"val_loss"_s}));
+        const QStringList legend = m_chart->legendText();
+        QCOMPARE(legend.mid(0, 2), (QStringList{u"solid: loss"_s, u"dashed: val_loss"_s}));
+        QCOMPARE(legend.mid(2), (QStringList{u"train (0eaa)"_s, u"run-b"_s, u"run-c"_s}));
+        // The title is drawn above the plot: dark pixels there, none before it was set.
+        QImage image(m_chart->size(), QImage::Format_RGB32);
+        m_chart->render(image);
+        int ink = 0;
+        for (int y = 0; y < m_chart->plotRect().top() - 2; ++y)
+            for (int x = 0; x < 60; ++x)
+                ink += qGray(image.pixel(x, y)) < 128;
+        QVERIFY(ink > 10);
+        // A small panel: the names whole, in rows above the plot, not cut to "tra...d1)".
+        m_chart->resize(420, 260);
+        m_chart->setRunLabel(u"run-b"_s, u"train flowers.csv (0d8e)"_s);
+        QVERIFY(m_chart->legendText().contains(u"train flowers.csv (0d8e)"_s));
+        QVERIFY(m_chart->legendEntryRect(u"run-b"_s).bottom() < m_chart->plotRect().top());
+        // Hovering a style's entry says what it is.
+        QVERIFY(m_chart->legendText().contains(u"dashed: val_loss"_s));
+    }
+
+    // The tooltip's steps are whole, and a run that ended before the x under the mouse has no
+    // value there (it gave run-short its last value at step 98; UX review, finding 3).
+    void tooltipStepsAreWholeAndEndWithTheRun()
+    {
+        std::vector<ChartPoint> points;
+        for (int s = 0; s <= 60; ++s)
+            points.push_back({double(s), T0 + s, 0.5});
+        m_store->append(m_store->series(u"run-short"_s, u"loss"_s), points);
+        m_chart->refresh();
+        m_chart->setXRange(0, 200);
+        const QString text = m_chart->hoverText(QPoint(pixelAtX(98.93), m_chart->plotRect().center().y()));
+        QVERIFY2(text.startsWith(u"step 99\n"_s), qPrintable(text));
+        QVERIFY2(!text.contains(u"run-short"_s), qPrintable(text));
+        QVERIFY2(text.contains(u"run-a: "_s) && text.contains(u"(step 99)"_s), qPrintable(text));
+        const QString inside = m_chart->hoverText(QPoint(pixelAtX(40), m_chart->plotRect().center().y()));
+        QVERIFY2(inside.contains(u"run-short: 0.5 (step 40)"_s), qPrintable(inside));
+    }
+
+    // A metric logged once is drawn, as a dot (it drew nothing on an empty -0.5..0.5 axis).
+    void aSinglePointIsDrawn()
+    {
+        m_store->append(m_store->series(u"run-once"_s, u"seed"_s), std::vector<ChartPoint>{{0, T0, 1.0}});
+        m_chart->refresh();
+        m_chart->setMetrics({u"seed"_s});
+        QImage image(m_chart->size(), QImage::Format_RGB32);
+        m_chart->render(image);
+        const QRgb color = m_chart->runColor(u"run-once"_s).rgb() & 0xffffff;
+        const QRect plot = m_chart->plotRect();
+        int found = 0;
+        for (int y = plot.top(); y <= plot.bottom(); ++y)
+            for (int x = plot.left(); x <= plot.right(); ++x)
+                found += (image.pixel(x, y) & 0xffffff) == color;
+        QVERIFY2(found >= 16, qPrintable(QString::number(found)));
+    }
+
+    // A constant 0.001 (the example's learning rate) is labelled 0.001 on a range around it, not
+    // 0.0 on -0.4..0.4; labels always tell neighbouring ticks apart.
+    void axisLabelsCarryTheDigitsThatTellValuesApart()
+    {
+        std::vector<ChartPoint> points;
+        for (int s = 0; s < 50; ++s)
+            points.push_back({double(s), T0 + s, 0.001});
+        m_store->append(m_store->series(u"run-a"_s, u"lr"_s), points);
+        m_chart->refresh();
+        m_chart->setMetrics({u"lr"_s});
+        const auto [y0, y1] = m_chart->yRange();
+        QVERIFY2(y0 > 0 && y0 < 0.001 && y1 > 0.001 && y1 < 0.002, qPrintable(u"%1..%2"_s.arg(y0).arg(y1)));
+        const std::vector<QString> labels = m_chart->yTickLabels();
+        QVERIFY(labels.size() >= 2);
+        QVERIFY(std::any_of(labels.begin(), labels.end(), [](const QString &l) { return l.toDouble() == 0.001; }));
+        QCOMPARE(QSet<QString>(labels.begin(), labels.end()).size(), qsizetype(labels.size()));
+        for (const auto &[lo, hi] : {std::pair{1'000'000.1, 1'000'000.3}, std::pair{0.25001, 0.25004},
+                                     std::pair{-3e-6, 4e-6}, std::pair{12345.0, 12346.0}}) {
+            const AxisTicks ticks = linearTicks(lo, hi, 6);
+            QVERIFY(ticks.labels.size() >= 2);
+            QCOMPARE(QSet<QString>(ticks.labels.begin(), ticks.labels.end()).size(), qsizetype(ticks.labels.size()));
+            for (std::size_t i = 0; i < ticks.labels.size(); ++i)
+                QVERIFY2(std::abs(ticks.labels[i].toDouble() - ticks.values[i]) <= (hi - lo) * 1e-6,
+                         qPrintable(ticks.labels[i]));
+        }
+        // Memory of a short run: KiB, not 0.41 MiB; a GPU's many MiB: GiB.
+        QCOMPARE(linearTicks(0.3, 0.5, 4, ValueUnit::MiB).labels.front().right(4), u" KiB"_s);
+        QCOMPARE(linearTicks(2048, 6144, 4, ValueUnit::MiB).labels.front().right(4), u" GiB"_s);
+        QCOMPARE(formatValue(0.41, ValueUnit::MiB), u"419.84 KiB"_s);
+        // Small time axes keep two labels at least.
+        for (const auto &[lo, hi] : {std::pair{0.2, 290.0}, std::pair{3.0, 7.5}, std::pair{0.01, 0.4}})
+            QVERIFY2(timeTicks(lo, hi, 2).labels.size() >= 2, qPrintable(u"%1..%2"_s.arg(lo).arg(hi)));
+        QVERIFY(clockTicks(1'700'000'003.5, 1'700'000'290.0, 2).labels.size() >= 2);
+    }
+
+    // The x axis' choice changes the x values painted: step, time since start, the wall clock,
+    // another metric of the run (loss against tokens seen), and log x (issue 37, X axis).
+    void xAxisChoiceChangesThePaintedX()
+    {
+        for (int r = 0; r < 3; ++r) {
+            std::vector<ChartPoint> tokens;
+            for (int s = 0; s <= 1000; s += 2)
+                tokens.push_back({double(s), T0, 512.0 * s});
+            m_store->append(m_store->series(u"run-%1"_s.arg(QChar(u'a' + r)), u"tokens"_s), tokens);
+        }
+        m_chart->refresh();
+        const int id = m_store->find(u"run-a"_s, u"loss"_s);
+        QCOMPARE(m_chart->drawnX(id)[7], 7.0);
+        m_chart->setXAxisMode(XAxisMode::WallTime);
+        QCOMPARE(m_chart->drawnX(id)[7], 0.07); // 10 ms a step, from the run's first point
+        m_chart->setXAxisMode(XAxisMode::Clock);
+        QCOMPARE(m_chart->drawnX(id)[7], double(T0 + 70) / 1000);
+        QVERIFY(m_chart->xTickLabels().front().contains(u':')); // a clock
+        m_chart->setXAxisMode(XAxisMode::Metric);
+        m_chart->setXMetric(u"tokens"_s);
+        // Loss against tokens: step 7 has none, so the tokens of step 6 (3072) hold.
+        const std::vector<double> x = m_chart->drawnX(id);
+        QCOMPARE(x.size(), std::size_t(1001));
+        QCOMPARE(x[7], 3072.0);
+        QCOMPARE(m_chart->xRange(), (std::pair{0.0, 512000.0}));
+        QImage image(m_chart->size(), QImage::Format_RGB32);
+        m_chart->render(image); // drawn, without a crash
+        QVERIFY(!m_chart->visibleSeries().empty());
+        // A run without the x metric is not drawn; the x metric is not drawn against itself.
+        m_store->append(m_store->series(u"run-z"_s, u"loss"_s), std::vector<ChartPoint>{{0, T0, 1.0}});
+        m_chart->refresh();
+        for (const int shown : m_chart->visibleSeries())
+            QVERIFY(m_store->data(shown).key().runId != u"run-z"_s);
+        // Log x: in log10 units, x <= 0 (tokens 0 at step 0) left out of the range.
+        m_chart->setLogX(true);
+        const auto [lo, hi] = m_chart->xRange();
+        QCOMPARE(lo, std::log10(1024.0));
+        QCOMPARE(hi, std::log10(512000.0));
+        m_chart->render(image);
+        m_chart->setXAxisMode(XAxisMode::Step);
+        QCOMPARE(m_chart->xRange().first, 0.0); // step 1, log10: 0
+        QVERIFY(m_chart->xTickLabels().size() >= 2);
+    }
+
+    // System metrics sit in a section of their own under their heading, on a time axis whatever
+    // the x axis chosen (not the sample index as step), with tick labels on small panels; their
+    // memory in KiB when it is small (UX review 2026-12-06, finding 10).
+    void systemMetricsHaveATimeAxisOfTheirOwn()
+    {
+        auto store = std::make_shared<SeriesStore>();
+        std::vector<ChartPoint> loss, cpu, memory;
+        for (int s = 0; s < 100; ++s)
+            loss.push_back({double(s), T0 + s * 300, 1.0 / (1 + s)});
+        for (int n = 0; n < 7; ++n) {
+            cpu.push_back({double(n), T0 + n * 5000, 90.0 + n});
+            memory.push_back({double(n), T0 + n * 5000, 0.41});
+        }
+        store->append(store->series(u"run-a"_s, u"loss"_s), loss);
+        store->append(store->series(u"run-a"_s, u"accuracy"_s), loss);
+        store->append(store->series(u"run-a"_s, u"system/cpu_percent"_s), cpu);
+        store->append(store->series(u"run-a"_s, u"system/memory_rss_mib"_s), memory);
+        LossChartPanel panel;
+        panel.resize(800, 900);
+        panel.setStore(store);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        const QList<LossChart *> panels = panel.panels();
+        QCOMPARE(panels.size(), 4);
+        QCOMPARE(panels[0]->title(), u"loss"_s);
+        QCOMPARE(panels[2]->title(), u"CPU"_s);
+        QCOMPARE(panels[3]->title(), u"memory (resident)"_s);
+        QVERIFY(panel.findChild<QLabel *>(u"systemHeading"_s)->isVisible());
+        QVERIFY(panels[2]->geometry().top() > panels[1]->geometry().bottom()); // a row of their own
+        for (const XAxisMode mode : {XAxisMode::Step, XAxisMode::Epoch, XAxisMode::WallTime}) {
+            panel.setXAxis(mode);
+            QCOMPARE(panels[0]->xAxisMode(), mode);
+            QCOMPARE(panels[2]->xAxisMode(), XAxisMode::WallTime);
+            QCOMPARE(panels[2]->xRange(), (std::pair{0.0, 30.0})); // seconds, not samples 0..6
+            QVERIFY(panels[2]->xTickLabels().size() >= 2);
+            QVERIFY(panels[3]->yTickLabels().front().endsWith(u" KiB"_s));
+        }
+        panel.setXAxis(XAxisMode::Clock);
+        QCOMPARE(panels[2]->xAxisMode(), XAxisMode::Clock);
+        QVERIFY(panels[2]->xTickLabels().size() >= 2);
+    }
+
+    // A panel's context menu hides it; the hidden-panels button and the menu bring it back.
+    void aPanelCanBeHiddenAndShownAgain()
+    {
+        LossChartPanel panel;
+        panel.resize(900, 700);
+        panel.setStore(m_store);
+        std::vector<ChartPoint> acc;
+        for (int s = 0; s < 10; ++s)
+            acc.push_back({double(s), T0, 0.5});
+        m_store->append(m_store->series(u"run-a"_s, u"accuracy"_s), acc);
+        panel.chart()->refresh();
+        QTRY_COMPARE(panel.panels().size(), 2);
+        LossChart *accuracy = panel.panels().at(1);
+        QCOMPARE(accuracy->title(), u"accuracy"_s);
+        auto *button = panel.findChild<QToolButton *>(u"hiddenPanels"_s);
+        QVERIFY(button->isHidden());
+        QMenu *menu = panel.panelMenu(accuracy);
+        QAction *hide = menu->findChild<QAction *>(u"hidePanel"_s);
+        QVERIFY(hide);
+        QVERIFY(hide->text().contains(u"accuracy"_s));
+        hide->trigger();
+        QCOMPARE(panel.panels().size(), 1);
+        QCOMPARE(panel.hiddenPanels(), QSet<QString>{u"accuracy"_s});
+        QVERIFY(!button->isHidden());
+        QCOMPARE(button->text(), u"Hidden panels (1)"_s);
+        // New points do not bring it back.
+        m_store->append(m_store->series(u"run-b"_s, u"accuracy"_s), acc);
+        panel.chart()->refresh();
+        QCOMPARE(panel.panels().size(), 1);
+        const QList<QAction *> actions = button->menu()->actions();
+        const auto show =
+            std::find_if(actions.begin(), actions.end(), [](QAction *a) { return a->text().contains(u"accuracy"_s); });
+        QVERIFY(show != actions.end());
+        (*show)->trigger();
+        QCOMPARE(panel.panels().size(), 2);
+        QVERIFY(button->isHidden());
     }
 };
 

@@ -1,7 +1,6 @@
 // The chart's data: concurrent producers, the EMA, run colours.
 #include "support/testmain.h"
 #include "ui/chart/losschart.h"
-#include "ui/chart/runcolors.h"
 #include "ui/chart/seriesstore.h"
 
 #include <QRandomGenerator>
@@ -9,7 +8,6 @@
 
 #include <atomic>
 #include <cmath>
-#include <set>
 #include <thread>
 
 using namespace Qt::StringLiterals;
@@ -278,17 +276,29 @@ private Q_SLOTS:
         QCOMPARE(loaded.view(XAxisMode::WallTime, 0).size, 2);
     }
 
-    void runColorIsStableAndTellsRunsApart()
+    // One metric against another of the run: each point's x is the other's value at its step
+    // (the last before it where it has none), the points sorted by that x.
+    void pairedViewPlotsAMetricAgainstAnother()
     {
-        QCOMPARE(runColor(u"20240501-101500-a1b2"_s), runColor(u"20240501-101500-a1b2"_s));
-        // Pinned: the colour of a run must not change between versions of Ferry.
-        QCOMPARE(runColor(u"20240501-101500-a1b2"_s).name(), u"#59a14f"_s);
-        const QStringList ids = {u"20240501-101500-a1b2"_s, u"20240501-101612-c3d4"_s, u"20240501-103001-e5f6"_s,
-                                 u"20240502-090000-0718"_s};
-        std::set<QRgb> colors;
-        for (const QString &id : ids)
-            colors.insert(runColor(id).rgb());
-        QCOMPARE(colors.size(), std::size_t(ids.size()));
+        SeriesData loss({u"r"_s, u"loss"_s});
+        SeriesData tokens({u"r"_s, u"tokens"_s});
+        const std::vector<ChartPoint> l = {{0, 0, 4}, {1, 0, 3}, {2, 0, 2}, {3, 0, 1}};
+        const std::vector<ChartPoint> t = {{1, 0, 1000}, {3, 0, 500}}; // logged every other step
+        loss.append(l.data(), qsizetype(l.size()));
+        tokens.append(t.data(), qsizetype(t.size()));
+        SeriesView v = loss.pairedView(tokens, 0);
+        QCOMPARE(v.size, 3); // step 0 comes before tokens' first point
+        QCOMPARE(std::vector<double>(v.x, v.x + v.size), (std::vector<double>{500, 1000, 1000}));
+        QCOMPARE(std::vector<double>(v.y, v.y + v.size), (std::vector<double>{1, 3, 2}));
+        QCOMPARE(v.summary->query(v.y, 0, v.size).max, 3.0);
+        const ChartPoint more{4, 0, 2000};
+        tokens.append(&more, 1);
+        const ChartPoint next{4, 0, 0.5};
+        loss.append(&next, 1);
+        v = loss.pairedView(tokens, 0);
+        QCOMPARE(v.size, 4);
+        QCOMPARE(v.x[3], 2000.0);
+        QCOMPARE(v.y[3], 0.5);
     }
 };
 

@@ -440,7 +440,9 @@ private Q_SLOTS:
         QVERIFY(chart->legendRuns().contains(u"run11"_s)); // the newest
         QVERIFY(!chart->legendRuns().contains(u"run1"_s)); // the oldest are left out
         QTRY_VERIFY(!chart->visibleSeries().empty());
-        QVERIFY(window.chartPanel()->caption().contains(u"newest runs"_s));
+        // It says how many it shows and how many it leaves out.
+        QVERIFY2(window.chartPanel()->caption().contains(u"10 newest of the 12 runs (2 left out)"_s),
+                 qPrintable(window.chartPanel()->caption()));
         // The losses, not a throughput of 100000 that would draw them flat on one axis.
         QTRY_COMPARE(chart->metrics(), QStringList{u"loss"_s});
         for (const int id : chart->visibleSeries())
@@ -455,7 +457,7 @@ private Q_SLOTS:
 
         window.runsView()->selectRuns({u"run0"_s});
         QTRY_COMPARE(chart->legendRuns(), QStringList{u"run0"_s});
-        QVERIFY(window.chartPanel()->caption().isEmpty());
+        QCOMPARE(window.chartPanel()->caption(), u"Showing the selected run"_s);
 
         // Closed and opened again: the table starts over, and the newest curves are back.
         menuAction(window, u"&File"_s, u"&Close Workspace"_s)->trigger();
@@ -464,6 +466,45 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(chart->legendRuns().size(), 10, 10000);
         QVERIFY(window.runsView()->selectedRunIds().isEmpty());
         QTRY_VERIFY(!chart->visibleSeries().empty());
+    }
+
+    // Nothing selected, the chart shows what the runs table shows: the filter's words narrow it at
+    // once, a query once the rows are read again, and the caption counts them (UX review
+    // 2026-12-06, finding 7).
+    void chartFollowsTheRunsFilter()
+    {
+        QSettings settings(settingsFile(), QSettings::IniFormat);
+        RecentWorkspaces recent(settings);
+        MainWindow window(settings, recent, {});
+        window.show();
+        QVERIFY(window.openWorkspaceAt(folder(u"filtered"_s)));
+        for (int i = 0; i < 12; ++i)
+            addRunWithLoss(*window.store(), u"run%1"_s.arg(i), i * 1000);
+        window.store()->flush();
+        ferry::ui::LossChart *chart = window.chartPanel()->chart();
+        const auto charted = [chart] {
+            const QStringList runs = chart->legendRuns();
+            return QSet<QString>(runs.begin(), runs.end());
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(chart->legendRuns().size(), 10, 10000);
+
+        window.runsView()->filterEdit()->setText(u"run1"_s); // run1, run10, run11
+        QTRY_COMPARE(charted(), (QSet<QString>{u"run1"_s, u"run10"_s, u"run11"_s}));
+        QCOMPARE(window.runsView()->proxy()->rowCount(), 3);
+        QVERIFY2(window.chartPanel()->caption().contains(u"3 runs the filter keeps"_s),
+                 qPrintable(window.chartPanel()->caption()));
+
+        window.runsView()->filterEdit()->setText(u"id = run5 or id = run7"_s);
+        QTRY_COMPARE_WITH_TIMEOUT(charted(), (QSet<QString>{u"run5"_s, u"run7"_s}), 10000);
+        QVERIFY(window.chartPanel()->caption().contains(u"2 runs the filter keeps"_s));
+
+        window.runsView()->filterEdit()->setText(u"no such words"_s);
+        QTRY_VERIFY(chart->legendRuns().isEmpty());
+        QCOMPARE(window.chartPanel()->caption(), u"No run the filter keeps has metrics yet"_s);
+
+        window.runsView()->filterEdit()->clear();
+        QTRY_COMPARE_WITH_TIMEOUT(chart->legendRuns().size(), 10, 10000);
+        QVERIFY(window.chartPanel()->caption().contains(u"(2 left out)"_s));
     }
 
     // Every menu action has a key: the desktop's standard one where there is a convention.
