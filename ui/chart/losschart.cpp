@@ -354,7 +354,7 @@ std::pair<double, double> LossChart::autoX() const
     if (!(lo <= hi))
         return {0, 1};
     if (lo == hi)
-        return logXShown() ? std::pair{lo - 0.5, hi + 0.5} : std::pair{lo - 0.5, hi + 0.5};
+        return {lo - 0.5, hi + 0.5};
     return {lo, hi};
 }
 

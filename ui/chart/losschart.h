@@ -161,6 +161,11 @@ private:
     bool seriesShown(const SeriesData &series) const;
     std::vector<DrawnSeries> shownSeries() const;
     QSize layOutLegend(Layout &l, int top) const;
+    std::vector<LegendEntry> legendEntries() const;
+    int legendEntryWidth(const LegendEntry &e) const;
+    LegendEntry moreEntry(Layout &l, const std::vector<LegendEntry> &entries, qsizetype from) const;
+    QSize legendBeside(Layout &l, const std::vector<LegendEntry> &entries, int top, int widest) const;
+    QSize legendInRows(Layout &l, const std::vector<LegendEntry> &entries, int top) const;
     void paintAxes(QPainter &p, const QColor &text);
     void paintLegend(QPainter &p, const QString &highlighted);
     QString xTitle() const;

@@ -77,13 +77,15 @@ QStringList LossChart::legendText() const
     return lines;
 }
 
-// The legend's entries and where they go: beside the plot (right) when the widest is narrow
-// next to the widget, else in rows under the title. Returns the space it takes: its width on
-// the right, or its height above the plot (as {width, height}: one of them 0).
-QSize LossChart::layOutLegend(Layout &l, int top) const
+// A legend entry's width: its swatch or line sample, its text, a gap.
+int LossChart::legendEntryWidth(const LegendEntry &e) const
 {
-    const QFontMetrics fm(font());
-    const int line = fm.height() + 4;
+    return fontMetrics().horizontalAdvance(e.text) + (e.kind == LegendEntry::Metric ? MetricSwatch : RunSwatch) + 8;
+}
+
+// The metrics' line styles (when there are several), then the runs.
+std::vector<LossChart::LegendEntry> LossChart::legendEntries() const
+{
     std::vector<LegendEntry> entries;
     const QStringList metrics = drawnMetrics();
     if (metrics.size() > 1) {
@@ -93,75 +95,89 @@ QSize LossChart::layOutLegend(Layout &l, int top) const
     }
     for (const QString &run : legendRuns())
         entries.push_back({LegendEntry::Run, run, runLabel(run), {}, 0});
+    return entries;
+}
+
+// "+N more": the entries from `from` on, which did not fit; their runs kept for its tooltip.
+LossChart::LegendEntry LossChart::moreEntry(Layout &l, const std::vector<LegendEntry> &entries, qsizetype from) const
+{
+    LegendEntry e{LegendEntry::More, {}, tr("+%n more", "", int(qsizetype(entries.size()) - from)), {}, 0};
+    for (qsizetype i = from; i < qsizetype(entries.size()); ++i) {
+        if (entries[std::size_t(i)].kind == LegendEntry::Run)
+            l.moreRuns << entries[std::size_t(i)].key;
+    }
+    return e;
+}
+
+// The legend's entries and where they go: beside the plot (right) when the widest is narrow
+// next to the widget, else in rows under the title. Returns the space it takes: its width on
+// the right, or its height above the plot (as {width, height}: one of them 0).
+QSize LossChart::layOutLegend(Layout &l, int top) const
+{
+    const std::vector<LegendEntry> entries = legendEntries();
     if (entries.empty())
         return {};
-    const auto widthOf = [&fm](const LegendEntry &e) {
-        return fm.horizontalAdvance(e.text) + (e.kind == LegendEntry::Metric ? MetricSwatch : RunSwatch) + 8;
-    };
     int widest = 0;
     for (const LegendEntry &e : entries)
-        widest = std::max(widest, widthOf(e));
-    const auto more = [&](qsizetype from) {
-        LegendEntry e{LegendEntry::More, {}, tr("+%n more", "", int(entries.size() - from)), {}, 0};
-        for (qsizetype i = from; i < qsizetype(entries.size()); ++i) {
-            if (entries[std::size_t(i)].kind == LegendEntry::Run)
-                l.moreRuns << entries[std::size_t(i)].key;
-        }
-        return e;
-    };
+        widest = std::max(widest, legendEntryWidth(e));
+    if (widest <= width() * kLegendSideShare)
+        return legendBeside(l, entries, top, widest);
+    return legendInRows(l, entries, top);
+}
 
-    if (widest <= width() * kLegendSideShare) {
-        // A column on the right, as tall as the plot; what does not fit is "+N more".
-        const int x = width() - kLegendGap - widest;
-        const int fits = std::max(1, (height() - top - kLegendGap) / line);
-        int y = top + 2;
-        for (qsizetype i = 0; i < qsizetype(entries.size()); ++i) {
-            if (i == fits - 1 && qsizetype(entries.size()) > fits) {
-                LegendEntry e = more(i);
-                e.rect = QRect(x, y, widest, line);
-                l.entries.push_back(e);
-                break;
-            }
-            LegendEntry e = entries[std::size_t(i)];
-            e.rect = QRect(x, y, widest, line);
-            l.entries.push_back(e);
-            y += line;
-        }
-        l.legend = QRect(x, top, widest, y - top + line);
-        return {widest + kLegendGap, 0};
+// A column on the right, as tall as the plot; what does not fit is "+N more".
+QSize LossChart::legendBeside(Layout &l, const std::vector<LegendEntry> &entries, int top, int widest) const
+{
+    const int line = fontMetrics().height() + 4;
+    const int x = width() - kLegendGap - widest;
+    const int fits = std::max(1, (height() - top - kLegendGap) / line);
+    int y = top + 2;
+    for (qsizetype i = 0; i < qsizetype(entries.size()); ++i) {
+        const bool last = i == fits - 1 && qsizetype(entries.size()) > fits;
+        LegendEntry e = last ? moreEntry(l, entries, i) : entries[std::size_t(i)];
+        e.rect = QRect(x, y, widest, line);
+        l.entries.push_back(e);
+        if (last)
+            break;
+        y += line;
     }
-    // Rows under the title, names whole (an entry wider than a row is elided in the middle).
+    l.legend = QRect(x, top, widest, y - top + line);
+    return {widest + kLegendGap, 0};
+}
+
+// Rows under the title, names whole (an entry wider than a row is elided in the middle), at
+// most kLegendRowsShare of the height; what does not fit is "+N more".
+QSize LossChart::legendInRows(Layout &l, const std::vector<LegendEntry> &entries, int top) const
+{
+    const QFontMetrics fm = fontMetrics();
+    const int line = fm.height() + 4;
     const int left = kLegendGap, right = width() - kLegendGap;
     const int maxRows = std::max(1, int(height() * kLegendRowsShare) / line);
+    const int moreWidth = fm.horizontalAdvance(tr("+%n more", "", 99)) + 8;
     int x = left, row = 0;
     for (qsizetype i = 0; i < qsizetype(entries.size()); ++i) {
         LegendEntry e = entries[std::size_t(i)];
-        int w = std::min(widthOf(e), right - left);
+        const int w = std::min(legendEntryWidth(e), right - left);
         if (x > left && x + w > right) {
             ++row;
             x = left;
         }
-        const bool last = row == maxRows - 1;
-        const bool overflows = row >= maxRows || (last && i + 1 < qsizetype(entries.size()) &&
-                                                  x + w + fm.horizontalAdvance(tr("+%n more", "", 99)) + 8 > right);
-        if (overflows) {
-            if (row >= maxRows) {
+        const bool more = i + 1 < qsizetype(entries.size()) && row == maxRows - 1 && x + w + moreWidth > right;
+        if (row >= maxRows || more) {
+            if (row >= maxRows && !l.entries.empty()) {
+                // The last entry of the last row makes room for what is left.
                 row = maxRows - 1;
-                // Replace the last entry of the last row by what is left.
-                if (!l.entries.empty()) {
-                    x = l.entries.back().rect.left();
-                    l.entries.pop_back();
-                    --i;
-                }
+                x = l.entries.back().rect.left();
+                l.entries.pop_back();
+                --i;
             }
-            LegendEntry m = more(i);
+            LegendEntry m = moreEntry(l, entries, i);
             m.rect = QRect(x, top + row * line, fm.horizontalAdvance(m.text) + 8, line);
             l.entries.push_back(m);
             break;
         }
-        if (w < widthOf(e))
-            e.text = fm.elidedText(e.text, Qt::ElideMiddle,
-                                   w - (e.kind == LegendEntry::Metric ? MetricSwatch : RunSwatch) - 8);
+        if (w < legendEntryWidth(e))
+            e.text = fm.elidedText(e.text, Qt::ElideMiddle, w - (legendEntryWidth(e) - fm.horizontalAdvance(e.text)));
         e.rect = QRect(x, top + row * line, w, line);
         l.entries.push_back(e);
         x += w + kLegendGap;

@@ -4,6 +4,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QFileDialog>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -60,60 +61,9 @@ LossChartPanel::LossChartPanel(QWidget *parent)
     m_caption->setForegroundRole(QPalette::PlaceholderText);
     m_caption->setWordWrap(true);
     m_caption->hide();
-    // Panels: one axis for a loss and a throughput of 100000 samples/s would draw the loss flat.
-    m_metric->addItem(tr("Panels"));
-    m_metric->setItemData(Panels, tr("A panel per metric group, each with its own y range: losses first"),
-                          Qt::ToolTipRole);
-    m_metric->addItem(tr("All metrics"));
-    m_xAxis->setObjectName(u"xAxis"_s);
-    m_xAxis->addItem(tr("Step"), int(XAxisMode::Step));
-    m_xAxis->addItem(tr("Epoch"), int(XAxisMode::Epoch));
-    m_xAxis->addItem(tr("Time since start"), int(XAxisMode::WallTime));
-    m_xAxis->addItem(tr("Wall time"), int(XAxisMode::Clock));
-    m_xAxis->insertSeparator(m_xAxis->count());
-    m_xAxis->setToolTip(tr("The x axis: step, epoch, time, or another metric of each run (at the same step)"));
-    m_xAxis->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_xAxis->setMinimumContentsLength(10);
-    m_logX->setObjectName(u"logX"_s);
-    m_smoothing->setRange(0, 99);
-    m_smoothing->setMinimumWidth(50);
-    m_smoothing->setToolTip(tr("EMA smoothing; the raw curve stays faint behind"));
-    m_hidden->setObjectName(u"hiddenPanels"_s);
-    m_hidden->setPopupMode(QToolButton::InstantPopup);
-    m_hidden->setMenu(new QMenu(m_hidden));
-    m_hidden->setToolTip(tr("Panels hidden from their context menu: show them again"));
-    m_hidden->hide();
-    auto *reset = new QToolButton(this);
-    reset->setText(tr("Reset zoom"));
-    // One button for both exports: the row of controls stays narrow enough for the chart to
-    // have the window's width (issue 37: a third of it was left to the chart).
-    auto *exportButton = new QToolButton(this);
-    exportButton->setObjectName(u"export"_s);
-    exportButton->setText(tr("Export"));
-    exportButton->setPopupMode(QToolButton::InstantPopup);
-    auto *exportMenu = new QMenu(exportButton);
-    QAction *png = exportMenu->addAction(tr("Chart as PNG…"));
-    QAction *csv = exportMenu->addAction(tr("Points as CSV…"));
-    exportButton->setMenu(exportMenu);
-    m_metric->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_metric->setMinimumContentsLength(10);
-
-    auto *controls = new QHBoxLayout;
-    controls->addWidget(new QLabel(tr("Metric"), this));
-    controls->addWidget(m_metric);
-    controls->addWidget(new QLabel(tr("x"), this));
-    controls->addWidget(m_xAxis);
-    controls->addWidget(m_logX);
-    controls->addWidget(m_logY);
-    controls->addWidget(new QLabel(tr("Smoothing"), this));
-    controls->addWidget(m_smoothing, 1);
-    controls->addWidget(m_smoothingValue);
-    controls->addWidget(m_hidden);
-    controls->addWidget(reset);
-    controls->addWidget(exportButton);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(controls);
+    layout->addLayout(createControls());
     layout->addWidget(m_caption);
     auto *grid = new QWidget(m_scroll);
     grid->setLayout(m_grid);
@@ -129,16 +79,6 @@ LossChartPanel::LossChartPanel(QWidget *parent)
     m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     layout->addWidget(m_scroll, 1);
 
-    connect(m_metric, &QComboBox::currentIndexChanged, this, &LossChartPanel::applyMetricChoice);
-    connect(m_xAxis, &QComboBox::currentIndexChanged, this, &LossChartPanel::applyXAxis);
-    connect(m_logX, &QCheckBox::toggled, this, &LossChartPanel::applyXAxis);
-    connect(m_logY, &QCheckBox::toggled, this,
-            [this](bool on) { forEachChart([on](LossChart *c) { c->setLogY(on); }); });
-    connect(m_smoothing, &QSlider::valueChanged, this, [this](int value) {
-        forEachChart([value](LossChart *c) { c->setSmoothing(value / 100.0); });
-        m_smoothingValue->setText(QString::number(value / 100.0, 'f', 2));
-    });
-    connect(reset, &QToolButton::clicked, this, [this] { forEachChart([](LossChart *c) { c->resetZoom(); }); });
     // The other panels follow the first: its store (a new selection), labels and hidden runs.
     connect(m_chart, &LossChart::storeChanged, this, [this] {
         for (LossChart *other : std::as_const(m_others))
@@ -150,14 +90,81 @@ LossChartPanel::LossChartPanel(QWidget *parent)
             other->setRunLabel(run, label);
     });
     connect(m_chart, &LossChart::runVisibilityChanged, this, &LossChartPanel::showRunEverywhere);
-    connect(png, &QAction::triggered, this, [this] { exportTo(true); });
-    connect(csv, &QAction::triggered, this, [this] { exportTo(false); });
     connect(m_chart, &LossChart::dataChanged, this, &LossChartPanel::updateMetrics);
     m_chart->setRunColors(m_colors);
     m_chart->installEventFilter(this);
     m_chart->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_chart, &QWidget::customContextMenuRequested, this,
             [this](const QPoint &at) { panelMenu(m_chart)->popup(m_chart->mapToGlobal(at)); });
+}
+
+// The row above the charts: metric, x axis, log x and y, smoothing, hidden panels, reset, export.
+QHBoxLayout *LossChartPanel::createControls()
+{
+    // Panels: one axis for a loss and a throughput of 100000 samples/s would draw the loss flat.
+    m_metric->addItem(tr("Panels"));
+    m_metric->setItemData(Panels, tr("A panel per metric group, each with its own y range: losses first"),
+                          Qt::ToolTipRole);
+    m_metric->addItem(tr("All metrics"));
+    m_xAxis->setObjectName(u"xAxis"_s);
+    m_xAxis->addItem(tr("Step"), int(XAxisMode::Step));
+    m_xAxis->addItem(tr("Epoch"), int(XAxisMode::Epoch));
+    m_xAxis->addItem(tr("Time since start"), int(XAxisMode::WallTime));
+    m_xAxis->addItem(tr("Wall time"), int(XAxisMode::Clock));
+    m_xAxis->insertSeparator(m_xAxis->count());
+    m_xAxis->setToolTip(tr("The x axis: step, epoch, time, or another metric of each run (at the same step)"));
+    // Narrow boxes: the row of controls stays narrow enough for the chart to have most of the
+    // window's width (issue 37: a third of it was left to the chart).
+    for (QComboBox *box : {m_metric, m_xAxis}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(10);
+    }
+    m_logX->setObjectName(u"logX"_s);
+    m_smoothing->setRange(0, 99);
+    m_smoothing->setMinimumWidth(50);
+    m_smoothing->setToolTip(tr("EMA smoothing; the raw curve stays faint behind"));
+    m_hidden->setObjectName(u"hiddenPanels"_s);
+    m_hidden->setPopupMode(QToolButton::InstantPopup);
+    m_hidden->setMenu(new QMenu(m_hidden));
+    m_hidden->setToolTip(tr("Panels hidden from their context menu: show them again"));
+    m_hidden->hide();
+    auto *reset = new QToolButton(this);
+    reset->setText(tr("Reset zoom"));
+    auto *exportButton = new QToolButton(this); // both exports behind one button
+    exportButton->setObjectName(u"export"_s);
+    exportButton->setText(tr("Export"));
+    exportButton->setPopupMode(QToolButton::InstantPopup);
+    exportButton->setMenu(new QMenu(exportButton));
+    connect(exportButton->menu()->addAction(tr("Chart as PNG…")), &QAction::triggered, this,
+            [this] { exportTo(true); });
+    connect(exportButton->menu()->addAction(tr("Points as CSV…")), &QAction::triggered, this,
+            [this] { exportTo(false); });
+
+    connect(m_metric, &QComboBox::currentIndexChanged, this, &LossChartPanel::applyMetricChoice);
+    connect(m_xAxis, &QComboBox::currentIndexChanged, this, &LossChartPanel::applyXAxis);
+    connect(m_logX, &QCheckBox::toggled, this, &LossChartPanel::applyXAxis);
+    connect(m_logY, &QCheckBox::toggled, this,
+            [this](bool on) { forEachChart([on](LossChart *c) { c->setLogY(on); }); });
+    connect(m_smoothing, &QSlider::valueChanged, this, [this](int value) {
+        forEachChart([value](LossChart *c) { c->setSmoothing(value / 100.0); });
+        m_smoothingValue->setText(QString::number(value / 100.0, 'f', 2));
+    });
+    connect(reset, &QToolButton::clicked, this, [this] { forEachChart([](LossChart *c) { c->resetZoom(); }); });
+
+    auto *controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Metric"), this));
+    controls->addWidget(m_metric);
+    controls->addWidget(new QLabel(tr("x"), this));
+    controls->addWidget(m_xAxis);
+    controls->addWidget(m_logX);
+    controls->addWidget(m_logY);
+    controls->addWidget(new QLabel(tr("Smoothing"), this));
+    controls->addWidget(m_smoothing, 1);
+    controls->addWidget(m_smoothingValue);
+    controls->addWidget(m_hidden);
+    controls->addWidget(reset);
+    controls->addWidget(exportButton);
+    return controls;
 }
 
 void LossChartPanel::setStore(std::shared_ptr<SeriesStore> store)

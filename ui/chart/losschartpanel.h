@@ -12,6 +12,7 @@
 class QCheckBox;
 class QComboBox;
 class QGridLayout;
+class QHBoxLayout;
 class QLabel;
 class QMenu;
 class QScrollArea;
@@ -74,6 +75,7 @@ private:
             return a.panel.key == b.panel.key && a.metrics == b.metrics;
         }
     };
+    QHBoxLayout *createControls();
     void updateMetrics();
     void applyMetricChoice(); // the metric box's choice, to the charts
     void applyXAxis();        // the x box and log x, to the charts (the system's: time)

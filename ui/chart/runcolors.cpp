@@ -77,7 +77,10 @@ bool RunColors::giveSlots(const QStringList &runIds)
         return false;
     std::sort(fresh.begin(), fresh.end());
     fresh.erase(std::unique(fresh.begin(), fresh.end()), fresh.end());
-    QStringList all = m_slots.keys() + fresh;
+    QStringList all = fresh;
+    all.reserve(fresh.size() + m_slots.size());
+    for (auto it = m_slots.cbegin(); it != m_slots.cend(); ++it)
+        all << it.key();
     std::sort(all.begin(), all.end());
     for (const QString &run : std::as_const(fresh)) {
         // The 31 runs created just before it (the fresh ones before it have theirs by now).

@@ -245,33 +245,50 @@ SeriesView SeriesData::orderedView(Ordered &o, const Column &x, double smoothing
 {
     const qsizetype n = size();
     if (o.builtFor != n || (smoothing > 0 && o.smoothing != smoothing)) {
-        std::vector<qsizetype> order;
-        order.reserve(std::size_t(n));
+        std::vector<qsizetype> index;
+        std::vector<double> xs;
+        index.reserve(std::size_t(n));
+        xs.reserve(std::size_t(n));
         for (qsizetype i = 0; i < n; ++i) {
-            if (!std::isnan(x[std::size_t(i)]))
-                order.push_back(i);
+            if (!std::isnan(x[std::size_t(i)])) {
+                index.push_back(i);
+                xs.push_back(x[std::size_t(i)]);
+            }
         }
-        std::stable_sort(order.begin(), order.end(),
-                         [&x](qsizetype a, qsizetype b) { return x[std::size_t(a)] < x[std::size_t(b)]; });
-        const std::size_t m = order.size();
-        o.x.resize(m);
-        o.y.resize(m);
-        o.smooth.resize(smoothing > 0 ? m : 0);
-        for (std::size_t i = 0; i < m; ++i) {
-            const std::size_t from = std::size_t(order[i]);
-            o.x[i] = x[from];
-            o.y[i] = m_values[from];
-            if (smoothing > 0)
-                o.smooth[i] = m_smooth[from];
-        }
-        o.summary.clear();
-        o.summary.update(o.y.data(), qsizetype(m));
-        o.smoothSummary.clear();
-        if (smoothing > 0)
-            o.smoothSummary.update(o.smooth.data(), qsizetype(m));
-        o.builtFor = n;
-        o.smoothing = smoothing;
+        fillOrdered(o, index, xs, smoothing);
     }
+    return viewOf(o, smoothing);
+}
+
+// The points of `index` (their x in `x`) sorted by x (stable), with their values and EMA.
+void SeriesData::fillOrdered(Ordered &o, const std::vector<qsizetype> &index, const std::vector<double> &x,
+                             double smoothing)
+{
+    std::vector<std::size_t> order(index.size());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::stable_sort(order.begin(), order.end(), [&x](std::size_t a, std::size_t b) { return x[a] < x[b]; });
+    const std::size_t m = order.size();
+    o.x.resize(m);
+    o.y.resize(m);
+    o.smooth.resize(smoothing > 0 ? m : 0);
+    for (std::size_t i = 0; i < m; ++i) {
+        const std::size_t from = std::size_t(index[order[i]]);
+        o.x[i] = x[order[i]];
+        o.y[i] = m_values[from];
+        if (smoothing > 0)
+            o.smooth[i] = m_smooth[from];
+    }
+    o.summary.clear();
+    o.summary.update(o.y.data(), qsizetype(m));
+    o.smoothSummary.clear();
+    if (smoothing > 0)
+        o.smoothSummary.update(o.smooth.data(), qsizetype(m));
+    o.builtFor = size();
+    o.smoothing = smoothing;
+}
+
+SeriesView SeriesData::viewOf(const Ordered &o, double smoothing)
+{
     const qsizetype m = qsizetype(o.x.size());
     if (smoothing > 0)
         return SeriesView{o.x.data(), o.smooth.data(), m, &o.smoothSummary};
@@ -290,34 +307,11 @@ SeriesView SeriesData::pairedView(const SeriesData &xs, double smoothing)
         std::vector<qsizetype> index;
         std::vector<double> x;
         run::pairByStep(xs.m_steps.data(), xs.m_values.data(), xs.size(), m_steps.data(), n, index, x);
-        std::vector<std::size_t> order(index.size());
-        std::iota(order.begin(), order.end(), std::size_t(0));
-        std::stable_sort(order.begin(), order.end(), [&x](std::size_t a, std::size_t b) { return x[a] < x[b]; });
-        const std::size_t m = order.size();
-        o.x.resize(m);
-        o.y.resize(m);
-        o.smooth.resize(smoothing > 0 ? m : 0);
-        for (std::size_t i = 0; i < m; ++i) {
-            const std::size_t from = std::size_t(index[order[i]]);
-            o.x[i] = x[order[i]];
-            o.y[i] = m_values[from];
-            if (smoothing > 0)
-                o.smooth[i] = m_smooth[from];
-        }
-        o.summary.clear();
-        o.summary.update(o.y.data(), qsizetype(m));
-        o.smoothSummary.clear();
-        if (smoothing > 0)
-            o.smoothSummary.update(o.smooth.data(), qsizetype(m));
-        o.builtFor = n;
-        o.smoothing = smoothing;
+        fillOrdered(o, index, x, smoothing);
         m_pairedWith = &xs;
         m_pairedWithSize = xs.size();
     }
-    const qsizetype m = qsizetype(o.x.size());
-    if (smoothing > 0)
-        return SeriesView{o.x.data(), o.smooth.data(), m, &o.smoothSummary};
-    return SeriesView{o.x.data(), o.y.data(), m, &o.summary};
+    return viewOf(o, smoothing);
 }
 
 SeriesStore::~SeriesStore() = default;

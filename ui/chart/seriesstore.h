@@ -84,10 +84,12 @@ public:
     run::SeriesColumns takeColumns(); // its points as columns; the series is empty after
 
 private:
-    struct Ordered; // a copy sorted by wall time or epoch, for a series whose steps do not sort them
+    struct Ordered; // a copy sorted by wall time, epoch or another metric, for a series whose steps do not sort them
 
     void updateEma(double smoothing);
     SeriesView orderedView(Ordered &o, const Column &x, double smoothing);
+    void fillOrdered(Ordered &o, const std::vector<qsizetype> &index, const std::vector<double> &x, double smoothing);
+    static SeriesView viewOf(const Ordered &o, double smoothing);
 
     SeriesKey m_key;
     Column m_steps, m_wallMs, m_values, m_epochs;
