@@ -9,5 +9,3 @@ ferry_test(tst_metricfiles SOURCES metrics/tst_metricfiles.cpp)
 ferry_test(tst_systemsamples SOURCES metrics/tst_systemsamples.cpp)
 # TensorBoard event files: the corpus's and ones written by python3-protobuf, against event_oracle.py.
 ferry_test(tst_eventfile SOURCES metrics/tst_eventfile.cpp)
-# One metric against another of the same run, at the same step (the chart's x = a metric).
-ferry_test(tst_metricpairs SOURCES metrics/tst_metricpairs.cpp)

@@ -54,7 +54,7 @@ public:
     void setXAxisMode(XAxisMode mode);
     XAxisMode xAxisMode() const { return m_mode; }
     // The metric on the x axis in XAxisMode::Metric: each series drawn against this metric of its
-    // run, at the same step (metrics/metricpairs.h); runs without it are not drawn.
+    // run, joined on step (SeriesData::pairedView, analysis' rule); runs without it are not drawn.
     void setXMetric(const QString &metric);
     QString xMetric() const { return m_xMetric; }
     // Log x: points at x <= 0 are not drawn (a step 0, the first moment of a run).

@@ -1,6 +1,6 @@
 #include "ui/chart/seriesstore.h"
 
-#include "metrics/metricpairs.h"
+#include "analysis/curves.h"
 
 #include <QMutexLocker>
 
@@ -304,9 +304,19 @@ SeriesView SeriesData::pairedView(const SeriesData &xs, double smoothing)
     Ordered &o = *m_byMetric;
     if (o.builtFor != n || m_pairedWith != &xs || m_pairedWithSize != xs.size() ||
         (smoothing > 0 && o.smoothing != smoothing)) {
+        // Joined on step by analysis' one rule (valueAt: the x metric's value at the step, on the
+        // line between its points; none outside its first to last step or in its holes).
+        const run::CurveView xCurve{xs.m_steps.data(), xs.m_values.data(), xs.size()};
         std::vector<qsizetype> index;
         std::vector<double> x;
-        run::pairByStep(xs.m_steps.data(), xs.m_values.data(), xs.size(), m_steps.data(), n, index, x);
+        for (qsizetype i = 0; i < n; ++i) {
+            if (std::isnan(m_steps[std::size_t(i)]))
+                continue;
+            if (const std::optional<double> at = run::valueAt(xCurve, m_steps[std::size_t(i)])) {
+                index.push_back(i);
+                x.push_back(*at);
+            }
+        }
         fillOrdered(o, index, x, smoothing);
         m_pairedWith = &xs;
         m_pairedWithSize = xs.size();

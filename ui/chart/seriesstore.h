@@ -68,8 +68,10 @@ public:
     // its EMA with that weight (TensorBoard's debiased EMA, see ema()). Summaries are brought up
     // to date lazily.
     SeriesView view(XAxisMode x, double smoothing);
-    // x = the value of another series of the run (`xs`) at each point's step (run::pairByStep),
-    // the points sorted by it; y as in view(). Rebuilt when either series grows.
+    // x = the value of another series of the run (`xs`) at each point's step, by analysis' rule
+    // (analysis/curves.h, valueAt: on the line between its points; a point outside its first to
+    // last step, or in a hole, is left out), the points sorted by it; y as in view(). Rebuilt
+    // when either series grows.
     SeriesView pairedView(const SeriesData &xs, double smoothing);
 
     // The debiased exponential moving average TensorBoard draws: last = last * w + (1 - w) * v,

@@ -618,10 +618,10 @@ private Q_SLOTS:
         QVERIFY(m_chart->xTickLabels().front().contains(u':')); // a clock
         m_chart->setXAxisMode(XAxisMode::Metric);
         m_chart->setXMetric(u"tokens"_s);
-        // Loss against tokens: step 7 has none, so the tokens of step 6 (3072) hold.
+        // Loss against tokens: step 7 has none, so the line between steps 6 and 8 (3072, 4096).
         const std::vector<double> x = m_chart->drawnX(id);
         QCOMPARE(x.size(), std::size_t(1001));
-        QCOMPARE(x[7], 3072.0);
+        QCOMPARE(x[7], 3584.0);
         QCOMPARE(m_chart->xRange(), (std::pair{0.0, 512000.0}));
         QImage image(m_chart->size(), QImage::Format_RGB32);
         m_chart->render(image); // drawn, without a crash
@@ -631,10 +631,11 @@ private Q_SLOTS:
         m_chart->refresh();
         for (const int shown : m_chart->visibleSeries())
             QVERIFY(m_store->data(shown).key().runId != u"run-z"_s);
-        // Log x: in log10 units, x <= 0 (tokens 0 at step 0) left out of the range.
+        // Log x: in log10 units, x <= 0 (tokens 0 at step 0) left out of the range: it starts at
+        // step 1, 512 tokens (on the line from step 0 to step 2).
         m_chart->setLogX(true);
         const auto [lo, hi] = m_chart->xRange();
-        QCOMPARE(lo, std::log10(1024.0));
+        QCOMPARE(lo, std::log10(512.0));
         QCOMPARE(hi, std::log10(512000.0));
         m_chart->render(image);
         m_chart->setXAxisMode(XAxisMode::Step);

@@ -276,28 +276,27 @@ private Q_SLOTS:
         QCOMPARE(loaded.view(XAxisMode::WallTime, 0).size, 2);
     }
 
-    // One metric against another of the run: each point's x is the other's value at its step
-    // (the last before it where it has none), the points sorted by that x.
+    // One metric against another of the run, joined on step by analysis' rule: each point's x is
+    // the other's value at its step, on the line between its points; outside the other's first to
+    // last step, none; the points sorted by that x.
     void pairedViewPlotsAMetricAgainstAnother()
     {
         SeriesData loss({u"r"_s, u"loss"_s});
         SeriesData tokens({u"r"_s, u"tokens"_s});
-        const std::vector<ChartPoint> l = {{0, 0, 4}, {1, 0, 3}, {2, 0, 2}, {3, 0, 1}};
+        const std::vector<ChartPoint> l = {{0, 0, 4}, {1, 0, 3}, {2, 0, 2}, {3, 0, 1}, {4, 0, 0.5}};
         const std::vector<ChartPoint> t = {{1, 0, 1000}, {3, 0, 500}}; // logged every other step
         loss.append(l.data(), qsizetype(l.size()));
         tokens.append(t.data(), qsizetype(t.size()));
         SeriesView v = loss.pairedView(tokens, 0);
-        QCOMPARE(v.size, 3); // step 0 comes before tokens' first point
-        QCOMPARE(std::vector<double>(v.x, v.x + v.size), (std::vector<double>{500, 1000, 1000}));
-        QCOMPARE(std::vector<double>(v.y, v.y + v.size), (std::vector<double>{1, 3, 2}));
+        QCOMPARE(v.size, 3); // step 0 is before tokens' first point, step 4 after its last
+        QCOMPARE(std::vector<double>(v.x, v.x + v.size), (std::vector<double>{500, 750, 1000}));
+        QCOMPARE(std::vector<double>(v.y, v.y + v.size), (std::vector<double>{1, 2, 3}));
         QCOMPARE(v.summary->query(v.y, 0, v.size).max, 3.0);
-        const ChartPoint more{4, 0, 2000};
+        const ChartPoint more{5, 0, 2000};
         tokens.append(&more, 1);
-        const ChartPoint next{4, 0, 0.5};
-        loss.append(&next, 1);
-        v = loss.pairedView(tokens, 0);
+        v = loss.pairedView(tokens, 0); // rebuilt: step 4 now lies between 500 and 2000
         QCOMPARE(v.size, 4);
-        QCOMPARE(v.x[3], 2000.0);
+        QCOMPARE(v.x[3], 1250.0);
         QCOMPARE(v.y[3], 0.5);
     }
 };
