@@ -30,6 +30,8 @@ CommandList allCommands()
     commands.push_back(makeRunCommand());
     commands.push_back(makeRunsCommand());
     commands.push_back(makeSweepCommand());
+    commands.push_back(makeRatesCommand());
+    commands.push_back(makeCostCommand());
     commands.push_back(makeTrainCommand());
     commands.push_back(makePredictCommand());
     commands.push_back(makeNotebookCommand());

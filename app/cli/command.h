@@ -69,6 +69,8 @@ std::unique_ptr<Command> makeSecretCommand();
 std::unique_ptr<Command> makeNotebookCommand();
 std::unique_ptr<Command> makeKernelCommand();
 std::unique_ptr<Command> makeSweepCommand();
+std::unique_ptr<Command> makeRatesCommand();
+std::unique_ptr<Command> makeCostCommand();
 std::unique_ptr<Command> makeSweepControllerCommand();
 
 } // namespace ferry::cli

@@ -4,6 +4,7 @@
 #include "cli/runsupport.h"
 
 #include "cloud/azuremlrun.h"
+#include "cost/estimate.h"
 #include "env/formats.h"
 #include "env/spechash.h"
 #include "run/runenvironment.h"
@@ -13,6 +14,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonDocument>
 #include <QSettings>
 
 using namespace Qt::StringLiterals;
@@ -47,6 +49,9 @@ public:
                           u"JOB.yml"_s});
         parser.addOption({u"workspace"_s, u"The workspace folder (default: the current folder)."_s, u"DIR"_s});
         parser.addOption({u"follow"_s, u"Print the log until the run ends (Ctrl-C stops following, not the run)."_s});
+        parser.addOption({u"estimate"_s, u"Start nothing: say how long the run will take, from the comparable runs "
+                                         u"of this workspace, and what it will cost at its rate (docs/cost.md)."_s});
+        parser.addOption({u"json"_s, u"With --estimate: print it as JSON."_s});
         addGrantOptions(parser);
         addRemoteOptions(parser);
     }
@@ -59,12 +64,16 @@ public:
                    << Qt::endl;
             return kExitUserError;
         }
+        if (parser.isSet(u"json"_s) && !parser.isSet(u"estimate"_s))
+            return usageError(name(), u"--json goes with --estimate"_s, io);
         auto context = openRunContext(parser.value(u"workspace"_s), io);
         if (!context)
             return kExitUserError;
         const auto spec = buildSpec(parser, *context, io);
         if (!spec)
             return kExitUserError;
+        if (parser.isSet(u"estimate"_s))
+            return estimate(*context, *spec, parser.isSet(u"json"_s), io);
         auto target = makeTarget(spec->target, io);
         if (!target)
             return kExitUserError;
@@ -86,6 +95,20 @@ public:
     }
 
 private:
+    // --estimate: from the store's history and the rates set; nothing starts.
+    static int estimate(const RunContext &context, const run::RunSpec &spec, bool json, Io &io)
+    {
+        const cost::RatesRead rates = cost::readRates(QSettings());
+        for (const Error &e : rates.problems)
+            io.err << "ferry run: " << e.toString() << Qt::endl;
+        const cost::CostEstimate estimate = cost::estimateCost(spec, context.store->runs(), rates.rates);
+        if (json)
+            io.out << QJsonDocument(cost::estimateJson(estimate)).toJson(QJsonDocument::Compact) << Qt::endl;
+        else
+            io.out << cost::estimateText(estimate, spec) << Qt::endl;
+        return kExitOk;
+    }
+
     static bool setScript(const QString &file, const RunContext &context, run::RunSpec &spec, Io &io)
     {
         const QFileInfo script(file);

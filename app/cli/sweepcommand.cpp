@@ -7,7 +7,10 @@
 #include "cli/runexport.h"
 #include "cli/runsupport.h"
 
+#include "common/durationtext.h"
 #include "common/textfile.h"
+#include "cost/estimate.h"
+#include "cost/money.h"
 #include "sweep/sampler.h"
 #include "sweep/sweepcontroller.h"
 #include "sweep/sweepfile.h"
@@ -16,10 +19,12 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDeadlineTimer>
+#include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSettings>
 #include <QThread>
 
 #include <cmath>
@@ -62,7 +67,8 @@ public:
             u"Sweeps: one script run many times, its hyperparameters drawn from a search space\n"
             u"(the sweep file: docs/sweep-format.md). Each trial is a normal run ('ferry runs').\n\n"
             u"  ferry sweep plan FILE [--json]   check the file (every problem as file:line:column;\n"
-            u"                                   exit 1 on errors) and print the trials it plans\n"
+            u"                                   exit 1 on errors) and print the trials it plans, with\n"
+            u"                                   their estimated time and cost (docs/cost.md)\n"
             u"  ferry sweep start FILE           start the sweep; its controller goes on without Ferry\n"
             u"  ferry sweep list [--json]        the workspace's sweeps, newest first\n"
             u"  ferry sweep show ID [--json]     its trials: parameters, status, objective, duration\n"
@@ -103,7 +109,8 @@ public:
             const SweepRead read = readSweepFile(args[1]);
             if (reportDiagnostics(read.diagnostics, io))
                 return kExitUserError;
-            return plan(read.spec, parser.isSet(u"json"_s), io);
+            return plan(read.spec, estimates(read.spec, args[1], parser.value(u"workspace"_s), io),
+                        parser.isSet(u"json"_s), io);
         }
         auto context = openRunContext(parser.value(u"workspace"_s), io);
         if (!context)
@@ -127,17 +134,116 @@ public:
     }
 
 private:
-    static int plan(const SweepSpec &spec, bool json, Io &io)
+    // Every planned trial's estimate (cost/estimate.h) from the workspace's history; trials that
+    // TPE picks as it goes are estimated from the fixed parameters alone, unless it picks their
+    // work (epochs, steps): then they have none.
+    struct TrialEstimates {
+        QList<cost::CostEstimate> trials; // one per planned trial
+        QString why;                      // why there is none at all (no workspace, the template)
+    };
+    static TrialEstimates estimates(const SweepSpec &spec, const QString &file, const QString &workspaceDir, Io &io)
+    {
+        TrialEstimates out;
+        const auto workspace = workspace::Workspace::open(workspaceDir.isEmpty() ? QDir::currentPath() : workspaceDir);
+        if (!workspace) {
+            out.why = workspace.error().toString();
+            return out;
+        }
+        const auto base = trialTemplate(spec, file, workspace->root());
+        if (!base) {
+            out.why = base.error().toString();
+            return out;
+        }
+        QList<run::RunRecord> history;
+        if (const QString db = run::RunStore::pathInWorkspace(workspace->root()); QFileInfo::exists(db)) {
+            if (auto store = run::RunStore::open(db))
+                history = (*store)->runs();
+            else
+                io.err << "ferry sweep: " << store.error().toString() << Qt::endl;
+        }
+        const cost::RatesRead rates = cost::readRates(QSettings());
+        const Sampler sampler(spec);
+        const int planned = spec.plannedTrials();
+        bool sweptWork = false;
+        for (const Parameter &p : spec.parameters)
+            sweptWork = sweptWork || cost::workParameterNames().contains(p.name);
+        for (int n = 0; n < planned; ++n) {
+            run::RunSpec trial = *base;
+            std::optional<Point> point;
+            if (spec.method != Method::Bayes || n < Sampler::kStartupTrials)
+                point = sampler.sample(n, {});
+            if (point)
+                trial.hyperparameters << sampler.hyperparameters(*point);
+            else if (sweptWork) { // its work is TPE's to choose: no estimate
+                out.trials << cost::CostEstimate{cost::DurationEstimate{}, cost::rateFor(trial, rates.rates)};
+                continue;
+            }
+            out.trials << cost::estimateCost(trial, history, rates.rates);
+        }
+        return out;
+    }
+
+    static QJsonObject totalJson(const cost::TotalEstimate &t, int parallel)
+    {
+        const auto range = [](double low, double typical, double high) {
+            return QJsonObject{{u"low"_s, low}, {u"typical"_s, typical}, {u"high"_s, high}};
+        };
+        QJsonObject json{{u"trials"_s, t.trials}, {u"withHistory"_s, t.withHistory}, {u"maxParallel"_s, parallel},
+                         {u"currency"_s, QString(cost::kCurrency)}};
+        json[u"seconds"_s] =
+            t.complete() ? QJsonValue(range(t.lowSeconds, t.typicalSeconds, t.highSeconds)) : QJsonValue();
+        json[u"wallSeconds"_s] = t.complete()
+                                     ? QJsonValue(range(t.lowWallSeconds, t.typicalWallSeconds, t.highWallSeconds))
+                                     : QJsonValue();
+        json[u"cost"_s] = t.typicalCost ? QJsonValue(range(*t.lowCost, *t.typicalCost, *t.highCost)) : QJsonValue();
+        return json;
+    }
+
+    static void printTotal(const SweepSpec &spec, const TrialEstimates &estimates, Io &io)
+    {
+        if (estimates.trials.isEmpty()) {
+            io.out << "estimate: none (" << estimates.why << ")" << Qt::endl;
+            return;
+        }
+        const cost::TotalEstimate t = cost::totalEstimate(estimates.trials, spec.maxParallel);
+        if (!t.complete()) {
+            io.out << "estimate: no history for " << t.trials - t.withHistory << " of " << t.trials
+                   << " trials (no comparable run has finished in this workspace, or TPE picks their work): no total"
+                   << Qt::endl;
+            return;
+        }
+        const auto text = [](double seconds) { return ferry::durationText(qint64(std::llround(seconds * 1000))); };
+        io.out << "estimate: " << t.trials << " trials, " << spec.maxParallel << " at a time: about "
+               << text(t.typicalWallSeconds) << " until the last ends (" << text(t.lowWallSeconds) << " to "
+               << text(t.highWallSeconds) << "), " << text(t.typicalSeconds) << " of runs in all" << Qt::endl;
+        const cost::CostEstimate &first = estimates.trials.constFirst();
+        if (t.typicalCost)
+            io.out << "cost: about " << cost::moneyText(*t.typicalCost) << " (" << cost::moneyText(*t.lowCost)
+                   << " to " << cost::moneyText(*t.highCost) << ") at "
+                   << cost::appliedRateText(first.rate, run::RunSpec{}) << Qt::endl;
+        else
+            io.out << "cost: unknown, the rate of the trials' target is unknown (ferry rates set TARGET AMOUNT/h)"
+                   << Qt::endl;
+    }
+
+    static int plan(const SweepSpec &spec, const TrialEstimates &estimates, bool json, Io &io)
     {
         const Sampler sampler(spec);
         const int planned = spec.plannedTrials();
         const int ahead = spec.method == Method::Bayes ? std::min(planned, Sampler::kStartupTrials) : planned;
+        const auto typical = [&](int n) {
+            const cost::CostEstimate *e = n < estimates.trials.size() ? &estimates.trials[n] : nullptr;
+            return e && e->duration.hasHistory()
+                       ? ferry::durationText(qint64(std::llround(e->duration.typicalSeconds * 1000)))
+                       : u"-"_s;
+        };
         QJsonArray trials;
         if (!json) {
             io.out << describe(spec) << Qt::endl;
             QStringList header{u"trial"_s};
             for (const Parameter &p : spec.parameters)
                 header << p.name;
+            header << u"estimate"_s;
             io.out << header.join(u'\t') << Qt::endl;
         }
         for (int n = 0; n < ahead; ++n) {
@@ -149,25 +255,35 @@ private:
                 QJsonObject values;
                 for (const run::Hyperparameter &h : hp)
                     values[h.name] = h.value;
-                trials.append(QJsonObject{{u"trial"_s, n}, {u"hyperparameters"_s, values}});
+                QJsonObject trial{{u"trial"_s, n}, {u"hyperparameters"_s, values}};
+                if (n < estimates.trials.size())
+                    trial[u"estimate"_s] = cost::estimateJson(estimates.trials[n]);
+                trials.append(trial);
                 continue;
             }
             QStringList row{QString::number(n)};
             for (const run::Hyperparameter &h : hp)
                 row << h.value;
+            row << typical(n);
             io.out << row.join(u'\t') << Qt::endl;
         }
         if (json) {
-            const QJsonObject out{{u"method"_s, methodName(spec.method)},
-                                  {u"planned"_s, planned},
-                                  {u"maxParallel"_s, spec.maxParallel},
-                                  {u"metric"_s, spec.metric},
-                                  {u"trials"_s, trials}};
+            QJsonObject out{{u"method"_s, methodName(spec.method)},
+                            {u"planned"_s, planned},
+                            {u"maxParallel"_s, spec.maxParallel},
+                            {u"metric"_s, spec.metric},
+                            {u"trials"_s, trials}};
+            out[u"estimate"_s] = estimates.trials.isEmpty()
+                                     ? QJsonValue()
+                                     : QJsonValue(totalJson(cost::totalEstimate(estimates.trials, spec.maxParallel),
+                                                            spec.maxParallel));
             io.out << QJsonDocument(out).toJson(QJsonDocument::Compact) << Qt::endl;
-        } else if (ahead < planned) {
+            return kExitOk;
+        }
+        if (ahead < planned)
             io.out << "trials " << ahead << " to " << planned - 1
                    << ": chosen by TPE from the trials finished before each starts" << Qt::endl;
-        }
+        printTotal(spec, estimates, io);
         return kExitOk;
     }
     // A sweep file, or a sweep's own copy of its file, as a cloud's tuner runs it; the job is

@@ -38,3 +38,7 @@ ferry_test(tst_runsquerycli SOURCES cli/tst_runsquerycli.cpp)
 # `ferry runs aggregate` (its CSV checked against numpy, /usr/bin/python3) and `ferry runs importance`
 # (issue 37) on a real store.
 ferry_test(tst_runsanalysiscli SOURCES cli/tst_runsanalysiscli.cpp)
+
+# `ferry rates`, `ferry run --estimate`, `ferry sweep plan`'s estimate and `ferry cost report`
+# (docs/cost.md) on a store of runs with known durations: no run is started.
+ferry_test(tst_costcli SOURCES cli/tst_costcli.cpp)

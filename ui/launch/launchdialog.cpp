@@ -1,5 +1,6 @@
 #include "ui/launch/launchdialog.h"
 
+#include "cost/estimate.h"
 #include "env/formats.h"
 #include "env/runarguments.h"
 #include "run/runsecrets.h"
@@ -12,6 +13,7 @@
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDirIterator>
+#include <QFontMetrics>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -36,6 +38,11 @@ namespace {
 
 enum HpColumn { kHpUse, kHpName, kHpValue, kHpType, kHpDefault, kHpHelp, kHpColumns };
 
+// The Value column shows this much whatever the defaults' widths (review 2026-12-06, finding 12:
+// "0.056…" wrapped while Help took the width); Help gives way, its whole text in its tip.
+constexpr QLatin1StringView kValueColumnSample{"0.000123456789"};
+constexpr int kHelpColumnMaxWidth = 360;
+
 QString settingsKey(const QString &script)
 {
     QString key = QFileInfo(script).absoluteFilePath();
@@ -56,7 +63,8 @@ LaunchDialog::LaunchDialog(QSettings &settings, const QString &workspaceRoot, QW
     : QDialog(parent), m_settings(settings), m_root(workspaceRoot), m_script(new QComboBox(this)),
       m_environment(new QComboBox(this)), m_target(new QComboBox(this)), m_remote(new RemoteTargetFields(this)),
       m_hyperparameters(new QTableWidget(this)), m_channels(new QTableWidget(this)), m_metrics(new QTableWidget(this)),
-      m_note(new QLabel(this)), m_secrets(new SecretVariablesBox(this)), m_allowRunArguments(new QCheckBox(this))
+      m_note(new QLabel(this)), m_problem(new QLabel(this)), m_estimate(new QLabel(this)),
+      m_secrets(new SecretVariablesBox(this)), m_allowRunArguments(new QCheckBox(this))
 {
     setWindowTitle(tr("Start a run"));
     setObjectName(u"launchDialog"_s);
@@ -84,7 +92,9 @@ LaunchDialog::LaunchDialog(QSettings &settings, const QString &workspaceRoot, QW
     connect(m_target, &QComboBox::currentIndexChanged, this, [this] {
         const auto kind = run::TargetSpec::parse(m_target->currentData().toString() + u":x"_s);
         m_remote->setKind(kind ? kind->kind : run::TargetKind::Local);
+        refresh();
     });
+    connect(m_remote, &RemoteTargetFields::changed, this, &LaunchDialog::refresh);
 
     m_hyperparameters->setColumnCount(kHpColumns);
     m_hyperparameters->setHorizontalHeaderLabels(
@@ -105,6 +115,13 @@ LaunchDialog::LaunchDialog(QSettings &settings, const QString &workspaceRoot, QW
     m_channels->setObjectName(u"channels"_s);
     m_metrics->setObjectName(u"metrics"_s);
     m_note->setWordWrap(true);
+    m_problem->setObjectName(u"launchProblem"_s);
+    m_problem->setWordWrap(true);
+    m_problem->setStyleSheet(u"color: #c62828;"_s);
+    m_problem->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_estimate->setObjectName(u"estimate"_s);
+    m_estimate->setWordWrap(true);
+    m_estimate->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     auto *addChannel = new QPushButton(tr("Add channel"), this);
     connect(addChannel, &QPushButton::clicked, this, [this] { m_channels->insertRow(m_channels->rowCount()); });
@@ -122,10 +139,12 @@ LaunchDialog::LaunchDialog(QSettings &settings, const QString &workspaceRoot, QW
     m_allowRunArguments->setVisible(false);
     form->addRow(QString(), m_allowRunArguments);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    buttons->button(QDialogButtonBox::Ok)->setText(tr("Start"));
+    m_start = buttons->button(QDialogButtonBox::Ok);
+    m_start->setText(tr("Start"));
+    m_start->setObjectName(u"start"_s);
     connect(buttons, &QDialogButtonBox::accepted, this, [this] {
         if (const QString why = problem(); !why.isEmpty())
-            m_note->setText(why); // inline, not a message box: the field is right there
+            m_problem->setText(why); // inline, not a message box: the field is right there
         else
             accept();
     });
@@ -157,6 +176,8 @@ LaunchDialog::LaunchDialog(QSettings &settings, const QString &workspaceRoot, QW
     scroll->setFrameShape(QFrame::NoFrame);
     auto *outer = new QVBoxLayout(this);
     outer->addWidget(scroll, 1);
+    outer->addWidget(m_estimate); // beside Start, whatever is scrolled into view
+    outer->addWidget(m_problem);
     outer->addWidget(buttons);
 
     connect(m_script, &QComboBox::currentTextChanged, this, &LaunchDialog::scriptChanged);
@@ -168,9 +189,44 @@ LaunchDialog::LaunchDialog(QSettings &settings, const QString &workspaceRoot, QW
                 use && (use->flags() & Qt::ItemIsUserCheckable))
                 use->setCheckState(Qt::Checked);
         }
+        refresh();
     });
+    connect(m_channels, &QTableWidget::itemChanged, this, &LaunchDialog::refresh);
     scriptChanged();
     environmentChanged();
+}
+
+void LaunchDialog::setHistory(const QList<run::RunRecord> &history)
+{
+    m_history = history;
+    refresh();
+}
+
+void LaunchDialog::refresh()
+{
+    if (!m_start) // still being built
+        return;
+    const QString why = problem();
+    m_start->setEnabled(why.isEmpty());
+    const bool named = !m_script->currentText().trimmed().isEmpty();
+    // Nothing is wrong before anything is typed: Start just waits for a script.
+    m_problem->setText(named ? why : QString());
+    m_problem->setVisible(named && !why.isEmpty());
+    if (!named) {
+        m_estimate->setText(tr("Estimate: choose a script"));
+        return;
+    }
+    const run::RunSpec planned = spec();
+    const cost::CostEstimate estimate = cost::estimateCost(planned, m_history, cost::readRates(m_settings).rates);
+    m_estimate->setText(cost::estimateText(estimate, planned));
+}
+
+void LaunchDialog::fitHyperparameterColumns()
+{
+    m_hyperparameters->resizeColumnsToContents();
+    const int value = m_hyperparameters->fontMetrics().horizontalAdvance(QString(kValueColumnSample)) + 16;
+    m_hyperparameters->setColumnWidth(kHpValue, std::max(m_hyperparameters->columnWidth(kHpValue), value));
+    m_hyperparameters->setColumnWidth(kHpHelp, std::min(m_hyperparameters->columnWidth(kHpHelp), kHelpColumnMaxWidth));
 }
 
 void LaunchDialog::setSecretNames(const QStringList &names)
@@ -195,6 +251,7 @@ void LaunchDialog::environmentChanged()
     m_allowRunArguments->setText(
         tr("Allow its run arguments, which undo the container's isolation:\n%1").arg(arguments.join(u"   "_s)));
     m_allowRunArguments->setToolTip(env::describeIsolationBreaks(breaks));
+    refresh();
 }
 
 void LaunchDialog::setScript(const QString &path)
@@ -230,12 +287,18 @@ void LaunchDialog::setHyperparameters(const QList<run::Hyperparameter> &values)
         if (m_hyperparameters->item(row, kHpUse)->flags() & Qt::ItemIsUserCheckable)
             m_hyperparameters->item(row, kHpUse)->setCheckState(Qt::Checked);
     }
+    fitHyperparameterColumns();
+    refresh();
 }
 
 void LaunchDialog::scriptChanged()
 {
-    const QString script = QDir(m_root).filePath(m_script->currentText());
-    const auto found = run::discoverScriptParametersInFile(script);
+    const QString named = m_script->currentText().trimmed();
+    const QString script = QDir(m_root).filePath(named);
+    // Nothing named, or nothing there (yet): no table and no note; Start says why it waits.
+    const auto found = !named.isEmpty() && QFileInfo(script).isFile()
+                           ? run::discoverScriptParametersInFile(script)
+                           : Expected<QList<run::ScriptParameter>>(QList<run::ScriptParameter>());
     m_parameters = found ? *found : QList<run::ScriptParameter>();
     const QSignalBlocker blocker(m_hyperparameters);
     m_hyperparameters->setRowCount(0);
@@ -261,14 +324,16 @@ void LaunchDialog::scriptChanged()
         m_hyperparameters->setItem(row, kHpType, readOnly(p.isFlag ? tr("flag") : p.type));
         m_hyperparameters->setItem(row, kHpDefault, readOnly(p.defaultText()));
         m_hyperparameters->setItem(row, kHpHelp, readOnly(p.help));
+        m_hyperparameters->item(row, kHpHelp)->setToolTip(p.help);
     }
-    m_hyperparameters->resizeColumnsToContents();
+    fitHyperparameterColumns();
     m_note->setText(!found ? found.error().toString()
                     : contract > 0
                         ? tr("%1 more argument(s) take their default from SM_* variables: the contract fills them in.")
                               .arg(contract)
                         : QString());
     restore();
+    refresh();
 }
 
 void LaunchDialog::restore()
@@ -297,6 +362,7 @@ void LaunchDialog::restore()
     m_metrics->setRowCount(0);
     for (const QJsonValue &m : saved[u"metrics"_s].toArray())
         addMetricRow(m[u"Name"_s].toString(), m[u"Regex"_s].toString());
+    fitHyperparameterColumns();
 }
 
 void LaunchDialog::addMetricRow(const QString &name, const QString &regex)
@@ -373,8 +439,23 @@ void LaunchDialog::setNotebookOrigin(const QString &notebook, const QStringList 
 
 QString LaunchDialog::problem() const
 {
+    if (m_script->currentText().trimmed().isEmpty())
+        return tr("Choose the script to run");
     run::TargetSpec target;
-    return m_remote->apply(target);
+    if (const QString remote = m_remote->apply(target); !remote.isEmpty())
+        return remote;
+    const run::RunSpec planned = spec();
+    if (const QList<Error> problems = run::validateRunSpec(planned); !problems.isEmpty())
+        return problems.first().toString();
+    if (!planned.environmentFile.isEmpty()) {
+        const Diagnostics diagnostics = env::readEnvironment(planned.environmentFile).diagnostics;
+        for (const Diagnostic &d : diagnostics) {
+            if (d.isError())
+                return tr("The environment has errors (%1): fix it in its editor, or run 'ferry env check' on it")
+                    .arg(d.toString());
+        }
+    }
+    return {};
 }
 
 void LaunchDialog::remember() const

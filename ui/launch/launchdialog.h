@@ -4,12 +4,14 @@
 
 #include "run/runspec.h"
 #include "run/scriptparameters.h"
+#include "store/runstore.h"
 
 #include <QDialog>
 
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QPushButton;
 class QSettings;
 class QTableWidget;
 
@@ -20,7 +22,9 @@ class SecretVariablesBox;
 
 // Starts a script run: script, environment, target, hyperparameters (read from the script's
 // argparse calls: name, type, default, help; edited in a table), data channels and metric
-// definitions. The last choices are remembered per script.
+// definitions. The last choices are remembered per script. Start stays disabled until the run
+// can start, and why not is said in the dialog once something is typed (nothing before); the
+// estimate of its time and cost (cost/estimate.h) follows every change.
 class LaunchDialog : public QDialog {
     Q_OBJECT
 public:
@@ -36,6 +40,8 @@ public:
     void setEnvironmentAndTarget(const QString &environmentFile, const run::TargetSpec &target);
     // Recorded in the spec: the notebook and cells the script was made from.
     void setNotebookOrigin(const QString &notebook, const QStringList &cells);
+    // The workspace's runs the estimate rests on (the store's records, read once by the caller).
+    void setHistory(const QList<run::RunRecord> &history);
     // The keychain's secret names, offered for secret variables (names only, no keychain access).
     void setSecretNames(const QStringList &names);
     // The run as the dialog describes it (id, sourceDir and script filled in).
@@ -46,8 +52,12 @@ public:
     QTableWidget *hyperparameterTable() const { return m_hyperparameters; }
     QComboBox *targetBox() const { return m_target; }
     RemoteTargetFields *remoteFields() const { return m_remote; }
-    // Why the dialog cannot start the run as it stands (no host for an SSH target); empty: it can.
+    // Why the dialog cannot start the run as it stands (no script, no such script, no host for an
+    // SSH target, a bad channel, an environment with errors); empty: it can.
     QString problem() const;
+    QPushButton *startButton() const { return m_start; }
+    QLabel *problemLabel() const { return m_problem; }
+    QLabel *estimateLabel() const { return m_estimate; }
     SecretVariablesBox *secretVariables() const { return m_secrets; }
 
 private:
@@ -55,6 +65,10 @@ private:
     void restore();
     void environmentChanged();
     void addMetricRow(const QString &name = {}, const QString &regex = {});
+    // Start enabled or not, the problem said (once a script is named), the estimate again.
+    void refresh();
+    // The table's columns to their contents, the Value column wide enough to read a number.
+    void fitHyperparameterColumns();
 
     QSettings &m_settings;
     QString m_root;
@@ -66,6 +80,10 @@ private:
     QTableWidget *m_channels;
     QTableWidget *m_metrics;
     QLabel *m_note;
+    QLabel *m_problem;
+    QLabel *m_estimate;
+    QPushButton *m_start = nullptr;
+    QList<run::RunRecord> m_history;
     SecretVariablesBox *m_secrets;
     QCheckBox *m_allowRunArguments;
     QList<run::ScriptParameter> m_parameters;

@@ -75,6 +75,12 @@ RemoteTargetFields::RemoteTargetFields(QWidget *parent)
     m_form->addRow(QString(), m_requeue);
     m_form->addRow(tr("Nodes"), m_nodes);
     m_form->addRow(tr("Tasks per node"), m_tasksPerNode);
+    for (QLineEdit *edit : {m_host, m_partition, m_time, m_memory, m_remoteDir, m_exclude, m_remoteData})
+        connect(edit, &QLineEdit::textChanged, this, &RemoteTargetFields::changed);
+    for (QSpinBox *box : {m_gpus, m_cpus, m_nodes, m_tasksPerNode})
+        connect(box, &QSpinBox::valueChanged, this, &RemoteTargetFields::changed);
+    for (QCheckBox *box : {m_requeue, m_hostPython})
+        connect(box, &QCheckBox::toggled, this, &RemoteTargetFields::changed);
     setKind(run::TargetKind::Local);
 }
 

@@ -43,6 +43,9 @@ public:
     QSpinBox *nodesBox() const { return m_nodes; }
     QSpinBox *tasksPerNodeBox() const { return m_tasksPerNode; }
 
+Q_SIGNALS:
+    void changed(); // any field edited (the dialog checks again and estimates again)
+
 private:
     void checkHost();
 

@@ -111,6 +111,7 @@ void RunActions::openLaunchDialog(const QString &script, const QList<run::DataCh
         return;
     }
     LaunchDialog dialog(m_settings, m_root, m_parent);
+    dialog.setHistory(m_store->runs()); // what the estimate rests on
     if (!script.isEmpty())
         dialog.setScript(script);
     dialog.setChannels(channels);

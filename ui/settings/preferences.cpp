@@ -1,5 +1,6 @@
 #include "ui/settings/preferences.h"
 
+#include "cost/rates.h"
 #include "secrets/secretstore.h"
 #include "targets/containerengine.h"
 #include "training/training.h"
@@ -8,6 +9,7 @@
 #include "ui/launch/hostdialog.h"
 #include "ui/secrets/secretspage.h"
 #include "ui/settings/hostspage.h"
+#include "ui/settings/ratespage.h"
 #include "ui/settings/settingsdialog.h"
 #include "ui/train/trainpanel.h"
 
@@ -55,6 +57,20 @@ void Preferences::apply()
     refreshSecretNames();
 }
 
+void Preferences::applyRates(const cost::Rates &before, const RatesPage::Edited &edited)
+{
+    for (auto it = before.cbegin(); it != before.cend(); ++it) {
+        if (!edited.rates.contains(it.key())) // removed: unknown again (local: 0 again)
+            cost::removeRate(m_settings, it.key());
+    }
+    for (auto it = edited.rates.cbegin(); it != edited.rates.cend(); ++it) {
+        if (const auto stored = cost::setRate(m_settings, it.key(), *it); !stored)
+            Q_EMIT problem(withContext(tr("Rates"), stored.error()));
+    }
+    for (const Error &e : edited.problems) // left out: said, not stored
+        Q_EMIT problem(withContext(tr("Rates: not stored"), e));
+}
+
 void Preferences::showDialog(QWidget *parent, const QString &page)
 {
     SettingsDialog dialog(m_settings, parent);
@@ -69,6 +85,11 @@ void Preferences::showDialog(QWidget *parent, const QString &page)
         hostPage.exec();
     });
     dialog.addPage(tr("Hosts"), hosts);
+    const cost::RatesRead rates = cost::readRates(m_settings);
+    for (const Error &e : rates.problems)
+        Q_EMIT problem(e);
+    auto *ratesPage = new RatesPage(rates.rates, cost::loadPriceCatalog(), listed);
+    dialog.addPage(tr("Rates"), ratesPage);
     if (m_secrets)
         dialog.addPage(tr("Secrets"), new SecretsPage(*m_secrets));
     if (!page.isEmpty())
@@ -78,6 +99,7 @@ void Preferences::showDialog(QWidget *parent, const QString &page)
         for (const QString &host : listed + hosts->hosts()) // removed hosts lose their key too
             targets::setSshKeySetting(m_settings, host, chosen.value(host));
         kRemoteHostsSetting.set(m_settings, hosts->hosts());
+        applyRates(rates.rates, ratesPage->rates());
         apply();
     }
     refreshSecretNames(); // the Secrets page may have changed them, OK or not

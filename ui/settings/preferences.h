@@ -3,6 +3,8 @@
 #pragma once
 
 #include "common/error.h"
+#include "cost/rates.h"
+#include "ui/settings/ratespage.h"
 
 #include <QObject>
 #include <QStringList>
@@ -30,7 +32,7 @@ public:
     Preferences(QSettings &settings, secrets::SecretStore *secrets, EnvironmentEditors *editors, TrainPanel *train,
                 QObject *parent = nullptr);
 
-    // Edit > Settings: the dialog (General, Secrets); applies what was changed.
+    // Edit > Settings: the dialog (General, Hosts, Rates, Secrets); applies what was changed.
     void showDialog(QWidget *parent, const QString &page = {});
     // Hands the current settings to the parts (at start and after the dialog).
     void apply();
@@ -40,6 +42,8 @@ Q_SIGNALS:
 
 private:
     void refreshSecretNames();
+    // The Rates page's rates into the settings: the rows removed unset, the others stored.
+    void applyRates(const cost::Rates &before, const RatesPage::Edited &edited);
 
     QSettings &m_settings;
     secrets::SecretStore *m_secrets;
