@@ -112,7 +112,7 @@ private:
             io.out << u"%1  %2  %3  %4  %5  %6"_s.arg(r.run, -40)
                           .arg(r.target, -20)
                           .arg(timeOf(r.seconds) + (r.running ? u"+"_s : QString()), -9)
-                          .arg(r.rate ? cost::moneyText(r.rate->perHour()) + u"/h"_s : u"unknown"_s, -14)
+                          .arg(r.rate ? cost::priceText(r.rate->perHour()) + u"/h"_s : u"unknown"_s, -14)
                           .arg(cost ? cost::moneyText(*cost) : u"unknown"_s, -12)
                           .arg(r.rate ? (r.rate->isDefault ? r.rate->rate.source
                                                            : r.rate->target + u", "_s + r.rate->rate.source)

@@ -198,7 +198,7 @@ private:
     static void printCatalog(const QList<const cost::CatalogEntry *> &shown, Io &io)
     {
         const auto price = [](const std::optional<double> &p) {
-            return p ? cost::plainAmount(*p) + u' ' + cost::kCurrency : u"-"_s;
+            return p ? cost::priceText(*p) : u"-"_s;
         };
         io.out << u"%1 %2 %3 %4 %5 %6 %7 %8"_s.arg(u"CLOUD"_s, -6)
                       .arg(u"INSTANCE"_s, -26)

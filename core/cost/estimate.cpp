@@ -273,7 +273,7 @@ QString appliedRateText(const std::optional<AppliedRate> &rate, const run::RunSp
         return u"%1 (%2)"_s.arg(rateText(rate->rate), source);
     const QString units = rate->rate.unit == RateUnit::GpuHour ? u"GPUs"_s : u"nodes"_s;
     return u"%1 %2 × %3 = %4/h (%5)"_s.arg(QString::number(rate->units), units, rateText(rate->rate),
-                                           moneyText(rate->perHour()), source);
+                                           priceText(rate->perHour()), source);
 }
 
 QString estimateText(const CostEstimate &estimate, const run::RunSpec &planned)

@@ -17,6 +17,14 @@ QString moneyText(double amount)
     return number + u' ' + kCurrency;
 }
 
+QString priceText(double amount)
+{
+    QString number = QString::number(amount, 'f', 5);
+    while (number.endsWith(u'0') && number.indexOf(u'.') < number.size() - 3)
+        number.chop(1);
+    return number + u' ' + kCurrency;
+}
+
 QString plainAmount(double amount)
 {
     QString text = QString::number(amount, 'f', 6);

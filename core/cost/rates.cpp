@@ -68,7 +68,7 @@ QString unitName(RateUnit unit)
 
 QString rateText(const Rate &rate)
 {
-    return u"%1/%2"_s.arg(moneyText(rate.amount), rate.unit == RateUnit::GpuHour ? u"GPU-h"_s : u"h"_s);
+    return u"%1/%2"_s.arg(priceText(rate.amount), rate.unit == RateUnit::GpuHour ? u"GPU-h"_s : u"h"_s);
 }
 
 Expected<Rate> catalogRate(const CatalogEntry &entry, bool spot)

@@ -272,6 +272,7 @@ void LaunchDialog::setChannels(const QList<run::DataChannel> &channels)
         m_channels->setItem(row, 0, new QTableWidgetItem(c.name));
         m_channels->setItem(row, 1, new QTableWidgetItem(c.path));
     }
+    refresh();
 }
 
 void LaunchDialog::setHyperparameters(const QList<run::Hyperparameter> &values)

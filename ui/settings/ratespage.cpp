@@ -27,7 +27,7 @@ QString catalogLabel(const cost::CatalogEntry &e)
     const QString gpus =
         e.acceleratorName.isEmpty() ? QString() : u" (%1 × %2)"_s.arg(QString::number(e.acceleratorCount), e.acceleratorName);
     return u"%1 %2%3, %4: %5, %6"_s.arg(e.cloud, e.instanceType, gpus, e.region,
-                                        e.price ? cost::plainAmount(*e.price) + u' ' + cost::kCurrency + u"/h"_s
+                                        e.price ? cost::priceText(*e.price) + u"/h"_s
                                                 : u"no price"_s,
                                         e.dateText());
 }
