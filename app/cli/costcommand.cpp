@@ -46,10 +46,10 @@ public:
             u"--csv: one row per run (run,target,seconds,rate,cost), or with --by one row per group\n"
             u"(group,runs,seconds,cost,unpriced_runs); docs/cost.md."_s);
         parser.addPositionalArgument(u"action"_s, u"report"_s, u"report"_s);
-        parser.addOption({u"since"_s, u"Only runs started on this day or later (YYYY-MM-DD, local time)."_s,
-                          u"DATE"_s});
-        parser.addOption({u"by"_s, u"Group by target, sweep or tag (a run with several tags counts in each)."_s,
-                          u"GROUPING"_s});
+        parser.addOption(
+            {u"since"_s, u"Only runs started on this day or later (YYYY-MM-DD, local time)."_s, u"DATE"_s});
+        parser.addOption(
+            {u"by"_s, u"Group by target, sweep or tag (a run with several tags counts in each)."_s, u"GROUPING"_s});
         parser.addOption({u"csv"_s, u"Print CSV."_s});
         parser.addOption({u"workspace"_s, u"The workspace folder (default: the current folder)."_s, u"DIR"_s});
     }
@@ -79,8 +79,8 @@ public:
         const cost::RatesRead rates = cost::readRates(QSettings());
         for (const Error &e : rates.problems)
             io.err << "ferry cost: " << e.toString() << Qt::endl;
-        const QList<cost::RunCost> rows = cost::costReport(context->store->runs(), rates.rates, sinceMs,
-                                                           QDateTime::currentMSecsSinceEpoch());
+        const QList<cost::RunCost> rows =
+            cost::costReport(context->store->runs(), rates.rates, sinceMs, QDateTime::currentMSecsSinceEpoch());
         const bool csv = parser.isSet(u"csv"_s);
         if (grouping) {
             const QList<cost::CostGroup> groups = cost::groupCosts(rows, *grouping);

@@ -63,8 +63,8 @@ public:
                               io);
         if (args.size() != arity.value(action))
             return usageError(name(),
-                              action == u"set"_s     ? u"'ferry rates set' takes a target and a rate: ferry rates set "
-                                                       u"local 3.60/h"_s
+                              action == u"set"_s ? u"'ferry rates set' takes a target and a rate: ferry rates set "
+                                                   u"local 3.60/h"_s
                               : action == u"unset"_s ? u"'ferry rates unset' takes a target"_s
                                                      : u"'ferry rates %1' takes no argument"_s.arg(action),
                               io);
@@ -197,9 +197,7 @@ private:
 
     static void printCatalog(const QList<const cost::CatalogEntry *> &shown, Io &io)
     {
-        const auto price = [](const std::optional<double> &p) {
-            return p ? cost::priceText(*p) : u"-"_s;
-        };
+        const auto price = [](const std::optional<double> &p) { return p ? cost::priceText(*p) : u"-"_s; };
         io.out << u"%1 %2 %3 %4 %5 %6 %7 %8"_s.arg(u"CLOUD"_s, -6)
                       .arg(u"INSTANCE"_s, -26)
                       .arg(u"GPUS"_s, -16)

@@ -188,13 +188,14 @@ private:
         const auto range = [](double low, double typical, double high) {
             return QJsonObject{{u"low"_s, low}, {u"typical"_s, typical}, {u"high"_s, high}};
         };
-        QJsonObject json{{u"trials"_s, t.trials}, {u"withHistory"_s, t.withHistory}, {u"maxParallel"_s, parallel},
+        QJsonObject json{{u"trials"_s, t.trials},
+                         {u"withHistory"_s, t.withHistory},
+                         {u"maxParallel"_s, parallel},
                          {u"currency"_s, QString(cost::kCurrency)}};
         json[u"seconds"_s] =
             t.complete() ? QJsonValue(range(t.lowSeconds, t.typicalSeconds, t.highSeconds)) : QJsonValue();
-        json[u"wallSeconds"_s] = t.complete()
-                                     ? QJsonValue(range(t.lowWallSeconds, t.typicalWallSeconds, t.highWallSeconds))
-                                     : QJsonValue();
+        json[u"wallSeconds"_s] =
+            t.complete() ? QJsonValue(range(t.lowWallSeconds, t.typicalWallSeconds, t.highWallSeconds)) : QJsonValue();
         json[u"cost"_s] = t.typicalCost ? QJsonValue(range(*t.lowCost, *t.typicalCost, *t.highCost)) : QJsonValue();
         return json;
     }
@@ -218,9 +219,9 @@ private:
                << text(t.highWallSeconds) << "), " << text(t.typicalSeconds) << " of runs in all" << Qt::endl;
         const cost::CostEstimate &first = estimates.trials.constFirst();
         if (t.typicalCost)
-            io.out << "cost: about " << cost::moneyText(*t.typicalCost) << " (" << cost::moneyText(*t.lowCost)
-                   << " to " << cost::moneyText(*t.highCost) << ") at "
-                   << cost::appliedRateText(first.rate, run::RunSpec{}) << Qt::endl;
+            io.out << "cost: about " << cost::moneyText(*t.typicalCost) << " (" << cost::moneyText(*t.lowCost) << " to "
+                   << cost::moneyText(*t.highCost) << ") at " << cost::appliedRateText(first.rate, run::RunSpec{})
+                   << Qt::endl;
         else
             io.out << "cost: unknown, the rate of the trials' target is unknown (ferry rates set TARGET AMOUNT/h)"
                    << Qt::endl;
@@ -273,10 +274,10 @@ private:
                             {u"maxParallel"_s, spec.maxParallel},
                             {u"metric"_s, spec.metric},
                             {u"trials"_s, trials}};
-            out[u"estimate"_s] = estimates.trials.isEmpty()
-                                     ? QJsonValue()
-                                     : QJsonValue(totalJson(cost::totalEstimate(estimates.trials, spec.maxParallel),
-                                                            spec.maxParallel));
+            out[u"estimate"_s] =
+                estimates.trials.isEmpty()
+                    ? QJsonValue()
+                    : QJsonValue(totalJson(cost::totalEstimate(estimates.trials, spec.maxParallel), spec.maxParallel));
             io.out << QJsonDocument(out).toJson(QJsonDocument::Compact) << Qt::endl;
             return kExitOk;
         }

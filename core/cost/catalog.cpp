@@ -23,7 +23,18 @@ constexpr int kCatalogReportedRows = 20;
 constexpr int kCatalogMaxRows = 500000;
 constexpr qsizetype kCatalogMaxField = 512;
 
-enum class Column { InstanceType, Vcpus, Memory, AcceleratorName, AcceleratorCount, Region, Price, SpotPrice, Date, Source };
+enum class Column {
+    InstanceType,
+    Vcpus,
+    Memory,
+    AcceleratorName,
+    AcceleratorCount,
+    Region,
+    Price,
+    SpotPrice,
+    Date,
+    Source
+};
 
 struct ColumnName {
     Column column;
@@ -50,8 +61,8 @@ struct NumberBound {
     double max;
 };
 constexpr NumberBound kCatalogNumbers[] = {
-    {Column::Vcpus, 100000},         {Column::Memory, 1e7},        {Column::AcceleratorCount, 4096},
-    {Column::Price, 1e6},            {Column::SpotPrice, 1e6},
+    {Column::Vcpus, 100000}, {Column::Memory, 1e7},    {Column::AcceleratorCount, 4096},
+    {Column::Price, 1e6},    {Column::SpotPrice, 1e6},
 };
 
 struct RawRecord {
@@ -63,7 +74,8 @@ struct RawRecord {
 // "# date:" remembered. Stops at a quote never closed (an error: the rest cannot be read).
 class CatalogLines {
 public:
-    CatalogLines(QByteArrayView text, const QString &path) : m_p(text.data()), m_end(text.data() + text.size()), m_path(path)
+    CatalogLines(QByteArrayView text, const QString &path)
+        : m_p(text.data()), m_end(text.data() + text.size()), m_path(path)
     {
     }
 
@@ -116,7 +128,8 @@ private:
             if (!q) {
                 diagnostics << Diagnostic{Diagnostic::Severity::Error,
                                           Error{u"a quoted field is never closed: the rest of the file is not read"_s,
-                                                m_path, m_line, 0, u"close the quote (\"), or double a quote inside one"_s}};
+                                                m_path, m_line, 0,
+                                                u"close the quote (\"), or double a quote inside one"_s}};
                 m_p = m_end;
                 return std::nullopt;
             }
@@ -214,9 +227,10 @@ Expected<CatalogEntry> entryOf(const RawRecord &row, const QHash<Column, int> &a
         }
         bool ok = false;
         const double value = text.toDouble(&ok);
-        const QString name = std::find_if(std::begin(kCatalogColumns), std::end(kCatalogColumns),
-                                          [&](const ColumnName &c) { return c.column == n.column; })
-                                 ->name;
+        const QString name =
+            std::find_if(std::begin(kCatalogColumns), std::end(kCatalogColumns), [&](const ColumnName &c) {
+                return c.column == n.column;
+            })->name;
         if (!ok || !std::isfinite(value) || value < 0 || value > n.max)
             return malformed(u"%1 '%2' is not a number from 0 to %3"_s.arg(name, text).arg(n.max),
                              u"write a plain number such as 3.06, or leave the field empty when unknown"_s);
@@ -264,7 +278,8 @@ CatalogRead parseCatalog(QByteArrayView text, const QString &path, const QString
     const auto header = lines.next(read.diagnostics);
     if (!header) {
         if (!hasErrors(read.diagnostics))
-            read.diagnostics << rowError(u"no header and no rows"_s, path, 1, u"a catalog's first row names its columns"_s);
+            read.diagnostics << rowError(u"no header and no rows"_s, path, 1,
+                                         u"a catalog's first row names its columns"_s);
         return read;
     }
     const auto at = headerColumns(*header, path);

@@ -127,11 +127,11 @@ QString costCsv(const QList<RunCost> &rows)
     QString csv = u"run,target,seconds,rate,cost\n"_s;
     for (const RunCost &row : rows) {
         const auto cost = row.cost();
-        csv += QStringList{data::csv::quotedField(row.run), data::csv::quotedField(row.target), secondsText(row.seconds),
-                           row.rate ? plainAmount(row.rate->perHour()) : QString(),
-                           cost ? plainAmount(*cost) : QString()}
-                   .join(u',') +
-               u'\n';
+        csv +=
+            QStringList{data::csv::quotedField(row.run), data::csv::quotedField(row.target), secondsText(row.seconds),
+                        row.rate ? plainAmount(row.rate->perHour()) : QString(), cost ? plainAmount(*cost) : QString()}
+                .join(u',') +
+            u'\n';
     }
     return csv;
 }

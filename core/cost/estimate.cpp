@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 using namespace Qt::StringLiterals;
@@ -89,7 +90,8 @@ std::vector<double> scaled(const std::vector<PastDuration> &runs, double work, D
             out.push_back(r.seconds);
         return out;
     }
-    const bool varied = std::any_of(runs.begin(), runs.end(), [&](const PastDuration &r) { return r.work != runs[0].work; });
+    const bool varied =
+        std::any_of(runs.begin(), runs.end(), [&](const PastDuration &r) { return r.work != runs[0].work; });
     if (runs.size() >= 3 && varied) {
         const auto [slope, intercept] = robustLine(runs);
         if (slope <= 0) { // the history shows no growth with the work: the durations as they were
@@ -115,10 +117,23 @@ std::vector<double> scaled(const std::vector<PastDuration> &runs, double work, D
 
 QStringList workParameterNames()
 {
-    return {u"max_steps"_s,  u"max-steps"_s,  u"num_steps"_s,        u"num-steps"_s,        u"total_steps"_s,
-            u"steps"_s,      u"max_iters"_s,  u"iterations"_s,       u"iters"_s,            u"num_train_epochs"_s,
-            u"num-train-epochs"_s, u"max_epochs"_s, u"max-epochs"_s, u"num_epochs"_s, u"num-epochs"_s,
-            u"n_epochs"_s,   u"epochs"_s};
+    return {u"max_steps"_s,
+            u"max-steps"_s,
+            u"num_steps"_s,
+            u"num-steps"_s,
+            u"total_steps"_s,
+            u"steps"_s,
+            u"max_iters"_s,
+            u"iterations"_s,
+            u"iters"_s,
+            u"num_train_epochs"_s,
+            u"num-train-epochs"_s,
+            u"max_epochs"_s,
+            u"max-epochs"_s,
+            u"num_epochs"_s,
+            u"num-epochs"_s,
+            u"n_epochs"_s,
+            u"epochs"_s};
 }
 
 bool isComparable(const run::RunSpec &planned, const run::RunSpec &done, const run::RunRecord &record)
@@ -145,18 +160,21 @@ bool isComparable(const run::RunSpec &planned, const run::RunSpec &done, const r
     return workValue(done, work).has_value();
 }
 
-DurationEstimate estimateDuration(const run::RunSpec &planned, const QList<run::RunRecord> &history)
+DurationEstimate estimateDuration(const run::RunSpec &planned, const QList<run::RunRecord> &history, qint64 asOfMs)
 {
-    QList<const run::RunRecord *> newestFirst;
+    // Nearest to `asOfMs` first; as of now, the most recent first.
+    const qint64 asOf = asOfMs > 0 ? asOfMs : std::numeric_limits<qint64>::max();
+    QList<const run::RunRecord *> nearestFirst;
     for (const run::RunRecord &r : history)
-        newestFirst << &r;
-    std::stable_sort(newestFirst.begin(), newestFirst.end(),
-                     [](const run::RunRecord *a, const run::RunRecord *b) { return a->startedMs > b->startedMs; });
+        nearestFirst << &r;
+    std::stable_sort(nearestFirst.begin(), nearestFirst.end(), [asOf](const run::RunRecord *a, const run::RunRecord *b) {
+        return std::abs(asOf - a->startedMs) < std::abs(asOf - b->startedMs);
+    });
     DurationEstimate estimate;
     estimate.workParameter = workParameterOf(planned);
     const double work = estimate.workParameter.isEmpty() ? 0 : *workValue(planned, estimate.workParameter);
     std::vector<PastDuration> runs;
-    for (const run::RunRecord *r : std::as_const(newestFirst)) {
+    for (const run::RunRecord *r : std::as_const(nearestFirst)) {
         if (int(runs.size()) >= kEstimateMaxRuns)
             break;
         if (r->status != run::RunStatus::Succeeded) // before the spec is read: most runs end here
@@ -174,7 +192,8 @@ DurationEstimate estimateDuration(const run::RunSpec &planned, const QList<run::
     estimate.runs = int(runs.size());
     estimate.lowSeconds = *std::min_element(durations.begin(), durations.end());
     estimate.highSeconds = *std::max_element(durations.begin(), durations.end());
-    estimate.typicalSeconds = median(durations);
+    const size_t typical = std::min(durations.size(), size_t(kEstimateTypicalRuns));
+    estimate.typicalSeconds = median(std::vector<double>(durations.begin(), durations.begin() + long(typical)));
     return estimate;
 }
 
@@ -233,10 +252,10 @@ TotalEstimate totalEstimate(const QList<CostEstimate> &trials, int parallel)
 
 QJsonObject appliedRateJson(const AppliedRate &rate)
 {
-    return QJsonObject{{u"target"_s, rate.target},   {u"amount"_s, rate.rate.amount},
-                       {u"unit"_s, unitName(rate.rate.unit)}, {u"units"_s, rate.units},
-                       {u"perHour"_s, rate.perHour()}, {u"source"_s, rate.rate.source},
-                       {u"default"_s, rate.isDefault}};
+    return QJsonObject{
+        {u"target"_s, rate.target},    {u"amount"_s, rate.rate.amount}, {u"unit"_s, unitName(rate.rate.unit)},
+        {u"units"_s, rate.units},      {u"perHour"_s, rate.perHour()},  {u"source"_s, rate.rate.source},
+        {u"default"_s, rate.isDefault}};
 }
 
 QJsonObject estimateJson(const CostEstimate &estimate)
@@ -285,9 +304,9 @@ QString estimateText(const CostEstimate &estimate, const run::RunSpec &planned)
         text = u"Duration: no history (no run of this script with this environment and target has finished "
                u"here yet)"_s;
     } else {
-        text = u"Duration: about %1 (%2 to %3), from %4 comparable run%5"_s.arg(durationText(ms(d.typicalSeconds)),
-                                                                            durationText(ms(d.lowSeconds)),
-                                                                            durationText(ms(d.highSeconds)))
+        text = u"Duration: about %1 (%2 to %3), from %4 comparable run%5"_s
+                   .arg(durationText(ms(d.typicalSeconds)), durationText(ms(d.lowSeconds)),
+                        durationText(ms(d.highSeconds)))
                    .arg(d.runs)
                    .arg(d.runs == 1 ? QString() : u"s"_s);
         if (d.scaling == Scaling::Linear)

@@ -20,8 +20,12 @@ namespace ferry::cost {
 // num_train_epochs.
 QStringList workParameterNames();
 
-// At most this many comparable runs, the most recent, make an estimate.
+// At most this many comparable runs, the most recent, make an estimate: its range and how its
+// durations are brought to the planned work.
 inline constexpr int kEstimateMaxRuns = 20;
+// Its typical value comes from the most recent of them alone: the machine as it is now (another
+// user's jobs, a thermal limit) weighs more than a fit over the whole history.
+inline constexpr int kEstimateTypicalRuns = 5;
 
 // How the comparable runs' durations were brought to the planned run's work.
 enum class Scaling {
@@ -37,7 +41,7 @@ struct DurationEstimate {
     QString workParameter; // "epochs"; empty: none
     Scaling scaling = Scaling::None;
     double secondsPerUnit = 0; // Linear: the slope
-    QStringList runIds;        // the runs it rests on, newest first
+    QStringList runIds;        // the runs it rests on, the nearest in time first (as of now: the newest)
 
     bool hasHistory() const { return runs > 0; }
 };
@@ -49,9 +53,13 @@ struct DurationEstimate {
 bool isComparable(const run::RunSpec &planned, const run::RunSpec &done, const run::RunRecord &record);
 
 // The estimate for `planned` from `history` (a store's runs, any order; the planned run's own id
-// is skipped). Each of the most recent kEstimateMaxRuns comparable runs gives one duration brought
-// to the planned work (Scaling); low, typical and high are their least, median and greatest.
-DurationEstimate estimateDuration(const run::RunSpec &planned, const QList<run::RunRecord> &history);
+// is skipped). Each of the kEstimateMaxRuns comparable runs that started nearest to `asOfMs` (0:
+// now, so the most recent) gives one duration brought to the planned work (Scaling); low and high
+// are their least and greatest, typical the median of the kEstimateTypicalRuns nearest.
+// (`asOfMs` is for measuring: tests/bench/estimate.sh estimates each run of a history as of its
+// own start.)
+DurationEstimate estimateDuration(const run::RunSpec &planned, const QList<run::RunRecord> &history,
+                                  qint64 asOfMs = 0);
 
 // The estimate with what it costs: the durations times the run's rate an hour (its nodes or GPUs
 // counted). `rate` nullopt: the rate is unknown, and so is the cost.

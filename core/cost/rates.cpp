@@ -25,7 +25,10 @@ QString rateSettingsGroup(const QString &target)
 
 Error targetError(const QString &text, const QString &why)
 {
-    return Error{u"rate target '%1': %2"_s.arg(text, why), {}, 0, 0,
+    return Error{u"rate target '%1': %2"_s.arg(text, why),
+                 {},
+                 0,
+                 0,
                  u"write local, ssh:HOST, slurm:HOST, slurm:HOST/PARTITION or kernel:TARGET"_s};
 }
 
@@ -36,7 +39,10 @@ Expected<RateUnit> unitOf(const QString &word)
         return RateUnit::Hour;
     if (w == u"gpu-h"_s || w == u"gpu-hour"_s)
         return RateUnit::GpuHour;
-    return Error{u"'/%1' is not a unit Ferry knows"_s.arg(word), {}, 0, 0,
+    return Error{u"'/%1' is not a unit Ferry knows"_s.arg(word),
+                 {},
+                 0,
+                 0,
                  u"write AMOUNT/h (an hour of a machine) or AMOUNT/gpu-h (an hour of one GPU)"_s};
 }
 
@@ -52,10 +58,12 @@ Expected<Rate> catalogRateOf(const QString &text, const PriceCatalog &catalog)
     const QString region = rest.contains(u'@') ? rest.section(u'@', 1) : QString();
     const CatalogEntry *entry = catalog.find(cloud, type, region);
     if (!entry)
-        return Error{u"the price catalog has no %1 instance '%2'%3"_s.arg(cloud, type,
-                                                                      region.isEmpty() ? QString()
-                                                                                       : u" in %1"_s.arg(region)),
-                     {}, 0, 0, u"see 'ferry rates catalog --cloud %1' for what it lists"_s.arg(cloud)};
+        return Error{u"the price catalog has no %1 instance '%2'%3"_s.arg(
+                         cloud, type, region.isEmpty() ? QString() : u" in %1"_s.arg(region)),
+                     {},
+                     0,
+                     0,
+                     u"see 'ferry rates catalog --cloud %1' for what it lists"_s.arg(cloud)};
     return catalogRate(*entry, spot);
 }
 
@@ -75,13 +83,12 @@ Expected<Rate> catalogRate(const CatalogEntry &entry, bool spot)
 {
     const std::optional<double> amount = spot ? entry.spotPrice : entry.price;
     if (!amount)
-        return Error{u"the price catalog has no %1 price for %2 %3 in %4"_s.arg(spot ? u"spot"_s : u"on-demand"_s,
-                                                                              entry.cloud, entry.instanceType,
-                                                                              entry.region),
+        return Error{u"the price catalog has no %1 price for %2 %3 in %4"_s.arg(
+                         spot ? u"spot"_s : u"on-demand"_s, entry.cloud, entry.instanceType, entry.region),
                      entry.file, entry.line, 0, u"set the amount yourself: AMOUNT/h"_s};
     return Rate{*amount, RateUnit::Hour,
                 u"%1 %2 in %3, %4, catalog of %5"_s.arg(entry.cloud, entry.instanceType, entry.region,
-                                                         spot ? u"spot"_s : u"on demand"_s, entry.dateText())};
+                                                        spot ? u"spot"_s : u"on demand"_s, entry.dateText())};
 }
 
 Expected<Rate> parseRate(const QString &text, const PriceCatalog &catalog)
@@ -94,17 +101,26 @@ Expected<Rate> parseRate(const QString &text, const PriceCatalog &catalog)
         QRegularExpression::CaseInsensitiveOption);
     const QRegularExpressionMatch match = form.match(t);
     if (!match.hasMatch())
-        return Error{u"'%1' is not a rate"_s.arg(text), {}, 0, 0,
+        return Error{u"'%1' is not a rate"_s.arg(text),
+                     {},
+                     0,
+                     0,
                      u"write an amount in %1 an hour, e.g. 3.60/h or 1.20/gpu-h, or a catalog instance such as "
                      u"aws:g5.xlarge"_s.arg(kCurrency)};
     const double amount = match.captured(1).toDouble();
     if (!std::isfinite(amount) || amount > kRateMaxAmount)
-        return Error{u"%1 is more than %2 an hour"_s.arg(match.captured(1), moneyText(kRateMaxAmount)), {}, 0, 0,
+        return Error{u"%1 is more than %2 an hour"_s.arg(match.captured(1), moneyText(kRateMaxAmount)),
+                     {},
+                     0,
+                     0,
                      u"write the amount an hour costs"_s};
     if (match.captured(2).isEmpty() && amount != 0)
-        return Error{u"'%1': say per what, /h or /gpu-h"_s.arg(text), {}, 0, 0,
-                     u"write e.g. %1/h (an hour of a machine) or %1/gpu-h (an hour of one GPU)"_s.arg(
-                         match.captured(1))};
+        return Error{
+            u"'%1': say per what, /h or /gpu-h"_s.arg(text),
+            {},
+            0,
+            0,
+            u"write e.g. %1/h (an hour of a machine) or %1/gpu-h (an hour of one GPU)"_s.arg(match.captured(1))};
     const auto unit = unitOf(match.captured(2));
     if (!unit)
         return unit.error();
@@ -189,8 +205,9 @@ RatesRead readRates(const QSettings &settings)
                                    u"set it again: ferry rates set %1 AMOUNT/h"_s.arg(checked ? *checked : target)};
             continue;
         }
-        read.rates.insert(*checked, Rate{amount, unit == unitName(RateUnit::GpuHour) ? RateUnit::GpuHour : RateUnit::Hour,
-                                         quotedName(settings.value(group + u"/source"_s).toString())});
+        read.rates.insert(*checked,
+                          Rate{amount, unit == unitName(RateUnit::GpuHour) ? RateUnit::GpuHour : RateUnit::Hour,
+                               quotedName(settings.value(group + u"/source"_s).toString())});
     }
     return read;
 }
@@ -201,11 +218,17 @@ Expected<QString> checkRate(const QString &target, const Rate &rate)
     if (!checked)
         return checked.error();
     if (!std::isfinite(rate.amount) || rate.amount < 0 || rate.amount > kRateMaxAmount)
-        return Error{u"%1: a rate is an amount from 0 to %2 an hour"_s.arg(*checked, moneyText(kRateMaxAmount)), {},
-                     0, 0, u"write a number of %1, e.g. 2.50"_s.arg(kCurrency)};
+        return Error{u"%1: a rate is an amount from 0 to %2 an hour"_s.arg(*checked, moneyText(kRateMaxAmount)),
+                     {},
+                     0,
+                     0,
+                     u"write a number of %1, e.g. 2.50"_s.arg(kCurrency)};
     const QString bare = checked->startsWith(u"kernel:"_s) ? checked->mid(7) : *checked;
     if (rate.unit == RateUnit::GpuHour && !bare.startsWith(u"slurm:"_s))
-        return Error{u"a rate per GPU-hour is for a Slurm cluster or partition, not '%1'"_s.arg(*checked), {}, 0, 0,
+        return Error{u"a rate per GPU-hour is for a Slurm cluster or partition, not '%1'"_s.arg(*checked),
+                     {},
+                     0,
+                     0,
                      u"give %1 a rate per hour: AMOUNT/h"_s.arg(*checked)};
     return checked;
 }

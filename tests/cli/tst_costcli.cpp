@@ -47,8 +47,8 @@ private Q_SLOTS:
         QVERIFY(store);
         const qint64 seconds[]{100, 130, 110};
         for (int i = 0; i < 3; ++i) {
-            const ferry::test::PastRun past{u"run%1"_s.arg(i), u"train.py"_s, u"local"_s, ferry::test::epochs(10),
-                                            kCliDay + i * 600000, seconds[i]};
+            const ferry::test::PastRun past{u"run%1"_s.arg(i),       u"train.py"_s,        u"local"_s,
+                                            ferry::test::epochs(10), kCliDay + i * 600000, seconds[i]};
             (*store)->createRun(ferry::test::pastRecord(past, workspace->root()));
         }
         (*store)->close();
@@ -92,8 +92,8 @@ private Q_SLOTS:
     // The catalog as shipped, filtered, each row with its date and page.
     void catalogIsListed()
     {
-        const CostResult r = runFerry(ws(), {u"rates"_s, u"catalog"_s, u"--cloud"_s, u"gcp"_s, u"--gpu"_s, u"L4"_s,
-                                             u"--json"_s});
+        const CostResult r =
+            runFerry(ws(), {u"rates"_s, u"catalog"_s, u"--cloud"_s, u"gcp"_s, u"--gpu"_s, u"L4"_s, u"--json"_s});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const QJsonArray rows = ferry::test::jsonObject(r)[u"instances"_s].toArray();
         QVERIFY(rows.size() >= 5);

@@ -95,8 +95,8 @@ private Q_SLOTS:
             << QByteArray("p3.2xlarge,8,61,V100,1,us-east-1,3.06,cheap,2026-12-07,x\n") << u"SpotPrice 'cheap'"_s;
         QTest::newRow("gpu count") << QByteArray("p3.2xlarge,8,61,V100,one,us-east-1,3.06,,2026-12-07,x\n")
                                    << u"AcceleratorCount 'one'"_s;
-        QTest::newRow("no instance type") << QByteArray(",8,61,V100,1,us-east-1,3.06,,2026-12-07,x\n")
-                                          << u"no InstanceType"_s;
+        QTest::newRow("no instance type")
+            << QByteArray(",8,61,V100,1,us-east-1,3.06,,2026-12-07,x\n") << u"no InstanceType"_s;
         QTest::newRow("control character") << QByteArray("p3.2xlarge,8,61,V100,1,us-\x1b[2Jeast-1,3.06,,2026-12-07,x\n")
                                            << u"Region holds the control character U+001B"_s;
         QTest::newRow("bad date") << QByteArray("p3.2xlarge,8,61,V100,1,us-east-1,3.06,,2026-13-01,x\n")
@@ -125,8 +125,8 @@ private Q_SLOTS:
     // A quote never closed: nothing after it can be read as rows; the rows before are kept.
     void unclosedQuoteStopsAtItsLine()
     {
-        const QByteArray text = kCatalogHeader + kCatalogGoodRow + "p3.2xlarge,8,61,\"V100,1,us-east-1,3.06,,,\n" +
-                                kCatalogGoodRow;
+        const QByteArray text =
+            kCatalogHeader + kCatalogGoodRow + "p3.2xlarge,8,61,\"V100,1,us-east-1,3.06,,,\n" + kCatalogGoodRow;
         const CatalogRead read = parseCatalog(text, u"c.csv"_s, u"aws"_s);
         QCOMPARE(read.entries.size(), 1);
         QCOMPARE(read.diagnostics.size(), 1);

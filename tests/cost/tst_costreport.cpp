@@ -26,11 +26,35 @@ const ferry::cost::Rates kReportRates{
 QList<ferry::run::RunRecord> reportHistory()
 {
     const QList<PastRun> runs{
-        PastRun{u"r1"_s, u"train.py"_s, u"local"_s, {}, kReportDay, 1800, ferry::run::RunStatus::Succeeded, {}, {},
-                u"sweep-a"_s, {u"baseline"_s}},
-        PastRun{u"r2"_s, u"train.py"_s, u"local"_s, {}, kReportDay + 60000, 600, ferry::run::RunStatus::Failed, {}, {},
-                u"sweep-a"_s, {u"baseline"_s, u"paper"_s}},
-        PastRun{u"r3"_s, u"train.py"_s, u"slurm:hpc"_s, {}, kReportDay + 120000, 3600, ferry::run::RunStatus::Succeeded,
+        PastRun{u"r1"_s,
+                u"train.py"_s,
+                u"local"_s,
+                {},
+                kReportDay,
+                1800,
+                ferry::run::RunStatus::Succeeded,
+                {},
+                {},
+                u"sweep-a"_s,
+                {u"baseline"_s}},
+        PastRun{u"r2"_s,
+                u"train.py"_s,
+                u"local"_s,
+                {},
+                kReportDay + 60000,
+                600,
+                ferry::run::RunStatus::Failed,
+                {},
+                {},
+                u"sweep-a"_s,
+                {u"baseline"_s, u"paper"_s}},
+        PastRun{u"r3"_s,
+                u"train.py"_s,
+                u"slurm:hpc"_s,
+                {},
+                kReportDay + 120000,
+                3600,
+                ferry::run::RunStatus::Succeeded,
                 {{u"partition"_s, u"gpu"_s}, {u"gpus"_s, 2}}},
         PastRun{u"r4"_s, u"train.py"_s, u"ssh:free"_s, {}, kReportDay + 180000, 7200},
         PastRun{u"r5"_s, u"train.py"_s, u"ssh:gpu1"_s, {}, kReportDay + 240000, 900},
@@ -56,12 +80,12 @@ private Q_SLOTS:
         QCOMPARE(rows.size(), 5); // r6 never started
         QCOMPARE(rows[0].run, u"r1"_s);
         QCOMPARE(rows[0].seconds, 1800.0);
-        QCOMPARE(*rows[0].cost(), 1.8);          // half an hour at 3.60
-        QCOMPARE(*rows[1].cost(), 0.6);          // a failed run costs what it ran
-        QCOMPARE(rows[2].rate->perHour(), 2.4);  // two GPUs at 1.20 a GPU-hour
+        QCOMPARE(*rows[0].cost(), 1.8);         // half an hour at 3.60
+        QCOMPARE(*rows[1].cost(), 0.6);         // a failed run costs what it ran
+        QCOMPARE(rows[2].rate->perHour(), 2.4); // two GPUs at 1.20 a GPU-hour
         QCOMPARE(*rows[2].cost(), 2.4);
-        QCOMPARE(*rows[3].cost(), 0.0);          // free: 0, known
-        QVERIFY(!rows[4].cost().has_value());    // no rate: unknown, not 0
+        QCOMPARE(*rows[3].cost(), 0.0);       // free: 0, known
+        QVERIFY(!rows[4].cost().has_value()); // no rate: unknown, not 0
     }
 
     // The CSV: a header and one row per run, nothing else; the sums of its costs and of every

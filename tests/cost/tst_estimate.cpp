@@ -44,7 +44,8 @@ private Q_SLOTS:
     // Nothing comparable: "no history", no duration and no cost, in words and in JSON.
     void noHistoryWhenThereIsNone()
     {
-        const ferry::cost::Rates rates{{u"local"_s, ferry::cost::Rate{3.6, ferry::cost::RateUnit::Hour, u"set by you"_s}}};
+        const ferry::cost::Rates rates{
+            {u"local"_s, ferry::cost::Rate{3.6, ferry::cost::RateUnit::Hour, u"set by you"_s}}};
         const QList<QList<PastRun>> histories{
             {},
             {PastRun{u"f"_s, u"train.py"_s, u"local"_s, epochs(10), kEstimateDay, 100, ferry::run::RunStatus::Failed}},
@@ -53,13 +54,21 @@ private Q_SLOTS:
             {PastRun{u"r"_s, u"train.py"_s, u"local"_s, epochs(10), kEstimateDay, 0, ferry::run::RunStatus::Running}},
             {PastRun{u"o"_s, u"other.py"_s, u"local"_s, epochs(10), kEstimateDay, 100}},
             {PastRun{u"s"_s, u"train.py"_s, u"ssh:gpu1"_s, epochs(10), kEstimateDay, 100}},
-            {PastRun{u"e"_s, u"train.py"_s, u"local"_s, epochs(10), kEstimateDay, 100,
-                     ferry::run::RunStatus::Succeeded, {}, u"/work/project/environments/torch.yml"_s}},
+            {PastRun{u"e"_s,
+                     u"train.py"_s,
+                     u"local"_s,
+                     epochs(10),
+                     kEstimateDay,
+                     100,
+                     ferry::run::RunStatus::Succeeded,
+                     {},
+                     u"/work/project/environments/torch.yml"_s}},
             // given no epochs: its duration is the script's default's, not 10's
             {PastRun{u"n"_s, u"train.py"_s, u"local"_s, {}, kEstimateDay, 100}},
         };
         for (const QList<PastRun> &history : histories) {
-            const ferry::cost::CostEstimate e = ferry::cost::estimateCost(planned(epochs(10)), historyOf(history), rates);
+            const ferry::cost::CostEstimate e =
+                ferry::cost::estimateCost(planned(epochs(10)), historyOf(history), rates);
             QCOMPARE(e.duration.runs, 0);
             QVERIFY(!e.duration.hasHistory());
             QVERIFY(!e.hasCost());
@@ -76,8 +85,10 @@ private Q_SLOTS:
     // The same work: the durations as they were; low, typical (the median) and high.
     void sameWorkGivesTheDurationsAsTheyWere()
     {
-        const auto history = historyOf({done(u"a"_s, 10, 100, 0), done(u"b"_s, 10, 130, 10), done(u"c"_s, 10, 110, 20)});
-        const ferry::cost::Rates rates{{u"local"_s, ferry::cost::Rate{3.6, ferry::cost::RateUnit::Hour, u"set by you"_s}}};
+        const auto history =
+            historyOf({done(u"a"_s, 10, 100, 0), done(u"b"_s, 10, 130, 10), done(u"c"_s, 10, 110, 20)});
+        const ferry::cost::Rates rates{
+            {u"local"_s, ferry::cost::Rate{3.6, ferry::cost::RateUnit::Hour, u"set by you"_s}}};
         const ferry::cost::CostEstimate e = ferry::cost::estimateCost(planned(epochs(10)), history, rates);
         QCOMPARE(e.duration.runs, 3);
         QCOMPARE(e.duration.scaling, Scaling::None);
@@ -117,8 +128,8 @@ private Q_SLOTS:
     void variedWorkFitsStartUpAndPerEpoch()
     {
         // 20 s start-up, 8 s an epoch; the last run slowed by 12 s.
-        const auto history = historyOf({done(u"a"_s, 10, 100, 0), done(u"b"_s, 20, 180, 1), done(u"c"_s, 30, 260, 2),
-                                        done(u"d"_s, 20, 192, 3)});
+        const auto history = historyOf(
+            {done(u"a"_s, 10, 100, 0), done(u"b"_s, 20, 180, 1), done(u"c"_s, 30, 260, 2), done(u"d"_s, 20, 192, 3)});
         const ferry::cost::DurationEstimate d = ferry::cost::estimateDuration(planned(epochs(40)), history);
         QCOMPARE(d.scaling, Scaling::Linear);
         QCOMPARE(d.runs, 4);
@@ -148,8 +159,8 @@ private Q_SLOTS:
     {
         QList<PastRun> runs;
         for (int i = 0; i < 3; ++i)
-            runs << PastRun{u"r%1"_s.arg(i), u"train.py"_s, u"local"_s,
-                            {{u"max_steps"_s, u"1000"_s}, {u"epochs"_s, QString::number(i + 1)}},
+            runs << PastRun{u"r%1"_s.arg(i),  u"train.py"_s,
+                            u"local"_s,       {{u"max_steps"_s, u"1000"_s}, {u"epochs"_s, QString::number(i + 1)}},
                             kEstimateDay + i, 100 + i};
         const ferry::cost::DurationEstimate d = ferry::cost::estimateDuration(
             planned({{u"max_steps"_s, u"2000"_s}, {u"epochs"_s, u"9"_s}}), historyOf(runs));
@@ -171,14 +182,38 @@ private Q_SLOTS:
         QCOMPARE(d.highSeconds, 100.0);
     }
 
+    // The range spans the 20 most recent runs; the typical value is the median of the 5 most
+    // recent (the machine as it is now). Estimated as of a moment, the nearest runs count.
+    void typicalIsTheMostRecentRuns()
+    {
+        QList<PastRun> runs;
+        for (int i = 0; i < 10; ++i) // slow then fast: another job shared the machine, then left
+            runs << done(u"r%1"_s.arg(i), 10, i < 5 ? 200 : 100 + i, i);
+        const auto history = historyOf(runs);
+        ferry::cost::DurationEstimate d = ferry::cost::estimateDuration(planned(epochs(10)), history);
+        QCOMPARE(d.runs, 10);
+        QCOMPARE(d.lowSeconds, 105.0);
+        QCOMPARE(d.highSeconds, 200.0);
+        QCOMPARE(d.typicalSeconds, 107.0); // the median of 105..109
+        d = ferry::cost::estimateDuration(planned(epochs(10)), history, kEstimateDay + 60000); // as of run 1's start
+        QCOMPARE(d.typicalSeconds, 200.0);
+        QCOMPARE(d.runIds.first(), u"r1"_s);
+    }
+
     // Slurm: the partition must match; the cost counts every node.
     void costIsDurationTimesRateTimesNodes()
     {
         const QJsonObject gpuPartition{{u"partition"_s, u"gpu"_s}, {u"nodes"_s, 2}};
         QList<PastRun> runs{PastRun{u"a"_s, u"train.py"_s, u"slurm:hpc"_s, epochs(10), kEstimateDay, 3600,
                                     ferry::run::RunStatus::Succeeded, gpuPartition},
-                            PastRun{u"b"_s, u"train.py"_s, u"slurm:hpc"_s, epochs(10), kEstimateDay + 1, 60,
-                                    ferry::run::RunStatus::Succeeded, {{u"partition"_s, u"cpu"_s}}}};
+                            PastRun{u"b"_s,
+                                    u"train.py"_s,
+                                    u"slurm:hpc"_s,
+                                    epochs(10),
+                                    kEstimateDay + 1,
+                                    60,
+                                    ferry::run::RunStatus::Succeeded,
+                                    {{u"partition"_s, u"cpu"_s}}}};
         ferry::run::RunSpec spec = planned(epochs(10), u"slurm:hpc"_s);
         spec.target.options = gpuPartition;
         const ferry::cost::Rates rates{{u"slurm:hpc"_s, ferry::cost::Rate{1.5, ferry::cost::RateUnit::Hour, u"x"_s}}};
@@ -231,7 +266,7 @@ private Q_SLOTS:
             trials << ferry::cost::estimateCost(planned(epochs(10)), history, rates);
         ferry::cost::TotalEstimate total = ferry::cost::totalEstimate(trials, 3);
         QVERIFY(total.complete());
-        QCOMPARE(total.typicalSeconds, 440.0);    // 4 × 110
+        QCOMPARE(total.typicalSeconds, 440.0);     // 4 × 110
         QCOMPARE(total.typicalWallSeconds, 220.0); // 3, then 1
         QCOMPARE(total.lowWallSeconds, 200.0);
         QCOMPARE(*total.typicalCost, 440.0 / 3600.0 * 3.6);

@@ -198,8 +198,7 @@ private Q_SLOTS:
         ferry::run::RunSpec kernel = runOn(u"slurm:hpc"_s);
         kernel.keeperArguments << u"--kernel"_s;
         QCOMPARE(ferry::cost::rateFor(kernel, rates)->target, u"kernel:slurm:hpc"_s);
-        QCOMPARE(ferry::cost::rateTargetsFor(kernel),
-                 (QStringList{u"kernel:slurm:hpc"_s, u"slurm:hpc"_s}));
+        QCOMPARE(ferry::cost::rateTargetsFor(kernel), (QStringList{u"kernel:slurm:hpc"_s, u"slurm:hpc"_s}));
     }
 
     // Unknown is not 0: an SSH host without a rate has none; one set to 0 is free; this machine

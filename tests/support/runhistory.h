@@ -14,8 +14,7 @@ namespace ferry::test {
 struct PastRun {
     PastRun(QString id_, QString script_, QString target_, QList<run::Hyperparameter> hyperparameters_,
             qint64 startedMs_ = 0, qint64 seconds_ = 0, run::RunStatus status_ = run::RunStatus::Succeeded,
-            QJsonObject targetOptions_ = {}, QString environmentFile_ = {}, QString sweep_ = {},
-            QStringList tags_ = {})
+            QJsonObject targetOptions_ = {}, QString environmentFile_ = {}, QString sweep_ = {}, QStringList tags_ = {})
         : id(std::move(id_)), script(std::move(script_)), target(std::move(target_)),
           hyperparameters(std::move(hyperparameters_)), startedMs(startedMs_), seconds(seconds_), status(status_),
           targetOptions(std::move(targetOptions_)), environmentFile(std::move(environmentFile_)),

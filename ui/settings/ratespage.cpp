@@ -24,12 +24,11 @@ enum RateColumn { kRateTarget, kRateAmount, kRateUnit, kRateSource, kRateColumns
 // A catalog row as the page offers it: "aws g5.xlarge (1 × A10G), us-east-1: 1.006 USD/h, 2026-12-07".
 QString catalogLabel(const cost::CatalogEntry &e)
 {
-    const QString gpus =
-        e.acceleratorName.isEmpty() ? QString() : u" (%1 × %2)"_s.arg(QString::number(e.acceleratorCount), e.acceleratorName);
+    const QString gpus = e.acceleratorName.isEmpty()
+                             ? QString()
+                             : u" (%1 × %2)"_s.arg(QString::number(e.acceleratorCount), e.acceleratorName);
     return u"%1 %2%3, %4: %5, %6"_s.arg(e.cloud, e.instanceType, gpus, e.region,
-                                        e.price ? cost::priceText(*e.price) + u"/h"_s
-                                                : u"no price"_s,
-                                        e.dateText());
+                                        e.price ? cost::priceText(*e.price) + u"/h"_s : u"no price"_s, e.dateText());
 }
 
 } // namespace
@@ -179,7 +178,10 @@ RatesPage::Edited RatesPage::rates() const
                               m_table->item(row, kRateSource)->text()};
         const auto checked = cost::checkRate(target, rate);
         if (!ok) {
-            edited.problems << Error{tr("%1: '%2' is not an amount").arg(target.trimmed(), amountText), {}, 0, 0,
+            edited.problems << Error{tr("%1: '%2' is not an amount").arg(target.trimmed(), amountText),
+                                     {},
+                                     0,
+                                     0,
                                      tr("write a number of %1, e.g. 2.50").arg(cost::kCurrency)};
         } else if (!checked) {
             edited.problems << checked.error();

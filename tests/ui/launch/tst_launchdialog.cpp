@@ -64,7 +64,8 @@ private Q_SLOTS:
         LaunchDialog dialog(settings, ws.path());
         dialog.setScript(u"train.py"_s);
         QVERIFY(!dialog.startButton()->isEnabled());
-        QVERIFY2(dialog.problemLabel()->text().contains(u"no such script"_s), qPrintable(dialog.problemLabel()->text()));
+        QVERIFY2(dialog.problemLabel()->text().contains(u"no such script"_s),
+                 qPrintable(dialog.problemLabel()->text()));
         QVERIFY(dialog.problemLabel()->isVisibleTo(&dialog));
         QVERIFY(ferry::test::writeFile(ws.filePath(u"train.py"_s), kLaunchScript));
         dialog.setScript(u"train.py"_s);
@@ -74,7 +75,8 @@ private Q_SLOTS:
         // A data channel that is not there: said, Start disabled again.
         dialog.setChannels({{u"training"_s, ws.filePath(u"nothing-here"_s)}});
         QVERIFY(!dialog.startButton()->isEnabled());
-        QVERIFY2(dialog.problemLabel()->text().contains(u"does not exist"_s), qPrintable(dialog.problemLabel()->text()));
+        QVERIFY2(dialog.problemLabel()->text().contains(u"does not exist"_s),
+                 qPrintable(dialog.problemLabel()->text()));
         dialog.setChannels({});
         QVERIFY(dialog.startButton()->isEnabled());
         // An SSH target without its host.
@@ -133,7 +135,8 @@ private Q_SLOTS:
         dialog.targetBox()->setCurrentIndex(dialog.targetBox()->findData(u"ssh"_s));
         dialog.remoteFields()->hostEdit()->setText(u"gpu-box"_s);
         text = dialog.estimateLabel()->text();
-        QVERIFY2(text.contains(u"no history"_s) && text.contains(u"no rate is set for ssh:gpu-box"_s), qPrintable(text));
+        QVERIFY2(text.contains(u"no history"_s) && text.contains(u"no rate is set for ssh:gpu-box"_s),
+                 qPrintable(text));
     }
 };
 
