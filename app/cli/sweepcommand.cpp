@@ -146,12 +146,12 @@ private:
         TrialEstimates out;
         const auto workspace = workspace::Workspace::open(workspaceDir.isEmpty() ? QDir::currentPath() : workspaceDir);
         if (!workspace) {
-            out.why = workspace.error().toString();
+            out.why = workspace.error().toString().section(u'\n', 0, 0);
             return out;
         }
         const auto base = trialTemplate(spec, file, workspace->root());
         if (!base) {
-            out.why = base.error().toString();
+            out.why = base.error().toString().section(u'\n', 0, 0);
             return out;
         }
         QList<run::RunRecord> history;

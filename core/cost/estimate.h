@@ -25,7 +25,7 @@ QStringList workParameterNames();
 inline constexpr int kEstimateMaxRuns = 20;
 // Its typical value comes from the most recent of them alone: the machine as it is now (another
 // user's jobs, a thermal limit) weighs more than a fit over the whole history.
-inline constexpr int kEstimateTypicalRuns = 5;
+inline constexpr int kEstimateTypicalRuns = 3;
 
 // How the comparable runs' durations were brought to the planned run's work.
 enum class Scaling {

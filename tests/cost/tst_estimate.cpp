@@ -182,7 +182,7 @@ private Q_SLOTS:
         QCOMPARE(d.highSeconds, 100.0);
     }
 
-    // The range spans the 20 most recent runs; the typical value is the median of the 5 most
+    // The range spans the 20 most recent runs; the typical value is the median of the 3 most
     // recent (the machine as it is now). Estimated as of a moment, the nearest runs count.
     void typicalIsTheMostRecentRuns()
     {
@@ -194,7 +194,7 @@ private Q_SLOTS:
         QCOMPARE(d.runs, 10);
         QCOMPARE(d.lowSeconds, 105.0);
         QCOMPARE(d.highSeconds, 200.0);
-        QCOMPARE(d.typicalSeconds, 107.0); // the median of 105..109
+        QCOMPARE(d.typicalSeconds, 108.0); // the median of 107, 108, 109
         d = ferry::cost::estimateDuration(planned(epochs(10)), history, kEstimateDay + 60000); // as of run 1's start
         QCOMPARE(d.typicalSeconds, 200.0);
         QCOMPARE(d.runIds.first(), u"r1"_s);

@@ -48,8 +48,12 @@ private Q_SLOTS:
         const QStringList lines = text.out.trimmed().split(u'\n');
         QVERIFY2(lines[0].startsWith(u"random search of 12 trials, 2 at a time, scored by val_loss"_s),
                  qPrintable(text.out));
-        QCOMPARE(lines[1], u"trial\tlr\tlayers\tbatch-size"_s);
-        QCOMPARE(lines.size(), 14);
+        QCOMPARE(lines[1], u"trial\tlr\tlayers\tbatch-size\testimate"_s);
+        QCOMPARE(lines.size(), 15);
+        // No train.py here, so no estimate (docs/cost.md): said, never a number.
+        QVERIFY2(lines.last().startsWith(u"estimate: none ("_s) &&
+                     lines.last().contains(u"the script 'train.py' is not in the workspace"_s),
+                 qPrintable(lines.last()));
         const CliResult json = runFerry(dir.path(), {u"sweep"_s, u"plan"_s, u"s.yml"_s, u"--json"_s});
         QCOMPARE(json.exitCode, 0);
         const QJsonArray trials = jsonObject(json)[u"trials"_s].toArray();
@@ -58,7 +62,7 @@ private Q_SLOTS:
             const QJsonObject hp = trials[i][u"hyperparameters"_s].toObject();
             const QStringList row = lines[i + 2].split(u'\t');
             QCOMPARE(row, (QStringList{QString::number(i), hp[u"lr"_s].toString(), hp[u"layers"_s].toString(),
-                                       hp[u"batch-size"_s].toString()}));
+                                       hp[u"batch-size"_s].toString(), u"-"_s}));
             const double lr = hp[u"lr"_s].toString().toDouble();
             QVERIFY(lr >= 1e-5 && lr <= 0.1);
         }
