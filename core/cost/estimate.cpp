@@ -167,9 +167,10 @@ DurationEstimate estimateDuration(const run::RunSpec &planned, const QList<run::
     QList<const run::RunRecord *> nearestFirst;
     for (const run::RunRecord &r : history)
         nearestFirst << &r;
-    std::stable_sort(nearestFirst.begin(), nearestFirst.end(), [asOf](const run::RunRecord *a, const run::RunRecord *b) {
-        return std::abs(asOf - a->startedMs) < std::abs(asOf - b->startedMs);
-    });
+    std::stable_sort(nearestFirst.begin(), nearestFirst.end(),
+                     [asOf](const run::RunRecord *a, const run::RunRecord *b) {
+                         return std::abs(asOf - a->startedMs) < std::abs(asOf - b->startedMs);
+                     });
     DurationEstimate estimate;
     estimate.workParameter = workParameterOf(planned);
     const double work = estimate.workParameter.isEmpty() ? 0 : *workValue(planned, estimate.workParameter);

@@ -58,8 +58,7 @@ bool isComparable(const run::RunSpec &planned, const run::RunSpec &done, const r
 // are their least and greatest, typical the median of the kEstimateTypicalRuns nearest.
 // (`asOfMs` is for measuring: tests/bench/estimate.sh estimates each run of a history as of its
 // own start.)
-DurationEstimate estimateDuration(const run::RunSpec &planned, const QList<run::RunRecord> &history,
-                                  qint64 asOfMs = 0);
+DurationEstimate estimateDuration(const run::RunSpec &planned, const QList<run::RunRecord> &history, qint64 asOfMs = 0);
 
 // The estimate with what it costs: the durations times the run's rate an hour (its nodes or GPUs
 // counted). `rate` nullopt: the rate is unknown, and so is the cost.
