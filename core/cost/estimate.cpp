@@ -75,6 +75,7 @@ std::pair<double, double> robustLine(const std::vector<PastDuration> &runs)
     }
     const double slope = median(slopes);
     std::vector<double> intercepts;
+    intercepts.reserve(runs.size());
     for (const PastDuration &r : runs)
         intercepts.push_back(r.seconds - slope * r.work);
     return {slope, median(intercepts)};
