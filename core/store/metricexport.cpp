@@ -155,7 +155,8 @@ public:
 
     // Queues the series' slices (handing finished ones to `sink` to make room); false once the
     // sink refused one.
-    bool add(std::shared_ptr<const std::vector<SeriesPoint>> points, const QByteArray &name, const ByteSink &sink)
+    bool add(const std::shared_ptr<const std::vector<SeriesPoint>> &points, const QByteArray &name,
+             const ByteSink &sink)
     {
         const auto n = static_cast<qsizetype>(points->size());
         for (qsizetype first = 0; first < n; first += m_slicePoints) {
