@@ -67,6 +67,13 @@ std::vector<PlotAxis::Tick> PlotAxis::ticks(int most, bool ends) const
         ticks.push_back({0.5, formatValue(valueAt(0))});
         return ticks;
     }
+    if (!marks.empty() && !ends) {
+        for (const double v : marks) {
+            if (const auto at = position(v))
+                ticks.push_back({*at, formatValue(v)});
+        }
+        return ticks;
+    }
     if (ends) {
         ticks.push_back({0, formatValue(valueAt(0))});
         ticks.push_back({1, formatValue(valueAt(1))});
@@ -121,6 +128,19 @@ PlotAxis PlotAxis::fit(const QString &name, const QList<run::RunValue> &values, 
         axis.lo = 0;
         axis.hi = 1;
     }
+    // A few whole numbers: marked where they are.
+    std::vector<double> distinct;
+    for (const run::RunValue &v : values) {
+        if (*v.number != std::round(*v.number) || std::abs(*v.number) >= 1e15)
+            return axis;
+        if (std::find(distinct.cbegin(), distinct.cend(), *v.number) == distinct.cend())
+            distinct.push_back(*v.number);
+        if (distinct.size() > std::size_t(kMostMarks))
+            return axis;
+    }
+    std::sort(distinct.begin(), distinct.end());
+    if (distinct.size() > 1)
+        axis.marks = std::move(distinct);
     return axis;
 }
 

@@ -231,6 +231,18 @@ QWidget *RunsAnalysisView::makeImportancePage()
     layout->addWidget(m_importanceTable, 1);
     layout->addWidget(m_importanceNotes);
     connect(m_importanceMetric, &RunValueChooser::changed, this, &RunsAnalysisView::loadImportance);
+    // A parameter double-clicked: the metric against it in the scatter.
+    connect(m_importanceTable, &QAbstractItemView::doubleClicked, this, [this, sorted](const QModelIndex &index) {
+        const QModelIndex row = sorted->mapToSource(index);
+        const auto metric = m_importanceMetric->spec();
+        if (!metric || row.row() < 0 || row.row() >= m_importance->report().features.size())
+            return;
+        m_x->setSpec(param(m_importance->report().features[row.row()].param));
+        m_y->setSpec(*metric);
+        m_autoLogX = m_autoLogY = true;
+        m_tabs->setCurrentIndex(0);
+        redraw();
+    });
     return page;
 }
 
@@ -504,13 +516,12 @@ void RunsAnalysisView::drawScatter()
         m_logY->isChecked(), colour);
     m_scatter->setContent(content.x, content.y, content.points, content.scale);
     m_scatter->setEmptyText(tr("No run has both %1 and %2").arg(content.x.name, content.y.name));
-    QString text = tr("%n run(s) drawn", nullptr, int(content.points.size()));
+    QString text = content.points.size() == 1 ? tr("1 run drawn") : tr("%1 runs drawn").arg(content.points.size());
     if (!content.missing.isEmpty()) {
         QStringList names = content.missing.mid(0, 6);
         if (content.missing.size() > names.size())
-            names << tr("%n more", nullptr, int(content.missing.size() - names.size()));
-        text += tr(" · %n without both values (or not above 0 on a log axis), not drawn: %1", nullptr,
-                   int(content.missing.size()))
+            names << tr("%1 more").arg(content.missing.size() - names.size());
+        text += tr(" · not drawn, without both values (or with one not above 0 on a log axis): %1")
                     .arg(names.join(u", "_s));
     }
     m_scatterNote->setText(text + tr(" · the pointer names a run; a click selects it in the runs table"));
@@ -568,7 +579,7 @@ void RunsAnalysisView::loadImportance()
     }
     m_importanceShown = key;
     m_importanceSummary->setText(
-        tr("Fitting a random forest to %1 over %n run(s)…", nullptr, int(m_read.runs.size())).arg(valueTitle(*metric)));
+        tr("Fitting a random forest to %1 over %2 runs…").arg(valueTitle(*metric)).arg(m_read.runs.size()));
     const run::RunStore *store = m_store;
     m_ranking.setFuture(QtConcurrent::run([store, generation = m_generation, runs = m_read.runs, spec = *metric] {
         Importance result;
@@ -600,10 +611,11 @@ void RunsAnalysisView::importanceLoaded()
     } else {
         m_importance->setReport(*result.report);
         m_importanceSummary->setText(
-            tr("Which parameters mattered for %1 over the %n run(s) that have it: a random forest's importance and "
-               "the correlation (the metric grows with the parameter: green, right; falls: red, left)",
-               nullptr, result.report->runs)
-                .arg(title));
+            tr("Which parameters mattered for %1 over the %2 runs that have it: a random forest's importance and "
+               "the correlation (the metric grows with the parameter: green, right; falls: red, left). "
+               "Double-click a parameter to plot %1 against it.")
+                .arg(title)
+                .arg(result.report->runs));
         m_importanceNotes->setText(
             result.report->notes.isEmpty() ? QString() : tr("Left out: %1").arg(result.report->notes.join(u"; "_s)));
     }

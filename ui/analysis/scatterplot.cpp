@@ -15,7 +15,8 @@ namespace ferry::ui {
 namespace {
 
 constexpr double kRadius = 4.5;
-constexpr double kInset = 8; // between the frame and the outermost points
+constexpr double kInset = 8;   // between the frame and the outermost points
+constexpr int kMostNamed = 12; // highlighted points named beside them
 
 // Where in its category's band a run's point lies: the same for the same key each time
 // (FNV-1a, not Qt's seeded hash), across the middle half of the band.
@@ -190,12 +191,27 @@ void ScatterPlot::paintEvent(QPaintEvent *)
         p.setBrush(point.color);
         p.drawEllipse(placeOf(point), kRadius, kRadius);
     }
-    for (const ScatterPoint &point : m_points) { // the runs selected in the table, on top
+    // The runs selected in the table, on top, ringed and named (a few: more would hide the plot).
+    int named = 0;
+    for (const ScatterPoint &point : m_points) {
         if (!m_highlighted.contains(point.key))
             continue;
+        const QPointF at = placeOf(point);
         p.setPen(QPen(Qt::black, 2));
         p.setBrush(point.color);
-        p.drawEllipse(placeOf(point), kRadius + 1.5, kRadius + 1.5);
+        p.drawEllipse(at, kRadius + 1.5, kRadius + 1.5);
+        if (++named > kMostNamed)
+            continue;
+        const QString name = fm.elidedText(point.label, Qt::ElideMiddle, 260);
+        const double w = fm.horizontalAdvance(name) + 6;
+        // Right of the point, or left of it near the right edge.
+        const double left = at.x() + kRadius + 6 + w > box.right() ? at.x() - kRadius - 6 - w : at.x() + kRadius + 6;
+        const QRectF label(left, at.y() - fm.height() / 2 - 1, w, fm.height() + 2);
+        p.setPen(Qt::NoPen);
+        p.setBrush(QColor(255, 255, 255, 220));
+        p.drawRoundedRect(label, 3, 3);
+        p.setPen(QColor(30, 30, 30));
+        p.drawText(label, Qt::AlignCenter, name);
     }
     p.restore();
 }

@@ -45,7 +45,7 @@ public:
     // What it draws; no scale: the points' own colours (the runs' colours) and no legend.
     void setContent(const PlotAxis &x, const PlotAxis &y, std::vector<ScatterPoint> points,
                     std::optional<ColorScale> scale);
-    void setHighlighted(const QSet<QString> &keys); // drawn ringed in black, over the others
+    void setHighlighted(const QSet<QString> &keys); // drawn ringed in black over the others, named
     void setEmptyText(const QString &text);         // said with no point to draw
 
     const PlotAxis &xAxis() const { return m_x; }

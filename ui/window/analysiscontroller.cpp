@@ -89,8 +89,8 @@ void AnalysisController::follow()
     QStringList ids = selected;
     QString caption;
     if (m_fromSelection) {
-        caption = tr("The %1 runs selected in the runs table (select one or none there to analyse every run it "
-                     "shows)")
+        caption = tr("Analysing the %1 runs selected in the runs table (select one or none there to analyse every "
+                     "run it shows)")
                       .arg(selected.size());
     } else {
         ids.clear();
@@ -98,12 +98,15 @@ void AnalysisController::follow()
         for (int row = 0; row < proxy->rowCount(); ++row)
             ids << proxy->index(row, 0).data(RunsModel::RunIdRole).toString();
         const bool filtered = !m_runs->filterEdit()->text().trimmed().isEmpty();
-        caption = filtered ? tr("The %n run(s) the filter keeps (select two or more in the runs table to analyse only "
-                                "those)",
-                                nullptr, int(ids.size()))
-                           : tr("All %n run(s) of the workspace (filter them, or select two or more in the runs table "
-                                "to analyse only those)",
-                                nullptr, int(ids.size()));
+        const QString runs = ids.size() == 1 ? tr("the one run") : tr("the %1 runs").arg(ids.size());
+        caption = filtered ? tr("Analysing %1 the filter keeps (select two or more in the runs table to analyse only "
+                                "those)")
+                                 .arg(runs)
+                           : tr("Analysing %1 of the workspace (filter them, or select two or more in the runs table "
+                                "to analyse only those)")
+                                 .arg(ids.size() == 1 ? tr("its one run") : tr("all %1 runs").arg(ids.size()));
+        if (ids.isEmpty())
+            caption = filtered ? tr("The filter keeps no run") : tr("The workspace has no runs yet");
     }
     m_view->setRuns(ids, caption, QSet<QString>(selected.cbegin(), selected.cend()));
 }

@@ -284,6 +284,12 @@ private Q_SLOTS:
             names << axis.name;
         QCOMPARE(names, (QStringList{u"batch"_s, u"lr"_s, u"optimizer"_s, u"val_loss (last)"_s}));
         QVERIFY(view.parallelData().axes()[1].log);
+        // A few whole numbers (the batch size) are marked where they are.
+        QCOMPARE(view.parallelData().axes()[0].marks, (std::vector<double>{16, 32, 64}));
+        QStringList marks;
+        for (const ui::PlotAxis::Tick &tick : view.parallelData().axes()[0].ticks(10))
+            marks << tick.label;
+        QCOMPARE(marks, (QStringList{u"16"_s, u"32"_s, u"64"_s}));
         QCOMPARE(view.parallelData().axes()[2].categories, (QStringList{u"adam"_s, u"sgd"_s}));
 
         view.setParallelParams({u"lr"_s, u"epochs"_s});
@@ -359,6 +365,23 @@ private Q_SLOTS:
         for (const QString &note : core->notes)
             QVERIFY2(view.importanceNotes()->text().contains(note), qPrintable(view.importanceNotes()->text()));
         QVERIFY(view.importanceNotes()->text().contains(u"epochs: the same in every run"_s));
+
+        // A parameter double-clicked: the metric against it in the scatter.
+        const QModelIndex batch = [&] {
+            for (int row = 0; row < shown->rowCount(); ++row)
+                if (shown->index(row, 0).data().toString() == u"batch"_s)
+                    return shown->index(row, 0);
+            return QModelIndex();
+        }();
+        QVERIFY(batch.isValid());
+        const QPoint cell = view.importanceTable()->visualRect(batch).center();
+        // The press before the double click, as a mouse gives it (the view checks that both hit the row).
+        QTest::mousePress(view.importanceTable()->viewport(), Qt::LeftButton, {}, cell);
+        QTest::mouseDClick(view.importanceTable()->viewport(), Qt::LeftButton, {}, cell);
+        QCOMPARE(view.tabs()->currentIndex(), 0);
+        QCOMPARE(view.scatterX()->spec()->text(), u"hp.batch"_s);
+        QCOMPARE(view.scatterY()->spec()->text(), u"metrics.val_loss.best"_s);
+        QVERIFY(QTest::qWaitFor([&] { return analysisSettled(view) && view.scatter()->xAxis().name == u"batch"_s; }));
     }
 
     void followsTheRunsTableFilterAndSelection()
