@@ -293,7 +293,7 @@ void RunsAnalysisView::setRuns(const QStringList &runIds, const QString &caption
 
 void RunsAnalysisView::refresh()
 {
-    if (!m_store || m_ids.isEmpty() || m_reading.isRunning())
+    if (!m_store || m_ids.isEmpty() || m_readingBusy)
         return;
     const bool over = m_read.runs.size() == m_ids.size() &&
                       std::all_of(m_read.runs.cbegin(), m_read.runs.cend(),
@@ -304,7 +304,7 @@ void RunsAnalysisView::refresh()
 
 bool RunsAnalysisView::isReading() const
 {
-    return m_reading.isRunning() || m_ranking.isRunning() || m_pending;
+    return m_readingBusy || m_rankingBusy || m_pending;
 }
 
 QStringList RunsAnalysisView::neededSpecs() const
@@ -326,7 +326,7 @@ void RunsAnalysisView::load(bool readRuns)
         redraw();
         return;
     }
-    if (m_reading.isRunning()) { // after this one: the newest wish
+    if (m_readingBusy) { // after this one: the newest wish
         m_pending = true;
         m_readAgain = m_readAgain || readRuns;
         return;
@@ -346,6 +346,7 @@ void RunsAnalysisView::load(bool readRuns)
     const quint64 generation = m_generation;
     const QStringList ids = m_ids;
     const QList<run::RunRecord> runs = m_read.runs;
+    m_readingBusy = true;
     m_reading.setFuture(QtConcurrent::run([store, generation, ids, runs, specs, readRuns] {
         Loaded result;
         result.generation = generation;
@@ -366,6 +367,7 @@ void RunsAnalysisView::load(bool readRuns)
 
 void RunsAnalysisView::loaded()
 {
+    m_readingBusy = false;
     Loaded result = m_reading.result();
     const bool again = m_pending;
     const bool readAgain = m_readAgain;
@@ -475,7 +477,7 @@ void RunsAnalysisView::redraw()
     }
     drawScatter();
     drawParallel();
-    if (!m_reading.isRunning())
+    if (!m_readingBusy)
         Q_EMIT readDone();
 }
 
@@ -573,7 +575,7 @@ void RunsAnalysisView::loadImportance()
     const QString key = QString::number(m_generation) + u'/' + metric->text();
     if (key == m_importanceShown)
         return;
-    if (m_ranking.isRunning()) { // when it ends, this one
+    if (m_rankingBusy) { // when it ends, this one
         m_importanceShown.clear();
         return;
     }
@@ -581,6 +583,7 @@ void RunsAnalysisView::loadImportance()
     m_importanceSummary->setText(
         tr("Fitting a random forest to %1 over %2 runs…").arg(valueTitle(*metric)).arg(m_read.runs.size()));
     const run::RunStore *store = m_store;
+    m_rankingBusy = true;
     m_ranking.setFuture(QtConcurrent::run([store, generation = m_generation, runs = m_read.runs, spec = *metric] {
         Importance result;
         result.generation = generation;
@@ -595,6 +598,7 @@ void RunsAnalysisView::loadImportance()
 
 void RunsAnalysisView::importanceLoaded()
 {
+    m_rankingBusy = false;
     const Importance result = m_ranking.result();
     const auto metric = m_importanceMetric->spec();
     if (result.generation != m_generation || !metric || result.metric != metric->text()) {

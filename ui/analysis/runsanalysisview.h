@@ -133,6 +133,9 @@ private:
     quint64 m_generation = 0; // the runs' set: bumped when it changes; reads for an older one are dropped
     bool m_readAgain = false; // a read asked for while one runs: started when it ends
     bool m_pending = false;
+    // A read started whose result has not been taken yet (until its watcher's finished(): a new
+    // setFuture before it would drop that result).
+    bool m_readingBusy = false, m_rankingBusy = false;
     RunsRead m_read;
     RunValueColumns m_values; // for m_read's runs
     bool m_defaultsChosen = false;
