@@ -137,7 +137,7 @@ void ParallelCoordinates::drawLines(QPainter &p)
         order[i] = i;
     const auto rank = [&](std::size_t i) { return m_data->passes(i) ? lines[i].order : -1e300; };
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rank(a) < rank(b); });
-    const auto draw = [&](std::size_t i, QPen pen) {
+    const auto draw = [&](std::size_t i, const QPen &pen) {
         p.setPen(pen);
         QPolygonF polyline;
         for (std::size_t a = 0; a < axes.size(); ++a) {

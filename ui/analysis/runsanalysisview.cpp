@@ -536,6 +536,7 @@ void RunsAnalysisView::drawParallel()
         params << param(p);
     const auto metric = m_parallelMetric->spec();
     std::vector<std::optional<std::pair<double, double>>> ranges;
+    ranges.reserve(m_table->axes().size());
     for (int a = 0; a < int(m_table->axes().size()); ++a)
         ranges.push_back(m_table->range(a));
     QStringList wasAxes;

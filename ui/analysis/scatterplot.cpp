@@ -54,15 +54,17 @@ void drawPlotFrame(QPainter &p, const QRectF &frame, const PlotAxis &x, const Pl
     if (!compact) {
         p.setPen(QColor(236, 236, 236));
         for (const PlotAxis::Tick &t : xTicks)
-            p.drawLine(plotPoint(area, t.at, 0).x(), frame.top(), plotPoint(area, t.at, 0).x(), frame.bottom());
+            p.drawLine(QPointF(plotPoint(area, t.at, 0).x(), frame.top()),
+                       QPointF(plotPoint(area, t.at, 0).x(), frame.bottom()));
         for (const PlotAxis::Tick &t : yTicks)
-            p.drawLine(frame.left(), plotPoint(area, 0, t.at).y(), frame.right(), plotPoint(area, 0, t.at).y());
+            p.drawLine(QPointF(frame.left(), plotPoint(area, 0, t.at).y()),
+                       QPointF(frame.right(), plotPoint(area, 0, t.at).y()));
     }
     p.setPen(QColor(150, 150, 150));
     p.setBrush(Qt::NoBrush); // only the frame: a brush left by the dots would paint it solid
     p.drawRect(frame);
     p.setPen(QColor(100, 100, 100));
-    const double columnWidth = std::max(40.0, area.width() / std::max<std::size_t>(1, xTicks.size()));
+    const double columnWidth = std::max(40.0, area.width() / double(std::max<std::size_t>(1, xTicks.size())));
     for (std::size_t i = 0; i < xTicks.size(); ++i) {
         const double px = plotPoint(area, xTicks[i].at, 0).x();
         p.drawLine(QPointF(px, frame.bottom()), QPointF(px, frame.bottom() + 3));
@@ -75,7 +77,8 @@ void drawPlotFrame(QPainter &p, const QRectF &frame, const PlotAxis &x, const Pl
         const double left = align == Qt::AlignLeft    ? frame.left()
                             : align == Qt::AlignRight ? frame.right() - columnWidth
                                                       : px - columnWidth / 2;
-        p.drawText(QRectF(left, frame.bottom() + 3, columnWidth, fm.height()), align | Qt::AlignTop, text);
+        p.drawText(QRectF(left, frame.bottom() + 3, columnWidth, fm.height()), static_cast<int>(align | Qt::AlignTop),
+                   text);
     }
     const double labelWidth = std::max(20.0, frame.left() - 6);
     for (const PlotAxis::Tick &t : yTicks) {

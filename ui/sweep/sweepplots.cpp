@@ -40,8 +40,8 @@ void drawYAxis(QPainter &p, const QRectF &plot, double lo, double hi, const QStr
 
 } // namespace
 
-const QColor SweepPlot::kWorstColor = ColorScale::worstToBest().first().second;
-const QColor SweepPlot::kBestColor = ColorScale::worstToBest().last().second;
+const QColor SweepPlot::kWorstColor = ColorScale::worstToBest().constFirst().second;
+const QColor SweepPlot::kBestColor = ColorScale::worstToBest().constLast().second;
 
 SweepPlot::SweepPlot(QWidget *parent) : QWidget(parent)
 {
@@ -136,7 +136,8 @@ QRectF ParameterScatter::plotRect(int index) const
     const int columns = std::min(count, std::max(1, width() / 220));
     const int rows = (count + columns - 1) / columns;
     const double cellW = double(width()) / columns, cellH = double(height() - kScaleStrip) / rows;
-    const QRectF cell((index % columns) * cellW, (index / columns) * cellH, cellW, cellH);
+    const int row = index / columns, column = index % columns;
+    const QRectF cell(column * cellW, row * cellH, cellW, cellH);
     const QRectF plot = cell.adjusted(52, 22, -12, -22);
     return plot.width() < 30 || plot.height() < 30 ? QRectF() : plot;
 }

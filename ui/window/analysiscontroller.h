@@ -8,6 +8,8 @@
 // one (either edits both). A run clicked in a plot is selected in the table (made current, when
 // the tab analyses the selection, so that the selection stays). New points of runs still going are
 // read again every few seconds while the tab is in view.
+#include "ui/analysis/runsanalysisview.h" // whole: a QPointer to it
+
 #include <QObject>
 #include <QPointer>
 #include <QTimer>
@@ -19,7 +21,6 @@ class RunStore;
 namespace ferry::ui {
 
 class DocumentArea;
-class RunsAnalysisView;
 class RunsView;
 
 class AnalysisController final : public QObject {

@@ -17,7 +17,9 @@
 #include "ui/runs/runsview.h"
 #include "ui/window/analysiscontroller.h"
 
+#include <QApplication>
 #include <QCheckBox>
+#include <QHelpEvent>
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
@@ -26,6 +28,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -117,6 +120,14 @@ QColor pixelAt(QWidget &widget, const QPointF &at)
     return image.pixelColor((at * image.devicePixelRatio()).toPoint());
 }
 
+// What the tooltip says with the pointer at `at`.
+QString toolTipAt(QWidget &widget, const QPoint &at)
+{
+    QHelpEvent help(QEvent::ToolTip, at, widget.mapToGlobal(at));
+    QApplication::sendEvent(&widget, &help);
+    return QToolTip::isVisible() ? QToolTip::text() : QString();
+}
+
 } // namespace
 
 class TestRunsAnalysis : public QObject {
@@ -169,6 +180,10 @@ private Q_SLOTS:
         QCOMPARE(scatter->pointPosition(u"r00"_s)->x(), area.left());
         QCOMPARE(scatter->pointPosition(u"r11"_s)->x(), area.right());
         QVERIFY(!scatter->pointPosition(u"r12"_s));
+        // The pointer over a point names its run and its values.
+        QVERIFY(toolTipAt(*view.scatter(), scatter->pointPosition(u"r03"_s)->toPoint()).contains(u"sgd-3"_s));
+        QVERIFY(toolTipAt(*view.scatter(), scatter->pointPosition(u"r03"_s)->toPoint())
+                    .contains(ui::formatValue(*ys[u"r03"_s].number)));
         // The run without val_loss is named under the plot.
         QVERIFY2(view.scatterNote()->text().contains(u"adam-12"_s), qPrintable(view.scatterNote()->text()));
     }
@@ -316,6 +331,8 @@ private Q_SLOTS:
         const auto line = view.parallel()->lineAt(QPointF(view.parallel()->axisX(0), bottom));
         QVERIFY(line);
         QCOMPARE(table.lines()[*line].key, u"r00"_s);
+        QVERIFY(
+            toolTipAt(*view.parallel(), QPointF(view.parallel()->axisX(0), bottom).toPoint()).contains(u"adam-0"_s));
         QSignalSpy clicked(&view, &ui::RunsAnalysisView::runClicked);
         const double x = (view.parallel()->axisX(0) + view.parallel()->axisX(1)) / 2;
         const double y =
