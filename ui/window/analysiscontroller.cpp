@@ -1,7 +1,6 @@
 #include "ui/window/analysiscontroller.h"
 
 #include "ui/analysis/runsanalysisview.h"
-#include "ui/chart/runcolors.h"
 #include "ui/document/documentarea.h"
 #include "ui/runs/runsview.h"
 
@@ -68,7 +67,7 @@ void AnalysisController::open()
             const QString name =
                 row < 0 ? record.name : m_runs->model()->index(row, RunsModel::NameColumn).data().toString();
             return RunLook{name.isEmpty() ? record.id : u"%1 (%2)"_s.arg(name, record.id.right(4)),
-                           runColor(record.id)};
+                           m_colorOf ? m_colorOf(record.id) : QColor(Qt::gray)};
         });
         m_view->filterEdit()->setText(m_runs->filterEdit()->text());
         connect(m_view->filterEdit(), &QLineEdit::textEdited, m_runs->filterEdit(), &QLineEdit::setText);

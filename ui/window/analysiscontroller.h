@@ -10,9 +10,12 @@
 // read again every few seconds while the tab is in view.
 #include "ui/analysis/runsanalysisview.h" // whole: a QPointer to it
 
+#include <QColor>
 #include <QObject>
 #include <QPointer>
 #include <QTimer>
+
+#include <functional>
 
 namespace ferry::run {
 class RunStore;
@@ -31,6 +34,8 @@ public:
 
     // The open workspace's store; nullptr when it closes (the tab waits for its reads first).
     void setStore(run::RunStore *store);
+    // A run's colour, the one it has in the chart (RunColors); none: grey.
+    void setRunColor(const std::function<QColor(const QString &runId)> &colorOf) { m_colorOf = colorOf; }
     RunsAnalysisView *view() const { return m_view; } // nullptr until opened, and once closed
 
 public Q_SLOTS:
@@ -45,6 +50,7 @@ private:
     DocumentArea *m_documents;
     run::RunStore *m_store = nullptr;
     QPointer<RunsAnalysisView> m_view;
+    std::function<QColor(const QString &)> m_colorOf;
     QTimer m_follow;              // the table changed: follow once per burst
     QTimer m_refresh;             // the runs' rows changed: read the values again, at most this often
     bool m_fromSelection = false; // the tab shows the selected runs

@@ -341,7 +341,7 @@ void RunsController::showTableMenu(const QPoint &at)
     QAction *compare = menu.addAction(tr("Compare %n Run(s)", nullptr, int(selected.size())), this,
                                       [this, selected] { compareRuns(selected); });
     compare->setEnabled(selected.size() >= 2);
-    menu.addAction(selected.size() >= 2 ? tr("Analyse the %n Selected Runs", nullptr, int(selected.size()))
+    menu.addAction(selected.size() >= 2 ? tr("Analyse the %1 Selected Runs").arg(selected.size())
                                         : tr("Analyse the Runs Shown"),
                    this, &RunsController::analysisRequested);
     menu.addSeparator();

@@ -4,6 +4,7 @@
 #include "env/formats.h"
 #include "env/spechash.h"
 #include "store/runstore.h"
+#include "ui/chart/losschart.h"
 #include "ui/chart/losschartpanel.h"
 #include "ui/data/datasetpanel.h"
 #include "ui/data/droprouter.h"
@@ -67,6 +68,7 @@ Workbench::Workbench(QSettings &settings, workspace::RecentWorkspaces &recent, W
     connect(m_runs, &RunsController::statusMessage, this, &Workbench::statusMessage);
     connect(m_runs, &RunsController::panelRequested, this, &Workbench::panelRequested);
     connect(m_runs, &RunsController::analysisRequested, m_analysis, &AnalysisController::open);
+    m_analysis->setRunColor([chart = panels.chart->chart()](const QString &runId) { return chart->runColor(runId); });
     createActions();
 
     connect(panels.emptyState, &EmptyStateWidget::openWorkspaceRequested, this, &Workbench::chooseWorkspaceToOpen);

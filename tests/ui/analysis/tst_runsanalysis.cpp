@@ -414,6 +414,8 @@ private Q_SLOTS:
         runs.setRows(rows);
         ui::AnalysisController controller(&runs, &documents);
         controller.setStore(f.store.get());
+        // Each run in its colour in the chart (with no colour value chosen), named as the table names it.
+        controller.setRunColor([](const QString &id) { return id == u"r07"_s ? QColor(Qt::red) : QColor(Qt::blue); });
         controller.open();
         ui::RunsAnalysisView *view = controller.view();
         QVERIFY(view);
@@ -453,6 +455,12 @@ private Q_SLOTS:
         QVERIFY(
             QTest::qWaitFor([&] { return analysisSettled(*view) && view->scatter()->points().size() == 12; }, 10000));
 
+        for (const ui::ScatterPoint &p : view->scatter()->points()) {
+            QCOMPARE(p.color, p.key == u"r07"_s ? QColor(Qt::red) : QColor(Qt::blue));
+            QVERIFY2(p.label.startsWith(
+                         runs.model()->index(runs.model()->rowOf(p.key), ui::RunsModel::NameColumn).data().toString()),
+                     qPrintable(p.label));
+        }
         // A click on a point selects its run in the table.
         const QPointF at = *view->scatter()->pointPosition(u"r07"_s);
         QTest::mouseClick(view->scatter(), Qt::LeftButton, {}, at.toPoint());
