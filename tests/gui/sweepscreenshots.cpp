@@ -8,6 +8,7 @@
 #include "support/files.h"
 
 #include "sweep/sweepfile.h"
+#include "ui/analysis/parallelcoordinates.h"
 #include "ui/chart/losschartpanel.h"
 #include "ui/sweep/sweepdialog.h"
 #include "ui/sweep/sweepplots.h"

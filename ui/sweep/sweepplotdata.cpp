@@ -1,7 +1,10 @@
 #include "ui/sweep/sweepplotdata.h"
 
+#include "ui/chart/chartaxis.h"
+
+#include <QCoreApplication>
+
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <functional>
 
@@ -9,47 +12,14 @@ using namespace Qt::StringLiterals;
 
 namespace ferry::ui {
 
-quint64 SweepPlotData::nextGeneration()
-{
-    static std::atomic<quint64> next{1};
-    return next++;
-}
+namespace {
 
-std::optional<double> SweepAxis::position(const QString &value) const
-{
-    if (!categories.isEmpty()) {
-        const qsizetype i = categories.indexOf(value);
-        if (i < 0)
-            return std::nullopt;
-        return (double(i) + 0.5) / double(categories.size());
-    }
-    bool ok = false;
-    const double v = value.toDouble(&ok);
-    return ok ? position(v) : std::nullopt;
-}
-
-std::optional<double> SweepAxis::position(double value) const
-{
-    if (!std::isfinite(value) || (log && value <= 0))
-        return std::nullopt;
-    const double v = log ? std::log10(value) : value;
-    if (hi <= lo)
-        return 0.5;
-    return std::clamp((v - lo) / (hi - lo), 0.0, 1.0);
-}
-
-double SweepAxis::valueAt(double t) const
-{
-    const double v = lo + t * (hi - lo);
-    return log ? std::pow(10.0, v) : v;
-}
-
-SweepPlotData::SweepPlotData(const sweep::SweepSpec &spec, const sweep::SweepState &state)
-    : m_minimize(spec.goal == sweep::Goal::Minimize), m_metric(spec.metric)
+std::vector<PlotAxis> sweepAxes(const sweep::SweepSpec &spec, const sweep::SweepState &state)
 {
     using sweep::Distribution;
+    std::vector<PlotAxis> axes;
     for (const sweep::Parameter &p : spec.parameters) {
-        SweepAxis axis;
+        PlotAxis axis;
         axis.name = p.name;
         if (p.distribution == Distribution::Values) {
             axis.categories = p.values;
@@ -58,25 +28,29 @@ SweepPlotData::SweepPlotData(const sweep::SweepSpec &spec, const sweep::SweepSta
             axis.lo = axis.log ? std::log10(p.min) : p.min;
             axis.hi = axis.log ? std::log10(p.max) : p.max;
         }
-        m_axes.push_back(axis);
+        axes.push_back(axis);
     }
     // The objective's axis spans the values the trials reached.
+    PlotAxis objective;
+    objective.name = spec.metric;
+    objective.emphasised = true;
     bool any = false;
     for (const sweep::Trial &t : state.trials) {
         if (!t.objective || !std::isfinite(*t.objective))
             continue;
-        m_objectiveLo = any ? std::min(m_objectiveLo, *t.objective) : *t.objective;
-        m_objectiveHi = any ? std::max(m_objectiveHi, *t.objective) : *t.objective;
+        objective.lo = any ? std::min(objective.lo, *t.objective) : *t.objective;
+        objective.hi = any ? std::max(objective.hi, *t.objective) : *t.objective;
         any = true;
     }
-    SweepAxis objective;
-    objective.name = spec.metric;
-    objective.isObjective = true;
-    objective.lo = m_objectiveLo;
-    objective.hi = m_objectiveHi;
-    m_axes.push_back(objective);
-    m_ranges.resize(m_axes.size());
+    axes.push_back(objective);
+    return axes;
+}
 
+} // namespace
+
+SweepPlotData::SweepPlotData(const sweep::SweepSpec &spec, const sweep::SweepState &state)
+    : m_minimize(spec.goal == sweep::Goal::Minimize), m_metric(spec.metric)
+{
     for (const sweep::Trial &t : state.trials) {
         if (t.objective && std::isfinite(*t.objective))
             m_sortedObjectives.push_back(*t.objective);
@@ -85,23 +59,44 @@ SweepPlotData::SweepPlotData(const sweep::SweepSpec &spec, const sweep::SweepSta
         std::sort(m_sortedObjectives.begin(), m_sortedObjectives.end());
     else
         std::sort(m_sortedObjectives.begin(), m_sortedObjectives.end(), std::greater<>());
+    std::vector<PlotAxis> axes = sweepAxes(spec, state);
+    std::vector<PlotLine> lines;
     const auto best = state.best(spec.goal);
     for (const sweep::Trial &t : state.trials) {
-        SweepPlotTrial row;
-        row.number = t.number;
-        row.status = t.status;
-        row.objective = t.objective && std::isfinite(*t.objective) ? t.objective : std::nullopt;
+        SweepPlotTrial trial;
+        trial.number = t.number;
+        trial.status = t.status;
+        trial.objective = t.objective && std::isfinite(*t.objective) ? t.objective : std::nullopt;
+        PlotLine line;
+        line.key = QString::number(t.number);
+        line.label = QCoreApplication::translate("ferry::ui::SweepPlotData", "trial %1").arg(t.number);
         for (const sweep::Parameter &p : spec.parameters) {
             const auto hp = std::find_if(t.hyperparameters.cbegin(), t.hyperparameters.cend(),
                                          [&](const run::Hyperparameter &h) { return h.name == p.name; });
-            row.positions.push_back(hp == t.hyperparameters.cend() ? std::nullopt
-                                                                   : m_axes[row.positions.size()].position(hp->value));
+            line.positions.push_back(hp == t.hyperparameters.cend() ? std::nullopt
+                                                                    : axes[line.positions.size()].position(hp->value));
         }
-        row.positions.push_back(row.objective ? m_axes.back().position(*row.objective) : std::nullopt);
+        line.positions.push_back(trial.objective ? axes.back().position(*trial.objective) : std::nullopt);
+        line.color = quality(trial);
+        line.order = line.color.value_or(-1);
         if (best && *best == t.number)
             m_best = int(m_trials.size());
-        m_trials.push_back(std::move(row));
+        m_trials.push_back(trial);
+        lines.push_back(std::move(line));
     }
+    ColorScale scale;
+    scale.stops = ColorScale::worstToBest();
+    if (const auto span = objectiveSpan()) {
+        scale.title = QCoreApplication::translate("ferry::ui::SweepPlotData", "colour: %1, by rank").arg(m_metric);
+        scale.lowLabel =
+            QCoreApplication::translate("ferry::ui::SweepPlotData", "worst %1").arg(formatValue(span->first));
+        scale.highLabel =
+            QCoreApplication::translate("ferry::ui::SweepPlotData", "best %1").arg(formatValue(span->second));
+    }
+    static_cast<PlotTable &>(*this) = PlotTable(std::move(axes), std::move(lines), std::move(scale),
+                                                QCoreApplication::translate("ferry::ui::SweepPlotData", "trials"));
+    if (m_best)
+        setHighlighted({QString::number(m_trials[std::size_t(*m_best)].number)});
 }
 
 std::optional<double> SweepPlotData::quality(const SweepPlotTrial &trial) const
@@ -118,52 +113,19 @@ std::optional<double> SweepPlotData::quality(const SweepPlotTrial &trial) const
     return 1.0 - rank / double(m_sortedObjectives.size() - 1);
 }
 
-void SweepPlotData::setRange(int axis, std::optional<std::pair<double, double>> range)
+std::optional<std::pair<double, double>> SweepPlotData::objectiveSpan() const
 {
-    if (axis < 0 || axis >= int(m_ranges.size()))
-        return;
-    if (range && range->first > range->second)
-        std::swap(range->first, range->second);
-    m_ranges[std::size_t(axis)] = range;
-    m_generation = nextGeneration();
-}
-
-std::optional<std::pair<double, double>> SweepPlotData::range(int axis) const
-{
-    if (axis < 0 || axis >= int(m_ranges.size()))
+    if (m_sortedObjectives.empty())
         return std::nullopt;
-    return m_ranges[std::size_t(axis)];
-}
-
-void SweepPlotData::clearRanges()
-{
-    std::fill(m_ranges.begin(), m_ranges.end(), std::nullopt);
-    m_generation = nextGeneration();
-}
-
-bool SweepPlotData::filtered() const
-{
-    return std::any_of(m_ranges.cbegin(), m_ranges.cend(), [](const auto &r) { return r.has_value(); });
-}
-
-bool SweepPlotData::passes(const SweepPlotTrial &trial) const
-{
-    for (std::size_t a = 0; a < m_ranges.size(); ++a) {
-        if (!m_ranges[a])
-            continue;
-        const auto &p = trial.positions[a];
-        if (!p || *p < m_ranges[a]->first || *p > m_ranges[a]->second)
-            return false;
-    }
-    return true;
+    return std::pair{m_sortedObjectives.back(), m_sortedObjectives.front()};
 }
 
 QSet<int> SweepPlotData::passingTrials() const
 {
     QSet<int> numbers;
-    for (const SweepPlotTrial &t : m_trials) {
-        if (passes(t))
-            numbers.insert(t.number);
+    for (std::size_t i = 0; i < m_trials.size(); ++i) {
+        if (passes(i))
+            numbers.insert(m_trials[i].number);
     }
     return numbers;
 }

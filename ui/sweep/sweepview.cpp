@@ -2,6 +2,7 @@
 
 #include "store/runstore.h"
 #include "sweep/sweepcontroller.h"
+#include "ui/analysis/parallelcoordinates.h"
 #include "ui/chart/chartaxis.h"
 #include "ui/chart/losschartpanel.h"
 #include "ui/chart/seriesstore.h"
@@ -55,6 +56,7 @@ SweepView::SweepView(QWidget *parent)
 
     m_objective->setData(&m_data);
     m_parallel->setData(&m_data);
+    m_parallel->setEmptyText(tr("No trials yet"));
     m_scatter->setData(&m_data);
     m_curves->setStore(m_series);
     m_tabs->setObjectName(u"sweepPlots"_s);

@@ -341,6 +341,9 @@ void RunsController::showTableMenu(const QPoint &at)
     QAction *compare = menu.addAction(tr("Compare %n Run(s)", nullptr, int(selected.size())), this,
                                       [this, selected] { compareRuns(selected); });
     compare->setEnabled(selected.size() >= 2);
+    menu.addAction(selected.size() >= 2 ? tr("Analyse the %1 Selected Runs").arg(selected.size())
+                                        : tr("Analyse the Runs Shown"),
+                   this, &RunsController::analysisRequested);
     menu.addSeparator();
     QAction *exact = menu.addAction(tr("Re-run Exactly"), this, [this, current] { rerunExactly(current); });
     QAction *changes = menu.addAction(tr("Re-run with Changes…"), this, [this, current] {

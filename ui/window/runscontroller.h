@@ -75,6 +75,7 @@ Q_SIGNALS:
     void problem(const ferry::Error &error);
     void statusMessage(const QString &text, int timeoutMs);
     void panelRequested(QWidget *panel); // the window brings it into view
+    void analysisRequested();            // the table's menu: the Analysis tab (ui/window/analysiscontroller.h)
 
 private:
     void runsLoaded(const QList<RunRow> &rows);

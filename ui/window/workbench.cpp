@@ -4,6 +4,7 @@
 #include "env/formats.h"
 #include "env/spechash.h"
 #include "store/runstore.h"
+#include "ui/chart/losschart.h"
 #include "ui/chart/losschartpanel.h"
 #include "ui/data/datasetpanel.h"
 #include "ui/data/droprouter.h"
@@ -17,6 +18,7 @@
 #include "ui/settings/preferences.h"
 #include "ui/train/trainpanel.h"
 #include "ui/window/aboutdialog.h"
+#include "ui/window/analysiscontroller.h"
 #include "ui/window/emptystatewidget.h"
 #include "ui/window/runscontroller.h"
 #include "ui/workspace/exampleworkspace.h"
@@ -58,12 +60,15 @@ Workbench::Workbench(QSettings &settings, workspace::RecentWorkspaces &recent, W
     : QObject(window), m_settings(settings), m_recent(recent), m_services(std::move(services)), m_panels(panels),
       m_window(window),
       m_preferences(new Preferences(m_settings, m_services.secrets, panels.environments, panels.train, this)),
-      m_runs(new RunsController(m_settings, m_services, panels, m_workspace, window, this))
+      m_runs(new RunsController(m_settings, m_services, panels, m_workspace, window, this)),
+      m_analysis(new AnalysisController(panels.runs, panels.documents, this))
 {
     connect(m_preferences, &Preferences::problem, this, &Workbench::reportProblem);
     connect(m_runs, &RunsController::problem, this, &Workbench::reportProblem);
     connect(m_runs, &RunsController::statusMessage, this, &Workbench::statusMessage);
     connect(m_runs, &RunsController::panelRequested, this, &Workbench::panelRequested);
+    connect(m_runs, &RunsController::analysisRequested, m_analysis, &AnalysisController::open);
+    m_analysis->setRunColor([chart = panels.chart->chart()](const QString &runId) { return chart->runColor(runId); });
     createActions();
 
     connect(panels.emptyState, &EmptyStateWidget::openWorkspaceRequested, this, &Workbench::chooseWorkspaceToOpen);
@@ -226,6 +231,10 @@ void Workbench::createActions()
     connect(a.refreshRuns, &QAction::triggered, m_runs, &RunsController::reload);
     a.compareRuns = make(tr("&Compare Selected Runs"), QKeySequence(Qt::CTRL | Qt::Key_D));
     connect(a.compareRuns, &QAction::triggered, m_runs, &RunsController::compareSelectedRuns);
+    a.analyseRuns = make(tr("&Analyse Runs"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
+    a.analyseRuns->setToolTip(tr("A scatter, parallel coordinates and parameter importance over the runs the table "
+                                 "shows (or the ones selected in it)"));
+    connect(a.analyseRuns, &QAction::triggered, m_analysis, &AnalysisController::open);
     a.rerunExactly = make(tr("Re-run E&xactly"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     connect(a.rerunExactly, &QAction::triggered, m_runs, &RunsController::rerunCurrentExactly);
 
@@ -239,6 +248,7 @@ void Workbench::createActions()
 
 void Workbench::closeWorkspace()
 {
+    m_analysis->setStore(nullptr); // its reads end before the store closes
     m_runs->detach();
     m_session.reset(); // the monitor joined, the chart emptied, the store closed (workspacesession.h)
     m_panels.chart->setCaption({});
@@ -273,6 +283,7 @@ void Workbench::setWorkspace(const workspace::Workspace &workspace)
     }
     m_session = std::move(*session);
     m_runs->attach(m_session.get());
+    m_analysis->setStore(m_session->store());
     Q_EMIT workspaceChanged();
     m_session->start();
     Q_EMIT statusMessage(tr("Opened workspace %1").arg(workspace.root()), 5000);

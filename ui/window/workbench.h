@@ -29,6 +29,7 @@ namespace ferry::ui {
 
 struct DropPlan;
 class Preferences;
+class AnalysisController;
 class RunsController;
 class WorkspaceSession;
 
@@ -53,6 +54,7 @@ struct WorkbenchActions {
     QAction *findRun = nullptr;
     QAction *refreshRuns = nullptr;
     QAction *compareRuns = nullptr;
+    QAction *analyseRuns = nullptr; // the Analysis tab: scatter, parallel coordinates, importance
     QAction *rerunExactly = nullptr;
     QAction *about = nullptr;
 };
@@ -79,6 +81,7 @@ public:
     // File > Open Recent: filled from the recent workspaces each time it opens.
     void setRecentMenu(QMenu *menu);
     RunsController *runsController() const { return m_runs; }
+    AnalysisController *analysis() const { return m_analysis; }
     Preferences *preferences() const { return m_preferences; }
 
     void setWorkspace(const workspace::Workspace &workspace);
@@ -132,6 +135,7 @@ private:
     std::unique_ptr<WorkspaceSession> m_session; // nullptr: no workspace, or its runs could not be opened
     Preferences *m_preferences;
     RunsController *m_runs;
+    AnalysisController *m_analysis; // the Analysis tab, following the runs table
     WorkbenchActions m_actions;
     QPointer<QMenu> m_recentMenu;
 };

@@ -10,6 +10,7 @@
 
 #include "store/runstore.h"
 #include "sweep/sweepstate.h"
+#include "ui/analysis/parallelcoordinates.h"
 #include "ui/chart/losschartpanel.h"
 #include "ui/sweep/sweepdialog.h"
 #include "ui/sweep/sweepplots.h"

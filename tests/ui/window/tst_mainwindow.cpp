@@ -7,6 +7,7 @@
 #include "support/testmain.h"
 #include "support/trainbits.h"
 #include "training/trainerloader.h"
+#include "ui/analysis/runsanalysisview.h"
 #include "ui/chart/losschart.h"
 #include "ui/chart/losschartpanel.h"
 #include "ui/data/datasetpanel.h"
@@ -164,10 +165,10 @@ private Q_SLOTS:
                  (QStringList{u"&New Workspace…"_s, u"&Open Workspace…"_s, u"Open &Recent"_s, u"&Save"_s,
                               u"Close &Tab"_s, u"&Close Workspace"_s, u"&Settings…"_s, u"&Quit"_s}));
         QCOMPARE(actionTexts(topMenu(window, u"&Help"_s)), QStringList{u"&About Ferry"_s});
-        QCOMPARE(
-            actionTexts(topMenu(window, u"&Run"_s)),
-            (QStringList{u"&Start a Script Run…"_s, u"New S&weep…"_s, u"&Sweeps"_s, u"&Train on a Dataset"_s,
-                         u"&Find a Run"_s, u"&Refresh Runs"_s, u"&Compare Selected Runs"_s, u"Re-run E&xactly"_s}));
+        QCOMPARE(actionTexts(topMenu(window, u"&Run"_s)),
+                 (QStringList{u"&Start a Script Run…"_s, u"New S&weep…"_s, u"&Sweeps"_s, u"&Train on a Dataset"_s,
+                              u"&Find a Run"_s, u"&Refresh Runs"_s, u"&Compare Selected Runs"_s, u"&Analyse Runs"_s,
+                              u"Re-run E&xactly"_s}));
         QVERIFY(!window.recentMenu()->isEnabled()); // nothing opened yet
 
         const QImage frame = window.grab().toImage();
@@ -505,6 +506,35 @@ private Q_SLOTS:
         window.runsView()->filterEdit()->clear();
         QTRY_COMPARE_WITH_TIMEOUT(chart->legendRuns().size(), 10, 10000);
         QVERIFY(window.chartPanel()->caption().contains(u"(2 left out)"_s));
+    }
+
+    // Run > Analyse Runs (issue 37): a tab of the middle over the runs the table shows; leaving
+    // the workspace closes it, its reads over before the store closes.
+    void analyseRunsOpensATabOverTheTablesRuns()
+    {
+        QSettings settings(settingsFile(), QSettings::IniFormat);
+        RecentWorkspaces recent(settings);
+        MainWindow window(settings, recent, {});
+        window.show();
+        QVERIFY(window.openWorkspaceAt(folder(u"analysed"_s)));
+        for (int i = 0; i < 4; ++i)
+            addRunWithLoss(*window.store(), u"run%1"_s.arg(i), i * 1000);
+        window.store()->flush();
+        QTRY_COMPARE_WITH_TIMEOUT(window.runsView()->model()->rowCount(), 4, 10000);
+        menuAction(window, u"&Run"_s, u"&Analyse Runs"_s)->trigger();
+        auto *view = qobject_cast<ferry::ui::RunsAnalysisView *>(window.documentArea()->currentDocument());
+        QVERIFY(view);
+        QCOMPARE(window.windowTitle(), u"Analysis[*] — Ferry"_s); // [*]: Qt's mark, shown with unsaved edits
+        QCOMPARE(view->runIds().size(), 4);
+        QTRY_COMPARE_WITH_TIMEOUT(view->read().runs.size(), 4, 10000);
+        // Opened again: the same tab.
+        window.documentArea()->setCurrentIndex(0);
+        menuAction(window, u"&Run"_s, u"&Analyse Runs"_s)->trigger();
+        QCOMPARE(window.documentArea()->currentDocument(), view);
+        QCOMPARE(window.documentArea()->count(), 2);
+        const QPointer<ferry::ui::RunsAnalysisView> tab = view;
+        menuAction(window, u"&File"_s, u"&Close Workspace"_s)->trigger();
+        QTRY_VERIFY(!tab);
     }
 
     // Every menu action has a key: the desktop's standard one where there is a convention.
