@@ -69,6 +69,12 @@ struct AppendSourceMetrics {
     qint64 newPosition = 0;
     QStringList claims;
     std::shared_ptr<std::promise<Expected<MetricsCommit>>> reply = nullptr;
+    QList<MediaItem> media; // indexed with the points (RunStore::addMedia)
+};
+// Media items indexed (or replaced: their kind, tag, step and sample name one).
+struct AddMedia {
+    QString runId;
+    QList<MediaItem> items;
 };
 struct DeleteRun {
     QString runId;
@@ -93,7 +99,8 @@ struct Compact {
 using RunStoreCommand = std::variant<runstorecommand::CreateRun, runstorecommand::SetStatus, runstorecommand::SetParams,
                                      runstorecommand::AddArtifact, runstorecommand::AppendMetrics,
                                      runstorecommand::AppendSourceMetrics, runstorecommand::DeleteRun,
-                                     runstorecommand::Compact, runstorecommand::EditTags, runstorecommand::SetNote>;
+                                     runstorecommand::Compact, runstorecommand::EditTags, runstorecommand::SetNote,
+                                     runstorecommand::AddMedia>;
 
 // RunStore's writer: one thread with its own connection that commits queued commands. What
 // has queued up while a transaction ran goes into the next one, so a busy store commits

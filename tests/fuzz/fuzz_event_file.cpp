@@ -101,7 +101,7 @@ void check(QByteArrayView file, qsizetype piece)
     const Reading whole = readGrowing(file, 0, {});
     if (!same(whole, readGrowing(file, piece, {})))
         __builtin_trap(); // the pieces of a growing file gave other points than the whole
-    readGrowing(file, 0, EventFileLimits{1 << 20, 0, 64});
+    readGrowing(file, 0, EventFileLimits{1 << 20, 0, 64, {}});
 }
 
 } // namespace
