@@ -41,9 +41,8 @@ std::optional<QStringList> tagsAsked(const QCommandLineParser &parser, const run
     const QString tag = parser.value(u"tag"_s);
     if (all.contains(tag))
         return QStringList{tag};
-    io.err << "ferry runs " << command << ": run " << runId << " has no " << run::mediaKindText(kind) << " tag '"
-           << tag << "'"
-           << (all.isEmpty() ? u" (it has none)"_s : u" (its tags: %1)"_s.arg(all.join(u", "_s))) << Qt::endl;
+    io.err << "ferry runs " << command << ": run " << runId << " has no " << run::mediaKindText(kind) << " tag '" << tag
+           << "'" << (all.isEmpty() ? u" (it has none)"_s : u" (its tags: %1)"_s.arg(all.join(u", "_s))) << Qt::endl;
     return std::nullopt;
 }
 
@@ -177,16 +176,19 @@ int printRunImages(const QCommandLineParser &parser, RunContext &context, const 
                                       {u"file"_s, item.file}});
         }
         endTag();
-        io.out << QJsonDocument(QJsonObject{{u"run"_s, record.id}, {u"tags"_s, tagList}, {u"images"_s, images}})
-                      .toJson();
+        io.out
+            << QJsonDocument(QJsonObject{{u"run"_s, record.id}, {u"tags"_s, tagList}, {u"images"_s, images}}).toJson();
         return kExitOk;
     }
     if (items.isEmpty()) {
         io.err << "run " << record.id << " has no images" << Qt::endl;
         return kExitOk;
     }
-    io.out << u"%1  %2  %3  %4  %5"_s.arg(u"TAG"_s, -24).arg(u"STEP"_s, 8).arg(u"FORMAT"_s, -6).arg(u"SIZE"_s, -11).arg(
-                  u"BYTES"_s)
+    io.out << u"%1  %2  %3  %4  %5"_s.arg(u"TAG"_s, -24)
+                  .arg(u"STEP"_s, 8)
+                  .arg(u"FORMAT"_s, -6)
+                  .arg(u"SIZE"_s, -11)
+                  .arg(u"BYTES"_s)
            << '\n';
     for (const MediaItem &item : std::as_const(items))
         io.out << u"%1  %2  %3  %4  %5"_s
@@ -299,9 +301,9 @@ void printMediaSummary(QTextStream &shown, RunContext &context, const run::RunRe
     if (counts.isEmpty())
         return;
     QStringList parts;
-    for (const auto &[kind, one, many] : {std::tuple{MediaKind::Image, "image", "images"},
-                                          std::tuple{MediaKind::Histogram, "histogram", "histograms"},
-                                          std::tuple{MediaKind::Text, "text", "texts"}}) {
+    for (const auto &[kind, one, many] :
+         {std::tuple{MediaKind::Image, "image", "images"}, std::tuple{MediaKind::Histogram, "histogram", "histograms"},
+          std::tuple{MediaKind::Text, "text", "texts"}}) {
         if (const qint64 n = counts.value(kind))
             parts << u"%1 %2"_s.arg(n).arg(QLatin1StringView(n == 1 ? one : many));
     }

@@ -34,9 +34,9 @@ constexpr qint64 kFooterBytes = 4;  // the data's CRC
 constexpr qint64 kMaxRecordBytes = 1ll << 30;
 constexpr std::size_t kArenaBytes = 1 << 20; // emptied when it holds more
 constexpr std::size_t kMaxTags = 1 << 16;    // tags whose names and plugins are remembered
-constexpr int kMaxMetadataBytes = 1 << 20;    // a value's metadata (the hparams plugin's content is in it)
-constexpr qsizetype kMaxRefusedKept = 32;     // refusals handed out; the rest are counted
-constexpr qint64 kMaxImagesPerTensor = 1024;  // the images plugin's max_outputs, and then some
+constexpr int kMaxMetadataBytes = 1 << 20;   // a value's metadata (the hparams plugin's content is in it)
+constexpr qsizetype kMaxRefusedKept = 32;    // refusals handed out; the rest are counted
+constexpr qint64 kMaxImagesPerTensor = 1024; // the images plugin's max_outputs, and then some
 
 // Milliseconds since the epoch of a wall time in seconds; 0 for one no clock gives.
 qint64 wallMsOf(double seconds)
@@ -246,8 +246,7 @@ bool EventFileReader::readLargeEvent(const char *data, qint64 length, QList<Metr
 
 // A Summary's values, each parsed alone; one longer than maxValueBytes is an image, audio or a
 // large tensor, never a scalar, and is skipped unparsed.
-bool EventFileReader::readLargeSummary(const char *data, int length, qint64 at0, QList<MetricPoint> &out,
-                                       bool scalars)
+bool EventFileReader::readLargeSummary(const char *data, int length, qint64 at0, QList<MetricPoint> &out, bool scalars)
 {
     google::protobuf::io::CodedInputStream in(reinterpret_cast<const quint8 *>(data), length);
     for (quint32 key = in.ReadTag(); key != 0; key = in.ReadTag()) {
@@ -372,8 +371,18 @@ bool EventFileReader::indexValue(const char *data, int length, qint64 at)
         if (!checked)
             refuse(known, MediaKind::Histogram, bytesAt, checked.error().message);
         else
-            indexItem(MediaItem{MediaKind::Histogram, known.name, 0, 0, 0, {}, 0, payloadLength,
-                                proto ? mediaformat::kHistogramProto : mediaformat::kHistogramTensor, 0, 0, 0},
+            indexItem(MediaItem{MediaKind::Histogram,
+                                known.name,
+                                0,
+                                0,
+                                0,
+                                {},
+                                0,
+                                payloadLength,
+                                proto ? mediaformat::kHistogramProto : mediaformat::kHistogramTensor,
+                                0,
+                                0,
+                                0},
                       bytes, bytesAt);
     } else if (payload == Summary_Value::kTensorFieldNumber && known.plugin == Plugin::Images) {
         indexImages(known, bytes, payloadLength, bytesAt, true);
@@ -381,9 +390,10 @@ bool EventFileReader::indexValue(const char *data, int length, qint64 at)
         if (auto text = textFromTensor(QByteArrayView(bytes, payloadLength), m_limits.media); !text)
             refuse(known, MediaKind::Text, bytesAt, text.error().message);
         else
-            indexItem(MediaItem{MediaKind::Text, known.name, 0, 0, 0, {}, 0, payloadLength,
-                                mediaformat::kTextTensor, 0, 0, 0},
-                      bytes, bytesAt);
+            indexItem(
+                MediaItem{
+                    MediaKind::Text, known.name, 0, 0, 0, {}, 0, payloadLength, mediaformat::kTextTensor, 0, 0, 0},
+                bytes, bytesAt);
     }
     emptyArenaIfFull();
     return true;
@@ -439,8 +449,18 @@ void EventFileReader::indexImages(Tag &known, const char *data, int length, qint
         if (!info) {
             refuse(known, MediaKind::Image, at + offset, info.error().message);
         } else {
-            indexItem(MediaItem{MediaKind::Image, known.name, 0, sample, 0, {}, 0, size, info->format, info->width,
-                                info->height, 0},
+            indexItem(MediaItem{MediaKind::Image,
+                                known.name,
+                                0,
+                                sample,
+                                0,
+                                {},
+                                0,
+                                size,
+                                info->format,
+                                info->width,
+                                info->height,
+                                0},
                       data + offset, at + offset);
         }
         ++sample;
@@ -478,11 +498,10 @@ void EventFileReader::endRecord(bool kept)
         for (const Refusal &r : std::as_const(m_recordRefused)) {
             if (++m_refusedCount > kMaxRefusedKept)
                 continue;
-            m_refused.append(Error{u"TensorBoard event file: %1 at step %2 (byte %3) is refused: %4"_s.arg(r.what)
-                                       .arg(step)
-                                       .arg(r.at)
-                                       .arg(r.why),
-                                   m_path, 0, 0, u"it is not shown; the rest of the file is read"_s});
+            m_refused.append(Error{
+                u"TensorBoard event file: %1 at step %2 (byte %3) is refused: %4"_s.arg(r.what).arg(step).arg(r.at).arg(
+                    r.why),
+                m_path, 0, 0, u"it is not shown; the rest of the file is read"_s});
         }
         if (m_recordHParams)
             m_hparams = std::move(m_recordHParams);

@@ -47,11 +47,11 @@ QString mib(qint64 bytes)
 Expected<ImageInfo> checkedSize(QString format, qint64 width, qint64 height, const MediaLimits &limits)
 {
     if (width <= 0 || height <= 0)
-        return problem(u"its %1 header says %2 x %3 pixels: no image"_s.arg(format).arg(width).arg(height));
+        return problem(u"its %1 header says %2 x %3 pixels: no image"_s.arg(format.toUpper()).arg(width).arg(height));
     const qint64 pixels = width * height; // both below 2^31: no overflow
     if (width > limits.maxImageSide || height > limits.maxImageSide || pixels > limits.maxImagePixels)
         return problem(u"its %1 header says %2 x %3 pixels, %4 once decoded: more than the %5 pixels (%6) an "
-                       "image may have (a decompression bomb, or no image to show)"_s.arg(format)
+                       "image may have (a decompression bomb, or no image to show)"_s.arg(format.toUpper())
                            .arg(width)
                            .arg(height)
                            .arg(mib(pixels * 4))
@@ -141,7 +141,7 @@ struct TensorWire {
     QByteArrayView content;                // tensor_content
     std::vector<QByteArrayView> floatRuns; // float_val: packed runs, or single values
     std::vector<QByteArrayView> doubleRuns;
-    std::vector<QByteArrayView> strings;  // string_val
+    std::vector<QByteArrayView> strings; // string_val
     qint64 floats = 0, doubles = 0, stringBytes = 0;
 };
 
@@ -202,8 +202,10 @@ Expected<TensorWire> walkTensor(QByteArrayView bytes, qint64 maxValues, qint64 m
             in.Skip(int(length));
             continue;
         }
-        if (field == tensorboard::TensorProto::kFloatValFieldNumber && length / 4 + quint64(t.floats) > quint64(maxValues))
-            return problem(u"its tensor claims %1 values, more than the %2 read"_s.arg(length / 4 + t.floats).arg(maxValues));
+        if (field == tensorboard::TensorProto::kFloatValFieldNumber &&
+            length / 4 + quint64(t.floats) > quint64(maxValues))
+            return problem(
+                u"its tensor claims %1 values, more than the %2 read"_s.arg(length / 4 + t.floats).arg(maxValues));
         if (field == tensorboard::TensorProto::kDoubleValFieldNumber &&
             length / 8 + quint64(t.doubles) > quint64(maxValues))
             return problem(
@@ -218,7 +220,8 @@ Expected<TensorWire> walkTensor(QByteArrayView bytes, qint64 maxValues, qint64 m
             for (quint32 k = shape.ReadTag(); k != 0; k = shape.ReadTag()) {
                 if (WireFormat::GetTagFieldNumber(k) == 0)
                     return damaged();
-                if (WireFormat::GetTagFieldNumber(k) != 2 || WireFormat::GetTagWireType(k) != WireFormat::WIRETYPE_LENGTH_DELIMITED) {
+                if (WireFormat::GetTagFieldNumber(k) != 2 ||
+                    WireFormat::GetTagWireType(k) != WireFormat::WIRETYPE_LENGTH_DELIMITED) {
                     if (!WireFormat::SkipField(&shape, k))
                         return damaged();
                     continue;
@@ -229,7 +232,8 @@ Expected<TensorWire> walkTensor(QByteArrayView bytes, qint64 maxValues, qint64 m
                 const auto limit = shape.PushLimit(int(dimLength));
                 qint64 size = 0;
                 for (quint32 d = shape.ReadTag(); d != 0; d = shape.ReadTag()) {
-                    if (WireFormat::GetTagFieldNumber(d) == 1 && WireFormat::GetTagWireType(d) == WireFormat::WIRETYPE_VARINT) {
+                    if (WireFormat::GetTagFieldNumber(d) == 1 &&
+                        WireFormat::GetTagWireType(d) == WireFormat::WIRETYPE_VARINT) {
                         std::uint64_t v = 0;
                         if (!shape.ReadVarint64(&v))
                             return damaged();
@@ -267,8 +271,10 @@ Expected<TensorWire> walkTensor(QByteArrayView bytes, qint64 maxValues, qint64 m
             break;
         case tensorboard::TensorProto::kStringValFieldNumber:
             t.stringBytes += qint64(length);
-            if (qint64(t.strings.size()) >= maxStrings || t.stringBytes > maxStringBytes)
-                return problem(u"its strings are longer than %1 bytes, or more than %2"_s.arg(maxStringBytes).arg(maxStrings));
+            if (t.stringBytes > maxStringBytes)
+                return problem(u"its strings are longer than %1 bytes together"_s.arg(maxStringBytes));
+            if (qint64(t.strings.size()) >= maxStrings)
+                return problem(u"it holds more than %1 strings"_s.arg(maxStrings));
             t.strings.push_back(value);
             break;
         default:
@@ -313,8 +319,8 @@ std::optional<MediaKind> mediaKindFromText(QStringView text)
 Expected<ImageInfo> imageInfo(QByteArrayView bytes, const MediaLimits &limits)
 {
     if (bytes.size() > limits.maxImageBytes)
-        return problem(u"an image of %1 bytes, more than the %2 an image may have"_s.arg(bytes.size()).arg(
-            limits.maxImageBytes));
+        return problem(
+            u"an image of %1 bytes, more than the %2 an image may have"_s.arg(bytes.size()).arg(limits.maxImageBytes));
     if (bytes.startsWith("\x89PNG\r\n\x1a\n"))
         return pngInfo(bytes, limits);
     if (bytes.startsWith("\xff\xd8\xff"))
@@ -347,12 +353,11 @@ bool isImageFileName(QStringView name)
 Expected<void> checkHistogram(const Histogram &h, const MediaLimits &limits)
 {
     if (qsizetype(h.bucketLimit.size()) > limits.maxBins || qsizetype(h.bucket.size()) > limits.maxBins)
-        return bucketProblem(u"%1 buckets, more than the %2 a histogram may have"_s.arg(
-                                 std::max(h.bucketLimit.size(), h.bucket.size()))
-                                 .arg(limits.maxBins));
-    if (h.bucketLimit.size() != h.bucket.size())
         return bucketProblem(
-            u"%1 bucket limits for %2 buckets"_s.arg(h.bucketLimit.size()).arg(h.bucket.size()));
+            u"%1 buckets, more than the %2 a histogram may have"_s.arg(std::max(h.bucketLimit.size(), h.bucket.size()))
+                .arg(limits.maxBins));
+    if (h.bucketLimit.size() != h.bucket.size())
+        return bucketProblem(u"%1 bucket limits for %2 buckets"_s.arg(h.bucketLimit.size()).arg(h.bucket.size()));
     for (std::size_t i = 0; i < h.bucketLimit.size(); ++i) {
         if (std::isnan(h.bucketLimit[i]))
             return bucketProblem(u"a NaN bucket limit (bucket %1)"_s.arg(i));
@@ -389,8 +394,11 @@ Expected<Histogram> histogramFromProto(QByteArrayView bytes, const MediaLimits &
                     return bucketProblem(u"more than the %1 buckets a histogram may have"_s.arg(limits.maxBins));
                 values->push_back(value);
             } else {
-                (field == 1 ? h.min : field == 2 ? h.max : field == 3 ? h.num : field == 4 ? h.sum : h.sumSquares) =
-                    value;
+                (field == 1   ? h.min
+                 : field == 2 ? h.max
+                 : field == 3 ? h.num
+                 : field == 4 ? h.sum
+                              : h.sumSquares) = value;
             }
             continue;
         }
@@ -401,7 +409,8 @@ Expected<Histogram> histogramFromProto(QByteArrayView bytes, const MediaLimits &
                 return damaged();
             const quint64 count = length / 8 + values->size();
             if (count > quint64(limits.maxBins))
-                return bucketProblem(u"%1 buckets, more than the %2 a histogram may have"_s.arg(count).arg(limits.maxBins));
+                return bucketProblem(
+                    u"%1 buckets, more than the %2 a histogram may have"_s.arg(count).arg(limits.maxBins));
             if (length % 8 || length > quint64(bytes.size() - in.CurrentPosition()))
                 return damaged();
             const char *at = bytes.data() + in.CurrentPosition();
@@ -500,16 +509,16 @@ Expected<HistogramLine> histogramFromLine(QByteArrayView line, const MediaLimits
     if (!step.isDouble() || step.toDouble() != std::trunc(step.toDouble()) || std::fabs(step.toDouble()) > 9.0e15)
         return problem(u"no whole \"step\""_s);
     out.step = qint64(step.toDouble());
-    if (const QJsonValue wall = o.value(u"wall_time"_s); wall.isDouble() && std::isfinite(wall.toDouble() * 1000) &&
-                                                         std::fabs(wall.toDouble() * 1000) < 9.0e15)
+    if (const QJsonValue wall = o.value(u"wall_time"_s);
+        wall.isDouble() && std::isfinite(wall.toDouble() * 1000) && std::fabs(wall.toDouble() * 1000) < 9.0e15)
         out.wallMs = std::llround(wall.toDouble() * 1000);
     const QJsonValue limitsValue = o.value(u"bucket_limit"_s), bucketsValue = o.value(u"bucket"_s);
     if (!limitsValue.isArray() || !bucketsValue.isArray())
         return problem(u"no \"bucket_limit\" and \"bucket\" arrays"_s);
     const QJsonArray limitsArray = limitsValue.toArray(), bucketsArray = bucketsValue.toArray();
     if (limitsArray.size() > limits.maxBins || bucketsArray.size() > limits.maxBins)
-        return bucketProblem(u"%1 buckets, more than the %2 a histogram may have"_s.arg(
-                                 std::max(limitsArray.size(), bucketsArray.size()))
+        return bucketProblem(u"%1 buckets, more than the %2 a histogram may have"_s
+                                 .arg(std::max(limitsArray.size(), bucketsArray.size()))
                                  .arg(limits.maxBins));
     Histogram &h = out.histogram;
     for (const auto &[array, values] : {std::pair{&limitsArray, &h.bucketLimit}, {&bucketsArray, &h.bucket}}) {
@@ -543,7 +552,7 @@ Expected<QString> textFromTensor(QByteArrayView bytes, const MediaLimits &limits
 {
     auto wire = walkTensor(bytes, 0, limits.maxTextStrings, limits.maxTextBytes);
     if (!wire)
-        return problem(u"a text whose tensor is not read: %1"_s.arg(wire.error().message));
+        return problem(u"a text tensor: %1"_s.arg(wire.error().message));
     if (wire->dtype != tfdtype::kString)
         return problem(u"a text tensor of type %1, not of strings"_s.arg(wire->dtype));
     const auto string = [](QByteArrayView b) { return QString::fromUtf8(b); };
@@ -605,8 +614,7 @@ Expected<QList<HParam>> hparamsFromPluginContent(QByteArrayView content)
     return out;
 }
 
-HistogramLinesReader::HistogramLinesReader(QString path, MediaLimits limits)
-    : m_path(std::move(path)), m_limits(limits)
+HistogramLinesReader::HistogramLinesReader(QString path, MediaLimits limits) : m_path(std::move(path)), m_limits(limits)
 {
 }
 
@@ -668,14 +676,17 @@ Expected<QByteArray> readMediaBytes(const QString &runDir, const MediaItem &item
 {
     const QString path = runDir + u'/' + item.file;
     const auto failed = [&](const QString &what) {
-        return Error{u"%1 '%2' at step %3: %4"_s.arg(mediaKindText(item.kind), item.tag).arg(item.step).arg(what), path,
-                     0, 0, {}};
+        return Error{u"%1 '%2' at step %3: %4"_s.arg(mediaKindText(item.kind), item.tag).arg(item.step).arg(what),
+                     path,
+                     0,
+                     0,
+                     {}};
     };
     // An event file's record is at most maxImageBytes long; a line at most maxLineBytes.
     const qint64 most = item.format == mediaformat::kHistogramLine ? limits.maxLineBytes : limits.maxImageBytes;
     if (item.length < 0 || item.length > most || item.offset < 0)
         return failed(u"its index claims %1 bytes, more than it may have"_s.arg(item.length));
-    const auto bytes = readTreeFile(runDir, item.file, item.offset, item.length);
+    auto bytes = readTreeFile(runDir, item.file, item.offset, item.length);
     if (!bytes)
         return bytes.error();
     if (!*bytes)
@@ -707,7 +718,10 @@ Expected<Histogram> readHistogram(const QString &runDir, const MediaItem &item, 
     }
     if (!h)
         return Error{u"histogram '%1' at step %2: %3"_s.arg(item.tag).arg(item.step).arg(h.error().message),
-                     runDir + u'/' + item.file, 0, 0, {}};
+                     runDir + u'/' + item.file,
+                     0,
+                     0,
+                     {}};
     return h;
 }
 
@@ -719,7 +733,10 @@ Expected<QString> readText(const QString &runDir, const MediaItem &item, const M
     auto text = textFromTensor(*bytes, limits);
     if (!text)
         return Error{u"text '%1' at step %2: %3"_s.arg(item.tag).arg(item.step).arg(text.error().message),
-                     runDir + u'/' + item.file, 0, 0, {}};
+                     runDir + u'/' + item.file,
+                     0,
+                     0,
+                     {}};
     return text;
 }
 

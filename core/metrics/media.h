@@ -39,14 +39,14 @@ inline constexpr QLatin1StringView kTextTensor{"tensor"};      // the text plugi
 // One image, histogram or text of a run: where it is, never what. What the store keeps per item.
 struct MediaItem {
     MediaKind kind = MediaKind::Image;
-    QString tag;      // the summary's tag (with its file's prefix, as a scalar's), or the folder's
-    qint64 step = 0;  // the event's step, the line's "step", the file's name
-    int sample = 0;   // one of several at one tag and step: the images plugin's tensor holds up to max_outputs
+    QString tag;       // the summary's tag (with its file's prefix, as a scalar's), or the folder's
+    qint64 step = 0;   // the event's step, the line's "step", the file's name
+    int sample = 0;    // one of several at one tag and step: the images plugin's tensor holds up to max_outputs
     qint64 wallMs = 0; // when it was written: the event's wall time, the line's, the file's modification
-    QString file;     // relative to the run folder, '/'-separated
+    QString file;      // relative to the run folder, '/'-separated
     qint64 offset = 0; // its bytes in `file`: an encoded image, a HistogramProto, a tensor, a line
     qint64 length = 0;
-    QString format;   // mediaformat
+    QString format;            // mediaformat
     int width = 0, height = 0; // an image's, from its own header
     quint32 checksum = 0;      // CRC-32C of the bytes when they were indexed
     bool operator==(const MediaItem &) const = default;

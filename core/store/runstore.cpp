@@ -244,8 +244,8 @@ Expected<RunStore::OffsetSwap> RunStore::appendSourceMetrics(const QString &runI
                                                              QList<MediaItem> media)
 {
     return commitAndWait(*m_writer, m_path, runId, [&](auto reply) {
-        return runstorecommand::AppendSourceMetrics{
-            runId, source, std::move(points), expectedPosition, newPosition, claims, reply, std::move(media)};
+        return runstorecommand::AppendSourceMetrics{runId,  source, std::move(points), expectedPosition, newPosition,
+                                                    claims, reply,  std::move(media)};
     });
 }
 

@@ -43,19 +43,19 @@ void RunStore::addMedia(const QString &runId, QList<MediaItem> items)
     if (items.isEmpty())
         return;
     if (!m_writer->post(runstorecommand::AddMedia{runId, std::move(items)}))
-        Q_EMIT writeFailed(Error{u"run %1: cannot index its images and histograms: the run store is closed"_s.arg(runId),
-                                 m_path, 0, 0, {}});
+        Q_EMIT writeFailed(Error{
+            u"run %1: cannot index its images and histograms: the run store is closed"_s.arg(runId), m_path, 0, 0, {}});
 }
 
 QList<MediaItem> RunStore::media(const QString &runId, MediaKind kind, const QString &tag) const
 {
     QList<MediaItem> result;
-    QSqlQuery q = tag.isEmpty()
-                      ? select(readConnection(), kSelectMedia + u"WHERE run = ? AND kind = ? ORDER BY tag, step, sample"_s,
-                               {runId, mediaKindText(kind)})
-                      : select(readConnection(),
-                               kSelectMedia + u"WHERE run = ? AND kind = ? AND tag = ? ORDER BY step, sample"_s,
-                               {runId, mediaKindText(kind), tag});
+    QSqlQuery q =
+        tag.isEmpty()
+            ? select(readConnection(), kSelectMedia + u"WHERE run = ? AND kind = ? ORDER BY tag, step, sample"_s,
+                     {runId, mediaKindText(kind)})
+            : select(readConnection(), kSelectMedia + u"WHERE run = ? AND kind = ? AND tag = ? ORDER BY step, sample"_s,
+                     {runId, mediaKindText(kind), tag});
     while (q.next())
         result.append(itemFrom(q));
     return result;
@@ -74,9 +74,9 @@ QStringList RunStore::mediaTags(const QString &runId, MediaKind kind) const
 std::optional<MediaItem> RunStore::mediaItem(const QString &runId, MediaKind kind, const QString &tag, qint64 step,
                                              int sample) const
 {
-    QSqlQuery q = select(readConnection(),
-                         kSelectMedia + u"WHERE run = ? AND kind = ? AND tag = ? AND step = ? AND sample = ?"_s,
-                         {runId, mediaKindText(kind), tag, step, sample});
+    QSqlQuery q =
+        select(readConnection(), kSelectMedia + u"WHERE run = ? AND kind = ? AND tag = ? AND step = ? AND sample = ?"_s,
+               {runId, mediaKindText(kind), tag, step, sample});
     if (!q.next())
         return std::nullopt;
     return itemFrom(q);

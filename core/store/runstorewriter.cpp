@@ -301,9 +301,19 @@ struct RunStoreWriter::Statements {
     Expected<void> addMedia(const QString &runId, const QList<MediaItem> &items)
     {
         for (const MediaItem &m : items) {
-            const QVariant values[]{runId,    mediaKindText(m.kind), m.tag,    m.step,   m.sample,
-                                    m.wallMs, m.file,                m.offset, m.length, m.format,
-                                    m.width,  m.height,              qint64(m.checksum)};
+            const QVariant values[]{runId,
+                                    mediaKindText(m.kind),
+                                    m.tag,
+                                    m.step,
+                                    m.sample,
+                                    m.wallMs,
+                                    m.file,
+                                    m.offset,
+                                    m.length,
+                                    m.format,
+                                    m.width,
+                                    m.height,
+                                    qint64(m.checksum)};
             for (int i = 0; i < static_cast<int>(std::size(values)); ++i)
                 insertMedia.bindValue(i, values[i]);
             if (auto done = exec(insertMedia); !done) // a run not in the store fails its foreign key

@@ -96,11 +96,11 @@ struct Compact {
 };
 } // namespace runstorecommand
 
-using RunStoreCommand = std::variant<runstorecommand::CreateRun, runstorecommand::SetStatus, runstorecommand::SetParams,
-                                     runstorecommand::AddArtifact, runstorecommand::AppendMetrics,
-                                     runstorecommand::AppendSourceMetrics, runstorecommand::DeleteRun,
-                                     runstorecommand::Compact, runstorecommand::EditTags, runstorecommand::SetNote,
-                                     runstorecommand::AddMedia>;
+using RunStoreCommand =
+    std::variant<runstorecommand::CreateRun, runstorecommand::SetStatus, runstorecommand::SetParams,
+                 runstorecommand::AddArtifact, runstorecommand::AppendMetrics, runstorecommand::AppendSourceMetrics,
+                 runstorecommand::DeleteRun, runstorecommand::Compact, runstorecommand::EditTags,
+                 runstorecommand::SetNote, runstorecommand::AddMedia>;
 
 // RunStore's writer: one thread with its own connection that commits queued commands. What
 // has queued up while a transaction ran goes into the next one, so a busy store commits

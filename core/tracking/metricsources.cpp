@@ -1,7 +1,7 @@
 #include "tracking/metricsources.h"
 
-#include "common/untrustedtree.h"
 #include "common/crc32c.h"
+#include "common/untrustedtree.h"
 #include "metrics/eventfile.h"
 #include "metrics/media.h"
 #include "metrics/metricfiles.h"
@@ -24,9 +24,9 @@ namespace {
 const QStringList kSplitFolders{u"train"_s, u"validation"_s, u"val"_s, u"eval"_s, u"test"_s};
 
 constexpr qint64 kScanEveryMs = 2000;
-constexpr qint64 kEventChunkBytes = 8 << 20;   // read per step of an event file
-constexpr qint64 kWholeFileBytes = 64ll << 20; // a metrics.csv or trainer_state.json larger is not read
-constexpr qsizetype kMaxSources = 256;         // files followed per run
+constexpr qint64 kEventChunkBytes = 8 << 20;    // read per step of an event file
+constexpr qint64 kWholeFileBytes = 64ll << 20;  // a metrics.csv or trainer_state.json larger is not read
+constexpr qsizetype kMaxSources = 256;          // files followed per run
 constexpr qsizetype kMostFolderImages = 100000; // images of output/images indexed per run
 const QString kImageFolder = u"output/images"_s;
 
@@ -195,8 +195,8 @@ Expected<void> MetricSources::readSource(Source &source, Read &read)
     for (int round = 0; round < 64; ++round) {
         const bool system = source.kind == Source::Kind::SystemSamples;
         const bool lines = source.kind == Source::Kind::HistogramLines;
-        const qint64 from = system  ? source.system.bytesRead()
-                            : lines ? source.lines->offset()
+        const qint64 from = system   ? source.system.bytesRead()
+                            : lines  ? source.lines->offset()
                             : events ? source.events->offset()
                                      : 0;
         const qint64 length = system || lines ? kEventChunkBytes
@@ -252,8 +252,11 @@ Expected<void> MetricSources::readSource(Source &source, Read &read)
         read.notes << m_names.filter(*points);
         if (position == source.position && points->isEmpty() && media.isEmpty())
             return {}; // nothing new (or a record still being written)
-        for (MediaItem &item : media)
+        for (MediaItem &item : media) {
             item.file = source.path;
+            if (item.wallMs == 0) // a line of histograms.jsonl without its wall_time: when it was read
+                item.wallMs = now;
+        }
         // The system's samples are no script's metrics: the log never gives them, nothing to claim.
         QStringList claims;
         QSet<QString> claiming;
@@ -264,8 +267,8 @@ Expected<void> MetricSources::readSource(Source &source, Read &read)
             }
         }
         const qsizetype indexed = media.size();
-        const auto stored = m_store.appendSourceMetrics(m_runId, source.key, *points, source.position, position,
-                                                        claims, std::move(media));
+        const auto stored = m_store.appendSourceMetrics(m_runId, source.key, *points, source.position, position, claims,
+                                                        std::move(media));
         if (!stored)
             return stored.error();
         if (!stored->applied) {
@@ -325,23 +328,23 @@ void MetricSources::indexImageFolder(bool final, Read &read)
         if (known != m_folderImages->cend() && known->first == file.size && known->second == file.modifiedMs &&
             !(final && m_partImages.contains(path)))
             continue;
-        const auto refuse = [&](const QString &why) {
-            read.refused << Error{u"image %1 is refused: %2"_s.arg(path, why), m_runDir + u'/' + path, 0, 0,
-                                  u"it is not shown"_s};
-            m_folderImages->insert(path, {file.size, file.modifiedMs});
-        };
         // <tag>/<step>.<ext>: the tag is the folders below output/images, the step the name.
         const qsizetype slash = file.path.lastIndexOf(u'/');
         const QString name = file.path.mid(slash + 1);
         const QString stem = name.left(name.lastIndexOf(u'.'));
-        bool number = !stem.isEmpty() && stem.size() <= 18 &&
-                      std::all_of(stem.begin(), stem.end(), [](QChar c) { return c >= u'0' && c <= u'9'; });
+        const bool number = !stem.isEmpty() && stem.size() <= 18 &&
+                            std::all_of(stem.begin(), stem.end(), [](QChar c) { return c >= u'0' && c <= u'9'; });
         const QString tag = slash > 0 ? file.path.left(slash) : QString();
+        const auto refuse = [&](const QString &why) {
+            read.refused << Error{u"image '%1' at step %2 is refused: %3"_s.arg(tag, stem, why), m_runDir + u'/' + path,
+                                  0, 0, u"it is not shown"_s};
+            m_folderImages->insert(path, {file.size, file.modifiedMs});
+        };
         if (!number || tag.isEmpty() || !metricNameProblem(tag).isEmpty()) {
             if (!m_saidImageName) {
                 m_saidImageName = true;
-                read.notes << u"%1 is not shown: an image there is %2/<tag>/<step>.png, its step a whole number"_s
-                                  .arg(path, kImageFolder);
+                read.notes << u"%1 is not shown: an image there is %2/<tag>/<step>.png, its step a whole number"_s.arg(
+                    path, kImageFolder);
             }
             m_folderImages->insert(path, {file.size, file.modifiedMs});
             continue;
@@ -349,8 +352,8 @@ void MetricSources::indexImageFolder(bool final, Read &read)
         if (known == m_folderImages->cend() && m_folderImages->size() >= kMostFolderImages) {
             if (!m_saidImageCount) {
                 m_saidImageCount = true;
-                read.notes << u"a run shows at most %1 images of %2; the others are not indexed"_s.arg(
-                    kMostFolderImages)
+                read.notes << u"a run shows at most %1 images of %2; the others are not indexed"_s
+                                  .arg(kMostFolderImages)
                                   .arg(kImageFolder);
             }
             continue;
@@ -377,8 +380,8 @@ void MetricSources::indexImageFolder(bool final, Read &read)
             continue;
         }
         m_partImages.remove(path);
-        items.append(MediaItem{MediaKind::Image, tag, stem.toLongLong(), 0, file.modifiedMs, path, 0,
-                               (*bytes)->size(), info->format, info->width, info->height, crc32c(**bytes)});
+        items.append(MediaItem{MediaKind::Image, tag, stem.toLongLong(), 0, file.modifiedMs, path, 0, (*bytes)->size(),
+                               info->format, info->width, info->height, crc32c(**bytes)});
     }
     read.media += items.size();
     m_store.addMedia(m_runId, std::move(items));

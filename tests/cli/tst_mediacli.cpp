@@ -27,7 +27,7 @@ using Result = ferry::test::CliResult;
 
 const QString kMediaCliScript = QStringLiteral(FERRY_TEST_DATA "/runs/scripts/media_script.py");
 
-QByteArray fileBytes(const QString &path)
+QByteArray mediaCliBytes(const QString &path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
@@ -50,16 +50,11 @@ class TestMediaCli : public QObject {
 
     QStringList scriptArguments(const QString &events) const
     {
-        return {u"run"_s,
-                kMediaCliScript,
-                u"--hp"_s,
-                u"events="_s + m_written + u'/' + events,
-                u"--hp"_s,
-                u"histograms="_s + m_written + u"/histograms.jsonl"_s,
-                u"--hp"_s,
-                u"images="_s + m_written + u"/good-images"_s,
-                u"--hp"_s,
-                u"delay=0.01"_s};
+        return {u"run"_s,  kMediaCliScript,
+                u"--hp"_s, u"events="_s + m_written + u'/' + events,
+                u"--hp"_s, u"histograms="_s + m_written + u"/histograms.jsonl"_s,
+                u"--hp"_s, u"images="_s + m_written + u"/good-images"_s,
+                u"--hp"_s, u"delay=0.01"_s};
     }
 
 private Q_SLOTS:
@@ -68,10 +63,11 @@ private Q_SLOTS:
         QVERIFY(m_dir.isValid());
         m_written = m_dir.filePath(u"written"_s);
         const auto r = ferry::test::runCommand(
-            u"/usr/bin/python3"_s, {QStringLiteral(FERRY_SOURCE_DIR "/tests/metrics/media_writer.py"), u"write"_s,
-                                    QStringLiteral(FERRY_SOURCE_DIR "/core/metrics/tensorboard_event.proto"), m_written});
+            u"/usr/bin/python3"_s,
+            {QStringLiteral(FERRY_SOURCE_DIR "/tests/metrics/media_writer.py"), u"write"_s,
+             QStringLiteral(FERRY_SOURCE_DIR "/core/metrics/tensorboard_event.proto"), m_written});
         QVERIFY2(r.code == 0, r.err.constData());
-        m_expected = QJsonDocument::fromJson(fileBytes(m_written + u"/expected.json"_s)).object();
+        m_expected = QJsonDocument::fromJson(mediaCliBytes(m_written + u"/expected.json"_s)).object();
         // The good images alone (the attacks are another test's).
         QDirIterator it(m_written + u"/run/output/images"_s, QDir::Files, QDirIterator::Subdirectories);
         while (it.hasNext()) {
@@ -124,16 +120,17 @@ private Q_SLOTS:
         QVERIFY2(written.err.contains(u"wrote %1 images"_s.arg(images.size())), qPrintable(written.err));
         for (const QJsonObject &image : std::as_const(images)) {
             const QString format = image[u"format"_s].toString();
-            const QString name = image[u"tag"_s].toString() + u'/' + QString::number(image[u"step"_s].toInteger()) +
-                                 (image[u"sample"_s].toInt() > 0 ? u"-%1"_s.arg(image[u"sample"_s].toInt()) : QString()) +
-                                 u'.' + (format == u"jpeg"_s ? u"jpg"_s : format);
+            const QString name =
+                image[u"tag"_s].toString() + u'/' + QString::number(image[u"step"_s].toInteger()) +
+                (image[u"sample"_s].toInt() > 0 ? u"-%1"_s.arg(image[u"sample"_s].toInt()) : QString()) + u'.' +
+                (format == u"jpeg"_s ? u"jpg"_s : format);
             QVERIFY2(QFile::exists(out + u'/' + name), qPrintable(name));
-            QCOMPARE(fileBytes(out + u'/' + name).toHex(), image[u"bytes"_s].toString().toLatin1());
+            QCOMPARE(mediaCliBytes(out + u'/' + name).toHex(), image[u"bytes"_s].toString().toLatin1());
         }
         // One tag at one step: one file.
         const QString one = ws.filePath(u"one"_s);
-        QCOMPARE(runFerry(ws.path(), {u"runs"_s, u"images"_s, id, u"--tag"_s, u"samples"_s, u"--step"_s, u"10"_s, u"-o"_s,
-                                      one})
+        QCOMPARE(runFerry(ws.path(),
+                          {u"runs"_s, u"images"_s, id, u"--tag"_s, u"samples"_s, u"--step"_s, u"10"_s, u"-o"_s, one})
                      .exitCode,
                  0);
         QCOMPARE(QDir(one + u"/samples"_s).entryList(QDir::Files), QStringList{u"10.png"_s});
@@ -198,18 +195,20 @@ private Q_SLOTS:
         for (const QJsonValue attack : m_expected[u"attacks"_s].toArray()) {
             const QString said = u"events.out.tfevents.1700000000.host.1.0: TensorBoard event file: %1 '%2' at step"_s;
             const QString tag = attack[u"tag"_s].toString();
-            QVERIFY2(started.out.contains(said.arg(u"image"_s, tag)) || started.out.contains(said.arg(u"histogram"_s, tag)) ||
+            QVERIFY2(started.out.contains(said.arg(u"image"_s, tag)) ||
+                         started.out.contains(said.arg(u"histogram"_s, tag)) ||
                          started.out.contains(said.arg(u"text"_s, tag)),
                      qPrintable(tag + u"\n"_s + started.out));
             for (const QJsonValue word : attack[u"words"_s].toArray())
                 QVERIFY2(started.out.contains(word.toString()), qPrintable(word.toString()));
         }
         const QJsonObject listed =
-            QJsonDocument::fromJson(runFerry(ws.path(), {u"runs"_s, u"images"_s, id, u"--json"_s}).out.toUtf8()).object();
+            QJsonDocument::fromJson(runFerry(ws.path(), {u"runs"_s, u"images"_s, id, u"--json"_s}).out.toUtf8())
+                .object();
         QStringList tags;
         for (const QJsonValue t : listed[u"tags"_s].toArray())
             tags << t[u"tag"_s].toString();
-        QCOMPARE(tags, (QStringList{u"anim"_s, u"samples"_s, u"val/grid"_s})); // the folder's alone
+        QCOMPARE(tags, (QStringList{u"anim"_s, u"gen"_s, u"val/grid"_s})); // the folder's alone
         const Result histograms = runFerry(ws.path(), {u"runs"_s, u"histograms"_s, id, u"--json"_s});
         QVERIFY(!histograms.out.contains(u"many buckets"_s));
         QVERIFY(histograms.out.contains(u"jsonl/w"_s));
@@ -232,7 +231,7 @@ private Q_SLOTS:
         QVERIFY2(written.exitCode == 0, qPrintable(written.err));
         for (const QJsonValue v : m_expected[u"items"_s].toArray()) {
             if (v[u"tag"_s].toString() == u"big"_s)
-                QCOMPARE(fileBytes(out + u"/big/7.png"_s).toHex(), v[u"bytes"_s].toString().toLatin1());
+                QCOMPARE(mediaCliBytes(out + u"/big/7.png"_s).toHex(), v[u"bytes"_s].toString().toLatin1());
         }
         const QJsonObject counts = ferry::test::shownRun(ws.path(), id)[u"media"_s].toObject();
         QCOMPARE(counts[u"histograms"_s].toInteger(), 7);

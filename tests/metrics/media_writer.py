@@ -300,8 +300,8 @@ def write_media(pb, folder):
     images = os.path.join(folder, "run", "output", "images")
     folder_items = []
     for path, data, width, height, fmt in [
-            ("samples/0.png", png(5, 4), 5, 4, "png"),
-            ("samples/10.png", png(5, 4, lambda x, y: (255, x, y)), 5, 4, "png"),
+            ("gen/0.png", png(5, 4), 5, 4, "png"),
+            ("gen/10.png", png(5, 4, lambda x, y: (255, x, y)), 5, 4, "png"),
             ("val/grid/5.jpg", jpeg(320, 200), 320, 200, "jpeg"),
             ("anim/3.gif", gif(12, 9), 12, 9, "gif")]:
         os.makedirs(os.path.dirname(os.path.join(images, path)), exist_ok=True)
@@ -310,7 +310,7 @@ def write_media(pb, folder):
         tag, name = path.rsplit("/", 1)
         folder_items.append(dict(kind="image", tag=tag, step=int(name.split(".")[0]), sample=0, format=fmt,
                                  width=width, height=height, bytes=data.hex(), file="output/images/" + path))
-    with open(os.path.join(images, "samples", "final.png"), "wb") as f:
+    with open(os.path.join(images, "gen", "final.png"), "wb") as f:
         f.write(png(2, 2))
     os.makedirs(os.path.join(images, "attacks"), exist_ok=True)
     with open(os.path.join(images, "attacks", "1.png"), "wb") as f:
@@ -320,7 +320,7 @@ def write_media(pb, folder):
     expected["folder"] = folder_items
     expected["folderAttacks"] = [dict(file="output/images/attacks/1.png", words=["50000 x 50000"]),
                                  dict(file="output/images/attacks/2.png", words=["60000 x 60000"])]
-    expected["folderBadName"] = "output/images/samples/final.png"
+    expected["folderBadName"] = "output/images/gen/final.png"
 
     with open(os.path.join(folder, "expected.json"), "w") as f:
         json.dump(expected, f, allow_nan=False)

@@ -363,7 +363,8 @@ private Q_SLOTS:
         QCOMPARE(error.error().path, u"/runs/x/events.out.tfevents.1"_s);
 
         // The cap is the caller's: a record longer than it is refused the same way.
-        const Reading capped = readGrowing(contents(synthetic(u"scalars"_s)), 0, {}, {}, EventFileLimits{20, 1ll << 20, 1ll << 20, {}});
+        const Reading capped =
+            readGrowing(contents(synthetic(u"scalars"_s)), 0, {}, {}, EventFileLimits{20, 1ll << 20, 1ll << 20, {}});
         QVERIFY(capped.error);
         QVERIFY(capped.points.isEmpty());
         QVERIFY2(capped.error->message.contains(u"at byte 0 "_s), qPrintable(capped.error->message));

@@ -32,7 +32,7 @@ namespace {
 const QString kMediaProto = QStringLiteral(FERRY_SOURCE_DIR "/core/metrics/tensorboard_event.proto");
 const QString kMediaWriter = QStringLiteral(FERRY_SOURCE_DIR "/tests/metrics/media_writer.py");
 const QString kYoloEvents = u"logs/tfevents/hrithikacharukula__Chess-Pawn-Detection-using-YOLOv5-/runs/train/exp/"
-                      u"events.out.tfevents.1622905844.4319aacdd242.193.0"_s;
+                            u"events.out.tfevents.1622905844.4319aacdd242.193.0"_s;
 const QString kLightningFolder = u"logs/tfevents/Abdul-AA__Text-Generation-With-LSTM/lightning_logs/version_0/"_s;
 
 QByteArray mediaFileBytes(const QString &path)
@@ -211,7 +211,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        const auto r = ferry::test::runCommand(u"/usr/bin/python3"_s, {kMediaWriter, u"write"_s, kMediaProto, m_dir.path()});
+        const auto r =
+            ferry::test::runCommand(u"/usr/bin/python3"_s, {kMediaWriter, u"write"_s, kMediaProto, m_dir.path()});
         QVERIFY2(r.code == 0, r.err.constData());
         m_expected = QJsonDocument::fromJson(mediaFileBytes(file(u"expected.json"_s))).object();
         QVERIFY(!m_expected.isEmpty());
@@ -237,7 +238,8 @@ private Q_SLOTS:
         QFETCH(qint64, valueBytes);
         const QString path = file(u"media.tfevents"_s);
         const QByteArray bytes = mediaFileBytes(path);
-        const MediaReading got = readMediaEvents(bytes, piece, path, EventFileLimits{64 << 20, wholeRecordBytes, valueBytes, {}});
+        const MediaReading got =
+            readMediaEvents(bytes, piece, path, EventFileLimits{64 << 20, wholeRecordBytes, valueBytes, {}});
         QVERIFY2(!got.error, qPrintable(got.error ? got.error->toString() : QString()));
         QCOMPARE(got.offset, bytes.size());
         QVERIFY2(got.refused.isEmpty(), qPrintable(got.refused.isEmpty() ? QString() : got.refused.first().toString()));
@@ -371,8 +373,8 @@ private Q_SLOTS:
         QTest::newRow("cut short") << pngHeader(4, 4).left(20) << u"IHDR"_s;
         QTest::newRow("no image at all") << QByteArray("GIF8") << u"not a PNG, JPEG or GIF"_s;
         QTest::newRow("a GIF") << QByteArray("GIF89a\x10\x00\x08\x00\x00\x00\x00;", 14) << QString();
-        QTest::newRow("a JPEG without a frame") << QByteArray("\xff\xd8\xff\xe0\x00\x04\x00\x00\xff\xd9", 10)
-                                                << u"without a frame header"_s;
+        QTest::newRow("a JPEG without a frame")
+            << QByteArray("\xff\xd8\xff\xe0\x00\x04\x00\x00\xff\xd9", 10) << u"without a frame header"_s;
         QTest::newRow("a JPEG's damaged segment") << QByteArray("\xff\xd8\xff\xe0\x00\x01", 6) << u"damaged"_s;
         QTest::newRow("a JPEG of 70000 lines")
             << QByteArray("\xff\xd8\xff\xc2\x00\x11\x08\xff\xff\xff\xff\x03", 12) << u"65535 x 65535"_s;
@@ -433,7 +435,8 @@ private Q_SLOTS:
     void corpusHistogramAsPythonReadsIt()
     {
         const QString path = corpusPath(kYoloEvents);
-        const auto r = ferry::test::runCommand(u"/usr/bin/python3"_s, {kMediaWriter, u"histograms"_s, kMediaProto, path});
+        const auto r =
+            ferry::test::runCommand(u"/usr/bin/python3"_s, {kMediaWriter, u"histograms"_s, kMediaProto, path});
         QVERIFY2(r.code == 0, r.err.constData());
         const QList<QByteArray> lines = r.out.trimmed().split('\n');
         QVERIFY(!lines.isEmpty() && !lines.first().isEmpty());

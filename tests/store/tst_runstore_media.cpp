@@ -31,8 +31,18 @@ RunRecord mediaRunRecord(const QString &id)
 
 MediaItem imageItem(const QString &tag, qint64 step, int sample = 0, qint64 offset = 0)
 {
-    return MediaItem{MediaKind::Image, tag, step, sample, 1700000000000 + step, u"code/runs/events.out.tfevents.1"_s,
-                     offset, 100 + step, QString(mediaformat::kPng), 64, 48, 0xfedcba98u};
+    return MediaItem{MediaKind::Image,
+                     tag,
+                     step,
+                     sample,
+                     1700000000000 + step,
+                     u"code/runs/events.out.tfevents.1"_s,
+                     offset,
+                     100 + step,
+                     QString(mediaformat::kPng),
+                     64,
+                     48,
+                     0xfedcba98u};
 }
 
 } // namespace
@@ -105,7 +115,8 @@ private Q_SLOTS:
         QCOMPARE(store->media(u"a"_s, MediaKind::Image).size(), 4);
         QCOMPARE(store->mediaItem(u"a"_s, MediaKind::Histogram, u"w"_s, 5).value_or(MediaItem{}), histogram);
         QVERIFY(!store->mediaItem(u"a"_s, MediaKind::Histogram, u"w"_s, 6));
-        QCOMPARE(store->mediaCounts(u"a"_s), (QMap<MediaKind, qint64>{{MediaKind::Image, 4}, {MediaKind::Histogram, 1}}));
+        QCOMPARE(store->mediaCounts(u"a"_s),
+                 (QMap<MediaKind, qint64>{{MediaKind::Image, 4}, {MediaKind::Histogram, 1}}));
         // The same kind, tag, step and sample again: the later one (a rewritten image) replaces it.
         MediaItem rewritten = imageItem(u"samples"_s, 20, 0, 4096);
         rewritten.format = mediaformat::kJpeg;
@@ -128,11 +139,11 @@ private Q_SLOTS:
         QVERIFY(store);
         store->createRun(mediaRunRecord(u"a"_s));
         const QList<MetricPoint> points{{u"loss"_s, 1, 0.5, 1000}};
-        auto first = store->appendSourceMetrics(u"a"_s, u"events"_s, points, 0, 200, {u"loss"_s},
-                                                {imageItem(u"samples"_s, 1)});
+        auto first =
+            store->appendSourceMetrics(u"a"_s, u"events"_s, points, 0, 200, {u"loss"_s}, {imageItem(u"samples"_s, 1)});
         QVERIFY(first && first->applied);
-        auto stale = store->appendSourceMetrics(u"a"_s, u"events"_s, points, 0, 200, {u"loss"_s},
-                                                {imageItem(u"samples"_s, 2)});
+        auto stale =
+            store->appendSourceMetrics(u"a"_s, u"events"_s, points, 0, 200, {u"loss"_s}, {imageItem(u"samples"_s, 2)});
         QVERIFY(stale && !stale->applied);
         QCOMPARE(stale->storedOffset, 200);
         QCOMPARE(store->mediaCounts(u"a"_s).value(MediaKind::Image), 1);

@@ -179,8 +179,8 @@ private Q_SLOTS:
         QCOMPARE(indexed, items.size() + folder.size() + jsonl.size());
         run.store->flush();
         const RunMedia media(*run.store, run.dir, run.id);
-        QCOMPARE(media.tags(MediaKind::Image),
-                 (QStringList{u"anim"_s, u"big"_s, u"samples"_s, u"tf2/images"_s, u"train/grid"_s, u"val/grid"_s}));
+        QCOMPARE(media.tags(MediaKind::Image), (QStringList{u"anim"_s, u"big"_s, u"gen"_s, u"samples"_s,
+                                                            u"tf2/images"_s, u"train/grid"_s, u"val/grid"_s}));
         QCOMPARE(media.tags(MediaKind::Histogram), (QStringList{u"jsonl/w"_s, u"tf2/hist"_s, u"weights/fc1"_s}));
         QCOMPARE(media.tags(MediaKind::Text), (QStringList{u"notes"_s, u"table"_s}));
         // Every item read back from where the run wrote it: the images byte for byte.
@@ -189,8 +189,8 @@ private Q_SLOTS:
                 const QJsonObject w = v.toObject();
                 const auto kind = mediaKindFromText(w[u"kind"_s].toString());
                 QVERIFY(kind);
-                const auto item = media.item(*kind, w[u"tag"_s].toString(), w[u"step"_s].toInteger(),
-                                             w[u"sample"_s].toInt());
+                const auto item =
+                    media.item(*kind, w[u"tag"_s].toString(), w[u"step"_s].toInteger(), w[u"sample"_s].toInt());
                 QVERIFY2(item, qPrintable(w[u"tag"_s].toString()));
                 QCOMPARE(item->file, w.contains(u"file"_s) ? w[u"file"_s].toString() : kRunMediaEvents);
                 if (*kind == MediaKind::Image) {
