@@ -145,6 +145,11 @@ public:
     // their bytes, which stay in the run folder. An item is one (kind, tag, step, sample): a later
     // one of the same replaces it (a rewritten image, a step logged twice). Deleted with the run.
     void addMedia(const QString &runId, QList<MediaItem> items);
+    // The event files whose media are not indexed as far as they are read (an older Ferry read
+    // them), each with how far it is read: a follower indexes their media from the start up to
+    // there, then says so (`caughtUp`: the same write as the last items).
+    QHash<QString, qint64> mediaBehind(const QString &runId) const;
+    void addMedia(const QString &runId, QList<MediaItem> items, const QString &caughtUp);
     // The items of one kind, of one tag or (empty tag) all, ordered by tag, step and sample.
     QList<MediaItem> media(const QString &runId, MediaKind kind, const QString &tag = {}) const;
     QStringList mediaTags(const QString &runId, MediaKind kind) const; // sorted

@@ -40,11 +40,26 @@ using runstoreschema::select;
 
 void RunStore::addMedia(const QString &runId, QList<MediaItem> items)
 {
-    if (items.isEmpty())
-        return;
-    if (!m_writer->post(runstorecommand::AddMedia{runId, std::move(items)}))
+    if (!items.isEmpty())
+        addMedia(runId, std::move(items), {});
+}
+
+void RunStore::addMedia(const QString &runId, QList<MediaItem> items, const QString &caughtUp)
+{
+    if (!m_writer->post(runstorecommand::AddMedia{runId, std::move(items), caughtUp}))
         Q_EMIT writeFailed(Error{
             u"run %1: cannot index its images and histograms: the run store is closed"_s.arg(runId), m_path, 0, 0, {}});
+}
+
+QHash<QString, qint64> RunStore::mediaBehind(const QString &runId) const
+{
+    QHash<QString, qint64> result;
+    QSqlQuery q =
+        select(readConnection(),
+               u"SELECT source, position FROM metric_sources WHERE run = ? AND media_position IS NULL"_s, {runId});
+    while (q.next())
+        result.insert(q.value(0).toString(), q.value(1).toLongLong());
+    return result;
 }
 
 QList<MediaItem> RunStore::media(const QString &runId, MediaKind kind, const QString &tag) const

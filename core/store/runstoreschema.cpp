@@ -224,9 +224,18 @@ Expected<void> addTagsAndNotes(QSqlDatabase &db, const MigrationProgress &)
 
 // Version 5 (issue 37): a run's images, histograms and texts (metrics/media.h), indexed, never
 // copied: what each is (kind, tag, step, its sample at that step), where its bytes are in the run
-// folder (file, offset, length, their CRC-32C) and, for an image, its format and size.
+// folder (file, offset, length, their CRC-32C) and, for an image, its format and size. And how far
+// each metric file's media are indexed (`media_position`): NULL for an event file an older Ferry
+// read, whose media a follower indexes from its start up to `position` (RunStore::mediaBehind);
+// else the same as `position`.
 Expected<void> addMediaIndex(QSqlDatabase &db, const MigrationProgress &)
 {
+    if (auto done = exec(db, u"ALTER TABLE metric_sources ADD COLUMN media_position INTEGER"_s); !done)
+        return done;
+    if (auto done = exec(db, u"UPDATE metric_sources SET media_position = position "
+                             "WHERE source NOT LIKE '%events.out.tfevents.%' OR position = 0"_s);
+        !done)
+        return done;
     return exec(db, u"CREATE TABLE media ("
                     "  run TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
                     "  kind TEXT NOT NULL CHECK (kind IN ('image', 'histogram', 'text')),"

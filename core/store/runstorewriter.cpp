@@ -42,7 +42,8 @@ struct RunStoreWriter::Statements {
         : db(database), begin(db), commit(db), rollback(db), ensureExperiment(db), insertRun(db), setStatus(db),
           deleteParams(db), insertParam(db), insertArtifact(db), setOffset(db), swapOffset(db), readOffset(db),
           addSource(db), swapPosition(db), readPosition(db), addClaim(db), dataVersion(db), incrementalVacuum(db),
-          freelistCount(db), insertTag(db), deleteTag(db), deleteTags(db), setNote(db), insertMedia(db), series(db)
+          freelistCount(db), insertTag(db), deleteTag(db), deleteTags(db), setNote(db), insertMedia(db),
+          mediaCaughtUp(db), series(db)
     {
     }
 
@@ -71,10 +72,15 @@ struct RunStoreWriter::Statements {
             // line's points twice: the offset moves only from the one the follower read from.
             {&swapOffset, u"UPDATE runs SET log_offset = :new WHERE id = :id AND log_offset = :expected"_s},
             {&readOffset, u"SELECT log_offset FROM runs WHERE id = ?"_s},
-            {&addSource, u"INSERT INTO metric_sources(run, source, position) VALUES (?, ?, 0) "
+            {&addSource, u"INSERT INTO metric_sources(run, source, position, media_position) VALUES (?, ?, 0, 0) "
                          "ON CONFLICT(run, source) DO NOTHING"_s},
-            {&swapPosition, u"UPDATE metric_sources SET position = :new "
+            // The media of what is read now are indexed with its points: media_position follows,
+            // unless an older Ferry's reading left it behind (NULL until caught up).
+            {&swapPosition, u"UPDATE metric_sources SET position = :new, "
+                            "media_position = CASE WHEN media_position IS NULL THEN NULL ELSE :new END "
                             "WHERE run = :id AND source = :source AND position = :expected"_s},
+            {&mediaCaughtUp, u"UPDATE metric_sources SET media_position = position "
+                             "WHERE run = ? AND source = ? AND media_position IS NULL"_s},
             {&readPosition, u"SELECT position FROM metric_sources WHERE run = ? AND source = ?"_s},
             {&addClaim, u"INSERT INTO metric_claims(run, name) VALUES (?, ?) ON CONFLICT(run, name) DO NOTHING"_s},
             {&dataVersion, u"PRAGMA data_version"_s},
@@ -347,7 +353,7 @@ struct RunStoreWriter::Statements {
     QSqlQuery setOffset, swapOffset, readOffset;
     QSqlQuery addSource, swapPosition, readPosition, addClaim, dataVersion;
     QSqlQuery incrementalVacuum, freelistCount;
-    QSqlQuery insertTag, deleteTag, deleteTags, setNote, insertMedia;
+    QSqlQuery insertTag, deleteTag, deleteTags, setNote, insertMedia, mediaCaughtUp;
     SeriesWriter series;
     qint64 lastDataVersion = -1;
     bool freedPages = false;        // a run was deleted in the transaction being built
@@ -607,7 +613,13 @@ Expected<void> RunStoreWriter::execute(const RunStoreCommand &command)
     if (const auto *c = std::get_if<SetNote>(&command))
         return s.storeNote(*c);
     if (const auto *c = std::get_if<AddMedia>(&command)) {
-        if (auto done = s.addMedia(c->runId, c->items); !done)
+        auto done = s.addMedia(c->runId, c->items);
+        if (done && !c->caughtUpSource.isEmpty()) {
+            s.mediaCaughtUp.bindValue(0, c->runId);
+            s.mediaCaughtUp.bindValue(1, c->caughtUpSource);
+            done = Statements::exec(s.mediaCaughtUp);
+        }
+        if (!done)
             return withContext(u"run %1: cannot index its images and histograms"_s.arg(c->runId), done.error());
         return {};
     }

@@ -71,10 +71,12 @@ struct AppendSourceMetrics {
     std::shared_ptr<std::promise<Expected<MetricsCommit>>> reply = nullptr;
     QList<MediaItem> media; // indexed with the points (RunStore::addMedia)
 };
-// Media items indexed (or replaced: their kind, tag, step and sample name one).
+// Media items indexed (or replaced: their kind, tag, step and sample name one); with
+// `caughtUpSource`, that file's media are indexed as far as it is read (RunStore::mediaBehind).
 struct AddMedia {
     QString runId;
     QList<MediaItem> items;
+    QString caughtUpSource;
 };
 struct DeleteRun {
     QString runId;

@@ -108,6 +108,7 @@ void MetricSources::reload()
     const QHash<QString, qint64> positions = m_store.sourcePositions(m_runId);
     for (const auto &source : m_sources)
         source->resumeAt(positions.value(source->key), m_runDir);
+    m_mediaBehind = m_store.mediaBehind(m_runId);
 }
 
 void MetricSources::discover()
@@ -164,6 +165,8 @@ Expected<MetricSources::Read> MetricSources::poll(bool scan, bool last)
 {
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     Read read;
+    if (!m_mediaBehind.isEmpty())
+        catchUpMedia(read);
     if (scan || now - m_lastScanMs >= kScanEveryMs) {
         m_lastScanMs = now;
         discover();
@@ -385,6 +388,40 @@ void MetricSources::indexImageFolder(bool final, Read &read)
     }
     read.media += items.size();
     m_store.addMedia(m_runId, std::move(items));
+}
+
+// The event files an older Ferry read (before the media index): read again from their start up to
+// where that Ferry stopped, for their media alone (their points are stored), a chunk at a time.
+void MetricSources::catchUpMedia(Read &read)
+{
+    for (auto it = m_mediaBehind.cbegin(); it != m_mediaBehind.cend(); ++it) {
+        const QString &path = it.key();
+        const qint64 upTo = it.value();
+        if (metricFileKind(QFileInfo(path).fileName()) == MetricFileKind::Events) {
+            EventFileReader reader(prefixOf(path), m_runDir + u'/' + path);
+            while (reader.offset() < upTo && !reader.failed()) {
+                const qint64 from = reader.offset();
+                const auto bytes = readTreeFile(
+                    m_runDir, path, from, std::min(std::max(kEventChunkBytes, reader.bytesWanted()), upTo - from));
+                if (!bytes || !*bytes || (*bytes)->isEmpty())
+                    break; // gone or refused: its media cannot be indexed
+                if (!reader.read(**bytes))
+                    break; // damaged: the points before it were all there were
+                QList<MediaItem> media = reader.takeMedia();
+                for (MediaItem &item : media)
+                    item.file = path;
+                read.refused << reader.takeRefused();
+                if (const auto hparams = reader.takeHParams())
+                    takeHParams(*hparams);
+                read.media += media.size();
+                m_store.addMedia(m_runId, std::move(media));
+                if (reader.offset() == from)
+                    break;
+            }
+        }
+        m_store.addMedia(m_runId, {}, path); // as far as it goes: not tried again
+    }
+    m_mediaBehind.clear();
 }
 
 } // namespace ferry::run

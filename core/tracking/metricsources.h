@@ -32,7 +32,9 @@ namespace ferry::run {
 //     and again when it changes.
 // Images, histograms and texts (event files hold them too) are indexed in the store, never
 // copied (RunStore::addMedia); one refused (metrics/media.h's limits) is said once and skipped.
-// An event file's hparams session start becomes the run's parameters when it has none.
+// An event file's hparams session start becomes the run's parameters when it has none. An event
+// file an older Ferry read has its media indexed at the first poll, from its start up to where it
+// was read (its points are not read again).
 // They are looked for in what the run itself made: its working folder code/ (what the script
 // created there: runs/, lightning_logs/, logs/, ...; the links into the source folder are
 // never followed), model/, output/ (SM_OUTPUT_DIR/tensorboard among them) and checkpoints/.
@@ -75,6 +77,7 @@ private:
     Expected<void> readSource(Source &source, Read &read);
     void reload();
     void indexImageFolder(bool final, Read &read);
+    void catchUpMedia(Read &read);
     void takeHParams(const QList<HParam> &hparams);
 
     RunStore &m_store;
@@ -90,6 +93,8 @@ private:
     QSet<QString> m_partImages; // not whole when last read (being written)
     bool m_saidImageName = false, m_saidImageCount = false;
     bool m_paramsTaken = false; // an hparams session start was seen: later ones change nothing
+    // Event files an older Ferry read (their points stored, their media not): how far.
+    QHash<QString, qint64> m_mediaBehind;
 };
 
 } // namespace ferry::run

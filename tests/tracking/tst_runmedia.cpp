@@ -2,10 +2,12 @@
 // back through RunMedia (tracking/runmedia.h), in a real run folder with a real store: an event
 // file, histograms.jsonl and output/images/<tag>/<step>.png as tests/metrics/media_writer.py writes
 // them, arriving in pieces; indexed once however often the follower starts again; hparams becoming
-// the parameters of a run that has none; an image still being written waiting until it is whole;
+// the parameters of a run that has none; the media of a file an older Ferry read indexed from its
+// start; an image still being written waiting until it is whole;
 // the attacks (a decompression bomb, a 60,000 x 60,000 header, 10^9 buckets, NaN edges) refused with
 // their files named and nothing of them indexed.
 #include "support/process.h"
+#include "support/rawdatabase.h"
 #include "support/testmain.h"
 
 #include "metrics/media.h"
@@ -29,6 +31,7 @@
 using namespace Qt::StringLiterals;
 using namespace ferry;
 using namespace ferry::run;
+using ferry::test::RawDatabase;
 
 namespace {
 
@@ -306,6 +309,46 @@ private Q_SLOTS:
         QVERIFY(again);
         QVERIFY(again->refused.isEmpty());
         QCOMPARE(again->media, 0);
+    }
+
+    // A store of an older Ferry (schema 4, tests/data/stores/runs-v4.sqlite) whose follower read
+    // the event file to its end: the media are indexed at the next poll, the points not read again.
+    void mediaOfAFileAnOlderFerryReadAreIndexed()
+    {
+        const QString ws = m_dir.filePath(u"old-ferry"_s);
+        const QString path = RunStore::pathInWorkspace(ws);
+        QVERIFY(QDir().mkpath(QFileInfo(path).absolutePath()));
+        QVERIFY(QFile::copy(QStringLiteral(FERRY_TEST_DATA "/stores/runs-v4.sqlite"), path));
+        QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+        const QByteArray events = bytesOfFile(m_written + u"/media.tfevents"_s);
+        {
+            RawDatabase raw(path);
+            QVERIFY(raw.exec(
+                u"INSERT INTO runs(id, status, target, created_ms) VALUES ('old', 'succeeded', 'local', 5)"_s));
+            QVERIFY(raw.exec(
+                u"INSERT INTO metric_sources(run, source, position) VALUES ('old', '%1', %2)"_s.arg(kRunMediaEvents)
+                    .arg(events.size())));
+            QVERIFY(raw.exec(
+                u"INSERT INTO metric_sources(run, source, position) VALUES ('old', 'trainer_state.json', 7)"_s));
+        }
+        const QString dir = ws + u"/.ferry/runs/old"_s;
+        QVERIFY(appendToFile(dir + u'/' + kRunMediaEvents, events));
+        auto store = RunStore::open(path);
+        QVERIFY(store);
+        QCOMPARE((*store)->mediaBehind(u"old"_s), (QHash<QString, qint64>{{kRunMediaEvents, events.size()}}));
+        MetricSources sources(**store, dir, u"old"_s);
+        auto read = sources.poll(true);
+        QVERIFY2(read, qPrintable(read ? QString() : read.error().toString()));
+        QVERIFY(read->points.isEmpty()); // stored by the older Ferry
+        QCOMPARE(read->media, m_expected[u"items"_s].toArray().size());
+        (*store)->flush();
+        QVERIFY((*store)->mediaBehind(u"old"_s).isEmpty());
+        QCOMPARE((*store)->mediaTags(u"old"_s, MediaKind::Text), (QStringList{u"notes"_s, u"table"_s}));
+        QCOMPARE((*store)->params(u"old"_s).size(), m_expected[u"hparams"_s].toObject().size());
+        MetricSources again(**store, dir, u"old"_s);
+        auto second = again.poll(true);
+        QVERIFY(second);
+        QCOMPARE(second->media, 0);
     }
 
     // An image file still being written is indexed once whole; rewritten, it is indexed again.
