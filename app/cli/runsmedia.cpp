@@ -9,6 +9,8 @@
 #include <QSet>
 
 #include <cmath>
+#include <functional>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -87,35 +89,41 @@ QString tagFolder(const QString &tag)
     return parts.isEmpty() ? u"_"_s : parts.join(u'/');
 }
 
-int writeImages(const QList<MediaItem> &items, const run::RunMedia &media, const QString &dir, Io &io)
+// One image written into DIR byte for byte, named for its tag and step; false when it could not be.
+bool writeImage(const MediaItem &item, const run::RunMedia &media, const QString &dir, QSet<QString> &written, Io &io)
 {
-    QSet<QString> written;
-    int failed = 0;
-    for (const MediaItem &item : items) {
-        const auto bytes = media.imageBytes(item);
-        if (!bytes) {
-            io.err << "ferry runs images: " << bytes.error().toString() << Qt::endl;
-            ++failed;
-            continue;
-        }
-        const QString base = tagFolder(item.tag) + u'/' + QString::number(item.step) +
-                             (item.sample > 0 ? u"-%1"_s.arg(item.sample) : QString());
-        QString path = base + u'.' + extensionOf(item.format);
-        // Two tags that become one folder (a b and a_b): the second gets a number.
-        for (int n = 2; written.contains(path); ++n)
-            path = base + u"~%1."_s.arg(n) + extensionOf(item.format);
-        written.insert(path);
-        const QString file = dir + u'/' + path;
-        QDir().mkpath(QFileInfo(file).absolutePath());
-        QFile out(file);
-        if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(*bytes) != bytes->size()) {
-            io.err << "ferry runs images: cannot write " << file << ": " << out.errorString() << Qt::endl;
-            ++failed;
-        }
+    const auto bytes = media.imageBytes(item);
+    if (!bytes) {
+        io.err << "ferry runs images: " << bytes.error().toString() << Qt::endl;
+        return false;
     }
-    io.err << "wrote " << (items.size() - failed) << (items.size() - failed == 1 ? " image" : " images") << " to "
-           << dir << Qt::endl;
-    return failed > 0 ? kExitUserError : kExitOk;
+    const QString base = tagFolder(item.tag) + u'/' + QString::number(item.step) +
+                         (item.sample > 0 ? u"-%1"_s.arg(item.sample) : QString());
+    QString path = base + u'.' + extensionOf(item.format);
+    // Two tags that become one folder (a b and a_b): the second gets a number.
+    for (int n = 2; written.contains(path); ++n)
+        path = base + u"~%1."_s.arg(n) + extensionOf(item.format);
+    written.insert(path);
+    const QString file = dir + u'/' + path;
+    QDir().mkpath(QFileInfo(file).absolutePath());
+    QFile out(file);
+    if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(*bytes) != bytes->size()) {
+        io.err << "ferry runs images: cannot write " << file << ": " << out.errorString() << Qt::endl;
+        return false;
+    }
+    return true;
+}
+
+QJsonObject imageJson(const MediaItem &item)
+{
+    return QJsonObject{{u"tag"_s, item.tag},       {u"step"_s, item.step},     {u"sample"_s, item.sample},
+                       {u"wallMs"_s, item.wallMs}, {u"format"_s, item.format}, {u"width"_s, item.width},
+                       {u"height"_s, item.height}, {u"bytes"_s, item.length},  {u"file"_s, item.file}};
+}
+
+QString compact(const QJsonObject &o)
+{
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
 }
 
 } // namespace
@@ -135,52 +143,58 @@ int printRunImages(const QCommandLineParser &parser, RunContext &context, const 
     const auto tags = tagsAsked(parser, media, MediaKind::Image, u"images"_s, record.id, io);
     if (!tags)
         return kExitUserError;
-    QList<MediaItem> items;
+    // Each tag's steps (--step: that one where it has it); the items themselves are read a page
+    // at a time below, so that memory holds a page however many images the run wrote.
+    QList<std::pair<QString, QList<qint64>>> steps;
     for (const QString &tag : *tags) {
-        for (const MediaItem &item : media.items(MediaKind::Image, tag)) {
-            if (!*step || item.step == **step)
-                items.append(item);
-        }
+        QList<qint64> tagSteps = media.steps(MediaKind::Image, tag);
+        if (*step)
+            tagSteps = tagSteps.contains(**step) ? QList<qint64>{**step} : QList<qint64>{};
+        if (!tagSteps.isEmpty())
+            steps.append({tag, tagSteps});
     }
-    if (*step && items.isEmpty()) {
+    if (*step && steps.isEmpty()) {
         io.err << "ferry runs images: run " << record.id << " has no image at step " << **step
                << (parser.isSet(u"tag"_s) ? u" of tag '%1'"_s.arg(parser.value(u"tag"_s)) : QString()) << Qt::endl;
         return kExitUserError;
     }
-    if (parser.isSet(u"output"_s))
-        return writeImages(items, media, parser.value(u"output"_s), io);
-    if (parser.isSet(u"json"_s)) {
-        QJsonArray tagList, images;
-        QString lastTag;
-        QJsonArray steps;
-        const auto endTag = [&] {
-            if (!lastTag.isEmpty())
-                tagList.append(QJsonObject{{u"tag"_s, lastTag}, {u"steps"_s, steps}});
-            steps = QJsonArray();
-        };
-        for (const MediaItem &item : std::as_const(items)) {
-            if (item.tag != lastTag) {
-                endTag();
-                lastTag = item.tag;
-            }
-            if (steps.isEmpty() || steps.last().toInteger() != item.step)
-                steps.append(item.step);
-            images.append(QJsonObject{{u"tag"_s, item.tag},
-                                      {u"step"_s, item.step},
-                                      {u"sample"_s, item.sample},
-                                      {u"wallMs"_s, item.wallMs},
-                                      {u"format"_s, item.format},
-                                      {u"width"_s, item.width},
-                                      {u"height"_s, item.height},
-                                      {u"bytes"_s, item.length},
-                                      {u"file"_s, item.file}});
+    const auto forEach = [&](const std::function<void(const MediaItem &)> &visit) {
+        for (const auto &[tag, tagSteps] : std::as_const(steps)) {
+            media.forEachItem(MediaKind::Image, tag, [&](const MediaItem &item) {
+                if (!*step || item.step == **step)
+                    visit(item);
+                return !*step || item.step <= **step;
+            });
         }
-        endTag();
-        io.out
-            << QJsonDocument(QJsonObject{{u"run"_s, record.id}, {u"tags"_s, tagList}, {u"images"_s, images}}).toJson();
+    };
+    if (parser.isSet(u"output"_s)) {
+        const QString dir = parser.value(u"output"_s);
+        QSet<QString> written;
+        qsizetype done = 0, failed = 0;
+        forEach([&](const MediaItem &item) { ++(writeImage(item, media, dir, written, io) ? done : failed); });
+        io.err << "wrote " << done << (done == 1 ? " image" : " images") << " to " << dir << Qt::endl;
+        return failed > 0 ? kExitUserError : kExitOk;
+    }
+    if (parser.isSet(u"json"_s)) {
+        io.out << "{\"run\": " << jsonString(record.id) << ",\n \"tags\": [";
+        for (qsizetype i = 0; i < steps.size(); ++i) {
+            QJsonArray list;
+            for (const qint64 s : steps.at(i).second)
+                list.append(s);
+            io.out << (i > 0 ? ",\n  " : "\n  ")
+                   << compact(QJsonObject{{u"tag"_s, steps.at(i).first}, {u"steps"_s, list}});
+        }
+        io.out << "],\n \"images\": [";
+        bool first = true;
+        forEach([&](const MediaItem &item) {
+            io.out << (first ? "\n  " : ",\n  ") << compact(imageJson(item));
+            first = false;
+        });
+        io.out << "]}\n";
+        io.out.flush();
         return kExitOk;
     }
-    if (items.isEmpty()) {
+    if (steps.isEmpty()) {
         io.err << "run " << record.id << " has no images" << Qt::endl;
         return kExitOk;
     }
@@ -190,7 +204,7 @@ int printRunImages(const QCommandLineParser &parser, RunContext &context, const 
                   .arg(u"SIZE"_s, -11)
                   .arg(u"BYTES"_s)
            << '\n';
-    for (const MediaItem &item : std::as_const(items))
+    forEach([&](const MediaItem &item) {
         io.out << u"%1  %2  %3  %4  %5"_s
                       .arg(item.sample > 0 ? u"%1 #%2"_s.arg(item.tag).arg(item.sample) : item.tag, -24)
                       .arg(item.step, 8)
@@ -198,6 +212,8 @@ int printRunImages(const QCommandLineParser &parser, RunContext &context, const 
                       .arg(u"%1x%2"_s.arg(item.width).arg(item.height), -11)
                       .arg(item.length)
                << '\n';
+    });
+    io.out.flush();
     return kExitOk;
 }
 
@@ -233,14 +249,14 @@ int printRunHistograms(const QCommandLineParser &parser, RunContext &context, co
         io.out << "{\"run\": " << jsonString(record.id) << ", \"tag\": " << jsonString(tag) << ", \"histograms\": [";
     int failed = 0;
     bool first = true;
-    for (const MediaItem &item : media.items(MediaKind::Histogram, tag)) {
+    media.forEachItem(MediaKind::Histogram, tag, [&](const MediaItem &item) {
         if (*step && item.step != **step)
-            continue;
+            return !*step || item.step < **step;
         const auto h = media.histogram(item);
         if (!h) {
             io.err << "ferry runs histograms: " << h.error().toString() << Qt::endl;
             ++failed;
-            continue;
+            return true;
         }
         if (json) {
             QJsonObject o{{u"step"_s, item.step},
@@ -260,7 +276,8 @@ int printRunHistograms(const QCommandLineParser &parser, RunContext &context, co
             io.out << '\n';
         }
         first = false;
-    }
+        return true;
+    });
     if (json)
         io.out << (first ? "]}\n" : "\n]}\n");
     io.out.flush();
@@ -282,14 +299,15 @@ void addMediaToJson(QJsonObject &o, RunContext &context, const run::RunRecord &r
     QJsonObject texts;
     for (const QString &tag : media.tags(MediaKind::Text)) {
         QJsonArray steps;
-        for (const MediaItem &item : media.items(MediaKind::Text, tag)) {
+        media.forEachItem(MediaKind::Text, tag, [&](const MediaItem &item) {
             QJsonObject entry{{u"step"_s, item.step}, {u"wallMs"_s, item.wallMs}};
             if (const auto text = media.text(item))
                 entry[u"text"_s] = *text;
             else
                 entry[u"error"_s] = text.error().toString();
             steps.append(entry);
-        }
+            return true;
+        });
         texts.insert(tag, steps);
     }
     o[u"text"_s] = texts;
@@ -310,10 +328,12 @@ void printMediaSummary(QTextStream &shown, RunContext &context, const run::RunRe
     shown << "media:     " << parts.join(u", "_s) << " (ferry runs images / histograms ID)\n";
     const run::RunMedia media(*context.store, runDirOf(context, record.id), record.id);
     for (const QString &tag : media.tags(MediaKind::Text)) {
-        const QList<MediaItem> items = media.items(MediaKind::Text, tag);
-        const auto text = media.text(items.last());
+        const auto last = media.atOrBefore(MediaKind::Text, tag, std::numeric_limits<qint64>::max());
+        if (!last)
+            continue;
+        const auto text = media.text(*last);
         const QString line = text ? text->section(u'\n', 0, 0) : text.error().message;
-        shown << "text:      " << tag << " at step " << items.last().step << ": "
+        shown << "text:      " << tag << " at step " << last->step << ": "
               << (line.size() > 100 ? line.left(100) + u"…"_s : line) << '\n';
     }
 }

@@ -37,6 +37,9 @@ constexpr std::size_t kMaxTags = 1 << 16;    // tags whose names and plugins are
 constexpr int kMaxMetadataBytes = 1 << 20;   // a value's metadata (the hparams plugin's content is in it)
 constexpr qsizetype kMaxRefusedKept = 32;    // refusals handed out; the rest are counted
 constexpr qint64 kMaxImagesPerTensor = 1024; // the images plugin's max_outputs, and then some
+// Items of one record: a 64 MiB record of 14-byte GIF headers would be millions of them. A
+// record's items are held until it is read whole, so they are what bounds the reader's memory.
+constexpr qsizetype kMaxItemsPerRecord = 4096;
 
 // Milliseconds since the epoch of a wall time in seconds; 0 for one no clock gives.
 qint64 wallMsOf(double seconds)
@@ -469,6 +472,13 @@ void EventFileReader::indexImages(Tag &known, const char *data, int length, qint
 
 void EventFileReader::indexItem(MediaItem item, const char *data, qint64 at)
 {
+    if (m_recordMedia.size() >= kMaxItemsPerRecord) {
+        if (m_recordMedia.size() == kMaxItemsPerRecord && m_recordRefused.isEmpty())
+            m_recordRefused.append(Refusal{u"%1 '%2'"_s.arg(mediaKindText(item.kind), item.tag.left(64)), at,
+                                           u"more than %1 images, histograms and texts in one event: the rest of "
+                                           "them are not shown"_s.arg(kMaxItemsPerRecord)});
+        return;
+    }
     if (const QString why = metricNameProblem(item.tag); !why.isEmpty()) {
         m_recordRefused.append(Refusal{u"%1 '%2'"_s.arg(mediaKindText(item.kind), item.tag.left(64)), at,
                                        u"its tag is no tag: %1"_s.arg(why)});

@@ -17,6 +17,7 @@
 
 #include <atomic>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -150,9 +151,13 @@ public:
     // there, then says so (`caughtUp`: the same write as the last items).
     QHash<QString, qint64> mediaBehind(const QString &runId) const;
     void addMedia(const QString &runId, QList<MediaItem> items, const QString &caughtUp);
-    // The items of one kind, of one tag or (empty tag) all, ordered by tag, step and sample.
-    QList<MediaItem> media(const QString &runId, MediaKind kind, const QString &tag = {}) const;
-    QStringList mediaTags(const QString &runId, MediaKind kind) const; // sorted
+    // The items of one kind, of one tag or (empty tag) all, ordered by tag, step and sample; of a
+    // tag, those from `fromStep` on, at most `limit` of them (-1: all): a page, so that memory holds
+    // a page, however many a run has.
+    QList<MediaItem> media(const QString &runId, MediaKind kind, const QString &tag = {},
+                           qint64 fromStep = std::numeric_limits<qint64>::min(), qsizetype limit = -1) const;
+    QStringList mediaTags(const QString &runId, MediaKind kind) const;                        // sorted
+    QList<qint64> mediaSteps(const QString &runId, MediaKind kind, const QString &tag) const; // sorted, each once
     std::optional<MediaItem> mediaItem(const QString &runId, MediaKind kind, const QString &tag, qint64 step,
                                        int sample = 0) const;
     // The items of each kind a run has, counted in SQLite.

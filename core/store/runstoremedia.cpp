@@ -62,17 +62,30 @@ QHash<QString, qint64> RunStore::mediaBehind(const QString &runId) const
     return result;
 }
 
-QList<MediaItem> RunStore::media(const QString &runId, MediaKind kind, const QString &tag) const
+QList<MediaItem> RunStore::media(const QString &runId, MediaKind kind, const QString &tag, qint64 fromStep,
+                                 qsizetype limit) const
 {
     QList<MediaItem> result;
-    QSqlQuery q =
-        tag.isEmpty()
-            ? select(readConnection(), kSelectMedia + u"WHERE run = ? AND kind = ? ORDER BY tag, step, sample"_s,
-                     {runId, mediaKindText(kind)})
-            : select(readConnection(), kSelectMedia + u"WHERE run = ? AND kind = ? AND tag = ? ORDER BY step, sample"_s,
-                     {runId, mediaKindText(kind), tag});
+    QSqlQuery q = tag.isEmpty() ? select(readConnection(),
+                                         kSelectMedia + u"WHERE run = ? AND kind = ? ORDER BY tag, step, sample"_s,
+                                         {runId, mediaKindText(kind)})
+                                : select(readConnection(),
+                                         kSelectMedia + u"WHERE run = ? AND kind = ? AND tag = ? AND step >= ? "
+                                                        "ORDER BY step, sample LIMIT ?"_s,
+                                         {runId, mediaKindText(kind), tag, fromStep, qint64(limit)});
     while (q.next())
         result.append(itemFrom(q));
+    return result;
+}
+
+QList<qint64> RunStore::mediaSteps(const QString &runId, MediaKind kind, const QString &tag) const
+{
+    QList<qint64> result;
+    QSqlQuery q = select(readConnection(),
+                         u"SELECT DISTINCT step FROM media WHERE run = ? AND kind = ? AND tag = ? ORDER BY step"_s,
+                         {runId, mediaKindText(kind), tag});
+    while (q.next())
+        result << q.value(0).toLongLong();
     return result;
 }
 

@@ -9,6 +9,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
+#include <limits>
 #include <optional>
 
 namespace ferry::run {
@@ -30,10 +32,14 @@ public:
 
     const QString &runDir() const { return m_runDir; }
 
-    // The index: a kind's tags (sorted); a tag's items (by step, then sample); its steps (sorted,
-    // each once); the item at a step, or the nearest one at or before it (a slider between steps).
+    // The index: a kind's tags (sorted); a tag's items (by step, then sample; from `fromStep` on,
+    // at most `limit`: a page); every item of a tag a page at a time (`visit` returns false to
+    // stop; memory holds one page however many there are); its steps (sorted, each once); the item
+    // at a step, or the nearest one at or before it (a slider between steps).
     QStringList tags(MediaKind kind) const;
-    QList<MediaItem> items(MediaKind kind, const QString &tag) const;
+    QList<MediaItem> items(MediaKind kind, const QString &tag, qint64 fromStep = std::numeric_limits<qint64>::min(),
+                           qsizetype limit = -1) const;
+    void forEachItem(MediaKind kind, const QString &tag, const std::function<bool(const MediaItem &)> &visit) const;
     QList<qint64> steps(MediaKind kind, const QString &tag) const;
     std::optional<MediaItem> item(MediaKind kind, const QString &tag, qint64 step, int sample = 0) const;
     std::optional<MediaItem> atOrBefore(MediaKind kind, const QString &tag, qint64 step, int sample = 0) const;
@@ -45,8 +51,8 @@ public:
     Expected<QString> text(const MediaItem &item) const;
 
     // A tag's histograms, at most `most` of them spread evenly over its steps (the first and the
-    // last always among them; 0: all), each with its step; an item that cannot be read is left
-    // out and its Error added to `problems` when given.
+    // last always among them; 0: all), each with its step (the first sample of a step); an item
+    // that cannot be read is left out and its Error added to `problems` when given.
     struct StepHistogram {
         qint64 step = 0;
         qint64 wallMs = 0;

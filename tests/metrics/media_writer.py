@@ -17,6 +17,7 @@ FOLDER gets:
                             histograms (HistogramProto, the histograms plugin's [k, 3] tensors), text
                             (the text plugin: one string, a vector, a matrix), hparams, and scalars
     hostile.tfevents        each attack once, between two scalars
+    crowded.tfevents        one event of 5,000 images and a scalar
     histograms.jsonl        histograms as a script without TensorBoard writes them
     hostile.jsonl           lines to refuse between good ones
     run/output/images/      the folder layout: <tag>/<step>.png (.jpg, .gif), and hostile images
@@ -260,6 +261,14 @@ def write_media(pb, folder):
     with open(os.path.join(folder, "hostile.tfevents"), "wb") as f:
         f.write(h.out)
     expected["attacks"] = attacks
+
+    # One event crowded with 5,000 tiny images (a reader holds a record's items until it is whole).
+    c = Writer(pb)
+    c.event(1, values=[pb.Summary.Value(tag=("crowd/%d" % i).encode(),
+                                        image=pb.Summary.Image(encoded_image_string=gif(2, 2)).SerializeToString())
+                       for i in range(5000)] + [c.simple("kept", 3.0)])
+    with open(os.path.join(folder, "crowded.tfevents"), "wb") as f:
+        f.write(c.out)
 
     # histograms.jsonl: what a script without TensorBoard writes (json.dumps, one object a line).
     lines, jsonl = [], []

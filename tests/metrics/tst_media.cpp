@@ -283,6 +283,20 @@ private Q_SLOTS:
         }
     }
 
+    // A record's items are held until it is read whole: past 4,096 the rest are refused, said once.
+    void crowdedEventKeepsItsFirstItems()
+    {
+        const QString path = file(u"crowded.tfevents"_s);
+        const MediaReading got = readMediaEvents(mediaFileBytes(path), 0, path);
+        QVERIFY(!got.error);
+        QCOMPARE(got.points, QStringList{u"kept 1 3"_s});
+        QCOMPARE(got.media.size(), 4096);
+        QCOMPARE(got.media.last().tag, u"crowd/4095"_s);
+        QCOMPARE(got.refused.size(), 1);
+        QVERIFY2(got.refused.first().message.contains(u"more than 4096 images"_s),
+                 qPrintable(got.refused.first().message));
+    }
+
     void histogramLinesAreWhatWasWritten_data()
     {
         QTest::addColumn<qsizetype>("piece");

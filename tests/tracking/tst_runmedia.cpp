@@ -351,6 +351,34 @@ private Q_SLOTS:
         QCOMPARE(second->media, 0);
     }
 
+    // A tag's items a page at a time: every one once, in order, a step never cut between pages;
+    // and the visit stops when asked.
+    void itemsComeAPageAtATime()
+    {
+        Run run = newRun();
+        QList<MediaItem> items;
+        for (qint64 step = 0; step < 2000; ++step) {
+            for (int sample = 0; sample < 3; ++sample)
+                items.append(MediaItem{MediaKind::Image, u"many"_s, step, sample, 0, u"f"_s, 0, 1,
+                                       QString(mediaformat::kPng), 1, 1, 0});
+        }
+        run.store->addMedia(run.id, items);
+        run.store->flush();
+        const RunMedia media(*run.store, run.dir, run.id);
+        QList<MediaItem> visited;
+        media.forEachItem(MediaKind::Image, u"many"_s, [&](const MediaItem &item) {
+            visited.append(item);
+            return true;
+        });
+        QCOMPARE(visited.size(), items.size());
+        QVERIFY(visited == items);
+        QCOMPARE(media.steps(MediaKind::Image, u"many"_s).size(), 2000);
+        qsizetype seen = 0;
+        media.forEachItem(MediaKind::Image, u"many"_s, [&](const MediaItem &) { return ++seen < 5; });
+        QCOMPARE(seen, 5);
+        QCOMPARE(media.atOrBefore(MediaKind::Image, u"many"_s, 5000, 2)->step, 1999);
+    }
+
     // An image file still being written is indexed once whole; rewritten, it is indexed again.
     void imageBeingWrittenWaitsUntilWhole()
     {
