@@ -20,7 +20,9 @@ void addExportOptions(QCommandLineParser &parser, const QString &command)
                       sweep ? u"export: azureml (CLI v2 sweep job YAML) or sagemaker (SDK tuner launcher)."_s
                             : u"export: azureml (CLI v2 command job YAML) or sagemaker (SDK launcher script)."_s,
                       u"SERVICE"_s});
-    parser.addOption({{u"o"_s, u"output"_s}, u"export: the file to write (default: print it)."_s, u"PATH"_s});
+    parser.addOption({{u"o"_s, u"output"_s},
+                      u"export: the file to write (default: print it); images: the folder to write them into."_s,
+                      u"PATH"_s});
     parser.addOption({u"compute"_s, u"export azureml: the compute target, e.g. gpu-cluster."_s, u"NAME"_s});
     parser.addOption({u"experiment"_s, u"export azureml: the experiment name."_s, u"NAME"_s});
     parser.addOption({u"environment"_s, u"export azureml: a registered environment instead of the inline one."_s,

@@ -1,6 +1,6 @@
-// `ferry runs list | show ID | metrics ID | cancel ID | attach ID | delete ID | diff A B | rerun ID |
-// export ID | import FILE | tag ID | note ID | aggregate ID... | importance ID... | gc`: the runs of a
-// workspace.
+// `ferry runs list | show ID | metrics ID | images ID | histograms ID | cancel ID | attach ID |
+// delete ID | diff A B | rerun ID | export ID | import FILE | tag ID | note ID | aggregate ID... |
+// importance ID... | gc`: the runs of a workspace.
 #include "cli/command.h"
 #include "cli/remoteoptions.h"
 #include "cli/runexport.h"
@@ -8,6 +8,7 @@
 #include "cli/runsbundle.h"
 #include "cli/runsdiff.h"
 #include "cli/runslogs.h"
+#include "cli/runsmedia.h"
 #include "cli/runsprovenance.h"
 #include "cli/runsquery.h"
 #include "cli/runsrerun.h"
@@ -81,6 +82,13 @@ public:
             u"  ferry runs show ID               one run: spec, parameters, artifacts, last metric values\n"
             u"  ferry runs metrics ID [--csv]    every metric point (name, step, wall time, value, epoch),\n"
             u"                                   the numbers exact\n"
+            u"  ferry runs images ID [--tag T] [--step N] [-o DIR] [--json]\n"
+            u"                                   the run's images (TensorBoard's, output/images'): listed,\n"
+            u"                                   --json: their tags and steps, -o: written into DIR as the\n"
+            u"                                   run wrote them, DIR/<tag>/<step>.png\n"
+            u"  ferry runs histograms ID [--tag T] [--step N] [--json]\n"
+            u"                                   the run's histogram tags; with --tag, per step its\n"
+            u"                                   bucket_limit and bucket (TensorBoard's HistogramProto)\n"
             u"  ferry runs cancel ID             stop the run and everything it started\n"
             u"  ferry runs attach ID             follow the run's log until it ends\n"
             u"  ferry runs logs ID [--rank K] [--raw]\n"
@@ -120,8 +128,8 @@ public:
             analysisUsage() + u"ID may be any unique start of a run id."_s);
         parser.addPositionalArgument(
             u"action"_s,
-            u"list, show, metrics, logs, cancel, attach, export, import, delete, diff, rerun, tag, note, aggregate, "
-            "importance or gc"_s,
+            u"list, show, metrics, images, histograms, logs, cancel, attach, export, import, delete, diff, rerun, "
+            "tag, note, aggregate, importance or gc"_s,
             u"ACTION"_s);
         parser.addPositionalArgument(u"id"_s, u"The run."_s, u"[ID]"_s);
         parser.addPositionalArgument(u"other"_s, u"diff: the run compared with the first."_s, u"[ID]"_s);
@@ -147,15 +155,17 @@ public:
         addExportOptions(parser, u"runs"_s);
         addBundleOptions(parser);
         addAnalysisOptions(parser);
+        addMediaOptions(parser);
     }
 
     int run(const QCommandLineParser &parser, Io &io) override
     {
         const QString action = parser.positionalArguments().value(0);
         const QString id = parser.positionalArguments().value(1);
-        static const QStringList actions{
-            u"list"_s,   u"show"_s, u"metrics"_s, u"logs"_s, u"cancel"_s, u"attach"_s,    u"export"_s,     u"import"_s,
-            u"delete"_s, u"diff"_s, u"rerun"_s,   u"tag"_s,  u"note"_s,   u"aggregate"_s, u"importance"_s, u"gc"_s};
+        static const QStringList actions{u"list"_s,      u"show"_s,       u"metrics"_s, u"images"_s, u"histograms"_s,
+                                         u"logs"_s,      u"cancel"_s,     u"attach"_s,  u"export"_s, u"import"_s,
+                                         u"delete"_s,    u"diff"_s,       u"rerun"_s,   u"tag"_s,    u"note"_s,
+                                         u"aggregate"_s, u"importance"_s, u"gc"_s};
         if (action == "tag"_L1 || action == "note"_L1)
             return tagOrNoteRun(parser, io);
         if (action == "aggregate"_L1 || action == "importance"_L1) { // any number of runs
@@ -210,6 +220,10 @@ public:
             return show(*context, *record, json, io);
         if (action == "metrics"_L1)
             return metrics(*context, *record, parser.isSet(u"csv"_s), json, io);
+        if (action == "images"_L1)
+            return printRunImages(parser, *context, *record, io);
+        if (action == "histograms"_L1)
+            return printRunHistograms(parser, *context, *record, io);
         if (action == "logs"_L1)
             return printRunLog(parser, *context, *record, io);
         if (action == "cancel"_L1)
@@ -290,6 +304,7 @@ private:
             o[u"artifacts"_s] = a;
             o[u"lastMetrics"_s] = last;
             o[u"runDir"_s] = runDirOf(context, r.id);
+            addMediaToJson(o, context, r); // "media" counts, "text" summaries
             io.out << QJsonDocument(o).toJson();
             return kExitOk;
         }
@@ -361,6 +376,7 @@ private:
             shown << "metric:    " << it.key() << " = " << it.value().toDouble() << " (last)\n";
         for (const run::Artifact &a : artifacts)
             shown << "artifact:  " << a.path << " (" << a.kind << ", " << a.size << " bytes)\n";
+        printMediaSummary(shown, context, r);
         shown.flush();
         io.out << run::terminalLines(text);
         io.out.flush();

@@ -3,6 +3,7 @@
 
 #include "common/crc32c.h"
 #include "common/error.h"
+#include "metrics/media.h"
 #include "metrics/metricparser.h"
 
 #include <QByteArrayView>
@@ -13,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 
 namespace google::protobuf {
 class Arena;
@@ -35,6 +37,7 @@ struct EventFileLimits {
     qint64 maxRecordBytes = 64ll << 20;     // a longer record is an error (at most 1 GiB)
     qint64 maxWholeRecordBytes = 1ll << 20; // a scalar's event is tens of bytes
     qint64 maxValueBytes = 1ll << 20;
+    MediaLimits media; // what an image, a histogram or a text may be (metrics/media.h)
 };
 
 // TensorBoard's event files (events.out.tfevents.*, written by torch's SummaryWriter, tensorboardX,
@@ -47,9 +50,18 @@ struct EventFileLimits {
 // The points are the scalars: a value's simple_value, or its tensor when that is one DT_FLOAT or
 // DT_DOUBLE element (Keras and TensorFlow 2 write scalars so) of the "scalars" plugin or of none.
 // A value without metadata has its tag's plugin: TensorFlow 1 writes the metadata only with a
-// tag's first value. Histograms, images, audio, text, hyperparameters, the graph and the file's
-// version record give no point. A point is named prefix + tag, at the event's step (0 when it
-// has none), at the event's wall time; it has no epoch.
+// tag's first value. Audio, the graph and the file's version record give nothing. A point is named
+// prefix + tag, at the event's step (0 when it has none), at the event's wall time; it has no epoch.
+//
+// Images, histograms and text are indexed, not read (metrics/media.h): each becomes a MediaItem
+// naming its bytes' offset and length in the file, after its header or its buckets were checked
+// (MediaLimits). Read: a value's Image (SummaryWriter.add_image, TF1), a tensor of the "images"
+// plugin (TF2: its width, its height, then up to max_outputs encoded images), a HistogramProto
+// (SummaryWriter.add_histogram, TF1), a [k, 3] tensor of the "histograms" plugin (TF2), a string
+// tensor of the "text" plugin. One that fails its checks (a decompression bomb, a NaN bucket limit,
+// 10^9 buckets) is refused: no item, an Error naming the file, the tag and what is wrong
+// (takeRefused), and the reading goes on. The "hparams" plugin's session start gives the run's
+// hyperparameters (takeHParams). Named and placed as a point is; an item's `file` is left empty.
 class EventFileReader {
 public:
     using Limits = EventFileLimits; // outside the class, complete where it is a default argument
@@ -71,6 +83,14 @@ public:
     // Error; offset() stays at the damaged record.
     Expected<QList<MetricPoint>> read(QByteArrayView bytes);
 
+    // What the records read so far held besides scalars, each handed out once: the media items,
+    // the media refused (at most a few dozen are kept, the rest counted in refusedCount()), the
+    // last hyperparameters of an hparams session start (nullopt: none since the last call).
+    QList<MediaItem> takeMedia() { return std::exchange(m_media, {}); }
+    QList<Error> takeRefused() { return std::exchange(m_refused, {}); }
+    qint64 refusedCount() const { return m_refusedCount; }
+    std::optional<QList<HParam>> takeHParams() { return std::exchange(m_hparams, std::nullopt); }
+
     qint64 offset() const { return m_offset; } // the bytes of the file consumed: whole records
     // Carries on from where an earlier reader of the same file stopped, its offset() (a follower
     // re-attached after a restart): the next call is handed the bytes from `offset` on. What the
@@ -83,17 +103,33 @@ public:
     bool failed() const { return m_error.has_value(); } // the file is not read further
 
 private:
+    enum class Plugin { Scalars, Images, Histograms, Text, HParams, Other }; // "scalars" or none: Scalars
     struct Tag {
-        QString name;       // prefix + tag
-        bool scalar = true; // its plugin is "scalars" or none
+        QString name; // prefix + tag
+        Plugin plugin = Plugin::Scalars;
+    };
+    // A refused item, said once the record's step is known.
+    struct Refusal {
+        QString what; // "image 'samples'"
+        qint64 at = 0;
+        QString why;
     };
 
     // Reads one record's data (its CRC checked) into `out`; false: it is no Event.
     bool readEvent(const char *data, qint64 length, QList<MetricPoint> &out);
-    bool readLargeEvent(const char *data, qint64 length, QList<MetricPoint> &out);
-    bool readLargeSummary(const char *data, int length, QList<MetricPoint> &out);
+    // The record walked field by field: its scalars into `out` when `scalars`, its media indexed.
+    bool readLargeEvent(const char *data, qint64 length, QList<MetricPoint> &out, bool scalars);
+    bool readLargeSummary(const char *data, int length, qint64 at, QList<MetricPoint> &out, bool scalars);
     void takeValue(const tensorboard::Summary_Value &value, double step, qint64 wallMs, QList<MetricPoint> &out);
+    // One summary value's media (`at`: its offset in the file), walked without parsing its payload.
+    bool indexValue(const char *data, int length, qint64 at);
+    void indexImages(Tag &tag, const char *data, int length, qint64 at, bool tensor);
+    void indexItem(MediaItem item, const char *data, qint64 at);
+    void refuse(const Tag &tag, MediaKind kind, qint64 at, const QString &why);
+    void endRecord(bool kept);
+    static Plugin pluginOf(const std::string &name);
     Tag &tag(const std::string &bytes);
+    Tag &tag(const char *bytes, int length);
     Error damaged(const QString &what) const;
     void emptyArenaIfFull();
 
@@ -109,6 +145,18 @@ private:
     std::unique_ptr<google::protobuf::Arena> m_arena;
     std::unordered_map<std::string, Tag> m_tags; // by the tag's bytes, up to a cap
     Tag m_unremembered;                          // a tag past the cap, for one value
+    // The record being read: what it holds besides scalars, kept once the whole record is read.
+    bool m_recordHasMedia = false;
+    qint64 m_recordStep = 0; // the record's step and wall time, once walked
+    qint64 m_recordWallMs = 0;
+    QList<MediaItem> m_recordMedia;
+    QList<Refusal> m_recordRefused;
+    std::optional<QList<HParam>> m_recordHParams;
+    // What the records read hold, until taken.
+    QList<MediaItem> m_media;
+    QList<Error> m_refused;
+    qint64 m_refusedCount = 0;
+    std::optional<QList<HParam>> m_hparams;
 };
 
 // The masked form TFRecord stores, ((crc >> 15) | (crc << 17)) + 0xa282ead8: a CRC of data that

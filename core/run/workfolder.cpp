@@ -15,6 +15,8 @@ MetricFileKind metricFileKind(QStringView name)
         return MetricFileKind::LightningCsv;
     if (name == u"trainer_state.json")
         return MetricFileKind::TrainerState;
+    if (name == u"histograms.jsonl")
+        return MetricFileKind::HistogramLines;
     return MetricFileKind::None;
 }
 

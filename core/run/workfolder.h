@@ -28,9 +28,10 @@ inline const QStringList kRunLogFolders{QStringLiteral("runs"), QStringLiteral("
 // checkpoints/): where its metric files are looked for, on every target.
 inline const QStringList kMetricFileFolders{QStringLiteral("code"), QStringLiteral("model"), QStringLiteral("output"),
                                             QStringLiteral("checkpoints")};
-// What a file name says a metric file is: a TensorBoard event file, Lightning's metrics.csv or
-// Hugging Face's trainer_state.json.
-enum class MetricFileKind { None, Events, LightningCsv, TrainerState };
+// What a file name says a metric file is: a TensorBoard event file, Lightning's metrics.csv,
+// Hugging Face's trainer_state.json, or the histograms a script writes without TensorBoard
+// (histograms.jsonl, metrics/media.h).
+enum class MetricFileKind { None, Events, LightningCsv, TrainerState, HistogramLines };
 MetricFileKind metricFileKind(QStringView name);
 inline bool isMetricFileName(QStringView name)
 {

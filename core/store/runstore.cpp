@@ -240,11 +240,12 @@ Expected<RunStore::OffsetSwap> RunStore::PendingSwap::wait()
 
 Expected<RunStore::OffsetSwap> RunStore::appendSourceMetrics(const QString &runId, const QString &source,
                                                              QList<MetricPoint> points, qint64 expectedPosition,
-                                                             qint64 newPosition, const QStringList &claims)
+                                                             qint64 newPosition, const QStringList &claims,
+                                                             QList<MediaItem> media)
 {
     return commitAndWait(*m_writer, m_path, runId, [&](auto reply) {
         return runstorecommand::AppendSourceMetrics{runId,  source, std::move(points), expectedPosition, newPosition,
-                                                    claims, reply};
+                                                    claims, reply,  std::move(media)};
     });
 }
 

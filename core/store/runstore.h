@@ -3,6 +3,7 @@
 #pragma once
 
 #include "common/error.h"
+#include "metrics/media.h"
 #include "metrics/metricparser.h"
 #include "run/runspec.h"
 
@@ -16,6 +17,7 @@
 
 #include <atomic>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -80,7 +82,7 @@ class RunStoreWriter;
 class RunStore : public QObject {
     Q_OBJECT
 public:
-    static constexpr int kSchemaVersion = 4;
+    static constexpr int kSchemaVersion = 5;
 
     // Creates or migrates the database. Refuses a file that is not a run database or is
     // damaged, one written by a newer Ferry, and a folder that cannot be written. `progress`
@@ -132,11 +134,34 @@ public:
     // folder), with how far that file is read (`position`: bytes, rows or entries, as its reader
     // counts). `claims`: the metric names the file gives; from the first time a file gives a
     // name, the points of that name the log gave are deleted, and the follower no longer takes
-    // it from the log (one source per metric).
+    // it from the log (one source per metric). `media`: the images, histograms and texts the
+    // same bytes of the file hold, indexed in the same transaction (addMedia).
     Expected<OffsetSwap> appendSourceMetrics(const QString &runId, const QString &source, QList<MetricPoint> points,
-                                             qint64 expectedPosition, qint64 newPosition, const QStringList &claims);
+                                             qint64 expectedPosition, qint64 newPosition, const QStringList &claims,
+                                             QList<MediaItem> media = {});
     QHash<QString, qint64> sourcePositions(const QString &runId) const; // source → position
     QStringList claimedMetrics(const QString &runId) const;             // sorted
+
+    // A run's images, histograms and texts (metrics/media.h): the store keeps their index, never
+    // their bytes, which stay in the run folder. An item is one (kind, tag, step, sample): a later
+    // one of the same replaces it (a rewritten image, a step logged twice). Deleted with the run.
+    void addMedia(const QString &runId, QList<MediaItem> items);
+    // The event files whose media are not indexed as far as they are read (an older Ferry read
+    // them), each with how far it is read: a follower indexes their media from the start up to
+    // there, then says so (`caughtUp`: the same write as the last items).
+    QHash<QString, qint64> mediaBehind(const QString &runId) const;
+    void addMedia(const QString &runId, QList<MediaItem> items, const QString &caughtUp);
+    // The items of one kind, of one tag or (empty tag) all, ordered by tag, step and sample; of a
+    // tag, those from `fromStep` on, at most `limit` of them (-1: all): a page, so that memory holds
+    // a page, however many a run has.
+    QList<MediaItem> media(const QString &runId, MediaKind kind, const QString &tag = {},
+                           qint64 fromStep = std::numeric_limits<qint64>::min(), qsizetype limit = -1) const;
+    QStringList mediaTags(const QString &runId, MediaKind kind) const;                        // sorted
+    QList<qint64> mediaSteps(const QString &runId, MediaKind kind, const QString &tag) const; // sorted, each once
+    std::optional<MediaItem> mediaItem(const QString &runId, MediaKind kind, const QString &tag, qint64 step,
+                                       int sample = 0) const;
+    // The items of each kind a run has, counted in SQLite.
+    QMap<MediaKind, qint64> mediaCounts(const QString &runId) const;
     // Removes the run with its parameters, metrics and artifacts from the database (its folder
     // on disk stays). Writes of the run queued before it are committed first, later ones fail.
     void deleteRun(const QString &runId);

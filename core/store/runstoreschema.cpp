@@ -222,11 +222,42 @@ Expected<void> addTagsAndNotes(QSqlDatabase &db, const MigrationProgress &)
     return {};
 }
 
+// Version 5 (issue 37): a run's images, histograms and texts (metrics/media.h), indexed, never
+// copied: what each is (kind, tag, step, its sample at that step), where its bytes are in the run
+// folder (file, offset, length, their CRC-32C) and, for an image, its format and size. And how far
+// each metric file's media are indexed (`media_position`): NULL for an event file an older Ferry
+// read, whose media a follower indexes from its start up to `position` (RunStore::mediaBehind);
+// else the same as `position`.
+Expected<void> addMediaIndex(QSqlDatabase &db, const MigrationProgress &)
+{
+    if (auto done = exec(db, u"ALTER TABLE metric_sources ADD COLUMN media_position INTEGER"_s); !done)
+        return done;
+    if (auto done = exec(db, u"UPDATE metric_sources SET media_position = position "
+                             "WHERE source NOT LIKE '%events.out.tfevents.%' OR position = 0"_s);
+        !done)
+        return done;
+    return exec(db, u"CREATE TABLE media ("
+                    "  run TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+                    "  kind TEXT NOT NULL CHECK (kind IN ('image', 'histogram', 'text')),"
+                    "  tag TEXT NOT NULL,"
+                    "  step INTEGER NOT NULL,"
+                    "  sample INTEGER NOT NULL DEFAULT 0,"
+                    "  wall_ms INTEGER NOT NULL DEFAULT 0,"
+                    "  file TEXT NOT NULL,"
+                    "  byte_offset INTEGER NOT NULL,"
+                    "  byte_length INTEGER NOT NULL,"
+                    "  format TEXT NOT NULL,"
+                    "  width INTEGER NOT NULL DEFAULT 0,"
+                    "  height INTEGER NOT NULL DEFAULT 0,"
+                    "  checksum INTEGER NOT NULL DEFAULT 0,"
+                    "  PRIMARY KEY (run, kind, tag, step, sample)) WITHOUT ROWID"_s);
+}
+
 // kMigrations[v] brings the schema from version v to v + 1. A new version is one function
 // appended here and RunStore::kSchemaVersion raised by one.
 using Migration = Expected<void> (*)(QSqlDatabase &db, const MigrationProgress &progress);
 constexpr std::array<Migration, RunStore::kSchemaVersion> kMigrations{createVersion1, addEpochsAndSources,
-                                                                      intoSeriesBlocks, addTagsAndNotes};
+                                                                      intoSeriesBlocks, addTagsAndNotes, addMediaIndex};
 
 } // namespace
 

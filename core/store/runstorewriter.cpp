@@ -42,7 +42,8 @@ struct RunStoreWriter::Statements {
         : db(database), begin(db), commit(db), rollback(db), ensureExperiment(db), insertRun(db), setStatus(db),
           deleteParams(db), insertParam(db), insertArtifact(db), setOffset(db), swapOffset(db), readOffset(db),
           addSource(db), swapPosition(db), readPosition(db), addClaim(db), dataVersion(db), incrementalVacuum(db),
-          freelistCount(db), insertTag(db), deleteTag(db), deleteTags(db), setNote(db), series(db)
+          freelistCount(db), insertTag(db), deleteTag(db), deleteTags(db), setNote(db), insertMedia(db),
+          mediaCaughtUp(db), series(db)
     {
     }
 
@@ -71,10 +72,15 @@ struct RunStoreWriter::Statements {
             // line's points twice: the offset moves only from the one the follower read from.
             {&swapOffset, u"UPDATE runs SET log_offset = :new WHERE id = :id AND log_offset = :expected"_s},
             {&readOffset, u"SELECT log_offset FROM runs WHERE id = ?"_s},
-            {&addSource, u"INSERT INTO metric_sources(run, source, position) VALUES (?, ?, 0) "
+            {&addSource, u"INSERT INTO metric_sources(run, source, position, media_position) VALUES (?, ?, 0, 0) "
                          "ON CONFLICT(run, source) DO NOTHING"_s},
-            {&swapPosition, u"UPDATE metric_sources SET position = :new "
+            // The media of what is read now are indexed with its points: media_position follows,
+            // unless an older Ferry's reading left it behind (NULL until caught up).
+            {&swapPosition, u"UPDATE metric_sources SET position = :new, "
+                            "media_position = CASE WHEN media_position IS NULL THEN NULL ELSE :new END "
                             "WHERE run = :id AND source = :source AND position = :expected"_s},
+            {&mediaCaughtUp, u"UPDATE metric_sources SET media_position = position "
+                             "WHERE run = ? AND source = ? AND media_position IS NULL"_s},
             {&readPosition, u"SELECT position FROM metric_sources WHERE run = ? AND source = ?"_s},
             {&addClaim, u"INSERT INTO metric_claims(run, name) VALUES (?, ?) ON CONFLICT(run, name) DO NOTHING"_s},
             {&dataVersion, u"PRAGMA data_version"_s},
@@ -84,6 +90,12 @@ struct RunStoreWriter::Statements {
             {&deleteTag, u"DELETE FROM tags WHERE run = ? AND tag = ?"_s},
             {&deleteTags, u"DELETE FROM tags WHERE run = ?"_s},
             {&setNote, u"UPDATE runs SET note = ? WHERE id = ?"_s},
+            {&insertMedia, u"INSERT INTO media(run, kind, tag, step, sample, wall_ms, file, byte_offset, byte_length, "
+                           "format, width, height, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                           "ON CONFLICT(run, kind, tag, step, sample) DO UPDATE SET wall_ms = excluded.wall_ms, "
+                           "file = excluded.file, byte_offset = excluded.byte_offset, "
+                           "byte_length = excluded.byte_length, format = excluded.format, width = excluded.width, "
+                           "height = excluded.height, checksum = excluded.checksum"_s},
         };
         for (const auto &[query, sql] : all) {
             if (!query->prepare(sql))
@@ -216,6 +228,8 @@ struct RunStoreWriter::Statements {
             }
             if (auto done = series.append(c.runId, c.points); !done)
                 return failed(u"store the metrics"_s, done.error());
+            if (auto done = addMedia(c.runId, c.media); !done)
+                return failed(u"index the images and histograms"_s, done.error());
         }
         if (c.reply)
             replies.emplace_back(c.reply, outcome);
@@ -290,6 +304,30 @@ struct RunStoreWriter::Statements {
         return {};
     }
 
+    Expected<void> addMedia(const QString &runId, const QList<MediaItem> &items)
+    {
+        for (const MediaItem &m : items) {
+            const QVariant values[]{runId,
+                                    mediaKindText(m.kind),
+                                    m.tag,
+                                    m.step,
+                                    m.sample,
+                                    m.wallMs,
+                                    m.file,
+                                    m.offset,
+                                    m.length,
+                                    m.format,
+                                    m.width,
+                                    m.height,
+                                    qint64(m.checksum)};
+            for (int i = 0; i < static_cast<int>(std::size(values)); ++i)
+                insertMedia.bindValue(i, values[i]);
+            if (auto done = exec(insertMedia); !done) // a run not in the store fails its foreign key
+                return done;
+        }
+        return {};
+    }
+
     Expected<void> storeNote(const runstorecommand::SetNote &c)
     {
         setNote.bindValue(0, nonNull(c.note));
@@ -315,7 +353,7 @@ struct RunStoreWriter::Statements {
     QSqlQuery setOffset, swapOffset, readOffset;
     QSqlQuery addSource, swapPosition, readPosition, addClaim, dataVersion;
     QSqlQuery incrementalVacuum, freelistCount;
-    QSqlQuery insertTag, deleteTag, deleteTags, setNote;
+    QSqlQuery insertTag, deleteTag, deleteTags, setNote, insertMedia, mediaCaughtUp;
     SeriesWriter series;
     qint64 lastDataVersion = -1;
     bool freedPages = false;        // a run was deleted in the transaction being built
@@ -361,7 +399,12 @@ bool RunStoreWriter::post(RunStoreCommand command)
 {
     const auto *append = std::get_if<runstorecommand::AppendMetrics>(&command);
     const auto *fromSource = std::get_if<runstorecommand::AppendSourceMetrics>(&command);
-    const qsizetype points = append ? append->points.size() : fromSource ? fromSource->points.size() : 0;
+    const auto *media = std::get_if<runstorecommand::AddMedia>(&command);
+    // A media item's index counts as a point: the queue stays bounded either way.
+    const qsizetype points = append       ? append->points.size()
+                             : fromSource ? fromSource->points.size() + fromSource->media.size()
+                             : media      ? media->items.size()
+                                          : 0;
     {
         std::unique_lock lock(m_mutex);
         m_space.wait(lock, [&] { return m_queuedPoints < kMaxQueuedPoints || m_stopping || !m_running; });
@@ -569,6 +612,17 @@ Expected<void> RunStoreWriter::execute(const RunStoreCommand &command)
         return s.editTags(*c);
     if (const auto *c = std::get_if<SetNote>(&command))
         return s.storeNote(*c);
+    if (const auto *c = std::get_if<AddMedia>(&command)) {
+        auto done = s.addMedia(c->runId, c->items);
+        if (done && !c->caughtUpSource.isEmpty()) {
+            s.mediaCaughtUp.bindValue(0, c->runId);
+            s.mediaCaughtUp.bindValue(1, c->caughtUpSource);
+            done = Statements::exec(s.mediaCaughtUp);
+        }
+        if (!done)
+            return withContext(u"run %1: cannot index its images and histograms"_s.arg(c->runId), done.error());
+        return {};
+    }
     if (const auto *c = std::get_if<SetStatus>(&command)) {
         const QVariant values[]{runStatusText(c->status),
                                 c->exitCode ? QVariant(*c->exitCode) : QVariant(QMetaType::fromType<int>()),
@@ -615,7 +669,8 @@ Expected<void> RunStoreWriter::execute(const RunStoreCommand &command)
         s.freedPages = true;
         if (auto done = s.series.dropRun(c->runId); !done)
             return withContext(u"run %1: cannot delete its metrics"_s.arg(c->runId), done.error());
-        for (const QString &table : {u"params"_s, u"artifacts"_s, u"metric_sources"_s, u"metric_claims"_s, u"tags"_s}) {
+        for (const QString &table :
+             {u"params"_s, u"artifacts"_s, u"metric_sources"_s, u"metric_claims"_s, u"tags"_s, u"media"_s}) {
             QSqlQuery query(s.db);
             query.prepare(u"DELETE FROM %1 WHERE run = ?"_s.arg(table));
             query.bindValue(0, c->runId);

@@ -69,6 +69,14 @@ struct AppendSourceMetrics {
     qint64 newPosition = 0;
     QStringList claims;
     std::shared_ptr<std::promise<Expected<MetricsCommit>>> reply = nullptr;
+    QList<MediaItem> media; // indexed with the points (RunStore::addMedia)
+};
+// Media items indexed (or replaced: their kind, tag, step and sample name one); with
+// `caughtUpSource`, that file's media are indexed as far as it is read (RunStore::mediaBehind).
+struct AddMedia {
+    QString runId;
+    QList<MediaItem> items;
+    QString caughtUpSource;
 };
 struct DeleteRun {
     QString runId;
@@ -90,10 +98,11 @@ struct Compact {
 };
 } // namespace runstorecommand
 
-using RunStoreCommand = std::variant<runstorecommand::CreateRun, runstorecommand::SetStatus, runstorecommand::SetParams,
-                                     runstorecommand::AddArtifact, runstorecommand::AppendMetrics,
-                                     runstorecommand::AppendSourceMetrics, runstorecommand::DeleteRun,
-                                     runstorecommand::Compact, runstorecommand::EditTags, runstorecommand::SetNote>;
+using RunStoreCommand =
+    std::variant<runstorecommand::CreateRun, runstorecommand::SetStatus, runstorecommand::SetParams,
+                 runstorecommand::AddArtifact, runstorecommand::AppendMetrics, runstorecommand::AppendSourceMetrics,
+                 runstorecommand::DeleteRun, runstorecommand::Compact, runstorecommand::EditTags,
+                 runstorecommand::SetNote, runstorecommand::AddMedia>;
 
 // RunStore's writer: one thread with its own connection that commits queued commands. What
 // has queued up while a transaction ran goes into the next one, so a busy store commits

@@ -227,14 +227,14 @@ echo "heartbeat $(head -c 32 heartbeat 2>/dev/null | tr -dc 0-9)"
 [ -f log.times ] && echo "times $(tail -c "+$((TOFF + 1))" log.times | head -c 65536 | tr -dc '0-9 \n' | tr '\n' ';')"
 [ -f system.samples ] && echo "samples $(tail -c "+$((SOFF + 1))" system.samples | head -c 65536 | tr -dc '0-9A-Za-z .,%/_\n\133\135-' | tr '\n' ';')"
 # The metric files the script wrote since it started (the source's own, copied with their old
-# times, are not its; tracking/metricsources.h): an event file's bytes after the local copy's
-# size, a rewritten metrics.csv or trainer_state.json whole; base64, at most 4 MiB a call. The
+# times, are not its; tracking/metricsources.h): an event file's or histograms.jsonl's bytes
+# after the local copy's size, a rewritten metrics.csv or trainer_state.json whole; base64, at most 4 MiB a call. The
 # local copies' sizes come as PATH SIZE pairs after the job.
 shift 6 2>/dev/null || set --
 if [ -f pid ]; then
   left=4194304
   find code model output checkpoints -newer pid -type f \( -name 'events.out.tfevents.*' -o -name metrics.csv \
-      -o -name trainer_state.json \) 2>/dev/null | head -n 256 | {
+      -o -name trainer_state.json -o -name histograms.jsonl \) 2>/dev/null | head -n 256 | {
     while IFS= read -r f; do
       case "$f" in *[!A-Za-z0-9._/-]* | *..*) continue ;; esac
       have=$(printf '%s\n' "$@" | awk -v f="$f" 'NR % 2 == 1 { p = $0 } NR % 2 == 0 && p == f { print; exit }')
@@ -242,7 +242,7 @@ if [ -f pid ]; then
       [ -n "$size" ] || continue
       [ -n "$have" ] || have=0
       case "$f" in
-        */events.out.tfevents.*)
+        */events.out.tfevents.* | */histograms.jsonl)
           [ "$size" -gt "$have" ] || continue
           n=$((size - have)); [ "$n" -gt 1048576 ] && n=1048576; [ "$n" -gt "$left" ] && n=$left
           [ "$n" -gt 0 ] || break

@@ -13,6 +13,8 @@
 #include <QString>
 
 #include <memory>
+#include <optional>
+#include <utility>
 
 namespace ferry::run {
 
@@ -25,6 +27,14 @@ namespace ferry::run {
 //   - Lightning's metrics.csv, rewritten whenever a column appears: the rows not read before;
 //   - Hugging Face's trainer_state.json, one per checkpoint folder, each the whole history so
 //     far: the newest one's entries not read before.
+//   - histograms.jsonl (metrics/media.h), appended: its lines' histograms indexed;
+//   - the images in output/images/<tag>/<step>.png (.jpg, .jpeg, .gif), each indexed once whole
+//     and again when it changes.
+// Images, histograms and texts (event files hold them too) are indexed in the store, never
+// copied (RunStore::addMedia); one refused (metrics/media.h's limits) is said once and skipped.
+// An event file's hparams session start becomes the run's parameters when it has none. An event
+// file an older Ferry read has its media indexed at the first poll, from its start up to where it
+// was read (its points are not read again).
 // They are looked for in what the run itself made: its working folder code/ (what the script
 // created there: runs/, lightning_logs/, logs/, ...; the links into the source folder are
 // never followed), model/, output/ (SM_OUTPUT_DIR/tensorboard among them) and checkpoints/.
@@ -48,10 +58,13 @@ public:
         QStringList newClaims;     // names the files took over from the log in this read
         QList<Error> problems;     // files given up (a damaged record, a refused link): said once each
         QStringList notes;         // points not stored (a name refused, past the cap): said once each
+        QList<Error> refused;      // images, histograms, texts not indexed (a decompression bomb, ...)
+        qsizetype media = 0;       // images, histograms and texts indexed
     };
     // Looks for new files (`scan`: now; else at most every few seconds) and stores what is new
-    // in each. An Error only when the store refused to write.
-    Expected<Read> poll(bool scan);
+    // in each. `last`: the run is over, an image file that does not end as its format ends is
+    // taken as it is (else it waits, being written). An Error only when the store refused to write.
+    Expected<Read> poll(bool scan, bool last = false);
 
     // The names the log must not give (a file gives them).
     const QSet<QString> &claimed() const { return m_claimed; }
@@ -63,6 +76,9 @@ private:
     void discover();
     Expected<void> readSource(Source &source, Read &read);
     void reload();
+    void indexImageFolder(bool final, Read &read);
+    void catchUpMedia(Read &read);
+    void takeHParams(const QList<HParam> &hparams);
 
     RunStore &m_store;
     const QString m_runDir;
@@ -71,6 +87,14 @@ private:
     QSet<QString> m_claimed;
     MetricNames m_names;
     qint64 m_lastScanMs = 0;
+    // The images of output/images indexed (size and modification time), read from the store at
+    // the first scan: a file is read again only when it changed.
+    std::optional<QHash<QString, std::pair<qint64, qint64>>> m_folderImages;
+    QSet<QString> m_partImages; // not whole when last read (being written)
+    bool m_saidImageName = false, m_saidImageCount = false;
+    bool m_paramsTaken = false; // an hparams session start was seen: later ones change nothing
+    // Event files an older Ferry read (their points stored, their media not): how far.
+    QHash<QString, qint64> m_mediaBehind;
 };
 
 } // namespace ferry::run

@@ -332,7 +332,7 @@ Expected<RunFollower::Step> RunFollower::poll()
     const auto drained = drainLog(step, over);
     if (!drained)
         return drained.error();
-    const auto files = m_sources->poll(over); // the run's end: one last look for files
+    const auto files = m_sources->poll(over, over); // the run's end: one last look for files
     if (!files)
         return files.error();
     step.points += files->points.size();
@@ -342,6 +342,10 @@ Expected<RunFollower::Step> RunFollower::poll()
         step.lines << u"ferry: metrics from %1 are not read further: %2"_s.arg(problem.path, problem.message).toUtf8();
     for (const QString &note : files->notes)
         step.lines << (u"ferry: "_s + note).toUtf8();
+    // An image, histogram or text refused (metrics/media.h): said with its file, never shown.
+    for (const Error &refused : files->refused)
+        step.lines << u"ferry: %1: %2"_s.arg(refused.path, refused.message).toUtf8();
+    step.media = files->media;
     if (over) {
         if (m_record.status != storedStatus(probe->state) || !isFinished(m_record.status))
             recordEnd(*probe);

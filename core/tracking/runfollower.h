@@ -38,6 +38,7 @@ public:
         QList<QByteArray> lines; // whole log lines read in this step; Ferry's notes (a metric file given up)
         qsizetype points = 0;    // points stored in this step, from the log and the files beside it (MetricSources)
         QStringList replaced;    // metrics a file took over from the log: their stored points changed
+        qsizetype media = 0;     // images, histograms and texts indexed in this step (RunStore::media)
         targets::RunProbe probe;
         bool finished = false; // the run is over and everything of it is stored
     };

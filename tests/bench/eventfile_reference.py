@@ -12,10 +12,10 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_PROTO = os.path.join(HERE, "..", "..", "core", "run", "tensorboard_event.proto")
+DEFAULT_PROTO = os.path.join(HERE, "..", "..", "core", "metrics", "tensorboard_event.proto")
 
 
-sys.path.insert(0, os.path.join(HERE, "..", "run"))
+sys.path.insert(0, os.path.join(HERE, "..", "metrics"))
 from event_oracle import load_messages as _load  # noqa: E402  (protoc's classes, made once per run)
 
 

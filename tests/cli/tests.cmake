@@ -42,3 +42,6 @@ ferry_test(tst_runsanalysiscli SOURCES cli/tst_runsanalysiscli.cpp)
 # `ferry rates`, `ferry run --estimate`, `ferry sweep plan`'s estimate and `ferry cost report`
 # (docs/cost.md) on a store of runs with known durations: no run is started.
 ferry_test(tst_costcli SOURCES cli/tst_costcli.cpp)
+
+# `ferry runs images`, `ferry runs histograms` and show's text summaries on real runs (issue 37).
+ferry_test(tst_mediacli SOURCES cli/tst_mediacli.cpp)

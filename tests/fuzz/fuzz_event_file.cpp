@@ -3,7 +3,8 @@
 // this target frames with valid CRCs (so that the fuzzer reaches the Event parsing beyond the
 // checksums). Each file is read whole, then as a file growing in pieces (their size from the
 // input's first byte), which must give the same points, offset and error; then with every record
-// walked field by field as long ones are (EventFileLimits), which must not crash
+// walked field by field as long ones are (EventFileLimits), which must not crash. The images,
+// histograms and texts indexed must be the same whole and in pieces, their bytes within the file
 // (tests/fuzz/run.sh; replayed by fuzz_event_file_replay).
 #include "metrics/eventfile.h"
 
@@ -24,6 +25,8 @@ namespace {
 
 struct Reading {
     QList<MetricPoint> points;
+    QList<ferry::run::MediaItem> media;
+    qsizetype refused = 0;
     qint64 offset = 0;
     bool failed = false;
 };
@@ -48,6 +51,12 @@ Reading readGrowing(QByteArrayView file, qsizetype piece, EventFileLimits limits
                 __builtin_trap(); // every point is named after the prefix
         }
         r.points += *got;
+        for (const ferry::run::MediaItem &item : reader.takeMedia()) {
+            if (item.offset < 0 || item.length < 0 || item.offset + item.length > available)
+                __builtin_trap(); // an item's bytes outside what was read
+            r.media.append(item);
+        }
+        r.refused += reader.takeRefused().size();
         if (!reader.failed() && reader.bytesWanted() < 12)
             __builtin_trap(); // a record needs its header at least
         if (available == file.size() && !reader.failed())
@@ -59,7 +68,8 @@ Reading readGrowing(QByteArrayView file, qsizetype piece, EventFileLimits limits
 
 bool same(const Reading &a, const Reading &b)
 {
-    if (a.offset != b.offset || a.failed != b.failed || a.points.size() != b.points.size())
+    if (a.offset != b.offset || a.failed != b.failed || a.points.size() != b.points.size() || a.media != b.media ||
+        a.refused != b.refused)
         return false;
     for (qsizetype i = 0; i < a.points.size(); ++i) {
         const MetricPoint &p = a.points.at(i);
@@ -101,7 +111,7 @@ void check(QByteArrayView file, qsizetype piece)
     const Reading whole = readGrowing(file, 0, {});
     if (!same(whole, readGrowing(file, piece, {})))
         __builtin_trap(); // the pieces of a growing file gave other points than the whole
-    readGrowing(file, 0, EventFileLimits{1 << 20, 0, 64});
+    readGrowing(file, 0, EventFileLimits{1 << 20, 0, 64, {}});
 }
 
 } // namespace

@@ -9,3 +9,6 @@ ferry_test(tst_metricfiles SOURCES metrics/tst_metricfiles.cpp)
 ferry_test(tst_systemsamples SOURCES metrics/tst_systemsamples.cpp)
 # TensorBoard event files: the corpus's and ones written by python3-protobuf, against event_oracle.py.
 ferry_test(tst_eventfile SOURCES metrics/tst_eventfile.cpp)
+# Images, histograms, text and hparams: event files and histograms.jsonl written by media_writer.py
+# through the protobuf, the attacks the issue names, the corpus' histogram and hparams.
+ferry_test(tst_media SOURCES metrics/tst_media.cpp)

@@ -232,12 +232,12 @@ private Q_SLOTS:
     {
         QFETCH(QString, path);
         const QByteArray bytes = contents(path);
-        const Reading walked = readGrowing(bytes, 0, {}, path, EventFileLimits{64 << 20, 0, 1 << 20});
+        const Reading walked = readGrowing(bytes, 0, {}, path, EventFileLimits{64 << 20, 0, 1 << 20, {}});
         QVERIFY2(!walked.error, qPrintable(walked.error ? walked.error->toString() : QString()));
         QVERIFY(!walked.points.isEmpty());
         QCOMPARE(rendered(walked.points), oracle(path).points);
         // A value over maxValueBytes is skipped unparsed: with a cap of 0, every one.
-        const Reading capped = readGrowing(bytes, 0, {}, path, EventFileLimits{64 << 20, 0, 0});
+        const Reading capped = readGrowing(bytes, 0, {}, path, EventFileLimits{64 << 20, 0, 0, {}});
         QVERIFY(!capped.error);
         QVERIFY(capped.points.isEmpty());
     }
@@ -363,7 +363,8 @@ private Q_SLOTS:
         QCOMPARE(error.error().path, u"/runs/x/events.out.tfevents.1"_s);
 
         // The cap is the caller's: a record longer than it is refused the same way.
-        const Reading capped = readGrowing(contents(synthetic(u"scalars"_s)), 0, {}, {}, EventFileLimits{20});
+        const Reading capped =
+            readGrowing(contents(synthetic(u"scalars"_s)), 0, {}, {}, EventFileLimits{20, 1ll << 20, 1ll << 20, {}});
         QVERIFY(capped.error);
         QVERIFY(capped.points.isEmpty());
         QVERIFY2(capped.error->message.contains(u"at byte 0 "_s), qPrintable(capped.error->message));

@@ -9,3 +9,5 @@ ferry_test(tst_seriesblock SOURCES store/tst_seriesblock.cpp)
 ferry_test(tst_metriccsv SOURCES store/tst_metriccsv.cpp)
 # A run's tags and note (issue 19), and the migration to schema version 4.
 ferry_test(tst_runstore_tags SOURCES store/tst_runstore_tags.cpp)
+# The index of a run's images, histograms and texts (issue 37), and the migration to schema version 5.
+ferry_test(tst_runstore_media SOURCES store/tst_runstore_media.cpp)

@@ -68,7 +68,7 @@ private Q_SLOTS:
         QVERIFY(store);
         {
             RawDatabase raw(path);
-            QCOMPARE(raw.value(u"PRAGMA user_version"_s).toInt(), 4);
+            QCOMPARE(raw.value(u"PRAGMA user_version"_s).toInt(), RunStore::kSchemaVersion);
             QVERIFY(raw.db().tables().contains(u"tags"_s));
         }
         const auto old = store->run(u"old"_s);

@@ -9,3 +9,6 @@ ferry_test(tst_runquery SOURCES tracking/tst_runquery.cpp)
 # A finished run's log collected as `ferry runs attach` collects it (the follower's pipeline, its
 # fast paths), against the plain path line by line, bit for bit.
 ferry_test(tst_followeringest SOURCES tracking/tst_followeringest.cpp)
+# A run's images, histograms and texts followed into the store and read back (tracking/runmedia.h):
+# media_writer.py's event file, histograms.jsonl and output/images, and the attacks.
+ferry_test(tst_runmedia SOURCES tracking/tst_runmedia.cpp)
