@@ -65,8 +65,9 @@ struct RunDiff {
     QList<HostField> host; // every fact, the same ones too; empty when neither run recorded its host
 };
 
-// A metric where more is better (accuracy, F1, AUC...: its best is its greatest value), else
-// less (a loss, an error: its least). The diff's and the run query's "best" (tracking/runquery.h).
+// A metric where more is better (accuracy, F1, AUC..., and a throughput such as samples_per_s:
+// its best is its greatest value), else less (a loss, an error, a time: its least). The one rule
+// for "best": the diff's, the compare view's and the run query's (tracking/runquery.h).
 bool higherIsBetter(const QString &name);
 // The best value of a series: its greatest finite value when `higher`, else its least; none when
 // no value is finite. The diff's best, the run query's best, min and max, and a run's value in

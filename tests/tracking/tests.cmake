@@ -9,3 +9,6 @@ ferry_test(tst_runquery SOURCES tracking/tst_runquery.cpp)
 # A finished run's log collected as `ferry runs attach` collects it (the follower's pipeline, its
 # fast paths), against the plain path line by line, bit for bit.
 ferry_test(tst_followeringest SOURCES tracking/tst_followeringest.cpp)
+# How runs are told apart: short ids, names from the parameters that differ, ids by their start or
+# end, a metric's best (review 2026-12-06, finding 1).
+ferry_test(tst_runlabels SOURCES tracking/tst_runlabels.cpp)

@@ -118,6 +118,13 @@ std::optional<double> SweepPlotData::quality(const SweepPlotTrial &trial) const
     return 1.0 - rank / double(m_sortedObjectives.size() - 1);
 }
 
+std::optional<std::pair<double, double>> SweepPlotData::objectiveSpan() const
+{
+    if (m_sortedObjectives.empty())
+        return std::nullopt;
+    return std::pair{m_sortedObjectives.back(), m_sortedObjectives.front()};
+}
+
 void SweepPlotData::setRange(int axis, std::optional<std::pair<double, double>> range)
 {
     if (axis < 0 || axis >= int(m_ranges.size()))

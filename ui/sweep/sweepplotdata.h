@@ -53,6 +53,9 @@ public:
     // How good an objective is among the trials, by its rank: 0 (the worst) to 1 (the best);
     // nullopt without one.
     std::optional<double> quality(const SweepPlotTrial &trial) const;
+    // The worst and the best objective of the trials, the ends of the colour scale; none without
+    // an objective.
+    std::optional<std::pair<double, double>> objectiveSpan() const;
 
     // The brushed ranges, per axis ([lo, hi] in axis positions); a trial passes when it lies
     // inside every one.

@@ -2,6 +2,7 @@
 
 #include "ui/chart/chartaxis.h"
 
+#include <QLinearGradient>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -58,6 +59,9 @@ void SweepPlot::setData(SweepPlotData *plotData)
     update();
 }
 
+const QColor SweepPlot::kWorstColor(230, 120, 30);
+const QColor SweepPlot::kBestColor(31, 90, 200);
+
 QColor SweepPlot::trialColor(const SweepPlotTrial &trial) const
 {
     if (m_data && m_data->filtered() && !m_data->passes(trial))
@@ -65,7 +69,37 @@ QColor SweepPlot::trialColor(const SweepPlotTrial &trial) const
     const auto q = m_data ? m_data->quality(trial) : std::nullopt;
     if (!q)
         return QColor(150, 150, 150);
-    return mix(QColor(230, 120, 30), QColor(31, 90, 200), *q);
+    return mix(kWorstColor, kBestColor, *q);
+}
+
+QRectF SweepPlot::drawColorScale(QPainter &p, const QRectF &area) const
+{
+    const auto span = m_data ? m_data->objectiveSpan() : std::nullopt;
+    if (!span)
+        return {};
+    const QFontMetricsF fm(font());
+    const QString title = tr("colour: %1, by rank").arg(m_data->metric());
+    const QString worst = tr("worst %1").arg(formatValue(span->first));
+    const QString best = tr("best %1").arg(formatValue(span->second));
+    constexpr double kBarWidth = 110, kGap = 6;
+    const double barHeight = std::min(10.0, area.height() - 4);
+    double x = area.right() - fm.horizontalAdvance(best);
+    p.setPen(QColor(90, 90, 90));
+    p.drawText(QRectF(x, area.top(), fm.horizontalAdvance(best) + 1, area.height()), Qt::AlignLeft | Qt::AlignVCenter,
+               best);
+    x -= kGap + kBarWidth;
+    const QRectF bar(x, area.center().y() - barHeight / 2, kBarWidth, barHeight);
+    QLinearGradient gradient(bar.topLeft(), bar.topRight());
+    gradient.setColorAt(0, kWorstColor);
+    gradient.setColorAt(1, kBestColor);
+    p.fillRect(bar, gradient);
+    x -= kGap + fm.horizontalAdvance(worst);
+    p.drawText(QRectF(x, area.top(), fm.horizontalAdvance(worst) + 1, area.height()), Qt::AlignLeft | Qt::AlignVCenter,
+               worst);
+    x -= 2 * kGap + fm.horizontalAdvance(title);
+    p.drawText(QRectF(x, area.top(), fm.horizontalAdvance(title) + 1, area.height()), Qt::AlignLeft | Qt::AlignVCenter,
+               title);
+    return bar;
 }
 
 void ObjectivePlot::paintEvent(QPaintEvent *)
@@ -272,6 +306,7 @@ void ParallelCoordinates::paintEvent(QPaintEvent *)
         }
     }
     const qsizetype shown = m_data->passingTrials().size();
+    m_scaleBar = drawColorScale(p, QRectF(8, height() - 18, width() - 16, 16));
     p.setPen(QColor(110, 110, 110));
     p.drawText(QRectF(8, height() - 18, width() - 16, 16), Qt::AlignLeft,
                m_data->filtered() ? tr("%1 of %2 trials in the ranges (click an axis to clear its range)")
@@ -310,43 +345,59 @@ void ParallelCoordinates::mouseReleaseEvent(QMouseEvent *)
     m_dragAxis.reset();
 }
 
+namespace {
+constexpr int kScaleStrip = 22; // below the scatter plots: the colour scale
+} // namespace
+
+QRectF ParameterScatter::plotRect(int index) const
+{
+    if (!m_data || m_data->axes().size() < 2 || index < 0 || index >= int(m_data->axes().size()) - 1)
+        return {};
+    const int count = int(m_data->axes().size()) - 1; // the parameters: the objective is every plot's y
+    const int columns = std::min(count, std::max(1, width() / 220));
+    const int rows = (count + columns - 1) / columns;
+    const double cellW = double(width()) / columns, cellH = double(height() - kScaleStrip) / rows;
+    const QRectF cell((index % columns) * cellW, (index / columns) * cellH, cellW, cellH);
+    const QRectF plot = cell.adjusted(44, 22, -10, -22);
+    return plot.width() < 20 || plot.height() < 20 ? QRectF() : plot;
+}
+
 void ParameterScatter::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
     p.fillRect(rect(), palette().base());
+    m_scaleBar = {};
     if (!m_data || m_data->axes().size() < 2 || m_data->trials().empty()) {
         drawEmpty(p, rect(), tr("No trials yet"));
         return;
     }
     p.setRenderHint(QPainter::Antialiasing);
     const auto &axes = m_data->axes();
-    const int count = int(axes.size()) - 1; // the parameters: the objective is every plot's y
-    const int columns = std::min(count, std::max(1, width() / 220));
-    const int rows = (count + columns - 1) / columns;
-    const double cellW = double(width()) / columns, cellH = double(height()) / rows;
+    const int count = int(axes.size()) - 1;
     const std::size_t objective = axes.size() - 1;
+    const SweepPlotTrial *best = m_data->best() ? &m_data->trials()[std::size_t(*m_data->best())] : nullptr;
     for (int i = 0; i < count; ++i) {
-        const int row = i / columns, column = i % columns;
-        const QRectF cell(column * cellW, row * cellH, cellW, cellH);
-        const QRectF plot = cell.adjusted(44, 22, -10, -22);
-        if (plot.width() < 20 || plot.height() < 20)
+        const QRectF plot = plotRect(i);
+        if (plot.isEmpty())
             continue;
         const SweepAxis &axis = axes[std::size_t(i)];
+        // The frame only: the brush the previous plot's dots left would paint it solid (review
+        // 2026-12-06, finding 6: "val_loss by seed" all blue).
         p.setPen(QColor(150, 150, 150));
+        p.setBrush(Qt::NoBrush);
         p.drawRect(plot);
         p.setPen(QColor(60, 60, 60));
-        p.drawText(QRectF(plot.left(), cell.top() + 2, plot.width(), 18), Qt::AlignCenter,
+        p.drawText(QRectF(plot.left(), plot.top() - 20, plot.width(), 18), Qt::AlignCenter,
                    tr("%1 by %2").arg(axes[objective].name, axis.name + (axis.log ? u" (log)"_s : QString())));
         p.setPen(QColor(110, 110, 110));
         const QString lo = axis.categories.isEmpty() ? formatValue(axis.valueAt(0)) : axis.categories.first();
         const QString hi = axis.categories.isEmpty() ? formatValue(axis.valueAt(1)) : axis.categories.last();
         p.drawText(QRectF(plot.left(), plot.bottom() + 2, plot.width() / 2, 16), Qt::AlignLeft, lo);
         p.drawText(QRectF(plot.center().x(), plot.bottom() + 2, plot.width() / 2, 16), Qt::AlignRight, hi);
-        p.drawText(QRectF(cell.left(), plot.top() - 2, 42, 16), Qt::AlignRight,
+        p.drawText(QRectF(plot.left() - 44, plot.top() - 2, 42, 16), Qt::AlignRight,
                    formatValue(axes[objective].valueAt(1)));
-        p.drawText(QRectF(cell.left(), plot.bottom() - 14, 42, 16), Qt::AlignRight,
+        p.drawText(QRectF(plot.left() - 44, plot.bottom() - 14, 42, 16), Qt::AlignRight,
                    formatValue(axes[objective].valueAt(0)));
-        const SweepPlotTrial *best = m_data->best() ? &m_data->trials()[std::size_t(*m_data->best())] : nullptr;
         for (const SweepPlotTrial &t : m_data->trials()) {
             const auto &x = t.positions[std::size_t(i)];
             const auto &y = t.positions[objective];
@@ -363,6 +414,7 @@ void ParameterScatter::paintEvent(QPaintEvent *)
             }
         }
     }
+    m_scaleBar = drawColorScale(p, QRectF(8, height() - kScaleStrip + 2, width() - 16, kScaleStrip - 4));
 }
 
 } // namespace ferry::ui

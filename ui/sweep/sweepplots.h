@@ -22,10 +22,17 @@ public:
     explicit SweepPlot(QWidget *parent = nullptr);
     void setData(SweepPlotData *plotData);
 
+    // A trial's colour: good objectives blue, bad ones orange (by rank), none grey; faint when
+    // filtered out.
+    QColor trialColor(const SweepPlotTrial &trial) const;
+    static const QColor kWorstColor, kBestColor; // the ends of the scale
+
 protected:
     SweepPlotData *m_data = nullptr;
-    // A trial's colour: good objectives blue, bad ones orange, none grey; faint when filtered out.
-    QColor trialColor(const SweepPlotTrial &trial) const;
+    // The colour scale at the bottom right of the plot, within `area` (its height): a bar from
+    // the worst trial's colour to the best's with the objective at each end, so a colour can be
+    // read (review 2026-12-06, finding 6). Returns where the bar is (empty: nothing drawn).
+    QRectF drawColorScale(QPainter &p, const QRectF &area) const;
 };
 
 // y: the objective, x: the trial's number; a step line through the best so far.
@@ -48,6 +55,8 @@ public:
     double axisX(int axis) const;
     std::pair<double, double> axisSpan() const; // y of position 1 (top) and 0 (bottom)
 
+    QRectF colorScaleBar() const { return m_scaleBar; } // where the colour scale was last drawn
+
 Q_SIGNALS:
     void rangesChanged();
 
@@ -66,17 +75,25 @@ private:
     std::optional<int> m_dragAxis;
     double m_dragFrom = 0;
     bool m_dragged = false;
+    QRectF m_scaleBar;
 };
 
-// One small plot per parameter: the objective (y) against the parameter (x).
+// One small plot per parameter: the objective (y) against the parameter (x), the colour scale
+// below them.
 class ParameterScatter final : public SweepPlot {
     Q_OBJECT
 public:
     using SweepPlot::SweepPlot;
     QSize sizeHint() const override { return {640, 300}; }
+    // Where parameter `index`'s plot is drawn (its frame); empty when it does not fit.
+    QRectF plotRect(int index) const;
+    QRectF colorScaleBar() const { return m_scaleBar; } // where the colour scale was last drawn
 
 protected:
     void paintEvent(QPaintEvent *event) override;
+
+private:
+    QRectF m_scaleBar;
 };
 
 } // namespace ferry::ui
