@@ -178,16 +178,26 @@ Error notEnoughMemoryToCompare(const QStringList &runIds)
                  u"close other programs, or compare them on a machine with more free memory"_s};
 }
 
-bool higherIsBetter(const QString &name)
+MetricDirection metricDirection(const QString &name)
 {
     static const QStringList higher{u"acc"_s, u"accuracy"_s, u"f1"_s,    u"auc"_s, u"precision"_s, u"recall"_s,
                                     u"map"_s, u"bleu"_s,     u"rouge"_s, u"iou"_s, u"dice"_s,      u"r2"_s};
     // A rate of work done (samples_per_s, tokens/sec, it/s, throughput, fps): more is better. Not
     // a time per piece of work (ms_per_step, time_per_sample): less is.
     static const QRegularExpression rate(u"(per_?s(ec(ond)?)?|/s(ec(ond)?)?)$|throughput|(^|[_/.])(fps|speed)"_s);
-    const QString lower = name.toLower();
-    return std::any_of(higher.cbegin(), higher.cend(), [&](const QString &h) { return lower.contains(h); }) ||
-           rate.match(lower).hasMatch();
+    static const QRegularExpression lower(
+        u"loss|err|mse|mae|rmse|nll|perplexity|(^|[_/.])ppl|wer|cer|(^|[_/.])(time|latency|seconds?|ms)($|[_/.])|"
+        u"_per_(step|sample|batch|epoch)"_s);
+    const QString lowered = name.toLower();
+    if (std::any_of(higher.cbegin(), higher.cend(), [&](const QString &h) { return lowered.contains(h); }) ||
+        rate.match(lowered).hasMatch())
+        return MetricDirection::Higher;
+    return lower.match(lowered).hasMatch() ? MetricDirection::Lower : MetricDirection::Unknown;
+}
+
+bool higherIsBetter(const QString &name)
+{
+    return metricDirection(name) == MetricDirection::Higher;
 }
 
 std::optional<double> bestOf(const std::vector<SeriesPoint> &points, bool higher)

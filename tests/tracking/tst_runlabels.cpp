@@ -128,30 +128,39 @@ private Q_SLOTS:
         QVERIFY(!resolveRun(runs, QString()));
     }
 
-    // samples_per_s's best is its most (the review found `runs diff` giving its least).
+    // samples_per_s's best is its most (the review found `runs diff` giving its least); a metric
+    // of no known direction (lr) is neither better nor worse when it changes.
     void bestFollowsTheMetricsDirection_data()
     {
         QTest::addColumn<QString>("name");
-        QTest::addColumn<bool>("higher");
-        QTest::newRow("loss") << u"loss"_s << false;
-        QTest::newRow("val_loss") << u"val_loss"_s << false;
-        QTest::newRow("accuracy") << u"val_accuracy"_s << true;
-        QTest::newRow("f1") << u"F1"_s << true;
-        QTest::newRow("samples per second") << u"samples_per_s"_s << true;
-        QTest::newRow("tokens/sec") << u"train/tokens/sec"_s << true;
-        QTest::newRow("it/s") << u"it/s"_s << true;
-        QTest::newRow("throughput") << u"throughput"_s << true;
-        QTest::newRow("fps") << u"eval/fps"_s << true;
-        QTest::newRow("time per step") << u"ms_per_step"_s << false;
-        QTest::newRow("time per sample") << u"time_per_sample"_s << false;
-        QTest::newRow("seconds") << u"epoch_seconds"_s << false;
+        QTest::addColumn<MetricDirection>("direction");
+        const auto row = [](const char *name, MetricDirection direction) {
+            QTest::newRow(name) << QString::fromUtf8(name) << direction;
+        };
+        row("loss", MetricDirection::Lower);
+        row("val_loss", MetricDirection::Lower);
+        row("val_accuracy", MetricDirection::Higher);
+        row("F1", MetricDirection::Higher);
+        row("samples_per_s", MetricDirection::Higher);
+        row("train/tokens/sec", MetricDirection::Higher);
+        row("it/s", MetricDirection::Higher);
+        row("throughput", MetricDirection::Higher);
+        row("eval/fps", MetricDirection::Higher);
+        row("ms_per_step", MetricDirection::Lower);
+        row("time_per_sample", MetricDirection::Lower);
+        row("epoch_time", MetricDirection::Lower);
+        row("test_error", MetricDirection::Lower);
+        row("lr", MetricDirection::Unknown);
+        row("epoch", MetricDirection::Unknown);
+        row("seed", MetricDirection::Unknown);
     }
 
     void bestFollowsTheMetricsDirection()
     {
         QFETCH(QString, name);
-        QFETCH(bool, higher);
-        QCOMPARE(higherIsBetter(name), higher);
+        QFETCH(MetricDirection, direction);
+        QCOMPARE(int(metricDirection(name)), int(direction));
+        QCOMPARE(higherIsBetter(name), direction == MetricDirection::Higher);
     }
 };
 

@@ -8,6 +8,7 @@
 #include <QTableWidget>
 #include <QTreeWidget>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -29,8 +30,8 @@ void reset(QTableWidget *table, const Comparison &c, const QString &first, int r
     table->clear();
     table->setColumnCount(int(c.runs.size()) + 1);
     QStringList headers{first};
-    for (const run::RunRecord &r : c.runs)
-        headers << comparedRunLabel(r);
+    for (int run = 0; run < c.runs.size(); ++run)
+        headers << comparedRunLabel(c, run);
     table->setHorizontalHeaderLabels(headers);
     table->setRowCount(rows);
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -57,6 +58,8 @@ QString deltaText(const std::optional<double> &delta, const std::optional<double
 {
     if (!delta || !baseline)
         return u"—"_s;
+    if (*delta == 0)
+        return u"0"_s;
     QString text = (*delta > 0 ? u"+"_s : QString()) + formatValue(*delta);
     if (*baseline != 0 && std::isfinite(*delta / *baseline))
         text += u" (%1%2%)"_s.arg(*delta > 0 ? u"+"_s : QString()).arg(*delta / std::abs(*baseline) * 100, 0, 'f', 1);
@@ -80,9 +83,11 @@ QString gitText(const std::optional<run::RunSpec> &spec, int what)
 
 } // namespace
 
-QString comparedRunLabel(const run::RunRecord &record)
+QString comparedRunLabel(const Comparison &c, int run)
 {
-    return record.name.isEmpty() || record.name == record.id ? record.id : record.name + u'\n' + record.id;
+    const run::RunRecord &record = c.runs.at(run);
+    const QString name = c.names.value(run, record.name);
+    return name.isEmpty() || name == record.id ? record.id : name + u'\n' + record.id;
 }
 
 void fillParameterTable(QTableWidget *table, const Comparison &c, bool all)
@@ -188,14 +193,25 @@ void fillOtherDifferences(QTreeWidget *tree, const Comparison &c)
                 rows.append({tr("data %1").arg(d.channel), tr("%1 → %2").arg(recordedOr(d.fingerprintA.left(16)),
                                                                              recordedOr(d.fingerprintB.left(16)))});
         }
-        // What the table above marks counts too: "nothing else differs" only when nothing does.
-        const QStringList above = setupDifferences(c, int(i) + 1);
-        QString summary = rows.isEmpty() ? QString() : tr("%n difference(s)", nullptr, int(rows.size()));
-        if (!above.isEmpty())
-            summary +=
-                (summary.isEmpty() ? QString() : u"; "_s) + tr("in the table above: %1").arg(above.join(u", "_s));
-        if (summary.isEmpty())
-            summary = tr("nothing else differs");
+        // One line says everything that differs, in every tab (review 2026-12-06, finding 11: "nothing
+        // else differs" beside runs whose parameters did): "nothing differs" only when nothing does.
+        QStringList parts;
+        QStringList parameters;
+        for (const run::RunDiff::Parameter &p : diff.parameters) {
+            if (p.differs())
+                parameters << p.name;
+        }
+        if (!parameters.isEmpty())
+            parts << tr("parameters %1").arg(parameters.join(u", "_s));
+        if (diff.codeKnown && !diff.files.isEmpty())
+            parts << (diff.files.size() == 1 ? tr("code (1 file)") : tr("code (%1 files)").arg(diff.files.size()));
+        if (!c.environments.value(i).isEmpty())
+            parts << tr("environment");
+        parts << setupDifferences(c, int(i) + 1);
+        for (const auto &row : std::as_const(rows))
+            parts << row.first;
+        parts.removeDuplicates();
+        const QString summary = parts.isEmpty() ? tr("nothing differs") : tr("differ in: %1").arg(parts.join(u"; "_s));
         auto *pair = new QTreeWidgetItem(tree, {tr("%1 → %2").arg(diff.a, diff.b), summary});
         pair->setToolTip(1, summary);
         for (const auto &[field, change] : rows) {
@@ -230,11 +246,12 @@ void fillMetricTable(QTableWidget *table, const Comparison &c, double step)
 {
     reset(table, c, tr("Metric"), int(c.metrics.size()) * 3);
     // After the runs' columns, each other run's difference from the baseline: green where it is
-    // better (a loss lower, an accuracy or a throughput higher: run::higherIsBetter), red where worse.
+    // better (a loss lower, an accuracy or a throughput higher: run::metricDirection), red where
+    // worse, plain where the metric has no known direction.
     const int runs = int(c.runs.size());
     table->setColumnCount(2 * runs);
     for (int run = 1; run < runs; ++run) {
-        auto *header = new QTableWidgetItem(tr("Δ %1").arg(comparedRunLabel(c.runs.at(run))));
+        auto *header = new QTableWidgetItem(tr("Δ %1").arg(comparedRunLabel(c, run)));
         header->setToolTip(tr("%1 minus the baseline %2").arg(c.runs.at(run).id, c.runs.first().id));
         table->setHorizontalHeaderItem(runs + run, header);
     }
@@ -242,7 +259,7 @@ void fillMetricTable(QTableWidget *table, const Comparison &c, double step)
     for (const QString &metric : c.metrics) {
         const QStringList what{tr("%1 · last").arg(metric), tr("%1 · best").arg(metric),
                                tr("%1 · at step %2").arg(metric, formatValue(step))};
-        const bool higher = run::higherIsBetter(metric);
+        const run::MetricDirection direction = run::metricDirection(metric);
         for (int kind = 0; kind < 3; ++kind, ++row) {
             cell(table, row, 0, what.at(kind));
             std::optional<double> baseline;
@@ -258,14 +275,17 @@ void fillMetricTable(QTableWidget *table, const Comparison &c, double step)
                     baseline = v;
                     continue;
                 }
-                const std::optional<double> delta = v && baseline ? std::optional(*v - *baseline) : std::nullopt;
+                std::optional<double> delta = v && baseline ? std::optional(*v - *baseline) : std::nullopt;
+                // The same value reached by other arithmetic (0.01 against 0.010000000000000002) is no change.
+                if (delta && std::abs(*delta) <= 1e-12 * std::max(std::abs(*v), std::abs(*baseline)))
+                    delta = 0.0;
                 QTableWidgetItem *d = cell(table, row, runs + run, deltaText(delta, baseline));
                 d->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
                 if (!delta)
                     continue;
                 d->setData(Qt::UserRole, *delta);
-                if (*delta != 0)
-                    d->setForeground((*delta > 0) == higher ? kBetter : kWorse);
+                if (*delta != 0 && direction != run::MetricDirection::Unknown) // lr, epoch: neither
+                    d->setForeground((*delta > 0) == (direction == run::MetricDirection::Higher) ? kBetter : kWorse);
             }
         }
     }

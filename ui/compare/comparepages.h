@@ -13,8 +13,8 @@ class QTreeWidget;
 
 namespace ferry::ui {
 
-// A run's column title: its name and id.
-QString comparedRunLabel(const run::RunRecord &record);
+// Run `run`'s column title: its name (Comparison::names) over its id.
+QString comparedRunLabel(const Comparison &comparison, int run);
 
 // Rows of parameters: the differing ones, or every one (`all`); a value unlike the baseline's
 // is marked.
@@ -25,8 +25,9 @@ void fillSetupTable(QTableWidget *table, const Comparison &comparison);
 // The fields of the setup table in which run `run` (1: the first after the baseline) differs
 // from the baseline, in lower case ("status", "snapshot").
 QStringList setupDifferences(const Comparison &comparison, int run);
-// Per pair: RunDiff's `other` rows (field, "A → B"), the hosts' facts and the data that differ;
-// "nothing else differs" only when neither they nor the setup table differ.
+// Per pair: a line naming everything that differs (parameters, code, environment, the setup
+// table's fields, the rows below), then RunDiff's `other` rows (field, "A → B"), the hosts' facts
+// and the data that differ; "nothing differs" only when nothing does.
 void fillOtherDifferences(QTreeWidget *tree, const Comparison &comparison);
 // Per pair: the environments' changes, as the environment editor's versions view shows them.
 void fillEnvironmentTree(QTreeWidget *tree, const Comparison &comparison);

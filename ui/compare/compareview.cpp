@@ -238,20 +238,16 @@ void CompareView::showComparison(const Comparison &comparison)
     m_curves->setStore(comparison.chart);
     // Runs of one script share its name: the legend says what differs among them and ends with
     // the end of their ids, as the main window's does.
-    QList<run::NamedRun> named;
-    for (const run::RunRecord &record : comparison.runs)
-        named << run::NamedRun{record.id, record.name, run::runParameters(record, {})};
-    const QHash<QString, QString> names = run::distinguishingNames(named);
-    for (const run::RunRecord &record : comparison.runs) {
-        const QString name = names.value(record.id);
-        m_curves->chart()->setRunLabel(
-            record.id, name == record.id ? record.id : name + u" ("_s + run::shortRunId(record.id) + u')');
+    for (qsizetype i = 0; i < comparison.runs.size(); ++i) {
+        const QString &id = comparison.runs.at(i).id;
+        const QString name = comparison.names.value(i, id);
+        m_curves->chart()->setRunLabel(id, name == id ? id : name + u" ("_s + run::shortRunId(id) + u')');
     }
     {
         const QSignalBlocker block(m_against);
         m_against->clear();
         for (qsizetype i = 1; i < comparison.runs.size(); ++i)
-            m_against->addItem(comparedRunLabel(comparison.runs.at(i)).replace(u'\n', u' '));
+            m_against->addItem(comparedRunLabel(comparison, int(i)).replace(u'\n', u' '));
     }
     showPair(0);
     Q_EMIT loaded();

@@ -97,7 +97,8 @@ RunDetailsView::RunDetailsView(QWidget *parent)
     m_error->setStyleSheet(u"color: #c62828;"_s);
     m_failureLog->setObjectName(u"failureLog"_s);
     m_failureLog->setReadOnly(true);
-    m_failureLog->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_failureLog->setLineWrapMode(QPlainTextEdit::WidgetWidth); // the error's end in view, not beyond the edge
+    m_failureLog->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
     m_failureLog->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_failureLog->setFixedHeight(m_failureLog->fontMetrics().lineSpacing() * 7 + 12);
     m_failureLog->setToolTip(tr("The last lines of the run's log; the Log tab has all of it"));
@@ -268,10 +269,24 @@ void RunDetailsView::loaded()
     setDetails(*details);
 }
 
-void RunDetailsView::runsUpdated(const QList<RunRow> &rows)
+void RunDetailsView::showTitle()
 {
     if (!m_details)
         return;
+    const run::RunRecord &r = m_details->record;
+    // The name the runs table and the legends give it ("train lr=0.03 seed=2").
+    const QString name = m_names.value(r.id, r.name.isEmpty() ? r.id : r.name);
+    m_title->setText(run::terminalLines(u"%1 — %2"_s.arg(name, run::runStatusLabel(r))));
+}
+
+void RunDetailsView::runsUpdated(const QList<RunRow> &rows)
+{
+    m_names.clear();
+    for (const RunRow &row : rows)
+        m_names.insert(row.record.id, row.shownName());
+    if (!m_details)
+        return;
+    showTitle();
     for (const RunRow &row : rows) {
         if (row.record.id == m_details->record.id) {
             if (!(row.record == m_details->record) && !m_watcher.isRunning())
@@ -314,7 +329,7 @@ void RunDetailsView::setDetails(const RunDetails &details)
     if (spec)
         m_spec = *spec;
 
-    m_title->setText(run::terminalLines(u"%1 — %2"_s.arg(r.name.isEmpty() ? r.id : r.name, run::runStatusLabel(r))));
+    showTitle();
     m_id->setText(r.id);
 
     QStringList info;

@@ -9,6 +9,7 @@
 #include "ui/runs/runsmodel.h"
 
 #include <QFutureWatcher>
+#include <QHash>
 #include <QWidget>
 
 class QLabel;
@@ -95,6 +96,7 @@ Q_SIGNALS:
 
 private:
     void loaded();
+    void showTitle();
     void updateActions();
     void openUrl(const QUrl &url, const QString &what);
     QWidget *notesPage();
@@ -130,7 +132,8 @@ private:
     QPlainTextEdit *m_note;
     QPushButton *m_saveNotes;
     QLabel *m_notesError;
-    QString m_notesOf; // the run whose tags and note the edits hold
+    QString m_notesOf;               // the run whose tags and note the edits hold
+    QHash<QString, QString> m_names; // run id -> its name in the runs table (runsUpdated)
 };
 
 } // namespace ferry::ui

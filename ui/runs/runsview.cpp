@@ -116,10 +116,10 @@ RunsView::RunsView(QWidget *parent)
     header->setStretchLastSection(true);
     const int digit = m_table->fontMetrics().horizontalAdvance(u'0');
     const std::pair<int, int> widths[]{
-        {RunsModel::StatusColumn, 14 * digit},      {RunsModel::NameColumn, 24 * digit},
-        {RunsModel::IdColumn, 6 * digit},           {RunsModel::TargetColumn, 10 * digit},
-        {RunsModel::EnvironmentColumn, 20 * digit}, {RunsModel::StartedColumn, 20 * digit},
-        {RunsModel::DurationColumn, 9 * digit},
+        {RunsModel::StatusColumn, 13 * digit},      {RunsModel::NameColumn, 24 * digit},
+        {RunsModel::IdColumn, 6 * digit},           {RunsModel::TargetColumn, 9 * digit},
+        {RunsModel::EnvironmentColumn, 14 * digit}, {RunsModel::StartedColumn, 19 * digit},
+        {RunsModel::DurationColumn, 8 * digit},
     };
     for (const auto &[column, width] : widths)
         header->resizeSection(column, width);
@@ -235,6 +235,9 @@ void RunsView::columnsAdded(int first, int last)
         m_table->setColumnHidden(column, !isColumnShown(m_model->columnKey(column)));
         if (column < RunsModel::FixedColumns)
             continue;
+        // Shown beside the name, before target, environment and times: what tells runs apart
+        // first, without scrolling sideways.
+        header->moveSection(header->visualIndex(column), RunsModel::IdColumn + 1 + (column - RunsModel::FixedColumns));
         // Room for the name in the header (with the sort arrow) and for a number such as 0.03125.
         const int name = header->fontMetrics().horizontalAdvance(m_model->columnName(column)) + 3 * digit;
         header->resizeSection(column, std::clamp(name, 8 * digit, 24 * digit));

@@ -182,7 +182,8 @@ double ParallelCoordinates::axisX(int axis) const
 
 std::pair<double, double> ParallelCoordinates::axisSpan() const
 {
-    return {double(kTop + 18), double(height() - 30)};
+    // Room below for the axes' least values, then a line of its own for the hint and the colour scale.
+    return {double(kTop + 18), double(height() - 42)};
 }
 
 std::optional<int> ParallelCoordinates::axisAt(double x) const

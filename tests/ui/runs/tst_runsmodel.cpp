@@ -467,6 +467,11 @@ void TestRunsModel::parameterAndMetricColumnsSortAsNumbers()
     QCOMPARE(model->index(model->rowOf(u"b"_s), lr).data().toString(), u"0.003"_s);
     QCOMPARE(model->index(model->rowOf(u"c"_s), loss).data().toString(), u"9"_s);
     QVERIFY(!model->index(model->rowOf(u"d"_s), loss).data().isValid());
+    // In view beside the name: the parameters, then the metrics, before the target.
+    const QHeaderView *header = view.table()->horizontalHeader();
+    QCOMPARE(header->visualIndex(lr), RunsModel::IdColumn + 1);
+    QCOMPARE(header->visualIndex(loss), RunsModel::IdColumn + 4);
+    QVERIFY(header->visualIndex(RunsModel::TargetColumn) > header->visualIndex(loss));
 
     view.table()->sortByColumn(lr, Qt::AscendingOrder);
     QCOMPARE(proxyColumn(*view.proxy()), (QStringList{u"b"_s, u"c"_s, u"a"_s, u"d"_s}));
