@@ -3,7 +3,9 @@
 #include "tracking/runlabels.h"
 
 #include <QSet>
+
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
@@ -79,20 +81,29 @@ QList<RunRow> RunsLoader::load(const run::RunStore &store, MetricCache &cache, c
     QList<RunRow> rows;
     MetricCache kept;
     const QList<RunRecord> records = store.runs();
-    const QHash<QString, QList<run::Hyperparameter>> params = store.paramsOfRuns();
+    // The parameters of the runs not cached: one read of every run's when there are many (a
+    // workspace opened), one read per run when they are the few still going.
+    constexpr qsizetype kReadParamsOneByOne = 32;
+    const qsizetype uncached = std::count_if(records.cbegin(), records.cend(), [&](const RunRecord &r) {
+        return !run::isFinished(r.status) || !cache.contains(r.id);
+    });
+    const QHash<QString, QList<run::Hyperparameter>> allParams =
+        uncached > kReadParamsOneByOne ? store.paramsOfRuns() : QHash<QString, QList<run::Hyperparameter>>();
     QList<run::NamedRun> named;
     for (const RunRecord &record : records) {
         RunRow row{record, {}};
-        row.params = run::runParameters(record, params.value(record.id));
-        named << run::NamedRun{record.id, record.name, row.params};
         const bool finishedRun = run::isFinished(record.status);
         if (const auto it = cache.constFind(record.id); finishedRun && it != cache.cend()) {
-            row.lastMetrics = it.value();
+            row.lastMetrics = it->lastMetrics;
+            row.params = it->params;
         } else {
             row.lastMetrics = store.lastValues(record.id);
+            row.params = run::runParameters(record, uncached > kReadParamsOneByOne ? allParams.value(record.id)
+                                                                                   : store.params(record.id));
         }
         if (finishedRun)
-            kept.insert(record.id, row.lastMetrics);
+            kept.insert(record.id, CachedRun{row.lastMetrics, row.params});
+        named << run::NamedRun{record.id, record.name, row.params};
         rows.append(std::move(row));
     }
     cache = std::move(kept);

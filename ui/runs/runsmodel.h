@@ -135,9 +135,14 @@ public:
     void stop();
     bool isLoading() const { return m_watcher.isRunning(); }
 
-    // The blocking read itself; any thread. Finished runs found in `cache` are not read again.
-    // Each row says whether `query` selects its run.
-    using MetricCache = QHash<QString, QMap<QString, double>>;
+    // The blocking read itself; any thread. Finished runs found in `cache` are not read again
+    // (their last values and parameters no longer change). Each row says whether `query`
+    // selects its run.
+    struct CachedRun {
+        QMap<QString, double> lastMetrics;
+        QList<run::Hyperparameter> params;
+    };
+    using MetricCache = QHash<QString, CachedRun>;
     static QList<RunRow> load(const run::RunStore &store, MetricCache &cache, const run::RunQuery &query = {});
 
 public Q_SLOTS:
@@ -158,7 +163,7 @@ private:
     run::RunStore *m_store = nullptr;
     QTimer m_timer;
     QFutureWatcher<Result> m_watcher;
-    MetricCache m_cache; // last metrics of finished runs: they no longer change
+    MetricCache m_cache; // last metrics and parameters of finished runs: they no longer change
     run::RunQuery m_query;
     bool m_again = false;
 };
