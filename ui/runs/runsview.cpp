@@ -2,6 +2,7 @@
 
 #include "common/setting.h"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>

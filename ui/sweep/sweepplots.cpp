@@ -358,7 +358,8 @@ QRectF ParameterScatter::plotRect(int index) const
     const int columns = std::min(count, std::max(1, width() / 220));
     const int rows = (count + columns - 1) / columns;
     const double cellW = double(width()) / columns, cellH = double(height() - kScaleStrip) / rows;
-    const QRectF cell((index % columns) * cellW, (index / columns) * cellH, cellW, cellH);
+    const int row = index / columns, column = index % columns;
+    const QRectF cell(column * cellW, row * cellH, cellW, cellH);
     const QRectF plot = cell.adjusted(44, 22, -10, -22);
     return plot.width() < 20 || plot.height() < 20 ? QRectF() : plot;
 }
