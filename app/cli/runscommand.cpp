@@ -7,6 +7,7 @@
 #include "cli/runsanalysis.h"
 #include "cli/runsbundle.h"
 #include "cli/runsdiff.h"
+#include "cli/runslist.h"
 #include "cli/runslogs.h"
 #include "cli/runsmedia.h"
 #include "cli/runsprovenance.h"
@@ -19,6 +20,7 @@
 #include "store/metricexport.h"
 #include "targets/remotetarget.h"
 #include "tracking/runfollower.h"
+#include "tracking/runlabels.h"
 
 #include <QDateTime>
 #include <QDeadlineTimer>
@@ -125,7 +127,9 @@ public:
             u"  ferry runs note ID [TEXT | -]    the run's note: set (empty TEXT clears it, - reads stdin)\n"
             u"                                   or, without TEXT, printed\n"
             u"  ferry runs gc                    give the space of deleted runs back to the file system\n"_s +
-            analysisUsage() + u"ID may be any unique start of a run id."_s);
+            analysisUsage() +
+            u"ID may be any unique start or end of a run id: the end the window's legends and Id\n"
+            u"column show (0eaa of 20261206-101530-train-0eaa) names the run too."_s);
         parser.addPositionalArgument(
             u"action"_s,
             u"list, show, metrics, images, histograms, logs, cancel, attach, export, import, delete, diff, rerun, "
@@ -247,10 +251,25 @@ public:
 private:
     static int list(RunContext &context, const QList<run::RunRecord> &runs, bool filtered, bool json, Io &io)
     {
+        // Each run's parameters and key metrics (review 2026-12-06, finding 14): one read of every
+        // run's parameters, one of each run's last values (through the store's index).
+        const QHash<QString, QList<run::Hyperparameter>> stored = context.store->paramsOfRuns();
+        QList<ListedRun> listed;
+        for (const run::RunRecord &r : runs)
+            listed << ListedRun{r, run::runParameters(r, stored.value(r.id)), context.store->lastValues(r.id)};
         if (json) {
             QJsonArray array;
-            for (const run::RunRecord &r : runs)
-                array.append(toJson(r));
+            for (const ListedRun &r : std::as_const(listed)) {
+                QJsonObject o = toJson(r.record);
+                QJsonObject params, last;
+                for (const run::Hyperparameter &hp : r.params)
+                    params[hp.name] = hp.value;
+                for (auto it = r.lastMetrics.cbegin(); it != r.lastMetrics.cend(); ++it)
+                    last.insert(it.key(), it.value());
+                o[u"params"_s] = params;
+                o[u"lastMetrics"_s] = last;
+                array.append(o);
+            }
             io.out << QJsonDocument(array).toJson();
             return kExitOk;
         }
@@ -263,21 +282,9 @@ private:
                    << Qt::endl;
             return kExitOk;
         }
-        io.out << u"%1  %2  %3  %4  %5  %6"_s.arg(u"ID"_s, -34)
-                      .arg(u"STATUS"_s, -9)
-                      .arg(u"TARGET"_s, -10)
-                      .arg(u"STARTED"_s, -19)
-                      .arg(u"TIME"_s, -7)
-                      .arg(u"EXIT"_s)
-               << '\n';
-        for (const run::RunRecord &r : runs)
-            io.out << u"%1  %2  %3  %4  %5  %6"_s.arg(r.id, -34)
-                          .arg(run::runStatusLabel(r), -9)
-                          .arg(r.target, -10)
-                          .arg(timeText(r.startedMs), -19)
-                          .arg(durationText(r.startedMs, r.finishedMs), -7)
-                          .arg(r.exitCode ? QString::number(*r.exitCode) : u"-"_s)
-                   << '\n';
+        // Names and values come from the runs: shown as a terminal is to show them (L3).
+        io.out << run::terminalLines(runListTable(listed));
+        io.out.flush();
         return kExitOk;
     }
 

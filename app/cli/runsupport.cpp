@@ -6,6 +6,7 @@
 #include "store/metricexport.h"
 #include "targets/targetfactory.h"
 #include "tracking/runfollower.h"
+#include "tracking/runlabels.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -79,22 +80,13 @@ QString durationText(qint64 startedMs, qint64 finishedMs)
                      : u"%1m%2s"_s.arg(s / 60).arg(s % 60, 2, 10, QChar(u'0'));
 }
 
-std::optional<run::RunRecord> findRun(const run::RunStore &store, const QString &idOrPrefix, Io &io)
+std::optional<run::RunRecord> findRun(const run::RunStore &store, const QString &idOrPart, Io &io)
 {
-    QList<run::RunRecord> matches;
-    for (const run::RunRecord &record : store.runs()) {
-        if (record.id == idOrPrefix)
-            return record;
-        if (!idOrPrefix.isEmpty() && record.id.startsWith(idOrPrefix))
-            matches << record;
-    }
-    if (matches.size() == 1)
-        return matches.first();
-    if (matches.isEmpty())
-        io.err << "ferry: no run '" << idOrPrefix << "' in this workspace; see 'ferry runs list'" << Qt::endl;
-    else
-        io.err << "ferry: '" << idOrPrefix << "' matches " << matches.size()
-               << " runs; give more of the id (see 'ferry runs list')" << Qt::endl;
+    // Its id, its start, or its end (the short id a legend shows): one rule, run::resolveRun.
+    auto found = run::resolveRun(store.runs(), idOrPart);
+    if (found)
+        return *found;
+    io.err << "ferry: " << found.error().message << "; " << found.error().hint << Qt::endl;
     return std::nullopt;
 }
 

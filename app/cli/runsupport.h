@@ -25,8 +25,9 @@ std::optional<RunContext> openRunContext(const QString &dir, Io &io);
 // The target for a run; nullptr (with a message) for one this Ferry cannot drive yet.
 std::unique_ptr<targets::Target> makeTarget(const run::TargetSpec &spec, Io &io);
 
-// The run whose id is `idOrPrefix` or starts with it; prints why when none or several match.
-std::optional<run::RunRecord> findRun(const run::RunStore &store, const QString &idOrPrefix, Io &io);
+// The run whose id is `idOrPart`, or starts or ends with it (run::resolveRun); prints why when
+// none or several match (the several by their ids).
+std::optional<run::RunRecord> findRun(const run::RunStore &store, const QString &idOrPart, Io &io);
 
 // Brings the store up to date for runs that are not over yet (re-attach after a crash,
 // `lost` for runs whose processes vanished).

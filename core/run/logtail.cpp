@@ -1,5 +1,8 @@
 #include "run/logtail.h"
 
+#include "common/safefile.h"
+#include "metrics/terminaltext.h"
+
 #include <QFile>
 
 #include <algorithm>
@@ -126,6 +129,28 @@ Expected<LogChunk> LogTail::read(const QString &path, qint64 offset, Limits limi
     chunk.nextOffset = splitter.nextOffset();
     chunk.atEnd = more && pos >= size;
     return chunk;
+}
+
+QString lastLogLines(const QString &path, int lines, qint64 maxBytes)
+{
+    if (lines <= 0 || entryKind(path) != EntryKind::RegularFile)
+        return {};
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    const qint64 size = file.size();
+    const qint64 from = std::max<qint64>(0, size - maxBytes);
+    if (!file.seek(from))
+        return {};
+    QByteArray bytes = file.read(size - from);
+    if (from > 0) { // the first line read is a piece of one: it starts after the first newline
+        const qsizetype newline = bytes.indexOf('\n');
+        bytes = newline < 0 ? QByteArray() : bytes.mid(newline + 1);
+    }
+    QStringList shown = terminalLines(bytes).split(u'\n');
+    while (!shown.isEmpty() && shown.last().trimmed().isEmpty())
+        shown.removeLast();
+    return shown.mid(std::max<qsizetype>(0, shown.size() - lines)).join(u'\n');
 }
 
 } // namespace ferry::run

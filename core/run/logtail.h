@@ -40,4 +40,11 @@ public:
     static Expected<LogChunk> read(const QString &path, qint64 offset) { return read(path, offset, Limits{}); }
 };
 
+// The last `lines` lines of a log as a terminal shows them (metrics/terminaltext.h: control
+// sequences dropped, a line redrawn with \r shown as it ended), read from at most the last
+// `maxBytes` of the file: what a failed run said last (its traceback, argparse's complaint).
+// Empty when there is no log, it is empty, or it is not a regular file (never followed).
+inline constexpr qint64 kLastLogBytes = 16 * 1024;
+QString lastLogLines(const QString &path, int lines, qint64 maxBytes = kLastLogBytes);
+
 } // namespace ferry::run

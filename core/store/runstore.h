@@ -238,7 +238,10 @@ public:
     // For a query over every run (tracking/runquery.h), one read each: the value of one parameter
     // of each run that has it, and the last value of one metric of each run that has one (NaN:
     // the last point's value was NaN).
-    QHash<QString, QString> paramOfRuns(const QString &name) const;    // run id -> value
+    QHash<QString, QString> paramOfRuns(const QString &name) const; // run id -> value
+    // Every run's parameters in one read (run id -> its parameters in the order they were set):
+    // the runs table's columns and names.
+    QHash<QString, QList<Hyperparameter>> paramsOfRuns() const;
     QHash<QString, double> lastValueOfRuns(const QString &name) const; // run id -> last value
     bool integrityCheck() const;                                       // PRAGMA integrity_check says "ok"
 

@@ -74,6 +74,15 @@ QHash<QString, QString> RunStore::paramOfRuns(const QString &name) const
     return result;
 }
 
+QHash<QString, QList<Hyperparameter>> RunStore::paramsOfRuns() const
+{
+    QHash<QString, QList<Hyperparameter>> result;
+    QSqlQuery q = runstoreschema::select(readConnection(), u"SELECT run, name, value FROM params ORDER BY rowid"_s, {});
+    while (q.next())
+        result[q.value(0).toString()].append(Hyperparameter{q.value(1).toString(), q.value(2).toString()});
+    return result;
+}
+
 QHash<QString, double> RunStore::lastValueOfRuns(const QString &name) const
 {
     QHash<QString, double> result;

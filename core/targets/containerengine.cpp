@@ -220,12 +220,25 @@ Error ContainerEngine::error(const QString &what, const QStringList &args, const
             u"'%1' failed (exit code %2): %3"_s.arg(command)
                 .arg(r.exitCode)
                 .arg(QString::fromUtf8(r.err.isEmpty() ? r.out.right(kMaxCapture) : r.err.left(kMaxCapture)).trimmed());
-    return Error{what + u": "_s + why,
-                 {},
-                 0,
-                 0,
-                 r.started() ? u"check that the container engine runs (docker info)"_s
-                             : u"install Docker or Podman, or set DOCKER_HOST"_s};
+    return Error{what + u": "_s + why, {}, 0, 0, engineFailureHint(r.err + r.out, r.started())};
+}
+
+QString engineFailureHint(const QByteArray &output, bool started)
+{
+    if (!started)
+        return u"install Docker or Podman, or set DOCKER_HOST"_s;
+    // A build that reached the network but not a name server (review 2026-12-06, finding 14):
+    // the engine runs; the lookup of a host (the Debian mirror, PyPI) failed.
+    static const QRegularExpression dns(
+        u"temporary failure in name resolution|temporary failure resolving|could not resolve|"
+        u"name or service not known|no such host|server misbehaving|nodename nor servname|getaddrinfo failed|"
+        u"failed to resolve"_s,
+        QRegularExpression::CaseInsensitiveOption);
+    if (dns.match(QString::fromUtf8(output)).hasMatch())
+        return u"a host name could not be resolved (DNS): check this machine's network and name server "
+               u"(/etc/resolv.conf, or the engine's own \"dns\" setting in /etc/docker/daemon.json), or build "
+               u"without the network (pip from a local wheelhouse: find_links)"_s;
+    return u"check that the container engine runs (docker info)"_s;
 }
 
 bool ContainerEngine::imageExists(const QString &image) const

@@ -57,6 +57,11 @@ QString registryAddress(const env::DockerSection &docker);
 
 // The Docker (or Podman) command line, one call at a time. DOCKER_HOST and friends come from
 // the process environment; builds use the classic builder unless DOCKER_BUILDKIT is set.
+// What to do about an engine's command that failed, from what it printed: install an engine (it
+// did not start), check the network's name resolution (a build's lookup failed), else check
+// that the engine runs.
+QString engineFailureHint(const QByteArray &output, bool started);
+
 class ContainerEngine {
 public:
     static constexpr int kQuickMs = 60000; // inspect, ps, rm, run: anything but a build or a stop

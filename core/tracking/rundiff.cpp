@@ -6,6 +6,7 @@
 #include "run/hostfacts.h"
 #include "targets/containertarget.h"
 
+#include <QRegularExpression>
 #include <QSet>
 
 #include <cmath>
@@ -34,6 +35,13 @@ QStringList linesOf(const QByteArray &bytes)
 
 Expected<void> diffCode(RunDiff &diff, const QString &objectsDir, const RunSpec &a, const RunSpec &b)
 {
+    // The embedded trainer's runs have no code of their own: their settings are their parameters.
+    if (a.target.kind == TargetKind::Embedded || b.target.kind == TargetKind::Embedded) {
+        const RunSpec &embedded = a.target.kind == TargetKind::Embedded ? a : b;
+        diff.codeNote = u"run %1 is a training of Ferry's embedded trainer: it has no code of its own to compare "
+                        u"(its settings are its parameters)"_s.arg(embedded.id);
+        return {};
+    }
     if (!a.snapshot || !b.snapshot || a.snapshot->tree.isEmpty() || b.snapshot->tree.isEmpty()) {
         diff.codeNote = (!a.snapshot || a.snapshot->tree.isEmpty() ? u"run %1"_s.arg(a.id) : u"run %1"_s.arg(b.id)) +
                         u" has no snapshot of its code (started before Ferry kept them, or it could not be taken)"_s;
@@ -170,12 +178,26 @@ Error notEnoughMemoryToCompare(const QStringList &runIds)
                  u"close other programs, or compare them on a machine with more free memory"_s};
 }
 
-bool higherIsBetter(const QString &name)
+MetricDirection metricDirection(const QString &name)
 {
     static const QStringList higher{u"acc"_s, u"accuracy"_s, u"f1"_s,    u"auc"_s, u"precision"_s, u"recall"_s,
                                     u"map"_s, u"bleu"_s,     u"rouge"_s, u"iou"_s, u"dice"_s,      u"r2"_s};
-    const QString lower = name.toLower();
-    return std::any_of(higher.cbegin(), higher.cend(), [&](const QString &h) { return lower.contains(h); });
+    // A rate of work done (samples_per_s, tokens/sec, it/s, throughput, fps): more is better. Not
+    // a time per piece of work (ms_per_step, time_per_sample): less is.
+    static const QRegularExpression rate(u"(per_?s(ec(ond)?)?|/s(ec(ond)?)?)$|throughput|(^|[_/.])(fps|speed)"_s);
+    static const QRegularExpression lower(
+        u"loss|err|mse|mae|rmse|nll|perplexity|(^|[_/.])ppl|wer|cer|(^|[_/.])(time|latency|seconds?|ms)($|[_/.])|"
+        u"_per_(step|sample|batch|epoch)"_s);
+    const QString lowered = name.toLower();
+    if (std::any_of(higher.cbegin(), higher.cend(), [&](const QString &h) { return lowered.contains(h); }) ||
+        rate.match(lowered).hasMatch())
+        return MetricDirection::Higher;
+    return lower.match(lowered).hasMatch() ? MetricDirection::Lower : MetricDirection::Unknown;
+}
+
+bool higherIsBetter(const QString &name)
+{
+    return metricDirection(name) == MetricDirection::Higher;
 }
 
 std::optional<double> bestOf(const std::vector<SeriesPoint> &points, bool higher)

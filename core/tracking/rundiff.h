@@ -65,8 +65,14 @@ struct RunDiff {
     QList<HostField> host; // every fact, the same ones too; empty when neither run recorded its host
 };
 
-// A metric where more is better (accuracy, F1, AUC...: its best is its greatest value), else
-// less (a loss, an error: its least). The diff's and the run query's "best" (tracking/runquery.h).
+// Which way a metric is better, from its name: more (accuracy, F1, AUC..., a throughput such as
+// samples_per_s), less (a loss, an error, a time per step), or not known (lr, epoch). The one
+// rule for "best" and for whether a change is an improvement: the diff's, the compare view's and
+// the run query's (tracking/runquery.h).
+enum class MetricDirection { Higher, Lower, Unknown };
+MetricDirection metricDirection(const QString &name);
+// Its best is its greatest value (MetricDirection::Higher), else its least: a metric of unknown
+// direction is taken as a loss.
 bool higherIsBetter(const QString &name);
 // The best value of a series: its greatest finite value when `higher`, else its least; none when
 // no value is finite. The diff's best, the run query's best, min and max, and a run's value in

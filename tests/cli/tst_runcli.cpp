@@ -16,6 +16,7 @@
 #include <QTest>
 
 #include <csignal>
+#include <tuple>
 
 using namespace Qt::StringLiterals;
 
@@ -134,6 +135,73 @@ private Q_SLOTS:
         const Result cancelled = runFerry(ws.path(), {u"runs"_s, u"cancel"_s, id.left(20)});
         QCOMPARE(cancelled.exitCode, 0);
         QCOMPARE(ferry::test::shownRun(ws.path(), id)[u"status"_s].toString(), u"cancelled"_s);
+    }
+
+    // Review 2026-12-06, findings 1 and 14: the end of an id that the window's legends show names
+    // the run (an ambiguous end is refused with the runs it could be); `runs list` shows the
+    // parameters that differ and the key metrics.
+    void runsAreFoundByTheirEndAndListedWithParametersAndMetrics()
+    {
+        QTemporaryDir ws;
+        {
+            auto opened = ferry::run::RunStore::open(ferry::run::RunStore::pathInWorkspace(ws.path()));
+            QVERIFY(opened);
+            std::unique_ptr<ferry::run::RunStore> store = std::move(*opened);
+            const QList<std::tuple<QString, QString, double>> runs{{u"20261206-101530-train-0eaa"_s, u"0.01"_s, 0.51},
+                                                                   {u"20261206-101541-train-cfbb"_s, u"0.03"_s, 0.25},
+                                                                   {u"20261206-101552-train-1eaa"_s, u"0.1"_s, 0.75}};
+            qint64 at = 1'700'000'000'000;
+            for (const auto &[id, lr, loss] : runs) {
+                ferry::run::RunRecord record;
+                record.id = id;
+                record.name = u"train"_s;
+                record.target = u"local"_s;
+                record.status = ferry::run::RunStatus::Succeeded;
+                record.createdMs = record.startedMs = at += 1000;
+                record.finishedMs = at + 500;
+                store->createRun(record);
+                store->setParams(id, {{u"lr"_s, lr}, {u"epochs"_s, u"60"_s}});
+                store->appendMetrics(id, {{u"val_loss"_s, 0, loss, at}, {u"samples_per_s"_s, 0, 900, at}}, 10);
+            }
+            store->close();
+        }
+        const Result shown = runFerry(ws.path(), {u"runs"_s, u"show"_s, u"cfbb"_s});
+        QCOMPARE(shown.exitCode, 0);
+        QVERIFY2(shown.out.contains(u"run:       20261206-101541-train-cfbb"_s), qPrintable(shown.out));
+        const Result ambiguous = runFerry(ws.path(), {u"runs"_s, u"show"_s, u"eaa"_s});
+        QCOMPARE(ambiguous.exitCode, 1);
+        QVERIFY2(ambiguous.err.contains(u"'eaa' matches 2 runs: "_s), qPrintable(ambiguous.err));
+        QVERIFY(ambiguous.err.contains(u"20261206-101530-train-0eaa"_s));
+        QVERIFY(ambiguous.err.contains(u"20261206-101552-train-1eaa"_s));
+        QVERIFY(ambiguous.err.contains(u"give more of the id"_s));
+        QVERIFY(ambiguous.out.isEmpty());
+
+        const Result list = runFerry(ws.path(), {u"runs"_s, u"list"_s});
+        QCOMPARE(list.exitCode, 0);
+        const QStringList lines = list.out.split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 4);
+        const QStringList header = lines.first().split(u' ', Qt::SkipEmptyParts);
+        // lr differs, epochs does not; the key metrics after it.
+        QVERIFY2(header.mid(header.size() - 3) == (QStringList{u"lr"_s, u"val_loss"_s, u"samples_per_s"_s}),
+                 qPrintable(lines.first()));
+        QVERIFY(!header.contains(u"epochs"_s));
+        const auto lineOf = [&](const QString &id) {
+            for (const QString &line : lines) {
+                if (line.startsWith(id))
+                    return line.split(u' ', Qt::SkipEmptyParts);
+            }
+            return QStringList();
+        };
+        const QStringList cfbb = lineOf(u"20261206-101541-train-cfbb"_s);
+        QVERIFY2(cfbb.mid(cfbb.size() - 3) == (QStringList{u"0.03"_s, u"0.25"_s, u"900"_s}), qPrintable(list.out));
+        // The same as JSON, with every parameter and every last value.
+        const QJsonArray json =
+            QJsonDocument::fromJson(runFerry(ws.path(), {u"runs"_s, u"list"_s, u"--json"_s}).out.toUtf8()).array();
+        QCOMPARE(json.size(), 3);
+        for (const QJsonValue &run : json) {
+            QCOMPARE(run[u"params"_s][u"epochs"_s].toString(), u"60"_s);
+            QCOMPARE(run[u"lastMetrics"_s][u"samples_per_s"_s].toDouble(), 900.0);
+        }
     }
 
     void userErrors_data()

@@ -3,6 +3,7 @@
 // environment's isolation-breaking run arguments unless the run allows them (review L15).
 #include "support/testmain.h"
 #include "targets/containerarguments.h"
+#include "targets/containerengine.h"
 
 #include <QTest>
 
@@ -122,6 +123,8 @@ private Q_SLOTS:
                  (QStringList{u"sh"_s, u"-c"_s, u"exec \"$@\" >>/opt/ml/ferry/log 2>&1"_s, u"sh"_s}));
     }
 
+    void theHintFollowsWhatTheEngineSaid_data();
+    void theHintFollowsWhatTheEngineSaid();
     void isolationBreakingArgumentsNeedTheRunsAllowance()
     {
         env::Environment e;
@@ -142,6 +145,38 @@ private Q_SLOTS:
         QVERIFY(checkRunArguments(e, spec));
     }
 };
+
+// A failed engine command's hint, from what it printed (review 2026-12-06, finding 14: a build
+// that failed on DNS was told to check that the engine runs).
+void ContainerArgumentsTest::theHintFollowsWhatTheEngineSaid_data()
+{
+    QTest::addColumn<QByteArray>("output");
+    QTest::addColumn<bool>("started");
+    QTest::addColumn<QString>("hint");
+    QTest::newRow("apt on DNS") << QByteArray("Err:1 http://deb.debian.org/debian bookworm InRelease\n"
+                                              "  Temporary failure resolving 'deb.debian.org'\n")
+                                << true << u"(DNS)"_s;
+    QTest::newRow("pip on DNS") << QByteArray("WARNING: Retrying ... NewConnectionError(': Failed to establish a new "
+                                              "connection: [Errno -3] Temporary failure in name resolution'))\n")
+                                << true << u"(DNS)"_s;
+    QTest::newRow("Go client on DNS") << QByteArray(
+                                             "dial tcp: lookup registry-1.docker.io on 127.0.0.53:53: no such host\n")
+                                      << true << u"(DNS)"_s;
+    QTest::newRow("daemon down") << QByteArray("Cannot connect to the Docker daemon at unix:///var/run/docker.sock.\n")
+                                 << true << u"container engine runs"_s;
+    QTest::newRow("no engine") << QByteArray() << false << u"install Docker or Podman"_s;
+}
+
+void ContainerArgumentsTest::theHintFollowsWhatTheEngineSaid()
+{
+    QFETCH(QByteArray, output);
+    QFETCH(bool, started);
+    QFETCH(QString, hint);
+    const QString said = engineFailureHint(output, started);
+    QVERIFY2(said.contains(hint), qPrintable(said));
+    if (hint == u"(DNS)"_s)
+        QVERIFY(!said.contains(u"container engine runs"_s));
+}
 
 FERRY_TEST_APPLESS_MAIN(ContainerArgumentsTest)
 #include "tst_containerarguments.moc"

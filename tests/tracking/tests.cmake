@@ -12,3 +12,6 @@ ferry_test(tst_followeringest SOURCES tracking/tst_followeringest.cpp)
 # A run's images, histograms and texts followed into the store and read back (tracking/runmedia.h):
 # media_writer.py's event file, histograms.jsonl and output/images, and the attacks.
 ferry_test(tst_runmedia SOURCES tracking/tst_runmedia.cpp)
+# How runs are told apart: short ids, names from the parameters that differ, ids by their start or
+# end, a metric's best (review 2026-12-06, finding 1).
+ferry_test(tst_runlabels SOURCES tracking/tst_runlabels.cpp)

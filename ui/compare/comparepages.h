@@ -13,8 +13,8 @@ class QTreeWidget;
 
 namespace ferry::ui {
 
-// A run's column title: its name and id.
-QString comparedRunLabel(const run::RunRecord &record);
+// Run `run`'s column title: its name (Comparison::names) over its id.
+QString comparedRunLabel(const Comparison &comparison, int run);
 
 // Rows of parameters: the differing ones, or every one (`all`); a value unlike the baseline's
 // is marked.
@@ -22,11 +22,17 @@ void fillParameterTable(QTableWidget *table, const Comparison &comparison, bool 
 // Per run: status, script, target, environment, snapshot, git commit, branch, uncommitted
 // changes, the run it reproduces.
 void fillSetupTable(QTableWidget *table, const Comparison &comparison);
-// Per pair: RunDiff's `other` rows (field, "A → B").
+// The fields of the setup table in which run `run` (1: the first after the baseline) differs
+// from the baseline, in lower case ("status", "snapshot").
+QStringList setupDifferences(const Comparison &comparison, int run);
+// Per pair: a line naming everything that differs (parameters, code, environment, the setup
+// table's fields, the rows below), then RunDiff's `other` rows (field, "A → B"), the hosts' facts
+// and the data that differ; "nothing differs" only when nothing does.
 void fillOtherDifferences(QTreeWidget *tree, const Comparison &comparison);
 // Per pair: the environments' changes, as the environment editor's versions view shows them.
 void fillEnvironmentTree(QTreeWidget *tree, const Comparison &comparison);
-// For each metric three rows (last, best, at `step`), one column per run.
+// For each metric three rows (last, best, at `step`), one column per run, then one per run after
+// the baseline with its difference from the baseline (coloured by whether it is better).
 void fillMetricTable(QTableWidget *table, const Comparison &comparison, double step);
 
 } // namespace ferry::ui

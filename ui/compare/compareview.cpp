@@ -1,6 +1,7 @@
 #include "ui/compare/compareview.h"
 
 #include "snapshot/snapshot.h"
+#include "tracking/runlabels.h"
 #include "ui/chart/losschartpanel.h"
 #include "ui/chart/seriesstore.h"
 #include "ui/compare/comparepages.h"
@@ -9,12 +10,15 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QDialogButtonBox>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
 #include <QPlainTextEdit>
+#include <QPushButton>
+#include <QShortcut>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
@@ -91,9 +95,22 @@ CompareView::CompareView(QWidget *parent)
     m_tabs->addTab(setupPage, tr("Setup"));
     m_tabs->addTab(buildMetricsPage(), tr("Metrics"));
 
+    // A window of its own: it closes as a dialog does, with Escape, Ctrl+W or its Close button
+    // (review 2026-12-06, finding 11).
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    m_close = buttons->button(QDialogButtonBox::Close);
+    m_close->setObjectName(u"closeCompare"_s);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QWidget::close);
+    for (const QKeySequence &key : {QKeySequence(Qt::Key_Escape), QKeySequence(Qt::CTRL | Qt::Key_W)}) {
+        auto *shortcut = new QShortcut(key, this);
+        shortcut->setContext(Qt::WindowShortcut);
+        connect(shortcut, &QShortcut::activated, this, &QWidget::close);
+    }
+
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
     layout->addWidget(m_tabs, 1);
+    layout->addWidget(buttons);
     connect(&m_watcher, &QFutureWatcher<Expected<Comparison>>::finished, this, &CompareView::read);
 }
 
@@ -219,16 +236,18 @@ void CompareView::showComparison(const Comparison &comparison)
     }
     showMetrics();
     m_curves->setStore(comparison.chart);
-    // Runs of one script share its name: the legend tells them apart by the end of their ids.
-    for (const run::RunRecord &record : comparison.runs)
-        m_curves->chart()->setRunLabel(record.id, record.name.isEmpty() || record.name == record.id
-                                                      ? record.id
-                                                      : record.name + u' ' + record.id.section(u'-', -1));
+    // Runs of one script share its name: the legend says what differs among them and ends with
+    // the end of their ids, as the main window's does.
+    for (qsizetype i = 0; i < comparison.runs.size(); ++i) {
+        const QString &id = comparison.runs.at(i).id;
+        const QString name = comparison.names.value(i, id);
+        m_curves->chart()->setRunLabel(id, name == id ? id : name + u" ("_s + run::shortRunId(id) + u')');
+    }
     {
         const QSignalBlocker block(m_against);
         m_against->clear();
         for (qsizetype i = 1; i < comparison.runs.size(); ++i)
-            m_against->addItem(comparedRunLabel(comparison.runs.at(i)).replace(u'\n', u' '));
+            m_against->addItem(comparedRunLabel(comparison, int(i)).replace(u'\n', u' '));
     }
     showPair(0);
     Q_EMIT loaded();

@@ -6,7 +6,8 @@
 // selected run is the baseline, each other run is compared with it. Tabs: the parameters that
 // differ (or all), the code (per file, a unified diff, highlighted), the environments' changes,
 // where each run stood (target, snapshot, git) and what else differs, and the metrics (last,
-// best, at a chosen step) above their curves overlaid in the chart panels. Read off the GUI thread.
+// best, at a chosen step, each other run's difference from the baseline) above their curves
+// overlaid in the chart panels. Read off the GUI thread. Escape, Ctrl+W and Close close it.
 #include "ui/compare/comparison.h"
 
 #include <QFutureWatcher>
@@ -17,6 +18,7 @@ class QComboBox;
 class QLabel;
 class QListWidget;
 class QPlainTextEdit;
+class QPushButton;
 class QSpinBox;
 class QTableWidget;
 class QTabWidget;
@@ -52,6 +54,7 @@ public:
     QTableWidget *metricTable() const { return m_metrics; }
     QSpinBox *stepBox() const { return m_step; }
     LossChartPanel *curves() const { return m_curves; }
+    QPushButton *closeButton() const { return m_close; }
 
 Q_SIGNALS:
     void loaded(); // the comparison is shown
@@ -89,6 +92,7 @@ private:
     QSpinBox *m_step;
     QTableWidget *m_metrics;
     LossChartPanel *m_curves;
+    QPushButton *m_close = nullptr;
 };
 
 } // namespace ferry::ui

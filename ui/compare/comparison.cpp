@@ -1,6 +1,7 @@
 #include "ui/compare/comparison.h"
 
 #include "env/environmentfile.h"
+#include "tracking/runlabels.h"
 #include "ui/chart/seriesstore.h"
 
 #include <algorithm>
@@ -116,6 +117,12 @@ Expected<Comparison> compareRuns(const run::RunStore &store, const QString &obje
             return Error{u"run %1 is not in this workspace's run store"_s.arg(id), {}, 0, 0, {}};
         c.runs << *record;
     }
+    QList<run::NamedRun> named;
+    for (const run::RunRecord &record : std::as_const(c.runs))
+        named << run::NamedRun{record.id, record.name, run::runParameters(record, store.params(record.id))};
+    const QHash<QString, QString> names = run::distinguishingNames(named);
+    for (const run::RunRecord &record : std::as_const(c.runs))
+        c.names << names.value(record.id);
     for (qsizetype i = 1; i < c.runs.size(); ++i) {
         auto diff = run::diffRuns(store, objectsDir, c.runs.first(), c.runs.at(i));
         if (!diff)

@@ -21,8 +21,9 @@ namespace ferry::ui {
 class SeriesStore;
 
 struct Comparison {
-    QList<run::RunRecord> runs;                        // the baseline first
-    QList<run::RunDiff> diffs;                         // the baseline against runs[1], runs[2], ...
+    QList<run::RunRecord> runs; // the baseline first
+    QStringList names;          // each run's name for a person (run::distinguishingNames: "train lr=0.03"), in order
+    QList<run::RunDiff> diffs;  // the baseline against runs[1], runs[2], ...
     QList<QList<env::EnvironmentChange>> environments; // the same pairs; empty where a run kept none
     QStringList metrics; // every metric of any run, sorted (the machine's samples left out)
     QHash<QString, std::vector<run::SeriesPoint>> points; // seriesKey(run, metric) -> its points by step

@@ -2,12 +2,14 @@
 
 #include "metrics/terminaltext.h"
 #include "run/contract.h"
+#include "run/logtail.h"
 #include "run/rundirectory.h"
 #include "targets/containertarget.h"
 
 #include <QDateTime>
 #include <QDesktopServices>
 #include <QFileInfo>
+#include <QFontDatabase>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -16,6 +18,7 @@
 #include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QThread>
@@ -69,7 +72,7 @@ QString timeText(qint64 ms)
 
 RunDetailsView::RunDetailsView(QWidget *parent)
     : QWidget(parent), m_title(new QLabel(this)), m_id(new QLabel(this)), m_info(new QLabel(this)),
-      m_error(new QLabel(this)), m_cancel(new QPushButton(tr("Cancel"), this)),
+      m_error(new QLabel(this)), m_failureLog(new QPlainTextEdit(this)), m_cancel(new QPushButton(tr("Cancel"), this)),
       m_reattach(new QPushButton(tr("Re-attach"), this)), m_rerun(new QPushButton(tr("Re-run with changes…"), this)),
       m_delete(new QPushButton(tr("Delete"), this)), m_export(new QPushButton(tr("Export for the Cloud…"), this)),
       m_tabs(new QTabWidget(this)), m_params(twoColumnTable(tr("Parameter"), tr("Value"), this)),
@@ -82,12 +85,23 @@ RunDetailsView::RunDetailsView(QWidget *parent)
     titleFont.setBold(true);
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.2);
     m_title->setFont(titleFont);
-    for (QLabel *label : {m_title, m_id, m_info, m_error})
+    // Every label wraps: a long line (an image tag, a path) would otherwise make the dock as wide
+    // as itself, and squeeze the chart's controls beside it (review 2026-12-06, finding 8).
+    for (QLabel *label : {m_title, m_id, m_info, m_error}) {
         label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_info->setTextFormat(Qt::PlainText);
-    m_error->setTextFormat(Qt::PlainText);
-    m_error->setWordWrap(true);
+        label->setWordWrap(true);
+        label->setTextFormat(Qt::PlainText);
+        label->setMinimumWidth(1);
+    }
+    m_error->setObjectName(u"runError"_s);
     m_error->setStyleSheet(u"color: #c62828;"_s);
+    m_failureLog->setObjectName(u"failureLog"_s);
+    m_failureLog->setReadOnly(true);
+    m_failureLog->setLineWrapMode(QPlainTextEdit::WidgetWidth); // the error's end in view, not beyond the edge
+    m_failureLog->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+    m_failureLog->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_failureLog->setFixedHeight(m_failureLog->fontMetrics().lineSpacing() * 7 + 12);
+    m_failureLog->setToolTip(tr("The last lines of the run's log; the Log tab has all of it"));
 
     m_cancel->setObjectName(u"cancel"_s);
     m_reattach->setObjectName(u"reattach"_s);
@@ -133,19 +147,17 @@ RunDetailsView::RunDetailsView(QWidget *parent)
     m_artifacts->setRootIsDecorated(false);
     m_artifacts->setAlternatingRowColors(true);
 
-    // Two rows: in one, the five buttons would make the side dock (and so the window's right
-    // third) as wide as they are.
-    auto *control = new QHBoxLayout;
-    for (QPushButton *button : {m_cancel, m_reattach, m_delete})
-        control->addWidget(button);
-    control->addStretch(1);
-    auto *next = new QHBoxLayout;
-    for (QPushButton *button : {m_rerunExactly, m_rerun, m_export})
-        next->addWidget(button);
-    next->addStretch(1);
+    // Three rows: in fewer, the buttons would make the side dock wider than its minimum, and
+    // squeeze the chart beside it (review 2026-12-06, finding 8).
     auto *actions = new QVBoxLayout;
-    actions->addLayout(control);
-    actions->addLayout(next);
+    for (const QList<QPushButton *> &row :
+         QList<QList<QPushButton *>>{{m_cancel, m_reattach, m_delete}, {m_rerunExactly, m_rerun}, {m_export}}) {
+        auto *line = new QHBoxLayout;
+        for (QPushButton *button : row)
+            line->addWidget(button);
+        line->addStretch(1);
+        actions->addLayout(line);
+    }
 
     auto *artifactsPage = new QWidget(this);
     auto *artifactsLayout = new QVBoxLayout(artifactsPage);
@@ -175,6 +187,7 @@ RunDetailsView::RunDetailsView(QWidget *parent)
     layout->addWidget(m_id);
     layout->addWidget(m_info);
     layout->addWidget(m_error);
+    layout->addWidget(m_failureLog);
     layout->addLayout(actions);
     layout->addWidget(m_tabs, 1);
     clear();
@@ -208,6 +221,8 @@ std::optional<RunDetails> RunDetailsView::load(const run::RunStore &store, const
     d.modelArchiveExists = QFileInfo(run::RunDirectory(d.runDir).modelArchive()).isFile();
     d.host = run::readHostFacts(d.runDir);
     d.imageId = targets::ContainerTarget::readRecord(d.runDir).value(u"imageId"_s).toString();
+    if (d.record.status == run::RunStatus::Failed || d.record.status == run::RunStatus::Lost)
+        d.logTail = run::lastLogLines(run::RunDirectory(d.runDir).logFile(), kFailureLogLines);
     return d;
 }
 
@@ -254,10 +269,24 @@ void RunDetailsView::loaded()
     setDetails(*details);
 }
 
-void RunDetailsView::runsUpdated(const QList<RunRow> &rows)
+void RunDetailsView::showTitle()
 {
     if (!m_details)
         return;
+    const run::RunRecord &r = m_details->record;
+    // The name the runs table and the legends give it ("train lr=0.03 seed=2").
+    const QString name = m_names.value(r.id, r.name.isEmpty() ? r.id : r.name);
+    m_title->setText(run::terminalLines(u"%1 — %2"_s.arg(name, run::runStatusLabel(r))));
+}
+
+void RunDetailsView::runsUpdated(const QList<RunRow> &rows)
+{
+    m_names.clear();
+    for (const RunRow &row : rows)
+        m_names.insert(row.record.id, row.shownName());
+    if (!m_details)
+        return;
+    showTitle();
     for (const RunRow &row : rows) {
         if (row.record.id == m_details->record.id) {
             if (!(row.record == m_details->record) && !m_watcher.isRunning())
@@ -277,6 +306,8 @@ void RunDetailsView::clear()
     m_info->clear();
     m_error->clear();
     m_error->hide();
+    m_failureLog->clear();
+    m_failureLog->hide();
     m_params->setRowCount(0);
     m_contract->setRowCount(0);
     m_artifacts->clear();
@@ -298,7 +329,7 @@ void RunDetailsView::setDetails(const RunDetails &details)
     if (spec)
         m_spec = *spec;
 
-    m_title->setText(run::terminalLines(u"%1 — %2"_s.arg(r.name.isEmpty() ? r.id : r.name, run::runStatusLabel(r))));
+    showTitle();
     m_id->setText(r.id);
 
     QStringList info;
@@ -343,8 +374,19 @@ void RunDetailsView::setDetails(const RunDetails &details)
         info << tr("Exit code: %1").arg(*r.exitCode);
     // What the run says of itself (an imported run's came from elsewhere), shown as the log is.
     m_info->setText(run::terminalLines(info.join(u'\n')));
-    m_error->setText(run::terminalLines(r.error));
-    m_error->setVisible(!r.error.isEmpty());
+    // A failed run says why: its error, else its exit code, and the last lines it wrote (argparse's
+    // complaint, the traceback), not only "Exit code: 2" (review 2026-12-06, finding 8).
+    QString error = run::terminalLines(r.error);
+    if (error.isEmpty() && r.status == run::RunStatus::Failed)
+        error = r.exitCode ? tr("The script ended with exit code %1.").arg(*r.exitCode) : tr("The run failed.");
+    if (!details.logTail.isEmpty())
+        error += (error.isEmpty() ? QString() : u" "_s) + tr("The last lines of its log:");
+    m_error->setText(error);
+    m_error->setVisible(!error.isEmpty());
+    m_failureLog->setPlainText(details.logTail);
+    m_failureLog->setVisible(!details.logTail.isEmpty());
+    if (!details.logTail.isEmpty())
+        m_failureLog->verticalScrollBar()->setValue(m_failureLog->verticalScrollBar()->maximum());
 
     // The stored parameters are what the run was given; older records only have them in the spec.
     QList<std::pair<QString, QString>> params;

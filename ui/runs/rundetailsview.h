@@ -9,6 +9,7 @@
 #include "ui/runs/runsmodel.h"
 
 #include <QFutureWatcher>
+#include <QHash>
 #include <QWidget>
 
 class QLabel;
@@ -32,12 +33,12 @@ struct RunDetails {
     bool modelArchiveExists = false;
     std::optional<run::HostFacts> host; // the host as the run saw it (run/hostfacts.h)
     QString imageId;                    // a container run's image (targets/imagerecord.h)
+    QString logTail;                    // a failed or lost run's last log lines (its traceback)
 };
 
-// One run: its header (name, id, status, error), parameters, the training-contract variables
-// it was given, its artifacts, its tags and note (edited here, saved to the store), and the
-// actions that apply to its state. The actions are only
-// requested here (signals); the window carries them out.
+// One run: its header (name, id, status, error; a failed run's last log lines), parameters, the training-contract
+// variables it was given, its artifacts, its tags and note (edited here, saved to the store), and the actions that
+// apply to its state. The actions are only requested here (signals); the window carries them out.
 class RunDetailsView : public QWidget {
     Q_OBJECT
 public:
@@ -71,6 +72,9 @@ public:
     QPlainTextEdit *noteEdit() const { return m_note; }
     QPushButton *saveNotesButton() const { return m_saveNotes; }
     QLabel *notesError() const { return m_notesError; } // a tag that cannot be one
+    QLabel *errorLabel() const { return m_error; }
+    QPlainTextEdit *failureLog() const { return m_failureLog; } // shown for a failed or lost run
+    static constexpr int kFailureLogLines = 12;
 
 public Q_SLOTS:
     void showRun(const QString &runId); // reads it on a worker thread; empty id: nothing shown
@@ -92,6 +96,7 @@ Q_SIGNALS:
 
 private:
     void loaded();
+    void showTitle();
     void updateActions();
     void openUrl(const QUrl &url, const QString &what);
     QWidget *notesPage();
@@ -110,6 +115,7 @@ private:
     QLabel *m_id;
     QLabel *m_info;
     QLabel *m_error;
+    QPlainTextEdit *m_failureLog;
     QPushButton *m_cancel;
     QPushButton *m_reattach;
     QPushButton *m_rerun;
@@ -126,7 +132,8 @@ private:
     QPlainTextEdit *m_note;
     QPushButton *m_saveNotes;
     QLabel *m_notesError;
-    QString m_notesOf; // the run whose tags and note the edits hold
+    QString m_notesOf;               // the run whose tags and note the edits hold
+    QHash<QString, QString> m_names; // run id -> its name in the runs table (runsUpdated)
 };
 
 } // namespace ferry::ui

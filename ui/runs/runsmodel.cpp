@@ -2,7 +2,7 @@
 
 #include "common/durationtext.h"
 #include "metrics/terminaltext.h"
-#include "training/training.h"
+#include "tracking/runlabels.h"
 #include "ui/chart/runcolors.h"
 
 #include <QDateTime>
@@ -11,7 +11,6 @@
 #include <QPainterPath>
 #include <QPixmap>
 #include <QSet>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <array>
@@ -27,7 +26,8 @@ using run::RunStatus;
 
 bool RunRow::operator==(const RunRow &other) const
 {
-    if (!(record == other.record) || matches != other.matches || lastMetrics.size() != other.lastMetrics.size())
+    if (!(record == other.record) || matches != other.matches || lastMetrics.size() != other.lastMetrics.size() ||
+        params != other.params || displayName != other.displayName)
         return false;
     // NaN != NaN: compare bit for bit, so a NaN metric is not a change on every refresh.
     for (auto a = lastMetrics.cbegin(), b = other.lastMetrics.cbegin(); a != lastMetrics.cend(); ++a, ++b) {
@@ -37,14 +37,31 @@ bool RunRow::operator==(const RunRow &other) const
     return true;
 }
 
+QString RunRow::shownName() const
+{
+    if (!displayName.isEmpty())
+        return displayName;
+    return record.name.isEmpty() ? record.id : record.name;
+}
+
 namespace {
 
-constexpr std::array kPreferredMetrics{run::kValAccuracy, "accuracy"_L1, run::kValLoss, "loss"_L1, run::kTrainLoss};
 constexpr int kShownMetrics = 3;
+constexpr auto kParameterKey = "hp:"_L1;
+constexpr auto kMetricKey = "metric:"_L1;
+constexpr std::array kFixedKeys{"status"_L1,      "name"_L1,    "id"_L1,       "target"_L1,
+                                "environment"_L1, "started"_L1, "duration"_L1, "metrics"_L1};
+static_assert(kFixedKeys.size() == RunsModel::FixedColumns);
 
 QString metricValueText(double value)
 {
     return QString::number(value, 'g', 3);
+}
+
+// A metric column's cell: enough digits to tell runs apart (0.0312 from 0.0318).
+QString metricCellText(double value)
+{
+    return QString::number(value, 'g', 4);
 }
 
 // The status glyph, drawn rather than taken from an icon theme: every platform shows the same.
@@ -124,11 +141,72 @@ int RunsModel::rowCount(const QModelIndex &parent) const
 
 int RunsModel::columnCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : ColumnCount;
+    return parent.isValid() ? 0 : FixedColumns + int(m_params.size() + m_metrics.size());
+}
+
+RunsModel::ColumnKind RunsModel::columnKind(int column) const
+{
+    if (column < FixedColumns)
+        return ColumnKind::Fixed;
+    return column < FixedColumns + m_params.size() ? ColumnKind::Parameter : ColumnKind::Metric;
+}
+
+QString RunsModel::columnName(int column) const
+{
+    switch (columnKind(column)) {
+    case ColumnKind::Fixed:
+        return headerData(column, Qt::Horizontal).toString();
+    case ColumnKind::Parameter:
+        return m_params.value(column - FixedColumns);
+    case ColumnKind::Metric:
+        break;
+    }
+    return m_metrics.value(column - FixedColumns - int(m_params.size()));
+}
+
+QString RunsModel::columnKey(int column) const
+{
+    if (column < 0 || column >= columnCount())
+        return {};
+    switch (columnKind(column)) {
+    case ColumnKind::Fixed:
+        return QString(kFixedKeys.at(std::size_t(column)));
+    case ColumnKind::Parameter:
+        return kParameterKey + columnName(column);
+    case ColumnKind::Metric:
+        break;
+    }
+    return kMetricKey + columnName(column);
+}
+
+int RunsModel::columnOfKey(const QString &key) const
+{
+    if (key.startsWith(kParameterKey)) {
+        const qsizetype at = m_params.indexOf(key.mid(kParameterKey.size()));
+        return at < 0 ? -1 : FixedColumns + int(at);
+    }
+    if (key.startsWith(kMetricKey)) {
+        const qsizetype at = m_metrics.indexOf(key.mid(kMetricKey.size()));
+        return at < 0 ? -1 : FixedColumns + int(m_params.size() + at);
+    }
+    const auto it = std::find(kFixedKeys.cbegin(), kFixedKeys.cend(), key);
+    return it == kFixedKeys.cend() ? -1 : int(it - kFixedKeys.cbegin());
 }
 
 QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && section >= FixedColumns && section < columnCount()) {
+        if (role == Qt::DisplayRole)
+            return columnName(section);
+        if (role == Qt::ToolTipRole)
+            return columnKind(section) == ColumnKind::Parameter
+                       ? tr("Parameter %1 (hp.%1 in the filter)").arg(columnName(section))
+                       : tr("Metric %1: its last value (metrics.%1.last in the filter)").arg(columnName(section));
+        if (role == Qt::TextAlignmentRole && columnKind(section) == ColumnKind::Metric)
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    }
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == IdColumn)
+        return tr("The end of the run's id, as the chart's legend shows it; 'ferry runs show' takes it too");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
@@ -136,6 +214,8 @@ QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int rol
         return tr("Status");
     case NameColumn:
         return tr("Name");
+    case IdColumn:
+        return tr("Id");
     case TargetColumn:
         return tr("Target");
     case EnvironmentColumn:
@@ -157,6 +237,8 @@ QVariant RunsModel::data(const QModelIndex &index, int role) const
         return {};
     const RunRow &row = m_rows.at(index.row());
     const RunRecord &r = row.record;
+    if (index.column() >= FixedColumns && role != RunIdRole && role != FilterRole && role != MatchesRole)
+        return dynamicData(row, index.column(), role);
     switch (role) {
     case Qt::DisplayRole:
         return displayData(row, index.column());
@@ -165,7 +247,8 @@ QVariant RunsModel::data(const QModelIndex &index, int role) const
     case RunIdRole:
         return r.id;
     case FilterRole:
-        return (QStringList{r.id, r.name, r.target, run::runStatusLabel(r), r.environmentTag} + r.tags).join(u'\n');
+        return (QStringList{r.id, row.shownName(), r.target, run::runStatusLabel(r), r.environmentTag} + r.tags)
+            .join(u'\n');
     case MatchesRole:
         return row.matches;
     case Qt::DecorationRole:
@@ -175,7 +258,7 @@ QVariant RunsModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         if (index.column() == StatusColumn && !r.error.isEmpty())
             return run::terminalLines(QString(run::runStatusLabel(r) + u": "_s + r.error)); // as the details show it
-        if (index.column() == NameColumn)
+        if (index.column() == NameColumn || index.column() == IdColumn)
             return r.id;
         if (index.column() == StartedColumn && r.startedMs <= 0 && r.createdMs > 0)
             return tr("Created; not started yet");
@@ -216,7 +299,9 @@ QVariant RunsModel::displayData(const RunRow &row, int column) const
         return detail.isEmpty() ? run::runStatusLabel(r) : run::runStatusLabel(r) + u" ("_s + detail + u')';
     }
     case NameColumn:
-        return r.name.isEmpty() ? r.id : r.name;
+        return row.shownName();
+    case IdColumn:
+        return run::shortRunId(r.id);
     case TargetColumn:
         return r.target;
     case EnvironmentColumn:
@@ -262,6 +347,47 @@ QVariant RunsModel::sortData(const RunRow &row, int column) const
     }
 }
 
+QVariant RunsModel::dynamicData(const RunRow &row, int column, int role) const
+{
+    const QString name = columnName(column);
+    if (columnKind(column) == ColumnKind::Parameter) {
+        std::optional<QString> value;
+        for (const run::Hyperparameter &p : row.params) {
+            if (p.name == name)
+                value = p.value;
+        }
+        if (!value)
+            return {};
+        switch (role) {
+        case Qt::DisplayRole:
+        case Qt::ToolTipRole:
+            return run::terminalLines(*value);
+        case SortRole: {
+            bool number = false;
+            const double v = value->toDouble(&number);
+            return number ? QVariant(v) : QVariant(*value);
+        }
+        default:
+            return {};
+        }
+    }
+    const auto it = row.lastMetrics.constFind(name);
+    if (it == row.lastMetrics.cend())
+        return {};
+    switch (role) {
+    case Qt::DisplayRole:
+        return metricCellText(it.value());
+    case Qt::ToolTipRole:
+        return u"%1 %2"_s.arg(name, QString::number(it.value(), 'g', 17));
+    case SortRole:
+        return std::isnan(it.value()) ? QVariant() : QVariant(it.value());
+    case Qt::TextAlignmentRole:
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    default:
+        return {};
+    }
+}
+
 std::optional<qint64> RunsModel::durationMs(const RunRecord &r) const
 {
     if (r.startedMs <= 0)
@@ -304,8 +430,46 @@ QString RunsModel::runId(int row) const
     return row >= 0 && row < m_rows.size() ? m_rows.at(row).record.id : QString();
 }
 
+void RunsModel::updateColumns(QStringList &shown, const QStringList &now, int first)
+{
+    for (int i = int(shown.size()) - 1; i >= 0; --i) {
+        if (now.contains(shown.at(i)))
+            continue;
+        beginRemoveColumns({}, first + i, first + i);
+        shown.removeAt(i);
+        endRemoveColumns();
+    }
+    // Both sorted: each new name goes where it sorts.
+    for (int i = 0; i < now.size(); ++i) {
+        if (i < shown.size() && shown.at(i) == now.at(i))
+            continue;
+        beginInsertColumns({}, first + i, first + i);
+        shown.insert(i, now.at(i));
+        endInsertColumns();
+    }
+}
+
+void RunsModel::setColumns(const QStringList &params, const QStringList &metrics)
+{
+    updateColumns(m_params, params, FixedColumns);
+    updateColumns(m_metrics, metrics, FixedColumns + int(m_params.size()));
+}
+
 void RunsModel::setRows(QList<RunRow> rows)
 {
+    QSet<QString> paramSet, metricSet;
+    for (const RunRow &row : std::as_const(rows)) {
+        for (const run::Hyperparameter &p : row.params)
+            paramSet.insert(p.name);
+        for (auto it = row.lastMetrics.cbegin(); it != row.lastMetrics.cend(); ++it)
+            metricSet.insert(it.key());
+    }
+    QStringList params(paramSet.cbegin(), paramSet.cend()), metrics(metricSet.cbegin(), metricSet.cend());
+    params.sort();
+    metrics.sort();
+    if (params != m_params || metrics != m_metrics)
+        setColumns(params, metrics);
+
     // Ids later in the list than an earlier row with the same id are dropped: one row per run.
     QSet<QString> incoming;
     for (auto it = rows.begin(); it != rows.end();) {
@@ -339,7 +503,7 @@ void RunsModel::setRows(QList<RunRow> rows)
         if (i < m_rows.size() && m_rows.at(i).record.id == row.record.id) {
             if (!(m_rows.at(i) == row)) {
                 m_rows[i] = std::move(row);
-                Q_EMIT dataChanged(index(i, 0), index(i, ColumnCount - 1));
+                Q_EMIT dataChanged(index(i, 0), index(i, columnCount() - 1));
             }
             continue;
         }
@@ -356,7 +520,7 @@ void RunsModel::setRows(QList<RunRow> rows)
             endMoveRows();
             if (!(m_rows.at(i) == row)) {
                 m_rows[i] = std::move(row);
-                Q_EMIT dataChanged(index(i, 0), index(i, ColumnCount - 1));
+                Q_EMIT dataChanged(index(i, 0), index(i, columnCount() - 1));
             }
             continue;
         }
@@ -368,17 +532,7 @@ void RunsModel::setRows(QList<RunRow> rows)
 
 QString RunsModel::keyMetricsText(const QMap<QString, double> &lastMetrics)
 {
-    QStringList names;
-    for (const QLatin1StringView preferred : kPreferredMetrics) {
-        const QString name(preferred);
-        if (names.size() < kShownMetrics && lastMetrics.contains(name))
-            names << name;
-    }
-    // The system's samples (system/cpu_percent, ...) say how the run ran, not how it trained.
-    for (auto it = lastMetrics.cbegin(); it != lastMetrics.cend() && names.size() < kShownMetrics; ++it) {
-        if (!names.contains(it.key()) && !it.key().startsWith(u"system/"_s))
-            names << it.key();
-    }
+    const QStringList names = run::keyMetricNames(lastMetrics.keys(), kShownMetrics);
     QStringList parts;
     for (const QString &name : std::as_const(names))
         parts << name + u" "_s + metricValueText(lastMetrics.value(name));
@@ -466,99 +620,6 @@ QIcon RunsModel::statusIcon(RunStatus status, const QColor &colour)
     }
     cache.insert(key, icon);
     return icon;
-}
-
-// ---------------------------------------------------------------------------------------
-
-RunsLoader::RunsLoader(QObject *parent) : QObject(parent)
-{
-    connect(&m_timer, &QTimer::timeout, this, &RunsLoader::reload);
-    connect(&m_watcher, &QFutureWatcher<Result>::finished, this, &RunsLoader::finished);
-}
-
-RunsLoader::~RunsLoader()
-{
-    m_watcher.waitForFinished();
-}
-
-void RunsLoader::setStore(run::RunStore *store)
-{
-    m_watcher.waitForFinished();
-    m_store = store;
-    m_cache.clear();
-    reload();
-}
-
-void RunsLoader::start(int intervalMs)
-{
-    m_timer.start(intervalMs);
-    reload();
-}
-
-void RunsLoader::stop()
-{
-    m_timer.stop();
-}
-
-void RunsLoader::reload()
-{
-    if (m_watcher.isRunning()) {
-        m_again = true;
-        return;
-    }
-    m_again = false;
-    run::RunStore *store = m_store;
-    MetricCache cache = m_cache;
-    m_watcher.setFuture(QtConcurrent::run([store, cache, query = m_query]() mutable {
-        Result result;
-        if (store)
-            result.rows = load(*store, cache, query);
-        result.cache = std::move(cache);
-        return result;
-    }));
-}
-
-void RunsLoader::finished()
-{
-    Result result = m_watcher.result();
-    m_cache = std::move(result.cache);
-    Q_EMIT loaded(result.rows);
-    if (m_again)
-        reload();
-}
-
-void RunsLoader::setQuery(const run::RunQuery &query)
-{
-    m_query = query;
-    reload();
-}
-
-QList<RunRow> RunsLoader::load(const run::RunStore &store, MetricCache &cache, const run::RunQuery &query)
-{
-    QList<RunRow> rows;
-    MetricCache kept;
-    const QList<RunRecord> records = store.runs();
-    for (const RunRecord &record : records) {
-        RunRow row{record, {}};
-        const bool finishedRun = run::isFinished(record.status);
-        if (const auto it = cache.constFind(record.id); finishedRun && it != cache.cend()) {
-            row.lastMetrics = it.value();
-        } else {
-            row.lastMetrics = store.lastValues(record.id);
-        }
-        if (finishedRun)
-            kept.insert(record.id, row.lastMetrics);
-        rows.append(std::move(row));
-    }
-    cache = std::move(kept);
-    if (!query.isEmpty()) {
-        QSet<QString> selected;
-        for (const RunRecord &record : query.filter(store, records))
-            selected.insert(record.id);
-        for (RunRow &row : rows)
-            row.matches = selected.contains(row.record.id);
-    }
-    return rows;
 }
 
 } // namespace ferry::ui

@@ -20,36 +20,46 @@ namespace ferry::ui {
 
 class RunColors;
 
-// One run as the runs table shows it: the stored record, the last value of each metric, and
-// whether the runs view's query selects it (RunsLoader::setQuery).
+// One run as the runs table shows it: the stored record, its parameters, the last value of each
+// metric, the name that tells it from the other runs of its script (run::distinguishingNames:
+// "train lr=0.03 seed=2"), and whether the runs view's query selects it (RunsLoader::setQuery).
 struct RunRow {
     run::RunRecord record;
     QMap<QString, double> lastMetrics;
     bool matches = true;
+    QList<run::Hyperparameter> params = {};
+    QString displayName = {}; // empty: the record's name (or id)
     bool operator==(const RunRow &other) const;
+    QString shownName() const; // displayName, else the record's name, else its id
 };
 
-// The workspace's runs, one row each. setRows() applies the difference to what is shown (rows
-// inserted, removed, changed by run id), so selections and scroll positions survive refreshes.
+// The workspace's runs, one row each, with the fixed columns first, then one per parameter any
+// run has and one per metric any run has (its last value), each sorted by name. setRows() applies
+// the difference to what is shown (rows and columns inserted, removed, changed), so selections,
+// scroll positions and the columns a person chose survive refreshes.
 class RunsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column {
         StatusColumn,
         NameColumn,
+        IdColumn, // the short id legends show (run::shortRunId)
         TargetColumn,
         EnvironmentColumn,
         StartedColumn,
         DurationColumn,
-        MetricsColumn,
-        ColumnCount
+        MetricsColumn, // the key metrics in one cell, hidden by default: the metric columns say more
+        FixedColumns
     };
     enum Role {
-        SortRole = Qt::UserRole + 1, // raw values: status order, ms since the epoch, duration ms, ...
+        // Raw values: status order, ms since the epoch, duration ms, a metric's last value, a
+        // parameter's value as a number where it reads as one; none where the run has no value.
+        SortRole = Qt::UserRole + 1,
         RunIdRole,
         FilterRole,  // id, name, target, status, environment and tags in one string
         MatchesRole, // bool: the query selects the run (RunRow::matches)
     };
+    enum class ColumnKind { Fixed, Parameter, Metric };
 
     explicit RunsModel(QObject *parent = nullptr);
 
@@ -69,6 +79,15 @@ public:
     int rowOf(const QString &runId) const; // -1: not shown
     QString runId(int row) const;
 
+    // What a column shows, and a key naming it across refreshes and restarts ("name",
+    // "hp:lr", "metric:val_loss"): the column chooser keeps its choices by these keys.
+    ColumnKind columnKind(int column) const;
+    QString columnName(int column) const; // a parameter's or metric's name; a fixed column's header
+    QString columnKey(int column) const;
+    int columnOfKey(const QString &key) const; // -1: no such column now
+    const QStringList &parameterNames() const { return m_params; }
+    const QStringList &metricNames() const { return m_metrics; }
+
     // The clock running runs' durations are measured against (0: the system clock). Changing
     // it repaints those durations; the view calls it every second.
     void setNow(qint64 nowMs);
@@ -86,9 +105,15 @@ public:
 private:
     QVariant displayData(const RunRow &row, int column) const;
     QVariant sortData(const RunRow &row, int column) const;
+    QVariant dynamicData(const RunRow &row, int column, int role) const; // a parameter's or metric's cell
+    void setColumns(const QStringList &params, const QStringList &metrics);
+    // Removes the names `now` lacks and inserts those it adds, as columns from `first` on.
+    void updateColumns(QStringList &shown, const QStringList &now, int first);
 
     QList<RunRow> m_rows;
     QPointer<RunColors> m_colors;
+    QStringList m_params;  // sorted: the columns after the fixed ones
+    QStringList m_metrics; // sorted: the columns after the parameters'
     qint64 m_nowMs = 0;
     QHash<QString, QString> m_details; // run id -> detail, while the run is not over
 };
@@ -110,9 +135,14 @@ public:
     void stop();
     bool isLoading() const { return m_watcher.isRunning(); }
 
-    // The blocking read itself; any thread. Finished runs found in `cache` are not read again.
-    // Each row says whether `query` selects its run.
-    using MetricCache = QHash<QString, QMap<QString, double>>;
+    // The blocking read itself; any thread. Finished runs found in `cache` are not read again
+    // (their last values and parameters no longer change). Each row says whether `query`
+    // selects its run.
+    struct CachedRun {
+        QMap<QString, double> lastMetrics;
+        QList<run::Hyperparameter> params;
+    };
+    using MetricCache = QHash<QString, CachedRun>;
     static QList<RunRow> load(const run::RunStore &store, MetricCache &cache, const run::RunQuery &query = {});
 
 public Q_SLOTS:
@@ -133,7 +163,7 @@ private:
     run::RunStore *m_store = nullptr;
     QTimer m_timer;
     QFutureWatcher<Result> m_watcher;
-    MetricCache m_cache; // last metrics of finished runs: they no longer change
+    MetricCache m_cache; // last metrics and parameters of finished runs: they no longer change
     run::RunQuery m_query;
     bool m_again = false;
 };

@@ -15,6 +15,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -66,6 +67,7 @@ SweepView::SweepView(QWidget *parent)
     m_tabs->addTab(m_curves, tr("Curves"));
 
     auto *split = new QSplitter(Qt::Horizontal, this);
+    m_split = split;
     split->addWidget(m_table);
     split->addWidget(m_tabs);
     split->setStretchFactor(0, 2);
@@ -230,7 +232,30 @@ void SweepView::loadSweep(const QString &id)
     applyFilter();
     loadCurves();
     updateButtons();
+    fitTrialTable();
+}
+
+void SweepView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    fitTrialTable();
+}
+
+void SweepView::fitTrialTable()
+{
+    // Every column in view (review 2026-12-06, finding 6: the seed column was cut off), taking
+    // at most 60% of the width from the plots.
+    QHeaderView *header = m_table->horizontalHeader();
+    header->setStretchLastSection(false); // the columns' own widths, the last one's too
     m_table->resizeColumnsToContents();
+    const int needed = header->length() + 2 * m_table->frameWidth() + m_table->verticalScrollBar()->sizeHint().width();
+    header->setStretchLastSection(true);
+    QList<int> sizes = m_split->sizes();
+    if (sizes.size() != 2 || sizes.first() >= needed || sizes.first() + sizes.last() <= 0)
+        return; // wide enough, or not laid out yet (showEvent fits it then)
+    const int total = sizes.first() + sizes.last();
+    const int table = std::min(needed, total * 3 / 5);
+    m_split->setSizes({table, total - table});
 }
 
 void SweepView::applyFilter()

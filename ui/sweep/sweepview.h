@@ -24,6 +24,7 @@
 class QComboBox;
 class QLabel;
 class QPushButton;
+class QSplitter;
 class QTableView;
 class QTabWidget;
 
@@ -79,7 +80,11 @@ Q_SIGNALS:
     void rerunRequested(const ferry::run::RunSpec &spec);
     void problem(const QString &text);
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
+    void fitTrialTable(); // the table wide enough for its columns, up to 60% of the window
     void reloadList();
     void loadSweep(const QString &id);
     void applyFilter();
@@ -98,6 +103,7 @@ private:
     QPushButton *m_cancel;
     QPushButton *m_resume;
     QTableView *m_table;
+    QSplitter *m_split = nullptr;
     SweepTrialsModel *m_model;
     SweepTrialsFilter *m_filter;
     QTabWidget *m_tabs;

@@ -59,6 +59,7 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
     m_panels.datasets = new DatasetPanel(this);
     m_panels.environments = new EnvironmentEditors(m_panels.documents, this);
     m_workspaceLabel = new QLabel(this);
+    m_workspaceLabel->setObjectName(u"workspaceLabel"_s);
     createCentre();
 
     m_workbench = new Workbench(settings, recent, std::move(services), m_panels, this);
@@ -67,6 +68,10 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
     statusBar()->addPermanentWidget(m_workspaceLabel);
     m_workspaceLabel->setText(tr("No workspace"));
     connect(m_workbench, &Workbench::statusMessage, statusBar(), &QStatusBar::showMessage);
+    // A message takes the whole bar while it shows: a long one would be drawn over the path
+    // (review 2026-12-06, finding 14).
+    connect(statusBar(), &QStatusBar::messageChanged, m_workspaceLabel,
+            [this](const QString &message) { m_workspaceLabel->setVisible(message.isEmpty()); });
     connect(m_workbench, &Workbench::panelRequested, this, &MainWindow::bringForward);
     connect(m_workbench, &Workbench::workspaceChanged, this, &MainWindow::showWorkspace);
     connect(m_panels.documents, &DocumentArea::currentDocumentChanged, this, &MainWindow::showTitle);

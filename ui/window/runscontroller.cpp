@@ -3,6 +3,7 @@
 #include "run/distribution.h"
 #include "secrets/secretstore.h"
 #include "store/runstore.h"
+#include "tracking/runlabels.h"
 #include "training/training.h"
 #include "ui/chart/losschartpanel.h"
 #include "ui/chart/runcolors.h"
@@ -35,6 +36,12 @@ namespace {
 constexpr int kNewestRunsCharted = 10; // shown in the chart while no run is selected
 } // namespace
 
+QString runLegendLabel(const RunRow &row, const QString &runId)
+{
+    const QString name = row.record.id.isEmpty() ? runId : row.shownName();
+    return name == runId ? runId : u"%1 (%2)"_s.arg(name, run::shortRunId(runId));
+}
+
 RunsController::RunsController(QSettings &settings, const WorkbenchServices &services, const WorkbenchPanels &panels,
                                const std::optional<workspace::Workspace> &workspace, QWidget *window, QObject *parent)
     : QObject(parent), m_panels(panels), m_workspace(workspace), m_ferryBinary(services.ferryBinary), m_window(window),
@@ -58,6 +65,7 @@ RunsController::RunsController(QSettings &settings, const WorkbenchServices &ser
     connect(m_actions, &RunActions::message, this, [this](const QString &text) { Q_EMIT statusMessage(text, 5000); });
     connect(m_actions, &RunActions::starting, this, [this](const QString &id) { m_selectAfterLoad = id; });
     connect(m_actions, &RunActions::runsChanged, this, &RunsController::reload);
+    panels.runs->setSettings(&settings); // the columns chosen
     m_rankLogs->setInterval(3000);
     connect(m_rankLogs, &QTimer::timeout, this, &RunsController::fetchShownRankLog);
     connect(panels.log, &LogView::rankChosen, this, &RunsController::fetchShownRankLog);
@@ -77,6 +85,7 @@ RunsController::RunsController(QSettings &settings, const WorkbenchServices &ser
     connect(panels.log, &LogView::problem, this, &RunsController::problem);
     connect(panels.train, &TrainPanel::runStarted, this, [this](const QString &id) {
         m_selectAfterLoad = id;
+        m_quietRun = id;
         reload();
     });
     connect(panels.train, &TrainPanel::runFinished, this, &RunsController::reload);
@@ -205,16 +214,22 @@ void RunsController::selectionChanged(const QStringList &runIds)
     m_panels.chart->setCaption(chartCaption(runIds));
     if (!m_session || shown == m_session->feeder()->runs())
         return; // no runs to read, or the same runs: their points are in the chart already
+    // The legend names each run as the table does ("train lr=0.03"), and by the end of its id,
+    // which the table's Id column shows and `ferry runs show` takes.
     QHash<QString, QString> labels;
-    for (const QString &id : shown) {
-        const RunRow row = m_rows.value(id);
-        labels.insert(id, row.record.name.isEmpty() ? id : u"%1 (%2)"_s.arg(row.record.name, id.right(4)));
-    }
+    for (const QString &id : shown)
+        labels.insert(id, runLegendLabel(m_rows.value(id), id));
     m_session->feeder()->setRuns(shown, labels);
 }
 
 void RunsController::currentRunChanged(const QString &runId)
 {
+    // A run chosen in the table brings its details forward (review 2026-12-06, finding 8); one
+    // the train panel just started leaves that panel in view.
+    if (!runId.isEmpty() && runId != m_currentRun && runId != m_quietRun)
+        Q_EMIT panelRequested(m_panels.details);
+    if (runId == m_quietRun)
+        m_quietRun.clear();
     m_currentRun = runId;
     m_rankLogs->stop();
     m_panels.details->showRun(runId);

@@ -37,6 +37,10 @@ class WorkspaceSession;
 // train panel; the sweeps and compare windows open from here. The Workbench makes one, attaches
 // it to each session it opens and detaches it before the session goes. Outcomes go out as
 // signals: problems, status messages and the panel to bring into view.
+// A run in a legend: its name as the runs table shows it and the end of its id, "train lr=0.03
+// (0eaa)"; the id alone when the run is not (yet) in the table.
+QString runLegendLabel(const RunRow &row, const QString &runId);
+
 class RunsController : public QObject {
     Q_OBJECT
 public:
@@ -103,6 +107,7 @@ private:
     QStringList m_newestRuns;       // charted while no run is selected
     QString m_selectAfterLoad;      // a run just started: selected once the table has it
     QString m_currentRun;           // the run whose log and details are shown
+    QString m_quietRun;             // started by the train panel: selected without taking the side dock
     QTimer *m_rankLogs;             // while rank K > 0 of a run still going is shown: copies its log here
     RunColors *m_colors;            // every run's colour, for every view (kept in .ferry/run-colors.json)
     QTimer *m_followTable;          // the table's rows changed: the chart follows (once per burst)

@@ -28,6 +28,7 @@
 #include <QJsonDocument>
 #include <QListWidget>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -36,6 +37,7 @@
 #include <QTest>
 #include <QTextBlock>
 #include <QTextLayout>
+#include <QTreeWidget>
 
 #include <algorithm>
 
@@ -166,10 +168,81 @@ private Q_SLOTS:
         QCOMPARE(metrics->item(atOne, 1)->data(Qt::UserRole).toDouble(), 0.01);
         QCOMPARE(metrics->item(atOne, 2)->data(Qt::UserRole).toDouble(), 0.5 * 0.1);
         QCOMPARE(metrics->item(atOne, 2)->text(), ui::formatValue(0.05));
+        // After the runs, each other run's difference from the baseline; a loss that rose is worse (red).
+        QCOMPARE(metrics->columnCount(), 1 + 3 + 2);
+        QVERIFY(metrics->horizontalHeaderItem(4)->text().startsWith(u"Δ "_s));
+        QVERIFY(metrics->horizontalHeaderItem(4)->text().contains(m_b));
+        QCOMPARE(metrics->item(atOne, 4)->data(Qt::UserRole).toDouble(), 0.5 * 0.1 - 0.01);
+        QCOMPARE(metrics->item(atOne, 5)->data(Qt::UserRole).toDouble(), 0.25 * 0.1 - 0.01);
+        QVERIFY2(metrics->item(atOne, 4)->text().startsWith(u"+"_s + ui::formatValue(0.04)),
+                 qPrintable(metrics->item(atOne, 4)->text()));
+        QVERIFY(metrics->item(atOne, 4)->text().endsWith(u"(+400.0%)"_s));
+        QCOMPARE(metrics->item(atOne, 4)->foreground().color(), QColor(0xc6, 0x28, 0x28));
+        // Their snapshots and git states differ: the setup tab does not say that nothing else does.
+        QTreeWidgetItem *pair = view.otherDifferences()->topLevelItem(0);
+        QVERIFY(pair);
+        QVERIFY2(pair->text(1).startsWith(u"differ in: parameters lr; code (1 file)"_s), qPrintable(pair->text(1)));
+        QVERIFY2(pair->text(1).contains(u"snapshot"_s) && pair->text(1).contains(u"uncommitted changes"_s),
+                 qPrintable(pair->text(1)));
         // The curves of the three runs, overlaid in the chart panels.
         QTRY_COMPARE(view.curves()->chart()->legendRuns().size(), 3);
         for (const QString &id : {m_a, m_b, m_c})
             QVERIFY(view.curves()->chart()->legendRuns().contains(id));
+    }
+
+    // A window of its own that closes as a dialog does: Escape, Ctrl+W, its Close button.
+    void closesWithEscapeCtrlWAndItsButton()
+    {
+        ui::CompareView view;
+        view.setWindowFlag(Qt::Window);
+        const auto open = [&] {
+            view.show();
+            view.activateWindow();
+            return QTest::qWaitForWindowActive(&view);
+        };
+        QVERIFY(open());
+        QTest::keyClick(view.tabs(), Qt::Key_Escape);
+        QTRY_VERIFY(!view.isVisible());
+        QVERIFY(open());
+        QTest::keyClick(view.tabs(), Qt::Key_W, Qt::ControlModifier);
+        QTRY_VERIFY(!view.isVisible());
+        QVERIFY(open());
+        QVERIFY(view.closeButton() && view.closeButton()->isVisible());
+        QTest::mouseClick(view.closeButton(), Qt::LeftButton);
+        QTRY_VERIFY(!view.isVisible());
+    }
+
+    // Two trainings of the embedded trainer: no code of their own, which is said as such, not as
+    // "started before Ferry kept snapshots" (review 2026-12-06, finding 11).
+    void embeddedRunsAreNotSaidToLackASnapshot()
+    {
+        QTemporaryDir dir;
+        auto opened = run::RunStore::open(run::RunStore::pathInWorkspace(dir.path()));
+        QVERIFY(opened);
+        std::unique_ptr<run::RunStore> store = std::move(*opened);
+        for (const QString &id : {u"20261206-1-iris-aaaa"_s, u"20261206-2-iris-bbbb"_s}) {
+            run::RunSpec spec;
+            spec.id = id;
+            spec.target.kind = run::TargetKind::Embedded;
+            spec.hyperparameters = {{u"lr"_s, id.endsWith(u"aaaa"_s) ? u"0.01"_s : u"0.1"_s}};
+            run::RunRecord record = run::newRunRecord(spec);
+            record.name = u"iris"_s;
+            record.status = run::RunStatus::Succeeded;
+            store->createRun(record);
+        }
+        store->flush();
+        ui::CompareView view;
+        view.setStore(store.get(), dir.path() + u"/.ferry/runs"_s);
+        QSignalSpy loaded(&view, &ui::CompareView::loaded);
+        view.compare({u"20261206-1-iris-aaaa"_s, u"20261206-2-iris-bbbb"_s});
+        QVERIFY(loaded.wait(30000));
+        const QString note = view.comparison()->diffs.first().codeNote;
+        QVERIFY2(note.contains(u"embedded trainer"_s), qPrintable(note));
+        QVERIFY(!note.contains(u"started before"_s));
+        QTableWidget *setup = view.setupTable();
+        QVERIFY(setup->item(rowOf(setup, u"Snapshot"_s), 1)->text().contains(u"embedded trainer"_s));
+        // Legends say what differs and end with the short id.
+        QCOMPARE(view.curves()->chart()->runLabel(u"20261206-2-iris-bbbb"_s), u"iris lr=0.1 (bbbb)"_s);
     }
 
     void theWindowComparesTheSelectedRuns()

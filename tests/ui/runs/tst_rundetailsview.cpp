@@ -3,6 +3,7 @@
 // run from a real store.
 #include "run/contract.h"
 #include "run/rundirectory.h"
+#include "support/files.h"
 #include "support/testmain.h"
 #include "ui/runs/rundetailsview.h"
 
@@ -10,6 +11,7 @@
 #include <QDir>
 #include <QFile>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -80,6 +82,8 @@ private Q_SLOTS:
     void openFolderAndModel();
     void readsFromStore();
     void controlSequencesAreNotShown();
+    void failedRunShowsTheEndOfItsLog();
+    void staysNarrowBesideTheChart();
 };
 
 void TestRunDetailsView::showsParamsAndContract()
@@ -343,6 +347,72 @@ void TestRunDetailsView::readsFromStore()
     QTRY_COMPARE(shown.size(), 4);
     QVERIFY(view.runId().isEmpty());
     view.setStore(nullptr, {});
+}
+
+// A script that failed on its arguments: the pane shows argparse's complaint from the end of its
+// log, not only "Exit code: 2" (review 2026-12-06, finding 8); a run that succeeded shows none.
+void TestRunDetailsView::failedRunShowsTheEndOfItsLog()
+{
+    QTemporaryDir workspace;
+    auto opened = run::RunStore::open(run::RunStore::pathInWorkspace(workspace.path()));
+    QVERIFY(opened.hasValue());
+    std::unique_ptr<run::RunStore> store = std::move(*opened);
+    const run::RunSpec failed = spec(u"20261206-101530-train-0eaa"_s);
+    const run::RunSpec fine = spec(u"20261206-101541-train-cfbb"_s);
+    for (const run::RunSpec &s : {failed, fine}) {
+        store->createRun(run::newRunRecord(s));
+        store->setStatus(s.id, run::RunStatus::Running);
+        QVERIFY(QDir().mkpath(run::RunDirectory::pathFor(workspace.path(), s.id)));
+    }
+    store->setStatus(failed.id, run::RunStatus::Failed, 2);
+    store->setStatus(fine.id, run::RunStatus::Succeeded, 0);
+    store->flush();
+    QByteArray log;
+    for (int i = 0; i < 40; ++i)
+        log += "starting lr=0.01 seed=" + QByteArray::number(i) + "\n";
+    log += "usage: train.py [-h] [--lr LR] [--seed SEED]\n"
+           "train.py: error: argument --lr: invalid float value: 'fast'\n";
+    test::writeFileOrStop(run::RunDirectory(run::RunDirectory::pathFor(workspace.path(), failed.id)).logFile(), log);
+    test::writeFileOrStop(run::RunDirectory(run::RunDirectory::pathFor(workspace.path(), fine.id)).logFile(), "done\n");
+
+    RunDetailsView view;
+    view.setStore(store.get(), workspace.path());
+    QSignalSpy shown(&view, &RunDetailsView::detailsShown);
+    view.showRun(failed.id);
+    QVERIFY(shown.wait(5000));
+    QVERIFY(!view.failureLog()->isHidden());
+    const QString tail = view.failureLog()->toPlainText();
+    QVERIFY2(tail.endsWith(u"train.py: error: argument --lr: invalid float value: 'fast'"_s), qPrintable(tail));
+    QVERIFY(tail.contains(u"usage: train.py"_s));
+    QCOMPARE(tail.split(u'\n').size(), RunDetailsView::kFailureLogLines);
+    QVERIFY(!view.errorLabel()->isHidden());
+    QVERIFY2(view.errorLabel()->text().contains(u"exit code 2"_s), qPrintable(view.errorLabel()->text()));
+
+    view.showRun(fine.id);
+    QVERIFY(shown.wait(5000));
+    QVERIFY(view.failureLog()->isHidden());
+    QVERIFY(view.errorLabel()->isHidden());
+    view.clear();
+    QVERIFY(view.failureLog()->isHidden());
+    view.setStore(nullptr, {});
+}
+
+// The pane sits in the side dock beside the chart: a run with long lines (an image tag, a
+// snapshot, data paths) must not make it wider than the dock's own minimum, or the chart's
+// controls are squeezed to nothing when it comes forward (review 2026-12-06, finding 8).
+void TestRunDetailsView::staysNarrowBesideTheChart()
+{
+    QTemporaryDir workspace;
+    RunDetailsView view;
+    RunDetails d = details(workspace.path(), run::RunStatus::Failed);
+    d.record.environmentTag = u"ferry:torch-cpu-with-a-long-environment-name-1-7f4aa915"_s;
+    d.record.error = u"the script ended with exit code 2 after it had printed a great many things"_s;
+    d.logTail = u"Traceback (most recent call last):\n  File \"/home/me/project/a/long/path/to/train.py\", line 12"_s;
+    d.record.name = u"train-with-a-rather-long-name lr=0.03 seed=2 dropout=0.5"_s;
+    view.setDetails(d);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY2(view.minimumSizeHint().width() <= 300, qPrintable(QString::number(view.minimumSizeHint().width())));
 }
 
 FERRY_TEST_MAIN(TestRunDetailsView)

@@ -1,14 +1,21 @@
 // The runs table: RunsModel's diffing setRows (checked by QAbstractItemModelTester, directly and
 // through the sorting/filtering proxy), numeric sorting, the filter, selections that survive
-// refreshes, and RunsLoader against a real run store.
+// refreshes, RunsLoader against a real run store, and what tells runs apart (review 2026-12-06,
+// finding 1): a column per parameter and per metric, sorted as numbers, the column chooser kept
+// in the settings, names from the parameters that differ, the hint of an empty table.
 #include "store/runstore.h"
 #include "support/testmain.h"
 #include "ui/runs/runsmodel.h"
 #include "ui/runs/runsview.h"
 
 #include <QAbstractItemModelTester>
+#include <QAction>
+#include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -71,6 +78,11 @@ private Q_SLOTS:
     void proxyStaysConsistent();
     void selectionSurvivesRefresh();
     void loaderReadsStore();
+    void parameterAndMetricColumnsSortAsNumbers();
+    void columnChooserHidesShowsAndPersists();
+    void namesSayWhatDiffers();
+    void emptyTableSaysHowToStart();
+    void deselectedRunIsNoLongerCurrent();
 };
 
 void TestRunsModel::diffInsertsRemovesUpdates()
@@ -424,6 +436,211 @@ void TestRunsModel::loaderReadsStore()
     loader.setStore(nullptr);
     QVERIFY(loaded.wait(5000));
     QVERIFY(loaded.last().at(0).value<QList<RunRow>>().isEmpty());
+}
+
+// Parameters and metrics have columns of their own; numbers sort as numbers (0.003 < 0.03 < 0.1,
+// not as text), a word after them, a run without a value last whichever the order.
+void TestRunsModel::parameterAndMetricColumnsSortAsNumbers()
+{
+    ui::RunsView view;
+    QAbstractItemModelTester tester(view.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    RunsModel *model = view.model();
+    const auto withParams = [](RunRow r, const QString &lr, const QString &optimizer) {
+        r.params = {{u"lr"_s, lr}, {u"optimizer"_s, optimizer}};
+        return r;
+    };
+    model->setRows({withParams(row(u"a"_s, run::RunStatus::Succeeded, kBase, kBase + 1, {{u"val_loss"_s, 0.5}}),
+                               u"0.1"_s, u"adam"_s),
+                    withParams(row(u"b"_s, run::RunStatus::Succeeded, kBase, kBase + 1, {{u"val_loss"_s, 10}}),
+                               u"0.003"_s, u"sgd"_s),
+                    withParams(row(u"c"_s, run::RunStatus::Succeeded, kBase, kBase + 1,
+                                   {{u"val_loss"_s, 9}, {u"system/cpu_percent"_s, 50}}),
+                               u"0.03"_s, u"adam"_s),
+                    row(u"d"_s, run::RunStatus::Running, kBase)}); // no parameters, no metrics yet
+    QCOMPARE(model->parameterNames(), (QStringList{u"lr"_s, u"optimizer"_s}));
+    QCOMPARE(model->metricNames(), (QStringList{u"system/cpu_percent"_s, u"val_loss"_s}));
+    const int lr = model->columnOfKey(u"hp:lr"_s), loss = model->columnOfKey(u"metric:val_loss"_s);
+    QCOMPARE(lr, int(RunsModel::FixedColumns));
+    QCOMPARE(model->headerData(lr, Qt::Horizontal).toString(), u"lr"_s);
+    QCOMPARE(model->headerData(loss, Qt::Horizontal).toString(), u"val_loss"_s);
+    QCOMPARE(model->columnKey(loss), u"metric:val_loss"_s);
+    QCOMPARE(model->index(model->rowOf(u"b"_s), lr).data().toString(), u"0.003"_s);
+    QCOMPARE(model->index(model->rowOf(u"c"_s), loss).data().toString(), u"9"_s);
+    QVERIFY(!model->index(model->rowOf(u"d"_s), loss).data().isValid());
+    // In view beside the name: the parameters, then the metrics, before the target.
+    const QHeaderView *header = view.table()->horizontalHeader();
+    QCOMPARE(header->visualIndex(lr), RunsModel::IdColumn + 1);
+    QCOMPARE(header->visualIndex(loss), RunsModel::IdColumn + 4);
+    QVERIFY(header->visualIndex(RunsModel::TargetColumn) > header->visualIndex(loss));
+
+    view.table()->sortByColumn(lr, Qt::AscendingOrder);
+    QCOMPARE(proxyColumn(*view.proxy()), (QStringList{u"b"_s, u"c"_s, u"a"_s, u"d"_s}));
+    view.table()->sortByColumn(lr, Qt::DescendingOrder);
+    QCOMPARE(proxyColumn(*view.proxy()), (QStringList{u"a"_s, u"c"_s, u"b"_s, u"d"_s}));
+    view.table()->sortByColumn(loss, Qt::AscendingOrder); // 0.5 < 9 < 10: not "10" < "9"
+    QCOMPARE(proxyColumn(*view.proxy()), (QStringList{u"a"_s, u"c"_s, u"b"_s, u"d"_s}));
+    view.table()->sortByColumn(loss, Qt::DescendingOrder);
+    QCOMPARE(proxyColumn(*view.proxy()), (QStringList{u"b"_s, u"c"_s, u"a"_s, u"d"_s}));
+
+    // A parameter the runs no longer have leaves; one they gained comes, each where it sorts.
+    model->setRows({withParams(row(u"a"_s, run::RunStatus::Succeeded, kBase, kBase + 1), u"0.1"_s, u"adam"_s)});
+    QCOMPARE(model->metricNames(), QStringList());
+    RunRow seeded = row(u"e"_s, run::RunStatus::Succeeded, kBase, kBase + 1);
+    seeded.params = {{u"seed"_s, u"2"_s}, {u"batch"_s, u"32"_s}};
+    model->setRows({seeded});
+    QCOMPARE(model->parameterNames(), (QStringList{u"batch"_s, u"seed"_s}));
+    QCOMPARE(model->columnCount(), RunsModel::FixedColumns + 2);
+    QCOMPARE(model->index(0, model->columnOfKey(u"hp:seed"_s)).data().toString(), u"2"_s);
+}
+
+// Right-click on the header: a menu with a checkable entry per column; what is chosen is kept in
+// the settings and applies again in a new view (the next start) once the columns come.
+void TestRunsModel::columnChooserHidesShowsAndPersists()
+{
+    QTemporaryDir dir;
+    QSettings settings(dir.filePath(u"settings.ini"_s), QSettings::IniFormat);
+    RunRow a =
+        row(u"a"_s, run::RunStatus::Succeeded, kBase, kBase + 1, {{u"loss"_s, 0.5}, {u"system/cpu_percent"_s, 80}});
+    a.params = {{u"lr"_s, u"0.1"_s}, {u"seed"_s, u"1"_s}};
+    const auto column = [](const ui::RunsView &view, const QString &key) { return view.model()->columnOfKey(key); };
+    {
+        ui::RunsView view;
+        view.setSettings(&settings);
+        view.setRows({a});
+        QCOMPARE(view.table()->horizontalHeader()->contextMenuPolicy(), Qt::CustomContextMenu);
+        // Shown at first: parameters and metrics; hidden: the machine's samples and the one-cell summary.
+        QVERIFY(!view.table()->isColumnHidden(column(view, u"hp:seed"_s)));
+        QVERIFY(!view.table()->isColumnHidden(column(view, u"metric:loss"_s)));
+        QVERIFY(view.table()->isColumnHidden(column(view, u"metric:system/cpu_percent"_s)));
+        QVERIFY(view.table()->isColumnHidden(RunsModel::MetricsColumn));
+
+        std::unique_ptr<QMenu> menu(view.columnMenu(nullptr));
+        QAction *seed = menu->findChild<QAction *>(u"hp:seed"_s);
+        QAction *cpu = menu->findChild<QAction *>(u"metric:system/cpu_percent"_s);
+        QVERIFY(seed && cpu);
+        QVERIFY(seed->isCheckable() && seed->isChecked());
+        QVERIFY(!cpu->isChecked());
+        QCOMPARE(seed->text(), u"seed"_s);
+        seed->trigger(); // hide
+        cpu->trigger();  // show
+        QVERIFY(view.table()->isColumnHidden(column(view, u"hp:seed"_s)));
+        QVERIFY(!view.table()->isColumnHidden(column(view, u"metric:system/cpu_percent"_s)));
+        QVERIFY(!view.isColumnShown(u"hp:seed"_s));
+    }
+    settings.sync();
+    QSettings again(dir.filePath(u"settings.ini"_s), QSettings::IniFormat);
+    ui::RunsView next;
+    next.setSettings(&again);
+    next.setRows({a}); // the columns come after the settings, as they do at a start
+    QVERIFY(next.table()->isColumnHidden(column(next, u"hp:seed"_s)));
+    QVERIFY(!next.table()->isColumnHidden(column(next, u"hp:lr"_s)));
+    QVERIFY(!next.table()->isColumnHidden(column(next, u"metric:system/cpu_percent"_s)));
+    // Back to the defaults, from the same menu.
+    std::unique_ptr<QMenu> menu(next.columnMenu(nullptr));
+    const QList<QAction *> actions = menu->actions();
+    const auto reset = std::find_if(actions.cbegin(), actions.cend(), [](const QAction *action) {
+        return action->text() == u"Show the Default Columns"_s;
+    });
+    QVERIFY(reset != actions.cend());
+    (*reset)->trigger();
+    QVERIFY(!next.table()->isColumnHidden(column(next, u"hp:seed"_s)));
+    QVERIFY(next.table()->isColumnHidden(column(next, u"metric:system/cpu_percent"_s)));
+    QVERIFY(again.value(u"runsTable/hiddenColumns"_s).toStringList().isEmpty());
+}
+
+// Five runs of one script are not five rows named "train": each says its values of the
+// parameters that differ among them, read from a real store; the Id column shows the end of the
+// id that the chart's legend shows.
+void TestRunsModel::namesSayWhatDiffers()
+{
+    QTemporaryDir dir;
+    auto opened = run::RunStore::open(dir.filePath(u"runs.sqlite"_s));
+    QVERIFY(opened.hasValue());
+    std::unique_ptr<run::RunStore> store = std::move(*opened);
+    const QList<std::pair<QString, QList<run::Hyperparameter>>> runs{
+        {u"20261206-101530-train-0eaa"_s, {{u"lr"_s, u"0.01"_s}, {u"seed"_s, u"1"_s}, {u"epochs"_s, u"60"_s}}},
+        {u"20261206-101541-train-cfbb"_s, {{u"lr"_s, u"0.03"_s}, {u"seed"_s, u"2"_s}, {u"epochs"_s, u"60"_s}}},
+        {u"20261206-101552-train-24d1"_s, {{u"lr"_s, u"0.03"_s}, {u"seed"_s, u"1"_s}, {u"epochs"_s, u"60"_s}}}};
+    qint64 created = kBase;
+    for (const auto &[id, params] : runs) {
+        run::RunRecord r;
+        r.id = id;
+        r.name = u"train"_s;
+        r.createdMs = created += 1000;
+        store->createRun(r);
+        store->setParams(id, params);
+    }
+    run::RunRecord other;
+    other.id = u"20261206-120000-prepare-9f8c"_s;
+    other.name = u"prepare"_s;
+    other.createdMs = created + 1000;
+    store->createRun(other);
+    store->flush();
+
+    ui::RunsLoader::MetricCache cache;
+    const QList<RunRow> rows = ui::RunsLoader::load(*store, cache);
+    ui::RunsView view;
+    view.setRows(rows);
+    const RunsModel *model = view.model();
+    const auto name = [&](const QString &id) { return model->index(model->rowOf(id), RunsModel::NameColumn).data(); };
+    QCOMPARE(name(u"20261206-101530-train-0eaa"_s).toString(), u"train lr=0.01 seed=1"_s);
+    QCOMPARE(name(u"20261206-101541-train-cfbb"_s).toString(), u"train lr=0.03 seed=2"_s);
+    QCOMPARE(name(u"20261206-101552-train-24d1"_s).toString(), u"train lr=0.03 seed=1"_s);
+    QCOMPARE(name(other.id).toString(), u"prepare"_s);
+    QCOMPARE(model->index(model->rowOf(u"20261206-101541-train-cfbb"_s), RunsModel::IdColumn).data().toString(),
+             u"cfbb"_s);
+    QCOMPARE(model->index(model->rowOf(u"20261206-101541-train-cfbb"_s), RunsModel::IdColumn)
+                 .data(Qt::ToolTipRole)
+                 .toString(),
+             u"20261206-101541-train-cfbb"_s);
+    // The filter finds a run by what its name says.
+    view.filterEdit()->setText(u"0.03"_s);
+    QStringList found = proxyColumn(*view.proxy());
+    found.sort();
+    QCOMPARE(found, (QStringList{u"20261206-101541-train-cfbb"_s, u"20261206-101552-train-24d1"_s}));
+}
+
+// A workspace without runs says how to start one, where the rows would be.
+void TestRunsModel::emptyTableSaysHowToStart()
+{
+    ui::RunsView view;
+    view.resize(900, 300);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(view.emptyHint()->isVisible());
+    QVERIFY2(view.emptyHint()->text().contains(u"ferry run train.py"_s), qPrintable(view.emptyHint()->text()));
+    QVERIFY(view.emptyHint()->text().contains(u"Ctrl+R"_s));
+    QVERIFY(view.emptyHint()->width() > 300);
+    view.setRows({row(u"a"_s, run::RunStatus::Running, kBase)});
+    QVERIFY(!view.emptyHint()->isVisible());
+    view.filterEdit()->setText(u"nothing-like-it"_s);
+    QVERIFY(view.emptyHint()->isVisible());
+    QCOMPARE(view.emptyHint()->text(), u"No run matches the filter."_s);
+    view.filterEdit()->clear();
+    QVERIFY(!view.emptyHint()->isVisible());
+}
+
+// A run deselected with Ctrl+click stays the current row of the table, but it is no longer the
+// run whose details are shown: none is (review 2026-12-06, finding 8: the pane went stale).
+void TestRunsModel::deselectedRunIsNoLongerCurrent()
+{
+    ui::RunsView view;
+    view.resize(800, 300);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setRows({row(u"a"_s, run::RunStatus::Succeeded, kBase + 2, kBase + 3),
+                  row(u"b"_s, run::RunStatus::Succeeded, kBase + 1, kBase + 2)});
+    QSignalSpy current(&view, &ui::RunsView::currentRunChanged);
+    const int rowB = view.proxy()->mapFromSource(view.model()->index(view.model()->rowOf(u"b"_s), 0)).row();
+    const QRect rect = view.table()->visualRect(view.proxy()->index(rowB, RunsModel::DurationColumn));
+    QTest::mouseClick(view.table()->viewport(), Qt::LeftButton, {}, rect.center());
+    QCOMPARE(view.currentRunId(), u"b"_s);
+    QCOMPARE(current.last().at(0).toString(), u"b"_s);
+    QTest::mouseClick(view.table()->viewport(), Qt::LeftButton, Qt::ControlModifier, rect.center());
+    QVERIFY(view.selectedRunIds().isEmpty());
+    QCOMPARE(view.table()->selectionModel()->currentIndex().row(), rowB); // still the current row
+    QCOMPARE(view.currentRunId(), QString());
+    QCOMPARE(current.last().at(0).toString(), QString());
 }
 
 FERRY_TEST_MAIN(TestRunsModel)

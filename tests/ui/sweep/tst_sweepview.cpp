@@ -17,6 +17,7 @@
 #include "ui/sweep/sweeptrialsmodel.h"
 #include "ui/sweep/sweepview.h"
 
+#include <QHeaderView>
 #include <QJsonObject>
 #include <QLineEdit>
 #include <QPushButton>
@@ -156,6 +157,56 @@ private Q_SLOTS:
         QTest::mouseClick(parallel, Qt::LeftButton, {}, QPoint(from.x(), int((top + bottom) / 2)));
         QCOMPARE(rowsOf(view), 12);
         QVERIFY(!view.plotData().filtered());
+    }
+
+    // Review 2026-12-06, finding 6: the second parameter's plot ("val_loss by layers", a
+    // `values:` list) was painted solid with the colour of the first plot's last dot; the colours
+    // had no scale; the trial table cut off its last column.
+    void parameterPlotsAreFramedWithAColourScaleAndTheTableFits()
+    {
+        Fixture f;
+        ui::SweepView view;
+        view.resize(1280, 760);
+        view.setWorkspace(*workspace::Workspace::open(f.dir.path()), f.store.get(), {});
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        ui::ParameterScatter *scatter = view.parameterScatter();
+        view.tabs()->setCurrentWidget(scatter);
+        QTest::qWait(50);
+        const QImage image = scatter->grab().toImage();
+        const QColor base = scatter->palette().base().color();
+        for (int index : {0, 1}) {
+            const QRectF plot = scatter->plotRect(index);
+            QVERIFY(!plot.isEmpty());
+            // Inside the frame, away from the dots (a list's values sit at 1/4 and 3/4 across).
+            const QPoint inside = (plot.topLeft() + QPointF(4, 4)).toPoint() * image.devicePixelRatio();
+            QCOMPARE(image.pixelColor(inside), base);
+        }
+        // The colour scale: the worst trial's colour at its left end, the best's at its right.
+        const QRectF bar = scatter->colorScaleBar();
+        QVERIFY(!bar.isEmpty());
+        const auto near = [](const QColor &a, const QColor &b) {
+            return std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue()) < 40;
+        };
+        const double dpr = image.devicePixelRatio();
+        QVERIFY(near(image.pixelColor(QPointF(bar.left() + 2, bar.center().y()).toPoint() * dpr),
+                     ui::SweepPlot::kWorstColor));
+        QVERIFY(near(image.pixelColor(QPointF(bar.right() - 2, bar.center().y()).toPoint() * dpr),
+                     ui::SweepPlot::kBestColor));
+        ui::ParallelCoordinates *parallel = view.parallelCoordinates();
+        view.tabs()->setCurrentWidget(parallel);
+        QTest::qWait(50);
+        (void)parallel->grab();
+        QVERIFY(!parallel->colorScaleBar().isEmpty());
+
+        // Every column of the trial table in view, without scrolling sideways.
+        QHeaderView *header = view.table()->horizontalHeader();
+        header->setStretchLastSection(false);
+        view.table()->resizeColumnsToContents();
+        const int needed = header->length();
+        header->setStretchLastSection(true);
+        QVERIFY2(view.table()->viewport()->width() >= needed,
+                 qPrintable(u"%1 < %2"_s.arg(view.table()->viewport()->width()).arg(needed)));
     }
 
     void curvesRerunAndRefresh()

@@ -16,6 +16,7 @@
 #include "ui/env/environmenteditors.h"
 #include "ui/problems/problemsmodel.h"
 #include "ui/problems/problemspanel.h"
+#include "ui/runs/rundetailsview.h"
 #include "ui/runs/runsview.h"
 #include "ui/train/trainpanel.h"
 #include "ui/window/emptystatewidget.h"
@@ -39,9 +40,11 @@
 #include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSlider>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -658,6 +661,65 @@ private Q_SLOTS:
         QHelpEvent help(QEvent::ToolTip, at, tree->viewport()->mapToGlobal(at));
         QApplication::sendEvent(tree->viewport(), &help);
         QTRY_VERIFY2(QToolTip::text().endsWith(name), qPrintable(QToolTip::text()));
+    }
+
+    // Review 2026-12-06, finding 8: choosing a run brings its details forward (the Run tab over
+    // Train), they follow the selection and empty when none is left; the side dock does not grow
+    // and squeeze the chart's Smoothing slider. The legend names the run as the table does.
+    void selectedRunsDetailsComeForwardAndFollowTheSelection()
+    {
+        QSettings settings(settingsFile(), QSettings::IniFormat);
+        RecentWorkspaces recent(settings);
+        MainWindow window(settings, recent, {});
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openWorkspaceAt(folder(u"details"_s)));
+        const QString a = u"20261206-101530-train-0eaa"_s, b = u"20261206-101541-train-cfbb"_s;
+        for (const QString &id : {a, b}) {
+            ferry::run::RunRecord record;
+            record.id = id;
+            record.name = u"train"_s; // one script: the names alike, as the review found them
+            record.status = ferry::run::RunStatus::Succeeded;
+            record.createdMs = record.startedMs = 1'700'000'000'000 + (id == a ? 0 : 1000);
+            window.store()->createRun(record);
+            window.store()->appendMetrics(id, {{u"loss"_s, 0, 1.0, record.startedMs}}, 10);
+        }
+        window.store()->setParams(a, {{u"lr"_s, u"0.01"_s}});
+        window.store()->setParams(b, {{u"lr"_s, u"0.03"_s}});
+        window.store()->flush();
+        QTRY_COMPARE(window.runsView()->model()->rowCount(), 2);
+        auto *side = window.findChild<QTabWidget *>(u"sideTabs"_s);
+        auto *details = window.findChild<ferry::ui::RunDetailsView *>();
+        QVERIFY(side && details);
+        QVERIFY(side->currentWidget() != details);
+        auto *slider = window.chartPanel()->findChild<QSlider *>();
+        QVERIFY(slider);
+        const int sliderWidth = slider->width();
+
+        window.runsView()->selectRuns({a});
+        QCOMPARE(side->currentWidget(), details);
+        QTRY_COMPARE(details->runId(), a);
+        QTest::qWait(50); // a layout pass
+        QVERIFY2(slider->width() >= std::min(sliderWidth, 80),
+                 qPrintable(u"%1 -> %2"_s.arg(sliderWidth).arg(slider->width())));
+        // The legend: what differs, and the end of the id that `ferry runs show` takes.
+        QTRY_COMPARE(window.chartPanel()->chart()->runLabel(a), u"train lr=0.01 (0eaa)"_s);
+
+        window.runsView()->selectRuns({b});
+        QTRY_COMPARE(details->runId(), b);
+        window.runsView()->table()->clearSelection();
+        QTRY_VERIFY(details->runId().isEmpty());
+
+        // A long message takes the status bar: the workspace's path steps aside meanwhile.
+        auto *path = window.findChild<QLabel *>(u"workspaceLabel"_s);
+        QVERIFY(path);
+        window.statusBar()->clearMessage();
+        QVERIFY(path->isVisible());
+        window.statusBar()->showMessage(QString(300, u'x'));
+        QVERIFY(!path->isVisible());
+        window.statusBar()->clearMessage();
+        QVERIFY(path->isVisible());
     }
 
     // Issue 15: a part's problem reaches the window's list as core said it (file, line, hint),
