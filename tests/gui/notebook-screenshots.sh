@@ -43,13 +43,9 @@ nb = new_notebook(cells=cells, metadata={"kernelspec": {"name": "python3", "disp
                                          "ferry": {"environment": "debian.yml", "target": "local"}})
 nbformat.write(nb, sys.argv[1])
 PY
-for n in $(seq 90 120); do
-  [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ] || { display=":$n"; break; }
-done
-Xvfb "$display" -screen 0 1600x1000x24 -nolisten tcp >/dev/null 2>&1 &
-xvfb=$!
-export DISPLAY=$display XDG_CONFIG_HOME=$tmp/config XDG_RUNTIME_DIR=$tmp/runtime
-for _ in $(seq 50); do xdpyinfo >/dev/null 2>&1 && break; sleep 0.1; done
+source "$(dirname "$0")/xvfb.sh"
+start_xvfb 1600x1000x24
+export XDG_CONFIG_HOME=$tmp/config XDG_RUNTIME_DIR=$tmp/runtime
 "$ferry" "$tmp/books/showcase.ipynb" >"$tmp/app.log" 2>&1 &
 app=$!
 window=$(timeout 60 xdotool search --sync --name 'showcase.ipynb' | head -1)

@@ -40,13 +40,8 @@ json.dump(nb, open(sys.argv[2] + "/explore.ipynb", "w"), indent=1)
 PY
 
 # A display of its own.
-for n in $(seq 90 120); do
-  [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ] || { display=":$n"; break; }
-done
-Xvfb "$display" -screen 0 1600x1000x24 -nolisten tcp >/dev/null 2>&1 &
-xvfb=$!
-export DISPLAY=$display
-for _ in $(seq 50); do xdpyinfo >/dev/null 2>&1 && break; sleep 0.1; done
+source "$(dirname "$0")/xvfb.sh"
+start_xvfb 1600x1000x24
 
 export XDG_CONFIG_HOME=$tmp/config XDG_RUNTIME_DIR=$tmp/runtime
 "$ferry" "$tmp/books/explore.ipynb" >"$tmp/app.log" 2>&1 &
