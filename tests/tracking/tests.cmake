@@ -9,3 +9,7 @@ ferry_test(tst_runquery SOURCES tracking/tst_runquery.cpp)
 # A finished run's log collected as `ferry runs attach` collects it (the follower's pipeline, its
 # fast paths), against the plain path line by line, bit for bit.
 ferry_test(tst_followeringest SOURCES tracking/tst_followeringest.cpp)
+# Alert rules (`ferry runs watch --alert`, the window's alerts): their syntax, and what fires
+# over a real store's points.
+ferry_test(tst_alertrule SOURCES tracking/tst_alertrule.cpp)
+ferry_test(tst_alertwatch SOURCES tracking/tst_alertwatch.cpp)
