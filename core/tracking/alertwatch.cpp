@@ -155,6 +155,11 @@ QList<Alert> AlertWatch::observe(const RunRecord &record, qint64 nowMs, bool new
                     checkPoint(rule, r, update.name, c.steps[std::size_t(i)], c.values[std::size_t(i)], nowMs, fired);
             }
         }
+        // Said in the order the script wrote them, whatever the rule.
+        // (A point without a step, NaN, comes first, as RunStore::metrics orders them.)
+        const auto stepKey = [](const Alert &a) { return std::isnan(a.step) ? -HUGE_VAL : a.step; };
+        std::stable_sort(fired.begin(), fired.end(),
+                         [&](const Alert &a, const Alert &b) { return stepKey(a) < stepKey(b); });
         if (newest > 0) {
             // Live, a point is as new as when it was seen (a remote clock may be off); the
             // history read first is as old as its newest point says.

@@ -42,3 +42,8 @@ ferry_test(tst_runsanalysiscli SOURCES cli/tst_runsanalysiscli.cpp)
 # `ferry rates`, `ferry run --estimate`, `ferry sweep plan`'s estimate and `ferry cost report`
 # (docs/cost.md) on a store of runs with known durations: no run is started.
 ferry_test(tst_costcli SOURCES cli/tst_costcli.cpp)
+
+# `ferry runs watch --until-done --alert RULE`: real local runs, their alerts printed and sent to a
+# real notification server on a private D-Bus session (tests/services/notifications.sh), the exit
+# code the run's end's.
+ferry_test(tst_runswatch SOURCES cli/tst_runswatch.cpp)
