@@ -79,8 +79,13 @@ AlertWatch::AlertWatch(const RunStore &store, QString runId, QList<AlertRule> ru
     setRules(std::move(rules));
 }
 
-void AlertWatch::setRules(QList<AlertRule> rules)
+void AlertWatch::setRules(QList<AlertRule> given)
 {
+    QList<AlertRule> rules; // each once (the window's rules for every run and a run's own may share one)
+    for (AlertRule &rule : given) {
+        if (!rules.contains(rule))
+            rules << std::move(rule);
+    }
     QList<QHash<QString, bool>> met(rules.size());
     for (qsizetype i = 0; i < rules.size(); ++i) {
         if (const qsizetype before = m_rules.indexOf(rules[i]); before >= 0)
@@ -170,8 +175,11 @@ QList<Alert> AlertWatch::observe(const RunRecord &record, qint64 nowMs, bool new
             }
         }
     }
-    if (!over && record.status == RunStatus::Running && record.startedMs > 0) {
-        const qint64 since = std::max(m_lastPointMs, record.startedMs);
+    // A follower's record may not carry the start it stored: the run started when first seen running.
+    if (record.status == RunStatus::Running && m_runningSinceMs == 0)
+        m_runningSinceMs = record.startedMs > 0 ? record.startedMs : nowMs;
+    if (!over && record.status == RunStatus::Running) {
+        const qint64 since = std::max(m_lastPointMs, m_runningSinceMs);
         for (qsizetype r = 0; r < m_rules.size(); ++r) {
             const AlertRule &rule = m_rules[r];
             if (rule.kind != AlertRule::Kind::Stalled || nowMs - since < rule.stallMs || m_met[r].value(QString()))

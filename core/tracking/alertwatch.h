@@ -53,8 +53,8 @@ public:
     // `rules`: what to watch besides the end. Nothing is read until observe().
     AlertWatch(const RunStore &store, QString runId, QList<AlertRule> rules = {});
 
-    // The rules from now on: rules kept from before keep their state (a crossing is not said
-    // again), new ones start fresh.
+    // The rules from now on, each once: rules kept from before keep their state (a crossing is not
+    // said again), new ones start fresh.
     void setRules(QList<AlertRule> rules);
     const QList<AlertRule> &rules() const { return m_rules; }
 
@@ -78,8 +78,8 @@ private:
     bool m_readOnce = false;
     // Per rule (index in m_rules) and metric: whether the last point met the rule.
     QList<QHash<QString, bool>> m_met;
-    qint64 m_lastPointMs = 0; // the newest point's wall time, or when it was seen
-    bool m_stalled = false;   // the stall rules have fired since the last point
+    qint64 m_lastPointMs = 0;    // the newest point's wall time, or when it was seen
+    qint64 m_runningSinceMs = 0; // when the run started (or was first seen running)
     bool m_ended = false;
 };
 

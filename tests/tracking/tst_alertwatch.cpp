@@ -158,6 +158,13 @@ private Q_SLOTS:
         fired = notYet.observe(waiting, kAlertT0 + 1000);
         QCOMPARE(fired.size(), 1);
         QCOMPARE(fired[0].body(), u"rule stalled:2s; no point since the run started"_s);
+        // A follower's record that lacks the start it stored: counted from when it was first seen running.
+        RunRecord unstamped = makeRun(u"unstamped"_s);
+        unstamped.startedMs = 0;
+        AlertWatch seen(*m_store, unstamped.id, rulesOf(u"stalled:2s"_s));
+        QVERIFY(seen.observe(unstamped, kAlertT0).isEmpty());
+        QVERIFY(seen.observe(unstamped, kAlertT0 + 1999).isEmpty());
+        QCOMPARE(seen.observe(unstamped, kAlertT0 + 2000).size(), 1);
     }
 
     void theEndIsSaidOnceAfterTheLastPoints()
@@ -207,7 +214,8 @@ private Q_SLOTS:
         append(run.id, alertPoints(u"loss"_s, 0, {3.0}, kAlertT0));
         AlertWatch watch(*m_store, run.id, rulesOf(u"loss>2.5"_s));
         QCOMPARE(watch.observe(run, kAlertT0).size(), 1);
-        watch.setRules(rulesOf(u"loss:nan, loss > 2.5, loss>1"_s));
+        watch.setRules(rulesOf(u"loss:nan, loss > 2.5, loss>1, loss >1"_s));
+        QCOMPARE(watch.rules().size(), 3); // each once
         append(run.id, alertPoints(u"loss"_s, 1, {3.1}, kAlertT0 + 10));
         const QList<Alert> fired = watch.observe(run, kAlertT0 + 20);
         QCOMPARE(fired.size(), 1); // the new rule loss>1 only: loss>2.5 is still over
