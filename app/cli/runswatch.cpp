@@ -34,7 +34,8 @@ int exitCodeOf(run::RunStatus status)
 
 void addWatchOptions(QCommandLineParser &parser)
 {
-    parser.addOption({u"until-done"_s, u"watch: follow the run until it ends, whatever fires (else until the first alert)."_s});
+    parser.addOption(
+        {u"until-done"_s, u"watch: follow the run until it ends, whatever fires (else until the first alert)."_s});
     parser.addOption({u"alert"_s,
                       u"watch: a rule, e.g. 'val_loss>2.5', 'loss<0.01', 'loss:nan', 'stalled:10m' (repeatable; "
                       u"docs/metrics.md, Alerts)."_s,

@@ -22,4 +22,30 @@ Notification alertNotification(const run::Alert &alert, bool clickable)
     return n;
 }
 
+Notification sweepNotification(const sweep::SweepState &sweep, const QString &key)
+{
+    Notification n;
+    const QString name = sweep.name.isEmpty() ? sweep.id : u"%1 (%2)"_s.arg(sweep.name, sweep.id);
+    const QString how = sweep.status == sweep::SweepStatus::Finished ? u"finished"_s
+                        : sweep.status == sweep::SweepStatus::Failed ? u"failed"_s
+                                                                     : u"was cancelled"_s;
+    n.title = u"sweep %1 %2"_s.arg(name, how);
+    QStringList counts;
+    for (const sweep::TrialStatus status :
+         {sweep::TrialStatus::Succeeded, sweep::TrialStatus::Failed, sweep::TrialStatus::StoppedEarly,
+          sweep::TrialStatus::Cancelled, sweep::TrialStatus::Lost}) {
+        if (const qsizetype count = sweep.count(status))
+            counts << u"%1 %2"_s.arg(count).arg(sweep::trialStatusText(status));
+    }
+    n.body = (sweep.trials.size() == 1 ? u"1 trial"_s : u"%1 trials"_s.arg(sweep.trials.size())) +
+             (counts.isEmpty() ? QString() : u": "_s + counts.join(u", "_s));
+    if (!sweep.error.isEmpty())
+        n.body += u"\n"_s + sweep.error;
+    n.category = u"x-ferry.sweep.ended"_s;
+    n.urgency =
+        sweep.status == sweep::SweepStatus::Failed ? Notification::Urgency::Critical : Notification::Urgency::Normal;
+    n.key = key;
+    return n;
+}
+
 } // namespace ferry::notify

@@ -1,8 +1,9 @@
-// The desktop notification an alert of a run shows (tracking/alertwatch.h): its title, body,
-// urgency and the run a click opens.
+// The desktop notification an alert of a run shows (tracking/alertwatch.h), or a sweep's end: its
+// title, body, urgency and what a click opens.
 #pragma once
 
 #include "notify/desktopnotifier.h"
+#include "sweep/sweepstate.h"
 #include "tracking/alertwatch.h"
 
 namespace ferry::notify {
@@ -13,5 +14,10 @@ namespace ferry::notify {
 // window, which hears the click); the command line's notifications offer no action, since it
 // may be gone by the time of the click.
 Notification alertNotification(const run::Alert &alert, bool clickable);
+
+// A sweep that ended (sweep/sweepwatch.h): "sweep NAME finished", its trials counted below
+// ("12 trials: 10 succeeded, 2 stopped early"), or why it failed. `key`: what a click hands back
+// (empty: no action).
+Notification sweepNotification(const sweep::SweepState &sweep, const QString &key);
 
 } // namespace ferry::notify

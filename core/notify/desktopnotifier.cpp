@@ -18,7 +18,7 @@ namespace ferry::notify {
 
 namespace {
 
-constexpr int kNotifyTimeoutMs = 10000; // a server that does not answer Notify in this long is given up
+constexpr int kNotifyTimeoutMs = 10000;   // a server that does not answer Notify in this long is given up
 constexpr qsizetype kMostKeptKeys = 1000; // notifications whose click is still awaited
 
 QString service()
@@ -99,7 +99,10 @@ void DesktopNotifier::send(const Notification &notification)
                     if (!std::exchange(m_saidFailure, true))
                         Q_EMIT failed(Error{tr("the desktop's notification service refused a notification: %1")
                                                 .arg(reply.error().message()),
-                                            {}, 0, 0, {}});
+                                            {},
+                                            0,
+                                            0,
+                                            {}});
                 } else {
                     const uint id = reply.value();
                     if (!key.isEmpty()) {

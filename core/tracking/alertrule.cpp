@@ -41,7 +41,8 @@ qsizetype scanNumber(QStringView text, qsizetype at, double &value)
     qsizetype end = at;
     while (end < text.size()) {
         const QChar c = text[end];
-        const bool exponentSign = (c == u'+' || c == u'-') && end > at && (text[end - 1] == u'e' || text[end - 1] == u'E');
+        const bool exponentSign =
+            (c == u'+' || c == u'-') && end > at && (text[end - 1] == u'e' || text[end - 1] == u'E');
         if (!(c.isDigit() && c.unicode() < 128) && c != u'.' && c != u'e' && c != u'E' &&
             !((c == u'+' || c == u'-') && (end == at || exponentSign)))
             break;
@@ -70,7 +71,8 @@ struct Scan {
         skipSpaces();
         if (atEnd())
             return {};
-        return ruleError(column(), u"unexpected '%1' after the rule; rules are separated by commas"_s.arg(wordAt(text, at)));
+        return ruleError(column(),
+                         u"unexpected '%1' after the rule; rules are separated by commas"_s.arg(wordAt(text, at)));
     }
 };
 
@@ -106,8 +108,8 @@ Expected<AlertRule> scanStall(Scan &s)
     double amount = 0;
     const qsizetype length = scanNumber(s.text, s.at, amount);
     if (length == 0)
-        return ruleError(at, u"expected a duration after 'stalled:' such as 10m (s, m or h), not '%1'"_s.arg(
-                                 wordAt(s.text, s.at)));
+        return ruleError(
+            at, u"expected a duration after 'stalled:' such as 10m (s, m or h), not '%1'"_s.arg(wordAt(s.text, s.at)));
     s.at += length;
     const QChar unit = s.at < s.text.size() ? s.text[s.at].toLower() : QChar();
     const double scale = unit == u's' ? 1000.0 : unit == u'm' ? 60000.0 : unit == u'h' ? 3600000.0 : 0;
@@ -133,7 +135,8 @@ Expected<AlertRule> scanCondition(Scan &s, AlertRule rule)
         ++s.at;
         s.skipSpaces();
         if (s.text.mid(s.at, 3).compare(u"nan"_s, Qt::CaseInsensitive) != 0)
-            return ruleError(s.column(), u"expected 'nan' after ':' (%1:nan), not '%2'"_s.arg(rule.metric, wordAt(s.text, s.at)));
+            return ruleError(s.column(),
+                             u"expected 'nan' after ':' (%1:nan), not '%2'"_s.arg(rule.metric, wordAt(s.text, s.at)));
         s.at += 3;
         rule.kind = AlertRule::Kind::NotFinite;
         if (const auto end = s.expectEnd(); !end)
@@ -153,8 +156,9 @@ Expected<AlertRule> scanCondition(Scan &s, AlertRule rule)
     s.skipSpaces();
     const qsizetype length = scanNumber(s.text, s.at, rule.threshold);
     if (length == 0)
-        return ruleError(s.column(), s.atEnd() ? u"expected a number after '%1'"_s.arg(op)
-                                               : u"expected a number after '%1', not '%2'"_s.arg(op, wordAt(s.text, s.at)));
+        return ruleError(s.column(), s.atEnd()
+                                         ? u"expected a number after '%1'"_s.arg(op)
+                                         : u"expected a number after '%1', not '%2'"_s.arg(op, wordAt(s.text, s.at)));
     s.at += length;
     if (const auto end = s.expectEnd(); !end)
         return end.error();

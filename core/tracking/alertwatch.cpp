@@ -3,6 +3,7 @@
 #include <QDateTime>
 
 #include <algorithm>
+#include <utility>
 
 using namespace Qt::StringLiterals;
 
@@ -101,6 +102,7 @@ Alert AlertWatch::alertFor(Alert::Kind kind, qint64 nowMs) const
     alert.kind = kind;
     alert.runId = m_runId;
     alert.runName = m_runName;
+    alert.sweepId = m_sweepId;
     alert.atMs = nowMs;
     return alert;
 }
@@ -114,13 +116,11 @@ void AlertWatch::checkPoint(const AlertRule &rule, qsizetype index, const QStrin
     bool &before = m_met[index][name];
     if (met && !before) {
         const QString text = rule.text();
-        const bool said = std::any_of(fired.cbegin(), fired.cend(), [&](const Alert &a) {
-            return a.rule == text && a.metric == name;
-        });
+        const bool said = std::any_of(fired.cbegin(), fired.cend(),
+                                      [&](const Alert &a) { return a.rule == text && a.metric == name; });
         if (!said) {
-            Alert alert = alertFor(rule.kind == AlertRule::Kind::NotFinite ? Alert::Kind::NotFinite
-                                                                           : Alert::Kind::Crossed,
-                                   nowMs);
+            Alert alert = alertFor(
+                rule.kind == AlertRule::Kind::NotFinite ? Alert::Kind::NotFinite : Alert::Kind::Crossed, nowMs);
             alert.rule = text;
             alert.metric = name;
             alert.value = value;
@@ -137,6 +137,10 @@ QList<Alert> AlertWatch::observe(const RunRecord &record, qint64 nowMs, bool new
     if (m_ended)
         return fired;
     m_runName = record.name;
+    if (!std::exchange(m_readSpec, true)) {
+        if (const auto spec = RunSpec::fromJson(record.spec))
+            m_sweepId = spec->sweep;
+    }
     const bool over = isFinished(record.status);
     const bool anyMetricRule = std::any_of(m_rules.cbegin(), m_rules.cend(),
                                            [](const AlertRule &r) { return r.kind != AlertRule::Kind::Stalled; });

@@ -30,8 +30,9 @@ struct Alert {
     Kind kind = Kind::Ended;
     QString runId;
     QString runName;
-    QString rule;                // the rule's text (AlertRule::text); empty for Ended
-    QString metric;              // Crossed, NotFinite
+    QString sweepId; // the sweep whose trial the run is; empty: none
+    QString rule;    // the rule's text (AlertRule::text); empty for Ended
+    QString metric;  // Crossed, NotFinite
     double value = std::numeric_limits<double>::quiet_NaN();
     double step = std::numeric_limits<double>::quiet_NaN();
     RunStatus status = RunStatus::Running; // Ended: how the run ended
@@ -73,6 +74,8 @@ private:
     const RunStore &m_store;
     QString m_runId;
     QString m_runName;
+    QString m_sweepId;
+    bool m_readSpec = false;
     QList<AlertRule> m_rules;
     RunStore::MetricCursor m_cursor;
     bool m_readOnce = false;

@@ -85,8 +85,7 @@ QList<RunMonitor::Change> RunMonitor::poll()
         if (change.finished) {
             m_runAlertRules.remove(it.key());
             it = m_followers.erase(it);
-        }
-        else
+        } else
             ++it;
     }
     return changes;

@@ -179,11 +179,11 @@ private Q_SLOTS:
     {
         QFETCH(QString, mode);
         const QString id = start({u"losses=3:0.4"_s});
-        const ferry::test::CliResult r = ferry::test::runProgram(
-            u"bash"_s,
-            {QStringLiteral(FERRY_NOTIFICATIONS_SCRIPT), mode, ferry::test::ferryBinary(), u"runs"_s, u"watch"_s, id,
-             u"--until-done"_s, u"--alert"_s, u"loss<0.5"_s},
-            m_ws.path(), 60000);
+        const ferry::test::CliResult r =
+            ferry::test::runProgram(u"bash"_s,
+                                    {QStringLiteral(FERRY_NOTIFICATIONS_SCRIPT), mode, ferry::test::ferryBinary(),
+                                     u"runs"_s, u"watch"_s, id, u"--until-done"_s, u"--alert"_s, u"loss<0.5"_s},
+                                    m_ws.path(), 60000);
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.out, u"alert: run alerts (%1): loss = 0.4 at step 1 (rule loss < 0.5)\n"_s.arg(id));
         QStringList said = r.err.split(u'\n', Qt::SkipEmptyParts);

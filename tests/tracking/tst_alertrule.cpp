@@ -24,7 +24,8 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("stallMs");
         QTest::addColumn<QString>("written"); // AlertRule::text()
         using K = AlertRule::Kind;
-        QTest::newRow("above") << u"val_loss>2.5"_s << int(K::Above) << u"val_loss"_s << 2.5 << 0LL << u"val_loss > 2.5"_s;
+        QTest::newRow("above") << u"val_loss>2.5"_s << int(K::Above) << u"val_loss"_s << 2.5 << 0LL
+                               << u"val_loss > 2.5"_s;
         QTest::newRow("spaces") << u"  val_loss  >  2.5 "_s << int(K::Above) << u"val_loss"_s << 2.5 << 0LL
                                 << u"val_loss > 2.5"_s;
         QTest::newRow("below") << u"loss<0.01"_s << int(K::Below) << u"loss"_s << 0.01 << 0LL << u"loss < 0.01"_s;
@@ -37,24 +38,24 @@ private Q_SLOTS:
         QTest::newRow("NaN, spaced") << u"loss : NaN"_s << int(K::NotFinite) << u"loss"_s << 0.0 << 0LL
                                      << u"loss:nan"_s;
         QTest::newRow("every metric") << u"*:nan"_s << int(K::NotFinite) << u"*"_s << 0.0 << 0LL << u"*:nan"_s;
-        QTest::newRow("a name with a slash") << u"train/loss>1"_s << int(K::Above) << u"train/loss"_s << 1.0 << 0LL
-                                             << u"train/loss > 1"_s;
-        QTest::newRow("a name with a space") << u"val loss>1"_s << int(K::Above) << u"val loss"_s << 1.0 << 0LL
-                                             << u"val loss > 1"_s;
-        QTest::newRow("quoted, with a colon") << u"\"eval:loss\" > 1"_s << int(K::Above) << u"eval:loss"_s << 1.0
-                                              << 0LL << u"\"eval:loss\" > 1"_s;
-        QTest::newRow("quoted, an escaped quote") << u"'a\\'b' < 2"_s << int(K::Below) << u"a'b"_s << 2.0 << 0LL
-                                                  << u"a'b < 2"_s;
-        QTest::newRow("a metric named stalled") << u"\"stalled\":nan"_s << int(K::NotFinite) << u"stalled"_s << 0.0
-                                                << 0LL << u"\"stalled\":nan"_s;
+        QTest::newRow("a name with a slash")
+            << u"train/loss>1"_s << int(K::Above) << u"train/loss"_s << 1.0 << 0LL << u"train/loss > 1"_s;
+        QTest::newRow("a name with a space")
+            << u"val loss>1"_s << int(K::Above) << u"val loss"_s << 1.0 << 0LL << u"val loss > 1"_s;
+        QTest::newRow("quoted, with a colon")
+            << u"\"eval:loss\" > 1"_s << int(K::Above) << u"eval:loss"_s << 1.0 << 0LL << u"\"eval:loss\" > 1"_s;
+        QTest::newRow("quoted, an escaped quote")
+            << u"'a\\'b' < 2"_s << int(K::Below) << u"a'b"_s << 2.0 << 0LL << u"a'b < 2"_s;
+        QTest::newRow("a metric named stalled")
+            << u"\"stalled\":nan"_s << int(K::NotFinite) << u"stalled"_s << 0.0 << 0LL << u"\"stalled\":nan"_s;
         QTest::newRow("stalled minutes") << u"stalled:10m"_s << int(K::Stalled) << QString() << 0.0 << 600000LL
                                          << u"stalled:10m"_s;
         QTest::newRow("stalled seconds") << u"stalled : 90s"_s << int(K::Stalled) << QString() << 0.0 << 90000LL
                                          << u"stalled:90s"_s;
-        QTest::newRow("stalled hours, a fraction") << u"stalled:1.5h"_s << int(K::Stalled) << QString() << 0.0
-                                                   << 5400000LL << u"stalled:90m"_s;
-        QTest::newRow("stalled, upper case unit") << u"stalled:2H"_s << int(K::Stalled) << QString() << 0.0
-                                                  << 7200000LL << u"stalled:2h"_s;
+        QTest::newRow("stalled hours, a fraction")
+            << u"stalled:1.5h"_s << int(K::Stalled) << QString() << 0.0 << 5400000LL << u"stalled:90m"_s;
+        QTest::newRow("stalled, upper case unit")
+            << u"stalled:2H"_s << int(K::Stalled) << QString() << 0.0 << 7200000LL << u"stalled:2h"_s;
     }
     void rulesReadAsWritten()
     {
@@ -93,14 +94,17 @@ private Q_SLOTS:
         QTest::newRow("equals") << u"loss=2"_s << 5 << u"'=' compares nothing here: use >, >=, < or <="_s;
         QTest::newRow("double equals") << u"loss==2"_s << 5 << u"'=' compares nothing here"_s;
         QTest::newRow("unknown condition") << u"loss:inf"_s << 6 << u"expected 'nan' after ':' (loss:nan), not 'inf'"_s;
-        QTest::newRow("more after the number") << u"loss>2.5 and acc<1"_s << 10
-                                               << u"unexpected 'and' after the rule; rules are separated by commas"_s;
+        QTest::newRow("more after the number")
+            << u"loss>2.5 and acc<1"_s << 10 << u"unexpected 'and' after the rule; rules are separated by commas"_s;
         QTest::newRow("more after nan") << u"loss:nan!"_s << 9 << u"unexpected '!'"_s;
-        QTest::newRow("stall without a unit") << u"stalled:10"_s << 11 << u"expected the duration's unit after 10: s, m or h"_s;
+        QTest::newRow("stall without a unit")
+            << u"stalled:10"_s << 11 << u"expected the duration's unit after 10: s, m or h"_s;
         QTest::newRow("stall in days") << u"stalled:2d"_s << 10 << u"s, m or h"_s;
-        QTest::newRow("stall, no duration") << u"stalled:"_s << 9 << u"expected a duration after 'stalled:' such as 10m"_s;
+        QTest::newRow("stall, no duration")
+            << u"stalled:"_s << 9 << u"expected a duration after 'stalled:' such as 10m"_s;
         QTest::newRow("stall too short") << u"stalled:10ms"_s << 12 << u"unexpected 's'"_s; // 10m, then 's'
-        QTest::newRow("stall under a second") << u"stalled:0.5s"_s << 9 << u"a stall lasts from 1s to 7 days, not 0.5s"_s;
+        QTest::newRow("stall under a second")
+            << u"stalled:0.5s"_s << 9 << u"a stall lasts from 1s to 7 days, not 0.5s"_s;
         QTest::newRow("stall over a week") << u"stalled:200h"_s << 9 << u"a stall lasts from 1s to 7 days"_s;
         QTest::newRow("unclosed quote") << u"\"val loss > 2"_s << 1 << u"the name quoted here has no closing \""_s;
         QTest::newRow("a control character") << u"lo\u001bss>1"_s << 1 << u"cannot name a metric"_s;

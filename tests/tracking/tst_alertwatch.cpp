@@ -122,7 +122,8 @@ private Q_SLOTS:
         }
         said.sort();
         QCOMPARE(said, (QStringList{u"*:nan/grad/-inf"_s, u"*:nan/loss/nan"_s, u"loss:nan/loss/nan"_s}));
-        const auto loss = std::find_if(fired.cbegin(), fired.cend(), [](const Alert &a) { return a.metric == "loss"_L1; });
+        const auto loss =
+            std::find_if(fired.cbegin(), fired.cend(), [](const Alert &a) { return a.metric == "loss"_L1; });
         QCOMPARE(loss->summary(), u"run train (nan): loss is nan at step 2"_s);
     }
 
@@ -200,7 +201,8 @@ private Q_SLOTS:
         QVERIFY(!ended[0].isWarning());
         RunRecord lost = makeRun(u"lost"_s);
         lost.status = RunStatus::Lost;
-        QCOMPARE(AlertWatch(*m_store, lost.id).observe(lost, kAlertT0).value(0).summary(), u"run train (lost) was lost"_s);
+        QCOMPARE(AlertWatch(*m_store, lost.id).observe(lost, kAlertT0).value(0).summary(),
+                 u"run train (lost) was lost"_s);
         RunRecord early = makeRun(u"early"_s);
         early.status = RunStatus::Cancelled;
         early.error = u"stopped early: val_loss 0.9 at step 3"_s;

@@ -129,9 +129,9 @@ private Q_SLOTS:
     void alertRulesFireAsTheRunGoes()
     {
         auto target = targets::makeTarget(run::TargetSpec{}, ferry::test::ferryBinary());
-        const auto launched = run::launchRun(*m_store, *target, runsDir(),
-                                             scriptSpec(u"alerts.py"_s, {{u"losses"_s, u"3:0.4:0.3:nan"_s},
-                                                                         {u"code"_s, u"2"_s}}));
+        const auto launched =
+            run::launchRun(*m_store, *target, runsDir(),
+                           scriptSpec(u"alerts.py"_s, {{u"losses"_s, u"3:0.4:0.3:nan"_s}, {u"code"_s, u"2"_s}}));
         QVERIFY2(launched, launched ? "" : qPrintable(launched.error().toString()));
         auto m = monitor();
         m->setAlertRules(*run::parseAlertRules(u"loss:nan"_s));

@@ -68,6 +68,7 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
     m_workspaceLabel->setText(tr("No workspace"));
     connect(m_workbench, &Workbench::statusMessage, statusBar(), &QStatusBar::showMessage);
     connect(m_workbench, &Workbench::panelRequested, this, &MainWindow::bringForward);
+    connect(m_workbench, &Workbench::attentionRequested, this, &MainWindow::comeForward);
     connect(m_workbench, &Workbench::workspaceChanged, this, &MainWindow::showWorkspace);
     connect(m_panels.documents, &DocumentArea::currentDocumentChanged, this, &MainWindow::showTitle);
     connect(m_panels.documents, &DocumentArea::documentChanged, this, &MainWindow::showTitle);
@@ -197,6 +198,14 @@ void MainWindow::bringForward(QWidget *panel)
         if (tabs->indexOf(panel) >= 0)
             tabs->setCurrentWidget(panel);
     }
+}
+
+void MainWindow::comeForward()
+{
+    setWindowState(windowState() & ~Qt::WindowMinimized); // maximised stays so
+    show();
+    raise();
+    activateWindow();
 }
 
 void MainWindow::showEvent(QShowEvent *event)

@@ -29,6 +29,7 @@ namespace ferry::ui {
 
 struct DropPlan;
 class Preferences;
+class RunAlerts;
 class RunsController;
 class WorkspaceSession;
 
@@ -80,6 +81,7 @@ public:
     void setRecentMenu(QMenu *menu);
     RunsController *runsController() const { return m_runs; }
     Preferences *preferences() const { return m_preferences; }
+    RunAlerts *alerts() const { return m_alerts; }
 
     void setWorkspace(const workspace::Workspace &workspace);
     const std::optional<workspace::Workspace> &workspace() const { return m_workspace; }
@@ -111,6 +113,7 @@ Q_SIGNALS:
     void workspaceChanged();
     void statusMessage(const QString &text, int timeoutMs);
     void panelRequested(QWidget *panel); // the window brings it into view (its tab, its dock)
+    void attentionRequested();           // the window comes forward (a click on its notification)
 
 private:
     void createActions();
@@ -132,6 +135,7 @@ private:
     std::unique_ptr<WorkspaceSession> m_session; // nullptr: no workspace, or its runs could not be opened
     Preferences *m_preferences;
     RunsController *m_runs;
+    RunAlerts *m_alerts;
     WorkbenchActions m_actions;
     QPointer<QMenu> m_recentMenu;
 };
