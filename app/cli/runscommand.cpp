@@ -162,9 +162,9 @@ public:
     {
         const QString action = parser.positionalArguments().value(0);
         const QString id = parser.positionalArguments().value(1);
-        static const QStringList actions{u"list"_s,      u"show"_s,   u"metrics"_s, u"logs"_s,   u"cancel"_s,
-                                         u"attach"_s,    u"watch"_s,  u"export"_s,  u"import"_s, u"delete"_s,
-                                         u"diff"_s,      u"rerun"_s,  u"tag"_s,     u"note"_s,   u"aggregate"_s,
+        static const QStringList actions{u"list"_s,       u"show"_s,  u"metrics"_s, u"logs"_s,   u"cancel"_s,
+                                         u"attach"_s,     u"watch"_s, u"export"_s,  u"import"_s, u"delete"_s,
+                                         u"diff"_s,       u"rerun"_s, u"tag"_s,     u"note"_s,   u"aggregate"_s,
                                          u"importance"_s, u"gc"_s};
         if (action == "tag"_L1 || action == "note"_L1)
             return tagOrNoteRun(parser, io);
