@@ -14,6 +14,7 @@
 #include "ui/problems/fileatlineview.h"
 #include "ui/problems/problemspanel.h"
 #include "ui/runs/runactions.h"
+#include "ui/runs/runsview.h"
 #include "ui/session/workspacesession.h"
 #include "ui/settings/preferences.h"
 #include "ui/train/trainpanel.h"
