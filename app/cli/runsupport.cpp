@@ -174,7 +174,7 @@ FollowOutcome followRunWith(RunContext &context, const run::RunRecord &record, I
         if (options.afterStep)
             context.store->flush(); // what the step stored (a metric file's points too) is read there
         const bool stop =
-            options.afterStep && options.afterStep(outcome.end, !step->lines.isEmpty() || !step->points.isEmpty());
+            options.afterStep && options.afterStep(outcome.end, !step->lines.isEmpty() || step->points > 0);
         if (step->finished) {
             const run::RunRecord &end = follower.record();
             io.err << "run " << end.id << ": " << run::runStatusLabel(end);

@@ -72,7 +72,7 @@ QList<RunMonitor::Change> RunMonitor::poll()
                 f.lastDetail = detail;
             }
             // The points another follower stored come as lines here: read from the store either way.
-            const bool newData = !step->points.isEmpty() || !step->lines.isEmpty() || change.replaced;
+            const bool newData = step->points > 0 || !step->lines.isEmpty() || change.replaced;
             change.alerts = f.alerts->observe(f.follower->record(), QDateTime::currentMSecsSinceEpoch(), newData);
         } else {
             change.status = f.lastStatus; // the folder is unreadable now: tried again next round

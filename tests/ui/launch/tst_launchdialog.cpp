@@ -5,6 +5,7 @@
 #include "support/runhistory.h"
 #include "support/testmain.h"
 #include "ui/launch/launchdialog.h"
+#include "ui/launch/remotetargetfields.h"
 
 #include <QLabel>
 #include <QPushButton>
