@@ -145,10 +145,7 @@ int runGui(int argc, char **argv, const QString &commands)
     QObject::connect(&instance, &ferry::ui::SingleInstance::pathsReceived, &window,
                      [&window](const QStringList &paths) {
                          window.openPaths(paths);
-                         window.setWindowState(window.windowState() & ~Qt::WindowMinimized); // maximised stays so
-                         window.show();
-                         window.raise();
-                         window.activateWindow();
+                         window.comeForward();
                      });
 
     if (parser.isSet(firstFrame))

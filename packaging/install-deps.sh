@@ -7,6 +7,8 @@ set -euo pipefail
 runtime=(
   libqt6core6 libqt6gui6 libqt6widgets6 libqt6charts6 libqt6sql6 libqt6sql6-sqlite
   libqt6concurrent6 libqt6svg6 libqt6svgwidgets6 libqt6network6 qt6-qpa-plugins libqt6keychain1
+  # desktop notifications over the session D-Bus (core/notify; its headers are qt6-base-dev's)
+  libqt6dbus6
   libyaml-cpp0.7 libarchive13
   # kernels: the Jupyter messaging protocol over ZeroMQ (issue 35)
   libzmq5
@@ -54,6 +56,8 @@ test=(
   docker-registry apache2-utils curl
   # a real Secret Service for the keychain tests: gnome-keyring in a private D-Bus session
   gnome-keyring dbus-daemon dbus-bin libsecret-tools
+  # a real notification server for the alert tests (tests/services/notification-server.py)
+  python3-dbus python3-gi
   # notebook import is checked against Jupyter's own converter and nbformat's validator; the
   # kernels' wire format against jupyter_client's Session
   jupyter-nbconvert python3-nbformat python3-jupyter-client

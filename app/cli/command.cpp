@@ -23,6 +23,18 @@ bool reportDiagnostics(const Diagnostics &diagnostics, Io &io)
     return hasErrors(diagnostics);
 }
 
+void printColumnError(const QString &prefix, const QString &text, const Error &error, Io &io)
+{
+    io.err << prefix;
+    if (error.column > 0)
+        io.err << "column " << error.column << ": ";
+    io.err << error.message << Qt::endl
+           << "  " << text << Qt::endl
+           << "  " << QString(qMax(0, error.column - 1), u' ') << '^' << Qt::endl;
+    if (!error.hint.isEmpty())
+        io.err << "  " << error.hint << Qt::endl;
+}
+
 CommandList allCommands()
 {
     CommandList commands;

@@ -53,6 +53,9 @@ QString parserError(const QCommandLineParser &parser);
 int usageError(const QString &command, const QString &message, Io &io);
 // Prints every diagnostic (file:line:column, then the hint) on stderr; true when one is an error.
 bool reportDiagnostics(const Diagnostics &diagnostics, Io &io);
+// An error in a one-line text an option gave (a query, an alert rule), on stderr:
+// "PREFIXcolumn 18: MESSAGE", the text, a caret under the column, then the hint if any.
+void printColumnError(const QString &prefix, const QString &text, const Error &error, Io &io);
 
 // Every subcommand, in the order `ferry --help` lists them.
 CommandList allCommands();

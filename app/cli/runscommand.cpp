@@ -1,6 +1,6 @@
 // `ferry runs list | show ID | metrics ID | images ID | histograms ID | cancel ID | attach ID |
-// delete ID | diff A B | rerun ID | export ID | import FILE | tag ID | note ID | aggregate ID... |
-// importance ID... | gc`: the runs of a workspace.
+// watch ID | delete ID | diff A B | rerun ID | export ID | import FILE | tag ID | note ID |
+// aggregate ID... | importance ID... | gc`: the runs of a workspace.
 #include "cli/command.h"
 #include "cli/remoteoptions.h"
 #include "cli/runexport.h"
@@ -14,6 +14,7 @@
 #include "cli/runsquery.h"
 #include "cli/runsrerun.h"
 #include "cli/runsupport.h"
+#include "cli/runswatch.h"
 
 #include "metrics/terminaltext.h"
 #include "snapshot/snapshot.h"
@@ -93,6 +94,13 @@ public:
             u"                                   bucket_limit and bucket (TensorBoard's HistogramProto)\n"
             u"  ferry runs cancel ID             stop the run and everything it started\n"
             u"  ferry runs attach ID             follow the run's log until it ends\n"
+            u"  ferry runs watch ID [--until-done] [--alert RULE]...\n"
+            u"                                   follow the run and say what happens: each alert as a\n"
+            u"                                   rule fires ('val_loss>2.5', 'loss<0.01', 'loss:nan',\n"
+            u"                                   'stalled:10m'), on stdout and on the desktop; until the\n"
+            u"                                   first alert, or with --until-done until the run ends.\n"
+            u"                                   Exit code: 0 succeeded, 3 failed, 4 lost, 5 cancelled,\n"
+            u"                                   10 an alert (the run goes on), 130 Ctrl-C (docs/metrics.md)\n"
             u"  ferry runs logs ID [--rank K] [--raw]\n"
             u"                                   the run's log as it is now, as a terminal shows it\n"
             u"                                   (control sequences dropped; --raw: the bytes as they\n"
@@ -132,8 +140,8 @@ public:
             u"column show (0eaa of 20261206-101530-train-0eaa) names the run too."_s);
         parser.addPositionalArgument(
             u"action"_s,
-            u"list, show, metrics, images, histograms, logs, cancel, attach, export, import, delete, diff, rerun, "
-            "tag, note, aggregate, importance or gc"_s,
+            u"list, show, metrics, images, histograms, logs, cancel, attach, watch, export, import, delete, diff, "
+            "rerun, tag, note, aggregate, importance or gc"_s,
             u"ACTION"_s);
         parser.addPositionalArgument(u"id"_s, u"The run."_s, u"[ID]"_s);
         parser.addPositionalArgument(u"other"_s, u"diff: the run compared with the first."_s, u"[ID]"_s);
@@ -160,16 +168,17 @@ public:
         addBundleOptions(parser);
         addAnalysisOptions(parser);
         addMediaOptions(parser);
+        addWatchOptions(parser);
     }
 
     int run(const QCommandLineParser &parser, Io &io) override
     {
         const QString action = parser.positionalArguments().value(0);
         const QString id = parser.positionalArguments().value(1);
-        static const QStringList actions{u"list"_s,      u"show"_s,       u"metrics"_s, u"images"_s, u"histograms"_s,
-                                         u"logs"_s,      u"cancel"_s,     u"attach"_s,  u"export"_s, u"import"_s,
-                                         u"delete"_s,    u"diff"_s,       u"rerun"_s,   u"tag"_s,    u"note"_s,
-                                         u"aggregate"_s, u"importance"_s, u"gc"_s};
+        static const QStringList actions{u"list"_s,   u"show"_s,      u"metrics"_s,    u"images"_s, u"histograms"_s,
+                                         u"logs"_s,   u"cancel"_s,    u"attach"_s,     u"watch"_s,  u"export"_s,
+                                         u"import"_s, u"delete"_s,    u"diff"_s,       u"rerun"_s,  u"tag"_s,
+                                         u"note"_s,   u"aggregate"_s, u"importance"_s, u"gc"_s};
         if (action == "tag"_L1 || action == "note"_L1)
             return tagOrNoteRun(parser, io);
         if (action == "aggregate"_L1 || action == "importance"_L1) { // any number of runs
@@ -205,6 +214,11 @@ public:
             io.err << "ferry runs " << action << ": takes no run, but was given '" << id << "'" << Qt::endl;
             return kExitUserError;
         }
+        // A bad rule is refused before anything is read.
+        const auto watchRules =
+            action == "watch"_L1 ? alertRulesOf(parser.values(u"alert"_s), io) : QList<run::AlertRule>{};
+        if (!watchRules)
+            return kExitUserError;
         auto context = openRunContext(parser.value(u"workspace"_s), io);
         if (!context)
             return kExitUserError;
@@ -245,6 +259,8 @@ public:
         }
         if (action == "delete"_L1)
             return remove(*context, *record, parser.isSet(u"remote"_s), parser.isSet(u"keep-remote"_s), io);
+        if (action == "watch"_L1)
+            return watchRun(*context, *record, *watchRules, parser.isSet(u"until-done"_s), io);
         return followRun(*context, *record, io);
     }
 

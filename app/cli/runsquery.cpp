@@ -124,9 +124,7 @@ std::optional<QList<run::RunRecord>> runsWhere(const run::RunStore &store, const
 {
     const auto query = run::RunQuery::parse(where);
     if (!query) {
-        io.err << "ferry runs " << action << ": --where: " << run::RunQuery::errorText(query.error()) << Qt::endl
-               << "  " << where << Qt::endl
-               << "  " << QString(qMax(0, query.error().column - 1), u' ') << '^' << Qt::endl;
+        printColumnError(u"ferry runs %1: --where: "_s.arg(action), where, query.error(), io);
         return std::nullopt;
     }
     return query->filter(store, store.runs());

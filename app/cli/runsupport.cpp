@@ -111,14 +111,24 @@ void refreshUnfinishedRuns(RunContext &context, Io &io)
 
 int followRun(RunContext &context, const run::RunRecord &record, Io &io)
 {
+    return followRunWith(context, record, io, {}).code;
+}
+
+FollowOutcome followRunWith(RunContext &context, const run::RunRecord &record, Io &io, const FollowOptions &options)
+{
+    FollowOutcome outcome;
+    outcome.end = record;
     const auto spec = run::RunSpec::fromJson(record.spec);
     if (!spec) {
         io.err << "ferry: run " << record.id << ": " << spec.error().toString() << Qt::endl;
-        return kExitInternalError;
+        outcome.code = kExitInternalError;
+        return outcome;
     }
     auto target = makeTarget(spec->target, io);
-    if (!target)
-        return kExitUserError;
+    if (!target) {
+        outcome.code = kExitUserError;
+        return outcome;
+    }
     run::RunFollower follower(*context.store, *target, runDirOf(context, record.id), record);
     // The run's secrets never show in what is printed, even if the script prints them.
     if (!spec->secretVariables.isEmpty()) {
@@ -133,13 +143,12 @@ int followRun(RunContext &context, const run::RunRecord &record, Io &io)
     }
     g_stopFollowing = false;
     const auto previous = std::signal(SIGINT, onInterrupt);
-    int code = kExitOk;
     QString detail; // what a remote target says while it runs: queue position, reconnecting
     while (true) {
         const auto step = follower.poll();
         if (!step) {
             io.err << "ferry: " << step.error().toString() << Qt::endl;
-            code = kExitInternalError;
+            outcome.code = kExitInternalError;
             break;
         }
         if (!step->finished && step->probe.detail != detail) {
@@ -148,9 +157,16 @@ int followRun(RunContext &context, const run::RunRecord &record, Io &io)
                 io.err << "run " << record.id << ": " << detail << Qt::endl;
         }
         // L7: as the window shows them, so no control sequence a script prints reaches the terminal.
-        for (const QByteArray &line : step->lines)
-            io.out << run::terminalText(line) << '\n';
-        io.out.flush();
+        if (options.printLog) {
+            for (const QByteArray &line : step->lines)
+                io.out << run::terminalText(line) << '\n';
+            io.out.flush();
+        }
+        outcome.end = follower.record();
+        if (options.afterStep)
+            context.store->flush(); // what the step stored (a metric file's points too) is read there
+        const bool stop =
+            options.afterStep && options.afterStep(outcome.end, !step->lines.isEmpty() || step->points > 0);
         if (step->finished) {
             const run::RunRecord &end = follower.record();
             io.err << "run " << end.id << ": " << run::runStatusLabel(end);
@@ -159,19 +175,24 @@ int followRun(RunContext &context, const run::RunRecord &record, Io &io)
             if (!end.error.isEmpty())
                 io.err << ": " << end.error;
             io.err << Qt::endl;
-            code = end.status == run::RunStatus::Succeeded ? kExitOk : kExitUserError;
+            outcome.code = end.status == run::RunStatus::Succeeded ? kExitOk : kExitUserError;
+            outcome.ended = true;
             break;
         }
+        if (stop)
+            break;
         if (g_stopFollowing) {
             io.err << "stopped following; run " << record.id << " goes on. Follow it again with 'ferry runs attach "
                    << record.id << "'" << Qt::endl;
+            outcome.interrupted = true;
             break;
         }
         QThread::msleep(250);
+        QCoreApplication::processEvents(); // answers from the session bus (notify/desktopnotifier.h)
     }
     std::signal(SIGINT, previous);
     context.store->flush();
-    return code;
+    return outcome;
 }
 
 } // namespace ferry::cli

@@ -9,6 +9,7 @@
 #include "targets/target.h"
 #include "workspace/workspace.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -36,6 +37,22 @@ void refreshUnfinishedRuns(RunContext &context, Io &io);
 // Prints the run's log (and metric points) as it grows until it ends, or until Ctrl-C,
 // which stops following but never the run. Returns the exit code for the command.
 int followRun(RunContext &context, const run::RunRecord &record, Io &io);
+
+// How a run is followed (followRunWith): its log printed or not, and what else is done at each
+// step (the run as it is now, whether the step read anything); `afterStep` returns true to stop
+// following there (the run goes on).
+struct FollowOptions {
+    bool printLog = true;
+    std::function<bool(const run::RunRecord &now, bool newData)> afterStep;
+};
+struct FollowOutcome {
+    int code = kExitOk;       // followRun's exit code
+    run::RunRecord end;       // the run as it was last seen (its end, when it ended)
+    bool ended = false;       // the run is over
+    bool interrupted = false; // Ctrl-C
+};
+// followRun with options; the run's end is said on stderr as followRun says it.
+FollowOutcome followRunWith(RunContext &context, const run::RunRecord &record, Io &io, const FollowOptions &options);
 
 QString runDirOf(const RunContext &context, const QString &runId);
 

@@ -1,5 +1,6 @@
 #include "tracking/runmonitor.h"
 
+#include <QDateTime>
 #include <QDir>
 
 #include <utility>
@@ -12,6 +13,7 @@ struct RunMonitor::Followed {
     RunStatus lastStatus = RunStatus::Created;
     QString lastDetail;
     bool waitingForSecrets = false;
+    std::unique_ptr<AlertWatch> alerts;
 };
 
 RunMonitor::RunMonitor(RunStore &store, QString runsDir, TargetFactory factory)
@@ -38,6 +40,8 @@ QList<RunMonitor::Change> RunMonitor::poll()
         followed->follower =
             std::make_unique<RunFollower>(m_store, *followed->target, QDir(m_runsDir).filePath(record.id), record);
         followed->lastStatus = record.status;
+        followed->alerts =
+            std::make_unique<AlertWatch>(m_store, record.id, m_alertRules + m_runAlertRules.value(record.id));
         if (!spec->secretVariables.isEmpty()) {
             followed->waitingForSecrets = true;
             QStringList names;
@@ -67,17 +71,21 @@ QList<RunMonitor::Change> RunMonitor::poll()
                 change.detail = detail;
                 f.lastDetail = detail;
             }
+            // The points another follower stored come as lines here: read from the store either way.
+            const bool newData = step->points > 0 || !step->lines.isEmpty() || change.replaced;
+            change.alerts = f.alerts->observe(f.follower->record(), QDateTime::currentMSecsSinceEpoch(), newData);
         } else {
             change.status = f.lastStatus; // the folder is unreadable now: tried again next round
         }
         const bool changed = change.newPoints > 0 || !change.lines.isEmpty() || change.finished || change.replaced ||
-                             change.status != f.lastStatus || change.detail.has_value();
+                             change.status != f.lastStatus || change.detail.has_value() || !change.alerts.isEmpty();
         f.lastStatus = change.status;
         if (changed)
             changes << change;
-        if (change.finished)
+        if (change.finished) {
+            m_runAlertRules.remove(it.key());
             it = m_followers.erase(it);
-        else
+        } else
             ++it;
     }
     return changes;
@@ -90,6 +98,23 @@ namespace ferry::run {
 QList<std::pair<QString, QStringList>> RunMonitor::takeSecretRequests()
 {
     return std::exchange(m_secretRequests, {});
+}
+
+void RunMonitor::setAlertRules(const QList<AlertRule> &everyRun)
+{
+    m_alertRules = everyRun;
+    for (auto it = m_followers.begin(); it != m_followers.end(); ++it)
+        (*it)->alerts->setRules(m_alertRules + m_runAlertRules.value(it.key()));
+}
+
+void RunMonitor::setRunAlertRules(const QString &runId, const QList<AlertRule> &rules)
+{
+    if (rules.isEmpty())
+        m_runAlertRules.remove(runId);
+    else
+        m_runAlertRules.insert(runId, rules);
+    if (const auto it = m_followers.find(runId); it != m_followers.end())
+        (*it)->alerts->setRules(m_alertRules + rules);
 }
 
 void RunMonitor::setRunSecrets(const QString &runId, const QStringList &values)

@@ -4,6 +4,7 @@
 
 #include "secrets/redactor.h"
 #include "store/runstore.h"
+#include "tracking/alertwatch.h"
 #include "tracking/runfollower.h"
 
 #include <QHash>
@@ -36,11 +37,18 @@ public:
         // What the target says about a run that is not over (e.g. "pending, position 2 in the
         // queue, waiting for: Resources" on Slurm), when it changed; empty: nothing to say.
         std::optional<QString> detail;
+        // What fired in this round (tracking/alertwatch.h): the rules given, and the run's end.
+        QList<Alert> alerts;
     };
     // One round over the unfinished runs; only runs where something happened are listed.
     QList<Change> poll();
     // How many runs are followed now.
     qsizetype followed() const { return m_followers.size(); }
+
+    // The alert rules of every run followed, and those of one run besides (setRunAlertRules; an
+    // empty list: none). Each followed run says its end as an alert whatever the rules.
+    void setAlertRules(const QList<AlertRule> &everyRun);
+    void setRunAlertRules(const QString &runId, const QList<AlertRule> &rules);
 
     // A run with secret variables is not read until its redactor is given: nothing of it (lines,
     // points) leaves the monitor unredacted. The secrets whose values are wanted, per run id,
@@ -56,6 +64,8 @@ private:
     TargetFactory m_factory;
     QHash<QString, std::shared_ptr<Followed>> m_followers;
     QList<std::pair<QString, QStringList>> m_secretRequests;
+    QList<AlertRule> m_alertRules;
+    QHash<QString, QList<AlertRule>> m_runAlertRules;
 };
 
 } // namespace ferry::run

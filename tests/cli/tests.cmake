@@ -45,3 +45,7 @@ ferry_test(tst_costcli SOURCES cli/tst_costcli.cpp)
 
 # `ferry runs images`, `ferry runs histograms` and show's text summaries on real runs (issue 37).
 ferry_test(tst_mediacli SOURCES cli/tst_mediacli.cpp)
+# `ferry runs watch --until-done --alert RULE`: real local runs, their alerts printed and sent to a
+# real notification server on a private D-Bus session (tests/services/notifications.sh), the exit
+# code the run's end's.
+ferry_test(tst_runswatch SOURCES cli/tst_runswatch.cpp)

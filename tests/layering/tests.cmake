@@ -18,6 +18,8 @@ ferry_layering_probe(layering_tracking_cannot_include_analysis ferry_tracking tr
   analysis/curves.h)
 ferry_layering_probe(layering_store_cannot_include_analysis ferry_store store_includes_analysis.cpp fails
   analysis/rungroups.h)
+ferry_layering_probe(layering_tracking_cannot_include_notify ferry_tracking tracking_includes_notify.cpp fails
+  notify/desktopnotifier.h)
 ferry_layering_probe(layering_run_includes_env ferry_run run_includes_env.cpp compiles)
 ferry_layering_probe(layering_run_includes_metrics ferry_run run_includes_metrics.cpp compiles)
 

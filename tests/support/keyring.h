@@ -5,7 +5,7 @@
 // Keychain tests run inside a private, unlocked gnome-keyring (tests/services/keyring.sh). A test
 // started on its own (by CTest, or by hand) runs itself again inside one; the copy inside sees
 // FERRY_KEYRING_SESSION and runs the tests.
-#include "support/testmain.h"
+#include "support/session.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -28,15 +28,7 @@ inline bool insideKeyringSession()
 // `keyring.sh MODE PROGRAM ARGS...`, its output forwarded; returns its exit code.
 inline int runInKeyringSession(const QString &mode, const QString &program, const QStringList &arguments)
 {
-    QProcess process;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("FERRY_KEYRING_SESSION"), mode);
-    process.setProcessEnvironment(env);
-    process.setProcessChannelMode(QProcess::ForwardedChannels);
-    process.start(QStringLiteral("bash"), QStringList{QStringLiteral(FERRY_KEYRING_SCRIPT), mode, program} + arguments);
-    if (!process.waitForStarted() || !process.waitForFinished(-1))
-        return 2;
-    return process.exitStatus() == QProcess::NormalExit ? process.exitCode() : 2;
+    return runInSession(QStringLiteral(FERRY_KEYRING_SCRIPT), "FERRY_KEYRING_SESSION", mode, program, arguments);
 }
 
 // The value secret-tool finds for a Ferry secret (empty: none): the keychain as other programs
@@ -72,22 +64,7 @@ inline QStringList filesHolding(const QString &root, const QString &secret)
 // FERRY_TEST_MAIN with application class App (QCoreApplication, QApplication), but inside a
 // keyring session: started on its own, the test runs itself again inside one.
 #define FERRY_KEYRING_TEST_MAIN_APP(App, TestObject)                                                                   \
-    static int ferryKeyringTestMain_##TestObject(int argc, char **argv)                                                \
-    {                                                                                                                  \
-        if (!ferry::test::insideKeyringSession()) {                                                                    \
-            QStringList arguments;                                                                                     \
-            for (int i = 1; i < argc; ++i)                                                                             \
-                arguments << QString::fromLocal8Bit(argv[i]);                                                          \
-            QCoreApplication app(argc, argv);                                                                          \
-            return ferry::test::runInKeyringSession(QStringLiteral("run"), QCoreApplication::applicationFilePath(),    \
-                                                    ferry::test::testArguments(arguments));                            \
-        }                                                                                                              \
-        App app(argc, argv);                                                                                           \
-        TestObject test;                                                                                               \
-        QTEST_SET_MAIN_SOURCE_PATH                                                                                     \
-        return QTest::qExec(&test, argc, argv);                                                                        \
-    }                                                                                                                  \
-    FERRY_TEST_MAIN_FUNCTION(ferryKeyringTestMain_##TestObject)
+    FERRY_SESSION_TEST_MAIN_APP(App, TestObject, FERRY_KEYRING_SCRIPT, "FERRY_KEYRING_SESSION", "run")
 
 // FERRY_TEST_GUILESS_MAIN, but inside a keyring session.
 #define FERRY_KEYRING_TEST_MAIN(TestObject) FERRY_KEYRING_TEST_MAIN_APP(QCoreApplication, TestObject)

@@ -2,6 +2,8 @@
 ferry_test(tst_sweepfile SOURCES sweep/tst_sweepfile.cpp)
 ferry_test(tst_sampler SOURCES sweep/tst_sampler.cpp)
 ferry_test(tst_earlystopping SOURCES sweep/tst_earlystopping.cpp)
+# Which sweeps ended since the last look (the window's word when one ends), over real folders.
+ferry_test(tst_sweepwatch SOURCES sweep/tst_sweepwatch.cpp)
 # `ferry sweep`, through the built binary as a user runs it.
 ferry_test(tst_sweepcli SOURCES sweep/tst_sweepcli.cpp)
 # Sweeps on the local target with real processes (the built `ferry`, its detached controller).

@@ -15,3 +15,7 @@ ferry_test(tst_runmedia SOURCES tracking/tst_runmedia.cpp)
 # How runs are told apart: short ids, names from the parameters that differ, ids by their start or
 # end, a metric's best (review 2026-12-06, finding 1).
 ferry_test(tst_runlabels SOURCES tracking/tst_runlabels.cpp)
+# Alert rules (`ferry runs watch --alert`, the window's alerts): their syntax, and what fires
+# over a real store's points.
+ferry_test(tst_alertrule SOURCES tracking/tst_alertrule.cpp)
+ferry_test(tst_alertwatch SOURCES tracking/tst_alertwatch.cpp)

@@ -124,6 +124,39 @@ private Q_SLOTS:
         QVERIFY(!lines.join('\n').contains("tok-123"));
     }
 
+    // The window's alerts come from here (ui/session/runmonitorworker.h): the rules of every run
+    // and a run's own, fired as its points come, then its end.
+    void alertRulesFireAsTheRunGoes()
+    {
+        auto target = targets::makeTarget(run::TargetSpec{}, ferry::test::ferryBinary());
+        const auto launched =
+            run::launchRun(*m_store, *target, runsDir(),
+                           scriptSpec(u"alerts.py"_s, {{u"losses"_s, u"3:0.4:0.3:nan"_s}, {u"code"_s, u"2"_s}}));
+        QVERIFY2(launched, launched ? "" : qPrintable(launched.error().toString()));
+        auto m = monitor();
+        m->setAlertRules(*run::parseAlertRules(u"loss:nan"_s));
+        m->setRunAlertRules(launched->id, *run::parseAlertRules(u"loss < 0.5, loss:nan"_s));
+        m->setRunAlertRules(u"another-run"_s, *run::parseAlertRules(u"loss > 1"_s));
+        QList<run::Alert> said;
+        bool finished = false;
+        for (int round = 0; round < 600 && !finished; ++round) {
+            for (const run::RunMonitor::Change &c : m->poll()) {
+                said += c.alerts;
+                finished = finished || c.finished;
+            }
+            QTest::qWait(50);
+        }
+        QVERIFY(finished);
+        QCOMPARE(said.size(), 3);
+        QCOMPARE(said[0].summary(), u"run alerts (%1): loss = 0.4 at step 1"_s.arg(launched->id));
+        QCOMPARE(said[0].rule, u"loss < 0.5"_s);
+        QCOMPARE(said[1].summary(), u"run alerts (%1): loss is nan at step 3"_s.arg(launched->id));
+        QCOMPARE(said[1].rule, u"loss:nan"_s); // once: the run's rule and every run's are the same
+        QCOMPARE(said[2].kind, run::Alert::Kind::Ended);
+        QCOMPARE(said[2].status, run::RunStatus::Failed);
+        QCOMPARE(said[2].body(), u"exit code 2"_s);
+    }
+
     void killedRunBecomesLost()
     {
         auto target = targets::makeTarget(run::TargetSpec{}, ferry::test::ferryBinary());

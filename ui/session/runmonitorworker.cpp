@@ -4,8 +4,14 @@
 
 namespace ferry::ui {
 
-RunMonitorWorker::RunMonitorWorker(run::RunStore &store, const QString &runsDir, run::RunMonitor::TargetFactory factory)
-    : m_monitor(store, runsDir, std::move(factory))
+namespace {
+constexpr int kSweepLookRounds = 10; // the sweeps are looked at every 10th round
+} // namespace
+
+RunMonitorWorker::RunMonitorWorker(run::RunStore &store, const QString &runsDir, run::RunMonitor::TargetFactory factory,
+                                   const QString &sweepsDir)
+    : m_monitor(store, runsDir, std::move(factory)),
+      m_sweeps(sweepsDir.isEmpty() ? nullptr : std::make_unique<sweep::SweepWatch>(sweepsDir))
 {
 }
 
@@ -32,7 +38,9 @@ void RunMonitorWorker::poll()
     QStringList changedIds;
     QStringList finished;
     QStringList replaced;
+    QList<run::Alert> alerts;
     for (const run::RunMonitor::Change &change : m_monitor.poll()) {
+        alerts += change.alerts;
         changedIds << change.runId;
         if (change.finished)
             finished << change.runId;
@@ -45,8 +53,24 @@ void RunMonitorWorker::poll()
     }
     if (!changedIds.isEmpty())
         Q_EMIT changed(changedIds, finished, replaced);
+    if (!alerts.isEmpty())
+        Q_EMIT alerted(alerts);
+    if (m_sweeps && m_rounds++ % kSweepLookRounds == 0) {
+        if (const QList<sweep::SweepState> ended = m_sweeps->poll(); !ended.isEmpty())
+            Q_EMIT sweepsEnded(ended);
+    }
     for (const auto &[runId, names] : m_monitor.takeSecretRequests())
         Q_EMIT secretsNeeded(runId, names);
+}
+
+void RunMonitorWorker::setAlertRules(const QList<run::AlertRule> &everyRun)
+{
+    m_monitor.setAlertRules(everyRun);
+}
+
+void RunMonitorWorker::setRunAlertRules(const QString &runId, const QList<run::AlertRule> &rules)
+{
+    m_monitor.setRunAlertRules(runId, rules);
 }
 
 void RunMonitorWorker::setRunSecrets(const QString &runId, const QStringList &values)

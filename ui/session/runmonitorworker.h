@@ -2,6 +2,7 @@
 // or probes a run.
 #pragma once
 
+#include "sweep/sweepwatch.h"
 #include "tracking/runmonitor.h"
 
 #include <QObject>
@@ -15,12 +16,15 @@ namespace ferry::ui {
 
 // Drives a run::RunMonitor from its own thread (moveToThread): every 500 ms it follows the
 // workspace's unfinished runs (log lines into stored points, probes into statuses) and says
-// which runs changed. So a restarted window re-attaches, and live runs stay live, without the
-// GUI thread ever reading a log or probing a container.
+// which runs changed and what alerts fired. So a restarted window re-attaches, and live runs stay
+// live, without the GUI thread ever reading a log or probing a container. Every 5 s it also
+// looks at the workspace's sweeps, for those that ended.
 class RunMonitorWorker : public QObject {
     Q_OBJECT
 public:
-    RunMonitorWorker(run::RunStore &store, const QString &runsDir, run::RunMonitor::TargetFactory factory);
+    // `sweepsDir`: the workspace's sweeps (Workspace::sweepsDir); empty: none are looked at.
+    RunMonitorWorker(run::RunStore &store, const QString &runsDir, run::RunMonitor::TargetFactory factory,
+                     const QString &sweepsDir = {});
     ~RunMonitorWorker() override;
 
 public Q_SLOTS:
@@ -29,6 +33,9 @@ public Q_SLOTS:
     void stop();
     // The values of a run's secrets (secretsNeeded), read by the window's keychain.
     void setRunSecrets(const QString &runId, const QStringList &values);
+    // The alert rules of every run, and a run's own (run::RunMonitor::setAlertRules).
+    void setAlertRules(const QList<ferry::run::AlertRule> &everyRun);
+    void setRunAlertRules(const QString &runId, const QList<ferry::run::AlertRule> &rules);
 
 Q_SIGNALS:
     // Runs with new points, lines or another status; `finished`: those now over; `replaced`:
@@ -39,9 +46,15 @@ Q_SIGNALS:
     void detailChanged(const QString &runId, const QString &detail);
     // A run with secret variables waits (nothing of it is shown) until setRunSecrets.
     void secretsNeeded(const QString &runId, const QStringList &secretNames);
+    // What fired in a round: rules crossed, runs ended (tracking/alertwatch.h).
+    void alerted(const QList<ferry::run::Alert> &alerts);
+    // Sweeps that ended since the last look (sweep/sweepwatch.h).
+    void sweepsEnded(const QList<ferry::sweep::SweepState> &sweeps);
 
 private:
     run::RunMonitor m_monitor;
+    std::unique_ptr<sweep::SweepWatch> m_sweeps;
+    int m_rounds = 0;
     QTimer *m_timer = nullptr;
 };
 

@@ -21,17 +21,18 @@ Expected<std::unique_ptr<WorkspaceSession>> WorkspaceSession::open(const workspa
     if (!store)
         return store.error();
     (void)sweepRunFolderLeftovers(workspace.runsDir()); // a crash's temp files (common/leftovers.h)
-    return Expected<std::unique_ptr<WorkspaceSession>>(std::unique_ptr<WorkspaceSession>(
-        new WorkspaceSession(std::move(*store), workspace.runsDir(), chart, ferryBinary, secrets)));
+    return Expected<std::unique_ptr<WorkspaceSession>>(std::unique_ptr<WorkspaceSession>(new WorkspaceSession(
+        std::move(*store), workspace.runsDir(), workspace.sweepsDir(), chart, ferryBinary, secrets)));
 }
 
-WorkspaceSession::WorkspaceSession(std::unique_ptr<run::RunStore> store, const QString &runsDir, LossChart *chart,
-                                   const QString &ferryBinary, secrets::SecretStore *secrets)
+WorkspaceSession::WorkspaceSession(std::unique_ptr<run::RunStore> store, const QString &runsDir,
+                                   const QString &sweepsDir, LossChart *chart, const QString &ferryBinary,
+                                   secrets::SecretStore *secrets)
     : m_store(std::move(store)), m_secrets(std::make_unique<RunSecretsReader>(secrets)),
       m_feeder(std::make_unique<ChartFeeder>(chart)), m_loader(std::make_unique<RunsLoader>()),
-      m_monitor(new RunMonitorWorker(*m_store, runsDir, [ferryBinary](const run::TargetSpec &spec) {
-          return targets::makeTarget(spec, ferryBinary);
-      }))
+      m_monitor(new RunMonitorWorker(
+          *m_store, runsDir,
+          [ferryBinary](const run::TargetSpec &spec) { return targets::makeTarget(spec, ferryBinary); }, sweepsDir))
 {
     m_feeder->setStore(m_store.get());
     // Unfinished runs are followed from their own thread: re-attach, live metrics, lost runs.

@@ -64,8 +64,8 @@ public:
     const QThread *monitorThread() const { return &m_monitorThread; }
 
 private:
-    WorkspaceSession(std::unique_ptr<run::RunStore> store, const QString &runsDir, LossChart *chart,
-                     const QString &ferryBinary, secrets::SecretStore *secrets);
+    WorkspaceSession(std::unique_ptr<run::RunStore> store, const QString &runsDir, const QString &sweepsDir,
+                     LossChart *chart, const QString &ferryBinary, secrets::SecretStore *secrets);
 
     std::unique_ptr<run::RunStore> m_store;
     std::unique_ptr<RunSecretsReader> m_secrets;

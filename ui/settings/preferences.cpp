@@ -4,6 +4,7 @@
 #include "secrets/secretstore.h"
 #include "targets/containerengine.h"
 #include "training/training.h"
+#include "ui/alerts/alertspage.h"
 #include "ui/env/environmenteditors.h"
 #include "ui/env/terminallauncher.h"
 #include "ui/launch/hostdialog.h"
@@ -90,6 +91,8 @@ void Preferences::showDialog(QWidget *parent, const QString &page)
         Q_EMIT problem(e);
     auto *ratesPage = new RatesPage(rates.rates, cost::loadPriceCatalog(), listed);
     dialog.addPage(tr("Rates"), ratesPage);
+    auto *alerts = new AlertsPage(m_settings);
+    dialog.addPage(tr("Alerts"), alerts);
     if (m_secrets)
         dialog.addPage(tr("Secrets"), new SecretsPage(*m_secrets));
     if (!page.isEmpty())
@@ -100,7 +103,14 @@ void Preferences::showDialog(QWidget *parent, const QString &page)
             targets::setSshKeySetting(m_settings, host, chosen.value(host));
         kRemoteHostsSetting.set(m_settings, hosts->hosts());
         applyRates(rates.rates, ratesPage->rates());
+        if (!alerts->apply())
+            Q_EMIT problem(Error{tr("Alerts: the rules for every run do not parse and were not saved"),
+                                 {},
+                                 0,
+                                 0,
+                                 tr("see docs/metrics.md, Alerts, for how a rule is written")});
         apply();
+        Q_EMIT alertsChanged();
     }
     refreshSecretNames(); // the Secrets page may have changed them, OK or not
 }

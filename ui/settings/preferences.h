@@ -32,13 +32,15 @@ public:
     Preferences(QSettings &settings, secrets::SecretStore *secrets, EnvironmentEditors *editors, TrainPanel *train,
                 QObject *parent = nullptr);
 
-    // Edit > Settings: the dialog (General, Hosts, Rates, Secrets); applies what was changed.
+    // Edit > Settings: the dialog (General, Hosts, Rates, Alerts, Secrets); applies what was changed.
     void showDialog(QWidget *parent, const QString &page = {});
     // Hands the current settings to the parts (at start and after the dialog).
     void apply();
 
 Q_SIGNALS:
     void problem(const ferry::Error &error); // as the keychain said it, with what was being done
+    // The dialog's OK: the alert settings (ui/alerts/runalerts.h) may have changed.
+    void alertsChanged();
 
 private:
     void refreshSecretNames();

@@ -73,6 +73,7 @@ MainWindow::MainWindow(QSettings &settings, workspace::RecentWorkspaces &recent,
     connect(statusBar(), &QStatusBar::messageChanged, m_workspaceLabel,
             [this](const QString &message) { m_workspaceLabel->setVisible(message.isEmpty()); });
     connect(m_workbench, &Workbench::panelRequested, this, &MainWindow::bringForward);
+    connect(m_workbench, &Workbench::attentionRequested, this, &MainWindow::comeForward);
     connect(m_workbench, &Workbench::workspaceChanged, this, &MainWindow::showWorkspace);
     connect(m_panels.documents, &DocumentArea::currentDocumentChanged, this, &MainWindow::showTitle);
     connect(m_panels.documents, &DocumentArea::documentChanged, this, &MainWindow::showTitle);
@@ -202,6 +203,14 @@ void MainWindow::bringForward(QWidget *panel)
         if (tabs->indexOf(panel) >= 0)
             tabs->setCurrentWidget(panel);
     }
+}
+
+void MainWindow::comeForward()
+{
+    setWindowState(windowState() & ~Qt::WindowMinimized); // maximised stays so
+    show();
+    raise();
+    activateWindow();
 }
 
 void MainWindow::showEvent(QShowEvent *event)

@@ -62,6 +62,10 @@ public:
     SweepView *sweepView() const { return m_workbench->runsController()->sweepView(); }
     CompareView *compareView() const { return m_workbench->runsController()->compareView(); }
 
+    // Shown, raised and activated (un-minimised, a maximised window stays so): another `ferry`
+    // handing it paths, a click on its notification.
+    void comeForward();
+
     QMenu *recentMenu() const { return m_recentMenu; }
     EmptyStateWidget *emptyState() const { return m_panels.emptyState; }
     TrainPanel *trainPanel() const { return m_panels.train; }

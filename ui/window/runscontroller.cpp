@@ -365,9 +365,23 @@ void RunsController::showTableMenu(const QPoint &at)
         if (const auto spec = run::RunSpec::fromJson(m_rows.value(current).record.spec))
             rerun(*spec);
     });
+    menu.addSeparator();
+    QAction *alerts = menu.addAction(tr("Alerts…"), this, [this, current] { Q_EMIT alertRulesRequested(current); });
+    alerts->setEnabled(!current.isEmpty() && !run::isFinished(m_rows.value(current).record.status));
     for (QAction *one : {exact, changes})
         one->setEnabled(!current.isEmpty());
     menu.exec(m_panels.runs->table()->viewport()->mapToGlobal(at));
+}
+
+void RunsController::showRun(const QString &runId)
+{
+    m_panels.runs->selectRuns({runId});
+    if (m_panels.runs->currentRunId() == runId)
+        return;
+    // Not in the table yet, or hidden by its filter: selected once the runs are read again.
+    m_panels.runs->filterEdit()->clear();
+    m_selectAfterLoad = runId;
+    reload();
 }
 
 void RunsController::showSweeps(const QString &sweepId)

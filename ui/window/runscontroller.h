@@ -74,12 +74,17 @@ public Q_SLOTS:
     void rerun(const run::RunSpec &spec); // with changes: the launch dialog, or the train panel
     void compareSelectedRuns();           // Run > Compare Selected Runs: those selected in the table
     void rerunCurrentExactly();           // Run > Re-run Exactly: the table's current run
+    // The run selected and current in the table (its filter cleared if it hid the run), its log
+    // and details beside: a click on its notification (ui/alerts/runalerts.h).
+    void showRun(const QString &runId);
 
 Q_SIGNALS:
     void problem(const ferry::Error &error);
     void statusMessage(const QString &text, int timeoutMs);
     void panelRequested(QWidget *panel); // the window brings it into view
     void analysisRequested();            // the table's menu: the Analysis tab (ui/window/analysiscontroller.h)
+    void panelRequested(QWidget *panel); // the window brings it into view
+    void alertRulesRequested(const QString &runId); // the table's Alerts… for a run
 
 private:
     void runsLoaded(const QList<RunRow> &rows);

@@ -4,6 +4,7 @@
 #include "env/formats.h"
 #include "env/spechash.h"
 #include "store/runstore.h"
+#include "ui/alerts/runalerts.h"
 #include "ui/chart/losschart.h"
 #include "ui/chart/losschartpanel.h"
 #include "ui/data/datasetpanel.h"
@@ -14,6 +15,7 @@
 #include "ui/problems/fileatlineview.h"
 #include "ui/problems/problemspanel.h"
 #include "ui/runs/runactions.h"
+#include "ui/runs/runsview.h"
 #include "ui/session/workspacesession.h"
 #include "ui/settings/preferences.h"
 #include "ui/train/trainpanel.h"
@@ -61,9 +63,24 @@ Workbench::Workbench(QSettings &settings, workspace::RecentWorkspaces &recent, W
       m_window(window),
       m_preferences(new Preferences(m_settings, m_services.secrets, panels.environments, panels.train, this)),
       m_runs(new RunsController(m_settings, m_services, panels, m_workspace, window, this)),
-      m_analysis(new AnalysisController(panels.runs, panels.documents, this))
+      m_analysis(new AnalysisController(panels.runs, panels.documents, this)),
+      m_alerts(new RunAlerts(m_settings, {}, this))
 {
     connect(m_preferences, &Preferences::problem, this, &Workbench::reportProblem);
+    // Alerts: the rules to the session's monitor, a click on a notification to its run or sweep.
+    connect(m_preferences, &Preferences::alertsChanged, m_alerts, &RunAlerts::applySettings);
+    connect(m_alerts, &RunAlerts::problem, this, &Workbench::reportProblem);
+    connect(m_runs, &RunsController::alertRulesRequested, this,
+            [this](const QString &runId) { m_alerts->editRunRules(runId, m_window); });
+    connect(m_alerts, &RunAlerts::runRequested, this, [this](const QString &runId) {
+        m_runs->showRun(runId);
+        Q_EMIT panelRequested(m_panels.runs);
+        Q_EMIT attentionRequested();
+    });
+    connect(m_alerts, &RunAlerts::sweepRequested, this, [this](const QString &sweepId) {
+        Q_EMIT attentionRequested();
+        m_runs->showSweeps(sweepId);
+    });
     connect(m_runs, &RunsController::problem, this, &Workbench::reportProblem);
     connect(m_runs, &RunsController::statusMessage, this, &Workbench::statusMessage);
     connect(m_runs, &RunsController::panelRequested, this, &Workbench::panelRequested);
@@ -249,6 +266,7 @@ void Workbench::createActions()
 void Workbench::closeWorkspace()
 {
     m_analysis->setStore(nullptr); // its reads end before the store closes
+    m_alerts->detach();
     m_runs->detach();
     m_session.reset(); // the monitor joined, the chart emptied, the store closed (workspacesession.h)
     m_panels.chart->setCaption({});
@@ -284,6 +302,7 @@ void Workbench::setWorkspace(const workspace::Workspace &workspace)
     m_session = std::move(*session);
     m_runs->attach(m_session.get());
     m_analysis->setStore(m_session->store());
+    m_alerts->attach(m_session.get()); // the rules reach the monitor before its first round
     Q_EMIT workspaceChanged();
     m_session->start();
     Q_EMIT statusMessage(tr("Opened workspace %1").arg(workspace.root()), 5000);

@@ -30,6 +30,7 @@ namespace ferry::ui {
 struct DropPlan;
 class Preferences;
 class AnalysisController;
+class RunAlerts;
 class RunsController;
 class WorkspaceSession;
 
@@ -83,6 +84,7 @@ public:
     RunsController *runsController() const { return m_runs; }
     AnalysisController *analysis() const { return m_analysis; }
     Preferences *preferences() const { return m_preferences; }
+    RunAlerts *alerts() const { return m_alerts; }
 
     void setWorkspace(const workspace::Workspace &workspace);
     const std::optional<workspace::Workspace> &workspace() const { return m_workspace; }
@@ -114,6 +116,7 @@ Q_SIGNALS:
     void workspaceChanged();
     void statusMessage(const QString &text, int timeoutMs);
     void panelRequested(QWidget *panel); // the window brings it into view (its tab, its dock)
+    void attentionRequested();           // the window comes forward (a click on its notification)
 
 private:
     void createActions();
@@ -136,6 +139,7 @@ private:
     Preferences *m_preferences;
     RunsController *m_runs;
     AnalysisController *m_analysis; // the Analysis tab, following the runs table
+    RunAlerts *m_alerts;
     WorkbenchActions m_actions;
     QPointer<QMenu> m_recentMenu;
 };

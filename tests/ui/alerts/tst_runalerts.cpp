@@ -1,0 +1,167 @@
+// The window's alerts (ui/alerts/) on real local runs, offscreen, inside a private D-Bus session
+// with a real notification server (tests/services/notifications.sh): rules for every run from the
+// settings and a run's own from its Alerts… dialog reach the run monitor, a rule crossing, NaN, a
+// stall and the runs' ends come as notifications, and clicking one (the server's ActionInvoked
+// with "default") opens that run in the window; a sweep's end opens the sweeps window.
+#include "support/cli.h"
+#include "support/notifications.h"
+#include "ui/alerts/alertrulesedit.h"
+#include "ui/alerts/alertspage.h"
+#include "ui/alerts/runalerts.h"
+#include "ui/runs/runsview.h"
+#include "ui/sweep/sweepview.h"
+#include "ui/window/mainwindow.h"
+#include "ui/window/workbench.h"
+#include "workspace/recentworkspaces.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QJsonArray>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+using namespace Qt::StringLiterals;
+using namespace ferry;
+
+namespace {
+
+QString alertsScript()
+{
+    return QStringLiteral(FERRY_TEST_DATA "/runs/scripts/alerts.py");
+}
+
+// `ferry run alerts.py --hp ...` in the workspace: the new run's id.
+QString startAlertsRun(const QString &ws, const QStringList &hps)
+{
+    QStringList arguments{u"run"_s, alertsScript()};
+    for (const QString &hp : hps)
+        arguments << u"--hp"_s << hp;
+    return test::runFerry(ws, arguments).out.trimmed();
+}
+
+} // namespace
+
+class TestRunAlerts : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    test::NotificationServer m_server;
+
+private Q_SLOTS:
+    void notificationsComeAndAClickOpensTheRun()
+    {
+        const QString ws = m_dir.filePath(u"ws"_s);
+        QVERIFY(QDir().mkpath(ws));
+        QSettings settings(m_dir.filePath(u"settings.ini"_s), QSettings::IniFormat);
+        ui::kAlertRulesSetting.set(settings, u"stalled:1s, loss:nan"_s);
+        workspace::RecentWorkspaces recent(settings);
+        ui::MainWindow window(settings, recent, {});
+        window.show();
+        QVERIFY(window.openWorkspaceAt(ws));
+        ui::RunAlerts *alerts = window.workbench()->alerts();
+
+        // One run that succeeds at once; one that says a point, is silent for 2.5 s (a stall),
+        // then crosses its own rule, turns NaN and fails.
+        const QString good = startAlertsRun(ws, {u"losses=1"_s});
+        const QString bad = startAlertsRun(ws, {u"losses=3:0.4:0.3:nan"_s, u"pause=2.5"_s, u"code=3"_s});
+        QVERIFY(!good.isEmpty() && !bad.isEmpty());
+        // Its own rule, through its Alerts… dialog: a bad rule keeps OK off and says where it breaks.
+        bool sawTheError = false;
+        QTimer::singleShot(0, this, [&] {
+            auto *dialog = qobject_cast<QDialog *>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            auto *edit = dialog->findChild<ui::AlertRulesEdit *>();
+            QPushButton *ok = dialog->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok);
+            edit->lineEdit()->setText(u"loss < "_s);
+            sawTheError = !ok->isEnabled() && edit->errorLabel()->isVisibleTo(dialog) &&
+                          edit->errorLabel()->text() == u"column 8: expected a number after '<'"_s;
+            edit->lineEdit()->setText(u"loss < 0.5"_s);
+            if (ok->isEnabled())
+                ok->click();
+        });
+        alerts->editRunRules(bad, &window);
+        QVERIFY(sawTheError);
+        QCOMPARE(alerts->runRules(bad), u"loss < 0.5"_s);
+
+        const QJsonObject stalled = m_server.waitForCall(bad + u"): no new point for 1s"_s);
+        QVERIFY2(!stalled.isEmpty(), qPrintable(m_server.summaries()));
+        QVERIFY(!m_server.waitForCall(bad + u"): loss = 0.4 at step 1"_s).isEmpty());
+        QVERIFY(!m_server.waitForCall(bad + u"): loss is nan at step 3"_s).isEmpty());
+        const QJsonObject failed = m_server.waitForCall(bad + u") failed"_s);
+        QVERIFY2(!failed.isEmpty(), qPrintable(m_server.summaries()));
+        QCOMPARE(failed[u"body"_s].toString(), u"exit code 3"_s);
+        QCOMPARE(failed[u"actions"_s].toArray().first().toString(), u"default"_s);
+        QVERIFY(!m_server.waitForCall(good + u") succeeded"_s).isEmpty());
+        QVERIFY(alerts->runRules(bad).isEmpty()); // the run ended: its rules are done with
+
+        // The other run current; then a click on the failed run's notification.
+        QTRY_VERIFY(window.runsView()->model()->rowCount() == 2);
+        window.runsView()->selectRuns({good});
+        QTRY_COMPARE(window.runsView()->currentRunId(), good);
+        window.showMinimized();
+        QVERIFY(m_server.invoke(uint(failed[u"id"_s].toInt())));
+        QTRY_COMPARE(window.runsView()->currentRunId(), bad);
+        QVERIFY(!(window.windowState() & Qt::WindowMinimized));
+        QVERIFY(window.isVisible());
+    }
+
+    void aSweepsEndOpensTheSweepsWindow()
+    {
+        const QString ws = m_dir.filePath(u"ws-sweep"_s);
+        QVERIFY(QDir().mkpath(ws));
+        QSettings settings(m_dir.filePath(u"settings-sweep.ini"_s), QSettings::IniFormat);
+        workspace::RecentWorkspaces recent(settings);
+        ui::MainWindow window(settings, recent, {});
+        QVERIFY(window.openWorkspaceAt(ws));
+        sweep::SweepState state;
+        state.id = u"sweep-42"_s;
+        state.name = u"lr-search"_s;
+        state.status = sweep::SweepStatus::Finished;
+        state.trials.resize(3);
+        state.trials[0].status = sweep::TrialStatus::Succeeded;
+        state.trials[1].status = sweep::TrialStatus::Succeeded;
+        state.trials[2].status = sweep::TrialStatus::StoppedEarly;
+        window.workbench()->alerts()->showSweepsEnded({state});
+        const QJsonObject call = m_server.waitForCall(u"sweep lr-search (sweep-42) finished"_s);
+        QVERIFY2(!call.isEmpty(), qPrintable(m_server.summaries()));
+        QCOMPARE(call[u"body"_s].toString(), u"3 trials: 2 succeeded, 1 stopped early"_s);
+        QVERIFY(m_server.invoke(uint(call[u"id"_s].toInt())));
+        QTRY_VERIFY(window.sweepView() && window.sweepView()->isVisible());
+        // Settings > Alerts off: a sweep's end is not said.
+        ui::kNotifySweepEndsSetting.set(settings, false);
+        state.id = u"sweep-43"_s;
+        window.workbench()->alerts()->showSweepsEnded({state});
+        QTest::qWait(200);
+        QVERIFY(m_server.callsSaying(u"sweep-43"_s).isEmpty());
+    }
+
+    void theSettingsPageWritesOnlyRulesThatParse()
+    {
+        QSettings settings(m_dir.filePath(u"settings-page.ini"_s), QSettings::IniFormat);
+        ui::kAlertRulesSetting.set(settings, u"loss:nan"_s);
+        ui::AlertsPage page(settings);
+        QCOMPARE(page.rulesEdit()->text(), u"loss:nan"_s);
+        QVERIFY(page.runEndsBox()->isChecked());
+        page.runEndsBox()->setChecked(false);
+        page.rulesEdit()->lineEdit()->setText(u"val_loss>2.5,stalled:10m"_s);
+        QVERIFY(page.apply());
+        QCOMPARE(ui::kAlertRulesSetting.get(settings), u"val_loss > 2.5, stalled:10m"_s);
+        QVERIFY(!ui::kNotifyRunEndsSetting.get(settings));
+        page.rulesEdit()->lineEdit()->setText(u"val_loss>"_s);
+        QVERIFY(!page.rulesEdit()->isValid());
+        QVERIFY(!page.apply());
+        QCOMPARE(ui::kAlertRulesSetting.get(settings), u"val_loss > 2.5, stalled:10m"_s); // kept
+    }
+};
+
+FERRY_NOTIFICATIONS_TEST_MAIN_APP(QApplication, TestRunAlerts)
+#include "tst_runalerts.moc"

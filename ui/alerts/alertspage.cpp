@@ -1,0 +1,48 @@
+#include "ui/alerts/alertspage.h"
+
+#include "ui/alerts/alertrulesedit.h"
+#include "ui/alerts/runalerts.h"
+
+#include <QCheckBox>
+#include <QFormLayout>
+#include <QLabel>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::ui {
+
+AlertsPage::AlertsPage(QSettings &settings, QWidget *parent)
+    : QWidget(parent), m_settings(settings), m_rules(new AlertRulesEdit(this)),
+      m_runEnds(new QCheckBox(tr("When a run succeeds, fails or is lost"), this)),
+      m_sweepEnds(new QCheckBox(tr("When a sweep finishes or fails"), this))
+{
+    setObjectName(u"alertsPage"_s);
+    m_rules->setText(kAlertRulesSetting.get(settings));
+    m_runEnds->setObjectName(u"notifyRunEnds"_s);
+    m_runEnds->setChecked(kNotifyRunEndsSetting.get(settings));
+    m_sweepEnds->setObjectName(u"notifySweepEnds"_s);
+    m_sweepEnds->setChecked(kNotifySweepEndsSetting.get(settings));
+    auto *about = new QLabel(tr("Ferry says these on the desktop while the window is open; a click opens the run. "
+                                "A run's own rules: Alerts… in its menu in the runs table. On the command line: "
+                                "ferry runs watch ID --until-done --alert RULE."),
+                             this);
+    about->setWordWrap(true);
+    auto *form = new QFormLayout(this);
+    form->addRow(about);
+    form->addRow(tr("Notify"), m_runEnds);
+    form->addRow(QString(), m_sweepEnds);
+    form->addRow(tr("Rules for every run"), m_rules);
+}
+
+bool AlertsPage::apply()
+{
+    kNotifyRunEndsSetting.set(m_settings, m_runEnds->isChecked());
+    kNotifySweepEndsSetting.set(m_settings, m_sweepEnds->isChecked());
+    const auto rules = m_rules->rules();
+    if (!rules)
+        return false;
+    kAlertRulesSetting.set(m_settings, run::alertRulesText(*rules));
+    return true;
+}
+
+} // namespace ferry::ui

@@ -1,0 +1,175 @@
+#include "ui/alerts/runalerts.h"
+
+#include "notify/alertnotification.h"
+#include "ui/alerts/alertrulesedit.h"
+#include "ui/session/runmonitorworker.h"
+#include "ui/session/workspacesession.h"
+
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QSettings>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::ui {
+
+namespace {
+
+constexpr auto kRunRulesGroup = "alerts/runs";    // a run's own rules, by run id
+constexpr qsizetype kMostNotificationsAtOnce = 5; // in one round; the rest said in one more
+const QString kRunKey = u"run:"_s;
+const QString kSweepKey = u"sweep:"_s;
+
+QList<run::AlertRule> rulesIn(const QString &text)
+{
+    const auto rules = run::parseAlertRules(text);
+    return rules ? *rules : QList<run::AlertRule>{};
+}
+
+// Whether the window says this alert: every rule's; a run's end as the settings ask.
+bool worthSaying(const run::Alert &alert, bool runEnds)
+{
+    if (alert.kind != run::Alert::Kind::Ended)
+        return true;
+    return runEnds && alert.sweepId.isEmpty() && alert.status != run::RunStatus::Cancelled;
+}
+
+} // namespace
+
+RunAlerts::RunAlerts(QSettings &settings, std::unique_ptr<notify::DesktopNotifier> notifier, QObject *parent)
+    : QObject(parent), m_settings(settings),
+      m_notifier(notifier ? std::move(notifier) : std::make_unique<notify::DesktopNotifier>())
+{
+    connect(m_notifier.get(), &notify::DesktopNotifier::activated, this, &RunAlerts::activated);
+    connect(m_notifier.get(), &notify::DesktopNotifier::failed, this, &RunAlerts::problem);
+}
+
+RunAlerts::~RunAlerts() = default;
+
+void RunAlerts::attach(WorkspaceSession *session)
+{
+    RunMonitorWorker *monitor = session->monitor();
+    m_monitor = monitor;
+    connect(monitor, &RunMonitorWorker::alerted, this, &RunAlerts::show);
+    connect(monitor, &RunMonitorWorker::sweepsEnded, this, &RunAlerts::showSweepsEnded);
+    applySettings();
+    m_settings.beginGroup(QString::fromLatin1(kRunRulesGroup));
+    const QStringList runs = m_settings.childKeys();
+    m_settings.endGroup();
+    for (const QString &runId : runs)
+        pushRunRules(runId, rulesIn(runRules(runId)));
+}
+
+void RunAlerts::detach()
+{
+    if (m_monitor)
+        disconnect(m_monitor, nullptr, this, nullptr);
+    m_monitor = nullptr;
+}
+
+void RunAlerts::applySettings()
+{
+    if (auto *monitor = qobject_cast<RunMonitorWorker *>(m_monitor.data())) {
+        QMetaObject::invokeMethod(
+            monitor, [monitor, rules = rulesIn(kAlertRulesSetting.get(m_settings))] { monitor->setAlertRules(rules); });
+    }
+}
+
+void RunAlerts::pushRunRules(const QString &runId, const QList<run::AlertRule> &rules)
+{
+    if (auto *monitor = qobject_cast<RunMonitorWorker *>(m_monitor.data()))
+        QMetaObject::invokeMethod(monitor, [monitor, runId, rules] { monitor->setRunAlertRules(runId, rules); });
+}
+
+QString RunAlerts::runRules(const QString &runId) const
+{
+    return m_settings.value(QString::fromLatin1(kRunRulesGroup) + u'/' + runId).toString();
+}
+
+Expected<void> RunAlerts::setRunRules(const QString &runId, const QString &text)
+{
+    const auto rules = run::parseAlertRules(text);
+    if (!rules)
+        return rules.error();
+    const QString key = QString::fromLatin1(kRunRulesGroup) + u'/' + runId;
+    if (rules->isEmpty())
+        m_settings.remove(key);
+    else
+        m_settings.setValue(key, run::alertRulesText(*rules));
+    pushRunRules(runId, *rules);
+    return {};
+}
+
+void RunAlerts::editRunRules(const QString &runId, QWidget *parent)
+{
+    QDialog dialog(parent);
+    dialog.setObjectName(u"runAlertsDialog"_s);
+    dialog.setWindowTitle(tr("Alerts for %1").arg(runId));
+    auto *about = new QLabel(tr("A notification when a rule comes true while the run goes, besides the rules for "
+                                "every run (Settings > Alerts). Separate rules with commas: a metric above or "
+                                "below a value (val_loss > 2.5), not a number (loss:nan), no new point for a "
+                                "while (stalled:10m)."),
+                             &dialog);
+    about->setWordWrap(true);
+    auto *edit = new AlertRulesEdit(&dialog);
+    edit->setText(runRules(runId));
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    connect(edit, &AlertRulesEdit::validityChanged, buttons->button(QDialogButtonBox::Ok), &QPushButton::setEnabled);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    auto *layout = new QVBoxLayout(&dialog);
+    layout->addWidget(about);
+    layout->addWidget(edit);
+    layout->addWidget(buttons);
+    dialog.resize(520, dialog.sizeHint().height());
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    if (const auto set = setRunRules(runId, edit->text()); !set)
+        Q_EMIT problem(set.error());
+}
+
+void RunAlerts::show(const QList<run::Alert> &alerts)
+{
+    const bool runEnds = kNotifyRunEndsSetting.get(m_settings);
+    QList<run::Alert> said;
+    for (const run::Alert &alert : alerts) {
+        if (alert.kind == run::Alert::Kind::Ended)
+            (void)setRunRules(alert.runId, {}); // its rules are done with
+        if (worthSaying(alert, runEnds))
+            said << alert;
+    }
+    // Many at once (runs that ended while the window was closed): the first few, and a count.
+    const qsizetype each = said.size() <= kMostNotificationsAtOnce ? said.size() : kMostNotificationsAtOnce - 1;
+    for (qsizetype i = 0; i < each; ++i) {
+        notify::Notification n = notify::alertNotification(said[i], true);
+        n.key = kRunKey + said[i].runId;
+        m_notifier->send(n);
+    }
+    if (each < said.size()) {
+        notify::Notification more;
+        more.title = tr("%n more run alert(s)", nullptr, int(said.size() - each));
+        more.body = tr("See the runs table in Ferry");
+        m_notifier->send(more);
+    }
+}
+
+void RunAlerts::showSweepsEnded(const QList<sweep::SweepState> &sweeps)
+{
+    if (!kNotifySweepEndsSetting.get(m_settings))
+        return;
+    for (const sweep::SweepState &sweep : sweeps)
+        m_notifier->send(notify::sweepNotification(sweep, kSweepKey + sweep.id));
+}
+
+void RunAlerts::activated(const QString &key)
+{
+    if (key.startsWith(kRunKey))
+        Q_EMIT runRequested(key.mid(kRunKey.size()));
+    else if (key.startsWith(kSweepKey))
+        Q_EMIT sweepRequested(key.mid(kSweepKey.size()));
+}
+
+} // namespace ferry::ui

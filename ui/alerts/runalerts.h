@@ -1,0 +1,78 @@
+// RunAlerts: the window's alerts: rules handed to the run monitor, what fires (and a sweep's end)
+// shown as a desktop notification, a click on one opening its run.
+#pragma once
+
+#include "common/error.h"
+#include "common/setting.h"
+#include "notify/desktopnotifier.h"
+#include "sweep/sweepstate.h"
+#include "tracking/alertwatch.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QString>
+
+#include <memory>
+
+class QSettings;
+class QWidget;
+
+namespace ferry::ui {
+
+class WorkspaceSession;
+
+// Edit > Settings > Alerts: rules for every run the window follows, and whether an end is said.
+inline const Setting<QString> kAlertRulesSetting{"alerts/rules"};
+inline const Setting<bool> kNotifyRunEndsSetting{"alerts/runEnds", true};
+inline const Setting<bool> kNotifySweepEndsSetting{"alerts/sweepEnds", true};
+
+// The window's side of alerts (the rules and what fires are core's: tracking/alertwatch.h, run by
+// the session's run monitor on its thread). The rules for every run (Settings) and a run's own
+// (its Alerts… in the runs table, kept in the settings until the run ends) go to the monitor;
+// the alerts it reports go to the desktop's notification service (notify/desktopnotifier.h),
+// with the run's end when the settings ask for it: a failed or lost run, and one that succeeded,
+// not one cancelled (by the person, or by its sweep) nor a sweep's trial (its sweep's end is said
+// instead). A click on a notification asks for its run (runRequested) or sweep.
+class RunAlerts : public QObject {
+    Q_OBJECT
+public:
+    // `notifier`: the session bus's notification service unless a test gives its own.
+    explicit RunAlerts(QSettings &settings, std::unique_ptr<notify::DesktopNotifier> notifier = {},
+                       QObject *parent = nullptr);
+    ~RunAlerts() override;
+
+    // The session's monitor gets the rules (before its first round: call before start()) and its
+    // alerts come here.
+    void attach(WorkspaceSession *session);
+    void detach();
+    // The rules for every run read again from the settings and handed to the monitor.
+    void applySettings();
+
+    // A run's own rules, as text ("" when none).
+    QString runRules(const QString &runId) const;
+    // Sets them (an empty text: none); an error when they do not parse (nothing changes then).
+    Expected<void> setRunRules(const QString &runId, const QString &text);
+    // A run's Alerts… dialog: its rules, checked as they are typed; set on OK.
+    void editRunRules(const QString &runId, QWidget *parent);
+
+    notify::DesktopNotifier *notifier() const { return m_notifier.get(); }
+
+public Q_SLOTS:
+    void show(const QList<ferry::run::Alert> &alerts);
+    void showSweepsEnded(const QList<ferry::sweep::SweepState> &sweeps);
+
+Q_SIGNALS:
+    void runRequested(const QString &runId);     // a click on a run's notification
+    void sweepRequested(const QString &sweepId); // a click on a sweep's
+    void problem(const ferry::Error &error);
+
+private:
+    void activated(const QString &key);
+    void pushRunRules(const QString &runId, const QList<run::AlertRule> &rules);
+
+    QSettings &m_settings;
+    std::unique_ptr<notify::DesktopNotifier> m_notifier;
+    QPointer<QObject> m_monitor; // the attached session's RunMonitorWorker (lives on its thread)
+};
+
+} // namespace ferry::ui
