@@ -83,7 +83,6 @@ Q_SIGNALS:
     void statusMessage(const QString &text, int timeoutMs);
     void panelRequested(QWidget *panel); // the window brings it into view
     void analysisRequested();            // the table's menu: the Analysis tab (ui/window/analysiscontroller.h)
-    void panelRequested(QWidget *panel); // the window brings it into view
     void alertRulesRequested(const QString &runId); // the table's Alerts… for a run
 
 private:
