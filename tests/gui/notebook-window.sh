@@ -44,7 +44,7 @@ source "$(dirname "$0")/xvfb.sh"
 start_xvfb 1600x1000x24
 
 export XDG_CONFIG_HOME=$tmp/config XDG_RUNTIME_DIR=$tmp/runtime
-"$ferry" "$tmp/books/explore.ipynb" >"$tmp/app.log" 2>&1 &
+QT_QPA_PLATFORM=xcb "$ferry" "$tmp/books/explore.ipynb" >"$tmp/app.log" 2>&1 &
 app=$!
 window=$(timeout 60 xdotool search --sync --name 'explore.ipynb' | head -1) || fail "no window: $(tail -5 "$tmp/app.log")"
 xdotool windowfocus --sync "$window" 2>/dev/null || true

@@ -153,8 +153,8 @@ void ContainerArgumentsTest::theHintFollowsWhatTheEngineSaid_data()
     QTest::addColumn<QByteArray>("output");
     QTest::addColumn<bool>("started");
     QTest::addColumn<QString>("hint");
-    QTest::newRow("apt on DNS") << QByteArray("Err:1 http://mirror.example.org/debian bookworm InRelease\n"
-                                              "  Temporary failure resolving 'mirror.example.org'\n")
+    QTest::newRow("apt on DNS") << QByteArray("Err:1 http://repo.example.org/debian bookworm InRelease\n"
+                                              "  Temporary failure resolving 'repo.example.org'\n")
                                 << true << u"(DNS)"_s;
     QTest::newRow("pip on DNS") << QByteArray("WARNING: Retrying ... NewConnectionError(': Failed to establish a new "
                                               "connection: [Errno -3] Temporary failure in name resolution'))\n")
