@@ -33,7 +33,15 @@ KernelConnection::KernelConnection(KernelFolder folder, QString ferryBinary, std
                 const bool ours = m_cell && m_cell->take(channel, message);
                 if (channel == Channel::IOPub && m_onMessage && (ours || !m_cell))
                     m_onMessage(message);
+                if (m_cell && !m_cell->replied() && m_restartProbe.isEmpty() && keeperEvent(message) == u"restarted")
+                    m_restartProbe = m_client->kernelInfo();
             });
+    const auto failed = [this](const Error &error) {
+        if (!m_failure)
+            m_failure = error;
+    };
+    connect(m_client.get(), &KernelClient::journalFailed, this, failed);
+    connect(m_client.get(), &KernelClient::socketsFailed, this, failed);
 }
 
 KernelConnection::~KernelConnection() = default;
@@ -103,6 +111,8 @@ bool KernelConnection::waitFor(const std::function<bool()> &done, int timeoutMs)
         keepLinked(); // a forward or the journal's copy that died (a cut connection) starts again
         if (timeoutMs >= 0 && clock.elapsed() >= timeoutMs)
             return false;
+        if (m_failure || m_stopWaiting) // nothing more will come, or nobody waits for it
+            return done();
         if (ended()) {
             // What the journal still holds of the end is delivered before giving up.
             loop.processEvents(QEventLoop::AllEvents, 200);
@@ -141,12 +151,36 @@ Expected<CellOutputs> KernelConnection::execute(const QString &code, const Messa
 {
     CellOutputs cell(m_client->execute(code, false, true, false, stopOnError), keepOutputs);
     m_timedOut = false;
+    m_stopWaiting = false;
+    m_restartProbe.clear();
     m_cell = &cell;
     m_onMessage = onMessage;
     // A reply lost with a cut connection (the journal still has every output) does not hang the
     // cell: idle for a while without one is the end.
     const auto settled = [&] { return cell.settled(QDateTime::currentMSecsSinceEpoch(), kLostReplyGraceMs); };
-    const bool finished = waitFor(settled, timeoutMs);
+    // The kernel restarted and answered the probe sent after it, the cell still without a reply:
+    // its request went to the kernel that has gone.
+    const auto lostToRestart = [&] {
+        return !m_restartProbe.isEmpty() && m_replies.contains(m_restartProbe) && !cell.replied();
+    };
+    const bool finished = waitFor([&] { return settled() || lostToRestart(); }, timeoutMs);
+    if (lostToRestart()) {
+        m_cell = nullptr;
+        m_onMessage = nullptr;
+        const bool started = cell.executionCount().has_value();
+        return Error{started ? u"the kernel restarted while the cell ran: the cell did not finish"_s
+                             : u"the kernel restarted before the cell ran: the cell did not run"_s,
+                     m_folder.path(), 0, 0,
+                     u"the restarted kernel starts afresh: run again what the cell needs, then the cell"_s};
+    }
+    if (!finished && (m_failure || m_stopWaiting)) {
+        m_cell = nullptr;
+        m_onMessage = nullptr;
+        if (m_failure)
+            return *m_failure;
+        return Error{u"stopped waiting for the cell: it goes on in the kernel"_s, m_folder.path(), 0, 0,
+                     u"`ferry kernel attach %1` shows what it prints"_s.arg(m_folder.id())};
+    }
     if (!finished && !ended() && timeoutMs >= 0) {
         m_timedOut = true;
         m_client->interrupt();
@@ -175,9 +209,15 @@ Expected<CellOutputs> KernelConnection::execute(const QString &code, const Messa
 void KernelConnection::follow(const MessageHandler &onMessage, const std::function<bool()> &stop)
 {
     m_cell = nullptr;
+    m_stopWaiting = false;
     m_onMessage = onMessage;
     waitFor([&] { return stop(); }, -1);
-    // The end was seen: the rest of the journal (its records are written before kernel-exit.json).
+    // The end was seen: the rest of the journal (its records are written before kernel-exit.json);
+    // nothing more when the client failed or nobody reads.
+    if (m_failure || m_stopWaiting) {
+        m_onMessage = nullptr;
+        return;
+    }
     if (const auto end = journalEnd(m_folder.journalFile())) {
         QElapsedTimer clock;
         clock.start();

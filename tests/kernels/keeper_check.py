@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The kernel keeper (core/kernels/keeper.py) against a real ipykernel and Jupyter's own client, as
 docs/kernels.md says it behaves: the journal holds what jupyter_client saw, in the same order and
-signed; nothing is lost while nobody reads; redaction, interrupt, restart, stop, a kernel killed from
-outside, the idle stop, refusals and `follow`. Its parsers are checked directly (a bad signature
+signed; nothing is lost while nobody reads; redaction, interrupt, restart (of a busy kernel too),
+stop, a kernel killed from outside, the idle stop, refusals and `follow`. Its parsers are checked directly (a bad signature
 cannot be made to come out of a kernel). Run with /usr/bin/python3 (python3-ipykernel,
 python3-jupyter-client, pyzmq); the keeper runs under FERRY_KEEPER_PYTHON when set (any Python 3.7+,
 standard library only), else the same interpreter. Exits 1 at the first failure, saying which."""
@@ -535,6 +535,40 @@ def check_reconnect():
         k.close()
 
 
+def check_shutdown_of_a_busy_kernel():
+    """shutdown_request with restart while a cell sleeps: ipykernel answers it but ends only once
+    the cell returns, so the keeper kills it after the grace and starts it again, as
+    jupyter_client's KernelManager does; the same without restart is a stop."""
+    k = KernelFolder(options=["--grace", "1"])
+    try:
+        info = k.wait_keeper()
+        k.connect()
+        msg_id = k.client.execute("import time; time.sleep(600)")
+        wait_for(lambda: any(r["header"]["msg_type"] == "execute_input"
+                             for r in k.replies_to(msg_id)), 10, "the sleep to start")
+        asked = time.monotonic()
+        k.client.shutdown(restart=True)
+        info = wait_for(lambda: (read_json(k.path("keeper.json")) or {}).get("restarts") == 1
+                        and read_json(k.path("keeper.json")), 15, "keeper.json after the restart")
+        check(time.monotonic() - asked >= 1, "the kernel was killed before the grace")
+        restarted = [r["content"] for r in k.journal() if r["header"]["msg_type"] == "ferry_keeper"
+                     and r["content"]["event"] == "restarted"]
+        check(len(restarted) == 1 and restarted[0]["signal"] == signal.SIGTERM,
+              "the restart of a busy kernel: %r" % restarted)
+        k.client.wait_for_ready(timeout=30)
+        msg_id, _ = execute_seen(k, "print(globals().get('time', 'fresh'))")
+        text = stream_text(k.wait_idle_in_journal(msg_id))
+        check(text == "fresh\n", "after the restart the kernel printed %r, not fresh" % text)
+        k.client.execute("import time; time.sleep(600)")
+        time.sleep(0.5)
+        k.client.shutdown(restart=False)
+        record = k.wait_exit(timeout=15)
+        check(record["reason"] == "stopped", "a busy kernel's shutdown: kernel-exit.json %r" % record)
+        check(not group_members(info["kernelPid"]), "the busy kernel's group outlived its shutdown")
+    finally:
+        k.close()
+
+
 def check_idle_stop(figures):
     k = KernelFolder(options=["--idle-stop", "2"])
     try:
@@ -649,6 +683,7 @@ def main():
              ("a kernel's life", lambda: check_main_kernel(figures)),
              ("a kernel on TCP killed from outside", check_killed_from_outside),
              ("iopub lost and found again", check_reconnect),
+             ("a busy kernel's shutdown and restart", check_shutdown_of_a_busy_kernel),
              ("the idle stop", lambda: check_idle_stop(figures)),
              ("kernels that fail, folders refused", check_failures),
              ("bridge to a Unix socket", check_bridge)]
