@@ -12,6 +12,8 @@
 #include <QEventLoop>
 #include <QTimer>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace ferry::kernels {
@@ -19,6 +21,10 @@ namespace ferry::kernels {
 namespace {
 // How long a cell idle without its execute_reply waits for it before its outputs count as all.
 constexpr qint64 kLostReplyGraceMs = 3000;
+// How often kernel_info is asked again while the kernel does not answer, and how many times
+// after a restart.
+constexpr qint64 kProbeEveryMs = 1000;
+constexpr qsizetype kMaxProbes = 30;
 } // namespace
 
 KernelConnection::KernelConnection(KernelFolder folder, QString ferryBinary, std::unique_ptr<KernelLink> link,
@@ -33,8 +39,8 @@ KernelConnection::KernelConnection(KernelFolder folder, QString ferryBinary, std
                 const bool ours = m_cell && m_cell->take(channel, message);
                 if (channel == Channel::IOPub && m_onMessage && (ours || !m_cell))
                     m_onMessage(message);
-                if (m_cell && !m_cell->replied() && m_restartProbe.isEmpty() && keeperEvent(message) == u"restarted")
-                    m_restartProbe = m_client->kernelInfo();
+                if (m_cell && !m_cell->replied() && keeperEvent(message) == u"restarted")
+                    m_restartedMeanwhile = true;
             });
     const auto failed = [this](const Error &error) {
         if (!m_failure)
@@ -127,11 +133,17 @@ Expected<QJsonObject> KernelConnection::waitReady(int timeoutMs)
 {
     QElapsedTimer clock;
     clock.start();
-    QString request;
+    // Asked again each second (a request may go down with a connection that is being cut); the
+    // first answer to any of them is the kernel's.
+    QStringList requests;
+    const auto answer = [&] {
+        return std::find_if(requests.cbegin(), requests.cend(),
+                            [&](const QString &r) { return m_replies.contains(r); });
+    };
     while (clock.elapsed() < timeoutMs) {
-        request = m_client->kernelInfo();
-        if (waitFor([&] { return m_replies.contains(request); }, 1000))
-            return m_replies.value(request).content;
+        requests << m_client->kernelInfo();
+        if (waitFor([&] { return answer() != requests.cend(); }, 1000))
+            return m_replies.value(*answer()).content;
         if (const auto end = ended())
             return Error{endSentence(*end) + u", before it answered"_s +
                              (end->logLines.isEmpty() ? QString() : u":\n"_s + end->logLines.join(u'\n')),
@@ -152,19 +164,34 @@ Expected<CellOutputs> KernelConnection::execute(const QString &code, const Messa
     CellOutputs cell(m_client->execute(code, false, true, false, stopOnError), keepOutputs);
     m_timedOut = false;
     m_stopWaiting = false;
-    m_restartProbe.clear();
+    m_restartedMeanwhile = false;
     m_cell = &cell;
     m_onMessage = onMessage;
     // A reply lost with a cut connection (the journal still has every output) does not hang the
     // cell: idle for a while without one is the end.
     const auto settled = [&] { return cell.settled(QDateTime::currentMSecsSinceEpoch(), kLostReplyGraceMs); };
-    // The kernel restarted and answered the probe sent after it, the cell still without a reply:
-    // its request went to the kernel that has gone.
+    // The kernel restarted while the cell had no reply: kernel_info, sent after that, answered
+    // while the cell still has none, says its request went to the kernel that has gone (a shell
+    // request is answered only after those sent before it). Asked again each second, a few times:
+    // one sent while the connection to the old kernel is still being cut (through a forward or a
+    // bridge) goes down with it; once the new connection is made none is lost, and one waits
+    // behind a long cell that did reach the new kernel.
+    QStringList probes;
+    QElapsedTimer lastProbe;
     const auto lostToRestart = [&] {
-        return !m_restartProbe.isEmpty() && m_replies.contains(m_restartProbe) && !cell.replied();
+        if (!m_restartedMeanwhile || cell.replied())
+            return false;
+        if (std::any_of(probes.cbegin(), probes.cend(), [&](const QString &p) { return m_replies.contains(p); }))
+            return true;
+        if (probes.isEmpty() || (lastProbe.elapsed() >= kProbeEveryMs && probes.size() < kMaxProbes)) {
+            probes << m_client->kernelInfo();
+            lastProbe.start();
+        }
+        return false;
     };
-    const bool finished = waitFor([&] { return settled() || lostToRestart(); }, timeoutMs);
-    if (lostToRestart()) {
+    bool lost = false;
+    const bool finished = waitFor([&] { return settled() || (lost = lostToRestart()); }, timeoutMs);
+    if (lost) {
         m_cell = nullptr;
         m_onMessage = nullptr;
         const bool started = cell.executionCount().has_value();

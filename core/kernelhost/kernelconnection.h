@@ -83,9 +83,9 @@ private:
     QHash<QString, JupyterMessage> m_replies; // by the request's msg_id
     CellOutputs *m_cell = nullptr;
     MessageHandler m_onMessage;
-    // kernel_info sent when the kernel restarted while the cell had no reply: answered first, it
-    // says the cell's request went to the old kernel (shell requests are answered in order).
-    QString m_restartProbe;
+    // The journal said the kernel restarted while the cell had no reply (execute asks the new
+    // kernel whether the cell's request reached it).
+    bool m_restartedMeanwhile = false;
     std::optional<Error> m_failure;
     bool m_timedOut = false;
     bool m_stopWaiting = false;

@@ -1248,7 +1248,9 @@ class Keeper:
                     if failure is not None:
                         return self.finish("failed-to-start", None, failure)
                     continue
-                if self.shutdown_asked:
+                # A stop whose signal reached the kernel before the keeper (Slurm's scancel signals
+                # every process of the job) is a stop all the same.
+                if self.shutdown_asked or os.path.lexists(os.path.join(self.dir, "stop-request")):
                     return self.finish("stopped", status)
                 return self.finish(None if subscribed else "failed-to-start", status)
             if self.idle_due(time.monotonic()) <= 0:

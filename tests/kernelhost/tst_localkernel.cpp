@@ -59,6 +59,9 @@ private Q_SLOTS:
         QVERIFY2(m_id.contains(u"-kernel-"_s), qPrintable(m_id));
     }
 
+    // What a failed (or a skipped) function left running: stopped, so no kernel outlives the test.
+    void cleanupTestCase() { (void)ferry::test::stopKernelsIn(m_ws + u"/.ferry/kernels"_s); }
+
     void cellsKeepStateAndShowOutputs() { ferry::test::cellsKeepStateAndShowOutputs(KernelCli{m_ws}, m_id); }
 
     void listAndShow()

@@ -497,6 +497,22 @@ def check_killed_from_outside():
         k.close()
 
 
+def check_stop_that_reaches_the_kernel_first():
+    """stop-request, then TERM to the kernel before the keeper has its own (as Slurm's scancel
+    signals every process of the job, in no set order): kernel-exit.json says "stopped"."""
+    k = KernelFolder()
+    try:
+        info = k.wait_keeper()
+        with open(k.path("stop-request"), "w") as f:
+            f.write("ferry\n")
+        os.kill(info["kernelPid"], signal.SIGTERM)
+        record = k.wait_exit()
+        check(record["reason"] == "stopped" and record["signal"] == signal.SIGTERM,
+              "a stop whose TERM reached the kernel first: kernel-exit.json %r" % record)
+    finally:
+        k.close()
+
+
 # A kernel stand-in whose iopub socket goes away and comes back while it lives, then exits 0.
 REBINDING_KERNEL = r'''
 import json, sys, time, zmq
@@ -684,6 +700,7 @@ def main():
              ("a kernel on TCP killed from outside", check_killed_from_outside),
              ("iopub lost and found again", check_reconnect),
              ("a busy kernel's shutdown and restart", check_shutdown_of_a_busy_kernel),
+             ("a stop that signals the kernel first", check_stop_that_reaches_the_kernel_first),
              ("the idle stop", lambda: check_idle_stop(figures)),
              ("kernels that fail, folders refused", check_failures),
              ("bridge to a Unix socket", check_bridge)]
