@@ -1,5 +1,5 @@
-// The command-line subcommand interface: the Command base class, its Io streams and the exit codes
-// every command shares.
+// The command-line subcommand interface: the Command base class, its Io streams, the exit codes
+// every command shares and SIGPIPE held off while a command writes to what may close.
 #pragma once
 
 #include "common/diagnostic.h"
@@ -8,6 +8,7 @@
 #include <QString>
 #include <QTextStream>
 
+#include <csignal>
 #include <memory>
 #include <vector>
 
@@ -23,6 +24,19 @@ enum ExitCode : int {
 struct Io {
     QTextStream &out;
     QTextStream &err;
+};
+
+// While it lives, a write to a closed pipe or socket (`ferry ... | head`) fails with EPIPE, for
+// the writer to report, instead of raising SIGPIPE, whose default ends the process.
+class SigpipeIgnored {
+public:
+    SigpipeIgnored() : m_previous(std::signal(SIGPIPE, SIG_IGN)) {}
+    ~SigpipeIgnored() { std::signal(SIGPIPE, m_previous); }
+    SigpipeIgnored(const SigpipeIgnored &) = delete;
+    SigpipeIgnored &operator=(const SigpipeIgnored &) = delete;
+
+private:
+    void (*m_previous)(int);
 };
 
 // One subcommand (`ferry NAME ...`). Each lives in its own file and is listed once in

@@ -312,6 +312,7 @@ private:
         int timeoutMs = -1;
         if (parser.isSet(u"timeout"_s))
             timeoutMs = int(parser.value(u"timeout"_s).toDouble() * 1000);
+        const SigpipeIgnored sigpipe; // a closed output or socket is an error here, not the end
         auto connection = kernels::KernelConnection::open(folder, -1);
         if (!connection)
             return fail(connection.error(), io);
@@ -328,11 +329,20 @@ private:
                 (*connection)->client().interrupt();
         });
         interruptWatch.start(100);
-        const auto cell =
-            (*connection)
-                ->execute(
-                    code, [&](const kernels::JupyterMessage &m) { printer.print(m); }, timeoutMs, true, false);
+        const auto cell = (*connection)
+                              ->execute(
+                                  code,
+                                  [&](const kernels::JupyterMessage &m) {
+                                      printer.print(m);
+                                      if (printer.outputClosed()) // nobody reads: the cell goes on
+                                          (*connection)->stopWaiting();
+                                  },
+                                  timeoutMs, true, false);
         std::signal(SIGINT, previous);
+        if (!cell && printer.outputClosed())
+            return fail(Error{u"the output was closed: the cell goes on in the kernel"_s, folder, 0, 0,
+                              u"`ferry kernel attach %1` shows what it prints"_s.arg(QFileInfo(folder).fileName())},
+                        io);
         if (!cell)
             return fail(cell.error(), io);
         return cell->status() == u"ok" ? kExitOk : kExitUserError;
@@ -340,6 +350,7 @@ private:
 
     int attach(const QString &folder, Io &io) const
     {
+        const SigpipeIgnored sigpipe;
         auto connection = kernels::KernelConnection::open(folder, 0);
         if (!connection)
             return fail(connection.error(), io);
@@ -347,9 +358,14 @@ private:
         g_interrupted = false;
         const auto previous = std::signal(SIGINT, onInterrupt);
         (*connection)
-            ->follow([&](const kernels::JupyterMessage &m) { printer.print(m, true); },
-                     [&] { return g_interrupted.load() || (*connection)->ended().has_value(); });
+            ->follow(
+                [&](const kernels::JupyterMessage &m) { printer.print(m, true); },
+                [&] { return g_interrupted.load() || printer.outputClosed() || (*connection)->ended().has_value(); });
         std::signal(SIGINT, previous);
+        if (printer.outputClosed())
+            return kExitUserError;
+        if (const auto failed = (*connection)->failure())
+            return fail(*failed, io);
         if (const auto end = (*connection)->explainedEnd())
             io.err << "the kernel has ended: " << kernels::endText(*end) << Qt::endl;
         return kExitOk;

@@ -1,6 +1,7 @@
 #include "cli/kerneloutput.h"
 
 #include "common/safefile.h"
+#include "kernels/journal.h"
 #include "metrics/terminaltext.h"
 
 #include <QDir>
@@ -78,8 +79,8 @@ void KernelOutputPrinter::print(const kernels::JupyterMessage &message, bool wit
         m_io.out << "In [" << c.value(u"execution_count"_s).toInt() << "]: " << shown(c.value(u"code"_s).toString())
                  << '\n';
         m_io.out.flush();
-    } else if (type == u"ferry_keeper" && withInputs) {
-        m_io.err << "(kernel " << shown(c.value(u"event"_s).toString()) << ")\n";
+    } else if (const QString event = kernels::keeperEvent(message); !event.isEmpty() && withInputs) {
+        m_io.err << "(kernel " << shown(event) << ")\n";
         m_io.err.flush();
     }
 }

@@ -6,6 +6,7 @@
 #include "kernels/jupytermessage.h"
 
 #include <QString>
+#include <QTextStream>
 
 namespace ferry::cli {
 
@@ -17,6 +18,9 @@ public:
     // Prints one iopub message (`withInputs`: the code of execute_input too, as `ferry kernel attach` shows it).
     void print(const kernels::JupyterMessage &message, bool withInputs = false);
     int imagesSaved() const { return m_images; }
+    // Whether standard output has gone (a closed pipe: `ferry kernel exec ID CODE | head`): what
+    // follows is written nowhere. Only an error once SIGPIPE is ignored (SigpipeIgnored).
+    bool outputClosed() const { return m_io.out.status() == QTextStream::WriteFailed; }
 
 private:
     void printData(const QJsonObject &data, const QString &messageId);

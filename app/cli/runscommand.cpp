@@ -34,7 +34,6 @@
 
 #include <cerrno>
 #include <cmath>
-#include <csignal>
 #include <cstring>
 
 using namespace Qt::StringLiterals;
@@ -426,9 +425,8 @@ private:
         Expected<qint64> written = qint64(0);
         if (QIODevice *device = io.out.device()) {
             // A closed pipe (ferry runs metrics ID | head) is a write error to report, not a signal.
-            const auto previous = std::signal(SIGPIPE, SIG_IGN);
+            const SigpipeIgnored sigpipe;
             written = run::exportMetrics(*context.store, r.id, format, *device);
-            std::signal(SIGPIPE, previous);
         } else {
             QStringDecoder decoder(QStringDecoder::Utf8);
             written = run::exportMetrics(*context.store, r.id, format, [&](QByteArrayView bytes) -> Expected<void> {

@@ -12,6 +12,8 @@
 #include <QEventLoop>
 #include <QTimer>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace ferry::kernels {
@@ -19,6 +21,10 @@ namespace ferry::kernels {
 namespace {
 // How long a cell idle without its execute_reply waits for it before its outputs count as all.
 constexpr qint64 kLostReplyGraceMs = 3000;
+// How often kernel_info is asked again while the kernel does not answer, and how many times
+// after a restart.
+constexpr qint64 kProbeEveryMs = 1000;
+constexpr qsizetype kMaxProbes = 30;
 } // namespace
 
 KernelConnection::KernelConnection(KernelFolder folder, QString ferryBinary, std::unique_ptr<KernelLink> link,
@@ -33,7 +39,15 @@ KernelConnection::KernelConnection(KernelFolder folder, QString ferryBinary, std
                 const bool ours = m_cell && m_cell->take(channel, message);
                 if (channel == Channel::IOPub && m_onMessage && (ours || !m_cell))
                     m_onMessage(message);
+                if (m_cell && !m_cell->replied() && keeperEvent(message) == u"restarted")
+                    m_restartedMeanwhile = true;
             });
+    const auto failed = [this](const Error &error) {
+        if (!m_failure)
+            m_failure = error;
+    };
+    connect(m_client.get(), &KernelClient::journalFailed, this, failed);
+    connect(m_client.get(), &KernelClient::socketsFailed, this, failed);
 }
 
 KernelConnection::~KernelConnection() = default;
@@ -103,6 +117,8 @@ bool KernelConnection::waitFor(const std::function<bool()> &done, int timeoutMs)
         keepLinked(); // a forward or the journal's copy that died (a cut connection) starts again
         if (timeoutMs >= 0 && clock.elapsed() >= timeoutMs)
             return false;
+        if (m_failure || m_stopWaiting) // nothing more will come, or nobody waits for it
+            return done();
         if (ended()) {
             // What the journal still holds of the end is delivered before giving up.
             loop.processEvents(QEventLoop::AllEvents, 200);
@@ -117,11 +133,17 @@ Expected<QJsonObject> KernelConnection::waitReady(int timeoutMs)
 {
     QElapsedTimer clock;
     clock.start();
-    QString request;
+    // Asked again each second (a request may go down with a connection that is being cut); the
+    // first answer to any of them is the kernel's.
+    QStringList requests;
+    const auto answer = [&] {
+        return std::find_if(requests.cbegin(), requests.cend(),
+                            [&](const QString &r) { return m_replies.contains(r); });
+    };
     while (clock.elapsed() < timeoutMs) {
-        request = m_client->kernelInfo();
-        if (waitFor([&] { return m_replies.contains(request); }, 1000))
-            return m_replies.value(request).content;
+        requests << m_client->kernelInfo();
+        if (waitFor([&] { return answer() != requests.cend(); }, 1000))
+            return m_replies.value(*answer()).content;
         if (const auto end = ended())
             return Error{endSentence(*end) + u", before it answered"_s +
                              (end->logLines.isEmpty() ? QString() : u":\n"_s + end->logLines.join(u'\n')),
@@ -141,12 +163,51 @@ Expected<CellOutputs> KernelConnection::execute(const QString &code, const Messa
 {
     CellOutputs cell(m_client->execute(code, false, true, false, stopOnError), keepOutputs);
     m_timedOut = false;
+    m_stopWaiting = false;
+    m_restartedMeanwhile = false;
     m_cell = &cell;
     m_onMessage = onMessage;
     // A reply lost with a cut connection (the journal still has every output) does not hang the
     // cell: idle for a while without one is the end.
     const auto settled = [&] { return cell.settled(QDateTime::currentMSecsSinceEpoch(), kLostReplyGraceMs); };
-    const bool finished = waitFor(settled, timeoutMs);
+    // The kernel restarted while the cell had no reply: kernel_info, sent after that, answered
+    // while the cell still has none, says its request went to the kernel that has gone (a shell
+    // request is answered only after those sent before it). Asked again each second, a few times:
+    // one sent while the connection to the old kernel is still being cut (through a forward or a
+    // bridge) goes down with it; once the new connection is made none is lost, and one waits
+    // behind a long cell that did reach the new kernel.
+    QStringList probes;
+    QElapsedTimer lastProbe;
+    const auto lostToRestart = [&] {
+        if (!m_restartedMeanwhile || cell.replied())
+            return false;
+        if (std::any_of(probes.cbegin(), probes.cend(), [&](const QString &p) { return m_replies.contains(p); }))
+            return true;
+        if (probes.isEmpty() || (lastProbe.elapsed() >= kProbeEveryMs && probes.size() < kMaxProbes)) {
+            probes << m_client->kernelInfo();
+            lastProbe.start();
+        }
+        return false;
+    };
+    bool lost = false;
+    const bool finished = waitFor([&] { return settled() || (lost = lostToRestart()); }, timeoutMs);
+    if (lost) {
+        m_cell = nullptr;
+        m_onMessage = nullptr;
+        const bool started = cell.executionCount().has_value();
+        return Error{started ? u"the kernel restarted while the cell ran: the cell did not finish"_s
+                             : u"the kernel restarted before the cell ran: the cell did not run"_s,
+                     m_folder.path(), 0, 0,
+                     u"the restarted kernel starts afresh: run again what the cell needs, then the cell"_s};
+    }
+    if (!finished && (m_failure || m_stopWaiting)) {
+        m_cell = nullptr;
+        m_onMessage = nullptr;
+        if (m_failure)
+            return *m_failure;
+        return Error{u"stopped waiting for the cell: it goes on in the kernel"_s, m_folder.path(), 0, 0,
+                     u"`ferry kernel attach %1` shows what it prints"_s.arg(m_folder.id())};
+    }
     if (!finished && !ended() && timeoutMs >= 0) {
         m_timedOut = true;
         m_client->interrupt();
@@ -175,9 +236,15 @@ Expected<CellOutputs> KernelConnection::execute(const QString &code, const Messa
 void KernelConnection::follow(const MessageHandler &onMessage, const std::function<bool()> &stop)
 {
     m_cell = nullptr;
+    m_stopWaiting = false;
     m_onMessage = onMessage;
     waitFor([&] { return stop(); }, -1);
-    // The end was seen: the rest of the journal (its records are written before kernel-exit.json).
+    // The end was seen: the rest of the journal (its records are written before kernel-exit.json);
+    // nothing more when the client failed or nobody reads.
+    if (m_failure || m_stopWaiting) {
+        m_onMessage = nullptr;
+        return;
+    }
     if (const auto end = journalEnd(m_folder.journalFile())) {
         QElapsedTimer clock;
         clock.start();

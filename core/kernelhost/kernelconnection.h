@@ -38,7 +38,9 @@ public:
 
     // Runs `code` and returns its outputs once the kernel is idle after it. `onMessage` sees each
     // iopub message of the cell as it comes. Past `timeoutMs` (-1: none) the cell is interrupted,
-    // and the Error says so; when the kernel ends meanwhile, the Error says how.
+    // and the Error says so; when the kernel ends meanwhile, the Error says how; when it restarts
+    // before the cell ran or while it ran (a restart from elsewhere: the old kernel drops what it
+    // had not run), the Error says which, once the new kernel has answered a later request.
     using MessageHandler = std::function<void(const JupyterMessage &)>;
     // `stopOnError`: the kernel drops what was queued after a cell that raised (the protocol's
     // stop_on_error; nbclient turns it off with allow_errors).
@@ -50,11 +52,18 @@ public:
     // message and every 100 ms) or the kernel has ended and its journal is read to the end.
     void follow(const MessageHandler &onMessage, const std::function<bool()> &stop);
 
+    // Ends the wait in progress (execute, follow) at its next turn, the cell left running: for a
+    // caller whose output has gone (a closed pipe). execute then returns an Error saying so.
+    void stopWaiting() { m_stopWaiting = true; }
+
     // Starts again what the link to a kernel on a host runs and has died (a cut connection): call
     // it now and then (the waits here do, ten times a second) when driving the client yourself.
     void keepLinked();
     // Whether the last execute ran past its time and was interrupted.
     bool timedOut() const { return m_timedOut; }
+    // Why the client can no longer talk to the kernel (its journal or its sockets failed), if so:
+    // the waits here end with it.
+    const std::optional<Error> &failure() const { return m_failure; }
 
     // How the kernel ended, once it has (kernel-exit.json).
     std::optional<KernelEnd> ended() const;
@@ -74,7 +83,12 @@ private:
     QHash<QString, JupyterMessage> m_replies; // by the request's msg_id
     CellOutputs *m_cell = nullptr;
     MessageHandler m_onMessage;
+    // The journal said the kernel restarted while the cell had no reply (execute asks the new
+    // kernel whether the cell's request reached it).
+    bool m_restartedMeanwhile = false;
+    std::optional<Error> m_failure;
     bool m_timedOut = false;
+    bool m_stopWaiting = false;
 };
 
 } // namespace ferry::kernels

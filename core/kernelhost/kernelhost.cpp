@@ -23,6 +23,7 @@
 #include <QRegularExpression>
 #include <QThread>
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <cstring>
@@ -517,12 +518,22 @@ Expected<void> restartKernel(const QString &path, const QString &ferryBinary, in
     clock.start();
     while (clock.elapsed() < timeoutMs) {
         QCoreApplication::processEvents(QEventLoop::AllEvents, 100);
+        (*connection)->keepLinked();
         QThread::msleep(50);
         refreshKernelRecords(folder, *spec, ferryBinary);
         if (const auto end = folder.readEnd(); end && *end)
             return Error{endSentence(**end) + u", instead of restarting"_s, path, 0, 0, {}};
-        if (const auto keeper = folder.readKeeper(); keeper && *keeper && (*keeper)->restarts > before->restarts)
-            return {};
+        const auto keeper = folder.readKeeper();
+        if (!keeper || !*keeper || (*keeper)->restarts <= before->restarts)
+            continue;
+        // The keeper counts the restart once the new kernel's iopub is bound, which is before the
+        // kernel answers (its sockets on a host are reached through forwards that connect again):
+        // done once it answers a request sent now, which only the new kernel can have had.
+        const auto ready = (*connection)->waitReady(int(std::max<qint64>(1000, timeoutMs - clock.elapsed())));
+        if (!ready)
+            return Error{u"the kernel restarted, but "_s + ready.error().message, ready.error().path, 0, 0,
+                         ready.error().hint};
+        return {};
     }
     return Error{u"the kernel did not restart within %1 s"_s.arg(timeoutMs / 1000), path, 0, 0,
                  u"`ferry kernel stop` stops it"_s};

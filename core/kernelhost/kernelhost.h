@@ -99,8 +99,9 @@ Expected<QString> findKernel(const QString &kernelsDir, const QString &idOrPrefi
 // it ended.
 Expected<KernelSummary> stopKernel(const QString &folder, const QString &ferryBinary, int graceMs = 10000);
 // Restarts the kernel in place, on any target: a shutdown_request with restart, after which its
-// keeper starts the same kernel again (same sockets, same journal, a `restarted` event in it).
-// Returns once the new kernel runs, or why not.
+// keeper starts the same kernel again (same sockets, same journal, a `restarted` event in it; a
+// kernel busy in a cell that does not return is killed after the keeper's grace). Returns once
+// the new kernel answers (kernel_info), so what is sent after it runs there; or why not.
 Expected<void> restartKernel(const QString &folder, const QString &ferryBinary, int timeoutMs = 60000);
 // SIGINT to the kernel through its keeper (for a kernel that does not take interrupt_request).
 Expected<void> interruptKernelBySignal(const QString &folder, const QString &ferryBinary = {});

@@ -7,6 +7,7 @@
 
 #include <QByteArray>
 #include <QList>
+#include <QString>
 
 #include <optional>
 
@@ -19,6 +20,16 @@ inline constexpr char kJournalMagic[] = "FERRYJ1\n";
 inline constexpr qint64 kJournalMagicSize = 8;
 // A record longer than this is no record (a damaged length): reading stops there.
 inline constexpr quint32 kMaxJournalRecord = 512u * 1024 * 1024;
+
+// The msg_type of the keeper's own records among the kernel's messages (keeper.py's
+// KEEPER_MSG_TYPE), whose content says their event: "started", "restarted", "reconnected",
+// "ended" (docs/kernels.md).
+inline constexpr QLatin1StringView kKeeperMessageType("ferry_keeper");
+// The keeper's event a journal message carries; empty for a kernel's own message.
+inline QString keeperEvent(const JupyterMessage &message)
+{
+    return message.type() == kKeeperMessageType ? message.content.value(QStringLiteral("event")).toString() : QString();
+}
 
 // One record: its frames (signature first) and where it ends in the file.
 struct JournalRecord {

@@ -726,6 +726,9 @@ class Keeper:
         # the kernel's exit is a restart (the keeper starts it again), without, a stop.
         self.restart_asked = False
         self.shutdown_asked = False
+        # When the kernel answered a shutdown_request but has not ended (ipykernel stops only once
+        # the cell it runs returns): past the grace it is killed, as jupyter_client does.
+        self.shutdown_deadline = None
         self.keeper_json_due = False
         self.oom_before = {}
         self.restarts = 0
@@ -824,6 +827,7 @@ class Keeper:
         argv = [a.replace("{connection_file}", self.kernel_conn_path) for a in self.argv]
         self.exit_info = None
         self.subscribed = False
+        self.shutdown_deadline = None
         self.state = "starting"
         self.state_changed = True
         out = self.log_fd
@@ -1203,7 +1207,10 @@ class Keeper:
         if failure is not None:
             return self.finish("failed-to-start", None, failure)
         while True:
-            self.pump(min(1.0, max(0.0, self.idle_due(time.monotonic()))))
+            wait = min(1.0, max(0.0, self.idle_due(time.monotonic())))
+            if self.shutdown_deadline is not None:
+                wait = min(wait, max(0.0, self.shutdown_deadline - time.monotonic()))
+            self.pump(wait)
             if self.sig_stop:
                 reason = "stopped" if os.path.lexists(
                     os.path.join(self.dir, "stop-request")) else "terminated"
@@ -1218,11 +1225,18 @@ class Keeper:
             if self.sig_usr1:
                 self.sig_usr1 = 0
                 self.signal_group(signal.SIGINT)
-            if self.kernel_ended():
+            asked = self.restart_asked or self.shutdown_asked
+            if asked and self.shutdown_deadline is None:
+                self.shutdown_deadline = time.monotonic() + self.grace
+            ended = self.kernel_ended()
+            if ended or (asked and time.monotonic() >= self.shutdown_deadline):
                 subscribed = self.subscribed
-                self.drain()
-                status = self.reap()
-                self.clear_group(time.monotonic() + self.grace, self.sig_stop)
+                if ended:
+                    self.drain()
+                    status = self.reap()
+                    self.clear_group(time.monotonic() + self.grace, self.sig_stop)
+                else:  # it answered the shutdown but goes on (a cell that does not return)
+                    status = self.kill_kernel()
                 if self.restart_asked and not self.sig_stop:
                     # shutdown_request with restart: the same kernel command again
                     self.restart_asked = False
@@ -1234,7 +1248,9 @@ class Keeper:
                     if failure is not None:
                         return self.finish("failed-to-start", None, failure)
                     continue
-                if self.shutdown_asked:
+                # A stop whose signal reached the kernel before the keeper (Slurm's scancel signals
+                # every process of the job) is a stop all the same.
+                if self.shutdown_asked or os.path.lexists(os.path.join(self.dir, "stop-request")):
                     return self.finish("stopped", status)
                 return self.finish(None if subscribed else "failed-to-start", status)
             if self.idle_due(time.monotonic()) <= 0:

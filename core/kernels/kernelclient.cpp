@@ -11,12 +11,14 @@
 
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <deque>
 #include <mutex>
 #include <thread>
 #include <vector>
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/inotify.h>
 #include <unistd.h>
 
@@ -47,7 +49,7 @@ qint64 sizeOf(const QList<QByteArray> &frames)
 class KernelClientIo {
 public:
     struct Event {
-        enum Kind { Message, Heartbeat, JournalFailed } kind = Message;
+        enum Kind { Message, Heartbeat, JournalFailed, SocketsFailed } kind = Message;
         Channel channel = Channel::Shell;
         JupyterMessage message;
         qint64 journalOffset = -1;
@@ -73,6 +75,7 @@ public:
 
 private:
     void run();
+    void loop();
     void wakeOwner();
     void push(Event event);
     bool holdingTooMuch();
@@ -80,6 +83,7 @@ private:
     void flushOutbox();
     void readJournal();
     void beat(Clock::time_point now);
+    void beatOnce(Clock::time_point now);
     zmq::socket_t makeHeartbeat();
 
     KernelClient *m_owner;
@@ -162,7 +166,15 @@ Expected<void> KernelClientIo::start()
         m_reader = JournalReader(m_fileOffset);
     }
     m_nextBeat = Clock::now();
+    // The thread is born with every signal blocked (as ZeroMQ's own threads are): a signal is
+    // handled by the owner's thread (Ctrl-C in `ferry kernel exec`), never in the middle of a
+    // ZeroMQ call here, which it would fail with EINTR.
+    sigset_t all;
+    sigset_t before;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &before);
     m_thread = std::thread([this] { run(); });
+    pthread_sigmask(SIG_SETMASK, &before, nullptr);
     return {};
 }
 
@@ -350,6 +362,19 @@ void KernelClientIo::beat(Clock::time_point now)
 {
     if (m_options.heartbeatIntervalMs <= 0)
         return;
+    try {
+        beatOnce(now);
+    } catch (const zmq::error_t &e) {
+        if (e.num() == EINTR)
+            return;
+        // A REQ socket out of step (a reply that was not ours): a fresh one, as after a miss.
+        m_hb = makeHeartbeat();
+        m_awaitingBeat = false;
+    }
+}
+
+void KernelClientIo::beatOnce(Clock::time_point now)
+{
     if (m_awaitingBeat) {
         if (m_hb.get(zmq::sockopt::events) & ZMQ_POLLIN) {
             zmq::message_t reply; // one: a REQ socket that has its reply may only send next
@@ -384,7 +409,35 @@ void KernelClientIo::beat(Clock::time_point now)
     }
 }
 
+// The thread's body: no exception leaves it (one would end the whole program). A ZeroMQ call
+// interrupted by a signal is made again at the next turn; any other error stops the thread and
+// is reported (socketsFailed), as is anything else thrown.
 void KernelClientIo::run()
+{
+    QString failure;
+    for (;;) {
+        try {
+            loop();
+            return;
+        } catch (const zmq::error_t &e) {
+            if (e.num() == EINTR && !m_stopping)
+                continue;
+            failure = u"the kernel's sockets failed: "_s + QString::fromLocal8Bit(e.what());
+        } catch (const std::exception &e) {
+            failure = u"the kernel's client failed: "_s + QString::fromLocal8Bit(e.what());
+        }
+        break;
+    }
+    if (m_stopping)
+        return;
+    Event event;
+    event.kind = Event::SocketsFailed;
+    event.error = Error{failure, m_connection.endpoint(Channel::Shell), 0, 0,
+                        u"the kernel itself may still run: `ferry kernel show` says"_s};
+    push(std::move(event));
+}
+
+void KernelClientIo::loop()
 {
     readJournal();
     while (!m_stopping) {
@@ -547,6 +600,9 @@ void KernelClient::deliver()
             break;
         case KernelClientIo::Event::JournalFailed:
             Q_EMIT journalFailed(event.error);
+            break;
+        case KernelClientIo::Event::SocketsFailed:
+            Q_EMIT socketsFailed(event.error);
             break;
         }
     }

@@ -77,6 +77,9 @@ Q_SIGNALS:
     void heartbeatChanged(bool beating);
     // The journal could not be read on (damaged, removed): following stops; the sockets stay.
     void journalFailed(const ferry::Error &error);
+    // The sockets failed (an error ZeroMQ raised, which no retry mends): the I/O thread has
+    // stopped, nothing more comes or goes. An error to report, never a crash.
+    void socketsFailed(const ferry::Error &error);
 
 private:
     friend class KernelClientIo;

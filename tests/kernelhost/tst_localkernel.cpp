@@ -1,8 +1,8 @@
 // Kernels on this machine through `ferry kernel` as a user runs it (a real ipykernel under its
 // keeper, started the way a run starts): state kept between cells, output, an error, a plot, an
-// interrupted sleep(600), a restart, a death explained, a Python without ipykernel named as such,
-// a replay that misses nothing after Ferry's side was killed mid-cell, and a stop that leaves
-// nothing behind.
+// interrupted sleep(600), an exec whose output is closed (an error, not SIGPIPE), a restart of a
+// busy kernel, a death explained, a Python without ipykernel named as such, a replay that misses
+// nothing after Ferry's side was killed mid-cell, and a stop that leaves nothing behind.
 #include "kernelhost/kernelconnection.h"
 #include "kernelhost/kernelfolder.h"
 #include "kernelhost/kernelhost.h"
@@ -59,6 +59,9 @@ private Q_SLOTS:
         QVERIFY2(m_id.contains(u"-kernel-"_s), qPrintable(m_id));
     }
 
+    // What a failed (or a skipped) function left running: stopped, so no kernel outlives the test.
+    void cleanupTestCase() { (void)ferry::test::stopKernelsIn(m_ws + u"/.ferry/kernels"_s); }
+
     void cellsKeepStateAndShowOutputs() { ferry::test::cellsKeepStateAndShowOutputs(KernelCli{m_ws}, m_id); }
 
     void listAndShow()
@@ -105,6 +108,8 @@ private Q_SLOTS:
         QVERIFY(exec.waitForFinished());
         replayHasEveryLineOnce(folderOf(m_id));
     }
+
+    void closedOutputEndsExecNotTheKernel() { ferry::test::closedOutputEndsExecNotTheKernel(KernelCli{m_ws}, m_id); }
 
     void restartGivesAFreshKernel() { ferry::test::restartGivesAFreshKernel(KernelCli{m_ws}, m_id); }
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The kernel keeper (core/kernels/keeper.py) against a real ipykernel and Jupyter's own client, as
 docs/kernels.md says it behaves: the journal holds what jupyter_client saw, in the same order and
-signed; nothing is lost while nobody reads; redaction, interrupt, restart, stop, a kernel killed from
-outside, the idle stop, refusals and `follow`. Its parsers are checked directly (a bad signature
+signed; nothing is lost while nobody reads; redaction, interrupt, restart (of a busy kernel too),
+stop, a kernel killed from outside, the idle stop, refusals and `follow`. Its parsers are checked directly (a bad signature
 cannot be made to come out of a kernel). Run with /usr/bin/python3 (python3-ipykernel,
 python3-jupyter-client, pyzmq); the keeper runs under FERRY_KEEPER_PYTHON when set (any Python 3.7+,
 standard library only), else the same interpreter. Exits 1 at the first failure, saying which."""
@@ -497,6 +497,22 @@ def check_killed_from_outside():
         k.close()
 
 
+def check_stop_that_reaches_the_kernel_first():
+    """stop-request, then TERM to the kernel before the keeper has its own (as Slurm's scancel
+    signals every process of the job, in no set order): kernel-exit.json says "stopped"."""
+    k = KernelFolder()
+    try:
+        info = k.wait_keeper()
+        with open(k.path("stop-request"), "w") as f:
+            f.write("ferry\n")
+        os.kill(info["kernelPid"], signal.SIGTERM)
+        record = k.wait_exit()
+        check(record["reason"] == "stopped" and record["signal"] == signal.SIGTERM,
+              "a stop whose TERM reached the kernel first: kernel-exit.json %r" % record)
+    finally:
+        k.close()
+
+
 # A kernel stand-in whose iopub socket goes away and comes back while it lives, then exits 0.
 REBINDING_KERNEL = r'''
 import json, sys, time, zmq
@@ -531,6 +547,40 @@ def check_reconnect():
         check(events == ["started", "reconnected", "ended"], "events %r" % events)
         check(record["streamLines"] == ["one", "two"], "kernel-exit.json's stream lines %r"
               % record["streamLines"])
+    finally:
+        k.close()
+
+
+def check_shutdown_of_a_busy_kernel():
+    """shutdown_request with restart while a cell sleeps: ipykernel answers it but ends only once
+    the cell returns, so the keeper kills it after the grace and starts it again, as
+    jupyter_client's KernelManager does; the same without restart is a stop."""
+    k = KernelFolder(options=["--grace", "1"])
+    try:
+        info = k.wait_keeper()
+        k.connect()
+        msg_id = k.client.execute("import time; time.sleep(600)")
+        wait_for(lambda: any(r["header"]["msg_type"] == "execute_input"
+                             for r in k.replies_to(msg_id)), 10, "the sleep to start")
+        asked = time.monotonic()
+        k.client.shutdown(restart=True)
+        info = wait_for(lambda: (read_json(k.path("keeper.json")) or {}).get("restarts") == 1
+                        and read_json(k.path("keeper.json")), 15, "keeper.json after the restart")
+        check(time.monotonic() - asked >= 1, "the kernel was killed before the grace")
+        restarted = [r["content"] for r in k.journal() if r["header"]["msg_type"] == "ferry_keeper"
+                     and r["content"]["event"] == "restarted"]
+        check(len(restarted) == 1 and restarted[0]["signal"] == signal.SIGTERM,
+              "the restart of a busy kernel: %r" % restarted)
+        k.client.wait_for_ready(timeout=30)
+        msg_id, _ = execute_seen(k, "print(globals().get('time', 'fresh'))")
+        text = stream_text(k.wait_idle_in_journal(msg_id))
+        check(text == "fresh\n", "after the restart the kernel printed %r, not fresh" % text)
+        k.client.execute("import time; time.sleep(600)")
+        time.sleep(0.5)
+        k.client.shutdown(restart=False)
+        record = k.wait_exit(timeout=15)
+        check(record["reason"] == "stopped", "a busy kernel's shutdown: kernel-exit.json %r" % record)
+        check(not group_members(info["kernelPid"]), "the busy kernel's group outlived its shutdown")
     finally:
         k.close()
 
@@ -649,6 +699,8 @@ def main():
              ("a kernel's life", lambda: check_main_kernel(figures)),
              ("a kernel on TCP killed from outside", check_killed_from_outside),
              ("iopub lost and found again", check_reconnect),
+             ("a busy kernel's shutdown and restart", check_shutdown_of_a_busy_kernel),
+             ("a stop that signals the kernel first", check_stop_that_reaches_the_kernel_first),
              ("the idle stop", lambda: check_idle_stop(figures)),
              ("kernels that fail, folders refused", check_failures),
              ("bridge to a Unix socket", check_bridge)]

@@ -1,5 +1,5 @@
 // What the kernel tests of every target share: `ferry kernel` run as a user runs it, and the checks
-// each target's kernel passes (cells, an interrupted sleep, a replay, a restart).
+// each target's kernel passes (cells, an interrupted sleep, a replay, a restart of a busy kernel).
 #pragma once
 
 #include "kernelhost/kernelconnection.h"
@@ -17,6 +17,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <utility>
 
 namespace ferry::test {
 
@@ -263,15 +264,81 @@ inline void replayHasEveryLineOnce(const QString &folder)
     QCOMPARE((*connection)->client().droppedMessages(), quint64(0));
 }
 
-// `ferry kernel restart`: keeper.json counts it, the state is gone, the kernel answers.
+// A cell that prints "asleep", waits until a request is queued behind it on the kernel's shell
+// socket (ipykernel reads none while a cell runs), prints "queued" and sleeps 600 s: a restart
+// that comes after "queued" finds one cell running and one that has not run.
+inline constexpr char kSleepWithACellQueuedCell[] = R"PY(import time
+shell = get_ipython().kernel.shell_stream.socket
+print('asleep', flush=True)
+while not shell.poll(0):
+    time.sleep(0.05)
+print('queued', flush=True)
+time.sleep(600)
+)PY";
+
+// `ferry kernel restart` of a kernel busy in a cell that does not return, another cell queued
+// behind it: the keeper kills the kernel after its grace, and once `restart` has returned, with no
+// wait, keeper.json counts it, the state is gone and a cell runs. The cell that ran, and the one
+// that never did, each end (exit 1) saying so: neither waits forever nor crashes.
 inline void restartGivesAFreshKernel(const KernelCli &kernel, const QString &id)
 {
-    QCOMPARE(kernel({QStringLiteral("restart"), id}).exitCode, 0);
-    QTRY_COMPARE_WITH_TIMEOUT(kernel.shown(id).value(QStringLiteral("restarts")).toInt(), 1, 30000);
+    const int before = kernel.shown(id).value(QStringLiteral("restarts")).toInt();
+    QProcess running;
+    kernel.startExec(running, id, QString::fromUtf8(kSleepWithACellQueuedCell));
+    QByteArray said;
+    QTRY_VERIFY2_WITH_TIMEOUT((said += running.readAllStandardOutput()).contains("asleep"),
+                              qPrintable(QString::fromUtf8(said + running.readAllStandardError())), 30000);
+    QProcess queued;
+    kernel.startExec(queued, id, QStringLiteral("print('the queued cell ran')"));
+    QTRY_VERIFY2_WITH_TIMEOUT((said += running.readAllStandardOutput()).contains("queued"),
+                              qPrintable(QString::fromUtf8(said + running.readAllStandardError())), 30000);
+
+    const CliResult restarted = kernel({QStringLiteral("restart"), id});
+    QVERIFY2(restarted.exitCode == 0, qPrintable(restarted.err));
+    QCOMPARE(kernel.shown(id).value(QStringLiteral("restarts")).toInt(), before + 1);
     const CliResult after = kernel({QStringLiteral("exec"), id, QStringLiteral("print(x)")});
     QCOMPARE(after.exitCode, 1);
     QVERIFY2(after.err.contains(QStringLiteral("NameError")), qPrintable(after.err));
+
+    const std::pair<QProcess *, const char *> ends[] = {{&running, "the kernel restarted while the cell ran"},
+                                                        {&queued, "the kernel restarted before the cell ran"}};
+    for (const auto &[exec, words] : ends) {
+        QVERIFY(exec->waitForFinished(60000));
+        QCOMPARE(exec->exitStatus(), QProcess::NormalExit);
+        const QByteArray err = exec->readAllStandardError();
+        QVERIFY2(exec->exitCode() == 1 && err.contains(words), err.constData());
+    }
+    QVERIFY(!queued.readAllStandardOutput().contains("ran"));
     QCOMPARE(kernel({QStringLiteral("exec"), id, QStringLiteral("print('back')")}).out, QStringLiteral("back\n"));
+}
+
+// `ferry kernel exec ID CODE | head -n 1` while the cell prints line after line: once head has
+// gone, exec ends with a message (exit 1), not killed by SIGPIPE; the cell goes on in the kernel,
+// which answers after its interrupt.
+inline void closedOutputEndsExecNotTheKernel(const KernelCli &kernel, const QString &id)
+{
+    QProcess head;
+    QProcess exec;
+    exec.setStandardOutputProcess(&head);
+    head.start(QStringLiteral("head"), {QStringLiteral("-n"), QStringLiteral("1")});
+    QVERIFY(head.waitForStarted());
+    kernel.startExec(
+        exec, id, QStringLiteral("import time\nfor i in range(6000):\n    print(i, flush=True)\n    time.sleep(0.1)"));
+    QVERIFY(head.waitForFinished(30000));
+    QCOMPARE(head.readAllStandardOutput(), QByteArray("0\n"));
+    QVERIFY(exec.waitForFinished(30000));
+    QCOMPARE(exec.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(exec.exitCode(), 1);
+    const QByteArray err = exec.readAllStandardError();
+    QVERIFY2(err.contains("the output was closed: the cell goes on in the kernel"), err.constData());
+    QTRY_COMPARE_WITH_TIMEOUT(kernel.shown(id).value(QStringLiteral("state")).toString(), QStringLiteral("busy"),
+                              30000);
+    QCOMPARE(kernel({QStringLiteral("interrupt"), id}).exitCode, 0);
+    // (a request that comes while the interrupted cell's error is handled is aborted, as Jupyter's are)
+    QTRY_COMPARE_WITH_TIMEOUT(kernel.shown(id).value(QStringLiteral("state")).toString(), QStringLiteral("idle"),
+                              30000);
+    const CliResult after = kernel({QStringLiteral("exec"), id, QStringLiteral("print('answers')")});
+    QVERIFY2(after.out == QStringLiteral("answers\n"), qPrintable(after.out + after.err));
 }
 
 } // namespace ferry::test
