@@ -229,7 +229,8 @@ std::vector<GroupStats> aggregate(std::span<const CurveView> curves)
     return result;
 }
 
-std::vector<GroupStats> aggregateAt(std::span<const CurveView> curves, std::span<const double> xs)
+std::vector<GroupStats> aggregateAt(std::span<const CurveView> curves, std::span<const double> xs,
+                                    std::span<const double> origins)
 {
     std::vector<CurveCursor> cursors(curves.begin(), curves.end());
     std::vector<double> values;
@@ -238,13 +239,18 @@ std::vector<GroupStats> aggregateAt(std::span<const CurveView> curves, std::span
     result.reserve(xs.size());
     for (const double t : xs) {
         values.clear();
-        for (CurveCursor &c : cursors) {
-            if (const auto v = c.at(t))
+        for (std::size_t k = 0; k < cursors.size(); ++k) {
+            if (const auto v = cursors[k].at(k < origins.size() ? t + origins[k] : t))
                 values.push_back(*v);
         }
         result.push_back(statsOf(t, values));
     }
     return result;
+}
+
+std::vector<GroupStats> aggregateAt(std::span<const CurveView> curves, std::span<const double> xs)
+{
+    return aggregateAt(curves, xs, {});
 }
 
 std::vector<double> evenGrid(double x0, double x1, int columns)

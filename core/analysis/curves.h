@@ -78,6 +78,11 @@ std::vector<GroupStats> aggregate(std::span<const CurveView> curves);
 // per x, whatever its length: 32 runs of a million points in 4 groups at 2,000 columns take 3 ms
 // of CPU (tests/bench/groups.sh), against 2.5 s for every step of the union.
 std::vector<GroupStats> aggregateAt(std::span<const CurveView> curves, std::span<const double> xs);
+// The same with each curve's x counted from its own origin: curve k is read at xs[i] + origins[k]
+// (a chart's time since each run's start, its points on the wall clock); the statistics' x is
+// xs[i]. `origins` has one entry per curve.
+std::vector<GroupStats> aggregateAt(std::span<const CurveView> curves, std::span<const double> xs,
+                                    std::span<const double> origins);
 
 // `columns` x values cutting [x0, x1] evenly, both ends included (columns >= 2; fewer gives x0
 // alone): the grid a picture evaluates.

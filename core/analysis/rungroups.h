@@ -11,6 +11,7 @@
 #include "common/error.h"
 #include "store/runstore.h"
 
+#include <QHash>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -49,6 +50,10 @@ struct RunGroup {
 // Groups come in the order of their keys: as numbers when every key is one (0.001 before 0.01),
 // else as text; the group of runs without a key (no such parameter, no tag, no sweep) last.
 QList<RunGroup> groupRuns(const RunStore &store, const QList<RunRecord> &runs, const GroupBy &by);
+// The same from the runs' values of the parameter in hand (`params`: run id -> the value of
+// by.name; read only for GroupBy::Kind::Param): a view that holds the runs' parameters already
+// (the chart) groups by the same rule without reading the store. Any thread.
+QList<RunGroup> groupRuns(const QList<RunRecord> &runs, const GroupBy &by, const QHash<QString, QString> &params);
 
 // A group's statistics of one metric: at every x of the union of its runs' x (exact), and the
 // runs that have no point of it (left out).

@@ -203,6 +203,38 @@ private Q_SLOTS:
         QCOMPARE(reversed[1].mean, aggregateAt(views, std::span<const double>(back + 1, 1))[0].mean);
     }
 
+    // Each curve read from its own origin (a chart's time since each run's start): the same as
+    // the curves moved to a common origin.
+    void originsShiftEachCurve()
+    {
+        std::mt19937_64 random(11);
+        std::vector<Curve> curves, moved;
+        const double origins[]{1000, 5000, 250};
+        for (int k = 0; k < 3; ++k) {
+            moved.push_back(randomCurve(random, 1 + k, 100));
+            Curve c = moved.back();
+            for (double &x : c.x)
+                x += origins[k];
+            curves.push_back(std::move(c));
+        }
+        std::vector<CurveView> views, movedViews;
+        for (std::size_t k = 0; k < curves.size(); ++k) {
+            views.push_back(curves[k].view());
+            movedViews.push_back(moved[k].view());
+        }
+        const std::vector<double> grid = evenGrid(0, 100, 41);
+        const std::vector<GroupStats> shifted = aggregateAt(views, grid, origins);
+        const std::vector<GroupStats> expected = aggregateAt(movedViews, grid);
+        QCOMPARE(shifted.size(), expected.size());
+        for (std::size_t i = 0; i < grid.size(); ++i) {
+            QCOMPARE(shifted[i].x, grid[i]);
+            QCOMPARE(shifted[i].n, expected[i].n);
+            if (expected[i].n > 0)
+                QVERIFY(nearlyEqual(shifted[i].mean, expected[i].mean));
+        }
+        QCOMPARE(shifted[20].n, 3);
+    }
+
     // Irregular grids (gaps of every size, repeated steps, NaN holes, a leading point without a
     // step), walked at random sorted x by the galloping cursor: each value is the rule's, found
     // by a plain search.

@@ -4,7 +4,8 @@
 // JSON line a step, and the training, charted with nothing selected: panels titled by their
 // metric, legends with the line styles, the runs' colours), chart-system.png (the system's
 // panels, on their time axis), chart-filter.png (the runs filter typed: the chart follows and
-// says how many it shows), chart-x-metric.png (loss against tokens seen, log x).
+// says how many it shows), chart-x-metric.png (loss against tokens seen, log x), chart-groups.png
+// (three more runs, the 60-step runs grouped by learning rate: a line and a band per group).
 #include "gui/screenshot.h"
 #include "gui/windowharness.h"
 #include "support/cli.h"
@@ -111,5 +112,24 @@ int main(int argc, char **argv)
     if (auto *logX = chart->findChild<QCheckBox *>(u"logX"_s))
         logX->setChecked(true);
     ok = ferry::test::saveScreenshot(window, out, u"chart-x-metric.png"_s, 2000) && ok;
+
+    // Groups: more seeds, then the 60-step runs grouped by learning rate, each a mean and a band.
+    chart->setXAxis(ferry::ui::XAxisMode::Step);
+    if (auto *logX = chart->findChild<QCheckBox *>(u"logX"_s))
+        logX->setChecked(false);
+    const std::pair<const char *, const char *> seeds[] = {{"0.03", "2"}, {"0.003", "2"}, {"0.003", "3"}};
+    for (const auto &[lr, seed] : seeds) {
+        const auto run = ferry::test::runFerry(
+            example, {u"run"_s, u"review_train.py"_s, u"--hp"_s, u"lr="_s + QLatin1StringView(lr), u"--hp"_s,
+                      u"seed="_s + QLatin1StringView(seed), u"--hp"_s, u"steps=60"_s, u"--follow"_s});
+        if (run.exitCode != 0)
+            std::fprintf(stderr, "ferry run: %s\n", qPrintable(run.err));
+    }
+    QTest::qWait(3000);
+    window.runsView()->filterEdit()->setText(u"hp.steps = 60"_s);
+    QTest::qWait(3000);
+    chart->setGroupBy(u"hp.lr"_s);
+    ok = ferry::test::saveScreenshot(window, out, u"chart-groups.png"_s, 2000) && ok;
+    chart->setGroupBy({}); // the workspace's chart settings back as they were
     return ok ? 0 : 1;
 }

@@ -450,6 +450,7 @@ void LossChart::updateLayout() const
     if (!m_colors) // the chart's own colours: different for the runs it draws
         m_ownColors->assign(legendRuns());
     auto l = std::make_unique<Layout>();
+    ++m_layoutGeneration;
     const QFontMetrics fm(font());
     const int line = fm.height();
 
@@ -648,10 +649,12 @@ void LossChart::paint(QPainter &p, bool exact)
     p.save();
     p.scale(1 / dpr, 1 / dpr);
     p.setRenderHint(QPainter::Antialiasing, false);
-    if (m_store)
-        m_painter.paint(p, *m_store, shown, style, exact);
+    if (m_store) // grouped: the groups' lines instead of the runs'
+        m_painter.paint(p, *m_store, isGrouped() ? std::vector<DrawnSeries>{} : shown, style, exact);
     else
         p.fillRect(style.device, background);
+    if (m_store && isGrouped())
+        paintGroups(p, style);
     p.restore();
 
     if (l.empty) {

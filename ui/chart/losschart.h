@@ -2,6 +2,7 @@
 // multi-resolution summaries.
 #pragma once
 
+#include "analysis/curves.h"
 #include "common/error.h"
 #include "ui/chart/chartaxis.h"
 #include "ui/chart/seriespainter.h"
@@ -22,6 +23,29 @@ namespace ferry::ui {
 
 class RunColors;
 
+// A group of runs the chart draws as one line with a band (LossChart::setGroups): its key and
+// label (run::RunGroup's: "lr=0.01"), its runs and its colour.
+struct ChartGroup {
+    QString key, label;
+    QStringList runIds;
+    QColor color;
+    friend bool operator==(const ChartGroup &, const ChartGroup &) = default;
+};
+
+// The line a group draws: the mean or the median of its runs at each x.
+enum class GroupStatistic { Mean, Median };
+
+// What the chart drew for a group and a metric, at each column of the plot: the statistics of
+// its runs there (core's rule, analysis/curves.h aggregateAt, at the column's x), and the line
+// and band as drawn (NaN where n = 0).
+struct DrawnGroup {
+    QString key, label, metric;
+    QColor color;
+    int runs = 0; // runs of the group with points of the metric in this chart
+    std::vector<run::GroupStats> stats;
+    std::vector<double> center, low, high;
+};
+
 // The live loss chart: every point of many runs overlaid, drawn from a SeriesStore.
 //
 // Producers append to the store from any thread; the chart drains it on a timer (25 Hz) and
@@ -39,6 +63,12 @@ class RunColors;
 // list of panels scrolls). Hovering shows the value of every visible run at that x (none for a
 // run whose points end before it); clicking a legend entry hides or shows its run, hovering it
 // highlights the run.
+//
+// Grouped (setGroups), the runs' own lines give way to one line per group and metric (the mean or
+// the median of its runs) with a translucent band (± std or min to max), evaluated at each pixel
+// column's x by core's rule (analysis/curves.h, aggregateAt: steps aligned, values interpolated
+// between a run's points, never beyond them), so where a column's x is a step the numbers are
+// those `ferry runs aggregate` prints. The cost is O(columns × runs × log n) whatever the points.
 class LossChart : public QWidget {
     Q_OBJECT
 public:
@@ -82,6 +112,18 @@ public:
     void setPinnedRun(const QString &runId);
     QString pinnedRun() const { return m_pinnedRun; }
     QString runLabel(const QString &runId) const { return m_runLabels.value(runId, runId); }
+
+    // Groups of runs, each drawn as one line with a band (ui/chart/losschartgroups.cpp); empty:
+    // every run its own line. Runs in no group are not drawn while grouped.
+    void setGroups(const QList<ChartGroup> &groups);
+    const QList<ChartGroup> &groups() const { return m_groups; }
+    bool isGrouped() const { return !m_groups.isEmpty(); }
+    void setGroupStatistic(GroupStatistic statistic);
+    GroupStatistic groupStatistic() const { return m_statistic; }
+    void setGroupBand(run::Band band);
+    run::Band groupBand() const { return m_band; }
+    // The groups as last painted, per metric drawn and group (tests, screenshots).
+    std::vector<DrawnGroup> drawnGroups() const { return m_groupPicture; }
 
     // The view, in axis units (x: step, epoch or seconds; y: value, or log10 of it on a log
     // axis). Follows the data until zoomed or panned.
@@ -185,6 +227,14 @@ private:
     void zoomY(double center, double factor);
     void changed(bool rangesToo);
     void forgetAutoRanges();
+    // Groups (losschartgroups.cpp): their statistics at `columns` columns of the view (cached
+    // until the layout changes), drawn into the plot area; their legend entries and hover lines.
+    void updateGroupPicture(int columns);
+    void paintGroups(QPainter &p, const PlotStyle &style);
+    std::vector<LegendEntry> groupLegendEntries() const;
+    int groupRunCount(const ChartGroup &group) const;
+    QStringList groupHoverLines(double x) const;
+    QString statisticText() const;
 
     std::shared_ptr<SeriesStore> m_store;
     quint64 m_seenRevision = 0; // the store's revision last drawn
@@ -217,6 +267,13 @@ private:
     mutable QHash<QString, double> m_runOrigins; // wall ms of each run's first point
     mutable quint64 m_originsRevision = ~quint64(0);
     SeriesPainter m_painter;
+    QList<ChartGroup> m_groups;
+    GroupStatistic m_statistic = GroupStatistic::Mean;
+    run::Band m_band = run::Band::Std;
+    std::vector<DrawnGroup> m_groupPicture;
+    mutable quint64 m_layoutGeneration = 0; // counts layouts: a new one may show a new view
+    quint64 m_pictureGeneration = ~quint64(0);
+    int m_pictureColumns = -1;
     QImage m_yTitle; // the y axis title, turned
     QString m_yTitleKey;
 };

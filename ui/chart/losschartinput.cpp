@@ -43,7 +43,18 @@ QString LossChart::hoverText(const QPoint &pos) const
         case LegendEntry::Run:
             return runLabel(e.key) + u'\n' + (isRunVisible(e.key) ? tr("Click to hide") : tr("Click to show"));
         case LegendEntry::Metric:
-            return tr("%1: the lines drawn like this one").arg(e.key);
+            return isGrouped() ? tr("%1: each group's %2").arg(e.key, statisticText())
+                               : tr("%1: the lines drawn like this one").arg(e.key);
+        case LegendEntry::Group: {
+            QStringList names;
+            for (const ChartGroup &group : m_groups) {
+                if (group.key != e.key)
+                    continue;
+                for (const QString &run : group.runIds)
+                    names << runLabel(run);
+            }
+            return e.text + u'\n' + names.join(u'\n');
+        }
         case LegendEntry::More: {
             QStringList names;
             for (const QString &run : m_layout->moreRuns)
@@ -59,6 +70,10 @@ QString LossChart::hoverText(const QPoint &pos) const
     const double slack = 3 * (m_layout->x1 - m_layout->x0) / std::max(1, m_layout->plot.width() - 1);
     QStringList lines;
     lines << xText(logXShown() ? std::pow(10.0, x) : x);
+    if (isGrouped()) {
+        lines << groupHoverLines(x);
+        return lines.size() > 1 ? lines.join(u'\n') : QString();
+    }
     const std::vector<DrawnSeries> shown = shownSeries();
     const bool manyMetrics = std::any_of(shown.begin(), shown.end(),
                                          [&](const DrawnSeries &s) { return s.metricIndex != shown[0].metricIndex; });

@@ -16,13 +16,15 @@ namespace ferry::ui {
 inline constexpr int kLossChartGap = 6;
 
 // One entry of the legend: a run (its colour, its label; a click hides or shows it), a metric's
-// line style (when the chart draws several), or the runs that did not fit.
+// line style (when the chart draws several; grouped, always, with the statistic drawn), a group
+// of runs (its colour, "lr=0.01 (n=3)"), or the entries that did not fit.
 struct LossChart::LegendEntry {
-    enum Kind { Run, Metric, More } kind = Run;
-    QString key;  // the run id, or the metric
+    enum Kind { Run, Metric, More, Group } kind = Run;
+    QString key;  // the run id, the metric, or the group's key
     QString text; // as drawn: elided only when one entry is wider than the whole legend
     QRect rect;
     int style = 0; // Metric: its index (metricPenStyle)
+    QColor color;  // Group: its colour
 };
 
 struct LossChart::Layout {

@@ -86,22 +86,24 @@ int LossChart::legendEntryWidth(const LegendEntry &e) const
 // The metrics' line styles (when there are several), then the runs.
 std::vector<LossChart::LegendEntry> LossChart::legendEntries() const
 {
+    if (isGrouped())
+        return groupLegendEntries();
     std::vector<LegendEntry> entries;
     const QStringList metrics = drawnMetrics();
     if (metrics.size() > 1) {
         const QHash<QString, int> order = metricOrder();
         for (const QString &metric : metrics)
-            entries.push_back({LegendEntry::Metric, metric, metric, {}, order.value(metric)});
+            entries.push_back({LegendEntry::Metric, metric, metric, {}, order.value(metric), {}});
     }
     for (const QString &run : legendRuns())
-        entries.push_back({LegendEntry::Run, run, runLabel(run), {}, 0});
+        entries.push_back({LegendEntry::Run, run, runLabel(run), {}, 0, {}});
     return entries;
 }
 
 // "+N more": the entries from `from` on, which did not fit; their runs kept for its tooltip.
 LossChart::LegendEntry LossChart::moreEntry(Layout &l, const std::vector<LegendEntry> &entries, qsizetype from) const
 {
-    LegendEntry e{LegendEntry::More, {}, tr("+%n more", "", int(qsizetype(entries.size()) - from)), {}, 0};
+    LegendEntry e{LegendEntry::More, {}, tr("+%n more", "", int(qsizetype(entries.size()) - from)), {}, 0, {}};
     for (qsizetype i = from; i < qsizetype(entries.size()); ++i) {
         if (entries[std::size_t(i)].kind == LegendEntry::Run)
             l.moreRuns << entries[std::size_t(i)].key;
@@ -214,6 +216,15 @@ void LossChart::paintLegend(QPainter &p, const QString &highlighted)
                        QPointF(r.left() + MetricSwatch - 5, r.center().y() + 0.5));
             p.setPen(text);
             p.drawText(r.adjusted(MetricSwatch, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, e.text);
+            break;
+        }
+        case LegendEntry::Group: { // a band behind a line, as the group is drawn
+            QColor band = e.color;
+            band.setAlphaF(0.22);
+            p.fillRect(QRect(r.left() + 3, r.center().y() - 4, 14, 9), band);
+            p.fillRect(QRect(r.left() + 3, r.center().y() - 1, 14, 3), e.color);
+            p.setPen(text);
+            p.drawText(r.adjusted(RunSwatch, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, e.text);
             break;
         }
         case LegendEntry::More:

@@ -1,5 +1,6 @@
 #include "ui/chart/losschartpanel.h"
 
+#include "analysis/rungroups.h"
 #include "ui/chart/runcolors.h"
 
 #include <QCheckBox>
@@ -12,6 +13,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
+#include <QScopedValueRollback>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSet>
@@ -140,14 +142,26 @@ QHBoxLayout *LossChartPanel::createControls()
     connect(exportButton->menu()->addAction(tr("Points as CSV…")), &QAction::triggered, this,
             [this] { exportTo(false); });
 
+    createGroupControls();
+
     connect(m_metric, &QComboBox::currentIndexChanged, this, &LossChartPanel::applyMetricChoice);
-    connect(m_xAxis, &QComboBox::currentIndexChanged, this, &LossChartPanel::applyXAxis);
-    connect(m_logX, &QCheckBox::toggled, this, &LossChartPanel::applyXAxis);
-    connect(m_logY, &QCheckBox::toggled, this,
-            [this](bool on) { forEachChart([on](LossChart *c) { c->setLogY(on); }); });
+    connect(m_xAxis, &QComboBox::currentIndexChanged, this, [this] {
+        m_pendingXMetric.clear(); // a choice made: the settings' one is no longer awaited
+        applyXAxis();
+        saveSettings();
+    });
+    connect(m_logX, &QCheckBox::toggled, this, [this] {
+        applyXAxis();
+        saveSettings();
+    });
+    connect(m_logY, &QCheckBox::toggled, this, [this](bool on) {
+        forEachChart([on](LossChart *c) { c->setLogY(on); });
+        saveSettings();
+    });
     connect(m_smoothing, &QSlider::valueChanged, this, [this](int value) {
         forEachChart([value](LossChart *c) { c->setSmoothing(value / 100.0); });
         m_smoothingValue->setText(QString::number(value / 100.0, 'f', 2));
+        saveSettings();
     });
     connect(reset, &QToolButton::clicked, this, [this] { forEachChart([](LossChart *c) { c->resetZoom(); }); });
 
@@ -161,6 +175,11 @@ QHBoxLayout *LossChartPanel::createControls()
     controls->addWidget(new QLabel(tr("Smoothing"), this));
     controls->addWidget(m_smoothing, 1);
     controls->addWidget(m_smoothingValue);
+    controls->addWidget(new QLabel(tr("Group"), this));
+    controls->addWidget(m_groupBy);
+    controls->addWidget(m_groupStatistic);
+    controls->addWidget(m_groupBand);
+    controls->addWidget(m_ungroup);
     controls->addWidget(m_hidden);
     controls->addWidget(reset);
     controls->addWidget(exportButton);
@@ -200,19 +219,24 @@ void LossChartPanel::setRunColors(RunColors *colors)
 // keep them for every other view).
 void LossChartPanel::assignColors()
 {
-    const auto &store = m_chart->store();
-    if (!store || !m_colors)
+    if (!m_chart->store() || !m_colors)
         return;
+    m_colors->assign(storeRuns());
+}
+
+QStringList LossChartPanel::storeRuns() const
+{
     QStringList runs;
     QSet<QString> seen;
-    for (int i = 0; i < store->seriesCount(); ++i) {
+    const auto &store = m_chart->store();
+    for (int i = 0; store && i < store->seriesCount(); ++i) {
         const QString &run = store->data(i).key().runId;
         if (!seen.contains(run)) {
             seen.insert(run);
             runs << run;
         }
     }
-    m_colors->assign(runs);
+    return runs;
 }
 
 QList<LossChart *> LossChartPanel::panels() const
@@ -261,6 +285,9 @@ LossChart *LossChartPanel::addPanel()
     chart->setRunColors(m_colors);
     chart->setStore(m_chart->store());
     chart->setPinnedRun(m_chart->pinnedRun());
+    chart->setGroups(m_chart->groups());
+    chart->setGroupStatistic(m_chart->groupStatistic());
+    chart->setGroupBand(m_chart->groupBand());
     chart->setContextMenuPolicy(Qt::CustomContextMenu);
     chart->installEventFilter(this);
     connect(chart, &LossChart::runVisibilityChanged, this, &LossChartPanel::showRunEverywhere);
@@ -301,6 +328,7 @@ void LossChartPanel::setPanelHidden(const QString &key, bool hidden)
     updateHiddenButton();
     m_groups.clear(); // laid out again without (or with) it
     applyMetricChoice();
+    saveSettings();
 }
 
 void LossChartPanel::updateHiddenButton()
@@ -321,6 +349,7 @@ void LossChartPanel::updateHiddenButton()
             updateHiddenButton();
             m_groups.clear();
             applyMetricChoice();
+            saveSettings();
         });
     }
     m_hidden->setText(tr("Hidden panels (%1)").arg(m_hiddenPanels.size()));
@@ -479,9 +508,14 @@ void LossChartPanel::updateMetrics()
                 m_xAxis->setItemData(m_xAxis->count() - 1, metric, kXMetricRole);
                 m_xAxis->setItemData(m_xAxis->count() - 1, tr("Each run's metrics against its %1").arg(metric),
                                      Qt::ToolTipRole);
+                if (metric == m_pendingXMetric) { // the workspace's x axis, now that a run has it
+                    const QScopedValueRollback applying(m_applyingSettings, true);
+                    setXAxis(XAxisMode::Metric, metric);
+                }
             }
         }
     }
+    applyGroups(); // runs new to the chart join their groups
     if (m_metric->currentIndex() == Panels)
         applyMetricChoice();
     else
@@ -497,6 +531,243 @@ void LossChartPanel::exportTo(bool png)
         return;
     if (const auto written = png ? m_chart->exportPng(path) : m_chart->exportCsv(path); !written)
         QMessageBox::warning(this, tr("Export failed"), written.error().toString());
+}
+
+// Group [No groups | each differing parameter | Tags | Sweep] [Mean | Median] [± std | min–max]
+// [Ungroup].
+void LossChartPanel::createGroupControls()
+{
+    m_groupBy = new QComboBox(this);
+    m_groupBy->setObjectName(u"groupBy"_s);
+    m_groupBy->setToolTip(tr("Draw the runs in groups, each one line (mean or median) with a band over its runs"));
+    m_groupStatistic = new QComboBox(this);
+    m_groupStatistic->setObjectName(u"groupStatistic"_s);
+    m_groupStatistic->addItem(tr("Mean"), int(GroupStatistic::Mean));
+    m_groupStatistic->addItem(tr("Median"), int(GroupStatistic::Median));
+    m_groupStatistic->setToolTip(tr("Each group's line: the mean or the median of its runs at each x"));
+    m_groupBand = new QComboBox(this);
+    m_groupBand->setObjectName(u"groupBand"_s);
+    m_groupBand->addItem(tr("± std"), int(run::Band::Std));
+    m_groupBand->addItem(tr("min–max"), int(run::Band::MinMax));
+    m_groupBand->setToolTip(tr("Each group's band: mean ± standard deviation, or min to max of its runs"));
+    m_ungroup = new QToolButton(this);
+    m_ungroup->setObjectName(u"ungroup"_s);
+    m_ungroup->setText(tr("Ungroup"));
+    m_ungroup->setToolTip(tr("Draw each run again"));
+    m_groupBy->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_groupBy->setMinimumContentsLength(8);
+    updateGroupChoices();
+    connect(m_groupBy, &QComboBox::currentIndexChanged, this, [this] {
+        applyGroups();
+        saveSettings();
+    });
+    connect(m_groupStatistic, &QComboBox::currentIndexChanged, this, [this] {
+        const auto statistic = GroupStatistic(m_groupStatistic->currentData().toInt());
+        forEachChart([statistic](LossChart *c) { c->setGroupStatistic(statistic); });
+        saveSettings();
+    });
+    connect(m_groupBand, &QComboBox::currentIndexChanged, this, [this] {
+        const auto band = run::Band(m_groupBand->currentData().toInt());
+        forEachChart([band](LossChart *c) { c->setGroupBand(band); });
+        saveSettings();
+    });
+    connect(m_ungroup, &QToolButton::clicked, this, [this] { setGroupBy({}); });
+    applyGroups();
+}
+
+// "No groups", each parameter whose value differs among the runs (one missing it counts), the
+// tags and the sweep; the current choice is kept (and listed, if no run differs in it now).
+void LossChartPanel::updateGroupChoices()
+{
+    const QString current = m_groupBy->currentData().toString();
+    QStringList params;
+    QHash<QString, QSet<QString>> values; // parameter -> its values ("\x1f" for none)
+    for (const run::RunRecord &r : std::as_const(m_runFacts)) {
+        const QHash<QString, QString> mine = m_runParams.value(r.id);
+        for (auto it = mine.cbegin(); it != mine.cend(); ++it) {
+            if (!values.contains(it.key()))
+                params << it.key();
+            values[it.key()];
+        }
+    }
+    for (const QString &name : std::as_const(params)) {
+        for (const run::RunRecord &r : std::as_const(m_runFacts))
+            values[name].insert(m_runParams.value(r.id).value(name, u"\x1f"_s));
+    }
+    std::sort(params.begin(), params.end());
+    QStringList choices{QString()};
+    for (const QString &name : std::as_const(params)) {
+        if (values.value(name).size() > 1)
+            choices << u"hp."_s + name;
+    }
+    choices << u"tag"_s << u"sweep"_s;
+    if (!choices.contains(current))
+        choices.insert(1, current);
+    if (choices == groupChoices())
+        return; // as listed: an open list is left alone
+    const QSignalBlocker block(m_groupBy);
+    m_groupBy->clear();
+    for (const QString &choice : std::as_const(choices)) {
+        QString text = choice.isEmpty()   ? tr("No groups")
+                       : choice == "tag"_L1 ? tr("Tags")
+                       : choice == "sweep"_L1 ? tr("Sweep")
+                                              : choice.mid(3);
+        m_groupBy->addItem(text, choice);
+    }
+    m_groupBy->setCurrentIndex(std::max(0, m_groupBy->findData(current)));
+}
+
+QStringList LossChartPanel::groupChoices() const
+{
+    QStringList choices;
+    for (int i = 0; i < m_groupBy->count(); ++i)
+        choices << m_groupBy->itemData(i).toString();
+    return choices;
+}
+
+void LossChartPanel::setRunFacts(const QList<run::RunRecord> &runs,
+                                 const QHash<QString, QHash<QString, QString>> &params)
+{
+    if (runs == m_runFacts && params == m_runParams)
+        return; // the window gives them again on each refresh of the table
+    m_runFacts = runs;
+    m_runParams = params;
+    updateGroupChoices();
+    applyGroups();
+}
+
+void LossChartPanel::setGroupBy(const QString &text)
+{
+    if (m_groupBy->findData(text) < 0) { // a parameter no run shown differs in (yet)
+        const QSignalBlocker block(m_groupBy);
+        m_groupBy->insertItem(1, text.startsWith("hp."_L1) ? text.mid(3) : text, text);
+    }
+    m_groupBy->setCurrentIndex(m_groupBy->findData(text));
+}
+
+QString LossChartPanel::groupBy() const
+{
+    return m_groupBy->currentData().toString();
+}
+
+void LossChartPanel::setGroupStatistic(GroupStatistic statistic)
+{
+    m_groupStatistic->setCurrentIndex(m_groupStatistic->findData(int(statistic)));
+}
+
+void LossChartPanel::setGroupBand(run::Band band)
+{
+    m_groupBand->setCurrentIndex(m_groupBand->findData(int(band)));
+}
+
+// The runs of the store in groups by core's rule (run::groupRuns, from the facts given), to
+// every panel; runs without facts are grouped as runs without the key.
+void LossChartPanel::applyGroups()
+{
+    const QString text = groupBy();
+    const bool grouped = !text.isEmpty();
+    m_groupStatistic->setEnabled(grouped);
+    m_groupBand->setEnabled(grouped);
+    m_ungroup->setVisible(grouped);
+    QList<ChartGroup> groups;
+    const auto by = run::GroupBy::parse(text);
+    if (grouped && by) {
+        QHash<QString, const run::RunRecord *> facts;
+        for (const run::RunRecord &r : std::as_const(m_runFacts))
+            facts.insert(r.id, &r);
+        QList<run::RunRecord> records;
+        QHash<QString, QString> values;
+        for (const QString &id : storeRuns()) {
+            const run::RunRecord *r = facts.value(id);
+            run::RunRecord bare;
+            bare.id = id;
+            records << (r ? *r : bare);
+            if (const auto it = m_runParams.constFind(id); it != m_runParams.cend() && it->contains(by->name))
+                values.insert(id, it->value(by->name));
+        }
+        const QList<run::RunGroup> runGroups = run::groupRuns(records, *by, values);
+        QStringList labels;
+        for (const run::RunGroup &g : runGroups)
+            labels << g.label;
+        const QList<QColor> colors = groupColors(labels);
+        for (qsizetype i = 0; i < runGroups.size(); ++i)
+            groups << ChartGroup{runGroups[i].key, runGroups[i].label, runGroups[i].runIds, colors[i]};
+    }
+    forEachChart([&groups](LossChart *c) { c->setGroups(groups); });
+}
+
+ChartSettings LossChartPanel::settings() const
+{
+    ChartSettings s;
+    s.groupBy = groupBy();
+    s.median = GroupStatistic(m_groupStatistic->currentData().toInt()) == GroupStatistic::Median;
+    s.minMaxBand = run::Band(m_groupBand->currentData().toInt()) == run::Band::MinMax;
+    if (!m_pendingXMetric.isEmpty()) {
+        s.xAxis = u"metrics."_s + m_pendingXMetric;
+    } else if (const QVariant metric = m_xAxis->currentData(kXMetricRole); metric.isValid()) {
+        s.xAxis = u"metrics."_s + metric.toString();
+    } else {
+        static const QHash<int, QString> names{{int(XAxisMode::Step), u"step"_s},
+                                               {int(XAxisMode::Epoch), u"epoch"_s},
+                                               {int(XAxisMode::WallTime), u"time"_s},
+                                               {int(XAxisMode::Clock), u"wall"_s}};
+        s.xAxis = names.value(m_xAxis->currentData().toInt(), u"step"_s);
+    }
+    s.logX = m_logX->isChecked();
+    s.logY = m_logY->isChecked();
+    s.smoothing = m_smoothing->value();
+    s.hiddenPanels = QStringList(m_hiddenPanels.cbegin(), m_hiddenPanels.cend());
+    s.hiddenPanels.sort();
+    return s;
+}
+
+void LossChartPanel::applySettings(const ChartSettings &s)
+{
+    const QScopedValueRollback applying(m_applyingSettings, true);
+    setGroupBy(s.groupBy);
+    setGroupStatistic(s.median ? GroupStatistic::Median : GroupStatistic::Mean);
+    setGroupBand(s.minMaxBand ? run::Band::MinMax : run::Band::Std);
+    m_logX->setChecked(s.logX);
+    m_logY->setChecked(s.logY);
+    m_smoothing->setValue(s.smoothing);
+    m_pendingXMetric.clear();
+    if (s.xAxis.startsWith("metrics."_L1)) {
+        const QString metric = s.xAxis.mid(8);
+        setXAxis(XAxisMode::Metric, metric);
+        if (m_xAxis->currentData(kXMetricRole).toString() != metric)
+            m_pendingXMetric = metric; // chosen once a run shows it (updateMetrics)
+    } else {
+        static const QHash<QString, XAxisMode> modes{{u"epoch"_s, XAxisMode::Epoch},
+                                                     {u"time"_s, XAxisMode::WallTime},
+                                                     {u"wall"_s, XAxisMode::Clock}};
+        setXAxis(modes.value(s.xAxis, XAxisMode::Step));
+    }
+    const QSet<QString> hidden(s.hiddenPanels.cbegin(), s.hiddenPanels.cend());
+    if (hidden != m_hiddenPanels) {
+        m_hiddenPanels = hidden;
+        updateHiddenButton();
+        m_groups.clear();
+        applyMetricChoice();
+    }
+}
+
+Expected<void> LossChartPanel::setSettingsFile(const QString &path)
+{
+    m_settingsFile.clear(); // nothing written while the file's settings are applied
+    const auto read = readChartSettings(path);
+    applySettings(read ? *read : ChartSettings{});
+    m_settingsFile = path;
+    if (!read)
+        return read.error();
+    return {};
+}
+
+// Best effort, as the runs' colours: a choice not kept is made again.
+void LossChartPanel::saveSettings()
+{
+    if (m_settingsFile.isEmpty() || m_applyingSettings)
+        return;
+    (void)writeChartSettings(m_settingsFile, settings());
 }
 
 } // namespace ferry::ui

@@ -2,9 +2,12 @@
 // chosen metric.
 #pragma once
 
+#include "store/runstore.h"
+#include "ui/chart/chartsettings.h"
 #include "ui/chart/losschart.h"
 #include "ui/chart/metricgroups.h"
 
+#include <QHash>
 #include <QSet>
 
 #include <functional>
@@ -33,6 +36,12 @@ class RunColors;
 // panels" button brings them back. A metric chosen in the box, or all of them, is one chart
 // instead. x axis (step, epoch, time since start, wall time or any metric of the run), log x,
 // log y, smoothing and reset apply to every panel.
+//
+// "Group" draws the runs shown in groups (by a parameter whose value differs among them, their
+// tags or their sweep: core's run::groupRuns), each as one line with a band in every panel
+// (LossChart::setGroups); its colour comes from the run palette (groupColors). "Ungroup", or the
+// box back at "No groups", draws each run again. These choices and the panels hidden are the
+// workspace's (setSettingsFile: .ferry/chart.json).
 class LossChartPanel : public QWidget {
     Q_OBJECT
 public:
@@ -63,6 +72,25 @@ public:
     // The menu a panel's right click opens (for tests: its actions, triggered).
     QMenu *panelMenu(LossChart *chart);
 
+    // The runs the chart may show, with their parameters (run id -> name -> value): what groups
+    // are made of. The window gives the runs it charts (RunsController).
+    void setRunFacts(const QList<run::RunRecord> &runs, const QHash<QString, QHash<QString, QString>> &params);
+    // How runs are grouped (run::GroupBy::text(): "hp.lr", "tag", "sweep"; empty: not grouped),
+    // the groups' line and band (what the boxes set).
+    void setGroupBy(const QString &text);
+    QString groupBy() const;
+    void setGroupStatistic(GroupStatistic statistic);
+    void setGroupBand(run::Band band);
+    // The group-by box's choices: "" (none), "hp.NAME" for each parameter that differs among the
+    // runs, "tag", "sweep" (tests).
+    QStringList groupChoices() const;
+
+    // Where the workspace keeps these settings (.ferry/chart.json): read now and applied (a
+    // missing file: the defaults), written on each change. Empty: nowhere, and the defaults. A
+    // damaged file is an Error, and the defaults are used.
+    Expected<void> setSettingsFile(const QString &path);
+    ChartSettings settings() const;
+
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
@@ -86,6 +114,12 @@ private:
     void exportTo(bool png);
     void updateHiddenButton();
     void assignColors();
+    QStringList storeRuns() const; // the runs of the store, in their order
+    void createGroupControls();
+    void updateGroupChoices();
+    void applyGroups();
+    void applySettings(const ChartSettings &settings);
+    void saveSettings();
 
     LossChart *m_chart;
     QComboBox *m_metric;
@@ -95,6 +129,10 @@ private:
     QSlider *m_smoothing;
     QLabel *m_smoothingValue;
     QToolButton *m_hidden; // "Hidden panels (N)": a menu that shows them again
+    QComboBox *m_groupBy = nullptr; // data: run::GroupBy::text(), "" for none
+    QComboBox *m_groupStatistic = nullptr;
+    QComboBox *m_groupBand = nullptr;
+    QToolButton *m_ungroup = nullptr;
     QLabel *m_caption;
     QScrollArea *m_scroll;
     QGridLayout *m_grid;
@@ -110,6 +148,11 @@ private:
     const SeriesStore *m_groupedStore = nullptr; // what m_groups was worked out from
     int m_groupedSeries = -1;
     QMenu *m_panelMenu = nullptr;
+    QList<run::RunRecord> m_runFacts;
+    QHash<QString, QHash<QString, QString>> m_runParams;
+    QString m_settingsFile;
+    bool m_applyingSettings = false; // settings being applied: nothing written meanwhile
+    QString m_pendingXMetric;        // the x metric of the settings, until a run shows it
 };
 
 } // namespace ferry::ui

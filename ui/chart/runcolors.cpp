@@ -48,6 +48,22 @@ int preferredColorSlot(const QString &runId)
     return int(hash % kRunColorCount);
 }
 
+QList<QColor> groupColors(const QStringList &labels)
+{
+    std::array<bool, kRunColorCount> taken{};
+    QList<QColor> colors;
+    for (qsizetype i = 0; i < labels.size(); ++i) {
+        int slot = preferredColorSlot(labels[i]);
+        if (i < kRunColorCount) {
+            while (taken[std::size_t(slot)])
+                slot = (slot + 1) % kRunColorCount;
+        }
+        taken[std::size_t(slot)] = true;
+        colors << runPaletteColor(slot);
+    }
+    return colors;
+}
+
 RunColors::RunColors(QObject *parent) : QObject(parent) {}
 
 QColor RunColors::color(const QString &runId) const

@@ -118,6 +118,10 @@ void RunsController::attach(WorkspaceSession *session)
     // The runs' colours from the last session: each run keeps its own.
     if (const auto read = m_colors->setFile(QDir(m_workspace->stateDir()).filePath(u"run-colors.json"_s)); !read)
         Q_EMIT problem(read.error());
+    // The chart's groups, x axis, scales and hidden panels from the last session.
+    if (const auto read = m_panels.chart->setSettingsFile(QDir(m_workspace->stateDir()).filePath(u"chart.json"_s));
+        !read)
+        Q_EMIT problem(read.error());
 }
 
 void RunsController::detach()
@@ -137,6 +141,7 @@ void RunsController::detach()
         m_compareView->hide();
     }
     m_rows.clear();
+    (void)m_panels.chart->setSettingsFile({}); // the next workspace's, or the defaults
     m_session = nullptr;
     (void)m_colors->setFile({});
 }
@@ -212,6 +217,18 @@ void RunsController::selectionChanged(const QStringList &runIds)
     // and a filter narrows the chart as it narrows the table.
     const QStringList shown = runIds.isEmpty() ? m_newestRuns : runIds;
     m_panels.chart->setCaption(chartCaption(runIds));
+    // What the chart groups by: the runs' parameters, tags and sweeps, as the table has them.
+    QList<run::RunRecord> records;
+    QHash<QString, QHash<QString, QString>> params;
+    for (const QString &id : shown) {
+        const RunRow row = m_rows.value(id);
+        records << (row.record.id.isEmpty() ? run::RunRecord{} : row.record);
+        records.back().id = id;
+        QHash<QString, QString> &mine = params[id];
+        for (const run::Hyperparameter &p : row.params)
+            mine.insert(p.name, p.value);
+    }
+    m_panels.chart->setRunFacts(records, params);
     if (!m_session || shown == m_session->feeder()->runs())
         return; // no runs to read, or the same runs: their points are in the chart already
     // The legend names each run as the table does ("train lr=0.03"), and by the end of its id,
