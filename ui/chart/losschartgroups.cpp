@@ -18,6 +18,16 @@ namespace {
 
 constexpr double kGroupBandAlpha = 0.22;
 
+// Each channel of a premultiplied pixel times f / 255, two channels a multiplication.
+QRgb scaledPixel(QRgb pixel, uint f)
+{
+    quint32 rb = (pixel & 0x00ff00ffu) * f;
+    quint32 ag = ((pixel >> 8) & 0x00ff00ffu) * f;
+    rb = ((rb + ((rb >> 8) & 0x00ff00ffu) + 0x00800080u) >> 8) & 0x00ff00ffu;
+    ag = ((ag + ((ag >> 8) & 0x00ff00ffu) + 0x00800080u) >> 8) & 0x00ff00ffu;
+    return rb | (ag << 8);
+}
+
 // The runs of `group` whose series of `metric` are drawn, as curves over raw x with their origins:
 // what core's aggregateAt reads, without a copy of a point.
 struct GroupCurves {
@@ -132,49 +142,44 @@ void LossChart::updateGroupPicture(int columns)
 }
 
 // Bands first (every group's, translucent, so overlapping ones both show), then the lines on
-// top; a column where no run of the group has a value breaks both.
+// top; a column where no run of the group has a value breaks both. The bands are blended here
+// into one image, blitted once, and a line is two 1-px aliased polylines a pixel apart: the
+// raster engine's fast paths (a translucent fill per column, or a wide or antialiased polyline
+// of thousands of points, takes its threaded blending path or its stroker: a hundred
+// milliseconds a frame).
 void LossChart::paintGroups(QPainter &p, const PlotStyle &style)
 {
     updateGroupPicture(style.device.width());
     const QHash<QString, int> order = metricOrder();
-    const qreal dpr = p.device()->devicePixelRatioF();
-    const double left = style.device.left() + 0.5;
+    const int left = style.device.left();
     const PlotMapping &m = style.base;
-    const auto row = [&m](double v) { return m.row(v) + 0.5; };
-    p.save();
-    p.setClipRect(style.device);
-    p.setRenderHint(QPainter::Antialiasing, true);
+    QImage bands(style.device.size(), QImage::Format_ARGB32_Premultiplied);
+    bands.fill(Qt::transparent);
+    const uint alpha = uint(std::lround(kGroupBandAlpha * 255));
+    uchar *bits = bands.bits();
+    const qsizetype stride = bands.bytesPerLine();
     for (const DrawnGroup &g : m_groupPicture) {
-        QColor fill = g.color;
-        fill.setAlphaF(kGroupBandAlpha);
-        p.setPen(Qt::NoPen);
-        p.setBrush(fill);
-        const std::size_t n = g.stats.size();
-        for (std::size_t i = 0; i < n;) {
-            if (!m.valid(g.low[i]) || !m.valid(g.high[i])) {
-                ++i;
+        // Source-over of a premultiplied colour at `alpha`: dst = src + dst × (255 − alpha) / 255.
+        const QRgb src = qPremultiply(qRgba(g.color.red(), g.color.green(), g.color.blue(), int(alpha)));
+        for (std::size_t i = 0; i < g.stats.size() && qsizetype(i) < bands.width(); ++i) {
+            if (!m.valid(g.low[i]) || !m.valid(g.high[i]))
                 continue;
+            const int a = int(m.row(g.high[i])) - style.device.top(), b = int(m.row(g.low[i])) - style.device.top();
+            const int top = std::max(0, std::min(a, b)), bottom = std::min(bands.height() - 1, std::max(a, b));
+            for (int y = top; y <= bottom; ++y) {
+                auto *px = reinterpret_cast<QRgb *>(bits + y * stride) + i;
+                *px = src + scaledPixel(*px, 255 - alpha);
             }
-            std::size_t j = i;
-            while (j < n && m.valid(g.low[j]) && m.valid(g.high[j]))
-                ++j;
-            QPolygonF band;
-            for (std::size_t k = i; k < j; ++k)
-                band << QPointF(left + double(k), row(g.high[k]));
-            for (std::size_t k = j; k-- > i;)
-                band << QPointF(left + double(k), row(g.low[k]));
-            if (j - i == 1) // one column: a sliver a pixel wide
-                band = QPolygonF(QRectF(QPointF(left + double(i) - 0.5, row(g.high[i])),
-                                        QPointF(left + double(i) + 0.5, row(g.low[i]))));
-            p.drawPolygon(band);
-            i = j;
         }
     }
-    p.setBrush(Qt::NoBrush);
+    p.save();
+    p.setClipRect(style.device);
+    p.setRenderHint(QPainter::Antialiasing, false);
+    p.drawImage(style.device.topLeft(), bands);
     for (const DrawnGroup &g : m_groupPicture) {
-        QPen pen(g.color, 2 * dpr);
+        QPen pen(g.color, 1);
         pen.setStyle(metricPenStyle(order.value(g.metric)));
-        pen.setCapStyle(Qt::FlatCap);
+        pen.setCapStyle(Qt::SquareCap);
         p.setPen(pen);
         const std::size_t n = g.center.size();
         for (std::size_t i = 0; i < n;) {
@@ -184,11 +189,13 @@ void LossChart::paintGroups(QPainter &p, const PlotStyle &style)
             }
             QPolygonF line;
             for (; i < n && m.valid(g.center[i]); ++i)
-                line << QPointF(left + double(i), row(g.center[i]));
-            if (line.size() == 1)
-                p.fillRect(QRectF(line.first() - QPointF(2 * dpr, 2 * dpr), QSizeF(4 * dpr, 4 * dpr)), g.color);
-            else
-                p.drawPolyline(line);
+                line << QPointF(left + double(i), m.row(g.center[i]));
+            if (line.size() == 1) {
+                p.fillRect(QRectF(line.first() - QPointF(2, 2), QSizeF(5, 5)), g.color);
+                continue;
+            }
+            p.drawPolyline(line);
+            p.drawPolyline(line.translated(0, 1)); // two pixels thick: the group stands out
         }
     }
     p.restore();
