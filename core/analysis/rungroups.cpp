@@ -108,7 +108,8 @@ void sortGroups(QList<RunGroup> &groups)
 
 QList<RunGroup> groupRuns(const RunStore &store, const QList<RunRecord> &runs, const GroupBy &by)
 {
-    return groupRuns(runs, by, by.kind == GroupBy::Kind::Param ? store.paramOfRuns(by.name) : QHash<QString, QString>{});
+    return groupRuns(runs, by,
+                     by.kind == GroupBy::Kind::Param ? store.paramOfRuns(by.name) : QHash<QString, QString>{});
 }
 
 QList<RunGroup> groupRuns(const QList<RunRecord> &runs, const GroupBy &by, const QHash<QString, QString> &params)

@@ -44,8 +44,7 @@ std::shared_ptr<SeriesStore> makeStore(const ChartBenchOptions &o)
         for (qsizetype i = 0; i < o.points; ++i) {
             c.steps[std::size_t(i)] = double(i) * stride;
             c.wallMs[std::size_t(i)] = 1.7e12 + double(i) * 10;
-            c.values[std::size_t(i)] =
-                (1 + 0.1 * (r % 4)) * std::exp(-double(i) / double(o.points)) + noise(random);
+            c.values[std::size_t(i)] = (1 + 0.1 * (r % 4)) * std::exp(-double(i) / double(o.points)) + noise(random);
         }
         store->append(store->series(u"run%1"_s.arg(r, 2, 10, QChar(u'0')), u"val_loss"_s), std::move(c));
     }
@@ -60,7 +59,7 @@ QList<ChartGroup> groupsBy(int rule, int runs)
     QStringList labels;
     for (int g = 0; g < 4; ++g)
         labels << u"g%1=%2"_s.arg(rule).arg(g);
-    const QList<QColor> colors = groupColors(labels);
+    const QList<QColor> colors = groupColors(4);
     for (int g = 0; g < 4; ++g) {
         ChartGroup group{QString::number(g), labels[g], {}, colors[g]};
         for (int r = 0; r < runs; ++r) {

@@ -11,13 +11,13 @@ namespace ferry::ui {
 
 // What LossChartPanel keeps per workspace. Every field has the default a new workspace starts with.
 struct ChartSettings {
-    QString groupBy;             // run::GroupBy::text() ("hp.lr", "tag", "sweep"); empty: no groups
-    bool median = false;         // the groups' line: the median, else the mean
-    bool minMaxBand = false;     // the groups' band: min to max, else ± std
+    QString groupBy;                        // run::GroupBy::text() ("hp.lr", "tag", "sweep"); empty: no groups
+    bool median = false;                    // the groups' line: the median, else the mean
+    bool minMaxBand = false;                // the groups' band: min to max, else ± std
     QString xAxis = QStringLiteral("step"); // "step", "epoch", "time", "wall" or "metrics.NAME"
     bool logX = false, logY = false;
-    int smoothing = 0;           // the slider's 0..99 (EMA weight × 100)
-    QStringList hiddenPanels;    // MetricPanel keys
+    int smoothing = 0;        // the slider's 0..99 (EMA weight × 100)
+    QStringList hiddenPanels; // MetricPanel keys
 
     friend bool operator==(const ChartSettings &, const ChartSettings &) = default;
 };

@@ -16,8 +16,6 @@ namespace ferry::ui {
 
 namespace {
 
-constexpr double kGroupBandAlpha = 0.22;
-
 // Each channel of a premultiplied pixel times f / 255, two channels a multiplication.
 QRgb scaledPixel(QRgb pixel, uint f)
 {
@@ -213,8 +211,8 @@ std::vector<LossChart::LegendEntry> LossChart::groupLegendEntries() const
     for (const ChartGroup &group : m_groups) {
         const int runs = groupRunCount(group);
         if (runs > 0)
-            entries.push_back({LegendEntry::Group, group.key, u"%1 (n=%2)"_s.arg(group.label).arg(runs), {}, 0,
-                               group.color});
+            entries.push_back(
+                {LegendEntry::Group, group.key, u"%1 (n=%2)"_s.arg(group.label).arg(runs), {}, 0, group.color});
     }
     return entries;
 }
@@ -238,9 +236,9 @@ QStringList LossChart::groupHoverLines(double x) const
             const ValueUnit vu = valueUnitOf(metric);
             const double center = m_statistic == GroupStatistic::Mean ? s.mean : s.median;
             const QString name = manyMetrics ? group.label + u" · "_s + metric : group.label;
-            lines << u"%1: %2 [%3 … %4] (n=%5)"_s.arg(name, formatValue(center, vu),
-                                                      formatValue(run::bandLow(s, m_band), vu),
-                                                      formatValue(run::bandHigh(s, m_band), vu))
+            lines << u"%1: %2 [%3 … %4] (n=%5)"_s
+                         .arg(name, formatValue(center, vu), formatValue(run::bandLow(s, m_band), vu),
+                              formatValue(run::bandHigh(s, m_band), vu))
                          .arg(s.n);
         }
     }

@@ -14,6 +14,8 @@ namespace ferry::ui {
 
 // The space between the chart's parts (title, legend, plot, labels), in pixels.
 inline constexpr int kLossChartGap = 6;
+// How opaque a group's band is, in the plot and in its legend entry.
+inline constexpr double kGroupBandAlpha = 0.28;
 
 // One entry of the legend: a run (its colour, its label; a click hides or shows it), a metric's
 // line style (when the chart draws several; grouped, always, with the statistic drawn), a group

@@ -220,7 +220,7 @@ void LossChart::paintLegend(QPainter &p, const QString &highlighted)
         }
         case LegendEntry::Group: { // a band behind a line, as the group is drawn
             QColor band = e.color;
-            band.setAlphaF(0.22);
+            band.setAlphaF(kGroupBandAlpha);
             p.fillRect(QRect(r.left() + 3, r.center().y() - 4, 14, 9), band);
             p.fillRect(QRect(r.left() + 3, r.center().y() - 1, 14, 3), e.color);
             p.setPen(text);

@@ -62,11 +62,22 @@ LossChartPanel::LossChartPanel(QWidget *parent)
     m_caption->setObjectName(u"chartCaption"_s);
     m_caption->setForegroundRole(QPalette::PlaceholderText);
     m_caption->setWordWrap(true);
+    m_caption->setMinimumWidth(200);
     m_caption->hide();
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(createControls());
-    layout->addWidget(m_caption);
+    // The caption, and the groups' controls on its right: a row the caption had to itself, so the
+    // row above stays narrow enough for the chart to have most of the window's width.
+    auto *captionRow = new QHBoxLayout;
+    captionRow->addWidget(m_caption, 1);
+    captionRow->addStretch();
+    captionRow->addWidget(new QLabel(tr("Group"), this));
+    captionRow->addWidget(m_groupBy);
+    captionRow->addWidget(m_groupStatistic);
+    captionRow->addWidget(m_groupBand);
+    captionRow->addWidget(m_ungroup);
+    layout->addLayout(captionRow);
     auto *grid = new QWidget(m_scroll);
     grid->setLayout(m_grid);
     m_grid->setContentsMargins(0, 0, 0, 0);
@@ -175,11 +186,6 @@ QHBoxLayout *LossChartPanel::createControls()
     controls->addWidget(new QLabel(tr("Smoothing"), this));
     controls->addWidget(m_smoothing, 1);
     controls->addWidget(m_smoothingValue);
-    controls->addWidget(new QLabel(tr("Group"), this));
-    controls->addWidget(m_groupBy);
-    controls->addWidget(m_groupStatistic);
-    controls->addWidget(m_groupBand);
-    controls->addWidget(m_ungroup);
     controls->addWidget(m_hidden);
     controls->addWidget(reset);
     controls->addWidget(exportButton);
@@ -608,8 +614,8 @@ void LossChartPanel::updateGroupChoices()
     const QSignalBlocker block(m_groupBy);
     m_groupBy->clear();
     for (const QString &choice : std::as_const(choices)) {
-        QString text = choice.isEmpty()   ? tr("No groups")
-                       : choice == "tag"_L1 ? tr("Tags")
+        QString text = choice.isEmpty()       ? tr("No groups")
+                       : choice == "tag"_L1   ? tr("Tags")
                        : choice == "sweep"_L1 ? tr("Sweep")
                                               : choice.mid(3);
         m_groupBy->addItem(text, choice);
@@ -666,8 +672,8 @@ void LossChartPanel::applyGroups()
 {
     const QString text = groupBy();
     const bool grouped = !text.isEmpty();
-    m_groupStatistic->setEnabled(grouped);
-    m_groupBand->setEnabled(grouped);
+    m_groupStatistic->setVisible(grouped);
+    m_groupBand->setVisible(grouped);
     m_ungroup->setVisible(grouped);
     QList<ChartGroup> groups;
     const auto by = run::GroupBy::parse(text);
@@ -686,10 +692,7 @@ void LossChartPanel::applyGroups()
                 values.insert(id, it->value(by->name));
         }
         const QList<run::RunGroup> runGroups = run::groupRuns(records, *by, values);
-        QStringList labels;
-        for (const run::RunGroup &g : runGroups)
-            labels << g.label;
-        const QList<QColor> colors = groupColors(labels);
+        const QList<QColor> colors = groupColors(runGroups.size());
         for (qsizetype i = 0; i < runGroups.size(); ++i)
             groups << ChartGroup{runGroups[i].key, runGroups[i].label, runGroups[i].runIds, colors[i]};
     }
@@ -737,9 +740,8 @@ void LossChartPanel::applySettings(const ChartSettings &s)
         if (m_xAxis->currentData(kXMetricRole).toString() != metric)
             m_pendingXMetric = metric; // chosen once a run shows it (updateMetrics)
     } else {
-        static const QHash<QString, XAxisMode> modes{{u"epoch"_s, XAxisMode::Epoch},
-                                                     {u"time"_s, XAxisMode::WallTime},
-                                                     {u"wall"_s, XAxisMode::Clock}};
+        static const QHash<QString, XAxisMode> modes{
+            {u"epoch"_s, XAxisMode::Epoch}, {u"time"_s, XAxisMode::WallTime}, {u"wall"_s, XAxisMode::Clock}};
         setXAxis(modes.value(s.xAxis, XAxisMode::Step));
     }
     const QSet<QString> hidden(s.hiddenPanels.cbegin(), s.hiddenPanels.cend());

@@ -128,7 +128,7 @@ private:
     QCheckBox *m_logY;
     QSlider *m_smoothing;
     QLabel *m_smoothingValue;
-    QToolButton *m_hidden; // "Hidden panels (N)": a menu that shows them again
+    QToolButton *m_hidden;          // "Hidden panels (N)": a menu that shows them again
     QComboBox *m_groupBy = nullptr; // data: run::GroupBy::text(), "" for none
     QComboBox *m_groupStatistic = nullptr;
     QComboBox *m_groupBand = nullptr;

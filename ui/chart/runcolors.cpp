@@ -48,19 +48,11 @@ int preferredColorSlot(const QString &runId)
     return int(hash % kRunColorCount);
 }
 
-QList<QColor> groupColors(const QStringList &labels)
+QList<QColor> groupColors(qsizetype count)
 {
-    std::array<bool, kRunColorCount> taken{};
     QList<QColor> colors;
-    for (qsizetype i = 0; i < labels.size(); ++i) {
-        int slot = preferredColorSlot(labels[i]);
-        if (i < kRunColorCount) {
-            while (taken[std::size_t(slot)])
-                slot = (slot + 1) % kRunColorCount;
-        }
-        taken[std::size_t(slot)] = true;
-        colors << runPaletteColor(slot);
-    }
+    for (qsizetype i = 0; i < count; ++i)
+        colors << runPaletteColor(int(i % kRunColorCount));
     return colors;
 }
 

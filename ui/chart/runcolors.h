@@ -23,10 +23,11 @@ QColor runPaletteColor(int slot);
 // (FNV-1a over its UTF-16, independent of Qt's seeded qHash).
 int preferredColorSlot(const QString &runId);
 
-// The colours of groups of runs drawn together (the chart's groups), from the same palette: each
-// group's preferred slot is its label's (preferredColorSlot), so a group keeps its colour from one
-// view and start to the next; of two that would share one, the later takes the next free slot.
-QList<QColor> groupColors(const QStringList &labels);
+// The colours of groups of runs drawn together (the chart's groups), from the same palette: the
+// i-th group (groups come in the order of their keys, run::groupRuns) the i-th colour, the palette
+// being ordered most distinct first, so a few groups are told apart at a glance and the same
+// groups have the same colours in every panel and from one start to the next.
+QList<QColor> groupColors(qsizetype count);
 
 // The colour of every run, decided in one place, and kept. A run gets its slot once: the lowest
 // (the palette is ordered most distinct first) that none of the 31 runs created just before it

@@ -95,8 +95,9 @@ class TestChartGroups : public QObject {
     {
         int compared = 0;
         for (const DrawnGroup &g : drawn) {
-            const auto it = std::find_if(exact.begin(), exact.end(),
-                                         [&g](const ferry::run::GroupAggregate &a) { return a.group.label == g.label; });
+            const auto it = std::find_if(exact.begin(), exact.end(), [&g](const ferry::run::GroupAggregate &a) {
+                return a.group.label == g.label;
+            });
             if (it == exact.end()) {
                 qWarning("no aggregate for %s", qPrintable(g.label));
                 return -1;
@@ -110,12 +111,11 @@ class TestChartGroups : public QObject {
                 const bool same = s.n == at->n && close(s.mean, at->mean) && close(s.median, at->median) &&
                                   close(s.std, at->std) && s.min == at->min && s.max == at->max;
                 const double center = statistic == GroupStatistic::Mean ? at->mean : at->median;
-                const bool drawnSame = close(g.center[i], center) &&
-                                       close(g.low[i], ferry::run::bandLow(*at, band)) &&
+                const bool drawnSame = close(g.center[i], center) && close(g.low[i], ferry::run::bandLow(*at, band)) &&
                                        close(g.high[i], ferry::run::bandHigh(*at, band));
                 if (!same || !drawnSame) {
-                    qWarning("%s at step %g: n %d/%d mean %.17g/%.17g median %.17g/%.17g line %.17g", qPrintable(g.label),
-                             s.x, s.n, at->n, s.mean, at->mean, s.median, at->median, g.center[i]);
+                    qWarning("%s at step %g: n %d/%d mean %.17g/%.17g median %.17g/%.17g line %.17g",
+                             qPrintable(g.label), s.x, s.n, at->n, s.mean, at->mean, s.median, at->median, g.center[i]);
                     return -1;
                 }
                 ++compared;
@@ -152,17 +152,17 @@ private Q_SLOTS:
             if (p.id.startsWith(u'a'))
                 r.tags = {u"baseline"_s};
             m_store->createRun(r);
-            const QList<ferry::run::Hyperparameter> params{
-                {u"lr"_s, p.lr}, {u"seed"_s, p.seed}, {u"opt"_s, u"adam"_s}};
+            const QList<ferry::run::Hyperparameter> params{{u"lr"_s, p.lr}, {u"seed"_s, p.seed}, {u"opt"_s, u"adam"_s}};
             m_store->setParams(r.id, params);
             for (const auto &hp : params)
                 m_params[r.id].insert(hp.name, hp.value);
             QList<ferry::run::MetricPoint> points;
             for (int s = p.first; s <= p.last; s += p.every) {
-                const double v = p.id == "a2"_L1 && s == 51 ? std::numeric_limits<double>::quiet_NaN()
-                                                             : groupValue(int(k), s);
+                const double v =
+                    p.id == "a2"_L1 && s == 51 ? std::numeric_limits<double>::quiet_NaN() : groupValue(int(k), s);
                 points.append({u"val_loss"_s, double(s), v, kGroupsT0 + 1000 * s + 300 * k, ferry::run::kNoEpoch});
-                points.append({u"accuracy"_s, double(s), 1 - v / 3, kGroupsT0 + 1000 * s + 300 * k, ferry::run::kNoEpoch});
+                points.append(
+                    {u"accuracy"_s, double(s), 1 - v / 3, kGroupsT0 + 1000 * s + 300 * k, ferry::run::kNoEpoch});
             }
             m_store->appendMetrics(r.id, points, 1);
             m_records << r;
@@ -210,10 +210,11 @@ private Q_SLOTS:
         QVERIFY2(legend.contains(u"solid: val_loss: mean ± std"_s), qPrintable(legend.join(u" | "_s)));
         QVERIFY2(legend.contains(u"lr=0.01 (n=2)"_s) && legend.contains(u"lr=0.1 (n=3)"_s),
                  qPrintable(legend.join(u" | "_s)));
-        const QList<QColor> colors = groupColors({u"lr=0.01"_s, u"lr=0.1"_s});
+        const QList<QColor> colors = groupColors(2);
         QCOMPARE(drawn[0].color, colors[0]);
         QCOMPARE(drawn[1].color, colors[1]);
-        QVERIFY(colors[0] != colors[1]);
+        QCOMPARE(colors[0], runPaletteColor(0));
+        QCOMPARE(colors[1], runPaletteColor(1));
         // The lines are in the picture: the group's colour at its mean's pixel.
         QImage image(chart->size(), QImage::Format_RGB32);
         chart->render(image);
@@ -254,10 +255,12 @@ private Q_SLOTS:
         // Ungroup, one click: each run its own line and legend entry again.
         auto *ungroup = panel->findChild<QToolButton *>(u"ungroup"_s);
         QVERIFY(ungroup && !ungroup->isHidden());
+        QVERIFY(!panel->findChild<QComboBox *>(u"groupBand"_s)->isHidden());
         QTest::mouseClick(ungroup, Qt::LeftButton);
         QCOMPARE(panel->groupBy(), QString());
         QVERIFY(!chart->isGrouped());
         QVERIFY(ungroup->isHidden());
+        QVERIFY(panel->findChild<QComboBox *>(u"groupBand"_s)->isHidden()); // only while grouped
         QVERIFY(render(chart).empty());
         QCOMPARE(chart->legendRuns(), (QStringList{u"a1"_s, u"a2"_s, u"b1"_s, u"b2"_s, u"b3"_s}));
         QCOMPARE(chart->legendText(), (QStringList{u"a1"_s, u"a2"_s, u"b1"_s, u"b2"_s, u"b3"_s}));

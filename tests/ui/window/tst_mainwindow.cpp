@@ -27,6 +27,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QHelpEvent>
 #include <QLabel>
 #include <QLineEdit>
@@ -509,6 +510,38 @@ private Q_SLOTS:
         window.runsView()->filterEdit()->clear();
         QTRY_COMPARE_WITH_TIMEOUT(chart->legendRuns().size(), 10, 10000);
         QVERIFY(window.chartPanel()->caption().contains(u"(2 left out)"_s));
+    }
+
+    // The chart's groups come from the runs table's parameters; the grouping is the workspace's
+    // (.ferry/chart.json): gone with the workspace closed, back when it is opened again.
+    void chartGroupsRunsByTheirParametersPerWorkspace()
+    {
+        QSettings settings(settingsFile(), QSettings::IniFormat);
+        RecentWorkspaces recent(settings);
+        MainWindow window(settings, recent, {});
+        window.show();
+        QVERIFY(window.openWorkspaceAt(folder(u"grouped"_s)));
+        for (int i = 0; i < 4; ++i) {
+            addRunWithLoss(*window.store(), u"run%1"_s.arg(i), i * 1000);
+            window.store()->setParams(u"run%1"_s.arg(i), {{u"lr"_s, i % 2 ? u"0.1"_s : u"0.01"_s}});
+        }
+        window.store()->flush();
+        ferry::ui::LossChartPanel *panel = window.chartPanel();
+        ferry::ui::LossChart *chart = panel->chart();
+        QTRY_COMPARE_WITH_TIMEOUT(chart->legendRuns().size(), 4, 10000);
+        QTRY_VERIFY(panel->groupChoices().contains(u"hp.lr"_s));
+        panel->setGroupBy(u"hp.lr"_s);
+        QVERIFY(chart->isGrouped());
+        QVERIFY2(chart->legendText().contains(u"lr=0.01 (n=2)"_s), qPrintable(chart->legendText().join(u'|')));
+        QVERIFY(chart->legendText().contains(u"lr=0.1 (n=2)"_s));
+        QVERIFY(QFileInfo::exists(folder(u"grouped"_s) + u"/.ferry/chart.json"_s));
+
+        menuAction(window, u"&File"_s, u"&Close Workspace"_s)->trigger();
+        QVERIFY(!chart->isGrouped());
+        QCOMPARE(panel->groupBy(), QString());
+        QVERIFY(window.reopenLastWorkspace());
+        QCOMPARE(panel->groupBy(), u"hp.lr"_s);
+        QTRY_COMPARE_WITH_TIMEOUT(chart->legendText().contains(u"lr=0.1 (n=2)"_s), true, 10000);
     }
 
     // Run > Analyse Runs (issue 37): a tab of the middle over the runs the table shows; leaving
