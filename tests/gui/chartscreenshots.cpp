@@ -5,7 +5,7 @@
 // metric, legends with the line styles, the runs' colours), chart-system.png (the system's
 // panels, on their time axis), chart-filter.png (the runs filter typed: the chart follows and
 // says how many it shows), chart-x-metric.png (loss against tokens seen, log x), chart-groups.png
-// (three more runs, the 60-step runs grouped by learning rate: a line and a band per group).
+// (three more runs, the 60-step runs grouped by learning rate: a mean and a min–max band per group).
 #include "gui/screenshot.h"
 #include "gui/windowharness.h"
 #include "support/cli.h"
@@ -129,7 +129,9 @@ int main(int argc, char **argv)
     window.runsView()->filterEdit()->setText(u"hp.steps = 60"_s);
     QTest::qWait(3000);
     chart->setGroupBy(u"hp.lr"_s);
+    chart->setGroupBand(ferry::run::Band::MinMax); // the seeds' spread: wider than their std
     ok = ferry::test::saveScreenshot(window, out, u"chart-groups.png"_s, 2000) && ok;
     chart->setGroupBy({}); // the workspace's chart settings back as they were
+    chart->setGroupBand(ferry::run::Band::Std);
     return ok ? 0 : 1;
 }
