@@ -539,7 +539,7 @@ void LossChartPanel::exportTo(bool png)
         QMessageBox::warning(this, tr("Export failed"), written.error().toString());
 }
 
-// Group [No groups | each differing parameter | Tags | Sweep] [Mean | Median] [± std | min–max]
+// Group [No groups | each differing parameter | Tags | Sweep | Experiment] [Mean | Median] [± std | min–max]
 // [Ungroup].
 void LossChartPanel::createGroupControls()
 {
@@ -582,7 +582,8 @@ void LossChartPanel::createGroupControls()
 }
 
 // "No groups", each parameter whose value differs among the runs (one missing it counts), the
-// tags and the sweep; the current choice is kept (and listed, if no run differs in it now).
+// tags, the sweep and the experiment; the current choice is kept (and listed, if no run differs
+// in it now).
 void LossChartPanel::updateGroupChoices()
 {
     const QString current = m_groupBy->currentData().toString();
@@ -606,7 +607,7 @@ void LossChartPanel::updateGroupChoices()
         if (values.value(name).size() > 1)
             choices << u"hp."_s + name;
     }
-    choices << u"tag"_s << u"sweep"_s;
+    choices << u"tag"_s << u"sweep"_s << u"experiment"_s;
     if (!choices.contains(current))
         choices.insert(1, current);
     if (choices == groupChoices())
@@ -614,10 +615,11 @@ void LossChartPanel::updateGroupChoices()
     const QSignalBlocker block(m_groupBy);
     m_groupBy->clear();
     for (const QString &choice : std::as_const(choices)) {
-        QString text = choice.isEmpty()       ? tr("No groups")
-                       : choice == "tag"_L1   ? tr("Tags")
-                       : choice == "sweep"_L1 ? tr("Sweep")
-                                              : choice.mid(3);
+        QString text = choice.isEmpty()            ? tr("No groups")
+                       : choice == "tag"_L1        ? tr("Tags")
+                       : choice == "sweep"_L1      ? tr("Sweep")
+                       : choice == "experiment"_L1 ? tr("Experiment")
+                                                   : choice.mid(3);
         m_groupBy->addItem(text, choice);
     }
     m_groupBy->setCurrentIndex(std::max(0, m_groupBy->findData(current)));

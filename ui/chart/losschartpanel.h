@@ -38,7 +38,7 @@ class RunColors;
 // log y, smoothing and reset apply to every panel.
 //
 // "Group" draws the runs shown in groups (by a parameter whose value differs among them, their
-// tags or their sweep: core's run::groupRuns), each as one line with a band in every panel
+// tags, their sweep or their experiment: core's run::groupRuns), each as one line with a band in every panel
 // (LossChart::setGroups); its colour comes from the run palette (groupColors). "Ungroup", or the
 // box back at "No groups", draws each run again. These choices and the panels hidden are the
 // workspace's (setSettingsFile: .ferry/chart.json).
@@ -82,7 +82,7 @@ public:
     void setGroupStatistic(GroupStatistic statistic);
     void setGroupBand(run::Band band);
     // The group-by box's choices: "" (none), "hp.NAME" for each parameter that differs among the
-    // runs, "tag", "sweep" (tests).
+    // runs, "tag", "sweep", "experiment" (tests).
     QStringList groupChoices() const;
 
     // Where the workspace keeps these settings (.ferry/chart.json): read now and applied (a

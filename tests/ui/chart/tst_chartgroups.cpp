@@ -173,8 +173,9 @@ private Q_SLOTS:
     void groupsDrawTheNumbersAggregatePrints()
     {
         const auto panel = panelOf(seriesOf());
-        // Each parameter that differs among the runs, the tags, the sweep: not opt, the same for all.
-        QCOMPARE(panel->groupChoices(), (QStringList{QString(), u"hp.lr"_s, u"hp.seed"_s, u"tag"_s, u"sweep"_s}));
+        // Each parameter that differs among the runs, tags, sweep, experiment: not opt, the same for all.
+        QCOMPARE(panel->groupChoices(),
+                 (QStringList{QString(), u"hp.lr"_s, u"hp.seed"_s, u"tag"_s, u"sweep"_s, u"experiment"_s}));
         LossChart *chart = panel->chart();
         QCOMPARE(chart->drawnMetrics(), QStringList{u"val_loss"_s}); // losses first, alone in their panel
         choose(*panel, "groupBy", u"hp.lr"_s);
