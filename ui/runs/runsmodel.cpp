@@ -457,8 +457,12 @@ void RunsModel::setColumns(const QStringList &params, const QStringList &metrics
 
 void RunsModel::setRows(QList<RunRow> rows)
 {
+    // The columns of the runs the query keeps: those it filters away would add only empty ones.
+    const bool anyMatches = std::any_of(rows.cbegin(), rows.cend(), [](const RunRow &row) { return row.matches; });
     QSet<QString> paramSet, metricSet;
     for (const RunRow &row : std::as_const(rows)) {
+        if (anyMatches && !row.matches)
+            continue;
         for (const run::Hyperparameter &p : row.params)
             paramSet.insert(p.name);
         for (auto it = row.lastMetrics.cbegin(); it != row.lastMetrics.cend(); ++it)

@@ -83,6 +83,7 @@ private Q_SLOTS:
     void namesSayWhatDiffers();
     void emptyTableSaysHowToStart();
     void deselectedRunIsNoLongerCurrent();
+    void columnsAreThoseOfTheRunsTheQueryKeeps();
 };
 
 void TestRunsModel::diffInsertsRemovesUpdates()
@@ -641,6 +642,31 @@ void TestRunsModel::deselectedRunIsNoLongerCurrent()
     QCOMPARE(view.table()->selectionModel()->currentIndex().row(), rowB); // still the current row
     QCOMPARE(view.currentRunId(), QString());
     QCOMPARE(current.last().at(0).toString(), QString());
+}
+
+// A query keeps a few runs: the columns are their parameters and metrics, not empty ones that only
+// the runs filtered away have (the chart-groups screenshot showed a row of empty columns).
+void TestRunsModel::columnsAreThoseOfTheRunsTheQueryKeeps()
+{
+    RunsModel model;
+    RunRow kept = row(u"a"_s, run::RunStatus::Succeeded, kBase, kBase + 1, {{u"val_loss"_s, 0.5}});
+    kept.params = {{u"lr"_s, u"0.1"_s}};
+    RunRow other = row(u"b"_s, run::RunStatus::Succeeded, kBase, kBase + 1, {{u"accuracy"_s, 0.9}});
+    other.params = {{u"dropout"_s, u"0.2"_s}};
+    other.matches = false;
+    model.setRows({kept, other});
+    QCOMPARE(model.parameterNames(), QStringList{u"lr"_s});
+    QCOMPARE(model.metricNames(), QStringList{u"val_loss"_s});
+    // The query lifted: every run's columns again.
+    other.matches = true;
+    model.setRows({kept, other});
+    QCOMPARE(model.parameterNames(), (QStringList{u"dropout"_s, u"lr"_s}));
+    QCOMPARE(model.metricNames(), (QStringList{u"accuracy"_s, u"val_loss"_s}));
+    // A query that keeps none: the table is empty, the columns stay those of every run.
+    kept.matches = false;
+    other.matches = false;
+    model.setRows({kept, other});
+    QCOMPARE(model.parameterNames(), (QStringList{u"dropout"_s, u"lr"_s}));
 }
 
 FERRY_TEST_MAIN(TestRunsModel)
