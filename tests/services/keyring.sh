@@ -9,6 +9,7 @@
 # removed afterwards. Only the daemon started here is stopped (by its pid; it would also exit
 # with the bus). Needs dbus-daemon, dbus-bin and gnome-keyring (packaging/install-deps.sh test).
 set -euo pipefail
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/private-bus.sh"
 
 mode=${1:-}
 shift || true
@@ -68,20 +69,7 @@ config=()
 if [ "$mode" = no-provider ]; then
   # The standard session bus would start gnome-keyring on demand from its .service file:
   # this bus knows no service files at all.
-  cat >"$state/session.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:dir=$state/run</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-CONF
+  private_bus_config "$state/session.conf" "$state/run"
   config=(--config-file="$state/session.conf")
 fi
 dbus-run-session "${config[@]}" -- sh -c "$inner" sh "$mode" "$@"

@@ -16,6 +16,7 @@ mode=${1:-}
 shift || true
 [ $# -gt 0 ] || { echo "usage: $0 run|no-service|no-bus CMD ARGS..." >&2; exit 2; }
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+source "$here/private-bus.sh"
 
 for tool in dbus-run-session dbus-send; do
   command -v "$tool" >/dev/null || {
@@ -40,20 +41,7 @@ if [ "$mode" = no-bus ]; then
   exec "$@"
 fi
 
-cat >"$state/session.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:dir=$state/run</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-CONF
+private_bus_config "$state/session.conf" "$state/run"
 
 # The server takes its name once it answers: wait for the owner.
 inner='
