@@ -1,0 +1,363 @@
+#include "ui/media/histogramplot.h"
+
+#include "ui/analysis/plotaxis.h"
+
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::ui {
+
+namespace {
+
+constexpr double kHistogramOffsetDepth = 0.4; // offset mode: a curve's full count spans this much of the height
+constexpr int kHistogramTicks = 6;
+
+// A histogram's bins as drawn: bucket i spans from the limit before it (the first from min) to its
+// own limit, edges clamped to min and max where those are known; an edge still infinite (TensorFlow's
+// outermost buckets end at ±DBL_MAX) takes its neighbour's width; a bin without finite edges is left out.
+std::vector<HistogramPlot::Bin> histogramPlotBins(const run::Histogram &h)
+{
+    std::vector<HistogramPlot::Bin> bins;
+    const size_t n = std::min(h.bucket.size(), h.bucketLimit.size());
+    bins.reserve(n);
+    for (size_t i = 0; i < n; ++i) {
+        HistogramPlot::Bin b;
+        b.right = h.bucketLimit[i];
+        b.left = i == 0 ? (std::isfinite(h.min) ? h.min : b.right) : h.bucketLimit[i - 1];
+        if (std::isfinite(h.min))
+            b.left = std::max(b.left, h.min);
+        if (std::isfinite(h.max))
+            b.right = std::min(b.right, h.max);
+        b.count = h.bucket[i];
+        bins.push_back(b);
+    }
+    auto bad = [](double v) { return !std::isfinite(v) || std::abs(v) > 1e300; };
+    for (size_t i = 0; i < bins.size(); ++i) {
+        HistogramPlot::Bin &b = bins[i];
+        if (bad(b.left) && !bad(b.right) && i + 1 < bins.size() && !bad(bins[i + 1].right))
+            b.left = b.right - (bins[i + 1].right - bins[i + 1].left);
+        if (bad(b.right) && !bad(b.left) && i > 0 && !bad(bins[i - 1].left))
+            b.right = b.left + (bins[i - 1].right - bins[i - 1].left);
+        if (!bad(b.left) && !bad(b.right) && b.left >= b.right) // the first bin of a histogram without min
+            b.left = b.right - (i + 1 < bins.size() ? std::max(bins[i + 1].right - b.right, 0.0) : 0.0);
+    }
+    bins.erase(std::remove_if(
+                   bins.begin(), bins.end(),
+                   [&](const HistogramPlot::Bin &b) { return bad(b.left) || bad(b.right) || !std::isfinite(b.count); }),
+               bins.end());
+    return bins;
+}
+
+QString histogramNumber(double v)
+{
+    return QString::number(v, 'g', 4).replace(u'-', QChar(0x2212));
+}
+
+} // namespace
+
+HistogramPlot::HistogramPlot(QWidget *parent) : QWidget(parent)
+{
+    setMouseTracking(true);
+    setMinimumSize(320, 220);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+}
+
+void HistogramPlot::setHistograms(const QList<run::RunMedia::StepHistogram> &steps)
+{
+    m_curves.clear();
+    m_curves.reserve(steps.size());
+    double xlo = std::numeric_limits<double>::infinity(), xhi = -xlo, ymax = 0;
+    for (const auto &s : steps) {
+        Curve c;
+        c.step = s.step;
+        c.bins = histogramPlotBins(s.histogram);
+        if (c.bins.empty())
+            continue;
+        xlo = std::min(xlo, c.bins.front().left);
+        xhi = std::max(xhi, c.bins.back().right);
+        for (const Bin &b : c.bins)
+            ymax = std::max(ymax, b.count);
+        m_curves.append(std::move(c));
+    }
+    std::sort(m_curves.begin(), m_curves.end(), [](const Curve &a, const Curve &b) { return a.step < b.step; });
+    if (m_curves.isEmpty() || !(xhi > xlo)) {
+        xlo = m_curves.isEmpty() ? 0 : xlo - 0.5;
+        xhi = m_curves.isEmpty() ? 1 : xlo + 1;
+    }
+    m_xlo = xlo;
+    m_xhi = xhi;
+    m_ymax = ymax > 0 ? ymax : 1;
+    // The unit polygons: computed once per data, scaled into pixels per size and mode.
+    const double width = m_xhi - m_xlo;
+    for (Curve &c : m_curves) {
+        c.unit.clear();
+        c.unit.reserve(qsizetype(c.bins.size()) + 2);
+        c.unit << QPointF((c.bins.front().left - m_xlo) / width, 0);
+        for (const Bin &b : c.bins)
+            c.unit << QPointF(((b.left + b.right) / 2 - m_xlo) / width, b.count / m_ymax);
+        c.unit << QPointF((c.bins.back().right - m_xlo) / width, 0);
+    }
+    m_hover.reset();
+    m_stale = true;
+    update();
+}
+
+void HistogramPlot::setEmptyText(const QString &text)
+{
+    m_emptyText = text;
+    m_stale = true;
+    update();
+}
+
+void HistogramPlot::setMode(Mode mode)
+{
+    if (mode == m_mode)
+        return;
+    m_mode = mode;
+    m_hover.reset();
+    m_stale = true;
+    update();
+}
+
+QRectF HistogramPlot::plotRect() const
+{
+    const QFontMetrics fm = fontMetrics();
+    const double left = fm.horizontalAdvance(u"−0.0000"_s) + fm.height() + 12;
+    const double right = fm.horizontalAdvance(u"000000"_s) + fm.height() + 12;
+    const double bottom = 2.5 * fm.height() + 10;
+    const double top = fm.height() + 10; // the readout's line
+    return QRectF(left, top, std::max(10.0, width() - left - right), std::max(10.0, height() - top - bottom));
+}
+
+double HistogramPlot::heightOfCurves() const
+{
+    const QRectF r = plotRect();
+    return m_mode == Mode::Offset && m_curves.size() > 1 ? r.height() * kHistogramOffsetDepth : r.height();
+}
+
+double HistogramPlot::baselineOf(int curve) const
+{
+    const QRectF r = plotRect();
+    if (m_mode == Mode::Overlay || m_curves.size() < 2)
+        return r.bottom();
+    const double first = double(m_curves.front().step), last = double(m_curves.back().step);
+    const double t = last > first ? (double(m_curves.at(curve).step) - first) / (last - first) : 1.0;
+    const double h = heightOfCurves();
+    return r.top() + h + (r.height() - h) * t;
+}
+
+QPolygonF HistogramPlot::pixelsOf(int curve) const
+{
+    const QRectF r = plotRect();
+    const double base = baselineOf(curve), h = heightOfCurves();
+    QPolygonF out = m_curves.at(curve).unit;
+    for (QPointF &p : out)
+        p = QPointF(r.left() + p.x() * r.width(), base - p.y() * h);
+    return out;
+}
+
+QColor HistogramPlot::colorOf(int curve) const
+{
+    // TensorBoard's orange, light for the first step and dark for the last.
+    const double t = m_curves.size() > 1 ? double(curve) / double(m_curves.size() - 1) : 1.0;
+    return QColor::fromHslF(0.055f, 0.85f, float(0.78 - 0.43 * t));
+}
+
+QPointF HistogramPlot::pointOf(int curve, int bin) const
+{
+    return pixelsOf(curve).at(bin + 1);
+}
+
+void HistogramPlot::drawAxes(QPainter &p) const
+{
+    const QRectF r = plotRect();
+    const QFontMetrics fm = fontMetrics();
+    p.setPen(palette().color(QPalette::Mid));
+    p.drawLine(r.bottomLeft(), r.bottomRight());
+    p.setPen(palette().color(QPalette::Text));
+    // x: the values.
+    const PlotAxis x{u"value"_s, false, m_xlo, m_xhi, {}, false, {}};
+    for (const auto &tick : x.ticks(kHistogramTicks)) {
+        const double px = r.left() + tick.at * r.width();
+        p.drawLine(QPointF(px, r.bottom()), QPointF(px, r.bottom() + 4));
+        const double w = fm.horizontalAdvance(tick.label);
+        p.drawText(QPointF(px - w / 2, r.bottom() + 4 + fm.ascent()), tick.label);
+    }
+    const QString xTitle = tr("value");
+    p.drawText(QPointF(r.center().x() - fm.horizontalAdvance(xTitle) / 2.0, r.bottom() + 6 + fm.height() + fm.ascent()),
+               xTitle);
+    // y: the count (overlay) on the left, or the step (offset) on the right.
+    const bool offset = m_mode == Mode::Offset && m_curves.size() > 1;
+    const PlotAxis y =
+        offset ? PlotAxis{u"step"_s, false, double(m_curves.front().step), double(m_curves.back().step), {}, false, {}}
+               : PlotAxis{u"count"_s, false, 0, m_ymax, {}, false, {}};
+    const double yTop = offset ? r.top() + heightOfCurves() : r.top();
+    for (const auto &tick : y.ticks(kHistogramTicks)) {
+        const double py = r.bottom() - tick.at * (r.bottom() - yTop);
+        if (offset) {
+            p.drawLine(QPointF(r.right(), py), QPointF(r.right() + 4, py));
+            p.drawText(QPointF(r.right() + 6, py + fm.ascent() / 2.0 - 1), tick.label);
+        } else {
+            p.drawLine(QPointF(r.left() - 4, py), QPointF(r.left(), py));
+            p.drawText(QPointF(r.left() - 6 - fm.horizontalAdvance(tick.label), py + fm.ascent() / 2.0 - 1),
+                       tick.label);
+        }
+    }
+    const QString yTitle = offset ? tr("step") : tr("count");
+    p.save();
+    const double yMid = (yTop + r.bottom()) / 2;
+    if (offset) {
+        p.translate(width() - 4 - fm.descent(), yMid + fm.horizontalAdvance(yTitle) / 2.0);
+    } else {
+        p.translate(4 + fm.ascent(), yMid + fm.horizontalAdvance(yTitle) / 2.0);
+    }
+    p.rotate(-90);
+    p.drawText(QPointF(0, 0), yTitle);
+    p.restore();
+}
+
+void HistogramPlot::buildPicture()
+{
+    const qreal dpr = devicePixelRatioF();
+    if (m_picture.size() != size() * dpr)
+        m_picture = QImage(size() * dpr, QImage::Format_ARGB32_Premultiplied);
+    m_picture.setDevicePixelRatio(dpr);
+    m_picture.fill(palette().color(QPalette::Base));
+    QPainter p(&m_picture);
+    p.setFont(font());
+    ++m_builds;
+    m_stale = false;
+    if (m_curves.isEmpty()) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(rect().adjusted(20, 20, -20, -20), Qt::AlignCenter | Qt::TextWordWrap, m_emptyText);
+        return;
+    }
+    drawAxes(p);
+    p.setClipRect(plotRect().adjusted(-1, -heightOfCurves(), 1, 1));
+    p.setRenderHint(QPainter::Antialiasing, true);
+    const bool offset = m_mode == Mode::Offset;
+    const QColor base = palette().color(QPalette::Base);
+    for (int i = 0; i < int(m_curves.size()); ++i) {
+        const QPolygonF poly = pixelsOf(i);
+        const QColor c = colorOf(i);
+        if (offset) {
+            // Nearer curves hide the ones behind them, as TensorBoard's offset view.
+            QColor fill = c;
+            fill.setAlphaF(0.85f);
+            p.setPen(Qt::NoPen);
+            p.setBrush(QColor::fromRgbF(float(fill.redF() * 0.3 + base.redF() * 0.7),
+                                        float(fill.greenF() * 0.3 + base.greenF() * 0.7),
+                                        float(fill.blueF() * 0.3 + base.blueF() * 0.7)));
+            p.drawPolygon(poly);
+        }
+        p.setPen(QPen(c, 1.0));
+        p.drawPolyline(poly);
+    }
+}
+
+void HistogramPlot::paintEvent(QPaintEvent *)
+{
+    if (m_stale || m_picture.size() != size() * devicePixelRatioF())
+        buildPicture();
+    QPainter p(this);
+    p.drawImage(QPointF(0, 0), m_picture);
+    if (!m_hover || m_hover->curve >= int(m_curves.size()))
+        return;
+    // The curve under the pointer over the others, its bin marked, and what it reads.
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setPen(QPen(palette().color(QPalette::Text), 2.0));
+    p.drawPolyline(pixelsOf(m_hover->curve));
+    const QPointF at = pointOf(m_hover->curve, m_hover->bin);
+    p.setBrush(palette().color(QPalette::Highlight));
+    p.drawEllipse(at, 4, 4);
+    p.setPen(palette().color(QPalette::Text));
+    p.drawText(QRectF(plotRect().left(), 2, plotRect().width(), fontMetrics().height() + 4),
+               Qt::AlignLeft | Qt::AlignVCenter, readout());
+}
+
+void HistogramPlot::resizeEvent(QResizeEvent *event)
+{
+    m_stale = true;
+    QWidget::resizeEvent(event);
+}
+
+std::optional<HistogramPlot::Reading> HistogramPlot::readingAt(QPointF at) const
+{
+    if (m_curves.isEmpty())
+        return std::nullopt;
+    const QRectF r = plotRect();
+    if (at.x() < r.left() || at.x() > r.right())
+        return std::nullopt;
+    const double value = m_xlo + (at.x() - r.left()) / r.width() * (m_xhi - m_xlo);
+    auto binOf = [value](const Curve &c) {
+        int best = 0;
+        double bestDistance = std::numeric_limits<double>::infinity();
+        for (int b = 0; b < int(c.bins.size()); ++b) {
+            const Bin &bin = c.bins[size_t(b)];
+            if (value >= bin.left && value < bin.right)
+                return b;
+            const double d = std::min(std::abs(value - bin.left), std::abs(value - bin.right));
+            if (d < bestDistance) {
+                bestDistance = d;
+                best = b;
+            }
+        }
+        return best;
+    };
+    // The curve drawn nearest the pointer at its value (in offset mode, the step stacked there).
+    int curve = 0;
+    double best = std::numeric_limits<double>::infinity();
+    for (int i = 0; i < int(m_curves.size()); ++i) {
+        const double d = std::abs(pointOf(i, binOf(m_curves.at(i))).y() - at.y());
+        if (d < best) {
+            best = d;
+            curve = i;
+        }
+    }
+    Reading reading;
+    reading.curve = curve;
+    reading.step = m_curves.at(curve).step;
+    reading.bin = binOf(m_curves.at(curve));
+    reading.value = m_curves.at(curve).bins[size_t(reading.bin)];
+    return reading;
+}
+
+QString HistogramPlot::readout() const
+{
+    if (!m_hover)
+        return {};
+    return tr("step %1 · [%2, %3): %4")
+        .arg(m_hover->step)
+        .arg(histogramNumber(m_hover->value.left), histogramNumber(m_hover->value.right),
+             histogramNumber(m_hover->value.count));
+}
+
+void HistogramPlot::setHover(std::optional<Reading> reading)
+{
+    const bool same = reading.has_value() == m_hover.has_value() &&
+                      (!reading || (reading->curve == m_hover->curve && reading->bin == m_hover->bin));
+    m_hover = reading;
+    if (same)
+        return;
+    update();
+    Q_EMIT readingChanged();
+}
+
+void HistogramPlot::mouseMoveEvent(QMouseEvent *event)
+{
+    setHover(readingAt(event->position()));
+}
+
+void HistogramPlot::leaveEvent(QEvent *event)
+{
+    setHover(std::nullopt);
+    QWidget::leaveEvent(event);
+}
+
+} // namespace ferry::ui
