@@ -11,6 +11,7 @@
 #include <QElapsedTimer>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QWindow>
 
 #include <algorithm>
 #include <cmath>
@@ -99,6 +100,17 @@ private:
     double m_ymax = 1;
 };
 
+// Shown and exposed (offscreen too), so that repaint() paints.
+void showExposed(QWidget &w)
+{
+    w.show();
+    QElapsedTimer t;
+    t.start();
+    while ((!w.windowHandle() || !w.windowHandle()->isExposed()) && t.elapsed() < 5000)
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+    QApplication::processEvents();
+}
+
 double percentile(std::vector<double> ms, double p)
 {
     std::sort(ms.begin(), ms.end());
@@ -146,14 +158,14 @@ int main(int argc, char **argv)
 
     ferry::ui::HistogramPlot plot;
     plot.resize(1200, 700);
-    plot.show();
     plot.setHistograms(data);
+    showExposed(plot);
     plot.repaint();
     const std::vector<double> ours = pointerFrames(plot, frames);
 
     NaiveHistogramPlot naive(data);
     naive.resize(1200, 700);
-    naive.show();
+    showExposed(naive);
     naive.repaint();
     const std::vector<double> peer = pointerFrames(naive, frames);
 

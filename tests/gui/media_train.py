@@ -1,5 +1,6 @@
 """A small training script for tests/gui/media-screenshots.sh: as a script without TensorBoard logs
-them (docs/metrics.md, "Images, histograms and text"), an image of its samples every 10 steps in
+them (docs/metrics.md, "Images, histograms and text"), an image of its samples every 10 x seed steps (the runs
+side by side at a step show the latest at or before it) in
 $SM_OUTPUT_DIR/images/samples/<step>.png and the histogram of a layer's weights every step in
 $SM_OUTPUT_DIR/histograms.jsonl, with the loss on stdout. Standard library only."""
 import argparse
@@ -46,7 +47,7 @@ with open(os.path.join(out, "histograms.jsonl"), "a") as hist:
     for step in range(a.steps + 1):
         loss = 2.0 * math.exp(-step * a.lr * 3) + 0.1 + rng.gauss(0, 0.01)
         print(json.dumps({"step": step, "loss": loss}), flush=True)
-        if step % 10 == 0:
+        if step % (10 * a.seed) == 0:
             with open(os.path.join(images, "%d.tmp" % step), "wb") as f:
                 f.write(sample(step))
             os.replace(os.path.join(images, "%d.tmp" % step), os.path.join(images, "%d.png" % step))

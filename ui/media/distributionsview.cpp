@@ -112,7 +112,7 @@ void RunDistributionsView::refresh()
 
 bool RunDistributionsView::isReading() const
 {
-    return m_watch.isRunning() || m_again;
+    return m_busy || m_again;
 }
 
 void RunDistributionsView::read()
@@ -122,11 +122,12 @@ void RunDistributionsView::read()
         showRead(Read{m_generation, {}, {}});
         return;
     }
-    if (m_watch.isRunning()) {
+    if (m_busy) {
         m_again = true;
         return;
     }
     m_again = false;
+    m_busy = true;
     m_watch.setFuture(QtConcurrent::run(
         &m_pool, [store = m_store, dir = m_runsDir, runId, tag = m_tag->currentText(), generation = m_generation] {
             Read r;
@@ -142,6 +143,7 @@ void RunDistributionsView::read()
 
 void RunDistributionsView::readFinished()
 {
+    m_busy = false;
     const Read r = m_watch.result();
     if (r.generation == m_generation)
         showRead(r);

@@ -60,6 +60,7 @@ private:
     quint64 m_generation = 0;
     QThreadPool m_pool;
     QFutureWatcher<Read> m_watch;
+    bool m_busy = false; // a read is under way (until its result is taken)
     bool m_again = false;
     HistogramSeries m_series;
     QStringList m_tags;

@@ -71,6 +71,7 @@ Q_SIGNALS:
 protected:
     void paintEvent(QPaintEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
+    void changeEvent(QEvent *event) override;
     void mouseMoveEvent(QMouseEvent *event) override;
     void leaveEvent(QEvent *event) override;
 
@@ -88,7 +89,9 @@ private:
     QList<Curve> m_curves;
     double m_xlo = 0, m_xhi = 1, m_ymax = 1;
     QString m_emptyText;
-    QImage m_picture; // the curves and axes, drawn for the current size and mode
+    QImage m_picture;      // the curves and axes, drawn for the current size and mode
+    mutable QRectF m_rect; // plotRect(), for the size it was laid out for
+    mutable QSize m_rectFor;
     bool m_stale = true;
     std::optional<Reading> m_hover;
     int m_builds = 0;

@@ -87,11 +87,14 @@ void ImageCell::paintEvent(QPaintEvent *)
     p.setFont(font());
     const QRect area(4, 4 + line, width() - 8, imageArea().height());
     if (!m_shown.image.isNull()) {
-        const QSize fit = m_shown.image.size().scaled(area.size(), Qt::KeepAspectRatio).boundedTo(m_shown.image.size());
+        // Scaled to fit the cell: down when decoded (mediareads.h), up here with its pixels kept
+        // sharp (a 28 x 28 digit stays legible), never past 8x.
+        const QSize fit =
+            m_shown.image.size().scaled(area.size(), Qt::KeepAspectRatio).boundedTo(m_shown.image.size() * 8);
         const QRect target(
             QPoint(area.left() + (area.width() - fit.width()) / 2, area.top() + (area.height() - fit.height()) / 2),
             fit);
-        p.setRenderHint(QPainter::SmoothPixmapTransform, true);
+        p.setRenderHint(QPainter::SmoothPixmapTransform, fit.width() < m_shown.image.width());
         p.drawImage(target, m_shown.image);
         p.setPen(QPen(color, 1));
         p.drawRect(target.adjusted(-1, -1, 0, 0));
@@ -268,7 +271,7 @@ void RunImagesView::setStep(qint64 step)
 
 bool RunImagesView::isReading() const
 {
-    return m_indexWatch.isRunning() || m_imagesWatch.isRunning() || m_indexAgain || m_imagesAgain;
+    return m_indexBusy || m_imagesBusy || m_indexAgain || m_imagesAgain;
 }
 
 void RunImagesView::rebuildCells()
@@ -290,7 +293,7 @@ void RunImagesView::rebuildCells()
 
 void RunImagesView::readIndex()
 {
-    if (m_indexWatch.isRunning()) {
+    if (m_indexBusy) {
         m_indexAgain = true;
         return;
     }
@@ -300,6 +303,7 @@ void RunImagesView::readIndex()
         stepsChanged();
         return;
     }
+    m_indexBusy = true;
     m_indexWatch.setFuture(QtConcurrent::run(
         &m_pool, [store = m_store, ids = m_ids, tag = m_tag->currentText(), generation = m_generation] {
             return IndexRead{generation, readImageIndex(*store, ids, tag)};
@@ -308,6 +312,7 @@ void RunImagesView::readIndex()
 
 void RunImagesView::indexRead()
 {
+    m_indexBusy = false;
     IndexRead read = m_indexWatch.result();
     if (read.generation == m_generation && !(read.index == m_index)) {
         const bool atLast = m_index.steps.isEmpty() || m_slider->value() == m_slider->maximum();
@@ -370,7 +375,7 @@ void RunImagesView::showEmptyState()
 
 void RunImagesView::readImages()
 {
-    if (m_imagesWatch.isRunning()) {
+    if (m_imagesBusy) {
         m_imagesAgain = true;
         return;
     }
@@ -381,6 +386,7 @@ void RunImagesView::readImages()
     for (const ImageCell *cell : std::as_const(m_cells))
         if (m_index.runSteps.contains(cell->runId()))
             wanted.append({cell->runId(), cell->imageArea()});
+    m_imagesBusy = true;
     m_imagesWatch.setFuture(QtConcurrent::run(
         &m_pool, [store = m_store, dir = m_runsDir, tag = m_index.tag, at = step(), wanted, generation = m_generation] {
             ImagesRead read;
@@ -394,6 +400,7 @@ void RunImagesView::readImages()
 
 void RunImagesView::imagesRead()
 {
+    m_imagesBusy = false;
     ImagesRead read = m_imagesWatch.result();
     if (read.generation == m_generation) {
         m_shownStep = read.step;

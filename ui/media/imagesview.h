@@ -11,6 +11,7 @@
 #include "ui/analysis/runsanalysisdata.h"
 #include "ui/media/mediareads.h"
 
+#include <QDialog> // whole: a QPointer to one
 #include <QFutureWatcher>
 #include <QPointer>
 #include <QThreadPool>
@@ -18,7 +19,7 @@
 #include <QWidget>
 
 class QComboBox;
-class QDialog;
+
 class QGridLayout;
 class QLabel;
 class QSlider;
@@ -119,6 +120,8 @@ private:
     QThreadPool m_pool;
     QFutureWatcher<IndexRead> m_indexWatch;
     QFutureWatcher<ImagesRead> m_imagesWatch;
+    bool m_indexBusy = false; // a read is under way (until its result is taken)
+    bool m_imagesBusy = false;
     bool m_indexAgain = false;  // asked while a read was under way
     bool m_imagesAgain = false; // the same
     qint64 m_shownStep = std::numeric_limits<qint64>::min();

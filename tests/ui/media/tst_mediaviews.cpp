@@ -17,6 +17,7 @@
 #include "ui/media/histogramplot.h"
 #include "ui/media/imagesview.h"
 #include "ui/media/mediareads.h"
+#include "ui/media/mediaview.h"
 
 #include <QBuffer>
 #include <QComboBox>
@@ -264,21 +265,22 @@ private Q_SLOTS:
         view.fullImage()->close();
     }
 
-    // Live: a step the run writes later appears, and a slider at the last step follows it.
+    // Live: a step the run writes later appears by itself (the Media tab reads the index again while
+    // in view), and a slider at the last step follows it.
     void aStepWrittenLaterAppears()
     {
-        ui::RunImagesView view;
-        view.resize(900, 400);
-        view.setStore(m_store.get(), m_runsDir);
-        view.setRuns({u"c"_s});
-        view.show();
+        ui::RunMediaView tab;
+        tab.resize(900, 500);
+        tab.setStore(m_store.get(), m_runsDir);
+        tab.setRuns({u"c"_s}, u"run c"_s);
+        tab.show();
+        const ui::RunImagesView &view = *tab.images();
         QTRY_VERIFY(settled(view));
         QCOMPARE(view.step(), 25);
         QVERIFY(writeFolderImage(u"c"_s, 50, QColor(20, 20, 220)));
         QVERIFY(follow(*m_store, runDir(u"c"_s), u"c"_s));
-        view.refresh();
+        QTRY_COMPARE_WITH_TIMEOUT(view.index().steps, (QList<qint64>{5, 25, 50}), 3 * ui::RunMediaView::kRefreshMs);
         QTRY_VERIFY(settled(view));
-        QCOMPARE(view.index().steps, (QList<qint64>{5, 25, 50}));
         QCOMPARE(view.step(), 50);
         checkCellsAt(view, {u"c"_s});
     }
