@@ -16,7 +16,9 @@ attacks the issue names: a decompression bomb, a 60,000 x 60,000 PNG header, 10^
     media_writer.py steps PROTO FILE RUN STEP...
                                               an event file of one run for the window's views
                                               (tests/ui/media/): at each step an image of tag "samples"
-                                              (8 x 6, one colour: red RUN * 60, green STEP % 256) and a
+                                              (8 x 6, one colour: red RUN * 60, green STEP % 256), two
+                                              of tag "grid" (the images plugin's tensor: that image and
+                                              its colours inverted) and a
                                               histogram of tag "weights" (30 buckets, moving with the
                                               step); prints what it wrote as JSON
 
@@ -395,9 +397,13 @@ def steps(pb, path, run, step_list):
         mu = -0.5 + step / max(1, max(step_list))
         limits = [-1.0 + (i + 1) * (3.0 / 30) for i in range(30)]
         counts = [float(round(100 * math.exp(-(((l - 0.05) - mu) / 0.3) ** 2))) for l in limits]
+        other = tuple(255 - c for c in color)
+        second = png(8, 6, lambda x, y, c=other: c)
         w.event(step, 1700000000.0 + step, [w.image("samples", data, 8, 6, "png"),
+                                            w.image_tensor("grid", [(data, 8, 6, "png"), (second, 8, 6, "png")]),
                                             w.histo("weights", -1.0, 2.0, sum(counts), 0.0, 0.0, limits, counts)])
-        out["images"].append(dict(step=step, hex=data.hex(), color=list(color)))
+        out["images"].append(dict(step=step, hex=data.hex(), color=list(color), second=second.hex(),
+                                  secondColor=list(other)))
         out["histograms"].append(dict(step=step, bucket_limit=limits, bucket=counts))
     with open(path, "wb") as f:
         f.write(w.out)

@@ -1,6 +1,7 @@
 #include "ui/media/imagesview.h"
 
 #include <QComboBox>
+#include <QDateTime>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QGridLayout>
@@ -51,21 +52,23 @@ void ImageCell::setShown(ShownImage shown, qint64 askedStep, bool hasAny)
         m_note = tr("No image at or before step %1").arg(askedStep);
     else if (!m_shown.error.isEmpty())
         m_note = tr("Step %1 not shown: %2").arg(m_shown.item->step).arg(m_shown.error);
-    else if (m_shown.item->step == askedStep)
-        m_note = tr("Step %1 · %2 × %3").arg(m_shown.item->step).arg(m_shown.item->width).arg(m_shown.item->height);
-    else
-        m_note = tr("Step %1 (the latest at or before %2) · %3 × %4")
-                     .arg(m_shown.item->step)
-                     .arg(askedStep)
-                     .arg(m_shown.item->width)
-                     .arg(m_shown.item->height);
+    else {
+        // Its step (the one asked, or the latest before it), its size and when it was written.
+        m_note = m_shown.item->step == askedStep
+                     ? tr("Step %1").arg(m_shown.item->step)
+                     : tr("Step %1 (the latest at or before %2)").arg(m_shown.item->step).arg(askedStep);
+        m_note += u" · %1 × %2"_s.arg(m_shown.item->width).arg(m_shown.item->height);
+        if (m_shown.item->wallMs > 0)
+            m_note += u" · "_s + QDateTime::fromMSecsSinceEpoch(m_shown.item->wallMs).toString(u"HH:mm:ss"_s);
+    }
     update();
 }
 
 QSize ImageCell::imageArea() const
 {
     const int line = fontMetrics().height() + 6;
-    return QSize(std::max(16, width() - 8), std::max(16, height() - 2 * line - 8));
+    // The name's line above, two lines of note below (a narrow cell wraps it).
+    return QSize(std::max(16, width() - 8), std::max(16, height() - 3 * line - 8));
 }
 
 void ImageCell::paintEvent(QPaintEvent *)
@@ -86,14 +89,15 @@ void ImageCell::paintEvent(QPaintEvent *)
         QFontMetrics(bold).elidedText(m_look.label.isEmpty() ? m_runId : m_look.label, Qt::ElideMiddle, width() - 26));
     p.setFont(font());
     const QRect area(4, 4 + line, width() - 8, imageArea().height());
+    int below = area.bottom();
     if (!m_shown.image.isNull()) {
         // Scaled to fit the cell: down when decoded (mediareads.h), up here with its pixels kept
         // sharp (a 28 x 28 digit stays legible), never past 8x.
         const QSize fit =
             m_shown.image.size().scaled(area.size(), Qt::KeepAspectRatio).boundedTo(m_shown.image.size() * 8);
-        const QRect target(
-            QPoint(area.left() + (area.width() - fit.width()) / 2, area.top() + (area.height() - fit.height()) / 2),
-            fit);
+        // At the top of the cell, its note right under it.
+        const QRect target(QPoint(area.left() + (area.width() - fit.width()) / 2, area.top() + 2), fit);
+        below = target.bottom();
         p.setRenderHint(QPainter::SmoothPixmapTransform, fit.width() < m_shown.image.width());
         p.drawImage(target, m_shown.image);
         p.setPen(QPen(color, 1));
@@ -105,8 +109,9 @@ void ImageCell::paintEvent(QPaintEvent *)
     const bool refused = !m_shown.error.isEmpty();
     p.setPen(refused ? QColor(0xc6, 0x28, 0x28) : palette().color(QPalette::PlaceholderText));
     const QRect noteRect =
-        m_shown.image.isNull() ? area.adjusted(8, 8, -8, -8) : QRect(4, area.bottom() + 2, width() - 8, line);
-    p.drawText(noteRect, Qt::AlignCenter | Qt::TextWordWrap, m_note);
+        m_shown.image.isNull() ? area.adjusted(8, 8, -8, -8) : QRect(4, below + 4, width() - 8, 2 * line);
+    p.drawText(noteRect,
+               (m_shown.image.isNull() ? Qt::AlignCenter : Qt::AlignHCenter | Qt::AlignTop) | Qt::TextWordWrap, m_note);
 }
 
 void ImageCell::mouseReleaseEvent(QMouseEvent *event)
@@ -131,6 +136,10 @@ RunImagesView::RunImagesView(QWidget *parent) : QWidget(parent)
     m_step->setKeyboardTracking(false);
     m_step->setPrefix(tr("step "));
     m_stepNote = new QLabel;
+    m_sample = new QSpinBox;
+    m_sample->setPrefix(tr("image "));
+    m_sample->setToolTip(tr("One of the images logged at each step (TensorFlow's max_outputs)"));
+    m_sample->setVisible(false);
     m_leftOut = new QLabel;
     m_leftOut->setWordWrap(true);
     m_leftOut->hide();
@@ -142,6 +151,7 @@ RunImagesView::RunImagesView(QWidget *parent) : QWidget(parent)
     controls->addWidget(m_slider, 1);
     controls->addWidget(m_step);
     controls->addWidget(m_stepNote);
+    controls->addWidget(m_sample);
 
     m_grid = new QWidget;
     m_gridLayout = new QGridLayout(m_grid);
@@ -175,6 +185,7 @@ RunImagesView::RunImagesView(QWidget *parent) : QWidget(parent)
         readImages();
     });
     connect(m_step, &QSpinBox::valueChanged, this, [this](int value) { setStep(value); });
+    connect(m_sample, &QSpinBox::valueChanged, this, [this] { readImages(); });
     m_resized.setSingleShot(true);
     m_resized.setInterval(150);
     connect(&m_resized, &QTimer::timeout, this, [this] {
@@ -353,6 +364,9 @@ void RunImagesView::stepsChanged()
     m_slider->setRange(0, int(std::max<qsizetype>(0, m_index.steps.size() - 1)));
     m_step->setRange(any ? int(m_index.steps.first()) : 0, any ? int(m_index.steps.last()) : 0);
     m_stepNote->setText(any ? tr("%1 of %2").arg(m_slider->value() + 1).arg(m_index.steps.size()) : QString());
+    m_sample->setRange(1, m_index.samples);
+    m_sample->setSuffix(tr(" of %1").arg(m_index.samples));
+    m_sample->setVisible(m_index.samples > 1);
     if (m_index.tags.isEmpty())
         showEmptyState();
     else
@@ -380,22 +394,24 @@ void RunImagesView::readImages()
         return;
     }
     m_imagesAgain = false;
-    if (!m_store || m_index.tag.isEmpty() || m_cells.isEmpty() || step() == m_shownStep)
+    const int sample = m_sample->value() - 1;
+    if (!m_store || m_index.tag.isEmpty() || m_cells.isEmpty() || (step() == m_shownStep && sample == m_shownSample))
         return;
     QList<QPair<QString, QSize>> wanted;
     for (const ImageCell *cell : std::as_const(m_cells))
         if (m_index.runSteps.contains(cell->runId()))
             wanted.append({cell->runId(), cell->imageArea()});
     m_imagesBusy = true;
-    m_imagesWatch.setFuture(QtConcurrent::run(
-        &m_pool, [store = m_store, dir = m_runsDir, tag = m_index.tag, at = step(), wanted, generation = m_generation] {
-            ImagesRead read;
-            read.generation = generation;
-            read.step = at;
-            for (const auto &[id, fit] : wanted)
-                read.images << readShownImage(*store, dir, id, tag, at, fit);
-            return read;
-        }));
+    m_imagesWatch.setFuture(QtConcurrent::run(&m_pool, [store = m_store, dir = m_runsDir, tag = m_index.tag,
+                                                        at = step(), sample, wanted, generation = m_generation] {
+        ImagesRead read;
+        read.generation = generation;
+        read.step = at;
+        read.sample = sample;
+        for (const auto &[id, fit] : wanted)
+            read.images << readShownImage(*store, dir, id, tag, at, fit, sample);
+        return read;
+    }));
 }
 
 void RunImagesView::imagesRead()
@@ -404,6 +420,7 @@ void RunImagesView::imagesRead()
     ImagesRead read = m_imagesWatch.result();
     if (read.generation == m_generation) {
         m_shownStep = read.step;
+        m_shownSample = read.sample;
         for (ImageCell *cell : std::as_const(m_cells)) {
             const bool hasAny = m_index.runSteps.contains(cell->runId());
             ShownImage shown;
@@ -414,7 +431,8 @@ void RunImagesView::imagesRead()
             cell->setShown(std::move(shown), read.step, hasAny);
         }
     }
-    if (m_imagesAgain || (read.generation == m_generation && read.step != step()))
+    if (m_imagesAgain ||
+        (read.generation == m_generation && (read.step != step() || read.sample != m_sample->value() - 1)))
         readImages();
     maybeDone();
 }

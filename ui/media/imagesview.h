@@ -73,6 +73,7 @@ public:
     QComboBox *tagBox() const { return m_tag; }
     QSlider *slider() const { return m_slider; }
     QSpinBox *stepBox() const { return m_step; }
+    QSpinBox *sampleBox() const { return m_sample; } // shown when a step has several images
     QLabel *emptyLabel() const { return m_empty; }
     bool showsEmptyState() const;
     const ImageIndex &index() const { return m_index; }
@@ -100,6 +101,7 @@ private:
     struct ImagesRead {
         quint64 generation = 0;
         qint64 step = 0;
+        int sample = 0;
         QList<ShownImage> images;
     };
     void readIndex();
@@ -125,11 +127,13 @@ private:
     bool m_indexAgain = false;  // asked while a read was under way
     bool m_imagesAgain = false; // the same
     qint64 m_shownStep = std::numeric_limits<qint64>::min();
+    int m_shownSample = 0;
     QTimer m_resized; // the cells' size settled: their images decoded to it
 
     QComboBox *m_tag;
     QSlider *m_slider;
     QSpinBox *m_step;
+    QSpinBox *m_sample;
     QLabel *m_stepNote;
     QLabel *m_leftOut;
     QStackedWidget *m_pages;

@@ -29,8 +29,13 @@ ImageIndex readImageIndex(const run::RunStore &store, const QStringList &runIds,
         return index;
     for (const QString &id : runIds) {
         const QList<qint64> steps = store.mediaSteps(id, run::MediaKind::Image, index.tag);
-        if (!steps.isEmpty())
+        if (!steps.isEmpty()) {
             index.runSteps.insert(id, steps);
+            // The samples at its last step (a page of them: the images plugin holds a few).
+            for (const run::MediaItem &item : store.media(id, run::MediaKind::Image, index.tag, steps.last(), 64))
+                if (item.step == steps.last())
+                    index.samples = std::max(index.samples, item.sample + 1);
+        }
         index.steps << steps;
     }
     std::sort(index.steps.begin(), index.steps.end());
@@ -79,10 +84,10 @@ ShownImage decodedItem(const run::RunMedia &media, const QString &runId, const r
 } // namespace
 
 ShownImage readShownImage(const run::RunStore &store, const QString &runsDir, const QString &runId, const QString &tag,
-                          qint64 step, QSize fit)
+                          qint64 step, QSize fit, int sample)
 {
     const run::RunMedia media(store, mediaRunDir(runsDir, runId), runId);
-    const auto item = media.atOrBefore(run::MediaKind::Image, tag, step);
+    const auto item = media.atOrBefore(run::MediaKind::Image, tag, step, sample);
     if (!item) {
         ShownImage none;
         none.runId = runId;

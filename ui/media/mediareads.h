@@ -32,6 +32,7 @@ struct ImageIndex {
     QString tag;                            // the tag the steps are of (the one asked, else the first)
     QHash<QString, QList<qint64>> runSteps; // run id -> its steps of `tag`, sorted
     QList<qint64> steps;                    // the union, sorted
+    int samples = 1; // images at one step (TensorFlow 2's max_outputs): the most any run has at its last step
     bool operator==(const ImageIndex &) const = default;
 };
 ImageIndex readImageIndex(const run::RunStore &store, const QStringList &runIds, const QString &tag);
@@ -45,7 +46,7 @@ struct ShownImage {
     QString error;                      // the image was refused or cannot be decoded: what to say
 };
 ShownImage readShownImage(const run::RunStore &store, const QString &runsDir, const QString &runId, const QString &tag,
-                          qint64 step, QSize fit);
+                          qint64 step, QSize fit, int sample = 0);
 // An item's image at full size (the view's "open at full size").
 ShownImage readFullImage(const run::RunStore &store, const QString &runsDir, const QString &runId,
                          const run::MediaItem &item);

@@ -89,6 +89,9 @@ class TestMediaViews : public QObject {
     // What each run wrote: run -> step -> the image's bytes, and its colour.
     QHash<QString, QMap<qint64, QByteArray>> m_images;
     QHash<QString, QMap<qint64, QColor>> m_colors;
+    // The second image of tag "grid" at each step (the images plugin's tensor holds two).
+    QHash<QString, QMap<qint64, QByteArray>> m_secondImages;
+    QHash<QString, QMap<qint64, QColor>> m_secondColors;
     QJsonArray m_histogramsOfA;
 
     QString runDir(const QString &id) const { return m_runsDir + u'/' + id; }
@@ -133,6 +136,9 @@ class TestMediaViews : public QObject {
             const QJsonArray c = o[u"color"_s].toArray();
             m_images[id][o[u"step"_s].toInteger()] = QByteArray::fromHex(o[u"hex"_s].toString().toLatin1());
             m_colors[id][o[u"step"_s].toInteger()] = QColor(c[0].toInt(), c[1].toInt(), c[2].toInt());
+            const QJsonArray d = o[u"secondColor"_s].toArray();
+            m_secondImages[id][o[u"step"_s].toInteger()] = QByteArray::fromHex(o[u"second"_s].toString().toLatin1());
+            m_secondColors[id][o[u"step"_s].toInteger()] = QColor(d[0].toInt(), d[1].toInt(), d[2].toInt());
         }
         if (written)
             *written = out;
@@ -225,7 +231,14 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         QTRY_VERIFY(settled(view));
         QVERIFY(!view.showsEmptyState());
-        QCOMPARE(view.tagBox()->currentText(), u"samples"_s);
+        // Every run's tags; the first shown first, another chosen as the user does.
+        QCOMPARE(view.index().tags, (QStringList{u"grid"_s, u"samples"_s}));
+        QCOMPARE(view.tagBox()->currentText(), u"grid"_s);
+        view.tagBox()->setCurrentIndex(view.tagBox()->findText(u"samples"_s));
+        Q_EMIT view.tagBox()->activated(view.tagBox()->currentIndex());
+        QTRY_VERIFY(settled(view));
+        QCOMPARE(view.index().tag, u"samples"_s);
+        QVERIFY(!view.sampleBox()->isVisibleTo(&view)); // one image a step
         QCOMPARE(view.index().steps, (QList<qint64>{0, 5, 10, 20, 25, 30, 40}));
         QCOMPARE(view.step(), 40); // the newest first
         // Side by side: one row, in the order given.
@@ -263,6 +276,34 @@ private Q_SLOTS:
         QTRY_COMPARE(label->property("imageSize").toSize(), QSize(8, 6));
         QVERIFY(view.fullImage()->windowTitle().contains(u"step 10"_s));
         view.fullImage()->close();
+    }
+
+    // TensorFlow 2's images plugin: several images at a step, one chosen with the sample box.
+    void samplesOfAStepAreChosen()
+    {
+        ui::RunImagesView view;
+        view.resize(900, 400);
+        view.setStore(m_store.get(), m_runsDir);
+        view.setRuns({u"a"_s, u"b"_s, u"c"_s});
+        view.show();
+        QTRY_VERIFY(settled(view));
+        QCOMPARE(view.index().tag, u"grid"_s);
+        QCOMPARE(view.index().samples, 2);
+        QVERIFY(view.sampleBox()->isVisibleTo(&view));
+        view.setStep(20);
+        QTRY_VERIFY(settled(view));
+        QCOMPARE(view.cellOf(u"a"_s)->shown().item->checksum, crc32c(m_images[u"a"_s][20]));
+        QVERIFY(view.cellOf(u"c"_s)->note().contains(u"no images at this tag"_s)); // c logs "samples" only
+        view.sampleBox()->setValue(2);
+        QTRY_VERIFY(settled(view));
+        for (const QString &id : {u"a"_s, u"b"_s}) {
+            const ui::ImageCell *cell = view.cellOf(id);
+            QCOMPARE(cell->shown().item->sample, 1);
+            QCOMPARE(cell->shown().item->step, 20);
+            QCOMPARE(cell->shown().item->checksum, crc32c(m_secondImages[id][20]));
+            const QImage &img = cell->shown().image;
+            QCOMPARE(img.pixelColor(img.width() / 2, img.height() / 2), m_secondColors[id][20]);
+        }
     }
 
     // Live: a step the run writes later appears by itself (the Media tab reads the index again while
