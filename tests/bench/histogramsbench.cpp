@@ -4,7 +4,8 @@
 // under the pointer over it), timed to the painted frame, p50 and p99 against the goal p99 <= 16 ms;
 // and against a peer measured in the same run on the same data and pointer path: a naive widget
 // that turns every bin into pixels and draws each step with QPainter::drawPolyline on every frame.
-// Also timed: the picture drawn anew (new data, a resize, the other mode), which no pointer move pays.
+// Also timed: the picture drawn anew (new data, a resize, the other mode), off the GUI thread: the
+// GUI thread's frame meanwhile and the time until the new picture is shown.
 #include "ui/media/histogramplot.h"
 
 #include <QApplication>
@@ -161,6 +162,8 @@ int main(int argc, char **argv)
     plot.setHistograms(data);
     showExposed(plot);
     plot.repaint();
+    while (plot.isDrawing())
+        QApplication::processEvents(QEventLoop::WaitForMoreEvents, 5);
     const std::vector<double> ours = pointerFrames(plot, frames);
 
     NaiveHistogramPlot naive(data);
@@ -169,8 +172,9 @@ int main(int argc, char **argv)
     naive.repaint();
     const std::vector<double> peer = pointerFrames(naive, frames);
 
-    // The picture drawn anew: new data (a live step), the other mode, a resize.
-    std::vector<double> rebuild;
+    // The picture drawn anew (off the GUI thread): new data (a live step), the other mode, a resize.
+    // Timed: the GUI thread's frame meanwhile (the last picture, scaled), and the time to the new one.
+    std::vector<double> anewFrame, anewReady;
     for (int i = 0; i < 30; ++i) {
         QElapsedTimer t;
         t.start();
@@ -187,17 +191,22 @@ int main(int argc, char **argv)
             plot.resize(i % 2 ? 1200 : 1180, 700);
         }
         plot.repaint();
-        rebuild.push_back(double(t.nsecsElapsed()) / 1e6);
+        anewFrame.push_back(double(t.nsecsElapsed()) / 1e6);
+        while (plot.isDrawing())
+            QApplication::processEvents(QEventLoop::WaitForMoreEvents, 5);
+        plot.repaint();
+        anewReady.push_back(double(t.nsecsElapsed()) / 1e6);
     }
-
     const double p50 = percentile(ours, 0.5), p99 = percentile(ours, 0.99);
     const double n50 = percentile(peer, 0.5), n99 = percentile(peer, 0.99);
     std::printf("HistogramPlot, pointer frame: p50 %.2f ms, p99 %.2f ms, max %.2f ms (goal p99 <= 16 ms: %s)\n", p50,
                 p99, *std::max_element(ours.begin(), ours.end()), p99 <= 16 ? "met" : "MISSED");
     std::printf("peer (drawPolyline of every step each frame): p50 %.2f ms, p99 %.2f ms: %.1fx HistogramPlot's p99\n",
                 n50, n99, n99 / p99);
-    std::printf("HistogramPlot, picture drawn anew (new data, mode, resize; no pointer move pays it): p50 %.2f ms, "
-                "p99 %.2f ms (%d pictures drawn in all)\n",
-                percentile(rebuild, 0.5), percentile(rebuild, 0.99), plot.pictureBuilds());
+    std::printf("HistogramPlot, new data, mode or size: the GUI thread's frame p50 %.2f ms, p99 %.2f ms (the "
+                "picture is drawn by the thread pool); the new picture shown after p50 %.2f ms, p99 %.2f ms "
+                "(%d pictures drawn in all)\n",
+                percentile(anewFrame, 0.5), percentile(anewFrame, 0.99), percentile(anewReady, 0.5),
+                percentile(anewReady, 0.99), plot.pictureBuilds());
     return p99 <= 16 ? 0 : 1;
 }

@@ -86,10 +86,14 @@ int main(int argc, char **argv)
             bins.begin());
         QTest::mouseMove(plot, plot->pointOf(curve, bin).toPoint());
     };
+    const auto drawn = [&] { return QTest::qWaitFor([&] { return !plot->isDrawing(); }, 10000); };
+    ok = drawn() && ok;
     if (!plot->curves().isEmpty())
         pointAt(int(plot->curves().size()) * 2 / 3);
     ok = ferry::test::saveScreenshot(harness.window, out, u"media-distributions-offset.png"_s, 600) && ok;
     view->distributions()->modeBox()->setCurrentIndex(1);
+    QTest::qWait(50);
+    ok = drawn() && ok;
     if (!plot->curves().isEmpty())
         pointAt(int(plot->curves().size()) - 1);
     ok = ferry::test::saveScreenshot(harness.window, out, u"media-distributions-overlay.png"_s, 600) && ok;

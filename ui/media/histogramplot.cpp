@@ -6,6 +6,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <cmath>
@@ -62,14 +63,39 @@ QString histogramNumber(double v)
 
 } // namespace
 
+HistogramScene::HistogramScene()
+{
+    setLook(QFont(), QPalette());
+}
+
+void HistogramScene::setSize(QSize size)
+{
+    m_size = size;
+}
+
+void HistogramScene::setLook(const QFont &font, const QPalette &palette)
+{
+    m_font = font;
+    m_palette = palette;
+    m_rectFor = {};
+}
+
 HistogramPlot::HistogramPlot(QWidget *parent) : QWidget(parent)
 {
     setMouseTracking(true);
     setMinimumSize(320, 220);
     setAttribute(Qt::WA_OpaquePaintEvent);
+    m_scene.setLook(font(), palette());
+    m_scene.setSize(size());
+    connect(&m_drawing, &QFutureWatcher<QImage>::finished, this, &HistogramPlot::pictureDrawn);
 }
 
-void HistogramPlot::setHistograms(const QList<run::RunMedia::StepHistogram> &steps)
+HistogramPlot::~HistogramPlot()
+{
+    m_drawing.waitForFinished();
+}
+
+void HistogramScene::setHistograms(const QList<run::RunMedia::StepHistogram> &steps)
 {
     m_curves.clear();
     m_curves.reserve(steps.size());
@@ -104,6 +130,11 @@ void HistogramPlot::setHistograms(const QList<run::RunMedia::StepHistogram> &ste
             c.unit << QPointF(((b.left + b.right) / 2 - m_xlo) / width, b.count / m_ymax);
         c.unit << QPointF((c.bins.back().right - m_xlo) / width, 0);
     }
+}
+
+void HistogramPlot::setHistograms(const QList<run::RunMedia::StepHistogram> &steps)
+{
+    m_scene.setHistograms(steps);
     m_hover.reset();
     m_stale = true;
     update();
@@ -111,43 +142,44 @@ void HistogramPlot::setHistograms(const QList<run::RunMedia::StepHistogram> &ste
 
 void HistogramPlot::setEmptyText(const QString &text)
 {
-    m_emptyText = text;
+    m_scene.m_emptyText = text;
     m_stale = true;
     update();
 }
 
 void HistogramPlot::setMode(Mode mode)
 {
-    if (mode == m_mode)
+    if (mode == m_scene.m_mode)
         return;
-    m_mode = mode;
+    m_scene.m_mode = mode;
     m_hover.reset();
     m_stale = true;
     update();
 }
 
-QRectF HistogramPlot::plotRect() const
+QRectF HistogramScene::plotRect() const
 {
-    if (m_rectFor == size())
+    if (m_rectFor == m_size)
         return m_rect;
     // Room for the labels: the counts' on the left, the steps' on the right, the values' below.
-    const QFontMetrics fm = fontMetrics();
+    const QFontMetrics fm = QFontMetrics(m_font);
     const double left = fm.horizontalAdvance(u"−0.0000"_s) + fm.height() + 12;
     const double right = fm.horizontalAdvance(u"000000"_s) + fm.height() + 12;
     const double bottom = 2.5 * fm.height() + 10;
     const double top = fm.height() + 10; // the readout's line
-    m_rect = QRectF(left, top, std::max(10.0, width() - left - right), std::max(10.0, height() - top - bottom));
-    m_rectFor = size();
+    m_rect = QRectF(left, top, std::max(10.0, m_size.width() - left - right),
+                    std::max(10.0, m_size.height() - top - bottom));
+    m_rectFor = m_size;
     return m_rect;
 }
 
-double HistogramPlot::heightOfCurves() const
+double HistogramScene::heightOfCurves() const
 {
     const QRectF r = plotRect();
     return m_mode == Mode::Offset && m_curves.size() > 1 ? r.height() * kHistogramOffsetDepth : r.height();
 }
 
-double HistogramPlot::baselineOf(int curve) const
+double HistogramScene::baselineOf(int curve) const
 {
     const QRectF r = plotRect();
     if (m_mode == Mode::Overlay || m_curves.size() < 2)
@@ -158,7 +190,7 @@ double HistogramPlot::baselineOf(int curve) const
     return r.top() + h + (r.height() - h) * t;
 }
 
-QPolygonF HistogramPlot::pixelsOf(int curve) const
+QPolygonF HistogramScene::pixelsOf(int curve) const
 {
     const QRectF r = plotRect();
     const double base = baselineOf(curve), h = heightOfCurves();
@@ -168,27 +200,27 @@ QPolygonF HistogramPlot::pixelsOf(int curve) const
     return out;
 }
 
-QColor HistogramPlot::colorOf(int curve) const
+QColor HistogramScene::colorOf(int curve) const
 {
     // TensorBoard's orange, light for the first step and dark for the last.
     const double t = m_curves.size() > 1 ? double(curve) / double(m_curves.size() - 1) : 1.0;
     return QColor::fromHslF(0.055f, 0.85f, float(0.78 - 0.43 * t));
 }
 
-QPointF HistogramPlot::pointOf(int curve, int bin) const
+QPointF HistogramScene::pointOf(int curve, int bin) const
 {
     const QRectF r = plotRect();
     const QPointF unit = m_curves.at(curve).unit.at(bin + 1);
     return QPointF(r.left() + unit.x() * r.width(), baselineOf(curve) - unit.y() * heightOfCurves());
 }
 
-void HistogramPlot::drawAxes(QPainter &p) const
+void HistogramScene::drawAxes(QPainter &p) const
 {
     const QRectF r = plotRect();
-    const QFontMetrics fm = fontMetrics();
-    p.setPen(palette().color(QPalette::Mid));
+    const QFontMetrics fm = QFontMetrics(m_font);
+    p.setPen(m_palette.color(QPalette::Mid));
     p.drawLine(r.bottomLeft(), r.bottomRight());
-    p.setPen(palette().color(QPalette::Text));
+    p.setPen(m_palette.color(QPalette::Text));
     // x: the values.
     const PlotAxis x{u"value"_s, false, m_xlo, m_xhi, {}, false, {}};
     for (const auto &tick : x.ticks(kHistogramTicks)) {
@@ -238,7 +270,7 @@ void HistogramPlot::drawAxes(QPainter &p) const
     p.save();
     const double yMid = (yTop + r.bottom()) / 2;
     if (offset) {
-        p.translate(width() - 4 - fm.descent(), yMid + fm.horizontalAdvance(yTitle) / 2.0);
+        p.translate(m_size.width() - 4 - fm.descent(), yMid + fm.horizontalAdvance(yTitle) / 2.0);
     } else {
         p.translate(4 + fm.ascent(), yMid + fm.horizontalAdvance(yTitle) / 2.0);
     }
@@ -247,26 +279,22 @@ void HistogramPlot::drawAxes(QPainter &p) const
     p.restore();
 }
 
-void HistogramPlot::buildPicture()
+QImage HistogramScene::draw(qreal dpr) const
 {
-    const qreal dpr = devicePixelRatioF();
-    if (m_picture.size() != size() * dpr)
-        m_picture = QImage(size() * dpr, QImage::Format_ARGB32_Premultiplied);
-    m_picture.setDevicePixelRatio(dpr);
-    m_picture.fill(palette().color(QPalette::Base));
-    QPainter p(&m_picture);
-    p.setFont(font());
-    ++m_builds;
-    m_stale = false;
+    QImage picture(m_size * dpr, QImage::Format_ARGB32_Premultiplied);
+    picture.setDevicePixelRatio(dpr);
+    picture.fill(m_palette.color(QPalette::Base));
+    QPainter p(&picture);
+    p.setFont(m_font);
     if (m_curves.isEmpty()) {
-        p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(rect().adjusted(20, 20, -20, -20), Qt::AlignCenter | Qt::TextWordWrap, m_emptyText);
-        return;
+        p.setPen(m_palette.color(QPalette::PlaceholderText));
+        p.drawText(QRect(QPoint(), m_size).adjusted(20, 20, -20, -20), Qt::AlignCenter | Qt::TextWordWrap, m_emptyText);
+        return picture;
     }
     drawAxes(p);
     p.setClipRect(plotRect().adjusted(-1, -heightOfCurves(), 1, 1));
     const bool offset = m_mode == Mode::Offset;
-    const QColor base = palette().color(QPalette::Base);
+    const QColor base = m_palette.color(QPalette::Base);
     const auto mix = [&base](const QColor &c) { // a curve's fill: its colour, faded into the background
         return QColor::fromRgbF(float(c.redF() * 0.3 + base.redF() * 0.7),
                                 float(c.greenF() * 0.3 + base.greenF() * 0.7),
@@ -287,32 +315,70 @@ void HistogramPlot::buildPicture()
         p.setPen(QPen(c, 1.0));
         p.drawPolyline(poly);
     }
+    return picture;
+}
+
+QPointF HistogramPlot::pointOf(int curve, int bin) const
+{
+    return m_scene.pointOf(curve, bin);
+}
+
+void HistogramPlot::buildPicture()
+{
+    m_stale = false;
+    if (m_drawBusy) { // after this one: the newest scene
+        m_drawAgain = true;
+        return;
+    }
+    m_drawBusy = true;
+    ++m_builds;
+    // A copy of the scene (its curves shared, copied on write) drawn by the thread pool.
+    m_drawing.setFuture(QtConcurrent::run([scene = m_scene, dpr = devicePixelRatioF()] { return scene.draw(dpr); }));
+}
+
+void HistogramPlot::pictureDrawn()
+{
+    m_drawBusy = false;
+    m_picture = m_drawing.result();
+    if (m_drawAgain) {
+        m_drawAgain = false;
+        buildPicture();
+    }
+    update();
+    if (!isDrawing())
+        Q_EMIT pictureReady();
 }
 
 void HistogramPlot::paintEvent(QPaintEvent *)
 {
-    if (m_stale || m_picture.size() != size() * devicePixelRatioF())
+    if (m_stale)
         buildPicture();
     QPainter p(this);
-    p.drawImage(QPointF(0, 0), m_picture);
-    if (!m_hover || m_hover->curve >= int(m_curves.size()))
+    // The picture, drawn off the GUI thread; the last one (scaled) while the next is drawn.
+    if (m_picture.isNull())
+        p.fillRect(rect(), palette().color(QPalette::Base));
+    else if (m_picture.size() == size() * devicePixelRatioF())
+        p.drawImage(QPointF(0, 0), m_picture);
+    else
+        p.drawImage(QRectF(rect()), m_picture);
+    if (!m_hover || m_hover->curve >= int(m_scene.m_curves.size()) || isDrawing())
         return;
     // The curve under the pointer over the others, its bin marked, and what it reads.
     p.setRenderHint(QPainter::Antialiasing, true);
     p.setPen(QPen(palette().color(QPalette::Text), 2.0));
-    p.drawPolyline(pixelsOf(m_hover->curve));
-    const QPointF at = pointOf(m_hover->curve, m_hover->bin);
+    p.drawPolyline(m_scene.pixelsOf(m_hover->curve));
+    const QPointF at = m_scene.pointOf(m_hover->curve, m_hover->bin);
     p.setBrush(palette().color(QPalette::Highlight));
     p.drawEllipse(at, 4, 4);
     p.setPen(palette().color(QPalette::Text));
-    p.drawText(QRectF(plotRect().left(), 2, plotRect().width(), fontMetrics().height() + 4),
+    p.drawText(QRectF(m_scene.plotRect().left(), 2, m_scene.plotRect().width(), fontMetrics().height() + 4),
                Qt::AlignLeft | Qt::AlignVCenter, readout());
 }
 
 void HistogramPlot::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::FontChange || event->type() == QEvent::PaletteChange) {
-        m_rectFor = {};
+        m_scene.setLook(font(), palette());
         m_stale = true;
     }
     QWidget::changeEvent(event);
@@ -320,18 +386,19 @@ void HistogramPlot::changeEvent(QEvent *event)
 
 void HistogramPlot::resizeEvent(QResizeEvent *event)
 {
+    m_scene.setSize(size());
     m_stale = true;
     QWidget::resizeEvent(event);
 }
 
 std::optional<HistogramPlot::Reading> HistogramPlot::readingAt(QPointF at) const
 {
-    if (m_curves.isEmpty())
+    if (m_scene.m_curves.isEmpty())
         return std::nullopt;
-    const QRectF r = plotRect();
+    const QRectF r = m_scene.plotRect();
     if (at.x() < r.left() || at.x() > r.right())
         return std::nullopt;
-    const double value = m_xlo + (at.x() - r.left()) / r.width() * (m_xhi - m_xlo);
+    const double value = m_scene.m_xlo + (at.x() - r.left()) / r.width() * (m_scene.m_xhi - m_scene.m_xlo);
     auto binOf = [value](const Curve &c) {
         int best = 0;
         double bestDistance = std::numeric_limits<double>::infinity();
@@ -350,8 +417,8 @@ std::optional<HistogramPlot::Reading> HistogramPlot::readingAt(QPointF at) const
     // The curve drawn nearest the pointer at its value (in offset mode, the step stacked there).
     int curve = 0;
     double best = std::numeric_limits<double>::infinity();
-    for (int i = 0; i < int(m_curves.size()); ++i) {
-        const double d = std::abs(pointOf(i, binOf(m_curves.at(i))).y() - at.y());
+    for (int i = 0; i < int(m_scene.m_curves.size()); ++i) {
+        const double d = std::abs(m_scene.pointOf(i, binOf(m_scene.m_curves.at(i))).y() - at.y());
         if (d < best) {
             best = d;
             curve = i;
@@ -359,9 +426,9 @@ std::optional<HistogramPlot::Reading> HistogramPlot::readingAt(QPointF at) const
     }
     Reading reading;
     reading.curve = curve;
-    reading.step = m_curves.at(curve).step;
-    reading.bin = binOf(m_curves.at(curve));
-    reading.value = m_curves.at(curve).bins[size_t(reading.bin)];
+    reading.step = m_scene.m_curves.at(curve).step;
+    reading.bin = binOf(m_scene.m_curves.at(curve));
+    reading.value = m_scene.m_curves.at(curve).bins[size_t(reading.bin)];
     return reading;
 }
 

@@ -10,12 +10,17 @@
 //
 // Drawing 1,000 steps of 30 bins stays within a frame (tests/bench/histograms.sh): each curve is
 // kept as a polygon in the unit square (precomputed once per data), turned into pixels and drawn
-// into a cached picture only when the data, the mode or the size changes; a frame (a pointer move)
-// draws that picture and the one curve under the pointer.
+// into a picture only when the data, the mode or the size changes, and that off the GUI thread (a
+// HistogramScene, a value, drawn by the thread pool; the last picture stays, scaled, meanwhile); a
+// frame (a pointer move) draws the picture and the one curve under the pointer.
 #include "tracking/runmedia.h"
 
+#include <QCoreApplication>
+#include <QFont>
+#include <QFutureWatcher>
 #include <QImage>
 #include <QList>
+#include <QPalette>
 #include <QPolygonF>
 #include <QWidget>
 
@@ -24,19 +29,12 @@
 
 namespace ferry::ui {
 
-class HistogramPlot final : public QWidget {
-    Q_OBJECT
+// What a HistogramPlot draws, as a value: the curves, the mode, the size, font and colours, and the
+// geometry that places a curve. Copied to the thread that draws the picture.
+class HistogramScene {
+    Q_DECLARE_TR_FUNCTIONS(HistogramPlot)
 public:
     enum class Mode { Offset, Overlay };
-
-    explicit HistogramPlot(QWidget *parent = nullptr);
-
-    // A tag's histograms, by step; `empty` is said in the middle when there are none.
-    void setHistograms(const QList<run::RunMedia::StepHistogram> &steps);
-    void setEmptyText(const QString &text);
-    void setMode(Mode mode);
-    Mode mode() const { return m_mode; }
-
     // A step's bins as drawn: left and right edges and the count of each.
     struct Bin {
         double left = 0, right = 0, count = 0;
@@ -46,10 +44,55 @@ public:
         std::vector<Bin> bins;
         QPolygonF unit; // x: the value's place in the x range, y: the count's in [0, max count]
     };
-    const QList<Curve> &curves() const { return m_curves; }
-    double valueMin() const { return m_xlo; }
-    double valueMax() const { return m_xhi; }
-    double countMax() const { return m_ymax; }
+
+    HistogramScene();
+    void setHistograms(const QList<run::RunMedia::StepHistogram> &steps);
+    void setSize(QSize size);
+    void setLook(const QFont &font, const QPalette &palette);
+
+    QRectF plotRect() const;
+    double baselineOf(int curve) const; // pixels
+    double heightOfCurves() const;      // pixels a full count spans
+    QPolygonF pixelsOf(int curve) const;
+    QPointF pointOf(int curve, int bin) const;
+    QColor colorOf(int curve) const;
+    QImage draw(qreal dpr) const; // the curves and the axes (blocks: the plot calls it off the GUI thread)
+
+    Mode m_mode = Mode::Offset;
+    QList<Curve> m_curves;
+    double m_xlo = 0, m_xhi = 1, m_ymax = 1;
+    QString m_emptyText;
+
+private:
+    void drawAxes(QPainter &p) const;
+
+    QSize m_size;
+    QFont m_font;
+    QPalette m_palette;
+    mutable QRectF m_rect; // plotRect(), for the size it was laid out for
+    mutable QSize m_rectFor;
+};
+
+class HistogramPlot final : public QWidget {
+    Q_OBJECT
+public:
+    using Mode = HistogramScene::Mode;
+    using Bin = HistogramScene::Bin;
+    using Curve = HistogramScene::Curve;
+
+    explicit HistogramPlot(QWidget *parent = nullptr);
+    ~HistogramPlot() override; // waits for the picture being drawn
+
+    // A tag's histograms, by step; the empty text is said in the middle when there are none.
+    void setHistograms(const QList<run::RunMedia::StepHistogram> &steps);
+    void setEmptyText(const QString &text);
+    void setMode(Mode mode);
+    Mode mode() const { return m_scene.m_mode; }
+
+    const QList<Curve> &curves() const { return m_scene.m_curves; }
+    double valueMin() const { return m_scene.m_xlo; }
+    double valueMax() const { return m_scene.m_xhi; }
+    double countMax() const { return m_scene.m_ymax; }
 
     // What the pointer at `at` reads: the step, its bin under the pointer.
     struct Reading {
@@ -63,10 +106,12 @@ public:
     QString readout() const; // "step 400 · [−0.2, −0.1): 12"; empty with no pointer
     // A point on a curve's bin centre in the widget (tests move the pointer there).
     QPointF pointOf(int curve, int bin) const;
-    int pictureBuilds() const { return m_builds; } // how often the cached picture was drawn anew
+    int pictureBuilds() const { return m_builds; }           // how often the picture was drawn anew
+    bool isDrawing() const { return m_stale || m_drawBusy; } // the picture shown is not the current one's
 
 Q_SIGNALS:
     void readingChanged(); // the pointer reads another step or bin, or none
+    void pictureReady();   // the picture of the current data, mode and size is shown
 
 protected:
     void paintEvent(QPaintEvent *event) override;
@@ -76,23 +121,16 @@ protected:
     void leaveEvent(QEvent *event) override;
 
 private:
-    QRectF plotRect() const;
-    double baselineOf(int curve) const; // pixels
-    double heightOfCurves() const;      // pixels a full count spans
-    QPolygonF pixelsOf(int curve) const;
-    QColor colorOf(int curve) const;
     void buildPicture();
-    void drawAxes(QPainter &p) const;
+    void pictureDrawn();
     void setHover(std::optional<Reading> reading);
 
-    Mode m_mode = Mode::Offset;
-    QList<Curve> m_curves;
-    double m_xlo = 0, m_xhi = 1, m_ymax = 1;
-    QString m_emptyText;
-    QImage m_picture;      // the curves and axes, drawn for the current size and mode
-    mutable QRectF m_rect; // plotRect(), for the size it was laid out for
-    mutable QSize m_rectFor;
+    HistogramScene m_scene;
+    QImage m_picture; // the last picture drawn
     bool m_stale = true;
+    QFutureWatcher<QImage> m_drawing;
+    bool m_drawBusy = false;  // a picture is being drawn (until it is taken)
+    bool m_drawAgain = false; // the scene changed meanwhile
     std::optional<Reading> m_hover;
     int m_builds = 0;
 };

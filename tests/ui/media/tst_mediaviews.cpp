@@ -19,6 +19,7 @@
 #include "ui/media/mediareads.h"
 #include "ui/media/mediaview.h"
 
+#include <QApplication>
 #include <QBuffer>
 #include <QComboBox>
 #include <QDialog>
@@ -396,6 +397,18 @@ private Q_SLOTS:
                          qPrintable(plot->readout()));
             }
         }
+        // Drawn (off the GUI thread): the last step's curve in its colour where its peak is.
+        QEvent leave(QEvent::Leave); // the pointer gone: the picture alone
+        QApplication::sendEvent(view.plot(), &leave);
+        QVERIFY(!plot->reading());
+        QTRY_VERIFY(!plot->isDrawing());
+        const auto &last = plot->curves().last().bins;
+        const int peak = int(
+            std::max_element(last.begin(), last.end(), [](const auto &x, const auto &y) { return x.count < y.count; }) -
+            last.begin());
+        const QImage picture = view.plot()->grab().toImage();
+        const QPointF at = plot->pointOf(int(plot->curves().size()) - 1, peak) * picture.devicePixelRatio();
+        QVERIFY(picture.pixelColor(at.toPoint()) != view.plot()->palette().color(QPalette::Base));
         // Another run: its own steps.
         view.runBox()->setCurrentIndex(1);
         Q_EMIT view.runBox()->activated(1);
