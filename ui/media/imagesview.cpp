@@ -110,8 +110,9 @@ void ImageCell::paintEvent(QPaintEvent *)
     p.setPen(refused ? QColor(0xc6, 0x28, 0x28) : palette().color(QPalette::PlaceholderText));
     const QRect noteRect =
         m_shown.image.isNull() ? area.adjusted(8, 8, -8, -8) : QRect(4, below + 4, width() - 8, 2 * line);
-    p.drawText(noteRect,
-               (m_shown.image.isNull() ? Qt::AlignCenter : Qt::AlignHCenter | Qt::AlignTop) | Qt::TextWordWrap, m_note);
+    const Qt::Alignment align =
+        m_shown.image.isNull() ? Qt::Alignment(Qt::AlignCenter) : Qt::AlignHCenter | Qt::AlignTop;
+    p.drawText(noteRect, int(align | Qt::TextWordWrap), m_note);
 }
 
 void ImageCell::mouseReleaseEvent(QMouseEvent *event)
