@@ -8,18 +8,26 @@
 # chart itself (groupschartbench.cpp, where the build has the GUI): the same runs in a LossChart
 # grouped into 4 bands, a view change (regroup, zoom, reset, band or line, log y) to the exact
 # picture rendered on the calling (GUI) thread, p50 and p99 (goal p99 <= 100 ms), against the same
-# chart ungrouped in the same run. (The histogram half of issue 37's benchmark comes with its view.)
+# chart ungrouped in the same run. Then the histogram half (histograms.sh, where the build has the
+# GUI): 1,000 histogram steps x 30 bins drawn, the frame's p99 (goal <= 16 ms) against a naive
+# drawPolyline of every step measured in the same run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build}
 shift || true
 cmake --build "$build" --target ferry_groupsbench >/dev/null
-"$build/bin/ferry_groupsbench" "$@"
+status=0
+"$build/bin/ferry_groupsbench" "$@" || status=$?
 if cmake --build "$build" --target ferry_groupschartbench >/dev/null 2>&1; then
     echo
     points=()
     for ((i = 1; i <= $#; i++)); do
         [[ ${!i} == --points ]] && { j=$((i + 1)); points=(--points "${!j}"); }
     done
-    QT_QPA_PLATFORM=offscreen "$build/bin/ferry_groupschartbench" "${points[@]}"
+    QT_QPA_PLATFORM=offscreen "$build/bin/ferry_groupschartbench" "${points[@]}" || status=$?
 fi
+if cmake --build "$build" --target ferry_histogramsbench >/dev/null 2>&1; then
+    echo
+    tests/bench/histograms.sh "$build" || status=$?
+fi
+exit $status

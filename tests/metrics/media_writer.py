@@ -11,6 +11,16 @@ attacks the issue names: a decompression bomb, a 60,000 x 60,000 PNG header, 10^
                                               (tag, step, min, max, num, sum, sum_squares, bucket_limit,
                                               bucket), read by Python's protobuf
     media_writer.py hparams PROTO FILE        the hparams plugin's session start values, as JSON
+    media_writer.py attack-images PROTO FOLDER  FOLDER/bomb.png (a decompression bomb, 50,000 x 50,000) and
+                                              FOLDER/huge.png (a 60,000 x 60,000 header)
+    media_writer.py steps PROTO FILE RUN STEP...
+                                              an event file of one run for the window's views
+                                              (tests/ui/media/): at each step an image of tag "samples"
+                                              (8 x 6, one colour: red RUN * 60, green STEP % 256), two
+                                              of tag "grid" (the images plugin's tensor: that image and
+                                              its colours inverted) and a
+                                              histogram of tag "weights" (30 buckets, moving with the
+                                              step); prints what it wrote as JSON
 
 FOLDER gets:
     media.tfevents          images (Summary.Image, the images plugin's tensor, one over 1 MiB),
@@ -378,6 +388,28 @@ def hparams(pb, path):
     print(json.dumps(out))
 
 
+def steps(pb, path, run, step_list):
+    w = MediaWriter(pb)
+    out = dict(images=[], histograms=[])
+    for step in step_list:
+        color = (run * 60 % 256, step % 256, 200)
+        data = png(8, 6, lambda x, y, c=color: c)
+        mu = -0.5 + step / max(1, max(step_list))
+        limits = [-1.0 + (i + 1) * (3.0 / 30) for i in range(30)]
+        counts = [float(round(100 * math.exp(-(((l - 0.05) - mu) / 0.3) ** 2))) for l in limits]
+        other = tuple(255 - c for c in color)
+        second = png(8, 6, lambda x, y, c=other: c)
+        w.event(step, 1700000000.0 + step, [w.image("samples", data, 8, 6, "png"),
+                                            w.image_tensor("grid", [(data, 8, 6, "png"), (second, 8, 6, "png")]),
+                                            w.histo("weights", -1.0, 2.0, sum(counts), 0.0, 0.0, limits, counts)])
+        out["images"].append(dict(step=step, hex=data.hex(), color=list(color), second=second.hex(),
+                                  secondColor=list(other)))
+        out["histograms"].append(dict(step=step, bucket_limit=limits, bucket=counts))
+    with open(path, "wb") as f:
+        f.write(w.out)
+    print(json.dumps(out))
+
+
 def main():
     command, proto, target = sys.argv[1], sys.argv[2], sys.argv[3]
     pb = load_messages(proto)
@@ -388,6 +420,14 @@ def main():
         histograms(pb, target)
     elif command == "hparams":
         hparams(pb, target)
+    elif command == "attack-images":
+        os.makedirs(target, exist_ok=True)
+        with open(os.path.join(target, "bomb.png"), "wb") as f:
+            f.write(bomb_png(50000))
+        with open(os.path.join(target, "huge.png"), "wb") as f:
+            f.write(header_only_png(60000, 60000))
+    elif command == "steps":
+        steps(pb, target, int(sys.argv[4]), [int(a) for a in sys.argv[5:]])
     else:
         sys.exit("unknown command " + command)
 

@@ -1,5 +1,6 @@
 #include "ui/window/analysiscontroller.h"
 
+#include "tracking/runlabels.h"
 #include "ui/analysis/runsanalysisview.h"
 #include "ui/document/documentarea.h"
 #include "ui/runs/runsview.h"
@@ -15,6 +16,14 @@ namespace ferry::ui {
 namespace {
 constexpr int kRefreshMs = 3000; // runs still going: their values read again at most this often
 } // namespace
+
+RunLook runLookInTable(const RunsView &runs, const QString &runId, const QString &storedName, const QColor &color)
+{
+    // As the table names it, with the end of its id (the one legends show).
+    const int row = runs.model()->rowOf(runId);
+    const QString name = row < 0 ? storedName : runs.model()->index(row, RunsModel::NameColumn).data().toString();
+    return RunLook{name.isEmpty() ? runId : u"%1 (%2)"_s.arg(name, run::shortRunId(runId)), color};
+}
 
 AnalysisController::AnalysisController(RunsView *runs, DocumentArea *documents, QObject *parent)
     : QObject(parent), m_runs(runs), m_documents(documents)
@@ -62,12 +71,7 @@ void AnalysisController::open()
     if (!m_view) {
         m_view = new RunsAnalysisView;
         m_view->setRunLooks([this](const run::RunRecord &record) {
-            // As the table names it, with the end of its id; in its colour in the chart.
-            const int row = m_runs->model()->rowOf(record.id);
-            const QString name =
-                row < 0 ? record.name : m_runs->model()->index(row, RunsModel::NameColumn).data().toString();
-            return RunLook{name.isEmpty() ? record.id : u"%1 (%2)"_s.arg(name, record.id.right(4)),
-                           m_colorOf ? m_colorOf(record.id) : QColor(Qt::gray)};
+            return runLookInTable(*m_runs, record.id, record.name, m_colorOf ? m_colorOf(record.id) : QColor(Qt::gray));
         });
         m_view->filterEdit()->setText(m_runs->filterEdit()->text());
         connect(m_view->filterEdit(), &QLineEdit::textEdited, m_runs->filterEdit(), &QLineEdit::setText);

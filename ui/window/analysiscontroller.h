@@ -26,6 +26,10 @@ namespace ferry::ui {
 class DocumentArea;
 class RunsView;
 
+// A run as the window's views name and colour it: its name in the runs table (else `storedName`,
+// else its id) with the end of its id, in `color` (its colour in the chart).
+RunLook runLookInTable(const RunsView &runs, const QString &runId, const QString &storedName, const QColor &color);
+
 class AnalysisController final : public QObject {
     Q_OBJECT
 public:

@@ -142,7 +142,8 @@ void MainWindow::createMenus()
     run->addActions(
         {actions.startRun, actions.newSweep, actions.sweeps, actions.train, actions.findRun, actions.refreshRuns});
     run->addSeparator();
-    run->addActions({actions.compareRuns, actions.analyseRuns, actions.rerunExactly});
+    run->addActions(
+        {actions.compareRuns, actions.analyseRuns, actions.runImages, actions.runDistributions, actions.rerunExactly});
 
     menuBar()->addMenu(tr("&Help"))->addAction(actions.about);
     addActions({actions.nextTab, actions.previousTab}); // in no menu, as in a browser

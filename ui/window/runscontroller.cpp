@@ -376,6 +376,11 @@ void RunsController::showTableMenu(const QPoint &at)
     menu.addAction(selected.size() >= 2 ? tr("Analyse the %1 Selected Runs").arg(selected.size())
                                         : tr("Analyse the Runs Shown"),
                    this, &RunsController::analysisRequested);
+    QAction *images = menu.addAction(tr("Images of %n Run(s)", nullptr, int(std::max<qsizetype>(1, selected.size()))),
+                                     this, &RunsController::imagesRequested);
+    images->setEnabled(!selected.isEmpty() || !current.isEmpty());
+    QAction *distributions = menu.addAction(tr("Distributions"), this, &RunsController::distributionsRequested);
+    distributions->setEnabled(!selected.isEmpty() || !current.isEmpty());
     menu.addSeparator();
     QAction *exact = menu.addAction(tr("Re-run Exactly"), this, [this, current] { rerunExactly(current); });
     QAction *changes = menu.addAction(tr("Re-run with Changes…"), this, [this, current] {

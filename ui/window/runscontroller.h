@@ -83,6 +83,8 @@ Q_SIGNALS:
     void statusMessage(const QString &text, int timeoutMs);
     void panelRequested(QWidget *panel); // the window brings it into view
     void analysisRequested();            // the table's menu: the Analysis tab (ui/window/analysiscontroller.h)
+    void imagesRequested();              // the table's menu: the Media tab's images (ui/window/mediacontroller.h)
+    void distributionsRequested();       // and its distributions
     void alertRulesRequested(const QString &runId); // the table's Alerts… for a run
 
 private:

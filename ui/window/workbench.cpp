@@ -22,6 +22,7 @@
 #include "ui/window/aboutdialog.h"
 #include "ui/window/analysiscontroller.h"
 #include "ui/window/emptystatewidget.h"
+#include "ui/window/mediacontroller.h"
 #include "ui/window/runscontroller.h"
 #include "ui/workspace/exampleworkspace.h"
 #include "ui/workspace/workspaceoverview.h"
@@ -64,7 +65,7 @@ Workbench::Workbench(QSettings &settings, workspace::RecentWorkspaces &recent, W
       m_preferences(new Preferences(m_settings, m_services.secrets, panels.environments, panels.train, this)),
       m_runs(new RunsController(m_settings, m_services, panels, m_workspace, window, this)),
       m_analysis(new AnalysisController(panels.runs, panels.documents, this)),
-      m_alerts(new RunAlerts(m_settings, {}, this))
+      m_media(new MediaController(panels.runs, panels.documents, this)), m_alerts(new RunAlerts(m_settings, {}, this))
 {
     connect(m_preferences, &Preferences::problem, this, &Workbench::reportProblem);
     // Alerts: the rules to the session's monitor, a click on a notification to its run or sweep.
@@ -86,6 +87,9 @@ Workbench::Workbench(QSettings &settings, workspace::RecentWorkspaces &recent, W
     connect(m_runs, &RunsController::panelRequested, this, &Workbench::panelRequested);
     connect(m_runs, &RunsController::analysisRequested, m_analysis, &AnalysisController::open);
     m_analysis->setRunColor([chart = panels.chart->chart()](const QString &runId) { return chart->runColor(runId); });
+    connect(m_runs, &RunsController::imagesRequested, m_media, &MediaController::openImages);
+    connect(m_runs, &RunsController::distributionsRequested, m_media, &MediaController::openDistributions);
+    m_media->setRunColor([chart = panels.chart->chart()](const QString &runId) { return chart->runColor(runId); });
     createActions();
 
     connect(panels.emptyState, &EmptyStateWidget::openWorkspaceRequested, this, &Workbench::chooseWorkspaceToOpen);
@@ -252,6 +256,12 @@ void Workbench::createActions()
     a.analyseRuns->setToolTip(tr("A scatter, parallel coordinates and parameter importance over the runs the table "
                                  "shows (or the ones selected in it)"));
     connect(a.analyseRuns, &QAction::triggered, m_analysis, &AnalysisController::open);
+    a.runImages = make(tr("&Images"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
+    a.runImages->setToolTip(tr("The selected runs' images side by side, step by step"));
+    connect(a.runImages, &QAction::triggered, m_media, &MediaController::openImages);
+    a.runDistributions = make(tr("&Distributions"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_H));
+    a.runDistributions->setToolTip(tr("A run's histograms (weights, gradients) over its steps"));
+    connect(a.runDistributions, &QAction::triggered, m_media, &MediaController::openDistributions);
     a.rerunExactly = make(tr("Re-run E&xactly"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     connect(a.rerunExactly, &QAction::triggered, m_runs, &RunsController::rerunCurrentExactly);
 
@@ -266,6 +276,7 @@ void Workbench::createActions()
 void Workbench::closeWorkspace()
 {
     m_analysis->setStore(nullptr); // its reads end before the store closes
+    m_media->setStore(nullptr, {});
     m_alerts->detach();
     m_runs->detach();
     m_session.reset(); // the monitor joined, the chart emptied, the store closed (workspacesession.h)
@@ -302,6 +313,7 @@ void Workbench::setWorkspace(const workspace::Workspace &workspace)
     m_session = std::move(*session);
     m_runs->attach(m_session.get());
     m_analysis->setStore(m_session->store());
+    m_media->setStore(m_session->store(), workspace.runsDir());
     m_alerts->attach(m_session.get()); // the rules reach the monitor before its first round
     Q_EMIT workspaceChanged();
     m_session->start();

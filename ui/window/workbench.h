@@ -30,6 +30,7 @@ namespace ferry::ui {
 struct DropPlan;
 class Preferences;
 class AnalysisController;
+class MediaController;
 class RunAlerts;
 class RunsController;
 class WorkspaceSession;
@@ -55,7 +56,9 @@ struct WorkbenchActions {
     QAction *findRun = nullptr;
     QAction *refreshRuns = nullptr;
     QAction *compareRuns = nullptr;
-    QAction *analyseRuns = nullptr; // the Analysis tab: scatter, parallel coordinates, importance
+    QAction *analyseRuns = nullptr;      // the Analysis tab: scatter, parallel coordinates, importance
+    QAction *runImages = nullptr;        // the Media tab's Images: the selected runs' images by step
+    QAction *runDistributions = nullptr; // the Media tab's Distributions: a run's histograms by step
     QAction *rerunExactly = nullptr;
     QAction *about = nullptr;
 };
@@ -83,6 +86,7 @@ public:
     void setRecentMenu(QMenu *menu);
     RunsController *runsController() const { return m_runs; }
     AnalysisController *analysis() const { return m_analysis; }
+    MediaController *media() const { return m_media; }
     Preferences *preferences() const { return m_preferences; }
     RunAlerts *alerts() const { return m_alerts; }
 
@@ -139,6 +143,7 @@ private:
     Preferences *m_preferences;
     RunsController *m_runs;
     AnalysisController *m_analysis; // the Analysis tab, following the runs table
+    MediaController *m_media;       // the Media tab, following the runs table's selection
     RunAlerts *m_alerts;
     WorkbenchActions m_actions;
     QPointer<QMenu> m_recentMenu;

@@ -31,6 +31,7 @@ if(FERRY_GUI AND FERRY_TRAINER)
   ferry_window_tool(ferry_comparescreenshots gui/comparescreenshots.cpp gui) # tests/gui/compare-screenshots.sh
   ferry_window_tool(ferry_chartscreenshots gui/chartscreenshots.cpp gui) # tests/gui/chart-screenshots.sh
   ferry_window_tool(ferry_analysisscreenshots gui/analysisscreenshots.cpp gui) # tests/gui/analysis-screenshots.sh
+  ferry_window_tool(ferry_mediascreenshots gui/mediascreenshots.cpp gui) # tests/gui/media-screenshots.sh
   ferry_window_tool(ferry_runsscreenshots gui/runsscreenshots.cpp gui) # tests/gui/runs-screenshots.sh
   ferry_window_tool(ferry_guitrainbench bench/guitrainbench.cpp bench)
 endif()

@@ -14,6 +14,8 @@
 #include "ui/document/document.h"
 #include "ui/document/documentarea.h"
 #include "ui/env/environmenteditors.h"
+#include "ui/media/distributionsview.h"
+#include "ui/media/mediaview.h"
 #include "ui/problems/problemsmodel.h"
 #include "ui/problems/problemspanel.h"
 #include "ui/runs/rundetailsview.h"
@@ -172,7 +174,7 @@ private Q_SLOTS:
         QCOMPARE(actionTexts(topMenu(window, u"&Run"_s)),
                  (QStringList{u"&Start a Script Run…"_s, u"New S&weep…"_s, u"&Sweeps"_s, u"&Train on a Dataset"_s,
                               u"&Find a Run"_s, u"&Refresh Runs"_s, u"&Compare Selected Runs"_s, u"&Analyse Runs"_s,
-                              u"Re-run E&xactly"_s}));
+                              u"&Images"_s, u"&Distributions"_s, u"Re-run E&xactly"_s}));
         QVERIFY(!window.recentMenu()->isEnabled()); // nothing opened yet
 
         const QImage frame = window.grab().toImage();
@@ -571,6 +573,44 @@ private Q_SLOTS:
         QCOMPARE(window.documentArea()->currentDocument(), view);
         QCOMPARE(window.documentArea()->count(), 2);
         const QPointer<ferry::ui::RunsAnalysisView> tab = view;
+        menuAction(window, u"&File"_s, u"&Close Workspace"_s)->trigger();
+        QTRY_VERIFY(!tab);
+    }
+
+    // Run > Images and Run > Distributions (issue 37): one Media tab on either page, over the runs
+    // selected in the table; leaving the workspace closes it.
+    void imagesAndDistributionsOpenTheMediaTab()
+    {
+        QSettings settings(settingsFile(), QSettings::IniFormat);
+        RecentWorkspaces recent(settings);
+        MainWindow window(settings, recent, {});
+        window.show();
+        QVERIFY(window.openWorkspaceAt(folder(u"media"_s)));
+        for (int i = 0; i < 3; ++i)
+            addRunWithLoss(*window.store(), u"run%1"_s.arg(i), i * 1000);
+        window.store()->flush();
+        QTRY_COMPARE_WITH_TIMEOUT(window.runsView()->model()->rowCount(), 3, 10000);
+        window.runsView()->selectRuns({u"run0"_s, u"run2"_s});
+        QAction *images = menuAction(window, u"&Run"_s, u"&Images"_s);
+        QCOMPARE(images->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
+        images->trigger();
+        auto *view = qobject_cast<ferry::ui::RunMediaView *>(window.documentArea()->currentDocument());
+        QVERIFY(view);
+        QCOMPARE(window.windowTitle(), u"Media[*] — Ferry"_s);
+        QCOMPARE(view->pages()->currentWidget(), view->images());
+        QTRY_COMPARE(QSet<QString>(view->runIds().cbegin(), view->runIds().cend()),
+                     (QSet<QString>{u"run0"_s, u"run2"_s})); // in the table's order
+        QTRY_VERIFY(!view->images()->isReading());
+        QVERIFY(view->images()->showsEmptyState()); // these runs logged no images
+        QVERIFY(view->images()->emptyLabel()->text().contains(u"docs/metrics.md"_s));
+        menuAction(window, u"&Run"_s, u"&Distributions"_s)->trigger();
+        QCOMPARE(window.documentArea()->currentDocument(), view);
+        QCOMPARE(window.documentArea()->count(), 2);
+        QCOMPARE(view->pages()->currentWidget(), view->distributions());
+        // The selection followed.
+        window.runsView()->selectRuns({u"run1"_s});
+        QTRY_COMPARE(view->runIds(), QStringList{u"run1"_s});
+        const QPointer<ferry::ui::RunMediaView> tab = view;
         menuAction(window, u"&File"_s, u"&Close Workspace"_s)->trigger();
         QTRY_VERIFY(!tab);
     }
