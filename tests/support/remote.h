@@ -14,6 +14,7 @@
 #include "targets/sshshell.h"
 #include "tracking/runfollower.h"
 #include "tracking/runlauncher.h"
+#include "tracking/runmedia.h"
 
 #include <QDir>
 #include <QFile>
@@ -229,6 +230,80 @@ template <typename MakeTarget> inline void eventFilesComeBackFromTheHost(const Q
                             QString::fromUtf8(readFile(run::RunDirectory(runDir).logTimesFile())) +
                             QStringLiteral("log:\n") +
                             QString::fromUtf8(readFile(run::RunDirectory(runDir).logFile()))));
+}
+
+// A script on the host writing images and histograms (tests/metrics/media_writer.py's, by
+// data/runs/scripts/media_script.py): the event file's images and histograms, histograms.jsonl and
+// output/images/<tag>/<step>.png all indexed once the run is collected, an image's bytes as written.
+template <typename MakeTarget> inline void mediaComesBackFromTheHost(const QString &target, MakeTarget makeTarget)
+{
+    const SshSandbox sandbox;
+    QTemporaryDir ws;
+    const QString written = ws.filePath(QStringLiteral("written"));
+    const auto made =
+        runCommand(QStringLiteral("/usr/bin/python3"),
+                   {QStringLiteral(FERRY_SOURCE_DIR "/tests/metrics/media_writer.py"), QStringLiteral("write"),
+                    QStringLiteral(FERRY_SOURCE_DIR "/core/metrics/tensorboard_event.proto"), written});
+    QVERIFY2(made.code == 0, made.err.constData());
+    // The good images alone: the attacks are tst_runmedia's.
+    QVERIFY(QDir(written + QStringLiteral("/run/output/images/attacks")).removeRecursively());
+    run::RunSpec spec = remoteSpec(target, QStringLiteral(FERRY_TEST_DATA "/runs/scripts"),
+                                   QStringLiteral("media_script.py"), ws.filePath(QStringLiteral("on-the-host")));
+    spec.interpreter = QStringLiteral("/usr/bin/python3");
+    spec.hyperparameters = {{QStringLiteral("events"), written + QStringLiteral("/media.tfevents")},
+                            {QStringLiteral("histograms"), written + QStringLiteral("/histograms.jsonl")},
+                            {QStringLiteral("images"), written + QStringLiteral("/run/output/images")}};
+    const QString runsDir = ws.filePath(QStringLiteral("ws/.ferry/runs"));
+    auto host = makeTarget(sandbox);
+    auto store = run::RunStore::open(ws.filePath(QStringLiteral("runs.sqlite")));
+    QVERIFY(store);
+    const auto launched = run::launchRun(**store, *host, runsDir, spec);
+    QVERIFY2(launched, qPrintable(launched ? QString() : launched.error().toString()));
+    const QString runDir = runsDir + QLatin1Char('/') + spec.id;
+    run::RunFollower follower(**store, *host, runDir, *launched);
+    QVERIFY(waitFor(
+        [&] {
+            const auto step = follower.poll();
+            return step && step->finished;
+        },
+        120000, 200));
+    (*store)->flush();
+    QCOMPARE((*store)->run(spec.id)->status, run::RunStatus::Succeeded);
+
+    QFile expectedFile(written + QStringLiteral("/expected.json"));
+    QVERIFY(expectedFile.open(QIODevice::ReadOnly));
+    const QJsonObject expected = QJsonDocument::fromJson(expectedFile.readAll()).object();
+    QMap<QString, QSet<qint64>> want, got; // "kind tag" -> steps
+    for (const QJsonArray &list :
+         {expected[QStringLiteral("items")].toArray(), expected[QStringLiteral("folder")].toArray()})
+        for (const QJsonValue v : list) {
+            const QString kind = v[QStringLiteral("kind")].toString();
+            if (kind != QStringLiteral("text") &&
+                !v[QStringLiteral("tag")].toString().startsWith(QStringLiteral("attacks")))
+                want[kind + QLatin1Char(' ') + v[QStringLiteral("tag")].toString()].insert(
+                    v[QStringLiteral("step")].toInteger());
+        }
+    for (const QJsonValue v : expected[QStringLiteral("jsonl")].toArray()) // histograms.jsonl's
+        want[QStringLiteral("histogram ") + v[QStringLiteral("tag")].toString()].insert(
+            v[QStringLiteral("step")].toInteger());
+    const run::RunMedia media(**store, runDir, spec.id);
+    for (const run::MediaKind kind : {run::MediaKind::Image, run::MediaKind::Histogram})
+        for (const QString &tag : media.tags(kind))
+            for (const qint64 step : media.steps(kind, tag))
+                got[run::mediaKindText(kind) + QLatin1Char(' ') + tag].insert(step);
+    QCOMPARE(got, want);
+    // An image of output/images, fetched from the host, read back byte for byte.
+    for (const QJsonValue v : expected[QStringLiteral("folder")].toArray()) {
+        if (v[QStringLiteral("kind")].toString() != QStringLiteral("image"))
+            continue;
+        const auto item = media.item(run::MediaKind::Image, v[QStringLiteral("tag")].toString(),
+                                     v[QStringLiteral("step")].toInteger());
+        QVERIFY(item);
+        const auto bytes = media.imageBytes(*item);
+        QVERIFY2(bytes, qPrintable(bytes ? QString() : bytes.error().toString()));
+        QCOMPARE(bytes->toHex(), v[QStringLiteral("bytes")].toString().toLatin1());
+        break;
+    }
 }
 
 // Kill -9 the following `ferry` mid-run, attach again: the right status, every metric exactly once.

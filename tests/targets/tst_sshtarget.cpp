@@ -181,6 +181,14 @@ private Q_SLOTS:
         });
     }
 
+    // Images and histograms written on the host: indexed once the run is collected.
+    void mediaComesBackFromTheHost()
+    {
+        ferry::test::mediaComesBackFromTheHost(u"ssh:"_s + kHost, [](const SshSandbox &sandbox) {
+            return std::make_unique<SshTarget>(kHost, sandbox.options());
+        });
+    }
+
     void cancelLeavesNoRemoteProcess()
     {
         const SshSandbox sandbox;
