@@ -306,13 +306,19 @@ void NotebookKernel::tick()
         failAll(u"aborted"_s);
         return;
     }
-    if (m_state == State::Restarting) {
-        if (const auto keeper = m_connection->folder().readKeeper(); keeper && *keeper) {
-            if ((*keeper)->restarts > m_restartsSeen) {
-                m_restartsSeen = (*keeper)->restarts;
-                m_readyRequest = m_connection->client().kernelInfo();
-                m_ticks = 0;
+    // A restart counted by the keeper: ours (Restarting), or one asked elsewhere (`ferry kernel
+    // restart`, another window) whose lost requests would otherwise wait for replies that never
+    // come: the cells still pending end "aborted", as after our own restart.
+    if (const auto keeper = m_connection->folder().readKeeper(); keeper && *keeper) {
+        if ((*keeper)->restarts > m_restartsSeen) {
+            m_restartsSeen = (*keeper)->restarts;
+            if (m_state != State::Restarting) {
+                failAll(u"aborted"_s);
+                setState(State::Restarting);
+                Q_EMIT progress(tr("the kernel was restarted elsewhere: its variables are gone"));
             }
+            m_readyRequest = m_connection->client().kernelInfo();
+            m_ticks = 0;
         }
     }
 }

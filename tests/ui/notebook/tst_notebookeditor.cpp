@@ -25,6 +25,7 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QDropEvent>
+#include <QFileInfo>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -241,6 +242,32 @@ private Q_SLOTS:
         m_editor->runCurrent();
         cell = m_editor->cells().at(m_editor->cells().size() - 2);
         QCOMPARE(cell->source(), u"print(x * 3)"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(textOf(cell->outputArea()->outputs()).contains(u"NameError"_s), 30000);
+    }
+
+    // A restart asked elsewhere (`ferry kernel restart` while a cell sleeps): the cell's request is
+    // lost with the old kernel, so the cell ends (aborted) instead of running forever; the kernel
+    // comes back idle, its variables gone.
+    void restartedElsewhereEndsTheRunningCell()
+    {
+        m_editor->setCurrentIndex(int(m_editor->cells().size()) - 1);
+        CellWidget *cell = m_editor->cells().last();
+        cell->editor()->setPlainText(u"y = 7\nimport time\nprint('sleeps', flush=True)\ntime.sleep(600)"_s);
+        m_editor->runCurrent();
+        QTRY_COMPARE_WITH_TIMEOUT(textOf(cell->outputArea()->outputs()), u"sleeps\n"_s, 30000);
+        const ferry::test::KernelCli kernel{m_dir.filePath(u"ws"_s)};
+        const ferry::test::CliResult restarted =
+            kernel({u"restart"_s, QFileInfo(m_editor->kernel().folder()).fileName()});
+        QVERIFY2(restarted.exitCode == 0, qPrintable(restarted.err));
+        QTRY_VERIFY_WITH_TIMEOUT(cell->run() != CellWidget::Run::Running, 30000);
+        QVERIFY2(!m_editor->kernel().pendingCells().contains(cell->id()),
+                 qPrintable(u"run %1, kernel %2, outputs %3"_s.arg(int(cell->run()))
+                                .arg(m_editor->kernel().stateText(), textOf(cell->outputArea()->outputs()))));
+        QTRY_VERIFY_WITH_TIMEOUT(kernelSettled(), 30000);
+        QVERIFY2(m_editor->kernel().state() != ferry::kernels::NotebookKernel::State::Dead,
+                 qPrintable(m_editor->kernel().stateText()));
+        cell->editor()->setPlainText(u"print(y)"_s);
+        m_editor->runCurrent();
         QTRY_VERIFY_WITH_TIMEOUT(textOf(cell->outputArea()->outputs()).contains(u"NameError"_s), 30000);
     }
 
