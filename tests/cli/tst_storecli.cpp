@@ -5,6 +5,7 @@
 #include "store/runstore.h"
 #include "support/cli.h"
 #include "support/rawdatabase.h"
+#include "support/storefolders.h"
 #include "support/testenv.h"
 #include "support/testmain.h"
 
@@ -39,14 +40,9 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 using ferry::test::RawDatabase;
 
-std::unique_ptr<RunStore> openStore(const QString &workspace)
+std::unique_ptr<RunStore> openWorkspaceStore(const QString &workspace)
 {
-    auto store = RunStore::open(RunStore::pathInWorkspace(workspace));
-    if (!store) {
-        qWarning("%s", qUtf8Printable(store.error().toString()));
-        return nullptr;
-    }
-    return std::move(*store);
+    return ferry::test::openStore(RunStore::pathInWorkspace(workspace));
 }
 
 RunRecord finishedRecord(const QString &id)
@@ -138,7 +134,7 @@ private Q_SLOTS:
 void TestStoreCli::csvIsExactToTheBit()
 {
     QTemporaryDir ws;
-    auto store = openStore(ws.path());
+    auto store = openWorkspaceStore(ws.path());
     QVERIFY(store);
     store->createRun(finishedRecord(u"r1"_s));
     store->appendMetrics(u"r1"_s, awkwardPoints(), 1);
@@ -175,7 +171,7 @@ void TestStoreCli::plainAndFailedOutput()
 {
     QTemporaryDir ws;
     {
-        auto store = openStore(ws.path());
+        auto store = openWorkspaceStore(ws.path());
         QVERIFY(store);
         store->createRun(finishedRecord(u"r1"_s));
         store->appendMetrics(u"r1"_s, awkwardPoints(), 1);
@@ -203,7 +199,7 @@ void TestStoreCli::gcGivesBackADeletedRunsSpace()
     QTemporaryDir ws;
     const QString path = RunStore::pathInWorkspace(ws.path());
     {
-        auto store = openStore(ws.path());
+        auto store = openWorkspaceStore(ws.path());
         QVERIFY(store);
         std::mt19937_64 random(7);
         std::uniform_real_distribution<double> noise(0.0, 1.0);
@@ -221,7 +217,7 @@ void TestStoreCli::gcGivesBackADeletedRunsSpace()
     const qint64 full = fileBytes(path);
     QVERIFY2(full > 2'000'000, qPrintable(QString::number(full)));
     {
-        auto store = openStore(ws.path());
+        auto store = openWorkspaceStore(ws.path());
         QVERIFY(store);
         store->deleteRun(u"big"_s);
     }
@@ -244,7 +240,7 @@ void TestStoreCli::gcGivesBackADeletedRunsSpace()
     QCOMPARE(json.keys(), (QStringList{u"bytesAfter"_s, u"bytesBefore"_s}));
     QVERIFY(json[u"bytesAfter"_s].toInteger() <= json[u"bytesBefore"_s].toInteger());
     QCOMPARE(json[u"bytesAfter"_s].toInteger(), fileBytes(path));
-    auto store = openStore(ws.path());
+    auto store = openWorkspaceStore(ws.path());
     QVERIFY(store);
     QCOMPARE(store->metrics(u"kept"_s).size(), 1000); // the other run is whole
 
@@ -257,7 +253,7 @@ void TestStoreCli::doctorChecksTheStore()
 {
     QTemporaryDir ws;
     {
-        auto store = openStore(ws.path());
+        auto store = openWorkspaceStore(ws.path());
         QVERIFY(store);
         store->createRun(finishedRecord(u"r1"_s));
         store->appendMetrics(u"r1"_s, awkwardPoints(), 1);

@@ -2,6 +2,7 @@
 // reads while the writer thread is busy.
 #include "store/runstore.h"
 #include "support/rawdatabase.h"
+#include "support/storefolders.h"
 #include "support/testmain.h"
 
 #include <QDir>
@@ -62,31 +63,10 @@ QString render(const QList<MetricPoint> &list)
 class TestRunStore : public QObject {
     Q_OBJECT
 private:
-    QTemporaryDir m_dir;
-    int m_count = 0;
+    ferry::test::StoreFolders m_stores;
 
-    QString freshPath() { return RunStore::pathInWorkspace(m_dir.filePath(u"ws%1"_s.arg(++m_count))); }
-
-    std::unique_ptr<RunStore> openStore(const QString &path)
-    {
-        auto store = RunStore::open(path);
-        if (!store) {
-            qWarning("%s", qUtf8Printable(store.error().toString()));
-            return nullptr;
-        }
-        return std::move(*store);
-    }
-
-    // A store as an older Ferry wrote it (tests/data/stores/: the empty schema of that version),
-    // copied to a fresh workspace.
-    QString oldStore(int version)
-    {
-        const QString path = freshPath();
-        QDir().mkpath(QFileInfo(path).absolutePath());
-        QFile::copy(QStringLiteral(FERRY_TEST_DATA "/stores/runs-v%1.sqlite").arg(version), path);
-        QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
-        return path;
-    }
+    QString freshPath() { return m_stores.freshPath(); }
+    static std::unique_ptr<RunStore> openStore(const QString &path) { return ferry::test::openStore(path); }
 
 private Q_SLOTS:
     void schemaAndWal()
@@ -140,7 +120,7 @@ private Q_SLOTS:
     // step logged before them; every other point stays as it was.
     void versionOneStoreGetsEpochs()
     {
-        const QString path = oldStore(1);
+        const QString path = m_stores.oldStore(1);
         {
             RawDatabase raw(path);
             QVERIFY(raw.exec(u"INSERT INTO runs(id, status, target) VALUES ('emb', 'succeeded', 'embedded'), "
@@ -179,7 +159,7 @@ private Q_SLOTS:
     // progress, every point kept bit for bit and in arrival order, its rows' space given back.
     void versionTwoStoreConvertsBitForBit()
     {
-        const QString path = oldStore(2);
+        const QString path = m_stores.oldStore(2);
         const double specials[] = {0.2831,
                                    -0.0,
                                    std::numeric_limits<double>::infinity(),
@@ -325,7 +305,7 @@ private Q_SLOTS:
     void unwritableFolderIsRefused()
     {
         // A regular file where the workspace folder should be: no one, not even root, can create it.
-        const QString file = m_dir.filePath(u"plain-file"_s);
+        const QString file = m_stores.filePath(u"plain-file"_s);
         QFile f(file);
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.close();

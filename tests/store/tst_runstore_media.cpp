@@ -4,6 +4,7 @@
 // gone with their run.
 #include "store/runstore.h"
 #include "support/rawdatabase.h"
+#include "support/storefolders.h"
 #include "support/testmain.h"
 
 #include <QDir>
@@ -50,30 +51,18 @@ MediaItem imageItem(const QString &tag, qint64 step, int sample = 0, qint64 offs
 class TestRunStoreMedia : public QObject {
     Q_OBJECT
 private:
-    QTemporaryDir m_dir;
-    int m_count = 0;
+    ferry::test::StoreFolders m_stores;
 
-    QString freshPath() { return RunStore::pathInWorkspace(m_dir.filePath(u"ws%1"_s.arg(++m_count))); }
-
-    std::unique_ptr<RunStore> openStore(const QString &path)
-    {
-        auto store = RunStore::open(path);
-        if (!store) {
-            qWarning("%s", qUtf8Printable(store.error().toString()));
-            return nullptr;
-        }
-        return std::move(*store);
-    }
+    QString freshPath() { return m_stores.freshPath(); }
+    static std::unique_ptr<RunStore> openStore(const QString &path) { return ferry::test::openStore(path); }
 
 private Q_SLOTS:
     // A store of schema version 4 (tests/data/stores/runs-v4.sqlite: that version's empty schema)
     // gets the media table; its runs stay, with no media, and can have some.
     void versionFourStoreGetsTheMediaIndex()
     {
-        const QString path = freshPath();
-        QVERIFY(QDir().mkpath(QFileInfo(path).absolutePath()));
-        QVERIFY(QFile::copy(QStringLiteral(FERRY_TEST_DATA "/stores/runs-v4.sqlite"), path));
-        QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+        const QString path = m_stores.oldStore(4);
+        QVERIFY(QFileInfo::exists(path));
         {
             RawDatabase raw(path);
             QCOMPARE(raw.value(u"PRAGMA user_version"_s).toInt(), 4);
