@@ -1,5 +1,6 @@
 // StoreFolders: the store tests' workspaces: a fresh one per call under one temporary folder, a
-// store opened in one, and a store as an older Ferry wrote it copied into one.
+// store opened in one, a store as an older Ferry wrote it copied into one, and a run created in a
+// fresh store with its run folder's usual folders (the followers' tests).
 #pragma once
 
 #include "store/runstore.h"
@@ -44,6 +45,32 @@ public:
         return path;
     }
     QString filePath(const QString &name) const { return m_dir.filePath(name); }
+    bool isValid() const { return m_dir.isValid(); }
+
+    // Run "r1" of train.py created in a fresh workspace's store; its folder with code/, model/,
+    // output/tensorboard/ and checkpoints/.
+    struct StoredRun {
+        std::unique_ptr<run::RunStore> store;
+        QString dir;
+        QString id = QStringLiteral("r1");
+    };
+    StoredRun newRun()
+    {
+        StoredRun stored;
+        const QString ws = m_dir.filePath(QStringLiteral("ws%1").arg(++m_count));
+        auto store = run::RunStore::open(run::RunStore::pathInWorkspace(ws));
+        if (!store)
+            qFatal("%s", qPrintable(store.error().toString()));
+        stored.store = std::move(*store);
+        run::RunSpec spec;
+        spec.id = stored.id;
+        spec.script = QStringLiteral("train.py");
+        stored.store->createRun(run::newRunRecord(spec));
+        stored.dir = ws + QStringLiteral("/.ferry/runs/r1");
+        for (const char *folder : {"code", "model", "output/tensorboard", "checkpoints"})
+            QDir().mkpath(stored.dir + QLatin1Char('/') + QLatin1String(folder));
+        return stored;
+    }
 
 private:
     QTemporaryDir m_dir;

@@ -4,6 +4,7 @@
 // only, links planted in the run folder never followed; and the script's working folder
 // (run/workfolder.h) that keeps what a run writes in its own folder.
 #include "support/corpus.h"
+#include "support/storefolders.h"
 #include "support/testmain.h"
 
 #include "common/untrustedtree.h"
@@ -68,32 +69,10 @@ QMap<QString, qsizetype> storedCounts(RunStore &store, const QString &run)
 class TestMetricSources : public QObject {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
-    int m_count = 0;
+    ferry::test::StoreFolders m_stores;
 
-    struct Run {
-        std::unique_ptr<RunStore> store;
-        QString dir;
-        QString id = u"r1"_s;
-    };
-
-    Run newRun()
-    {
-        Run run;
-        const QString ws = m_dir.filePath(u"ws%1"_s.arg(++m_count));
-        auto store = RunStore::open(RunStore::pathInWorkspace(ws));
-        if (!store)
-            qFatal("%s", qPrintable(store.error().toString()));
-        run.store = std::move(*store);
-        RunSpec spec;
-        spec.id = run.id;
-        spec.script = u"train.py"_s;
-        run.store->createRun(newRunRecord(spec));
-        run.dir = ws + u"/.ferry/runs/r1"_s;
-        for (const QString &folder : {u"code"_s, u"model"_s, u"output/tensorboard"_s, u"checkpoints"_s})
-            QDir().mkpath(run.dir + u'/' + folder);
-        return run;
-    }
+    using Run = ferry::test::StoreFolders::StoredRun;
+    Run newRun() { return m_stores.newRun(); }
 
 private Q_SLOTS:
     void filesAreFollowedAsTheyGrowAndReadOnce()

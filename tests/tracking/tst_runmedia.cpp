@@ -8,6 +8,7 @@
 // their files named and nothing of them indexed.
 #include "support/process.h"
 #include "support/rawdatabase.h"
+#include "support/storefolders.h"
 #include "support/testmain.h"
 
 #include "metrics/media.h"
@@ -99,34 +100,12 @@ bool histogramIs(const Histogram &h, const QJsonObject &w)
 class TestRunMedia : public QObject {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
+    ferry::test::StoreFolders m_stores;
     QString m_written; // what media_writer.py wrote
     QJsonObject m_expected;
-    int m_count = 0;
 
-    struct Run {
-        std::unique_ptr<RunStore> store;
-        QString dir;
-        QString id = u"r1"_s;
-    };
-
-    Run newRun()
-    {
-        Run run;
-        const QString ws = m_dir.filePath(u"ws%1"_s.arg(++m_count));
-        auto store = RunStore::open(RunStore::pathInWorkspace(ws));
-        if (!store)
-            qFatal("%s", qPrintable(store.error().toString()));
-        run.store = std::move(*store);
-        RunSpec spec;
-        spec.id = run.id;
-        spec.script = u"train.py"_s;
-        run.store->createRun(newRunRecord(spec));
-        run.dir = ws + u"/.ferry/runs/r1"_s;
-        for (const QString &folder : {u"code"_s, u"model"_s, u"output/tensorboard"_s, u"checkpoints"_s})
-            QDir().mkpath(run.dir + u'/' + folder);
-        return run;
-    }
+    using Run = ferry::test::StoreFolders::StoredRun;
+    Run newRun() { return m_stores.newRun(); }
 
     static Expected<MetricSources::Read> poll(MetricSources &sources, bool scan = true, bool last = false)
     {
@@ -136,8 +115,8 @@ class TestRunMedia : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        QVERIFY(m_dir.isValid());
-        m_written = m_dir.filePath(u"written"_s);
+        QVERIFY(m_stores.isValid());
+        m_written = m_stores.filePath(u"written"_s);
         const auto r =
             ferry::test::runCommand(u"/usr/bin/python3"_s, {kRunMediaWriter, u"write"_s, kRunMediaProto, m_written});
         QVERIFY2(r.code == 0, r.err.constData());
@@ -315,7 +294,7 @@ private Q_SLOTS:
     // the event file to its end: the media are indexed at the next poll, the points not read again.
     void mediaOfAFileAnOlderFerryReadAreIndexed()
     {
-        const QString ws = m_dir.filePath(u"old-ferry"_s);
+        const QString ws = m_stores.filePath(u"old-ferry"_s);
         const QString path = RunStore::pathInWorkspace(ws);
         QVERIFY(QDir().mkpath(QFileInfo(path).absolutePath()));
         QVERIFY(QFile::copy(QStringLiteral(FERRY_TEST_DATA "/stores/runs-v4.sqlite"), path));
