@@ -43,6 +43,7 @@ CommandList allCommands()
     commands.push_back(makeRunsCommand());
     commands.push_back(makeSweepCommand());
     commands.push_back(makeRatesCommand());
+    commands.push_back(makeBudgetCommand());
     commands.push_back(makeCostCommand());
     commands.push_back(makeTrainCommand());
     commands.push_back(makePredictCommand());

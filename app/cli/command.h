@@ -87,6 +87,7 @@ std::unique_ptr<Command> makeNotebookCommand();
 std::unique_ptr<Command> makeKernelCommand();
 std::unique_ptr<Command> makeSweepCommand();
 std::unique_ptr<Command> makeRatesCommand();
+std::unique_ptr<Command> makeBudgetCommand();
 std::unique_ptr<Command> makeCostCommand();
 std::unique_ptr<Command> makeSweepControllerCommand();
 

@@ -4,6 +4,7 @@
 #include "cli/runsupport.h"
 
 #include "cloud/azuremlrun.h"
+#include "cost/budget.h"
 #include "cost/estimate.h"
 #include "env/formats.h"
 #include "env/spechash.h"
@@ -52,6 +53,14 @@ public:
         parser.addOption({u"estimate"_s, u"Start nothing: say how long the run will take, from the comparable runs "
                                          u"of this workspace, and what it will cost at its rate (docs/cost.md)."_s});
         parser.addOption({u"json"_s, u"With --estimate: print it as JSON."_s});
+        parser.addOption({u"max-cost"_s,
+                          u"Stop the run once it has cost AMOUNT at its rate (ferry rates); 80 % is notified."_s,
+                          u"AMOUNT"_s});
+        parser.addOption({u"max-time"_s, u"Stop the run once it has run this long; 80 % is notified."_s, u"H:MM:SS"_s});
+        parser.addOption({u"grace"_s,
+                          u"With --max-cost or --max-time: the seconds between SIGTERM (save your state) and SIGKILL "
+                          u"at the cap (default 30)."_s,
+                          u"SECONDS"_s});
         addGrantOptions(parser);
         addRemoteOptions(parser);
     }
@@ -89,6 +98,14 @@ public:
         io.err << "started run " << record->id << " (" << spec->target.toString()
                << "); log: " << QDir::current().relativeFilePath(runDirOf(*context, record->id) + u"/log"_s)
                << Qt::endl;
+        if (const auto started = run::RunSpec::fromJson(record->spec); started && started->budget.any()) {
+            const run::RunBudget &b = started->budget;
+            if (b.limitSeconds() > 0)
+                io.err << "budget: " << b.capText() << "; SIGTERM at the cap, SIGKILL " << b.graceSeconds << " s later"
+                       << Qt::endl;
+            else
+                io.err << "budget: max-cost " << b.maxCost << " USD is never reached at a rate of 0" << Qt::endl;
+        }
         if (parser.isSet(u"follow"_s))
             return followRun(*context, *record, io);
         return kExitOk;
@@ -107,6 +124,41 @@ private:
         else
             io.out << cost::estimateText(estimate, spec) << Qt::endl;
         return kExitOk;
+    }
+
+    // --max-cost, --max-time, --grace (docs/cost.md, Budgets).
+    static bool applyBudgetOptions(const QCommandLineParser &parser, run::RunBudget &budget, Io &io)
+    {
+        if (parser.isSet(u"max-cost"_s)) {
+            const auto cost = cost::parseMaxCost(parser.value(u"max-cost"_s));
+            if (!cost) {
+                io.err << "ferry run: " << cost.error().toString() << Qt::endl;
+                return false;
+            }
+            budget.maxCost = *cost;
+        }
+        if (parser.isSet(u"max-time"_s)) {
+            const auto time = cost::parseMaxTime(parser.value(u"max-time"_s));
+            if (!time) {
+                io.err << "ferry run: " << time.error().toString() << Qt::endl;
+                return false;
+            }
+            budget.maxSeconds = *time;
+        }
+        if (parser.isSet(u"grace"_s)) {
+            bool ok = false;
+            const int grace = parser.value(u"grace"_s).toInt(&ok);
+            if (!ok || grace < 0 || grace > 3600) {
+                io.err << "ferry run: --grace takes whole seconds from 0 to 3600" << Qt::endl;
+                return false;
+            }
+            if (!budget.any()) {
+                io.err << "ferry run: --grace goes with --max-cost or --max-time" << Qt::endl;
+                return false;
+            }
+            budget.graceSeconds = grace;
+        }
+        return true;
     }
 
     static bool setScript(const QString &file, const RunContext &context, run::RunSpec &spec, Io &io)
@@ -174,6 +226,8 @@ private:
         for (const auto &[name, regex] : *metrics)
             spec.metricDefinitions << run::MetricDefinition{name, regex};
         spec.secretVariables = grants->secretVariables;
+        if (!applyBudgetOptions(parser, spec.budget, io))
+            return std::nullopt;
         if (parser.isSet(u"env"_s) || !spec.environmentFile.isEmpty()) {
             const QString file =
                 QFileInfo(parser.isSet(u"env"_s) ? parser.value(u"env"_s) : spec.environmentFile).absoluteFilePath();

@@ -2,15 +2,21 @@
 // local target, never by hand, so hidden from `ferry --help`).
 #include "cli/command.h"
 
+#include "notify/desktopnotifier.h"
 #include "run/supervisor.h"
 
 #include <QFileInfo>
+
+#include <memory>
 
 using namespace Qt::StringLiterals;
 
 namespace ferry::cli {
 
 namespace {
+
+// How long the supervisor waits for the notification service's answer (it blocks the run's clock).
+constexpr int kNotifyWaitMs = 1000;
 
 class SuperviseCommand final : public Command {
 public:
@@ -36,7 +42,17 @@ public:
         }
         io.out.flush();
         io.err.flush();
-        return run::superviseRun(args.first());
+        // A budget's word (80 %, stopped) reaches the desktop of whoever started the run, while the
+        // window may be closed; the bus is reached only when there is something to say.
+        std::unique_ptr<notify::DesktopNotifier> notifier;
+        run::SupervisorHooks hooks;
+        hooks.notify = [&notifier](const QString &title, const QString &body) {
+            if (!notifier)
+                notifier = std::make_unique<notify::DesktopNotifier>();
+            notifier->send(notify::Notification{title, body, notify::Notification::Urgency::Normal, {}, {}});
+            notifier->waitForAnswers(kNotifyWaitMs);
+        };
+        return run::superviseRun(args.first(), hooks);
     }
 };
 

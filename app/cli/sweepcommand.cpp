@@ -429,6 +429,7 @@ private:
                          {u"status"_s, sweepStatusText(s.status)},
                          {u"controllerGone"_s, orphaned},
                          {u"error"_s, s.error},
+                         {u"stopReason"_s, s.stopReason},
                          {u"metric"_s, spec.metric},
                          {u"goal"_s, spec.goal == Goal::Minimize ? u"minimize"_s : u"maximize"_s},
                          {u"planned"_s, spec.plannedTrials()},
@@ -494,6 +495,8 @@ private:
                << "plan:      " << describe(spec) << '\n'
                << "status:    " << sweepStatusText(s.status) << (s.error.isEmpty() ? QString() : u": "_s + s.error)
                << '\n';
+        if (!s.stopReason.isEmpty())
+            io.out << "stopped:   " << s.stopReason << '\n';
         if (orphaned)
             io.out << "           its controller is gone (killed or crashed): 'ferry sweep resume " << s.id
                    << "' goes on\n";

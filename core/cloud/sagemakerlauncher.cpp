@@ -137,6 +137,10 @@ Expected<QStringList> estimatorLines(const RunSpec &spec, const std::optional<en
     s << u"    metric_definitions=METRIC_DEFINITIONS,"_s;
     s << u"    environment=ENVIRONMENT,"_s;
     s << u"    base_job_name=%1,"_s.arg(py(jobName));
+    // The run's budget (docs/cost.md) as SageMaker's StoppingCondition.MaxRuntimeInSeconds: SIGTERM
+    // there, then SageMaker's own 120 s before the job is stopped.
+    if (const qint64 cap = spec.budget.limitSeconds(); cap > 0)
+        s << u"    max_run=%1,  # StoppingCondition.MaxRuntimeInSeconds: %2"_s.arg(cap).arg(spec.budget.capText());
     s << u"    sagemaker_session=session,"_s;
     s << u")"_s;
     return s;

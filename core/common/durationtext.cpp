@@ -1,5 +1,7 @@
 #include "common/durationtext.h"
 
+#include <QStringList>
+
 #include <algorithm>
 
 using namespace Qt::StringLiterals;
@@ -21,6 +23,31 @@ QString durationText(qint64 ms)
     if (m > 0)
         return u"%1m %2s"_s.arg(m).arg(s, 2, 10, QChar(u'0'));
     return u"%1s"_s.arg(s);
+}
+
+QString clockText(qint64 seconds)
+{
+    const qint64 s = std::max<qint64>(seconds, 0);
+    return u"%1:%2:%3"_s.arg(s / 3600).arg((s / 60) % 60, 2, 10, QChar(u'0')).arg(s % 60, 2, 10, QChar(u'0'));
+}
+
+std::optional<qint64> parseClockText(const QString &text)
+{
+    const QStringList parts = text.trimmed().split(u':');
+    if (parts.size() > 3)
+        return std::nullopt;
+    qint64 total = 0;
+    for (qsizetype i = 0; i < parts.size(); ++i) {
+        const QString &part = parts[i];
+        bool ok = false;
+        const qint64 value = part.toLongLong(&ok);
+        const bool digitsOnly = !part.isEmpty() && part.size() <= 9 &&
+                                std::all_of(part.begin(), part.end(), [](QChar c) { return c.isDigit(); });
+        if (!ok || !digitsOnly || (i > 0 && (value >= 60 || part.size() != 2)))
+            return std::nullopt;
+        total = total * 60 + value;
+    }
+    return total;
 }
 
 } // namespace ferry

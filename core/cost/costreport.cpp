@@ -1,5 +1,6 @@
 #include "cost/costreport.h"
 
+#include "cost/budget.h"
 #include "cost/money.h"
 #include "data/csvsyntax.h"
 
@@ -54,7 +55,7 @@ RunCost costOf(const run::RunRecord &record, const Rates &rates, qint64 nowMs)
         const qint64 end = record.finishedMs > 0 ? record.finishedMs : (c.running ? nowMs : record.startedMs);
         c.seconds = double(std::max<qint64>(0, end - record.startedMs)) / 1000.0;
     }
-    c.rate = rateFor(spec, rates);
+    c.rate = rateOfRun(spec, rates); // the rate at its launch, when it was recorded
     return c;
 }
 

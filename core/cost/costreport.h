@@ -28,7 +28,8 @@ struct RunCost {
     // seconds × the rate an hour; nullopt when the rate is unknown (never 0 for unknown).
     std::optional<double> cost() const;
 };
-// The record's cost; a run that never started costs nothing and takes 0 seconds.
+// The record's cost, at the rate recorded at its launch (budget.h: rateOfRun), or the rates now for
+// a run without one; a run that never started costs nothing and takes 0 seconds.
 RunCost costOf(const run::RunRecord &record, const Rates &rates, qint64 nowMs);
 
 // The runs that started at `sinceMs` or later (0: all), oldest first, each priced.

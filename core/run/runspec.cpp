@@ -1,5 +1,6 @@
 #include "run/runspec.h"
 
+#include "common/durationtext.h"
 #include "metrics/metricparser.h"
 #include "run/distribution.h"
 
@@ -9,6 +10,10 @@
 #include <QJsonArray>
 #include <QRandomGenerator>
 #include <QRegularExpression>
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
 
 using namespace Qt::StringLiterals;
 
@@ -94,6 +99,91 @@ Expected<void> hostNameProblem(const QString &host)
     return {};
 }
 
+qint64 RunBudget::limitSeconds() const
+{
+    const qint64 time = maxSeconds > 0 ? maxSeconds : 0;
+    const qint64 money = maxCost > 0 && costSeconds > 0 ? costSeconds : 0;
+    if (time > 0 && money > 0)
+        return std::min(time, money);
+    return std::max(time, money);
+}
+
+namespace {
+
+// The amount as the budget's messages show it (the catalog's currency; cost/money.h is above run).
+QString budgetAmountText(double amount)
+{
+    return u"%1 USD"_s.arg(amount, 0, 'f', amount > 0 && amount < 0.01 ? 4 : 2);
+}
+
+} // namespace
+
+namespace {
+
+// The cap reached first and, for a money cap, the time it buys: {"max-time 0:00:05", ""}, {"max-cost
+// 0.50 USD", "0:10:00 at 3.00 USD/h"}.
+std::pair<QString, QString> firstCap(const RunBudget &b)
+{
+    const bool moneyFirst = b.maxCost > 0 && b.costSeconds > 0 && (b.maxSeconds <= 0 || b.costSeconds < b.maxSeconds);
+    if (!moneyFirst)
+        return {u"max-time "_s + clockText(b.maxSeconds), QString()};
+    return {u"max-cost "_s + budgetAmountText(b.maxCost),
+            u"%1 at %2/h"_s.arg(clockText(b.costSeconds), budgetAmountText(b.perHour))};
+}
+
+} // namespace
+
+QString RunBudget::capText() const
+{
+    const auto [cap, buys] = firstCap(*this);
+    return buys.isEmpty() ? cap : u"%1 (%2)"_s.arg(cap, buys);
+}
+
+QString RunBudget::reachedText() const
+{
+    const auto [cap, buys] = firstCap(*this);
+    return buys.isEmpty() ? u"budget: %1 reached"_s.arg(cap) : u"budget: %1 reached (%2)"_s.arg(cap, buys);
+}
+
+QString RunBudget::warningText() const
+{
+    return u"%1 % of the budget used: %2"_s.arg(qRound(kBudgetWarningShare * 100)).arg(capText());
+}
+
+QJsonObject RunBudget::toJson() const
+{
+    QJsonObject json{{u"graceSeconds"_s, graceSeconds}};
+    if (maxSeconds > 0)
+        json[u"maxSeconds"_s] = maxSeconds;
+    if (maxCost > 0) {
+        json[u"maxCost"_s] = maxCost;
+        json[u"costSeconds"_s] = costSeconds;
+        json[u"perHour"_s] = perHour;
+    }
+    return json;
+}
+
+RunBudget RunBudget::fromJson(const QJsonObject &json)
+{
+    // A spec.json is written by Ferry, but read by the supervisor: values out of range are no cap.
+    const auto seconds = [&json](const QString &key) {
+        const double v = json.value(key).toDouble();
+        return std::isfinite(v) && v > 0 && v < 1e12 ? static_cast<qint64>(v) : qint64(0);
+    };
+    const auto amount = [&json](const QString &key) {
+        const double v = json.value(key).toDouble();
+        return std::isfinite(v) && v > 0 ? v : 0.0;
+    };
+    RunBudget budget;
+    budget.maxSeconds = seconds(u"maxSeconds"_s);
+    budget.maxCost = amount(u"maxCost"_s);
+    budget.costSeconds = seconds(u"costSeconds"_s);
+    budget.perHour = amount(u"perHour"_s);
+    const int grace = json.value(u"graceSeconds"_s).toInt(kDefaultGraceSeconds);
+    budget.graceSeconds = std::clamp(grace, 0, 24 * 3600);
+    return budget;
+}
+
 QJsonObject RunSpec::toJson() const
 {
     QJsonArray hps;
@@ -148,6 +238,10 @@ QJsonObject RunSpec::toJson() const
         json[u"keeperArguments"_s] = QJsonArray::fromStringList(keeperArguments);
     if (!imported.isEmpty())
         json[u"imported"_s] = imported;
+    if (budget.any())
+        json[u"budget"_s] = budget.toJson();
+    if (!rate.isEmpty())
+        json[u"rate"_s] = rate;
     if (!environmentSpec.isEmpty())
         json[u"environmentSpec"_s] = environmentSpec;
     if (!ferryVersion.isEmpty())
@@ -220,6 +314,8 @@ Expected<RunSpec> RunSpec::fromJson(const QJsonObject &json)
     for (const QJsonValue &v : json[u"keeperArguments"_s].toArray())
         spec.keeperArguments << v.toString();
     spec.imported = json[u"imported"_s].toObject();
+    spec.budget = RunBudget::fromJson(json[u"budget"_s].toObject());
+    spec.rate = json[u"rate"_s].toObject();
     spec.environmentSpec = json[u"environmentSpec"_s].toString();
     spec.ferryVersion = json[u"ferryVersion"_s].toString();
     for (const QJsonValue &v : json[u"data"_s].toArray()) // absent in runs of earlier Ferry versions

@@ -47,6 +47,35 @@ struct TargetSpec {
 // docker.run_arguments (`ferry run --allow-run-arguments`, the launch dialog's check box).
 inline constexpr QLatin1String kAllowRunArgumentsOption{"allowRunArguments"};
 
+// A run's caps (docs/cost.md, Budgets): the run is stopped when the first is reached, as a cancel
+// stops it, its script given the grace signal (SIGTERM) and `graceSeconds` before SIGKILL. A money
+// cap is turned into a time at launch, from the rate in force then (cost/budget.h): a run's cost
+// grows with its time alone, at that rate.
+struct RunBudget {
+    static constexpr int kDefaultGraceSeconds = 30;
+    qint64 maxSeconds = 0;  // --max-time; 0: none
+    double maxCost = 0;     // --max-cost, in the catalog's currency; 0: none
+    qint64 costSeconds = 0; // when maxCost is reached at the run's rate; 0: never (no cap, or a rate of 0)
+    double perHour = 0;     // the run's cost an hour at launch (its rate times its nodes or GPUs)
+    int graceSeconds = kDefaultGraceSeconds;
+    bool operator==(const RunBudget &) const = default;
+
+    bool any() const { return maxSeconds > 0 || maxCost > 0; }
+    // The run's time when its first cap is reached; 0: no cap that can be reached.
+    qint64 limitSeconds() const;
+    // The cap reached first: "max-time 0:00:05", "max-cost 0.50 USD (0:10:00 at 3.00 USD/h)".
+    QString capText() const;
+    // What the record says once it is reached: "budget: max-time 0:00:05 reached", "budget: max-cost
+    // 0.50 USD reached (0:10:00 at 3.00 USD/h)".
+    QString reachedText() const;
+    // The same at 80 %: "80 % of the budget used: max-time 0:00:05".
+    QString warningText() const;
+    QJsonObject toJson() const;
+    static RunBudget fromJson(const QJsonObject &json);
+};
+// The share of a cap at which the run's starter is told (a notification, a line in the log).
+inline constexpr double kBudgetWarningShare = 0.8;
+
 // Everything needed to start a run, on any target. Stored as spec.json in the run folder,
 // so a run can be re-attached, shown and re-run from it alone.
 struct RunSpec {
@@ -89,6 +118,11 @@ struct RunSpec {
     // A run from elsewhere (`ferry runs import`, tracking/foreignrun.h): the bundle it came in and
     // what of the original was kept aside, shown and never applied. Empty: a run of this workspace.
     QJsonObject imported;
+    // Its caps (none by default) and the rate in force when it was launched (cost/budget.h:
+    // recordedRate reads it back; empty for a run of an earlier Ferry, or one at an unknown rate),
+    // so that a later change of the rates does not rewrite what it cost.
+    RunBudget budget;
+    QJsonObject rate;
     bool operator==(const RunSpec &) const = default;
 
     bool fromElsewhere() const { return !imported.isEmpty(); }

@@ -29,6 +29,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 using namespace Qt::StringLiterals;
@@ -162,7 +163,7 @@ void redactFailure(const ContractPaths &paths, const secrets::Redactor &redactor
 
 class Supervision {
 public:
-    explicit Supervision(const QString &runDir) : m_dir(runDir) {}
+    Supervision(const QString &runDir, SupervisorHooks hooks) : m_dir(runDir), m_hooks(std::move(hooks)) {}
     ~Supervision()
     {
         for (const int fd : {m_output, m_signalFd})
@@ -181,10 +182,18 @@ private:
     void stopLeftovers();
     void stampLog();
     void sampleSystem();
+    void checkBudget(qint64 now);
     int end(ExitRecord record);
     int fail(int exitCode, const Error &error);
 
     RunDirectory m_dir;
+    SupervisorHooks m_hooks;
+    QString m_runId;
+    RunBudget m_budget;
+    qint64 m_startedAt = 0; // monotonic ms when the script started
+    bool m_budgetWarned = false;
+    qint64 m_budgetKillAt = 0; // monotonic ms at which the grace ends; 0: not stopped by the budget
+    bool m_budgetKilled = false;
     pid_t m_child = 0;
     bool m_cancelled = false;
     // A run with secrets: the script writes into a pipe, the supervisor redacts into the log.
@@ -283,6 +292,9 @@ int Supervision::run()
     if (!child)
         return fail(127, child.error());
     m_child = *child;
+    m_startedAt = monotonicMs();
+    m_runId = spec->id;
+    m_budget = spec->budget;
     SupervisorRecord record;
     record.supervisorPid = ::getpid();
     record.supervisorStartTicks = processState(record.supervisorPid).value_or(ProcessState{}).startTicks;
@@ -473,6 +485,7 @@ int Supervision::waitForScript()
             sampleSystem();
             nextSample = now + kSystemSampleMs;
         }
+        checkBudget(now);
         qint64 wait = std::clamp<qint64>(nextBeat - monotonicMs(), 1, kLogStampMs);
         if (m_redactor && m_redactor->held() > 0)
             wait = std::min<qint64>(wait, kPartialLineMs); // a partial line (progress bar) is not held long
@@ -493,6 +506,41 @@ int Supervision::waitForScript()
                 }
             }
         }
+    }
+}
+
+// The run's budget (RunSpec::budget): a word at kBudgetWarningShare of its first cap, and at the
+// cap the stop a cancel makes (SIGTERM to the script's group, SIGKILL after the grace).
+void Supervision::checkBudget(qint64 now)
+{
+    const qint64 limitMs = m_budget.limitSeconds() * 1000;
+    if (limitMs <= 0)
+        return;
+    const qint64 elapsed = now - m_startedAt;
+    const auto tell = [this](const QString &title, const QString &body) {
+        if (m_hooks.notify)
+            m_hooks.notify(title, body);
+    };
+    if (!m_budgetWarned && elapsed >= qRound64(static_cast<double>(limitMs) * kBudgetWarningShare)) {
+        m_budgetWarned = true;
+        note(m_budget.warningText());
+        tell(u"Run %1: %2 % of its budget used"_s.arg(m_runId).arg(qRound(kBudgetWarningShare * 100)),
+             m_budget.warningText() + u"; it will be stopped at 100 %"_s);
+    }
+    if (m_budgetKillAt == 0 && elapsed >= limitMs) {
+        const QString reason = m_budget.reachedText();
+        note(u"%1: stopping the run (SIGTERM now, SIGKILL in %2 s)"_s.arg(reason).arg(m_budget.graceSeconds));
+        m_cancelled = true;
+        m_error = reason;
+        m_budgetKillAt = now + qint64(m_budget.graceSeconds) * 1000 + 1; // never 0
+        signalGroup(m_child, SIGTERM);
+        tell(u"Run %1 stopped: its budget is spent"_s.arg(m_runId),
+             u"%1; the script has %2 s to save its state"_s.arg(reason).arg(m_budget.graceSeconds));
+    }
+    if (m_budgetKillAt > 0 && !m_budgetKilled && now >= m_budgetKillAt) {
+        m_budgetKilled = true;
+        note(u"the budget's grace of %1 s has passed: SIGKILL"_s.arg(m_budget.graceSeconds));
+        signalGroup(m_child, SIGKILL);
     }
 }
 
@@ -548,11 +596,11 @@ void Supervision::stopLeftovers()
 
 } // namespace
 
-int superviseRun(const QString &runDir)
+int superviseRun(const QString &runDir, const SupervisorHooks &hooks)
 {
     if (!QFileInfo(runDir).isDir())
         return 2; // nowhere to record anything
-    return Supervision(runDir).run();
+    return Supervision(runDir, hooks).run();
 }
 
 qint64 maxPackedFileBytes(const QSettings &settings)

@@ -21,7 +21,17 @@ namespace ferry::run {
 // to the script's group, and when the script ends stops what it left behind in its group,
 // writes exit.json and packs the archives (finalize; a SIGTERM while it packs, a cancel of a run
 // that has ended, stops packing at once). Returns the supervisor's exit code.
-int superviseRun(const QString &runDir);
+// A run with a budget (RunSpec::budget) is stopped by its supervisor too, as a cancel stops it:
+// at kBudgetWarningShare of its first cap it says so in the log and through `hooks.notify`, once;
+// at the cap it records the reason (the run ends cancelled, its error "budget: ..."), sends the
+// script's group SIGTERM, and SIGKILL once the budget's grace has passed. Its clock is the script's
+// time since the supervisor started it, so closing Ferry changes nothing.
+struct SupervisorHooks {
+    // A word to the person who started the run (the command wires a desktop notification); may
+    // block briefly.
+    std::function<void(const QString &title, const QString &body)> notify;
+};
+int superviseRun(const QString &runDir, const SupervisorHooks &hooks = {});
 
 // The largest file packed into a run's model.tar.gz and output.tar.gz, in GiB (its apparent
 // size: a sparse file counts whole). A larger one stays in the run's folder, and the run's log

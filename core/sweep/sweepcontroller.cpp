@@ -1,6 +1,7 @@
 #include "sweep/sweepcontroller.h"
 
 #include "common/filelock.h"
+#include "cost/budget.h"
 #include "run/rundirectory.h"
 #include "targets/remoterun.h"
 #include "targets/slurmtarget.h"
@@ -12,6 +13,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QSet>
+#include <QSettings>
 #include <QThread>
 
 #include <algorithm>
@@ -342,6 +344,14 @@ Expected<bool> SweepController::addTrial()
     trial.runId = run::newRunId(m_base.script);
     trial.point = *point;
     trial.hyperparameters = m_sampler->hyperparameters(*point);
+    if (const QString why = budgetStop(trial); !why.isEmpty()) {
+        m_exhausted = true; // the trials running finish; no other starts
+        m_state.stopReason = why;
+        m_dir.log(u"no more trials: "_s + why);
+        if (const auto saved = save(); !saved)
+            return saved.error();
+        return false;
+    }
     trial.gpu = takeGpu();
     m_state.trials << trial;
     if (const auto launched = launch(m_state.trials.last()); !launched)
@@ -349,6 +359,22 @@ Expected<bool> SweepController::addTrial()
     if (number + 1 >= m_spec.plannedTrials())
         m_exhausted = true;
     return true;
+}
+
+// Why `trial` must not start: the sweep's budget (cost/budget.h, sweepBudgetStop); empty when it fits.
+QString SweepController::budgetStop(const Trial &trial) const
+{
+    if (!m_spec.budget.any())
+        return {};
+    QList<run::RunRecord> trials;
+    for (const Trial &t : m_state.trials) {
+        if (auto record = m_store.run(t.runId))
+            trials << *record;
+    }
+    const cost::RatesRead rates = cost::readRates(QSettings());
+    return cost::sweepBudgetStop(m_spec.budget.maxCost, m_spec.budget.maxSeconds, trials,
+                                 trialSpec(m_base, m_state.id, trial), m_store.runs(), rates.rates,
+                                 QDateTime::currentMSecsSinceEpoch());
 }
 
 void SweepController::finishTrial(Trial &trial, const run::RunRecord &record)

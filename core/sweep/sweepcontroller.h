@@ -10,7 +10,9 @@
 // early stopping sees the metric with Ferry closed); stops the hopeless ones (their run
 // cancelled, shown as `stopped early`); and keeps state.json up to date at every change. A
 // controller that died (kill -9, a reboot) leaves a state the next one adopts: `resume` runs
-// exactly the planned trials, none twice.
+// exactly the planned trials, none twice. A sweep with a budget (`budget:`) starts no trial whose
+// estimate would take it past the budget (cost/budget.h): the plan ends there, the running trials
+// finish, and the state's stopReason says why.
 #include "store/runstore.h"
 #include "sweep/earlystopping.h"
 #include "sweep/sampler.h"
@@ -92,6 +94,7 @@ private:
     void judgeAll();
     Expected<void> cancelAll();
     void finishTrial(Trial &trial, const run::RunRecord &record);
+    QString budgetStop(const Trial &trial) const;
     Expected<void> save();
     QString takeGpu();
 

@@ -1,4 +1,6 @@
 #include "sweep/sweepfile.h"
+
+#include "common/durationtext.h"
 #include "sweep/sweepfilenames.h"
 
 #include "common/closestname.h"
@@ -31,10 +33,23 @@ constexpr int kMaxValues = 10000;
 constexpr int kMaxTrials = 100000;
 constexpr qint64 kMaxGrid = 1000000;
 
-const QStringList kTopKeys = {
-    u"ferry-sweep"_s,     u"script"_s,         u"environment"_s, u"env"_s,           u"target"_s,     u"arguments"_s,
-    u"hyperparameters"_s, u"data"_s,           u"method"_s,      u"metric"_s,        u"parameters"_s, u"max_trials"_s,
-    u"max_parallel"_s,    u"early_stopping"_s, u"seed"_s,        u"target_options"_s};
+const QStringList kTopKeys = {u"ferry-sweep"_s,
+                              u"script"_s,
+                              u"environment"_s,
+                              u"env"_s,
+                              u"target"_s,
+                              u"arguments"_s,
+                              u"hyperparameters"_s,
+                              u"data"_s,
+                              u"method"_s,
+                              u"metric"_s,
+                              u"parameters"_s,
+                              u"max_trials"_s,
+                              u"max_parallel"_s,
+                              u"early_stopping"_s,
+                              u"seed"_s,
+                              u"target_options"_s,
+                              u"budget"_s};
 
 // Each key of `map` not in `known`, as its key node (where a message points).
 QList<YAML::Node> unknown(const YAML::Node &map, const QStringList &known)
@@ -96,6 +111,7 @@ public:
         m_spec.maxTrials = whole(node["max_trials"], u"max_trials"_s, 1, kMaxTrials, 0);
         m_spec.maxParallel = whole(node["max_parallel"], u"max_parallel"_s, 1, 1024, 1);
         earlyStopping(node["early_stopping"]);
+        budget(node["budget"]);
         if (node["seed"])
             m_spec.seed = quint64(whole(node["seed"], u"seed"_s, 0, std::numeric_limits<int>::max(), 0));
         plan(node);
@@ -427,6 +443,36 @@ private:
         for (const YAML::Node &key : unknown(node, known))
             m_r.warning(
                 key, u"unknown key '%1' of early_stopping is ignored%2"_s.arg(yaml::scalar(key), nearMiss(key, known)));
+    }
+
+    // `budget: {max_cost: 20, max_time: "2:00:00"}`: either or both, each above 0.
+    void budget(const YAML::Node &node)
+    {
+        if (!node)
+            return;
+        if (!node.IsMap()) {
+            m_r.error(node, u"budget is a map of max_cost and max_time"_s,
+                      u"budget: {max_cost: 20, max_time: 2:00:00}"_s);
+            return;
+        }
+        SweepBudget &b = m_spec.budget;
+        if (node["max_cost"]) {
+            b.maxCost = number(node["max_cost"], u"max_cost"_s, 0);
+            if (!(b.maxCost > 0))
+                m_r.error(node["max_cost"], u"max_cost must be an amount above 0 (USD)"_s);
+        }
+        if (node["max_time"]) {
+            const auto seconds = parseClockText(m_r.string(node["max_time"], u"max_time"_s));
+            if (!seconds || *seconds <= 0)
+                m_r.error(node["max_time"], u"max_time must be a time above 0"_s, u"write H:MM:SS, e.g. 2:00:00"_s);
+            else
+                b.maxSeconds = *seconds;
+        }
+        if (!node["max_cost"] && !node["max_time"])
+            m_r.error(node, u"budget needs max_cost or max_time"_s);
+        const QStringList known = {u"max_cost"_s, u"max_time"_s};
+        for (const YAML::Node &key : unknown(node, known))
+            m_r.warning(key, u"unknown key '%1' of budget is ignored%2"_s.arg(yaml::scalar(key), nearMiss(key, known)));
     }
 
     // What the method can do with the space, and how many trials it makes.

@@ -54,6 +54,16 @@ struct EarlyStopping {
     bool operator==(const EarlyStopping &) const = default;
 };
 
+// A sweep's budget (`budget:`, docs/cost.md): the trials' cost at their rates and their time on the
+// machines, added up. No trial starts whose estimate would take the sweep past either; running
+// trials finish. 0: no such cap.
+struct SweepBudget {
+    double maxCost = 0;    // max_cost: in the catalog's currency
+    qint64 maxSeconds = 0; // max_time: H:MM:SS
+    bool operator==(const SweepBudget &) const = default;
+    bool any() const { return maxCost > 0 || maxSeconds > 0; }
+};
+
 struct SweepSpec {
     // What each trial runs: the same fields as a run.
     QString script;      // relative to the workspace
@@ -72,6 +82,7 @@ struct SweepSpec {
     int maxTrials = 0; // 0 for a grid: every combination
     int maxParallel = 1;
     EarlyStopping earlyStopping;
+    SweepBudget budget;
     quint64 seed = 0;
     bool operator==(const SweepSpec &) const = default;
 

@@ -1,6 +1,8 @@
 // A sweep spec written back as the sweep file (sweepfile.h: toSweepYaml), and the names of its
 // enums.
 #include "sweep/sweepfile.h"
+
+#include "common/durationtext.h"
 #include "sweep/sweepfilenames.h"
 
 #include "env/yamlsupport.h"
@@ -164,6 +166,15 @@ QString toSweepYaml(const SweepSpec &spec)
         if (e.rule == StoppingRule::Bandit)
             out << YAML::Key << "slack" << YAML::Value
                 << QString::number(e.slack, 'g', QLocale::FloatingPointShortest).toStdString();
+        out << YAML::EndMap;
+    }
+    if (spec.budget.any()) {
+        out << YAML::Key << "budget" << YAML::Value << YAML::Flow << YAML::BeginMap;
+        if (spec.budget.maxCost > 0)
+            out << YAML::Key << "max_cost" << YAML::Value
+                << QString::number(spec.budget.maxCost, 'g', QLocale::FloatingPointShortest).toStdString();
+        if (spec.budget.maxSeconds > 0)
+            out << YAML::Key << "max_time" << YAML::Value << clockText(spec.budget.maxSeconds).toStdString();
         out << YAML::EndMap;
     }
     out << YAML::Key << "seed" << YAML::Value << spec.seed;

@@ -119,6 +119,8 @@ QJsonObject SweepState::toJson() const
                      {u"created"_s, createdMs},
                      {u"finished"_s, finishedMs},
                      {u"trials"_s, list}};
+    if (!stopReason.isEmpty())
+        json.insert(u"stopReason"_s, stopReason);
     if (!arrayDir.isEmpty())
         json.insert(u"slurmArray"_s, QJsonObject{{u"job"_s, arrayJob}, {u"dir"_s, arrayDir}});
     return json;
@@ -133,6 +135,7 @@ Expected<SweepState> SweepState::fromJson(const QJsonObject &json)
     s.name = json[u"name"_s].toString();
     s.sourceFile = json[u"sourceFile"_s].toString();
     s.error = json[u"error"_s].toString();
+    s.stopReason = json[u"stopReason"_s].toString();
     s.createdMs = json[u"created"_s].toInteger();
     s.finishedMs = json[u"finished"_s].toInteger();
     s.arrayJob = json[u"slurmArray"_s][u"job"_s].toString();

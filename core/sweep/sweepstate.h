@@ -50,6 +50,8 @@ struct SweepState {
     QString sourceFile; // the file it was started from (absolute)
     SweepStatus status = SweepStatus::Running;
     QString error; // why it failed
+    // Why it stopped launching trials before its plan's end (its budget, docs/cost.md); empty: it did not.
+    QString stopReason;
     qint64 createdMs = 0;
     qint64 finishedMs = 0;
     QList<Trial> trials; // by number: trial n is trials[n]

@@ -39,7 +39,41 @@ Expected<QString> option(const QJsonObject &options, const QString &name, const 
     return text;
 }
 
+// Slurm's --time in seconds: "M", "M:S", "H:M:S", "D-H", "D-H:M", "D-H:M:S" (sbatch(1)); the
+// form is checked before (the `time` pattern above).
+qint64 slurmTimeSeconds(const QString &text)
+{
+    const qsizetype dash = text.indexOf(u'-');
+    const qint64 days = dash >= 0 ? text.left(dash).toLongLong() : 0;
+    const QStringList parts = text.mid(dash + 1).split(u':');
+    qint64 h = 0;
+    qint64 m = 0;
+    qint64 sec = 0;
+    if (dash >= 0) { // D-H[:M[:S]]
+        h = parts.value(0).toLongLong();
+        m = parts.value(1).toLongLong();
+        sec = parts.value(2).toLongLong();
+    } else if (parts.size() == 3) {
+        h = parts[0].toLongLong();
+        m = parts[1].toLongLong();
+        sec = parts[2].toLongLong();
+    } else {
+        m = parts.value(0).toLongLong();
+        sec = parts.value(1).toLongLong();
+    }
+    return ((days * 24 + h) * 60 + m) * 60 + sec;
+}
+
 } // namespace
+
+QString SlurmTarget::budgetTimeLimit(const run::RunBudget &budget)
+{
+    const qint64 limit = budget.limitSeconds();
+    if (limit <= 0)
+        return {};
+    const qint64 minutes = (limit + budget.graceSeconds + 59) / 60; // rounded up: never before the cap and grace
+    return u"%1:%2:00"_s.arg(minutes / 60).arg(minutes % 60, 2, 10, QChar(u'0'));
+}
 
 SlurmTarget::SlurmTarget(const QString &host, SshOptions options)
     : RemoteTarget(shellFor(host, std::move(options)), run::TargetKind::Slurm,
@@ -76,7 +110,12 @@ Expected<QStringList> SlurmTarget::sbatchOptions(const run::RunSpec &spec, const
         lines << u"--gres=gpu:"_s + *gpus;
     if (!partition->isEmpty())
         lines << u"--partition="_s + *partition;
-    if (!limit->isEmpty())
+    // A run's budget is its time limit too (cap and grace, rounded up to minutes), unless --time is
+    // shorter: Slurm itself ends it there, whether Ferry is running or not.
+    const QString capped = budgetTimeLimit(spec.budget);
+    if (!capped.isEmpty() && (limit->isEmpty() || slurmTimeSeconds(*limit) > slurmTimeSeconds(capped)))
+        lines << u"--time="_s + capped;
+    else if (!limit->isEmpty())
         lines << u"--time="_s + *limit;
     if (!cpus->isEmpty())
         lines << u"--cpus-per-task="_s + *cpus;

@@ -14,7 +14,8 @@ namespace ferry::targets {
 // the job writes its own exit.json (accounting may be off), its state comes from scontrol
 // (sacct once the controller has forgotten the job), cancel is scancel. A requeued job is the
 // same run again: the log goes on, `attempt` counts SLURM_RESTART_COUNT.
-// Target options: "gpus" (--gres=gpu:N), "partition", "time" (HH:MM:SS or D-HH:MM:SS),
+// Target options: "gpus" (--gres=gpu:N), "partition", "time" (HH:MM:SS or D-HH:MM:SS; a budget's
+// cap gives one too, budgetTimeLimit),
 // "cpus" (--cpus-per-task), "mem" (e.g. 4G), "requeue" (bool), and those of SshTarget. A run
 // across nodes (run/distribution.h: "nodes", "tasksPerNode", "gpusPerNode") is one job with
 // --nodes and --ntasks-per-node whose batch script starts every rank with srun, each with the
@@ -29,6 +30,9 @@ public:
 
     // The #SBATCH options for a run (without "#SBATCH "); refused values name the option.
     static Expected<QStringList> sbatchOptions(const run::RunSpec &spec, const QString &remoteDir);
+    // The --time a run's budget gives it (docs/cost.md): its cap plus its grace, rounded up to whole
+    // minutes ("0:02:00"); empty without a cap. A shorter "time" option is kept instead.
+    static QString budgetTimeLimit(const run::RunBudget &budget);
 
 protected:
     Expected<RunProbe> judge(const QString &runDir, RemoteRun &run, const RemoteRecord &record,

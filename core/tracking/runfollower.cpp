@@ -278,7 +278,7 @@ void RunFollower::readLogTimes()
 
 void RunFollower::recordEnd(const targets::RunProbe &probe)
 {
-    const RunStatus status = storedStatus(probe.state);
+    RunStatus status = storedStatus(probe.state);
     std::optional<int> exitCode;
     QString error = probe.detail;
     qint64 finished = QDateTime::currentMSecsSinceEpoch();
@@ -294,6 +294,14 @@ void RunFollower::recordEnd(const targets::RunProbe &probe)
     if (status == RunStatus::Cancelled) {
         if (const QString reason = RunDirectory(m_runDir).stopReason(); !reason.isEmpty())
             error = u"%1: %2"_s.arg(kStoppedEarly, reason);
+    }
+    // Slurm ended a run with a budget at its --time (targets/slurmtarget.h, budgetTimeLimit): the
+    // budget stopped it, as the supervisor's would have.
+    if (probe.exit && probe.exit->cause == u"time-limit"_s) {
+        if (const auto spec = RunSpec::fromJson(m_record.spec); spec && spec->budget.limitSeconds() > 0) {
+            status = RunStatus::Cancelled;
+            error = spec->budget.reachedText() + u" (Slurm's --time)"_s;
+        }
     }
     error = m_redactor.redact(error);
     addArtifacts(); // before the status: whoever sees the run ended sees its artifacts

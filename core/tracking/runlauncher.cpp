@@ -1,5 +1,6 @@
 #include "tracking/runlauncher.h"
 
+#include "cost/budget.h"
 #include "run/hostfacts.h"
 #include "run/rundirectory.h"
 
@@ -7,6 +8,8 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QFileInfo>
+#include <QSettings>
 
 using namespace Qt::StringLiterals;
 
@@ -24,6 +27,12 @@ Expected<RunRecord> launchRun(RunStore &store, targets::Target &target, const QS
     if (spec.id.isEmpty())
         spec.id = newRunId(spec.script);
     spec.ferryVersion = QString::fromLatin1(kVersion);
+    // The rate in force now, and the caps at it; refused when the workspace's month is spent.
+    const QString kernelsDir = QFileInfo(runsDir).dir().filePath(u"kernels"_s); // beside runs/ (workspace.h)
+    if (const auto prepared =
+            cost::prepareLaunch(spec, store.runs(), kernelsDir, QSettings(), QDateTime::currentMSecsSinceEpoch());
+        !prepared)
+        return prepared.error();
     // What it runs, kept before it starts (a rerun brings its own).
     if (!spec.snapshot && spec.target.kind != TargetKind::Embedded && !spec.sourceDir.isEmpty()) {
         const auto taken =

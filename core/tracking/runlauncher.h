@@ -11,7 +11,9 @@ namespace ferry::run {
 // its folder under `runsDir` and starts it on the target. A run that could not start stays
 // in the store as failed, with the reason, so nothing the user launched disappears. A start
 // that failed while the target still finds the run alive (not confirmed in time) is running,
-// with the reason in the record's `error` (show it as a warning).
+// with the reason in the record's `error` (show it as a warning). Before anything, the rate in force
+// and the run's caps are recorded in its spec, and a launch once the workspace's month budget is
+// spent is refused with the numbers (cost/budget.h, Ferry's settings).
 Expected<RunRecord> launchRun(RunStore &store, targets::Target &target, const QString &runsDir, RunSpec spec);
 
 } // namespace ferry::run

@@ -49,3 +49,7 @@ ferry_test(tst_mediacli SOURCES cli/tst_mediacli.cpp)
 # real notification server on a private D-Bus session (tests/services/notifications.sh), the exit
 # code the run's end's.
 ferry_test(tst_runswatch SOURCES cli/tst_runswatch.cpp)
+# A run's budget (`ferry run --max-time/--max-cost`, `ferry budget`): real local runs stopped at
+# their cap by the detached supervisor after the grace signal (the script saves a checkpoint), 80 %
+# and the stop sent to a real notification server; the rate at launch kept; a spent month refused.
+ferry_test(tst_runbudget SOURCES cli/tst_runbudget.cpp)

@@ -376,6 +376,25 @@ private Q_SLOTS:
                  qPrintable(launcher.error().message));
     }
 
+    // A run's budget (docs/cost.md) is the job's StoppingCondition.MaxRuntimeInSeconds (the SDK's
+    // max_run): the cap reached first; none without a cap.
+    void aBudgetIsTheSageMakerMaxRuntime()
+    {
+        run::RunSpec spec = m_spec;
+        run::HandoffOptions options;
+        options.outputPath = m_dir.filePath(u"budget.py"_s);
+        QVERIFY(!readLauncher(options.outputPath, *run::writeSageMakerLauncher(spec, m_env, options))
+                     .value(u"estimator"_s)
+                     .toObject()
+                     .contains(u"max_run"_s));
+        spec.budget.maxSeconds = 7200;
+        spec.budget.maxCost = 3;
+        spec.budget.costSeconds = 5400; // 3 USD at 2 USD/h
+        spec.budget.perHour = 2;
+        const QJsonObject read = readLauncher(options.outputPath, *run::writeSageMakerLauncher(spec, m_env, options));
+        QCOMPARE(read.value(u"estimator"_s).toObject().value(u"max_run"_s).toInt(), 5400);
+    }
+
     void sageMakerRefusesAnUnknownInstanceType()
     {
         run::HandoffOptions options;

@@ -4,3 +4,5 @@ ferry_test(tst_catalog SOURCES cost/tst_catalog.cpp)
 ferry_test(tst_rates SOURCES cost/tst_rates.cpp)
 ferry_test(tst_estimate SOURCES cost/tst_estimate.cpp)
 ferry_test(tst_costreport SOURCES cost/tst_costreport.cpp)
+# Budgets: the rate at launch, a run's caps, a month's budget and a sweep's (exact arithmetic).
+ferry_test(tst_budget SOURCES cost/tst_budget.cpp)

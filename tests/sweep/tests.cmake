@@ -23,3 +23,5 @@ if(FERRY_GUI)
   set_tests_properties(tst_sweepcontainer PROPERTIES FIXTURES_REQUIRED docker RESOURCE_LOCK container_builds
                                           TIMEOUT 1200)
 endif()
+# A sweep's budget: real trials on the local target, the launches stopped before the budget is passed.
+ferry_test(tst_sweepbudget SOURCES sweep/tst_sweepbudget.cpp)

@@ -76,6 +76,10 @@ if(FERRY_GUI)
   ferry_test(tst_remotehostfacts SOURCES targets/tst_remotehostfacts.cpp)
   set_tests_properties(tst_remotehostfacts PROPERTIES FIXTURES_REQUIRED "sshd;slurm" TIMEOUT 300
                        ENVIRONMENT "SLURM_CONF=${slurm_dir}/slurm.conf")
+  # A run's budget as its Slurm job's --time, read back with scontrol (docs/cost.md).
+  ferry_test(tst_slurmbudget SOURCES targets/tst_slurmbudget.cpp)
+  set_tests_properties(tst_slurmbudget PROPERTIES FIXTURES_REQUIRED slurm TIMEOUT 300
+                       ENVIRONMENT "SLURM_CONF=${slurm_dir}/slurm.conf")
   # A key whose passphrase is a keychain secret (a real gnome-keyring), logging in to the sshd.
   ferry_test(tst_sshpassphrase SOURCES targets/tst_sshpassphrase.cpp)
   set_tests_properties(tst_sshpassphrase PROPERTIES FIXTURES_REQUIRED sshd)

@@ -1,5 +1,6 @@
 #include "ui/launch/launchdialog.h"
 
+#include "cost/budget.h"
 #include "cost/estimate.h"
 #include "env/formats.h"
 #include "env/runarguments.h"
@@ -22,6 +23,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
@@ -64,7 +66,8 @@ LaunchDialog::LaunchDialog(QSettings &settings, const QString &workspaceRoot, QW
       m_environment(new QComboBox(this)), m_target(new QComboBox(this)), m_remote(new RemoteTargetFields(this)),
       m_hyperparameters(new QTableWidget(this)), m_channels(new QTableWidget(this)), m_metrics(new QTableWidget(this)),
       m_note(new QLabel(this)), m_problem(new QLabel(this)), m_estimate(new QLabel(this)),
-      m_secrets(new SecretVariablesBox(this)), m_allowRunArguments(new QCheckBox(this))
+      m_secrets(new SecretVariablesBox(this)), m_allowRunArguments(new QCheckBox(this)), m_maxCost(new QLineEdit(this)),
+      m_maxTime(new QLineEdit(this))
 {
     setWindowTitle(tr("Start a run"));
     setObjectName(u"launchDialog"_s);
@@ -138,6 +141,15 @@ LaunchDialog::LaunchDialog(QSettings &settings, const QString &workspaceRoot, QW
     m_allowRunArguments->setObjectName(u"allowRunArguments"_s);
     m_allowRunArguments->setVisible(false);
     form->addRow(QString(), m_allowRunArguments);
+    // The run's caps: stopped by its supervisor at the first reached, after SIGTERM and a grace.
+    m_maxCost->setObjectName(u"maxCost"_s);
+    m_maxCost->setPlaceholderText(tr("none (an amount in USD at the target's rate, e.g. 12.50)"));
+    m_maxTime->setObjectName(u"maxTime"_s);
+    m_maxTime->setPlaceholderText(tr("none (H:MM:SS, e.g. 2:30:00)"));
+    for (QLineEdit *field : {m_maxCost, m_maxTime})
+        connect(field, &QLineEdit::textChanged, this, &LaunchDialog::refresh);
+    form->addRow(tr("Max cost"), m_maxCost);
+    form->addRow(tr("Max time"), m_maxTime);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     m_start = buttons->button(QDialogButtonBox::Ok);
     m_start->setText(tr("Start"));
@@ -408,6 +420,11 @@ run::RunSpec LaunchDialog::spec() const
         spec.target.options[run::kAllowRunArgumentsOption] = true;
     spec.notebook = m_notebook;
     spec.notebookCells = m_notebookCells;
+    // The caps as typed; one that cannot be read is none here, and problem() says so.
+    if (const auto cap = cost::parseMaxCost(m_maxCost->text()); cap && !m_maxCost->text().trimmed().isEmpty())
+        spec.budget.maxCost = *cap;
+    if (const auto cap = cost::parseMaxTime(m_maxTime->text()); cap && !m_maxTime->text().trimmed().isEmpty())
+        spec.budget.maxSeconds = *cap;
     return spec;
 }
 
@@ -445,9 +462,22 @@ QString LaunchDialog::problem() const
     run::TargetSpec target;
     if (const QString remote = m_remote->apply(target); !remote.isEmpty())
         return remote;
+    if (!m_maxCost->text().trimmed().isEmpty()) {
+        if (const auto cap = cost::parseMaxCost(m_maxCost->text()); !cap)
+            return cap.error().toString();
+    }
+    if (!m_maxTime->text().trimmed().isEmpty()) {
+        if (const auto cap = cost::parseMaxTime(m_maxTime->text()); !cap)
+            return cap.error().toString();
+    }
     const run::RunSpec planned = spec();
     if (const QList<Error> problems = run::validateRunSpec(planned); !problems.isEmpty())
         return problems.first().toString();
+    if (planned.budget.maxCost > 0) { // a money cap needs the target's rate
+        run::RunSpec priced = planned;
+        if (const auto rated = cost::recordRateAndBudget(priced, cost::readRates(m_settings).rates); !rated)
+            return rated.error().toString();
+    }
     if (!planned.environmentFile.isEmpty()) {
         const Diagnostics diagnostics = env::readEnvironment(planned.environmentFile).diagnostics;
         for (const Diagnostic &d : diagnostics) {

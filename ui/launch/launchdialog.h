@@ -11,6 +11,7 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QPushButton;
 class QSettings;
 class QTableWidget;
@@ -59,6 +60,9 @@ public:
     QLabel *problemLabel() const { return m_problem; }
     QLabel *estimateLabel() const { return m_estimate; }
     SecretVariablesBox *secretVariables() const { return m_secrets; }
+    // The run's caps (docs/cost.md): `ferry run --max-cost / --max-time`; empty: none.
+    QLineEdit *maxCostField() const { return m_maxCost; }
+    QLineEdit *maxTimeField() const { return m_maxTime; }
 
 private:
     void scriptChanged();
@@ -86,6 +90,8 @@ private:
     QList<run::RunRecord> m_history;
     SecretVariablesBox *m_secrets;
     QCheckBox *m_allowRunArguments;
+    QLineEdit *m_maxCost;
+    QLineEdit *m_maxTime;
     QList<run::ScriptParameter> m_parameters;
     QString m_notebook;
     QStringList m_notebookCells;

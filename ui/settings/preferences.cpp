@@ -1,5 +1,6 @@
 #include "ui/settings/preferences.h"
 
+#include "cost/budget.h"
 #include "cost/rates.h"
 #include "secrets/secretstore.h"
 #include "targets/containerengine.h"
@@ -90,6 +91,11 @@ void Preferences::showDialog(QWidget *parent, const QString &page)
     for (const Error &e : rates.problems)
         Q_EMIT problem(e);
     auto *ratesPage = new RatesPage(rates.rates, cost::loadPriceCatalog(), listed);
+    const auto month = cost::readMonthBudget(m_settings);
+    if (month)
+        ratesPage->setMonthBudget(*month);
+    else
+        Q_EMIT problem(month.error());
     dialog.addPage(tr("Rates"), ratesPage);
     auto *alerts = new AlertsPage(m_settings);
     dialog.addPage(tr("Alerts"), alerts);
@@ -103,6 +109,12 @@ void Preferences::showDialog(QWidget *parent, const QString &page)
             targets::setSshKeySetting(m_settings, host, chosen.value(host));
         kRemoteHostsSetting.set(m_settings, hosts->hosts());
         applyRates(rates.rates, ratesPage->rates());
+        if (const auto budget = ratesPage->monthBudget(); !budget)
+            Q_EMIT problem(withContext(tr("Rates: the month's budget was not stored"), budget.error()));
+        else if (budget->has_value())
+            cost::setMonthBudget(m_settings, **budget);
+        else
+            cost::unsetMonthBudget(m_settings);
         if (!alerts->apply())
             Q_EMIT problem(Error{tr("Alerts: the rules for every run do not parse and were not saved"),
                                  {},

@@ -37,7 +37,7 @@ RatesPage::RatesPage(const cost::Rates &rates, cost::PriceCatalog catalog, const
     : QWidget(parent), m_table(new QTableWidget(0, kRateColumns, this)), m_target(new QLineEdit(this)),
       m_add(new QPushButton(tr("Add"), this)), m_remove(new QPushButton(tr("Remove"), this)),
       m_useCatalog(new QPushButton(tr("Use for the selected target"), this)), m_catalogBox(new QComboBox(this)),
-      m_problem(new QLabel(this)), m_catalog(std::move(catalog))
+      m_problem(new QLabel(this)), m_month(new QLineEdit(this)), m_catalog(std::move(catalog))
 {
     auto *explain = new QLabel(tr("What an hour costs where runs run, in %1 (the price catalog's currency), shown "
                                   "beside every estimate and in 'ferry cost report'. A target without a rate has an "
@@ -79,13 +79,22 @@ RatesPage::RatesPage(const cost::Rates &rates, cost::PriceCatalog catalog, const
     catalogRow->addWidget(new QLabel(tr("From the catalog:"), this));
     catalogRow->addWidget(m_catalogBox, 1);
     catalogRow->addWidget(m_useCatalog);
+    m_month->setObjectName(u"monthBudget"_s);
+    m_month->setPlaceholderText(tr("none (an amount in %1, e.g. 200, or hours, e.g. 100h)").arg(cost::kCurrency));
+    m_month->setToolTip(tr("Once this calendar month's runs and kernels of a workspace have cost this (at their "
+                           "rates) or taken these hours, new runs are refused (ferry budget show)"));
+    auto *monthRow = new QHBoxLayout;
+    monthRow->addWidget(new QLabel(tr("Budget for a month:"), this));
+    monthRow->addWidget(m_month, 1);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(explain);
     layout->addWidget(m_table, 1);
     layout->addLayout(addRowLayout);
     layout->addLayout(catalogRow);
+    layout->addLayout(monthRow);
     layout->addWidget(m_problem);
+    connect(m_month, &QLineEdit::textChanged, this, &RatesPage::check);
 
     connect(m_add, &QPushButton::clicked, this, &RatesPage::add);
     connect(m_target, &QLineEdit::returnPressed, this, &RatesPage::add);
@@ -194,10 +203,28 @@ RatesPage::Edited RatesPage::rates() const
     return edited;
 }
 
+void RatesPage::setMonthBudget(const std::optional<cost::MonthBudget> &budget)
+{
+    m_month->setText(budget ? cost::monthBudgetText(*budget) : QString());
+}
+
+Expected<std::optional<cost::MonthBudget>> RatesPage::monthBudget() const
+{
+    if (m_month->text().trimmed().isEmpty())
+        return std::optional<cost::MonthBudget>();
+    const auto budget = cost::parseMonthBudget(m_month->text());
+    if (!budget)
+        return budget.error();
+    return std::optional<cost::MonthBudget>(*budget);
+}
+
 void RatesPage::check()
 {
     const Edited edited = rates();
-    m_problem->setText(edited.problems.isEmpty() ? QString() : edited.problems.first().toString());
+    const auto month = monthBudget();
+    m_problem->setText(!edited.problems.isEmpty() ? edited.problems.first().toString()
+                       : !month                   ? month.error().toString()
+                                                  : QString());
     m_remove->setEnabled(m_table->currentRow() >= 0 || m_table->rowCount() > 0);
 }
 

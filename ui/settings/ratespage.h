@@ -3,6 +3,7 @@
 #pragma once
 
 #include "common/error.h"
+#include "cost/budget.h"
 #include "cost/catalog.h"
 #include "cost/rates.h"
 
@@ -36,6 +37,11 @@ public:
         QList<Error> problems;
     };
     Edited rates() const;
+    // The workspace's budget for a month (docs/cost.md: `ferry budget set month`): empty, none; an
+    // Error for a text that is not one.
+    void setMonthBudget(const std::optional<cost::MonthBudget> &budget);
+    Expected<std::optional<cost::MonthBudget>> monthBudget() const;
+    QLineEdit *monthBudgetEdit() const { return m_month; }
 
     QTableWidget *table() const { return m_table; }
     QLineEdit *targetEdit() const { return m_target; }
@@ -56,6 +62,7 @@ private:
     QPushButton *m_add, *m_remove, *m_useCatalog;
     QComboBox *m_catalogBox;
     QLabel *m_problem;
+    QLineEdit *m_month;
     cost::PriceCatalog m_catalog;
 };
 

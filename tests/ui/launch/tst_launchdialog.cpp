@@ -7,7 +7,9 @@
 #include "ui/launch/launchdialog.h"
 #include "ui/launch/remotetargetfields.h"
 
+#include <QComboBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QTableWidget>
@@ -84,6 +86,36 @@ private Q_SLOTS:
         dialog.targetBox()->setCurrentIndex(dialog.targetBox()->findData(u"ssh"_s));
         QVERIFY(!dialog.startButton()->isEnabled());
         QVERIFY(dialog.problemLabel()->text().contains(u"host"_s));
+    }
+
+    // The run's caps (docs/cost.md) go into its spec; one that cannot be read, or a money cap at a
+    // target without a rate, is said in the dialog and Start waits.
+    void theCapsGoIntoTheSpecOrAreSaid()
+    {
+        QTemporaryDir ws;
+        QVERIFY(ferry::test::writeFile(ws.filePath(u"train.py"_s), kLaunchScript));
+        QSettings settings(ws.filePath(u"settings.ini"_s), QSettings::IniFormat);
+        LaunchDialog dialog(settings, ws.path());
+        dialog.setScript(u"train.py"_s);
+        QCOMPARE(dialog.spec().budget, ferry::run::RunBudget{});
+        dialog.maxTimeField()->setText(u"0:01:30"_s);
+        dialog.maxCostField()->setText(u"2.50"_s);
+        QVERIFY2(dialog.startButton()->isEnabled(), qPrintable(dialog.problem()));
+        QCOMPARE(dialog.spec().budget.maxSeconds, qint64(90));
+        QCOMPARE(dialog.spec().budget.maxCost, 2.5);
+        dialog.maxTimeField()->setText(u"1:75:00"_s);
+        QVERIFY(!dialog.startButton()->isEnabled());
+        QVERIFY2(dialog.problemLabel()->text().contains(u"--max-time '1:75:00'"_s),
+                 qPrintable(dialog.problemLabel()->text()));
+        dialog.maxTimeField()->clear();
+        QVERIFY(dialog.startButton()->isEnabled());
+        dialog.targetBox()->setCurrentIndex(dialog.targetBox()->findData(u"ssh"_s));
+        QJsonObject remote = dialog.remoteFields()->saved();
+        remote[u"host"_s] = u"gpu1"_s;
+        dialog.remoteFields()->restore(remote);
+        QVERIFY(!dialog.startButton()->isEnabled());
+        QVERIFY2(dialog.problemLabel()->text().contains(u"--max-cost needs a rate for ssh:gpu1"_s),
+                 qPrintable(dialog.problemLabel()->text()));
     }
 
     // The Value column shows a number whole, whatever the Help column holds.

@@ -62,6 +62,24 @@ private Q_SLOTS:
         page.removeButton()->click();
         QVERIFY(!page.rates().rates.contains(u"local"_s));
     }
+
+    // The month's budget (docs/cost.md): shown as set, read back, and what is not one said.
+    void theMonthsBudgetIsEditedOnThePage()
+    {
+        QTemporaryDir none;
+        RatesPage page({}, ferry::cost::loadPriceCatalog(none.path()), {});
+        QVERIFY(!page.monthBudget()->has_value());
+        page.setMonthBudget(*ferry::cost::parseMonthBudget(u"200"_s));
+        QCOMPARE(page.monthBudgetEdit()->text(), u"200.00 USD"_s);
+        QCOMPARE(page.monthBudget()->value().amount, 200.0);
+        page.monthBudgetEdit()->setText(u"100h"_s);
+        QVERIFY(page.monthBudget()->value().kind == ferry::cost::MonthBudget::Kind::Time);
+        QVERIFY(page.problemLabel()->text().isEmpty());
+        page.monthBudgetEdit()->setText(u"lots"_s);
+        QVERIFY(!page.monthBudget());
+        QVERIFY2(page.problemLabel()->text().contains(u"'lots' is not a month's budget"_s),
+                 qPrintable(page.problemLabel()->text()));
+    }
 };
 
 FERRY_TEST_MAIN(TestRatesPage)

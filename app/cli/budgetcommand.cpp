@@ -1,0 +1,140 @@
+// `ferry budget show|set month BUDGET|unset month`: the workspace's budget for a month (docs/cost.md,
+// Budgets), kept in Ferry's settings beside the rates, and what this month has spent of it.
+#include "cli/command.h"
+#include "cli/runsupport.h"
+
+#include "cost/budget.h"
+#include "cost/money.h"
+
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSettings>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::cli {
+
+namespace {
+
+class BudgetCommand final : public Command {
+public:
+    QString name() const override { return u"budget"_s; }
+    QString summary() const override { return u"the workspace's budget for a month, and what it has spent"_s; }
+    int maxPositionalArguments() const override { return 3; }
+
+    void configure(QCommandLineParser &parser) const override
+    {
+        parser.setApplicationDescription(
+            u"A month's budget (docs/cost.md): once this calendar month's runs and kernels of the workspace\n"
+            u"have cost it (at their rates, ferry rates) or taken it (hours), a new run is refused.\n\n"
+            u"  ferry budget show [--json]       the budget and what this month has spent of it\n"
+            u"  ferry budget set month BUDGET    e.g. 200 (USD), $200, 200 USD, or 100h (hours)\n"
+            u"  ferry budget unset month         no month's budget\n\n"
+            u"A run's own caps: ferry run ... --max-cost AMOUNT --max-time H:MM:SS; a sweep's: budget: in\n"
+            u"its file."_s);
+        parser.addPositionalArgument(u"action"_s, u"show, set or unset"_s, u"ACTION"_s);
+        parser.addPositionalArgument(u"period"_s, u"set, unset: month"_s, u"[month]"_s);
+        parser.addPositionalArgument(u"budget"_s, u"set: the budget"_s, u"[BUDGET]"_s);
+        parser.addOption({u"json"_s, u"show: print JSON."_s});
+        parser.addOption({u"workspace"_s, u"show: the workspace folder (default: the current folder)."_s, u"DIR"_s});
+    }
+
+    int run(const QCommandLineParser &parser, Io &io) override
+    {
+        const QStringList args = parser.positionalArguments();
+        const QString action = args.value(0);
+        const QHash<QString, int> arity{{u"show"_s, 1}, {u"set"_s, 3}, {u"unset"_s, 2}};
+        if (!arity.contains(action))
+            return usageError(name(),
+                              action.isEmpty() ? u"say what to do: show, set or unset"_s
+                                               : u"unknown action '%1' (show, set, unset)"_s.arg(action),
+                              io);
+        if (args.size() != arity.value(action) || (args.size() > 1 && args[1] != u"month"_s))
+            return usageError(name(),
+                              action == u"set"_s     ? u"write: ferry budget set month 200 (or 100h)"_s
+                              : action == u"unset"_s ? u"write: ferry budget unset month"_s
+                                                     : u"'ferry budget show' takes no argument"_s,
+                              io);
+        QSettings settings;
+        if (action == u"set"_s) {
+            const auto budget = cost::parseMonthBudget(args[2]);
+            if (!budget) {
+                io.err << "ferry budget: " << budget.error().toString() << Qt::endl;
+                return kExitUserError;
+            }
+            cost::setMonthBudget(settings, *budget);
+            io.out << "month: " << cost::monthBudgetText(*budget) << Qt::endl;
+            return kExitOk;
+        }
+        if (action == u"unset"_s) {
+            cost::unsetMonthBudget(settings);
+            io.out << "month: none" << Qt::endl;
+            return kExitOk;
+        }
+        return show(settings, parser, io);
+    }
+
+private:
+    static int show(const QSettings &settings, const QCommandLineParser &parser, Io &io)
+    {
+        const auto budget = cost::readMonthBudget(settings);
+        if (!budget) {
+            io.err << "ferry budget: " << budget.error().toString() << Qt::endl;
+            return kExitUserError;
+        }
+        auto context = openRunContext(parser.value(u"workspace"_s), io);
+        if (!context)
+            return kExitUserError;
+        const cost::RatesRead rates = cost::readRates(settings);
+        const cost::MonthSpending spent =
+            cost::monthSpending(context->store->runs(), cost::readKernelTimes(context->workspace.kernelsDir()),
+                                rates.rates, QDateTime::currentMSecsSinceEpoch());
+        if (parser.isSet(u"json"_s)) {
+            QJsonObject month{{u"month"_s, spent.monthName},
+                              {u"runs"_s, spent.runs},
+                              {u"kernels"_s, spent.kernels},
+                              {u"seconds"_s, spent.seconds},
+                              {u"cost"_s, spent.cost},
+                              {u"unpriced"_s, spent.unpriced},
+                              {u"currency"_s, QString(cost::kCurrency)}};
+            if (budget->has_value()) {
+                const cost::MonthBudget &b = **budget;
+                month[u"budget"_s] =
+                    QJsonObject{{u"kind"_s, b.kind == cost::MonthBudget::Kind::Time ? u"hours"_s : u"money"_s},
+                                {u"amount"_s, b.amount}};
+                month[u"spent"_s] = cost::monthSpent(spent, b);
+            } else {
+                month[u"budget"_s] = QJsonValue();
+            }
+            io.out << QJsonDocument(month).toJson(QJsonDocument::Compact) << Qt::endl;
+            return kExitOk;
+        }
+        if (!budget->has_value()) {
+            io.out << "month: no budget; " << spent.monthName << " so far: " << moneyOrHours(spent) << Qt::endl;
+            return kExitOk;
+        }
+        io.out << "month: " << cost::monthSpendingText(spent, **budget);
+        if (cost::monthSpent(spent, **budget))
+            io.out << "; spent: new runs are refused";
+        io.out << Qt::endl;
+        return kExitOk;
+    }
+
+    static QString moneyOrHours(const cost::MonthSpending &s)
+    {
+        return u"%1, %2 h (%3 runs, %4 kernels)"_s.arg(cost::moneyText(s.cost))
+            .arg(s.seconds / 3600.0, 0, 'f', 2)
+            .arg(s.runs)
+            .arg(s.kernels);
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Command> makeBudgetCommand()
+{
+    return std::make_unique<BudgetCommand>();
+}
+
+} // namespace ferry::cli

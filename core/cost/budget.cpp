@@ -1,0 +1,321 @@
+#include "cost/budget.h"
+
+#include "common/durationtext.h"
+#include "cost/costreport.h"
+#include "cost/estimate.h"
+#include "cost/money.h"
+#include "run/rundirectory.h"
+
+#include <QDate>
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QLocale>
+#include <QRegularExpression>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace ferry::cost {
+
+namespace {
+
+// The largest cap or month budget Ferry takes: a typo of many digits is refused, not kept.
+constexpr double kBudgetMaxAmount = 1e9;
+
+// "0.50", "$0.50", "0.50 USD": an amount of money; nullopt for anything else.
+std::optional<double> moneyAmount(const QString &text)
+{
+    static const QRegularExpression form(u"^\\$?\\s*([0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)\\s*(?:USD)?$"_s,
+                                         QRegularExpression::CaseInsensitiveOption);
+    const QRegularExpressionMatch match = form.match(text.trimmed());
+    if (!match.hasMatch())
+        return std::nullopt;
+    const double amount = match.captured(1).toDouble();
+    if (!std::isfinite(amount))
+        return std::nullopt;
+    return amount;
+}
+
+qint64 monthStartMs(qint64 nowMs)
+{
+    const QDate today = QDateTime::fromMSecsSinceEpoch(nowMs).date();
+    return QDateTime(QDate(today.year(), today.month(), 1), QTime(0, 0)).toMSecsSinceEpoch();
+}
+
+} // namespace
+
+std::optional<AppliedRate> recordedRate(const QJsonObject &json)
+{
+    if (json.isEmpty())
+        return std::nullopt;
+    const double amount = json.value(u"amount"_s).toDouble(-1);
+    const double units = json.value(u"units"_s).toDouble(-1);
+    const QString unit = json.value(u"unit"_s).toString();
+    const bool knownUnit = unit == unitName(RateUnit::Hour) || unit == unitName(RateUnit::GpuHour);
+    if (!std::isfinite(amount) || amount < 0 || !std::isfinite(units) || units < 0 || !knownUnit)
+        return std::nullopt;
+    AppliedRate rate;
+    rate.target = json.value(u"target"_s).toString();
+    rate.rate = Rate{amount, unit == unitName(RateUnit::GpuHour) ? RateUnit::GpuHour : RateUnit::Hour,
+                     json.value(u"source"_s).toString()};
+    rate.isDefault = json.value(u"default"_s).toBool();
+    rate.units = units;
+    return rate;
+}
+
+std::optional<AppliedRate> rateOfRun(const run::RunSpec &spec, const Rates &rates)
+{
+    if (auto recorded = recordedRate(spec.rate))
+        return recorded;
+    return rateFor(spec, rates);
+}
+
+Expected<double> parseMaxCost(const QString &text)
+{
+    const auto amount = moneyAmount(text);
+    if (!amount || *amount <= 0 || *amount > kBudgetMaxAmount)
+        return Error{u"--max-cost '%1' is not an amount above 0"_s.arg(text),
+                     {},
+                     0,
+                     0,
+                     u"write an amount in %1, e.g. --max-cost 12.50"_s.arg(kCurrency)};
+    return *amount;
+}
+
+Expected<qint64> parseMaxTime(const QString &text)
+{
+    const auto seconds = parseClockText(text);
+    if (!seconds || *seconds <= 0)
+        return Error{u"--max-time '%1' is not a time above 0"_s.arg(text),
+                     {},
+                     0,
+                     0,
+                     u"write H:MM:SS, e.g. --max-time 2:30:00"_s};
+    return *seconds;
+}
+
+Expected<void> recordRateAndBudget(run::RunSpec &spec, const Rates &rates)
+{
+    const auto rate = rateFor(spec, rates);
+    if (rate)
+        spec.rate = appliedRateJson(*rate); // the form --estimate --json gives
+    run::RunBudget &budget = spec.budget;
+    if (budget.maxCost <= 0)
+        return {};
+    if (!rate)
+        return Error{u"--max-cost needs a rate for %1, and it has none"_s.arg(spec.target.toString()),
+                     {},
+                     0,
+                     0,
+                     u"set one (ferry rates set %1 AMOUNT/h, or Settings › Rates), or cap the time: --max-time "
+                     u"H:MM:SS"_s.arg(rateTargetsFor(spec).constLast())};
+    budget.perHour = rate->perHour();
+    // A rate of 0 never reaches the cap: the run is capped by its time alone, if it has one.
+    budget.costSeconds =
+        budget.perHour > 0 ? static_cast<qint64>(std::ceil(budget.maxCost / budget.perHour * 3600.0)) : 0;
+    return {};
+}
+
+Expected<MonthBudget> parseMonthBudget(const QString &text)
+{
+    static const QRegularExpression hours(u"^([0-9]+(?:\\.[0-9]*)?)\\s*h$"_s,
+                                          QRegularExpression::CaseInsensitiveOption);
+    const QRegularExpressionMatch match = hours.match(text.trimmed());
+    MonthBudget budget;
+    if (match.hasMatch()) {
+        budget.kind = MonthBudget::Kind::Time;
+        budget.amount = match.captured(1).toDouble();
+    } else if (const auto amount = moneyAmount(text)) {
+        budget.amount = *amount;
+    } else {
+        budget.amount = -1;
+    }
+    if (!std::isfinite(budget.amount) || budget.amount <= 0 || budget.amount > kBudgetMaxAmount)
+        return Error{u"'%1' is not a month's budget"_s.arg(text),
+                     {},
+                     0,
+                     0,
+                     u"write an amount in %1 (200, $200, 200 USD) or hours (100h)"_s.arg(kCurrency)};
+    return budget;
+}
+
+QString monthBudgetText(const MonthBudget &budget)
+{
+    if (budget.kind == MonthBudget::Kind::Time)
+        return u"%1 h"_s.arg(plainAmount(budget.amount));
+    return moneyText(budget.amount);
+}
+
+Expected<std::optional<MonthBudget>> readMonthBudget(const QSettings &settings)
+{
+    const QString text = kMonthBudgetSetting.get(settings);
+    if (text.isEmpty())
+        return std::optional<MonthBudget>();
+    const auto budget = parseMonthBudget(text);
+    if (!budget)
+        return Error{u"the month's budget in the settings, '%1', cannot be read"_s.arg(text), settings.fileName(), 0, 0,
+                     u"set it again: ferry budget set month AMOUNT (or HOURSh), or ferry budget unset month"_s};
+    return std::optional<MonthBudget>(*budget);
+}
+
+void setMonthBudget(QSettings &settings, const MonthBudget &budget)
+{
+    const QString text = budget.kind == MonthBudget::Kind::Time
+                             ? QString(plainAmount(budget.amount) + u"h"_s)
+                             : QString(plainAmount(budget.amount) + u' ' + kCurrency);
+    kMonthBudgetSetting.set(settings, text);
+}
+
+void unsetMonthBudget(QSettings &settings)
+{
+    kMonthBudgetSetting.reset(settings);
+}
+
+QList<KernelTime> readKernelTimes(const QString &kernelsDir)
+{
+    QList<KernelTime> kernels;
+    const QDir dir(kernelsDir);
+    for (const QString &name : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::NoSymLinks)) {
+        const run::RunDirectory folder(dir.filePath(name));
+        const auto spec = folder.readSpec();
+        if (!spec || !spec->isKernel())
+            continue;
+        KernelTime k;
+        k.id = name;
+        k.spec = *spec;
+        k.startedMs = QFileInfo(folder.specFile()).lastModified().toMSecsSinceEpoch();
+        const auto exit = folder.readExit();
+        if (exit && exit->has_value() && (*exit)->finishedMs > 0)
+            k.endedMs = (*exit)->finishedMs;
+        else
+            k.endedMs = folder.heartbeatMs().value_or(k.startedMs);
+        k.endedMs = std::max(k.endedMs, k.startedMs);
+        kernels << k;
+    }
+    return kernels;
+}
+
+MonthSpending monthSpending(const QList<run::RunRecord> &records, const QList<KernelTime> &kernels, const Rates &rates,
+                            qint64 nowMs)
+{
+    MonthSpending s;
+    s.monthStartMs = monthStartMs(nowMs);
+    s.monthName = QLocale::c().toString(QDateTime::fromMSecsSinceEpoch(nowMs).date(), u"MMMM yyyy"_s);
+    for (const RunCost &c : costReport(records, rates, s.monthStartMs, nowMs)) {
+        ++s.runs;
+        s.seconds += c.seconds;
+        if (const auto cost = c.cost())
+            s.cost += *cost;
+        else
+            ++s.unpriced;
+    }
+    for (const KernelTime &k : kernels) {
+        if (k.startedMs < s.monthStartMs)
+            continue;
+        ++s.kernels;
+        const double seconds = double(k.endedMs - k.startedMs) / 1000.0;
+        s.seconds += seconds;
+        if (const auto rate = rateOfRun(k.spec, rates))
+            s.cost += seconds / 3600.0 * rate->perHour();
+        else
+            ++s.unpriced;
+    }
+    return s;
+}
+
+QString monthSpendingText(const MonthSpending &s, const MonthBudget &budget)
+{
+    const QString spent =
+        budget.kind == MonthBudget::Kind::Time ? u"%1 h"_s.arg(s.seconds / 3600.0, 0, 'f', 2) : moneyText(s.cost);
+    QString text = u"%1 of %2 spent in %3 (%4 runs, %5 kernels"_s.arg(spent, monthBudgetText(budget), s.monthName)
+                       .arg(s.runs)
+                       .arg(s.kernels);
+    if (s.unpriced > 0 && budget.kind == MonthBudget::Kind::Money)
+        text += u"; %1 at an unknown rate, not counted"_s.arg(s.unpriced);
+    return text + u')';
+}
+
+bool monthSpent(const MonthSpending &s, const MonthBudget &budget)
+{
+    return budget.kind == MonthBudget::Kind::Time ? s.seconds / 3600.0 >= budget.amount : s.cost >= budget.amount;
+}
+
+QString sweepBudgetStop(double maxCost, qint64 maxSeconds, const QList<run::RunRecord> &trials,
+                        const run::RunSpec &next, const QList<run::RunRecord> &history, const Rates &rates,
+                        qint64 nowMs)
+{
+    if (maxCost <= 0 && maxSeconds <= 0)
+        return {};
+    const auto rate = rateFor(next, rates);
+    if (maxCost > 0 && !rate)
+        return u"budget: max_cost needs a rate for %1, and it has none (ferry rates set)"_s.arg(next.target.toString());
+    // One trial's time: the next one's estimate from history, else the mean of the trials over.
+    double estimate = 0;
+    QString basis;
+    const CostEstimate fromHistory = estimateCost(next, history, rates);
+    if (fromHistory.duration.hasHistory()) {
+        estimate = fromHistory.duration.typicalSeconds;
+        basis = u"its estimate from %1 runs"_s.arg(fromHistory.duration.runs);
+    } else {
+        double sum = 0;
+        int over = 0;
+        for (const run::RunRecord &r : trials) {
+            if (!run::isFinished(r.status) || r.startedMs <= 0 || r.finishedMs < r.startedMs)
+                continue;
+            sum += double(r.finishedMs - r.startedMs) / 1000.0;
+            ++over;
+        }
+        if (over > 0) {
+            estimate = sum / over;
+            basis = u"the mean of the %1 trials over"_s.arg(over);
+        }
+    }
+    const double perHour = rate ? rate->perHour() : 0;
+    double seconds = 0;
+    double spent = 0;
+    for (const run::RunRecord &r : trials) {
+        const RunCost c = costOf(r, rates, nowMs);
+        const double counted = c.running ? std::max(c.seconds, estimate) : c.seconds;
+        seconds += counted;
+        const double trialPerHour = c.rate ? c.rate->perHour() : perHour;
+        spent += counted / 3600.0 * trialPerHour;
+    }
+    const double nextCost = estimate / 3600.0 * perHour;
+    const QString nextText = basis.isEmpty() ? QString()
+                                             : u"the next trial (%1, %2: %3)"_s.arg(clockText(qRound64(estimate)),
+                                                                                    moneyText(nextCost), basis);
+    if (maxSeconds > 0 && seconds + estimate > double(maxSeconds))
+        return u"budget: max_time %1 would be passed: %2 taken or committed by %3 trials%4"_s.arg(
+            clockText(maxSeconds), clockText(qRound64(seconds)), QString::number(trials.size()),
+            nextText.isEmpty() ? QString() : QString(u", and "_s + nextText));
+    if (maxCost > 0 && spent + nextCost > maxCost)
+        return u"budget: max_cost %1 would be passed: %2 spent or committed by %3 trials%4"_s.arg(
+            moneyText(maxCost), moneyText(spent), QString::number(trials.size()),
+            nextText.isEmpty() ? QString() : QString(u", and "_s + nextText));
+    return {};
+}
+
+Expected<void> prepareLaunch(run::RunSpec &spec, const QList<run::RunRecord> &records, const QString &kernelsDir,
+                             const QSettings &settings, qint64 nowMs)
+{
+    const RatesRead rates = readRates(settings);
+    if (const auto recorded = recordRateAndBudget(spec, rates.rates); !recorded)
+        return recorded;
+    const auto month = readMonthBudget(settings);
+    if (!month)
+        return month.error();
+    if (!month->has_value())
+        return {};
+    const MonthSpending spending = monthSpending(records, readKernelTimes(kernelsDir), rates.rates, nowMs);
+    if (!monthSpent(spending, **month))
+        return {};
+    return Error{u"the workspace's budget for the month is spent: %1"_s.arg(monthSpendingText(spending, **month)),
+                 {},
+                 0,
+                 0,
+                 u"raise it (ferry budget set month AMOUNT, or Settings › Rates) or wait for next month"_s};
+}
+
+} // namespace ferry::cost

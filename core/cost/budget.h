@@ -1,0 +1,96 @@
+// Budgets (docs/cost.md): the rate in force recorded on a run at launch, a run's caps prepared for
+// its supervisor, and the workspace's monthly budget that refuses a launch once it is spent.
+#pragma once
+
+#include "common/error.h"
+#include "common/setting.h"
+#include "cost/rates.h"
+#include "store/runstore.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QSettings>
+#include <QString>
+
+#include <optional>
+
+namespace ferry::cost {
+
+// The rate recorded in a run's spec at its launch (estimate.h's appliedRateJson: target, amount, unit,
+// units, perHour, source, default), read back; nullopt: none recorded, or not readable.
+std::optional<AppliedRate> recordedRate(const QJsonObject &json);
+// The rate a run is priced at: the one recorded at its launch, else rateFor(spec, rates) (a run of an
+// earlier Ferry).
+std::optional<AppliedRate> rateOfRun(const run::RunSpec &spec, const Rates &rates);
+
+// Parses `--max-cost`: an amount ("0.50", "$0.50", "0.50 USD") above 0.
+Expected<double> parseMaxCost(const QString &text);
+// Parses `--max-time`: H:MM:SS, M:SS or seconds, above 0.
+Expected<qint64> parseMaxTime(const QString &text);
+
+// Records the rate in force in `spec` (spec.rate) and, for a money cap, when it is reached at that
+// rate (spec.budget.costSeconds, perHour). A money cap needs a known rate: an Error otherwise.
+Expected<void> recordRateAndBudget(run::RunSpec &spec, const Rates &rates);
+
+// The workspace's budget for a calendar month (local time): an amount of money, or of hours of runs
+// and kernels. Kept in Ferry's settings (`budget/month`: "200 USD", "100h"), the same for every
+// workspace, each counting its own runs and kernels.
+struct MonthBudget {
+    enum class Kind { Money, Time };
+    Kind kind = Kind::Money;
+    double amount = 0; // in kCurrency, or in hours
+    bool operator==(const MonthBudget &) const = default;
+};
+inline const Setting<QString> kMonthBudgetSetting{"budget/month", QString()};
+// "200", "$200", "200 USD" (money); "100h", "100 h" (hours). Above 0.
+Expected<MonthBudget> parseMonthBudget(const QString &text);
+QString monthBudgetText(const MonthBudget &budget); // "200.00 USD", "100 h"
+// nullopt: none set; an Error for a value that cannot be read (an edited settings file).
+Expected<std::optional<MonthBudget>> readMonthBudget(const QSettings &settings);
+void setMonthBudget(QSettings &settings, const MonthBudget &budget);
+void unsetMonthBudget(QSettings &settings);
+
+// A kernel's time (core/kernelhost: a folder per kernel with its spec.json, its heartbeat and its
+// end): from its spec's writing to its end, or to its last heartbeat while it lives.
+struct KernelTime {
+    QString id;
+    run::RunSpec spec;
+    qint64 startedMs = 0;
+    qint64 endedMs = 0;
+};
+// The kernels of `kernelsDir` (a workspace's .ferry/kernels).
+QList<KernelTime> readKernelTimes(const QString &kernelsDir);
+
+// What the month has spent so far: runs and kernels that started in it, each at its rate (a
+// kernel: its kernel target's rate, through rateFor).
+struct MonthSpending {
+    qint64 monthStartMs = 0;
+    QString monthName; // "December 2026"
+    int runs = 0;
+    int kernels = 0;
+    double seconds = 0;
+    double cost = 0;  // of those whose rate is known
+    int unpriced = 0; // runs and kernels at an unknown rate: their time counted, their cost not
+};
+MonthSpending monthSpending(const QList<run::RunRecord> &records, const QList<KernelTime> &kernels, const Rates &rates,
+                            qint64 nowMs);
+// "31.20 USD of 200.00 USD spent in December 2026 (12 runs, 2 kernels; 1 at an unknown rate)".
+QString monthSpendingText(const MonthSpending &spending, const MonthBudget &budget);
+bool monthSpent(const MonthSpending &spending, const MonthBudget &budget);
+
+// A sweep's budget (its file's `budget:`), judged before each trial is launched: the trials so far
+// (those over as they took; those running as the longer of their time so far and one trial's
+// estimate) plus the next trial's estimate must stay within max_cost and max_time. One trial's
+// estimate: the next one's from history (estimateCost, typical), else the mean of the trials over
+// so far, else none yet (the first trials start while nothing is spent). Returns why the next
+// trial must not start ("budget: ..."), or empty when it fits.
+QString sweepBudgetStop(double maxCost, qint64 maxSeconds, const QList<run::RunRecord> &trials,
+                        const run::RunSpec &next, const QList<run::RunRecord> &history, const Rates &rates,
+                        qint64 nowMs);
+
+// What launchRun does before it starts a run: records its rate and caps, and refuses it when the
+// workspace's month is spent (the numbers in the Error). `kernelsDir`: the workspace's kernels.
+Expected<void> prepareLaunch(run::RunSpec &spec, const QList<run::RunRecord> &records, const QString &kernelsDir,
+                             const QSettings &settings, qint64 nowMs);
+
+} // namespace ferry::cost
