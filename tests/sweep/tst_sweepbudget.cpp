@@ -2,12 +2,12 @@
 // its controller stops launching trials when the next one's estimate would take it past the
 // budget, the trials running finish, and its state says why it stopped.
 #include "support/sweep.h"
+#include "support/testmain.h"
 
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
-using namespace ferry::test;
 
 class TestSweepBudget : public QObject {
     Q_OBJECT
@@ -27,9 +27,11 @@ private Q_SLOTS:
     void aSweepStopsLaunchingTrialsWhenTheNextWouldCrossItsBudget()
     {
         QTemporaryDir dir;
-        writeSweepWorkspace(dir.path(), u"budget"_s, uR"(ferry-sweep: 1
+        ferry::test::writeSweepWorkspace(dir.path(), u"budget"_s, uR"(ferry-sweep: 1
 script: trial.py
-hyperparameters: {steps: 4, pause: 0.3}
+hyperparameters:
+  steps: 4
+  pause: 0.3
 method: grid
 metric: val_loss
 parameters:
@@ -38,21 +40,23 @@ max_parallel: 1
 budget:
   max_time: 0:00:04
 )"_s);
-        const CliResult run = sweepCommand(dir.path(), {u"start"_s, u"sweeps/budget.yml"_s, u"--wait"_s});
+        const ferry::test::CliResult run =
+            ferry::test::sweepCommand(dir.path(), {u"start"_s, u"sweeps/budget.yml"_s, u"--wait"_s});
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
-        const QJsonObject sweep = sweepShow(dir.path(), run.out.trimmed());
+        const QJsonObject sweep = ferry::test::sweepShow(dir.path(), run.out.trimmed());
         QCOMPARE(sweep[u"status"_s].toString(), u"finished"_s);
-        const QStringList statuses = trialStatuses(sweep);
+        const QStringList statuses = ferry::test::trialStatuses(sweep);
         QVERIFY2(!statuses.isEmpty() && statuses.size() <= 3, qPrintable(statuses.join(u' ')));
         QCOMPARE(statuses, QStringList(statuses.size(), u"succeeded"_s)); // the trials it ran finished
         const QString why = sweep[u"stopReason"_s].toString();
         QVERIFY2(why.startsWith(u"budget: max_time 0:00:04 would be passed: "_s), qPrintable(why));
         QVERIFY2(why.contains(u"taken or committed by %1 trials"_s.arg(statuses.size())), qPrintable(why));
+        qInfo("%s", qPrintable(why));
         // `ferry sweep show` says it too.
-        const CliResult shown = sweepCommand(dir.path(), {u"show"_s, run.out.trimmed()});
+        const ferry::test::CliResult shown = ferry::test::sweepCommand(dir.path(), {u"show"_s, run.out.trimmed()});
         QVERIFY2(shown.out.contains(u"stopped:   "_s + why), qPrintable(shown.out));
     }
 };
 
-FERRY_TEST_APPLESS_MAIN(TestSweepBudget)
+FERRY_TEST_GUILESS_MAIN(TestSweepBudget)
 #include "tst_sweepbudget.moc"

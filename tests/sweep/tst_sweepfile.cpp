@@ -77,6 +77,7 @@ private Q_SLOTS:
         spec.summary = Summary::Best;
         spec.earlyStopping = EarlyStopping{StoppingRule::Asha, 100, 4, 0.1};
         spec.parameters[1].values << u"yes"_s << u"0x10"_s << u"a: b"_s; // YAML 1.1 traps stay text
+        spec.budget = ferry::sweep::SweepBudget{12.5, 5400}; // max_cost 12.5, max_time 1:30:00
         spec.targetOptions = QJsonObject{{u"gpus"_s, 1},
                                          {u"partition"_s, u"gpu"_s},
                                          {u"time"_s, u"01:00:00"_s},
@@ -215,6 +216,14 @@ parameters:
         QTest::newRow("a list as a value")
             << head + u"method: grid\nparameters:\n  layers: [[64, 32], \"128,64\"]\n"_s
             << u"s.yml:6:12: error: a value of parameter 'layers' must be a number or text"_s;
+        QTest::newRow("a budget of nothing")
+            << head + u"method: grid\nparameters:\n  a: [1]\nbudget:\n  max_cost: 0\n"_s
+            << u"s.yml:8:13: error: max_cost must be an amount above 0 (USD)"_s;
+        QTest::newRow("a budget's time in minutes past 59")
+            << head + u"method: grid\nparameters:\n  a: [1]\nbudget:\n  max_time: 1:75:00\n"_s
+            << u"s.yml:8:13: error: max_time must be a time above 0"_s;
+        QTest::newRow("an empty budget") << head + u"method: grid\nparameters:\n  a: [1]\nbudget:\n  cost: 5\n"_s
+                                         << u"s.yml:8:3: error: budget needs max_cost or max_time"_s;
         QTest::newRow("searched and fixed")
             << head + u"hyperparameters: {lr: 0.1}\nmethod: grid\nparameters:\n  lr: [1]\n"_s
             << u"s.yml:7:3: error: 'lr' is both a fixed hyperparameter and searched"_s;
