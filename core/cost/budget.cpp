@@ -297,7 +297,7 @@ QString sweepBudgetStop(double maxCost, qint64 maxSeconds, const QList<run::RunR
     return {};
 }
 
-Expected<void> prepareLaunch(run::RunSpec &spec, const QList<run::RunRecord> &records, const QString &kernelsDir,
+Expected<void> prepareLaunch(run::RunSpec &spec, const run::RunStore &store, const QString &kernelsDir,
                              const QSettings &settings, qint64 nowMs)
 {
     const RatesRead rates = readRates(settings);
@@ -308,7 +308,8 @@ Expected<void> prepareLaunch(run::RunSpec &spec, const QList<run::RunRecord> &re
         return month.error();
     if (!month->has_value())
         return {};
-    const MonthSpending spending = monthSpending(records, readKernelTimes(kernelsDir), rates.rates, nowMs);
+    // The store's runs are read only when there is a month's budget to judge.
+    const MonthSpending spending = monthSpending(store.runs(), readKernelTimes(kernelsDir), rates.rates, nowMs);
     if (!monthSpent(spending, **month))
         return {};
     return Error{u"the workspace's budget for the month is spent: %1"_s.arg(monthSpendingText(spending, **month)),

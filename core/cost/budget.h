@@ -90,7 +90,7 @@ QString sweepBudgetStop(double maxCost, qint64 maxSeconds, const QList<run::RunR
 
 // What launchRun does before it starts a run: records its rate and caps, and refuses it when the
 // workspace's month is spent (the numbers in the Error). `kernelsDir`: the workspace's kernels.
-Expected<void> prepareLaunch(run::RunSpec &spec, const QList<run::RunRecord> &records, const QString &kernelsDir,
+Expected<void> prepareLaunch(run::RunSpec &spec, const run::RunStore &store, const QString &kernelsDir,
                              const QSettings &settings, qint64 nowMs);
 
 } // namespace ferry::cost

@@ -30,7 +30,7 @@ Expected<RunRecord> launchRun(RunStore &store, targets::Target &target, const QS
     // The rate in force now, and the caps at it; refused when the workspace's month is spent.
     const QString kernelsDir = QFileInfo(runsDir).dir().filePath(u"kernels"_s); // beside runs/ (workspace.h)
     if (const auto prepared =
-            cost::prepareLaunch(spec, store.runs(), kernelsDir, QSettings(), QDateTime::currentMSecsSinceEpoch());
+            cost::prepareLaunch(spec, store, kernelsDir, QSettings(), QDateTime::currentMSecsSinceEpoch());
         !prepared)
         return prepared.error();
     // What it runs, kept before it starts (a rerun brings its own).

@@ -77,7 +77,7 @@ private Q_SLOTS:
         spec.summary = Summary::Best;
         spec.earlyStopping = EarlyStopping{StoppingRule::Asha, 100, 4, 0.1};
         spec.parameters[1].values << u"yes"_s << u"0x10"_s << u"a: b"_s; // YAML 1.1 traps stay text
-        spec.budget = ferry::sweep::SweepBudget{12.5, 5400}; // max_cost 12.5, max_time 1:30:00
+        spec.budget = ferry::sweep::SweepBudget{12.5, 5400};             // max_cost 12.5, max_time 1:30:00
         spec.targetOptions = QJsonObject{{u"gpus"_s, 1},
                                          {u"partition"_s, u"gpu"_s},
                                          {u"time"_s, u"01:00:00"_s},
