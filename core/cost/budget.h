@@ -29,7 +29,8 @@ Expected<double> parseMaxCost(const QString &text);
 Expected<qint64> parseMaxTime(const QString &text);
 
 // Records the rate in force in `spec` (spec.rate) and, for a money cap, when it is reached at that
-// rate (spec.budget.costSeconds, perHour). A money cap needs a known rate: an Error otherwise.
+// rate (spec.budget.costSeconds, perHour). A money cap needs a known rate, and a cap a target that
+// holds it (local: the supervisor; Slurm: --time): an Error otherwise.
 Expected<void> recordRateAndBudget(run::RunSpec &spec, const Rates &rates);
 
 // The workspace's budget for a calendar month (local time): an amount of money, or of hours of runs

@@ -88,12 +88,17 @@ private Q_SLOTS:
     void aMoneyCapNeedsAKnownRate()
     {
         ferry::run::RunSpec spec;
-        spec.target = *ferry::run::TargetSpec::parse(u"ssh:gpu1"_s);
+        spec.target = *ferry::run::TargetSpec::parse(u"slurm:hpc"_s);
         spec.budget.maxCost = 3;
         const auto refused = ferry::cost::recordRateAndBudget(spec, budgetRates(1));
         QVERIFY(!refused);
-        QCOMPARE(refused.error().message, u"--max-cost needs a rate for ssh:gpu1, and it has none"_s);
-        QVERIFY(refused.error().hint.contains(u"ferry rates set ssh:gpu1"_s));
+        QCOMPARE(refused.error().message, u"--max-cost needs a rate for slurm:hpc, and it has none"_s);
+        QVERIFY(refused.error().hint.contains(u"ferry rates set slurm:hpc"_s));
+        // Where nothing would hold a cap, none is taken.
+        spec.target = *ferry::run::TargetSpec::parse(u"container"_s);
+        const auto container = ferry::cost::recordRateAndBudget(spec, budgetRates(1));
+        QVERIFY(!container);
+        QVERIFY(container.error().message.contains(u"not yet on container"_s));
     }
 
     // The rate recorded at launch prices the run; a run without one, the rates now.

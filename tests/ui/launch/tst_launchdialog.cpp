@@ -109,12 +109,12 @@ private Q_SLOTS:
                  qPrintable(dialog.problemLabel()->text()));
         dialog.maxTimeField()->clear();
         QVERIFY(dialog.startButton()->isEnabled());
-        dialog.targetBox()->setCurrentIndex(dialog.targetBox()->findData(u"ssh"_s));
+        dialog.targetBox()->setCurrentIndex(dialog.targetBox()->findData(u"slurm"_s));
         QJsonObject remote = dialog.remoteFields()->saved();
         remote[u"host"_s] = u"gpu1"_s;
         dialog.remoteFields()->restore(remote);
         QVERIFY(!dialog.startButton()->isEnabled());
-        QVERIFY2(dialog.problemLabel()->text().contains(u"--max-cost needs a rate for ssh:gpu1"_s),
+        QVERIFY2(dialog.problemLabel()->text().contains(u"--max-cost needs a rate for slurm:gpu1"_s),
                  qPrintable(dialog.problemLabel()->text()));
     }
 
