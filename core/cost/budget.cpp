@@ -307,18 +307,16 @@ QString sweepBudgetStop(double maxCost, qint64 maxSeconds, const QList<run::RunR
     return {};
 }
 
-Expected<void> prepareLaunch(run::RunSpec &spec, const run::RunStore &store, const QString &kernelsDir,
-                             const QSettings &settings, qint64 nowMs)
+Expected<void> checkMonthBudget(const run::RunStore &store, const QString &kernelsDir, const QSettings &settings,
+                                qint64 nowMs)
 {
-    const RatesRead rates = readRates(settings);
-    if (const auto recorded = recordRateAndBudget(spec, rates.rates); !recorded)
-        return recorded;
     const auto month = readMonthBudget(settings);
     if (!month)
         return month.error();
     if (!month->has_value())
         return {};
     // The store's runs are read only when there is a month's budget to judge.
+    const RatesRead rates = readRates(settings);
     const MonthSpending spending = monthSpending(store.runs(), readKernelTimes(kernelsDir), rates.rates, nowMs);
     if (!monthSpent(spending, **month))
         return {};
@@ -327,6 +325,14 @@ Expected<void> prepareLaunch(run::RunSpec &spec, const run::RunStore &store, con
                  0,
                  0,
                  u"raise it (ferry budget set month AMOUNT, or Settings › Rates) or wait for next month"_s};
+}
+
+Expected<void> prepareLaunch(run::RunSpec &spec, const run::RunStore &store, const QString &kernelsDir,
+                             const QSettings &settings, qint64 nowMs)
+{
+    if (const auto recorded = recordRateAndBudget(spec, readRates(settings).rates); !recorded)
+        return recorded;
+    return checkMonthBudget(store, kernelsDir, settings, nowMs);
 }
 
 } // namespace ferry::cost

@@ -89,6 +89,11 @@ QString sweepBudgetStop(double maxCost, qint64 maxSeconds, const QList<run::RunR
                         const run::RunSpec &next, const QList<run::RunRecord> &history, const Rates &rates,
                         qint64 nowMs);
 
+// Refuses a start (a run, a kernel) once the workspace's month is spent, with the numbers; nothing
+// without a month's budget. `kernelsDir`: the workspace's kernels.
+Expected<void> checkMonthBudget(const run::RunStore &store, const QString &kernelsDir, const QSettings &settings,
+                                qint64 nowMs);
+
 // What launchRun does before it starts a run: records its rate and caps, and refuses it when the
 // workspace's month is spent (the numbers in the Error). `kernelsDir`: the workspace's kernels.
 Expected<void> prepareLaunch(run::RunSpec &spec, const run::RunStore &store, const QString &kernelsDir,

@@ -171,8 +171,8 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains(said), qPrintable(r.err));
     }
 
-    // The month's budget: once this month's runs have cost it, a launch is refused with the numbers;
-    // unset, it starts again.
+    // The month's budget: once this month's runs have cost it, a launch (and a kernel's start) is
+    // refused with the numbers; raised, it starts again.
     void aLaunchIsRefusedOnceTheMonthIsSpent()
     {
         QCOMPARE(ferry({u"rates"_s, u"set"_s, u"local"_s, u"3600/h"_s}).exitCode, 0);
@@ -185,6 +185,10 @@ private Q_SLOTS:
         QVERIFY2(refused.err.contains(u"the workspace's budget for the month is spent: "_s) &&
                      refused.err.contains(u" USD of 0.50 USD spent in "_s),
                  qPrintable(refused.err));
+        // A kernel spends the month as a run does: none starts either.
+        const auto kernel = ferry({u"kernel"_s, u"start"_s});
+        QCOMPARE(kernel.exitCode, 1);
+        QVERIFY2(kernel.err.contains(u"the workspace's budget for the month is spent: "_s), qPrintable(kernel.err));
         QCOMPARE(ferry({u"budget"_s, u"set"_s, u"month"_s, u"1000h"_s}).out, u"month: 1000 h\n"_s);
         const QString id = start({u"--hp"_s, u"seconds=0"_s});
         QVERIFY(!id.isEmpty());
