@@ -19,3 +19,5 @@ ferry_test(tst_runlabels SOURCES tracking/tst_runlabels.cpp)
 # over a real store's points.
 ferry_test(tst_alertrule SOURCES tracking/tst_alertrule.cpp)
 ferry_test(tst_alertwatch SOURCES tracking/tst_alertwatch.cpp)
+# A Slurm run ended at the --time of its budget: recorded as the budget's stop.
+ferry_test(tst_budgetend SOURCES tracking/tst_budgetend.cpp)
