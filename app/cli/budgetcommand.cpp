@@ -30,11 +30,13 @@ public:
             u"have cost it (at their rates, ferry rates) or taken it (hours), a new run is refused.\n\n"
             u"  ferry budget show [--json]       the budget and what this month has spent of it\n"
             u"  ferry budget set month BUDGET    e.g. 200 (USD), $200, 200 USD, or 100h (hours)\n"
-            u"  ferry budget unset month         no month's budget\n\n"
+            u"  ferry budget unset month         no month's budget\n"
+            u"  ferry budget set grace SECONDS   SIGTERM to SIGKILL at a run's cap (default 30)\n"
+            u"  ferry budget unset grace         30 s again\n\n"
             u"A run's own caps: ferry run ... --max-cost AMOUNT --max-time H:MM:SS; a sweep's: budget: in\n"
             u"its file."_s);
         parser.addPositionalArgument(u"action"_s, u"show, set or unset"_s, u"ACTION"_s);
-        parser.addPositionalArgument(u"period"_s, u"set, unset: month"_s, u"[month]"_s);
+        parser.addPositionalArgument(u"what"_s, u"set, unset: month or grace"_s, u"[month|grace]"_s);
         parser.addPositionalArgument(u"budget"_s, u"set: the budget"_s, u"[BUDGET]"_s);
         parser.addOption({u"json"_s, u"show: print JSON."_s});
         parser.addOption({u"workspace"_s, u"show: the workspace folder (default: the current folder)."_s, u"DIR"_s});
@@ -50,13 +52,15 @@ public:
                               action.isEmpty() ? u"say what to do: show, set or unset"_s
                                                : u"unknown action '%1' (show, set, unset)"_s.arg(action),
                               io);
-        if (args.size() != arity.value(action) || (args.size() > 1 && args[1] != u"month"_s))
+        if (args.size() != arity.value(action) || (args.size() > 1 && args[1] != u"month"_s && args[1] != u"grace"_s))
             return usageError(name(),
-                              action == u"set"_s     ? u"write: ferry budget set month 200 (or 100h)"_s
-                              : action == u"unset"_s ? u"write: ferry budget unset month"_s
+                              action == u"set"_s     ? u"write: ferry budget set month 200 (or 100h), or set grace 30"_s
+                              : action == u"unset"_s ? u"write: ferry budget unset month (or grace)"_s
                                                      : u"'ferry budget show' takes no argument"_s,
                               io);
         QSettings settings;
+        if (args.value(1) == u"grace"_s)
+            return grace(settings, action == u"set"_s ? args[2] : QString(), io);
         if (action == u"set"_s) {
             const auto budget = cost::parseMonthBudget(args[2]);
             if (!budget) {
@@ -76,6 +80,23 @@ public:
     }
 
 private:
+    // `set grace SECONDS` (empty: unset).
+    static int grace(QSettings &settings, const QString &text, Io &io)
+    {
+        if (text.isEmpty()) {
+            cost::kBudgetGraceSetting.reset(settings);
+        } else {
+            const auto grace = cost::parseGrace(text);
+            if (!grace) {
+                io.err << "ferry budget: " << grace.error().toString() << Qt::endl;
+                return kExitUserError;
+            }
+            cost::kBudgetGraceSetting.set(settings, *grace);
+        }
+        io.out << "grace: " << cost::budgetGraceSeconds(settings) << " s" << Qt::endl;
+        return kExitOk;
+    }
+
     static int show(const QSettings &settings, const QCommandLineParser &parser, Io &io)
     {
         const auto budget = cost::readMonthBudget(settings);
@@ -97,7 +118,8 @@ private:
                               {u"seconds"_s, spent.seconds},
                               {u"cost"_s, spent.cost},
                               {u"unpriced"_s, spent.unpriced},
-                              {u"currency"_s, QString(cost::kCurrency)}};
+                              {u"currency"_s, QString(cost::kCurrency)},
+                              {u"graceSeconds"_s, cost::budgetGraceSeconds(settings)}};
             if (budget->has_value()) {
                 const cost::MonthBudget &b = **budget;
                 month[u"budget"_s] =
@@ -110,6 +132,8 @@ private:
             io.out << QJsonDocument(month).toJson(QJsonDocument::Compact) << Qt::endl;
             return kExitOk;
         }
+        io.out << "grace: " << cost::budgetGraceSeconds(settings) << " s (SIGTERM to SIGKILL at a run's cap)"
+               << Qt::endl;
         if (!budget->has_value()) {
             io.out << "month: no budget; " << spent.monthName << " so far: " << moneyOrHours(spent) << Qt::endl;
             return kExitOk;

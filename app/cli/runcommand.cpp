@@ -59,7 +59,7 @@ public:
         parser.addOption({u"max-time"_s, u"Stop the run once it has run this long; 80 % is notified."_s, u"H:MM:SS"_s});
         parser.addOption({u"grace"_s,
                           u"With --max-cost or --max-time: the seconds between SIGTERM (save your state) and SIGKILL "
-                          u"at the cap (default 30)."_s,
+                          u"at the cap (default: ferry budget set grace, else 30)."_s,
                           u"SECONDS"_s});
         addGrantOptions(parser);
         addRemoteOptions(parser);
@@ -146,17 +146,18 @@ private:
             budget.maxSeconds = *time;
         }
         if (parser.isSet(u"grace"_s)) {
-            bool ok = false;
-            const int grace = parser.value(u"grace"_s).toInt(&ok);
-            if (!ok || grace < 0 || grace > 3600) {
-                io.err << "ferry run: --grace takes whole seconds from 0 to 3600" << Qt::endl;
+            const auto grace = cost::parseGrace(parser.value(u"grace"_s));
+            if (!grace) {
+                io.err << "ferry run: --grace: " << grace.error().toString() << Qt::endl;
                 return false;
             }
             if (!budget.any()) {
                 io.err << "ferry run: --grace goes with --max-cost or --max-time" << Qt::endl;
                 return false;
             }
-            budget.graceSeconds = grace;
+            budget.graceSeconds = *grace;
+        } else {
+            budget.graceSeconds = cost::budgetGraceSeconds(QSettings()); // ferry budget set grace
         }
         return true;
     }

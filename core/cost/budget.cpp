@@ -72,6 +72,25 @@ std::optional<AppliedRate> rateOfRun(const run::RunSpec &spec, const Rates &rate
     return rateFor(spec, rates);
 }
 
+int budgetGraceSeconds(const QSettings &settings)
+{
+    const int grace = kBudgetGraceSetting.get(settings);
+    return grace >= 0 && grace <= kMaxGraceSeconds ? grace : run::RunBudget::kDefaultGraceSeconds;
+}
+
+Expected<int> parseGrace(const QString &text)
+{
+    bool ok = false;
+    const int grace = text.trimmed().toInt(&ok);
+    if (!ok || grace < 0 || grace > kMaxGraceSeconds)
+        return Error{u"a grace of '%1' is not whole seconds from 0 to %2"_s.arg(text).arg(kMaxGraceSeconds),
+                     {},
+                     0,
+                     0,
+                     u"e.g. 30: the seconds between SIGTERM and SIGKILL at a cap"_s};
+    return grace;
+}
+
 Expected<double> parseMaxCost(const QString &text)
 {
     const auto amount = moneyAmount(text);

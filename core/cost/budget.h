@@ -23,6 +23,15 @@ std::optional<AppliedRate> recordedRate(const QJsonObject &json);
 // earlier Ferry).
 std::optional<AppliedRate> rateOfRun(const run::RunSpec &spec, const Rates &rates);
 
+// The grace a run's caps give its script between SIGTERM and SIGKILL when `--grace` does not say:
+// `ferry budget set grace SECONDS` (0 to 3600; 30 by default).
+inline const Setting<int> kBudgetGraceSetting{"budget/graceSeconds", run::RunBudget::kDefaultGraceSeconds};
+inline constexpr int kMaxGraceSeconds = 3600;
+// kBudgetGraceSetting's value, the default for one out of range (an edited file).
+int budgetGraceSeconds(const QSettings &settings);
+// Parses a grace (`--grace`, `ferry budget set grace`): whole seconds from 0 to kMaxGraceSeconds.
+Expected<int> parseGrace(const QString &text);
+
 // Parses `--max-cost`: an amount ("0.50", "$0.50", "0.50 USD") above 0.
 Expected<double> parseMaxCost(const QString &text);
 // Parses `--max-time`: H:MM:SS, M:SS or seconds, above 0.

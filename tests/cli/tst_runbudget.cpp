@@ -171,6 +171,17 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains(said), qPrintable(r.err));
     }
 
+    // The grace when --grace does not say: `ferry budget set grace`, kept in the run's spec.
+    void theGraceComesFromTheSettingsUnlessGiven()
+    {
+        QCOMPARE(ferry({u"budget"_s, u"set"_s, u"grace"_s, u"3"_s}).out, u"grace: 3 s\n"_s);
+        QCOMPARE(ferry({u"budget"_s, u"set"_s, u"grace"_s, u"-1"_s}).exitCode, 1);
+        const QString id = start({u"--max-time"_s, u"1:00:00"_s, u"--hp"_s, u"seconds=0"_s});
+        QVERIFY(!id.isEmpty());
+        QCOMPARE(ended(id)[u"spec"_s][u"budget"_s][u"graceSeconds"_s].toInt(), 3);
+        QCOMPARE(ferry({u"budget"_s, u"unset"_s, u"grace"_s}).out, u"grace: 30 s\n"_s);
+    }
+
     // The month's budget: once this month's runs have cost it, a launch (and a kernel's start) is
     // refused with the numbers; raised, it starts again.
     void aLaunchIsRefusedOnceTheMonthIsSpent()

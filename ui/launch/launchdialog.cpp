@@ -425,6 +425,7 @@ run::RunSpec LaunchDialog::spec() const
         spec.budget.maxCost = *cap;
     if (const auto cap = cost::parseMaxTime(m_maxTime->text()); cap && !m_maxTime->text().trimmed().isEmpty())
         spec.budget.maxSeconds = *cap;
+    spec.budget.graceSeconds = cost::budgetGraceSeconds(m_settings); // Settings: ferry budget set grace
     return spec;
 }
 
