@@ -6,21 +6,17 @@
 #include "cli/runsupport.h"
 
 #include "common/textfile.h"
-#include "cost/budget.h"
 #include "kernelhost/kernelconnection.h"
 #include "kernelhost/kernelhost.h"
 #include "metrics/terminaltext.h"
-#include "store/runstore.h"
 #include "workspace/workspace.h"
 
 #include <QCoreApplication>
-#include <QDateTime>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSettings>
 #include <QTimer>
 
 #include <atomic>
@@ -206,16 +202,6 @@ private:
             request.idleStopMinutes = parser.value(u"idle-stop"_s).toDouble(&ok);
             if (!ok || request.idleStopMinutes < 0)
                 return usageError(name(), u"--idle-stop takes minutes (0: never)"_s, io);
-        }
-        // A kernel spends the month's budget as a run does (docs/cost.md): none starts once it is spent.
-        if (const auto month = cost::readMonthBudget(QSettings()); !month || month->has_value()) {
-            const auto store = run::RunStore::open(run::RunStore::pathInWorkspace(ws.root()));
-            if (!store)
-                return fail(store.error(), io);
-            if (const auto left =
-                    cost::checkMonthBudget(**store, m_kernelsDir, QSettings(), QDateTime::currentMSecsSinceEpoch());
-                !left)
-                return fail(left.error(), io);
         }
         io.err << "starting a kernel on " << request.target.toString() << "..." << Qt::endl;
         request.progress = [&io](const QString &text) { io.err << text << Qt::endl; };

@@ -2,6 +2,7 @@
 
 #include "common/privatedir.h"
 #include "common/safefile.h"
+#include "cost/budget.h"
 #include "kernelhost/kernelconnection.h"
 #include "kernelhost/kernellink.h"
 #include "kernels/connectionfile.h"
@@ -11,6 +12,7 @@
 #include "run/runenvironment.h"
 #include "run/runsecrets.h"
 #include "secrets/redactor.h"
+#include "store/runstore.h"
 #include "targets/remotetarget.h"
 #include "targets/targetfactory.h"
 
@@ -21,6 +23,7 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QThread>
 
 #include <algorithm>
@@ -184,6 +187,18 @@ Expected<run::RunSpec> kernelSpec(const QString &id, const KernelRequest &reques
 Expected<KernelFolder> startKernel(const QString &kernelsDir, const KernelRequest &request, const QString &ferryBinary,
                                    int timeoutMs)
 {
+    // A kernel spends the workspace's month as a run does (cost/budget.h): none starts once it is
+    // spent. The store is opened only when there is a month's budget to judge.
+    if (const auto month = cost::readMonthBudget(QSettings()); !month || month->has_value()) {
+        const QString workspaceRoot = QDir::cleanPath(kernelsDir + u"/../.."_s); // <root>/.ferry/kernels
+        const auto store = run::RunStore::open(run::RunStore::pathInWorkspace(workspaceRoot));
+        if (!store)
+            return store.error();
+        if (const auto left =
+                cost::checkMonthBudget(**store, kernelsDir, QSettings(), QDateTime::currentMSecsSinceEpoch());
+            !left)
+            return left.error();
+    }
     const QString id = newKernelId();
     auto spec = kernelSpec(id, request);
     if (!spec)

@@ -46,9 +46,9 @@ QString newKernelId();
 
 // Starts a kernel in `kernelsDir` and returns its folder once its keeper listens (keeper.json),
 // or the step that failed and why: the start on the target, the keeper, the kernel (its last
-// lines; a Python without ipykernel is named as such). Blocks up to `timeoutMs` (and while a Slurm
-// job waits in the queue, however long that is: that time is not counted): call it off the GUI
-// thread.
+// lines; a Python without ipykernel is named as such); refused before anything once the workspace's
+// month's budget is spent (cost/budget.h). Blocks up to `timeoutMs` (and while a Slurm job waits in
+// the queue, however long that is: that time is not counted): call it off the GUI thread.
 Expected<KernelFolder> startKernel(const QString &kernelsDir, const KernelRequest &request, const QString &ferryBinary,
                                    int timeoutMs = 60000);
 
