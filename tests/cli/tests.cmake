@@ -49,3 +49,6 @@ ferry_test(tst_mediacli SOURCES cli/tst_mediacli.cpp)
 # real notification server on a private D-Bus session (tests/services/notifications.sh), the exit
 # code the run's end's.
 ferry_test(tst_runswatch SOURCES cli/tst_runswatch.cpp)
+# `ferry runs list --json`'s progress, ETA and cost so far, for real local runs of progress.py
+# (Debian's Python and its tqdm): Hugging Face's steps, a bar read as it redraws, no total.
+ferry_test(tst_runsprogress SOURCES cli/tst_runsprogress.cpp)

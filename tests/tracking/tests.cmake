@@ -19,3 +19,6 @@ ferry_test(tst_runlabels SOURCES tracking/tst_runlabels.cpp)
 # over a real store's points.
 ferry_test(tst_alertrule SOURCES tracking/tst_alertrule.cpp)
 ferry_test(tst_alertwatch SOURCES tracking/tst_alertwatch.cpp)
+# A run's progress and ETA from real tqdm and Hugging Face output (progress.py), Keras' lines, an
+# epochs parameter; the idle GPU rule over recorded samples and as a gpu_idle alert.
+ferry_test(tst_progress SOURCES tracking/tst_progress.cpp)

@@ -120,7 +120,8 @@ RunsView::RunsView(QWidget *parent)
         {RunsModel::StatusColumn, 13 * digit},      {RunsModel::NameColumn, 24 * digit},
         {RunsModel::IdColumn, 6 * digit},           {RunsModel::TargetColumn, 9 * digit},
         {RunsModel::EnvironmentColumn, 14 * digit}, {RunsModel::StartedColumn, 19 * digit},
-        {RunsModel::DurationColumn, 8 * digit},
+        {RunsModel::DurationColumn, 8 * digit},     {RunsModel::ProgressColumn, 8 * digit},
+        {RunsModel::EtaColumn, 8 * digit},          {RunsModel::CostColumn, 11 * digit},
     };
     for (const auto &[column, width] : widths)
         header->resizeSection(column, width);

@@ -50,6 +50,9 @@ void RunMonitorWorker::poll()
             Q_EMIT logLines(change.runId, change.lines);
         if (change.detail)
             Q_EMIT detailChanged(change.runId, *change.detail);
+        if (!change.finished)
+            Q_EMIT progressChanged(change.runId, change.progress.has_value(),
+                                   change.progress.value_or(run::Progress{}));
     }
     if (!changedIds.isEmpty())
         Q_EMIT changed(changedIds, finished, replaced);
