@@ -271,7 +271,7 @@ void Workbench::createActions()
     connect(a.runDistributions, &QAction::triggered, m_media, &MediaController::openDistributions);
     a.rerunExactly = make(tr("Re-run E&xactly"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     connect(a.rerunExactly, &QAction::triggered, m_runs, &RunsController::rerunCurrentExactly);
-    a.costs = make(tr("C&osts"));
+    a.costs = make(tr("C&osts"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M));
     a.costs->setToolTip(tr("What the runs and kernels took and cost, per run, target, sweep, tag or month"));
     connect(a.costs, &QAction::triggered, this, &Workbench::showCosts);
 
