@@ -20,6 +20,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTableView>
+#include <QTableWidget>
 
 using namespace Qt::StringLiterals;
 

@@ -152,13 +152,17 @@ void CostsView::showRows()
         showGroups(cost::Grouping(grouping.toInt()));
     else
         showRuns();
-    m_table->resizeColumnsToContents();
+    // Each column as wide as its cells, the last taking the rest of the width.
+    QHeaderView *header = m_table->horizontalHeader();
+    for (int c = 0; c < m_table->columnCount(); ++c)
+        header->setSectionResizeMode(c, c + 1 == m_table->columnCount() ? QHeaderView::Stretch
+                                                                        : QHeaderView::ResizeToContents);
     const cost::CostGroup total = cost::totalCost(m_rows);
-    QString text = tr("Total: %n run(s) and kernel(s), %1, %2", nullptr, total.runs)
+    QString text = tr("Total: %1 (runs and kernels), %2, %3")
+                       .arg(total.runs)
                        .arg(costsTimeText(total.seconds), cost::moneyText(total.cost));
     if (total.unpriced > 0)
-        text +=
-            tr(" (and %n at an unknown rate, not counted: set a rate in Settings › Rates)", nullptr, total.unpriced);
+        text += tr(" — and %1 at an unknown rate, not counted: set a rate in Settings › Rates").arg(total.unpriced);
     m_total->setText(text);
 }
 

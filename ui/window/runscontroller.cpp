@@ -118,6 +118,7 @@ void RunsController::attach(WorkspaceSession *session)
     connect(loader, &RunsLoader::loaded, this, &RunsController::runsLoaded);
     connect(session->monitor(), &RunMonitorWorker::detailChanged, m_panels.runs->model(), &RunsModel::setDetail);
     connect(session->monitor(), &RunMonitorWorker::progressChanged, m_panels.runs->model(), &RunsModel::setProgress);
+    m_panels.runs->model()->setRates(cost::readRates(m_settings).rates); // as set when the workspace opens
     m_panels.details->setStore(store(), m_workspace->root());
     m_panels.train->setWorkspace(store(), m_workspace->runsDir(), m_workspace->root());
     m_actions->setWorkspace(store(), m_workspace->root(), m_workspace->runsDir());

@@ -510,10 +510,15 @@ void TestRunsModel::parameterAndMetricColumnsSortAsNumbers()
     QCOMPARE(model->index(model->rowOf(u"b"_s), lr).data().toString(), u"0.003"_s);
     QCOMPARE(model->index(model->rowOf(u"c"_s), loss).data().toString(), u"9"_s);
     QVERIFY(!model->index(model->rowOf(u"d"_s), loss).data().isValid());
-    // In view beside the name: the parameters, then the metrics, before the target.
+    // In view beside the name: the parameters, then the metrics, before the target; progress, ETA
+    // and cost beside the status.
     const QHeaderView *header = view.table()->horizontalHeader();
-    QCOMPARE(header->visualIndex(lr), RunsModel::IdColumn + 1);
-    QCOMPARE(header->visualIndex(loss), RunsModel::IdColumn + 4);
+    QCOMPARE(header->visualIndex(RunsModel::ProgressColumn), 1);
+    QCOMPARE(header->visualIndex(RunsModel::CostColumn), 3);
+    const int id = header->visualIndex(RunsModel::IdColumn);
+    QCOMPARE(id, RunsModel::IdColumn + 3);
+    QCOMPARE(header->visualIndex(lr), id + 1);
+    QCOMPARE(header->visualIndex(loss), id + 4);
     QVERIFY(header->visualIndex(RunsModel::TargetColumn) > header->visualIndex(loss));
 
     view.table()->sortByColumn(lr, Qt::AscendingOrder);
