@@ -82,11 +82,12 @@ QList<RunMonitor::Change> RunMonitor::poll()
             change.status = f.lastStatus; // the folder is unreadable now: tried again next round
         }
         const bool changed = change.newPoints > 0 || !change.lines.isEmpty() || change.finished || change.replaced ||
-                             change.status != f.lastStatus || change.detail.has_value() || !change.alerts.isEmpty() ||
-                             (change.progress ? change.progress->fraction : -1) != f.lastFraction;
-        f.lastFraction = change.progress ? change.progress->fraction : -1;
+                             change.status != f.lastStatus || change.detail.has_value() || !change.alerts.isEmpty();
+        const double fraction = change.progress ? change.progress->fraction : -1;
+        change.onlyProgress = !changed && fraction != f.lastFraction;
+        f.lastFraction = fraction;
         f.lastStatus = change.status;
-        if (changed)
+        if (changed || change.onlyProgress)
             changes << change;
         if (change.finished) {
             m_runAlertRules.remove(it.key());

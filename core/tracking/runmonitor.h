@@ -42,6 +42,7 @@ public:
         // How far the run is (tracking/progress.h), in every change of a run not over; a change is
         // listed when its fraction moved. nullopt: nothing in its log gives a total.
         std::optional<Progress> progress;
+        bool onlyProgress = false; // listed for its progress alone: nothing else of it changed
     };
     // One round over the unfinished runs; only runs where something happened are listed.
     QList<Change> poll();
