@@ -193,9 +193,9 @@ private Q_SLOTS:
         const QDateTime day = QDateTime::fromMSecsSinceEpoch(kReportDay).toLocalTime();
         records[4].startedMs = day.addMonths(1).toMSecsSinceEpoch();
         records[4].finishedMs = records[4].startedMs + 900 * 1000;
-        const QList<ferry::cost::CostGroup> byMonth = ferry::cost::groupCosts(
-            ferry::cost::costReport(records, kReportRates, 0, kReportDay + 86400000LL * 62),
-            ferry::cost::Grouping::Month);
+        const QList<ferry::cost::CostGroup> byMonth =
+            ferry::cost::groupCosts(ferry::cost::costReport(records, kReportRates, 0, kReportDay + 86400000LL * 62),
+                                    ferry::cost::Grouping::Month);
         QCOMPARE(byMonth.size(), 2);
         QCOMPARE(byMonth[0].name, day.toString(u"yyyy-MM"_s));
         QCOMPARE(byMonth[0].runs, 4);
