@@ -5,8 +5,11 @@
 
 #include "common/durationtext.h"
 #include "cost/costreport.h"
+#include "cost/kernelcost.h"
 #include "cost/money.h"
+#include "kernelhost/kernelhost.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QSettings>
 
@@ -21,6 +24,20 @@ namespace {
 QString timeOf(double seconds)
 {
     return ferry::durationText(qint64(std::llround(seconds * 1000)));
+}
+
+// The workspace's kernels as records the report prices with the runs (kernels are no runs of the
+// store): each from its start to its end, or to now while it runs.
+QList<run::RunRecord> kernelRecords(const workspace::Workspace &workspace, Io &io)
+{
+    QList<Error> problems;
+    QList<run::RunRecord> records;
+    for (const kernels::KernelSession &k :
+         kernels::kernelSessions(workspace.kernelsDir(), QCoreApplication::applicationFilePath(), &problems))
+        records << cost::kernelRecord(k.id, k.spec, k.startedMs, k.finishedMs);
+    for (const Error &e : problems)
+        io.err << "ferry cost: a kernel left out: " << e.toString() << Qt::endl;
+    return records;
 }
 
 // A group's cost: the known part, and that some runs' is unknown.
@@ -40,7 +57,7 @@ public:
     void configure(QCommandLineParser &parser) const override
     {
         parser.setApplicationDescription(
-            u"ferry cost report: every run that started (since DATE), its time and its cost at the rates\n"
+            u"ferry cost report: every run and kernel that started (since DATE), its time and its cost at the rates\n"
             u"set now ('ferry rates list'), in USD, the price catalog's currency. A run at an unknown rate\n"
             u"has an unknown cost, counted apart, never as 0. A run still going counts until now.\n"
             u"--csv: one row per run (run,target,seconds,rate,cost), or with --by one row per group\n"
@@ -48,8 +65,8 @@ public:
         parser.addPositionalArgument(u"action"_s, u"report"_s, u"report"_s);
         parser.addOption(
             {u"since"_s, u"Only runs started on this day or later (YYYY-MM-DD, local time)."_s, u"DATE"_s});
-        parser.addOption(
-            {u"by"_s, u"Group by target, sweep or tag (a run with several tags counts in each)."_s, u"GROUPING"_s});
+        parser.addOption({u"by"_s, u"Group by target, sweep, tag (a run with several tags counts in each) or month."_s,
+                          u"GROUPING"_s});
         parser.addOption({u"csv"_s, u"Print CSV."_s});
         parser.addOption({u"workspace"_s, u"The workspace folder (default: the current folder)."_s, u"DIR"_s});
     }
@@ -70,8 +87,8 @@ public:
         if (parser.isSet(u"by"_s)) {
             grouping = cost::groupingFromText(parser.value(u"by"_s));
             if (!grouping)
-                return usageError(name(), u"--by takes target, sweep or tag, not '%1'"_s.arg(parser.value(u"by"_s)),
-                                  io);
+                return usageError(name(),
+                                  u"--by takes target, sweep, tag or month, not '%1'"_s.arg(parser.value(u"by"_s)), io);
         }
         auto context = openRunContext(parser.value(u"workspace"_s), io);
         if (!context)
@@ -80,7 +97,8 @@ public:
         for (const Error &e : rates.problems)
             io.err << "ferry cost: " << e.toString() << Qt::endl;
         const QList<cost::RunCost> rows =
-            cost::costReport(context->store->runs(), rates.rates, sinceMs, QDateTime::currentMSecsSinceEpoch());
+            cost::costReport(context->store->runs() + kernelRecords(context->workspace, io), rates.rates, sinceMs,
+                             QDateTime::currentMSecsSinceEpoch());
         const bool csv = parser.isSet(u"csv"_s);
         if (grouping) {
             const QList<cost::CostGroup> groups = cost::groupCosts(rows, *grouping);

@@ -15,6 +15,8 @@
 #include "cli/runsrerun.h"
 #include "cli/runsupport.h"
 #include "cli/runswatch.h"
+#include "cost/costreport.h"
+#include "cost/money.h"
 
 #include "metrics/terminaltext.h"
 #include "snapshot/snapshot.h"
@@ -29,6 +31,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSettings>
 #include <QStringDecoder>
 #include <QThread>
 
@@ -224,11 +227,11 @@ public:
         const bool json = parser.isSet(u"json"_s);
         if (action == "gc"_L1)
             return collectGarbage(*context, json, io);
-        refreshUnfinishedRuns(*context, io);
+        const QHash<QString, run::Progress> progress = refreshUnfinishedRuns(*context, io);
         if (action == "list"_L1) {
             const QString where = parser.value(u"where"_s);
             const auto runs = runsWhere(*context->store, where, io);
-            return runs ? list(*context, *runs, !where.isEmpty(), json, io) : kExitUserError;
+            return runs ? list(*context, *runs, progress, !where.isEmpty(), json, io) : kExitUserError;
         }
         const auto record = findRun(*context->store, id, io);
         if (!record)
@@ -264,7 +267,8 @@ public:
     }
 
 private:
-    static int list(RunContext &context, const QList<run::RunRecord> &runs, bool filtered, bool json, Io &io)
+    static int list(RunContext &context, const QList<run::RunRecord> &runs,
+                    const QHash<QString, run::Progress> &progress, bool filtered, bool json, Io &io)
     {
         // Each run's parameters and key metrics (review 2026-12-06, finding 14): one read of every
         // run's parameters, one of each run's last values (through the store's index).
@@ -273,9 +277,12 @@ private:
         for (const run::RunRecord &r : runs)
             listed << ListedRun{r, run::runParameters(r, stored.value(r.id)), context.store->lastValues(r.id)};
         if (json) {
+            const cost::RatesRead rates = cost::readRates(QSettings());
+            const qint64 now = QDateTime::currentMSecsSinceEpoch();
             QJsonArray array;
             for (const ListedRun &r : std::as_const(listed)) {
                 QJsonObject o = toJson(r.record);
+                addLiveJson(o, r.record, progress, rates.rates, now);
                 QJsonObject params, last;
                 for (const run::Hyperparameter &hp : r.params)
                     params[hp.name] = hp.value;
@@ -301,6 +308,24 @@ private:
         io.out << run::terminalLines(runListTable(listed));
         io.out.flush();
         return kExitOk;
+    }
+
+    // While a run goes (docs/cost.md, *While it runs*): "progress" (0 to 1, null when its log gives
+    // no total), "etaSeconds" (null without a rate of progress), "costSoFar" ({amount, currency} or
+    // null at an unknown rate): for a run over, its whole time and cost, progress and ETA null.
+    static void addLiveJson(QJsonObject &o, const run::RunRecord &record, const QHash<QString, run::Progress> &progress,
+                            const cost::Rates &rates, qint64 now)
+    {
+        const auto p = progress.constFind(record.id);
+        const bool known = p != progress.cend();
+        o[u"progress"_s] = known ? QJsonValue(p->fraction) : QJsonValue();
+        o[u"progressSource"_s] = known ? QJsonValue(run::progressSourceName(p->source)) : QJsonValue();
+        o[u"etaSeconds"_s] = known && p->etaSeconds ? QJsonValue(std::round(*p->etaSeconds)) : QJsonValue();
+        const cost::RunCost c = cost::costOf(record, rates, now);
+        const auto amount = c.cost();
+        o[u"costSoFar"_s] = amount ? QJsonValue(QJsonObject{{u"amount"_s, cost::plainAmount(*amount).toDouble()},
+                                                            {u"currency"_s, QString(cost::kCurrency)}})
+                                   : QJsonValue();
     }
 
     static int show(RunContext &context, const run::RunRecord &r, bool json, Io &io)

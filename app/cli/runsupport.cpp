@@ -90,8 +90,9 @@ std::optional<run::RunRecord> findRun(const run::RunStore &store, const QString 
     return std::nullopt;
 }
 
-void refreshUnfinishedRuns(RunContext &context, Io &io)
+QHash<QString, run::Progress> refreshUnfinishedRuns(RunContext &context, Io &io)
 {
+    QHash<QString, run::Progress> progress;
     for (const run::RunRecord &record : context.store->runs()) {
         if (run::isFinished(record.status) || record.status == run::RunStatus::Created)
             continue;
@@ -104,9 +105,14 @@ void refreshUnfinishedRuns(RunContext &context, Io &io)
             continue;
         run::RunFollower follower(*context.store, *target, runDirOf(context, record.id), record);
         follower.setReturnLines(false); // the store brought up to date, nothing shown
-        (void)follower.poll();
+        const auto step = follower.poll();
+        if (step && !step->finished) {
+            if (const auto p = follower.progress(QDateTime::currentMSecsSinceEpoch()))
+                progress.insert(record.id, *p);
+        }
     }
     context.store->flush();
+    return progress;
 }
 
 int followRun(RunContext &context, const run::RunRecord &record, Io &io)

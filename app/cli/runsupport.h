@@ -7,7 +7,10 @@
 #include "cli/command.h"
 #include "store/runstore.h"
 #include "targets/target.h"
+#include "tracking/progress.h"
 #include "workspace/workspace.h"
+
+#include <QHash>
 
 #include <functional>
 #include <memory>
@@ -31,8 +34,9 @@ std::unique_ptr<targets::Target> makeTarget(const run::TargetSpec &spec, Io &io)
 std::optional<run::RunRecord> findRun(const run::RunStore &store, const QString &idOrPart, Io &io);
 
 // Brings the store up to date for runs that are not over yet (re-attach after a crash,
-// `lost` for runs whose processes vanished).
-void refreshUnfinishedRuns(RunContext &context, Io &io);
+// `lost` for runs whose processes vanished). Returns how far each of those still running is
+// (tracking/progress.h), by run id: those whose log gives a total.
+QHash<QString, run::Progress> refreshUnfinishedRuns(RunContext &context, Io &io);
 
 // Prints the run's log (and metric points) as it grows until it ends, or until Ctrl-C,
 // which stops following but never the run. Returns the exit code for the command.

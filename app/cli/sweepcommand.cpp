@@ -13,6 +13,7 @@
 #include "cost/money.h"
 #include "sweep/sampler.h"
 #include "sweep/sweepcontroller.h"
+#include "sweep/sweepestimate.h"
 #include "sweep/sweepfile.h"
 #include "targets/targetfactory.h"
 
@@ -162,24 +163,7 @@ private:
                 io.err << "ferry sweep: " << store.error().toString() << Qt::endl;
         }
         const cost::RatesRead rates = cost::readRates(QSettings());
-        const Sampler sampler(spec);
-        const int planned = spec.plannedTrials();
-        bool sweptWork = false;
-        for (const Parameter &p : spec.parameters)
-            sweptWork = sweptWork || cost::workParameterNames().contains(p.name);
-        for (int n = 0; n < planned; ++n) {
-            run::RunSpec trial = *base;
-            std::optional<Point> point;
-            if (spec.method != Method::Bayes || n < Sampler::kStartupTrials)
-                point = sampler.sample(n, {});
-            if (point)
-                trial.hyperparameters << sampler.hyperparameters(*point);
-            else if (sweptWork) { // its work is TPE's to choose: no estimate
-                out.trials << cost::CostEstimate{cost::DurationEstimate{}, cost::rateFor(trial, rates.rates)};
-                continue;
-            }
-            out.trials << cost::estimateCost(trial, history, rates.rates);
-        }
+        out.trials = estimateTrials(spec, *base, history, rates.rates);
         return out;
     }
 
@@ -206,25 +190,7 @@ private:
             io.out << "estimate: none (" << estimates.why << ")" << Qt::endl;
             return;
         }
-        const cost::TotalEstimate t = cost::totalEstimate(estimates.trials, spec.maxParallel);
-        if (!t.complete()) {
-            io.out << "estimate: no history for " << t.trials - t.withHistory << " of " << t.trials
-                   << " trials (no comparable run has finished in this workspace, or TPE picks their work): no total"
-                   << Qt::endl;
-            return;
-        }
-        const auto text = [](double seconds) { return ferry::durationText(qint64(std::llround(seconds * 1000))); };
-        io.out << "estimate: " << t.trials << " trials, " << spec.maxParallel << " at a time: about "
-               << text(t.typicalWallSeconds) << " until the last ends (" << text(t.lowWallSeconds) << " to "
-               << text(t.highWallSeconds) << "), " << text(t.typicalSeconds) << " of runs in all" << Qt::endl;
-        const cost::CostEstimate &first = estimates.trials.constFirst();
-        if (t.typicalCost)
-            io.out << "cost: about " << cost::moneyText(*t.typicalCost) << " (" << cost::moneyText(*t.lowCost) << " to "
-                   << cost::moneyText(*t.highCost) << ") at " << cost::appliedRateText(first.rate, run::RunSpec{})
-                   << Qt::endl;
-        else
-            io.out << "cost: unknown, the rate of the trials' target is unknown (ferry rates set TARGET AMOUNT/h)"
-                   << Qt::endl;
+        io.out << sweepEstimateText(spec, estimates.trials) << Qt::endl;
     }
 
     static int plan(const SweepSpec &spec, const TrialEstimates &estimates, bool json, Io &io)

@@ -4,6 +4,7 @@
 #include "cost/money.h"
 #include "data/csvsyntax.h"
 
+#include <QDateTime>
 #include <QMap>
 
 #include <algorithm>
@@ -81,6 +82,8 @@ std::optional<Grouping> groupingFromText(const QString &text)
         return Grouping::Sweep;
     if (text == u"tag"_s)
         return Grouping::Tag;
+    if (text == u"month"_s)
+        return Grouping::Month;
     return std::nullopt;
 }
 
@@ -93,6 +96,8 @@ QList<CostGroup> groupCosts(const QList<RunCost> &rows, Grouping grouping)
             names << row.target;
         else if (grouping == Grouping::Sweep)
             names << (row.sweep.isEmpty() ? kNoGroup : row.sweep);
+        else if (grouping == Grouping::Month)
+            names << QDateTime::fromMSecsSinceEpoch(row.startedMs).toLocalTime().toString(u"yyyy-MM"_s);
         else
             names = row.tags.isEmpty() ? QStringList{kNoGroup} : row.tags;
         for (const QString &name : std::as_const(names)) {

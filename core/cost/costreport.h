@@ -35,19 +35,20 @@ RunCost costOf(const run::RunRecord &record, const Rates &rates, qint64 nowMs);
 // The runs that started at `sinceMs` or later (0: all), oldest first, each priced.
 QList<RunCost> costReport(const QList<run::RunRecord> &records, const Rates &rates, qint64 sinceMs, qint64 nowMs);
 
-enum class Grouping { Target, Sweep, Tag };
-// "target", "sweep", "tag"; nullopt for another word.
+enum class Grouping { Target, Sweep, Tag, Month };
+// "target", "sweep", "tag", "month"; nullopt for another word.
 std::optional<Grouping> groupingFromText(const QString &text);
 
 // One group: its runs, their seconds, the cost of those whose rate is known and how many are not.
 struct CostGroup {
-    QString name; // the target, the sweep id or the tag; "(none)" for runs of no sweep or no tag
+    QString name; // the target, the sweep id, the tag or the month of the start ("2026-12", local
+                  // time); "(none)" for runs of no sweep or no tag
     int runs = 0;
     double seconds = 0;
     double cost = 0;
     int unpriced = 0; // runs at an unknown rate: their seconds counted, their cost not
 };
-// By target, sweep or tag (a run with several tags counts in each), in name order.
+// By target, sweep, tag (a run with several tags counts in each) or month, in name order.
 QList<CostGroup> groupCosts(const QList<RunCost> &rows, Grouping grouping);
 // All the rows as one group named "total".
 CostGroup totalCost(const QList<RunCost> &rows);

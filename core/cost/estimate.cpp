@@ -2,6 +2,7 @@
 
 #include "common/durationtext.h"
 #include "cost/money.h"
+#include "run/workparameter.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -17,27 +18,13 @@ namespace ferry::cost {
 
 namespace {
 
-// The value of the hyperparameter `name` as a positive number; nullopt when absent or not one.
-std::optional<double> workValue(const run::RunSpec &spec, const QString &name)
-{
-    for (const run::Hyperparameter &h : spec.hyperparameters) {
-        if (h.name != name)
-            continue;
-        bool ok = false;
-        const double v = h.value.trimmed().toDouble(&ok);
-        return ok && std::isfinite(v) && v > 0 ? std::optional<double>(v) : std::nullopt;
-    }
-    return std::nullopt;
-}
+using run::workValue;
 
 // The planned run's work parameter: the first of workParameterNames() it gives; empty: none.
-QString workParameterOf(const run::RunSpec &spec)
+QString workParameterName(const run::RunSpec &spec)
 {
-    for (const QString &name : workParameterNames()) {
-        if (workValue(spec, name))
-            return name;
-    }
-    return {};
+    const auto work = run::workParameterOf(spec);
+    return work ? work->name : QString();
 }
 
 QString trainingData(const run::RunSpec &spec)
@@ -118,23 +105,7 @@ std::vector<double> scaled(const std::vector<PastDuration> &runs, double work, D
 
 QStringList workParameterNames()
 {
-    return {u"max_steps"_s,
-            u"max-steps"_s,
-            u"num_steps"_s,
-            u"num-steps"_s,
-            u"total_steps"_s,
-            u"steps"_s,
-            u"max_iters"_s,
-            u"iterations"_s,
-            u"iters"_s,
-            u"num_train_epochs"_s,
-            u"num-train-epochs"_s,
-            u"max_epochs"_s,
-            u"max-epochs"_s,
-            u"num_epochs"_s,
-            u"num-epochs"_s,
-            u"n_epochs"_s,
-            u"epochs"_s};
+    return run::workParameterNames();
 }
 
 bool isComparable(const run::RunSpec &planned, const run::RunSpec &done, const run::RunRecord &record)
@@ -155,9 +126,9 @@ bool isComparable(const run::RunSpec &planned, const run::RunSpec &done, const r
     if (planned.target.kind == run::TargetKind::Slurm &&
         done.target.options.value(u"partition"_s).toString() != planned.target.options.value(u"partition"_s).toString())
         return false;
-    const QString work = workParameterOf(planned);
+    const QString work = workParameterName(planned);
     if (work.isEmpty())
-        return workParameterOf(done).isEmpty();
+        return workParameterName(done).isEmpty();
     return workValue(done, work).has_value();
 }
 
@@ -173,7 +144,7 @@ DurationEstimate estimateDuration(const run::RunSpec &planned, const QList<run::
                          return std::abs(asOf - a->startedMs) < std::abs(asOf - b->startedMs);
                      });
     DurationEstimate estimate;
-    estimate.workParameter = workParameterOf(planned);
+    estimate.workParameter = workParameterName(planned);
     const double work = estimate.workParameter.isEmpty() ? 0 : *workValue(planned, estimate.workParameter);
     std::vector<PastDuration> runs;
     for (const run::RunRecord *r : std::as_const(nearestFirst)) {

@@ -452,6 +452,22 @@ QList<KernelSummary> listKernels(const QString &kernelsDir, const QString &ferry
     return kernels;
 }
 
+QList<KernelSession> kernelSessions(const QString &kernelsDir, const QString &ferryBinary, QList<Error> *problems)
+{
+    QList<KernelSession> sessions;
+    for (const KernelSummary &k : listKernels(kernelsDir, ferryBinary, problems)) {
+        const auto spec = run::RunDirectory(k.folder).readSpec();
+        if (!spec) {
+            if (problems)
+                *problems << spec.error();
+            continue;
+        }
+        const qint64 end = k.alive() ? 0 : (k.end && k.end->finishedMs > 0 ? k.end->finishedMs : k.lastActivityMs);
+        sessions << KernelSession{k.id, *spec, k.startedMs, end};
+    }
+    return sessions;
+}
+
 Expected<QString> findKernel(const QString &kernelsDir, const QString &idOrPrefix)
 {
     const QStringList ids =

@@ -91,6 +91,17 @@ KernelEnd explainedEnd(const QString &folder, const KernelEnd &end, const QStrin
 // Every kernel of `kernelsDir`, oldest first; a folder that cannot be read is left out and named in `problems`.
 QList<KernelSummary> listKernels(const QString &kernelsDir, const QString &ferryBinary,
                                  QList<Error> *problems = nullptr);
+// A kernel's time on its target, as the cost report prices it (cost/kernelcost.h): its spec, its
+// start, its end (0 while it runs; a dead kernel without a recorded end: its last activity).
+struct KernelSession {
+    QString id;
+    run::RunSpec spec;
+    qint64 startedMs = 0;
+    qint64 finishedMs = 0;
+};
+// Every kernel of `kernelsDir` as listKernels lists them (probed: blocking), with its spec.
+QList<KernelSession> kernelSessions(const QString &kernelsDir, const QString &ferryBinary,
+                                    QList<Error> *problems = nullptr);
 // The folder of the kernel whose id is `idOrSuffixOrPrefix` (or starts or ends with it); why not when none or several.
 Expected<QString> findKernel(const QString &kernelsDir, const QString &idOrPrefix);
 

@@ -153,4 +153,19 @@ QString lastLogLines(const QString &path, int lines, qint64 maxBytes)
     return shown.mid(std::max<qsizetype>(0, shown.size() - lines)).join(u'\n');
 }
 
+QByteArray unfinishedLogLine(const QString &path, qint64 offset, qint64 maxBytes)
+{
+    if (offset < 0 || maxBytes <= 0 || entryKind(path) != EntryKind::RegularFile)
+        return {};
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    const qint64 size = file.size();
+    const qint64 from = std::max(offset, size - maxBytes);
+    if (size <= offset || !file.seek(from))
+        return {};
+    const QByteArray bytes = file.read(size - from);
+    return bytes.contains('\n') ? QByteArray() : bytes;
+}
+
 } // namespace ferry::run

@@ -47,4 +47,10 @@ public:
 inline constexpr qint64 kLastLogBytes = 16 * 1024;
 QString lastLogLines(const QString &path, int lines, qint64 maxBytes = kLastLogBytes);
 
+// The line being written after `offset` (where complete lines end): its last `maxBytes`, without
+// a newline in them (a progress bar redrawn with '\r' until its loop ends). Empty when the log
+// holds a newline after `offset` (complete lines wait to be read), holds nothing more, or is not
+// a regular file.
+QByteArray unfinishedLogLine(const QString &path, qint64 offset, qint64 maxBytes = 4096);
+
 } // namespace ferry::run

@@ -13,7 +13,7 @@ namespace ferry::run {
 
 namespace {
 
-const QString kRuleForms = u"METRIC > NUMBER, METRIC < NUMBER, METRIC:nan or stalled:DURATION"_s;
+const QString kRuleForms = u"METRIC > NUMBER, METRIC < NUMBER, METRIC:nan, stalled:DURATION or gpu_idle:DURATION"_s;
 
 Error ruleError(int column, const QString &message)
 {
@@ -100,7 +100,8 @@ Expected<QString> scanName(Scan &s, bool &quoted)
     return s.text.mid(start, s.at - start).trimmed().toString();
 }
 
-Expected<AlertRule> scanStall(Scan &s)
+// The duration after "stalled:" or "gpu_idle:" (`keyword`), for a rule of `kind`.
+Expected<AlertRule> scanStall(Scan &s, QLatin1StringView keyword, AlertRule::Kind kind)
 {
     s.skipSpaces();
     const qsizetype start = s.at;
@@ -108,21 +109,24 @@ Expected<AlertRule> scanStall(Scan &s)
     double amount = 0;
     const qsizetype length = scanNumber(s.text, s.at, amount);
     if (length == 0)
-        return ruleError(
-            at, u"expected a duration after 'stalled:' such as 10m (s, m or h), not '%1'"_s.arg(wordAt(s.text, s.at)));
+        return ruleError(at, u"expected a duration after '%1:' such as 10m (s, m or h), not '%2'"_s.arg(
+                                 keyword, wordAt(s.text, s.at)));
     s.at += length;
     const QChar unit = s.at < s.text.size() ? s.text[s.at].toLower() : QChar();
     const double scale = unit == u's' ? 1000.0 : unit == u'm' ? 60000.0 : unit == u'h' ? 3600000.0 : 0;
     if (scale == 0)
-        return ruleError(s.column(), u"expected the duration's unit after %1: s, m or h (stalled:%1m)"_s.arg(amount));
+        return ruleError(s.column(),
+                         u"expected the duration's unit after %1: s, m or h (%2:%1m)"_s.arg(amount).arg(keyword));
     ++s.at;
     const double ms = amount * scale;
     if (!(ms >= double(kLeastStallMs) && ms <= double(kMostStallMs)))
-        return ruleError(at, u"a stall lasts from 1s to 7 days, not %1"_s.arg(s.text.mid(start, s.at - start)));
+        return ruleError(at, u"a %1 lasts from 1s to 7 days, not %2"_s.arg(
+                                 kind == AlertRule::Kind::Stalled ? u"stall"_s : u"GPU's idle time"_s,
+                                 s.text.mid(start, s.at - start)));
     if (const auto end = s.expectEnd(); !end)
         return end.error();
     AlertRule rule;
-    rule.kind = AlertRule::Kind::Stalled;
+    rule.kind = kind;
     rule.stallMs = qint64(std::llround(ms));
     return rule;
 }
@@ -174,7 +178,7 @@ QString numberText(double value)
 // A name written as it is would not read back as itself: it is quoted.
 bool needsQuotes(const QString &name)
 {
-    if (name == "stalled"_L1 || name.trimmed() != name || name.isEmpty())
+    if (name == "stalled"_L1 || name == "gpu_idle"_L1 || name.trimmed() != name || name.isEmpty())
         return true;
     if (name.front() == u'"' || name.front() == u'\'')
         return true;
@@ -196,9 +200,10 @@ Expected<AlertRule> AlertRule::parse(QStringView text, int offset)
     if (!name)
         return name.error();
     s.skipSpaces();
-    if (!quoted && *name == "stalled"_L1 && !s.atEnd() && s.text[s.at] == u':') {
+    if (!quoted && (*name == "stalled"_L1 || *name == "gpu_idle"_L1) && !s.atEnd() && s.text[s.at] == u':') {
         ++s.at;
-        return scanStall(s);
+        return *name == "stalled"_L1 ? scanStall(s, "stalled"_L1, AlertRule::Kind::Stalled)
+                                     : scanStall(s, "gpu_idle"_L1, AlertRule::Kind::GpuIdle);
     }
     if (s.atEnd())
         return ruleError(s.column(), name->isEmpty() ? u"expected a rule: "_s + kRuleForms
@@ -232,6 +237,8 @@ QString AlertRule::text() const
         return name + u":nan"_s;
     case Kind::Stalled:
         return u"stalled:"_s + stallText(stallMs);
+    case Kind::GpuIdle:
+        return u"gpu_idle:"_s + stallText(stallMs);
     }
     return {};
 }
@@ -250,6 +257,7 @@ bool AlertRule::holds(double value) const
     case Kind::NotFinite:
         return !std::isfinite(value);
     case Kind::Stalled:
+    case Kind::GpuIdle:
         break;
     }
     return false;

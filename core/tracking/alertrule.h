@@ -5,7 +5,7 @@
 // One syntax for `ferry runs watch --alert RULE` and the window's alert rules (Settings > Alerts,
 // a run's Alerts… in the runs table), documented in docs/metrics.md, *Alerts*:
 //
-//   rule     := metric op NUMBER | metric ':nan' | 'stalled:' DURATION
+//   rule     := metric op NUMBER | metric ':nan' | 'stalled:' DURATION | 'gpu_idle:' DURATION
 //   metric   := a metric's name (up to the first < > = or :, spaces trimmed), "quoted" or 'quoted'
 //               (\ escapes the next character), or * for every metric of the run
 //   op       := > | >= | < | <=
@@ -28,20 +28,25 @@ struct AlertRule {
         AtMost,    // metric <= value
         NotFinite, // metric :nan: a point that is NaN or ±infinity
         Stalled,   // stalled:DURATION: no new point of any metric for that long while the run runs
+        GpuIdle,   // gpu_idle:DURATION: a GPU of the run at 0 % for that long (tracking/idlegpu.h)
     };
     Kind kind = Kind::Above;
-    QString metric; // the metric's name; "*": every metric; empty for Stalled
+    QString metric; // the metric's name; "*": every metric; empty for Stalled and GpuIdle
     double threshold = 0;
-    qint64 stallMs = 0;
+    qint64 stallMs = 0; // Stalled, GpuIdle: the duration
 
     bool operator==(const AlertRule &) const = default;
 
     // The rule as it is written back: `val_loss > 2.5`, `loss:nan`, `stalled:10m`; parse() reads
     // it again to the same rule.
     QString text() const;
-    // Whether a value of the rule's metric meets it (false for Stalled).
+    // Whether a value of the rule's metric meets it (false for Stalled and GpuIdle).
     bool holds(double value) const;
     bool matches(const QString &metricName) const { return metric == QLatin1StringView("*") || metric == metricName; }
+    // Whether the rule is over a metric's points (not a duration: Stalled, GpuIdle).
+    bool isMetricRule() const { return kind != Kind::Stalled && kind != Kind::GpuIdle; }
+    // Whether the rule is a stall (no point for a while), which reads no point's value.
+    bool isStallRule() const { return kind == Kind::Stalled; }
 
     // One rule. An error names the column in `text` (1-based; `offset` added, for a rule within a
     // longer text) and what was expected.

@@ -56,6 +56,9 @@ QString Alert::summary() const
         return u"%1: %2 is %3%4"_s.arg(run, metric, alertValueText(value), stepText(step));
     case Kind::Stalled:
         return u"%1: no new point for %2"_s.arg(run, rule.mid(rule.indexOf(u':') + 1));
+    case Kind::GpuIdle:
+        return u"%1: GPU %2 idle (0 %) for %3"_s.arg(run, QString::number(gpuOfUtilizationMetric(metric).value_or(0)),
+                                                     rule.mid(rule.indexOf(u':') + 1));
     }
     return run;
 }
@@ -64,7 +67,7 @@ QString Alert::body() const
 {
     if (kind == Kind::Ended)
         return detail;
-    if (kind == Kind::Stalled)
+    if (kind == Kind::Stalled || kind == Kind::GpuIdle)
         return detail.isEmpty() ? u"rule "_s + rule : u"rule %1; %2"_s.arg(rule, detail);
     return u"rule "_s + rule;
 }
@@ -131,6 +134,30 @@ void AlertWatch::checkPoint(const AlertRule &rule, qsizetype index, const QStrin
     before = met;
 }
 
+// A GPU's utilisation samples against a gpu_idle rule (tracking/idlegpu.h).
+void AlertWatch::checkIdleGpu(const AlertRule &rule, const QString &name, const SeriesColumns &points, qint64 nowMs,
+                              QList<Alert> &fired)
+{
+    const auto gpu = gpuOfUtilizationMetric(name);
+    if (!gpu)
+        return;
+    auto watch = m_idleGpus.find(rule.stallMs);
+    if (watch == m_idleGpus.end())
+        watch = m_idleGpus.insert(rule.stallMs, IdleGpuWatch(rule.stallMs));
+    for (qsizetype i = 0; i < points.size(); ++i) {
+        const auto idle = watch->sample(*gpu, points.values[std::size_t(i)], qint64(points.wallMs[std::size_t(i)]));
+        if (!idle)
+            continue;
+        Alert alert = alertFor(Alert::Kind::GpuIdle, nowMs);
+        alert.rule = rule.text();
+        alert.metric = name;
+        alert.value = 0;
+        alert.step = points.steps[std::size_t(i)];
+        alert.detail = u"at 0 % since %1"_s.arg(QDateTime::fromMSecsSinceEpoch(idle->sinceMs).toString(u"HH:mm:ss"_s));
+        fired << alert;
+    }
+}
+
 QList<Alert> AlertWatch::observe(const RunRecord &record, qint64 nowMs, bool newPoints)
 {
     QList<Alert> fired;
@@ -142,8 +169,8 @@ QList<Alert> AlertWatch::observe(const RunRecord &record, qint64 nowMs, bool new
             m_sweepId = spec->sweep;
     }
     const bool over = isFinished(record.status);
-    const bool anyMetricRule = std::any_of(m_rules.cbegin(), m_rules.cend(),
-                                           [](const AlertRule &r) { return r.kind != AlertRule::Kind::Stalled; });
+    const bool anyMetricRule =
+        std::any_of(m_rules.cbegin(), m_rules.cend(), [](const AlertRule &r) { return !r.isStallRule(); });
     const bool anyStallRule = std::any_of(m_rules.cbegin(), m_rules.cend(),
                                           [](const AlertRule &r) { return r.kind == AlertRule::Kind::Stalled; });
     // The points stored since the last read (the first read: all of them), in arrival order.
@@ -158,7 +185,9 @@ QList<Alert> AlertWatch::observe(const RunRecord &record, qint64 nowMs, bool new
             newest = std::max(newest, qint64(*std::max_element(c.wallMs.begin(), c.wallMs.end())));
             for (qsizetype r = 0; r < m_rules.size(); ++r) {
                 const AlertRule &rule = m_rules[r];
-                if (rule.kind == AlertRule::Kind::Stalled || !rule.matches(update.name))
+                if (rule.kind == AlertRule::Kind::GpuIdle && record.status == RunStatus::Running)
+                    checkIdleGpu(rule, update.name, c, nowMs, fired);
+                if (!rule.isMetricRule() || !rule.matches(update.name))
                     continue;
                 for (qsizetype i = 0; i < c.size(); ++i)
                     checkPoint(rule, r, update.name, c.steps[std::size_t(i)], c.values[std::size_t(i)], nowMs, fired);

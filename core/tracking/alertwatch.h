@@ -10,6 +10,7 @@
 // crossing; a run's end fires once.
 #include "store/runstore.h"
 #include "tracking/alertrule.h"
+#include "tracking/idlegpu.h"
 
 #include <QHash>
 #include <QList>
@@ -26,6 +27,7 @@ struct Alert {
         Crossed,   // a point of `metric` met a threshold rule
         NotFinite, // a point of `metric` was NaN or infinite
         Stalled,   // no new point for the rule's duration
+        GpuIdle,   // a GPU at 0 % for the rule's duration: `metric` its utilisation, `detail` since when
     };
     Kind kind = Kind::Ended;
     QString runId;
@@ -69,6 +71,8 @@ public:
 private:
     void checkPoint(const AlertRule &rule, qsizetype index, const QString &name, double step, double value,
                     qint64 nowMs, QList<Alert> &fired);
+    void checkIdleGpu(const AlertRule &rule, const QString &name, const SeriesColumns &points, qint64 nowMs,
+                      QList<Alert> &fired);
     Alert alertFor(Alert::Kind kind, qint64 nowMs) const;
 
     const RunStore &m_store;
@@ -78,6 +82,7 @@ private:
     bool m_readSpec = false;
     QList<AlertRule> m_rules;
     RunStore::MetricCursor m_cursor;
+    QHash<qint64, IdleGpuWatch> m_idleGpus; // per gpu_idle rule's duration
     bool m_readOnce = false;
     // Per rule (index in m_rules) and metric: whether the last point met the rule.
     QList<QHash<QString, bool>> m_met;

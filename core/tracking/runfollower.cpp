@@ -44,6 +44,8 @@ RunFollower::RunFollower(RunStore &store, targets::Target &target, QString runDi
       m_offset(m_record.logOffset), m_storedOffset(m_record.logOffset),
       m_sources(std::make_unique<MetricSources>(m_store, m_runDir, m_record.id))
 {
+    if (const auto spec = RunSpec::fromJson(m_record.spec))
+        m_progress = ProgressTracker(*spec);
     resetCounts();
     const auto kind = TargetSpec::parse(m_record.target);
     m_awaitStamps = !kind || kind->kind != TargetKind::Embedded;
@@ -117,18 +119,30 @@ RunFollower::Parsed RunFollower::parse(LogChunk chunk, qint64 storedFrom, qint64
         if (parsed.points.capacity() < room)
             parsed.points.reserve(room + room / 2);
         QStringView record;
+        // Each record's points go to the progress too (an epoch), with the record.
+        const auto parseRecord = [&](QStringView text, qint64 written) {
+            const qsizetype from = parsed.points.size();
+            m_parser.parseLine(text, written, parsed.points);
+            m_progress.feed(text, written, parsed.points.constData() + from, parsed.points.size() - from);
+        };
         for (const LogLine &line : std::as_const(chunk.lines)) {
             // A piece of a huge line carries no metrics worth reading.
-            if (line.isWhole() && line.offset >= storedFrom) {
-                const qint64 written = m_times.timeOf(line.offset + 1).value_or(now);
-                if (run::plainMetricRecord(line.text, m_recordText, record)) { // most lines
-                    if (!record.isEmpty())
-                        m_parser.parseLine(record, written, parsed.points);
-                    continue;
-                }
+            if (!line.isWhole())
+                continue;
+            const qint64 written = m_times.timeOf(line.offset + 1).value_or(now);
+            m_progress.feedRedraws(line.text, written);
+            if (line.offset < storedFrom) { // stored by another follower: its progress only
                 for (const QString &text : run::metricRecords(line.text))
-                    m_parser.parseLine(text, written, parsed.points);
+                    m_progress.feed(text, written);
+                continue;
             }
+            if (run::plainMetricRecord(line.text, m_recordText, record)) { // most lines
+                if (!record.isEmpty())
+                    parseRecord(record, written);
+                continue;
+            }
+            for (const QString &text : run::metricRecords(line.text))
+                parseRecord(text, written);
         }
         if (lines > 0)
             m_pointsPerLine = static_cast<double>(parsed.points.size()) / lines;
@@ -322,9 +336,48 @@ void RunFollower::addArtifacts()
     }
 }
 
+// The log before the offset this follower starts at, for its progress alone: its head (Hugging
+// Face's header names the total) and the last part before the offset. At unknown times: they
+// count, but not towards the ETA's rate.
+void RunFollower::primeProgress()
+{
+    m_primed = true;
+    constexpr qint64 kHead = 64 * 1024, kTail = 256 * 1024;
+    const auto feedUpTo = [this](qint64 from, qint64 to) {
+        for (qint64 at = from; at < to;) {
+            const auto chunk = m_target.readLog(m_runDir, at, LogTail::Limits{kTail, kTail});
+            if (!chunk || chunk->lines.isEmpty())
+                return;
+            for (const LogLine &line : chunk->lines) {
+                if (line.isWhole() && line.offset < to) {
+                    m_progress.feedRedraws(line.text, 0);
+                    for (const QString &text : run::metricRecords(line.text))
+                        m_progress.feed(text, 0);
+                }
+            }
+            at = chunk->nextOffset;
+        }
+    };
+    if (m_offset <= 0)
+        return;
+    const qint64 headEnd = std::min(m_offset, kHead);
+    feedUpTo(0, headEnd);
+    feedUpTo(std::max(headEnd, m_offset - kTail), m_offset);
+}
+
+// The line being written: a progress bar redrawn until its loop ends (read where the log is local).
+void RunFollower::peekProgress(qint64 now)
+{
+    const QByteArray line = unfinishedLogLine(RunDirectory(m_runDir).logFile(), m_offset);
+    if (!line.isEmpty())
+        m_progress.feedRedraws(QByteArray(QByteArray("\r") + line), now);
+}
+
 Expected<RunFollower::Step> RunFollower::poll()
 {
     Step step;
+    if (!m_primed)
+        primeProgress();
     // Probe first, then read: a run seen finished has written all its log, so one final read
     // to the end takes everything.
     const auto probe = m_target.probe(m_runDir);
@@ -340,6 +393,8 @@ Expected<RunFollower::Step> RunFollower::poll()
     const auto drained = drainLog(step, over);
     if (!drained)
         return drained.error();
+    if (!over)
+        peekProgress(QDateTime::currentMSecsSinceEpoch());
     const auto files = m_sources->poll(over, over); // the run's end: one last look for files
     if (!files)
         return files.error();

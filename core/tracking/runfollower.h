@@ -9,6 +9,7 @@
 #include "store/runstore.h"
 #include "targets/target.h"
 #include "tracking/metricsources.h"
+#include "tracking/progress.h"
 
 #include <QByteArray>
 #include <QList>
@@ -46,6 +47,10 @@ public:
     Expected<Step> poll();
 
     const RunRecord &record() const { return m_record; }
+    // How far the run is, from what its log said (tracking/progress.h): a follower that starts
+    // again reads the log's head and the part before its offset once, at its first poll; a
+    // progress bar is seen as it redraws (the local log's unfinished line).
+    std::optional<Progress> progress(qint64 nowMs) const { return m_progress.progress(m_record.startedMs, nowMs); }
 
     // Hides these secrets (the values the run was given) in the log lines a step returns and in
     // the error stored when the run ends, multi-line ones too (lines that may begin one are
@@ -65,6 +70,8 @@ private:
     void awaitStamps(LogChunk &chunk, qint64 now);
     void recordEnd(const targets::RunProbe &probe);
     void addArtifacts();
+    void primeProgress();
+    void peekProgress(qint64 now);
 
     RunStore &m_store;
     targets::Target &m_target;
@@ -83,6 +90,8 @@ private:
     // embedded trainer; and not a run whose log.times never came (an older Ferry's runner).
     bool m_awaitStamps = true;
     bool m_returnLines = true;
+    ProgressTracker m_progress;
+    bool m_primed = false;      // the log before the first offset was read for its progress
     QString m_recordText;       // the line being parsed, decoded (reused: no allocation per line)
     QList<MetricPoint> m_spare; // a list of points the store is done with, for the next chunk
     double m_pointsPerLine = 0; // in the last chunk: how much room the next one's points need

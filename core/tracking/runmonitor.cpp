@@ -14,6 +14,7 @@ struct RunMonitor::Followed {
     QString lastDetail;
     bool waitingForSecrets = false;
     std::unique_ptr<AlertWatch> alerts;
+    double lastFraction = -1; // the progress last listed; -1: none
 };
 
 RunMonitor::RunMonitor(RunStore &store, QString runsDir, TargetFactory factory)
@@ -73,14 +74,20 @@ QList<RunMonitor::Change> RunMonitor::poll()
             }
             // The points another follower stored come as lines here: read from the store either way.
             const bool newData = step->points > 0 || !step->lines.isEmpty() || change.replaced;
-            change.alerts = f.alerts->observe(f.follower->record(), QDateTime::currentMSecsSinceEpoch(), newData);
+            const qint64 now = QDateTime::currentMSecsSinceEpoch();
+            change.alerts = f.alerts->observe(f.follower->record(), now, newData);
+            if (!step->finished)
+                change.progress = f.follower->progress(now);
         } else {
             change.status = f.lastStatus; // the folder is unreadable now: tried again next round
         }
         const bool changed = change.newPoints > 0 || !change.lines.isEmpty() || change.finished || change.replaced ||
                              change.status != f.lastStatus || change.detail.has_value() || !change.alerts.isEmpty();
+        const double fraction = change.progress ? change.progress->fraction : -1;
+        change.onlyProgress = !changed && fraction != f.lastFraction;
+        f.lastFraction = fraction;
         f.lastStatus = change.status;
-        if (changed)
+        if (changed || change.onlyProgress)
             changes << change;
         if (change.finished) {
             m_runAlertRules.remove(it.key());

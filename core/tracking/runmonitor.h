@@ -39,6 +39,10 @@ public:
         std::optional<QString> detail;
         // What fired in this round (tracking/alertwatch.h): the rules given, and the run's end.
         QList<Alert> alerts;
+        // How far the run is (tracking/progress.h), in every change of a run not over; a change is
+        // listed when its fraction moved. nullopt: nothing in its log gives a total.
+        std::optional<Progress> progress;
+        bool onlyProgress = false; // listed for its progress alone: nothing else of it changed
     };
     // One round over the unfinished runs; only runs where something happened are listed.
     QList<Change> poll();

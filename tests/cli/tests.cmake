@@ -53,3 +53,6 @@ ferry_test(tst_runswatch SOURCES cli/tst_runswatch.cpp)
 # their cap by the detached supervisor after the grace signal (the script saves a checkpoint), 80 %
 # and the stop sent to a real notification server; the rate at launch kept; a spent month refused.
 ferry_test(tst_runbudget SOURCES cli/tst_runbudget.cpp)
+# `ferry runs list --json`'s progress, ETA and cost so far, for real local runs of progress.py
+# (Debian's Python and its tqdm): Hugging Face's steps, a bar read as it redraws, no total.
+ferry_test(tst_runsprogress SOURCES cli/tst_runsprogress.cpp)

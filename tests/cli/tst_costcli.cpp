@@ -7,6 +7,7 @@
 #include "support/testmain.h"
 #include "workspace/workspace.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -173,7 +174,11 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains(u"total: 3 runs, 5m 40s, 0.34 USD"_s), qPrintable(r.out));
         QCOMPARE(ferry({u"cost"_s, u"report"_s, u"--since"_s, u"2999-01-01"_s, u"--csv"_s}).out,
                  u"run,target,seconds,rate,cost\n"_s);
-        QCOMPARE(ferry({u"cost"_s, u"report"_s, u"--by"_s, u"month"_s}).exitCode, 1);
+        // By the month of the start: the three runs of kCliDay's month.
+        r = ferry({u"cost"_s, u"report"_s, u"--by"_s, u"month"_s, u"--csv"_s});
+        const QString month = QDateTime::fromMSecsSinceEpoch(kCliDay).toLocalTime().toString(u"yyyy-MM"_s);
+        QCOMPARE(r.out, u"group,runs,seconds,cost,unpriced_runs\n%1,3,340.000,0.34,0\n"_s.arg(month));
+        QCOMPARE(ferry({u"cost"_s, u"report"_s, u"--by"_s, u"day"_s}).exitCode, 1);
         QCOMPARE(ferry({u"cost"_s, u"report"_s, u"--since"_s, u"yesterday"_s}).exitCode, 1);
     }
 };

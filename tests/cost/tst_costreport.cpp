@@ -2,9 +2,11 @@
 // sums of the groups matching the runs, the CSV one row per run with no summary, and unknown
 // rates counted apart, never as 0.
 #include "cost/costreport.h"
+#include "cost/kernelcost.h"
 #include "support/runhistory.h"
 #include "support/testmain.h"
 
+#include <QDateTime>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -73,6 +75,41 @@ class TestCostReport : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     // Every run that started, its seconds, its rate an hour (nodes or GPUs counted) and its cost.
+    // A kernel session: its time on its target at the kernel's rate (kernel:TARGET), else its
+    // target's; one still running counts until now; with the runs in the CSV and the groups.
+    void kernelsArePricedBesideTheRuns()
+    {
+        ferry::run::RunSpec spec;
+        spec.id = u"20261207-071500-kernel-3f2a"_s;
+        spec.keeperArguments = QStringList{u"--kernel"_s, u"python3"_s};
+        spec.target.kind = ferry::run::TargetKind::Local;
+        ferry::cost::Rates rates = kReportRates;
+        rates.insert(u"kernel:local"_s, ferry::cost::Rate{1.0, ferry::cost::RateUnit::Hour, u"set by you"_s});
+        const ferry::run::RunRecord over =
+            ferry::cost::kernelRecord(spec.id, spec, kReportDay + 300000, kReportDay + 300000 + 1800 * 1000);
+        ferry::run::RunSpec onHost = spec;
+        onHost.id = u"20261207-081500-kernel-9b1c"_s;
+        onHost.target.kind = ferry::run::TargetKind::Ssh;
+        onHost.target.host = u"free"_s;
+        const ferry::run::RunRecord running = ferry::cost::kernelRecord(onHost.id, onHost, kReportDay + 400000, 0);
+        const QList<ferry::cost::RunCost> rows =
+            ferry::cost::costReport(reportHistory() + QList{over, running}, rates, 0, kReportDay + 400000 + 600 * 1000);
+        QCOMPARE(rows.size(), 7);
+        QCOMPARE(rows[5].run, spec.id);
+        QCOMPARE(rows[5].rate->target, u"kernel:local"_s); // the kernel's own, before this machine's 3.60
+        QCOMPARE(*rows[5].cost(), 0.5);
+        QVERIFY(!rows[5].running);
+        QCOMPARE(rows[6].rate->target, u"ssh:free"_s); // no kernel:ssh:free: the host's
+        QVERIFY(rows[6].running);
+        QCOMPARE(rows[6].seconds, 600.0);
+        QVERIFY(ferry::cost::costCsv(rows).contains(spec.id + u",local,1800.000,1,0.5\n"_s));
+        const auto byTarget = ferry::cost::groupCosts(rows, ferry::cost::Grouping::Target);
+        QCOMPARE(ferry::cost::totalCost(rows).runs, 7);
+        QCOMPARE(byTarget[0].name, u"local"_s);
+        QCOMPARE(byTarget[0].runs, 3);
+        QCOMPARE(byTarget[0].cost, 1.8 + 0.6 + 0.5);
+    }
+
     void eachRunIsPriced()
     {
         const QList<ferry::cost::RunCost> rows =
@@ -149,7 +186,22 @@ private Q_SLOTS:
         QVERIFY2(csv.startsWith(u"group,runs,seconds,cost,unpriced_runs\n"_s), qPrintable(csv));
         QVERIFY2(csv.contains(u"\nssh:gpu1,1,900.000,0,1\n"_s), qPrintable(csv));
         QVERIFY(ferry::cost::groupingFromText(u"tag"_s) == ferry::cost::Grouping::Tag);
-        QVERIFY(!ferry::cost::groupingFromText(u"month"_s));
+        QVERIFY(ferry::cost::groupingFromText(u"month"_s) == ferry::cost::Grouping::Month);
+        QVERIFY(!ferry::cost::groupingFromText(u"day"_s));
+        // By the month of the start (local time): a run of the next month apart.
+        QList<ferry::run::RunRecord> records = reportHistory();
+        const QDateTime day = QDateTime::fromMSecsSinceEpoch(kReportDay).toLocalTime();
+        records[4].startedMs = day.addMonths(1).toMSecsSinceEpoch();
+        records[4].finishedMs = records[4].startedMs + 900 * 1000;
+        const QList<ferry::cost::CostGroup> byMonth =
+            ferry::cost::groupCosts(ferry::cost::costReport(records, kReportRates, 0, kReportDay + 86400000LL * 62),
+                                    ferry::cost::Grouping::Month);
+        QCOMPARE(byMonth.size(), 2);
+        QCOMPARE(byMonth[0].name, day.toString(u"yyyy-MM"_s));
+        QCOMPARE(byMonth[0].runs, 4);
+        QCOMPARE(byMonth[0].cost, 1.8 + 0.6 + 2.4 + 0.0);
+        QCOMPARE(byMonth[1].name, day.addMonths(1).toString(u"yyyy-MM"_s));
+        QCOMPARE(byMonth[1].unpriced, 1);
     }
 
     // --since leaves out the runs started before; a run still going counts until now.

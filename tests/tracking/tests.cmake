@@ -21,3 +21,6 @@ ferry_test(tst_alertrule SOURCES tracking/tst_alertrule.cpp)
 ferry_test(tst_alertwatch SOURCES tracking/tst_alertwatch.cpp)
 # A Slurm run ended at the --time of its budget: recorded as the budget's stop.
 ferry_test(tst_budgetend SOURCES tracking/tst_budgetend.cpp)
+# A run's progress and ETA from real tqdm and Hugging Face output (progress.py), Keras' lines, an
+# epochs parameter; the idle GPU rule over recorded samples and as a gpu_idle alert.
+ferry_test(tst_progress SOURCES tracking/tst_progress.cpp)

@@ -1,10 +1,11 @@
 // AlertsPage: Edit > Settings > Alerts: the rules for every run and whether a run's or a sweep's
-// end is said on the desktop.
+// end is said on the desktop, and an idle GPU.
 #pragma once
 
 #include <QWidget>
 
 class QCheckBox;
+class QSpinBox;
 class QSettings;
 
 namespace ferry::ui {
@@ -24,12 +25,16 @@ public:
     AlertRulesEdit *rulesEdit() const { return m_rules; }
     QCheckBox *runEndsBox() const { return m_runEnds; }
     QCheckBox *sweepEndsBox() const { return m_sweepEnds; }
+    QSpinBox *idleGpuMinutesBox() const { return m_idleMinutes; }
+    QCheckBox *stopIdleRunsBox() const { return m_stopIdle; }
 
 private:
     QSettings &m_settings;
     AlertRulesEdit *m_rules;
     QCheckBox *m_runEnds;
     QCheckBox *m_sweepEnds;
+    QSpinBox *m_idleMinutes;
+    QCheckBox *m_stopIdle;
 };
 
 } // namespace ferry::ui

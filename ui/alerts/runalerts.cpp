@@ -12,6 +12,8 @@
 #include <QSettings>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace ferry::ui {
@@ -70,11 +72,23 @@ void RunAlerts::detach()
     m_monitor = nullptr;
 }
 
+QList<run::AlertRule> RunAlerts::everyRunRules(const QSettings &settings)
+{
+    QList<run::AlertRule> rules = rulesIn(kAlertRulesSetting.get(settings));
+    if (const int minutes = kIdleGpuMinutesSetting.get(settings); minutes > 0) {
+        run::AlertRule idle;
+        idle.kind = run::AlertRule::Kind::GpuIdle;
+        idle.stallMs = std::clamp<qint64>(qint64(minutes) * 60000, run::kLeastStallMs, run::kMostStallMs);
+        rules << idle;
+    }
+    return rules;
+}
+
 void RunAlerts::applySettings()
 {
     if (auto *monitor = qobject_cast<RunMonitorWorker *>(m_monitor.data())) {
-        QMetaObject::invokeMethod(
-            monitor, [monitor, rules = rulesIn(kAlertRulesSetting.get(m_settings))] { monitor->setAlertRules(rules); });
+        QMetaObject::invokeMethod(monitor,
+                                  [monitor, rules = everyRunRules(m_settings)] { monitor->setAlertRules(rules); });
     }
 }
 
@@ -134,10 +148,15 @@ void RunAlerts::editRunRules(const QString &runId, QWidget *parent)
 void RunAlerts::show(const QList<run::Alert> &alerts)
 {
     const bool runEnds = kNotifyRunEndsSetting.get(m_settings);
+    const bool stopIdle = kStopIdleRunsSetting.get(m_settings);
     QList<run::Alert> said;
-    for (const run::Alert &alert : alerts) {
+    for (run::Alert alert : alerts) {
         if (alert.kind == run::Alert::Kind::Ended)
             (void)setRunRules(alert.runId, {}); // its rules are done with
+        if (alert.kind == run::Alert::Kind::GpuIdle && stopIdle) {
+            alert.detail += tr("; stopped, as Settings > Alerts asks");
+            Q_EMIT stopRequested(alert.runId);
+        }
         if (worthSaying(alert, runEnds))
             said << alert;
     }

@@ -25,6 +25,10 @@ class WorkspaceSession;
 inline const Setting<QString> kAlertRulesSetting{"alerts/rules"};
 inline const Setting<bool> kNotifyRunEndsSetting{"alerts/runEnds", true};
 inline const Setting<bool> kNotifySweepEndsSetting{"alerts/sweepEnds", true};
+// Idle hardware (docs/cost.md): a GPU of a run at 0 % for this many minutes is said (0: never), and
+// the run stopped the way Cancel stops it when the second asks.
+inline const Setting<int> kIdleGpuMinutesSetting{"alerts/idleGpuMinutes", 15};
+inline const Setting<bool> kStopIdleRunsSetting{"alerts/stopIdleRuns", false};
 
 // The window's side of alerts (the rules and what fires are core's: tracking/alertwatch.h, run by
 // the session's run monitor on its thread). The rules for every run (Settings) and a run's own
@@ -45,8 +49,11 @@ public:
     // alerts come here.
     void attach(WorkspaceSession *session);
     void detach();
-    // The rules for every run read again from the settings and handed to the monitor.
+    // The rules for every run read again from the settings and handed to the monitor, with the
+    // idle GPU's (gpu_idle:Nm) when its minutes are not 0.
     void applySettings();
+    // The rules for every run as the settings give them.
+    static QList<run::AlertRule> everyRunRules(const QSettings &settings);
 
     // A run's own rules, as text ("" when none).
     QString runRules(const QString &runId) const;
@@ -62,7 +69,9 @@ public Q_SLOTS:
     void showSweepsEnded(const QList<ferry::sweep::SweepState> &sweeps);
 
 Q_SIGNALS:
-    void runRequested(const QString &runId);     // a click on a run's notification
+    void runRequested(const QString &runId); // a click on a run's notification
+    // A run whose GPU was idle, to be stopped as Cancel stops it (kStopIdleRunsSetting).
+    void stopRequested(const QString &runId);
     void sweepRequested(const QString &sweepId); // a click on a sweep's
     void problem(const ferry::Error &error);
 

@@ -72,10 +72,11 @@ QString timeText(qint64 ms)
 
 RunDetailsView::RunDetailsView(QWidget *parent)
     : QWidget(parent), m_title(new QLabel(this)), m_id(new QLabel(this)), m_info(new QLabel(this)),
-      m_error(new QLabel(this)), m_failureLog(new QPlainTextEdit(this)), m_cancel(new QPushButton(tr("Cancel"), this)),
-      m_reattach(new QPushButton(tr("Re-attach"), this)), m_rerun(new QPushButton(tr("Re-run with changes…"), this)),
-      m_delete(new QPushButton(tr("Delete"), this)), m_export(new QPushButton(tr("Export for the Cloud…"), this)),
-      m_tabs(new QTabWidget(this)), m_params(twoColumnTable(tr("Parameter"), tr("Value"), this)),
+      m_live(new QLabel(this)), m_error(new QLabel(this)), m_failureLog(new QPlainTextEdit(this)),
+      m_cancel(new QPushButton(tr("Cancel"), this)), m_reattach(new QPushButton(tr("Re-attach"), this)),
+      m_rerun(new QPushButton(tr("Re-run with changes…"), this)), m_delete(new QPushButton(tr("Delete"), this)),
+      m_export(new QPushButton(tr("Export for the Cloud…"), this)), m_tabs(new QTabWidget(this)),
+      m_params(twoColumnTable(tr("Parameter"), tr("Value"), this)),
       m_contract(twoColumnTable(tr("Variable"), tr("Value"), this)), m_artifacts(new QTreeWidget(this)),
       m_openFolder(new QPushButton(tr("Open folder"), this)),
       m_revealModel(new QPushButton(tr("Reveal model.tar.gz"), this)), m_tags(new QLineEdit(this)),
@@ -87,7 +88,8 @@ RunDetailsView::RunDetailsView(QWidget *parent)
     m_title->setFont(titleFont);
     // Every label wraps: a long line (an image tag, a path) would otherwise make the dock as wide
     // as itself, and squeeze the chart's controls beside it (review 2026-12-06, finding 8).
-    for (QLabel *label : {m_title, m_id, m_info, m_error}) {
+    m_live->setObjectName(u"runLive"_s);
+    for (QLabel *label : {m_title, m_id, m_info, m_live, m_error}) {
         label->setTextInteractionFlags(Qt::TextSelectableByMouse);
         label->setWordWrap(true);
         label->setTextFormat(Qt::PlainText);
@@ -186,6 +188,7 @@ RunDetailsView::RunDetailsView(QWidget *parent)
     layout->addWidget(m_title);
     layout->addWidget(m_id);
     layout->addWidget(m_info);
+    layout->addWidget(m_live);
     layout->addWidget(m_error);
     layout->addWidget(m_failureLog);
     layout->addLayout(actions);
@@ -279,6 +282,47 @@ void RunDetailsView::showTitle()
     m_title->setText(run::terminalLines(u"%1 — %2"_s.arg(name, run::runStatusLabel(r))));
 }
 
+void RunDetailsView::setRunsModel(const RunsModel *model)
+{
+    if (m_model)
+        disconnect(m_model, nullptr, this, nullptr);
+    m_model = model;
+    if (model) {
+        connect(model, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &from, const QModelIndex &to) {
+            if (!m_details || !m_model)
+                return;
+            const int row = m_model->rowOf(m_details->record.id);
+            if (row >= from.row() && row <= to.row())
+                showLive();
+        });
+    }
+    showLive();
+}
+
+// "Progress: 25.0 % (50/200 steps), ETA 41s · Cost so far: 0.0123 USD at 3.60 USD/h (local, set by you)".
+void RunDetailsView::showLive()
+{
+    QStringList parts;
+    if (m_details && m_model) {
+        const int row = m_model->rowOf(m_details->record.id);
+        const run::RunRecord &r = row >= 0 ? m_model->rows().at(row).record : m_details->record;
+        if (const auto p = m_model->progress(r.id)) {
+            QString text = tr("Progress: %1").arg(p->text());
+            if (p->etaSeconds)
+                text += tr(", ETA %1").arg(RunsModel::durationText(qint64(*p->etaSeconds * 1000)));
+            parts << text;
+        }
+        if (const QString cost = m_model->costText(r); !cost.isEmpty()) {
+            const QString rate =
+                m_model->index(std::max(row, 0), RunsModel::CostColumn).data(Qt::ToolTipRole).toString();
+            parts << (run::isFinished(r.status) ? tr("Cost: %1") : tr("Cost so far: %1")).arg(cost) +
+                         (row >= 0 && !rate.isEmpty() ? u" ("_s + rate + u')' : QString());
+        }
+    }
+    m_live->setText(parts.join(u"  ·  "_s));
+    m_live->setVisible(!parts.isEmpty());
+}
+
 void RunDetailsView::runsUpdated(const QList<RunRow> &rows)
 {
     m_names.clear();
@@ -304,6 +348,8 @@ void RunDetailsView::clear()
     m_title->setText(tr("No run selected"));
     m_id->clear();
     m_info->clear();
+    m_live->clear();
+    m_live->hide();
     m_error->clear();
     m_error->hide();
     m_failureLog->clear();
@@ -374,6 +420,7 @@ void RunDetailsView::setDetails(const RunDetails &details)
         info << tr("Exit code: %1").arg(*r.exitCode);
     // What the run says of itself (an imported run's came from elsewhere), shown as the log is.
     m_info->setText(run::terminalLines(info.join(u'\n')));
+    showLive();
     // A failed run says why: its error, else its exit code, and the last lines it wrote (argparse's
     // complaint, the traceback), not only "Exit code: 2" (review 2026-12-06, finding 8).
     QString error = run::terminalLines(r.error);

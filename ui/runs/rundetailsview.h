@@ -10,6 +10,7 @@
 
 #include <QFutureWatcher>
 #include <QHash>
+#include <QPointer>
 #include <QWidget>
 
 class QLabel;
@@ -73,6 +74,12 @@ public:
     QPushButton *saveNotesButton() const { return m_saveNotes; }
     QLabel *notesError() const { return m_notesError; } // a tag that cannot be one
     QLabel *errorLabel() const { return m_error; }
+    // Progress, ETA and cost so far (docs/cost.md), as the runs table's model has them; hidden
+    // when the run has none of them.
+    QLabel *liveLabel() const { return m_live; }
+    // Where the live line comes from: the runs table's model (its progress, rates and clock);
+    // read again whenever that model's row of the shown run changes. Not owned.
+    void setRunsModel(const RunsModel *model);
     QPlainTextEdit *failureLog() const { return m_failureLog; } // shown for a failed or lost run
     static constexpr int kFailureLogLines = 12;
 
@@ -97,6 +104,7 @@ Q_SIGNALS:
 private:
     void loaded();
     void showTitle();
+    void showLive();
     void updateActions();
     void openUrl(const QUrl &url, const QString &what);
     QWidget *notesPage();
@@ -114,6 +122,8 @@ private:
     QLabel *m_title;
     QLabel *m_id;
     QLabel *m_info;
+    QLabel *m_live;
+    QPointer<const RunsModel> m_model;
     QLabel *m_error;
     QPlainTextEdit *m_failureLog;
     QPushButton *m_cancel;

@@ -1,6 +1,8 @@
 #include "ui/runs/runsmodel.h"
 
 #include "common/durationtext.h"
+#include "cost/costreport.h"
+#include "cost/money.h"
 #include "metrics/terminaltext.h"
 #include "tracking/runlabels.h"
 #include "ui/chart/runcolors.h"
@@ -49,8 +51,8 @@ namespace {
 constexpr int kShownMetrics = 3;
 constexpr auto kParameterKey = "hp:"_L1;
 constexpr auto kMetricKey = "metric:"_L1;
-constexpr std::array kFixedKeys{"status"_L1,      "name"_L1,    "id"_L1,       "target"_L1,
-                                "environment"_L1, "started"_L1, "duration"_L1, "metrics"_L1};
+constexpr std::array kFixedKeys{"status"_L1,   "name"_L1,     "id"_L1,  "target"_L1, "environment"_L1, "started"_L1,
+                                "duration"_L1, "progress"_L1, "eta"_L1, "cost"_L1,   "metrics"_L1};
 static_assert(kFixedKeys.size() == RunsModel::FixedColumns);
 
 QString metricValueText(double value)
@@ -224,6 +226,12 @@ QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int rol
         return tr("Started");
     case DurationColumn:
         return tr("Duration");
+    case ProgressColumn:
+        return tr("Progress");
+    case EtaColumn:
+        return tr("ETA");
+    case CostColumn:
+        return tr("Cost");
     case MetricsColumn:
         return tr("Final metrics");
     default:
@@ -262,6 +270,17 @@ QVariant RunsModel::data(const QModelIndex &index, int role) const
             return r.id;
         if (index.column() == StartedColumn && r.startedMs <= 0 && r.createdMs > 0)
             return tr("Created; not started yet");
+        if (index.column() == ProgressColumn || index.column() == EtaColumn) {
+            const auto p = shownProgress(r);
+            return p ? tr("%1, from the run's %2 (docs/cost.md)").arg(p->text(), run::progressSourceName(p->source))
+                     : QVariant();
+        }
+        if (index.column() == CostColumn && r.startedMs > 0) {
+            const cost::RunCost c = cost::costOf(r, m_rates, now());
+            return c.rate ? tr("%1/h at %2: %3")
+                                .arg(cost::priceText(c.rate->perHour()), c.rate->target, c.rate->rate.source)
+                          : tr("No rate for this target: its cost is unknown (Settings › Rates)");
+        }
         if (index.column() == MetricsColumn && !row.lastMetrics.isEmpty()) {
             QStringList lines;
             for (auto it = row.lastMetrics.cbegin(); it != row.lastMetrics.cend(); ++it)
@@ -270,7 +289,8 @@ QVariant RunsModel::data(const QModelIndex &index, int role) const
         }
         return {};
     case Qt::TextAlignmentRole:
-        if (index.column() == DurationColumn)
+        if (index.column() == DurationColumn || index.column() == ProgressColumn || index.column() == EtaColumn ||
+            index.column() == CostColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     default:
@@ -288,6 +308,45 @@ void RunsModel::setDetail(const QString &runId, const QString &detail)
         m_details.insert(runId, detail);
     if (const int row = rowOf(runId); row >= 0)
         Q_EMIT dataChanged(index(row, StatusColumn), index(row, StatusColumn));
+}
+
+void RunsModel::setProgress(const QString &runId, bool known, const run::Progress &progress)
+{
+    if (known)
+        m_progress.insert(runId, progress);
+    else if (!m_progress.remove(runId))
+        return;
+    if (const int row = rowOf(runId); row >= 0)
+        Q_EMIT dataChanged(index(row, ProgressColumn), index(row, EtaColumn), {Qt::DisplayRole, SortRole});
+}
+
+std::optional<run::Progress> RunsModel::progress(const QString &runId) const
+{
+    const int row = rowOf(runId);
+    return row < 0 ? std::nullopt : shownProgress(m_rows.at(row).record);
+}
+
+std::optional<run::Progress> RunsModel::shownProgress(const run::RunRecord &record) const
+{
+    const auto it = m_progress.constFind(record.id);
+    if (it == m_progress.cend() || run::isFinished(record.status))
+        return std::nullopt; // over: its duration says the rest
+    return *it;
+}
+
+void RunsModel::setRates(const cost::Rates &rates)
+{
+    m_rates = rates;
+    if (!m_rows.isEmpty())
+        Q_EMIT dataChanged(index(0, CostColumn), index(int(m_rows.size()) - 1, CostColumn));
+}
+
+QString RunsModel::costText(const run::RunRecord &record) const
+{
+    if (record.startedMs <= 0)
+        return {};
+    const auto c = cost::costOf(record, m_rates, now()).cost();
+    return c ? cost::moneyText(*c) : tr("unknown");
 }
 
 QVariant RunsModel::displayData(const RunRow &row, int column) const
@@ -316,6 +375,16 @@ QVariant RunsModel::displayData(const RunRow &row, int column) const
         const auto ms = durationMs(r);
         return ms ? durationText(*ms) : QString();
     }
+    case ProgressColumn: {
+        const auto p = shownProgress(r);
+        return p ? u"%1 %"_s.arg(int(std::floor(p->fraction * 100))) : QString();
+    }
+    case EtaColumn: {
+        const auto p = shownProgress(r);
+        return p && p->etaSeconds ? durationText(qint64(std::llround(*p->etaSeconds * 1000))) : QString();
+    }
+    case CostColumn:
+        return costText(r);
     case MetricsColumn:
         return keyMetricsText(row.lastMetrics);
     default:
@@ -333,6 +402,16 @@ QVariant RunsModel::sortData(const RunRow &row, int column) const
         return r.startedMs > 0 ? r.startedMs : r.createdMs;
     case DurationColumn:
         return durationMs(r).value_or(-1);
+    case ProgressColumn:
+        return shownProgress(r) ? shownProgress(r)->fraction : -1.0;
+    case EtaColumn: {
+        const auto p = shownProgress(r);
+        return p && p->etaSeconds ? *p->etaSeconds : -1.0;
+    }
+    case CostColumn: {
+        const auto c = r.startedMs > 0 ? cost::costOf(r, m_rates, now()).cost() : std::nullopt;
+        return c ? *c : -1.0;
+    }
     case MetricsColumn: {
         const QString text = keyMetricsText(row.lastMetrics);
         // The first key metric's value: "val_accuracy 0.982 · ..." sorts by 0.982.
@@ -410,8 +489,7 @@ void RunsModel::setNow(qint64 nowMs)
     for (int i = 0; i < m_rows.size(); ++i) {
         const RunRecord &r = m_rows.at(i).record;
         if (r.startedMs > 0 && r.finishedMs <= 0 && !run::isFinished(r.status)) {
-            const QModelIndex cell = index(i, DurationColumn);
-            Q_EMIT dataChanged(cell, cell, {Qt::DisplayRole, SortRole});
+            Q_EMIT dataChanged(index(i, DurationColumn), index(i, CostColumn), {Qt::DisplayRole, SortRole});
         }
     }
 }

@@ -2,7 +2,9 @@
 // thread.
 #pragma once
 
+#include "cost/rates.h"
 #include "store/runstore.h"
+#include "tracking/progress.h"
 #include "tracking/runquery.h"
 
 #include <QAbstractTableModel>
@@ -48,7 +50,10 @@ public:
         EnvironmentColumn,
         StartedColumn,
         DurationColumn,
-        MetricsColumn, // the key metrics in one cell, hidden by default: the metric columns say more
+        ProgressColumn, // how far a running run is (tracking/progress.h): "45 %"
+        EtaColumn,      // the time left at its recent rate
+        CostColumn,     // its cost so far (cost::costOf: its time × its rate), "unknown" without a rate
+        MetricsColumn,  // the key metrics in one cell, hidden by default: the metric columns say more
         FixedColumns
     };
     enum Role {
@@ -75,6 +80,13 @@ public:
     // What the target says about a run not over yet, shown beside its status ("pending,
     // position 2 in the queue, waiting for: Resources"); empty clears it.
     void setDetail(const QString &runId, const QString &detail);
+    // How far a run not over yet is (RunMonitor's progress); `known` false clears it.
+    void setProgress(const QString &runId, bool known, const ferry::run::Progress &progress);
+    std::optional<run::Progress> progress(const QString &runId) const;
+    // The rates its Cost column prices runs at (cost::costOf, at now()).
+    void setRates(const cost::Rates &rates);
+    // A run's cost as the Cost column says it: "1.23 USD", "unknown" (no rate: never 0), "" (not started).
+    QString costText(const run::RunRecord &record) const;
     const QList<RunRow> &rows() const { return m_rows; }
     int rowOf(const QString &runId) const; // -1: not shown
     QString runId(int row) const;
@@ -104,6 +116,7 @@ public:
 
 private:
     QVariant displayData(const RunRow &row, int column) const;
+    std::optional<run::Progress> shownProgress(const run::RunRecord &record) const;
     QVariant sortData(const RunRow &row, int column) const;
     QVariant dynamicData(const RunRow &row, int column, int role) const; // a parameter's or metric's cell
     void setColumns(const QStringList &params, const QStringList &metrics);
@@ -115,7 +128,9 @@ private:
     QStringList m_params;  // sorted: the columns after the fixed ones
     QStringList m_metrics; // sorted: the columns after the parameters'
     qint64 m_nowMs = 0;
-    QHash<QString, QString> m_details; // run id -> detail, while the run is not over
+    QHash<QString, QString> m_details;        // run id -> detail, while the run is not over
+    QHash<QString, run::Progress> m_progress; // run id -> progress, while the run is not over
+    cost::Rates m_rates;
 };
 
 // Reads the runs and their last metric values from the store on a worker thread, every

@@ -120,11 +120,16 @@ RunsView::RunsView(QWidget *parent)
         {RunsModel::StatusColumn, 13 * digit},      {RunsModel::NameColumn, 24 * digit},
         {RunsModel::IdColumn, 6 * digit},           {RunsModel::TargetColumn, 9 * digit},
         {RunsModel::EnvironmentColumn, 14 * digit}, {RunsModel::StartedColumn, 19 * digit},
-        {RunsModel::DurationColumn, 8 * digit},
+        {RunsModel::DurationColumn, 8 * digit},     {RunsModel::ProgressColumn, 8 * digit},
+        {RunsModel::EtaColumn, 8 * digit},          {RunsModel::CostColumn, 11 * digit},
     };
     for (const auto &[column, width] : widths)
         header->resizeSection(column, width);
     columnsAdded(0, RunsModel::FixedColumns - 1);
+    // How far a run is, when it will end and what it has cost: beside its status (docs/cost.md).
+    for (const int column : {RunsModel::ProgressColumn, RunsModel::EtaColumn, RunsModel::CostColumn})
+        header->moveSection(header->visualIndex(column),
+                            RunsModel::StatusColumn + 1 + (column - RunsModel::ProgressColumn));
     header->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(header, &QWidget::customContextMenuRequested, this, &RunsView::showColumnMenu);
     connect(m_proxy, &QAbstractItemModel::columnsInserted, this,
@@ -238,7 +243,8 @@ void RunsView::columnsAdded(int first, int last)
             continue;
         // Shown beside the name, before target, environment and times: what tells runs apart
         // first, without scrolling sideways.
-        header->moveSection(header->visualIndex(column), RunsModel::IdColumn + 1 + (column - RunsModel::FixedColumns));
+        header->moveSection(header->visualIndex(column),
+                            header->visualIndex(RunsModel::IdColumn) + 1 + (column - RunsModel::FixedColumns));
         // Room for the name in the header (with the sort arrow) and for a number such as 0.03125.
         const int name = header->fontMetrics().horizontalAdvance(m_model->columnName(column)) + 3 * digit;
         header->resizeSection(column, std::clamp(name, 8 * digit, 24 * digit));

@@ -40,6 +40,11 @@ void RunMonitorWorker::poll()
     QStringList replaced;
     QList<run::Alert> alerts;
     for (const run::RunMonitor::Change &change : m_monitor.poll()) {
+        if (!change.finished)
+            Q_EMIT progressChanged(change.runId, change.progress.has_value(),
+                                   change.progress.value_or(run::Progress{}));
+        if (change.onlyProgress)
+            continue; // nothing to read again
         alerts += change.alerts;
         changedIds << change.runId;
         if (change.finished)

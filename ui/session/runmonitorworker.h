@@ -44,6 +44,9 @@ Q_SIGNALS:
     void logLines(const QString &runId, const QList<QByteArray> &lines);
     // What the target says about a run not over yet (Slurm: queue position and reason).
     void detailChanged(const QString &runId, const QString &detail);
+    // How far a run not over yet is, when it moved (tracking/progress.h); `known` false: nothing
+    // in its log gives a total.
+    void progressChanged(const QString &runId, bool known, const ferry::run::Progress &progress);
     // A run with secret variables waits (nothing of it is shown) until setRunSecrets.
     void secretsNeeded(const QString &runId, const QStringList &secretNames);
     // What fired in a round: rules crossed, runs ended (tracking/alertwatch.h).

@@ -123,6 +123,7 @@ void Preferences::showDialog(QWidget *parent, const QString &page)
                                  tr("see docs/metrics.md, Alerts, for how a rule is written")});
         apply();
         Q_EMIT alertsChanged();
+        Q_EMIT ratesChanged();
     }
     refreshSecretNames(); // the Secrets page may have changed them, OK or not
 }

@@ -41,6 +41,8 @@ Q_SIGNALS:
     void problem(const ferry::Error &error); // as the keychain said it, with what was being done
     // The dialog's OK: the alert settings (ui/alerts/runalerts.h) may have changed.
     void alertsChanged();
+    // The dialog's OK: the rates (core/cost/rates.h) may have changed.
+    void ratesChanged();
 
 private:
     void refreshSecretNames();

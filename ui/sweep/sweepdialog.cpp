@@ -1,5 +1,7 @@
 #include "ui/sweep/sweepdialog.h"
 
+#include "sweep/sweepestimate.h"
+
 #include "sweep/sweepcontroller.h"
 
 #include <QComboBox>
@@ -85,7 +87,7 @@ SweepDialog::SweepDialog(const workspace::Workspace &workspace, QString ferryPro
       m_parameters(new QTableWidget(0, ParameterColumns, this)), m_maxTrials(new QSpinBox(this)),
       m_maxParallel(new QSpinBox(this)), m_stopping(new QComboBox(this)), m_minSteps(new QSpinBox(this)),
       m_seed(new QSpinBox(this)), m_preview(new QPlainTextEdit(this)), m_problems(new QLabel(this)),
-      m_start(new QPushButton(tr("Save and Start"), this))
+      m_estimate(new QLabel(this)), m_start(new QPushButton(tr("Save and Start"), this))
 {
     setWindowTitle(tr("New Sweep"));
     setObjectName(u"sweepDialog"_s);
@@ -119,6 +121,9 @@ SweepDialog::SweepDialog(const workspace::Workspace &workspace, QString ferryPro
     m_preview->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_problems->setWordWrap(true);
     m_problems->setObjectName(u"sweepProblems"_s);
+    m_estimate->setObjectName(u"sweepEstimate"_s);
+    m_estimate->setWordWrap(true);
+    m_estimate->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     auto *form = new QFormLayout;
     form->addRow(tr("Name:"), m_name);
@@ -167,6 +172,7 @@ SweepDialog::SweepDialog(const workspace::Workspace &workspace, QString ferryPro
     rightLayout->addWidget(new QLabel(tr("The sweep file:"), this));
     rightLayout->addWidget(m_preview, 1);
     rightLayout->addWidget(m_problems);
+    rightLayout->addWidget(m_estimate);
     auto *split = new QSplitter(this);
     split->addWidget(left);
     split->addWidget(right);
@@ -321,6 +327,20 @@ void SweepDialog::updatePreview()
     const bool errors = text.contains(u"error:"_s);
     m_problems->setStyleSheet(errors ? u"color: #b00020;"_s : QString());
     m_start->setEnabled(!errors);
+    // The estimate, as `ferry sweep plan` gives it (the launch dialog's rule, for every trial).
+    const auto base = errors ? Expected<run::RunSpec>(Error{tr("the file has errors"), {}, 0, 0, {}})
+                             : sweep::trialTemplate(spec(), filePath(), m_workspace.root());
+    if (!base)
+        m_estimate->setText(tr("estimate: none (%1)").arg(base.error().message));
+    else
+        m_estimate->setText(sweep::sweepEstimateText(spec(), sweep::estimateTrials(spec(), *base, m_history, m_rates)));
+}
+
+void SweepDialog::setEstimateSource(const QList<run::RunRecord> &history, const cost::Rates &rates)
+{
+    m_history = history;
+    m_rates = rates;
+    updatePreview();
 }
 
 bool SweepDialog::save()

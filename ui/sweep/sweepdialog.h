@@ -7,6 +7,8 @@
 // table, trials, at once, early stopping, seed). What it saves is the sweep file
 // (sweeps/NAME.yml, sweep/sweepfile.h), shown as it will be written and checked as `ferry sweep
 // plan` checks it; Save and Start also starts it (its detached controller).
+#include "cost/rates.h"
+#include "store/runstore.h"
 #include "sweep/sweepfile.h"
 #include "workspace/workspace.h"
 
@@ -38,6 +40,10 @@ public:
     QString problems() const;
     // Writes the file; false (and says why) when it has errors or cannot be written.
     bool save();
+    // The workspace's runs and the rates the estimate rests on (sweep/sweepestimate.h: what
+    // `ferry sweep plan` says), shown under the problems and following every change.
+    void setEstimateSource(const QList<run::RunRecord> &history, const cost::Rates &rates);
+    QLabel *estimateLabel() const { return m_estimate; }
 
     QTableWidget *parameters() const { return m_parameters; }
     QPushButton *startButton() const { return m_start; }
@@ -71,6 +77,9 @@ private:
     QSpinBox *m_seed;
     QPlainTextEdit *m_preview;
     QLabel *m_problems;
+    QLabel *m_estimate;
+    QList<run::RunRecord> m_history;
+    cost::Rates m_rates;
     QPushButton *m_start;
 };
 

@@ -31,6 +31,31 @@ void SweepTrialsModel::setSweep(const sweep::SweepSpec &spec, const sweep::Sweep
     endResetModel();
 }
 
+void SweepTrialsModel::setRunsModel(const RunsModel *runs)
+{
+    if (m_runs)
+        disconnect(m_runs, nullptr, this, nullptr);
+    m_runs = runs;
+    if (runs) {
+        connect(runs, &QAbstractItemModel::dataChanged, this, [this] {
+            if (rowCount() > 0)
+                Q_EMIT dataChanged(index(0, ProgressColumn), index(rowCount() - 1, CostColumn));
+        });
+    }
+}
+
+// A trial's progress, ETA and cost, as the runs table has its run's.
+QVariant SweepTrialsModel::liveData(const sweep::Trial &trial, int column, int role) const
+{
+    const int row = m_runs && !trial.runId.isEmpty() ? m_runs->rowOf(trial.runId) : -1;
+    if (row < 0)
+        return role == SortRole ? QVariant(-1.0) : QVariant();
+    const int runsColumn = column == ProgressColumn ? RunsModel::ProgressColumn
+                           : column == EtaColumn    ? RunsModel::EtaColumn
+                                                    : RunsModel::CostColumn;
+    return m_runs->index(row, runsColumn).data(role == SortRole ? int(RunsModel::SortRole) : role);
+}
+
 int SweepTrialsModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_state.trials.size());
@@ -54,6 +79,12 @@ QVariant SweepTrialsModel::headerData(int section, Qt::Orientation orientation, 
         return m_spec.metric.isEmpty() ? tr("Objective") : m_spec.metric;
     case DurationColumn:
         return tr("Duration");
+    case ProgressColumn:
+        return tr("Progress");
+    case EtaColumn:
+        return tr("ETA");
+    case CostColumn:
+        return tr("Cost");
     default:
         return m_spec.parameters.value(section - FirstParameterColumn).name;
     }
@@ -76,6 +107,9 @@ QVariant SweepTrialsModel::data(const QModelIndex &index, int role) const
     const qint64 end = t.finishedMs > 0 ? t.finishedMs : QDateTime::currentMSecsSinceEpoch();
     const qint64 duration = t.startedMs > 0 ? std::max<qint64>(0, end - t.startedMs) : -1;
     const int column = index.column();
+    if (column >= ProgressColumn && column <= CostColumn &&
+        (role == SortRole || role == Qt::DisplayRole || role == Qt::ToolTipRole))
+        return liveData(t, column, role);
     if (role == SortRole) {
         switch (column) {
         case TrialColumn:

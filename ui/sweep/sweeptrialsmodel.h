@@ -2,13 +2,15 @@
 // let through.
 #pragma once
 
-// A sweep's trials as the sweep view's table shows them: trial, status, objective, duration and
+// A sweep's trials as the sweep view's table shows them: trial, status, objective, duration, progress,
+// ETA, cost and
 // one column per searched parameter; sortable by raw values (SortRole), filtered to the trials
 // the parallel coordinates let through (SweepTrialsFilter).
 #include "sweep/sweepfile.h"
 #include "sweep/sweepstate.h"
 
 #include <QAbstractTableModel>
+#include <QPointer>
 #include <QSet>
 #include <QSortFilterProxyModel>
 
@@ -16,10 +18,21 @@
 
 namespace ferry::ui {
 
+class RunsModel;
+
 class SweepTrialsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { TrialColumn, StatusColumn, ObjectiveColumn, DurationColumn, FirstParameterColumn };
+    enum Column {
+        TrialColumn,
+        StatusColumn,
+        ObjectiveColumn,
+        DurationColumn,
+        ProgressColumn, // a running trial's progress, ETA and cost so far: the runs table's (setRunsModel)
+        EtaColumn,
+        CostColumn,
+        FirstParameterColumn
+    };
     enum Role { SortRole = Qt::UserRole + 1, TrialRole };
 
     using QAbstractTableModel::QAbstractTableModel;
@@ -27,6 +40,9 @@ public:
     void setSweep(const sweep::SweepSpec &spec, const sweep::SweepState &state);
     const sweep::SweepState &state() const { return m_state; }
     const sweep::SweepSpec &spec() const { return m_spec; }
+    // Where the trials' progress, ETA and cost come from: the window's runs table model (its
+    // progress, rates and clock, docs/cost.md); its changes repaint those columns. Not owned.
+    void setRunsModel(const RunsModel *runs);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -34,6 +50,9 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    QVariant liveData(const sweep::Trial &trial, int column, int role) const;
+
+    QPointer<const RunsModel> m_runs;
     sweep::SweepSpec m_spec;
     sweep::SweepState m_state;
     std::optional<int> m_best;

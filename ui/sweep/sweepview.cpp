@@ -19,7 +19,9 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
+
 #include <QVBoxLayout>
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
@@ -205,6 +207,13 @@ void SweepView::loadSweep(const QString &id)
     m_shownId = id;
     m_shownState = bytes;
     m_model->setSweep(read.spec, *state);
+    // Progress, ETA and cost so far while a trial runs (the whole cost is the Costs window's, by
+    // sweep): the table keeps to its width otherwise.
+    const bool running = std::any_of(state->trials.cbegin(), state->trials.cend(),
+                                     [](const sweep::Trial &t) { return !sweep::isOver(t.status); });
+    for (const int column :
+         {SweepTrialsModel::ProgressColumn, SweepTrialsModel::EtaColumn, SweepTrialsModel::CostColumn})
+        m_table->setColumnHidden(column, !running);
     m_data = SweepPlotData(read.spec, *state);
     if (ranges.size() == m_data.axes().size()) {
         for (int a = 0; a < int(ranges.size()); ++a)

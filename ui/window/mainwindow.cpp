@@ -144,6 +144,8 @@ void MainWindow::createMenus()
     run->addSeparator();
     run->addActions(
         {actions.compareRuns, actions.analyseRuns, actions.runImages, actions.runDistributions, actions.rerunExactly});
+    run->addSeparator();
+    run->addAction(actions.costs);
 
     menuBar()->addMenu(tr("&Help"))->addAction(actions.about);
     addActions({actions.nextTab, actions.previousTab}); // in no menu, as in a browser

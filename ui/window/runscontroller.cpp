@@ -1,5 +1,6 @@
 #include "ui/window/runscontroller.h"
 
+#include "cost/rates.h"
 #include "run/distribution.h"
 #include "secrets/secretstore.h"
 #include "store/runstore.h"
@@ -17,6 +18,7 @@
 #include "ui/session/runmonitorworker.h"
 #include "ui/session/workspacesession.h"
 #include "ui/sweep/sweepdialog.h"
+#include "ui/sweep/sweeptrialsmodel.h"
 #include "ui/sweep/sweepview.h"
 #include "ui/train/trainpanel.h"
 
@@ -44,13 +46,15 @@ QString runLegendLabel(const RunRow &row, const QString &runId)
 
 RunsController::RunsController(QSettings &settings, const WorkbenchServices &services, const WorkbenchPanels &panels,
                                const std::optional<workspace::Workspace> &workspace, QWidget *window, QObject *parent)
-    : QObject(parent), m_panels(panels), m_workspace(workspace), m_ferryBinary(services.ferryBinary), m_window(window),
+    : QObject(parent), m_settings(settings), m_panels(panels), m_workspace(workspace),
+      m_ferryBinary(services.ferryBinary), m_window(window),
       m_actions(new RunActions(settings, services.ferryBinary, window)), m_rankLogs(new QTimer(this)),
       m_colors(new RunColors(this)), m_followTable(new QTimer(this))
 {
     // One colour per run wherever it is drawn: the chart, the table's swatches, compare, sweeps.
     panels.chart->setRunColors(m_colors);
     panels.runs->model()->setRunColors(m_colors);
+    panels.runs->model()->setRates(cost::readRates(settings).rates); // Workbench sets them again when they change
     // With nothing selected the chart shows the newest runs the table shows: it follows the
     // filter (words at once, a query once the rows are read again).
     m_followTable->setSingleShot(true);
@@ -75,6 +79,7 @@ RunsController::RunsController(QSettings &settings, const WorkbenchServices &ser
     // The runs table's own menu: compare, re-run exactly and a re-run with changes.
     panels.runs->table()->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(panels.runs->table(), &QWidget::customContextMenuRequested, this, &RunsController::showTableMenu);
+    panels.details->setRunsModel(panels.runs->model()); // its progress, ETA and cost so far
     connect(panels.details, &RunDetailsView::cancelRequested, this, &RunsController::cancelRun);
     connect(panels.details, &RunDetailsView::deleteRequested, m_actions, &RunActions::remove);
     connect(panels.details, &RunDetailsView::rerunRequested, this, &RunsController::rerun);
@@ -112,6 +117,8 @@ void RunsController::attach(WorkspaceSession *session)
     connect(loader, &RunsLoader::loaded, m_panels.details, &RunDetailsView::runsUpdated);
     connect(loader, &RunsLoader::loaded, this, &RunsController::runsLoaded);
     connect(session->monitor(), &RunMonitorWorker::detailChanged, m_panels.runs->model(), &RunsModel::setDetail);
+    connect(session->monitor(), &RunMonitorWorker::progressChanged, m_panels.runs->model(), &RunsModel::setProgress);
+    m_panels.runs->model()->setRates(cost::readRates(m_settings).rates); // as set when the workspace opens
     m_panels.details->setStore(store(), m_workspace->root());
     m_panels.train->setWorkspace(store(), m_workspace->runsDir(), m_workspace->root());
     m_actions->setWorkspace(store(), m_workspace->root(), m_workspace->runsDir());
@@ -419,6 +426,7 @@ void RunsController::showSweeps(const QString &sweepId)
         connect(m_sweepView, &SweepView::rerunRequested, this, &RunsController::rerun);
         connect(m_sweepView, &SweepView::problem, this, &RunsController::reportText);
         m_sweepView->curves()->setRunColors(m_colors);
+        m_sweepView->model()->setRunsModel(m_panels.runs->model()); // the trials' progress, ETA and cost
     }
     m_sweepView->setWindowTitle(tr("Sweeps — %1").arg(m_workspace->name()));
     if (m_sweepView->currentSweep().isEmpty() || !m_sweepView->isVisible())
@@ -438,6 +446,8 @@ void RunsController::openSweepForm()
         return;
     }
     SweepDialog dialog(*m_workspace, m_ferryBinary, m_window);
+    if (store()) // the estimate, as the launch dialog's
+        dialog.setEstimateSource(store()->runs(), cost::readRates(m_settings).rates);
     connect(&dialog, &SweepDialog::started, this, [this](const QString &id) { showSweeps(id); });
     dialog.exec();
 }

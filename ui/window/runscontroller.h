@@ -77,6 +77,8 @@ public Q_SLOTS:
     // The run selected and current in the table (its filter cleared if it hid the run), its log
     // and details beside: a click on its notification (ui/alerts/runalerts.h).
     void showRun(const QString &runId);
+    // Stops a run as its Cancel does (also an idle GPU's run, ui/alerts/runalerts.h).
+    void cancelRun(const QString &runId);
 
 Q_SIGNALS:
     void problem(const ferry::Error &error);
@@ -93,13 +95,13 @@ private:
     void followTable();
     QString chartCaption(const QStringList &selected) const; // what the chart shows, and what it leaves out
     void currentRunChanged(const QString &runId);
-    void fetchShownRankLog(); // a run across nodes still going: the shown rank's log, from its host
-    void cancelRun(const QString &runId);
+    void fetchShownRankLog();             // a run across nodes still going: the shown rank's log, from its host
     void showTableMenu(const QPoint &at); // the runs table's context menu: compare and re-run
     void reportText(const QString &text); // a problem that is one sentence
     QString runsDir() const;
     run::RunStore *store() const;
 
+    QSettings &m_settings;
     WorkbenchPanels m_panels;
     const std::optional<workspace::Workspace> &m_workspace;
     QString m_ferryBinary;

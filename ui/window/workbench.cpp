@@ -1,12 +1,14 @@
 #include "ui/window/workbench.h"
 
 #include "common/setting.h"
+#include "cost/rates.h"
 #include "env/formats.h"
 #include "env/spechash.h"
 #include "store/runstore.h"
 #include "ui/alerts/runalerts.h"
 #include "ui/chart/losschart.h"
 #include "ui/chart/losschartpanel.h"
+#include "ui/cost/costsview.h"
 #include "ui/data/datasetpanel.h"
 #include "ui/data/droprouter.h"
 #include "ui/document/documentarea.h"
@@ -70,6 +72,9 @@ Workbench::Workbench(QSettings &settings, workspace::RecentWorkspaces &recent, W
     connect(m_preferences, &Preferences::problem, this, &Workbench::reportProblem);
     // Alerts: the rules to the session's monitor, a click on a notification to its run or sweep.
     connect(m_preferences, &Preferences::alertsChanged, m_alerts, &RunAlerts::applySettings);
+    // The runs table's costs at the rates set now.
+    connect(m_preferences, &Preferences::ratesChanged, this,
+            [this] { m_panels.runs->model()->setRates(cost::readRates(m_settings).rates); });
     connect(m_alerts, &RunAlerts::problem, this, &Workbench::reportProblem);
     connect(m_runs, &RunsController::alertRulesRequested, this,
             [this](const QString &runId) { m_alerts->editRunRules(runId, m_window); });
@@ -78,6 +83,8 @@ Workbench::Workbench(QSettings &settings, workspace::RecentWorkspaces &recent, W
         Q_EMIT panelRequested(m_panels.runs);
         Q_EMIT attentionRequested();
     });
+    // An idle GPU's run, when Settings > Alerts asks to stop it: as Cancel stops it.
+    connect(m_alerts, &RunAlerts::stopRequested, m_runs, &RunsController::cancelRun);
     connect(m_alerts, &RunAlerts::sweepRequested, this, [this](const QString &sweepId) {
         Q_EMIT attentionRequested();
         m_runs->showSweeps(sweepId);
@@ -264,6 +271,9 @@ void Workbench::createActions()
     connect(a.runDistributions, &QAction::triggered, m_media, &MediaController::openDistributions);
     a.rerunExactly = make(tr("Re-run E&xactly"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     connect(a.rerunExactly, &QAction::triggered, m_runs, &RunsController::rerunCurrentExactly);
+    a.costs = make(tr("C&osts"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M));
+    a.costs->setToolTip(tr("What the runs and kernels took and cost, per run, target, sweep, tag or month"));
+    connect(a.costs, &QAction::triggered, this, &Workbench::showCosts);
 
     a.about = make(tr("&About Ferry"));
     a.about->setMenuRole(QAction::AboutRole);
@@ -273,8 +283,28 @@ void Workbench::createActions()
     });
 }
 
+void Workbench::showCosts()
+{
+    if (!m_workspace)
+        return;
+    if (!m_costs) {
+        m_costs = new CostsView(m_window);
+        m_costs->setWindowFlag(Qt::Window);
+        m_costs->resize(960, 600);
+    }
+    m_costs->setWindowTitle(tr("Costs — %1").arg(m_workspace->name()));
+    m_costs->setSource(store(), m_workspace->kernelsDir(), m_services.ferryBinary, cost::readRates(m_settings).rates);
+    m_costs->show();
+    m_costs->raise();
+    m_costs->activateWindow();
+}
+
 void Workbench::closeWorkspace()
 {
+    if (m_costs) { // its reads end before the store closes
+        m_costs->setSource(nullptr, {}, {}, {});
+        m_costs->hide();
+    }
     m_analysis->setStore(nullptr); // its reads end before the store closes
     m_media->setStore(nullptr, {});
     m_alerts->detach();

@@ -27,6 +27,8 @@ class RecentWorkspaces;
 
 namespace ferry::ui {
 
+class CostsView;
+
 struct DropPlan;
 class Preferences;
 class AnalysisController;
@@ -60,6 +62,7 @@ struct WorkbenchActions {
     QAction *runImages = nullptr;        // the Media tab's Images: the selected runs' images by step
     QAction *runDistributions = nullptr; // the Media tab's Distributions: a run's histograms by step
     QAction *rerunExactly = nullptr;
+    QAction *costs = nullptr; // the Costs window: the cost report (ui/cost/costsview.h)
     QAction *about = nullptr;
 };
 
@@ -125,6 +128,7 @@ Q_SIGNALS:
 private:
     void createActions();
     void closeWorkspace();
+    void showCosts();
     void leaveWorkspace(); // File > Close Workspace: back to the empty state
     void openWorkspaceFor(const QString &file);
     void chooseWorkspaceToOpen();
@@ -145,6 +149,7 @@ private:
     AnalysisController *m_analysis; // the Analysis tab, following the runs table
     MediaController *m_media;       // the Media tab, following the runs table's selection
     RunAlerts *m_alerts;
+    QPointer<CostsView> m_costs; // made when first shown
     WorkbenchActions m_actions;
     QPointer<QMenu> m_recentMenu;
 };

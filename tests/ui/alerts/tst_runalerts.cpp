@@ -24,6 +24,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -112,6 +113,67 @@ private Q_SLOTS:
         QTRY_COMPARE(window.runsView()->currentRunId(), bad);
         QVERIFY(!(window.windowState() & Qt::WindowMinimized));
         QVERIFY(window.isVisible());
+    }
+
+    // An idle GPU (the rule's alert, as tracking/alertwatch.h fires it over a run's samples:
+    // tst_progress) is said on the desktop; with Stop the run too, the run is stopped as Cancel
+    // stops it. The rule comes from Settings > Alerts: 15 minutes unless set, none at Never.
+    void anIdleGpuIsSaidAndItsRunStoppedWhenAsked()
+    {
+        const QString ws = m_dir.filePath(u"ws-idle"_s);
+        QVERIFY(QDir().mkpath(ws));
+        QSettings settings(m_dir.filePath(u"settings-idle.ini"_s), QSettings::IniFormat);
+        const auto idleRule = [&] {
+            for (const run::AlertRule &r : ui::RunAlerts::everyRunRules(settings)) {
+                if (r.kind == run::AlertRule::Kind::GpuIdle)
+                    return r.text();
+            }
+            return QString();
+        };
+        QCOMPARE(idleRule(), u"gpu_idle:15m"_s);
+        ui::kIdleGpuMinutesSetting.set(settings, 0);
+        QCOMPARE(idleRule(), QString());
+        ui::kIdleGpuMinutesSetting.set(settings, 20);
+        QCOMPARE(idleRule(), u"gpu_idle:20m"_s);
+
+        workspace::RecentWorkspaces recent(settings);
+        ui::MainWindow window(settings, recent, {});
+        window.show();
+        QVERIFY(window.openWorkspaceAt(ws));
+        ui::RunAlerts *alerts = window.workbench()->alerts();
+        // A run that would go on for a minute.
+        const QString id = startAlertsRun(ws, {u"losses=1:1"_s, u"pause=60"_s});
+        QVERIFY(!id.isEmpty());
+        QTRY_VERIFY(window.runsView()->model()->rowOf(id) >= 0);
+        run::Alert idle;
+        idle.kind = run::Alert::Kind::GpuIdle;
+        idle.runId = id;
+        idle.runName = u"alerts"_s;
+        idle.rule = u"gpu_idle:20m"_s;
+        idle.metric = u"system/gpu1/utilization_percent"_s;
+        idle.value = 0;
+        idle.detail = u"at 0 % since 10:00:00"_s;
+        QSignalSpy stops(alerts, &ui::RunAlerts::stopRequested);
+        alerts->show({idle}); // Stop the run too: off by default
+        const QJsonObject said = m_server.waitForCall(id + u"): GPU 1 idle (0 %) for 20m"_s);
+        QVERIFY2(!said.isEmpty(), qPrintable(m_server.summaries()));
+        QCOMPARE(said[u"body"_s].toString(), u"rule gpu_idle:20m; at 0 % since 10:00:00"_s);
+        QCOMPARE(stops.size(), 0);
+        ui::kStopIdleRunsSetting.set(settings, true);
+        alerts->show({idle});
+        const QString summary = id + u"): GPU 1 idle (0 %) for 20m"_s;
+        QVERIFY2(test::waitFor([&] { return m_server.callsSaying(summary).size() == 2; }, 20000),
+                 qPrintable(m_server.summaries()));
+        QVERIFY(m_server.callsSaying(summary).last()[u"body"_s].toString().endsWith(
+            u"at 0 % since 10:00:00; stopped, as Settings &gt; Alerts asks"_s));
+        QCOMPARE(stops.size(), 1);
+        QCOMPARE(stops.at(0).at(0).toString(), id);
+        // Stopped as Cancel stops it: the run ends cancelled.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window.runsView()->model()->rowOf(id) >= 0 &&
+                window.runsView()->model()->rows().at(window.runsView()->model()->rowOf(id)).record.status ==
+                    run::RunStatus::Cancelled,
+            30000);
     }
 
     void aSweepsEndOpensTheSweepsWindow()

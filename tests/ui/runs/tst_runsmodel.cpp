@@ -72,6 +72,7 @@ private Q_SLOTS:
     void keyMetrics();
     void pendingDetailBesideTheStatus();
     void durationTicks();
+    void progressEtaAndCostColumns();
     void newestRunsWithMetrics();
     void sortingIsNumeric();
     void filterMatches();
@@ -208,6 +209,47 @@ void TestRunsModel::newestRunsWithMetrics()
     QCOMPARE(RunsModel::newestRunsWithMetrics(rows, 2), (QStringList{u"newest"_s, u"mid"_s}));
     QCOMPARE(RunsModel::newestRunsWithMetrics(rows, 10), (QStringList{u"newest"_s, u"mid"_s, u"old"_s, u"queued"_s}));
     QVERIFY(RunsModel::newestRunsWithMetrics({}, 5).isEmpty());
+}
+
+// A running run's Progress and ETA as the monitor reports them, gone once it is over; its Cost at
+// the rates (a record without a spec is priced by its target): "unknown" without a rate, never 0.
+void TestRunsModel::progressEtaAndCostColumns()
+{
+    RunsModel model;
+    model.setNow(kBase + 100'000);
+    RunRow onHost = row(u"h"_s, run::RunStatus::Running, kBase);
+    onHost.record.target = u"ssh:gpu1"_s;
+    model.setRows({row(u"r"_s, run::RunStatus::Running, kBase), onHost,
+                   row(u"f"_s, run::RunStatus::Succeeded, kBase, kBase + 3'600'000)});
+    QCOMPARE(model.headerData(RunsModel::ProgressColumn, Qt::Horizontal).toString(), u"Progress"_s);
+    QCOMPARE(model.columnOfKey(u"cost"_s), int(RunsModel::CostColumn));
+    QCOMPARE(model.index(0, RunsModel::ProgressColumn).data().toString(), QString());
+    run::Progress p;
+    p.fraction = 0.25;
+    p.done = 50;
+    p.total = 200;
+    p.source = run::ProgressSource::Steps;
+    p.etaSeconds = 300;
+    QSignalSpy changes(&model, &QAbstractItemModel::dataChanged);
+    model.setProgress(u"r"_s, true, p);
+    QCOMPARE(changes.size(), 1);
+    QCOMPARE(model.index(0, RunsModel::ProgressColumn).data().toString(), u"25 %"_s);
+    QCOMPARE(model.index(0, RunsModel::EtaColumn).data().toString(), u"5m 00s"_s);
+    QCOMPARE(model.index(0, RunsModel::EtaColumn).data(RunsModel::SortRole).toDouble(), 300.0);
+    QVERIFY(model.index(0, RunsModel::ProgressColumn).data(Qt::ToolTipRole).toString().contains(u"50/200 steps"_s));
+    // This machine costs nothing until a rate is set (known: 0); a host without a rate: unknown.
+    QCOMPARE(model.index(0, RunsModel::CostColumn).data().toString(), u"0.00 USD"_s);
+    QCOMPARE(model.index(1, RunsModel::CostColumn).data().toString(), u"unknown"_s);
+    model.setRates({{u"local"_s, cost::Rate{3.6, cost::RateUnit::Hour, u"set by you"_s}}});
+    QCOMPARE(model.index(0, RunsModel::CostColumn).data().toString(), u"0.10 USD"_s); // 100 s at 3.60/h
+    QCOMPARE(model.index(2, RunsModel::CostColumn).data().toString(), u"3.60 USD"_s); // its hour
+    QVERIFY(model.index(0, RunsModel::CostColumn).data(Qt::ToolTipRole).toString().contains(u"set by you"_s));
+    model.setProgress(u"r"_s, false, {});
+    QCOMPARE(model.index(0, RunsModel::ProgressColumn).data().toString(), QString());
+    QCOMPARE(model.index(0, RunsModel::EtaColumn).data().toString(), QString());
+    // A run over shows no progress, whatever was last said.
+    model.setProgress(u"f"_s, true, p);
+    QVERIFY(!model.progress(u"f"_s));
 }
 
 void TestRunsModel::durationTicks()
@@ -468,10 +510,15 @@ void TestRunsModel::parameterAndMetricColumnsSortAsNumbers()
     QCOMPARE(model->index(model->rowOf(u"b"_s), lr).data().toString(), u"0.003"_s);
     QCOMPARE(model->index(model->rowOf(u"c"_s), loss).data().toString(), u"9"_s);
     QVERIFY(!model->index(model->rowOf(u"d"_s), loss).data().isValid());
-    // In view beside the name: the parameters, then the metrics, before the target.
+    // In view beside the name: the parameters, then the metrics, before the target; progress, ETA
+    // and cost beside the status.
     const QHeaderView *header = view.table()->horizontalHeader();
-    QCOMPARE(header->visualIndex(lr), RunsModel::IdColumn + 1);
-    QCOMPARE(header->visualIndex(loss), RunsModel::IdColumn + 4);
+    QCOMPARE(header->visualIndex(RunsModel::ProgressColumn), 1);
+    QCOMPARE(header->visualIndex(RunsModel::CostColumn), 3);
+    const int id = header->visualIndex(RunsModel::IdColumn);
+    QCOMPARE(id, RunsModel::IdColumn + 3);
+    QCOMPARE(header->visualIndex(lr), id + 1);
+    QCOMPARE(header->visualIndex(loss), id + 4);
     QVERIFY(header->visualIndex(RunsModel::TargetColumn) > header->visualIndex(loss));
 
     view.table()->sortByColumn(lr, Qt::AscendingOrder);

@@ -6,6 +6,7 @@
 // run without its sweep tags; a state the controller rewrites is shown within a refresh; the
 // form writes the file it previews, which reads back to the same spec, and refuses a bad one.
 #include "support/files.h"
+#include "support/runhistory.h"
 #include "support/testmain.h"
 
 #include "store/runstore.h"
@@ -19,6 +20,7 @@
 
 #include <QHeaderView>
 #include <QJsonObject>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -265,6 +267,35 @@ private Q_SLOTS:
         QVERIFY2(form.problems().contains(u"sweeps/tune.yml:"_s) && form.problems().contains(u"error"_s),
                  qPrintable(form.problems()));
         QVERIFY(!form.startButton()->isEnabled());
+    }
+
+    // The form's estimate is `ferry sweep plan`'s (sweep/sweepestimate.h): the same history as
+    // tst_costcli's (three runs of 10 epochs: 100, 130, 110 s) gives the same total; none without it.
+    void formEstimatesAsSweepPlanDoes()
+    {
+        QTemporaryDir dir;
+        test::writeFileOrStop(dir.filePath(u"train.py"_s), "print(1)\n");
+        const auto workspace = workspace::Workspace::open(dir.path());
+        ui::SweepDialog form(*workspace, {});
+        const sweep::SweepSpec spec =
+            sweep::parseSweepYaml(u"ferry-sweep: 1\nscript: train.py\nmethod: grid\nmetric: loss\n"
+                                  u"parameters:\n  epochs: [10, 20]\nmax_parallel: 2\n"_s,
+                                  u"epochs.yml"_s)
+                .spec;
+        form.setSpec(spec, u"epochs"_s);
+        QVERIFY2(form.estimateLabel()->text().startsWith(u"estimate: no history for 2 of 2 trials"_s),
+                 qPrintable(form.estimateLabel()->text()));
+        QList<run::RunRecord> history;
+        const qint64 seconds[]{100, 130, 110};
+        for (int i = 0; i < 3; ++i)
+            history << test::pastRecord(test::PastRun{u"run%1"_s.arg(i), u"train.py"_s, u"local"_s, test::epochs(10),
+                                                      1796600000000 + i * 600000, seconds[i]},
+                                        workspace->root());
+        form.setEstimateSource(history, {{u"local"_s, cost::Rate{3.6, cost::RateUnit::Hour, u"set by you"_s}}});
+        const QString text = form.estimateLabel()->text();
+        QVERIFY2(text.startsWith(u"estimate: 2 trials, 2 at a time: about 3m 40s until the last ends"_s),
+                 qPrintable(text));
+        QVERIFY2(text.contains(u"cost: about 0.33 USD"_s), qPrintable(text));
     }
 
     // A sweep across Slurm nodes: the options line shows the file's target_options and writes

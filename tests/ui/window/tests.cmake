@@ -33,6 +33,7 @@ if(FERRY_GUI AND FERRY_TRAINER)
   ferry_window_tool(ferry_analysisscreenshots gui/analysisscreenshots.cpp gui) # tests/gui/analysis-screenshots.sh
   ferry_window_tool(ferry_mediascreenshots gui/mediascreenshots.cpp gui) # tests/gui/media-screenshots.sh
   ferry_window_tool(ferry_runsscreenshots gui/runsscreenshots.cpp gui) # tests/gui/runs-screenshots.sh
+  ferry_window_tool(ferry_costscreenshots gui/costscreenshots.cpp gui) # tests/gui/cost-screenshots.sh
   ferry_window_tool(ferry_guitrainbench bench/guitrainbench.cpp bench)
 endif()
 

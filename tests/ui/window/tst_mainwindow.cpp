@@ -174,7 +174,7 @@ private Q_SLOTS:
         QCOMPARE(actionTexts(topMenu(window, u"&Run"_s)),
                  (QStringList{u"&Start a Script Run…"_s, u"New S&weep…"_s, u"&Sweeps"_s, u"&Train on a Dataset"_s,
                               u"&Find a Run"_s, u"&Refresh Runs"_s, u"&Compare Selected Runs"_s, u"&Analyse Runs"_s,
-                              u"&Images"_s, u"&Distributions"_s, u"Re-run E&xactly"_s}));
+                              u"&Images"_s, u"&Distributions"_s, u"Re-run E&xactly"_s, u"C&osts"_s}));
         QVERIFY(!window.recentMenu()->isEnabled()); // nothing opened yet
 
         const QImage frame = window.grab().toImage();
