@@ -388,7 +388,7 @@ bool bannerPrefix(QStringView prefix)
             return word.compare(QStringView(w), Qt::CaseInsensitive) == 0;
         });
     };
-    bool prose = false, settings = false;
+    bool prose = false, settings = false, qualified = false;
     qsizetype i = 0;
     const qsizetype n = prefix.size();
     while (i < n) {
@@ -406,13 +406,15 @@ bool bannerPrefix(QStringView prefix)
         const bool label = end < n && prefix[end] == u':';
         if (end < n && !label && prefix[end] != u' ' && prefix[end] != u'\t' && prefix[end] != u',')
             return false;
-        if (isOneOf(word, qualifiers))
-            return false;
+        // A qualifier right before the key names the metric ("train loss=", "final val acc=");
+        // one with prose after it does not ("Total optimization steps = 200", Hugging Face's
+        // banner before training).
+        qualified = !label && isOneOf(word, qualifiers);
         settings = label && isOneOf(word, settingsLabels);
-        prose = prose || !label;
+        prose = prose || (!label && !qualified);
         i = end + (label ? 1 : 0);
     }
-    return prose || settings;
+    return !qualified && (prose || settings);
 }
 
 } // namespace ferry::run::metricsyntax

@@ -54,7 +54,8 @@ bool neverMetric(QStringView key);
 // "Hyperparameters: lr=0.01". It is when that text is words alone (letters, commas, a label's
 // colon) and one of them is prose or the last is a settings label (config, args, params, ...).
 // Words that qualify a quantity keep a record a record: a split ("train", "val", "test", "eval")
-// or "final", "best", "average", "mean", "total" ("val loss=0.3", "final test_acc=0.98"); so do
+// or "final", "best", "average", "mean", "total" right before the key ("val loss=0.3", "final
+// test_acc=0.98"; not "Total optimization steps = 200", where prose follows it); so do
 // a step or an epoch on the line, and "key: value" pairs ("Test set: Average loss: 0.03"),
 // which the caller does not ask about.
 bool bannerPrefix(QStringView prefix);

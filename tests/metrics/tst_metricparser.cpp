@@ -117,6 +117,11 @@ private Q_SLOTS:
             << QStringList{u"val loss=0.3"_s, u"final test_acc=0.98"_s, u"Results: acc=0.9"_s, u"Epoch 2 lr=0.01"_s,
                            u"starting step=3 loss=0.5"_s}
             << u"loss@0=0.3 test_acc@0=0.98 acc@0=0.9 lr@0/e2=0.01 loss@3=0.5"_s;
+        // Hugging Face's banner before training: a qualifier with prose after it is prose.
+        QTest::newRow("Hugging Face's training banner")
+            << QStringList{u"  Num examples = 1000"_s, u"  Num Epochs = 3"_s, u"  Total optimization steps = 200"_s,
+                           u"  Gradient Accumulation steps = 1"_s, u"total loss=1.5"_s}
+            << u"loss@0=1.5"_s;
         QTest::newRow("batch is a step") << QStringList{u"batch=12 loss=0.4"_s} << u"loss@12=0.4"_s;
         QTest::newRow("thousands separators")
             << QStringList{u"trainable params: 25,460,736 || all params: 9,267,166,720"_s, u"{'a': 1,'b': 2}"_s}
