@@ -166,7 +166,8 @@ private:
         if (total.unpriced > 0)
             io.out << " (and " << total.unpriced << " run" << (total.unpriced == 1 ? "" : "s")
                    << " at an unknown rate, not counted: ferry rates set TARGET AMOUNT/h)";
-        io.out << "\nPriced at the rates set now ('ferry rates list'); a time with + is a run still going.\n";
+        io.out << "\nEach run priced at the rate recorded at its launch (an earlier Ferry's runs and kernels at "
+                  "the rates set now: 'ferry rates list'); a time with + is a run still going.\n";
     }
 };
 

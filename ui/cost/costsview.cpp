@@ -63,15 +63,16 @@ CostsView::CostsView(QWidget *parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setAlternatingRowColors(true);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setStretchLastSection(true);
     m_total->setObjectName(u"costsTotal"_s);
     m_total->setWordWrap(true);
     m_total->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto *note = new QLabel(tr("In %1, at the rates set now (Settings › Rates): change a rate and the costs change. "
-                               "A time with + is a run or kernel still going. The same on the command line: "
-                               "ferry cost report --by target|sweep|tag|month.")
-                                .arg(QString(cost::kCurrency)),
-                            this);
+    auto *note =
+        new QLabel(tr("In %1, each run at the rate recorded when it was launched (a run of an earlier Ferry, and a "
+                      "kernel, at the rates set now: Settings › Rates). "
+                      "A time with + is a run or kernel still going. The same on the command line: "
+                      "ferry cost report --by target|sweep|tag|month.")
+                       .arg(QString(cost::kCurrency)),
+                   this);
     note->setWordWrap(true);
     auto *bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Show"), this));
@@ -152,11 +153,12 @@ void CostsView::showRows()
         showGroups(cost::Grouping(grouping.toInt()));
     else
         showRuns();
-    // Each column as wide as its cells, the last taking the rest of the width.
+    // Each column as wide as its cells, the first (the run's or the group's name) taking the rest
+    // of the width: the numbers stay beside each other, not pushed to the far edge.
     QHeaderView *header = m_table->horizontalHeader();
+    header->setStretchLastSection(false);
     for (int c = 0; c < m_table->columnCount(); ++c)
-        header->setSectionResizeMode(c, c + 1 == m_table->columnCount() ? QHeaderView::Stretch
-                                                                        : QHeaderView::ResizeToContents);
+        header->setSectionResizeMode(c, c == 0 ? QHeaderView::Stretch : QHeaderView::ResizeToContents);
     const cost::CostGroup total = cost::totalCost(m_rows);
     QString text = tr("Total: %1 (runs and kernels), %2, %3")
                        .arg(total.runs)

@@ -101,7 +101,9 @@ QList<RunRow> RunsLoader::load(const run::RunStore &store, MetricCache &cache, c
             row.params = run::runParameters(record, uncached > kReadParamsOneByOne ? allParams.value(record.id)
                                                                                    : store.params(record.id));
         }
-        if (finishedRun)
+        // A finished run's metrics no longer change, once it has some: one without any yet may
+        // still get them (`ferry runs attach`, an import, a store written while this read it).
+        if (finishedRun && !row.lastMetrics.isEmpty())
             kept.insert(record.id, CachedRun{row.lastMetrics, row.params});
         named << run::NamedRun{record.id, record.name, row.params};
         rows.append(std::move(row));

@@ -32,7 +32,7 @@ namespace ferry::ui {
 
 namespace {
 
-enum ParameterColumn { NameColumn, DistributionColumn, MinColumn, MaxColumn, ValuesColumn, ParameterColumns };
+enum ParameterColumn { ParameterNameColumn, DistributionColumn, MinColumn, MaxColumn, ValuesColumn, ParameterColumns };
 
 const QStringList kDistributions{u"values"_s, u"uniform"_s, u"log_uniform"_s, u"int_uniform"_s, u"log_int_uniform"_s};
 
@@ -217,7 +217,7 @@ void SweepDialog::addParameterRow(const sweep::Parameter &p)
     const QSignalBlocker blocker(m_parameters);
     const int row = m_parameters->rowCount();
     m_parameters->insertRow(row);
-    m_parameters->setItem(row, NameColumn, new QTableWidgetItem(p.name));
+    m_parameters->setItem(row, ParameterNameColumn, new QTableWidgetItem(p.name));
     auto *distribution = new QComboBox(m_parameters);
     distribution->addItems(kDistributions);
     distribution->setCurrentText(sweep::distributionName(p.distribution));
@@ -282,9 +282,9 @@ sweep::SweepSpec SweepDialog::spec() const
         const auto *box = qobject_cast<QComboBox *>(m_parameters->cellWidget(row, DistributionColumn));
         const auto distribution = sweep::Distribution(std::max(0, box ? box->currentIndex() : 0));
         if (distribution == sweep::Distribution::Values)
-            s.parameters << sweep::Parameter::list(text(NameColumn), valuesOf(text(ValuesColumn)));
+            s.parameters << sweep::Parameter::list(text(ParameterNameColumn), valuesOf(text(ValuesColumn)));
         else
-            s.parameters << sweep::Parameter::range(text(NameColumn), distribution, text(MinColumn).toDouble(),
+            s.parameters << sweep::Parameter::range(text(ParameterNameColumn), distribution, text(MinColumn).toDouble(),
                                                     text(MaxColumn).toDouble());
     }
     s.maxTrials = m_maxTrials->value();
