@@ -5,6 +5,7 @@
 #include "cli/remoteoptions.h"
 #include "cli/runsupport.h"
 
+#include "common/durationtext.h"
 #include "common/textfile.h"
 #include "kernelhost/kernelconnection.h"
 #include "kernelhost/kernelhost.h"
@@ -64,9 +65,16 @@ QJsonObject kernelJson(const kernels::KernelSummary &k)
             {u"restarts"_s, k.restarts},
             {u"gpu"_s, k.gpu ? QJsonValue(QJsonObject{{u"gpus"_s, k.gpu->gpus},
                                                       {u"memoryUsedMiB"_s, k.gpu->memoryUsedMiB},
-                                                      {u"utilizationPercent"_s, k.gpu->utilizationPercent}})
+                                                      {u"utilizationPercent"_s, k.gpu->utilizationPercent},
+                                                      {u"idleMs"_s, k.gpu->idleMs}})
                              : QJsonValue()},
             {u"end"_s, k.end ? QJsonValue(endJson(*k.end)) : QJsonValue()}};
+}
+
+// ", idle 16m" when every GPU has been at 0 % (the idle-GPU rule's count); empty when not.
+QString idleText(const kernels::GpuUse &gpu)
+{
+    return gpu.idleMs > 0 ? u", idle "_s + ferry::durationText(gpu.idleMs) : QString();
 }
 
 QString megabytes(qint64 bytes)
@@ -255,7 +263,7 @@ private:
                           .arg(timeText(k.startedMs), -19)
                           .arg(timeText(k.lastActivityMs), -19)
                           .arg(k.alive() ? megabytes(k.memoryBytes) : kernels::endText(*k.end), -8)
-                          .arg(k.gpu ? u"%1 MiB"_s.arg(k.gpu->memoryUsedMiB, 0, 'f', 0) : u"-"_s);
+                          .arg(k.gpu ? u"%1 MiB"_s.arg(k.gpu->memoryUsedMiB, 0, 'f', 0) + idleText(*k.gpu) : u"-"_s);
         }
         return kExitOk;
     }
@@ -281,8 +289,9 @@ private:
                << "memory       " << megabytes(k->memoryBytes) << " (peak " << megabytes(k->peakMemoryBytes) << ")\n"
                << "gpu          "
                << (k->gpu ? u"%1 GPU(s), %2 MiB used, %3 % busy"_s.arg(k->gpu->gpus)
-                                .arg(k->gpu->memoryUsedMiB, 0, 'f', 0)
-                                .arg(k->gpu->utilizationPercent, 0, 'f', 0)
+                                    .arg(k->gpu->memoryUsedMiB, 0, 'f', 0)
+                                    .arg(k->gpu->utilizationPercent, 0, 'f', 0) +
+                                idleText(*k->gpu)
                           : u"-"_s)
                << '\n'
                << "restarts     " << k->restarts << '\n'

@@ -15,6 +15,7 @@
 #include "store/runstore.h"
 #include "targets/remotetarget.h"
 #include "targets/targetfactory.h"
+#include "tracking/idlegpu.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -30,6 +31,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstring>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -417,10 +419,21 @@ std::optional<GpuUse> lastGpuUse(const QString &samplesFile)
     const double lastStep = points.last().step;
     GpuUse use;
     double utilization = 0;
+    run::IdleGpuWatch idle(std::numeric_limits<qint64>::max()); // only its stretches' starts
+    qint64 idleSince = 0;
+    bool allIdle = true;
     static const QRegularExpression gpuMetric(u"^system/gpu(\\d+)/(memory_used_mib|utilization_percent)$"_s);
     for (const run::MetricPoint &point : points) {
+        const auto gpu = run::gpuOfUtilizationMetric(point.name);
+        if (gpu)
+            (void)idle.sample(*gpu, point.value, point.wallMs);
         if (point.step != lastStep)
             continue;
+        if (gpu) {
+            const auto since = idle.idleSince(*gpu);
+            allIdle = allIdle && since;
+            idleSince = since ? std::max(idleSince, *since) : idleSince;
+        }
         const auto match = gpuMetric.match(point.name);
         if (!match.hasMatch())
             continue;
@@ -434,6 +447,8 @@ std::optional<GpuUse> lastGpuUse(const QString &samplesFile)
     if (use.gpus == 0)
         return std::nullopt;
     use.utilizationPercent = utilization / use.gpus;
+    if (allIdle && idleSince > 0)
+        use.idleMs = points.last().wallMs - idleSince;
     return use;
 }
 

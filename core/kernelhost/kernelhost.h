@@ -58,6 +58,10 @@ struct GpuUse {
     int gpus = 0;
     double memoryUsedMiB = 0;      // summed over them
     double utilizationPercent = 0; // their mean
+    // How long every one of them had been at 0 % at that sample, by the idle-GPU rule's count
+    // (tracking/idlegpu.h: a gap starts it again), over the samples the file's end holds (about
+    // the last half hour: at least that much when it says so); 0: one of them is not idle.
+    qint64 idleMs = 0;
 };
 // The last sample's GPUs in a run's system.samples (read from its end); nullopt without one.
 std::optional<GpuUse> lastGpuUse(const QString &samplesFile);

@@ -1,5 +1,9 @@
 #include "tracking/idlegpu.h"
 
+#include "common/safefile.h"
+
+#include <QFile>
+
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -37,6 +41,39 @@ std::optional<IdleGpuWatch::Idle> IdleGpuWatch::sample(int gpu, double percent, 
         return std::nullopt;
     s.said = true;
     return Idle{gpu, *s.idleSinceMs};
+}
+
+std::optional<qint64> IdleGpuWatch::idleSince(int gpu) const
+{
+    const auto it = m_gpus.constFind(gpu);
+    return it == m_gpus.constEnd() ? std::nullopt : it->idleSinceMs;
+}
+
+QList<IdleGpuWatch::Idle> IdleGpuFileWatch::poll(const QString &samplesFile)
+{
+    QList<IdleGpuWatch::Idle> fired;
+    QFile file(samplesFile);
+    if (entryKind(samplesFile) != EntryKind::RegularFile || !file.open(QIODevice::ReadOnly))
+        return fired;
+    if (file.size() < m_reader.bytesRead()) // written anew (a restarted kernel's run): read it again
+        m_reader = SystemSamplesReader();
+    constexpr qint64 kChunk = 1 << 20;
+    while (m_reader.bytesRead() < file.size()) {
+        const qint64 from = m_reader.bytesRead();
+        if (!file.seek(from))
+            break;
+        const QByteArray bytes = file.read(kChunk);
+        for (const MetricPoint &point : m_reader.feed(bytes)) {
+            if (const auto gpu = gpuOfUtilizationMetric(point.name)) {
+                if (const auto idle = m_rule.sample(*gpu, point.value, point.wallMs))
+                    fired << *idle;
+            }
+        }
+        if (m_reader.bytesRead() == from) // a block being written (or one longer than a read: never read)
+            break;
+    }
+    fired.removeIf([this](const IdleGpuWatch::Idle &idle) { return m_rule.idleSince(idle.gpu) != idle.sinceMs; });
+    return fired;
 }
 
 } // namespace ferry::run

@@ -7,7 +7,10 @@
 // kIdleGpuGapMs (Ferry's watcher stopped, the machine slept) start the count again at the later
 // one, as does a sample above 0 % or one nvidia-smi could not read (NaN). It fires once per idle
 // stretch, for each GPU; a sample above 0 % ends the stretch (docs/cost.md, *Idle hardware*).
+#include "metrics/systemsamples.h"
+
 #include <QHash>
+#include <QList>
 #include <QString>
 
 #include <optional>
@@ -31,6 +34,8 @@ public:
     // One sample of `gpu` at `wallMs` (samples of one GPU in time order; an older one is ignored).
     // The GPU when this sample makes it idle for the rule's duration, once per stretch.
     std::optional<Idle> sample(int gpu, double percent, qint64 wallMs);
+    // Since when `gpu` has been at 0 % (its current stretch), nullopt when it is not idle now.
+    std::optional<qint64> idleSince(int gpu) const;
 
 private:
     struct Stretch {
@@ -40,6 +45,19 @@ private:
     };
     qint64 m_idleMs;
     QHash<int, Stretch> m_gpus;
+};
+
+// The rule over a system.samples file read as it grows (a kernel's: nothing else follows its
+// samples): each poll feeds the blocks written since the last one, in bounded reads. What it
+// returns is idle now: a stretch found in the file's past that has since ended is not said.
+class IdleGpuFileWatch {
+public:
+    explicit IdleGpuFileWatch(qint64 idleMs) : m_rule(idleMs) {}
+    QList<IdleGpuWatch::Idle> poll(const QString &samplesFile);
+
+private:
+    IdleGpuWatch m_rule;
+    SystemSamplesReader m_reader;
 };
 
 } // namespace ferry::run

@@ -16,7 +16,7 @@ AlertsPage::AlertsPage(QSettings &settings, QWidget *parent)
     : QWidget(parent), m_settings(settings), m_rules(new AlertRulesEdit(this)),
       m_runEnds(new QCheckBox(tr("When a run succeeds, fails or is lost"), this)),
       m_sweepEnds(new QCheckBox(tr("When a sweep finishes or fails"), this)), m_idleMinutes(new QSpinBox(this)),
-      m_stopIdle(new QCheckBox(tr("Stop the run too (as Cancel stops it)"), this))
+      m_stopIdle(new QCheckBox(tr("Stop the run or kernel too (as Cancel stops it)"), this))
 {
     setObjectName(u"alertsPage"_s);
     m_rules->setText(kAlertRulesSetting.get(settings));
@@ -29,8 +29,9 @@ AlertsPage::AlertsPage(QSettings &settings, QWidget *parent)
     m_idleMinutes->setSuffix(tr(" min"));
     m_idleMinutes->setSpecialValueText(tr("Never"));
     m_idleMinutes->setValue(kIdleGpuMinutesSetting.get(settings));
-    m_idleMinutes->setToolTip(tr("A GPU a run holds at 0 % utilisation for this long, from the system metrics "
-                                 "Ferry samples every 5 s (gpu_idle:15m as a rule)"));
+    m_idleMinutes->setToolTip(
+        tr("A GPU a run or a kernel holds at 0 % utilisation for this long, from the system metrics "
+           "Ferry samples every 5 s (gpu_idle:15m as a rule)"));
     m_stopIdle->setObjectName(u"stopIdleRuns"_s);
     m_stopIdle->setChecked(kStopIdleRunsSetting.get(settings));
     auto *about = new QLabel(tr("Ferry says these on the desktop while the window is open; a click opens the run. "

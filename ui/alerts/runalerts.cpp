@@ -1,15 +1,20 @@
 #include "ui/alerts/runalerts.h"
 
+#include "kernelhost/kernelhost.h"
 #include "notify/alertnotification.h"
 #include "ui/alerts/alertrulesedit.h"
 #include "ui/session/runmonitorworker.h"
 #include "ui/session/workspacesession.h"
 
+#include <QCoreApplication>
+#include <QDateTime>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QLabel>
 #include <QPushButton>
 #include <QSettings>
+#include <QThread>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -24,6 +29,16 @@ constexpr auto kRunRulesGroup = "alerts/runs";    // a run's own rules, by run i
 constexpr qsizetype kMostNotificationsAtOnce = 5; // in one round; the rest said in one more
 const QString kRunKey = u"run:"_s;
 const QString kSweepKey = u"sweep:"_s;
+const QString kKernelKey = u"kernel:"_s;
+
+// The idle-GPU rule's duration as the settings give it; nullopt when off.
+std::optional<qint64> idleGpuMs(const QSettings &settings)
+{
+    const int minutes = kIdleGpuMinutesSetting.get(settings);
+    if (minutes <= 0)
+        return std::nullopt;
+    return std::clamp<qint64>(qint64(minutes) * 60000, run::kLeastStallMs, run::kMostStallMs);
+}
 
 QList<run::AlertRule> rulesIn(const QString &text)
 {
@@ -43,8 +58,11 @@ bool worthSaying(const run::Alert &alert, bool runEnds)
 
 RunAlerts::RunAlerts(QSettings &settings, std::unique_ptr<notify::DesktopNotifier> notifier, QObject *parent)
     : QObject(parent), m_settings(settings),
-      m_notifier(notifier ? std::move(notifier) : std::make_unique<notify::DesktopNotifier>())
+      m_notifier(notifier ? std::move(notifier) : std::make_unique<notify::DesktopNotifier>()),
+      m_kernelTimer(new QTimer(this))
 {
+    m_kernelTimer->setInterval(kKernelPollMs);
+    connect(m_kernelTimer, &QTimer::timeout, this, &RunAlerts::checkKernels);
     connect(m_notifier.get(), &notify::DesktopNotifier::activated, this, &RunAlerts::activated);
     connect(m_notifier.get(), &notify::DesktopNotifier::failed, this, &RunAlerts::problem);
 }
@@ -75,10 +93,10 @@ void RunAlerts::detach()
 QList<run::AlertRule> RunAlerts::everyRunRules(const QSettings &settings)
 {
     QList<run::AlertRule> rules = rulesIn(kAlertRulesSetting.get(settings));
-    if (const int minutes = kIdleGpuMinutesSetting.get(settings); minutes > 0) {
+    if (const auto idleMs = idleGpuMs(settings)) {
         run::AlertRule idle;
         idle.kind = run::AlertRule::Kind::GpuIdle;
-        idle.stallMs = std::clamp<qint64>(qint64(minutes) * 60000, run::kLeastStallMs, run::kMostStallMs);
+        idle.stallMs = *idleMs;
         rules << idle;
     }
     return rules;
@@ -181,6 +199,52 @@ void RunAlerts::showSweepsEnded(const QList<sweep::SweepState> &sweeps)
         return;
     for (const sweep::SweepState &sweep : sweeps)
         m_notifier->send(notify::sweepNotification(sweep, kSweepKey + sweep.id));
+}
+
+void RunAlerts::watchKernels(const QString &kernelsDir, const QString &ferryBinary)
+{
+    m_kernelsDir = kernelsDir;
+    m_ferryBinary = ferryBinary;
+    m_kernelIdle.reset();
+    if (kernelsDir.isEmpty())
+        m_kernelTimer->stop();
+    else
+        m_kernelTimer->start();
+}
+
+void RunAlerts::checkKernels()
+{
+    const auto idleMs = idleGpuMs(m_settings);
+    if (m_kernelsDir.isEmpty() || !idleMs) {
+        m_kernelIdle.reset();
+        return;
+    }
+    if (!m_kernelIdle || m_kernelIdle->idleMs() != *idleMs) // the settings changed: the stretches anew
+        m_kernelIdle.emplace(*idleMs);
+    const bool stopIdle = kStopIdleRunsSetting.get(m_settings);
+    for (const kernels::IdleKernelGpu &idle : m_kernelIdle->poll(m_kernelsDir)) {
+        notify::Notification n;
+        n.title = tr("kernel %1: GPU %2 idle for %3 min").arg(idle.kernelId).arg(idle.gpu).arg(*idleMs / 60000);
+        n.body =
+            tr("at 0 % since %1").arg(QDateTime::fromMSecsSinceEpoch(idle.sinceMs).toString(u"yyyy-MM-dd HH:mm:ss"_s));
+        n.key = kKernelKey + idle.kernelId;
+        if (stopIdle) {
+            n.body += tr("; stopped, as Settings > Alerts asks");
+            const QString folder = idle.folder, ferry = m_ferryBinary, id = idle.kernelId;
+            QPointer<RunAlerts> self(this);
+            QThread *thread = QThread::create([self, folder, ferry, id] {
+                const auto stopped = kernels::stopKernel(folder, ferry);
+                const QString problem = stopped ? QString() : stopped.error().message;
+                QMetaObject::invokeMethod(qApp, [self, id, problem] {
+                    if (self)
+                        Q_EMIT self->kernelStopped(id, problem);
+                });
+            });
+            connect(thread, &QThread::finished, thread, &QObject::deleteLater);
+            thread->start();
+        }
+        m_notifier->send(n);
+    }
 }
 
 void RunAlerts::activated(const QString &key)

@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "common/setting.h"
+#include "kernelhost/kernelidle.h"
 #include "notify/desktopnotifier.h"
 #include "sweep/sweepstate.h"
 #include "tracking/alertwatch.h"
@@ -13,8 +14,10 @@
 #include <QString>
 
 #include <memory>
+#include <optional>
 
 class QSettings;
+class QTimer;
 class QWidget;
 
 namespace ferry::ui {
@@ -25,8 +28,9 @@ class WorkspaceSession;
 inline const Setting<QString> kAlertRulesSetting{"alerts/rules"};
 inline const Setting<bool> kNotifyRunEndsSetting{"alerts/runEnds", true};
 inline const Setting<bool> kNotifySweepEndsSetting{"alerts/sweepEnds", true};
-// Idle hardware (docs/cost.md): a GPU of a run at 0 % for this many minutes is said (0: never), and
-// the run stopped the way Cancel stops it when the second asks.
+// Idle hardware (docs/cost.md): a GPU of a run or a kernel at 0 % for this many minutes is said (0:
+// never), and the run stopped the way Cancel stops it (the kernel as `ferry kernel stop` does) when
+// the second asks.
 inline const Setting<int> kIdleGpuMinutesSetting{"alerts/idleGpuMinutes", 15};
 inline const Setting<bool> kStopIdleRunsSetting{"alerts/stopIdleRuns", false};
 
@@ -64,6 +68,13 @@ public:
 
     notify::DesktopNotifier *notifier() const { return m_notifier.get(); }
 
+    // The workspace's kernels (its .ferry/kernels; empty: none) watched for an idle GPU, every
+    // kKernelPollMs: the idle-GPU rule over each live kernel's samples (kernelhost/kernelidle.h).
+    static constexpr int kKernelPollMs = 30000;
+    void watchKernels(const QString &kernelsDir, const QString &ferryBinary);
+    // One round of that: a notification per idle stretch, the kernel stopped when the settings ask.
+    void checkKernels();
+
 public Q_SLOTS:
     void show(const QList<ferry::run::Alert> &alerts);
     void showSweepsEnded(const QList<ferry::sweep::SweepState> &sweeps);
@@ -72,6 +83,8 @@ Q_SIGNALS:
     void runRequested(const QString &runId); // a click on a run's notification
     // A run whose GPU was idle, to be stopped as Cancel stops it (kStopIdleRunsSetting).
     void stopRequested(const QString &runId);
+    // A kernel whose GPU was idle, stopped as `ferry kernel stop` stops it; emitted once it is.
+    void kernelStopped(const QString &kernelId, const QString &problem);
     void sweepRequested(const QString &sweepId); // a click on a sweep's
     void problem(const ferry::Error &error);
 
@@ -82,6 +95,10 @@ private:
     QSettings &m_settings;
     std::unique_ptr<notify::DesktopNotifier> m_notifier;
     QPointer<QObject> m_monitor; // the attached session's RunMonitorWorker (lives on its thread)
+    QString m_kernelsDir;
+    QString m_ferryBinary;
+    std::optional<kernels::KernelIdleWatch> m_kernelIdle; // for the settings' minutes
+    QTimer *m_kernelTimer;
 };
 
 } // namespace ferry::ui

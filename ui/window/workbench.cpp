@@ -308,6 +308,7 @@ void Workbench::closeWorkspace()
     m_analysis->setStore(nullptr); // its reads end before the store closes
     m_media->setStore(nullptr, {});
     m_alerts->detach();
+    m_alerts->watchKernels({}, {});
     m_runs->detach();
     m_session.reset(); // the monitor joined, the chart emptied, the store closed (workspacesession.h)
     m_panels.chart->setCaption({});
@@ -345,6 +346,7 @@ void Workbench::setWorkspace(const workspace::Workspace &workspace)
     m_analysis->setStore(m_session->store());
     m_media->setStore(m_session->store(), workspace.runsDir());
     m_alerts->attach(m_session.get()); // the rules reach the monitor before its first round
+    m_alerts->watchKernels(workspace.kernelsDir(), m_services.ferryBinary);
     Q_EMIT workspaceChanged();
     m_session->start();
     Q_EMIT statusMessage(tr("Opened workspace %1").arg(workspace.root()), 5000);

@@ -2,8 +2,13 @@
 // with a real notification server (tests/services/notifications.sh): rules for every run from the
 // settings and a run's own from its Alerts… dialog reach the run monitor, a rule crossing, NaN, a
 // stall and the runs' ends come as notifications, and clicking one (the server's ActionInvoked
-// with "default") opens that run in the window; a sweep's end opens the sweeps window.
+// with "default") opens that run in the window; a sweep's end opens the sweeps window; an idle GPU
+// of a real local kernel is said and the kernel stopped when the settings ask.
+#include "common/safefile.h"
+#include "metrics/systemsamples.h"
+#include "run/rundirectory.h"
 #include "support/cli.h"
+#include "support/kernel.h"
 #include "support/notifications.h"
 #include "ui/alerts/alertrulesedit.h"
 #include "ui/alerts/alertspage.h"
@@ -16,6 +21,7 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QDateTime>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -23,6 +29,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -174,6 +181,63 @@ private Q_SLOTS:
                 window.runsView()->model()->rows().at(window.runsView()->model()->rowOf(id)).record.status ==
                     run::RunStatus::Cancelled,
             30000);
+    }
+
+    // The same rule over a live kernel's samples (a real local kernel, its system.samples given 17
+    // minutes of GPU 0 at 0 % the way its sampler appends blocks): said once per idle stretch, then
+    // (the settings changed: 16 min, stop too) said again and the kernel stopped as `ferry kernel
+    // stop` stops it.
+    void aKernelsIdleGpuIsSaidAndTheKernelStoppedWhenAsked()
+    {
+        const QString ws = m_dir.filePath(u"ws-kernel"_s);
+        QVERIFY(QDir().mkpath(ws));
+        const test::KernelCli kernel{ws};
+        const QString env = test::writeDebianPythonEnvironment(m_dir.filePath(u"debian.yml"_s));
+        QVERIFY(!env.isEmpty());
+        const test::CliResult started = kernel({u"start"_s, u"--env"_s, env});
+        const QString id = started.out.trimmed();
+        QVERIFY2(id.contains(u"-kernel-"_s), qPrintable(started.err));
+        const QString kernelsDir = ws + u"/.ferry/kernels"_s;
+        const auto stopLeftovers = qScopeGuard([&] { (void)test::stopKernelsIn(kernelsDir); });
+        const QByteArray header = "index, utilization.gpu [%], memory.used [MiB], power.draw [W]\n";
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        QByteArray blocks;
+        qint64 n = 100000;
+        for (qint64 ms = now - 17 * 60000; ms <= now; ms += 5000)
+            blocks += run::systemSampleBlock(n++, ms, 1.0, 1 << 20, header + "0, 0, 2000, 60\n");
+        QVERIFY(appendToFileSafely(run::RunDirectory(kernelsDir + u'/' + id).systemSamplesFile(), blocks));
+
+        QSettings settings(m_dir.filePath(u"settings-kernel.ini"_s), QSettings::IniFormat);
+        workspace::RecentWorkspaces recent(settings);
+        ui::WorkbenchServices services;
+        services.ferryBinary = test::ferryBinary();
+        ui::MainWindow window(settings, recent, services);
+        window.show();
+        QVERIFY(window.openWorkspaceAt(ws));
+        ui::RunAlerts *alerts = window.workbench()->alerts();
+        QSignalSpy stopped(alerts, &ui::RunAlerts::kernelStopped);
+        alerts->checkKernels(); // the window's round (every 30 s), now
+        const QString summary = u"kernel "_s + id + u": GPU 0 idle for 15 min"_s;
+        const QJsonObject said = m_server.waitForCall(summary);
+        QVERIFY2(!said.isEmpty(), qPrintable(m_server.summaries()));
+        QVERIFY2(said[u"body"_s].toString().startsWith(u"at 0 % since "_s), qPrintable(said[u"body"_s].toString()));
+        QVERIFY(!said[u"body"_s].toString().contains(u"stopped"_s));
+        alerts->checkKernels(); // still idle: not said again
+        QCOMPARE(kernel.shown(id)[u"state"_s].toString() == u"dead"_s, false);
+
+        ui::kIdleGpuMinutesSetting.set(settings, 16);
+        ui::kStopIdleRunsSetting.set(settings, true);
+        alerts->checkKernels();
+        const QJsonObject stopSaid = m_server.waitForCall(u"kernel "_s + id + u": GPU 0 idle for 16 min"_s);
+        QVERIFY2(!stopSaid.isEmpty(), qPrintable(m_server.summaries()));
+        QVERIFY(stopSaid[u"body"_s].toString().endsWith(u"; stopped, as Settings &gt; Alerts asks"_s));
+        QCOMPARE(m_server.callsSaying(summary).size(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(stopped.size(), 1, 30000);
+        QCOMPARE(stopped.at(0).at(0).toString(), id);
+        QCOMPARE(stopped.at(0).at(1).toString(), QString());
+        const QJsonObject shown = kernel.shown(id);
+        QCOMPARE(shown[u"state"_s].toString(), u"dead"_s);
+        QCOMPARE(shown[u"end"_s].toObject()[u"reason"_s].toString(), u"stopped"_s);
     }
 
     void aSweepsEndOpensTheSweepsWindow()
