@@ -163,6 +163,31 @@ QStringList RemoteRun::hostCommand(const run::RunSpec &spec, const QString &remo
            command;
 }
 
+namespace {
+
+// The runner's cap (scripts::runnerBody): an SSH run's budget is held by its runner on the host,
+// in seconds of the script's time, with the texts the local supervisor writes (run::RunBudget).
+// Slurm holds a Slurm run's (its --time, slurmtarget.h): BUDGET_S=0 there, as for a run without one.
+Expected<QByteArray> budgetLines(const run::RunSpec &spec)
+{
+    const run::RunBudget &b = spec.budget;
+    if (spec.target.kind != run::TargetKind::Ssh || b.limitSeconds() <= 0)
+        return QByteArray("BUDGET_S=0\n");
+    const QString reasonJson =
+        QString::fromUtf8(QJsonDocument(QJsonArray{b.reachedText()}).toJson(QJsonDocument::Compact));
+    const auto reason = shellQuote(b.reachedText());
+    const auto warning = shellQuote(b.warningText());
+    const auto json = shellQuote(reasonJson.mid(1, reasonJson.size() - 2)); // the string, quoted for JSON
+    if (!reason || !warning || !json)
+        return Error{u"the run's budget cannot be written on a command line"_s, {}, 0, 0, {}};
+    return QByteArray("BUDGET_S=" + QByteArray::number(b.limitSeconds()) +
+                      " BUDGET_GRACE_S=" + QByteArray::number(std::max(0, b.graceSeconds)) + '\n' +
+                      "BUDGET_REASON=" + reason->toUtf8() + '\n' + "BUDGET_WARNING=" + warning->toUtf8() + '\n' +
+                      "BUDGET_REASON_JSON=" + json->toUtf8() + '\n');
+}
+
+} // namespace
+
 Expected<QByteArray> RemoteRun::runnerScript(const run::RunSpec &spec, const QString &remoteDir,
                                              const run::Resources &resources, const RunnerParts &parts)
 {
@@ -181,6 +206,10 @@ Expected<QByteArray> RemoteRun::runnerScript(const run::RunSpec &spec, const QSt
     script += "RUN=" + quotedRun->toUtf8() + '\n';
     script += "export FERRY_RUN_ID=" + quotedId->toUtf8() + '\n';
     script += "COMMAND=(" + quotedCommand->toUtf8() + ")\n";
+    const auto budget = budgetLines(spec);
+    if (!budget)
+        return budget.error();
+    script += *budget;
     script += scripts::watcher;
     script += run::kHostFactsScript;
     const auto distribution = run::Distribution::of(spec.target);

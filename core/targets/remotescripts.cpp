@@ -77,11 +77,45 @@ cd "$RUN/code" || { note "no code folder in $RUN"; exit 1; }
 if declare -F ferry_ranks_start >/dev/null; then ferry_ranks_start; else setsid "${COMMAND[@]}" & fi
 child=$!
 echo "$child" > "$RUN/child"
+# The run's cap (an SSH run's budget, BUDGET_S seconds of the script's time): held here, so it
+# holds with Ferry closed. A word in the log at 80 %, at the cap the stop a cancel makes (TERM to
+# the script's group, KILL after BUDGET_GRACE_S), and budget-reached for the exit record.
+rm -f "$RUN/budget-reached"
+ferry_budget_container() { # an SSH run in an image (remoteimage.h): its container too
+  command -v docker >/dev/null 2>&1 || return 0
+  [ -n "$(timeout 5 docker ps -q --filter "label=ferry.run-id=$FERRY_RUN_ID" 2>/dev/null)" ] &&
+    timeout 10 docker kill --signal "$1" "ferry-$FERRY_RUN_ID" >/dev/null 2>&1
+  return 0
+}
+if [ "${BUDGET_S:-0}" -gt 0 ]; then
+  ( trap 'exit 0' TERM
+    b_start=$(stamp); b_warned=0
+    while kill -0 "$child" 2>/dev/null; do
+      b_used=$(($(stamp) - b_start))
+      if [ "$b_warned" = 0 ] && [ $((b_used * 10)) -ge $((BUDGET_S * 8000)) ]; then note "$BUDGET_WARNING"; b_warned=1; fi
+      if [ "$b_used" -ge $((BUDGET_S * 1000)) ]; then
+        : > "$RUN/budget-reached"
+        note "$BUDGET_REASON: stopping the run (SIGTERM now, SIGKILL in $BUDGET_GRACE_S s)"
+        kill -TERM -- "-$child" 2>/dev/null
+        ferry_budget_container TERM
+        b_end=$(($(stamp) + BUDGET_GRACE_S * 1000))
+        while kill -0 -- "-$child" 2>/dev/null && [ "$(stamp)" -lt "$b_end" ]; do sleep 0.2; done
+        if kill -0 -- "-$child" 2>/dev/null; then
+          note "the budget's grace of $BUDGET_GRACE_S s has passed: SIGKILL"
+          kill -KILL -- "-$child" 2>/dev/null
+        fi
+        ferry_budget_container KILL
+        exit 0
+      fi
+      sleep 0.5
+    done ) &
+  budget=$!
+fi
 while :; do
   wait "$child"; rc=$?
   kill -0 "$child" 2>/dev/null || break
 done
-kill "$beat" 2>/dev/null
+kill "$beat" ${budget:-} 2>/dev/null
 size=$(wc -c < "$RUN/log" 2>/dev/null | tr -dc 0-9); [ -n "$size" ] && echo "$size $(stamp)" >> "$RUN/log.times"
 # What the script left running in its group goes with it.
 kill -TERM -- "-$child" 2>/dev/null
@@ -89,6 +123,9 @@ sleep 0.2
 kill -KILL -- "-$child" 2>/dev/null
 cancelled=false
 [ -e "$RUN/cancel-requested" ] && cancelled=true
+# Stopped at its cap: cancelled, the budget's reason as its error (as the local supervisor's).
+budget_stop=0
+[ -e "$RUN/budget-reached" ] && [ "$cancelled" = false ] && { cancelled=true; budget_stop=1; }
 # A rank that failed (not stopped by Slurm or a cancel) fails the run with its own reason.
 why=
 if [ "$rc" != 0 ] && [ "$cancelled" = false ] && [ "$signalled" = 0 ] && declare -F ferry_ranks_failure >/dev/null; then
@@ -108,8 +145,10 @@ if [ "$rc" -gt 128 ] && [ "$cancelled" = false ] && [ -z "$why" ] && [ -n "${SLU
 fi
 code=$rc; sig=0
 if [ "$rc" -gt 128 ]; then code=-1; sig=$((rc - 128)); fi
-printf '{"exitCode": %d, "signal": %d, "finishedMs": %s, "cancelled": %s, "error": "%s"}\n' \
-  "$code" "$sig" "$(stamp)" "$cancelled" "$why" > "$RUN/exit.json.$$"
+why_json="\"$why\""
+[ "$budget_stop" = 1 ] && why_json=$BUDGET_REASON_JSON
+printf '{"exitCode": %d, "signal": %d, "finishedMs": %s, "cancelled": %s, "error": %s}\n' \
+  "$code" "$sig" "$(stamp)" "$cancelled" "$why_json" > "$RUN/exit.json.$$"
 ln "$RUN/exit.json.$$" "$RUN/exit.json" 2>/dev/null
 rm -f "$RUN/exit.json.$$"
 rm -rf "$RUN/secrets"

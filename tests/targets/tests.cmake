@@ -80,6 +80,9 @@ if(FERRY_GUI)
   ferry_test(tst_slurmbudget SOURCES targets/tst_slurmbudget.cpp)
   set_tests_properties(tst_slurmbudget PROPERTIES FIXTURES_REQUIRED slurm TIMEOUT 300
                        ENVIRONMENT "SLURM_CONF=${slurm_dir}/slurm.conf")
+  # An SSH run's cap held by its runner on the host: SIGTERM, the grace, SIGKILL (docs/cost.md).
+  ferry_test(tst_sshbudget SOURCES targets/tst_sshbudget.cpp)
+  set_tests_properties(tst_sshbudget PROPERTIES FIXTURES_REQUIRED sshd TIMEOUT 300)
   # A key whose passphrase is a keychain secret (a real gnome-keyring), logging in to the sshd.
   ferry_test(tst_sshpassphrase SOURCES targets/tst_sshpassphrase.cpp)
   set_tests_properties(tst_sshpassphrase PROPERTIES FIXTURES_REQUIRED sshd)
