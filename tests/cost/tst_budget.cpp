@@ -99,6 +99,13 @@ private Q_SLOTS:
         const auto container = ferry::cost::recordRateAndBudget(spec, budgetRates(1));
         QVERIFY(!container);
         QVERIFY(container.error().message.contains(u"not yet on container"_s));
+        // An SSH host holds it (its runner, targets/remotescripts.h): taken.
+        spec.target = *ferry::run::TargetSpec::parse(u"ssh:gpu1"_s);
+        spec.budget.maxCost = 0;
+        spec.budget.maxSeconds = 60;
+        const auto ssh = ferry::cost::recordRateAndBudget(spec, budgetRates(1));
+        QVERIFY2(ssh, ssh ? "" : qPrintable(ssh.error().toString()));
+        QCOMPARE(spec.budget.limitSeconds(), 60);
     }
 
     // The rate recorded at launch prices the run; a run without one, the rates now.
