@@ -186,6 +186,24 @@ inline void startFollower(QProcess &follower, QByteArray &out, const SshSandbox 
 // folder (runs/, logs/train, logs/validation): they come back piece by piece with the log, are
 // read as a local run's, each point once, and every printed point has the time of a stamp the
 // host's runner wrote (log.times), not the time Ferry read it. `makeTarget` gives the target.
+// `spec` launched on `host` into `runsDir` and followed until it ends, which must be a success
+// (the store flushed: its points are there to read).
+template <typename Target>
+inline void runToItsEnd(run::RunStore &store, Target &host, const QString &runsDir, const run::RunSpec &spec)
+{
+    const auto launched = run::launchRun(store, host, runsDir, spec);
+    QVERIFY2(launched, qPrintable(launched ? QString() : launched.error().toString()));
+    run::RunFollower follower(store, host, runsDir + QLatin1Char('/') + spec.id, *launched);
+    QVERIFY(waitFor(
+        [&] {
+            const auto step = follower.poll();
+            return step && step->finished;
+        },
+        120000, 200));
+    store.flush();
+    QCOMPARE(store.run(spec.id)->status, run::RunStatus::Succeeded);
+}
+
 template <typename MakeTarget> inline void eventFilesComeBackFromTheHost(const QString &target, MakeTarget makeTarget)
 {
     const SshSandbox sandbox;
@@ -196,21 +214,13 @@ template <typename MakeTarget> inline void eventFilesComeBackFromTheHost(const Q
     spec.hyperparameters = {{QStringLiteral("steps"), QStringLiteral("40")},
                             {QStringLiteral("delay"), QStringLiteral("0.05")}};
     const QString runsDir = ws.filePath(QStringLiteral("ws/.ferry/runs"));
+    const QString runDir = runsDir + QLatin1Char('/') + spec.id;
     auto host = makeTarget(sandbox);
     auto store = run::RunStore::open(ws.filePath(QStringLiteral("runs.sqlite")));
     QVERIFY(store);
-    const auto launched = run::launchRun(**store, *host, runsDir, spec);
-    QVERIFY2(launched, qPrintable(launched ? QString() : launched.error().toString()));
-    const QString runDir = runsDir + QLatin1Char('/') + spec.id;
-    run::RunFollower follower(**store, *host, runDir, *launched);
-    QVERIFY(waitFor(
-        [&] {
-            const auto step = follower.poll();
-            return step && step->finished;
-        },
-        120000, 200));
-    (*store)->flush();
-    QCOMPARE((*store)->run(spec.id)->status, run::RunStatus::Succeeded);
+    runToItsEnd(**store, *host, runsDir, spec);
+    if (QTest::currentTestFailed())
+        return;
     for (const char *name : {"Loss/train", "train/epoch_loss", "validation/epoch_loss", "samples_per_s"})
         QCOMPARE((*store)->metricCount(spec.id, QString::fromLatin1(name)), 40);
     QCOMPARE((*store)->metrics(spec.id, QStringLiteral("Loss/train")).at(39).value, double(1.0f / 40));
@@ -254,21 +264,13 @@ template <typename MakeTarget> inline void mediaComesBackFromTheHost(const QStri
                             {QStringLiteral("histograms"), written + QStringLiteral("/histograms.jsonl")},
                             {QStringLiteral("images"), written + QStringLiteral("/run/output/images")}};
     const QString runsDir = ws.filePath(QStringLiteral("ws/.ferry/runs"));
+    const QString runDir = runsDir + QLatin1Char('/') + spec.id;
     auto host = makeTarget(sandbox);
     auto store = run::RunStore::open(ws.filePath(QStringLiteral("runs.sqlite")));
     QVERIFY(store);
-    const auto launched = run::launchRun(**store, *host, runsDir, spec);
-    QVERIFY2(launched, qPrintable(launched ? QString() : launched.error().toString()));
-    const QString runDir = runsDir + QLatin1Char('/') + spec.id;
-    run::RunFollower follower(**store, *host, runDir, *launched);
-    QVERIFY(waitFor(
-        [&] {
-            const auto step = follower.poll();
-            return step && step->finished;
-        },
-        120000, 200));
-    (*store)->flush();
-    QCOMPARE((*store)->run(spec.id)->status, run::RunStatus::Succeeded);
+    runToItsEnd(**store, *host, runsDir, spec);
+    if (QTest::currentTestFailed())
+        return;
 
     QFile expectedFile(written + QStringLiteral("/expected.json"));
     QVERIFY(expectedFile.open(QIODevice::ReadOnly));
