@@ -52,6 +52,7 @@ CommandList allCommands()
     commands.push_back(makeSecretCommand());
     commands.push_back(makeDoctorCommand());
     commands.push_back(makeSuperviseCommand());
+    commands.push_back(makeContainerBudgetCommand());
     commands.push_back(makeSweepControllerCommand());
     return commands;
 }

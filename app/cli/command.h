@@ -82,6 +82,7 @@ std::unique_ptr<Command> makeRunsCommand();
 std::unique_ptr<Command> makeTrainCommand();
 std::unique_ptr<Command> makePredictCommand();
 std::unique_ptr<Command> makeSuperviseCommand();
+std::unique_ptr<Command> makeContainerBudgetCommand();
 std::unique_ptr<Command> makeSecretCommand();
 std::unique_ptr<Command> makeNotebookCommand();
 std::unique_ptr<Command> makeKernelCommand();

@@ -117,17 +117,16 @@ Expected<qint64> parseMaxTime(const QString &text)
 
 Expected<void> recordRateAndBudget(run::RunSpec &spec, const Rates &rates)
 {
-    // A cap is held by the local supervisor, by an SSH run's runner on its host
-    // (targets/remotescripts.h) and by Slurm (its --time); elsewhere it would be a promise nobody keeps.
-    const run::TargetKind kind = spec.target.kind;
-    if (spec.budget.any() && kind != run::TargetKind::Local && kind != run::TargetKind::Ssh &&
-        kind != run::TargetKind::Slurm)
-        return Error{u"a run's --max-cost and --max-time are held on this machine (local), on SSH hosts and on "
-                     u"Slurm, not yet on %1"_s.arg(spec.target.toString()),
+    // A cap is held by the local supervisor, by a container run's watcher (targets/containerbudget.h),
+    // by an SSH run's runner on its host (targets/remotescripts.h) and by Slurm (its --time); the
+    // embedded trainer runs inside Ferry's window, where it would be a promise nobody keeps.
+    if (spec.budget.any() && spec.target.kind == run::TargetKind::Embedded)
+        return Error{u"a run's --max-cost and --max-time are held on this machine (local or in a container), on SSH "
+                     u"hosts and on Slurm, not for %1"_s.arg(spec.target.toString()),
                      {},
                      0,
                      0,
-                     u"run it with --target local, ssh:HOST or slurm:HOST, or leave the cap out"_s};
+                     u"run it with --target local, container, ssh:HOST or slurm:HOST, or leave the cap out"_s};
     const auto rate = rateFor(spec, rates);
     if (rate)
         spec.rate = appliedRateJson(*rate); // the form --estimate --json gives

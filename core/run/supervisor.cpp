@@ -3,6 +3,7 @@
 #include "common/safefile.h"
 #include "metrics/systemsamples.h"
 #include "run/archive.h"
+#include "run/budgetclock.h"
 #include "run/logtimes.h"
 #include "run/rundirectory.h"
 #include "run/runsecrets.h"
@@ -106,25 +107,6 @@ Expected<void> redirectStandardStreams(const QString &logFile)
     return {};
 }
 
-// Leaves the starter's session. A process that leads its group cannot, so it forks once.
-Expected<void> becomeSessionLeader()
-{
-    if (::getsid(0) == ::getpid())
-        return {};
-    if (::setsid() >= 0)
-        return {};
-    if (errno != EPERM)
-        return Error{u"cannot start a session: "_s + errnoText(errno), {}, 0, 0, {}};
-    const pid_t pid = ::fork();
-    if (pid < 0)
-        return Error{u"cannot fork: "_s + errnoText(errno), {}, 0, 0, {}};
-    if (pid > 0)
-        ::_exit(0);
-    if (::setsid() < 0)
-        return Error{u"cannot start a session: "_s + errnoText(errno), {}, 0, 0, {}};
-    return {};
-}
-
 // Writes all of `bytes` to `fd` (the log).
 void writeAll(int fd, const QByteArray &bytes)
 {
@@ -189,11 +171,8 @@ private:
     RunDirectory m_dir;
     SupervisorHooks m_hooks;
     QString m_runId;
-    RunBudget m_budget;
+    std::optional<BudgetClock> m_budget;
     qint64 m_startedAt = 0; // monotonic ms when the script started
-    bool m_budgetWarned = false;
-    qint64 m_budgetKillAt = 0; // monotonic ms at which the grace ends; 0: not stopped by the budget
-    bool m_budgetKilled = false;
     pid_t m_child = 0;
     bool m_cancelled = false;
     // A run with secrets: the script writes into a pipe, the supervisor redacts into the log.
@@ -245,7 +224,7 @@ int Supervision::run()
         sigaddset(&m_signals, s);
     if (sigprocmask(SIG_BLOCK, &m_signals, nullptr) != 0 || std::signal(SIGPIPE, SIG_IGN) == SIG_ERR)
         return fail(-1, Error{u"cannot set up signals: "_s + errnoText(errno), {}, 0, 0, {}});
-    const auto leader = becomeSessionLeader();
+    const auto leader = leaveStartersSession();
     if (!leader)
         return fail(-1, leader.error());
     // Orphans of the script become our children, so they are reaped and never linger as zombies.
@@ -294,7 +273,7 @@ int Supervision::run()
     m_child = *child;
     m_startedAt = monotonicMs();
     m_runId = spec->id;
-    m_budget = spec->budget;
+    m_budget.emplace(spec->budget, spec->id);
     SupervisorRecord record;
     record.supervisorPid = ::getpid();
     record.supervisorStartTicks = processState(record.supervisorPid).value_or(ProcessState{}).startTicks;
@@ -509,38 +488,24 @@ int Supervision::waitForScript()
     }
 }
 
-// The run's budget (RunSpec::budget): a word at kBudgetWarningShare of its first cap, and at the
-// cap the stop a cancel makes (SIGTERM to the script's group, SIGKILL after the grace).
+// The run's budget (RunSpec::budget, run/budgetclock.h): a word at kBudgetWarningShare of its first
+// cap, and at the cap the stop a cancel makes (SIGTERM to the script's group, SIGKILL after the grace).
 void Supervision::checkBudget(qint64 now)
 {
-    const qint64 limitMs = m_budget.limitSeconds() * 1000;
-    if (limitMs <= 0)
+    if (!m_budget || !m_budget->holds())
         return;
-    const qint64 elapsed = now - m_startedAt;
-    const auto tell = [this](const QString &title, const QString &body) {
-        if (m_hooks.notify)
-            m_hooks.notify(title, body);
-    };
-    if (!m_budgetWarned && elapsed >= qRound64(static_cast<double>(limitMs) * kBudgetWarningShare)) {
-        m_budgetWarned = true;
-        note(m_budget.warningText());
-        tell(u"Run %1: %2 % of its budget used"_s.arg(m_runId).arg(qRound(kBudgetWarningShare * 100)),
-             m_budget.warningText() + u"; it will be stopped at 100 %"_s);
-    }
-    if (m_budgetKillAt == 0 && elapsed >= limitMs) {
-        const QString reason = m_budget.reachedText();
-        note(u"%1: stopping the run (SIGTERM now, SIGKILL in %2 s)"_s.arg(reason).arg(m_budget.graceSeconds));
-        m_cancelled = true;
-        m_error = reason;
-        m_budgetKillAt = now + qint64(m_budget.graceSeconds) * 1000 + 1; // never 0
-        signalGroup(m_child, SIGTERM);
-        tell(u"Run %1 stopped: its budget is spent"_s.arg(m_runId),
-             u"%1; the script has %2 s to save its state"_s.arg(reason).arg(m_budget.graceSeconds));
-    }
-    if (m_budgetKillAt > 0 && !m_budgetKilled && now >= m_budgetKillAt) {
-        m_budgetKilled = true;
-        note(u"the budget's grace of %1 s has passed: SIGKILL"_s.arg(m_budget.graceSeconds));
-        signalGroup(m_child, SIGKILL);
+    for (auto step = m_budget->next(now - m_startedAt); step != BudgetClock::Step::None;
+         step = m_budget->next(now - m_startedAt)) {
+        note(m_budget->logLine(step));
+        if (step == BudgetClock::Step::Stop) {
+            m_cancelled = true;
+            m_error = m_budget->budget().reachedText();
+            signalGroup(m_child, SIGTERM);
+        } else if (step == BudgetClock::Step::Kill) {
+            signalGroup(m_child, SIGKILL);
+        }
+        if (const QString title = m_budget->title(step); !title.isEmpty() && m_hooks.notify)
+            m_hooks.notify(title, m_budget->body(step));
     }
 }
 
@@ -595,6 +560,24 @@ void Supervision::stopLeftovers()
 }
 
 } // namespace
+
+Expected<void> leaveStartersSession()
+{
+    if (::getsid(0) == ::getpid())
+        return {};
+    if (::setsid() >= 0)
+        return {};
+    if (errno != EPERM)
+        return Error{u"cannot start a session: "_s + errnoText(errno), {}, 0, 0, {}};
+    const pid_t pid = ::fork();
+    if (pid < 0)
+        return Error{u"cannot fork: "_s + errnoText(errno), {}, 0, 0, {}};
+    if (pid > 0)
+        ::_exit(0);
+    if (::setsid() < 0)
+        return Error{u"cannot start a session: "_s + errnoText(errno), {}, 0, 0, {}};
+    return {};
+}
 
 int superviseRun(const QString &runDir, const SupervisorHooks &hooks)
 {

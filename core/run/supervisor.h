@@ -32,6 +32,9 @@ struct SupervisorHooks {
     std::function<void(const QString &title, const QString &body)> notify;
 };
 int superviseRun(const QString &runDir, const SupervisorHooks &hooks = {});
+// Leaves the starter's session, so that quitting or killing Ferry never reaches the process (a
+// process that leads its group cannot: it forks once, and the child goes on).
+Expected<void> leaveStartersSession();
 
 // The largest file packed into a run's model.tar.gz and output.tar.gz, in GiB (its apparent
 // size: a sparse file counts whole). A larger one stays in the run's folder, and the run's log

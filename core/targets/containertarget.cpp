@@ -1,6 +1,7 @@
 #include "targets/containertarget.h"
 
 #include "targets/containerarguments.h"
+#include "targets/containerbudget.h"
 #include "targets/containerengine.h"
 #include "targets/containersecrets.h"
 #include "targets/imagerecord.h"
@@ -22,6 +23,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QProcess>
 
 #include <algorithm>
 #include <csignal>
@@ -240,9 +242,32 @@ Expected<QStringList> containerRunFor(const RunDirectory &dir, const run::RunSpe
     return containerRunArguments(container);
 }
 
+// Starts `ferry __container-budget RUN_DIR ENGINE` (containerbudget.h) detached, its words into
+// the run's log; its pid.
+Expected<qint64> startBudgetWatcher(const RunDirectory &dir, const QString &ferryProgram, const QString &engine)
+{
+    QProcess process;
+    process.setProgram(ferryProgram);
+    process.setArguments({kContainerBudgetCommand, dir.path(), engine});
+    process.setWorkingDirectory(dir.path());
+    process.setStandardInputFile(QProcess::nullDevice());
+    process.setStandardOutputFile(dir.logFile(), QIODevice::Append);
+    process.setStandardErrorFile(dir.logFile(), QIODevice::Append);
+    qint64 pid = 0;
+    if (!process.startDetached(&pid))
+        return Error{
+            u"cannot start the watcher of the run's budget '%1': %2"_s.arg(ferryProgram, process.errorString()),
+            {},
+            0,
+            0,
+            u"reinstall Ferry, or start the run without --max-cost and --max-time"_s};
+    return pid;
+}
+
 } // namespace
 
-ContainerTarget::ContainerTarget(const QString &engine, int buildTimeoutMs) : m_buildTimeoutMs(buildTimeoutMs)
+ContainerTarget::ContainerTarget(const QString &engine, int buildTimeoutMs, QString ferryProgram)
+    : m_buildTimeoutMs(buildTimeoutMs), m_ferryProgram(std::move(ferryProgram))
 {
     if (auto opened = ContainerEngine::open(engine)) {
         m_cli = *opened;
@@ -300,6 +325,12 @@ Expected<void> ContainerTarget::start(const QString &runDir, const run::RunSpec 
         return usable.error();
     if (spec.environmentFile.isEmpty())
         return Error{u"a container run needs an environment file"_s, {}, 0, 0, u"pass --env environments/NAME.yml"_s};
+    if (spec.budget.limitSeconds() > 0 && m_ferryProgram.isEmpty())
+        return Error{u"nothing here would hold the container run's budget (no ferry program to watch it)"_s,
+                     {},
+                     0,
+                     0,
+                     u"start it from ferry or its window"_s};
     const RunDirectory dir(runDir);
     auto claimed = dir.claim(spec);
     if (!claimed)
@@ -381,6 +412,15 @@ Expected<void> ContainerTarget::start(const QString &runDir, const run::RunSpec 
     if (!started.ok()) {
         (void)runEngine(*m_cli, {u"rm"_s, u"-f"_s, name}, kQuickMs); // one that was created but did not start
         return failRun(dir, engineError(*m_cli, u"cannot start the container"_s, *args, started));
+    }
+    // The budget's watcher, from the container's start: it holds the cap with Ferry closed.
+    if (spec.budget.limitSeconds() > 0) {
+        const auto watcher = startBudgetWatcher(dir, m_ferryProgram, m_engine);
+        if (!watcher) {
+            (void)cancel(dir.path(), 0); // a cap nobody holds is a promise not kept
+            return watcher.error();
+        }
+        record[u"budgetWatcherPid"_s] = static_cast<double>(*watcher);
     }
     if (!secretValues->isEmpty() && !secrets.waitUntilTaken(kSecretsTakenMs))
         note(dir,
@@ -477,6 +517,13 @@ Expected<RunProbe> ContainerTarget::probe(const QString &runDir)
 
 Expected<RunProbe> ContainerTarget::cancel(const QString &runDir, int graceMs)
 {
+    return stop(runDir, graceMs, ExitRecord{-1, SIGTERM, 0, true, {}},
+                u"the grace of %1 s has passed: the engine sent SIGKILL"_s.arg((std::max(0, graceMs) + 999) / 1000));
+}
+
+Expected<RunProbe> ContainerTarget::stop(const QString &runDir, int graceMs, const run::ExitRecord &ended,
+                                         const QString &killedLine)
+{
     const RunDirectory dir(runDir);
     const auto hasEnded = runHasEnded(dir);
     if (!hasEnded)
@@ -502,11 +549,15 @@ Expected<RunProbe> ContainerTarget::cancel(const QString &runDir, int graceMs)
             return probe(runDir);
     }
     // The cancel is recorded first, so that no probe takes the stop for the script's own end.
-    dir.recordEnd(ExitRecord{-1, SIGTERM, 0, true, {}});
+    dir.recordEnd(ended);
     const int graceS = (std::max(0, graceMs) + 999) / 1000;
     for (const QString &id : *containers) {
         const QStringList stop{u"stop"_s, u"-t"_s, QString::number(graceS), id};
         const EngineResult stopped = runEngine(engine, stop, graceS * 1000 + kStopExtraMs);
+        // Docker's init reports the engine's SIGKILL as 128 + 9, as a script killed by signal 9.
+        if (const auto s = containerState(engine, id);
+            s && stopped.ok() && s->value(u"ExitCode"_s).toInt() == 128 + SIGKILL && !killedLine.isEmpty())
+            note(dir, killedLine);
         const QStringList rm{u"rm"_s, u"-f"_s, id};
         const EngineResult removed = runEngine(engine, rm, kQuickMs);
         if (!removed.ok())
@@ -514,7 +565,7 @@ Expected<RunProbe> ContainerTarget::cancel(const QString &runDir, int graceMs)
         if (!stopped.ok())
             note(dir, engineError(engine, u"stopping the container"_s, stop, stopped).toString());
     }
-    note(dir, u"cancelled; container removed"_s);
+    note(dir, u"stopped; container removed"_s);
     if (const auto packed = run::finalize(dir.path()); !packed)
         note(dir, packed.error().toString()); // the cancel stands; probe says what is missing
     return probe(runDir);

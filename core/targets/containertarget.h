@@ -28,7 +28,11 @@ public:
     // `engine`: the docker or podman program (validatedEngineProgram: a bad one makes every
     // call fail with the reason); empty: `docker` if on PATH, else `podman`. DOCKER_HOST from
     // the environment is honoured. `buildTimeoutMs`: the longest an image build may take.
-    explicit ContainerTarget(const QString &engine = {}, int buildTimeoutMs = 30 * 60 * 1000);
+    // `ferryProgram`: the ferry executable whose `__container-budget` holds a run's budget
+    // (targets/containerbudget.h); without one, a run with a budget is refused.
+    static constexpr int kDefaultBuildTimeoutMs = 30 * 60 * 1000;
+    explicit ContainerTarget(const QString &engine = {}, int buildTimeoutMs = kDefaultBuildTimeoutMs,
+                             QString ferryProgram = {});
 
     // The engine value for a run of `target`: the one recorded in its options when it started,
     // else (a new run, or one from before the engine was recorded) the settings' choice.
@@ -42,6 +46,12 @@ public:
     Expected<void> start(const QString &runDir, const run::RunSpec &spec) override;
     Expected<RunProbe> probe(const QString &runDir) override;
     Expected<RunProbe> cancel(const QString &runDir, int graceMs) override;
+    // A stop as cancel() makes it (`stop` with `graceMs`: SIGTERM, SIGKILL once it has passed, the
+    // container removed, the archives packed), its end recorded as `ended` before anything is
+    // stopped; `killedLine` goes to the log when the grace passed and the engine killed it. The
+    // budget's stop (containerbudget.h) says why with them.
+    Expected<RunProbe> stop(const QString &runDir, int graceMs, const run::ExitRecord &ended,
+                            const QString &killedLine);
 
     // The program used, after the PATH lookup; empty when the engine was refused.
     QString engine() const { return m_engine; }
@@ -56,6 +66,7 @@ private:
     std::optional<ContainerEngine> m_cli; // set when m_engine passed the check
     std::optional<Error> m_engineError;
     int m_buildTimeoutMs;
+    QString m_ferryProgram;
 };
 
 } // namespace ferry::targets

@@ -17,7 +17,8 @@ std::unique_ptr<Target> makeTarget(const run::TargetSpec &spec, const QString &f
         return std::make_unique<LocalTarget>(ferryBinary);
     case run::TargetKind::Container:
         // The engine recorded with the run (validated again), else the settings' (containerengine.h).
-        return std::make_unique<ContainerTarget>(ContainerTarget::engineSettingFor(spec, QSettings()));
+        return std::make_unique<ContainerTarget>(ContainerTarget::engineSettingFor(spec, QSettings()),
+                                                 ContainerTarget::kDefaultBuildTimeoutMs, ferryBinary);
     case run::TargetKind::Embedded:
         return std::make_unique<EmbeddedTarget>();
     case run::TargetKind::Ssh:

@@ -15,6 +15,10 @@ if(FERRY_GUI)
   find_package(LibArchive 3.3 REQUIRED)
   ferry_test(tst_containerrerun SOURCES cli/tst_containerrerun.cpp LIBS LibArchive::LibArchive)
   set_tests_properties(tst_containerrerun PROPERTIES FIXTURES_REQUIRED docker RESOURCE_LOCK container_builds TIMEOUT 900)
+  # A container run's budget, held by its watcher (`ferry __container-budget`), in a private D-Bus
+  # session with a real notification server (tests/services/notifications.sh).
+  ferry_test(tst_containerbudget SOURCES cli/tst_containerbudget.cpp)
+  set_tests_properties(tst_containerbudget PROPERTIES FIXTURES_REQUIRED docker RESOURCE_LOCK container_builds TIMEOUT 600)
 endif()
 
 # The run store through `ferry runs metrics --csv`, `ferry runs gc`, `ferry doctor --store` and the

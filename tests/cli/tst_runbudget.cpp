@@ -143,15 +143,6 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains(u"--max-cost needs a rate for slurm:no-such-host.invalid"_s), qPrintable(r.err));
     }
 
-    // A target whose runs nobody would stop at the cap (a container) refuses it, before anything starts.
-    void aCapWhereNothingHoldsItIsRefused()
-    {
-        const auto r = ferry({u"run"_s, budgetScript(), u"--target"_s, u"container"_s, u"--max-time"_s, u"1:00"_s});
-        QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.err.contains(u"not yet on container"_s), qPrintable(r.err));
-        QVERIFY(ferry::test::jsonArray(ferry({u"runs"_s, u"list"_s, u"--json"_s})).size() == 3); // the runs above
-    }
-
     void badCapsAreRefused_data()
     {
         QTest::addColumn<QStringList>("arguments");

@@ -6,6 +6,7 @@
 #include "cost/budget.h"
 #include "cost/costreport.h"
 #include "cost/estimate.h"
+#include "run/budgetclock.h"
 #include "run/rundirectory.h"
 #include "support/runhistory.h"
 #include "support/testmain.h"
@@ -31,6 +32,38 @@ ferry::cost::Rates budgetRates(double localPerHour)
 class TestBudget : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // The budget's steps, as every holder of a cap takes them (run/budgetclock.h): each once, in
+    // order, even when a late look finds several due; the kill a grace after the stop.
+    void theBudgetsStepsComeOnceAndInOrder()
+    {
+        using Step = ferry::run::BudgetClock::Step;
+        ferry::run::RunBudget budget;
+        budget.maxSeconds = 10;
+        budget.graceSeconds = 5;
+        ferry::run::BudgetClock clock(budget, u"r1"_s);
+        QVERIFY(clock.holds());
+        QCOMPARE(clock.next(7999), Step::None);
+        QCOMPARE(clock.next(8000), Step::Warn);
+        QCOMPARE(clock.next(9000), Step::None);
+        QCOMPARE(clock.next(12000), Step::Stop); // looked at late: the grace counts from here
+        QCOMPARE(clock.next(16999), Step::None);
+        QCOMPARE(clock.next(17000), Step::Kill);
+        QCOMPARE(clock.next(99000), Step::None);
+        QCOMPARE(clock.logLine(Step::Stop),
+                 u"budget: max-time 0:00:10 reached: stopping the run (SIGTERM now, SIGKILL in 5 s)"_s);
+        QCOMPARE(clock.title(Step::Warn), u"Run r1: 80 % of its budget used"_s);
+        QCOMPARE(clock.logLine(Step::Kill), u"the budget's grace of 5 s has passed: SIGKILL"_s);
+        // Found past its cap at the first look: the word first, then the stop.
+        ferry::run::BudgetClock late(budget, u"r2"_s);
+        QCOMPARE(late.next(60000), Step::Warn);
+        QCOMPARE(late.next(60000), Step::Stop);
+        QCOMPARE(late.next(60000), Step::None);
+        // No cap: nothing, ever.
+        ferry::run::BudgetClock none(ferry::run::RunBudget{}, u"r3"_s);
+        QVERIFY(!none.holds());
+        QCOMPARE(none.next(1'000'000), Step::None);
+    }
+
     void clockTextsReadAndWrite_data()
     {
         QTest::addColumn<QString>("text");
@@ -94,11 +127,15 @@ private Q_SLOTS:
         QVERIFY(!refused);
         QCOMPARE(refused.error().message, u"--max-cost needs a rate for slurm:hpc, and it has none"_s);
         QVERIFY(refused.error().hint.contains(u"ferry rates set slurm:hpc"_s));
-        // Where nothing would hold a cap, none is taken.
+        // Where nothing would hold a cap (the embedded trainer, in the window), none is taken.
+        spec.target = *ferry::run::TargetSpec::parse(u"embedded"_s);
+        const auto embedded = ferry::cost::recordRateAndBudget(spec, budgetRates(1));
+        QVERIFY(!embedded);
+        QVERIFY(embedded.error().message.contains(u"not for embedded"_s));
+        // A container's watcher holds it (targets/containerbudget.h): taken.
         spec.target = *ferry::run::TargetSpec::parse(u"container"_s);
-        const auto container = ferry::cost::recordRateAndBudget(spec, budgetRates(1));
-        QVERIFY(!container);
-        QVERIFY(container.error().message.contains(u"not yet on container"_s));
+        QVERIFY(ferry::cost::recordRateAndBudget(spec, budgetRates(1)));
+        QCOMPARE(spec.budget.costSeconds, 3 * 3600);
         // An SSH host holds it (its runner, targets/remotescripts.h): taken.
         spec.target = *ferry::run::TargetSpec::parse(u"ssh:gpu1"_s);
         spec.budget.maxCost = 0;

@@ -1,0 +1,29 @@
+// The watcher that holds a container run's budget on this machine (`ferry __container-budget`).
+#pragma once
+
+#include "run/supervisor.h"
+
+#include <QLatin1StringView>
+#include <QString>
+
+namespace ferry::targets {
+
+// The hidden command ContainerTarget::start starts detached beside a container run that has a
+// budget (RunSpec::budget): `ferry __container-budget RUN_DIR ENGINE`, the engine the run started
+// with (never read from the run folder, as ContainerTarget says).
+inline const QString kContainerBudgetCommand = QStringLiteral("__container-budget");
+
+// Its body. It leaves Ferry's session (so the cap holds with Ferry closed) and follows the run on
+// the clock of its script's time since the container started (run/budgetclock.h, the words the
+// local supervisor says): at 80 % a line in the log and `hooks.notify`; at the cap the stop a
+// cancel makes (ContainerTarget::stop: `stop` with the budget's grace, so SIGTERM and SIGKILL once it
+// has passed; the container removed, the archives packed), the run recorded cancelled with
+// RunBudget::reachedText(). It ends with the run, however that comes: cancelled (exit.json), or the
+// container's own end, which it records as a probe does so the archives come with Ferry closed.
+// Returns its exit code (0; 1 when the run folder cannot be read or its engine used).
+int holdContainerBudget(const QString &runDir, const QString &engine, const run::SupervisorHooks &hooks = {});
+
+// How often the watcher asks the engine whether the container still runs.
+inline constexpr int kContainerBudgetProbeMs = 2000;
+
+} // namespace ferry::targets
