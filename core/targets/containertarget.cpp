@@ -71,6 +71,18 @@ void note(const RunDirectory &dir, const QString &text)
     appendToLog(dir, "ferry: " + text.toUtf8() + '\n');
 }
 
+// The image's build output, in the run's log as Ferry's notes: it is not the script's, and no
+// metric is read from it (docker's "enable it by removing the DOCKER_BUILDKIT=0" made one).
+QByteArray asNotes(const QByteArray &lines)
+{
+    QByteArray notes;
+    for (const QByteArray &line : lines.split('\n')) {
+        if (!line.isEmpty())
+            notes += (line.startsWith("ferry: ") ? line : "ferry: " + line) + '\n';
+    }
+    return notes;
+}
+
 bool writeRecord(const QString &runDir, const QJsonObject &record)
 {
     return replaceFileSafely(ContainerTarget::recordFile(runDir), QJsonDocument(record).toJson()).hasValue();
@@ -375,7 +387,7 @@ Expected<void> ContainerTarget::start(const QString &runDir, const run::RunSpec 
     clock.start();
     const auto built = m_cli->ensureImage(
         e, absolute.environmentFile, QDir(dir.path()).filePath(u"image"_s), ImageStage::Runtime,
-        [&dir](const QByteArray &lines) { appendToLog(dir, lines); }, m_buildTimeoutMs,
+        [&dir](const QByteArray &lines) { appendToLog(dir, asNotes(lines)); }, m_buildTimeoutMs,
         [&dir] { return QFileInfo::exists(dir.exitFile()); }); // cancelled meanwhile
     if (!built)
         return failRun(dir, built.error());

@@ -9,6 +9,7 @@
 #include "targets/containersecrets.h"
 
 #include <QDir>
+#include <QRegularExpression>
 
 using namespace Qt::StringLiterals;
 
@@ -108,11 +109,13 @@ Expected<std::pair<RunnerParts, RemoteImage>> remoteImageParts(const run::RunSpe
 Expected<void> buildRemoteImage(RemoteShell &shell, const QString &remoteDir, const RemoteImage &image,
                                 const std::function<void(const QString &)> &log)
 {
-    // The classic builder (BuildKit may be missing), the host's network for package mirrors.
+    // The classic builder (BuildKit may be missing), the host's network for package mirrors. Its
+    // output goes to the run's log as Ferry's notes ("ferry: "): no metric is read from it.
     const QByteArray script = "if docker image inspect \"$1\" >/dev/null 2>&1; then echo 'image there'; exit 0; fi\n"
                               "set -o pipefail\n"
                               "DOCKER_BUILDKIT=${DOCKER_BUILDKIT:-0} docker build --network host --target runtime "
-                              "-t \"$1\" -f \"$2/image/$3\" \"$2/image\" 2>&1 | tee -a \"$2/log\"\n";
+                              "-t \"$1\" -f \"$2/image/$3\" \"$2/image\" 2>&1 | "
+                              "awk '{ print \"ferry: \" $0; fflush() }' | tee -a \"$2/log\"\n";
     const ShellResult built = shell.runScript(script, {image.reference, remoteDir, image.dockerfile}, 3600 * 1000);
     if (log) {
         for (const QByteArray &line : built.out.split('\n'))
@@ -121,7 +124,11 @@ Expected<void> buildRemoteImage(RemoteShell &shell, const QString &remoteDir, co
     }
     if (!built.ok())
         return Error{u"cannot build the image %1 on %2: %3"_s.arg(
-                         image.reference, shell.place(), QString::fromUtf8(built.out).trimmed().section(u'\n', -3)),
+                         image.reference, shell.place(),
+                         QString::fromUtf8(built.out)
+                             .remove(QRegularExpression(u"^ferry: "_s, QRegularExpression::MultilineOption))
+                             .trimmed()
+                             .section(u'\n', -3)),
                      {},
                      0,
                      0,

@@ -122,6 +122,11 @@ private Q_SLOTS:
         QVERIFY(QFileInfo::exists(runDir + u"/checkpoints/last.ckpt"_s));
         QVERIFY(logOf(runDir).contains("epoch=3 loss="));
         QVERIFY(logOf(runDir).contains("Step 1/"));
+        // The build's output is Ferry's notes, not the script's: no metric is read from it.
+        for (const QByteArray &line : logOf(runDir).split('\n')) {
+            if (line.contains("Step ") || line.contains("DOCKER_BUILDKIT"))
+                QVERIFY2(line.startsWith("ferry: "), line.constData());
+        }
         QVERIFY(containersLabelled(spec.id).isEmpty()); // removed once its exit code was recorded
     }
 
