@@ -1,12 +1,15 @@
-// `ferry budget show|set month BUDGET|unset month`: the workspace's budget for a month (docs/cost.md,
-// Budgets), kept in Ferry's settings beside the rates, and what this month has spent of it.
+// `ferry budget show|set month BUDGET|unset month [--default]`: the workspace's budget for a month
+// (docs/cost.md, Budgets), kept in the workspace (or, with --default, in Ferry's settings for every
+// workspace without its own), and what this month has spent of it.
 #include "cli/command.h"
 #include "cli/runsupport.h"
 
 #include "cost/budget.h"
 #include "cost/money.h"
+#include "workspace/workspace.h"
 
 #include <QDateTime>
+#include <QDir>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSettings>
@@ -29,8 +32,10 @@ public:
             u"A month's budget (docs/cost.md): once this calendar month's runs and kernels of the workspace\n"
             u"have cost it (at their rates, ferry rates) or taken it (hours), a new run is refused.\n\n"
             u"  ferry budget show [--json]       the budget and what this month has spent of it\n"
-            u"  ferry budget set month BUDGET    e.g. 200 (USD), $200, 200 USD, or 100h (hours)\n"
-            u"  ferry budget unset month         no month's budget\n"
+            u"  ferry budget set month BUDGET    this workspace's: 200 (USD), $200, 200 USD, 100h (hours),\n"
+            u"                                   or none (none here, whatever the default)\n"
+            u"  ferry budget unset month         this workspace's own: the default holds again\n"
+            u"  ... month --default              the default for every workspace without its own\n"
             u"  ferry budget set grace SECONDS   SIGTERM to SIGKILL at a run's cap (default 30)\n"
             u"  ferry budget unset grace         30 s again\n\n"
             u"A run's own caps: ferry run ... --max-cost AMOUNT --max-time H:MM:SS; a sweep's: budget: in\n"
@@ -39,7 +44,8 @@ public:
         parser.addPositionalArgument(u"what"_s, u"set, unset: month or grace"_s, u"[month|grace]"_s);
         parser.addPositionalArgument(u"budget"_s, u"set: the budget"_s, u"[BUDGET]"_s);
         parser.addOption({u"json"_s, u"show: print JSON."_s});
-        parser.addOption({u"workspace"_s, u"show: the workspace folder (default: the current folder)."_s, u"DIR"_s});
+        parser.addOption({u"workspace"_s, u"The workspace folder (default: the current folder)."_s, u"DIR"_s});
+        parser.addOption({u"default"_s, u"set, unset month: the default for every workspace (Ferry's settings)."_s});
     }
 
     int run(const QCommandLineParser &parser, Io &io) override
@@ -61,21 +67,23 @@ public:
         QSettings settings;
         if (args.value(1) == u"grace"_s)
             return grace(settings, action == u"set"_s ? args[2] : QString(), io);
-        if (action == u"set"_s) {
+        if (parser.isSet(u"default"_s)) { // Ferry's settings: every workspace without its own
+            if (action == u"unset"_s) {
+                cost::unsetMonthBudget(settings);
+                io.out << "month (default): none" << Qt::endl;
+                return kExitOk;
+            }
             const auto budget = cost::parseMonthBudget(args[2]);
             if (!budget) {
                 io.err << "ferry budget: " << budget.error().toString() << Qt::endl;
                 return kExitUserError;
             }
             cost::setMonthBudget(settings, *budget);
-            io.out << "month: " << cost::monthBudgetText(*budget) << Qt::endl;
+            io.out << "month (default): " << cost::monthBudgetText(*budget) << Qt::endl;
             return kExitOk;
         }
-        if (action == u"unset"_s) {
-            cost::unsetMonthBudget(settings);
-            io.out << "month: none" << Qt::endl;
-            return kExitOk;
-        }
+        if (action != u"show"_s)
+            return setOwn(parser, action == u"set"_s ? args[2] : QString(), settings, io);
         return show(settings, parser, io);
     }
 
@@ -97,16 +105,57 @@ private:
         return kExitOk;
     }
 
-    static int show(const QSettings &settings, const QCommandLineParser &parser, Io &io)
+    // `set month BUDGET` (empty: `unset month`) for the workspace itself.
+    static int setOwn(const QCommandLineParser &parser, const QString &text, const QSettings &settings, Io &io)
     {
-        const auto budget = cost::readMonthBudget(settings);
-        if (!budget) {
-            io.err << "ferry budget: " << budget.error().toString() << Qt::endl;
+        const QString dir = parser.value(u"workspace"_s);
+        const auto workspace = workspace::Workspace::open(dir.isEmpty() ? QDir::currentPath() : dir);
+        if (!workspace) {
+            io.err << "ferry budget: " << workspace.error().toString() << Qt::endl;
             return kExitUserError;
         }
+        std::optional<cost::MonthBudget> budget;
+        if (!text.isEmpty() && text.trimmed() != u"none"_s) {
+            const auto parsed = cost::parseMonthBudget(text);
+            if (!parsed) {
+                io.err << "ferry budget: " << parsed.error().toString() << Qt::endl;
+                return kExitUserError;
+            }
+            budget = *parsed;
+        }
+        const auto stored = text.isEmpty() ? cost::unsetWorkspaceMonthBudget(workspace->stateDir())
+                                           : cost::setWorkspaceMonthBudget(workspace->stateDir(), budget);
+        if (!stored) {
+            io.err << "ferry budget: " << stored.error().toString() << Qt::endl;
+            return kExitUserError;
+        }
+        const auto inForce = cost::monthBudgetInForce(workspace->stateDir(), settings);
+        if (!inForce) {
+            io.err << "ferry budget: " << inForce.error().toString() << Qt::endl;
+            return kExitUserError;
+        }
+        io.out << "month: " << inForceText(*inForce) << Qt::endl;
+        return kExitOk;
+    }
+
+    // "200.00 USD", "none", with " (the default)" when it is not the workspace's own.
+    static QString inForceText(const cost::MonthBudgetInForce &inForce)
+    {
+        const QString text = inForce.budget ? cost::monthBudgetText(*inForce.budget) : u"none"_s;
+        return inForce.workspaceOwn ? text : text + u" (the default)"_s;
+    }
+
+    static int show(const QSettings &settings, const QCommandLineParser &parser, Io &io)
+    {
         auto context = openRunContext(parser.value(u"workspace"_s), io);
         if (!context)
             return kExitUserError;
+        const auto inForce = cost::monthBudgetInForce(context->workspace.stateDir(), settings);
+        if (!inForce) {
+            io.err << "ferry budget: " << inForce.error().toString() << Qt::endl;
+            return kExitUserError;
+        }
+        const std::optional<cost::MonthBudget> &budget = inForce->budget;
         const cost::RatesRead rates = cost::readRates(settings);
         const cost::MonthSpending spent =
             cost::monthSpending(context->store->runs(), cost::readKernelTimes(context->workspace.kernelsDir()),
@@ -120,8 +169,9 @@ private:
                               {u"unpriced"_s, spent.unpriced},
                               {u"currency"_s, QString(cost::kCurrency)},
                               {u"graceSeconds"_s, cost::budgetGraceSeconds(settings)}};
-            if (budget->has_value()) {
-                const cost::MonthBudget &b = **budget;
+            month[u"source"_s] = inForce->workspaceOwn ? u"workspace"_s : u"default"_s;
+            if (budget) {
+                const cost::MonthBudget &b = *budget;
                 month[u"budget"_s] =
                     QJsonObject{{u"kind"_s, b.kind == cost::MonthBudget::Kind::Time ? u"hours"_s : u"money"_s},
                                 {u"amount"_s, b.amount}};
@@ -134,12 +184,13 @@ private:
         }
         io.out << "grace: " << cost::budgetGraceSeconds(settings) << " s (SIGTERM to SIGKILL at a run's cap)"
                << Qt::endl;
-        if (!budget->has_value()) {
-            io.out << "month: no budget; " << spent.monthName << " so far: " << moneyOrHours(spent) << Qt::endl;
+        const QString whose = inForce->workspaceOwn ? u"month (this workspace's): "_s : u"month (the default): "_s;
+        if (!budget) {
+            io.out << whose << "no budget; " << spent.monthName << " so far: " << moneyOrHours(spent) << Qt::endl;
             return kExitOk;
         }
-        io.out << "month: " << cost::monthSpendingText(spent, **budget);
-        if (cost::monthSpent(spent, **budget))
+        io.out << whose << cost::monthSpendingText(spent, *budget);
+        if (cost::monthSpent(spent, *budget))
             io.out << "; spent: new runs are refused";
         io.out << Qt::endl;
         return kExitOk;

@@ -1,6 +1,7 @@
 #include "cost/budget.h"
 
 #include "common/durationtext.h"
+#include "common/safefile.h"
 #include "cost/costreport.h"
 #include "cost/estimate.h"
 #include "cost/money.h"
@@ -9,7 +10,10 @@
 #include <QDate>
 #include <QDateTime>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLocale>
 #include <QRegularExpression>
 
@@ -189,17 +193,95 @@ Expected<std::optional<MonthBudget>> readMonthBudget(const QSettings &settings)
     return std::optional<MonthBudget>(*budget);
 }
 
+namespace {
+
+// How a month's budget is written where it is kept: "200 USD", "100h".
+QString storedText(const MonthBudget &budget)
+{
+    return budget.kind == MonthBudget::Kind::Time ? QString(plainAmount(budget.amount) + u"h"_s)
+                                                  : QString(plainAmount(budget.amount) + u' ' + kCurrency);
+}
+
+QString budgetFile(const QString &stateDir)
+{
+    return QDir(stateDir).filePath(kWorkspaceBudgetFile);
+}
+
+constexpr qint64 kBudgetFileMaxBytes = 4096;
+const QString kNoBudget = u"none"_s;
+
+} // namespace
+
 void setMonthBudget(QSettings &settings, const MonthBudget &budget)
 {
-    const QString text = budget.kind == MonthBudget::Kind::Time
-                             ? QString(plainAmount(budget.amount) + u"h"_s)
-                             : QString(plainAmount(budget.amount) + u' ' + kCurrency);
-    kMonthBudgetSetting.set(settings, text);
+    kMonthBudgetSetting.set(settings, storedText(budget));
 }
 
 void unsetMonthBudget(QSettings &settings)
 {
     kMonthBudgetSetting.reset(settings);
+}
+
+Expected<std::optional<std::optional<MonthBudget>>> workspaceMonthBudget(const QString &stateDir)
+{
+    using Own = std::optional<std::optional<MonthBudget>>;
+    const QString path = budgetFile(stateDir);
+    const auto bytes = readRegularFile(path, kBudgetFileMaxBytes);
+    if (!bytes)
+        return bytes.error();
+    if (!bytes->has_value())
+        return Own();
+    const Error unreadable{u"the workspace's budget cannot be read"_s, path, 0, 0,
+                           u"set it again (ferry budget set month AMOUNT, HOURSh or none) or remove the file"_s};
+    QJsonParseError parsed{};
+    const QJsonDocument json = QJsonDocument::fromJson(**bytes, &parsed);
+    if (parsed.error != QJsonParseError::NoError || !json.isObject())
+        return unreadable;
+    const QJsonValue month = json.object().value(u"month"_s);
+    if (month.isUndefined())
+        return Own();
+    if (!month.isString())
+        return unreadable;
+    if (month.toString().trimmed() == kNoBudget)
+        return Own(std::optional<MonthBudget>());
+    const auto budget = parseMonthBudget(month.toString());
+    if (!budget) {
+        Error e = budget.error();
+        e.path = path;
+        return e;
+    }
+    return Own(std::optional<MonthBudget>(*budget));
+}
+
+Expected<MonthBudgetInForce> monthBudgetInForce(const QString &stateDir, const QSettings &settings)
+{
+    const auto own = workspaceMonthBudget(stateDir);
+    if (!own)
+        return own.error();
+    if (own->has_value())
+        return MonthBudgetInForce{**own, true};
+    const auto fallback = readMonthBudget(settings);
+    if (!fallback)
+        return fallback.error();
+    return MonthBudgetInForce{*fallback, false};
+}
+
+Expected<void> setWorkspaceMonthBudget(const QString &stateDir, const std::optional<MonthBudget> &budget)
+{
+    if (!QDir().mkpath(stateDir))
+        return Error{u"cannot make the workspace's folder"_s, stateDir, 0, 0, u"check its permissions"_s};
+    const QJsonObject json{{u"month"_s, budget ? storedText(*budget) : kNoBudget}};
+    return replaceFileSafely(budgetFile(stateDir), QJsonDocument(json).toJson());
+}
+
+Expected<void> unsetWorkspaceMonthBudget(const QString &stateDir)
+{
+    const QString path = budgetFile(stateDir);
+    if (QFileInfo(path).isSymLink() || QFileInfo::exists(path)) {
+        if (!QFile::remove(path))
+            return Error{u"cannot remove the workspace's budget"_s, path, 0, 0, u"check its permissions"_s};
+    }
+    return {};
 }
 
 QList<KernelTime> readKernelTimes(const QString &kernelsDir)
@@ -329,17 +411,18 @@ QString sweepBudgetStop(double maxCost, qint64 maxSeconds, const QList<run::RunR
 Expected<void> checkMonthBudget(const run::RunStore &store, const QString &kernelsDir, const QSettings &settings,
                                 qint64 nowMs)
 {
-    const auto month = readMonthBudget(settings);
-    if (!month)
-        return month.error();
-    if (!month->has_value())
+    const auto inForce = monthBudgetInForce(QFileInfo(kernelsDir).path(), settings); // <root>/.ferry
+    if (!inForce)
+        return inForce.error();
+    if (!inForce->budget)
         return {};
+    const MonthBudget &month = *inForce->budget;
     // The store's runs are read only when there is a month's budget to judge.
     const RatesRead rates = readRates(settings);
     const MonthSpending spending = monthSpending(store.runs(), readKernelTimes(kernelsDir), rates.rates, nowMs);
-    if (!monthSpent(spending, **month))
+    if (!monthSpent(spending, month))
         return {};
-    return Error{u"the workspace's budget for the month is spent: %1"_s.arg(monthSpendingText(spending, **month)),
+    return Error{u"the workspace's budget for the month is spent: %1"_s.arg(monthSpendingText(spending, month)),
                  {},
                  0,
                  0,

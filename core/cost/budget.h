@@ -42,9 +42,9 @@ Expected<qint64> parseMaxTime(const QString &text);
 // holds it (local: the supervisor; Slurm: --time): an Error otherwise.
 Expected<void> recordRateAndBudget(run::RunSpec &spec, const Rates &rates);
 
-// The workspace's budget for a calendar month (local time): an amount of money, or of hours of runs
-// and kernels. Kept in Ferry's settings (`budget/month`: "200 USD", "100h"), the same for every
-// workspace, each counting its own runs and kernels.
+// A workspace's budget for a calendar month (local time): an amount of money, or of hours of runs
+// and kernels, each workspace counting its own. A workspace's own is kept in it (monthBudgetInForce);
+// Ferry's settings (`budget/month`: "200 USD", "100h") hold the default for every workspace without.
 struct MonthBudget {
     enum class Kind { Money, Time };
     Kind kind = Kind::Money;
@@ -59,6 +59,22 @@ QString monthBudgetText(const MonthBudget &budget); // "200.00 USD", "100 h"
 Expected<std::optional<MonthBudget>> readMonthBudget(const QSettings &settings);
 void setMonthBudget(QSettings &settings, const MonthBudget &budget);
 void unsetMonthBudget(QSettings &settings);
+
+// The month's budget in force in a workspace (`stateDir`: its .ferry folder): its own, from
+// kWorkspaceBudgetFile there ({"month": "200 USD"}; "none": no budget there, whatever the default),
+// else the default from Ferry's settings. The file is read as untrusted (4 KiB at most; a value
+// that cannot be read is an Error naming the file).
+inline constexpr QLatin1StringView kWorkspaceBudgetFile{"budget.json"};
+struct MonthBudgetInForce {
+    std::optional<MonthBudget> budget;
+    bool workspaceOwn = false; // from the workspace's file, not the default
+};
+Expected<MonthBudgetInForce> monthBudgetInForce(const QString &stateDir, const QSettings &settings);
+// The workspace's own (nullopt: "none", no budget there); unset: the default again.
+Expected<void> setWorkspaceMonthBudget(const QString &stateDir, const std::optional<MonthBudget> &budget);
+Expected<void> unsetWorkspaceMonthBudget(const QString &stateDir);
+// The workspace's own as written in its file: nullopt when it has none (the default holds).
+Expected<std::optional<std::optional<MonthBudget>>> workspaceMonthBudget(const QString &stateDir);
 
 // A kernel's time (core/kernelhost: a folder per kernel with its spec.json, its heartbeat and its
 // end): from its spec's writing to its end, or to its last heartbeat while it lives.
@@ -99,7 +115,8 @@ QString sweepBudgetStop(double maxCost, qint64 maxSeconds, const QList<run::RunR
                         qint64 nowMs);
 
 // Refuses a start (a run, a kernel) once the workspace's month is spent, with the numbers; nothing
-// without a month's budget. `kernelsDir`: the workspace's kernels.
+// without a month's budget. `kernelsDir`: the workspace's kernels (<root>/.ferry/kernels: its own
+// budget is read beside them, monthBudgetInForce).
 Expected<void> checkMonthBudget(const run::RunStore &store, const QString &kernelsDir, const QSettings &settings,
                                 qint64 nowMs);
 

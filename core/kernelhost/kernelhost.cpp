@@ -191,7 +191,8 @@ Expected<KernelFolder> startKernel(const QString &kernelsDir, const KernelReques
 {
     // A kernel spends the workspace's month as a run does (cost/budget.h): none starts once it is
     // spent. The store is opened only when there is a month's budget to judge.
-    if (const auto month = cost::readMonthBudget(QSettings()); !month || month->has_value()) {
+    if (const auto month = cost::monthBudgetInForce(QFileInfo(kernelsDir).path(), QSettings());
+        !month || month->budget) {
         const QString workspaceRoot = QDir::cleanPath(kernelsDir + u"/../.."_s); // <root>/.ferry/kernels
         const auto store = run::RunStore::open(run::RunStore::pathInWorkspace(workspaceRoot));
         if (!store)

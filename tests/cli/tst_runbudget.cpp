@@ -197,6 +197,43 @@ private Q_SLOTS:
         QCOMPARE(ferry({u"budget"_s, u"unset"_s, u"month"_s}).exitCode, 0);
         QCOMPARE(ferry({u"rates"_s, u"unset"_s, u"local"_s}).exitCode, 0);
     }
+
+    // Each workspace its own month: Ferry's settings hold the default for every workspace without
+    // one; a workspace's own (kept in it, .ferry/budget.json) wins, "none" included; a file that
+    // cannot be read refuses launches, naming it.
+    void eachWorkspaceHasItsOwnMonth()
+    {
+        QCOMPARE(ferry({u"rates"_s, u"set"_s, u"local"_s, u"3600/h"_s}).exitCode, 0);
+        QCOMPARE(ferry({u"budget"_s, u"set"_s, u"month"_s, u"0.5"_s, u"--default"_s}).out,
+                 u"month (default): 0.50 USD\n"_s);
+        const auto shown = ferry({u"budget"_s, u"show"_s, u"--json"_s});
+        QCOMPARE(ferry::test::jsonObject(shown).value(u"source"_s).toString(), u"default"_s);
+        QVERIFY2(ferry::test::jsonObject(shown).value(u"spent"_s).toBool(), qPrintable(shown.out));
+        QVERIFY(ferry({u"run"_s, budgetScript(), u"--hp"_s, u"seconds=0"_s})
+                    .err.contains(u"budget for the month is spent"_s));
+        // Another workspace, nothing spent: the same default, not spent there.
+        QTemporaryDir other;
+        const auto there = ferry::test::runFerry(other.path(), {u"budget"_s, u"show"_s});
+        QVERIFY2(there.out.contains(u"month (the default): 0.00 USD of 0.50 USD spent in "_s),
+                 qPrintable(there.out + there.err));
+        // This workspace's own: none, whatever the default.
+        QCOMPARE(ferry({u"budget"_s, u"set"_s, u"month"_s, u"none"_s}).out, u"month: none\n"_s);
+        QVERIFY(QFile::exists(m_ws.filePath(u".ferry/budget.json"_s)));
+        const QString id = start({u"--hp"_s, u"seconds=0"_s});
+        QVERIFY(!id.isEmpty());
+        QCOMPARE(ended(id).value(u"status"_s).toString(), u"succeeded"_s);
+        // Unset: the default holds again.
+        QCOMPARE(ferry({u"budget"_s, u"unset"_s, u"month"_s}).out, u"month: 0.50 USD (the default)\n"_s);
+        // A file that cannot be read: said with its path, and no run starts on a guess.
+        QVERIFY(ferry::test::writeFile(m_ws.filePath(u".ferry/budget.json"_s), "{\"month\": \"lots\"}"));
+        const auto broken = ferry({u"run"_s, budgetScript(), u"--hp"_s, u"seconds=0"_s});
+        QCOMPARE(broken.exitCode, 1);
+        QVERIFY2(broken.err.contains(u"'lots' is not a month's budget"_s) && broken.err.contains(u"budget.json"_s),
+                 qPrintable(broken.err));
+        QCOMPARE(ferry({u"budget"_s, u"unset"_s, u"month"_s}).exitCode, 0);
+        QCOMPARE(ferry({u"budget"_s, u"unset"_s, u"month"_s, u"--default"_s}).out, u"month (default): none\n"_s);
+        QCOMPARE(ferry({u"rates"_s, u"unset"_s, u"local"_s}).exitCode, 0);
+    }
 };
 
 FERRY_NOTIFICATIONS_TEST_MAIN(TestRunBudget)

@@ -8,6 +8,7 @@
 #include "cost/estimate.h"
 #include "run/budgetclock.h"
 #include "run/rundirectory.h"
+#include "support/files.h"
 #include "support/runhistory.h"
 #include "support/testmain.h"
 
@@ -192,6 +193,37 @@ private Q_SLOTS:
         QVERIFY(unreadable.error().message.contains(u"'plenty'"_s));
         ferry::cost::unsetMonthBudget(settings);
         QVERIFY(!ferry::cost::readMonthBudget(settings)->has_value());
+    }
+
+    // A workspace's own month wins over the settings' default ("none" too); its file is untrusted:
+    // a link or an oversized file is refused, naming it.
+    void aWorkspacesOwnMonthWinsOverTheDefault()
+    {
+        QTemporaryDir dir;
+        QSettings settings(dir.filePath(u"ferry.conf"_s), QSettings::IniFormat);
+        const QString state = dir.filePath(u"ws/.ferry"_s);
+        ferry::cost::setMonthBudget(settings, *ferry::cost::parseMonthBudget(u"200"_s));
+        auto inForce = ferry::cost::monthBudgetInForce(state, settings);
+        QVERIFY(inForce && !inForce->workspaceOwn && inForce->budget->amount == 200.0);
+        QVERIFY(ferry::cost::setWorkspaceMonthBudget(state, *ferry::cost::parseMonthBudget(u"20h"_s)));
+        inForce = ferry::cost::monthBudgetInForce(state, settings);
+        QVERIFY(inForce && inForce->workspaceOwn);
+        QCOMPARE(ferry::cost::monthBudgetText(*inForce->budget), u"20 h"_s);
+        QVERIFY(ferry::cost::setWorkspaceMonthBudget(state, std::nullopt));
+        inForce = ferry::cost::monthBudgetInForce(state, settings);
+        QVERIFY(inForce && inForce->workspaceOwn && !inForce->budget);
+        QVERIFY(ferry::cost::unsetWorkspaceMonthBudget(state));
+        QVERIFY(!ferry::cost::monthBudgetInForce(state, settings)->workspaceOwn);
+
+        const QString file = state + u"/budget.json"_s;
+        QVERIFY(ferry::test::writeFile(dir.filePath(u"real.json"_s), "{\"month\": \"5\"}"));
+        QVERIFY(QFile::link(dir.filePath(u"real.json"_s), file)); // a link, even to a good file
+        QVERIFY(!ferry::cost::monthBudgetInForce(state, settings));
+        QVERIFY(QFile::remove(file));
+        QVERIFY(ferry::test::writeFile(file, "{\"month\": \"" + QByteArray(5000, '9') + "\"}"));
+        const auto big = ferry::cost::monthBudgetInForce(state, settings);
+        QVERIFY(!big);
+        QCOMPARE(big.error().path, file);
     }
 
     // This month's runs and kernels, each at its rate: last month's are not counted.

@@ -73,7 +73,7 @@ void Preferences::applyRates(const cost::Rates &before, const RatesPage::Edited 
         Q_EMIT problem(withContext(tr("Rates: not stored"), e));
 }
 
-void Preferences::showDialog(QWidget *parent, const QString &page)
+void Preferences::showDialog(QWidget *parent, const QString &page, const QString &workspaceStateDir)
 {
     SettingsDialog dialog(m_settings, parent);
     const QStringList listed = kRemoteHostsSetting.get(m_settings);
@@ -96,6 +96,12 @@ void Preferences::showDialog(QWidget *parent, const QString &page)
         ratesPage->setMonthBudget(*month);
     else
         Q_EMIT problem(month.error());
+    if (!workspaceStateDir.isEmpty()) {
+        const auto own = cost::workspaceMonthBudget(workspaceStateDir);
+        ratesPage->setWorkspaceMonthBudget(true, own ? *own : RatesPage::OwnMonthBudget());
+        if (!own)
+            Q_EMIT problem(own.error());
+    }
     dialog.addPage(tr("Rates"), ratesPage);
     auto *alerts = new AlertsPage(m_settings);
     dialog.addPage(tr("Alerts"), alerts);
@@ -115,6 +121,14 @@ void Preferences::showDialog(QWidget *parent, const QString &page)
             cost::setMonthBudget(m_settings, **budget);
         else
             cost::unsetMonthBudget(m_settings);
+        if (const auto own = ratesPage->workspaceMonthBudget(); !workspaceStateDir.isEmpty() && !own) {
+            Q_EMIT problem(withContext(tr("Rates: the workspace's month's budget was not stored"), own.error()));
+        } else if (!workspaceStateDir.isEmpty()) {
+            const auto stored = own->has_value() ? cost::setWorkspaceMonthBudget(workspaceStateDir, **own)
+                                                 : cost::unsetWorkspaceMonthBudget(workspaceStateDir);
+            if (!stored)
+                Q_EMIT problem(withContext(tr("Rates: the workspace's month's budget was not stored"), stored.error()));
+        }
         if (!alerts->apply())
             Q_EMIT problem(Error{tr("Alerts: the rules for every run do not parse and were not saved"),
                                  {},

@@ -33,7 +33,8 @@ public:
                 QObject *parent = nullptr);
 
     // Edit > Settings: the dialog (General, Hosts, Rates, Alerts, Secrets); applies what was changed.
-    void showDialog(QWidget *parent, const QString &page = {});
+    // `workspaceStateDir`: the open workspace's .ferry folder (its own month's budget); empty: none.
+    void showDialog(QWidget *parent, const QString &page = {}, const QString &workspaceStateDir = {});
     // Hands the current settings to the parts (at start and after the dialog).
     void apply();
 

@@ -4,6 +4,7 @@
 
 #include <QComboBox>
 #include <QCompleter>
+#include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -37,7 +38,8 @@ RatesPage::RatesPage(const cost::Rates &rates, cost::PriceCatalog catalog, const
     : QWidget(parent), m_table(new QTableWidget(0, kRateColumns, this)), m_target(new QLineEdit(this)),
       m_add(new QPushButton(tr("Add"), this)), m_remove(new QPushButton(tr("Remove"), this)),
       m_useCatalog(new QPushButton(tr("Use for the selected target"), this)), m_catalogBox(new QComboBox(this)),
-      m_problem(new QLabel(this)), m_month(new QLineEdit(this)), m_catalog(std::move(catalog))
+      m_problem(new QLabel(this)), m_month(new QLineEdit(this)), m_workspaceMonth(new QLineEdit(this)),
+      m_catalog(std::move(catalog))
 {
     auto *explain = new QLabel(tr("What an hour costs where runs run, in %1 (the price catalog's currency), shown "
                                   "beside every estimate and in 'ferry cost report'. A target without a rate has an "
@@ -82,19 +84,25 @@ RatesPage::RatesPage(const cost::Rates &rates, cost::PriceCatalog catalog, const
     m_month->setObjectName(u"monthBudget"_s);
     m_month->setPlaceholderText(tr("none (an amount in %1, e.g. 200, or hours, e.g. 100h)").arg(cost::kCurrency));
     m_month->setToolTip(tr("Once this calendar month's runs and kernels of a workspace have cost this (at their "
-                           "rates) or taken these hours, new runs are refused (ferry budget show)"));
-    auto *monthRow = new QHBoxLayout;
-    monthRow->addWidget(new QLabel(tr("Budget for a month:"), this));
-    monthRow->addWidget(m_month, 1);
+                           "rates) or taken these hours, new runs are refused (ferry budget show); for every "
+                           "workspace without a budget of its own"));
+    m_workspaceMonth->setObjectName(u"workspaceMonthBudget"_s);
+    m_workspaceMonth->setToolTip(tr("This workspace's own budget for a month, kept in it (.ferry/budget.json): "
+                                    "empty, the default holds; none, no budget here"));
+    auto *monthRows = new QFormLayout;
+    monthRows->addRow(tr("This workspace's month:"), m_workspaceMonth);
+    monthRows->addRow(tr("Default month, every workspace:"), m_month);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(explain);
     layout->addWidget(m_table, 1);
     layout->addLayout(addRowLayout);
     layout->addLayout(catalogRow);
-    layout->addLayout(monthRow);
+    layout->addLayout(monthRows);
     layout->addWidget(m_problem);
     connect(m_month, &QLineEdit::textChanged, this, &RatesPage::check);
+    connect(m_workspaceMonth, &QLineEdit::textChanged, this, &RatesPage::check);
+    setWorkspaceMonthBudget(false, {});
 
     connect(m_add, &QPushButton::clicked, this, &RatesPage::add);
     connect(m_target, &QLineEdit::returnPressed, this, &RatesPage::add);
@@ -218,11 +226,34 @@ Expected<std::optional<cost::MonthBudget>> RatesPage::monthBudget() const
     return std::optional<cost::MonthBudget>(*budget);
 }
 
+void RatesPage::setWorkspaceMonthBudget(bool open, const OwnMonthBudget &own)
+{
+    m_workspaceMonth->setEnabled(open);
+    m_workspaceMonth->setText(!own ? QString() : *own ? cost::monthBudgetText(**own) : u"none"_s);
+    m_workspaceMonth->setPlaceholderText(open ? tr("the default below (or an amount, hours, or none)")
+                                              : tr("open a workspace to give it its own"));
+}
+
+Expected<RatesPage::OwnMonthBudget> RatesPage::workspaceMonthBudget() const
+{
+    const QString text = m_workspaceMonth->text().trimmed();
+    if (text.isEmpty())
+        return OwnMonthBudget();
+    if (text == u"none"_s)
+        return OwnMonthBudget(std::optional<cost::MonthBudget>());
+    const auto budget = cost::parseMonthBudget(text);
+    if (!budget)
+        return budget.error();
+    return OwnMonthBudget(std::optional<cost::MonthBudget>(*budget));
+}
+
 void RatesPage::check()
 {
     const Edited edited = rates();
     const auto month = monthBudget();
+    const auto own = workspaceMonthBudget();
     m_problem->setText(!edited.problems.isEmpty() ? edited.problems.first().toString()
+                       : !own                     ? own.error().toString()
                        : !month                   ? month.error().toString()
                                                   : QString());
     m_remove->setEnabled(m_table->currentRow() >= 0 || m_table->rowCount() > 0);

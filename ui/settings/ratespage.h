@@ -37,11 +37,18 @@ public:
         QList<Error> problems;
     };
     Edited rates() const;
-    // The workspace's budget for a month (docs/cost.md: `ferry budget set month`): empty, none; an
-    // Error for a text that is not one.
+    // The default budget for a month of every workspace without its own (docs/cost.md: `ferry budget
+    // set month --default`): empty, none; an Error for a text that is not one.
     void setMonthBudget(const std::optional<cost::MonthBudget> &budget);
     Expected<std::optional<cost::MonthBudget>> monthBudget() const;
     QLineEdit *monthBudgetEdit() const { return m_month; }
+    // The open workspace's own (`ferry budget set month`, cost::workspaceMonthBudget): nullopt (an
+    // empty field) when the default holds there, "none" for none there; the field is disabled
+    // without a workspace (`open` false).
+    using OwnMonthBudget = std::optional<std::optional<cost::MonthBudget>>;
+    void setWorkspaceMonthBudget(bool open, const OwnMonthBudget &own);
+    Expected<OwnMonthBudget> workspaceMonthBudget() const;
+    QLineEdit *workspaceMonthBudgetEdit() const { return m_workspaceMonth; }
 
     QTableWidget *table() const { return m_table; }
     QLineEdit *targetEdit() const { return m_target; }
@@ -63,6 +70,7 @@ private:
     QComboBox *m_catalogBox;
     QLabel *m_problem;
     QLineEdit *m_month;
+    QLineEdit *m_workspaceMonth;
     cost::PriceCatalog m_catalog;
 };
 

@@ -193,7 +193,8 @@ void Workbench::createActions()
     a.settings = make(tr("&Settings…"));
     setStandardShortcut(a.settings, QKeySequence::Preferences, QKeySequence(Qt::CTRL | Qt::Key_Comma));
     a.settings->setMenuRole(QAction::PreferencesRole);
-    connect(a.settings, &QAction::triggered, this, [this] { m_preferences->showDialog(m_window); });
+    connect(a.settings, &QAction::triggered, this,
+            [this] { m_preferences->showDialog(m_window, {}, m_workspace ? m_workspace->stateDir() : QString()); });
     a.quit = make(tr("&Quit"));
     setStandardShortcut(a.quit, QKeySequence::Quit, QKeySequence(Qt::CTRL | Qt::Key_Q));
     a.quit->setMenuRole(QAction::QuitRole);

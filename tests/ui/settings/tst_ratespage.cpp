@@ -80,6 +80,28 @@ private Q_SLOTS:
         QVERIFY2(page.problemLabel()->text().contains(u"'lots' is not a month's budget"_s),
                  qPrintable(page.problemLabel()->text()));
     }
+
+    // The open workspace's own month (kept in it): empty, the default holds; "none", none there;
+    // without a workspace the field is off.
+    void theWorkspacesOwnMonthIsEditedOnThePage()
+    {
+        QTemporaryDir none;
+        RatesPage page({}, ferry::cost::loadPriceCatalog(none.path()), {});
+        QVERIFY(!page.workspaceMonthBudgetEdit()->isEnabled());
+        page.setWorkspaceMonthBudget(true, RatesPage::OwnMonthBudget());
+        QVERIFY(page.workspaceMonthBudgetEdit()->isEnabled());
+        QVERIFY(page.workspaceMonthBudgetEdit()->placeholderText().startsWith(u"the default"_s));
+        QVERIFY(!page.workspaceMonthBudget()->has_value()); // the default
+        page.setWorkspaceMonthBudget(true, RatesPage::OwnMonthBudget(std::optional<ferry::cost::MonthBudget>()));
+        QCOMPARE(page.workspaceMonthBudgetEdit()->text(), u"none"_s);
+        QVERIFY(page.workspaceMonthBudget()->has_value() && !page.workspaceMonthBudget()->value().has_value());
+        page.workspaceMonthBudgetEdit()->setText(u"50h"_s);
+        QCOMPARE(page.workspaceMonthBudget()->value()->amount, 50.0);
+        page.workspaceMonthBudgetEdit()->setText(u"fifty"_s);
+        QVERIFY(!page.workspaceMonthBudget());
+        QVERIFY2(page.problemLabel()->text().contains(u"'fifty' is not a month's budget"_s),
+                 qPrintable(page.problemLabel()->text()));
+    }
 };
 
 FERRY_TEST_MAIN(TestRatesPage)
