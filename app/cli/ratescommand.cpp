@@ -47,7 +47,7 @@ public:
         parser.addPositionalArgument(u"target"_s, u"set, unset: the rate target"_s, u"[TARGET]"_s);
         parser.addPositionalArgument(u"rate"_s, u"set: the rate"_s, u"[RATE]"_s);
         parser.addOption({u"json"_s, u"Print JSON (list, catalog)."_s});
-        parser.addOption({u"cloud"_s, u"catalog: only this cloud (aws, azure, gcp)."_s, u"CLOUD"_s});
+        parser.addOption({u"cloud"_s, u"catalog: only this cloud (aws, azure, gcp, sagemaker)."_s, u"CLOUD"_s});
         parser.addOption({u"gpu"_s, u"catalog: only instances with this accelerator (e.g. A100)."_s, u"NAME"_s});
     }
 
@@ -198,7 +198,7 @@ private:
     static void printCatalog(const QList<const cost::CatalogEntry *> &shown, Io &io)
     {
         const auto price = [](const std::optional<double> &p) { return p ? cost::priceText(*p) : u"-"_s; };
-        io.out << u"%1 %2 %3 %4 %5 %6 %7 %8"_s.arg(u"CLOUD"_s, -6)
+        io.out << u"%1 %2 %3 %4 %5 %6 %7 %8"_s.arg(u"CLOUD"_s, -9)
                       .arg(u"INSTANCE"_s, -26)
                       .arg(u"GPUS"_s, -16)
                       .arg(u"REGION"_s, -12)
@@ -211,7 +211,7 @@ private:
             const QString gpus = e->acceleratorName.isEmpty()
                                      ? u"-"_s
                                      : u"%1 × %2"_s.arg(QString::number(e->acceleratorCount), e->acceleratorName);
-            io.out << u"%1 %2 %3 %4 %5 %6 %7 %8"_s.arg(e->cloud, -6)
+            io.out << u"%1 %2 %3 %4 %5 %6 %7 %8"_s.arg(e->cloud, -9)
                           .arg(e->instanceType, -26)
                           .arg(gpus, -16)
                           .arg(e->region, -12)

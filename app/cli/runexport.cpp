@@ -3,6 +3,7 @@
 #include "cloud/cloudhandoff.h"
 #include "cloud/handoffscale.h"
 #include "cloud/sweepexport.h"
+#include "cost/budget.h"
 #include "env/formats.h"
 #include "env/spechash.h"
 
@@ -33,6 +34,12 @@ void addExportOptions(QCommandLineParser &parser, const QString &command)
                       u"VERSION"_s, u"2.1"_s});
     parser.addOption({u"py-version"_s, u"export sagemaker: e.g. py310."_s, u"VERSION"_s, u"py310"_s});
     parser.addOption({u"role"_s, u"export sagemaker: the execution role ARN."_s, u"ARN"_s});
+    parser.addOption({u"max-time"_s, u"export sagemaker: the job's time cap instead of the run's caps (its max_run)."_s,
+                      u"H:MM:SS"_s});
+    parser.addOption({u"max-cost"_s,
+                      u"export sagemaker: the job's money cap instead of the run's caps, priced at the "
+                      u"instances' catalog price."_s,
+                      u"AMOUNT"_s});
     parser.addOption({u"channel-uri"_s, u"export: a cloud URI for a data channel (repeatable)."_s, u"NAME=URI"_s});
     parser.addOption({u"name"_s, u"export: job display name / base job name."_s, u"NAME"_s});
 }
@@ -47,6 +54,35 @@ struct ExportRequest {
     run::HandoffOptions options;
     QString note; // an --instance-count that differs from a distributed run's nodes (handoffscale.h)
 };
+
+// --max-time and --max-cost: the job's caps, instead of the run's (a money cap the catalog cannot
+// price for the instance is replaced by a time). False after saying what is wrong.
+bool handoffCaps(const QCommandLineParser &parser, const run::RunSpec &spec, run::HandoffOptions &options,
+                 const QString &prefix, Io &io)
+{
+    if (!parser.isSet(u"max-time"_s) && !parser.isSet(u"max-cost"_s))
+        return true;
+    run::RunBudget caps;
+    caps.graceSeconds = spec.budget.graceSeconds;
+    if (parser.isSet(u"max-time"_s)) {
+        const auto time = cost::parseMaxTime(parser.value(u"max-time"_s));
+        if (!time) {
+            io.err << prefix << time.error().toString() << Qt::endl;
+            return false;
+        }
+        caps.maxSeconds = *time;
+    }
+    if (parser.isSet(u"max-cost"_s)) {
+        const auto money = cost::parseMaxCost(parser.value(u"max-cost"_s));
+        if (!money) {
+            io.err << prefix << money.error().toString() << Qt::endl;
+            return false;
+        }
+        caps.maxCost = *money;
+    }
+    options.budget = caps;
+    return true;
+}
 
 std::optional<ExportRequest> exportRequest(const QCommandLineParser &parser, const run::RunSpec &spec,
                                            const QString &what, const QString &command, Io &io)
@@ -105,6 +141,8 @@ std::optional<ExportRequest> exportRequest(const QCommandLineParser &parser, con
         }
         options.channels.insert(name, pair.mid(eq + 1));
     }
+    if (!handoffCaps(parser, spec, options, prefix, io))
+        return std::nullopt;
     request.note = run::handoffScale(spec, options).note;
     return request;
 }

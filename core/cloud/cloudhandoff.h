@@ -27,6 +27,10 @@ struct HandoffOptions {
     QString pyVersion = QStringLiteral("py310");
     QString role;                    // SageMaker execution role ARN; default: $SAGEMAKER_ROLE at launch
     QMap<QString, QString> channels; // channel name -> a cloud URI used instead of its local path
+    // The caps the SageMaker job gets instead of the run's own (export --max-time, --max-cost);
+    // nullopt: the run's. A money cap is priced at the instance's price in the catalog (docs/cost.md).
+    std::optional<RunBudget> budget;
+    QString catalogDir; // where the user's price catalogs are read from; empty: cost::userCatalogDir()
 };
 
 // An AzureML CLI v2 command job (`az ml job create --file JOB.yml`): code, command with the

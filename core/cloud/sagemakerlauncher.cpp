@@ -3,6 +3,7 @@
 #include "cloud/handoffscale.h"
 #include "cloud/sagemakerparts.h"
 
+#include "cost/budget.h"
 #include "run/contract.h"
 
 #include <QFileInfo>
@@ -11,6 +12,13 @@
 using namespace Qt::StringLiterals;
 
 namespace ferry::run::sagemaker {
+
+namespace {
+
+// The price catalog's SageMaker instances (resources/catalog/sagemaker.csv): SageMaker's prices.
+const QString kSageMakerCatalog = QStringLiteral("sagemaker");
+
+} // namespace
 
 QString py(const QString &text)
 {
@@ -138,9 +146,21 @@ Expected<QStringList> estimatorLines(const RunSpec &spec, const std::optional<en
     s << u"    environment=ENVIRONMENT,"_s;
     s << u"    base_job_name=%1,"_s.arg(py(jobName));
     // The run's budget (docs/cost.md) as SageMaker's StoppingCondition.MaxRuntimeInSeconds: SIGTERM
-    // there, then SageMaker's own 120 s before the job is stopped.
-    if (const qint64 cap = spec.budget.limitSeconds(); cap > 0)
-        s << u"    max_run=%1,  # StoppingCondition.MaxRuntimeInSeconds: %2"_s.arg(cap).arg(spec.budget.capText());
+    // there, then SageMaker's own 120 s before the job is stopped. A money cap buys time at the
+    // price of the SageMaker instances, from the catalog, never at the rate of the run's own target.
+    const RunBudget &caps = options.budget ? *options.budget : spec.budget;
+    if (caps.any()) {
+        const auto priced = cost::budgetAtCatalogPrice(caps, kSageMakerCatalog, instanceType, scale.instances,
+                                                       caps.maxCost > 0 ? cost::loadPriceCatalog(options.catalogDir)
+                                                                        : cost::PriceCatalog());
+        if (!priced)
+            return priced.error();
+        if (const qint64 cap = priced->budget.limitSeconds(); cap > 0) {
+            const QString price = priced->priceText();
+            s << u"    max_run=%1,  # StoppingCondition.MaxRuntimeInSeconds: %2%3"_s.arg(cap).arg(
+                priced->budget.capText(), price.isEmpty() ? QString() : QString(u"; max-cost priced at "_s + price));
+        }
+    }
     s << u"    sagemaker_session=session,"_s;
     s << u")"_s;
     return s;

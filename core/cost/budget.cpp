@@ -145,10 +145,54 @@ Expected<void> recordRateAndBudget(run::RunSpec &spec, const Rates &rates)
                      u"set one (ferry rates set %1 AMOUNT/h, or Settings › Rates), or cap the time: --max-time "
                      u"H:MM:SS"_s.arg(rateTargetsFor(spec).constLast())};
     budget.perHour = rate->perHour();
-    // A rate of 0 never reaches the cap: the run is capped by its time alone, if it has one.
-    budget.costSeconds =
-        budget.perHour > 0 ? static_cast<qint64>(std::ceil(budget.maxCost / budget.perHour * 3600.0)) : 0;
+    budget.costSeconds = secondsBought(budget.maxCost, budget.perHour);
     return {};
+}
+
+qint64 secondsBought(double maxCost, double perHour)
+{
+    // A rate of 0 never reaches the cap: the run is capped by its time alone, if it has one.
+    if (maxCost <= 0 || perHour <= 0)
+        return 0;
+    return static_cast<qint64>(std::ceil(maxCost / perHour * 3600.0));
+}
+
+QString CatalogBudget::priceText() const
+{
+    if (!rate)
+        return {};
+    return u"%1 × %2 at %3 each: %4"_s.arg(QString::number(instances), instanceType, rateText(*rate), rate->source);
+}
+
+Expected<CatalogBudget> budgetAtCatalogPrice(const run::RunBudget &budget, const QString &cloud,
+                                             const QString &instanceType, int instances, const PriceCatalog &catalog)
+{
+    CatalogBudget priced;
+    priced.budget = budget;
+    priced.instances = std::max(instances, 1);
+    priced.instanceType = instanceType;
+    if (budget.maxCost <= 0)
+        return priced;
+    const QString hint =
+        u"cap the time instead (--max-time H:MM:SS), or name an instance the catalog prices "
+        u"(ferry rates catalog --cloud %1), or add its row to %2/%1.csv"_s.arg(cloud, userCatalogDir());
+    const CatalogEntry *entry = catalog.find(cloud, instanceType);
+    if (!entry)
+        return Error{u"--max-cost %1 cannot be priced on %2: the price catalog has no %2 instance '%3'"_s.arg(
+                         moneyText(budget.maxCost), cloud, instanceType),
+                     {},
+                     0,
+                     0,
+                     hint};
+    auto rate = catalogRate(*entry, false);
+    if (!rate)
+        return Error{
+            u"--max-cost %1 cannot be priced on %2: %3"_s.arg(moneyText(budget.maxCost), cloud, rate.error().message),
+            rate.error().path, rate.error().line, 0, hint};
+    priced.rate = *rate;
+    priced.budget.perHour = rate->amount * priced.instances;
+    priced.budget.costSeconds = secondsBought(budget.maxCost, priced.budget.perHour);
+    return priced;
 }
 
 Expected<MonthBudget> parseMonthBudget(const QString &text)

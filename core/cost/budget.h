@@ -42,6 +42,30 @@ Expected<qint64> parseMaxTime(const QString &text);
 // holds it (local: the supervisor; Slurm: --time): an Error otherwise.
 Expected<void> recordRateAndBudget(run::RunSpec &spec, const Rates &rates);
 
+// The time `maxCost` buys at `perHour`: ceil(maxCost / perHour × 3600) seconds; 0 (never reached)
+// at a rate of 0. The one rule a money cap becomes a time by, at launch and for a hand-off.
+qint64 secondsBought(double maxCost, double perHour);
+
+// A run's caps priced for a cloud hand-off (a SageMaker job, docs/cost.md): the money cap as the
+// time it buys at the catalog's price of the instance the job runs on, times its instances, not at
+// the rate of the run's own target.
+struct CatalogBudget {
+    run::RunBudget budget;    // costSeconds and perHour at the instance's price
+    std::optional<Rate> rate; // one instance's price an hour, its source naming the catalog's date;
+                              // nullopt without a money cap (nothing priced)
+    int instances = 1;
+    QString instanceType;
+    // "1 × ml.g5.xlarge at 1.408 USD/h each: sagemaker ml.g5.xlarge in us-east-1, on demand, catalog of
+    // 2026-12-07"; empty without a money cap.
+    QString priceText() const;
+};
+// The caps of `budget` with its money cap (if any) priced at `cloud`'s `instanceType` in `catalog`
+// (its first row: the catalog's region) × `instances`. A money cap at an instance the catalog has no
+// on-demand price for is refused (which instance, and what to do: cap the time, or name one it has),
+// never priced at another rate.
+Expected<CatalogBudget> budgetAtCatalogPrice(const run::RunBudget &budget, const QString &cloud,
+                                             const QString &instanceType, int instances, const PriceCatalog &catalog);
+
 // A workspace's budget for a calendar month (local time): an amount of money, or of hours of runs
 // and kernels, each workspace counting its own. A workspace's own is kept in it (monthBudgetInForce);
 // Ferry's settings (`budget/month`: "200 USD", "100h") hold the default for every workspace without.

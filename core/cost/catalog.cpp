@@ -256,6 +256,8 @@ QByteArray shippedCatalogText(const QString &cloud)
         return awsCatalogText();
     if (cloud == u"azure"_s)
         return azureCatalogText();
+    if (cloud == u"sagemaker"_s)
+        return sageMakerCatalogText();
     return gcpCatalogText();
 }
 
@@ -268,7 +270,7 @@ QString CatalogEntry::dateText() const
 
 QStringList catalogClouds()
 {
-    return {u"aws"_s, u"azure"_s, u"gcp"_s};
+    return {u"aws"_s, u"azure"_s, u"gcp"_s, u"sagemaker"_s};
 }
 
 CatalogRead parseCatalog(QByteArrayView text, const QString &path, const QString &cloud)

@@ -35,8 +35,9 @@ struct CatalogEntry {
     QString dateText() const;
 };
 
-// The catalog files Ferry ships (resources/catalog/CLOUD.csv, compiled in): one per cloud.
-QStringList catalogClouds(); // "aws", "azure", "gcp"
+// The catalog files Ferry ships (resources/catalog/CLOUD.csv, compiled in): one per cloud, and
+// SageMaker's training instances apart (its prices are not EC2's).
+QStringList catalogClouds(); // "aws", "azure", "gcp", "sagemaker"
 
 // A catalog file's rows. The header names its columns (any order; columns besides those below are
 // ignored, so SkyPilot's own vms.csv reads too): InstanceType, vCPUs, MemoryGiB, AcceleratorName,

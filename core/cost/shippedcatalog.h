@@ -9,5 +9,6 @@ namespace ferry::cost {
 QByteArray awsCatalogText();
 QByteArray azureCatalogText();
 QByteArray gcpCatalogText();
+QByteArray sageMakerCatalogText(); // SageMaker's training instances (ml.*): not EC2's prices
 
 } // namespace ferry::cost

@@ -377,22 +377,64 @@ private Q_SLOTS:
     }
 
     // A run's budget (docs/cost.md) is the job's StoppingCondition.MaxRuntimeInSeconds (the SDK's
-    // max_run): the cap reached first; none without a cap.
+    // max_run): the cap reached first; none without a cap. A money cap buys time at the catalog's
+    // price of the SageMaker instances (instance_type × instance_count), not at the rate recorded for
+    // the run's own target, and the line says that price and the catalog's date.
     void aBudgetIsTheSageMakerMaxRuntime()
     {
         run::RunSpec spec = m_spec;
+        QTemporaryDir noUserCatalog; // the shipped catalog: resources/catalog/sagemaker.csv
         run::HandoffOptions options;
         options.outputPath = m_dir.filePath(u"budget.py"_s);
-        QVERIFY(!readLauncher(options.outputPath, *run::writeSageMakerLauncher(spec, m_env, options))
-                     .value(u"estimator"_s)
-                     .toObject()
-                     .contains(u"max_run"_s));
-        spec.budget.maxSeconds = 7200;
+        options.catalogDir = noUserCatalog.path();
+        const auto maxRun = [&](const run::RunSpec &s, const run::HandoffOptions &o) {
+            const auto text = run::writeSageMakerLauncher(s, m_env, o);
+            if (!text)
+                return QJsonValue(text.error().toString());
+            return readLauncher(o.outputPath, *text).value(u"estimator"_s).toObject().value(u"max_run"_s);
+        };
+        QVERIFY(maxRun(spec, options).isUndefined());
         spec.budget.maxCost = 3;
-        spec.budget.costSeconds = 5400; // 3 USD at 2 USD/h
+        spec.budget.costSeconds = 5400; // 3 USD at the run's own 2 USD/h: not what SageMaker charges
         spec.budget.perHour = 2;
-        const QJsonObject read = readLauncher(options.outputPath, *run::writeSageMakerLauncher(spec, m_env, options));
-        QCOMPARE(read.value(u"estimator"_s).toObject().value(u"max_run"_s).toInt(), 5400);
+        QCOMPARE(maxRun(spec, options), QJsonValue(7671)); // ml.g5.xlarge at 1.408 USD/h: 7670.45 s
+        const auto text = run::writeSageMakerLauncher(spec, m_env, options);
+        QVERIFY(text);
+        QVERIFY2(text->contains(u"    max_run=7671,  # StoppingCondition.MaxRuntimeInSeconds: max-cost 3.00 USD "
+                                u"(2:07:51 at 1.41 USD/h); max-cost priced at 1 × ml.g5.xlarge at 1.408 USD/h each: "
+                                u"sagemaker ml.g5.xlarge in us-east-1, on demand, catalog of 2026-12-07\n"_s),
+                 qPrintable(*text));
+        options.instanceCount = 2; // two instances spend twice as fast
+        QCOMPARE(maxRun(spec, options), QJsonValue(3836));
+        spec.budget.maxSeconds = 3000; // a time cap reached first
+        QCOMPARE(maxRun(spec, options), QJsonValue(3000));
+        options.instanceCount = 0;
+
+        // An instance the catalog does not price: the money cap is refused, never priced otherwise.
+        options.instanceType = u"ml.m5.xlarge"_s;
+        const auto refused = run::writeSageMakerLauncher(spec, m_env, options);
+        QVERIFY(!refused);
+        QVERIFY2(refused.error().message.contains(u"no sagemaker instance 'ml.m5.xlarge'"_s),
+                 qPrintable(refused.error().message));
+        QVERIFY(refused.error().hint.contains(u"--max-time H:MM:SS"_s));
+        // The export's own caps replace the run's: a time alone needs no price.
+        run::RunBudget timeOnly;
+        timeOnly.maxSeconds = 600;
+        options.budget = timeOnly;
+        QCOMPARE(maxRun(spec, options), QJsonValue(600));
+        // A user's newer catalog replaces the shipped one, its date in the comment.
+        QFile own(noUserCatalog.filePath(u"sagemaker.csv"_s));
+        QVERIFY(own.open(QIODevice::WriteOnly));
+        own.write("# date: 2027-01-15\nInstanceType,vCPUs,MemoryGiB,AcceleratorName,AcceleratorCount,Region,Price,"
+                  "SpotPrice\nml.m5.xlarge,4,16,,0,us-east-1,0.23,\n");
+        own.close();
+        run::RunBudget money;
+        money.maxCost = 1;
+        options.budget = money;
+        const auto own23 = run::writeSageMakerLauncher(spec, m_env, options);
+        QVERIFY2(own23, own23 ? "" : qPrintable(own23.error().toString()));
+        QVERIFY2(own23->contains(u"max_run=15653,"_s) && own23->contains(u"catalog of 2027-01-15"_s),
+                 qPrintable(*own23)); // 1 / 0.23 × 3600 = 15652.17...
     }
 
     void sageMakerRefusesAnUnknownInstanceType()
@@ -416,8 +458,9 @@ private Q_SLOTS:
         QVERIFY(script.open(QIODevice::WriteOnly));
         script.write("print('loss=0.5')\n");
         script.close();
-        const auto started = test::runFerry(
-            ws.path(), {u"run"_s, u"train.py"_s, u"--env"_s, u"environments/mnist.yml"_s, u"--hp"_s, u"epochs=5"_s});
+        const auto started =
+            test::runFerry(ws.path(), {u"run"_s, u"train.py"_s, u"--env"_s, u"environments/mnist.yml"_s, u"--hp"_s,
+                                       u"epochs=5"_s, u"--max-cost"_s, u"1"_s}); // never reached here (local: 0)
         QVERIFY2(started.exitCode == 0, qPrintable(started.err));
         const QString id = started.out.trimmed();
 
@@ -432,6 +475,19 @@ private Q_SLOTS:
         const auto sagemaker = test::runFerry(ws.path(), {u"runs"_s, u"export"_s, id, u"--to"_s, u"sagemaker"_s});
         QVERIFY2(sagemaker.exitCode == 0, qPrintable(sagemaker.err));
         QVERIFY(sagemaker.out.contains(u"entry_point=\"train.py\""_s));
+        // Its money cap buys time at ml.g5.xlarge's price on SageMaker: 1 / 1.408 × 3600 = 2556.8 s.
+        QVERIFY2(sagemaker.out.contains(u"max_run=2557,"_s) && sagemaker.out.contains(u"catalog of 2026-12-07"_s),
+                 qPrintable(sagemaker.out));
+        const auto unpriced = test::runFerry(ws.path(), {u"runs"_s, u"export"_s, id, u"--to"_s, u"sagemaker"_s,
+                                                         u"--instance-type"_s, u"ml.m5.xlarge"_s});
+        QCOMPARE(unpriced.exitCode, 1);
+        QVERIFY2(unpriced.err.contains(u"no sagemaker instance 'ml.m5.xlarge'"_s), qPrintable(unpriced.err));
+        const auto timed =
+            test::runFerry(ws.path(), {u"runs"_s, u"export"_s, id, u"--to"_s, u"sagemaker"_s, u"--instance-type"_s,
+                                       u"ml.m5.xlarge"_s, u"--max-time"_s, u"0:10:00"_s});
+        QVERIFY2(timed.exitCode == 0, qPrintable(timed.err));
+        QVERIFY2(timed.out.contains(u"max_run=600,  # StoppingCondition.MaxRuntimeInSeconds: max-time 0:10:00\n"_s),
+                 qPrintable(timed.out));
 
         const auto noTarget = test::runFerry(ws.path(), {u"runs"_s, u"export"_s, id});
         QCOMPARE(noTarget.exitCode, 1);

@@ -146,6 +146,63 @@ private Q_SLOTS:
         QCOMPARE(spec.budget.limitSeconds(), 60);
     }
 
+    // A hand-off's money cap buys time at the catalog's price of the instances the job runs on
+    // (price × instances), not at the run's own rate: exact seconds, and the price named with the
+    // catalog's date. An instance the catalog does not price is refused, never priced otherwise.
+    void aHandOffsMoneyCapIsPricedAtTheCatalogInstance()
+    {
+        const QByteArray text = "# date: 2026-11-02\n"
+                                "InstanceType,vCPUs,MemoryGiB,AcceleratorName,AcceleratorCount,Region,Price,SpotPrice\n"
+                                "ml.g5.xlarge,4,16,A10G,1,us-east-1,1.408,\n"
+                                "ml.g5.xlarge,4,16,A10G,1,eu-west-1,1.58,\n"
+                                "ml.p3.2xlarge,8,61,V100,1,us-east-1,,\n";
+        ferry::cost::PriceCatalog catalog;
+        catalog.entries = ferry::cost::parseCatalog(text, u"/c/sagemaker.csv"_s, u"sagemaker"_s).entries;
+        QCOMPARE(catalog.entries.size(), 3);
+        ferry::run::RunBudget budget;
+        budget.maxCost = 3;
+        budget.costSeconds = 1080; // as recorded at launch at the run's own 10 USD/h: not what the job buys
+        budget.perHour = 10;
+        const auto priced = ferry::cost::budgetAtCatalogPrice(budget, u"sagemaker"_s, u"ml.g5.xlarge"_s, 2, catalog);
+        QVERIFY2(priced, priced ? "" : qPrintable(priced.error().toString()));
+        QCOMPARE(priced->budget.perHour, 2.816);            // 2 × 1.408, the catalog's first row
+        QCOMPARE(priced->budget.costSeconds, qint64(3836)); // 3 / 2.816 × 3600 = 3835.23...
+        QCOMPARE(priced->budget.limitSeconds(), qint64(3836));
+        QCOMPARE(priced->budget.capText(), u"max-cost 3.00 USD (1:03:56 at 2.82 USD/h)"_s);
+        QCOMPARE(priced->priceText(), u"2 × ml.g5.xlarge at 1.408 USD/h each: sagemaker ml.g5.xlarge in us-east-1, "
+                                      u"on demand, catalog of 2026-11-02"_s);
+        QCOMPARE(ferry::cost::secondsBought(3, 2.816), qint64(3836)); // the one rule, also launch's
+        QCOMPARE(ferry::cost::secondsBought(3, 0), qint64(0));
+        // A time cap shorter than what the money buys comes first.
+        budget.maxSeconds = 600;
+        const auto timeFirst = ferry::cost::budgetAtCatalogPrice(budget, u"sagemaker"_s, u"ml.g5.xlarge"_s, 1, catalog);
+        QVERIFY(timeFirst);
+        QCOMPARE(timeFirst->budget.costSeconds, qint64(7671)); // 3 / 1.408 × 3600 = 7670.45...
+        QCOMPARE(timeFirst->budget.limitSeconds(), qint64(600));
+        // Without a money cap nothing is priced, and an unknown instance does not matter.
+        ferry::run::RunBudget timeOnly;
+        timeOnly.maxSeconds = 600;
+        const auto unpriced = ferry::cost::budgetAtCatalogPrice(timeOnly, u"sagemaker"_s, u"ml.x9.huge"_s, 1, catalog);
+        QVERIFY(unpriced);
+        QVERIFY(!unpriced->rate);
+        QVERIFY(unpriced->priceText().isEmpty());
+        QCOMPARE(unpriced->budget, timeOnly);
+        // An instance the catalog does not list, or lists without an on-demand price: refused, saying
+        // which and what to do.
+        const auto unknown = ferry::cost::budgetAtCatalogPrice(budget, u"sagemaker"_s, u"ml.m5.xlarge"_s, 1, catalog);
+        QVERIFY(!unknown);
+        QCOMPARE(unknown.error().message,
+                 u"--max-cost 3.00 USD cannot be priced on sagemaker: the price catalog has no sagemaker instance "
+                 u"'ml.m5.xlarge'"_s);
+        QVERIFY(unknown.error().hint.startsWith(u"cap the time instead (--max-time H:MM:SS), or name an instance "
+                                                u"the catalog prices (ferry rates catalog --cloud sagemaker)"_s));
+        const auto noPrice = ferry::cost::budgetAtCatalogPrice(budget, u"sagemaker"_s, u"ml.p3.2xlarge"_s, 1, catalog);
+        QVERIFY(!noPrice);
+        QVERIFY2(noPrice.error().message.contains(u"no on-demand price for sagemaker ml.p3.2xlarge"_s),
+                 qPrintable(noPrice.error().message));
+        QCOMPARE(noPrice.error().line, 5);
+    }
+
     // The rate recorded at launch prices the run; a run without one, the rates now.
     void theRateAtLaunchPricesTheRunWhateverTheRatesNow()
     {
