@@ -1,6 +1,7 @@
 #include "ui/runs/exportrundialog.h"
 
 #include "cloud/handoffscale.h"
+#include "cost/budget.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -26,8 +27,8 @@ namespace ferry::ui {
 ExportRunDialog::ExportRunDialog(run::RunSpec spec, std::optional<env::Environment> environment, QWidget *parent)
     : QDialog(parent), m_spec(std::move(spec)), m_environment(std::move(environment)), m_service(new QComboBox(this)),
       m_compute(new QLineEdit(this)), m_experiment(new QLineEdit(this)), m_registered(new QLineEdit(this)),
-      m_instanceType(new QLineEdit(this)), m_output(new QLineEdit(this)), m_instances(new QSpinBox(this)),
-      m_previewView(new QPlainTextEdit(this)), m_status(new QLabel(this))
+      m_instanceType(new QLineEdit(this)), m_output(new QLineEdit(this)), m_maxTime(new QLineEdit(this)),
+      m_instances(new QSpinBox(this)), m_previewView(new QPlainTextEdit(this)), m_status(new QLabel(this))
 {
     setWindowTitle(tr("Export Run %1").arg(m_spec.id));
     m_service->addItem(tr("AzureML command job (az ml job create)"));
@@ -45,6 +46,11 @@ ExportRunDialog::ExportRunDialog(run::RunSpec spec, std::optional<env::Environme
     m_instances->setRange(1, 256);
     m_instances->setValue(run::handoffScale(m_spec, {}).instances); // a run across nodes: its nodes
     m_output->setObjectName(u"output"_s);
+    // The job's max_run: the run's caps (a money cap at the instances' catalog price), or a time here.
+    m_maxTime->setObjectName(u"maxTime"_s);
+    m_maxTime->setPlaceholderText(m_spec.budget.any() ? tr("the run's caps: %1").arg(m_spec.budget.capText())
+                                                      : tr("none (H:MM:SS to cap the job's time)"));
+    m_maxTime->setToolTip(tr("SageMaker's max_run: a time here replaces the run's caps in the job"));
     m_previewView->setReadOnly(true);
     m_previewView->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_previewView->setObjectName(u"preview"_s);
@@ -61,6 +67,7 @@ ExportRunDialog::ExportRunDialog(run::RunSpec spec, std::optional<env::Environme
     form->addRow(tr("Registered environment"), m_registered);
     form->addRow(tr("Instance type"), m_instanceType);
     form->addRow(tr("Instances"), m_instances);
+    form->addRow(tr("Max time"), m_maxTime);
     form->addRow(tr("Write to"), outputRow);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
     m_save = buttons->button(QDialogButtonBox::Save);
@@ -77,11 +84,12 @@ ExportRunDialog::ExportRunDialog(run::RunSpec spec, std::optional<env::Environme
         m_experiment->setEnabled(azure);
         m_registered->setEnabled(azure);
         m_instanceType->setEnabled(!azure);
+        m_maxTime->setEnabled(!azure);
         const QString dir = QFileInfo(outputPath()).absolutePath();
         m_output->setText(QDir(dir).filePath(azure ? u"azureml-job.yml"_s : u"launch_sagemaker.py"_s));
         regenerate();
     });
-    for (QLineEdit *edit : {m_compute, m_experiment, m_registered, m_instanceType, m_output})
+    for (QLineEdit *edit : {m_compute, m_experiment, m_registered, m_instanceType, m_output, m_maxTime})
         connect(edit, &QLineEdit::textChanged, this, &ExportRunDialog::regenerate);
     connect(m_instances, &QSpinBox::valueChanged, this, &ExportRunDialog::regenerate);
     connect(browse, &QPushButton::clicked, this, [this] {
@@ -118,9 +126,18 @@ QString ExportRunDialog::outputPath() const
     return m_output->text();
 }
 
-run::HandoffOptions ExportRunDialog::options() const
+Expected<run::HandoffOptions> ExportRunDialog::options() const
 {
     run::HandoffOptions o;
+    if (const QString maxTime = m_maxTime->text().trimmed(); service() == Service::SageMaker && !maxTime.isEmpty()) {
+        const auto seconds = cost::parseMaxTime(maxTime);
+        if (!seconds)
+            return seconds.error();
+        run::RunBudget caps;
+        caps.maxSeconds = *seconds;
+        caps.graceSeconds = m_spec.budget.graceSeconds;
+        o.budget = caps;
+    }
     o.outputPath = outputPath();
     o.compute = m_compute->text().trimmed();
     o.experiment = m_experiment->text().trimmed();
@@ -132,9 +149,11 @@ run::HandoffOptions ExportRunDialog::options() const
 
 void ExportRunDialog::regenerate()
 {
-    const Expected<QString> text = service() == Service::AzureMl
-                                       ? run::writeAzureMlCommandJob(m_spec, m_environment, options())
-                                       : run::writeSageMakerLauncher(m_spec, m_environment, options());
+    const auto o = options();
+    const Expected<QString> text = !o ? Expected<QString>(o.error())
+                                   : service() == Service::AzureMl
+                                       ? run::writeAzureMlCommandJob(m_spec, m_environment, *o)
+                                       : run::writeSageMakerLauncher(m_spec, m_environment, *o);
     m_text = text ? *text : QString();
     m_problem = text ? QString() : text.error().toString();
     m_previewView->setPlainText(m_text);

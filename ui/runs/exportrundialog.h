@@ -43,15 +43,18 @@ public:
     QLineEdit *computeEdit() const { return m_compute; }
     QLineEdit *instanceTypeEdit() const { return m_instanceType; }
     QLineEdit *registeredEnvironmentEdit() const { return m_registered; }
+    QLineEdit *maxTimeEdit() const { return m_maxTime; }
 
 private:
     void regenerate();
-    run::HandoffOptions options() const;
+    // The options as set; an Error for a max time that cannot be read.
+    Expected<run::HandoffOptions> options() const;
 
     run::RunSpec m_spec;
     std::optional<env::Environment> m_environment;
     QComboBox *m_service;
     QLineEdit *m_compute, *m_experiment, *m_registered, *m_instanceType, *m_output;
+    QLineEdit *m_maxTime; // SageMaker: the job's time cap instead of the run's caps
     QSpinBox *m_instances;
     QPlainTextEdit *m_previewView;
     QLabel *m_status;

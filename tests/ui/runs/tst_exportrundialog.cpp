@@ -71,6 +71,29 @@ private Q_SLOTS:
         QVERIFY(written.permissions() & QFile::ExeOwner);
     }
 
+    // A run's money cap is priced at the SageMaker instance's catalog price; one the catalog does not
+    // price is said in the dialog and Save waits, until a max time replaces the run's caps.
+    void aMoneyCapIsPricedAtTheInstanceOrReplacedByATime()
+    {
+        run::RunSpec capped = spec();
+        capped.budget.maxCost = 1;
+        ui::ExportRunDialog dialog(capped, environment());
+        QPushButton *save = dialog.findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Save);
+        dialog.setService(ui::ExportRunDialog::Service::SageMaker);
+        QVERIFY2(dialog.preview().contains(u"max_run=2557,"_s), qPrintable(dialog.problem())); // 1 / 1.408 USD/h
+        QVERIFY(dialog.preview().contains(u"catalog of 2026-12-07"_s));
+        dialog.instanceTypeEdit()->setText(u"ml.m5.xlarge"_s);
+        QVERIFY2(dialog.problem().contains(u"no sagemaker instance 'ml.m5.xlarge'"_s), qPrintable(dialog.problem()));
+        QVERIFY(!save->isEnabled());
+        QTest::keyClicks(dialog.maxTimeEdit(), u"soon"_s);
+        QVERIFY(dialog.problem().contains(u"--max-time 'soon'"_s));
+        dialog.maxTimeEdit()->setText(u"1:00:00"_s);
+        QVERIFY2(
+            dialog.preview().contains(u"max_run=3600,  # StoppingCondition.MaxRuntimeInSeconds: max-time 1:00:00"_s),
+            qPrintable(dialog.problem()));
+        QVERIFY(save->isEnabled());
+    }
+
     // A run without an environment file names a registered AzureML environment instead.
     void aRegisteredEnvironmentStandsInForAMissingFile()
     {
