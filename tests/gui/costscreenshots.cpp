@@ -1,8 +1,8 @@
 // Cost and time in the window, as PNGs under Xvfb (tests/gui/cost-screenshots.sh): runs of
 // progress.py by the built `ferry` with Debian's Python and its tqdm at a rate of 3.60 USD/h for
-// this machine, two finished and two held mid-way (a Hugging Face Trainer at step 50 of 200, a
-// plain bar at 30 of 120) and one whose bar has no total. The runs table with its Progress, ETA
-// and Cost columns and a running run's details (cost-runs-table.png), the Costs window per run
+// this machine (set with `ferry rates set` before they start: each records it), two finished and two held mid-way (a
+// Hugging Face Trainer at step 50 of 200, a plain bar at 30 of 120) and one whose bar has no total. The runs table with
+// its Progress, ETA and Cost columns and a running run's details (cost-runs-table.png), the Costs window per run
 // (cost-costs-runs.png) and per target (cost-costs-targets.png). Issue 38.
 #include "gui/screenshot.h"
 #include "gui/windowharness.h"
@@ -28,10 +28,11 @@ namespace {
 
 const QString kProgressScript = QStringLiteral(FERRY_TEST_DATA "/runs/scripts/progress.py");
 
-// `ferry run progress.py` with these --hp; the new run's id.
+// `ferry run progress.py` (the workspace's copy: no repository's git state in the pictures) with these
+// --hp; the new run's id.
 QString startProgressRun(const QString &ws, const QStringList &hps, bool follow)
 {
-    QStringList all{u"run"_s, kProgressScript};
+    QStringList all{u"run"_s, u"progress.py"_s};
     if (follow)
         all << u"--follow"_s;
     for (const QString &hp : hps)
@@ -62,6 +63,11 @@ int main(int argc, char **argv)
     bool ok = true;
     const QString ws = harness.temp.filePath(u"proj"_s);
     QDir().mkpath(ws + u"/.ferry"_s);
+    // The rate `ferry run` records on each run at its launch (the command line's settings: the
+    // script's XDG_CONFIG_HOME), which prices the run for good.
+    if (ferry::test::runFerry(ws, {u"rates"_s, u"set"_s, u"local"_s, u"3.60/h"_s}).exitCode != 0 ||
+        !QFile::copy(kProgressScript, ws + u"/progress.py"_s))
+        return 1;
     (void)startProgressRun(ws, {u"mode=hf"_s, u"steps=400"_s, u"delay=0.01"_s}, true);
     (void)startProgressRun(ws, {u"mode=bar"_s, u"steps=300"_s, u"delay=0.01"_s}, true);
     const QString go = harness.temp.filePath(u"go"_s);

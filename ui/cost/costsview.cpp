@@ -153,12 +153,13 @@ void CostsView::showRows()
         showGroups(cost::Grouping(grouping.toInt()));
     else
         showRuns();
-    // Each column as wide as its cells, the first (the run's or the group's name) taking the rest
-    // of the width: the numbers stay beside each other, not pushed to the far edge.
+    // Each column as wide as its cells, so that a run's or a group's numbers sit beside its name and
+    // beside each other; each run's rate source, text read from its start, takes the rest of the
+    // width (a group's last column is a number: the rest is left empty, not a gap before it).
     QHeaderView *header = m_table->horizontalHeader();
-    header->setStretchLastSection(false);
     for (int c = 0; c < m_table->columnCount(); ++c)
-        header->setSectionResizeMode(c, c == 0 ? QHeaderView::Stretch : QHeaderView::ResizeToContents);
+        header->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    header->setStretchLastSection(!grouping.isValid());
     const cost::CostGroup total = cost::totalCost(m_rows);
     QString text = tr("Total: %1 (runs and kernels), %2, %3")
                        .arg(total.runs)

@@ -299,7 +299,8 @@ void RunDetailsView::setRunsModel(const RunsModel *model)
     showLive();
 }
 
-// "Progress: 25.0 % (50/200 steps), ETA 41s · Cost so far: 0.0123 USD at 3.60 USD/h (local, set by you)".
+// "Progress: 25.0 % (50/200 steps), ETA 41s" and, on a line of its own (a narrow panel would break it
+// mid-phrase), "Cost so far: 0.0123 USD (3.60 USD/h at local: set by you)".
 void RunDetailsView::showLive()
 {
     QStringList parts;
@@ -319,7 +320,7 @@ void RunDetailsView::showLive()
                          (row >= 0 && !rate.isEmpty() ? u" ("_s + rate + u')' : QString());
         }
     }
-    m_live->setText(parts.join(u"  ·  "_s));
+    m_live->setText(parts.join(u'\n'));
     m_live->setVisible(!parts.isEmpty());
 }
 
@@ -391,7 +392,8 @@ void RunDetailsView::setDetails(const RunDetails &details)
         if (const auto &s = m_spec->snapshot; s && !s->error.isEmpty())
             info << tr("Code: no snapshot (%1)").arg(s->error);
         else if (s)
-            info << tr("Code: snapshot %1, %2 files").arg(s->tree.left(12)).arg(s->files);
+            info << (s->files == 1 ? tr("Code: snapshot %1, 1 file").arg(s->tree.left(12))
+                                   : tr("Code: snapshot %1, %2 files").arg(s->tree.left(12)).arg(s->files));
         if (const auto &s = m_spec->snapshot; s && s->git.repository)
             info << tr("Git: %1%2%3")
                         .arg(s->git.commit.left(12),
@@ -401,9 +403,9 @@ void RunDetailsView::setDetails(const RunDetails &details)
             info << tr("Rerun of: %1").arg(m_spec->rerunOf);
         // What it read and where (docs/snapshots.md): each channel's data, the host, the image.
         for (const snapshot::DataFingerprint &d : m_spec->data)
-            info << (d.error.isEmpty() ? tr("Data %1: %2 files, %3, %4")
+            info << (d.error.isEmpty() ? tr("Data %1: %2, %3, %4")
                                              .arg(d.channel)
-                                             .arg(d.files)
+                                             .arg(d.files == 1 ? tr("1 file") : tr("%1 files").arg(d.files))
                                              .arg(QLocale().formattedDataSize(d.bytes), d.fingerprint.left(16))
                                        : tr("Data %1: %2").arg(d.channel, d.error));
     }
