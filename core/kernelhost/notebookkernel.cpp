@@ -118,8 +118,7 @@ QString NotebookKernel::runningKernelFor(const QString &kernelsDir, const QStrin
     std::reverse(names.begin(), names.end()); // ids start with their time: the newest first
     for (const QString &name : std::as_const(names)) {
         const QString folder = dir.filePath(name);
-        const auto owner = readRegularFile(folder + u"/notebook"_s, 64 * 1024);
-        if (!owner || !*owner || QString::fromUtf8(**owner) != notebookPath)
+        if (notebookOf(folder) != notebookPath)
             continue;
         const KernelFolder kernel(folder);
         const auto end = kernel.readEnd();
@@ -128,6 +127,14 @@ QString NotebookKernel::runningKernelFor(const QString &kernelsDir, const QStrin
             return folder;
     }
     return {};
+}
+
+QString NotebookKernel::notebookOf(const QString &folder)
+{
+    const auto owner = readRegularFile(folder + u"/notebook"_s, 64 * 1024);
+    if (!owner || !*owner)
+        return {};
+    return QString::fromUtf8(**owner);
 }
 
 void NotebookKernel::attach(const QString &folder)

@@ -36,6 +36,9 @@ public:
     // The kernel in `kernelsDir` that `notebookPath` started and that has not ended (by its
     // records), the newest when there are several; empty when none.
     static QString runningKernelFor(const QString &kernelsDir, const QString &notebookPath);
+    // The notebook that started the kernel in `folder` (its `notebook` file); empty when none (a
+    // kernel of `ferry kernel start`) or when the file cannot be read.
+    static QString notebookOf(const QString &folder);
 
     // Starts a kernel for the notebook (off this thread); cells asked meanwhile wait their turn.
     void start(const KernelRequest &request);

@@ -10,6 +10,7 @@
 #include <QDateTime>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QLabel>
 #include <QPushButton>
 #include <QSettings>
@@ -253,6 +254,10 @@ void RunAlerts::activated(const QString &key)
         Q_EMIT runRequested(key.mid(kRunKey.size()));
     else if (key.startsWith(kSweepKey))
         Q_EMIT sweepRequested(key.mid(kSweepKey.size()));
+    else if (const QString id = key.mid(kKernelKey.size()); key.startsWith(kKernelKey) && !id.isEmpty() &&
+                                                            !id.startsWith(u'.') && !id.contains(u'/') &&
+                                                            !m_kernelsDir.isEmpty())
+        Q_EMIT kernelRequested(id, QDir(m_kernelsDir).filePath(id));
 }
 
 } // namespace ferry::ui

@@ -40,7 +40,7 @@ inline const Setting<bool> kStopIdleRunsSetting{"alerts/stopIdleRuns", false};
 // the alerts it reports go to the desktop's notification service (notify/desktopnotifier.h),
 // with the run's end when the settings ask for it: a failed or lost run, and one that succeeded,
 // not one cancelled (by the person, or by its sweep) nor a sweep's trial (its sweep's end is said
-// instead). A click on a notification asks for its run (runRequested) or sweep.
+// instead). A click on a notification asks for its run (runRequested), sweep or kernel.
 class RunAlerts : public QObject {
     Q_OBJECT
 public:
@@ -86,6 +86,8 @@ Q_SIGNALS:
     // A kernel whose GPU was idle, stopped as `ferry kernel stop` stops it; emitted once it is.
     void kernelStopped(const QString &kernelId, const QString &problem);
     void sweepRequested(const QString &sweepId); // a click on a sweep's
+    // A click on a kernel's (its idle GPU): the kernel's id and its folder in the watched kernels.
+    void kernelRequested(const QString &kernelId, const QString &folder);
     void problem(const ferry::Error &error);
 
 private:

@@ -4,6 +4,7 @@
 #include "cost/rates.h"
 #include "env/formats.h"
 #include "env/spechash.h"
+#include "kernelhost/notebookkernel.h"
 #include "store/runstore.h"
 #include "ui/alerts/runalerts.h"
 #include "ui/chart/losschart.h"
@@ -88,6 +89,17 @@ Workbench::Workbench(QSettings &settings, workspace::RecentWorkspaces &recent, W
     connect(m_alerts, &RunAlerts::sweepRequested, this, [this](const QString &sweepId) {
         Q_EMIT attentionRequested();
         m_runs->showSweeps(sweepId);
+    });
+    // A kernel's: the notebook whose kernel it is, brought forward (opened again if it was closed:
+    // it attaches to its kernel); a kernel of `ferry kernel start` has no place in the window.
+    connect(m_alerts, &RunAlerts::kernelRequested, this, [this](const QString &kernelId, const QString &folder) {
+        Q_EMIT attentionRequested();
+        const QString notebook = kernels::NotebookKernel::notebookOf(folder);
+        if (!notebook.isEmpty() && QFileInfo(notebook).isFile()) {
+            openNotebook(notebook);
+            return;
+        }
+        Q_EMIT statusMessage(tr("Kernel %1 is not a notebook's: ferry kernel show %1").arg(kernelId), 10000);
     });
     connect(m_runs, &RunsController::problem, this, &Workbench::reportProblem);
     connect(m_runs, &RunsController::statusMessage, this, &Workbench::statusMessage);

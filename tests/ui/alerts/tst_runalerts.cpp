@@ -3,16 +3,20 @@
 // settings and a run's own from its Alerts… dialog reach the run monitor, a rule crossing, NaN, a
 // stall and the runs' ends come as notifications, and clicking one (the server's ActionInvoked
 // with "default") opens that run in the window; a sweep's end opens the sweeps window; an idle GPU
-// of a real local kernel is said and the kernel stopped when the settings ask.
+// of a real local kernel is said, a click on it brings its notebook forward, and the kernel is
+// stopped when the settings ask.
 #include "common/safefile.h"
 #include "metrics/systemsamples.h"
 #include "run/rundirectory.h"
 #include "support/cli.h"
+#include "support/files.h"
 #include "support/kernel.h"
 #include "support/notifications.h"
 #include "ui/alerts/alertrulesedit.h"
 #include "ui/alerts/alertspage.h"
 #include "ui/alerts/runalerts.h"
+#include "ui/document/documentarea.h"
+#include "ui/notebook/notebookeditor.h"
 #include "ui/runs/runsview.h"
 #include "ui/sweep/sweepview.h"
 #include "ui/window/mainwindow.h"
@@ -225,6 +229,33 @@ private Q_SLOTS:
         alerts->checkKernels(); // still idle: not said again
         QCOMPARE(kernel.shown(id)[u"state"_s].toString() == u"dead"_s, false);
 
+        // A click on it: the window comes forward; a kernel of `ferry kernel start` has no place in
+        // it (said in the status bar); a notebook's kernel brings its notebook forward, opened again
+        // and attached to that kernel.
+        QSignalSpy status(window.workbench(), &ui::Workbench::statusMessage);
+        // The server's answer (the notification's id, kept with its key) handled before the click,
+        // as a person's click always comes after it.
+        QVERIFY(alerts->notifier()->waitForAnswers(20000));
+        window.showMinimized();
+        QVERIFY(m_server.invoke(uint(said[u"id"_s].toInt())));
+        const auto statusSaid = [&status](const QString &text) {
+            return std::any_of(status.cbegin(), status.cend(),
+                               [&text](const QList<QVariant> &args) { return args.at(0).toString() == text; });
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(statusSaid(u"Kernel %1 is not a notebook's: ferry kernel show %1"_s.arg(id)), 20000);
+        QVERIFY(!(window.windowState() & Qt::WindowMinimized));
+        const QString notebookPath = ws + u"/explore.ipynb"_s;
+        QVERIFY(test::writeFile(notebookPath, "{\"cells\": [], \"metadata\": {}, \"nbformat\": 4, "
+                                              "\"nbformat_minor\": 5}\n"));
+        QVERIFY(test::writeFile(kernelsDir + u'/' + id + u"/notebook"_s, notebookPath.toUtf8()));
+        window.showMinimized();
+        QVERIFY(m_server.invoke(uint(said[u"id"_s].toInt())));
+        QTRY_VERIFY_WITH_TIMEOUT(qobject_cast<ui::NotebookEditor *>(window.documentArea()->currentDocument()), 20000);
+        auto *editor = qobject_cast<ui::NotebookEditor *>(window.documentArea()->currentDocument());
+        QCOMPARE(editor->path(), notebookPath);
+        QTRY_COMPARE_WITH_TIMEOUT(editor->kernel().folder(), kernelsDir + u'/' + id, 20000);
+        QVERIFY(!(window.windowState() & Qt::WindowMinimized));
+
         ui::kIdleGpuMinutesSetting.set(settings, 16);
         ui::kStopIdleRunsSetting.set(settings, true);
         alerts->checkKernels();
@@ -260,6 +291,7 @@ private Q_SLOTS:
         const QJsonObject call = m_server.waitForCall(u"sweep lr-search (sweep-42) finished"_s);
         QVERIFY2(!call.isEmpty(), qPrintable(m_server.summaries()));
         QCOMPARE(call[u"body"_s].toString(), u"3 trials: 2 succeeded, 1 stopped early"_s);
+        QVERIFY(window.workbench()->alerts()->notifier()->waitForAnswers(20000)); // its id known, as before a click
         QVERIFY(m_server.invoke(uint(call[u"id"_s].toInt())));
         QTRY_VERIFY(window.sweepView() && window.sweepView()->isVisible());
         // Settings > Alerts off: a sweep's end is not said.
