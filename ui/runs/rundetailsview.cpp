@@ -404,9 +404,8 @@ void RunDetailsView::setDetails(const RunDetails &details)
         // What it read and where (docs/snapshots.md): each channel's data, the host, the image.
         for (const snapshot::DataFingerprint &d : m_spec->data)
             info << (d.error.isEmpty() ? tr("Data %1: %2, %3, %4")
-                                             .arg(d.channel)
-                                             .arg(d.files == 1 ? tr("1 file") : tr("%1 files").arg(d.files))
-                                             .arg(QLocale().formattedDataSize(d.bytes), d.fingerprint.left(16))
+                                             .arg(d.channel, d.files == 1 ? tr("1 file") : tr("%1 files").arg(d.files),
+                                                  QLocale().formattedDataSize(d.bytes), d.fingerprint.left(16))
                                        : tr("Data %1: %2").arg(d.channel, d.error));
     }
     if (details.host)
