@@ -172,7 +172,8 @@ FollowOutcome followRunWith(RunContext &context, const run::RunRecord &record, I
         if (options.afterStep)
             context.store->flush(); // what the step stored (a metric file's points too) is read there
         const bool stop =
-            options.afterStep && options.afterStep(outcome.end, !step->lines.isEmpty() || step->points > 0);
+            options.afterStep &&
+            options.afterStep(outcome.end, !step->lines.isEmpty() || step->points > 0, step->probe.queued);
         if (step->finished) {
             const run::RunRecord &end = follower.record();
             io.err << "run " << end.id << ": " << run::runStatusLabel(end);

@@ -47,7 +47,7 @@ int followRun(RunContext &context, const run::RunRecord &record, Io &io);
 // following there (the run goes on).
 struct FollowOptions {
     bool printLog = true;
-    std::function<bool(const run::RunRecord &now, bool newData)> afterStep;
+    std::function<bool(const run::RunRecord &now, bool newData, bool queued)> afterStep;
 };
 struct FollowOutcome {
     int code = kExitOk;       // followRun's exit code

@@ -64,8 +64,8 @@ int watchRun(RunContext &context, const run::RunRecord &record, const QList<run:
     bool alerted = false;
     FollowOptions options;
     options.printLog = false;
-    options.afterStep = [&](const run::RunRecord &now, bool newData) {
-        for (const run::Alert &alert : watch.observe(now, QDateTime::currentMSecsSinceEpoch(), newData)) {
+    options.afterStep = [&](const run::RunRecord &now, bool newData, bool queued) {
+        for (const run::Alert &alert : watch.observe(now, QDateTime::currentMSecsSinceEpoch(), newData, queued)) {
             // The command may be gone when the notification is clicked: it offers no action.
             notifier.send(notify::alertNotification(alert, false));
             if (alert.kind == run::Alert::Kind::Ended)
@@ -74,7 +74,8 @@ int watchRun(RunContext &context, const run::RunRecord &record, const QList<run:
             if (const QString body = alert.body(); !body.isEmpty())
                 io.out << " (" << body << ")";
             io.out << Qt::endl;
-            alerted = true;
+            // The budget's word is no rule of the command's: the watch goes on to the run's end.
+            alerted = alerted || alert.kind != run::Alert::Kind::BudgetUsed;
         }
         return alerted && !untilDone;
     };

@@ -39,7 +39,7 @@ Expected<qint64> parseMaxTime(const QString &text);
 
 // Records the rate in force in `spec` (spec.rate) and, for a money cap, when it is reached at that
 // rate (spec.budget.costSeconds, perHour). A money cap needs a known rate, and a cap a target that
-// holds it (local: the supervisor; Slurm: --time): an Error otherwise.
+// holds it (local: the supervisor; SSH and Slurm: the runner on the host, and Slurm's --time): an Error otherwise.
 Expected<void> recordRateAndBudget(run::RunSpec &spec, const Rates &rates);
 
 // The time `maxCost` buys at `perHour`: ceil(maxCost / perHour × 3600) seconds; 0 (never reached)

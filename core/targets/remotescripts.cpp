@@ -77,9 +77,10 @@ cd "$RUN/code" || { note "no code folder in $RUN"; exit 1; }
 if declare -F ferry_ranks_start >/dev/null; then ferry_ranks_start; else setsid "${COMMAND[@]}" & fi
 child=$!
 echo "$child" > "$RUN/child"
-# The run's cap (an SSH run's budget, BUDGET_S seconds of the script's time): held here, so it
-# holds with Ferry closed. A word in the log at 80 %, at the cap the stop a cancel makes (TERM to
-# the script's group, KILL after BUDGET_GRACE_S), and budget-reached for the exit record.
+# The run's cap (an SSH or Slurm run's budget, BUDGET_S seconds of the script's time): held here,
+# so it holds with Ferry closed. A word in the log at 80 %, at the cap the stop a cancel makes (TERM
+# to the script's group, KILL after BUDGET_GRACE_S), and budget-reached for the exit record. A run
+# across nodes (BUDGET_STOP=0) gets the word only: Slurm's --time stops it (remoterun.cpp).
 rm -f "$RUN/budget-reached"
 ferry_budget_container() { # an SSH run in an image (remoteimage.h): its container too
   command -v docker >/dev/null 2>&1 || return 0
@@ -93,6 +94,7 @@ if [ "${BUDGET_S:-0}" -gt 0 ]; then
     while kill -0 "$child" 2>/dev/null; do
       b_used=$(($(stamp) - b_start))
       if [ "$b_warned" = 0 ] && [ $((b_used * 10)) -ge $((BUDGET_S * 8000)) ]; then note "$BUDGET_WARNING"; b_warned=1; fi
+      [ "$b_warned" = 1 ] && [ "${BUDGET_STOP:-1}" = 0 ] && exit 0
       if [ "$b_used" -ge $((BUDGET_S * 1000)) ]; then
         : > "$RUN/budget-reached"
         note "$BUDGET_REASON: stopping the run (SIGTERM now, SIGKILL in $BUDGET_GRACE_S s)"

@@ -1,5 +1,7 @@
 #include "tracking/alertwatch.h"
 
+#include "run/budgetclock.h"
+
 #include <QDateTime>
 
 #include <algorithm>
@@ -59,13 +61,16 @@ QString Alert::summary() const
     case Kind::GpuIdle:
         return u"%1: GPU %2 idle (0 %) for %3"_s.arg(run, QString::number(gpuOfUtilizationMetric(metric).value_or(0)),
                                                      rule.mid(rule.indexOf(u':') + 1));
+    case Kind::BudgetUsed:
+        // The words of whoever holds a cap on this machine (the local supervisor, a container's watcher).
+        return BudgetClock(RunBudget{}, runId).title(BudgetClock::Step::Warn);
     }
     return run;
 }
 
 QString Alert::body() const
 {
-    if (kind == Kind::Ended)
+    if (kind == Kind::Ended || kind == Kind::BudgetUsed)
         return detail;
     if (kind == Kind::Stalled || kind == Kind::GpuIdle)
         return detail.isEmpty() ? u"rule "_s + rule : u"rule %1; %2"_s.arg(rule, detail);
@@ -158,15 +163,43 @@ void AlertWatch::checkIdleGpu(const AlertRule &rule, const QString &name, const 
     }
 }
 
-QList<Alert> AlertWatch::observe(const RunRecord &record, qint64 nowMs, bool newPoints)
+// A remote run's budget at kBudgetWarningShare: said once, while the run goes and before its cap
+// (past it, its runner stops it and its end says why). Its clock runs from the record's start, or
+// from the last time it was seen waiting in a queue.
+void AlertWatch::checkBudget(const RunRecord &record, qint64 nowMs, bool queued, QList<Alert> &fired)
+{
+    const qint64 limitMs = m_budget.limitSeconds() * 1000;
+    if (m_budgetWarned || limitMs <= 0 || record.status != RunStatus::Running)
+        return;
+    if (queued) {
+        m_budgetSinceMs = nowMs;
+        return;
+    }
+    if (m_budgetSinceMs == 0)
+        m_budgetSinceMs = record.startedMs > 0 ? record.startedMs : nowMs;
+    const qint64 elapsed = nowMs - m_budgetSinceMs;
+    if (elapsed < qRound64(static_cast<double>(limitMs) * kBudgetWarningShare))
+        return;
+    m_budgetWarned = true;
+    if (elapsed >= limitMs)
+        return;
+    Alert alert = alertFor(Alert::Kind::BudgetUsed, nowMs);
+    alert.detail = BudgetClock(m_budget, m_runId).body(BudgetClock::Step::Warn);
+    fired << alert;
+}
+
+QList<Alert> AlertWatch::observe(const RunRecord &record, qint64 nowMs, bool newPoints, bool queued)
 {
     QList<Alert> fired;
     if (m_ended)
         return fired;
     m_runName = record.name;
     if (!std::exchange(m_readSpec, true)) {
-        if (const auto spec = RunSpec::fromJson(record.spec))
+        if (const auto spec = RunSpec::fromJson(record.spec)) {
             m_sweepId = spec->sweep;
+            if (spec->target.onHost())
+                m_budget = spec->budget;
+        }
     }
     const bool over = isFinished(record.status);
     const bool anyMetricRule =
@@ -227,6 +260,7 @@ QList<Alert> AlertWatch::observe(const RunRecord &record, qint64 nowMs, bool new
             fired << alert;
         }
     }
+    checkBudget(record, nowMs, queued, fired);
     if (over) {
         m_ended = true;
         Alert alert = alertFor(Alert::Kind::Ended, nowMs);

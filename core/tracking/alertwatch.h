@@ -7,7 +7,9 @@
 // over the points the store holds (whichever follower stored them), and the run's end. Each rule
 // fires when it comes true and again only after it was false in between (a point that no longer
 // meets it, a new point after a stall), so a loss hovering over a threshold says so once per
-// crossing; a run's end fires once.
+// crossing; a run's end fires once. Built in, without a rule: a run on an SSH host or a Slurm
+// cluster that has a budget is said once at 80 % of it (BudgetUsed), as the local supervisor says
+// a local run's; nothing of Ferry's beside such a run could say it.
 #include "store/runstore.h"
 #include "tracking/alertrule.h"
 #include "tracking/idlegpu.h"
@@ -23,11 +25,12 @@ namespace ferry::run {
 
 struct Alert {
     enum class Kind {
-        Ended,     // the run is over: `status` says how
-        Crossed,   // a point of `metric` met a threshold rule
-        NotFinite, // a point of `metric` was NaN or infinite
-        Stalled,   // no new point for the rule's duration
-        GpuIdle,   // a GPU at 0 % for the rule's duration: `metric` its utilisation, `detail` since when
+        Ended,      // the run is over: `status` says how
+        Crossed,    // a point of `metric` met a threshold rule
+        NotFinite,  // a point of `metric` was NaN or infinite
+        Stalled,    // no new point for the rule's duration
+        GpuIdle,    // a GPU at 0 % for the rule's duration: `metric` its utilisation, `detail` since when
+        BudgetUsed, // kBudgetWarningShare of a remote run's budget used (no rule): `detail` the cap
     };
     Kind kind = Kind::Ended;
     QString runId;
@@ -63,8 +66,10 @@ public:
 
     // What fired since the last call: the points stored meanwhile are read when `newPoints` (the
     // follower saw lines or points; the first call reads every point the run has), then the stall
-    // and the end, from `record` (the run as it is now). Blocking: reads the store.
-    QList<Alert> observe(const RunRecord &record, qint64 nowMs, bool newPoints = true);
+    // and the end, from `record` (the run as it is now). `queued`: the run waits for its resources
+    // (a pending Slurm job, RunProbe::queued): its budget's clock has not started. Blocking: reads
+    // the store.
+    QList<Alert> observe(const RunRecord &record, qint64 nowMs, bool newPoints = true, bool queued = false);
 
     bool ended() const { return m_ended; }
 
@@ -74,12 +79,16 @@ private:
     void checkIdleGpu(const AlertRule &rule, const QString &name, const SeriesColumns &points, qint64 nowMs,
                       QList<Alert> &fired);
     Alert alertFor(Alert::Kind kind, qint64 nowMs) const;
+    void checkBudget(const RunRecord &record, qint64 nowMs, bool queued, QList<Alert> &fired);
 
     const RunStore &m_store;
     QString m_runId;
     QString m_runName;
     QString m_sweepId;
     bool m_readSpec = false;
+    RunBudget m_budget;         // a remote run's (SSH, Slurm); none for a local one: its supervisor says it
+    qint64 m_budgetSinceMs = 0; // its clock's start: the record's start, or when last seen queued
+    bool m_budgetWarned = false;
     QList<AlertRule> m_rules;
     RunStore::MetricCursor m_cursor;
     QHash<qint64, IdleGpuWatch> m_idleGpus; // per gpu_idle rule's duration

@@ -75,7 +75,7 @@ QList<RunMonitor::Change> RunMonitor::poll()
             // The points another follower stored come as lines here: read from the store either way.
             const bool newData = step->points > 0 || !step->lines.isEmpty() || change.replaced;
             const qint64 now = QDateTime::currentMSecsSinceEpoch();
-            change.alerts = f.alerts->observe(f.follower->record(), now, newData);
+            change.alerts = f.alerts->observe(f.follower->record(), now, newData, step->probe.queued);
             if (!step->finished)
                 change.progress = f.follower->progress(now);
         } else {

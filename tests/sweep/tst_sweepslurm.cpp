@@ -3,13 +3,16 @@
 // number (SLURM_ARRAY_TASK_ID), one fake GPU each by --gres=gpu:1; TPE trials are placed as their
 // tasks start, after the trials before them ended; median stopping cancels the hopeless trials as
 // array tasks; kill -9 of the controller and a resume give exactly the planned trials on the same
-// array; cancel is one scancel and leaves no job and no process.
+// array; cancel is one scancel and leaves no job and no process; a sweep's budget stops placing
+// trials in their tasks when the next would pass it and closes the array's other tasks.
 #include "support/sweep.h"
 #include "support/testmain.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -216,6 +219,50 @@ seed: 9
         QCOMPARE(sweepRuns(dir.path(), id).keys(), (QList<int>{0, 1, 2, 3, 4, 5}));
         checkTrialsAreTasks(dir.path(), sweep);
         QVERIFY(squeue({u"-j"_s, job}).isEmpty());
+    }
+
+    // As tst_sweepbudget's local sweep: each trial takes more than 1.2 s, five planned in a budget
+    // of 4 s: at most 3 placed, the task that waits for the next one and the tasks after it closed
+    // (none runs a trial, none is left in the queue), the sweep's state says why.
+    void aBudgetStopsPlacingTrialsAndClosesTheRestOfTheArray()
+    {
+        QTemporaryDir config; // Ferry's settings: no rate, no month's budget of the user's
+        const QByteArray before = qgetenv("XDG_CONFIG_HOME");
+        qputenv("XDG_CONFIG_HOME", config.path().toLocal8Bit());
+        const auto restore = qScopeGuard([&] { qputenv("XDG_CONFIG_HOME", before); });
+        QTemporaryDir dir;
+        writeSweepWorkspace(dir.path(), u"budget"_s,
+                            sweepFile(m_cluster.path(), uR"(hyperparameters: {steps: 4, pause: 0.3}
+method: grid
+metric: val_loss
+parameters:
+  lr: [0.001, 0.01, 0.1, 0.2, 0.3]
+max_parallel: 1
+budget:
+  max_time: 0:00:04
+)"_s));
+        const CliResult run = sweepCommand(dir.path(), {u"start"_s, u"sweeps/budget.yml"_s, u"--wait"_s});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const QString id = run.out.trimmed();
+        const QJsonObject sweep = sweepShow(dir.path(), id);
+        QCOMPARE(sweep[u"status"_s].toString(), u"finished"_s);
+        const QStringList statuses = trialStatuses(sweep);
+        QVERIFY2(!statuses.isEmpty() && statuses.size() <= 3, qPrintable(statuses.join(u' ')));
+        QCOMPARE(statuses, QStringList(statuses.size(), u"succeeded"_s));
+        const QString why = sweep[u"stopReason"_s].toString();
+        QVERIFY2(why.startsWith(u"budget: max_time 0:00:04 would be passed: "_s), qPrintable(why));
+        QVERIFY2(why.contains(u"taken or committed by %1 trials"_s.arg(statuses.size())), qPrintable(why));
+        checkTrialsAreTasks(dir.path(), sweep);
+        QCOMPARE(sweepRuns(dir.path(), id).size(), statuses.size());
+        // The array's other tasks: no trial placed in any, none left in the queue.
+        const QString job = arrayJob(sweep);
+        QVERIFY(squeue({u"-j"_s, job}).isEmpty());
+        const QDir tasks(sweep[u"slurmArray"_s][u"dir"_s].toString() + u"/tasks"_s);
+        for (int task = int(statuses.size()); task < 5; ++task)
+            QVERIFY2(!tasks.exists(u"%1.run"_s.arg(task)), qPrintable(tasks.entryList(QDir::Files).join(u' ')));
+        QVERIFY(QFileInfo::exists(tasks.filePath(u"../done"_s)));
+        const QString log = QString::fromUtf8(readFile(dir.filePath(u".ferry/sweeps/%1/log"_s.arg(id))));
+        QVERIFY2(log.contains(u"no more trials: "_s + why), qPrintable(log));
     }
 
     void cancelIsOneScancelAndLeavesNothing()

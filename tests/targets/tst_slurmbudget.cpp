@@ -1,12 +1,16 @@
 // A run's budget on Slurm (docs/cost.md): its cap and grace, rounded up to minutes, are the job's
 // --time, read back from a real single-node Slurm with `scontrol show job`; a shorter --time of
-// its own is kept.
+// its own is kept. The cap itself is held by the job's runner, as an SSH run's: a run far past it
+// is stopped at it (SIGTERM, its checkpoint saved), cancelled with the local supervisor's reason,
+// the 80 % word in its log; a run across nodes gets the word only (Slurm's --time stops it).
 #include "targets/slurmtarget.h"
 
+#include "run/archive.h"
 #include "support/remote.h"
 #include "support/targets.h"
 #include "support/testmain.h"
 
+#include <QFile>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -83,6 +87,66 @@ private Q_SLOTS:
         (void)target.cancel(runDir, 5000);
         const QString said = QString::fromUtf8(shown.out);
         QVERIFY2(QRegularExpression(u"\\bTimeLimit=00:02:00\\b"_s).match(said).hasMatch(), qPrintable(said));
+    }
+
+    // The runner holds the cap at the cap itself (--time, a minute here, is the backstop): the
+    // script saves its checkpoint at the grace signal, the run ends cancelled with the budget's
+    // reason, its log says 80 % first.
+    void theRunnerStopsASlurmRunAtItsCap()
+    {
+        QTemporaryDir ws;
+        const QString root = ws.filePath(u"cluster"_s);
+        ferry::run::RunSpec spec =
+            ferry::test::remoteSpec(u"slurm:local"_s, ferry::test::kScripts, u"budget.py"_s, root);
+        spec.hyperparameters = {{u"seconds"_s, u"60"_s}};
+        spec.budget.maxSeconds = 3;
+        spec.budget.graceSeconds = 10;
+        const QString runsDir = ws.filePath(u"ws/.ferry/runs"_s);
+        ferry::targets::SlurmTarget target(u"local"_s);
+        auto store = ferry::run::RunStore::open(ws.filePath(u"runs.sqlite"_s));
+        QVERIFY(store);
+        const auto launched = ferry::run::launchRun(**store, target, runsDir, spec);
+        QVERIFY2(launched, qPrintable(launched ? QString() : launched.error().toString()));
+        const QString runDir = runsDir + u'/' + spec.id;
+        ferry::run::RunFollower follower(**store, target, runDir, *launched);
+        QVERIFY(ferry::test::waitFor(
+            [&] {
+                const auto step = follower.poll();
+                return step && step->finished;
+            },
+            90000, 200));
+        (*store)->flush();
+        const auto stored = (*store)->run(spec.id);
+        QVERIFY(stored);
+        QCOMPARE(stored->error, u"budget: max-time 0:00:03 reached"_s); // not Slurm's --time
+        QCOMPARE(stored->status, ferry::run::RunStatus::Cancelled);
+        QVERIFY(QFile::exists(root + u'/' + spec.id + u"/model/checkpoint.txt"_s));
+        QVERIFY(
+            ferry::run::archiveEntries(ferry::run::RunDirectory(runDir).modelArchive())->contains(u"checkpoint.txt"_s));
+        const QString log = QString::fromUtf8(ferry::test::readFile(ferry::run::RunDirectory(runDir).logFile()));
+        const qsizetype warned = log.indexOf(u"ferry: 80 % of the budget used: max-time 0:00:03"_s);
+        const qsizetype stopped =
+            log.indexOf(u"ferry: budget: max-time 0:00:03 reached: stopping the run (SIGTERM now, SIGKILL in 10 s)"_s);
+        QVERIFY2(warned >= 0 && stopped > warned, qPrintable(log));
+        QVERIFY2(log.contains(u"checkpoint written"_s) && !log.contains(u"done"_s), qPrintable(log));
+        QVERIFY2(!log.contains(u"grace of 10 s has passed"_s) && !log.contains(u"from Slurm"_s), qPrintable(log));
+    }
+
+    // Across nodes the runner only says 80 %: srun would turn a SIGTERM into SIGKILL for every rank.
+    void aRunAcrossNodesGetsTheWordOnly()
+    {
+        ferry::run::RunSpec spec =
+            ferry::test::remoteSpec(u"slurm:local"_s, ferry::test::kScripts, u"budget.py"_s, u"/tmp"_s);
+        spec.budget.maxSeconds = 3;
+        ferry::targets::RunnerParts parts;
+        parts.sbatchLines = {u"--job-name=x"_s};
+        auto script = ferry::targets::RemoteRun::runnerScript(spec, u"/r/run"_s, {}, parts);
+        QVERIFY(script);
+        QVERIFY2(script->contains("BUDGET_S=3 BUDGET_GRACE_S=30 BUDGET_STOP=1\n"), script->constData());
+        spec.target.options[u"nodes"_s] = 2;
+        script = ferry::targets::RemoteRun::runnerScript(spec, u"/r/run"_s, {}, parts);
+        QVERIFY2(script, script ? "" : qPrintable(script.error().toString()));
+        QVERIFY2(script->contains("BUDGET_S=3 BUDGET_GRACE_S=30 BUDGET_STOP=0\n"), script->constData());
     }
 };
 

@@ -1,7 +1,8 @@
 // An SSH run's cap held on the host by its runner (docs/cost.md, Budgets), against the real sshd
 // on 127.0.0.1: at --max-time the script's group gets SIGTERM (the script writes its checkpoint),
 // SIGKILL once the grace has passed when it ignores it; the run ends cancelled with the reason a
-// local run's supervisor gives (run::RunBudget::reachedText).
+// local run's supervisor gives (run::RunBudget::reachedText). `ferry runs watch` says 80 % of it
+// (the run monitor's built-in alert: nothing on the host can notify) and goes on to the run's end.
 #include "run/archive.h"
 #include "support/remote.h"
 #include "support/targets.h"
@@ -74,6 +75,24 @@ private Q_SLOTS:
             qPrintable(log));
         QCOMPARE(log.contains(u"the budget's grace of 2 s has passed: SIGKILL"_s), ignoreTerm);
         QVERIFY2(!log.contains(u"done"_s), qPrintable(log)); // stopped long before its 60 s
+    }
+
+    void theWatchSays80PercentAndGoesOnToTheEnd()
+    {
+        const ferry::test::SshSandbox sandbox;
+        QTemporaryDir ws;
+        const auto started =
+            ferry::test::ferryCli(sandbox, ws.path(),
+                                  {u"run"_s, QStringLiteral(FERRY_TEST_DATA "/runs/scripts/budget.py"), u"--target"_s,
+                                   u"ssh:"_s + ferry::test::kHost, u"--remote-dir"_s, ws.filePath(u"host"_s), u"--hp"_s,
+                                   u"seconds=60"_s, u"--max-time"_s, u"0:00:10"_s, u"--grace"_s, u"1"_s});
+        QVERIFY2(started.exitCode == 0, qPrintable(started.err));
+        const QString id = started.out.trimmed();
+        const auto watched = ferry::test::ferryCli(sandbox, ws.path(), {u"runs"_s, u"watch"_s, id});
+        QVERIFY2(watched.exitCode == 5, qPrintable(watched.out + watched.err)); // cancelled: its end, not the word
+        QCOMPARE(watched.out, u"alert: Run %1: 80 % of its budget used (80 % of the budget used: max-time 0:00:10; it "
+                              u"will be stopped at 100 %)\n"_s.arg(id));
+        QVERIFY2(watched.err.contains(u"budget: max-time 0:00:10 reached"_s), qPrintable(watched.err));
     }
 };
 

@@ -1,6 +1,9 @@
 // AlertWatch (tracking/alertwatch.h) over a real run store: a threshold said once per crossing,
 // NaN and infinity, a stall counted from the last point, the run's end said once after its last
-// points, and rules changed without saying a crossing again.
+// points, rules changed without saying a crossing again, and the built-in word at 80 % of a
+// remote run's budget (once; not for a local run, whose supervisor says it; a queue's wait not
+// counted).
+#include "run/budgetclock.h"
 #include "support/testmain.h"
 #include "tracking/alertwatch.h"
 
@@ -51,6 +54,25 @@ private:
         r.createdMs = kAlertT0 - 60000;
         r.startedMs = kAlertT0 - 60000;
         r.spec = QJsonObject{{u"script"_s, u"train.py"_s}};
+        m_store->createRun(r);
+        return r;
+    }
+    // A run of `target` with a cap of `maxSeconds` (0: none), started at kAlertT0.
+    RunRecord makeBudgetRun(const QString &id, const QString &target, qint64 maxSeconds)
+    {
+        RunSpec spec;
+        spec.id = id;
+        spec.script = u"train.py"_s;
+        spec.sourceDir = u"/src"_s;
+        spec.target = *TargetSpec::parse(target);
+        spec.budget.maxSeconds = maxSeconds;
+        RunRecord r;
+        r.id = id;
+        r.target = target;
+        r.status = RunStatus::Running;
+        r.createdMs = kAlertT0;
+        r.startedMs = kAlertT0;
+        r.spec = spec.toJson();
         m_store->createRun(r);
         return r;
     }
@@ -208,6 +230,58 @@ private Q_SLOTS:
         early.error = u"stopped early: val_loss 0.9 at step 3"_s;
         QCOMPARE(AlertWatch(*m_store, early.id).observe(early, kAlertT0).value(0).summary(),
                  u"run train (early) stopped early"_s);
+    }
+
+    void eightyPercentOfARemoteRunsBudgetIsSaidOnce_data()
+    {
+        QTest::addColumn<QString>("target");
+        QTest::newRow("ssh") << u"ssh:gpu1"_s;
+        QTest::newRow("slurm") << u"slurm:hpc"_s;
+    }
+    void eightyPercentOfARemoteRunsBudgetIsSaidOnce()
+    {
+        QFETCH(QString, target);
+        const RunRecord run = makeBudgetRun(u"budget-"_s + QString::fromLatin1(QTest::currentDataTag()), target, 100);
+        AlertWatch watch(*m_store, run.id); // no rule: the budget's word is built in
+        QVERIFY(watch.observe(run, kAlertT0 + 79'999).isEmpty());
+        const QList<Alert> fired = watch.observe(run, kAlertT0 + 80'000);
+        QCOMPARE(fired.size(), 1);
+        QCOMPARE(fired[0].kind, Alert::Kind::BudgetUsed);
+        // The local supervisor's notification, word for word (one function for both).
+        QCOMPARE(fired[0].summary(), u"Run %1: 80 % of its budget used"_s.arg(run.id));
+        QCOMPARE(fired[0].summary(), BudgetClock(RunBudget{}, run.id).title(BudgetClock::Step::Warn));
+        QCOMPARE(fired[0].body(), u"80 % of the budget used: max-time 0:01:40; it will be stopped at 100 %"_s);
+        QVERIFY(fired[0].isWarning());
+        QVERIFY(watch.observe(run, kAlertT0 + 90'000).isEmpty()); // once
+        RunRecord over = run;
+        over.status = RunStatus::Cancelled;
+        const QList<Alert> ended = watch.observe(over, kAlertT0 + 101'000);
+        QCOMPARE(ended.size(), 1);
+        QCOMPARE(ended[0].kind, Alert::Kind::Ended);
+    }
+
+    void theBudgetsWordIsNotSaidTwiceOrOutOfPlace()
+    {
+        // A local run: its supervisor notifies at 80 % already.
+        const RunRecord local = makeBudgetRun(u"budget-local"_s, u"local"_s, 100);
+        QVERIFY(AlertWatch(*m_store, local.id).observe(local, kAlertT0 + 90'000).isEmpty());
+        // No cap, no word.
+        const RunRecord free = makeBudgetRun(u"budget-none"_s, u"ssh:gpu1"_s, 0);
+        QVERIFY(AlertWatch(*m_store, free.id).observe(free, kAlertT0 + 90'000).isEmpty());
+        // First seen past its cap: its runner is stopping it, its end will say why.
+        const RunRecord past = makeBudgetRun(u"budget-past"_s, u"ssh:gpu1"_s, 100);
+        AlertWatch late(*m_store, past.id);
+        QVERIFY(late.observe(past, kAlertT0 + 100'000).isEmpty());
+        QVERIFY(late.observe(past, kAlertT0 + 100'500).isEmpty());
+        // A Slurm job waiting in the queue has not started its clock: from the last time it was
+        // seen waiting.
+        const RunRecord queued = makeBudgetRun(u"budget-queued"_s, u"slurm:hpc"_s, 100);
+        AlertWatch watch(*m_store, queued.id);
+        QVERIFY(watch.observe(queued, kAlertT0 + 90'000, true, true).isEmpty());
+        QVERIFY(watch.observe(queued, kAlertT0 + 169'999, true, false).isEmpty());
+        const QList<Alert> fired = watch.observe(queued, kAlertT0 + 170'000, true, false);
+        QCOMPARE(fired.size(), 1);
+        QCOMPARE(fired[0].kind, Alert::Kind::BudgetUsed);
     }
 
     void changedRulesKeepWhatTheySaid()
