@@ -438,9 +438,11 @@ QString sweepBudgetStop(double maxCost, qint64 maxSeconds, const QList<run::RunR
         spent += counted / 3600.0 * trialPerHour;
     }
     const double nextCost = estimate / 3600.0 * perHour;
-    const QString nextText = basis.isEmpty() ? QString()
-                                             : u"the next trial (%1, %2: %3)"_s.arg(clockText(qRound64(estimate)),
-                                                                                    moneyText(nextCost), basis);
+    // A target without a rate: its cost is unknown, never 0 (a rate of 0 is a known one).
+    const QString nextText =
+        basis.isEmpty() ? QString()
+                        : u"the next trial (%1, %2: %3)"_s.arg(clockText(qRound64(estimate)),
+                                                               rate ? moneyText(nextCost) : u"cost unknown"_s, basis);
     if (maxSeconds > 0 && seconds + estimate > double(maxSeconds))
         return u"budget: max_time %1 would be passed: %2 taken or committed by %3 trials%4"_s.arg(
             clockText(maxSeconds), clockText(qRound64(seconds)), QString::number(trials.size()),
