@@ -185,6 +185,14 @@ Expected<void> SweepController::placeWaiting()
         if (m_exhausted && task >= m_state.trials.size())
             break;
     }
+    // Nothing runs and no task waits (the next one may wait in the queue for hours): the next
+    // trial is judged against the budget now, as it would be when its task starts (nothing
+    // changes meanwhile), so a spent budget ends the sweep at once and closes the array's rest.
+    if (!m_exhausted && m_running.empty() && waiting->isEmpty() && m_spec.budget.any()) {
+        const auto next = nextTrial();
+        if (!next)
+            return next.error();
+    }
     if (m_exhausted && !m_arrayClosed)
         m_arrayClosed = m_array->closeRest(m_arrayJob).hasValue();
     return {};
@@ -318,13 +326,34 @@ Expected<bool> SweepController::startNext()
 }
 
 // Trial number trials.size(), when the plan has it: sampled and launched. False (and the plan
-// exhausted) when it has no more.
+// exhausted) when it has no more, or the budget allows no more.
 Expected<bool> SweepController::addTrial()
+{
+    auto next = nextTrial();
+    if (!next)
+        return next.error();
+    if (!*next)
+        return false;
+    Trial trial = std::move(**next);
+    const int number = trial.number;
+    trial.gpu = takeGpu();
+    m_state.trials << trial;
+    if (const auto launched = launch(m_state.trials.last()); !launched)
+        return launched.error();
+    if (number + 1 >= m_spec.plannedTrials())
+        m_exhausted = true;
+    return true;
+}
+
+// Trial number trials.size() as it would start now (sampled from the trials over: the same
+// sample whenever it is drawn), not added; nullopt, the plan exhausted, when it has no more or
+// the sweep's budget allows no more (the reason saved in the state).
+Expected<std::optional<Trial>> SweepController::nextTrial()
 {
     const int number = static_cast<int>(m_state.trials.size());
     if (number >= m_spec.plannedTrials()) {
         m_exhausted = true;
-        return false;
+        return std::optional<Trial>{};
     }
     std::vector<Observation> finished;
     for (const Trial &t : m_state.trials) {
@@ -337,7 +366,7 @@ Expected<bool> SweepController::addTrial()
     const auto point = m_sampler->sample(number, finished);
     if (!point) {
         m_exhausted = true;
-        return false;
+        return std::optional<Trial>{};
     }
     Trial trial;
     trial.number = number;
@@ -350,15 +379,9 @@ Expected<bool> SweepController::addTrial()
         m_dir.log(u"no more trials: "_s + why);
         if (const auto saved = save(); !saved)
             return saved.error();
-        return false;
+        return std::optional<Trial>{};
     }
-    trial.gpu = takeGpu();
-    m_state.trials << trial;
-    if (const auto launched = launch(m_state.trials.last()); !launched)
-        return launched.error();
-    if (number + 1 >= m_spec.plannedTrials())
-        m_exhausted = true;
-    return true;
+    return std::optional<Trial>{std::move(trial)};
 }
 
 // Why `trial` must not start: the sweep's budget (cost/budget.h, sweepBudgetStop); empty when it fits.

@@ -86,6 +86,7 @@ private:
     Expected<void> prepareArray();
     Expected<void> placeWaiting();
     Expected<bool> addTrial();
+    Expected<std::optional<Trial>> nextTrial();
     Expected<void> adopt(Trial &trial);
     Expected<bool> adoptArrayTrial(const Trial &trial, const QString &runDir);
     Expected<bool> startNext();

@@ -267,6 +267,45 @@ budget:
         QVERIFY2(!why.contains(u"its estimate"_s) || why.contains(u", cost unknown: "_s), qPrintable(why));
     }
 
+    // The next task may wait in the queue for long (held here: `scontrol hold`): a budget spent by
+    // the trials over ends the sweep when the last of them ends, without waiting for the task.
+    // Each trial takes more than 5 s; the second would pass 8 s.
+    void aSpentBudgetEndsTheSweepWithoutWaitingForTheQueue()
+    {
+        QTemporaryDir config; // Ferry's settings: no rate, no month's budget of the user's
+        const QByteArray before = qgetenv("XDG_CONFIG_HOME");
+        qputenv("XDG_CONFIG_HOME", config.path().toLocal8Bit());
+        const auto restore = qScopeGuard([&] { qputenv("XDG_CONFIG_HOME", before); });
+        QTemporaryDir dir;
+        writeSweepWorkspace(dir.path(), u"held"_s,
+                            sweepFile(m_cluster.path(), uR"(hyperparameters: {steps: 10, pause: 0.5}
+method: grid
+metric: val_loss
+parameters:
+  lr: [0.001, 0.01, 0.1]
+max_parallel: 1
+budget:
+  max_time: 0:00:08
+)"_s));
+        const QString id = startSweep(dir.path(), u"sweeps/held.yml"_s);
+        QVERIFY(!id.isEmpty());
+        QVERIFY(waitFor([&] { return sweepShow(dir.path(), id)[u"trials"_s].toArray().size() >= 1; }, 120000, 50));
+        const QString job = arrayJob(sweepShow(dir.path(), id));
+        const CliResult held = runProgram(u"scontrol"_s, {u"hold"_s, job}, {}, 30000);
+        QVERIFY2(held.exitCode == 0, qPrintable(held.err));
+        const QJsonObject early = sweepShow(dir.path(), id);
+        const QString first = early[u"trials"_s][0][u"status"_s].toString();
+        QVERIFY2(early[u"trials"_s].toArray().size() == 1 && (first == u"starting"_s || first == u"running"_s),
+                 qPrintable(u"the hold came after the first trial ended: "_s + first));
+        QVERIFY(waitForSweep(dir.path(), id, 60000));
+        const QJsonObject sweep = sweepShow(dir.path(), id);
+        QCOMPARE(sweep[u"status"_s].toString(), u"finished"_s);
+        QCOMPARE(trialStatuses(sweep), QStringList{u"succeeded"_s});
+        const QString why = sweep[u"stopReason"_s].toString();
+        QVERIFY2(why.startsWith(u"budget: max_time 0:00:08 would be passed: "_s), qPrintable(why));
+        QVERIFY(squeue({u"-j"_s, job}).isEmpty()); // the held tasks too
+    }
+
     void cancelIsOneScancelAndLeavesNothing()
     {
         QTemporaryDir dir;
