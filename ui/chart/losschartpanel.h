@@ -103,6 +103,10 @@ private:
             return a.panel.key == b.panel.key && a.metrics == b.metrics;
         }
     };
+    // The x box's entries: XAxisMode's modes, a separator, then one entry per metric (its name as
+    // data in this role).
+    static constexpr int kXMetricRole = Qt::UserRole + 1;
+
     QHBoxLayout *createControls();
     void updateMetrics();
     void applyMetricChoice(); // the metric box's choice, to the charts
