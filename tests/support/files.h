@@ -6,6 +6,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QString>
+#include <QTemporaryDir>
 
 // Whole-file writes and reads for test set-up; the code under test uses core/common/safefile.h.
 namespace ferry::test {
@@ -24,6 +25,20 @@ inline void writeFileOrStop(const QString &path, const QByteArray &bytes)
     if (!writeFile(path, bytes))
         qFatal("cannot write %s", qPrintable(path));
 }
+
+// Ferry's settings of the test's own while it lives (XDG_CONFIG_HOME in an empty folder, the one
+// before given back at its end): no rate, no month's budget, no host of the user's.
+class OwnSettings {
+public:
+    OwnSettings() : m_before(qgetenv("XDG_CONFIG_HOME")) { qputenv("XDG_CONFIG_HOME", m_dir.path().toLocal8Bit()); }
+    ~OwnSettings() { qputenv("XDG_CONFIG_HOME", m_before); }
+    OwnSettings(const OwnSettings &) = delete;
+    OwnSettings &operator=(const OwnSettings &) = delete;
+
+private:
+    QTemporaryDir m_dir;
+    QByteArray m_before;
+};
 
 // A file of the tests' data (tests/data/, FERRY_TEST_DATA): testData(u"notebooks/x.ipynb"_s).
 inline QString testData(const QString &relative)

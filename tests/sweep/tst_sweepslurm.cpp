@@ -12,7 +12,6 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QRegularExpression>
-#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -226,10 +225,7 @@ seed: 9
     // (none runs a trial, none is left in the queue), the sweep's state says why.
     void aBudgetStopsPlacingTrialsAndClosesTheRestOfTheArray()
     {
-        QTemporaryDir config; // Ferry's settings: no rate, no month's budget of the user's
-        const QByteArray before = qgetenv("XDG_CONFIG_HOME");
-        qputenv("XDG_CONFIG_HOME", config.path().toLocal8Bit());
-        const auto restore = qScopeGuard([&] { qputenv("XDG_CONFIG_HOME", before); });
+        const OwnSettings settings; // no rate, no month's budget of the user's
         QTemporaryDir dir;
         writeSweepWorkspace(dir.path(), u"budget"_s,
                             sweepFile(m_cluster.path(), uR"(hyperparameters: {steps: 4, pause: 0.3}
@@ -272,10 +268,7 @@ budget:
     // Each trial takes more than 5 s; the second would pass 8 s.
     void aSpentBudgetEndsTheSweepWithoutWaitingForTheQueue()
     {
-        QTemporaryDir config; // Ferry's settings: no rate, no month's budget of the user's
-        const QByteArray before = qgetenv("XDG_CONFIG_HOME");
-        qputenv("XDG_CONFIG_HOME", config.path().toLocal8Bit());
-        const auto restore = qScopeGuard([&] { qputenv("XDG_CONFIG_HOME", before); });
+        const OwnSettings settings; // no rate, no month's budget of the user's
         QTemporaryDir dir;
         writeSweepWorkspace(dir.path(), u"held"_s,
                             sweepFile(m_cluster.path(), uR"(hyperparameters: {steps: 10, pause: 0.5}
