@@ -29,7 +29,7 @@ void say(const QString &line)
 
 int holdContainerBudget(const QString &runDir, const QString &engine, const run::SupervisorHooks &hooks)
 {
-    QElapsedTimer clock; // the container started just before this watcher did
+    QElapsedTimer clock; // the probes' pace
     clock.start();
     const run::RunDirectory dir(runDir);
     const auto spec = dir.readSpec();
@@ -41,6 +41,12 @@ int holdContainerBudget(const QString &runDir, const QString &engine, const run:
         say(u"the budget's watcher stays in Ferry's session: "_s + left.error().toString());
     ContainerTarget target(engine);
     run::BudgetClock budget(spec->budget, spec->id);
+    // The script's time since its container started, as the engine says (a watcher started again
+    // by a probe, containertarget.h, keeps the cap where it was); else since this watcher started,
+    // just after the container.
+    const auto started = target.scriptStartedMs(runDir);
+    const qint64 origin = started ? *started : run::nowMs();
+    const auto elapsed = [origin] { return run::nowMs() - origin; };
     qint64 nextProbe = kContainerBudgetProbeMs;
     while (budget.holds()) {
         if (QFileInfo::exists(dir.exitFile()) || !QFileInfo::exists(dir.specFile()))
@@ -51,8 +57,7 @@ int holdContainerBudget(const QString &runDir, const QString &engine, const run:
             if (const auto probed = target.probe(runDir); probed && probed->state != RunState::Running)
                 return 0;
         }
-        for (auto step = budget.next(clock.elapsed()); step != run::BudgetClock::Step::None;
-             step = budget.next(clock.elapsed())) {
+        for (auto step = budget.next(elapsed()); step != run::BudgetClock::Step::None; step = budget.next(elapsed())) {
             if (step == run::BudgetClock::Step::Kill)
                 continue; // the engine's stop holds the grace (below)
             say(budget.logLine(step));

@@ -14,8 +14,9 @@ namespace ferry::targets {
 inline const QString kContainerBudgetCommand = QStringLiteral("__container-budget");
 
 // Its body. It leaves Ferry's session (so the cap holds with Ferry closed) and follows the run on
-// the clock of its script's time since the container started (run/budgetclock.h, the words the
-// local supervisor says): at 80 % a line in the log and `hooks.notify`; at the cap the stop a
+// the clock of its script's time since the container started (the engine's StartedAt, so a watcher
+// that a probe starts again when the first is gone keeps the cap where it was; run/budgetclock.h,
+// the words the local supervisor says): at 80 % a line in the log and `hooks.notify`; at the cap the stop a
 // cancel makes (ContainerTarget::stop: `stop` with the budget's grace, so SIGTERM and SIGKILL once it
 // has passed; the container removed, the archives packed), the run recorded cancelled with
 // RunBudget::reachedText(). It ends with the run, however that comes: cancelled (exit.json), or the

@@ -18,6 +18,7 @@
 #include "run/workfolder.h"
 #include "targets/remotescripts.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -276,6 +277,29 @@ Expected<qint64> startBudgetWatcher(const RunDirectory &dir, const QString &ferr
     return pid;
 }
 
+// The budget's watcher in container.json: its pid and start ticks (run/rundirectory.h), to tell it
+// from a later process of the same pid.
+void recordWatcher(QJsonObject &record, qint64 pid)
+{
+    record[u"budgetWatcherPid"_s] = static_cast<double>(pid);
+    record[u"budgetWatcherTicks"_s] =
+        static_cast<double>(run::processState(pid).value_or(run::ProcessState{}).startTicks);
+}
+
+bool watcherAlive(const QJsonObject &record)
+{
+    const auto pid = static_cast<qint64>(record.value(u"budgetWatcherPid"_s).toDouble());
+    const auto ticks = static_cast<quint64>(record.value(u"budgetWatcherTicks"_s).toDouble());
+    return pid > 0 && run::isSameLiveProcess(pid, ticks);
+}
+
+// When the container's script started, in ms since the epoch (the engine's StartedAt); 0 unknown.
+qint64 startedAtMs(const QJsonObject &state)
+{
+    const QDateTime at = QDateTime::fromString(state.value(u"StartedAt"_s).toString(), Qt::ISODateWithMs);
+    return at.isValid() && at.toMSecsSinceEpoch() > 0 ? at.toMSecsSinceEpoch() : 0;
+}
+
 } // namespace
 
 ContainerTarget::ContainerTarget(const QString &engine, int buildTimeoutMs, QString ferryProgram)
@@ -432,7 +456,7 @@ Expected<void> ContainerTarget::start(const QString &runDir, const run::RunSpec 
             (void)cancel(dir.path(), 0); // a cap nobody holds is a promise not kept
             return watcher.error();
         }
-        record[u"budgetWatcherPid"_s] = static_cast<double>(*watcher);
+        recordWatcher(record, *watcher);
     }
     if (!secretValues->isEmpty() && !secrets.waitUntilTaken(kSecretsTakenMs))
         note(dir,
@@ -485,6 +509,8 @@ Expected<RunProbe> ContainerTarget::probe(const QString &runDir)
             status.state = RunState::Running;
             if (active)
                 (void)dir.touchHeartbeat(run::nowMs()); // the engine says it is alive
+            if (active && spec->budget.limitSeconds() > 0)
+                keepBudgetWatched(dir, record);
             status.heartbeatMs = dir.heartbeatMs();
             status.detail = unknown ? unknown->toString() : active ? QString() : u"building the image"_s;
             return status;
@@ -525,6 +551,45 @@ Expected<RunProbe> ContainerTarget::probe(const QString &runDir)
             status.detail = packed.error().toString();
     }
     return status;
+}
+
+void ContainerTarget::keepBudgetWatched(const RunDirectory &dir, QJsonObject record)
+{
+    // A run of an earlier Ferry (no watcher recorded) or one probed without the ferry program (a
+    // test's) is left as it is; a watcher that is gone (killed, the machine's OOM killer) is started
+    // again: its clock is the container's, so the cap stays where it was.
+    if (m_ferryProgram.isEmpty() || !record.contains(u"budgetWatcherPid"_s) || watcherAlive(record))
+        return;
+    const auto watcher = startBudgetWatcher(dir, m_ferryProgram, m_engine);
+    if (!watcher) {
+        note(dir, u"the budget's watcher is gone and cannot be started again: "_s + watcher.error().toString());
+        return;
+    }
+    note(dir, u"the budget's watcher was gone: started again"_s);
+    recordWatcher(record, *watcher);
+    if (!writeRecord(dir.path(), record))
+        note(dir, u"cannot write container.json"_s);
+}
+
+Expected<qint64> ContainerTarget::scriptStartedMs(const QString &runDir)
+{
+    const RunDirectory dir(runDir);
+    const auto spec = dir.readSpec();
+    if (!spec)
+        return spec.error();
+    if (const auto usable = engineProblem(); !usable)
+        return usable.error();
+    const auto containers = containersOf(*m_cli, spec->id);
+    if (!containers)
+        return containers.error();
+    if (containers->isEmpty())
+        return Error{u"the run has no container"_s, runDir, 0, 0, {}};
+    const auto state = containerState(*m_cli, containers->first());
+    if (!state)
+        return state.error();
+    if (const qint64 at = startedAtMs(*state); at > 0)
+        return at;
+    return Error{u"the engine did not say when the container started"_s, runDir, 0, 0, {}};
 }
 
 Expected<RunProbe> ContainerTarget::cancel(const QString &runDir, int graceMs)

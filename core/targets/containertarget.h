@@ -53,6 +53,10 @@ public:
     Expected<RunProbe> stop(const QString &runDir, int graceMs, const run::ExitRecord &ended,
                             const QString &killedLine);
 
+    // When the run's container started (the engine's StartedAt), in ms since the epoch: the clock of
+    // its budget (containerbudget.h).
+    Expected<qint64> scriptStartedMs(const QString &runDir);
+
     // The program used, after the PATH lookup; empty when the engine was refused.
     QString engine() const { return m_engine; }
     // The file start() writes: {engine, image, built, buildSteps, buildMs, containerId, ...}.
@@ -61,6 +65,8 @@ public:
 
 private:
     Expected<void> engineProblem() const;
+    // A probe of a running container with a budget: its watcher started again when it is gone.
+    void keepBudgetWatched(const run::RunDirectory &dir, QJsonObject record);
 
     QString m_engine;
     std::optional<ContainerEngine> m_cli; // set when m_engine passed the check

@@ -11,6 +11,7 @@
 #include "support/notifications.h"
 #include "targets/containertarget.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QJsonObject>
@@ -110,6 +111,31 @@ private Q_SLOTS:
         QVERIFY2(text.contains(u"the budget's grace of 1 s has passed: SIGKILL"_s), qPrintable(text));
         QVERIFY2(!text.contains(u"\ndone"_s), qPrintable(text));
         QVERIFY(ferry::test::containersLabelled(id).isEmpty());
+    }
+
+    // A watcher that is gone (killed) is started again by the next probe (`ferry runs show` here),
+    // on the container's clock: the cap still holds.
+    void aWatcherThatIsGoneIsStartedAgainByAProbe()
+    {
+        const QString id = start({u"--max-time"_s, u"0:00:06"_s, u"--grace"_s, u"20"_s});
+        QVERIFY(!id.isEmpty());
+        const auto started = ferry::targets::ContainerTarget().scriptStartedMs(runDir(id));
+        QVERIFY2(started, started ? "" : qPrintable(started.error().toString()));
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        QVERIFY2(*started <= now && *started > now - 60000, qPrintable(QString::number(now - *started)));
+        const auto first = static_cast<pid_t>(
+            ferry::targets::ContainerTarget::readRecord(runDir(id)).value(u"budgetWatcherPid"_s).toDouble());
+        QVERIFY(first > 0);
+        QCOMPARE(::kill(first, SIGKILL), 0);
+        QVERIFY(ferry::test::waitFor([&] { return ::kill(first, 0) != 0; }, 10000));
+        QCOMPARE(ferry::test::shownRun(m_ws.path(), id).value(u"status"_s).toString(), u"running"_s);
+        const auto second = static_cast<pid_t>(
+            ferry::targets::ContainerTarget::readRecord(runDir(id)).value(u"budgetWatcherPid"_s).toDouble());
+        QVERIFY(second > 0 && second != first);
+        const QJsonObject run = ended(id);
+        QCOMPARE(run.value(u"error"_s).toString(), u"budget: max-time 0:00:06 reached"_s);
+        QVERIFY(QFile::exists(runDir(id) + u"/model/checkpoint.txt"_s));
+        QVERIFY2(log(id).contains(u"the budget's watcher was gone: started again"_s), qPrintable(log(id)));
     }
 
     // A run that ends before its cap: its watcher records the end and packs the archives (no
