@@ -11,12 +11,14 @@
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QFutureWatcher>
 #include <QLabel>
 #include <QPushButton>
 #include <QSettings>
 #include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
@@ -54,6 +56,12 @@ bool worthSaying(const run::Alert &alert, bool runEnds)
         return true;
     return runEnds && alert.sweepId.isEmpty() && alert.status != run::RunStatus::Cancelled;
 }
+
+// What a round of checkKernels hands back to the GUI thread: plain values.
+struct KernelsRound {
+    kernels::KernelIdleWatch watch;
+    QList<kernels::IdleKernelGpu> idle;
+};
 
 } // namespace
 
@@ -207,6 +215,7 @@ void RunAlerts::watchKernels(const QString &kernelsDir, const QString &ferryBina
     m_kernelsDir = kernelsDir;
     m_ferryBinary = ferryBinary;
     m_kernelIdle.reset();
+    ++m_kernelsFolders; // a round still going reads a former folder
     if (kernelsDir.isEmpty())
         m_kernelTimer->stop();
     else
@@ -215,6 +224,8 @@ void RunAlerts::watchKernels(const QString &kernelsDir, const QString &ferryBina
 
 void RunAlerts::checkKernels()
 {
+    if (m_checkingKernels) // the last round still reads: this one skipped
+        return;
     const auto idleMs = idleGpuMs(m_settings);
     if (m_kernelsDir.isEmpty() || !idleMs) {
         m_kernelIdle.reset();
@@ -222,8 +233,35 @@ void RunAlerts::checkKernels()
     }
     if (!m_kernelIdle || m_kernelIdle->idleMs() != *idleMs) // the settings changed: the stretches anew
         m_kernelIdle.emplace(*idleMs);
+    // The watch goes to the worker and comes back with the round: one thread at a time has it.
+    m_checkingKernels = true;
+    auto *watcher = new QFutureWatcher<KernelsRound>(this); // gone with this: a late round is dropped
+    connect(watcher, &QFutureWatcher<KernelsRound>::finished, this, [this, watcher, folders = m_kernelsFolders] {
+        watcher->deleteLater();
+        KernelsRound round = watcher->future().takeResult();
+        kernelsRead(folders, std::move(round.watch), round.idle);
+    });
+    watcher->setFuture(QtConcurrent::run(
+        [dir = m_kernelsDir](kernels::KernelIdleWatch watch) {
+            QList<kernels::IdleKernelGpu> idle = watch.poll(dir);
+            return KernelsRound{std::move(watch), std::move(idle)};
+        },
+        std::move(*m_kernelIdle)));
+    m_kernelIdle.reset();
+}
+
+void RunAlerts::kernelsRead(quint64 folders, kernels::KernelIdleWatch watch, const QList<kernels::IdleKernelGpu> &found)
+{
+    m_checkingKernels = false;
+    const auto idleMs = idleGpuMs(m_settings);
+    // Another folder watched meanwhile, or other minutes asked: what it read is not this one's.
+    if (folders != m_kernelsFolders || !idleMs || *idleMs != watch.idleMs()) {
+        Q_EMIT kernelsChecked();
+        return;
+    }
+    m_kernelIdle = std::move(watch);
     const bool stopIdle = kStopIdleRunsSetting.get(m_settings);
-    for (const kernels::IdleKernelGpu &idle : m_kernelIdle->poll(m_kernelsDir)) {
+    for (const kernels::IdleKernelGpu &idle : found) {
         notify::Notification n;
         n.title = tr("kernel %1: GPU %2 idle for %3 min").arg(idle.kernelId).arg(idle.gpu).arg(*idleMs / 60000);
         n.body =
@@ -246,6 +284,7 @@ void RunAlerts::checkKernels()
         }
         m_notifier->send(n);
     }
+    Q_EMIT kernelsChecked();
 }
 
 void RunAlerts::activated(const QString &key)

@@ -70,10 +70,15 @@ public:
 
     // The workspace's kernels (its .ferry/kernels; empty: none) watched for an idle GPU, every
     // kKernelPollMs: the idle-GPU rule over each live kernel's samples (kernelhost/kernelidle.h).
+    // A round still going for the kernels folder watched before is dropped when it ends.
     static constexpr int kKernelPollMs = 30000;
     void watchKernels(const QString &kernelsDir, const QString &ferryBinary);
-    // One round of that: a notification per idle stretch, the kernel stopped when the settings ask.
+    // One round of that: the samples read and the rule applied on a worker thread (a kernel that
+    // has run for days has megabytes of them), so it returns at once; when the round ends, a
+    // notification per idle stretch, the kernel stopped when the settings ask, and kernelsChecked.
+    // Nothing while a round is still going (the next one reads on where it ended).
     void checkKernels();
+    bool checkingKernels() const { return m_checkingKernels; }
 
 public Q_SLOTS:
     void show(const QList<ferry::run::Alert> &alerts);
@@ -89,18 +94,27 @@ Q_SIGNALS:
     // A click on a kernel's (its idle GPU): the kernel's id and its folder in the watched kernels.
     void kernelRequested(const QString &kernelId, const QString &folder);
     void problem(const ferry::Error &error);
+    // A round of checkKernels is over: what it found said, or dropped (the kernels folder, or the
+    // idle-GPU minutes, changed while it read).
+    void kernelsChecked();
 
 private:
     void activated(const QString &key);
     void pushRunRules(const QString &runId, const QList<run::AlertRule> &rules);
+    // A round's end, on the GUI thread: the watch it read with (its place in each file) and what
+    // it found, in the kernels folder watched when m_kernelsFolders was `folders`.
+    void kernelsRead(quint64 folders, kernels::KernelIdleWatch watch, const QList<kernels::IdleKernelGpu> &found);
 
     QSettings &m_settings;
     std::unique_ptr<notify::DesktopNotifier> m_notifier;
     QPointer<QObject> m_monitor; // the attached session's RunMonitorWorker (lives on its thread)
     QString m_kernelsDir;
     QString m_ferryBinary;
-    std::optional<kernels::KernelIdleWatch> m_kernelIdle; // for the settings' minutes
+    // For the settings' minutes; empty while a round has it on its worker.
+    std::optional<kernels::KernelIdleWatch> m_kernelIdle;
     QTimer *m_kernelTimer;
+    bool m_checkingKernels = false;
+    quint64 m_kernelsFolders = 0; // counts watchKernels: a round for a former folder is dropped
 };
 
 } // namespace ferry::ui

@@ -4,7 +4,8 @@
 // stall and the runs' ends come as notifications, and clicking one (the server's ActionInvoked
 // with "default") opens that run in the window; a sweep's end opens the sweeps window; an idle GPU
 // of a real local kernel is said, a click on it brings its notebook forward, and the kernel is
-// stopped when the settings ask.
+// stopped when the settings ask; the kernels' samples are read on a worker, a round for a kernels
+// folder left meanwhile dropped.
 #include "common/safefile.h"
 #include "metrics/systemsamples.h"
 #include "run/rundirectory.h"
@@ -38,6 +39,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThreadPool>
 #include <QTimer>
 
 using namespace Qt::StringLiterals;
@@ -220,13 +222,16 @@ private Q_SLOTS:
         QVERIFY(window.openWorkspaceAt(ws));
         ui::RunAlerts *alerts = window.workbench()->alerts();
         QSignalSpy stopped(alerts, &ui::RunAlerts::kernelStopped);
+        QSignalSpy checked(alerts, &ui::RunAlerts::kernelsChecked);
         alerts->checkKernels(); // the window's round (every 30 s), now
         const QString summary = u"kernel "_s + id + u": GPU 0 idle for 15 min"_s;
         const QJsonObject said = m_server.waitForCall(summary);
         QVERIFY2(!said.isEmpty(), qPrintable(m_server.summaries()));
         QVERIFY2(said[u"body"_s].toString().startsWith(u"at 0 % since "_s), qPrintable(said[u"body"_s].toString()));
         QVERIFY(!said[u"body"_s].toString().contains(u"stopped"_s));
+        QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 1, 20000);
         alerts->checkKernels(); // still idle: not said again
+        QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 2, 20000);
         QCOMPARE(kernel.shown(id)[u"state"_s].toString() == u"dead"_s, false);
 
         // A click on it: the window comes forward; a kernel of `ferry kernel start` has no place in
@@ -269,6 +274,75 @@ private Q_SLOTS:
         const QJsonObject shown = kernel.shown(id);
         QCOMPARE(shown[u"state"_s].toString(), u"dead"_s);
         QCOMPARE(shown[u"end"_s].toObject()[u"reason"_s].toString(), u"stopped"_s);
+    }
+
+    // A round over the kernels' samples reads them on a worker (a kernel's day of samples: some
+    // MB): checkKernels returns with the round going and nothing said, the notification comes when
+    // it ends, and a call while it goes starts no other. A round for a kernels folder left while it
+    // read (another workspace opened) is dropped, nothing said; one whose window closed while it
+    // read ends on its own, for no one.
+    void aKernelsRoundReadsOnAWorkerAndAFormerFoldersIsDropped()
+    {
+        // Two kernels folders, a live kernel in each (no kernel-exit.json) whose GPU 0 has been at 0 %
+        // for a day, its samples as its sampler appends them.
+        const QByteArray header = "index, utilization.gpu [%], memory.used [MiB], power.draw [W]\n";
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        QByteArray blocks;
+        qint64 n = 0;
+        for (qint64 ms = now - 24 * 3600 * 1000; ms <= now; ms += 5000)
+            blocks += run::systemSampleBlock(n++, ms, 1.0, 1 << 20, header + "0, 0, 2000, 60\n");
+        QVERIFY(blocks.size() > 2 << 20);
+        const QString kernelsA = m_dir.filePath(u"ws-round-a/.ferry/kernels"_s);
+        const QString kernelsB = m_dir.filePath(u"ws-round-b/.ferry/kernels"_s);
+        for (const QString &folder :
+             QStringList{kernelsA + u"/round-a-kernel-1"_s, kernelsB + u"/round-b-kernel-1"_s}) {
+            QVERIFY(QDir().mkpath(folder));
+            QVERIFY(appendToFileSafely(run::RunDirectory(folder).systemSamplesFile(), blocks));
+        }
+        const QString saidA = u"kernel round-a-kernel-1: GPU 0 idle for 15 min"_s;
+        const QString saidB = u"kernel round-b-kernel-1: GPU 0 idle for 15 min"_s;
+
+        QSettings settings(m_dir.filePath(u"settings-round.ini"_s), QSettings::IniFormat);
+        ui::RunAlerts alerts(settings);
+        QSignalSpy checked(&alerts, &ui::RunAlerts::kernelsChecked);
+        alerts.watchKernels(kernelsA, {});
+        alerts.checkKernels();
+        QVERIFY(alerts.checkingKernels()); // returned with the round going: nothing said yet
+        QCOMPARE(checked.size(), 0);
+        alerts.checkKernels(); // a round still going: none more
+        QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 1, 20000);
+        QVERIFY(!alerts.checkingKernels());
+        const QJsonObject said = m_server.waitForCall(saidA);
+        QVERIFY2(!said.isEmpty(), qPrintable(m_server.summaries()));
+        QCOMPARE(checked.size(), 1);
+
+        // Watched anew (its stretch would be said again), then another folder while its round reads:
+        // that round's result is for a folder no longer watched, dropped.
+        alerts.watchKernels(kernelsA, {});
+        alerts.checkKernels();
+        QVERIFY(alerts.checkingKernels());
+        alerts.watchKernels(kernelsB, {});
+        QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 2, 20000);
+        QVERIFY(!alerts.checkingKernels());
+        QVERIFY(alerts.notifier()->waitForAnswers(20000)); // whatever was sent, the server has
+        QCOMPARE(m_server.callsSaying(saidA).size(), 1);
+        QVERIFY(m_server.callsSaying(saidB).isEmpty());
+        // The new folder's round reads its own kernels.
+        alerts.checkKernels();
+        QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 3, 20000);
+        QVERIFY2(!m_server.waitForCall(saidB).isEmpty(), qPrintable(m_server.summaries()));
+        QCOMPARE(m_server.callsSaying(saidA).size(), 1);
+
+        // The window closed while a round reads: the round ends on its own, its result for no one.
+        auto closing = std::make_unique<ui::RunAlerts>(settings);
+        closing->watchKernels(kernelsA, {});
+        closing->checkKernels();
+        QVERIFY(closing->checkingKernels());
+        closing.reset();
+        QVERIFY(QThreadPool::globalInstance()->waitForDone(60000));
+        QCoreApplication::processEvents();
+        QVERIFY(alerts.notifier()->waitForAnswers(20000));
+        QCOMPARE(m_server.callsSaying(saidA).size(), 1);
     }
 
     void aSweepsEndOpensTheSweepsWindow()
