@@ -61,8 +61,8 @@ struct DrawnGroup {
 // Mouse: drag to zoom to a rectangle, Ctrl+wheel to zoom x (over the y axis: y), middle-drag or
 // Shift-drag to pan, double-click to reset; the plain wheel is left to what holds the chart (the
 // list of panels scrolls). Hovering shows the value of every visible run at that x (none for a
-// run whose points end before it); clicking a legend entry hides or shows its run, hovering it
-// highlights the run.
+// run whose points end before it); clicking a legend entry hides or shows its run (grouped: its
+// group, line and band), hovering it highlights the run (the group).
 //
 // Grouped (setGroups), the runs' own lines give way to one line per group and metric (the mean or
 // the median of its runs) with a translucent band (± std or min to max), evaluated at each pixel
@@ -122,7 +122,15 @@ public:
     GroupStatistic groupStatistic() const { return m_statistic; }
     void setGroupBand(run::Band band);
     run::Band groupBand() const { return m_band; }
-    // The groups as last painted, per metric drawn and group (tests, screenshots).
+    // A group hidden (its line and band not drawn, its legend entry dimmed) or shown, by its key;
+    // what a click on its legend entry does. Kept while its key is among the groups set.
+    void setGroupVisible(const QString &key, bool visible);
+    bool isGroupVisible(const QString &key) const { return !m_hiddenGroups.contains(key); }
+    QSet<QString> hiddenGroups() const { return m_hiddenGroups; }
+    // The group drawn highlighted (its legend entry hovered; its line thicker, on top), by its key
+    // (the group of runs without a key has an empty one); nullopt: none.
+    std::optional<QString> highlightedGroup() const { return m_hoverGroup; }
+    // The groups as last painted, per metric drawn and group, hidden ones left out (tests, screenshots).
     std::vector<DrawnGroup> drawnGroups() const { return m_groupPicture; }
 
     // The view, in axis units (x: step, epoch or seconds; y: value, or log10 of it on a log
@@ -136,6 +144,8 @@ public:
     // Runs in the legend, in order, and the legend entry of one (for tests and accessibility).
     QStringList legendRuns() const;
     QRect legendEntryRect(const QString &runId) const;
+    // A group's legend entry, by its key (empty when it has none: not grouped, or no run drawn).
+    QRect legendGroupRect(const QString &key) const;
     // The metrics drawn, in line-style order (solid, dashed, dotted, dash-dot, dash-dot-dot).
     QStringList drawnMetrics() const;
     // What the legend says, one line per entry as drawn (a metric's style key: "style: metric";
@@ -177,6 +187,9 @@ Q_SIGNALS:
     // The run under the mouse in the legend; empty when none.
     void hoveredRun(const QString &runId);
     void runVisibilityChanged(const QString &runId, bool visible);
+    // Another group's legend entry, or none, is under the mouse (highlightedGroup).
+    void hoveredGroupChanged();
+    void groupVisibilityChanged(const QString &key, bool visible);
     void viewChanged();
     // Points or series arrived (at most once per refresh).
     void dataChanged();
@@ -202,6 +215,8 @@ private:
     void updateLayout() const;
     bool seriesShown(const SeriesData &series) const;
     std::vector<DrawnSeries> shownSeries() const;
+    // Those the automatic ranges fit: the shown series less the runs of hidden groups.
+    std::vector<DrawnSeries> rangedSeries() const;
     QSize layOutLegend(Layout &l, int top) const;
     std::vector<LegendEntry> legendEntries() const;
     int legendEntryWidth(const LegendEntry &e) const;
@@ -268,6 +283,8 @@ private:
     mutable quint64 m_originsRevision = ~quint64(0);
     SeriesPainter m_painter;
     QList<ChartGroup> m_groups;
+    QSet<QString> m_hiddenGroups;        // keys
+    std::optional<QString> m_hoverGroup; // the group whose legend entry is under the mouse
     GroupStatistic m_statistic = GroupStatistic::Mean;
     run::Band m_band = run::Band::Std;
     std::vector<DrawnGroup> m_groupPicture;

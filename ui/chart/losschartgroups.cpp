@@ -7,6 +7,7 @@
 #include <QPainter>
 #include <QSet>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -72,7 +73,25 @@ void LossChart::setGroups(const QList<ChartGroup> &groups)
     m_groups = groups;
     if (m_groups.isEmpty())
         m_groupPicture.clear(); // nothing drawn for groups any more
+    // A hidden group stays hidden while a group of its key is set (new runs, a regroup by the same
+    // key); the keys of another grouping start shown.
+    m_hiddenGroups.removeIf([this](const QString &key) {
+        return std::none_of(m_groups.begin(), m_groups.end(), [&key](const ChartGroup &g) { return g.key == key; });
+    });
     changed(true);
+}
+
+void LossChart::setGroupVisible(const QString &key, bool visible)
+{
+    if (visible == isGroupVisible(key))
+        return;
+    forgetAutoRanges();
+    if (visible)
+        m_hiddenGroups.remove(key);
+    else
+        m_hiddenGroups.insert(key);
+    changed(true);
+    Q_EMIT groupVisibilityChanged(key, visible);
 }
 
 void LossChart::setGroupStatistic(GroupStatistic statistic)
@@ -122,6 +141,8 @@ void LossChart::updateGroupPicture(int columns)
     const std::vector<DrawnSeries> shown = shownSeries();
     for (const QString &metric : drawnMetrics()) {
         for (const ChartGroup &group : std::as_const(m_groups)) {
+            if (!isGroupVisible(group.key))
+                continue;
             const GroupCurves c = groupCurves(*m_store, shown, m_mode, metric, group);
             if (c.curves.empty())
                 continue;
@@ -174,7 +195,14 @@ void LossChart::paintGroups(QPainter &p, const PlotStyle &style)
     p.setClipRect(style.device);
     p.setRenderHint(QPainter::Antialiasing, false);
     p.drawImage(style.device.topLeft(), bands);
-    for (const DrawnGroup &g : m_groupPicture) {
+    // The group whose legend entry is hovered last, on top, a pixel thicker.
+    std::vector<const DrawnGroup *> lines;
+    for (const DrawnGroup &g : m_groupPicture)
+        lines.push_back(&g);
+    std::stable_partition(lines.begin(), lines.end(), [this](const DrawnGroup *g) { return m_hoverGroup != g->key; });
+    for (const DrawnGroup *drawn : lines) {
+        const DrawnGroup &g = *drawn;
+        const int thickness = m_hoverGroup == g.key ? 3 : 2;
         QPen pen(g.color, 1);
         pen.setStyle(metricPenStyle(order.value(g.metric)));
         pen.setCapStyle(Qt::SquareCap);
@@ -192,8 +220,8 @@ void LossChart::paintGroups(QPainter &p, const PlotStyle &style)
                 p.fillRect(QRectF(line.first() - QPointF(2, 2), QSizeF(5, 5)), g.color);
                 continue;
             }
-            p.drawPolyline(line);
-            p.drawPolyline(line.translated(0, 1)); // two pixels thick: the group stands out
+            for (int dy = 0; dy < thickness; ++dy) // two pixels thick: the group stands out
+                p.drawPolyline(line.translated(0, dy));
         }
     }
     p.restore();
@@ -226,6 +254,8 @@ QStringList LossChart::groupHoverLines(double x) const
     const bool manyMetrics = metrics.size() > 1;
     for (const QString &metric : metrics) {
         for (const ChartGroup &group : m_groups) {
+            if (!isGroupVisible(group.key))
+                continue;
             const GroupCurves c = groupCurves(*m_store, shown, m_mode, metric, group);
             if (c.curves.empty())
                 continue;

@@ -53,7 +53,8 @@ QString LossChart::hoverText(const QPoint &pos) const
                 for (const QString &run : group.runIds)
                     names << runLabel(run);
             }
-            return e.text + u'\n' + names.join(u'\n');
+            return e.text + u'\n' + names.join(u'\n') + u'\n' +
+                   (isGroupVisible(e.key) ? tr("Click to hide") : tr("Click to show"));
         }
         case LegendEntry::More: {
             QStringList names;
@@ -117,6 +118,10 @@ void LossChart::mousePressEvent(QMouseEvent *event)
                 setRunVisible(e.key, !isRunVisible(e.key));
                 return;
             }
+            if (e.kind == LegendEntry::Group && e.rect.contains(pos)) {
+                setGroupVisible(e.key, !isGroupVisible(e.key));
+                return;
+            }
         }
     }
     if (!m_layout->plot.contains(pos))
@@ -150,14 +155,21 @@ void LossChart::mouseMoveEvent(QMouseEvent *event)
     }
     m_hoverPos = pos;
     QString run;
+    std::optional<QString> group;
     updateLayout();
     for (const LegendEntry &e : m_layout->entries) {
         if (e.kind == LegendEntry::Run && e.rect.contains(pos))
             run = e.key;
+        else if (e.kind == LegendEntry::Group && e.rect.contains(pos))
+            group = e.key;
     }
     if (run != m_hoverRun) {
         m_hoverRun = run;
         Q_EMIT hoveredRun(run);
+    }
+    if (group != m_hoverGroup) {
+        m_hoverGroup = group;
+        Q_EMIT hoveredGroupChanged();
     }
     m_hoverText = hoverText(pos);
     if (m_hoverText.isEmpty())
@@ -229,6 +241,10 @@ void LossChart::leaveEvent(QEvent *event)
     if (!m_hoverRun.isEmpty()) {
         m_hoverRun.clear();
         Q_EMIT hoveredRun(QString());
+    }
+    if (m_hoverGroup) {
+        m_hoverGroup.reset();
+        Q_EMIT hoveredGroupChanged();
     }
     update();
     QWidget::leaveEvent(event);

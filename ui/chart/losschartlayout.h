@@ -19,7 +19,7 @@ inline constexpr double kGroupBandAlpha = 0.28;
 
 // One entry of the legend: a run (its colour, its label; a click hides or shows it), a metric's
 // line style (when the chart draws several; grouped, always, with the statistic drawn), a group
-// of runs (its colour, "lr=0.01 (n=3)"), or the entries that did not fit.
+// of runs (its colour, "lr=0.01 (n=3)"; a click hides or shows it), or the entries that did not fit.
 struct LossChart::LegendEntry {
     enum Kind { Run, Metric, More, Group } kind = Run;
     QString key;  // the run id, the metric, or the group's key

@@ -63,6 +63,16 @@ QRect LossChart::legendEntryRect(const QString &runId) const
     return {};
 }
 
+QRect LossChart::legendGroupRect(const QString &key) const
+{
+    updateLayout();
+    for (const LegendEntry &e : m_layout->entries) {
+        if (e.kind == LegendEntry::Group && e.key == key)
+            return e.rect;
+    }
+    return {};
+}
+
 QStringList LossChart::legendText() const
 {
     updateLayout();
@@ -218,12 +228,16 @@ void LossChart::paintLegend(QPainter &p, const QString &highlighted)
             p.drawText(r.adjusted(MetricSwatch, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, e.text);
             break;
         }
-        case LegendEntry::Group: { // a band behind a line, as the group is drawn
-            QColor band = e.color;
+        case LegendEntry::Group: { // a band behind a line, as the group is drawn; dimmed while hidden
+            const bool visible = isGroupVisible(e.key);
+            const QColor color = visible ? e.color : opaqueBlend(e.color, 0.3, background);
+            if (m_hoverGroup == e.key)
+                p.fillRect(r, pal.color(QPalette::AlternateBase));
+            QColor band = color;
             band.setAlphaF(kGroupBandAlpha);
             p.fillRect(QRect(r.left() + 3, r.center().y() - 4, 14, 9), band);
-            p.fillRect(QRect(r.left() + 3, r.center().y() - 1, 14, 3), e.color);
-            p.setPen(text);
+            p.fillRect(QRect(r.left() + 3, r.center().y() - 1, 14, 3), color);
+            p.setPen(visible ? text : opaqueBlend(text, 0.4, background));
             p.drawText(r.adjusted(RunSwatch, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, e.text);
             break;
         }

@@ -100,6 +100,7 @@ LossChartPanel::LossChartPanel(QWidget *parent)
             other->setRunLabel(run, label);
     });
     connect(m_chart, &LossChart::runVisibilityChanged, this, &LossChartPanel::showRunEverywhere);
+    connect(m_chart, &LossChart::groupVisibilityChanged, this, &LossChartPanel::showGroupEverywhere);
     connect(m_chart, &LossChart::dataChanged, this, &LossChartPanel::updateMetrics);
     m_chart->setRunColors(m_colors);
     m_chart->installEventFilter(this);
@@ -272,6 +273,12 @@ void LossChartPanel::showRunEverywhere(const QString &runId, bool visible)
     forEachChart([&](LossChart *c) { c->setRunVisible(runId, visible); });
 }
 
+// A group hidden or shown in one panel's legend is so in all of them.
+void LossChartPanel::showGroupEverywhere(const QString &key, bool visible)
+{
+    forEachChart([&](LossChart *c) { c->setGroupVisible(key, visible); });
+}
+
 void LossChartPanel::forEachChart(const std::function<void(LossChart *)> &apply)
 {
     apply(m_chart);
@@ -289,11 +296,14 @@ LossChart *LossChartPanel::addPanel()
     chart->setStore(m_chart->store());
     chart->setPinnedRun(m_chart->pinnedRun());
     chart->setGroups(m_chart->groups());
+    for (const QString &key : m_chart->hiddenGroups())
+        chart->setGroupVisible(key, false);
     chart->setGroupStatistic(m_chart->groupStatistic());
     chart->setGroupBand(m_chart->groupBand());
     chart->setContextMenuPolicy(Qt::CustomContextMenu);
     chart->installEventFilter(this);
     connect(chart, &LossChart::runVisibilityChanged, this, &LossChartPanel::showRunEverywhere);
+    connect(chart, &LossChart::groupVisibilityChanged, this, &LossChartPanel::showGroupEverywhere);
     connect(chart, &QWidget::customContextMenuRequested, this,
             [this, chart](const QPoint &at) { panelMenu(chart)->popup(chart->mapToGlobal(at)); });
     m_others << chart;

@@ -39,7 +39,8 @@ class RunColors;
 //
 // "Group" draws the runs shown in groups (by a parameter whose value differs among them, their
 // tags, their sweep or their experiment: core's run::groupRuns), each as one line with a band in every panel
-// (LossChart::setGroups); its colour comes from the run palette (groupColors). "Ungroup", or the
+// (LossChart::setGroups); its colour comes from the run palette (groupColors); a click on its legend
+// entry hides or shows it in every panel, as a run's does (neither is saved). "Ungroup", or the
 // box back at "No groups", draws each run again. These choices and the panels hidden are the
 // workspace's (setSettingsFile: .ferry/chart.json).
 class LossChartPanel : public QWidget {
@@ -115,6 +116,7 @@ private:
     LossChart *addPanel();
     void forEachChart(const std::function<void(LossChart *)> &apply);
     void showRunEverywhere(const QString &runId, bool visible);
+    void showGroupEverywhere(const QString &key, bool visible);
     void exportTo(bool png);
     void updateHiddenButton();
     void assignColors();

@@ -85,6 +85,20 @@ std::vector<DrawnSeries> LossChart::shownSeries() const
     return shown;
 }
 
+std::vector<DrawnSeries> LossChart::rangedSeries() const
+{
+    std::vector<DrawnSeries> shown = shownSeries();
+    if (m_hiddenGroups.isEmpty())
+        return shown;
+    QSet<QString> hidden;
+    for (const ChartGroup &group : m_groups) {
+        if (!isGroupVisible(group.key))
+            hidden.unite(QSet<QString>(group.runIds.begin(), group.runIds.end()));
+    }
+    std::erase_if(shown, [&hidden](const DrawnSeries &s) { return hidden.contains(s.runId); });
+    return shown;
+}
+
 SeriesView LossChart::viewOf(const DrawnSeries &s, double smoothing) const
 {
     return seriesView(*m_store, s, m_mode, smoothing);
@@ -146,7 +160,7 @@ ValueUnit LossChart::valueUnit() const
 std::pair<double, double> LossChart::autoX() const
 {
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    for (const DrawnSeries &s : shownSeries()) {
+    for (const DrawnSeries &s : rangedSeries()) {
         const SeriesView v = viewOf(s, 0);
         if (v.size == 0)
             continue;
@@ -167,7 +181,7 @@ std::pair<double, double> LossChart::autoX() const
 std::pair<double, double> LossChart::autoY(double xLo, double xHi) const
 {
     YExtremes all;
-    for (const DrawnSeries &s : shownSeries()) {
+    for (const DrawnSeries &s : rangedSeries()) {
         for (const double weight : {0.0, m_smoothing}) {
             const SeriesView v = viewOf(s, weight);
             const double *b = std::lower_bound(v.x, v.x + v.size, toRawX(s, xLo));

@@ -1,7 +1,7 @@
 // The chart's groups of runs, driven through the panel's boxes over runs of a real store: the values
 // drawn at the plot's columns are core's aggregate (what `ferry runs aggregate` prints) at the
-// steps there; band and median switches, ungroup, the time axis, and the settings kept per
-// workspace (groups, x axis, hidden panels).
+// steps there; band and median switches, ungroup, a group hidden from its legend entry, the time
+// axis, and the settings kept per workspace (groups, x axis, hidden panels).
 #include "analysis/rungroups.h"
 #include "store/runstore.h"
 #include "support/testmain.h"
@@ -14,6 +14,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
@@ -77,6 +78,15 @@ class TestChartGroups : public QObject {
         QImage image(chart->size(), QImage::Format_RGB32);
         chart->render(image);
         return chart->drawnGroups();
+    }
+
+    // How many pixels of the plot's column (from its left) are exactly `color`.
+    static int pixelsOf(const QImage &image, const QRect &plot, int column, const QColor &color)
+    {
+        int n = 0;
+        for (int y = plot.top(); y <= plot.bottom(); ++y)
+            n += image.pixel(plot.left() + column, y) == color.rgb() ? 1 : 0;
+        return n;
     }
 
     static void choose(LossChartPanel &panel, const char *box, const QVariant &data)
@@ -266,6 +276,99 @@ private Q_SLOTS:
         QCOMPARE(chart->legendRuns(), (QStringList{u"a1"_s, u"a2"_s, u"b1"_s, u"b2"_s, u"b3"_s}));
         QCOMPARE(chart->legendText(), (QStringList{u"a1"_s, u"a2"_s, u"b1"_s, u"b2"_s, u"b3"_s}));
         QCOMPARE(chart->visibleSeries().size(), std::size_t(5));
+    }
+
+    // A click on a group's legend entry hides its line and band in every panel, its entry drawn
+    // dimmed and still there to show it again; hovering the entry highlights the group.
+    void legendClickHidesAndShowsAGroup()
+    {
+        const auto panel = panelOf(seriesOf());
+        panel->show();
+        QVERIFY(QTest::qWaitForWindowExposed(panel.get()));
+        choose(*panel, "groupBy", u"hp.lr"_s);
+        LossChart *chart = panel->chart();
+        const int column = 30;
+        QCOMPARE(render(chart).size(), std::size_t(2));
+        const ChartGroup group = chart->groups()[1]; // lr=0.1
+        QCOMPARE(group.label, u"lr=0.1"_s);
+        const QRect entry = chart->legendGroupRect(group.key);
+        QVERIFY(entry.isValid());
+        QVERIFY(!chart->legendGroupRect(chart->groups()[0].key).intersects(entry));
+        const QPoint swatch(entry.left() + 8, entry.center().y());
+        QImage image(chart->size(), QImage::Format_RGB32);
+        chart->render(image);
+        QCOMPARE(image.pixelColor(swatch), group.color);
+        const int plain = pixelsOf(image, chart->plotRect(), column, group.color);
+        QVERIFY(plain >= 2);
+        const double top = chart->yRange().second; // lr=0.1's runs start highest, above 2
+        QVERIFY(top > 2);
+
+        // Hovering the entry: the group highlighted, its line a pixel thicker.
+        QSignalSpy hovered(chart, &LossChart::hoveredGroupChanged);
+        QTest::mouseMove(chart, entry.center());
+        QCOMPARE(hovered.size(), 1);
+        QCOMPARE(chart->highlightedGroup(), std::optional<QString>(group.key));
+        QVERIFY(chart->hoverText().contains(u"Click to hide"_s));
+        chart->render(image);
+        QVERIFY(pixelsOf(image, chart->plotRect(), column, group.color) > plain);
+
+        // The click: hidden in every panel, the other group drawn as before.
+        QSignalSpy visibility(chart, &LossChart::groupVisibilityChanged);
+        QTest::mouseClick(chart, Qt::LeftButton, Qt::NoModifier, entry.center());
+        QVERIFY(!chart->isGroupVisible(group.key));
+        QCOMPARE(visibility.size(), 1);
+        std::vector<DrawnGroup> drawn = render(chart);
+        QCOMPARE(drawn.size(), std::size_t(1));
+        QCOMPARE(drawn[0].label, u"lr=0.01"_s);
+        QCOMPARE(panel->panels().size(), 2);
+        for (LossChart *other : panel->panels()) {
+            QVERIFY(!other->isGroupVisible(group.key));
+            for (const DrawnGroup &g : render(other))
+                QVERIFY(g.key != group.key);
+        }
+        QVERIFY2(chart->yRange().second < 1.5, "the y axis still fits the hidden group");
+        chart->render(image);
+        QCOMPARE(pixelsOf(image, chart->plotRect(), column, group.color), 0);
+        QVERIFY(!chart->hoverText(QPoint(chart->plotRect().left() + 20, chart->plotRect().center().y()))
+                     .contains(u"lr=0.1: "_s));
+        // Still in the legend, dimmed, to be shown again.
+        QVERIFY(chart->legendText().contains(u"lr=0.1 (n=3)"_s));
+        QCOMPARE(chart->legendGroupRect(group.key), entry);
+        QVERIFY(image.pixelColor(swatch) != group.color);
+        QVERIFY(chart->hoverText(entry.center()).contains(u"Click to show"_s));
+        // Another grouping forgets it; groups set again with its key keep it (a run's points arriving).
+        choose(*panel, "groupBy", u"hp.seed"_s);
+        choose(*panel, "groupBy", u"hp.lr"_s);
+        QVERIFY(chart->isGroupVisible(group.key));
+        QTest::mouseClick(chart, Qt::LeftButton, Qt::NoModifier, chart->legendGroupRect(group.key).center());
+        QVERIFY(!chart->isGroupVisible(group.key));
+        QList<ChartGroup> again = chart->groups();
+        again[0].runIds.removeLast();
+        chart->setGroups(again);
+        QVERIFY(!chart->isGroupVisible(group.key));
+        QCOMPARE(render(chart).size(), std::size_t(1));
+        // The second click shows it again, everywhere.
+        QTest::mouseClick(chart, Qt::LeftButton, Qt::NoModifier, chart->legendGroupRect(group.key).center());
+        QVERIFY(chart->isGroupVisible(group.key));
+        for (LossChart *other : panel->panels())
+            QVERIFY(other->isGroupVisible(group.key));
+        QCOMPARE(render(chart).size(), std::size_t(2));
+        chart->render(image);
+        QCOMPARE(image.pixelColor(chart->legendGroupRect(group.key).left() + 8, swatch.y()), group.color);
+
+        // The group of runs without a key (by tags: "no tags", key empty) hides the same way, and
+        // no group is highlighted while the mouse is off the legend.
+        choose(*panel, "groupBy", u"tag"_s);
+        const ChartGroup none = chart->groups()[1];
+        QCOMPARE(none.label, u"no tags"_s);
+        QVERIFY(none.key.isEmpty());
+        QTest::mouseMove(chart, chart->plotRect().center());
+        QCOMPARE(chart->highlightedGroup(), std::nullopt);
+        QTest::mouseClick(chart, Qt::LeftButton, Qt::NoModifier, chart->legendGroupRect(none.key).center());
+        QVERIFY(!chart->isGroupVisible(none.key));
+        drawn = render(chart);
+        QCOMPARE(drawn.size(), std::size_t(1));
+        QCOMPARE(drawn[0].label, u"tags: baseline"_s);
     }
 
     // On time since start each run counts from its own first point: a1 and a2 (points 1 s apart,
