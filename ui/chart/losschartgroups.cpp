@@ -220,7 +220,7 @@ void LossChart::paintGroups(QPainter &p, const PlotStyle &style)
                 p.fillRect(QRectF(line.first() - QPointF(2, 2), QSizeF(5, 5)), g.color);
                 continue;
             }
-            for (int dy = 0; dy < thickness; ++dy) // two pixels thick: the group stands out
+            for (int dy = 0; dy < thickness; ++dy) // two pixels thick (three hovered): the group stands out
                 p.drawPolyline(line.translated(0, dy));
         }
     }
