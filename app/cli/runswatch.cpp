@@ -4,6 +4,7 @@
 #include "tracking/alertwatch.h"
 
 #include <QDateTime>
+#include <QDir>
 
 using namespace Qt::StringLiterals;
 
@@ -60,6 +61,7 @@ int watchRun(RunContext &context, const run::RunRecord &record, const QList<run:
              Io &io)
 {
     run::AlertWatch watch(*context.store, record.id, rules);
+    watch.setRunDir(QDir(context.workspace.runsDir()).filePath(record.id));
     notify::DesktopNotifier notifier;
     bool alerted = false;
     FollowOptions options;

@@ -73,6 +73,12 @@ public:
 
     bool ended() const { return m_ended; }
 
+    // The run's folder here (a remote run's local copy): the budget's word, once said, is
+    // remembered there (kBudgetWarnedFile), so a Ferry that follows the run later (a window opened
+    // again, another `ferry runs watch`) does not say it again. Empty: remembered in this watch only.
+    void setRunDir(const QString &runDir) { m_runDir = runDir; }
+    static constexpr QLatin1StringView kBudgetWarnedFile{"budget-warned"};
+
 private:
     void checkPoint(const AlertRule &rule, qsizetype index, const QString &name, double step, double value,
                     qint64 nowMs, QList<Alert> &fired);
@@ -89,6 +95,7 @@ private:
     RunBudget m_budget;         // a remote run's (SSH, Slurm); none for a local one: its supervisor says it
     qint64 m_budgetSinceMs = 0; // its clock's start: the record's start, or when last seen queued
     bool m_budgetWarned = false;
+    QString m_runDir;
     QList<AlertRule> m_rules;
     RunStore::MetricCursor m_cursor;
     QHash<qint64, IdleGpuWatch> m_idleGpus; // per gpu_idle rule's duration

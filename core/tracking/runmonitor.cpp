@@ -43,6 +43,7 @@ QList<RunMonitor::Change> RunMonitor::poll()
         followed->lastStatus = record.status;
         followed->alerts =
             std::make_unique<AlertWatch>(m_store, record.id, m_alertRules + m_runAlertRules.value(record.id));
+        followed->alerts->setRunDir(QDir(m_runsDir).filePath(record.id));
         if (!spec->secretVariables.isEmpty()) {
             followed->waitingForSecrets = true;
             QStringList names;

@@ -8,6 +8,7 @@
 #include "tracking/alertwatch.h"
 
 #include <QDateTime>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -282,6 +283,22 @@ private Q_SLOTS:
         const QList<Alert> fired = watch.observe(queued, kAlertT0 + 170'000, true, false);
         QCOMPARE(fired.size(), 1);
         QCOMPARE(fired[0].kind, Alert::Kind::BudgetUsed);
+    }
+
+    // Said by one Ferry, remembered in the run's folder: a window opened again (a new watch over the
+    // same folder) does not say it again; a watch without the folder says it as before.
+    void theBudgetsWordIsRememberedInTheRunsFolder()
+    {
+        const RunRecord run = makeBudgetRun(u"budget-told"_s, u"ssh:gpu1"_s, 100);
+        QTemporaryDir folder;
+        AlertWatch first(*m_store, run.id);
+        first.setRunDir(folder.path());
+        QCOMPARE(first.observe(run, kAlertT0 + 85'000).size(), 1);
+        QVERIFY(QFileInfo::exists(folder.filePath(AlertWatch::kBudgetWarnedFile)));
+        AlertWatch again(*m_store, run.id);
+        again.setRunDir(folder.path());
+        QVERIFY(again.observe(run, kAlertT0 + 86'000).isEmpty());
+        QCOMPARE(AlertWatch(*m_store, run.id).observe(run, kAlertT0 + 86'000).size(), 1);
     }
 
     void changedRulesKeepWhatTheySaid()
