@@ -114,17 +114,15 @@ private:
             io.err << "ferry budget: " << workspace.error().toString() << Qt::endl;
             return kExitUserError;
         }
-        std::optional<cost::MonthBudget> budget;
-        if (!text.isEmpty() && text.trimmed() != u"none"_s) {
-            const auto parsed = cost::parseMonthBudget(text);
-            if (!parsed) {
-                io.err << "ferry budget: " << parsed.error().toString() << Qt::endl;
-                return kExitUserError;
-            }
-            budget = *parsed;
+        const Expected<std::optional<cost::MonthBudget>> budget =
+            text.isEmpty() ? Expected<std::optional<cost::MonthBudget>>(std::optional<cost::MonthBudget>())
+                           : cost::parseOwnMonthBudget(text);
+        if (!budget) {
+            io.err << "ferry budget: " << budget.error().toString() << Qt::endl;
+            return kExitUserError;
         }
         const auto stored = text.isEmpty() ? cost::unsetWorkspaceMonthBudget(workspace->stateDir())
-                                           : cost::setWorkspaceMonthBudget(workspace->stateDir(), budget);
+                                           : cost::setWorkspaceMonthBudget(workspace->stateDir(), *budget);
         if (!stored) {
             io.err << "ferry budget: " << stored.error().toString() << Qt::endl;
             return kExitUserError;

@@ -266,6 +266,16 @@ void unsetMonthBudget(QSettings &settings)
     kMonthBudgetSetting.reset(settings);
 }
 
+Expected<std::optional<MonthBudget>> parseOwnMonthBudget(const QString &text)
+{
+    if (text.trimmed() == kNoBudget)
+        return std::optional<MonthBudget>();
+    const auto budget = parseMonthBudget(text);
+    if (!budget)
+        return budget.error();
+    return std::optional<MonthBudget>(*budget);
+}
+
 Expected<std::optional<std::optional<MonthBudget>>> workspaceMonthBudget(const QString &stateDir)
 {
     using Own = std::optional<std::optional<MonthBudget>>;
@@ -286,15 +296,13 @@ Expected<std::optional<std::optional<MonthBudget>>> workspaceMonthBudget(const Q
         return Own();
     if (!month.isString())
         return unreadable;
-    if (month.toString().trimmed() == kNoBudget)
-        return Own(std::optional<MonthBudget>());
-    const auto budget = parseMonthBudget(month.toString());
+    const auto budget = parseOwnMonthBudget(month.toString());
     if (!budget) {
         Error e = budget.error();
         e.path = path;
         return e;
     }
-    return Own(std::optional<MonthBudget>(*budget));
+    return Own(*budget);
 }
 
 Expected<MonthBudgetInForce> monthBudgetInForce(const QString &stateDir, const QSettings &settings)

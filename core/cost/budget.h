@@ -94,6 +94,9 @@ struct MonthBudgetInForce {
     bool workspaceOwn = false; // from the workspace's file, not the default
 };
 Expected<MonthBudgetInForce> monthBudgetInForce(const QString &stateDir, const QSettings &settings);
+// A workspace's own month as written (its file, `ferry budget set month`, Settings › Rates): a
+// budget as parseMonthBudget reads it, or "none" (nullopt: no budget there, whatever the default).
+Expected<std::optional<MonthBudget>> parseOwnMonthBudget(const QString &text);
 // The workspace's own (nullopt: "none", no budget there); unset: the default again.
 Expected<void> setWorkspaceMonthBudget(const QString &stateDir, const std::optional<MonthBudget> &budget);
 Expected<void> unsetWorkspaceMonthBudget(const QString &stateDir);

@@ -4,8 +4,8 @@
 #include "run/rundirectory.h"
 #include "targets/containertarget.h"
 
-#include <QElapsedTimer>
 #include <QFileInfo>
+#include <QProcess>
 #include <QThread>
 
 #include <csignal>
@@ -17,7 +17,9 @@ namespace ferry::targets {
 
 namespace {
 
-constexpr int kTickMs = 250; // how often the clock and exit.json are looked at
+constexpr int kTickMs = 250;                       // how often the clock and exit.json are looked at
+const QString kWatcherPid = u"budgetWatcherPid"_s; // in container.json
+const QString kWatcherTicks = u"budgetWatcherTicks"_s;
 
 void say(const QString &line)
 {
@@ -27,10 +29,44 @@ void say(const QString &line)
 
 } // namespace
 
+Expected<void> startContainerBudgetWatcher(const QString &runDir, const QString &ferryProgram, const QString &engine,
+                                           QJsonObject &record)
+{
+    const run::RunDirectory dir(runDir);
+    QProcess process;
+    process.setProgram(ferryProgram);
+    process.setArguments({kContainerBudgetCommand, dir.path(), engine});
+    process.setWorkingDirectory(dir.path());
+    process.setStandardInputFile(QProcess::nullDevice());
+    process.setStandardOutputFile(dir.logFile(), QIODevice::Append);
+    process.setStandardErrorFile(dir.logFile(), QIODevice::Append);
+    qint64 pid = 0;
+    if (!process.startDetached(&pid))
+        return Error{
+            u"cannot start the watcher of the run's budget '%1': %2"_s.arg(ferryProgram, process.errorString()),
+            {},
+            0,
+            0,
+            u"reinstall Ferry, or start the run without --max-cost and --max-time"_s};
+    record[kWatcherPid] = static_cast<double>(pid);
+    record[kWatcherTicks] = static_cast<double>(run::processState(pid).value_or(run::ProcessState{}).startTicks);
+    return {};
+}
+
+bool hasContainerBudgetWatcher(const QJsonObject &record)
+{
+    return record.contains(kWatcherPid);
+}
+
+bool containerBudgetWatcherAlive(const QJsonObject &record)
+{
+    const auto pid = static_cast<qint64>(record.value(kWatcherPid).toDouble());
+    const auto ticks = static_cast<quint64>(record.value(kWatcherTicks).toDouble());
+    return pid > 0 && run::isSameLiveProcess(pid, ticks);
+}
+
 int holdContainerBudget(const QString &runDir, const QString &engine, const run::SupervisorHooks &hooks)
 {
-    QElapsedTimer clock; // the probes' pace
-    clock.start();
     const run::RunDirectory dir(runDir);
     const auto spec = dir.readSpec();
     if (!spec) {
@@ -47,24 +83,22 @@ int holdContainerBudget(const QString &runDir, const QString &engine, const run:
     const auto started = target.scriptStartedMs(runDir);
     const qint64 origin = started ? *started : run::nowMs();
     const auto elapsed = [origin] { return run::nowMs() - origin; };
-    qint64 nextProbe = kContainerBudgetProbeMs;
+    qint64 nextProbe = run::nowMs() + kContainerBudgetProbeMs;
     while (budget.holds()) {
         if (QFileInfo::exists(dir.exitFile()) || !QFileInfo::exists(dir.specFile()))
             return 0; // ended, cancelled, or stopped by whoever came first; or the run was deleted
-        if (clock.elapsed() >= nextProbe) {
-            nextProbe = clock.elapsed() + kContainerBudgetProbeMs;
+        if (run::nowMs() >= nextProbe) {
+            nextProbe = run::nowMs() + kContainerBudgetProbeMs;
             // The container's own end is recorded by the probe (its archives packed too).
             if (const auto probed = target.probe(runDir); probed && probed->state != RunState::Running)
                 return 0;
         }
         for (auto step = budget.next(elapsed()); step != run::BudgetClock::Step::None; step = budget.next(elapsed())) {
-            if (step == run::BudgetClock::Step::Kill)
-                continue; // the engine's stop holds the grace (below)
             say(budget.logLine(step));
             if (const QString title = budget.title(step); !title.isEmpty() && hooks.notify)
                 hooks.notify(title, budget.body(step));
             if (step != run::BudgetClock::Step::Stop)
-                continue;
+                continue; // the word at 80 %; the grace after the stop is the engine's (below)
             const QString reason = spec->budget.reachedText();
             const auto stopped =
                 target.stop(runDir, spec->budget.graceSeconds * 1000, run::ExitRecord{-1, SIGTERM, 0, true, reason},

@@ -1,8 +1,10 @@
 // The watcher that holds a container run's budget on this machine (`ferry __container-budget`).
 #pragma once
 
+#include "common/error.h"
 #include "run/supervisor.h"
 
+#include <QJsonObject>
 #include <QLatin1StringView>
 #include <QString>
 
@@ -23,6 +25,16 @@ inline const QString kContainerBudgetCommand = QStringLiteral("__container-budge
 // container's own end, which it records as a probe does so the archives come with Ferry closed.
 // Returns its exit code (0; 1 when the run folder cannot be read or its engine used).
 int holdContainerBudget(const QString &runDir, const QString &engine, const run::SupervisorHooks &hooks = {});
+
+// Starts the watcher of the run in `runDir` detached (`ferryProgram`'s command, its words into the
+// run's log) and records it in `record` (container.json's: its pid and start ticks, so a later
+// process of the same pid is not taken for it).
+Expected<void> startContainerBudgetWatcher(const QString &runDir, const QString &ferryProgram, const QString &engine,
+                                           QJsonObject &record);
+// Whether `record` names a watcher (a run of an earlier Ferry, or without a budget, names none),
+// and whether that one still lives.
+bool hasContainerBudgetWatcher(const QJsonObject &record);
+bool containerBudgetWatcherAlive(const QJsonObject &record);
 
 // How often the watcher asks the engine whether the container still runs.
 inline constexpr int kContainerBudgetProbeMs = 2000;

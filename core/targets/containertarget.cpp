@@ -24,7 +24,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
-#include <QProcess>
 
 #include <algorithm>
 #include <csignal>
@@ -255,44 +254,6 @@ Expected<QStringList> containerRunFor(const RunDirectory &dir, const run::RunSpe
     return containerRunArguments(container);
 }
 
-// Starts `ferry __container-budget RUN_DIR ENGINE` (containerbudget.h) detached, its words into
-// the run's log; its pid.
-Expected<qint64> startBudgetWatcher(const RunDirectory &dir, const QString &ferryProgram, const QString &engine)
-{
-    QProcess process;
-    process.setProgram(ferryProgram);
-    process.setArguments({kContainerBudgetCommand, dir.path(), engine});
-    process.setWorkingDirectory(dir.path());
-    process.setStandardInputFile(QProcess::nullDevice());
-    process.setStandardOutputFile(dir.logFile(), QIODevice::Append);
-    process.setStandardErrorFile(dir.logFile(), QIODevice::Append);
-    qint64 pid = 0;
-    if (!process.startDetached(&pid))
-        return Error{
-            u"cannot start the watcher of the run's budget '%1': %2"_s.arg(ferryProgram, process.errorString()),
-            {},
-            0,
-            0,
-            u"reinstall Ferry, or start the run without --max-cost and --max-time"_s};
-    return pid;
-}
-
-// The budget's watcher in container.json: its pid and start ticks (run/rundirectory.h), to tell it
-// from a later process of the same pid.
-void recordWatcher(QJsonObject &record, qint64 pid)
-{
-    record[u"budgetWatcherPid"_s] = static_cast<double>(pid);
-    record[u"budgetWatcherTicks"_s] =
-        static_cast<double>(run::processState(pid).value_or(run::ProcessState{}).startTicks);
-}
-
-bool watcherAlive(const QJsonObject &record)
-{
-    const auto pid = static_cast<qint64>(record.value(u"budgetWatcherPid"_s).toDouble());
-    const auto ticks = static_cast<quint64>(record.value(u"budgetWatcherTicks"_s).toDouble());
-    return pid > 0 && run::isSameLiveProcess(pid, ticks);
-}
-
 // When the container's script started, in ms since the epoch (the engine's StartedAt); 0 unknown.
 qint64 startedAtMs(const QJsonObject &state)
 {
@@ -451,12 +412,10 @@ Expected<void> ContainerTarget::start(const QString &runDir, const run::RunSpec 
     }
     // The budget's watcher, from the container's start: it holds the cap with Ferry closed.
     if (spec.budget.limitSeconds() > 0) {
-        const auto watcher = startBudgetWatcher(dir, m_ferryProgram, m_engine);
-        if (!watcher) {
+        if (const auto watcher = startContainerBudgetWatcher(dir.path(), m_ferryProgram, m_engine, record); !watcher) {
             (void)cancel(dir.path(), 0); // a cap nobody holds is a promise not kept
             return watcher.error();
         }
-        recordWatcher(record, *watcher);
     }
     if (!secretValues->isEmpty() && !secrets.waitUntilTaken(kSecretsTakenMs))
         note(dir,
@@ -558,15 +517,13 @@ void ContainerTarget::keepBudgetWatched(const RunDirectory &dir, QJsonObject rec
     // A run of an earlier Ferry (no watcher recorded) or one probed without the ferry program (a
     // test's) is left as it is; a watcher that is gone (killed, the machine's OOM killer) is started
     // again: its clock is the container's, so the cap stays where it was.
-    if (m_ferryProgram.isEmpty() || !record.contains(u"budgetWatcherPid"_s) || watcherAlive(record))
+    if (m_ferryProgram.isEmpty() || !hasContainerBudgetWatcher(record) || containerBudgetWatcherAlive(record))
         return;
-    const auto watcher = startBudgetWatcher(dir, m_ferryProgram, m_engine);
-    if (!watcher) {
+    if (const auto watcher = startContainerBudgetWatcher(dir.path(), m_ferryProgram, m_engine, record); !watcher) {
         note(dir, u"the budget's watcher is gone and cannot be started again: "_s + watcher.error().toString());
         return;
     }
     note(dir, u"the budget's watcher was gone: started again"_s);
-    recordWatcher(record, *watcher);
     if (!writeRecord(dir.path(), record))
         note(dir, u"cannot write container.json"_s);
 }

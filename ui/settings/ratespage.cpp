@@ -239,12 +239,10 @@ Expected<RatesPage::OwnMonthBudget> RatesPage::workspaceMonthBudget() const
     const QString text = m_workspaceMonth->text().trimmed();
     if (text.isEmpty())
         return OwnMonthBudget();
-    if (text == u"none"_s)
-        return OwnMonthBudget(std::optional<cost::MonthBudget>());
-    const auto budget = cost::parseMonthBudget(text);
+    const auto budget = cost::parseOwnMonthBudget(text);
     if (!budget)
         return budget.error();
-    return OwnMonthBudget(std::optional<cost::MonthBudget>(*budget));
+    return OwnMonthBudget(*budget);
 }
 
 void RatesPage::check()
