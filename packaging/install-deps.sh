@@ -63,6 +63,8 @@ test=(
   jupyter-nbconvert python3-nbformat python3-jupyter-client
   # kernels run against Debian's ipykernel, and a cell plots with matplotlib (a PNG comes back)
   python3-ipykernel python3-matplotlib
+  # a run's progress read from a real tqdm bar (tests/tracking/tst_progress.cpp)
+  python3-tqdm
   # a real sshd on 127.0.0.1 and a single-node Slurm with fake GPUs (tests/services/)
   openssh-server slurm-wlm munge
   # a network file system for the run store's journal test: sshfs over the test sshd
