@@ -1,5 +1,8 @@
 #include "run/budgetclock.h"
 
+#include "common/safefile.h"
+#include "run/rundirectory.h"
+
 using namespace Qt::StringLiterals;
 
 namespace ferry::run {
@@ -11,7 +14,8 @@ BudgetClock::Step BudgetClock::next(qint64 elapsedMs)
         return Step::None;
     if (!m_warned && elapsedMs >= qRound64(static_cast<double>(limitMs) * kBudgetWarningShare)) {
         m_warned = true;
-        return Step::Warn;
+        if (m_runDir.isEmpty() || claimWarning(m_runDir))
+            return Step::Warn;
     }
     if (!m_stopped && elapsedMs >= limitMs) {
         m_warned = m_stopped = true;
@@ -23,6 +27,14 @@ BudgetClock::Step BudgetClock::next(qint64 elapsedMs)
         return Step::Kill;
     }
     return Step::None;
+}
+
+bool BudgetClock::claimWarning(const QString &runDir)
+{
+    const QString mark = RunDirectory(runDir).budgetWarnedFile();
+    if (createNewFile(mark, {}))
+        return true;
+    return entryKind(mark) == EntryKind::Missing;
 }
 
 QString BudgetClock::logLine(Step step) const

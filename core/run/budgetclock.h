@@ -17,10 +17,20 @@ class BudgetClock {
 public:
     enum class Step { None, Warn, Stop, Kill };
 
-    explicit BudgetClock(RunBudget budget, QString runId) : m_budget(budget), m_runId(std::move(runId)) {}
+    // `runDir`: the run's folder, where the 80 % word is claimed (claimWarning); empty: not.
+    explicit BudgetClock(RunBudget budget, QString runId, QString runDir = {})
+        : m_budget(budget), m_runId(std::move(runId)), m_runDir(std::move(runDir))
+    {
+    }
 
-    // The step due at `elapsedMs` that was not taken yet (None: nothing); call until None.
+    // The step due at `elapsedMs` that was not taken yet (None: nothing); call until None. The
+    // word at 80 % is skipped when the run's folder says it was said (claimWarning).
     Step next(qint64 elapsedMs);
+    // Whether the 80 % word is still to be said for the run in `runDir`: true once, to whoever
+    // asks first, who leaves RunDirectory::budgetWarnedFile() there; so a watcher started again, or
+    // a second Ferry that follows the run, does not say it again. True when the mark cannot be
+    // left (a full disk: said twice rather than never).
+    static bool claimWarning(const QString &runDir);
     bool holds() const { return m_budget.limitSeconds() > 0; }
     const RunBudget &budget() const { return m_budget; }
 
@@ -32,6 +42,7 @@ public:
 private:
     RunBudget m_budget;
     QString m_runId;
+    QString m_runDir;
     bool m_warned = false;
     bool m_stopped = false;
     bool m_killed = false;

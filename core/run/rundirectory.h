@@ -78,6 +78,8 @@ public:
     // Why a sweep stopped the run early (core/sweep), written before it is cancelled: a follower
     // that sees the cancel stores it as `stopped early` with this reason.
     QString stopReasonFile() const { return file(u"stop-reason"); }
+    // Left by whoever said the 80 % word of the run's budget (run/budgetclock.h): said once.
+    QString budgetWarnedFile() const { return file(u"budget-warned"); }
 
     // Every file that says the folder holds or held a run: the records above, the log and the
     // archives. One list, so that no target refuses a used folder by fewer of them.

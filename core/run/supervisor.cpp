@@ -273,7 +273,7 @@ int Supervision::run()
     m_child = *child;
     m_startedAt = monotonicMs();
     m_runId = spec->id;
-    m_budget.emplace(spec->budget, spec->id);
+    m_budget.emplace(spec->budget, spec->id, m_dir.path());
     SupervisorRecord record;
     record.supervisorPid = ::getpid();
     record.supervisorStartTicks = processState(record.supervisorPid).value_or(ProcessState{}).startTicks;

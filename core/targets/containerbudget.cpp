@@ -76,7 +76,7 @@ int holdContainerBudget(const QString &runDir, const QString &engine, const run:
     if (const auto left = run::leaveStartersSession(); !left)
         say(u"the budget's watcher stays in Ferry's session: "_s + left.error().toString());
     ContainerTarget target(engine);
-    run::BudgetClock budget(spec->budget, spec->id);
+    run::BudgetClock budget(spec->budget, spec->id, runDir);
     // The script's time since its container started, as the engine says (a watcher started again
     // by a probe, containertarget.h, keeps the cap where it was); else since this watcher started,
     // just after the container.

@@ -167,16 +167,13 @@ namespace {
 
 // The runner's cap (scripts::runnerBody): an SSH or Slurm run's budget is held by its runner on the
 // host, in seconds of the script's time, with the texts the local supervisor writes (run::RunBudget).
-// A Slurm run's --time (cap and grace, slurmtarget.h) stays Slurm's backstop. A run across nodes gets
-// only the word at 80 % (BUDGET_STOP=0): its script's group there is srun's, which turns a SIGTERM into
-// SIGKILL for every rank (no grace), so Slurm's --time stops it.
+// A Slurm run's --time (cap and grace, slurmtarget.h) stays Slurm's backstop. A run across nodes
+// gets its grace signal through Slurm, every rank at once (scripts::ranks).
 Expected<QByteArray> budgetLines(const run::RunSpec &spec)
 {
     const run::RunBudget &b = spec.budget;
     if (!spec.target.onHost() || b.limitSeconds() <= 0)
         return QByteArray("BUDGET_S=0\n");
-    const auto distribution = run::Distribution::of(spec.target);
-    const bool stop = !distribution || !distribution->isDistributed();
     const QString reasonJson =
         QString::fromUtf8(QJsonDocument(QJsonArray{b.reachedText()}).toJson(QJsonDocument::Compact));
     const auto reason = shellQuote(b.reachedText());
@@ -186,7 +183,7 @@ Expected<QByteArray> budgetLines(const run::RunSpec &spec)
         return Error{u"the run's budget cannot be written on a command line"_s, {}, 0, 0, {}};
     return QByteArray("BUDGET_S=" + QByteArray::number(b.limitSeconds()) +
                       " BUDGET_GRACE_S=" + QByteArray::number(std::max(0, b.graceSeconds)) +
-                      " BUDGET_STOP=" + (stop ? "1" : "0") + '\n' + "BUDGET_REASON=" + reason->toUtf8() + '\n' +
+                      '\n' + "BUDGET_REASON=" + reason->toUtf8() + '\n' +
                       "BUDGET_WARNING=" + warning->toUtf8() + '\n' + "BUDGET_REASON_JSON=" + json->toUtf8() + '\n');
 }
 

@@ -80,7 +80,7 @@ echo "$child" > "$RUN/child"
 # The run's cap (an SSH or Slurm run's budget, BUDGET_S seconds of the script's time): held here,
 # so it holds with Ferry closed. A word in the log at 80 %, at the cap the stop a cancel makes (TERM
 # to the script's group, KILL after BUDGET_GRACE_S), and budget-reached for the exit record. A run
-# across nodes (BUDGET_STOP=0) gets the word only: Slurm's --time stops it (remoterun.cpp).
+# across nodes sends its TERM to every rank through Slurm (ferry_ranks_signal), not to srun.
 rm -f "$RUN/budget-reached"
 ferry_budget_container() { # an SSH run in an image (remoteimage.h): its container too
   command -v docker >/dev/null 2>&1 || return 0
@@ -94,11 +94,12 @@ if [ "${BUDGET_S:-0}" -gt 0 ]; then
     while kill -0 "$child" 2>/dev/null; do
       b_used=$(($(stamp) - b_start))
       if [ "$b_warned" = 0 ] && [ $((b_used * 10)) -ge $((BUDGET_S * 8000)) ]; then note "$BUDGET_WARNING"; b_warned=1; fi
-      [ "$b_warned" = 1 ] && [ "${BUDGET_STOP:-1}" = 0 ] && exit 0
       if [ "$b_used" -ge $((BUDGET_S * 1000)) ]; then
         : > "$RUN/budget-reached"
         note "$BUDGET_REASON: stopping the run (SIGTERM now, SIGKILL in $BUDGET_GRACE_S s)"
-        kill -TERM -- "-$child" 2>/dev/null
+        if ! { declare -F ferry_ranks_signal >/dev/null && ferry_ranks_signal TERM; }; then
+          kill -TERM -- "-$child" 2>/dev/null
+        fi
         ferry_budget_container TERM
         b_end=$(($(stamp) + BUDGET_GRACE_S * 1000))
         while kill -0 -- "-$child" 2>/dev/null && [ "$(stamp)" -lt "$b_end" ]; do sleep 0.2; done
@@ -140,9 +141,12 @@ if [ "$rc" != 0 ] && [ "$cancelled" = false ] && [ "$signalled" = 0 ] && declare
   fi
 fi
 # Under Slurm a signal we did not ask for is the scheduler's (time limit, preemption, a
-# requeue): Ferry reads the outcome from Slurm, and a requeued job runs this again.
-if [ "$rc" -gt 128 ] && [ "$cancelled" = false ] && [ -z "$why" ] && [ -n "${SLURM_JOB_ID:-}" ]; then
-  note "stopped by signal $((rc - 128)) from Slurm"
+# requeue): Ferry reads the outcome from Slurm, and a requeued job runs this again. So is the end
+# of a script that saved its work on Slurm's SIGTERM to this runner and exited.
+if [ "$cancelled" = false ] && [ -z "$why" ] && [ -n "${SLURM_JOB_ID:-}" ] &&
+  { [ "$rc" -gt 128 ] || [ "$signalled" = 1 ]; }; then
+  if [ "$rc" -gt 128 ]; then note "stopped by signal $((rc - 128)) from Slurm"
+  else note "stopped by a signal from Slurm (the script exited with code $rc)"; fi
   exit "$rc"
 fi
 code=$rc; sig=0
@@ -189,6 +193,12 @@ ferry_ranks_start() {
   setsid srun --kill-on-bad-exit=1 --nodes="$FERRY_NODES" --ntasks="$WORLD_SIZE" \
     --ntasks-per-node="$FERRY_TASKS_PER_NODE" bash "$RUN/runner.sh" --ferry-rank &
 }
+# A signal to every rank, from Slurm (the job's steps, not this batch script): srun itself would
+# turn a SIGTERM into SIGKILL for every rank. Fails where scancel does.
+ferry_ranks_signal() {
+  [ -n "${SLURM_JOB_ID:-}" ] && command -v scancel >/dev/null 2>&1 &&
+    scancel --signal="$1" "$SLURM_JOB_ID" 2>/dev/null
+}
 # The first rank that failed, by the time it ended: "RANK CODE NODE".
 ferry_ranks_failure() {
   local f c t n
@@ -222,6 +232,9 @@ ferry_rank() {
     done
   fi
   cd "$RUN/code" || exit 1
+  # A TERM for every rank (the budget's, Slurm's --time) is the script's to handle: this shell
+  # waits for it and records how it ended (a handler, not an ignore: the script gets the default).
+  trap : TERM
   "${cmd[@]}"
   local rc=$?
   echo "$rc $(date +%s%3N) $node" > "$RUN/ranks/$rank.exit"

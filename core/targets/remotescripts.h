@@ -8,10 +8,10 @@
 namespace ferry::targets::scripts {
 
 // The runner's body, after `RUN=<folder>`, `COMMAND=(<env NAME=VALUE... interpreter script args>)`
-// and `BUDGET_S=<seconds>` (0: no cap; else BUDGET_GRACE_S, BUDGET_STOP (0: the word at 80 % only),
-// BUDGET_REASON, BUDGET_WARNING and BUDGET_REASON_JSON, run::RunBudget's texts): log redirection,
-// pid file, heartbeat, the script in its own session, its cap (SIGTERM to its group, SIGKILL after
-// the grace), the exit record.
+// and `BUDGET_S=<seconds>` (0: no cap; else BUDGET_GRACE_S, BUDGET_REASON, BUDGET_WARNING and
+// BUDGET_REASON_JSON, run::RunBudget's texts): log redirection, pid file, heartbeat, the script in
+// its own session, its cap (SIGTERM to its group, or to every rank of a run across nodes; SIGKILL
+// after the grace), the exit record.
 extern const char runnerBody[];
 
 // POSIX sh: defines ferry_watch LOG TIMES SAMPLES GROUPFILE ALIVE_PID [HEARTBEAT], which runs

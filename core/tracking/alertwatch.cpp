@@ -1,11 +1,8 @@
 #include "tracking/alertwatch.h"
 
-#include "common/safefile.h"
 #include "run/budgetclock.h"
 
 #include <QDateTime>
-#include <QDir>
-#include <QFileInfo>
 
 #include <algorithm>
 #include <utility>
@@ -184,11 +181,8 @@ void AlertWatch::checkBudget(const RunRecord &record, qint64 nowMs, bool queued,
     if (elapsed < qRound64(static_cast<double>(limitMs) * kBudgetWarningShare))
         return;
     m_budgetWarned = true;
-    const QString told = m_runDir.isEmpty() ? QString() : QDir(m_runDir).filePath(kBudgetWarnedFile);
-    if (elapsed >= limitMs || (!told.isEmpty() && QFileInfo::exists(told)))
+    if (elapsed >= limitMs || (!m_runDir.isEmpty() && !BudgetClock::claimWarning(m_runDir)))
         return; // past the cap its end says why; or another Ferry said it already
-    if (!told.isEmpty() && !appendToFileSafely(told, {}))
-        qWarning("cannot write %s", qPrintable(told));
     Alert alert = alertFor(Alert::Kind::BudgetUsed, nowMs);
     alert.detail = BudgetClock(m_budget, m_runId).body(BudgetClock::Step::Warn);
     fired << alert;

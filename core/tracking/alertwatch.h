@@ -74,10 +74,10 @@ public:
     bool ended() const { return m_ended; }
 
     // The run's folder here (a remote run's local copy): the budget's word, once said, is
-    // remembered there (kBudgetWarnedFile), so a Ferry that follows the run later (a window opened
-    // again, another `ferry runs watch`) does not say it again. Empty: remembered in this watch only.
+    // remembered there (run::BudgetClock::claimWarning), so a Ferry that follows the run later (a
+    // window opened again, another `ferry runs watch`) does not say it again. Empty: remembered in
+    // this watch only.
     void setRunDir(const QString &runDir) { m_runDir = runDir; }
-    static constexpr QLatin1StringView kBudgetWarnedFile{"budget-warned"};
 
 private:
     void checkPoint(const AlertRule &rule, qsizetype index, const QString &name, double step, double value,

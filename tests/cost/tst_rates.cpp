@@ -63,7 +63,7 @@ private Q_SLOTS:
         QTest::newRow("words") << u"cheap"_s << u"not a rate"_s;
         QTest::newRow("huge") << u"99999999/h"_s << u"more than"_s;
         QTest::newRow("unknown instance") << u"aws:p99.huge"_s << u"no aws instance"_s;
-        QTest::newRow("no spot price") << u"azure:Standard_NC6s_v3:spot"_s << u"no spot price"_s;
+        QTest::newRow("no spot price") << u"azure:Standard_ND96isr_H100_v5:spot"_s << u"no spot price"_s;
     }
     void wrongAmountsAreRefused()
     {

@@ -2,7 +2,7 @@
 // --time, read back from a real single-node Slurm with `scontrol show job`; a shorter --time of
 // its own is kept. The cap itself is held by the job's runner, as an SSH run's: a run far past it
 // is stopped at it (SIGTERM, its checkpoint saved), cancelled with the local supervisor's reason,
-// the 80 % word in its log; a run across nodes gets the word only (Slurm's --time stops it).
+// the 80 % word in its log (a run across nodes: tst_slurmmultinode).
 #include "targets/slurmtarget.h"
 
 #include "run/archive.h"
@@ -130,23 +130,6 @@ private Q_SLOTS:
         QVERIFY2(warned >= 0 && stopped > warned, qPrintable(log));
         QVERIFY2(log.contains(u"checkpoint written"_s) && !log.contains(u"done"_s), qPrintable(log));
         QVERIFY2(!log.contains(u"grace of 10 s has passed"_s) && !log.contains(u"from Slurm"_s), qPrintable(log));
-    }
-
-    // Across nodes the runner only says 80 %: srun would turn a SIGTERM into SIGKILL for every rank.
-    void aRunAcrossNodesGetsTheWordOnly()
-    {
-        ferry::run::RunSpec spec =
-            ferry::test::remoteSpec(u"slurm:local"_s, ferry::test::kScripts, u"budget.py"_s, u"/tmp"_s);
-        spec.budget.maxSeconds = 3;
-        ferry::targets::RunnerParts parts;
-        parts.sbatchLines = {u"--job-name=x"_s};
-        auto script = ferry::targets::RemoteRun::runnerScript(spec, u"/r/run"_s, {}, parts);
-        QVERIFY(script);
-        QVERIFY2(script->contains("BUDGET_S=3 BUDGET_GRACE_S=30 BUDGET_STOP=1\n"), script->constData());
-        spec.target.options[u"nodes"_s] = 2;
-        script = ferry::targets::RemoteRun::runnerScript(spec, u"/r/run"_s, {}, parts);
-        QVERIFY2(script, script ? "" : qPrintable(script.error().toString()));
-        QVERIFY2(script->contains("BUDGET_S=3 BUDGET_GRACE_S=30 BUDGET_STOP=0\n"), script->constData());
     }
 };
 

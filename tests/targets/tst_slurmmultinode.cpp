@@ -4,7 +4,8 @@
 // names of its own, both ranks' logs are kept, the all-reduced gradients keep the ranks' weights
 // equal, rank 0's model is in model.tar.gz; a secret variable reaches every rank, redacted in
 // every log. Killing rank 1's process fails the run with that rank's reason and leaves nothing
-// running; a requeue starts every rank again; a cancel mid-run leaves nothing in squeue.
+// running; a cap gives every rank its grace signal; a requeue starts every rank again; a cancel
+// mid-run leaves nothing in squeue.
 #include "secrets/secretstore.h"
 #include "support/cli.h"
 #include "support/files.h"
@@ -29,14 +30,20 @@ namespace {
 // The contract as "contract|NAME|VALUE|..." (no JSON object: the log's metric parser would take
 // it for metrics), the weights' checksum as hex doubles, rank 0's loss as metrics, and the
 // all-reduce bandwidth.
-const QByteArray kDdpScript = R"PY(import argparse, json, os, struct, time
-import torch
-import torch.distributed as dist
+const QByteArray kDdpScript = R"PY(import argparse, json, os, signal, struct, time
 
 p = argparse.ArgumentParser()
 p.add_argument("--steps", type=int, default=20)
 p.add_argument("--pause", type=float, default=0.0)
+p.add_argument("--term", type=int, default=0)  # 1: a checkpoint "saved" on SIGTERM, then exit 0
 a, _ = p.parse_known_args()
+if a.term:
+    def on_term(*_):
+        print("rank %s: checkpoint saved on SIGTERM" % os.environ.get("RANK"), flush=True)
+        os._exit(0)
+    signal.signal(signal.SIGTERM, on_term)
+import torch
+import torch.distributed as dist
 names = ["RANK", "WORLD_SIZE", "LOCAL_RANK", "NODE_RANK", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT",
          "SM_HOSTS", "SM_CURRENT_HOST", "SM_NUM_GPUS", "SM_FRAMEWORK_PARAMS", "SM_TRAINING_ENV", "SECRET_TOKEN"]
 print("contract|" + "|".join(n + "|" + os.environ.get(n, "(unset)") for n in names), flush=True)
@@ -284,6 +291,28 @@ private Q_SLOTS:
         QCOMPARE(run[u"status"_s].toString(), u"failed"_s);
         QVERIFY2(run[u"error"_s].toString().contains(u"rank 1 on n2 was killed by signal 9"_s),
                  qPrintable(run[u"error"_s].toString()));
+        QVERIFY(waitFor([&] { return queue().isEmpty() && markedProcesses(id).isEmpty(); }, 60000, 500));
+    }
+
+    // The run's cap, held by the runner on the first node: at the cap every rank gets the grace
+    // signal (through Slurm, not srun: srun would make it SIGKILL), saves its checkpoint and exits;
+    // the run ends cancelled with the budget's reason, nothing left running.
+    void aCapGivesEveryRankItsGraceSignal()
+    {
+        const auto started = runFerry(m_ws.path(), runArguments({u"--max-time"_s, u"0:00:15"_s, u"--grace"_s, u"30"_s,
+                                                                 u"--hp"_s, u"steps=100000"_s, u"--hp"_s,
+                                                                 u"pause=0.2"_s, u"--hp"_s, u"term=1"_s}));
+        QVERIFY2(started.exitCode == 0, qPrintable(started.err));
+        const QString id = newestRun();
+        (void)runFerry(m_ws.path(), {u"runs"_s, u"attach"_s, id}, 300000);
+        const QJsonObject run = show(id);
+        QCOMPARE(run[u"status"_s].toString(), u"cancelled"_s);
+        QCOMPARE(run[u"error"_s].toString(), u"budget: max-time 0:00:15 reached"_s);
+        const QString first = logOf(id, 0), second = logOf(id, 1);
+        QVERIFY2(first.contains(u"80 % of the budget used: max-time 0:00:15"_s), qPrintable(first));
+        QVERIFY2(first.contains(u"rank 0: checkpoint saved on SIGTERM"_s), qPrintable(first));
+        QVERIFY2(second.contains(u"rank 1: checkpoint saved on SIGTERM"_s), qPrintable(second));
+        QVERIFY2(!first.contains(u"grace of 30 s has passed"_s), qPrintable(first));
         QVERIFY(waitFor([&] { return queue().isEmpty() && markedProcesses(id).isEmpty(); }, 60000, 500));
     }
 

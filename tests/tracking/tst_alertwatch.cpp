@@ -4,6 +4,7 @@
 // remote run's budget (once; not for a local run, whose supervisor says it; a queue's wait not
 // counted).
 #include "run/budgetclock.h"
+#include "run/rundirectory.h"
 #include "support/testmain.h"
 #include "tracking/alertwatch.h"
 
@@ -294,7 +295,7 @@ private Q_SLOTS:
         AlertWatch first(*m_store, run.id);
         first.setRunDir(folder.path());
         QCOMPARE(first.observe(run, kAlertT0 + 85'000).size(), 1);
-        QVERIFY(QFileInfo::exists(folder.filePath(AlertWatch::kBudgetWarnedFile)));
+        QVERIFY(QFileInfo::exists(ferry::run::RunDirectory(folder.path()).budgetWarnedFile()));
         AlertWatch again(*m_store, run.id);
         again.setRunDir(folder.path());
         QVERIFY(again.observe(run, kAlertT0 + 86'000).isEmpty());
