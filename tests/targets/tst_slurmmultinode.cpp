@@ -299,9 +299,9 @@ private Q_SLOTS:
     // the run ends cancelled with the budget's reason, nothing left running.
     void aCapGivesEveryRankItsGraceSignal()
     {
-        const auto started = runFerry(m_ws.path(), runArguments({u"--max-time"_s, u"0:00:15"_s, u"--grace"_s, u"30"_s,
-                                                                 u"--hp"_s, u"steps=100000"_s, u"--hp"_s,
-                                                                 u"pause=0.2"_s, u"--hp"_s, u"term=1"_s}));
+        const auto started =
+            runFerry(m_ws.path(), runArguments({u"--max-time"_s, u"0:00:15"_s, u"--grace"_s, u"30"_s, u"--hp"_s,
+                                                u"steps=100000"_s, u"--hp"_s, u"pause=0.2"_s, u"--hp"_s, u"term=1"_s}));
         QVERIFY2(started.exitCode == 0, qPrintable(started.err));
         const QString id = newestRun();
         (void)runFerry(m_ws.path(), {u"runs"_s, u"attach"_s, id}, 300000);
