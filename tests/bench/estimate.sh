@@ -18,7 +18,8 @@
 # time fell inside the estimate's [low, high]. Goal: the estimate's median at most 15 %.
 # Measured 2026-12-07 (2 cores shared with other builds), leave-one-out: the embedded trainer's
 # runs 14.8 % (the last run's duration 52.4 %), the trials 10.0 % (34.7 %); docs/cost.md has all.
-# Again 2026-12-07 20:52 on a quiet machine: 1.2 % (42.2 %), the trials 2.9 % (26.3 %).
+# Again 2026-12-07 20:52 on a quiet machine: 1.2 % (42.2 %), the trials 2.9 % (26.3 %); and
+# 2026-12-07 23:49, quiet: 0.6 % (41.4 %), the trials 4.1 % (32.5 %); at launch 0.5 % and 5.3 %.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build}
