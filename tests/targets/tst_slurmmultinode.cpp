@@ -5,7 +5,7 @@
 // equal, rank 0's model is in model.tar.gz; a secret variable reaches every rank, redacted in
 // every log. Killing rank 1's process fails the run with that rank's reason and leaves nothing
 // running; a cap gives every rank its grace signal; a requeue starts every rank again; a cancel
-// mid-run leaves nothing in squeue.
+// mid-run gives every rank its SIGTERM first and leaves nothing in squeue.
 #include "secrets/secretstore.h"
 #include "support/cli.h"
 #include "support/files.h"
@@ -402,16 +402,22 @@ max_parallel: 1
     void cancelStopsEveryRank()
     {
         const auto started =
-            runFerry(m_ws.path(), runArguments({u"--hp"_s, u"steps=100000"_s, u"--hp"_s, u"pause=0.05"_s}));
+            runFerry(m_ws.path(),
+                     runArguments({u"--hp"_s, u"steps=100000"_s, u"--hp"_s, u"pause=0.2"_s, u"--hp"_s, u"term=1"_s}));
         QVERIFY2(started.exitCode == 0, qPrintable(started.err));
         const QString id = newestRun();
         QVERIFY2(waitFor([&] { return rankProcess(id, u"0"_s) != 0 && rankProcess(id, u"1"_s) != 0; }, 120000, 500),
                  qPrintable(logOf(id, 0)));
+        QVERIFY(waitFor([&] { return logOf(id, 0).contains(u"\"step\": 3,"_s); }, 120000, 500));
         const auto cancelled = runFerry(m_ws.path(), {u"runs"_s, u"cancel"_s, id}, 300000);
         QVERIFY2(cancelled.exitCode == 0, qPrintable(cancelled.err));
         QVERIFY(queue().isEmpty());
         QVERIFY(waitFor([&] { return markedProcesses(id).isEmpty(); }, 30000, 500));
         QCOMPARE(show(id)[u"status"_s].toString(), u"cancelled"_s);
+        // Slurm's SIGTERM reached every rank before its SIGKILL: each saved its checkpoint.
+        const QString first = logOf(id, 0), second = logOf(id, 1);
+        QVERIFY2(first.contains(u"rank 0: checkpoint saved on SIGTERM"_s), qPrintable(first));
+        QVERIFY2(second.contains(u"rank 1: checkpoint saved on SIGTERM"_s), qPrintable(second));
     }
 };
 
