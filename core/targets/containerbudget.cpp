@@ -3,11 +3,13 @@
 #include "run/budgetclock.h"
 #include "run/rundirectory.h"
 #include "targets/containertarget.h"
+#include "targets/shellquote.h"
 
 #include <QFileInfo>
 #include <QProcess>
 #include <QThread>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 
@@ -63,6 +65,36 @@ bool containerBudgetWatcherAlive(const QJsonObject &record)
     const auto pid = static_cast<qint64>(record.value(kWatcherPid).toDouble());
     const auto ticks = static_cast<quint64>(record.value(kWatcherTicks).toDouble());
     return pid > 0 && run::isSameLiveProcess(pid, ticks);
+}
+
+qint64 containerBackstopSeconds(const run::RunBudget &budget)
+{
+    const qint64 cap = budget.limitSeconds();
+    return cap > 0 ? cap + std::max(0, budget.graceSeconds) + kContainerBackstopSlackSeconds : 0;
+}
+
+Expected<QString> containerBackstopShell(const run::RunBudget &budget, const QString &log)
+{
+    const qint64 wait = containerBackstopSeconds(budget);
+    if (wait <= 0)
+        return QString();
+    const int grace = std::max(0, budget.graceSeconds);
+    const auto line = shellQuote(u"ferry: %1: its watcher is gone, the container stops itself (SIGTERM now, SIGKILL "
+                                 u"in %2 s)"_s.arg(budget.reachedText())
+                                     .arg(grace));
+    const auto target = shellQuote(log);
+    if (!line || !target)
+        return Error{u"the run's budget cannot be written on a command line"_s, {}, 0, 0, {}};
+    // $$ is the shell that becomes the script (exec): the process the engine's stop signals too.
+    return u"( sleep %1; echo %2 >>%3; kill -TERM $$; sleep %4; kill -KILL $$ ) >/dev/null 2>&1 &\n"_s.arg(wait)
+        .arg(*line, *target)
+        .arg(grace);
+}
+
+bool endedByContainerBackstop(const run::RunBudget &budget, qint64 startedMs, qint64 finishedMs)
+{
+    const qint64 wait = containerBackstopSeconds(budget);
+    return wait > 0 && startedMs > 0 && finishedMs - startedMs >= wait * 1000;
 }
 
 int holdContainerBudget(const QString &runDir, const QString &engine, const run::SupervisorHooks &hooks)

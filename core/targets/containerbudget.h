@@ -39,4 +39,20 @@ bool containerBudgetWatcherAlive(const QJsonObject &record);
 // How often the watcher asks the engine whether the container still runs.
 inline constexpr int kContainerBudgetProbeMs = 2000;
 
+// The container's own backstop, for a watcher that is gone while nothing probes the run to start
+// it again (Ferry closed and the watcher killed: the OOM killer, a logout that took the session's
+// processes; the container lives on in the engine): the container's shell, before it becomes the
+// script, leaves a job that waits this many seconds of the container's time, says so in the log,
+// sends SIGTERM to the script and SIGKILL once the grace has passed, as Slurm's --time does for a
+// Slurm run. The cap, the grace and kContainerBackstopSlackSeconds: a watcher that lives has
+// stopped the container by then. 0 without a cap.
+inline constexpr qint64 kContainerBackstopSlackSeconds = 5;
+qint64 containerBackstopSeconds(const run::RunBudget &budget);
+// That job, a line of the container's shell (`log` the run's log as the container sees it); empty
+// without a cap.
+Expected<QString> containerBackstopShell(const run::RunBudget &budget, const QString &log);
+// Whether a container that the engine says ran from `startedMs` to `finishedMs` was ended by it:
+// it ran for the backstop's whole wait (a script that ends by itself before is not).
+bool endedByContainerBackstop(const run::RunBudget &budget, qint64 startedMs, qint64 finishedMs);
+
 } // namespace ferry::targets

@@ -113,17 +113,41 @@ bool isActive(const QJsonObject &state)
     return status != u"exited"_s && status != u"dead"_s && status != u"stopped"_s;
 }
 
-// How the container's main process ended. Docker's init (tini) reports a signal as 128+n.
-ExitRecord exitOf(const QJsonObject &state, const RunDirectory &dir)
+// A time of the engine's state, in ms since the epoch; 0 unknown (Docker says 0001-01-01 for never).
+qint64 stateTimeMs(const QJsonObject &state, const QString &name)
+{
+    const QDateTime at = QDateTime::fromString(state.value(name).toString(), Qt::ISODateWithMs);
+    return at.isValid() && at.toMSecsSinceEpoch() > 0 ? at.toMSecsSinceEpoch() : 0;
+}
+
+// When the container's script started and ended (the engine's StartedAt and FinishedAt).
+qint64 startedAtMs(const QJsonObject &state)
+{
+    return stateTimeMs(state, u"StartedAt"_s);
+}
+qint64 finishedAtMs(const QJsonObject &state)
+{
+    return stateTimeMs(state, u"FinishedAt"_s);
+}
+
+// How the container's main process ended, from the engine's state (Docker's init, tini, reports a
+// signal as 128+n); stopped by its own backstop (its watcher gone, containerbudget.h): cancelled,
+// the budget's reason, as the watcher would have said.
+ExitRecord exitOf(const QJsonObject &state, const RunDirectory &dir, const run::RunBudget &budget)
 {
     ExitRecord exit;
+    if (endedByContainerBackstop(budget, startedAtMs(state), finishedAtMs(state))) {
+        exit.cancelled = true;
+        exit.error = budget.reachedText();
+    }
     const int code = state.value(u"ExitCode"_s).toInt(-1);
     if (code > 128 && code < 128 + 65) {
         exit.signal = code - 128;
     } else {
         exit.exitCode = code;
     }
-    exit.error = dir.failureText();
+    if (exit.error.isEmpty())
+        exit.error = dir.failureText();
     if (exit.error.isEmpty() && state.value(u"OOMKilled"_s).toBool())
         exit.error = u"the container ran out of memory"_s;
     if (exit.error.isEmpty())
@@ -231,9 +255,13 @@ Expected<QStringList> containerRunFor(const RunDirectory &dir, const run::RunSpe
     // entry (containersecrets.h) gives them to the script and redacts the log.
     // The host as the container sees it (run/hostfacts.h): its OS, the machine's CPU and GPUs.
     // Before the script, not beside it: the container ends with the script, and with it the facts.
+    // With a cap, the container's own backstop (containerbudget.h) beside them.
+    const auto backstop = containerBackstopShell(absolute.budget, kFerryMount + u"/log"_s);
+    if (!backstop)
+        return backstop.error();
     const QString watch = QString::fromLatin1(scripts::watcher) + QString::fromLatin1(run::kHostFactsScript) +
                           u"ferry_host_facts > %1/host.txt 2>/dev/null\n"_s.arg(kFerryMount) +
-                          u"ferry_watch %1/log %1/log.times %1/system.samples '' $$ &\n"_s.arg(kFerryMount);
+                          u"ferry_watch %1/log %1/log.times %1/system.samples '' $$ &\n"_s.arg(kFerryMount) + *backstop;
     if (secretValues.isEmpty())
         container.command = {u"sh"_s, u"-c"_s, watch + u"exec \"$@\" >>%1/log 2>&1"_s.arg(kFerryMount), u"sh"_s};
     else
@@ -252,13 +280,6 @@ Expected<QStringList> containerRunFor(const RunDirectory &dir, const run::RunSpe
     }
     container.command << run::runCommand(absolute, interpreter, run::kContainerKeeperMount);
     return containerRunArguments(container);
-}
-
-// When the container's script started, in ms since the epoch (the engine's StartedAt); 0 unknown.
-qint64 startedAtMs(const QJsonObject &state)
-{
-    const QDateTime at = QDateTime::fromString(state.value(u"StartedAt"_s).toString(), Qt::ISODateWithMs);
-    return at.isValid() && at.toMSecsSinceEpoch() > 0 ? at.toMSecsSinceEpoch() : 0;
 }
 
 } // namespace
@@ -475,7 +496,7 @@ Expected<RunProbe> ContainerTarget::probe(const QString &runDir)
             return status;
         }
         if (state) // it ended: record how (unless a concurrent probe or cancel did first)
-            dir.recordEnd(exitOf(*state, dir));
+            dir.recordEnd(exitOf(*state, dir, spec->budget));
     }
     const auto exit = dir.readExit();
     if (!exit)

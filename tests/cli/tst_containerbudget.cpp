@@ -3,8 +3,9 @@
 // __container-budget`, targets/containerbudget.h) with Ferry closed. At the cap the script gets the
 // grace signal and saves a checkpoint into its model folder, the container is removed, the record
 // says why, and 80 % and the stop reach the desktop (a real notification server); a script that
-// ignores the grace signal is killed once the grace has passed; a run that ends before its cap is
-// recorded and packed by the watcher alone.
+// ignores the grace signal is killed once the grace has passed; a container whose watcher is gone
+// stops itself (its backstop); a run that ends before its cap is recorded and packed by the watcher
+// alone.
 #include "support/cli.h"
 #include "support/container.h"
 #include "support/files.h"
@@ -141,6 +142,36 @@ private Q_SLOTS:
         const QString text = log(id);
         QVERIFY2(text.contains(u"the budget's watcher was gone: started again"_s), qPrintable(text));
         QVERIFY2(text.count(word) == 1, qPrintable(text));
+    }
+
+    // The container's own backstop (targets/containerbudget.h): its watcher killed at once and
+    // nothing of Ferry's looking at the run, the container stops itself once the cap, the grace and
+    // the slack have passed (12 s here): the script gets SIGTERM and saves its checkpoint; the next
+    // look records the run cancelled with the budget's reason.
+    void aContainerWhoseWatcherIsGoneStopsItself()
+    {
+        const QString id = start({u"--max-time"_s, u"5"_s, u"--grace"_s, u"2"_s});
+        QVERIFY(!id.isEmpty());
+        const auto watcher = static_cast<pid_t>(
+            ferry::targets::ContainerTarget::readRecord(runDir(id)).value(u"budgetWatcherPid"_s).toDouble());
+        QVERIFY(watcher > 0);
+        QCOMPARE(::kill(watcher, SIGKILL), 0);
+        const auto running = [&] {
+            return !ferry::test::docker({u"ps"_s, u"-q"_s, u"--filter"_s, u"label=ferry.run-id="_s + id})
+                        .out.trimmed()
+                        .isEmpty();
+        };
+        QVERIFY2(ferry::test::waitFor([&] { return !running(); }, 90000), qPrintable(log(id)));
+        const QString text = log(id);
+        QVERIFY2(text.contains(u"ferry: budget: max-time 0:00:05 reached: its watcher is gone, the container stops "
+                               u"itself (SIGTERM now, SIGKILL in 2 s)"_s),
+                 qPrintable(text));
+        QVERIFY2(text.contains(u"checkpoint written"_s) && !text.contains(u"\ndone"_s), qPrintable(text));
+        const QJsonObject run = ferry::test::shownRun(m_ws.path(), id);
+        QCOMPARE(run.value(u"status"_s).toString(), u"cancelled"_s);
+        QCOMPARE(run.value(u"error"_s).toString(), u"budget: max-time 0:00:05 reached"_s);
+        QVERIFY(QFile::exists(runDir(id) + u"/model/checkpoint.txt"_s));
+        QVERIFY(ferry::test::containersLabelled(id).isEmpty());
     }
 
     // A run that ends before its cap: its watcher records the end and packs the archives (no
