@@ -32,9 +32,11 @@ BudgetClock::Step BudgetClock::next(qint64 elapsedMs)
 bool BudgetClock::claimWarning(const QString &runDir)
 {
     const QString mark = RunDirectory(runDir).budgetWarnedFile();
-    if (createNewFile(mark, {}))
-        return true;
-    return entryKind(mark) == EntryKind::Missing;
+    if (entryKind(mark) != EntryKind::Missing)
+        return false; // said already
+    // Left before it is said; a mark that cannot be left (a full disk) changes nothing: said.
+    (void)createNewFile(mark, {});
+    return true;
 }
 
 QString BudgetClock::logLine(Step step) const

@@ -26,10 +26,10 @@ public:
     // The step due at `elapsedMs` that was not taken yet (None: nothing); call until None. The
     // word at 80 % is skipped when the run's folder says it was said (claimWarning).
     Step next(qint64 elapsedMs);
-    // Whether the 80 % word is still to be said for the run in `runDir`: true once, to whoever
-    // asks first, who leaves RunDirectory::budgetWarnedFile() there; so a watcher started again, or
-    // a second Ferry that follows the run, does not say it again. True when the mark cannot be
-    // left (a full disk: said twice rather than never).
+    // Whether the 80 % word is still to be said for the run in `runDir`: true to whoever asks
+    // first, who leaves RunDirectory::budgetWarnedFile() there; so a watcher started again, or a
+    // Ferry that follows the run later, does not say it again. True when the mark cannot be left
+    // (a full disk: said twice rather than never).
     static bool claimWarning(const QString &runDir);
     bool holds() const { return m_budget.limitSeconds() > 0; }
     const RunBudget &budget() const { return m_budget; }

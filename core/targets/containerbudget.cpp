@@ -79,16 +79,15 @@ Expected<QString> containerBackstopShell(const run::RunBudget &budget, const QSt
     if (wait <= 0)
         return QString();
     const int grace = std::max(0, budget.graceSeconds);
-    const auto line = shellQuote(u"ferry: %1: its watcher is gone, the container stops itself (SIGTERM now, SIGKILL "
-                                 u"in %2 s)"_s.arg(budget.reachedText())
-                                     .arg(grace));
+    const auto stopping = shellQuote(u"ferry: %1: its watcher did not stop it, the container stops itself (SIGTERM "
+                                     u"now, SIGKILL in %2 s)"_s.arg(budget.reachedText(), QString::number(grace)));
+    const auto killing = shellQuote(u"ferry: the budget's grace of %1 s has passed: SIGKILL"_s.arg(grace));
     const auto target = shellQuote(log);
-    if (!line || !target)
+    if (!stopping || !killing || !target)
         return Error{u"the run's budget cannot be written on a command line"_s, {}, 0, 0, {}};
     // $$ is the shell that becomes the script (exec): the process the engine's stop signals too.
-    return u"( sleep %1; echo %2 >>%3; kill -TERM $$; sleep %4; kill -KILL $$ ) >/dev/null 2>&1 &\n"_s.arg(wait)
-        .arg(*line, *target)
-        .arg(grace);
+    return u"( sleep %1; echo %2 >>%4; kill -TERM $$; sleep %5; kill -0 $$ && echo %3 >>%4 && kill -KILL $$ ) "
+           u">/dev/null 2>&1 &\n"_s.arg(QString::number(wait), *stopping, *killing, *target, QString::number(grace));
 }
 
 bool endedByContainerBackstop(const run::RunBudget &budget, qint64 startedMs, qint64 finishedMs)

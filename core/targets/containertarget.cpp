@@ -255,13 +255,14 @@ Expected<QStringList> containerRunFor(const RunDirectory &dir, const run::RunSpe
     // entry (containersecrets.h) gives them to the script and redacts the log.
     // The host as the container sees it (run/hostfacts.h): its OS, the machine's CPU and GPUs.
     // Before the script, not beside it: the container ends with the script, and with it the facts.
-    // With a cap, the container's own backstop (containerbudget.h) beside them.
+    // With a cap, the container's own backstop (containerbudget.h) first, its clock the container's.
     const auto backstop = containerBackstopShell(absolute.budget, kFerryMount + u"/log"_s);
     if (!backstop)
         return backstop.error();
-    const QString watch = QString::fromLatin1(scripts::watcher) + QString::fromLatin1(run::kHostFactsScript) +
+    const QString watch = *backstop + QString::fromLatin1(scripts::watcher) +
+                          QString::fromLatin1(run::kHostFactsScript) +
                           u"ferry_host_facts > %1/host.txt 2>/dev/null\n"_s.arg(kFerryMount) +
-                          u"ferry_watch %1/log %1/log.times %1/system.samples '' $$ &\n"_s.arg(kFerryMount) + *backstop;
+                          u"ferry_watch %1/log %1/log.times %1/system.samples '' $$ &\n"_s.arg(kFerryMount);
     if (secretValues.isEmpty())
         container.command = {u"sh"_s, u"-c"_s, watch + u"exec \"$@\" >>%1/log 2>&1"_s.arg(kFerryMount), u"sh"_s};
     else

@@ -118,6 +118,8 @@ while :; do
   wait "$child"; rc=$?
   kill -0 "$child" 2>/dev/null || break
 done
+# Whether a signal stopped the script (a TERM after this is no stop of it).
+stopped_by_signal=$signalled
 kill "$beat" ${budget:-} 2>/dev/null
 size=$(wc -c < "$RUN/log" 2>/dev/null | tr -dc 0-9); [ -n "$size" ] && echo "$size $(stamp)" >> "$RUN/log.times"
 # What the script left running in its group goes with it.
@@ -131,7 +133,7 @@ budget_stop=0
 [ -e "$RUN/budget-reached" ] && [ "$cancelled" = false ] && { cancelled=true; budget_stop=1; }
 # A rank that failed (not stopped by Slurm or a cancel) fails the run with its own reason.
 why=
-if [ "$rc" != 0 ] && [ "$cancelled" = false ] && [ "$signalled" = 0 ] && declare -F ferry_ranks_failure >/dev/null; then
+if [ "$rc" != 0 ] && [ "$cancelled" = false ] && [ "$stopped_by_signal" = 0 ] && declare -F ferry_ranks_failure >/dev/null; then
   read -r frank fcode fnode < <(ferry_ranks_failure) || true
   if [ -n "${frank:-}" ]; then
     rc=$fcode
@@ -144,7 +146,7 @@ fi
 # requeue): Ferry reads the outcome from Slurm, and a requeued job runs this again. So is the end
 # of a script that saved its work on Slurm's SIGTERM to this runner and exited.
 if [ "$cancelled" = false ] && [ -z "$why" ] && [ -n "${SLURM_JOB_ID:-}" ] &&
-  { [ "$rc" -gt 128 ] || [ "$signalled" = 1 ]; }; then
+  { [ "$rc" -gt 128 ] || [ "$stopped_by_signal" = 1 ]; }; then
   if [ "$rc" -gt 128 ]; then note "stopped by signal $((rc - 128)) from Slurm"
   else note "stopped by a signal from Slurm (the script exited with code $rc)"; fi
   exit "$rc"
@@ -232,12 +234,16 @@ ferry_rank() {
     done
   fi
   cd "$RUN/code" || exit 1
-  # A TERM for every rank (the budget's, Slurm's --time) is the script's to handle: this shell
-  # waits for it and records how it ended (a handler, not an ignore: the script gets the default).
-  trap : TERM
+  # A SIGTERM for every rank (a stop: the budget's, a cancel's, Slurm's) is the script's to handle:
+  # this shell waits for it and records how it ended (a handler, not an ignore: the script gets the
+  # default), then ends well, so that srun's --kill-on-bad-exit does not SIGKILL the ranks still
+  # saving their work: the run's end is the stop's, not this rank's.
+  local termed=0
+  trap 'termed=1' TERM
   "${cmd[@]}"
   local rc=$?
   echo "$rc $(date +%s%3N) $node" > "$RUN/ranks/$rank.exit"
+  [ "$termed" = 1 ] && return 0
   return "$rc"
 }
 [ "${1:-}" = --ferry-rank ] && { ferry_rank; exit $?; }

@@ -12,6 +12,7 @@
 #include <QRegularExpression>
 #include <QThread>
 
+#include <algorithm>
 #include <csignal>
 
 using namespace Qt::StringLiterals;
@@ -21,6 +22,20 @@ namespace ferry::targets {
 namespace {
 
 constexpr int kCancelWaitMs = 120000; // Slurm's KillWait plus the time it takes to clean up
+constexpr int kCancelCallMs = 60000;
+
+// A running job's cancel (SlurmTarget::cancel): told to the run's folder (the runner records the
+// end as cancelled), then `scancel`. With a grace ($3 seconds, a run across nodes), SIGTERM to the
+// job's steps first (every rank, not the batch script nor the srun in it) and the job that long to
+// end; a job not running yet cannot be signalled and is cancelled at once.
+const QByteArray kCancelScript = R"BASH(touch "$1/cancel-requested"
+if [ "$3" -gt 0 ] && scancel --signal=TERM "$2" 2>/dev/null; then
+  i=0
+  while [ "$i" -lt $(($3 * 5)) ] && squeue -h -j "$2" -o %i 2>/dev/null | grep -q .; do sleep 0.2; i=$((i + 1)); done
+  squeue -h -j "$2" -o %i 2>/dev/null | grep -q . || exit 0
+fi
+scancel "$2"
+)BASH";
 
 std::unique_ptr<RemoteShell> shellFor(const QString &host, SshOptions options)
 {
@@ -245,8 +260,13 @@ Expected<RunProbe> SlurmTarget::judge(const QString &runDir, RemoteRun &run, con
 
 Expected<RunProbe> SlurmTarget::cancel(const QString &runDir, int graceMs)
 {
-    Q_UNUSED(graceMs); // Slurm's KillWait decides how long the job has after SIGTERM
+    // One node: scancel, and Slurm's KillWait decides how long the job has after SIGTERM. Across
+    // nodes srun would make Slurm's SIGTERM a SIGKILL for every rank, so every rank gets its
+    // SIGTERM through Slurm first (the job's steps, scripts::ranks), the job `graceMs` to end.
     const run::RunDirectory dir(runDir);
+    const auto spec = dir.readSpec();
+    const bool ranks = spec && run::Distribution::orSingle(spec->target).isDistributed();
+    const QString grace = QString::number(ranks ? (std::max(0, graceMs) + 999) / 1000 : 0);
     const auto start = cancelStart<RemoteRecord>(dir, [&] { return RemoteRecord::read(runDir); });
     if (!start)
         return start.error();
@@ -266,8 +286,7 @@ Expected<RunProbe> SlurmTarget::cancel(const QString &runDir, int graceMs)
         return probe(runDir);
     }
     const RemoteRecord &r = *record;
-    const ShellResult cancelled =
-        m_shell->runScript("touch \"$1/cancel-requested\"; scancel \"$2\"\n", {r.dir, r.jobId});
+    const ShellResult cancelled = m_shell->runScript(kCancelScript, {r.dir, r.jobId, grace}, kCancelCallMs + graceMs);
     if (!cancelled.ok())
         return Error{u"scancel %1 on %2 failed: %3"_s.arg(r.jobId, m_shell->place(), cancelled.errorText()),
                      {},
