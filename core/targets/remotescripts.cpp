@@ -63,7 +63,14 @@ rm -f "$RUN/child"
 beat=$!
 child=
 signalled=0
-stop() { signalled=1; [ -n "$child" ] && kill -TERM -- "-$child" 2>/dev/null; }
+# A stop for this runner (Slurm's, a cancel's): SIGTERM to the script's group, or to every rank of a
+# run across nodes through Slurm (ferry_ranks_signal: srun would make it SIGKILL).
+stop() {
+  signalled=1
+  [ -n "$child" ] || return 0
+  declare -F ferry_ranks_signal >/dev/null && ferry_ranks_signal TERM && return 0
+  kill -TERM -- "-$child" 2>/dev/null
+}
 trap stop TERM INT HUP
 # Secret variables (remoterun.h): the entry takes a copy and deletes it. An SSH run's file goes
 # now; a Slurm job keeps it for a requeued attempt until the run ends.

@@ -299,9 +299,10 @@ private Q_SLOTS:
     }
 
     // The run's cap, held by the runner on the first node: at the cap every rank gets the grace
-    // signal (through Slurm, not srun: srun would make it SIGKILL); rank 1 dies of it at once while
-    // rank 0 takes 2 s to save its checkpoint, and is not killed meanwhile (srun's
-    // --kill-on-bad-exit); the run ends cancelled with the budget's reason, nothing left running.
+    // signal (through Slurm, not srun: srun makes a SIGTERM of its own a SIGKILL for every rank,
+    // which this test catches); rank 1 dies of it at once while rank 0 takes 2 s to save its
+    // checkpoint and is not killed meanwhile; the run ends cancelled with the budget's reason,
+    // nothing left running.
     void aCapGivesEveryRankItsGraceSignal()
     {
         const auto started =
