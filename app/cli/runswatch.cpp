@@ -4,7 +4,6 @@
 #include "tracking/alertwatch.h"
 
 #include <QDateTime>
-#include <QDir>
 
 using namespace Qt::StringLiterals;
 
@@ -61,7 +60,7 @@ int watchRun(RunContext &context, const run::RunRecord &record, const QList<run:
              Io &io)
 {
     run::AlertWatch watch(*context.store, record.id, rules);
-    watch.setRunDir(QDir(context.workspace.runsDir()).filePath(record.id));
+    watch.setRunDir(runDirOf(context, record.id));
     notify::DesktopNotifier notifier;
     bool alerted = false;
     FollowOptions options;

@@ -12,7 +12,7 @@ BudgetClock::Step BudgetClock::next(qint64 elapsedMs)
     const qint64 limitMs = m_budget.limitSeconds() * 1000;
     if (limitMs <= 0)
         return Step::None;
-    if (!m_warned && elapsedMs >= qRound64(static_cast<double>(limitMs) * kBudgetWarningShare)) {
+    if (!m_warned && elapsedMs >= m_budget.warningMs()) {
         m_warned = true;
         if (m_runDir.isEmpty() || claimWarning(m_runDir))
             return Step::Warn;

@@ -108,6 +108,11 @@ qint64 RunBudget::limitSeconds() const
     return std::max(time, money);
 }
 
+qint64 RunBudget::warningMs() const
+{
+    return qRound64(static_cast<double>(limitSeconds() * 1000) * kBudgetWarningShare);
+}
+
 namespace {
 
 // The amount as the budget's messages show it (the catalog's currency; cost/money.h is above run).

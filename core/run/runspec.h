@@ -63,6 +63,8 @@ struct RunBudget {
     bool any() const { return maxSeconds > 0 || maxCost > 0; }
     // The run's time when its first cap is reached; 0: no cap that can be reached.
     qint64 limitSeconds() const;
+    // The run's time, in ms, when the word at kBudgetWarningShare of it is due; 0: no cap.
+    qint64 warningMs() const;
     // The cap reached first: "max-time 0:00:05", "max-cost 0.50 USD (0:10:00 at 3.00 USD/h)".
     QString capText() const;
     // What the record says once it is reached: "budget: max-time 0:00:05 reached", "budget: max-cost

@@ -81,7 +81,7 @@ Expected<QString> containerBackstopShell(const run::RunBudget &budget, const QSt
     const int grace = std::max(0, budget.graceSeconds);
     const auto stopping = shellQuote(u"ferry: %1: its watcher did not stop it, the container stops itself (SIGTERM "
                                      u"now, SIGKILL in %2 s)"_s.arg(budget.reachedText(), QString::number(grace)));
-    const auto killing = shellQuote(u"ferry: the budget's grace of %1 s has passed: SIGKILL"_s.arg(grace));
+    const auto killing = shellQuote(u"ferry: "_s + run::BudgetClock(budget, {}).logLine(run::BudgetClock::Step::Kill));
     const auto target = shellQuote(log);
     if (!stopping || !killing || !target)
         return Error{u"the run's budget cannot be written on a command line"_s, {}, 0, 0, {}};

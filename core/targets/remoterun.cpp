@@ -182,6 +182,7 @@ Expected<QByteArray> budgetLines(const run::RunSpec &spec)
     if (!reason || !warning || !json)
         return Error{u"the run's budget cannot be written on a command line"_s, {}, 0, 0, {}};
     return QByteArray("BUDGET_S=" + QByteArray::number(b.limitSeconds()) +
+                      " BUDGET_WARN_MS=" + QByteArray::number(b.warningMs()) +
                       " BUDGET_GRACE_S=" + QByteArray::number(std::max(0, b.graceSeconds)) + '\n' +
                       "BUDGET_REASON=" + reason->toUtf8() + '\n' + "BUDGET_WARNING=" + warning->toUtf8() + '\n' +
                       "BUDGET_REASON_JSON=" + json->toUtf8() + '\n');

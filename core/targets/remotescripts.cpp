@@ -63,14 +63,14 @@ rm -f "$RUN/child"
 beat=$!
 child=
 signalled=0
-# A stop for this runner (Slurm's, a cancel's): SIGTERM to the script's group, or to every rank of a
-# run across nodes through Slurm (ferry_ranks_signal: srun would make it SIGKILL).
-stop() {
-  signalled=1
-  [ -n "$child" ] || return 0
+# SIGTERM to the script: its group, or every rank of a run across nodes through Slurm
+# (ferry_ranks_signal: srun would make it SIGKILL).
+ferry_term_script() {
   declare -F ferry_ranks_signal >/dev/null && ferry_ranks_signal TERM && return 0
   kill -TERM -- "-$child" 2>/dev/null
 }
+# A stop for this runner (Slurm's, a cancel's).
+stop() { signalled=1; [ -n "$child" ] && ferry_term_script; }
 trap stop TERM INT HUP
 # Secret variables (remoterun.h): the entry takes a copy and deletes it. An SSH run's file goes
 # now; a Slurm job keeps it for a requeued attempt until the run ends.
@@ -100,13 +100,11 @@ if [ "${BUDGET_S:-0}" -gt 0 ]; then
     b_start=$(stamp); b_warned=0
     while kill -0 "$child" 2>/dev/null; do
       b_used=$(($(stamp) - b_start))
-      if [ "$b_warned" = 0 ] && [ $((b_used * 10)) -ge $((BUDGET_S * 8000)) ]; then note "$BUDGET_WARNING"; b_warned=1; fi
+      if [ "$b_warned" = 0 ] && [ "$b_used" -ge "$BUDGET_WARN_MS" ]; then note "$BUDGET_WARNING"; b_warned=1; fi
       if [ "$b_used" -ge $((BUDGET_S * 1000)) ]; then
         : > "$RUN/budget-reached"
         note "$BUDGET_REASON: stopping the run (SIGTERM now, SIGKILL in $BUDGET_GRACE_S s)"
-        if ! { declare -F ferry_ranks_signal >/dev/null && ferry_ranks_signal TERM; }; then
-          kill -TERM -- "-$child" 2>/dev/null
-        fi
+        ferry_term_script
         ferry_budget_container TERM
         b_end=$(($(stamp) + BUDGET_GRACE_S * 1000))
         while kill -0 -- "-$child" 2>/dev/null && [ "$(stamp)" -lt "$b_end" ]; do sleep 0.2; done

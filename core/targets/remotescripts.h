@@ -8,7 +8,7 @@
 namespace ferry::targets::scripts {
 
 // The runner's body, after `RUN=<folder>`, `COMMAND=(<env NAME=VALUE... interpreter script args>)`
-// and `BUDGET_S=<seconds>` (0: no cap; else BUDGET_GRACE_S, BUDGET_REASON, BUDGET_WARNING and
+// and `BUDGET_S=<seconds>` (0: no cap; else BUDGET_WARN_MS, BUDGET_GRACE_S, BUDGET_REASON, BUDGET_WARNING and
 // BUDGET_REASON_JSON, run::RunBudget's texts): log redirection, pid file, heartbeat, the script in
 // its own session, its cap (SIGTERM to its group, or to every rank of a run across nodes; SIGKILL
 // after the grace), the exit record.

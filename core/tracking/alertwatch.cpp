@@ -178,7 +178,7 @@ void AlertWatch::checkBudget(const RunRecord &record, qint64 nowMs, bool queued,
     if (m_budgetSinceMs == 0)
         m_budgetSinceMs = record.startedMs > 0 ? record.startedMs : nowMs;
     const qint64 elapsed = nowMs - m_budgetSinceMs;
-    if (elapsed < qRound64(static_cast<double>(limitMs) * kBudgetWarningShare))
+    if (elapsed < m_budget.warningMs())
         return;
     m_budgetWarned = true;
     if (elapsed >= limitMs || (!m_runDir.isEmpty() && !BudgetClock::claimWarning(m_runDir)))

@@ -38,12 +38,12 @@ QList<RunMonitor::Change> RunMonitor::poll()
         followed->target = m_factory(spec->target);
         if (!followed->target)
             continue; // a target this Ferry cannot drive: left as it is
-        followed->follower =
-            std::make_unique<RunFollower>(m_store, *followed->target, QDir(m_runsDir).filePath(record.id), record);
+        const QString runDir = QDir(m_runsDir).filePath(record.id);
+        followed->follower = std::make_unique<RunFollower>(m_store, *followed->target, runDir, record);
         followed->lastStatus = record.status;
         followed->alerts =
             std::make_unique<AlertWatch>(m_store, record.id, m_alertRules + m_runAlertRules.value(record.id));
-        followed->alerts->setRunDir(QDir(m_runsDir).filePath(record.id));
+        followed->alerts->setRunDir(runDir);
         if (!spec->secretVariables.isEmpty()) {
             followed->waitingForSecrets = true;
             QStringList names;
